@@ -1,0 +1,68 @@
+package brokkr.value;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.UnaryOperator;
+import org.pcollections.OrderedPMap;
+
+/**
+ * Python {@code dict} with string keys, persistent and in insertion order: replacing a key keeps its
+ * position, removing and re-adding moves it to the end (as CPython's dict does).
+ */
+public final class PyDict implements Value {
+    private static final PyDict EMPTY = new PyDict(OrderedPMap.empty());
+
+    private final OrderedPMap<String, Value> map;
+    /** Per-node memo slots for serializers (e.g. world hashing); the node is immutable, so a memo never goes stale. */
+    private volatile Object memo0, memo1;
+
+    private PyDict(OrderedPMap<String, Value> map) { this.map = map; }
+
+    public static PyDict empty() { return EMPTY; }
+    public static Builder builder() { return new Builder(); }
+
+    /** {@code PyDict.of("a", v1, "b", v2)}; plain Java values are converted with {@link Value#of}. */
+    public static PyDict of(Object... keysAndValues) {
+        if (keysAndValues.length % 2 != 0) throw new IllegalArgumentException("odd number of arguments");
+        Builder b = builder();
+        for (int i = 0; i < keysAndValues.length; i += 2) b.put((String) keysAndValues[i], Value.of(keysAndValues[i + 1]));
+        return b.build();
+    }
+
+    public int size() { return map.size(); }
+    public boolean isEmpty() { return map.isEmpty(); }
+    public boolean containsKey(String k) { return map.containsKey(k); }
+    /** The value, or Java {@code null} when absent (not {@link PyNone}). */
+    public Value get(String k) { return map.get(k); }
+    public Value getOrDefault(String k, Value dflt) { Value v = map.get(k); return v == null ? dflt : v; }
+    public PyDict with(String k, Value v) { return new PyDict(map.plus(k, v)); }
+    public PyDict without(String k) { return map.containsKey(k) ? new PyDict(map.minus(k)) : this; }
+    /** Update the value under {@code k} (which must exist) with {@code f}. */
+    public PyDict update(String k, UnaryOperator<Value> f) {
+        Value old = map.get(k);
+        if (old == null) throw new IllegalArgumentException("no key " + k);
+        return with(k, f.apply(old));
+    }
+    public Set<String> keys() { return map.keySet(); }
+    public Set<Map.Entry<String, Value>> entries() { return map.entrySet(); }
+    public Map<String, Value> asMap() { return map; }
+    @Override public String typeName() { return "dict"; }
+
+    public Object memo(int slot) { return slot == 0 ? memo0 : memo1; }
+    public void memo(int slot, Object value) { if (slot == 0) memo0 = value; else memo1 = value; }
+
+    /** Dict equality is order-insensitive in Python. */
+    @Override public boolean equals(Object o) {
+        return o == this || (o instanceof PyDict d && map.equals(d.map));
+    }
+    @Override public int hashCode() { return map.hashCode(); }
+    @Override public String toString() { return map.toString(); }
+
+    public static final class Builder {
+        private final LinkedHashMap<String, Value> entries = new LinkedHashMap<>();
+        public Builder put(String k, Value v) { entries.put(k, v); return this; }
+        public Builder put(String k, Object v) { entries.put(k, Value.of(v)); return this; }
+        public PyDict build() { return entries.isEmpty() ? EMPTY : new PyDict(OrderedPMap.from(entries)); }
+    }
+}

@@ -1,0 +1,68 @@
+package brokkr.cli;
+
+import java.io.PrintStream;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.ServiceLoader;
+
+/** Brokkr's command line: {@code ./brokkr COMMAND [ARGS]}. Commands register in {@link #COMMANDS}. */
+public final class Main {
+    /** The built-in commands, in the order {@code --help} lists them. */
+    static List<Command> builtins() {
+        return List.of();
+    }
+
+    static Map<String, Command> commands() {
+        Map<String, Command> map = new LinkedHashMap<>();
+        for (Command c : builtins()) map.put(c.name(), c);
+        for (Command c : ServiceLoader.load(Command.class)) map.putIfAbsent(c.name(), c);
+        return map;
+    }
+
+    public static void main(String[] argv) {
+        System.exit(run(Arrays.asList(argv), System.out, System.err));
+    }
+
+    public static int run(List<String> argv, PrintStream out, PrintStream err) {
+        Map<String, Command> commands = commands();
+        if (argv.isEmpty() || argv.get(0).equals("--help") || argv.get(0).equals("-h") || argv.get(0).equals("help")) {
+            if (argv.size() > 1 && commands.containsKey(argv.get(1))) {
+                out.println(commands.get(argv.get(1)).usage());
+                return 0;
+            }
+            printHelp(commands, argv.isEmpty() ? err : out);
+            return argv.isEmpty() ? 2 : 0;
+        }
+        Command c = commands.get(argv.get(0));
+        if (c == null) {
+            err.println("brokkr: unknown command '" + argv.get(0) + "'");
+            printHelp(commands, err);
+            return 2;
+        }
+        List<String> rest = new ArrayList<>(argv.subList(1, argv.size()));
+        if (rest.contains("--help") || rest.contains("-h")) {
+            out.println(c.usage());
+            return 0;
+        }
+        try {
+            return c.run(rest, out, err);
+        } catch (Command.UsageException e) {
+            err.println("brokkr " + c.name() + ": " + e.getMessage());
+            err.println(c.usage());
+            return 2;
+        } catch (Exception e) {
+            err.println("brokkr " + c.name() + ": " + e.getMessage());
+            return 1;
+        }
+    }
+
+    static void printHelp(Map<String, Command> commands, PrintStream s) {
+        s.println("usage: ./brokkr COMMAND [ARGS]   (./brokkr help COMMAND for details)");
+        s.println();
+        s.println("commands:");
+        for (Command c : commands.values()) s.printf("  %-14s %s%n", c.name(), c.summary());
+    }
+}
