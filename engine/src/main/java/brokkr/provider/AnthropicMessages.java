@@ -26,8 +26,10 @@ import java.util.Map;
  * "disable_parallel_tool_use": true}} when parallel calls are switched off, {@code temperature}, then
  * {@link ProviderOptions#extra()}. Assistant tool calls become {@code tool_use} blocks; tool results
  * become {@code tool_result} blocks of a user message, consecutive results merged into one message
- * (the API requires every result of a parallel turn in the user message that follows it). An assistant
- * message with neither text nor calls is left out: the API rejects empty content.
+ * (the API requires every result of a parallel turn in the user message that follows it), and so are
+ * any other consecutive same-role messages; a conversation opening with the assistant gets a
+ * placeholder user turn (see {@link #messages}). An assistant message with neither text nor calls is
+ * left out: the API rejects empty content.
  *
  * <p>Response: the {@code text} blocks of {@code content} concatenated (as LiteLLM does in its Anthropic
  * transformation, which upstream tau2 goes through), {@code tool_use} blocks in order, other blocks
@@ -79,44 +81,56 @@ public final class AnthropicMessages implements WireFormat {
         return b.build();
     }
 
+    /** One API message under construction: a role and its content blocks. */
+    private record Entry(String role, List<Value> blocks) {}
+
+    /**
+     * The API's alternating user/assistant list. Consecutive messages of one role are merged into one
+     * message (tool results first, as they arrive), as LiteLLM's {@code anthropic_messages_pt} does
+     * ({@code litellm/litellm_core_utils/prompt_templates/factory.py}); a conversation that does not
+     * open with a user turn (tau2's agent opens with its greeting) gets LiteLLM's placeholder user
+     * message {@code "."} in front, since the API requires the first message to be the user's.
+     * A message of a single text block is sent in the string form.
+     */
     private static List<Value> messages(List<Message> history) {
-        List<Value> out = new ArrayList<>();
-        List<Value> pendingResults = new ArrayList<>();
+        List<Entry> entries = new ArrayList<>();
         for (Message m : history) {
-            if (m instanceof Message.Tool t) {
-                PyDict.Builder r = PyDict.builder().put("type", new PyStr("tool_result"))
-                        .put("tool_use_id", new PyStr(t.toolCallId()))
-                        .put("content", new PyStr(t.content() == null ? "" : t.content()));
-                if (t.error()) r.put("is_error", PyBool.TRUE);
-                pendingResults.add(r.build());
-                continue;
-            }
-            if (!pendingResults.isEmpty()) {
-                out.add(PyDict.of("role", "user", "content", PyList.of(pendingResults)));
-                pendingResults.clear();
-            }
             switch (m) {
                 case Message.System s -> { }
-                case Message.User u -> out.add(PyDict.of("role", "user", "content", u.content() == null ? "" : u.content()));
+                case Message.User u -> add(entries, "user", List.of(text(u.content() == null ? "" : u.content())));
+                case Message.Tool t -> {
+                    PyDict.Builder r = PyDict.builder().put("type", new PyStr("tool_result"))
+                            .put("tool_use_id", new PyStr(t.toolCallId()))
+                            .put("content", new PyStr(t.content() == null ? "" : t.content()));
+                    if (t.error()) r.put("is_error", PyBool.TRUE);
+                    add(entries, "user", List.of(r.build()));
+                }
                 case Message.Assistant a -> {
                     List<Value> blocks = new ArrayList<>();
-                    boolean hasText = a.content() != null && !a.content().isEmpty();
-                    if (!a.hasToolCalls()) {
-                        if (hasText) out.add(PyDict.of("role", "assistant", "content", a.content()));
-                        continue;
-                    }
-                    if (hasText) blocks.add(PyDict.of("type", "text", "text", a.content()));
+                    if (a.content() != null && !a.content().isEmpty()) blocks.add(text(a.content()));
                     for (ToolCall c : a.toolCalls()) {
                         blocks.add(PyDict.of("type", "tool_use", "id", c.id(), "name", c.name(), "input", c.arguments()));
                     }
-                    out.add(PyDict.of("role", "assistant", "content", PyList.of(blocks)));
+                    if (!blocks.isEmpty()) add(entries, "assistant", blocks);
                 }
-                case Message.Tool t -> throw new AssertionError("handled above");
             }
         }
-        if (!pendingResults.isEmpty()) out.add(PyDict.of("role", "user", "content", PyList.of(pendingResults)));
+        if (entries.isEmpty() || !entries.getFirst().role().equals("user")) entries.addFirst(new Entry("user", new ArrayList<>(List.of(text(".")))));
+        List<Value> out = new ArrayList<>();
+        for (Entry e : entries) {
+            boolean singleText = e.blocks().size() == 1 && "text".equals(Wire.str(((PyDict) e.blocks().getFirst()).get("type")));
+            out.add(PyDict.of("role", e.role(), "content",
+                    singleText ? ((PyDict) e.blocks().getFirst()).get("text") : PyList.of(e.blocks())));
+        }
         return out;
     }
+
+    private static void add(List<Entry> entries, String role, List<Value> blocks) {
+        if (!entries.isEmpty() && entries.getLast().role().equals(role)) entries.getLast().blocks().addAll(blocks);
+        else entries.add(new Entry(role, new ArrayList<>(blocks)));
+    }
+
+    private static Value text(String t) { return PyDict.of("type", "text", "text", t); }
 
     private static Value tool(ToolSpec t) {
         PyDict.Builder b = PyDict.builder().put("name", new PyStr(t.name()));

@@ -36,7 +36,8 @@ import java.util.concurrent.TimeoutException;
  * tool-call arguments are malformed is not retried: that is the model's output, recorded as an agent
  * error on the {@link brokkr.conversation.ToolCall}.
  *
- * <p>The key is only put into request headers. Everything recorded, logged or thrown passes through
+ * <p>Instances are immutable and safe to share between the virtual threads of concurrent episodes.
+ * The key is only put into request headers. Everything recorded, logged or thrown passes through
  * {@link Secret#redact} (servers may echo a rejected key in their error body).
  */
 public final class HttpProvider implements ModelProvider {
@@ -110,7 +111,8 @@ public final class HttpProvider implements ModelProvider {
             if (attempt == retry.maxAttempts()) break;
             Duration wait = retry.delay(attempt, effects.jitter().getAsDouble(), ex.retryAfter());
             LOG.log(System.Logger.Level.WARNING, "{0} attempt {1}/{2} failed ({3}); retrying in {4} ms",
-                    describe(), attempt, retry.maxAttempts(), Wire.clip(error, 300), wait.toMillis());
+                    describe(), String.valueOf(attempt), String.valueOf(retry.maxAttempts()), Wire.clip(error, 300),
+                    String.valueOf(wait.toMillis()));
             try {
                 effects.sleeper().sleep(wait);
             } catch (InterruptedException e) {

@@ -31,7 +31,8 @@ import java.util.Map;
  * {@code to_litellm_messages}); a malformed call is sent back as {@code "{}"} so that servers which
  * parse history arguments (vLLM's Mistral and Llama templates) do not reject the whole request.
  *
- * <p>Response: {@code choices[0].message.content} (a string, null, or a list of text parts),
+ * <p>Response: {@code choices[0].message.content} (a string, null, or a list of text parts; a
+ * {@code refusal} stands in for null content),
  * {@code tool_calls[].function.arguments} (a JSON <em>string</em>; a JSON object is accepted too, as
  * Ollama and some vLLM parsers send it), {@code usage.prompt_tokens / completion_tokens}. A tool call
  * without an id gets {@code call_missing_<index>} so its result can still be paired.
@@ -81,8 +82,9 @@ public final class OpenAiChat implements WireFormat {
             // a model on the agent side sees the user's text only.
             case Message.User u -> PyDict.of("role", "user", "content", nullToEmpty(u.content()));
             case Message.Assistant a -> {
-                PyDict.Builder b = PyDict.builder().put("role", new PyStr("assistant"))
-                        .put("content", a.content() == null ? PyNone.NONE : new PyStr(a.content()));
+                // content may be null only beside tool_calls; OpenAI rejects a bare null.
+                Value content = a.content() != null ? new PyStr(a.content()) : a.hasToolCalls() ? PyNone.NONE : new PyStr("");
+                PyDict.Builder b = PyDict.builder().put("role", new PyStr("assistant")).put("content", content);
                 if (a.hasToolCalls()) b.put("tool_calls", PyList.of(a.toolCalls().stream().map(OpenAiChat::toolCall).toList()));
                 yield b.build();
             }
@@ -112,6 +114,8 @@ public final class OpenAiChat implements WireFormat {
         PyDict message = Wire.dict(Wire.at(Wire.dict(choices.get(0)), "message"));
         if (message == null) throw new MalformedResponse("choices[0].message is missing or not an object");
         String content = content(message.get("content"));
+        // A refusal arrives in its own field with null content; it is still what the model said.
+        if (content == null && Wire.str(message.get("refusal")) != null) content = Wire.str(message.get("refusal"));
         Value rawCalls = message.get("tool_calls");
         List<ToolCall> calls = new ArrayList<>();
         if (rawCalls instanceof PyList list) {

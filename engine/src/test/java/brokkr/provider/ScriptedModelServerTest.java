@@ -82,6 +82,7 @@ class ScriptedModelServerTest {
         assertEquals(List.of(Fixtures.WEATHER), decoded.tools());
         assertEquals("get_weather", ((Message.Tool) decoded.history().get(3)).name(), "named after the call it answers");
         assertEquals(body, OpenAiChat.INSTANCE.encodeRequest(decoded.history(), decoded.tools(), o));
+        assertTrue(body.contains("{\"role\": \"assistant\", \"content\": \"\"}"), "an empty assistant turn is sent as empty text, not null");
     }
 
     @Test
