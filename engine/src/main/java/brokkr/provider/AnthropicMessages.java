@@ -13,6 +13,7 @@ import brokkr.value.PyStr;
 import brokkr.value.Value;
 import java.net.URI;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -164,6 +165,111 @@ public final class AnthropicMessages implements WireFormat {
         long input = Wire.count(usage, "input_tokens") + Wire.count(usage, "cache_read_input_tokens")
                 + Wire.count(usage, "cache_creation_input_tokens");
         return new Message.Assistant(text == null ? null : text.toString(), calls, new Usage(input, Wire.count(usage, "output_tokens")));
+    }
+
+    // ---- the server's side ----
+
+    /**
+     * Reads a Messages request back into Brokkr messages: {@code system} first, text blocks as user or
+     * assistant text, {@code tool_use} blocks as calls, {@code tool_result} blocks as tool messages
+     * (named after the call they answer). Consecutive text blocks of one user message stay separate
+     * user messages. Throws {@link IllegalArgumentException} for a body that is not such a request.
+     */
+    public static DecodedRequest decodeRequest(String body) {
+        PyDict root;
+        try {
+            root = OpenAiChat.parseObject(body);
+        } catch (MalformedResponse e) {
+            throw new IllegalArgumentException(e.getMessage());
+        }
+        PyList msgs = Wire.list(root.get("messages"));
+        if (msgs == null) throw new IllegalArgumentException("request has no messages array");
+        List<Message> history = new ArrayList<>();
+        String system = blocksText(root.get("system"));
+        if (system != null) history.add(new Message.System(system));
+        Map<String, String> callNames = new HashMap<>();
+        for (Value mv : msgs) {
+            PyDict m = Wire.dict(mv);
+            String role = Wire.str(Wire.at(m, "role"));
+            Value content = Wire.at(m, "content");
+            if ("assistant".equals(role)) {
+                StringBuilder text = null;
+                List<ToolCall> calls = new ArrayList<>();
+                for (PyDict block : blocks(content)) {
+                    String type = Wire.str(block.get("type"));
+                    if ("text".equals(type)) (text == null ? text = new StringBuilder() : text).append(Wire.str(block.get("text")));
+                    else if ("tool_use".equals(type)) {
+                        ToolCall c = Wire.fromArgumentValue(Wire.str(block.get("id")), Wire.str(block.get("name")), block.get("input"));
+                        callNames.put(c.id(), c.name());
+                        calls.add(c);
+                    }
+                }
+                history.add(new Message.Assistant(text == null ? null : text.toString(), calls));
+            } else if ("user".equals(role)) {
+                for (PyDict block : blocks(content)) {
+                    String type = Wire.str(block.get("type"));
+                    if ("text".equals(type)) history.add(new Message.User(Wire.str(block.get("text"))));
+                    else if ("tool_result".equals(type)) {
+                        String id = Wire.str(block.get("tool_use_id"));
+                        history.add(new Message.Tool(id, callNames.get(id), blocksText(block.get("content")),
+                                block.get("is_error") instanceof PyBool b && b.value()));
+                    }
+                }
+            } else {
+                throw new IllegalArgumentException("message with role " + role);
+            }
+        }
+        List<ToolSpec> tools = new ArrayList<>();
+        if (root.get("tools") instanceof PyList list) {
+            for (Value tv : list) {
+                PyDict t = Wire.dict(tv);
+                if (t == null) throw new IllegalArgumentException("tool is not an object");
+                tools.add(new ToolSpec(Wire.str(t.get("name")), Wire.str(t.get("description")), Wire.dict(t.get("input_schema"))));
+            }
+        }
+        return new DecodedRequest(Wire.str(root.get("model")), history, tools, root);
+    }
+
+    /** Content in either form as a list of blocks: a string is one text block. */
+    private static List<PyDict> blocks(Value content) {
+        if (content instanceof PyStr s) return List.of(PyDict.of("type", "text", "text", s.value()));
+        List<PyDict> out = new ArrayList<>();
+        if (content instanceof PyList list) for (Value v : list) if (v instanceof PyDict d) out.add(d);
+        return out;
+    }
+
+    /** The text of a string or of a list of text blocks; null when absent. */
+    private static String blocksText(Value v) {
+        if (v == null || v.isNone()) return null;
+        StringBuilder sb = new StringBuilder();
+        for (PyDict b : blocks(v)) if (Wire.str(b.get("text")) != null) sb.append(Wire.str(b.get("text")));
+        return sb.toString();
+    }
+
+    /**
+     * A Messages response carrying {@code m}, shaped like Anthropic's documented example
+     * ({@code stop_reason} {@code "tool_use"} when there are calls). The API has no argument text, so a
+     * call's {@code rawArguments} are used only when they parse as JSON (a script can send a non-object
+     * {@code input} on purpose); otherwise its arguments object is sent.
+     */
+    public static PyDict encodeResponse(Message.Assistant m, String model, String id) {
+        List<Value> content = new ArrayList<>();
+        if (m.content() != null && !m.content().isEmpty()) content.add(text(m.content()));
+        for (ToolCall c : m.toolCalls()) {
+            Value input = c.arguments();
+            if (c.rawArguments() != null) {
+                try {
+                    input = brokkr.value.Json.parse(c.rawArguments());
+                } catch (brokkr.value.Json.JsonFormatException notJson) {
+                    // keep the arguments object
+                }
+            }
+            content.add(PyDict.of("type", "tool_use", "id", c.id(), "name", c.name(), "input", input));
+        }
+        Usage u = m.usage() == null ? Usage.ZERO : m.usage();
+        return PyDict.of("id", id, "type", "message", "role", "assistant", "model", model, "content", PyList.of(content),
+                "stop_reason", m.hasToolCalls() ? "tool_use" : "end_turn", "stop_sequence", null,
+                "usage", PyDict.of("input_tokens", u.inputTokens(), "output_tokens", u.outputTokens()));
     }
 
     @Override public String toString() { return "AnthropicMessages"; }

@@ -168,15 +168,12 @@ public final class OpenAiChat implements WireFormat {
 
     // ---- the server's side ----
 
-    /** A decoded Chat Completions request: the conversation a model would see, plus the raw body. */
-    public record Request(String model, List<Message> history, List<ToolSpec> tools, PyDict body) {}
-
     /**
      * Reads a Chat Completions request back into Brokkr messages (the inverse of {@link #request});
      * a tool message's name is taken from the assistant call it answers. Throws
      * {@link IllegalArgumentException} for a body that is not such a request.
      */
-    public static Request decodeRequest(String body) {
+    public static DecodedRequest decodeRequest(String body) {
         PyDict root;
         try {
             root = parseObject(body);
@@ -222,7 +219,7 @@ public final class OpenAiChat implements WireFormat {
                 tools.add(new ToolSpec(Wire.str(fn.get("name")), Wire.str(fn.get("description")), Wire.dict(fn.get("parameters"))));
             }
         }
-        return new Request(Wire.str(root.get("model")), history, tools, root);
+        return new DecodedRequest(Wire.str(root.get("model")), history, tools, root);
     }
 
     private static String requestContent(Value v) {

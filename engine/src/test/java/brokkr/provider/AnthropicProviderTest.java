@@ -115,6 +115,23 @@ class AnthropicProviderTest {
     }
 
     @Test
+    void decodingARequestInvertsEncodingIt() {
+        List<Message> history = List.of(new Message.System("sys"), new Message.User("q"),
+                new Message.Assistant("a", List.of(new ToolCall("toolu_1", "get_weather", PyDict.of("location", "Oslo")),
+                        new ToolCall("toolu_2", "get_weather", PyDict.of("location", "Bergen")))),
+                new Message.Tool("toolu_1", "get_weather", "r1", false), new Message.Tool("toolu_2", "get_weather", "r2", true),
+                new Message.Assistant("done"), new Message.User("thanks"));
+        ProviderOptions o = fast("claude").withParallelToolCalls(false);
+        String body = AnthropicMessages.INSTANCE.encodeRequest(history, List.of(WEATHER), o);
+        DecodedRequest decoded = AnthropicMessages.decodeRequest(body);
+        assertEquals(history, decoded.history().stream().map(m -> m instanceof Message.Assistant a
+                ? new Message.Assistant(a.content(), a.toolCalls().stream().map(c -> new ToolCall(c.id(), c.name(), c.arguments())).toList())
+                : m).toList(), "equal up to the argument text the server saw");
+        assertEquals(List.of(WEATHER), decoded.tools());
+        assertEquals(body, AnthropicMessages.INSTANCE.encodeRequest(decoded.history(), decoded.tools(), o));
+    }
+
+    @Test
     void toolUseInputThatIsNotAnObjectIsAnAgentError() throws Exception {
         String body = """
                 {"id": "msg_x", "type": "message", "role": "assistant", "model": "claude",
