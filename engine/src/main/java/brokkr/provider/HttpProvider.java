@@ -97,6 +97,11 @@ public final class HttpProvider implements ModelProvider {
                 } catch (WireFormat.MalformedResponse e) {
                     error = "malformed response: " + key.redact(e.getMessage());
                     retryable = true;
+                } catch (RuntimeException e) {
+                    // A body the decoder did not foresee must not crash the episode; it is treated
+                    // like any other unreadable body.
+                    error = "malformed response: decoder failed: " + key.redact(String.valueOf(e));
+                    retryable = true;
                 }
             } else {
                 retryable = RetryPolicy.retryableStatus(ex.status());

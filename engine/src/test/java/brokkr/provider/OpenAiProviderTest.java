@@ -196,6 +196,26 @@ class OpenAiProviderTest {
     }
 
     @Test
+    void aDecoderBugIsAnInfrastructureFailureNotACrash() {
+        WireFormat buggy = new WireFormat() {
+            @Override public String name() { return "buggy"; }
+            @Override public java.net.URI endpoint(String baseUrl) { return OpenAiChat.INSTANCE.endpoint(baseUrl); }
+            @Override public java.util.Map<String, String> headers(Secret key) { return java.util.Map.of(); }
+            @Override public String encodeRequest(List<Message> h, List<brokkr.conversation.ToolSpec> t, ProviderOptions o) {
+                return OpenAiChat.INSTANCE.encodeRequest(h, t, o);
+            }
+            @Override public Message.Assistant decodeResponse(String body) { throw new IllegalStateException("unforeseen shape"); }
+        };
+        try (var server = ScriptedModelServer.start(r -> Reply.json(200, OPENAI_TEXT))) {
+            HttpProvider p = new HttpProvider(buggy, server.baseUrl(), Secret.none(), fast("m"), Effects.httpClient(Duration.ofSeconds(5)),
+                    new FakeEffects().effects);
+            InfrastructureFailure f = assertThrows(InfrastructureFailure.class, () -> p.next(ASK, List.of()));
+            assertEquals(3, f.attempts().size());
+            assertEquals("malformed response: decoder failed: java.lang.IllegalStateException: unforeseen shape", f.attempts().getFirst().error());
+        }
+    }
+
+    @Test
     void rateLimitHonoursRetryAfterSeconds() throws Exception {
         FakeEffects fx = new FakeEffects();
         try (var server = ScriptedModelServer.sequence(
