@@ -145,7 +145,8 @@ public final class HttpProvider implements ModelProvider {
                               long startedAt, long t0) throws InfrastructureFailure {
         CompletableFuture<HttpResponse<String>> f = http.sendAsync(request, HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
         try {
-            // The request timeout only bounds the wait for response headers; this bounds the body too.
+            // Belt and braces: JDK 25 applies the request timeout to the body as well, but earlier JDKs
+            // stopped that timer once the headers arrived; this bounds the whole exchange regardless.
             HttpResponse<String> r = f.get(options.timeout().toMillis(), TimeUnit.MILLISECONDS);
             Optional<Duration> retryAfter = RetryPolicy.parseRetryAfter(r.headers().firstValue("retry-after-ms"),
                     r.headers().firstValue("retry-after"), effects.clock().instant());

@@ -50,6 +50,17 @@ import java.util.function.Function;
  *       {@link #sequence(Reply...)}.</li>
  * </ul>
  *
+ * <p>Typical end-to-end use:
+ * <pre>{@code
+ * var gold = ScriptedCandidate.replay(List.of(
+ *         ScriptedCandidate.calls(ScriptedCandidate.call("get_order_details", "order_id", "#W123")),
+ *         ScriptedCandidate.say("Your order is cancelled.")), ScriptedCandidate.say("###STOP###"));
+ * try (var server = ScriptedModelServer.ofCandidate(ScriptedCandidate.of(gold))) {
+ *     ModelProvider agent = Providers.fromEnvironment(server.openAiEnv(), "openai", "gold", options);
+ *     // ... run the benchmark with `agent` as its candidate, then inspect server.requests()
+ * }
+ * }</pre>
+ *
  * <p>Recorded requests keep the credential header out of their {@code toString} and header map (so a
  * test's logs never show it); {@link Request#credential()} gives it to tests that check it was sent.
  * Requests are handled on virtual threads, so stalls hold no platform thread; {@link #close()}
