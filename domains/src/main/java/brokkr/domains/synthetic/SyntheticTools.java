@@ -4,6 +4,7 @@ import brokkr.agent.ToolHandler;
 import brokkr.agent.ToolResult;
 import brokkr.conversation.Message;
 import brokkr.conversation.ToolCall;
+import brokkr.python.PyJson;
 import brokkr.tool.ToolSet;
 import brokkr.value.PyStr;
 import brokkr.value.Value;
@@ -35,7 +36,7 @@ public final class SyntheticTools {
      */
     public static ToolHandler readOnly(ToolSet tools, Value world) {
         return call -> switch (tools.dispatch(world, call.name(), call.arguments())) {
-            case ToolSet.Outcome.Ok ok -> ToolResult.ok(ok.result() instanceof PyStr s ? s.value() : ok.result().toString());
+            case ToolSet.Outcome.Ok ok -> ToolResult.ok(text(ok.result()));
             case ToolSet.Outcome.Failed f -> ToolResult.error("ERROR: " + f.error().str());
             case ToolSet.Outcome.Unknown u -> ToolResult.error("ERROR: unknown tool '" + u.name() + "'.");
         };
@@ -43,7 +44,7 @@ public final class SyntheticTools {
 
     /** A tool argument as the text a tool keyed by strings sees: a string as is, anything else as its JSON. */
     public static String text(Value v) {
-        return v instanceof PyStr s ? s.value() : brokkr.python.PyJson.dumps(v);
+        return v instanceof PyStr s ? s.value() : PyJson.dumps(v);
     }
 
     /** The calls of {@code name} in a conversation, each with the tool message answering it (null if none). */
