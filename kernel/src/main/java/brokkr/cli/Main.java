@@ -12,9 +12,7 @@ import java.util.ServiceLoader;
 public final class Main {
     /** The built-in commands, in the order {@code --help} lists them. */
     static List<Command> builtins() {
-        ModelSource models = (provider, model) -> {
-            throw new IllegalArgumentException("no model providers in this build (--model " + model + ")");
-        };
+        ModelSource models = ModelSource.fromEnvironment(System.getenv());
         return List.of(new LoopCommand(models), new ParallelCommand(models));
     }
 
