@@ -60,7 +60,7 @@ public record LoopFollower(String name, int stopAfter, int repeatAt) implements 
         List<Step> steps = new ArrayList<>();
         for (SyntheticTools.Answered a : SyntheticTools.answeredCalls(history, PointerChasing.TOOL)) {
             String key = a.call().arguments().get("key") instanceof PyStr s ? s.value() : null;
-            Matcher m = a.ok() ? HOP.matcher(a.result().content()) : null;
+            Matcher m = a.ok() && a.result().content() != null ? HOP.matcher(a.result().content()) : null;
             steps.add(m != null && m.matches() ? new Step(key, m.group(1), m.group(2)) : new Step(key, null, null));
         }
         if (steps.size() >= stopAfter) return answer(steps);

@@ -48,7 +48,7 @@ public record Batcher(String name, int perTurn) implements Candidate {
         int made = 0;
         for (SyntheticTools.Answered a : SyntheticTools.answeredCalls(history, ParallelDiscrimination.TOOL)) {
             made++;
-            Matcher m = a.ok() ? VALUE.matcher(a.result().content()) : null;
+            Matcher m = a.ok() && a.result().content() != null ? VALUE.matcher(a.result().content()) : null;
             if (m != null && m.matches() && a.call().arguments().get("id") instanceof PyStr id) values.put(id.value(), m.group(1));
         }
         List<String> todo = new ArrayList<>();
