@@ -12,7 +12,8 @@ import java.util.ServiceLoader;
 public final class Main {
     /** The built-in commands, in the order {@code --help} lists them. */
     static List<Command> builtins() {
-        return List.of();
+        ModelSource models = ModelSource.fromEnvironment(System.getenv());
+        return List.of(new LoopCommand(models), new ParallelCommand(models));
     }
 
     static Map<String, Command> commands() {
