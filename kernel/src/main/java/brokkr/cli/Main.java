@@ -13,7 +13,7 @@ public final class Main {
     /** The built-in commands, in the order {@code --help} lists them. */
     static List<Command> builtins() {
         ModelSource models = ModelSource.fromEnvironment(System.getenv());
-        return List.of(new LoopCommand(models), new ParallelCommand(models));
+        return List.of(new DemoCommand(models), new LoopCommand(models), new ParallelCommand(models));
     }
 
     static Map<String, Command> commands() {

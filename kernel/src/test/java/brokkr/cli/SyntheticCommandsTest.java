@@ -34,6 +34,13 @@ class SyntheticCommandsTest {
     }
 
     @Test
+    void demoRunsBothSyntheticBenchmarksOnEmbeddedDefaults() {
+        assertEquals(new Run(0, "PASS depth=50 toolCalls=50/50\n"
+                + "pd tasks=8 calls=8 turns=1 maxConcurrency=8 efficiency=8.0 correct=yes\n", ""), main("demo"));
+        assertEquals(2, main("demo", "extra").code());
+    }
+
+    @Test
     void loopRunsTheIdealFollowerByDefault() {
         assertEquals(new Run(0, "PASS depth=50 toolCalls=50/50\n", ""), main("loop"));
         assertEquals(new Run(0, "PASS depth=10 toolCalls=10/10\n", ""), main("loop", "10"));
