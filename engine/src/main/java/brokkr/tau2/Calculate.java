@@ -13,7 +13,7 @@ import java.math.MathContext;
 
 /**
  * tau2's {@code calculate(expression)} tool (src/tau2/environment/toolkit.py {@code GenericToolKit.calculate},
- * repeated in domain toolkits such as retail's {@code RetailTools.calculate}):
+ * repeated verbatim in several domain toolkits):
  *
  * <pre>
  * if not all(char in "0123456789+-*&#47;(). " for char in expression): raise ValueError("Invalid characters in expression")

@@ -24,7 +24,7 @@ import java.util.Map;
  * SHA-256 itself cannot be composed from parts, but it is sequential: the stream records the digest
  * state after each entry of the large containers, and a new world resumes from the state after the
  * longest prefix of entries it shares with the first or the last world hashed on this thread, so only
- * the text from the first changed entry on is digested (for retail, about half of its 1.5 MB on average).
+ * the text from the first changed entry on is digested.
  */
 public final class Tau2Hash {
     private Tau2Hash() {}

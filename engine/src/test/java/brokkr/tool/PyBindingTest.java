@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** CPython 3.13's keyword suggestion (Python/suggestions.c) on cases recorded by the tau2 retail oracle. */
+/** CPython 3.13's keyword suggestion (Python/suggestions.c) on cases recorded by a tau2 oracle corpus. */
 class PyBindingTest {
     @Test
     void suggestions() {
