@@ -1,0 +1,87 @@
+package brokkr.magics;
+
+import org.dflib.jjava.jupyter.kernel.display.RenderContext;
+import org.dflib.jjava.jupyter.kernel.display.Renderer;
+import org.dflib.jjava.jupyter.kernel.display.mime.MIMEType;
+import org.knowm.xchart.BitmapEncoder;
+import org.knowm.xchart.VectorGraphicsEncoder;
+import org.knowm.xchart.internal.chartpart.Chart;
+import tech.tablesaw.api.Table;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.util.Base64;
+
+/**
+ * Brokkr's renderers on JJava's one {@link Renderer} registry, which the kernel and the REPL share and
+ * users extend the same way ({@code renderer.createRegistration(T.class).preferring(...).register(...)}):
+ * <ul>
+ *   <li>Tablesaw {@link Table}s → {@code text/html} and {@code text/plain};</li>
+ *   <li>XChart charts → {@code image/png} and {@code image/svg+xml} (XChart's own
+ *       {@link VectorGraphicsEncoder}, i.e. VectorGraphics2D);</li>
+ *   <li>{@link Rich} values (summaries, tasks, tool calls, run transcripts) → {@code text/html},
+ *       {@code text/markdown} when they have it, and {@code text/plain}.</li>
+ * </ul>
+ */
+public final class Rendering {
+    private Rendering() {}
+
+    public static final MIMEType PNG = MIMEType.IMAGE_PNG;
+    public static final MIMEType SVG = MIMEType.IMAGE_SVG;
+
+    public static Renderer registerAll(Renderer r) {
+        r.createRegistration(Table.class)
+                .preferring(MIMEType.TEXT_HTML, MIMEType.TEXT_PLAIN)
+                .supporting(MIMEType.TEXT_MARKDOWN)
+                .register(Rendering::table);
+        r.createRegistration(Chart.class)
+                .preferring(PNG, SVG)
+                .register(Rendering::chart);
+        r.createRegistration(Rich.class)
+                .preferring(MIMEType.TEXT_HTML, MIMEType.TEXT_MARKDOWN, MIMEType.TEXT_PLAIN)
+                .register(Rendering::rich);
+        return r;
+    }
+
+    static void table(Table t, RenderContext ctx) {
+        ctx.renderIfRequested(MIMEType.TEXT_HTML, () -> Tables.html(t));
+        ctx.renderIfRequested(MIMEType.TEXT_MARKDOWN, () -> Tables.markdown(t));
+        ctx.renderIfRequested(MIMEType.TEXT_PLAIN, () -> Tables.text(t));
+    }
+
+    static void rich(Rich v, RenderContext ctx) {
+        ctx.renderIfRequested(MIMEType.TEXT_HTML, v::html);
+        String md = v.markdown();
+        if (md != null) ctx.renderIfRequested(MIMEType.TEXT_MARKDOWN, () -> md);
+        ctx.renderIfRequested(MIMEType.TEXT_PLAIN, v::text);
+    }
+
+    @SuppressWarnings({"rawtypes", "unchecked"})
+    static void chart(Chart c, RenderContext ctx) {
+        ctx.renderIfRequested(PNG, () -> Base64.getEncoder().encodeToString(png(c)));
+        ctx.renderIfRequested(SVG, () -> svg(c));
+        ctx.renderIfRequested(MIMEType.TEXT_PLAIN, () -> c.getClass().getSimpleName() + " \"" + c.getTitle() + "\"");
+    }
+
+    @SuppressWarnings({"rawtypes", "unchecked"})
+    public static byte[] png(Chart c) {
+        try {
+            return BitmapEncoder.getBitmapBytes(c, BitmapEncoder.BitmapFormat.PNG);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    @SuppressWarnings("rawtypes")
+    public static String svg(Chart c) {
+        try {
+            ByteArrayOutputStream out = new ByteArrayOutputStream();
+            VectorGraphicsEncoder.saveVectorGraphic(c, out, VectorGraphicsEncoder.VectorGraphicsFormat.SVG);
+            return out.toString(StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}

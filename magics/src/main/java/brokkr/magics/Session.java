@@ -1,0 +1,144 @@
+package brokkr.magics;
+
+import brokkr.value.Json;
+import brokkr.value.PyDict;
+import brokkr.value.Value;
+import tech.tablesaw.api.IntColumn;
+import tech.tablesaw.api.StringColumn;
+import tech.tablesaw.api.Table;
+
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * The state the magics share (the loaded domain, the current fork) and their plain-Java API: every
+ * magic is a method here, so {@code %tasks --split test} and {@code session.tasks("test", null)} are
+ * the same call. A kernel or REPL makes one session and publishes it as {@link #current()}, so user
+ * code in the same heap reaches it.
+ */
+public final class Session {
+    private static volatile Session current;
+
+    private final MagicRegistry magics;
+    private volatile Display display = Display.NONE;
+    private Bench domain;
+    private ToolWorld fork;
+    private String forkTask;
+
+    public Session(MagicRegistry magics) { this.magics = magics; }
+
+    public Session() { this(MagicRegistry.standard()); }
+
+    /** The session of the running kernel or REPL (a new one when none was published). */
+    public static Session current() {
+        Session s = current;
+        if (s == null) {
+            synchronized (Session.class) {
+                if (current == null) current = new Session();
+                s = current;
+            }
+        }
+        return s;
+    }
+
+    public static void publish(Session s) { current = s; }
+
+    public MagicRegistry magics() { return magics; }
+
+    public Display display() { return display; }
+
+    public void display(Display d) { this.display = d == null ? Display.NONE : d; }
+
+    /** Runs one magic line ({@code %name args}, the percent optional) as plain Java. */
+    public Object magic(String line) throws Exception {
+        String l = line.strip().replaceFirst("^%", "");
+        int sp = l.indexOf(' ');
+        String name = sp < 0 ? l : l.substring(0, sp);
+        return magics.evalLine(this, name, sp < 0 ? "" : l.substring(sp + 1));
+    }
+
+    // ---- the magics' Java API ----
+
+    public DomainSummary domain(String name) {
+        Bench b = Benches.load(name);
+        synchronized (this) {
+            domain = b;
+            fork = null;
+            forkTask = null;
+        }
+        return b.summary();
+    }
+
+    public synchronized Bench domain() {
+        if (domain == null) throw new MagicUsageException("no domain loaded: %domain load NAME (one of " + String.join(", ", Benches.names()) + ")");
+        return domain;
+    }
+
+    /** The tasks of the loaded domain, optionally of one split and containing {@code text} (any case) in id or scenario. */
+    public Table tasks(String split, String text) {
+        Bench b = domain();
+        List<Bench.TaskRow> rows = b.tasks().stream()
+                .filter(r -> split == null || r.splits().contains(split))
+                .filter(r -> text == null || (r.id() + " " + r.scenario()).toLowerCase(Locale.ROOT).contains(text.toLowerCase(Locale.ROOT)))
+                .toList();
+        if (split != null && b.tasks().stream().noneMatch(r -> r.splits().contains(split))) {
+            throw new MagicUsageException("no split '" + split + "' in " + b.name());
+        }
+        return Table.create(b.name() + " tasks",
+                StringColumn.create("id", rows.stream().map(Bench.TaskRow::id).toList()),
+                StringColumn.create("splits", rows.stream().map(r -> String.join(",", r.splits())).toList()),
+                StringColumn.create("scenario", rows.stream().map(r -> clip(r.scenario(), 90)).toList()),
+                StringColumn.create("reward basis", rows.stream().map(Bench.TaskRow::rewardBasis).toList()),
+                IntColumn.create("gold actions", rows.stream().mapToInt(Bench.TaskRow::goldActions).toArray()));
+    }
+
+    public TaskView task(String id) { return domain().task(id); }
+
+    /** Forks a fresh world (of a task, or the pristine one) and makes it current for {@link #call}. */
+    public ForkView fork(String taskId) {
+        Bench b = domain();
+        ToolWorld w = b.fork(taskId);
+        synchronized (this) {
+            fork = w;
+            forkTask = taskId;
+        }
+        return new ForkView(b.name(), taskId, brokkr.tau2.Tau2Hash.hash(w.state()), w.tools());
+    }
+
+    /** The current fork (forking the pristine world first when there is none). */
+    public synchronized ToolWorld world() {
+        if (fork == null) fork(null);
+        return fork;
+    }
+
+    /** Calls a tool on the current fork with JSON-object arguments; the fork moves to the world after the call. */
+    public CallOutcome call(String tool, String jsonArgs) {
+        ToolWorld w = world();
+        if (!w.tools().contains(tool)) {
+            throw new MagicUsageException("no tool '" + tool + "' in " + domain().name() + " (tools: " + String.join(", ", w.tools()) + ")");
+        }
+        PyDict args;
+        try {
+            Value v = jsonArgs == null || jsonArgs.isBlank() ? PyDict.empty() : Json.parse(jsonArgs);
+            if (!(v instanceof PyDict d)) throw new MagicUsageException("arguments must be a JSON object, got " + v.typeName());
+            args = d;
+        } catch (Json.JsonFormatException e) {
+            throw new MagicUsageException("arguments are not valid JSON: " + e.getMessage());
+        }
+        ToolWorld.Step step = w.call(tool, args);
+        synchronized (this) {
+            if (fork == w) fork = step.after();
+        }
+        return new CallOutcome(tool, brokkr.python.PyJson.dumps(args), step.result().content(), step.result().error(),
+                WorldDiff.diff(w.state(), step.after().state()));
+    }
+
+    public String forkTask() { return forkTask; }
+
+    public RunView run(String candidate, String taskId) { return domain().run(candidate, taskId); }
+
+    static String clip(String s, int n) {
+        String one = s.replace('\n', ' ');
+        return one.length() <= n ? one : one.substring(0, n - 3) + "...";
+    }
+}
