@@ -1,0 +1,61 @@
+package brokkr.kernel;
+
+import org.dflib.jjava.jupyter.channels.JupyterConnection;
+import org.dflib.jjava.jupyter.kernel.KernelConnectionProperties;
+import org.dflib.jjava.jupyter.messages.Message;
+import org.dflib.jjava.jupyter.messages.publish.PublishStatus;
+import org.zeromq.ZMQ;
+
+import java.security.InvalidKeyException;
+import java.security.NoSuchAlgorithmException;
+
+/**
+ * JJava's connection with {@link GuardedShellChannel}s in place of its shell and control channels
+ * (its own two stay unbound). Every socket binds to exactly the transport, IP and port of the
+ * connection file.
+ */
+public final class BrokkrConnection extends JupyterConnection {
+    private final KernelConnectionProperties props;
+    private final ZMQ.Context guardedCtx;
+    private final GuardedShellChannel guardedShell;
+    private final GuardedShellChannel guardedControl;
+    private volatile boolean connected;
+
+    public BrokkrConnection(KernelConnectionProperties props) throws NoSuchAlgorithmException, InvalidKeyException {
+        super(props);
+        this.props = props;
+        this.guardedCtx = ZMQ.context(1);
+        this.guardedShell = new GuardedShellChannel(guardedCtx, props.createHMACGenerator(), false, this);
+        this.guardedControl = new GuardedShellChannel(guardedCtx, props.createHMACGenerator(), true, this);
+    }
+
+    @Override
+    public synchronized void connect() {
+        if (connected) return;
+        heartbeat.bind(props);
+        iopub.bind(props);
+        stdin.bind(props);
+        guardedShell.bind(props);
+        guardedControl.bind(props);
+        iopub.sendMessage(new Message<>(null, PublishStatus.MESSAGE_TYPE, PublishStatus.STARTING));
+        connected = true;
+    }
+
+    /** Messages dropped for a bad signature or shape, on shell and control. */
+    public int rejected() { return guardedShell.rejected() + guardedControl.rejected(); }
+
+    @Override
+    public void close() {
+        guardedShell.close();
+        guardedControl.close();
+        super.close();
+        guardedCtx.close();
+    }
+
+    @Override
+    public void waitUntilClose() {
+        guardedShell.waitUntilClose();
+        guardedControl.waitUntilClose();
+        super.waitUntilClose();
+    }
+}

@@ -1,0 +1,251 @@
+package brokkr.kernel;
+
+import javax.imageio.ImageIO;
+import java.awt.BasicStroke;
+import java.awt.Color;
+import java.awt.Font;
+import java.awt.Graphics2D;
+import java.awt.RenderingHints;
+import java.awt.geom.RoundRectangle2D;
+import java.awt.image.BufferedImage;
+import java.io.ByteArrayOutputStream;
+import java.io.File;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+
+/**
+ * The Jupyter kernelspec: a directory {@code <data dir>/kernels/brokkr} with {@code kernel.json} (argv
+ * starting this JVM's java on this class path with {@code {connection_file}}, display name, language,
+ * message-mode interrupts) and two logos drawn here, so nothing binary is committed.
+ */
+public final class KernelSpec {
+    private KernelSpec() {}
+
+    public static final String NAME = "brokkr";
+    public static final String DISPLAY_NAME = "Brokkr (Java 25)";
+
+    /** Where a kernelspec goes: {@code --user}, {@code --sys-prefix} or {@code --prefix DIR}. */
+    public sealed interface Location permits User, SysPrefix, Prefix {}
+    public record User() implements Location {}
+    public record SysPrefix() implements Location {}
+    public record Prefix(Path dir) implements Location {}
+
+    /** The kernels directory of a location, as {@code jupyter kernelspec install} resolves it. */
+    public static Path kernelsDir(Location where, Map<String, String> env) throws IOException {
+        return switch (where) {
+            case Prefix p -> p.dir().toAbsolutePath().resolve("share/jupyter/kernels");
+            case SysPrefix s -> sysPrefix(env).resolve("share/jupyter/kernels");
+            case User u -> userDataDir(env).resolve("kernels");
+        };
+    }
+
+    static Path userDataDir(Map<String, String> env) {
+        if (env.get("JUPYTER_DATA_DIR") != null) return Path.of(env.get("JUPYTER_DATA_DIR"));
+        Path home = Path.of(System.getProperty("user.home"));
+        if (System.getProperty("os.name", "").toLowerCase().contains("mac")) return home.resolve("Library/Jupyter");
+        String xdg = env.get("XDG_DATA_HOME");
+        return (xdg != null && !xdg.isBlank() ? Path.of(xdg) : home.resolve(".local/share")).resolve("jupyter");
+    }
+
+    /** The active Python environment's prefix: a virtualenv or conda env, else what {@code python3} reports. */
+    static Path sysPrefix(Map<String, String> env) throws IOException {
+        for (String k : List.of("VIRTUAL_ENV", "CONDA_PREFIX")) if (env.get(k) != null && !env.get(k).isBlank()) return Path.of(env.get(k));
+        try {
+            Process p = new ProcessBuilder("python3", "-c", "import sys; print(sys.prefix)").redirectErrorStream(true).start();
+            String out = new String(p.getInputStream().readAllBytes()).strip();
+            if (p.waitFor() == 0 && !out.isEmpty()) return Path.of(out);
+            throw new IOException("python3 could not report sys.prefix: " + out);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IOException("interrupted asking python3 for sys.prefix", e);
+        }
+    }
+
+    /** The project root when running from a source checkout ({@code <root>/kernel/target/classes}), else null. */
+    static Path projectRoot() {
+        try {
+            Path here = Path.of(KernelSpec.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+            if (here.endsWith(Path.of("kernel", "target", "classes"))) return here.getParent().getParent().getParent();
+            if (here.getParent() != null && here.getParent().endsWith(Path.of("kernel", "target"))) return here.getParent().getParent().getParent();
+        } catch (Exception ignored) {
+            // a jar outside a checkout: no project root
+        }
+        return null;
+    }
+
+    /** kernel.json's fields, in Jupyter's order. */
+    public static Map<String, Object> kernelJson(String javaBin, String classPath, Path cdsArchive, Map<String, String> env) {
+        List<String> argv = new ArrayList<>(List.of(javaBin, "-Djava.awt.headless=true", "-XX:+UseSerialGC",
+                "--sun-misc-unsafe-memory-access=allow"));
+        if (cdsArchive != null) {
+            // start-up: the JVM dumps the classes a session loaded (javac's above all) at its first exit and maps
+            // them on later starts; a changed jar invalidates the archive, which is then dumped anew
+            argv.addAll(List.of("-XX:SharedArchiveFile=" + cdsArchive, "-XX:+AutoCreateSharedArchive", "-Xlog:cds*=off", "-Xlog:aot*=off"));
+        }
+        argv.addAll(List.of("-cp", classPath, "brokkr.cli.Main", "kernel", "run", "--connection-file", "{connection_file}"));
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("argv", argv);
+        m.put("display_name", DISPLAY_NAME);
+        m.put("language", "java");
+        m.put("interrupt_mode", "message");
+        if (!env.isEmpty()) m.put("env", env);
+        m.put("metadata", Map.of("debugger", false));
+        return m;
+    }
+
+    /** Writes the kernelspec for this JVM and class path; returns its directory. */
+    public static Path install(Location where, Map<String, String> processEnv) throws IOException {
+        Path dir = kernelsDir(where, processEnv).resolve(NAME);
+        Files.createDirectories(dir);
+        String javaBin = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        List<String> entries = jarClassPath(Stream.of(System.getProperty("java.class.path").split(File.pathSeparator))
+                .filter(e -> !e.isBlank()).map(e -> Path.of(e).toAbsolutePath()).toList());
+        String cp = String.join(File.pathSeparator, entries);
+        boolean allJars = entries.stream().allMatch(e -> Files.isRegularFile(Path.of(e)));
+        Map<String, String> env = new LinkedHashMap<>();
+        Path root = projectRoot();
+        String data = processEnv.get("BROKKR_TAU2_DATA");
+        if (data != null) env.put("BROKKR_TAU2_DATA", Path.of(data).toAbsolutePath().toString());
+        else if (root != null && Files.isDirectory(root.resolveSibling("shared").resolve("upstream/tau2-bench"))) {
+            env.put("BROKKR_TAU2_DATA", root.resolveSibling("shared").resolve("upstream/tau2-bench").normalize().toString());
+        }
+        Files.deleteIfExists(dir.resolve(CDS_ARCHIVE));
+        Files.writeString(dir.resolve("kernel.json"),
+                Jsonish.write(kernelJson(javaBin, cp, allJars ? dir.resolve(CDS_ARCHIVE).toAbsolutePath() : null, env)) + "\n");
+        Files.write(dir.resolve("logo-32x32.png"), logo(32));
+        Files.write(dir.resolve("logo-64x64.png"), logo(64));
+        return dir;
+    }
+
+    static final String CDS_ARCHIVE = "brokkr-cds.jsa";
+
+    /**
+     * The class path with each module's {@code target/classes} directory replaced by that module's jar
+     * when the build made one: class data sharing archives only jars.
+     */
+    static List<String> jarClassPath(List<Path> entries) throws IOException {
+        List<String> out = new ArrayList<>();
+        for (Path e : entries) {
+            Path use = e;
+            if (Files.isDirectory(e) && e.endsWith(Path.of("target", "classes"))) {
+                Path target = e.getParent();
+                try (Stream<Path> s = Files.list(target)) {
+                    List<Path> jars = s.filter(p -> p.getFileName().toString().matches("brokkr-.*\\.jar")
+                            && !p.getFileName().toString().endsWith("-tests.jar")).toList();
+                    if (jars.size() == 1 && Files.getLastModifiedTime(jars.getFirst()).compareTo(newest(e)) >= 0) use = jars.getFirst();
+                }
+            }
+            if (!out.contains(use.toString())) out.add(use.toString());
+        }
+        return out;
+    }
+
+    private static java.nio.file.attribute.FileTime newest(Path dir) throws IOException {
+        try (Stream<Path> s = Files.walk(dir)) {
+            return s.filter(Files::isRegularFile).map(p -> {
+                try {
+                    return Files.getLastModifiedTime(p);
+                } catch (IOException ex) {
+                    throw new UncheckedIOException(ex);
+                }
+            }).max(Comparator.naturalOrder()).orElse(java.nio.file.attribute.FileTime.fromMillis(0));
+        }
+    }
+
+    /** Removes the kernelspec; false when there was none. */
+    public static boolean uninstall(Location where, Map<String, String> env) throws IOException {
+        Path dir = kernelsDir(where, env).resolve(NAME);
+        if (!Files.isDirectory(dir)) return false;
+        try (Stream<Path> s = Files.walk(dir)) {
+            for (Path p : s.sorted(Comparator.reverseOrder()).toList()) Files.delete(p);
+        }
+        return true;
+    }
+
+    /** An anvil-dark rounded square with a forge-orange "B": Brokkr, the smith. */
+    static byte[] logo(int size) {
+        BufferedImage img = new BufferedImage(size, size, BufferedImage.TYPE_INT_ARGB);
+        Graphics2D g = img.createGraphics();
+        g.setRenderingHint(RenderingHints.KEY_ANTIALIASING, RenderingHints.VALUE_ANTIALIAS_ON);
+        g.setRenderingHint(RenderingHints.KEY_TEXT_ANTIALIASING, RenderingHints.VALUE_TEXT_ANTIALIAS_ON);
+        float arc = size / 4f;
+        g.setColor(new Color(0x2B, 0x2D, 0x31));
+        g.fill(new RoundRectangle2D.Float(0, 0, size, size, arc, arc));
+        g.setColor(new Color(0xF2, 0x8C, 0x28));
+        g.setStroke(new BasicStroke(Math.max(1f, size / 24f)));
+        g.draw(new RoundRectangle2D.Float(size / 16f, size / 16f, size - size / 8f, size - size / 8f, arc, arc));
+        g.setFont(new Font(Font.SANS_SERIF, Font.BOLD, (int) (size * 0.66)));
+        var fm = g.getFontMetrics();
+        g.drawString("B", (size - fm.stringWidth("B")) / 2, (size - fm.getHeight()) / 2 + fm.getAscent());
+        g.dispose();
+        try {
+            ByteArrayOutputStream out = new ByteArrayOutputStream();
+            ImageIO.write(img, "png", out);
+            return out.toByteArray();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** Minimal JSON writing for kernel.json (strings, lists, maps, booleans): no JSON library on this path. */
+    static final class Jsonish {
+        static String write(Object o) {
+            StringBuilder sb = new StringBuilder();
+            write(o, sb, "");
+            return sb.toString();
+        }
+
+        private static void write(Object o, StringBuilder sb, String indent) {
+            switch (o) {
+                case String s -> quote(s, sb);
+                case Boolean b -> sb.append(b);
+                case Number n -> sb.append(n);
+                case List<?> l -> {
+                    sb.append("[");
+                    for (int i = 0; i < l.size(); i++) {
+                        sb.append(i == 0 ? "\n" : ",\n").append(indent).append("  ");
+                        write(l.get(i), sb, indent + "  ");
+                    }
+                    sb.append(l.isEmpty() ? "" : "\n" + indent).append("]");
+                }
+                case Map<?, ?> m -> {
+                    sb.append("{");
+                    int i = 0;
+                    for (var e : m.entrySet()) {
+                        sb.append(i++ == 0 ? "\n" : ",\n").append(indent).append("  ");
+                        quote(String.valueOf(e.getKey()), sb);
+                        sb.append(": ");
+                        write(e.getValue(), sb, indent + "  ");
+                    }
+                    sb.append(m.isEmpty() ? "" : "\n" + indent).append("}");
+                }
+                default -> throw new IllegalArgumentException("not JSON: " + o);
+            }
+        }
+
+        private static void quote(String s, StringBuilder sb) {
+            sb.append('"');
+            for (char c : s.toCharArray()) {
+                switch (c) {
+                    case '"' -> sb.append("\\\"");
+                    case '\\' -> sb.append("\\\\");
+                    case '\n' -> sb.append("\\n");
+                    case '\t' -> sb.append("\\t");
+                    default -> {
+                        if (c < 0x20) sb.append(String.format("\\u%04x", (int) c));
+                        else sb.append(c);
+                    }
+                }
+            }
+            sb.append('"');
+        }
+    }
+}
