@@ -1,0 +1,145 @@
+package brokkr.magics;
+
+import brokkr.value.Json;
+import brokkr.value.Value;
+import org.junit.jupiter.api.Test;
+import tech.tablesaw.api.Table;
+
+import java.util.List;
+import java.util.Set;
+
+import static org.junit.jupiter.api.Assertions.*;
+
+class MagicsTest {
+    private final Session session = new Session();
+
+    private Object magic(String line) throws Exception { return session.magic(line); }
+
+    @Test void argsSplitLikeAShellAndParseOptions() {
+        MagicArgs a = MagicArgs.of("--split test \"two words\" --candidate=gold it\\'s");
+        assertEquals(List.of("--split", "test", "two words", "--candidate=gold", "it's"), a.words());
+        MagicArgs.Parsed p = a.parse(Set.of("split", "candidate"), 5);
+        assertEquals("test", p.option("split"));
+        assertEquals("gold", p.option("candidate"));
+        assertEquals(List.of("two words", "it's"), p.positionals());
+        assertThrows(MagicUsageException.class, () -> MagicArgs.of("--nope 1").parse(Set.of("split"), 1));
+        assertThrows(MagicUsageException.class, () -> MagicArgs.of("--split").parse(Set.of("split"), 1));
+        assertThrows(MagicUsageException.class, () -> MagicArgs.of("a b").parse(Set.of(), 1));
+        assertThrows(MagicUsageException.class, () -> MagicArgs.of("\"open"));
+    }
+
+    @Test void helpListsEveryMagicAndExplainsOne() throws Exception {
+        StandardMagics.Help all = (StandardMagics.Help) magic("%help");
+        assertEquals(List.of("call", "domain", "fork", "help", "run", "task", "tasks"),
+                all.magics().stream().map(MagicInfo::name).toList());
+        StandardMagics.Help one = (StandardMagics.Help) magic("%help %tasks");
+        assertEquals("%tasks [--split S] [TEXT]", one.magics().getFirst().synopsis());
+        MagicUsageException e = assertThrows(MagicUsageException.class, () -> magic("%help nosuch"));
+        assertTrue(e.getMessage().contains("no magic named 'nosuch'"), e.getMessage());
+    }
+
+    @Test void usageErrorsCarryTheSynopsis() {
+        MagicUsageException e = assertThrows(MagicUsageException.class, () -> magic("%domain open loop"));
+        assertTrue(e.getMessage().startsWith("%domain: expected 'load NAME'"), e.getMessage());
+        assertTrue(e.getMessage().endsWith("usage: %domain load NAME"), e.getMessage());
+        assertTrue(assertThrows(MagicUsageException.class, () -> magic("%domain load atlantis")).getMessage()
+                .contains("unknown domain 'atlantis' (one of loop, parallel, tau2-retail)"));
+        assertTrue(assertThrows(MagicUsageException.class, () -> magic("%tasks")).getMessage().contains("no domain loaded"));
+        assertTrue(assertThrows(MagicUsageException.class, () -> magic("%run --candidate ideal")).getMessage()
+                .contains("--candidate and --task are required"));
+    }
+
+    @Test void loopDomainSummaryTasksTaskAndRun() throws Exception {
+        DomainSummary s = (DomainSummary) magic("%domain load loop");
+        assertEquals(5, s.tasks());
+        assertEquals(List.of("follow_pointer"), s.tools());
+        assertTrue(s.html().contains("<table") && s.text().contains("none: worlds are generated from a seed"));
+        Table t = (Table) magic("%tasks 20");
+        assertEquals(List.of("20", "200"), t.stringColumn("id").asList());
+        TaskView task = (TaskView) magic("%task 3");
+        assertEquals(3, task.goldActions().size());
+        assertTrue(task.goldActions().getFirst().startsWith("follow_pointer(key=\"k"));
+        RunView ideal = (RunView) magic("%run --candidate ideal --task 12");
+        assertEquals(1.0, ideal.reward());
+        assertEquals("PASS depth=12 toolCalls=12/12", ideal.resultLine());
+        RunView retry = session.run("retry", "12");
+        assertEquals(0.0, retry.reward());
+        assertFalse(retry.checks().get(1).passed());
+        assertTrue(retry.html().contains("❌ one call per hop: 13/12 calls"), retry.html());
+        assertTrue(retry.markdown().startsWith("**loop** task `12`"));
+        assertThrows(MagicUsageException.class, () -> magic("%run --candidate ideal --task -3"));
+        assertThrows(MagicUsageException.class, () -> magic("%run --candidate genius --task 3"));
+    }
+
+    @Test void parallelRunCountsTurns() throws Exception {
+        magic("%domain load parallel");
+        RunView batch = session.run("batch", "8");
+        assertEquals("pd tasks=8 calls=8 turns=1 maxConcurrency=8 efficiency=8.0 correct=yes", batch.resultLine());
+        RunView serial = session.run("serial", "4");
+        assertEquals(1.0, serial.reward());
+        assertEquals(4, serial.transcript().assistantMessages().stream().filter(m -> m.hasToolCalls()).count());
+    }
+
+    @Test void syntheticForkCallsAreReadOnly() throws Exception {
+        magic("%domain load loop");
+        ForkView f = (ForkView) magic("%fork 5");
+        assertEquals("5", f.taskId());
+        String start = brokkr.domains.synthetic.loop.PointerChain.of(5).start();
+        CallOutcome ok = (CallOutcome) magic("%call follow_pointer {\"key\": \"" + start + "\"}");
+        assertFalse(ok.error());
+        assertTrue(ok.content().startsWith("fragment="), ok.content());
+        assertTrue(ok.changes().isEmpty());
+        CallOutcome bad = (CallOutcome) magic("%call follow_pointer {\"key\": \"nowhere\"}");
+        assertTrue(bad.error());
+        assertTrue(assertThrows(MagicUsageException.class, () -> magic("%call follow_pointer [1]")).getMessage()
+                .contains("arguments must be a JSON object, got list"));
+        assertTrue(assertThrows(MagicUsageException.class, () -> magic("%call follow_pointer {oops")).getMessage()
+                .contains("not valid JSON"));
+        assertTrue(assertThrows(MagicUsageException.class, () -> magic("%call teleport {}")).getMessage()
+                .contains("no tool 'teleport'"));
+    }
+
+    @Test void retailForksAreIndependentAndDiffsShowWhatChanged() throws Exception {
+        DomainSummary s = (DomainSummary) magic("%domain load tau2-retail");
+        assertEquals(114, s.tasks());
+        assertEquals(40, s.tasksPerSplit().get("test"));
+        assertEquals(74, s.tasksPerSplit().get("train"));
+        assertEquals(16, s.tools().size());
+        assertEquals(4, s.files().size());
+        assertTrue(s.files().stream().allMatch(DomainSummary.DataFile::verified));
+        Table test = session.tasks("test", null);
+        assertEquals(40, test.rowCount());
+        assertTrue(assertThrows(MagicUsageException.class, () -> session.tasks("dev", null)).getMessage().contains("no split 'dev'"));
+        TaskView t0 = session.task("0");
+        assertEquals("DB, NL_ASSERTION", t0.rewardBasis());
+        assertEquals(5, t0.goldActions().size());
+        assertTrue(t0.scenario().contains("#W2378156"));
+        assertThrows(MagicUsageException.class, () -> session.task("no-such-task"));
+
+        ForkView f = session.fork("0");
+        assertEquals(t0.initialWorldHash(), f.worldHash());
+        CallOutcome cancel = session.call("cancel_pending_order", "{\"order_id\": \"#W5918442\", \"reason\": \"no longer needed\"}");
+        assertFalse(cancel.error(), cancel.content());
+        List<String> paths = cancel.changes().stream().map(WorldDiff.Change::path).toList();
+        assertTrue(paths.contains("[\"orders\"][\"#W5918442\"][\"status\"]"), paths.toString());
+        WorldDiff.Change status = cancel.changes().stream().filter(c -> c.path().endsWith("[\"status\"]")).findFirst().orElseThrow();
+        assertEquals(Value.str("pending"), status.before());
+        assertEquals(Value.str("cancelled"), status.after());
+        // the fork moved on: cancelling again fails; a new fork is pristine again
+        assertTrue(session.call("cancel_pending_order", "{\"order_id\": \"#W5918442\", \"reason\": \"no longer needed\"}").error());
+        session.fork("0");
+        CallOutcome fresh = session.call("get_order_details", "{\"order_id\": \"#W5918442\"}");
+        assertEquals("pending", Json.parse(fresh.content()).asDict().get("status").asStr());
+        assertTrue(fresh.changes().isEmpty());
+        assertTrue(assertThrows(MagicUsageException.class, () -> session.run("gold", "0")).getMessage()
+                .contains("tau2 episode engine"));
+    }
+
+    @Test void worldDiffReportsAddedRemovedAndChangedPaths() {
+        Value a = Json.parse("{\"x\": 1, \"l\": [1, 2], \"d\": {\"k\": \"v\"}}");
+        Value b = Json.parse("{\"x\": 2, \"l\": [1], \"d\": {\"k\": \"v\", \"n\": null}}");
+        List<String> lines = WorldDiff.diff(a, b).stream().map(WorldDiff.Change::line).toList();
+        assertEquals(List.of("~ [\"x\"]: 1 -> 2", "- [\"l\"][1] (was 2)", "+ [\"d\"][\"n\"] = null"), lines);
+        assertTrue(WorldDiff.diff(a, a).isEmpty());
+    }
+}

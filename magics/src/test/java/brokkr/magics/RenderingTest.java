@@ -1,0 +1,54 @@
+package brokkr.magics;
+
+import org.dflib.jjava.jupyter.kernel.display.DisplayData;
+import org.dflib.jjava.jupyter.kernel.display.Renderer;
+import org.dflib.jjava.jupyter.kernel.display.mime.MIMEType;
+import org.junit.jupiter.api.Test;
+import tech.tablesaw.api.IntColumn;
+import tech.tablesaw.api.StringColumn;
+import tech.tablesaw.api.Table;
+
+import java.util.Base64;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.*;
+
+class RenderingTest {
+    static { System.setProperty("java.awt.headless", "true"); }
+
+    private final Renderer renderer = Rendering.registerAll(new Renderer());
+
+    @Test void tablesRenderAsEscapedHtmlAndText() {
+        Table t = Table.create("t", StringColumn.create("name", List.of("<b>&")), IntColumn.create("n", new int[] {7}));
+        DisplayData d = renderer.render(t);
+        String html = (String) d.getData(MIMEType.TEXT_HTML);
+        assertTrue(html.contains("<th>name</th><th>n</th>") && html.contains("<td>&lt;b&gt;&amp;</td><td>7</td>"), html);
+        assertTrue(((String) d.getData(MIMEType.TEXT_PLAIN)).contains("<b>&"));
+        assertFalse(d.hasDataForType(MIMEType.TEXT_MARKDOWN));
+        assertTrue(renderer.renderAs(t, "text/markdown").hasDataForType(MIMEType.TEXT_MARKDOWN));
+    }
+
+    @Test void chartsRenderAsPngAndSvg() {
+        Table sweep = Sweeps.parallel(List.of(2, 4), List.of("batch", "serial"));
+        DisplayData d = renderer.render(Sweeps.chart(sweep, "tool turns"));
+        byte[] png = Base64.getDecoder().decode((String) d.getData(MIMEType.IMAGE_PNG));
+        assertArrayEquals(new byte[] {(byte) 0x89, 'P', 'N', 'G'}, java.util.Arrays.copyOf(png, 4));
+        String svg = (String) d.getData(MIMEType.IMAGE_SVG);
+        assertTrue(svg.contains("<svg") && svg.contains("</svg>"), svg.substring(0, Math.min(200, svg.length())));
+    }
+
+    @Test void richValuesRenderHtmlMarkdownAndText() {
+        TaskView v = new TaskView("d", "7", "do <it>", "DB", List.of("f(x=1)"), "abc");
+        DisplayData d = renderer.render(v);
+        assertTrue(((String) d.getData(MIMEType.TEXT_HTML)).contains("do &lt;it&gt;"));
+        assertTrue(((String) d.getData(MIMEType.TEXT_MARKDOWN)).contains("1. `f(x=1)`"));
+        assertTrue(((String) d.getData(MIMEType.TEXT_PLAIN)).contains("initial world hash: abc"));
+    }
+
+    @Test void usersRegisterTheirOwnTypesOnTheSameRegistry() {
+        record Point(int x, int y) {}
+        renderer.createRegistration(Point.class).preferring(MIMEType.TEXT_HTML)
+                .register((p, ctx) -> ctx.renderIfRequested(MIMEType.TEXT_HTML, () -> "<i>" + p.x() + "," + p.y() + "</i>"));
+        assertEquals("<i>1,2</i>", renderer.render(new Point(1, 2)).getData(MIMEType.TEXT_HTML));
+    }
+}

@@ -1,0 +1,105 @@
+#!/usr/bin/env python3
+"""Checks the notebooks executed into notebooks/out/: every code cell ran without an error output, the
+expected HTML tables and image/png charts are there, and the key numbers are what the domains give.
+Usage: check_notebooks.py NOTEBOOKS_DIR. Prints PASS/FAIL lines and "N passed, M failed"; exits 1 on failure."""
+import json
+import os
+import sys
+
+RESULTS = []
+
+
+def check(name, cond, detail=""):
+    RESULTS.append((name, bool(cond)))
+    print(("PASS " if cond else "FAIL ") + name + ("" if cond else f": {detail}"), flush=True)
+
+
+def load(out_dir, name):
+    path = os.path.join(out_dir, name)
+    if not os.path.exists(path):
+        check(f"{name} was executed", False, f"{path} missing")
+        return None
+    return json.load(open(path))
+
+
+def outputs(nb):
+    for cell in nb["cells"]:
+        if cell["cell_type"] == "code":
+            for o in cell.get("outputs", []):
+                yield cell, o
+
+
+def text_of(nb):
+    parts = []
+    for _, o in outputs(nb):
+        if o["output_type"] == "stream":
+            parts.append("".join(o["text"]) if isinstance(o["text"], list) else o["text"])
+        elif "data" in o:
+            for mime in ("text/plain", "text/html"):
+                v = o["data"].get(mime)
+                if v is not None:
+                    parts.append("".join(v) if isinstance(v, list) else v)
+    return "\n".join(parts)
+
+
+def count(nb, mime, needle=None):
+    n = 0
+    for _, o in outputs(nb):
+        v = o.get("data", {}).get(mime)
+        if v is None:
+            continue
+        v = "".join(v) if isinstance(v, list) else v
+        if needle is None or needle in v:
+            n += 1
+    return n
+
+
+def common(name, nb):
+    errors = [o for _, o in outputs(nb) if o["output_type"] == "error"]
+    check(f"{name}: no error outputs", not errors, [e.get("ename") + ": " + e.get("evalue") for e in errors])
+    unrun = [c for c in nb["cells"] if c["cell_type"] == "code" and c.get("execution_count") is None]
+    check(f"{name}: every code cell executed", not unrun, len(unrun))
+
+
+def main():
+    here = sys.argv[1] if len(sys.argv) > 1 else os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    out_dir = os.path.join(here, "out")
+    expected = sorted(f for f in os.listdir(here) if f.endswith(".ipynb"))
+    check("every notebook has an executed copy", all(os.path.exists(os.path.join(out_dir, f)) for f in expected),
+          [f for f in expected if not os.path.exists(os.path.join(out_dir, f))])
+
+    nb = load(out_dir, "synthetic.ipynb")
+    if nb:
+        common("synthetic", nb)
+        t = text_of(nb)
+        check("synthetic: HTML tables (summaries, sweeps)", count(nb, "text/html", "<table") >= 4, count(nb, "text/html", "<table"))
+        check("synthetic: one PNG chart per domain", count(nb, "image/png") == 2, count(nb, "image/png"))
+        check("synthetic: SVG next to each PNG", count(nb, "image/svg+xml", "<svg") == 2, count(nb, "image/svg+xml"))
+        check("synthetic: %run transcript rendered as HTML", count(nb, "text/html", "brokkr-run") == 1)
+        check("synthetic: loop ideal passes every depth 10-200", "loop ideal: 5/5 passed, mean reward 1.0" in t, t[-2000:])
+        check("synthetic: early-stop and retry never pass", "loop early-stop and retry: 0 passed" in t)
+        check("synthetic: depth 200 walked in 200 calls", "PASS depth=200 toolCalls=200/200" in t)
+        check("synthetic: batch needs one turn, all correct", "parallel batch: mean reward 1.0, max turns 1" in t)
+        check("synthetic: serial needs 32 turns for 32 lookups", "parallel serial: mean reward 1.0, turns at 32 lookups 32" in t)
+
+    nb = load(out_dir, "explore-tasks.ipynb")
+    if nb:
+        common("explore-tasks", nb)
+        t = text_of(nb)
+        check("explore-tasks: summary with the 4 data digests verified", "4/4 verified (sha256)" in t)
+        check("explore-tasks: 114 tasks", "tasks: 114" in t, t[:500])
+        check("explore-tasks: 40 in the test split", "test split: 40" in t)
+        check("explore-tasks: HTML task tables", count(nb, "text/html", "<table") >= 4, count(nb, "text/html", "<table"))
+        check("explore-tasks: gold-action chart as PNG", count(nb, "image/png") == 1, count(nb, "image/png"))
+        check("explore-tasks: delivered order cannot be cancelled (error flag)", "Non-pending order cannot be cancelled" in t)
+        check("explore-tasks: cancelling a pending order changes its status in the diff",
+              count(nb, "text/html", "&quot;cancelled&quot;") >= 1 or '"cancelled"' in t)
+        check("explore-tasks: a fresh fork still has the order pending", "status in a fresh fork: pending" in t and "changes: 0" in t)
+
+    failed = [n for n, ok in RESULTS if not ok]
+    print(f"{len(RESULTS) - len(failed)} passed, {len(failed)} failed")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

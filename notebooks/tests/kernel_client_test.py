@@ -1,0 +1,265 @@
+#!/usr/bin/env python3
+"""Drives the Brokkr kernel over the Jupyter protocol with jupyter_client, as a front end would.
+
+The kernelspec "brokkr" must be findable (JUPYTER_PATH); run-notebooks.sh installs it into a temporary
+prefix and calls this script. Prints PASS/FAIL per check and a last line "N passed, M failed"; exits 1 on
+any failure.
+"""
+import json
+import os
+import queue
+import sys
+import time
+import traceback
+
+import zmq
+from jupyter_client import KernelManager
+from jupyter_client.session import Session
+
+RESULTS = []
+TIMEOUT = 60
+
+
+def check(name):
+    def wrap(fn):
+        def run(*a):
+            try:
+                fn(*a)
+                RESULTS.append((name, None))
+                print(f"PASS {name}", flush=True)
+            except Exception as e:  # a failed check is reported, the others still run
+                RESULTS.append((name, e))
+                print(f"FAIL {name}: {e}", flush=True)
+                traceback.print_exc(limit=3)
+        run()
+        return run
+    return wrap
+
+
+def execute(kc, code, timeout=TIMEOUT):
+    """Runs code; returns (reply content, list of iopub messages of this request)."""
+    msg_id = kc.execute(code)
+    reply = kc.get_shell_msg(timeout=timeout)
+    while reply["parent_header"].get("msg_id") != msg_id:
+        reply = kc.get_shell_msg(timeout=timeout)
+    outputs = []
+    while True:
+        m = kc.get_iopub_msg(timeout=timeout)
+        if m["parent_header"].get("msg_id") != msg_id:
+            continue
+        if m["msg_type"] == "status" and m["content"]["execution_state"] == "idle":
+            break
+        outputs.append(m)
+    return reply["content"], outputs
+
+
+def result_text(outputs):
+    for m in outputs:
+        if m["msg_type"] == "execute_result":
+            return m["content"]["data"].get("text/plain")
+    return None
+
+
+def request(kc, send, timeout=TIMEOUT):
+    msg_id = send()
+    reply = kc.get_shell_msg(timeout=timeout)
+    while reply["parent_header"].get("msg_id") != msg_id:
+        reply = kc.get_shell_msg(timeout=timeout)
+    return reply["content"]
+
+
+def main():
+    km = KernelManager(kernel_name="brokkr")
+    t0 = time.monotonic()
+    km.start_kernel()
+    kc = km.client()
+    kc.start_channels()
+    kc.wait_for_ready(timeout=TIMEOUT)
+    content, outs = execute(kc, "1 + 1")
+    startup = time.monotonic() - t0
+    print(f"startup to first execute_reply: {startup:.2f} s", flush=True)
+
+    @check("first execute_reply is ok and shows 2")
+    def _():
+        assert content["status"] == "ok", content
+        assert result_text(outs) == "2", outs
+
+    @check("kernel_info: protocol 5.3+, Java, implementation brokkr")
+    def _():
+        c = request(kc, kc.kernel_info)
+        major, minor = (int(x) for x in c["protocol_version"].split(".")[:2])
+        assert (major, minor) >= (5, 3), c["protocol_version"]
+        assert c["language_info"]["name"] == "java", c
+        assert c["implementation"] == "brokkr", c
+
+    @check("execute: stdout stream and execute_result")
+    def _():
+        c, o = execute(kc, 'System.out.println("hello from java");\n40 + 2')
+        assert c["status"] == "ok", c
+        streams = "".join(m["content"]["text"] for m in o if m["msg_type"] == "stream" and m["content"]["name"] == "stdout")
+        assert "hello from java" in streams, o
+        assert result_text(o) == "42", o
+
+    @check("display_data then update_display_data for the same display id")
+    def _():
+        c, o = execute(kc, 'String id = display("first");\nupdate(id, "second");')
+        assert c["status"] == "ok", c
+        shown = [m for m in o if m["msg_type"] == "display_data"]
+        updated = [m for m in o if m["msg_type"] == "update_display_data"]
+        assert shown and updated, [m["msg_type"] for m in o]
+        did = shown[0]["content"]["transient"]["display_id"]
+        assert updated[0]["content"]["transient"]["display_id"] == did
+        assert "second" in updated[0]["content"]["data"]["text/plain"]
+
+    @check("runtime error: Java exception name, user frames only")
+    def _():
+        c, o = execute(kc, "int zero = 0;\nint q = 1 / zero;")
+        assert c["status"] == "error", c
+        assert c["ename"] == "java.lang.ArithmeticException", c
+        err = [m for m in o if m["msg_type"] == "error"][0]["content"]
+        tb = "\n".join(err["traceback"])
+        assert "/ by zero" in tb and "at cell" in tb, tb
+        assert "jdk.jshell" not in tb and "brokkr.kernel" not in tb and "org.dflib" not in tb, tb
+
+    @check("compile error names the line")
+    def _():
+        c, o = execute(kc, 'int a = 1;\nString s = a;')
+        assert c["status"] == "error" and c["ename"] == "CompilationError", c
+        assert "line 2" in "\n".join(c["traceback"]), c["traceback"]
+
+    @check("magic result bound to a Java variable is usable in the next cell")
+    def _():
+        c, o = execute(kc, "var d = %domain load loop")
+        assert c["status"] == "ok", c
+        c, o = execute(kc, "d.tasksPerSplit().get(\"standard\")")
+        assert c["status"] == "ok" and result_text(o) == "5", (c, o)
+
+    @check("magic with wrong arguments: usage message, no stack trace")
+    def _():
+        c, o = execute(kc, "%tasks --nope")
+        assert c["status"] == "error", c
+        tb = "\n".join(c["traceback"])
+        assert "usage: %tasks" in tb and "\tat " not in tb, tb
+
+    @check("magic output is HTML")
+    def _():
+        c, o = execute(kc, "%tasks")
+        data = [m for m in o if m["msg_type"] == "execute_result"][0]["content"]["data"]
+        assert "<table" in data["text/html"] and "text/plain" in data, data.keys()
+
+    @check("complete: JShell suggestions and magic names")
+    def _():
+        c = request(kc, lambda: kc.complete("Strin", 5))
+        assert c["status"] == "ok" and "String" in c["matches"], c
+        assert c["cursor_start"] == 0 and c["cursor_end"] == 5, c
+        c = request(kc, lambda: kc.complete("%ta", 3))
+        assert {"task", "tasks"} <= set(c["matches"]), c
+        c = request(kc, lambda: kc.complete("d.tas", 5))
+        assert "tasks()" in c["matches"] or "tasks" in c["matches"] or any(m.startswith("tasks") for m in c["matches"]), c
+
+    @check("inspect: documentation of the symbol at the cursor")
+    def _():
+        c = request(kc, lambda: kc.inspect("Math.max(1, 2)", 6))
+        assert c["status"] == "ok" and c["found"], c
+        assert "max(" in c["data"]["text/plain"], c
+        c = request(kc, lambda: kc.inspect("%run --task 1", 2))
+        assert c["found"] and "%run --candidate C --task ID" in c["data"]["text/plain"], c
+
+    @check("is_complete: complete, incomplete with indent, invalid")
+    def _():
+        assert request(kc, lambda: kc.is_complete("int x = 1;"))["status"] == "complete"
+        c = request(kc, lambda: kc.is_complete("for (int i = 0; i < 3; i++) {"))
+        assert c["status"] == "incomplete" and c["indent"] == "    ", c
+        assert request(kc, lambda: kc.is_complete("%tasks"))["status"] == "complete"
+
+    @check("history: the session's inputs")
+    def _():
+        c = request(kc, lambda: kc.history(hist_access_type="tail", n=50))
+        inputs = [h[2] for h in c["history"]]
+        assert "var d = %domain load loop" in inputs, inputs
+
+    @check("interrupt ends an endless loop and the kernel survives with its variables")
+    def _():
+        execute(kc, "int kept = 41;")
+        msg_id = kc.execute("while (true) { }")
+        time.sleep(1.5)
+        km.interrupt_kernel()
+        reply = kc.get_shell_msg(timeout=20)
+        while reply["parent_header"].get("msg_id") != msg_id:
+            reply = kc.get_shell_msg(timeout=20)
+        assert reply["content"]["status"] == "error" and reply["content"]["ename"] == "Interrupted", reply["content"]
+        c, o = execute(kc, "kept + 1")
+        assert result_text(o) == "42", o
+
+    def raw_shell_send(key, code):
+        """Sends an execute_request signed with `key` on a fresh socket; returns the reply or None."""
+        ctx = zmq.Context.instance()
+        sock = ctx.socket(zmq.DEALER)
+        sock.linger = 0
+        sock.connect(f"{km.transport}://{km.ip}:{km.shell_port}")
+        s = Session(key=key, signature_scheme="hmac-sha256")
+        s.send(sock, "execute_request", content={"code": code, "silent": False, "store_history": False,
+                                                  "user_expressions": {}, "allow_stdin": False, "stop_on_error": True})
+        got = sock.poll(3000)
+        reply = sock.recv_multipart() if got else None
+        sock.close()
+        return reply
+
+    @check("wrongly signed and unsigned messages are rejected and never run")
+    def _():
+        assert raw_shell_send(b"not-the-key", "int pwnedA = 1;") is None, "a reply to a wrongly signed message"
+        assert raw_shell_send(b"", "int pwnedB = 1;") is None, "a reply to an unsigned message"
+        good = Session(key=km.session.key, signature_scheme="hmac-sha256")
+        assert good.key == km.session.key
+        c, o = execute(kc, "pwnedA")
+        assert c["status"] == "error" and c["ename"] == "CompilationError", c
+        c, o = execute(kc, "pwnedB")
+        assert c["status"] == "error", c
+        c, o = execute(kc, "3 * 3")
+        assert result_text(o) == "9", o
+
+    @check("sockets bound to the connection file's address only")
+    def _():
+        ports = {km.shell_port, km.iopub_port, km.stdin_port, km.control_port, km.hb_port}
+        seen = {}
+        for f in ("/proc/net/tcp", "/proc/net/tcp6"):
+            if not os.path.exists(f):
+                continue
+            for line in open(f).read().splitlines()[1:]:
+                parts = line.split()
+                local, state = parts[1], parts[3]
+                if state != "0A":
+                    continue
+                addr, port = local.split(":")
+                port = int(port, 16)
+                if port in ports:
+                    seen.setdefault(port, set()).add(addr)
+        assert set(seen) == ports, (seen, ports)
+        for port, addrs in seen.items():
+            # 127.0.0.1, as an IPv4 socket or Java's dual-stack socket bound to ::ffff:127.0.0.1
+            assert addrs <= {"0100007F", "0000000000000000FFFF00000100007F"}, (port, addrs)
+
+    @check("restart: a new session without the old variables")
+    def _():
+        km.restart_kernel(now=False)
+        kc.wait_for_ready(timeout=TIMEOUT)
+        c, o = execute(kc, "kept")
+        assert c["status"] == "error", c
+        c, o = execute(kc, "2 + 5")
+        assert result_text(o) == "7", o
+
+    @check("shutdown: the kernel process exits")
+    def _():
+        kc.stop_channels()
+        km.shutdown_kernel(now=False)
+        assert not km.is_alive()
+
+    failed = [n for n, e in RESULTS if e is not None]
+    if km.is_alive():
+        km.shutdown_kernel(now=True)
+    print(f"{len(RESULTS) - len(failed)} passed, {len(failed)} failed")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
