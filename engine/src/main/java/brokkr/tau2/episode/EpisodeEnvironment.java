@@ -5,15 +5,14 @@ import brokkr.tau2.grading.EnvAssertion;
 import brokkr.tau2.grading.Requestor;
 import brokkr.tau2.grading.TaskSpec;
 import brokkr.value.PyDict;
-import brokkr.value.Value;
 import java.util.List;
 
 /**
  * What the episode protocol and the grader need from a tau2 domain, as pure functions over immutable
- * world values (upstream's {@code Environment}, {@code src/tau2/environment/environment.py}, mutates
+ * world values of type {@code W} (upstream's {@code Environment}, {@code src/tau2/environment/environment.py}, mutates
  * one object; here every call returns the next world, so forking and replay are free).
  */
-public interface EpisodeEnvironment {
+public interface EpisodeEnvironment<W> {
 
     /** The agent's tools in upstream order ({@code env.get_tools()}), as the model sees them. */
     List<ToolSpec> agentTools();
@@ -25,39 +24,42 @@ public interface EpisodeEnvironment {
      * A fresh environment with the task's initial state applied ({@code Environment.set_state} with the
      * task's initialization data and actions, no message history).
      */
-    Value initialWorld(TaskSpec task);
+    W initialWorld(TaskSpec task);
 
     /**
      * {@code Environment.get_response(ToolCall(...))}: dispatch by requestor, {@code "Error: " + str(e)}
      * contents for raised exceptions, {@code sync_tools()} only after a call that did not raise.
      */
-    Response respond(Value world, Requestor requestor, String name, PyDict arguments);
+    Response<W> respond(W world, Requestor requestor, String name, PyDict arguments);
 
     /** {@code Environment.sync_tools()}, which the orchestrator runs after every step; identity where a domain has none. */
-    default Value sync(Value world) { return world; }
+    default W sync(W world) { return world; }
 
     /**
-     * The grader's gold path ({@code EnvironmentEvaluator.calculate_reward}): {@code make_tool_call}
-     * without {@code sync_tools}, an exception swallowed (the world as the failed call left it).
+     * The grader's gold environment ({@code EnvironmentEvaluator.calculate_reward}): a fresh environment
+     * with the task's initial state, then {@code make_tool_call} per gold action in order, WITHOUT
+     * {@code sync_tools}, each exception swallowed (the world keeps what the failed call wrote).
      */
-    GoldStep goldCall(Value world, Requestor requestor, String name, PyDict arguments);
+    GoldReplay<W> goldReplay(TaskSpec task);
 
     /** {@code Environment.get_db_hash()}. */
-    String dbHash(Value world);
+    String dbHash(W world);
 
     /** {@code Environment.get_user_db_hash()}; null for domains without a user DB. */
-    String userDbHash(Value world);
+    String userDbHash(W world);
 
     /** {@code Environment.run_env_assertion(assertion, raise_assertion_error=False)}: result and next world. */
-    default AssertionOutcome envAssertion(Value world, EnvAssertion assertion) {
+    default AssertionOutcome<W> envAssertion(W world, EnvAssertion assertion) {
         throw new UnsupportedOperationException("this domain has no env assertions (" + assertion.funcName() + ")");
     }
 
     /** The result of one tool call: the next world, the tool message content and its error flag. */
-    record Response(Value world, String content, boolean error) {}
+    record Response<W>(W world, String content, boolean error) {}
 
-    /** One gold action on the grader's path; {@code error} is the swallowed exception's text, or null. */
-    record GoldStep(Value world, String error) {}
+    /** The gold world and, per swallowed exception, {@code "<tool>: <str(e)>"}. */
+    record GoldReplay<W>(W world, java.util.List<String> errors) {
+        public GoldReplay { errors = java.util.List.copyOf(errors); }
+    }
 
-    record AssertionOutcome(Value world, boolean met) {}
+    record AssertionOutcome<W>(W world, boolean met) {}
 }

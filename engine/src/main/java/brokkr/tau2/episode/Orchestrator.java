@@ -8,7 +8,6 @@ import brokkr.conversation.Turn;
 import brokkr.conversation.Usage;
 import brokkr.tau2.grading.Requestor;
 import brokkr.tau2.grading.Tau2Message;
-import brokkr.value.Value;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -36,7 +35,7 @@ import java.util.List;
  * </ul>
  * Messages of a task's initial message history (resuming mid-conversation) are not supported.
  */
-public final class Orchestrator {
+public final class Orchestrator<W> {
     /** Upstream {@code DEFAULT_FIRST_AGENT_MESSAGE}. */
     public static final String GREETING = "Hi! How can I help you today?";
     /** Upstream {@code STOP}, {@code TRANSFER}, {@code OUT_OF_SCOPE} ({@code src/tau2/user/user_simulator_base.py}). */
@@ -47,7 +46,7 @@ public final class Orchestrator {
     private enum Role { AGENT, USER, ENV }
 
     /** What one episode produced, before grading. */
-    public record Run(List<Tau2Message> trajectory, TerminationReason termination, String note, Value finalWorld,
+    public record Run<W>(List<Tau2Message> trajectory, TerminationReason termination, String note, W finalWorld,
                       int steps, int toolErrors, Usage agentUsage, Usage userUsage,
                       List<ModelCall> agentCalls, List<ModelCall> userCalls) {
         public Run {
@@ -57,7 +56,7 @@ public final class Orchestrator {
         }
     }
 
-    private final EpisodeEnvironment env;
+    private final EpisodeEnvironment<W> env;
     private final AgentSide agent;
     private final UserSide user;
     private final EpisodeOptions options;
@@ -69,7 +68,7 @@ public final class Orchestrator {
     private final List<ModelCall> agentCalls = new ArrayList<>();
     private final List<ModelCall> userCalls = new ArrayList<>();
     private Usage agentUsage = Usage.ZERO, userUsage = Usage.ZERO;
-    private Value world;
+    private W world;
     private Role from, to;
     private Object message; // a Tau2Message, or the List<ToolResult> of one environment step
     private boolean done;
@@ -78,7 +77,7 @@ public final class Orchestrator {
     private int steps, errors;
     private boolean ran;
 
-    private Orchestrator(EpisodeEnvironment env, Value initialWorld, AgentSide agent, UserSide user, EpisodeOptions options) {
+    private Orchestrator(EpisodeEnvironment<W> env, W initialWorld, AgentSide agent, UserSide user, EpisodeOptions options) {
         this.env = env;
         this.world = initialWorld;
         this.agent = agent;
@@ -87,11 +86,11 @@ public final class Orchestrator {
     }
 
     /** Runs one episode from {@code initialWorld} (the task's initial state already applied). */
-    public static Run run(EpisodeEnvironment env, Value initialWorld, AgentSide agent, UserSide user, EpisodeOptions options) {
-        return new Orchestrator(env, initialWorld, agent, user, options).runOnce();
+    public static <W> Run<W> run(EpisodeEnvironment<W> env, W initialWorld, AgentSide agent, UserSide user, EpisodeOptions options) {
+        return new Orchestrator<>(env, initialWorld, agent, user, options).runOnce();
     }
 
-    private Run runOnce() {
+    private Run<W> runOnce() {
         if (ran) throw new IllegalStateException("an orchestrator runs once");
         ran = true;
         // Orchestrator.initialize without message history: the greeting is the agent's first message.
@@ -106,7 +105,7 @@ public final class Orchestrator {
             checkTermination();
         }
         finish();
-        return new Run(trajectory, reason, note, world, steps, errors, agentUsage, userUsage, agentCalls, userCalls);
+        return new Run<>(trajectory, reason, note, world, steps, errors, agentUsage, userUsage, agentCalls, userCalls);
     }
 
     /** Upstream {@code Orchestrator.step}. */
@@ -134,7 +133,7 @@ public final class Orchestrator {
             Requestor requestor = from == Role.AGENT ? Requestor.ASSISTANT : Requestor.USER;
             List<Tau2Message.ToolResult> results = new ArrayList<>();
             for (ToolCall tc : caller.toolCalls()) {
-                EpisodeEnvironment.Response r = env.respond(world, requestor, tc.name(), tc.arguments());
+                EpisodeEnvironment.Response<W> r = env.respond(world, requestor, tc.name(), tc.arguments());
                 world = r.world();
                 if (r.error()) errors++;
                 results.add(new Tau2Message.ToolResult(tc.id(), tc.name(), r.content(), requestor, r.error()));
