@@ -1,0 +1,35 @@
+package brokkr.provider;
+
+/**
+ * An API key. It is only ever revealed to build the authentication header; {@link #toString} never
+ * shows it, and {@link #redact} scrubs it from any text that is about to be recorded, logged or
+ * thrown (error bodies of some servers echo the key they rejected).
+ */
+public final class Secret {
+    public static final String REDACTED = "[REDACTED]";
+    private static final Secret NONE = new Secret(null);
+
+    private final String value;
+
+    private Secret(String value) { this.value = value; }
+
+    /** A key, or {@link #none()} when {@code value} is null or blank (local servers need none). */
+    public static Secret of(String value) {
+        return value == null || value.isBlank() ? NONE : new Secret(value.strip());
+    }
+
+    public static Secret none() { return NONE; }
+
+    public boolean isPresent() { return value != null; }
+
+    /** The key itself: for the request header only. */
+    String reveal() { return value; }
+
+    /** {@code text} with every occurrence of the key replaced by {@value #REDACTED}; null stays null. */
+    public String redact(String text) {
+        if (text == null || value == null) return text;
+        return text.replace(value, REDACTED);
+    }
+
+    @Override public String toString() { return value == null ? "Secret[none]" : "Secret[" + REDACTED + "]"; }
+}
