@@ -73,12 +73,16 @@ class RetailEpisodesTest {
     @Test
     void everyTaskScoresOneWithTheGoldAgentAndTheToolResultsAreUpstreams() {
         assertEquals(114, domain.split("base").size());
-        int passed = 0;
+        int passed = 0, communicateChecks = 0, judged = 0;
         for (TaskSpec t : domain.split("base")) {
             EpisodeResult r = run(t, gold(t), ScriptedVerdictJudge.goldVerdict());
+            communicateChecks += r.grade().communicate().size();
+            if (r.grade().judge() != null) judged++;
             assertEquals(TerminationReason.AGENT_STOP, r.termination(), t.id());
             assertEquals(1.0, r.reward(), () -> t.id() + " " + r.grade().checks());
             assertEquals("scripted-gold-verdict", r.judge());
+            // Every check passes, including the COMMUNICATE ones outside retail's basis (no retail info string has a comma).
+            assertTrue(r.grade().checks().values().stream().allMatch(b -> b), () -> t.id() + " " + r.grade().checks());
             PyDict rec = gold.get(t.id());
             assertEquals(rec.get("initial_db_hash").asStr(), r.initialDbHash(), t.id());
             assertEquals(rec.get("final_db_hash").asStr(), r.finalDbHash(), t.id());
@@ -97,6 +101,8 @@ class RetailEpisodesTest {
             passed++;
         }
         assertEquals(114, passed);
+        assertEquals(61, communicateChecks);
+        assertEquals(40, judged, "the judge is asked only for the tasks with NL assertions");
     }
 
     /** Tasks whose gold actions leave the DB unchanged and that have no NL assertions: upstream passes an agent that does nothing. */
