@@ -5,6 +5,8 @@ import brokkr.domains.tau2.episode.Tau2Domain;
 import brokkr.provider.ProviderOptions;
 import brokkr.provider.Providers;
 import brokkr.python.PyJson;
+import brokkr.value.PyDict;
+import brokkr.value.PyInt;
 import brokkr.tau2.episode.AgentSide;
 import brokkr.tau2.episode.Episode;
 import brokkr.tau2.episode.EpisodeJson;
@@ -13,6 +15,7 @@ import brokkr.tau2.episode.EpisodeResult;
 import brokkr.tau2.episode.GoldReplayAgent;
 import brokkr.tau2.episode.ScriptedUser;
 import brokkr.tau2.episode.StopAtOnceAgent;
+import brokkr.tau2.episode.TrialSeeds;
 import brokkr.tau2.episode.UserSide;
 import brokkr.tau2.grading.ModelNlJudge;
 import brokkr.tau2.grading.NlJudge;
@@ -38,6 +41,13 @@ public final class Tau2Command implements Command {
     /** Upstream's default temperature for agent, user simulator and judge ({@code src/tau2/config.py}). */
     static final double UPSTREAM_TEMPERATURE = 0.0;
 
+    /** Where provider settings and keys come from: the process environment, or a map in tests. */
+    private final Map<String, String> env;
+
+    public Tau2Command() { this(System.getenv()); }
+
+    Tau2Command(Map<String, String> env) { this.env = Map.copyOf(env); }
+
     @Override public String name() { return "tau2"; }
 
     @Override public String summary() { return "run tau2-bench episodes (upstream protocol and grading)"; }
@@ -46,7 +56,8 @@ public final class Tau2Command implements Command {
         return """
                 usage: ./brokkr tau2 run --domain DOMAIN --agent gold|stop|llm [--split train|test|base] [--task ID]...
                                          [--model M] [--user-model M] [--judge-model M] [--provider P]
-                                         [--trials N] [--enforce-protocol] [--max-steps N] [--max-errors N] [--out FILE.jsonl]
+                                         [--trials N] [--seed N] [--enforce-protocol] [--max-steps N] [--max-errors N]
+                                         [--out FILE.jsonl]
 
                   --domain          tau2 domain: %s
                   --agent           gold: replays the task's gold actions (scripted); stop: stops at once (scripted);
@@ -60,6 +71,9 @@ public final class Tau2Command implements Command {
                                     for --agent stop); required with --agent llm
                   --provider        model provider for every model (default openai; keys from the environment)
                   --trials          episodes per task (default 1); pass^k for k up to N
+                  --seed            run seed (default 300, upstream's): trial i's agent and user get upstream's
+                                    i-th seed as the request's seed (OpenAI-compatible providers; upstream's
+                                    litellm drops it elsewhere); the judge gets none
                   --enforce-protocol  upstream's enforce_communication_protocol (default off)
                   --max-steps, --max-errors  upstream's limits (default 200, 10)
                   --out             append one JSON object per episode (transcript, grade, model requests)
@@ -67,13 +81,14 @@ public final class Tau2Command implements Command {
     }
 
     record Args(String domain, String agent, String split, List<String> tasks, String model, String userModel,
-                String judgeModel, String provider, int trials, EpisodeOptions options, Path out) {}
+                String judgeModel, String provider, int trials, long seed, EpisodeOptions options, Path out) {}
 
     static Args parse(List<String> args) {
         if (args.isEmpty() || !args.get(0).equals("run")) throw new UsageException("expected the subcommand 'run'");
         String domain = null, agent = null, split = null, model = null, userModel = null, judgeModel = null, provider = "openai";
         List<String> tasks = new ArrayList<>();
         int trials = 1;
+        long seed = TrialSeeds.DEFAULT_RUN_SEED;
         EpisodeOptions options = EpisodeOptions.DEFAULT;
         Path out = null;
         for (int i = 1; i < args.size(); i++) {
@@ -81,7 +96,7 @@ public final class Tau2Command implements Command {
             switch (a) {
                 case "--enforce-protocol" -> options = options.withEnforcedProtocol(true);
                 case "--domain", "--agent", "--split", "--task", "--model", "--user-model", "--judge-model", "--provider",
-                     "--trials", "--max-steps", "--max-errors", "--out" -> {
+                     "--trials", "--seed", "--max-steps", "--max-errors", "--out" -> {
                     if (i + 1 >= args.size()) throw new UsageException(a + " needs a value");
                     String v = args.get(++i);
                     switch (a) {
@@ -94,6 +109,13 @@ public final class Tau2Command implements Command {
                         case "--judge-model" -> judgeModel = v;
                         case "--provider" -> provider = v;
                         case "--trials" -> trials = positive(a, v);
+                        case "--seed" -> {
+                            try {
+                                seed = Long.parseLong(v);
+                            } catch (NumberFormatException e) {
+                                throw new UsageException("--seed needs an integer, not '" + v + "'");
+                            }
+                        }
                         case "--max-steps" -> options = options.withMaxSteps(positive(a, v));
                         case "--max-errors" -> options = options.withMaxErrors(positive(a, v));
                         case "--out" -> out = Path.of(v);
@@ -115,7 +137,7 @@ public final class Tau2Command implements Command {
         if (split != null && !List.of("train", "test", "base").contains(split)) throw new UsageException("--split must be train, test or base, not '" + split + "'");
         if (split != null && !tasks.isEmpty()) throw new UsageException("give --split or --task, not both");
         if (split == null && tasks.isEmpty()) split = "base";
-        return new Args(domain, agent, split, List.copyOf(tasks), model, userModel, judgeModel, provider, trials, options, out);
+        return new Args(domain, agent, split, List.copyOf(tasks), model, userModel, judgeModel, provider, trials, seed, options, out);
     }
 
     private static int positive(String flag, String v) {
@@ -144,10 +166,15 @@ public final class Tau2Command implements Command {
                 }
             }
         }
-        Candidate agentModel = a.model() == null ? null : model(a.provider(), a.model());
-        Candidate userModel = a.userModel() == null ? null : model(a.provider(), a.userModel());
+        // One agent and one user model per trial: each trial has its own seed (upstream's set_seed).
+        long[] seeds = TrialSeeds.of(a.seed(), a.trials());
+        Candidate[] agentModels = new Candidate[a.trials()], userModels = new Candidate[a.trials()];
+        for (int i = 0; i < a.trials(); i++) {
+            if (a.model() != null) agentModels[i] = model(a.provider(), a.model(), seeds[i]);
+            if (a.userModel() != null) userModels[i] = model(a.provider(), a.userModel(), seeds[i]);
+        }
         NlJudge judge = a.judgeModel() != null
-                ? new ModelNlJudge(a.provider() + ":" + a.judgeModel(), model(a.provider(), a.judgeModel()))
+                ? new ModelNlJudge(a.provider() + ":" + a.judgeModel(), model(a.provider(), a.judgeModel(), null))
                 : a.agent().equals("gold") ? ScriptedVerdictJudge.goldVerdict() : ScriptedVerdictJudge.allUnmet();
 
         out.printf("tau2 %s: %d task(s) x %d trial(s), agent %s, user %s, judge %s%s%n", a.domain(), tasks.size(), a.trials(),
@@ -160,6 +187,7 @@ public final class Tau2Command implements Command {
                 java.nio.file.StandardOpenOption.CREATE, java.nio.file.StandardOpenOption.APPEND)) {
             for (TaskSpec t : tasks) {
                 for (int trial = 1; trial <= a.trials(); trial++) {
+                    Candidate agentModel = agentModels[trial - 1], userModel = userModels[trial - 1];
                     AgentSide agent = switch (a.agent()) {
                         case "gold" -> new AgentSide("gold", new GoldReplayAgent(t), domain.agentSystemPrompt(), domain.environment().agentTools(), true);
                         case "stop" -> new AgentSide("stop", new StopAtOnceAgent(), domain.agentSystemPrompt(), domain.environment().agentTools(), true);
@@ -172,7 +200,8 @@ public final class Tau2Command implements Command {
                     out.printf("%-6s %-5d %-6s %-22s %-5d %s%n", t.id(), trial, r.infrastructureFailure() ? "-" : String.format(Locale.ROOT, "%.1f", r.reward()),
                             r.termination().value(), r.steps(), checks(r));
                     if (log != null) {
-                        log.write(PyJson.dumps(EpisodeJson.toJson(r), PyJson.DumpOptions.DEFAULT.withEnsureAscii(false)));
+                        PyDict rec = EpisodeJson.toJson(r).with("trial", PyInt.of(trial)).with("seed", PyInt.of(seeds[trial - 1]));
+                        log.write(PyJson.dumps(rec, PyJson.DumpOptions.DEFAULT.withEnsureAscii(false)));
                         log.newLine();
                         log.flush();
                     }
@@ -199,9 +228,14 @@ public final class Tau2Command implements Command {
         return "pass " + String.join(" ", r.grade().breakdown().keySet().stream().map(Enum::name).toList());
     }
 
-    private static Candidate model(String provider, String model) {
+    /** Providers whose requests carry upstream's {@code seed} (litellm drops it for the others). */
+    static final List<String> SEEDED_PROVIDERS = List.of("openai", "openai-compatible", "vllm", "llamacpp", "ollama");
+
+    private Candidate model(String provider, String model, Long seed) {
+        ProviderOptions o = ProviderOptions.defaults(model).withTemperature(UPSTREAM_TEMPERATURE);
+        if (seed != null && SEEDED_PROVIDERS.contains(provider.toLowerCase(Locale.ROOT))) o = o.withExtra(PyDict.of("seed", seed));
         try {
-            return Providers.fromEnvironment(provider, model, ProviderOptions.defaults(model).withTemperature(UPSTREAM_TEMPERATURE));
+            return Providers.fromEnvironment(env, provider, model, o);
         } catch (IllegalArgumentException e) {
             throw new UsageException(e.getMessage());
         }

@@ -74,4 +74,46 @@ class Tau2CommandTest {
         assertTrue(lines.get(3).startsWith("10 ") && lines.get(3).contains("1.0"), "task 10 needs no write and has no NL assertion: " + lines.get(3));
         assertTrue(r.out().contains("average reward: 0.5000"), r.out());
     }
+
+    /** The llm agent path through the CLI: every model is an OpenAI-compatible server on loopback. */
+    @Test
+    void llmAgentRunSendsUpstreamsSeedsAndRecordsTheRequests(@TempDir Path dir) throws Exception {
+        brokkr.domains.tau2.episode.Tau2Domain domain = brokkr.domains.tau2.episode.Tau2Domain.load("retail");
+        brokkr.tau2.grading.TaskSpec task = domain.task("2"); // has NL assertions, so the judge is asked
+        try (var server = brokkr.provider.testing.ScriptedModelServer.ofCandidate((history, tools) -> {
+            // One server plays all three roles, told apart by their system prompts.
+            String system = history.get(0).content();
+            if (system.equals(brokkr.tau2.grading.ModelNlJudge.SYSTEM_PROMPT)) {
+                return brokkr.conversation.Turn.of(new brokkr.conversation.Message.Assistant("{\"results\": []}"));
+            }
+            if (system.equals(domain.agentSystemPrompt())) return new brokkr.tau2.episode.GoldReplayAgent(task).next(history, tools);
+            return new brokkr.tau2.episode.ScriptedUser(task).next(history, tools);
+        })) {
+            Path log = dir.resolve("llm.jsonl");
+            ByteArrayOutputStream o = new ByteArrayOutputStream(), e = new ByteArrayOutputStream();
+            int code = new Tau2Command(server.openAiEnv()).run(List.of("run", "--domain", "retail", "--agent", "llm", "--model", "m-agent",
+                    "--user-model", "m-user", "--judge-model", "m-judge", "--task", "2", "--trials", "2", "--out", log.toString()),
+                    new PrintStream(o, true, StandardCharsets.UTF_8), new PrintStream(e, true, StandardCharsets.UTF_8));
+            String out = o.toString(StandardCharsets.UTF_8);
+            assertEquals(0, code, e.toString(StandardCharsets.UTF_8));
+            assertTrue(out.contains("agent openai:m-agent, user openai:m-user, judge openai:m-judge"), out);
+            assertTrue(out.contains("user_stop"), "upstream's LLMAgent does not stop; the user does: " + out);
+            assertTrue(out.contains("average reward: 1.0000 over 2 episode(s)"), out);
+            List<String> records = Files.readAllLines(log);
+            long[] seeds = {626729, 373753};
+            for (int t = 0; t < 2; t++) {
+                PyDict rec = Json.parse(records.get(t)).asDict();
+                assertEquals(seeds[t], ((brokkr.value.PyInt) rec.get("seed")).longValue());
+                PyDict calls = rec.get("model_calls").asDict();
+                for (String side : List.of("agent", "user")) {
+                    PyDict body = Json.parse(calls.get(side).asList().get(0).asDict().get("request_body").asStr()).asDict();
+                    assertEquals(seeds[t], ((brokkr.value.PyInt) body.get("seed")).longValue(), side);
+                    assertEquals(0.0, ((brokkr.value.PyFloat) body.get("temperature")).value(), side);
+                }
+                PyDict judgeBody = Json.parse(calls.get("judge").asList().get(0).asDict().get("request_body").asStr()).asDict();
+                assertNull(judgeBody.get("seed"), "upstream's judge has no seed");
+                assertEquals("m-judge", judgeBody.get("model").asStr());
+            }
+        }
+    }
 }
