@@ -11,6 +11,7 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
 import java.util.HexFormat;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -33,63 +34,161 @@ public final class Tau2Hash {
     public static String hash(Value v) {
         Object memo = memo(v, 1);
         if (memo instanceof String s) return s;
-        MessageDigest md = sha256();
-        Sink sink = new Sink(md);
-        write(v, sink);
-        sink.flush();
+        byte[] whole = bytesOrNull(v);
+        MessageDigest md;
+        if (whole != null) {
+            md = sha256();
+            md.update(whole);
+        } else {
+            Stream cur = new Stream(candidates());
+            writeLarge(v, cur);
+            md = cur.finish();
+            remember(cur);
+        }
         String hex = HexFormat.of().formatHex(md.digest());
         setMemo(v, 1, hex);
         return hex;
     }
 
+    /**
+     * Checkpointed streams of this thread: the first one (typically the pristine world every episode
+     * or replayed sequence starts from) and the last one.
+     */
+    private static final ThreadLocal<Stream[]> STREAMS = ThreadLocal.withInitial(() -> new Stream[2]);
+
+    private static Stream[] candidates() {
+        Stream[] s = STREAMS.get();
+        if (s[0] == null) return new Stream[0];
+        if (s[1] == null || s[1] == s[0]) return new Stream[] {s[0]};
+        return new Stream[] {s[1], s[0]};
+    }
+
+    private static void remember(Stream cur) {
+        Stream[] s = STREAMS.get();
+        if (s[0] == null) s[0] = cur;
+        s[1] = cur;
+    }
+
+    /**
+     * A streamed hash as a sequence of entries (of containers too large to cache whole), each preceded by
+     * the structural bytes since the previous entry. SHA-256 is sequential, so while the new text's
+     * entries are the same nodes (same bytes) as a previous hash's, the digest state after each is the
+     * recorded one: feeding starts at the first entry no candidate shares, from the state before it.
+     */
+    private static final class Stream {
+        final ArrayList<byte[]> pendings = new ArrayList<>();
+        final ArrayList<String> keys = new ArrayList<>();
+        final ArrayList<Value> nodes = new ArrayList<>();
+        final ArrayList<MessageDigest> states = new ArrayList<>();
+        final ByteArrayOutputStream pending = new ByteArrayOutputStream();
+        Stream[] alive; // candidates whose text equals this one's so far
+        MessageDigest md; // null while some candidate's text equals this one's
+        int j;
+
+        Stream(Stream[] candidates) {
+            this.alive = candidates;
+            if (candidates.length == 0) md = sha256();
+        }
+
+        void structural(byte[] b) { pending.writeBytes(b); }
+        void structural(int b) { pending.write(b); }
+
+        private boolean same(Stream p, String key, Value node, byte[] pend) {
+            return j < p.nodes.size() && p.nodes.get(j) == node && java.util.Objects.equals(p.keys.get(j), key)
+                    && java.util.Arrays.equals(p.pendings.get(j), pend);
+        }
+
+        void entry(String key, byte[] keyBytes, Value node, byte[] childBytes) {
+            byte[] pend = pending.toByteArray();
+            pending.reset();
+            if (md == null) {
+                int n = 0;
+                for (Stream p : alive) if (same(p, key, node, pend)) n++;
+                if (n > 0) {
+                    Stream[] still = new Stream[n];
+                    int i = 0;
+                    for (Stream p : alive) if (same(p, key, node, pend)) still[i++] = p;
+                    MessageDigest state = still[0].states.get(j);
+                    alive = still;
+                    record(pend, key, node, state);
+                    return;
+                }
+                md = j == 0 ? sha256() : copy(alive[0].states.get(j - 1));
+                alive = null;
+            }
+            md.update(pend);
+            if (keyBytes != null) {
+                md.update(keyBytes);
+                md.update(COLON);
+            }
+            md.update(childBytes);
+            record(pend, key, node, copy(md));
+        }
+
+        private void record(byte[] pend, String key, Value node, MessageDigest state) {
+            pendings.add(pend);
+            keys.add(key);
+            nodes.add(node);
+            states.add(state);
+            j++;
+        }
+
+        MessageDigest finish() {
+            if (md == null) md = j == 0 ? sha256() : copy(alive[0].states.get(j - 1));
+            alive = null;
+            md.update(pending.toByteArray());
+            return md;
+        }
+    }
+
+    private static MessageDigest copy(MessageDigest md) {
+        try {
+            return (MessageDigest) md.clone();
+        } catch (CloneNotSupportedException e) {
+            throw new AssertionError(e);
+        }
+    }
+
+    /** Streams a container whose text exceeds {@link #LIMIT}: structure and large children recursively, cached children as entries. */
+    private static void writeLarge(Value v, Stream s) {
+        if (v instanceof PyDict d) {
+            s.structural('{');
+            boolean first = true;
+            for (Map.Entry<String, Value> e : sortedEntries(d)) {
+                if (!first) s.structural(COMMA);
+                first = false;
+                byte[] kb = keyBytes(e.getKey());
+                byte[] child = bytesOrNull(e.getValue());
+                if (child != null) {
+                    s.entry(e.getKey(), kb, e.getValue(), child);
+                } else {
+                    s.structural(kb);
+                    s.structural(COLON);
+                    writeLarge(e.getValue(), s);
+                }
+            }
+            s.structural('}');
+        } else {
+            s.structural('[');
+            boolean first = true;
+            for (Value item : (PyList) v) {
+                if (!first) s.structural(COMMA);
+                first = false;
+                byte[] child = bytesOrNull(item);
+                if (child != null) s.entry(null, null, item, child);
+                else writeLarge(item, s);
+            }
+            s.structural(']');
+        }
+    }
+
     /** The exact text hashed (for diagnostics). */
     public static String sortedJson(Value v) { return PyJson.dumps(v, SORTED); }
-
-    private static final class Sink {
-        final MessageDigest md;
-        final byte[] buf = new byte[1 << 16];
-        int n;
-        Sink(MessageDigest md) { this.md = md; }
-        void put(byte[] b) {
-            if (b.length > buf.length - n) flush();
-            if (b.length >= buf.length) { md.update(b); return; }
-            System.arraycopy(b, 0, buf, n, b.length);
-            n += b.length;
-        }
-        void put(byte b) { if (n == buf.length) flush(); buf[n++] = b; }
-        void flush() { md.update(buf, 0, n); n = 0; }
-    }
 
     private static final byte[] COMMA = ", ".getBytes(StandardCharsets.US_ASCII);
     private static final byte[] COLON = ": ".getBytes(StandardCharsets.US_ASCII);
     /** Memo marker of a container whose text exceeds {@link #LIMIT}: it is streamed, its children cached. */
     private static final Object LARGE = new Object();
-
-    private static void write(Value v, Sink sink) {
-        byte[] b = bytesOrNull(v);
-        if (b != null) { sink.put(b); return; }
-        if (v instanceof PyDict d) {
-            sink.put((byte) '{');
-            boolean first = true;
-            for (Map.Entry<String, Value> e : sortedEntries(d)) {
-                if (!first) sink.put(COMMA);
-                first = false;
-                sink.put(keyBytes(e.getKey()));
-                sink.put(COLON);
-                write(e.getValue(), sink);
-            }
-            sink.put((byte) '}');
-        } else {
-            sink.put((byte) '[');
-            boolean first = true;
-            for (Value item : (PyList) v) {
-                if (!first) sink.put(COMMA);
-                first = false;
-                write(item, sink);
-            }
-            sink.put((byte) ']');
-        }
-    }
 
     /**
      * The sorted-keys JSON bytes of {@code v}, memoized on container nodes (slot 0), or null for a
@@ -137,7 +236,20 @@ public final class Tau2Hash {
         return b;
     }
 
+    private static final java.util.concurrent.ConcurrentHashMap<String, byte[]> KEY_BYTES = new java.util.concurrent.ConcurrentHashMap<>();
+
+    /** JSON text of a dict key; cached for the (bounded) key universe of large dicts' short keys. */
     private static byte[] keyBytes(String k) {
+        if (k.length() > 64) return keyBytesUncached(k);
+        byte[] b = KEY_BYTES.get(k);
+        if (b == null) {
+            b = keyBytesUncached(k);
+            if (KEY_BYTES.size() < 1_000_000) KEY_BYTES.put(k, b);
+        }
+        return b;
+    }
+
+    private static byte[] keyBytesUncached(String k) {
         StringBuilder sb = new StringBuilder(k.length() + 2);
         try {
             PyJson.writeString(k, true, sb);
@@ -147,11 +259,42 @@ public final class Tau2Hash {
         return sb.toString().getBytes(StandardCharsets.US_ASCII);
     }
 
-    private static Iterable<Map.Entry<String, Value>> sortedEntries(PyDict d) {
+    private static List<Map.Entry<String, Value>> sortedEntries(PyDict d) {
         ArrayList<Map.Entry<String, Value>> list = new ArrayList<>(d.entries());
-        list.sort((a, b) -> PyStrings.compare(a.getKey(), b.getKey()));
-        return list;
+        if (list.size() < 64) {
+            list.sort((a, b) -> PyStrings.compare(a.getKey(), b.getKey()));
+            return list;
+        }
+        // Large dicts (orders, users, ...) keep their key set across worlds: reuse the sorting permutation
+        // of the last dict of this thread with the same keys in the same insertion order.
+        int n = list.size();
+        SortCache c = SORTS.get().computeIfAbsent(n, k -> new SortCache());
+        int[] perm = null;
+        if (c.keys != null && c.keys.length == n) {
+            boolean same = true;
+            for (int i = 0; i < n && same; i++) {
+                String k = list.get(i).getKey();
+                same = c.keys[i] == k || c.keys[i].equals(k);
+            }
+            if (same) perm = c.perm;
+        }
+        if (perm == null) {
+            Integer[] idx = new Integer[n];
+            for (int i = 0; i < n; i++) idx[i] = i;
+            java.util.Arrays.sort(idx, (x, y) -> PyStrings.compare(list.get(x).getKey(), list.get(y).getKey()));
+            perm = new int[n];
+            String[] keys = new String[n];
+            for (int i = 0; i < n; i++) { perm[i] = idx[i]; keys[i] = list.get(i).getKey(); }
+            c.keys = keys;
+            c.perm = perm;
+        }
+        ArrayList<Map.Entry<String, Value>> out = new ArrayList<>(n);
+        for (int i = 0; i < n; i++) out.add(list.get(perm[i]));
+        return out;
     }
+
+    private static final class SortCache { String[] keys; int[] perm; }
+    private static final ThreadLocal<java.util.HashMap<Integer, SortCache>> SORTS = ThreadLocal.withInitial(java.util.HashMap::new);
 
     private static Object memo(Value v, int slot) {
         return switch (v) {
