@@ -56,7 +56,8 @@ public final class Tau2Command implements Command {
         return """
                 usage: ./brokkr tau2 run --domain DOMAIN --agent gold|stop|llm [--split train|test|base] [--task ID]...
                                          [--model M] [--user-model M] [--judge-model M] [--provider P]
-                                         [--trials N] [--seed N] [--enforce-protocol] [--max-steps N] [--max-errors N]
+                                         [--trials N] [--seed N] [--enforce-protocol] [--agent-stop-token]
+                                         [--max-steps N] [--max-errors N]
                                          [--out FILE.jsonl]
 
                   --domain          tau2 domain: %s
@@ -75,13 +76,15 @@ public final class Tau2Command implements Command {
                                     i-th seed as the request's seed (OpenAI-compatible providers; upstream's
                                     litellm drops it elsewhere); the judge gets none
                   --enforce-protocol  upstream's enforce_communication_protocol (default off)
+                  --agent-stop-token  let ###STOP### in the llm agent's text end the episode (upstream's LLMAgent
+                                    at the pinned commit does not: its stop token is text for the user)
                   --max-steps, --max-errors  upstream's limits (default 200, 10)
                   --out             append one JSON object per episode (transcript, grade, model requests)
                 """.formatted(String.join(", ", Tau2Domain.NAMES));
     }
 
     record Args(String domain, String agent, String split, List<String> tasks, String model, String userModel,
-                String judgeModel, String provider, int trials, long seed, EpisodeOptions options, Path out) {}
+                String judgeModel, String provider, int trials, long seed, EpisodeOptions options, boolean agentStopToken, Path out) {}
 
     static Args parse(List<String> args) {
         if (args.isEmpty() || !args.get(0).equals("run")) throw new UsageException("expected the subcommand 'run'");
@@ -91,10 +94,12 @@ public final class Tau2Command implements Command {
         long seed = TrialSeeds.DEFAULT_RUN_SEED;
         EpisodeOptions options = EpisodeOptions.DEFAULT;
         Path out = null;
+        boolean agentStopToken = false;
         for (int i = 1; i < args.size(); i++) {
             String a = args.get(i);
             switch (a) {
                 case "--enforce-protocol" -> options = options.withEnforcedProtocol(true);
+                case "--agent-stop-token" -> agentStopToken = true;
                 case "--domain", "--agent", "--split", "--task", "--model", "--user-model", "--judge-model", "--provider",
                      "--trials", "--seed", "--max-steps", "--max-errors", "--out" -> {
                     if (i + 1 >= args.size()) throw new UsageException(a + " needs a value");
@@ -134,10 +139,11 @@ public final class Tau2Command implements Command {
         if (agent.equals("llm") && judgeModel == null) {
             throw new UsageException("--agent llm needs --judge-model (the scripted judge only knows the gold verdict)");
         }
+        if (agentStopToken && !agent.equals("llm")) throw new UsageException("--agent-stop-token applies to --agent llm (scripted agents always stop on it)");
         if (split != null && !List.of("train", "test", "base").contains(split)) throw new UsageException("--split must be train, test or base, not '" + split + "'");
         if (split != null && !tasks.isEmpty()) throw new UsageException("give --split or --task, not both");
         if (split == null && tasks.isEmpty()) split = "base";
-        return new Args(domain, agent, split, List.copyOf(tasks), model, userModel, judgeModel, provider, trials, seed, options, out);
+        return new Args(domain, agent, split, List.copyOf(tasks), model, userModel, judgeModel, provider, trials, seed, options, agentStopToken, out);
     }
 
     private static int positive(String flag, String v) {
@@ -191,7 +197,8 @@ public final class Tau2Command implements Command {
                     AgentSide agent = switch (a.agent()) {
                         case "gold" -> new AgentSide("gold", new GoldReplayAgent(t), domain.agentSystemPrompt(), domain.environment().agentTools(), true);
                         case "stop" -> new AgentSide("stop", new StopAtOnceAgent(), domain.agentSystemPrompt(), domain.environment().agentTools(), true);
-                        default -> AgentSide.llmAgent(agentName(a), agentModel, domain.agentSystemPrompt(), domain.environment().agentTools());
+                        default -> new AgentSide(agentName(a), agentModel, domain.agentSystemPrompt(), domain.environment().agentTools(),
+                                a.agentStopToken());
                     };
                     UserSide user = new UserSide(userModel == null ? "scripted-user" : a.provider() + ":" + a.userModel(),
                             userModel == null ? new ScriptedUser(t) : userModel, domain.userSystemPrompt().apply(t), domain.environment().userTools(t));

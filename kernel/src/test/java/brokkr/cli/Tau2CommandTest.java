@@ -38,7 +38,9 @@ class Tau2CommandTest {
                 new String[] {"run", "--domain", "retail", "--agent", "gold", "--task", "no-such-task"},
                 new String[] {"run", "--domain", "retail", "--agent", "gold", "--trials", "0"},
                 new String[] {"run", "--domain", "retail", "--agent", "gold", "--max-steps"},
-                new String[] {"run", "--domain", "retail", "--agent", "gold", "--bogus"})) {
+                new String[] {"run", "--domain", "retail", "--agent", "gold", "--bogus"},
+                new String[] {"run", "--domain", "retail", "--agent", "gold", "--agent-stop-token"},
+                new String[] {"run", "--domain", "retail", "--agent", "gold", "--seed", "x"})) {
             Outcome r = run(bad);
             assertEquals(2, r.code(), String.join(" ", bad) + "\n" + r.err());
             assertTrue(r.err().contains("usage: ./brokkr tau2 run"), r.err());

@@ -188,7 +188,7 @@ public final class Orchestrator<W> {
         if (turn == null) return null;
         Message.Assistant a = turn.message();
         agentUsage = agentUsage.plus(a.usage());
-        Tau2Message.Agent msg = new Tau2Message.Agent(a.content(), a.toolCalls(), a.usage());
+        Tau2Message.Agent msg = new Tau2Message.Agent(a.content(), withArguments(a.toolCalls()), a.usage());
         agentState.add(toAgentView(msg));
         return msg;
     }
@@ -208,9 +208,16 @@ public final class Orchestrator<W> {
         if (turn == null) return null;
         Message.Assistant a = turn.message();
         userUsage = userUsage.plus(a.usage());
-        Tau2Message.User msg = new Tau2Message.User(a.content(), a.toolCalls(), a.usage());
+        Tau2Message.User msg = new Tau2Message.User(a.content(), withArguments(a.toolCalls()), a.usage());
         userState.add(msg);
         return msg;
+    }
+
+    /** Tool calls with arguments always present (a candidate may leave them null; upstream's are a dict). */
+    private static List<ToolCall> withArguments(List<ToolCall> calls) {
+        if (calls.stream().allMatch(c -> c.arguments() != null)) return calls;
+        return calls.stream().map(c -> c.arguments() != null ? c
+                : new ToolCall(c.id(), c.name(), brokkr.value.PyDict.empty(), c.rawArguments(), c.malformed())).toList();
     }
 
     private Turn ask(brokkr.conversation.Candidate c, List<Message> history, List<brokkr.conversation.ToolSpec> tools, List<ModelCall> record) {

@@ -228,4 +228,17 @@ class OrchestratorTest {
         assertEquals("{\"go\": \"pressed\", \"ok\": \"pressed\"}", r.grade().db().predictedUserDbHash());
         assertEquals(r.grade().db().goldUserDbHash(), r.grade().db().predictedUserDbHash());
     }
+
+    @Test
+    void toolCallsWithoutArgumentsAreCalledWithNone() {
+        Candidate a = (h, t) -> h.stream().anyMatch(m -> m instanceof Message.Tool)
+                ? Turn.of(new Message.Assistant(Orchestrator.STOP))
+                : Turn.of(new Message.Assistant(null, List.of(new ToolCall("c1", "get", null))));
+        EpisodeResult r = run(FULL, a, new ScriptedUser(FULL), EpisodeOptions.DEFAULT);
+        assertEquals(TerminationReason.AGENT_STOP, r.termination());
+        Tau2Message.Agent call = (Tau2Message.Agent) r.transcript().get(2);
+        assertEquals(PyDict.empty(), call.toolCalls().get(0).arguments());
+        Tau2Message.ToolResult result = (Tau2Message.ToolResult) r.transcript().get(3);
+        assertEquals("Error: get() missing 1 required positional argument: 'key'", result.content());
+    }
 }
