@@ -43,7 +43,8 @@ final class FakeEnvironment implements EpisodeEnvironment<PyDict> {
             return new Step(w.with("user", user.with(args.get("button").asStr(), new PyStr("pressed"))), "ok", null);
         }
         PyDict agent = w.get("agent").asDict();
-        if (!name.equals("fail") && !args.containsKey("key")) return new Step(w, null, name + "() missing 1 required positional argument: 'key'");
+        boolean keyed = name.equals("set") || name.equals("get");
+        if (keyed && !args.containsKey("key")) return new Step(w, null, "FakeTools." + name + "() missing 1 required positional argument: 'key'");
         return switch (name) {
             case "set" -> new Step(w.with("agent", agent.with(args.get("key").asStr(), args.get("value"))), "ok", null);
             case "get" -> {

@@ -239,6 +239,6 @@ class OrchestratorTest {
         Tau2Message.Agent call = (Tau2Message.Agent) r.transcript().get(2);
         assertEquals(PyDict.empty(), call.toolCalls().get(0).arguments());
         Tau2Message.ToolResult result = (Tau2Message.ToolResult) r.transcript().get(3);
-        assertEquals("Error: get() missing 1 required positional argument: 'key'", result.content());
+        assertEquals("Error: FakeTools.get() missing 1 required positional argument: 'key'", result.content());
     }
 }
