@@ -30,6 +30,8 @@ from tau2.environment.toolkit import ToolKitBase, ToolType, is_tool
 from tau2.evaluator.evaluator_action import ActionEvaluator
 from tau2.evaluator.evaluator_communicate import CommunicateEvaluator
 from tau2.evaluator.evaluator_env import EnvironmentEvaluator
+import tau2.evaluator.evaluator_nl_assertions as nl_module
+from tau2.evaluator.evaluator_nl_assertions import NLAssertionsEvaluator
 from tau2.orchestrator.orchestrator import Orchestrator
 from tau2.user.user_simulator_base import HalfDuplexUser
 
@@ -124,6 +126,19 @@ def message_json(m):
             [{"id": c.id, "name": c.name, "arguments": c.arguments, "requestor": c.requestor} for c in m.tool_calls]}
 
 
+# The NL judge's request, captured by replacing the model call: the judge prompts upstream would send.
+NL_ASSERTIONS = ["Agent sets b to 2", "Agent says it's \"done\""]
+captured = []
+
+
+def fake_generate(model, messages, **kwargs):
+    captured.append({"model": model, "kwargs": kwargs, "messages": [{"role": m.role, "content": m.content} for m in messages]})
+    return AssistantMessage(role="assistant", content='{"results": []}', cost=0.0)
+
+
+nl_module.generate = fake_generate
+
+
 def run(sc):
     task = Task.model_validate(sc["task"])
     agent_cls = StoppingScriptAgent if sc["agent_stops_on_token"] else ScriptAgent
@@ -149,6 +164,9 @@ def run(sc):
         out["db_match"] = env.db_check.db_match if env.db_check is not None else None
         out["action_checks"] = [c.action_match for c in (act.action_checks or [])]
         out["communicate_checks"] = [c.met for c in (com.communicate_checks or [])]
+        captured.clear()
+        NLAssertionsEvaluator.evaluate_nl_assertions(sim.messages, NL_ASSERTIONS)
+        out["judge_request"] = captured[0]
     return out
 
 

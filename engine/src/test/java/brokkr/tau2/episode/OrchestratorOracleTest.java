@@ -8,6 +8,7 @@ import brokkr.conversation.ToolCall;
 import brokkr.conversation.Turn;
 import brokkr.python.PyJson;
 import brokkr.tau2.grading.Checks;
+import brokkr.tau2.grading.ModelNlJudge;
 import brokkr.tau2.grading.TaskSpec;
 import brokkr.tau2.grading.Tau2Message;
 import brokkr.value.Json;
@@ -110,11 +111,18 @@ class OrchestratorOracleTest {
             assertEquals(((PyBool) up.get("db_match")).value(), r.grade().db().dbMatch(), "db_match");
             assertEquals(bools(up.get("action_checks")), r.grade().actions().stream().map(Checks.ActionCheck::actionMatch).toList(), "action checks");
             assertEquals(bools(up.get("communicate_checks")), r.grade().communicate().stream().map(Checks.CommunicateCheck::met).toList(), "communicate checks");
+            // The NL judge's request upstream would send for this trajectory (its model call captured).
+            PyList judge = up.get("judge_request").asDict().get("messages").asList();
+            assertEquals(ModelNlJudge.SYSTEM_PROMPT, judge.get(0).asDict().get("content").asStr());
+            assertEquals(judge.get(1).asDict().get("content").asStr(), ModelNlJudge.userPrompt(r.transcript(), NL_ASSERTIONS));
         } else {
             assertFalse(r.grade().evaluated());
             assertEquals(0.0, r.reward());
         }
     }
+
+    /** The assertions the oracle judged every graded trajectory against. */
+    static final List<String> NL_ASSERTIONS = List.of("Agent sets b to 2", "Agent says it's \"done\"");
 
     static int integer(PyDict d, String k) { return (int) ((PyInt) d.get(k)).longValue(); }
 
