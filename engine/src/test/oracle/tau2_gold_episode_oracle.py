@@ -7,12 +7,13 @@ follow for tasks without user actions: the agent makes each gold assistant actio
 then closes with ###STOP###; the user opens with the task's reason_for_call and otherwise says
 "Thank you.". Then upstream's own evaluators grade the trajectory (the DB check rebuilds the predicted
 environment by replaying the trajectory, as upstream does). Records per task the termination reason,
-step and error counts, every message and the verdicts; and the wall time of the whole loop.
+step and error counts, every message and the verdicts; and the wall time of the whole loop. It also runs
+an agent that answers the customer's opening with ###STOP### and records that episode's DB verdict.
 
-usage: TAU2_DATA_DIR=../shared/upstream/tau2-bench/data PYTHONPATH=stubs:.:<tau2-bench work tree>/src \
+usage: TAU2_DATA_DIR=<shared>/upstream/tau2-bench/data PYTHONPATH=stubs:.:<tau2-bench work tree>/src \
            python3 tau2_gold_episode_oracle.py retail ../../../domains/src/test/resources/brokkr/domains/tau2/episode/retail-gold-episodes.json
 (recorded 2026-11-29: CPython 3.11.7, pydantic 2.13.4, upstream a2c024725189473d2d7cea3a5cfdbcc67478e41f; the 114
-retail episodes took 127.1 s to orchestrate and grade, one process, on the shared 2-core machine.)
+retail gold episodes took 127-130 s to orchestrate and grade, one process, on the shared 2-core machine.)
 """
 import json
 import sys
@@ -67,6 +68,13 @@ def main():
                         "action_checks": [c.action_match for c in (act.action_checks or [])],
                         "communicate_checks": [c.met for c in (com.communicate_checks or [])]})
     seconds = time.perf_counter() - start
+    for task, rec in zip(tasks, results):
+        orch = Orchestrator(domain=domain, agent=StoppingScriptAgent([{"content": "###STOP###", "tool_calls": []}]),
+                            user=ScriptUser(scripts(task)[1]), environment=make_env(), task=task, max_steps=200, max_errors=10)
+        sim = orch.run()
+        env = EnvironmentEvaluator.calculate_reward(environment_constructor=make_env, task=task, full_trajectory=sim.messages)
+        rec["stop_agent"] = {"termination_reason": sim.termination_reason.value, "db_match": env.db_check.db_match,
+                             "env_reward": env.reward}
     with open(out_path, "w") as f:
         json.dump({"domain": domain, "tasks": len(results), "wall_seconds_orchestrate_and_grade": round(seconds, 3),
                    "results": results}, f, indent=1)

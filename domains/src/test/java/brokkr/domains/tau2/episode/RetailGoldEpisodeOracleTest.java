@@ -9,6 +9,7 @@ import brokkr.tau2.episode.EpisodeOptions;
 import brokkr.tau2.episode.EpisodeResult;
 import brokkr.tau2.episode.GoldReplayAgent;
 import brokkr.tau2.episode.ScriptedUser;
+import brokkr.tau2.episode.StopAtOnceAgent;
 import brokkr.tau2.episode.UserSide;
 import brokkr.tau2.grading.Checks;
 import brokkr.tau2.grading.ScriptedVerdictJudge;
@@ -61,6 +62,13 @@ class RetailGoldEpisodeOracleTest {
             assertEquals(((PyBool) up.get("db_match")).value(), r.grade().db().dbMatch(), id);
             assertEquals(bools(up.get("action_checks")), r.grade().actions().stream().map(Checks.ActionCheck::actionMatch).toList(), id);
             assertEquals(bools(up.get("communicate_checks")), r.grade().communicate().stream().map(Checks.CommunicateCheck::met).toList(), id);
+
+            // An agent that stops at once: upstream's DB verdict (the 11 tasks whose gold actions write nothing match).
+            PyDict stopUp = up.get("stop_agent").asDict();
+            AgentSide stop = new AgentSide("stop", new StopAtOnceAgent(), domain.agentSystemPrompt(), domain.environment().agentTools(), true);
+            EpisodeResult s = Episode.run(domain.environment(), t, stop, user, ScriptedVerdictJudge.allUnmet(), EpisodeOptions.DEFAULT);
+            assertEquals(stopUp.get("termination_reason").asStr(), s.termination().value(), id);
+            assertEquals(((PyBool) stopUp.get("db_match")).value(), s.grade().db().dbMatch(), id);
         }
     }
 
