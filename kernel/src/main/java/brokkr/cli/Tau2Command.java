@@ -56,7 +56,7 @@ public final class Tau2Command implements Command {
         return """
                 usage: ./brokkr tau2 run --domain DOMAIN --agent gold|stop|llm [--split train|test|base] [--task ID]...
                                          [--model M] [--user-model M] [--judge-model M] [--provider P]
-                                         [--trials N] [--seed N] [--enforce-protocol] [--agent-stop-token]
+                                         [--trials N] [--seed N] [--parallelism N] [--enforce-protocol] [--agent-stop-token]
                                          [--max-steps N] [--max-errors N]
                                          [--out FILE.jsonl]
 
@@ -75,6 +75,7 @@ public final class Tau2Command implements Command {
                   --seed            run seed (default 300, upstream's): trial i's agent and user get upstream's
                                     i-th seed as the request's seed (OpenAI-compatible providers; upstream's
                                     litellm drops it elsewhere); the judge gets none
+                  --parallelism     episodes run at once (default 1); output stays in task order
                   --enforce-protocol  upstream's enforce_communication_protocol (default off)
                   --agent-stop-token  let ###STOP### in the llm agent's text end the episode (upstream's LLMAgent
                                     at the pinned commit does not: its stop token is text for the user)
@@ -84,13 +85,13 @@ public final class Tau2Command implements Command {
     }
 
     record Args(String domain, String agent, String split, List<String> tasks, String model, String userModel,
-                String judgeModel, String provider, int trials, long seed, EpisodeOptions options, boolean agentStopToken, Path out) {}
+                String judgeModel, String provider, int trials, long seed, int parallelism, EpisodeOptions options, boolean agentStopToken, Path out) {}
 
     static Args parse(List<String> args) {
         if (args.isEmpty() || !args.get(0).equals("run")) throw new UsageException("expected the subcommand 'run'");
         String domain = null, agent = null, split = null, model = null, userModel = null, judgeModel = null, provider = "openai";
         List<String> tasks = new ArrayList<>();
-        int trials = 1;
+        int trials = 1, parallelism = 1;
         long seed = TrialSeeds.DEFAULT_RUN_SEED;
         EpisodeOptions options = EpisodeOptions.DEFAULT;
         Path out = null;
@@ -101,7 +102,7 @@ public final class Tau2Command implements Command {
                 case "--enforce-protocol" -> options = options.withEnforcedProtocol(true);
                 case "--agent-stop-token" -> agentStopToken = true;
                 case "--domain", "--agent", "--split", "--task", "--model", "--user-model", "--judge-model", "--provider",
-                     "--trials", "--seed", "--max-steps", "--max-errors", "--out" -> {
+                     "--trials", "--seed", "--parallelism", "--max-steps", "--max-errors", "--out" -> {
                     if (i + 1 >= args.size()) throw new UsageException(a + " needs a value");
                     String v = args.get(++i);
                     switch (a) {
@@ -114,6 +115,7 @@ public final class Tau2Command implements Command {
                         case "--judge-model" -> judgeModel = v;
                         case "--provider" -> provider = v;
                         case "--trials" -> trials = positive(a, v);
+                        case "--parallelism" -> parallelism = positive(a, v);
                         case "--seed" -> {
                             try {
                                 seed = Long.parseLong(v);
@@ -143,7 +145,7 @@ public final class Tau2Command implements Command {
         if (split != null && !List.of("train", "test", "base").contains(split)) throw new UsageException("--split must be train, test or base, not '" + split + "'");
         if (split != null && !tasks.isEmpty()) throw new UsageException("give --split or --task, not both");
         if (split == null && tasks.isEmpty()) split = "base";
-        return new Args(domain, agent, split, List.copyOf(tasks), model, userModel, judgeModel, provider, trials, seed, options, agentStopToken, out);
+        return new Args(domain, agent, split, List.copyOf(tasks), model, userModel, judgeModel, provider, trials, seed, parallelism, options, agentStopToken, out);
     }
 
     private static int positive(String flag, String v) {
@@ -189,31 +191,45 @@ public final class Tau2Command implements Command {
         out.printf("%-6s %-5s %-6s %-22s %-5s %s%n", "task", "trial", "reward", "termination", "steps", "checks");
         List<PassHatK.Trial> trials = new ArrayList<>();
         long start = System.nanoTime();
+        // Episodes are independent (worlds are values), so they may run concurrently; results print in order.
+        java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(a.parallelism());
+        List<java.util.concurrent.Future<EpisodeResult>> futures = new ArrayList<>();
+        List<int[]> jobs = new ArrayList<>(); // [task index, trial]
+        for (int ti = 0; ti < tasks.size(); ti++) {
+            for (int trial = 1; trial <= a.trials(); trial++) {
+                TaskSpec t = tasks.get(ti);
+                Candidate agentModel = agentModels[trial - 1], userModel = userModels[trial - 1];
+                AgentSide agent = switch (a.agent()) {
+                    case "gold" -> new AgentSide("gold", new GoldReplayAgent(t), domain.agentSystemPrompt(), domain.environment().agentTools(), true);
+                    case "stop" -> new AgentSide("stop", new StopAtOnceAgent(), domain.agentSystemPrompt(), domain.environment().agentTools(), true);
+                    default -> new AgentSide(agentName(a), agentModel, domain.agentSystemPrompt(), domain.environment().agentTools(),
+                            a.agentStopToken());
+                };
+                UserSide user = new UserSide(userModel == null ? "scripted-user" : a.provider() + ":" + a.userModel(),
+                        userModel == null ? new ScriptedUser(t) : userModel, domain.userSystemPrompt().apply(t), domain.environment().userTools(t));
+                futures.add(pool.submit(() -> Episode.run(domain.environment(), t, agent, user, judge, a.options())));
+                jobs.add(new int[] {ti, trial});
+            }
+        }
+        pool.shutdown();
         try (BufferedWriter log = a.out() == null ? null : Files.newBufferedWriter(a.out(), StandardCharsets.UTF_8,
                 java.nio.file.StandardOpenOption.CREATE, java.nio.file.StandardOpenOption.APPEND)) {
-            for (TaskSpec t : tasks) {
-                for (int trial = 1; trial <= a.trials(); trial++) {
-                    Candidate agentModel = agentModels[trial - 1], userModel = userModels[trial - 1];
-                    AgentSide agent = switch (a.agent()) {
-                        case "gold" -> new AgentSide("gold", new GoldReplayAgent(t), domain.agentSystemPrompt(), domain.environment().agentTools(), true);
-                        case "stop" -> new AgentSide("stop", new StopAtOnceAgent(), domain.agentSystemPrompt(), domain.environment().agentTools(), true);
-                        default -> new AgentSide(agentName(a), agentModel, domain.agentSystemPrompt(), domain.environment().agentTools(),
-                                a.agentStopToken());
-                    };
-                    UserSide user = new UserSide(userModel == null ? "scripted-user" : a.provider() + ":" + a.userModel(),
-                            userModel == null ? new ScriptedUser(t) : userModel, domain.userSystemPrompt().apply(t), domain.environment().userTools(t));
-                    EpisodeResult r = Episode.run(domain.environment(), t, agent, user, judge, a.options());
-                    trials.add(new PassHatK.Trial(t.id(), r.reward(), r.infrastructureFailure()));
-                    out.printf("%-6s %-5d %-6s %-22s %-5d %s%n", t.id(), trial, r.infrastructureFailure() ? "-" : String.format(Locale.ROOT, "%.1f", r.reward()),
-                            r.termination().value(), r.steps(), checks(r));
-                    if (log != null) {
-                        PyDict rec = EpisodeJson.toJson(r).with("trial", PyInt.of(trial)).with("seed", PyInt.of(seeds[trial - 1]));
-                        log.write(PyJson.dumps(rec, PyJson.DumpOptions.DEFAULT.withEnsureAscii(false)));
-                        log.newLine();
-                        log.flush();
-                    }
+            for (int i = 0; i < futures.size(); i++) {
+                TaskSpec t = tasks.get(jobs.get(i)[0]);
+                int trial = jobs.get(i)[1];
+                EpisodeResult r = await(futures.get(i));
+                trials.add(new PassHatK.Trial(t.id(), r.reward(), r.infrastructureFailure()));
+                out.printf("%-6s %-5d %-6s %-22s %-5d %s%n", t.id(), trial, r.infrastructureFailure() ? "-" : String.format(Locale.ROOT, "%.1f", r.reward()),
+                        r.termination().value(), r.steps(), checks(r));
+                if (log != null) {
+                    PyDict rec = EpisodeJson.toJson(r).with("trial", PyInt.of(trial)).with("seed", PyInt.of(seeds[trial - 1]));
+                    log.write(PyJson.dumps(rec, PyJson.DumpOptions.DEFAULT.withEnsureAscii(false)));
+                    log.newLine();
+                    log.flush();
                 }
             }
+        } finally {
+            pool.shutdownNow();
         }
         double seconds = (System.nanoTime() - start) / 1e9;
         PassHatK.Metrics m = PassHatK.compute(trials);
@@ -221,6 +237,18 @@ public final class Tau2Command implements Command {
                 m.avgReward(), m.evaluatedTrials(), m.tasks(), m.infrastructureFailures(), seconds);
         for (Map.Entry<Integer, Double> e : m.passHatK().entrySet()) out.printf(Locale.ROOT, "pass^%d: %.4f%n", e.getKey(), e.getValue());
         return 0;
+    }
+
+    private static EpisodeResult await(java.util.concurrent.Future<EpisodeResult> f) throws IOException {
+        try {
+            return f.get();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IOException("interrupted", e);
+        } catch (java.util.concurrent.ExecutionException e) {
+            if (e.getCause() instanceof RuntimeException re) throw re;
+            throw new IOException(e.getCause());
+        }
     }
 
     private static String agentName(Args a) { return a.agent().equals("llm") ? a.provider() + ":" + a.model() : a.agent(); }

@@ -51,7 +51,7 @@ class Tau2CommandTest {
     @Test
     void goldRunPrintsOneLinePerEpisodeAndTheAverage(@TempDir Path dir) throws Exception {
         Path log = dir.resolve("episodes.jsonl");
-        Outcome r = run("run", "--domain", "retail", "--agent", "gold", "--task", "0", "--task", "5", "--trials", "2", "--out", log.toString());
+        Outcome r = run("run", "--domain", "retail", "--agent", "gold", "--task", "0", "--task", "5", "--trials", "2", "--parallelism", "3", "--out", log.toString());
         assertEquals(0, r.code(), r.err());
         List<String> lines = r.out().lines().toList();
         assertTrue(lines.get(0).startsWith("tau2 retail: 2 task(s) x 2 trial(s), agent gold, user scripted, judge scripted-gold-verdict"), lines.get(0));
