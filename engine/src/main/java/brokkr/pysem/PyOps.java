@@ -177,13 +177,36 @@ public final class PyOps {
                 + b.typeName() + "'");
     }
 
-    /** {@code sorted(v)}: a stable binary-insertion/merge sort using only {@code <}, as list.sort does. */
+    /**
+     * {@code sorted(v)}: CPython's list.sort on a short run (count_run, then binary insertion), which
+     * compares only with {@code <} and in the same operand order, so a mixed-type list fails with the
+     * same {@code TypeError} text. (Longer lists are sorted the same way; the result is identical for
+     * any consistent order.)
+     */
     public static PyList sorted(Value v) {
-        List<Value> items = new ArrayList<>(iterate(v));
-        // CPython's timsort on short runs is a binary insertion sort; for consistent (total) orders any
-        // stable sort gives the same result. Mixed-type errors surface from the first failing comparison.
-        items.sort((x, y) -> lt(y, x) ? 1 : lt(x, y) ? -1 : 0);
-        return PyList.of(items);
+        List<Value> a = new ArrayList<>(iterate(v));
+        int n = a.size();
+        if (n < 2) return PyList.of(a);
+        // count_run
+        int run = 2;
+        if (lt(a.get(1), a.get(0))) {
+            while (run < n && lt(a.get(run), a.get(run - 1))) run++;
+            java.util.Collections.reverse(a.subList(0, run));
+        } else {
+            while (run < n && !lt(a.get(run), a.get(run - 1))) run++;
+        }
+        // binarysort(lo, hi, start = run)
+        for (int start = run; start < n; start++) {
+            Value pivot = a.get(start);
+            int l = 0, r = start;
+            do {
+                int p = l + ((r - l) >> 1);
+                if (lt(pivot, a.get(p))) r = p; else l = p + 1;
+            } while (l < r);
+            a.remove(start);
+            a.add(l, pivot);
+        }
+        return PyList.of(a);
     }
 
     /** {@code str(v)}. */

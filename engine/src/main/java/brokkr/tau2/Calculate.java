@@ -13,7 +13,7 @@ import java.math.MathContext;
 
 /**
  * tau2's {@code calculate(expression)} tool (src/tau2/environment/toolkit.py {@code GenericToolKit.calculate},
- * repeated in domain toolkits such as retail's {@code RetailTools.calculate}):
+ * repeated verbatim in several domain toolkits):
  *
  * <pre>
  * if not all(char in "0123456789+-*&#47;(). " for char in expression): raise ValueError("Invalid characters in expression")
@@ -40,7 +40,20 @@ public final class Calculate {
         if (!(expression instanceof PyStr src)) {
             throw PyException.typeError("eval() arg 1 must be a string, bytes or code object");
         }
-        Value result = new Parser(src.value()).parseAll();
+        Value result;
+        try {
+            result = new Parser(src.value()).parseAll();
+        } catch (PyException e) {
+            if (!e.pyType().equals("SyntaxError")) throw e;
+            // The tokenizer's bracket errors win over the parser's: it reads ahead to the end of the input.
+            int open = 0;
+            for (char ch : src.value().toCharArray()) {
+                if (ch == '(') open++;
+                else if (ch == ')' && --open < 0) throw syntax("unmatched ')'", 1);
+            }
+            if (open > 0) throw syntax("'(' was never closed", 1);
+            throw e;
+        }
         double f = PyOps.toDouble(numeric(result, "float"));
         return PyFloats.repr(PyOps.round(f, 2));
     }
@@ -68,6 +81,8 @@ public final class Calculate {
         private final String s;
         private int pos;
         private int depth;
+        /** Parentheses opened and not yet closed: at the end of input the tokenizer reports the first. */
+        private int open;
 
         Parser(String s) {
             // builtin eval() strips leading spaces and tabs of a string source
@@ -78,7 +93,7 @@ public final class Calculate {
 
         Value parseAll() {
             skip();
-            if (pos >= s.length()) throw syntax("invalid syntax", 1);
+            if (pos >= s.length()) throw syntax("invalid syntax", 0); // eval("") reports line 0
             Value v = expr();
             skip();
             if (pos < s.length()) {
@@ -153,9 +168,11 @@ public final class Calculate {
             Value v = atom();
             while (peek("(")) {
                 pos++;
+                open++;
                 skip();
                 if (pos < s.length() && s.charAt(pos) != ')') expr();
                 expect(')');
+                open--;
                 throw PyException.typeError("'" + typeName(v) + "' object is not callable");
             }
             return v;
@@ -164,22 +181,29 @@ public final class Calculate {
         private void expect(char c) {
             skip();
             if (pos >= s.length()) throw syntax("'(' was never closed", 1);
-            if (s.charAt(pos) != c) throw syntax("invalid syntax", 1);
+            if (s.charAt(pos) != c) {
+                char d = s.charAt(pos);
+                // inside brackets, two juxtaposed expressions get the PEG parser's comma hint
+                if (Character.isDigit(d) || d == '.') throw syntax("invalid syntax. Perhaps you forgot a comma?", 1);
+                throw syntax("invalid syntax", 1);
+            }
             pos++;
         }
 
         private Value atom() {
             skip();
-            if (pos >= s.length()) throw syntax("invalid syntax", 1);
+            if (pos >= s.length()) throw syntax(open > 0 ? "'(' was never closed" : "invalid syntax", 1);
             char c = s.charAt(pos);
             if (c == '(') {
                 pos++;
+                open++;
                 skip();
-                if (pos < s.length() && s.charAt(pos) == ')') { pos++; return EMPTY_TUPLE; }
+                if (pos < s.length() && s.charAt(pos) == ')') { pos++; open--; return EMPTY_TUPLE; }
                 if (++depth > 200) throw syntax("too many nested parentheses", 1);
                 Value v = expr();
                 depth--;
                 expect(')');
+                open--;
                 return v;
             }
             if (Character.isDigit(c) || (c == '.' && pos + 1 < s.length() && Character.isDigit(s.charAt(pos + 1)))) {

@@ -18,7 +18,9 @@ import java.util.Objects;
  * Replays a tau2 conformance corpus (shared/conformance/tau2/README.md) against a port: gold files
  * (one record per task, {@code actions[]}) and fuzz files (one record per sequence, {@code calls[]}).
  * Each record runs on a fresh environment from the factory; every call's content, error flag and the
- * recorded hashes (where not null), plus the initial and final hashes, are compared.
+ * recorded hashes (where not null), plus the initial and final hashes, are compared. Gold records
+ * also replay the grader's gold environment ({@code grader_gold_*_hash}). Telecom's
+ * {@code env_assertions} are not checked here.
  */
 public final class Tau2Conformance {
     private Tau2Conformance() {}
@@ -113,6 +115,17 @@ public final class Tau2Conformance {
         }
         checkHash(res, label + " final db_hash", str(rec, "final_db_hash"), env.dbHash(), true);
         checkHash(res, label + " final user_db_hash", str(rec, "final_user_db_hash"), env.userDbHash(), true);
+        if (gold && rec.containsKey("grader_gold_db_hash")) {
+            // The grader's gold environment (EnvironmentEvaluator): fresh env, make_tool_call per action,
+            // no sync_tools per call, exceptions swallowed.
+            Tau2Environment g = factory.create(str(rec, "task_id"));
+            for (Value cv : calls) {
+                PyDict c = cv.asDict();
+                g.makeToolCall(str(c, "name"), c.get("arguments").asDict(), str(c, "requestor"));
+            }
+            checkHash(res, label + " grader_gold_db_hash", str(rec, "grader_gold_db_hash"), g.dbHash(), true);
+            checkHash(res, label + " grader_gold_user_db_hash", str(rec, "grader_gold_user_db_hash"), g.userDbHash(), true);
+        }
         return res;
     }
 

@@ -42,7 +42,7 @@ public final class Tau2Environment {
     /**
      * @param agentKit the assistant's toolkit (never null for tau2 domains)
      * @param db       its DB value, in {@code model_dump()} shape
-     * @param userKit  the user's toolkit, or null (retail, airline)
+     * @param userKit  the user's toolkit, or null for domains without user tools
      * @param userDb   its DB value, or null
      * @param sync     {@code sync_tools()}; {@code UnaryOperator.identity()} when the domain has none
      */

@@ -18,10 +18,13 @@ import java.util.Map;
  * tau2's DB hash: {@code tau2.utils.utils.get_dict_hash(db.model_dump())} =
  * {@code sha256(json.dumps(obj, sort_keys=True, default=str).encode()).hexdigest()}.
  *
- * <p>Memoized on the persistent value nodes: every container whose text is at most {@link #LIMIT} bytes caches its
- * sorted-keys JSON bytes in memo slot 0, and a root caches its hex digest in memo slot 1. A world that
- * differs from a hashed one only along one path re-serializes that path; the SHA-256 pass over the
- * whole text remains (a few ms for retail's 3 MB).
+ * <p>Memoized on the persistent value nodes: every container whose text is at most {@link #LIMIT}
+ * bytes caches its sorted-keys JSON bytes in memo slot 0, and a hashed root caches its hex digest in
+ * memo slot 1. A world that differs from a hashed one only along one path re-serializes that path.
+ * SHA-256 itself cannot be composed from parts, but it is sequential: the stream records the digest
+ * state after each entry of the large containers, and a new world resumes from the state after the
+ * longest prefix of entries it shares with the first or the last world hashed on this thread, so only
+ * the text from the first changed entry on is digested.
  */
 public final class Tau2Hash {
     private Tau2Hash() {}
@@ -32,8 +35,7 @@ public final class Tau2Hash {
 
     /** sha256 hex of {@code json.dumps(v, sort_keys=True)} (ensure_ascii, default separators). */
     public static String hash(Value v) {
-        Object memo = memo(v, 1);
-        if (memo instanceof String s) return s;
+        if (memo(v, 1) instanceof HexMemo(String hex)) return hex;
         byte[] whole = bytesOrNull(v);
         MessageDigest md;
         if (whole != null) {
@@ -46,7 +48,7 @@ public final class Tau2Hash {
             remember(cur);
         }
         String hex = HexFormat.of().formatHex(md.digest());
-        setMemo(v, 1, hex);
+        setMemo(v, 1, new HexMemo(hex));
         return hex;
     }
 
@@ -187,6 +189,13 @@ public final class Tau2Hash {
 
     private static final byte[] COMMA = ", ".getBytes(StandardCharsets.US_ASCII);
     private static final byte[] COLON = ": ".getBytes(StandardCharsets.US_ASCII);
+    /**
+     * Memo values are of these private types, so a slot another component reuses is only ever a cache
+     * miss here, never misread.
+     */
+    private record JsonMemo(byte[] sortedJson) {}
+    private record HexMemo(String sha256) {}
+
     /** Memo marker of a container whose text exceeds {@link #LIMIT}: it is streamed, its children cached. */
     private static final Object LARGE = new Object();
 
@@ -200,7 +209,7 @@ public final class Tau2Hash {
         }
         Object memo = memo(v, 0);
         if (memo == LARGE) return null;
-        if (memo instanceof byte[] b) return b;
+        if (memo instanceof JsonMemo(byte[] b)) return b;
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         boolean large = false;
         if (v instanceof PyDict d) {
@@ -232,7 +241,7 @@ public final class Tau2Hash {
         }
         if (large) { setMemo(v, 0, LARGE); return null; }
         byte[] b = out.toByteArray();
-        setMemo(v, 0, b);
+        setMemo(v, 0, new JsonMemo(b));
         return b;
     }
 

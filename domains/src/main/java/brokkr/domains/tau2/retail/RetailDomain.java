@@ -10,7 +10,6 @@ import brokkr.value.PyDict;
 import brokkr.value.PyList;
 import brokkr.value.Value;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -107,12 +106,5 @@ public final class RetailDomain {
             if (wanted.contains(id)) out.add(id);
         }
         return out;
-    }
-
-    /** Unused helper kept small: ids of all tasks in file order. */
-    public List<String> taskIds() {
-        Map<String, Boolean> ids = new LinkedHashMap<>();
-        for (Value t : tasks) ids.put(t.asDict().get("id").asStr(), true);
-        return new ArrayList<>(ids.keySet());
     }
 }
