@@ -57,16 +57,16 @@ public final class Tau2Command implements Command {
                 usage: ./brokkr tau2 run --domain DOMAIN --agent gold|stop|llm [--split train|test|base] [--task ID]...
                                          [--model M] [--user-model M] [--judge-model M] [--provider P]
                                          [--trials N] [--seed N] [--parallelism N] [--enforce-protocol] [--agent-stop-token]
-                                         [--max-steps N] [--max-errors N]
-                                         [--out FILE.jsonl]
+                                         [--max-steps N] [--max-errors N] [--out FILE.jsonl]
 
                   --domain          tau2 domain: %s
                   --agent           gold: replays the task's gold actions (scripted); stop: stops at once (scripted);
                                     llm: upstream's LLMAgent on --model (never stops by itself, as upstream's)
                   --split           task split (default base); --task ID (repeatable) picks tasks instead
                   --model           the agent's model (required with --agent llm)
-                  --user-model      user-simulator model with upstream's per-task prompt; default: a scripted user
-                                    that opens with the task's request and stops when the agent does
+                  --user-model      user-simulator model with upstream's per-task prompt (required with --agent llm);
+                                    default: a scripted user that opens with the task's request and stops when the
+                                    agent does
                   --judge-model     NL-assertion judge model with upstream's prompt; default: a SCRIPTED judge that
                                     is told the verdict (scripted-gold-verdict for --agent gold, scripted-all-unmet
                                     for --agent stop); required with --agent llm
@@ -138,6 +138,9 @@ public final class Tau2Command implements Command {
         if (!List.of("gold", "stop", "llm").contains(agent)) throw new UsageException("--agent must be gold, stop or llm, not '" + agent + "'");
         if (agent.equals("llm") && model == null) throw new UsageException("--agent llm needs --model");
         if (!agent.equals("llm") && model != null) throw new UsageException("--model is the llm agent's model; --agent " + agent + " is scripted");
+        if (agent.equals("llm") && userModel == null) {
+            throw new UsageException("--agent llm needs --user-model (the scripted user only opens the conversation and says thanks)");
+        }
         if (agent.equals("llm") && judgeModel == null) {
             throw new UsageException("--agent llm needs --judge-model (the scripted judge only knows the gold verdict)");
         }

@@ -32,6 +32,8 @@ class Tau2CommandTest {
                 new String[] {"run", "--domain", "retail", "--agent", "clever"},
                 new String[] {"run", "--domain", "retail", "--agent", "llm"},
                 new String[] {"run", "--domain", "retail", "--agent", "llm", "--model", "m"},
+                new String[] {"run", "--domain", "retail", "--agent", "llm", "--model", "m", "--judge-model", "j"},
+                new String[] {"run", "--domain", "retail", "--agent", "llm", "--model", "m", "--user-model", "u"},
                 new String[] {"run", "--domain", "retail", "--agent", "gold", "--model", "m"},
                 new String[] {"run", "--domain", "retail", "--agent", "gold", "--split", "dev"},
                 new String[] {"run", "--domain", "retail", "--agent", "gold", "--split", "test", "--task", "1"},
