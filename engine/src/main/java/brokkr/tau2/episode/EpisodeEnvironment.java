@@ -32,6 +32,30 @@ public interface EpisodeEnvironment<W> {
      */
     Response<W> respond(W world, Requestor requestor, String name, PyDict arguments);
 
+    /**
+     * The tool calls of one message, in order ({@code Orchestrator._execute_tool_calls}): each call sees
+     * the world the previous one left. Domains whose environment object must persist across the calls of
+     * one step (no extra {@code sync_tools} between them) override this.
+     */
+    default Step<W> respondAll(W world, Requestor requestor, List<Call> calls) {
+        List<Response<W>> out = new java.util.ArrayList<>(calls.size());
+        W w = world;
+        for (Call c : calls) {
+            Response<W> r = respond(w, requestor, c.name(), c.arguments());
+            w = r.world();
+            out.add(r);
+        }
+        return new Step<>(w, out);
+    }
+
+    /** One tool call to execute: its name and keyword arguments. */
+    record Call(String name, PyDict arguments) {}
+
+    /** The world after all calls of a step, and each call's response in order. */
+    record Step<W>(W world, List<Response<W>> responses) {
+        public Step { responses = List.copyOf(responses); }
+    }
+
     /** {@code Environment.sync_tools()}, which the orchestrator runs after every step; identity where a domain has none. */
     default W sync(W world) { return world; }
 

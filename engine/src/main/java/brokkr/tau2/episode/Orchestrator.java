@@ -131,10 +131,14 @@ public final class Orchestrator<W> {
         } else if ((from == Role.AGENT || from == Role.USER) && to == Role.ENV) {
             Tau2Message.Participant caller = (Tau2Message.Participant) message;
             Requestor requestor = from == Role.AGENT ? Requestor.ASSISTANT : Requestor.USER;
+            List<EpisodeEnvironment.Call> calls = caller.toolCalls().stream()
+                    .map(tc -> new EpisodeEnvironment.Call(tc.name(), tc.arguments())).toList();
+            EpisodeEnvironment.Step<W> executed = env.respondAll(world, requestor, calls);
+            world = executed.world();
             List<Tau2Message.ToolResult> results = new ArrayList<>();
-            for (ToolCall tc : caller.toolCalls()) {
-                EpisodeEnvironment.Response<W> r = env.respond(world, requestor, tc.name(), tc.arguments());
-                world = r.world();
+            for (int i = 0; i < calls.size(); i++) {
+                ToolCall tc = caller.toolCalls().get(i);
+                EpisodeEnvironment.Response<W> r = executed.responses().get(i);
                 if (r.error()) errors++;
                 results.add(new Tau2Message.ToolResult(tc.id(), tc.name(), r.content(), requestor, r.error()));
             }

@@ -17,10 +17,12 @@ import java.util.function.UnaryOperator;
 
 /**
  * A tau2 domain's {@link Tau2Environment} seen as an {@link EpisodeEnvironment} over the pair of DB
- * values ({@link Worlds}). Each call runs on a {@code Tau2Environment} built around the given world;
- * building one runs {@code sync_tools()} (upstream {@code Environment.__init__}), which is idempotent
- * on the already-synced worlds the orchestrator passes. The gold replay uses ONE environment for all
- * gold actions, so no sync happens between them, as on upstream's grader path.
+ * values ({@link Worlds}). The calls of one step run on ONE {@code Tau2Environment} built around the
+ * step's world, so {@code sync_tools} runs only where upstream's {@code get_response} runs it (after
+ * each call that did not raise); building the environment runs it once more up front (upstream
+ * {@code Environment.__init__}), a no-op on the already-synced worlds the orchestrator passes. The gold
+ * replay likewise uses one environment for all gold actions, with no sync between them, as on upstream's
+ * grader path.
  */
 public final class Tau2EpisodeEnvironment implements EpisodeEnvironment<Worlds> {
     private final Tau2Toolkit agentKit;
@@ -71,6 +73,17 @@ public final class Tau2EpisodeEnvironment implements EpisodeEnvironment<Worlds> 
         Tau2Environment e = at(world);
         Tau2Environment.ToolMessage m = e.getResponse(name, arguments, requestor.wire());
         return new Response<>(worlds(e), m.content(), m.error());
+    }
+
+    @Override
+    public Step<Worlds> respondAll(Worlds world, Requestor requestor, List<Call> calls) {
+        Tau2Environment e = at(world);
+        List<Response<Worlds>> out = new ArrayList<>(calls.size());
+        for (Call c : calls) {
+            Tau2Environment.ToolMessage m = e.getResponse(c.name(), c.arguments(), requestor.wire());
+            out.add(new Response<>(worlds(e), m.content(), m.error()));
+        }
+        return new Step<>(worlds(e), out);
     }
 
     @Override public Worlds sync(Worlds world) { return sync.apply(world); }
