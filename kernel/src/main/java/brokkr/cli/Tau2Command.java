@@ -181,11 +181,11 @@ public final class Tau2Command implements Command {
         long[] seeds = TrialSeeds.of(a.seed(), a.trials());
         Candidate[] agentModels = new Candidate[a.trials()], userModels = new Candidate[a.trials()];
         for (int i = 0; i < a.trials(); i++) {
-            if (a.model() != null) agentModels[i] = model(a.provider(), a.model(), seeds[i]);
-            if (a.userModel() != null) userModels[i] = model(a.provider(), a.userModel(), seeds[i]);
+            if (a.model() != null) agentModels[i] = model(a.provider(), a.model(), seeds[i], true);
+            if (a.userModel() != null) userModels[i] = model(a.provider(), a.userModel(), seeds[i], false);
         }
         NlJudge judge = a.judgeModel() != null
-                ? new ModelNlJudge(a.provider() + ":" + a.judgeModel(), model(a.provider(), a.judgeModel(), null))
+                ? new ModelNlJudge(a.provider() + ":" + a.judgeModel(), model(a.provider(), a.judgeModel(), null, false))
                 : a.agent().equals("gold") ? ScriptedVerdictJudge.goldVerdict() : ScriptedVerdictJudge.allUnmet();
 
         out.printf("tau2 %s: %d task(s) x %d trial(s), agent %s, user %s, judge %s%s%n", a.domain(), tasks.size(), a.trials(),
@@ -266,12 +266,22 @@ public final class Tau2Command implements Command {
         return "pass " + String.join(" ", r.grade().breakdown().keySet().stream().map(Enum::name).toList());
     }
 
-    /** Providers whose requests carry upstream's {@code seed} (litellm drops it for the others). */
-    static final List<String> SEEDED_PROVIDERS = List.of("openai", "openai-compatible", "vllm", "llamacpp", "ollama");
+    /** OpenAI-compatible providers: upstream's litellm sends them {@code seed} and {@code tool_choice} as given. */
+    static final List<String> OPENAI_COMPATIBLE = List.of("openai", "openai-compatible", "vllm", "llamacpp", "ollama");
 
-    private Candidate model(String provider, String model, Long seed) {
+    /**
+     * A model with upstream's request parameters ({@code generate} in {@code src/tau2/utils/llm_utils.py}):
+     * temperature 0; on OpenAI-compatible providers also the trial's {@code seed} (agent and user) and
+     * {@code tool_choice: "auto"} (the agent, which always has tools).
+     */
+    private Candidate model(String provider, String model, Long seed, boolean agent) {
         ProviderOptions o = ProviderOptions.defaults(model).withTemperature(UPSTREAM_TEMPERATURE);
-        if (seed != null && SEEDED_PROVIDERS.contains(provider.toLowerCase(Locale.ROOT))) o = o.withExtra(PyDict.of("seed", seed));
+        if (OPENAI_COMPATIBLE.contains(provider.toLowerCase(Locale.ROOT))) {
+            PyDict.Builder extra = PyDict.builder();
+            if (agent) extra.put("tool_choice", "auto");
+            if (seed != null) extra.put("seed", seed);
+            o = o.withExtra(extra.build());
+        }
         try {
             return Providers.fromEnvironment(env, provider, model, o);
         } catch (IllegalArgumentException e) {

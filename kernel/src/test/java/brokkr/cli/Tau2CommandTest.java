@@ -113,9 +113,12 @@ class Tau2CommandTest {
                     PyDict body = Json.parse(calls.get(side).asList().get(0).asDict().get("request_body").asStr()).asDict();
                     assertEquals(seeds[t], ((brokkr.value.PyInt) body.get("seed")).longValue(), side);
                     assertEquals(0.0, ((brokkr.value.PyFloat) body.get("temperature")).value(), side);
+                    if (side.equals("agent")) assertEquals("auto", body.get("tool_choice").asStr());
+                    else assertNull(body.get("tool_choice"), "upstream's user simulator has no tools");
                 }
                 PyDict judgeBody = Json.parse(calls.get("judge").asList().get(0).asDict().get("request_body").asStr()).asDict();
                 assertNull(judgeBody.get("seed"), "upstream's judge has no seed");
+                assertNull(judgeBody.get("tool_choice"));
                 assertEquals("m-judge", judgeBody.get("model").asStr());
             }
         }
