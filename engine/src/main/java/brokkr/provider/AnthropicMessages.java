@@ -13,6 +13,7 @@ import brokkr.value.PyStr;
 import brokkr.value.Value;
 import java.net.URI;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -26,8 +27,10 @@ import java.util.Map;
  * "disable_parallel_tool_use": true}} when parallel calls are switched off, {@code temperature}, then
  * {@link ProviderOptions#extra()}. Assistant tool calls become {@code tool_use} blocks; tool results
  * become {@code tool_result} blocks of a user message, consecutive results merged into one message
- * (the API requires every result of a parallel turn in the user message that follows it). An assistant
- * message with neither text nor calls is left out: the API rejects empty content.
+ * (the API requires every result of a parallel turn in the user message that follows it), and so are
+ * any other consecutive same-role messages; a conversation opening with the assistant gets a
+ * placeholder user turn (see {@link #messages}). An assistant message with neither text nor calls is
+ * left out: the API rejects empty content.
  *
  * <p>Response: the {@code text} blocks of {@code content} concatenated (as LiteLLM does in its Anthropic
  * transformation, which upstream tau2 goes through), {@code tool_use} blocks in order, other blocks
@@ -79,44 +82,56 @@ public final class AnthropicMessages implements WireFormat {
         return b.build();
     }
 
+    /** One API message under construction: a role and its content blocks. */
+    private record Entry(String role, List<Value> blocks) {}
+
+    /**
+     * The API's alternating user/assistant list. Consecutive messages of one role are merged into one
+     * message (tool results first, as they arrive), as LiteLLM's {@code anthropic_messages_pt} does
+     * ({@code litellm/litellm_core_utils/prompt_templates/factory.py}); a conversation that does not
+     * open with a user turn (tau2's agent opens with its greeting) gets LiteLLM's placeholder user
+     * message {@code "."} in front, since the API requires the first message to be the user's.
+     * A message of a single text block is sent in the string form.
+     */
     private static List<Value> messages(List<Message> history) {
-        List<Value> out = new ArrayList<>();
-        List<Value> pendingResults = new ArrayList<>();
+        List<Entry> entries = new ArrayList<>();
         for (Message m : history) {
-            if (m instanceof Message.Tool t) {
-                PyDict.Builder r = PyDict.builder().put("type", new PyStr("tool_result"))
-                        .put("tool_use_id", new PyStr(t.toolCallId()))
-                        .put("content", new PyStr(t.content() == null ? "" : t.content()));
-                if (t.error()) r.put("is_error", PyBool.TRUE);
-                pendingResults.add(r.build());
-                continue;
-            }
-            if (!pendingResults.isEmpty()) {
-                out.add(PyDict.of("role", "user", "content", PyList.of(pendingResults)));
-                pendingResults.clear();
-            }
             switch (m) {
                 case Message.System s -> { }
-                case Message.User u -> out.add(PyDict.of("role", "user", "content", u.content() == null ? "" : u.content()));
+                case Message.User u -> add(entries, "user", List.of(text(u.content() == null ? "" : u.content())));
+                case Message.Tool t -> {
+                    PyDict.Builder r = PyDict.builder().put("type", new PyStr("tool_result"))
+                            .put("tool_use_id", new PyStr(t.toolCallId()))
+                            .put("content", new PyStr(t.content() == null ? "" : t.content()));
+                    if (t.error()) r.put("is_error", PyBool.TRUE);
+                    add(entries, "user", List.of(r.build()));
+                }
                 case Message.Assistant a -> {
                     List<Value> blocks = new ArrayList<>();
-                    boolean hasText = a.content() != null && !a.content().isEmpty();
-                    if (!a.hasToolCalls()) {
-                        if (hasText) out.add(PyDict.of("role", "assistant", "content", a.content()));
-                        continue;
-                    }
-                    if (hasText) blocks.add(PyDict.of("type", "text", "text", a.content()));
+                    if (a.content() != null && !a.content().isEmpty()) blocks.add(text(a.content()));
                     for (ToolCall c : a.toolCalls()) {
                         blocks.add(PyDict.of("type", "tool_use", "id", c.id(), "name", c.name(), "input", c.arguments()));
                     }
-                    out.add(PyDict.of("role", "assistant", "content", PyList.of(blocks)));
+                    if (!blocks.isEmpty()) add(entries, "assistant", blocks);
                 }
-                case Message.Tool t -> throw new AssertionError("handled above");
             }
         }
-        if (!pendingResults.isEmpty()) out.add(PyDict.of("role", "user", "content", PyList.of(pendingResults)));
+        if (entries.isEmpty() || !entries.getFirst().role().equals("user")) entries.addFirst(new Entry("user", new ArrayList<>(List.of(text(".")))));
+        List<Value> out = new ArrayList<>();
+        for (Entry e : entries) {
+            boolean singleText = e.blocks().size() == 1 && "text".equals(Wire.str(((PyDict) e.blocks().getFirst()).get("type")));
+            out.add(PyDict.of("role", e.role(), "content",
+                    singleText ? ((PyDict) e.blocks().getFirst()).get("text") : PyList.of(e.blocks())));
+        }
         return out;
     }
+
+    private static void add(List<Entry> entries, String role, List<Value> blocks) {
+        if (!entries.isEmpty() && entries.getLast().role().equals(role)) entries.getLast().blocks().addAll(blocks);
+        else entries.add(new Entry(role, new ArrayList<>(blocks)));
+    }
+
+    private static Value text(String t) { return PyDict.of("type", "text", "text", t); }
 
     private static Value tool(ToolSpec t) {
         PyDict.Builder b = PyDict.builder().put("name", new PyStr(t.name()));
@@ -150,6 +165,111 @@ public final class AnthropicMessages implements WireFormat {
         long input = Wire.count(usage, "input_tokens") + Wire.count(usage, "cache_read_input_tokens")
                 + Wire.count(usage, "cache_creation_input_tokens");
         return new Message.Assistant(text == null ? null : text.toString(), calls, new Usage(input, Wire.count(usage, "output_tokens")));
+    }
+
+    // ---- the server's side ----
+
+    /**
+     * Reads a Messages request back into Brokkr messages: {@code system} first, text blocks as user or
+     * assistant text, {@code tool_use} blocks as calls, {@code tool_result} blocks as tool messages
+     * (named after the call they answer). Consecutive text blocks of one user message stay separate
+     * user messages. Throws {@link IllegalArgumentException} for a body that is not such a request.
+     */
+    public static DecodedRequest decodeRequest(String body) {
+        PyDict root;
+        try {
+            root = OpenAiChat.parseObject(body);
+        } catch (MalformedResponse e) {
+            throw new IllegalArgumentException(e.getMessage());
+        }
+        PyList msgs = Wire.list(root.get("messages"));
+        if (msgs == null) throw new IllegalArgumentException("request has no messages array");
+        List<Message> history = new ArrayList<>();
+        String system = blocksText(root.get("system"));
+        if (system != null) history.add(new Message.System(system));
+        Map<String, String> callNames = new HashMap<>();
+        for (Value mv : msgs) {
+            PyDict m = Wire.dict(mv);
+            String role = Wire.str(Wire.at(m, "role"));
+            Value content = Wire.at(m, "content");
+            if ("assistant".equals(role)) {
+                StringBuilder text = null;
+                List<ToolCall> calls = new ArrayList<>();
+                for (PyDict block : blocks(content)) {
+                    String type = Wire.str(block.get("type"));
+                    if ("text".equals(type)) (text == null ? text = new StringBuilder() : text).append(Wire.str(block.get("text")));
+                    else if ("tool_use".equals(type)) {
+                        ToolCall c = Wire.fromArgumentValue(Wire.str(block.get("id")), Wire.str(block.get("name")), block.get("input"));
+                        callNames.put(c.id(), c.name());
+                        calls.add(c);
+                    }
+                }
+                history.add(new Message.Assistant(text == null ? null : text.toString(), calls));
+            } else if ("user".equals(role)) {
+                for (PyDict block : blocks(content)) {
+                    String type = Wire.str(block.get("type"));
+                    if ("text".equals(type)) history.add(new Message.User(Wire.str(block.get("text"))));
+                    else if ("tool_result".equals(type)) {
+                        String id = Wire.str(block.get("tool_use_id"));
+                        history.add(new Message.Tool(id, callNames.get(id), blocksText(block.get("content")),
+                                block.get("is_error") instanceof PyBool b && b.value()));
+                    }
+                }
+            } else {
+                throw new IllegalArgumentException("message with role " + role);
+            }
+        }
+        List<ToolSpec> tools = new ArrayList<>();
+        if (root.get("tools") instanceof PyList list) {
+            for (Value tv : list) {
+                PyDict t = Wire.dict(tv);
+                if (t == null) throw new IllegalArgumentException("tool is not an object");
+                tools.add(new ToolSpec(Wire.str(t.get("name")), Wire.str(t.get("description")), Wire.dict(t.get("input_schema"))));
+            }
+        }
+        return new DecodedRequest(Wire.str(root.get("model")), history, tools, root);
+    }
+
+    /** Content in either form as a list of blocks: a string is one text block. */
+    private static List<PyDict> blocks(Value content) {
+        if (content instanceof PyStr s) return List.of(PyDict.of("type", "text", "text", s.value()));
+        List<PyDict> out = new ArrayList<>();
+        if (content instanceof PyList list) for (Value v : list) if (v instanceof PyDict d) out.add(d);
+        return out;
+    }
+
+    /** The text of a string or of a list of text blocks; null when absent. */
+    private static String blocksText(Value v) {
+        if (v == null || v.isNone()) return null;
+        StringBuilder sb = new StringBuilder();
+        for (PyDict b : blocks(v)) if (Wire.str(b.get("text")) != null) sb.append(Wire.str(b.get("text")));
+        return sb.toString();
+    }
+
+    /**
+     * A Messages response carrying {@code m}, shaped like Anthropic's documented example
+     * ({@code stop_reason} {@code "tool_use"} when there are calls). The API has no argument text, so a
+     * call's {@code rawArguments} are used only when they parse as JSON (a script can send a non-object
+     * {@code input} on purpose); otherwise its arguments object is sent.
+     */
+    public static PyDict encodeResponse(Message.Assistant m, String model, String id) {
+        List<Value> content = new ArrayList<>();
+        if (m.content() != null && !m.content().isEmpty()) content.add(text(m.content()));
+        for (ToolCall c : m.toolCalls()) {
+            Value input = c.arguments();
+            if (c.rawArguments() != null) {
+                try {
+                    input = brokkr.value.Json.parse(c.rawArguments());
+                } catch (brokkr.value.Json.JsonFormatException notJson) {
+                    // keep the arguments object
+                }
+            }
+            content.add(PyDict.of("type", "tool_use", "id", c.id(), "name", c.name(), "input", input));
+        }
+        Usage u = m.usage() == null ? Usage.ZERO : m.usage();
+        return PyDict.of("id", id, "type", "message", "role", "assistant", "model", model, "content", PyList.of(content),
+                "stop_reason", m.hasToolCalls() ? "tool_use" : "end_turn", "stop_sequence", null,
+                "usage", PyDict.of("input_tokens", u.inputTokens(), "output_tokens", u.outputTokens()));
     }
 
     @Override public String toString() { return "AnthropicMessages"; }

@@ -36,7 +36,8 @@ import java.util.concurrent.TimeoutException;
  * tool-call arguments are malformed is not retried: that is the model's output, recorded as an agent
  * error on the {@link brokkr.conversation.ToolCall}.
  *
- * <p>The key is only put into request headers. Everything recorded, logged or thrown passes through
+ * <p>Instances are immutable and safe to share between the virtual threads of concurrent episodes.
+ * The key is only put into request headers. Everything recorded, logged or thrown passes through
  * {@link Secret#redact} (servers may echo a rejected key in their error body).
  */
 public final class HttpProvider implements ModelProvider {
@@ -96,6 +97,11 @@ public final class HttpProvider implements ModelProvider {
                 } catch (WireFormat.MalformedResponse e) {
                     error = "malformed response: " + key.redact(e.getMessage());
                     retryable = true;
+                } catch (RuntimeException e) {
+                    // A body the decoder did not foresee must not crash the episode; it is treated
+                    // like any other unreadable body.
+                    error = "malformed response: decoder failed: " + key.redact(String.valueOf(e));
+                    retryable = true;
                 }
             } else {
                 retryable = RetryPolicy.retryableStatus(ex.status());
@@ -110,7 +116,8 @@ public final class HttpProvider implements ModelProvider {
             if (attempt == retry.maxAttempts()) break;
             Duration wait = retry.delay(attempt, effects.jitter().getAsDouble(), ex.retryAfter());
             LOG.log(System.Logger.Level.WARNING, "{0} attempt {1}/{2} failed ({3}); retrying in {4} ms",
-                    describe(), attempt, retry.maxAttempts(), Wire.clip(error, 300), wait.toMillis());
+                    describe(), String.valueOf(attempt), String.valueOf(retry.maxAttempts()), Wire.clip(error, 300),
+                    String.valueOf(wait.toMillis()));
             try {
                 effects.sleeper().sleep(wait);
             } catch (InterruptedException e) {
@@ -138,7 +145,8 @@ public final class HttpProvider implements ModelProvider {
                               long startedAt, long t0) throws InfrastructureFailure {
         CompletableFuture<HttpResponse<String>> f = http.sendAsync(request, HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
         try {
-            // The request timeout only bounds the wait for response headers; this bounds the body too.
+            // Belt and braces: JDK 25 applies the request timeout to the body as well, but earlier JDKs
+            // stopped that timer once the headers arrived; this bounds the whole exchange regardless.
             HttpResponse<String> r = f.get(options.timeout().toMillis(), TimeUnit.MILLISECONDS);
             Optional<Duration> retryAfter = RetryPolicy.parseRetryAfter(r.headers().firstValue("retry-after-ms"),
                     r.headers().firstValue("retry-after"), effects.clock().instant());

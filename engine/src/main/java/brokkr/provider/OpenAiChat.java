@@ -31,7 +31,8 @@ import java.util.Map;
  * {@code to_litellm_messages}); a malformed call is sent back as {@code "{}"} so that servers which
  * parse history arguments (vLLM's Mistral and Llama templates) do not reject the whole request.
  *
- * <p>Response: {@code choices[0].message.content} (a string, null, or a list of text parts),
+ * <p>Response: {@code choices[0].message.content} (a string, null, or a list of text parts; a
+ * {@code refusal} stands in for null content),
  * {@code tool_calls[].function.arguments} (a JSON <em>string</em>; a JSON object is accepted too, as
  * Ollama and some vLLM parsers send it), {@code usage.prompt_tokens / completion_tokens}. A tool call
  * without an id gets {@code call_missing_<index>} so its result can still be paired.
@@ -81,8 +82,9 @@ public final class OpenAiChat implements WireFormat {
             // a model on the agent side sees the user's text only.
             case Message.User u -> PyDict.of("role", "user", "content", nullToEmpty(u.content()));
             case Message.Assistant a -> {
-                PyDict.Builder b = PyDict.builder().put("role", new PyStr("assistant"))
-                        .put("content", a.content() == null ? PyNone.NONE : new PyStr(a.content()));
+                // content may be null only beside tool_calls; OpenAI rejects a bare null.
+                Value content = a.content() != null ? new PyStr(a.content()) : a.hasToolCalls() ? PyNone.NONE : new PyStr("");
+                PyDict.Builder b = PyDict.builder().put("role", new PyStr("assistant")).put("content", content);
                 if (a.hasToolCalls()) b.put("tool_calls", PyList.of(a.toolCalls().stream().map(OpenAiChat::toolCall).toList()));
                 yield b.build();
             }
@@ -112,6 +114,8 @@ public final class OpenAiChat implements WireFormat {
         PyDict message = Wire.dict(Wire.at(Wire.dict(choices.get(0)), "message"));
         if (message == null) throw new MalformedResponse("choices[0].message is missing or not an object");
         String content = content(message.get("content"));
+        // A refusal arrives in its own field with null content; it is still what the model said.
+        if (content == null && Wire.str(message.get("refusal")) != null) content = Wire.str(message.get("refusal"));
         Value rawCalls = message.get("tool_calls");
         List<ToolCall> calls = new ArrayList<>();
         if (rawCalls instanceof PyList list) {
@@ -164,15 +168,12 @@ public final class OpenAiChat implements WireFormat {
 
     // ---- the server's side ----
 
-    /** A decoded Chat Completions request: the conversation a model would see, plus the raw body. */
-    public record Request(String model, List<Message> history, List<ToolSpec> tools, PyDict body) {}
-
     /**
      * Reads a Chat Completions request back into Brokkr messages (the inverse of {@link #request});
      * a tool message's name is taken from the assistant call it answers. Throws
      * {@link IllegalArgumentException} for a body that is not such a request.
      */
-    public static Request decodeRequest(String body) {
+    public static DecodedRequest decodeRequest(String body) {
         PyDict root;
         try {
             root = parseObject(body);
@@ -218,7 +219,7 @@ public final class OpenAiChat implements WireFormat {
                 tools.add(new ToolSpec(Wire.str(fn.get("name")), Wire.str(fn.get("description")), Wire.dict(fn.get("parameters"))));
             }
         }
-        return new Request(Wire.str(root.get("model")), history, tools, root);
+        return new DecodedRequest(Wire.str(root.get("model")), history, tools, root);
     }
 
     private static String requestContent(Value v) {

@@ -25,9 +25,17 @@ public final class Secret {
     /** The key itself: for the request header only. */
     String reveal() { return value; }
 
-    /** {@code text} with every occurrence of the key replaced by {@value #REDACTED}; null stays null. */
+    /** Keys shorter than this are not scrubbed from text; see {@link #redact}. */
+    public static final int MIN_REDACTED_LENGTH = 8;
+
+    /**
+     * {@code text} with every occurrence of the key replaced by {@value #REDACTED}; null stays null.
+     * Values shorter than {@value #MIN_REDACTED_LENGTH} characters are left alone: they are the
+     * placeholders local servers accept ({@code EMPTY}, {@code dummy}, {@code none}), not secrets, and
+     * scrubbing such common words would corrupt the records. Real provider keys are far longer.
+     */
     public String redact(String text) {
-        if (text == null || value == null) return text;
+        if (text == null || value == null || value.length() < MIN_REDACTED_LENGTH) return text;
         return text.replace(value, REDACTED);
     }
 

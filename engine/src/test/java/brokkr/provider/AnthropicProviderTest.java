@@ -99,6 +99,39 @@ class AnthropicProviderTest {
     }
 
     @Test
+    void aConversationOpeningWithTheAgentGetsAPlaceholderUserTurnAndRolesAlternate() {
+        List<Message> history = List.of(new Message.System("sys"), new Message.Assistant("Hi! How can I help you today?"),
+                new Message.User("cancel my order"), new Message.User("it is #1"),
+                new Message.Assistant(null, List.of(new ToolCall("toolu_1", "cancel_order", PyDict.of("order_id", "#1")))),
+                new Message.Tool("toolu_1", "cancel_order", "ok", false), new Message.User("and tell me when it is done"));
+        String body = AnthropicMessages.INSTANCE.encodeRequest(history, List.of(), fast("claude"));
+        assertEquals("""
+                {"model": "claude", "max_tokens": 4096, "system": "sys", "messages": [{"role": "user", "content": "."}, \
+                {"role": "assistant", "content": "Hi! How can I help you today?"}, \
+                {"role": "user", "content": [{"type": "text", "text": "cancel my order"}, {"type": "text", "text": "it is #1"}]}, \
+                {"role": "assistant", "content": [{"type": "tool_use", "id": "toolu_1", "name": "cancel_order", "input": {"order_id": "#1"}}]}, \
+                {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "toolu_1", "content": "ok"}, \
+                {"type": "text", "text": "and tell me when it is done"}]}]}""", body);
+    }
+
+    @Test
+    void decodingARequestInvertsEncodingIt() {
+        List<Message> history = List.of(new Message.System("sys"), new Message.User("q"),
+                new Message.Assistant("a", List.of(new ToolCall("toolu_1", "get_weather", PyDict.of("location", "Oslo")),
+                        new ToolCall("toolu_2", "get_weather", PyDict.of("location", "Bergen")))),
+                new Message.Tool("toolu_1", "get_weather", "r1", false), new Message.Tool("toolu_2", "get_weather", "r2", true),
+                new Message.Assistant("done"), new Message.User("thanks"));
+        ProviderOptions o = fast("claude").withParallelToolCalls(false);
+        String body = AnthropicMessages.INSTANCE.encodeRequest(history, List.of(WEATHER), o);
+        DecodedRequest decoded = AnthropicMessages.decodeRequest(body);
+        assertEquals(history, decoded.history().stream().map(m -> m instanceof Message.Assistant a
+                ? new Message.Assistant(a.content(), a.toolCalls().stream().map(c -> new ToolCall(c.id(), c.name(), c.arguments())).toList())
+                : m).toList(), "equal up to the argument text the server saw");
+        assertEquals(List.of(WEATHER), decoded.tools());
+        assertEquals(body, AnthropicMessages.INSTANCE.encodeRequest(decoded.history(), decoded.tools(), o));
+    }
+
+    @Test
     void toolUseInputThatIsNotAnObjectIsAnAgentError() throws Exception {
         String body = """
                 {"id": "msg_x", "type": "message", "role": "assistant", "model": "claude",

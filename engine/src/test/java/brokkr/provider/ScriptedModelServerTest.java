@@ -14,6 +14,8 @@ import brokkr.value.PyDict;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /** The loopback server as another module would use it: a scripted model behind a real HTTP provider. */
 class ScriptedModelServerTest {
@@ -35,38 +37,63 @@ class ScriptedModelServerTest {
 
     private static final ScriptedCandidate.Policy GOLD = replay(List.of(
             calls(call("get_weather", "location", "Oslo"), call("get_weather", "location", "Bergen")),
-            calls(rawCall("get_weather", "{\"location\": \"Trond")),
+            calls(rawCall("get_weather", "[\"Trondheim\"]")),
             sayAndCall("One more.", call("get_weather", PyDict.of("location", "Tromsø", "unit", "celsius")))),
             say("Oslo 3, Bergen 3."));
 
-    @Test
-    void aScriptedCandidateBehindTheServerBehavesLikeTheCandidateItself() throws Exception {
+    private static void assertSameConversation(List<Message> direct, List<Message> overHttp) {
+        assertEquals(direct.stream().map(ScriptedModelServerTest::plain).toList(), overHttp.stream().map(ScriptedModelServerTest::plain).toList());
+        for (int i = 0; i < direct.size(); i++) {
+            if (direct.get(i) instanceof Message.Assistant d) {
+                assertEquals(d.toolCalls().stream().map(ToolCall::malformed).toList(),
+                        ((Message.Assistant) overHttp.get(i)).toolCalls().stream().map(ToolCall::malformed).toList());
+            }
+        }
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"vllm", "anthropic"})
+    void aScriptedCandidateBehindTheServerBehavesLikeTheCandidateItself(String provider) throws Exception {
         try (var server = ScriptedModelServer.ofCandidate(ScriptedCandidate.of(GOLD))) {
             Fixtures.FakeEffects fx = new Fixtures.FakeEffects();
-            ModelProvider viaHttp = Providers.fromEnvironment(server.openAiEnv(), "vllm", "Qwen/Qwen3-8B",
+            var env = provider.equals("anthropic") ? server.anthropicEnv("k-test") : server.openAiEnv();
+            ModelProvider viaHttp = Providers.fromEnvironment(env, provider, "Qwen/Qwen3-8B",
                     Fixtures.fast("ignored").withParallelToolCalls(true), Effects.httpClient(java.time.Duration.ofSeconds(5)), fx.effects);
             List<Message> overHttp = run(viaHttp, List.of(Fixtures.WEATHER));
             List<Message> direct = run(ScriptedCandidate.of(GOLD), List.of(Fixtures.WEATHER));
-
-            assertEquals(direct.size(), overHttp.size());
             assertEquals(10, overHttp.size());
-            for (int i = 0; i < direct.size(); i++) {
-                if (direct.get(i) instanceof Message.Assistant d) {
-                    Message.Assistant h = (Message.Assistant) overHttp.get(i);
-                    assertEquals(d.content(), h.content());
-                    assertEquals(d.toolCalls().stream().map(c -> List.of(c.id(), c.name(), c.arguments(), String.valueOf(c.malformed()))).toList(),
-                            h.toolCalls().stream().map(c -> List.of(c.id(), c.name(), c.arguments(), String.valueOf(c.malformed()))).toList());
-                } else {
-                    assertEquals(direct.get(i), overHttp.get(i));
-                }
-            }
+            assertSameConversation(direct, overHttp);
+            assertTrue(((Message.Assistant) overHttp.get(5)).toolCalls().getFirst().isMalformed());
+
             assertEquals(4, server.requestCount());
             var last = server.requests().getLast();
-            assertEquals("Qwen/Qwen3-8B", last.chat().model());
-            assertTrue(last.body().contains("\"parallel_tool_calls\": true"));
-            assertNull(last.credential(), "no OPENAI_API_KEY, no Authorization header");
+            DecodedRequest seen = provider.equals("anthropic") ? last.anthropic() : last.chat();
+            assertEquals("Qwen/Qwen3-8B", seen.model());
+            assertEquals(List.of(Fixtures.WEATHER), seen.tools());
             assertEquals(overHttp.subList(0, 9).stream().map(ScriptedModelServerTest::plain).toList(),
-                    last.chat().history().stream().map(ScriptedModelServerTest::plain).toList(), "the server saw the client's history");
+                    seen.history().stream().map(ScriptedModelServerTest::plain).toList(), "the server saw the client's history");
+            if (provider.equals("anthropic")) {
+                assertEquals("/v1/messages", last.path());
+                assertEquals("k-test", last.credential());
+                assertTrue(((Message.Tool) seen.history().get(6)).error(), "is_error survives the round trip");
+            } else {
+                assertEquals("/v1/chat/completions", last.path());
+                assertTrue(last.body().contains("\"parallel_tool_calls\": true"));
+                assertNull(last.credential(), "no OPENAI_API_KEY, no Authorization header");
+            }
+        }
+    }
+
+    @Test
+    void concurrentEpisodesShareOneProviderAndOneServer() throws Exception {
+        try (var server = ScriptedModelServer.ofCandidate(ScriptedCandidate.of(GOLD));
+             var pool = java.util.concurrent.Executors.newVirtualThreadPerTaskExecutor()) {
+            ModelProvider p = Fixtures.openai(server, Fixtures.fast("m"), new Fixtures.FakeEffects());
+            List<Message> direct = run(ScriptedCandidate.of(GOLD), List.of(Fixtures.WEATHER));
+            List<java.util.concurrent.Future<List<Message>>> runs = new ArrayList<>();
+            for (int i = 0; i < 16; i++) runs.add(pool.submit(() -> run(p, List.of(Fixtures.WEATHER))));
+            for (var r : runs) assertSameConversation(direct, r.get());
+            assertEquals(64, server.requestCount());
         }
     }
 
@@ -82,6 +109,7 @@ class ScriptedModelServerTest {
         assertEquals(List.of(Fixtures.WEATHER), decoded.tools());
         assertEquals("get_weather", ((Message.Tool) decoded.history().get(3)).name(), "named after the call it answers");
         assertEquals(body, OpenAiChat.INSTANCE.encodeRequest(decoded.history(), decoded.tools(), o));
+        assertTrue(body.contains("{\"role\": \"assistant\", \"content\": \"\"}"), "an empty assistant turn is sent as empty text, not null");
     }
 
     @Test

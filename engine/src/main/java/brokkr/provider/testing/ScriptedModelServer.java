@@ -3,6 +3,8 @@ package brokkr.provider.testing;
 import brokkr.conversation.Candidate;
 import brokkr.conversation.InfrastructureFailure;
 import brokkr.conversation.Turn;
+import brokkr.provider.AnthropicMessages;
+import brokkr.provider.DecodedRequest;
 import brokkr.provider.OpenAiChat;
 import brokkr.python.PyJson;
 import brokkr.value.Json;
@@ -37,16 +39,27 @@ import java.util.function.Function;
  *
  * <p>Three ways to script it:
  * <ul>
- *   <li>{@link #ofCandidate(Candidate)}: an OpenAI-compatible model driven by a Brokkr candidate (for
- *       example a {@link brokkr.provider.ScriptedCandidate} replaying gold actions). The request is
- *       decoded into messages and tools, the candidate's message is encoded as a Chat Completions
- *       response shaped like OpenAI's documented example;</li>
+ *   <li>{@link #ofCandidate(Candidate)}: a model driven by a Brokkr candidate (for example a
+ *       {@link brokkr.provider.ScriptedCandidate} replaying gold actions), speaking OpenAI Chat
+ *       Completions and Anthropic Messages. The request is decoded into messages and tools, the
+ *       candidate's message is encoded as a response shaped like the API's documented example;</li>
  *   <li>{@link #ofJson(Function)}: a function from the request JSON to the response JSON;</li>
  *   <li>{@link #start(Handler)}: full control over status, headers and body, plus faults: a
  *       {@link Reply#stall() stall} (accept, never answer) or a {@link Reply#stallBody stalled body}
  *       (headers and part of the body, then nothing). Scripts of replies in order:
  *       {@link #sequence(Reply...)}.</li>
  * </ul>
+ *
+ * <p>Typical end-to-end use:
+ * <pre>{@code
+ * var gold = ScriptedCandidate.replay(List.of(
+ *         ScriptedCandidate.calls(ScriptedCandidate.call("get_order_details", "order_id", "#W123")),
+ *         ScriptedCandidate.say("Your order is cancelled.")), ScriptedCandidate.say("###STOP###"));
+ * try (var server = ScriptedModelServer.ofCandidate(ScriptedCandidate.of(gold))) {
+ *     ModelProvider agent = Providers.fromEnvironment(server.openAiEnv(), "openai", "gold", options);
+ *     // ... run the benchmark with `agent` as its candidate, then inspect server.requests()
+ * }
+ * }</pre>
  *
  * <p>Recorded requests keep the credential header out of their {@code toString} and header map (so a
  * test's logs never show it); {@link Request#credential()} gives it to tests that check it was sent.
@@ -59,7 +72,9 @@ public final class ScriptedModelServer implements AutoCloseable {
     public record Request(int index, String method, String path, Map<String, String> headers, String body, String credential) {
         public PyDict json() { return Json.parse(body).asDict(); }
         /** The body read as a Chat Completions request. */
-        public OpenAiChat.Request chat() { return OpenAiChat.decodeRequest(body); }
+        public DecodedRequest chat() { return OpenAiChat.decodeRequest(body); }
+        /** The body read as an Anthropic Messages request. */
+        public DecodedRequest anthropic() { return AnthropicMessages.decodeRequest(body); }
         @Override public String toString() {
             return "Request[" + index + " " + method + " " + path + ", headers=" + headers + ", body=" + body + "]";
         }
@@ -129,18 +144,23 @@ public final class ScriptedModelServer implements AutoCloseable {
     }
 
     /**
-     * An OpenAI-compatible model driven by {@code candidate}: each request is decoded into history and
-     * tools, and the candidate's next message is returned as a Chat Completions response with id
-     * {@code chatcmpl-scripted-<index>}. A candidate that throws {@link InfrastructureFailure} makes the
+     * A model driven by {@code candidate}, speaking both APIs: requests to a path ending in
+     * {@code /messages} are read and answered as Anthropic Messages, all others as OpenAI Chat
+     * Completions. Each request is decoded into history and tools, and the candidate's next message is
+     * returned shaped like the API's documented response, with id {@code chatcmpl-scripted-<index>} or
+     * {@code msg_scripted_<index>}. A candidate that throws {@link InfrastructureFailure} makes the
      * server answer 500, so the client's retry path runs.
      */
     public static ScriptedModelServer ofCandidate(Candidate candidate) {
         return start(r -> {
-            OpenAiChat.Request chat = r.chat();
+            boolean anthropic = r.path().endsWith("/messages");
+            DecodedRequest req = anthropic ? r.anthropic() : r.chat();
+            String model = req.model() == null ? "scripted" : req.model();
             try {
-                Turn t = candidate.next(chat.history(), chat.tools());
-                return Reply.json(OpenAiChat.encodeResponse(t.message(), chat.model() == null ? "scripted" : chat.model(),
-                        "chatcmpl-scripted-" + r.index()));
+                Turn t = candidate.next(req.history(), req.tools());
+                return Reply.json(anthropic
+                        ? AnthropicMessages.encodeResponse(t.message(), model, "msg_scripted_" + r.index())
+                        : OpenAiChat.encodeResponse(t.message(), model, "chatcmpl-scripted-" + r.index()));
             } catch (InfrastructureFailure f) {
                 return Reply.json(500, PyJson.dumps(PyDict.of("error", PyDict.of("message", f.getMessage(), "type", "server_error"))));
             }
