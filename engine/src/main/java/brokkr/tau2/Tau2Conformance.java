@@ -39,9 +39,13 @@ public final class Tau2Conformance {
      * @param millis              wall time of the replay
      */
     public record Report(int sequences, int calls, int mismatches, int mismatchedSequences, long millis) {
+        /** The closing line of a replay, exactly as the conformance command prints it. */
+        public String summaryLine() {
+            return sequences + " sequences, " + calls + " calls, " + mismatches + " mismatches";
+        }
+
         @Override public String toString() {
-            return sequences + " sequences, " + calls + " calls, " + mismatches + " mismatches ("
-                    + mismatchedSequences + " sequences differ), " + millis + " ms";
+            return summaryLine() + " (" + mismatchedSequences + " sequences differ), " + millis + " ms";
         }
     }
 
@@ -66,7 +70,7 @@ public final class Tau2Conformance {
             throw new UncheckedIOException(e);
         }
         Report rep = new Report(sequences, calls, mismatches, badSeqs, (System.nanoTime() - t0) / 1_000_000);
-        if (out != null) out.println(rep);
+        if (out != null) out.println(rep.summaryLine());
         return rep;
     }
 

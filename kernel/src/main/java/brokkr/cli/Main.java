@@ -12,7 +12,9 @@ import java.util.ServiceLoader;
 public final class Main {
     /** The built-in commands, in the order {@code --help} lists them. */
     static List<Command> builtins() {
-        return List.of(new Tau2Command());
+        ModelSource models = ModelSource.fromEnvironment(System.getenv());
+        return List.of(new DemoCommand(models), new LoopCommand(models), new ParallelCommand(models),
+                new ConformanceCommand(), new Tau2Command());
     }
 
     static Map<String, Command> commands() {

@@ -81,7 +81,7 @@ public final class Tau2Command implements Command {
                                     at the pinned commit does not: its stop token is text for the user)
                   --max-steps, --max-errors  upstream's limits (default 200, 10)
                   --out             append one JSON object per episode (transcript, grade, model requests)
-                """.formatted(String.join(", ", Tau2Domain.NAMES));
+                """.formatted(String.join(", ", Tau2Domain.names()));
     }
 
     record Args(String domain, String agent, String split, List<String> tasks, String model, String userModel,
@@ -133,7 +133,7 @@ public final class Tau2Command implements Command {
             }
         }
         if (domain == null) throw new UsageException("--domain is required");
-        if (!Tau2Domain.NAMES.contains(domain)) throw new UsageException("unknown domain '" + domain + "' (available: " + String.join(", ", Tau2Domain.NAMES) + ")");
+        if (!Tau2Domain.names().contains(domain)) throw new UsageException("unknown domain '" + domain + "' (available: " + String.join(", ", Tau2Domain.names()) + ")");
         if (agent == null) throw new UsageException("--agent is required");
         if (!List.of("gold", "stop", "llm").contains(agent)) throw new UsageException("--agent must be gold, stop or llm, not '" + agent + "'");
         if (agent.equals("llm") && model == null) throw new UsageException("--agent llm needs --model");

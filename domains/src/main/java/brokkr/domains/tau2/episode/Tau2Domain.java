@@ -1,7 +1,7 @@
 package brokkr.domains.tau2.episode;
 
+import brokkr.domains.tau2.Tau2Domains;
 import brokkr.domains.tau2.retail.RetailDomain;
-import brokkr.tau2.Tau2Data;
 import brokkr.tau2.Tau2Environment.Worlds;
 import brokkr.tau2.episode.EpisodeEnvironment;
 import brokkr.tau2.episode.Tau2EpisodeEnvironment;
@@ -21,26 +21,23 @@ public record Tau2Domain(String name, EpisodeEnvironment<Worlds> environment, Ma
                          Function<String, List<String>> splits, String agentSystemPrompt,
                          Function<TaskSpec, String> userSystemPrompt) {
 
-    /** Domains transcribed so far. */
-    public static final List<String> NAMES = List.of(RetailDomain.DOMAIN);
+    /** Domains episodes can run on ({@link Tau2Domains} is the one place a name maps to a domain). */
+    public static List<String> names() { return Tau2Domains.episodeNames(); }
 
     /** Loads a domain by upstream name from the located data directory (digests verified). */
     public static Tau2Domain load(String name) {
-        return load(name, Tau2Data.locate());
+        Tau2Domain d = Tau2Domains.episodes(name);
+        if (d == null) throw new IllegalArgumentException("unknown tau2 domain '" + name + "' (available: " + String.join(", ", names()) + ")");
+        return d;
     }
 
-    public static Tau2Domain load(String name, Tau2Data data) {
-        if (name.equals(RetailDomain.DOMAIN)) return retail(new RetailDomain(data));
-        throw new IllegalArgumentException("unknown tau2 domain '" + name + "' (available: " + String.join(", ", NAMES) + ")");
-    }
-
-    static Tau2Domain retail(RetailDomain d) {
+    /** The retail domain for episodes: users have no tools (upstream {@code tools=None}), no {@code sync_tools}. */
+    public static Tau2Domain retail(RetailDomain d) {
         Map<String, TaskSpec> tasks = new LinkedHashMap<>();
         for (Value t : d.tasks()) {
             TaskSpec spec = TaskSpec.parse(t.asDict());
             tasks.put(spec.id(), spec);
         }
-        // Retail users have no tools (upstream tools=None); retail has no sync_tools.
         EpisodeEnvironment<Worlds> env = new Tau2EpisodeEnvironment(d.toolkit(), null, null,
                 task -> d.environment(task.id()), task -> List.of());
         return new Tau2Domain(RetailDomain.DOMAIN, env, tasks, d::split, d.agentSystemPrompt(), task -> d.userSystemPrompt(task.raw()));
