@@ -25,26 +25,43 @@ public final class PyFloats {
             out.append((long) ax).append(".0");
             return;
         }
-        Decimal d = shortest(ax);
-        String digits = d.digits;
-        int decpt = d.decpt;
+        // Digits straight from Double.toString's text into a small buffer: no intermediate strings.
+        String t = Double.toString(ax);
+        char[] digits = new char[20];
+        int nd = 0, decpt = 0, exp = 0;
+        boolean seenDot = false;
+        int n = t.length();
+        for (int i = 0; i < n; i++) {
+            char c = t.charAt(i);
+            if (c == '.') { seenDot = true; continue; }
+            if (c == 'E') { exp = Integer.parseInt(t, i + 1, n, 10); break; }
+            if (c == '0' && nd == 0) { if (seenDot) decpt--; continue; } // leading zeros
+            digits[nd++] = c;
+            if (!seenDot) decpt++;
+        }
+        decpt += exp;
+        while (nd > 1 && digits[nd - 1] == '0') nd--;
+        if (nd == 2) {
+            Decimal one = oneDigit(ax, new String(digits, 0, 2), decpt);
+            if (one != null) { digits[0] = one.digits.charAt(0); nd = 1; decpt = one.decpt; }
+        }
         // CPython float_repr_style 'short' / format code 'r' (Python/pystrtod.c format_float_short):
         // exponent iff decpt <= -4 or decpt > 16.
         if (decpt > -4 && decpt <= 16) {
             if (decpt <= 0) {
                 out.append("0.");
                 out.repeat('0', -decpt);
-                out.append(digits);
-            } else if (decpt >= digits.length()) {
-                out.append(digits);
-                out.repeat('0', decpt - digits.length());
+                out.append(digits, 0, nd);
+            } else if (decpt >= nd) {
+                out.append(digits, 0, nd);
+                out.repeat('0', decpt - nd);
                 out.append(".0");
             } else {
-                out.append(digits, 0, decpt).append('.').append(digits, decpt, digits.length());
+                out.append(digits, 0, decpt).append('.').append(digits, decpt, nd - decpt);
             }
         } else {
-            out.append(digits.charAt(0));
-            if (digits.length() > 1) out.append('.').append(digits, 1, digits.length());
+            out.append(digits[0]);
+            if (nd > 1) out.append('.').append(digits, 1, nd - 1);
             int e = decpt - 1;
             out.append('e').append(e < 0 ? '-' : '+');
             int ae = Math.abs(e);
