@@ -144,7 +144,7 @@ def gen_round():
             else:
                 row["out"] = out
             rows.append(row)
-    for _ in range(400):
+    for _ in range(250):
         x = round(RNG.uniform(-1000, 1000), RNG.randint(1, 4))
         n = RNG.randint(0, 3)
         rows.append({"x": enc(x), "n": n, "out": enc(round(x, n))})
@@ -166,7 +166,7 @@ def gen_format():
              ',.0f', ',f', '_.2f', '+.2f', ' .2f', '10.2f', '<10.2f', '>10.2f', '^10.2f', '*^12.3f', '010.2f',
              '+012,.2f', '.2F', 'F', '=+10.1f', ',d', '_d', 'd', '+d', '08d', '.3e', 'e', '.0e', 'E']
     allx = interesting_floats()
-    xs = allx[:120] + RNG.sample(allx, 500)
+    xs = allx[:120] + RNG.sample(allx, 450)
     for x in xs:
         picks = ['.2f', '.4f'] + RNG.sample(specs, 3)
         for s in picks:
@@ -463,19 +463,36 @@ def gen_loads():
 
 # ---------------------------------------------------------------- truthiness / equality
 def gen_ops():
-    rows = []
+    """First line: the values; then bool(v) per value and ==, <, <=, >, >= per ordered pair (by index).
+    An ordering that raises is recorded as "E", with str(e) of the '<' TypeError in "msg" the first time
+    a pair of types raises (the text depends on the types only, and the other operators differ only in
+    the symbol: "'%s' not supported between instances of '%.100s' and '%.100s'")."""
     vals = [None, True, False, 0, 1, -1, 2, 0.0, -0.0, 1.0, 2.0, 0.5, math.nan, math.inf, -math.inf, '', ' ', '0',
             'False', 'a', 'A', [], [0], [None], [[]], {}, {'a': None}, 2 ** 53, 2 ** 53 + 1, float(2 ** 53),
             2 ** 64, float(2 ** 64), 10 ** 30, 1e30, [1, 2], [1.0, 2.0], [True, 2], [2, 1], {'a': 1, 'b': 2},
             {'b': 2, 'a': 1}, {'a': 1.0, 'b': True * 2}, {'a': 1}, {'a': [1, {'b': 0.0}]}, {'a': [True, {'b': False}]},
-            [math.nan], {'a': math.nan}, '\U0001f600', '\ud83d', '\ude00\ud83d']
-    for v in vals:
-        rows.append({"op": "truthy", "a": enc(v), "out": bool(v)})
-    for a in vals:
-        for b in vals:
+            [math.nan], {'a': math.nan}, '\U0001f600', '\ud83d', '\ude00\ud83d', '\uffff', [1, 'a'], [1, 2, 3],
+            ['a', None], -(2 ** 70), 0.1]
+    # (a lone high surrogate followed by a lone low one would be one astral character in UTF-16: not used)
+    rows = [{"values": [enc(v) for v in vals]}]
+    for i, v in enumerate(vals):
+        rows.append({"op": "truthy", "i": i, "out": bool(v)})
+    import operator
+    ops = [('lt', operator.lt), ('le', operator.le), ('gt', operator.gt), ('ge', operator.ge)]
+    seen_types = set()
+    for i, a in enumerate(vals):
+        for j, b in enumerate(vals):
             # fresh objects so that identity never short-circuits a NaN comparison
-            a2, b2 = fresh(a), fresh(b)
-            rows.append({"op": "eq", "a": enc(a2), "b": enc(b2), "out": a2 == b2})
+            row = {"i": i, "j": j, "eq": fresh(a) == fresh(b)}
+            for name, f in ops:
+                try:
+                    row[name] = f(fresh(a), fresh(b))
+                except TypeError as e:
+                    row[name] = 'E'
+                    if name == 'lt' and (type(a), type(b)) not in seen_types:
+                        seen_types.add((type(a), type(b)))
+                        row["msg"] = str(e)
+            rows.append(row)
     return write('ops.jsonl', rows)
 
 

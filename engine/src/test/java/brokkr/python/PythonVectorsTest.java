@@ -183,18 +183,31 @@ class PythonVectorsTest {
     }
 
     @Test
-    void truthinessAndEquality() {
-        Vectors.Check c = new Vectors.Check("bool() / ==");
-        for (PyDict row : Vectors.read("ops.jsonl")) {
-            Value a = Vectors.decode(row.get("a"));
-            boolean expected = row.get("out") == brokkr.value.PyBool.TRUE;
-            switch (row.get("op").asStr()) {
-                case "truthy" -> c.eq(String.valueOf(expected), String.valueOf(PyTruth.truthy(a)), "bool(" + PyRepr.repr(a) + ")");
-                case "eq" -> {
-                    Value b = Vectors.decode(row.get("b"));
-                    c.eq(String.valueOf(expected), String.valueOf(PyOps.eq(a, b)), PyRepr.repr(a) + " == " + PyRepr.repr(b));
+    void truthinessEqualityAndOrdering() {
+        List<PyDict> rows = Vectors.read("ops.jsonl");
+        List<Value> values = rows.getFirst().get("values").asList().stream().map(Vectors::decode).toList();
+        Vectors.Check c = new Vectors.Check("bool() / == / < <= > >=");
+        for (PyDict row : rows.subList(1, rows.size())) {
+            Value a = values.get(((PyInt) row.get("i")).value().intValueExact());
+            if (row.containsKey("op")) {
+                boolean expected = row.get("out") == brokkr.value.PyBool.TRUE;
+                c.eq(String.valueOf(expected), String.valueOf(PyTruth.truthy(a)), "bool(" + PyRepr.repr(a) + ")");
+                continue;
+            }
+            Value b = values.get(((PyInt) row.get("j")).value().intValueExact());
+            String pair = PyRepr.repr(a) + " ? " + PyRepr.repr(b);
+            c.eq(PyRepr.repr(row.get("eq")), PyRepr.repr(brokkr.value.PyBool.of(PyOps.eq(a, b))), pair + " (==)");
+            for (PyOps.Order op : PyOps.Order.values()) {
+                String key = op.name().toLowerCase(java.util.Locale.ROOT);
+                Value expected = row.get(key);
+                String actual;
+                try {
+                    actual = PyRepr.repr(brokkr.value.PyBool.of(PyOps.compare(a, b, op)));
+                } catch (PyException e) {
+                    actual = "E";
+                    if (op == PyOps.Order.LT && row.containsKey("msg")) c.eq(row.get("msg").asStr(), e.str(), pair + " (TypeError text)");
                 }
-                default -> throw new IllegalStateException(row.toString());
+                c.eq(expected instanceof PyStr s ? s.value() : PyRepr.repr(expected), actual, pair + " (" + key + ")");
             }
         }
         c.finish();
