@@ -12,14 +12,14 @@ import java.math.RoundingMode;
 /**
  * Python's {@code format(x, spec)} (= {@code f"{x:spec}"}) for int and float, after
  * Python/formatter_unicode.c. Spec: {@code [[fill]align][sign][z][#][0][width][,|_][.precision][type]}
- * with type one of {@code f F e E %} (floats, and ints converted to float), {@code d} (ints), or
- * none (ints as {@code d}; floats as {@code repr} when no precision is given).
+ * with type one of {@code f F e E g G %} (floats, and ints converted to float), {@code d} (ints),
+ * or none (ints as {@code d}; floats as {@code repr}, or with a precision as {@code g} keeping a
+ * {@code .0}).
  *
  * <p>Digits come from the exact binary value rounded half-even ({@code new BigDecimal(double)}),
  * which is what CPython's correctly rounded dtoa produces; {@link String#format} rounds half-up on
  * a decimal approximation and disagrees (e.g. {@code format(0.125, '.2f') == '0.12'}).
- * The types {@code g G n b o x X c s} and a precision without a type for floats are not supported
- * and raise {@link UnsupportedOperationException}.
+ * The types {@code n b o x X c s} are not supported and raise {@link UnsupportedOperationException}.
  */
 public final class PyFormat {
     private PyFormat() {}
@@ -107,7 +107,7 @@ public final class PyFormat {
         char type = s.type();
         int precision = s.precision();
         String body;
-        boolean upper = type == 'F' || type == 'E';
+        boolean upper = type == 'F' || type == 'E' || type == 'G';
         boolean negative = Math.copySign(1.0, x) < 0 && !Double.isNaN(x);
         String suffix = "";
         if (type == '%') { x *= 100; suffix = "%"; negative = Math.copySign(1.0, x) < 0 && !Double.isNaN(x); }
@@ -120,10 +120,8 @@ public final class PyFormat {
             switch (type) {
                 case 'f', 'F', '%' -> body = fixedDigits(ax, precision < 0 ? 6 : precision, s.alternate()) + suffix;
                 case 'e', 'E' -> body = expDigits(ax, precision < 0 ? 6 : precision, s.alternate(), upper ? 'E' : 'e');
-                case 0 -> {
-                    if (precision >= 0) throw new UnsupportedOperationException("float format with precision and no type");
-                    body = PyFloats.repr(ax);
-                }
+                case 'g', 'G' -> body = general(ax, precision < 0 ? 6 : precision, s.alternate(), false, upper ? 'E' : 'e');
+                case 0 -> body = precision < 0 ? PyFloats.repr(ax) : general(ax, precision, s.alternate(), true, 'e');
                 default -> throw new UnsupportedOperationException("float format type '" + type + "'");
             }
             // 'z' turns a negative zero (after rounding) into a positive one.
@@ -138,7 +136,7 @@ public final class PyFormat {
                 if (s.precision() >= 0) throw PyException.valueError("Precision not allowed in integer format specifier");
                 return layout(v.signum() < 0, v.abs().toString(), s);
             }
-            case 'f', 'F', 'e', 'E', '%' -> {
+            case 'f', 'F', 'e', 'E', 'g', 'G', '%' -> {
                 double d = v.doubleValue();
                 if (Double.isInfinite(d)) throw new PyException("OverflowError", "int too large to convert to float");
                 return formatFloat(d, s);
@@ -186,6 +184,48 @@ public final class PyFormat {
         int ae = Math.abs(exp);
         if (ae < 10) sb.append('0');
         sb.append(ae);
+        return sb.toString();
+    }
+
+    /**
+     * The 'g' type (Python/pystrtod.c format_float_short, dtoa mode 2): {@code precision} significant
+     * digits (0 counts as 1), trailing zeros dropped unless '#'; exponent form when the decimal
+     * exponent is below -4 or not below the precision. {@code addDot0} is the typeless spec with a
+     * precision ({@code format(12.0, '.3') == '12.0'}): one digit fewer before switching to the
+     * exponent, and an integral fixed-point result gets ".0".
+     */
+    static String general(double ax, int precision, boolean alternate, boolean addDot0, char e) {
+        int p = precision == 0 ? 1 : precision;
+        String digits;
+        int decpt;
+        if (ax == 0.0) {
+            digits = "0";
+            decpt = 1;
+        } else {
+            BigDecimal r = new BigDecimal(ax).round(new MathContext(p, RoundingMode.HALF_EVEN)).stripTrailingZeros();
+            digits = r.unscaledValue().toString();
+            decpt = digits.length() - r.scale();
+        }
+        if (alternate && digits.length() < p) digits = digits + "0".repeat(p - digits.length());
+        int nd = digits.length();
+        boolean useExp = decpt <= -4 || decpt > (addDot0 ? p - 1 : p);
+        StringBuilder sb = new StringBuilder(nd + 8);
+        if (useExp) {
+            sb.append(digits.charAt(0));
+            if (nd > 1 || alternate) sb.append('.').append(digits, 1, nd);
+            int x = decpt - 1;
+            sb.append(e).append(x < 0 ? '-' : '+');
+            if (Math.abs(x) < 10) sb.append('0');
+            sb.append(Math.abs(x));
+        } else if (decpt <= 0) {
+            sb.append("0.").repeat('0', -decpt).append(digits);
+        } else if (decpt < nd) {
+            sb.append(digits, 0, decpt).append('.').append(digits, decpt, nd);
+        } else {
+            sb.append(digits).repeat('0', decpt - nd);
+            if (alternate) sb.append('.');
+            else if (addDot0) sb.append(".0");
+        }
         return sb.toString();
     }
 

@@ -60,7 +60,9 @@ class PyNumbersTest {
         assertEquals("inf", PyFormat.fixed(Double.POSITIVE_INFINITY, 2));
         assertEquals("3.1416", PyFormat.fixed(Math.PI, 4));
         assertEquals("1,234", PyFormat.format(PyInt.of(1234), ","));
-        assertThrows(UnsupportedOperationException.class, () -> PyFormat.format(1.0, ".3g"));
+        assertEquals("1.23e+03", PyFormat.format(1234.5678, ".3g"));
+        assertEquals("12.0", PyFormat.format(12.0, ".3"));
+        assertThrows(UnsupportedOperationException.class, () -> PyFormat.format(PyInt.of(255), "x"));
     }
 
     @Test
