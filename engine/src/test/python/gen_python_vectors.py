@@ -13,6 +13,10 @@ exact doubles, dict order and lone surrogates included):
     int   -> {"i": "<decimal>"}  (beyond 4000 digits {"ix": "[-]<hex>"});  float -> {"f": float.hex(x)}  ('inf', '-inf', 'nan' for the non-finite)
     list  -> [enc, ...];          dict  -> {"d": [[key, enc], ...]}  (insertion order)
 
+Files: float_repr, round, format, repr (str repr/str of values), printable (str.isprintable ranges over all
+code points), dumps, loads (values or JSONDecodeError text and position), ops (bool(), ==, <, <=, >, >=)
+and worlds (SHA-256 of json.dumps over the upstream tau2 worlds in ../shared, when present).
+
 Known CPython 3.11 vs 3.13 differences, kept out of the vectors (the Java code follows 3.13):
   * json.loads of a trailing comma: 3.13 says "Illegal trailing comma before end of array/object" at the
     comma, 3.11 "Expecting value" / "Expecting property name ..." after it.
@@ -507,14 +511,40 @@ def fresh(v):
     return v
 
 
+# ---------------------------------------------------------------- real worlds
+SHARED = os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..', '..', '..', '..', 'shared')
+WORLDS = ['upstream/tau2-bench/data/tau2/domains/airline/db.json', 'upstream/tau2-bench/data/tau2/domains/retail/db.json',
+          'upstream/tau2-bench/data/tau2/domains/banking_knowledge/db.json']
+
+
+def gen_worlds():
+    """SHA-256 of json.dumps over the upstream worlds in shared/ (the 7 MB airline db among them), so the
+    Java side can check dumps(loads(text)) on real data without storing megabytes of output."""
+    import hashlib
+    rows = []
+    opts_list = [dict(), dict(sort_keys=True), dict(indent=2, ensure_ascii=False), dict(separators=(',', ':'), sort_keys=True)]
+    for rel in WORLDS:
+        path = os.path.join(SHARED, rel)
+        if not os.path.exists(path):
+            print('missing', path, '- keeping the old worlds.jsonl', file=sys.stderr)
+            return None
+        raw = open(path, 'rb').read()
+        v = json.loads(raw.decode('utf-8'))
+        for o in opts_list:
+            out = json.dumps(v, **o)
+            rows.append({"path": rel, "input_sha256": hashlib.sha256(raw).hexdigest(), "opts": opts_json(o),
+                         "out_chars": len(out), "out_sha256": hashlib.sha256(out.encode('utf-8', 'surrogatepass')).hexdigest()})
+    return write('worlds.jsonl', rows)
+
+
 def main():
     os.makedirs(OUT, exist_ok=True)
     counts = {}
     for name, fn in [('float_repr', gen_float_repr), ('round', gen_round), ('format', gen_format),
                      ('repr', gen_repr), ('printable', gen_printable), ('dumps', gen_dumps),
-                     ('loads', gen_loads), ('ops', gen_ops)]:
+                     ('loads', gen_loads), ('ops', gen_ops), ('worlds', gen_worlds)]:
         counts[name] = fn()
-    total = sum(counts.values())
+    total = sum(c for c in counts.values() if c)
     print(json.dumps(counts), 'total', total, 'python', sys.version.split()[0], file=sys.stderr)
 
 
