@@ -185,7 +185,20 @@ def gen_format():
     for i in [0, 1, -1, 1234, -1234567, 10 ** 20 + 7, -(10 ** 25), 999, 1000, 123456789]:
         for s in [',d', '_d', 'd', '+d', '08d', ',', '.2f', ',.2f', '.1%', '.3g', 'e']:
             rows.append({"x": enc(i), "spec": s, "out": format(i, s)})
-    for _ in range(200):
+    # str, other ints codes, and objects: format(x, spec) texts and error texts
+    others = ['', 'abc', 'caf\u00e9', '\U0001f600x', 255, -255, 0, 2 ** 40, True, False, None, [1, 'a'], {'k': 1.5}, 1.5, -0.0]
+    ospecs = ['', '<10', '>10', '^11', '*^9', '\U0001f600>5', '.3', '10.2', '=10', '+', ' ', '#', ',', '_', 'd', 's', '010',
+              '<010', '*<010', '#x', '#010x', '_b', '#_b', '#o', ',x', 'X', '#X', '_x', '+#x', ' #b', 'n', 'x', 'c', '.2', 'z',
+              '.0', '.2f', 'e', '%', '_', '=+8', '^']
+    for v in others:
+        for sp in ospecs:
+            if sp == 'c' and isinstance(v, int):
+                continue  # 'c' is not implemented
+            try:
+                rows.append({"x": enc(v), "spec": sp, "out": format(v, sp)})
+            except (ValueError, TypeError) as e:
+                rows.append({"x": enc(v), "spec": sp, "err": type(e).__name__ + ": " + str(e)})
+    for _ in range(120):
         x = round(RNG.uniform(-1e7, 1e7), RNG.randint(0, 5))
         s = RNG.choice(['.2f', ',.2f', '.4f', '.1f', '.3f'])
         rows.append({"x": enc(x), "spec": s, "out": format(x, s)})
@@ -328,7 +341,7 @@ def gen_dumps():
             if (v is vals[-3] or v is vals[-4]) and o.get('indent') not in (None, 0, 1, -1):
                 continue  # deeply nested and widely indented output is large and adds nothing
             rows.append({"v": enc(v), "opts": opts_json(o), "out": json.dumps(v, **o)})
-    for _ in range(400):
+    for _ in range(300):
         v = random_value(RNG, 4)
         o = RNG.choice(opts_list)
         rows.append({"v": enc(v), "opts": opts_json(o), "out": json.dumps(v, **o)})

@@ -3,6 +3,7 @@ package brokkr.python;
 import brokkr.value.PyBool;
 import brokkr.value.PyFloat;
 import brokkr.value.PyInt;
+import brokkr.value.PyStr;
 import brokkr.value.Value;
 import java.math.BigDecimal;
 import java.math.BigInteger;
@@ -10,33 +11,40 @@ import java.math.MathContext;
 import java.math.RoundingMode;
 
 /**
- * Python's {@code format(x, spec)} (= {@code f"{x:spec}"}) for int and float, after
- * Python/formatter_unicode.c. Spec: {@code [[fill]align][sign][z][#][0][width][,|_][.precision][type]}
- * with type one of {@code f F e E g G %} (floats, and ints converted to float), {@code d} (ints),
- * or none (ints as {@code d}; floats as {@code repr}, or with a precision as {@code g} keeping a
- * {@code .0}).
+ * Python's {@code format(x, spec)} (= {@code f"{x:spec}"}, {@code "{:spec}".format(x)}), after
+ * Python/formatter_unicode.c. Spec: {@code [[fill]align][sign][z][#][0][width][,|_][.precision][type]}.
+ * Floats: {@code f F e E g G n %} or none ({@code repr}, or with a precision {@code g} keeping a
+ * {@code .0}); ints: {@code d n b o x X} or none, and the float types after conversion; bool: as
+ * int except that the empty spec gives {@code True}/{@code False}; str: {@code s} or none (fill,
+ * align, width, truncating precision); None, list, dict: only the empty spec ({@code str(x)}).
+ * Invalid specs raise CPython's ValueError/TypeError texts; {@code n} assumes the C locale.
  *
  * <p>Digits come from the exact binary value rounded half-even ({@code new BigDecimal(double)}),
  * which is what CPython's correctly rounded dtoa produces; {@link String#format} rounds half-up on
  * a decimal approximation and disagrees (e.g. {@code format(0.125, '.2f') == '0.12'}).
- * The types {@code n b o x X c s} are not supported and raise {@link UnsupportedOperationException}.
+ * The int type {@code c} is not supported ({@link UnsupportedOperationException}).
  */
 public final class PyFormat {
     private PyFormat() {}
 
     /** {@code format(x, spec)}. */
     public static String format(Value x, String spec) {
-        Spec s = Spec.parse(spec);
         return switch (x) {
-            case PyFloat f -> formatFloat(f.value(), s);
-            case PyInt i -> formatInt(i.value(), s);
-            case PyBool b -> spec.isEmpty() ? (b.value() ? "True" : "False") : formatInt(BigInteger.valueOf(b.value() ? 1 : 0), s);
-            default -> throw new UnsupportedOperationException("format() of " + x.typeName());
+            case PyFloat f -> formatFloat(f.value(), Spec.parse(spec, '>', (char) 0));
+            case PyInt i -> formatInt(i.value(), Spec.parse(spec, '>', 'd'), "int");
+            // bool.__format__ is int.__format__, except that the empty spec means str(b).
+            case PyBool b -> spec.isEmpty() ? (b.value() ? "True" : "False") : formatInt(BigInteger.valueOf(b.value() ? 1 : 0), Spec.parse(spec, '>', 'd'), "bool");
+            case PyStr str -> formatStr(str.value(), Spec.parse(spec, '<', 's'));
+            // object.__format__: only the empty spec, meaning str(x).
+            default -> {
+                if (!spec.isEmpty()) throw PyException.typeError("unsupported format string passed to " + x.typeName() + ".__format__");
+                yield PyRepr.str(x);
+            }
         };
     }
 
     /** {@code format(x, spec)} for a float. */
-    public static String format(double x, String spec) { return formatFloat(x, Spec.parse(spec)); }
+    public static String format(double x, String spec) { return formatFloat(x, Spec.parse(spec, '>', (char) 0)); }
 
     /** {@code format(x, '.Nf')}: fixed point with N decimals. */
     public static String fixed(double x, int decimals) {
@@ -50,7 +58,8 @@ public final class PyFormat {
     /** Parsed format spec (Python/formatter_unicode.c parse_internal_render_format_spec). */
     record Spec(int fill, char align, char sign, boolean z, boolean alternate, int width, char grouping,
                 int precision, char type) {
-        static Spec parse(String spec) {
+        /** {@code defaultAlign}: '>' for numbers, '<' for str; {@code defaultType}: 'd' for int, 's' for str, none for float. */
+        static Spec parse(String spec, char defaultAlign, char defaultType) {
             int i = 0, n = spec.length();
             int fill = ' ';
             char align = 0;
@@ -74,15 +83,16 @@ public final class PyFormat {
             if (i < n && spec.charAt(i) == 'z') { z = true; i++; }
             boolean alternate = false;
             if (i < n && spec.charAt(i) == '#') { alternate = true; i++; }
-            if (i < n && spec.charAt(i) == '0') {
-                // "0" before the width: sign-aware zero padding unless an alignment was given.
-                if (!fillGiven) fill = '0';
-                if (align == 0) align = '=';
+            if (!fillGiven && i < n && spec.charAt(i) == '0') {
+                // "0" before the width: zero fill, and sign-aware ('=') for numbers unless aligned.
+                fill = '0';
+                if (align == 0 && defaultAlign == '>') align = '=';
                 i++;
             }
+            if (align == 0) align = defaultAlign;
             int width = -1;
             int ws = i;
-            while (i < n && Character.isDigit(spec.charAt(i))) i++;
+            while (i < n && isAsciiDigit(spec.charAt(i))) i++;
             if (i > ws) width = Integer.parseInt(spec, ws, i, 10);
             char grouping = 0;
             if (i < n && (spec.charAt(i) == ',' || spec.charAt(i) == '_')) grouping = spec.charAt(i++);
@@ -90,15 +100,26 @@ public final class PyFormat {
             if (i < n && spec.charAt(i) == '.') {
                 i++;
                 int ps = i;
-                while (i < n && Character.isDigit(spec.charAt(i))) i++;
+                while (i < n && isAsciiDigit(spec.charAt(i))) i++;
                 if (i == ps) throw PyException.valueError("Format specifier missing precision");
                 precision = Integer.parseInt(spec, ps, i, 10);
             }
-            char type = 0;
+            char type = defaultType;
             if (i < n) type = spec.charAt(i++);
             if (i < n) throw PyException.valueError("Invalid format specifier '" + spec + "' for object");
+            if (grouping != 0) {
+                // PEP 378 / PEP 515: ',' only for decimal types; '_' also groups b, o, x, X by four.
+                boolean ok = switch (type) {
+                    case 'd', 'e', 'f', 'g', 'E', 'G', '%', 'F', 0 -> true;
+                    case 'b', 'o', 'x', 'X' -> grouping == '_';
+                    default -> false;
+                };
+                if (!ok) throw PyException.valueError("Cannot specify '" + grouping + "' with '" + type + "'.");
+            }
             return new Spec(fill, align, sign, z, alternate, width, grouping, precision, type);
         }
+
+        private static boolean isAsciiDigit(char c) { return c >= '0' && c <= '9'; }
 
         private static boolean isAlign(char c) { return c == '<' || c == '>' || c == '=' || c == '^'; }
     }
@@ -109,6 +130,7 @@ public final class PyFormat {
         String body;
         boolean upper = type == 'F' || type == 'E' || type == 'G';
         boolean negative = Math.copySign(1.0, x) < 0 && !Double.isNaN(x);
+        if ("eEfFgGn%".indexOf(type) < 0 && type != 0) throw unknownCode(type, "float");
         String suffix = "";
         if (type == '%') { x *= 100; suffix = "%"; negative = Math.copySign(1.0, x) < 0 && !Double.isNaN(x); }
         double ax = Math.abs(x);
@@ -120,9 +142,10 @@ public final class PyFormat {
             switch (type) {
                 case 'f', 'F', '%' -> body = fixedDigits(ax, precision < 0 ? 6 : precision, s.alternate()) + suffix;
                 case 'e', 'E' -> body = expDigits(ax, precision < 0 ? 6 : precision, s.alternate(), upper ? 'E' : 'e');
-                case 'g', 'G' -> body = general(ax, precision < 0 ? 6 : precision, s.alternate(), false, upper ? 'E' : 'e');
+                // 'n' is 'g' with the locale's separators; the C locale has none.
+                case 'g', 'G', 'n' -> body = general(ax, precision < 0 ? 6 : precision, s.alternate(), false, upper ? 'E' : 'e');
                 case 0 -> body = precision < 0 ? PyFloats.repr(ax) : general(ax, precision, s.alternate(), true, 'e');
-                default -> throw new UnsupportedOperationException("float format type '" + type + "'");
+                default -> throw unknownCode(type, "float");
             }
             // 'z' turns a negative zero (after rounding) into a positive one.
             if (s.z() && negative && isZero(body)) negative = false;
@@ -130,19 +153,53 @@ public final class PyFormat {
         return layout(negative, body, s);
     }
 
-    static String formatInt(BigInteger v, Spec s) {
-        switch (s.type()) {
-            case 0, 'd' -> {
+    /** {@code typeName}: int or bool, for the unknown-code error. */
+    static String formatInt(BigInteger v, Spec s, String typeName) {
+        char type = s.type();
+        switch (type) {
+            case 0, 'd', 'n', 'b', 'o', 'x', 'X' -> {
                 if (s.precision() >= 0) throw PyException.valueError("Precision not allowed in integer format specifier");
-                return layout(v.signum() < 0, v.abs().toString(), s);
+                if (s.z()) throw PyException.valueError("Negative zero coercion (z) not allowed in integer format specifier");
+                int radix = switch (type) { case 'b' -> 2; case 'o' -> 8; case 'x', 'X' -> 16; default -> 10; };
+                String digits = v.abs().toString(radix);
+                String prefix = "";
+                if (type == 'X') digits = digits.toUpperCase(java.util.Locale.ROOT);
+                if (s.alternate() && radix != 10) prefix = "0" + type;
+                return layout(v.signum() < 0, prefix, digits, s, radix);
             }
-            case 'f', 'F', 'e', 'E', 'g', 'G', '%' -> {
+            case 'e', 'E', 'f', 'F', 'g', 'G', '%' -> {
                 double d = v.doubleValue();
                 if (Double.isInfinite(d)) throw new PyException("OverflowError", "int too large to convert to float");
                 return formatFloat(d, s);
             }
-            default -> throw new UnsupportedOperationException("int format type '" + s.type() + "'");
+            case 'c' -> throw new UnsupportedOperationException("int format type 'c'");
+            default -> throw unknownCode(type, typeName);
         }
+    }
+
+    /** str.__format__ (Python/formatter_unicode.c format_string_internal): align, fill, width, truncating precision. */
+    static String formatStr(String v, Spec s) {
+        if (s.type() != 0 && s.type() != 's') throw unknownCode(s.type(), "str");
+        if (s.sign() == ' ') throw PyException.valueError("Space not allowed in string format specifier");
+        if (s.sign() != 0) throw PyException.valueError("Sign not allowed in string format specifier");
+        if (s.z()) throw PyException.valueError("Negative zero coercion (z) not allowed in string format specifier");
+        if (s.alternate()) throw PyException.valueError("Alternate form (#) not allowed in string format specifier");
+        if (s.align() == '=') throw PyException.valueError("'=' alignment not allowed in string format specifier");
+        int len = v.codePointCount(0, v.length());
+        if (s.precision() >= 0 && len > s.precision()) {
+            v = v.substring(0, v.offsetByCodePoints(0, s.precision()));
+            len = s.precision();
+        }
+        int pad = Math.max(0, s.width() - len);
+        if (pad == 0) return v;
+        int left = switch (s.align()) { case '>' -> pad; case '^' -> pad / 2; default -> 0; };
+        StringBuilder sb = new StringBuilder(v.length() + pad);
+        sb.repeat(s.fill(), left).append(v).repeat(s.fill(), pad - left);
+        return sb.toString();
+    }
+
+    private static PyException unknownCode(char type, String typeName) {
+        return PyException.valueError("Unknown format code '" + type + "' for object of type '" + typeName + "'");
     }
 
     private static boolean isZero(String body) {
@@ -234,10 +291,14 @@ public final class PyFormat {
      * is the unsigned text, its leading decimal digits are the part that gets grouped (and, with
      * '0' fill and '=' alignment, zero-extended to the width, separators included).
      */
-    static String layout(boolean negative, String body, Spec s) {
-        String sign = negative ? "-" : s.sign() == '+' ? "+" : s.sign() == ' ' ? " " : "";
+    static String layout(boolean negative, String body, Spec s) { return layout(negative, "", body, s, 10); }
+
+    /** As above, with a radix prefix ("0x") between sign and digits; digits of a radix other than 10 group by 4. */
+    static String layout(boolean negative, String prefix, String body, Spec s, int radix) {
+        int groupSize = radix == 10 ? 3 : 4;
+        String sign = (negative ? "-" : s.sign() == '+' ? "+" : s.sign() == ' ' ? " " : "") + prefix;
         int nDigits = 0;
-        while (nDigits < body.length() && Character.isDigit(body.charAt(nDigits)) && body.charAt(nDigits) < 0x80) nDigits++;
+        while (nDigits < body.length() && Character.digit(body.charAt(nDigits), radix) >= 0 && body.charAt(nDigits) < 0x80) nDigits++;
         String rest = body.substring(nDigits);
         char align = s.align() == 0 ? '>' : s.align();
         String grouped;
@@ -245,7 +306,7 @@ public final class PyFormat {
             grouped = "";
         } else {
             int minWidth = (s.fill() == '0' && align == '=') ? Math.max(0, s.width() - sign.length() - rest.length()) : 0;
-            grouped = group(body.substring(0, nDigits), s.grouping(), minWidth);
+            grouped = group(body.substring(0, nDigits), s.grouping(), minWidth, groupSize);
         }
         int total = sign.length() + grouped.length() + rest.length();
         int pad = Math.max(0, s.width() - total);
@@ -266,11 +327,11 @@ public final class PyFormat {
     }
 
     /**
-     * Objects/unicodeobject.c _PyUnicode_InsertThousandsGrouping with groups of 3: digits are
+     * Objects/unicodeobject.c _PyUnicode_InsertThousandsGrouping with groups of 3 (4 for b/o/x): digits are
      * taken right to left, zero-extended until {@code minWidth} characters (separators counted) are
      * produced; a separator is never the first character.
      */
-    static String group(String digits, char sep, int minWidth) {
+    static String group(String digits, char sep, int minWidth, int groupSize) {
         if (sep == 0) {
             return digits.length() >= minWidth ? digits : "0".repeat(minWidth - digits.length()) + digits;
         }
@@ -278,7 +339,7 @@ public final class PyFormat {
         int remaining = digits.length();
         boolean useSep = false;
         while (true) {
-            int l = Math.min(3, Math.max(Math.max(remaining, minWidth), 1));
+            int l = Math.min(groupSize, Math.max(Math.max(remaining, minWidth), 1));
             int nZeros = Math.max(0, l - remaining);
             int nChars = Math.max(0, Math.min(remaining, l));
             if (useSep) rev.append(sep);

@@ -62,7 +62,9 @@ class PyNumbersTest {
         assertEquals("1,234", PyFormat.format(PyInt.of(1234), ","));
         assertEquals("1.23e+03", PyFormat.format(1234.5678, ".3g"));
         assertEquals("12.0", PyFormat.format(12.0, ".3"));
-        assertThrows(UnsupportedOperationException.class, () -> PyFormat.format(PyInt.of(255), "x"));
+        assertEquals("0xff", PyFormat.format(PyInt.of(255), "#x"));
+        assertEquals("abc       ", PyFormat.format(new PyStr("abc"), "<10"));
+        assertThrows(UnsupportedOperationException.class, () -> PyFormat.format(PyInt.of(65), "c"));
     }
 
     @Test

@@ -65,10 +65,13 @@ class PythonVectorsTest {
             String actual;
             try {
                 actual = PyFormat.format(x, spec);
+            } catch (PyException e) {
+                actual = e.pyType() + ": " + e.str();
             } catch (RuntimeException e) {
                 actual = e.toString();
             }
-            c.eq(row.get("out").asStr(), actual, "format(" + describe(x) + ", '" + spec + "')");
+            String expected = row.containsKey("err") ? row.get("err").asStr() : row.get("out").asStr();
+            c.eq(expected, actual, "format(" + describe(x) + ", '" + spec + "')");
         }
         c.finish();
     }
