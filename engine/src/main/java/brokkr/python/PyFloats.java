@@ -15,7 +15,7 @@ public final class PyFloats {
         return out.toString();
     }
 
-    /** Appends {@link #repr} of a finite, non-zero {@code x} (or any x) to {@code out}. */
+    /** Appends {@link #repr}{@code (x)} to {@code out}. */
     public static void appendRepr(double x, StringBuilder out) {
         if (Double.isNaN(x) || Double.isInfinite(x) || x == 0.0) { out.append(repr(x)); return; }
         if (x < 0) out.append('-');

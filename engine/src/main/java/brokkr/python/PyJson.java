@@ -79,10 +79,13 @@ public final class PyJson {
         private final Appendable out;
         private final String itemSep, keySep;
         private final String indentUnit;
+        /** {@link #out} when it is a StringBuilder: numbers are then appended without a String each. */
+        private final StringBuilder sb;
 
         Writer(DumpOptions o, Appendable out) {
             this.o = o;
             this.out = out;
+            this.sb = out instanceof StringBuilder b ? b : null;
             this.itemSep = o.effectiveItemSeparator();
             this.keySep = o.effectiveKeySeparator();
             this.indentUnit = o.indent() == null ? null : " ".repeat(Math.max(0, o.indent()));
@@ -91,7 +94,10 @@ public final class PyJson {
         void value(Value v, int level) throws IOException {
             switch (v) {
                 case PyStr s -> writeString(s.value(), o.ensureAscii(), out);
-                case PyInt i -> out.append(PyInts.toDecimal(i.value()));
+                case PyInt i -> {
+                    if (sb != null && i.fitsLong()) sb.append(i.value().longValue());
+                    else out.append(PyInts.toDecimal(i.value()));
+                }
                 case PyFloat f -> floatJson(f.value());
                 case PyBool b -> out.append(b.value() ? "true" : "false");
                 case PyNone n -> out.append("null");
@@ -131,7 +137,8 @@ public final class PyJson {
                 // CPython 3.13 wording (3.11 stops before the colon).
                 throw PyException.valueError("Out of range float values are not JSON compliant: " + PyFloats.repr(x));
             }
-            out.append(PyJson.floatJson(x));
+            if (sb != null && !Double.isNaN(x) && !Double.isInfinite(x)) PyFloats.appendRepr(x, sb);
+            else out.append(PyJson.floatJson(x));
         }
 
         private void newline(int level) throws IOException {
