@@ -29,7 +29,7 @@ public final class PyRepr {
         switch (v) {
             case PyStr s -> reprStr(s.value(), sb);
             case PyInt i -> sb.append(PyInts.toDecimal(i.value()));
-            case PyFloat f -> sb.append(PyFloats.repr(f.value()));
+            case PyFloat f -> PyFloats.appendRepr(f.value(), sb);
             case PyBool b -> sb.append(b.value() ? "True" : "False");
             case PyNone n -> sb.append("None");
             case PyList l -> {
