@@ -73,6 +73,18 @@ class PyJsonLoadsTest {
         Value v = PyJsonLoads.loads(ok);
         for (int i = 1; i < depth; i++) v = v.asList().get(0);
         assertTrue(v.asList().isEmpty());
+        // Also on a fresh platform thread with the default stack size (not only the test runner's main thread).
+        Throwable[] failure = new Throwable[1];
+        Thread t = new Thread(() -> {
+            try {
+                PyJsonLoads.loads("{\"k\": [".repeat(depth / 2) + "]}".repeat(depth / 2));
+            } catch (Throwable e) {
+                failure[0] = e;
+            }
+        });
+        t.start();
+        try { t.join(); } catch (InterruptedException e) { throw new AssertionError(e); }
+        assertNull(failure[0], "deep document on a default-size stack");
         int over = PyJsonLoads.MAX_DEPTH + 1;
         PyException e = assertThrows(PyException.class, () -> PyJsonLoads.loads("[".repeat(over) + "]".repeat(over)));
         assertEquals("RecursionError", e.pyType());
