@@ -1,0 +1,31 @@
+package brokkr.eval;
+
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A benchmark on the one evaluation path. It brings a {@link WorldSetup}, a {@link Protocol} and an
+ * {@link Evaluator}; its private data (gold actions, possible answers) stays inside those, so that an
+ * {@link EnvironmentDef} can name a task by id only. Providers are found by {@link #name()} (the
+ * experiment file's domain), through {@code ServiceLoader<BenchmarkProvider>} or an explicit registry.
+ */
+public interface BenchmarkProvider {
+    /** The domain name experiment files use ({@code retail}, {@code loop}, ...). */
+    String name();
+
+    /** The task ids of a split, in the benchmark's order; IllegalArgumentException for an unknown split. */
+    List<String> tasks(String split);
+
+    /**
+     * The content-addressed definition of one task, given the experiment's models by role
+     * ({@code user}, {@code judge}); the provider keeps the roles it uses and fails when one it needs is
+     * missing. IllegalArgumentException for an unknown task id.
+     */
+    EnvironmentDef environment(String taskId, Map<String, ModelRef> models);
+
+    WorldSetup worldSetup();
+
+    Protocol protocol();
+
+    Evaluator evaluator();
+}

@@ -1,0 +1,129 @@
+package brokkr.eval;
+
+import brokkr.conversation.Candidate;
+import brokkr.conversation.InfrastructureFailure;
+import brokkr.conversation.ModelCall;
+import brokkr.conversation.Turn;
+import brokkr.conversation.Usage;
+import brokkr.tool.WorldCell;
+import brokkr.value.PyDict;
+import brokkr.value.PyNone;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.function.Function;
+
+/**
+ * The one evaluation path: a cell is set up in a fresh fork, its protocol runs, its evaluator grades,
+ * and the result is an {@link Attempt}; the fork is dropped afterwards. Every benchmark runs through
+ * {@link #evaluate}, so a scorecard means the same thing whatever the domain.
+ *
+ * <p>Failures that are not the candidate's fault become infrastructure-failure attempts: an
+ * {@link InfrastructureFailure} (retries exhausted) and any exception escaping the provider's code (a
+ * harness error must not be scored as a model failure either). Both keep the evidence gathered so far.
+ */
+public final class Evaluation {
+    private Evaluation() {}
+
+    /** One cell: a task of a benchmark, a candidate (with its system prompt text, or null) and a repetition. */
+    public record Cell(BenchmarkProvider provider, EnvironmentDef env, AgentDef agent, String systemPrompt, int repetition) {}
+
+    /**
+     * Runs one cell. {@code models} turns a model reference into a candidate (the runner's, carrying
+     * provider limits); every call through it is recorded in {@code recorder} under its role.
+     */
+    public static Attempt evaluate(Cell cell, Function<ModelRef, Candidate> models, Recorder recorder) {
+        long started = System.currentTimeMillis();
+        long t0 = System.nanoTime();
+        PyDict setup = null;
+        Interaction interaction = null;
+        PyDict.Builder timings = PyDict.builder();
+        EnvironmentDef env = cell.env();
+        Models roles = role -> {
+            ModelRef ref = env.models().get(role);
+            if (ref == null) throw new IllegalArgumentException("environment " + env.benchmark() + "/" + env.taskId() + " names no '" + role + "' model");
+            return recorder.wrap(role, models.apply(ref));
+        };
+        try {
+            WorldCell fork = new WorldCell(PyNone.NONE);
+            long t = System.nanoTime();
+            setup = cell.provider().worldSetup().install(env, fork);
+            timings.put("setup_ms", ms(t));
+            Candidate agent = recorder.wrap(Evidence.AGENT, models.apply(cell.agent().modelRef()));
+            t = System.nanoTime();
+            interaction = cell.provider().protocol().run(new RunContext(env, cell.agent(), cell.systemPrompt(),
+                    cell.repetition(), fork, agent, roles));
+            timings.put("protocol_ms", ms(t));
+            t = System.nanoTime();
+            Verdict v = cell.provider().evaluator().evaluate(new FinishedRun(env, cell.agent(), cell.repetition(),
+                    setup, fork.get(), interaction), roles);
+            timings.put("evaluate_ms", ms(t));
+            Evidence ev = evidence(setup, interaction, recorder, timings.build(), v.details());
+            return new Attempt(0, env.id(), cell.agent().id(), cell.repetition(), env.taskId(), Attempt.Status.COMPLETED,
+                    v.checks(), v.reward(), v.trust(), ev, null, started, ms(t0));
+        } catch (InfrastructureFailure e) {
+            recorder.addFailedCalls(e);
+            return failure(cell, evidence(setup, interaction, recorder, timings.build(), null),
+                    "infrastructure failure: " + e.getMessage(), started, ms(t0));
+        } catch (RuntimeException | StackOverflowError e) {
+            return failure(cell, evidence(setup, interaction, recorder, timings.build(), null),
+                    "harness error: " + e, started, ms(t0));
+        }
+    }
+
+    /** An infrastructure-failure attempt, e.g. for a cell the runner timed out. */
+    public static Attempt failure(Cell cell, Evidence evidence, String error, long startedAtMillis, long durationMillis) {
+        return new Attempt(0, cell.env().id(), cell.agent().id(), cell.repetition(), cell.env().taskId(),
+                Attempt.Status.INFRASTRUCTURE_FAILURE, List.of(), 0.0, null, evidence, error, startedAtMillis, durationMillis);
+    }
+
+    public static Evidence evidence(PyDict setup, Interaction in, Recorder rec, PyDict timings, PyDict details) {
+        return new Evidence(setup, in == null ? null : in.transcript(), in == null ? null : in.output(),
+                in == null ? null : in.termination(), rec.calls(), rec.usage(), timings, details);
+    }
+
+    private static long ms(long startNanos) { return (System.nanoTime() - startNanos) / 1_000_000; }
+
+    /**
+     * Records every model call of a run (the exact requests, the responses or errors) and sums usage by
+     * role. Thread-safe: a protocol may call models from several threads.
+     */
+    public static final class Recorder {
+        private final List<Evidence.RecordedCall> calls = new ArrayList<>();
+        private final Map<String, Usage> usage = new TreeMap<>();
+
+        public Candidate wrap(String role, Candidate c) {
+            return (history, tools) -> {
+                Turn turn;
+                try {
+                    turn = c.next(history, tools);
+                } catch (InfrastructureFailure e) {
+                    add(role, e.attempts(), Usage.ZERO);
+                    throw new RecordedFailure(e);
+                }
+                add(role, turn.calls(), turn.message().usage());
+                return turn;
+            };
+        }
+
+        private synchronized void add(String role, List<ModelCall> cs, Usage u) {
+            for (ModelCall mc : cs) calls.add(new Evidence.RecordedCall(role, mc));
+            usage.merge(role, u, Usage::plus);
+        }
+
+        void addFailedCalls(InfrastructureFailure e) {
+            // Calls of a failure that came through wrap() are recorded already (RecordedFailure marks
+            // them); one raised by provider code directly brings calls nobody has recorded.
+            if (!(e instanceof RecordedFailure)) add("unattributed", e.attempts(), Usage.ZERO);
+        }
+
+        public synchronized List<Evidence.RecordedCall> calls() { return List.copyOf(calls); }
+        public synchronized Map<String, Usage> usage() { return Map.copyOf(usage); }
+    }
+
+    /** An InfrastructureFailure whose model calls the recorder has already kept. */
+    private static final class RecordedFailure extends InfrastructureFailure {
+        RecordedFailure(InfrastructureFailure e) { super(e.getMessage(), e.attempts(), e.getCause() == null ? e : e.getCause()); }
+    }
+}
