@@ -19,6 +19,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.FutureTask;
+import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -40,15 +41,19 @@ public final class Experiments {
 
     /**
      * What a run did. {@code exhausted}: cells left without a completed attempt because their
-     * infrastructure retries are used up. {@code meanWriteMillis}: the store's mean cost to serialize
-     * and commit one attempt in this run.
+     * infrastructure retries are used up. {@code cellsWall}: the time from the first cell's start to
+     * the last attempt's commit. {@code meanSerializeMillis}: mean time to render an attempt's JSON
+     * (on the cells' threads, in parallel); {@code meanCommitMillis}: mean time the single writer spent
+     * per attempt (insert plus its share of a grouped commit); {@code commits}: transactions used.
      */
     public record Result(Path dir, int cells, int skipped, int ran, int completed, int infrastructureFailures,
-                         int exhausted, Duration wall, double meanWriteMillis, Scorecard scorecard) {
+                         int exhausted, Duration wall, Duration cellsWall, double meanSerializeMillis, double meanCommitMillis, long commits,
+                         Scorecard scorecard) {
         public String summary() {
             return String.format(java.util.Locale.ROOT,
-                    "%d cells: %d already done, %d run (%d completed, %d infrastructure failures), %d out of retries; %.1f s; store %.2f ms/attempt",
-                    cells, skipped, ran, completed, infrastructureFailures, exhausted, wall.toMillis() / 1000.0, meanWriteMillis);
+                    "%d cells: %d already done, %d run (%d completed, %d infrastructure failures), %d out of retries; %.1f s (cells %.1f s); store per attempt: serialize %.3f ms, writer %.3f ms (%d commits)",
+                    cells, skipped, ran, completed, infrastructureFailures, exhausted, wall.toMillis() / 1000.0, cellsWall.toMillis() / 1000.0,
+                    meanSerializeMillis, meanCommitMillis, commits);
         }
     }
 
@@ -79,7 +84,9 @@ public final class Experiments {
                 else pending.add(p);
             }
             AtomicInteger completed = new AtomicInteger(), failed = new AtomicInteger();
+            long c0 = System.nanoTime();
             execute(spec, store, pending, models, skipped, completed, failed);
+            Duration cellsWall = Duration.ofNanos(System.nanoTime() - c0);
             Map<Store.CellKey, Store.CellState> after = store.cellStates();
             int exhaustedNow = 0;
             for (Planned p : plan) {
@@ -87,7 +94,7 @@ public final class Experiments {
                 if (st.completed() == 0 && st.infrastructureFailures() > spec.maxInfraRetries()) exhaustedNow++;
             }
             return new Result(dir, plan.size(), skipped, pending.size(), completed.get(), failed.get(), exhaustedNow,
-                    Duration.ofNanos(System.nanoTime() - t0), store.meanWriteMillis(), Scorecard.of(store));
+                    Duration.ofNanos(System.nanoTime() - t0), cellsWall, store.meanSerializeMillis(), store.meanCommitMillis(), store.commits(), Scorecard.of(store));
         }
     }
 
@@ -127,28 +134,66 @@ public final class Experiments {
         return resolve;
     }
 
+    /**
+     * Runs the pending cells: a virtual thread per cell, at most {@code parallelism} evaluating at once;
+     * a finished cell renders its attempt's JSON, hands it to the single writer and frees its slot, so
+     * commits never hold up evaluation. The writer commits every attempt waiting for it in one
+     * transaction (group commit). A store failure is fatal: no new cells start and it is rethrown.
+     */
     private static void execute(ExperimentSpec spec, Store store, List<Planned> pending, Function<ModelRef, Candidate> models,
                                 int skipped, AtomicInteger completed, AtomicInteger failed) {
         Semaphore slots = new Semaphore(spec.parallelism());
         AtomicReference<RuntimeException> fatal = new AtomicReference<>();
-        try (Progress progress = Progress.create(spec.progress(), spec.name(), pending.size(), skipped);
-             ExecutorService pool = Executors.newVirtualThreadPerTaskExecutor()) {
-            for (Planned p : pending) {
-                slots.acquireUninterruptibly();
-                if (fatal.get() != null) { slots.release(); break; }
-                pool.execute(() -> {
+        LinkedBlockingQueue<Store.Prepared> queue = new LinkedBlockingQueue<>();
+        Store.Prepared endOfRun = new Store.Prepared(null, null, null, 0);
+        try (Progress progress = Progress.create(spec.progress(), spec.name(), pending.size(), skipped)) {
+            Thread writer = Thread.ofPlatform().name("experiment-writer").start(() -> {
+                List<Store.Prepared> batch = new ArrayList<>();
+                boolean end = false;
+                while (!end) {
                     try {
-                        Attempt a = runCell(p, models, spec.cellTimeout());
-                        if (a == null || fatal.get() != null) return;
-                        store.record(a);
-                        (a.completed() ? completed : failed).incrementAndGet();
-                        progress.finished(a.completed());
+                        batch.add(queue.take());
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                        return;
+                    }
+                    queue.drainTo(batch);
+                    end = batch.removeIf(x -> x == endOfRun);
+                    if (fatal.get() != null) { batch.clear(); continue; }
+                    try {
+                        for (Attempt a : store.recordAll(batch)) {
+                            (a.completed() ? completed : failed).incrementAndGet();
+                            progress.finished(a.completed());
+                        }
                     } catch (RuntimeException e) {
                         fatal.compareAndSet(null, e);
-                    } finally {
-                        slots.release();
                     }
-                });
+                    batch.clear();
+                }
+            });
+            try (ExecutorService pool = Executors.newVirtualThreadPerTaskExecutor()) {
+                for (Planned p : pending) {
+                    slots.acquireUninterruptibly();
+                    if (fatal.get() != null) { slots.release(); break; }
+                    pool.execute(() -> {
+                        try {
+                            Attempt a = runCell(p, models, spec.cellTimeout());
+                            if (a != null) queue.add(Store.prepare(a));
+                        } catch (RuntimeException e) {
+                            fatal.compareAndSet(null, e);
+                        } finally {
+                            slots.release();
+                        }
+                    });
+                }
+            }
+            queue.add(endOfRun);
+            try {
+                writer.join();
+            } catch (InterruptedException e) {
+                writer.interrupt();
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("interrupted while the last attempts were being committed", e);
             }
         }
         if (fatal.get() != null) throw fatal.get();

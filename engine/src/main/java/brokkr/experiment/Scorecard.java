@@ -53,7 +53,7 @@ public record Scorecard(List<CandidateScore> rows, int cells, int pendingCells) 
 
     /** Scores the active cells of a store. */
     public static Scorecard of(Store store) {
-        return of(store.cells().stream().filter(Store.Cell::active).toList(), store.attempts(true));
+        return of(store.cells().stream().filter(Store.Cell::active).toList(), store.attempts(true, false));
     }
 
     /** Scores {@code cells} from {@code attempts} (attempts of other cells are ignored). */

@@ -36,10 +36,11 @@ import java.util.concurrent.locks.ReentrantLock;
 /**
  * The experiment directory's embedded store: one SQLite database ({@code experiment.db}, WAL,
  * {@code synchronous=NORMAL}) with the experiment, its definitions, its cells and every attempt.
- * Each attempt is committed in its own transaction when it finishes, so a killed process loses at
- * most the attempts still running; the partial unique index {@code one_completed_attempt} makes a
- * second completed attempt of a cell impossible. SQLite has one writer: all access goes through one
- * connection under a lock.
+ * Each attempt is committed in one transaction as soon as it finishes (the runner's single writer
+ * groups the attempts that finished during the previous commit into the next one), so a killed
+ * process loses at most the attempts still running or being committed; the partial unique index
+ * {@code one_completed_attempt} makes a second completed attempt of a cell impossible. SQLite has one
+ * writer: all access goes through one connection under a lock.
  *
  * <p>Cells are keyed by content: (environment id, agent id, repetition). A run marks the cells of its
  * spec active; cells of changed definitions stay in the store, inactive, with their attempts.
@@ -58,8 +59,10 @@ public final class Store implements AutoCloseable {
 
     private final Connection conn;
     private final ReentrantLock lock = new ReentrantLock();
-    private final AtomicLong writeNanos = new AtomicLong();
+    private final AtomicLong serializeNanos = new AtomicLong();
     private final AtomicLong writes = new AtomicLong();
+    private final AtomicLong commits = new AtomicLong();
+    private final AtomicLong commitNanos = new AtomicLong();
 
     private Store(Connection conn) { this.conn = conn; }
 
@@ -134,12 +137,17 @@ public final class Store implements AutoCloseable {
     private interface SqlWork<T> { T run() throws SQLException; }
 
     /** Runs {@code work} as one transaction under the writer lock. */
-    private <T> T tx(SqlWork<T> work) {
+    private <T> T tx(SqlWork<T> work) { return tx(null, work); }
+
+    /** Runs {@code work} as one transaction, adding the time it held the writer to {@code held}. */
+    private <T> T tx(AtomicLong held, SqlWork<T> work) {
         lock.lock();
+        long t0 = System.nanoTime();
         try {
             try {
                 T r = work.run();
                 conn.commit();
+                if (held != null) held.addAndGet(System.nanoTime() - t0);
                 return r;
             } catch (SQLException | RuntimeException e) {
                 try { conn.rollback(); } catch (SQLException ignored) { /* the original error matters */ }
@@ -203,45 +211,76 @@ public final class Store implements AutoCloseable {
         });
     }
 
-    /** Commits one finished attempt in its own transaction and returns it with its id. */
-    public Attempt record(Attempt a) {
+    /** An attempt with its JSON already rendered, so serialization happens off the writer. */
+    public record Prepared(Attempt attempt, String checksJson, String evidenceJson, long serializeNanos) {}
+
+    /** Renders an attempt's JSON; thread-safe and lock-free, meant for the thread that produced the attempt. */
+    public static Prepared prepare(Attempt a) {
         long t0 = System.nanoTime();
         String checks = PyJson.dumps(checksValue(a.checks()), PyJson.DumpOptions.DEFAULT.withEnsureAscii(false));
         String evidence = PyJson.dumps(a.evidence().toValue(), PyJson.DumpOptions.DEFAULT.withEnsureAscii(false));
-        long id = tx(() -> {
+        return new Prepared(a, checks, evidence, System.nanoTime() - t0);
+    }
+
+    /** Commits one finished attempt in its own transaction and returns it with its id. */
+    public Attempt record(Attempt a) { return recordAll(List.of(prepare(a))).getFirst(); }
+
+    /**
+     * Commits finished attempts in one transaction (a group commit: the runner's writer takes every
+     * attempt that finished while the previous commit ran). An attempt is never split across
+     * transactions; a crash loses at most the attempts of the commit in progress, which resume re-runs.
+     */
+    public List<Attempt> recordAll(List<Prepared> batch) {
+        if (batch.isEmpty()) return List.of();
+        List<Long> ids = tx(commitNanos, () -> {
+            List<Long> out = new ArrayList<>();
             try (PreparedStatement p = conn.prepareStatement("""
                     INSERT INTO attempt(env_id, agent_id, repetition, task_id, status, reward, trust, checks_json,
                       evidence_json, error, started_at, duration_ms, input_tokens, output_tokens)
                     VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?)""", Statement.RETURN_GENERATED_KEYS)) {
-                p.setString(1, a.environmentId());
-                p.setString(2, a.agentId());
-                p.setInt(3, a.repetition());
-                p.setString(4, a.taskId());
-                p.setString(5, a.status().wire());
-                if (a.completed()) p.setDouble(6, a.reward()); else p.setNull(6, Types.REAL);
-                p.setString(7, a.trust() == null ? null : a.trust().name());
-                p.setString(8, checks);
-                p.setString(9, evidence);
-                p.setString(10, a.error());
-                p.setLong(11, a.startedAtMillis());
-                p.setLong(12, a.durationMillis());
-                p.setLong(13, a.evidence().agentUsage().inputTokens());
-                p.setLong(14, a.evidence().agentUsage().outputTokens());
-                p.executeUpdate();
-                try (ResultSet k = p.getGeneratedKeys()) {
-                    k.next();
-                    return k.getLong(1);
+                for (Prepared x : batch) {
+                    Attempt a = x.attempt();
+                    p.setString(1, a.environmentId());
+                    p.setString(2, a.agentId());
+                    p.setInt(3, a.repetition());
+                    p.setString(4, a.taskId());
+                    p.setString(5, a.status().wire());
+                    if (a.completed()) p.setDouble(6, a.reward()); else p.setNull(6, Types.REAL);
+                    p.setString(7, a.trust() == null ? null : a.trust().name());
+                    p.setString(8, x.checksJson());
+                    p.setString(9, x.evidenceJson());
+                    p.setString(10, a.error());
+                    p.setLong(11, a.startedAtMillis());
+                    p.setLong(12, a.durationMillis());
+                    p.setLong(13, a.evidence().agentUsage().inputTokens());
+                    p.setLong(14, a.evidence().agentUsage().outputTokens());
+                    p.executeUpdate();
+                    try (ResultSet k = p.getGeneratedKeys()) {
+                        k.next();
+                        out.add(k.getLong(1));
+                    }
                 }
             }
+            return out;
         });
-        writeNanos.addAndGet(System.nanoTime() - t0);
-        writes.incrementAndGet();
-        return a.withId(id);
+        List<Attempt> out = new ArrayList<>();
+        for (int i = 0; i < batch.size(); i++) {
+            out.add(batch.get(i).attempt().withId(ids.get(i)));
+            serializeNanos.addAndGet(batch.get(i).serializeNanos());
+        }
+        writes.addAndGet(batch.size());
+        commits.incrementAndGet();
+        return out;
     }
 
-    /** Attempts recorded by this store object and the mean time each took to serialize and commit. */
+    /** Attempts recorded through this store object. */
     public long writes() { return writes.get(); }
-    public double meanWriteMillis() { long n = writes.get(); return n == 0 ? 0 : writeNanos.get() / 1e6 / n; }
+    /** Transactions that recorded them (fewer than attempts when commits were grouped). */
+    public long commits() { return commits.get(); }
+    /** Mean time to render one attempt's JSON (done in parallel, on the cells' threads). */
+    public double meanSerializeMillis() { long n = writes.get(); return n == 0 ? 0 : serializeNanos.get() / 1e6 / n; }
+    /** Mean time the writer was held per attempt: inserts plus its share of the commit. */
+    public double meanCommitMillis() { long n = writes.get(); return n == 0 ? 0 : commitNanos.get() / 1e6 / n; }
 
     /** Per cell: completed attempts and infrastructure failures so far. */
     public Map<CellKey, CellState> cellStates() {
@@ -286,13 +325,22 @@ public final class Store implements AutoCloseable {
     }
 
     /** Every attempt, oldest first; with {@code activeOnly}, only those of the current spec's cells. */
-    public List<Attempt> attempts(boolean activeOnly) {
+    public List<Attempt> attempts(boolean activeOnly) { return attempts(activeOnly, true); }
+
+    /**
+     * Attempts as {@link #attempts(boolean)}; without {@code evidence} the evidence JSON is not read and
+     * each attempt's evidence holds only the candidate's usage (what scoring needs, much cheaper).
+     */
+    public List<Attempt> attempts(boolean activeOnly, boolean evidence) {
         String where = activeOnly ? " JOIN cell c ON c.env_id = a.env_id AND c.agent_id = a.agent_id AND c.repetition = a.repetition WHERE c.active = 1" : "";
-        return queryAttempts("SELECT a.* FROM attempt a" + where + " ORDER BY a.id", null);
+        return queryAttempts("SELECT " + (evidence ? "a.*" : LIGHT_COLUMNS) + " FROM attempt a" + where + " ORDER BY a.id", null, evidence);
     }
 
+    private static final String LIGHT_COLUMNS = "a.id, a.env_id, a.agent_id, a.repetition, a.task_id, a.status, a.reward, a.trust, "
+            + "a.checks_json, a.error, a.started_at, a.duration_ms, a.input_tokens, a.output_tokens";
+
     public Optional<Attempt> attempt(long id) {
-        List<Attempt> l = queryAttempts("SELECT a.* FROM attempt a WHERE a.id = ?", id);
+        List<Attempt> l = queryAttempts("SELECT a.* FROM attempt a WHERE a.id = ?", id, true);
         return l.isEmpty() ? Optional.empty() : Optional.of(l.getFirst());
     }
 
@@ -318,7 +366,7 @@ public final class Store implements AutoCloseable {
         });
     }
 
-    private List<Attempt> queryAttempts(String sql, Long param) {
+    private List<Attempt> queryAttempts(String sql, Long param, boolean withEvidence) {
         return read(() -> {
             List<Attempt> out = new ArrayList<>();
             try (PreparedStatement p = conn.prepareStatement(sql)) {
@@ -330,13 +378,18 @@ public final class Store implements AutoCloseable {
                         out.add(new Attempt(r.getLong("id"), r.getString("env_id"), r.getString("agent_id"), r.getInt("repetition"),
                                 r.getString("task_id"), Attempt.Status.fromWire(r.getString("status")),
                                 checksFrom(Json.parse(r.getString("checks_json"))), reward,
-                                trust == null ? null : TrustTier.valueOf(trust), Evidence.parse(r.getString("evidence_json")),
+                                trust == null ? null : TrustTier.valueOf(trust), withEvidence ? Evidence.parse(r.getString("evidence_json"))
+                                        : usageOnly(r.getLong("input_tokens"), r.getLong("output_tokens")),
                                 r.getString("error"), r.getLong("started_at"), r.getLong("duration_ms")));
                     }
                 }
             }
             return out;
         });
+    }
+
+    private static Evidence usageOnly(long in, long out) {
+        return new Evidence(null, null, null, null, List.of(), Map.of(Evidence.AGENT, new brokkr.conversation.Usage(in, out)), null, null);
     }
 
     private <T> T read(SqlWork<T> work) {
