@@ -226,6 +226,8 @@ public record ExperimentSpec(String name, List<DomainSpec> domains, List<Candida
         return switch (v) {
             case PyStr s -> s.value();
             case PyInt i -> i.value().toString();
+            case PyBool b -> throw new SpecException("'" + k + "' must be a string, got " + b.value()
+                    + " (YAML reads unquoted yes/no/on/off as booleans: quote it)");
             default -> throw new SpecException("'" + k + "' must be a string");
         };
     }

@@ -12,7 +12,7 @@ import java.util.ServiceLoader;
 public final class Main {
     /** The built-in commands, in the order {@code --help} lists them. */
     static List<Command> builtins() {
-        return List.of();
+        return List.of(new ExperimentCommand());
     }
 
     static Map<String, Command> commands() {
