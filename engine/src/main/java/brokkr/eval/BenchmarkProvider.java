@@ -2,6 +2,7 @@ package brokkr.eval;
 
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * A benchmark on the one evaluation path. It brings a {@link WorldSetup}, a {@link Protocol} and an
@@ -28,4 +29,7 @@ public interface BenchmarkProvider {
     Protocol protocol();
 
     Evaluator evaluator();
+
+    /** How to replay a recorded run's tool calls from the initial world, when the benchmark can. */
+    default Optional<WorldReplay> worldReplay() { return Optional.empty(); }
 }

@@ -2,24 +2,25 @@ package brokkr.eval;
 
 import brokkr.python.PyJson;
 import brokkr.value.Value;
+import brokkr.world.ContentId;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
 
 /**
- * Content addresses: the lowercase hex sha256 of a value's canonical JSON. Canonical here means
- * {@code json.dumps(v, sort_keys=True, ensure_ascii=True)} (Python's default separators), so a
- * definition's id is also reproducible from Python with one line. A minimal local form until the
- * world branch's {@code ContentId} lands; both hash canonical JSON, so ids can be migrated by
- * recomputation, never by guessing.
+ * Content addresses of definitions: {@link ContentId} (sha256 of canonical JSON, reproducible from
+ * Python with one line), plus the sha256 of plain text (system prompts) and a readable sorted JSON
+ * form for storing a definition next to its id.
  */
 public final class ContentHash {
     private ContentHash() {}
 
-    public static String canonicalJson(Value v) { return PyJson.dumps(v, PyJson.DumpOptions.SORTED); }
+    /** The definition's content id (lowercase hex sha256 of its canonical JSON). */
+    public static String of(Value v) { return ContentId.of(v).hex(); }
 
-    public static String of(Value v) { return sha256(canonicalJson(v)); }
+    /** Sorted-key JSON of a definition, as stored beside its id (readable; the id is over {@link ContentId}'s form). */
+    public static String canonicalJson(Value v) { return PyJson.dumps(v, PyJson.DumpOptions.SORTED.withEnsureAscii(false)); }
 
     public static String sha256(String text) {
         try {

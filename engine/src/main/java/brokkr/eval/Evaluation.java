@@ -8,6 +8,7 @@ import brokkr.conversation.Usage;
 import brokkr.tool.WorldCell;
 import brokkr.value.PyDict;
 import brokkr.value.PyNone;
+import brokkr.world.WorldHash;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -38,6 +39,7 @@ public final class Evaluation {
         long t0 = System.nanoTime();
         PyDict setup = null;
         Interaction interaction = null;
+        String finalWorld = null;
         PyDict.Builder timings = PyDict.builder();
         EnvironmentDef env = cell.env();
         Models roles = role -> {
@@ -56,18 +58,21 @@ public final class Evaluation {
                     cell.repetition(), fork, agent, roles));
             timings.put("protocol_ms", ms(t));
             t = System.nanoTime();
+            finalWorld = WorldHash.sha256(fork.get(), true);
+            timings.put("world_hash_ms", ms(t));
+            t = System.nanoTime();
             Verdict v = cell.provider().evaluator().evaluate(new FinishedRun(env, cell.agent(), cell.repetition(),
                     setup, fork.get(), interaction), roles);
             timings.put("evaluate_ms", ms(t));
-            Evidence ev = evidence(setup, interaction, recorder, timings.build(), v.details());
+            Evidence ev = evidence(setup, interaction, finalWorld, recorder, timings.build(), v.details());
             return new Attempt(0, env.id(), cell.agent().id(), cell.repetition(), env.taskId(), Attempt.Status.COMPLETED,
                     v.checks(), v.reward(), v.trust(), ev, null, started, ms(t0));
         } catch (InfrastructureFailure e) {
             recorder.addFailedCalls(e);
-            return failure(cell, evidence(setup, interaction, recorder, timings.build(), null),
+            return failure(cell, evidence(setup, interaction, finalWorld, recorder, timings.build(), null),
                     "infrastructure failure: " + e.getMessage(), started, ms(t0));
         } catch (RuntimeException | StackOverflowError e) {
-            return failure(cell, evidence(setup, interaction, recorder, timings.build(), null),
+            return failure(cell, evidence(setup, interaction, finalWorld, recorder, timings.build(), null),
                     "harness error: " + e, started, ms(t0));
         }
     }
@@ -78,9 +83,9 @@ public final class Evaluation {
                 Attempt.Status.INFRASTRUCTURE_FAILURE, List.of(), 0.0, null, evidence, error, startedAtMillis, durationMillis);
     }
 
-    public static Evidence evidence(PyDict setup, Interaction in, Recorder rec, PyDict timings, PyDict details) {
+    public static Evidence evidence(PyDict setup, Interaction in, String finalWorldSha256, Recorder rec, PyDict timings, PyDict details) {
         return new Evidence(setup, in == null ? null : in.transcript(), in == null ? null : in.output(),
-                in == null ? null : in.termination(), rec.calls(), rec.usage(), timings, details);
+                in == null ? null : in.termination(), finalWorldSha256, rec.calls(), rec.usage(), timings, details);
     }
 
     private static long ms(long startNanos) { return (System.nanoTime() - startNanos) / 1_000_000; }

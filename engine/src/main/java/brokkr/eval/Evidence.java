@@ -15,10 +15,12 @@ import java.util.TreeMap;
 
 /**
  * What an attempt saw, kept because the forked world is discarded: the setup's evidence, the
- * transcript, the protocol's output and termination, the exact model requests by role (never
- * credentials: {@link ModelCall} holds request bodies only), token usage by role and phase timings.
+ * transcript, the protocol's output and termination, the hash of the final world (tau2's
+ * {@code get_dict_hash} form, null when the run did not get that far), the exact model requests by
+ * role (never credentials: {@link ModelCall} holds request bodies only), token usage by role and phase
+ * timings.
  */
-public record Evidence(PyDict setup, Value transcript, PyDict output, String termination,
+public record Evidence(PyDict setup, Value transcript, PyDict output, String termination, String finalWorldSha256,
                        List<RecordedCall> modelCalls, Map<String, Usage> usage, PyDict timings, PyDict details) {
 
     /** One model-call attempt and the role it served ({@code agent}, {@code user}, {@code judge}). */
@@ -37,7 +39,7 @@ public record Evidence(PyDict setup, Value transcript, PyDict output, String ter
         details = details == null ? PyDict.empty() : details;
     }
 
-    public static final Evidence EMPTY = new Evidence(null, null, null, null, List.of(), Map.of(), null, null);
+    public static final Evidence EMPTY = new Evidence(null, null, null, null, null, List.of(), Map.of(), null, null);
 
     /** The candidate's own tokens (its cost); the user simulator's and judge's are kept separately. */
     public Usage agentUsage() { return usage.getOrDefault(AGENT, Usage.ZERO); }
@@ -54,7 +56,7 @@ public record Evidence(PyDict setup, Value transcript, PyDict output, String ter
                     .put("started_at_ms", c.startedAtMillis()).put("duration_ms", c.durationMillis()).build());
         }
         return PyDict.builder().put("setup", setup).put("transcript", transcript).put("output", output)
-                .put("termination", termination).put("model_calls", PyList.of(calls)).put("usage", u.build())
+                .put("termination", termination).put("final_world_sha256", nullable(finalWorldSha256)).put("model_calls", PyList.of(calls)).put("usage", u.build())
                 .put("timings", timings).put("details", details).build();
     }
 
@@ -71,7 +73,7 @@ public record Evidence(PyDict setup, Value transcript, PyDict output, String ter
         d.get("usage").asDict().entries().forEach(e -> usage.put(e.getKey(),
                 new Usage(num(e.getValue().asDict().get("input_tokens")), num(e.getValue().asDict().get("output_tokens")))));
         return new Evidence(d.get("setup").asDict(), d.get("transcript"), d.get("output").asDict(),
-                d.get("termination").asStr(), calls, usage, d.get("timings").asDict(), d.get("details").asDict());
+                d.get("termination").asStr(), str(d.get("final_world_sha256")), calls, usage, d.get("timings").asDict(), d.get("details").asDict());
     }
 
     public static Evidence parse(String json) { return fromValue(Json.parse(json)); }

@@ -210,10 +210,10 @@ public final class Experiments {
             return task.get(timeout.toNanos(), TimeUnit.NANOSECONDS);
         } catch (TimeoutException e) {
             task.cancel(true);
-            return Evaluation.failure(p.cell(), Evaluation.evidence(null, null, rec, PyDict.empty(), null),
+            return Evaluation.failure(p.cell(), Evaluation.evidence(null, null, null, rec, PyDict.empty(), null),
                     "timeout: the cell ran longer than " + timeout.toSeconds() + " s", started, (System.nanoTime() - t0) / 1_000_000);
         } catch (ExecutionException e) {
-            return Evaluation.failure(p.cell(), Evaluation.evidence(null, null, rec, PyDict.empty(), null),
+            return Evaluation.failure(p.cell(), Evaluation.evidence(null, null, null, rec, PyDict.empty(), null),
                     "harness error: " + e.getCause(), started, (System.nanoTime() - t0) / 1_000_000);
         } catch (InterruptedException e) {
             task.cancel(true);

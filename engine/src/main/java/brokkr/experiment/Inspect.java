@@ -1,6 +1,10 @@
 package brokkr.experiment;
 
 import brokkr.eval.Attempt;
+import brokkr.eval.BenchmarkProvider;
+import brokkr.eval.EnvironmentDef;
+import brokkr.eval.WorldReplay;
+import brokkr.world.WorldHash;
 import brokkr.eval.Check;
 import brokkr.eval.Evidence;
 import brokkr.python.PyJson;
@@ -17,7 +21,10 @@ import tech.tablesaw.api.LongColumn;
 import tech.tablesaw.api.StringColumn;
 import tech.tablesaw.api.Table;
 
-/** Looking into an experiment's store: its attempts, which checks failed where, one attempt's transcript. */
+/**
+ * Looking into an experiment's store: its attempts, which checks failed where, one attempt's
+ * transcript, and verify-world (replaying an attempt's tool calls reproduces its recorded final world).
+ */
 public final class Inspect {
     private Inspect() {}
 
@@ -106,6 +113,29 @@ public final class Inspect {
     private static String abbreviate(String s, int n) {
         String one = s.replace('\n', ' ');
         return one.length() <= n ? one : one.substring(0, n - 3) + "...";
+    }
+
+    /** A replayed attempt: the final-world hash it recorded and the one its replay produces. */
+    public record WorldCheck(long attemptId, String recorded, String replayed) {
+        public boolean matches() { return recorded.equals(replayed); }
+    }
+
+    /**
+     * verify-world: rebuilds an attempt's final world from its record (the benchmark's
+     * {@link brokkr.eval.WorldReplay} installs the initial world and replays the transcript's tool calls)
+     * and compares its hash with the recorded one. IllegalArgumentException when the attempt recorded no
+     * final world or its benchmark brings no replay.
+     */
+    public static WorldCheck verifyWorld(Store store, Registry registry, long attemptId) {
+        Attempt a = store.attempt(attemptId).orElseThrow(() -> new IllegalArgumentException("no attempt " + attemptId));
+        if (a.evidence().finalWorldSha256() == null) {
+            throw new IllegalArgumentException("attempt " + attemptId + " recorded no final world (it failed before its protocol finished)");
+        }
+        EnvironmentDef env = store.environment(a.environmentId()).orElseThrow();
+        BenchmarkProvider provider = registry.benchmark(env.benchmark());
+        WorldReplay replay = provider.worldReplay()
+                .orElseThrow(() -> new IllegalArgumentException("benchmark " + env.benchmark() + " brings no world replay"));
+        return new WorldCheck(attemptId, a.evidence().finalWorldSha256(), WorldHash.sha256(replay.replay(env, a.evidence()), true));
     }
 
     /** Rendered as text (for the CLI). */

@@ -389,7 +389,7 @@ public final class Store implements AutoCloseable {
     }
 
     private static Evidence usageOnly(long in, long out) {
-        return new Evidence(null, null, null, null, List.of(), Map.of(Evidence.AGENT, new brokkr.conversation.Usage(in, out)), null, null);
+        return new Evidence(null, null, null, null, null, List.of(), Map.of(Evidence.AGENT, new brokkr.conversation.Usage(in, out)), null, null);
     }
 
     private <T> T read(SqlWork<T> work) {

@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import brokkr.eval.AgentDef;
 import brokkr.eval.Attempt;
 import brokkr.eval.EnvironmentDef;
+import brokkr.eval.Evidence;
 import brokkr.eval.ModelRef;
 import brokkr.value.PyDict;
 import java.nio.file.Files;
@@ -238,6 +239,21 @@ class ExperimentTest {
             assertTrue(t.contains("-> answer{\"value\": \"ans-q"), t);
             assertTrue(t.contains("[pass] correct"), t);
             assertThrows(IllegalArgumentException.class, () -> Inspect.transcript(store, 9999));
+
+            // verify-world: every attempt's replay reproduces its recorded final world ...
+            Registry reg = registry(2, new QuizBench.Models());
+            for (Attempt a : store.attempts(true)) {
+                Inspect.WorldCheck w = Inspect.verifyWorld(store, reg, a.id());
+                assertTrue(w.matches(), w.toString());
+            }
+            // ... and a record whose transcript was altered does not.
+            Attempt gold = store.attempt(goldId).orElseThrow();
+            Evidence e = gold.evidence();
+            String tampered = brokkr.python.PyJson.dumps(e.transcript()).replace("ans-q", "forged-q");
+            Evidence forged = new Evidence(e.setup(), brokkr.value.Json.parse(tampered), e.output(), e.termination(), e.finalWorldSha256(),
+                    e.modelCalls(), e.usage(), e.timings(), e.details());
+            var env = store.environment(gold.environmentId()).orElseThrow();
+            assertNotEquals(e.finalWorldSha256(), brokkr.world.WorldHash.sha256(new QuizBench(2).worldReplay().orElseThrow().replay(env, forged), true));
         }
     }
 

@@ -19,6 +19,7 @@ import brokkr.eval.ModelRef;
 import brokkr.eval.Protocol;
 import brokkr.eval.TrustTier;
 import brokkr.eval.Verdict;
+import brokkr.eval.WorldReplay;
 import brokkr.eval.WorldSetup;
 import brokkr.value.PyDict;
 import brokkr.value.PyInt;
@@ -28,6 +29,7 @@ import brokkr.value.Value;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Predicate;
 
@@ -72,6 +74,23 @@ final class QuizBench implements BenchmarkProvider {
             fork.set(w);
             return PyDict.of("initial_world_sha256", ContentHash.of(w));
         };
+    }
+
+    /** Replays the transcript's answer calls on the initial world, as the protocol applied them. */
+    @Override public Optional<WorldReplay> worldReplay() {
+        return Optional.of((env, evidence) -> {
+            PyDict w = initialWorld(env.taskId());
+            for (Value m : evidence.transcript().asList()) {
+                if (m.asDict().get("tool_calls") instanceof PyList calls) {
+                    for (Value c : calls) {
+                        if (c.asDict().get("name").asStr().equals("answer")) {
+                            w = w.with("answer", c.asDict().get("arguments").asDict().getOrDefault("value", PyNone.NONE));
+                        }
+                    }
+                }
+            }
+            return w;
+        });
     }
 
     static final ToolSpec ANSWER = new ToolSpec("answer", "Give the answer", PyDict.of("type", "object"));

@@ -29,6 +29,7 @@ public final class ExperimentCommand implements Command {
                        ./brokkr experiment attempts DIR [--all]
                        ./brokkr experiment checks DIR
                        ./brokkr experiment transcript DIR ATTEMPT_ID
+                       ./brokkr experiment verify-world DIR ATTEMPT_ID
 
                   run         run the experiment in FILE (JSON, or YAML when it ends in .yaml/.yml) into DIR
                               (default .brokkr/experiments/NAME); running it again resumes: completed cells
@@ -37,6 +38,8 @@ public final class ExperimentCommand implements Command {
                   attempts    every attempt of the current cells (--all: also of earlier definitions)
                   checks      failures by check and candidate
                   transcript  one attempt's verdict and transcript
+                  verify-world  replay the attempt's tool calls from the initial world and compare the
+                              final world's hash with the recorded one (exit 1 on a mismatch)
 
                 experiment file keys: name, domain + split|tasks (or domains: [{name, split|tasks}]),
                   candidates: [{id, provider, model, action_space, options, system_prompt|system_prompt_file}],
@@ -56,18 +59,29 @@ public final class ExperimentCommand implements Command {
             }
             case "checks" -> withStore(rest, 1, "checks DIR", (store, a) -> out.print(Inspect.render(Inspect.failuresByCheck(store))));
             case "transcript" -> withStore(rest, 2, "transcript DIR ATTEMPT_ID", (store, a) -> {
-                long id;
-                try {
-                    id = Long.parseLong(a.get(1));
-                } catch (NumberFormatException e) {
-                    throw new UsageException("ATTEMPT_ID must be a number, got '" + a.get(1) + "'");
-                }
+                long id = attemptId(a.get(1));
                 try {
                     out.print(Inspect.transcript(store, id));
                 } catch (IllegalArgumentException e) {
                     throw new UsageException(e.getMessage());
                 }
             });
+            case "verify-world" -> {
+                int[] code = {0};
+                withStore(rest, 2, "verify-world DIR ATTEMPT_ID", (store, a) -> {
+                    Inspect.WorldCheck w;
+                    try {
+                        w = Inspect.verifyWorld(store, Registry.load(), attemptId(a.get(1)));
+                    } catch (IllegalArgumentException e) {
+                        throw new UsageException(e.getMessage());
+                    }
+                    out.println("recorded final world " + w.recorded());
+                    out.println("replayed final world " + w.replayed());
+                    out.println(w.matches() ? "verified: the replay reproduces the recorded world" : "MISMATCH: the record does not reproduce its world");
+                    code[0] = w.matches() ? 0 : 1;
+                });
+                yield code[0];
+            }
             default -> throw new UsageException("unknown subcommand '" + args.getFirst() + "'");
         };
     }
@@ -111,6 +125,14 @@ public final class ExperimentCommand implements Command {
         out.println("experiment " + spec.name() + " in " + dir);
         out.print(r.scorecard().render());
         return 0;
+    }
+
+    private static long attemptId(String s) {
+        try {
+            return Long.parseLong(s);
+        } catch (NumberFormatException e) {
+            throw new UsageException("ATTEMPT_ID must be a number, got '" + s + "'");
+        }
     }
 
     private interface StoreWork { void run(Store store, List<String> args) throws Exception; }

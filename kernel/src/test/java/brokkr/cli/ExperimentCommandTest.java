@@ -53,6 +53,10 @@ class ExperimentCommandTest {
         assertTrue(checks.out().matches("(?s).*contrary\\s+said_yes\\s+6\\s+6.*"), checks.out());
         Out t = cli("experiment", "transcript", dir, "1");
         assertTrue(t.out().contains("[user] say yes"), t.out());
+        Out v = cli("experiment", "verify-world", dir, "1");
+        assertEquals(2, v.code());
+        assertTrue(v.err().contains("brings no world replay"), v.err());
+        assertEquals(2, cli("experiment", "transcript", dir, "x").code());
     }
 
     @Test void badArgumentsAreUsageErrors() throws Exception {
