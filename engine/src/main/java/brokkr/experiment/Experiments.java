@@ -98,26 +98,52 @@ public final class Experiments {
         }
     }
 
-    /** The cells of a spec in order (domain, task, candidate, repetition), with definitions resolved by the providers. */
+    /**
+     * The cells of a spec in order (domain, task, candidate, repetition), with definitions resolved by
+     * the providers. A provider's refusal (unknown split or task, a model role it needs but the spec
+     * lacks) and a cell named twice are {@link ExperimentSpec.SpecException}s.
+     */
     public static List<Planned> plan(ExperimentSpec spec, Registry registry) {
         List<Planned> out = new ArrayList<>();
+        java.util.Set<Store.CellKey> seen = new java.util.HashSet<>();
         for (ExperimentSpec.DomainSpec d : spec.domains()) {
             BenchmarkProvider provider = registry.benchmark(d.name());
-            List<String> tasks = d.split() != null ? provider.tasks(d.split()) : d.taskIds();
+            List<String> tasks;
+            try {
+                tasks = d.split() != null ? provider.tasks(d.split()) : d.taskIds();
+            } catch (IllegalArgumentException e) {
+                throw new ExperimentSpec.SpecException("domain " + d.name() + ": " + e.getMessage());
+            }
             for (String task : tasks) {
-                EnvironmentDef env = provider.environment(task, spec.models());
+                EnvironmentDef env;
+                try {
+                    env = provider.environment(task, spec.models());
+                } catch (IllegalArgumentException e) {
+                    throw new ExperimentSpec.SpecException("domain " + d.name() + ", task " + task + ": " + e.getMessage());
+                }
                 String envId = env.id();
                 for (ExperimentSpec.CandidateSpec c : spec.candidates()) {
                     AgentDef agent = c.agentDef();
                     String agentId = agent.id();
                     for (int r = 0; r < spec.repetitions(); r++) {
+                        Store.CellKey key = new Store.CellKey(envId, agentId, r);
+                        if (!seen.add(key)) {
+                            throw new ExperimentSpec.SpecException("domain " + d.name() + ", task " + task + " is named twice");
+                        }
                         out.add(new Planned(new Evaluation.Cell(provider, env, agent, c.systemPrompt(), r),
-                                new Store.Cell(new Store.CellKey(envId, agentId, r), c.label(), provider.name(), task, true)));
+                                new Store.Cell(key, c.label(), provider.name(), task, true)));
                     }
                 }
             }
         }
         return out;
+    }
+
+    /** The scorecard of the experiment last run in {@code dir}. */
+    public static Scorecard scorecard(Path dir) {
+        try (Store store = Store.openExisting(dir)) {
+            return Scorecard.of(store);
+        }
     }
 
     /** One candidate object per model reference, behind its provider's gate; fails early on an unknown provider. */

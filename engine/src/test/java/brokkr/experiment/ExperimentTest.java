@@ -167,6 +167,7 @@ class ExperimentTest {
             assertEquals(12, store.attempts(true).size());
         }
         assertEquals(2, second.scorecard().rows().size());
+        assertEquals(second.scorecard(), Experiments.scorecard(dir));
         assertEquals(6, row(second.scorecard(), "a").attempts());
 
         // A label change alone is not a new definition.
@@ -203,6 +204,31 @@ class ExperimentTest {
         var r = Experiments.run(spec("all", 4, 3, 0, List.of(c)), tmp.resolve("x"), registry(8, models));
         assertEquals(32, r.completed());
         assertEquals(3, models.maxInFlight.get());
+    }
+
+    @Test void providerRateLimitSpacesCallStarts() {
+        var models = new QuizBench.Models();
+        var c = new ExperimentSpec.CandidateSpec("gold", new ModelRef("fake", "gold"), "tools", null);
+        var spec = new ExperimentSpec("t", List.of(new ExperimentSpec.DomainSpec("quiz", "all", null)), List.of(c), 1, 10,
+                Map.of("fake", new ExperimentSpec.ProviderLimit(0, 20)), Map.of(), 0, Duration.ofSeconds(30), false);
+        long t0 = System.nanoTime();
+        var r = Experiments.run(spec, tmp.resolve("x"), registry(6, models));
+        assertEquals(6, r.completed());
+        // 6 starts at 20 per second: the last may start no earlier than 5 intervals (250 ms) after the first.
+        assertTrue(System.nanoTime() - t0 >= 250_000_000L, "rate limit not applied");
+    }
+
+    @Test void tasksNamedTwiceOrUnknownAreSpecErrors() {
+        var dup = new ExperimentSpec("t", List.of(new ExperimentSpec.DomainSpec("quiz", null, List.of("q0", "q0"))),
+                List.of(candidate("gold", "gold", null)), 1, 1, Map.of(), Map.of(), 0, Duration.ofSeconds(30), false);
+        assertTrue(assertThrows(ExperimentSpec.SpecException.class, () -> Experiments.run(dup, tmp.resolve("x"), registry(2, new QuizBench.Models())))
+                .getMessage().contains("named twice"));
+        var unknown = new ExperimentSpec("t", List.of(new ExperimentSpec.DomainSpec("quiz", null, List.of("q7"))),
+                List.of(candidate("gold", "gold", null)), 1, 1, Map.of(), Map.of(), 0, Duration.ofSeconds(30), false);
+        assertTrue(assertThrows(ExperimentSpec.SpecException.class, () -> Experiments.run(unknown, tmp.resolve("x"), registry(2, new QuizBench.Models())))
+                .getMessage().contains("unknown task q7"));
+        assertThrows(ExperimentSpec.SpecException.class, () -> Experiments.run(spec("nosuchsplit", 1, 1, 0, List.of(candidate("gold", "gold", null))),
+                tmp.resolve("x"), registry(2, new QuizBench.Models())));
     }
 
     @Test void definitionsAreContentAddressed() {
