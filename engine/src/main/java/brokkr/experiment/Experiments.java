@@ -66,7 +66,7 @@ public final class Experiments {
         long t0 = System.nanoTime();
         List<Planned> plan = plan(spec, registry);
         Function<ModelRef, Candidate> models = models(spec, registry, plan);
-        try (Store store = Store.open(dir)) {
+        try (Store store = Store.openForRun(dir)) {
             Map<String, EnvironmentDef> envs = new LinkedHashMap<>();
             Map<String, AgentDef> agents = new LinkedHashMap<>();
             for (Planned p : plan) {

@@ -15,7 +15,10 @@ import brokkr.value.PyList;
 import brokkr.value.Value;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
 import java.nio.file.Files;
+import java.nio.file.StandardOpenOption;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -77,6 +80,35 @@ public final class Store implements AutoCloseable {
         }
         return connect(file(dir));
     }
+
+    /**
+     * Opens the store for running: also takes the directory's run lock ({@code run.lock}), so that two
+     * runners never evaluate the same cells at once. The lock is the operating system's, so a killed
+     * runner leaves none behind. IllegalStateException when another runner holds it.
+     */
+    public static Store openForRun(Path dir) {
+        try {
+            Files.createDirectories(dir);
+            FileChannel ch = FileChannel.open(dir.resolve("run.lock"), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+            FileLock lock;
+            try {
+                lock = ch.tryLock();
+            } catch (java.nio.channels.OverlappingFileLockException e) {
+                lock = null;
+            }
+            if (lock == null) {
+                ch.close();
+                throw new IllegalStateException(dir + " is being run by another process (run.lock is held)");
+            }
+            Store s = connect(file(dir));
+            s.runLock = ch;
+            return s;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private FileChannel runLock;
 
     /** Opens an existing store; IllegalArgumentException when {@code dir} holds none. */
     public static Store openExisting(Path dir) {
@@ -425,6 +457,13 @@ public final class Store implements AutoCloseable {
             throw new StoreException(e.getMessage(), e);
         } finally {
             lock.unlock();
+            if (runLock != null) {
+                try {
+                    runLock.close(); // releases the run lock
+                } catch (IOException ignored) {
+                    // the lock dies with the channel or the process either way
+                }
+            }
         }
     }
 

@@ -206,6 +206,21 @@ class ExperimentTest {
         assertEquals(3, models.maxInFlight.get());
     }
 
+    @Test void aDirectoryIsRunByOneRunnerAtATime() throws Exception {
+        Path dir = tmp.resolve("x");
+        var slow = new ExperimentSpec.CandidateSpec("slow", new ModelRef("fake", "gold", PyDict.of("latency_ms", 300)), "tools", null);
+        var spec = new ExperimentSpec("t", List.of(new ExperimentSpec.DomainSpec("quiz", "all", null)), List.of(slow), 1, 4,
+                Map.of(), Map.of(), 0, Duration.ofSeconds(30), false);
+        var first = java.util.concurrent.CompletableFuture.supplyAsync(() -> Experiments.run(spec, dir, registry(2, new QuizBench.Models())));
+        long deadline = System.nanoTime() + 10_000_000_000L;
+        while (!Files.exists(Store.file(dir)) && System.nanoTime() < deadline) Thread.sleep(5);
+        Thread.sleep(50);
+        var e = assertThrows(IllegalStateException.class, () -> Experiments.run(spec, dir, registry(2, new QuizBench.Models())));
+        assertTrue(e.getMessage().contains("another process"), e.getMessage());
+        assertEquals(2, first.get().completed());
+        assertEquals(0, Experiments.run(spec, dir, registry(2, new QuizBench.Models())).ran()); // released on close
+    }
+
     @Test void providerRateLimitSpacesCallStarts() {
         var models = new QuizBench.Models();
         var c = new ExperimentSpec.CandidateSpec("gold", new ModelRef("fake", "gold"), "tools", null);
