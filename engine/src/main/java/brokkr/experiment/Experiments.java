@@ -88,13 +88,15 @@ public final class Experiments {
             execute(spec, store, pending, models, skipped, completed, failed);
             Duration cellsWall = Duration.ofNanos(System.nanoTime() - c0);
             Map<Store.CellKey, Store.CellState> after = store.cellStates();
-            int exhaustedNow = 0;
+            int exhausted = 0;
             for (Planned p : plan) {
                 Store.CellState st = after.get(p.row().key());
-                if (st.completed() == 0 && st.infrastructureFailures() > spec.maxInfraRetries()) exhaustedNow++;
+                if (st.completed() == 0 && st.infrastructureFailures() > spec.maxInfraRetries()) exhausted++;
             }
-            return new Result(dir, plan.size(), skipped, pending.size(), completed.get(), failed.get(), exhaustedNow,
-                    Duration.ofNanos(System.nanoTime() - t0), cellsWall, store.meanSerializeMillis(), store.meanCommitMillis(), store.commits(), Scorecard.of(store));
+            Scorecard scorecard = Scorecard.of(store);
+            return new Result(dir, plan.size(), skipped, pending.size(), completed.get(), failed.get(), exhausted,
+                    Duration.ofNanos(System.nanoTime() - t0), cellsWall, store.meanSerializeMillis(), store.meanCommitMillis(),
+                    store.commits(), scorecard);
         }
     }
 

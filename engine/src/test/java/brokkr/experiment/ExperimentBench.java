@@ -58,6 +58,12 @@ public final class ExperimentBench {
             System.out.printf(Locale.ROOT, "run %d: %d cells (%d completed) at parallelism %d, %d ms model latency: wall %.3f s (cells %.3f s), ideal %.3f s, ratio %.3f (cells %.3f); store per attempt: %.3f ms to serialize (parallel), %.3f ms of the single writer (%d commits); db %d KB%n",
                     i + 1, r.cells(), r.completed(), parallelism, latencyMs, wall, r.cellsWall().toNanos() / 1e9, ideal, wall / ideal,
                     r.cellsWall().toNanos() / 1e9 / ideal, r.meanSerializeMillis(), r.meanCommitMillis(), r.commits(), dbBytes / 1024);
+            long p0 = System.nanoTime();
+            Experiments.plan(spec, registry);
+            long p1 = System.nanoTime();
+            Experiments.scorecard(dir);
+            long p2 = System.nanoTime();
+            System.out.printf(Locale.ROOT, "       of the overhead outside cells: planning %.0f ms, scorecard from the store %.0f ms%n", (p1 - p0) / 1e6, (p2 - p1) / 1e6);
             try (var s = Files.walk(dir)) {
                 s.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
             }
