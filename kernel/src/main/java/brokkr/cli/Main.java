@@ -12,7 +12,8 @@ import java.util.ServiceLoader;
 public final class Main {
     /** The built-in commands, in the order {@code --help} lists them. */
     static List<Command> builtins() {
-        return List.of(new ExperimentCommand());
+        ModelSource models = ModelSource.fromEnvironment(System.getenv());
+        return List.of(new DemoCommand(models), new LoopCommand(models), new ParallelCommand(models), new ExperimentCommand());
     }
 
     static Map<String, Command> commands() {

@@ -1,0 +1,84 @@
+package brokkr.agent;
+
+import brokkr.conversation.Candidate;
+import brokkr.conversation.InfrastructureFailure;
+import brokkr.conversation.Message;
+import brokkr.conversation.ModelCall;
+import brokkr.conversation.ToolCall;
+import brokkr.conversation.ToolSpec;
+import brokkr.conversation.Turn;
+import brokkr.conversation.Usage;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The plain tool-calling loop: ask the candidate for the next message; if it calls tools, run all
+ * calls of that message as one turn through the executor, append one tool message per call (in
+ * call order), and ask again; stop when the candidate answers without tool calls or after
+ * {@code maxSteps} candidate messages.
+ *
+ * <p>The loop never crashes on what a candidate sends: a call whose arguments were not a JSON
+ * object is answered with an error tool message without reaching the executor, and an executor that
+ * throws or answers the wrong calls yields error tool messages. Only the candidate's own failures
+ * end the run early: an {@link InfrastructureFailure} is recorded in the transcript.
+ */
+public record AgentLoop(int maxSteps) {
+    public AgentLoop {
+        if (maxSteps < 1) throw new IllegalArgumentException("maxSteps must be at least 1, got " + maxSteps);
+    }
+
+    public Transcript run(Candidate candidate, List<Message> opening, List<ToolSpec> tools, ToolExecutor executor) {
+        List<Message> history = new ArrayList<>(opening);
+        List<ModelCall> modelCalls = new ArrayList<>();
+        Usage usage = Usage.ZERO;
+        for (int step = 0; step < maxSteps; step++) {
+            Turn turn;
+            try {
+                turn = candidate.next(List.copyOf(history), tools);
+            } catch (InfrastructureFailure f) {
+                modelCalls.addAll(f.attempts());
+                return new Transcript(history, usage, modelCalls, Transcript.Stop.INFRASTRUCTURE_FAILURE, f);
+            }
+            modelCalls.addAll(turn.calls());
+            Message.Assistant reply = turn.message();
+            usage = usage.plus(reply.usage() == null ? Usage.ZERO : reply.usage());
+            history.add(reply);
+            if (!reply.hasToolCalls()) {
+                return new Transcript(history, usage, modelCalls, Transcript.Stop.ANSWERED, null);
+            }
+            history.addAll(executeTurn(reply.toolCalls(), executor));
+        }
+        return new Transcript(history, usage, modelCalls, Transcript.Stop.MAX_STEPS, null);
+    }
+
+    /** One tool message per call, in call order, whatever the calls and the executor do. */
+    static List<Message.Tool> executeTurn(List<ToolCall> calls, ToolExecutor executor) {
+        List<ToolCall> wellFormed = calls.stream().filter(c -> !c.isMalformed()).toList();
+        Message.Tool[] answers = new Message.Tool[wellFormed.size()];
+        if (!wellFormed.isEmpty()) {
+            try {
+                List<Message.Tool> results = executor.execute(wellFormed);
+                // Matched by position, not id: models reuse or omit ids; position is what executors promise.
+                if (results != null && results.size() == wellFormed.size()) results.toArray(answers);
+            } catch (RuntimeException e) {
+                for (int i = 0; i < wellFormed.size(); i++) {
+                    ToolCall c = wellFormed.get(i);
+                    answers[i] = new Message.Tool(c.id(), c.name(),
+                            "Error: tool execution failed: " + e.getClass().getSimpleName() + ": " + e.getMessage(), true);
+                }
+            }
+        }
+        List<Message.Tool> out = new ArrayList<>(calls.size());
+        int w = 0;
+        for (ToolCall c : calls) {
+            if (c.isMalformed()) {
+                out.add(new Message.Tool(c.id(), c.name(), "Error: malformed tool call arguments: " + c.malformed(), true));
+                continue;
+            }
+            Message.Tool answer = answers[w++];
+            out.add(answer != null ? answer
+                    : new Message.Tool(c.id(), c.name(), "Error: the tool executor gave no result for this call", true));
+        }
+        return out;
+    }
+}

@@ -1,0 +1,180 @@
+package brokkr.provider;
+
+import brokkr.conversation.InfrastructureFailure;
+import brokkr.conversation.Message;
+import brokkr.conversation.ModelCall;
+import brokkr.conversation.ToolSpec;
+import brokkr.conversation.Turn;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.net.http.HttpTimeoutException;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+/**
+ * A model behind an HTTP API in some {@link WireFormat}, with retries.
+ *
+ * <p>One {@link #next} call encodes the request once and sends it up to {@code maxAttempts} times.
+ * Retried: connection errors, timeouts (the per-attempt timeout covers connecting and the whole
+ * exchange until the body has arrived, so a server that accepts and never answers, or stalls mid-body,
+ * still ends the attempt), 408/409/429/5xx, and 2xx bodies that are not a response of the API
+ * ({@link WireFormat.MalformedResponse}). Between attempts it waits the server's {@code Retry-After}
+ * (capped) or an exponential backoff with full jitter. Any other status fails at once. When no attempt
+ * succeeds the call throws {@link InfrastructureFailure} with every attempt's {@link ModelCall}: the
+ * episode is excluded from scores rather than counted as the model's failure. A successful body whose
+ * tool-call arguments are malformed is not retried: that is the model's output, recorded as an agent
+ * error on the {@link brokkr.conversation.ToolCall}.
+ *
+ * <p>Instances are immutable and safe to share between the virtual threads of concurrent episodes.
+ * The key is only put into request headers. Everything recorded, logged or thrown passes through
+ * {@link Secret#redact} (servers may echo a rejected key in their error body).
+ */
+public final class HttpProvider implements ModelProvider {
+    private static final System.Logger LOG = System.getLogger("brokkr.provider");
+
+    private final WireFormat wire;
+    private final URI endpoint;
+    private final Secret key;
+    private final ProviderOptions options;
+    private final HttpClient http;
+    private final Effects effects;
+    private final RetryPolicy retry;
+
+    public HttpProvider(WireFormat wire, String baseUrl, Secret key, ProviderOptions options, HttpClient http, Effects effects) {
+        this.wire = Objects.requireNonNull(wire);
+        this.endpoint = wire.endpoint(Objects.requireNonNull(baseUrl, "baseUrl"));
+        this.key = Objects.requireNonNull(key);
+        this.options = Objects.requireNonNull(options);
+        Objects.requireNonNull(options.model(), "model");
+        this.http = Objects.requireNonNull(http);
+        this.effects = Objects.requireNonNull(effects);
+        this.retry = RetryPolicy.of(options);
+    }
+
+    @Override public String provider() { return wire.name(); }
+    @Override public String model() { return options.model(); }
+    public ProviderOptions options() { return options; }
+    public URI endpoint() { return endpoint; }
+
+    /** What one attempt produced: a response (status, body, Retry-After) or a transport error. */
+    private record Exchange(int status, String body, Optional<Duration> retryAfter, String error) {}
+
+    @Override
+    public Turn next(List<Message> history, List<ToolSpec> tools) throws InfrastructureFailure {
+        String body = wire.encodeRequest(history, tools, options);
+        String recordedBody = key.redact(body);
+        HttpRequest request = request(body);
+        List<ModelCall> calls = new ArrayList<>();
+        String lastError = null;
+        for (int attempt = 1; attempt <= retry.maxAttempts(); attempt++) {
+            long startedAt = effects.clock().millis();
+            long t0 = System.nanoTime();
+            Exchange ex = exchange(request, calls, attempt, recordedBody, startedAt, t0);
+            long durationMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0);
+            String responseBody = key.redact(ex.body());
+            String error;
+            boolean retryable;
+            if (ex.error() != null) {
+                error = ex.error();
+                retryable = true;
+            } else if (ex.status() >= 200 && ex.status() < 300) {
+                try {
+                    Message.Assistant message = wire.decodeResponse(ex.body());
+                    calls.add(new ModelCall(wire.name(), options.model(), attempt, recordedBody, ex.status(),
+                            responseBody, null, startedAt, durationMs));
+                    return new Turn(message, calls);
+                } catch (WireFormat.MalformedResponse e) {
+                    error = "malformed response: " + key.redact(e.getMessage());
+                    retryable = true;
+                } catch (RuntimeException e) {
+                    // A body the decoder did not foresee must not crash the episode; it is treated
+                    // like any other unreadable body.
+                    error = "malformed response: decoder failed: " + key.redact(String.valueOf(e));
+                    retryable = true;
+                }
+            } else {
+                retryable = RetryPolicy.retryableStatus(ex.status());
+                error = "HTTP " + ex.status() + (retryable ? "" : " (not retried): " + Wire.clip(responseBody, 500));
+            }
+            calls.add(new ModelCall(wire.name(), options.model(), attempt, recordedBody, ex.status(),
+                    responseBody, error, startedAt, durationMs));
+            lastError = error;
+            if (!retryable) {
+                throw new InfrastructureFailure(describe() + ": " + error, calls, null);
+            }
+            if (attempt == retry.maxAttempts()) break;
+            Duration wait = retry.delay(attempt, effects.jitter().getAsDouble(), ex.retryAfter());
+            LOG.log(System.Logger.Level.WARNING, "{0} attempt {1}/{2} failed ({3}); retrying in {4} ms",
+                    describe(), String.valueOf(attempt), String.valueOf(retry.maxAttempts()), Wire.clip(error, 300),
+                    String.valueOf(wait.toMillis()));
+            try {
+                effects.sleeper().sleep(wait);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new InfrastructureFailure(describe() + ": interrupted while waiting to retry", calls, null);
+            }
+        }
+        throw new InfrastructureFailure(describe() + ": " + calls.size() + " attempts failed; last: "
+                + Wire.clip(lastError, 500), calls, null);
+    }
+
+    private HttpRequest request(String body) {
+        HttpRequest.Builder b = HttpRequest.newBuilder(endpoint)
+                .timeout(options.timeout())
+                .header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(body, StandardCharsets.UTF_8));
+        // Plain-HTTP local servers (vLLM, llama.cpp, Ollama) get HTTP/1.1 outright: the JDK would
+        // otherwise attempt an h2c upgrade with the POST, which some of them mishandle.
+        if ("http".equalsIgnoreCase(endpoint.getScheme())) b.version(HttpClient.Version.HTTP_1_1);
+        wire.headers(key).forEach(b::header);
+        return b.build();
+    }
+
+    private Exchange exchange(HttpRequest request, List<ModelCall> calls, int attempt, String recordedBody,
+                              long startedAt, long t0) throws InfrastructureFailure {
+        CompletableFuture<HttpResponse<String>> f = http.sendAsync(request, HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
+        try {
+            // Belt and braces: JDK 25 applies the request timeout to the body as well, but earlier JDKs
+            // stopped that timer once the headers arrived; this bounds the whole exchange regardless.
+            HttpResponse<String> r = f.get(options.timeout().toMillis(), TimeUnit.MILLISECONDS);
+            Optional<Duration> retryAfter = RetryPolicy.parseRetryAfter(r.headers().firstValue("retry-after-ms"),
+                    r.headers().firstValue("retry-after"), effects.clock().instant());
+            return new Exchange(r.statusCode(), r.body(), retryAfter, null);
+        } catch (TimeoutException e) {
+            f.cancel(true);
+            return timeout();
+        } catch (ExecutionException e) {
+            Throwable c = e.getCause() == null ? e : e.getCause();
+            if (c instanceof HttpTimeoutException) return timeout();
+            String kind = c instanceof IOException ? "connection error: " : "request failed: ";
+            return new Exchange(0, null, Optional.empty(), kind + key.redact(String.valueOf(c)));
+        } catch (InterruptedException e) {
+            f.cancel(true);
+            Thread.currentThread().interrupt();
+            calls.add(new ModelCall(wire.name(), options.model(), attempt, recordedBody, 0, null, "interrupted",
+                    startedAt, TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0)));
+            throw new InfrastructureFailure(describe() + ": interrupted", calls, null);
+        }
+    }
+
+    private Exchange timeout() {
+        return new Exchange(0, null, Optional.empty(), "timeout after " + options.timeout().toMillis() + " ms");
+    }
+
+    private String describe() { return wire.name() + " " + options.model(); }
+
+    @Override public String toString() {
+        return "HttpProvider[" + wire.name() + ", model=" + options.model() + ", host=" + endpoint.getHost() + ", key=" + key + "]";
+    }
+}

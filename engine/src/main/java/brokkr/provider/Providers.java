@@ -1,0 +1,60 @@
+package brokkr.provider;
+
+import java.net.http.HttpClient;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * Builds providers from environment variables, the only place keys come from:
+ *
+ * <ul>
+ *   <li>{@code openai} (aliases {@code openai-compatible}, {@code vllm}, {@code llamacpp},
+ *       {@code ollama}): {@code OPENAI_BASE_URL} (default {@value OpenAiChat#DEFAULT_BASE_URL}) and
+ *       {@code OPENAI_API_KEY}, required only for the default base URL (local servers need none);</li>
+ *   <li>{@code anthropic}: {@code ANTHROPIC_BASE_URL} (default
+ *       {@value AnthropicMessages#DEFAULT_BASE_URL}) and {@code ANTHROPIC_API_KEY}, required for the
+ *       default base URL.</li>
+ * </ul>
+ *
+ * Error messages name variables, never their values.
+ */
+public final class Providers {
+    private Providers() {}
+
+    /** A provider configured from {@link System#getenv()}. */
+    public static ModelProvider fromEnvironment(String provider, String model, ProviderOptions options) {
+        return fromEnvironment(System.getenv(), provider, model, options);
+    }
+
+    /** A provider configured from {@code env} (tests pass a map; production passes {@code System.getenv()}). */
+    public static ModelProvider fromEnvironment(Map<String, String> env, String provider, String model, ProviderOptions options) {
+        return fromEnvironment(env, provider, model, options, Effects.httpClient(options.timeout()), Effects.system());
+    }
+
+    /** As above with an explicit HTTP client and effects (clock, sleeper, jitter). */
+    public static ModelProvider fromEnvironment(Map<String, String> env, String provider, String model, ProviderOptions options,
+                                                HttpClient http, Effects effects) {
+        Objects.requireNonNull(env);
+        Objects.requireNonNull(model, "model");
+        ProviderOptions o = options.withModel(model);
+        return switch (provider.toLowerCase(Locale.ROOT)) {
+            case "openai", "openai-compatible", "vllm", "llamacpp", "ollama" -> {
+                String base = env.getOrDefault("OPENAI_BASE_URL", "");
+                boolean official = base.isBlank();
+                Secret key = Secret.of(env.get("OPENAI_API_KEY"));
+                if (official && !key.isPresent()) throw new IllegalArgumentException("OPENAI_API_KEY is not set (required for " + OpenAiChat.DEFAULT_BASE_URL + ")");
+                yield new HttpProvider(OpenAiChat.INSTANCE, official ? OpenAiChat.DEFAULT_BASE_URL : base, key, o, http, effects);
+            }
+            case "anthropic" -> {
+                String base = env.getOrDefault("ANTHROPIC_BASE_URL", "");
+                boolean official = base.isBlank();
+                Secret key = Secret.of(env.get("ANTHROPIC_API_KEY"));
+                if (official && !key.isPresent()) throw new IllegalArgumentException("ANTHROPIC_API_KEY is not set");
+                yield new HttpProvider(AnthropicMessages.INSTANCE, official ? AnthropicMessages.DEFAULT_BASE_URL : base, key, o, http, effects);
+            }
+            default -> throw new IllegalArgumentException("unknown provider '" + provider
+                    + "' (known: openai, openai-compatible, vllm, llamacpp, ollama, anthropic)");
+        };
+    }
+}

@@ -1,0 +1,49 @@
+package brokkr.cli;
+
+import brokkr.agent.Transcript;
+import brokkr.conversation.Candidate;
+import brokkr.domains.synthetic.loop.LoopFollower;
+import brokkr.domains.synthetic.loop.PointerChain;
+import brokkr.domains.synthetic.loop.PointerChasing;
+import java.io.PrintStream;
+import java.util.List;
+
+/** {@code ./brokkr loop [depth]}: pointer chasing, one line {@code PASS depth=50 toolCalls=50/50} or FAIL. */
+public record LoopCommand(ModelSource models) implements Command {
+    @Override public String name() { return "loop"; }
+
+    @Override public String summary() { return "pointer chasing: a serial tool loop of DEPTH hops (default 50)"; }
+
+    @Override public String usage() {
+        return """
+               usage: ./brokkr loop [DEPTH] [--model M [--provider openai|anthropic]] [--candidate NAME]
+
+               Pointer chasing (zsmith agentLoopBenchmark): the agent must call follow_pointer once per hop
+               of a hidden chain of DEPTH keys (default 50; the same chain for the same depth on every run)
+               and answer with the fragments concatenated. Prints one line:
+                 PASS depth=D toolCalls=D/D
+                 FAIL depth=D toolCalls=N/D expected=SECRET actual=ANSWER
+               PASS iff the answer, whitespace removed, is the secret and exactly D calls were made.
+
+                 --model M        run model M (keys and base URLs from the environment:
+                                  OPENAI_API_KEY/OPENAI_BASE_URL, ANTHROPIC_API_KEY/ANTHROPIC_BASE_URL)
+                 --provider P     openai (default; any OpenAI-compatible server) or anthropic
+                 --candidate NAME a scripted agent instead of a model: ideal (default), early-stop
+                                  (stops after half the hops), retry (asks for the middle hop twice)
+
+               Exit status: 0 when the run was scored (PASS or FAIL), 1 when the model could not be
+               reached (infrastructure failure, not scored), 2 for a usage error.""";
+    }
+
+    @Override
+    public int run(List<String> args, PrintStream out, PrintStream err) {
+        BenchmarkArgs a = BenchmarkArgs.parse(args, "depth", 50, "ideal", LoopFollower.NAMES);
+        PointerChain chain = PointerChain.of(a.size());
+        Candidate candidate = a.model() != null ? models.open(a.provider(), a.model()) : LoopFollower.named(a.candidate(), a.size());
+        Transcript t = PointerChasing.play(chain, candidate);
+        if (SyntheticReport.failed(t, name(), err)) return 1;
+        out.println(PointerChasing.score(chain, t).line());
+        if (a.model() != null) SyntheticReport.summary(t, err);
+        return 0;
+    }
+}

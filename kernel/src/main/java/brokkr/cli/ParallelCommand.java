@@ -1,0 +1,52 @@
+package brokkr.cli;
+
+import brokkr.agent.Transcript;
+import brokkr.conversation.Candidate;
+import brokkr.domains.synthetic.parallel.Batcher;
+import brokkr.domains.synthetic.parallel.ConcurrencyGauge;
+import brokkr.domains.synthetic.parallel.LookupTable;
+import brokkr.domains.synthetic.parallel.ParallelDiscrimination;
+import java.io.PrintStream;
+import java.util.List;
+
+/** {@code ./brokkr parallel [tasks]}: parallel discrimination, one line {@code pd tasks=8 calls=8 turns=1 ...}. */
+public record ParallelCommand(ModelSource models) implements Command {
+    @Override public String name() { return "parallel"; }
+
+    @Override public String summary() { return "parallel discrimination: TASKS independent lookups (default 8)"; }
+
+    @Override public String usage() {
+        return """
+               usage: ./brokkr parallel [TASKS] [--model M [--provider openai|anthropic]] [--candidate NAME]
+
+               Parallel discrimination (zsmith agentParallelismBenchmark): TASKS independent ids (default 8;
+               the same ids for the same size on every run) are listed up front; the agent looks each up
+               with the lookup tool and reports the values. The calls of one assistant turn run
+               concurrently and the tool gauges its own concurrency. Prints one line:
+                 pd tasks=T calls=C turns=N maxConcurrency=M efficiency=C/N correct=yes|no
+               turns counts the assistant turns with at least one lookup; correct=yes iff every id was
+               looked up and every value is in the answer.
+
+                 --model M        run model M (keys and base URLs from the environment:
+                                  OPENAI_API_KEY/OPENAI_BASE_URL, ANTHROPIC_API_KEY/ANTHROPIC_BASE_URL)
+                 --provider P     openai (default; any OpenAI-compatible server) or anthropic
+                 --candidate NAME a scripted agent instead of a model: batch (default; all lookups in
+                                  one turn) or serial (one lookup per turn)
+
+               Exit status: 0 when the run was scored, 1 when the model could not be reached
+               (infrastructure failure, not scored), 2 for a usage error.""";
+    }
+
+    @Override
+    public int run(List<String> args, PrintStream out, PrintStream err) {
+        BenchmarkArgs a = BenchmarkArgs.parse(args, "tasks", 8, "batch", Batcher.NAMES);
+        LookupTable table = LookupTable.of(a.size());
+        Candidate candidate = a.model() != null ? models.open(a.provider(), a.model()) : Batcher.named(a.candidate());
+        ConcurrencyGauge gauge = new ConcurrencyGauge();
+        Transcript t = ParallelDiscrimination.play(table, candidate, gauge);
+        if (SyntheticReport.failed(t, name(), err)) return 1;
+        out.println(ParallelDiscrimination.score(table, t, gauge.maxConcurrency()).line());
+        if (a.model() != null) SyntheticReport.summary(t, err);
+        return 0;
+    }
+}
