@@ -59,6 +59,23 @@ class ExperimentCommandTest {
         assertEquals(2, cli("experiment", "transcript", dir, "x").code());
     }
 
+    @Test void theSyntheticLoopBenchmarkRunsFromAnExperimentFile() throws Exception {
+        Path file = tmp.resolve("loop.json");
+        Files.writeString(file, """
+                {"name": "loop-smoke", "domain": "loop", "split": "smoke", "repetitions": 2, "parallelism": 4,
+                 "candidates": [{"id": "ideal", "provider": "synthetic", "model": "ideal"},
+                                {"id": "early", "provider": "synthetic", "model": "early-stop", "options": {"stop_after": 3}}]}
+                """);
+        String dir = tmp.resolve("loop").toString();
+        Out run = cli("experiment", "run", file.toString(), "--dir", dir, "--no-progress");
+        assertEquals(0, run.code(), run.err());
+        assertTrue(run.out().matches("(?s).*loop\\s+ideal\\s+2\\s+4\\s+0\\s+1\\.000\\s+1\\.000\\s+1\\.000.*"), run.out());
+        assertTrue(run.out().matches("(?s).*loop\\s+early\\s+secret_correct\\s+4\\s+4.*"), run.out());
+        Out v = cli("experiment", "verify-world", dir, "1");
+        assertEquals(0, v.code(), v.err());
+        assertTrue(v.out().contains("verified"), v.out());
+    }
+
     @Test void badArgumentsAreUsageErrors() throws Exception {
         assertEquals(2, cli("experiment").code());
         assertEquals(2, cli("experiment", "fly").code());
