@@ -105,7 +105,7 @@ public final class Evaluation {
                     turn = c.next(history, tools);
                 } catch (InfrastructureFailure e) {
                     add(role, e.attempts(), Usage.ZERO);
-                    throw new RecordedFailure(e);
+                    throw e;
                 }
                 add(role, turn.calls(), turn.message().usage());
                 return turn;
@@ -117,18 +117,19 @@ public final class Evaluation {
             usage.merge(role, u, Usage::plus);
         }
 
-        void addFailedCalls(InfrastructureFailure e) {
-            // Calls of a failure that came through wrap() are recorded already (RecordedFailure marks
-            // them); one raised by provider code directly brings calls nobody has recorded.
-            if (!(e instanceof RecordedFailure)) add("unattributed", e.attempts(), Usage.ZERO);
+        /**
+         * The calls of the failure that ended the run. Those that came through {@link #wrap} are
+         * recorded already (protocols often rethrow a model's failure with its calls); any others were
+         * made by provider code outside the wrapped models and are kept as {@code unattributed}.
+         */
+        synchronized void addFailedCalls(InfrastructureFailure e) {
+            java.util.Set<ModelCall> known = new java.util.HashSet<>();
+            for (Evidence.RecordedCall rc : calls) known.add(rc.call());
+            List<ModelCall> fresh = e.attempts().stream().filter(c -> !known.contains(c)).toList();
+            if (!fresh.isEmpty()) add("unattributed", fresh, Usage.ZERO);
         }
 
         public synchronized List<Evidence.RecordedCall> calls() { return List.copyOf(calls); }
         public synchronized Map<String, Usage> usage() { return Map.copyOf(usage); }
-    }
-
-    /** An InfrastructureFailure whose model calls the recorder has already kept. */
-    private static final class RecordedFailure extends InfrastructureFailure {
-        RecordedFailure(InfrastructureFailure e) { super(e.getMessage(), e.attempts(), e.getCause() == null ? e : e.getCause()); }
     }
 }
