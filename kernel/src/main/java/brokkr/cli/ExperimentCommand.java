@@ -29,7 +29,7 @@ public final class ExperimentCommand implements Command {
                        ./brokkr experiment attempts DIR [--all]
                        ./brokkr experiment checks DIR
                        ./brokkr experiment transcript DIR ATTEMPT_ID
-                       ./brokkr experiment verify-world DIR ATTEMPT_ID
+                       ./brokkr experiment verify-world DIR [ATTEMPT_ID]
 
                   run         run the experiment in FILE (JSON, or YAML when it ends in .yaml/.yml) into DIR
                               (default .brokkr/experiments/NAME); running it again resumes: completed cells
@@ -38,8 +38,9 @@ public final class ExperimentCommand implements Command {
                   attempts    every attempt of the current cells (--all: also of earlier definitions)
                   checks      failures by check and candidate
                   transcript  one attempt's verdict and transcript
-                  verify-world  replay the attempt's tool calls from the initial world and compare the
-                              final world's hash with the recorded one (exit 1 on a mismatch)
+                  verify-world  replay the attempt's (without ID: every completed attempt's) tool calls
+                              from the initial world and compare the final world's hash with the
+                              recorded one (exit 1 on a mismatch)
 
                 experiment file keys: name, domain + split|tasks (or domains: [{name, split|tasks}]),
                   candidates: [{id, provider, model, action_space, options, system_prompt|system_prompt_file}],
@@ -68,7 +69,31 @@ public final class ExperimentCommand implements Command {
             });
             case "verify-world" -> {
                 int[] code = {0};
-                withStore(rest, 2, "verify-world DIR ATTEMPT_ID", (store, a) -> {
+                if (rest.size() == 1) {
+                    // Every completed attempt of the current cells.
+                    withStore(rest, 1, "verify-world DIR [ATTEMPT_ID]", (store, a) -> {
+                        Registry registry = Registry.load();
+                        int ok = 0, bad = 0;
+                        for (var attempt : store.attempts(true, false)) {
+                            if (!attempt.completed()) continue;
+                            Inspect.WorldCheck w;
+                            try {
+                                w = Inspect.verifyWorld(store, registry, attempt.id());
+                            } catch (IllegalArgumentException e) {
+                                throw new UsageException(e.getMessage());
+                            }
+                            if (w.matches()) ok++;
+                            else {
+                                bad++;
+                                out.println("MISMATCH attempt " + attempt.id() + ": recorded " + w.recorded() + ", replayed " + w.replayed());
+                            }
+                        }
+                        out.println(ok + " attempts verified, " + bad + " mismatches");
+                        code[0] = bad == 0 ? 0 : 1;
+                    });
+                    yield code[0];
+                }
+                withStore(rest, 2, "verify-world DIR [ATTEMPT_ID]", (store, a) -> {
                     Inspect.WorldCheck w;
                     try {
                         w = Inspect.verifyWorld(store, Registry.load(), attemptId(a.get(1)));

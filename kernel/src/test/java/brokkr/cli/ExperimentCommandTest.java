@@ -74,6 +74,9 @@ class ExperimentCommandTest {
         Out v = cli("experiment", "verify-world", dir, "1");
         assertEquals(0, v.code(), v.err());
         assertTrue(v.out().contains("verified"), v.out());
+        Out all = cli("experiment", "verify-world", dir);
+        assertEquals(0, all.code(), all.err());
+        assertTrue(all.out().contains("8 attempts verified, 0 mismatches"), all.out());
     }
 
     @Test void badArgumentsAreUsageErrors() throws Exception {
