@@ -10,8 +10,10 @@ import brokkr.value.PyDict;
 import brokkr.value.PyNone;
 import brokkr.world.WorldHash;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.function.Function;
 
@@ -114,7 +116,7 @@ public final class Evaluation {
 
         private synchronized void add(String role, List<ModelCall> cs, Usage u) {
             for (ModelCall mc : cs) calls.add(new Evidence.RecordedCall(role, mc));
-            usage.merge(role, u, Usage::plus);
+            usage.merge(role, u == null ? Usage.ZERO : u, Usage::plus);
         }
 
         /**
@@ -123,7 +125,7 @@ public final class Evaluation {
          * made by provider code outside the wrapped models and are kept as {@code unattributed}.
          */
         synchronized void addFailedCalls(InfrastructureFailure e) {
-            java.util.Set<ModelCall> known = new java.util.HashSet<>();
+            Set<ModelCall> known = new HashSet<>();
             for (Evidence.RecordedCall rc : calls) known.add(rc.call());
             List<ModelCall> fresh = e.attempts().stream().filter(c -> !known.contains(c)).toList();
             if (!fresh.isEmpty()) add("unattributed", fresh, Usage.ZERO);
