@@ -1,5 +1,6 @@
 package brokkr.eval;
 
+import brokkr.conversation.Candidate;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -29,6 +30,21 @@ public interface BenchmarkProvider {
     Protocol protocol();
 
     Evaluator evaluator();
+
+    /**
+     * The model provider name of models a benchmark supplies itself, per task: a scripted candidate
+     * that replays gold answers, a scripted user simulator. Such models need the task's private data,
+     * so only the provider can make them; an experiment names them as {@code provider: scripted}.
+     */
+    String SCRIPTED = "scripted";
+
+    /**
+     * This benchmark's scripted model {@code model.model()} for one task, playing {@code role}
+     * ({@code agent}, {@code user}, {@code judge}). IllegalArgumentException for a name it does not know.
+     */
+    default Candidate scripted(String role, ModelRef model, EnvironmentDef env) {
+        throw new IllegalArgumentException("benchmark " + name() + " has no scripted models");
+    }
 
     /** How to replay a recorded run's tool calls from the initial world, when the benchmark can. */
     default Optional<WorldReplay> worldReplay() { return Optional.empty(); }

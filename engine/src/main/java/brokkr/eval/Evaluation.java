@@ -34,7 +34,8 @@ public final class Evaluation {
 
     /**
      * Runs one cell. {@code models} turns a model reference into a candidate (the runner's, carrying
-     * provider limits); every call through it is recorded in {@code recorder} under its role.
+     * provider limits), except that models of provider {@link BenchmarkProvider#SCRIPTED} come from the
+     * benchmark for the cell's task; every call is recorded in {@code recorder} under its role.
      */
     public static Attempt evaluate(Cell cell, Function<ModelRef, Candidate> models, Recorder recorder) {
         long started = System.currentTimeMillis();
@@ -47,14 +48,14 @@ public final class Evaluation {
         Models roles = role -> {
             ModelRef ref = env.models().get(role);
             if (ref == null) throw new IllegalArgumentException("environment " + env.benchmark() + "/" + env.taskId() + " names no '" + role + "' model");
-            return recorder.wrap(role, models.apply(ref));
+            return recorder.wrap(role, resolve(cell, role, ref, models));
         };
         try {
             WorldCell fork = new WorldCell(PyNone.NONE);
             long t = System.nanoTime();
             setup = cell.provider().worldSetup().install(env, fork);
             timings.put("setup_ms", ms(t));
-            Candidate agent = recorder.wrap(Evidence.AGENT, models.apply(cell.agent().modelRef()));
+            Candidate agent = recorder.wrap(Evidence.AGENT, resolve(cell, Evidence.AGENT, cell.agent().modelRef(), models));
             t = System.nanoTime();
             interaction = cell.provider().protocol().run(new RunContext(env, cell.agent(), cell.systemPrompt(),
                     cell.repetition(), fork, agent, roles));
@@ -77,6 +78,11 @@ public final class Evaluation {
             return failure(cell, evidence(setup, interaction, finalWorld, recorder, timings.build(), null),
                     "harness error: " + e, started, ms(t0));
         }
+    }
+
+    /** A benchmark's own scripted model for this cell's task, or the runner's model for {@code ref}. */
+    static Candidate resolve(Cell cell, String role, ModelRef ref, Function<ModelRef, Candidate> models) {
+        return ref.provider().equals(BenchmarkProvider.SCRIPTED) ? cell.provider().scripted(role, ref, cell.env()) : models.apply(ref);
     }
 
     /** An infrastructure-failure attempt, e.g. for a cell the runner timed out. */

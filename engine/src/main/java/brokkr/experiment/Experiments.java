@@ -148,16 +148,32 @@ public final class Experiments {
         }
     }
 
-    /** One candidate object per model reference, behind its provider's gate; fails early on an unknown provider. */
+    /**
+     * One candidate object per model reference, behind its provider's gate. Fails early on an unknown
+     * provider, and on a scripted model the benchmark does not know (asked once per benchmark, role
+     * and model, for the first task that uses it).
+     */
     private static Function<ModelRef, Candidate> models(ExperimentSpec spec, Registry registry, List<Planned> plan) {
         Map<String, ProviderGate> gates = new ConcurrentHashMap<>();
         Map<ModelRef, Candidate> cache = new ConcurrentHashMap<>();
         Function<ModelRef, Candidate> resolve = ref -> cache.computeIfAbsent(ref, r -> gates
                 .computeIfAbsent(r.provider(), p -> new ProviderGate(spec.providerLimits().get(p)))
                 .wrap(registry.model(r.provider()).create(r)));
+        java.util.Set<List<Object>> checked = new java.util.HashSet<>();
         for (Planned p : plan) {
-            resolve.apply(p.cell().agent().modelRef());
-            p.cell().env().models().values().forEach(resolve::apply);
+            Map<String, ModelRef> roles = new LinkedHashMap<>(p.cell().env().models());
+            roles.put(brokkr.eval.Evidence.AGENT, p.cell().agent().modelRef());
+            roles.forEach((role, ref) -> {
+                if (!ref.provider().equals(BenchmarkProvider.SCRIPTED)) {
+                    resolve.apply(ref);
+                } else if (checked.add(List.of(p.cell().provider().name(), role, ref))) {
+                    try {
+                        p.cell().provider().scripted(role, ref, p.cell().env());
+                    } catch (IllegalArgumentException e) {
+                        throw new ExperimentSpec.SpecException("domain " + p.cell().provider().name() + ": " + e.getMessage());
+                    }
+                }
+            });
         }
         return resolve;
     }

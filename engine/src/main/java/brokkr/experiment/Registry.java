@@ -26,6 +26,9 @@ public record Registry(Map<String, BenchmarkProvider> benchmarks, Map<String, Mo
         }
         Map<String, ModelFactory> m = new TreeMap<>();
         for (ModelFactory f : models) {
+            if (f.provider().equals(BenchmarkProvider.SCRIPTED)) {
+                throw new IllegalArgumentException("'" + BenchmarkProvider.SCRIPTED + "' names benchmarks' own scripted models; a model factory cannot take it");
+            }
             if (m.putIfAbsent(f.provider(), f) != null) throw new IllegalArgumentException("two model factories for provider " + f.provider());
         }
         return new Registry(b, m);
@@ -43,9 +46,10 @@ public record Registry(Map<String, BenchmarkProvider> benchmarks, Map<String, Mo
     public Registry with(List<? extends BenchmarkProvider> more, List<? extends ModelFactory> moreModels) {
         Map<String, BenchmarkProvider> b = new TreeMap<>(benchmarks);
         more.forEach(p -> b.put(p.name(), p));
-        Map<String, ModelFactory> m = new TreeMap<>(models);
-        moreModels.forEach(f -> m.put(f.provider(), f));
-        return new Registry(b, m);
+        List<ModelFactory> m = new ArrayList<>(models.values());
+        m.removeIf(f -> moreModels.stream().anyMatch(x -> x.provider().equals(f.provider())));
+        m.addAll(moreModels);
+        return of(new ArrayList<>(b.values()), m);
     }
 
     public BenchmarkProvider benchmark(String name) {

@@ -246,6 +246,21 @@ class ExperimentTest {
                 tmp.resolve("x"), registry(2, new QuizBench.Models())));
     }
 
+    @Test void scriptedCandidatesComeFromTheBenchmarkPerTask() {
+        var oracle = new ExperimentSpec.CandidateSpec("oracle", new ModelRef("scripted", "oracle"), "tools", null);
+        var r = Experiments.run(spec("all", 2, 2, 0, List.of(oracle)), tmp.resolve("x"), registry(3, new QuizBench.Models()));
+        assertEquals(List.of(1.0, 1.0), row(r.scorecard(), "oracle").passHatK());
+        var unknown = new ExperimentSpec.CandidateSpec("who", new ModelRef("scripted", "who"), "tools", null);
+        var e = assertThrows(ExperimentSpec.SpecException.class,
+                () -> Experiments.run(spec("all", 1, 1, 0, List.of(unknown)), tmp.resolve("y"), registry(3, new QuizBench.Models())));
+        assertTrue(e.getMessage().contains("no scripted agent 'who'"), e.getMessage());
+        var named = new brokkr.eval.ModelFactory() {
+            @Override public String provider() { return "scripted"; }
+            @Override public brokkr.conversation.Candidate create(ModelRef m) { return null; }
+        };
+        assertThrows(IllegalArgumentException.class, () -> Registry.of(List.of(), List.of(named)));
+    }
+
     @Test void definitionsAreContentAddressed() {
         var bench = new QuizBench(3);
         EnvironmentDef plain = bench.environment("q1", Map.of());

@@ -93,6 +93,13 @@ final class QuizBench implements BenchmarkProvider {
         });
     }
 
+    /** Scripted agent {@code oracle}: answers with the task's secret, which only this provider knows. */
+    @Override public Candidate scripted(String role, ModelRef model, EnvironmentDef env) {
+        if (!role.equals("agent") || !model.model().equals("oracle")) throw new IllegalArgumentException("no scripted " + role + " '" + model.model() + "'");
+        String secret = secret(env.taskId());
+        return (history, tools) -> Turn.of(new Message.Assistant(null, List.of(new ToolCall("o1", "answer", PyDict.of("value", secret)))));
+    }
+
     static final ToolSpec ANSWER = new ToolSpec("answer", "Give the answer", PyDict.of("type", "object"));
 
     @Override public Protocol protocol() {

@@ -63,8 +63,8 @@ class ExperimentCommandTest {
         Path file = tmp.resolve("loop.json");
         Files.writeString(file, """
                 {"name": "loop-smoke", "domain": "loop", "split": "smoke", "repetitions": 2, "parallelism": 4,
-                 "candidates": [{"id": "ideal", "provider": "synthetic", "model": "ideal"},
-                                {"id": "early", "provider": "synthetic", "model": "early-stop", "options": {"stop_after": 3}}]}
+                 "candidates": [{"id": "ideal", "provider": "scripted", "model": "ideal"},
+                                {"id": "early", "provider": "scripted", "model": "early-stop"}]}
                 """);
         String dir = tmp.resolve("loop").toString();
         Out run = cli("experiment", "run", file.toString(), "--dir", dir, "--no-progress");

@@ -3,6 +3,8 @@ package brokkr.domains.eval;
 import brokkr.agent.AgentLoop;
 import brokkr.agent.ToolExecutor;
 import brokkr.agent.Transcript;
+import brokkr.conversation.Candidate;
+import brokkr.domains.synthetic.loop.LoopFollower;
 import brokkr.domains.synthetic.loop.PointerChain;
 import brokkr.domains.synthetic.loop.PointerChasing;
 import brokkr.eval.Check;
@@ -24,7 +26,8 @@ import java.util.Map;
  * chain's depth. The protocol runs the agent loop and reports what a grader needs (the
  * follow_pointer calls made, the final answer); the evaluator holds the secret and applies
  * {@link PointerChasing#score}'s rule, one check per way to lose: no answer, wrong secret, wrong number
- * of calls. Splits: {@code smoke} = 5, 10; {@code test} = 10, 25, 50, 100.
+ * of calls. Splits: {@code smoke} = 5, 10; {@code test} = 10, 25, 50, 100. Scripted candidates
+ * ({@code provider: scripted}): {@code ideal}, {@code early-stop}, {@code retry}.
  */
 public final class LoopBenchmark extends SyntheticBenchmark {
     public LoopBenchmark() { super(Map.of("smoke", List.of(5, 10), "test", List.of(10, 25, 50, 100))); }
@@ -32,6 +35,9 @@ public final class LoopBenchmark extends SyntheticBenchmark {
     @Override public String name() { return "loop"; }
 
     @Override Value world(int depth) { return PointerChain.of(depth).hops(); }
+
+    /** {@code ideal}, {@code early-stop} (after half the hops), {@code retry} (the middle hop twice), as {@code ./brokkr loop --candidate}. */
+    @Override Candidate scriptedAgent(String name, int depth) { return LoopFollower.named(name, depth); }
 
     @Override public Protocol protocol() {
         return ctx -> {

@@ -3,7 +3,9 @@ package brokkr.domains.eval;
 import brokkr.agent.AgentLoop;
 import brokkr.agent.ToolExecutor;
 import brokkr.agent.Transcript;
+import brokkr.conversation.Candidate;
 import brokkr.domains.synthetic.SyntheticTools;
+import brokkr.domains.synthetic.parallel.Batcher;
 import brokkr.domains.synthetic.parallel.ConcurrencyGauge;
 import brokkr.domains.synthetic.parallel.LookupTable;
 import brokkr.domains.synthetic.parallel.ParallelDiscrimination;
@@ -34,7 +36,8 @@ import java.util.Set;
  * peak concurrency, which ids were answered and the final answer; the evaluator holds the values and
  * applies {@link ParallelDiscrimination#score}'s correctness rule (every id looked up successfully and
  * every value in the answer). Efficiency (calls per turn) is reported in the details, not graded.
- * Splits: {@code smoke} = 4; {@code test} = 4, 8, 16.
+ * Splits: {@code smoke} = 4; {@code test} = 4, 8, 16. Scripted candidates ({@code provider: scripted}):
+ * {@code batch}, {@code serial}.
  */
 public final class ParallelBenchmark extends SyntheticBenchmark {
     public ParallelBenchmark() { super(Map.of("smoke", List.of(4), "test", List.of(4, 8, 16))); }
@@ -42,6 +45,9 @@ public final class ParallelBenchmark extends SyntheticBenchmark {
     @Override public String name() { return "parallel"; }
 
     @Override Value world(int tasks) { return LookupTable.of(tasks).values(); }
+
+    /** {@code batch} (every lookup in one turn) and {@code serial} (one per turn), as {@code ./brokkr parallel --candidate}. */
+    @Override Candidate scriptedAgent(String name, int tasks) { return Batcher.named(name); }
 
     @Override public Protocol protocol() {
         return ctx -> {

@@ -1,6 +1,7 @@
 package brokkr.domains.eval;
 
 import brokkr.agent.Transcript;
+import brokkr.conversation.Candidate;
 import brokkr.conversation.InfrastructureFailure;
 import brokkr.conversation.Message;
 import brokkr.eval.BenchmarkProvider;
@@ -34,6 +35,15 @@ abstract class SyntheticBenchmark implements BenchmarkProvider {
 
     /** The task's world (seeded by its size). */
     abstract Value world(int size);
+
+    /** The benchmark's scripted candidate {@code name} for a task of {@code size}. */
+    abstract Candidate scriptedAgent(String name, int size);
+
+    /** Scripted candidates (the CLI's {@code --candidate} names) play the agent; there are no scripted users or judges. */
+    @Override public Candidate scripted(String role, ModelRef model, EnvironmentDef env) {
+        if (!role.equals("agent")) throw new IllegalArgumentException(name() + " has no scripted " + role);
+        return scriptedAgent(model.model(), size(env.taskId()));
+    }
 
     @Override public List<String> tasks(String split) {
         List<Integer> sizes = splits.get(split);

@@ -20,7 +20,6 @@ import brokkr.experiment.Inspect;
 import brokkr.experiment.Registry;
 import brokkr.experiment.Scorecard;
 import brokkr.experiment.Store;
-import brokkr.value.PyDict;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -32,24 +31,30 @@ import org.junit.jupiter.api.io.TempDir;
 class SyntheticExperimentTest {
     @TempDir Path tmp;
 
-    static ExperimentSpec.CandidateSpec c(String label, String model, PyDict options) {
-        return new ExperimentSpec.CandidateSpec(label, new ModelRef("synthetic", model, options), "tools", null);
+    static ExperimentSpec.CandidateSpec c(String label, String model) {
+        return new ExperimentSpec.CandidateSpec(label, new ModelRef("scripted", model), "tools", null);
     }
 
     static Scorecard.CandidateScore row(Scorecard s, String bench, String cand) {
         return s.rows().stream().filter(r -> r.benchmark().equals(bench) && r.candidate().equals(cand)).findFirst().orElseThrow();
     }
 
-    @Test void servicesRegisterBothBenchmarksAndTheScriptedModels() {
+    @Test void servicesRegisterBothBenchmarks() {
         Registry r = Registry.load();
         assertTrue(r.benchmarks().get("loop") instanceof LoopBenchmark);
         assertTrue(r.benchmarks().get("parallel") instanceof ParallelBenchmark);
-        assertTrue(r.models().get("synthetic") instanceof SyntheticModels);
+    }
+
+    @Test void anUnknownScriptedCandidateIsASpecError() {
+        var spec = new ExperimentSpec("x", List.of(new ExperimentSpec.DomainSpec("loop", "smoke", null)), List.of(c("x", "batch")), 1, 1,
+                Map.of(), Map.of(), 0, Duration.ofSeconds(60), false);
+        var e = org.junit.jupiter.api.Assertions.assertThrows(ExperimentSpec.SpecException.class, () -> Experiments.run(spec, tmp.resolve("x"), Registry.load()));
+        assertTrue(e.getMessage().contains("unknown loop candidate 'batch'"), e.getMessage());
     }
 
     @Test void loopScorecardAgreesWithPointerChasingScore() {
         var spec = new ExperimentSpec("loop", List.of(new ExperimentSpec.DomainSpec("loop", "smoke", null)),
-                List.of(c("ideal", "ideal", null), c("early", "early-stop", PyDict.of("stop_after", 3)), c("retry", "retry", PyDict.of("repeat_at", 2))),
+                List.of(c("ideal", "ideal"), c("early", "early-stop"), c("retry", "retry")),
                 2, 4, Map.of(), Map.of(), 0, Duration.ofSeconds(60), false);
         var r = Experiments.run(spec, tmp.resolve("loop"), Registry.load());
         assertEquals(12, r.completed());
@@ -69,11 +74,8 @@ class SyntheticExperimentTest {
             store.cells().forEach(cell -> labels.put(cell.key().agentId(), cell.candidate()));
             for (Attempt a : store.attempts(true)) {
                 PointerChain chain = PointerChain.of(Integer.parseInt(a.taskId()));
-                LoopFollower f = switch (labels.get(a.agentId())) {
-                    case "ideal" -> LoopFollower.ideal();
-                    case "early" -> LoopFollower.earlyStop(3);
-                    default -> LoopFollower.retry(2);
-                };
+                String label = labels.get(a.agentId());
+                LoopFollower f = LoopFollower.named(label.equals("early") ? "early-stop" : label, chain.depth());
                 boolean passed = PointerChasing.score(chain, PointerChasing.play(chain, f)).passed();
                 assertEquals(passed ? 1.0 : 0.0, a.reward(), labels.get(a.agentId()) + " depth " + a.taskId());
                 assertTrue(Inspect.verifyWorld(store, Registry.load(), a.id()).matches());
@@ -85,7 +87,7 @@ class SyntheticExperimentTest {
 
     @Test void parallelScorecardAgreesWithParallelDiscriminationScore() {
         var spec = new ExperimentSpec("par", List.of(new ExperimentSpec.DomainSpec("parallel", "test", null)),
-                List.of(c("batch", "batch", null), c("serial", "serial", null)), 1, 4, Map.of(), Map.of(), 0, Duration.ofSeconds(60), false);
+                List.of(c("batch", "batch"), c("serial", "serial")), 1, 4, Map.of(), Map.of(), 0, Duration.ofSeconds(60), false);
         var r = Experiments.run(spec, tmp.resolve("par"), Registry.load());
         assertEquals(6, r.completed());
         for (String cand : List.of("batch", "serial")) {
@@ -109,8 +111,8 @@ class SyntheticExperimentTest {
     }
 
     @Test void aCandidateSystemPromptPrecedesTheTaskAndIsANewCandidate() {
-        var plain = c("ideal", "ideal", null);
-        var prompted = new ExperimentSpec.CandidateSpec("ideal", new ModelRef("synthetic", "ideal"), "tools", "Be careful.");
+        var plain = c("ideal", "ideal");
+        var prompted = new ExperimentSpec.CandidateSpec("ideal", new ModelRef("scripted", "ideal"), "tools", "Be careful.");
         var spec = new ExperimentSpec("p", List.of(new ExperimentSpec.DomainSpec("loop", null, List.of("5"))), List.of(plain), 1, 1,
                 Map.of(), Map.of(), 0, Duration.ofSeconds(60), false);
         Path dir = tmp.resolve("p");

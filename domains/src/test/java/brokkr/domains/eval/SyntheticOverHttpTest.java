@@ -50,7 +50,7 @@ class SyntheticOverHttpTest {
                 String system = req.history().getFirst().content();
                 if (broken.get() && system.contains(start10)) return Reply.json(500, "{\"error\": {\"message\": \"overloaded\", \"type\": \"server_error\"}}");
                 if (broken.get() && system.contains(start5)) {
-                    Thread.sleep(1500); // past the client's 0.5 s timeout
+                    Thread.sleep(2500); // past the client's 1 s timeout
                 }
                 Turn t = ideal.next(req.history(), req.tools());
                 return Reply.json(OpenAiChat.encodeResponse(t.message(), req.model(), "chatcmpl-" + r.index()));
@@ -61,7 +61,7 @@ class SyntheticOverHttpTest {
             ProviderModels openai = new ProviderModels("openai", server.openAiEnv()) {};
             Registry registry = Registry.load().with(List.of(), List.of(openai));
             var candidate = new ExperimentSpec.CandidateSpec("model", new ModelRef("openai", "scripted-ideal",
-                    PyDict.of("max_attempts", 1, "timeout_seconds", 0.5, "temperature", 0.0)), "tools", null);
+                    PyDict.of("max_attempts", 1, "timeout_seconds", 1.0, "temperature", 0.0)), "tools", null);
             var spec = new ExperimentSpec("http", List.of(new ExperimentSpec.DomainSpec("loop", "smoke", null)), List.of(candidate), 2, 4,
                     Map.of("openai", new ExperimentSpec.ProviderLimit(1, 0)), Map.of(), 3, Duration.ofSeconds(60), false);
             Path dir = tmp.resolve("http");
@@ -80,7 +80,7 @@ class SyntheticOverHttpTest {
             }
 
             broken.set(false);
-            Thread.sleep(1600); // let the server finish the requests the client abandoned
+            Thread.sleep(2600); // let the server finish the requests the client abandoned
             maxInFlight.set(0);
             var second = Experiments.run(spec, dir, registry);
             assertEquals(1, maxInFlight.get(), "the provider's concurrency limit holds at the server");
