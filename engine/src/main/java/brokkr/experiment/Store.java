@@ -50,6 +50,8 @@ import java.util.concurrent.locks.ReentrantLock;
  */
 public final class Store implements AutoCloseable {
     public static final String FILE = "experiment.db";
+    /** The table layout's version ({@code PRAGMA user_version}); a store of a newer layout is refused. */
+    public static final int SCHEMA_VERSION = 1;
 
     /** A cell's identity. */
     public record CellKey(String environmentId, String agentId, int repetition) {}
@@ -119,46 +121,62 @@ public final class Store implements AutoCloseable {
     private static Store connect(Path db) {
         try {
             Connection c = DriverManager.getConnection("jdbc:sqlite:" + db.toAbsolutePath());
-            try (Statement s = c.createStatement()) {
-                s.execute("PRAGMA journal_mode=WAL");
-                s.execute("PRAGMA synchronous=NORMAL");
-                s.execute("PRAGMA foreign_keys=ON");
-                s.execute("PRAGMA busy_timeout=10000");
-                s.execute("""
-                        CREATE TABLE IF NOT EXISTS experiment(
-                          name TEXT PRIMARY KEY, spec_json TEXT NOT NULL, updated_at INTEGER NOT NULL)""");
-                s.execute("""
-                        CREATE TABLE IF NOT EXISTS environment_def(
-                          id TEXT PRIMARY KEY, benchmark TEXT NOT NULL, task_id TEXT NOT NULL, json TEXT NOT NULL)""");
-                s.execute("CREATE TABLE IF NOT EXISTS agent_def(id TEXT PRIMARY KEY, json TEXT NOT NULL)");
-                s.execute("""
-                        CREATE TABLE IF NOT EXISTS cell(
-                          env_id TEXT NOT NULL REFERENCES environment_def(id),
-                          agent_id TEXT NOT NULL REFERENCES agent_def(id),
-                          repetition INTEGER NOT NULL,
-                          candidate TEXT NOT NULL, benchmark TEXT NOT NULL, task_id TEXT NOT NULL,
-                          ordinal INTEGER NOT NULL, active INTEGER NOT NULL,
-                          PRIMARY KEY(env_id, agent_id, repetition))""");
-                s.execute("""
-                        CREATE TABLE IF NOT EXISTS attempt(
-                          id INTEGER PRIMARY KEY AUTOINCREMENT,
-                          env_id TEXT NOT NULL, agent_id TEXT NOT NULL, repetition INTEGER NOT NULL,
-                          task_id TEXT NOT NULL, status TEXT NOT NULL, reward REAL, trust TEXT,
-                          checks_json TEXT NOT NULL, evidence_json TEXT NOT NULL, error TEXT,
-                          started_at INTEGER NOT NULL, duration_ms INTEGER NOT NULL,
-                          input_tokens INTEGER NOT NULL, output_tokens INTEGER NOT NULL,
-                          FOREIGN KEY(env_id, agent_id, repetition) REFERENCES cell(env_id, agent_id, repetition))""");
-                s.execute("CREATE INDEX IF NOT EXISTS attempt_cell ON attempt(env_id, agent_id, repetition)");
-                s.execute("""
-                        CREATE UNIQUE INDEX IF NOT EXISTS one_completed_attempt
-                          ON attempt(env_id, agent_id, repetition) WHERE status = 'completed'""");
+            try {
+                return new Store(init(c, db));
+            } catch (SQLException | RuntimeException ex) {
+                c.close();
+                throw ex;
             }
-            c.setAutoCommit(false);
-            c.commit();
-            return new Store(c);
         } catch (SQLException e) {
             throw new StoreException("cannot open " + db, e);
         }
+    }
+
+    private static Connection init(Connection c, Path db) throws SQLException {
+        try (Statement s = c.createStatement()) {
+            s.execute("PRAGMA journal_mode=WAL");
+            s.execute("PRAGMA synchronous=NORMAL");
+            s.execute("PRAGMA foreign_keys=ON");
+            s.execute("PRAGMA busy_timeout=10000");
+            try (ResultSet v = s.executeQuery("PRAGMA user_version")) {
+                int version = v.next() ? v.getInt(1) : 0;
+                if (version > SCHEMA_VERSION) {
+                    throw new StoreException(db + " has schema version " + version + "; this Brokkr reads up to " + SCHEMA_VERSION, null);
+                }
+            }
+            s.execute("PRAGMA user_version=" + SCHEMA_VERSION);
+            s.execute("""
+                    CREATE TABLE IF NOT EXISTS experiment(
+                      name TEXT PRIMARY KEY, spec_json TEXT NOT NULL, updated_at INTEGER NOT NULL)""");
+            s.execute("""
+                    CREATE TABLE IF NOT EXISTS environment_def(
+                      id TEXT PRIMARY KEY, benchmark TEXT NOT NULL, task_id TEXT NOT NULL, json TEXT NOT NULL)""");
+            s.execute("CREATE TABLE IF NOT EXISTS agent_def(id TEXT PRIMARY KEY, json TEXT NOT NULL)");
+            s.execute("""
+                    CREATE TABLE IF NOT EXISTS cell(
+                      env_id TEXT NOT NULL REFERENCES environment_def(id),
+                      agent_id TEXT NOT NULL REFERENCES agent_def(id),
+                      repetition INTEGER NOT NULL,
+                      candidate TEXT NOT NULL, benchmark TEXT NOT NULL, task_id TEXT NOT NULL,
+                      ordinal INTEGER NOT NULL, active INTEGER NOT NULL,
+                      PRIMARY KEY(env_id, agent_id, repetition))""");
+            s.execute("""
+                    CREATE TABLE IF NOT EXISTS attempt(
+                      id INTEGER PRIMARY KEY AUTOINCREMENT,
+                      env_id TEXT NOT NULL, agent_id TEXT NOT NULL, repetition INTEGER NOT NULL,
+                      task_id TEXT NOT NULL, status TEXT NOT NULL, reward REAL, trust TEXT,
+                      checks_json TEXT NOT NULL, evidence_json TEXT NOT NULL, error TEXT,
+                      started_at INTEGER NOT NULL, duration_ms INTEGER NOT NULL,
+                      input_tokens INTEGER NOT NULL, output_tokens INTEGER NOT NULL,
+                      FOREIGN KEY(env_id, agent_id, repetition) REFERENCES cell(env_id, agent_id, repetition))""");
+            s.execute("CREATE INDEX IF NOT EXISTS attempt_cell ON attempt(env_id, agent_id, repetition)");
+            s.execute("""
+                    CREATE UNIQUE INDEX IF NOT EXISTS one_completed_attempt
+                      ON attempt(env_id, agent_id, repetition) WHERE status = 'completed'""");
+        }
+        c.setAutoCommit(false);
+        c.commit();
+        return c;
     }
 
     /** A store error (I/O, corruption): fatal for a run, never an attempt's outcome. */
