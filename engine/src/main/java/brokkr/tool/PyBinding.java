@@ -32,7 +32,13 @@ public final class PyBinding {
             boolean known = false;
             for (Param p : params) if (p.name().equals(k)) { known = true; break; }
             if (!known) {
-                throw PyException.typeError(qualname + "() got an unexpected keyword argument '" + k + "'");
+                // CPython 3.13 (ceval.c initialize_locals) offers a suggestion among the keyword-capable
+                // parameter names (co_varnames[posonly:total], so `self` included).
+                List<String> candidates = new ArrayList<>(bound);
+                for (Param p : params) candidates.add(p.name());
+                String suggestion = suggest(candidates, k);
+                throw PyException.typeError(qualname + "() got an unexpected keyword argument '" + k + "'"
+                        + (suggestion == null ? "" : ". Did you mean '" + suggestion + "'?"));
             }
             values.put(k, e.getValue());
         }
@@ -53,5 +59,65 @@ public final class PyBinding {
         if (q.size() == 1) return q.get(0);
         if (q.size() == 2) return q.get(0) + " and " + q.get(1);
         return String.join(", ", q.subList(0, q.size() - 1)) + ", and " + q.get(q.size() - 1);
+    }
+
+    private static final int MOVE_COST = 2, CASE_COST = 1, MAX_STRING_SIZE = 40, MAX_CANDIDATE_ITEMS = 750;
+
+    /** CPython {@code _Py_CalculateSuggestions} (Python/suggestions.c): closest name by weighted Levenshtein. */
+    static String suggest(List<String> dir, String name) {
+        if (dir.size() >= MAX_CANDIDATE_ITEMS) return null;
+        byte[] n = name.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        long bestDistance = Long.MAX_VALUE;
+        String best = null;
+        for (String item : dir) {
+            if (item.equals(name)) continue;
+            byte[] it = item.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+            long maxDistance = (long) (n.length + it.length + 3) * MOVE_COST / 6;
+            maxDistance = Math.min(maxDistance, bestDistance - 1);
+            long d = levenshtein(n, it, maxDistance);
+            if (d > maxDistance) continue;
+            if (best == null || d < bestDistance) { best = item; bestDistance = d; }
+        }
+        return best;
+    }
+
+    private static int substitutionCost(byte a, byte b) {
+        if ((a & 31) != (b & 31)) return MOVE_COST;
+        if (a == b) return 0;
+        int x = a, y = b;
+        if (x >= 'A' && x <= 'Z') x += 'a' - 'A';
+        if (y >= 'A' && y <= 'Z') y += 'a' - 'A';
+        return x == y ? CASE_COST : MOVE_COST;
+    }
+
+    private static long levenshtein(byte[] a0, byte[] b0, long maxCost) {
+        int aStart = 0, aEnd = a0.length, bStart = 0, bEnd = b0.length;
+        while (aStart < aEnd && bStart < bEnd && a0[aStart] == b0[bStart]) { aStart++; bStart++; }
+        while (aStart < aEnd && bStart < bEnd && a0[aEnd - 1] == b0[bEnd - 1]) { aEnd--; bEnd--; }
+        int aSize = aEnd - aStart, bSize = bEnd - bStart;
+        if (aSize == 0 || bSize == 0) return (long) (aSize + bSize) * MOVE_COST;
+        if (aSize > MAX_STRING_SIZE || bSize > MAX_STRING_SIZE) return maxCost + 1;
+        byte[] a = java.util.Arrays.copyOfRange(a0, aStart, aEnd), b = java.util.Arrays.copyOfRange(b0, bStart, bEnd);
+        if (b.length < a.length) { byte[] t = a; a = b; b = t; }
+        if ((long) (b.length - a.length) * MOVE_COST > maxCost) return maxCost + 1;
+        long[] buffer = new long[a.length];
+        long tmp = MOVE_COST;
+        for (int i = 0; i < a.length; i++) { buffer[i] = tmp; tmp += MOVE_COST; }
+        long result = 0;
+        for (int bi = 0; bi < b.length; bi++) {
+            byte code = b[bi];
+            long distance = result = (long) bi * MOVE_COST;
+            long minimum = Long.MAX_VALUE;
+            for (int i = 0; i < a.length; i++) {
+                long substitute = distance + substitutionCost(code, a[i]);
+                distance = buffer[i];
+                long insertDelete = Math.min(result, distance) + MOVE_COST;
+                result = Math.min(insertDelete, substitute);
+                buffer[i] = result;
+                if (result < minimum) minimum = result;
+            }
+            if (minimum > maxCost) return maxCost + 1;
+        }
+        return result;
     }
 }

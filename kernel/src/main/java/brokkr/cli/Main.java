@@ -13,7 +13,8 @@ public final class Main {
     /** The built-in commands, in the order {@code --help} lists them. */
     static List<Command> builtins() {
         ModelSource models = ModelSource.fromEnvironment(System.getenv());
-        return List.of(new DemoCommand(models), new LoopCommand(models), new ParallelCommand(models), new ExperimentCommand());
+        return List.of(new DemoCommand(models), new LoopCommand(models), new ParallelCommand(models),
+                new ConformanceCommand(), new ExperimentCommand());
     }
 
     static Map<String, Command> commands() {

@@ -1,0 +1,38 @@
+package brokkr.domains.tau2.retail;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import brokkr.tau2.Tau2Conformance;
+import brokkr.tau2.Tau2Data;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/** Replays the recorded upstream behaviour (shared/conformance/tau2/retail) against the transcription. */
+class RetailConformanceTest {
+    static RetailDomain domain;
+
+    @BeforeAll
+    static void load() {
+        domain = new RetailDomain(new Tau2Data(SharedDirs.tau2Data()));
+    }
+
+    @Test
+    void gold() {
+        Tau2Conformance.Report r = Tau2Conformance.run(domain.factory(), SharedDirs.conformance("gold.jsonl"), System.out);
+        assertEquals(114, r.sequences());
+        assertEquals(550, r.calls());
+        assertEquals(0, r.mismatches(), r.toString());
+    }
+
+    @Test
+    void fuzzSeed11() {
+        Tau2Conformance.Report r = Tau2Conformance.run(domain.factory(), SharedDirs.conformance("fuzz-seed11.jsonl"), System.out);
+        assertEquals(800, r.sequences());
+        assertEquals(5644, r.calls());
+        assertEquals(0, r.mismatches(), r.toString());
+        // warm JVM figure for the record
+        Tau2Conformance.Report warm = Tau2Conformance.run(domain.factory(), SharedDirs.conformance("fuzz-seed11.jsonl"), null);
+        System.out.println("fuzz-seed11 warm replay: " + warm);
+        assertEquals(0, warm.mismatches());
+    }
+}

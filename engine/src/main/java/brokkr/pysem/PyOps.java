@@ -1,0 +1,264 @@
+package brokkr.pysem;
+
+import brokkr.python.PyException;
+import brokkr.python.PyRepr;
+import brokkr.python.PyStrings;
+import brokkr.value.PyBool;
+import brokkr.value.PyDict;
+import brokkr.value.PyFloat;
+import brokkr.value.PyInt;
+import brokkr.value.PyList;
+import brokkr.value.PyNone;
+import brokkr.value.PyStr;
+import brokkr.value.Value;
+import java.math.BigDecimal;
+import java.math.BigInteger;
+import java.math.RoundingMode;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * CPython semantics of the built-in operations transcribed tool code applies to its (untyped, JSON-like)
+ * arguments, with CPython 3.13's exception texts: membership in dicts and sets, iteration, {@code len},
+ * {@code list.count}/{@code str.count}, {@code ==}, {@code <}, {@code sorted}, {@code str.lower},
+ * {@code round(float, n)}.
+ */
+public final class PyOps {
+    private PyOps() {}
+
+    /** {@code hash(v)} succeeds: lists and dicts raise {@code TypeError: unhashable type: 'list'}. */
+    public static void requireHashable(Value v) {
+        if (v instanceof PyList || v instanceof PyDict) {
+            throw PyException.typeError("unhashable type: '" + v.typeName() + "'");
+        }
+    }
+
+    /** {@code key in d} for a dict (or set) of str keys. */
+    public static boolean contains(PyDict d, Value key) {
+        requireHashable(key);
+        return key instanceof PyStr s && d.containsKey(s.value());
+    }
+
+    /** {@code key in {"a", "b"}} for a set of str. */
+    public static boolean inStrSet(Value key, String... members) {
+        requireHashable(key);
+        if (!(key instanceof PyStr s)) return false;
+        for (String m : members) if (m.equals(s.value())) return true;
+        return false;
+    }
+
+    /** {@code iter(v)} materialised: a str yields its characters (code points), a dict its keys. */
+    public static List<Value> iterate(Value v) {
+        switch (v) {
+            case PyList l -> { return l.items(); }
+            case PyStr s -> {
+                List<Value> out = new ArrayList<>(s.value().length());
+                s.value().codePoints().forEach(cp -> out.add(new PyStr(Character.toString(cp))));
+                return out;
+            }
+            case PyDict d -> {
+                List<Value> out = new ArrayList<>(d.size());
+                for (String k : d.keys()) out.add(new PyStr(k));
+                return out;
+            }
+            default -> throw PyException.typeError("'" + v.typeName() + "' object is not iterable");
+        }
+    }
+
+    /** {@code len(v)}. */
+    public static int len(Value v) {
+        return switch (v) {
+            case PyList l -> l.size();
+            case PyStr s -> s.value().codePointCount(0, s.value().length());
+            case PyDict d -> d.size();
+            default -> throw PyException.typeError("object of type '" + v.typeName() + "' has no len()");
+        };
+    }
+
+    /** {@code seq.count(x)}: list (by ==), str (non-overlapping substrings); anything else has no {@code count}. */
+    public static int count(Value seq, Value x) {
+        switch (seq) {
+            case PyList l -> {
+                int n = 0;
+                for (Value e : l) if (eq(e, x)) n++;
+                return n;
+            }
+            case PyStr s -> {
+                if (!(x instanceof PyStr sub)) {
+                    throw PyException.typeError("must be str, not " + x.typeName());
+                }
+                String hay = s.value(), needle = sub.value();
+                if (needle.isEmpty()) return hay.codePointCount(0, hay.length()) + 1;
+                int n = 0;
+                for (int i = hay.indexOf(needle); i >= 0; i = hay.indexOf(needle, i + needle.length())) n++;
+                return n;
+            }
+            default -> throw attributeError(seq, "count");
+        }
+    }
+
+    /** {@code v.lower()} (str only). */
+    public static String lower(Value v) {
+        if (v instanceof PyStr s) return s.value().toLowerCase(java.util.Locale.ROOT); // full Unicode mapping, final sigma as Python
+        throw attributeError(v, "lower");
+    }
+
+    public static PyException attributeError(Value v, String attr) {
+        return PyException.attributeError("'" + v.typeName() + "' object has no attribute '" + attr + "'");
+    }
+
+    /** Python {@code a == b} for JSON-like values (bool is an int; int and float compare exactly). */
+    public static boolean eq(Value a, Value b) {
+        if (a == b) return true;
+        if (isNumber(a) && isNumber(b)) return numCompare(a, b) == 0;
+        return switch (a) {
+            case PyStr s -> b instanceof PyStr t && s.value().equals(t.value());
+            case PyNone n -> b == PyNone.NONE;
+            case PyList l -> {
+                if (!(b instanceof PyList m) || l.size() != m.size()) yield false;
+                for (int i = 0; i < l.size(); i++) if (!eq(l.get(i), m.get(i))) yield false;
+                yield true;
+            }
+            case PyDict d -> {
+                if (!(b instanceof PyDict e) || d.size() != e.size()) yield false;
+                for (Map.Entry<String, Value> en : d.entries()) {
+                    Value o = e.get(en.getKey());
+                    if (o == null || !eq(en.getValue(), o)) yield false;
+                }
+                yield true;
+            }
+            default -> false;
+        };
+    }
+
+    public static boolean isNumber(Value v) {
+        return v instanceof PyInt || v instanceof PyFloat || v instanceof PyBool;
+    }
+
+    /** Exact comparison of two numbers (NaN compares as unordered: returns 2). */
+    public static int numCompare(Value a, Value b) {
+        if (a instanceof PyFloat fa && Double.isNaN(fa.value())) return 2;
+        if (b instanceof PyFloat fb && Double.isNaN(fb.value())) return 2;
+        if (a instanceof PyFloat fa && b instanceof PyFloat fb) return Double.compare(fa.value() + 0.0, fb.value() + 0.0);
+        if (!(a instanceof PyFloat) && !(b instanceof PyFloat)) return bigInt(a).compareTo(bigInt(b));
+        double fx = a instanceof PyFloat f ? f.value() : b instanceof PyFloat g ? g.value() : 0;
+        if (Double.isInfinite(fx)) {
+            int s = fx > 0 ? 1 : -1;
+            return a instanceof PyFloat ? s : -s;
+        }
+        return exact(a).compareTo(exact(b));
+    }
+
+    private static BigDecimal exact(Value v) {
+        return v instanceof PyFloat f ? new BigDecimal(f.value()) : new BigDecimal(bigInt(v));
+    }
+
+    public static BigInteger bigInt(Value v) {
+        return switch (v) {
+            case PyInt i -> i.value();
+            case PyBool b -> b.value() ? BigInteger.ONE : BigInteger.ZERO;
+            default -> throw new IllegalArgumentException("not an int: " + v.typeName());
+        };
+    }
+
+    /** Python {@code a < b}; mixed kinds raise {@code '<' not supported between instances of ...}. */
+    public static boolean lt(Value a, Value b) {
+        if (isNumber(a) && isNumber(b)) return numCompare(a, b) == -1;
+        if (a instanceof PyStr s && b instanceof PyStr t) return PyStrings.compare(s.value(), t.value()) < 0;
+        if (a instanceof PyList l && b instanceof PyList m) {
+            int n = Math.min(l.size(), m.size());
+            for (int i = 0; i < n; i++) {
+                if (!eq(l.get(i), m.get(i))) return lt(l.get(i), m.get(i));
+            }
+            return l.size() < m.size();
+        }
+        throw PyException.typeError("'<' not supported between instances of '" + a.typeName() + "' and '"
+                + b.typeName() + "'");
+    }
+
+    /**
+     * {@code sorted(v)}: CPython's list.sort on a short run (count_run, then binary insertion), which
+     * compares only with {@code <} and in the same operand order, so a mixed-type list fails with the
+     * same {@code TypeError} text. (Longer lists are sorted the same way; the result is identical for
+     * any consistent order.)
+     */
+    public static PyList sorted(Value v) {
+        List<Value> a = new ArrayList<>(iterate(v));
+        int n = a.size();
+        if (n < 2) return PyList.of(a);
+        // count_run
+        int run = 2;
+        if (lt(a.get(1), a.get(0))) {
+            while (run < n && lt(a.get(run), a.get(run - 1))) run++;
+            java.util.Collections.reverse(a.subList(0, run));
+        } else {
+            while (run < n && !lt(a.get(run), a.get(run - 1))) run++;
+        }
+        // binarysort(lo, hi, start = run)
+        for (int start = run; start < n; start++) {
+            Value pivot = a.get(start);
+            int l = 0, r = start;
+            do {
+                int p = l + ((r - l) >> 1);
+                if (lt(pivot, a.get(p))) r = p; else l = p + 1;
+            } while (l < r);
+            a.remove(start);
+            a.add(l, pivot);
+        }
+        return PyList.of(a);
+    }
+
+    /** {@code str(v)}. */
+    public static String str(Value v) { return PyRepr.str(v); }
+
+    /**
+     * {@code round(x, ndigits)} for a float: the exact binary value rounded half-even to {@code ndigits}
+     * decimals, read back correctly rounded (CPython {@code double_round} via dtoa mode 3).
+     */
+    public static double round(double x, int ndigits) {
+        if (Double.isNaN(x) || Double.isInfinite(x) || x == 0.0) return x;
+        double r = new BigDecimal(x).setScale(ndigits, RoundingMode.HALF_EVEN).doubleValue();
+        return r == 0.0 ? Math.copySign(0.0, x) : r;
+    }
+
+    /** {@code round(v, ndigits)} for an int or float value (an int stays an int for ndigits >= 0). */
+    public static Value round(Value v, int ndigits) {
+        return switch (v) {
+            case PyFloat f -> new PyFloat(round(f.value(), ndigits));
+            case PyInt i -> i;
+            case PyBool b -> PyInt.of(b.value() ? 1 : 0);
+            default -> throw PyException.typeError("type " + v.typeName() + " doesn't define __round__ method");
+        };
+    }
+
+    /** {@code float(v)} for numbers. */
+    public static double toDouble(Value v) {
+        return switch (v) {
+            case PyFloat f -> f.value();
+            case PyInt i -> intToDouble(i.value());
+            case PyBool b -> b.value() ? 1.0 : 0.0;
+            default -> throw PyException.typeError("float() argument must be a string or a real number, not '"
+                    + v.typeName() + "'");
+        };
+    }
+
+    public static double intToDouble(BigInteger i) {
+        double d = i.doubleValue();
+        if (Double.isInfinite(d)) throw new PyException("OverflowError", "int too large to convert to float");
+        return d;
+    }
+
+    /** Python truthiness. */
+    public static boolean truthy(Value v) {
+        return switch (v) {
+            case PyBool b -> b.value();
+            case PyNone n -> false;
+            case PyInt i -> i.value().signum() != 0;
+            case PyFloat f -> f.value() != 0.0;
+            case PyStr s -> !s.value().isEmpty();
+            case PyList l -> !l.isEmpty();
+            case PyDict d -> !d.isEmpty();
+        };
+    }
+}

@@ -1,0 +1,64 @@
+package brokkr.cli;
+
+import brokkr.domains.tau2.Tau2Domains;
+import brokkr.tau2.Tau2Conformance;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+
+/**
+ * {@code ./brokkr conformance tau2 --domain D --corpus FILE}: replays an oracle corpus recorded from
+ * upstream's Python and compares every call; exit 0 iff there is no mismatch.
+ */
+public record ConformanceCommand() implements Command {
+    @Override public String name() { return "conformance"; }
+
+    @Override public String summary() { return "replay an upstream oracle corpus and count mismatches"; }
+
+    @Override public String usage() {
+        return """
+               usage: ./brokkr conformance tau2 --domain DOMAIN --corpus FILE
+
+               Replays every sequence of a tau2 conformance corpus (gold.jsonl, fuzz-seed*.jsonl; the format
+               of ../shared/conformance/tau2/README.md) from its initial world and compares each call's
+               content, error flag and DB hashes with upstream's. Prints the first difference of each
+               mismatching sequence, then a line "N sequences, M calls, K mismatches".
+               Domains: %s. Exit status: 0 iff K = 0, 1 on mismatches, 2 for a usage error."""
+                .formatted(String.join(", ", Tau2Domains.names()));
+    }
+
+    @Override
+    public int run(List<String> args, PrintStream out, PrintStream err) {
+        if (args.isEmpty()) throw new UsageException("missing benchmark (tau2)");
+        if (!args.get(0).equals("tau2")) throw new UsageException("unknown benchmark '" + args.get(0) + "'");
+        String domain = null, corpus = null;
+        for (int i = 1; i < args.size(); i++) {
+            String a = args.get(i);
+            switch (a) {
+                case "--domain" -> domain = value(args, ++i, a);
+                case "--corpus" -> corpus = value(args, ++i, a);
+                default -> {
+                    if (a.startsWith("--domain=")) domain = a.substring(9);
+                    else if (a.startsWith("--corpus=")) corpus = a.substring(9);
+                    else throw new UsageException("unexpected argument '" + a + "'");
+                }
+            }
+        }
+        if (domain == null) throw new UsageException("missing --domain");
+        if (corpus == null) throw new UsageException("missing --corpus");
+        Path file = Path.of(corpus);
+        if (!Files.isRegularFile(file)) throw new UsageException("no such corpus file: " + corpus);
+        Tau2Conformance.EnvironmentFactory factory = Tau2Domains.factory(domain);
+        if (factory == null) throw new UsageException("unknown tau2 domain '" + domain + "' (known: "
+                + String.join(", ", Tau2Domains.names()) + ")");
+        Tau2Conformance.Report r = Tau2Conformance.run(factory, file, out);
+        err.println("replayed in " + r.millis() + " ms (" + r.mismatchedSequences() + " sequences differ)");
+        return r.mismatches() == 0 ? 0 : 1;
+    }
+
+    private static String value(List<String> args, int i, String flag) {
+        if (i >= args.size()) throw new UsageException(flag + " needs a value");
+        return args.get(i);
+    }
+}

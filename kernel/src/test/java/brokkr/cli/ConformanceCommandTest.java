@@ -1,0 +1,63 @@
+package brokkr.cli;
+
+import static org.junit.jupiter.api.Assertions.*;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class ConformanceCommandTest {
+    record Run(int code, String out, String err) {}
+
+    static Run main(String... argv) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream(), err = new ByteArrayOutputStream();
+        int code = Main.run(List.of(argv), new PrintStream(out, true, StandardCharsets.UTF_8),
+                new PrintStream(err, true, StandardCharsets.UTF_8));
+        return new Run(code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+    }
+
+    static Path corpus(String file) {
+        for (Path d = Path.of("").toAbsolutePath(); d != null; d = d.getParent()) {
+            Path p = d.resolve("shared/conformance/tau2/retail").resolve(file);
+            if (Files.isRegularFile(p)) return p;
+        }
+        throw new IllegalStateException("no shared/conformance above the working directory");
+    }
+
+    @Test
+    void retailGoldCorpusReplaysWithNoMismatch() {
+        Run r = main("conformance", "tau2", "--domain", "retail", "--corpus", corpus("gold.jsonl").toString());
+        assertEquals(0, r.code(), r.out() + r.err());
+        assertEquals("114 sequences, 550 calls, 0 mismatches\n", r.out());
+    }
+
+    @Test
+    void aTamperedCorpusIsReportedAndFails(@TempDir Path tmp) throws Exception {
+        List<String> lines = Files.readAllLines(corpus("gold.jsonl"));
+        String first = lines.get(0);
+        int at = first.indexOf("\"content\": \"") + "\"content\": \"".length();
+        lines.set(0, first.substring(0, at) + "TAMPERED " + first.substring(at));
+        Path bad = tmp.resolve("bad.jsonl");
+        Files.write(bad, lines.subList(0, 3));
+        Run r = main("conformance", "tau2", "--domain", "retail", "--corpus", bad.toString());
+        assertEquals(1, r.code());
+        assertTrue(r.out().matches("(?s).*\n3 sequences, \\d+ calls, 1 mismatches\n"), r.out());
+        assertTrue(r.out().contains("TAMPERED"), "the first difference is printed: " + r.out());
+    }
+
+    @Test
+    void badArgumentsPrintUsageAndExit2() {
+        assertEquals(2, main("conformance").code());
+        assertEquals(2, main("conformance", "tau3").code());
+        assertEquals(2, main("conformance", "tau2", "--domain", "retail").code());
+        assertEquals(2, main("conformance", "tau2", "--domain", "nowhere", "--corpus", corpus("gold.jsonl").toString()).code());
+        Run r = main("conformance", "tau2", "--domain", "retail", "--corpus", "/no/such/file");
+        assertEquals(2, r.code());
+        assertTrue(r.err().contains("usage: ./brokkr conformance"), r.err());
+    }
+}
