@@ -45,10 +45,10 @@ public final class Evaluation {
         String finalWorld = null;
         PyDict.Builder timings = PyDict.builder();
         EnvironmentDef env = cell.env();
-        Models roles = role -> {
-            ModelRef ref = env.models().get(role);
+        Models roles = (role, extra) -> {
+            ModelRef ref = role.equals(Evidence.AGENT) ? cell.agent().modelRef() : env.models().get(role);
             if (ref == null) throw new IllegalArgumentException("environment " + env.benchmark() + "/" + env.taskId() + " names no '" + role + "' model");
-            return recorder.wrap(role, resolve(cell, role, ref, models));
+            return recorder.wrap(role, resolve(cell, role, withOptions(ref, extra), models));
         };
         try {
             WorldCell fork = new WorldCell(PyNone.NONE);
@@ -78,6 +78,13 @@ public final class Evaluation {
             return failure(cell, evidence(setup, interaction, finalWorld, recorder, timings.build(), null),
                     "harness error: " + e, started, ms(t0));
         }
+    }
+
+    private static ModelRef withOptions(ModelRef ref, PyDict extra) {
+        if (extra.isEmpty()) return ref;
+        PyDict merged = ref.options();
+        for (var e : extra.entries()) merged = merged.with(e.getKey(), e.getValue());
+        return new ModelRef(ref.provider(), ref.model(), merged);
     }
 
     /** A benchmark's own scripted model for this cell's task, or the runner's model for {@code ref}. */

@@ -261,6 +261,20 @@ class ExperimentTest {
         assertThrows(IllegalArgumentException.class, () -> Registry.of(List.of(), List.of(named)));
     }
 
+    @Test void aProtocolCanAskForPerRunRequestOptions() {
+        var models = new QuizBench.Models();
+        var seeded = new ExperimentSpec.CandidateSpec("seeded", new ModelRef("fake", "gold", PyDict.of("seeded", true)), "tools", null);
+        var r = Experiments.run(spec("all", 3, 2, 0, List.of(seeded)), tmp.resolve("x"), registry(2, models));
+        assertEquals(6, r.completed());
+        assertEquals(1.0, row(r.scorecard(), "seeded").avgReward());
+        for (int rep = 0; rep < 3; rep++) {
+            assertTrue(models.created.contains(new ModelRef("fake", "gold", PyDict.of("seeded", true, "seed", rep))), "seed " + rep);
+        }
+        try (Store store = Store.openExisting(tmp.resolve("x"))) {
+            for (Attempt a : store.attempts(true)) assertEquals(1, a.evidence().modelCalls().size(), "recorded under the agent role");
+        }
+    }
+
     @Test void definitionsAreContentAddressed() {
         var bench = new QuizBench(3);
         EnvironmentDef plain = bench.environment("q1", Map.of());

@@ -107,7 +107,9 @@ final class QuizBench implements BenchmarkProvider {
             List<Message> history = new ArrayList<>();
             history.add(new Message.System(ctx.systemPrompt() == null ? "Answer the quiz." : ctx.systemPrompt()));
             history.add(new Message.User("task " + ctx.env().taskId() + " repetition " + ctx.repetition()));
-            Turn t = ctx.candidate().next(history, List.of(ANSWER));
+            // Like upstream tau2's per-trial seeds: a candidate with option seeded=true is asked with seed = repetition.
+            boolean seeded = ctx.agent().options().get("seeded") instanceof brokkr.value.PyBool b && b.value();
+            Turn t = (seeded ? ctx.models().model("agent", PyDict.of("seed", ctx.repetition())) : ctx.candidate()).next(history, List.of(ANSWER));
             history.add(t.message());
             for (ToolCall c : t.message().toolCalls()) {
                 if (c.name().equals("answer")) {
@@ -162,6 +164,7 @@ final class QuizBench implements BenchmarkProvider {
         final AtomicInteger calls = new AtomicInteger();
         final AtomicInteger inFlight = new AtomicInteger();
         final AtomicInteger maxInFlight = new AtomicInteger();
+        final java.util.Set<ModelRef> created = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
         Models(Predicate<String> failing) { this.failing = failing; }
         Models() { this(s -> false); }
@@ -169,6 +172,7 @@ final class QuizBench implements BenchmarkProvider {
         @Override public String provider() { return "fake"; }
 
         @Override public Candidate create(ModelRef ref) {
+            created.add(ref);
             long latency = ref.options().get("latency_ms") instanceof PyInt i ? i.longValue() : 0;
             return (history, tools) -> {
                 int now = inFlight.incrementAndGet();
