@@ -12,7 +12,6 @@ import brokkr.value.PyDict;
 import brokkr.value.PyList;
 import brokkr.value.Value;
 import java.util.HashMap;
-import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import tech.tablesaw.api.DoubleColumn;
