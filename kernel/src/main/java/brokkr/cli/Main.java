@@ -14,7 +14,7 @@ public final class Main {
     static List<Command> builtins() {
         ModelSource models = ModelSource.fromEnvironment(System.getenv());
         return List.of(new DemoCommand(models), new LoopCommand(models), new ParallelCommand(models),
-                new ConformanceCommand(), new KernelCommand(), new ReplCommand());
+                new ConformanceCommand(), new Tau2Command(), new ExperimentCommand(), new KernelCommand(), new ReplCommand());
     }
 
     static Map<String, Command> commands() {
