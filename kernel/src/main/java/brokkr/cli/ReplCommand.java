@@ -160,6 +160,8 @@ public record ReplCommand() implements Command {
                 } catch (IOException e) {
                     out.println("could not write the chart: " + e.getMessage());
                 }
+                // a composite (pass^k: chart and numbers) has its numbers as text; a bare chart's text is just its title
+                if (!(o instanceof org.knowm.xchart.internal.chartpart.Chart<?, ?>)) out.println(d.getData(MIMEType.TEXT_PLAIN));
                 return;
             }
             out.println(d.getData(MIMEType.TEXT_PLAIN));

@@ -39,6 +39,9 @@ public final class Rendering {
         r.createRegistration(Chart.class)
                 .preferring(PNG, SVG)
                 .register(Rendering::chart);
+        r.createRegistration(ExperimentMagics.PassKView.class)
+                .preferring(MIMEType.TEXT_HTML, PNG, SVG, MIMEType.TEXT_PLAIN)
+                .register(Rendering::passk);
         r.createRegistration(Rich.class)
                 .preferring(MIMEType.TEXT_HTML, MIMEType.TEXT_MARKDOWN, MIMEType.TEXT_PLAIN)
                 .register(Rendering::rich);
@@ -56,6 +59,17 @@ public final class Rendering {
         String md = v.markdown();
         if (md != null) ctx.renderIfRequested(MIMEType.TEXT_MARKDOWN, () -> md);
         ctx.renderIfRequested(MIMEType.TEXT_PLAIN, v::text);
+    }
+
+    /** The chart and its numbers in one output: HTML (inline image and table) for notebooks, PNG and SVG besides. */
+    static void passk(ExperimentMagics.PassKView v, RenderContext ctx) {
+        byte[] png = png(v.chart());
+        String b64 = Base64.getEncoder().encodeToString(png);
+        ctx.renderIfRequested(MIMEType.TEXT_HTML, () -> "<div class=\"brokkr-passk\"><img src=\"data:image/png;base64," + b64
+                + "\" alt=\"pass^k by candidate\"/>" + Tables.html(v.table()) + "</div>");
+        ctx.renderIfRequested(PNG, () -> b64);
+        ctx.renderIfRequested(SVG, () -> svg(v.chart()));
+        ctx.renderIfRequested(MIMEType.TEXT_PLAIN, () -> Tables.text(v.table()));
     }
 
     @SuppressWarnings({"rawtypes", "unchecked"})

@@ -30,8 +30,9 @@ class MagicsTest {
 
     @Test void helpListsEveryMagicAndExplainsOne() throws Exception {
         StandardMagics.Help all = (StandardMagics.Help) magic("%help");
-        assertEquals(List.of("call", "domain", "fork", "help", "run", "task", "tasks"),
-                all.magics().stream().map(MagicInfo::name).toList());
+        // the built-ins, then the experiment magics that ExperimentMagics plugs in through ServiceLoader
+        assertEquals(List.of("%call", "%domain", "%experiment", "%fork", "%help", "%passk", "%run", "%scorecard", "%task", "%tasks",
+                "%%experiment"), all.magics().stream().map(MagicInfo::prefixed).toList());
         StandardMagics.Help one = (StandardMagics.Help) magic("%help %tasks");
         assertEquals("%tasks [--split S] [TEXT]", one.magics().getFirst().synopsis());
         MagicUsageException e = assertThrows(MagicUsageException.class, () -> magic("%help nosuch"));

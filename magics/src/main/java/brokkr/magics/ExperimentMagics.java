@@ -1,0 +1,239 @@
+package brokkr.magics;
+
+import brokkr.experiment.ExperimentSpec;
+import brokkr.experiment.Experiments;
+import brokkr.experiment.Registry;
+import brokkr.experiment.Scorecard;
+import brokkr.experiment.Store;
+import brokkr.value.Json;
+import brokkr.value.PyDict;
+import brokkr.value.Value;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import org.knowm.xchart.XYChart;
+import org.knowm.xchart.XYChartBuilder;
+import org.knowm.xchart.style.markers.SeriesMarkers;
+import tech.tablesaw.api.DoubleColumn;
+import tech.tablesaw.api.IntColumn;
+import tech.tablesaw.api.StringColumn;
+import tech.tablesaw.api.Table;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+/**
+ * The experiment magics over {@code brokkr.experiment}, plugged in as a {@link MagicExtension}
+ * ({@code META-INF/services}): {@code %experiment FILE}, {@code %%experiment} (the spec in the cell),
+ * {@code %scorecard DIR} and {@code %passk DIR}. Each is also plain Java ({@link #experiment},
+ * {@link #scorecard}, {@link #passk}).
+ */
+public final class ExperimentMagics implements MagicExtension {
+    @Override
+    public void install(MagicRegistry r) {
+        r.line("experiment", "%experiment FILE [--dir DIR]",
+                "Runs (or resumes) the experiment of a YAML/JSON file with a live progress display, then shows its scorecard."
+                        + " Default DIR: .brokkr/experiments/NAME.", ExperimentMagics::experimentLine)
+         .cell("experiment", "%%experiment [--dir DIR] [--name NAME]",
+                 "Runs (or resumes) the experiment defined in the cell body (YAML or JSON, as in an experiment file).",
+                 ExperimentMagics::experimentCell)
+         .line("scorecard", "%scorecard DIR",
+                 "The scorecard of the experiment in DIR: average reward and pass^k per candidate, failures by check, per task.",
+                 ExperimentMagics::scorecardLine)
+         .line("passk", "%passk DIR [--by candidate]",
+                 "pass^k against k, one curve per benchmark and candidate, as a chart (PNG and SVG) with the numbers as a table.",
+                 ExperimentMagics::passkLine);
+    }
+
+    static Object experimentLine(Session s, MagicArgs a) throws Exception {
+        var p = a.parse(Set.of("dir"), 1);
+        if (p.positional(0) == null) throw new MagicUsageException("which experiment file?");
+        Path file = Path.of(p.positional(0));
+        if (!Files.isRegularFile(file)) throw new MagicUsageException("no experiment file " + file);
+        ExperimentSpec spec;
+        try {
+            spec = ExperimentSpec.read(file);
+        } catch (ExperimentSpec.SpecException e) {
+            throw new MagicUsageException(e.getMessage());
+        }
+        return experiment(s, spec, dir(p.option("dir"), spec));
+    }
+
+    static Object experimentCell(Session s, MagicArgs a, String body) throws Exception {
+        var p = a.parse(Set.of("dir", "name"), 0);
+        if (body == null || body.isBlank()) throw new MagicUsageException("the cell body is the experiment (YAML or JSON)");
+        ExperimentSpec spec;
+        try {
+            JsonNode node = new ObjectMapper(new YAMLFactory()).readTree(body);
+            if (node == null || !node.isObject()) throw new MagicUsageException("the cell body must be a mapping (YAML or JSON)");
+            Value v = Json.parse(new ObjectMapper().writeValueAsString(node));
+            spec = ExperimentSpec.fromValue((PyDict) v, p.option("name", "notebook"), Path.of("").toAbsolutePath());
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            throw new MagicUsageException("the cell body is not YAML: " + e.getOriginalMessage());
+        } catch (ExperimentSpec.SpecException e) {
+            throw new MagicUsageException(e.getMessage());
+        }
+        return experiment(s, spec, dir(p.option("dir"), spec));
+    }
+
+    private static Path dir(String given, ExperimentSpec spec) {
+        return given != null ? Path.of(given) : Path.of(".brokkr", "experiments", spec.name());
+    }
+
+    /** The outcome of {@code %experiment}: the run's counts and its scorecard. */
+    public record ExperimentView(Experiments.Result result, ScorecardView scorecard) implements Rich {
+        @Override public String text() { return result.summary() + "\n\n" + scorecard.text(); }
+        @Override public String html() {
+            return "<p>" + Tables.esc(result.summary()) + "</p>" + scorecard.html();
+        }
+    }
+
+    /** A live progress line: published once and replaced in place as attempts complete. */
+    public record ProgressView(String name, int done, int total, int alreadyDone, double seconds, boolean finished) implements Rich {
+        @Override public String text() {
+            return String.format(Locale.ROOT, "%s: %d/%d cells done%s, %.1f s%s", name, done, total,
+                    alreadyDone > 0 ? " (" + alreadyDone + " before this run)" : "", seconds, finished ? ", finished" : "");
+        }
+        @Override public String html() {
+            return "<div><progress value=\"" + done + "\" max=\"" + Math.max(total, 1) + "\" style=\"width:30em\"></progress> "
+                    + Tables.esc(text()) + "</div>";
+        }
+    }
+
+    /** Runs an experiment on a worker thread, showing and updating its progress; interrupting the cell stops waiting. */
+    public static ExperimentView experiment(Session s, ExperimentSpec spec, Path dir) throws Exception {
+        ExperimentSpec quiet = spec.withProgress(false);
+        int total;
+        try {
+            total = Experiments.plan(quiet, Registry.load()).size();
+        } catch (ExperimentSpec.SpecException e) {
+            throw new MagicUsageException(e.getMessage());
+        }
+        int before = completedCells(dir);
+        long t0 = System.nanoTime();
+        Display display = s.display();
+        String id = display.show(new ProgressView(spec.name(), before, total, before, 0, false));
+        CompletableFuture<Experiments.Result> run = new CompletableFuture<>();
+        Thread worker = Thread.ofPlatform().name("experiment-" + spec.name()).daemon(true).start(() -> {
+            try {
+                run.complete(Experiments.run(quiet, dir));
+            } catch (Throwable t) {
+                run.completeExceptionally(t);
+            }
+        });
+        Experiments.Result result;
+        try {
+            while (true) {
+                try {
+                    result = run.get(500, TimeUnit.MILLISECONDS);
+                    break;
+                } catch (TimeoutException e) {
+                    display.update(id, new ProgressView(spec.name(), completedCells(dir), total, before, (System.nanoTime() - t0) / 1e9, false));
+                }
+            }
+        } catch (InterruptedException e) {
+            worker.interrupt();
+            throw e;
+        } catch (ExecutionException e) {
+            Throwable c = e.getCause();
+            if (c instanceof ExperimentSpec.SpecException se) throw new MagicUsageException(se.getMessage());
+            if (c instanceof IllegalStateException ise && String.valueOf(ise.getMessage()).contains("run.lock")) {
+                throw new MagicUsageException(ise.getMessage());
+            }
+            throw c instanceof Exception ex ? ex : e;
+        }
+        display.update(id, new ProgressView(spec.name(), result.completed() + result.skipped(), total, before,
+                (System.nanoTime() - t0) / 1e9, true));
+        return new ExperimentView(result, new ScorecardView(dir.toString(), result.scorecard()));
+    }
+
+    /** Cells of {@code dir} with a completed attempt (0 before the store exists); read beside the running writer (WAL). */
+    static int completedCells(Path dir) {
+        if (!Files.isRegularFile(Store.file(dir))) return 0;
+        try (Store store = Store.openExisting(dir)) {
+            return (int) store.cellStates().values().stream().filter(c -> c.completed() > 0).count();
+        } catch (RuntimeException e) {
+            return 0;
+        }
+    }
+
+    // ---- %scorecard ----
+
+    /** A scorecard as HTML tables: the summary, failures by check, and per task (folded). */
+    public record ScorecardView(String dir, Scorecard scorecard) implements Rich {
+        public Table summary() { return scorecard.summaryTable(); }
+        public Table checks() { return scorecard.checkTable(); }
+        public Table tasks() { return scorecard.taskTable(); }
+
+        @Override public String text() { return scorecard.render(); }
+
+        @Override public String html() {
+            StringBuilder sb = new StringBuilder("<div class=\"brokkr-scorecard\">");
+            sb.append("<p><b>").append(Tables.esc(dir)).append("</b>: ").append(scorecard.cells()).append(" cells, ")
+              .append(scorecard.pendingCells()).append(" without a completed attempt; infrastructure failures enter no metric</p>");
+            sb.append(Tables.html(summary()));
+            if (checks().rowCount() > 0) sb.append("<p>Checks (failed of evaluated)</p>").append(Tables.html(checks()));
+            if (tasks().rowCount() > 0) sb.append("<details><summary>per task</summary>").append(Tables.html(tasks())).append("</details>");
+            return sb.append("</div>").toString();
+        }
+    }
+
+    static Object scorecardLine(Session s, MagicArgs a) {
+        var p = a.parse(Set.of(), 1);
+        if (p.positional(0) == null) throw new MagicUsageException("which experiment directory?");
+        return scorecard(Path.of(p.positional(0)));
+    }
+
+    public static ScorecardView scorecard(Path dir) {
+        if (!Files.isRegularFile(Store.file(dir))) throw new MagicUsageException(dir + " holds no experiment (no " + Store.FILE + ")");
+        return new ScorecardView(dir.toString(), Experiments.scorecard(dir));
+    }
+
+    // ---- %passk ----
+
+    /** pass^k curves: the numbers (one row per benchmark, candidate and k) and the chart. */
+    public record PassKView(Table table, XYChart chart) {}
+
+    static Object passkLine(Session s, MagicArgs a) {
+        var p = a.parse(Set.of("by"), 1);
+        if (p.positional(0) == null) throw new MagicUsageException("which experiment directory?");
+        String by = p.option("by", "candidate");
+        if (!by.equals("candidate")) throw new MagicUsageException("--by takes 'candidate' (one curve per benchmark and candidate)");
+        return passk(Path.of(p.positional(0)));
+    }
+
+    public static PassKView passk(Path dir) {
+        Scorecard sc = scorecard(dir).scorecard();
+        StringColumn bench = StringColumn.create("benchmark"), cand = StringColumn.create("candidate");
+        IntColumn k = IntColumn.create("k");
+        DoubleColumn value = DoubleColumn.create("pass^k");
+        XYChart chart = new XYChartBuilder().width(640).height(400).title("pass^k by candidate").xAxisTitle("k").yAxisTitle("pass^k").build();
+        chart.getStyler().setYAxisMin(0.0).setYAxisMax(1.0);
+        for (Scorecard.CandidateScore r : sc.rows()) {
+            List<Double> curve = r.passHatK();
+            if (curve.isEmpty()) continue;
+            double[] xs = new double[curve.size()], ys = new double[curve.size()];
+            for (int i = 0; i < curve.size(); i++) {
+                bench.append(r.benchmark());
+                cand.append(r.candidate());
+                k.append(i + 1);
+                value.append(curve.get(i));
+                xs[i] = i + 1;
+                ys[i] = curve.get(i);
+            }
+            String label = sc.rows().stream().map(Scorecard.CandidateScore::benchmark).distinct().count() > 1
+                    ? r.benchmark() + " / " + r.candidate() : r.candidate();
+            chart.addSeries(label, xs, ys).setMarker(SeriesMarkers.CIRCLE);
+        }
+        if (k.isEmpty()) throw new MagicUsageException(dir + " has no completed attempts yet");
+        return new PassKView(Table.create("pass^k", bench, cand, k, value), chart);
+    }
+
+}
