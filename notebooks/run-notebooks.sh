@@ -70,6 +70,7 @@ tally "$log"
 
 mkdir -p "$here/out"
 rm -f "$here/out/"*.ipynb
+rm -rf "$here/.brokkr/experiments"   # experiments resume; start them fresh so every run executes every cell
 echo "== executing notebooks" >&2
 for nb in "$here"/*.ipynb; do
   name="$(basename "$nb")"

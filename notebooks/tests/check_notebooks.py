@@ -96,6 +96,22 @@ def main():
               count(nb, "text/html", "&quot;cancelled&quot;") >= 1 or '"cancelled"' in t)
         check("explore-tasks: a fresh fork still has the order pending", "status in a fresh fork: pending" in t and "changes: 0" in t)
 
+    nb = load(out_dir, "passk-curves.ipynb")
+    if nb:
+        common("passk-curves", nb)
+        t = text_of(nb)
+        check("passk-curves: progress shown and finished (update_display_data)", "48/48 cells done" in t and ", finished" in t, t[:600])
+        check("passk-curves: a pass^k chart per experiment (PNG + SVG)", count(nb, "image/png") == 2 and count(nb, "image/svg+xml") == 2,
+              (count(nb, "image/png"), count(nb, "image/svg+xml")))
+        check("passk-curves: scorecards as HTML tables", count(nb, "text/html", "brokkr-scorecard") >= 3, count(nb, "text/html", "brokkr-scorecard"))
+        check("passk-curves: ideal passes every trial", "loop ideal: 16 attempts, avg reward 1.00, pass^k [1.0, 1.0, 1.0, 1.0]" in t, t[-1500:])
+        check("passk-curves: early-stop and retry never pass",
+              "loop early-stop: 16 attempts, avg reward 0.00, pass^k [0.0, 0.0, 0.0, 0.0]" in t
+              and "loop retry: 16 attempts, avg reward 0.00, pass^k [0.0, 0.0, 0.0, 0.0]" in t)
+        check("passk-curves: batch and serial both correct",
+              "parallel batch: 12 attempts, avg reward 1.00, pass^k [1.0, 1.0, 1.0, 1.0]" in t
+              and "parallel serial: 12 attempts, avg reward 1.00, pass^k [1.0, 1.0, 1.0, 1.0]" in t)
+
     failed = [n for n, ok in RESULTS if not ok]
     print(f"{len(RESULTS) - len(failed)} passed, {len(failed)} failed")
     return 1 if failed else 0
