@@ -64,6 +64,10 @@ public record ReplCommand() implements Command {
             @Override public void update(String id, Object value) { printer.print(value); }
         });
         Session.publish(session);
+        // snippets print to System.out/err (they run in this JVM): point those at the REPL's streams
+        PrintStream sysOut = System.out, sysErr = System.err;
+        System.setOut(out);
+        System.setErr(err);
         try (JShellEvaluator java = new JShellEvaluator(List.of("static brokkr.kernel.Notebook.*"))) {
             CellEvaluator cells = new CellEvaluator(java, session);
             boolean tty = System.console() != null && System.console().isTerminal();
@@ -91,7 +95,7 @@ public record ReplCommand() implements Command {
             while (true) {
                 String line;
                 try {
-                    line = reader.readLine(cell.isEmpty() ? "brokkr> " : "   ...> ");
+                    line = reader.readLine(!tty ? "" : cell.isEmpty() ? "brokkr> " : "   ...> ");
                 } catch (UserInterruptException e) {
                     cell.setLength(0);
                     continue;
@@ -122,6 +126,9 @@ public record ReplCommand() implements Command {
                 err.flush();
             }
             terminal.close();
+        } finally {
+            System.setOut(sysOut);
+            System.setErr(sysErr);
         }
         return 0;
     }

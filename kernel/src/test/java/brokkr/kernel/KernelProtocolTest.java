@@ -1,0 +1,148 @@
+package brokkr.kernel;
+
+import brokkr.value.Json;
+import brokkr.value.PyDict;
+import brokkr.value.Value;
+import org.dflib.jjava.jupyter.kernel.KernelConnectionProperties;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.zeromq.SocketType;
+import org.zeromq.ZMQ;
+
+import javax.crypto.Mac;
+import javax.crypto.spec.SecretKeySpec;
+import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.UUID;
+
+import static org.junit.jupiter.api.Assertions.*;
+
+/**
+ * The kernel over real ZeroMQ sockets in this JVM: a client signing with the connection key gets
+ * replies; a wrongly signed or unsigned request gets none, is not run, and the kernel keeps serving.
+ */
+class KernelProtocolTest {
+    static final String KEY = "a0436f6c-1916-498b-8eb9-e81ab9368e84";
+    static BrokkrConnection connection;
+    static ZMQ.Context ctx;
+    static ZMQ.Socket shell, iopub;
+    static Thread server;
+
+    static int freePort() throws Exception {
+        try (ServerSocket s = new ServerSocket(0)) { return s.getLocalPort(); }
+    }
+
+    @BeforeAll static void start() throws Exception {
+        int shellPort = freePort(), iopubPort = freePort(), stdinPort = freePort(), controlPort = freePort(), hbPort = freePort();
+        KernelConnectionProperties props = new KernelConnectionProperties("127.0.0.1", controlPort, shellPort, stdinPort, hbPort,
+                iopubPort, "tcp", "hmac-sha256", KEY);
+        BrokkrKernel kernel = BrokkrKernelBuilder.builder().build();
+        connection = new BrokkrConnection(props);
+        kernel.becomeHandlerForConnection(connection);
+        connection.connect();
+        kernel.onStartup();
+        ctx = ZMQ.context(1);
+        shell = ctx.socket(SocketType.DEALER);
+        shell.connect("tcp://127.0.0.1:" + shellPort);
+        iopub = ctx.socket(SocketType.SUB);
+        iopub.subscribe(new byte[0]);
+        iopub.connect("tcp://127.0.0.1:" + iopubPort);
+        Thread.sleep(300);
+    }
+
+    @AfterAll static void stop() {
+        shell.close();
+        iopub.close();
+        ctx.close();
+        connection.close();
+    }
+
+    static String sign(String key, List<String> parts) throws Exception {
+        if (key.isEmpty()) return "";
+        Mac mac = Mac.getInstance("HmacSHA256");
+        mac.init(new SecretKeySpec(key.getBytes(StandardCharsets.UTF_8), "HmacSHA256"));
+        for (String p : parts) mac.update(p.getBytes(StandardCharsets.UTF_8));
+        return HexFormat.of().formatHex(mac.doFinal());
+    }
+
+    /** Sends a request signed with {@code key}; returns its msg_id. */
+    static String send(String key, String type, String content) throws Exception {
+        String id = UUID.randomUUID().toString();
+        String header = "{\"msg_id\":\"" + id + "\",\"username\":\"test\",\"session\":\"s1\",\"date\":\"2026-01-01T00:00:00.000Z\","
+                + "\"msg_type\":\"" + type + "\",\"version\":\"5.3\"}";
+        List<String> parts = List.of(header, "{}", "{}", content);
+        shell.sendMore("<IDS|MSG>");
+        shell.sendMore(sign(key, parts));
+        shell.sendMore(parts.get(0));
+        shell.sendMore(parts.get(1));
+        shell.sendMore(parts.get(2));
+        shell.send(parts.get(3));
+        return id;
+    }
+
+    /** The next shell reply within the timeout (its header and content), or null. */
+    static List<PyDict> reply(int timeoutMs) {
+        ZMQ.Poller poller = ctx.poller(1);
+        poller.register(shell, ZMQ.Poller.POLLIN);
+        if (poller.poll(timeoutMs) <= 0) return null;
+        List<String> frames = new ArrayList<>();
+        do frames.add(shell.recvStr()); while (shell.hasReceiveMore());
+        int d = frames.indexOf("<IDS|MSG>");
+        return List.of(Json.parse(frames.get(d + 2)).asDict(), Json.parse(frames.get(d + 3)).asDict(), Json.parse(frames.get(d + 5)).asDict());
+    }
+
+    static String execute(String key, String code) throws Exception {
+        return send(key, "execute_request", "{\"code\":" + brokkr.python.PyJson.dumps(Value.str(code))
+                + ",\"silent\":false,\"store_history\":true,\"user_expressions\":{},\"allow_stdin\":false,\"stop_on_error\":true}");
+    }
+
+    /** The execute_result text of a request, read from iopub. */
+    static String result(String msgId) {
+        long end = System.currentTimeMillis() + 60_000;
+        while (System.currentTimeMillis() < end) {
+            List<String> frames = new ArrayList<>();
+            String f = iopub.recvStr(ZMQ.DONTWAIT);
+            if (f == null) {
+                try { Thread.sleep(20); } catch (InterruptedException e) { throw new RuntimeException(e); }
+                continue;
+            }
+            frames.add(f);
+            while (iopub.hasReceiveMore()) frames.add(iopub.recvStr());
+            int d = frames.indexOf("<IDS|MSG>");
+            PyDict header = Json.parse(frames.get(d + 2)).asDict();
+            PyDict parent = Json.parse(frames.get(d + 3)).asDict();
+            if (header.get("msg_type").asStr().equals("execute_result") && parent.get("msg_id").asStr().equals(msgId)) {
+                return Json.parse(frames.get(d + 5)).asDict().get("data").asDict().get("text/plain").asStr();
+            }
+        }
+        return null;
+    }
+
+    @Test void signedRequestsAreAnsweredBadlySignedOnesDropped() throws Exception {
+        String info = send(KEY, "kernel_info_request", "{}");
+        List<PyDict> r = reply(30_000);
+        assertNotNull(r);
+        assertEquals("kernel_info_reply", r.get(0).get("msg_type").asStr());
+        assertEquals(info, r.get(1).get("msg_id").asStr());
+        assertEquals("java", r.get(2).get("language_info").asDict().get("name").asStr());
+
+        String ok = execute(KEY, "int x = 20; x + 1");
+        assertEquals("ok", reply(60_000).get(2).get("status").asStr());
+        assertEquals("21", result(ok));
+
+        int before = connection.rejected();
+        execute("wrong-key", "x = 99;");
+        assertNull(reply(1500), "a reply to a wrongly signed request");
+        execute("", "x = 98;");
+        assertNull(reply(1500), "a reply to an unsigned request");
+        assertEquals(before + 2, connection.rejected());
+
+        String after = execute(KEY, "x");
+        assertEquals("ok", reply(60_000).get(2).get("status").asStr());
+        assertEquals("20", result(after), "the rejected requests must not have run");
+    }
+}
