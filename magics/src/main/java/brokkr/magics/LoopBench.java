@@ -79,6 +79,6 @@ final class LoopBench implements Bench {
                 new RunView.Check("answer is the secret", r.expected().equals(r.actual()),
                         "expected " + r.expected().length() + " chars, got " + r.actual().length()),
                 new RunView.Check("one call per hop", r.toolCalls() == d, r.toolCalls() + "/" + d + " calls"));
-        return new RunView(name(), candidate, String.valueOf(d), t, checks, r.passed() ? 1.0 : 0.0, r.line());
+        return RunView.of(name(), candidate, String.valueOf(d), t, checks, r.passed() ? 1.0 : 0.0, r.line());
     }
 }

@@ -72,6 +72,6 @@ final class ParallelBench implements Bench {
         List<RunView.Check> checks = List.of(
                 new RunView.Check("every value reported", r.correct(), r.correct() ? "all " + n + " values" : "values missing"),
                 new RunView.Check("one lookup per id", r.calls() == n, r.calls() + "/" + n + " calls in " + r.turns() + " turns"));
-        return new RunView(name(), candidate, String.valueOf(n), t, checks, r.correct() ? 1.0 : 0.0, r.line());
+        return RunView.of(name(), candidate, String.valueOf(n), t, checks, r.correct() ? 1.0 : 0.0, r.line());
     }
 }

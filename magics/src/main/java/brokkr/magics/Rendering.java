@@ -21,7 +21,8 @@ import java.util.Base64;
  *   <li>Tablesaw {@link Table}s → {@code text/html} and {@code text/plain};</li>
  *   <li>XChart charts → {@code image/png} and {@code image/svg+xml} (XChart's own
  *       {@link VectorGraphicsEncoder}, i.e. VectorGraphics2D);</li>
- *   <li>{@link Rich} values (summaries, tasks, tool calls, run transcripts) → {@code text/html},
+ *   <li>agent {@link brokkr.agent.Transcript}s (as {@link TranscriptView}) and {@link Rich} values (summaries,
+ *       tasks, tool calls, runs with their transcripts) → {@code text/html},
  *       {@code text/markdown} when they have it, and {@code text/plain}.</li>
  * </ul>
  */
@@ -42,6 +43,9 @@ public final class Rendering {
         r.createRegistration(ExperimentMagics.PassKView.class)
                 .preferring(MIMEType.TEXT_HTML, PNG, SVG, MIMEType.TEXT_PLAIN)
                 .register(Rendering::passk);
+        r.createRegistration(brokkr.agent.Transcript.class)
+                .preferring(MIMEType.TEXT_HTML, MIMEType.TEXT_MARKDOWN, MIMEType.TEXT_PLAIN)
+                .register((t, ctx) -> rich(new TranscriptView(t), ctx));
         r.createRegistration(Rich.class)
                 .preferring(MIMEType.TEXT_HTML, MIMEType.TEXT_MARKDOWN, MIMEType.TEXT_PLAIN)
                 .register(Rendering::rich);

@@ -1,7 +1,19 @@
 package brokkr.magics;
 
 import brokkr.agent.ToolResult;
+import brokkr.domains.tau2.episode.Tau2Domain;
 import brokkr.domains.tau2.retail.RetailDomain;
+import brokkr.tau2.episode.AgentSide;
+import brokkr.tau2.episode.Episode;
+import brokkr.tau2.episode.EpisodeOptions;
+import brokkr.tau2.episode.EpisodeResult;
+import brokkr.tau2.episode.GoldReplayAgent;
+import brokkr.tau2.episode.ScriptedUser;
+import brokkr.tau2.episode.StopAtOnceAgent;
+import brokkr.tau2.episode.UserSide;
+import brokkr.tau2.grading.ScriptedVerdictJudge;
+import brokkr.tau2.grading.Tau2Message;
+import brokkr.tau2.grading.TaskSpec;
 import brokkr.python.PyJson;
 import brokkr.tau2.Tau2Environment;
 import brokkr.tau2.Tau2Hash;
@@ -121,10 +133,58 @@ final class RetailBench implements Bench {
         public String hash() { return Tau2Hash.hash(state); }
     }
 
-    @Override public List<String> candidates() { return List.of(); }
+    /** The scripted agents of {@code ./brokkr tau2 run}: gold replays the task's actions, stop ends at once. */
+    static final List<String> CANDIDATES = List.of("gold", "stop");
 
+    @Override public List<String> candidates() { return CANDIDATES; }
+
+    private volatile Tau2Domain episodes;
+
+    private Tau2Domain episodes() {
+        Tau2Domain e = episodes;
+        if (e == null) episodes = e = Tau2Domain.retail(domain);
+        return e;
+    }
+
+    /**
+     * One tau2 episode with a scripted user (opens with the task's request) and a scripted NL judge told
+     * the verdict, as {@code ./brokkr tau2 run --agent gold|stop}: the grade's checks are upstream's
+     * (DB, actions, communicate, NL assertions), those outside the reward basis marked as diagnostics.
+     */
     @Override public RunView run(String candidate, String taskId) {
-        throw new MagicUsageException("tau2-retail episodes need the tau2 episode engine, which this build does not have yet;"
-                + " %run works on the loop and parallel domains");
+        if (!CANDIDATES.contains(candidate)) {
+            throw new MagicUsageException("unknown tau2-retail candidate '" + candidate + "' (one of " + String.join(", ", CANDIDATES) + ")");
+        }
+        Tau2Domain ep = episodes();
+        TaskSpec t;
+        try {
+            t = ep.task(taskId);
+        } catch (IllegalArgumentException e) {
+            throw new MagicUsageException("no tau2-retail task '" + taskId + "' (%tasks lists them)");
+        }
+        boolean gold = candidate.equals("gold");
+        AgentSide agent = new AgentSide(candidate, gold ? new GoldReplayAgent(t) : new StopAtOnceAgent(), ep.agentSystemPrompt(),
+                ep.environment().agentTools(), true);
+        UserSide user = new UserSide("scripted-user", new ScriptedUser(t), ep.userSystemPrompt().apply(t), ep.environment().userTools(t));
+        EpisodeResult r = Episode.run(ep.environment(), t, agent, user,
+                gold ? ScriptedVerdictJudge.goldVerdict() : ScriptedVerdictJudge.allUnmet(), EpisodeOptions.DEFAULT);
+        List<RunView.Line> lines = new ArrayList<>();
+        for (Tau2Message m : r.transcript()) {
+            switch (m) {
+                case Tau2Message.Participant p -> lines.add(new RunView.Line(p.role(), RunView.withCalls(p.content(), p.toolCalls())));
+                case Tau2Message.ToolResult tr -> lines.add(new RunView.Line(tr.error() ? "tool (error)" : "tool", tr.content()));
+            }
+        }
+        List<RunView.Check> checks = new ArrayList<>();
+        if (r.grade() != null) {
+            List<String> basis = r.grade().basis() == null ? List.of() : r.grade().basis().stream().map(Enum::name).toList();
+            r.grade().checks().forEach((name, ok) -> {
+                String component = name.contains(":") ? name.substring(0, name.indexOf(':')) : name;
+                checks.add(new RunView.Check(name, ok, basis.contains(component) ? "in the reward basis" : "diagnostic (not in the reward basis)"));
+            });
+        }
+        String line = String.format(java.util.Locale.ROOT, "reward %.1f, %s, %d steps, %d tool errors%s", r.reward(),
+                r.termination().value(), r.steps(), r.toolErrors(), r.gradingFailure() != null ? ", grading failed: " + r.gradingFailure() : "");
+        return new RunView(name(), candidate, taskId, lines, r.termination().value(), checks, r.reward(), line, r);
     }
 }

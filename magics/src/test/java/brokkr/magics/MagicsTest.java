@@ -132,8 +132,19 @@ class MagicsTest {
         CallOutcome fresh = session.call("get_order_details", "{\"order_id\": \"#W5918442\"}");
         assertEquals("pending", Json.parse(fresh.content()).asDict().get("status").asStr());
         assertTrue(fresh.changes().isEmpty());
-        assertTrue(assertThrows(MagicUsageException.class, () -> session.run("gold", "0")).getMessage()
-                .contains("tau2 episode engine"));
+        RunView gold = session.run("gold", "0");
+        assertEquals(1.0, gold.reward(), gold.text());
+        assertTrue(gold.checks().stream().allMatch(RunView.Check::passed), gold.text());
+        assertTrue(gold.checks().stream().anyMatch(c -> c.name().equals("DB") && c.detail().equals("in the reward basis")), gold.text());
+        assertTrue(gold.dialogue().stream().anyMatch(l -> l.text().contains("→ exchange_delivered_order_items(")), gold.text());
+        assertEquals("reward 1.0, agent_stop, 12 steps, 0 tool errors", gold.resultLine());
+        RunView stop = session.run("stop", "0");
+        assertEquals(0.0, stop.reward());
+        assertTrue(stop.html().contains("❌ DB: in the reward basis"), stop.html());
+        assertTrue(assertThrows(MagicUsageException.class, () -> session.run("llm", "0")).getMessage()
+                .contains("one of gold, stop"));
+        assertTrue(assertThrows(MagicUsageException.class, () -> session.run("gold", "9999")).getMessage()
+                .contains("no tau2-retail task '9999'"));
     }
 
     @Test void worldDiffReportsAddedRemovedAndChangedPaths() {

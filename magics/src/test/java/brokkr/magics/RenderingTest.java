@@ -45,6 +45,15 @@ class RenderingTest {
         assertTrue(((String) d.getData(MIMEType.TEXT_PLAIN)).contains("initial world hash: abc"));
     }
 
+    @Test void transcriptsRenderAsHtmlMarkdownAndText() {
+        RunView run = Benches.load("loop").run("ideal", "3");
+        DisplayData d = renderer.render(run.transcript());
+        String html = (String) d.getData(MIMEType.TEXT_HTML);
+        assertTrue(html.contains("brokkr-transcript") && html.contains("follow_pointer("), html);
+        assertTrue(((String) d.getData(MIMEType.TEXT_MARKDOWN)).startsWith("**Transcript:** 9 messages, stop=answered"));
+        assertTrue(((String) d.getData(MIMEType.TEXT_PLAIN)).contains("tool "), (String) d.getData(MIMEType.TEXT_PLAIN));
+    }
+
     @Test void usersRegisterTheirOwnTypesOnTheSameRegistry() {
         record Point(int x, int y) {}
         renderer.createRegistration(Point.class).preferring(MIMEType.TEXT_HTML)
