@@ -59,6 +59,7 @@ def common(name, nb):
     check(f"{name}: no error outputs", not errors, [e.get("ename") + ": " + e.get("evalue") for e in errors])
     unrun = [c for c in nb["cells"] if c["cell_type"] == "code" and c.get("execution_count") is None]
     check(f"{name}: every code cell executed", not unrun, len(unrun))
+    check(f"{name}: no stray object values (a trailing ';' hides a statement's value)", "java.io.PrintStream@" not in text_of(nb))
 
 
 def main():
@@ -111,6 +112,20 @@ def main():
         check("passk-curves: batch and serial both correct",
               "parallel batch: 12 attempts, avg reward 1.00, pass^k [1.0, 1.0, 1.0, 1.0]" in t
               and "parallel serial: 12 attempts, avg reward 1.00, pass^k [1.0, 1.0, 1.0, 1.0]" in t)
+
+    nb = load(out_dir, "tour.ipynb")
+    if nb:
+        common("tour", nb)
+        t = text_of(nb)
+        check("tour: retail summary and test tasks as HTML tables", count(nb, "text/html", "<table") >= 4, count(nb, "text/html", "<table"))
+        check("tour: the cancellation shows up in the world diff", count(nb, "text/html", "&quot;cancelled&quot;") >= 1)
+        check("tour: gold episode graded 1.0 with every check passed", "reward 1.0, agent_stop, 12 steps, 0 tool errors" in t)
+        check("tour: stop-at-once fails the DB check", "stop-at-once on task 0: reward 0.0, failed checks: [DB" in t, t[-3000:])
+        check("tour: 320 episodes on the test split", "320 episodes" in t)
+        # stop-at-once earns 1.0 on the 2 test tasks whose graded outcome needs no change to the DB
+        check("tour: gold average reward 1.0, stop 0.05", "gold average reward 1.000, stop average reward 0.050" in t, t[-400:])
+        check("tour: pass^k of gold is 1 for every k", "gold pass^k [1.0, 1.0, 1.0, 1.0]" in t)
+        check("tour: pass^k chart as PNG", count(nb, "image/png") == 1, count(nb, "image/png"))
 
     failed = [n for n, ok in RESULTS if not ok]
     print(f"{len(RESULTS) - len(failed)} passed, {len(failed)} failed")

@@ -91,6 +91,8 @@ public final class JShellEvaluator implements AutoCloseable {
         Value last = Value.NONE;
         for (Piece p : split(code)) {
             last = evalSnippet(p.source(), code, p.start());
+            // IPython's convention: a statement ending in ';' shows no value (System.out.printf(...); returns a PrintStream)
+            if (last.present() && code.substring(p.start(), p.end()).strip().endsWith(";")) last = Value.NONE;
             // a stopped snippet comes back from JShell like a finished one (StoppedException leaves no event exception)
             if (stopped) throw interrupted();
         }

@@ -38,6 +38,12 @@ class CellEvaluatorTest {
         assertSame(sb, value("sb"));
     }
 
+    @Test void aTrailingSemicolonHidesTheValue() {
+        assertFalse(cells.eval("System.out.printf(\"\");", o -> {}).present());
+        assertFalse(cells.eval("Math.max(1, 2);", o -> {}).present());
+        assertEquals(2, value("Math.max(1, 2)"));
+    }
+
     @Test void declarationsHaveNoValue() {
         assertFalse(cells.eval("int declared = 4;", o -> {}).present());
         assertEquals(5, value("declared + 1"));
