@@ -83,7 +83,9 @@ public final class KernelSpec {
 
     /** kernel.json's fields, in Jupyter's order. */
     public static Map<String, Object> kernelJson(String javaBin, String classPath, Path cdsArchive, Map<String, String> env) {
-        List<String> argv = new ArrayList<>(List.of(javaBin, "-Djava.awt.headless=true", "-XX:+UseSerialGC",
+        // C1 only (TieredStopAtLevel=1): a session's first seconds are javac warming up, and C2's compiler threads
+        // compete with it for the cores; interactive cells and scripted episodes do not need C2's peak speed
+        List<String> argv = new ArrayList<>(List.of(javaBin, "-Djava.awt.headless=true", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
                 "--sun-misc-unsafe-memory-access=allow"));
         if (cdsArchive != null) {
             // start-up: the JVM dumps the classes a session loaded (javac's above all) at its first exit and maps
