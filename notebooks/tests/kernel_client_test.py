@@ -154,6 +154,8 @@ def main():
         assert c["cursor_start"] == 0 and c["cursor_end"] == 5, c
         c = request(kc, lambda: kc.complete("%ta", 3))
         assert {"task", "tasks"} <= set(c["matches"]), c
+        c = request(kc, lambda: kc.complete("%domain load par", 16))
+        assert c["matches"] == ["parallel"] and c["cursor_start"] == 13, c
         c = request(kc, lambda: kc.complete("d.tas", 5))
         assert "tasks()" in c["matches"] or "tasks" in c["matches"] or any(m.startswith("tasks") for m in c["matches"]), c
 

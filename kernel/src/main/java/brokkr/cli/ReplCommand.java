@@ -4,7 +4,7 @@ import brokkr.kernel.CellEvaluator;
 import brokkr.kernel.CellException;
 import brokkr.kernel.JShellEvaluator;
 import brokkr.magics.Display;
-import brokkr.magics.MagicInfo;
+import brokkr.magics.MagicCompletion;
 import brokkr.magics.Rendering;
 import brokkr.magics.Session;
 import org.dflib.jjava.jupyter.kernel.display.DisplayData;
@@ -79,8 +79,10 @@ public record ReplCommand() implements Command {
                     .completer((r, line, candidates) -> {
                         String buf = line.line();
                         int cursor = line.cursor();
-                        if (buf.stripLeading().startsWith("%") && !buf.substring(0, cursor).contains(" ")) {
-                            for (MagicInfo i : session.magics().infos()) candidates.add(new Candidate(i.prefixed()));
+                        MagicCompletion.Result mc = MagicCompletion.complete(session, buf, cursor);
+                        if (mc != null) {
+                            String before = buf.substring(0, mc.start());
+                            for (String x : mc.matches()) candidates.add(new Candidate(before + x, x, null, null, null, null, true));
                             return;
                         }
                         JShellEvaluator.Completion c = java.complete(buf, cursor);

@@ -1,5 +1,6 @@
 package brokkr.kernel;
 
+import brokkr.magics.MagicCompletion;
 import brokkr.magics.MagicInfo;
 import brokkr.magics.MagicUsageException;
 import brokkr.magics.Session;
@@ -182,18 +183,14 @@ public class BrokkrKernel extends BaseKernel {
         if (cells.isDone()) cells().interrupt();
     }
 
-    /** Magic names after a {@code %} at the start of a line; Java completion (JShell's suggestions) elsewhere. */
+    /** Magic names and magic arguments on a {@code %} line ({@link MagicCompletion}); JShell's suggestions elsewhere. */
     @Override
     public ReplacementOptions complete(String code, int at) {
         int lineStart = code.lastIndexOf('\n', Math.max(0, at - 1)) + 1;
-        String head = code.substring(lineStart, at);
-        if (head.stripLeading().startsWith("%") && !head.contains(" ")) {
-            String typed = head.stripLeading().replaceFirst("^%%?", "");
-            boolean cell = head.stripLeading().startsWith("%%");
-            List<String> names = session.magics().infos().stream().filter(i -> i.cell() == cell).map(MagicInfo::name)
-                    .filter(n -> n.startsWith(typed)).toList();
-            return new ReplacementOptions(names, at - typed.length(), at);
-        }
+        int lineEnd = code.indexOf('\n', at);
+        String line = code.substring(lineStart, lineEnd < 0 ? code.length() : lineEnd);
+        MagicCompletion.Result m = MagicCompletion.complete(session, line, at - lineStart);
+        if (m != null) return new ReplacementOptions(m.matches(), lineStart + m.start(), at);
         JShellEvaluator.Completion c = cells().java().complete(code, at);
         return new ReplacementOptions(c.matches(), c.start(), c.end());
     }

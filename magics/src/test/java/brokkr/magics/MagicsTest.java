@@ -147,6 +147,22 @@ class MagicsTest {
                 .contains("no tau2-retail task '9999'"));
     }
 
+    @Test void magicLinesComplete() throws Exception {
+        Session s = new Session();
+        assertEquals(new MagicCompletion.Result(List.of("task", "tasks"), 1), MagicCompletion.complete(s, "%ta", 3));
+        assertEquals(List.of("experiment"), MagicCompletion.complete(s, "%%ex", 4).matches());
+        assertEquals(List.of("loop"), MagicCompletion.complete(s, "%domain load lo", 15).matches());
+        assertEquals(13, MagicCompletion.complete(s, "%domain load lo", 15).start());
+        assertEquals(List.of(), MagicCompletion.complete(s, "%task ", 6).matches());
+        assertNull(MagicCompletion.complete(s, "int x = 1;", 3));
+        s.domain("loop");
+        assertEquals(List.of("10", "100"), MagicCompletion.complete(s, "%task 10", 8).matches());
+        assertEquals(List.of("early-stop"), MagicCompletion.complete(s, "%run --candidate e", 18).matches());
+        assertEquals(List.of("--task"), MagicCompletion.complete(s, "%run --candidate ideal --t", 26).matches());
+        assertEquals(List.of("standard"), MagicCompletion.complete(s, "%tasks --split ", 15).matches());
+        assertEquals(List.of("follow_pointer"), MagicCompletion.complete(s, "%call f", 7).matches());
+    }
+
     @Test void worldDiffReportsAddedRemovedAndChangedPaths() {
         Value a = Json.parse("{\"x\": 1, \"l\": [1, 2], \"d\": {\"k\": \"v\"}}");
         Value b = Json.parse("{\"x\": 2, \"l\": [1], \"d\": {\"k\": \"v\", \"n\": null}}");
