@@ -1,0 +1,136 @@
+package brokkr.world;
+
+import brokkr.python.PyJson;
+import brokkr.value.Value;
+import java.io.PrintStream;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.concurrent.TimeUnit;
+import org.openjdk.jmh.results.RunResult;
+import org.openjdk.jmh.runner.Runner;
+import org.openjdk.jmh.runner.options.ChainedOptionsBuilder;
+import org.openjdk.jmh.runner.options.OptionsBuilder;
+import org.openjdk.jmh.runner.options.TimeValue;
+
+/**
+ * {@code ./brokkr bench world}: runs {@link WorldBenchmarks} with JMH on the tau2 retail and airline
+ * dbs and prints a table, then the memo footprint per key order and a memo-threshold sweep.
+ *
+ * <p>Arguments: {@code --quick} (shorter JMH iterations), {@code --db retail|airline} (one db only),
+ * {@code --only REGEX} (JMH benchmark filter, e.g. {@code hash}), {@code --no-jmh} (footprint only).
+ */
+public final class WorldBench {
+    /** Thread CPU time: on a machine shared with builds, wall time of a millisecond-scale call is mostly waiting. */
+    private static final java.lang.management.ThreadMXBean CPU = java.lang.management.ManagementFactory.getThreadMXBean();
+    private WorldBench() {}
+
+    public static void main(String[] args) throws Exception {
+        System.exit(run(Arrays.asList(args), System.out));
+    }
+
+    public static int run(List<String> args, PrintStream out) throws Exception {
+        boolean quick = false, jmh = true;
+        List<String> dbs = List.of("retail", "airline");
+        String only = ".*";
+        for (int i = 0; i < args.size(); i++) {
+            switch (args.get(i)) {
+                case "--quick" -> quick = true;
+                case "--no-jmh" -> jmh = false;
+                case "--db" -> dbs = List.of(args.get(++i));
+                case "--only" -> only = args.get(++i);
+                default -> throw new IllegalArgumentException("unknown argument " + args.get(i)
+                        + " (expected --quick, --db retail|airline, --only REGEX, --no-jmh)");
+            }
+        }
+        if (jmh) jmhTable(out, dbs, only, quick);
+        footprint(out, dbs);
+        return 0;
+    }
+
+    private static void jmhTable(PrintStream out, List<String> dbs, String only, boolean quick) throws Exception {
+        ChainedOptionsBuilder opts = new OptionsBuilder()
+                .include(WorldBenchmarks.class.getName() + "\\..*(" + only + ").*")
+                .param("db", dbs.toArray(String[]::new))
+                .forks(1)
+                .jvmArgsAppend("-Xss8m", "-Xmx4g")
+                .warmupIterations(quick ? 2 : 4).warmupTime(TimeValue.milliseconds(quick ? 400 : 1000))
+                .measurementIterations(quick ? 3 : 6).measurementTime(TimeValue.milliseconds(quick ? 400 : 1000))
+                .shouldFailOnError(true);
+        Map<String, Map<String, RunResult>> byBench = new LinkedHashMap<>();
+        for (RunResult r : new Runner(opts.build()).run()) {
+            String label = r.getParams().getBenchmark();
+            label = label.substring(label.lastIndexOf('.') + 1);
+            byBench.computeIfAbsent(label, k -> new LinkedHashMap<>()).put(r.getParams().getParam("db"), r);
+        }
+        out.println();
+        out.println("World benchmarks (JMH average time per operation, ± 99.9% CI; " + (quick ? "quick" : "4x1s warmup, 6x1s measured") + ", 1 fork)");
+        out.printf("%-20s", "benchmark");
+        for (String db : dbs) out.printf(" %26s", db);
+        out.println();
+        for (var e : byBench.entrySet()) {
+            out.printf("%-20s", e.getKey());
+            for (String db : dbs) {
+                RunResult r = e.getValue().get(db);
+                out.printf(" %26s", r == null ? "-" : format(r));
+            }
+            out.println();
+        }
+        for (String order : List.of("Sorted", "Insertion")) {
+            Map<String, RunResult> warm = byBench.get("hashWarm" + order), cold = byBench.get("hashCold" + order);
+            if (warm == null || cold == null) continue;
+            out.printf("%-20s", "warm/cold " + order.toLowerCase());
+            for (String db : dbs) {
+                out.printf(" %26s", String.format("%.3f", warm.get(db).getPrimaryResult().getScore() / cold.get(db).getPrimaryResult().getScore()));
+            }
+            out.println();
+        }
+    }
+
+    private static String format(RunResult r) {
+        var res = r.getPrimaryResult();
+        double err = res.getScoreError();
+        return String.format("%.3f ± %.3f %s", res.getScore(), Double.isNaN(err) ? 0 : err, res.getScoreUnit());
+    }
+
+    /** Memo bytes retained after a full hash, per key order and threshold, with a quick in-process warm timing. */
+    private static void footprint(PrintStream out, List<String> dbs) {
+        out.println();
+        out.println("Hash memo footprint (bytes retained by memos after one full hash; warm = median thread CPU time of");
+        out.println("a hash after 1 random update, 200 samples, in-process, not JMH)");
+        out.printf("%-8s %-9s %10s %12s %12s %10s %12s%n", "db", "order", "threshold", "json bytes", "memo bytes", "memo/json", "warm cpu ms");
+        for (String db : dbs) {
+            Value loaded = Worlds.load(BenchWorlds.db(db));
+            Random rnd = new Random(42);
+            List<BenchWorlds.Update> updates = new ArrayList<>();
+            for (int i = 0; i < 200; i++) updates.add(BenchWorlds.randomUpdate(loaded, rnd));
+            for (boolean sort : new boolean[] {true, false}) {
+                long json = PyJson.dumps(loaded, sort ? PyJson.DumpOptions.SORTED : PyJson.DumpOptions.DEFAULT).length();
+                for (int threshold : new int[] {256, 1024, 4096, 16384}) {
+                    Value world = BenchWorlds.deepCopy(loaded);
+                    WorldHash.sha256(world, sort, threshold);
+                    long memo = WorldHash.retainedMemoBytes(world, sort);
+                    double warmMs = warmMedianMs(world, updates, sort, threshold);
+                    out.printf("%-8s %-9s %10d %12d %12d %10.3f %12.3f%n", db, sort ? "sorted" : "insertion",
+                            threshold, json, memo, (double) memo / json, warmMs);
+                }
+            }
+        }
+    }
+
+    private static double warmMedianMs(Value base, List<BenchWorlds.Update> updates, boolean sort, int threshold) {
+        for (int i = 0; i < 100; i++) WorldHash.sha256(updates.get(i % updates.size()).applyTo(base), sort, threshold);
+        long[] ns = new long[updates.size()];
+        for (int i = 0; i < ns.length; i++) {
+            Value next = updates.get(i).applyTo(base);
+            long t0 = CPU.getCurrentThreadCpuTime();
+            WorldHash.sha256(next, sort, threshold);
+            ns[i] = CPU.getCurrentThreadCpuTime() - t0;
+        }
+        Arrays.sort(ns);
+        return ns[ns.length / 2] / (double) TimeUnit.MILLISECONDS.toNanos(1);
+    }
+}
