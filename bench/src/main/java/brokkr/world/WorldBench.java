@@ -47,6 +47,7 @@ public final class WorldBench {
             }
         }
         if (jmh) jmhTable(out, dbs, only, quick);
+        cpuTable(out, dbs, quick ? 10 : 30);
         footprint(out, dbs);
         return 0;
     }
@@ -94,6 +95,71 @@ public final class WorldBench {
         var res = r.getPrimaryResult();
         double err = res.getScoreError();
         return String.format("%.3f ± %.3f %s", res.getScore(), Double.isNaN(err) ? 0 : err, res.getScoreUnit());
+    }
+
+    /**
+     * The same operations timed in this JVM by thread CPU time (median of {@code samples} after as many
+     * warm-up runs): on a shared machine JMH's wall-clock figures include waiting for a core.
+     */
+    private static void cpuTable(PrintStream out, List<String> dbs, int samples) {
+        Map<String, Map<String, Double>> rows = new LinkedHashMap<>();
+        for (String db : dbs) {
+            java.nio.file.Path file = BenchWorlds.db(db);
+            Value world = Worlds.load(file);
+            Random rnd = new Random(42);
+            BenchWorlds.Update[] updates = new BenchWorlds.Update[WorldBenchmarks.UPDATES];
+            for (int i = 0; i < updates.length; i++) updates[i] = BenchWorlds.randomUpdate(world, rnd);
+            Value warmBase = BenchWorlds.deepCopy(world);
+            WorldHash.sha256(warmBase, true);
+            WorldHash.sha256(warmBase, false);
+            Random pick = new Random(7);
+            put(rows, "load", db, cpuMedianMs(samples, () -> null, x -> Worlds.load(file)));
+            put(rows, "deepCopy", db, cpuMedianMs(samples, () -> null, x -> BenchWorlds.deepCopy(world)));
+            put(rows, "forkAndUpdate", db, cpuMedianMs(samples * 100, () -> null, x -> updates[0].applyTo(world)));
+            put(rows, "updates1000", db, cpuMedianMs(samples, () -> null, x -> {
+                Value w = world;
+                for (BenchWorlds.Update u : updates) w = u.applyTo(w);
+            }));
+            put(rows, "hashNaiveSorted", db, cpuMedianMs(samples, () -> BenchWorlds.deepCopy(world),
+                    w -> WorldHash.newSha256().digest(PyJson.dumps(w, PyJson.DumpOptions.SORTED).getBytes(java.nio.charset.StandardCharsets.UTF_8))));
+            for (boolean sort : new boolean[] {true, false}) {
+                String order = sort ? "Sorted" : "Insertion";
+                double cold = cpuMedianMs(samples, () -> BenchWorlds.deepCopy(world), w -> WorldHash.sha256(w, sort));
+                double warm = cpuMedianMs(samples * 5, () -> updates[pick.nextInt(updates.length)].applyTo(warmBase), w -> WorldHash.sha256(w, sort));
+                double same = cpuMedianMs(samples * 5, () -> null, x -> WorldHash.sha256(warmBase, sort));
+                put(rows, "hashCold" + order, db, cold);
+                put(rows, "hashWarm" + order, db, warm);
+                put(rows, "hashUnchanged" + order, db, same);
+                put(rows, "warm/cold " + order.toLowerCase(), db, warm / cold);
+            }
+        }
+        out.println();
+        out.println("The same in-process, median thread CPU time in ms (warm/cold rows are ratios; hashUnchanged = re-hash with no update)");
+        out.printf("%-22s", "operation");
+        for (String db : dbs) out.printf(" %12s", db);
+        out.println();
+        for (var e : rows.entrySet()) {
+            out.printf("%-22s", e.getKey());
+            for (String db : dbs) out.printf(" %12.4f", e.getValue().getOrDefault(db, Double.NaN));
+            out.println();
+        }
+    }
+
+    private static void put(Map<String, Map<String, Double>> rows, String op, String db, double v) {
+        rows.computeIfAbsent(op, k -> new LinkedHashMap<>()).put(db, v);
+    }
+
+    private static <T> double cpuMedianMs(int samples, java.util.function.Supplier<T> setup, java.util.function.Consumer<T> op) {
+        for (int i = 0; i < samples; i++) op.accept(setup.get());
+        long[] ns = new long[samples];
+        for (int i = 0; i < samples; i++) {
+            T input = setup.get();
+            long t0 = CPU.getCurrentThreadCpuTime();
+            op.accept(input);
+            ns[i] = CPU.getCurrentThreadCpuTime() - t0;
+        }
+        Arrays.sort(ns);
+        return ns[samples / 2] / 1e6;
     }
 
     /** Memo bytes retained after a full hash, per key order and threshold, with a quick in-process warm timing. */
