@@ -20,8 +20,13 @@ import org.openjdk.jmh.runner.options.TimeValue;
  * {@code ./brokkr bench world}: runs {@link WorldBenchmarks} with JMH on the tau2 retail and airline
  * dbs and prints a table, then the memo footprint per key order and a memo-threshold sweep.
  *
- * <p>Arguments: {@code --quick} (shorter JMH iterations), {@code --db retail|airline} (one db only),
- * {@code --only REGEX} (JMH benchmark filter, e.g. {@code hash}), {@code --no-jmh} (footprint only).
+ * <p>Arguments: {@code --quick} (smoke run), {@code --long} (4x1 s warm-up, 6x1 s measured instead of
+ * 2x0.5 s, 4x0.5 s), {@code --db retail|airline} (one db only), {@code --only REGEX} (JMH benchmark
+ * filter, e.g. {@code hash}), {@code --no-jmh} (only the in-process tables).
+ *
+ * <p>Without the launcher: {@code mvn -q -B -pl bench -am package -DskipTests && java -cp
+ * bench/target/classes:$(cat bench/target/classpath.txt) brokkr.world.WorldBench}, from the project
+ * root (the dbs are found in {@code ../shared} beside it). JMH forks a JVM with this JVM's class path.
  */
 public final class WorldBench {
     /** Thread CPU time: on a machine shared with builds, wall time of a millisecond-scale call is mostly waiting. */
@@ -33,33 +38,36 @@ public final class WorldBench {
     }
 
     public static int run(List<String> args, PrintStream out) throws Exception {
-        boolean quick = false, jmh = true;
+        boolean quick = false, longer = false, jmh = true;
         List<String> dbs = List.of("retail", "airline");
         String only = ".*";
         for (int i = 0; i < args.size(); i++) {
             switch (args.get(i)) {
                 case "--quick" -> quick = true;
+                case "--long" -> longer = true;
                 case "--no-jmh" -> jmh = false;
                 case "--db" -> dbs = List.of(args.get(++i));
                 case "--only" -> only = args.get(++i);
                 default -> throw new IllegalArgumentException("unknown argument " + args.get(i)
-                        + " (expected --quick, --db retail|airline, --only REGEX, --no-jmh)");
+                        + " (expected --quick, --long, --db retail|airline, --only REGEX, --no-jmh)");
             }
         }
-        if (jmh) jmhTable(out, dbs, only, quick);
+        if (jmh) jmhTable(out, dbs, only, quick ? 0 : longer ? 2 : 1);
         cpuTable(out, dbs, quick ? 10 : 30);
         footprint(out, dbs);
         return 0;
     }
 
-    private static void jmhTable(PrintStream out, List<String> dbs, String only, boolean quick) throws Exception {
+    /** {@code effort} 0: smoke run; 1: default (2x0.5 s warm-up, 4x0.5 s measured); 2: 4x1 s, 6x1 s. */
+    private static void jmhTable(PrintStream out, List<String> dbs, String only, int effort) throws Exception {
+        int[] warmups = {1, 2, 4}, measurements = {2, 4, 6}, millis = {300, 500, 1000};
         ChainedOptionsBuilder opts = new OptionsBuilder()
                 .include(WorldBenchmarks.class.getName() + "\\..*(" + only + ").*")
                 .param("db", dbs.toArray(String[]::new))
                 .forks(1)
                 .jvmArgsAppend("-Xss8m", "-Xmx4g")
-                .warmupIterations(quick ? 2 : 4).warmupTime(TimeValue.milliseconds(quick ? 400 : 1000))
-                .measurementIterations(quick ? 3 : 6).measurementTime(TimeValue.milliseconds(quick ? 400 : 1000))
+                .warmupIterations(warmups[effort]).warmupTime(TimeValue.milliseconds(millis[effort]))
+                .measurementIterations(measurements[effort]).measurementTime(TimeValue.milliseconds(millis[effort]))
                 .shouldFailOnError(true);
         Map<String, Map<String, RunResult>> byBench = new LinkedHashMap<>();
         for (RunResult r : new Runner(opts.build()).run()) {
@@ -68,7 +76,8 @@ public final class WorldBench {
             byBench.computeIfAbsent(label, k -> new LinkedHashMap<>()).put(r.getParams().getParam("db"), r);
         }
         out.println();
-        out.println("World benchmarks (JMH average time per operation, ± 99.9% CI; " + (quick ? "quick" : "4x1s warmup, 6x1s measured") + ", 1 fork)");
+        out.printf("World benchmarks (JMH average wall time per operation, ± 99.9%% CI; %dx%d ms warm-up, %dx%d ms measured, 1 fork)%n",
+                warmups[effort], millis[effort], measurements[effort], millis[effort]);
         out.printf("%-20s", "benchmark");
         for (String db : dbs) out.printf(" %26s", db);
         out.println();
@@ -175,7 +184,7 @@ public final class WorldBench {
             for (int i = 0; i < 200; i++) updates.add(BenchWorlds.randomUpdate(loaded, rnd));
             for (boolean sort : new boolean[] {true, false}) {
                 long json = PyJson.dumps(loaded, sort ? PyJson.DumpOptions.SORTED : PyJson.DumpOptions.DEFAULT).length();
-                for (int threshold : new int[] {256, 1024, 4096, 16384}) {
+                for (int threshold : new int[] {256, 1024, 4096, 16384, 65536}) {
                     Value world = BenchWorlds.deepCopy(loaded);
                     WorldHash.sha256(world, sort, threshold);
                     long memo = WorldHash.retainedMemoBytes(world, sort);
