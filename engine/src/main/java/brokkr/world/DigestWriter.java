@@ -45,6 +45,8 @@ import java.util.Map;
  */
 final class DigestWriter implements Appendable {
     private static final int FLUSH_AT = 1 << 14;
+    /** Memos at least this long go to the digest directly, shorter ones through the buffer. */
+    private static final int DIRECT_AT = 1 << 11;
 
     private final MessageDigest md;
     private final boolean sortKeys;
@@ -209,13 +211,15 @@ final class DigestWriter implements Appendable {
     /** Feeds a memo: a small container's bytes, or a large container's skeleton. */
     private boolean memoHit(Object memo) {
         if (memo instanceof byte[] bytes) {
-            if (smallFrom == depth) {
+            if (smallFrom == depth && bytes.length >= DIRECT_AT) {
                 // No open container may still be small, so nothing needs these bytes in the buffer.
                 md.update(buf, 0, len);
                 len = 0;
                 md.update(bytes);
             } else {
+                // Short memos are gathered in the buffer: one digest call per many of them.
                 put(bytes);
+                if (smallFrom == depth && len >= FLUSH_AT) { md.update(buf, 0, len); len = 0; }
             }
             return true;
         }
