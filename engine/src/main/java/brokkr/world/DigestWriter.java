@@ -29,10 +29,11 @@ import java.util.Map;
  * already part of the enclosing memo. A large container keeps a <em>skeleton</em>: its own text
  * (brackets, separators, keys, leaf values) as byte runs between references to its container
  * children, whose memos hold the rest. So every byte of a world's text is stored at most once per key
- * order (the memos of one world add up to its text length plus array headers), hashing an unchanged
- * world is feeding stored runs to the digest, and re-hashing after an update re-serializes only the
- * one small container that changed (under {@code threshold} bytes) and the own text of the large
- * containers on the updated path (keys and sorting included); every other subtree is fed from memos.
+ * order (the memos of one world add up to its text length plus array headers and references: 1.04x
+ * to 1.18x on the tau2 dbs, see WorldBench), hashing an unchanged world is feeding stored runs to the
+ * digest, and re-hashing after an update re-serializes at most the one small container that changed
+ * (under {@code threshold} bytes) and the own text of the large containers on the updated path (keys
+ * and sorting included); every other subtree is fed from memos.
  *
  * <p>Smallness is decided while streaming: the bytes of every open container that may still be small
  * stay in the buffer; when the innermost open container reaches the threshold, it and every open
@@ -96,7 +97,7 @@ final class DigestWriter implements Appendable {
     }
 
     private void write(Value v) {
-        // An instanceof chain, most frequent first: measurably cheaper here than a pattern switch.
+        // Most frequent first.
         if (v instanceof PyStr s) writeString(s.value());
         else if (v instanceof PyDict d) writeDict(d);
         else if (v instanceof PyList l) writeList(l);

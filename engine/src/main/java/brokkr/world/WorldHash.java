@@ -23,7 +23,9 @@ import java.util.Set;
  * are owned by this class. A memo is either the exact {@code json.dumps} text (default separators,
  * {@code ensure_ascii=True}) of a small immutable node as a {@code byte[]}, or a large node's skeleton
  * ({@code Object[]} of its own text runs and its container children); either way it never goes stale,
- * and it does not depend on the threshold, which only decides which nodes get which kind.
+ * and it does not depend on the threshold, which only decides which nodes get which kind. Hashing
+ * the same world from several threads at once is safe: memos are published through volatile fields,
+ * and two threads computing one memo store equal values.
  */
 public final class WorldHash {
     /**
