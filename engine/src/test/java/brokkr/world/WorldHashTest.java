@@ -60,6 +60,24 @@ class WorldHashTest {
     }
 
     @Test
+    void largeRandomWorldsStreamThroughTheBuffer() {
+        // Worlds of hundreds of KB: the buffer is flushed into the digest many times, around open containers.
+        for (long seed = 1; seed <= 3; seed++) {
+            RandomWorlds gen = new RandomWorlds(1000 + seed);
+            PyDict.Builder b = PyDict.builder();
+            for (int i = 0; i < 400; i++) b.put("k" + i, gen.value(5, 6));
+            Value world = b.build();
+            int threshold = new int[] {64, 4096, 40_000}[(int) (seed - 1)];
+            for (int step = 0; step < 8; step++) {
+                for (boolean sort : new boolean[] {false, true}) {
+                    assertEquals(reference(world, sort), WorldHash.sha256(world, sort, threshold), "seed " + seed + " step " + step);
+                }
+                world = gen.update(gen.update(world));
+            }
+        }
+    }
+
+    @Test
     void mixedThresholdsShareMemosSafely() {
         RandomWorlds gen = new RandomWorlds(99);
         Value world = gen.value(6, 7);
