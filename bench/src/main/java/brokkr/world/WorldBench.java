@@ -65,7 +65,7 @@ public final class WorldBench {
                 .include(WorldBenchmarks.class.getName() + "\\..*(" + only + ").*")
                 .param("db", dbs.toArray(String[]::new))
                 .forks(1)
-                .jvmArgsAppend("-Xss8m", "-Xmx4g")
+                .jvmArgsAppend("-Xss8m", "-Xmx4g", "--sun-misc-unsafe-memory-access=allow") // JMH 1.37 uses Unsafe
                 .warmupIterations(warmups[effort]).warmupTime(TimeValue.milliseconds(millis[effort]))
                 .measurementIterations(measurements[effort]).measurementTime(TimeValue.milliseconds(millis[effort]))
                 .shouldFailOnError(true);
