@@ -28,8 +28,8 @@ public final class PyRepr {
     public static void repr(Value v, StringBuilder sb) {
         switch (v) {
             case PyStr s -> reprStr(s.value(), sb);
-            case PyInt i -> sb.append(i.value());
-            case PyFloat f -> sb.append(PyFloats.repr(f.value()));
+            case PyInt i -> sb.append(PyInts.toDecimal(i.value()));
+            case PyFloat f -> PyFloats.appendRepr(f.value(), sb);
             case PyBool b -> sb.append(b.value() ? "True" : "False");
             case PyNone n -> sb.append("None");
             case PyList l -> {
@@ -63,35 +63,56 @@ public final class PyRepr {
         return sb.toString();
     }
 
-    /** {@code unicode_repr}: single quotes unless the text has ' and no ". */
+    private static final char[] HEX = "0123456789abcdef".toCharArray();
+
+    /** {@code unicode_repr} (Objects/unicodeobject.c): single quotes unless the text has ' and no ". */
     public static void reprStr(String s, StringBuilder sb) {
         char quote = (s.indexOf('\'') >= 0 && s.indexOf('"') < 0) ? '"' : '\'';
         sb.append(quote);
-        for (int i = 0; i < s.length(); ) {
+        int n = s.length();
+        for (int i = 0; i < n; ) {
+            char c = s.charAt(i);
+            if (c >= 0x20 && c < 0x7f) {
+                // Printable ASCII: only the quote in use and the backslash are escaped.
+                if (c == quote || c == '\\') sb.append('\\');
+                sb.append(c);
+                i++;
+                continue;
+            }
             int cp = s.codePointAt(i);
             i += Character.charCount(cp);
-            if (cp == quote || cp == '\\') sb.append('\\').appendCodePoint(cp);
-            else if (cp == '\t') sb.append("\\t");
+            if (cp == '\t') sb.append("\\t");
             else if (cp == '\n') sb.append("\\n");
             else if (cp == '\r') sb.append("\\r");
-            else if (cp < 0x20 || cp == 0x7f) sb.append(String.format("\\x%02x", cp));
-            else if (cp < 0x7f) sb.appendCodePoint(cp);
+            else if (cp < 0x20 || cp == 0x7f) hexEscape(sb, 'x', cp, 2);
             else if (isPrintable(cp)) sb.appendCodePoint(cp);
-            else if (cp <= 0xff) sb.append(String.format("\\x%02x", cp));
-            else if (cp <= 0xffff) sb.append(String.format("\\u%04x", cp));
-            else sb.append(String.format("\\U%08x", cp));
+            else if (cp <= 0xff) hexEscape(sb, 'x', cp, 2);
+            else if (cp <= 0xffff) hexEscape(sb, 'u', cp, 4);
+            else hexEscape(sb, 'U', cp, 8);
         }
         sb.append(quote);
     }
 
-    /** Approximates CPython's {@code Py_UNICODE_ISPRINTABLE}: not in categories Cc, Cf, Cs, Co, Cn, Zl, Zp, Zs (except space). */
-    static boolean isPrintable(int cp) {
-        if (cp == ' ') return true;
-        return switch (Character.getType(cp)) {
-            case Character.CONTROL, Character.FORMAT, Character.SURROGATE, Character.PRIVATE_USE,
-                 Character.UNASSIGNED, Character.LINE_SEPARATOR, Character.PARAGRAPH_SEPARATOR,
-                 Character.SPACE_SEPARATOR -> false;
-            default -> true;
-        };
+    private static void hexEscape(StringBuilder sb, char kind, int cp, int digits) {
+        sb.append('\\').append(kind);
+        for (int shift = (digits - 1) * 4; shift >= 0; shift -= 4) sb.append(HEX[(cp >> shift) & 15]);
+    }
+
+    /**
+     * CPython's {@code Py_UNICODE_ISPRINTABLE}: false for the categories Cc, Cf, Cs, Co, Cn, Zl, Zp and Zs
+     * (except U+0020), per the Unicode 15.1 database of CPython 3.13 ({@link UnicodePrintable}; the
+     * JDK's {@link Character#getType} follows the JDK's newer Unicode version, and 3.11's 14.0
+     * differs only in code points assigned by 15.0 and 15.1).
+     */
+    public static boolean isPrintable(int cp) {
+        if (cp < 0x7f) return cp >= 0x20;
+        int[] start = UnicodePrintable.START;
+        int lo = 0, hi = start.length - 1;
+        // Last range whose start is <= cp.
+        while (lo < hi) {
+            int mid = (lo + hi + 1) >>> 1;
+            if (start[mid] <= cp) lo = mid; else hi = mid - 1;
+        }
+        return start[lo] <= cp && cp < UnicodePrintable.END[lo];
     }
 }

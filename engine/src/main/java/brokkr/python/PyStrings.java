@@ -4,15 +4,26 @@ package brokkr.python;
 public final class PyStrings {
     private PyStrings() {}
 
-    /** Python compares str by code point; Java's {@link String#compareTo} by UTF-16 unit. */
+    /**
+     * Python compares str by code point; Java's {@link String#compareTo} by UTF-16 unit, which
+     * disagrees when an astral character (a surrogate pair) meets a character in U+E000..U+FFFF.
+     * Units are compared until the first difference, which is then settled on the code points
+     * starting there (backing up onto a shared high surrogate). A lone surrogate is its own code
+     * point, as in Python.
+     */
     public static int compare(String a, String b) {
-        int i = 0, j = 0;
-        while (i < a.length() && j < b.length()) {
-            int ca = a.codePointAt(i), cb = b.codePointAt(j);
-            if (ca != cb) return Integer.compare(ca, cb);
-            i += Character.charCount(ca);
-            j += Character.charCount(cb);
+        int n = Math.min(a.length(), b.length());
+        for (int i = 0; i < n; i++) {
+            char ca = a.charAt(i), cb = b.charAt(i);
+            if (ca == cb) continue;
+            if (!Character.isSurrogate(ca) && !Character.isSurrogate(cb)) return ca - cb;
+            if (i > 0 && Character.isHighSurrogate(a.charAt(i - 1))) {
+                int x = a.codePointAt(i - 1), y = b.codePointAt(i - 1);
+                if (x != y) return Integer.compare(x, y);
+                // Both a lone high surrogate: the difference is in the next code point.
+            }
+            return Integer.compare(a.codePointAt(i), b.codePointAt(i));
         }
-        return Integer.compare(a.length() - i, b.length() - j);
+        return a.length() - b.length();
     }
 }
