@@ -1,0 +1,175 @@
+package brokkr.domains.bfcl;
+
+import brokkr.python.PyOps;
+import brokkr.python.PyRepr;
+import brokkr.value.PyDict;
+import brokkr.value.PyList;
+import brokkr.value.PyStr;
+import brokkr.value.Value;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A Python object as the AST checker sees it: the JSON-like {@link Value}s plus {@code tuple}, which a
+ * decoded model answer can hold (a Python call {@code f(x=(1, 2))} decodes to a tuple) and which
+ * the checker treats differently from a list ({@code type(v) == list} is false, {@code (1,) != [1]}).
+ * The engine's {@link Value} has no tuple, so the checker works on this small sum type; atoms keep
+ * their {@link Value} and get {@link PyOps#eq} and {@link PyRepr#repr} from {@code brokkr.python}.
+ *
+ * <p>On the wire (verdict corpora) a tuple is {@code {"$tuple": [...]}}.
+ */
+public sealed interface PyObj permits PyObj.Atom, PyObj.Seq, PyObj.Dict {
+
+    /** A str, int, float, bool or None. */
+    record Atom(Value value) implements PyObj {
+        @Override public String typeName() { return value.typeName(); }
+    }
+
+    /** A list ({@code tuple == false}) or a tuple. */
+    record Seq(List<PyObj> items, boolean tuple) implements PyObj {
+        public Seq { items = Collections.unmodifiableList(items); }
+        @Override public String typeName() { return tuple ? "tuple" : "list"; }
+        int size() { return items.size(); }
+        PyObj get(int i) { return items.get(i); }
+    }
+
+    /** A dict with str keys, in insertion order. */
+    record Dict(Map<String, PyObj> entries) implements PyObj {
+        public Dict { entries = Collections.unmodifiableMap(entries); }
+        @Override public String typeName() { return "dict"; }
+        boolean has(String k) { return entries.containsKey(k); }
+        PyObj get(String k) { return entries.get(k); }
+        int size() { return entries.size(); }
+    }
+
+    /** {@code type(x).__name__}. */
+    String typeName();
+
+    PyObj EMPTY_STR = new Atom(new PyStr(""));
+
+    static PyObj str(String s) { return new Atom(new PyStr(s)); }
+
+    static Seq list(List<PyObj> items) { return new Seq(items, false); }
+
+    /** Decodes the corpus encoding: {@code {"$tuple": [...]}} is a tuple, everything else as is. */
+    static PyObj fromJson(Value v) {
+        return switch (v) {
+            case PyList l -> {
+                List<PyObj> items = new ArrayList<>(l.size());
+                for (Value x : l) items.add(fromJson(x));
+                yield new Seq(items, false);
+            }
+            case PyDict d -> {
+                if (d.size() == 1 && d.get("$tuple") instanceof PyList l) {
+                    List<PyObj> items = new ArrayList<>(l.size());
+                    for (Value x : l) items.add(fromJson(x));
+                    yield new Seq(items, true);
+                }
+                Map<String, PyObj> m = new LinkedHashMap<>();
+                for (Map.Entry<String, Value> e : d.entries()) m.put(e.getKey(), fromJson(e.getValue()));
+                yield new Dict(m);
+            }
+            default -> new Atom(v);
+        };
+    }
+
+    /** The corpus encoding of {@code o} (inverse of {@link #fromJson}). */
+    static Value toJson(PyObj o) {
+        return switch (o) {
+            case Atom a -> a.value();
+            case Seq s -> {
+                List<Value> items = new ArrayList<>(s.size());
+                for (PyObj x : s.items()) items.add(toJson(x));
+                PyList l = PyList.of(items);
+                yield s.tuple() ? PyDict.builder().put("$tuple", l).build() : l;
+            }
+            case Dict d -> {
+                PyDict.Builder b = PyDict.builder();
+                d.entries().forEach((k, v) -> b.put(k, toJson(v)));
+                yield b.build();
+            }
+        };
+    }
+
+    /** Python's {@code a == b}: numbers across int/float/bool, a tuple never equals a list, dicts unordered. */
+    static boolean eq(PyObj a, PyObj b) {
+        if (a instanceof Atom x) return b instanceof Atom y && PyOps.eq(x.value(), y.value());
+        if (a instanceof Seq x) {
+            if (!(b instanceof Seq y) || x.tuple() != y.tuple() || x.size() != y.size()) return false;
+            for (int i = 0; i < x.size(); i++) if (!eq(x.get(i), y.get(i))) return false;
+            return true;
+        }
+        Dict x = (Dict) a;
+        if (!(b instanceof Dict y) || x.size() != y.size()) return false;
+        for (Map.Entry<String, PyObj> e : x.entries().entrySet()) {
+            PyObj other = y.get(e.getKey());
+            if (other == null || !eq(e.getValue(), other)) return false;
+        }
+        return true;
+    }
+
+    /** Exact sameness for conformance: types, float bits, dict key order. */
+    static boolean same(PyObj a, PyObj b) {
+        if (a instanceof Atom x) return b instanceof Atom y && x.value().equals(y.value());
+        if (a instanceof Seq x) {
+            if (!(b instanceof Seq y) || x.tuple() != y.tuple() || x.size() != y.size()) return false;
+            for (int i = 0; i < x.size(); i++) if (!same(x.get(i), y.get(i))) return false;
+            return true;
+        }
+        Dict x = (Dict) a;
+        if (!(b instanceof Dict y) || x.size() != y.size()) return false;
+        Iterator<Map.Entry<String, PyObj>> i = x.entries().entrySet().iterator(), j = y.entries().entrySet().iterator();
+        while (i.hasNext()) {
+            Map.Entry<String, PyObj> p = i.next(), q = j.next();
+            if (!p.getKey().equals(q.getKey()) || !same(p.getValue(), q.getValue())) return false;
+        }
+        return true;
+    }
+
+    static boolean isStr(PyObj o) { return o instanceof Atom a && a.value() instanceof PyStr; }
+
+    static String strValue(PyObj o) { return ((PyStr) ((Atom) o).value()).value(); }
+
+    static boolean isList(PyObj o) { return o instanceof Seq s && !s.tuple(); }
+
+    /** {@code repr(o)}. */
+    static String repr(PyObj o) {
+        StringBuilder sb = new StringBuilder();
+        repr(o, sb);
+        return sb.toString();
+    }
+
+    /** {@code str(o)} (what an f-string interpolates): a str is itself, anything else its repr. */
+    static String str(PyObj o) { return isStr(o) ? strValue(o) : repr(o); }
+
+    static void repr(PyObj o, StringBuilder sb) {
+        switch (o) {
+            case Atom a -> PyRepr.repr(a.value(), sb);
+            case Seq s -> {
+                sb.append(s.tuple() ? '(' : '[');
+                for (int i = 0; i < s.size(); i++) {
+                    if (i > 0) sb.append(", ");
+                    repr(s.get(i), sb);
+                }
+                if (s.tuple() && s.size() == 1) sb.append(',');
+                sb.append(s.tuple() ? ')' : ']');
+            }
+            case Dict d -> {
+                sb.append('{');
+                boolean first = true;
+                for (Map.Entry<String, PyObj> e : d.entries().entrySet()) {
+                    if (!first) sb.append(", ");
+                    first = false;
+                    PyRepr.reprStr(e.getKey(), sb);
+                    sb.append(": ");
+                    repr(e.getValue(), sb);
+                }
+                sb.append('}');
+            }
+        }
+    }
+}
