@@ -37,6 +37,13 @@ public final class GoldAnswers {
         return accepted(task, true).isEmpty() && accepted(task, false).isEmpty();
     }
 
+    /** Ids of the unsatisfiable tasks among {@code tasks}, in order. */
+    public static java.util.Set<String> unsatisfiableIds(List<BfclTask> tasks) {
+        java.util.Set<String> out = new java.util.LinkedHashSet<>();
+        for (BfclTask t : tasks) if (!t.category().relevance() && unsatisfiable(t)) out.add(t.id());
+        return out;
+    }
+
     /** The answers tried, in order. */
     static List<PyObj> candidates(BfclTask task, boolean u2d) {
         if (task.category().relevance()) {

@@ -77,6 +77,23 @@ public sealed interface PyObj permits PyObj.Atom, PyObj.Seq, PyObj.Dict {
         };
     }
 
+    /** A plain JSON value (a model's arguments): no tuple decoding, a {@code "$tuple"} key is just a key. */
+    static PyObj ofValue(Value v) {
+        return switch (v) {
+            case PyList l -> {
+                List<PyObj> items = new ArrayList<>(l.size());
+                for (Value x : l) items.add(ofValue(x));
+                yield new Seq(items, false);
+            }
+            case PyDict d -> {
+                Map<String, PyObj> m = new LinkedHashMap<>();
+                for (Map.Entry<String, Value> e : d.entries()) m.put(e.getKey(), ofValue(e.getValue()));
+                yield new Dict(m);
+            }
+            default -> new Atom(v);
+        };
+    }
+
     /** The corpus encoding of {@code o} (inverse of {@link #fromJson}). */
     static Value toJson(PyObj o) {
         return switch (o) {
