@@ -58,16 +58,16 @@ public final class AstChecker {
     }
 
     /** ast_checker.py ast_checker: the dispatch is on substrings of the category name. */
-    public static Result check(PyList functions, Seq modelOutput, Seq possibleAnswer, String category, boolean underscoreToDot) {
+    public static Result check(List<FunctionDoc> functions, Seq modelOutput, Seq possibleAnswer, String category, boolean underscoreToDot) {
         if (category.contains("parallel")) return parallelNoOrder(functions, modelOutput, possibleAnswer, underscoreToDot);
         if (category.contains("multiple")) return multiple(functions, modelOutput, possibleAnswer, underscoreToDot);
         if (modelOutput.size() != 1) return Result.fail("simple_function_checker:wrong_count", "Wrong number of functions.");
-        return simple(asDict(functions.get(0)), asDictObj(modelOutput.get(0)), asDictObj(possibleAnswer.get(0)), underscoreToDot);
+        return simple(functions.get(0), asDictObj(modelOutput.get(0)), asDictObj(possibleAnswer.get(0)), underscoreToDot);
     }
 
     /** ast_checker.py find_description: the first doc of that name, else None (which the caller then fails on). */
-    private static PyDict findDescription(PyList functions, String name) {
-        for (Value f : functions) if (asDict(f).get("name") instanceof PyStr s && s.value().equals(name)) return asDict(f);
+    private static FunctionDoc findDescription(List<FunctionDoc> functions, String name) {
+        for (FunctionDoc f : functions) if (name.equals(f.name())) return f;
         throw new CheckerException("TypeError: 'NoneType' object is not subscriptable (no function " + name + ")");
     }
 
@@ -77,7 +77,7 @@ public final class AstChecker {
     }
 
     /** ast_checker.py multiple_function_checker: only the first expected call is checked, against the first output. */
-    private static Result multiple(PyList functions, Seq modelOutput, Seq possibleAnswers, boolean u2d) {
+    private static Result multiple(List<FunctionDoc> functions, Seq modelOutput, Seq possibleAnswers, boolean u2d) {
         if (modelOutput.size() != possibleAnswers.size())
             return Result.fail("multiple_function_checker:wrong_count", "Wrong number of functions.");
         Dict expected = asDictObj(possibleAnswers.get(0));
@@ -86,13 +86,13 @@ public final class AstChecker {
     }
 
     /** ast_checker.py parallel_function_checker_no_order: greedy first match per expected call. */
-    private static Result parallelNoOrder(PyList functions, Seq modelOutput, Seq possibleAnswers, boolean u2d) {
+    private static Result parallelNoOrder(List<FunctionDoc> functions, Seq modelOutput, Seq possibleAnswers, boolean u2d) {
         if (modelOutput.size() != possibleAnswers.size())
             return Result.fail("parallel_function_checker_no_order:wrong_count", "Wrong number of functions.");
         boolean[] matched = new boolean[modelOutput.size()];
         for (int i = 0; i < possibleAnswers.size(); i++) {
             Dict expected = asDictObj(possibleAnswers.get(i));
-            PyDict doc = findDescription(functions, expected.entries().keySet().iterator().next());
+            FunctionDoc doc = findDescription(functions, expected.entries().keySet().iterator().next());
             List<PyObj> allErrors = new ArrayList<>();
             Result result = null;
             for (int index = 0; index < modelOutput.size(); index++) {
@@ -129,25 +129,24 @@ public final class AstChecker {
     }
 
     /** ast_checker.py simple_function_checker (Language.PYTHON). */
-    static Result simple(PyDict doc, Dict modelOutput, Dict possibleAnswerByName, boolean u2d) {
+    static Result simple(FunctionDoc doc, Dict modelOutput, Dict possibleAnswerByName, boolean u2d) {
         Dict possible = asDictObj(possibleAnswerByName.entries().values().iterator().next());
-        PyDict parameters = asDict(key(doc, "parameters"));
-        PyDict paramDetails = asDict(key(parameters, "properties"));
-        Value required = key(parameters, "required");
+        if (doc.broken() != null) throw new CheckerException(doc.broken());
+        Map<String, FunctionDoc.Param> paramDetails = doc.params();
 
         // `result` is rebound to each value checker's success return, so a valid answer ends with
         // whichever result the last string/list/dict check left (upstream quirk kept in checker_return).
         Result result = new Result(true, List.of(), UNCLEAR);
 
-        String funcName = convertFuncName(key(doc, "name").asStr(), u2d);
+        String funcName = convertFuncName(doc.name(), u2d);
         if (!modelOutput.has(funcName))
             return Result.fail("simple_function_checker:wrong_func_name",
                     "Function name " + reprStr(funcName) + " not found in model output.");
         Dict modelParams = asDictObj(modelOutput.get(funcName));
 
-        for (Value p : required.asList()) {
-            if (!modelParams.has(p.asStr()))
-                return Result.fail("simple_function_checker:missing_required", "Missing required parameter: " + reprStr(p.asStr()) + ".");
+        for (String p : doc.required()) {
+            if (!modelParams.has(p))
+                return Result.fail("simple_function_checker:missing_required", "Missing required parameter: " + reprStr(p) + ".");
         }
 
         for (Map.Entry<String, PyObj> e : modelParams.entries().entrySet()) {
@@ -155,12 +154,15 @@ public final class AstChecker {
             PyObj value = e.getValue();
             if (!paramDetails.containsKey(param) || !possible.has(param))
                 return Result.fail("simple_function_checker:unexpected_param", "Unexpected parameter: " + reprStr(param) + ".");
-            PyDict details = asDict(paramDetails.get(param));
-            String description = key(details, "type").asStr();
+            FunctionDoc.Param details = paramDetails.get(param);
+            if (details.problem() != null) throw new CheckerException(details.problem());
+            String description = details.type();
             String expected = pythonType(description);
             String nested = null;
-            if (description.equals("array") || description.equals("tuple"))
-                nested = pythonType(key(asDict(key(details, "items")), "type").asStr());
+            if (description.equals("array") || description.equals("tuple")) {
+                if (details.itemsType() == null) throw new CheckerException("KeyError: 'items'");
+                nested = pythonType(details.itemsType());
+            }
 
             // "We convert all tuple value to list when the expected type is tuple."
             if (description.equals("tuple") && value instanceof Seq s && s.tuple()) value = PyObj.list(s.items());
@@ -231,7 +233,7 @@ public final class AstChecker {
                 boolean flag = true;
                 if (PyObj.isList(item)) {
                     for (PyObj v : iterate(value)) {
-                        if (!typeChecker(param, v, item, "<class '" + nested + "'>", nested, null).result.valid()) {
+                        if (!typeChecker(param, v, item, nested, nested, null).result.valid()) {
                             flag = false;
                             break;
                         }
@@ -257,8 +259,25 @@ public final class AstChecker {
      * quotes become double quotes.
      */
     static String standardize(String s) {
-        StringBuilder sb = new StringBuilder(s.length());
-        for (int i = 0; i < s.length(); i++) {
+        // ASCII fast path in one pass; anything else takes the general route below.
+        int n = s.length();
+        char[] out = new char[n];
+        int k = 0;
+        boolean ascii = true;
+        for (int i = 0; i < n && ascii; i++) {
+            char c = s.charAt(i);
+            switch (c) {
+                case ' ', ',', '.', '/', '-', '_', '*', '^' -> { }
+                case '\'' -> out[k++] = '"';
+                default -> {
+                    if (c >= 0x80) ascii = false;
+                    else out[k++] = c >= 'A' && c <= 'Z' ? (char) (c + 32) : c;
+                }
+            }
+        }
+        if (ascii) return new String(out, 0, k);
+        StringBuilder sb = new StringBuilder(n);
+        for (int i = 0; i < n; i++) {
             char c = s.charAt(i);
             switch (c) {
                 case ' ', ',', '.', '/', '-', '_', '*', '^' -> { }
@@ -412,17 +431,6 @@ public final class AstChecker {
     }
 
     private static String reprStr(String s) { return brokkr.python.PyRepr.reprStr(s); }
-
-    private static Value key(PyDict d, String k) {
-        Value v = d.get(k);
-        if (v == null) throw new CheckerException("KeyError: " + reprStr(k));
-        return v;
-    }
-
-    private static PyDict asDict(Value v) {
-        if (v instanceof PyDict d) return d;
-        throw new CheckerException("expected a dict, got " + v.typeName());
-    }
 
     private static Dict asDictObj(PyObj o) {
         if (o instanceof Dict d) return d;

@@ -21,7 +21,7 @@ public final class Grader {
         if (task.category().relevance()) return relevance(task.category(), decoded);
         if (!isFunctionCallingFormat(decoded))
             return new Verdict(false, "ast_decoder:decoder_wrong_output_format", List.of(PyObj.str(WRONG_FORMAT)), null);
-        AstChecker.Result r = AstChecker.check(task.functions(), (Seq) decoded, task.possibleAnswer(), task.category().id(), underscoreToDot);
+        AstChecker.Result r = AstChecker.check(task.checkerDocs(), (Seq) decoded, task.possibleAnswer(), task.category().id(), underscoreToDot);
         return r.valid() ? new Verdict(true, null, null, r) : new Verdict(false, r.errorType(), r.errors(), r);
     }
 

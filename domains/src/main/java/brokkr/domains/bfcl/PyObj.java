@@ -7,7 +7,6 @@ import brokkr.value.PyList;
 import brokkr.value.PyStr;
 import brokkr.value.Value;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -20,7 +19,8 @@ import java.util.Map;
  * The engine's {@link Value} has no tuple, so the checker works on this small sum type; atoms keep
  * their {@link Value} and get {@link PyOps#eq} and {@link PyRepr#repr} from {@code brokkr.python}.
  *
- * <p>On the wire (verdict corpora) a tuple is {@code {"$tuple": [...]}}.
+ * <p>On the wire (verdict corpora) a tuple is {@code {"$tuple": [...]}}. Containers take ownership of
+ * the list or map they are built with (not copied, for the checker's speed); nothing mutates them.
  */
 public sealed interface PyObj permits PyObj.Atom, PyObj.Seq, PyObj.Dict {
 
@@ -31,7 +31,6 @@ public sealed interface PyObj permits PyObj.Atom, PyObj.Seq, PyObj.Dict {
 
     /** A list ({@code tuple == false}) or a tuple. */
     record Seq(List<PyObj> items, boolean tuple) implements PyObj {
-        public Seq { items = Collections.unmodifiableList(items); }
         @Override public String typeName() { return tuple ? "tuple" : "list"; }
         int size() { return items.size(); }
         PyObj get(int i) { return items.get(i); }
@@ -39,7 +38,6 @@ public sealed interface PyObj permits PyObj.Atom, PyObj.Seq, PyObj.Dict {
 
     /** A dict with str keys, in insertion order. */
     record Dict(Map<String, PyObj> entries) implements PyObj {
-        public Dict { entries = Collections.unmodifiableMap(entries); }
         @Override public String typeName() { return "dict"; }
         boolean has(String k) { return entries.containsKey(k); }
         PyObj get(String k) { return entries.get(k); }
