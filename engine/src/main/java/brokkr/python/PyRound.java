@@ -76,6 +76,9 @@ public final class PyRound {
     /** {@code int.__round__(ndigits)}: unchanged for ndigits >= 0, else to a multiple of 10^-ndigits, ties to even. */
     public static BigInteger round(BigInteger x, int ndigits) {
         if (ndigits >= 0) return x;
+        // 10^-ndigits beyond 10 * |x|: the nearest multiple is 0. (CPython computes 10**-ndigits first,
+        // which for an enormous ndigits takes unbounded time and memory; the answer it would reach is 0.)
+        if (-(long) ndigits > (long) (x.bitLength() * 0.30103) + 2) return BigInteger.ZERO;
         return new BigDecimal(x).setScale(ndigits, RoundingMode.HALF_EVEN).toBigInteger();
     }
 }

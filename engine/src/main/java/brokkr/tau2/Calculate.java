@@ -1,6 +1,6 @@
 package brokkr.tau2;
 
-import brokkr.pysem.PyOps;
+import brokkr.python.PyBuiltins;
 import brokkr.python.PyException;
 import brokkr.python.PyFloats;
 import brokkr.value.PyFloat;
@@ -31,7 +31,7 @@ public final class Calculate {
 
     public static String calculate(Value expression) {
         // all(char in ALLOWED for char in expression): iterates the argument (a list's items, a dict's keys)
-        for (Value ch : PyOps.iterate(expression)) {
+        for (Value ch : PyBuiltins.iterate(expression)) {
             if (!(ch instanceof PyStr s)) {
                 throw PyException.typeError("'in <string>' requires string as left operand, not " + ch.typeName());
             }
@@ -54,8 +54,8 @@ public final class Calculate {
             if (open > 0) throw syntax("'(' was never closed", 1);
             throw e;
         }
-        double f = PyOps.toDouble(numeric(result, "float"));
-        return PyFloats.repr(PyOps.round(f, 2));
+        double f = PyBuiltins.toDouble(numeric(result, "float"));
+        return PyFloats.repr(PyBuiltins.round(f, 2));
     }
 
     /** The empty tuple, the only non-number value this language can build ({@code ()}). */
@@ -247,13 +247,13 @@ public final class Calculate {
             throw unsupported("+", a, b);
         }
         if (a instanceof PyInt x && b instanceof PyInt y) return new PyInt(x.value().add(y.value()));
-        return new PyFloat(PyOps.toDouble(a) + PyOps.toDouble(b));
+        return new PyFloat(PyBuiltins.toDouble(a) + PyBuiltins.toDouble(b));
     }
 
     private static Value sub(Value a, Value b) {
         if (isTuple(a) || isTuple(b)) throw unsupported("-", a, b);
         if (a instanceof PyInt x && b instanceof PyInt y) return new PyInt(x.value().subtract(y.value()));
-        return new PyFloat(PyOps.toDouble(a) - PyOps.toDouble(b));
+        return new PyFloat(PyBuiltins.toDouble(a) - PyBuiltins.toDouble(b));
     }
 
     private static Value mul(Value a, Value b) {
@@ -264,7 +264,7 @@ public final class Calculate {
                     + typeName(isTuple(a) ? b : a) + "'");
         }
         if (a instanceof PyInt x && b instanceof PyInt y) return new PyInt(x.value().multiply(y.value()));
-        return new PyFloat(PyOps.toDouble(a) * PyOps.toDouble(b));
+        return new PyFloat(PyBuiltins.toDouble(a) * PyBuiltins.toDouble(b));
     }
 
     private static Value truediv(Value a, Value b) {
@@ -280,9 +280,9 @@ public final class Calculate {
             if (Double.isInfinite(d)) throw new PyException("OverflowError", "integer division result too large for a float");
             return new PyFloat(d);
         }
-        double y = PyOps.toDouble(b);
+        double y = PyBuiltins.toDouble(b);
         if (y == 0.0) throw new PyException("ZeroDivisionError", "float division by zero");
-        return new PyFloat(PyOps.toDouble(a) / y);
+        return new PyFloat(PyBuiltins.toDouble(a) / y);
     }
 
     private static Value floordiv(Value a, Value b) {
@@ -294,7 +294,7 @@ public final class Calculate {
             if (qr[1].signum() != 0 && (qr[1].signum() != y.value().signum())) q = q.subtract(BigInteger.ONE);
             return new PyInt(q);
         }
-        double vx = PyOps.toDouble(a), wx = PyOps.toDouble(b);
+        double vx = PyBuiltins.toDouble(a), wx = PyBuiltins.toDouble(b);
         if (wx == 0.0) throw new PyException("ZeroDivisionError", "float floor division by zero");
         // CPython float_floor_div (_float_div_mod)
         double mod = vx % wx;
@@ -315,7 +315,7 @@ public final class Calculate {
     private static Value neg(Value v) {
         if (isTuple(v)) throw PyException.typeError("bad operand type for unary -: 'tuple'");
         if (v instanceof PyInt i) return new PyInt(i.value().negate());
-        return new PyFloat(-PyOps.toDouble(v));
+        return new PyFloat(-PyBuiltins.toDouble(v));
     }
 
     private static Value pos(Value v) {
@@ -341,9 +341,9 @@ public final class Calculate {
                 return new PyInt(base.pow(y.value().intValue()));
             }
             if (x.value().signum() == 0) throw new PyException("ZeroDivisionError", "0.0 cannot be raised to a negative power");
-            return floatPow(PyOps.toDouble(a), PyOps.toDouble(b));
+            return floatPow(PyBuiltins.toDouble(a), PyBuiltins.toDouble(b));
         }
-        return floatPow(PyOps.toDouble(a), PyOps.toDouble(b));
+        return floatPow(PyBuiltins.toDouble(a), PyBuiltins.toDouble(b));
     }
 
     /** CPython {@code float_pow} for finite operands. */

@@ -40,6 +40,11 @@ class PyNumbersTest {
         assertEquals(new PyFloat(-0.0), PyRound.round(new PyFloat(-0.4), 0));
         assertEquals(PyInt.of(200), PyRound.round(PyInt.of(250), -2));
         assertEquals(PyInt.of(12345), PyRound.round(PyInt.of(12345), 3));
+        assertEquals(PyInt.of(0), PyRound.round(PyInt.of(12345), -10));
+        assertEquals(PyInt.of(0), PyRound.round(PyInt.of(12345), Integer.MIN_VALUE));
+        assertEquals(PyInt.of(0), PyRound.round(PyInt.of(50), -2), "half to even");
+        assertEquals(PyInt.of(-200), PyRound.round(PyInt.of(-150), -2), "half to even");
+        assertEquals(new PyFloat(1.5), PyRound.round(new PyFloat(1.5), new PyInt(java.math.BigInteger.TEN.pow(30))));
         assertEquals(PyInt.of(1), PyRound.round(PyBool.TRUE, PyNone.NONE));
         PyException e = assertThrows(PyException.class, () -> PyRound.round(new PyFloat(Double.NaN)));
         assertEquals("ValueError: cannot convert float NaN to integer", e.getMessage());

@@ -14,7 +14,7 @@ public final class Main {
     static List<Command> builtins() {
         ModelSource models = ModelSource.fromEnvironment(System.getenv());
         return List.of(new DemoCommand(models), new LoopCommand(models), new ParallelCommand(models),
-                new ConformanceCommand(), new BfclCommand(System.getenv()));
+                new ConformanceCommand(), new Tau2Command(), new ExperimentCommand(), new BfclCommand(System.getenv()));
     }
 
     static Map<String, Command> commands() {

@@ -1,5 +1,6 @@
 package brokkr.domains.tau2;
 
+import brokkr.domains.tau2.episode.Tau2Domain;
 import brokkr.domains.tau2.retail.RetailDomain;
 import brokkr.tau2.Tau2Conformance;
 import java.util.List;
@@ -14,6 +15,19 @@ public final class Tau2Domains {
             RetailDomain.DOMAIN, () -> RetailDomain.load().factory());
 
     public static List<String> names() { return FACTORIES.keySet().stream().sorted().toList(); }
+
+    /** Domains as the episode protocol runs them (environment, tasks, splits, prompts). */
+    private static final Map<String, Supplier<Tau2Domain>> EPISODES = Map.of(
+            RetailDomain.DOMAIN, () -> Tau2Domain.retail(RetailDomain.load()));
+
+    /** Names of the domains episodes can run on. */
+    public static List<String> episodeNames() { return EPISODES.keySet().stream().sorted().toList(); }
+
+    /** A domain for episodes (loads and verifies its data), or null for an unknown name. */
+    public static Tau2Domain episodes(String domain) {
+        Supplier<Tau2Domain> s = EPISODES.get(domain);
+        return s == null ? null : s.get();
+    }
 
     /** The environment factory of a domain (loads and verifies its data), or null for an unknown name. */
     public static Tau2Conformance.EnvironmentFactory factory(String domain) {

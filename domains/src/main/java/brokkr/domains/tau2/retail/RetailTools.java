@@ -3,7 +3,7 @@ package brokkr.domains.tau2.retail;
 import static brokkr.python.PyException.valueError;
 
 import brokkr.pydantic.Pydantic;
-import brokkr.pysem.PyOps;
+import brokkr.python.PyBuiltins;
 import brokkr.python.PyJson;
 import brokkr.tau2.Calculate;
 import brokkr.tau2.Tau2Toolkit;
@@ -89,31 +89,31 @@ public final class RetailTools {
     /** {@code _get_order}: {@code order_id not in self.db.orders} (unhashable ids raise TypeError). */
     static PyDict getOrder(WorldCell c, Value orderId) {
         PyDict orders = table(c, "orders");
-        if (!PyOps.contains(orders, orderId)) throw valueError("Order not found");
+        if (!PyBuiltins.contains(orders, orderId)) throw valueError("Order not found");
         return orders.get(orderId.asStr()).asDict();
     }
 
     static PyDict getUser(WorldCell c, Value userId) {
         PyDict users = table(c, "users");
-        if (!PyOps.contains(users, userId)) throw valueError("User not found");
+        if (!PyBuiltins.contains(users, userId)) throw valueError("User not found");
         return users.get(userId.asStr()).asDict();
     }
 
     static PyDict getProduct(WorldCell c, Value productId) {
         PyDict products = table(c, "products");
-        if (!PyOps.contains(products, productId)) throw valueError("Product not found");
+        if (!PyBuiltins.contains(products, productId)) throw valueError("Product not found");
         return products.get(productId.asStr()).asDict();
     }
 
     static PyDict getVariant(WorldCell c, Value productId, Value variantId) {
         PyDict variants = getProduct(c, productId).get("variants").asDict();
-        if (!PyOps.contains(variants, variantId)) throw valueError("Variant not found");
+        if (!PyBuiltins.contains(variants, variantId)) throw valueError("Variant not found");
         return variants.get(variantId.asStr()).asDict();
     }
 
     static PyDict getPaymentMethod(WorldCell c, Value userId, Value paymentMethodId) {
         PyDict methods = getUser(c, userId).get("payment_methods").asDict();
-        if (!PyOps.contains(methods, paymentMethodId)) throw valueError("Payment method not found");
+        if (!PyBuiltins.contains(methods, paymentMethodId)) throw valueError("Payment method not found");
         return methods.get(paymentMethodId.asStr()).asDict();
     }
 
@@ -129,7 +129,7 @@ public final class RetailTools {
         return pm.get("source") instanceof PyStr s && s.value().equals("gift_card");
     }
 
-    private static double num(Value v) { return PyOps.toDouble(v); }
+    private static double num(Value v) { return PyBuiltins.toDouble(v); }
 
     /** {@code OrderPayment(...)}: pydantic coerces an int amount to float (e.g. {@code abs(0)} → 0.0). */
     private static PyDict orderPayment(String type, double amount, Value paymentMethodId) {
@@ -159,14 +159,14 @@ public final class RetailTools {
     private static int findItem(PyDict order, Value itemId) {
         PyList items = order.get("items").asList();
         for (int i = 0; i < items.size(); i++) {
-            if (PyOps.eq(items.get(i).asDict().get("item_id"), itemId)) return i;
+            if (PyBuiltins.eq(items.get(i).asDict().get("item_id"), itemId)) return i;
         }
         return -1;
     }
 
     /** {@code zip(a, b)} of two iterables. */
     private static List<Value[]> zip(Value a, Value b) {
-        List<Value> xs = PyOps.iterate(a), ys = PyOps.iterate(b);
+        List<Value> xs = PyBuiltins.iterate(a), ys = PyBuiltins.iterate(b);
         List<Value[]> out = new ArrayList<>();
         for (int i = 0; i < Math.min(xs.size(), ys.size()); i++) out.add(new Value[] {xs.get(i), ys.get(i)});
         return out;
@@ -192,7 +192,7 @@ public final class RetailTools {
         Value orderId = a.get("order_id"), reason = a.get("reason");
         PyDict order = getOrder(c, orderId);
         if (!order.get("status").equals(new PyStr("pending"))) throw valueError("Non-pending order cannot be cancelled");
-        if (!PyOps.inStrSet(reason, "no longer needed", "ordered by mistake")) throw valueError("Invalid reason");
+        if (!PyBuiltins.inStrSet(reason, "no longer needed", "ordered by mistake")) throw valueError("Invalid reason");
         List<Value> refunds = new ArrayList<>();
         for (Value pv : order.get("payment_history").asList()) {
             PyDict payment = pv.asDict();
@@ -201,7 +201,7 @@ public final class RetailTools {
             Value userId = getUser(c, order.get("user_id")).get("user_id");
             PyDict pm = getPaymentMethod(c, userId, paymentId);
             if (isGiftCard(pm)) { // refund to gift card immediately: balance += amount; balance = round(balance, 2)
-                double balance = PyOps.round(num(pm.get("balance")) + num(payment.get("amount")), 2);
+                double balance = PyBuiltins.round(num(pm.get("balance")) + num(payment.get("amount")), 2);
                 putPaymentMethod(c, userId, paymentId, pm.with("balance", new PyFloat(balance)));
             }
         }
@@ -219,32 +219,32 @@ public final class RetailTools {
         PyDict order = getOrder(c, orderId);
         if (!order.get("status").equals(new PyStr("delivered"))) throw valueError("Non-delivered order cannot be exchanged");
         PyList all = itemIds(order);
-        for (Value id : PyOps.iterate(ids)) {
-            if (PyOps.count(ids, id) > PyOps.count(all, id)) throw valueError("Number of " + PyOps.str(id) + " not found.");
+        for (Value id : PyBuiltins.iterate(ids)) {
+            if (PyBuiltins.count(ids, id) > PyBuiltins.count(all, id)) throw valueError("Number of " + PyBuiltins.str(id) + " not found.");
         }
-        if (PyOps.len(ids) != PyOps.len(newIds)) throw valueError("The number of items to be exchanged should match.");
+        if (PyBuiltins.len(ids) != PyBuiltins.len(newIds)) throw valueError("The number of items to be exchanged should match.");
         Diff diff = new Diff();
         for (Value[] pair : zip(ids, newIds)) {
             int idx = findItem(order, pair[0]);
-            if (idx < 0) throw valueError("Item " + PyOps.str(pair[0]) + " not found");
+            if (idx < 0) throw valueError("Item " + PyBuiltins.str(pair[0]) + " not found");
             PyDict item = order.get("items").asList().get(idx).asDict();
             PyDict variant = getVariant(c, item.get("product_id"), pair[1]);
-            if (!PyOps.truthy(variant.get("available"))) {
-                throw valueError("New item " + PyOps.str(pair[1]) + " not found or available");
+            if (!PyBuiltins.truthy(variant.get("available"))) {
+                throw valueError("New item " + PyBuiltins.str(pair[1]) + " not found or available");
             }
             diff.add(num(variant.get("price")) - num(item.get("price")));
         }
-        Value diffPrice = PyOps.round(diff.asValue(), 2); // round(0, 2) stays the int 0
+        Value diffPrice = PyBuiltins.round(diff.asValue(), 2); // round(0, 2) stays the int 0
         PyDict pm = getPaymentMethod(c, order.get("user_id"), pmId);
-        if (isGiftCard(pm) && PyOps.lt(pm.get("balance"), diffPrice)) {
+        if (isGiftCard(pm) && PyBuiltins.lt(pm.get("balance"), diffPrice)) {
             throw valueError("Insufficient gift card balance to pay for the price difference");
         }
         String oid = orderId.asStr();
         order = order.with("status", new PyStr("exchange requested"));
         put(c, "orders", oid, order);
-        order = order.with("exchange_items", PyOps.sorted(ids));
+        order = order.with("exchange_items", PyBuiltins.sorted(ids));
         put(c, "orders", oid, order);
-        order = order.with("exchange_new_items", PyOps.sorted(newIds)).with("exchange_payment_method_id", pmId)
+        order = order.with("exchange_new_items", PyBuiltins.sorted(newIds)).with("exchange_payment_method_id", pmId)
                 .with("exchange_price_difference", diffPrice);
         put(c, "orders", oid, order);
         return order;
@@ -256,9 +256,9 @@ public final class RetailTools {
         for (Map.Entry<String, Value> e : table(c, "users").entries()) {
             PyDict user = e.getValue().asDict();
             PyDict name = user.get("name").asDict();
-            if (PyOps.lower(name.get("first_name")).equals(PyOps.lower(first))
-                    && PyOps.lower(name.get("last_name")).equals(PyOps.lower(last))
-                    && PyOps.eq(user.get("address").asDict().get("zip"), zip)) {
+            if (PyBuiltins.lower(name.get("first_name")).equals(PyBuiltins.lower(first))
+                    && PyBuiltins.lower(name.get("last_name")).equals(PyBuiltins.lower(last))
+                    && PyBuiltins.eq(user.get("address").asDict().get("zip"), zip)) {
                 return new PyStr(e.getKey());
             }
         }
@@ -269,7 +269,7 @@ public final class RetailTools {
     static Value findUserIdByEmail(WorldCell c, Args a) {
         Value email = a.get("email");
         for (Map.Entry<String, Value> e : table(c, "users").entries()) {
-            if (PyOps.lower(e.getValue().asDict().get("email")).equals(PyOps.lower(email))) return new PyStr(e.getKey());
+            if (PyBuiltins.lower(e.getValue().asDict().get("email")).equals(PyBuiltins.lower(email))) return new PyStr(e.getKey());
         }
         throw valueError("User not found");
     }
@@ -279,7 +279,7 @@ public final class RetailTools {
         Value itemId = a.get("item_id");
         for (Value p : table(c, "products").asMap().values()) {
             PyDict variants = p.asDict().get("variants").asDict();
-            if (PyOps.contains(variants, itemId)) return variants.get(itemId.asStr());
+            if (PyBuiltins.contains(variants, itemId)) return variants.get(itemId.asStr());
         }
         throw valueError("Item not found");
     }
@@ -315,27 +315,27 @@ public final class RetailTools {
         PyDict order = getOrder(c, orderId);
         if (!order.get("status").equals(new PyStr("pending"))) throw valueError("Non-pending order cannot be modified");
         PyList all = itemIds(order);
-        for (Value id : PyOps.iterate(ids)) {
-            if (PyOps.count(ids, id) > PyOps.count(all, id)) throw valueError(PyOps.str(id) + " not found");
+        for (Value id : PyBuiltins.iterate(ids)) {
+            if (PyBuiltins.count(ids, id) > PyBuiltins.count(all, id)) throw valueError(PyBuiltins.str(id) + " not found");
         }
-        if (PyOps.len(ids) != PyOps.len(newIds)) throw valueError("The number of items to be exchanged should match");
+        if (PyBuiltins.len(ids) != PyBuiltins.len(newIds)) throw valueError("The number of items to be exchanged should match");
         Diff diff = new Diff();
         PyDict variant = null;
         for (Value[] pair : zip(ids, newIds)) {
-            if (PyOps.eq(pair[0], pair[1])) throw valueError("The new item id should be different from the old item id");
+            if (PyBuiltins.eq(pair[0], pair[1])) throw valueError("The new item id should be different from the old item id");
             int idx = findItem(order, pair[0]);
-            if (idx < 0) throw valueError("Item " + PyOps.str(pair[0]) + " not found");
+            if (idx < 0) throw valueError("Item " + PyBuiltins.str(pair[0]) + " not found");
             PyDict item = order.get("items").asList().get(idx).asDict();
             variant = getVariant(c, item.get("product_id"), pair[1]);
-            if (!PyOps.truthy(variant.get("available"))) {
-                throw valueError("New item " + PyOps.str(pair[1]) + " not found or available");
+            if (!PyBuiltins.truthy(variant.get("available"))) {
+                throw valueError("New item " + PyBuiltins.str(pair[1]) + " not found or available");
             }
             diff.add(num(variant.get("price")) - num(item.get("price")));
         }
         Value diffPrice = diff.asValue();
         Value userId = order.get("user_id");
         PyDict pm = getPaymentMethod(c, userId, pmId);
-        if (isGiftCard(pm) && PyOps.lt(pm.get("balance"), diffPrice)) {
+        if (isGiftCard(pm) && PyBuiltins.lt(pm.get("balance"), diffPrice)) {
             throw valueError("Insufficient gift card balance to pay for the new item");
         }
         double d = num(diffPrice);
@@ -344,11 +344,11 @@ public final class RetailTools {
                 .plus(orderPayment(d > 0 ? "payment" : "refund", Math.abs(d), pmId)));
         put(c, "orders", oid, order);
         if (isGiftCard(pm)) { // balance -= diff_price; balance = round(balance, 2)
-            putPaymentMethod(c, userId, pmId, pm.with("balance", new PyFloat(PyOps.round(num(pm.get("balance")) - d, 2))));
+            putPaymentMethod(c, userId, pmId, pm.with("balance", new PyFloat(PyBuiltins.round(num(pm.get("balance")) - d, 2))));
         }
         for (Value[] pair : zip(ids, newIds)) {
             int idx = findItem(order, pair[0]);
-            if (idx < 0) throw valueError("Item " + PyOps.str(pair[0]) + " not found");
+            if (idx < 0) throw valueError("Item " + PyBuiltins.str(pair[0]) + " not found");
             PyList items = order.get("items").asList();
             PyDict item = items.get(idx).asDict().with("item_id", pair[1])
                     .with("price", variant.get("price")).with("options", variant.get("options"));
@@ -373,9 +373,9 @@ public final class RetailTools {
         }
         PyDict first = history.get(0).asDict();
         Value oldPmId = first.get("payment_method_id");
-        if (PyOps.eq(oldPmId, pmId)) throw valueError("The new payment method should be different from the current one");
+        if (PyBuiltins.eq(oldPmId, pmId)) throw valueError("The new payment method should be different from the current one");
         Value amount = first.get("amount");
-        if (isGiftCard(pm) && PyOps.lt(pm.get("balance"), amount)) {
+        if (isGiftCard(pm) && PyBuiltins.lt(pm.get("balance"), amount)) {
             throw valueError("Insufficient gift card balance to pay for the order");
         }
         double amt = num(amount);
@@ -384,11 +384,11 @@ public final class RetailTools {
         String oid = orderId.asStr();
         put(c, "orders", oid, order);
         if (isGiftCard(pm)) {
-            putPaymentMethod(c, userId, pmId, pm.with("balance", new PyFloat(PyOps.round(num(pm.get("balance")) - amt, 2))));
+            putPaymentMethod(c, userId, pmId, pm.with("balance", new PyFloat(PyBuiltins.round(num(pm.get("balance")) - amt, 2))));
         }
         PyDict old = getPaymentMethod(c, userId, oldPmId);
         if (isGiftCard(old)) {
-            putPaymentMethod(c, userId, oldPmId, old.with("balance", new PyFloat(PyOps.round(num(old.get("balance")) + amt, 2))));
+            putPaymentMethod(c, userId, oldPmId, old.with("balance", new PyFloat(PyBuiltins.round(num(old.get("balance")) + amt, 2))));
         }
         return order;
     }
@@ -412,18 +412,18 @@ public final class RetailTools {
         if (!isGiftCard(pm)) {
             PyList history = order.get("payment_history").asList();
             if (history.isEmpty()) throw new brokkr.python.PyException("IndexError", "list index out of range");
-            if (!PyOps.eq(pmId, history.get(0).asDict().get("payment_method_id"))) {
+            if (!PyBuiltins.eq(pmId, history.get(0).asDict().get("payment_method_id"))) {
                 throw valueError("Payment method should be the original payment method");
             }
         }
         PyList all = itemIds(order);
-        for (Value id : PyOps.iterate(ids)) {
-            if (PyOps.count(ids, id) > PyOps.count(all, id)) throw valueError("Some item not found");
+        for (Value id : PyBuiltins.iterate(ids)) {
+            if (PyBuiltins.count(ids, id) > PyBuiltins.count(all, id)) throw valueError("Some item not found");
         }
         String oid = orderId.asStr();
         order = order.with("status", new PyStr("return requested"));
         put(c, "orders", oid, order);
-        order = order.with("return_items", PyOps.sorted(ids)).with("return_payment_method_id", pmId);
+        order = order.with("return_items", PyBuiltins.sorted(ids)).with("return_payment_method_id", pmId);
         put(c, "orders", oid, order);
         return order;
     }

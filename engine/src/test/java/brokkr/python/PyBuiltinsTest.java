@@ -1,4 +1,4 @@
-package brokkr.pysem;
+package brokkr.python;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
@@ -15,7 +15,7 @@ import brokkr.value.Value;
 import org.junit.jupiter.api.Test;
 
 /** Built-in operations on JSON-like values: results and exception texts as CPython gave them (op, x, y, ok|err, result). */
-class PyOpsTest {
+class PyBuiltinsTest {
     static final String[][] CASES = {
             {"lower", "{}", "\"5\"", "err", "\"AttributeError: 'dict' object has no attribute 'lower'\""},
             {"in", "{\"b\": -0.0}", "0.1", "err", "\"TypeError: unhashable type: 'dict'\""},
@@ -94,16 +94,16 @@ class PyOpsTest {
 
     static Value apply(String op, Value x, Value y) {
         return switch (op) {
-            case "count" -> PyInt.of(PyOps.count(x, y));
-            case "iter" -> PyList.of(PyOps.iterate(x));
-            case "len" -> PyInt.of(PyOps.len(x));
-            case "lower" -> new PyStr(PyOps.lower(x));
-            case "eq" -> PyBool.of(PyOps.eq(x, y));
-            case "lt" -> PyBool.of(PyOps.lt(x, y));
-            case "sorted" -> PyOps.sorted(x);
-            case "str" -> new PyStr(PyOps.str(x));
-            case "in" -> PyBool.of(PyOps.contains(PyDict.of("a", 1, "5676696062", 2), x));
-            case "round" -> new PyStr(PyFloats.repr(PyOps.round(PyOps.toDouble(x), 2)));
+            case "count" -> PyInt.of(PyBuiltins.count(x, y));
+            case "iter" -> PyList.of(PyBuiltins.iterate(x));
+            case "len" -> PyInt.of(PyBuiltins.len(x));
+            case "lower" -> new PyStr(PyBuiltins.lower(x));
+            case "eq" -> PyBool.of(PyBuiltins.eq(x, y));
+            case "lt" -> PyBool.of(PyBuiltins.lt(x, y));
+            case "sorted" -> PyBuiltins.sorted(x);
+            case "str" -> new PyStr(PyBuiltins.str(x));
+            case "in" -> PyBool.of(PyBuiltins.contains(PyDict.of("a", 1, "5676696062", 2), x));
+            case "round" -> new PyStr(PyFloats.repr(PyBuiltins.round(PyBuiltins.toDouble(x), 2)));
             default -> throw new IllegalArgumentException(op);
         };
     }
@@ -118,7 +118,7 @@ class PyOpsTest {
                 assertEquals(expected.asStr(), e.pyType() + ": " + e.str(), label);
             } else {
                 Value got = apply(c[0], x, y);
-                assertEquals(true, PyOps.eq(got, expected) && got.typeName().equals(expected.typeName()),
+                assertEquals(true, PyBuiltins.eq(got, expected) && got.typeName().equals(expected.typeName()),
                         label + " -> " + PyRepr.repr(got) + ", expected " + PyRepr.repr(expected));
             }
         }

@@ -1,8 +1,5 @@
-package brokkr.pysem;
+package brokkr.python;
 
-import brokkr.python.PyException;
-import brokkr.python.PyRepr;
-import brokkr.python.PyStrings;
 import brokkr.value.PyBool;
 import brokkr.value.PyDict;
 import brokkr.value.PyFloat;
@@ -22,10 +19,11 @@ import java.util.Map;
  * CPython semantics of the built-in operations transcribed tool code applies to its (untyped, JSON-like)
  * arguments, with CPython 3.13's exception texts: membership in dicts and sets, iteration, {@code len},
  * {@code list.count}/{@code str.count}, {@code ==}, {@code <}, {@code sorted}, {@code str.lower},
- * {@code round(float, n)}.
+ * {@code round(float, n)}. Equality, ordering, rounding and truthiness are {@link PyOps}, {@link PyRound}
+ * and {@link PyTruth}'s (checked against CPython vectors); this class adds what tool code does with them.
  */
-public final class PyOps {
-    private PyOps() {}
+public final class PyBuiltins {
+    private PyBuiltins() {}
 
     /** {@code hash(v)} succeeds: lists and dicts raise {@code TypeError: unhashable type: 'list'}. */
     public static void requireHashable(Value v) {
@@ -108,28 +106,12 @@ public final class PyOps {
         return PyException.attributeError("'" + v.typeName() + "' object has no attribute '" + attr + "'");
     }
 
-    /** Python {@code a == b} for JSON-like values (bool is an int; int and float compare exactly). */
+    /**
+     * Equality as {@code in}, {@code list.count} and {@code list.index} compare: identity first, then
+     * {@code ==} ({@code PyObject_RichCompare} with CPython's identity shortcut).
+     */
     public static boolean eq(Value a, Value b) {
-        if (a == b) return true;
-        if (isNumber(a) && isNumber(b)) return numCompare(a, b) == 0;
-        return switch (a) {
-            case PyStr s -> b instanceof PyStr t && s.value().equals(t.value());
-            case PyNone n -> b == PyNone.NONE;
-            case PyList l -> {
-                if (!(b instanceof PyList m) || l.size() != m.size()) yield false;
-                for (int i = 0; i < l.size(); i++) if (!eq(l.get(i), m.get(i))) yield false;
-                yield true;
-            }
-            case PyDict d -> {
-                if (!(b instanceof PyDict e) || d.size() != e.size()) yield false;
-                for (Map.Entry<String, Value> en : d.entries()) {
-                    Value o = e.get(en.getKey());
-                    if (o == null || !eq(en.getValue(), o)) yield false;
-                }
-                yield true;
-            }
-            default -> false;
-        };
+        return a == b || PyOps.eq(a, b);
     }
 
     public static boolean isNumber(Value v) {
@@ -163,19 +145,7 @@ public final class PyOps {
     }
 
     /** Python {@code a < b}; mixed kinds raise {@code '<' not supported between instances of ...}. */
-    public static boolean lt(Value a, Value b) {
-        if (isNumber(a) && isNumber(b)) return numCompare(a, b) == -1;
-        if (a instanceof PyStr s && b instanceof PyStr t) return PyStrings.compare(s.value(), t.value()) < 0;
-        if (a instanceof PyList l && b instanceof PyList m) {
-            int n = Math.min(l.size(), m.size());
-            for (int i = 0; i < n; i++) {
-                if (!eq(l.get(i), m.get(i))) return lt(l.get(i), m.get(i));
-            }
-            return l.size() < m.size();
-        }
-        throw PyException.typeError("'<' not supported between instances of '" + a.typeName() + "' and '"
-                + b.typeName() + "'");
-    }
+    public static boolean lt(Value a, Value b) { return PyOps.lt(a, b); }
 
     /**
      * {@code sorted(v)}: CPython's list.sort on a short run (count_run, then binary insertion), which
@@ -212,25 +182,11 @@ public final class PyOps {
     /** {@code str(v)}. */
     public static String str(Value v) { return PyRepr.str(v); }
 
-    /**
-     * {@code round(x, ndigits)} for a float: the exact binary value rounded half-even to {@code ndigits}
-     * decimals, read back correctly rounded (CPython {@code double_round} via dtoa mode 3).
-     */
-    public static double round(double x, int ndigits) {
-        if (Double.isNaN(x) || Double.isInfinite(x) || x == 0.0) return x;
-        double r = new BigDecimal(x).setScale(ndigits, RoundingMode.HALF_EVEN).doubleValue();
-        return r == 0.0 ? Math.copySign(0.0, x) : r;
-    }
+    /** {@code round(x, ndigits)} for a float. */
+    public static double round(double x, int ndigits) { return PyRound.round(x, ndigits); }
 
-    /** {@code round(v, ndigits)} for an int or float value (an int stays an int for ndigits >= 0). */
-    public static Value round(Value v, int ndigits) {
-        return switch (v) {
-            case PyFloat f -> new PyFloat(round(f.value(), ndigits));
-            case PyInt i -> i;
-            case PyBool b -> PyInt.of(b.value() ? 1 : 0);
-            default -> throw PyException.typeError("type " + v.typeName() + " doesn't define __round__ method");
-        };
-    }
+    /** {@code round(v, ndigits)} for an int, bool or float value. */
+    public static Value round(Value v, int ndigits) { return PyRound.round(v, ndigits); }
 
     /** {@code float(v)} for numbers. */
     public static double toDouble(Value v) {
@@ -250,15 +206,5 @@ public final class PyOps {
     }
 
     /** Python truthiness. */
-    public static boolean truthy(Value v) {
-        return switch (v) {
-            case PyBool b -> b.value();
-            case PyNone n -> false;
-            case PyInt i -> i.value().signum() != 0;
-            case PyFloat f -> f.value() != 0.0;
-            case PyStr s -> !s.value().isEmpty();
-            case PyList l -> !l.isEmpty();
-            case PyDict d -> !d.isEmpty();
-        };
-    }
+    public static boolean truthy(Value v) { return PyTruth.truthy(v); }
 }

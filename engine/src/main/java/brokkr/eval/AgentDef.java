@@ -1,0 +1,50 @@
+package brokkr.eval;
+
+import brokkr.value.PyDict;
+import brokkr.value.PyNone;
+import brokkr.value.Value;
+import java.util.Objects;
+
+/**
+ * A candidate, content-addressed: everything that varies between candidates (model, provider,
+ * action space, options, the system prompt's sha256) is in the content, so changing any of it is a
+ * new candidate with new cells, while unchanged candidates keep theirs. The display label is not
+ * content: renaming a candidate does not re-run it.
+ *
+ * @param systemPromptSha256 sha256 of the system prompt text, or null when the benchmark's own prompt is used
+ */
+public record AgentDef(String provider, String model, String actionSpace, PyDict options, String systemPromptSha256) {
+    public AgentDef {
+        Objects.requireNonNull(provider, "provider");
+        Objects.requireNonNull(model, "model");
+        Objects.requireNonNull(actionSpace, "actionSpace");
+        options = options == null ? PyDict.empty() : options;
+    }
+
+    public static AgentDef of(ModelRef model, String actionSpace, String systemPrompt) {
+        return new AgentDef(model.provider(), model.model(), actionSpace, model.options(),
+                systemPrompt == null ? null : ContentHash.sha256(systemPrompt));
+    }
+
+    public ModelRef modelRef() { return new ModelRef(provider, model, options); }
+
+    public PyDict toValue() {
+        return PyDict.builder()
+                .put("kind", "agent")
+                .put("provider", provider)
+                .put("model", model)
+                .put("action_space", actionSpace)
+                .put("options", options)
+                .put("system_prompt_sha256", systemPromptSha256 == null ? PyNone.NONE : Value.str(systemPromptSha256))
+                .build();
+    }
+
+    public String id() { return ContentHash.of(toValue()); }
+
+    public static AgentDef fromValue(Value v) {
+        PyDict d = v.asDict();
+        Value sp = d.get("system_prompt_sha256");
+        return new AgentDef(d.get("provider").asStr(), d.get("model").asStr(), d.get("action_space").asStr(),
+                d.get("options").asDict(), sp == null || sp.isNone() ? null : sp.asStr());
+    }
+}

@@ -1,0 +1,51 @@
+package brokkr.eval;
+
+import brokkr.conversation.Candidate;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * A benchmark on the one evaluation path. It brings a {@link WorldSetup}, a {@link Protocol} and an
+ * {@link Evaluator}; its private data (gold actions, possible answers) stays inside those, so that an
+ * {@link EnvironmentDef} can name a task by id only. Providers are found by {@link #name()} (the
+ * experiment file's domain), through {@code ServiceLoader<BenchmarkProvider>} or an explicit registry.
+ */
+public interface BenchmarkProvider {
+    /** The domain name experiment files use ({@code retail}, {@code loop}, ...). */
+    String name();
+
+    /** The task ids of a split, in the benchmark's order; IllegalArgumentException for an unknown split. */
+    List<String> tasks(String split);
+
+    /**
+     * The content-addressed definition of one task, given the experiment's models by role
+     * ({@code user}, {@code judge}); the provider keeps the roles it uses and fails when one it needs is
+     * missing. IllegalArgumentException for an unknown task id.
+     */
+    EnvironmentDef environment(String taskId, Map<String, ModelRef> models);
+
+    WorldSetup worldSetup();
+
+    Protocol protocol();
+
+    Evaluator evaluator();
+
+    /**
+     * The model provider name of models a benchmark supplies itself, per task: a scripted candidate
+     * that replays gold answers, a scripted user simulator. Such models need the task's private data,
+     * so only the provider can make them; an experiment names them as {@code provider: scripted}.
+     */
+    String SCRIPTED = "scripted";
+
+    /**
+     * This benchmark's scripted model {@code model.model()} for one task, playing {@code role}
+     * ({@code agent}, {@code user}, {@code judge}). IllegalArgumentException for a name it does not know.
+     */
+    default Candidate scripted(String role, ModelRef model, EnvironmentDef env) {
+        throw new IllegalArgumentException("benchmark " + name() + " has no scripted models");
+    }
+
+    /** How to replay a recorded run's tool calls from the initial world, when the benchmark can. */
+    default Optional<WorldReplay> worldReplay() { return Optional.empty(); }
+}

@@ -1,0 +1,150 @@
+package brokkr.eval;
+
+import brokkr.conversation.Candidate;
+import brokkr.conversation.InfrastructureFailure;
+import brokkr.conversation.ModelCall;
+import brokkr.conversation.Turn;
+import brokkr.conversation.Usage;
+import brokkr.tool.WorldCell;
+import brokkr.value.PyDict;
+import brokkr.value.PyNone;
+import brokkr.world.WorldHash;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.function.Function;
+
+/**
+ * The one evaluation path: a cell is set up in a fresh fork, its protocol runs, its evaluator grades,
+ * and the result is an {@link Attempt}; the fork is dropped afterwards. Every benchmark runs through
+ * {@link #evaluate}, so a scorecard means the same thing whatever the domain.
+ *
+ * <p>Failures that are not the candidate's fault become infrastructure-failure attempts: an
+ * {@link InfrastructureFailure} (retries exhausted) and any exception escaping the provider's code (a
+ * harness error must not be scored as a model failure either). Both keep the evidence gathered so far.
+ */
+public final class Evaluation {
+    private Evaluation() {}
+
+    /** One cell: a task of a benchmark, a candidate (with its system prompt text, or null) and a repetition. */
+    public record Cell(BenchmarkProvider provider, EnvironmentDef env, AgentDef agent, String systemPrompt, int repetition) {}
+
+    /**
+     * Runs one cell. {@code models} turns a model reference into a candidate (the runner's, carrying
+     * provider limits), except that models of provider {@link BenchmarkProvider#SCRIPTED} come from the
+     * benchmark for the cell's task; every call is recorded in {@code recorder} under its role.
+     */
+    public static Attempt evaluate(Cell cell, Function<ModelRef, Candidate> models, Recorder recorder) {
+        long started = System.currentTimeMillis();
+        long t0 = System.nanoTime();
+        PyDict setup = null;
+        Interaction interaction = null;
+        String finalWorld = null;
+        PyDict.Builder timings = PyDict.builder();
+        EnvironmentDef env = cell.env();
+        Models roles = (role, extra) -> {
+            ModelRef ref = role.equals(Evidence.AGENT) ? cell.agent().modelRef() : env.models().get(role);
+            if (ref == null) throw new IllegalArgumentException("environment " + env.benchmark() + "/" + env.taskId() + " names no '" + role + "' model");
+            return recorder.wrap(role, resolve(cell, role, withOptions(ref, extra), models));
+        };
+        try {
+            WorldCell fork = new WorldCell(PyNone.NONE);
+            long t = System.nanoTime();
+            setup = cell.provider().worldSetup().install(env, fork);
+            timings.put("setup_ms", ms(t));
+            Candidate agent = recorder.wrap(Evidence.AGENT, resolve(cell, Evidence.AGENT, cell.agent().modelRef(), models));
+            t = System.nanoTime();
+            interaction = cell.provider().protocol().run(new RunContext(env, cell.agent(), cell.systemPrompt(),
+                    cell.repetition(), fork, agent, roles));
+            timings.put("protocol_ms", ms(t));
+            t = System.nanoTime();
+            finalWorld = WorldHash.sha256(fork.get(), true);
+            timings.put("world_hash_ms", ms(t));
+            t = System.nanoTime();
+            Verdict v = cell.provider().evaluator().evaluate(new FinishedRun(env, cell.agent(), cell.repetition(),
+                    setup, fork.get(), interaction), roles);
+            timings.put("evaluate_ms", ms(t));
+            Evidence ev = evidence(setup, interaction, finalWorld, recorder, timings.build(), v.details());
+            return new Attempt(0, env.id(), cell.agent().id(), cell.repetition(), env.taskId(), Attempt.Status.COMPLETED,
+                    v.checks(), v.reward(), v.trust(), ev, null, started, ms(t0));
+        } catch (InfrastructureFailure e) {
+            recorder.addFailedCalls(e);
+            return failure(cell, evidence(setup, interaction, finalWorld, recorder, timings.build(), null),
+                    "infrastructure failure: " + e.getMessage(), started, ms(t0));
+        } catch (RuntimeException | StackOverflowError e) {
+            return failure(cell, evidence(setup, interaction, finalWorld, recorder, timings.build(), null),
+                    "harness error: " + e, started, ms(t0));
+        }
+    }
+
+    private static ModelRef withOptions(ModelRef ref, PyDict extra) {
+        if (extra.isEmpty()) return ref;
+        PyDict merged = ref.options();
+        for (var e : extra.entries()) merged = merged.with(e.getKey(), e.getValue());
+        return new ModelRef(ref.provider(), ref.model(), merged);
+    }
+
+    /** A benchmark's own scripted model for this cell's task, or the runner's model for {@code ref}. */
+    static Candidate resolve(Cell cell, String role, ModelRef ref, Function<ModelRef, Candidate> models) {
+        return ref.provider().equals(BenchmarkProvider.SCRIPTED) ? cell.provider().scripted(role, ref, cell.env()) : models.apply(ref);
+    }
+
+    /** An infrastructure-failure attempt, e.g. for a cell the runner timed out. */
+    public static Attempt failure(Cell cell, Evidence evidence, String error, long startedAtMillis, long durationMillis) {
+        return new Attempt(0, cell.env().id(), cell.agent().id(), cell.repetition(), cell.env().taskId(),
+                Attempt.Status.INFRASTRUCTURE_FAILURE, List.of(), 0.0, null, evidence, error, startedAtMillis, durationMillis);
+    }
+
+    public static Evidence evidence(PyDict setup, Interaction in, String finalWorldSha256, Recorder rec, PyDict timings, PyDict details) {
+        return new Evidence(setup, in == null ? null : in.transcript(), in == null ? null : in.output(),
+                in == null ? null : in.termination(), finalWorldSha256, rec.calls(), rec.usage(), timings, details);
+    }
+
+    private static long ms(long startNanos) { return (System.nanoTime() - startNanos) / 1_000_000; }
+
+    /**
+     * Records every model call of a run (the exact requests, the responses or errors) and sums usage by
+     * role. Thread-safe: a protocol may call models from several threads.
+     */
+    public static final class Recorder {
+        private final List<Evidence.RecordedCall> calls = new ArrayList<>();
+        private final Map<String, Usage> usage = new TreeMap<>();
+
+        public Candidate wrap(String role, Candidate c) {
+            return (history, tools) -> {
+                Turn turn;
+                try {
+                    turn = c.next(history, tools);
+                } catch (InfrastructureFailure e) {
+                    add(role, e.attempts(), Usage.ZERO);
+                    throw e;
+                }
+                add(role, turn.calls(), turn.message().usage());
+                return turn;
+            };
+        }
+
+        private synchronized void add(String role, List<ModelCall> cs, Usage u) {
+            for (ModelCall mc : cs) calls.add(new Evidence.RecordedCall(role, mc));
+            usage.merge(role, u == null ? Usage.ZERO : u, Usage::plus);
+        }
+
+        /**
+         * The calls of the failure that ended the run. Those that came through {@link #wrap} are
+         * recorded already (protocols often rethrow a model's failure with its calls); any others were
+         * made by provider code outside the wrapped models and are kept as {@code unattributed}.
+         */
+        synchronized void addFailedCalls(InfrastructureFailure e) {
+            Set<ModelCall> known = new HashSet<>();
+            for (Evidence.RecordedCall rc : calls) known.add(rc.call());
+            List<ModelCall> fresh = e.attempts().stream().filter(c -> !known.contains(c)).toList();
+            if (!fresh.isEmpty()) add("unattributed", fresh, Usage.ZERO);
+        }
+
+        public synchronized List<Evidence.RecordedCall> calls() { return List.copyOf(calls); }
+        public synchronized Map<String, Usage> usage() { return Map.copyOf(usage); }
+    }
+}

@@ -1,0 +1,84 @@
+package brokkr.eval;
+
+import brokkr.conversation.ModelCall;
+import brokkr.conversation.Usage;
+import brokkr.value.Json;
+import brokkr.value.PyDict;
+import brokkr.value.PyInt;
+import brokkr.value.PyList;
+import brokkr.value.PyNone;
+import brokkr.value.Value;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * What an attempt saw, kept because the forked world is discarded: the setup's evidence, the
+ * transcript, the protocol's output and termination, the hash of the final world (tau2's
+ * {@code get_dict_hash} form, null when the run did not get that far), the exact model requests by
+ * role (never credentials: {@link ModelCall} holds request bodies only), token usage by role and phase
+ * timings.
+ */
+public record Evidence(PyDict setup, Value transcript, PyDict output, String termination, String finalWorldSha256,
+                       List<RecordedCall> modelCalls, Map<String, Usage> usage, PyDict timings, PyDict details) {
+
+    /** One model-call attempt and the role it served ({@code agent}, {@code user}, {@code judge}). */
+    public record RecordedCall(String role, ModelCall call) {}
+
+    public static final String AGENT = "agent";
+
+    public Evidence {
+        setup = setup == null ? PyDict.empty() : setup;
+        transcript = transcript == null ? PyNone.NONE : transcript;
+        output = output == null ? PyDict.empty() : output;
+        termination = termination == null ? "" : termination;
+        modelCalls = List.copyOf(modelCalls);
+        usage = Map.copyOf(usage);
+        timings = timings == null ? PyDict.empty() : timings;
+        details = details == null ? PyDict.empty() : details;
+    }
+
+    public static final Evidence EMPTY = new Evidence(null, null, null, null, null, List.of(), Map.of(), null, null);
+
+    /** The candidate's own tokens (its cost); the user simulator's and judge's are kept separately. */
+    public Usage agentUsage() { return usage.getOrDefault(AGENT, Usage.ZERO); }
+
+    public PyDict toValue() {
+        PyDict.Builder u = PyDict.builder();
+        new TreeMap<>(usage).forEach((role, x) -> u.put(role, PyDict.of("input_tokens", x.inputTokens(), "output_tokens", x.outputTokens())));
+        List<Value> calls = new ArrayList<>();
+        for (RecordedCall rc : modelCalls) {
+            ModelCall c = rc.call();
+            calls.add(PyDict.builder().put("role", rc.role()).put("provider", c.provider()).put("model", c.model())
+                    .put("attempt", c.attempt()).put("request", nullable(c.requestBody())).put("status", c.status())
+                    .put("response", nullable(c.responseBody())).put("error", nullable(c.error()))
+                    .put("started_at_ms", c.startedAtMillis()).put("duration_ms", c.durationMillis()).build());
+        }
+        return PyDict.builder().put("setup", setup).put("transcript", transcript).put("output", output)
+                .put("termination", termination).put("final_world_sha256", nullable(finalWorldSha256)).put("model_calls", PyList.of(calls)).put("usage", u.build())
+                .put("timings", timings).put("details", details).build();
+    }
+
+    public static Evidence fromValue(Value v) {
+        PyDict d = v.asDict();
+        List<RecordedCall> calls = new ArrayList<>();
+        for (Value cv : d.get("model_calls").asList()) {
+            PyDict c = cv.asDict();
+            calls.add(new RecordedCall(c.get("role").asStr(), new ModelCall(c.get("provider").asStr(), c.get("model").asStr(),
+                    (int) num(c.get("attempt")), str(c.get("request")), (int) num(c.get("status")), str(c.get("response")),
+                    str(c.get("error")), num(c.get("started_at_ms")), num(c.get("duration_ms")))));
+        }
+        Map<String, Usage> usage = new TreeMap<>();
+        d.get("usage").asDict().entries().forEach(e -> usage.put(e.getKey(),
+                new Usage(num(e.getValue().asDict().get("input_tokens")), num(e.getValue().asDict().get("output_tokens")))));
+        return new Evidence(d.get("setup").asDict(), d.get("transcript"), d.get("output").asDict(),
+                d.get("termination").asStr(), str(d.get("final_world_sha256")), calls, usage, d.get("timings").asDict(), d.get("details").asDict());
+    }
+
+    public static Evidence parse(String json) { return fromValue(Json.parse(json)); }
+
+    private static Value nullable(String s) { return s == null ? PyNone.NONE : Value.str(s); }
+    private static String str(Value v) { return v == null || v.isNone() ? null : v.asStr(); }
+    private static long num(Value v) { return ((PyInt) v).longValue(); }
+}

@@ -1,0 +1,58 @@
+package brokkr.eval;
+
+import brokkr.conversation.Message;
+import brokkr.conversation.ToolCall;
+import brokkr.value.PyBool;
+import brokkr.value.PyDict;
+import brokkr.value.PyList;
+import brokkr.value.PyNone;
+import brokkr.value.Value;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Messages as portable transcript data, in the OpenAI chat shape that {@code Inspect} prints:
+ * {@code {"role", "content", "tool_calls": [{"id", "name", "arguments", "raw_arguments"?, "malformed"?}]}}
+ * for system/user/assistant, {@code {"role": "tool", "tool_call_id", "name", "content", "error"}} for
+ * tool results. Assistant messages keep their usage; nothing is dropped that a grader could need.
+ */
+public final class Transcripts {
+    private Transcripts() {}
+
+    public static PyList toValue(List<Message> messages) {
+        List<Value> out = new ArrayList<>(messages.size());
+        for (Message m : messages) out.add(toValue(m));
+        return PyList.of(out);
+    }
+
+    public static PyDict toValue(Message m) {
+        PyDict.Builder b = PyDict.builder();
+        switch (m) {
+            case Message.System s -> b.put("role", "system").put("content", text(s.content()));
+            case Message.User u -> {
+                b.put("role", "user").put("content", text(u.content()));
+                if (!u.toolCalls().isEmpty()) b.put("tool_calls", calls(u.toolCalls()));
+            }
+            case Message.Assistant a -> {
+                b.put("role", "assistant").put("content", text(a.content())).put("tool_calls", calls(a.toolCalls()));
+                if (a.usage() != null) b.put("usage", PyDict.of("input_tokens", a.usage().inputTokens(), "output_tokens", a.usage().outputTokens()));
+            }
+            case Message.Tool t -> b.put("role", "tool").put("tool_call_id", text(t.toolCallId())).put("name", text(t.name()))
+                    .put("content", text(t.content())).put("error", PyBool.of(t.error()));
+        }
+        return b.build();
+    }
+
+    private static PyList calls(List<ToolCall> calls) {
+        List<Value> out = new ArrayList<>(calls.size());
+        for (ToolCall c : calls) {
+            PyDict.Builder b = PyDict.builder().put("id", text(c.id())).put("name", text(c.name())).put("arguments", c.arguments());
+            if (c.rawArguments() != null) b.put("raw_arguments", c.rawArguments());
+            if (c.malformed() != null) b.put("malformed", c.malformed());
+            out.add(b.build());
+        }
+        return PyList.of(out);
+    }
+
+    private static Value text(String s) { return s == null ? PyNone.NONE : Value.str(s); }
+}

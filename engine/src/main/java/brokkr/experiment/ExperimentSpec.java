@@ -1,0 +1,274 @@
+package brokkr.experiment;
+
+import brokkr.eval.AgentDef;
+import brokkr.eval.ModelRef;
+import brokkr.python.PyJson;
+import brokkr.value.PyBool;
+import brokkr.value.PyDict;
+import brokkr.value.PyFloat;
+import brokkr.value.PyInt;
+import brokkr.value.PyList;
+import brokkr.value.PyNone;
+import brokkr.value.PyStr;
+import brokkr.value.Value;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+
+/**
+ * An experiment: which tasks (domains with a split or explicit task ids), which candidates, how many
+ * repetitions, and how to run them (parallelism, provider limits, retries, timeout). The user
+ * simulator and judge models are part of every task's EnvironmentDef (by role, in {@link #models}).
+ * Read from JSON or YAML with {@link #read}; unknown keys are errors so a typo cannot silently change
+ * an experiment.
+ */
+public record ExperimentSpec(String name, List<DomainSpec> domains, List<CandidateSpec> candidates, int repetitions,
+                             int parallelism, Map<String, ProviderLimit> providerLimits, Map<String, ModelRef> models,
+                             int maxInfraRetries, Duration cellTimeout, boolean progress) {
+
+    /** A benchmark and either a split or explicit task ids. */
+    public record DomainSpec(String name, String split, List<String> taskIds) {
+        public DomainSpec {
+            taskIds = taskIds == null ? null : List.copyOf(taskIds);
+            if ((split == null) == (taskIds == null)) throw new SpecException("domain " + name + ": give exactly one of split or tasks");
+        }
+    }
+
+    /** A candidate: a label for display, its model, its action space and optionally its own system prompt. */
+    public record CandidateSpec(String label, ModelRef model, String actionSpace, String systemPrompt) {
+        public AgentDef agentDef() { return AgentDef.of(model, actionSpace, systemPrompt); }
+    }
+
+    /** Limits of one model provider across the whole experiment: concurrent calls and calls per second (0 = none). */
+    public record ProviderLimit(int concurrency, double ratePerSecond) {}
+
+    /** A malformed experiment file or spec. */
+    public static final class SpecException extends IllegalArgumentException {
+        public SpecException(String message) { super(message); }
+    }
+
+    public ExperimentSpec {
+        if (name == null || name.isBlank()) throw new SpecException("name is required");
+        domains = List.copyOf(domains);
+        candidates = List.copyOf(candidates);
+        providerLimits = Map.copyOf(providerLimits == null ? Map.of() : providerLimits);
+        models = Map.copyOf(models == null ? Map.of() : models);
+        if (domains.isEmpty()) throw new SpecException("no domains");
+        if (candidates.isEmpty()) throw new SpecException("no candidates");
+        if (repetitions < 1) throw new SpecException("repetitions must be >= 1");
+        if (parallelism < 1) throw new SpecException("parallelism must be >= 1");
+        if (maxInfraRetries < 0) throw new SpecException("max_infra_retries must be >= 0");
+        if (cellTimeout == null || cellTimeout.isNegative() || cellTimeout.isZero()) throw new SpecException("cell_timeout_seconds must be > 0");
+        Set<String> labels = new HashSet<>();
+        Map<String, String> ids = new LinkedHashMap<>();
+        for (CandidateSpec c : candidates) {
+            if (!labels.add(c.label())) throw new SpecException("duplicate candidate id " + c.label());
+            String prev = ids.put(c.agentDef().id(), c.label());
+            if (prev != null) throw new SpecException("candidates " + prev + " and " + c.label() + " are the same definition");
+        }
+    }
+
+    /** Same experiment with the progress bar switched on or off. */
+    public ExperimentSpec withProgress(boolean on) {
+        return new ExperimentSpec(name, domains, candidates, repetitions, parallelism, providerLimits, models, maxInfraRetries, cellTimeout, on);
+    }
+
+    // ---------------------------------------------------------------- reading
+
+    private static final Set<String> TOP = Set.of("name", "domain", "domains", "split", "tasks", "candidates", "repetitions",
+            "parallelism", "providers", "user", "judge", "models", "max_infra_retries", "cell_timeout_seconds", "progress");
+
+    /** Reads an experiment file: YAML when it ends in .yaml/.yml, JSON otherwise. */
+    public static ExperimentSpec read(Path file) {
+        String n = file.getFileName().toString();
+        boolean yaml = n.endsWith(".yaml") || n.endsWith(".yml");
+        JsonNode node;
+        try {
+            node = (yaml ? new YAMLMapper() : new ObjectMapper()).readTree(file.toFile());
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            throw new SpecException(file + ": " + e.getOriginalMessage());
+        } catch (IOException e) {
+            throw new UncheckedIOException(file.toString(), e);
+        }
+        if (node == null || !node.isObject()) throw new SpecException(file + ": an experiment file is a mapping");
+        String stem = n.contains(".") ? n.substring(0, n.lastIndexOf('.')) : n;
+        return fromValue(toValue(node).asDict(), stem, file.toAbsolutePath().getParent());
+    }
+
+    /** Parses a spec from its data; {@code baseDir} resolves {@code system_prompt_file}. */
+    public static ExperimentSpec fromValue(PyDict d, String defaultName, Path baseDir) {
+        checkKeys(d, "experiment", TOP);
+        List<DomainSpec> domains = new ArrayList<>();
+        if (d.containsKey("domain")) {
+            if (d.containsKey("domains")) throw new SpecException("give domain or domains, not both");
+            domains.add(new DomainSpec(str(d, "domain"), optStr(d, "split"), optStrList(d, "tasks")));
+        } else {
+            if (d.containsKey("split") || d.containsKey("tasks")) throw new SpecException("split/tasks at the top level go with 'domain'");
+            for (Value v : list(d, "domains")) {
+                PyDict dd = dict(v, "domains[]");
+                checkKeys(dd, "domain", Set.of("name", "split", "tasks"));
+                domains.add(new DomainSpec(str(dd, "name"), optStr(dd, "split"), optStrList(dd, "tasks")));
+            }
+        }
+        List<CandidateSpec> candidates = new ArrayList<>();
+        for (Value v : list(d, "candidates")) {
+            PyDict c = dict(v, "candidates[]");
+            checkKeys(c, "candidate", Set.of("id", "provider", "model", "action_space", "options", "system_prompt", "system_prompt_file"));
+            String prompt = optStr(c, "system_prompt");
+            String promptFile = optStr(c, "system_prompt_file");
+            if (prompt != null && promptFile != null) throw new SpecException("candidate " + str(c, "id") + ": system_prompt or system_prompt_file, not both");
+            if (promptFile != null) {
+                try {
+                    prompt = Files.readString(baseDir == null ? Path.of(promptFile) : baseDir.resolve(promptFile));
+                } catch (IOException e) {
+                    throw new SpecException("candidate " + str(c, "id") + ": cannot read system_prompt_file " + promptFile + ": " + e.getMessage());
+                }
+            }
+            Value opts = c.get("options");
+            candidates.add(new CandidateSpec(str(c, "id"),
+                    new ModelRef(str(c, "provider"), str(c, "model"), opts == null ? PyDict.empty() : dict(opts, "options")),
+                    c.containsKey("action_space") ? str(c, "action_space") : "tools", prompt));
+        }
+        Map<String, ProviderLimit> limits = new TreeMap<>();
+        if (d.containsKey("providers")) {
+            for (var e : dict(d.get("providers"), "providers").entries()) {
+                PyDict p = dict(e.getValue(), "providers." + e.getKey());
+                checkKeys(p, "provider " + e.getKey(), Set.of("concurrency", "rate_per_second"));
+                limits.put(e.getKey(), new ProviderLimit((int) optNum(p, "concurrency", 0), optNum(p, "rate_per_second", 0)));
+            }
+        }
+        Map<String, ModelRef> models = new TreeMap<>();
+        for (String role : List.of("user", "judge")) if (d.containsKey(role)) models.put(role, model(d.get(role), role));
+        if (d.containsKey("models")) {
+            for (var e : dict(d.get("models"), "models").entries()) {
+                if (models.containsKey(e.getKey())) throw new SpecException("model role " + e.getKey() + " given twice");
+                models.put(e.getKey(), model(e.getValue(), e.getKey()));
+            }
+        }
+        return new ExperimentSpec(d.containsKey("name") ? str(d, "name") : defaultName, domains, candidates,
+                (int) optNum(d, "repetitions", 1), (int) optNum(d, "parallelism", 4), limits, models,
+                (int) optNum(d, "max_infra_retries", 3), Duration.ofMillis((long) (optNum(d, "cell_timeout_seconds", 1800) * 1000)),
+                !d.containsKey("progress") || bool(d.get("progress"), "progress"));
+    }
+
+    /** The spec as data (stored with the experiment); system prompts appear by sha256 only. */
+    public PyDict toValue() {
+        List<Value> ds = new ArrayList<>();
+        for (DomainSpec x : domains) {
+            PyDict.Builder b = PyDict.builder().put("name", x.name());
+            if (x.split() != null) b.put("split", x.split()); else b.put("tasks", x.taskIds());
+            ds.add(b.build());
+        }
+        List<Value> cs = new ArrayList<>();
+        for (CandidateSpec c : candidates) {
+            AgentDef a = c.agentDef();
+            cs.add(PyDict.builder().put("id", c.label()).put("agent_id", a.id()).put("definition", a.toValue()).build());
+        }
+        PyDict.Builder lim = PyDict.builder();
+        new TreeMap<>(providerLimits).forEach((k, v) -> lim.put(k, PyDict.of("concurrency", v.concurrency(), "rate_per_second", v.ratePerSecond())));
+        PyDict.Builder ms = PyDict.builder();
+        new TreeMap<>(models).forEach((k, v) -> ms.put(k, v.toValue()));
+        return PyDict.builder().put("name", name).put("domains", PyList.of(ds)).put("candidates", PyList.of(cs))
+                .put("repetitions", repetitions).put("parallelism", parallelism).put("providers", lim.build())
+                .put("models", ms.build()).put("max_infra_retries", maxInfraRetries)
+                .put("cell_timeout_seconds", cellTimeout.toMillis() / 1000.0).build();
+    }
+
+    public String toJson() { return PyJson.dumps(toValue(), PyJson.DumpOptions.SORTED.withEnsureAscii(false)); }
+
+    // ---------------------------------------------------------------- helpers
+
+    private static ModelRef model(Value v, String role) {
+        PyDict m = dict(v, role);
+        checkKeys(m, role, Set.of("provider", "model", "options"));
+        Value o = m.get("options");
+        return new ModelRef(str(m, "provider"), str(m, "model"), o == null ? PyDict.empty() : dict(o, role + ".options"));
+    }
+
+    private static void checkKeys(PyDict d, String what, Set<String> known) {
+        for (String k : d.keys()) if (!known.contains(k)) throw new SpecException(what + ": unknown key '" + k + "' (known: " + String.join(", ", new java.util.TreeSet<>(known)) + ")");
+    }
+
+    private static PyDict dict(Value v, String what) {
+        if (v instanceof PyDict d) return d;
+        throw new SpecException(what + " must be a mapping");
+    }
+
+    private static List<Value> list(PyDict d, String k) {
+        Value v = d.get(k);
+        if (v == null) throw new SpecException("'" + k + "' is required");
+        if (v instanceof PyList l) return l.items();
+        throw new SpecException("'" + k + "' must be a list");
+    }
+
+    private static String str(PyDict d, String k) {
+        Value v = d.get(k);
+        if (v == null) throw new SpecException("'" + k + "' is required");
+        return scalar(v, k);
+    }
+
+    private static String optStr(PyDict d, String k) { Value v = d.get(k); return v == null || v.isNone() ? null : scalar(v, k); }
+
+    /** YAML turns {@code tasks: [0, 1]} into numbers; task ids are strings, so scalars are accepted as text. */
+    private static String scalar(Value v, String k) {
+        return switch (v) {
+            case PyStr s -> s.value();
+            case PyInt i -> i.value().toString();
+            case PyBool b -> throw new SpecException("'" + k + "' must be a string, got " + b.value()
+                    + " (YAML reads unquoted yes/no/on/off as booleans: quote it)");
+            default -> throw new SpecException("'" + k + "' must be a string");
+        };
+    }
+
+    private static List<String> optStrList(PyDict d, String k) {
+        if (!d.containsKey(k)) return null;
+        List<String> out = new ArrayList<>();
+        for (Value v : list(d, k)) out.add(scalar(v, k + "[]"));
+        return out;
+    }
+
+    private static double optNum(PyDict d, String k, double dflt) {
+        Value v = d.get(k);
+        return switch (v) {
+            case null -> dflt;
+            case PyInt i -> i.value().doubleValue();
+            case PyFloat f -> f.value();
+            default -> throw new SpecException("'" + k + "' must be a number");
+        };
+    }
+
+    private static boolean bool(Value v, String k) {
+        if (v instanceof PyBool b) return b.value();
+        throw new SpecException("'" + k + "' must be true or false");
+    }
+
+    private static Value toValue(JsonNode n) {
+        if (n == null || n.isNull() || n.isMissingNode()) return PyNone.NONE;
+        if (n.isObject()) {
+            PyDict.Builder b = PyDict.builder();
+            n.properties().forEach(e -> b.put(e.getKey(), toValue(e.getValue())));
+            return b.build();
+        }
+        if (n.isArray()) {
+            List<Value> items = new ArrayList<>();
+            n.forEach(x -> items.add(toValue(x)));
+            return PyList.of(items);
+        }
+        if (n.isBoolean()) return PyBool.of(n.booleanValue());
+        if (n.isIntegralNumber()) return new PyInt(n.bigIntegerValue());
+        if (n.isNumber()) return new PyFloat(n.doubleValue());
+        return new PyStr(n.asText());
+    }
+}

@@ -1,0 +1,85 @@
+package brokkr.experiment;
+
+import brokkr.conversation.Candidate;
+import brokkr.eval.ModelFactory;
+import brokkr.eval.ModelRef;
+import brokkr.provider.ProviderOptions;
+import brokkr.provider.Providers;
+import brokkr.value.PyBool;
+import brokkr.value.PyDict;
+import brokkr.value.PyFloat;
+import brokkr.value.PyInt;
+import brokkr.value.Value;
+import java.time.Duration;
+import java.util.Map;
+
+/**
+ * Model factories for the HTTP providers of {@link Providers}: keys and base URLs from the
+ * environment only. A model reference's options map onto {@link ProviderOptions}:
+ * {@code temperature}, {@code max_tokens}, {@code parallel_tool_calls}, {@code max_attempts},
+ * {@code timeout_seconds}; any other option is sent as a top-level request field ({@code seed},
+ * {@code top_p}, ...). Options are part of the AgentDef, so changing one makes a new candidate.
+ */
+public abstract class ProviderModels implements ModelFactory {
+    private final String provider;
+    private final Map<String, String> env;
+
+    protected ProviderModels(String provider, Map<String, String> env) {
+        this.provider = provider;
+        this.env = env;
+    }
+
+    @Override public String provider() { return provider; }
+
+    @Override public Candidate create(ModelRef model) {
+        return Providers.fromEnvironment(env, provider, model.model(), options(model));
+    }
+
+    static ProviderOptions options(ModelRef ref) {
+        ProviderOptions o = ProviderOptions.defaults(ref.model());
+        PyDict.Builder extra = PyDict.builder();
+        for (var e : ref.options().entries()) {
+            Value v = e.getValue();
+            o = switch (e.getKey()) {
+                case "temperature" -> o.withTemperature(number(e.getKey(), v));
+                case "max_tokens" -> o.withMaxTokens((int) integer(e.getKey(), v));
+                case "parallel_tool_calls" -> o.withParallelToolCalls(bool(e.getKey(), v));
+                case "max_attempts" -> o.withMaxAttempts((int) integer(e.getKey(), v));
+                case "timeout_seconds" -> o.withTimeout(Duration.ofMillis((long) (number(e.getKey(), v) * 1000)));
+                default -> {
+                    extra.put(e.getKey(), v);
+                    yield o;
+                }
+            };
+        }
+        return o.withExtra(extra.build());
+    }
+
+    private static double number(String k, Value v) {
+        return switch (v) {
+            case PyInt i -> i.value().doubleValue();
+            case PyFloat f -> f.value();
+            default -> throw new IllegalArgumentException("model option " + k + " must be a number");
+        };
+    }
+
+    private static long integer(String k, Value v) {
+        if (v instanceof PyInt i) return i.longValue();
+        throw new IllegalArgumentException("model option " + k + " must be an integer");
+    }
+
+    private static boolean bool(String k, Value v) {
+        if (v instanceof PyBool b) return b.value();
+        throw new IllegalArgumentException("model option " + k + " must be true or false");
+    }
+
+    /** OpenAI-compatible servers: OPENAI_API_KEY, OPENAI_BASE_URL. */
+    public static final class OpenAi extends ProviderModels {
+        public OpenAi() { super("openai", System.getenv()); }
+    }
+
+    /** Anthropic Messages: ANTHROPIC_API_KEY, ANTHROPIC_BASE_URL. */
+    public static final class Anthropic extends ProviderModels {
+        public Anthropic() { super("anthropic", System.getenv()); }
+    }
+}

@@ -1,0 +1,66 @@
+package brokkr.experiment;
+
+import brokkr.eval.BenchmarkProvider;
+import brokkr.eval.ModelFactory;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.ServiceLoader;
+import java.util.TreeMap;
+
+/**
+ * Benchmark providers by domain name and model factories by provider name. {@link #load()} finds them
+ * with {@link ServiceLoader}, so a domain or a model provider plugs in by shipping a
+ * {@code META-INF/services} entry; {@link #of} builds an explicit registry (tests, embedding).
+ */
+public record Registry(Map<String, BenchmarkProvider> benchmarks, Map<String, ModelFactory> models) {
+    public Registry {
+        benchmarks = Map.copyOf(benchmarks);
+        models = Map.copyOf(models);
+    }
+
+    public static Registry of(List<? extends BenchmarkProvider> benchmarks, List<? extends ModelFactory> models) {
+        Map<String, BenchmarkProvider> b = new TreeMap<>();
+        for (BenchmarkProvider p : benchmarks) {
+            if (b.putIfAbsent(p.name(), p) != null) throw new IllegalArgumentException("two benchmark providers named " + p.name());
+        }
+        Map<String, ModelFactory> m = new TreeMap<>();
+        for (ModelFactory f : models) {
+            if (f.provider().equals(BenchmarkProvider.SCRIPTED)) {
+                throw new IllegalArgumentException("'" + BenchmarkProvider.SCRIPTED + "' names benchmarks' own scripted models; a model factory cannot take it");
+            }
+            if (m.putIfAbsent(f.provider(), f) != null) throw new IllegalArgumentException("two model factories for provider " + f.provider());
+        }
+        return new Registry(b, m);
+    }
+
+    public static Registry load() {
+        List<BenchmarkProvider> b = new ArrayList<>();
+        ServiceLoader.load(BenchmarkProvider.class).forEach(b::add);
+        List<ModelFactory> m = new ArrayList<>();
+        ServiceLoader.load(ModelFactory.class).forEach(m::add);
+        return of(b, m);
+    }
+
+    /** This registry plus {@code more} (theirs win on a name clash: an explicit override). */
+    public Registry with(List<? extends BenchmarkProvider> more, List<? extends ModelFactory> moreModels) {
+        Map<String, BenchmarkProvider> b = new TreeMap<>(benchmarks);
+        more.forEach(p -> b.put(p.name(), p));
+        List<ModelFactory> m = new ArrayList<>(models.values());
+        m.removeIf(f -> moreModels.stream().anyMatch(x -> x.provider().equals(f.provider())));
+        m.addAll(moreModels);
+        return of(new ArrayList<>(b.values()), m);
+    }
+
+    public BenchmarkProvider benchmark(String name) {
+        BenchmarkProvider p = benchmarks.get(name);
+        if (p == null) throw new ExperimentSpec.SpecException("unknown domain '" + name + "' (registered: " + String.join(", ", new TreeMap<>(benchmarks).keySet()) + ")");
+        return p;
+    }
+
+    public ModelFactory model(String provider) {
+        ModelFactory f = models.get(provider);
+        if (f == null) throw new ExperimentSpec.SpecException("unknown model provider '" + provider + "' (registered: " + String.join(", ", new TreeMap<>(models).keySet()) + ")");
+        return f;
+    }
+}

@@ -1,0 +1,126 @@
+package brokkr.cli;
+
+import static org.junit.jupiter.api.Assertions.*;
+
+import brokkr.value.Json;
+import brokkr.value.PyDict;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class Tau2CommandTest {
+    record Outcome(int code, String out, String err) {}
+
+    static Outcome run(String... args) {
+        ByteArrayOutputStream o = new ByteArrayOutputStream(), e = new ByteArrayOutputStream();
+        List<String> argv = new ArrayList<>(List.of("tau2"));
+        argv.addAll(List.of(args));
+        int code = Main.run(argv, new PrintStream(o, true, StandardCharsets.UTF_8), new PrintStream(e, true, StandardCharsets.UTF_8));
+        return new Outcome(code, o.toString(StandardCharsets.UTF_8), e.toString(StandardCharsets.UTF_8));
+    }
+
+    @Test
+    void wrongArgumentsAreUsageErrors() {
+        for (String[] bad : List.of(new String[] {}, new String[] {"walk"}, new String[] {"run", "--agent", "gold"},
+                new String[] {"run", "--domain", "retail"}, new String[] {"run", "--domain", "nowhere", "--agent", "gold"},
+                new String[] {"run", "--domain", "retail", "--agent", "clever"},
+                new String[] {"run", "--domain", "retail", "--agent", "llm"},
+                new String[] {"run", "--domain", "retail", "--agent", "llm", "--model", "m"},
+                new String[] {"run", "--domain", "retail", "--agent", "llm", "--model", "m", "--judge-model", "j"},
+                new String[] {"run", "--domain", "retail", "--agent", "llm", "--model", "m", "--user-model", "u"},
+                new String[] {"run", "--domain", "retail", "--agent", "gold", "--model", "m"},
+                new String[] {"run", "--domain", "retail", "--agent", "gold", "--split", "dev"},
+                new String[] {"run", "--domain", "retail", "--agent", "gold", "--split", "test", "--task", "1"},
+                new String[] {"run", "--domain", "retail", "--agent", "gold", "--task", "no-such-task"},
+                new String[] {"run", "--domain", "retail", "--agent", "gold", "--trials", "0"},
+                new String[] {"run", "--domain", "retail", "--agent", "gold", "--max-steps"},
+                new String[] {"run", "--domain", "retail", "--agent", "gold", "--bogus"},
+                new String[] {"run", "--domain", "retail", "--agent", "gold", "--agent-stop-token"},
+                new String[] {"run", "--domain", "retail", "--agent", "gold", "--seed", "x"})) {
+            Outcome r = run(bad);
+            assertEquals(2, r.code(), String.join(" ", bad) + "\n" + r.err());
+            assertTrue(r.err().contains("usage: ./brokkr tau2 run"), r.err());
+        }
+        assertTrue(Main.builtins().stream().anyMatch(c -> c.name().equals("tau2")));
+    }
+
+    @Test
+    void goldRunPrintsOneLinePerEpisodeAndTheAverage(@TempDir Path dir) throws Exception {
+        Path log = dir.resolve("episodes.jsonl");
+        Outcome r = run("run", "--domain", "retail", "--agent", "gold", "--task", "0", "--task", "5", "--trials", "2", "--parallelism", "3", "--out", log.toString());
+        assertEquals(0, r.code(), r.err());
+        List<String> lines = r.out().lines().toList();
+        assertTrue(lines.get(0).startsWith("tau2 retail: 2 task(s) x 2 trial(s), agent gold, user scripted, judge scripted-gold-verdict"), lines.get(0));
+        assertEquals(List.of("0", "1", "1.0", "agent_stop"), List.of(lines.get(2).split("\\s+")).subList(0, 4));
+        assertTrue(lines.get(2).contains("pass DB NL_ASSERTION"), lines.get(2));
+        assertTrue(r.out().contains("average reward: 1.0000 over 4 episode(s) of 2 task(s)"), r.out());
+        assertTrue(r.out().contains("pass^2: 1.0000"), r.out());
+        List<String> records = Files.readAllLines(log);
+        assertEquals(4, records.size());
+        PyDict first = Json.parse(records.get(0)).asDict();
+        assertEquals("0", first.get("task_id").asStr());
+        assertEquals("scripted-gold-verdict", first.get("judge").asStr());
+        assertEquals("Hi! How can I help you today?", first.get("messages").asList().get(0).asDict().get("content").asStr());
+    }
+
+    @Test
+    void stopRunSaysWhyEpisodesLost() {
+        Outcome r = run("run", "--domain", "retail", "--agent", "stop", "--task", "0", "--task", "10");
+        assertEquals(0, r.code(), r.err());
+        List<String> lines = r.out().lines().toList();
+        assertTrue(lines.get(2).startsWith("0 ") && lines.get(2).contains("0.0") && lines.get(2).contains("failed DB"), lines.get(2));
+        assertTrue(lines.get(3).startsWith("10 ") && lines.get(3).contains("1.0"), "task 10 needs no write and has no NL assertion: " + lines.get(3));
+        assertTrue(r.out().contains("average reward: 0.5000"), r.out());
+    }
+
+    /** The llm agent path through the CLI: every model is an OpenAI-compatible server on loopback. */
+    @Test
+    void llmAgentRunSendsUpstreamsSeedsAndRecordsTheRequests(@TempDir Path dir) throws Exception {
+        brokkr.domains.tau2.episode.Tau2Domain domain = brokkr.domains.tau2.episode.Tau2Domain.load("retail");
+        brokkr.tau2.grading.TaskSpec task = domain.task("2"); // has NL assertions, so the judge is asked
+        try (var server = brokkr.provider.testing.ScriptedModelServer.ofCandidate((history, tools) -> {
+            // One server plays all three roles, told apart by their system prompts.
+            String system = history.get(0).content();
+            if (system.equals(brokkr.tau2.grading.ModelNlJudge.SYSTEM_PROMPT)) {
+                return brokkr.conversation.Turn.of(new brokkr.conversation.Message.Assistant("{\"results\": []}"));
+            }
+            if (system.equals(domain.agentSystemPrompt())) return new brokkr.tau2.episode.GoldReplayAgent(task).next(history, tools);
+            return new brokkr.tau2.episode.ScriptedUser(task).next(history, tools);
+        })) {
+            Path log = dir.resolve("llm.jsonl");
+            ByteArrayOutputStream o = new ByteArrayOutputStream(), e = new ByteArrayOutputStream();
+            int code = new Tau2Command(server.openAiEnv()).run(List.of("run", "--domain", "retail", "--agent", "llm", "--model", "m-agent",
+                    "--user-model", "m-user", "--judge-model", "m-judge", "--task", "2", "--trials", "2", "--out", log.toString()),
+                    new PrintStream(o, true, StandardCharsets.UTF_8), new PrintStream(e, true, StandardCharsets.UTF_8));
+            String out = o.toString(StandardCharsets.UTF_8);
+            assertEquals(0, code, e.toString(StandardCharsets.UTF_8));
+            assertTrue(out.contains("agent openai:m-agent, user openai:m-user, judge openai:m-judge"), out);
+            assertTrue(out.contains("user_stop"), "upstream's LLMAgent does not stop; the user does: " + out);
+            assertTrue(out.contains("average reward: 1.0000 over 2 episode(s)"), out);
+            List<String> records = Files.readAllLines(log);
+            long[] seeds = {626729, 373753};
+            for (int t = 0; t < 2; t++) {
+                PyDict rec = Json.parse(records.get(t)).asDict();
+                assertEquals(seeds[t], ((brokkr.value.PyInt) rec.get("seed")).longValue());
+                PyDict calls = rec.get("model_calls").asDict();
+                for (String side : List.of("agent", "user")) {
+                    PyDict body = Json.parse(calls.get(side).asList().get(0).asDict().get("request_body").asStr()).asDict();
+                    assertEquals(seeds[t], ((brokkr.value.PyInt) body.get("seed")).longValue(), side);
+                    assertEquals(0.0, ((brokkr.value.PyFloat) body.get("temperature")).value(), side);
+                    if (side.equals("agent")) assertEquals("auto", body.get("tool_choice").asStr());
+                    else assertNull(body.get("tool_choice"), "upstream's user simulator has no tools");
+                }
+                PyDict judgeBody = Json.parse(calls.get("judge").asList().get(0).asDict().get("request_body").asStr()).asDict();
+                assertNull(judgeBody.get("seed"), "upstream's judge has no seed");
+                assertNull(judgeBody.get("tool_choice"));
+                assertEquals("m-judge", judgeBody.get("model").asStr());
+            }
+        }
+    }
+}
