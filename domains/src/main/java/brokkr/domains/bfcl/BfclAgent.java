@@ -32,10 +32,18 @@ public sealed interface BfclAgent {
     Attempt attempt(BfclTask task);
 
     /** One task's outcome: the decoded answer, or an infrastructure failure (excluded from scores). */
-    record Attempt(BfclHarness.Answer answer, List<ModelCall> calls, Usage usage, List<ToolCall> recorded,
+    record Attempt(BfclHarness.Answer answer, List<Message> messages, List<ModelCall> calls, Usage usage, List<ToolCall> recorded,
                    InfrastructureFailure failure) {
-        public Attempt { calls = List.copyOf(calls); recorded = List.copyOf(recorded); }
-        static Attempt failed(InfrastructureFailure f) { return new Attempt(null, f.attempts(), Usage.ZERO, List.of(), f); }
+        public Attempt { messages = List.copyOf(messages); calls = List.copyOf(calls); recorded = List.copyOf(recorded); }
+        static Attempt failed(List<Message> opening, InfrastructureFailure f) {
+            return new Attempt(null, opening, f.attempts(), Usage.ZERO, List.of(), f);
+        }
+    }
+
+    private static List<Message> plus(List<Message> opening, Message m) {
+        List<Message> out = new ArrayList<>(opening);
+        out.add(m);
+        return out;
     }
 
     /** The stub every recorder function returns. */
@@ -45,26 +53,31 @@ public sealed interface BfclAgent {
         @Override public String id() { return "gold"; }
         @Override public Boolean parallelToolCalls() { return null; }
         @Override public Attempt attempt(BfclTask task) {
-            Message.Assistant reply = new GoldCandidate(task).next(BfclHarness.opening(task), List.of()).message();
-            return new Attempt(BfclHarness.decode(reply), List.of(), Usage.ZERO, reply.toolCalls(), null);
+            List<Message> opening = BfclHarness.opening(task);
+            Message.Assistant reply = new GoldCandidate(task).next(opening, List.of()).message();
+            return new Attempt(BfclHarness.decode(reply), plus(opening, reply), List.of(), Usage.ZERO, reply.toolCalls(), null);
         }
     }
 
-    record Reference(Candidate model, ToolCompiler.Style style, Boolean parallelToolCalls) implements BfclAgent {
+    /** {@code systemPrompt}: the candidate's own system prompt (null: the task's messages only). */
+    record Reference(Candidate model, ToolCompiler.Style style, Boolean parallelToolCalls, String systemPrompt) implements BfclAgent {
+        public Reference(Candidate model, ToolCompiler.Style style, Boolean parallelToolCalls) { this(model, style, parallelToolCalls, null); }
         @Override public String id() { return "reference"; }
         @Override public Attempt attempt(BfclTask task) {
+            List<Message> opening = BfclHarness.opening(task, systemPrompt);
             Turn turn;
             try {
-                turn = model.next(BfclHarness.opening(task), BfclHarness.tools(task, style));
+                turn = model.next(opening, BfclHarness.tools(task, style));
             } catch (InfrastructureFailure f) {
-                return Attempt.failed(f);
+                return Attempt.failed(opening, f);
             }
             Message.Assistant m = turn.message();
-            return new Attempt(BfclHarness.decode(m), turn.calls(), m.usage() == null ? Usage.ZERO : m.usage(), List.of(), null);
+            return new Attempt(BfclHarness.decode(m), plus(opening, m), turn.calls(), m.usage() == null ? Usage.ZERO : m.usage(), List.of(), null);
         }
     }
 
-    record Tools(Candidate model, ToolCompiler.Style style, Boolean parallelToolCalls) implements BfclAgent {
+    record Tools(Candidate model, ToolCompiler.Style style, Boolean parallelToolCalls, String systemPrompt) implements BfclAgent {
+        public Tools(Candidate model, ToolCompiler.Style style, Boolean parallelToolCalls) { this(model, style, parallelToolCalls, null); }
         @Override public String id() { return "tools"; }
         @Override public Attempt attempt(BfclTask task) {
             List<ToolCall> recorded = Collections.synchronizedList(new ArrayList<>());
@@ -76,10 +89,14 @@ public sealed interface BfclAgent {
                 }
                 return out;
             };
-            Transcript t = new AgentLoop(1).run(model, BfclHarness.opening(task), BfclHarness.tools(task, style), recorder);
-            if (t.stop() == Transcript.Stop.INFRASTRUCTURE_FAILURE) return Attempt.failed(t.failure());
+            List<Message> opening = BfclHarness.opening(task, systemPrompt);
+            Transcript t = new AgentLoop(1).run(model, opening, BfclHarness.tools(task, style), recorder);
+            if (t.stop() == Transcript.Stop.INFRASTRUCTURE_FAILURE) {
+                InfrastructureFailure f = t.failure();
+                return Attempt.failed(t.messages(), new InfrastructureFailure(f == null ? "infrastructure failure" : f.getMessage(), t.modelCalls(), f));
+            }
             Message.Assistant first = t.assistantMessages().getFirst();
-            return new Attempt(BfclHarness.decode(first), t.modelCalls(), t.usage(), recorded, null);
+            return new Attempt(BfclHarness.decode(first), t.messages(), t.modelCalls(), t.usage(), recorded, null);
         }
     }
 

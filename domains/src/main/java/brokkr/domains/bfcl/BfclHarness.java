@@ -43,6 +43,19 @@ public final class BfclHarness {
         return out;
     }
 
+    /**
+     * The opening with a candidate's own system prompt: before the task's system message (joined by a
+     * blank line) or as a new first message when the task has none.
+     */
+    public static List<Message> opening(BfclTask task, String systemPrompt) {
+        List<Message> opening = opening(task);
+        if (systemPrompt == null) return opening;
+        List<Message> out = new ArrayList<>(opening);
+        if (!out.isEmpty() && out.getFirst() instanceof Message.System s) out.set(0, new Message.System(systemPrompt + "\n\n" + s.content()));
+        else out.addFirst(new Message.System(systemPrompt));
+        return out;
+    }
+
     /** The tools a function-calling model is given, in the compiled shape of {@code style}. */
     public static List<ToolSpec> tools(BfclTask task, ToolCompiler.Style style) {
         PyList compiled = ToolCompiler.compile(ToolCompiler.modelFunctions(task.functions()), style);
