@@ -81,7 +81,7 @@ public final class AstChecker {
         if (modelOutput.size() != possibleAnswers.size())
             return Result.fail("multiple_function_checker:wrong_count", "Wrong number of functions.");
         Dict expected = asDictObj(possibleAnswers.get(0));
-        String name = expected.entries().keySet().iterator().next();
+        String name = expected.keyAt(0);
         return simple(findDescription(functions, name), asDictObj(modelOutput.get(0)), expected, u2d);
     }
 
@@ -92,7 +92,7 @@ public final class AstChecker {
         boolean[] matched = new boolean[modelOutput.size()];
         for (int i = 0; i < possibleAnswers.size(); i++) {
             Dict expected = asDictObj(possibleAnswers.get(i));
-            FunctionDoc doc = findDescription(functions, expected.entries().keySet().iterator().next());
+            FunctionDoc doc = findDescription(functions, expected.keyAt(0));
             List<PyObj> allErrors = new ArrayList<>();
             Result result = null;
             for (int index = 0; index < modelOutput.size(); index++) {
@@ -130,7 +130,7 @@ public final class AstChecker {
 
     /** ast_checker.py simple_function_checker (Language.PYTHON). */
     static Result simple(FunctionDoc doc, Dict modelOutput, Dict possibleAnswerByName, boolean u2d) {
-        Dict possible = asDictObj(possibleAnswerByName.entries().values().iterator().next());
+        Dict possible = asDictObj(possibleAnswerByName.valueAt(0));
         if (doc.broken() != null) throw new CheckerException(doc.broken());
         Map<String, FunctionDoc.Param> paramDetails = doc.params();
 
@@ -149,9 +149,9 @@ public final class AstChecker {
                 return Result.fail("simple_function_checker:missing_required", "Missing required parameter: " + reprStr(p) + ".");
         }
 
-        for (Map.Entry<String, PyObj> e : modelParams.entries().entrySet()) {
-            String param = e.getKey();
-            PyObj value = e.getValue();
+        for (int pi = 0; pi < modelParams.size(); pi++) {
+            String param = modelParams.keyAt(pi);
+            PyObj value = modelParams.valueAt(pi);
             if (!paramDetails.containsKey(param) || !possible.has(param))
                 return Result.fail("simple_function_checker:unexpected_param", "Unexpected parameter: " + reprStr(param) + ".");
             FunctionDoc.Param details = paramDetails.get(param);
@@ -198,10 +198,10 @@ public final class AstChecker {
                         + PyObj.repr(value) + ". Expected one of " + PyObj.str(answers) + ".");
         }
 
-        for (Map.Entry<String, PyObj> e : possible.entries().entrySet()) {
-            if (!modelParams.has(e.getKey()) && !in(PyObj.EMPTY_STR, e.getValue()))
+        for (int i = 0; i < possible.size(); i++) {
+            if (!modelParams.has(possible.keyAt(i)) && !in(PyObj.EMPTY_STR, possible.valueAt(i)))
                 return Result.fail("simple_function_checker:missing_optional",
-                        "Optional parameter " + reprStr(e.getKey()) + " not provided and not marked as optional.");
+                        "Optional parameter " + reprStr(possible.keyAt(i)) + " not provided and not marked as optional.");
         }
         return result;
     }
@@ -331,29 +331,30 @@ public final class AstChecker {
             List<PyObj> errors = new ArrayList<>(2);
             String errorType = "dict_checker:unclear";
             boolean flag = true;
-            for (Map.Entry<String, PyObj> e : value.entries().entrySet()) {
-                String key = e.getKey();
+            for (int vi = 0; vi < value.size(); vi++) {
+                String key = value.keyAt(vi);
+                PyObj item = value.valueAt(vi);
                 if (!answer.has(key)) {
                     errors.add(PyObj.str("Unexpected dict key parameter: '" + key + "'."));
                     errorType = "value_error:dict_key";
                     flag = false;
                     break;
                 }
-                PyObj standardValue = standardized(e.getValue());
+                PyObj standardValue = standardized(item);
                 List<PyObj> standardAnswers = new ArrayList<>();
                 for (PyObj x : indexable(answer.get(key))) standardAnswers.add(standardized(x));
                 Seq sa = PyObj.list(standardAnswers);
                 if (!in(standardValue, sa)) {
-                    errors.add(PyObj.str("Invalid value for parameter " + reprStr(key) + ": " + PyObj.repr(e.getValue())
+                    errors.add(PyObj.str("Invalid value for parameter " + reprStr(key) + ": " + PyObj.repr(item)
                             + ". Expected one of " + PyObj.repr(sa) + "."));
                     errorType = "value_error:dict_value";
                     flag = false;
                     break;
                 }
             }
-            for (Map.Entry<String, PyObj> e : answer.entries().entrySet()) {
-                if (!value.has(e.getKey()) && !in(PyObj.EMPTY_STR, e.getValue())) {
-                    errors.add(PyObj.str("Missing dict key parameter: '" + e.getKey() + "'."));
+            for (int ai = 0; ai < answer.size(); ai++) {
+                if (!value.has(answer.keyAt(ai)) && !in(PyObj.EMPTY_STR, answer.valueAt(ai))) {
+                    errors.add(PyObj.str("Missing dict key parameter: '" + answer.keyAt(ai) + "'."));
                     errorType = "value_error:dict_key";
                     flag = false;
                     break;
@@ -407,7 +408,11 @@ public final class AstChecker {
     private static List<PyObj> iterate(PyObj o) {
         if (o instanceof Seq s) return s.items();
         if (PyObj.isStr(o)) return chars(PyObj.strValue(o));
-        if (o instanceof Dict d) return d.entries().keySet().stream().map(PyObj::str).toList();
+        if (o instanceof Dict d) {
+            List<PyObj> keys = new ArrayList<>(d.size());
+            for (int i = 0; i < d.size(); i++) keys.add(PyObj.str(d.keyAt(i)));
+            return keys;
+        }
         throw new CheckerException("TypeError: '" + o.typeName() + "' object is not iterable");
     }
 

@@ -48,7 +48,7 @@ public final class Grader {
         if (!PyObj.isList(decoded)) return false;
         for (PyObj item : ((Seq) decoded).items()) {
             if (!(item instanceof Dict d) || d.size() != 1) return false;
-            if (!(d.entries().values().iterator().next() instanceof Dict)) return false;
+            if (!(d.valueAt(0) instanceof Dict)) return false;
         }
         return true;
     }

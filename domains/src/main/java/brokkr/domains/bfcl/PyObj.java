@@ -7,7 +7,6 @@ import brokkr.value.PyList;
 import brokkr.value.PyStr;
 import brokkr.value.Value;
 import java.util.ArrayList;
-import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -36,12 +35,64 @@ public sealed interface PyObj permits PyObj.Atom, PyObj.Seq, PyObj.Dict {
         PyObj get(int i) { return items.get(i); }
     }
 
-    /** A dict with str keys, in insertion order. */
-    record Dict(Map<String, PyObj> entries) implements PyObj {
+    /**
+     * A dict with str keys, in insertion order, stored as parallel arrays: the checker's dicts are
+     * small (a call, its parameters), so a scan beats hashing and the layout keeps grading cache-friendly.
+     */
+    final class Dict implements PyObj {
+        private static final int INDEX_FROM = 9;
+        private final String[] keys;
+        private final PyObj[] values;
+        private final Map<String, Integer> index;
+
+        public Dict(Map<String, PyObj> entries) {
+            this(entries.keySet().toArray(new String[0]), entries.values().toArray(new PyObj[0]));
+        }
+
+        Dict(String[] keys, PyObj[] values) {
+            this.keys = keys;
+            this.values = values;
+            if (keys.length >= INDEX_FROM) {
+                Map<String, Integer> m = new java.util.HashMap<>();
+                for (int i = 0; i < keys.length; i++) m.put(keys[i], i);
+                index = m;
+            } else {
+                index = null;
+            }
+        }
+
         @Override public String typeName() { return "dict"; }
-        boolean has(String k) { return entries.containsKey(k); }
-        PyObj get(String k) { return entries.get(k); }
-        int size() { return entries.size(); }
+        public int size() { return keys.length; }
+        public String keyAt(int i) { return keys[i]; }
+        public PyObj valueAt(int i) { return values[i]; }
+
+        int find(String k) {
+            if (index != null) {
+                Integer i = index.get(k);
+                return i == null ? -1 : i;
+            }
+            for (int i = 0; i < keys.length; i++) if (keys[i].equals(k)) return i;
+            return -1;
+        }
+
+        public boolean has(String k) { return find(k) >= 0; }
+
+        /** The value under {@code k}, or Java null. */
+        public PyObj get(String k) {
+            int i = find(k);
+            return i < 0 ? null : values[i];
+        }
+
+        /** The entries as an ordered map (a copy; for the paths that are not hot). */
+        public Map<String, PyObj> entries() {
+            Map<String, PyObj> m = new LinkedHashMap<>();
+            for (int i = 0; i < keys.length; i++) m.put(keys[i], values[i]);
+            return m;
+        }
+
+        @Override public boolean equals(Object o) { return o instanceof Dict d && same(this, d); }
+        @Override public int hashCode() { return java.util.Arrays.hashCode(keys); }
+        @Override public String toString() { return repr(this); }
     }
 
     /** {@code type(x).__name__}. */
@@ -67,9 +118,14 @@ public sealed interface PyObj permits PyObj.Atom, PyObj.Seq, PyObj.Dict {
                     for (Value x : l) items.add(fromJson(x));
                     yield new Seq(items, true);
                 }
-                Map<String, PyObj> m = new LinkedHashMap<>();
-                for (Map.Entry<String, Value> e : d.entries()) m.put(e.getKey(), fromJson(e.getValue()));
-                yield new Dict(m);
+                String[] ks = new String[d.size()];
+                PyObj[] vs = new PyObj[d.size()];
+                int i = 0;
+                for (Map.Entry<String, Value> e : d.entries()) {
+                    ks[i] = e.getKey();
+                    vs[i++] = fromJson(e.getValue());
+                }
+                yield new Dict(ks, vs);
             }
             default -> new Atom(v);
         };
@@ -84,9 +140,14 @@ public sealed interface PyObj permits PyObj.Atom, PyObj.Seq, PyObj.Dict {
                 yield new Seq(items, false);
             }
             case PyDict d -> {
-                Map<String, PyObj> m = new LinkedHashMap<>();
-                for (Map.Entry<String, Value> e : d.entries()) m.put(e.getKey(), ofValue(e.getValue()));
-                yield new Dict(m);
+                String[] ks = new String[d.size()];
+                PyObj[] vs = new PyObj[d.size()];
+                int i = 0;
+                for (Map.Entry<String, Value> e : d.entries()) {
+                    ks[i] = e.getKey();
+                    vs[i++] = ofValue(e.getValue());
+                }
+                yield new Dict(ks, vs);
             }
             default -> new Atom(v);
         };
@@ -104,7 +165,7 @@ public sealed interface PyObj permits PyObj.Atom, PyObj.Seq, PyObj.Dict {
             }
             case Dict d -> {
                 PyDict.Builder b = PyDict.builder();
-                d.entries().forEach((k, v) -> b.put(k, toJson(v)));
+                for (int i = 0; i < d.size(); i++) b.put(d.keyAt(i), toJson(d.valueAt(i)));
                 yield b.build();
             }
         };
@@ -120,9 +181,9 @@ public sealed interface PyObj permits PyObj.Atom, PyObj.Seq, PyObj.Dict {
         }
         Dict x = (Dict) a;
         if (!(b instanceof Dict y) || x.size() != y.size()) return false;
-        for (Map.Entry<String, PyObj> e : x.entries().entrySet()) {
-            PyObj other = y.get(e.getKey());
-            if (other == null || !eq(e.getValue(), other)) return false;
+        for (int i = 0; i < x.size(); i++) {
+            PyObj other = y.get(x.keyAt(i));
+            if (other == null || !eq(x.valueAt(i), other)) return false;
         }
         return true;
     }
@@ -137,10 +198,8 @@ public sealed interface PyObj permits PyObj.Atom, PyObj.Seq, PyObj.Dict {
         }
         Dict x = (Dict) a;
         if (!(b instanceof Dict y) || x.size() != y.size()) return false;
-        Iterator<Map.Entry<String, PyObj>> i = x.entries().entrySet().iterator(), j = y.entries().entrySet().iterator();
-        while (i.hasNext()) {
-            Map.Entry<String, PyObj> p = i.next(), q = j.next();
-            if (!p.getKey().equals(q.getKey()) || !same(p.getValue(), q.getValue())) return false;
+        for (int i = 0; i < x.size(); i++) {
+            if (!x.keyAt(i).equals(y.keyAt(i)) || !same(x.valueAt(i), y.valueAt(i))) return false;
         }
         return true;
     }
@@ -175,13 +234,11 @@ public sealed interface PyObj permits PyObj.Atom, PyObj.Seq, PyObj.Dict {
             }
             case Dict d -> {
                 sb.append('{');
-                boolean first = true;
-                for (Map.Entry<String, PyObj> e : d.entries().entrySet()) {
-                    if (!first) sb.append(", ");
-                    first = false;
-                    PyRepr.reprStr(e.getKey(), sb);
+                for (int i = 0; i < d.size(); i++) {
+                    if (i > 0) sb.append(", ");
+                    PyRepr.reprStr(d.keyAt(i), sb);
                     sb.append(": ");
-                    repr(e.getValue(), sb);
+                    repr(d.valueAt(i), sb);
                 }
                 sb.append('}');
             }
