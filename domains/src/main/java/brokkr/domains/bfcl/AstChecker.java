@@ -58,7 +58,7 @@ public final class AstChecker {
     }
 
     /** ast_checker.py ast_checker: the dispatch is on substrings of the category name. */
-    public static Result check(List<FunctionDoc> functions, Seq modelOutput, Seq possibleAnswer, String category, boolean underscoreToDot) {
+    public static Result check(FunctionDoc.Docs functions, Seq modelOutput, Seq possibleAnswer, String category, boolean underscoreToDot) {
         if (category.contains("parallel")) return parallelNoOrder(functions, modelOutput, possibleAnswer, underscoreToDot);
         if (category.contains("multiple")) return multiple(functions, modelOutput, possibleAnswer, underscoreToDot);
         if (modelOutput.size() != 1) return Result.fail("simple_function_checker:wrong_count", "Wrong number of functions.");
@@ -66,8 +66,9 @@ public final class AstChecker {
     }
 
     /** ast_checker.py find_description: the first doc of that name, else None (which the caller then fails on). */
-    private static FunctionDoc findDescription(List<FunctionDoc> functions, String name) {
-        for (FunctionDoc f : functions) if (name.equals(f.name())) return f;
+    private static FunctionDoc findDescription(FunctionDoc.Docs functions, String name) {
+        FunctionDoc f = functions.byName().get(name);
+        if (f != null) return f;
         throw new CheckerException("TypeError: 'NoneType' object is not subscriptable (no function " + name + ")");
     }
 
@@ -77,7 +78,7 @@ public final class AstChecker {
     }
 
     /** ast_checker.py multiple_function_checker: only the first expected call is checked, against the first output. */
-    private static Result multiple(List<FunctionDoc> functions, Seq modelOutput, Seq possibleAnswers, boolean u2d) {
+    private static Result multiple(FunctionDoc.Docs functions, Seq modelOutput, Seq possibleAnswers, boolean u2d) {
         if (modelOutput.size() != possibleAnswers.size())
             return Result.fail("multiple_function_checker:wrong_count", "Wrong number of functions.");
         Dict expected = asDictObj(possibleAnswers.get(0));
@@ -86,7 +87,7 @@ public final class AstChecker {
     }
 
     /** ast_checker.py parallel_function_checker_no_order: greedy first match per expected call. */
-    private static Result parallelNoOrder(List<FunctionDoc> functions, Seq modelOutput, Seq possibleAnswers, boolean u2d) {
+    private static Result parallelNoOrder(FunctionDoc.Docs functions, Seq modelOutput, Seq possibleAnswers, boolean u2d) {
         if (modelOutput.size() != possibleAnswers.size())
             return Result.fail("parallel_function_checker_no_order:wrong_count", "Wrong number of functions.");
         boolean[] matched = new boolean[modelOutput.size()];

@@ -2,7 +2,6 @@ package brokkr.domains.bfcl;
 
 import brokkr.value.PyList;
 import brokkr.value.Value;
-import java.util.List;
 
 /**
  * One task: its question (upstream's {@code question}, a list of turns of messages), the function
@@ -10,7 +9,7 @@ import java.util.List;
  * relevance categories); {@code checkerDocs} is the docs indexed for the checker.
  */
 public record BfclTask(String id, BfclCategory category, Value question, PyList functions, PyObj.Seq possibleAnswer,
-                       List<FunctionDoc> checkerDocs) {
+                       FunctionDoc.Docs checkerDocs) {
     public BfclTask(String id, BfclCategory category, Value question, PyList functions, PyObj.Seq possibleAnswer) {
         this(id, category, question, functions, possibleAnswer, FunctionDoc.of(functions));
     }

@@ -19,10 +19,20 @@ record FunctionDoc(String name, List<String> required, Map<String, Param> params
     /** A parameter's declared type and item type (null when absent; {@code problem} says what upstream would raise). */
     record Param(String type, String itemsType, String problem) {}
 
-    static List<FunctionDoc> of(PyList functions) {
+    /** A task's docs in order, plus the first doc of each name (find_description's answer). */
+    record Docs(List<FunctionDoc> list, Map<String, FunctionDoc> byName) {
+        FunctionDoc get(int i) { return list.get(i); }
+    }
+
+    static Docs of(PyList functions) {
         List<FunctionDoc> out = new ArrayList<>(functions.size());
-        for (Value f : functions) out.add(of(f));
-        return List.copyOf(out);
+        Map<String, FunctionDoc> byName = new HashMap<>();
+        for (Value f : functions) {
+            FunctionDoc d = of(f);
+            out.add(d);
+            if (d.name() != null) byName.putIfAbsent(d.name(), d);
+        }
+        return new Docs(List.copyOf(out), byName);
     }
 
     static FunctionDoc of(Value v) {

@@ -11,7 +11,7 @@ import java.util.Map;
  * per-line runner evaluation, excluding imports, data and corpus loading), the clock covers grading
  * only; best of several rounds on a warm JVM, plus the first (cold) round. Run from the repository
  * root after {@code mvn -pl domains -am test-compile}:
- * <pre>java -cp domains/target/classes:domains/target/test-classes:engine/target/classes:$(deps) brokkr.domains.bfcl.GradeBenchmark [corpus]</pre>
+ * <pre>java -cp domains/target/classes:domains/target/test-classes:engine/target/classes:$(deps) brokkr.domains.bfcl.GradeBenchmark [corpus [rounds]]</pre>
  */
 public final class GradeBenchmark {
     static final double UPSTREAM_SECONDS = 0.60;
@@ -26,7 +26,7 @@ public final class GradeBenchmark {
         // Wall clock and this thread's CPU time: on a shared, loaded machine the CPU time is the
         // steadier figure (wall time includes waiting for a core).
         java.lang.management.ThreadMXBean mx = java.lang.management.ManagementFactory.getThreadMXBean();
-        int rounds = 30;
+        int rounds = args.length > 1 ? Integer.parseInt(args[1]) : 30;
         double first = 0, best = Double.MAX_VALUE, bestCpu = Double.MAX_VALUE;
         long sink = 0;
         for (int round = 0; round < rounds; round++) {
