@@ -56,7 +56,13 @@ public final class BfclHarness {
         return out;
     }
 
-    /** The tools a function-calling model is given, in the compiled shape of {@code style}. */
+    /**
+     * The tools a function-calling model is given, in the compiled shape of {@code style}. A
+     * {@link ToolSpec} carries name, description and parameters only: upstream's OpenAI styles also keep
+     * a function's {@code response} field, which does not reach the OpenAI wire here (2 in-scope tasks
+     * have one: live_irrelevance_747-258-0, live_multiple_985-216-0); the Anthropic style folds it into
+     * the description and is complete.
+     */
     public static List<ToolSpec> tools(BfclTask task, ToolCompiler.Style style) {
         PyList compiled = ToolCompiler.compile(ToolCompiler.modelFunctions(task.functions()), style);
         List<ToolSpec> out = new ArrayList<>(compiled.size());
