@@ -137,6 +137,13 @@ class Tau2ExperimentTest {
             assertTrue(t.contains("-> find_user_id_by_name_zip{"), t);
             assertTrue(t.contains("[tool find_user_id_by_name_zip]"), t);
             assertEquals("agent_stop", goldFive.evidence().termination());
+            // Graded from the record: upstream's diagnostics outside retail's basis (ACTION, COMMUNICATE) hold for gold too,
+            // so tool-call names, arguments and texts survive the transcript's round trip.
+            for (Attempt a : attempts) {
+                if (!a.agentId().equals(GOLD.agentDef().id())) continue;
+                PyDict checks = a.evidence().details().get("grade").asDict().get("checks").asDict();
+                for (var e : checks.entries()) assertEquals(brokkr.value.PyBool.TRUE, e.getValue(), a.taskId() + " " + e.getKey());
+            }
         }
 
         // A tampered record (its write calls removed from the transcript) no longer reproduces its world.
@@ -229,6 +236,67 @@ class Tau2ExperimentTest {
             for (double p : stop) assertEquals(1.0 / 3, p, 1e-12); // only task 12 needs nothing done
             var third = Experiments.run(spec, dir, registry);
             assertEquals(0, third.ran());
+        }
+    }
+
+    /**
+     * Every role a model behind an OpenAI-compatible server: the agent (the gold replay, found by the
+     * customer's opening request), the customer (found by its prompt) and the NL judge (upstream's
+     * prompt; it finds the promised facts in the conversation). The agent is upstream's LLMAgent, which
+     * does not stop on ###STOP###: the customer ends the episode.
+     */
+    @Test void aModelAgentUserAndJudgeOverHttp() throws Exception {
+        Tau2Domain retail = Tau2Domain.load("retail");
+        List<String> ids = List.of("5", "62");
+        Map<String, TaskSpec> byPrompt = new HashMap<>(), byRequest = new HashMap<>();
+        for (String id : ids) {
+            byPrompt.put(retail.userSystemPrompt().apply(retail.task(id)), retail.task(id));
+            byRequest.put(retail.task(id).requestText(), retail.task(id));
+        }
+        try (ScriptedModelServer server = ScriptedModelServer.start(req -> {
+            DecodedRequest d = req.chat();
+            String system = d.history().getFirst().content();
+            Turn t;
+            if (system.equals(brokkr.tau2.grading.ModelNlJudge.SYSTEM_PROMPT)) {
+                String prompt = d.history().get(1).content();
+                TaskSpec task = byRequest.entrySet().stream().filter(e -> prompt.contains(e.getKey())).findFirst().orElseThrow().getValue();
+                List<Value> results = new ArrayList<>();
+                for (String a : task.criteria().nlAssertions()) {
+                    results.add(PyDict.of("expectedOutcome", a, "reasoning", "checked", "metExpectation", brokkr.value.PyBool.of(prompt.contains("302.67"))));
+                }
+                t = Turn.of(new brokkr.conversation.Message.Assistant(PyJson.dumps(PyDict.of("results", PyList.of(results)))));
+            } else if (!d.tools().isEmpty()) {
+                TaskSpec task = byRequest.get(d.history().get(2).content());
+                t = new brokkr.tau2.episode.GoldReplayAgent(task).next(d.history(), d.tools());
+            } else {
+                t = new ScriptedUser(byPrompt.get(system)).next(d.history(), d.tools());
+            }
+            return Reply.json(OpenAiChat.encodeResponse(t.message(), d.model(), "chatcmpl-" + req.index()));
+        })) {
+            Registry registry = Registry.load().with(List.of(), List.of(new ProviderModels("openai", server.openAiEnv()) {}));
+            var agent = new ExperimentSpec.CandidateSpec("gold-over-http", new ModelRef("openai", "gold-agent", PyDict.of("temperature", 0.0)), "tools", null);
+            var spec = spec("models", List.of(new ExperimentSpec.DomainSpec("tau2-retail", null, ids)), List.of(agent), 1,
+                    Map.of("user", new ModelRef("openai", "customer"), "judge", new ModelRef("openai", "judge")), 0);
+            var r = Experiments.run(spec, tmp.resolve("models"), registry);
+            assertEquals(2, r.completed(), r.summary());
+            assertEquals(List.of(1.0), r.scorecard().rows().getFirst().passHatK());
+            try (Store store = Store.openExisting(tmp.resolve("models"))) {
+                for (Attempt a : store.attempts(true)) {
+                    assertEquals("user_stop", a.evidence().termination(), a.taskId());
+                    assertTrue(Inspect.verifyWorld(store, registry, a.id()).matches());
+                    var roles = a.evidence().modelCalls().stream().map(Evidence.RecordedCall::role).distinct().sorted().toList();
+                    if (a.taskId().equals("62")) {
+                        assertEquals(TrustTier.MODEL_JUDGED, a.trust());
+                        assertEquals(List.of("agent", "judge", "user"), roles);
+                    } else {
+                        assertEquals(TrustTier.DETERMINISTIC, a.trust());
+                        assertEquals(List.of("agent", "user"), roles);
+                    }
+                    var first = a.evidence().modelCalls().getFirst().call();
+                    PyDict body = brokkr.value.Json.parse(first.requestBody()).asDict();
+                    assertEquals(TrialSeeds.of(300, 1)[0], ((PyInt) body.get("seed")).longValue());
+                }
+            }
         }
     }
 
