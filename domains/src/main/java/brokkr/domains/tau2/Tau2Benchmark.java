@@ -84,8 +84,9 @@ import java.util.TreeMap;
  * the scripted customer (the default when an experiment names no {@code user}); judge
  * {@code known-verdict} (the default when it names no {@code judge}), which knows the verdict only for
  * the scripted candidates (gold: every assertion met; stop: none met; recorded with trust tier
- * {@link TrustTier#SELF_REPORTED}). A model candidate needs a user and a judge model: with the
- * scripted ones its cell fails as a harness error instead of producing a meaningless score.
+ * {@link TrustTier#SELF_REPORTED}). A model candidate needs a user model (opposite the scripted user
+ * its cells fail as harness errors instead of producing meaningless scores) and a judge model (with
+ * the known-verdict judge, its cells on tasks with NL assertions fail the same way).
  *
  * <p>Model candidates and model users on OpenAI-compatible providers get upstream's per-trial seed
  * ({@link TrialSeeds}: repetition r is trial r) as the request's {@code seed}; the judge gets none.
