@@ -280,7 +280,14 @@ public abstract class Tau2Benchmark implements BenchmarkProvider {
             List<Tau2Message> trajectory = Tau2Transcript.fromValue(run.interaction().transcript());
             var evidence = Episode.evidence(env, task, decode(run.finalWorld(), initial));
             ModelRef judgeRef = run.env().models().get("judge");
-            Grade g = Grader.grade(task, trajectory, reason.isNormalStop(), reason.value(), evidence, judge(judgeRef, run.agent(), models));
+            Grade g;
+            try {
+                g = Grader.grade(task, trajectory, reason.isNormalStop(), reason.value(), evidence, judge(judgeRef, run.agent(), models));
+            } catch (NlJudge.JudgeFormatException e) {
+                // Upstream's evaluation raises on an unparsable judge answer and its runner records an
+                // infrastructure error: not the candidate's fault. The judge's calls are recorded already.
+                throw new InfrastructureFailure("judge: " + e.getMessage(), List.of(), e);
+            }
             List<Check> checks = new ArrayList<>();
             checks.add(new Check("setup_verified", setup));
             checks.add(new Check("terminated_normally", reason.isNormalStop()));

@@ -300,6 +300,23 @@ class Tau2ExperimentTest {
         }
     }
 
+    /** A judge answer upstream cannot parse ends grading: an infrastructure failure with the judge's call recorded, not a loss. */
+    @Test void anUnparsableJudgeAnswerIsAnInfrastructureFailure() throws Exception {
+        try (ScriptedModelServer server = ScriptedModelServer.start(req -> Reply.json(OpenAiChat.encodeResponse(
+                new brokkr.conversation.Message.Assistant("All met, I think."), req.chat().model(), "chatcmpl-" + req.index())))) {
+            Registry registry = Registry.load().with(List.of(), List.of(new ProviderModels("openai", server.openAiEnv()) {}));
+            var spec = spec("judge", List.of(new ExperimentSpec.DomainSpec("tau2-retail", null, List.of("62"))), List.of(GOLD), 1,
+                    Map.of("judge", new ModelRef("openai", "judge")), 0);
+            var r = Experiments.run(spec, tmp.resolve("judge"), registry);
+            assertEquals(1, r.infrastructureFailures(), r.summary());
+            try (Store store = Store.openExisting(tmp.resolve("judge"))) {
+                Attempt a = store.attempts(true).getFirst();
+                assertTrue(a.error().startsWith("infrastructure failure: judge: judge answer is not JSON"), a.error());
+                assertEquals(List.of("judge"), a.evidence().modelCalls().stream().map(Evidence.RecordedCall::role).toList());
+            }
+        }
+    }
+
     @Test void aModelCandidateOppositeTheScriptedUserIsRefusedNotScored() {
         brokkr.eval.ModelFactory silent = new brokkr.eval.ModelFactory() {
             @Override public String provider() { return "silent"; }
