@@ -12,6 +12,7 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Objects;
 
 /**
@@ -37,8 +38,9 @@ public final class Tau2Conformance {
      * @param mismatches          differing items (a call's content/error/hash, an initial or final hash)
      * @param mismatchedSequences records with at least one difference
      * @param millis              wall time of the replay
+     * @param hashMillis          time spent computing DB hashes (summed over workers)
      */
-    public record Report(int sequences, int calls, int mismatches, int mismatchedSequences, long millis) {
+    public record Report(int sequences, int calls, int mismatches, int mismatchedSequences, long millis, long hashMillis) {
         /** The closing line of a replay, exactly as the conformance command prints it. */
         public String summaryLine() {
             return sequences + " sequences, " + calls + " calls, " + mismatches + " mismatches";
@@ -50,33 +52,78 @@ public final class Tau2Conformance {
     }
 
     public static Report run(EnvironmentFactory factory, Path corpus, PrintStream out) {
+        return run(factory, corpus, out, 1);
+    }
+
+    /**
+     * Replays with {@code threads} workers: sequences are independent (each starts from its own fresh
+     * environment), so they replay concurrently; differences are still printed in corpus order.
+     */
+    public static Report run(EnvironmentFactory factory, Path corpus, PrintStream out, int threads) {
         long t0 = System.nanoTime();
-        int sequences = 0, calls = 0, mismatches = 0, badSeqs = 0;
-        try (BufferedReader r = Files.newBufferedReader(corpus, StandardCharsets.UTF_8)) {
-            String line;
-            while ((line = r.readLine()) != null) {
-                if (line.isBlank()) continue;
-                PyDict rec = Json.parse(line).asDict();
-                SeqResult res = replay(factory, rec);
-                sequences++;
-                calls += res.calls;
-                mismatches += res.mismatches;
-                if (res.mismatches > 0) {
-                    badSeqs++;
-                    if (out != null) out.println(res.firstDiff);
-                }
-            }
+        List<String> lines;
+        try {
+            lines = Files.readAllLines(corpus, StandardCharsets.UTF_8).stream().filter(l -> !l.isBlank()).toList();
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        Report rep = new Report(sequences, calls, mismatches, badSeqs, (System.nanoTime() - t0) / 1_000_000);
+        SeqResult[] results = new SeqResult[lines.size()];
+        if (threads <= 1) {
+            for (int i = 0; i < results.length; i++) results[i] = replay(factory, Json.parse(lines.get(i)).asDict());
+        } else {
+            java.util.concurrent.atomic.AtomicInteger next = new java.util.concurrent.atomic.AtomicInteger();
+            List<Thread> workers = new java.util.ArrayList<>();
+            java.util.concurrent.atomic.AtomicReference<RuntimeException> failure = new java.util.concurrent.atomic.AtomicReference<>();
+            for (int t = 0; t < threads; t++) {
+                workers.add(Thread.ofPlatform().start(() -> {
+                    try {
+                        for (int i; (i = next.getAndIncrement()) < results.length; ) {
+                            results[i] = replay(factory, Json.parse(lines.get(i)).asDict());
+                        }
+                    } catch (RuntimeException e) {
+                        failure.compareAndSet(null, e);
+                    }
+                }));
+            }
+            for (Thread w : workers) {
+                try {
+                    w.join();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new IllegalStateException("interrupted", e);
+                }
+            }
+            if (failure.get() != null) throw failure.get();
+        }
+        int calls = 0, mismatches = 0, badSeqs = 0;
+        long hashNanos = 0;
+        for (SeqResult res : results) {
+            calls += res.calls;
+            mismatches += res.mismatches;
+            hashNanos += res.hashNanos;
+            if (res.mismatches > 0) {
+                badSeqs++;
+                if (out != null) out.println(res.firstDiff);
+            }
+        }
+        Report rep = new Report(results.length, calls, mismatches, badSeqs, (System.nanoTime() - t0) / 1_000_000,
+                hashNanos / 1_000_000);
         if (out != null) out.println(rep.summaryLine());
         return rep;
     }
 
     private static final class SeqResult {
         int calls, mismatches;
+        long hashNanos;
         String firstDiff;
+
+        /** A hash, timed: the hashing share of a replay is reported with its wall time. */
+        String hash(java.util.function.Supplier<String> h) {
+            long t = System.nanoTime();
+            String v = h.get();
+            hashNanos += System.nanoTime() - t;
+            return v;
+        }
         void diff(String what) {
             if (mismatches++ == 0) firstDiff = what;
         }
@@ -92,8 +139,8 @@ public final class Tau2Conformance {
         boolean gold = rec.containsKey("actions");
         String label = gold ? "task " + str(rec, "task_id") : "seq " + rec.get("seq") + " (" + str(rec, "kind") + ")";
         Tau2Environment env = factory.create(gold ? str(rec, "task_id") : str(rec, "init_task_id"));
-        checkHash(res, label + " initial db_hash", str(rec, "initial_db_hash"), env.dbHash(), true);
-        checkHash(res, label + " initial user_db_hash", str(rec, "initial_user_db_hash"), env.userDbHash(), true);
+        checkHash(res, label + " initial db_hash", str(rec, "initial_db_hash"), res.hash(env::dbHash), true);
+        checkHash(res, label + " initial user_db_hash", str(rec, "initial_user_db_hash"), res.hash(env::userDbHash), true);
         PyList calls = rec.get(gold ? "actions" : "calls").asList();
         int i = 0;
         for (Value cv : calls) {
@@ -102,23 +149,25 @@ public final class Tau2Conformance {
             String name = str(c, "name");
             String requestor = str(c, "requestor");
             Tau2Environment.ToolMessage m = env.getResponse(name, c.get("arguments").asDict(), requestor);
-            String where = label + " call " + i + " " + requestor + " " + name + " " + brokkr.python.PyJson.dumps(c.get("arguments"));
+            int index = i;
+            java.util.function.Supplier<String> whereOf = () -> label + " call " + index + " " + requestor + " " + name + " "
+                    + brokkr.python.PyJson.dumps(c.get("arguments"));
             String content = str(c, "content");
             boolean masked = c.getOrDefault("timing_masked", PyNone.NONE) instanceof brokkr.value.PyBool b && b.value();
             String actual = masked ? maskTiming(m.content()) : m.content();
             if (!Objects.equals(content, actual)) {
-                res.diff(where + ": content\n  expected: " + content + "\n  actual:   " + actual);
+                res.diff(whereOf.get() + ": content\n  expected: " + content + "\n  actual:   " + actual);
             } else if (c.get("error") instanceof brokkr.value.PyBool e && e.value() != m.error()) {
-                res.diff(where + ": error flag expected " + e.value() + ", got " + m.error());
+                res.diff(whereOf.get() + ": error flag expected " + e.value() + ", got " + m.error());
             }
             String dh = str(c, "db_hash");
-            if (dh != null) checkHash(res, where + ": db_hash", dh, env.dbHash(), false);
+            if (dh != null) checkHash(res, whereOf, ": db_hash", dh, res.hash(env::dbHash), false);
             String uh = str(c, "user_db_hash");
-            if (uh != null) checkHash(res, where + ": user_db_hash", uh, env.userDbHash(), false);
+            if (uh != null) checkHash(res, whereOf, ": user_db_hash", uh, res.hash(env::userDbHash), false);
             i++;
         }
-        checkHash(res, label + " final db_hash", str(rec, "final_db_hash"), env.dbHash(), true);
-        checkHash(res, label + " final user_db_hash", str(rec, "final_user_db_hash"), env.userDbHash(), true);
+        checkHash(res, label + " final db_hash", str(rec, "final_db_hash"), res.hash(env::dbHash), true);
+        checkHash(res, label + " final user_db_hash", str(rec, "final_user_db_hash"), res.hash(env::userDbHash), true);
         if (gold && rec.containsKey("grader_gold_db_hash")) {
             // The grader's gold environment (EnvironmentEvaluator): fresh env, make_tool_call per action,
             // no sync_tools per call, exceptions swallowed.
@@ -127,10 +176,15 @@ public final class Tau2Conformance {
                 PyDict c = cv.asDict();
                 g.makeToolCall(str(c, "name"), c.get("arguments").asDict(), str(c, "requestor"));
             }
-            checkHash(res, label + " grader_gold_db_hash", str(rec, "grader_gold_db_hash"), g.dbHash(), true);
-            checkHash(res, label + " grader_gold_user_db_hash", str(rec, "grader_gold_user_db_hash"), g.userDbHash(), true);
+            checkHash(res, label + " grader_gold_db_hash", str(rec, "grader_gold_db_hash"), res.hash(g::dbHash), true);
+            checkHash(res, label + " grader_gold_user_db_hash", str(rec, "grader_gold_user_db_hash"), res.hash(g::userDbHash), true);
         }
         return res;
+    }
+
+    private static void checkHash(SeqResult res, java.util.function.Supplier<String> where, String what, String expected,
+                                  String actual, boolean nullable) {
+        if (!Objects.equals(expected, actual)) checkHash(res, where.get() + what, expected, actual, nullable);
     }
 
     private static void checkHash(SeqResult res, String what, String expected, String actual, boolean nullable) {

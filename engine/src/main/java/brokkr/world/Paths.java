@@ -13,14 +13,16 @@ import java.util.function.UnaryOperator;
  * returns a new world sharing every untouched node with the old one (so hash memos of untouched
  * subtrees stay valid); the old world is unchanged.
  *
- * <p>Missing steps mirror Python's subscripts: {@code getIn} answers Java {@code null} for a missing
- * key (like {@link PyDict#get}), while updates need every step but the last to exist, as
- * {@code db["orders"][oid]["status"] = s} does; {@code assocIn} may add a new last key.
+ * <p>Missing steps: {@code getIn} answers Java {@code null} for a missing dict key (like
+ * {@link PyDict#get}, so callers can raise their own "not found"), while updates need every step but
+ * the last to exist, as {@code db["orders"][oid]["status"] = s} does; {@code assocIn} may add a new
+ * last key. A list index out of range throws {@link IndexOutOfBoundsException} (Python's
+ * {@code IndexError}), a step into a value of the wrong type {@link ClassCastException}.
  */
 public final class Paths {
     private Paths() {}
 
-    /** The value at {@code path}, or {@code null} when a dict key on the way is missing. */
+    /** The value at {@code path} ({@code v} itself for an empty path), or {@code null} when a dict key on the way is missing. */
     public static Value getIn(Value v, Object... path) {
         Value cur = v;
         for (Object step : path) {

@@ -26,6 +26,13 @@ class ContentIdTest {
     }
 
     @Test
+    void retailDbHasPythonsContentId() {
+        // python3: hashlib.sha256(json.dumps(json.load(open(p)), sort_keys=True, separators=(",", ":")).encode()).hexdigest()
+        assertEquals("f08162ba14d2d3ce9ebe4ebc0fa3cd4bdc2876eaaf9d3411802cdba96ea1f41a",
+                ContentId.of(Worlds.load(SharedData.tau2Db("retail"))).hex());
+    }
+
+    @Test
     void dictOrderDoesNotMatterAtAnyDepth() {
         RandomWorlds gen = new RandomWorlds(7);
         for (int i = 0; i < 50; i++) {

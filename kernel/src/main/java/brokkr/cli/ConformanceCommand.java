@@ -1,5 +1,7 @@
 package brokkr.cli;
 
+import brokkr.domains.bfcl.BfclConformance;
+import brokkr.domains.bfcl.BfclData;
 import brokkr.domains.tau2.Tau2Domains;
 import brokkr.tau2.Tau2Conformance;
 import java.io.PrintStream;
@@ -8,8 +10,9 @@ import java.nio.file.Path;
 import java.util.List;
 
 /**
- * {@code ./brokkr conformance tau2 --domain D --corpus FILE}: replays an oracle corpus recorded from
- * upstream's Python and compares every call; exit 0 iff there is no mismatch.
+ * {@code ./brokkr conformance tau2 --domain D --corpus FILE} and {@code ./brokkr conformance bfcl
+ * --corpus FILE}: replays an oracle corpus recorded from upstream's Python and compares every call or
+ * verdict; exit 0 iff there is no mismatch.
  */
 public record ConformanceCommand() implements Command {
     @Override public String name() { return "conformance"; }
@@ -19,18 +22,27 @@ public record ConformanceCommand() implements Command {
     @Override public String usage() {
         return """
                usage: ./brokkr conformance tau2 --domain DOMAIN --corpus FILE
+                      ./brokkr conformance bfcl --corpus FILE
 
                Replays every sequence of a tau2 conformance corpus (gold.jsonl, fuzz-seed*.jsonl; the format
                of ../shared/conformance/tau2/README.md) from its initial world and compares each call's
                content, error flag and DB hashes with upstream's. Prints the first difference of each
                mismatching sequence, then a line "N sequences, M calls, K mismatches".
-               Domains: %s. Exit status: 0 iff K = 0, 1 on mismatches, 2 for a usage error."""
+               Domains: %s.
+
+               bfcl: grades every line of a verdict corpus (verdicts-*.jsonl, the format of
+               ../shared/conformance/bfcl/README.md) and compares valid, error_type and the error list with
+               upstream's. Prints the first mismatches, then a line "N checked, K mismatches". The data
+               directory is -Dbrokkr.bfcl.data / BROKKR_BFCL_DATA, else ../shared/upstream/gorilla/...
+
+               Exit status: 0 iff K = 0, 1 on mismatches, 2 for a usage error."""
                 .formatted(String.join(", ", Tau2Domains.names()));
     }
 
     @Override
     public int run(List<String> args, PrintStream out, PrintStream err) {
-        if (args.isEmpty()) throw new UsageException("missing benchmark (tau2)");
+        if (args.isEmpty()) throw new UsageException("missing benchmark (tau2, bfcl)");
+        if (args.get(0).equals("bfcl")) return bfcl(args, out, err);
         if (!args.get(0).equals("tau2")) throw new UsageException("unknown benchmark '" + args.get(0) + "'");
         String domain = null, corpus = null;
         for (int i = 1; i < args.size(); i++) {
@@ -54,6 +66,23 @@ public record ConformanceCommand() implements Command {
                 + String.join(", ", Tau2Domains.names()) + ")");
         Tau2Conformance.Report r = Tau2Conformance.run(factory, file, out);
         err.println("replayed in " + r.millis() + " ms (" + r.mismatchedSequences() + " sequences differ)");
+        return r.mismatches() == 0 ? 0 : 1;
+    }
+
+    private static int bfcl(List<String> args, PrintStream out, PrintStream err) {
+        String corpus = null;
+        for (int i = 1; i < args.size(); i++) {
+            String a = args.get(i);
+            if (a.equals("--corpus")) corpus = value(args, ++i, a);
+            else if (a.startsWith("--corpus=")) corpus = a.substring(9);
+            else throw new UsageException("unexpected argument '" + a + "'");
+        }
+        if (corpus == null) throw new UsageException("missing --corpus");
+        Path file = Path.of(corpus);
+        if (!Files.isRegularFile(file)) throw new UsageException("no such corpus file: " + corpus);
+        List<BfclConformance.Line> lines = BfclConformance.read(file);
+        BfclConformance.Report r = BfclConformance.run(BfclData.load(), lines, out, 20);
+        err.println("graded in " + r.gradeNanos() / 1_000_000 + " ms");
         return r.mismatches() == 0 ? 0 : 1;
     }
 

@@ -14,7 +14,8 @@ public final class Main {
     static List<Command> builtins() {
         ModelSource models = ModelSource.fromEnvironment(System.getenv());
         return List.of(new DemoCommand(models), new LoopCommand(models), new ParallelCommand(models),
-                new ConformanceCommand(), new Tau2Command(), new ExperimentCommand(), new KernelCommand(), new ReplCommand());
+                new ConformanceCommand(), new Tau2Command(), new ExperimentCommand(), new BfclCommand(System.getenv()),
+                new BenchCommand(), new KernelCommand(), new ReplCommand());
     }
 
     static Map<String, Command> commands() {

@@ -50,8 +50,49 @@ class ConformanceCommandTest {
         assertTrue(r.out().contains("TAMPERED"), "the first difference is printed: " + r.out());
     }
 
+    static Path bfclCorpus(String file) {
+        for (Path d = Path.of("").toAbsolutePath(); d != null; d = d.getParent()) {
+            Path p = d.resolve("shared/conformance/bfcl").resolve(file);
+            if (Files.isRegularFile(p)) return p;
+        }
+        throw new IllegalStateException("no shared/conformance/bfcl above the working directory");
+    }
+
+    @Test
+    void bfclSeed7CorpusHasNoMismatch() {
+        Run r = main("conformance", "bfcl", "--corpus", bfclCorpus("verdicts-seed7.jsonl").toString());
+        assertEquals(0, r.code(), r.out() + r.err());
+        assertEquals("58044 checked, 0 mismatches\n", r.out());
+    }
+
+    @Test
+    void bfclTamperedVerdictsAreReportedAndFail(@TempDir Path tmp) throws Exception {
+        List<String> lines = Files.readAllLines(bfclCorpus("verdicts-seed7.jsonl")).subList(0, 200);
+        List<String> edited = new java.util.ArrayList<>(lines);
+        int flipped = 0;
+        for (int i = 0; i < edited.size() && flipped < 2; i++) {
+            String l = edited.get(i);
+            if (l.contains("\"error\": [\"Unexpected parameter: ")) {
+                edited.set(i, l.replace("\"error\": [\"Unexpected parameter: ", "\"error\": [\"Unexpected parameterX: "));
+                flipped++;
+            } else if (flipped == 0 && l.contains("\"valid\": true, \"error_type\": null")) {
+                edited.set(i, l.replace("\"valid\": true, \"error_type\": null, \"error\": null",
+                        "\"valid\": false, \"error_type\": \"value_error:others\", \"error\": [\"x\"]"));
+                flipped++;
+            }
+        }
+        assertEquals(2, flipped);
+        Path bad = tmp.resolve("bad.jsonl");
+        Files.write(bad, edited);
+        Run r = main("conformance", "bfcl", "--corpus", bad.toString());
+        assertEquals(1, r.code());
+        assertTrue(r.out().endsWith("\n200 checked, 2 mismatches\n"), r.out());
+    }
+
     @Test
     void badArgumentsPrintUsageAndExit2() {
+        assertEquals(2, main("conformance", "bfcl").code());
+        assertEquals(2, main("conformance", "bfcl", "--corpus", "/no/such/file").code());
         assertEquals(2, main("conformance").code());
         assertEquals(2, main("conformance", "tau3").code());
         assertEquals(2, main("conformance", "tau2", "--domain", "retail").code());

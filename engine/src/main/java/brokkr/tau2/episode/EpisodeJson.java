@@ -79,7 +79,8 @@ public final class EpisodeJson {
         return b.build();
     }
 
-    static PyDict grade(Grade g) {
+    /** A grade as JSON: reward, basis, breakdown, every check and the DB hashes (an episode log line's {@code grade}). */
+    public static PyDict grade(Grade g) {
         PyDict.Builder b = PyDict.builder();
         b.put("reward", new PyFloat(g.reward()));
         b.put("evaluated", PyBool.of(g.evaluated()));

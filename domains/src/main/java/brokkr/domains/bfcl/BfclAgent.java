@@ -1,0 +1,121 @@
+package brokkr.domains.bfcl;
+
+import brokkr.agent.AgentLoop;
+import brokkr.agent.ToolExecutor;
+import brokkr.agent.Transcript;
+import brokkr.conversation.Candidate;
+import brokkr.conversation.InfrastructureFailure;
+import brokkr.conversation.Message;
+import brokkr.conversation.ModelCall;
+import brokkr.conversation.ToolCall;
+import brokkr.conversation.Turn;
+import brokkr.conversation.Usage;
+import brokkr.value.PyDict;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A BFCL candidate: answers one task with one model step. {@code reference} is the model behind one
+ * call with the compiled tools (upstream's function-calling handler shape); {@code tools} is one step
+ * of Brokkr's agent loop whose functions are recorders (they note the call and return a stub; the
+ * step is never followed by a second one); {@code gold} answers every task with an accepted answer
+ * built from its possible answers. {@code parallelToolCalls} is the provider option the model was
+ * configured with (null: not sent), recorded with the results.
+ */
+public sealed interface BfclAgent {
+    String id();
+
+    Boolean parallelToolCalls();
+
+    Attempt attempt(BfclTask task);
+
+    /** One task's outcome: the decoded answer, or an infrastructure failure (excluded from scores). */
+    record Attempt(BfclHarness.Answer answer, List<Message> messages, List<ModelCall> calls, Usage usage, List<ToolCall> recorded,
+                   InfrastructureFailure failure) {
+        public Attempt { messages = List.copyOf(messages); calls = List.copyOf(calls); recorded = List.copyOf(recorded); }
+        static Attempt failed(List<Message> opening, InfrastructureFailure f) {
+            return new Attempt(null, opening, f.attempts(), Usage.ZERO, List.of(), f);
+        }
+    }
+
+    private static List<Message> plus(List<Message> opening, Message m) {
+        List<Message> out = new ArrayList<>(opening);
+        out.add(m);
+        return out;
+    }
+
+    /** The stub every recorder function returns. */
+    String STUB = "{\"status\": \"recorded\"}";
+
+    record Gold() implements BfclAgent {
+        @Override public String id() { return "gold"; }
+        @Override public Boolean parallelToolCalls() { return null; }
+        @Override public Attempt attempt(BfclTask task) {
+            List<Message> opening = BfclHarness.opening(task);
+            Message.Assistant reply = new GoldCandidate(task).next(opening, List.of()).message();
+            return new Attempt(BfclHarness.decode(reply), plus(opening, reply), List.of(), Usage.ZERO, reply.toolCalls(), null);
+        }
+    }
+
+    /** {@code systemPrompt}: the candidate's own system prompt (null: the task's messages only). */
+    record Reference(Candidate model, ToolCompiler.Style style, Boolean parallelToolCalls, String systemPrompt) implements BfclAgent {
+        public Reference(Candidate model, ToolCompiler.Style style, Boolean parallelToolCalls) { this(model, style, parallelToolCalls, null); }
+        @Override public String id() { return "reference"; }
+        @Override public Attempt attempt(BfclTask task) {
+            List<Message> opening = BfclHarness.opening(task, systemPrompt);
+            Turn turn;
+            try {
+                turn = model.next(opening, BfclHarness.tools(task, style));
+            } catch (InfrastructureFailure f) {
+                return Attempt.failed(opening, f);
+            }
+            Message.Assistant m = turn.message();
+            return new Attempt(BfclHarness.decode(m), plus(opening, m), turn.calls(), m.usage() == null ? Usage.ZERO : m.usage(), List.of(), null);
+        }
+    }
+
+    record Tools(Candidate model, ToolCompiler.Style style, Boolean parallelToolCalls, String systemPrompt) implements BfclAgent {
+        public Tools(Candidate model, ToolCompiler.Style style, Boolean parallelToolCalls) { this(model, style, parallelToolCalls, null); }
+        @Override public String id() { return "tools"; }
+        @Override public Attempt attempt(BfclTask task) {
+            List<ToolCall> recorded = Collections.synchronizedList(new ArrayList<>());
+            ToolExecutor recorder = calls -> {
+                List<Message.Tool> out = new ArrayList<>(calls.size());
+                for (ToolCall c : calls) {
+                    recorded.add(c);
+                    out.add(new Message.Tool(c.id(), c.name(), STUB, false));
+                }
+                return out;
+            };
+            List<Message> opening = BfclHarness.opening(task, systemPrompt);
+            Transcript t = new AgentLoop(1).run(model, opening, BfclHarness.tools(task, style), recorder);
+            if (t.stop() == Transcript.Stop.INFRASTRUCTURE_FAILURE) {
+                InfrastructureFailure f = t.failure();
+                return Attempt.failed(t.messages(), new InfrastructureFailure(f == null ? "infrastructure failure" : f.getMessage(), t.modelCalls(), f));
+            }
+            Message.Assistant first = t.assistantMessages().getFirst();
+            return new Attempt(BfclHarness.decode(first), t.messages(), t.modelCalls(), t.usage(), recorded, null);
+        }
+    }
+
+    /**
+     * A scripted model answering {@code task} with an accepted answer (names as a function-calling
+     * model sends them: {@code .} replaced by {@code _}); no call for irrelevance tasks. For an
+     * unsatisfiable task it sends its best construction, which the checker rejects.
+     */
+    record GoldCandidate(BfclTask task) implements Candidate {
+        @Override public Turn next(List<Message> history, List<brokkr.conversation.ToolSpec> tools) {
+            if (!task.category().expectsCall()) return Turn.of(new Message.Assistant("None of the functions applies."));
+            PyObj answer = GoldAnswers.accepted(task, true).orElseGet(() -> GoldAnswers.candidates(task, true).getFirst());
+            List<ToolCall> calls = new ArrayList<>();
+            int i = 0;
+            for (PyObj call : ((PyObj.Seq) answer).items()) {
+                Map.Entry<String, PyObj> e = ((PyObj.Dict) call).entries().entrySet().iterator().next();
+                calls.add(new ToolCall("call_" + i++, e.getKey(), (PyDict) PyObj.toJson(e.getValue())));
+            }
+            return Turn.of(new Message.Assistant(null, calls));
+        }
+    }
+}

@@ -1,0 +1,178 @@
+package brokkr.domains.bfcl;
+
+import brokkr.conversation.Candidate;
+import brokkr.eval.BenchmarkProvider;
+import brokkr.eval.Check;
+import brokkr.eval.EnvironmentDef;
+import brokkr.eval.Evaluator;
+import brokkr.eval.Interaction;
+import brokkr.eval.ModelRef;
+import brokkr.eval.Protocol;
+import brokkr.eval.Transcripts;
+import brokkr.eval.TrustTier;
+import brokkr.eval.Verdict;
+import brokkr.eval.WorldSetup;
+import brokkr.python.PyJson;
+import brokkr.value.PyBool;
+import brokkr.value.PyDict;
+import brokkr.value.PyList;
+import brokkr.value.PyNone;
+import brokkr.value.PyStr;
+import brokkr.value.Value;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * BFCL single-turn (Python) on the evaluation path, domain {@code bfcl}. A task's world is empty;
+ * the setup's evidence is the digest of the tool specs the candidate is given. The protocol is one
+ * model step ({@code action_space: reference}: one call with the compiled tools; {@code tools}: one
+ * step of the agent loop with recorder functions), the candidate's {@code parallel_tool_calls}
+ * option being part of its AgentDef. The evaluator decodes nothing itself: it grades the protocol's
+ * decoded answer with the AST checker ({@link Grader}, function-calling names: {@code .} as
+ * {@code _}). EnvironmentDefs carry the category and whether the task is unsatisfiable.
+ *
+ * <p>Splits: {@code all}; each category's id; {@code smoke} = 2 tasks per category (seed 7).
+ * Scripted candidate ({@code provider: scripted}): {@code gold}.
+ */
+public final class BfclBenchmark implements BenchmarkProvider {
+    static final String REVISION = "gorilla@6ea57973c7a6097fd7c5915698c54c17c5b1b6c8";
+
+    private volatile BfclData data;
+    private volatile Map<String, BfclTask> byId;
+
+    public BfclBenchmark() {}
+
+    /** A benchmark over already loaded data (tests). */
+    public BfclBenchmark(BfclData data) {
+        this.data = data;
+        this.byId = data.byId();
+    }
+
+    private BfclData data() {
+        if (data == null) {
+            synchronized (this) {
+                if (data == null) {
+                    BfclData d = BfclData.load();
+                    byId = d.byId();
+                    data = d;
+                }
+            }
+        }
+        return data;
+    }
+
+    BfclTask task(String id) {
+        data();
+        BfclTask t = byId.get(id);
+        if (t == null) throw new IllegalArgumentException("unknown bfcl task " + id);
+        return t;
+    }
+
+    @Override public String name() { return "bfcl"; }
+
+    @Override public List<String> tasks(String split) {
+        BfclData d = data();
+        List<BfclTask> tasks;
+        if (split.equals("all")) tasks = d.all();
+        else if (split.equals("smoke")) tasks = BfclRun.sample(d, List.of(BfclCategory.values()), 2, 7);
+        else if (BfclCategory.ids().contains(split)) tasks = d.tasks(BfclCategory.of(split));
+        else throw new IllegalArgumentException("unknown split '" + split + "' (all, smoke or a category: " + String.join(", ", BfclCategory.ids()) + ")");
+        return tasks.stream().map(BfclTask::id).toList();
+    }
+
+    @Override public EnvironmentDef environment(String taskId, Map<String, ModelRef> models) {
+        BfclTask t = task(taskId);
+        Map<String, String> digests = new LinkedHashMap<>();
+        digests.put(t.category().questionFile(), BfclData.DIGESTS.get(t.category().questionFile()));
+        if (!t.category().relevance()) digests.put(t.category().answerFile(), BfclData.DIGESTS.get(t.category().answerFile()));
+        PyDict options = PyDict.builder()
+                .put("category", new PyStr(t.category().id()))
+                .put("unsatisfiable", PyBool.of(!t.category().relevance() && GoldAnswers.unsatisfiable(t)))
+                .build();
+        // No user simulator and no judge: the grade is a pure function of the answer.
+        return new EnvironmentDef(name(), REVISION, digests, taskId, Map.of(), options);
+    }
+
+    /** Whether an EnvironmentDef marks its task as one no answer can pass. */
+    public static boolean unsatisfiable(EnvironmentDef env) {
+        return env.options().get("unsatisfiable") instanceof PyBool b && b.value();
+    }
+
+    /** SHA-256 of the compiled tools of both wire shapes, as the candidate is given them. */
+    static PyDict toolDigests(BfclTask t) {
+        PyList model = ToolCompiler.modelFunctions(t.functions());
+        PyDict.Builder b = PyDict.builder();
+        for (ToolCompiler.Style s : List.of(ToolCompiler.Style.OPENAI_COMPLETIONS, ToolCompiler.Style.ANTHROPIC)) {
+            String json = PyJson.dumps(ToolCompiler.compile(model, s), PyJson.DumpOptions.DEFAULT.withEnsureAscii(false));
+            b.put(s.name().toLowerCase(), new PyStr(BfclData.sha256(json.getBytes(StandardCharsets.UTF_8))));
+        }
+        return b.build();
+    }
+
+    @Override public WorldSetup worldSetup() {
+        return (env, fork) -> {
+            fork.set(PyDict.empty());
+            return PyDict.of("tools_sha256", toolDigests(task(env.taskId())));
+        };
+    }
+
+    static ToolCompiler.Style style(String provider) {
+        return provider.equalsIgnoreCase("anthropic") ? ToolCompiler.Style.ANTHROPIC : ToolCompiler.Style.OPENAI_COMPLETIONS;
+    }
+
+    @Override public Protocol protocol() {
+        return ctx -> {
+            BfclTask t = task(ctx.env().taskId());
+            Boolean parallel = ctx.agent().options().get("parallel_tool_calls") instanceof PyBool b ? b.value() : null;
+            ToolCompiler.Style style = style(ctx.agent().provider());
+            BfclAgent agent = switch (ctx.agent().actionSpace()) {
+                case "reference" -> new BfclAgent.Reference(ctx.candidate(), style, parallel, ctx.systemPrompt());
+                case "tools" -> new BfclAgent.Tools(ctx.candidate(), style, parallel, ctx.systemPrompt());
+                default -> throw new IllegalArgumentException("bfcl has no action space '" + ctx.agent().actionSpace() + "' (reference, tools)");
+            };
+            BfclAgent.Attempt a = agent.attempt(t);
+            if (a.failure() != null) throw a.failure();
+            BfclHarness.Answer answer = a.answer();
+            PyDict output = PyDict.builder()
+                    .put("answer", answer.decoded() == null ? PyNone.NONE : PyObj.toJson(answer.decoded()))
+                    .put("decode_error", answer.decodeError() == null ? PyNone.NONE : new PyStr(answer.decodeError()))
+                    .put("recorded_calls", a.recorded().size())
+                    .build();
+            return new Interaction(Transcripts.toValue(a.messages()), output, answer.decoded() == null ? "no_call" : "called");
+        };
+    }
+
+    @Override public Evaluator evaluator() {
+        return (run, models) -> {
+            BfclTask t = task(run.env().taskId());
+            PyDict out = run.interaction().output();
+            Value evidence = run.setupEvidence().get("tools_sha256");
+            boolean setup = toolDigests(t).equals(evidence);
+            Value answer = out.get("answer");
+            // Model answers are JSON: read back without the corpus's tuple encoding.
+            BfclHarness.Answer a = answer == null || answer instanceof PyNone
+                    ? BfclHarness.Answer.failed(out.get("decode_error") instanceof PyStr s ? s.value() : "no answer")
+                    : BfclHarness.Answer.of(PyObj.ofValue(answer));
+            Grader.Verdict v = BfclHarness.grade(t, a, true);
+            List<Check> checks = new ArrayList<>();
+            checks.add(new Check("setup_verified", setup));
+            checks.add(new Check("checker_valid", v.valid()));
+            PyDict details = PyDict.builder()
+                    .put("category", new PyStr(t.category().id()))
+                    .put("unsatisfiable", PyBool.of(unsatisfiable(run.env())))
+                    .put("error_type", v.errorType() == null ? PyNone.NONE : new PyStr(v.errorType()))
+                    .put("error", v.errors() == null ? PyNone.NONE : PyObj.toJson(PyObj.list(v.errors())))
+                    .build();
+            return new Verdict(checks, setup && v.valid() ? 1.0 : 0.0, TrustTier.DETERMINISTIC, details);
+        };
+    }
+
+    @Override public Candidate scripted(String role, ModelRef model, EnvironmentDef env) {
+        if (!role.equals("agent")) throw new IllegalArgumentException("bfcl has no scripted " + role);
+        if (!model.model().equals("gold")) throw new IllegalArgumentException("unknown bfcl candidate '" + model.model() + "' (gold)");
+        return new BfclAgent.GoldCandidate(task(env.taskId()));
+    }
+}

@@ -1,0 +1,65 @@
+package brokkr.domains.bfcl;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import brokkr.python.PyJson;
+import brokkr.value.Json;
+import brokkr.value.PyDict;
+import brokkr.value.PyList;
+import brokkr.value.PyStr;
+import brokkr.value.Value;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** The compiled tool specs of every task equal upstream's (tools.jsonl), as values and as JSON text. */
+class ToolCompilerTest {
+    @Test
+    void everyTaskIdentical() throws IOException {
+        List<String> lines = Files.readAllLines(Shared.conformance("tools.jsonl"));
+        List<BfclTask> tasks = Shared.data().all();
+        assertEquals(3491, lines.size());
+        assertEquals(3491, tasks.size());
+        int identical = 0;
+        List<String> diffs = new ArrayList<>();
+        for (int i = 0; i < lines.size(); i++) {
+            BfclTask t = tasks.get(i);
+            String mine = PyJson.dumps(record(t), PyJson.DumpOptions.DEFAULT.withEnsureAscii(false));
+            boolean sameValue = Json.parse(lines.get(i)).equals(Json.parse(mine));
+            if (sameValue && mine.equals(lines.get(i))) identical++;
+            else if (diffs.size() < 3) diffs.add(t.id() + " value-equal=" + sameValue);
+        }
+        assertEquals(3491, identical, diffs.toString());
+    }
+
+    @Test
+    void floatParameterGetsFormatAndSuffix() {
+        PyList fs = (PyList) Json.parse("""
+                [{"name": "a.b", "description": "d", "parameters": {"type": "dict", "properties":
+                  {"x": {"type": "float", "description": "X."}, "y": {"description": "Y."}},
+                  "required": ["x"]}, "response": {"k": "v"}}]""");
+        PyDict anthropic = ToolCompiler.compile(ToolCompiler.modelFunctions(fs), ToolCompiler.Style.ANTHROPIC).get(0).asDict();
+        assertEquals("{\"name\": \"a_b\", \"description\": \"d Note that the provided function is in Python 3 syntax."
+                + " The response field has the following schema: {\\\"k\\\": \\\"v\\\"}\", \"input_schema\": {\"type\": \"object\","
+                + " \"properties\": {\"x\": {\"type\": \"number\", \"description\": \"X. This is a float type value.\", \"format\": \"float\"},"
+                + " \"y\": {\"description\": \"Y.\", \"type\": \"string\"}}, \"required\": [\"x\"]}}", PyJson.dumps(anthropic));
+    }
+
+    static Value record(BfclTask t) {
+        PyList model = ToolCompiler.modelFunctions(t.functions());
+        List<Value> names = new ArrayList<>();
+        for (Value f : t.functions()) names.add(f.asDict().get("name"));
+        return PyDict.builder()
+                .put("id", new PyStr(t.id()))
+                .put("category", new PyStr(t.category().id()))
+                .put("function_names", PyList.of(names))
+                .put("checker_functions", t.functions())
+                .put("model_functions", model)
+                .put("openai_completions", ToolCompiler.compile(model, ToolCompiler.Style.OPENAI_COMPLETIONS))
+                .put("openai_responses", ToolCompiler.compile(model, ToolCompiler.Style.OPENAI_RESPONSES))
+                .put("anthropic", ToolCompiler.compile(model, ToolCompiler.Style.ANTHROPIC))
+                .build();
+    }
+}
