@@ -121,11 +121,13 @@ def main():
         check("tour: the cancellation shows up in the world diff", count(nb, "text/html", "&quot;cancelled&quot;") >= 1)
         check("tour: gold episode graded 1.0 with every check passed", "reward 1.0, agent_stop, 12 steps, 0 tool errors" in t)
         check("tour: stop-at-once fails the DB check", "stop-at-once on task 0: reward 0.0, failed checks: [DB" in t, t[-3000:])
-        check("tour: 320 episodes on the test split", "320 episodes" in t)
+        check("tour: 320 cells, progress finished", "320/320 cells done" in t and ", finished" in t, t[:800])
+        check("tour: gold average reward 1.0, pass^k 1 for every k", "gold: 160 attempts, average reward 1.000, pass^k [1.0, 1.0, 1.0, 1.0]" in t, t[-800:])
         # stop-at-once earns 1.0 on the 2 test tasks whose graded outcome needs no change to the DB
-        check("tour: gold average reward 1.0, stop 0.05", "gold average reward 1.000, stop average reward 0.050" in t, t[-400:])
-        check("tour: pass^k of gold is 1 for every k", "gold pass^k [1.0, 1.0, 1.0, 1.0]" in t)
-        check("tour: pass^k chart as PNG", count(nb, "image/png") == 1, count(nb, "image/png"))
+        check("tour: stop-at-once average reward 0.05", "stop-at-once: 160 attempts, average reward 0.050, pass^k [0.05, 0.05, 0.05, 0.05]" in t)
+        check("tour: scorecard as HTML tables", count(nb, "text/html", "brokkr-scorecard") >= 2)
+        check("tour: pass^k chart as PNG and SVG", count(nb, "image/png") == 1 and count(nb, "image/svg+xml") == 1,
+              (count(nb, "image/png"), count(nb, "image/svg+xml")))
 
     failed = [n for n, ok in RESULTS if not ok]
     print(f"{len(RESULTS) - len(failed)} passed, {len(failed)} failed")
