@@ -24,7 +24,8 @@ import java.util.stream.Stream;
 /**
  * The Jupyter kernelspec: a directory {@code <data dir>/kernels/brokkr} with {@code kernel.json} (argv
  * starting this JVM's java on this class path with {@code {connection_file}}, display name, language,
- * message-mode interrupts) and two logos drawn here, so nothing binary is committed.
+ * message-mode interrupts, the located tau2 and BFCL data directories in its environment, since Jupyter
+ * starts kernels in the notebook's directory) and two logos drawn here, so nothing binary is committed.
  */
 public final class KernelSpec {
     private KernelSpec() {}
@@ -119,6 +120,11 @@ public final class KernelSpec {
         else if (root != null && Files.isDirectory(root.resolveSibling("shared").resolve("upstream/tau2-bench"))) {
             env.put("BROKKR_TAU2_DATA", root.resolveSibling("shared").resolve("upstream/tau2-bench").normalize().toString());
         }
+        String bfcl = processEnv.get("BROKKR_BFCL_DATA");
+        Path bfclDir = root == null ? null
+                : root.resolveSibling("shared").resolve("upstream/gorilla/berkeley-function-call-leaderboard/bfcl_eval/data");
+        if (bfcl != null) env.put("BROKKR_BFCL_DATA", Path.of(bfcl).toAbsolutePath().toString());
+        else if (bfclDir != null && Files.isDirectory(bfclDir)) env.put("BROKKR_BFCL_DATA", bfclDir.normalize().toString());
         Files.deleteIfExists(dir.resolve(CDS_ARCHIVE));
         Files.writeString(dir.resolve("kernel.json"),
                 Jsonish.write(kernelJson(javaBin, cp, allJars ? dir.resolve(CDS_ARCHIVE).toAbsolutePath() : null, env)) + "\n");

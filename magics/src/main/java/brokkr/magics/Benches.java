@@ -28,6 +28,7 @@ public final class Benches {
         m.put("loop", LoopBench::new);
         m.put("parallel", ParallelBench::new);
         m.put("tau2-retail", () -> new RetailBench(RetailDomain.load()));
+        m.put("bfcl", () -> new BfclBench(brokkr.domains.bfcl.BfclData.load()));
         for (Provider p : ServiceLoader.load(Provider.class)) p.benches().forEach(m::putIfAbsent);
         return m;
     }

@@ -44,7 +44,7 @@ class MagicsTest {
         assertTrue(e.getMessage().startsWith("%domain: expected 'load NAME'"), e.getMessage());
         assertTrue(e.getMessage().endsWith("usage: %domain load NAME"), e.getMessage());
         assertTrue(assertThrows(MagicUsageException.class, () -> magic("%domain load atlantis")).getMessage()
-                .contains("unknown domain 'atlantis' (one of loop, parallel, tau2-retail)"));
+                .contains("unknown domain 'atlantis' (one of loop, parallel, tau2-retail, bfcl)"));
         assertTrue(assertThrows(MagicUsageException.class, () -> magic("%tasks")).getMessage().contains("no domain loaded"));
         assertTrue(assertThrows(MagicUsageException.class, () -> magic("%run --candidate ideal")).getMessage()
                 .contains("--candidate and --task are required"));
@@ -161,6 +161,22 @@ class MagicsTest {
         assertEquals(List.of("--task"), MagicCompletion.complete(s, "%run --candidate ideal --t", 26).matches());
         assertEquals(List.of("standard"), MagicCompletion.complete(s, "%tasks --split ", 15).matches());
         assertEquals(List.of("follow_pointer"), MagicCompletion.complete(s, "%call f", 7).matches());
+    }
+
+    @Test void bfclSummaryTasksAndTask() throws Exception {
+        DomainSummary s = session.domain("bfcl");
+        assertEquals(s.tasksPerSplit().values().stream().mapToInt(Integer::intValue).sum(), s.tasks());
+        assertTrue(s.tasksPerSplit().containsKey("simple_python"), s.tasksPerSplit().toString());
+        assertTrue(s.files().size() >= 10 && s.files().stream().allMatch(DomainSummary.DataFile::verified));
+        Table simple = session.tasks("simple_python", null);
+        assertEquals(s.tasksPerSplit().get("simple_python"), simple.rowCount());
+        String id = simple.stringColumn("id").get(0);
+        TaskView t = session.task(id);
+        assertTrue(t.scenario().contains("functions: "), t.scenario());
+        assertEquals("AST match of the call(s)", t.rewardBasis());
+        assertFalse(t.goldActions().isEmpty());
+        assertTrue(assertThrows(MagicUsageException.class, () -> session.fork(id)).getMessage().contains("no world to fork"));
+        assertTrue(assertThrows(MagicUsageException.class, () -> session.run("gold", id)).getMessage().contains("%%experiment"));
     }
 
     @Test void worldDiffReportsAddedRemovedAndChangedPaths() {
