@@ -46,7 +46,7 @@ public final class ActionEvaluator {
         PyDict predicted = call.arguments();
         Collection<String> keys = gold.compareArgs() == null ? predicted.keys() : gold.compareArgs();
         if (keys.isEmpty()) return true;
-        return PyEquality.eq(restrict(predicted, keys), restrict(gold.arguments(), keys));
+        return brokkr.python.PyOps.eq(restrict(predicted, keys), restrict(gold.arguments(), keys));
     }
 
     private static PyDict restrict(PyDict d, Collection<String> keys) {

@@ -38,8 +38,8 @@ class GradingTest {
         assertTrue(ActionEvaluator.matches(action("{\"a\": 1, \"b\": 2}", List.of("a")), call("f", "{\"a\": 1, \"b\": 9}")));
         assertFalse(ActionEvaluator.matches(action("{\"a\": 1, \"b\": 2}", List.of("b")), call("f", "{\"a\": 1, \"b\": 9}")));
         assertFalse(ActionEvaluator.matches(action("{\"a\": NaN}", null), call("f", "{\"a\": NaN}")), "NaN != NaN");
-        assertTrue(PyEquality.eq(Json.parse("9007199254740993"), Json.parse("9007199254740993")));
-        assertFalse(PyEquality.eq(Json.parse("9007199254740993"), Json.parse("9007199254740992.0")), "int vs float compare exactly");
+        assertTrue(brokkr.python.PyOps.eq(Json.parse("9007199254740993"), Json.parse("9007199254740993")));
+        assertFalse(brokkr.python.PyOps.eq(Json.parse("9007199254740993"), Json.parse("9007199254740992.0")), "int vs float compare exactly");
     }
 
     @Test
