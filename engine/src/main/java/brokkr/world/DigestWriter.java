@@ -49,6 +49,7 @@ final class DigestWriter implements Appendable {
     /** Memos at least this long go to the digest directly, shorter ones through the buffer. */
     private static final int DIRECT_AT = 1 << 11;
 
+    /** Null when only memoizing: {@link #memoize} fills the memos and discards the text. */
     private final MessageDigest md;
     private final boolean sortKeys;
     /** Memo slot of {@link PyDict#memo(int)} / {@link PyList#memo(int)}, or -1 for no memoization. */
@@ -91,9 +92,24 @@ final class DigestWriter implements Appendable {
     /** Writes the whole value and returns the digest. */
     byte[] digest(Value v) {
         write(v);
-        md.update(buf, 0, len);
-        len = 0;
+        flush();
         return md.digest();
+    }
+
+    /**
+     * Fills the memos of {@code v} and its subtrees without digesting (this writer has no digest): a
+     * large container's existing skeleton is taken as it is, without walking its children, whose memos
+     * it was built from. Afterwards a non-empty container {@code v} has its memo.
+     */
+    void memoize(Value v) {
+        if (md != null) throw new IllegalStateException("a digesting writer");
+        write(v);
+        len = 0;
+    }
+
+    private void flush() {
+        if (md != null) md.update(buf, 0, len);
+        len = 0;
     }
 
     private void write(Value v) {
@@ -109,7 +125,7 @@ final class DigestWriter implements Appendable {
     }
 
     private void writeList(PyList l) {
-        Object memo = slot < 0 ? null : l.memo(slot);
+        Object memo = slot < 0 ? null : WorldHash.text(l.memo(slot));
         if (memo != null && memoHit(memo)) return;
         if (l.isEmpty()) { writeAscii("[]"); return; }
         open(l);
@@ -126,7 +142,7 @@ final class DigestWriter implements Appendable {
     }
 
     private void writeDict(PyDict d) {
-        Object memo = slot < 0 ? null : d.memo(slot);
+        Object memo = slot < 0 ? null : WorldHash.text(d.memo(slot));
         if (memo != null && memoHit(memo)) return;
         if (d.isEmpty()) { writeAscii("{}"); return; }
         List<Map.Entry<String, Value>> entries = entries(d);
@@ -214,23 +230,24 @@ final class DigestWriter implements Appendable {
         if (memo instanceof byte[] bytes) {
             if (smallFrom == depth && bytes.length >= DIRECT_AT) {
                 // No open container may still be small, so nothing needs these bytes in the buffer.
-                md.update(buf, 0, len);
-                len = 0;
-                md.update(bytes);
+                flush();
+                if (md != null) md.update(bytes);
             } else {
                 // Short memos are gathered in the buffer: one digest call per many of them.
                 put(bytes);
-                if (smallFrom == depth && len >= FLUSH_AT) { md.update(buf, 0, len); len = 0; }
+                if (smallFrom == depth && len >= FLUSH_AT) flush();
             }
             return true;
         }
         if (memo instanceof Object[] skeleton) {
             // A large container: every open container holds it, so all of them are large as well.
             if (smallFrom < depth) promoteAll();
+            // Memoizing only: its children's memos are in place (the skeleton was built from them).
+            if (md == null) return true;
             for (Object part : skeleton) {
                 if (part instanceof byte[] run) {
                     put(run);
-                    if (len >= FLUSH_AT) { md.update(buf, 0, len); len = 0; }
+                    if (len >= FLUSH_AT) flush();
                 } else {
                     write((Value) part);
                 }
@@ -257,10 +274,7 @@ final class DigestWriter implements Appendable {
     /** After each element of the innermost container: promote it when it has grown large, flush when possible. */
     private void afterItem() {
         if (smallFrom < depth && len - frameStart[depth - 1] >= threshold) promoteAll();
-        if (smallFrom == depth && len >= FLUSH_AT) {
-            md.update(buf, 0, len);
-            len = 0;
-        }
+        if (smallFrom == depth && len >= FLUSH_AT) flush();
     }
 
     /** Every open container is large: the completed small children of those that were candidates are maximal. */
