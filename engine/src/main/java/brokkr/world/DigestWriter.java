@@ -165,8 +165,53 @@ final class DigestWriter implements Appendable {
     private List<Map.Entry<String, Value>> entries(PyDict d) {
         Map.Entry<String, Value>[] entries = d.entries().toArray(new Map.Entry[0]);
         // sorted(d.items()): keys in code point order, as PyJson.entries sorts them.
-        if (sortKeys) Arrays.sort(entries, (a, b) -> compareKeys(a.getKey(), b.getKey()));
+        if (sortKeys) {
+            if (entries.length < SORT_CACHE_FROM) Arrays.sort(entries, (a, b) -> compareKeys(a.getKey(), b.getKey()));
+            else entries = SortOrder.sorted(entries);
+        }
         return Arrays.asList(entries);
+    }
+
+    /** Dicts with at least this many keys reuse their sorting permutation ({@link SortOrder}). */
+    private static final int SORT_CACHE_FROM = 64;
+
+    /**
+     * The sorting permutation of the last large dict of this thread with a given size. An update of
+     * one entry of a large table (orders, users) makes a new dict with the same keys in the same
+     * insertion order, whose permutation is then a check of its keys (mostly by identity, as the
+     * persistent map shares the key strings) instead of a sort.
+     */
+    private static final class SortOrder {
+        private static final ThreadLocal<java.util.HashMap<Integer, SortOrder>> LAST = ThreadLocal.withInitial(java.util.HashMap::new);
+        private String[] keys;
+        private int[] perm;
+
+        @SuppressWarnings("unchecked")
+        static Map.Entry<String, Value>[] sorted(Map.Entry<String, Value>[] entries) {
+            int n = entries.length;
+            SortOrder c = LAST.get().computeIfAbsent(n, k -> new SortOrder());
+            boolean same = c.keys != null;
+            for (int i = 0; i < n && same; i++) {
+                String k = entries[i].getKey();
+                same = c.keys[i] == k || c.keys[i].equals(k);
+            }
+            if (!same) {
+                Integer[] idx = new Integer[n];
+                for (int i = 0; i < n; i++) idx[i] = i;
+                Arrays.sort(idx, (x, y) -> compareKeys(entries[x].getKey(), entries[y].getKey()));
+                String[] keys = new String[n];
+                int[] perm = new int[n];
+                for (int i = 0; i < n; i++) {
+                    keys[i] = entries[i].getKey();
+                    perm[i] = idx[i];
+                }
+                c.keys = keys;
+                c.perm = perm;
+            }
+            Map.Entry<String, Value>[] out = new Map.Entry[n];
+            for (int i = 0; i < n; i++) out[i] = entries[c.perm[i]];
+            return out;
+        }
     }
 
     /**
@@ -203,14 +248,6 @@ final class DigestWriter implements Appendable {
         return parts.toArray();
     }
 
-    /** {@code sorted(d.items())}: keys in code point order, as {@link PyJson#entries} sorts them. */
-    @SuppressWarnings("unchecked")
-    private static List<Map.Entry<String, Value>> sortedEntries(PyDict d) {
-        Map.Entry<String, Value>[] entries = d.entries().toArray(new Map.Entry[0]);
-        Arrays.sort(entries, (a, b) -> compareKeys(a.getKey(), b.getKey()));
-        return Arrays.asList(entries);
-    }
-
     /**
      * {@link PyStrings#compare} (code point order) with a fast path: UTF-16 unit order agrees with code
      * point order at the first differing unit unless both units are at or above U+D800 (a surrogate
@@ -228,6 +265,8 @@ final class DigestWriter implements Appendable {
     /** Feeds a memo: a small container's bytes, or a large container's skeleton. */
     private boolean memoHit(Object memo) {
         if (memo instanceof byte[] bytes) {
+            // Memoizing only, and every open container is large: nothing needs these bytes.
+            if (md == null && smallFrom == depth) return true;
             if (smallFrom == depth && bytes.length >= DIRECT_AT) {
                 // No open container may still be small, so nothing needs these bytes in the buffer.
                 flush();
