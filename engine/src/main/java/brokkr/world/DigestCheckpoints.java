@@ -9,11 +9,13 @@ import java.util.function.Consumer;
  * SHA-256 checkpoints for {@link WorldHash}: a large world's text is a sequence of <em>entries</em>
  * (the memoized small children of its large containers, as {@code byte[]} memos), each preceded by a
  * <em>gap</em> (the skeleton runs since the previous entry: brackets, separators, keys, leaf values).
- * A {@link Trace} records, per entry, the gap, the child node and the digest state after it.
+ * A {@link Trace} records, per entry, the gap and the child node, and every
+ * {@value #CHECKPOINT_EVERY} bytes or so the digest state after an entry (a checkpoint).
  *
  * <p>SHA-256 is sequential, so while a new world's entries are the same nodes after equal gaps as a
  * recorded trace's, its text so far is the same and so is the digest state: feeding starts at the
- * first entry that differs, from the state recorded before it. A persistent update shares every
+ * first entry that differs, from the last checkpoint before it (re-digesting the few entries between
+ * them, whose nodes and gaps the trace holds). A persistent update shares every
  * untouched node, so a world one tool call away from a hashed one digests only the text from the
  * changed entry on (in sorted tau2 retail, a changed order re-digests the orders after it, the
  * products and the users: SHA-256 cannot skip those).
@@ -21,8 +23,9 @@ import java.util.function.Consumer;
  * <p>Each thread keeps two traces per key order: the first world it hashed (typically the pristine db
  * every episode or replayed sequence starts from) and the last one (its previous step). States are
  * never updated after they are recorded (only cloned), so traces share them freely. Memory: per entry
- * one reference to the node, the gap (shared with the skeleton when it is one run) and one cloned
- * digest state (shared between traces while their texts agree); see {@link #retainedBytes()}.
+ * one reference to the node and the gap (shared with the skeleton when it is one run), and one cloned
+ * digest state per checkpoint (shared between traces while their texts agree); see
+ * {@link #retainedBytes()}.
  */
 final class DigestCheckpoints {
     private DigestCheckpoints() {}
@@ -32,22 +35,35 @@ final class DigestCheckpoints {
 
     private static final byte[] EMPTY = new byte[0];
 
-    /** One hashed text: per entry, the gap before it, its node, and the digest state after it. */
+    /**
+     * Bytes digested between checkpoints. A checkpoint costs a clone of the digest (about 200 ns and
+     * 225 bytes of heap on this project's machine, JDK 25) and saves re-digesting up to this many
+     * bytes when a later world diverges right after it (SHA-256 with SHA-NI: about 1.7 GB/s, so 16 KiB
+     * is about 10 us). On the tau2 retail replay (bench replay) a clone after every entry (~1 KiB, as
+     * the former Tau2Hash did) spent about as long cloning as digesting.
+     */
+    static final int CHECKPOINT_EVERY = 16 * 1024;
+
+    /** One hashed text: per entry, the gap before it, its node, and the digest state after it or null (no checkpoint). */
     static final class Trace {
         byte[][] gaps = new byte[64][];
         Value[] nodes = new Value[64];
+        /** The entries' text memos, the bytes the nodes stood for when digested. */
+        byte[][] texts = new byte[64][];
         MessageDigest[] states = new MessageDigest[64];
         int n;
 
-        void add(byte[] gap, Value node, MessageDigest state) {
+        void add(byte[] gap, Value node, byte[] text, MessageDigest state) {
             if (n == nodes.length) {
                 int m = n * 2;
                 gaps = Arrays.copyOf(gaps, m);
                 nodes = Arrays.copyOf(nodes, m);
+                texts = Arrays.copyOf(texts, m);
                 states = Arrays.copyOf(states, m);
             }
             gaps[n] = gap;
             nodes[n] = node;
+            texts[n] = text;
             states[n] = state;
             n++;
         }
@@ -83,10 +99,10 @@ final class DigestCheckpoints {
         for (Trace[] pair : TRACES.get()) {
             for (Trace t : pair) {
                 if (t == null || !seen.add(t)) continue;
-                total += 32 + 3 * (16 + 4L * t.nodes.length);
+                total += 32 + 4 * (16 + 4L * t.nodes.length);
                 for (int i = 0; i < t.n; i++) {
                     if (seen.add(t.gaps[i])) total += (16L + t.gaps[i].length + 7) & ~7L;
-                    if (seen.add(t.states[i])) total += STATE_BYTES;
+                    if (t.states[i] != null && seen.add(t.states[i])) total += STATE_BYTES;
                 }
             }
         }
@@ -94,11 +110,10 @@ final class DigestCheckpoints {
     }
 
     /**
-     * Heap of one cloned SHA-256 {@link MessageDigest} (JDK 25: the provider delegate, the SHA2 engine
-     * with its 64-byte block buffer, 8-int state and 64-int schedule, and their headers), measured by
-     * allocating clones (WorldHashTest checks the order of magnitude).
+     * Heap of one cloned SHA-256 {@link MessageDigest} (JDK 25: the provider delegate and the SHA2
+     * engine with its block buffer and state), measured by allocating 200,000 used clones.
      */
-    static final int STATE_BYTES = 600;
+    static final int STATE_BYTES = 225;
 
     /** This thread's {first, last} traces of a key order (tests). */
     static Trace[] traces(int slot) {
@@ -117,6 +132,8 @@ final class DigestCheckpoints {
         int aliveCount;
         /** Null while some trace's text equals this one's so far. */
         MessageDigest md;
+        /** Bytes digested since the last checkpoint. */
+        long sinceCheckpoint;
 
         /** The current gap: a single run as it is, or several runs concatenated. */
         byte[] single;
@@ -184,20 +201,41 @@ final class DigestCheckpoints {
                 if (k > 0) {
                     aliveCount = k;
                     // Same text so far: share the recorded gap and state.
-                    trace.add(alive[0].gaps[j], node, alive[0].states[j]);
+                    trace.add(alive[0].gaps[j], node, alive[0].texts[j], alive[0].states[j]);
                     return;
                 }
                 aliveCount = 0;
-                md = j == 0 ? WorldHash.newSha256() : copy(trace.states[j - 1]);
+                resume();
             }
             md.update(g);
             md.update(text);
-            trace.add(g, node, copy(md));
+            sinceCheckpoint += g.length + text.length;
+            MessageDigest state = null;
+            if (sinceCheckpoint >= CHECKPOINT_EVERY) {
+                state = copy(md);
+                sinceCheckpoint = 0;
+            }
+            trace.add(g, node, text, state);
+        }
+
+        /**
+         * The digest state after this trace's entries so far (all shared with a recorded trace): the last
+         * checkpoint, then the entries after it digested again from their gaps and memos.
+         */
+        private void resume() {
+            int c = trace.n - 1;
+            while (c >= 0 && trace.states[c] == null) c--;
+            md = c < 0 ? WorldHash.newSha256() : copy(trace.states[c]);
+            for (int i = c + 1; i < trace.n; i++) {
+                md.update(trace.gaps[i]);
+                md.update(trace.texts[i]);
+                sinceCheckpoint += trace.gaps[i].length + trace.texts[i].length;
+            }
         }
 
         byte[] finish() {
             byte[] g = takeGap();
-            if (md == null) md = trace.n == 0 ? WorldHash.newSha256() : copy(trace.states[trace.n - 1]);
+            if (md == null) resume();
             md.update(g);
             return md.digest();
         }

@@ -148,6 +148,22 @@ public final class WorldHash {
         return total;
     }
 
+    /**
+     * Estimated heap bytes of this thread's digest checkpoints (both key orders: the first and the last
+     * world hashed on this thread, see {@link DigestCheckpoints}), not counting the worlds' nodes.
+     */
+    public static long retainedCheckpointBytes() {
+        return DigestCheckpoints.retainedBytes();
+    }
+
+    /**
+     * Drops this thread's digest checkpoints, and with them its references to the last and the first
+     * world it hashed (a thread moving on to unrelated worlds; benchmarks measuring a clean start).
+     */
+    public static void forgetCheckpoints() {
+        DigestCheckpoints.forget();
+    }
+
     /** An array's heap size: 16-byte header, elements (4-byte compressed references), 8-byte aligned. */
     private static long arrayBytes(int length, int elementBytes) {
         return (16L + (long) length * elementBytes + 7) & ~7L;
