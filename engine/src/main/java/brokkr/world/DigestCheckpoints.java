@@ -20,8 +20,11 @@ import java.util.function.Consumer;
  * changed entry on (in sorted tau2 retail, a changed order re-digests the orders after it, the
  * products and the users: SHA-256 cannot skip those).
  *
- * <p>Each thread keeps two traces per key order: the first world it hashed (typically the pristine db
- * every episode or replayed sequence starts from) and the last one (its previous step). States are
+ * <p>Each thread keeps two traces per key order: an anchor, the first world of the current lineage
+ * (typically the pristine db every episode or replayed sequence starts from), and the last world
+ * hashed (its previous step). A world unrelated to the anchor (neither its first nor its last entry
+ * is the anchor's: another db, a deep copy) becomes the new anchor, so a thread moving on to another
+ * domain does not keep an anchor nothing resumes from. States are
  * never updated after they are recorded (only cloned), so traces share them freely. Memory: per entry
  * one reference to the node and the gap (shared with the skeleton when it is one run), and one cloned
  * digest state per checkpoint (shared between traces while their texts agree); see
@@ -84,9 +87,17 @@ final class DigestCheckpoints {
                 : mine[1] == null || mine[1] == mine[0] ? new Trace[] {mine[0]} : new Trace[] {mine[1], mine[0]});
         feed.skeleton(rootSkeleton, slot, memoize);
         byte[] digest = feed.finish();
-        if (mine[0] == null) mine[0] = feed.trace;
+        if (mine[0] == null || !related(mine[0], feed.trace)) mine[0] = feed.trace;
         mine[1] = feed.trace;
         return digest;
+    }
+
+    /**
+     * Whether two traces are of one lineage: one update leaves the first or the last entry of the text
+     * the same node (an inserted or removed key shifts the indices between them, not the ends).
+     */
+    private static boolean related(Trace a, Trace b) {
+        return a.n > 0 && b.n > 0 && (a.nodes[0] == b.nodes[0] || a.nodes[a.n - 1] == b.nodes[b.n - 1]);
     }
 
     /**

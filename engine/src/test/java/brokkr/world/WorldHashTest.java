@@ -255,6 +255,30 @@ class WorldHashTest {
     }
 
     @Test
+    void anUnrelatedWorldBecomesTheAnchor() {
+        DigestCheckpoints.forget();
+        WorldHash.sha256(tables(new java.util.Random(21)), true);
+        PyDict other = tables(new java.util.Random(22));
+        WorldHash.sha256(other, true);
+        DigestCheckpoints.Trace anchor = DigestCheckpoints.traces(1)[0];
+        // A step changing alpha's first entry, then one changing zeta's last: the second resumes from
+        // the anchor (all but its last entry shared), not from the step before (nothing shared).
+        PyDict alpha = other.get("alpha").asDict(), zeta = other.get("zeta").asDict();
+        String a = alpha.keys().stream().min(DigestWriter::compareKeys).orElseThrow();
+        String z = zeta.keys().stream().max(DigestWriter::compareKeys).orElseThrow();
+        assertSame(alpha.get(a), anchor.nodes[0], "another world: the anchor now is its trace");
+        PyDict step1 = other.with("alpha", alpha.with(a, PyDict.of("id", "1")));
+        assertEquals(reference(step1, true), WorldHash.sha256(step1, true));
+        PyDict step2 = other.with("zeta", zeta.with(z, PyDict.of("id", "2")));
+        assertEquals(reference(step2, true), WorldHash.sha256(step2, true));
+        DigestCheckpoints.Trace[] traces = DigestCheckpoints.traces(1);
+        assertSame(anchor, traces[0], "related worlds keep the anchor");
+        int lastCheckpoint = anchor.n - 2;
+        while (anchor.states[lastCheckpoint] == null) lastCheckpoint--;
+        assertSame(anchor.states[lastCheckpoint], traces[1].states[lastCheckpoint]);
+    }
+
+    @Test
     void aHashedRootKeepsItsHexAndEachOrderItsOwnSlot() {
         PyDict base = tables(new java.util.Random(5));
         String sorted = WorldHash.sha256(base, true), insertion = WorldHash.sha256(base, false);
