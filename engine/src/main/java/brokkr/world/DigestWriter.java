@@ -132,6 +132,11 @@ final class DigestWriter implements Appendable {
         put((byte) '[');
         boolean first = true;
         for (Value item : l) {
+            if (memoizingLarge()) {
+                if (item instanceof PyDict || item instanceof PyList) write(item);
+                afterItem();
+                continue;
+            }
             if (!first) put(itemSep);
             first = false;
             write(item);
@@ -150,6 +155,12 @@ final class DigestWriter implements Appendable {
         put((byte) '{');
         boolean first = true;
         for (Map.Entry<String, Value> e : entries) {
+            if (memoizingLarge()) {
+                Value v = e.getValue();
+                if (v instanceof PyDict || v instanceof PyList) write(v);
+                afterItem();
+                continue;
+            }
             if (!first) put(itemSep);
             first = false;
             writeString(e.getKey());
@@ -159,6 +170,14 @@ final class DigestWriter implements Appendable {
         }
         put((byte) '}');
         if (close() && slot >= 0) d.memo(slot, skeleton(entries, null));
+    }
+
+    /**
+     * Memoizing only, and the innermost open container is large: its own text (keys, separators,
+     * leaves) is written once, by {@link #skeleton}; only its container children still need their memos.
+     */
+    private boolean memoizingLarge() {
+        return md == null && smallFrom == depth;
     }
 
     @SuppressWarnings("unchecked")
