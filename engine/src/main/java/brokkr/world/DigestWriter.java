@@ -40,6 +40,10 @@ import java.util.Map;
  * ancestor are large (they contain it), so their already completed small children are maximal and get
  * their memos from the buffer, and the buffer may then be flushed into the digest.
  *
+ * <p>{@link WorldHash} uses a writer without a digest ({@link #memoize}) to bring a world's memos up to
+ * date, then digests the memos itself through {@link DigestCheckpoints}; {@link ContentId} digests
+ * directly, without memos (other separators).
+ *
  * <p>Leaf formatting (string escaping, {@code float.__repr__}) is {@link PyJson}'s and key order is
  * {@link PyStrings#compare}'s; the local shortcuts are copying a string that needs no escape as it is,
  * and comparing keys by UTF-16 unit where that agrees with code point order ({@link #compareKeys}).
