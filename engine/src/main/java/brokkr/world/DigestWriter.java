@@ -60,6 +60,8 @@ final class DigestWriter implements Appendable {
     private final int slot;
     private final int threshold;
     private final byte[] itemSep, keySep;
+    /** json.dumps's default separators ({@code ", "}, {@code ": "}), those of the shared skeleton runs. */
+    private final boolean defaultSeps;
 
     private byte[] buf = new byte[FLUSH_AT + 1024];
     private int len;
@@ -85,6 +87,7 @@ final class DigestWriter implements Appendable {
         this.threshold = threshold;
         this.itemSep = ascii(itemSep);
         this.keySep = ascii(keySep);
+        this.defaultSeps = itemSep.equals(", ") && keySep.equals(": ");
     }
 
     private static byte[] ascii(String s) {
@@ -247,7 +250,17 @@ final class DigestWriter implements Appendable {
         ArrayList<Object> parts = new ArrayList<>();
         put((byte) (entries != null ? '{' : '['));
         int n = entries != null ? entries.size() : items.size();
+        java.util.HashMap<String, byte[]> keyRuns = defaultSeps ? KEY_RUNS.get() : null;
         for (int i = 0; i < n; i++) {
+            if (keyRuns != null && i > 0 && len == mark) {
+                // The previous element was a container child: this run is the shared one.
+                Value v = entries != null ? entries.get(i).getValue() : items.get(i);
+                if ((v instanceof PyDict d && !d.isEmpty()) || (v instanceof PyList l && !l.isEmpty())) {
+                    parts.add(entries != null ? keyRun(keyRuns, entries.get(i).getKey(), mark) : LIST_RUN);
+                    parts.add(v);
+                    continue;
+                }
+            }
             if (i > 0) put(itemSep);
             Value v;
             if (entries != null) {
@@ -269,6 +282,31 @@ final class DigestWriter implements Appendable {
         parts.add(Arrays.copyOfRange(buf, mark, len));
         len = mark;
         return parts.toArray();
+    }
+
+    /**
+     * Skeleton runs {@code , "key": } of dict entries between two container children, per key, shared by
+     * the skeletons of this thread: an updated large dict's new skeleton reuses its predecessor's runs
+     * (no re-escaping, no new arrays, and {@link DigestCheckpoints} matches them by identity). Bounded:
+     * cleared when it reaches {@link #KEY_RUNS_MAX} keys.
+     */
+    private static final ThreadLocal<java.util.HashMap<String, byte[]>> KEY_RUNS = ThreadLocal.withInitial(java.util.HashMap::new);
+    private static final int KEY_RUNS_MAX = 1 << 14;
+    /** The run between two container items of a large list, with the default separator. */
+    private static final byte[] LIST_RUN = {',', ' '};
+
+    private byte[] keyRun(java.util.HashMap<String, byte[]> keyRuns, String key, int mark) {
+        byte[] run = keyRuns.get(key);
+        if (run == null) {
+            put(itemSep);
+            writeString(key);
+            put(keySep);
+            run = Arrays.copyOfRange(buf, mark, len);
+            len = mark;
+            if (keyRuns.size() >= KEY_RUNS_MAX) keyRuns.clear();
+            keyRuns.put(key, run);
+        }
+        return run;
     }
 
     /**
