@@ -215,7 +215,10 @@ final class DigestWriter implements Appendable {
         @SuppressWarnings("unchecked")
         static Map.Entry<String, Value>[] sorted(Map.Entry<String, Value>[] entries) {
             int n = entries.length;
-            SortOrder c = LAST.get().computeIfAbsent(n, k -> new SortOrder());
+            java.util.HashMap<Integer, SortOrder> last = LAST.get();
+            // Bounded: a table that keeps growing leaves one entry per size it had.
+            if (last.size() >= 16 && !last.containsKey(n)) last.clear();
+            SortOrder c = last.computeIfAbsent(n, k -> new SortOrder());
             boolean same = c.keys != null;
             for (int i = 0; i < n && same; i++) {
                 String k = entries[i].getKey();
