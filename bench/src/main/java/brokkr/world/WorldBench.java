@@ -175,8 +175,10 @@ public final class WorldBench {
     private static void footprint(PrintStream out, List<String> dbs) {
         out.println();
         out.println("Hash memo footprint (bytes retained by memos after one full hash; warm = median thread CPU time of");
-        out.println("a hash after 1 random update, 200 samples, in-process, not JMH)");
-        out.printf("%-8s %-9s %10s %12s %12s %10s %12s%n", "db", "order", "threshold", "json bytes", "memo bytes", "memo/json", "warm cpu ms");
+        out.println("a hash after 1 random update, 200 samples, in-process, not JMH; checkpoint bytes = this thread's SHA-256");
+        out.println("checkpoint traces after those hashes: the first and the last world's)");
+        out.printf("%-8s %-9s %10s %12s %12s %10s %12s %12s%n", "db", "order", "threshold", "json bytes", "memo bytes", "memo/json",
+                "warm cpu ms", "checkpoints");
         for (String db : dbs) {
             Value loaded = Worlds.load(BenchWorlds.db(db));
             Random rnd = new Random(42);
@@ -186,11 +188,12 @@ public final class WorldBench {
                 long json = PyJson.dumps(loaded, sort ? PyJson.DumpOptions.SORTED : PyJson.DumpOptions.DEFAULT).length();
                 for (int threshold : new int[] {256, 1024, 4096, 16384, 65536}) {
                     Value world = BenchWorlds.deepCopy(loaded);
+                    WorldHash.forgetCheckpoints();
                     WorldHash.sha256(world, sort, threshold);
                     long memo = WorldHash.retainedMemoBytes(world, sort);
                     double warmMs = warmMedianMs(world, updates, sort, threshold);
-                    out.printf("%-8s %-9s %10d %12d %12d %10.3f %12.3f%n", db, sort ? "sorted" : "insertion",
-                            threshold, json, memo, (double) memo / json, warmMs);
+                    out.printf("%-8s %-9s %10d %12d %12d %10.3f %12.3f %12d%n", db, sort ? "sorted" : "insertion",
+                            threshold, json, memo, (double) memo / json, warmMs, WorldHash.retainedCheckpointBytes());
                 }
             }
         }

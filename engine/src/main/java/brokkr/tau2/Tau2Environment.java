@@ -12,6 +12,7 @@ import brokkr.value.PyList;
 import brokkr.value.PyNone;
 import brokkr.value.PyStr;
 import brokkr.value.Value;
+import brokkr.world.WorldHash;
 import java.util.Map;
 import java.util.function.UnaryOperator;
 
@@ -67,10 +68,10 @@ public final class Tau2Environment {
     public Tau2Toolkit userToolkit() { return userKit; }
 
     /** {@code Environment.get_db_hash()}: null without an agent toolkit. */
-    public String dbHash() { return agentKit == null ? null : Tau2Hash.hash(db); }
+    public String dbHash() { return agentKit == null ? null : WorldHash.sha256(db, true); }
 
     /** {@code Environment.get_user_db_hash()}: null without a user toolkit. */
-    public String userDbHash() { return userKit == null ? null : Tau2Hash.hash(userDb); }
+    public String userDbHash() { return userKit == null ? null : WorldHash.sha256(userDb, true); }
 
     /** {@code Environment._is_mutating_tool}: the tool's {@code mutates_state}, True for unknown names. */
     public boolean isMutatingTool(String name) {

@@ -13,7 +13,11 @@ public final class PyDict implements Value {
     private static final PyDict EMPTY = new PyDict(OrderedPMap.empty());
 
     private final OrderedPMap<String, Value> map;
-    /** Per-node memo slots for serializers (e.g. world hashing); the node is immutable, so a memo never goes stale. */
+    /**
+     * Per-node memo slots, owned by {@code brokkr.world.WorldHash} (slot 0: insertion order, slot 1: sorted
+     * keys) and written by nothing else: two owners would evict each other's memos. The node is
+     * immutable, so a memo never goes stale.
+     */
     private volatile Object memo0, memo1;
 
     private PyDict(OrderedPMap<String, Value> map) { this.map = map; }

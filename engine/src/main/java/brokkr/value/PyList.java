@@ -12,7 +12,11 @@ public final class PyList implements Value, Iterable<Value> {
     private static final PyList EMPTY = new PyList(TreePVector.empty());
 
     private final PVector<Value> items;
-    /** Per-node memo slots for serializers (e.g. world hashing); the node is immutable, so a memo never goes stale. */
+    /**
+     * Per-node memo slots, owned by {@code brokkr.world.WorldHash} (slot 0: insertion order, slot 1: sorted
+     * keys) and written by nothing else: two owners would evict each other's memos. The node is
+     * immutable, so a memo never goes stale.
+     */
     private volatile Object memo0, memo1;
 
     private PyList(PVector<Value> items) { this.items = items; }

@@ -40,6 +40,10 @@ import java.util.Map;
  * ancestor are large (they contain it), so their already completed small children are maximal and get
  * their memos from the buffer, and the buffer may then be flushed into the digest.
  *
+ * <p>{@link WorldHash} uses a writer without a digest ({@link #memoize}) to bring a world's memos up to
+ * date, then digests the memos itself through {@link DigestCheckpoints}; {@link ContentId} digests
+ * directly, without memos (other separators).
+ *
  * <p>Leaf formatting (string escaping, {@code float.__repr__}) is {@link PyJson}'s and key order is
  * {@link PyStrings#compare}'s; the local shortcuts are copying a string that needs no escape as it is,
  * and comparing keys by UTF-16 unit where that agrees with code point order ({@link #compareKeys}).
@@ -49,12 +53,15 @@ final class DigestWriter implements Appendable {
     /** Memos at least this long go to the digest directly, shorter ones through the buffer. */
     private static final int DIRECT_AT = 1 << 11;
 
+    /** Null when only memoizing: {@link #memoize} fills the memos and discards the text. */
     private final MessageDigest md;
     private final boolean sortKeys;
     /** Memo slot of {@link PyDict#memo(int)} / {@link PyList#memo(int)}, or -1 for no memoization. */
     private final int slot;
     private final int threshold;
     private final byte[] itemSep, keySep;
+    /** json.dumps's default separators ({@code ", "}, {@code ": "}), those of the shared skeleton runs. */
+    private final boolean defaultSeps;
 
     private byte[] buf = new byte[FLUSH_AT + 1024];
     private int len;
@@ -80,6 +87,7 @@ final class DigestWriter implements Appendable {
         this.threshold = threshold;
         this.itemSep = ascii(itemSep);
         this.keySep = ascii(keySep);
+        this.defaultSeps = itemSep.equals(", ") && keySep.equals(": ");
     }
 
     private static byte[] ascii(String s) {
@@ -91,9 +99,24 @@ final class DigestWriter implements Appendable {
     /** Writes the whole value and returns the digest. */
     byte[] digest(Value v) {
         write(v);
-        md.update(buf, 0, len);
-        len = 0;
+        flush();
         return md.digest();
+    }
+
+    /**
+     * Fills the memos of {@code v} and its subtrees without digesting (this writer has no digest): a
+     * large container's existing skeleton is taken as it is, without walking its children, whose memos
+     * it was built from. Afterwards a non-empty container {@code v} has its memo.
+     */
+    void memoize(Value v) {
+        if (md != null) throw new IllegalStateException("a digesting writer");
+        write(v);
+        len = 0;
+    }
+
+    private void flush() {
+        if (md != null) md.update(buf, 0, len);
+        len = 0;
     }
 
     private void write(Value v) {
@@ -109,13 +132,18 @@ final class DigestWriter implements Appendable {
     }
 
     private void writeList(PyList l) {
-        Object memo = slot < 0 ? null : l.memo(slot);
+        Object memo = slot < 0 ? null : WorldHash.text(l.memo(slot));
         if (memo != null && memoHit(memo)) return;
         if (l.isEmpty()) { writeAscii("[]"); return; }
         open(l);
         put((byte) '[');
         boolean first = true;
         for (Value item : l) {
+            if (memoizingLarge()) {
+                if (item instanceof PyDict || item instanceof PyList) write(item);
+                afterItem();
+                continue;
+            }
             if (!first) put(itemSep);
             first = false;
             write(item);
@@ -126,7 +154,7 @@ final class DigestWriter implements Appendable {
     }
 
     private void writeDict(PyDict d) {
-        Object memo = slot < 0 ? null : d.memo(slot);
+        Object memo = slot < 0 ? null : WorldHash.text(d.memo(slot));
         if (memo != null && memoHit(memo)) return;
         if (d.isEmpty()) { writeAscii("{}"); return; }
         List<Map.Entry<String, Value>> entries = entries(d);
@@ -134,6 +162,12 @@ final class DigestWriter implements Appendable {
         put((byte) '{');
         boolean first = true;
         for (Map.Entry<String, Value> e : entries) {
+            if (memoizingLarge()) {
+                Value v = e.getValue();
+                if (v instanceof PyDict || v instanceof PyList) write(v);
+                afterItem();
+                continue;
+            }
             if (!first) put(itemSep);
             first = false;
             writeString(e.getKey());
@@ -145,12 +179,68 @@ final class DigestWriter implements Appendable {
         if (close() && slot >= 0) d.memo(slot, skeleton(entries, null));
     }
 
+    /**
+     * Memoizing only, and the innermost open container is large: its own text (keys, separators,
+     * leaves) is written once, by {@link #skeleton}; only its container children still need their memos.
+     */
+    private boolean memoizingLarge() {
+        return md == null && smallFrom == depth;
+    }
+
     @SuppressWarnings("unchecked")
     private List<Map.Entry<String, Value>> entries(PyDict d) {
         Map.Entry<String, Value>[] entries = d.entries().toArray(new Map.Entry[0]);
         // sorted(d.items()): keys in code point order, as PyJson.entries sorts them.
-        if (sortKeys) Arrays.sort(entries, (a, b) -> compareKeys(a.getKey(), b.getKey()));
+        if (sortKeys) {
+            if (entries.length < SORT_CACHE_FROM) Arrays.sort(entries, (a, b) -> compareKeys(a.getKey(), b.getKey()));
+            else entries = SortOrder.sorted(entries);
+        }
         return Arrays.asList(entries);
+    }
+
+    /** Dicts with at least this many keys reuse their sorting permutation ({@link SortOrder}). */
+    private static final int SORT_CACHE_FROM = 64;
+
+    /**
+     * The sorting permutation of the last large dict of this thread with a given size. An update of
+     * one entry of a large table (orders, users) makes a new dict with the same keys in the same
+     * insertion order, whose permutation is then a check of its keys (mostly by identity, as the
+     * persistent map shares the key strings) instead of a sort.
+     */
+    private static final class SortOrder {
+        private static final ThreadLocal<java.util.HashMap<Integer, SortOrder>> LAST = ThreadLocal.withInitial(java.util.HashMap::new);
+        private String[] keys;
+        private int[] perm;
+
+        @SuppressWarnings("unchecked")
+        static Map.Entry<String, Value>[] sorted(Map.Entry<String, Value>[] entries) {
+            int n = entries.length;
+            java.util.HashMap<Integer, SortOrder> last = LAST.get();
+            // Bounded: a table that keeps growing leaves one entry per size it had.
+            if (last.size() >= 16 && !last.containsKey(n)) last.clear();
+            SortOrder c = last.computeIfAbsent(n, k -> new SortOrder());
+            boolean same = c.keys != null;
+            for (int i = 0; i < n && same; i++) {
+                String k = entries[i].getKey();
+                same = c.keys[i] == k || c.keys[i].equals(k);
+            }
+            if (!same) {
+                Integer[] idx = new Integer[n];
+                for (int i = 0; i < n; i++) idx[i] = i;
+                Arrays.sort(idx, (x, y) -> compareKeys(entries[x].getKey(), entries[y].getKey()));
+                String[] keys = new String[n];
+                int[] perm = new int[n];
+                for (int i = 0; i < n; i++) {
+                    keys[i] = entries[i].getKey();
+                    perm[i] = idx[i];
+                }
+                c.keys = keys;
+                c.perm = perm;
+            }
+            Map.Entry<String, Value>[] out = new Map.Entry[n];
+            for (int i = 0; i < n; i++) out[i] = entries[c.perm[i]];
+            return out;
+        }
     }
 
     /**
@@ -163,7 +253,17 @@ final class DigestWriter implements Appendable {
         ArrayList<Object> parts = new ArrayList<>();
         put((byte) (entries != null ? '{' : '['));
         int n = entries != null ? entries.size() : items.size();
+        java.util.HashMap<String, byte[]> keyRuns = defaultSeps ? KEY_RUNS.get() : null;
         for (int i = 0; i < n; i++) {
+            if (keyRuns != null && i > 0 && len == mark) {
+                // The previous element was a container child: this run is the shared one.
+                Value v = entries != null ? entries.get(i).getValue() : items.get(i);
+                if ((v instanceof PyDict d && !d.isEmpty()) || (v instanceof PyList l && !l.isEmpty())) {
+                    parts.add(entries != null ? keyRun(keyRuns, entries.get(i).getKey(), mark) : LIST_RUN);
+                    parts.add(v);
+                    continue;
+                }
+            }
             if (i > 0) put(itemSep);
             Value v;
             if (entries != null) {
@@ -187,12 +287,29 @@ final class DigestWriter implements Appendable {
         return parts.toArray();
     }
 
-    /** {@code sorted(d.items())}: keys in code point order, as {@link PyJson#entries} sorts them. */
-    @SuppressWarnings("unchecked")
-    private static List<Map.Entry<String, Value>> sortedEntries(PyDict d) {
-        Map.Entry<String, Value>[] entries = d.entries().toArray(new Map.Entry[0]);
-        Arrays.sort(entries, (a, b) -> compareKeys(a.getKey(), b.getKey()));
-        return Arrays.asList(entries);
+    /**
+     * Skeleton runs {@code , "key": } of dict entries between two container children, per key, shared by
+     * the skeletons of this thread: an updated large dict's new skeleton reuses its predecessor's runs
+     * (no re-escaping, no new arrays, and {@link DigestCheckpoints} matches them by identity). Bounded:
+     * cleared when it reaches {@link #KEY_RUNS_MAX} keys.
+     */
+    private static final ThreadLocal<java.util.HashMap<String, byte[]>> KEY_RUNS = ThreadLocal.withInitial(java.util.HashMap::new);
+    private static final int KEY_RUNS_MAX = 1 << 14;
+    /** The run between two container items of a large list, with the default separator. */
+    private static final byte[] LIST_RUN = {',', ' '};
+
+    private byte[] keyRun(java.util.HashMap<String, byte[]> keyRuns, String key, int mark) {
+        byte[] run = keyRuns.get(key);
+        if (run == null) {
+            put(itemSep);
+            writeString(key);
+            put(keySep);
+            run = Arrays.copyOfRange(buf, mark, len);
+            len = mark;
+            if (keyRuns.size() >= KEY_RUNS_MAX) keyRuns.clear();
+            keyRuns.put(key, run);
+        }
+        return run;
     }
 
     /**
@@ -212,25 +329,28 @@ final class DigestWriter implements Appendable {
     /** Feeds a memo: a small container's bytes, or a large container's skeleton. */
     private boolean memoHit(Object memo) {
         if (memo instanceof byte[] bytes) {
+            // Memoizing only, and every open container is large: nothing needs these bytes.
+            if (md == null && smallFrom == depth) return true;
             if (smallFrom == depth && bytes.length >= DIRECT_AT) {
                 // No open container may still be small, so nothing needs these bytes in the buffer.
-                md.update(buf, 0, len);
-                len = 0;
-                md.update(bytes);
+                flush();
+                if (md != null) md.update(bytes);
             } else {
                 // Short memos are gathered in the buffer: one digest call per many of them.
                 put(bytes);
-                if (smallFrom == depth && len >= FLUSH_AT) { md.update(buf, 0, len); len = 0; }
+                if (smallFrom == depth && len >= FLUSH_AT) flush();
             }
             return true;
         }
         if (memo instanceof Object[] skeleton) {
             // A large container: every open container holds it, so all of them are large as well.
             if (smallFrom < depth) promoteAll();
+            // Memoizing only: its children's memos are in place (the skeleton was built from them).
+            if (md == null) return true;
             for (Object part : skeleton) {
                 if (part instanceof byte[] run) {
                     put(run);
-                    if (len >= FLUSH_AT) { md.update(buf, 0, len); len = 0; }
+                    if (len >= FLUSH_AT) flush();
                 } else {
                     write((Value) part);
                 }
@@ -257,10 +377,7 @@ final class DigestWriter implements Appendable {
     /** After each element of the innermost container: promote it when it has grown large, flush when possible. */
     private void afterItem() {
         if (smallFrom < depth && len - frameStart[depth - 1] >= threshold) promoteAll();
-        if (smallFrom == depth && len >= FLUSH_AT) {
-            md.update(buf, 0, len);
-            len = 0;
-        }
+        if (smallFrom == depth && len >= FLUSH_AT) flush();
     }
 
     /** Every open container is large: the completed small children of those that were candidates are maximal. */

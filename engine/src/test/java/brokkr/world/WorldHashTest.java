@@ -6,6 +6,7 @@ import brokkr.python.PyJson;
 import brokkr.python.PyJson.DumpOptions;
 import brokkr.value.Json;
 import brokkr.value.PyDict;
+import brokkr.value.PyFloat;
 import brokkr.value.PyInt;
 import brokkr.value.PyList;
 import brokkr.value.PyStr;
@@ -153,7 +154,7 @@ class WorldHashTest {
     void aSmallWorldIsMemoizedWholeAtTheRoot() {
         PyDict w = PyDict.of("a", PyList.of(PyInt.of(1), PyInt.of(2)), "b", PyDict.of("c", "d"));
         WorldHash.sha256(w, false);
-        assertArrayEquals(PyJson.dumps(w).getBytes(StandardCharsets.US_ASCII), (byte[]) w.memo(0));
+        assertArrayEquals(PyJson.dumps(w).getBytes(StandardCharsets.US_ASCII), (byte[]) WorldHash.text(w.memo(0)));
         assertNull(w.get("b").asDict().memo(0));
     }
 
@@ -176,6 +177,140 @@ class WorldHashTest {
     @Test
     void rejectsANonPositiveThreshold() {
         assertThrows(IllegalArgumentException.class, () -> WorldHash.sha256(PyDict.empty(), true, 0));
+    }
+
+    /** A retail-like world of three 400-entry tables (sorted order differs from insertion order). */
+    private static PyDict tables(java.util.Random r) {
+        PyDict.Builder root = PyDict.builder();
+        for (String table : List.of("zeta", "alpha", "mid")) {
+            PyDict.Builder t = PyDict.builder();
+            for (int i = 0; i < 400; i++) {
+                String k = "#" + table.charAt(0) + (r.nextInt(1_000_000) + 1000);
+                t.put(k, PyDict.of("id", k, "price", new PyFloat(r.nextInt(100000) / 100.0),
+                        "tags", PyList.of(new PyStr("x" + r.nextInt(9)), new PyStr("\u00e9\u2028\"q")), "big", "y".repeat(r.nextInt(200))));
+            }
+            root.put(table, t.build());
+        }
+        root.put("small", PyDict.of("a", 1, "b", List.of(1, 2.5, "z")));
+        return root.build();
+    }
+
+    @Test
+    void checkpointedHashesMatchJsonDumpsAcrossBranches() {
+        // Branches of one world hashed in turn: each resumes from the first or the last trace of this
+        // thread, whichever shares its prefix (moved from the former Tau2HashTest, now in both orders).
+        for (boolean sort : new boolean[] {true, false}) {
+            DigestCheckpoints.forget();
+            java.util.Random r = new java.util.Random(7);
+            PyDict base = tables(r);
+            assertEquals(reference(base, sort), WorldHash.sha256(base, sort));
+            List<PyDict> branches = new ArrayList<>(List.of(base, base, base));
+            for (int step = 0; step < 150; step++) {
+                int b = r.nextInt(branches.size());
+                PyDict w = branches.get(b);
+                String table = List.of("zeta", "alpha", "mid").get(r.nextInt(3));
+                PyDict t = w.get(table).asDict();
+                List<String> keys = new ArrayList<>(t.keys());
+                String k = keys.get(r.nextInt(keys.size()));
+                int threshold = r.nextInt(3) == 0 ? 200 : WorldHash.DEFAULT_MEMO_THRESHOLD;
+                PyDict next = switch (r.nextInt(4)) {
+                    case 0 -> w.with(table, t.with(k, t.get(k).asDict().with("price", new PyFloat(r.nextDouble()))));
+                    case 1 -> w.with(table, t.without(k));
+                    case 2 -> w.with(table, t.with("#new" + step, PyDict.of("id", "n")));
+                    default -> w.with("small", PyDict.of("a", step));
+                };
+                branches.set(b, next);
+                assertEquals(reference(next, sort), WorldHash.sha256(next, sort, threshold), "step " + step + " sort " + sort);
+                if (r.nextInt(5) == 0) assertEquals(reference(base, sort), WorldHash.sha256(base, sort));
+            }
+        }
+    }
+
+    @Test
+    void anUpdateResumesFromTheCheckpointBeforeItsFirstChange() {
+        DigestCheckpoints.forget();
+        PyDict base = tables(new java.util.Random(3));
+        WorldHash.sha256(base, true);
+        DigestCheckpoints.Trace first = DigestCheckpoints.traces(1)[0];
+        // Sorted order is alpha, mid, small, zeta: change the last entry of "mid".
+        PyDict mid = base.get("mid").asDict();
+        String last = mid.keys().stream().max(DigestWriter::compareKeys).orElseThrow();
+        PyDict next = base.with("mid", mid.with(last, PyDict.of("id", "changed")));
+        assertEquals(reference(next, true), WorldHash.sha256(next, true));
+        DigestCheckpoints.Trace second = DigestCheckpoints.traces(1)[1];
+        assertEquals(first.n, second.n);
+        // alpha's entries and mid's but the last are digested once: their states are the first trace's.
+        int shared = base.get("alpha").asDict().size() + mid.size() - 1;
+        assertTrue(shared > 700);
+        for (int i = 0; i < shared; i++) assertSame(first.states[i], second.states[i], "entry " + i);
+        int checkpoints = 0;
+        for (int i = shared; i < second.n; i++) {
+            if (second.states[i] == null) continue;
+            checkpoints++;
+            assertNotSame(first.states[i], second.states[i], "entry " + i);
+        }
+        // zeta's ~400 entries of ~200 bytes after the change: one checkpoint per CHECKPOINT_EVERY bytes.
+        assertTrue(checkpoints >= 2 && checkpoints <= 10, "checkpoints " + checkpoints);
+        assertTrue(DigestCheckpoints.retainedBytes() > 0);
+    }
+
+    @Test
+    void anUnrelatedWorldBecomesTheAnchor() {
+        DigestCheckpoints.forget();
+        WorldHash.sha256(tables(new java.util.Random(21)), true);
+        PyDict other = tables(new java.util.Random(22));
+        WorldHash.sha256(other, true);
+        DigestCheckpoints.Trace anchor = DigestCheckpoints.traces(1)[0];
+        // A step changing alpha's first entry, then one changing zeta's last: the second resumes from
+        // the anchor (all but its last entry shared), not from the step before (nothing shared).
+        PyDict alpha = other.get("alpha").asDict(), zeta = other.get("zeta").asDict();
+        String a = alpha.keys().stream().min(DigestWriter::compareKeys).orElseThrow();
+        String z = zeta.keys().stream().max(DigestWriter::compareKeys).orElseThrow();
+        assertSame(alpha.get(a), anchor.nodes[0], "another world: the anchor now is its trace");
+        PyDict step1 = other.with("alpha", alpha.with(a, PyDict.of("id", "1")));
+        assertEquals(reference(step1, true), WorldHash.sha256(step1, true));
+        PyDict step2 = other.with("zeta", zeta.with(z, PyDict.of("id", "2")));
+        assertEquals(reference(step2, true), WorldHash.sha256(step2, true));
+        DigestCheckpoints.Trace[] traces = DigestCheckpoints.traces(1);
+        assertSame(anchor, traces[0], "related worlds keep the anchor");
+        int lastCheckpoint = anchor.n - 2;
+        while (anchor.states[lastCheckpoint] == null) lastCheckpoint--;
+        assertSame(anchor.states[lastCheckpoint], traces[1].states[lastCheckpoint]);
+    }
+
+    @Test
+    void aHashedRootKeepsItsHexAndEachOrderItsOwnSlot() {
+        PyDict base = tables(new java.util.Random(5));
+        String sorted = WorldHash.sha256(base, true), insertion = WorldHash.sha256(base, false);
+        WorldHash.Hashed s = assertInstanceOf(WorldHash.Hashed.class, base.memo(1));
+        WorldHash.Hashed i = assertInstanceOf(WorldHash.Hashed.class, base.memo(0));
+        assertEquals(sorted, s.hex());
+        assertEquals(insertion, i.hex());
+        assertInstanceOf(Object[].class, s.text(), "a large root keeps its skeleton under the hex");
+        assertSame(s, base.memo(1), "hashing the other order leaves this one's memo alone");
+        assertSame(sorted, WorldHash.sha256(base, true), "hashing again reads the hex memo");
+        // A hashed root that becomes a child of a bigger world is still fed from its text memo.
+        PyDict outer = PyDict.of("inner", base, "z", 1);
+        assertEquals(reference(outer, true), WorldHash.sha256(outer, true));
+        assertEquals(reference(outer, false), WorldHash.sha256(outer, false));
+    }
+
+    @Test
+    void threadsHashSharedWorldsConcurrently() throws Exception {
+        PyDict base = tables(new java.util.Random(11));
+        List<PyDict> worlds = new ArrayList<>();
+        java.util.Random r = new java.util.Random(12);
+        for (int i = 0; i < 40; i++) {
+            PyDict t = base.get("zeta").asDict();
+            String k = new ArrayList<>(t.keys()).get(r.nextInt(t.size()));
+            worlds.add(base.with("zeta", t.with(k, PyDict.of("i", i))));
+        }
+        List<String> expected = worlds.stream().map(w -> reference(w, true)).toList();
+        try (var pool = java.util.concurrent.Executors.newFixedThreadPool(4)) {
+            List<java.util.concurrent.Future<List<String>>> runs = new ArrayList<>();
+            for (int t = 0; t < 4; t++) runs.add(pool.submit(() -> worlds.stream().map(w -> WorldHash.sha256(w, true)).toList()));
+            for (var run : runs) assertEquals(expected, run.get());
+        }
     }
 
     private static PyDict firstValue(PyDict d) {

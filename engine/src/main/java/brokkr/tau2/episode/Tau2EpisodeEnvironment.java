@@ -3,13 +3,13 @@ package brokkr.tau2.episode;
 import brokkr.conversation.ToolSpec;
 import brokkr.tau2.Tau2Environment;
 import brokkr.tau2.Tau2Environment.Worlds;
-import brokkr.tau2.Tau2Hash;
 import brokkr.tau2.Tau2Toolkit;
 import brokkr.tau2.grading.GoldAction;
 import brokkr.tau2.grading.Requestor;
 import brokkr.tau2.grading.TaskSpec;
 import brokkr.value.PyDict;
 import brokkr.value.Value;
+import brokkr.world.WorldHash;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Function;
@@ -100,7 +100,7 @@ public final class Tau2EpisodeEnvironment implements EpisodeEnvironment<Worlds> 
         return new GoldReplay<>(worlds(e), errors);
     }
 
-    @Override public String dbHash(Worlds w) { return w.db() == null ? null : Tau2Hash.hash(w.db()); }
+    @Override public String dbHash(Worlds w) { return w.db() == null ? null : WorldHash.sha256(w.db(), true); }
 
-    @Override public String userDbHash(Worlds w) { return userKit == null || w.userDb() == null ? null : Tau2Hash.hash(w.userDb()); }
+    @Override public String userDbHash(Worlds w) { return userKit == null || w.userDb() == null ? null : WorldHash.sha256(w.userDb(), true); }
 }

@@ -1,0 +1,263 @@
+package brokkr.world;
+
+import brokkr.value.Value;
+import java.security.MessageDigest;
+import java.util.Arrays;
+import java.util.function.Consumer;
+
+/**
+ * SHA-256 checkpoints for {@link WorldHash}: a large world's text is a sequence of <em>entries</em>
+ * (the memoized small children of its large containers, as {@code byte[]} memos), each preceded by a
+ * <em>gap</em> (the skeleton runs since the previous entry: brackets, separators, keys, leaf values).
+ * A {@link Trace} records, per entry, the gap and the child node, and every
+ * {@value #CHECKPOINT_EVERY} bytes or so the digest state after an entry (a checkpoint).
+ *
+ * <p>SHA-256 is sequential, so while a new world's entries are the same nodes after equal gaps as a
+ * recorded trace's, its text so far is the same and so is the digest state: feeding starts at the
+ * first entry that differs, from the last checkpoint before it (re-digesting the few entries between
+ * them, whose nodes and gaps the trace holds). A persistent update shares every
+ * untouched node, so a world one tool call away from a hashed one digests only the text from the
+ * changed entry on (in sorted tau2 retail, a changed order re-digests the orders after it, the
+ * products and the users: SHA-256 cannot skip those).
+ *
+ * <p>Each thread keeps two traces per key order: an anchor, the first world of the current lineage
+ * (typically the pristine db every episode or replayed sequence starts from), and the last world
+ * hashed (its previous step). A world unrelated to the anchor (neither its first nor its last entry
+ * is the anchor's: another db, a deep copy) becomes the new anchor, so a thread moving on to another
+ * domain does not keep an anchor nothing resumes from. States are
+ * never updated after they are recorded (only cloned), so traces share them freely. Memory: per entry
+ * one reference to the node and the gap (shared with the skeleton when it is one run), and one cloned
+ * digest state per checkpoint (shared between traces while their texts agree); see
+ * {@link #retainedBytes()}.
+ */
+final class DigestCheckpoints {
+    private DigestCheckpoints() {}
+
+    /** Per key order (memo slot): {anchor, last} trace of this thread. */
+    private static final ThreadLocal<Trace[][]> TRACES = ThreadLocal.withInitial(() -> new Trace[2][2]);
+
+    private static final byte[] EMPTY = new byte[0];
+
+    /**
+     * Bytes digested between checkpoints. A checkpoint costs a clone of the digest (225 bytes of heap,
+     * JDK 25, and an allocation) and saves re-digesting up to this many bytes when a later world
+     * diverges after it (SHA-256 with SHA-NI on this project's machine: 1.6-1.8 GB/s, so 16 KiB is
+     * about 10 us). The former Tau2Hash cloned after every entry (~1 KiB in tau2 retail); at 16 KiB the
+     * retail fuzz replay (bench replay, 2,069 full hashes) makes 89k clones and re-digests 16 MB from
+     * checkpoints, 1% of the 1.53 GB it digests, and runs about 10% faster.
+     */
+    static final int CHECKPOINT_EVERY = 16 * 1024;
+
+    /** One hashed text: per entry, the gap before it, its node, and the digest state after it or null (no checkpoint). */
+    static final class Trace {
+        byte[][] gaps = new byte[64][];
+        Value[] nodes = new Value[64];
+        /** The entries' text memos, the bytes the nodes stood for when digested. */
+        byte[][] texts = new byte[64][];
+        MessageDigest[] states = new MessageDigest[64];
+        int n;
+
+        void add(byte[] gap, Value node, byte[] text, MessageDigest state) {
+            if (n == nodes.length) {
+                int m = n * 2;
+                gaps = Arrays.copyOf(gaps, m);
+                nodes = Arrays.copyOf(nodes, m);
+                texts = Arrays.copyOf(texts, m);
+                states = Arrays.copyOf(states, m);
+            }
+            gaps[n] = gap;
+            nodes[n] = node;
+            texts[n] = text;
+            states[n] = state;
+            n++;
+        }
+
+        boolean matches(int j, Value node, byte[] gap) {
+            return j < n && nodes[j] == node && (gaps[j] == gap || Arrays.equals(gaps[j], gap));
+        }
+    }
+
+    /**
+     * The digest of the text a root skeleton stands for (memo slot {@code slot}); {@code memoize} fills
+     * the memos of a child that has none (only a child whose memo another thread is replacing at this
+     * moment could be without, see {@link WorldHash}).
+     */
+    static byte[] digest(Object[] rootSkeleton, int slot, Consumer<Value> memoize) {
+        Trace[] mine = TRACES.get()[slot];
+        Feed feed = new Feed(mine[0] == null ? new Trace[0]
+                : mine[1] == null || mine[1] == mine[0] ? new Trace[] {mine[0]} : new Trace[] {mine[1], mine[0]});
+        feed.skeleton(rootSkeleton, slot, memoize);
+        byte[] digest = feed.finish();
+        if (mine[0] == null || !related(mine[0], feed.trace)) mine[0] = feed.trace;
+        mine[1] = feed.trace;
+        return digest;
+    }
+
+    /**
+     * Whether two traces are of one lineage: one update leaves the first or the last entry of the text
+     * the same node (an inserted or removed key shifts the indices between them, not the ends).
+     */
+    private static boolean related(Trace a, Trace b) {
+        return a.n > 0 && b.n > 0 && (a.nodes[0] == b.nodes[0] || a.nodes[a.n - 1] == b.nodes[b.n - 1]);
+    }
+
+    /**
+     * Estimated heap bytes of this thread's traces (both key orders), each trace's arrays and each
+     * distinct recorded state once; the nodes themselves belong to the worlds.
+     */
+    static long retainedBytes() {
+        java.util.Set<Object> seen = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+        long total = 0;
+        for (Trace[] pair : TRACES.get()) {
+            for (Trace t : pair) {
+                if (t == null || !seen.add(t)) continue;
+                total += 32 + 4 * (16 + 4L * t.nodes.length);
+                for (int i = 0; i < t.n; i++) {
+                    if (seen.add(t.gaps[i])) total += (16L + t.gaps[i].length + 7) & ~7L;
+                    if (t.states[i] != null && seen.add(t.states[i])) total += STATE_BYTES;
+                }
+            }
+        }
+        return total;
+    }
+
+    /**
+     * Heap of one cloned SHA-256 {@link MessageDigest} (JDK 25: the provider delegate and the SHA2
+     * engine with its block buffer and state), measured by allocating 200,000 used clones.
+     */
+    static final int STATE_BYTES = 225;
+
+    /** This thread's {first, last} traces of a key order (tests). */
+    static Trace[] traces(int slot) {
+        return TRACES.get()[slot].clone();
+    }
+
+    /** Drops this thread's traces (tests; a thread hashing unrelated worlds keeps at most two per order). */
+    static void forget() {
+        TRACES.remove();
+    }
+
+    private static final class Feed {
+        final Trace trace = new Trace();
+        /** Traces whose text equals this one's so far (the first {@code aliveCount}). */
+        final Trace[] alive;
+        int aliveCount;
+        /** Null while some trace's text equals this one's so far. */
+        MessageDigest md;
+        /** Bytes digested since the last checkpoint. */
+        long sinceCheckpoint;
+
+        /** The current gap: a single run as it is, or several runs concatenated. */
+        byte[] single;
+        byte[] gap = new byte[256];
+        int gapLen;
+        int gapRuns;
+
+        Feed(Trace[] candidates) {
+            alive = candidates;
+            aliveCount = candidates.length;
+            if (aliveCount == 0) md = WorldHash.newSha256();
+        }
+
+        void skeleton(Object[] skeleton, int slot, Consumer<Value> memoize) {
+            for (Object part : skeleton) {
+                if (part instanceof byte[] run) {
+                    run(run);
+                    continue;
+                }
+                Value child = (Value) part;
+                Object memo = WorldHash.text(WorldHash.memo(child, slot));
+                if (memo == null) {
+                    memoize.accept(child);
+                    memo = WorldHash.text(WorldHash.memo(child, slot));
+                }
+                switch (memo) {
+                    case byte[] text -> entry(child, text);
+                    case Object[] nested -> skeleton(nested, slot, memoize);
+                    default -> throw new IllegalStateException("not a world hash memo: " + memo.getClass());
+                }
+            }
+        }
+
+        private void run(byte[] run) {
+            if (run.length == 0) return;
+            if (gapRuns == 0) {
+                single = run;
+            } else {
+                if (gapRuns == 1) append(single);
+                append(run);
+            }
+            gapRuns++;
+        }
+
+        private void append(byte[] b) {
+            if (gapLen + b.length > gap.length) gap = Arrays.copyOf(gap, Math.max(gap.length * 2, gapLen + b.length));
+            System.arraycopy(b, 0, gap, gapLen, b.length);
+            gapLen += b.length;
+        }
+
+        private byte[] takeGap() {
+            byte[] g = gapRuns == 0 ? EMPTY : gapRuns == 1 ? single : Arrays.copyOf(gap, gapLen);
+            single = null;
+            gapLen = 0;
+            gapRuns = 0;
+            return g;
+        }
+
+        private void entry(Value node, byte[] text) {
+            byte[] g = takeGap();
+            int j = trace.n;
+            if (md == null) {
+                int k = 0;
+                for (int i = 0; i < aliveCount; i++) if (alive[i].matches(j, node, g)) alive[k++] = alive[i];
+                if (k > 0) {
+                    aliveCount = k;
+                    // Same text so far: share the recorded gap and state.
+                    trace.add(alive[0].gaps[j], node, alive[0].texts[j], alive[0].states[j]);
+                    return;
+                }
+                aliveCount = 0;
+                resume();
+            }
+            md.update(g);
+            md.update(text);
+            sinceCheckpoint += g.length + text.length;
+            MessageDigest state = null;
+            if (sinceCheckpoint >= CHECKPOINT_EVERY) {
+                state = copy(md);
+                sinceCheckpoint = 0;
+            }
+            trace.add(g, node, text, state);
+        }
+
+        /**
+         * The digest state after this trace's entries so far (all shared with a recorded trace): the last
+         * checkpoint, then the entries after it digested again from their gaps and memos.
+         */
+        private void resume() {
+            int c = trace.n - 1;
+            while (c >= 0 && trace.states[c] == null) c--;
+            md = c < 0 ? WorldHash.newSha256() : copy(trace.states[c]);
+            for (int i = c + 1; i < trace.n; i++) {
+                md.update(trace.gaps[i]);
+                md.update(trace.texts[i]);
+                sinceCheckpoint += trace.gaps[i].length + trace.texts[i].length;
+            }
+        }
+
+        byte[] finish() {
+            byte[] g = takeGap();
+            if (md == null) resume();
+            md.update(g);
+            return md.digest();
+        }
+    }
+
+    private static MessageDigest copy(MessageDigest md) {
+        try {
+            return (MessageDigest) md.clone();
+        } catch (CloneNotSupportedException e) {
+            throw new AssertionError("SHA-256 digests of every Java platform are cloneable", e);
+        }
+    }
+}
