@@ -5,7 +5,7 @@ import brokkr.domains.synthetic.loop.LoopFollower;
 import brokkr.domains.synthetic.loop.LoopResult;
 import brokkr.domains.synthetic.loop.PointerChain;
 import brokkr.domains.synthetic.loop.PointerChasing;
-import brokkr.tau2.Tau2Hash;
+import brokkr.world.WorldHash;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -57,7 +57,7 @@ final class LoopBench implements Bench {
             key = chain.hop(key).get("next").asStr();
         }
         return new TaskView(name(), String.valueOf(d), PointerChasing.systemPrompt(chain), row(d).rewardBasis(), gold,
-                Tau2Hash.hash(chain.hops()));
+                WorldHash.sha256(chain.hops(), true));
     }
 
     @Override public ToolWorld fork(String taskId) {

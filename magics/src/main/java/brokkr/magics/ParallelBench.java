@@ -6,7 +6,7 @@ import brokkr.domains.synthetic.parallel.ConcurrencyGauge;
 import brokkr.domains.synthetic.parallel.LookupTable;
 import brokkr.domains.synthetic.parallel.ParallelDiscrimination;
 import brokkr.domains.synthetic.parallel.ParallelResult;
-import brokkr.tau2.Tau2Hash;
+import brokkr.world.WorldHash;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -50,7 +50,7 @@ final class ParallelBench implements Bench {
         LookupTable table = LookupTable.of(n);
         List<String> gold = table.ids().stream().map(i -> ParallelDiscrimination.TOOL + "(id=\"" + i + "\")").toList();
         return new TaskView(name(), String.valueOf(n), ParallelDiscrimination.systemPrompt(table), row(n).rewardBasis(), gold,
-                Tau2Hash.hash(table.values()));
+                WorldHash.sha256(table.values(), true));
     }
 
     @Override public ToolWorld fork(String taskId) {

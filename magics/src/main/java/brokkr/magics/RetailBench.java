@@ -16,7 +16,7 @@ import brokkr.tau2.grading.Tau2Message;
 import brokkr.tau2.grading.TaskSpec;
 import brokkr.python.PyJson;
 import brokkr.tau2.Tau2Environment;
-import brokkr.tau2.Tau2Hash;
+import brokkr.world.WorldHash;
 import brokkr.tau2.Tau2Toolkit;
 import brokkr.tool.ToolDef;
 import brokkr.value.PyDict;
@@ -130,7 +130,7 @@ final class RetailBench implements Bench {
             return new Step(new ToolResult(m.content(), m.error()), new Tau2World(kit, env.db(), tools));
         }
 
-        public String hash() { return Tau2Hash.hash(state); }
+        public String hash() { return WorldHash.sha256(state, true); }
     }
 
     /** The scripted agents of {@code ./brokkr tau2 run}: gold replays the task's actions, stop ends at once. */

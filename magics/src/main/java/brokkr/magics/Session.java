@@ -1,5 +1,6 @@
 package brokkr.magics;
 
+import brokkr.world.WorldHash;
 import brokkr.value.Json;
 import brokkr.value.PyDict;
 import brokkr.value.Value;
@@ -102,7 +103,7 @@ public final class Session {
             fork = w;
             forkTask = taskId;
         }
-        return new ForkView(b.name(), taskId, brokkr.tau2.Tau2Hash.hash(w.state()), w.tools());
+        return new ForkView(b.name(), taskId, WorldHash.sha256(w.state(), true), w.tools());
     }
 
     /** The current fork (forking the pristine world first when there is none). */
