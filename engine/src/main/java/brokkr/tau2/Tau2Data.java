@@ -18,8 +18,8 @@ import java.util.Map;
  * proven against; a different file is an error naming the file and both digests.
  *
  * <p>The directory is the system property {@code brokkr.tau2.data}, else the environment variable
- * {@code BROKKR_TAU2_DATA}, else the first of {@code ../shared/upstream/tau2-bench} and
- * {@code ../../shared/upstream/tau2-bench} (relative to the working directory) that exists.
+ * {@code BROKKR_TAU2_DATA}, else {@code shared/upstream/tau2-bench} beside the project
+ * ({@link brokkr.data.DataDirs}).
  */
 public final class Tau2Data {
     private final Path root;
@@ -37,18 +37,12 @@ public final class Tau2Data {
 
     /** Resolves the data directory as documented on the class. */
     public static Tau2Data locate() {
-        String prop = System.getProperty("brokkr.tau2.data");
-        if (prop != null && !prop.isBlank()) return new Tau2Data(Path.of(prop));
-        String env = System.getenv("BROKKR_TAU2_DATA");
-        if (env != null && !env.isBlank()) return new Tau2Data(Path.of(env));
-        List<Path> tried = new ArrayList<>();
-        for (String rel : List.of("../shared/upstream/tau2-bench", "../../shared/upstream/tau2-bench")) {
-            Path p = Path.of(rel).toAbsolutePath().normalize();
-            tried.add(p);
-            if (Files.isDirectory(p.resolve("data/tau2"))) return new Tau2Data(p);
+        try {
+            return new Tau2Data(brokkr.data.DataDirs.locate("tau2-bench data directory", "brokkr.tau2.data", "BROKKR_TAU2_DATA",
+                    "upstream/tau2-bench", "data/tau2"));
+        } catch (brokkr.data.DataDirs.NotFound e) {
+            throw new Tau2DataException(e.getMessage());
         }
-        throw new Tau2DataException("tau2-bench data directory not found: set -Dbrokkr.tau2.data or BROKKR_TAU2_DATA (tried "
-                + tried + ")");
     }
 
     /** Reads {@code relPath} and checks its SHA-256 against {@code pinnedSha256}. */

@@ -26,8 +26,8 @@ import java.util.Map;
  * include_language_specific_hint=False)} and {@code load_ground_truth_entry(cat)} (utils.py) give them.
  *
  * <p>The directory is the system property {@code brokkr.bfcl.data}, else the environment variable
- * {@code BROKKR_BFCL_DATA}, else the first of {@code ../shared/upstream/gorilla/...} and
- * {@code ../../shared/upstream/gorilla/...} (relative to the working directory) that exists.
+ * {@code BROKKR_BFCL_DATA}, else {@code shared/upstream/gorilla/...} beside the project
+ * ({@link brokkr.data.DataDirs}).
  */
 public final class BfclData {
     static final String REL = "shared/upstream/gorilla/berkeley-function-call-leaderboard/bfcl_eval/data";
@@ -96,17 +96,12 @@ public final class BfclData {
     }
 
     public static Path locate() {
-        String prop = System.getProperty("brokkr.bfcl.data");
-        if (prop != null && !prop.isBlank()) return Path.of(prop);
-        String env = System.getenv("BROKKR_BFCL_DATA");
-        if (env != null && !env.isBlank()) return Path.of(env);
-        List<Path> tried = new ArrayList<>();
-        for (String up : List.of("../", "../../")) {
-            Path p = Path.of(up + REL).toAbsolutePath().normalize();
-            tried.add(p);
-            if (Files.isDirectory(p)) return p;
+        try {
+            return brokkr.data.DataDirs.locate("BFCL data directory", "brokkr.bfcl.data", "BROKKR_BFCL_DATA",
+                    REL.substring("shared/".length()), null);
+        } catch (brokkr.data.DataDirs.NotFound e) {
+            throw new BfclDataException(e.getMessage());
         }
-        throw new BfclDataException("BFCL data directory not found: set -Dbrokkr.bfcl.data or BROKKR_BFCL_DATA (tried " + tried + ")");
     }
 
     public List<BfclTask> tasks(BfclCategory c) { return tasks.get(c); }
