@@ -4,7 +4,10 @@ import brokkr.agent.ToolHandler;
 import brokkr.agent.ToolResult;
 import brokkr.conversation.Message;
 import brokkr.conversation.ToolCall;
+import brokkr.conversation.ToolSpec;
 import brokkr.python.PyJson;
+import brokkr.value.PyDict;
+import brokkr.value.PyList;
 import brokkr.tool.ToolSet;
 import brokkr.value.PyStr;
 import brokkr.value.Value;
@@ -34,6 +37,13 @@ public final class SyntheticTools {
      * may run concurrently. A tool's string result is the tool message; a raised error or a binding
      * error (missing or unexpected argument) is {@code ERROR: <message>}; an unknown tool name too.
      */
+    /** The schema both synthetic tools share: one required string parameter. */
+    public static ToolSpec oneStringParam(String tool, String description, String param, String paramDescription) {
+        return new ToolSpec(tool, description, PyDict.of("type", "object",
+                "properties", PyDict.of(param, PyDict.of("type", "string", "description", paramDescription)),
+                "required", PyList.of(new PyStr(param))));
+    }
+
     public static ToolHandler readOnly(ToolSet tools, Value world) {
         return call -> switch (tools.dispatch(world, call.name(), call.arguments())) {
             case ToolSet.Outcome.Ok ok -> ToolResult.ok(text(ok.result()));

@@ -13,7 +13,6 @@ import brokkr.tool.Param;
 import brokkr.tool.ToolDef;
 import brokkr.tool.ToolSet;
 import brokkr.value.PyDict;
-import brokkr.value.PyList;
 import brokkr.value.PyStr;
 import java.util.List;
 
@@ -58,11 +57,9 @@ public final class PointerChasing {
         return List.of(new Message.System(systemPrompt(chain)), new Message.User(USER_PROMPT));
     }
 
-    public static final ToolSpec SPEC = new ToolSpec(TOOL,
+    public static final ToolSpec SPEC = SyntheticTools.oneStringParam(TOOL,
             "Returns the hop at a key as 'fragment=<value> next=<key>'. When next=END the chain is complete.",
-            PyDict.of("type", "object",
-                    "properties", PyDict.of("key", PyDict.of("type", "string", "description", "The current key of the chain")),
-                    "required", PyList.of(new PyStr("key"))));
+            "key", "The current key of the chain");
 
     public static final List<ToolSpec> TOOLS = List.of(SPEC);
 

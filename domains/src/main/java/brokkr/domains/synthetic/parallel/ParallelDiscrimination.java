@@ -12,8 +12,6 @@ import brokkr.python.PyException;
 import brokkr.tool.Param;
 import brokkr.tool.ToolDef;
 import brokkr.tool.ToolSet;
-import brokkr.value.PyDict;
-import brokkr.value.PyList;
 import brokkr.value.PyStr;
 import brokkr.value.Value;
 import java.util.Arrays;
@@ -56,11 +54,9 @@ public final class ParallelDiscrimination {
         return List.of(new Message.System(systemPrompt(table)), new Message.User(USER_PROMPT));
     }
 
-    public static final ToolSpec SPEC = new ToolSpec(TOOL,
+    public static final ToolSpec SPEC = SyntheticTools.oneStringParam(TOOL,
             "Returns the value of an id as 'value=<token>'. Each id is independent of the others.",
-            PyDict.of("type", "object",
-                    "properties", PyDict.of("id", PyDict.of("type", "string", "description", "The id to look up")),
-                    "required", PyList.of(new PyStr("id"))));
+            "id", "The id to look up");
 
     public static final List<ToolSpec> TOOLS = List.of(SPEC);
 
