@@ -169,7 +169,8 @@ public final class WorldHash {
         return (16L + (long) length * elementBytes + 7) & ~7L;
     }
 
-    static MessageDigest newSha256() {
+    /** A fresh SHA-256 digest (every Java platform has one). */
+    public static MessageDigest newSha256() {
         try {
             return MessageDigest.getInstance("SHA-256");
         } catch (NoSuchAlgorithmException e) {

@@ -1,8 +1,8 @@
 package brokkr.cli;
 
-import brokkr.domains.tau2.Tau2Domains;
-import brokkr.tau2.Tau2Conformance;
-import brokkr.world.WorldBench;
+import brokkr.domains.tau2.runner.Tau2Domains;
+import brokkr.domains.tau2.conformance.Tau2Conformance;
+import brokkr.bench.WorldBench;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;

@@ -2,8 +2,8 @@ package brokkr.cli;
 
 import brokkr.domains.bfcl.BfclConformance;
 import brokkr.domains.bfcl.BfclData;
-import brokkr.domains.tau2.Tau2Domains;
-import brokkr.tau2.Tau2Conformance;
+import brokkr.domains.tau2.runner.Tau2Domains;
+import brokkr.domains.tau2.conformance.Tau2Conformance;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;

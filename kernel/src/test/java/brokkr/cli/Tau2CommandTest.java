@@ -82,16 +82,16 @@ class Tau2CommandTest {
     /** The llm agent path through the CLI: every model is an OpenAI-compatible server on loopback. */
     @Test
     void llmAgentRunSendsUpstreamsSeedsAndRecordsTheRequests(@TempDir Path dir) throws Exception {
-        brokkr.domains.tau2.episode.Tau2Domain domain = brokkr.domains.tau2.episode.Tau2Domain.load("retail");
-        brokkr.tau2.grading.TaskSpec task = domain.task("2"); // has NL assertions, so the judge is asked
+        brokkr.domains.tau2.runner.Tau2Domain domain = brokkr.domains.tau2.runner.Tau2Domain.load("retail");
+        brokkr.domains.tau2.model.TaskSpec task = domain.task("2"); // has NL assertions, so the judge is asked
         try (var server = brokkr.provider.testing.ScriptedModelServer.ofCandidate((history, tools) -> {
             // One server plays all three roles, told apart by their system prompts.
             String system = history.get(0).content();
-            if (system.equals(brokkr.tau2.grading.ModelNlJudge.SYSTEM_PROMPT)) {
+            if (system.equals(brokkr.domains.tau2.evaluator.ModelNlJudge.SYSTEM_PROMPT)) {
                 return brokkr.conversation.Turn.of(new brokkr.conversation.Message.Assistant("{\"results\": []}"));
             }
-            if (system.equals(domain.agentSystemPrompt())) return new brokkr.tau2.episode.GoldReplayAgent(task).next(history, tools);
-            return new brokkr.tau2.episode.ScriptedUser(task).next(history, tools);
+            if (system.equals(domain.agentSystemPrompt())) return new brokkr.domains.tau2.agent.GoldReplayAgent(task).next(history, tools);
+            return new brokkr.domains.tau2.user.ScriptedUser(task).next(history, tools);
         })) {
             Path log = dir.resolve("llm.jsonl");
             ByteArrayOutputStream o = new ByteArrayOutputStream(), e = new ByteArrayOutputStream();

@@ -1,10 +1,10 @@
 package brokkr.domains.tau2.retail;
 
-import brokkr.tau2.Tau2Conformance;
-import brokkr.tau2.Tau2Data;
-import brokkr.tau2.Tau2Environment;
-import brokkr.tau2.Tau2Prompts;
-import brokkr.tau2.Tau2Toolkit;
+import brokkr.domains.tau2.conformance.Tau2Conformance;
+import brokkr.domains.tau2.environment.Tau2Data;
+import brokkr.domains.tau2.environment.Tau2Environment;
+import brokkr.domains.tau2.orchestrator.Tau2Prompts;
+import brokkr.domains.tau2.environment.Tau2Toolkit;
 import brokkr.value.Json;
 import brokkr.value.PyDict;
 import brokkr.value.PyList;

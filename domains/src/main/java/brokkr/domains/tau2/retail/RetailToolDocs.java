@@ -1,6 +1,6 @@
 package brokkr.domains.tau2.retail;
 
-import brokkr.tau2.ToolSchema;
+import brokkr.domains.tau2.environment.ToolSchema;
 import java.util.List;
 
 /**

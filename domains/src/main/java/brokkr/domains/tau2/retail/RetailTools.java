@@ -2,11 +2,11 @@ package brokkr.domains.tau2.retail;
 
 import static brokkr.python.PyException.valueError;
 
-import brokkr.pydantic.Pydantic;
+import brokkr.python.Pydantic;
 import brokkr.python.PyBuiltins;
 import brokkr.python.PyJson;
-import brokkr.tau2.Calculate;
-import brokkr.tau2.Tau2Toolkit;
+import brokkr.domains.tau2.environment.Calculate;
+import brokkr.domains.tau2.environment.Tau2Toolkit;
 import brokkr.tool.Args;
 import brokkr.tool.Param;
 import brokkr.tool.ToolDef;

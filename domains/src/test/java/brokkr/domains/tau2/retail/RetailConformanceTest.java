@@ -2,8 +2,8 @@ package brokkr.domains.tau2.retail;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import brokkr.tau2.Tau2Conformance;
-import brokkr.tau2.Tau2Data;
+import brokkr.domains.tau2.conformance.Tau2Conformance;
+import brokkr.domains.tau2.environment.Tau2Data;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 

@@ -4,8 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import brokkr.tau2.Tau2Conformance;
-import brokkr.tau2.Tau2Data;
+import brokkr.domains.tau2.conformance.Tau2Conformance;
+import brokkr.domains.tau2.environment.Tau2Data;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -3,7 +3,7 @@ package brokkr.domains.tau2.retail;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import brokkr.python.PyJson;
-import brokkr.tau2.Tau2Data;
+import brokkr.domains.tau2.environment.Tau2Data;
 import brokkr.value.Json;
 import brokkr.value.PyDict;
 import brokkr.value.PyList;

@@ -1,0 +1,89 @@
+package brokkr.domains.tau2.environment;
+
+import brokkr.conversation.ToolSpec;
+import brokkr.domains.tau2.model.EnvAssertion;
+import brokkr.domains.tau2.model.Requestor;
+import brokkr.domains.tau2.model.TaskSpec;
+import brokkr.value.PyDict;
+import java.util.List;
+
+/**
+ * What the episode protocol and the grader need from a tau2 domain, as pure functions over immutable
+ * world values of type {@code W} (upstream's {@code Environment}, {@code src/tau2/environment/environment.py}, mutates
+ * one object; here every call returns the next world, so forking and replay are free).
+ */
+public interface EpisodeEnvironment<W> {
+
+    /** The agent's tools in upstream order ({@code env.get_tools()}), as the model sees them. */
+    List<ToolSpec> agentTools();
+
+    /** The user simulator's tools for this task; empty when it has none (upstream {@code tools=None}). */
+    List<ToolSpec> userTools(TaskSpec task);
+
+    /**
+     * A fresh environment with the task's initial state applied ({@code Environment.set_state} with the
+     * task's initialization data and actions, no message history).
+     */
+    W initialWorld(TaskSpec task);
+
+    /**
+     * {@code Environment.get_response(ToolCall(...))}: dispatch by requestor, {@code "Error: " + str(e)}
+     * contents for raised exceptions, {@code sync_tools()} only after a call that did not raise.
+     */
+    Response<W> respond(W world, Requestor requestor, String name, PyDict arguments);
+
+    /**
+     * The tool calls of one message, in order ({@code Orchestrator._execute_tool_calls}): each call sees
+     * the world the previous one left. Domains whose environment object must persist across the calls of
+     * one step (no extra {@code sync_tools} between them) override this.
+     */
+    default Step<W> respondAll(W world, Requestor requestor, List<Call> calls) {
+        List<Response<W>> out = new java.util.ArrayList<>(calls.size());
+        W w = world;
+        for (Call c : calls) {
+            Response<W> r = respond(w, requestor, c.name(), c.arguments());
+            w = r.world();
+            out.add(r);
+        }
+        return new Step<>(w, out);
+    }
+
+    /** One tool call to execute: its name and keyword arguments. */
+    record Call(String name, PyDict arguments) {}
+
+    /** The world after all calls of a step, and each call's response in order. */
+    record Step<W>(W world, List<Response<W>> responses) {
+        public Step { responses = List.copyOf(responses); }
+    }
+
+    /** {@code Environment.sync_tools()}, which the orchestrator runs after every step; identity where a domain has none. */
+    default W sync(W world) { return world; }
+
+    /**
+     * The grader's gold environment ({@code EnvironmentEvaluator.calculate_reward}): a fresh environment
+     * with the task's initial state, then {@code make_tool_call} per gold action in order, WITHOUT
+     * {@code sync_tools}, each exception swallowed (the world keeps what the failed call wrote).
+     */
+    GoldReplay<W> goldReplay(TaskSpec task);
+
+    /** {@code Environment.get_db_hash()}. */
+    String dbHash(W world);
+
+    /** {@code Environment.get_user_db_hash()}; null for domains without a user DB. */
+    String userDbHash(W world);
+
+    /** {@code Environment.run_env_assertion(assertion, raise_assertion_error=False)}: result and next world. */
+    default AssertionOutcome<W> envAssertion(W world, EnvAssertion assertion) {
+        throw new UnsupportedOperationException("this domain has no env assertions (" + assertion.funcName() + ")");
+    }
+
+    /** The result of one tool call: the next world, the tool message content and its error flag. */
+    record Response<W>(W world, String content, boolean error) {}
+
+    /** The gold world and, per swallowed exception, {@code "<tool>: <str(e)>"}. */
+    record GoldReplay<W>(W world, java.util.List<String> errors) {
+        public GoldReplay { errors = java.util.List.copyOf(errors); }
+    }
+
+    record AssertionOutcome<W>(W world, boolean met) {}
+}

@@ -1,0 +1,25 @@
+package brokkr.domains.tau2.model;
+
+/** Upstream {@code TerminationReason} ({@code src/tau2/data_model/simulation.py}); {@link #value()} is upstream's string. */
+public enum TerminationReason {
+    USER_STOP("user_stop"),
+    AGENT_STOP("agent_stop"),
+    MAX_STEPS("max_steps"),
+    TIMEOUT("timeout"),
+    TOO_MANY_ERRORS("too_many_errors"),
+    AGENT_ERROR("agent_error"),
+    USER_ERROR("user_error"),
+    /** A model call that could not be completed; excluded from metrics, never a model failure. */
+    INFRASTRUCTURE_ERROR("infrastructure_error"),
+    CONTEXT_WINDOW_EXCEEDED("context_window_exceeded"),
+    UNEXPECTED_ERROR("unexpected_error");
+
+    private final String value;
+
+    TerminationReason(String value) { this.value = value; }
+
+    public String value() { return value; }
+
+    /** Upstream {@code evaluate_simulation} grades only these; everything else scores 0. */
+    public boolean isNormalStop() { return this == USER_STOP || this == AGENT_STOP; }
+}

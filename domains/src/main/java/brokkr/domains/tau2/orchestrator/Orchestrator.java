@@ -1,0 +1,318 @@
+package brokkr.domains.tau2.orchestrator;
+
+import brokkr.domains.tau2.environment.EpisodeEnvironment;
+import brokkr.domains.tau2.model.TerminationReason;
+
+import brokkr.conversation.InfrastructureFailure;
+import brokkr.conversation.Message;
+import brokkr.conversation.ModelCall;
+import brokkr.conversation.ToolCall;
+import brokkr.conversation.Turn;
+import brokkr.conversation.Usage;
+import brokkr.domains.tau2.model.Requestor;
+import brokkr.domains.tau2.model.Tau2Message;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Upstream's half-duplex {@code Orchestrator} ({@code src/tau2/orchestrator/orchestrator.py}): the
+ * agent opens with {@link #GREETING}; then each step passes the current message from one role (agent,
+ * user, environment) to the next, and after every step the environment is synced. Steps and tool
+ * errors are counted as upstream counts them: every step counts (agent, user and environment
+ * steps alike), every tool result with {@code error} counts (either requestor, not "in a row"), and
+ * the limits are checked only when the next message is not addressed to the environment.
+ *
+ * <p>Where upstream raises instead of ending the episode, Brokkr ends it with a recorded reason:
+ * <ul>
+ *   <li>an empty message (no text, no tool calls): upstream's {@code ParticipantMessageBase.validate}
+ *       raises {@code ValueError}, its runner retries the whole simulation and finally records
+ *       {@code infrastructure_error}; Brokkr ends the episode as {@code agent_error} /
+ *       {@code user_error} (the message is kept in the transcript);</li>
+ *   <li>tool-call arguments that are not a JSON object: upstream's {@code generate} raises in
+ *       {@code json.loads}; Brokkr ends as {@code agent_error} / {@code user_error};</li>
+ *   <li>a stop whose message also carries tool calls (the environment would receive the last message):
+ *       upstream's {@code _finalize} raises; Brokkr records {@code infrastructure_error}, as upstream's
+ *       runner ends up doing;</li>
+ *   <li>a candidate that throws {@link InfrastructureFailure}: {@code infrastructure_error}; one that
+ *       throws anything else: {@code unexpected_error}.</li>
+ * </ul>
+ * Messages of a task's initial message history (resuming mid-conversation) are not supported.
+ */
+public final class Orchestrator<W> {
+    /** Upstream {@code DEFAULT_FIRST_AGENT_MESSAGE}. */
+    public static final String GREETING = "Hi! How can I help you today?";
+    /** Upstream {@code STOP}, {@code TRANSFER}, {@code OUT_OF_SCOPE} ({@code src/tau2/user/user_simulator_base.py}). */
+    public static final String STOP = "###STOP###";
+    public static final String TRANSFER = "###TRANSFER###";
+    public static final String OUT_OF_SCOPE = "###OUT-OF-SCOPE###";
+
+    private enum Role { AGENT, USER, ENV }
+
+    /** What one episode produced, before grading. */
+    public record Run<W>(List<Tau2Message> trajectory, TerminationReason termination, String note, W finalWorld,
+                      int steps, int toolErrors, Usage agentUsage, Usage userUsage,
+                      List<ModelCall> agentCalls, List<ModelCall> userCalls) {
+        public Run {
+            trajectory = List.copyOf(trajectory);
+            agentCalls = List.copyOf(agentCalls);
+            userCalls = List.copyOf(userCalls);
+        }
+    }
+
+    private final EpisodeEnvironment<W> env;
+    private final AgentSide agent;
+    private final UserSide user;
+    private final EpisodeOptions options;
+
+    // Episode state (upstream's orchestrator fields), confined to one run().
+    private final List<Tau2Message> trajectory = new ArrayList<>();
+    private final List<Message> agentState = new ArrayList<>();
+    private final List<Tau2Message> userState = new ArrayList<>();
+    private final List<ModelCall> agentCalls = new ArrayList<>();
+    private final List<ModelCall> userCalls = new ArrayList<>();
+    private Usage agentUsage = Usage.ZERO, userUsage = Usage.ZERO;
+    private W world;
+    private Role from, to;
+    private Object message; // a Tau2Message, or the List<ToolResult> of one environment step
+    private boolean done;
+    private TerminationReason reason;
+    private String note;
+    private int steps, errors;
+    private boolean ran;
+
+    private Orchestrator(EpisodeEnvironment<W> env, W initialWorld, AgentSide agent, UserSide user, EpisodeOptions options) {
+        this.env = env;
+        this.world = initialWorld;
+        this.agent = agent;
+        this.user = user;
+        this.options = options;
+    }
+
+    /** Runs one episode from {@code initialWorld} (the task's initial state already applied). */
+    public static <W> Run<W> run(EpisodeEnvironment<W> env, W initialWorld, AgentSide agent, UserSide user, EpisodeOptions options) {
+        return new Orchestrator<>(env, initialWorld, agent, user, options).runOnce();
+    }
+
+    private Run<W> runOnce() {
+        if (ran) throw new IllegalStateException("an orchestrator runs once");
+        ran = true;
+        // Orchestrator.initialize without message history: the greeting is the agent's first message.
+        Tau2Message.Agent greeting = new Tau2Message.Agent(GREETING);
+        trajectory.add(greeting);
+        agentState.add(toAgentView(greeting));
+        message = greeting;
+        from = Role.AGENT;
+        to = Role.USER;
+        while (!done) {
+            step();
+            checkTermination();
+        }
+        finish();
+        return new Run<>(trajectory, reason, note, world, steps, errors, agentUsage, userUsage, agentCalls, userCalls);
+    }
+
+    /** Upstream {@code Orchestrator.step}. */
+    private void step() {
+        if ((from == Role.AGENT || from == Role.ENV) && to == Role.USER) {
+            Tau2Message.User msg = userTurn();
+            if (msg == null) return;
+            trajectory.add(msg);
+            message = msg;
+            from = Role.USER;
+            to = msg.isToolCall() ? Role.ENV : Role.AGENT;
+            if (!validate(msg, TerminationReason.USER_ERROR) && isUserStop(msg)) stop(TerminationReason.USER_STOP);
+        } else if ((from == Role.USER || from == Role.ENV) && to == Role.AGENT) {
+            Tau2Message.Agent msg = agentTurn();
+            if (msg == null) return;
+            trajectory.add(msg);
+            message = msg;
+            from = Role.AGENT;
+            to = msg.isToolCall() ? Role.ENV : Role.USER;
+            if (!validate(msg, TerminationReason.AGENT_ERROR) && agent.stopsOnToken() && msg.content() != null && msg.content().contains(STOP)) {
+                stop(TerminationReason.AGENT_STOP);
+            }
+        } else if ((from == Role.AGENT || from == Role.USER) && to == Role.ENV) {
+            Tau2Message.Participant caller = (Tau2Message.Participant) message;
+            Requestor requestor = from == Role.AGENT ? Requestor.ASSISTANT : Requestor.USER;
+            List<EpisodeEnvironment.Call> calls = caller.toolCalls().stream()
+                    .map(tc -> new EpisodeEnvironment.Call(tc.name(), tc.arguments())).toList();
+            EpisodeEnvironment.Step<W> executed = env.respondAll(world, requestor, calls);
+            world = executed.world();
+            List<Tau2Message.ToolResult> results = new ArrayList<>();
+            for (int i = 0; i < calls.size(); i++) {
+                ToolCall tc = caller.toolCalls().get(i);
+                EpisodeEnvironment.Response<W> r = executed.responses().get(i);
+                if (r.error()) errors++;
+                results.add(new Tau2Message.ToolResult(tc.id(), tc.name(), r.content(), requestor, r.error()));
+            }
+            trajectory.addAll(results);
+            message = results;
+            to = from;
+            from = Role.ENV;
+        } else {
+            throw new IllegalStateException("invalid role combination " + from + " -> " + to);
+        }
+        if (options.enforceCommunicationProtocol()) checkCommunication();
+        steps++;
+        world = env.sync(world);
+    }
+
+    /**
+     * Upstream's {@code validate()} and the tool-call parsing of {@code generate}, which raise upstream
+     * (see the class comment): returns true when the message ended the episode as {@code error}.
+     */
+    private boolean validate(Tau2Message.Participant msg, TerminationReason error) {
+        String who = error == TerminationReason.AGENT_ERROR ? "agent" : "user";
+        if (msg.isEmpty()) {
+            stop(error);
+            note = who + " sent an empty message";
+            return true;
+        }
+        for (ToolCall tc : msg.toolCalls()) {
+            if (tc.isMalformed()) {
+                stop(error);
+                note = who + " sent tool call '" + tc.name() + "' with malformed arguments: " + tc.malformed();
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Upstream {@code UserSimulator.is_stop}: a text message (no tool calls) containing a stop marker. */
+    static boolean isUserStop(Tau2Message.User msg) {
+        if (msg.isToolCall() || msg.content() == null) return false;
+        String c = msg.content();
+        return c.contains(STOP) || c.contains(TRANSFER) || c.contains(OUT_OF_SCOPE);
+    }
+
+    /** Upstream {@code LLMAgent.generate_next_message}: the incoming message joins the agent's state, then the model answers. */
+    private Tau2Message.Agent agentTurn() {
+        receive(agentState, message);
+        List<Message> history = new ArrayList<>(agentState.size() + 1);
+        history.add(new Message.System(agent.systemPrompt()));
+        history.addAll(agentState);
+        Turn turn = ask(agent.candidate(), history, agent.tools(), agentCalls);
+        if (turn == null) return null;
+        Message.Assistant a = turn.message();
+        agentUsage = agentUsage.plus(a.usage());
+        Tau2Message.Agent msg = new Tau2Message.Agent(a.content(), withArguments(a.toolCalls()), a.usage());
+        agentState.add(toAgentView(msg));
+        return msg;
+    }
+
+    /** Upstream {@code UserSimulator.generate_next_message}: the model sees the user's state with roles flipped. */
+    private Tau2Message.User userTurn() {
+        if (message instanceof List<?> results) {
+            for (Object r : results) userState.add((Tau2Message) r);
+        } else {
+            Tau2Message.Agent a = (Tau2Message.Agent) message;
+            if (!a.isEmpty()) userState.add(a);
+        }
+        List<Message> history = new ArrayList<>(userState.size() + 1);
+        history.add(new Message.System(user.systemPrompt()));
+        for (Tau2Message m : userState) history.add(flipped(m));
+        Turn turn = ask(user.candidate(), history, user.tools(), userCalls);
+        if (turn == null) return null;
+        Message.Assistant a = turn.message();
+        userUsage = userUsage.plus(a.usage());
+        Tau2Message.User msg = new Tau2Message.User(a.content(), withArguments(a.toolCalls()), a.usage());
+        userState.add(msg);
+        return msg;
+    }
+
+    /** Tool calls with arguments always present (a candidate may leave them null; upstream's are a dict). */
+    private static List<ToolCall> withArguments(List<ToolCall> calls) {
+        if (calls.stream().allMatch(c -> c.arguments() != null)) return calls;
+        return calls.stream().map(c -> c.arguments() != null ? c
+                : new ToolCall(c.id(), c.name(), brokkr.value.PyDict.empty(), c.rawArguments(), c.malformed())).toList();
+    }
+
+    private Turn ask(brokkr.conversation.Candidate c, List<Message> history, List<brokkr.conversation.ToolSpec> tools, List<ModelCall> record) {
+        try {
+            Turn t = c.next(history, tools);
+            record.addAll(t.calls());
+            return t;
+        } catch (InfrastructureFailure e) {
+            record.addAll(e.attempts());
+            stop(TerminationReason.INFRASTRUCTURE_ERROR);
+            note = e.getMessage();
+            return null;
+        } catch (RuntimeException e) {
+            stop(TerminationReason.UNEXPECTED_ERROR);
+            note = e.getClass().getSimpleName() + ": " + e.getMessage();
+            return null;
+        }
+    }
+
+    private static void receive(List<Message> state, Object incoming) {
+        if (incoming instanceof List<?> results) {
+            for (Object r : results) state.add(toAgentView((Tau2Message) r));
+        } else {
+            state.add(toAgentView((Tau2Message) incoming));
+        }
+    }
+
+    /** The agent's view of a message: its own as assistant, the user's text as user, tool results as tool. */
+    static Message toAgentView(Tau2Message m) {
+        return switch (m) {
+            case Tau2Message.Agent a -> new Message.Assistant(a.content(), a.toolCalls(), a.usage());
+            case Tau2Message.User u -> new Message.User(u.content());
+            case Tau2Message.ToolResult t -> new Message.Tool(t.id(), t.name(), t.content(), t.error());
+        };
+    }
+
+    /**
+     * Upstream {@code UserState.flip_roles}: the user's own messages become assistant messages (tool
+     * calls included), the agent's text messages user messages, the user's tool results tool messages.
+     */
+    static Message flipped(Tau2Message m) {
+        return switch (m) {
+            case Tau2Message.User u -> new Message.Assistant(u.content(), u.toolCalls(), u.usage());
+            case Tau2Message.Agent a -> {
+                if (a.isToolCall()) throw new IllegalStateException("Tool calls are not supported in the flipped messages");
+                yield new Message.User(a.content());
+            }
+            case Tau2Message.ToolResult t -> {
+                if (t.requestor() != Requestor.USER) throw new IllegalStateException("Tool messages should be sent to the user in this message history");
+                yield new Message.Tool(t.id(), t.name(), t.content(), t.error());
+            }
+        };
+    }
+
+    /** Upstream {@code _check_communication_error}, run after every step when the protocol is enforced. */
+    private void checkCommunication() {
+        if (from == Role.ENV || !(message instanceof Tau2Message.Participant p)) return;
+        TerminationReason error = from == Role.USER ? TerminationReason.USER_ERROR : TerminationReason.AGENT_ERROR;
+        String who = from == Role.USER ? "user" : "agent";
+        if (!p.isToolCall() && !p.hasText()) {
+            stop(error);
+            note = who + " sent an empty message";
+        } else if (p.isToolCall() && p.hasText()) {
+            stop(error);
+            note = who + " sent both text content and tool calls";
+        }
+    }
+
+    /** Upstream {@code Orchestrator._check_termination}. */
+    private void checkTermination() {
+        if (to == Role.ENV) return;
+        if (steps >= options.maxSteps()) stop(TerminationReason.MAX_STEPS);
+        if (errors >= options.maxErrors()) stop(TerminationReason.TOO_MANY_ERRORS);
+    }
+
+    private void stop(TerminationReason r) {
+        done = true;
+        reason = r;
+    }
+
+    /** Upstream {@code _finalize}: the last message must not be addressed to the environment unless a participant erred. */
+    private void finish() {
+        boolean participantError = reason == TerminationReason.AGENT_ERROR || reason == TerminationReason.USER_ERROR;
+        boolean infra = reason == TerminationReason.INFRASTRUCTURE_ERROR || reason == TerminationReason.UNEXPECTED_ERROR;
+        if (to == Role.ENV && !participantError && !infra) {
+            note = "episode ended (" + reason.value() + ") on a message addressed to the environment; upstream's "
+                    + "_finalize raises here and its runner records infrastructure_error";
+            reason = TerminationReason.INFRASTRUCTURE_ERROR;
+        }
+    }
+}

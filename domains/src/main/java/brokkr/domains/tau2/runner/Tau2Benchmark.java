@@ -1,0 +1,355 @@
+package brokkr.domains.tau2.runner;
+
+import brokkr.domains.tau2.model.Tau2Transcript;
+
+import brokkr.conversation.Candidate;
+import brokkr.conversation.InfrastructureFailure;
+import brokkr.conversation.ModelCall;
+import brokkr.domains.tau2.retail.RetailDomain;
+import brokkr.eval.AgentDef;
+import brokkr.eval.BenchmarkProvider;
+import brokkr.eval.Check;
+import brokkr.eval.EnvironmentDef;
+import brokkr.eval.Evaluator;
+import brokkr.eval.Interaction;
+import brokkr.eval.ModelRef;
+import brokkr.eval.Models;
+import brokkr.eval.Protocol;
+import brokkr.eval.TrustTier;
+import brokkr.eval.Verdict;
+import brokkr.eval.WorldReplay;
+import brokkr.eval.WorldSetup;
+import brokkr.domains.tau2.environment.Tau2Environment.Worlds;
+import brokkr.domains.tau2.orchestrator.AgentSide;
+import brokkr.domains.tau2.orchestrator.Episode;
+import brokkr.domains.tau2.environment.EpisodeEnvironment;
+import brokkr.domains.tau2.orchestrator.EpisodeJson;
+import brokkr.domains.tau2.orchestrator.EpisodeOptions;
+import brokkr.domains.tau2.agent.GoldReplayAgent;
+import brokkr.domains.tau2.orchestrator.Orchestrator;
+import brokkr.domains.tau2.user.ScriptedUser;
+import brokkr.domains.tau2.agent.StopAtOnceAgent;
+import brokkr.domains.tau2.model.TerminationReason;
+import brokkr.domains.tau2.orchestrator.UserSide;
+import brokkr.domains.tau2.evaluator.Checks;
+import brokkr.domains.tau2.evaluator.Grade;
+import brokkr.domains.tau2.evaluator.Grader;
+import brokkr.domains.tau2.evaluator.ModelNlJudge;
+import brokkr.domains.tau2.evaluator.NlJudge;
+import brokkr.domains.tau2.model.Requestor;
+import brokkr.domains.tau2.model.RewardType;
+import brokkr.domains.tau2.evaluator.ScriptedVerdictJudge;
+import brokkr.domains.tau2.model.TaskSpec;
+import brokkr.domains.tau2.model.Tau2Message;
+import brokkr.value.PyBool;
+import brokkr.value.PyDict;
+import brokkr.value.PyInt;
+import brokkr.value.PyNone;
+import brokkr.value.PyStr;
+import brokkr.value.Value;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+
+/**
+ * A tau2-bench domain on the evaluation path, domain {@code tau2-<name>} (one subclass per domain of
+ * {@link Tau2Domains}, registered through {@code META-INF/services}).
+ *
+ * <ul>
+ *   <li><b>World setup</b>: the task's initial world (upstream {@code set_state}) goes into the run's
+ *       fork; the evidence is its {@code get_db_hash()}.</li>
+ *   <li><b>Protocol</b>: upstream's half-duplex conversation ({@link Orchestrator}) with the candidate
+ *       as agent and the environment's {@code user} model as user simulator (upstream's per-task
+ *       prompt). It returns the transcript (every message and tool call with its result) and the
+ *       termination reason, never the grade. The orchestrator records a failed model call as an
+ *       {@code infrastructure_error} termination; here that is rethrown as
+ *       {@link InfrastructureFailure}, so the attempt is excluded from metrics rather than graded.</li>
+ *   <li><b>Evaluator</b>: upstream's grading ({@link Grader}) of the recorded transcript against the
+ *       observed final world, as one check per reason to lose: {@code setup_verified},
+ *       {@code terminated_normally} and each reward component in the task's basis ({@code db},
+ *       {@code env_assertion}, {@code action}, {@code nl_assertion}, {@code communicate}, upstream's
+ *       order). Components outside the basis cannot lose a task, so they are not checks; they stay in
+ *       the details (the full grade) as upstream keeps them as diagnostics.</li>
+ * </ul>
+ *
+ * <p>Gold actions and NL assertions stay here: the {@link EnvironmentDef} names the task id, the
+ * upstream revision, the digests of every upstream file the domain read, the user simulator and the
+ * judge, and the orchestrator's settings (upstream defaults: 200 steps, 10 errors, run seed 300).
+ *
+ * <p>Scripted models ({@code provider: scripted}): candidates {@code gold} (replays the task's gold
+ * actions, states its communicate info, stops) and {@code stop} (stops at once); user {@code user},
+ * the scripted customer (the default when an experiment names no {@code user}); judge
+ * {@code known-verdict} (the default when it names no {@code judge}), which knows the verdict only for
+ * the scripted candidates (gold: every assertion met; stop: none met; recorded with trust tier
+ * {@link TrustTier#SELF_REPORTED}). A model candidate needs a user model (opposite the scripted user
+ * its cells fail as harness errors instead of producing meaningless scores) and a judge model (with
+ * the known-verdict judge, its cells on tasks with NL assertions fail the same way).
+ *
+ * <p>Model candidates and model users on OpenAI-compatible providers get upstream's per-trial seed
+ * ({@link TrialSeeds}: repetition r is trial r) as the request's {@code seed}; the judge gets none.
+ */
+public abstract class Tau2Benchmark implements BenchmarkProvider {
+    public static final String GOLD = "gold";
+    public static final String STOP = "stop";
+    public static final String SCRIPTED_USER = "user";
+    public static final String KNOWN_VERDICT = "known-verdict";
+
+    /** The user and judge an experiment gets when it names none: fit for the scripted candidates only. */
+    public static final ModelRef DEFAULT_USER = new ModelRef(SCRIPTED, SCRIPTED_USER);
+    public static final ModelRef DEFAULT_JUDGE = new ModelRef(SCRIPTED, KNOWN_VERDICT);
+
+    /** Providers to which upstream's litellm passes {@code seed} (as Tau2Command's). */
+    static final List<String> OPENAI_COMPATIBLE = List.of("openai", "openai-compatible", "vllm", "llamacpp", "ollama");
+
+    private final String domainName;
+    private volatile Tau2Domain domain;
+
+    protected Tau2Benchmark(String domainName) { this.domainName = domainName; }
+
+    /** tau2-bench's retail domain. */
+    public static final class Retail extends Tau2Benchmark {
+        public Retail() { super(RetailDomain.DOMAIN); }
+    }
+
+    @Override public String name() { return "tau2-" + domainName; }
+
+    /** The domain's data, loaded (and digest-checked) on first use: a registry lookup alone reads nothing. */
+    Tau2Domain domain() {
+        Tau2Domain d = domain;
+        if (d == null) {
+            synchronized (this) {
+                if (domain == null) domain = Tau2Domain.load(domainName);
+                d = domain;
+            }
+        }
+        return d;
+    }
+
+    @Override public List<String> tasks(String split) {
+        return domain().split(split).stream().map(TaskSpec::id).toList();
+    }
+
+    @Override public EnvironmentDef environment(String taskId, Map<String, ModelRef> models) {
+        TaskSpec task = domain().task(taskId);
+        if (task.hasMessageHistory()) throw new IllegalArgumentException("task " + taskId + " starts from a message history, which is not supported");
+        Map<String, ModelRef> roles = new TreeMap<>();
+        roles.put("user", models.getOrDefault("user", DEFAULT_USER));
+        roles.put("judge", models.getOrDefault("judge", DEFAULT_JUDGE));
+        EpisodeOptions o = EpisodeOptions.DEFAULT;
+        PyDict options = PyDict.builder().put("max_steps", o.maxSteps()).put("max_errors", o.maxErrors())
+                .put("enforce_communication_protocol", PyBool.of(o.enforceCommunicationProtocol()))
+                .put("run_seed", TrialSeeds.DEFAULT_RUN_SEED).build();
+        return new EnvironmentDef(name(), Tau2Domains.UPSTREAM_REVISION, Tau2Domains.dataDigests(domainName), taskId, roles, options);
+    }
+
+    private static EpisodeOptions episodeOptions(PyDict o) {
+        return new EpisodeOptions((int) num(o.get("max_steps")), (int) num(o.get("max_errors")),
+                ((PyBool) o.get("enforce_communication_protocol")).value());
+    }
+
+    // ---------------------------------------------------------------- world
+
+    /** The fork holds the agent DB, or {@code {"db", "user_db"}} for domains whose user has a DB of its own. */
+    static Value encode(Worlds w) { return w.userDb() == null ? w.db() : PyDict.of("db", w.db(), "user_db", w.userDb()); }
+
+    /** The fork's value as worlds, shaped like the task's initial worlds. */
+    static Worlds decode(Value v, Worlds initial) {
+        if (initial.userDb() == null) return new Worlds(v, null);
+        PyDict d = v.asDict();
+        return new Worlds(d.get("db"), d.get("user_db"));
+    }
+
+    @Override public WorldSetup worldSetup() {
+        return (env, fork) -> {
+            Tau2Domain d = domain();
+            EpisodeEnvironment<Worlds> e = d.environment();
+            Worlds w = e.initialWorld(d.task(env.taskId()));
+            fork.set(encode(w));
+            return PyDict.of("initial_db_hash", e.dbHash(w), "initial_user_db_hash", nullable(e.userDbHash(w)));
+        };
+    }
+
+    /**
+     * Replays the record's tool calls from the task's initial world: each message whose tool calls the
+     * environment answered (the transcript has their results next) runs as one step, as the orchestrator
+     * ran it, followed by {@code sync_tools}; calls that never reached the environment (a malformed call
+     * that ended the episode) are not replayed.
+     */
+    @Override public Optional<WorldReplay> worldReplay() {
+        return Optional.of((env, evidence) -> {
+            Tau2Domain d = domain();
+            EpisodeEnvironment<Worlds> e = d.environment();
+            Worlds w = e.initialWorld(d.task(env.taskId()));
+            List<Tau2Message> t = Tau2Transcript.fromValue(evidence.transcript());
+            for (int i = 0; i < t.size(); i++) {
+                if (t.get(i) instanceof Tau2Message.Participant p && p.isToolCall()
+                        && i + 1 < t.size() && t.get(i + 1) instanceof Tau2Message.ToolResult) {
+                    Requestor requestor = p instanceof Tau2Message.Agent ? Requestor.ASSISTANT : Requestor.USER;
+                    List<EpisodeEnvironment.Call> calls = p.toolCalls().stream()
+                            .map(c -> new EpisodeEnvironment.Call(c.name(), c.arguments())).toList();
+                    w = e.sync(e.respondAll(w, requestor, calls).world());
+                }
+            }
+            return encode(e.sync(w));
+        });
+    }
+
+    // ---------------------------------------------------------------- scripted models
+
+    @Override public Candidate scripted(String role, ModelRef model, EnvironmentDef env) {
+        TaskSpec task = domain().task(env.taskId());
+        String m = model.model();
+        return switch (role) {
+            case "agent" -> switch (m) {
+                case GOLD -> new GoldReplayAgent(task);
+                case STOP -> new StopAtOnceAgent();
+                default -> throw new IllegalArgumentException("unknown " + name() + " candidate '" + m + "' (scripted candidates: gold, stop)");
+            };
+            case "user" -> {
+                if (!m.equals(SCRIPTED_USER)) throw new IllegalArgumentException("unknown " + name() + " scripted user '" + m + "' (scripted users: user)");
+                yield new ScriptedUser(task);
+            }
+            case "judge" -> {
+                if (!m.equals(KNOWN_VERDICT)) throw new IllegalArgumentException("unknown " + name() + " scripted judge '" + m + "' (scripted judges: known-verdict)");
+                // The known-verdict judge is not a model: the evaluator applies it (see judge()).
+                yield (history, tools) -> { throw new IllegalStateException("the known-verdict judge is applied by the evaluator, not called"); };
+            }
+            default -> throw new IllegalArgumentException(name() + " has no scripted " + role);
+        };
+    }
+
+    // ---------------------------------------------------------------- protocol
+
+    @Override public Protocol protocol() {
+        return ctx -> {
+            Tau2Domain d = domain();
+            TaskSpec task = d.task(ctx.env().taskId());
+            AgentDef agentDef = ctx.agent();
+            if (!agentDef.actionSpace().equals("tools")) {
+                throw new IllegalArgumentException(name() + " has the action space 'tools' only, not '" + agentDef.actionSpace() + "'");
+            }
+            boolean scriptedAgent = agentDef.provider().equals(SCRIPTED);
+            ModelRef userRef = ctx.env().models().get("user");
+            if (!scriptedAgent && userRef.provider().equals(SCRIPTED)) {
+                throw new IllegalArgumentException("a model candidate needs a user simulator model (the experiment's 'user'); "
+                        + "the scripted user only plays opposite the scripted candidates");
+            }
+            PyDict opts = ctx.env().options();
+            long seed = TrialSeeds.of(num(opts.get("run_seed")), ctx.repetition() + 1)[ctx.repetition()];
+            Candidate agentModel = seeded(agentDef.provider()) ? ctx.models().model("agent", PyDict.of("seed", seed)) : ctx.candidate();
+            Candidate userModel = ctx.models().model("user", seeded(userRef.provider()) ? PyDict.of("seed", seed) : PyDict.empty());
+            String prompt = ctx.systemPrompt() == null ? d.agentSystemPrompt() : ctx.systemPrompt() + "\n\n" + d.agentSystemPrompt();
+            EpisodeEnvironment<Worlds> env = d.environment();
+            // Upstream's LLMAgent never stops by itself; the scripted agents stop on ###STOP###.
+            AgentSide agent = new AgentSide(agentDef.modelRef().toString(), agentModel, prompt, env.agentTools(), scriptedAgent);
+            UserSide user = new UserSide(userRef.toString(), userModel, d.userSystemPrompt().apply(task), env.userTools(task));
+            Worlds initial = env.initialWorld(task);
+            Orchestrator.Run<Worlds> run = Orchestrator.run(env, decode(ctx.world().get(), initial), agent, user, episodeOptions(opts));
+            switch (run.termination()) {
+                case INFRASTRUCTURE_ERROR -> {
+                    List<ModelCall> calls = new ArrayList<>(run.agentCalls());
+                    calls.addAll(run.userCalls());
+                    throw new InfrastructureFailure("tau2 episode ended with infrastructure_error: " + run.note(), calls, null);
+                }
+                case UNEXPECTED_ERROR -> throw new IllegalStateException("tau2 episode ended with unexpected_error: " + run.note());
+                default -> { }
+            }
+            ctx.world().set(encode(env.sync(run.finalWorld())));
+            return new Interaction(Tau2Transcript.toValue(run.trajectory()),
+                    PyDict.of("steps", run.steps(), "tool_errors", run.toolErrors(), "seed", seed, "note", nullable(run.note())),
+                    run.termination().value());
+        };
+    }
+
+    private static boolean seeded(String provider) { return OPENAI_COMPATIBLE.contains(provider.toLowerCase(Locale.ROOT)); }
+
+    // ---------------------------------------------------------------- evaluator
+
+    @Override public Evaluator evaluator() {
+        return (run, models) -> {
+            Tau2Domain d = domain();
+            TaskSpec task = d.task(run.env().taskId());
+            EpisodeEnvironment<Worlds> env = d.environment();
+            Worlds initial = env.initialWorld(task);
+            Value recorded = run.setupEvidence().get("initial_db_hash");
+            boolean setup = recorded instanceof PyStr s && s.value().equals(env.dbHash(initial));
+            TerminationReason reason = termination(run.interaction().termination());
+            List<Tau2Message> trajectory = Tau2Transcript.fromValue(run.interaction().transcript());
+            var evidence = Episode.evidence(env, task, decode(run.finalWorld(), initial));
+            ModelRef judgeRef = run.env().models().get("judge");
+            Grade g;
+            try {
+                g = Grader.grade(task, trajectory, reason.isNormalStop(), reason.value(), evidence, judge(judgeRef, run.agent(), models));
+            } catch (NlJudge.JudgeFormatException e) {
+                // Upstream's evaluation raises on an unparsable judge answer and its runner records an
+                // infrastructure error: not the candidate's fault. The judge's calls are recorded already.
+                throw new InfrastructureFailure("judge: " + e.getMessage(), List.of(), e);
+            }
+            List<Check> checks = new ArrayList<>();
+            checks.add(new Check("setup_verified", setup));
+            checks.add(new Check("terminated_normally", reason.isNormalStop()));
+            checks.addAll(componentChecks(g, task));
+            TrustTier trust = g.judge() == null ? TrustTier.DETERMINISTIC
+                    : judgeRef.provider().equals(SCRIPTED) ? TrustTier.SELF_REPORTED : TrustTier.MODEL_JUDGED;
+            return new Verdict(checks, setup ? g.reward() : 0.0, trust,
+                    PyDict.of("termination", reason.value(), "grade", EpisodeJson.grade(g)));
+        };
+    }
+
+    /**
+     * One check per reward component in the task's basis: the component's reward when upstream
+     * evaluated it; after a premature termination (nothing is evaluated upstream, the reward is 0) the
+     * deterministic components' diagnostics, and no NL check since no judge is asked.
+     */
+    static List<Check> componentChecks(Grade g, TaskSpec task) {
+        List<Check> out = new ArrayList<>();
+        if (task.criteria() == null) return out;
+        for (RewardType t : List.of(RewardType.DB, RewardType.ENV_ASSERTION, RewardType.ACTION, RewardType.NL_ASSERTION, RewardType.COMMUNICATE)) {
+            if (!task.criteria().basisIncludes(t)) continue;
+            String name = t.name().toLowerCase(Locale.ROOT);
+            Double r = g.breakdown().get(t);
+            if (r != null) {
+                out.add(new Check(name, r == 1.0));
+                continue;
+            }
+            switch (t) {
+                // Upstream's short cut (no actions, no env assertions): no DB entry, the DB counts as matched.
+                case DB -> out.add(new Check(name, g.db() == null || g.db().dbMatch()));
+                case ENV_ASSERTION -> out.add(new Check(name, g.envAssertions().stream().allMatch(Checks.EnvAssertionCheck::met)));
+                case ACTION -> out.add(new Check(name, g.actions().stream().allMatch(Checks.ActionCheck::actionMatch)));
+                case COMMUNICATE -> out.add(new Check(name, g.communicate().stream().allMatch(Checks.CommunicateCheck::met)));
+                case NL_ASSERTION -> { } // not evaluated: the judge was not asked
+            }
+        }
+        return out;
+    }
+
+    /**
+     * The NL judge named by the environment: a model judge with upstream's prompt, or the known-verdict
+     * judge, which only the scripted candidates have a verdict for.
+     */
+    private static NlJudge judge(ModelRef ref, AgentDef agent, Models models) {
+        if (!ref.provider().equals(SCRIPTED)) return new ModelNlJudge(ref.toString(), models.model("judge"));
+        if (agent.provider().equals(SCRIPTED) && agent.model().equals(GOLD)) return ScriptedVerdictJudge.goldVerdict();
+        if (agent.provider().equals(SCRIPTED) && agent.model().equals(STOP)) return ScriptedVerdictJudge.allUnmet();
+        return new NlJudge() {
+            @Override public String name() { return "scripted-" + KNOWN_VERDICT; }
+            @Override public NlJudge.Verdict judge(List<Tau2Message> trajectory, List<String> nlAssertions) {
+                throw new IllegalArgumentException("the known-verdict judge has no verdict for candidate " + agent.modelRef()
+                        + "; name a judge model (the experiment's 'judge')");
+            }
+        };
+    }
+
+    static TerminationReason termination(String value) {
+        for (TerminationReason r : TerminationReason.values()) if (r.value().equals(value)) return r;
+        throw new IllegalArgumentException("unknown termination reason '" + value + "'");
+    }
+
+    private static long num(Value v) { return ((PyInt) v).longValue(); }
+
+    private static Value nullable(String s) { return s == null ? PyNone.NONE : new PyStr(s); }
+}

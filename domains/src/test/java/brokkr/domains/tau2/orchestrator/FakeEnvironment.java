@@ -1,0 +1,76 @@
+package brokkr.domains.tau2.orchestrator;
+
+import brokkr.domains.tau2.environment.EpisodeEnvironment;
+
+import brokkr.conversation.ToolSpec;
+import brokkr.python.PyJson;
+import brokkr.domains.tau2.model.GoldAction;
+import brokkr.domains.tau2.model.Requestor;
+import brokkr.domains.tau2.model.TaskSpec;
+import brokkr.value.PyDict;
+import brokkr.value.PyStr;
+import brokkr.value.Value;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * A tiny tau2-like domain for protocol tests. The world is {@code {"agent": {...}, "user": {...}}};
+ * agent tools {@code set(key, value)} (writes), {@code get(key)} (reads; KeyError when absent) and
+ * {@code fail()} (always raises); user tool {@code press(button)} (writes the user DB). The hash is the
+ * sorted JSON itself, so tests can read it.
+ */
+final class FakeEnvironment implements EpisodeEnvironment<PyDict> {
+    static final PyDict PARAMS = PyDict.of("type", "object", "properties", PyDict.empty());
+
+    @Override public List<ToolSpec> agentTools() {
+        return List.of(new ToolSpec("set", "Set a key.", PARAMS), new ToolSpec("get", "Get a key.", PARAMS), new ToolSpec("fail", "Fails.", PARAMS));
+    }
+
+    @Override public List<ToolSpec> userTools(TaskSpec task) { return List.of(new ToolSpec("press", "Press a button.", PARAMS)); }
+
+    @Override public PyDict initialWorld(TaskSpec task) { return PyDict.of("agent", PyDict.of("a", 1), "user", PyDict.empty()); }
+
+    @Override
+    public Response<PyDict> respond(PyDict world, Requestor requestor, String name, PyDict args) {
+        Step s = call(world, requestor, name, args);
+        return new Response<>(s.world, s.error == null ? s.content : "Error: " + s.error, s.error != null);
+    }
+
+    private record Step(PyDict world, String content, String error) {}
+
+    private static Step call(PyDict w, Requestor requestor, String name, PyDict args) {
+        if (requestor == Requestor.USER) {
+            if (!name.equals("press")) return new Step(w, null, "Tool '" + name + "' not found.");
+            PyDict user = w.get("user").asDict();
+            return new Step(w.with("user", user.with(args.get("button").asStr(), new PyStr("pressed"))), "ok", null);
+        }
+        PyDict agent = w.get("agent").asDict();
+        boolean keyed = name.equals("set") || name.equals("get");
+        if (keyed && !args.containsKey("key")) return new Step(w, null, "FakeTools." + name + "() missing 1 required positional argument: 'key'");
+        return switch (name) {
+            case "set" -> new Step(w.with("agent", agent.with(args.get("key").asStr(), args.get("value"))), "ok", null);
+            case "get" -> {
+                Value v = agent.get(args.get("key").asStr());
+                yield v == null ? new Step(w, null, "'" + args.get("key").asStr() + "'") : new Step(w, PyJson.dumps(v), null);
+            }
+            case "fail" -> new Step(w, null, "always fails");
+            default -> new Step(w, null, "Tool '" + name + "' not found.");
+        };
+    }
+
+    @Override
+    public GoldReplay<PyDict> goldReplay(TaskSpec task) {
+        PyDict w = initialWorld(task);
+        List<String> errors = new ArrayList<>();
+        for (GoldAction a : task.criteria().actionsOrEmpty()) {
+            Step s = call(w, a.requestor(), a.name(), a.arguments());
+            w = s.world;
+            if (s.error != null) errors.add(a.name() + ": " + s.error);
+        }
+        return new GoldReplay<>(w, errors);
+    }
+
+    @Override public String dbHash(PyDict w) { return PyJson.dumps(w.get("agent"), PyJson.DumpOptions.SORTED); }
+
+    @Override public String userDbHash(PyDict w) { return PyJson.dumps(w.get("user"), PyJson.DumpOptions.SORTED); }
+}

@@ -1,0 +1,96 @@
+package brokkr.domains.tau2.retail;
+
+import brokkr.domains.tau2.runner.Tau2Domain;
+
+import static org.junit.jupiter.api.Assertions.*;
+
+import brokkr.conversation.Message;
+import brokkr.conversation.Turn;
+import brokkr.provider.ModelProvider;
+import brokkr.provider.ProviderOptions;
+import brokkr.provider.Providers;
+import brokkr.provider.testing.ScriptedModelServer;
+import brokkr.python.PyJson;
+import brokkr.domains.tau2.orchestrator.AgentSide;
+import brokkr.domains.tau2.orchestrator.Episode;
+import brokkr.domains.tau2.orchestrator.EpisodeOptions;
+import brokkr.domains.tau2.orchestrator.EpisodeResult;
+import brokkr.domains.tau2.agent.GoldReplayAgent;
+import brokkr.domains.tau2.orchestrator.Orchestrator;
+import brokkr.domains.tau2.user.ScriptedUser;
+import brokkr.domains.tau2.model.TerminationReason;
+import brokkr.domains.tau2.orchestrator.UserSide;
+import brokkr.domains.tau2.evaluator.ModelNlJudge;
+import brokkr.domains.tau2.model.TaskSpec;
+import brokkr.value.Json;
+import brokkr.value.PyDict;
+import brokkr.value.PyList;
+import brokkr.value.Value;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The model path end to end over HTTP on loopback: agent, user simulator and judge are OpenAI-compatible
+ * providers whose "models" are the scripted gold agent, the scripted user and a judge that says "met".
+ * Checks what each model was sent: upstream's prompts, the user's flipped roles, the judge's request.
+ */
+class RetailModelEpisodeTest {
+
+    static ModelProvider provider(ScriptedModelServer s, String model) {
+        return Providers.fromEnvironment(s.openAiEnv(), "openai", model, ProviderOptions.defaults(model).withTemperature(0.0).withMaxAttempts(1));
+    }
+
+    @Test
+    void goldThroughModelProvidersScoresOneAndRecordsTheExactRequests() {
+        Tau2Domain domain = Tau2Domain.load("retail");
+        TaskSpec task = domain.split("base").stream()
+                .filter(t -> t.criteria().nlAssertions() != null && !t.criteria().nlAssertions().isEmpty() && t.criteria().actionsOrEmpty().size() >= 2)
+                .findFirst().orElseThrow();
+        List<String> assertions = task.criteria().nlAssertions();
+        try (ScriptedModelServer agentServer = ScriptedModelServer.ofCandidate(new GoldReplayAgent(task));
+             ScriptedModelServer userServer = ScriptedModelServer.ofCandidate(new ScriptedUser(task));
+             ScriptedModelServer judgeServer = ScriptedModelServer.ofCandidate((history, tools) -> {
+                 List<Value> results = new ArrayList<>();
+                 for (String a : assertions) results.add(PyDict.of("expectedOutcome", a, "reasoning", "stated", "metExpectation", true));
+                 return Turn.of(new Message.Assistant(PyJson.dumps(PyDict.of("results", PyList.of(results)))));
+             })) {
+            AgentSide agent = AgentSide.llmAgent("openai:agent-model", provider(agentServer, "agent-model"), domain.agentSystemPrompt(),
+                    domain.environment().agentTools());
+            UserSide user = new UserSide("openai:user-model", provider(userServer, "user-model"), domain.userSystemPrompt().apply(task), List.of());
+            ModelNlJudge judge = new ModelNlJudge("openai:judge-model", provider(judgeServer, "judge-model"));
+            EpisodeResult r = Episode.run(domain.environment(), task, agent, user, judge, EpisodeOptions.DEFAULT);
+
+            // Upstream's LLMAgent never stops by itself: its closing ###STOP### reached the user, who stopped.
+            assertEquals(TerminationReason.USER_STOP, r.termination());
+            assertEquals(1.0, r.reward(), () -> r.grade().checks().toString());
+            assertEquals("openai:judge-model", r.grade().judge());
+            assertEquals(agentServer.requestCount(), r.agentCalls().size());
+            assertEquals(userServer.requestCount(), r.userCalls().size());
+            assertEquals(1, r.judgeCalls().size());
+
+            // Agent: upstream's system prompt, the greeting as its own first message, the 16 tools, temperature 0.
+            PyDict first = Json.parse(r.agentCalls().get(0).requestBody()).asDict();
+            PyList msgs = first.get("messages").asList();
+            assertEquals(domain.agentSystemPrompt(), msgs.get(0).asDict().get("content").asStr());
+            assertEquals("assistant", msgs.get(1).asDict().get("role").asStr());
+            assertEquals(Orchestrator.GREETING, msgs.get(1).asDict().get("content").asStr());
+            assertEquals("user", msgs.get(2).asDict().get("role").asStr());
+            assertEquals(16, first.get("tools").asList().size());
+            assertEquals(agentServer.requests().get(0).body(), r.agentCalls().get(0).requestBody());
+
+            // User simulator: roles flipped, no tools.
+            PyDict u = Json.parse(r.userCalls().get(0).requestBody()).asDict();
+            PyList um = u.get("messages").asList();
+            assertEquals(domain.userSystemPrompt().apply(task), um.get(0).asDict().get("content").asStr());
+            assertEquals("user", um.get(1).asDict().get("role").asStr());
+            assertEquals(Orchestrator.GREETING, um.get(1).asDict().get("content").asStr());
+            assertNull(u.get("tools"));
+
+            // Judge: upstream's two prompts, no tools.
+            PyList jm = Json.parse(r.judgeCalls().get(0).requestBody()).asDict().get("messages").asList();
+            assertEquals(ModelNlJudge.SYSTEM_PROMPT, jm.get(0).asDict().get("content").asStr());
+            assertEquals(ModelNlJudge.userPrompt(r.transcript(), assertions), jm.get(1).asDict().get("content").asStr());
+        }
+    }
+}

@@ -1,6 +1,0 @@
-package brokkr.tau2.grading;
-
-import brokkr.value.PyDict;
-
-/** Upstream {@code EnvAssertion}: a function call on the agent or user environment whose result must equal {@code assertValue}. */
-public record EnvAssertion(Requestor envType, String funcName, PyDict arguments, boolean assertValue, String message) {}
