@@ -7,6 +7,8 @@ import brokkr.eval.WorldReplay;
 import brokkr.world.WorldHash;
 import brokkr.eval.Check;
 import brokkr.eval.Evidence;
+import brokkr.experiment.ExperimentStore.Cell;
+import brokkr.experiment.ExperimentStore.CellKey;
 import brokkr.python.PyJson;
 import brokkr.value.PyDict;
 import brokkr.value.PyList;
@@ -28,9 +30,9 @@ public final class Inspect {
     private Inspect() {}
 
     /** Every attempt of the current spec's cells (or all, with {@code all}), one row each. */
-    public static Table attempts(Store store, boolean all) {
-        Map<Store.CellKey, Store.Cell> cells = new HashMap<>();
-        for (Store.Cell c : store.cells()) cells.put(c.key(), c);
+    public static Table attempts(ExperimentQuery store, boolean all) {
+        Map<CellKey, Cell> cells = new HashMap<>();
+        for (Cell c : store.cells()) cells.put(c.key(), c);
         LongColumn id = LongColumn.create("id");
         StringColumn bench = StringColumn.create("benchmark"), cand = StringColumn.create("candidate"), task = StringColumn.create("task");
         IntColumn rep = IntColumn.create("rep");
@@ -40,7 +42,7 @@ public final class Inspect {
         LongColumn ms = LongColumn.create("duration_ms");
         StringColumn error = StringColumn.create("error");
         for (Attempt a : store.attempts(!all)) {
-            Store.Cell c = cells.get(new Store.CellKey(a.environmentId(), a.agentId(), a.repetition()));
+            Cell c = cells.get(new CellKey(a.environmentId(), a.agentId(), a.repetition()));
             id.append(a.id());
             bench.append(c == null ? "?" : c.benchmark());
             cand.append(c == null ? a.agentId().substring(0, 12) : c.candidate());
@@ -56,12 +58,12 @@ public final class Inspect {
     }
 
     /** Completed attempts of the current cells that failed each check, by candidate and check. */
-    public static Table failuresByCheck(Store store) {
+    public static Table failuresByCheck(ExperimentQuery store) {
         return Scorecard.of(store).checkTable();
     }
 
     /** A readable transcript of one attempt, with its verdict and any error. */
-    public static String transcript(Store store, long attemptId) {
+    public static String transcript(ExperimentQuery store, long attemptId) {
         Attempt a = store.attempt(attemptId).orElseThrow(() -> new IllegalArgumentException("no attempt " + attemptId));
         StringBuilder sb = new StringBuilder();
         sb.append("attempt ").append(a.id()).append(": task ").append(a.taskId()).append(", repetition ").append(a.repetition())
@@ -125,7 +127,7 @@ public final class Inspect {
      * and compares its hash with the recorded one. IllegalArgumentException when the attempt recorded no
      * final world or its benchmark brings no replay.
      */
-    public static WorldCheck verifyWorld(Store store, Registry registry, long attemptId) {
+    public static WorldCheck verifyWorld(ExperimentQuery store, Registry registry, long attemptId) {
         Attempt a = store.attempt(attemptId).orElseThrow(() -> new IllegalArgumentException("no attempt " + attemptId));
         if (a.evidence().finalWorldSha256() == null) {
             throw new IllegalArgumentException("attempt " + attemptId + " recorded no final world (it failed before its protocol finished)");

@@ -3,12 +3,16 @@ package brokkr.experiment;
 import brokkr.eval.Attempt;
 import brokkr.eval.Check;
 import brokkr.eval.TrustTier;
+import brokkr.experiment.ExperimentStore.Cell;
+import brokkr.experiment.ExperimentStore.CellKey;
 import java.util.ArrayList;
 import java.util.EnumMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 import tech.tablesaw.api.DoubleColumn;
 import tech.tablesaw.api.IntColumn;
@@ -52,28 +56,28 @@ public record Scorecard(List<CandidateScore> rows, int cells, int pendingCells) 
     }
 
     /** Scores the active cells of a store. */
-    public static Scorecard of(Store store) {
-        return of(store.cells().stream().filter(Store.Cell::active).toList(), store.attempts(true, false));
+    public static Scorecard of(ExperimentQuery store) {
+        return of(store.cells().stream().filter(Cell::active).toList(), store.attempts(true, false));
     }
 
     /** Scores {@code cells} from {@code attempts} (attempts of other cells are ignored). */
-    public static Scorecard of(List<Store.Cell> cells, List<Attempt> attempts) {
-        Map<Store.CellKey, Store.Cell> byKey = new LinkedHashMap<>();
-        for (Store.Cell c : cells) byKey.put(c.key(), c);
+    public static Scorecard of(List<Cell> cells, List<Attempt> attempts) {
+        Map<CellKey, Cell> byKey = new LinkedHashMap<>();
+        for (Cell c : cells) byKey.put(c.key(), c);
         // Groups in the cells' order: benchmark × candidate.
         Map<List<String>, List<Attempt>> groups = new LinkedHashMap<>();
         Map<List<String>, String> agentIds = new LinkedHashMap<>();
         Map<List<String>, List<String>> taskOrder = new LinkedHashMap<>();
-        for (Store.Cell c : cells) {
+        for (Cell c : cells) {
             List<String> g = List.of(c.benchmark(), c.candidate());
             groups.computeIfAbsent(g, x -> new ArrayList<>());
             agentIds.put(g, c.key().agentId());
             List<String> tasks = taskOrder.computeIfAbsent(g, x -> new ArrayList<>());
             if (!tasks.contains(c.taskId())) tasks.add(c.taskId());
         }
-        java.util.Set<Store.CellKey> completedCells = new java.util.HashSet<>();
+        Set<CellKey> completedCells = new HashSet<>();
         for (Attempt a : attempts) {
-            Store.Cell c = byKey.get(new Store.CellKey(a.environmentId(), a.agentId(), a.repetition()));
+            Cell c = byKey.get(new CellKey(a.environmentId(), a.agentId(), a.repetition()));
             if (c == null) continue;
             groups.get(List.of(c.benchmark(), c.candidate())).add(a);
             if (a.completed()) completedCells.add(c.key());

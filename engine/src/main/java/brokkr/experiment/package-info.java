@@ -1,8 +1,9 @@
 /**
  * Experiments: {@link brokkr.experiment.Experiments#run} evaluates tasks × candidates × repetitions
  * (an {@link brokkr.experiment.ExperimentSpec}, from JSON or YAML) on virtual threads under a global
- * parallelism limit and per-provider concurrency/rate limits, into a directory's SQLite
- * {@link brokkr.experiment.Store}. Re-running resumes (completed cells are skipped, infrastructure
+ * parallelism limit and per-provider concurrency/rate limits, into a directory's SQLite store, written
+ * by the run through {@link brokkr.experiment.ExperimentStore} and read through
+ * {@link brokkr.experiment.ExperimentQuery}. Re-running resumes (completed cells are skipped, infrastructure
  * failures retried up to a limit, changed definitions are new cells). {@link brokkr.experiment.Scorecard}
  * computes average reward and upstream tau2's pass^k ({@link brokkr.experiment.PassHatK}) with
  * per-task and per-check breakdowns as Tablesaw tables; {@link brokkr.experiment.Inspect} lists

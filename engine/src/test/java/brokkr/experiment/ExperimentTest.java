@@ -109,7 +109,7 @@ class ExperimentTest {
         assertEquals(4, gold.infrastructureFailures());
         assertEquals(List.of(1.0, 1.0, 1.0, 1.0), gold.passHatK()); // failures are not model failures
         assertEquals(8, first.scorecard().pendingCells());
-        try (Store store = Store.openExisting(dir)) {
+        try (ExperimentQuery store = ExperimentQuery.open(dir)) {
             List<Attempt> failed = store.attempts(true).stream().filter(a -> !a.completed()).toList();
             assertEquals(8, failed.size());
             assertTrue(failed.getFirst().error().contains("HTTP 500"), failed.getFirst().error());
@@ -160,9 +160,9 @@ class ExperimentTest {
         assertEquals(6, second.skipped());                // b unchanged
         assertEquals(6, second.ran());                    // a's new definition
         assertEquals(callsBefore + 6, models.calls.get());
-        try (Store store = Store.openExisting(dir)) {
+        try (ExperimentQuery store = ExperimentQuery.open(dir)) {
             assertEquals(18, store.cells().size());
-            assertEquals(12, store.cells().stream().filter(Store.Cell::active).count());
+            assertEquals(12, store.cells().stream().filter(ExperimentStore.Cell::active).count());
             assertEquals(18, store.attempts(false).size());
             assertEquals(12, store.attempts(true).size());
         }
@@ -183,7 +183,7 @@ class ExperimentTest {
         var r = Experiments.run(spec, tmp.resolve("x"), registry(1, new QuizBench.Models()));
         assertTrue(System.nanoTime() - t0 < 4_000_000_000L, "the runner must not wait for the abandoned cell");
         assertEquals(1, r.infrastructureFailures());
-        try (Store store = Store.openExisting(tmp.resolve("x"))) {
+        try (ExperimentQuery store = ExperimentQuery.open(tmp.resolve("x"))) {
             assertTrue(store.attempts(true).getFirst().error().startsWith("timeout"));
         }
     }
@@ -213,7 +213,7 @@ class ExperimentTest {
                 Map.of(), Map.of(), 0, Duration.ofSeconds(30), false);
         var first = java.util.concurrent.CompletableFuture.supplyAsync(() -> Experiments.run(spec, dir, registry(2, new QuizBench.Models())));
         long deadline = System.nanoTime() + 10_000_000_000L;
-        while (!Files.exists(Store.file(dir)) && System.nanoTime() < deadline) Thread.sleep(5);
+        while (!Files.exists(ExperimentStore.file(dir)) && System.nanoTime() < deadline) Thread.sleep(5);
         Thread.sleep(50);
         var e = assertThrows(IllegalStateException.class, () -> Experiments.run(spec, dir, registry(2, new QuizBench.Models())));
         assertTrue(e.getMessage().contains("another process"), e.getMessage());
@@ -270,7 +270,7 @@ class ExperimentTest {
         for (int rep = 0; rep < 3; rep++) {
             assertTrue(models.created.contains(new ModelRef("fake", "gold", PyDict.of("seeded", true, "seed", rep))), "seed " + rep);
         }
-        try (Store store = Store.openExisting(tmp.resolve("x"))) {
+        try (ExperimentQuery store = ExperimentQuery.open(tmp.resolve("x"))) {
             for (Attempt a : store.attempts(true)) assertEquals(1, a.evidence().modelCalls().size(), "recorded under the agent role");
         }
     }
@@ -298,7 +298,7 @@ class ExperimentTest {
     @Test void inspectListsAttemptsAndPrintsTranscripts() {
         Path dir = tmp.resolve("x");
         Experiments.run(spec("all", 1, 2, 0, List.of(candidate("stop", "stop", null), candidate("gold", "gold", null))), dir, registry(2, new QuizBench.Models()));
-        try (Store store = Store.openExisting(dir)) {
+        try (ExperimentQuery store = ExperimentQuery.open(dir)) {
             Table attempts = Inspect.attempts(store, false);
             assertEquals(4, attempts.rowCount());
             Table checks = Inspect.failuresByCheck(store);
@@ -369,7 +369,7 @@ class ExperimentTest {
 
         var r = Experiments.run(a, tmp.resolve("run"), registry(2, new QuizBench.Models()));
         assertEquals(12, r.completed());
-        try (Store store = Store.openExisting(tmp.resolve("run"))) {
+        try (ExperimentQuery store = ExperimentQuery.open(tmp.resolve("run"))) {
             EnvironmentDef env = store.environment(store.attempts(true).getFirst().environmentId()).orElseThrow();
             assertEquals(new ModelRef("fake", "gold"), env.models().get("judge"));
             assertTrue(store.experiment().orElseThrow().getValue().contains("quiz-cmp"));

@@ -1,11 +1,12 @@
 package brokkr.cli;
 
+import brokkr.experiment.ExperimentQuery;
 import brokkr.experiment.ExperimentSpec;
+import brokkr.experiment.ExperimentStore;
 import brokkr.experiment.Experiments;
 import brokkr.experiment.Inspect;
 import brokkr.experiment.Registry;
 import brokkr.experiment.Scorecard;
-import brokkr.experiment.Store;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -160,13 +161,13 @@ public final class ExperimentCommand implements Command {
         }
     }
 
-    private interface StoreWork { void run(Store store, List<String> args) throws Exception; }
+    private interface StoreWork { void run(ExperimentQuery store, List<String> args) throws Exception; }
 
     private static int withStore(List<String> args, int arity, String shape, StoreWork work) throws Exception {
         if (args.size() != arity) throw new UsageException("expected: " + shape);
         Path dir = Path.of(args.getFirst());
-        if (!Files.isRegularFile(Store.file(dir))) throw new UsageException(dir + " holds no experiment (no " + Store.FILE + ")");
-        try (Store store = Store.openExisting(dir)) {
+        if (!Files.isRegularFile(ExperimentStore.file(dir))) throw new UsageException(dir + " holds no experiment (no " + ExperimentStore.FILE + ")");
+        try (ExperimentQuery store = ExperimentQuery.open(dir)) {
             work.run(store, args);
         }
         return 0;

@@ -1,10 +1,11 @@
 package brokkr.magics;
 
+import brokkr.experiment.ExperimentQuery;
 import brokkr.experiment.ExperimentSpec;
+import brokkr.experiment.ExperimentStore;
 import brokkr.experiment.Experiments;
 import brokkr.experiment.Registry;
 import brokkr.experiment.Scorecard;
-import brokkr.experiment.Store;
 import brokkr.value.Json;
 import brokkr.value.PyDict;
 import brokkr.value.Value;
@@ -156,8 +157,8 @@ public final class ExperimentMagics implements MagicExtension {
 
     /** Cells of {@code dir} with a completed attempt (0 before the store exists); read beside the running writer (WAL). */
     static int completedCells(Path dir) {
-        if (!Files.isRegularFile(Store.file(dir))) return 0;
-        try (Store store = Store.openExisting(dir)) {
+        if (!Files.isRegularFile(ExperimentStore.file(dir))) return 0;
+        try (ExperimentQuery store = ExperimentQuery.open(dir)) {
             return (int) store.cellStates().values().stream().filter(c -> c.completed() > 0).count();
         } catch (RuntimeException e) {
             return 0;
@@ -192,7 +193,7 @@ public final class ExperimentMagics implements MagicExtension {
     }
 
     public static ScorecardView scorecard(Path dir) {
-        if (!Files.isRegularFile(Store.file(dir))) throw new MagicUsageException(dir + " holds no experiment (no " + Store.FILE + ")");
+        if (!Files.isRegularFile(ExperimentStore.file(dir))) throw new MagicUsageException(dir + " holds no experiment (no " + ExperimentStore.FILE + ")");
         return new ScorecardView(dir.toString(), Experiments.scorecard(dir));
     }
 
