@@ -7,6 +7,8 @@ import brokkr.experiment.Experiments;
 import brokkr.experiment.Inspect;
 import brokkr.experiment.Registry;
 import brokkr.experiment.Scorecard;
+import brokkr.magics.ExperimentTables;
+import brokkr.magics.Tables;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -54,12 +56,12 @@ public final class ExperimentCommand implements Command {
         List<String> rest = new ArrayList<>(args.subList(1, args.size()));
         return switch (args.getFirst()) {
             case "run" -> runExperiment(rest, out, err);
-            case "show" -> withStore(rest, 1, "show DIR", (store, a) -> out.print(Scorecard.of(store).render()));
+            case "show" -> withStore(rest, 1, "show DIR", (store, a) -> out.print(ExperimentTables.text(Scorecard.of(store))));
             case "attempts" -> {
                 boolean all = rest.remove("--all");
-                yield withStore(rest, 1, "attempts DIR [--all]", (store, a) -> out.print(Inspect.render(Inspect.attempts(store, all))));
+                yield withStore(rest, 1, "attempts DIR [--all]", (store, a) -> out.print(Tables.aligned(ExperimentTables.attempts(Inspect.attempts(store, all)))));
             }
-            case "checks" -> withStore(rest, 1, "checks DIR", (store, a) -> out.print(Inspect.render(Inspect.failuresByCheck(store))));
+            case "checks" -> withStore(rest, 1, "checks DIR", (store, a) -> out.print(Tables.aligned(ExperimentTables.checks(Scorecard.of(store)))));
             case "transcript" -> withStore(rest, 2, "transcript DIR ATTEMPT_ID", (store, a) -> {
                 long id = attemptId(a.get(1));
                 try {
@@ -149,7 +151,7 @@ public final class ExperimentCommand implements Command {
         }
         err.println(r.summary());
         out.println("experiment " + spec.name() + " in " + dir);
-        out.print(r.scorecard().render());
+        out.print(ExperimentTables.text(r.scorecard()));
         return 0;
     }
 

@@ -169,11 +169,11 @@ public final class ExperimentMagics implements MagicExtension {
 
     /** A scorecard as HTML tables: the summary, failures by check, and per task (folded). */
     public record ScorecardView(String dir, Scorecard scorecard) implements Rich {
-        public Table summary() { return scorecard.summaryTable(); }
-        public Table checks() { return scorecard.checkTable(); }
-        public Table tasks() { return scorecard.taskTable(); }
+        public Table summary() { return ExperimentTables.summary(scorecard); }
+        public Table checks() { return ExperimentTables.checks(scorecard); }
+        public Table tasks() { return ExperimentTables.tasks(scorecard); }
 
-        @Override public String text() { return scorecard.render(); }
+        @Override public String text() { return ExperimentTables.text(scorecard); }
 
         @Override public String html() {
             StringBuilder sb = new StringBuilder("<div class=\"brokkr-scorecard\">");
