@@ -69,7 +69,14 @@ public final class Experiments {
 
     public static Result run(ExperimentSpec spec, Path dir) { return run(spec, dir, Registry.load()); }
 
-    public static Result run(ExperimentSpec spec, Path dir, Registry registry) {
+    public static Result run(ExperimentSpec spec, Path dir, Registry registry) { return run(spec, dir, registry, ProgressListener.NONE); }
+
+    /**
+     * Runs (or resumes) {@code spec} into {@code dir}, reporting progress to {@code progress}. A listener
+     * that throws stops the run as a store failure does (no new cells start; what was committed stays).
+     * {@link ExperimentSpec#progress()} is the caller's to honour: the runner shows nothing itself.
+     */
+    public static Result run(ExperimentSpec spec, Path dir, Registry registry, ProgressListener progress) {
         long t0 = System.nanoTime();
         List<Planned> plan = plan(spec, registry);
         Function<ModelRef, Candidate> models = models(spec, registry, plan);
@@ -92,7 +99,12 @@ public final class Experiments {
             }
             AtomicInteger completed = new AtomicInteger(), failed = new AtomicInteger();
             long c0 = System.nanoTime();
-            execute(spec, store, pending, models, skipped, completed, failed);
+            progress.started(spec.name(), plan.size(), skipped, pending.size());
+            try {
+                execute(spec, store, pending, models, progress, completed, failed);
+            } finally {
+                progress.finished();
+            }
             Duration cellsWall = Duration.ofNanos(System.nanoTime() - c0);
             Map<CellKey, CellState> after = store.query().cellStates();
             int exhausted = 0;
@@ -192,60 +204,58 @@ public final class Experiments {
      * transaction (group commit). A store failure is fatal: no new cells start and it is rethrown.
      */
     private static void execute(ExperimentSpec spec, ExperimentStore store, List<Planned> pending, Function<ModelRef, Candidate> models,
-                                int skipped, AtomicInteger completed, AtomicInteger failed) {
+                                ProgressListener progress, AtomicInteger completed, AtomicInteger failed) {
         Semaphore slots = new Semaphore(spec.parallelism());
         AtomicReference<RuntimeException> fatal = new AtomicReference<>();
         LinkedBlockingQueue<Prepared> queue = new LinkedBlockingQueue<>();
         Prepared endOfRun = new Prepared(null, null, null, 0);
-        try (Progress progress = Progress.create(spec.progress(), spec.name(), pending.size(), skipped)) {
-            Thread writer = Thread.ofPlatform().name("experiment-writer").start(() -> {
-                List<Prepared> batch = new ArrayList<>();
-                boolean end = false;
-                while (!end) {
-                    try {
-                        batch.add(queue.take());
-                    } catch (InterruptedException e) {
-                        Thread.currentThread().interrupt();
-                        return;
+        Thread writer = Thread.ofPlatform().name("experiment-writer").start(() -> {
+            List<Prepared> batch = new ArrayList<>();
+            boolean end = false;
+            while (!end) {
+                try {
+                    batch.add(queue.take());
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    return;
+                }
+                queue.drainTo(batch);
+                end = batch.removeIf(x -> x == endOfRun);
+                if (fatal.get() != null) { batch.clear(); continue; }
+                try {
+                    for (Attempt a : store.recordAll(batch)) {
+                        (a.completed() ? completed : failed).incrementAndGet();
+                        progress.attemptFinished(a);
                     }
-                    queue.drainTo(batch);
-                    end = batch.removeIf(x -> x == endOfRun);
-                    if (fatal.get() != null) { batch.clear(); continue; }
+                } catch (RuntimeException e) {
+                    fatal.compareAndSet(null, e);
+                }
+                batch.clear();
+            }
+        });
+        try (ExecutorService pool = Executors.newVirtualThreadPerTaskExecutor()) {
+            for (Planned p : pending) {
+                slots.acquireUninterruptibly();
+                if (fatal.get() != null) { slots.release(); break; }
+                pool.execute(() -> {
                     try {
-                        for (Attempt a : store.recordAll(batch)) {
-                            (a.completed() ? completed : failed).incrementAndGet();
-                            progress.finished(a.completed());
-                        }
+                        Attempt a = runCell(p, models, spec.cellTimeout());
+                        if (a != null) queue.add(ExperimentStore.prepare(a));
                     } catch (RuntimeException e) {
                         fatal.compareAndSet(null, e);
+                    } finally {
+                        slots.release();
                     }
-                    batch.clear();
-                }
-            });
-            try (ExecutorService pool = Executors.newVirtualThreadPerTaskExecutor()) {
-                for (Planned p : pending) {
-                    slots.acquireUninterruptibly();
-                    if (fatal.get() != null) { slots.release(); break; }
-                    pool.execute(() -> {
-                        try {
-                            Attempt a = runCell(p, models, spec.cellTimeout());
-                            if (a != null) queue.add(ExperimentStore.prepare(a));
-                        } catch (RuntimeException e) {
-                            fatal.compareAndSet(null, e);
-                        } finally {
-                            slots.release();
-                        }
-                    });
-                }
+                });
             }
-            queue.add(endOfRun);
-            try {
-                writer.join();
-            } catch (InterruptedException e) {
-                writer.interrupt();
-                Thread.currentThread().interrupt();
-                throw new IllegalStateException("interrupted while the last attempts were being committed", e);
-            }
+        }
+        queue.add(endOfRun);
+        try {
+            writer.join();
+        } catch (InterruptedException e) {
+            writer.interrupt();
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while the last attempts were being committed", e);
         }
         if (fatal.get() != null) throw fatal.get();
     }

@@ -17,6 +17,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -78,6 +79,37 @@ class ExperimentTest {
         assertEquals(4, s.maxK());
         assertEquals(1.0, s.rows().get(0).passHatK().get(3));
         assertEquals(9, s.rows().stream().mapToInt(c -> c.perTask().size()).sum());
+    }
+
+    /** What a listener hears, in order, as text. */
+    static final class Heard implements ProgressListener {
+        final List<String> events = new CopyOnWriteArrayList<>();
+        @Override public void started(String experiment, int cells, int alreadyDone, int toRun) {
+            events.add("started " + experiment + " cells=" + cells + " done=" + alreadyDone + " toRun=" + toRun);
+        }
+        @Override public void attemptFinished(Attempt a) {
+            assertTrue(a.id() > 0, "reported once committed, with its id");
+            events.add(a.completed() ? "completed" : "failed");
+        }
+        @Override public void finished() { events.add("finished"); }
+    }
+
+    @Test void progressIsReportedAsAttemptsAreCommitted() {
+        var models = new QuizBench.Models(prompt -> prompt.startsWith("task q1 "));
+        var spec = spec("all", 2, 2, 1, List.of(candidate("gold", "gold", null)));
+        Path dir = tmp.resolve("x");
+        Heard first = new Heard();
+        var r = Experiments.run(spec, dir, registry(2, models), first);
+        assertEquals("started quiz-test cells=4 done=0 toRun=4", first.events.getFirst());
+        assertEquals("finished", first.events.getLast());
+        assertEquals(r.completed(), first.events.stream().filter("completed"::equals).count());
+        assertEquals(2, first.events.stream().filter("failed"::equals).count());
+        Heard second = new Heard();
+        Experiments.run(spec, dir, registry(2, models), second);       // resumes: q1's two cells retried once
+        assertEquals(List.of("started quiz-test cells=4 done=2 toRun=2", "failed", "failed", "finished"), second.events);
+        Heard third = new Heard();
+        Experiments.run(spec, dir, registry(2, models), third);        // out of retries: nothing to run
+        assertEquals(List.of("started quiz-test cells=4 done=2 toRun=0", "finished"), third.events);
     }
 
     @Test void rerunningACompleteExperimentRunsNothing() {

@@ -5,6 +5,7 @@ import brokkr.experiment.ExperimentSpec;
 import brokkr.experiment.ExperimentStore;
 import brokkr.experiment.Experiments;
 import brokkr.experiment.Inspect;
+import brokkr.experiment.ProgressListener;
 import brokkr.experiment.Registry;
 import brokkr.experiment.Scorecard;
 import brokkr.magics.ExperimentTables;
@@ -145,7 +146,7 @@ public final class ExperimentCommand implements Command {
         if (dir == null) dir = Path.of(".brokkr", "experiments", spec.name());
         Experiments.Result r;
         try {
-            r = Experiments.run(spec, dir, Registry.load());
+            r = Experiments.run(spec, dir, Registry.load(), spec.progress() ? new TerminalProgress() : ProgressListener.NONE);
         } catch (ExperimentSpec.SpecException e) {
             throw new UsageException(e.getMessage());
         }
