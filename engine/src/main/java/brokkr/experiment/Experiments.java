@@ -6,14 +6,21 @@ import brokkr.eval.Attempt;
 import brokkr.eval.BenchmarkProvider;
 import brokkr.eval.EnvironmentDef;
 import brokkr.eval.Evaluation;
+import brokkr.eval.Evidence;
 import brokkr.eval.ModelRef;
+import brokkr.experiment.ExperimentStore.CellKey;
+import brokkr.experiment.ExperimentStore.CellState;
+import brokkr.experiment.ExperimentStore.Prepared;
 import brokkr.value.PyDict;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
@@ -30,7 +37,7 @@ import java.util.function.Function;
 /**
  * Runs an experiment into a directory: cells = tasks × candidates × repetitions, each one
  * {@link Evaluation#evaluate} on a virtual thread, at most {@code parallelism} at once and within each
- * model provider's limits, each attempt committed to the directory's {@link Store} as it finishes.
+ * model provider's limits, each attempt committed to the directory's {@link ExperimentStore} as it finishes.
  *
  * <p>Running the same experiment again resumes: cells with a completed attempt are skipped, cells
  * whose attempts all failed on infrastructure run again until they have failed
@@ -50,7 +57,7 @@ public final class Experiments {
                          int exhausted, Duration wall, Duration cellsWall, double meanSerializeMillis, double meanCommitMillis, long commits,
                          Scorecard scorecard) {
         public String summary() {
-            return String.format(java.util.Locale.ROOT,
+            return String.format(Locale.ROOT,
                     "%d cells: %d already done, %d run (%d completed, %d infrastructure failures), %d out of retries; %.1f s (cells %.1f s); store per attempt: serialize %.3f ms, writer %.3f ms (%d commits)",
                     cells, skipped, ran, completed, infrastructureFailures, exhausted, wall.toMillis() / 1000.0, cellsWall.toMillis() / 1000.0,
                     meanSerializeMillis, meanCommitMillis, commits);
@@ -58,15 +65,22 @@ public final class Experiments {
     }
 
     /** One cell of the plan: what to evaluate and how the store knows it. */
-    public record Planned(Evaluation.Cell cell, Store.Cell row) {}
+    public record Planned(Evaluation.Cell cell, ExperimentStore.Cell row) {}
 
     public static Result run(ExperimentSpec spec, Path dir) { return run(spec, dir, Registry.load()); }
 
-    public static Result run(ExperimentSpec spec, Path dir, Registry registry) {
+    public static Result run(ExperimentSpec spec, Path dir, Registry registry) { return run(spec, dir, registry, ProgressListener.NONE); }
+
+    /**
+     * Runs (or resumes) {@code spec} into {@code dir}, reporting progress to {@code progress}. A listener
+     * that throws stops the run as a store failure does (no new cells start; what was committed stays).
+     * {@link ExperimentSpec#progress()} is the caller's to honour: the runner shows nothing itself.
+     */
+    public static Result run(ExperimentSpec spec, Path dir, Registry registry, ProgressListener progress) {
         long t0 = System.nanoTime();
         List<Planned> plan = plan(spec, registry);
         Function<ModelRef, Candidate> models = models(spec, registry, plan);
-        try (Store store = Store.openForRun(dir)) {
+        try (ExperimentStore store = ExperimentStore.openForRun(dir)) {
             Map<String, EnvironmentDef> envs = new LinkedHashMap<>();
             Map<String, AgentDef> agents = new LinkedHashMap<>();
             for (Planned p : plan) {
@@ -74,26 +88,31 @@ public final class Experiments {
                 agents.putIfAbsent(p.row().key().agentId(), p.cell().agent());
             }
             store.register(spec.name(), spec.toJson(), envs.values(), agents.values(), plan.stream().map(Planned::row).toList());
-            Map<Store.CellKey, Store.CellState> states = store.cellStates();
+            Map<CellKey, CellState> states = store.query().cellStates();
             List<Planned> pending = new ArrayList<>();
             int skipped = 0;
             for (Planned p : plan) {
-                Store.CellState st = states.getOrDefault(p.row().key(), new Store.CellState(0, 0));
+                CellState st = states.getOrDefault(p.row().key(), new CellState(0, 0));
                 if (st.completed() > 0) skipped++;
                 else if (st.infrastructureFailures() > spec.maxInfraRetries()) continue;
                 else pending.add(p);
             }
             AtomicInteger completed = new AtomicInteger(), failed = new AtomicInteger();
             long c0 = System.nanoTime();
-            execute(spec, store, pending, models, skipped, completed, failed);
+            progress.started(spec.name(), plan.size(), skipped, pending.size());
+            try {
+                execute(spec, store, pending, models, progress, completed, failed);
+            } finally {
+                progress.finished();
+            }
             Duration cellsWall = Duration.ofNanos(System.nanoTime() - c0);
-            Map<Store.CellKey, Store.CellState> after = store.cellStates();
+            Map<CellKey, CellState> after = store.query().cellStates();
             int exhausted = 0;
             for (Planned p : plan) {
-                Store.CellState st = after.get(p.row().key());
+                CellState st = after.get(p.row().key());
                 if (st.completed() == 0 && st.infrastructureFailures() > spec.maxInfraRetries()) exhausted++;
             }
-            Scorecard scorecard = Scorecard.of(store);
+            Scorecard scorecard = Scorecard.of(store.query());
             return new Result(dir, plan.size(), skipped, pending.size(), completed.get(), failed.get(), exhausted,
                     Duration.ofNanos(System.nanoTime() - t0), cellsWall, store.meanSerializeMillis(), store.meanCommitMillis(),
                     store.commits(), scorecard);
@@ -107,7 +126,7 @@ public final class Experiments {
      */
     public static List<Planned> plan(ExperimentSpec spec, Registry registry) {
         List<Planned> out = new ArrayList<>();
-        java.util.Set<Store.CellKey> seen = new java.util.HashSet<>();
+        Set<CellKey> seen = new HashSet<>();
         for (ExperimentSpec.DomainSpec d : spec.domains()) {
             BenchmarkProvider provider = registry.benchmark(d.name());
             List<String> tasks;
@@ -128,12 +147,12 @@ public final class Experiments {
                     AgentDef agent = c.agentDef();
                     String agentId = agent.id();
                     for (int r = 0; r < spec.repetitions(); r++) {
-                        Store.CellKey key = new Store.CellKey(envId, agentId, r);
+                        CellKey key = new CellKey(envId, agentId, r);
                         if (!seen.add(key)) {
                             throw new ExperimentSpec.SpecException("domain " + d.name() + ", task " + task + " is named twice");
                         }
                         out.add(new Planned(new Evaluation.Cell(provider, env, agent, c.systemPrompt(), r),
-                                new Store.Cell(key, c.label(), provider.name(), task, true)));
+                                new ExperimentStore.Cell(key, c.label(), provider.name(), task, true)));
                     }
                 }
             }
@@ -143,8 +162,8 @@ public final class Experiments {
 
     /** The scorecard of the experiment last run in {@code dir}. */
     public static Scorecard scorecard(Path dir) {
-        try (Store store = Store.openExisting(dir)) {
-            return Scorecard.of(store);
+        try (ExperimentQuery query = ExperimentQuery.open(dir)) {
+            return Scorecard.of(query);
         }
     }
 
@@ -159,10 +178,10 @@ public final class Experiments {
         Function<ModelRef, Candidate> resolve = ref -> cache.computeIfAbsent(ref, r -> gates
                 .computeIfAbsent(r.provider(), p -> new ProviderGate(spec.providerLimits().get(p)))
                 .wrap(registry.model(r.provider()).create(r)));
-        java.util.Set<List<Object>> checked = new java.util.HashSet<>();
+        Set<List<Object>> checked = new HashSet<>();
         for (Planned p : plan) {
             Map<String, ModelRef> roles = new LinkedHashMap<>(p.cell().env().models());
-            roles.put(brokkr.eval.Evidence.AGENT, p.cell().agent().modelRef());
+            roles.put(Evidence.AGENT, p.cell().agent().modelRef());
             roles.forEach((role, ref) -> {
                 if (!ref.provider().equals(BenchmarkProvider.SCRIPTED)) {
                     resolve.apply(ref);
@@ -184,61 +203,59 @@ public final class Experiments {
      * commits never hold up evaluation. The writer commits every attempt waiting for it in one
      * transaction (group commit). A store failure is fatal: no new cells start and it is rethrown.
      */
-    private static void execute(ExperimentSpec spec, Store store, List<Planned> pending, Function<ModelRef, Candidate> models,
-                                int skipped, AtomicInteger completed, AtomicInteger failed) {
+    private static void execute(ExperimentSpec spec, ExperimentStore store, List<Planned> pending, Function<ModelRef, Candidate> models,
+                                ProgressListener progress, AtomicInteger completed, AtomicInteger failed) {
         Semaphore slots = new Semaphore(spec.parallelism());
         AtomicReference<RuntimeException> fatal = new AtomicReference<>();
-        LinkedBlockingQueue<Store.Prepared> queue = new LinkedBlockingQueue<>();
-        Store.Prepared endOfRun = new Store.Prepared(null, null, null, 0);
-        try (Progress progress = Progress.create(spec.progress(), spec.name(), pending.size(), skipped)) {
-            Thread writer = Thread.ofPlatform().name("experiment-writer").start(() -> {
-                List<Store.Prepared> batch = new ArrayList<>();
-                boolean end = false;
-                while (!end) {
-                    try {
-                        batch.add(queue.take());
-                    } catch (InterruptedException e) {
-                        Thread.currentThread().interrupt();
-                        return;
+        LinkedBlockingQueue<Prepared> queue = new LinkedBlockingQueue<>();
+        Prepared endOfRun = new Prepared(null, null, null, 0);
+        Thread writer = Thread.ofPlatform().name("experiment-writer").start(() -> {
+            List<Prepared> batch = new ArrayList<>();
+            boolean end = false;
+            while (!end) {
+                try {
+                    batch.add(queue.take());
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    return;
+                }
+                queue.drainTo(batch);
+                end = batch.removeIf(x -> x == endOfRun);
+                if (fatal.get() != null) { batch.clear(); continue; }
+                try {
+                    for (Attempt a : store.recordAll(batch)) {
+                        (a.completed() ? completed : failed).incrementAndGet();
+                        progress.attemptFinished(a);
                     }
-                    queue.drainTo(batch);
-                    end = batch.removeIf(x -> x == endOfRun);
-                    if (fatal.get() != null) { batch.clear(); continue; }
+                } catch (RuntimeException e) {
+                    fatal.compareAndSet(null, e);
+                }
+                batch.clear();
+            }
+        });
+        try (ExecutorService pool = Executors.newVirtualThreadPerTaskExecutor()) {
+            for (Planned p : pending) {
+                slots.acquireUninterruptibly();
+                if (fatal.get() != null) { slots.release(); break; }
+                pool.execute(() -> {
                     try {
-                        for (Attempt a : store.recordAll(batch)) {
-                            (a.completed() ? completed : failed).incrementAndGet();
-                            progress.finished(a.completed());
-                        }
+                        Attempt a = runCell(p, models, spec.cellTimeout());
+                        if (a != null) queue.add(ExperimentStore.prepare(a));
                     } catch (RuntimeException e) {
                         fatal.compareAndSet(null, e);
+                    } finally {
+                        slots.release();
                     }
-                    batch.clear();
-                }
-            });
-            try (ExecutorService pool = Executors.newVirtualThreadPerTaskExecutor()) {
-                for (Planned p : pending) {
-                    slots.acquireUninterruptibly();
-                    if (fatal.get() != null) { slots.release(); break; }
-                    pool.execute(() -> {
-                        try {
-                            Attempt a = runCell(p, models, spec.cellTimeout());
-                            if (a != null) queue.add(Store.prepare(a));
-                        } catch (RuntimeException e) {
-                            fatal.compareAndSet(null, e);
-                        } finally {
-                            slots.release();
-                        }
-                    });
-                }
+                });
             }
-            queue.add(endOfRun);
-            try {
-                writer.join();
-            } catch (InterruptedException e) {
-                writer.interrupt();
-                Thread.currentThread().interrupt();
-                throw new IllegalStateException("interrupted while the last attempts were being committed", e);
-            }
+        }
+        queue.add(endOfRun);
+        try {
+            writer.join();
+        } catch (InterruptedException e) {
+            writer.interrupt();
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while the last attempts were being committed", e);
         }
         if (fatal.get() != null) throw fatal.get();
     }

@@ -2,66 +2,50 @@ package brokkr.experiment;
 
 import brokkr.eval.Attempt;
 import brokkr.eval.BenchmarkProvider;
-import brokkr.eval.EnvironmentDef;
-import brokkr.eval.WorldReplay;
-import brokkr.world.WorldHash;
 import brokkr.eval.Check;
+import brokkr.eval.EnvironmentDef;
 import brokkr.eval.Evidence;
+import brokkr.eval.WorldReplay;
+import brokkr.experiment.ExperimentStore.Cell;
+import brokkr.experiment.ExperimentStore.CellKey;
 import brokkr.python.PyJson;
 import brokkr.value.PyDict;
 import brokkr.value.PyList;
+import brokkr.value.PyStr;
 import brokkr.value.Value;
+import brokkr.world.WorldHash;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import tech.tablesaw.api.DoubleColumn;
-import tech.tablesaw.api.IntColumn;
-import tech.tablesaw.api.LongColumn;
-import tech.tablesaw.api.StringColumn;
-import tech.tablesaw.api.Table;
 
 /**
- * Looking into an experiment's store: its attempts, which checks failed where, one attempt's
- * transcript, and verify-world (replaying an attempt's tool calls reproduces its recorded final world).
+ * Looking into an experiment's store: its attempts, one attempt's transcript, and verify-world
+ * (replaying an attempt's tool calls reproduces its recorded final world). Which checks failed where
+ * is the {@link Scorecard}'s {@code perCheck}.
  */
 public final class Inspect {
     private Inspect() {}
 
-    /** Every attempt of the current spec's cells (or all, with {@code all}), one row each. */
-    public static Table attempts(Store store, boolean all) {
-        Map<Store.CellKey, Store.Cell> cells = new HashMap<>();
-        for (Store.Cell c : store.cells()) cells.put(c.key(), c);
-        LongColumn id = LongColumn.create("id");
-        StringColumn bench = StringColumn.create("benchmark"), cand = StringColumn.create("candidate"), task = StringColumn.create("task");
-        IntColumn rep = IntColumn.create("rep");
-        StringColumn status = StringColumn.create("status");
-        DoubleColumn reward = DoubleColumn.create("reward");
-        StringColumn failedChecks = StringColumn.create("failed_checks");
-        LongColumn ms = LongColumn.create("duration_ms");
-        StringColumn error = StringColumn.create("error");
-        for (Attempt a : store.attempts(!all)) {
-            Store.Cell c = cells.get(new Store.CellKey(a.environmentId(), a.agentId(), a.repetition()));
-            id.append(a.id());
-            bench.append(c == null ? "?" : c.benchmark());
-            cand.append(c == null ? a.agentId().substring(0, 12) : c.candidate());
-            task.append(a.taskId());
-            rep.append(a.repetition());
-            status.append(a.status().wire());
-            if (a.completed()) reward.append(a.reward()); else reward.appendMissing();
-            failedChecks.append(String.join(",", a.checks().stream().filter(x -> !x.passed()).map(Check::name).toList()));
-            ms.append(a.durationMillis());
-            error.append(a.error() == null ? "" : abbreviate(a.error(), 100));
-        }
-        return Table.create("attempts", id, bench, cand, task, rep, status, reward, failedChecks, ms, error);
-    }
+    /** One attempt as the attempts listing shows it: with its cell's benchmark and candidate label. */
+    public record AttemptRow(Attempt attempt, String benchmark, String candidate) {}
 
-    /** Completed attempts of the current cells that failed each check, by candidate and check. */
-    public static Table failuresByCheck(Store store) {
-        return Scorecard.of(store).checkTable();
+    /** Every attempt of the current spec's cells (or all, with {@code all}), oldest first. */
+    public static List<AttemptRow> attempts(ExperimentQuery store, boolean all) {
+        Map<CellKey, Cell> cells = new HashMap<>();
+        for (Cell c : store.cells()) cells.put(c.key(), c);
+        List<AttemptRow> out = new ArrayList<>();
+        for (Attempt a : store.attempts(!all)) {
+            Cell c = cells.get(new CellKey(a.environmentId(), a.agentId(), a.repetition()));
+            // Every stored attempt has its cell (a foreign key); the fallbacks only keep a damaged store listable.
+            out.add(new AttemptRow(a, c == null ? "?" : c.benchmark(), c == null ? a.agentId().substring(0, 12) : c.candidate()));
+        }
+        return out;
     }
 
     /** A readable transcript of one attempt, with its verdict and any error. */
-    public static String transcript(Store store, long attemptId) {
+    public static String transcript(ExperimentQuery store, long attemptId) {
         Attempt a = store.attempt(attemptId).orElseThrow(() -> new IllegalArgumentException("no attempt " + attemptId));
         StringBuilder sb = new StringBuilder();
         sb.append("attempt ").append(a.id()).append(": task ").append(a.taskId()).append(", repetition ").append(a.repetition())
@@ -90,28 +74,23 @@ public final class Inspect {
             for (Value m : l) {
                 PyDict d = m.asDict();
                 sb.append('[').append(d.get("role").asStr());
-                if (d.get("name") instanceof brokkr.value.PyStr n) sb.append(' ').append(n.value());
+                if (d.get("name") instanceof PyStr n) sb.append(' ').append(n.value());
                 sb.append("] ");
                 Value content = d.get("content");
-                if (content != null && !content.isNone()) sb.append(content instanceof brokkr.value.PyStr s ? s.value() : PyJson.dumps(content));
+                if (content != null && !content.isNone()) sb.append(content instanceof PyStr s ? s.value() : PyJson.dumps(content));
                 sb.append('\n');
                 if (d.get("tool_calls") instanceof PyList calls) {
                     for (Value c : calls) {
                         PyDict cd = c.asDict();
                         Value args = cd.getOrDefault("arguments", PyDict.empty());
-                        sb.append("  -> ").append(cd.getOrDefault("name", Value.str("?")) instanceof brokkr.value.PyStr n ? n.value() : "?")
-                                .append(args instanceof brokkr.value.PyStr s ? s.value() : PyJson.dumps(args)).append('\n');
+                        sb.append("  -> ").append(cd.getOrDefault("name", Value.str("?")) instanceof PyStr n ? n.value() : "?")
+                                .append(args instanceof PyStr s ? s.value() : PyJson.dumps(args)).append('\n');
                     }
                 }
             }
         } else if (!t.isNone()) {
             sb.append(PyJson.dumps(t, PyJson.DumpOptions.DEFAULT.withIndent(2).withEnsureAscii(false))).append('\n');
         }
-    }
-
-    private static String abbreviate(String s, int n) {
-        String one = s.replace('\n', ' ');
-        return one.length() <= n ? one : one.substring(0, n - 3) + "...";
     }
 
     /** A replayed attempt: the final-world hash it recorded and the one its replay produces. */
@@ -121,11 +100,11 @@ public final class Inspect {
 
     /**
      * verify-world: rebuilds an attempt's final world from its record (the benchmark's
-     * {@link brokkr.eval.WorldReplay} installs the initial world and replays the transcript's tool calls)
+     * {@link WorldReplay} installs the initial world and replays the transcript's tool calls)
      * and compares its hash with the recorded one. IllegalArgumentException when the attempt recorded no
      * final world or its benchmark brings no replay.
      */
-    public static WorldCheck verifyWorld(Store store, Registry registry, long attemptId) {
+    public static WorldCheck verifyWorld(ExperimentQuery store, Registry registry, long attemptId) {
         Attempt a = store.attempt(attemptId).orElseThrow(() -> new IllegalArgumentException("no attempt " + attemptId));
         if (a.evidence().finalWorldSha256() == null) {
             throw new IllegalArgumentException("attempt " + attemptId + " recorded no final world (it failed before its protocol finished)");
@@ -136,8 +115,4 @@ public final class Inspect {
                 .orElseThrow(() -> new IllegalArgumentException("benchmark " + env.benchmark() + " brings no world replay"));
         return new WorldCheck(attemptId, a.evidence().finalWorldSha256(), WorldHash.sha256(replay.replay(env, a.evidence()), true));
     }
-
-    /** Rendered as text (for the CLI). */
-    public static String render(Table t) { return TextTable.render(t); }
-
 }

@@ -3,26 +3,23 @@ package brokkr.experiment;
 import brokkr.eval.Attempt;
 import brokkr.eval.Check;
 import brokkr.eval.TrustTier;
+import brokkr.experiment.ExperimentStore.Cell;
+import brokkr.experiment.ExperimentStore.CellKey;
 import java.util.ArrayList;
 import java.util.EnumMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
-import java.util.TreeMap;
-import tech.tablesaw.api.DoubleColumn;
-import tech.tablesaw.api.IntColumn;
-import tech.tablesaw.api.LongColumn;
-import tech.tablesaw.api.StringColumn;
-import tech.tablesaw.api.Table;
-import tech.tablesaw.columns.Column;
+import java.util.Set;
 
 /**
  * An experiment's scores, one row per benchmark × candidate, computed from completed attempts only:
  * infrastructure failures are counted but enter no metric. Average reward is over attempts and
  * pass^k over tasks, as upstream tau2's {@code compute_metrics}; per-task and per-check breakdowns say
  * where and why a candidate lost. Costs (tokens, durations) are kept apart in {@link Cost} because
- * they differ between otherwise identical runs.
+ * they differ between otherwise identical runs. Plain data: tables and text are drawn where they are
+ * shown (the notebook's and CLI's renderers in {@code brokkr.magics}).
  *
  * @param pendingCells active cells with no completed attempt (not yet run, or failed on infrastructure)
  */
@@ -52,28 +49,28 @@ public record Scorecard(List<CandidateScore> rows, int cells, int pendingCells) 
     }
 
     /** Scores the active cells of a store. */
-    public static Scorecard of(Store store) {
-        return of(store.cells().stream().filter(Store.Cell::active).toList(), store.attempts(true, false));
+    public static Scorecard of(ExperimentQuery store) {
+        return of(store.cells().stream().filter(Cell::active).toList(), store.attempts(true, false));
     }
 
     /** Scores {@code cells} from {@code attempts} (attempts of other cells are ignored). */
-    public static Scorecard of(List<Store.Cell> cells, List<Attempt> attempts) {
-        Map<Store.CellKey, Store.Cell> byKey = new LinkedHashMap<>();
-        for (Store.Cell c : cells) byKey.put(c.key(), c);
+    public static Scorecard of(List<Cell> cells, List<Attempt> attempts) {
+        Map<CellKey, Cell> byKey = new LinkedHashMap<>();
+        for (Cell c : cells) byKey.put(c.key(), c);
         // Groups in the cells' order: benchmark × candidate.
         Map<List<String>, List<Attempt>> groups = new LinkedHashMap<>();
         Map<List<String>, String> agentIds = new LinkedHashMap<>();
         Map<List<String>, List<String>> taskOrder = new LinkedHashMap<>();
-        for (Store.Cell c : cells) {
+        for (Cell c : cells) {
             List<String> g = List.of(c.benchmark(), c.candidate());
             groups.computeIfAbsent(g, x -> new ArrayList<>());
             agentIds.put(g, c.key().agentId());
             List<String> tasks = taskOrder.computeIfAbsent(g, x -> new ArrayList<>());
             if (!tasks.contains(c.taskId())) tasks.add(c.taskId());
         }
-        java.util.Set<Store.CellKey> completedCells = new java.util.HashSet<>();
+        Set<CellKey> completedCells = new HashSet<>();
         for (Attempt a : attempts) {
-            Store.Cell c = byKey.get(new Store.CellKey(a.environmentId(), a.agentId(), a.repetition()));
+            Cell c = byKey.get(new CellKey(a.environmentId(), a.agentId(), a.repetition()));
             if (c == null) continue;
             groups.get(List.of(c.benchmark(), c.candidate())).add(a);
             if (a.completed()) completedCells.add(c.key());
@@ -129,104 +126,6 @@ public record Scorecard(List<CandidateScore> rows, int cells, int pendingCells) 
         return s / as.size();
     }
 
-    private int maxK() { return rows.stream().mapToInt(r -> r.passHatK().size()).max().orElse(0); }
-
-    // ---------------------------------------------------------------- tables
-
-    /** One row per benchmark × candidate: counts, average reward, pass^1..n, tokens, duration. */
-    public Table summaryTable() {
-        StringColumn bench = StringColumn.create("benchmark"), cand = StringColumn.create("candidate");
-        IntColumn tasks = IntColumn.create("tasks"), attempts = IntColumn.create("attempts"), infra = IntColumn.create("infra_failures");
-        DoubleColumn reward = DoubleColumn.create("avg_reward");
-        int maxK = maxK();
-        List<DoubleColumn> pass = new ArrayList<>();
-        for (int k = 1; k <= maxK; k++) pass.add(DoubleColumn.create("pass^" + k));
-        LongColumn in = LongColumn.create("input_tokens"), out = LongColumn.create("output_tokens");
-        DoubleColumn dur = DoubleColumn.create("mean_duration_ms");
-        StringColumn trust = StringColumn.create("trust");
-        for (CandidateScore r : rows) {
-            bench.append(r.benchmark());
-            cand.append(r.candidate());
-            tasks.append(r.tasks());
-            attempts.append(r.attempts());
-            infra.append(r.infrastructureFailures());
-            reward.append(r.avgReward());
-            for (int k = 1; k <= maxK; k++) {
-                if (k <= r.passHatK().size()) pass.get(k - 1).append(r.passHatK().get(k - 1)); else pass.get(k - 1).appendMissing();
-            }
-            in.append(r.cost().inputTokens());
-            out.append(r.cost().outputTokens());
-            dur.append(r.cost().meanDurationMs());
-            trust.append(trustText(r.trust()));
-        }
-        List<Column<?>> cols = new ArrayList<>(List.<Column<?>>of(bench, cand, tasks, attempts, infra, reward));
-        cols.addAll(pass);
-        cols.addAll(List.<Column<?>>of(in, out, dur, trust));
-        return Table.create("scorecard", cols.toArray(Column[]::new));
-    }
-
-    /** One row per benchmark × candidate × task. */
-    public Table taskTable() {
-        StringColumn bench = StringColumn.create("benchmark"), cand = StringColumn.create("candidate"), task = StringColumn.create("task");
-        IntColumn trials = IntColumn.create("trials"), succ = IntColumn.create("successes");
-        DoubleColumn reward = DoubleColumn.create("avg_reward");
-        int maxK = maxK();
-        List<DoubleColumn> pass = new ArrayList<>();
-        for (int k = 1; k <= maxK; k++) pass.add(DoubleColumn.create("pass^" + k));
-        for (CandidateScore r : rows) {
-            for (TaskScore t : r.perTask()) {
-                bench.append(r.benchmark());
-                cand.append(r.candidate());
-                task.append(t.taskId());
-                trials.append(t.trials());
-                succ.append(t.successes());
-                reward.append(t.avgReward());
-                for (int k = 1; k <= maxK; k++) {
-                    if (k <= t.passHatK().size()) pass.get(k - 1).append(t.passHatK().get(k - 1)); else pass.get(k - 1).appendMissing();
-                }
-            }
-        }
-        List<Column<?>> cols = new ArrayList<>(List.<Column<?>>of(bench, cand, task, trials, succ, reward));
-        cols.addAll(pass);
-        return Table.create("tasks", cols.toArray(Column[]::new));
-    }
-
-    /** One row per benchmark × candidate × check: how often it was evaluated and failed. */
-    public Table checkTable() {
-        StringColumn bench = StringColumn.create("benchmark"), cand = StringColumn.create("candidate"), check = StringColumn.create("check");
-        IntColumn evaluated = IntColumn.create("evaluated"), failed = IntColumn.create("failed");
-        DoubleColumn rate = DoubleColumn.create("fail_rate");
-        for (CandidateScore r : rows) {
-            for (CheckScore c : r.perCheck()) {
-                bench.append(r.benchmark());
-                cand.append(r.candidate());
-                check.append(c.check());
-                evaluated.append(c.evaluated());
-                failed.append(c.failed());
-                rate.append(c.evaluated() == 0 ? 0 : (double) c.failed() / c.evaluated());
-            }
-        }
-        return Table.create("checks", bench, cand, check, evaluated, failed, rate);
-    }
-
-    private static String trustText(Map<TrustTier, Integer> trust) {
-        StringBuilder sb = new StringBuilder();
-        new TreeMap<>(trust).forEach((t, n) -> sb.append(sb.isEmpty() ? "" : " ").append(t.name().toLowerCase(Locale.ROOT)).append(':').append(n));
-        return sb.toString();
-    }
-
-    // ---------------------------------------------------------------- text
-
-    /** The scorecard as plain text: summary, failures by check, per-task results. */
-    public String render() {
-        StringBuilder sb = new StringBuilder();
-        sb.append("cells: ").append(cells).append(", without a completed attempt: ").append(pendingCells).append('\n');
-        sb.append("infrastructure failures are excluded from every metric\n\n");
-        sb.append(TextTable.render(summaryTable())).append('\n');
-        Table checks = checkTable();
-        if (checks.rowCount() > 0) sb.append("checks (failed of evaluated)\n").append(TextTable.render(checks)).append('\n');
-        Table tasks = taskTable();
-        if (tasks.rowCount() > 0) sb.append("per task\n").append(TextTable.render(tasks));
-        return sb.toString();
-    }
+    /** The largest k any row reports pass^k for (0 without rows): how many pass^k columns a table of these rows has. */
+    public int maxK() { return rows.stream().mapToInt(r -> r.passHatK().size()).max().orElse(0); }
 }

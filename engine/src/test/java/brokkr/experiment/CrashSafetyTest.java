@@ -45,12 +45,12 @@ class CrashSafetyTest {
         assertEquals(previous, resumed.skipped(), "every committed attempt survives the kills and is not re-run");
         assertEquals(total - previous, resumed.ran());
 
-        try (Store store = Store.openExisting(dir)) {
+        try (ExperimentQuery store = ExperimentQuery.open(dir)) {
             assertEquals(total, store.cells().size());
-            Map<Store.CellKey, Integer> completed = new HashMap<>();
+            Map<ExperimentStore.CellKey, Integer> completed = new HashMap<>();
             for (Attempt a : store.attempts(false)) {
                 assertTrue(a.completed(), "no attempt of this experiment fails: " + a.error());
-                completed.merge(new Store.CellKey(a.environmentId(), a.agentId(), a.repetition()), 1, Integer::sum);
+                completed.merge(new ExperimentStore.CellKey(a.environmentId(), a.agentId(), a.repetition()), 1, Integer::sum);
             }
             assertEquals(total, completed.size());
             completed.forEach((k, n) -> assertEquals(1, n, "cell " + k));
@@ -72,7 +72,7 @@ class CrashSafetyTest {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
         while (System.nanoTime() < deadline) {
             if (!p.isAlive()) throw new AssertionError("child exited early: " + Files.readString(tmp.resolve("child.log")));
-            int c = Files.exists(Store.file(dir)) ? count(dir) : 0;
+            int c = Files.exists(ExperimentStore.file(dir)) ? count(dir) : 0;
             if (c >= n) return c;
             Thread.sleep(2);
         }
@@ -80,7 +80,7 @@ class CrashSafetyTest {
     }
 
     private static int count(Path dir) throws Exception {
-        try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + Store.file(dir).toAbsolutePath());
+        try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + ExperimentStore.file(dir).toAbsolutePath());
              Statement s = c.createStatement()) {
             s.execute("PRAGMA busy_timeout=5000");
             try (ResultSet r = s.executeQuery("SELECT COUNT(*) FROM sqlite_master WHERE name = 'attempt'")) {

@@ -54,7 +54,7 @@ public final class ExperimentBench {
             long t0 = System.nanoTime();
             var r = Experiments.run(spec, dir, registry);
             double wall = (System.nanoTime() - t0) / 1e9;
-            long dbBytes = Files.size(Store.file(dir)) + (Files.exists(dir.resolve(Store.FILE + "-wal")) ? Files.size(dir.resolve(Store.FILE + "-wal")) : 0);
+            long dbBytes = Files.size(ExperimentStore.file(dir)) + (Files.exists(dir.resolve(ExperimentStore.FILE + "-wal")) ? Files.size(dir.resolve(ExperimentStore.FILE + "-wal")) : 0);
             System.out.printf(Locale.ROOT, "run %d: %d cells (%d completed) at parallelism %d, %d ms model latency: wall %.3f s (cells %.3f s), ideal %.3f s, ratio %.3f (cells %.3f); store per attempt: %.3f ms to serialize (parallel), %.3f ms of the single writer (%d commits); db %d KB%n",
                     i + 1, r.cells(), r.completed(), parallelism, latencyMs, wall, r.cellsWall().toNanos() / 1e9, ideal, wall / ideal,
                     r.cellsWall().toNanos() / 1e9 / ideal, r.meanSerializeMillis(), r.meanCommitMillis(), r.commits(), dbBytes / 1024);

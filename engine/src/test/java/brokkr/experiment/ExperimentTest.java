@@ -17,10 +17,10 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import tech.tablesaw.api.Table;
 
 class ExperimentTest {
     private static final double EPS = 1e-12;
@@ -74,13 +74,42 @@ class ExperimentTest {
         // tokens: the candidate's own usage; the fake counts prompt characters in, answer characters out.
         assertEquals(12 * "task q0 repetition 0".length(), gold.cost().inputTokens());
 
-        Table t = s.summaryTable();
-        assertEquals(3, t.rowCount());
-        assertEquals(1.0, t.doubleColumn("pass^4").get(0));
-        assertEquals(9, s.taskTable().rowCount());
-        String text = s.render();
-        assertTrue(text.contains("pass^4"), text);
-        assertTrue(text.contains("flaky"), text);
+        // What the tables are drawn from (brokkr.magics.ExperimentTables draws them): a row per candidate, pass^1..4, 9 task rows.
+        assertEquals(3, s.rows().size());
+        assertEquals(4, s.maxK());
+        assertEquals(1.0, s.rows().get(0).passHatK().get(3));
+        assertEquals(9, s.rows().stream().mapToInt(c -> c.perTask().size()).sum());
+    }
+
+    /** What a listener hears, in order, as text. */
+    static final class Heard implements ProgressListener {
+        final List<String> events = new CopyOnWriteArrayList<>();
+        @Override public void started(String experiment, int cells, int alreadyDone, int toRun) {
+            events.add("started " + experiment + " cells=" + cells + " done=" + alreadyDone + " toRun=" + toRun);
+        }
+        @Override public void attemptFinished(Attempt a) {
+            assertTrue(a.id() > 0, "reported once committed, with its id");
+            events.add(a.completed() ? "completed" : "failed");
+        }
+        @Override public void finished() { events.add("finished"); }
+    }
+
+    @Test void progressIsReportedAsAttemptsAreCommitted() {
+        var models = new QuizBench.Models(prompt -> prompt.startsWith("task q1 "));
+        var spec = spec("all", 2, 2, 1, List.of(candidate("gold", "gold", null)));
+        Path dir = tmp.resolve("x");
+        Heard first = new Heard();
+        var r = Experiments.run(spec, dir, registry(2, models), first);
+        assertEquals("started quiz-test cells=4 done=0 toRun=4", first.events.getFirst());
+        assertEquals("finished", first.events.getLast());
+        assertEquals(r.completed(), first.events.stream().filter("completed"::equals).count());
+        assertEquals(2, first.events.stream().filter("failed"::equals).count());
+        Heard second = new Heard();
+        Experiments.run(spec, dir, registry(2, models), second);       // resumes: q1's two cells retried once
+        assertEquals(List.of("started quiz-test cells=4 done=2 toRun=2", "failed", "failed", "finished"), second.events);
+        Heard third = new Heard();
+        Experiments.run(spec, dir, registry(2, models), third);        // out of retries: nothing to run
+        assertEquals(List.of("started quiz-test cells=4 done=2 toRun=0", "finished"), third.events);
     }
 
     @Test void rerunningACompleteExperimentRunsNothing() {
@@ -109,7 +138,7 @@ class ExperimentTest {
         assertEquals(4, gold.infrastructureFailures());
         assertEquals(List.of(1.0, 1.0, 1.0, 1.0), gold.passHatK()); // failures are not model failures
         assertEquals(8, first.scorecard().pendingCells());
-        try (Store store = Store.openExisting(dir)) {
+        try (ExperimentQuery store = ExperimentQuery.open(dir)) {
             List<Attempt> failed = store.attempts(true).stream().filter(a -> !a.completed()).toList();
             assertEquals(8, failed.size());
             assertTrue(failed.getFirst().error().contains("HTTP 500"), failed.getFirst().error());
@@ -160,9 +189,9 @@ class ExperimentTest {
         assertEquals(6, second.skipped());                // b unchanged
         assertEquals(6, second.ran());                    // a's new definition
         assertEquals(callsBefore + 6, models.calls.get());
-        try (Store store = Store.openExisting(dir)) {
+        try (ExperimentQuery store = ExperimentQuery.open(dir)) {
             assertEquals(18, store.cells().size());
-            assertEquals(12, store.cells().stream().filter(Store.Cell::active).count());
+            assertEquals(12, store.cells().stream().filter(ExperimentStore.Cell::active).count());
             assertEquals(18, store.attempts(false).size());
             assertEquals(12, store.attempts(true).size());
         }
@@ -183,7 +212,7 @@ class ExperimentTest {
         var r = Experiments.run(spec, tmp.resolve("x"), registry(1, new QuizBench.Models()));
         assertTrue(System.nanoTime() - t0 < 4_000_000_000L, "the runner must not wait for the abandoned cell");
         assertEquals(1, r.infrastructureFailures());
-        try (Store store = Store.openExisting(tmp.resolve("x"))) {
+        try (ExperimentQuery store = ExperimentQuery.open(tmp.resolve("x"))) {
             assertTrue(store.attempts(true).getFirst().error().startsWith("timeout"));
         }
     }
@@ -213,7 +242,7 @@ class ExperimentTest {
                 Map.of(), Map.of(), 0, Duration.ofSeconds(30), false);
         var first = java.util.concurrent.CompletableFuture.supplyAsync(() -> Experiments.run(spec, dir, registry(2, new QuizBench.Models())));
         long deadline = System.nanoTime() + 10_000_000_000L;
-        while (!Files.exists(Store.file(dir)) && System.nanoTime() < deadline) Thread.sleep(5);
+        while (!Files.exists(ExperimentStore.file(dir)) && System.nanoTime() < deadline) Thread.sleep(5);
         Thread.sleep(50);
         var e = assertThrows(IllegalStateException.class, () -> Experiments.run(spec, dir, registry(2, new QuizBench.Models())));
         assertTrue(e.getMessage().contains("another process"), e.getMessage());
@@ -270,7 +299,7 @@ class ExperimentTest {
         for (int rep = 0; rep < 3; rep++) {
             assertTrue(models.created.contains(new ModelRef("fake", "gold", PyDict.of("seeded", true, "seed", rep))), "seed " + rep);
         }
-        try (Store store = Store.openExisting(tmp.resolve("x"))) {
+        try (ExperimentQuery store = ExperimentQuery.open(tmp.resolve("x"))) {
             for (Attempt a : store.attempts(true)) assertEquals(1, a.evidence().modelCalls().size(), "recorded under the agent role");
         }
     }
@@ -298,11 +327,9 @@ class ExperimentTest {
     @Test void inspectListsAttemptsAndPrintsTranscripts() {
         Path dir = tmp.resolve("x");
         Experiments.run(spec("all", 1, 2, 0, List.of(candidate("stop", "stop", null), candidate("gold", "gold", null))), dir, registry(2, new QuizBench.Models()));
-        try (Store store = Store.openExisting(dir)) {
-            Table attempts = Inspect.attempts(store, false);
-            assertEquals(4, attempts.rowCount());
-            Table checks = Inspect.failuresByCheck(store);
-            assertEquals(2, checks.where(checks.stringColumn("candidate").isEqualTo("stop").and(checks.intColumn("failed").isEqualTo(2))).rowCount());
+        try (ExperimentQuery store = ExperimentQuery.open(dir)) {
+            assertEquals(4, Inspect.attempts(store, false).size());
+            assertEquals(2, row(Scorecard.of(store), "stop").perCheck().stream().filter(c -> c.failed() == 2).count());
             long goldId = store.attempts(true).stream().filter(Attempt::success).findFirst().orElseThrow().id();
             String t = Inspect.transcript(store, goldId);
             assertTrue(t.contains("[user] task q"), t);
@@ -369,7 +396,7 @@ class ExperimentTest {
 
         var r = Experiments.run(a, tmp.resolve("run"), registry(2, new QuizBench.Models()));
         assertEquals(12, r.completed());
-        try (Store store = Store.openExisting(tmp.resolve("run"))) {
+        try (ExperimentQuery store = ExperimentQuery.open(tmp.resolve("run"))) {
             EnvironmentDef env = store.environment(store.attempts(true).getFirst().environmentId()).orElseThrow();
             assertEquals(new ModelRef("fake", "gold"), env.models().get("judge"));
             assertTrue(store.experiment().orElseThrow().getValue().contains("quiz-cmp"));

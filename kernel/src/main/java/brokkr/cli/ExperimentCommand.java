@@ -1,11 +1,15 @@
 package brokkr.cli;
 
+import brokkr.experiment.ExperimentQuery;
 import brokkr.experiment.ExperimentSpec;
+import brokkr.experiment.ExperimentStore;
 import brokkr.experiment.Experiments;
 import brokkr.experiment.Inspect;
+import brokkr.experiment.ProgressListener;
 import brokkr.experiment.Registry;
 import brokkr.experiment.Scorecard;
-import brokkr.experiment.Store;
+import brokkr.magics.ExperimentTables;
+import brokkr.magics.Tables;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -53,12 +57,12 @@ public final class ExperimentCommand implements Command {
         List<String> rest = new ArrayList<>(args.subList(1, args.size()));
         return switch (args.getFirst()) {
             case "run" -> runExperiment(rest, out, err);
-            case "show" -> withStore(rest, 1, "show DIR", (store, a) -> out.print(Scorecard.of(store).render()));
+            case "show" -> withStore(rest, 1, "show DIR", (store, a) -> out.print(ExperimentTables.text(Scorecard.of(store))));
             case "attempts" -> {
                 boolean all = rest.remove("--all");
-                yield withStore(rest, 1, "attempts DIR [--all]", (store, a) -> out.print(Inspect.render(Inspect.attempts(store, all))));
+                yield withStore(rest, 1, "attempts DIR [--all]", (store, a) -> out.print(Tables.aligned(ExperimentTables.attempts(Inspect.attempts(store, all)))));
             }
-            case "checks" -> withStore(rest, 1, "checks DIR", (store, a) -> out.print(Inspect.render(Inspect.failuresByCheck(store))));
+            case "checks" -> withStore(rest, 1, "checks DIR", (store, a) -> out.print(Tables.aligned(ExperimentTables.checks(Scorecard.of(store)))));
             case "transcript" -> withStore(rest, 2, "transcript DIR ATTEMPT_ID", (store, a) -> {
                 long id = attemptId(a.get(1));
                 try {
@@ -142,13 +146,13 @@ public final class ExperimentCommand implements Command {
         if (dir == null) dir = Path.of(".brokkr", "experiments", spec.name());
         Experiments.Result r;
         try {
-            r = Experiments.run(spec, dir, Registry.load());
+            r = Experiments.run(spec, dir, Registry.load(), spec.progress() ? new TerminalProgress() : ProgressListener.NONE);
         } catch (ExperimentSpec.SpecException e) {
             throw new UsageException(e.getMessage());
         }
         err.println(r.summary());
         out.println("experiment " + spec.name() + " in " + dir);
-        out.print(r.scorecard().render());
+        out.print(ExperimentTables.text(r.scorecard()));
         return 0;
     }
 
@@ -160,13 +164,13 @@ public final class ExperimentCommand implements Command {
         }
     }
 
-    private interface StoreWork { void run(Store store, List<String> args) throws Exception; }
+    private interface StoreWork { void run(ExperimentQuery store, List<String> args) throws Exception; }
 
     private static int withStore(List<String> args, int arity, String shape, StoreWork work) throws Exception {
         if (args.size() != arity) throw new UsageException("expected: " + shape);
         Path dir = Path.of(args.getFirst());
-        if (!Files.isRegularFile(Store.file(dir))) throw new UsageException(dir + " holds no experiment (no " + Store.FILE + ")");
-        try (Store store = Store.openExisting(dir)) {
+        if (!Files.isRegularFile(ExperimentStore.file(dir))) throw new UsageException(dir + " holds no experiment (no " + ExperimentStore.FILE + ")");
+        try (ExperimentQuery store = ExperimentQuery.open(dir)) {
             work.run(store, args);
         }
         return 0;

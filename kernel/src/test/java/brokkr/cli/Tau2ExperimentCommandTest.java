@@ -4,7 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import brokkr.eval.Evidence;
-import brokkr.experiment.Store;
+import brokkr.experiment.ExperimentQuery;
+import brokkr.experiment.ExperimentStore;
 import brokkr.python.PyJson;
 import brokkr.value.PyDict;
 import brokkr.value.PyList;
@@ -55,7 +56,7 @@ class Tau2ExperimentCommandTest {
 
         // Forge one record that changed the world: drop its tool calls from the transcript.
         long id;
-        try (Store store = Store.openExisting(Path.of(dir))) {
+        try (ExperimentQuery store = ExperimentQuery.open(Path.of(dir))) {
             var a = store.attempts(true).stream()
                     .filter(x -> !x.evidence().finalWorldSha256().equals(x.evidence().setup().get("initial_db_hash").asStr()))
                     .findFirst().orElseThrow();
@@ -67,7 +68,7 @@ class Tau2ExperimentCommandTest {
             }).toList();
             Evidence forged = new Evidence(e.setup(), PyList.of(kept), e.output(), e.termination(), e.finalWorldSha256(),
                     e.modelCalls(), e.usage(), e.timings(), e.details());
-            try (var c = DriverManager.getConnection("jdbc:sqlite:" + Store.file(Path.of(dir)));
+            try (var c = DriverManager.getConnection("jdbc:sqlite:" + ExperimentStore.file(Path.of(dir)));
                  var ps = c.prepareStatement("UPDATE attempt SET evidence_json = ? WHERE id = ?")) {
                 ps.setString(1, PyJson.dumps(forged.toValue()));
                 ps.setLong(2, id);

@@ -1,13 +1,17 @@
 package brokkr.magics;
 
+import brokkr.eval.Attempt;
+import brokkr.experiment.ExperimentQuery;
 import brokkr.experiment.ExperimentSpec;
+import brokkr.experiment.ExperimentStore;
 import brokkr.experiment.Experiments;
+import brokkr.experiment.ProgressListener;
 import brokkr.experiment.Registry;
 import brokkr.experiment.Scorecard;
-import brokkr.experiment.Store;
 import brokkr.value.Json;
 import brokkr.value.PyDict;
 import brokkr.value.Value;
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
@@ -28,6 +32,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The experiment magics over {@code brokkr.experiment}, plugged in as a {@link MagicExtension}
@@ -75,7 +80,7 @@ public final class ExperimentMagics implements MagicExtension {
             if (node == null || !node.isObject()) throw new MagicUsageException("the cell body must be a mapping (YAML or JSON)");
             Value v = Json.parse(new ObjectMapper().writeValueAsString(node));
             spec = ExperimentSpec.fromValue((PyDict) v, p.option("name", "notebook"), Path.of("").toAbsolutePath());
-        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+        } catch (JsonProcessingException e) {
             throw new MagicUsageException("the cell body is not YAML: " + e.getOriginalMessage());
         } catch (ExperimentSpec.SpecException e) {
             throw new MagicUsageException(e.getMessage());
@@ -107,8 +112,20 @@ public final class ExperimentMagics implements MagicExtension {
         }
     }
 
+    /**
+     * Counts the attempts a run completes (the runner calls it on its writer thread) for the live
+     * display, which the cell's own thread refreshes.
+     */
+    private static final class CompletedCount implements ProgressListener {
+        final AtomicInteger completed = new AtomicInteger();
+        @Override public void attemptFinished(Attempt attempt) {
+            if (attempt.completed()) completed.incrementAndGet();
+        }
+    }
+
     /** Runs an experiment on a worker thread, showing and updating its progress; interrupting the cell stops waiting. */
     public static ExperimentView experiment(Session s, ExperimentSpec spec, Path dir) throws Exception {
+        // The spec's progress switch is the terminal bar's; the notebook shows its own display.
         ExperimentSpec quiet = spec.withProgress(false);
         int total;
         try {
@@ -120,10 +137,11 @@ public final class ExperimentMagics implements MagicExtension {
         long t0 = System.nanoTime();
         Display display = s.display();
         String id = display.show(new ProgressView(spec.name(), before, total, before, 0, false));
+        CompletedCount progress = new CompletedCount();
         CompletableFuture<Experiments.Result> run = new CompletableFuture<>();
         Thread worker = Thread.ofPlatform().name("experiment-" + spec.name()).daemon(true).start(() -> {
             try {
-                run.complete(Experiments.run(quiet, dir));
+                run.complete(Experiments.run(quiet, dir, Registry.load(), progress));
             } catch (Throwable t) {
                 run.completeExceptionally(t);
             }
@@ -135,7 +153,9 @@ public final class ExperimentMagics implements MagicExtension {
                     result = run.get(500, TimeUnit.MILLISECONDS);
                     break;
                 } catch (TimeoutException e) {
-                    display.update(id, new ProgressView(spec.name(), completedCells(dir), total, before, (System.nanoTime() - t0) / 1e9, false));
+                    // A completed attempt completes a cell that had none: the store's completed cells are before + these.
+                    display.update(id, new ProgressView(spec.name(), before + progress.completed.get(), total, before,
+                            (System.nanoTime() - t0) / 1e9, false));
                 }
             }
         } catch (InterruptedException e) {
@@ -154,10 +174,10 @@ public final class ExperimentMagics implements MagicExtension {
         return new ExperimentView(result, new ScorecardView(dir.toString(), result.scorecard()));
     }
 
-    /** Cells of {@code dir} with a completed attempt (0 before the store exists); read beside the running writer (WAL). */
+    /** Cells of {@code dir} with a completed attempt (0 before the store exists). */
     static int completedCells(Path dir) {
-        if (!Files.isRegularFile(Store.file(dir))) return 0;
-        try (Store store = Store.openExisting(dir)) {
+        if (!Files.isRegularFile(ExperimentStore.file(dir))) return 0;
+        try (ExperimentQuery store = ExperimentQuery.open(dir)) {
             return (int) store.cellStates().values().stream().filter(c -> c.completed() > 0).count();
         } catch (RuntimeException e) {
             return 0;
@@ -168,11 +188,11 @@ public final class ExperimentMagics implements MagicExtension {
 
     /** A scorecard as HTML tables: the summary, failures by check, and per task (folded). */
     public record ScorecardView(String dir, Scorecard scorecard) implements Rich {
-        public Table summary() { return scorecard.summaryTable(); }
-        public Table checks() { return scorecard.checkTable(); }
-        public Table tasks() { return scorecard.taskTable(); }
+        public Table summary() { return ExperimentTables.summary(scorecard); }
+        public Table checks() { return ExperimentTables.checks(scorecard); }
+        public Table tasks() { return ExperimentTables.tasks(scorecard); }
 
-        @Override public String text() { return scorecard.render(); }
+        @Override public String text() { return ExperimentTables.text(scorecard); }
 
         @Override public String html() {
             StringBuilder sb = new StringBuilder("<div class=\"brokkr-scorecard\">");
@@ -192,7 +212,7 @@ public final class ExperimentMagics implements MagicExtension {
     }
 
     public static ScorecardView scorecard(Path dir) {
-        if (!Files.isRegularFile(Store.file(dir))) throw new MagicUsageException(dir + " holds no experiment (no " + Store.FILE + ")");
+        if (!Files.isRegularFile(ExperimentStore.file(dir))) throw new MagicUsageException(dir + " holds no experiment (no " + ExperimentStore.FILE + ")");
         return new ScorecardView(dir.toString(), Experiments.scorecard(dir));
     }
 

@@ -4,7 +4,14 @@ import tech.tablesaw.api.Row;
 import tech.tablesaw.api.Table;
 import tech.tablesaw.columns.Column;
 
-/** Tablesaw tables as HTML (escaped, every row) and as aligned text (every row, unlike {@code Table.print()}'s cut). */
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * Tablesaw tables as HTML (escaped, every row), as Tablesaw's boxed text (every row, unlike
+ * {@code Table.print()}'s cut), as Markdown, and as the plain aligned text the CLI prints.
+ */
 public final class Tables {
     private Tables() {}
 
@@ -24,6 +31,46 @@ public final class Tables {
 
     public static String text(Table t) {
         return t.printAll();
+    }
+
+    /**
+     * Aligned plain text, two spaces between columns: numbers right-aligned, doubles with three
+     * decimals, missing values (Tablesaw's missing string is the empty one) as "-"; no trailing blanks.
+     */
+    public static String aligned(Table t) {
+        int nc = t.columnCount();
+        List<String[]> rows = new ArrayList<>();
+        String[] head = new String[nc];
+        boolean[] numeric = new boolean[nc];
+        for (int c = 0; c < nc; c++) {
+            head[c] = t.column(c).name();
+            numeric[c] = t.column(c).type().name().matches("DOUBLE|INTEGER|LONG");
+        }
+        rows.add(head);
+        for (int r = 0; r < t.rowCount(); r++) {
+            String[] row = new String[nc];
+            for (int c = 0; c < nc; c++) row[c] = alignedCell(t.column(c), r);
+            rows.add(row);
+        }
+        int[] w = new int[nc];
+        for (String[] row : rows) for (int c = 0; c < nc; c++) w[c] = Math.max(w[c], row[c].length());
+        StringBuilder sb = new StringBuilder();
+        for (String[] row : rows) {
+            for (int c = 0; c < nc; c++) {
+                if (c > 0) sb.append("  ");
+                String pad = " ".repeat(w[c] - row[c].length());
+                sb.append(numeric[c] ? pad + row[c] : row[c] + (c == nc - 1 ? "" : pad));
+            }
+            sb.append('\n');
+        }
+        return sb.toString();
+    }
+
+    private static String alignedCell(Column<?> col, int r) {
+        if (col.isMissing(r)) return "-";
+        Object v = col.get(r);
+        if (v instanceof Double d) return String.format(Locale.ROOT, "%.3f", d);
+        return String.valueOf(v);
     }
 
     public static String markdown(Table t) {

@@ -56,6 +56,12 @@ class ExperimentMagicsTest {
         assertEquals(1.0, ideal.avgReward());
         assertEquals(List.of(1.0, 1.0, 1.0), ideal.passHatK());
         assertTrue(view.html().contains("<table") && view.html().contains("pass^3"));
+        // tables and text drawn from the run's scorecard (the engine keeps the numbers; ExperimentTables draws them)
+        var summary = view.scorecard().summary();
+        assertEquals(2, summary.rowCount());
+        assertEquals(1.0, summary.where(summary.stringColumn("candidate").isEqualTo("ideal")).doubleColumn("pass^3").get(0));
+        assertEquals(4, view.scorecard().tasks().rowCount());
+        assertTrue(view.text().contains("pass^3") && view.text().contains("early"), view.text());
 
         // resuming: nothing left to run
         var again = (ExperimentMagics.ExperimentView) s.magics().evalCell(s, "experiment", "--dir " + dir, SPEC);

@@ -11,7 +11,7 @@ import brokkr.experiment.ExperimentSpec;
 import brokkr.experiment.Experiments;
 import brokkr.experiment.Registry;
 import brokkr.experiment.Scorecard;
-import brokkr.experiment.Store;
+import brokkr.experiment.ExperimentQuery;
 import brokkr.value.PyBool;
 import brokkr.value.PyDict;
 import java.nio.file.Path;
@@ -62,7 +62,7 @@ class BfclExperimentTest {
         for (Scorecard.CandidateScore row : r.scorecard().rows()) {
             assertEquals((double) (tasks.size() - 4) / tasks.size(), row.avgReward(), 1e-12, row.candidate());
         }
-        try (Store store = Store.openExisting(tmp.resolve("bfcl"))) {
+        try (ExperimentQuery store = ExperimentQuery.open(tmp.resolve("bfcl"))) {
             for (Attempt a : store.attempts(true)) {
                 assertEquals(UNSAT.contains(a.taskId()) ? 0.0 : 1.0, a.reward(), a.taskId());
                 assertEquals(PyBool.of(UNSAT.contains(a.taskId())), a.evidence().details().get("unsatisfiable"), a.taskId());

@@ -22,7 +22,7 @@ import brokkr.experiment.Experiments;
 import brokkr.experiment.Inspect;
 import brokkr.experiment.Registry;
 import brokkr.experiment.Scorecard;
-import brokkr.experiment.Store;
+import brokkr.experiment.ExperimentQuery;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -72,7 +72,7 @@ class SyntheticExperimentTest {
         assertEquals(new Scorecard.CheckScore("secret_correct", 4, 4), row(s, "loop", "early").perCheck().get(2));
 
         // Each verdict is PointerChasing.score's PASS/FAIL for the same candidate and depth.
-        try (Store store = Store.openExisting(tmp.resolve("loop"))) {
+        try (ExperimentQuery store = ExperimentQuery.open(tmp.resolve("loop"))) {
             Map<String, String> labels = new java.util.HashMap<>();
             store.cells().forEach(cell -> labels.put(cell.key().agentId(), cell.candidate()));
             for (Attempt a : store.attempts(true)) {
@@ -101,7 +101,7 @@ class SyntheticExperimentTest {
                 assertTrue(ParallelDiscrimination.score(table, t, 0).correct());
             }
         }
-        try (Store store = Store.openExisting(tmp.resolve("par"))) {
+        try (ExperimentQuery store = ExperimentQuery.open(tmp.resolve("par"))) {
             for (Attempt a : store.attempts(true)) {
                 int n = Integer.parseInt(a.taskId());
                 var details = a.evidence().details();
@@ -124,7 +124,7 @@ class SyntheticExperimentTest {
                 dir, Registry.load());
         assertEquals(1, second.ran());
         assertEquals(1.0, second.scorecard().rows().getFirst().avgReward());
-        try (Store store = Store.openExisting(dir)) {
+        try (ExperimentQuery store = ExperimentQuery.open(dir)) {
             String t = Inspect.transcript(store, store.attempts(true).getFirst().id());
             assertTrue(t.contains("[system] Be careful.\n\nYour task is to follow a chain"), t);
         }

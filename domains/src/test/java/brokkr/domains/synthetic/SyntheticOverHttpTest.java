@@ -12,7 +12,7 @@ import brokkr.experiment.ExperimentSpec;
 import brokkr.experiment.Experiments;
 import brokkr.experiment.ProviderModels;
 import brokkr.experiment.Registry;
-import brokkr.experiment.Store;
+import brokkr.experiment.ExperimentQuery;
 import brokkr.provider.DecodedRequest;
 import brokkr.provider.OpenAiChat;
 import brokkr.provider.testing.ScriptedModelServer;
@@ -69,7 +69,7 @@ class SyntheticOverHttpTest {
             var first = Experiments.run(spec, dir, registry);
             assertEquals(4, first.infrastructureFailures(), first.summary());
             assertEquals(0, first.completed());
-            try (Store store = Store.openExisting(dir)) {
+            try (ExperimentQuery store = ExperimentQuery.open(dir)) {
                 for (Attempt a : store.attempts(true)) {
                     var calls = a.evidence().modelCalls();
                     assertEquals(1, calls.size(), a.error());
@@ -89,7 +89,7 @@ class SyntheticOverHttpTest {
             assertEquals(List.of(1.0, 1.0), second.scorecard().rows().getFirst().passHatK());
             assertEquals(4, second.scorecard().rows().getFirst().infrastructureFailures());
             // Every successful attempt recorded each model request: depth + 1 of them.
-            try (Store store = Store.openExisting(dir)) {
+            try (ExperimentQuery store = ExperimentQuery.open(dir)) {
                 for (Attempt a : store.attempts(true)) {
                     if (a.completed()) assertEquals(Integer.parseInt(a.taskId()) + 1, a.evidence().modelCalls().size());
                 }

@@ -16,7 +16,8 @@ import brokkr.experiment.Inspect;
 import brokkr.experiment.ProviderModels;
 import brokkr.experiment.Registry;
 import brokkr.experiment.Scorecard;
-import brokkr.experiment.Store;
+import brokkr.experiment.ExperimentQuery;
+import brokkr.experiment.ExperimentStore;
 import brokkr.provider.DecodedRequest;
 import brokkr.provider.OpenAiChat;
 import brokkr.provider.testing.ScriptedModelServer;
@@ -120,7 +121,7 @@ class Tau2ExperimentTest {
         assertEquals(List.of(new Scorecard.CheckScore("setup_verified", 160, 0), new Scorecard.CheckScore("terminated_normally", 160, 0),
                 new Scorecard.CheckScore("db", 160, 144), new Scorecard.CheckScore("nl_assertion", 156, 44)), stop.perCheck());
 
-        try (Store store = Store.openExisting(dir)) {
+        try (ExperimentQuery store = ExperimentQuery.open(dir)) {
             List<Attempt> attempts = store.attempts(true);
             Registry registry = Registry.load();
             long writing = 0;
@@ -146,7 +147,7 @@ class Tau2ExperimentTest {
 
         // A tampered record (its write calls removed from the transcript) no longer reproduces its world.
         long tampered;
-        try (Store store = Store.openExisting(dir)) {
+        try (ExperimentQuery store = ExperimentQuery.open(dir)) {
             Attempt a = store.attempts(true).stream().filter(x -> !x.evidence().finalWorldSha256().equals(initialWorld(x))).findFirst().orElseThrow();
             tampered = a.id();
             Evidence e = a.evidence();
@@ -159,14 +160,14 @@ class Tau2ExperimentTest {
             }
             Evidence forged = new Evidence(e.setup(), PyList.of(kept), e.output(), e.termination(), e.finalWorldSha256(), e.modelCalls(),
                     e.usage(), e.timings(), e.details());
-            try (var c = DriverManager.getConnection("jdbc:sqlite:" + Store.file(dir));
+            try (var c = DriverManager.getConnection("jdbc:sqlite:" + ExperimentStore.file(dir));
                  var ps = c.prepareStatement("UPDATE attempt SET evidence_json = ? WHERE id = ?")) {
                 ps.setString(1, PyJson.dumps(forged.toValue()));
                 ps.setLong(2, tampered);
                 assertEquals(1, ps.executeUpdate());
             }
         }
-        try (Store store = Store.openExisting(dir)) {
+        try (ExperimentQuery store = ExperimentQuery.open(dir)) {
             Inspect.WorldCheck w = Inspect.verifyWorld(store, Registry.load(), tampered);
             assertFalse(w.matches());
             assertEquals(initialWorldOf(store.attempt(tampered).orElseThrow()), w.replayed());
@@ -208,7 +209,7 @@ class Tau2ExperimentTest {
             assertEquals(8, first.completed());
             assertEquals(8, first.scorecard().rows().stream().mapToInt(Scorecard.CandidateScore::attempts).sum());
             assertEquals(2, row(first.scorecard(), "gold").tasks(), "task 5 has no completed attempt yet");
-            try (Store store = Store.openExisting(dir)) {
+            try (ExperimentQuery store = ExperimentQuery.open(dir)) {
                 for (Attempt a : store.attempts(true)) {
                     if (a.completed()) continue;
                     assertEquals("5", a.taskId());
@@ -278,7 +279,7 @@ class Tau2ExperimentTest {
             var r = Experiments.run(spec, tmp.resolve("models"), registry);
             assertEquals(2, r.completed(), r.summary());
             assertEquals(List.of(1.0), r.scorecard().rows().getFirst().passHatK());
-            try (Store store = Store.openExisting(tmp.resolve("models"))) {
+            try (ExperimentQuery store = ExperimentQuery.open(tmp.resolve("models"))) {
                 for (Attempt a : store.attempts(true)) {
                     assertEquals("user_stop", a.evidence().termination(), a.taskId());
                     assertTrue(Inspect.verifyWorld(store, registry, a.id()).matches());
@@ -307,7 +308,7 @@ class Tau2ExperimentTest {
                     Map.of("judge", new ModelRef("openai", "judge")), 0);
             var r = Experiments.run(spec, tmp.resolve("judge"), registry);
             assertEquals(1, r.infrastructureFailures(), r.summary());
-            try (Store store = Store.openExisting(tmp.resolve("judge"))) {
+            try (ExperimentQuery store = ExperimentQuery.open(tmp.resolve("judge"))) {
                 Attempt a = store.attempts(true).getFirst();
                 assertTrue(a.error().startsWith("infrastructure failure: judge: judge answer is not JSON"), a.error());
                 assertEquals(List.of("judge"), a.evidence().modelCalls().stream().map(Evidence.RecordedCall::role).toList());
@@ -326,7 +327,7 @@ class Tau2ExperimentTest {
         var spec = spec("refuse", List.of(new ExperimentSpec.DomainSpec("tau2-retail", null, List.of("12"))), List.of(cand), 1, Map.of(), 0);
         var r = Experiments.run(spec, tmp.resolve("refuse"), Registry.load().with(List.of(), List.of(silent)));
         assertEquals(1, r.infrastructureFailures());
-        try (Store store = Store.openExisting(tmp.resolve("refuse"))) {
+        try (ExperimentQuery store = ExperimentQuery.open(tmp.resolve("refuse"))) {
             assertTrue(store.attempts(true).getFirst().error().contains("needs a user simulator model"), store.attempts(true).getFirst().error());
         }
     }

@@ -1,0 +1,170 @@
+package brokkr.experiment;
+
+import brokkr.conversation.Usage;
+import brokkr.eval.AgentDef;
+import brokkr.eval.Attempt;
+import brokkr.eval.Check;
+import brokkr.eval.EnvironmentDef;
+import brokkr.eval.Evidence;
+import brokkr.eval.TrustTier;
+import brokkr.experiment.ExperimentStore.Cell;
+import brokkr.experiment.ExperimentStore.CellKey;
+import brokkr.experiment.ExperimentStore.CellState;
+import brokkr.value.Json;
+import brokkr.value.PyBool;
+import brokkr.value.Value;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The read side of an experiment directory's store: its cells, their attempts and definitions, for
+ * scorecards, inspection and resuming. Opened on its own ({@link #open}) it holds a connection that
+ * cannot write and reads beside a running writer; {@link ExperimentStore#query()} reads through the
+ * writer's own connection instead.
+ */
+public final class ExperimentQuery implements AutoCloseable {
+    private final StoreConnection db;
+    private final boolean owned;
+
+    ExperimentQuery(StoreConnection db, boolean owned) {
+        this.db = db;
+        this.owned = owned;
+    }
+
+    /** Opens the store of {@code dir} for reading; IllegalArgumentException when {@code dir} holds none. */
+    public static ExperimentQuery open(Path dir) {
+        Path file = ExperimentStore.file(dir);
+        if (!Files.isRegularFile(file)) throw new IllegalArgumentException(dir + " holds no experiment (no " + ExperimentStore.FILE + ")");
+        return new ExperimentQuery(StoreConnection.forReading(file), true);
+    }
+
+    /** Per cell: completed attempts and infrastructure failures so far. */
+    public Map<CellKey, CellState> cellStates() {
+        return db.read(() -> {
+            Map<CellKey, CellState> out = new LinkedHashMap<>();
+            try (Statement s = db.connection().createStatement(); ResultSet r = s.executeQuery("""
+                    SELECT c.env_id, c.agent_id, c.repetition,
+                      SUM(CASE WHEN a.status = 'completed' THEN 1 ELSE 0 END),
+                      SUM(CASE WHEN a.status = 'infrastructure_failure' THEN 1 ELSE 0 END)
+                    FROM cell c LEFT JOIN attempt a
+                      ON a.env_id = c.env_id AND a.agent_id = c.agent_id AND a.repetition = c.repetition
+                    GROUP BY c.env_id, c.agent_id, c.repetition""")) {
+                while (r.next()) out.put(new CellKey(r.getString(1), r.getString(2), r.getInt(3)), new CellState(r.getInt(4), r.getInt(5)));
+            }
+            return out;
+        });
+    }
+
+    /** The cells, active ones first in the spec's order. */
+    public List<Cell> cells() {
+        return db.read(() -> {
+            List<Cell> out = new ArrayList<>();
+            try (Statement s = db.connection().createStatement(); ResultSet r = s.executeQuery(
+                    "SELECT env_id, agent_id, repetition, candidate, benchmark, task_id, active FROM cell ORDER BY active DESC, ordinal")) {
+                while (r.next()) {
+                    out.add(new Cell(new CellKey(r.getString(1), r.getString(2), r.getInt(3)), r.getString(4), r.getString(5),
+                            r.getString(6), r.getInt(7) == 1));
+                }
+            }
+            return out;
+        });
+    }
+
+    /** The name and spec JSON of the experiment last run in this directory. */
+    public Optional<Map.Entry<String, String>> experiment() {
+        return db.read(() -> {
+            try (Statement s = db.connection().createStatement(); ResultSet r = s.executeQuery(
+                    "SELECT name, spec_json FROM experiment ORDER BY updated_at DESC LIMIT 1")) {
+                return r.next() ? Optional.of(Map.entry(r.getString(1), r.getString(2))) : Optional.empty();
+            }
+        });
+    }
+
+    /** Every attempt, oldest first; with {@code activeOnly}, only those of the current spec's cells. */
+    public List<Attempt> attempts(boolean activeOnly) { return attempts(activeOnly, true); }
+
+    /**
+     * Attempts as {@link #attempts(boolean)}; without {@code evidence} the evidence JSON is not read and
+     * each attempt's evidence holds only the candidate's usage (what scoring needs, much cheaper).
+     */
+    public List<Attempt> attempts(boolean activeOnly, boolean evidence) {
+        String where = activeOnly ? " JOIN cell c ON c.env_id = a.env_id AND c.agent_id = a.agent_id AND c.repetition = a.repetition WHERE c.active = 1" : "";
+        return queryAttempts("SELECT " + (evidence ? "a.*" : LIGHT_COLUMNS) + " FROM attempt a" + where + " ORDER BY a.id", null, evidence);
+    }
+
+    private static final String LIGHT_COLUMNS = "a.id, a.env_id, a.agent_id, a.repetition, a.task_id, a.status, a.reward, a.trust, "
+            + "a.checks_json, a.error, a.started_at, a.duration_ms, a.input_tokens, a.output_tokens";
+
+    public Optional<Attempt> attempt(long id) {
+        List<Attempt> l = queryAttempts("SELECT a.* FROM attempt a WHERE a.id = ?", id, true);
+        return l.isEmpty() ? Optional.empty() : Optional.of(l.getFirst());
+    }
+
+    public Optional<EnvironmentDef> environment(String id) {
+        return db.read(() -> {
+            try (PreparedStatement p = db.connection().prepareStatement("SELECT json FROM environment_def WHERE id = ?")) {
+                p.setString(1, id);
+                try (ResultSet r = p.executeQuery()) {
+                    return r.next() ? Optional.of(EnvironmentDef.fromValue(Json.parse(r.getString(1)))) : Optional.empty();
+                }
+            }
+        });
+    }
+
+    public Optional<AgentDef> agent(String id) {
+        return db.read(() -> {
+            try (PreparedStatement p = db.connection().prepareStatement("SELECT json FROM agent_def WHERE id = ?")) {
+                p.setString(1, id);
+                try (ResultSet r = p.executeQuery()) {
+                    return r.next() ? Optional.of(AgentDef.fromValue(Json.parse(r.getString(1)))) : Optional.empty();
+                }
+            }
+        });
+    }
+
+    private List<Attempt> queryAttempts(String sql, Long param, boolean withEvidence) {
+        return db.read(() -> {
+            List<Attempt> out = new ArrayList<>();
+            try (PreparedStatement p = db.connection().prepareStatement(sql)) {
+                if (param != null) p.setLong(1, param);
+                try (ResultSet r = p.executeQuery()) {
+                    while (r.next()) {
+                        String trust = r.getString("trust");
+                        double reward = r.getDouble("reward");
+                        out.add(new Attempt(r.getLong("id"), r.getString("env_id"), r.getString("agent_id"), r.getInt("repetition"),
+                                r.getString("task_id"), Attempt.Status.fromWire(r.getString("status")),
+                                checksFrom(Json.parse(r.getString("checks_json"))), reward,
+                                trust == null ? null : TrustTier.valueOf(trust), withEvidence ? Evidence.parse(r.getString("evidence_json"))
+                                        : usageOnly(r.getLong("input_tokens"), r.getLong("output_tokens")),
+                                r.getString("error"), r.getLong("started_at"), r.getLong("duration_ms")));
+                    }
+                }
+            }
+            return out;
+        });
+    }
+
+    private static Evidence usageOnly(long in, long out) {
+        return new Evidence(null, null, null, null, null, List.of(), Map.of(Evidence.AGENT, new Usage(in, out)), null, null);
+    }
+
+    /** Checks as {@link ExperimentStore} writes them: {@code [[name, passed], ...]}. */
+    private static List<Check> checksFrom(Value v) {
+        List<Check> out = new ArrayList<>();
+        for (Value x : v.asList()) out.add(new Check(x.asList().get(0).asStr(), ((PyBool) x.asList().get(1)).value()));
+        return out;
+    }
+
+    /** Closes the connection this query opened; a writer's query leaves the writer's connection to it. */
+    @Override public void close() {
+        if (owned) db.close();
+    }
+}

@@ -1,0 +1,37 @@
+package brokkr.cli;
+
+import brokkr.eval.Attempt;
+import brokkr.experiment.ProgressListener;
+import java.io.Console;
+import me.tongfei.progressbar.ProgressBar;
+import me.tongfei.progressbar.ProgressBarBuilder;
+import me.tongfei.progressbar.ProgressBarStyle;
+
+/**
+ * An experiment run's progress as a terminal bar with ETA and done/failed counts; nothing when the
+ * output is not a terminal or nothing is left to run.
+ */
+final class TerminalProgress implements ProgressListener {
+    private ProgressBar bar;
+    private int alreadyDone, done, failed;
+
+    @Override public synchronized void started(String experiment, int cells, int alreadyDone, int toRun) {
+        Console console = System.console();
+        if (toRun == 0 || console == null || !console.isTerminal()) return;
+        this.alreadyDone = alreadyDone;
+        bar = new ProgressBarBuilder().setTaskName(experiment).setInitialMax(toRun).setStyle(ProgressBarStyle.ASCII)
+                .setUpdateIntervalMillis(250).continuousUpdate().build();
+    }
+
+    @Override public synchronized void attemptFinished(Attempt attempt) {
+        if (bar == null) return;
+        if (attempt.completed()) done++; else failed++;
+        bar.step();
+        bar.setExtraMessage("done " + done + " failed " + failed + (alreadyDone > 0 ? " (resumed: " + alreadyDone + " done before)" : ""));
+    }
+
+    @Override public synchronized void finished() {
+        if (bar != null) bar.close();
+        bar = null;
+    }
+}

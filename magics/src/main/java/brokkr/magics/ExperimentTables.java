@@ -1,0 +1,163 @@
+package brokkr.magics;
+
+import brokkr.eval.Attempt;
+import brokkr.eval.Check;
+import brokkr.eval.TrustTier;
+import brokkr.experiment.Inspect;
+import brokkr.experiment.Scorecard;
+import brokkr.experiment.Scorecard.CandidateScore;
+import brokkr.experiment.Scorecard.CheckScore;
+import brokkr.experiment.Scorecard.TaskScore;
+import tech.tablesaw.api.DoubleColumn;
+import tech.tablesaw.api.IntColumn;
+import tech.tablesaw.api.LongColumn;
+import tech.tablesaw.api.StringColumn;
+import tech.tablesaw.api.Table;
+import tech.tablesaw.columns.Column;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * An experiment's scorecard and attempts as Tablesaw tables (the notebook shows them as HTML) and as
+ * the plain text {@code ./brokkr experiment run|show|attempts|checks} prints (the CLI uses these
+ * same tables through {@link Tables#aligned}).
+ */
+public final class ExperimentTables {
+    private ExperimentTables() {}
+
+    /** One row per benchmark × candidate: counts, average reward, pass^1..n, tokens, duration, trust tiers. */
+    public static Table summary(Scorecard s) {
+        StringColumn bench = StringColumn.create("benchmark"), cand = StringColumn.create("candidate");
+        IntColumn tasks = IntColumn.create("tasks"), attempts = IntColumn.create("attempts"), infra = IntColumn.create("infra_failures");
+        DoubleColumn reward = DoubleColumn.create("avg_reward");
+        List<DoubleColumn> pass = passColumns(s.maxK());
+        LongColumn in = LongColumn.create("input_tokens"), out = LongColumn.create("output_tokens");
+        DoubleColumn dur = DoubleColumn.create("mean_duration_ms");
+        StringColumn trust = StringColumn.create("trust");
+        for (CandidateScore r : s.rows()) {
+            bench.append(r.benchmark());
+            cand.append(r.candidate());
+            tasks.append(r.tasks());
+            attempts.append(r.attempts());
+            infra.append(r.infrastructureFailures());
+            reward.append(r.avgReward());
+            appendCurve(pass, r.passHatK());
+            in.append(r.cost().inputTokens());
+            out.append(r.cost().outputTokens());
+            dur.append(r.cost().meanDurationMs());
+            trust.append(trustText(r.trust()));
+        }
+        List<Column<?>> cols = new ArrayList<>(List.<Column<?>>of(bench, cand, tasks, attempts, infra, reward));
+        cols.addAll(pass);
+        cols.addAll(List.<Column<?>>of(in, out, dur, trust));
+        return Table.create("scorecard", cols.toArray(Column[]::new));
+    }
+
+    /** One row per benchmark × candidate × task. */
+    public static Table tasks(Scorecard s) {
+        StringColumn bench = StringColumn.create("benchmark"), cand = StringColumn.create("candidate"), task = StringColumn.create("task");
+        IntColumn trials = IntColumn.create("trials"), succ = IntColumn.create("successes");
+        DoubleColumn reward = DoubleColumn.create("avg_reward");
+        List<DoubleColumn> pass = passColumns(s.maxK());
+        for (CandidateScore r : s.rows()) {
+            for (TaskScore t : r.perTask()) {
+                bench.append(r.benchmark());
+                cand.append(r.candidate());
+                task.append(t.taskId());
+                trials.append(t.trials());
+                succ.append(t.successes());
+                reward.append(t.avgReward());
+                appendCurve(pass, t.passHatK());
+            }
+        }
+        List<Column<?>> cols = new ArrayList<>(List.<Column<?>>of(bench, cand, task, trials, succ, reward));
+        cols.addAll(pass);
+        return Table.create("tasks", cols.toArray(Column[]::new));
+    }
+
+    /** One row per benchmark × candidate × check: how often it was evaluated and failed. */
+    public static Table checks(Scorecard s) {
+        StringColumn bench = StringColumn.create("benchmark"), cand = StringColumn.create("candidate"), check = StringColumn.create("check");
+        IntColumn evaluated = IntColumn.create("evaluated"), failed = IntColumn.create("failed");
+        DoubleColumn rate = DoubleColumn.create("fail_rate");
+        for (CandidateScore r : s.rows()) {
+            for (CheckScore c : r.perCheck()) {
+                bench.append(r.benchmark());
+                cand.append(r.candidate());
+                check.append(c.check());
+                evaluated.append(c.evaluated());
+                failed.append(c.failed());
+                rate.append(c.evaluated() == 0 ? 0 : (double) c.failed() / c.evaluated());
+            }
+        }
+        return Table.create("checks", bench, cand, check, evaluated, failed, rate);
+    }
+
+    /** One row per attempt: its cell, status, reward (missing unless completed), failed checks, duration, error (abbreviated). */
+    public static Table attempts(List<Inspect.AttemptRow> rows) {
+        LongColumn id = LongColumn.create("id");
+        StringColumn bench = StringColumn.create("benchmark"), cand = StringColumn.create("candidate"), task = StringColumn.create("task");
+        IntColumn rep = IntColumn.create("rep");
+        StringColumn status = StringColumn.create("status");
+        DoubleColumn reward = DoubleColumn.create("reward");
+        StringColumn failedChecks = StringColumn.create("failed_checks");
+        LongColumn ms = LongColumn.create("duration_ms");
+        StringColumn error = StringColumn.create("error");
+        for (Inspect.AttemptRow row : rows) {
+            Attempt a = row.attempt();
+            id.append(a.id());
+            bench.append(row.benchmark());
+            cand.append(row.candidate());
+            task.append(a.taskId());
+            rep.append(a.repetition());
+            status.append(a.status().wire());
+            if (a.completed()) reward.append(a.reward()); else reward.appendMissing();
+            failedChecks.append(String.join(",", a.checks().stream().filter(x -> !x.passed()).map(Check::name).toList()));
+            ms.append(a.durationMillis());
+            error.append(a.error() == null ? "" : abbreviate(a.error(), 100));
+        }
+        return Table.create("attempts", id, bench, cand, task, rep, status, reward, failedChecks, ms, error);
+    }
+
+    /** The scorecard as plain text: summary, failures by check, per-task results. */
+    public static String text(Scorecard s) {
+        StringBuilder sb = new StringBuilder();
+        sb.append("cells: ").append(s.cells()).append(", without a completed attempt: ").append(s.pendingCells()).append('\n');
+        sb.append("infrastructure failures are excluded from every metric\n\n");
+        sb.append(Tables.aligned(summary(s))).append('\n');
+        Table checks = checks(s);
+        if (checks.rowCount() > 0) sb.append("checks (failed of evaluated)\n").append(Tables.aligned(checks)).append('\n');
+        Table tasks = tasks(s);
+        if (tasks.rowCount() > 0) sb.append("per task\n").append(Tables.aligned(tasks));
+        return sb.toString();
+    }
+
+    /** pass^1..pass^maxK columns. */
+    private static List<DoubleColumn> passColumns(int maxK) {
+        List<DoubleColumn> pass = new ArrayList<>();
+        for (int k = 1; k <= maxK; k++) pass.add(DoubleColumn.create("pass^" + k));
+        return pass;
+    }
+
+    /** A curve shorter than the columns (a row with fewer trials than another) leaves the rest missing. */
+    private static void appendCurve(List<DoubleColumn> pass, List<Double> curve) {
+        for (int k = 1; k <= pass.size(); k++) {
+            if (k <= curve.size()) pass.get(k - 1).append(curve.get(k - 1)); else pass.get(k - 1).appendMissing();
+        }
+    }
+
+    private static String trustText(Map<TrustTier, Integer> trust) {
+        StringBuilder sb = new StringBuilder();
+        new TreeMap<>(trust).forEach((t, n) -> sb.append(sb.isEmpty() ? "" : " ").append(t.name().toLowerCase(Locale.ROOT)).append(':').append(n));
+        return sb.toString();
+    }
+
+    private static String abbreviate(String s, int n) {
+        String one = s.replace('\n', ' ');
+        return one.length() <= n ? one : one.substring(0, n - 3) + "...";
+    }
+}

@@ -1,0 +1,67 @@
+package brokkr.magics;
+
+import brokkr.eval.Attempt;
+import brokkr.eval.Check;
+import brokkr.eval.Evidence;
+import brokkr.eval.TrustTier;
+import brokkr.experiment.Inspect;
+import brokkr.experiment.Scorecard;
+import org.junit.jupiter.api.Test;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Map;
+
+class ExperimentTablesTest {
+    static Scorecard sample() {
+        var gold = new Scorecard.CandidateScore("tau2-retail", "gold", "a1", 2, 6, 1, 1.0, List.of(1.0, 1.0, 1.0),
+                List.of(new Scorecard.TaskScore("5", 3, 3, 1.0, List.of(1.0, 1.0, 1.0)), new Scorecard.TaskScore("12", 3, 3, 1.0, List.of(1.0, 1.0, 1.0))),
+                List.of(new Scorecard.CheckScore("setup_verified", 6, 0), new Scorecard.CheckScore("db", 6, 0)),
+                Map.of(TrustTier.MODEL_JUDGED, 2, TrustTier.DETERMINISTIC, 4), new Scorecard.Cost(1234, 56, 12.5, 75));
+        var flaky = new Scorecard.CandidateScore("tau2-retail", "flaky-model", "a2", 2, 5, 2, 2.0 / 3, List.of(0.6, 1.0 / 6),
+                List.of(new Scorecard.TaskScore("5", 3, 2, 2.0 / 3, List.of(2.0 / 3, 1.0 / 3, 0.0)), new Scorecard.TaskScore("12", 2, 1, 0.5, List.of(0.5, 0.0))),
+                List.of(new Scorecard.CheckScore("setup_verified", 5, 0), new Scorecard.CheckScore("db", 5, 2)),
+                Map.of(TrustTier.DETERMINISTIC, 5), new Scorecard.Cost(99999, 1, 1234.5678, 6172));
+        var down = new Scorecard.CandidateScore("loop", "down", "a3", 0, 0, 4, 0.0, List.of(), List.of(), List.of(), Map.of(),
+                new Scorecard.Cost(0, 0, 0, 0));
+        return new Scorecard(List.of(gold, flaky, down), 16, 5);
+    }
+
+    static String golden(String name) throws Exception {
+        try (var in = ExperimentTablesTest.class.getResourceAsStream("golden/" + name)) {
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        }
+    }
+
+    /** The CLI's text (experiment run/show) and the notebook's tables, frozen byte for byte. */
+    @Test void scorecardRendersExactlyAsFrozen() throws Exception {
+        Scorecard s = sample();
+        assertEquals(golden("scorecard.txt"), ExperimentTables.text(s));
+        assertEquals(golden("scorecard-empty.txt"), ExperimentTables.text(new Scorecard(List.of(), 0, 0)));
+        assertEquals(golden("scorecard.html"), new ExperimentMagics.ScorecardView("d", s).html());
+        assertEquals(golden("scorecard-tables.txt"), Tables.text(ExperimentTables.summary(s)) + Tables.text(ExperimentTables.tasks(s)) + Tables.text(ExperimentTables.checks(s)));
+    }
+
+    /** {@code ./brokkr experiment attempts}: numbers right-aligned, a missing reward and empty texts as "-", long errors cut to one line of 100. */
+    @Test void attemptsListAsTheCliPrintsThem() {
+        String longError = "infrastructure failure: openai gpt: 5 attempts failed;\nlast: " + "x".repeat(100);
+        var rows = List.of(
+                new Inspect.AttemptRow(new Attempt(1, "e1", "a1", 0, "5", Attempt.Status.COMPLETED,
+                        List.of(new Check("setup_verified", true), new Check("db", true)), 1.0, TrustTier.DETERMINISTIC, Evidence.EMPTY, null, 0, 124),
+                        "tau2-retail", "gold"),
+                new Inspect.AttemptRow(new Attempt(12, "e1", "a2", 3, "12", Attempt.Status.COMPLETED,
+                        List.of(new Check("db", false), new Check("nl_assertion", false)), 0.0, TrustTier.MODEL_JUDGED, Evidence.EMPTY, null, 0, 7),
+                        "tau2-retail", "stop-at-once"),
+                new Inspect.AttemptRow(new Attempt(13, "e2", "a3", 1, "5", Attempt.Status.INFRASTRUCTURE_FAILURE, List.of(), 0.0, null,
+                        Evidence.EMPTY, longError, 0, 5887), "loop", "down"));
+        String expected = """
+                id  benchmark    candidate     task  rep  status                  reward  failed_checks    duration_ms  error
+                 1  tau2-retail  gold          5       0  completed                1.000  -                        124  -
+                12  tau2-retail  stop-at-once  12      3  completed                0.000  db,nl_assertion            7  -
+                13  loop         down          5       1  infrastructure_failure       -  -                       5887  infrastructure failure: openai gpt: 5 attempts failed; last: xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx...
+                """;
+        assertEquals(expected, Tables.aligned(ExperimentTables.attempts(rows)));
+    }
+}
