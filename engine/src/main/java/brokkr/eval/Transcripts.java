@@ -17,7 +17,7 @@ import java.util.List;
  * {@code {"role", "content", "tool_calls": [{"id", "name", "arguments", "raw_arguments"?, "malformed"?}]}}
  * for system/user/assistant, {@code {"role": "tool", "tool_call_id", "name", "content", "error"}} for
  * tool results. Assistant messages keep their usage; nothing is dropped that a grader could need.
- * {@link #fromValue} reads the shape back (also tau2's transcripts, which add fields of their own).
+ * {@link #fromValue} reads the shape back, also from transcripts that add fields of their own.
  */
 public final class Transcripts {
     private Transcripts() {}

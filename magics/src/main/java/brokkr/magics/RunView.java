@@ -47,8 +47,8 @@ public record RunView(String domain, String candidate, String taskId, List<Line>
     }
 
     /**
-     * The run as an agent {@link Transcript}, for episodes that were one agent loop (the synthetic
-     * domains: the stop is a {@link Transcript.Stop}); null otherwise (a conversation with a simulated user has two parties).
+     * The run as an agent {@link Transcript}, for episodes that were one agent loop (the stop is a
+     * {@link Transcript.Stop}); null otherwise (a conversation with a simulated user has two parties).
      */
     public Transcript transcript() {
         Transcript.Stop s = Arrays.stream(Transcript.Stop.values()).filter(x -> x.name().equalsIgnoreCase(stop)).findFirst().orElse(null);
