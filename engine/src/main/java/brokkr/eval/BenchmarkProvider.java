@@ -48,4 +48,10 @@ public interface BenchmarkProvider {
 
     /** How to replay a recorded run's tool calls from the initial world, when the benchmark can. */
     default Optional<WorldReplay> worldReplay() { return Optional.empty(); }
+
+    /**
+     * What the benchmark shows a person exploring it (task table, task detail, forks, scripted
+     * candidates), when it offers that; the notebook magics list and load only benchmarks that do.
+     */
+    default Optional<Exploration> exploration() { return Optional.empty(); }
 }

@@ -2,8 +2,10 @@ package brokkr.eval;
 
 import brokkr.conversation.Message;
 import brokkr.conversation.ToolCall;
+import brokkr.conversation.Usage;
 import brokkr.value.PyBool;
 import brokkr.value.PyDict;
+import brokkr.value.PyInt;
 import brokkr.value.PyList;
 import brokkr.value.PyNone;
 import brokkr.value.Value;
@@ -15,6 +17,7 @@ import java.util.List;
  * {@code {"role", "content", "tool_calls": [{"id", "name", "arguments", "raw_arguments"?, "malformed"?}]}}
  * for system/user/assistant, {@code {"role": "tool", "tool_call_id", "name", "content", "error"}} for
  * tool results. Assistant messages keep their usage; nothing is dropped that a grader could need.
+ * {@link #fromValue} reads the shape back, also from transcripts that add fields of their own.
  */
 public final class Transcripts {
     private Transcripts() {}
@@ -54,5 +57,43 @@ public final class Transcripts {
         return PyList.of(out);
     }
 
+    /** The messages of a transcript value, as {@link #toValue} writes them; fields it does not write are ignored. */
+    public static List<Message> fromValue(Value transcript) {
+        List<Message> out = new ArrayList<>();
+        for (Value v : transcript.asList()) {
+            PyDict d = v.asDict();
+            String role = d.get("role").asStr();
+            String content = str(d.get("content"));
+            out.add(switch (role) {
+                case "system" -> new Message.System(content);
+                case "user" -> new Message.User(content, calls(d.get("tool_calls")));
+                case "assistant" -> new Message.Assistant(content, calls(d.get("tool_calls")), usage(d.get("usage")));
+                case "tool" -> new Message.Tool(str(d.get("tool_call_id")), str(d.get("name")), content,
+                        d.get("error") instanceof PyBool b && b.value());
+                default -> throw new IllegalArgumentException("not a transcript message role: " + role);
+            });
+        }
+        return out;
+    }
+
+    private static List<ToolCall> calls(Value v) {
+        if (v == null || v.isNone()) return List.of();
+        List<ToolCall> out = new ArrayList<>();
+        for (Value cv : v.asList()) {
+            PyDict c = cv.asDict();
+            Value args = c.get("arguments");
+            out.add(new ToolCall(str(c.get("id")), c.get("name").asStr(), args instanceof PyDict a ? a : PyDict.empty(),
+                    str(c.get("raw_arguments")), str(c.get("malformed"))));
+        }
+        return out;
+    }
+
+    private static Usage usage(Value v) {
+        if (!(v instanceof PyDict u)) return null;
+        return new Usage(((PyInt) u.get("input_tokens")).longValue(), ((PyInt) u.get("output_tokens")).longValue());
+    }
+
     private static Value text(String s) { return s == null ? PyNone.NONE : Value.str(s); }
+
+    private static String str(Value v) { return v == null || v.isNone() ? null : v.asStr(); }
 }

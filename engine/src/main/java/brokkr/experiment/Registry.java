@@ -3,24 +3,28 @@ package brokkr.experiment;
 import brokkr.eval.BenchmarkProvider;
 import brokkr.eval.ModelFactory;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.ServiceLoader;
 import java.util.TreeMap;
 
 /**
- * Benchmark providers by domain name and model factories by provider name. {@link #load()} finds them
- * with {@link ServiceLoader}, so a domain or a model provider plugs in by shipping a
- * {@code META-INF/services} entry; {@link #of} builds an explicit registry (tests, embedding).
+ * Benchmark providers by domain name and model factories by provider name: the one place a domain
+ * name is resolved. {@link #load()} finds them with {@link ServiceLoader}, so a domain or a model
+ * provider plugs in by shipping a {@code META-INF/services} entry; {@link #of} builds an explicit
+ * registry (tests, embedding). Benchmarks keep the order they were registered in (services files in
+ * class-path order), which is the order listings show.
  */
 public record Registry(Map<String, BenchmarkProvider> benchmarks, Map<String, ModelFactory> models) {
     public Registry {
-        benchmarks = Map.copyOf(benchmarks);
+        benchmarks = Collections.unmodifiableMap(new LinkedHashMap<>(benchmarks));
         models = Map.copyOf(models);
     }
 
     public static Registry of(List<? extends BenchmarkProvider> benchmarks, List<? extends ModelFactory> models) {
-        Map<String, BenchmarkProvider> b = new TreeMap<>();
+        Map<String, BenchmarkProvider> b = new LinkedHashMap<>();
         for (BenchmarkProvider p : benchmarks) {
             if (b.putIfAbsent(p.name(), p) != null) throw new IllegalArgumentException("two benchmark providers named " + p.name());
         }
@@ -44,7 +48,7 @@ public record Registry(Map<String, BenchmarkProvider> benchmarks, Map<String, Mo
 
     /** This registry plus {@code more} (theirs win on a name clash: an explicit override). */
     public Registry with(List<? extends BenchmarkProvider> more, List<? extends ModelFactory> moreModels) {
-        Map<String, BenchmarkProvider> b = new TreeMap<>(benchmarks);
+        Map<String, BenchmarkProvider> b = new LinkedHashMap<>(benchmarks);
         more.forEach(p -> b.put(p.name(), p));
         List<ModelFactory> m = new ArrayList<>(models.values());
         m.removeIf(f -> moreModels.stream().anyMatch(x -> x.provider().equals(f.provider())));

@@ -1,5 +1,7 @@
 package brokkr.magics;
 
+import brokkr.eval.Exploration;
+import brokkr.eval.Exploration.DataFile;
 import tech.tablesaw.api.StringColumn;
 import tech.tablesaw.api.Table;
 
@@ -13,12 +15,15 @@ import java.util.Map;
  */
 public record DomainSummary(String name, String description, int tasks, Map<String, Integer> tasksPerSplit,
                             List<String> tools, int policyChars, List<DataFile> files) implements Rich {
-    public record DataFile(String path, String sha256, boolean verified) {}
-
     public DomainSummary {
         tasksPerSplit = Map.copyOf(tasksPerSplit);
         tools = List.copyOf(tools);
         files = List.copyOf(files);
+    }
+
+    /** The summary a domain's exploration gives, under the domain's name. */
+    public static DomainSummary of(String name, Exploration.Summary s) {
+        return new DomainSummary(name, s.description(), s.tasks(), s.tasksPerSplit(), s.tools(), s.policyChars(), s.files());
     }
 
     public Table table() {

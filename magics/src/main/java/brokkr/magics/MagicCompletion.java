@@ -1,5 +1,7 @@
 package brokkr.magics;
 
+import brokkr.eval.Exploration;
+
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -68,7 +70,7 @@ public final class MagicCompletion {
     }
 
     private static List<String> taskIds(Session s) {
-        return loaded(s) ? s.domain().tasks().stream().map(Bench.TaskRow::id).toList() : List.of();
+        return loaded(s) ? s.domain().tasks().stream().map(Exploration.TaskRow::id).toList() : List.of();
     }
 
     private static Set<String> splits(Session s) {

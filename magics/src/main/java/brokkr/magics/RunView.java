@@ -2,20 +2,27 @@ package brokkr.magics;
 
 import brokkr.agent.Transcript;
 import brokkr.conversation.Message;
+import brokkr.conversation.ModelCall;
 import brokkr.conversation.ToolCall;
+import brokkr.eval.Attempt;
+import brokkr.eval.Evidence;
+import brokkr.eval.Exploration;
+import brokkr.eval.Transcripts;
 
+import java.util.Arrays;
 import java.util.List;
 
 /**
- * {@code %run}: one episode's dialogue (messages, tool calls, results) and its grade, one line per check.
+ * {@code %run}: one episode's dialogue (messages, tool calls, results) and its grade, one line per check,
+ * built from the {@link Attempt} the evaluation path returned and the domain's reading of it.
  * @param dialogue   the messages as role and text, tool calls shown as {@code → name(args)}
- * @param stop       why the episode ended
+ * @param stop       why the episode ended (the attempt's termination)
  * @param reward     the episode's reward (the synthetic domains score 1.0 or 0.0)
- * @param source     what the episode produced, for code: the agent {@link Transcript} (synthetic domains)
- *                   or tau2's {@code EpisodeResult}
+ * @param resultLine the domain's one-line result, or the error of an attempt that did not complete
+ * @param attempt    the attempt itself, for code: its checks, evidence and details
  */
 public record RunView(String domain, String candidate, String taskId, List<Line> dialogue, String stop, List<Check> checks,
-                      double reward, String resultLine, Object source) implements Rich {
+                      double reward, String resultLine, Attempt attempt) implements Rich {
     public record Check(String name, boolean passed, String detail) {}
 
     /** One message: who, what, and whether it is an error result. */
@@ -26,15 +33,30 @@ public record RunView(String domain, String candidate, String taskId, List<Line>
         checks = List.copyOf(checks);
     }
 
-    /** A run whose record is an agent transcript. */
-    public static RunView of(String domain, String candidate, String taskId, Transcript t, List<Check> checks, double reward,
-                             String resultLine) {
-        List<Line> lines = t.messages().stream().map(m -> new Line(role(m), body(m))).toList();
-        return new RunView(domain, candidate, taskId, lines, t.stop().name().toLowerCase(), checks, reward, resultLine, t);
+    /** A run's view: the attempt's transcript as dialogue, the domain's report (null for an attempt that did not complete). */
+    public static RunView of(String domain, String candidate, Attempt a, Exploration.RunReport report) {
+        List<Line> lines = messages(a).stream().map(m -> new Line(role(m), body(m))).toList();
+        List<Check> checks = report == null ? List.of()
+                : report.checks().stream().map(c -> new Check(c.name(), c.passed(), c.detail())).toList();
+        return new RunView(domain, candidate, a.taskId(), lines, a.evidence().termination(), checks, a.reward(),
+                report == null ? a.error() : report.resultLine(), a);
     }
 
-    /** The agent transcript, for runs that have one (null for tau2 episodes: see {@link #source}). */
-    public Transcript transcript() { return source instanceof Transcript t ? t : null; }
+    private static List<Message> messages(Attempt a) {
+        return a.evidence().transcript().isNone() ? List.of() : Transcripts.fromValue(a.evidence().transcript());
+    }
+
+    /**
+     * The run as an agent {@link Transcript}, for episodes that were one agent loop (the stop is a
+     * {@link Transcript.Stop}); null otherwise (a conversation with a simulated user has two parties).
+     */
+    public Transcript transcript() {
+        Transcript.Stop s = Arrays.stream(Transcript.Stop.values()).filter(x -> x.name().equalsIgnoreCase(stop)).findFirst().orElse(null);
+        if (s == null) return null;
+        List<ModelCall> calls = attempt.evidence().modelCalls().stream().filter(c -> c.role().equals(Evidence.AGENT))
+                .map(Evidence.RecordedCall::call).toList();
+        return new Transcript(messages(attempt), attempt.evidence().agentUsage(), calls, s, null);
+    }
 
     public boolean passed() { return checks.stream().allMatch(Check::passed); }
 
@@ -57,9 +79,11 @@ public record RunView(String domain, String candidate, String taskId, List<Line>
     }
 
     static String body(Message m) {
-        String content = m.content() == null ? "" : m.content();
-        if (m instanceof Message.Assistant a && a.hasToolCalls()) return withCalls(content, a.toolCalls());
-        return content;
+        return switch (m) {
+            case Message.Assistant a -> withCalls(a.content(), a.toolCalls());
+            case Message.User u -> withCalls(u.content(), u.toolCalls());
+            default -> m.content() == null ? "" : m.content();
+        };
     }
 
     static String withCalls(String content, List<ToolCall> calls) {

@@ -1,5 +1,8 @@
 package brokkr.magics;
 
+import brokkr.eval.Exploration;
+import brokkr.eval.ToolWorld;
+import brokkr.python.PyJson;
 import brokkr.world.WorldHash;
 import brokkr.value.Json;
 import brokkr.value.PyDict;
@@ -78,7 +81,7 @@ public final class Session {
     /** The tasks of the loaded domain, optionally of one split and containing {@code text} (any case) in id or scenario. */
     public Table tasks(String split, String text) {
         Bench b = domain();
-        List<Bench.TaskRow> rows = b.tasks().stream()
+        List<Exploration.TaskRow> rows = b.tasks().stream()
                 .filter(r -> split == null || r.splits().contains(split))
                 .filter(r -> text == null || (r.id() + " " + r.scenario()).toLowerCase(Locale.ROOT).contains(text.toLowerCase(Locale.ROOT)))
                 .toList();
@@ -86,11 +89,11 @@ public final class Session {
             throw new MagicUsageException("no split '" + split + "' in " + b.name());
         }
         return Table.create(b.name() + " tasks",
-                StringColumn.create("id", rows.stream().map(Bench.TaskRow::id).toList()),
+                StringColumn.create("id", rows.stream().map(Exploration.TaskRow::id).toList()),
                 StringColumn.create("splits", rows.stream().map(r -> String.join(",", r.splits())).toList()),
                 StringColumn.create("scenario", rows.stream().map(r -> clip(r.scenario(), 90)).toList()),
-                StringColumn.create("reward basis", rows.stream().map(Bench.TaskRow::rewardBasis).toList()),
-                IntColumn.create("gold actions", rows.stream().mapToInt(Bench.TaskRow::goldActions).toArray()));
+                StringColumn.create("reward basis", rows.stream().map(Exploration.TaskRow::rewardBasis).toList()),
+                IntColumn.create("gold actions", rows.stream().mapToInt(Exploration.TaskRow::goldActions).toArray()));
     }
 
     public TaskView task(String id) { return domain().task(id); }
@@ -130,7 +133,7 @@ public final class Session {
         synchronized (this) {
             if (fork == w) fork = step.after();
         }
-        return new CallOutcome(tool, brokkr.python.PyJson.dumps(args), step.result().content(), step.result().error(),
+        return new CallOutcome(tool, PyJson.dumps(args), step.result().content(), step.result().error(),
                 WorldDiff.diff(w.state(), step.after().state()));
     }
 

@@ -1,11 +1,18 @@
 package brokkr.magics;
 
+import brokkr.eval.Exploration;
+
 import java.util.List;
 
 /** {@code %task ID}: the scenario, the gold actions (as calls) and the initial world's hash. */
 public record TaskView(String domain, String id, String scenario, String rewardBasis, List<String> goldActions,
                        String initialWorldHash) implements Rich {
     public TaskView { goldActions = List.copyOf(goldActions); }
+
+    /** The detail a domain's exploration gives, under the domain's name. */
+    public static TaskView of(String domain, Exploration.TaskDetail t) {
+        return new TaskView(domain, t.id(), t.scenario(), t.rewardBasis(), t.goldActions(), t.initialWorldHash());
+    }
 
     @Override public String text() {
         StringBuilder sb = new StringBuilder();

@@ -1,5 +1,6 @@
 package brokkr.magics;
 
+import brokkr.eval.Exploration;
 import brokkr.value.Json;
 import brokkr.value.Value;
 import org.junit.jupiter.api.Test;
@@ -107,7 +108,7 @@ class MagicsTest {
         assertEquals(74, s.tasksPerSplit().get("train"));
         assertEquals(16, s.tools().size());
         assertEquals(4, s.files().size());
-        assertTrue(s.files().stream().allMatch(DomainSummary.DataFile::verified));
+        assertTrue(s.files().stream().allMatch(Exploration.DataFile::verified));
         Table test = session.tasks("test", null);
         assertEquals(40, test.rowCount());
         assertTrue(assertThrows(MagicUsageException.class, () -> session.tasks("dev", null)).getMessage().contains("no split 'dev'"));
@@ -167,7 +168,7 @@ class MagicsTest {
         DomainSummary s = session.domain("bfcl");
         assertEquals(s.tasksPerSplit().values().stream().mapToInt(Integer::intValue).sum(), s.tasks());
         assertTrue(s.tasksPerSplit().containsKey("simple_python"), s.tasksPerSplit().toString());
-        assertTrue(s.files().size() >= 10 && s.files().stream().allMatch(DomainSummary.DataFile::verified));
+        assertTrue(s.files().size() >= 10 && s.files().stream().allMatch(Exploration.DataFile::verified));
         Table simple = session.tasks("simple_python", null);
         assertEquals(s.tasksPerSplit().get("simple_python"), simple.rowCount());
         String id = simple.stringColumn("id").get(0);

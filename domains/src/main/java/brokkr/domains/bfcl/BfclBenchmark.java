@@ -5,6 +5,7 @@ import brokkr.eval.BenchmarkProvider;
 import brokkr.eval.Check;
 import brokkr.eval.EnvironmentDef;
 import brokkr.eval.Evaluator;
+import brokkr.eval.Exploration;
 import brokkr.eval.Interaction;
 import brokkr.eval.ModelRef;
 import brokkr.eval.Protocol;
@@ -24,6 +25,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * BFCL single-turn (Python) on the evaluation path, domain {@code bfcl}. A task's world is empty;
@@ -72,6 +74,8 @@ public final class BfclBenchmark implements BenchmarkProvider {
     }
 
     @Override public String name() { return "bfcl"; }
+
+    @Override public Optional<Exploration> exploration() { return Optional.of(new BfclExploration(this::data)); }
 
     @Override public List<String> tasks(String split) {
         BfclData d = data();

@@ -8,6 +8,7 @@ import brokkr.agent.Transcript;
 import brokkr.conversation.Candidate;
 import brokkr.eval.Check;
 import brokkr.eval.Evaluator;
+import brokkr.eval.Exploration;
 import brokkr.eval.Interaction;
 import brokkr.eval.Protocol;
 import brokkr.eval.Transcripts;
@@ -19,6 +20,7 @@ import brokkr.value.PyStr;
 import brokkr.value.Value;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * Pointer chasing ({@link PointerChasing}) as a benchmark provider, domain {@code loop}. Task id = the
@@ -71,4 +73,5 @@ public final class LoopBenchmark extends SyntheticBenchmark {
         };
     }
 
+    @Override public Optional<Exploration> exploration() { return Optional.of(new LoopExploration()); }
 }

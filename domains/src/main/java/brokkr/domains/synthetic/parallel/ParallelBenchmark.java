@@ -9,6 +9,7 @@ import brokkr.conversation.Candidate;
 import brokkr.domains.synthetic.SyntheticTools;
 import brokkr.eval.Check;
 import brokkr.eval.Evaluator;
+import brokkr.eval.Exploration;
 import brokkr.eval.Interaction;
 import brokkr.eval.Protocol;
 import brokkr.eval.Transcripts;
@@ -25,6 +26,7 @@ import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -94,4 +96,5 @@ public final class ParallelBenchmark extends SyntheticBenchmark {
         };
     }
 
+    @Override public Optional<Exploration> exploration() { return Optional.of(new ParallelExploration()); }
 }

@@ -11,6 +11,7 @@ import brokkr.eval.BenchmarkProvider;
 import brokkr.eval.Check;
 import brokkr.eval.EnvironmentDef;
 import brokkr.eval.Evaluator;
+import brokkr.eval.Exploration;
 import brokkr.eval.Interaction;
 import brokkr.eval.ModelRef;
 import brokkr.eval.Models;
@@ -111,7 +112,11 @@ public abstract class Tau2Benchmark implements BenchmarkProvider {
 
     /** tau2-bench's retail domain. */
     public static final class Retail extends Tau2Benchmark {
+        private final Exploration exploration = Tau2Exploration.retail(name());
+
         public Retail() { super(RetailDomain.DOMAIN); }
+
+        @Override public Optional<Exploration> exploration() { return Optional.of(exploration); }
     }
 
     @Override public String name() { return "tau2-" + domainName; }

@@ -1,0 +1,76 @@
+package brokkr.eval;
+
+import java.util.List;
+import java.util.Map;
+
+/**
+ * What a benchmark shows a person exploring it before (or instead of) an experiment: a summary, the
+ * task table, one task in detail, a forked world to call tools on, the scripted candidates a single
+ * run can use and how to read that run's attempt. Plain data, no rendering: the notebook magics
+ * ({@code %domain}, {@code %tasks}, {@code %task}, {@code %fork}, {@code %run}) show it.
+ *
+ * <p>A provider offers it through {@link BenchmarkProvider#exploration()}; a run is never made here,
+ * it goes through {@link Evaluation#evaluate} like every other.
+ */
+public interface Exploration {
+    Summary summary();
+
+    /** Every task a person browses, in the benchmark's order. */
+    List<TaskRow> tasks();
+
+    /** One task; IllegalArgumentException for an unknown id. */
+    TaskDetail task(String taskId);
+
+    /**
+     * A fresh world of a task ({@code taskId} null: the benchmark's pristine world). IllegalArgumentException
+     * for an unknown id; UnsupportedOperationException, saying why, when the benchmark has no world.
+     */
+    ToolWorld fork(String taskId);
+
+    /** The scripted candidates ({@link BenchmarkProvider#scripted} agents) offered for single runs; empty when none. */
+    List<String> candidates();
+
+    /**
+     * A completed attempt of a single run as a person reads it: one result line and one line per check.
+     * The default reads the attempt's own checks; benchmarks override it to say more (counts, why).
+     */
+    default RunReport report(Attempt attempt) {
+        return new RunReport("reward " + attempt.reward() + ", " + attempt.evidence().termination(),
+                attempt.checks().stream().map(c -> new CheckLine(c.name(), c.passed(), c.passed() ? "passed" : "failed")).toList());
+    }
+
+    /**
+     * @param tasksPerSplit the number of tasks of each split the table shows
+     * @param policyChars   the length of the policy the agent is given (0 when there is none)
+     * @param files         the data files read, with their pinned digests (empty for generated worlds)
+     */
+    record Summary(String description, int tasks, Map<String, Integer> tasksPerSplit, List<String> tools,
+                   int policyChars, List<DataFile> files) {
+        public Summary {
+            tasksPerSplit = Map.copyOf(tasksPerSplit);
+            tools = List.copyOf(tools);
+            files = List.copyOf(files);
+        }
+    }
+
+    /** A data file, its pinned sha256 and whether the loaded bytes were checked against it. */
+    record DataFile(String path, String sha256, boolean verified) {}
+
+    /** One row of the task table; {@code goldActions} counts the reference solution's tool calls. */
+    record TaskRow(String id, List<String> splits, String scenario, String rewardBasis, int goldActions) {
+        public TaskRow { splits = List.copyOf(splits); }
+    }
+
+    /** One task: what the candidate is asked, what its reward rests on, the gold actions as calls, the initial world's hash. */
+    record TaskDetail(String id, String scenario, String rewardBasis, List<String> goldActions, String initialWorldHash) {
+        public TaskDetail { goldActions = List.copyOf(goldActions); }
+    }
+
+    /** How a run went, for a person: the result line and the grade's lines. */
+    record RunReport(String resultLine, List<CheckLine> checks) {
+        public RunReport { checks = List.copyOf(checks); }
+    }
+
+    /** One line of a grade: what was checked, whether it held, and a word on it. */
+    record CheckLine(String name, boolean passed, String detail) {}
+}

@@ -1,0 +1,40 @@
+package brokkr.eval;
+
+import brokkr.agent.ToolHandler;
+import brokkr.agent.ToolResult;
+import brokkr.conversation.ToolCall;
+import brokkr.python.PyJson;
+import brokkr.value.PyDict;
+import brokkr.value.Value;
+import java.util.List;
+
+/**
+ * A forked world and the agent's tools on it, for calling tools by hand. Worlds are values: a call
+ * returns its result and the world after it, and leaves this world as it was, so two forks of one task
+ * never see each other's calls.
+ */
+public interface ToolWorld {
+    /** The world's state (what {@link brokkr.world.WorldHash} hashes and a diff compares). */
+    Value state();
+
+    /** The agent's tool names, in the benchmark's order. */
+    List<String> tools();
+
+    /** Calls {@code tool} with keyword arguments; an unknown tool or a failing call is an error result. */
+    Step call(String tool, PyDict args);
+
+    /** What one call answered and the world it left. */
+    record Step(ToolResult result, ToolWorld after) {}
+
+    /** A world no call changes (the synthetic benchmarks' chain and table): a call's world after is this one. */
+    static ToolWorld readOnly(Value state, List<String> tools, ToolHandler handler) {
+        List<String> names = List.copyOf(tools);
+        return new ToolWorld() {
+            @Override public Value state() { return state; }
+            @Override public List<String> tools() { return names; }
+            @Override public Step call(String tool, PyDict args) {
+                return new Step(handler.handle(new ToolCall("call_0", tool, args, PyJson.dumps(args), null)), this);
+            }
+        };
+    }
+}

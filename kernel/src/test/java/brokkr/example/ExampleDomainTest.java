@@ -1,0 +1,103 @@
+package brokkr.example;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import brokkr.cli.Main;
+import brokkr.magics.CallOutcome;
+import brokkr.magics.DomainSummary;
+import brokkr.magics.ForkView;
+import brokkr.magics.MagicCompletion;
+import brokkr.magics.MagicUsageException;
+import brokkr.magics.RunView;
+import brokkr.magics.Session;
+import brokkr.magics.TaskView;
+import brokkr.value.Value;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import tech.tablesaw.api.Table;
+
+/**
+ * A new domain needs one package and one services line: {@link ExampleDomain}, registered only in
+ * this module's test {@code META-INF/services/brokkr.eval.BenchmarkProvider}, is listed and loaded by
+ * {@code %domain load}, explored, run by {@code %run} and by {@code ./brokkr experiment run}.
+ */
+class ExampleDomainTest {
+    @TempDir Path tmp;
+
+    private final Session session = new Session();
+
+    @Test void domainLoadListsAndLoadsIt() throws Exception {
+        String unknown = assertThrows(MagicUsageException.class, () -> session.magic("%domain load atlantis")).getMessage();
+        assertTrue(unknown.contains("example"), unknown);
+        assertEquals(List.of("example"), MagicCompletion.complete(session, "%domain load exa", 15).matches());
+        DomainSummary s = (DomainSummary) session.magic("%domain load example");
+        assertEquals("example", s.name());
+        assertEquals(3, s.tasks());
+        assertEquals(List.of("add"), s.tools());
+        // a registered benchmark without an exploration runs in experiments only
+        String agree = assertThrows(MagicUsageException.class, () -> session.magic("%domain load agree")).getMessage();
+        assertTrue(agree.contains("offers no exploration"), agree);
+        assertFalse(unknown.contains("agree"), unknown);
+    }
+
+    @Test void itIsExploredLikeEveryDomain() throws Exception {
+        session.magic("%domain load example");
+        assertEquals(List.of("2"), ((Table) session.magic("%tasks 2")).stringColumn("id").asList());
+        TaskView t = (TaskView) session.magic("%task 3");
+        assertEquals(List.of("add(amount=1)", "add(amount=1)", "add(amount=1)"), t.goldActions());
+        ForkView f = (ForkView) session.magic("%fork 2");
+        assertEquals(t.initialWorldHash(), f.worldHash());
+        CallOutcome add = (CallOutcome) session.magic("%call add {\"amount\": 2}");
+        assertEquals("counter=2", add.content());
+        assertEquals(Value.of(2), add.changes().getFirst().after());
+        assertEquals("counter=4", session.call("add", "{\"amount\": 2}").content()); // the fork moved on
+        session.fork("2");
+        assertEquals("counter=1", session.call("add", "{\"amount\": 1}").content()); // a new fork starts afresh
+        assertTrue(assertThrows(MagicUsageException.class, () -> session.magic("%task 9")).getMessage().contains("no example task '9'"));
+    }
+
+    @Test void runGoesThroughTheEvaluationPath() throws Exception {
+        session.magic("%domain load example");
+        RunView counter = (RunView) session.magic("%run --candidate counter --task 3");
+        assertEquals(1.0, counter.reward(), counter.text());
+        assertTrue(counter.passed(), counter.text());
+        assertEquals("answered", counter.stop());
+        assertEquals(3, counter.transcript().toolCalls().size());
+        assertEquals(List.of("counter_reached_target", "said_done"), counter.checks().stream().map(RunView.Check::name).toList());
+        RunView idle = session.run("idle", "3");
+        assertEquals(0.0, idle.reward());
+        assertFalse(idle.checks().getFirst().passed(), idle.text());
+        assertTrue(idle.attempt().completed());
+        assertTrue(assertThrows(MagicUsageException.class, () -> session.run("genius", "1")).getMessage().contains("one of counter, idle"));
+    }
+
+    @Test void experimentRunRunsIt() throws Exception {
+        Path file = tmp.resolve("example.yaml");
+        Files.writeString(file, """
+                name: example
+                domain: example
+                split: test
+                candidates:
+                  - {id: counter, provider: scripted, model: counter}
+                  - {id: idle, provider: scripted, model: idle}
+                """);
+        var out = new ByteArrayOutputStream();
+        var err = new ByteArrayOutputStream();
+        int code = Main.run(List.of("experiment", "run", file.toString(), "--dir", tmp.resolve("run").toString(), "--no-progress"),
+                new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8));
+        String o = out.toString(StandardCharsets.UTF_8), e = err.toString(StandardCharsets.UTF_8);
+        assertEquals(0, code, e);
+        assertTrue(e.contains("6 cells: 0 already done, 6 run (6 completed"), e);
+        assertTrue(o.matches("(?s).*example\\s+counter\\s+3\\s+3\\s+0\\s+1\\.000.*"), o);
+        assertTrue(o.matches("(?s).*example\\s+idle\\s+3\\s+3\\s+0\\s+0\\.000.*"), o);
+    }
+}
