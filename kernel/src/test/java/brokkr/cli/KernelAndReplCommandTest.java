@@ -56,7 +56,7 @@ class KernelAndReplCommandTest {
                 "for (int i = 0; i < 2; i++) {",
                 "  System.out.println(\"line \" + i);",
                 "}",
-                "var t = Sweeps.loop(List.of(5, 10), List.of(\"ideal\"));",
+                "var t = Sweeps.sweep(\"loop\", \"depth\", List.of(5, 10), List.of(\"ideal\"));",
                 "Sweeps.chart(t, \"tool calls\")",
                 "%tasks --bogus",
                 "int z = 1 / 0;",

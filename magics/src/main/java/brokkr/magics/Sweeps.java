@@ -12,20 +12,19 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Sweeps of the synthetic domains with their scripted candidates, as tables and charts: one episode per
+ * Sweeps of a domain whose task ids are sizes, with its scripted candidates, as tables and charts: one episode per
  * (candidate, size) through the same {@link Bench#run} as {@code %run}.
  */
 public final class Sweeps {
     private Sweeps() {}
 
-    /** Pointer chasing at each depth for each candidate: calls made, pass, reward. */
-    public static Table loop(List<Integer> depths, List<String> candidates) {
-        return sweep(Benches.load("loop"), "depth", depths, candidates);
-    }
-
-    /** Parallel discrimination at each size for each candidate: calls, turns, efficiency, pass. */
-    public static Table parallel(List<Integer> sizes, List<String> candidates) {
-        return sweep(Benches.load("parallel"), "tasks", sizes, candidates);
+    /**
+     * One scripted episode per (candidate, size) of a domain whose task ids are sizes (the synthetic
+     * domains: {@code sweep("loop", "depth", ...)}, {@code sweep("parallel", "tasks", ...)}): calls made,
+     * tool turns, reward and the domain's result line. {@code sizeColumn} names the size column.
+     */
+    public static Table sweep(String domain, String sizeColumn, List<Integer> sizes, List<String> candidates) {
+        return sweep(Benches.load(domain), sizeColumn, sizes, candidates);
     }
 
     private static Table sweep(Bench b, String sizeName, List<Integer> sizes, List<String> candidates) {

@@ -29,7 +29,7 @@ class RenderingTest {
     }
 
     @Test void chartsRenderAsPngAndSvg() {
-        Table sweep = Sweeps.parallel(List.of(2, 4), List.of("batch", "serial"));
+        Table sweep = Sweeps.sweep("parallel", "tasks", List.of(2, 4), List.of("batch", "serial"));
         DisplayData d = renderer.render(Sweeps.chart(sweep, "tool turns"));
         byte[] png = Base64.getDecoder().decode((String) d.getData(MIMEType.IMAGE_PNG));
         assertArrayEquals(new byte[] {(byte) 0x89, 'P', 'N', 'G'}, java.util.Arrays.copyOf(png, 4));
