@@ -266,9 +266,6 @@ public final class Tau2Command implements Command {
         return "pass " + String.join(" ", r.grade().breakdown().keySet().stream().map(Enum::name).toList());
     }
 
-    /** OpenAI-compatible providers: upstream's litellm sends them {@code seed} and {@code tool_choice} as given. */
-    static final List<String> OPENAI_COMPATIBLE = List.of("openai", "openai-compatible", "vllm", "llamacpp", "ollama");
-
     /**
      * A model with upstream's request parameters ({@code generate} in {@code src/tau2/utils/llm_utils.py}):
      * temperature 0; on OpenAI-compatible providers also the trial's {@code seed} (agent and user) and
@@ -276,7 +273,7 @@ public final class Tau2Command implements Command {
      */
     private Candidate model(String provider, String model, Long seed, boolean agent) {
         ProviderOptions o = ProviderOptions.defaults(model).withTemperature(UPSTREAM_TEMPERATURE);
-        if (OPENAI_COMPATIBLE.contains(provider.toLowerCase(Locale.ROOT))) {
+        if (Providers.openAiCompatible(provider)) {
             PyDict.Builder extra = PyDict.builder();
             if (agent) extra.put("tool_choice", "auto");
             if (seed != null) extra.put("seed", seed);

@@ -19,6 +19,7 @@ import brokkr.eval.TrustTier;
 import brokkr.eval.Verdict;
 import brokkr.eval.WorldReplay;
 import brokkr.eval.WorldSetup;
+import brokkr.provider.Providers;
 import brokkr.domains.tau2.environment.Tau2Environment.Worlds;
 import brokkr.domains.tau2.orchestrator.AgentSide;
 import brokkr.domains.tau2.orchestrator.Episode;
@@ -100,9 +101,6 @@ public abstract class Tau2Benchmark implements BenchmarkProvider {
     /** The user and judge an experiment gets when it names none: fit for the scripted candidates only. */
     public static final ModelRef DEFAULT_USER = new ModelRef(SCRIPTED, SCRIPTED_USER);
     public static final ModelRef DEFAULT_JUDGE = new ModelRef(SCRIPTED, KNOWN_VERDICT);
-
-    /** Providers to which upstream's litellm passes {@code seed} (as Tau2Command's). */
-    static final List<String> OPENAI_COMPATIBLE = List.of("openai", "openai-compatible", "vllm", "llamacpp", "ollama");
 
     private final String domainName;
     private volatile Tau2Domain domain;
@@ -264,7 +262,8 @@ public abstract class Tau2Benchmark implements BenchmarkProvider {
         };
     }
 
-    private static boolean seeded(String provider) { return OPENAI_COMPATIBLE.contains(provider.toLowerCase(Locale.ROOT)); }
+    /** Upstream's litellm passes {@code seed} to OpenAI-compatible providers only. */
+    private static boolean seeded(String provider) { return Providers.openAiCompatible(provider); }
 
     // ---------------------------------------------------------------- evaluator
 
