@@ -2,6 +2,7 @@ package brokkr.cli;
 
 import brokkr.conversation.Candidate;
 import brokkr.domains.tau2.runner.Tau2Domain;
+import brokkr.domains.tau2.runner.Tau2Domains;
 import brokkr.provider.ProviderOptions;
 import brokkr.provider.Providers;
 import brokkr.python.PyJson;
@@ -81,7 +82,7 @@ public final class Tau2Command implements Command {
                                     at the pinned commit does not: its stop token is text for the user)
                   --max-steps, --max-errors  upstream's limits (default 200, 10)
                   --out             append one JSON object per episode (transcript, grade, model requests)
-                """.formatted(String.join(", ", Tau2Domain.names()));
+                """.formatted(String.join(", ", Tau2Domains.names()));
     }
 
     record Args(String domain, String agent, String split, List<String> tasks, String model, String userModel,
@@ -133,7 +134,7 @@ public final class Tau2Command implements Command {
             }
         }
         if (domain == null) throw new UsageException("--domain is required");
-        if (!Tau2Domain.names().contains(domain)) throw new UsageException("unknown domain '" + domain + "' (available: " + String.join(", ", Tau2Domain.names()) + ")");
+        if (!Tau2Domains.names().contains(domain)) throw new UsageException("unknown domain '" + domain + "' (available: " + String.join(", ", Tau2Domains.names()) + ")");
         if (agent == null) throw new UsageException("--agent is required");
         if (!List.of("gold", "stop", "llm").contains(agent)) throw new UsageException("--agent must be gold, stop or llm, not '" + agent + "'");
         if (agent.equals("llm") && model == null) throw new UsageException("--agent llm needs --model");
@@ -164,7 +165,7 @@ public final class Tau2Command implements Command {
     @Override
     public int run(List<String> argv, PrintStream out, PrintStream err) throws IOException {
         Args a = parse(argv);
-        Tau2Domain domain = Tau2Domain.load(a.domain());
+        Tau2Domain domain = Tau2Domains.load(a.domain());
         List<TaskSpec> tasks = new ArrayList<>();
         if (a.tasks().isEmpty()) {
             tasks.addAll(domain.split(a.split()));

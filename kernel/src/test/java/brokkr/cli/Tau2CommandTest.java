@@ -82,7 +82,7 @@ class Tau2CommandTest {
     /** The llm agent path through the CLI: every model is an OpenAI-compatible server on loopback. */
     @Test
     void llmAgentRunSendsUpstreamsSeedsAndRecordsTheRequests(@TempDir Path dir) throws Exception {
-        brokkr.domains.tau2.runner.Tau2Domain domain = brokkr.domains.tau2.runner.Tau2Domain.load("retail");
+        brokkr.domains.tau2.runner.Tau2Domain domain = brokkr.domains.tau2.runner.Tau2Domains.load("retail");
         brokkr.domains.tau2.model.TaskSpec task = domain.task("2"); // has NL assertions, so the judge is asked
         try (var server = brokkr.provider.testing.ScriptedModelServer.ofCandidate((history, tools) -> {
             // One server plays all three roles, told apart by their system prompts.

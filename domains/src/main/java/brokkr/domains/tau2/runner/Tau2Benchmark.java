@@ -119,7 +119,7 @@ public abstract class Tau2Benchmark implements BenchmarkProvider {
         Tau2Domain d = domain;
         if (d == null) {
             synchronized (this) {
-                if (domain == null) domain = Tau2Domain.load(domainName);
+                if (domain == null) domain = Tau2Domains.load(domainName);
                 d = domain;
             }
         }

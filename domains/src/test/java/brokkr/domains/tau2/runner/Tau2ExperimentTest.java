@@ -65,8 +65,8 @@ class Tau2ExperimentTest {
 
     @Test void oneProviderPerTau2Domain() {
         Registry r = Registry.load();
-        for (String d : Tau2Domains.episodeNames()) assertTrue(r.benchmarks().get("tau2-" + d) instanceof Tau2Benchmark, d);
-        assertEquals(List.of("retail"), Tau2Domains.episodeNames());
+        for (String d : Tau2Domains.names()) assertTrue(r.benchmarks().get("tau2-" + d) instanceof Tau2Benchmark, d);
+        assertEquals(List.of("retail"), Tau2Domains.names());
     }
 
     @Test void theEnvironmentDefNamesTheTaskNotItsGold() {
@@ -78,7 +78,7 @@ class Tau2ExperimentTest {
         assertEquals(6, env.dataDigests().size());
         assertEquals(Tau2Benchmark.DEFAULT_USER, env.models().get("user"));
         assertEquals(Tau2Benchmark.DEFAULT_JUDGE, env.models().get("judge"));
-        TaskSpec task = Tau2Domain.load("retail").task("5");
+        TaskSpec task = Tau2Domains.load("retail").task("5");
         for (var a : task.criteria().actionsOrEmpty()) assertFalse(json.contains(a.name()), a.name());
         ModelRef judge = new ModelRef("openai", "gpt-4.1");
         assertFalse(env.id().equals(b.environment("5", Map.of("judge", judge)).id()), "another judge is another environment");
@@ -185,7 +185,7 @@ class Tau2ExperimentTest {
      * recorded, excluded from the scorecard, and completed on the next run.
      */
     @Test void aUserSimulatorFailingWith500sGivesInfrastructureFailuresCompletedOnResume() throws Exception {
-        Tau2Domain retail = Tau2Domain.load("retail");
+        Tau2Domain retail = Tau2Domains.load("retail");
         List<String> ids = List.of("5", "12", "62");
         Map<String, TaskSpec> byPrompt = new HashMap<>();
         for (String id : ids) byPrompt.put(retail.userSystemPrompt().apply(retail.task(id)), retail.task(id));
@@ -244,7 +244,7 @@ class Tau2ExperimentTest {
      * does not stop on ###STOP###: the customer ends the episode.
      */
     @Test void aModelAgentUserAndJudgeOverHttp() throws Exception {
-        Tau2Domain retail = Tau2Domain.load("retail");
+        Tau2Domain retail = Tau2Domains.load("retail");
         List<String> ids = List.of("5", "62");
         Map<String, TaskSpec> byPrompt = new HashMap<>(), byRequest = new HashMap<>();
         for (String id : ids) {
