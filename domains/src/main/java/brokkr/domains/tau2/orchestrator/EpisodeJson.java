@@ -1,12 +1,11 @@
 package brokkr.domains.tau2.orchestrator;
 
 import brokkr.conversation.ModelCall;
-import brokkr.conversation.ToolCall;
 import brokkr.conversation.Usage;
 import brokkr.domains.tau2.evaluator.Checks;
 import brokkr.domains.tau2.evaluator.Grade;
 import brokkr.domains.tau2.model.RewardType;
-import brokkr.domains.tau2.model.Tau2Message;
+import brokkr.domains.tau2.model.Tau2Transcript;
 import brokkr.value.PyBool;
 import brokkr.value.PyDict;
 import brokkr.value.PyFloat;
@@ -19,7 +18,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
-/** An {@link EpisodeResult} as one JSON object (one line of an episode log); message fields follow upstream's names. */
+/** An {@link EpisodeResult} as one JSON object (one line of an episode log), its messages in {@link Tau2Transcript}'s shape. */
 public final class EpisodeJson {
     private EpisodeJson() {}
 
@@ -41,9 +40,7 @@ public final class EpisodeJson {
         b.put("usage", PyDict.of("agent", usage(r.agentUsage()), "user", usage(r.userUsage())));
         b.put("initial_db_hash", str(r.initialDbHash()));
         b.put("final_db_hash", str(r.finalDbHash()));
-        List<Value> msgs = new ArrayList<>();
-        for (Tau2Message m : r.transcript()) msgs.add(message(m));
-        b.put("messages", PyList.of(msgs));
+        b.put("messages", Tau2Transcript.toValue(r.transcript()));
         b.put("model_calls", PyDict.of("agent", calls(r.agentCalls()), "user", calls(r.userCalls()), "judge", calls(r.judgeCalls())));
         return b.build();
     }
@@ -51,33 +48,6 @@ public final class EpisodeJson {
     static Value str(String s) { return s == null ? PyNone.NONE : new PyStr(s); }
 
     static PyDict usage(Usage u) { return PyDict.of("input_tokens", u.inputTokens(), "output_tokens", u.outputTokens()); }
-
-    static PyDict message(Tau2Message m) {
-        PyDict.Builder b = PyDict.builder();
-        b.put("role", m.role());
-        switch (m) {
-            case Tau2Message.Participant p -> {
-                b.put("content", str(p.content()));
-                List<Value> tcs = new ArrayList<>();
-                for (ToolCall tc : p.toolCalls()) {
-                    PyDict.Builder t = PyDict.builder().put("id", str(tc.id())).put("name", tc.name()).put("arguments", tc.arguments());
-                    if (tc.rawArguments() != null) t.put("raw_arguments", tc.rawArguments());
-                    if (tc.isMalformed()) t.put("malformed", tc.malformed());
-                    tcs.add(t.build());
-                }
-                b.put("tool_calls", tcs.isEmpty() ? PyNone.NONE : PyList.of(tcs));
-                b.put("usage", usage(p.usage()));
-            }
-            case Tau2Message.ToolResult t -> {
-                b.put("id", str(t.id()));
-                b.put("name", t.name());
-                b.put("content", str(t.content()));
-                b.put("requestor", t.requestor().wire());
-                b.put("error", PyBool.of(t.error()));
-            }
-        }
-        return b.build();
-    }
 
     /** A grade as JSON: reward, basis, breakdown, every check and the DB hashes (an episode log line's {@code grade}). */
     public static PyDict grade(Grade g) {

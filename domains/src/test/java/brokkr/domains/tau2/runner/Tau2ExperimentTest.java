@@ -153,7 +153,7 @@ class Tau2ExperimentTest {
             List<Value> kept = new ArrayList<>();
             for (Value m : e.transcript().asList()) {
                 PyDict d = m.asDict();
-                if (d.get("role").asStr().equals("assistant") && !d.get("tool_calls").asList().isEmpty()) continue;
+                if (d.get("role").asStr().equals("assistant") && !d.get("tool_calls").isNone()) continue; // upstream's shape: null without calls
                 if (d.get("role").asStr().equals("tool")) continue;
                 kept.add(m);
             }
@@ -170,6 +170,47 @@ class Tau2ExperimentTest {
             Inspect.WorldCheck w = Inspect.verifyWorld(store, Registry.load(), tampered);
             assertFalse(w.matches());
             assertEquals(initialWorldOf(store.attempt(tampered).orElseThrow()), w.replayed());
+        }
+    }
+
+    /**
+     * A transcript stored in the shape attempts had before it followed upstream's field names
+     * ({@code tool_call_id}, {@code tool_calls: []}, calls without requestor) still replays to its world.
+     */
+    @Test void aTranscriptInTheEarlierShapeStillReplays() throws Exception {
+        var spec = spec("earlier", List.of(new ExperimentSpec.DomainSpec("tau2-retail", null, List.of("5"))), List.of(GOLD), 1, Map.of(), 0);
+        Path dir = tmp.resolve("earlier");
+        assertEquals(1, Experiments.run(spec, dir, Registry.load()).completed());
+        long id;
+        try (Store store = Store.openExisting(dir)) {
+            Attempt a = store.attempts(true).getFirst();
+            id = a.id();
+            assertFalse(a.evidence().finalWorldSha256().equals(initialWorld(a)), "task 5's gold actions write");
+            List<Value> earlier = new ArrayList<>();
+            for (Value m : a.evidence().transcript().asList()) {
+                PyDict d = m.asDict();
+                if (d.get("role").asStr().equals("tool")) {
+                    earlier.add(d.without("id").with("tool_call_id", d.get("id")));
+                } else {
+                    List<Value> calls = new ArrayList<>();
+                    if (!d.get("tool_calls").isNone()) for (Value c : d.get("tool_calls").asList()) calls.add(c.asDict().without("requestor"));
+                    earlier.add(d.with("tool_calls", PyList.of(calls)));
+                }
+            }
+            Evidence e = a.evidence();
+            Evidence stored = new Evidence(e.setup(), PyList.of(earlier), e.output(), e.termination(), e.finalWorldSha256(), e.modelCalls(),
+                    e.usage(), e.timings(), e.details());
+            try (var c = DriverManager.getConnection("jdbc:sqlite:" + Store.file(dir));
+                 var ps = c.prepareStatement("UPDATE attempt SET evidence_json = ? WHERE id = ?")) {
+                ps.setString(1, PyJson.dumps(stored.toValue()));
+                ps.setLong(2, id);
+                assertEquals(1, ps.executeUpdate());
+            }
+        }
+        try (Store store = Store.openExisting(dir)) {
+            assertTrue(store.attempt(id).orElseThrow().evidence().transcript().asList().stream()
+                    .anyMatch(m -> m.asDict().containsKey("tool_call_id")), "the record is in the earlier shape");
+            assertTrue(Inspect.verifyWorld(store, Registry.load(), id).matches());
         }
     }
 
