@@ -85,6 +85,53 @@ class Tau2ExperimentTest {
         assertEquals(40, b.tasks("test").size());
     }
 
+    /** The orchestrator's settings are EnvironmentDef options over upstream's defaults; the defaults keep earlier definitions' ids. */
+    @Test void environmentOptionsOverUpstreamsDefaults() {
+        Tau2Benchmark b = new Tau2Benchmark.Retail();
+        EnvironmentDef plain = b.environment("5", Map.of());
+        assertEquals(PyDict.of("max_steps", 200, "max_errors", 10, "enforce_communication_protocol", false, "run_seed", 300), plain.options());
+        assertEquals(plain.id(), b.environment("5", Map.of(), PyDict.empty()).id());
+        assertEquals(plain.id(), b.environment("5", Map.of(), PyDict.of("max_steps", 200, "run_seed", 300, "agent_stop_token", false)).id(),
+                "upstream's defaults given explicitly are the same definition");
+        EnvironmentDef set = b.environment("5", Map.of(), PyDict.of("max_steps", 50, "enforce_communication_protocol", true,
+                "run_seed", 7, "agent_stop_token", true));
+        assertEquals(PyDict.of("max_steps", 50, "max_errors", 10, "enforce_communication_protocol", true, "run_seed", 7, "agent_stop_token", true),
+                set.options());
+        assertFalse(set.id().equals(plain.id()));
+        for (PyDict bad : List.of(PyDict.of("max_step", 5), PyDict.of("max_steps", 0), PyDict.of("max_errors", 2.5),
+                PyDict.of("run_seed", "300"), PyDict.of("agent_stop_token", "yes"))) {
+            var e = org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class, () -> b.environment("5", Map.of(), bad));
+            assertTrue(e.getMessage().startsWith("unknown option 'max_step'") || e.getMessage().startsWith("option "), e.getMessage());
+        }
+    }
+
+    /** An experiment file's domain options reach every task's definition: three steps end the gold replay early. */
+    @Test void domainOptionsInAnExperimentFile() throws Exception {
+        Path file = tmp.resolve("options.yaml");
+        java.nio.file.Files.writeString(file, """
+                name: options
+                domains:
+                  - {name: tau2-retail, tasks: ["5"], options: {max_steps: 3}}
+                  - {name: tau2-retail, tasks: ["5"]}
+                candidates:
+                  - {id: gold, provider: scripted, model: gold}
+                progress: false
+                """);
+        ExperimentSpec spec = ExperimentSpec.read(file);
+        assertEquals(PyDict.of("max_steps", 3), spec.domains().getFirst().options());
+        assertTrue(spec.toJson().contains("\"options\": {\"max_steps\": 3}"), spec.toJson());
+        var r = Experiments.run(spec, tmp.resolve("options"), Registry.load());
+        assertEquals(2, r.completed(), r.summary());
+        try (Store store = Store.openExisting(tmp.resolve("options"))) {
+            List<String> terminations = store.attempts(true).stream().map(a -> a.evidence().termination()).sorted().toList();
+            assertEquals(List.of("agent_stop", "max_steps"), terminations);
+        }
+        var dup = tmp.resolve("top.yaml");
+        java.nio.file.Files.writeString(dup, "name: x\ndomains: [{name: tau2-retail, tasks: [\"5\"]}]\noptions: {max_steps: 3}\ncandidates: [{id: g, provider: scripted, model: gold}]\n");
+        var e = org.junit.jupiter.api.Assertions.assertThrows(ExperimentSpec.SpecException.class, () -> ExperimentSpec.read(dup));
+        assertTrue(e.getMessage().contains("go with 'domain'"), e.getMessage());
+    }
+
     /** The issue's acceptance experiment: retail test x {gold, stop-at-once} x 4 repetitions. */
     @Test void retailTestGoldVersusStopAtOnce() throws Exception {
         var spec = spec("retail", List.of(new ExperimentSpec.DomainSpec("tau2-retail", "test", null)), List.of(GOLD, STOP), 4, Map.of(), 0);
@@ -254,6 +301,9 @@ class Tau2ExperimentTest {
                     if (a.completed()) continue;
                     assertEquals("5", a.taskId());
                     assertTrue(a.error().startsWith("infrastructure failure: tau2 episode ended with infrastructure_error"), a.error());
+                    // The conversation up to the failed call is kept: the greeting, nothing from the user.
+                    assertEquals("infrastructure_error", a.evidence().termination());
+                    assertEquals(1, a.evidence().transcript().asList().size());
                     var calls = a.evidence().modelCalls();
                     assertEquals(1, calls.size());
                     assertEquals("user", calls.getFirst().role());
