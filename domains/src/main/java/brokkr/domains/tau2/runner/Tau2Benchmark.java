@@ -26,7 +26,6 @@ import brokkr.domains.tau2.environment.Tau2Environment.Worlds;
 import brokkr.domains.tau2.orchestrator.AgentSide;
 import brokkr.domains.tau2.orchestrator.Episode;
 import brokkr.domains.tau2.environment.EpisodeEnvironment;
-import brokkr.domains.tau2.orchestrator.EpisodeJson;
 import brokkr.domains.tau2.orchestrator.EpisodeOptions;
 import brokkr.domains.tau2.agent.GoldReplayAgent;
 import brokkr.domains.tau2.orchestrator.Orchestrator;
@@ -378,7 +377,7 @@ public abstract class Tau2Benchmark implements BenchmarkProvider {
             TrustTier trust = g.judge() == null ? TrustTier.DETERMINISTIC
                     : judgeRef.provider().equals(SCRIPTED) ? TrustTier.SELF_REPORTED : TrustTier.MODEL_JUDGED;
             return new Verdict(checks, setup ? g.reward() : 0.0, trust,
-                    PyDict.of("termination", reason.value(), "grade", EpisodeJson.grade(g)));
+                    PyDict.of("termination", reason.value(), "grade", g.toValue()));
         };
     }
 
