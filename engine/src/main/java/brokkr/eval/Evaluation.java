@@ -30,6 +30,9 @@ import java.util.function.Function;
 public final class Evaluation {
     private Evaluation() {}
 
+    /** How the error of an attempt that failed on an {@link InfrastructureFailure} begins (its message follows). */
+    public static final String INFRASTRUCTURE_FAILURE = "infrastructure failure: ";
+
     /** One cell: a task of a benchmark, a candidate (with its system prompt text, or null) and a repetition. */
     public record Cell(BenchmarkProvider provider, EnvironmentDef env, AgentDef agent, String systemPrompt, int repetition) {}
 
@@ -75,7 +78,7 @@ public final class Evaluation {
             if (e instanceof InterruptedInteraction cut && interaction == null) interaction = cut.partial();
             recorder.addFailedCalls(e);
             return failure(cell, evidence(setup, interaction, finalWorld, recorder, timings.build(), null),
-                    "infrastructure failure: " + e.getMessage(), started, ms(t0));
+                    INFRASTRUCTURE_FAILURE + e.getMessage(), started, ms(t0));
         } catch (RuntimeException | StackOverflowError e) {
             return failure(cell, evidence(setup, interaction, finalWorld, recorder, timings.build(), null),
                     "harness error: " + e, started, ms(t0));

@@ -3,6 +3,7 @@ package brokkr.domains.tau2.runner;
 import brokkr.conversation.ModelCall;
 import brokkr.conversation.Usage;
 import brokkr.eval.Attempt;
+import brokkr.eval.Evaluation;
 import brokkr.eval.Evidence;
 import brokkr.value.PyBool;
 import brokkr.value.PyDict;
@@ -25,8 +26,6 @@ import java.util.stream.Collectors;
  * JSON) and the recorded model calls by role.
  */
 public record Tau2Attempt(Attempt attempt) {
-    private static final String INFRASTRUCTURE_PREFIX = "infrastructure failure: ";
-
     public String taskId() { return attempt.taskId(); }
 
     /** Excluded from metrics: the episode could not finish, or its grading could not (a judge failure), as upstream excludes them. */
@@ -119,7 +118,7 @@ public record Tau2Attempt(Attempt attempt) {
     /** The attempt's error without the runner's prefix. */
     private String failure() {
         String err = attempt.error() == null ? "" : attempt.error();
-        return err.startsWith(INFRASTRUCTURE_PREFIX) ? err.substring(INFRASTRUCTURE_PREFIX.length()) : err;
+        return err.startsWith(Evaluation.INFRASTRUCTURE_FAILURE) ? err.substring(Evaluation.INFRASTRUCTURE_FAILURE.length()) : err;
     }
 
     private static PyList calls(Evidence e, String role) {
