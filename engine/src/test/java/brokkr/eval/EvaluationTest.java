@@ -53,4 +53,12 @@ class EvaluationTest {
         var e = assertThrows(IllegalArgumentException.class, () -> b.environment("t", Map.of(), PyDict.of("max_steps", 3)));
         assertEquals("benchmark cut has no options (given: max_steps)", e.getMessage());
     }
+
+    @Test void evidenceListsUsageByRoleInOneOrder() {
+        var usage = new java.util.HashMap<String, brokkr.conversation.Usage>();
+        for (String role : List.of("user", "judge", "agent", "unattributed")) usage.put(role, new brokkr.conversation.Usage(1, 2));
+        Evidence e = new Evidence(null, null, null, null, null, List.of(), usage, null, null);
+        assertEquals(List.of("agent", "judge", "unattributed", "user"), List.copyOf(e.usage().keySet()));
+        assertThrows(UnsupportedOperationException.class, () -> e.usage().clear());
+    }
 }
