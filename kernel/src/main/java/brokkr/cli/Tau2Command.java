@@ -162,10 +162,12 @@ public final class Tau2Command implements Command {
         }
     }
 
-    @Override
-    public int run(List<String> argv, PrintStream out, PrintStream err) throws IOException, InterruptedException {
-        Args a = parse(argv);
-        BenchmarkProvider bench = Registry.load().benchmark("tau2-" + a.domain());
+    /** What a run evaluates: the benchmark, the candidate and the tasks' definitions, as an experiment would name them. */
+    record Preset(BenchmarkProvider benchmark, AgentDef agent, Map<String, ModelRef> roles, List<EnvironmentDef> environments) {}
+
+    /** The flags as definitions: unknown tasks are usage errors. */
+    static Preset preset(Args a, Registry registry) {
+        BenchmarkProvider bench = registry.benchmark("tau2-" + a.domain());
         AgentDef agent = AgentDef.of(a.agent().equals("llm") ? Tau2Benchmark.upstreamModel(a.provider(), a.model(), Evidence.AGENT)
                 : new ModelRef(BenchmarkProvider.SCRIPTED, a.agent()), "tools", null);
         Map<String, ModelRef> roles = new LinkedHashMap<>(); // none named: the benchmark's scripted user and judge
@@ -177,8 +179,18 @@ public final class Tau2Command implements Command {
         } catch (IllegalArgumentException e) {
             throw new UsageException(e.getMessage());
         }
+        return new Preset(bench, agent, Map.copyOf(roles), List.copyOf(envs));
+    }
+
+    @Override
+    public int run(List<String> argv, PrintStream out, PrintStream err) throws IOException, InterruptedException {
+        Args a = parse(argv);
+        Preset p = preset(a, Registry.load());
+        BenchmarkProvider bench = p.benchmark();
+        AgentDef agent = p.agent();
+        List<EnvironmentDef> envs = p.environments();
         Function<ModelRef, Candidate> models = Cells.providers(env);
-        List<ModelRef> named = new ArrayList<>(roles.values());
+        List<ModelRef> named = new ArrayList<>(p.roles().values());
         named.add(agent.modelRef());
         for (ModelRef m : named) {
             if (m.provider().equals(BenchmarkProvider.SCRIPTED)) continue;

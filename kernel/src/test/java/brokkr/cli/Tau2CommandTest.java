@@ -186,4 +186,44 @@ class Tau2CommandTest {
             assertEquals(400L, ((brokkr.value.PyInt) cut.get("model_calls").asDict().get("user").asList().get(0).asDict().get("status")).longValue());
         }
     }
+
+    /**
+     * Everything tau2 run's flags set is expressible in an experiment file: the preset's definitions
+     * are the ones the equivalent experiment plans (same EnvironmentDef and AgentDef ids), so the two
+     * share cells, and trial i is repetition i - 1.
+     */
+    @Test
+    void itsFlagsAreAnExperimentsDefinitions(@TempDir Path dir) throws Exception {
+        Tau2Command.Args a = Tau2Command.parse(List.of("run", "--domain", "retail", "--agent", "llm", "--model", "m-agent",
+                "--user-model", "m-user", "--judge-model", "m-judge", "--provider", "vllm", "--task", "5", "--task", "12",
+                "--seed", "7", "--max-steps", "50", "--max-errors", "3", "--enforce-protocol", "--agent-stop-token", "--trials", "2"));
+        brokkr.experiment.Registry registry = brokkr.experiment.Registry.load();
+        Tau2Command.Preset preset = Tau2Command.preset(a, registry);
+        Path file = dir.resolve("same.yaml");
+        Files.writeString(file, """
+                name: same
+                domain: tau2-retail
+                tasks: ["5", "12"]
+                options: {run_seed: 7, max_steps: 50, max_errors: 3, enforce_communication_protocol: true, agent_stop_token: true}
+                candidates:
+                  - {id: agent, provider: vllm, model: m-agent, options: {temperature: 0.0, tool_choice: auto}}
+                user: {provider: vllm, model: m-user, options: {temperature: 0.0}}
+                judge: {provider: vllm, model: m-judge, options: {temperature: 0.0}}
+                repetitions: 2
+                """);
+        var plan = brokkr.experiment.Experiments.plan(brokkr.experiment.ExperimentSpec.read(file), registry);
+        assertEquals(4, plan.size());
+        List<String> presetCells = new ArrayList<>(), experimentCells = new ArrayList<>();
+        for (var env : preset.environments()) for (int r = 0; r < a.trials(); r++) presetCells.add(env.id() + " " + preset.agent().id() + " " + r);
+        for (var p : plan) experimentCells.add(p.cell().env().id() + " " + p.cell().agent().id() + " " + p.cell().repetition());
+        assertEquals(experimentCells, presetCells);
+        assertEquals(PyDict.of("max_steps", 50, "max_errors", 3, "enforce_communication_protocol", true, "run_seed", 7, "agent_stop_token", true),
+                preset.environments().getFirst().options());
+        // The scripted candidates: no user or judge named, so the benchmark's scripted ones.
+        Tau2Command.Preset gold = Tau2Command.preset(Tau2Command.parse(List.of("run", "--domain", "retail", "--agent", "gold", "--task", "5")), registry);
+        assertEquals(new brokkr.eval.ModelRef("scripted", "gold"), gold.agent().modelRef());
+        assertEquals(brokkr.domains.tau2.runner.Tau2Benchmark.DEFAULT_JUDGE, gold.environments().getFirst().models().get("judge"));
+        assertEquals(new brokkr.domains.tau2.runner.Tau2Benchmark.Retail().environment("5", java.util.Map.of()).id(), gold.environments().getFirst().id(),
+                "without flags, an experiment's default definition");
+    }
 }
