@@ -210,8 +210,7 @@ public final class Tau2Command implements Command {
         List<Evaluation.Cell> cells = new ArrayList<>();
         for (EnvironmentDef e : envs) for (int trial = 1; trial <= a.trials(); trial++) cells.add(new Evaluation.Cell(bench, e, agent, null, trial - 1));
         String userName = a.userModel() == null ? "scripted-user" : a.provider() + ":" + a.userModel();
-        List<Attempt> graded = new ArrayList<>();
-        int[] infrastructureFailures = {0};
+        List<Attempt> attempts = new ArrayList<>();
         long start = System.nanoTime();
         // Episodes are independent (worlds are values), so they may run concurrently; results print in order.
         try (BufferedWriter log = a.out() == null ? null : Files.newBufferedWriter(a.out(), StandardCharsets.UTF_8,
@@ -219,8 +218,7 @@ public final class Tau2Command implements Command {
             Cells.run(cells, models, a.parallelism(), attempt -> {
                 Tau2Attempt r = new Tau2Attempt(attempt);
                 int trial = attempt.repetition() + 1;
-                if (r.infrastructureFailure()) infrastructureFailures[0]++;
-                else graded.add(attempt);
+                attempts.add(attempt);
                 out.printf("%-6s %-5d %-6s %-22s %-5d %s%n", r.taskId(), trial, r.infrastructureFailure() ? "-" : String.format(Locale.ROOT, "%.1f", r.reward()),
                         r.termination().isEmpty() ? "-" : r.termination(), r.steps(), r.checks());
                 if (log == null) return;
@@ -237,6 +235,7 @@ public final class Tau2Command implements Command {
         }
         double seconds = (System.nanoTime() - start) / 1e9;
         // Upstream's compute_metrics: infrastructure failures excluded; pass^k up to the fewest trials of any task.
+        List<Attempt> graded = attempts.stream().filter(Attempt::completed).toList();
         double sum = 0;
         Map<String, int[]> perTask = new TreeMap<>(); // [trials, successes]
         for (Attempt g : graded) {
@@ -247,7 +246,7 @@ public final class Tau2Command implements Command {
         }
         List<PassHatK.TaskTrials> trials = perTask.values().stream().map(c -> new PassHatK.TaskTrials(c[0], c[1])).toList();
         out.printf(Locale.ROOT, "average reward: %.4f over %d episode(s) of %d task(s) (%d infrastructure failure(s) excluded) in %.1f s%n",
-                graded.isEmpty() ? 0.0 : sum / graded.size(), graded.size(), perTask.size(), infrastructureFailures[0], seconds);
+                graded.isEmpty() ? 0.0 : sum / graded.size(), graded.size(), perTask.size(), attempts.size() - graded.size(), seconds);
         List<Double> curve = PassHatK.curve(trials);
         for (int k = 1; k <= curve.size(); k++) out.printf(Locale.ROOT, "pass^%d: %.4f%n", k, curve.get(k - 1));
         return 0;

@@ -1,11 +1,11 @@
 package brokkr.domains.bfcl;
 
+import brokkr.data.DataDirs;
 import brokkr.value.Json;
 import brokkr.value.PyDict;
 import brokkr.value.PyList;
 import brokkr.value.Value;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -98,9 +98,9 @@ public final class BfclData {
 
     public static Path locate() {
         try {
-            return brokkr.data.DataDirs.locate("BFCL data directory", "brokkr.bfcl.data", "BROKKR_BFCL_DATA",
+            return DataDirs.locate("BFCL data directory", "brokkr.bfcl.data", "BROKKR_BFCL_DATA",
                     REL.substring("shared/".length()), null);
-        } catch (brokkr.data.DataDirs.NotFound e) {
+        } catch (DataDirs.NotFound e) {
             throw new BfclDataException(e.getMessage());
         }
     }

@@ -16,6 +16,7 @@ import brokkr.value.PyNone;
 import brokkr.value.PyStr;
 import brokkr.value.Value;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -38,7 +39,7 @@ public record Grade(double reward, boolean evaluated, List<RewardType> basis, Ma
 
     public Grade {
         basis = basis == null ? null : List.copyOf(basis);
-        breakdown = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(breakdown));
+        breakdown = Collections.unmodifiableMap(new LinkedHashMap<>(breakdown));
         envAssertions = List.copyOf(envAssertions);
         actions = List.copyOf(actions);
         communicate = List.copyOf(communicate);
