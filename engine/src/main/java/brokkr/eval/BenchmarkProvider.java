@@ -1,6 +1,7 @@
 package brokkr.eval;
 
 import brokkr.conversation.Candidate;
+import brokkr.value.PyDict;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -24,6 +25,20 @@ public interface BenchmarkProvider {
      * missing. IllegalArgumentException for an unknown task id.
      */
     EnvironmentDef environment(String taskId, Map<String, ModelRef> models);
+
+    /**
+     * The definition of one task with benchmark settings ({@code options}, e.g. tau2's
+     * {@code max_steps}) over the benchmark's defaults: an experiment's domain {@code options}, a CLI
+     * preset's flags. The settings become part of the definition's content, so a changed setting is a
+     * new environment. A benchmark without settings accepts only none; IllegalArgumentException for an
+     * option it does not know or a malformed value.
+     */
+    default EnvironmentDef environment(String taskId, Map<String, ModelRef> models, PyDict options) {
+        if (!options.isEmpty()) {
+            throw new IllegalArgumentException("benchmark " + name() + " has no options (given: " + String.join(", ", options.keys()) + ")");
+        }
+        return environment(taskId, models);
+    }
 
     WorldSetup worldSetup();
 

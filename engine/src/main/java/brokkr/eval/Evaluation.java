@@ -24,10 +24,14 @@ import java.util.function.Function;
  *
  * <p>Failures that are not the candidate's fault become infrastructure-failure attempts: an
  * {@link InfrastructureFailure} (retries exhausted) and any exception escaping the provider's code (a
- * harness error must not be scored as a model failure either). Both keep the evidence gathered so far.
+ * harness error must not be scored as a model failure either). Both keep the evidence gathered so far,
+ * including the interaction up to the fault when the protocol reports it ({@link InterruptedInteraction}).
  */
 public final class Evaluation {
     private Evaluation() {}
+
+    /** How the error of an attempt that failed on an {@link InfrastructureFailure} begins (its message follows). */
+    public static final String INFRASTRUCTURE_FAILURE = "infrastructure failure: ";
 
     /** One cell: a task of a benchmark, a candidate (with its system prompt text, or null) and a repetition. */
     public record Cell(BenchmarkProvider provider, EnvironmentDef env, AgentDef agent, String systemPrompt, int repetition) {}
@@ -71,9 +75,10 @@ public final class Evaluation {
             return new Attempt(0, env.id(), cell.agent().id(), cell.repetition(), env.taskId(), Attempt.Status.COMPLETED,
                     v.checks(), v.reward(), v.trust(), ev, null, started, ms(t0));
         } catch (InfrastructureFailure e) {
+            if (e instanceof InterruptedInteraction cut && interaction == null) interaction = cut.partial();
             recorder.addFailedCalls(e);
             return failure(cell, evidence(setup, interaction, finalWorld, recorder, timings.build(), null),
-                    "infrastructure failure: " + e.getMessage(), started, ms(t0));
+                    INFRASTRUCTURE_FAILURE + e.getMessage(), started, ms(t0));
         } catch (RuntimeException | StackOverflowError e) {
             return failure(cell, evidence(setup, interaction, finalWorld, recorder, timings.build(), null),
                     "harness error: " + e, started, ms(t0));

@@ -9,6 +9,7 @@ import brokkr.value.PyList;
 import brokkr.value.PyNone;
 import brokkr.value.Value;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -34,7 +35,8 @@ public record Evidence(PyDict setup, Value transcript, PyDict output, String ter
         output = output == null ? PyDict.empty() : output;
         termination = termination == null ? "" : termination;
         modelCalls = List.copyOf(modelCalls);
-        usage = Map.copyOf(usage);
+        // Sorted by role: readers that list usage (Inspect's transcript) print it in one order on every run.
+        usage = Collections.unmodifiableMap(new TreeMap<>(usage));
         timings = timings == null ? PyDict.empty() : timings;
         details = details == null ? PyDict.empty() : details;
     }

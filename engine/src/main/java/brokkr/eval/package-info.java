@@ -15,6 +15,7 @@
  * <p>A protocol signals an infrastructure fault (a model provider's retries exhausted) by throwing
  * {@link brokkr.conversation.InfrastructureFailure}; an orchestrator that records such a fault as a
  * termination reason instead (tau2's {@code infrastructure_error}) must rethrow it in its adapter, or
- * the attempt would be graded as the candidate's failure.
+ * the attempt would be graded as the candidate's failure; as an {@link brokkr.eval.InterruptedInteraction}
+ * it keeps the interaction up to the fault in the attempt's evidence.
  */
 package brokkr.eval;

@@ -38,12 +38,18 @@ public record ExperimentSpec(String name, List<DomainSpec> domains, List<Candida
                              int parallelism, Map<String, ProviderLimit> providerLimits, Map<String, ModelRef> models,
                              int maxInfraRetries, Duration cellTimeout, boolean progress) {
 
-    /** A benchmark and either a split or explicit task ids. */
-    public record DomainSpec(String name, String split, List<String> taskIds) {
+    /**
+     * A benchmark, either a split or explicit task ids, and the benchmark's settings ({@code options},
+     * over its defaults; part of every task's EnvironmentDef, see {@link brokkr.eval.BenchmarkProvider}).
+     */
+    public record DomainSpec(String name, String split, List<String> taskIds, PyDict options) {
         public DomainSpec {
             taskIds = taskIds == null ? null : List.copyOf(taskIds);
+            options = options == null ? PyDict.empty() : options;
             if ((split == null) == (taskIds == null)) throw new SpecException("domain " + name + ": give exactly one of split or tasks");
         }
+
+        public DomainSpec(String name, String split, List<String> taskIds) { this(name, split, taskIds, PyDict.empty()); }
     }
 
     /** A candidate: a label for display, its model, its action space and optionally its own system prompt. */
@@ -87,7 +93,7 @@ public record ExperimentSpec(String name, List<DomainSpec> domains, List<Candida
 
     // ---------------------------------------------------------------- reading
 
-    private static final Set<String> TOP = Set.of("name", "domain", "domains", "split", "tasks", "candidates", "repetitions",
+    private static final Set<String> TOP = Set.of("name", "domain", "domains", "split", "tasks", "options", "candidates", "repetitions",
             "parallelism", "providers", "user", "judge", "models", "max_infra_retries", "cell_timeout_seconds", "progress");
 
     /** Reads an experiment file: YAML when it ends in .yaml/.yml, JSON otherwise. */
@@ -113,13 +119,15 @@ public record ExperimentSpec(String name, List<DomainSpec> domains, List<Candida
         List<DomainSpec> domains = new ArrayList<>();
         if (d.containsKey("domain")) {
             if (d.containsKey("domains")) throw new SpecException("give domain or domains, not both");
-            domains.add(new DomainSpec(str(d, "domain"), optStr(d, "split"), optStrList(d, "tasks")));
+            domains.add(new DomainSpec(str(d, "domain"), optStr(d, "split"), optStrList(d, "tasks"), optDict(d, "options")));
         } else {
-            if (d.containsKey("split") || d.containsKey("tasks")) throw new SpecException("split/tasks at the top level go with 'domain'");
+            if (d.containsKey("split") || d.containsKey("tasks") || d.containsKey("options")) {
+                throw new SpecException("split/tasks/options at the top level go with 'domain'");
+            }
             for (Value v : list(d, "domains")) {
                 PyDict dd = dict(v, "domains[]");
-                checkKeys(dd, "domain", Set.of("name", "split", "tasks"));
-                domains.add(new DomainSpec(str(dd, "name"), optStr(dd, "split"), optStrList(dd, "tasks")));
+                checkKeys(dd, "domain", Set.of("name", "split", "tasks", "options"));
+                domains.add(new DomainSpec(str(dd, "name"), optStr(dd, "split"), optStrList(dd, "tasks"), optDict(dd, "options")));
             }
         }
         List<CandidateSpec> candidates = new ArrayList<>();
@@ -169,6 +177,7 @@ public record ExperimentSpec(String name, List<DomainSpec> domains, List<Candida
         for (DomainSpec x : domains) {
             PyDict.Builder b = PyDict.builder().put("name", x.name());
             if (x.split() != null) b.put("split", x.split()); else b.put("tasks", x.taskIds());
+            if (!x.options().isEmpty()) b.put("options", x.options());
             ds.add(b.build());
         }
         List<Value> cs = new ArrayList<>();
@@ -237,6 +246,10 @@ public record ExperimentSpec(String name, List<DomainSpec> domains, List<Candida
         List<String> out = new ArrayList<>();
         for (Value v : list(d, k)) out.add(scalar(v, k + "[]"));
         return out;
+    }
+
+    private static PyDict optDict(PyDict d, String k) {
+        return d.containsKey(k) ? dict(d.get(k), k) : PyDict.empty();
     }
 
     private static double optNum(PyDict d, String k, double dflt) {

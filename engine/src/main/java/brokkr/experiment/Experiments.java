@@ -138,7 +138,7 @@ public final class Experiments {
             for (String task : tasks) {
                 EnvironmentDef env;
                 try {
-                    env = provider.environment(task, spec.models());
+                    env = provider.environment(task, spec.models(), d.options());
                 } catch (IllegalArgumentException e) {
                     throw new ExperimentSpec.SpecException("domain " + d.name() + ", task " + task + ": " + e.getMessage());
                 }

@@ -1,6 +1,7 @@
 package brokkr.provider;
 
 import java.net.http.HttpClient;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
@@ -22,6 +23,18 @@ import java.util.Objects;
 public final class Providers {
     private Providers() {}
 
+    /**
+     * The provider names that speak the OpenAI Chat Completions wire ({@code openai} and its aliases for
+     * compatible servers). Benchmarks transcribed from upstreams that call models through litellm send
+     * such providers the request fields litellm passes on only to them (tau2's {@code seed}).
+     */
+    public static final List<String> OPENAI_COMPATIBLE = List.of("openai", "openai-compatible", "vllm", "llamacpp", "ollama");
+
+    /** Whether {@code provider} (any case) is one of {@link #OPENAI_COMPATIBLE}. */
+    public static boolean openAiCompatible(String provider) {
+        return OPENAI_COMPATIBLE.contains(provider.toLowerCase(Locale.ROOT));
+    }
+
     /** A provider configured from {@link System#getenv()}. */
     public static ModelProvider fromEnvironment(String provider, String model, ProviderOptions options) {
         return fromEnvironment(System.getenv(), provider, model, options);
@@ -38,8 +51,8 @@ public final class Providers {
         Objects.requireNonNull(env);
         Objects.requireNonNull(model, "model");
         ProviderOptions o = options.withModel(model);
-        return switch (provider.toLowerCase(Locale.ROOT)) {
-            case "openai", "openai-compatible", "vllm", "llamacpp", "ollama" -> {
+        return switch (openAiCompatible(provider) ? "openai" : provider.toLowerCase(Locale.ROOT)) {
+            case "openai" -> {
                 String base = env.getOrDefault("OPENAI_BASE_URL", "");
                 boolean official = base.isBlank();
                 Secret key = Secret.of(env.get("OPENAI_API_KEY"));
@@ -54,7 +67,7 @@ public final class Providers {
                 yield new HttpProvider(AnthropicMessages.INSTANCE, official ? AnthropicMessages.DEFAULT_BASE_URL : base, key, o, http, effects);
             }
             default -> throw new IllegalArgumentException("unknown provider '" + provider
-                    + "' (known: openai, openai-compatible, vllm, llamacpp, ollama, anthropic)");
+                    + "' (known: " + String.join(", ", OPENAI_COMPATIBLE) + ", anthropic)");
         };
     }
 }

@@ -21,6 +21,16 @@ class ProvidersTest {
     }
 
     @Test
+    void everyOpenAiCompatibleNameSpeaksTheOpenAiWire() {
+        for (String name : Providers.OPENAI_COMPATIBLE) {
+            assertTrue(Providers.openAiCompatible(name.toUpperCase(java.util.Locale.ROOT)), name);
+            HttpProvider p = (HttpProvider) Providers.fromEnvironment(Map.of("OPENAI_BASE_URL", "http://localhost:8000/v1"), name, "m", O);
+            assertEquals("openai", p.provider(), name);
+        }
+        assertFalse(Providers.openAiCompatible("anthropic"));
+    }
+
+    @Test
     void anthropicReadsItsOwnVariables() {
         var e = assertThrows(IllegalArgumentException.class, () -> Providers.fromEnvironment(Map.of("OPENAI_API_KEY", "k"), "anthropic", "claude", O));
         assertEquals("ANTHROPIC_API_KEY is not set", e.getMessage());
@@ -35,6 +45,7 @@ class ProvidersTest {
     void unknownProviderAndBadOptionsAreRejected() {
         var e = assertThrows(IllegalArgumentException.class, () -> Providers.fromEnvironment(Map.of(), "gemini", "m", O));
         assertTrue(e.getMessage().contains("unknown provider 'gemini'"));
+        assertTrue(e.getMessage().contains("(known: openai, openai-compatible, vllm, llamacpp, ollama, anthropic)"), e.getMessage());
         assertThrows(IllegalArgumentException.class, () -> O.withMaxAttempts(0));
         assertThrows(IllegalArgumentException.class, () -> O.withTimeout(java.time.Duration.ZERO));
         assertThrows(IllegalArgumentException.class, () -> O.withMaxTokens(0));

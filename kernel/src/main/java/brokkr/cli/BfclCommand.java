@@ -1,26 +1,31 @@
 package brokkr.cli;
 
-import brokkr.domains.bfcl.BfclAgent;
+import brokkr.conversation.Candidate;
+import brokkr.domains.bfcl.BfclBenchmark;
 import brokkr.domains.bfcl.BfclCategory;
-import brokkr.domains.bfcl.BfclData;
-import brokkr.domains.bfcl.BfclRun;
-import brokkr.domains.bfcl.BfclTask;
-import brokkr.domains.bfcl.GoldAnswers;
-import brokkr.domains.bfcl.ToolCompiler;
-import brokkr.provider.ModelProvider;
-import brokkr.provider.ProviderOptions;
-import brokkr.provider.Providers;
+import brokkr.domains.bfcl.BfclScores;
+import brokkr.eval.AgentDef;
+import brokkr.eval.Attempt;
+import brokkr.eval.BenchmarkProvider;
+import brokkr.eval.EnvironmentDef;
+import brokkr.eval.Evaluation;
+import brokkr.eval.ModelRef;
+import brokkr.experiment.Registry;
+import brokkr.value.PyBool;
+import brokkr.value.PyDict;
 import java.io.PrintStream;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
-import java.util.Set;
+import java.util.function.Function;
 
 /**
  * {@code ./brokkr bfcl run --agent gold|reference|tools [--sample N] [--seed S] ...}: runs a BFCL
  * candidate over a stable seeded slice of every category and prints per-category accuracy with
- * upstream's aggregates.
+ * upstream's aggregates. A preset over the one evaluation path: the registry's {@code bfcl}
+ * benchmark, the slice as its split ({@link BfclBenchmark#split}), the agent as an AgentDef (action
+ * space {@code reference} or {@code tools}, {@code parallel_tool_calls} a model option; {@code gold}
+ * the benchmark's scripted candidate), one cell per task, {@code --jobs} at a time.
  */
 public record BfclCommand(Map<String, String> env) implements Command {
     @Override public String name() { return "bfcl"; }
@@ -45,7 +50,7 @@ public record BfclCommand(Map<String, String> env) implements Command {
     }
 
     @Override
-    public int run(List<String> args, PrintStream out, PrintStream err) {
+    public int run(List<String> args, PrintStream out, PrintStream err) throws InterruptedException {
         if (args.isEmpty() || !args.get(0).equals("run")) throw new UsageException("expected 'run'");
         String agentName = null, provider = null, model = null;
         Integer sample = null;
@@ -89,26 +94,30 @@ public record BfclCommand(Map<String, String> env) implements Command {
         }
         if (agentName == null) throw new UsageException("missing --agent");
         if (sample != null && sample < 1) throw new UsageException("--sample must be at least 1");
-        BfclAgent agent = switch (agentName) {
-            case "gold" -> new BfclAgent.Gold();
+        AgentDef agent = switch (agentName) {
+            // The gold answer comes as a scripted model's one reply to the compiled tools.
+            case "gold" -> AgentDef.of(new ModelRef(BenchmarkProvider.SCRIPTED, "gold"), "reference", null);
             case "reference", "tools" -> {
                 if (provider == null || model == null) throw new UsageException("--agent " + agentName + " needs --provider and --model");
-                ModelProvider m = Providers.fromEnvironment(env, provider, model,
-                        ProviderOptions.defaults(model).withParallelToolCalls(parallel));
-                ToolCompiler.Style style = provider.toLowerCase(Locale.ROOT).equals("anthropic")
-                        ? ToolCompiler.Style.ANTHROPIC : ToolCompiler.Style.OPENAI_COMPLETIONS;
-                yield agentName.equals("reference") ? new BfclAgent.Reference(m, style, parallel) : new BfclAgent.Tools(m, style, parallel);
+                PyDict options = parallel == null ? PyDict.empty() : PyDict.of("parallel_tool_calls", PyBool.of(parallel));
+                yield AgentDef.of(new ModelRef(provider, model, options), agentName, null);
             }
             default -> throw new UsageException("unknown agent '" + agentName + "' (gold, reference, tools)");
         };
-        BfclData data = BfclData.load();
-        List<BfclTask> tasks = BfclRun.sample(data, categories, sample, seed);
-        Set<String> unsat = GoldAnswers.unsatisfiableIds(tasks);
+        Function<ModelRef, Candidate> models = Cells.providers(env);
+        if (!agent.provider().equals(BenchmarkProvider.SCRIPTED)) models.apply(agent.modelRef()); // configuration errors before any task runs
+        BenchmarkProvider bfcl = Registry.load().benchmark("bfcl");
+        List<EnvironmentDef> envs = new ArrayList<>();
+        for (String id : bfcl.tasks(BfclBenchmark.split(categories, sample, seed))) envs.add(bfcl.environment(id, Map.of()));
+        List<Evaluation.Cell> cells = envs.stream().map(e -> new Evaluation.Cell(bfcl, e, agent, null, 0)).toList();
         long t0 = System.nanoTime();
-        List<BfclRun.TaskResult> results = BfclRun.run(tasks, agent, unsat, jobs);
-        out.println("agent " + agent.id() + (agent.parallelToolCalls() == null ? "" : ", parallel_tool_calls " + agent.parallelToolCalls())
-                + ", " + tasks.size() + " tasks" + (sample == null ? "" : " (sample " + sample + " per category, seed " + seed + ")"));
-        out.print(BfclRun.format(BfclRun.summarize(results)));
+        List<Attempt> attempts = Cells.all(cells, models, jobs);
+        List<BfclScores.TaskResult> results = new ArrayList<>();
+        for (int i = 0; i < envs.size(); i++) results.add(BfclScores.TaskResult.of(envs.get(i), attempts.get(i)));
+        boolean scripted = agent.provider().equals(BenchmarkProvider.SCRIPTED);
+        out.println("agent " + agentName + (scripted || parallel == null ? "" : ", parallel_tool_calls " + parallel)
+                + ", " + envs.size() + " tasks" + (sample == null ? "" : " (sample " + sample + " per category, seed " + seed + ")"));
+        out.print(BfclScores.format(BfclScores.summarize(results)));
         err.println("ran in " + (System.nanoTime() - t0) / 1_000_000 + " ms");
         return 0;
     }

@@ -1,14 +1,15 @@
 package brokkr.cli;
 
-import brokkr.agent.Transcript;
-import brokkr.conversation.Candidate;
 import brokkr.domains.synthetic.loop.LoopFollower;
-import brokkr.domains.synthetic.loop.PointerChain;
-import brokkr.domains.synthetic.loop.PointerChasing;
+import brokkr.domains.synthetic.loop.LoopResult;
+import brokkr.eval.Attempt;
 import java.io.PrintStream;
 import java.util.List;
 
-/** {@code ./brokkr loop [depth]}: pointer chasing, one line {@code PASS depth=50 toolCalls=50/50} or FAIL. */
+/**
+ * {@code ./brokkr loop [depth]}: pointer chasing, one line {@code PASS depth=50 toolCalls=50/50} or FAIL;
+ * a preset over the evaluation path (task {@code depth} of benchmark {@code loop}, see {@link SyntheticPreset}).
+ */
 public record LoopCommand(ModelSource models) implements Command {
     @Override public String name() { return "loop"; }
 
@@ -38,12 +39,10 @@ public record LoopCommand(ModelSource models) implements Command {
     @Override
     public int run(List<String> args, PrintStream out, PrintStream err) {
         BenchmarkArgs a = BenchmarkArgs.parse(args, "depth", 50, "ideal", LoopFollower.NAMES);
-        PointerChain chain = PointerChain.of(a.size());
-        Candidate candidate = a.model() != null ? models.open(a.provider(), a.model()) : LoopFollower.named(a.candidate(), a.size());
-        Transcript t = PointerChasing.play(chain, candidate);
-        if (SyntheticReport.failed(t, name(), err)) return 1;
-        out.println(PointerChasing.score(chain, t).line());
-        if (a.model() != null) SyntheticReport.summary(t, err);
+        Attempt attempt = SyntheticPreset.run("loop", a, models);
+        if (SyntheticPreset.failed(attempt, name(), err)) return 1;
+        out.println(LoopResult.of(attempt).line());
+        if (a.model() != null) SyntheticPreset.summary(attempt, err);
         return 0;
     }
 }

@@ -1,15 +1,15 @@
 package brokkr.cli;
 
-import brokkr.agent.Transcript;
-import brokkr.conversation.Candidate;
 import brokkr.domains.synthetic.parallel.Batcher;
-import brokkr.domains.synthetic.parallel.ConcurrencyGauge;
-import brokkr.domains.synthetic.parallel.LookupTable;
-import brokkr.domains.synthetic.parallel.ParallelDiscrimination;
+import brokkr.domains.synthetic.parallel.ParallelResult;
+import brokkr.eval.Attempt;
 import java.io.PrintStream;
 import java.util.List;
 
-/** {@code ./brokkr parallel [tasks]}: parallel discrimination, one line {@code pd tasks=8 calls=8 turns=1 ...}. */
+/**
+ * {@code ./brokkr parallel [tasks]}: parallel discrimination, one line {@code pd tasks=8 calls=8 turns=1 ...};
+ * a preset over the evaluation path (task {@code tasks} of benchmark {@code parallel}, see {@link SyntheticPreset}).
+ */
 public record ParallelCommand(ModelSource models) implements Command {
     @Override public String name() { return "parallel"; }
 
@@ -40,13 +40,10 @@ public record ParallelCommand(ModelSource models) implements Command {
     @Override
     public int run(List<String> args, PrintStream out, PrintStream err) {
         BenchmarkArgs a = BenchmarkArgs.parse(args, "tasks", 8, "batch", Batcher.NAMES);
-        LookupTable table = LookupTable.of(a.size());
-        Candidate candidate = a.model() != null ? models.open(a.provider(), a.model()) : Batcher.named(a.candidate());
-        ConcurrencyGauge gauge = new ConcurrencyGauge();
-        Transcript t = ParallelDiscrimination.play(table, candidate, gauge);
-        if (SyntheticReport.failed(t, name(), err)) return 1;
-        out.println(ParallelDiscrimination.score(table, t, gauge.maxConcurrency()).line());
-        if (a.model() != null) SyntheticReport.summary(t, err);
+        Attempt attempt = SyntheticPreset.run("parallel", a, models);
+        if (SyntheticPreset.failed(attempt, name(), err)) return 1;
+        out.println(ParallelResult.of(attempt).line());
+        if (a.model() != null) SyntheticPreset.summary(attempt, err);
         return 0;
     }
 }

@@ -1,46 +1,45 @@
 package brokkr.cli;
 
 import brokkr.conversation.Candidate;
-import brokkr.domains.tau2.runner.Tau2Domain;
-import brokkr.provider.ProviderOptions;
-import brokkr.provider.Providers;
+import brokkr.domains.tau2.runner.Tau2Attempt;
+import brokkr.domains.tau2.runner.Tau2Benchmark;
+import brokkr.domains.tau2.runner.Tau2Domains;
+import brokkr.eval.AgentDef;
+import brokkr.eval.Attempt;
+import brokkr.eval.BenchmarkProvider;
+import brokkr.eval.EnvironmentDef;
+import brokkr.eval.Evaluation;
+import brokkr.eval.Evidence;
+import brokkr.eval.ModelRef;
+import brokkr.experiment.PassHatK;
+import brokkr.experiment.Registry;
 import brokkr.python.PyJson;
+import brokkr.value.PyBool;
 import brokkr.value.PyDict;
-import brokkr.value.PyInt;
-import brokkr.domains.tau2.orchestrator.AgentSide;
-import brokkr.domains.tau2.orchestrator.Episode;
-import brokkr.domains.tau2.orchestrator.EpisodeJson;
-import brokkr.domains.tau2.orchestrator.EpisodeOptions;
-import brokkr.domains.tau2.orchestrator.EpisodeResult;
-import brokkr.domains.tau2.agent.GoldReplayAgent;
-import brokkr.domains.tau2.user.ScriptedUser;
-import brokkr.domains.tau2.agent.StopAtOnceAgent;
-import brokkr.domains.tau2.runner.TrialSeeds;
-import brokkr.domains.tau2.orchestrator.UserSide;
-import brokkr.domains.tau2.evaluator.ModelNlJudge;
-import brokkr.domains.tau2.evaluator.NlJudge;
-import brokkr.domains.tau2.runner.PassHatK;
-import brokkr.domains.tau2.evaluator.ScriptedVerdictJudge;
-import brokkr.domains.tau2.model.TaskSpec;
 import java.io.BufferedWriter;
 import java.io.IOException;
 import java.io.PrintStream;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.TreeMap;
+import java.util.function.Function;
 
 /**
- * {@code ./brokkr tau2 run}: tau2 episodes with upstream's half-duplex protocol and grading, one line
- * per episode and the run's average reward and pass^k.
+ * {@code ./brokkr tau2 run}: a preset over the one evaluation path. It resolves the domain's benchmark
+ * ({@code tau2-DOMAIN}) in the registry, turns its flags into EnvironmentDef options (run seed, limits,
+ * protocol enforcement, the agent's stop token) and an AgentDef (a scripted candidate, or a model
+ * with upstream's request settings), runs tasks x trials as cells ({@link Evaluation#evaluate}, trial
+ * i = repetition i - 1) and prints one line per episode, the average reward and pass^k.
  */
 public final class Tau2Command implements Command {
-    /** Upstream's default temperature for agent, user simulator and judge ({@code src/tau2/config.py}). */
-    static final double UPSTREAM_TEMPERATURE = 0.0;
-
     /** Where provider settings and keys come from: the process environment, or a map in tests. */
     private final Map<String, String> env;
 
@@ -81,25 +80,26 @@ public final class Tau2Command implements Command {
                                     at the pinned commit does not: its stop token is text for the user)
                   --max-steps, --max-errors  upstream's limits (default 200, 10)
                   --out             append one JSON object per episode (transcript, grade, model requests)
-                """.formatted(String.join(", ", Tau2Domain.names()));
+                """.formatted(String.join(", ", Tau2Domains.names()));
     }
 
+    /** The parsed flags; {@code options} are those the flags set, as EnvironmentDef options. */
     record Args(String domain, String agent, String split, List<String> tasks, String model, String userModel,
-                String judgeModel, String provider, int trials, long seed, int parallelism, EpisodeOptions options, boolean agentStopToken, Path out) {}
+                String judgeModel, String provider, int trials, int parallelism, PyDict options, Path out) {}
 
     static Args parse(List<String> args) {
         if (args.isEmpty() || !args.get(0).equals("run")) throw new UsageException("expected the subcommand 'run'");
         String domain = null, agent = null, split = null, model = null, userModel = null, judgeModel = null, provider = "openai";
         List<String> tasks = new ArrayList<>();
         int trials = 1, parallelism = 1;
-        long seed = TrialSeeds.DEFAULT_RUN_SEED;
-        EpisodeOptions options = EpisodeOptions.DEFAULT;
+        // What the flags set, as options of every task's EnvironmentDef (over upstream's defaults).
+        PyDict.Builder options = PyDict.builder();
         Path out = null;
         boolean agentStopToken = false;
         for (int i = 1; i < args.size(); i++) {
             String a = args.get(i);
             switch (a) {
-                case "--enforce-protocol" -> options = options.withEnforcedProtocol(true);
+                case "--enforce-protocol" -> options.put(Tau2Benchmark.ENFORCE_COMMUNICATION_PROTOCOL, PyBool.TRUE);
                 case "--agent-stop-token" -> agentStopToken = true;
                 case "--domain", "--agent", "--split", "--task", "--model", "--user-model", "--judge-model", "--provider",
                      "--trials", "--seed", "--parallelism", "--max-steps", "--max-errors", "--out" -> {
@@ -118,13 +118,13 @@ public final class Tau2Command implements Command {
                         case "--parallelism" -> parallelism = positive(a, v);
                         case "--seed" -> {
                             try {
-                                seed = Long.parseLong(v);
+                                options.put(Tau2Benchmark.RUN_SEED, Long.parseLong(v));
                             } catch (NumberFormatException e) {
                                 throw new UsageException("--seed needs an integer, not '" + v + "'");
                             }
                         }
-                        case "--max-steps" -> options = options.withMaxSteps(positive(a, v));
-                        case "--max-errors" -> options = options.withMaxErrors(positive(a, v));
+                        case "--max-steps" -> options.put(Tau2Benchmark.MAX_STEPS, positive(a, v));
+                        case "--max-errors" -> options.put(Tau2Benchmark.MAX_ERRORS, positive(a, v));
                         case "--out" -> out = Path.of(v);
                         default -> throw new AssertionError(a);
                     }
@@ -133,7 +133,7 @@ public final class Tau2Command implements Command {
             }
         }
         if (domain == null) throw new UsageException("--domain is required");
-        if (!Tau2Domain.names().contains(domain)) throw new UsageException("unknown domain '" + domain + "' (available: " + String.join(", ", Tau2Domain.names()) + ")");
+        if (!Tau2Domains.names().contains(domain)) throw new UsageException("unknown domain '" + domain + "' (available: " + String.join(", ", Tau2Domains.names()) + ")");
         if (agent == null) throw new UsageException("--agent is required");
         if (!List.of("gold", "stop", "llm").contains(agent)) throw new UsageException("--agent must be gold, stop or llm, not '" + agent + "'");
         if (agent.equals("llm") && model == null) throw new UsageException("--agent llm needs --model");
@@ -148,7 +148,8 @@ public final class Tau2Command implements Command {
         if (split != null && !List.of("train", "test", "base").contains(split)) throw new UsageException("--split must be train, test or base, not '" + split + "'");
         if (split != null && !tasks.isEmpty()) throw new UsageException("give --split or --task, not both");
         if (split == null && tasks.isEmpty()) split = "base";
-        return new Args(domain, agent, split, List.copyOf(tasks), model, userModel, judgeModel, provider, trials, seed, parallelism, options, agentStopToken, out);
+        if (agentStopToken) options.put(Tau2Benchmark.AGENT_STOP_TOKEN, PyBool.TRUE);
+        return new Args(domain, agent, split, List.copyOf(tasks), model, userModel, judgeModel, provider, trials, parallelism, options.build(), out);
     }
 
     private static int positive(String flag, String v) {
@@ -161,131 +162,93 @@ public final class Tau2Command implements Command {
         }
     }
 
-    @Override
-    public int run(List<String> argv, PrintStream out, PrintStream err) throws IOException {
-        Args a = parse(argv);
-        Tau2Domain domain = Tau2Domain.load(a.domain());
-        List<TaskSpec> tasks = new ArrayList<>();
-        if (a.tasks().isEmpty()) {
-            tasks.addAll(domain.split(a.split()));
-        } else {
-            for (String id : a.tasks()) {
-                try {
-                    tasks.add(domain.task(id));
-                } catch (IllegalArgumentException e) {
-                    throw new UsageException(e.getMessage());
-                }
-            }
-        }
-        // One agent and one user model per trial: each trial has its own seed (upstream's set_seed).
-        long[] seeds = TrialSeeds.of(a.seed(), a.trials());
-        Candidate[] agentModels = new Candidate[a.trials()], userModels = new Candidate[a.trials()];
-        for (int i = 0; i < a.trials(); i++) {
-            if (a.model() != null) agentModels[i] = model(a.provider(), a.model(), seeds[i], true);
-            if (a.userModel() != null) userModels[i] = model(a.provider(), a.userModel(), seeds[i], false);
-        }
-        NlJudge judge = a.judgeModel() != null
-                ? new ModelNlJudge(a.provider() + ":" + a.judgeModel(), model(a.provider(), a.judgeModel(), null, false))
-                : a.agent().equals("gold") ? ScriptedVerdictJudge.goldVerdict() : ScriptedVerdictJudge.allUnmet();
+    /** What a run evaluates: the benchmark, the candidate and the tasks' definitions, as an experiment would name them. */
+    record Preset(BenchmarkProvider benchmark, AgentDef agent, Map<String, ModelRef> roles, List<EnvironmentDef> environments) {}
 
-        out.printf("tau2 %s: %d task(s) x %d trial(s), agent %s, user %s, judge %s%s%n", a.domain(), tasks.size(), a.trials(),
-                agentName(a), a.userModel() == null ? "scripted" : a.provider() + ":" + a.userModel(), judge.name(),
-                a.options().enforceCommunicationProtocol() ? ", protocol enforced" : "");
-        out.printf("%-6s %-5s %-6s %-22s %-5s %s%n", "task", "trial", "reward", "termination", "steps", "checks");
-        List<PassHatK.Trial> trials = new ArrayList<>();
-        long start = System.nanoTime();
-        // Episodes are independent (worlds are values), so they may run concurrently; results print in order.
-        java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(a.parallelism());
-        List<java.util.concurrent.Future<EpisodeResult>> futures = new ArrayList<>();
-        List<int[]> jobs = new ArrayList<>(); // [task index, trial]
-        for (int ti = 0; ti < tasks.size(); ti++) {
-            for (int trial = 1; trial <= a.trials(); trial++) {
-                TaskSpec t = tasks.get(ti);
-                Candidate agentModel = agentModels[trial - 1], userModel = userModels[trial - 1];
-                AgentSide agent = switch (a.agent()) {
-                    case "gold" -> new AgentSide("gold", new GoldReplayAgent(t), domain.agentSystemPrompt(), domain.environment().agentTools(), true);
-                    case "stop" -> new AgentSide("stop", new StopAtOnceAgent(), domain.agentSystemPrompt(), domain.environment().agentTools(), true);
-                    default -> new AgentSide(agentName(a), agentModel, domain.agentSystemPrompt(), domain.environment().agentTools(),
-                            a.agentStopToken());
-                };
-                UserSide user = new UserSide(userModel == null ? "scripted-user" : a.provider() + ":" + a.userModel(),
-                        userModel == null ? new ScriptedUser(t) : userModel, domain.userSystemPrompt().apply(t), domain.environment().userTools(t));
-                futures.add(pool.submit(() -> Episode.run(domain.environment(), t, agent, user, judge, a.options())));
-                jobs.add(new int[] {ti, trial});
-            }
-        }
-        pool.shutdown();
-        try (BufferedWriter log = a.out() == null ? null : Files.newBufferedWriter(a.out(), StandardCharsets.UTF_8,
-                java.nio.file.StandardOpenOption.CREATE, java.nio.file.StandardOpenOption.APPEND)) {
-            for (int i = 0; i < futures.size(); i++) {
-                TaskSpec t = tasks.get(jobs.get(i)[0]);
-                int trial = jobs.get(i)[1];
-                EpisodeResult r = await(futures.get(i));
-                trials.add(new PassHatK.Trial(t.id(), r.reward(), r.infrastructureFailure()));
-                out.printf("%-6s %-5d %-6s %-22s %-5d %s%n", t.id(), trial, r.infrastructureFailure() ? "-" : String.format(Locale.ROOT, "%.1f", r.reward()),
-                        r.termination().value(), r.steps(), checks(r));
-                if (log != null) {
-                    PyDict rec = EpisodeJson.toJson(r).with("trial", PyInt.of(trial)).with("seed", PyInt.of(seeds[trial - 1]));
-                    log.write(PyJson.dumps(rec, PyJson.DumpOptions.DEFAULT.withEnsureAscii(false)));
-                    log.newLine();
-                    log.flush();
-                }
-            }
-        } finally {
-            pool.shutdownNow();
-        }
-        double seconds = (System.nanoTime() - start) / 1e9;
-        PassHatK.Metrics m = PassHatK.compute(trials);
-        out.printf(Locale.ROOT, "average reward: %.4f over %d episode(s) of %d task(s) (%d infrastructure failure(s) excluded) in %.1f s%n",
-                m.avgReward(), m.evaluatedTrials(), m.tasks(), m.infrastructureFailures(), seconds);
-        for (Map.Entry<Integer, Double> e : m.passHatK().entrySet()) out.printf(Locale.ROOT, "pass^%d: %.4f%n", e.getKey(), e.getValue());
-        return 0;
-    }
-
-    private static EpisodeResult await(java.util.concurrent.Future<EpisodeResult> f) throws IOException {
+    /** The flags as definitions: unknown tasks are usage errors. */
+    static Preset preset(Args a, Registry registry) {
+        BenchmarkProvider bench = registry.benchmark("tau2-" + a.domain());
+        AgentDef agent = AgentDef.of(a.agent().equals("llm") ? Tau2Benchmark.upstreamModel(a.provider(), a.model(), Evidence.AGENT)
+                : new ModelRef(BenchmarkProvider.SCRIPTED, a.agent()), "tools", null);
+        Map<String, ModelRef> roles = new LinkedHashMap<>(); // none named: the benchmark's scripted user and judge
+        if (a.userModel() != null) roles.put("user", Tau2Benchmark.upstreamModel(a.provider(), a.userModel(), "user"));
+        if (a.judgeModel() != null) roles.put("judge", Tau2Benchmark.upstreamModel(a.provider(), a.judgeModel(), "judge"));
+        List<EnvironmentDef> envs = new ArrayList<>();
         try {
-            return f.get();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IOException("interrupted", e);
-        } catch (java.util.concurrent.ExecutionException e) {
-            if (e.getCause() instanceof RuntimeException re) throw re;
-            throw new IOException(e.getCause());
-        }
-    }
-
-    private static String agentName(Args a) { return a.agent().equals("llm") ? a.provider() + ":" + a.model() : a.agent(); }
-
-    /** The checks column: why an episode lost, or which components it passed. */
-    static String checks(EpisodeResult r) {
-        if (r.gradingFailure() != null) return "grading failed: " + r.gradingFailure();
-        if (!r.grade().evaluated()) return "not evaluated" + (r.note() != null ? ": " + r.note() : "");
-        List<String> failed = r.grade().failedBasisChecks();
-        if (!failed.isEmpty()) return "failed " + String.join(", ", failed);
-        if (r.grade().breakdown().isEmpty()) return r.grade().note() != null ? r.grade().note() : "pass";
-        return "pass " + String.join(" ", r.grade().breakdown().keySet().stream().map(Enum::name).toList());
-    }
-
-    /** OpenAI-compatible providers: upstream's litellm sends them {@code seed} and {@code tool_choice} as given. */
-    static final List<String> OPENAI_COMPATIBLE = List.of("openai", "openai-compatible", "vllm", "llamacpp", "ollama");
-
-    /**
-     * A model with upstream's request parameters ({@code generate} in {@code src/tau2/utils/llm_utils.py}):
-     * temperature 0; on OpenAI-compatible providers also the trial's {@code seed} (agent and user) and
-     * {@code tool_choice: "auto"} (the agent, which always has tools).
-     */
-    private Candidate model(String provider, String model, Long seed, boolean agent) {
-        ProviderOptions o = ProviderOptions.defaults(model).withTemperature(UPSTREAM_TEMPERATURE);
-        if (OPENAI_COMPATIBLE.contains(provider.toLowerCase(Locale.ROOT))) {
-            PyDict.Builder extra = PyDict.builder();
-            if (agent) extra.put("tool_choice", "auto");
-            if (seed != null) extra.put("seed", seed);
-            o = o.withExtra(extra.build());
-        }
-        try {
-            return Providers.fromEnvironment(env, provider, model, o);
+            for (String id : a.tasks().isEmpty() ? bench.tasks(a.split()) : a.tasks()) envs.add(bench.environment(id, roles, a.options()));
         } catch (IllegalArgumentException e) {
             throw new UsageException(e.getMessage());
         }
+        return new Preset(bench, agent, Map.copyOf(roles), List.copyOf(envs));
+    }
+
+    @Override
+    public int run(List<String> argv, PrintStream out, PrintStream err) throws IOException, InterruptedException {
+        Args a = parse(argv);
+        Preset p = preset(a, Registry.load());
+        BenchmarkProvider bench = p.benchmark();
+        AgentDef agent = p.agent();
+        List<EnvironmentDef> envs = p.environments();
+        Function<ModelRef, Candidate> models = Cells.providers(env);
+        List<ModelRef> named = new ArrayList<>(p.roles().values());
+        named.add(agent.modelRef());
+        for (ModelRef m : named) {
+            if (m.provider().equals(BenchmarkProvider.SCRIPTED)) continue;
+            try {
+                models.apply(m); // a bad provider configuration is a usage error before any episode runs
+            } catch (IllegalArgumentException e) {
+                throw new UsageException(e.getMessage());
+            }
+        }
+        String agentName = a.agent().equals("llm") ? a.provider() + ":" + a.model() : a.agent();
+        String judgeName = a.judgeModel() != null ? a.provider() + ":" + a.judgeModel()
+                : Tau2Benchmark.judgeName(envs.isEmpty() ? Tau2Benchmark.DEFAULT_JUDGE : envs.getFirst().models().get("judge"), agent);
+        out.printf("tau2 %s: %d task(s) x %d trial(s), agent %s, user %s, judge %s%s%n", a.domain(), envs.size(), a.trials(),
+                agentName, a.userModel() == null ? "scripted" : a.provider() + ":" + a.userModel(), judgeName,
+                PyBool.TRUE.equals(a.options().get(Tau2Benchmark.ENFORCE_COMMUNICATION_PROTOCOL)) ? ", protocol enforced" : "");
+        out.printf("%-6s %-5s %-6s %-22s %-5s %s%n", "task", "trial", "reward", "termination", "steps", "checks");
+        List<Evaluation.Cell> cells = new ArrayList<>();
+        for (EnvironmentDef e : envs) for (int trial = 1; trial <= a.trials(); trial++) cells.add(new Evaluation.Cell(bench, e, agent, null, trial - 1));
+        String userName = a.userModel() == null ? "scripted-user" : a.provider() + ":" + a.userModel();
+        List<Attempt> attempts = new ArrayList<>();
+        long start = System.nanoTime();
+        // Episodes are independent (worlds are values), so they may run concurrently; results print in order.
+        try (BufferedWriter log = a.out() == null ? null : Files.newBufferedWriter(a.out(), StandardCharsets.UTF_8,
+                StandardOpenOption.CREATE, StandardOpenOption.APPEND)) {
+            Cells.run(cells, models, a.parallelism(), attempt -> {
+                Tau2Attempt r = new Tau2Attempt(attempt);
+                int trial = attempt.repetition() + 1;
+                attempts.add(attempt);
+                out.printf("%-6s %-5d %-6s %-22s %-5d %s%n", r.taskId(), trial, r.infrastructureFailure() ? "-" : String.format(Locale.ROOT, "%.1f", r.reward()),
+                        r.termination().isEmpty() ? "-" : r.termination(), r.steps(), r.checks());
+                if (log == null) return;
+                try {
+                    log.write(PyJson.dumps(r.toJson(agentName, userName, judgeName, trial), PyJson.DumpOptions.DEFAULT.withEnsureAscii(false)));
+                    log.newLine();
+                    log.flush();
+                } catch (IOException e) {
+                    throw new UncheckedIOException(e);
+                }
+            });
+        } catch (UncheckedIOException e) {
+            throw e.getCause();
+        }
+        double seconds = (System.nanoTime() - start) / 1e9;
+        // Upstream's compute_metrics: infrastructure failures excluded; pass^k up to the fewest trials of any task.
+        List<Attempt> graded = attempts.stream().filter(Attempt::completed).toList();
+        double sum = 0;
+        Map<String, int[]> perTask = new TreeMap<>(); // [trials, successes]
+        for (Attempt g : graded) {
+            sum += g.reward();
+            int[] c = perTask.computeIfAbsent(g.taskId(), id -> new int[2]);
+            c[0]++;
+            if (g.success()) c[1]++;
+        }
+        List<PassHatK.TaskTrials> trials = perTask.values().stream().map(c -> new PassHatK.TaskTrials(c[0], c[1])).toList();
+        out.printf(Locale.ROOT, "average reward: %.4f over %d episode(s) of %d task(s) (%d infrastructure failure(s) excluded) in %.1f s%n",
+                graded.isEmpty() ? 0.0 : sum / graded.size(), graded.size(), perTask.size(), attempts.size() - graded.size(), seconds);
+        List<Double> curve = PassHatK.curve(trials);
+        for (int k = 1; k <= curve.size(); k++) out.printf(Locale.ROOT, "pass^%d: %.4f%n", k, curve.get(k - 1));
+        return 0;
     }
 }

@@ -59,6 +59,24 @@ class BfclCommandTest {
         assertTrue(r.out().matches("(?s).*bfcl\\s+gold-ref\\s+5\\s+5\\s+0\\s+0\\.800.*"), r.out());
     }
 
+    /** bfcl run's slice and candidate as an experiment file: the split names the same 55 tasks, all passing. */
+    @Test
+    void theSampleAsAnExperimentSplit(@TempDir Path tmp) throws Exception {
+        Path file = tmp.resolve("sample.yaml");
+        Files.writeString(file, """
+                name: bfcl-sample
+                domain: bfcl
+                split: "all:sample=5:seed=7"
+                candidates:
+                  - {id: gold, provider: scripted, model: gold, action_space: reference}
+                """);
+        ConformanceCommandTest.Run r = main("experiment", "run", file.toString(), "--dir", tmp.resolve("run").toString(), "--no-progress");
+        assertEquals(0, r.code(), r.err());
+        assertTrue(r.err().contains("55 cells: 0 already done, 55 run (55 completed"), r.err());
+        assertTrue(r.out().matches("(?s).*bfcl\\s+gold\\s+55\\s+55\\s+0\\s+1\\.000.*"), r.out());
+        assertTrue(main("bfcl", "run", "--agent", "gold", "--sample", "5", "--seed", "7").out().contains("\ntotal                        55     55\n"));
+    }
+
     @Test
     void badArguments() {
         assertEquals(2, main("bfcl").code());

@@ -82,7 +82,7 @@ class Tau2CommandTest {
     /** The llm agent path through the CLI: every model is an OpenAI-compatible server on loopback. */
     @Test
     void llmAgentRunSendsUpstreamsSeedsAndRecordsTheRequests(@TempDir Path dir) throws Exception {
-        brokkr.domains.tau2.runner.Tau2Domain domain = brokkr.domains.tau2.runner.Tau2Domain.load("retail");
+        brokkr.domains.tau2.runner.Tau2Domain domain = brokkr.domains.tau2.runner.Tau2Domains.load("retail");
         brokkr.domains.tau2.model.TaskSpec task = domain.task("2"); // has NL assertions, so the judge is asked
         try (var server = brokkr.provider.testing.ScriptedModelServer.ofCandidate((history, tools) -> {
             // One server plays all three roles, told apart by their system prompts.
@@ -122,5 +122,108 @@ class Tau2CommandTest {
                 assertEquals("m-judge", judgeBody.get("model").asStr());
             }
         }
+    }
+
+    /**
+     * Episodes that could not finish (the user simulator's server refuses a request) or whose grading
+     * could not (the judge's answer is not JSON) are reported, not scored: "-" for the reward, why, and
+     * excluded from the average and pass^k, as upstream excludes infrastructure errors.
+     */
+    @Test
+    void infrastructureAndGradingFailuresAreReportedAndExcluded(@TempDir Path dir) throws Exception {
+        brokkr.domains.tau2.runner.Tau2Domain domain = brokkr.domains.tau2.runner.Tau2Domains.load("retail");
+        java.util.Map<String, brokkr.domains.tau2.model.TaskSpec> byPrompt = new java.util.HashMap<>(), byRequest = new java.util.HashMap<>();
+        for (String id : List.of("2", "5")) {
+            byPrompt.put(domain.userSystemPrompt().apply(domain.task(id)), domain.task(id));
+            byRequest.put(domain.task(id).requestText(), domain.task(id));
+        }
+        long secondTrialSeed = brokkr.domains.tau2.runner.TrialSeeds.of(300, 2)[1];
+        try (var server = brokkr.provider.testing.ScriptedModelServer.start(req -> {
+            var d = req.chat();
+            String system = d.history().get(0).content();
+            brokkr.conversation.Turn t;
+            if (system.equals(brokkr.domains.tau2.evaluator.ModelNlJudge.SYSTEM_PROMPT)) {
+                t = brokkr.conversation.Turn.of(new brokkr.conversation.Message.Assistant("All met, I think."));
+            } else if (system.equals(domain.agentSystemPrompt())) {
+                t = new brokkr.domains.tau2.agent.GoldReplayAgent(byRequest.get(d.history().get(2).content())).next(d.history(), d.tools());
+            } else {
+                brokkr.domains.tau2.model.TaskSpec task = byPrompt.get(system);
+                if (task.id().equals("5") && ((brokkr.value.PyInt) req.json().get("seed")).longValue() == secondTrialSeed) {
+                    return brokkr.provider.testing.ScriptedModelServer.Reply.json(400, "{\"error\": {\"message\": \"bad request\"}}");
+                }
+                t = new brokkr.domains.tau2.user.ScriptedUser(task).next(d.history(), d.tools());
+            }
+            return brokkr.provider.testing.ScriptedModelServer.Reply.json(brokkr.provider.OpenAiChat.encodeResponse(t.message(), d.model(), "chatcmpl-" + req.index()));
+        })) {
+            Path log = dir.resolve("failures.jsonl");
+            ByteArrayOutputStream o = new ByteArrayOutputStream(), e = new ByteArrayOutputStream();
+            int code = new Tau2Command(server.openAiEnv()).run(List.of("run", "--domain", "retail", "--agent", "llm", "--model", "m-agent",
+                    "--user-model", "m-user", "--judge-model", "m-judge", "--task", "2", "--task", "5", "--trials", "2", "--out", log.toString()),
+                    new PrintStream(o, true, StandardCharsets.UTF_8), new PrintStream(e, true, StandardCharsets.UTF_8));
+            assertEquals(0, code, e.toString(StandardCharsets.UTF_8));
+            String all = o.toString(StandardCharsets.UTF_8).strip();
+            // One row per episode (the judge's parse error runs on to a second line).
+            List<String> rows = all.lines().filter(l -> l.matches("\\d+ .*")).toList();
+            assertEquals(4, rows.size(), all);
+            for (int trial : List.of(1, 2)) {
+                String row = rows.get(trial - 1);
+                assertEquals(List.of("2", String.valueOf(trial), "-", "user_stop"), List.of(row.split("\\s+")).subList(0, 4), row);
+                assertTrue(row.contains("grading failed: judge: judge answer is not JSON"), row);
+            }
+            assertEquals(List.of("5", "1", "1.0", "user_stop"), List.of(rows.get(2).split("\\s+")).subList(0, 4), rows.get(2));
+            assertEquals(List.of("5", "2", "-", "infrastructure_error", "0"), List.of(rows.get(3).split("\\s+")).subList(0, 5), rows.get(3));
+            assertTrue(rows.get(3).endsWith("not evaluated: openai m-user: HTTP 400 (not retried): {\"error\": {\"message\": \"bad request\"}}"), rows.get(3));
+            assertTrue(all.contains("average reward: 1.0000 over 1 episode(s) of 1 task(s) (3 infrastructure failure(s) excluded)"), all);
+            assertTrue(all.endsWith("pass^1: 1.0000"), all);
+            List<String> records = Files.readAllLines(log);
+            assertEquals(4, records.size());
+            PyDict graded = Json.parse(records.get(0)).asDict(), cut = Json.parse(records.get(3)).asDict();
+            assertTrue(((brokkr.value.PyBool) graded.get("infrastructure_failure")).value());
+            assertTrue(graded.get("grading_failure").asStr().startsWith("judge: judge answer is not JSON"));
+            assertEquals(1, graded.get("model_calls").asDict().get("judge").asList().size(), "the judge's unparsable answer is recorded");
+            assertEquals("infrastructure_error", cut.get("termination_reason").asStr());
+            assertTrue(cut.get("grading_failure").isNone());
+            assertEquals(400L, ((brokkr.value.PyInt) cut.get("model_calls").asDict().get("user").asList().get(0).asDict().get("status")).longValue());
+        }
+    }
+
+    /**
+     * Everything tau2 run's flags set is expressible in an experiment file: the preset's definitions
+     * are the ones the equivalent experiment plans (same EnvironmentDef and AgentDef ids), so the two
+     * share cells, and trial i is repetition i - 1.
+     */
+    @Test
+    void itsFlagsAreAnExperimentsDefinitions(@TempDir Path dir) throws Exception {
+        Tau2Command.Args a = Tau2Command.parse(List.of("run", "--domain", "retail", "--agent", "llm", "--model", "m-agent",
+                "--user-model", "m-user", "--judge-model", "m-judge", "--provider", "vllm", "--task", "5", "--task", "12",
+                "--seed", "7", "--max-steps", "50", "--max-errors", "3", "--enforce-protocol", "--agent-stop-token", "--trials", "2"));
+        brokkr.experiment.Registry registry = brokkr.experiment.Registry.load();
+        Tau2Command.Preset preset = Tau2Command.preset(a, registry);
+        Path file = dir.resolve("same.yaml");
+        Files.writeString(file, """
+                name: same
+                domain: tau2-retail
+                tasks: ["5", "12"]
+                options: {run_seed: 7, max_steps: 50, max_errors: 3, enforce_communication_protocol: true, agent_stop_token: true}
+                candidates:
+                  - {id: agent, provider: vllm, model: m-agent, options: {temperature: 0.0, tool_choice: auto}}
+                user: {provider: vllm, model: m-user, options: {temperature: 0.0}}
+                judge: {provider: vllm, model: m-judge, options: {temperature: 0.0}}
+                repetitions: 2
+                """);
+        var plan = brokkr.experiment.Experiments.plan(brokkr.experiment.ExperimentSpec.read(file), registry);
+        assertEquals(4, plan.size());
+        List<String> presetCells = new ArrayList<>(), experimentCells = new ArrayList<>();
+        for (var env : preset.environments()) for (int r = 0; r < a.trials(); r++) presetCells.add(env.id() + " " + preset.agent().id() + " " + r);
+        for (var p : plan) experimentCells.add(p.cell().env().id() + " " + p.cell().agent().id() + " " + p.cell().repetition());
+        assertEquals(experimentCells, presetCells);
+        assertEquals(PyDict.of("max_steps", 50, "max_errors", 3, "enforce_communication_protocol", true, "run_seed", 7, "agent_stop_token", true),
+                preset.environments().getFirst().options());
+        // The scripted candidates: no user or judge named, so the benchmark's scripted ones.
+        Tau2Command.Preset gold = Tau2Command.preset(Tau2Command.parse(List.of("run", "--domain", "retail", "--agent", "gold", "--task", "5")), registry);
+        assertEquals(new brokkr.eval.ModelRef("scripted", "gold"), gold.agent().modelRef());
+        assertEquals(brokkr.domains.tau2.runner.Tau2Benchmark.DEFAULT_JUDGE, gold.environments().getFirst().models().get("judge"));
+        assertEquals(new brokkr.domains.tau2.runner.Tau2Benchmark.Retail().environment("5", java.util.Map.of()).id(), gold.environments().getFirst().id(),
+                "without flags, an experiment's default definition");
     }
 }

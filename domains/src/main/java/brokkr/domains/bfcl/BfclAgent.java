@@ -20,13 +20,12 @@ import java.util.Map;
  * A BFCL candidate: answers one task with one model step. {@code reference} is the model behind one
  * call with the compiled tools (upstream's function-calling handler shape); {@code tools} is one step
  * of Brokkr's agent loop whose functions are recorders (they note the call and return a stub; the
- * step is never followed by a second one); {@code gold} answers every task with an accepted answer
- * built from its possible answers. {@code parallelToolCalls} is the provider option the model was
- * configured with (null: not sent), recorded with the results.
+ * step is never followed by a second one). The scripted gold candidate ({@link GoldCandidate})
+ * answers every task with an accepted answer built from its possible answers, as a model behind
+ * {@code reference}. {@code parallelToolCalls} is the provider option the model was configured with
+ * (null: not sent), recorded with the results.
  */
 public sealed interface BfclAgent {
-    String id();
-
     Boolean parallelToolCalls();
 
     Attempt attempt(BfclTask task);
@@ -49,20 +48,9 @@ public sealed interface BfclAgent {
     /** The stub every recorder function returns. */
     String STUB = "{\"status\": \"recorded\"}";
 
-    record Gold() implements BfclAgent {
-        @Override public String id() { return "gold"; }
-        @Override public Boolean parallelToolCalls() { return null; }
-        @Override public Attempt attempt(BfclTask task) {
-            List<Message> opening = BfclHarness.opening(task);
-            Message.Assistant reply = new GoldCandidate(task).next(opening, List.of()).message();
-            return new Attempt(BfclHarness.decode(reply), plus(opening, reply), List.of(), Usage.ZERO, reply.toolCalls(), null);
-        }
-    }
-
     /** {@code systemPrompt}: the candidate's own system prompt (null: the task's messages only). */
     record Reference(Candidate model, ToolCompiler.Style style, Boolean parallelToolCalls, String systemPrompt) implements BfclAgent {
         public Reference(Candidate model, ToolCompiler.Style style, Boolean parallelToolCalls) { this(model, style, parallelToolCalls, null); }
-        @Override public String id() { return "reference"; }
         @Override public Attempt attempt(BfclTask task) {
             List<Message> opening = BfclHarness.opening(task, systemPrompt);
             Turn turn;
@@ -78,7 +66,6 @@ public sealed interface BfclAgent {
 
     record Tools(Candidate model, ToolCompiler.Style style, Boolean parallelToolCalls, String systemPrompt) implements BfclAgent {
         public Tools(Candidate model, ToolCompiler.Style style, Boolean parallelToolCalls) { this(model, style, parallelToolCalls, null); }
-        @Override public String id() { return "tools"; }
         @Override public Attempt attempt(BfclTask task) {
             List<ToolCall> recorded = Collections.synchronizedList(new ArrayList<>());
             ToolExecutor recorder = calls -> {

@@ -36,8 +36,8 @@ import java.util.Optional;
  * decoded answer with the AST checker ({@link Grader}, function-calling names: {@code .} as
  * {@code _}). EnvironmentDefs carry the category and whether the task is unsatisfiable.
  *
- * <p>Splits: {@code all}; each category's id; {@code smoke} = 2 tasks per category (seed 7).
- * Scripted candidate ({@code provider: scripted}): {@code gold}.
+ * <p>Splits: {@code all}; categories; {@code smoke} = 2 tasks per category (seed 7); seeded samples
+ * ({@link #tasks}). Scripted candidate ({@code provider: scripted}): {@code gold}.
  */
 public final class BfclBenchmark implements BenchmarkProvider {
     static final String REVISION = "gorilla@6ea57973c7a6097fd7c5915698c54c17c5b1b6c8";
@@ -77,15 +77,56 @@ public final class BfclBenchmark implements BenchmarkProvider {
 
     @Override public Optional<Exploration> exploration() { return Optional.of(new BfclExploration(this::data)); }
 
+    /**
+     * Splits: {@code all}; {@code smoke} (2 tasks per category, seed 7); a category id, or several
+     * joined by commas; any of these but {@code smoke} followed by {@code :sample=N} (a stable slice of
+     * N tasks per category, {@link BfclData#sample}) and optionally {@code :seed=S} (default 0), e.g.
+     * {@code all:sample=5:seed=7}, the tasks of {@code bfcl run --sample 5 --seed 7}.
+     */
     @Override public List<String> tasks(String split) {
         BfclData d = data();
-        List<BfclTask> tasks;
-        if (split.equals("all")) tasks = d.all();
-        else if (split.equals("smoke")) tasks = BfclRun.sample(d, List.of(BfclCategory.values()), 2, 7);
-        else if (BfclCategory.ids().contains(split)) tasks = d.tasks(BfclCategory.of(split));
-        else throw new IllegalArgumentException("unknown split '" + split + "' (all, smoke or a category: " + String.join(", ", BfclCategory.ids()) + ")");
-        return tasks.stream().map(BfclTask::id).toList();
+        String[] parts = split.split(":", -1);
+        List<BfclCategory> categories;
+        if (parts[0].equals("smoke")) {
+            if (parts.length > 1) throw new IllegalArgumentException("split smoke is a sample already (2 per category, seed 7): '" + split + "'");
+            return ids(d.sample(List.of(BfclCategory.values()), 2, 7));
+        } else if (parts[0].equals("all")) {
+            categories = List.of(BfclCategory.values());
+        } else {
+            categories = new ArrayList<>();
+            for (String c : parts[0].split(",")) {
+                if (!BfclCategory.ids().contains(c)) throw new IllegalArgumentException("unknown split '" + split + "' (" + SPLITS + ")");
+                categories.add(BfclCategory.of(c));
+            }
+        }
+        Integer sample = null;
+        Long seed = null;
+        for (int i = 1; i < parts.length; i++) {
+            String p = parts[i];
+            try {
+                if (p.startsWith("sample=") && sample == null) sample = Integer.parseInt(p.substring("sample=".length()));
+                else if (p.startsWith("seed=") && seed == null) seed = Long.parseLong(p.substring("seed=".length()));
+                else throw new IllegalArgumentException("unknown split '" + split + "' (" + SPLITS + ")");
+            } catch (NumberFormatException e) {
+                throw new IllegalArgumentException("split '" + split + "': " + p + " needs an integer");
+            }
+        }
+        if (sample != null && sample < 1) throw new IllegalArgumentException("split '" + split + "': sample must be at least 1");
+        if (seed != null && sample == null) throw new IllegalArgumentException("split '" + split + "': seed goes with sample=N");
+        return ids(d.sample(categories, sample, seed == null ? 0 : seed));
     }
+
+    private static final String SPLITS = "all, smoke, or categories joined by commas: " + String.join(", ", BfclCategory.ids())
+            + "; then optionally :sample=N[:seed=S]";
+
+    /** The split of {@code n} tasks per category of {@code categories} (all of them when null) chosen by {@code seed}. */
+    public static String split(List<BfclCategory> categories, Integer n, long seed) {
+        String set = categories.equals(List.of(BfclCategory.values())) ? "all"
+                : String.join(",", categories.stream().map(BfclCategory::id).toList());
+        return n == null ? set : set + ":sample=" + n + ":seed=" + seed;
+    }
+
+    private static List<String> ids(List<BfclTask> tasks) { return tasks.stream().map(BfclTask::id).toList(); }
 
     @Override public EnvironmentDef environment(String taskId, Map<String, ModelRef> models) {
         BfclTask t = task(taskId);

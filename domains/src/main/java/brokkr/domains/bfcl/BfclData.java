@@ -1,17 +1,18 @@
 package brokkr.domains.bfcl;
 
+import brokkr.data.DataDirs;
 import brokkr.value.Json;
 import brokkr.value.PyDict;
 import brokkr.value.PyList;
 import brokkr.value.Value;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.EnumMap;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
@@ -97,9 +98,9 @@ public final class BfclData {
 
     public static Path locate() {
         try {
-            return brokkr.data.DataDirs.locate("BFCL data directory", "brokkr.bfcl.data", "BROKKR_BFCL_DATA",
+            return DataDirs.locate("BFCL data directory", "brokkr.bfcl.data", "BROKKR_BFCL_DATA",
                     REL.substring("shared/".length()), null);
-        } catch (brokkr.data.DataDirs.NotFound e) {
+        } catch (DataDirs.NotFound e) {
             throw new BfclDataException(e.getMessage());
         }
     }
@@ -110,6 +111,30 @@ public final class BfclData {
     public List<BfclTask> all() {
         List<BfclTask> out = new ArrayList<>();
         tasks.values().forEach(out::addAll);
+        return out;
+    }
+
+    /**
+     * A stable, seeded slice of {@code n} tasks per category (all when {@code n} is null or exceeds the
+     * category): tasks ranked by SHA-256 of {@code seed + "/" + id}, so a task's membership does not
+     * depend on the other tasks; categories in the order given, tasks in upstream file order.
+     */
+    public List<BfclTask> sample(Iterable<BfclCategory> categories, Integer n, long seed) {
+        List<BfclTask> out = new ArrayList<>();
+        for (BfclCategory c : categories) {
+            List<BfclTask> tasks = tasks(c);
+            if (n == null || n >= tasks.size()) {
+                out.addAll(tasks);
+                continue;
+            }
+            Map<BfclTask, Integer> position = new LinkedHashMap<>();
+            for (int i = 0; i < tasks.size(); i++) position.put(tasks.get(i), i);
+            List<BfclTask> ranked = new ArrayList<>(tasks);
+            ranked.sort(Comparator.comparing((BfclTask t) -> sha256((seed + "/" + t.id()).getBytes(StandardCharsets.UTF_8))));
+            List<BfclTask> chosen = new ArrayList<>(ranked.subList(0, n));
+            chosen.sort(Comparator.comparing(position::get));
+            out.addAll(chosen);
+        }
         return out;
     }
 

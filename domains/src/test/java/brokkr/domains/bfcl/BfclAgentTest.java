@@ -28,6 +28,15 @@ class BfclAgentTest {
 
     record Setup(ScriptedModelServer server, AtomicReference<BfclTask> current) {}
 
+    /** A candidate's attempt at a task and its checker verdict (function-calling names, as the benchmark grades). */
+    record Graded(BfclAgent.Attempt attempt, Grader.Verdict verdict) {
+        static Graded of(BfclTask t, BfclAgent agent) {
+            BfclAgent.Attempt a = agent.attempt(t);
+            return new Graded(a, a.failure() != null ? null : BfclHarness.grade(t, a.answer(), true));
+        }
+        boolean passed() { return verdict != null && verdict.valid(); }
+    }
+
     static Setup server() {
         AtomicReference<BfclTask> current = new AtomicReference<>();
         Candidate gold = (history, tools) -> new BfclAgent.GoldCandidate(current.get()).next(history, tools);
@@ -45,7 +54,7 @@ class BfclAgentTest {
             for (String id : TASKS) {
                 BfclTask t = Shared.data().byId().get(id);
                 s.current().set(t);
-                BfclRun.TaskResult r = BfclRun.one(t, agent, false);
+                Graded r = Graded.of(t, agent);
                 assertTrue(r.passed(), id + " " + r.verdict());
                 assertEquals(++requests, server.requestCount(), "one model call per task");
                 PyDict body = server.requests().getLast().json();
@@ -68,7 +77,7 @@ class BfclAgentTest {
             for (String id : TASKS) {
                 BfclTask t = Shared.data().byId().get(id);
                 s.current().set(t);
-                BfclRun.TaskResult r = BfclRun.one(t, agent, false);
+                Graded r = Graded.of(t, agent);
                 assertTrue(r.passed(), id + " " + r.verdict());
                 assertEquals(++requests, server.requestCount(), "the step is never followed by a second one");
                 assertEquals(PyBool.FALSE, server.requests().getLast().json().get("parallel_tool_calls"));
@@ -88,7 +97,7 @@ class BfclAgentTest {
             BfclAgent agent = new BfclAgent.Reference(model, ToolCompiler.Style.ANTHROPIC, null);
             BfclTask t = Shared.data().byId().get("parallel_multiple_0");
             s.current().set(t);
-            assertTrue(BfclRun.one(t, agent, false).passed());
+            assertTrue(Graded.of(t, agent).passed());
             PyList tools = (PyList) server.requests().getLast().json().get("tools");
             assertEquals(ToolCompiler.compile(ToolCompiler.modelFunctions(t.functions()), ToolCompiler.Style.ANTHROPIC), tools);
         }
@@ -100,7 +109,7 @@ class BfclAgentTest {
                 (h, tools) -> brokkr.conversation.Turn.of(new brokkr.conversation.Message.Assistant("I would call math.factorial(5).")))) {
             ModelProvider model = Providers.fromEnvironment(server.openAiEnv(), "openai", "scripted", ProviderOptions.defaults("scripted"));
             BfclTask t = Shared.data().byId().get("simple_python_1");
-            BfclRun.TaskResult r = BfclRun.one(t, new BfclAgent.Reference(model, ToolCompiler.Style.OPENAI_COMPLETIONS, null), false);
+            Graded r = Graded.of(t, new BfclAgent.Reference(model, ToolCompiler.Style.OPENAI_COMPLETIONS, null));
             assertFalse(r.passed());
             assertEquals("ast_decoder:decoder_failed", r.verdict().errorType());
         }

@@ -1,6 +1,9 @@
 package brokkr.domains.synthetic.parallel;
 
+import brokkr.eval.Attempt;
 import brokkr.python.PyFloats;
+import brokkr.value.PyDict;
+import brokkr.value.PyInt;
 
 /**
  * One parallel-discrimination run, as zsmith's agentParallelismBenchmark prints it:
@@ -14,4 +17,19 @@ public record ParallelResult(int tasks, int calls, int turns, int maxConcurrency
         return "pd tasks=%d calls=%d turns=%d maxConcurrency=%d efficiency=%s correct=%s"
                 .formatted(tasks, calls, turns, maxConcurrency, PyFloats.repr(efficiency()), correct ? "yes" : "no");
     }
+
+    /**
+     * The result of a scored attempt of {@link ParallelBenchmark}: the lookups, turns and peak
+     * concurrency its protocol reported; correct iff its evaluator gave reward 1
+     * ({@link ParallelDiscrimination#score}'s rule). IllegalArgumentException for an attempt that was
+     * not scored (an infrastructure failure).
+     */
+    public static ParallelResult of(Attempt a) {
+        if (!a.completed()) throw new IllegalArgumentException("parallel task " + a.taskId() + " was not scored: " + a.error());
+        PyDict out = a.evidence().output();
+        return new ParallelResult(Integer.parseInt(a.taskId()), integer(out, "calls"), integer(out, "turns"), integer(out, "max_concurrency"),
+                a.success());
+    }
+
+    private static int integer(PyDict d, String k) { return (int) ((PyInt) d.get(k)).longValue(); }
 }

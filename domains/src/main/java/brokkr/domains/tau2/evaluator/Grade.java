@@ -8,6 +8,15 @@ import brokkr.domains.tau2.evaluator.Checks.CommunicateCheck;
 import brokkr.domains.tau2.evaluator.Checks.DbCheck;
 import brokkr.domains.tau2.evaluator.Checks.EnvAssertionCheck;
 import brokkr.domains.tau2.evaluator.Checks.NlAssertionCheck;
+import brokkr.value.PyBool;
+import brokkr.value.PyDict;
+import brokkr.value.PyFloat;
+import brokkr.value.PyList;
+import brokkr.value.PyNone;
+import brokkr.value.PyStr;
+import brokkr.value.Value;
+import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -30,7 +39,7 @@ public record Grade(double reward, boolean evaluated, List<RewardType> basis, Ma
 
     public Grade {
         basis = basis == null ? null : List.copyOf(basis);
-        breakdown = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(breakdown));
+        breakdown = Collections.unmodifiableMap(new LinkedHashMap<>(breakdown));
         envAssertions = List.copyOf(envAssertions);
         actions = List.copyOf(actions);
         communicate = List.copyOf(communicate);
@@ -63,6 +72,34 @@ public record Grade(double reward, boolean evaluated, List<RewardType> basis, Ma
                 .filter(e -> !e.getValue())
                 .filter(e -> basis.contains(componentOf(e.getKey())))
                 .map(Map.Entry::getKey).toList();
+    }
+
+    /**
+     * The grade as JSON (an attempt's {@code details.grade}, an episode log line's {@code grade}):
+     * reward, basis, breakdown, every check and the DB hashes, upstream's diagnostics included.
+     */
+    public PyDict toValue() {
+        PyDict.Builder b = PyDict.builder();
+        b.put("reward", new PyFloat(reward));
+        b.put("evaluated", PyBool.of(evaluated));
+        b.put("reward_basis", basis == null ? PyNone.NONE : PyList.of(basis.stream().map(t -> (Value) new PyStr(t.name())).toList()));
+        PyDict.Builder bd = PyDict.builder();
+        for (Map.Entry<RewardType, Double> e : breakdown.entrySet()) bd.put(e.getKey().name(), new PyFloat(e.getValue()));
+        b.put("reward_breakdown", bd.build());
+        PyDict.Builder cs = PyDict.builder();
+        for (Map.Entry<String, Boolean> e : checks().entrySet()) cs.put(e.getKey(), PyBool.of(e.getValue()));
+        b.put("checks", cs.build());
+        b.put("db_check", db == null ? PyNone.NONE : PyDict.of("db_match", db.dbMatch(), "gold_db_hash", db.goldDbHash(),
+                "predicted_db_hash", db.predictedDbHash(), "gold_user_db_hash", db.goldUserDbHash(), "predicted_user_db_hash", db.predictedUserDbHash()));
+        List<Value> nls = new ArrayList<>();
+        if (nl != null) for (NlAssertionCheck c : nl) nls.add(PyDict.of("nl_assertion", c.nlAssertion(), "met", c.met(), "justification", c.justification()));
+        b.put("nl_assertions", nl == null ? PyNone.NONE : PyList.of(nls));
+        List<Value> comm = new ArrayList<>();
+        for (CommunicateCheck c : communicate) comm.add(PyDict.of("info", c.info(), "met", c.met(), "justification", c.justification()));
+        b.put("communicate_checks", PyList.of(comm));
+        b.put("judge", judge == null ? PyNone.NONE : new PyStr(judge));
+        b.put("note", note == null ? PyNone.NONE : new PyStr(note));
+        return b.build();
     }
 
     private static RewardType componentOf(String checkKey) {

@@ -10,9 +10,11 @@ import brokkr.eval.AgentDef;
 import brokkr.eval.BenchmarkProvider;
 import brokkr.eval.Check;
 import brokkr.eval.EnvironmentDef;
+import brokkr.eval.Evidence;
 import brokkr.eval.Evaluator;
 import brokkr.eval.Exploration;
 import brokkr.eval.Interaction;
+import brokkr.eval.InterruptedInteraction;
 import brokkr.eval.ModelRef;
 import brokkr.eval.Models;
 import brokkr.eval.Protocol;
@@ -20,11 +22,11 @@ import brokkr.eval.TrustTier;
 import brokkr.eval.Verdict;
 import brokkr.eval.WorldReplay;
 import brokkr.eval.WorldSetup;
+import brokkr.provider.Providers;
 import brokkr.domains.tau2.environment.Tau2Environment.Worlds;
 import brokkr.domains.tau2.orchestrator.AgentSide;
 import brokkr.domains.tau2.orchestrator.Episode;
 import brokkr.domains.tau2.environment.EpisodeEnvironment;
-import brokkr.domains.tau2.orchestrator.EpisodeJson;
 import brokkr.domains.tau2.orchestrator.EpisodeOptions;
 import brokkr.domains.tau2.agent.GoldReplayAgent;
 import brokkr.domains.tau2.orchestrator.Orchestrator;
@@ -66,8 +68,9 @@ import java.util.TreeMap;
  *       as agent and the environment's {@code user} model as user simulator (upstream's per-task
  *       prompt). It returns the transcript (every message and tool call with its result) and the
  *       termination reason, never the grade. The orchestrator records a failed model call as an
- *       {@code infrastructure_error} termination; here that is rethrown as
- *       {@link InfrastructureFailure}, so the attempt is excluded from metrics rather than graded.</li>
+ *       {@code infrastructure_error} termination; here that is rethrown as an
+ *       {@link InterruptedInteraction} (an {@link InfrastructureFailure} keeping the transcript so far),
+ *       so the attempt is excluded from metrics rather than graded.</li>
  *   <li><b>Evaluator</b>: upstream's grading ({@link Grader}) of the recorded transcript against the
  *       observed final world, as one check per reason to lose: {@code setup_verified},
  *       {@code terminated_normally} and each reward component in the task's basis ({@code db},
@@ -78,7 +81,9 @@ import java.util.TreeMap;
  *
  * <p>Gold actions and NL assertions stay here: the {@link EnvironmentDef} names the task id, the
  * upstream revision, the digests of every upstream file the domain read, the user simulator and the
- * judge, and the orchestrator's settings (upstream defaults: 200 steps, 10 errors, run seed 300).
+ * judge, and the orchestrator's settings, its options (upstream defaults: {@code max_steps} 200,
+ * {@code max_errors} 10, {@code enforce_communication_protocol} false, {@code run_seed} 300; and
+ * {@code agent_stop_token}, false).
  *
  * <p>Scripted models ({@code provider: scripted}): candidates {@code gold} (replays the task's gold
  * actions, states its communicate info, stops) and {@code stop} (stops at once); user {@code user},
@@ -91,6 +96,7 @@ import java.util.TreeMap;
  *
  * <p>Model candidates and model users on OpenAI-compatible providers get upstream's per-trial seed
  * ({@link TrialSeeds}: repetition r is trial r) as the request's {@code seed}; the judge gets none.
+ * Upstream's other request settings are model options ({@link #upstreamModel}).
  */
 public abstract class Tau2Benchmark implements BenchmarkProvider {
     public static final String GOLD = "gold";
@@ -102,8 +108,20 @@ public abstract class Tau2Benchmark implements BenchmarkProvider {
     public static final ModelRef DEFAULT_USER = new ModelRef(SCRIPTED, SCRIPTED_USER);
     public static final ModelRef DEFAULT_JUDGE = new ModelRef(SCRIPTED, KNOWN_VERDICT);
 
-    /** Providers to which upstream's litellm passes {@code seed} (as Tau2Command's). */
-    static final List<String> OPENAI_COMPATIBLE = List.of("openai", "openai-compatible", "vllm", "llamacpp", "ollama");
+    /**
+     * A model with upstream's request settings for {@code role} ({@code agent}, {@code user},
+     * {@code judge}; {@code generate} in {@code src/tau2/utils/llm_utils.py}): temperature 0, and for
+     * the agent, which always has tools, {@code tool_choice: "auto"} on OpenAI-compatible providers
+     * (litellm passes both on to those). The per-trial seed is not an option: the protocol adds it.
+     */
+    public static ModelRef upstreamModel(String provider, String model, String role) {
+        PyDict.Builder o = PyDict.builder().put("temperature", UPSTREAM_TEMPERATURE);
+        if (role.equals(Evidence.AGENT) && Providers.openAiCompatible(provider)) o.put("tool_choice", "auto");
+        return new ModelRef(provider, model, o.build());
+    }
+
+    /** Upstream's default temperature for agent, user simulator and judge ({@code src/tau2/config.py}). */
+    static final double UPSTREAM_TEMPERATURE = 0.0;
 
     private final String domainName;
     private volatile Tau2Domain domain;
@@ -126,7 +144,7 @@ public abstract class Tau2Benchmark implements BenchmarkProvider {
         Tau2Domain d = domain;
         if (d == null) {
             synchronized (this) {
-                if (domain == null) domain = Tau2Domain.load(domainName);
+                if (domain == null) domain = Tau2Domains.load(domainName);
                 d = domain;
             }
         }
@@ -137,23 +155,81 @@ public abstract class Tau2Benchmark implements BenchmarkProvider {
         return domain().split(split).stream().map(TaskSpec::id).toList();
     }
 
+    // ---------------------------------------------------------------- environment options
+
+    /** Option: upstream's {@code max_steps} (default 200). */
+    public static final String MAX_STEPS = "max_steps";
+    /** Option: upstream's {@code max_errors} (default 10). */
+    public static final String MAX_ERRORS = "max_errors";
+    /** Option: upstream's {@code enforce_communication_protocol} (default false). */
+    public static final String ENFORCE_COMMUNICATION_PROTOCOL = "enforce_communication_protocol";
+    /** Option: the run seed upstream's per-trial seeds derive from ({@link TrialSeeds}, default 300). */
+    public static final String RUN_SEED = "run_seed";
+    /**
+     * Option: {@code ###STOP###} in a model candidate's text ends the episode (default false: upstream's
+     * half-duplex LLMAgent at the pinned commit never stops by itself, see {@link AgentSide}); the
+     * scripted candidates always stop on it. Recorded only when true, so definitions made before the
+     * option existed keep their ids.
+     */
+    public static final String AGENT_STOP_TOKEN = "agent_stop_token";
+
+    /** Upstream's orchestrator defaults, the options of every EnvironmentDef that sets none. */
+    private static final PyDict DEFAULT_OPTIONS = PyDict.builder()
+            .put(MAX_STEPS, EpisodeOptions.DEFAULT.maxSteps()).put(MAX_ERRORS, EpisodeOptions.DEFAULT.maxErrors())
+            .put(ENFORCE_COMMUNICATION_PROTOCOL, PyBool.of(EpisodeOptions.DEFAULT.enforceCommunicationProtocol()))
+            .put(RUN_SEED, TrialSeeds.DEFAULT_RUN_SEED).build();
+
     @Override public EnvironmentDef environment(String taskId, Map<String, ModelRef> models) {
+        return environment(taskId, models, PyDict.empty());
+    }
+
+    /** Options: {@value #MAX_STEPS}, {@value #MAX_ERRORS}, {@value #ENFORCE_COMMUNICATION_PROTOCOL}, {@value #RUN_SEED}, {@value #AGENT_STOP_TOKEN}. */
+    @Override public EnvironmentDef environment(String taskId, Map<String, ModelRef> models, PyDict options) {
         TaskSpec task = domain().task(taskId);
         if (task.hasMessageHistory()) throw new IllegalArgumentException("task " + taskId + " starts from a message history, which is not supported");
         Map<String, ModelRef> roles = new TreeMap<>();
         roles.put("user", models.getOrDefault("user", DEFAULT_USER));
         roles.put("judge", models.getOrDefault("judge", DEFAULT_JUDGE));
-        EpisodeOptions o = EpisodeOptions.DEFAULT;
-        PyDict options = PyDict.builder().put("max_steps", o.maxSteps()).put("max_errors", o.maxErrors())
-                .put("enforce_communication_protocol", PyBool.of(o.enforceCommunicationProtocol()))
-                .put("run_seed", TrialSeeds.DEFAULT_RUN_SEED).build();
-        return new EnvironmentDef(name(), Tau2Domains.UPSTREAM_REVISION, Tau2Domains.dataDigests(domainName), taskId, roles, options);
+        return new EnvironmentDef(name(), Tau2Domains.UPSTREAM_REVISION, Tau2Domains.dataDigests(domainName), taskId, roles, options(options));
+    }
+
+    /** The given options over upstream's defaults, checked; {@value #AGENT_STOP_TOKEN} only when true. */
+    static PyDict options(PyDict given) {
+        PyDict o = DEFAULT_OPTIONS;
+        for (var e : given.entries()) {
+            String k = e.getKey();
+            Value v = e.getValue();
+            switch (k) {
+                case MAX_STEPS, MAX_ERRORS -> {
+                    if (!(v instanceof PyInt i) || i.longValue() < 1 || i.longValue() > Integer.MAX_VALUE) {
+                        throw new IllegalArgumentException("option " + k + " must be an integer of at least 1");
+                    }
+                    o = o.with(k, v);
+                }
+                case RUN_SEED -> {
+                    if (!(v instanceof PyInt i) || i.value().bitLength() > 63) throw new IllegalArgumentException("option " + k + " must be an integer");
+                    o = o.with(k, v);
+                }
+                case ENFORCE_COMMUNICATION_PROTOCOL -> o = o.with(k, flag(k, v));
+                case AGENT_STOP_TOKEN -> o = flag(k, v).value() ? o.with(k, PyBool.TRUE) : o.without(k);
+                default -> throw new IllegalArgumentException("unknown option '" + k + "' (known: " + String.join(", ",
+                        MAX_STEPS, MAX_ERRORS, ENFORCE_COMMUNICATION_PROTOCOL, RUN_SEED, AGENT_STOP_TOKEN) + ")");
+            }
+        }
+        return o;
+    }
+
+    private static PyBool flag(String k, Value v) {
+        if (v instanceof PyBool b) return b;
+        throw new IllegalArgumentException("option " + k + " must be true or false");
     }
 
     private static EpisodeOptions episodeOptions(PyDict o) {
-        return new EpisodeOptions((int) num(o.get("max_steps")), (int) num(o.get("max_errors")),
-                ((PyBool) o.get("enforce_communication_protocol")).value());
+        return new EpisodeOptions((int) num(o.get(MAX_STEPS)), (int) num(o.get(MAX_ERRORS)),
+                ((PyBool) o.get(ENFORCE_COMMUNICATION_PROTOCOL)).value());
     }
+
+    private static boolean agentStopToken(PyDict o) { return o.get(AGENT_STOP_TOKEN) instanceof PyBool b && b.value(); }
 
     // ---------------------------------------------------------------- world
 
@@ -243,33 +319,36 @@ public abstract class Tau2Benchmark implements BenchmarkProvider {
                         + "the scripted user only plays opposite the scripted candidates");
             }
             PyDict opts = ctx.env().options();
-            long seed = TrialSeeds.of(num(opts.get("run_seed")), ctx.repetition() + 1)[ctx.repetition()];
+            long seed = TrialSeeds.of(num(opts.get(RUN_SEED)), ctx.repetition() + 1)[ctx.repetition()];
             Candidate agentModel = seeded(agentDef.provider()) ? ctx.models().model("agent", PyDict.of("seed", seed)) : ctx.candidate();
             Candidate userModel = ctx.models().model("user", seeded(userRef.provider()) ? PyDict.of("seed", seed) : PyDict.empty());
             String prompt = ctx.systemPrompt() == null ? d.agentSystemPrompt() : ctx.systemPrompt() + "\n\n" + d.agentSystemPrompt();
             EpisodeEnvironment<Worlds> env = d.environment();
-            // Upstream's LLMAgent never stops by itself; the scripted agents stop on ###STOP###.
-            AgentSide agent = new AgentSide(agentDef.modelRef().toString(), agentModel, prompt, env.agentTools(), scriptedAgent);
+            // Upstream's LLMAgent never stops by itself (unless the environment says so); the scripted agents stop on ###STOP###.
+            AgentSide agent = new AgentSide(agentDef.modelRef().toString(), agentModel, prompt, env.agentTools(),
+                    scriptedAgent || agentStopToken(opts));
             UserSide user = new UserSide(userRef.toString(), userModel, d.userSystemPrompt().apply(task), env.userTools(task));
             Worlds initial = env.initialWorld(task);
             Orchestrator.Run<Worlds> run = Orchestrator.run(env, decode(ctx.world().get(), initial), agent, user, episodeOptions(opts));
+            Interaction interaction = new Interaction(Tau2Transcript.toValue(run.trajectory()),
+                    PyDict.of("steps", run.steps(), "tool_errors", run.toolErrors(), "seed", seed, "note", nullable(run.note())),
+                    run.termination().value());
             switch (run.termination()) {
                 case INFRASTRUCTURE_ERROR -> {
                     List<ModelCall> calls = new ArrayList<>(run.agentCalls());
                     calls.addAll(run.userCalls());
-                    throw new InfrastructureFailure("tau2 episode ended with infrastructure_error: " + run.note(), calls, null);
+                    throw new InterruptedInteraction("tau2 episode ended with infrastructure_error: " + run.note(), calls, interaction);
                 }
                 case UNEXPECTED_ERROR -> throw new IllegalStateException("tau2 episode ended with unexpected_error: " + run.note());
                 default -> { }
             }
             ctx.world().set(encode(env.sync(run.finalWorld())));
-            return new Interaction(Tau2Transcript.toValue(run.trajectory()),
-                    PyDict.of("steps", run.steps(), "tool_errors", run.toolErrors(), "seed", seed, "note", nullable(run.note())),
-                    run.termination().value());
+            return interaction;
         };
     }
 
-    private static boolean seeded(String provider) { return OPENAI_COMPATIBLE.contains(provider.toLowerCase(Locale.ROOT)); }
+    /** Upstream's litellm passes {@code seed} to OpenAI-compatible providers only. */
+    private static boolean seeded(String provider) { return Providers.openAiCompatible(provider); }
 
     // ---------------------------------------------------------------- evaluator
 
@@ -292,6 +371,9 @@ public abstract class Tau2Benchmark implements BenchmarkProvider {
                 // Upstream's evaluation raises on an unparsable judge answer and its runner records an
                 // infrastructure error: not the candidate's fault. The judge's calls are recorded already.
                 throw new InfrastructureFailure("judge: " + e.getMessage(), List.of(), e);
+            } catch (InfrastructureFailure e) {
+                // The judge's model could not be reached: the failure names the role, as above.
+                throw new InfrastructureFailure("judge: " + e.getMessage(), e.attempts(), e);
             }
             List<Check> checks = new ArrayList<>();
             checks.add(new Check("setup_verified", setup));
@@ -300,7 +382,7 @@ public abstract class Tau2Benchmark implements BenchmarkProvider {
             TrustTier trust = g.judge() == null ? TrustTier.DETERMINISTIC
                     : judgeRef.provider().equals(SCRIPTED) ? TrustTier.SELF_REPORTED : TrustTier.MODEL_JUDGED;
             return new Verdict(checks, setup ? g.reward() : 0.0, trust,
-                    PyDict.of("termination", reason.value(), "grade", EpisodeJson.grade(g)));
+                    PyDict.of("termination", reason.value(), "grade", g.toValue()));
         };
     }
 
@@ -337,7 +419,20 @@ public abstract class Tau2Benchmark implements BenchmarkProvider {
      * judge, which only the scripted candidates have a verdict for.
      */
     private static NlJudge judge(ModelRef ref, AgentDef agent, Models models) {
-        if (!ref.provider().equals(SCRIPTED)) return new ModelNlJudge(ref.toString(), models.model("judge"));
+        return ref.provider().equals(SCRIPTED) ? knownVerdict(agent) : new ModelNlJudge(ref.toString(), models.model("judge"));
+    }
+
+    /** The name of the judge {@code judge} is for {@code agent}'s episodes (a scripted judge's name says which verdict it knows). */
+    public static String judgeName(ModelRef judge, AgentDef agent) {
+        return judge.provider().equals(SCRIPTED) ? knownVerdict(agent).name() : judge.toString();
+    }
+
+    /**
+     * The one rule mapping a candidate to the scripted judge: the gold replay meets every assertion
+     * ({@code scripted-gold-verdict}), stopping at once none ({@code scripted-all-unmet}); any other
+     * candidate has no known verdict, and a task that needs one fails.
+     */
+    private static NlJudge knownVerdict(AgentDef agent) {
         if (agent.provider().equals(SCRIPTED) && agent.model().equals(GOLD)) return ScriptedVerdictJudge.goldVerdict();
         if (agent.provider().equals(SCRIPTED) && agent.model().equals(STOP)) return ScriptedVerdictJudge.allUnmet();
         return new NlJudge() {

@@ -14,21 +14,12 @@ import java.util.function.Function;
 
 /**
  * A tau2 domain as the episode protocol runs it: the environment, the tasks (file order), the splits,
- * upstream's agent system prompt and the per-task user-simulator prompt.
+ * upstream's agent system prompt and the per-task user-simulator prompt. Found by name through
+ * {@link Tau2Domains#load}.
  */
 public record Tau2Domain(String name, EpisodeEnvironment<Worlds> environment, Map<String, TaskSpec> tasks,
                          Function<String, List<String>> splits, String agentSystemPrompt,
                          Function<TaskSpec, String> userSystemPrompt) {
-
-    /** Domains episodes can run on ({@link Tau2Domains} is the one place a name maps to a domain). */
-    public static List<String> names() { return Tau2Domains.episodeNames(); }
-
-    /** Loads a domain by upstream name from the located data directory (digests verified). */
-    public static Tau2Domain load(String name) {
-        Tau2Domain d = Tau2Domains.episodes(name);
-        if (d == null) throw new IllegalArgumentException("unknown tau2 domain '" + name + "' (available: " + String.join(", ", names()) + ")");
-        return d;
-    }
 
     /** The retail domain for episodes: users have no tools (upstream {@code tools=None}), no {@code sync_tools}. */
     public static Tau2Domain retail(RetailDomain d) {

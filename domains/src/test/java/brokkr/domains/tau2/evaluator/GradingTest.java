@@ -3,7 +3,7 @@ package brokkr.domains.tau2.evaluator;
 import brokkr.domains.tau2.model.RewardType;
 import brokkr.domains.tau2.model.TaskSpec;
 import brokkr.domains.tau2.model.Tau2Message;
-import brokkr.domains.tau2.runner.PassHatK;
+import brokkr.experiment.PassHatK;
 
 import brokkr.domains.tau2.model.GoldAction;
 import brokkr.domains.tau2.model.Requestor;
@@ -165,17 +165,14 @@ class GradingTest {
         assertEquals(List.of(RewardType.DB, RewardType.COMMUNICATE), task("{}").criteria().rewardBasis(), "upstream's default basis");
     }
 
+    /** tau2's pass^k is the engine's one ({@code brokkr.experiment.PassHatK}), upstream's formula. */
     @Test
     void passHatKAsUpstream() {
-        assertEquals(0.5, PassHatK.passHatK(4, 3, 2), 1e-12);
-        assertEquals(0.0, PassHatK.passHatK(4, 1, 2));
-        assertThrows(IllegalArgumentException.class, () -> PassHatK.passHatK(1, 1, 2));
-        var m = PassHatK.compute(List.of(new PassHatK.Trial("a", 1.0, false), new PassHatK.Trial("a", 0.0, false),
-                new PassHatK.Trial("b", 1.0, false), new PassHatK.Trial("b", 1.0, false), new PassHatK.Trial("b", 0.0, true)));
-        assertEquals(0.75, m.avgReward(), 1e-12);
-        assertEquals(Map.of(1, 0.75, 2, 0.5), m.passHatK());
-        assertEquals(1, m.infrastructureFailures());
-        assertEquals(4, m.evaluatedTrials());
+        assertEquals(0.5, PassHatK.of(4, 3, 2), 1e-12);
+        assertEquals(0.0, PassHatK.of(4, 1, 2));
+        assertThrows(IllegalArgumentException.class, () -> PassHatK.of(1, 1, 2));
+        // Task a: 1 of 2 trials successful, task b: 2 of 2 (its third trial an infrastructure failure, not counted).
+        assertEquals(List.of(0.75, 0.5), PassHatK.curve(List.of(new PassHatK.TaskTrials(2, 1), new PassHatK.TaskTrials(2, 2))));
     }
 
     @Test

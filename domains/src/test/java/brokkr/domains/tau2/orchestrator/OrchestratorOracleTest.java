@@ -13,13 +13,12 @@ import brokkr.domains.tau2.evaluator.Checks;
 import brokkr.domains.tau2.evaluator.ModelNlJudge;
 import brokkr.domains.tau2.model.TaskSpec;
 import brokkr.domains.tau2.model.Tau2Message;
+import brokkr.domains.tau2.model.Tau2Transcript;
 import brokkr.value.Json;
 import brokkr.value.PyBool;
 import brokkr.value.PyDict;
 import brokkr.value.PyInt;
 import brokkr.value.PyList;
-import brokkr.value.PyNone;
-import brokkr.value.PyStr;
 import brokkr.value.Value;
 import java.io.IOException;
 import java.io.InputStream;
@@ -130,22 +129,22 @@ class OrchestratorOracleTest {
 
     static List<Boolean> bools(Value v) { return v.asList().stream().map(b -> ((PyBool) b).value()).toList(); }
 
-    /** A message in the oracle's shape. */
+    /**
+     * A message as the one serializer ({@link Tau2Transcript}) writes it, restricted to the fields the
+     * oracle prints ({@code message_json}): the same names and values as upstream's.
+     */
     static PyDict json(Tau2Message m) {
-        return switch (m) {
-            case Tau2Message.ToolResult t -> PyDict.of("role", "tool", "id", t.id(), "content", t.content(),
-                    "requestor", t.requestor().wire(), "error", t.error());
-            case Tau2Message.Participant p -> {
-                Value calls = PyNone.NONE;
-                if (p.isToolCall()) {
-                    List<Value> cs = new ArrayList<>();
-                    String requestor = p instanceof Tau2Message.Agent ? "assistant" : "user";
-                    for (ToolCall c : p.toolCalls()) cs.add(PyDict.of("id", c.id(), "name", c.name(), "arguments", c.arguments(), "requestor", requestor));
-                    calls = PyList.of(cs);
-                }
-                yield PyDict.of("role", p.role(), "content", p.content() == null ? PyNone.NONE : new PyStr(p.content()), "tool_calls", calls);
-            }
-        };
+        PyDict d = Tau2Transcript.toValue(m);
+        if (m instanceof Tau2Message.ToolResult) return only(d, "role", "id", "content", "requestor", "error");
+        Value calls = d.get("tool_calls");
+        if (calls instanceof PyList l) calls = PyList.of(l.stream().map(c -> (Value) only(c.asDict(), "id", "name", "arguments", "requestor")).toList());
+        return only(d, "role", "content").with("tool_calls", calls);
+    }
+
+    static PyDict only(PyDict d, String... keys) {
+        PyDict.Builder b = PyDict.builder();
+        for (String k : keys) b.put(k, d.get(k));
+        return b.build();
     }
 
     static String show(Value v) { return PyJson.dumps(v); }

@@ -1,6 +1,7 @@
 package brokkr.domains.tau2.retail;
 
 import brokkr.domains.tau2.runner.Tau2Domain;
+import brokkr.domains.tau2.runner.Tau2Domains;
 
 import static org.junit.jupiter.api.Assertions.*;
 
@@ -46,7 +47,7 @@ class RetailEpisodesTest {
 
     @BeforeAll
     static void load() throws IOException {
-        domain = Tau2Domain.load("retail");
+        domain = Tau2Domains.load("retail");
         gold = new LinkedHashMap<>();
         for (String line : Files.readAllLines(conformance("gold.jsonl"))) {
             PyDict r = Json.parse(line).asDict();

@@ -1,6 +1,7 @@
 package brokkr.domains.tau2.retail;
 
 import brokkr.domains.tau2.runner.Tau2Domain;
+import brokkr.domains.tau2.runner.Tau2Domains;
 
 import static org.junit.jupiter.api.Assertions.*;
 
@@ -45,7 +46,7 @@ class RetailGoldEpisodeOracleTest {
         try (InputStream in = getClass().getResourceAsStream("retail-gold-episodes.json")) {
             oracle = Json.read(in.readAllBytes()).asDict();
         }
-        Tau2Domain domain = Tau2Domain.load("retail");
+        Tau2Domain domain = Tau2Domains.load("retail");
         PyList results = oracle.get("results").asList();
         assertEquals(114, results.size());
         for (Value v : results) {

@@ -1,6 +1,7 @@
 package brokkr.domains.tau2.retail;
 
 import brokkr.domains.tau2.runner.Tau2Domain;
+import brokkr.domains.tau2.runner.Tau2Domains;
 
 import static org.junit.jupiter.api.Assertions.*;
 
@@ -43,7 +44,7 @@ class RetailModelEpisodeTest {
 
     @Test
     void goldThroughModelProvidersScoresOneAndRecordsTheExactRequests() {
-        Tau2Domain domain = Tau2Domain.load("retail");
+        Tau2Domain domain = Tau2Domains.load("retail");
         TaskSpec task = domain.split("base").stream()
                 .filter(t -> t.criteria().nlAssertions() != null && !t.criteria().nlAssertions().isEmpty() && t.criteria().actionsOrEmpty().size() >= 2)
                 .findFirst().orElseThrow();

@@ -66,8 +66,8 @@ class Tau2ExperimentTest {
 
     @Test void oneProviderPerTau2Domain() {
         Registry r = Registry.load();
-        for (String d : Tau2Domains.episodeNames()) assertTrue(r.benchmarks().get("tau2-" + d) instanceof Tau2Benchmark, d);
-        assertEquals(List.of("retail"), Tau2Domains.episodeNames());
+        for (String d : Tau2Domains.names()) assertTrue(r.benchmarks().get("tau2-" + d) instanceof Tau2Benchmark, d);
+        assertEquals(List.of("retail"), Tau2Domains.names());
     }
 
     @Test void theEnvironmentDefNamesTheTaskNotItsGold() {
@@ -79,11 +79,58 @@ class Tau2ExperimentTest {
         assertEquals(6, env.dataDigests().size());
         assertEquals(Tau2Benchmark.DEFAULT_USER, env.models().get("user"));
         assertEquals(Tau2Benchmark.DEFAULT_JUDGE, env.models().get("judge"));
-        TaskSpec task = Tau2Domain.load("retail").task("5");
+        TaskSpec task = Tau2Domains.load("retail").task("5");
         for (var a : task.criteria().actionsOrEmpty()) assertFalse(json.contains(a.name()), a.name());
         ModelRef judge = new ModelRef("openai", "gpt-4.1");
         assertFalse(env.id().equals(b.environment("5", Map.of("judge", judge)).id()), "another judge is another environment");
         assertEquals(40, b.tasks("test").size());
+    }
+
+    /** The orchestrator's settings are EnvironmentDef options over upstream's defaults; the defaults keep earlier definitions' ids. */
+    @Test void environmentOptionsOverUpstreamsDefaults() {
+        Tau2Benchmark b = new Tau2Benchmark.Retail();
+        EnvironmentDef plain = b.environment("5", Map.of());
+        assertEquals(PyDict.of("max_steps", 200, "max_errors", 10, "enforce_communication_protocol", false, "run_seed", 300), plain.options());
+        assertEquals(plain.id(), b.environment("5", Map.of(), PyDict.empty()).id());
+        assertEquals(plain.id(), b.environment("5", Map.of(), PyDict.of("max_steps", 200, "run_seed", 300, "agent_stop_token", false)).id(),
+                "upstream's defaults given explicitly are the same definition");
+        EnvironmentDef set = b.environment("5", Map.of(), PyDict.of("max_steps", 50, "enforce_communication_protocol", true,
+                "run_seed", 7, "agent_stop_token", true));
+        assertEquals(PyDict.of("max_steps", 50, "max_errors", 10, "enforce_communication_protocol", true, "run_seed", 7, "agent_stop_token", true),
+                set.options());
+        assertFalse(set.id().equals(plain.id()));
+        for (PyDict bad : List.of(PyDict.of("max_step", 5), PyDict.of("max_steps", 0), PyDict.of("max_errors", 2.5),
+                PyDict.of("run_seed", "300"), PyDict.of("agent_stop_token", "yes"))) {
+            var e = org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class, () -> b.environment("5", Map.of(), bad));
+            assertTrue(e.getMessage().startsWith("unknown option 'max_step'") || e.getMessage().startsWith("option "), e.getMessage());
+        }
+    }
+
+    /** An experiment file's domain options reach every task's definition: three steps end the gold replay early. */
+    @Test void domainOptionsInAnExperimentFile() throws Exception {
+        Path file = tmp.resolve("options.yaml");
+        java.nio.file.Files.writeString(file, """
+                name: options
+                domains:
+                  - {name: tau2-retail, tasks: ["5"], options: {max_steps: 3}}
+                  - {name: tau2-retail, tasks: ["5"]}
+                candidates:
+                  - {id: gold, provider: scripted, model: gold}
+                progress: false
+                """);
+        ExperimentSpec spec = ExperimentSpec.read(file);
+        assertEquals(PyDict.of("max_steps", 3), spec.domains().getFirst().options());
+        assertTrue(spec.toJson().contains("\"options\": {\"max_steps\": 3}"), spec.toJson());
+        var r = Experiments.run(spec, tmp.resolve("options"), Registry.load());
+        assertEquals(2, r.completed(), r.summary());
+        try (ExperimentQuery store = ExperimentQuery.open(tmp.resolve("options"))) {
+            List<String> terminations = store.attempts(true).stream().map(a -> a.evidence().termination()).sorted().toList();
+            assertEquals(List.of("agent_stop", "max_steps"), terminations);
+        }
+        var dup = tmp.resolve("top.yaml");
+        java.nio.file.Files.writeString(dup, "name: x\ndomains: [{name: tau2-retail, tasks: [\"5\"]}]\noptions: {max_steps: 3}\ncandidates: [{id: g, provider: scripted, model: gold}]\n");
+        var e = org.junit.jupiter.api.Assertions.assertThrows(ExperimentSpec.SpecException.class, () -> ExperimentSpec.read(dup));
+        assertTrue(e.getMessage().contains("go with 'domain'"), e.getMessage());
     }
 
     /** The issue's acceptance experiment: retail test x {gold, stop-at-once} x 4 repetitions. */
@@ -154,7 +201,7 @@ class Tau2ExperimentTest {
             List<Value> kept = new ArrayList<>();
             for (Value m : e.transcript().asList()) {
                 PyDict d = m.asDict();
-                if (d.get("role").asStr().equals("assistant") && !d.get("tool_calls").asList().isEmpty()) continue;
+                if (d.get("role").asStr().equals("assistant") && !d.get("tool_calls").isNone()) continue; // upstream's shape: null without calls
                 if (d.get("role").asStr().equals("tool")) continue;
                 kept.add(m);
             }
@@ -174,6 +221,47 @@ class Tau2ExperimentTest {
         }
     }
 
+    /**
+     * A transcript stored in the shape attempts had before it followed upstream's field names
+     * ({@code tool_call_id}, {@code tool_calls: []}, calls without requestor) still replays to its world.
+     */
+    @Test void aTranscriptInTheEarlierShapeStillReplays() throws Exception {
+        var spec = spec("earlier", List.of(new ExperimentSpec.DomainSpec("tau2-retail", null, List.of("5"))), List.of(GOLD), 1, Map.of(), 0);
+        Path dir = tmp.resolve("earlier");
+        assertEquals(1, Experiments.run(spec, dir, Registry.load()).completed());
+        long id;
+        try (ExperimentQuery store = ExperimentQuery.open(dir)) {
+            Attempt a = store.attempts(true).getFirst();
+            id = a.id();
+            assertFalse(a.evidence().finalWorldSha256().equals(initialWorld(a)), "task 5's gold actions write");
+            List<Value> earlier = new ArrayList<>();
+            for (Value m : a.evidence().transcript().asList()) {
+                PyDict d = m.asDict();
+                if (d.get("role").asStr().equals("tool")) {
+                    earlier.add(d.without("id").with("tool_call_id", d.get("id")));
+                } else {
+                    List<Value> calls = new ArrayList<>();
+                    if (!d.get("tool_calls").isNone()) for (Value c : d.get("tool_calls").asList()) calls.add(c.asDict().without("requestor"));
+                    earlier.add(d.with("tool_calls", PyList.of(calls)));
+                }
+            }
+            Evidence e = a.evidence();
+            Evidence stored = new Evidence(e.setup(), PyList.of(earlier), e.output(), e.termination(), e.finalWorldSha256(), e.modelCalls(),
+                    e.usage(), e.timings(), e.details());
+            try (var c = DriverManager.getConnection("jdbc:sqlite:" + ExperimentStore.file(dir));
+                 var ps = c.prepareStatement("UPDATE attempt SET evidence_json = ? WHERE id = ?")) {
+                ps.setString(1, PyJson.dumps(stored.toValue()));
+                ps.setLong(2, id);
+                assertEquals(1, ps.executeUpdate());
+            }
+        }
+        try (ExperimentQuery store = ExperimentQuery.open(dir)) {
+            assertTrue(store.attempt(id).orElseThrow().evidence().transcript().asList().stream()
+                    .anyMatch(m -> m.asDict().containsKey("tool_call_id")), "the record is in the earlier shape");
+            assertTrue(Inspect.verifyWorld(store, Registry.load(), id).matches());
+        }
+    }
+
     private static String initialWorld(Attempt a) {
         return a.evidence().setup().get("initial_db_hash").asStr();
     }
@@ -186,7 +274,7 @@ class Tau2ExperimentTest {
      * recorded, excluded from the scorecard, and completed on the next run.
      */
     @Test void aUserSimulatorFailingWith500sGivesInfrastructureFailuresCompletedOnResume() throws Exception {
-        Tau2Domain retail = Tau2Domain.load("retail");
+        Tau2Domain retail = Tau2Domains.load("retail");
         List<String> ids = List.of("5", "12", "62");
         Map<String, TaskSpec> byPrompt = new HashMap<>();
         for (String id : ids) byPrompt.put(retail.userSystemPrompt().apply(retail.task(id)), retail.task(id));
@@ -214,6 +302,9 @@ class Tau2ExperimentTest {
                     if (a.completed()) continue;
                     assertEquals("5", a.taskId());
                     assertTrue(a.error().startsWith("infrastructure failure: tau2 episode ended with infrastructure_error"), a.error());
+                    // The conversation up to the failed call is kept: the greeting, nothing from the user.
+                    assertEquals("infrastructure_error", a.evidence().termination());
+                    assertEquals(1, a.evidence().transcript().asList().size());
                     var calls = a.evidence().modelCalls();
                     assertEquals(1, calls.size());
                     assertEquals("user", calls.getFirst().role());
@@ -245,7 +336,7 @@ class Tau2ExperimentTest {
      * does not stop on ###STOP###: the customer ends the episode.
      */
     @Test void aModelAgentUserAndJudgeOverHttp() throws Exception {
-        Tau2Domain retail = Tau2Domain.load("retail");
+        Tau2Domain retail = Tau2Domains.load("retail");
         List<String> ids = List.of("5", "62");
         Map<String, TaskSpec> byPrompt = new HashMap<>(), byRequest = new HashMap<>();
         for (String id : ids) {

@@ -1,72 +1,25 @@
 package brokkr.domains.bfcl;
 
-import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
-import java.util.Comparator;
+import brokkr.eval.Attempt;
+import brokkr.eval.EnvironmentDef;
 import java.util.EnumMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 
-/** Runs an agent over tasks and scores the verdicts per category, with upstream's aggregates. */
-public final class BfclRun {
-    private BfclRun() {}
+/**
+ * BFCL's report over a run's attempts: per-category accuracy with upstream's aggregates, as
+ * {@code ./brokkr bfcl run} prints it.
+ */
+public final class BfclScores {
+    private BfclScores() {}
 
-    /** One task's result. {@code verdict} is null for an infrastructure failure. */
-    public record TaskResult(BfclTask task, boolean unsatisfiable, BfclAgent.Attempt attempt, Grader.Verdict verdict) {
-        public boolean passed() { return verdict != null && verdict.valid(); }
-    }
-
-    /**
-     * A stable, seeded slice of {@code n} tasks per category (all when {@code n} is null or exceeds the
-     * category): tasks ranked by SHA-256 of {@code seed + "/" + id}, so a task's membership does not
-     * depend on the other tasks; returned in upstream file order.
-     */
-    public static List<BfclTask> sample(BfclData data, Iterable<BfclCategory> categories, Integer n, long seed) {
-        List<BfclTask> out = new ArrayList<>();
-        for (BfclCategory c : categories) {
-            List<BfclTask> tasks = data.tasks(c);
-            if (n == null || n >= tasks.size()) {
-                out.addAll(tasks);
-                continue;
-            }
-            Map<BfclTask, Integer> position = new LinkedHashMap<>();
-            for (int i = 0; i < tasks.size(); i++) position.put(tasks.get(i), i);
-            List<BfclTask> ranked = new ArrayList<>(tasks);
-            ranked.sort(Comparator.comparing((BfclTask t) -> BfclData.sha256((seed + "/" + t.id()).getBytes(StandardCharsets.UTF_8))));
-            List<BfclTask> chosen = new ArrayList<>(ranked.subList(0, n));
-            chosen.sort(Comparator.comparing(position::get));
-            out.addAll(chosen);
+    /** One task's result: its category, whether no answer can pass it, whether it passed, whether it was not scored. */
+    public record TaskResult(BfclCategory category, boolean unsatisfiable, boolean passed, boolean infrastructureFailure) {
+        /** The result of an attempt of {@link BfclBenchmark} on {@code env} (which names the task's category). */
+        public static TaskResult of(EnvironmentDef env, Attempt a) {
+            if (!env.id().equals(a.environmentId())) throw new IllegalArgumentException("attempt " + a.taskId() + " is not of environment " + env.taskId());
+            return new TaskResult(BfclCategory.of(env.options().get("category").asStr()), BfclBenchmark.unsatisfiable(env), a.success(), !a.completed());
         }
-        return out;
-    }
-
-    /** Runs {@code agent} on every task with {@code jobs} tasks at a time; results in task order. */
-    public static List<TaskResult> run(List<BfclTask> tasks, BfclAgent agent, Set<String> unsatisfiable, int jobs) {
-        try (ExecutorService pool = jobs <= 1 ? Executors.newSingleThreadExecutor() : Executors.newFixedThreadPool(jobs)) {
-            List<Future<TaskResult>> futures = new ArrayList<>();
-            for (BfclTask t : tasks) futures.add(pool.submit(() -> one(t, agent, unsatisfiable.contains(t.id()))));
-            List<TaskResult> out = new ArrayList<>(tasks.size());
-            for (Future<TaskResult> f : futures) out.add(f.get());
-            return out;
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted", e);
-        } catch (ExecutionException e) {
-            throw new IllegalStateException(e.getCause().getMessage(), e.getCause());
-        }
-    }
-
-    static TaskResult one(BfclTask task, BfclAgent agent, boolean unsat) {
-        BfclAgent.Attempt a = agent.attempt(task);
-        // Brokkr's candidates are function-calling models: they see `_` names (underscore_to_dot).
-        Grader.Verdict v = a.failure() != null ? null : BfclHarness.grade(task, a.answer(), true);
-        return new TaskResult(task, unsat, a, v);
     }
 
     /** One category's score: upstream's accuracy is passed / tasks graded. */
@@ -92,11 +45,11 @@ public final class BfclRun {
     public static Summary summarize(List<TaskResult> results) {
         Map<BfclCategory, int[]> counts = new EnumMap<>(BfclCategory.class);
         for (TaskResult r : results) {
-            int[] c = counts.computeIfAbsent(r.task().category(), k -> new int[4]);
+            int[] c = counts.computeIfAbsent(r.category(), k -> new int[4]);
             c[0]++;
             if (r.passed()) c[1]++;
             if (r.unsatisfiable()) c[2]++;
-            if (r.verdict() == null) c[3]++;
+            if (r.infrastructureFailure()) c[3]++;
         }
         Map<BfclCategory, CategoryScore> scores = new EnumMap<>(BfclCategory.class);
         counts.forEach((k, c) -> scores.put(k, new CategoryScore(k, c[0], c[1], c[2], c[3])));

@@ -1,0 +1,60 @@
+package brokkr.cli;
+
+import brokkr.conversation.Candidate;
+import brokkr.eval.AgentDef;
+import brokkr.eval.Attempt;
+import brokkr.eval.BenchmarkProvider;
+import brokkr.eval.EnvironmentDef;
+import brokkr.eval.Evaluation;
+import brokkr.eval.Evidence;
+import brokkr.eval.ModelRef;
+import brokkr.experiment.Registry;
+import java.io.PrintStream;
+import java.util.Map;
+
+/**
+ * What {@code loop} and {@code parallel} share: their run is one cell of the benchmark ({@code loop},
+ * {@code parallel} in the registry) on the one evaluation path, task = the size, the candidate a
+ * benchmark's scripted one or a model; and the stderr side of the report (an infrastructure failure,
+ * a model run's summary).
+ */
+final class SyntheticPreset {
+    private SyntheticPreset() {}
+
+    /** Evaluates task {@code a.size()} of {@code benchmark} with the arguments' candidate. */
+    static Attempt run(String benchmark, BenchmarkArgs a, ModelSource models) {
+        // The model is opened first: a bad provider configuration is the command's error, not an attempt's.
+        Candidate model = a.model() == null ? null : models.open(a.provider(), a.model());
+        BenchmarkProvider provider = Registry.load().benchmark(benchmark);
+        EnvironmentDef env;
+        try {
+            env = provider.environment(String.valueOf(a.size()), Map.of());
+        } catch (IllegalArgumentException e) {
+            throw new Command.UsageException(e.getMessage());
+        }
+        ModelRef ref = model == null ? new ModelRef(BenchmarkProvider.SCRIPTED, a.candidate()) : new ModelRef(a.provider(), a.model());
+        return Evaluation.evaluate(new Evaluation.Cell(provider, env, AgentDef.of(ref, "tools", null), null, 0), r -> model,
+                new Evaluation.Recorder());
+    }
+
+    /** Reports an attempt that was not scored (nothing goes to stdout) and says whether there was one. */
+    static boolean failed(Attempt a, String command, PrintStream err) {
+        if (a.completed()) return false;
+        String error = a.error() == null ? "" : a.error();
+        if (error.startsWith(Evaluation.INFRASTRUCTURE_FAILURE)) {
+            err.println("brokkr " + command + ": infrastructure failure, run not scored: " + error.substring(Evaluation.INFRASTRUCTURE_FAILURE.length())
+                    + " (" + a.evidence().modelCalls().size() + " model call attempts)");
+        } else {
+            err.println("brokkr " + command + ": " + error);
+        }
+        return true;
+    }
+
+    /** One diagnostic line for a model run: steps, attempts, tokens and why the run stopped. */
+    static void summary(Attempt a, PrintStream err) {
+        Evidence e = a.evidence();
+        long steps = e.transcript().asList().stream().filter(m -> m.asDict().get("role").asStr().equals("assistant")).count();
+        err.printf("steps=%d modelCalls=%d inputTokens=%d outputTokens=%d stop=%s%n", steps,
+                e.modelCalls().size(), e.agentUsage().inputTokens(), e.agentUsage().outputTokens(), e.termination());
+    }
+}
