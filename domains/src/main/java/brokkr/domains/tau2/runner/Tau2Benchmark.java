@@ -5,6 +5,7 @@ import brokkr.domains.tau2.model.Tau2Transcript;
 import brokkr.conversation.Candidate;
 import brokkr.conversation.InfrastructureFailure;
 import brokkr.conversation.ModelCall;
+import brokkr.domains.tau2.airline.AirlineDomain;
 import brokkr.domains.tau2.retail.RetailDomain;
 import brokkr.eval.AgentDef;
 import brokkr.eval.BenchmarkProvider;
@@ -112,6 +113,11 @@ public abstract class Tau2Benchmark implements BenchmarkProvider {
     /** tau2-bench's retail domain. */
     public static final class Retail extends Tau2Benchmark {
         public Retail() { super(RetailDomain.DOMAIN); }
+    }
+
+    /** tau2-bench's airline domain. */
+    public static final class Airline extends Tau2Benchmark {
+        public Airline() { super(AirlineDomain.DOMAIN); }
     }
 
     @Override public String name() { return "tau2-" + domainName; }

@@ -1,5 +1,6 @@
 package brokkr.domains.tau2.runner;
 
+import brokkr.domains.tau2.airline.AirlineDomain;
 import brokkr.domains.tau2.retail.RetailDomain;
 import brokkr.domains.tau2.conformance.Tau2Conformance;
 import brokkr.domains.tau2.environment.Tau2Data;
@@ -12,7 +13,8 @@ public final class Tau2Domains {
     private Tau2Domains() {}
 
     private static final Map<String, Supplier<Tau2Conformance.EnvironmentFactory>> FACTORIES = Map.of(
-            RetailDomain.DOMAIN, () -> RetailDomain.load().factory());
+            RetailDomain.DOMAIN, () -> RetailDomain.load().factory(),
+            AirlineDomain.DOMAIN, () -> AirlineDomain.load().factory());
 
     public static List<String> names() { return FACTORIES.keySet().stream().sorted().toList(); }
 
@@ -21,7 +23,8 @@ public final class Tau2Domains {
 
     /** The pinned upstream files each domain's episodes read: its own data plus the user simulator's guidelines. */
     private static final Map<String, Map<String, String>> DIGESTS = Map.of(
-            RetailDomain.DOMAIN, merged(RetailDomain.DIGESTS, Tau2Data.USER_SIMULATOR_DIGESTS));
+            RetailDomain.DOMAIN, merged(RetailDomain.DIGESTS, Tau2Data.USER_SIMULATOR_DIGESTS),
+            AirlineDomain.DOMAIN, merged(AirlineDomain.DIGESTS, Tau2Data.USER_SIMULATOR_DIGESTS));
 
     /** The sha256 of every upstream file a domain's episodes depend on, by path; null for an unknown name. */
     public static Map<String, String> dataDigests(String domain) { return DIGESTS.get(domain); }
@@ -34,7 +37,14 @@ public final class Tau2Domains {
 
     /** Domains as the episode protocol runs them (environment, tasks, splits, prompts). */
     private static final Map<String, Supplier<Tau2Domain>> EPISODES = Map.of(
-            RetailDomain.DOMAIN, () -> Tau2Domain.retail(RetailDomain.load()));
+            RetailDomain.DOMAIN, () -> Tau2Domain.retail(RetailDomain.load()),
+            AirlineDomain.DOMAIN, () -> airline(AirlineDomain.load()));
+
+    /** The airline domain for episodes: users have no tools, no {@code sync_tools}. */
+    private static Tau2Domain airline(AirlineDomain d) {
+        return new Tau2Domain(AirlineDomain.DOMAIN, d.episodeEnvironment(), d.taskSpecs(), d::split, d.agentSystemPrompt(),
+                task -> d.userSystemPrompt(task.raw()));
+    }
 
     /** Names of the domains episodes can run on. */
     public static List<String> episodeNames() { return EPISODES.keySet().stream().sorted().toList(); }

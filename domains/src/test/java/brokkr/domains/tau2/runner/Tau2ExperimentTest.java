@@ -66,7 +66,7 @@ class Tau2ExperimentTest {
     @Test void oneProviderPerTau2Domain() {
         Registry r = Registry.load();
         for (String d : Tau2Domains.episodeNames()) assertTrue(r.benchmarks().get("tau2-" + d) instanceof Tau2Benchmark, d);
-        assertEquals(List.of("retail"), Tau2Domains.episodeNames());
+        assertEquals(List.of("airline", "retail"), Tau2Domains.episodeNames());
     }
 
     @Test void theEnvironmentDefNamesTheTaskNotItsGold() {
