@@ -14,7 +14,8 @@ exact doubles, dict order and lone surrogates included):
     list  -> [enc, ...];          dict  -> {"d": [[key, enc], ...]}  (insertion order)
 
 Files: float_repr, round, format, repr (str repr/str of values), printable (str.isprintable ranges over all
-code points), dumps, loads (values or JSONDecodeError text and position), ops (bool(), ==, <, <=, >, >=)
+code points), dumps, loads (values or JSONDecodeError text and position), ops (bool(), ==, <, <=, >, >=), arith
+(+, -, *, +=, -=, *=, unary -, max)
 and worlds (SHA-256 of json.dumps over the upstream tau2 worlds in ../shared, when present).
 
 Known CPython 3.11 vs 3.13 differences, kept out of the vectors (the Java code follows 3.13):
@@ -524,6 +525,46 @@ def fresh(v):
     return v
 
 
+def gen_arith():
+    """First line: the values; then per ordered pair (by index) a + b, a - b, a * b, the augmented forms on a
+    fresh left operand (a += b, a -= b, a *= b) and max(a, b), and per value -a: each the result or
+    "<ExceptionType>: <str(e)>"."""
+    vals = [None, True, False, 0, 1, -1, 3, 50, 2 ** 70, -(2 ** 70), 0.0, -0.0, 1.5, -2.5, 1e308, math.inf, math.nan,
+            2 ** 1030, '', 'ab', '5', [], [1], ['a', 2], {}, {'v': 1}]
+    rows = [{"values": [enc(v) for v in vals]}]
+
+    def outcome(f):
+        try:
+            r = f()
+        except Exception as e:  # noqa: BLE001 - the exception's text is the vector
+            return {"err": type(e).__name__ + ": " + str(e)}
+        return {"out": enc(r)}
+
+    def iadd(a, b):
+        a += b
+        return a
+
+    def isub(a, b):
+        a -= b
+        return a
+
+    def imul(a, b):
+        a *= b
+        return a
+
+    for i, a in enumerate(vals):
+        rows.append(dict({"op": "neg", "i": i}, **outcome(lambda: -fresh(a))))
+    for i, a in enumerate(vals):
+        for j, b in enumerate(vals):
+            for name, f in [('add', lambda x, y: x + y), ('sub', lambda x, y: x - y), ('mul', lambda x, y: x * y),
+                            ('iadd', iadd), ('isub', isub), ('imul', imul), ('max', max)]:
+                if name in ('mul', 'imul') and isinstance(a, int) and isinstance(b, int) and max(abs(a), abs(b)) >= 2 ** 70 \
+                        and (abs(a) == 2 ** 1030 or abs(b) == 2 ** 1030):
+                    continue  # exact but huge: the digit limit of str() is not what is tested here
+                rows.append(dict({"op": name, "i": i, "j": j}, **outcome(lambda: f(fresh(a), fresh(b)))))
+    return write('arith.jsonl', rows)
+
+
 # ---------------------------------------------------------------- real worlds
 SHARED = os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..', '..', '..', '..', 'shared')
 WORLDS = ['upstream/tau2-bench/data/tau2/domains/airline/db.json', 'upstream/tau2-bench/data/tau2/domains/retail/db.json',
@@ -555,7 +596,7 @@ def main():
     counts = {}
     for name, fn in [('float_repr', gen_float_repr), ('round', gen_round), ('format', gen_format),
                      ('repr', gen_repr), ('printable', gen_printable), ('dumps', gen_dumps),
-                     ('loads', gen_loads), ('ops', gen_ops), ('worlds', gen_worlds)]:
+                     ('loads', gen_loads), ('ops', gen_ops), ('arith', gen_arith), ('worlds', gen_worlds)]:
         counts[name] = fn()
     total = sum(c for c in counts.values() if c)
     print(json.dumps(counts), 'total', total, 'python', sys.version.split()[0], file=sys.stderr)

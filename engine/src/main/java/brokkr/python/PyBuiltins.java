@@ -179,6 +179,12 @@ public final class PyBuiltins {
         return PyList.of(a);
     }
 
+    /**
+     * {@code max(a, b)}: Python/bltinmodule.c min_max keeps the first item and replaces it by a later
+     * one only when {@code item > kept} ({@code max(0, 0.0)} is the int 0, {@code max(0, nan)} is 0).
+     */
+    public static Value max(Value a, Value b) { return PyOps.gt(b, a) ? b : a; }
+
     /** {@code str(v)}. */
     public static String str(Value v) { return PyRepr.str(v); }
 

@@ -1,13 +1,13 @@
 package brokkr.python;
 
-import brokkr.value.PyStr;
 import brokkr.value.Value;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 
 /**
- * pydantic v2 (pydantic-core) {@code ValidationError} texts, as {@code str(e)} renders them.
+ * pydantic v2 (pydantic-core) {@code ValidationError} texts, as {@code str(e)} renders them; the
+ * validation that produces them is {@link PydanticSchema}'s.
  *
  * <p>The oracle corpora were recorded with pydantic 2.10.6, so every URL reads
  * {@code https://errors.pydantic.dev/2.10/v/...}; {@link #ERRORS_URL_PREFIX} is the single place
@@ -19,17 +19,12 @@ public final class Pydantic {
     /** pydantic-core {@code get_formated_url}: major.minor of the pydantic that produced the oracle. */
     public static final String ERRORS_URL_PREFIX = "https://errors.pydantic.dev/2.10/v/";
 
-    /** One line error: location (joined with '.'), message, error type, the offending input. */
+    /** One line error: location (joined with '.', empty at the root), message, error type, the offending input. */
     public record LineError(String loc, String msg, String type, Value input) {}
 
-    /** {@code string_type}: "Input should be a valid string". */
-    public static LineError stringType(String field, Value input) {
-        return new LineError(field, "Input should be a valid string", "string_type", input);
-    }
-
-    /** Lax-mode {@code str} field check: only a str is a valid string here (JSON-like inputs). */
+    /** Lax-mode {@code str} field check ({@link PydanticSchema.StrSchema}). */
     public static void checkStr(String field, Value input, List<LineError> errors) {
-        if (!(input instanceof PyStr)) errors.add(stringType(field, input));
+        PydanticSchema.STR.validate(input, PydanticSchema.Loc.ROOT.at(field), errors);
     }
 
     /** Raises {@code ValidationError} for {@code title} when {@code errors} is not empty. */
@@ -48,7 +43,8 @@ public final class Pydantic {
         sb.append(n).append(" validation error").append(n == 1 ? "" : "s").append(" for ").append(title).append('\n');
         List<String> lines = new ArrayList<>();
         for (LineError e : errors) {
-            lines.add(e.loc() + "\n  " + e.msg() + " [type=" + e.type() + ", input_value="
+            // pydantic-core Location's Display: the joined location and a newline, nothing at the root
+            lines.add((e.loc().isEmpty() ? "" : e.loc() + "\n") + "  " + e.msg() + " [type=" + e.type() + ", input_value="
                     + truncateInput(PyRepr.repr(e.input())) + ", input_type=" + e.input().typeName()
                     + "]\n    For further information visit " + ERRORS_URL_PREFIX + e.type());
         }

@@ -5,6 +5,9 @@
  * {@code repr}/{@code str} ({@link brokkr.python.PyRepr}), {@code round}
  * ({@link brokkr.python.PyRound}), {@code format}/f-strings ({@link brokkr.python.PyFormat}),
  * truthiness ({@link brokkr.python.PyTruth}), {@code ==} and ordering ({@link brokkr.python.PyOps}),
+ * {@code + - *} and their augmented forms ({@link brokkr.python.PyArith}), pydantic 2's lax-mode model
+ * validation and {@code ValidationError} texts ({@link brokkr.python.PydanticSchema},
+ * {@link brokkr.python.Pydantic}; vectors from gen_pydantic_vectors.py),
  * code point string order ({@link brokkr.python.PyStrings}) and the int/str digit limit
  * ({@link brokkr.python.PyInts}).
  *

@@ -215,4 +215,35 @@ class PythonVectorsTest {
         }
         c.finish();
     }
+
+    @Test
+    void arithmetic() {
+        List<PyDict> rows = Vectors.read("arith.jsonl");
+        List<Value> values = rows.getFirst().get("values").asList().stream().map(Vectors::decode).toList();
+        Vectors.Check c = new Vectors.Check("+ - * += -= *= unary- max");
+        for (PyDict row : rows.subList(1, rows.size())) {
+            String op = row.get("op").asStr();
+            Value a = values.get(((PyInt) row.get("i")).value().intValueExact());
+            Value b = row.containsKey("j") ? values.get(((PyInt) row.get("j")).value().intValueExact()) : null;
+            String expected = row.containsKey("err") ? row.get("err").asStr() : describe(Vectors.decode(row.get("out")));
+            String actual;
+            try {
+                actual = describe(switch (op) {
+                    case "neg" -> PyArith.neg(a);
+                    case "add" -> PyArith.add(a, b);
+                    case "sub" -> PyArith.sub(a, b);
+                    case "mul" -> PyArith.mul(a, b);
+                    case "iadd" -> PyArith.iadd(a, b);
+                    case "isub" -> PyArith.isub(a, b);
+                    case "imul" -> PyArith.imul(a, b);
+                    case "max" -> PyBuiltins.max(a, b);
+                    default -> throw new IllegalArgumentException(op);
+                });
+            } catch (PyException e) {
+                actual = e.pyType() + ": " + e.str();
+            }
+            c.eq(expected, actual, op + "(" + describe(a) + (b == null ? "" : ", " + describe(b)) + ")");
+        }
+        c.finish();
+    }
 }

@@ -223,7 +223,7 @@ class Tau2CommandTest {
         Tau2Command.Preset gold = Tau2Command.preset(Tau2Command.parse(List.of("run", "--domain", "retail", "--agent", "gold", "--task", "5")), registry);
         assertEquals(new brokkr.eval.ModelRef("scripted", "gold"), gold.agent().modelRef());
         assertEquals(brokkr.domains.tau2.runner.Tau2Benchmark.DEFAULT_JUDGE, gold.environments().getFirst().models().get("judge"));
-        assertEquals(new brokkr.domains.tau2.runner.Tau2Benchmark.Retail().environment("5", java.util.Map.of()).id(), gold.environments().getFirst().id(),
+        assertEquals(new brokkr.domains.tau2.retail.RetailBenchmark().environment("5", java.util.Map.of()).id(), gold.environments().getFirst().id(),
                 "without flags, an experiment's default definition");
     }
 }

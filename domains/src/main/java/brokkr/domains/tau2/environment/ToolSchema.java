@@ -1,5 +1,6 @@
 package brokkr.domains.tau2.environment;
 
+import brokkr.python.PydanticSchema;
 import brokkr.value.PyDict;
 import brokkr.value.PyList;
 import brokkr.value.PyStr;
@@ -19,9 +20,15 @@ public final class ToolSchema {
     /** A parameter: its name, its docstring description (null if undocumented), and its type's JSON schema. */
     public record ParamDoc(String name, String description, PyDict typeSchema) {}
 
-    /** A tool's documentation: docstring short and long descriptions (long may be null). */
-    public record ToolDoc(String name, String shortDesc, String longDesc, List<ParamDoc> params) {
+    /**
+     * A tool's documentation: docstring short and long descriptions (long may be null), and the
+     * {@code $defs} of the models its parameter types refer to (null when none).
+     */
+    public record ToolDoc(String name, String shortDesc, String longDesc, List<ParamDoc> params, PyDict defs) {
         public ToolDoc { params = List.copyOf(params); }
+        public ToolDoc(String name, String shortDesc, String longDesc, List<ParamDoc> params) {
+            this(name, shortDesc, longDesc, params, null);
+        }
         /** {@code Tool._get_description}. */
         public String description() {
             if (shortDesc == null || shortDesc.isEmpty()) return name;
@@ -49,6 +56,7 @@ public final class ToolSchema {
             required.add(new PyStr(p.name()));
         }
         PyDict.Builder params = PyDict.builder();
+        if (doc.defs() != null) params.put("$defs", doc.defs());
         params.put("properties", props.build());
         if (!required.isEmpty()) params.put("required", PyList.of(required));
         params.put("title", new PyStr("parameters"));
@@ -57,7 +65,7 @@ public final class ToolSchema {
                 "function", PyDict.of("name", doc.name(), "description", doc.description(), "parameters", params.build()));
     }
 
-    /** pydantic's {@code GenerateJsonSchema} sorts schema keys (recursively, here one level suffices). */
+    /** pydantic's {@code GenerateJsonSchema} sorts schema keys (recursively; list items keep their own order). */
     static PyDict sortKeys(PyDict d) {
         List<String> keys = new ArrayList<>(d.keys());
         keys.sort(brokkr.python.PyStrings::compare);
@@ -69,19 +77,6 @@ public final class ToolSchema {
         return b.build();
     }
 
-    /** pydantic's default field title: {@code name.replace("_", " ").title()} (Python {@code str.title}). */
-    public static String title(String name) {
-        String s = name.replace('_', ' ');
-        StringBuilder sb = new StringBuilder(s.length());
-        boolean prevCased = false;
-        for (int i = 0; i < s.length(); ) {
-            int cp = s.codePointAt(i);
-            i += Character.charCount(cp);
-            boolean cased = Character.isUpperCase(cp) || Character.isLowerCase(cp) || Character.isTitleCase(cp);
-            if (cased) sb.appendCodePoint(prevCased ? Character.toLowerCase(cp) : Character.toTitleCase(cp));
-            else sb.appendCodePoint(cp);
-            prevCased = cased;
-        }
-        return sb.toString();
-    }
+    /** pydantic's default field title ({@link PydanticSchema#fieldTitle}). */
+    public static String title(String name) { return PydanticSchema.fieldTitle(name); }
 }

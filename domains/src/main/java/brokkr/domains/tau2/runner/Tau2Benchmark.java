@@ -1,11 +1,14 @@
 package brokkr.domains.tau2.runner;
 
+import brokkr.domains.tau2.environment.Tau2Data;
+
+import brokkr.domains.tau2.conformance.Tau2Conformance;
+
 import brokkr.domains.tau2.model.Tau2Transcript;
 
 import brokkr.conversation.Candidate;
 import brokkr.conversation.InfrastructureFailure;
 import brokkr.conversation.ModelCall;
-import brokkr.domains.tau2.retail.RetailDomain;
 import brokkr.eval.AgentDef;
 import brokkr.eval.BenchmarkProvider;
 import brokkr.eval.Check;
@@ -58,8 +61,9 @@ import java.util.Optional;
 import java.util.TreeMap;
 
 /**
- * A tau2-bench domain on the evaluation path, domain {@code tau2-<name>} (one subclass per domain of
- * {@link Tau2Domains}, registered through {@code META-INF/services}).
+ * A tau2-bench domain on the evaluation path, benchmark {@code tau2-<name>}. Each domain package has
+ * one subclass ({@code retail.RetailBenchmark}, ...) that loads its data, registered by one line of
+ * {@code META-INF/services/brokkr.eval.BenchmarkProvider}; {@link Tau2Domains} finds them there.
  *
  * <ul>
  *   <li><b>World setup</b>: the task's initial world (upstream {@code set_state}) goes into the run's
@@ -124,32 +128,55 @@ public abstract class Tau2Benchmark implements BenchmarkProvider {
     static final double UPSTREAM_TEMPERATURE = 0.0;
 
     private final String domainName;
-    private volatile Tau2Domain domain;
+    private final Exploration exploration;
+    private volatile Loaded loaded;
 
-    protected Tau2Benchmark(String domainName) { this.domainName = domainName; }
-
-    /** tau2-bench's retail domain. */
-    public static final class Retail extends Tau2Benchmark {
-        private final Exploration exploration = Tau2Exploration.retail(name());
-
-        public Retail() { super(RetailDomain.DOMAIN); }
-
-        @Override public Optional<Exploration> exploration() { return Optional.of(exploration); }
+    /** @param domainName upstream's name of the domain ({@code retail}); the benchmark is {@code tau2-<name>} */
+    protected Tau2Benchmark(String domainName) {
+        this.domainName = domainName;
+        this.exploration = new Tau2Exploration(name(), () -> loaded().catalogue());
     }
+
+    /**
+     * What a domain package loads from its data files (digests verified): the domain as episodes run it,
+     * its environments for conformance replay, and what exploring it shows.
+     */
+    public record Loaded(Tau2Domain episodes, Tau2Conformance.EnvironmentFactory environments, Tau2Exploration.Catalogue catalogue) {}
+
+    /** Loads the domain's data; called once, on first use. */
+    protected abstract Loaded load();
+
+    /** The sha256 of each of the domain's own upstream files, by path (the user simulator's are added here). */
+    protected abstract Map<String, String> digests();
+
+    /** Upstream's name of the domain ({@code retail}). */
+    public String domainName() { return domainName; }
 
     @Override public String name() { return "tau2-" + domainName; }
 
+    /** The sha256 of every upstream file the domain's episodes depend on, by path: its own and the user simulator's guidelines. */
+    public Map<String, String> dataDigests() {
+        Map<String, String> m = new TreeMap<>(digests());
+        m.putAll(Tau2Data.USER_SIMULATOR_DIGESTS);
+        return Map.copyOf(m);
+    }
+
     /** The domain's data, loaded (and digest-checked) on first use: a registry lookup alone reads nothing. */
-    Tau2Domain domain() {
-        Tau2Domain d = domain;
-        if (d == null) {
+    public Loaded loaded() {
+        Loaded l = loaded;
+        if (l == null) {
             synchronized (this) {
-                if (domain == null) domain = Tau2Domains.load(domainName);
-                d = domain;
+                if (loaded == null) loaded = load();
+                l = loaded;
             }
         }
-        return d;
+        return l;
     }
+
+    /** The domain as episodes run it. */
+    public Tau2Domain domain() { return loaded().episodes(); }
+
+    @Override public Optional<Exploration> exploration() { return Optional.of(exploration); }
 
     @Override public List<String> tasks(String split) {
         return domain().split(split).stream().map(TaskSpec::id).toList();
@@ -190,7 +217,7 @@ public abstract class Tau2Benchmark implements BenchmarkProvider {
         Map<String, ModelRef> roles = new TreeMap<>();
         roles.put("user", models.getOrDefault("user", DEFAULT_USER));
         roles.put("judge", models.getOrDefault("judge", DEFAULT_JUDGE));
-        return new EnvironmentDef(name(), Tau2Domains.UPSTREAM_REVISION, Tau2Domains.dataDigests(domainName), taskId, roles, options(options));
+        return new EnvironmentDef(name(), Tau2Domains.UPSTREAM_REVISION, dataDigests(), taskId, roles, options(options));
     }
 
     /** The given options over upstream's defaults, checked; {@value #AGENT_STOP_TOKEN} only when true. */

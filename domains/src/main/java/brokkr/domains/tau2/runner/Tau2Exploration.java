@@ -8,7 +8,6 @@ import brokkr.domains.tau2.model.GoldAction;
 import brokkr.domains.tau2.model.Requestor;
 import brokkr.domains.tau2.model.RewardType;
 import brokkr.domains.tau2.model.TaskSpec;
-import brokkr.domains.tau2.retail.RetailDomain;
 import brokkr.eval.Attempt;
 import brokkr.eval.Exploration;
 import brokkr.eval.ToolWorld;
@@ -57,15 +56,6 @@ public final class Tau2Exploration implements Exploration {
     public Tau2Exploration(String name, Supplier<Catalogue> load) {
         this.name = name;
         this.load = load;
-    }
-
-    /** tau2-bench's retail domain (users have no tools and no DB). */
-    public static Tau2Exploration retail(String name) {
-        return new Tau2Exploration(name, () -> {
-            RetailDomain d = RetailDomain.load();
-            return new Catalogue("tau2-bench retail customer service", Tau2Domain.retail(d), List.copyOf(d.splits().keys()),
-                    d.policy(), RetailDomain.DIGESTS, new Worlds(d.db(), null));
-        });
     }
 
     private Catalogue catalogue() {

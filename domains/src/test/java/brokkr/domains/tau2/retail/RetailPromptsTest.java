@@ -2,6 +2,7 @@ package brokkr.domains.tau2.retail;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import brokkr.domains.tau2.SharedDirs;
 import brokkr.python.PyJson;
 import brokkr.domains.tau2.environment.Tau2Data;
 import brokkr.value.Json;
@@ -20,7 +21,7 @@ class RetailPromptsTest {
     @BeforeAll
     static void load() {
         domain = new RetailDomain(new Tau2Data(SharedDirs.tau2Data()));
-        prompts = Json.read(SharedDirs.conformance("prompts.json")).asDict();
+        prompts = Json.read(SharedDirs.conformance("retail", "prompts.json")).asDict();
     }
 
     @Test

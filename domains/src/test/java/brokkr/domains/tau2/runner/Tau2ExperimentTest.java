@@ -1,5 +1,6 @@
 package brokkr.domains.tau2.runner;
 
+import brokkr.domains.tau2.retail.RetailBenchmark;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -67,11 +68,11 @@ class Tau2ExperimentTest {
     @Test void oneProviderPerTau2Domain() {
         Registry r = Registry.load();
         for (String d : Tau2Domains.names()) assertTrue(r.benchmarks().get("tau2-" + d) instanceof Tau2Benchmark, d);
-        assertEquals(List.of("retail"), Tau2Domains.names());
+        assertEquals(List.of("airline", "retail"), Tau2Domains.names());
     }
 
     @Test void theEnvironmentDefNamesTheTaskNotItsGold() {
-        Tau2Benchmark b = new Tau2Benchmark.Retail();
+        Tau2Benchmark b = new RetailBenchmark();
         EnvironmentDef env = b.environment("5", Map.of());
         String json = PyJson.dumps(env.toValue());
         assertEquals("a2c024725189473d2d7cea3a5cfdbcc67478e41f", env.upstreamRevision());
@@ -88,7 +89,7 @@ class Tau2ExperimentTest {
 
     /** The orchestrator's settings are EnvironmentDef options over upstream's defaults; the defaults keep earlier definitions' ids. */
     @Test void environmentOptionsOverUpstreamsDefaults() {
-        Tau2Benchmark b = new Tau2Benchmark.Retail();
+        Tau2Benchmark b = new RetailBenchmark();
         EnvironmentDef plain = b.environment("5", Map.of());
         assertEquals(PyDict.of("max_steps", 200, "max_errors", 10, "enforce_communication_protocol", false, "run_seed", 300), plain.options());
         assertEquals(plain.id(), b.environment("5", Map.of(), PyDict.empty()).id());

@@ -1,0 +1,134 @@
+package brokkr.domains.tau2.airline;
+
+import brokkr.domains.tau2.conformance.Tau2Conformance;
+import brokkr.domains.tau2.environment.EpisodeEnvironment;
+import brokkr.domains.tau2.environment.Tau2Data;
+import brokkr.domains.tau2.environment.Tau2Environment;
+import brokkr.domains.tau2.environment.Tau2Environment.Worlds;
+import brokkr.domains.tau2.environment.Tau2EpisodeEnvironment;
+import brokkr.domains.tau2.environment.Tau2Toolkit;
+import brokkr.domains.tau2.model.TaskSpec;
+import brokkr.domains.tau2.orchestrator.Tau2Prompts;
+import brokkr.value.Json;
+import brokkr.value.PyDict;
+import brokkr.value.PyList;
+import brokkr.value.Value;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * tau2-bench's airline domain (src/tau2/domains/airline/environment.py): the pristine DB (loaded and
+ * validated once, shared by every environment since worlds are immutable), the policy, the tasks and
+ * splits, the agent and user-simulator prompts, and the environment factory. Users have no tools and
+ * there is no {@code sync_tools}.
+ */
+public final class AirlineDomain {
+    public static final String DOMAIN = "airline";
+
+    /**
+     * sha256 of the upstream files this transcription was proven against (upstream MANIFEST.md; db.json
+     * is the reconstruction documented there).
+     */
+    public static final Map<String, String> DIGESTS = Map.of(
+            "data/tau2/domains/airline/db.json", "0eaaaba983972a5b14c762b8b0754ce92a1c3443e288010b0d16a5e5f59b3e16",
+            "data/tau2/domains/airline/policy.md", "10dc0525421521208be39cee235bba84a16e2bcba9899eb93d92cd81d2f62fc4",
+            "data/tau2/domains/airline/split_tasks.json", "b22ced4d9a9850ac9aea31c53bdcb6d6009058140bd9acc7db37c1d36222ba8b",
+            "data/tau2/domains/airline/tasks.json", "ccd8ba737b4cc371415af70151187788f728d6108d0916e73bb4317b40542052");
+
+    private final Tau2Data data;
+    private final PyDict db;
+    private final String policy;
+    private final PyList tasks;
+    private final PyDict splits;
+    private final String userGuidelines;
+    private final Tau2Toolkit toolkit;
+
+    public AirlineDomain(Tau2Data data) {
+        this.data = data;
+        this.db = AirlineModel.db(Json.read(read("data/tau2/domains/airline/db.json")));
+        this.policy = new String(read("data/tau2/domains/airline/policy.md"), StandardCharsets.UTF_8);
+        this.tasks = Json.read(read("data/tau2/domains/airline/tasks.json")).asList();
+        this.splits = Json.read(read("data/tau2/domains/airline/split_tasks.json")).asDict();
+        String g = "data/tau2/user_simulator/simulation_guidelines.md";
+        this.userGuidelines = data.readText(g, Tau2Data.USER_SIMULATOR_DIGESTS.get(g));
+        this.toolkit = AirlineTools.toolkit();
+    }
+
+    /** Loads from the located data directory ({@link Tau2Data#locate()}). */
+    public static AirlineDomain load() { return new AirlineDomain(Tau2Data.locate()); }
+
+    private byte[] read(String rel) { return data.read(rel, DIGESTS.get(rel)); }
+
+    public PyDict db() { return db; }
+    public String policy() { return policy; }
+    public PyList tasks() { return tasks; }
+    public PyDict splits() { return splits; }
+    public Tau2Toolkit toolkit() { return toolkit; }
+
+    /** {@code get_environment()}: a fresh environment on the pristine DB. */
+    public Tau2Environment environment() { return Tau2Environment.agentOnly(toolkit, db); }
+
+    /**
+     * An environment for a conformance record: pristine, or (with a task id) after that task's initial
+     * state; no airline task has one ({@code initial_state} is null for all 50).
+     */
+    public Tau2Environment environment(String initTaskId) {
+        if (initTaskId != null) {
+            Value init = task(initTaskId).get("initial_state");
+            if (init != null && !init.isNone()) {
+                throw new UnsupportedOperationException("airline task " + initTaskId + " has an initial_state; not transcribed");
+            }
+        }
+        return environment();
+    }
+
+    public Tau2Conformance.EnvironmentFactory factory() { return this::environment; }
+
+    public PyDict task(String id) {
+        for (Value t : tasks) if (t.asDict().get("id").asStr().equals(id)) return t.asDict();
+        throw new IllegalArgumentException("no airline task " + id);
+    }
+
+    /** The tasks as the episode protocol reads them, in task-file order. */
+    public Map<String, TaskSpec> taskSpecs() {
+        Map<String, TaskSpec> out = new LinkedHashMap<>();
+        for (Value t : tasks) {
+            TaskSpec spec = TaskSpec.parse(t.asDict());
+            out.put(spec.id(), spec);
+        }
+        return out;
+    }
+
+    /** The environment as the episode protocol drives it: users have no tools, no {@code sync_tools}. */
+    public EpisodeEnvironment<Worlds> episodeEnvironment() {
+        return new Tau2EpisodeEnvironment(toolkit, null, null, task -> environment(task.id()), task -> List.of());
+    }
+
+    /** {@code LLMAgent.system_prompt} for airline. */
+    public String agentSystemPrompt() { return Tau2Prompts.agentSystemPrompt(policy); }
+
+    /** {@code [t.openai_schema for t in env.get_tools()]}. */
+    public List<Value> agentToolSchemas() { return toolkit.openaiSchemas(); }
+
+    /** {@code UserSimulator.system_prompt} of a task (airline users have no tools). */
+    public String userSystemPrompt(PyDict task) {
+        return Tau2Prompts.userSystemPrompt(userGuidelines, task.get("user_scenario"));
+    }
+
+    /** Task ids of a split ("train", "test", "base"), in task-file order. */
+    public List<String> split(String name) {
+        Value ids = splits.get(name);
+        if (ids == null) throw new IllegalArgumentException("Invalid task split name: " + name + ". Valid splits are: " + splits.keys());
+        List<String> wanted = new ArrayList<>();
+        for (Value v : ids.asList()) wanted.add(v.asStr());
+        List<String> out = new ArrayList<>();
+        for (Value t : tasks) {
+            String id = t.asDict().get("id").asStr();
+            if (wanted.contains(id)) out.add(id);
+        }
+        return out;
+    }
+}

@@ -1,0 +1,85 @@
+package brokkr.domains.tau2.airline;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import brokkr.domains.tau2.SharedDirs;
+import brokkr.domains.tau2.environment.Tau2Data;
+import brokkr.python.PyException;
+import brokkr.value.Json;
+import brokkr.value.PyDict;
+import brokkr.value.PyNone;
+import brokkr.world.WorldHash;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Pinned data digests, and the DB as upstream's FlightDB validates and dumps it. */
+class AirlineDataTest {
+
+    /** A copy of the airline data with one changed file is refused, naming the file and both digests. */
+    @Test
+    void changedFileIsRefused(@TempDir Path tmp) throws IOException {
+        Path src = SharedDirs.tau2Data();
+        for (String rel : new String[] {"data/tau2/domains/airline/db.json", "data/tau2/domains/airline/policy.md",
+                "data/tau2/domains/airline/tasks.json", "data/tau2/domains/airline/split_tasks.json",
+                "data/tau2/user_simulator/simulation_guidelines.md"}) {
+            Path to = tmp.resolve(rel);
+            Files.createDirectories(to.getParent());
+            Files.copy(src.resolve(rel), to);
+        }
+        new AirlineDomain(new Tau2Data(tmp)); // the intact copy loads
+        Path tasks = tmp.resolve("data/tau2/domains/airline/tasks.json");
+        Files.writeString(tasks, Files.readString(tasks) + "\n");
+        String actual = Tau2Data.sha256Hex(Files.readAllBytes(tasks));
+        Tau2Data.Tau2DataException e = assertThrows(Tau2Data.Tau2DataException.class, () -> new AirlineDomain(new Tau2Data(tmp)));
+        assertTrue(e.getMessage().contains(tasks.toString()), e.getMessage());
+        assertTrue(e.getMessage().contains(AirlineDomain.DIGESTS.get("data/tau2/domains/airline/tasks.json")), e.getMessage());
+        assertTrue(e.getMessage().contains(actual), e.getMessage());
+    }
+
+    /**
+     * {@code FlightDB.model_validate(db.json).model_dump()}: reservations gain {@code status: None}
+     * (absent from the file), flight legs are reordered to the model's fields; the hash is upstream's
+     * {@code get_db_hash()} of the pristine DB (every record of the corpora starts from it).
+     */
+    @Test
+    void theDbIsTheModelDump() {
+        AirlineDomain d = new AirlineDomain(new Tau2Data(SharedDirs.tau2Data()));
+        PyDict raw = Json.read(SharedDirs.tau2Data().resolve("data/tau2/domains/airline/db.json")).asDict();
+        PyDict rawRes = raw.get("reservations").asDict().get("4WQ150").asDict();
+        PyDict res = d.db().get("reservations").asDict().get("4WQ150").asDict();
+        assertEquals(null, rawRes.get("status"));
+        assertEquals(PyNone.NONE, res.get("status"));
+        assertEquals("[origin, destination, flight_number, date, price]", rawRes.get("flights").asList().get(0).asDict().keys().toString());
+        assertEquals("[flight_number, origin, destination, date, price]", res.get("flights").asList().get(0).asDict().keys().toString());
+        assertEquals("7d1714e959830778e6b38d63428b660ef6c9009261f0adaa178adb97bfb469d6", WorldHash.sha256(d.db(), true));
+        assertEquals(300, d.db().get("flights").asDict().size());
+        assertEquals(500, d.db().get("users").asDict().size());
+        assertEquals(2000, d.db().get("reservations").asDict().size());
+    }
+
+    /** A DB that FlightDB would not accept is refused with pydantic's text (extra="forbid" at the top, unions by status). */
+    @Test
+    void anInvalidDbIsAValidationError() {
+        PyException e = assertThrows(PyException.class, () -> AirlineModel.db(Json.parse(
+                "{\"flights\": {\"HAT1\": {\"flight_number\": \"HAT1\", \"origin\": \"A\", \"destination\": \"B\","
+                        + " \"scheduled_departure_time_est\": \"1\", \"scheduled_arrival_time_est\": \"2\","
+                        + " \"dates\": {\"2024-05-01\": {\"status\": \"cancelled\"}}}}, \"users\": {}, \"reservations\": {}, \"x\": 1}")));
+        assertEquals("ValidationError", e.pyType());
+        assertTrue(e.str().startsWith("1 validation error for FlightDB\nx\n  Extra inputs are not permitted [type=extra_forbidden"), e.str());
+        PyException bad = assertThrows(PyException.class, () -> AirlineModel.db(Json.parse(
+                "{\"flights\": {\"HAT1\": {\"flight_number\": \"HAT1\", \"origin\": \"A\", \"destination\": \"B\","
+                        + " \"scheduled_departure_time_est\": \"1\", \"scheduled_arrival_time_est\": \"2\","
+                        + " \"dates\": {\"2024-05-01\": {\"status\": \"lost\"}}}}, \"users\": {}, \"reservations\": {}}")));
+        // pydantic 2's smart union: every member's errors under the member's class name (text from upstream's FlightDB)
+        assertTrue(bad.str().startsWith("16 validation errors for FlightDB\nflights.HAT1.dates.2024-05-01.FlightDateStatusAvailable.status\n"
+                + "  Input should be 'available' [type=literal_error, input_value='lost', input_type=str]"), bad.str());
+        assertTrue(bad.str().endsWith("flights.HAT1.dates.2024-05-01.FlightDataStatusOnTime.estimated_arrival_time_est\n"
+                + "  Field required [type=missing, input_value={'status': 'lost'}, input_type=dict]\n"
+                + "    For further information visit https://errors.pydantic.dev/2.10/v/missing"), bad.str());
+    }
+}

@@ -1,0 +1,70 @@
+package brokkr.domains.tau2.airline;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import brokkr.domains.tau2.SharedDirs;
+import brokkr.domains.tau2.environment.Tau2Data;
+import brokkr.python.PyJson;
+import brokkr.value.Json;
+import brokkr.value.PyDict;
+import brokkr.value.PyList;
+import brokkr.value.Value;
+import java.util.List;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/** Prompts and tool schemas, byte for byte against upstream's (conformance/tau2/airline/prompts.json). */
+class AirlinePromptsTest {
+    static AirlineDomain domain;
+    static PyDict prompts;
+
+    @BeforeAll
+    static void load() {
+        domain = new AirlineDomain(new Tau2Data(SharedDirs.tau2Data()));
+        prompts = Json.read(SharedDirs.conformance("airline", "prompts.json")).asDict();
+    }
+
+    @Test
+    void agentSystemPrompt() {
+        assertEquals(prompts.get("agent_system_prompt").asStr(), domain.agentSystemPrompt());
+        assertTrue(domain.agentSystemPrompt().contains("The current time is 2024-05-15 15:00:00 EST."));
+    }
+
+    @Test
+    void agentToolSchemas() {
+        PyList expected = prompts.get("agent_tools").asList();
+        List<Value> actual = domain.agentToolSchemas();
+        assertEquals(14, actual.size());
+        assertEquals(expected.size(), actual.size());
+        for (int i = 0; i < expected.size(); i++) {
+            // key order included ($defs first, sorted property keys): compare the json.dumps texts
+            assertEquals(PyJson.dumps(expected.get(i)), PyJson.dumps(actual.get(i)), "schema " + i);
+        }
+        assertEquals(PyJson.dumps(expected), PyJson.dumps(PyList.of(actual)));
+        assertTrue(prompts.get("user_tools_all").isNone());
+    }
+
+    @Test
+    void userSystemPrompts() {
+        PyList tasks = prompts.get("tasks").asList();
+        assertEquals(50, tasks.size());
+        assertEquals(50, domain.tasks().size());
+        for (Value tv : tasks) {
+            PyDict t = tv.asDict();
+            String id = t.get("task_id").asStr();
+            assertEquals(t.get("user_system_prompt").asStr(), domain.userSystemPrompt(domain.task(id)), "task " + id);
+            assertTrue(t.get("user_tools").isNone(), "task " + id);
+        }
+    }
+
+    @Test
+    void splits() {
+        assertEquals(30, domain.split("train").size());
+        assertEquals(20, domain.split("test").size());
+        assertEquals(50, domain.split("base").size());
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> domain.split("full"));
+        assertTrue(e.getMessage().contains("Invalid task split name: full"), e.getMessage());
+    }
+}
