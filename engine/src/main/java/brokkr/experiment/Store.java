@@ -118,6 +118,7 @@ public final class Store implements AutoCloseable {
     }
 
     private static Store connect(Path db) {
+        SqliteLibrary.prepare();
         try {
             Connection c = DriverManager.getConnection("jdbc:sqlite:" + db.toAbsolutePath());
             try {
