@@ -74,8 +74,10 @@ public final class LoopBench {
         out.println("agent loop: PointerChasing.play, scripted ideal follower (./brokkr loop N)");
         table(out, depths, maxSeconds, LoopBench::play);
         out.println();
-        out.println("evaluation path: Evaluation.evaluate of a loop cell, scripted ideal (tasks up to " + EVALUATION_CAP + ")");
-        table(out, depths.stream().filter(d -> d <= EVALUATION_CAP).toList(), maxSeconds, LoopBench::evaluation);
+        out.println("evaluation path: Evaluation.evaluate of a loop cell, scripted ideal (task ids go up to " + EVALUATION_CAP + ")");
+        List<Integer> capped = new ArrayList<>(depths.stream().filter(d -> d <= EVALUATION_CAP).toList());
+        if (depths.stream().anyMatch(d -> d > EVALUATION_CAP) && !capped.contains(EVALUATION_CAP)) capped.add(EVALUATION_CAP);
+        table(out, capped, maxSeconds, LoopBench::evaluation);
         return 0;
     }
 
