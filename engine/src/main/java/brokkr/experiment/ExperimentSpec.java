@@ -23,6 +23,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.math.BigDecimal;
 import java.math.BigInteger;
+import java.nio.charset.CharacterCodingException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -126,33 +127,51 @@ public record ExperimentSpec(String name, List<DomainSpec> domains, List<Candida
     public static ExperimentSpec read(Path file) {
         String n = file.getFileName().toString();
         boolean yaml = n.endsWith(".yaml") || n.endsWith(".yml");
-        JsonNode node;
+        String text;
+        try {
+            text = Files.readString(file);
+        } catch (CharacterCodingException e) {
+            throw new SpecException(file + ": not UTF-8 text");
+        } catch (IOException e) {
+            throw new UncheckedIOException(file.toString(), e);
+        }
+        String stem = n.contains(".") ? n.substring(0, n.lastIndexOf('.')) : n;
+        return parse(text, yaml, file.toString(), stem, file.toAbsolutePath().getParent());
+    }
+
+    /**
+     * Parses an experiment from text, YAML (which also reads JSON) or JSON, as strictly as {@link #read}
+     * does; {@code source} names the text in error messages (a file, a notebook cell).
+     */
+    public static ExperimentSpec parse(String text, boolean yaml, String source, String defaultName, Path baseDir) {
         ObjectMapper mapper = yaml ? YAML : JSON;
-        try (JsonParser p = mapper.createParser(file.toFile())) {
+        JsonNode node;
+        try (JsonParser p = mapper.createParser(text)) {
             node = mapper.readTree(p);
             try {
-                if (p.nextToken() != null) throw new SpecException(at(file, p.currentTokenLocation()) + "trailing content after the experiment (a file holds one mapping)");
+                if (p.nextToken() != null) throw new SpecException(at(source, p.currentTokenLocation()) + TRAILING);
             } catch (JsonProcessingException e) {
-                throw new SpecException(at(file, e.getLocation()) + "trailing content after the experiment (a file holds one mapping)");
+                throw new SpecException(at(source, e.getLocation()) + TRAILING);
             }
         } catch (JsonProcessingException e) {
             String m = e.getOriginalMessage();
             // Jackson says "field"; a YAML or JSON author knows them as keys.
             if (m.startsWith("Duplicate field ")) m = "duplicate key " + m.substring("Duplicate field ".length());
-            throw new SpecException(at(file, e.getLocation()) + m);
+            throw new SpecException(at(source, e.getLocation()) + m);
         } catch (IOException e) {
-            throw new UncheckedIOException(file.toString(), e);
+            throw new UncheckedIOException(source, e);
         }
-        if (node == null || !node.isObject()) throw new SpecException(file + ": an experiment file is a mapping");
-        String stem = n.contains(".") ? n.substring(0, n.lastIndexOf('.')) : n;
-        return fromValue(toValue(node).asDict(), stem, file.toAbsolutePath().getParent());
+        if (node == null || !node.isObject()) throw new SpecException(source + ": an experiment file is a mapping");
+        return fromValue(toValue(node).asDict(), defaultName, baseDir);
     }
+
+    private static final String TRAILING = "trailing content after the experiment (a file holds one mapping)";
 
     private static final ObjectMapper JSON = JsonMapper.builder().enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION).build();
     private static final ObjectMapper YAML = YAMLMapper.builder().enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION).build();
 
-    private static String at(Path file, JsonLocation where) {
-        return where == null || where.getLineNr() < 1 ? file + ": " : file + ":" + where.getLineNr() + ": ";
+    private static String at(String source, JsonLocation where) {
+        return where == null || where.getLineNr() < 1 ? source + ": " : source + ":" + where.getLineNr() + ": ";
     }
 
     /** Parses a spec from its data; {@code baseDir} resolves {@code system_prompt_file}. */

@@ -51,6 +51,15 @@ class ExperimentSpecTest {
                 """), "duplicate", "split");
     }
 
+    @Test void textFromElsewhereIsParsedAsStrictly() {
+        var e = assertThrows(ExperimentSpec.SpecException.class,
+                () -> ExperimentSpec.parse(BASE + "repetitions: 2\nrepetitions: 3\n", true, "cell", "notebook", tmp));
+        assertMentions(e.getMessage(), "cell:5:", "duplicate key 'repetitions'");
+        assertMentions(assertThrows(ExperimentSpec.SpecException.class,
+                () -> ExperimentSpec.parse(BASE + "---\nx: 1\n", true, "cell", "notebook", tmp)).getMessage(), "cell:", "trailing");
+        assertEquals("notebook", ExperimentSpec.parse(BASE, true, "cell", "notebook", tmp).name());
+    }
+
     @Test void trailingContentAfterTheSpecIsRejected() throws Exception {
         String json = "{\"domain\": \"quiz\", \"split\": \"all\", \"candidates\": [{\"id\": \"g\", \"provider\": \"fake\", \"model\": \"gold\"}]}";
         assertMentions(rejected("garbage.json", json + " trailing garbage\n"), "garbage.json", "trailing");
