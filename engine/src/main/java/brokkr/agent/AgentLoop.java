@@ -10,6 +10,8 @@ import brokkr.conversation.Turn;
 import brokkr.conversation.Usage;
 import java.util.ArrayList;
 import java.util.List;
+import org.pcollections.PVector;
+import org.pcollections.TreePVector;
 
 /**
  * The plain tool-calling loop: ask the candidate for the next message; if it calls tools, run all
@@ -28,13 +30,17 @@ public record AgentLoop(int maxSteps) {
     }
 
     public Transcript run(Candidate candidate, List<Message> opening, List<ToolSpec> tools, ToolExecutor executor) {
-        List<Message> history = new ArrayList<>(opening);
+        // The history is persistent: each step hands the candidate an immutable list that shares all but
+        // the newest messages with the previous one, so a run of n steps costs O(n log n), not the
+        // O(n^2) of copying the whole conversation for every call. Usage and model calls are summed
+        // as they come.
+        PVector<Message> history = TreePVector.from(opening);
         List<ModelCall> modelCalls = new ArrayList<>();
         Usage usage = Usage.ZERO;
         for (int step = 0; step < maxSteps; step++) {
             Turn turn;
             try {
-                turn = candidate.next(List.copyOf(history), tools);
+                turn = candidate.next(history, tools);
             } catch (InfrastructureFailure f) {
                 modelCalls.addAll(f.attempts());
                 return new Transcript(history, usage, modelCalls, Transcript.Stop.INFRASTRUCTURE_FAILURE, f);
@@ -42,11 +48,11 @@ public record AgentLoop(int maxSteps) {
             modelCalls.addAll(turn.calls());
             Message.Assistant reply = turn.message();
             usage = usage.plus(reply.usage() == null ? Usage.ZERO : reply.usage());
-            history.add(reply);
+            history = history.plus(reply);
             if (!reply.hasToolCalls()) {
                 return new Transcript(history, usage, modelCalls, Transcript.Stop.ANSWERED, null);
             }
-            history.addAll(executeTurn(reply.toolCalls(), executor));
+            history = history.plusAll(executeTurn(reply.toolCalls(), executor));
         }
         return new Transcript(history, usage, modelCalls, Transcript.Stop.MAX_STEPS, null);
     }

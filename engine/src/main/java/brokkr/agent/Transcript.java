@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
 import java.util.stream.Collectors;
+import org.pcollections.PVector;
 
 /**
  * The record of one agent run: every message (opening messages first), the summed usage of the
@@ -18,7 +19,8 @@ import java.util.stream.Collectors;
 public record Transcript(List<Message> messages, Usage usage, List<ModelCall> modelCalls, Stop stop,
                          InfrastructureFailure failure) {
     public Transcript {
-        messages = List.copyOf(messages);
+        // A persistent history (the agent loop's) is kept as it is; anything else is copied once.
+        messages = messages instanceof PVector<Message> p ? p : List.copyOf(messages);
         modelCalls = List.copyOf(modelCalls);
     }
 

@@ -11,11 +11,19 @@ import brokkr.value.PyList;
 import brokkr.value.PyNone;
 import brokkr.value.PyStr;
 import brokkr.value.Value;
+import com.fasterxml.jackson.core.JsonLocation;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.StreamReadFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.math.BigDecimal;
+import java.math.BigInteger;
+import java.nio.charset.CharacterCodingException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -65,18 +73,27 @@ public record ExperimentSpec(String name, List<DomainSpec> domains, List<Candida
         public SpecException(String message) { super(message); }
     }
 
+    /** Upper bounds of the counts and the cell timeout: beyond them a value is a typo or a unit mistake, not a plan. */
+    public static final int MAX_REPETITIONS = 10_000;
+    public static final int MAX_PARALLELISM = 10_000;
+    public static final int MAX_INFRA_RETRIES = 100;
+    public static final Duration MAX_CELL_TIMEOUT = Duration.ofDays(7);
+    /** A name is a directory name ({@code .brokkr/experiments/NAME}); longer ones are refused by some file systems. */
+    public static final int MAX_NAME_LENGTH = 128;
+
     public ExperimentSpec {
-        if (name == null || name.isBlank()) throw new SpecException("name is required");
+        checkName(name);
         domains = List.copyOf(domains);
         candidates = List.copyOf(candidates);
         providerLimits = Map.copyOf(providerLimits == null ? Map.of() : providerLimits);
         models = Map.copyOf(models == null ? Map.of() : models);
         if (domains.isEmpty()) throw new SpecException("no domains");
         if (candidates.isEmpty()) throw new SpecException("no candidates");
-        if (repetitions < 1) throw new SpecException("repetitions must be >= 1");
-        if (parallelism < 1) throw new SpecException("parallelism must be >= 1");
-        if (maxInfraRetries < 0) throw new SpecException("max_infra_retries must be >= 0");
-        if (cellTimeout == null || cellTimeout.isNegative() || cellTimeout.isZero()) throw new SpecException("cell_timeout_seconds must be > 0");
+        checkRange("repetitions", repetitions, 1, MAX_REPETITIONS);
+        checkRange("parallelism", parallelism, 1, MAX_PARALLELISM);
+        checkRange("max_infra_retries", maxInfraRetries, 0, MAX_INFRA_RETRIES);
+        if (cellTimeout == null || cellTimeout.isNegative() || cellTimeout.isZero()) throw new SpecException("'cell_timeout_seconds' must be greater than 0");
+        if (cellTimeout.compareTo(MAX_CELL_TIMEOUT) > 0) throw new SpecException("'cell_timeout_seconds' must be at most " + MAX_CELL_TIMEOUT.toSeconds());
         Set<String> labels = new HashSet<>();
         Map<String, String> ids = new LinkedHashMap<>();
         for (CandidateSpec c : candidates) {
@@ -84,6 +101,18 @@ public record ExperimentSpec(String name, List<DomainSpec> domains, List<Candida
             String prev = ids.put(c.agentDef().id(), c.label());
             if (prev != null) throw new SpecException("candidates " + prev + " and " + c.label() + " are the same definition");
         }
+    }
+
+    /**
+     * The name becomes the directory {@code .brokkr/experiments/NAME}: it must be one directory name,
+     * so that no name can reach outside that folder ({@code ../x}, {@code a/b}, an absolute path).
+     */
+    private static void checkName(String name) {
+        if (name == null || name.isBlank()) throw new SpecException("name is required");
+        if (name.equals(".") || name.contains("/") || name.contains("\\") || name.contains("..") || name.chars().anyMatch(Character::isISOControl)) {
+            throw new SpecException("name '" + name + "' must be usable as one directory name: no '/', '\\', '..' or control characters");
+        }
+        if (name.length() > MAX_NAME_LENGTH) throw new SpecException("name must be at most " + MAX_NAME_LENGTH + " characters, got " + name.length());
     }
 
     /** Same experiment with the progress bar switched on or off. */
@@ -96,21 +125,59 @@ public record ExperimentSpec(String name, List<DomainSpec> domains, List<Candida
     private static final Set<String> TOP = Set.of("name", "domain", "domains", "split", "tasks", "options", "candidates", "repetitions",
             "parallelism", "providers", "user", "judge", "models", "max_infra_retries", "cell_timeout_seconds", "progress");
 
-    /** Reads an experiment file: YAML when it ends in .yaml/.yml, JSON otherwise. */
+    /**
+     * Reads an experiment file: YAML when it ends in .yaml/.yml, JSON otherwise. The file holds exactly
+     * one mapping: a key given twice and anything after the mapping (a second YAML document, trailing
+     * text after the JSON object) are errors, not "last one wins" or "ignored".
+     */
     public static ExperimentSpec read(Path file) {
         String n = file.getFileName().toString();
         boolean yaml = n.endsWith(".yaml") || n.endsWith(".yml");
-        JsonNode node;
+        String text;
         try {
-            node = (yaml ? new YAMLMapper() : new ObjectMapper()).readTree(file.toFile());
-        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
-            throw new SpecException(file + ": " + e.getOriginalMessage());
+            text = Files.readString(file);
+        } catch (CharacterCodingException e) {
+            throw new SpecException(file + ": not UTF-8 text");
         } catch (IOException e) {
             throw new UncheckedIOException(file.toString(), e);
         }
-        if (node == null || !node.isObject()) throw new SpecException(file + ": an experiment file is a mapping");
         String stem = n.contains(".") ? n.substring(0, n.lastIndexOf('.')) : n;
-        return fromValue(toValue(node).asDict(), stem, file.toAbsolutePath().getParent());
+        return parse(text, yaml, file.toString(), stem, file.toAbsolutePath().getParent());
+    }
+
+    /**
+     * Parses an experiment from text, YAML (which also reads JSON) or JSON, as strictly as {@link #read}
+     * does; {@code source} names the text in error messages (a file, a notebook cell).
+     */
+    public static ExperimentSpec parse(String text, boolean yaml, String source, String defaultName, Path baseDir) {
+        ObjectMapper mapper = yaml ? YAML : JSON;
+        JsonNode node;
+        try (JsonParser p = mapper.createParser(text)) {
+            node = mapper.readTree(p);
+            try {
+                if (p.nextToken() != null) throw new SpecException(at(source, p.currentTokenLocation()) + TRAILING);
+            } catch (JsonProcessingException e) {
+                throw new SpecException(at(source, e.getLocation()) + TRAILING);
+            }
+        } catch (JsonProcessingException e) {
+            String m = e.getOriginalMessage();
+            // Jackson says "field"; a YAML or JSON author knows them as keys.
+            if (m.startsWith("Duplicate field ")) m = "duplicate key " + m.substring("Duplicate field ".length());
+            throw new SpecException(at(source, e.getLocation()) + m);
+        } catch (IOException e) {
+            throw new UncheckedIOException(source, e);
+        }
+        if (node == null || !node.isObject()) throw new SpecException(source + ": an experiment file is a mapping");
+        return fromValue(toValue(node).asDict(), defaultName, baseDir);
+    }
+
+    private static final String TRAILING = "trailing content after the experiment (a file holds one mapping)";
+
+    private static final ObjectMapper JSON = JsonMapper.builder().enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION).build();
+    private static final ObjectMapper YAML = YAMLMapper.builder().enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION).build();
+
+    private static String at(String source, JsonLocation where) {
+        return where == null || where.getLineNr() < 1 ? source + ": " : source + ":" + where.getLineNr() + ": ";
     }
 
     /** Parses a spec from its data; {@code baseDir} resolves {@code system_prompt_file}. */
@@ -154,7 +221,9 @@ public record ExperimentSpec(String name, List<DomainSpec> domains, List<Candida
             for (var e : dict(d.get("providers"), "providers").entries()) {
                 PyDict p = dict(e.getValue(), "providers." + e.getKey());
                 checkKeys(p, "provider " + e.getKey(), Set.of("concurrency", "rate_per_second"));
-                limits.put(e.getKey(), new ProviderLimit((int) optNum(p, "concurrency", 0), optNum(p, "rate_per_second", 0)));
+                String key = "providers." + e.getKey() + ".";
+                limits.put(e.getKey(), new ProviderLimit(count(p, "concurrency", key, 0, 0, MAX_PARALLELISM),
+                        rate(p, "rate_per_second", key)));
             }
         }
         Map<String, ModelRef> models = new TreeMap<>();
@@ -166,8 +235,8 @@ public record ExperimentSpec(String name, List<DomainSpec> domains, List<Candida
             }
         }
         return new ExperimentSpec(d.containsKey("name") ? str(d, "name") : defaultName, domains, candidates,
-                (int) optNum(d, "repetitions", 1), (int) optNum(d, "parallelism", 4), limits, models,
-                (int) optNum(d, "max_infra_retries", 3), Duration.ofMillis((long) (optNum(d, "cell_timeout_seconds", 1800) * 1000)),
+                count(d, "repetitions", "", 1, 1, MAX_REPETITIONS), count(d, "parallelism", "", 4, 1, MAX_PARALLELISM), limits, models,
+                count(d, "max_infra_retries", "", 3, 0, MAX_INFRA_RETRIES), cellTimeout(d, "cell_timeout_seconds", 1800),
                 !d.containsKey("progress") || bool(d.get("progress"), "progress"));
     }
 
@@ -252,14 +321,65 @@ public record ExperimentSpec(String name, List<DomainSpec> domains, List<Candida
         return d.containsKey(k) ? dict(d.get(k), k) : PyDict.empty();
     }
 
-    private static double optNum(PyDict d, String k, double dflt) {
+    /**
+     * A count: a whole number (an integral float such as {@code 4.0} too) in [min, max]. The range is
+     * checked before any narrowing, so {@code 1e12} or a 30-digit integer is an error, not a wrapped int.
+     */
+    private static int count(PyDict d, String k, String prefix, int dflt, int min, int max) {
         Value v = d.get(k);
-        return switch (v) {
-            case null -> dflt;
+        String key = prefix + k;
+        BigInteger n = switch (v) {
+            case null -> BigInteger.valueOf(dflt);
+            case PyInt i -> i.value();
+            case PyFloat f when Double.isFinite(f.value()) && f.value() == Math.rint(f.value()) -> new BigDecimal(f.value()).toBigInteger();
+            case PyFloat f -> throw new SpecException("'" + key + "' must be a whole number, got " + PyJson.dumps(f));
+            default -> throw new SpecException("'" + key + "' must be a number, got " + PyJson.dumps(v));
+        };
+        String shown = v == null ? String.valueOf(dflt) : PyJson.dumps(v);
+        if (n.compareTo(BigInteger.valueOf(min)) < 0) throw new SpecException("'" + key + "' must be at least " + min + ", got " + shown);
+        if (n.compareTo(BigInteger.valueOf(max)) > 0) throw new SpecException("'" + key + "' must be at most " + max + ", got " + shown);
+        return n.intValueExact();
+    }
+
+    /** The constructor's check of a count, for specs built in Java. */
+    private static void checkRange(String key, long v, long min, long max) {
+        if (v < min) throw new SpecException("'" + key + "' must be at least " + min + ", got " + v);
+        if (v > max) throw new SpecException("'" + key + "' must be at most " + max + ", got " + v);
+    }
+
+    /** A finite number; null when absent. */
+    private static Double number(PyDict d, String k, String prefix) {
+        Value v = d.get(k);
+        String key = prefix + k;
+        double x = switch (v) {
+            case null -> Double.NaN;
             case PyInt i -> i.value().doubleValue();
             case PyFloat f -> f.value();
-            default -> throw new SpecException("'" + k + "' must be a number");
+            default -> throw new SpecException("'" + key + "' must be a number, got " + PyJson.dumps(v));
         };
+        if (v == null) return null;
+        if (!Double.isFinite(x)) throw new SpecException("'" + key + "' must be a finite number, got " + PyJson.dumps(v));
+        return x;
+    }
+
+    /** Calls per second, 0 for no limit. */
+    private static double rate(PyDict d, String k, String prefix) {
+        Double r = number(d, k, prefix);
+        if (r == null) return 0;
+        if (r < 0) throw new SpecException("'" + prefix + k + "' must be at least 0, got " + PyJson.dumps(d.get(k)));
+        return r;
+    }
+
+    /** Seconds, as given in the file, to a duration of whole milliseconds in (0, {@link #MAX_CELL_TIMEOUT}]. */
+    private static Duration cellTimeout(PyDict d, String k, double dflt) {
+        Double s = number(d, k, "");
+        double seconds = s == null ? dflt : s;
+        String shown = s == null ? String.valueOf(dflt) : PyJson.dumps(d.get(k));
+        if (seconds <= 0) throw new SpecException("'" + k + "' must be greater than 0, got " + shown);
+        if (seconds > MAX_CELL_TIMEOUT.toSeconds()) throw new SpecException("'" + k + "' must be at most " + MAX_CELL_TIMEOUT.toSeconds() + " (" + MAX_CELL_TIMEOUT.toDays() + " days), got " + shown);
+        long millis = Math.round(seconds * 1000);
+        if (millis < 1) throw new SpecException("'" + k + "' must be at least 0.001 (one millisecond), got " + shown);
+        return Duration.ofMillis(millis);
     }
 
     private static boolean bool(Value v, String k) {

@@ -60,6 +60,7 @@ final class StoreConnection implements AutoCloseable {
 
     private static StoreConnection open(Path db, Setup setup) {
         try {
+            SqliteLibrary.prepare();
             Connection c = DriverManager.getConnection("jdbc:sqlite:" + db.toAbsolutePath());
             try {
                 setup.apply(c);

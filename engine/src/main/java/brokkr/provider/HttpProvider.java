@@ -3,8 +3,13 @@ package brokkr.provider;
 import brokkr.conversation.InfrastructureFailure;
 import brokkr.conversation.Message;
 import brokkr.conversation.ModelCall;
+import brokkr.conversation.ToolCall;
 import brokkr.conversation.ToolSpec;
 import brokkr.conversation.Turn;
+import brokkr.value.PyDict;
+import brokkr.value.PyList;
+import brokkr.value.PyStr;
+import brokkr.value.Value;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -55,12 +60,16 @@ public final class HttpProvider implements ModelProvider {
         this.wire = Objects.requireNonNull(wire);
         this.endpoint = wire.endpoint(Objects.requireNonNull(baseUrl, "baseUrl"));
         this.key = Objects.requireNonNull(key);
+        if (!key.isHeaderSafe()) throw new IllegalArgumentException(UNSENDABLE_KEY);
         this.options = Objects.requireNonNull(options);
         Objects.requireNonNull(options.model(), "model");
         this.http = Objects.requireNonNull(http);
         this.effects = Objects.requireNonNull(effects);
         this.retry = RetryPolicy.of(options);
     }
+
+    /** Why a key is refused; never the key itself (the JDK's own message would quote it). */
+    static final String UNSENDABLE_KEY = "the API key has a character an HTTP header cannot carry (only printable ASCII)";
 
     @Override public String provider() { return wire.name(); }
     @Override public String model() { return options.model(); }
@@ -90,7 +99,9 @@ public final class HttpProvider implements ModelProvider {
                 retryable = true;
             } else if (ex.status() >= 200 && ex.status() < 300) {
                 try {
-                    Message.Assistant message = wire.decodeResponse(ex.body());
+                    // Decoded from the redacted body, then redacted once more: a key split over several
+                    // content parts is whole only once they are joined.
+                    Message.Assistant message = redacted(wire.decodeResponse(responseBody));
                     calls.add(new ModelCall(wire.name(), options.model(), attempt, recordedBody, ex.status(),
                             responseBody, null, startedAt, durationMs));
                     return new Turn(message, calls);
@@ -127,6 +138,38 @@ public final class HttpProvider implements ModelProvider {
         }
         throw new InfrastructureFailure(describe() + ": " + calls.size() + " attempts failed; last: "
                 + Wire.clip(lastError, 500), calls, null);
+    }
+
+    /** {@code m} with the key scrubbed from its text, tool-call names, ids, arguments and argument texts. */
+    private Message.Assistant redacted(Message.Assistant m) {
+        List<ToolCall> calls = new ArrayList<>(m.toolCalls().size());
+        for (ToolCall c : m.toolCalls()) {
+            calls.add(new ToolCall(key.redact(c.id()), key.redact(c.name()), (PyDict) redacted(c.arguments()),
+                    key.redact(c.rawArguments()), key.redact(c.malformed())));
+        }
+        Message.Assistant out = new Message.Assistant(key.redact(m.content()), calls, m.usage());
+        return out.equals(m) ? m : out;
+    }
+
+    private Value redacted(Value v) {
+        return switch (v) {
+            case PyStr s -> {
+                String r = key.redact(s.value());
+                yield r == s.value() ? s : new PyStr(r);
+            }
+            case PyDict d -> {
+                PyDict.Builder b = PyDict.builder();
+                for (var e : d.entries()) b.put(key.redact(e.getKey()), redacted(e.getValue()));
+                PyDict r = b.build();
+                yield r.equals(d) ? d : r;
+            }
+            case PyList l -> {
+                PyList r = PyList.of(l.items().stream().map(this::redacted).toList());
+                yield r.equals(l) ? l : r;
+            }
+            case null -> null;
+            default -> v;
+        };
     }
 
     private HttpRequest request(String body) {

@@ -55,19 +55,25 @@ public final class Providers {
             case "openai" -> {
                 String base = env.getOrDefault("OPENAI_BASE_URL", "");
                 boolean official = base.isBlank();
-                Secret key = Secret.of(env.get("OPENAI_API_KEY"));
+                Secret key = key(env, "OPENAI_API_KEY");
                 if (official && !key.isPresent()) throw new IllegalArgumentException("OPENAI_API_KEY is not set (required for " + OpenAiChat.DEFAULT_BASE_URL + ")");
                 yield new HttpProvider(OpenAiChat.INSTANCE, official ? OpenAiChat.DEFAULT_BASE_URL : base, key, o, http, effects);
             }
             case "anthropic" -> {
                 String base = env.getOrDefault("ANTHROPIC_BASE_URL", "");
                 boolean official = base.isBlank();
-                Secret key = Secret.of(env.get("ANTHROPIC_API_KEY"));
+                Secret key = key(env, "ANTHROPIC_API_KEY");
                 if (official && !key.isPresent()) throw new IllegalArgumentException("ANTHROPIC_API_KEY is not set");
                 yield new HttpProvider(AnthropicMessages.INSTANCE, official ? AnthropicMessages.DEFAULT_BASE_URL : base, key, o, http, effects);
             }
             default -> throw new IllegalArgumentException("unknown provider '" + provider
                     + "' (known: " + String.join(", ", OPENAI_COMPATIBLE) + ", anthropic)");
         };
+    }
+
+    private static Secret key(Map<String, String> env, String variable) {
+        Secret key = Secret.of(env.get(variable));
+        if (!key.isHeaderSafe()) throw new IllegalArgumentException(variable + ": " + HttpProvider.UNSENDABLE_KEY);
+        return key;
     }
 }

@@ -14,7 +14,10 @@
  * <p><b>Records.</b> Each attempt yields a {@link brokkr.conversation.ModelCall} with the exact request
  * body (deterministic: insertion-ordered values serialized like CPython's {@code json.dumps}), the status
  * (0 when no response arrived), the response body and an error text. Credentials live only in request
- * headers; the key is scrubbed from everything recorded, logged or thrown.
+ * headers; the key is scrubbed from everything recorded, logged or thrown, in its literal, JSON-escaped
+ * and URL-encoded forms ({@link brokkr.provider.Secret#redact}), and from the decoded message (text,
+ * tool-call arguments) of a response that echoes it, so it cannot reach a transcript, an answer or a
+ * tool. A key that is not printable ASCII (which no HTTP header can carry) is refused up front.
  *
  * <p><b>Failure policy.</b>
  * <ul>

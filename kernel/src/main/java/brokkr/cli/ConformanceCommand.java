@@ -1,6 +1,7 @@
 package brokkr.cli;
 
 import brokkr.domains.bfcl.BfclConformance;
+import brokkr.domains.conformance.Corpus;
 import brokkr.domains.bfcl.BfclData;
 import brokkr.domains.tau2.runner.Tau2Domains;
 import brokkr.domains.tau2.conformance.Tau2Conformance;
@@ -35,15 +36,27 @@ public record ConformanceCommand() implements Command {
                upstream's. Prints the first mismatches, then a line "N checked, K mismatches". The data
                directory is -Dbrokkr.bfcl.data / BROKKR_BFCL_DATA, else ../shared/upstream/gorilla/...
 
-               Exit status: 0 iff K = 0, 1 on mismatches, 2 for a usage error."""
+               Exit status: 0 iff K = 0, 1 on mismatches, 2 for a usage error or a corpus that cannot be
+               replayed (empty, not UTF-8, a line that is not a JSON object or lacks a field; the message
+               names the file and line)."""
                 .formatted(String.join(", ", Tau2Domains.names()));
     }
 
     @Override
     public int run(List<String> args, PrintStream out, PrintStream err) {
         if (args.isEmpty()) throw new UsageException("missing benchmark (tau2, bfcl)");
-        if (args.get(0).equals("bfcl")) return bfcl(args, out, err);
-        if (!args.get(0).equals("tau2")) throw new UsageException("unknown benchmark '" + args.get(0) + "'");
+        try {
+            if (args.get(0).equals("bfcl")) return bfcl(args, out, err);
+            if (args.get(0).equals("tau2")) return tau2(args, out, err);
+        } catch (Corpus.CorpusException e) {
+            // A corpus that proves nothing is never a pass; the message names the file and line.
+            err.println("brokkr conformance: " + e.getMessage());
+            return 2;
+        }
+        throw new UsageException("unknown benchmark '" + args.get(0) + "'");
+    }
+
+    private static int tau2(List<String> args, PrintStream out, PrintStream err) {
         String domain = null, corpus = null;
         for (int i = 1; i < args.size(); i++) {
             String a = args.get(i);

@@ -1,23 +1,15 @@
 package brokkr.domains.bfcl;
 
+import brokkr.domains.conformance.Corpus;
 import brokkr.python.PyJson;
-import brokkr.value.Json;
-import brokkr.value.PyBool;
-import brokkr.value.PyDict;
-import brokkr.value.PyList;
 import brokkr.value.PyNone;
-import brokkr.value.PyStr;
 import brokkr.value.Value;
-import java.io.BufferedReader;
-import java.io.IOException;
 import java.io.PrintStream;
-import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 
 /**
  * Replays a verdict corpus recorded from upstream's checker (../shared/conformance/bfcl/README.md)
@@ -27,33 +19,35 @@ import java.util.Map;
 public final class BfclConformance {
     private BfclConformance() {}
 
-    /** One corpus line, decoded. */
-    public record Line(int lineNo, String taskId, String category, PyObj modelOutput, boolean underscoreToDot,
+    /** One corpus line, decoded; {@code file} and {@code lineNo} say where it came from. */
+    public record Line(Path file, int lineNo, String taskId, String category, PyObj modelOutput, boolean underscoreToDot,
                        boolean valid, String errorType, PyObj error, PyObj checkerReturn) {}
 
     public record Report(int checked, int mismatches, long gradeNanos) {}
 
-    /** Reads a verdict corpus. */
+    /**
+     * Reads a verdict corpus. An empty or unreadable file, a line that is not a JSON object and a line
+     * without a field of the README's record are {@link Corpus.CorpusException}s naming the file and line.
+     */
     public static List<Line> read(Path corpus) {
         List<Line> out = new ArrayList<>();
-        try (BufferedReader r = Files.newBufferedReader(corpus, StandardCharsets.UTF_8)) {
-            String s;
-            int n = 0;
-            while ((s = r.readLine()) != null) {
-                n++;
-                if (s.isBlank()) continue;
-                PyDict d = Json.parse(s).asDict();
-                Value err = d.get("error"), ret = d.get("checker_return"), et = d.get("error_type");
-                out.add(new Line(n, d.get("task_id").asStr(), d.get("category").asStr(), PyObj.fromJson(d.get("model_output")),
-                        ((PyBool) d.get("underscore_to_dot")).value(), ((PyBool) d.get("valid")).value(),
-                        et instanceof PyStr e ? e.value() : null,
-                        err == null || err instanceof PyNone ? null : PyObj.fromJson(err),
-                        ret == null ? null : PyObj.fromJson(ret)));
-            }
-        } catch (IOException e) {
-            throw new UncheckedIOException(corpus.toString(), e);
+        for (Corpus.Record d : Corpus.read(corpus)) {
+            Value err = d.required("error"), ret = d.has("checker_return") ? d.object("checker_return").value() : null;
+            out.add(new Line(d.file(), d.line(), d.string("task_id"), d.string("category"), decoded(d, "model_output", d.required("model_output")),
+                    d.bool("underscore_to_dot"), d.bool("valid"), d.stringOrNull("error_type"),
+                    err instanceof PyNone ? null : decoded(d, "error", err),
+                    ret == null ? null : decoded(d, "checker_return", ret)));
         }
         return out;
+    }
+
+    /** A field in the corpus's tuple encoding (README), decoded; a value that does not decode fails at its line. */
+    private static PyObj decoded(Corpus.Record d, String field, Value v) {
+        try {
+            return PyObj.fromJson(v);
+        } catch (RuntimeException e) {
+            throw d.fail("field '" + field + "' cannot be decoded: " + e.getMessage());
+        }
     }
 
     /** Grades every line; prints the first {@code show} mismatches and the closing count line to {@code out}. */
@@ -63,7 +57,7 @@ public final class BfclConformance {
         List<BfclTask> lineTasks = new ArrayList<>(lines.size());
         for (Line l : lines) {
             BfclTask t = tasks.get(l.taskId());
-            if (t == null) throw new IllegalArgumentException("line " + l.lineNo() + ": unknown task " + l.taskId());
+            if (t == null) throw new Corpus.CorpusException(l.file() + ":" + l.lineNo() + ": unknown task " + l.taskId());
             lineTasks.add(t);
         }
         long t0 = System.nanoTime();
@@ -103,7 +97,7 @@ public final class BfclConformance {
     static String difference(Line l, Grader.Verdict v) {
         if (v == null) return "the checker raised where upstream did not";
         if (v.valid() != l.valid()) return "valid " + v.valid() + ", upstream " + l.valid() + " (" + l.errorType() + ")";
-        if (!java.util.Objects.equals(v.errorType(), l.errorType()))
+        if (!Objects.equals(v.errorType(), l.errorType()))
             return "error_type " + v.errorType() + ", upstream " + l.errorType();
         PyObj mine = v.errors() == null ? null : PyObj.list(v.errors());
         if ((mine == null) != (l.error() == null) || (mine != null && !PyObj.same(mine, l.error())))
@@ -112,7 +106,7 @@ public final class BfclConformance {
             PyObj.Dict ret = (PyObj.Dict) l.checkerReturn();
             PyObj et = ret.get("error_type");
             String expected = et == null ? null : PyObj.strValue(et);
-            if (!java.util.Objects.equals(expected, v.checker().errorType()))
+            if (!Objects.equals(expected, v.checker().errorType()))
                 return "checker_return error_type " + v.checker().errorType() + ", upstream " + expected;
         }
         return null;

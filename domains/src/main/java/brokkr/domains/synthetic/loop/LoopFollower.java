@@ -53,22 +53,61 @@ public record LoopFollower(String name, int stopAfter, int repeatAt) implements 
     /** One answered call: the key it asked for and, when it succeeded, what it revealed. */
     record Step(String key, String fragment, String next) {
         boolean ok() { return next != null; }
+
+        static Step of(ToolCall call, Message.Tool result) {
+            String key = call.arguments().get("key") instanceof PyStr s ? s.value() : null;
+            boolean ok = result != null && !result.error() && result.content() != null;
+            Matcher m = ok ? HOP.matcher(result.content()) : null;
+            return m != null && m.matches() ? new Step(key, m.group(1), m.group(2)) : new Step(key, null, null);
+        }
     }
 
+    /** How many calls the walk has made and the last one, as read from the conversation. */
+    record Walk(int made, Step last) {}
+
+    /**
+     * Decides from the end of the conversation: the number of calls made and the last call's result
+     * are all a step needs, so a walk of n hops reads O(n) messages in all, not O(n^2) (the whole
+     * conversation is read once, to assemble the answer).
+     */
     @Override
     public Turn next(List<Message> history, List<ToolSpec> tools) {
-        List<Step> steps = new ArrayList<>();
-        for (SyntheticTools.Answered a : SyntheticTools.answeredCalls(history, PointerChasing.TOOL)) {
-            String key = a.call().arguments().get("key") instanceof PyStr s ? s.value() : null;
-            Matcher m = a.ok() && a.result().content() != null ? HOP.matcher(a.result().content()) : null;
-            steps.add(m != null && m.matches() ? new Step(key, m.group(1), m.group(2)) : new Step(key, null, null));
+        Walk walk = walk(history);
+        if (walk.made() >= stopAfter) return answer(history);
+        if (walk.made() == 0) return call(startKey(history), 1);
+        Step last = walk.last();
+        if (last.ok() && walk.made() == repeatAt) return call(last.key(), walk.made() + 1);
+        if (!last.ok() || last.next().equals(PointerChain.END)) return answer(history);
+        return call(last.next(), walk.made() + 1);
+    }
+
+    /**
+     * The walk so far. In the follower's own conversation, the opening (no assistant message) is
+     * followed by one (assistant message with one follow_pointer call, its tool result) pair per
+     * call, so the count is positional and the last step is the last pair; any other conversation
+     * (another agent's messages, a call without its result) is read in full.
+     */
+    static Walk walk(List<Message> history) {
+        int n = history.size();
+        int opening = 0;
+        while (opening < n && !(history.get(opening) instanceof Message.Assistant)) opening++;
+        int rest = n - opening;
+        if (rest == 0) return new Walk(0, null);
+        if (rest % 2 == 0
+                && history.get(n - 2) instanceof Message.Assistant a && a.toolCalls().size() == 1
+                && a.toolCalls().getFirst().name().equals(PointerChasing.TOOL)
+                && history.get(n - 1) instanceof Message.Tool t && Objects.equals(t.toolCallId(), a.toolCalls().getFirst().id())) {
+            return new Walk(rest / 2, Step.of(a.toolCalls().getFirst(), t));
         }
-        if (steps.size() >= stopAfter) return answer(steps);
-        if (steps.isEmpty()) return call(startKey(history), 1);
-        Step last = steps.getLast();
-        if (last.ok() && steps.size() == repeatAt) return call(last.key(), steps.size() + 1);
-        if (!last.ok() || last.next().equals(PointerChain.END)) return answer(steps);
-        return call(last.next(), steps.size() + 1);
+        List<Step> steps = steps(history);
+        return new Walk(steps.size(), steps.isEmpty() ? null : steps.getLast());
+    }
+
+    /** Every follow_pointer call of the conversation with what it revealed. */
+    static List<Step> steps(List<Message> history) {
+        List<Step> steps = new ArrayList<>();
+        for (SyntheticTools.Answered a : SyntheticTools.answeredCalls(history, PointerChasing.TOOL)) steps.add(Step.of(a.call(), a.result()));
+        return steps;
     }
 
     static String startKey(List<Message> history) {
@@ -88,7 +127,8 @@ public record LoopFollower(String name, int stopAfter, int repeatAt) implements 
     }
 
     /** The fragments in order; a hop asked for twice in a row is collected once. */
-    static Turn answer(List<Step> steps) {
+    static Turn answer(List<Message> history) {
+        List<Step> steps = steps(history);
         StringBuilder secret = new StringBuilder();
         String previousKey = null;
         for (Step s : steps) {

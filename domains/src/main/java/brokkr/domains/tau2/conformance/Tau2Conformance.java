@@ -1,21 +1,19 @@
 package brokkr.domains.tau2.conformance;
 
+import brokkr.domains.conformance.Corpus;
 import brokkr.domains.tau2.environment.Tau2Environment;
-
-import brokkr.value.Json;
+import brokkr.python.PyJson;
 import brokkr.value.PyDict;
-import brokkr.value.PyList;
-import brokkr.value.PyNone;
-import brokkr.value.Value;
-import java.io.BufferedReader;
-import java.io.IOException;
 import java.io.PrintStream;
-import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Supplier;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * Replays a tau2 conformance corpus (shared/conformance/tau2/README.md) against a port: gold files
@@ -59,31 +57,32 @@ public final class Tau2Conformance {
 
     /**
      * Replays with {@code threads} workers: sequences are independent (each starts from its own fresh
-     * environment), so they replay concurrently; differences are still printed in corpus order.
+     * environment), so they replay concurrently; differences are still printed in corpus order. A
+     * corpus that is empty, unreadable or has a record of the wrong shape is a
+     * {@link Corpus.CorpusException} naming the file and line (the first such line of the corpus).
      */
     public static Report run(EnvironmentFactory factory, Path corpus, PrintStream out, int threads) {
         long t0 = System.nanoTime();
-        List<String> lines;
-        try {
-            lines = Files.readAllLines(corpus, StandardCharsets.UTF_8).stream().filter(l -> !l.isBlank()).toList();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        List<Corpus.Line> lines = Corpus.lines(corpus);
         SeqResult[] results = new SeqResult[lines.size()];
+        RuntimeException[] failures = new RuntimeException[lines.size()];
         if (threads <= 1) {
-            for (int i = 0; i < results.length; i++) results[i] = replay(factory, Json.parse(lines.get(i)).asDict());
+            for (int i = 0; i < results.length; i++) results[i] = replay(factory, lines.get(i));
         } else {
-            java.util.concurrent.atomic.AtomicInteger next = new java.util.concurrent.atomic.AtomicInteger();
-            List<Thread> workers = new java.util.ArrayList<>();
-            java.util.concurrent.atomic.AtomicReference<RuntimeException> failure = new java.util.concurrent.atomic.AtomicReference<>();
+            AtomicInteger next = new AtomicInteger();
+            AtomicBoolean failed = new AtomicBoolean();
+            List<Thread> workers = new ArrayList<>();
             for (int t = 0; t < threads; t++) {
                 workers.add(Thread.ofPlatform().start(() -> {
-                    try {
-                        for (int i; (i = next.getAndIncrement()) < results.length; ) {
-                            results[i] = replay(factory, Json.parse(lines.get(i)).asDict());
+                    // Indices are taken in order, so when a line fails every earlier line has been taken
+                    // and finishes: the failure reported below is the corpus's first.
+                    for (int i; !failed.get() && (i = next.getAndIncrement()) < results.length; ) {
+                        try {
+                            results[i] = replay(factory, lines.get(i));
+                        } catch (RuntimeException e) {
+                            failures[i] = e;
+                            failed.set(true);
                         }
-                    } catch (RuntimeException e) {
-                        failure.compareAndSet(null, e);
                     }
                 }));
             }
@@ -95,7 +94,7 @@ public final class Tau2Conformance {
                     throw new IllegalStateException("interrupted", e);
                 }
             }
-            if (failure.get() != null) throw failure.get();
+            for (RuntimeException f : failures) if (f != null) throw f;
         }
         int calls = 0, mismatches = 0, badSeqs = 0;
         long hashNanos = 0;
@@ -120,7 +119,7 @@ public final class Tau2Conformance {
         String firstDiff;
 
         /** A hash, timed: the hashing share of a replay is reported with its wall time. */
-        String hash(java.util.function.Supplier<String> h) {
+        String hash(Supplier<String> h) {
             long t = System.nanoTime();
             String v = h.get();
             hashNanos += System.nanoTime() - t;
@@ -131,60 +130,74 @@ public final class Tau2Conformance {
         }
     }
 
-    private static String str(PyDict d, String k) {
-        Value v = d.get(k);
-        return v == null || v.isNone() ? null : v.asStr();
+    /** One corpus line replayed; a record of the wrong shape, or one the port cannot set up, fails at its line. */
+    private static SeqResult replay(EnvironmentFactory factory, Corpus.Line line) {
+        Corpus.Record rec = line.parse();
+        try {
+            return replay(factory, rec);
+        } catch (Corpus.CorpusException e) {
+            throw e;
+        } catch (RuntimeException e) {
+            throw rec.fail("cannot replay this record: " + e.getClass().getSimpleName() + ": " + e.getMessage());
+        }
     }
 
-    private static SeqResult replay(EnvironmentFactory factory, PyDict rec) {
+    /** One tool call of a record, with the fields a replay needs checked up front. */
+    private record Call(String requestor, String name, PyDict arguments, String content, boolean error,
+                        String dbHash, String userDbHash, boolean timingMasked) {
+        static Call of(Corpus.Record c) {
+            return new Call(c.string("requestor"), c.string("name"), c.object("arguments").value(), c.string("content"),
+                    c.bool("error"), c.optionalString("db_hash"), c.optionalString("user_db_hash"), c.optionalBool("timing_masked", false));
+        }
+    }
+
+    private static SeqResult replay(EnvironmentFactory factory, Corpus.Record rec) {
         SeqResult res = new SeqResult();
-        boolean gold = rec.containsKey("actions");
-        String label = gold ? "task " + str(rec, "task_id") : "seq " + rec.get("seq") + " (" + str(rec, "kind") + ")";
-        Tau2Environment env = factory.create(gold ? str(rec, "task_id") : str(rec, "init_task_id"));
-        checkHash(res, label + " initial db_hash", str(rec, "initial_db_hash"), res.hash(env::dbHash), true);
-        checkHash(res, label + " initial user_db_hash", str(rec, "initial_user_db_hash"), res.hash(env::userDbHash), true);
-        PyList calls = rec.get(gold ? "actions" : "calls").asList();
+        boolean gold = rec.has("actions");
+        if (!gold && !rec.has("calls")) throw rec.fail("a record has 'actions' (gold) or 'calls' (fuzz); this one has neither");
+        String taskId = gold ? rec.string("task_id") : rec.optionalString("init_task_id");
+        String label = gold ? "task " + taskId : "seq " + rec.required("seq") + " (" + rec.string("kind") + ")";
+        List<Call> calls = rec.objects(gold ? "actions" : "calls").stream().map(Call::of).toList();
+        String initialDb = rec.stringOrNull("initial_db_hash"), initialUserDb = rec.stringOrNull("initial_user_db_hash");
+        String finalDb = rec.stringOrNull("final_db_hash"), finalUserDb = rec.stringOrNull("final_user_db_hash");
+        boolean graded = gold && rec.has("grader_gold_db_hash");
+        String graderDb = graded ? rec.stringOrNull("grader_gold_db_hash") : null;
+        String graderUserDb = graded ? rec.optionalString("grader_gold_user_db_hash") : null;
+
+        Tau2Environment env = factory.create(taskId);
+        checkHash(res, label + " initial db_hash", initialDb, res.hash(env::dbHash), true);
+        checkHash(res, label + " initial user_db_hash", initialUserDb, res.hash(env::userDbHash), true);
         int i = 0;
-        for (Value cv : calls) {
-            PyDict c = cv.asDict();
+        for (Call c : calls) {
             res.calls++;
-            String name = str(c, "name");
-            String requestor = str(c, "requestor");
-            Tau2Environment.ToolMessage m = env.getResponse(name, c.get("arguments").asDict(), requestor);
+            Tau2Environment.ToolMessage m = env.getResponse(c.name(), c.arguments(), c.requestor());
             int index = i;
-            java.util.function.Supplier<String> whereOf = () -> label + " call " + index + " " + requestor + " " + name + " "
-                    + brokkr.python.PyJson.dumps(c.get("arguments"));
-            String content = str(c, "content");
-            boolean masked = c.getOrDefault("timing_masked", PyNone.NONE) instanceof brokkr.value.PyBool b && b.value();
-            String actual = masked ? maskTiming(m.content()) : m.content();
-            if (!Objects.equals(content, actual)) {
-                res.diff(whereOf.get() + ": content\n  expected: " + content + "\n  actual:   " + actual);
-            } else if (c.get("error") instanceof brokkr.value.PyBool e && e.value() != m.error()) {
-                res.diff(whereOf.get() + ": error flag expected " + e.value() + ", got " + m.error());
+            Supplier<String> whereOf = () -> label + " call " + index + " " + c.requestor() + " " + c.name() + " "
+                    + PyJson.dumps(c.arguments());
+            String actual = c.timingMasked() ? maskTiming(m.content()) : m.content();
+            if (!Objects.equals(c.content(), actual)) {
+                res.diff(whereOf.get() + ": content\n  expected: " + c.content() + "\n  actual:   " + actual);
+            } else if (c.error() != m.error()) {
+                res.diff(whereOf.get() + ": error flag expected " + c.error() + ", got " + m.error());
             }
-            String dh = str(c, "db_hash");
-            if (dh != null) checkHash(res, whereOf, ": db_hash", dh, res.hash(env::dbHash), false);
-            String uh = str(c, "user_db_hash");
-            if (uh != null) checkHash(res, whereOf, ": user_db_hash", uh, res.hash(env::userDbHash), false);
+            if (c.dbHash() != null) checkHash(res, whereOf, ": db_hash", c.dbHash(), res.hash(env::dbHash), false);
+            if (c.userDbHash() != null) checkHash(res, whereOf, ": user_db_hash", c.userDbHash(), res.hash(env::userDbHash), false);
             i++;
         }
-        checkHash(res, label + " final db_hash", str(rec, "final_db_hash"), res.hash(env::dbHash), true);
-        checkHash(res, label + " final user_db_hash", str(rec, "final_user_db_hash"), res.hash(env::userDbHash), true);
-        if (gold && rec.containsKey("grader_gold_db_hash")) {
+        checkHash(res, label + " final db_hash", finalDb, res.hash(env::dbHash), true);
+        checkHash(res, label + " final user_db_hash", finalUserDb, res.hash(env::userDbHash), true);
+        if (graded) {
             // The grader's gold environment (EnvironmentEvaluator): fresh env, make_tool_call per action,
             // no sync_tools per call, exceptions swallowed.
-            Tau2Environment g = factory.create(str(rec, "task_id"));
-            for (Value cv : calls) {
-                PyDict c = cv.asDict();
-                g.makeToolCall(str(c, "name"), c.get("arguments").asDict(), str(c, "requestor"));
-            }
-            checkHash(res, label + " grader_gold_db_hash", str(rec, "grader_gold_db_hash"), res.hash(g::dbHash), true);
-            checkHash(res, label + " grader_gold_user_db_hash", str(rec, "grader_gold_user_db_hash"), res.hash(g::userDbHash), true);
+            Tau2Environment g = factory.create(taskId);
+            for (Call c : calls) g.makeToolCall(c.name(), c.arguments(), c.requestor());
+            checkHash(res, label + " grader_gold_db_hash", graderDb, res.hash(g::dbHash), true);
+            checkHash(res, label + " grader_gold_user_db_hash", graderUserDb, res.hash(g::userDbHash), true);
         }
         return res;
     }
 
-    private static void checkHash(SeqResult res, java.util.function.Supplier<String> where, String what, String expected,
+    private static void checkHash(SeqResult res, Supplier<String> where, String what, String expected,
                                   String actual, boolean nullable) {
         if (!Objects.equals(expected, actual)) checkHash(res, where.get() + what, expected, actual, nullable);
     }
@@ -197,12 +210,12 @@ public final class Tau2Conformance {
         if (!Objects.equals(expected, actual)) res.diff(what + ": expected " + expected + ", got " + actual);
     }
 
-    private static final java.util.regex.Pattern TIMING = java.util.regex.Pattern.compile(
+    private static final Pattern TIMING = Pattern.compile(
             "\n\n\\[Timing: retrieval=[0-9]+ms(?:, reranking=[0-9]+ms)?, total=[0-9]+ms\\]\\z");
 
     /** The corpus's {@code mask_kb_timing}: every digit run of the trailing timing suffix becomes "0". */
     static String maskTiming(String s) {
-        java.util.regex.Matcher m = TIMING.matcher(s);
+        Matcher m = TIMING.matcher(s);
         if (!m.find()) return s;
         return s.substring(0, m.start()) + m.group().replaceAll("[0-9]+", "0");
     }
