@@ -1,6 +1,6 @@
 package brokkr.bench;
 
-import brokkr.world.Paths;
+import brokkr.world.ValuePaths;
 
 import brokkr.value.PyBool;
 import brokkr.value.PyDict;
@@ -31,7 +31,7 @@ final class BenchWorlds {
 
     /** One update: a path to a leaf field of a random record (an order, a user, a product ...) and its new value. */
     record Update(Object[] path, Value value) {
-        Value applyTo(Value world) { return Paths.assocIn(world, value, path); }
+        Value applyTo(Value world) { return ValuePaths.assocIn(world, value, path); }
     }
 
     /**

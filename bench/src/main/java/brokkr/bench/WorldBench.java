@@ -1,7 +1,7 @@
 package brokkr.bench;
 
 import brokkr.world.WorldHash;
-import brokkr.world.Worlds;
+import brokkr.value.Json;
 
 import brokkr.python.PyJson;
 import brokkr.value.Value;
@@ -117,7 +117,7 @@ public final class WorldBench {
         Map<String, Map<String, Double>> rows = new LinkedHashMap<>();
         for (String db : dbs) {
             java.nio.file.Path file = BenchWorlds.db(db);
-            Value world = Worlds.load(file);
+            Value world = Json.read(file);
             Random rnd = new Random(42);
             BenchWorlds.Update[] updates = new BenchWorlds.Update[WorldBenchmarks.UPDATES];
             for (int i = 0; i < updates.length; i++) updates[i] = BenchWorlds.randomUpdate(world, rnd);
@@ -125,7 +125,7 @@ public final class WorldBench {
             WorldHash.sha256(warmBase, true);
             WorldHash.sha256(warmBase, false);
             Random pick = new Random(7);
-            put(rows, "load", db, cpuMedianMs(samples, () -> null, x -> Worlds.load(file)));
+            put(rows, "load", db, cpuMedianMs(samples, () -> null, x -> Json.read(file)));
             put(rows, "deepCopy", db, cpuMedianMs(samples, () -> null, x -> BenchWorlds.deepCopy(world)));
             put(rows, "forkAndUpdate", db, cpuMedianMs(samples * 100, () -> null, x -> updates[0].applyTo(world)));
             put(rows, "updates1000", db, cpuMedianMs(samples, () -> null, x -> {
@@ -183,7 +183,7 @@ public final class WorldBench {
         out.printf("%-8s %-9s %10s %12s %12s %10s %12s %12s%n", "db", "order", "threshold", "json bytes", "memo bytes", "memo/json",
                 "warm cpu ms", "checkpoints");
         for (String db : dbs) {
-            Value loaded = Worlds.load(BenchWorlds.db(db));
+            Value loaded = Json.read(BenchWorlds.db(db));
             Random rnd = new Random(42);
             List<BenchWorlds.Update> updates = new ArrayList<>();
             for (int i = 0; i < 200; i++) updates.add(BenchWorlds.randomUpdate(loaded, rnd));

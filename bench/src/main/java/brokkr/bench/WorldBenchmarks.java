@@ -1,7 +1,7 @@
 package brokkr.bench;
 
 import brokkr.world.WorldHash;
-import brokkr.world.Worlds;
+import brokkr.value.Json;
 
 import brokkr.tool.WorldCell;
 import brokkr.value.Value;
@@ -34,7 +34,7 @@ public class WorldBenchmarks {
         @Setup(Level.Trial)
         public void setUp() {
             file = BenchWorlds.db(db);
-            world = Worlds.load(file);
+            world = Json.read(file);
             Random rnd = new Random(42);
             updates = new BenchWorlds.Update[UPDATES];
             for (int i = 0; i < UPDATES; i++) updates[i] = BenchWorlds.randomUpdate(world, rnd);
@@ -69,7 +69,7 @@ public class WorldBenchmarks {
     }
 
     @Benchmark @OutputTimeUnit(TimeUnit.MILLISECONDS)
-    public Value load(Db db) { return Worlds.load(db.file); }
+    public Value load(Db db) { return Json.read(db.file); }
 
     /** Forking is handing over the reference: a new cell for the fork. */
     @Benchmark @OutputTimeUnit(TimeUnit.NANOSECONDS)

@@ -1,6 +1,6 @@
 package brokkr.bench;
 
-import brokkr.world.Paths;
+import brokkr.world.ValuePaths;
 
 import static org.junit.jupiter.api.Assertions.*;
 
@@ -22,13 +22,13 @@ class BenchWorldsTest {
         for (int i = 0; i < 200; i++) {
             BenchWorlds.Update u = BenchWorlds.randomUpdate(world, rnd);
             assertTrue(u.path().length >= 3, "table, record, field");
-            Value old = Paths.getIn(world, u.path());
+            Value old = ValuePaths.getIn(world, u.path());
             assertNotNull(old);
             assertFalse(old instanceof PyDict || old instanceof PyList || old.isNone());
             assertNotEquals(old, u.value());
             Value next = u.applyTo(world);
-            assertEquals(u.value(), Paths.getIn(next, u.path()));
-            assertEquals(PyJson.dumps(world).length(), PyJson.dumps(Paths.assocIn(next, old, u.path())).length());
+            assertEquals(u.value(), ValuePaths.getIn(next, u.path()));
+            assertEquals(PyJson.dumps(world).length(), PyJson.dumps(ValuePaths.assocIn(next, old, u.path())).length());
         }
     }
 
@@ -37,7 +37,7 @@ class BenchWorldsTest {
         Value copy = BenchWorlds.deepCopy(world);
         assertEquals(world, copy);
         assertNotSame(world, copy);
-        assertNotSame(Paths.getIn(world, "orders", "#W1"), Paths.getIn(copy, "orders", "#W1"));
-        assertNotSame(Paths.getIn(world, "orders", "#W1", "items"), Paths.getIn(copy, "orders", "#W1", "items"));
+        assertNotSame(ValuePaths.getIn(world, "orders", "#W1"), ValuePaths.getIn(copy, "orders", "#W1"));
+        assertNotSame(ValuePaths.getIn(world, "orders", "#W1", "items"), ValuePaths.getIn(copy, "orders", "#W1", "items"));
     }
 }

@@ -29,7 +29,7 @@ class ContentIdTest {
     void retailDbHasPythonsContentId() {
         // python3: hashlib.sha256(json.dumps(json.load(open(p)), sort_keys=True, separators=(",", ":")).encode()).hexdigest()
         assertEquals("f08162ba14d2d3ce9ebe4ebc0fa3cd4bdc2876eaaf9d3411802cdba96ea1f41a",
-                ContentId.of(Worlds.load(SharedData.tau2Db("retail"))).hex());
+                ContentId.of(Json.read(SharedData.tau2Db("retail"))).hex());
     }
 
     @Test

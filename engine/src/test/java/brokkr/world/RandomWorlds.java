@@ -85,15 +85,15 @@ final class RandomWorlds {
     /** One random update: replace a node, add a key, or delete an entry. */
     Value update(Value world) {
         Object[] path = pathInto(world);
-        Value target = Paths.getIn(world, path);
+        Value target = ValuePaths.getIn(world, path);
         int op = rnd.nextInt(3);
         if (op == 1 && target instanceof PyDict) {
             Object[] p = java.util.Arrays.copyOf(path, path.length + 1);
             p[path.length] = string();
-            return Paths.assocIn(world, value(2, 3), p);
+            return ValuePaths.assocIn(world, value(2, 3), p);
         }
-        if (op == 2 && path.length > 0) return Paths.dissocIn(world, path);
+        if (op == 2 && path.length > 0) return ValuePaths.dissocIn(world, path);
         if (path.length == 0) return world instanceof PyDict d ? d.with(string(), leaf()) : world;
-        return Paths.assocIn(world, rnd.nextBoolean() ? leaf() : value(3, 4), path);
+        return ValuePaths.assocIn(world, rnd.nextBoolean() ? leaf() : value(3, 4), path);
     }
 }

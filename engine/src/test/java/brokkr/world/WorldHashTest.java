@@ -92,7 +92,7 @@ class WorldHashTest {
 
     @Test
     void retailDbHashesAsPythonDoes() {
-        Value retail = Worlds.load(SharedData.tau2Db("retail"));
+        Value retail = Json.read(SharedData.tau2Db("retail"));
         // python3 -c "import json,hashlib; print(hashlib.sha256(json.dumps(json.load(open(p)), sort_keys=S).encode()).hexdigest())"
         String sorted = "8c359340612f66ae5cbcb9373877b92076a0fc4a3283c71fd7da5fae2b6b3052";
         String insertion = "e986e64db2a5172946855393129aba4e9f15440c3279e9beeaeac95dd374eecb";
@@ -105,14 +105,14 @@ class WorldHashTest {
 
     @Test
     void airlineDbHashesAsPythonDoes() {
-        Value airline = Worlds.load(SharedData.tau2Db("airline"));
+        Value airline = Json.read(SharedData.tau2Db("airline"));
         assertEquals("3b4362e6bf013490904a0c0f9127f5ab67b5ad917bb4052654cc3d172be8fbb1", WorldHash.sha256(airline, true));
         assertEquals("63c70e2c063e73cc92a8eb6453b65a552deceab012b59c91ca77513bd962e21b", WorldHash.sha256(airline, false));
     }
 
     @Test
     void anUpdateReusesTheMemosOfUntouchedSubtrees() {
-        Value retail = Worlds.load(SharedData.tau2Db("retail"));
+        Value retail = Json.read(SharedData.tau2Db("retail"));
         WorldHash.sha256(retail, true);
         PyDict orders = retail.asDict().get("orders").asDict();
         List<String> ids = orders.keys().stream()
@@ -127,7 +127,7 @@ class WorldHashTest {
         Object usersSkeleton = retail.asDict().get("users").asDict().memo(1);
         assertInstanceOf(Object[].class, usersSkeleton);
 
-        Value next = Paths.assocIn(retail, new PyStr("cancelled"), "orders", changed, "status");
+        Value next = ValuePaths.assocIn(retail, new PyStr("cancelled"), "orders", changed, "status");
         assertEquals(reference(next, true), WorldHash.sha256(next, true));
         PyDict nextOrders = next.asDict().get("orders").asDict();
         assertSame(otherMemo, nextOrders.get(other).asDict().memo(1), "an untouched order is not serialized again");
@@ -140,7 +140,7 @@ class WorldHashTest {
 
     @Test
     void memosRetainAtMostTheSerializedTextPlusHeaders() {
-        Value retail = Worlds.load(SharedData.tau2Db("retail"));
+        Value retail = Json.read(SharedData.tau2Db("retail"));
         assertEquals(0, WorldHash.retainedMemoBytes(retail, false));
         WorldHash.sha256(retail, false);
         long text = PyJson.dumps(retail).length();

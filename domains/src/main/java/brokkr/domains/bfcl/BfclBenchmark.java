@@ -33,7 +33,7 @@ import java.util.Optional;
  * model step ({@code action_space: reference}: one call with the compiled tools; {@code tools}: one
  * step of the agent loop with recorder functions), the candidate's {@code parallel_tool_calls}
  * option being part of its AgentDef. The evaluator decodes nothing itself: it grades the protocol's
- * decoded answer with the AST checker ({@link Grader}, function-calling names: {@code .} as
+ * decoded answer with the AST checker ({@link BfclGrader}, function-calling names: {@code .} as
  * {@code _}). EnvironmentDefs carry the category and whether the task is unsatisfiable.
  *
  * <p>Splits: {@code all}; categories; {@code smoke} = 2 tasks per category (seed 7); seeded samples
@@ -201,7 +201,7 @@ public final class BfclBenchmark implements BenchmarkProvider {
             BfclHarness.Answer a = answer == null || answer instanceof PyNone
                     ? BfclHarness.Answer.failed(out.get("decode_error") instanceof PyStr s ? s.value() : "no answer")
                     : BfclHarness.Answer.of(PyObj.ofValue(answer));
-            Grader.Verdict v = BfclHarness.grade(t, a, true);
+            BfclGrader.Verdict v = BfclHarness.grade(t, a, true);
             List<Check> checks = new ArrayList<>();
             checks.add(new Check("setup_verified", setup));
             checks.add(new Check("checker_valid", v.valid()));

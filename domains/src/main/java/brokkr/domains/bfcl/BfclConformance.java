@@ -53,7 +53,7 @@ public final class BfclConformance {
     /** Grades every line; prints the first {@code show} mismatches and the closing count line to {@code out}. */
     public static Report run(BfclData data, List<Line> lines, PrintStream out, int show) {
         Map<String, BfclTask> tasks = data.byId();
-        List<Grader.Verdict> verdicts = new ArrayList<>(lines.size());
+        List<BfclGrader.Verdict> verdicts = new ArrayList<>(lines.size());
         List<BfclTask> lineTasks = new ArrayList<>(lines.size());
         for (Line l : lines) {
             BfclTask t = tasks.get(l.taskId());
@@ -63,9 +63,9 @@ public final class BfclConformance {
         long t0 = System.nanoTime();
         for (int i = 0; i < lines.size(); i++) {
             Line l = lines.get(i);
-            Grader.Verdict v;
+            BfclGrader.Verdict v;
             try {
-                v = Grader.grade(lineTasks.get(i), l.modelOutput(), l.underscoreToDot());
+                v = BfclGrader.grade(lineTasks.get(i), l.modelOutput(), l.underscoreToDot());
             } catch (RuntimeException e) {
                 v = null;
             }
@@ -88,13 +88,13 @@ public final class BfclConformance {
         int valid = 0;
         for (int i = 0; i < lines.size(); i++) {
             Line l = lines.get(i);
-            if (Grader.grade(lineTasks.get(i), l.modelOutput(), l.underscoreToDot()).valid()) valid++;
+            if (BfclGrader.grade(lineTasks.get(i), l.modelOutput(), l.underscoreToDot()).valid()) valid++;
         }
         return valid;
     }
 
     /** Null when the verdict reproduces the line, else a description of the first difference. */
-    static String difference(Line l, Grader.Verdict v) {
+    static String difference(Line l, BfclGrader.Verdict v) {
         if (v == null) return "the checker raised where upstream did not";
         if (v.valid() != l.valid()) return "valid " + v.valid() + ", upstream " + l.valid() + " (" + l.errorType() + ")";
         if (!Objects.equals(v.errorType(), l.errorType()))

@@ -89,10 +89,10 @@ public final class BfclHarness {
     }
 
     /** The verdict of an answer; a decode failure is upstream's {@code ast_decoder:decoder_failed} (eval_runner.py). */
-    public static Grader.Verdict grade(BfclTask task, Answer answer, boolean underscoreToDot) {
-        if (answer.decoded() != null) return Grader.grade(task, answer.decoded(), underscoreToDot);
-        if (task.category().relevance()) return Grader.relevance(task.category(), PyObj.list(List.of()));
-        return new Grader.Verdict(false, "ast_decoder:decoder_failed",
+    public static BfclGrader.Verdict grade(BfclTask task, Answer answer, boolean underscoreToDot) {
+        if (answer.decoded() != null) return BfclGrader.grade(task, answer.decoded(), underscoreToDot);
+        if (task.category().relevance()) return BfclGrader.relevance(task.category(), PyObj.list(List.of()));
+        return new BfclGrader.Verdict(false, "ast_decoder:decoder_failed",
                 List.of(PyObj.str("Invalid syntax. Failed to decode AST. " + answer.decodeError())), null);
     }
 }

@@ -12,7 +12,7 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * Accepted answers built from a task's own possible answers, checked with {@link Grader}. A few
+ * Accepted answers built from a task's own possible answers, checked with {@link BfclGrader}. A few
  * construction policies are tried (which parameters to send, which accepted value to pick); a task
  * none of them passes under either naming convention is unsatisfiable: no answer can pass it.
  */
@@ -27,7 +27,7 @@ public final class GoldAnswers {
     /** The first constructed answer the checker accepts under {@code underscoreToDot}, if any. */
     public static Optional<PyObj> accepted(BfclTask task, boolean underscoreToDot) {
         for (PyObj candidate : candidates(task, underscoreToDot)) {
-            if (Grader.grade(task, candidate, underscoreToDot).valid()) return Optional.of(candidate);
+            if (BfclGrader.grade(task, candidate, underscoreToDot).valid()) return Optional.of(candidate);
         }
         return Optional.empty();
     }

@@ -29,7 +29,7 @@ class BfclAgentTest {
     record Setup(ScriptedModelServer server, AtomicReference<BfclTask> current) {}
 
     /** A candidate's attempt at a task and its checker verdict (function-calling names, as the benchmark grades). */
-    record Graded(BfclAgent.Attempt attempt, Grader.Verdict verdict) {
+    record Graded(BfclAgent.Attempt attempt, BfclGrader.Verdict verdict) {
         static Graded of(BfclTask t, BfclAgent agent) {
             BfclAgent.Attempt a = agent.attempt(t);
             return new Graded(a, a.failure() != null ? null : BfclHarness.grade(t, a.answer(), true));

@@ -78,7 +78,7 @@ class BfclScoresTest {
     @Test
     void wrongAnswerFailsAndTextIsNoCall() {
         BfclTask t = Shared.data().tasks(BfclCategory.SIMPLE_PYTHON).getFirst();
-        Grader.Verdict v = BfclHarness.grade(t, BfclHarness.Answer.failed("text"), true);
+        BfclGrader.Verdict v = BfclHarness.grade(t, BfclHarness.Answer.failed("text"), true);
         assertFalse(v.valid());
         assertEquals("ast_decoder:decoder_failed", v.errorType());
         BfclTask irr = Shared.data().tasks(BfclCategory.IRRELEVANCE).getFirst();

@@ -38,7 +38,7 @@ class GoldAnswersTest {
             // The recorded candidate does not name its convention: it must be rejected as recorded under one.
             boolean matched = false;
             for (boolean u2d : new boolean[] {true, false}) {
-                Grader.Verdict v = Grader.grade(t, PyObj.fromJson(rejection.get("model_output")), u2d);
+                BfclGrader.Verdict v = BfclGrader.grade(t, PyObj.fromJson(rejection.get("model_output")), u2d);
                 matched |= !v.valid() && v.errorType().equals(rejection.get("error_type").asStr())
                         && PyObj.same(PyObj.list(v.errors()), PyObj.fromJson(rejection.get("error")));
             }
@@ -46,7 +46,7 @@ class GoldAnswersTest {
             for (Value p : entry.get("probe_rejections").asList()) {
                 PyDict probe = p.asDict();
                 boolean u2d = probe.get("model_name").asStr().endsWith("-FC");
-                Grader.Verdict v = Grader.grade(t, PyObj.fromJson(probe.get("model_output")), u2d);
+                BfclGrader.Verdict v = BfclGrader.grade(t, PyObj.fromJson(probe.get("model_output")), u2d);
                 assertEquals(false, v.valid(), t.id());
                 assertEquals(probe.get("error_type").asStr(), v.errorType(), t.id());
                 assertTrue(PyObj.same(PyObj.list(v.errors()), PyObj.fromJson(probe.get("error"))), t.id() + " " + v.errors());

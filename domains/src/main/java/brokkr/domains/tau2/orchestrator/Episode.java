@@ -8,7 +8,7 @@ import brokkr.domains.tau2.evaluator.Checks.EnvAssertionCheck;
 import brokkr.domains.tau2.model.EnvAssertion;
 import brokkr.domains.tau2.evaluator.EnvEvidence;
 import brokkr.domains.tau2.evaluator.Grade;
-import brokkr.domains.tau2.evaluator.Grader;
+import brokkr.domains.tau2.evaluator.Tau2Grader;
 import brokkr.domains.tau2.evaluator.NlJudge;
 import brokkr.domains.tau2.model.TaskSpec;
 import java.util.ArrayList;
@@ -38,7 +38,7 @@ public final class Episode {
         W finalWorld = env.sync(run.finalWorld());
         try {
             EnvEvidence evidence = evidence(env, task, finalWorld);
-            grade = Grader.grade(task, run.trajectory(), run.termination().isNormalStop(), run.termination().value(), evidence, judge);
+            grade = Tau2Grader.grade(task, run.trajectory(), run.termination().isNormalStop(), run.termination().value(), evidence, judge);
             judgeCalls = grade.judgeCalls();
         } catch (InfrastructureFailure e) {
             gradingFailure = "judge: " + e.getMessage();

@@ -39,7 +39,7 @@ import brokkr.domains.tau2.model.TerminationReason;
 import brokkr.domains.tau2.orchestrator.UserSide;
 import brokkr.domains.tau2.evaluator.Checks;
 import brokkr.domains.tau2.evaluator.Grade;
-import brokkr.domains.tau2.evaluator.Grader;
+import brokkr.domains.tau2.evaluator.Tau2Grader;
 import brokkr.domains.tau2.evaluator.ModelNlJudge;
 import brokkr.domains.tau2.evaluator.NlJudge;
 import brokkr.domains.tau2.model.Requestor;
@@ -75,7 +75,7 @@ import java.util.TreeMap;
  *       {@code infrastructure_error} termination; here that is rethrown as an
  *       {@link InterruptedInteraction} (an {@link InfrastructureFailure} keeping the transcript so far),
  *       so the attempt is excluded from metrics rather than graded.</li>
- *   <li><b>Evaluator</b>: upstream's grading ({@link Grader}) of the recorded transcript against the
+ *   <li><b>Evaluator</b>: upstream's grading ({@link Tau2Grader}) of the recorded transcript against the
  *       observed final world, as one check per reason to lose: {@code setup_verified},
  *       {@code terminated_normally} and each reward component in the task's basis ({@code db},
  *       {@code env_assertion}, {@code action}, {@code nl_assertion}, {@code communicate}, upstream's
@@ -393,7 +393,7 @@ public abstract class Tau2Benchmark implements BenchmarkProvider {
             ModelRef judgeRef = run.env().models().get("judge");
             Grade g;
             try {
-                g = Grader.grade(task, trajectory, reason.isNormalStop(), reason.value(), evidence, judge(judgeRef, run.agent(), models));
+                g = Tau2Grader.grade(task, trajectory, reason.isNormalStop(), reason.value(), evidence, judge(judgeRef, run.agent(), models));
             } catch (NlJudge.JudgeFormatException e) {
                 // Upstream's evaluation raises on an unparsable judge answer and its runner records an
                 // infrastructure error: not the candidate's fault. The judge's calls are recorded already.

@@ -114,14 +114,14 @@ class GradingTest {
     void rewardIsTheProductOverTheBasis() throws Exception {
         List<Tau2Message> traj = List.of(new Tau2Message.Agent("Hi"), new Tau2Message.Agent("the answer is 42"));
         TaskSpec t = task("{\"actions\": [], \"communicate_info\": [\"42\"], \"nl_assertions\": [\"says 42\"], \"reward_basis\": [\"DB\", \"COMMUNICATE\", \"NL_ASSERTION\"]}");
-        Grade g = Grader.grade(t, traj, true, "agent_stop", evidence(true), ScriptedVerdictJudge.goldVerdict());
+        Grade g = Tau2Grader.grade(t, traj, true, "agent_stop", evidence(true), ScriptedVerdictJudge.goldVerdict());
         assertEquals(1.0, g.reward());
         assertEquals(Map.of(RewardType.DB, 1.0, RewardType.NL_ASSERTION, 1.0, RewardType.COMMUNICATE, 1.0), g.breakdown());
         assertEquals(List.of(RewardType.DB, RewardType.NL_ASSERTION, RewardType.COMMUNICATE), List.copyOf(g.breakdown().keySet()), "upstream's order");
-        g = Grader.grade(t, traj, true, "agent_stop", evidence(false), ScriptedVerdictJudge.goldVerdict());
+        g = Tau2Grader.grade(t, traj, true, "agent_stop", evidence(false), ScriptedVerdictJudge.goldVerdict());
         assertEquals(0.0, g.reward());
         assertEquals(List.of("DB"), g.failedBasisChecks());
-        g = Grader.grade(t, traj, true, "user_stop", evidence(true), ScriptedVerdictJudge.allUnmet());
+        g = Tau2Grader.grade(t, traj, true, "user_stop", evidence(true), ScriptedVerdictJudge.allUnmet());
         assertEquals(0.0, g.reward());
         assertEquals("scripted-all-unmet", g.judge());
         assertEquals(List.of("NL_ASSERTION:says 42"), g.failedBasisChecks());
@@ -134,8 +134,8 @@ class GradingTest {
             public Verdict judge(List<Tau2Message> t, List<String> a) { throw new AssertionError("judge must not be asked"); }
         };
         List<Tau2Message> traj = List.of(new Tau2Message.Agent("Hi"));
-        assertEquals(1.0, Grader.grade(task("{\"actions\": [], \"nl_assertions\": [\"x\"], \"reward_basis\": [\"DB\"]}"), traj, true, "agent_stop", evidence(true), exploding).reward());
-        Grade g = Grader.grade(task("{\"actions\": [], \"nl_assertions\": null, \"reward_basis\": [\"DB\", \"NL_ASSERTION\"]}"), traj, true, "agent_stop", evidence(true), exploding);
+        assertEquals(1.0, Tau2Grader.grade(task("{\"actions\": [], \"nl_assertions\": [\"x\"], \"reward_basis\": [\"DB\"]}"), traj, true, "agent_stop", evidence(true), exploding).reward());
+        Grade g = Tau2Grader.grade(task("{\"actions\": [], \"nl_assertions\": null, \"reward_basis\": [\"DB\", \"NL_ASSERTION\"]}"), traj, true, "agent_stop", evidence(true), exploding);
         assertEquals(1.0, g.reward());
         assertNull(g.judge());
         assertEquals(Map.of(RewardType.DB, 1.0, RewardType.NL_ASSERTION, 1.0), g.breakdown());
@@ -145,20 +145,20 @@ class GradingTest {
     void prematureTerminationAndMissingCriteria() throws Exception {
         List<Tau2Message> traj = List.of(new Tau2Message.Agent("Hi"));
         TaskSpec t = task("{\"actions\": [], \"reward_basis\": [\"DB\"]}");
-        Grade g = Grader.grade(t, traj, false, "too_many_errors", evidence(true), null);
+        Grade g = Tau2Grader.grade(t, traj, false, "too_many_errors", evidence(true), null);
         assertEquals(0.0, g.reward());
         assertFalse(g.evaluated());
         assertNull(g.basis());
         assertEquals("Simulation terminated prematurely. Termination reason: too_many_errors", g.note());
         assertTrue(g.db().dbMatch(), "diagnostic check still says why");
-        Grade none = Grader.grade(TaskSpec.parse(Json.parse("{\"id\": \"8\", \"evaluation_criteria\": null}").asDict()), traj, true, "agent_stop", evidence(false), null);
+        Grade none = Tau2Grader.grade(TaskSpec.parse(Json.parse("{\"id\": \"8\", \"evaluation_criteria\": null}").asDict()), traj, true, "agent_stop", evidence(false), null);
         assertEquals(1.0, none.reward());
         assertEquals("No evaluation criteria", none.note());
     }
 
     @Test
     void withoutActionsAndEnvAssertionsTheDbCountsAsMatched() throws Exception {
-        Grade g = Grader.grade(task("{\"reward_basis\": [\"DB\"]}"), List.of(new Tau2Message.Agent("Hi")), true, "agent_stop", evidence(false), null);
+        Grade g = Tau2Grader.grade(task("{\"reward_basis\": [\"DB\"]}"), List.of(new Tau2Message.Agent("Hi")), true, "agent_stop", evidence(false), null);
         assertEquals(1.0, g.reward());
         assertTrue(g.db().dbMatch());
         assertEquals(Map.of(), g.breakdown(), "upstream's short-circuit has no reward breakdown");

@@ -19,8 +19,8 @@ import java.util.function.UnaryOperator;
  * last key. A list index out of range throws {@link IndexOutOfBoundsException} (Python's
  * {@code IndexError}), a step into a value of the wrong type {@link ClassCastException}.
  */
-public final class Paths {
-    private Paths() {}
+public final class ValuePaths {
+    private ValuePaths() {}
 
     /** The value at {@code path} ({@code v} itself for an empty path), or {@code null} when a dict key on the way is missing. */
     public static Value getIn(Value v, Object... path) {

@@ -23,8 +23,8 @@ import java.util.Objects;
  * the components in the task's reward basis; the NL judge is asked only when NL_ASSERTION is in the
  * basis and the task has assertions.
  */
-public final class Grader {
-    private Grader() {}
+public final class Tau2Grader {
+    private Tau2Grader() {}
 
     /**
      * @param stoppedNormally whether the episode ended by an agent or user stop; otherwise the reward is 0

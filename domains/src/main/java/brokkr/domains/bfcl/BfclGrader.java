@@ -9,8 +9,8 @@ import java.util.List;
  * {@code _evaluate_single_ast_entry} and {@code _evaluate_single_relevance_entry}), given the decoded
  * answer (what upstream's {@code decode_ast} returns; Brokkr's candidates produce it directly).
  */
-public final class Grader {
-    private Grader() {}
+public final class BfclGrader {
+    private BfclGrader() {}
 
     /** A verdict: {@code errorType} and {@code errors} are null iff valid; {@code checker} is the raw checker result (AST categories that passed the format check). */
     public record Verdict(boolean valid, String errorType, List<PyObj> errors, AstChecker.Result checker) {}
