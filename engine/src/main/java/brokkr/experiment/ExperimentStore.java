@@ -255,6 +255,12 @@ public final class ExperimentStore implements AutoCloseable {
         return out;
     }
 
+    /**
+     * Fails with a {@link StoreException} when the file this store opened was deleted or replaced since
+     * (it is also checked before every commit): a run must not report what it could not keep.
+     */
+    public void checkFile() { db.checkIdentity(); }
+
     /** Attempts recorded through this store object. */
     public long writes() { return writes.get(); }
     /** Transactions that recorded them (fewer than attempts when commits were grouped). */

@@ -106,6 +106,7 @@ public final class Experiments {
                 progress.finished();
             }
             Duration cellsWall = Duration.ofNanos(System.nanoTime() - c0);
+            store.checkFile();
             Map<CellKey, CellState> after = store.query().cellStates();
             int exhausted = 0;
             for (Planned p : plan) {
