@@ -217,13 +217,24 @@ final class StoreConnection implements AutoCloseable {
                 conn.commit();
                 if (held != null) held.addAndGet(System.nanoTime() - t0);
                 return r;
-            } catch (SQLException | RuntimeException e) {
-                try { conn.rollback(); } catch (SQLException ignored) { /* the original error matters */ }
-                if (e instanceof SQLException se) throw new ExperimentStore.StoreException(se.getMessage(), se);
-                throw (RuntimeException) e;
+            } catch (SQLException e) {
+                rollback();
+                throw new ExperimentStore.StoreException(e.getMessage(), e);
+            } catch (RuntimeException | Error e) {
+                // An Error too (an OutOfMemoryError while binding a huge attempt): the next transaction must not commit this one's half.
+                rollback();
+                throw e;
             }
         } finally {
             lock.unlock();
+        }
+    }
+
+    private void rollback() {
+        try {
+            conn.rollback();
+        } catch (SQLException ignored) {
+            // the original error matters
         }
     }
 
