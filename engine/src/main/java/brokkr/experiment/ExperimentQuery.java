@@ -13,6 +13,7 @@ import brokkr.experiment.ExperimentStore.CellState;
 import brokkr.value.Json;
 import brokkr.value.PyBool;
 import brokkr.value.Value;
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.PreparedStatement;
@@ -43,7 +44,17 @@ public final class ExperimentQuery implements AutoCloseable {
     public static ExperimentQuery open(Path dir) {
         Path file = ExperimentStore.file(dir);
         if (!Files.isRegularFile(file)) throw new IllegalArgumentException(dir + " holds no experiment (no " + ExperimentStore.FILE + ")");
+        // A runner creates the file empty and writes its header a moment later.
+        if (isEmpty(file)) throw new IllegalArgumentException(dir + " holds no experiment yet (" + ExperimentStore.FILE + " is empty)");
         return new ExperimentQuery(StoreConnection.forReading(file), true);
+    }
+
+    private static boolean isEmpty(Path file) {
+        try {
+            return Files.size(file) == 0;
+        } catch (IOException e) {
+            return false; // reading it will say what is wrong
+        }
     }
 
     /** Per cell: completed attempts and infrastructure failures so far. */

@@ -73,11 +73,12 @@ final class StoreConnection implements AutoCloseable {
                 s.execute("PRAGMA journal_mode=WAL");
                 s.execute("PRAGMA synchronous=NORMAL");
                 s.execute("PRAGMA foreign_keys=ON");
+                // One transaction, so that a reader sees either an empty database or a whole Brokkr store.
+                c.setAutoCommit(false);
                 s.execute("PRAGMA application_id=" + APPLICATION_ID);
                 s.execute("PRAGMA user_version=" + ExperimentStore.SCHEMA_VERSION);
                 ExperimentStore.createTables(s);
             }
-            c.setAutoCommit(false);
             c.commit();
             // The WAL files exist from here until the connection closes; SQLite never recreates them meanwhile.
             return new StoreConnection(c, db, Identity.of(db));
@@ -117,7 +118,7 @@ final class StoreConnection implements AutoCloseable {
             return new StoreConnection(c, db, null);
         } catch (SQLException | RuntimeException e) {
             close(c);
-            if (e instanceof ExperimentStore.StoreException se) throw se;
+            if (e instanceof ExperimentStore.StoreException || e instanceof IllegalArgumentException) throw (RuntimeException) e;
             throw new ExperimentStore.StoreException("cannot read " + db + ": " + e.getMessage(), e);
         }
     }
@@ -163,7 +164,11 @@ final class StoreConnection implements AutoCloseable {
         try (ResultSet r = s.executeQuery("SELECT name FROM sqlite_master WHERE type = 'table'")) {
             while (r.next()) tables.add(r.getString(1));
         }
-        if (emptyIsFine && tables.isEmpty() && version == 0 && app == 0) return;
+        if (tables.isEmpty() && version == 0 && app == 0) {
+            if (emptyIsFine) return;
+            // A runner is creating it (or it is an empty SQLite file): nothing to read either way.
+            throw new IllegalArgumentException(db + " holds no experiment yet (an empty database)");
+        }
         if (app != APPLICATION_ID && (app != 0 || version < 1 || !tables.containsAll(TABLES))) {
             List<String> missing = TABLES.stream().filter(t -> !tables.contains(t)).sorted().toList();
             throw new ExperimentStore.StoreException(db + " is not a Brokkr experiment store"
