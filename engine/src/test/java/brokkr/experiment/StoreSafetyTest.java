@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import brokkr.eval.Attempt;
+import brokkr.experiment.testing.ReadOnlyDirectory;
 import brokkr.eval.ModelRef;
 import brokkr.value.PyDict;
 import java.io.IOException;
@@ -19,7 +20,6 @@ import java.nio.file.StandardWatchEventKinds;
 import java.nio.file.WatchEvent;
 import java.nio.file.WatchKey;
 import java.nio.file.WatchService;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.security.MessageDigest;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -35,7 +35,6 @@ import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -110,55 +109,11 @@ class StoreSafetyTest {
     @Test void aReadOnlyDirectoryCanBeInspected() throws Exception {
         Path dir = run("x");
         Map<String, String> before = snapshot(dir);
-        try (ReadOnly ro = ReadOnly.make(dir)) {
+        try (ReadOnlyDirectory ro = ReadOnlyDirectory.of(dir)) {
             inspect(dir);
             assertThrows(IOException.class, () -> Files.createFile(dir.resolve("probe")), "the directory must really be read-only");
         }
         assertEquals(before, snapshot(dir));
-    }
-
-    /**
-     * Makes a directory and its files read-only for this process: {@code chmod} for a normal user;
-     * root ignores permissions, so there the files and directory are made immutable ({@code chattr +i},
-     * which binds root too); where that is not available either the test cannot run and is skipped.
-     */
-    record ReadOnly(Path dir, List<Path> files, boolean chattr) implements AutoCloseable {
-        static ReadOnly make(Path dir) throws Exception {
-            List<Path> files;
-            try (var l = Files.list(dir)) { files = l.toList(); }
-            boolean root = "root".equals(System.getProperty("user.name"));
-            if (!root) {
-                for (Path f : files) Files.setPosixFilePermissions(f, PosixFilePermissions.fromString("r--r--r--"));
-                Files.setPosixFilePermissions(dir, PosixFilePermissions.fromString("r-xr-xr-x"));
-                return new ReadOnly(dir, files, false);
-            }
-            List<String> cmd = new ArrayList<>(List.of("chattr", "+i"));
-            files.forEach(f -> cmd.add(f.toString()));
-            cmd.add(dir.toString());
-            int rc;
-            try {
-                rc = new ProcessBuilder(cmd).redirectErrorStream(true).start().waitFor();
-            } catch (IOException e) {
-                rc = -1;
-            }
-            ReadOnly ro = new ReadOnly(dir, files, true);
-            if (rc != 0) {
-                ro.close();
-                Assumptions.abort("running as root, which ignores file permissions, and chattr +i is not available here");
-            }
-            return ro;
-        }
-
-        @Override public void close() throws Exception {
-            if (chattr) {
-                List<String> cmd = new ArrayList<>(List.of("chattr", "-i", dir.toString()));
-                files.forEach(f -> cmd.add(f.toString()));
-                new ProcessBuilder(cmd).redirectErrorStream(true).start().waitFor();
-            } else {
-                Files.setPosixFilePermissions(dir, PosixFilePermissions.fromString("rwx------"));
-                for (Path f : files) Files.setPosixFilePermissions(f, PosixFilePermissions.fromString("rw-------"));
-            }
-        }
     }
 
     @Test void aFileThatIsNotABrokkrStoreIsRefusedAndLeftAlone() throws Exception {
