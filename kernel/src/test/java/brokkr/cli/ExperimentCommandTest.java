@@ -114,6 +114,26 @@ class ExperimentCommandTest {
         assertTrue(cli("experiment", "--help").out().contains("3 (run) the run ended with cells without a verdict"));
     }
 
+    /** Deleting the store while a run is going fails the run loudly (exit 1, naming the file) instead of printing a scorecard nobody can read back. */
+    @Test void aStoreDeletedDuringARunFailsItWithANonZeroExit() throws Exception {
+        Path file = tmp.resolve("slow.yaml");
+        Files.writeString(file, "name: slow\ndomain: agree\nsplit: test\ncandidates: [{id: s, provider: say, model: slow}]\nrepetitions: 20\nparallelism: 2\n");
+        Path dir = tmp.resolve("slow");
+        Path db = dir.resolve("experiment.db");
+        var run = java.util.concurrent.CompletableFuture.supplyAsync(() -> cli("experiment", "run", file.toString(), "--dir", dir.toString(), "--no-progress"));
+        long deadline = System.nanoTime() + 30_000_000_000L;
+        while (System.nanoTime() < deadline && !run.isDone()) {
+            if (Files.exists(dir.resolve("experiment.db-wal")) && Files.size(dir.resolve("experiment.db-wal")) > 20_000) break;
+            Thread.sleep(10);
+        }
+        assertFalse(run.isDone(), "the run ended before the store could be deleted");
+        for (String suffix : List.of("", "-wal", "-shm")) Files.deleteIfExists(Path.of(db + suffix));
+        Out o = run.get(60, java.util.concurrent.TimeUnit.SECONDS);
+        assertEquals(1, o.code(), o.out() + o.err());
+        assertTrue(o.err().contains(db + ": the store was deleted or replaced while this run was writing to it"), o.err());
+        assertFalse(o.out().contains("per task"), "no scorecard: " + o.out());
+    }
+
     /** Inspection refuses a file that is not a Brokkr store, leaves it as it was, and exits 1 naming it. */
     @Test void inspectionRefusesAForeignStoreAndLeavesItAlone() throws Exception {
         Path dir = Files.createDirectories(tmp.resolve("foreign"));
