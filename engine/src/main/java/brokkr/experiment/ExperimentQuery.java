@@ -18,12 +18,15 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
+import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * The read side of an experiment directory's store: its cells, their attempts and definitions, for
@@ -153,7 +156,7 @@ public final class ExperimentQuery implements AutoCloseable {
                         out.add(new Attempt(r.getLong("id"), r.getString("env_id"), r.getString("agent_id"), r.getInt("repetition"),
                                 r.getString("task_id"), Attempt.Status.fromWire(r.getString("status")),
                                 checksFrom(Json.parse(r.getString("checks_json"))), reward,
-                                trust == null ? null : TrustTier.valueOf(trust), withEvidence ? Evidence.parse(r.getString("evidence_json"))
+                                trust == null ? null : TrustTier.valueOf(trust), withEvidence ? EvidenceCodec.decode(r.getString("evidence_json"), this::blobs)
                                         : usageOnly(r.getLong("input_tokens"), r.getLong("output_tokens")),
                                 r.getString("error"), r.getLong("started_at"), r.getLong("duration_ms")));
                     }
@@ -161,6 +164,22 @@ public final class ExperimentQuery implements AutoCloseable {
             }
             return out;
         });
+    }
+
+    /** Texts of the {@code blob} table by sha256 (called within a read, on this connection). */
+    private Map<String, String> blobs(Set<String> shas) {
+        Map<String, String> out = new HashMap<>();
+        try (PreparedStatement p = db.connection().prepareStatement("SELECT text FROM blob WHERE sha256 = ?")) {
+            for (String sha : shas) {
+                p.setString(1, sha);
+                try (ResultSet r = p.executeQuery()) {
+                    if (r.next()) out.put(sha, r.getString(1));
+                }
+            }
+        } catch (SQLException e) {
+            throw new ExperimentStore.StoreException(e.getMessage(), e);
+        }
+        return out;
     }
 
     private static Evidence usageOnly(long in, long out) {

@@ -249,7 +249,7 @@ public final class Experiments {
         AtomicReference<Throwable> fatal = new AtomicReference<>();
         AtomicInteger completed = new AtomicInteger(), failed = new AtomicInteger(), notRecorded = new AtomicInteger(), abandoned = new AtomicInteger();
         LinkedBlockingQueue<Prepared> queue = new LinkedBlockingQueue<>();
-        Prepared endOfRun = new Prepared(null, null, null, 0);
+        Prepared endOfRun = new Prepared(null, null, null, Map.of(), 0);
         Thread writer = Thread.ofPlatform().name("experiment-writer").start(() -> {
             List<Prepared> batch = new ArrayList<>();
             boolean end = false;
