@@ -33,7 +33,9 @@ public final class AttemptsListingBench {
         long bytes = Files.size(ExperimentStore.file(dir));
         System.out.printf(Locale.ROOT, "store: %d attempts, %.1f MB%n", n, bytes / 1e6);
         for (int round = 0; round < 3; round++) {
+            long o0 = System.nanoTime();
             try (ExperimentQuery q = ExperimentQuery.open(dir)) {
+                System.out.printf(Locale.ROOT, "  open (with quick_check): %.0f ms%n", (System.nanoTime() - o0) / 1e6);
                 measure("full evidence (before)", () -> q.attempts(true, true).size());
                 measure("listed columns (now)  ", () -> Inspect.attempts(q, true).size());
             }
