@@ -9,6 +9,7 @@ import json
 import os
 import queue
 import sys
+import tempfile
 import time
 import traceback
 
@@ -192,6 +193,36 @@ def main():
         assert reply["content"]["status"] == "error" and reply["content"]["ename"] == "Interrupted", reply["content"]
         c, o = execute(kc, "kept + 1")
         assert result_text(o) == "42", o
+
+    @check("interrupting %%experiment cancels the run, shows Interrupted, and the next run resumes")
+    def _():
+        exp_dir = os.path.join(tempfile.mkdtemp(prefix="brokkr-interrupt-"), "exp")
+        cell = (f"%%experiment --dir {exp_dir} --name interrupt-check\n"
+                "domain: tau2-retail\nsplit: test\ncandidates: [{id: gold, provider: scripted, model: gold}]\n"
+                "repetitions: 25\nparallelism: 4\n")
+        msg_id = kc.execute(cell)
+        time.sleep(3)
+        km.interrupt_kernel()
+        reply = kc.get_shell_msg(timeout=60)
+        while reply["parent_header"].get("msg_id") != msg_id:
+            reply = kc.get_shell_msg(timeout=60)
+        assert reply["content"]["status"] == "error" and reply["content"]["ename"] == "Interrupted", reply["content"]
+        shown = []
+        while True:
+            m = kc.get_iopub_msg(timeout=TIMEOUT)
+            if m["parent_header"].get("msg_id") != msg_id:
+                continue
+            if m["msg_type"] == "status" and m["content"]["execution_state"] == "idle":
+                break
+            if m["msg_type"] in ("display_data", "update_display_data"):
+                shown.append(m["content"]["data"]["text/plain"])
+        assert shown and "Interrupted: the " in shown[-1], shown[-3:]
+        assert not any("ZMQException" in t for t in shown), shown
+        c, o = execute(kc, cell, timeout=600)      # the lock is free and the finished cells are kept
+        assert c["status"] == "ok", c
+        text = result_text(o)
+        done = int(text.split(" cells: ")[1].split(" already done")[0])
+        assert 0 < done < 1000 and "0 without a verdict" in text, text
 
     def raw_shell_send(key, code):
         """Sends an execute_request signed with `key` on a fresh socket; returns the reply or None."""

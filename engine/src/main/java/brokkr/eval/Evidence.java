@@ -18,8 +18,8 @@ import java.util.TreeMap;
  * What an attempt saw, kept because the forked world is discarded: the setup's evidence, the
  * transcript, the protocol's output and termination, the hash of the final world (tau2's
  * {@code get_dict_hash} form, null when the run did not get that far), the exact model requests by
- * role (never credentials: {@link ModelCall} holds request bodies only), token usage by role and phase
- * timings.
+ * role (never credentials: {@link ModelCall} holds request bodies only), token usage by role (in role
+ * order) and phase timings.
  */
 public record Evidence(PyDict setup, Value transcript, PyDict output, String termination, String finalWorldSha256,
                        List<RecordedCall> modelCalls, Map<String, Usage> usage, PyDict timings, PyDict details) {
@@ -35,8 +35,8 @@ public record Evidence(PyDict setup, Value transcript, PyDict output, String ter
         output = output == null ? PyDict.empty() : output;
         termination = termination == null ? "" : termination;
         modelCalls = List.copyOf(modelCalls);
-        // Sorted by role: readers that list usage (Inspect's transcript) print it in one order on every run.
-        usage = Collections.unmodifiableMap(new TreeMap<>(usage));
+        // Sorted by role: Map.copyOf's iteration order is salted per JVM, and transcripts print usage in map order.
+        usage = Collections.unmodifiableSortedMap(new TreeMap<>(usage));
         timings = timings == null ? PyDict.empty() : timings;
         details = details == null ? PyDict.empty() : details;
     }
@@ -48,7 +48,7 @@ public record Evidence(PyDict setup, Value transcript, PyDict output, String ter
 
     public PyDict toValue() {
         PyDict.Builder u = PyDict.builder();
-        new TreeMap<>(usage).forEach((role, x) -> u.put(role, PyDict.of("input_tokens", x.inputTokens(), "output_tokens", x.outputTokens())));
+        usage.forEach((role, x) -> u.put(role, PyDict.of("input_tokens", x.inputTokens(), "output_tokens", x.outputTokens())));
         List<Value> calls = new ArrayList<>();
         for (RecordedCall rc : modelCalls) {
             ModelCall c = rc.call();

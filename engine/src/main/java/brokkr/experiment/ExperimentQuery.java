@@ -13,16 +13,20 @@ import brokkr.experiment.ExperimentStore.CellState;
 import brokkr.value.Json;
 import brokkr.value.PyBool;
 import brokkr.value.Value;
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
+import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * The read side of an experiment directory's store: its cells, their attempts and definitions, for
@@ -43,7 +47,17 @@ public final class ExperimentQuery implements AutoCloseable {
     public static ExperimentQuery open(Path dir) {
         Path file = ExperimentStore.file(dir);
         if (!Files.isRegularFile(file)) throw new IllegalArgumentException(dir + " holds no experiment (no " + ExperimentStore.FILE + ")");
+        // A runner creates the file empty and writes its header a moment later.
+        if (isEmpty(file)) throw new IllegalArgumentException(dir + " holds no experiment yet (" + ExperimentStore.FILE + " is empty)");
         return new ExperimentQuery(StoreConnection.forReading(file), true);
+    }
+
+    private static boolean isEmpty(Path file) {
+        try {
+            return Files.size(file) == 0;
+        } catch (IOException e) {
+            return false; // reading it will say what is wrong
+        }
     }
 
     /** Per cell: completed attempts and infrastructure failures so far. */
@@ -142,7 +156,7 @@ public final class ExperimentQuery implements AutoCloseable {
                         out.add(new Attempt(r.getLong("id"), r.getString("env_id"), r.getString("agent_id"), r.getInt("repetition"),
                                 r.getString("task_id"), Attempt.Status.fromWire(r.getString("status")),
                                 checksFrom(Json.parse(r.getString("checks_json"))), reward,
-                                trust == null ? null : TrustTier.valueOf(trust), withEvidence ? Evidence.parse(r.getString("evidence_json"))
+                                trust == null ? null : TrustTier.valueOf(trust), withEvidence ? EvidenceCodec.decode(r.getString("evidence_json"), this::blobs)
                                         : usageOnly(r.getLong("input_tokens"), r.getLong("output_tokens")),
                                 r.getString("error"), r.getLong("started_at"), r.getLong("duration_ms")));
                     }
@@ -150,6 +164,22 @@ public final class ExperimentQuery implements AutoCloseable {
             }
             return out;
         });
+    }
+
+    /** Texts of the {@code blob} table by sha256 (called within a read, on this connection). */
+    private Map<String, String> blobs(Set<String> shas) {
+        Map<String, String> out = new HashMap<>();
+        try (PreparedStatement p = db.connection().prepareStatement("SELECT text FROM blob WHERE sha256 = ?")) {
+            for (String sha : shas) {
+                p.setString(1, sha);
+                try (ResultSet r = p.executeQuery()) {
+                    if (r.next()) out.put(sha, r.getString(1));
+                }
+            }
+        } catch (SQLException e) {
+            throw new ExperimentStore.StoreException(e.getMessage(), e);
+        }
+        return out;
     }
 
     private static Evidence usageOnly(long in, long out) {

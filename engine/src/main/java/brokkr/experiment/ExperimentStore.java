@@ -25,6 +25,7 @@ import java.sql.Types;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -42,8 +43,12 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 public final class ExperimentStore implements AutoCloseable {
     public static final String FILE = "experiment.db";
-    /** The table layout's version ({@code PRAGMA user_version}); a store of a newer layout is refused. */
-    public static final int SCHEMA_VERSION = 1;
+    /**
+     * The table layout's version ({@code PRAGMA user_version}); a store of a newer layout is refused.
+     * 2: long texts of evidence are kept once in {@code blob} ({@link EvidenceCodec}); a version-1
+     * store is read as it is and upgraded when a run opens it (its attempts stay whole).
+     */
+    public static final int SCHEMA_VERSION = 2;
 
     /** A cell's identity. */
     public record CellKey(String environmentId, String agentId, int repetition) {}
@@ -131,6 +136,7 @@ public final class ExperimentStore implements AutoCloseable {
                   input_tokens INTEGER NOT NULL, output_tokens INTEGER NOT NULL,
                   FOREIGN KEY(env_id, agent_id, repetition) REFERENCES cell(env_id, agent_id, repetition))""");
         s.execute("CREATE INDEX IF NOT EXISTS attempt_cell ON attempt(env_id, agent_id, repetition)");
+        s.execute("CREATE TABLE IF NOT EXISTS blob(sha256 TEXT PRIMARY KEY, text TEXT NOT NULL) WITHOUT ROWID");
         s.execute("""
                 CREATE UNIQUE INDEX IF NOT EXISTS one_completed_attempt
                   ON attempt(env_id, agent_id, repetition) WHERE status = 'completed'""");
@@ -193,15 +199,18 @@ public final class ExperimentStore implements AutoCloseable {
         });
     }
 
-    /** An attempt with its JSON already rendered, so serialization happens off the writer. */
-    public record Prepared(Attempt attempt, String checksJson, String evidenceJson, long serializeNanos) {}
+    /**
+     * An attempt with its JSON already rendered, so serialization happens off the writer: the evidence
+     * with its long texts replaced by references, and those texts by sha256 ({@link EvidenceCodec}).
+     */
+    public record Prepared(Attempt attempt, String checksJson, String evidenceJson, Map<String, String> blobs, long serializeNanos) {}
 
     /** Renders an attempt's JSON; thread-safe and lock-free, meant for the thread that produced the attempt. */
     public static Prepared prepare(Attempt a) {
         long t0 = System.nanoTime();
         String checks = PyJson.dumps(checksValue(a.checks()), PyJson.DumpOptions.DEFAULT.withEnsureAscii(false));
-        String evidence = PyJson.dumps(a.evidence().toValue(), PyJson.DumpOptions.DEFAULT.withEnsureAscii(false));
-        return new Prepared(a, checks, evidence, System.nanoTime() - t0);
+        EvidenceCodec.Encoded evidence = EvidenceCodec.encode(a.evidence());
+        return new Prepared(a, checks, evidence.json(), evidence.blobs(), System.nanoTime() - t0);
     }
 
     /** Commits one finished attempt in its own transaction and returns it with its id. */
@@ -216,6 +225,16 @@ public final class ExperimentStore implements AutoCloseable {
         if (batch.isEmpty()) return List.of();
         List<Long> ids = db.tx(commitNanos, () -> {
             List<Long> out = new ArrayList<>();
+            try (PreparedStatement b = db.connection().prepareStatement("INSERT OR IGNORE INTO blob(sha256, text) VALUES(?,?)")) {
+                for (Prepared x : batch) {
+                    for (var e : x.blobs().entrySet()) {
+                        b.setString(1, e.getKey());
+                        b.setString(2, e.getValue());
+                        b.addBatch();
+                    }
+                }
+                b.executeBatch();
+            }
             try (PreparedStatement p = db.connection().prepareStatement("""
                     INSERT INTO attempt(env_id, agent_id, repetition, task_id, status, reward, trust, checks_json,
                       evidence_json, error, started_at, duration_ms, input_tokens, output_tokens)
@@ -254,6 +273,12 @@ public final class ExperimentStore implements AutoCloseable {
         commits.incrementAndGet();
         return out;
     }
+
+    /**
+     * Fails with a {@link StoreException} when the file this store opened was deleted or replaced since
+     * (it is also checked before every commit): a run must not report what it could not keep.
+     */
+    public void checkFile() { db.checkIdentity(); }
 
     /** Attempts recorded through this store object. */
     public long writes() { return writes.get(); }

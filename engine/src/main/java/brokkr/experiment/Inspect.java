@@ -31,12 +31,16 @@ public final class Inspect {
     /** One attempt as the attempts listing shows it: with its cell's benchmark and candidate label. */
     public record AttemptRow(Attempt attempt, String benchmark, String candidate) {}
 
-    /** Every attempt of the current spec's cells (or all, with {@code all}), oldest first. */
+    /**
+     * Every attempt of the current spec's cells (or all, with {@code all}), oldest first, as a listing
+     * shows them: without their evidence (each holds only its usage), which is most of a store's bytes
+     * and is read only for one attempt at a time ({@link ExperimentQuery#attempt}).
+     */
     public static List<AttemptRow> attempts(ExperimentQuery store, boolean all) {
         Map<CellKey, Cell> cells = new HashMap<>();
         for (Cell c : store.cells()) cells.put(c.key(), c);
         List<AttemptRow> out = new ArrayList<>();
-        for (Attempt a : store.attempts(!all)) {
+        for (Attempt a : store.attempts(!all, false)) {
             Cell c = cells.get(new CellKey(a.environmentId(), a.agentId(), a.repetition()));
             // Every stored attempt has its cell (a foreign key); the fallbacks only keep a damaged store listable.
             out.add(new AttemptRow(a, c == null ? "?" : c.benchmark(), c == null ? a.agentId().substring(0, 12) : c.candidate()));

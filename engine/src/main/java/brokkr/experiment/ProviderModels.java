@@ -17,7 +17,7 @@ import java.util.Map;
  * Model factories for the HTTP providers of {@link Providers}: keys and base URLs from the
  * environment only. A model reference's options map onto {@link ProviderOptions}:
  * {@code temperature}, {@code max_tokens}, {@code parallel_tool_calls}, {@code max_attempts},
- * {@code timeout_seconds}; any other option is sent as a top-level request field ({@code seed},
+ * {@code timeout_seconds}, {@code max_response_bytes} (default 8 MiB); any other option is sent as a top-level request field ({@code seed},
  * {@code top_p}, ...). Options are part of the AgentDef, so changing one makes a new candidate.
  */
 public abstract class ProviderModels implements ModelFactory {
@@ -46,6 +46,7 @@ public abstract class ProviderModels implements ModelFactory {
                 case "parallel_tool_calls" -> o.withParallelToolCalls(bool(e.getKey(), v));
                 case "max_attempts" -> o.withMaxAttempts((int) integer(e.getKey(), v));
                 case "timeout_seconds" -> o.withTimeout(Duration.ofMillis((long) (number(e.getKey(), v) * 1000)));
+                case "max_response_bytes" -> o.withMaxResponseBytes(integer(e.getKey(), v));
                 default -> {
                     extra.put(e.getKey(), v);
                     yield o;

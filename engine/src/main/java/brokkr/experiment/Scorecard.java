@@ -29,6 +29,12 @@ public record Scorecard(List<CandidateScore> rows, int cells, int pendingCells) 
                                  int infrastructureFailures, double avgReward, List<Double> passHatK,
                                  List<TaskScore> perTask, List<CheckScore> perCheck, Map<TrustTier, Integer> trust,
                                  Cost cost) {
+        /**
+         * Whether any attempt was scored. Without one, {@code avgReward} is 0.0 (as upstream reports it)
+         * but means nothing: displays show no value, never 0.000.
+         */
+        public boolean scored() { return attempts > 0; }
+
         public CandidateScore withoutCost() {
             return new CandidateScore(benchmark, candidate, agentId, tasks, attempts, infrastructureFailures, avgReward,
                     passHatK, perTask, perCheck, trust, null);

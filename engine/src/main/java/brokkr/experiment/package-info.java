@@ -4,13 +4,17 @@
  * parallelism limit and per-provider concurrency/rate limits, into a directory's SQLite store, written
  * by the run through {@link brokkr.experiment.ExperimentStore} and read through
  * {@link brokkr.experiment.ExperimentQuery}; a {@link brokkr.experiment.ProgressListener} hears of each
- * committed attempt. Re-running resumes (completed cells are skipped, infrastructure failures retried
+ * committed attempt and a {@link brokkr.experiment.Cancellation} stops a run half-way. Re-running resumes (completed cells are skipped, infrastructure failures retried
  * up to a limit, changed definitions are new cells). {@link brokkr.experiment.Scorecard} computes
  * average reward and upstream tau2's pass^k ({@link brokkr.experiment.PassHatK}) with per-task and
  * per-check breakdowns, as plain data; {@link brokkr.experiment.Inspect} lists attempts, prints
  * transcripts, and replays a record's world. Benchmarks and model providers plug in through
  * {@link brokkr.experiment.Registry} ({@code ServiceLoader}). Tables, text and progress bars are drawn
  * where they are shown ({@code brokkr.magics}, the CLI).
+ *
+ * <p>The store's guarantees (crash safety, no cell lost, read-only inspection, damaged and vanished
+ * files, long texts stored once through {@link brokkr.experiment.EvidenceCodec}) are listed with their
+ * tests in the repository's {@code RELIABILITY.md}.
  *
  * <p>One experiment per directory: running a different spec in the same directory makes its cells the
  * current ones (earlier cells and attempts stay in the store, inactive).

@@ -34,7 +34,8 @@ import java.util.concurrent.TimeoutException;
  * Retried: connection errors, timeouts (the per-attempt timeout covers connecting and the whole
  * exchange until the body has arrived, so a server that accepts and never answers, or stalls mid-body,
  * still ends the attempt), 408/409/429/5xx, and 2xx bodies that are not a response of the API
- * ({@link WireFormat.MalformedResponse}). Between attempts it waits the server's {@code Retry-After}
+ * ({@link WireFormat.MalformedResponse}). A body longer than {@link ProviderOptions#maxResponseBytes()}
+ * is not read further and fails the call at once. Between attempts it waits the server's {@code Retry-After}
  * (capped) or an exponential backoff with full jitter. Any other status fails at once. When no attempt
  * succeeds the call throws {@link InfrastructureFailure} with every attempt's {@link ModelCall}: the
  * episode is excluded from scores rather than counted as the model's failure. A successful body whose
@@ -76,8 +77,8 @@ public final class HttpProvider implements ModelProvider {
     public ProviderOptions options() { return options; }
     public URI endpoint() { return endpoint; }
 
-    /** What one attempt produced: a response (status, body, Retry-After) or a transport error. */
-    private record Exchange(int status, String body, Optional<Duration> retryAfter, String error) {}
+    /** What one attempt produced: a response (status, body, Retry-After; or a body over the cap, unread) or a transport error. */
+    private record Exchange(int status, String body, Optional<Duration> retryAfter, String error, boolean overCap) {}
 
     @Override
     public Turn next(List<Message> history, List<ToolSpec> tools) throws InfrastructureFailure {
@@ -94,7 +95,10 @@ public final class HttpProvider implements ModelProvider {
             String responseBody = key.redact(ex.body());
             String error;
             boolean retryable;
-            if (ex.error() != null) {
+            if (ex.overCap()) {
+                error = "response body over the " + options.maxResponseBytes() + "-byte cap (max_response_bytes); not read further";
+                retryable = false;
+            } else if (ex.error() != null) {
                 error = ex.error();
                 retryable = true;
             } else if (ex.status() >= 200 && ex.status() < 300) {
@@ -186,14 +190,14 @@ public final class HttpProvider implements ModelProvider {
 
     private Exchange exchange(HttpRequest request, List<ModelCall> calls, int attempt, String recordedBody,
                               long startedAt, long t0) throws InfrastructureFailure {
-        CompletableFuture<HttpResponse<String>> f = http.sendAsync(request, HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
+        CompletableFuture<HttpResponse<CappedBody.Body>> f = http.sendAsync(request, CappedBody.handler(options.maxResponseBytes()));
         try {
             // Belt and braces: JDK 25 applies the request timeout to the body as well, but earlier JDKs
             // stopped that timer once the headers arrived; this bounds the whole exchange regardless.
-            HttpResponse<String> r = f.get(options.timeout().toMillis(), TimeUnit.MILLISECONDS);
+            HttpResponse<CappedBody.Body> r = f.get(options.timeout().toMillis(), TimeUnit.MILLISECONDS);
             Optional<Duration> retryAfter = RetryPolicy.parseRetryAfter(r.headers().firstValue("retry-after-ms"),
                     r.headers().firstValue("retry-after"), effects.clock().instant());
-            return new Exchange(r.statusCode(), r.body(), retryAfter, null);
+            return new Exchange(r.statusCode(), r.body().text(), retryAfter, null, r.body().overCap());
         } catch (TimeoutException e) {
             f.cancel(true);
             return timeout();
@@ -201,7 +205,7 @@ public final class HttpProvider implements ModelProvider {
             Throwable c = e.getCause() == null ? e : e.getCause();
             if (c instanceof HttpTimeoutException) return timeout();
             String kind = c instanceof IOException ? "connection error: " : "request failed: ";
-            return new Exchange(0, null, Optional.empty(), kind + key.redact(String.valueOf(c)));
+            return new Exchange(0, null, Optional.empty(), kind + key.redact(String.valueOf(c)), false);
         } catch (InterruptedException e) {
             f.cancel(true);
             Thread.currentThread().interrupt();
@@ -212,7 +216,7 @@ public final class HttpProvider implements ModelProvider {
     }
 
     private Exchange timeout() {
-        return new Exchange(0, null, Optional.empty(), "timeout after " + options.timeout().toMillis() + " ms");
+        return new Exchange(0, null, Optional.empty(), "timeout after " + options.timeout().toMillis() + " ms", false);
     }
 
     private String describe() { return wire.name() + " " + options.model(); }

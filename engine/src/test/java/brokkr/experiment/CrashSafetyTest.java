@@ -39,6 +39,10 @@ class CrashSafetyTest {
             assertTrue(p.waitFor(30, TimeUnit.SECONDS));
             int after = count(dir);
             assertTrue(after >= threshold && after > previous && after < total, "attempts after kill: " + after);
+            // The read-only side reads a killed writer's store (its WAL index is rebuilt in memory, no file is written).
+            try (ExperimentQuery q = ExperimentQuery.open(dir)) {
+                assertEquals(after, q.attempts(false).size());
+            }
             previous = after;
         }
         var resumed = Experiments.run(CrashChild.spec(LATENCY_MS), dir, CrashChild.registry());

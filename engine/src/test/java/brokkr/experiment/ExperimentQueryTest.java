@@ -56,6 +56,27 @@ class ExperimentQueryTest {
         }
     }
 
+    /**
+     * {@code experiment attempts} reads only the columns it prints: an attempt whose evidence cannot be
+     * parsed (here deliberately broken) is still listed; only opening that attempt reads it.
+     */
+    @Test void theAttemptsListingDoesNotReadEvidence() throws Exception {
+        Path dir = run("x");
+        try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + ExperimentStore.file(dir).toAbsolutePath());
+             Statement s = c.createStatement()) {
+            s.executeUpdate("UPDATE attempt SET evidence_json = '{not json' WHERE id = 2");
+        }
+        try (ExperimentQuery q = ExperimentQuery.open(dir)) {
+            var rows = Inspect.attempts(q, false);
+            assertEquals(4, rows.size());
+            assertEquals(List.of(1L, 2L, 3L, 4L), rows.stream().map(r -> r.attempt().id()).toList());
+            assertTrue(rows.stream().allMatch(r -> r.attempt().success() && r.attempt().checks().size() == 3));
+            assertTrue(rows.getFirst().attempt().evidence().agentUsage().inputTokens() > 0, "usage comes from its own columns");
+            assertThrows(RuntimeException.class, () -> q.attempt(2));
+            assertEquals(1, q.attempt(1).orElseThrow().evidence().modelCalls().size());
+        }
+    }
+
     @Test void aDirectoryWithoutAStoreOrWithANewerOneIsRefused() throws Exception {
         var none = assertThrows(IllegalArgumentException.class, () -> ExperimentQuery.open(tmp));
         assertTrue(none.getMessage().contains("holds no experiment"), none.getMessage());

@@ -46,6 +46,12 @@ public final class ExperimentCommand implements Command {
                               from the initial world and compare the final world's hash with the
                               recorded one (exit 1 on a mismatch)
 
+                exit codes: 0 done (run: every cell has a verdict); 1 an error (the store is unreadable, not a
+                  Brokkr store, corrupt, or was deleted or replaced during the run); 2 a usage error;
+                  3 (run) the run ended with cells without a verdict: infrastructure failures (retried when the
+                  experiment is run again, up to max_infra_retries) or cells out of retries. Inspection opens
+                  the store read-only and changes nothing in DIR (a read-only directory is fine).
+
                 experiment file keys: name, domain + split|tasks (or domains: [{name, split|tasks}]),
                   candidates: [{id, provider, model, action_space, options, system_prompt|system_prompt_file}],
                   repetitions, parallelism, providers: {NAME: {concurrency, rate_per_second}},
@@ -153,8 +159,15 @@ public final class ExperimentCommand implements Command {
         err.println(r.summary());
         out.println("experiment " + spec.name() + " in " + dir);
         out.print(ExperimentTables.text(r.scorecard()));
-        return 0;
+        if (r.complete()) return 0;
+        err.println("brokkr experiment: " + r.withoutVerdict() + " of " + r.cells() + " cells have no verdict (" + r.exhausted()
+                + " out of infrastructure retries" + (r.withoutVerdict() > r.exhausted()
+                ? ", " + (r.withoutVerdict() - r.exhausted()) + " retried when the experiment is run again" : "") + ")");
+        return EXIT_NO_VERDICT;
     }
+
+    /** {@code experiment run}'s exit code when the run ended with cells that have no verdict. */
+    static final int EXIT_NO_VERDICT = 3;
 
     private static long attemptId(String s) {
         try {

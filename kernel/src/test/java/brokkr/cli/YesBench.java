@@ -1,6 +1,7 @@
 package brokkr.cli;
 
 import brokkr.conversation.Candidate;
+import brokkr.conversation.InfrastructureFailure;
 import brokkr.conversation.Message;
 import brokkr.conversation.Turn;
 import brokkr.conversation.Usage;
@@ -22,7 +23,7 @@ import java.util.Map;
 
 /**
  * A test benchmark registered through META-INF/services, as real domains are: task tN asks "say yes";
- * reward 1 when the candidate says "yes". Model provider {@code say} answers its model name.
+ * reward 1 when the candidate says "yes". Model provider {@code say} answers its model name ({@code down}: fails; {@code slow}: answers after 100 ms).
  */
 public final class YesBench implements BenchmarkProvider {
     @Override public String name() { return "agree"; }
@@ -55,8 +56,20 @@ public final class YesBench implements BenchmarkProvider {
 
     public static final class Say implements ModelFactory {
         @Override public String provider() { return "say"; }
+        /** Model {@code down} fails every call as a provider out of retries would; {@code slow} takes 100 ms. */
         @Override public Candidate create(ModelRef model) {
-            return (history, tools) -> Turn.of(new Message.Assistant(model.model(), List.of(), new Usage(2, 1)));
+            return (history, tools) -> {
+                if (model.model().equals("down")) throw new InfrastructureFailure("say down: HTTP 503 after 5 attempts", List.of(), null);
+                if (model.model().equals("slow")) {
+                    try {
+                        Thread.sleep(100);
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                        throw new InfrastructureFailure("interrupted", List.of(), e);
+                    }
+                }
+                return Turn.of(new Message.Assistant(model.model(), List.of(), new Usage(2, 1)));
+            };
         }
     }
 }

@@ -1,6 +1,7 @@
 package brokkr.magics;
 
 import brokkr.eval.Attempt;
+import brokkr.experiment.Cancellation;
 import brokkr.experiment.ExperimentQuery;
 import brokkr.experiment.ExperimentSpec;
 import brokkr.experiment.ExperimentStore;
@@ -30,9 +31,11 @@ import java.util.Locale;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * The experiment magics over {@code brokkr.experiment}, plugged in as a {@link MagicExtension}
@@ -100,11 +103,16 @@ public final class ExperimentMagics implements MagicExtension {
         }
     }
 
-    /** A live progress line: published once and replaced in place as attempts complete. */
-    public record ProgressView(String name, int done, int total, int alreadyDone, double seconds, boolean finished) implements Rich {
+    /**
+     * A live progress line: published once and replaced in place as attempts complete; at the end it
+     * says the run finished or was interrupted (with the cells kept).
+     */
+    public record ProgressView(String name, int done, int total, int alreadyDone, double seconds, boolean finished, boolean interrupted)
+            implements Rich {
         @Override public String text() {
             return String.format(Locale.ROOT, "%s: %d/%d cells done%s, %.1f s%s", name, done, total,
-                    alreadyDone > 0 ? " (" + alreadyDone + " before this run)" : "", seconds, finished ? ", finished" : "");
+                    alreadyDone > 0 ? " (" + alreadyDone + " before this run)" : "", seconds,
+                    interrupted ? ", Interrupted: the " + done + " done are kept; run it again to resume" : finished ? ", finished" : "");
         }
         @Override public String html() {
             return "<div><progress value=\"" + done + "\" max=\"" + Math.max(total, 1) + "\" style=\"width:30em\"></progress> "
@@ -112,10 +120,7 @@ public final class ExperimentMagics implements MagicExtension {
         }
     }
 
-    /**
-     * Counts the attempts a run completes (the runner calls it on its writer thread) for the live
-     * display, which the cell's own thread refreshes.
-     */
+    /** Counts the attempts a run completes (the runner calls it on its writer thread) for the live display. */
     private static final class CompletedCount implements ProgressListener {
         final AtomicInteger completed = new AtomicInteger();
         @Override public void attemptFinished(Attempt attempt) {
@@ -123,7 +128,17 @@ public final class ExperimentMagics implements MagicExtension {
         }
     }
 
-    /** Runs an experiment on a worker thread, showing and updating its progress; interrupting the cell stops waiting. */
+    /** How often the live display is refreshed. */
+    private static final long REFRESH_MILLIS = 500;
+
+    /**
+     * Runs an experiment on a worker thread, showing and updating its progress. Interrupting the cell
+     * cancels the run ({@link Cancellation}): cells in flight are abandoned, the finished ones kept, the
+     * run lock released; the display says {@code Interrupted} with the cells done, the cell ends
+     * interrupted, and the next {@code %experiment} resumes. The display is only ever touched from its
+     * own thread: the kernel delivers an interrupt to the cell's thread, and one that lands while that
+     * thread is publishing on the kernel's sockets breaks the publish (ZeroMQ's EINTR).
+     */
     public static ExperimentView experiment(Session s, ExperimentSpec spec, Path dir) throws Exception {
         // The spec's progress switch is the terminal bar's; the notebook shows its own display.
         ExperimentSpec quiet = spec.withProgress(false);
@@ -136,42 +151,84 @@ public final class ExperimentMagics implements MagicExtension {
         int before = completedCells(dir);
         long t0 = System.nanoTime();
         Display display = s.display();
-        String id = display.show(new ProgressView(spec.name(), before, total, before, 0, false));
         CompletedCount progress = new CompletedCount();
+        Cancellation cancellation = new Cancellation();
+        ScheduledExecutorService painter = Executors.newSingleThreadScheduledExecutor(
+                r -> Thread.ofPlatform().name("experiment-display-" + spec.name()).daemon(true).unstarted(r));
+        AtomicReference<String> id = new AtomicReference<>();
+        painter.execute(() -> id.set(display.show(new ProgressView(spec.name(), before, total, before, 0, false, false))));
+        // A completed attempt completes a cell that had none: the store's completed cells are before + these.
+        painter.scheduleWithFixedDelay(() -> display.update(id.get(), new ProgressView(spec.name(), before + progress.completed.get(), total,
+                before, (System.nanoTime() - t0) / 1e9, false, false)), REFRESH_MILLIS, REFRESH_MILLIS, TimeUnit.MILLISECONDS);
         CompletableFuture<Experiments.Result> run = new CompletableFuture<>();
-        Thread worker = Thread.ofPlatform().name("experiment-" + spec.name()).daemon(true).start(() -> {
+        Thread.ofPlatform().name("experiment-" + spec.name()).daemon(true).start(() -> {
             try {
-                run.complete(Experiments.run(quiet, dir, Registry.load(), progress));
+                run.complete(Experiments.run(quiet, dir, Registry.load(), progress, cancellation));
             } catch (Throwable t) {
                 run.completeExceptionally(t);
             }
         });
-        Experiments.Result result;
+        boolean interrupted = false;
+        Experiments.Result result = null;
+        Throwable failure = null;
+        try {
+            try {
+                result = run.get();
+            } catch (InterruptedException e) {
+                interrupted = true;
+                cancellation.cancel();
+                result = awaitUninterruptibly(run);   // the cells in flight are abandoned: this is short
+            }
+        } catch (ExecutionException e) {
+            failure = e.getCause();
+        } finally {
+            Experiments.Result r = result;
+            boolean stopped = interrupted;
+            painter.execute(() -> {
+                if (r != null) display.update(id.get(), new ProgressView(spec.name(), r.completed() + r.skipped(), total, before,
+                        (System.nanoTime() - t0) / 1e9, true, stopped));
+            });
+            painter.shutdown();
+            awaitUninterruptibly(painter);
+        }
+        if (interrupted && failure == null) {
+            throw new InterruptedException("experiment " + spec.name() + " interrupted: " + (result.completed() + result.skipped()) + "/" + total
+                    + " cells done and kept in " + dir);
+        }
+        if (failure != null) {
+            if (failure instanceof ExperimentSpec.SpecException se) throw new MagicUsageException(se.getMessage());
+            if (failure instanceof IllegalStateException ise && String.valueOf(ise.getMessage()).contains("run.lock")) {
+                throw new MagicUsageException(ise.getMessage());
+            }
+            if (failure instanceof Exception ex) throw ex;
+            throw new ExecutionException(failure);
+        }
+        return new ExperimentView(result, new ScorecardView(dir.toString(), result.scorecard()));
+    }
+
+    private static Experiments.Result awaitUninterruptibly(CompletableFuture<Experiments.Result> run) throws ExecutionException {
+        boolean interrupted = false;
         try {
             while (true) {
                 try {
-                    result = run.get(500, TimeUnit.MILLISECONDS);
-                    break;
-                } catch (TimeoutException e) {
-                    // A completed attempt completes a cell that had none: the store's completed cells are before + these.
-                    display.update(id, new ProgressView(spec.name(), before + progress.completed.get(), total, before,
-                            (System.nanoTime() - t0) / 1e9, false));
+                    return run.get();
+                } catch (InterruptedException again) {
+                    interrupted = true;   // a second interrupt while the run winds down changes nothing
                 }
             }
-        } catch (InterruptedException e) {
-            worker.interrupt();
-            throw e;
-        } catch (ExecutionException e) {
-            Throwable c = e.getCause();
-            if (c instanceof ExperimentSpec.SpecException se) throw new MagicUsageException(se.getMessage());
-            if (c instanceof IllegalStateException ise && String.valueOf(ise.getMessage()).contains("run.lock")) {
-                throw new MagicUsageException(ise.getMessage());
-            }
-            throw c instanceof Exception ex ? ex : e;
+        } finally {
+            if (interrupted) Thread.interrupted();
         }
-        display.update(id, new ProgressView(spec.name(), result.completed() + result.skipped(), total, before,
-                (System.nanoTime() - t0) / 1e9, true));
-        return new ExperimentView(result, new ScorecardView(dir.toString(), result.scorecard()));
+    }
+
+    private static void awaitUninterruptibly(ScheduledExecutorService painter) {
+        while (true) {
+            try {
+                if (painter.awaitTermination(1, TimeUnit.MINUTES)) return;
+            } catch (InterruptedException ignored) {
+                // the last display update still goes out
+            }
+        }
     }
 
     /** Cells of {@code dir} with a completed attempt (0 before the store exists). */

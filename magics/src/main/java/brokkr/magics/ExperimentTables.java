@@ -29,7 +29,10 @@ import java.util.TreeMap;
 public final class ExperimentTables {
     private ExperimentTables() {}
 
-    /** One row per benchmark × candidate: counts, average reward, pass^1..n, tokens, duration, trust tiers. */
+    /**
+     * One row per benchmark × candidate: counts, average reward, pass^1..n, tokens, duration, trust
+     * tiers; a candidate with no scored attempt has its average reward, pass^k and duration missing.
+     */
     public static Table summary(Scorecard s) {
         StringColumn bench = StringColumn.create("benchmark"), cand = StringColumn.create("candidate");
         IntColumn tasks = IntColumn.create("tasks"), attempts = IntColumn.create("attempts"), infra = IntColumn.create("infra_failures");
@@ -44,11 +47,12 @@ public final class ExperimentTables {
             tasks.append(r.tasks());
             attempts.append(r.attempts());
             infra.append(r.infrastructureFailures());
-            reward.append(r.avgReward());
+            // No scored attempt: no average reward and no mean duration (missing, drawn as a dash), never 0.
+            if (r.scored()) reward.append(r.avgReward()); else reward.appendMissing();
             appendCurve(pass, r.passHatK());
             in.append(r.cost().inputTokens());
             out.append(r.cost().outputTokens());
-            dur.append(r.cost().meanDurationMs());
+            if (r.scored()) dur.append(r.cost().meanDurationMs()); else dur.appendMissing();
             trust.append(trustText(r.trust()));
         }
         List<Column<?>> cols = new ArrayList<>(List.<Column<?>>of(bench, cand, tasks, attempts, infra, reward));

@@ -23,11 +23,21 @@ public final class Tables {
         sb.append("</tr></thead><tbody>");
         for (Row r : t) {
             sb.append("<tr>");
-            for (int i = 0; i < t.columnCount(); i++) sb.append("<td>").append(esc(t.column(i).getString(r.getRowNumber()))).append("</td>");
+            for (int i = 0; i < t.columnCount(); i++) sb.append("<td>").append(esc(htmlCell(t.column(i), r.getRowNumber()))).append("</td>");
             sb.append("</tr>");
         }
         return sb.append("</tbody></table>").toString();
     }
+
+    /** What a table shows for a value that does not exist (a candidate with no scored attempt has no average reward). */
+    public static final String MISSING = "\u2013";
+
+    /** A missing number is {@link #MISSING}; a missing text (Tablesaw's missing string is the empty one) stays empty. */
+    private static String htmlCell(Column<?> col, int r) {
+        return col.isMissing(r) && isNumeric(col) ? MISSING : col.getString(r);
+    }
+
+    private static boolean isNumeric(Column<?> col) { return col.type().name().matches("DOUBLE|INTEGER|LONG"); }
 
     public static String text(Table t) {
         return t.printAll();
@@ -35,7 +45,8 @@ public final class Tables {
 
     /**
      * Aligned plain text, two spaces between columns: numbers right-aligned, doubles with three
-     * decimals, missing values (Tablesaw's missing string is the empty one) as "-"; no trailing blanks.
+     * decimals, missing values (Tablesaw's missing string is the empty one) as {@link #MISSING}; no
+     * trailing blanks.
      */
     public static String aligned(Table t) {
         int nc = t.columnCount();
@@ -44,7 +55,7 @@ public final class Tables {
         boolean[] numeric = new boolean[nc];
         for (int c = 0; c < nc; c++) {
             head[c] = t.column(c).name();
-            numeric[c] = t.column(c).type().name().matches("DOUBLE|INTEGER|LONG");
+            numeric[c] = isNumeric(t.column(c));
         }
         rows.add(head);
         for (int r = 0; r < t.rowCount(); r++) {
@@ -67,7 +78,7 @@ public final class Tables {
     }
 
     private static String alignedCell(Column<?> col, int r) {
-        if (col.isMissing(r)) return "-";
+        if (col.isMissing(r)) return MISSING;
         Object v = col.get(r);
         if (v instanceof Double d) return String.format(Locale.ROOT, "%.3f", d);
         return String.valueOf(v);

@@ -9,7 +9,13 @@ import org.junit.jupiter.api.io.TempDir;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import brokkr.experiment.ExperimentQuery;
+import brokkr.experiment.ExperimentStore;
 
 import static org.junit.jupiter.api.Assertions.*;
 
@@ -18,12 +24,21 @@ class ExperimentMagicsTest {
 
     @TempDir Path tmp;
 
-    /** Records what a magic shows and updates, as the kernel's display would publish it. */
+    /**
+     * Records what a magic shows and updates, as the kernel's display would publish it, and which
+     * threads did (the kernel interrupts the cell's thread; a publish it interrupts fails).
+     */
     static final class Recording implements Display {
         final List<Object> shown = new ArrayList<>();
         final List<Object> updates = new ArrayList<>();
-        @Override public synchronized String show(Object value) { shown.add(value); return "d1"; }
-        @Override public synchronized void update(String id, Object value) { assertEquals("d1", id); updates.add(value); }
+        final Set<Thread> threads = new HashSet<>();
+        @Override public synchronized String show(Object value) { threads.add(Thread.currentThread()); shown.add(value); return "d1"; }
+        @Override public synchronized void update(String id, Object value) {
+            threads.add(Thread.currentThread());
+            assertEquals("d1", id);
+            updates.add(value);
+        }
+        synchronized Object last() { return updates.getLast(); }
     }
 
     private static final String SPEC = """
@@ -78,6 +93,70 @@ class ExperimentMagicsTest {
         DisplayData out = Rendering.registerAll(new Renderer()).render(pk);
         assertTrue(((String) out.getData(MIMEType.TEXT_HTML)).contains("data:image/png;base64,"));
         assertTrue(out.hasDataForType(MIMEType.IMAGE_PNG) && out.hasDataForType(MIMEType.IMAGE_SVG));
+    }
+
+    private static final String SLOW = """
+            name: slow-kernel-test
+            domain: slow
+            split: all
+            candidates: [{id: sleepy, provider: scripted, model: sleepy}]
+            repetitions: 4
+            parallelism: 4
+            """;
+
+    private static int stored(Path dir) {
+        if (!Files.exists(ExperimentStore.file(dir))) return 0;
+        try (ExperimentQuery q = ExperimentQuery.open(dir)) {
+            return q.attempts(false).size();
+        } catch (IllegalArgumentException e) {
+            return 0; // created, not written yet
+        }
+    }
+
+    /**
+     * The kernel interrupts the thread running the cell: the run is cancelled (nothing keeps running or
+     * holds the lock), the display says Interrupted with what was kept, and the next run resumes.
+     */
+    @Test void interruptingTheCellCancelsTheRunAndTheNextOneResumes() throws Exception {
+        Session s = new Session();
+        Recording d = new Recording();
+        s.display(d);
+        Path dir = tmp.resolve("slow");
+        CompletableFuture<Throwable> outcome = new CompletableFuture<>();
+        Thread cell = Thread.ofPlatform().name("brokkr-cell").start(() -> {
+            try {
+                s.magics().evalCell(s, "experiment", "--dir " + dir, SLOW);
+                outcome.complete(null);
+            } catch (Throwable t) {
+                outcome.complete(t);
+            }
+        });
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (stored(dir) < 6 && System.nanoTime() < deadline) Thread.sleep(20);
+        cell.interrupt();
+        Throwable t = outcome.get(10, TimeUnit.SECONDS);
+        assertInstanceOf(InterruptedException.class, t);
+        int kept = stored(dir);
+        assertTrue(kept >= 6 && kept < 40, "kept " + kept);
+        int calls = SlowBench.CALLS.get();
+        Thread.sleep(500);
+        assertEquals(calls, SlowBench.CALLS.get(), "cells kept running after the interrupt");
+        assertEquals(kept, stored(dir));
+        ExperimentStore.openForRun(dir).close();     // the run lock is free: no "another process"
+        assertFalse(d.threads.contains(cell), "the display was touched from the interruptible cell thread");
+        var last = (ExperimentMagics.ProgressView) d.last();
+        assertTrue(last.interrupted() && last.finished(), last.text());
+        assertEquals(kept, last.done());
+        assertTrue(last.text().contains("Interrupted: the " + kept + " done are kept"), last.text());
+        try (ExperimentQuery q = ExperimentQuery.open(dir)) {
+            assertTrue(q.attempts(false).stream().allMatch(a -> a.completed()), "an abandoned cell leaves no attempt");
+        }
+
+        var again = (ExperimentMagics.ExperimentView) s.magics().evalCell(s, "experiment", "--dir " + dir, SLOW);
+        assertEquals(kept, again.result().skipped());
+        assertEquals(40 - kept, again.result().completed());
+        assertEquals(40, stored(dir));
+        assertTrue(again.result().complete());
     }
 
     @Test void lineMagicReadsAFile() throws Exception {

@@ -7,8 +7,11 @@ import brokkr.eval.TrustTier;
 import brokkr.experiment.Inspect;
 import brokkr.experiment.Scorecard;
 import org.junit.jupiter.api.Test;
+import tech.tablesaw.api.Table;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.charset.StandardCharsets;
 import java.util.List;
@@ -44,7 +47,21 @@ class ExperimentTablesTest {
         assertEquals(golden("scorecard-tables.txt"), Tables.text(ExperimentTables.summary(s)) + Tables.text(ExperimentTables.tasks(s)) + Tables.text(ExperimentTables.checks(s)));
     }
 
-    /** {@code ./brokkr experiment attempts}: numbers right-aligned, a missing reward and empty texts as "-", long errors cut to one line of 100. */
+    /** A candidate with no scored attempt has no average reward: "–" in the text and HTML, missing in the tables, never 0.000. */
+    @Test void aCandidateWithNoScoredAttemptShowsADashNeverZero() {
+        Scorecard s = sample();
+        String downLine = ExperimentTables.text(s).lines().filter(l -> l.startsWith("loop")).findFirst().orElseThrow();
+        assertEquals(List.of("loop", "down", "0", "0", "4", "–", "–", "–", "–", "0", "0", "–", "–"), List.of(downLine.split("\\s+")));
+        Table summary = ExperimentTables.summary(s);
+        assertTrue(summary.doubleColumn("avg_reward").isMissing(2), "missing, not 0.0");
+        assertTrue(summary.doubleColumn("mean_duration_ms").isMissing(2));
+        assertEquals(1.0, summary.doubleColumn("avg_reward").get(0));
+        String html = new ExperimentMagics.ScorecardView("d", s).html();
+        assertTrue(html.contains("<td>down</td><td>0</td><td>0</td><td>4</td><td>–</td>"), html);
+        assertFalse(html.contains("<td>down</td><td>0</td><td>0</td><td>4</td><td>0</td>"), html);
+    }
+
+    /** {@code ./brokkr experiment attempts}: numbers right-aligned, a missing reward and empty texts as "–", long errors cut to one line of 100. */
     @Test void attemptsListAsTheCliPrintsThem() {
         String longError = "infrastructure failure: openai gpt: 5 attempts failed;\nlast: " + "x".repeat(100);
         var rows = List.of(
@@ -58,9 +75,9 @@ class ExperimentTablesTest {
                         Evidence.EMPTY, longError, 0, 5887), "loop", "down"));
         String expected = """
                 id  benchmark    candidate     task  rep  status                  reward  failed_checks    duration_ms  error
-                 1  tau2-retail  gold          5       0  completed                1.000  -                        124  -
-                12  tau2-retail  stop-at-once  12      3  completed                0.000  db,nl_assertion            7  -
-                13  loop         down          5       1  infrastructure_failure       -  -                       5887  infrastructure failure: openai gpt: 5 attempts failed; last: xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx...
+                 1  tau2-retail  gold          5       0  completed                1.000  –                        124  –
+                12  tau2-retail  stop-at-once  12      3  completed                0.000  db,nl_assertion            7  –
+                13  loop         down          5       1  infrastructure_failure       –  –                       5887  infrastructure failure: openai gpt: 5 attempts failed; last: xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx...
                 """;
         assertEquals(expected, Tables.aligned(ExperimentTables.attempts(rows)));
     }
