@@ -25,8 +25,9 @@ public final class BrokkrConnection extends JupyterConnection {
         super(props);
         this.props = props;
         this.guardedCtx = ZMQ.context(1);
-        this.guardedShell = new GuardedShellChannel(guardedCtx, props.createHMACGenerator(), false, this);
-        this.guardedControl = new GuardedShellChannel(guardedCtx, props.createHMACGenerator(), true, this);
+        Signatures signatures = new Signatures(props.createHMACGenerator());
+        this.guardedShell = new GuardedShellChannel(guardedCtx, props.createHMACGenerator(), signatures, false, this);
+        this.guardedControl = new GuardedShellChannel(guardedCtx, props.createHMACGenerator(), signatures, true, this);
     }
 
     @Override
@@ -41,7 +42,7 @@ public final class BrokkrConnection extends JupyterConnection {
         connected = true;
     }
 
-    /** Messages dropped for a bad signature or shape, on shell and control. */
+    /** Messages dropped for a bad or replayed signature or a bad shape, on shell and control. */
     public int rejected() { return guardedShell.rejected() + guardedControl.rejected(); }
 
     @Override

@@ -1,5 +1,6 @@
 package brokkr.kernel;
 
+import brokkr.python.PyJson;
 import brokkr.value.Json;
 import brokkr.value.PyDict;
 import brokkr.value.Value;
@@ -71,17 +72,27 @@ class KernelProtocolTest {
 
     /** Sends a request signed with {@code key}; returns its msg_id. */
     static String send(String key, String type, String content) throws Exception {
+        List<String> frames = frames(key, type, content);
+        sendFrames(frames);
+        return Json.parse(frames.get(1)).asDict().get("msg_id").asStr();
+    }
+
+    /** A request's frames after the delimiter: signature, header, parent header, metadata, content. */
+    static List<String> frames(String key, String type, String content) throws Exception {
         String id = UUID.randomUUID().toString();
         String header = "{\"msg_id\":\"" + id + "\",\"username\":\"test\",\"session\":\"s1\",\"date\":\"2026-01-01T00:00:00.000Z\","
                 + "\"msg_type\":\"" + type + "\",\"version\":\"5.3\"}";
         List<String> parts = List.of(header, "{}", "{}", content);
+        List<String> frames = new ArrayList<>();
+        frames.add(sign(key, parts));
+        frames.addAll(parts);
+        return frames;
+    }
+
+    static void sendFrames(List<String> frames) {
         shell.sendMore("<IDS|MSG>");
-        shell.sendMore(sign(key, parts));
-        shell.sendMore(parts.get(0));
-        shell.sendMore(parts.get(1));
-        shell.sendMore(parts.get(2));
-        shell.send(parts.get(3));
-        return id;
+        for (int i = 0; i < frames.size() - 1; i++) shell.sendMore(frames.get(i));
+        shell.send(frames.getLast());
     }
 
     /** The next shell reply within the timeout (its header and content), or null. */
@@ -96,8 +107,12 @@ class KernelProtocolTest {
     }
 
     static String execute(String key, String code) throws Exception {
-        return send(key, "execute_request", "{\"code\":" + brokkr.python.PyJson.dumps(Value.str(code))
-                + ",\"silent\":false,\"store_history\":true,\"user_expressions\":{},\"allow_stdin\":false,\"stop_on_error\":true}");
+        return send(key, "execute_request", executeContent(code));
+    }
+
+    static String executeContent(String code) {
+        return "{\"code\":" + PyJson.dumps(Value.str(code))
+                + ",\"silent\":false,\"store_history\":true,\"user_expressions\":{},\"allow_stdin\":false,\"stop_on_error\":true}";
     }
 
     /** The execute_result text of a request, read from iopub. */
@@ -144,5 +159,20 @@ class KernelProtocolTest {
         String after = execute(KEY, "x");
         assertEquals("ok", reply(60_000).get(2).get("status").asStr());
         assertEquals("20", result(after), "the rejected requests must not have run");
+    }
+
+    @Test void aSignedMessageReplayedIsDroppedAndRunsOnce() throws Exception {
+        execute(KEY, "int replays = 0;");
+        assertEquals("ok", reply(60_000).get(2).get("status").asStr());
+        List<String> once = frames(KEY, "execute_request", executeContent("replays++;"));
+        sendFrames(once);
+        assertEquals("ok", reply(60_000).get(2).get("status").asStr());
+        int before = connection.rejected();
+        sendFrames(once);
+        assertNull(reply(1500), "a reply to a replayed message");
+        assertEquals(before + 1, connection.rejected());
+        String after = execute(KEY, "replays");
+        assertEquals("ok", reply(60_000).get(2).get("status").asStr());
+        assertEquals("1", result(after), "the replayed request must not have run again");
     }
 }
