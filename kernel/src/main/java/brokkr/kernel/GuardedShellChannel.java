@@ -111,12 +111,12 @@ final class GuardedShellChannel extends ShellChannel {
                 message = readMessage();
             } catch (SecurityException e) {
                 rejected++;
-                System.err.println("brokkr kernel: rejected a message on the " + (control ? "control" : "shell")
+                CellOutput.kernelErr().println("brokkr kernel: rejected a message on the " + (control ? "control" : "shell")
                         + " channel: " + e.getMessage());
                 return;
             } catch (RuntimeException e) {
                 rejected++;
-                System.err.println("brokkr kernel: rejected a malformed message: " + e.getMessage());
+                CellOutput.kernelErr().println("brokkr kernel: rejected a malformed message: " + e.getMessage());
                 return;
             }
             if (message == null) return;
@@ -126,7 +126,7 @@ final class GuardedShellChannel extends ShellChannel {
             try {
                 handler.handle(env, message);
             } catch (Exception e) {
-                System.err.println("brokkr kernel: error handling " + message.getHeader().getType().getName() + ": " + e);
+                CellOutput.kernelErr().println("brokkr kernel: error handling " + message.getHeader().getType().getName() + ": " + e);
             } finally {
                 env.resolveDeferrals();
             }

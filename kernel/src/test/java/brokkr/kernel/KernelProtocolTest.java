@@ -28,6 +28,7 @@ import static org.junit.jupiter.api.Assertions.*;
  */
 class KernelProtocolTest {
     static final String KEY = "a0436f6c-1916-498b-8eb9-e81ab9368e84";
+    static BrokkrKernel kernel;
     static BrokkrConnection connection;
     static ZMQ.Context ctx;
     static ZMQ.Socket shell, iopub;
@@ -41,7 +42,7 @@ class KernelProtocolTest {
         int shellPort = freePort(), iopubPort = freePort(), stdinPort = freePort(), controlPort = freePort(), hbPort = freePort();
         KernelConnectionProperties props = new KernelConnectionProperties("127.0.0.1", controlPort, shellPort, stdinPort, hbPort,
                 iopubPort, "tcp", "hmac-sha256", KEY);
-        BrokkrKernel kernel = BrokkrKernelBuilder.builder().build();
+        kernel = BrokkrKernelBuilder.builder().build();
         connection = new BrokkrConnection(props);
         kernel.becomeHandlerForConnection(connection);
         connection.connect();
@@ -56,6 +57,7 @@ class KernelProtocolTest {
     }
 
     @AfterAll static void stop() {
+        kernel.onShutdown(false);
         shell.close();
         iopub.close();
         ctx.close();
@@ -137,6 +139,31 @@ class KernelProtocolTest {
         return null;
     }
 
+    /** The text of the {@code stream} messages of a request on {@code name}, read until it contains {@code expected}. */
+    static String stream(String msgId, String name, String expected) {
+        StringBuilder text = new StringBuilder();
+        long end = System.currentTimeMillis() + 30_000;
+        while (System.currentTimeMillis() < end && !text.toString().contains(expected)) {
+            String f = iopub.recvStr(ZMQ.DONTWAIT);
+            if (f == null) {
+                try { Thread.sleep(20); } catch (InterruptedException e) { throw new RuntimeException(e); }
+                continue;
+            }
+            List<String> frames = new ArrayList<>();
+            frames.add(f);
+            while (iopub.hasReceiveMore()) frames.add(iopub.recvStr());
+            int d = frames.indexOf("<IDS|MSG>");
+            PyDict header = Json.parse(frames.get(d + 2)).asDict();
+            PyDict parent = Json.parse(frames.get(d + 3)).asDict();
+            PyDict content = Json.parse(frames.get(d + 5)).asDict();
+            if (header.get("msg_type").asStr().equals("stream") && parent.get("msg_id") != null
+                    && parent.get("msg_id").asStr().equals(msgId) && content.get("name").asStr().equals(name)) {
+                text.append(content.get("text").asStr());
+            }
+        }
+        return text.toString();
+    }
+
     @Test void signedRequestsAreAnsweredBadlySignedOnesDropped() throws Exception {
         String info = send(KEY, "kernel_info_request", "{}");
         List<PyDict> r = reply(30_000);
@@ -174,5 +201,28 @@ class KernelProtocolTest {
         String after = execute(KEY, "replays");
         assertEquals("ok", reply(60_000).get(2).get("status").asStr());
         assertEquals("1", result(after), "the replayed request must not have run again");
+    }
+
+    @Test void aBackgroundThreadPrintsToTheRunningCellElseTheLastOne() throws Exception {
+        String starter = execute(KEY, """
+                var go = new java.util.concurrent.CountDownLatch(1);
+                var printed = new java.util.concurrent.CountDownLatch(1);
+                new Thread(() -> {
+                    try {
+                        Thread.sleep(300);
+                        System.out.println("after its cell ended");
+                        go.await();
+                        System.err.println("while another cell runs");
+                        printed.countDown();
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    }
+                }).start();
+                """);
+        assertEquals("ok", reply(60_000).get(2).get("status").asStr());
+        assertEquals("after its cell ended\n", stream(starter, "stdout", "\n"), "printed when no cell runs: the last cell's");
+        String other = execute(KEY, "go.countDown(); printed.await();");
+        assertEquals("ok", reply(60_000).get(2).get("status").asStr());
+        assertEquals("while another cell runs\n", stream(other, "stderr", "\n"), "printed while a cell runs: that cell's");
     }
 }
