@@ -8,6 +8,7 @@ import org.zeromq.ZMQ;
 
 import java.security.InvalidKeyException;
 import java.security.NoSuchAlgorithmException;
+import java.util.concurrent.CompletableFuture;
 
 /**
  * JJava's connection with {@link GuardedShellChannel}s in place of its shell and control channels
@@ -20,6 +21,7 @@ public final class BrokkrConnection extends JupyterConnection {
     private final GuardedShellChannel guardedShell;
     private final GuardedShellChannel guardedControl;
     private volatile boolean connected;
+    private final CompletableFuture<Void> closing = new CompletableFuture<>();
 
     public BrokkrConnection(KernelConnectionProperties props) throws NoSuchAlgorithmException, InvalidKeyException {
         super(props);
@@ -45,8 +47,12 @@ public final class BrokkrConnection extends JupyterConnection {
     /** Messages dropped for a bad or replayed signature or a bad shape, on shell and control. */
     public int rejected() { return guardedShell.rejected() + guardedControl.rejected(); }
 
+    /** Completes when the connection starts closing (after a {@code shutdown_request}, or {@link #close()}). */
+    public CompletableFuture<Void> closing() { return closing; }
+
     @Override
     public void close() {
+        closing.complete(null);
         guardedShell.close();
         guardedControl.close();
         super.close();

@@ -29,6 +29,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * A shell or control channel that survives bad input. JJava 1.0-a6's {@code ShellChannel} throws its
@@ -56,6 +57,7 @@ final class GuardedShellChannel extends ShellChannel {
     private final boolean control;
     private volatile Loop loop;
     private volatile int rejected;
+    private final AtomicBoolean socketClosed = new AtomicBoolean();
 
     GuardedShellChannel(ZMQ.Context ctx, HMACGenerator hmac, Signatures signatures, boolean control, JupyterConnection connection) {
         super(ctx, hmac, control, connection);
@@ -132,14 +134,27 @@ final class GuardedShellChannel extends ShellChannel {
             }
             if (env.isMarkedForShutdown()) connection.close();
         });
+        loop.onClose(this::closeSocket);
         loop.start();
     }
 
+    /**
+     * Stops the loop. A ZeroMQ socket belongs to one thread: the loop closes it when it ends (within one
+     * poll when idle); closing it from here while the loop polls it broke JeroMQ's pipes at shutdown.
+     */
     @Override
     public void close() {
         Loop l = loop;
-        if (l != null) l.shutdown();
-        super.close();
+        if (l == null) {
+            closeSocket();
+            return;
+        }
+        l.shutdown();
+        if (Thread.currentThread() == l || !l.isAlive()) closeSocket();
+    }
+
+    private void closeSocket() {
+        if (socketClosed.compareAndSet(false, true)) super.close();
     }
 
     @Override
