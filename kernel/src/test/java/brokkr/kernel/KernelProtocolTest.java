@@ -24,7 +24,8 @@ import static org.junit.jupiter.api.Assertions.*;
 
 /**
  * The kernel over real ZeroMQ sockets in this JVM: a client signing with the connection key gets
- * replies; a wrongly signed or unsigned request gets none, is not run, and the kernel keeps serving.
+ * replies; a wrongly signed, unsigned or replayed request gets none, is not run, and the kernel keeps
+ * serving; a thread's output reaches the running cell, else the last one.
  */
 class KernelProtocolTest {
     static final String KEY = "a0436f6c-1916-498b-8eb9-e81ab9368e84";
