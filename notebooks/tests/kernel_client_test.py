@@ -8,6 +8,8 @@ any failure.
 import json
 import os
 import queue
+import signal
+import subprocess
 import sys
 import tempfile
 import time
@@ -59,6 +61,40 @@ def result_text(outputs):
         if m["msg_type"] == "execute_result":
             return m["content"]["data"].get("text/plain")
     return None
+
+
+def kernel_pid(km):
+    return km.provisioner.process.pid
+
+
+def alive(pid):
+    """Whether a process runs (a zombie, dead but not yet reaped, does not)."""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except FileNotFoundError:
+        return False
+
+
+def wait_gone(pid, seconds):
+    end = time.monotonic() + seconds
+    while alive(pid) and time.monotonic() < end:
+        time.sleep(0.2)
+    return not alive(pid)
+
+
+# A client that starts a kernel, prints its pid and waits: killed, it leaves the kernel an orphan.
+ORPHANING_CLIENT = """
+import sys, time
+from jupyter_client import KernelManager
+km = KernelManager(kernel_name="brokkr")
+km.start_kernel()
+kc = km.client()
+kc.start_channels()
+kc.wait_for_ready(timeout=120)
+print(km.provisioner.process.pid, flush=True)
+time.sleep(600)
+"""
 
 
 def request(kc, send, timeout=TIMEOUT):
@@ -224,6 +260,28 @@ def main():
         done = int(text.split(" cells: ")[1].split(" already done")[0])
         assert 0 < done < 1000 and "0 without a verdict" in text, text
 
+    @check("System.exit in a cell: an error, the same kernel process, its variables intact")
+    def _():
+        pid = kernel_pid(km)
+        for code, call in (("System.exit(3);", "System.exit(3)"), ("Runtime.getRuntime().halt(4);", "Runtime.halt(4)")):
+            c, o = execute(kc, code)
+            assert c["status"] == "error" and c["ename"] == "brokkr.kernel.ExitRefused", c
+            assert c["evalue"].startswith(call + " refused"), c["evalue"]
+        c, o = execute(kc, "kept + 1")
+        assert result_text(o) == "42", o
+        assert kernel_pid(km) == pid and alive(pid)
+
+    @check("a thread printing after its cell ended: the text reaches that cell")
+    def _():
+        msg_id = kc.execute('new Thread(() -> { try { Thread.sleep(500); } catch (InterruptedException e) { }'
+                            ' System.out.println("late hello"); }).start();')
+        text, end = "", time.monotonic() + TIMEOUT
+        while "late hello" not in text and time.monotonic() < end:
+            m = kc.get_iopub_msg(timeout=TIMEOUT)
+            if m["msg_type"] == "stream" and m["parent_header"].get("msg_id") == msg_id:
+                text += m["content"]["text"]
+        assert text == "late hello\n", text
+
     def raw_shell_send(key, code):
         """Sends an execute_request signed with `key` on a fresh socket; returns the reply or None."""
         ctx = zmq.Context.instance()
@@ -251,6 +309,26 @@ def main():
         c, o = execute(kc, "3 * 3")
         assert result_text(o) == "9", o
 
+    @check("a correctly signed message replayed: run once, the copy dropped")
+    def _():
+        execute(kc, "int replays = 0;")
+        ctx = zmq.Context.instance()
+        sock = ctx.socket(zmq.DEALER)
+        sock.linger = 0
+        sock.connect(f"{km.transport}://{km.ip}:{km.shell_port}")
+        s = Session(key=km.session.key, signature_scheme="hmac-sha256")
+        msg = s.msg("execute_request", content={"code": "replays++;", "silent": False, "store_history": False,
+                                                "user_expressions": {}, "allow_stdin": False, "stop_on_error": True})
+        frames = s.serialize(msg)
+        sock.send_multipart(frames)
+        assert sock.poll(TIMEOUT * 1000), "no reply to the original"
+        sock.recv_multipart()
+        sock.send_multipart(frames)
+        assert not sock.poll(3000), "a reply to the replayed copy"
+        sock.close()
+        c, o = execute(kc, "replays")
+        assert result_text(o) == "1", o
+
     @check("sockets bound to the connection file's address only")
     def _():
         ports = {km.shell_port, km.iopub_port, km.stdin_port, km.control_port, km.hb_port}
@@ -272,6 +350,25 @@ def main():
             # 127.0.0.1, as an IPv4 socket or Java's dual-stack socket bound to ::ffff:127.0.0.1
             assert addrs <= {"0100007F", "0000000000000000FFFF00000100007F"}, (port, addrs)
 
+    @check("an exit the guard cannot see: a notice in the cell, the kernel ends, a restart serves again")
+    def _():
+        pid = kernel_pid(km)
+        msg_id = kc.execute('System.class.getMethod("exit", int.class).invoke(null, 5);')
+        text, end = "", time.monotonic() + TIMEOUT
+        while "Kernel exiting" not in text and time.monotonic() < end:
+            try:
+                m = kc.get_iopub_msg(timeout=5)
+            except queue.Empty:
+                continue
+            if m["msg_type"] == "stream" and m["parent_header"].get("msg_id") == msg_id:
+                text += m["content"]["text"]
+        assert "Kernel exiting" in text and "front end restarts the kernel" in text, text
+        assert wait_gone(pid, 30), "the kernel still runs"
+        km.restart_kernel(now=True)
+        kc.wait_for_ready(timeout=TIMEOUT)
+        c, o = execute(kc, "6 * 7")
+        assert result_text(o) == "42", o
+
     @check("restart: a new session without the old variables")
     def _():
         km.restart_kernel(now=False)
@@ -281,11 +378,26 @@ def main():
         c, o = execute(kc, "2 + 5")
         assert result_text(o) == "7", o
 
-    @check("shutdown: the kernel process exits")
+    @check("shutdown_request on control: the kernel process exits by itself")
     def _():
+        pid = kernel_pid(km)
+        kc.shutdown()
+        assert wait_gone(pid, 30), "the kernel still runs 30 s after shutdown_request"
         kc.stop_channels()
         km.shutdown_kernel(now=False)
         assert not km.is_alive()
+
+    @check("the kernel exits when its client process dies (no orphan)")
+    def _():
+        client = subprocess.Popen([sys.executable, "-c", ORPHANING_CLIENT], stdout=subprocess.PIPE, text=True)
+        pid = int(client.stdout.readline())
+        try:
+            os.kill(client.pid, signal.SIGKILL)
+            client.wait()
+            assert wait_gone(pid, 30), f"kernel {pid} outlived its client by 30 s"
+        finally:
+            if alive(pid):
+                os.kill(pid, signal.SIGKILL)
 
     failed = [n for n, e in RESULTS if e is not None]
     if km.is_alive():

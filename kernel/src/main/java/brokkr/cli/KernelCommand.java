@@ -1,8 +1,7 @@
 package brokkr.cli;
 
-import brokkr.kernel.BrokkrConnection;
-import brokkr.kernel.BrokkrKernel;
 import brokkr.kernel.BrokkrKernelBuilder;
+import brokkr.kernel.KernelServer;
 import brokkr.kernel.KernelSpec;
 import org.dflib.jjava.jupyter.kernel.KernelConnectionProperties;
 
@@ -87,17 +86,14 @@ public record KernelCommand(Map<String, String> env) implements Command {
         throw new UsageException("run needs --connection-file FILE");
     }
 
-    /** Serves until a shutdown request; the process then exits (Jupyter restarts by starting a new one). */
-    static int serve(Path connectionFile) throws Exception {
+    /**
+     * Serves until a shutdown request or the client's death ({@link KernelServer}); the process then exits
+     * (Jupyter restarts by starting a new one).
+     */
+    int serve(Path connectionFile) throws Exception {
         System.setProperty("java.awt.headless", "true");
         KernelConnectionProperties props = KernelConnectionProperties.parse(Files.readString(connectionFile));
-        BrokkrKernel kernel = BrokkrKernelBuilder.builder().build();
-        BrokkrConnection connection = new BrokkrConnection(props);
-        kernel.becomeHandlerForConnection(connection);
-        connection.connect();
-        kernel.onStartup();
-        connection.waitUntilClose();
-        System.exit(0);
+        System.exit(KernelServer.serve(props, BrokkrKernelBuilder.builder(), env));
         return 0;
     }
 }

@@ -8,6 +8,7 @@ import org.zeromq.ZMQ;
 
 import java.security.InvalidKeyException;
 import java.security.NoSuchAlgorithmException;
+import java.util.concurrent.CompletableFuture;
 
 /**
  * JJava's connection with {@link GuardedShellChannel}s in place of its shell and control channels
@@ -20,13 +21,15 @@ public final class BrokkrConnection extends JupyterConnection {
     private final GuardedShellChannel guardedShell;
     private final GuardedShellChannel guardedControl;
     private volatile boolean connected;
+    private final CompletableFuture<Void> closing = new CompletableFuture<>();
 
     public BrokkrConnection(KernelConnectionProperties props) throws NoSuchAlgorithmException, InvalidKeyException {
         super(props);
         this.props = props;
         this.guardedCtx = ZMQ.context(1);
-        this.guardedShell = new GuardedShellChannel(guardedCtx, props.createHMACGenerator(), false, this);
-        this.guardedControl = new GuardedShellChannel(guardedCtx, props.createHMACGenerator(), true, this);
+        Signatures signatures = new Signatures(props.createHMACGenerator());
+        this.guardedShell = new GuardedShellChannel(guardedCtx, props.createHMACGenerator(), signatures, false, this);
+        this.guardedControl = new GuardedShellChannel(guardedCtx, props.createHMACGenerator(), signatures, true, this);
     }
 
     @Override
@@ -41,11 +44,15 @@ public final class BrokkrConnection extends JupyterConnection {
         connected = true;
     }
 
-    /** Messages dropped for a bad signature or shape, on shell and control. */
+    /** Messages dropped for a bad or replayed signature or a bad shape, on shell and control. */
     public int rejected() { return guardedShell.rejected() + guardedControl.rejected(); }
+
+    /** Completes when the connection starts closing (after a {@code shutdown_request}, or {@link #close()}). */
+    public CompletableFuture<Void> closing() { return closing; }
 
     @Override
     public void close() {
+        closing.complete(null);
         guardedShell.close();
         guardedControl.close();
         super.close();

@@ -50,6 +50,8 @@ public class BrokkrKernel extends BaseKernel {
     private final Session session;
     private final BrokkrIO bio;
     private final SessionHistory history;
+    private final CellOutput output = new CellOutput();
+    private volatile boolean shuttingDown;
     private final ExecutorService cellThread = Executors.newSingleThreadExecutor(r -> {
         Thread t = new Thread(r, "brokkr-cell");
         t.setDaemon(true);
@@ -113,7 +115,7 @@ public class BrokkrKernel extends BaseKernel {
         env.setBusyDeferIdle();
         env.publish(new PublishExecuteInput(request.getCode(), count));
         if (request.shouldStoreHistory()) history.add(count, request.getCode());
-        replaceOutputStreams(env);
+        output.attach(env);
         bio.attach(env, request.isStdinEnabled());
         env.defer(() -> bio.detach(env));
         try {
@@ -227,8 +229,36 @@ public class BrokkrKernel extends BaseKernel {
         };
     }
 
+    /** Routes the process's output to the cells ({@link CellOutput}) and arms the exit notice. */
+    @Override
+    public void onStartup() {
+        super.onStartup();
+        output.install(io.in);
+        Runtime.getRuntime().addShutdownHook(Thread.ofPlatform().name("brokkr-exit-notice").unstarted(this::exitNotice));
+    }
+
+    static final String EXIT_NOTICE = "Kernel exiting: code outside the cell's own (System.exit called by a library or by"
+            + " reflection) or a termination signal is ending the kernel's JVM; the session is lost and the front end"
+            + " restarts the kernel.";
+
+    /**
+     * The JVM is ending but nobody asked the kernel to shut down: an exit the {@link ExitGuard} does not see.
+     * Says so in the running (or last) cell, so the notebook shows why its kernel died.
+     */
+    private void exitNotice() {
+        if (shuttingDown || !output.routing()) return;
+        System.err.println(EXIT_NOTICE);
+        System.err.flush();
+        try {
+            Thread.sleep(300); // ZeroMQ sends on its own I/O thread, which the exit does not wait for
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
     @Override
     public void onShutdown(boolean isRestarting) {
+        shuttingDown = true;
         super.onShutdown(isRestarting);
         if (cells.isDone()) {
             try {
@@ -239,5 +269,6 @@ public class BrokkrKernel extends BaseKernel {
             }
         }
         cellThread.shutdownNow();
+        output.uninstall();
     }
 }

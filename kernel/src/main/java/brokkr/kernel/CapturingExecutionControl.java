@@ -5,18 +5,58 @@ import jdk.jshell.spi.ExecutionControl;
 import jdk.jshell.spi.ExecutionControlProvider;
 import jdk.jshell.spi.ExecutionEnv;
 
+import java.io.ByteArrayInputStream;
+import java.lang.classfile.ClassHierarchyResolver;
+import java.lang.constant.ClassDesc;
 import java.lang.reflect.Field;
+import java.util.HashMap;
 import java.util.Map;
+import java.util.stream.Stream;
 
 /**
  * JShell's local execution engine (snippets run in this JVM, so magics and user code share one heap),
  * remembering the wrapper class of each invocation so the evaluator can read a snippet's variable as
  * the live object rather than JShell's {@code String} rendering of it. Interrupting relies on
  * {@link LocalExecutionControl#stop()}: since JDK 22 it weaves a stop check into every backward branch
- * of snippet code, so even {@code while (true) {}} ends without {@code Thread.stop}.
+ * of snippet code, so even {@code while (true) {}} ends without {@code Thread.stop}. Before that, every
+ * snippet class has its exit calls redirected ({@link ExitGuard}), so a cell cannot end the JVM.
  */
 final class CapturingExecutionControl extends LocalExecutionControl {
     private volatile String lastClass;
+
+    @Override
+    public void load(ClassBytecodes[] cbcs) throws ClassInstallException, NotImplementedException, EngineTerminationException {
+        ClassHierarchyResolver classes = snippetClasses(cbcs);
+        super.load(Stream.of(cbcs).map(c -> new ClassBytecodes(c.name(), ExitGuard.redirect(c.bytecodes(), classes)))
+                .toArray(ClassBytecodes[]::new));
+    }
+
+    /** The JDK and class path, then the classes being loaded, then the snippet classes loaded before. */
+    private ClassHierarchyResolver snippetClasses(ClassBytecodes[] batch) {
+        Map<String, byte[]> byName = new HashMap<>();
+        for (ClassBytecodes c : batch) byName.put(c.name(), c.bytecodes());
+        ClassHierarchyResolver earlier = desc -> {
+            try {
+                Class<?> c = findClass(binaryName(desc));
+                if (c.isInterface()) return ClassHierarchyResolver.ClassHierarchyInfo.ofInterface();
+                Class<?> s = c.getSuperclass();
+                return ClassHierarchyResolver.ClassHierarchyInfo.ofClass(s == null ? null : ClassDesc.of(s.getName()));
+            } catch (ClassNotFoundException e) {
+                return null;
+            }
+        };
+        return ClassHierarchyResolver.defaultResolver()
+                .orElse(ClassHierarchyResolver.ofResourceParsing(desc -> {
+                    byte[] b = byName.get(binaryName(desc));
+                    return b == null ? null : new ByteArrayInputStream(b);
+                }))
+                .orElse(earlier);
+    }
+
+    private static String binaryName(ClassDesc desc) {
+        String d = desc.descriptorString();
+        return d.substring(1, d.length() - 1).replace('/', '.');
+    }
 
     @Override
     public String invoke(String className, String methodName) throws ExecutionControl.RunException,
