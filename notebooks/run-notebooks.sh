@@ -87,6 +87,27 @@ done
 echo "== checking executed notebooks" >&2
 "$PY" "$here/tests/check_notebooks.py" "$here" 2>&1 | tee "$log" >&2
 tally "$log"
+
+# Every executed notebook must also export to HTML (what a reader shares or opens without Jupyter),
+# e.g. nbconvert's lxml rejects an SVG output that carries an XML declaration.
+echo "== exporting executed notebooks to HTML" >&2
+mkdir -p "$here/out/html"
+rm -f "$here/out/html/"*.html
+for nb in "$here"/*.ipynb; do
+  name="$(basename "$nb" .ipynb)"
+  if [ ! -f "$here/out/$name.ipynb" ]; then
+    echo "FAIL export $name to HTML: not executed" >&2
+    failed=$((failed + 1))
+  elif jupyter nbconvert --to html --output-dir "$here/out/html" "$here/out/$name.ipynb" >"$log" 2>&1 \
+      && [ -s "$here/out/html/$name.html" ]; then
+    echo "PASS export $name to HTML ($(wc -c <"$here/out/html/$name.html") bytes)" >&2
+    passed=$((passed + 1))
+  else
+    echo "FAIL export $name to HTML:" >&2
+    tail -5 "$log" >&2
+    failed=$((failed + 1))
+  fi
+done
 rm -f "$log"
 
 echo "$passed passed, $failed failed"
