@@ -22,7 +22,8 @@ class RenderingTest {
         Table t = Table.create("t", StringColumn.create("name", List.of("<b>&")), IntColumn.create("n", new int[] {7}));
         DisplayData d = renderer.render(t);
         String html = (String) d.getData(MIMEType.TEXT_HTML);
-        assertTrue(html.contains("<th>name</th><th>n</th>") && html.contains("<td>&lt;b&gt;&amp;</td><td>7</td>"), html);
+        assertTrue(html.contains(">name</th><th style=\"text-align:right\">n</th>") && html.contains(">&lt;b&gt;&amp;</td>")
+                && html.contains(">7</td>"), html);
         assertTrue(((String) d.getData(MIMEType.TEXT_PLAIN)).contains("<b>&"));
         assertFalse(d.hasDataForType(MIMEType.TEXT_MARKDOWN));
         assertTrue(renderer.renderAs(t, "text/markdown").hasDataForType(MIMEType.TEXT_MARKDOWN));
