@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Executes every notebook of notebooks/ with the Brokkr kernel through real Jupyter clients, then checks
-# the executed copies (notebooks/out/) and drives the kernel directly with jupyter_client.
+# the executed copies (notebooks/out/), exports each to HTML, drives the kernel directly with
+# jupyter_client, and opens a ./brokkr report in headless Chromium (browser/run-report-test.sh).
 #
 #   notebooks/run-notebooks.sh            all of it; the last line is "N passed, M failed"
 #
@@ -108,6 +109,10 @@ for nb in "$here"/*.ipynb; do
     failed=$((failed + 1))
   fi
 done
+
+echo "== shareable report in headless Chromium" >&2
+"$root/browser/run-report-test.sh" 2>&1 | tee "$log" >&2
+tally "$log"
 rm -f "$log"
 
 echo "$passed passed, $failed failed"
