@@ -162,7 +162,7 @@ public record ExperimentReport(String name, String dir, String specJson, Scoreca
         sb.append("<th></th></tr></thead><tbody>");
         for (Scorecard.CandidateScore r : scorecard.rows()) {
             for (Scorecard.TaskScore t : r.perTask()) {
-                boolean passed = t.successes() == t.trials();
+                boolean passed = t.trials() > 0 && t.successes() == t.trials();
                 sb.append("<tr class=\"task-row\" data-passed=\"").append(passed ? 1 : 0).append("\"><td>").append(esc(r.benchmark()))
                   .append("</td><td>").append(esc(r.candidate())).append("</td><td>").append(esc(t.taskId())).append("</td>")
                   .append(num(String.valueOf(t.trials()))).append(num(String.valueOf(t.successes()))).append(num(Numbers.sig3(t.avgReward())));
