@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Executes every notebook of notebooks/ with the Brokkr kernel through real Jupyter clients, then checks
-# the executed copies (notebooks/out/) and drives the kernel directly with jupyter_client.
+# the executed copies (notebooks/out/), exports each to HTML, drives the kernel directly with
+# jupyter_client, and opens a ./brokkr report in headless Chromium (browser/run-report-test.sh).
 #
 #   notebooks/run-notebooks.sh            all of it; the last line is "N passed, M failed"
 #
@@ -86,6 +87,31 @@ done
 
 echo "== checking executed notebooks" >&2
 "$PY" "$here/tests/check_notebooks.py" "$here" 2>&1 | tee "$log" >&2
+tally "$log"
+
+# Every executed notebook must also export to HTML (what a reader shares or opens without Jupyter),
+# e.g. nbconvert's lxml rejects an SVG output that carries an XML declaration.
+echo "== exporting executed notebooks to HTML" >&2
+mkdir -p "$here/out/html"
+rm -f "$here/out/html/"*.html
+for nb in "$here"/*.ipynb; do
+  name="$(basename "$nb" .ipynb)"
+  if [ ! -f "$here/out/$name.ipynb" ]; then
+    echo "FAIL export $name to HTML: not executed" >&2
+    failed=$((failed + 1))
+  elif jupyter nbconvert --to html --output-dir "$here/out/html" "$here/out/$name.ipynb" >"$log" 2>&1 \
+      && [ -s "$here/out/html/$name.html" ]; then
+    echo "PASS export $name to HTML ($(wc -c <"$here/out/html/$name.html") bytes)" >&2
+    passed=$((passed + 1))
+  else
+    echo "FAIL export $name to HTML:" >&2
+    tail -5 "$log" >&2
+    failed=$((failed + 1))
+  fi
+done
+
+echo "== shareable report in headless Chromium" >&2
+"$root/browser/run-report-test.sh" 2>&1 | tee "$log" >&2
 tally "$log"
 rm -f "$log"
 

@@ -202,7 +202,7 @@ def main():
         assert c["status"] == "ok" and c["found"], c
         assert "max(" in c["data"]["text/plain"], c
         c = request(kc, lambda: kc.inspect("%run --task 1", 2))
-        assert c["found"] and "%run --candidate C --task ID" in c["data"]["text/plain"], c
+        assert c["found"] and "%run --task ID --candidate C|PROVIDER:MODEL" in c["data"]["text/plain"], c
 
     @check("is_complete: complete, incomplete with indent, invalid")
     def _():

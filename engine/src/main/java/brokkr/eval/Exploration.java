@@ -31,6 +31,13 @@ public interface Exploration {
     List<String> candidates();
 
     /**
+     * The models besides the agent's that a single run of a model candidate needs, in the order to
+     * ask for them (tau2: the user simulator and the NL judge, which default to scripted stand-ins
+     * that only play opposite the scripted candidates); empty when the agent is the only model.
+     */
+    default List<ModelRole> modelRoles() { return List.of(); }
+
+    /**
      * A completed attempt of a single run as a person reads it: one result line and one line per check.
      * The default reads the attempt's own checks; benchmarks override it to say more (counts, why).
      */
@@ -70,6 +77,9 @@ public interface Exploration {
     record RunReport(String resultLine, List<CheckLine> checks) {
         public RunReport { checks = List.copyOf(checks); }
     }
+
+    /** A role a model plays in a run besides the agent ({@code user}, {@code judge}) and what it does there. */
+    record ModelRole(String role, String plays) {}
 
     /** One line of a grade: what was checked, whether it held, and a word on it. */
     record CheckLine(String name, boolean passed, String detail) {}

@@ -48,8 +48,8 @@ class ExperimentCommandTest {
 
         Out show = cli("experiment", "show", dir);
         assertEquals(0, show.code());
-        assertTrue(show.out().matches("(?s).*agree\\s+agreeable\\s+3\\s+6\\s+0\\s+1\\.000\\s+1\\.000\\s+1\\.000.*"), show.out());
-        assertTrue(show.out().matches("(?s).*agree\\s+contrary\\s+3\\s+6\\s+0\\s+0\\.000\\s+0\\.000\\s+0\\.000.*"), show.out());
+        assertTrue(show.out().matches("(?s).*agree\\s+agreeable\\s+3\\s+6\\s+0\\s+1\\.00\\s+1\\.00\\s+1\\.00\\s.*"), show.out());
+        assertTrue(show.out().matches("(?s).*agree\\s+contrary\\s+3\\s+6\\s+0\\s+0\\s+0\\s+0\\s.*"), show.out());
 
         Out attempts = cli("experiment", "attempts", dir);
         assertEquals(13, attempts.out().lines().count(), attempts.out());
@@ -73,7 +73,7 @@ class ExperimentCommandTest {
         String dir = tmp.resolve("loop").toString();
         Out run = cli("experiment", "run", file.toString(), "--dir", dir, "--no-progress");
         assertEquals(0, run.code(), run.err());
-        assertTrue(run.out().matches("(?s).*loop\\s+ideal\\s+2\\s+4\\s+0\\s+1\\.000\\s+1\\.000\\s+1\\.000.*"), run.out());
+        assertTrue(run.out().matches("(?s).*loop\\s+ideal\\s+2\\s+4\\s+0\\s+1\\.00\\s+1\\.00\\s+1\\.00\\s.*"), run.out());
         assertTrue(run.out().matches("(?s).*loop\\s+early\\s+secret_correct\\s+4\\s+4.*"), run.out());
         Out v = cli("experiment", "verify-world", dir, "1");
         assertEquals(0, v.code(), v.err());

@@ -80,7 +80,7 @@ class KernelAndReplCommandTest {
         assertTrue(m.find(), out);
         assertTrue(Files.size(Path.of(m.group(1))) > 1000);
         assertTrue(out.contains("chart written to " + tmp.resolve("charts").toAbsolutePath() + "/chart-1.svg"), out);
-        assertTrue(out.contains("%run --candidate C --task ID"), out);
+        assertTrue(out.contains("%run --task ID --candidate C|PROVIDER:MODEL"), out);
         String err = run.err();
         assertTrue(err.contains("%tasks: unknown option --bogus") && err.contains("usage: %tasks [--split S] [TEXT]"), err);
         assertTrue(err.contains("java.lang.ArithmeticException: / by zero"), err);

@@ -1,5 +1,6 @@
 package brokkr.magics;
 
+import brokkr.conversation.Candidate;
 import brokkr.eval.AgentDef;
 import brokkr.eval.Attempt;
 import brokkr.eval.BenchmarkProvider;
@@ -8,8 +9,14 @@ import brokkr.eval.Evaluation;
 import brokkr.eval.Exploration;
 import brokkr.eval.ModelRef;
 import brokkr.eval.ToolWorld;
+import brokkr.experiment.Registry;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeSet;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Function;
 import java.util.function.Supplier;
 
 /**
@@ -43,21 +50,100 @@ public record Bench(BenchmarkProvider provider, Exploration exploration) {
      * experiment that names no models defines it, read back through the domain's exploration.
      */
     public RunView run(String candidate, String taskId) {
+        return run(plan(candidate, taskId, Map.of(), Benches.registry()), () -> {});
+    }
+
+    /**
+     * A single run, checked and ready: the cell, the models it calls (made once, from the registry's
+     * factories: keys and base URLs come from the environment) and the candidate's label.
+     * @param usesModels whether any role is played by a model rather than the domain's scripted ones
+     */
+    public record Plan(Evaluation.Cell cell, Map<ModelRef, Candidate> models, Registry registry, String candidate, boolean usesModels) {}
+
+    /**
+     * Checks a run's arguments and makes its models. {@code candidate} is a scripted candidate's name or
+     * {@code PROVIDER:MODEL}; {@code roles} gives models for the domain's other {@link Exploration#modelRoles}
+     * as {@code PROVIDER:MODEL}, all of which a model candidate needs. Every problem is a usage error,
+     * before anything runs.
+     */
+    public Plan plan(String candidate, String taskId, Map<String, String> roles, Registry registry) {
         List<String> offered = candidates();
-        if (offered.isEmpty()) {
-            throw new MagicUsageException(name() + " offers no scripted candidate for a single run: run it in an experiment"
-                    + " (%%experiment with domain: " + name() + ")");
+        ModelRef agent = modelRef("--candidate", candidate);
+        if (agent == null || agent.provider().equals(BenchmarkProvider.SCRIPTED)) {
+            String scripted = agent == null ? candidate : agent.model();
+            if (offered.isEmpty()) {
+                throw new MagicUsageException(name() + " offers no scripted candidate for a single run: give a model as --candidate PROVIDER:MODEL"
+                        + " or run it in an experiment (%%experiment with domain: " + name() + ")");
+            }
+            if (!offered.contains(scripted)) {
+                throw new MagicUsageException("unknown " + name() + " candidate '" + scripted + "' (one of " + String.join(", ", offered)
+                        + ", or a model as PROVIDER:MODEL, e.g. openai:gpt-4.1)");
+            }
+            agent = new ModelRef(BenchmarkProvider.SCRIPTED, scripted);
         }
-        if (!offered.contains(candidate)) {
-            throw new MagicUsageException("unknown " + name() + " candidate '" + candidate + "' (one of " + String.join(", ", offered) + ")");
+        Map<String, ModelRef> given = new LinkedHashMap<>();
+        List<String> known = exploration.modelRoles().stream().map(Exploration.ModelRole::role).toList();
+        roles.forEach((role, spec) -> {
+            if (spec == null) return;
+            if (!known.contains(role)) throw new MagicUsageException(name() + " takes no --" + role + " model"
+                    + (known.isEmpty() ? " (its agent is the only model)" : " (its roles: " + String.join(", ", known) + ")"));
+            ModelRef ref = modelRef("--" + role, spec);
+            if (ref == null) throw new MagicUsageException("--" + role + " takes PROVIDER:MODEL (e.g. openai:gpt-4.1), not '" + spec + "'");
+            given.put(role, ref);
+        });
+        boolean modelAgent = !agent.provider().equals(BenchmarkProvider.SCRIPTED);
+        if (modelAgent) {
+            List<String> missing = new ArrayList<>();
+            for (Exploration.ModelRole r : exploration.modelRoles()) {
+                if (!given.containsKey(r.role())) missing.add("--" + r.role() + " PROVIDER:MODEL (" + r.plays() + ")");
+            }
+            if (!missing.isEmpty()) {
+                throw new MagicUsageException("a model candidate on " + name() + " also needs " + String.join(" and ", missing));
+            }
         }
         usage(() -> exploration.task(taskId));
-        EnvironmentDef env = usage(() -> provider.environment(taskId, Map.of()));
-        AgentDef agent = AgentDef.of(new ModelRef(BenchmarkProvider.SCRIPTED, candidate), ACTION_SPACE, null);
-        Attempt a = Evaluation.evaluate(new Evaluation.Cell(provider, env, agent, null, 0), ref -> {
-            throw new IllegalStateException("a single run plays the domain's scripted models only, not " + ref);
-        }, new Evaluation.Recorder());
-        return RunView.of(name(), candidate, a, a.completed() ? exploration.report(a) : null);
+        EnvironmentDef env = usage(() -> provider.environment(taskId, given));
+        Map<ModelRef, Candidate> models = new ConcurrentHashMap<>();
+        List<ModelRef> refs = new ArrayList<>(given.values());
+        refs.add(agent);
+        for (ModelRef ref : refs) {
+            if (ref.provider().equals(BenchmarkProvider.SCRIPTED) || models.containsKey(ref)) continue;
+            if (!registry.models().containsKey(ref.provider())) {
+                throw new MagicUsageException("unknown model provider '" + ref.provider() + "' (registered: "
+                        + String.join(", ", new TreeSet<>(registry.models().keySet())) + ")");
+            }
+            models.put(ref, usage(() -> registry.model(ref.provider()).create(ref)));
+        }
+        AgentDef agentDef = AgentDef.of(agent, ACTION_SPACE, null);
+        return new Plan(new Evaluation.Cell(provider, env, agentDef, null, 0), models, registry, candidate, !models.isEmpty());
+    }
+
+    /**
+     * Runs a plan on the one evaluation path; {@code onModelCall} hears of each call to one of its
+     * models as it starts (the live display counts them). A protocol may ask for a planned model with
+     * options of its own (tau2's per-trial seed): that variant is made by the same factory.
+     */
+    public RunView run(Plan plan, Runnable onModelCall) {
+        Function<ModelRef, Candidate> models = ref -> {
+            Candidate c = plan.models().computeIfAbsent(ref, r -> plan.registry().model(r.provider()).create(r));
+            return (history, tools) -> {
+                onModelCall.run();
+                return c.next(history, tools);
+            };
+        };
+        Attempt a = Evaluation.evaluate(plan.cell(), models, new Evaluation.Recorder());
+        return RunView.of(name(), plan.candidate(), a, a.completed() ? exploration.report(a) : null);
+    }
+
+    /** {@code PROVIDER:MODEL} as a model reference (split at the first colon); null for a word without one. */
+    static ModelRef modelRef(String option, String spec) {
+        if (spec == null) return null;
+        int colon = spec.indexOf(':');
+        if (colon < 0) return null;
+        if (colon == 0 || colon == spec.length() - 1) {
+            throw new MagicUsageException(option + " takes PROVIDER:MODEL (e.g. openai:gpt-4.1), not '" + spec + "'");
+        }
+        return new ModelRef(spec.substring(0, colon), spec.substring(colon + 1));
     }
 
     private static <T> T usage(Supplier<T> answer) {

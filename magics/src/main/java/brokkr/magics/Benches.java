@@ -20,6 +20,9 @@ public final class Benches {
 
     private static final Map<String, Bench> LOADED = new ConcurrentHashMap<>();
 
+    /** The one registry: its benchmarks and its model factories (which read keys and base URLs from the environment). */
+    public static Registry registry() { return Holder.REGISTRY; }
+
     public static List<String> names() {
         return Holder.REGISTRY.benchmarks().values().stream().filter(p -> p.exploration().isPresent())
                 .map(BenchmarkProvider::name).toList();

@@ -17,8 +17,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import org.knowm.xchart.XYChart;
-import org.knowm.xchart.XYChartBuilder;
-import org.knowm.xchart.style.markers.SeriesMarkers;
 import tech.tablesaw.api.DoubleColumn;
 import tech.tablesaw.api.IntColumn;
 import tech.tablesaw.api.StringColumn;
@@ -28,6 +26,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
@@ -275,6 +274,13 @@ public final class ExperimentMagics implements MagicExtension {
 
     // ---- %passk ----
 
+    /** The name of the experiment last run in {@code dir} (the directory's name for a store that has none). */
+    public static String experimentName(Path dir) {
+        try (ExperimentQuery q = ExperimentQuery.open(dir)) {
+            return q.experiment().map(Map.Entry::getKey).orElse(String.valueOf(dir.toAbsolutePath().getFileName()));
+        }
+    }
+
     /** pass^k curves: the numbers (one row per benchmark, candidate and k) and the chart. */
     public record PassKView(Table table, XYChart chart) {}
 
@@ -291,26 +297,17 @@ public final class ExperimentMagics implements MagicExtension {
         StringColumn bench = StringColumn.create("benchmark"), cand = StringColumn.create("candidate");
         IntColumn k = IntColumn.create("k");
         DoubleColumn value = DoubleColumn.create("pass^k");
-        XYChart chart = new XYChartBuilder().width(640).height(400).title("pass^k by candidate").xAxisTitle("k").yAxisTitle("pass^k").build();
-        chart.getStyler().setYAxisMin(0.0).setYAxisMax(1.0);
         for (Scorecard.CandidateScore r : sc.rows()) {
             List<Double> curve = r.passHatK();
-            if (curve.isEmpty()) continue;
-            double[] xs = new double[curve.size()], ys = new double[curve.size()];
             for (int i = 0; i < curve.size(); i++) {
                 bench.append(r.benchmark());
                 cand.append(r.candidate());
                 k.append(i + 1);
                 value.append(curve.get(i));
-                xs[i] = i + 1;
-                ys[i] = curve.get(i);
             }
-            String label = sc.rows().stream().map(Scorecard.CandidateScore::benchmark).distinct().count() > 1
-                    ? r.benchmark() + " / " + r.candidate() : r.candidate();
-            chart.addSeries(label, xs, ys).setMarker(SeriesMarkers.CIRCLE);
         }
         if (k.isEmpty()) throw new MagicUsageException(dir + " has no completed attempts yet");
-        return new PassKView(Table.create("pass^k", bench, cand, k, value), chart);
+        return new PassKView(Table.create("pass^k", bench, cand, k, value), Charts.passK(experimentName(dir), sc));
     }
 
 }

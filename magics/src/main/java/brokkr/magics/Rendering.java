@@ -92,12 +92,19 @@ public final class Rendering {
         }
     }
 
+    /**
+     * The chart as an SVG element, without the XML declaration and DOCTYPE VectorGraphics2D writes
+     * before it: inline SVG (notebook outputs, HTML pages) is an element, and nbconvert's HTML export
+     * (lxml) rejects a string that declares an encoding.
+     */
     @SuppressWarnings("rawtypes")
     public static String svg(Chart c) {
         try {
             ByteArrayOutputStream out = new ByteArrayOutputStream();
             VectorGraphicsEncoder.saveVectorGraphic(c, out, VectorGraphicsEncoder.VectorGraphicsFormat.SVG);
-            return out.toString(StandardCharsets.UTF_8);
+            String doc = out.toString(StandardCharsets.UTF_8);
+            int root = doc.indexOf("<svg");
+            return root < 0 ? doc : doc.substring(root);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

@@ -126,8 +126,8 @@ public record RunView(String domain, String candidate, String taskId, List<Line>
         sb.append("<details><summary>dialogue: ").append(dialogue.size()).append(" messages, stop=").append(Tables.esc(stop))
           .append("</summary><table class=\"brokkr-transcript\">");
         for (Line l : dialogue) {
-            sb.append("<tr><td><b>").append(Tables.esc(l.role())).append("</b></td><td><pre style=\"white-space:pre-wrap;margin:0\">")
-              .append(Tables.esc(clip(l.text(), 2000))).append("</pre></td></tr>");
+            sb.append("<tr><td style=\"text-align:left;vertical-align:top\"><b>").append(Tables.esc(l.role()))
+              .append("</b></td><td style=\"text-align:left\">").append(JsonText.html(l.text())).append("</td></tr>");
         }
         sb.append("</table></details><p><b>Grade:</b> reward ").append(reward).append("</p><ul>");
         for (Check c : checks) {

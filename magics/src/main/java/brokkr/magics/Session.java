@@ -2,6 +2,7 @@ package brokkr.magics;
 
 import brokkr.eval.Exploration;
 import brokkr.eval.ToolWorld;
+import brokkr.experiment.Registry;
 import brokkr.python.PyJson;
 import brokkr.world.WorldHash;
 import brokkr.value.Json;
@@ -13,6 +14,12 @@ import tech.tablesaw.api.Table;
 
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The state the magics share (the loaded domain, the current fork) and their plain-Java API: every
@@ -24,12 +31,19 @@ public final class Session {
     private static volatile Session current;
 
     private final MagicRegistry magics;
+    private final Registry models;
     private volatile Display display = Display.NONE;
     private Bench domain;
     private ToolWorld fork;
     private String forkTask;
 
-    public Session(MagicRegistry magics) { this.magics = magics; }
+    public Session(MagicRegistry magics) { this(magics, Benches.registry()); }
+
+    /** A session whose runs take their model factories from {@code models} (the one registry's by default). */
+    public Session(MagicRegistry magics, Registry models) {
+        this.magics = magics;
+        this.models = models;
+    }
 
     public Session() { this(MagicRegistry.standard()); }
 
@@ -91,7 +105,7 @@ public final class Session {
         return Table.create(b.name() + " tasks",
                 StringColumn.create("id", rows.stream().map(Exploration.TaskRow::id).toList()),
                 StringColumn.create("splits", rows.stream().map(r -> String.join(",", r.splits())).toList()),
-                StringColumn.create("scenario", rows.stream().map(r -> clip(r.scenario(), 90)).toList()),
+                StringColumn.create("scenario", rows.stream().map(Exploration.TaskRow::scenario).toList()),
                 StringColumn.create("reward basis", rows.stream().map(Exploration.TaskRow::rewardBasis).toList()),
                 IntColumn.create("gold actions", rows.stream().mapToInt(Exploration.TaskRow::goldActions).toArray()));
     }
@@ -140,6 +154,59 @@ public final class Session {
     public String forkTask() { return forkTask; }
 
     public RunView run(String candidate, String taskId) { return domain().run(candidate, taskId); }
+
+    /**
+     * One run of {@code candidate} (a scripted name or {@code PROVIDER:MODEL}) on a task, with models
+     * for the domain's other roles ({@code user}, {@code judge}: {@code PROVIDER:MODEL}). A run that calls
+     * models runs on a worker thread while the display shows its progress (model calls, seconds);
+     * interrupting the cell stops it.
+     */
+    public RunView run(String candidate, String taskId, Map<String, String> roles) throws InterruptedException {
+        Bench b = domain();
+        Bench.Plan plan = b.plan(candidate, taskId, roles, models);
+        if (!plan.usesModels()) return b.run(plan, () -> {});
+        AtomicInteger calls = new AtomicInteger();
+        long t0 = System.nanoTime();
+        String id = display.show(new RunProgress(b.name(), taskId, candidate, 0, 0, false));
+        CompletableFuture<RunView> run = new CompletableFuture<>();
+        Thread worker = Thread.ofPlatform().name("run-" + b.name() + "-" + taskId).daemon(true).start(() -> {
+            try {
+                run.complete(b.run(plan, calls::incrementAndGet));
+            } catch (Throwable t) {
+                run.completeExceptionally(t);
+            }
+        });
+        try {
+            while (true) {
+                try {
+                    RunView v = run.get(500, TimeUnit.MILLISECONDS);
+                    display.update(id, new RunProgress(b.name(), taskId, candidate, calls.get(), (System.nanoTime() - t0) / 1e9, true));
+                    return v;
+                } catch (TimeoutException e) {
+                    display.update(id, new RunProgress(b.name(), taskId, candidate, calls.get(), (System.nanoTime() - t0) / 1e9, false));
+                }
+            }
+        } catch (InterruptedException e) {
+            worker.interrupt();
+            throw e;
+        } catch (ExecutionException e) {
+            Throwable c = e.getCause();
+            if (c instanceof RuntimeException re) throw re;
+            if (c instanceof Error err) throw err;
+            throw new IllegalStateException(c);
+        }
+    }
+
+    /** The live line of a single run that calls models. */
+    public record RunProgress(String domain, String taskId, String candidate, int modelCalls, double seconds, boolean finished) implements Rich {
+        @Override public String text() {
+            return String.format(Locale.ROOT, "%s task %s, %s: %d model call%s, %.1f s%s", domain, taskId, candidate, modelCalls,
+                    modelCalls == 1 ? "" : "s", seconds, finished ? ", finished" : "");
+        }
+        @Override public String html() {
+            return "<div class=\"brokkr-progress\">" + (finished ? "" : "<progress style=\"width:12em\"></progress> ") + Tables.esc(text()) + "</div>";
+        }
+    }
 
     static String clip(String s, int n) {
         String one = s.replace('\n', ' ');

@@ -3,7 +3,9 @@ package brokkr.magics;
 import tech.tablesaw.api.StringColumn;
 import tech.tablesaw.api.Table;
 
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 /** The built-in magics, each a method reference into a {@link Session} method after argument parsing. */
@@ -23,8 +25,11 @@ public final class StandardMagics {
                  StandardMagics::fork)
          .line("call", "%call TOOL {json args}",
                  "Calls a tool on the current fork: the content, the error flag and the world's structural diff.", StandardMagics::call)
-         .line("run", "%run --candidate C --task ID",
-                 "Runs one episode of a scripted candidate on a task of the loaded domain: transcript and grade.", StandardMagics::run);
+         .line("run", "%run --task ID --candidate C|PROVIDER:MODEL [--user PROVIDER:MODEL] [--judge PROVIDER:MODEL]",
+                 "Runs one episode of a candidate on a task of the loaded domain on the evaluation path: a scripted candidate,"
+                 + " or a model (e.g. openai:gpt-4.1; keys and base URLs from the environment) with live progress;"
+                 + " tau2 needs --user and --judge models for a model candidate. Shows the transcript and the grade.",
+                 StandardMagics::run);
     }
 
     static Object help(Session s, MagicArgs a) {
@@ -86,9 +91,11 @@ public final class StandardMagics {
         return s.call(tool, json);
     }
 
-    static Object run(Session s, MagicArgs a) {
-        var p = a.parse(Set.of("candidate", "task"), 0);
+    static Object run(Session s, MagicArgs a) throws InterruptedException {
+        var p = a.parse(Set.of("candidate", "task", "user", "judge"), 0);
         if (p.option("candidate") == null || p.option("task") == null) throw new MagicUsageException("--candidate and --task are required");
-        return s.run(p.option("candidate"), p.option("task"));
+        Map<String, String> roles = new LinkedHashMap<>();
+        for (String role : List.of("user", "judge")) if (p.option(role) != null) roles.put(role, p.option(role));
+        return s.run(p.option("candidate"), p.option("task"), roles);
     }
 }

@@ -1,8 +1,6 @@
 package brokkr.magics;
 
 import org.knowm.xchart.XYChart;
-import org.knowm.xchart.XYChartBuilder;
-import org.knowm.xchart.style.markers.SeriesMarkers;
 import tech.tablesaw.api.DoubleColumn;
 import tech.tablesaw.api.IntColumn;
 import tech.tablesaw.api.StringColumn;
@@ -57,15 +55,14 @@ public final class Sweeps {
      */
     public static XYChart chart(Table sweep, String y) {
         String x = sweep.column(1).name();
-        XYChart chart = new XYChartBuilder().width(640).height(400).title(sweep.name() + ": " + y + " by " + x)
-                .xAxisTitle(x).yAxisTitle(y).build();
+        XYChart chart = Charts.xy(sweep.name() + ": " + y + " by " + x, x, y);
         StringColumn cands = sweep.stringColumn("candidate");
         for (String c : cands.unique().asList()) {
             Table part = sweep.where(cands.isEqualTo(c));
             double[] xs = part.intColumn(x).asDoubleArray();
             double[] ys = part.numberColumn(y).asDoubleArray();
-            chart.addSeries(c, xs, ys).setMarker(SeriesMarkers.CIRCLE);
+            chart.addSeries(c, xs, ys);
         }
-        return chart;
+        return Charts.distinguish(chart);
     }
 }

@@ -34,8 +34,8 @@ public record TranscriptView(Transcript transcript) implements Rich {
         StringBuilder sb = new StringBuilder("<div class=\"brokkr-transcript\"><p><b>Transcript:</b> ").append(Tables.esc(head()))
                 .append("</p><table>");
         for (Message m : transcript.messages()) {
-            sb.append("<tr><td><b>").append(RunView.role(m)).append("</b></td><td><pre style=\"white-space:pre-wrap;margin:0\">")
-              .append(Tables.esc(RunView.clip(RunView.body(m), 2000))).append("</pre></td></tr>");
+            sb.append("<tr><td style=\"text-align:left;vertical-align:top\"><b>").append(RunView.role(m))
+              .append("</b></td><td style=\"text-align:left\">").append(JsonText.html(RunView.body(m))).append("</td></tr>");
         }
         return sb.append("</table></div>").toString();
     }

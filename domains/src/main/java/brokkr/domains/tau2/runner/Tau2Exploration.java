@@ -134,6 +134,11 @@ public final class Tau2Exploration implements Exploration {
 
     @Override public List<String> candidates() { return CANDIDATES; }
 
+    /** A model candidate needs a model customer and a model judge (see {@link Tau2Benchmark}). */
+    @Override public List<ModelRole> modelRoles() {
+        return List.of(new ModelRole("user", "the customer (user simulator)"), new ModelRole("judge", "the judge of the NL assertions"));
+    }
+
     /**
      * The result line of {@code ./brokkr tau2 run} and upstream's checks of the grade (DB, actions,
      * communicate, NL assertions), those of components outside the reward basis marked as diagnostics.

@@ -1,0 +1,104 @@
+// Opens a ./brokkr report in headless Chromium (Debian's, through playwright-core: no browser
+// download) and uses it as a reader does: it opens without errors or network requests, the
+// failed-only filter hides what passed, a transcript expands. Takes screenshots into OUT_DIR.
+//
+//   node report.test.mjs REPORT.html OUT_DIR
+//
+// Prints PASS/FAIL lines and "N passed, M failed"; exits 1 on a failure.
+import { chromium } from 'playwright-core';
+import { mkdirSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+
+const [report, outDir] = process.argv.slice(2);
+if (!report || !outDir) {
+  console.error('usage: node report.test.mjs REPORT.html OUT_DIR');
+  process.exit(2);
+}
+mkdirSync(outDir, { recursive: true });
+let passed = 0, failed = 0;
+function check(name, ok, detail = '') {
+  if (ok) passed++; else failed++;
+  console.log((ok ? 'PASS ' : 'FAIL ') + 'report: ' + name + (ok ? '' : ': ' + detail));
+}
+
+const browser = await chromium.launch({
+  executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
+  args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'],
+});
+try {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  const fetched = [], errors = [];
+  page.on('request', r => { if (!r.url().startsWith('file:') && !r.url().startsWith('data:')) fetched.push(r.url()); });
+  page.on('pageerror', e => errors.push(String(e)));
+  page.on('console', m => { if (m.type() === 'error') errors.push(m.text()); });
+  await page.goto(pathToFileURL(resolve(report)).href, { waitUntil: 'load' });
+
+  check('opens with the experiment as title', (await page.title()).endsWith(' - Brokkr report'), await page.title());
+  check('scorecard table shows', await page.locator('#scorecard table').isVisible());
+  check('pass^k chart shows (inline SVG)', await page.locator('#passk svg').isVisible());
+  const chartBox = await page.locator('#passk svg').boundingBox();
+  check('the chart has its size', chartBox && chartBox.width > 600 && chartBox.height > 300, JSON.stringify(chartBox));
+  await page.screenshot({ path: `${outDir}/report-top.png` });
+
+  const attempts = page.locator('details.attempt');
+  const total = await attempts.count();
+  const notPassed = await page.locator('details.attempt[data-passed="0"]').count();
+  const taskRows = await page.locator('tr.task-row').count();
+  const failedTasks = await page.locator('tr.task-row[data-passed="0"]').count();
+  check('attempts listed, some passed and some not', total > notPassed && notPassed > 0, `${notPassed} of ${total}`);
+  check('count of what shows', (await page.locator('#shown').textContent()) === `showing ${total} of ${total} attempts`,
+        await page.locator('#shown').textContent());
+  check('every attempt starts folded', (await page.locator('details.attempt[open]').count()) === 0);
+
+  // A passed attempt with tool calls expands to its grade and transcript.
+  const rich = page.locator('details.attempt[data-passed="1"]').filter({ has: page.locator('.msg-tool') }).first();
+  await rich.locator(':scope > summary').click();
+  check('a transcript expands on a click', (await rich.getAttribute('open')) !== null);
+  check('the grade breakdown shows', await rich.locator('.grade table.checks').isVisible());
+  check('the dialogue shows user and assistant turns', await rich.locator('.msg-user').first().isVisible()
+        && await rich.locator('.msg-assistant').first().isVisible());
+  check('tool calls and their results show', await rich.locator('.call').first().isVisible() && await rich.locator('.msg-tool').first().isVisible());
+  const json = rich.locator('.msg-tool details.brokkr-json').first();
+  if (await json.count() > 0) {
+    const wasOpen = (await json.getAttribute('open')) !== null;
+    await json.locator(':scope > summary').click();
+    check('a JSON tool result folds and unfolds', ((await json.getAttribute('open')) !== null) !== wasOpen);
+    if (!wasOpen) await json.locator(':scope > summary').click(); else await json.locator(':scope > summary').click();
+  } else {
+    check('a JSON tool result folds and unfolds', false, 'no JSON tool result in the expanded attempt');
+  }
+  await rich.locator(':scope > summary').scrollIntoViewIfNeeded();
+  await page.evaluate(() => window.scrollBy(0, -60));
+  await page.screenshot({ path: `${outDir}/report-transcript.png` });
+  await rich.locator(':scope > summary').click();
+
+  // The failed-only filter.
+  await page.locator('#failed-only').check();
+  check('failed only: passed attempts hidden', (await page.locator('details.attempt:visible').count()) === notPassed,
+        `${await page.locator('details.attempt:visible').count()} visible, ${notPassed} not passed`);
+  check('failed only: passed tasks hidden', (await page.locator('tr.task-row:visible').count()) === failedTasks,
+        `${await page.locator('tr.task-row:visible').count()} of ${taskRows}`);
+  check('failed only: the count says so', (await page.locator('#shown').textContent()) === `showing ${notPassed} of ${total} attempts`);
+  const firstFailed = page.locator('details.attempt:visible').first();
+  await firstFailed.locator(':scope > summary').click();
+  check('a failed attempt expands with its failed checks', await firstFailed.locator('.grade .bad').first().isVisible());
+  await page.locator('#tasks').scrollIntoViewIfNeeded();
+  await page.screenshot({ path: `${outDir}/report-failed-only.png` });
+  await page.locator('#failed-only').uncheck();
+  check('unfiltered again: every attempt listed', (await page.locator('details.attempt:visible').count()) === total);
+
+  await page.locator('#expand-all').click();
+  check('expand all opens every attempt', (await page.locator('details.attempt[open]').count()) === total);
+  await page.locator('#collapse-all').click();
+  check('collapse all folds them again', (await page.locator('details.attempt[open]').count()) === 0);
+
+  check('no network requests', fetched.length === 0, fetched.join(', '));
+  check('no script errors', errors.length === 0, errors.join(' | '));
+} catch (e) {
+  check('the browser session ran to the end', false, String(e && e.stack || e));
+} finally {
+  await browser.close();
+}
+console.log(`${passed} passed, ${failed} failed`);
+process.exit(failed === 0 ? 0 : 1);

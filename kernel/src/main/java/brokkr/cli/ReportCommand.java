@@ -1,0 +1,57 @@
+package brokkr.cli;
+
+import brokkr.experiment.ExperimentStore;
+import brokkr.experiment.Registry;
+import brokkr.magics.report.ExperimentReport;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+/** {@code ./brokkr report DIR [--out FILE]}: an experiment as one self-contained HTML file ({@link ExperimentReport}). */
+public final class ReportCommand implements Command {
+    @Override public String name() { return "report"; }
+
+    @Override public String summary() { return "write an experiment's shareable report: one self-contained HTML file"; }
+
+    @Override public String usage() {
+        return """
+                usage: ./brokkr report DIR [--out FILE]
+
+                  Writes the experiment in DIR as one HTML file (default DIR/report.html) to attach to a paper
+                  or a pull request: the scorecard, the pass^k chart, the per-task table and the checks, and
+                  every attempt with its grade breakdown and transcript (dialogue, tool calls and results),
+                  folded; "failed only" hides what passed. Self-contained: no server, no network (inline CSS,
+                  script and SVG). The store is only read.""";
+    }
+
+    @Override public int run(List<String> args, PrintStream out, PrintStream err) throws Exception {
+        List<String> positionals = new ArrayList<>();
+        Path file = null;
+        for (int i = 0; i < args.size(); i++) {
+            String a = args.get(i);
+            if (a.equals("--out")) {
+                if (i + 1 >= args.size()) throw new UsageException("--out needs a file");
+                file = Path.of(args.get(++i));
+            } else if (a.startsWith("--out=")) {
+                file = Path.of(a.substring("--out=".length()));
+            } else if (a.startsWith("-")) {
+                throw new UsageException("unknown option " + a);
+            } else {
+                positionals.add(a);
+            }
+        }
+        if (positionals.size() != 1) throw new UsageException(positionals.isEmpty() ? "which experiment directory?" : "one experiment directory, not " + positionals);
+        Path dir = Path.of(positionals.getFirst());
+        if (!Files.isRegularFile(ExperimentStore.file(dir))) throw new UsageException(dir + " holds no experiment (no " + ExperimentStore.FILE + ")");
+        if (file == null) file = dir.resolve("report.html");
+        String html = ExperimentReport.read(dir, Registry.load()).html();
+        if (file.toAbsolutePath().getParent() != null) Files.createDirectories(file.toAbsolutePath().getParent());
+        byte[] bytes = html.getBytes(StandardCharsets.UTF_8);
+        Files.write(file, bytes);
+        out.println("wrote " + file + " (" + (bytes.length + 1023) / 1024 + " KiB)");
+        return 0;
+    }
+}

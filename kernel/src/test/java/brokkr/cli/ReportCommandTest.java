@@ -1,0 +1,91 @@
+package brokkr.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code ./brokkr report}: one self-contained, escaped HTML file. The candidate labels and what the
+ * model says (YesBench's {@code say} provider says its model name) are hostile markup here, which must
+ * arrive as text. (notebooks/run-notebooks.sh opens a report in headless Chromium as well.)
+ */
+class ReportCommandTest {
+    @TempDir Path tmp;
+
+    static final String HOSTILE = "</script><script>window.pwned=1</script><img src=x onerror=alert(1)>";
+
+    Path experiment() throws Exception {
+        Path file = tmp.resolve("exp.yaml");
+        Files.writeString(file, """
+                name: report-test
+                domain: agree
+                split: test
+                candidates:
+                  - {id: agreeable, provider: say, model: "yes"}
+                  - {id: "<b>bold</b>", provider: say, model: '%s'}
+                repetitions: 2
+                """.formatted(HOSTILE));
+        Path dir = tmp.resolve("run");
+        var run = ExperimentCommandTest.cli("experiment", "run", file.toString(), "--dir", dir.toString(), "--no-progress");
+        assertEquals(0, run.code(), run.err());
+        return dir;
+    }
+
+    @Test void writesOneSelfContainedEscapedPage() throws Exception {
+        Path dir = experiment();
+        Path out = tmp.resolve("shared/report.html");
+        var r = ExperimentCommandTest.cli("report", dir.toString(), "--out", out.toString());
+        assertEquals(0, r.code(), r.err());
+        assertTrue(r.out().startsWith("wrote " + out), r.out());
+        String html = Files.readString(out);
+
+        assertTrue(html.startsWith("<!DOCTYPE html>"));
+        assertTrue(html.contains("<h1>report-test</h1>"), "titled with the experiment");
+        assertTrue(html.contains("<caption>scorecard</caption>") && html.contains("<caption>checks</caption>"), "scorecard and checks");
+        assertTrue(html.contains("<svg") && html.contains("<figcaption><b>report-test: pass^k by candidate (3 tasks, 2 trials)</b>"), "the pass^k chart inline");
+        assertEquals(12, count(html, "<details class=\"attempt\""), "every attempt");
+        assertEquals(6, count(html, "<details class=\"attempt\" id=\"attempt-\\d+\" data-passed=\"1\""), "the agreeable ones passed");
+        assertEquals(6, count(html, "<tr class=\"task-row\""), "3 tasks x 2 candidates");
+        assertTrue(html.contains("<input type=\"checkbox\" id=\"failed-only\">"), "the failed-only filter");
+        assertTrue(html.contains("<code>said_yes</code>"), "the grade breakdown");
+
+        // Hostile text arrives as text: one script element (the report's own), no markup from the store.
+        assertEquals(1, count(html, "<script"), "only the report's script");
+        assertFalse(html.contains("window.pwned=1</script>") || html.contains("<img src=x") || html.contains("<b>bold</b>"), "escaped");
+        assertTrue(html.contains("&lt;/script&gt;&lt;script&gt;window.pwned=1&lt;/script&gt;"), "the model's words shown as written");
+        assertTrue(html.contains("&lt;b&gt;bold&lt;/b&gt;"), "the candidate label shown as written");
+
+        // No network: nothing is loaded from anywhere (the SVG namespace is a name, not a fetch).
+        for (String ref : new String[] {"src=\"http", "href=\"http", "src='http", "href='http", "url(http", "@import", "<link", "<iframe"}) {
+            assertFalse(html.contains(ref), ref);
+        }
+        assertTrue(html.contains("Content-Security-Policy\" content=\"default-src 'none'"), "the page forbids itself any fetch");
+    }
+
+    @Test void defaultsNextToTheStoreAndRefusesBadArguments() throws Exception {
+        Path dir = experiment();
+        var r = ExperimentCommandTest.cli("report", dir.toString());
+        assertEquals(0, r.code(), r.err());
+        assertTrue(Files.size(dir.resolve("report.html")) > 10_000);
+        assertEquals(2, ExperimentCommandTest.cli("report").code());
+        var none = ExperimentCommandTest.cli("report", tmp.resolve("nothing").toString());
+        assertEquals(2, none.code());
+        assertTrue(none.err().contains("holds no experiment"), none.err());
+        assertEquals(2, ExperimentCommandTest.cli("report", dir.toString(), "--bogus").code());
+        assertEquals(2, ExperimentCommandTest.cli("report", dir.toString(), "--out").code());
+    }
+
+    static int count(String s, String regex) {
+        Matcher m = Pattern.compile(regex).matcher(s);
+        int n = 0;
+        while (m.find()) n++;
+        return n;
+    }
+}
