@@ -73,7 +73,7 @@ class BfclCommandTest {
         ConformanceCommandTest.Run r = main("experiment", "run", file.toString(), "--dir", tmp.resolve("run").toString(), "--no-progress");
         assertEquals(0, r.code(), r.err());
         assertTrue(r.err().contains("55 cells: 0 already done, 55 run (55 completed"), r.err());
-        assertTrue(r.out().matches("(?s).*bfcl\\s+gold\\s+55\\s+55\\s+0\\s+1\\.000.*"), r.out());
+        assertTrue(r.out().matches("(?s).*bfcl\\s+gold\\s+55\\s+55\\s+0\\s+1\\.00.*"), r.out());
         assertTrue(main("bfcl", "run", "--agent", "gold", "--sample", "5", "--seed", "7").out().contains("\ntotal                        55     55\n"));
     }
 
