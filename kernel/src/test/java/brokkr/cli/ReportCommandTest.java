@@ -55,6 +55,8 @@ class ReportCommandTest {
         assertEquals(6, count(html, "<tr class=\"task-row\""), "3 tasks x 2 candidates");
         assertTrue(html.contains("<input type=\"checkbox\" id=\"failed-only\">"), "the failed-only filter");
         assertTrue(html.contains("<code>said_yes</code>"), "the grade breakdown");
+        assertEquals(0, count(html, "no transcript recorded"), "every attempt's transcript is read (the listing itself carries none)");
+        assertEquals(12, count(html, "<div class=\"msg msg-assistant\""), "each attempt's answer in its dialogue");
 
         // Hostile text arrives as text: one script element (the report's own), no markup from the store.
         assertEquals(1, count(html, "<script"), "only the report's script");

@@ -61,7 +61,10 @@ public record ExperimentReport(String name, String dir, String specJson, Scoreca
             String name = experiment.map(Map.Entry::getKey).orElse(String.valueOf(dir.toAbsolutePath().getFileName()));
             String spec = experiment.map(Map.Entry::getValue).orElse("");
             List<AttemptView> views = new ArrayList<>();
-            for (Inspect.AttemptRow row : order(Inspect.attempts(q, false), sc)) {
+            for (Inspect.AttemptRow listed : order(Inspect.attempts(q, false), sc)) {
+                // The listing carries no evidence (it is most of a store's bytes): read each attempt whole, one at a time.
+                Inspect.AttemptRow row = new Inspect.AttemptRow(q.attempt(listed.attempt().id()).orElse(listed.attempt()),
+                        listed.benchmark(), listed.candidate());
                 views.add(new AttemptView(row, messages(row.attempt()), grade(registry, row)));
             }
             return new ExperimentReport(name, dir.toString(), spec, sc, views);
