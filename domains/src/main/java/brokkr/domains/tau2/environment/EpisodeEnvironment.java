@@ -56,7 +56,10 @@ public interface EpisodeEnvironment<W> {
         public Step { responses = List.copyOf(responses); }
     }
 
-    /** {@code Environment.sync_tools()}, which the orchestrator runs after every step; identity where a domain has none. */
+    /**
+     * {@code Environment.sync_tools()}, which the orchestrator runs after every step; identity where a
+     * domain has none. It raises where upstream's does (the orchestrator's step then fails).
+     */
     default W sync(W world) { return world; }
 
     /**
@@ -85,5 +88,8 @@ public interface EpisodeEnvironment<W> {
         public GoldReplay { errors = java.util.List.copyOf(errors); }
     }
 
-    record AssertionOutcome<W>(W world, boolean met) {}
+    /** An assertion's result and the world after it; {@code error} is what its function raised (then not met), else null. */
+    record AssertionOutcome<W>(W world, boolean met, String error) {
+        public AssertionOutcome(W world, boolean met) { this(world, met, null); }
+    }
 }

@@ -2,7 +2,9 @@ package brokkr.domains.tau2.environment;
 
 import brokkr.conversation.ToolSpec;
 import brokkr.domains.tau2.environment.Tau2Environment.Worlds;
+import brokkr.domains.tau2.model.EnvAssertion;
 import brokkr.domains.tau2.model.GoldAction;
+import brokkr.python.PyException;
 import brokkr.domains.tau2.model.Requestor;
 import brokkr.domains.tau2.model.TaskSpec;
 import brokkr.value.PyDict;
@@ -56,9 +58,9 @@ public final class Tau2EpisodeEnvironment implements EpisodeEnvironment<Worlds> 
         return List.copyOf(out);
     }
 
-    private Tau2Environment at(Worlds w) { return new Tau2Environment(agentKit, w.db(), userKit, w.userDb(), sync); }
+    private Tau2Environment at(Worlds w) { return new Tau2Environment(agentKit, userKit, sync, w); }
 
-    private static Worlds worlds(Tau2Environment e) { return new Worlds(e.db(), e.userDb()); }
+    private static Worlds worlds(Tau2Environment e) { return e.worlds(); }
 
     @Override public List<ToolSpec> agentTools() { return agentTools; }
 
@@ -96,6 +98,23 @@ public final class Tau2EpisodeEnvironment implements EpisodeEnvironment<Worlds> 
             if (r.error() != null) errors.add(a.name() + ": " + r.error().str());
         }
         return new GoldReplay<>(worlds(e), errors);
+    }
+
+    /**
+     * {@code run_env_assertion(..., raise_assertion_error=False)} on the world. Where the assertion's
+     * function raises (a device left in a state upstream's code cannot read, such as APN settings set to a
+     * plain string), upstream's evaluation raises and its runner records an infrastructure error; here the
+     * assertion is not met and the error is kept with it.
+     */
+    @Override
+    public AssertionOutcome<Worlds> envAssertion(Worlds world, EnvAssertion assertion) {
+        Tau2Environment e = at(world);
+        try {
+            boolean met = e.runEnvAssertion(assertion);
+            return new AssertionOutcome<>(worlds(e), met);
+        } catch (PyException x) {
+            return new AssertionOutcome<>(worlds(e), false, x.pyType() + ": " + x.str());
+        }
     }
 
     @Override public String dbHash(Worlds w) { return w.db() == null ? null : WorldHash.sha256(w.db(), true); }

@@ -63,7 +63,7 @@ public final class Episode {
         for (EnvAssertion a : declared) {
             EpisodeEnvironment.AssertionOutcome<W> o = env.envAssertion(w, a);
             w = o.world();
-            assertions.add(new EnvAssertionCheck(a, o.met()));
+            assertions.add(new EnvAssertionCheck(a, o.met(), o.error()));
         }
         return new EnvEvidence(env.dbHash(gold.world()), env.userDbHash(gold.world()),
                 env.dbHash(finalWorld), env.userDbHash(finalWorld), assertions, gold.errors());
