@@ -209,6 +209,12 @@ public final class Tau2Environment {
         session = w.session();
     }
 
+    /** {@code Environment.sync_tools()}, as {@code set_state} calls it last; raises what it raises (its partial writes kept). */
+    public void syncTools() {
+        PyException e = trySync();
+        if (e != null) throw e;
+    }
+
     /**
      * {@code Environment.run_env_function_call}: {@code getattr(toolkit, func_name)(**arguments)} on the
      * {@code "user"} or {@code "assistant"} toolkit (any of its methods, not only tools), then
