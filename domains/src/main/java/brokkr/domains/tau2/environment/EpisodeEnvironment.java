@@ -69,6 +69,13 @@ public interface EpisodeEnvironment<W> {
      */
     GoldReplay<W> goldReplay(TaskSpec task);
 
+    /**
+     * The grader's gold environment built after the episode that ended in {@code episodeEnd}, in the same
+     * process: state the domain keeps outside its DBs carries over (telecom's bill-id draws continue, so
+     * the gold replay's new bills get other ids than the episode's, as upstream's random ids always do).
+     */
+    default GoldReplay<W> goldReplay(TaskSpec task, W episodeEnd) { return goldReplay(task); }
+
     /** {@code Environment.get_db_hash()}. */
     String dbHash(W world);
 

@@ -12,6 +12,7 @@ import brokkr.value.Value;
 import brokkr.world.WorldHash;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.BiFunction;
 import java.util.function.Function;
 import java.util.function.UnaryOperator;
 
@@ -28,7 +29,7 @@ public final class Tau2EpisodeEnvironment implements EpisodeEnvironment<Worlds> 
     private final Tau2Toolkit agentKit;
     private final Tau2Toolkit userKit;
     private final UnaryOperator<Worlds> sync;
-    private final Function<TaskSpec, Tau2Environment> fresh;
+    private final BiFunction<TaskSpec, Value, Tau2Environment> fresh;
     private final List<ToolSpec> agentTools;
     private final Function<TaskSpec, List<ToolSpec>> userTools;
 
@@ -40,6 +41,15 @@ public final class Tau2EpisodeEnvironment implements EpisodeEnvironment<Worlds> 
      */
     public Tau2EpisodeEnvironment(Tau2Toolkit agentKit, Tau2Toolkit userKit, UnaryOperator<Worlds> sync,
                                   Function<TaskSpec, Tau2Environment> fresh, Function<TaskSpec, List<ToolSpec>> userTools) {
+        this(agentKit, userKit, sync, (task, process) -> fresh.apply(task), userTools);
+    }
+
+    /**
+     * @param fresh a fresh environment with the task's initial state in a process whose state is the given
+     *              session value (null: a fresh process)
+     */
+    public Tau2EpisodeEnvironment(Tau2Toolkit agentKit, Tau2Toolkit userKit, UnaryOperator<Worlds> sync,
+                                  BiFunction<TaskSpec, Value, Tau2Environment> fresh, Function<TaskSpec, List<ToolSpec>> userTools) {
         this.agentKit = agentKit;
         this.userKit = userKit;
         this.sync = sync == null ? UnaryOperator.identity() : sync;
@@ -66,7 +76,7 @@ public final class Tau2EpisodeEnvironment implements EpisodeEnvironment<Worlds> 
 
     @Override public List<ToolSpec> userTools(TaskSpec task) { return userTools.apply(task); }
 
-    @Override public Worlds initialWorld(TaskSpec task) { return worlds(fresh.apply(task)); }
+    @Override public Worlds initialWorld(TaskSpec task) { return worlds(fresh.apply(task, null)); }
 
     @Override
     public Response<Worlds> respond(Worlds world, Requestor requestor, String name, PyDict arguments) {
@@ -89,8 +99,11 @@ public final class Tau2EpisodeEnvironment implements EpisodeEnvironment<Worlds> 
     @Override public Worlds sync(Worlds world) { return sync.apply(world); }
 
     @Override
-    public GoldReplay<Worlds> goldReplay(TaskSpec task) {
-        Tau2Environment e = fresh.apply(task);
+    public GoldReplay<Worlds> goldReplay(TaskSpec task) { return goldReplay(task, (Worlds) null); }
+
+    @Override
+    public GoldReplay<Worlds> goldReplay(TaskSpec task, Worlds episodeEnd) {
+        Tau2Environment e = fresh.apply(task, episodeEnd == null ? null : episodeEnd.session());
         List<String> errors = new ArrayList<>();
         List<GoldAction> gold = task.criteria() == null ? List.of() : task.criteria().actionsOrEmpty();
         for (GoldAction a : gold) {

@@ -171,11 +171,11 @@ public final class TelecomDomain {
     /**
      * The environment as the episode protocol drives it: the user has the 30 user tools, and each episode
      * runs in a fresh process (no bill ids drawn, the class-level VPN details as defined) before its
-     * initialization actions.
+     * initialization actions; the grader's gold environment continues the episode's process.
      */
     public EpisodeEnvironment<Worlds> episodeEnvironment() {
-        return new Tau2EpisodeEnvironment(toolkit, userToolkit, TelecomSync.INSTANCE, task -> environment(task.id(), null),
-                task -> userToolSpecs);
+        return new Tau2EpisodeEnvironment(toolkit, userToolkit, TelecomSync.INSTANCE,
+                (task, process) -> environment(task.id(), process), task -> userToolSpecs);
     }
 
     /** {@code LLMAgent.system_prompt} for telecom. */
