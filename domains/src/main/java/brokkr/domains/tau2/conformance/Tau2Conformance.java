@@ -86,16 +86,27 @@ public final class Tau2Conformance {
         List<Corpus.Line> lines = Corpus.lines(corpus);
         SeqResult[] results = new SeqResult[lines.size()];
         RuntimeException[] failures = new RuntimeException[lines.size()];
+        // Parsed up front to fold the process state over the records; a line that does not parse is
+        // reported when the replay reaches it, so the corpus's first bad line is still the one reported.
         Corpus.Record[] records = new Corpus.Record[lines.size()];
         Value[] process = new Value[lines.size()];
         Value p = null;
         for (int i = 0; i < records.length; i++) {
-            records[i] = lines.get(i).parse();
-            process[i] = p;
-            p = factory.processAfter(p, initTaskId(records[i]));
+            try {
+                records[i] = lines.get(i).parse();
+                process[i] = p;
+                p = factory.processAfter(p, initTaskId(records[i]));
+            } catch (Corpus.CorpusException e) {
+                failures[i] = e;
+                records[i] = null;
+            }
         }
+        RuntimeException[] unparsed = failures.clone();
         if (threads <= 1) {
-            for (int i = 0; i < results.length; i++) results[i] = replay(factory, records[i], process[i]);
+            for (int i = 0; i < results.length; i++) {
+                if (unparsed[i] != null) throw unparsed[i];
+                results[i] = replay(factory, records[i], process[i]);
+            }
         } else {
             AtomicInteger next = new AtomicInteger();
             AtomicBoolean failed = new AtomicBoolean();
@@ -106,6 +117,7 @@ public final class Tau2Conformance {
                     // and finishes: the failure reported below is the corpus's first.
                     for (int i; !failed.get() && (i = next.getAndIncrement()) < results.length; ) {
                         try {
+                            if (unparsed[i] != null) throw unparsed[i];
                             results[i] = replay(factory, records[i], process[i]);
                         } catch (RuntimeException e) {
                             failures[i] = e;

@@ -42,11 +42,28 @@ final class Phone {
 
     Value dev(String field) { return device().get(field); }
     boolean devTrue(String field) { return PyTruth.truthy(dev(field)); }
-    void setDev(String field, Value v) { setDb(db().with("device", device().with(field, v))); }
+    /** {@code device.<field> = v}; assigning the value it already has changes nothing (the same node stays, its hash memo too). */
+    void setDev(String field, Value v) {
+        PyDict d = device();
+        if (sameLeaf(v, d.get(field))) return;
+        setDb(db().with("device", d.with(field, v)));
+    }
+
+    /**
+     * Whether writing {@code v} over {@code old} changes nothing: the same scalar (type and value; a
+     * float by its bits). Containers are always written: an equal dict in another key order dumps differently.
+     */
+    static boolean sameLeaf(Value v, Value old) {
+        return !(v instanceof PyDict) && !(v instanceof PyList) && v.equals(old);
+    }
 
     Value sur(String field) { return surroundings().get(field); }
     private boolean surTrue(String field) { return PyTruth.truthy(sur(field)); }
-    void setSur(String field, Value v) { setDb(db().with("surroundings", surroundings().with(field, v))); }
+    void setSur(String field, Value v) {
+        PyDict s = surroundings();
+        if (sameLeaf(v, s.get(field))) return;
+        setDb(db().with("surroundings", s.with(field, v)));
+    }
 
     private boolean devIs(String field, String member) { return PyOps.eq(dev(field), new PyStr(member)); }
     private void setDev(String field, String member) { setDev(field, new PyStr(member)); }

@@ -57,8 +57,11 @@ public final class TelecomDomain {
     private final Tau2Toolkit toolkit;
     private final Tau2Toolkit userToolkit;
     private final List<ToolSpec> userToolSpecs;
-    /** The class-level VPN details after a task's initialization actions, by task and the details before. */
-    private final Map<List<Value>, PyDict> vpnAfter = new ConcurrentHashMap<>();
+    /**
+     * A task's initial worlds by task and the process state before: {@code set_state} is a pure function of
+     * the two, and sharing its result shares the hash memos of its DB nodes between the environments.
+     */
+    private final Map<List<Value>, Worlds> initialWorlds = new ConcurrentHashMap<>();
 
     public TelecomDomain(Tau2Data data) {
         this.data = data;
@@ -107,8 +110,14 @@ public final class TelecomDomain {
      * then one more {@code sync_tools()}; pristine when {@code initTaskId} is null.
      */
     public Tau2Environment environment(String initTaskId, Value process) {
+        if (initTaskId == null) return environment(process);
+        Value before = process == null ? TelecomSession.FRESH.toValue() : process;
+        Worlds w = initialWorlds.computeIfAbsent(List.of(new PyStr(initTaskId), before), k -> setState(initTaskId, before).worlds());
+        return new Tau2Environment(toolkit, userToolkit, TelecomSync.INSTANCE, w);
+    }
+
+    private Tau2Environment setState(String initTaskId, Value process) {
         Tau2Environment env = environment(process);
-        if (initTaskId == null) return env;
         PyDict init = initialState(initTaskId);
         if (init == null) return env;
         Value data = init.get("initialization_data");
@@ -145,9 +154,7 @@ public final class TelecomDomain {
             @Override public Value processAfter(Value before, String initTaskId) {
                 TelecomSession s = before == null ? TelecomSession.FRESH : TelecomSession.of(before);
                 if (initTaskId == null) return s.nextRecord().toValue();
-                PyDict vpn = vpnAfter.computeIfAbsent(List.of(new PyStr(initTaskId), s.defaultVpnDetails()),
-                        k -> TelecomSession.of(environment(initTaskId, s.toValue()).session()).defaultVpnDetails());
-                return s.withVpnDetails(vpn).nextRecord().toValue();
+                return TelecomSession.of(environment(initTaskId, s.toValue()).session()).nextRecord().toValue();
             }
         };
     }

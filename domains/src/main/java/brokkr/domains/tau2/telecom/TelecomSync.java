@@ -61,7 +61,11 @@ final class TelecomSync implements UnaryOperator<Worlds> {
 
     private static PyDict surroundings(PyDict user) { return user.get("surroundings").asDict(); }
 
+    /** Assigning the value a field already has keeps the same node (and its hash memo). */
     private static PyDict setSur(PyDict user, String field, Value v) {
-        return user.with("surroundings", surroundings(user).with(field, v));
+        PyDict s = surroundings(user);
+        Value old = s.get(field);
+        if (Phone.sameLeaf(v, old)) return user;
+        return user.with("surroundings", s.with(field, v));
     }
 }
