@@ -6,7 +6,7 @@ Needs pydantic 2 (recorded with pydantic 2.13.4 / pydantic-core 2.46.4 on CPytho
     python3 engine/src/test/python/gen_pydantic_vectors.py
 
 The tau2 corpora were recorded with pydantic 2.10.6 (pydantic-core 2.27.2). For the schemas used here
-(str, int, float, Literal of strs, list, dict, Optional, nested and extra="forbid" models) pydantic-core's
+(str, int, float, bool, Literal of strs, str-mixin Enum, list, dict, Optional, nested and extra="forbid" models) pydantic-core's
 coercions (src/input/shared.rs str_as_int / str_as_float / float_as_int, input_python.rs validate_*) and
 error messages are the same in both versions; only the documentation URL's version differs, so every
 "https://errors.pydantic.dev/<major.minor>/" is written as 2.10's.
@@ -19,6 +19,7 @@ import json
 import os
 import re
 import sys
+from enum import Enum
 from typing import Dict, List, Literal, Optional
 
 import pydantic
@@ -40,6 +41,18 @@ class Forbid(BaseModel):
     c: Optional[str] = None
 
 
+class Names(str, Enum):
+    INTERNET = 'internet'
+    BROKEN = 'broken'
+
+
+class Settings(BaseModel):
+    model_config = ConfigDict(extra='forbid')
+    name: Names = Names.INTERNET
+    reset: bool = False
+    port: Optional[int] = None
+
+
 FIELD_TYPES = {
     'str': str,
     'int': int,
@@ -53,6 +66,9 @@ FIELD_TYPES = {
     'dict_cabin_int': Dict[Literal['x', 'y'], int],
     'dict_str_item': Dict[str, Item],
     'item': Item,
+    'bool': bool,
+    'enum': Names,
+    'optional_int': Optional[int],
 }
 
 STRINGS = ['5', ' 5 ', '\t5\n', '\u00a05\u3000', '\u200b5', '5.0', '5.00', '5.', '.5', '5.5', '-5.0', '+5', '+-5', '-+5', '--5',
@@ -62,6 +78,8 @@ STRINGS = ['5', ' 5 ', '\t5\n', '\u00a05\u3000', '\u200b5', '5.0', '5.00', '5.',
            '9223372036854775807', '9223372036854775808', '-9223372036854775809', '99999999999999999999999',
            '1' * 4300, '1' * 4301, '-' + '1' * 4299, '-' + '1' * 4300, '1' * 4301 + '.', '0' * 10 + '1' * 4295, '1' * 4301 + '.0',
            'yes', 'no', 'Yes', ' yes', 'a.b', 'x', 'business', 'economy', 'ECONOMY', 'basic_economy', 'first',
+           'true', 'True', 'TRUE', 'false', 'f', 'F', 't', 'y', 'n', 'N', 'on', 'OFF', 'oN', '1', ' true', 'true ', 'internet',
+           'INTERNET', 'broken', ' broken',
            'a' * 60, 'ü' * 30, '\U0001f600' * 14, 'é' * 26, 'x' * 49, 'x' * 50, 'x' * 51]
 NUMBERS = [0, 1, -1, 5, 2 ** 63 - 1, 2 ** 63, -(2 ** 63), 2 ** 70, 10 ** 400, True, False,
            0.0, -0.0, 5.0, 5.5, -5.0, 1e18, 9.2e18, 9.3e18, -9.3e18, 1e20, float('inf'), float('-inf'), float('nan'), 0.1]
@@ -71,7 +89,8 @@ OTHERS = [None, [], [1], [1, '2', 3.0], ['a', 'b'], [1.5, 'x', None], {}, {'a': 
 VALUES = STRINGS + NUMBERS + OTHERS
 
 MODEL_INPUTS = [{}, {'a': 'x'}, {'a': 'x', 'b': '2'}, {'a': 1, 'b': 'q', 'c': 3, 'd': 4, 'e': None},
-                {'b': 2, 'zz': 'extra'}, {'a': 'x', 'c': None}, {'a': 'x', 'b': None, 'c': ['l']}]
+                {'b': 2, 'zz': 'extra'}, {'a': 'x', 'c': None}, {'a': 'x', 'b': None, 'c': ['l']},
+                {'name': 'broken', 'reset': 'yes', 'port': '80'}, {'name': 'x', 'reset': 2, 'port': 1.5, 'v': 1}, {'name': None}]
 
 URL = re.compile(r'https://errors\.pydantic\.dev/[0-9]+\.[0-9]+/')
 
@@ -94,6 +113,7 @@ def main():
     for i, v in enumerate(MODEL_INPUTS):
         rows.append(dict({"schema": "model:forbid", "i": i}, **outcome(lambda: Forbid(**v))))
         rows.append(dict({"schema": "model:item", "i": i}, **outcome(lambda: Item(**v))))
+        rows.append(dict({"schema": "model:settings", "i": i}, **outcome(lambda: Settings(**v))))
     n = write('pydantic.jsonl', rows)
     print(json.dumps({"pydantic": n}), 'pydantic', pydantic.VERSION, 'into', OUT, file=sys.stderr)
 

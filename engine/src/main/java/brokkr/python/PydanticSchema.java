@@ -8,15 +8,24 @@ import brokkr.value.PyList;
 import brokkr.value.PyNone;
 import brokkr.value.PyStr;
 import brokkr.value.Value;
+import java.time.LocalDate;
+import java.time.LocalDateTime;
+import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 
 /**
  * pydantic v2 core schemas as a model's fields use them, validating Python values in lax mode with
  * pydantic-core 2.27.2's coercions and line errors (rendered by {@link Pydantic}): {@code str},
- * {@code int}, {@code float}, {@code Literal[...]} of strs, {@code list[T]}, {@code dict[K, V]},
- * {@code Optional[T]}, smart {@code Union[...]} and {@code BaseModel} subclasses.
+ * {@code int}, {@code float}, {@code bool}, {@code Literal[...]} of strs, {@code str}-mixin {@code Enum}s,
+ * {@code list[T]}, {@code dict[K, V]}, {@code Optional[T]}, smart {@code Union[...]}, {@code BaseModel}
+ * subclasses, and ISO {@code date} / {@code datetime} text.
+ *
+ * <p>Values whose Python type has no {@link Value} of its own are kept as what {@code json.dumps(...,
+ * default=str)} writes for them, which is how upstream hashes and serializes a dump: an enum member as
+ * its value (a {@code str} subclass), a date or datetime as its {@code str()}.
  *
  * <p>A validated model is its {@code model_dump()}: a dict of its fields in declaration order, extra
  * inputs dropped (or refused with {@code extra="forbid"}), defaults filled in. Re-validating such a
@@ -59,6 +68,9 @@ public sealed interface PydanticSchema {
     StrSchema STR = new StrSchema();
     IntSchema INT = new IntSchema();
     FloatSchema FLOAT = new FloatSchema();
+    BoolSchema BOOL = new BoolSchema();
+    DateSchema DATE = new DateSchema();
+    DateTimeSchema DATETIME = new DateTimeSchema();
 
     /** {@code str}: only a str (lax mode would also take bytes, which Python values here never are). */
     record StrSchema() implements PydanticSchema {
@@ -102,6 +114,119 @@ public sealed interface PydanticSchema {
         @Override public PyDict jsonSchema() { return PyDict.of("type", "number"); }
     }
 
+    /**
+     * {@code bool} (pydantic-core {@code validate_bool}, lax): a bool; a str by {@code str_as_bool}
+     * (exact, ASCII case-insensitive words, no trimming); an int 0 or 1; a float 0.0 or 1.0. Other ints
+     * of i64 and floats {@code float_as_int} takes are {@code bool_parsing}; anything else (a fractional,
+     * non-finite or out-of-i64 number included) is {@code bool_type}.
+     */
+    record BoolSchema() implements PydanticSchema {
+        @Override public Value validate(Value input, Loc loc, List<Pydantic.LineError> errors) {
+            String error = switch (input) {
+                case PyBool b -> null;
+                case PyStr s -> strAsBool(s.value()) == null ? "bool_parsing" : null;
+                // extract_i64; past i64 the f64 path's float_as_int fails (or the conversion overflows): bool_type
+                case PyInt i -> i.value().bitLength() > 63 ? "bool_type"
+                        : i.value().signum() >= 0 && i.value().bitLength() <= 1 ? null : "bool_parsing";
+                case PyFloat f -> PydanticLax.floatAsInt(f.value()).value() == null ? "bool_type"
+                        : f.value() == 0.0 || f.value() == 1.0 ? null : "bool_parsing";
+                default -> "bool_type";
+            };
+            if (error != null) return fail(errors, loc, error, message(error), input);
+            return switch (input) {
+                case PyBool b -> b;
+                case PyStr s -> PyBool.of(strAsBool(s.value()));
+                case PyInt i -> PyBool.of(i.value().signum() != 0);
+                case PyFloat f -> PyBool.of(f.value() != 0.0);
+                default -> throw new AssertionError(input);
+            };
+        }
+
+        /** {@code str_as_bool}: null when the text is none of the words. */
+        static Boolean strAsBool(String s) {
+            if (s.equals("0")) return false;
+            if (s.equals("1")) return true;
+            for (String w : List.of("f", "n", "no", "off", "false")) if (s.equalsIgnoreCase(w) && isAscii(s)) return false;
+            for (String w : List.of("t", "y", "on", "yes", "true")) if (s.equalsIgnoreCase(w) && isAscii(s)) return true;
+            return null;
+        }
+
+        private static boolean isAscii(String s) { return s.chars().allMatch(c -> c < 0x80); }
+
+        @Override public PyDict jsonSchema() { return PyDict.of("type", "boolean"); }
+    }
+
+    /**
+     * A {@code class Name(str, Enum)} field (pydantic-core's enum validator, lax): a str equal to a
+     * member's value gives that member, kept as its value; anything else is {@code enum}. Its JSON schema
+     * is the class's {@code $defs} entry.
+     */
+    record EnumSchema(String className, List<String> values) implements PydanticSchema {
+        public EnumSchema { values = List.copyOf(values); }
+        public static EnumSchema of(String className, String... values) { return new EnumSchema(className, List.of(values)); }
+
+        @Override public Value validate(Value input, Loc loc, List<Pydantic.LineError> errors) {
+            if (input instanceof PyStr s && values.contains(s.value())) return input;
+            return fail(errors, loc, "enum", "Input should be " + LiteralSchema.expectedRepr(values), input);
+        }
+
+        /** {@code repr(member)}: {@code <Name.MEMBER: 'value'>}, with the member's Python name. */
+        public String memberRepr(String memberName, String value) {
+            if (!values.contains(value)) throw new IllegalArgumentException(value + " is not a " + className);
+            return "<" + className + "." + memberName + ": " + PyRepr.reprStr(value) + ">";
+        }
+
+        @Override public PyDict jsonSchema() {
+            return PyDict.of("enum", PyList.of(values.stream().map(v -> (Value) new PyStr(v)).toList()), "title", className, "type", "string");
+        }
+    }
+
+    /**
+     * {@code datetime.date} from ISO text {@code YYYY-MM-DD} (the form upstream's data files use), kept
+     * as {@code str(date)}, the same text. Other input is refused ({@code date_type}); pydantic's lax
+     * date parsing of numbers and other formats is not transcribed.
+     */
+    record DateSchema() implements PydanticSchema {
+        @Override public Value validate(Value input, Loc loc, List<Pydantic.LineError> errors) {
+            if (input instanceof PyStr s) {
+                try {
+                    return new PyStr(LocalDate.parse(s.value()).toString());
+                } catch (DateTimeParseException e) {
+                    // fall through
+                }
+            }
+            return fail(errors, loc, "date_type", "Input should be a valid date", input);
+        }
+    }
+
+    /**
+     * {@code datetime.datetime} from ISO text ({@code YYYY-MM-DD}, {@code YYYY-MM-DDTHH:MM[:SS[.ffffff]]}
+     * or with a space), naive, kept as {@code str(datetime)}: {@code YYYY-MM-DD HH:MM:SS[.ffffff]}. Other
+     * input is refused ({@code datetime_type}); pydantic's other lax forms are not transcribed.
+     */
+    record DateTimeSchema() implements PydanticSchema {
+        @Override public Value validate(Value input, Loc loc, List<Pydantic.LineError> errors) {
+            if (input instanceof PyStr s) {
+                String t = s.value();
+                try {
+                    LocalDateTime dt = t.length() == 10 ? LocalDate.parse(t).atStartOfDay()
+                            : LocalDateTime.parse(t.length() > 10 && t.charAt(10) == ' ' ? t.substring(0, 10) + "T" + t.substring(11) : t);
+                    return new PyStr(str(dt));
+                } catch (DateTimeParseException e) {
+                    // fall through
+                }
+            }
+            return fail(errors, loc, "datetime_type", "Input should be a valid datetime", input);
+        }
+
+        /** {@code str(datetime)}: {@code isoformat(sep=' ')}, microseconds only when non-zero. */
+        public static String str(LocalDateTime dt) {
+            String base = String.format(Locale.ROOT, "%s %02d:%02d:%02d", dt.toLocalDate(), dt.getHour(), dt.getMinute(), dt.getSecond());
+            int micros = dt.getNano() / 1000;
+            return micros == 0 ? base : base + String.format(Locale.ROOT, ".%06d", micros);
+        }
+    }
+
     /** {@code Literal["a", "b", ...]} of strs: an equal str, nothing else. */
     record LiteralSchema(List<String> expected) implements PydanticSchema {
         public LiteralSchema { expected = List.copyOf(expected); }
@@ -112,8 +237,10 @@ public sealed interface PydanticSchema {
             return fail(errors, loc, "literal_error", "Input should be " + expectedRepr(), input);
         }
 
+        String expectedRepr() { return expectedRepr(expected); }
+
         /** pydantic-core {@code expected_repr_name}: reprs joined by ", " with " or " before the last. */
-        String expectedRepr() {
+        static String expectedRepr(List<String> expected) {
             List<String> reprs = expected.stream().map(PyRepr::reprStr).toList();
             if (reprs.size() == 1) return reprs.get(0);
             return String.join(", ", reprs.subList(0, reprs.size() - 1)) + " or " + reprs.get(reprs.size() - 1);
@@ -301,6 +428,8 @@ public sealed interface PydanticSchema {
             case "finite_number" -> "Input should be a finite number";
             case "float_type" -> "Input should be a valid number";
             case "float_parsing" -> "Input should be a valid number, unable to parse string as a number";
+            case "bool_type" -> "Input should be a valid boolean";
+            case "bool_parsing" -> "Input should be a valid boolean, unable to interpret input";
             default -> throw new IllegalArgumentException("no message for " + type);
         };
     }

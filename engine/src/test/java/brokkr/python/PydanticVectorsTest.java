@@ -10,6 +10,7 @@ import brokkr.python.PydanticSchema.LiteralSchema;
 import brokkr.python.PydanticSchema.ModelSchema;
 import brokkr.python.PydanticSchema.NullableSchema;
 import brokkr.value.Json;
+import brokkr.value.PyBool;
 import brokkr.value.PyDict;
 import brokkr.value.PyFloat;
 import brokkr.value.PyInt;
@@ -29,6 +30,12 @@ class PydanticVectorsTest {
             Field.optional("b", PydanticSchema.FLOAT, new PyFloat(1.5), null),
             Field.optional("c", new NullableSchema(PydanticSchema.STR), PyNone.NONE, null)), true);
 
+    static final PydanticSchema.EnumSchema NAMES = PydanticSchema.EnumSchema.of("Names", "internet", "broken");
+    static final ModelSchema SETTINGS = new ModelSchema("Settings", List.of(
+            Field.optional("name", NAMES, new PyStr("internet"), null),
+            Field.optional("reset", PydanticSchema.BOOL, PyBool.FALSE, null),
+            Field.optional("port", new NullableSchema(PydanticSchema.INT), PyNone.NONE, null)), true);
+
     static final Map<String, PydanticSchema> FIELD_TYPES = Map.ofEntries(
             Map.entry("str", PydanticSchema.STR),
             Map.entry("int", PydanticSchema.INT),
@@ -41,7 +48,10 @@ class PydanticVectorsTest {
             Map.entry("list_item", new ListSchema(ITEM)),
             Map.entry("dict_cabin_int", new DictSchema(LiteralSchema.of("x", "y"), PydanticSchema.INT)),
             Map.entry("dict_str_item", new DictSchema(PydanticSchema.STR, ITEM)),
-            Map.entry("item", ITEM));
+            Map.entry("item", ITEM),
+            Map.entry("bool", PydanticSchema.BOOL),
+            Map.entry("enum", NAMES),
+            Map.entry("optional_int", new NullableSchema(PydanticSchema.INT)));
 
     @Test
     void validationsAreUpstreamsToTheCharacter() {
@@ -55,7 +65,11 @@ class PydanticVectorsTest {
             ModelSchema model;
             PyDict kwargs;
             if (schema.startsWith("model:")) {
-                model = schema.equals("model:forbid") ? FORBID : ITEM;
+                model = switch (schema) {
+                    case "model:forbid" -> FORBID;
+                    case "model:settings" -> SETTINGS;
+                    default -> ITEM;
+                };
                 kwargs = modelInputs.get(i).asDict();
             } else {
                 model = ModelSchema.of("One", Field.required("v", FIELD_TYPES.get(schema), null));
@@ -106,5 +120,24 @@ class PydanticVectorsTest {
                 + "\"required\": [\"flight_number\", \"seats\", \"cabin\"], \"title\": \"FlightInfo\", \"type\": \"object\"}",
                 PyJson.dumps(m.jsonSchema()));
         assertEquals(Json.parse("{\"type\": \"number\"}"), PydanticSchema.FLOAT.jsonSchema());
+    }
+
+    @Test
+    void enumMembersAreTheirValuesAndReprAsPython() {
+        assertEquals(PyDict.of("name", "broken", "reset", false, "port", PyNone.NONE), SETTINGS.create(PyDict.of("name", "broken")));
+        assertEquals("<Names.BROKEN: 'broken'>", NAMES.memberRepr("BROKEN", "broken"));
+        assertThrows(IllegalArgumentException.class, () -> NAMES.memberRepr("X", "x"));
+        assertEquals("{\"enum\": [\"internet\", \"broken\"], \"title\": \"Names\", \"type\": \"string\"}", PyJson.dumps(NAMES.jsonSchema()));
+    }
+
+    @Test
+    void datesAreKeptAsTheirPythonStr() {
+        ModelSchema m = ModelSchema.of("Dated", Field.required("d", PydanticSchema.DATE, null), Field.required("t", PydanticSchema.DATETIME, null));
+        assertEquals(PyDict.of("d", "2025-01-20", "t", "2025-01-20 14:30:00"), m.create(PyDict.of("d", "2025-01-20", "t", "2025-01-20T14:30:00")));
+        assertEquals(PyDict.of("d", "2025-01-20", "t", "2025-01-20 00:00:00"), m.create(PyDict.of("d", "2025-01-20", "t", "2025-01-20")));
+        assertEquals(PyDict.of("d", "2025-01-20", "t", "2025-01-20 14:30:00.000500"),
+                m.create(PyDict.of("d", "2025-01-20", "t", "2025-01-20 14:30:00.0005")));
+        PyException e = assertThrows(PyException.class, () -> m.create(PyDict.of("d", "20/01/2025", "t", 5)));
+        assertEquals(2, e.str().split("For further information").length - 1, e.str());
     }
 }

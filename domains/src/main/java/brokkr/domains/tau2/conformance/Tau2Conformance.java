@@ -2,8 +2,13 @@ package brokkr.domains.tau2.conformance;
 
 import brokkr.domains.conformance.Corpus;
 import brokkr.domains.tau2.environment.Tau2Environment;
+import brokkr.domains.tau2.model.EnvAssertion;
+import brokkr.domains.tau2.model.Requestor;
+import brokkr.python.PyException;
 import brokkr.python.PyJson;
+import brokkr.value.PyBool;
 import brokkr.value.PyDict;
+import brokkr.value.Value;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -20,8 +25,14 @@ import java.util.regex.Pattern;
  * (one record per task, {@code actions[]}) and fuzz files (one record per sequence, {@code calls[]}).
  * Each record runs on a fresh environment from the factory; every call's content, error flag and the
  * recorded hashes (where not null), plus the initial and final hashes, are compared. Gold records
- * also replay the grader's gold environment ({@code grader_gold_*_hash}). Telecom's
- * {@code env_assertions} are not checked here.
+ * also check their {@code env_assertions} ({@code met} of each, run in order on the replayed environment,
+ * and the hashes after them) and replay the grader's gold environment ({@code grader_gold_*_hash}).
+ *
+ * <p>Every record was recorded in one process, in corpus order: state upstream keeps beyond one
+ * environment (telecom's class-level VPN details, which an initialization action of an earlier record
+ * may have changed) is folded over the records' init tasks ({@link EnvironmentFactory#processAfter}),
+ * and within a gold record the grader's environment continues the replayed one's process (telecom's
+ * bill-id draws).
  */
 public final class Tau2Conformance {
     private Tau2Conformance() {}
@@ -30,6 +41,15 @@ public final class Tau2Conformance {
     @FunctionalInterface
     public interface EnvironmentFactory {
         Tau2Environment create(String initTaskId);
+
+        /**
+         * The process state a record starts from, after a record on {@code initTaskId} started from
+         * {@code before} (null: the process's start); null for domains without such state.
+         */
+        default Value processAfter(Value before, String initTaskId) { return null; }
+
+        /** A fresh environment in a process whose state is {@code process} ({@link #processAfter}, or an environment's session). */
+        default Tau2Environment create(String initTaskId, Value process) { return create(initTaskId); }
     }
 
     /**
@@ -66,8 +86,27 @@ public final class Tau2Conformance {
         List<Corpus.Line> lines = Corpus.lines(corpus);
         SeqResult[] results = new SeqResult[lines.size()];
         RuntimeException[] failures = new RuntimeException[lines.size()];
+        // Parsed up front to fold the process state over the records; a line that does not parse is
+        // reported when the replay reaches it, so the corpus's first bad line is still the one reported.
+        Corpus.Record[] records = new Corpus.Record[lines.size()];
+        Value[] process = new Value[lines.size()];
+        Value p = null;
+        for (int i = 0; i < records.length; i++) {
+            try {
+                records[i] = lines.get(i).parse();
+                process[i] = p;
+                p = factory.processAfter(p, initTaskId(records[i]));
+            } catch (Corpus.CorpusException e) {
+                failures[i] = e;
+                records[i] = null;
+            }
+        }
+        RuntimeException[] unparsed = failures.clone();
         if (threads <= 1) {
-            for (int i = 0; i < results.length; i++) results[i] = replay(factory, lines.get(i));
+            for (int i = 0; i < results.length; i++) {
+                if (unparsed[i] != null) throw unparsed[i];
+                results[i] = replay(factory, records[i], process[i]);
+            }
         } else {
             AtomicInteger next = new AtomicInteger();
             AtomicBoolean failed = new AtomicBoolean();
@@ -78,7 +117,8 @@ public final class Tau2Conformance {
                     // and finishes: the failure reported below is the corpus's first.
                     for (int i; !failed.get() && (i = next.getAndIncrement()) < results.length; ) {
                         try {
-                            results[i] = replay(factory, lines.get(i));
+                            if (unparsed[i] != null) throw unparsed[i];
+                            results[i] = replay(factory, records[i], process[i]);
                         } catch (RuntimeException e) {
                             failures[i] = e;
                             failed.set(true);
@@ -130,11 +170,15 @@ public final class Tau2Conformance {
         }
     }
 
-    /** One corpus line replayed; a record of the wrong shape, or one the port cannot set up, fails at its line. */
-    private static SeqResult replay(EnvironmentFactory factory, Corpus.Line line) {
-        Corpus.Record rec = line.parse();
+    /** A gold record's task, or a fuzz record's {@code init_task_id} (null: pristine). */
+    private static String initTaskId(Corpus.Record rec) {
+        return rec.has("actions") ? rec.string("task_id") : rec.optionalString("init_task_id");
+    }
+
+    /** One corpus record replayed; a record of the wrong shape, or one the port cannot set up, fails at its line. */
+    private static SeqResult replay(EnvironmentFactory factory, Corpus.Record rec, Value process) {
         try {
-            return replay(factory, rec);
+            return replayRecord(factory, rec, process);
         } catch (Corpus.CorpusException e) {
             throw e;
         } catch (RuntimeException e) {
@@ -151,7 +195,16 @@ public final class Tau2Conformance {
         }
     }
 
-    private static SeqResult replay(EnvironmentFactory factory, Corpus.Record rec) {
+    /** A gold record's env assertion: the recorded call and whether it was met. */
+    private record Assertion(EnvAssertion assertion, boolean met) {
+        static Assertion of(Corpus.Record a) {
+            Value av = a.required("assert_value");
+            return new Assertion(new EnvAssertion(Requestor.parse(a.string("env_type")), a.string("func_name"), a.object("arguments").value(),
+                    !(av instanceof PyBool b) || b.value(), null), a.bool("met"));
+        }
+    }
+
+    private static SeqResult replayRecord(EnvironmentFactory factory, Corpus.Record rec, Value process) {
         SeqResult res = new SeqResult();
         boolean gold = rec.has("actions");
         if (!gold && !rec.has("calls")) throw rec.fail("a record has 'actions' (gold) or 'calls' (fuzz); this one has neither");
@@ -164,7 +217,7 @@ public final class Tau2Conformance {
         String graderDb = graded ? rec.stringOrNull("grader_gold_db_hash") : null;
         String graderUserDb = graded ? rec.optionalString("grader_gold_user_db_hash") : null;
 
-        Tau2Environment env = factory.create(taskId);
+        Tau2Environment env = factory.create(taskId, process);
         checkHash(res, label + " initial db_hash", initialDb, res.hash(env::dbHash), true);
         checkHash(res, label + " initial user_db_hash", initialUserDb, res.hash(env::userDbHash), true);
         int i = 0;
@@ -186,10 +239,26 @@ public final class Tau2Conformance {
         }
         checkHash(res, label + " final db_hash", finalDb, res.hash(env::dbHash), true);
         checkHash(res, label + " final user_db_hash", finalUserDb, res.hash(env::userDbHash), true);
+        if (gold && rec.has("env_assertions")) {
+            List<Assertion> assertions = rec.objects("env_assertions").stream().map(Assertion::of).toList();
+            for (int k = 0; k < assertions.size(); k++) {
+                Assertion a = assertions.get(k);
+                String what = label + " env_assertion " + k + " " + a.assertion().funcName();
+                try {
+                    boolean met = env.runEnvAssertion(a.assertion());
+                    if (met != a.met()) res.diff(what + ": met expected " + a.met() + ", got " + met);
+                } catch (PyException e) {
+                    res.diff(what + ": raised " + e.pyType() + ": " + e.str());
+                }
+            }
+            checkHash(res, label + " db_hash_after_env_assertions", rec.stringOrNull("db_hash_after_env_assertions"), res.hash(env::dbHash), true);
+            checkHash(res, label + " user_db_hash_after_env_assertions", rec.stringOrNull("user_db_hash_after_env_assertions"),
+                    res.hash(env::userDbHash), true);
+        }
         if (graded) {
             // The grader's gold environment (EnvironmentEvaluator): fresh env, make_tool_call per action,
-            // no sync_tools per call, exceptions swallowed.
-            Tau2Environment g = factory.create(taskId);
+            // no sync_tools per call, exceptions swallowed; in the same process as the replayed one.
+            Tau2Environment g = factory.create(taskId, env.session());
             for (Call c : calls) g.makeToolCall(c.name(), c.arguments(), c.requestor());
             checkHash(res, label + " grader_gold_db_hash", graderDb, res.hash(g::dbHash), true);
             checkHash(res, label + " grader_gold_user_db_hash", graderUserDb, res.hash(g::userDbHash), true);

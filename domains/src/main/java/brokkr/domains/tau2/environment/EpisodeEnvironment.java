@@ -56,7 +56,10 @@ public interface EpisodeEnvironment<W> {
         public Step { responses = List.copyOf(responses); }
     }
 
-    /** {@code Environment.sync_tools()}, which the orchestrator runs after every step; identity where a domain has none. */
+    /**
+     * {@code Environment.sync_tools()}, which the orchestrator runs after every step; identity where a
+     * domain has none. It raises where upstream's does (the orchestrator's step then fails).
+     */
     default W sync(W world) { return world; }
 
     /**
@@ -65,6 +68,13 @@ public interface EpisodeEnvironment<W> {
      * {@code sync_tools}, each exception swallowed (the world keeps what the failed call wrote).
      */
     GoldReplay<W> goldReplay(TaskSpec task);
+
+    /**
+     * The grader's gold environment built after the episode that ended in {@code episodeEnd}, in the same
+     * process: state the domain keeps outside its DBs carries over (telecom's bill-id draws continue, so
+     * the gold replay's new bills get other ids than the episode's, as upstream's random ids always do).
+     */
+    default GoldReplay<W> goldReplay(TaskSpec task, W episodeEnd) { return goldReplay(task); }
 
     /** {@code Environment.get_db_hash()}. */
     String dbHash(W world);
@@ -85,5 +95,8 @@ public interface EpisodeEnvironment<W> {
         public GoldReplay { errors = java.util.List.copyOf(errors); }
     }
 
-    record AssertionOutcome<W>(W world, boolean met) {}
+    /** An assertion's result and the world after it; {@code error} is what its function raised (then not met), else null. */
+    record AssertionOutcome<W>(W world, boolean met, String error) {
+        public AssertionOutcome(W world, boolean met) { this(world, met, null); }
+    }
 }

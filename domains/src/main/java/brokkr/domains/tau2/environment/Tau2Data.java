@@ -1,5 +1,9 @@
 package brokkr.domains.tau2.environment;
 
+import brokkr.value.Json;
+import brokkr.value.Value;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.dataformat.toml.TomlFactory;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -63,6 +67,21 @@ public final class Tau2Data {
 
     public String readText(String relPath, String pinnedSha256) {
         return new String(read(relPath, pinnedSha256), StandardCharsets.UTF_8);
+    }
+
+    private static final TomlFactory TOML = new TomlFactory();
+
+    /**
+     * A TOML file ({@code load_file} of a {@code .toml}) as Values, tables in file order: integers are
+     * ints, floats floats, strings (the date-times upstream's files quote included) strs.
+     */
+    public Value readToml(String relPath, String pinnedSha256) {
+        byte[] bytes = read(relPath, pinnedSha256);
+        try (JsonParser p = TOML.createParser(bytes)) {
+            return Json.readValue(p, p.nextToken());
+        } catch (IOException e) {
+            throw new Tau2DataException("tau2 data file " + root.resolve(relPath) + " is not TOML: " + e.getMessage());
+        }
     }
 
     public static String sha256Hex(byte[] bytes) {

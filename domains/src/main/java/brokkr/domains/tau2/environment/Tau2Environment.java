@@ -1,6 +1,8 @@
 package brokkr.domains.tau2.environment;
 
+import brokkr.domains.tau2.model.EnvAssertion;
 import brokkr.python.PyException;
+import brokkr.python.PyJson;
 import brokkr.python.PyRepr;
 import brokkr.tool.ToolDef;
 import brokkr.tool.ToolSet;
@@ -24,6 +26,12 @@ import java.util.function.UnaryOperator;
  * {@code make_tool_call(tool_name, requestor=..., **arguments)}, dispatch by requestor, the unknown
  * tool text of {@code ToolKitBase.use_tool}, {@code sync_tools()} only after a call that did not
  * raise, {@code "Error: " + str(e)} for any exception, and {@code to_json_str} of the result.
+ * {@link #runEnvFunctionCall} and {@link #runEnvAssertion} are upstream's initialization actions and
+ * env assertions: any method of a toolkit, then {@code sync_tools()}.
+ *
+ * <p>A domain may keep state that upstream holds outside its DBs (telecom: the draft-bill id draws, the
+ * class-level VPN details) in the worlds' {@code session}: its session-scoped toolkits see it beside
+ * their DB ({@link Tau2Toolkit#sessionScoped}); it is never hashed.
  */
 public final class Tau2Environment {
     /** The result of {@code get_response}: {@code ToolMessage.content} and {@code ToolMessage.error}. */
@@ -34,11 +42,34 @@ public final class Tau2Environment {
     private final Tau2Toolkit userKit;
     private final ToolSet userTools;
     private final UnaryOperator<Worlds> sync;
+    private final ToolSet agentFunctions;
+    private final ToolSet userFunctions;
     private Value db;
     private Value userDb;
+    private Value session;
 
-    /** Both DB values, as {@code sync_tools} sees them. */
-    public record Worlds(Value db, Value userDb) {}
+    /**
+     * Both DB values, as {@code sync_tools} sees them, and the domain's session state (null when it has
+     * none): what an environment holds between calls.
+     */
+    public record Worlds(Value db, Value userDb, Value session) {
+        public Worlds(Value db, Value userDb) { this(db, userDb, null); }
+    }
+
+    /**
+     * A {@code sync_tools()} that raised after writing part of its effects, with the worlds as they were at
+     * the raise (upstream mutates in place, so the writes before the raise stay).
+     */
+    public static final class SyncRaised extends PyException {
+        private final transient Worlds partial;
+
+        public SyncRaised(PyException cause, Worlds partial) {
+            super(cause.pyType(), cause.str());
+            this.partial = partial;
+        }
+
+        public Worlds partial() { return partial; }
+    }
 
     /**
      * @param agentKit the assistant's toolkit (never null for tau2 domains)
@@ -48,14 +79,26 @@ public final class Tau2Environment {
      * @param sync     {@code sync_tools()}; {@code UnaryOperator.identity()} when the domain has none
      */
     public Tau2Environment(Tau2Toolkit agentKit, Value db, Tau2Toolkit userKit, Value userDb, UnaryOperator<Worlds> sync) {
+        this(agentKit, userKit, sync, new Worlds(db, userDb, null));
+    }
+
+    /**
+     * @param worlds the DB values and the session ({@code Worlds.session} null for domains without one)
+     * @throws PyException when {@code Environment.__init__}'s {@code sync_tools()} raises
+     */
+    public Tau2Environment(Tau2Toolkit agentKit, Tau2Toolkit userKit, UnaryOperator<Worlds> sync, Worlds worlds) {
         this.agentKit = agentKit;
         this.agentTools = agentKit == null ? null : agentKit.toolSet();
+        this.agentFunctions = agentKit == null ? null : agentKit.functionSet();
         this.userKit = userKit;
         this.userTools = userKit == null ? null : userKit.toolSet();
+        this.userFunctions = userKit == null ? null : userKit.functionSet();
         this.sync = sync == null ? UnaryOperator.identity() : sync;
-        this.db = db;
-        this.userDb = userDb;
-        doSync(); // Environment.__init__ calls sync_tools()
+        this.db = worlds.db();
+        this.userDb = worlds.userDb();
+        this.session = worlds.session();
+        PyException e = trySync(); // Environment.__init__ calls sync_tools()
+        if (e != null) throw e;
     }
 
     public static Tau2Environment agentOnly(Tau2Toolkit kit, Value db) {
@@ -64,6 +107,8 @@ public final class Tau2Environment {
 
     public Value db() { return db; }
     public Value userDb() { return userDb; }
+    public Value session() { return session; }
+    public Worlds worlds() { return new Worlds(db, userDb, session); }
     public Tau2Toolkit agentToolkit() { return agentKit; }
     public Tau2Toolkit userToolkit() { return userKit; }
 
@@ -83,11 +128,10 @@ public final class Tau2Environment {
     /** {@code Environment.get_response(ToolCall(name=name, arguments=arguments, requestor=requestor))}. */
     public ToolMessage getResponse(String name, PyDict arguments, String requestor) {
         Result r = makeToolCall(name, arguments, requestor);
-        if (r.error() == null) {
-            doSync();
-            return new ToolMessage(toJsonStr(r.value(), r.model()), false);
-        }
-        return new ToolMessage("Error: " + r.error().str(), true);
+        // sync_tools() runs inside get_response's try: when it raises, the call's answer is that error.
+        PyException e = r.error() != null ? r.error() : trySync();
+        if (e == null) return new ToolMessage(toJsonStr(r.value(), r.model()), false);
+        return new ToolMessage("Error: " + e.str(), true);
     }
 
     /** A call's outcome without {@code sync_tools}: a value (and whether it is a model dump) or the exception. */
@@ -123,8 +167,7 @@ public final class Tau2Environment {
         Tau2Toolkit kit = user ? userKit : agentKit;
         ToolDef def = tools.get(name);
         if (def == null) return err(PyException.valueError("Tool '" + name + "' not found."));
-        ToolSet.Outcome out = tools.dispatch(user ? userDb : db, name, arguments);
-        if (user) userDb = out.world(); else db = out.world();
+        ToolSet.Outcome out = dispatch(tools, kit, user, name, arguments);
         return switch (out) {
             case ToolSet.Outcome.Ok ok -> new Result(ok.result(), kit.modelResults().contains(name), null);
             case ToolSet.Outcome.Failed f -> err(f.error());
@@ -134,10 +177,80 @@ public final class Tau2Environment {
 
     private static Result err(PyException e) { return new Result(null, false, e); }
 
-    private void doSync() {
-        Worlds w = sync.apply(new Worlds(db, userDb));
+    /** Runs a function of a toolkit on its DB (and the session, for a session-scoped kit), keeping the world it leaves. */
+    private ToolSet.Outcome dispatch(ToolSet functions, Tau2Toolkit kit, boolean user, String name, PyDict arguments) {
+        Value kitDb = user ? userDb : db;
+        ToolSet.Outcome out = functions.dispatch(kit.sessionScoped() ? Tau2Toolkit.scoped(kitDb, session) : kitDb, name, arguments);
+        Value w = out.world();
+        if (kit.sessionScoped()) {
+            session = w.asDict().get(Tau2Toolkit.SESSION);
+            w = w.asDict().get(Tau2Toolkit.DB);
+        }
+        if (user) userDb = w; else db = w;
+        return out;
+    }
+
+    /** {@code sync_tools()}; the exception it raised (its partial writes kept), or null. */
+    private PyException trySync() {
+        try {
+            set(sync.apply(worlds()));
+            return null;
+        } catch (SyncRaised e) {
+            set(e.partial());
+            return e;
+        } catch (PyException e) {
+            return e;
+        }
+    }
+
+    private void set(Worlds w) {
         db = w.db();
         userDb = w.userDb();
+        session = w.session();
+    }
+
+    /** {@code Environment.sync_tools()}, as {@code set_state} calls it last; raises what it raises (its partial writes kept). */
+    public void syncTools() {
+        PyException e = trySync();
+        if (e != null) throw e;
+    }
+
+    /**
+     * {@code Environment.run_env_function_call}: {@code getattr(toolkit, func_name)(**arguments)} on the
+     * {@code "user"} or {@code "assistant"} toolkit (any of its methods, not only tools), then
+     * {@code sync_tools()}. Raises what the function or the sync raises (the writes before it stay).
+     */
+    public Value runEnvFunctionCall(String envType, String funcName, PyDict arguments) {
+        boolean user;
+        if ("user".equals(envType)) user = true;
+        else if ("assistant".equals(envType)) user = false;
+        else throw PyException.valueError("Invalid environment type: " + envType);
+        Tau2Toolkit kit = user ? userKit : agentKit;
+        ToolSet functions = user ? userFunctions : agentFunctions;
+        if (kit == null) throw PyException.attributeError("'NoneType' object has no attribute '" + funcName + "'");
+        if (!functions.has(funcName)) {
+            throw PyException.attributeError("'" + kit.className() + "' object has no attribute '" + funcName + "'");
+        }
+        Value result = switch (dispatch(functions, kit, user, funcName, arguments)) {
+            case ToolSet.Outcome.Ok ok -> ok.result();
+            case ToolSet.Outcome.Failed f -> throw f.error();
+            case ToolSet.Outcome.Unknown u -> throw new IllegalStateException("no function " + funcName);
+        };
+        PyException e = trySync();
+        if (e != null) throw e;
+        return result;
+    }
+
+    /**
+     * {@code Environment.run_env_assertion(assertion, raise_assertion_error=False)}: whether the function's
+     * bool equals {@code assert_value}; a non-bool result is upstream's {@code ValueError}.
+     */
+    public boolean runEnvAssertion(EnvAssertion a) {
+        Value res = runEnvFunctionCall(a.envType().wire(), a.funcName(), a.arguments());
+        if (!(res instanceof PyBool b)) {
+            throw PyException.valueError("Function " + a.funcName() + " returned <class '" + res.typeName() + "'> instead of bool");
+        }
+        return b.value() == a.assertValue();
     }
 
     /**
@@ -147,7 +260,7 @@ public final class Tau2Environment {
      */
     public static String toJsonStr(Value resp, boolean modelDump) {
         if (resp instanceof PyStr s) return s.value();
-        return brokkr.python.PyJson.dumps(modelDump ? resp : process(resp));
+        return PyJson.dumps(modelDump ? resp : process(resp));
     }
 
     /** {@code to_json_str._process} for plain Python values. */

@@ -2,7 +2,9 @@ package brokkr.domains.tau2.environment;
 
 import brokkr.conversation.ToolSpec;
 import brokkr.domains.tau2.environment.Tau2Environment.Worlds;
+import brokkr.domains.tau2.model.EnvAssertion;
 import brokkr.domains.tau2.model.GoldAction;
+import brokkr.python.PyException;
 import brokkr.domains.tau2.model.Requestor;
 import brokkr.domains.tau2.model.TaskSpec;
 import brokkr.value.PyDict;
@@ -10,6 +12,7 @@ import brokkr.value.Value;
 import brokkr.world.WorldHash;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.BiFunction;
 import java.util.function.Function;
 import java.util.function.UnaryOperator;
 
@@ -26,7 +29,7 @@ public final class Tau2EpisodeEnvironment implements EpisodeEnvironment<Worlds> 
     private final Tau2Toolkit agentKit;
     private final Tau2Toolkit userKit;
     private final UnaryOperator<Worlds> sync;
-    private final Function<TaskSpec, Tau2Environment> fresh;
+    private final BiFunction<TaskSpec, Value, Tau2Environment> fresh;
     private final List<ToolSpec> agentTools;
     private final Function<TaskSpec, List<ToolSpec>> userTools;
 
@@ -38,6 +41,15 @@ public final class Tau2EpisodeEnvironment implements EpisodeEnvironment<Worlds> 
      */
     public Tau2EpisodeEnvironment(Tau2Toolkit agentKit, Tau2Toolkit userKit, UnaryOperator<Worlds> sync,
                                   Function<TaskSpec, Tau2Environment> fresh, Function<TaskSpec, List<ToolSpec>> userTools) {
+        this(agentKit, userKit, sync, (task, process) -> fresh.apply(task), userTools);
+    }
+
+    /**
+     * @param fresh a fresh environment with the task's initial state in a process whose state is the given
+     *              session value (null: a fresh process)
+     */
+    public Tau2EpisodeEnvironment(Tau2Toolkit agentKit, Tau2Toolkit userKit, UnaryOperator<Worlds> sync,
+                                  BiFunction<TaskSpec, Value, Tau2Environment> fresh, Function<TaskSpec, List<ToolSpec>> userTools) {
         this.agentKit = agentKit;
         this.userKit = userKit;
         this.sync = sync == null ? UnaryOperator.identity() : sync;
@@ -56,15 +68,15 @@ public final class Tau2EpisodeEnvironment implements EpisodeEnvironment<Worlds> 
         return List.copyOf(out);
     }
 
-    private Tau2Environment at(Worlds w) { return new Tau2Environment(agentKit, w.db(), userKit, w.userDb(), sync); }
+    private Tau2Environment at(Worlds w) { return new Tau2Environment(agentKit, userKit, sync, w); }
 
-    private static Worlds worlds(Tau2Environment e) { return new Worlds(e.db(), e.userDb()); }
+    private static Worlds worlds(Tau2Environment e) { return e.worlds(); }
 
     @Override public List<ToolSpec> agentTools() { return agentTools; }
 
     @Override public List<ToolSpec> userTools(TaskSpec task) { return userTools.apply(task); }
 
-    @Override public Worlds initialWorld(TaskSpec task) { return worlds(fresh.apply(task)); }
+    @Override public Worlds initialWorld(TaskSpec task) { return worlds(fresh.apply(task, null)); }
 
     @Override
     public Response<Worlds> respond(Worlds world, Requestor requestor, String name, PyDict arguments) {
@@ -87,8 +99,11 @@ public final class Tau2EpisodeEnvironment implements EpisodeEnvironment<Worlds> 
     @Override public Worlds sync(Worlds world) { return sync.apply(world); }
 
     @Override
-    public GoldReplay<Worlds> goldReplay(TaskSpec task) {
-        Tau2Environment e = fresh.apply(task);
+    public GoldReplay<Worlds> goldReplay(TaskSpec task) { return goldReplay(task, (Worlds) null); }
+
+    @Override
+    public GoldReplay<Worlds> goldReplay(TaskSpec task, Worlds episodeEnd) {
+        Tau2Environment e = fresh.apply(task, episodeEnd == null ? null : episodeEnd.session());
         List<String> errors = new ArrayList<>();
         List<GoldAction> gold = task.criteria() == null ? List.of() : task.criteria().actionsOrEmpty();
         for (GoldAction a : gold) {
@@ -96,6 +111,23 @@ public final class Tau2EpisodeEnvironment implements EpisodeEnvironment<Worlds> 
             if (r.error() != null) errors.add(a.name() + ": " + r.error().str());
         }
         return new GoldReplay<>(worlds(e), errors);
+    }
+
+    /**
+     * {@code run_env_assertion(..., raise_assertion_error=False)} on the world. Where the assertion's
+     * function raises (a device left in a state upstream's code cannot read, such as APN settings set to a
+     * plain string), upstream's evaluation raises and its runner records an infrastructure error; here the
+     * assertion is not met and the error is kept with it.
+     */
+    @Override
+    public AssertionOutcome<Worlds> envAssertion(Worlds world, EnvAssertion assertion) {
+        Tau2Environment e = at(world);
+        try {
+            boolean met = e.runEnvAssertion(assertion);
+            return new AssertionOutcome<>(worlds(e), met);
+        } catch (PyException x) {
+            return new AssertionOutcome<>(worlds(e), false, x.pyType() + ": " + x.str());
+        }
     }
 
     @Override public String dbHash(Worlds w) { return w.db() == null ? null : WorldHash.sha256(w.db(), true); }

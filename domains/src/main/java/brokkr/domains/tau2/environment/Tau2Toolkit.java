@@ -2,28 +2,74 @@ package brokkr.domains.tau2.environment;
 
 import brokkr.tool.ToolDef;
 import brokkr.tool.ToolSet;
+import brokkr.value.PyDict;
+import brokkr.value.Value;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 
 /**
  * A tau2 {@code ToolKitBase}: its tools (upstream order, as {@code get_tools()} lists them), which of
  * them return pydantic models (their result values are {@code model_dump()}s, which
- * {@code Environment.to_json_str} does not stringify further), and their documentation for schemas.
+ * {@code Environment.to_json_str} does not stringify further), their documentation for schemas, and
+ * the toolkit's other methods that initialization actions and env assertions call by name.
  *
- * @param className    the toolkit's Python class name (for messages such as binding errors)
- * @param modelResults tools whose results are pydantic models or lists of models
+ * <p>The class name is the toolkit's Python class name (for messages such as binding errors);
+ * {@code modelResults} the tools whose results are pydantic models or lists of models; {@code functions}
+ * the methods that are not tools ({@code set_user_info}, {@code assert_*}, ...); a {@code sessionScoped}
+ * toolkit's functions see {@code {"db": <the DB>, "session": <the session>}} ({@link #scoped}) instead of
+ * the DB alone.
  */
-public record Tau2Toolkit(String className, List<ToolDef> defs, Set<String> modelResults, List<ToolSchema.ToolDoc> docs) {
-    public Tau2Toolkit {
-        defs = List.copyOf(defs);
-        modelResults = Set.copyOf(modelResults);
-        docs = List.copyOf(docs);
+public final class Tau2Toolkit {
+    /** Keys of a session-scoped toolkit's world value. */
+    public static final String DB = "db", SESSION = "session";
+
+    private final String className;
+    private final List<ToolDef> defs;
+    private final Set<String> modelResults;
+    private final List<ToolSchema.ToolDoc> docs;
+    private final List<ToolDef> functions;
+    private final boolean sessionScoped;
+    // Built once: every environment (one per episode step) dispatches through them.
+    private final ToolSet toolSet;
+    private final ToolSet functionSet;
+
+    public Tau2Toolkit(String className, List<ToolDef> defs, Set<String> modelResults, List<ToolSchema.ToolDoc> docs,
+                       List<ToolDef> functions, boolean sessionScoped) {
+        this.className = className;
+        this.defs = List.copyOf(defs);
+        this.modelResults = Set.copyOf(modelResults);
+        this.docs = List.copyOf(docs);
+        this.functions = List.copyOf(functions);
+        this.sessionScoped = sessionScoped;
+        this.toolSet = new ToolSet(this.defs);
+        List<ToolDef> all = new ArrayList<>(this.defs);
+        all.addAll(this.functions);
+        this.functionSet = new ToolSet(all);
     }
 
-    public ToolSet toolSet() { return new ToolSet(defs); }
+    /** A toolkit whose methods are its tools, on its DB alone (retail, airline). */
+    public Tau2Toolkit(String className, List<ToolDef> defs, Set<String> modelResults, List<ToolSchema.ToolDoc> docs) {
+        this(className, defs, modelResults, docs, List.of(), false);
+    }
+
+    public String className() { return className; }
+    public List<ToolDef> defs() { return defs; }
+    public Set<String> modelResults() { return modelResults; }
+    public List<ToolSchema.ToolDoc> docs() { return docs; }
+    public List<ToolDef> functions() { return functions; }
+    public boolean sessionScoped() { return sessionScoped; }
+
+    public ToolSet toolSet() { return toolSet; }
+
+    /** Every method reachable by {@code getattr(toolkit, name)}: the tools and the other functions. */
+    public ToolSet functionSet() { return functionSet; }
+
+    /** The world value a session-scoped toolkit's functions work on. */
+    public static PyDict scoped(Value db, Value session) { return PyDict.of(DB, db, SESSION, session); }
 
     /** {@code [t.openai_schema for t in env.get_tools()]}. */
-    public List<brokkr.value.Value> openaiSchemas() {
+    public List<Value> openaiSchemas() {
         return docs.stream().map(ToolSchema::openaiSchema).toList();
     }
 }

@@ -17,8 +17,13 @@ import java.util.Map;
 public final class ToolSchema {
     private ToolSchema() {}
 
-    /** A parameter: its name, its docstring description (null if undocumented), and its type's JSON schema. */
-    public record ParamDoc(String name, String description, PyDict typeSchema) {}
+    /**
+     * A parameter: its name, its docstring description (null if undocumented), its type's JSON schema,
+     * and its default (null: required; a parameter with a default is not in {@code required}).
+     */
+    public record ParamDoc(String name, String description, PyDict typeSchema, Value dflt) {
+        public ParamDoc(String name, String description, PyDict typeSchema) { this(name, description, typeSchema, null); }
+    }
 
     /**
      * A tool's documentation: docstring short and long descriptions (long may be null), and the
@@ -49,11 +54,12 @@ public final class ToolSchema {
         List<Value> required = new ArrayList<>();
         for (ParamDoc p : doc.params()) {
             PyDict.Builder prop = PyDict.builder();
+            if (p.dflt() != null) prop.put("default", p.dflt());
             if (p.description() != null) prop.put("description", new PyStr(p.description()));
             for (Map.Entry<String, Value> e : p.typeSchema().entries()) prop.put(e.getKey(), e.getValue());
             prop.put("title", new PyStr(title(p.name())));
             props.put(p.name(), sortKeys(prop.build()));
-            required.add(new PyStr(p.name()));
+            if (p.dflt() == null) required.add(new PyStr(p.name()));
         }
         PyDict.Builder params = PyDict.builder();
         if (doc.defs() != null) params.put("$defs", doc.defs());

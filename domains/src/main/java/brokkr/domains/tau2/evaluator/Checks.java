@@ -23,6 +23,8 @@ public final class Checks {
     /** Upstream {@code NLAssertionCheck}: as the judge returned it (its own restatement of the assertion). */
     public record NlAssertionCheck(String nlAssertion, boolean met, String justification) {}
 
-    /** Upstream {@code EnvAssertionCheck}. */
-    public record EnvAssertionCheck(EnvAssertion assertion, boolean met) {}
+    /** Upstream {@code EnvAssertionCheck}; {@code error} is what the assertion's function raised (not met then), else null. */
+    public record EnvAssertionCheck(EnvAssertion assertion, boolean met, String error) {
+        public EnvAssertionCheck(EnvAssertion assertion, boolean met) { this(assertion, met, null); }
+    }
 }

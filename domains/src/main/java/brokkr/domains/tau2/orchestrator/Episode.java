@@ -55,7 +55,7 @@ public final class Episode {
 
     /** The gold environment's hashes, the final world's hashes and the env assertions on the final world. */
     public static <W> EnvEvidence evidence(EpisodeEnvironment<W> env, TaskSpec task, W finalWorld) {
-        EpisodeEnvironment.GoldReplay<W> gold = env.goldReplay(task);
+        EpisodeEnvironment.GoldReplay<W> gold = env.goldReplay(task, finalWorld);
         List<EnvAssertionCheck> assertions = new ArrayList<>();
         List<EnvAssertion> declared = task.criteria() == null || task.criteria().envAssertions() == null
                 ? List.of() : task.criteria().envAssertions();
@@ -63,7 +63,7 @@ public final class Episode {
         for (EnvAssertion a : declared) {
             EpisodeEnvironment.AssertionOutcome<W> o = env.envAssertion(w, a);
             w = o.world();
-            assertions.add(new EnvAssertionCheck(a, o.met()));
+            assertions.add(new EnvAssertionCheck(a, o.met(), o.error()));
         }
         return new EnvEvidence(env.dbHash(gold.world()), env.userDbHash(gold.world()),
                 env.dbHash(finalWorld), env.userDbHash(finalWorld), assertions, gold.errors());

@@ -154,7 +154,13 @@ public final class Orchestrator<W> {
         }
         if (options.enforceCommunicationProtocol()) checkCommunication();
         steps++;
-        world = env.sync(world);
+        try {
+            world = env.sync(world);
+        } catch (RuntimeException e) {
+            // Upstream's step() raises here and its runner records infrastructure_error after retries.
+            stop(TerminationReason.UNEXPECTED_ERROR);
+            note = "sync_tools raised: " + e.getMessage();
+        }
     }
 
     /**

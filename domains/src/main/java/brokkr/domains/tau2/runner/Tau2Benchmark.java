@@ -260,14 +260,23 @@ public abstract class Tau2Benchmark implements BenchmarkProvider {
 
     // ---------------------------------------------------------------- world
 
-    /** The fork holds the agent DB, or {@code {"db", "user_db"}} for domains whose user has a DB of its own. */
-    static Value encode(Worlds w) { return w.userDb() == null ? w.db() : PyDict.of("db", w.db(), "user_db", w.userDb()); }
+    /**
+     * The fork holds the agent DB, or {@code {"db", "user_db"}} for domains whose user has a DB of its own,
+     * with {@code "session"} for domains that keep state outside their DBs (telecom).
+     */
+    static Value encode(Worlds w) {
+        if (w.userDb() == null && w.session() == null) return w.db();
+        PyDict.Builder b = PyDict.builder().put("db", w.db());
+        if (w.userDb() != null) b.put("user_db", w.userDb());
+        if (w.session() != null) b.put("session", w.session());
+        return b.build();
+    }
 
     /** The fork's value as worlds, shaped like the task's initial worlds. */
     static Worlds decode(Value v, Worlds initial) {
-        if (initial.userDb() == null) return new Worlds(v, null);
+        if (initial.userDb() == null && initial.session() == null) return new Worlds(v, null);
         PyDict d = v.asDict();
-        return new Worlds(d.get("db"), d.get("user_db"));
+        return new Worlds(d.get("db"), d.get("user_db"), d.get("session"));
     }
 
     @Override public WorldSetup worldSetup() {
