@@ -25,6 +25,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.stream.Collectors;
 
 /**
  * Looking into an experiment's store: its attempts, one attempt's transcript, and verify-world
@@ -175,9 +176,9 @@ public final class Inspect {
         return v instanceof PyStr s ? s.value() : PyJson.dumps(v, PyJson.DumpOptions.DEFAULT.withIndent(2).withEnsureAscii(false));
     }
 
-    /** Every line of {@code s} after the first indented by {@code by}; the first too (callers strip it where it follows a label). */
+    /** Every line of {@code s} that is not blank indented by {@code by} (callers strip the first line's where it follows a label). */
     private static String indent(String s, String by) {
-        return by + s.replace("\n", "\n" + by);
+        return s.lines().map(l -> l.isBlank() ? "" : by + l).collect(Collectors.joining("\n"));
     }
 
     /** A replayed attempt: the final-world hash it recorded and the one its replay produces. */
