@@ -42,7 +42,7 @@ import java.util.Optional;
  * ({@link #tasks}). Scripted candidate ({@code provider: scripted}): {@code gold}.
  */
 public final class BfclBenchmark implements BenchmarkProvider {
-    static final String REVISION = "gorilla@6ea57973c7a6097fd7c5915698c54c17c5b1b6c8";
+    static final String REVISION = "gorilla@" + BfclData.UPSTREAM_COMMIT;
 
     private volatile BfclData data;
     private volatile Map<String, BfclTask> byId;
