@@ -96,6 +96,10 @@ public final class ExperimentCommand implements Command {
                               the experiment last run in it, its benchmarks and candidates, its current
                               cells with a completed attempt and all its current cells, its last run's end
 
+                DIR/experiment.db is SQLite: any SQL tool reads it (sqlite3 -readonly DIR/experiment.db); its views
+                  attempts_v, checks_v, cells_v, scores_v, agents_v, environments_v name candidates and tasks, count
+                  trials from 1 and give UTC times (README: every table and view with its columns).
+
                 exit codes: 0 done (run: every cell has a verdict); 1 an error (the store is unreadable, not a
                   Brokkr store, corrupt, or was deleted or replaced during the run); 2 a usage error;
                   3 (run) the run ended with cells without a verdict: infrastructure failures (retried when the
