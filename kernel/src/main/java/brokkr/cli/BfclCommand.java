@@ -45,7 +45,12 @@ public record BfclCommand(Map<String, String> env) implements Command {
 
                Runs the candidate on N tasks per category (a stable slice chosen by the seed; all tasks
                without --sample) and prints tasks, passed and accuracy per category, then upstream's live
-               overall (weighted) and irrelevance detection (unweighted) aggregates.
+               overall (weighted) and irrelevance detection (unweighted) aggregates. Columns: tasks run, passed,
+               accuracy (passed / graded: tasks with a verdict), unsat (tasks no answer can pass upstream's checker;
+               they count as failures, as upstream's do), infra (tasks without a verdict: provider out of retries,
+               not graded). live overall: live_simple, live_multiple, live_parallel and live_parallel_multiple
+               weighted by graded tasks; irrelevance detection: the mean of irrelevance and live_irrelevance; N/A
+               when one of their categories was not run.
                  gold       a scripted candidate answering every task with an accepted answer
                  reference  one model call with the compiled tools (needs --provider and --model)
                  tools      one step of the agent loop, functions as recorder tools (idem)
@@ -54,7 +59,8 @@ public record BfclCommand(Map<String, String> env) implements Command {
                error_type, error, unsatisfiable; or the error of an infrastructure failure); the file is
                written anew and readable by its owner only (0600).
                Categories: %s. Keys come from the environment (OPENAI_API_KEY, ANTHROPIC_API_KEY, ...).
-               The data directory is -Dbrokkr.bfcl.data / BROKKR_BFCL_DATA, else ../shared/upstream/gorilla/..."""
+               The data directory is -Dbrokkr.bfcl.data / BROKKR_BFCL_DATA, else ../shared/upstream/gorilla/...
+               (./brokkr data fetch gorilla fetches it)."""
                 .formatted(String.join(", ", BfclCategory.ids()));
     }
 
