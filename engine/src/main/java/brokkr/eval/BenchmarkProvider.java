@@ -65,6 +65,14 @@ public interface BenchmarkProvider {
     default Optional<WorldReplay> worldReplay() { return Optional.empty(); }
 
     /**
+     * The benchmark's own reports over one candidate's outcomes (one per cell of an experiment or a
+     * preset: its completed attempt, else its last infrastructure failure), beyond the scorecard every
+     * benchmark gets: what its upstream leaderboard reports. None by default. The attempts may come
+     * without their evidence (a report reads verdicts, not transcripts).
+     */
+    default List<Report> reports(List<Report.Outcome> outcomes) { return List.of(); }
+
+    /**
      * What the benchmark shows a person exploring it (task table, task detail, forks, scripted
      * candidates), when it offers that; the notebook magics list and load only benchmarks that do.
      */

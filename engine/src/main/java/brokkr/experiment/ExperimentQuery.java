@@ -133,6 +133,61 @@ public final class ExperimentQuery implements AutoCloseable {
         });
     }
 
+    /** Every environment definition of the store, by id. */
+    public Map<String, EnvironmentDef> environments() {
+        return db.read(() -> {
+            Map<String, EnvironmentDef> out = new LinkedHashMap<>();
+            try (Statement s = db.connection().createStatement(); ResultSet r = s.executeQuery("SELECT id, json FROM environment_def")) {
+                while (r.next()) out.put(r.getString(1), EnvironmentDef.fromValue(Json.parse(r.getString(2))));
+            }
+            return out;
+        });
+    }
+
+    /**
+     * An experiment directory at a glance, as {@code experiment list} shows it: the experiment last run
+     * in it, the benchmarks and candidates of its current cells (in the spec's order), how many of those
+     * cells have a completed attempt, and when it last ran (the later of its last registration and its
+     * last attempt's end; epoch milliseconds, 0 when never).
+     */
+    public record Overview(String name, List<String> benchmarks, List<String> candidates, int cellsDone, int cells, long lastRunMillis) {}
+
+    public Overview overview() {
+        return db.read(() -> {
+            String name = "";
+            long last = 0;
+            try (Statement s = db.connection().createStatement()) {
+                try (ResultSet r = s.executeQuery("SELECT name, updated_at FROM experiment ORDER BY updated_at DESC LIMIT 1")) {
+                    if (r.next()) {
+                        name = r.getString(1);
+                        last = r.getLong(2);
+                    }
+                }
+                try (ResultSet r = s.executeQuery("SELECT MAX(started_at + duration_ms) FROM attempt")) {
+                    if (r.next()) last = Math.max(last, r.getLong(1));
+                }
+                List<String> benchmarks = new ArrayList<>(), candidates = new ArrayList<>();
+                try (ResultSet r = s.executeQuery("SELECT benchmark, candidate FROM cell WHERE active = 1 GROUP BY benchmark, candidate ORDER BY MIN(ordinal)")) {
+                    while (r.next()) {
+                        if (!benchmarks.contains(r.getString(1))) benchmarks.add(r.getString(1));
+                        if (!candidates.contains(r.getString(2))) candidates.add(r.getString(2));
+                    }
+                }
+                int cells = 0, done = 0;
+                try (ResultSet r = s.executeQuery("""
+                        SELECT COUNT(*), COALESCE(SUM(EXISTS(SELECT 1 FROM attempt a WHERE a.env_id = c.env_id AND a.agent_id = c.agent_id
+                          AND a.repetition = c.repetition AND a.status = 'completed')), 0)
+                        FROM cell c WHERE c.active = 1""")) {
+                    if (r.next()) {
+                        cells = r.getInt(1);
+                        done = r.getInt(2);
+                    }
+                }
+                return new Overview(name, List.copyOf(benchmarks), List.copyOf(candidates), done, cells, last);
+            }
+        });
+    }
+
     public Optional<AgentDef> agent(String id) {
         return db.read(() -> {
             try (PreparedStatement p = db.connection().prepareStatement("SELECT json FROM agent_def WHERE id = ?")) {

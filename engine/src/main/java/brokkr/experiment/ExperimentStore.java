@@ -47,8 +47,11 @@ public final class ExperimentStore implements AutoCloseable {
      * The table layout's version ({@code PRAGMA user_version}); a store of a newer layout is refused.
      * 2: long texts of evidence are kept once in {@code blob} ({@link EvidenceCodec}); a version-1
      * store is read as it is and upgraded when a run opens it (its attempts stay whole).
+     * 3: SQL views for other tools ({@code attempts_v}, {@code checks_v}, {@code cells_v}, ...,
+     * {@link StoreViews}), created by the writer only; the tables are those of version 2, so a
+     * version-1 or -2 store is read as it is (without views) and gets them when a run opens it.
      */
-    public static final int SCHEMA_VERSION = 2;
+    public static final int SCHEMA_VERSION = 3;
 
     /** A cell's identity. */
     public record CellKey(String environmentId, String agentId, int repetition) {}

@@ -68,13 +68,19 @@ public final class Experiments {
         /** Every cell of the spec has a verdict (a completed attempt). */
         public boolean complete() { return withoutVerdict == 0; }
 
+        /** What the run did, for a person: the cells' counts and the wall time. */
         public String summary() {
             return String.format(Locale.ROOT,
-                    "%d cells: %d already done, %d run (%d completed, %d infrastructure failures%s), %d out of retries%s; %d without a verdict; "
-                            + "%.1f s (cells %.1f s); store per attempt: serialize %.3f ms, writer %.3f ms (%d commits)",
+                    "%d cells: %d already done, %d run (%d completed, %d infrastructure failures%s), %d out of retries%s; %d without a verdict; %.1f s",
                     cells, skipped, ran, completed, infrastructureFailures, notRecorded == 0 ? "" : ", " + notRecorded + " of them not recordable",
                     exhausted, cancelled ? "; interrupted: " + abandoned + " in flight abandoned, " + notStarted + " not started" : "",
-                    withoutVerdict, wall.toMillis() / 1000.0, cellsWall.toMillis() / 1000.0, meanSerializeMillis, meanCommitMillis, commits);
+                    withoutVerdict, wall.toMillis() / 1000.0);
+        }
+
+        /** The runner's own timings (the cells' wall time, the store's cost per attempt), for {@code --verbose} and benchmarks. */
+        public String profile() {
+            return String.format(Locale.ROOT, "cells %.1f s; store per attempt: serialize %.3f ms, writer %.3f ms (%d commits)",
+                    cellsWall.toMillis() / 1000.0, meanSerializeMillis, meanCommitMillis, commits);
         }
     }
 

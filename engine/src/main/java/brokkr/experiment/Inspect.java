@@ -9,16 +9,23 @@ import brokkr.eval.WorldReplay;
 import brokkr.experiment.ExperimentStore.Cell;
 import brokkr.experiment.ExperimentStore.CellKey;
 import brokkr.python.PyJson;
+import brokkr.value.Json;
+import brokkr.value.PyBool;
 import brokkr.value.PyDict;
+import brokkr.value.PyNone;
 import brokkr.value.PyList;
 import brokkr.value.PyStr;
 import brokkr.value.Value;
 import brokkr.world.WorldHash;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.stream.Collectors;
 
 /**
  * Looking into an experiment's store: its attempts, one attempt's transcript, and verify-world
@@ -48,53 +55,130 @@ public final class Inspect {
         return out;
     }
 
-    /** A readable transcript of one attempt, with its verdict and any error. */
+    /**
+     * One attempt as a person reads it: which cell it is (benchmark, candidate, task, trial counted
+     * from 1), its verdict and grade breakdown (every check, the reward, the trust tier, the grader's
+     * details), any error, the model calls and tokens, then the dialogue ({@link #renderTranscript}).
+     */
     public static String transcript(ExperimentQuery store, long attemptId) {
         Attempt a = store.attempt(attemptId).orElseThrow(() -> new IllegalArgumentException("no attempt " + attemptId));
+        Cell cell = cellOf(store, a);
         StringBuilder sb = new StringBuilder();
-        sb.append("attempt ").append(a.id()).append(": task ").append(a.taskId()).append(", repetition ").append(a.repetition())
-                .append(", ").append(a.status().wire()).append('\n');
-        sb.append("environment ").append(a.environmentId()).append("\nagent       ").append(a.agentId()).append('\n');
+        sb.append("attempt ").append(a.id()).append(": ").append(cell == null ? "?" : cell.benchmark())
+          .append(", candidate ").append(cell == null ? a.agentId().substring(0, 12) : cell.candidate())
+          .append(", task ").append(a.taskId()).append(", trial ").append(a.repetition() + 1).append(", ").append(a.status().wire()).append('\n');
+        sb.append(String.format(Locale.ROOT, "started %s UTC, %d ms%n", TIME.format(Instant.ofEpochMilli(a.startedAtMillis())), a.durationMillis()));
+        Evidence e = a.evidence();
         if (a.completed()) {
-            sb.append(String.format(Locale.ROOT, "reward %.3f, trust %s%n", a.reward(), a.trust().name().toLowerCase(Locale.ROOT)));
-            for (Check c : a.checks()) sb.append("  [").append(c.passed() ? "pass" : "FAIL").append("] ").append(c.name()).append('\n');
+            sb.append(String.format(Locale.ROOT, "grade: reward %.3f, %s, trust %s%n", a.reward(), a.success() ? "success" : "not a success",
+                    a.trust().name().toLowerCase(Locale.ROOT)));
+            for (Check c : a.checks()) sb.append("  ").append(c.passed() ? "pass " : "FAIL ").append(c.name()).append('\n');
+            if (!e.details().isEmpty()) {
+                sb.append("  details:\n");
+                for (var d : e.details().entries()) sb.append(indent(d.getKey() + ": " + text(d.getValue()), "    ")).append('\n');
+            }
+        } else {
+            sb.append("no grade: an infrastructure failure enters no metric (retried when the experiment runs again)\n");
         }
         if (a.error() != null) sb.append("error: ").append(a.error()).append('\n');
-        Evidence e = a.evidence();
         if (!e.termination().isEmpty()) sb.append("termination: ").append(e.termination()).append('\n');
-        sb.append("model calls: ").append(e.modelCalls().size()).append(", usage ");
-        e.usage().forEach((role, u) -> sb.append(role).append(' ').append(u.inputTokens()).append('/').append(u.outputTokens()).append(' '));
+        sb.append("model calls: ").append(e.modelCalls().size());
+        if (!e.usage().isEmpty()) {
+            sb.append("; tokens in/out:");
+            e.usage().forEach((role, u) -> sb.append(' ').append(role).append(' ').append(u.inputTokens()).append('/').append(u.outputTokens()));
+        }
         sb.append("\n\n");
         renderTranscript(e.transcript(), sb);
         return sb.toString();
     }
 
     /**
-     * Messages ({@code {"role": ..., "content": ..., "tool_calls": [...]}}, the OpenAI shape protocols
-     * record) are printed one per block; any other transcript shape is printed as indented JSON.
+     * One attempt's whole record as JSON-able data ({@code experiment transcript --json}): the cell it
+     * belongs to, its verdict, timings and the evidence as stored (long texts restored).
+     */
+    public static PyDict record(ExperimentQuery store, long attemptId) {
+        Attempt a = store.attempt(attemptId).orElseThrow(() -> new IllegalArgumentException("no attempt " + attemptId));
+        Cell cell = cellOf(store, a);
+        List<Value> checks = new ArrayList<>();
+        for (Check c : a.checks()) checks.add(PyDict.of("name", c.name(), "passed", c.passed()));
+        return PyDict.builder().put("id", a.id()).put("benchmark", cell == null ? PyNone.NONE : Value.str(cell.benchmark()))
+                .put("candidate", cell == null ? PyNone.NONE : Value.str(cell.candidate())).put("task_id", a.taskId())
+                .put("repetition", a.repetition()).put("trial", a.repetition() + 1)
+                .put("environment_id", a.environmentId()).put("agent_id", a.agentId()).put("status", a.status().wire())
+                .put("reward", a.completed() ? Value.of(a.reward()) : PyNone.NONE)
+                .put("trust", a.trust() == null ? PyNone.NONE : Value.str(a.trust().name().toLowerCase(Locale.ROOT)))
+                .put("checks", PyList.of(checks)).put("error", a.error() == null ? PyNone.NONE : Value.str(a.error()))
+                .put("started_at_ms", a.startedAtMillis()).put("duration_ms", a.durationMillis())
+                .put("evidence", a.evidence().toValue()).build();
+    }
+
+    private static Cell cellOf(ExperimentQuery store, Attempt a) {
+        CellKey k = new CellKey(a.environmentId(), a.agentId(), a.repetition());
+        return store.cells().stream().filter(c -> c.key().equals(k)).findFirst().orElse(null);
+    }
+
+    private static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss", Locale.ROOT).withZone(ZoneOffset.UTC);
+
+    /**
+     * The dialogue of a transcript in the OpenAI message shape protocols record ({@link
+     * brokkr.eval.Transcripts}): one block per message, {@code [role] text} (a tool result names its
+     * tool and call, {@code [tool NAME #CALL]}, and says when it is an error), continuation lines
+     * indented; each tool call on its own line as {@code -> NAME(ARGS) #CALL}; text that is a JSON
+     * object or array (most tool results) pretty-printed. Any other transcript shape is printed as
+     * indented JSON.
      */
     static void renderTranscript(Value t, StringBuilder sb) {
-        if (t instanceof PyList l && l.stream().allMatch(m -> m instanceof PyDict d && d.containsKey("role"))) {
+        if (t instanceof PyList l && l.stream().allMatch(m -> m instanceof PyDict d && d.get("role") instanceof PyStr)) {
+            sb.append("dialogue: ").append(l.size()).append(" messages\n");
             for (Value m : l) {
                 PyDict d = m.asDict();
-                sb.append('[').append(d.get("role").asStr());
+                String role = d.get("role").asStr();
+                sb.append('[').append(role);
                 if (d.get("name") instanceof PyStr n) sb.append(' ').append(n.value());
+                if (d.get("tool_call_id") instanceof PyStr id && !id.value().isEmpty()) sb.append(" #").append(id.value());
+                if (d.get("error") instanceof PyBool b && b.value()) sb.append(", error");
                 sb.append("] ");
                 Value content = d.get("content");
-                if (content != null && !content.isNone()) sb.append(content instanceof PyStr s ? s.value() : PyJson.dumps(content));
-                sb.append('\n');
+                String body = content == null || content.isNone() ? "" : content instanceof PyStr s ? pretty(s.value()) : pretty(PyJson.dumps(content));
+                sb.append(indent(body, "    ").stripLeading()).append('\n');
                 if (d.get("tool_calls") instanceof PyList calls) {
                     for (Value c : calls) {
                         PyDict cd = c.asDict();
                         Value args = cd.getOrDefault("arguments", PyDict.empty());
-                        sb.append("  -> ").append(cd.getOrDefault("name", Value.str("?")) instanceof PyStr n ? n.value() : "?")
-                                .append(args instanceof PyStr s ? s.value() : PyJson.dumps(args)).append('\n');
+                        String raw = cd.get("raw_arguments") instanceof PyStr r ? r.value() : null;
+                        sb.append("    -> ").append(cd.get("name") instanceof PyStr n ? n.value() : "?").append('(')
+                          .append(args instanceof PyStr s ? s.value() : raw != null && args instanceof PyDict ad && ad.isEmpty() ? raw
+                                  : PyJson.dumps(args, PyJson.DumpOptions.DEFAULT.withEnsureAscii(false))).append(')');
+                        if (cd.get("id") instanceof PyStr id && !id.value().isEmpty()) sb.append(" #").append(id.value());
+                        if (cd.get("malformed") instanceof PyStr bad) sb.append("  (malformed: ").append(bad.value()).append(')');
+                        sb.append('\n');
                     }
                 }
             }
         } else if (!t.isNone()) {
             sb.append(PyJson.dumps(t, PyJson.DumpOptions.DEFAULT.withIndent(2).withEnsureAscii(false))).append('\n');
         }
+    }
+
+    /** A text that is a JSON object or array, indented; any other text as it is. */
+    private static String pretty(String s) {
+        String t = s.strip();
+        if (!(t.startsWith("{") && t.endsWith("}")) && !(t.startsWith("[") && t.endsWith("]"))) return s;
+        try {
+            return PyJson.dumps(Json.parse(t), PyJson.DumpOptions.DEFAULT.withIndent(2).withEnsureAscii(false));
+        } catch (RuntimeException notJson) {
+            return s;
+        }
+    }
+
+    /** A value of the grader's details: text as it is, anything else as indented JSON. */
+    private static String text(Value v) {
+        return v instanceof PyStr s ? s.value() : PyJson.dumps(v, PyJson.DumpOptions.DEFAULT.withIndent(2).withEnsureAscii(false));
+    }
+
+    /** Every line of {@code s} that is not blank indented by {@code by} (callers strip the first line's where it follows a label). */
+    private static String indent(String s, String by) {
+        return s.lines().map(l -> l.isBlank() ? "" : by + l).collect(Collectors.joining("\n"));
     }
 
     /** A replayed attempt: the final-world hash it recorded and the one its replay produces. */

@@ -78,6 +78,7 @@ final class StoreConnection implements AutoCloseable {
                 s.execute("PRAGMA application_id=" + APPLICATION_ID);
                 s.execute("PRAGMA user_version=" + ExperimentStore.SCHEMA_VERSION);
                 ExperimentStore.createTables(s);
+                StoreViews.create(s);
             }
             c.commit();
             // The WAL files exist from here until the connection closes; SQLite never recreates them meanwhile.

@@ -333,8 +333,8 @@ class ExperimentTest {
             long goldId = store.attempts(true).stream().filter(Attempt::success).findFirst().orElseThrow().id();
             String t = Inspect.transcript(store, goldId);
             assertTrue(t.contains("[user] task q"), t);
-            assertTrue(t.contains("-> answer{\"value\": \"ans-q"), t);
-            assertTrue(t.contains("[pass] correct"), t);
+            assertTrue(t.contains("\n    -> answer({\"value\": \"ans-q"), t);
+            assertTrue(t.contains("\n  pass correct\n"), t);
             assertThrows(IllegalArgumentException.class, () -> Inspect.transcript(store, 9999));
 
             // verify-world: every attempt's replay reproduces its recorded final world ...

@@ -12,8 +12,13 @@ import brokkr.eval.Evaluation;
 import brokkr.eval.ModelRef;
 import brokkr.experiment.Registry;
 import brokkr.value.PyBool;
+import brokkr.python.PyJson;
 import brokkr.value.PyDict;
+import java.io.BufferedWriter;
+import java.io.IOException;
 import java.io.PrintStream;
+import java.io.UncheckedIOException;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -36,23 +41,34 @@ public record BfclCommand(Map<String, String> env) implements Command {
         return """
                usage: ./brokkr bfcl run --agent gold|reference|tools [--sample N] [--seed S]
                                         [--categories C1,C2,...] [--provider P --model M]
-                                        [--parallel-tool-calls true|false] [--jobs J]
+                                        [--parallel-tool-calls true|false] [--jobs J] [--out FILE]
 
                Runs the candidate on N tasks per category (a stable slice chosen by the seed; all tasks
                without --sample) and prints tasks, passed and accuracy per category, then upstream's live
-               overall (weighted) and irrelevance detection (unweighted) aggregates.
+               overall (weighted) and irrelevance detection (unweighted) aggregates. Columns: tasks run, passed,
+               accuracy (passed / graded: tasks with a verdict), unsat (tasks no answer can pass upstream's checker;
+               they count as failures, as upstream's do), infra (tasks without a verdict: provider out of retries,
+               not graded). live overall: live_simple, live_multiple, live_parallel and live_parallel_multiple
+               weighted by graded tasks; irrelevance detection: the mean of irrelevance and live_irrelevance; N/A
+               when one of their categories was not run.
                  gold       a scripted candidate answering every task with an accepted answer
                  reference  one model call with the compiled tools (needs --provider and --model)
                  tools      one step of the agent loop, functions as recorder tools (idem)
+               --out FILE writes one JSON line per task, as it finishes (id, category, status, model_output:
+               the decoded answer, decode error and the assistant's messages; verdict: valid, reward,
+               error_type, error, unsatisfiable; or the error of an infrastructure failure); the file is
+               written anew and readable by its owner only (0600).
                Categories: %s. Keys come from the environment (OPENAI_API_KEY, ANTHROPIC_API_KEY, ...).
-               The data directory is -Dbrokkr.bfcl.data / BROKKR_BFCL_DATA, else ../shared/upstream/gorilla/..."""
+               The data directory is -Dbrokkr.bfcl.data / BROKKR_BFCL_DATA, else ../shared/upstream/gorilla/...
+               (./brokkr data fetch gorilla fetches it)."""
                 .formatted(String.join(", ", BfclCategory.ids()));
     }
 
     @Override
-    public int run(List<String> args, PrintStream out, PrintStream err) throws InterruptedException {
+    public int run(List<String> args, PrintStream out, PrintStream err) throws InterruptedException, IOException {
         if (args.isEmpty() || !args.get(0).equals("run")) throw new UsageException("expected 'run'");
         String agentName = null, provider = null, model = null;
+        Path outFile = null;
         Integer sample = null;
         long seed = 0;
         int jobs = 4;
@@ -61,7 +77,7 @@ public record BfclCommand(Map<String, String> env) implements Command {
         for (int i = 1; i < args.size(); i++) {
             String a = args.get(i);
             String v = switch (a) {
-                case "--agent", "--sample", "--seed", "--categories", "--provider", "--model", "--parallel-tool-calls", "--jobs" -> {
+                case "--agent", "--sample", "--seed", "--categories", "--provider", "--model", "--parallel-tool-calls", "--jobs", "--out" -> {
                     if (i + 1 >= args.size()) throw new UsageException(a + " needs a value");
                     yield args.get(++i);
                 }
@@ -75,6 +91,7 @@ public record BfclCommand(Map<String, String> env) implements Command {
                     case "--jobs" -> jobs = Integer.parseInt(v);
                     case "--provider" -> provider = v;
                     case "--model" -> model = v;
+                    case "--out" -> outFile = Path.of(v);
                     case "--parallel-tool-calls" -> {
                         if (!v.equals("true") && !v.equals("false")) throw new UsageException("--parallel-tool-calls takes true or false");
                         parallel = Boolean.parseBoolean(v);
@@ -111,7 +128,22 @@ public record BfclCommand(Map<String, String> env) implements Command {
         for (String id : bfcl.tasks(BfclBenchmark.split(categories, sample, seed))) envs.add(bfcl.environment(id, Map.of()));
         List<Evaluation.Cell> cells = envs.stream().map(e -> new Evaluation.Cell(bfcl, e, agent, null, 0)).toList();
         long t0 = System.nanoTime();
-        List<Attempt> attempts = Cells.all(cells, models, jobs);
+        List<Attempt> attempts = new ArrayList<>();
+        try (BufferedWriter log = outFile == null ? null : OwnerOnlyFile.create(outFile)) {
+            Cells.run(cells, models, jobs, a -> {
+                attempts.add(a);
+                if (log == null) return;
+                try {
+                    log.write(PyJson.dumps(BfclBenchmark.outputRecord(envs.get(attempts.size() - 1), a), PyJson.DumpOptions.DEFAULT.withEnsureAscii(false)));
+                    log.newLine();
+                    log.flush();
+                } catch (IOException e) {
+                    throw new UncheckedIOException(e);
+                }
+            });
+        } catch (UncheckedIOException e) {
+            throw e.getCause();
+        }
         List<BfclScores.TaskResult> results = new ArrayList<>();
         for (int i = 0; i < envs.size(); i++) results.add(BfclScores.TaskResult.of(envs.get(i), attempts.get(i)));
         boolean scripted = agent.provider().equals(BenchmarkProvider.SCRIPTED);

@@ -1,5 +1,7 @@
 package brokkr.cli;
 
+import brokkr.eval.Report;
+import brokkr.experiment.BenchmarkReports;
 import brokkr.experiment.ExperimentQuery;
 import brokkr.experiment.ExperimentSpec;
 import brokkr.experiment.ExperimentStore;
@@ -9,16 +11,27 @@ import brokkr.experiment.ProgressListener;
 import brokkr.experiment.Registry;
 import brokkr.experiment.Scorecard;
 import brokkr.magics.ExperimentTables;
+import brokkr.magics.TableFormats;
 import brokkr.magics.Tables;
+import brokkr.value.PyDict;
+import brokkr.value.PyList;
+import brokkr.value.PyNone;
+import brokkr.value.Value;
+import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+import tech.tablesaw.api.Table;
 
 /**
- * {@code ./brokkr experiment run|show|attempts|checks|transcript}: runs an experiment file into a
- * directory (resuming what is there) and inspects a directory's store. Benchmarks and model providers
+ * {@code ./brokkr experiment run|list|show|attempts|checks|transcript|verify-world}: runs an experiment
+ * file into a directory (resuming what is there), lists experiment directories and inspects a
+ * directory's store (read-only). Benchmarks and model providers
  * are found through {@code ServiceLoader} ({@link Registry#load()}).
  */
 public final class ExperimentCommand implements Command {
@@ -28,23 +41,64 @@ public final class ExperimentCommand implements Command {
 
     @Override public String usage() {
         return """
-                usage: ./brokkr experiment run FILE [--dir DIR] [--no-progress]
-                       ./brokkr experiment show DIR
-                       ./brokkr experiment attempts DIR [--all]
-                       ./brokkr experiment checks DIR
-                       ./brokkr experiment transcript DIR ATTEMPT_ID
+                usage: ./brokkr experiment run FILE [--dir DIR] [--no-progress] [--verbose]
+                       ./brokkr experiment list [DIR...] [--format text|csv|json]
+                       ./brokkr experiment show DIR [--summary] [--tasks] [--checks] [--format text|csv|json] [--limit N]
+                       ./brokkr experiment attempts DIR [--all] [--task ID]... [--candidate NAME]... [--failed] [--format F] [--limit N]
+                       ./brokkr experiment checks DIR [--format F] [--limit N]
+                       ./brokkr experiment transcript DIR ATTEMPT_ID [--json]
                        ./brokkr experiment verify-world DIR [ATTEMPT_ID]
 
                   run         run the experiment in FILE (JSON, or YAML when it ends in .yaml/.yml) into DIR
                               (default .brokkr/experiments/NAME); running it again resumes: completed cells
-                              are skipped, infrastructure failures are retried up to max_infra_retries
-                  show        the scorecard: average reward, pass^k, per-check and per-task results, tokens
-                  attempts    every attempt of the current cells (--all: also of earlier definitions)
-                  checks      failures by check and candidate
-                  transcript  one attempt's verdict and transcript
+                              are skipped, infrastructure failures are retried up to max_infra_retries;
+                              prints the summary and failures by check; --verbose adds the runner's timings
+                              (cells' wall time, store cost per attempt)
+                  list        every experiment directory in or under each DIR (default .brokkr/experiments)
+                  show        the summary (and the benchmark's own report, e.g. bfcl's per category); --tasks
+                              per-task results, --checks failures by check instead (--summary to add it back)
+                  attempts    the attempts of the current cells (--all: also of earlier definitions), oldest
+                              first; --task, --candidate (repeatable) and --failed (not a success: reward
+                              below 1 or no verdict) keep only those
+                  checks      failures by check and candidate (as show --checks)
+                  transcript  one attempt: its cell, grade breakdown, model calls and the dialogue (roles,
+                              text, tool calls and results); --json: the whole record as stored
                   verify-world  replay the attempt's (without ID: every completed attempt's) tool calls
                               from the initial world and compare the final world's hash with the
                               recorded one (exit 1 on a mismatch)
+                  --format    text (aligned, for reading; the default), csv or json (for programs: numbers
+                              unrounded, a missing value empty or null); --limit N: at most N rows per table
+
+                columns (a dash: no value, e.g. no attempt of the candidate was scored)
+                  benchmark, candidate  the domain and the candidate's id in the experiment file
+                  tasks       tasks with at least one completed attempt
+                  attempts    completed attempts: the ones every metric is computed from
+                  infra_failures  attempts without a verdict (provider out of retries, timeout, harness
+                              error): counted, never scored, retried when the experiment runs again
+                  avg_reward  mean reward over completed attempts
+                  pass^k      upstream tau2's pass^k: per task C(successes, k) / C(trials, k), the chance
+                              that k trials all succeed (reward 1), averaged over tasks; k up to the
+                              fewest trials of any task
+                  input_tokens, output_tokens  the candidate's own tokens (user simulator and judge apart)
+                  mean_duration_ms  mean wall time of a completed attempt
+                  trust       completed attempts by how far their verdict can be trusted: deterministic
+                              (graded by code over the observed world and transcript), model_judged (a
+                              check was decided by a judge model), self_reported (the grade rests on what
+                              the run reported about itself, e.g. a scripted judge told the gold verdict)
+                  trials, successes (per task)  completed attempts of the task, and of them with reward 1
+                  evaluated, failed, fail_rate (checks)  completed attempts that evaluated the check,
+                              of them failed, failed / evaluated
+                  id, trial (attempts)  the attempt's id (for transcript, verify-world) and its cell's trial,
+                              counted from 1 (the store's repetition column counts from 0)
+                  status      completed, or infrastructure_failure
+                  reward, failed_checks, duration_ms, error  the attempt's (error abbreviated)
+                  dir, name, domains, candidates, cells_done, cells, last_run_utc (list)  the directory,
+                              the experiment last run in it, its benchmarks and candidates, its current
+                              cells with a completed attempt and all its current cells, its last run's end
+
+                DIR/experiment.db is SQLite: any SQL tool reads it (sqlite3 -readonly DIR/experiment.db); its views
+                  attempts_v, checks_v, cells_v, scores_v, agents_v, environments_v name candidates and tasks, count
+                  trials from 1 and give UTC times (README: every table and view with its columns).
 
                 exit codes: 0 done (run: every cell has a verdict); 1 an error (the store is unreadable, not a
                   Brokkr store, corrupt, or was deleted or replaced during the run); 2 a usage error;
@@ -63,20 +117,25 @@ public final class ExperimentCommand implements Command {
         List<String> rest = new ArrayList<>(args.subList(1, args.size()));
         return switch (args.getFirst()) {
             case "run" -> runExperiment(rest, out, err);
-            case "show" -> withStore(rest, 1, "show DIR", (store, a) -> out.print(ExperimentTables.text(Scorecard.of(store))));
-            case "attempts" -> {
-                boolean all = rest.remove("--all");
-                yield withStore(rest, 1, "attempts DIR [--all]", (store, a) -> out.print(Tables.aligned(ExperimentTables.attempts(Inspect.attempts(store, all)))));
+            case "list" -> list(rest, out, err);
+            case "show" -> show(rest, out, err);
+            case "attempts" -> attempts(rest, out, err);
+            case "checks" -> {
+                TableOutput o = TableOutput.take(rest);
+                yield withStore(rest, 1, "checks DIR " + TableOutput.OPTIONS, (store, a) -> o.print(out, err,
+                        List.of(new TableOutput.Section("checks", null, ExperimentTables.checks(Scorecard.of(store)))), PyDict.empty()));
             }
-            case "checks" -> withStore(rest, 1, "checks DIR", (store, a) -> out.print(Tables.aligned(ExperimentTables.checks(Scorecard.of(store)))));
-            case "transcript" -> withStore(rest, 2, "transcript DIR ATTEMPT_ID", (store, a) -> {
-                long id = attemptId(a.get(1));
-                try {
-                    out.print(Inspect.transcript(store, id));
-                } catch (IllegalArgumentException e) {
-                    throw new UsageException(e.getMessage());
-                }
-            });
+            case "transcript" -> {
+                boolean json = rest.remove("--json");
+                yield withStore(rest, 2, "transcript DIR ATTEMPT_ID [--json]", (store, a) -> {
+                    long id = attemptId(a.get(1));
+                    try {
+                        out.print(json ? TableOutput.json(Inspect.record(store, id)) + "\n" : Inspect.transcript(store, id));
+                    } catch (IllegalArgumentException e) {
+                        throw new UsageException(e.getMessage());
+                    }
+                });
+            }
             case "verify-world" -> {
                 int[] code = {0};
                 if (rest.size() == 1) {
@@ -123,7 +182,7 @@ public final class ExperimentCommand implements Command {
 
     private int runExperiment(List<String> args, PrintStream out, PrintStream err) {
         Path dir = null;
-        boolean progress = true;
+        boolean progress = true, verbose = false;
         List<String> positional = new ArrayList<>();
         for (int i = 0; i < args.size(); i++) {
             String a = args.get(i);
@@ -133,6 +192,7 @@ public final class ExperimentCommand implements Command {
                     dir = Path.of(args.get(++i));
                 }
                 case "--no-progress" -> progress = false;
+                case "--verbose" -> verbose = true;
                 default -> {
                     if (a.startsWith("-")) throw new UsageException("unknown option " + a);
                     positional.add(a);
@@ -157,13 +217,187 @@ public final class ExperimentCommand implements Command {
             throw new UsageException(e.getMessage());
         }
         err.println(r.summary());
-        out.println("experiment " + spec.name() + " in " + dir);
-        out.print(ExperimentTables.text(r.scorecard()));
+        if (verbose) err.println(r.profile());
+        List<BenchmarkReports.CandidateReport> reports;
+        try (ExperimentQuery store = ExperimentQuery.open(dir)) {
+            reports = BenchmarkReports.of(store, Registry.load());
+        }
+        out.println(head(spec.name(), dir, r.scorecard()));
+        out.println();
+        printSummary(out, r.scorecard(), reports);
+        Table checks = ExperimentTables.checks(r.scorecard());
+        if (checks.rowCount() > 0) out.print("\nchecks (failed of evaluated)\n" + Tables.aligned(checks));
+        out.println("\nper task: experiment show " + dir + " --tasks; every attempt: experiment attempts " + dir);
         if (r.complete()) return 0;
         err.println("brokkr experiment: " + r.withoutVerdict() + " of " + r.cells() + " cells have no verdict (" + r.exhausted()
                 + " out of infrastructure retries" + (r.withoutVerdict() > r.exhausted()
                 ? ", " + (r.withoutVerdict() - r.exhausted()) + " retried when the experiment is run again" : "") + ")");
         return EXIT_NO_VERDICT;
+    }
+
+    /** The first line of a scorecard's text: which experiment, where, and its cells. */
+    private static String head(String name, Path dir, Scorecard card) {
+        return "experiment " + name + " in " + dir + ": " + card.cells() + " cells, " + card.pendingCells()
+                + " without a completed attempt (infrastructure failures enter no metric)";
+    }
+
+    /** The summary table and the benchmarks' own reports, as text. */
+    private static void printSummary(PrintStream out, Scorecard card, List<BenchmarkReports.CandidateReport> reports) {
+        out.print(Tables.aligned(ExperimentTables.summary(card)));
+        List<BenchmarkReports.CandidateReport> left = new ArrayList<>(reports);
+        while (!left.isEmpty()) {
+            BenchmarkReports.CandidateReport r = left.removeFirst();
+            // A benchmark's notes once, under its last candidate's report.
+            boolean last = left.stream().noneMatch(x -> x.benchmark().equals(r.benchmark()) && x.report().title().equals(r.report().title()));
+            out.print("\n" + ExperimentTables.reportText(r, last));
+        }
+    }
+
+    /** {@code experiment show}: the summary by default; the sections asked for otherwise. */
+    private int show(List<String> args, PrintStream out, PrintStream err) throws Exception {
+        TableOutput o = TableOutput.take(args);
+        boolean summary = args.remove("--summary"), tasks = args.remove("--tasks"), checks = args.remove("--checks");
+        if (!summary && !tasks && !checks) summary = true;
+        boolean withSummary = summary, withTasks = tasks, withChecks = checks;
+        rejectOptions(args);
+        return withStore(args, 1, "show DIR [--summary] [--tasks] [--checks] " + TableOutput.OPTIONS, (store, a) -> {
+            Path dir = Path.of(a.getFirst());
+            Scorecard card = Scorecard.of(store);
+            String name = store.experiment().map(Map.Entry::getKey).orElse("?");
+            List<BenchmarkReports.CandidateReport> reports = withSummary ? BenchmarkReports.of(store, Registry.load()) : List.of();
+            List<TableOutput.Section> sections = TableOutput.sections();
+            if (o.format() == TableOutput.Format.TEXT) {
+                out.println(head(name, dir, card));
+                if (withSummary) {
+                    out.println();
+                    printSummary(out, card, reports);
+                }
+            } else if (withSummary) {
+                sections.add(new TableOutput.Section("summary", "summary", ExperimentTables.summary(card)));
+                for (BenchmarkReports.CandidateReport r : reports) {
+                    String title = r.benchmark() + " / " + r.candidate() + ": " + r.report().title();
+                    sections.add(new TableOutput.Section("report", title, ExperimentTables.report(r.report())));
+                    if (!r.report().figures().isEmpty()) {
+                        sections.add(new TableOutput.Section("report", title + ": figures", ExperimentTables.figures(r.report())));
+                    }
+                }
+            }
+            List<TableOutput.Section> more = TableOutput.sections();
+            if (withTasks) more.add(new TableOutput.Section("tasks", "per task", ExperimentTables.tasks(card)));
+            if (withChecks) more.add(new TableOutput.Section("checks", "checks (failed of evaluated)", ExperimentTables.checks(card)));
+            if (o.format() == TableOutput.Format.TEXT) {
+                if (!more.isEmpty()) out.println();
+                o.print(out, err, more, PyDict.empty());
+                if (!withTasks || !withChecks) {
+                    out.println("\n(" + (withTasks ? "" : "--tasks: per task; ") + (withChecks ? "" : "--checks: failures by check; ")
+                            + "experiment attempts DIR: every attempt; --help explains every column)");
+                }
+            } else if (o.format() == TableOutput.Format.JSON) {
+                // Reports are whole objects in JSON (their figures by name), not loose tables.
+                List<TableOutput.Section> tables = new ArrayList<>(sections.stream().filter(x -> !x.key().equals("report")).toList());
+                tables.addAll(more);
+                PyDict.Builder fields = PyDict.builder().put("experiment", name).put("dir", dir.toString())
+                        .put("cells", card.cells()).put("without_completed_attempt", card.pendingCells());
+                if (withSummary) fields.put("reports", reportsJson(reports));
+                o.print(out, err, tables, fields.build());
+            } else {
+                sections.addAll(more);
+                o.print(out, err, sections, PyDict.empty());
+            }
+        });
+    }
+
+    private static PyList reportsJson(List<BenchmarkReports.CandidateReport> reports) {
+        List<Value> out = new ArrayList<>();
+        for (BenchmarkReports.CandidateReport r : reports) {
+            PyDict.Builder figures = PyDict.builder();
+            for (Report.Figure f : r.report().figures()) figures.put(f.name(), f.value() == null ? PyNone.NONE : Value.of(f.value()));
+            out.add(PyDict.builder().put("benchmark", r.benchmark()).put("candidate", r.candidate()).put("title", r.report().title())
+                    .put("rows", TableFormats.json(ExperimentTables.report(r.report()))).put("figures", figures.build())
+                    .put("notes", Value.of(r.report().notes())).build());
+        }
+        return PyList.of(out);
+    }
+
+    /** {@code experiment attempts}: the current cells' attempts (or all), filtered. */
+    private int attempts(List<String> args, PrintStream out, PrintStream err) throws Exception {
+        TableOutput o = TableOutput.take(args);
+        boolean all = args.remove("--all"), failed = args.remove("--failed");
+        List<String> tasks = takeAll(args, "--task"), candidates = takeAll(args, "--candidate");
+        rejectOptions(args);
+        return withStore(args, 1, "attempts DIR [--all] [--task ID]... [--candidate NAME]... [--failed] " + TableOutput.OPTIONS, (store, a) -> {
+            List<ExperimentStore.Cell> cells = store.cells().stream().filter(c -> all || c.active()).toList();
+            known("candidate", candidates, cells.stream().map(ExperimentStore.Cell::candidate).distinct().toList(), a.getFirst());
+            known("task", tasks, cells.stream().map(ExperimentStore.Cell::taskId).distinct().toList(), a.getFirst());
+            List<Inspect.AttemptRow> rows = Inspect.attempts(store, all).stream()
+                    .filter(r -> tasks.isEmpty() || tasks.contains(r.attempt().taskId()))
+                    .filter(r -> candidates.isEmpty() || candidates.contains(r.candidate()))
+                    .filter(r -> !failed || !r.attempt().success())
+                    .toList();
+            o.print(out, err, List.of(new TableOutput.Section("attempts", null, ExperimentTables.attempts(rows))), PyDict.empty());
+            if (rows.isEmpty() && o.format() == TableOutput.Format.TEXT) out.println("(no attempt matches)");
+        });
+    }
+
+    /** A filter naming something the experiment does not have is a usage error that lists what it has. */
+    private static void known(String what, List<String> asked, List<String> present, String dir) {
+        for (String x : asked) {
+            if (!present.contains(x)) {
+                String list = String.join(", ", present.size() > 20 ? present.subList(0, 20) : present) + (present.size() > 20 ? ", ..." : "");
+                throw new UsageException("no " + what + " '" + x + "' in " + dir + " (" + what + "s: " + list + ")");
+            }
+        }
+    }
+
+    /** Every value of a repeatable {@code flag}, taken out of {@code args}. */
+    private static List<String> takeAll(List<String> args, String flag) {
+        List<String> out = new ArrayList<>();
+        for (int i = args.indexOf(flag); i >= 0; i = args.indexOf(flag)) {
+            if (i + 1 >= args.size()) throw new UsageException(flag + " needs a value");
+            out.add(args.get(i + 1));
+            args.subList(i, i + 2).clear();
+        }
+        return out;
+    }
+
+    private static void rejectOptions(List<String> args) {
+        for (String a : args) if (a.startsWith("--")) throw new UsageException("unknown option " + a);
+    }
+
+    /**
+     * {@code experiment list}: every directory holding an experiment store in or under the DIRs (the
+     * default experiments folder without one), sorted; a store that cannot be read is reported on
+     * stderr by name and the listing goes on (exit 1 at the end).
+     */
+    private int list(List<String> args, PrintStream out, PrintStream err) throws IOException {
+        TableOutput o = TableOutput.take(args);
+        rejectOptions(args);
+        boolean explicit = !args.isEmpty();
+        List<Path> roots = explicit ? args.stream().map(Path::of).toList() : List.of(Path.of(".brokkr", "experiments"));
+        for (Path r : roots) if (explicit && !Files.isDirectory(r)) throw new UsageException("no directory " + r);
+        List<Path> dirs = new ArrayList<>();
+        for (Path r : roots) {
+            if (!Files.isDirectory(r)) continue;
+            try (Stream<Path> walk = Files.walk(r)) {
+                walk.filter(d -> Files.isRegularFile(ExperimentStore.file(d))).sorted().forEach(d -> { if (!dirs.contains(d)) dirs.add(d); });
+            }
+        }
+        Map<String, ExperimentQuery.Overview> rows = new LinkedHashMap<>();
+        int failed = 0;
+        for (Path d : dirs) {
+            try (ExperimentQuery store = ExperimentQuery.open(d)) {
+                rows.put(d.toString(), store.overview());
+            } catch (RuntimeException e) {
+                failed++;
+                err.println("brokkr experiment list: " + d + ": " + e.getMessage());
+            }
+        }
+        if (dirs.isEmpty() && o.format() == TableOutput.Format.TEXT) {
+            out.println("no experiment directories in " + String.join(", ", roots.stream().map(Path::toString).toList()));
+        } else {
+            o.print(out, err, List.of(new TableOutput.Section("experiments", null, ExperimentTables.experiments(rows))), PyDict.empty());
+        }
+        return failed == 0 ? 0 : 1;
     }
 
     /** {@code experiment run}'s exit code when the run ended with cells that have no verdict. */

@@ -40,7 +40,7 @@ class Tau2ExperimentCommandTest {
         var again = cli("experiment", "run", file, "--dir", dir, "--no-progress");
         assertTrue(again.err().contains("320 cells: 320 already done, 0 run"), again.err());
 
-        var show = cli("experiment", "show", dir);
+        var show = cli("experiment", "show", dir, "--summary", "--checks", "--tasks");
         assertEquals(0, show.code());
         String s = show.out();
         assertTrue(s.matches("(?s).*tau2-retail\\s+gold\\s+40\\s+160\\s+0\\s+1\\.00\\s+1\\.00\\s+1\\.00\\s+1\\.00\\s+1\\.00\\s.*"), s);

@@ -1,6 +1,7 @@
 package brokkr.magics;
 
 import brokkr.eval.Attempt;
+import brokkr.experiment.BenchmarkReports;
 import brokkr.experiment.Cancellation;
 import brokkr.experiment.ExperimentQuery;
 import brokkr.experiment.ExperimentSpec;
@@ -248,13 +249,39 @@ public final class ExperimentMagics implements MagicExtension {
         public Table checks() { return ExperimentTables.checks(scorecard); }
         public Table tasks() { return ExperimentTables.tasks(scorecard); }
 
-        @Override public String text() { return ExperimentTables.text(scorecard); }
+        /**
+         * The benchmarks' own reports over the directory's current cells (BFCL: accuracy per category with
+         * upstream's aggregates), read from its store; none for a benchmark without one (or a scorecard
+         * that was not read from a directory).
+         */
+        public List<BenchmarkReports.CandidateReport> reports() {
+            if (!Files.isRegularFile(ExperimentStore.file(Path.of(dir)))) return List.of();
+            try (ExperimentQuery store = ExperimentQuery.open(Path.of(dir))) {
+                return BenchmarkReports.of(store, Registry.load());
+            }
+        }
+
+        @Override public String text() {
+            StringBuilder sb = new StringBuilder(ExperimentTables.text(scorecard));
+            for (BenchmarkReports.CandidateReport r : reports()) sb.append('\n').append(ExperimentTables.reportText(r));
+            return sb.toString();
+        }
 
         @Override public String html() {
             StringBuilder sb = new StringBuilder("<div class=\"brokkr-scorecard\">");
             sb.append("<p><b>").append(Tables.esc(dir)).append("</b>: ").append(scorecard.cells()).append(" cells, ")
               .append(scorecard.pendingCells()).append(" without a completed attempt; infrastructure failures enter no metric</p>");
             sb.append(Tables.html(summary()));
+            for (BenchmarkReports.CandidateReport r : reports()) {
+                sb.append("<p>").append(Tables.esc(r.benchmark() + " / " + r.candidate() + ": " + r.report().title())).append("</p>")
+                  .append(Tables.html(ExperimentTables.report(r.report())));
+                if (!r.report().figures().isEmpty()) sb.append(Tables.html(ExperimentTables.figures(r.report())));
+                if (!r.report().notes().isEmpty()) {
+                    sb.append("<ul class=\"brokkr-notes\">");
+                    for (String n : r.report().notes()) sb.append("<li>").append(Tables.esc(n)).append("</li>");
+                    sb.append("</ul>");
+                }
+            }
             if (checks().rowCount() > 0) sb.append("<p>Checks (failed of evaluated)</p>").append(Tables.html(checks()));
             if (tasks().rowCount() > 0) sb.append("<details><summary>per task</summary>").append(Tables.html(tasks())).append("</details>");
             return sb.append("</div>").toString();

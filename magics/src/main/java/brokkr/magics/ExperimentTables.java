@@ -3,6 +3,9 @@ package brokkr.magics;
 import brokkr.eval.Attempt;
 import brokkr.eval.Check;
 import brokkr.eval.TrustTier;
+import brokkr.eval.Report;
+import brokkr.experiment.BenchmarkReports;
+import brokkr.experiment.ExperimentQuery;
 import brokkr.experiment.Inspect;
 import brokkr.experiment.Scorecard;
 import brokkr.experiment.Scorecard.CandidateScore;
@@ -15,6 +18,9 @@ import tech.tablesaw.api.StringColumn;
 import tech.tablesaw.api.Table;
 import tech.tablesaw.columns.Column;
 
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -101,11 +107,15 @@ public final class ExperimentTables {
         return Table.create("checks", bench, cand, check, evaluated, failed, rate);
     }
 
-    /** One row per attempt: its cell, status, reward (missing unless completed), failed checks, duration, error (abbreviated). */
+    /**
+     * One row per attempt: its cell, status, reward (missing unless completed), failed checks, duration,
+     * error (abbreviated). {@code trial} is the cell's repetition counted from 1, as everything a person
+     * reads counts trials ({@code tau2 run}'s trial column, transcripts); the store keeps the repetition from 0.
+     */
     public static Table attempts(List<Inspect.AttemptRow> rows) {
         LongColumn id = LongColumn.create("id");
         StringColumn bench = StringColumn.create("benchmark"), cand = StringColumn.create("candidate"), task = StringColumn.create("task");
-        IntColumn rep = IntColumn.create("rep");
+        IntColumn trial = IntColumn.create("trial");
         StringColumn status = StringColumn.create("status");
         DoubleColumn reward = DoubleColumn.create("reward");
         StringColumn failedChecks = StringColumn.create("failed_checks");
@@ -117,14 +127,14 @@ public final class ExperimentTables {
             bench.append(row.benchmark());
             cand.append(row.candidate());
             task.append(a.taskId());
-            rep.append(a.repetition());
+            trial.append(a.repetition() + 1);
             status.append(a.status().wire());
             if (a.completed()) reward.append(a.reward()); else reward.appendMissing();
             failedChecks.append(String.join(",", a.checks().stream().filter(x -> !x.passed()).map(Check::name).toList()));
             ms.append(a.durationMillis());
             error.append(a.error() == null ? "" : abbreviate(a.error(), 100));
         }
-        return Table.create("attempts", id, bench, cand, task, rep, status, reward, failedChecks, ms, error);
+        return Table.create("attempts", id, bench, cand, task, trial, status, reward, failedChecks, ms, error);
     }
 
     /** The scorecard as plain text: summary, failures by check, per-task results. */
@@ -139,6 +149,85 @@ public final class ExperimentTables {
         if (tasks.rowCount() > 0) sb.append("per task\n").append(Tables.aligned(tasks));
         return sb.toString();
     }
+
+    /**
+     * A benchmark's own report table ({@link Report}, e.g. BFCL's per-category accuracy): text, whole
+     * number and double columns as its values are, null cells missing.
+     */
+    public static Table report(Report r) {
+        List<Column<?>> cols = new ArrayList<>();
+        for (int c = 0; c < r.columns().size(); c++) {
+            String name = r.columns().get(c);
+            int col = c;
+            List<Object> values = r.rows().stream().map(row -> row.get(col)).toList();
+            if (values.stream().allMatch(v -> v == null || v instanceof Integer)) {
+                IntColumn ic = IntColumn.create(name);
+                values.forEach(v -> { if (v == null) ic.appendMissing(); else ic.append((Integer) v); });
+                cols.add(ic);
+            } else if (values.stream().allMatch(v -> v == null || v instanceof Integer || v instanceof Long)) {
+                LongColumn lc = LongColumn.create(name);
+                values.forEach(v -> { if (v == null) lc.appendMissing(); else lc.append(((Number) v).longValue()); });
+                cols.add(lc);
+            } else if (values.stream().allMatch(v -> v == null || v instanceof Number)) {
+                DoubleColumn dc = DoubleColumn.create(name);
+                values.forEach(v -> { if (v == null) dc.appendMissing(); else dc.append(((Number) v).doubleValue()); });
+                cols.add(dc);
+            } else {
+                StringColumn sc = StringColumn.create(name);
+                values.forEach(v -> sc.append(v == null ? "" : v.toString()));
+                cols.add(sc);
+            }
+        }
+        return Table.create(r.title(), cols.toArray(Column[]::new));
+    }
+
+    /** A report's figures as a table ({@code figure}, {@code value}; a figure that cannot be computed is missing). */
+    public static Table figures(Report r) {
+        StringColumn name = StringColumn.create("figure");
+        DoubleColumn value = DoubleColumn.create("value");
+        for (Report.Figure f : r.figures()) {
+            name.append(f.name());
+            if (f.value() == null) value.appendMissing(); else value.append(f.value());
+        }
+        return Table.create(r.title() + ": figures", name, value);
+    }
+
+    /** One benchmark × candidate report as plain text: its title, table, figures and notes. */
+    public static String reportText(BenchmarkReports.CandidateReport cr) { return reportText(cr, true); }
+
+    /** As {@link #reportText(BenchmarkReports.CandidateReport)}, the notes only {@code withNotes} (once per benchmark in a listing of several candidates). */
+    public static String reportText(BenchmarkReports.CandidateReport cr, boolean withNotes) {
+        Report r = cr.report();
+        StringBuilder sb = new StringBuilder();
+        sb.append(cr.benchmark()).append(" / ").append(cr.candidate()).append(": ").append(r.title()).append('\n');
+        sb.append(Tables.aligned(report(r)));
+        if (!r.figures().isEmpty()) sb.append('\n').append(Tables.aligned(figures(r)));
+        if (withNotes) for (String n : r.notes()) sb.append("  ").append(n).append('\n');
+        return sb.toString();
+    }
+
+    /**
+     * One row per experiment directory, as {@code experiment list} prints it: the directory, the
+     * experiment's name, its benchmarks and candidates, how many of its current cells have a completed
+     * attempt, how many current cells it has, and when it last ran (UTC).
+     */
+    public static Table experiments(Map<String, ExperimentQuery.Overview> byDir) {
+        StringColumn dir = StringColumn.create("dir"), name = StringColumn.create("name"), domains = StringColumn.create("domains"),
+                candidates = StringColumn.create("candidates"), last = StringColumn.create("last_run_utc");
+        IntColumn done = IntColumn.create("cells_done"), cells = IntColumn.create("cells");
+        byDir.forEach((d, o) -> {
+            dir.append(d);
+            name.append(o.name());
+            domains.append(String.join(",", o.benchmarks()));
+            candidates.append(String.join(",", o.candidates()));
+            done.append(o.cellsDone());
+            cells.append(o.cells());
+            last.append(o.lastRunMillis() == 0 ? "" : UTC.format(Instant.ofEpochMilli(o.lastRunMillis())));
+        });
+        return Table.create("experiments", dir, name, domains, candidates, done, cells, last);
+    }
+
+    private static final DateTimeFormatter UTC = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss", Locale.ROOT).withZone(ZoneOffset.UTC);
 
     /** pass^1..pass^maxK columns. */
     private static List<DoubleColumn> passColumns(int maxK) {

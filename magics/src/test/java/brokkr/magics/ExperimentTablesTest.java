@@ -79,10 +79,10 @@ class ExperimentTablesTest {
                 new Inspect.AttemptRow(new Attempt(13, "e2", "a3", 1, "5", Attempt.Status.INFRASTRUCTURE_FAILURE, List.of(), 0.0, null,
                         Evidence.EMPTY, longError, 0, 5887), "loop", "down"));
         String expected = """
-                id  benchmark    candidate     task  rep  status                  reward  failed_checks    duration  error
-                 1  tau2-retail  gold          5       0  completed                 1.00  –                  124 ms  –
-                12  tau2-retail  stop-at-once  12      3  completed                    0  db,nl_assertion      7 ms  –
-                13  loop         down          5       1  infrastructure_failure       –  –                  5.89 s  infrastructure failure: openai gpt: 5 attempts failed; last: xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx...
+                id  benchmark    candidate     task  trial  status                  reward  failed_checks    duration  error
+                 1  tau2-retail  gold          5         1  completed                 1.00  –                  124 ms  –
+                12  tau2-retail  stop-at-once  12        4  completed                    0  db,nl_assertion      7 ms  –
+                13  loop         down          5         2  infrastructure_failure       –  –                  5.89 s  infrastructure failure: openai gpt: 5 attempts failed; last: xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx...
                 """;
         assertEquals(expected, Tables.aligned(ExperimentTables.attempts(rows)));
     }

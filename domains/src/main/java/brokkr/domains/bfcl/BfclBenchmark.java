@@ -1,6 +1,7 @@
 package brokkr.domains.bfcl;
 
 import brokkr.conversation.Candidate;
+import brokkr.eval.Attempt;
 import brokkr.eval.BenchmarkProvider;
 import brokkr.eval.Check;
 import brokkr.eval.EnvironmentDef;
@@ -9,6 +10,7 @@ import brokkr.eval.Exploration;
 import brokkr.eval.Interaction;
 import brokkr.eval.ModelRef;
 import brokkr.eval.Protocol;
+import brokkr.eval.Report;
 import brokkr.eval.Transcripts;
 import brokkr.eval.TrustTier;
 import brokkr.eval.Verdict;
@@ -40,7 +42,7 @@ import java.util.Optional;
  * ({@link #tasks}). Scripted candidate ({@code provider: scripted}): {@code gold}.
  */
 public final class BfclBenchmark implements BenchmarkProvider {
-    static final String REVISION = "gorilla@6ea57973c7a6097fd7c5915698c54c17c5b1b6c8";
+    static final String REVISION = "gorilla@" + BfclData.UPSTREAM_COMMIT;
 
     private volatile BfclData data;
     private volatile Map<String, BfclTask> byId;
@@ -213,6 +215,41 @@ public final class BfclBenchmark implements BenchmarkProvider {
                     .build();
             return new Verdict(checks, setup && v.valid() ? 1.0 : 0.0, TrustTier.DETERMINISTIC, details);
         };
+    }
+
+    /** Upstream's per-category accuracy and aggregates over the outcomes ({@link BfclScores}), as {@code bfcl run} prints them. */
+    @Override public List<Report> reports(List<Report.Outcome> outcomes) {
+        List<BfclScores.TaskResult> results = new ArrayList<>();
+        for (Report.Outcome o : outcomes) results.add(BfclScores.TaskResult.of(o.environment(), o.attempt()));
+        return List.of(BfclScores.report(BfclScores.summarize(results)));
+    }
+
+    /**
+     * One task's line of {@code bfcl run --out}: its id and category, what the model gave (the answer
+     * as decoded and graded, a decode error, the assistant's messages as sent) and the verdict (the
+     * AST checker's validity, error type and errors, the reward, whether no answer can pass the task);
+     * an infrastructure failure has no verdict and names its error.
+     */
+    public static PyDict outputRecord(EnvironmentDef env, Attempt a) {
+        PyDict out = a.evidence().output(), details = a.evidence().details();
+        List<Value> assistant = new ArrayList<>();
+        if (a.evidence().transcript() instanceof PyList messages) {
+            for (Value m : messages) {
+                if (m instanceof PyDict d && d.get("role") instanceof PyStr r && r.value().equals("assistant")) assistant.add(d.without("usage"));
+            }
+        }
+        PyDict.Builder b = PyDict.builder().put("id", env.taskId()).put("category", env.options().get("category"))
+                .put("status", a.status().wire())
+                .put("model_output", PyDict.builder().put("answer", out.getOrDefault("answer", PyNone.NONE))
+                        .put("decode_error", out.getOrDefault("decode_error", PyNone.NONE)).put("assistant", PyList.of(assistant)).build());
+        if (a.completed()) {
+            b.put("verdict", PyDict.builder().put("valid", PyBool.of(a.check("checker_valid").map(Check::passed).orElse(false)))
+                    .put("reward", a.reward()).put("error_type", details.getOrDefault("error_type", PyNone.NONE))
+                    .put("error", details.getOrDefault("error", PyNone.NONE)).put("unsatisfiable", PyBool.of(unsatisfiable(env))).build());
+        } else {
+            b.put("verdict", PyNone.NONE).put("error", a.error() == null ? PyNone.NONE : new PyStr(a.error()));
+        }
+        return b.build();
     }
 
     @Override public Candidate scripted(String role, ModelRef model, EnvironmentDef env) {

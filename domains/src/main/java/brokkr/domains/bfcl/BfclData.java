@@ -1,6 +1,7 @@
 package brokkr.domains.bfcl;
 
 import brokkr.data.DataDirs;
+import brokkr.data.UpstreamData;
 import brokkr.value.Json;
 import brokkr.value.PyDict;
 import brokkr.value.PyList;
@@ -32,6 +33,20 @@ import java.util.Map;
  */
 public final class BfclData {
     static final String REL = "shared/upstream/gorilla/berkeley-function-call-leaderboard/bfcl_eval/data";
+
+    /** The gorilla commit the categories were transcribed against (upstream MANIFEST). */
+    public static final String UPSTREAM_COMMIT = "6ea57973c7a6097fd7c5915698c54c17c5b1b6c8";
+
+    /**
+     * The pinned files as fetched from upstream ({@code ./brokkr data fetch gorilla}): the gorilla
+     * repository at {@link #UPSTREAM_COMMIT}, whose {@code berkeley-function-call-leaderboard/bfcl_eval/data}
+     * folder is the data directory.
+     */
+    public static UpstreamData upstream() {
+        return new UpstreamData("gorilla", "https://github.com/ShishirPatil/gorilla", UPSTREAM_COMMIT,
+                REL.substring(REL.indexOf("berkeley-function-call-leaderboard")), "BROKKR_BFCL_DATA", "brokkr.bfcl.data",
+                UpstreamData.pins(DIGESTS));
+    }
 
     /** Pinned digests, from the upstream MANIFEST. */
     static final Map<String, String> DIGESTS = Map.ofEntries(

@@ -2,13 +2,17 @@ package brokkr.domains.bfcl;
 
 import brokkr.eval.Attempt;
 import brokkr.eval.EnvironmentDef;
+import brokkr.eval.Report;
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 
 /**
  * BFCL's report over a run's attempts: per-category accuracy with upstream's aggregates, as
- * {@code ./brokkr bfcl run} prints it.
+ * {@code ./brokkr bfcl run} prints it ({@link #format}) and as the experiment path reports it
+ * ({@link #report}, the benchmark's {@link brokkr.eval.BenchmarkProvider#reports}).
  */
 public final class BfclScores {
     private BfclScores() {}
@@ -71,6 +75,29 @@ public final class BfclScores {
         return new Summary(scores, live, irrelevance);
     }
 
+    /** The names of upstream's two aggregates, as both reports give them. */
+    public static final String LIVE_OVERALL = "live overall (weighted)", IRRELEVANCE_DETECTION = "irrelevance detection (unweighted)";
+
+    /**
+     * The summary as plain report data: the same table and aggregates {@link #format} prints, accuracy
+     * unrounded (a missing accuracy for a category with nothing graded), the total as the last row.
+     */
+    public static Report report(Summary s) {
+        List<List<Object>> rows = new ArrayList<>();
+        for (CategoryScore c : s.categories().values()) {
+            rows.add(Arrays.asList(c.category().id(), c.tasks(), c.passed(), c.graded() == 0 ? null : c.accuracy(),
+                    c.unsatisfiable(), c.failures()));
+        }
+        rows.add(Arrays.asList("total", s.tasks(), s.passed(), null,
+                s.categories().values().stream().mapToInt(CategoryScore::unsatisfiable).sum(),
+                s.categories().values().stream().mapToInt(CategoryScore::failures).sum()));
+        return new Report("per category", List.of("category", "tasks", "passed", "accuracy", "unsat", "infra"), rows,
+                List.of(new Report.Figure(LIVE_OVERALL, s.liveOverall()), new Report.Figure(IRRELEVANCE_DETECTION, s.irrelevanceDetection())),
+                List.of("accuracy = passed / graded (tasks without an infrastructure failure); unsat: tasks no answer can pass",
+                        LIVE_OVERALL + ": live_simple, live_multiple, live_parallel, live_parallel_multiple weighted by graded tasks",
+                        IRRELEVANCE_DETECTION + ": the mean of irrelevance and live_irrelevance; an aggregate is missing when one of its categories was not run"));
+    }
+
     /** The report printed by {@code ./brokkr bfcl run}. */
     public static String format(Summary s) {
         StringBuilder sb = new StringBuilder();
@@ -80,8 +107,8 @@ public final class BfclScores {
                     c.unsatisfiable(), c.failures()));
         }
         sb.append(String.format("%-24s %6d %6d%n", "total", s.tasks(), s.passed()));
-        sb.append("live overall (weighted): ").append(s.liveOverall() == null ? "N/A" : String.format("%.4f", s.liveOverall())).append('\n');
-        sb.append("irrelevance detection (unweighted): ")
+        sb.append(LIVE_OVERALL).append(": ").append(s.liveOverall() == null ? "N/A" : String.format("%.4f", s.liveOverall())).append('\n');
+        sb.append(IRRELEVANCE_DETECTION).append(": ")
                 .append(s.irrelevanceDetection() == null ? "N/A" : String.format("%.4f", s.irrelevanceDetection())).append('\n');
         return sb.toString();
     }

@@ -84,7 +84,7 @@ class SyntheticExperimentTest {
                 assertTrue(Inspect.verifyWorld(store, Registry.load(), a.id()).matches());
             }
             String t = Inspect.transcript(store, store.attempts(true).getFirst().id());
-            assertTrue(t.contains("-> follow_pointer{\"key\": \"k"), t);
+            assertTrue(t.contains("\n    -> follow_pointer({\"key\": \"k"), t);
         }
     }
 
@@ -126,7 +126,7 @@ class SyntheticExperimentTest {
         assertEquals(1.0, second.scorecard().rows().getFirst().avgReward());
         try (ExperimentQuery store = ExperimentQuery.open(dir)) {
             String t = Inspect.transcript(store, store.attempts(true).getFirst().id());
-            assertTrue(t.contains("[system] Be careful.\n\nYour task is to follow a chain"), t);
+            assertTrue(t.contains("\n[system] Be careful.\n\n    Your task is to follow a chain"), t);
         }
     }
 

@@ -188,7 +188,7 @@ public record ExperimentReport(String name, String dir, String specJson, Scoreca
                 : v.passed() ? "<span class=\"ok\">✓ passed</span>" : "<span class=\"bad\">✗ failed</span>";
         sb.append("<details class=\"attempt\" id=\"attempt-").append(a.id()).append("\" data-passed=\"").append(v.passed() ? 1 : 0).append("\">");
         sb.append("<summary><span class=\"aid\">#").append(a.id()).append("</span> ").append(esc(v.row().benchmark())).append(" · <b>")
-          .append(esc(v.row().candidate())).append("</b> · task <code>").append(esc(a.taskId())).append("</code> · rep ").append(a.repetition())
+          .append(esc(v.row().candidate())).append("</b> · task <code>").append(esc(a.taskId())).append("</code> · trial ").append(a.repetition() + 1)
           .append(" · ").append(status);
         if (a.completed()) sb.append(" · reward ").append(Numbers.sig3(a.reward()));
         sb.append(" · ").append(v.messages().size()).append(" messages · ").append(Numbers.duration(a.durationMillis())).append("</summary>");

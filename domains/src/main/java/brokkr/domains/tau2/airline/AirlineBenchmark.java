@@ -13,6 +13,8 @@ public final class AirlineBenchmark extends Tau2Benchmark {
 
     @Override protected Map<String, String> digests() { return AirlineDomain.DIGESTS; }
 
+    @Override protected Map<String, String> dataNotes() { return AirlineDomain.RECONSTRUCTED; }
+
     /** Users have no tools and there is no {@code sync_tools}, as in retail. */
     @Override protected Loaded load() {
         AirlineDomain d = AirlineDomain.load();

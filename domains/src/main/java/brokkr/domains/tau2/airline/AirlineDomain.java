@@ -38,6 +38,16 @@ public final class AirlineDomain {
             "data/tau2/domains/airline/split_tasks.json", "b22ced4d9a9850ac9aea31c53bdcb6d6009058140bd9acc7db37c1d36222ba8b",
             "data/tau2/domains/airline/tasks.json", "ccd8ba737b4cc371415af70151187788f728d6108d0916e73bb4317b40542052");
 
+    /**
+     * Pinned files that are not upstream's own (shared/upstream/tau2-bench/MANIFEST.md): upstream's
+     * airline db.json (blob c6a1e817) was not available when the domain was transcribed, so the pin is
+     * of a reconstruction from tau-bench v1 that reproduces every gold trajectory's reward.
+     */
+    public static final Map<String, String> RECONSTRUCTED = Map.of("data/tau2/domains/airline/db.json",
+            "the pinned airline db.json is a reconstruction from tau-bench v1 (upstream's file at the pinned commit was not available"
+                    + " when the domain was transcribed; see shared/upstream/tau2-bench/MANIFEST.md): upstream's own file differs from it,"
+                    + " and the airline domain refuses it (its hashes and conformance corpus are of the reconstruction)");
+
     private final Tau2Data data;
     private final PyDict db;
     private final String policy;

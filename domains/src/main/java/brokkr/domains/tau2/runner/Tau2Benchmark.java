@@ -9,6 +9,7 @@ import brokkr.domains.tau2.model.Tau2Transcript;
 import brokkr.conversation.Candidate;
 import brokkr.conversation.InfrastructureFailure;
 import brokkr.conversation.ModelCall;
+import brokkr.data.UpstreamData;
 import brokkr.eval.AgentDef;
 import brokkr.eval.BenchmarkProvider;
 import brokkr.eval.Check;
@@ -148,6 +149,21 @@ public abstract class Tau2Benchmark implements BenchmarkProvider {
 
     /** The sha256 of each of the domain's own upstream files, by path (the user simulator's are added here). */
     protected abstract Map<String, String> digests();
+
+    /**
+     * Notes on pinned files that are not upstream's own at {@link Tau2Domains#UPSTREAM_REVISION} (a
+     * reconstruction, a substitute from another commit), by path: a copy fetched from upstream is
+     * expected to differ from these pins ({@code ./brokkr data fetch} says so). None by default.
+     */
+    protected Map<String, String> dataNotes() { return Map.of(); }
+
+    /** Every pin of {@link #dataDigests()} with its note, if any, for fetching the data from upstream. */
+    public Map<String, UpstreamData.Pin> dataPins() {
+        Map<String, UpstreamData.Pin> m = new TreeMap<>();
+        Map<String, String> notes = dataNotes();
+        dataDigests().forEach((path, sha) -> m.put(path, new UpstreamData.Pin(sha, notes.get(path))));
+        return Map.copyOf(m);
+    }
 
     /** Upstream's name of the domain ({@code retail}). */
     public String domainName() { return domainName; }

@@ -1,9 +1,12 @@
 package brokkr.domains.tau2.runner;
 
 import brokkr.domains.tau2.conformance.Tau2Conformance;
+import brokkr.data.UpstreamData;
 import brokkr.experiment.Registry;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * The tau2-bench domains Brokkr has transcribed, by upstream name ({@code retail}): the
@@ -15,6 +18,19 @@ public final class Tau2Domains {
 
     /** The tau2-bench commit every transcribed domain was proven against (upstream MANIFEST.md). */
     public static final String UPSTREAM_REVISION = "a2c024725189473d2d7cea3a5cfdbcc67478e41f";
+
+    /** Where the tau2-bench data comes from. */
+    public static final String UPSTREAM_URL = "https://github.com/sierra-research/tau2-bench";
+
+    /**
+     * The upstream files every registered domain reads, pinned ({@code ./brokkr data fetch tau2-bench}):
+     * the repository at {@link #UPSTREAM_REVISION}, whose checkout root is the data directory.
+     */
+    public static UpstreamData upstream() {
+        Map<String, UpstreamData.Pin> pins = new TreeMap<>();
+        for (Tau2Benchmark b : all()) pins.putAll(b.dataPins());
+        return new UpstreamData("tau2-bench", UPSTREAM_URL, UPSTREAM_REVISION, "", "BROKKR_TAU2_DATA", "brokkr.tau2.data", pins);
+    }
 
     /** Every registered tau2 domain, sorted by upstream name. */
     public static List<Tau2Benchmark> all() {

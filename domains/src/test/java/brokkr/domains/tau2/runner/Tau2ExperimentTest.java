@@ -181,7 +181,7 @@ class Tau2ExperimentTest {
             // The record keeps every tool call with its result.
             Attempt goldFive = attempts.stream().filter(a -> a.taskId().equals("5") && a.evidence().transcript().asList().size() > 3).findFirst().orElseThrow();
             String t = Inspect.transcript(store, goldFive.id());
-            assertTrue(t.contains("-> find_user_id_by_name_zip{"), t);
+            assertTrue(t.contains("\n    -> find_user_id_by_name_zip({"), t);
             assertTrue(t.contains("[tool find_user_id_by_name_zip]"), t);
             assertEquals("agent_stop", goldFive.evidence().termination());
             // Graded from the record: upstream's diagnostics outside retail's basis (ACTION, COMMUNICATE) hold for gold too,
