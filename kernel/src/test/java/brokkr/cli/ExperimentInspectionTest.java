@@ -67,16 +67,16 @@ class ExperimentInspectionTest {
         assertEquals(0, show.code(), show.err());
         String s = show.out();
         assertTrue(s.startsWith("experiment sections in " + dir + ": 12 cells, 0 without a completed attempt"), s);
-        assertTrue(s.matches("(?s).*agree\\s+agreeable\\s+3\\s+6\\s+0\\s+1\\.000\\s+1\\.000\\s+1\\.000.*"), s);
+        assertTrue(s.matches("(?s).*agree\\s+agreeable\\s+3\\s+6\\s+0\\s+1\\.00\\s+1\\.00\\s+1\\.00.*"), s);
         assertFalse(s.contains("said_yes"), "no checks by default: " + s);
         assertFalse(s.contains("\nper task\n"), "no per-task table by default: " + s);
         assertTrue(s.contains("--tasks: per task; --checks: failures by check"), s);
 
         String tasks = cli("experiment", "show", dir, "--tasks").out();
-        assertTrue(tasks.matches("(?s).*per task\\n.*agree\\s+contrary\\s+t2\\s+2\\s+0\\s+0\\.000.*"), tasks);
+        assertTrue(tasks.matches("(?s).*per task\\n.*agree\\s+contrary\\s+t2\\s+2\\s+0\\s+0.*"), tasks);
         assertFalse(tasks.contains("infra_failures"), "no summary with --tasks alone: " + tasks);
         String checks = cli("experiment", "show", dir, "--checks").out();
-        assertTrue(checks.matches("(?s).*contrary\\s+said_yes\\s+6\\s+6\\s+1\\.000.*"), checks);
+        assertTrue(checks.matches("(?s).*contrary\\s+said_yes\\s+6\\s+6\\s+1\\.00.*"), checks);
         String all = cli("experiment", "show", dir, "--summary", "--tasks", "--checks").out();
         assertTrue(all.contains("infra_failures") && all.contains("\nper task\n") && all.contains("said_yes"), all);
         assertFalse(all.contains("--tasks: per task"), "nothing left to point at: " + all);
@@ -169,9 +169,9 @@ class ExperimentInspectionTest {
         }
         // The text report has the same rows, a total, the aggregates and how they are computed.
         String text = cli("experiment", "show", dir).out();
-        assertTrue(text.matches("(?s).*bfcl / gold: per category\\n.*simple_python\\s+5\\s+5\\s+1\\.000\\s+0\\s+0\\n.*"), text);
+        assertTrue(text.matches("(?s).*bfcl / gold: per category\\n.*simple_python\\s+5\\s+5\\s+1\\.00\\s+0\\s+0\\n.*"), text);
         assertTrue(text.matches("(?s).*total\\s+55\\s+55\\s+–\\s+0\\s+0\\n.*"), text);
-        assertTrue(text.matches("(?s).*live overall \\(weighted\\)\\s+1\\.000\\n.*"), text);
+        assertTrue(text.matches("(?s).*live overall \\(weighted\\)\\s+1\\.00\\n.*"), text);
         assertTrue(text.contains("the mean of irrelevance and live_irrelevance"), text);
     }
 
@@ -188,7 +188,7 @@ class ExperimentInspectionTest {
         String dir = tmp.resolve("few").toString();
         assertEquals(0, cli("experiment", "run", file.toString(), "--dir", dir, "--no-progress").code());
         String text = cli("experiment", "show", dir).out();
-        assertTrue(text.matches("(?s).*live_simple\\s+1\\s+0\\s+0\\.000\\s+1\\s+0\\n.*"), text);
+        assertTrue(text.matches("(?s).*live_simple\\s+1\\s+0\\s+0\\s+1\\s+0\\n.*"), text);
         assertTrue(text.matches("(?s).*live overall \\(weighted\\)\\s+–\\n.*"), text);
         assertTrue(text.matches("(?s).*irrelevance detection \\(unweighted\\)\\s+–\\n.*"), text);
         PyDict figures = ((PyList) Json.parse(cli("experiment", "show", dir, "--format", "json").out()).asDict().get("reports"))
