@@ -64,6 +64,20 @@ class ArchitectureTest {
                 .check(classes);
     }
 
+    /**
+     * The CLI's tau2 commands are thin: from a command to a grade the path runs through the registry's
+     * provider ({@code tau2.runner}) and the engine's contracts, never into the orchestrator, grader,
+     * environment or scripted sides directly (conformance replay is its own entry point).
+     */
+    @Test
+    void theCliReachesTau2OnlyThroughItsRunnerAndConformance() {
+        noClasses().that().resideInAPackage("brokkr.cli..")
+                .should().dependOnClassesThat().resideInAnyPackage("brokkr.domains.tau2.orchestrator..", "brokkr.domains.tau2.evaluator..",
+                        "brokkr.domains.tau2.environment..", "brokkr.domains.tau2.agent..", "brokkr.domains.tau2.user..",
+                        "brokkr.domains.tau2.retail..", "brokkr.domains.tau2.airline..", "brokkr.domains.tau2.telecom..")
+                .check(classes);
+    }
+
     /** The engine module's packages (it has no common prefix of its own: its packages are brokkr's top level). */
     static final class EnginePackages {
         static final String[] ALL = {"brokkr.value", "brokkr.python", "brokkr.tool", "brokkr.world", "brokkr.conversation",
