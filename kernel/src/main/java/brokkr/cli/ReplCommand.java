@@ -3,9 +3,9 @@ package brokkr.cli;
 import brokkr.kernel.CellEvaluator;
 import brokkr.kernel.CellException;
 import brokkr.kernel.JShellEvaluator;
+import brokkr.kernel.ReadableValues;
 import brokkr.magics.Display;
 import brokkr.magics.MagicCompletion;
-import brokkr.magics.Rendering;
 import brokkr.magics.Session;
 import org.dflib.jjava.jupyter.kernel.display.DisplayData;
 import org.dflib.jjava.jupyter.kernel.display.Renderer;
@@ -56,7 +56,7 @@ public record ReplCommand() implements Command {
             else throw new UsageException("unexpected argument '" + args.getFirst() + "'");
         }
         System.setProperty("java.awt.headless", "true");
-        Renderer renderer = Rendering.registerAll(new Renderer());
+        Renderer renderer = ReadableValues.renderer();
         Printer printer = new Printer(renderer, charts, out);
         Session session = new Session();
         session.display(new Display() {

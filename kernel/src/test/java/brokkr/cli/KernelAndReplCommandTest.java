@@ -1,5 +1,6 @@
 package brokkr.cli;
 
+import brokkr.kernel.MavenFixture;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -85,5 +86,38 @@ class KernelAndReplCommandTest {
         assertTrue(err.contains("%tasks: unknown option --bogus") && err.contains("usage: %tasks [--split S] [TEXT]"), err);
         assertTrue(err.contains("java.lang.ArithmeticException: / by zero"), err);
         assertFalse(err.contains("\tat jdk.") || err.contains("brokkr.kernel."), err);
+    }
+
+    /** %maven in the REPL, with the settings named by -Dbrokkr.maven.settings (as mvn -s): the next line uses the jar. */
+    @Test void replAddsMavenArtifactsForTheFollowingLines() throws Exception {
+        MavenFixture repo = MavenFixture.create(tmp.resolve("fixture"));
+        Path settings = MavenFixture.settings(tmp.resolve("settings.xml"), tmp.resolve("local"), """
+                <mirrors><mirror><id>fixture</id><mirrorOf>*</mirrorOf><url>%s</url></mirror></mirrors>"""
+                .formatted(repo.remote.toUri()));
+        String script = String.join("\n", "%maven " + MavenFixture.LIB, "fixture.Tiny.hello()", "%classpath", "/exit", "");
+        InputStream in = System.in;
+        String before = System.getProperty("brokkr.maven.settings"), repoLocal = System.getProperty("maven.repo.local");
+        Run run;
+        try {
+            System.setProperty("brokkr.maven.settings", settings.toString());
+            System.clearProperty("maven.repo.local");
+            System.setIn(new ByteArrayInputStream(script.getBytes(StandardCharsets.UTF_8)));
+            run = main("repl", "--charts", tmp.resolve("charts").toString());
+        } finally {
+            System.setIn(in);
+            restore("brokkr.maven.settings", before);
+            restore("maven.repo.local", repoLocal);
+        }
+        assertEquals(0, run.code(), run.err());
+        assertTrue(run.out().contains("added 2 jars to the class path"), run.out());
+        assertTrue(run.out().contains(MavenFixture.HELLO), run.out());
+        assertTrue(run.out().contains("2 class path entries added"), run.out());
+        assertTrue(Files.isRegularFile(tmp.resolve("local/dev/brokkr/fixture/tiny-dep/2.0/tiny-dep-2.0.jar")));
+        assertEquals("", run.err());
+    }
+
+    private static void restore(String property, String value) {
+        if (value == null) System.clearProperty(property);
+        else System.setProperty(property, value);
     }
 }
