@@ -14,6 +14,7 @@ import jdk.jshell.VarSnippet;
 import java.io.File;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
@@ -289,7 +290,7 @@ public final class JShellEvaluator implements AutoCloseable {
             docs = analysis.documentation(text.substring(0, rel) + "(", rel + 1, true);
         }
         if (docs.isEmpty()) return null;
-        Map<String, List<String>> byJavadoc = new java.util.LinkedHashMap<>();
+        Map<String, List<String>> byJavadoc = new LinkedHashMap<>();
         for (SourceCodeAnalysis.Documentation d : docs) {
             byJavadoc.computeIfAbsent(d.javadoc() == null ? "" : d.javadoc().strip(), k -> new ArrayList<>()).add(JShellNames.scrub(d.signature()));
         }

@@ -1,6 +1,7 @@
 package brokkr.kernel;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -280,7 +281,7 @@ final class Javadoc {
                 break;
             }
         }
-        if (firstUpper > 0) head = String.join(".", java.util.Arrays.copyOfRange(segs, firstUpper, segs.length));
+        if (firstUpper > 0) head = String.join(".", Arrays.copyOfRange(segs, firstUpper, segs.length));
         return head + tail;
     }
 

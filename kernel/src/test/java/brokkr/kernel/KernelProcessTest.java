@@ -20,6 +20,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 
@@ -182,7 +183,7 @@ class KernelProcessTest {
      * its result and no JDK warning, neither in the cell nor in the kernel's log.
      */
     @Test void theInstalledKernelspecStartsFromItsCopyAndCellsShowNoJdkWarnings() throws Exception {
-        Path spec = KernelSpec.install(new KernelSpec.Prefix(tmp.resolve("prefix")), java.util.Map.of());
+        Path spec = KernelSpec.install(new KernelSpec.Prefix(tmp.resolve("prefix")), Map.of());
         Ports ports = new Ports(freePort(), freePort(), freePort(), freePort(), freePort());
         Path connection = connectionFile(ports);
         List<String> argv = new ArrayList<>(Json.parse(Files.readString(spec.resolve("kernel.json"))).asDict().get("argv").asList()

@@ -6,11 +6,13 @@ import brokkr.value.Value;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import java.io.File;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.jar.JarFile;
 
 import static org.junit.jupiter.api.Assertions.*;
 
@@ -32,7 +34,7 @@ class KernelSpecTest {
         assertEquals(List.of("brokkr.cli.Main", "kernel", "run", "--connection-file", "{connection_file}"),
                 argv.subList(argv.size() - 5, argv.size()));
         String cp = argv.get(argv.indexOf("-cp") + 1);
-        assertTrue(Arrays.stream(cp.split(java.io.File.pathSeparator)).allMatch(e -> Path.of(e).isAbsolute()), cp);
+        assertTrue(Arrays.stream(cp.split(File.pathSeparator)).allMatch(e -> Path.of(e).isAbsolute()), cp);
         for (String logo : List.of("logo-32x32.png", "logo-64x64.png")) {
             byte[] png = Files.readAllBytes(dir.resolve(logo));
             assertEquals((byte) 0x89, png[0]);
@@ -51,13 +53,13 @@ class KernelSpecTest {
         Path dir = KernelSpec.install(new KernelSpec.Prefix(tmp), Map.of());
         List<String> argv = Json.parse(Files.readString(dir.resolve("kernel.json"))).asDict().get("argv").asList().stream()
                 .map(Value::asStr).toList();
-        List<String> cp = Arrays.asList(argv.get(argv.indexOf("-cp") + 1).split(java.io.File.pathSeparator));
+        List<String> cp = Arrays.asList(argv.get(argv.indexOf("-cp") + 1).split(File.pathSeparator));
         assertFalse(cp.isEmpty());
         for (String e : cp) {
             assertTrue(Path.of(e).startsWith(dir.resolve("lib")), e + " is outside the kernelspec");
             assertTrue(Files.isRegularFile(Path.of(e)) && e.endsWith(".jar"), e);
         }
-        List<String> ours = Arrays.stream(System.getProperty("java.class.path").split(java.io.File.pathSeparator))
+        List<String> ours = Arrays.stream(System.getProperty("java.class.path").split(File.pathSeparator))
                 .filter(e -> !e.isBlank() && Files.exists(Path.of(e))).toList();
         assertEquals(ours.size(), cp.size(), "one copy per class path entry");
         assertTrue(cp.stream().anyMatch(e -> e.contains("sqlite-jdbc")), cp.toString());
@@ -85,7 +87,7 @@ class KernelSpecTest {
         List<Path> out = KernelSpec.copyClassPath(List.of(tmp.resolve("mod/target/classes"), jarFile, other, tmp.resolve("missing.jar")),
                 tmp.resolve("spec/lib"));
         assertEquals(List.of("mod-classes.jar", "dep-1.0.jar", "2-dep-1.0.jar"), out.stream().map(p -> p.getFileName().toString()).toList());
-        try (var jar = new java.util.jar.JarFile(out.getFirst().toFile())) {
+        try (var jar = new JarFile(out.getFirst().toFile())) {
             assertEquals("bytes", new String(jar.getInputStream(jar.getEntry("p/A.class")).readAllBytes()));
         }
         assertEquals("other bytes", Files.readString(out.get(2)));

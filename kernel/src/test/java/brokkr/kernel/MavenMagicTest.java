@@ -9,6 +9,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.Properties;
 import java.util.function.Supplier;
 
 import static org.junit.jupiter.api.Assertions.*;
@@ -145,16 +147,16 @@ class MavenMagicTest {
     }
 
     @Test void settingsFilesFollowMavensConventions() {
-        java.util.Properties p = new java.util.Properties();
+        Properties p = new Properties();
         p.setProperty("user.home", "/home/u");
-        MavenDependencies.SettingsFiles f = MavenDependencies.settingsFiles(java.util.Map.of("MAVEN_HOME", "/opt/maven"), p);
+        MavenDependencies.SettingsFiles f = MavenDependencies.settingsFiles(Map.of("MAVEN_HOME", "/opt/maven"), p);
         assertEquals(Path.of("/home/u/.m2/settings.xml"), f.user());
         assertEquals(Path.of("/opt/maven/conf/settings.xml"), f.global());
         assertEquals(Path.of("/home/u/.m2/settings-security.xml"), f.security());
         assertNull(f.localRepositoryOverride());
         p.setProperty("brokkr.maven.settings", "/tmp/s.xml");
         p.setProperty("maven.repo.local", "/tmp/repo");
-        f = MavenDependencies.settingsFiles(java.util.Map.of(), p);
+        f = MavenDependencies.settingsFiles(Map.of(), p);
         assertEquals(Path.of("/tmp/s.xml"), f.user());
         assertNull(f.global());
         assertEquals("/tmp/repo", f.localRepositoryOverride());
