@@ -139,7 +139,7 @@ def main():
 
     @check("display_data then update_display_data for the same display id")
     def _():
-        c, o = execute(kc, 'String id = display("first");\nupdate(id, "second");')
+        c, o = execute(kc, 'var shown = display("first");\nupdate(shown, "second");')
         assert c["status"] == "ok", c
         shown = [m for m in o if m["msg_type"] == "display_data"]
         updated = [m for m in o if m["msg_type"] == "update_display_data"]
@@ -203,6 +203,48 @@ def main():
         assert "max(" in c["data"]["text/plain"], c
         c = request(kc, lambda: kc.inspect("%run --task 1", 2))
         assert c["found"] and "%run --task ID --candidate C|PROVIDER:MODEL" in c["data"]["text/plain"], c
+
+    @check("inspect at the end of an identifier: Javadoc rendered as Markdown and text, no raw tags")
+    def _():
+        c = request(kc, lambda: kc.inspect("Math.max", 8))
+        assert c["status"] == "ok" and c["found"], c
+        md, text = c["data"]["text/markdown"], c["data"]["text/plain"]
+        assert "`int`" in md and "**Parameters:**" in md, md
+        assert "Returns the greater of two int values." in text, text
+        for raw in ("{@code", "{@link", "<p>", "@param"):
+            assert raw not in md and raw not in text, (raw, md)
+
+    @check("errors and values name cell classes as written: no REPL.$JShell$, $Cancel$, empty location")
+    def _():
+        execute(kc, "class Oops extends RuntimeException {}\nint spin(int n) { return spin(n + 1); }")
+        texts = []
+        for code in ("throw new Oops();", "spin(0)", "undefinedName + 1"):
+            c, o = execute(kc, code)
+            assert c["status"] == "error", c
+            texts.append(c["ename"] + "\n" + "\n".join(c["traceback"]))
+        assert texts[0].startswith("Oops"), texts[0]
+        assert "more times" in texts[1] and len(texts[1].splitlines()) < 12, texts[1]
+        for t in texts:
+            assert "REPL." not in t and "$Cancel$" not in t and "location: class\n" not in t + "\n", t
+        c, o = execute(kc, "record Pair(int a, int[] b) {}\nnew Pair(1, new int[]{2, 3})")
+        assert result_text(o) == "Pair[a=1, b=[2, 3]]", o
+        c, o = execute(kc, "new int[]{1, 2, 3}")
+        assert result_text(o) == "[1, 2, 3]", o
+
+    @check("display(x) shows x once and echoes no display id")
+    def _():
+        c, o = execute(kc, 'display("shown once")')
+        assert c["status"] == "ok", c
+        assert [m["msg_type"] for m in o if m["msg_type"] in ("display_data", "execute_result")] == ["display_data"], o
+
+    @check("%time prints the wall time and keeps the value; %vars lists variables")
+    def _():
+        c, o = execute(kc, "%time 6 * 7")
+        streams = "".join(m["content"]["text"] for m in o if m["msg_type"] == "stream")
+        assert c["status"] == "ok" and result_text(o) == "42" and "Wall time: " in streams, o
+        c, o = execute(kc, "int answer = 42;\n%vars")
+        data = [m for m in o if m["msg_type"] == "execute_result"][0]["content"]["data"]
+        assert "answer" in data["text/plain"] and "<table" in data["text/html"], data
 
     @check("is_complete: complete, incomplete with indent, invalid")
     def _():

@@ -98,6 +98,20 @@ class ExplorationTest {
         assertTrue(stop.resultLine().startsWith("reward 0.0, "), stop.resultLine());
     }
 
+    /** Task 5's basis is DB and NL_ASSERTION, and it states no NL assertions: both components are listed, basis first. */
+    @Test void tau2ReportsListEveryRewardBasisComponentEvenWithoutChecks() {
+        for (String candidate : List.of("gold", "stop")) {
+            Exploration.RunReport r = exploration("tau2-retail").report(run("tau2-retail", candidate, "5"));
+            List<String> names = r.checks().stream().map(Exploration.CheckLine::name).toList();
+            assertEquals(List.of("DB", "NL_ASSERTION"), names.subList(0, 2), r.toString());
+            assertEquals(new Exploration.CheckLine("NL_ASSERTION", true, "in the reward basis: no NL assertions in this task, scored 1.0"),
+                    r.checks().get(1));
+            assertEquals(candidate.equals("gold"), r.checks().getFirst().passed());
+            assertTrue(r.checks().subList(2, r.checks().size()).stream()
+                    .allMatch(c -> c.name().startsWith("ACTION:") && c.detail().startsWith("diagnostic")), r.toString());
+        }
+    }
+
     @Test void bfclHasNoWorldAndNoSingleRuns() {
         Exploration x = exploration("bfcl");
         assertEquals(x.summary().tasks(), x.tasks().size());

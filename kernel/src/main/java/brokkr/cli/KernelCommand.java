@@ -29,7 +29,9 @@ public record KernelCommand(Map<String, String> env) implements Command {
                       ./brokkr kernel [run] --connection-file FILE
 
                install    writes the kernelspec "brokkr" (display name "Brokkr (Java 25)", language java) for this
-                          Java and class path: --user (default) in your Jupyter data directory, --sys-prefix in the
+                          Java with a copy of the class path's jars in its lib/ (about 70 MB), so the kernel keeps
+                          starting after `mvn clean` or with the Maven cache cleared; install again to pick up
+                          changed sources. --user (default) in your Jupyter data directory, --sys-prefix in the
                           active Python environment, --prefix DIR in DIR/share/jupyter/kernels. Afterwards the kernel
                           is offered by Jupyter Notebook, JupyterLab, VS Code and `jupyter console --kernel brokkr`.
                           The tau2 data directory (../shared next to this checkout, or BROKKR_TAU2_DATA) is recorded

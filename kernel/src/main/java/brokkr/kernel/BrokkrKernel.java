@@ -212,8 +212,11 @@ public class BrokkrKernel extends BaseKernel {
                 return null;
             }
         }
-        String doc = cells().java().inspect(code, at);
-        return doc == null ? null : new DisplayData(doc);
+        JShellEvaluator.Inspection doc = cells().java().inspect(code, at);
+        if (doc == null) return null;
+        DisplayData d = new DisplayData(doc.text());
+        d.putMarkdown(doc.markdown());
+        return d;
     }
 
     @Override

@@ -1,7 +1,6 @@
 package brokkr.kernel;
 
 import brokkr.magics.MagicRegistry;
-import brokkr.magics.Rendering;
 import brokkr.magics.Session;
 import org.dflib.jjava.jupyter.kernel.BaseKernelBuilder;
 import org.dflib.jjava.jupyter.kernel.HelpLink;
@@ -51,8 +50,11 @@ public class BrokkrKernelBuilder extends BaseKernelBuilder<BrokkrKernelBuilder, 
 
     @Override protected BrokkrIO buildJupyterIO(Charset encoding) { return new BrokkrIO(encoding); }
 
-    /** JJava's registry with Brokkr's renderers (tables, charts, rich values); users add theirs to the same one. */
-    @Override protected Renderer buildRenderer() { return Rendering.registerAll(new Renderer()); }
+    /**
+     * JJava's registry with Brokkr's renderers (tables, charts, rich values) and readable text for the rest
+     * (arrays, records: {@link ReadableValues}); users add theirs to the same one.
+     */
+    @Override protected Renderer buildRenderer() { return ReadableValues.renderer(); }
 
     protected LanguageInfo buildLanguageInfo() {
         return new LanguageInfo("java", Runtime.version().toString(), "text/x-java-source", ".jshell", "java", "java", "script");

@@ -23,6 +23,18 @@ import java.util.stream.Stream;
  */
 final class CapturingExecutionControl extends LocalExecutionControl {
     private volatile String lastClass;
+    private final ClassLoader classLoader;
+
+    CapturingExecutionControl() {
+        super();
+        // LocalExecutionControl's default loader delegate makes the cells' class loader (a child of the system
+        // class loader, grown by addToClasspath) the context class loader of the thread creating it; the
+        // delegate keeps no other public handle on it
+        this.classLoader = Thread.currentThread().getContextClassLoader();
+    }
+
+    /** The loader of snippet classes and of the jars added to the session. */
+    ClassLoader classLoader() { return classLoader; }
 
     @Override
     public void load(ClassBytecodes[] cbcs) throws ClassInstallException, NotImplementedException, EngineTerminationException {

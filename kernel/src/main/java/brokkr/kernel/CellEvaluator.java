@@ -7,6 +7,7 @@ import java.lang.reflect.Modifier;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Consumer;
+import java.util.function.Supplier;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -25,10 +26,18 @@ public final class CellEvaluator {
     private final JShellEvaluator java;
     private final Session session;
     private volatile Thread magicThread;
+    private Consumer<Object> show = o -> {};
 
+    /** With the session magics ({@link KernelMagics}) added to the session's registry; {@code %maven} reads the user's Maven settings. */
     public CellEvaluator(JShellEvaluator java, Session session) {
+        this(java, session, () -> MavenDependencies.fromEnvironment(System.getenv(), System.getProperties()));
+    }
+
+    /** With {@code %maven} resolving through {@code maven} (made at the first {@code %maven}). */
+    public CellEvaluator(JShellEvaluator java, Session session, Supplier<MavenDependencies> maven) {
         this.java = java;
         this.session = session;
+        KernelMagics.install(this, session.magics(), maven);
     }
 
     public JShellEvaluator java() { return java; }
@@ -37,6 +46,19 @@ public final class CellEvaluator {
 
     /** The cell's value (present false when it has none); intermediate values go to {@code show}. */
     public JShellEvaluator.Value eval(String cell, Consumer<Object> show) {
+        Consumer<Object> outer = this.show;
+        this.show = show;
+        try {
+            return evalCell(cell, show);
+        } finally {
+            this.show = outer;
+        }
+    }
+
+    /** A cell inside the running one ({@code %time CODE}, {@code %%time}): its values are shown where the running cell's are. */
+    JShellEvaluator.Value evalNested(String code) { return evalCell(code, show); }
+
+    private JShellEvaluator.Value evalCell(String cell, Consumer<Object> show) {
         String code = cell.stripLeading();
         if (code.startsWith("%%")) {
             int nl = code.indexOf('\n');
@@ -46,7 +68,7 @@ public final class CellEvaluator {
             int sp = head.indexOf(' ');
             String name = sp < 0 ? head : head.substring(0, sp);
             String args = sp < 0 ? "" : head.substring(sp + 1);
-            return new JShellEvaluator.Value(true, magic(() -> session.magics().evalCell(session, name, args, body)));
+            return value(magic(() -> session.magics().evalCell(session, name, args, body)));
         }
         List<String> lines = cell.lines().toList();
         StringBuilder javaBuf = new StringBuilder();
@@ -64,12 +86,13 @@ public final class CellEvaluator {
             if (isMagic) {
                 String name = magic.group(1), args = magic.group(2).strip();
                 show(last, show);
-                last = new JShellEvaluator.Value(true, magic(() -> session.magics().evalLine(session, name, args)));
+                last = value(magic(() -> session.magics().evalLine(session, name, args)));
             } else {
                 show(last, show);
                 last = JShellEvaluator.Value.NONE;
                 String type = bind.group(1), var = bind.group(2), name = bind.group(3), args = bind.group(4).strip();
                 Object result = magic(() -> session.magics().evalLine(session, name, args));
+                if (result instanceof JShellEvaluator.Value v) result = v.object();
                 long id = MagicResults.park(result);
                 String declared = type == null ? null : type.strip();
                 String src;
@@ -84,6 +107,12 @@ public final class CellEvaluator {
         return last;
     }
 
+    /** A magic's result as the cell's value: none for null; a magic that ran code ({@code %time}) gives that code's value. */
+    private static JShellEvaluator.Value value(Object result) {
+        if (result instanceof JShellEvaluator.Value v) return v;
+        return result == null ? JShellEvaluator.Value.NONE : new JShellEvaluator.Value(true, result);
+    }
+
     private static void show(JShellEvaluator.Value v, Consumer<Object> show) {
         if (v.present() && v.object() != null) show.accept(v.object());
     }
@@ -93,7 +122,9 @@ public final class CellEvaluator {
         show(last, show);
         String src = buf.toString();
         buf.setLength(0);
-        return java.eval(src);
+        JShellEvaluator.Value v = java.eval(src);
+        // display(x) has shown x already; its handle is no value of the cell
+        return v.object() instanceof Notebook.Displayed ? JShellEvaluator.Value.NONE : v;
     }
 
     private static boolean javaBlank(StringBuilder buf) { return buf.toString().isBlank(); }
@@ -123,9 +154,17 @@ public final class CellEvaluator {
 
     private interface MagicBody { Object run() throws Exception; }
 
-    /** Runs a magic on this thread, interruptible by {@link #interrupt()}; a usage error stays a short message. */
+    /**
+     * Runs a magic on this thread, interruptible by {@link #interrupt()}; a usage error stays a short message.
+     * The thread's context class loader is the cells' meanwhile, so what a magic finds through it (services,
+     * resources) includes the jars {@code %maven} and {@code %jars} added.
+     */
     private Object magic(MagicBody body) {
-        magicThread = Thread.currentThread();
+        Thread outer = magicThread;
+        Thread self = Thread.currentThread();
+        ClassLoader loader = self.getContextClassLoader();
+        magicThread = self;
+        self.setContextClassLoader(java.classLoader());
         try {
             return body.run();
         } catch (MagicUsageException e) {
@@ -143,8 +182,9 @@ public final class CellEvaluator {
             }
             throw new CellException(CellException.Kind.RUNTIME, e.getClass().getName(), String.valueOf(e.getMessage()), tb);
         } finally {
-            magicThread = null;
-            Thread.interrupted();
+            self.setContextClassLoader(loader);
+            magicThread = outer;
+            if (outer == null) Thread.interrupted();
         }
     }
 

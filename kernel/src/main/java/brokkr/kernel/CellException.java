@@ -26,7 +26,7 @@ public final class CellException extends RuntimeException {
      */
     public static List<String> lines(CellException e) {
         if (e.kind == Kind.USAGE) return e.getMessage().lines().toList();
-        String head = e.ename + ": " + e.getMessage();
+        String head = e.getMessage() == null || e.getMessage().isEmpty() ? e.ename : e.ename + ": " + e.getMessage();
         if (!e.traceback.isEmpty() && e.traceback.getFirst().equals(head)) return e.traceback;
         if (e.traceback.size() == 1 && e.traceback.getFirst().equals(e.getMessage())) return List.of(head);
         List<String> out = new java.util.ArrayList<>();

@@ -12,7 +12,9 @@ import jdk.jshell.UnresolvedReferenceException;
 import jdk.jshell.VarSnippet;
 
 import java.io.File;
+import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
@@ -141,7 +143,7 @@ public final class JShellEvaluator implements AutoCloseable {
         String first = null;
         String src = s.source();
         for (Diag d : diags) {
-            String msg = d.getMessage(Locale.ROOT);
+            String msg = JShellNames.scrub(d.getMessage(Locale.ROOT));
             if (first == null) first = msg.lines().findFirst().orElse(msg);
             int pos = (int) Math.max(0, Math.min(d.getStartPosition(), src.length()));
             int lineStart = src.lastIndexOf('\n', pos - 1) + 1;
@@ -176,8 +178,8 @@ public final class JShellEvaluator implements AutoCloseable {
             }
             List<String> tb = new ArrayList<>();
             appendTrace(ev, tb, "");
-            String msg = ev.getMessage() == null ? "" : ev.getMessage();
-            return new CellException(CellException.Kind.RUNTIME, ev.getExceptionClassName(), msg, tb);
+            String msg = ev.getMessage() == null ? "" : JShellNames.scrub(ev.getMessage());
+            return new CellException(CellException.Kind.RUNTIME, JShellNames.scrub(ev.getExceptionClassName()), msg, tb);
         }
         return new CellException(CellException.Kind.RUNTIME, ex.getClass().getSimpleName(), String.valueOf(ex.getMessage()),
                 List.of(String.valueOf(ex.getMessage())));
@@ -193,28 +195,50 @@ public final class JShellEvaluator implements AutoCloseable {
         return nl < 0 ? s : s.substring(0, nl) + " ...";
     }
 
-    /** The user's exception with the frames of the kernel, JShell and reflection left out; snippet frames read "at cell". */
+    /**
+     * The user's exception with the frames of the kernel, JShell and reflection left out; snippet frames read
+     * "at cell", JShell's wrapper names are taken out, and a frame repeated (a runaway recursion's thousand
+     * lines) is shown once with the count.
+     */
     private static void appendTrace(Throwable t, List<String> out, String prefix) {
         String name = t instanceof EvalException ev ? ev.getExceptionClassName() : t.getClass().getName();
-        out.add(prefix + name + (t.getMessage() == null ? "" : ": " + t.getMessage()));
+        out.add(prefix + JShellNames.scrub(name) + (t.getMessage() == null ? "" : ": " + JShellNames.scrub(t.getMessage())));
+        List<String> frames = new ArrayList<>();
         for (StackTraceElement f : t.getStackTrace()) {
             String c = f.getClassName();
             if (internal(c)) continue;
             String file = f.getFileName();
             if (file != null && file.startsWith("#")) {
                 // JShell renames snippet frames to class "" and file "#<snippet id>" (jdk.jshell.Eval.asEvalException)
-                String where = f.getMethodName().isEmpty() ? "top level" : (c.isEmpty() ? "" : c + ".") + f.getMethodName();
-                out.add("\tat cell: " + where + " (snippet " + file + ", line " + f.getLineNumber() + ")");
-            } else if (c.startsWith("REPL.$JShell$")) out.add("\tat cell: " + f.getMethodName());
-            else out.add("\tat " + f);
+                String where = f.getMethodName().isEmpty() ? "top level" : (c.isEmpty() ? "" : JShellNames.scrub(c) + ".") + f.getMethodName();
+                frames.add("\tat cell: " + where + " (snippet " + file + ", line " + f.getLineNumber() + ")");
+            } else if (c.startsWith("REPL.$JShell$")) frames.add("\tat cell: " + f.getMethodName());
+            else frames.add("\tat " + f);
         }
+        out.addAll(collapseRepeats(frames));
         if (t.getCause() != null && t.getCause() != t) appendTrace(t.getCause(), out, "Caused by: ");
+    }
+
+    /** Runs of one line repeated more than twice: the line twice, then how often it repeats. */
+    static List<String> collapseRepeats(List<String> lines) {
+        List<String> out = new ArrayList<>();
+        for (int i = 0; i < lines.size(); ) {
+            int j = i;
+            while (j < lines.size() && lines.get(j).equals(lines.get(i))) j++;
+            int run = j - i;
+            out.add(lines.get(i));
+            if (run > 1) out.add(lines.get(i));
+            if (run > 2) out.add("\t... the frame above " + (run - 2) + " more times");
+            i = j;
+        }
+        return out;
     }
 
     static boolean internal(String className) {
         return className.startsWith("jdk.jshell.") || className.startsWith("java.lang.reflect.")
                 || className.startsWith("jdk.internal.") || className.startsWith("brokkr.kernel.")
-                || className.startsWith("java.lang.Thread") || className.startsWith("org.dflib.jjava.");
+                || className.startsWith("java.lang.Thread") || className.startsWith("org.dflib.jjava.")
+                || JShellNames.machinery(className);
     }
 
     /** Stops the running snippet (its next backward branch or method entry throws); the session survives. */
@@ -245,23 +269,45 @@ public final class JShellEvaluator implements AutoCloseable {
         return new Completion(List.copyOf(matches), p.start() + anchor[0], cursor);
     }
 
-    /** Javadoc-like documentation of the symbol at the cursor (signature and Javadoc), or null when none. */
-    public String inspect(String code, int cursor) {
+    /** The documentation of a symbol: signatures and Javadoc, as plain text and as Markdown. */
+    public record Inspection(String text, String markdown) {}
+
+    /**
+     * The signature and Javadoc of the symbol at the cursor (in, or at the end of, an identifier, or in an
+     * invocation's arguments), or null when there is none. Overloads documented alike are listed together
+     * above their one description.
+     */
+    public Inspection inspect(String code, int cursor) {
         Piece p = pieceAt(code, cursor);
         String text = code.substring(p.start(), Math.min(code.length(), Math.max(p.end(), cursor)));
-        int rel = cursor - p.start();
+        int rel = Math.min(cursor - p.start(), text.length());
         // documentation() looks at the invocation or identifier ending at the cursor; step over the rest of an identifier
         while (rel < text.length() && Character.isJavaIdentifierPart(text.charAt(rel))) rel++;
         List<SourceCodeAnalysis.Documentation> docs = analysis.documentation(text, rel, true);
         if (docs.isEmpty() && rel < text.length() && text.charAt(rel) == '(') docs = analysis.documentation(text, rel + 1, true);
-        if (docs.isEmpty()) return null;
-        StringBuilder sb = new StringBuilder();
-        for (SourceCodeAnalysis.Documentation d : docs) {
-            if (!sb.isEmpty()) sb.append("\n\n");
-            sb.append(d.signature());
-            if (d.javadoc() != null && !d.javadoc().isBlank()) sb.append("\n\n").append(d.javadoc().strip());
+        // a method name not yet followed by its parentheses ("Math.max|"): asked as the invocation it starts
+        if (docs.isEmpty() && rel > 0 && Character.isJavaIdentifierPart(text.charAt(rel - 1))) {
+            docs = analysis.documentation(text.substring(0, rel) + "(", rel + 1, true);
         }
-        return sb.toString();
+        if (docs.isEmpty()) return null;
+        Map<String, List<String>> byJavadoc = new LinkedHashMap<>();
+        for (SourceCodeAnalysis.Documentation d : docs) {
+            byJavadoc.computeIfAbsent(d.javadoc() == null ? "" : d.javadoc().strip(), k -> new ArrayList<>()).add(JShellNames.scrub(d.signature()));
+        }
+        StringBuilder plain = new StringBuilder(), md = new StringBuilder();
+        for (var e : byJavadoc.entrySet()) {
+            if (!plain.isEmpty()) {
+                plain.append("\n\n");
+                md.append("\n\n---\n\n");
+            }
+            plain.append(String.join("\n", e.getValue()));
+            md.append("```java\n").append(String.join("\n", e.getValue())).append("\n```");
+            if (!e.getKey().isEmpty()) {
+                plain.append("\n\n").append(Javadoc.render(e.getKey(), Javadoc.Style.PLAIN));
+                md.append("\n\n").append(Javadoc.render(e.getKey(), Javadoc.Style.MARKDOWN));
+            }
+        }
+        return new Inspection(plain.toString(), md.toString());
     }
 
     /** Jupyter's {@code is_complete}: "complete", "incomplete" with an indent, or "invalid". */
@@ -280,6 +326,23 @@ public final class JShellEvaluator implements AutoCloseable {
 
     /** The names of the session's variables, for the REPL's completer and tests. */
     public List<String> variables() { return shell.variables().map(VarSnippet::name).toList(); }
+
+    /** A variable the user declared: its name, its declared type as written, and its value now. */
+    public record Variable(String name, String type, Object value) {}
+
+    /** The variables the user declared and that hold a value, in declaration order (JShell's {@code $1} temporaries left out). */
+    public List<Variable> userVariables() {
+        return shell.variables()
+                .filter(v -> shell.status(v) == Snippet.Status.VALID && !v.name().startsWith("$"))
+                .map(v -> new Variable(v.name(), JShellNames.scrub(v.typeName()), read(v.name())))
+                .toList();
+    }
+
+    /** Adds a jar or classes directory to what cells compile against and load from. */
+    public void addToClasspath(Path entry) { shell.addToClasspath(entry.toString()); }
+
+    /** The class loader of the cells' classes (and of what {@link #addToClasspath} added), a child of the kernel's. */
+    public ClassLoader classLoader() { return control.classLoader(); }
 
     @Override public void close() { shell.close(); }
 }

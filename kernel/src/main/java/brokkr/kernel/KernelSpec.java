@@ -14,18 +14,27 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.FileTime;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.jar.JarEntry;
+import java.util.jar.JarOutputStream;
 import java.util.stream.Stream;
 
 /**
  * The Jupyter kernelspec: a directory {@code <data dir>/kernels/brokkr} with {@code kernel.json} (argv
- * starting this JVM's java on this class path with {@code {connection_file}}, display name, language,
- * message-mode interrupts, the located tau2 and BFCL data directories in its environment, since Jupyter
- * starts kernels in the notebook's directory) and two logos drawn here, so nothing binary is committed.
+ * starting this JVM's java with the launcher's flags on a copy of this class path with {@code
+ * {connection_file}}, display name, language, message-mode interrupts, the located tau2 and BFCL data
+ * directories in its environment, since Jupyter starts kernels in the notebook's directory), the class
+ * path's jars in {@code lib/} and two logos drawn here, so nothing binary is committed. The copy is what
+ * lets the kernel start after {@code mvn clean} or with the Maven cache cleared: kernel.json names no file
+ * outside its own directory but java itself (and the data directories).
  */
 public final class KernelSpec {
     private KernelSpec() {}
@@ -82,12 +91,20 @@ public final class KernelSpec {
         return null;
     }
 
-    /** kernel.json's fields, in Jupyter's order. */
-    public static Map<String, Object> kernelJson(String javaBin, String classPath, Path cdsArchive, Map<String, String> env) {
+    /**
+     * The JVM flags the launcher ({@code ./brokkr}) passes as well: sqlite-jdbc loads its native library (JDK 24+
+     * warns without native access) and Tablesaw's classgraph calls {@code sun.misc.Unsafe} (JDK 24+ warns unless
+     * allowed); without them the warnings land in the first cell that touches either.
+     */
+    public static final List<String> LAUNCHER_FLAGS = List.of("--enable-native-access=ALL-UNNAMED", "--sun-misc-unsafe-memory-access=allow");
+
+    /** kernel.json's fields, in Jupyter's order; {@code home} (the checkout, for data lookup) may be null. */
+    public static Map<String, Object> kernelJson(String javaBin, String classPath, Path cdsArchive, Path home, Map<String, String> env) {
         // C1 only (TieredStopAtLevel=1): a session's first seconds are javac warming up, and C2's compiler threads
         // compete with it for the cores; interactive cells and scripted episodes do not need C2's peak speed
-        List<String> argv = new ArrayList<>(List.of(javaBin, "-Djava.awt.headless=true", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
-                "--sun-misc-unsafe-memory-access=allow"));
+        List<String> argv = new ArrayList<>(List.of(javaBin, "-Djava.awt.headless=true", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1"));
+        argv.addAll(LAUNCHER_FLAGS);
+        if (home != null) argv.add("-Dbrokkr.home=" + home);
         if (cdsArchive != null) {
             // start-up: the JVM dumps the classes a session loaded (javac's above all) at its first exit and maps
             // them on later starts; a changed jar invalidates the archive, which is then dumped anew
@@ -104,15 +121,15 @@ public final class KernelSpec {
         return m;
     }
 
-    /** Writes the kernelspec for this JVM and class path; returns its directory. */
+    /** Writes the kernelspec for this JVM and a copy of its class path; returns its directory. */
     public static Path install(Location where, Map<String, String> processEnv) throws IOException {
         Path dir = kernelsDir(where, processEnv).resolve(NAME);
         Files.createDirectories(dir);
         String javaBin = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         List<String> entries = jarClassPath(Stream.of(System.getProperty("java.class.path").split(File.pathSeparator))
                 .filter(e -> !e.isBlank()).map(e -> Path.of(e).toAbsolutePath()).toList());
-        String cp = String.join(File.pathSeparator, entries);
-        boolean allJars = entries.stream().allMatch(e -> Files.isRegularFile(Path.of(e)));
+        List<Path> copied = copyClassPath(entries.stream().map(Path::of).toList(), dir.resolve(LIB));
+        String cp = String.join(File.pathSeparator, copied.stream().map(Path::toString).toList());
         Map<String, String> env = new LinkedHashMap<>();
         Path root = projectRoot();
         String data = processEnv.get("BROKKR_TAU2_DATA");
@@ -127,13 +144,77 @@ public final class KernelSpec {
         else if (bfclDir != null && Files.isDirectory(bfclDir)) env.put("BROKKR_BFCL_DATA", bfclDir.normalize().toString());
         Files.deleteIfExists(dir.resolve(CDS_ARCHIVE));
         Files.writeString(dir.resolve("kernel.json"),
-                Jsonish.write(kernelJson(javaBin, cp, allJars ? dir.resolve(CDS_ARCHIVE).toAbsolutePath() : null, env)) + "\n");
+                Jsonish.write(kernelJson(javaBin, cp, dir.resolve(CDS_ARCHIVE).toAbsolutePath(), root, env)) + "\n");
         Files.write(dir.resolve("logo-32x32.png"), logo(32));
         Files.write(dir.resolve("logo-64x64.png"), logo(64));
         return dir;
     }
 
     static final String CDS_ARCHIVE = "brokkr-cds.jsa";
+    static final String LIB = "lib";
+
+    /**
+     * Copies the class path into {@code lib} (emptied first, so a reinstall leaves no stale jar): each jar as
+     * it is, each classes directory packed into a jar (class data sharing archives only jars). Returns the
+     * copies' absolute paths in class-path order; entries that do not exist are left out, as the JVM ignores them.
+     */
+    static List<Path> copyClassPath(List<Path> entries, Path lib) throws IOException {
+        if (Files.exists(lib)) deleteTree(lib);
+        Files.createDirectories(lib);
+        List<Path> out = new ArrayList<>();
+        Set<String> names = new HashSet<>();
+        for (Path e : entries) {
+            if (Files.isRegularFile(e)) {
+                Path to = lib.resolve(unique(names, e.getFileName().toString()));
+                Files.copy(e, to, StandardCopyOption.COPY_ATTRIBUTES);
+                out.add(to.toAbsolutePath());
+            } else if (Files.isDirectory(e)) {
+                Path to = lib.resolve(unique(names, directoryJarName(e)));
+                jar(e, to);
+                out.add(to.toAbsolutePath());
+            }
+        }
+        return out;
+    }
+
+    /** {@code <module>/target/classes} is {@code <module>-classes.jar}; any other directory its own name. */
+    private static String directoryJarName(Path dir) {
+        Path parent = dir.getParent();
+        if (parent != null && parent.getFileName() != null && parent.getFileName().toString().equals("target") && parent.getParent() != null) {
+            return parent.getParent().getFileName() + "-" + dir.getFileName() + ".jar";
+        }
+        return dir.getFileName() + ".jar";
+    }
+
+    private static String unique(Set<String> taken, String name) {
+        String n = name;
+        for (int i = 2; !taken.add(n); i++) n = i + "-" + name;
+        return n;
+    }
+
+    /** A directory's files as a jar, entries in a stable order. */
+    private static void jar(Path dir, Path jar) throws IOException {
+        try (Stream<Path> s = Files.walk(dir); JarOutputStream out = new JarOutputStream(Files.newOutputStream(jar))) {
+            for (Path p : s.filter(x -> !x.equals(dir)).sorted().toList()) {
+                String name = dir.relativize(p).toString().replace(File.separatorChar, '/');
+                if (Files.isDirectory(p)) {
+                    out.putNextEntry(new JarEntry(name + "/"));
+                } else {
+                    JarEntry entry = new JarEntry(name);
+                    entry.setLastModifiedTime(Files.getLastModifiedTime(p));
+                    out.putNextEntry(entry);
+                    Files.copy(p, out);
+                }
+                out.closeEntry();
+            }
+        }
+    }
+
+    private static void deleteTree(Path dir) throws IOException {
+        try (Stream<Path> s = Files.walk(dir)) {
+            for (Path p : s.sorted(Comparator.reverseOrder()).toList()) Files.delete(p);
+        }
+    }
 
     /**
      * The class path with each module's {@code target/classes} directory replaced by that module's jar
@@ -156,7 +237,7 @@ public final class KernelSpec {
         return out;
     }
 
-    private static java.nio.file.attribute.FileTime newest(Path dir) throws IOException {
+    private static FileTime newest(Path dir) throws IOException {
         try (Stream<Path> s = Files.walk(dir)) {
             return s.filter(Files::isRegularFile).map(p -> {
                 try {
@@ -164,7 +245,7 @@ public final class KernelSpec {
                 } catch (IOException ex) {
                     throw new UncheckedIOException(ex);
                 }
-            }).max(Comparator.naturalOrder()).orElse(java.nio.file.attribute.FileTime.fromMillis(0));
+            }).max(Comparator.naturalOrder()).orElse(FileTime.fromMillis(0));
         }
     }
 
@@ -172,9 +253,7 @@ public final class KernelSpec {
     public static boolean uninstall(Location where, Map<String, String> env) throws IOException {
         Path dir = kernelsDir(where, env).resolve(NAME);
         if (!Files.isDirectory(dir)) return false;
-        try (Stream<Path> s = Files.walk(dir)) {
-            for (Path p : s.sorted(Comparator.reverseOrder()).toList()) Files.delete(p);
-        }
+        deleteTree(dir);
         return true;
     }
 

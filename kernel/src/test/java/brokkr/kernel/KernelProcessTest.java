@@ -20,6 +20,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 
@@ -174,6 +175,38 @@ class KernelProcessTest {
         assertNotNull(next(control, 30_000, "shutdown_reply"), "no shutdown_reply");
         assertTrue(exitsWithin(kernel.toHandle(), 30_000), "the kernel ignored shutdown_request for 30 s; log:\n" + Files.readString(log));
         assertEquals(0, kernel.exitValue());
+    }
+
+    /**
+     * The kernel as Jupyter starts it from an installed kernelspec (its argv, its own copy of the class path):
+     * a cell that loads sqlite's native library and Tablesaw (whose classgraph calls sun.misc.Unsafe) prints
+     * its result and no JDK warning, neither in the cell nor in the kernel's log.
+     */
+    @Test void theInstalledKernelspecStartsFromItsCopyAndCellsShowNoJdkWarnings() throws Exception {
+        Path spec = KernelSpec.install(new KernelSpec.Prefix(tmp.resolve("prefix")), Map.of());
+        Ports ports = new Ports(freePort(), freePort(), freePort(), freePort(), freePort());
+        Path connection = connectionFile(ports);
+        List<String> argv = new ArrayList<>(Json.parse(Files.readString(spec.resolve("kernel.json"))).asDict().get("argv").asList()
+                .stream().map(v -> v.asStr().replace("{connection_file}", connection.toString())).toList());
+        argv.add(1, "-Dorg.sqlite.tmpdir=" + Files.createDirectories(tmp.resolve("sqlite-native")));
+        Path log = tmp.resolve("kernel.log");
+        Process kernel = new ProcessBuilder(argv).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        started.add(kernel.toHandle());
+        ZMQ.Socket shell = connect(SocketType.DEALER, ports.shell());
+        ZMQ.Socket iopub = connect(SocketType.SUB, ports.iopub());
+        awaitReady(shell);
+        send(shell, "execute_request", KernelProtocolTest.executeContent(
+                "Table t = Table.create(\"t\", tech.tablesaw.api.IntColumn.create(\"n\", 1, 2));\n"
+                + "try (var c = java.sql.DriverManager.getConnection(\"jdbc:sqlite::memory:\")) { c.createStatement().execute(\"select 1\"); }\n"
+                + "System.out.println(\"rows \" + t.rowCount());"));
+        StringBuilder streams = new StringBuilder();
+        for (String m; (m = next(iopub, 60_000, null)) != null; ) {
+            if (m.startsWith("stream ") || m.startsWith("error ")) streams.append(m).append('\n');
+            if (m.startsWith("status ") && m.contains("idle") && !streams.isEmpty()) break;
+        }
+        assertTrue(streams.toString().contains("rows 2"), streams + "\nlog:\n" + Files.readString(log));
+        assertFalse(streams.toString().contains("WARNING"), streams.toString());
+        assertFalse(Files.readString(log).contains("WARNING"), Files.readString(log));
     }
 
     @Test void theWatchedClientsAreTheParentAndTheAncestorJpyParentPidNames() {

@@ -14,6 +14,7 @@ import brokkr.eval.ToolWorld;
 import brokkr.python.PyJson;
 import brokkr.value.PyBool;
 import brokkr.value.PyDict;
+import brokkr.value.PyFloat;
 import brokkr.value.PyInt;
 import brokkr.value.PyList;
 import brokkr.value.PyStr;
@@ -141,24 +142,57 @@ public final class Tau2Exploration implements Exploration {
 
     /**
      * The result line of {@code ./brokkr tau2 run} and upstream's checks of the grade (DB, actions,
-     * communicate, NL assertions), those of components outside the reward basis marked as diagnostics.
+     * communicate, NL assertions): first those of the reward basis, then the diagnostics (components
+     * outside it). Every basis component is listed: one the task gives no checks (a task without NL
+     * assertions whose basis names NL_ASSERTION) gets a line with its score, which upstream counts too.
      */
     @Override public RunReport report(Attempt a) {
         PyDict output = a.evidence().output();
         String line = String.format(Locale.ROOT, "reward %.1f, %s, %d steps, %d tool errors", a.reward(), a.evidence().termination(),
                 ((PyInt) output.get("steps")).longValue(), ((PyInt) output.get("tool_errors")).longValue());
-        List<CheckLine> checks = new ArrayList<>();
+        List<CheckLine> inBasis = new ArrayList<>(), diagnostics = new ArrayList<>();
         if (a.evidence().details().get("grade") instanceof PyDict grade) {
             List<String> basis = new ArrayList<>();
             if (grade.get("reward_basis") instanceof PyList b) for (Value v : b) basis.add(v.asStr());
+            List<String> checked = new ArrayList<>();
             for (var e : grade.get("checks").asDict().entries()) {
                 String check = e.getKey();
                 String component = check.contains(":") ? check.substring(0, check.indexOf(':')) : check;
-                checks.add(new CheckLine(check, e.getValue() == PyBool.TRUE,
-                        basis.contains(component) ? "in the reward basis" : "diagnostic (not in the reward basis)"));
+                boolean passed = e.getValue() == PyBool.TRUE;
+                if (basis.contains(component)) {
+                    inBasis.add(new CheckLine(check, passed, "in the reward basis"));
+                    checked.add(component);
+                } else {
+                    diagnostics.add(new CheckLine(check, passed, "diagnostic (not in the reward basis)"));
+                }
+            }
+            PyDict breakdown = grade.get("reward_breakdown") instanceof PyDict d ? d : PyDict.empty();
+            for (String component : basis) {
+                if (checked.contains(component)) continue;
+                if (!(breakdown.get(component) instanceof PyFloat score)) {
+                    inBasis.add(new CheckLine(component, false, "in the reward basis: not scored"));
+                } else {
+                    double r = score.value();
+                    inBasis.add(new CheckLine(component, r >= 1 - 1e-6, String.format(Locale.ROOT,
+                            "in the reward basis: no %s in this task, scored %.1f", uncheckedNoun(component), r)));
+                }
             }
         }
+        List<CheckLine> checks = new ArrayList<>(inBasis);
+        checks.addAll(diagnostics);
         return new RunReport(line, checks);
+    }
+
+    /** What a reward component's checks are called, for a task that has none of them. */
+    private static String uncheckedNoun(String component) {
+        return switch (component) {
+            case "DB" -> "database check";
+            case "ENV_ASSERTION" -> "env assertions";
+            case "ACTION" -> "gold actions";
+            case "COMMUNICATE" -> "communicate info";
+            case "NL_ASSERTION" -> "NL assertions";
+            default -> component + " checks";
+        };
     }
 
     private static PyDict instructions(TaskSpec t) {
