@@ -195,7 +195,7 @@ class CellEvaluatorTest {
         assertTrue(big.endsWith(", ... (150 more)]"), big);
         assertEquals("[[...]]", text.apply(value("Object[] self = new Object[1]; self[0] = self; self")));
         // what a magic's table or a rich value renders is unchanged
-        assertTrue(text.apply(value("%help run")).contains("%run --candidate C --task ID"));
+        assertTrue(text.apply(value("%help run")).contains("%run --task ID --candidate C|PROVIDER:MODEL"));
     }
 
     @Test void displayShowsTheValueOnceAndItsHandleIsNoValueOfTheCell() {
