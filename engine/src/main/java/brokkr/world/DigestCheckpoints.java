@@ -146,6 +146,8 @@ final class DigestCheckpoints {
         MessageDigest md;
         /** Bytes digested since the last checkpoint. */
         long sinceCheckpoint;
+        /** Bytes digested by this feed (resumed entries included), for {@link WorldHash#digestedBytes()}. */
+        long digested;
 
         /** The current gap: a single run as it is, or several runs concatenated. */
         byte[] single;
@@ -222,6 +224,7 @@ final class DigestCheckpoints {
             md.update(g);
             md.update(text);
             sinceCheckpoint += g.length + text.length;
+            digested += g.length + text.length;
             MessageDigest state = null;
             if (sinceCheckpoint >= CHECKPOINT_EVERY) {
                 state = copy(md);
@@ -242,6 +245,7 @@ final class DigestCheckpoints {
                 md.update(trace.gaps[i]);
                 md.update(trace.texts[i]);
                 sinceCheckpoint += trace.gaps[i].length + trace.texts[i].length;
+                digested += trace.gaps[i].length + trace.texts[i].length;
             }
         }
 
@@ -249,6 +253,7 @@ final class DigestCheckpoints {
             byte[] g = takeGap();
             if (md == null) resume();
             md.update(g);
+            WorldHash.countDigested(digested + g.length);
             return md.digest();
         }
     }

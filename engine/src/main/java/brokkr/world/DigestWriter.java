@@ -65,6 +65,8 @@ final class DigestWriter implements Appendable {
 
     private byte[] buf = new byte[FLUSH_AT + 1024];
     private int len;
+    /** Bytes handed to the digest so far. */
+    private long digested;
 
     /** The open containers, outermost first. */
     private Value[] frameNode = new Value[32];
@@ -115,9 +117,15 @@ final class DigestWriter implements Appendable {
     }
 
     private void flush() {
-        if (md != null) md.update(buf, 0, len);
+        if (md != null) {
+            md.update(buf, 0, len);
+            digested += len;
+        }
         len = 0;
     }
+
+    /** Bytes this writer has handed to its digest. */
+    long digested() { return digested; }
 
     private void write(Value v) {
         // Most frequent first.
@@ -334,7 +342,10 @@ final class DigestWriter implements Appendable {
             if (smallFrom == depth && bytes.length >= DIRECT_AT) {
                 // No open container may still be small, so nothing needs these bytes in the buffer.
                 flush();
-                if (md != null) md.update(bytes);
+                if (md != null) {
+                    md.update(bytes);
+                    digested += bytes.length;
+                }
             } else {
                 // Short memos are gathered in the buffer: one digest call per many of them.
                 put(bytes);

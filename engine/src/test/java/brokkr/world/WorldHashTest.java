@@ -254,6 +254,41 @@ class WorldHashTest {
         assertTrue(DigestCheckpoints.retainedBytes() > 0);
     }
 
+    /** bench replay's SHA-256 floor rests on this count: every byte handed to the digest, once. */
+    @Test
+    void digestedBytesCountEveryByteFedToSha256() {
+        DigestCheckpoints.forget();
+        Value small = Json.parse("{\"b\": [1, 2.5, \"x\u00e9\"], \"a\": {\"c\": null}}");
+        long before = WorldHash.digestedBytes();
+        WorldHash.sha256(small, true);
+        assertEquals(PyJson.dumps(small, DumpOptions.SORTED).length(), WorldHash.digestedBytes() - before, "a small world: its text");
+        before = WorldHash.digestedBytes();
+        WorldHash.sha256(small, true);
+        WorldHash.sha256(new PyStr("leaf"), true);
+        assertEquals("\"leaf\"".length(), WorldHash.digestedBytes() - before, "hashed again: the hex memo, nothing digested");
+
+        PyDict base = tables(new java.util.Random(3));
+        int length = PyJson.dumps(base, DumpOptions.SORTED).length();
+        before = WorldHash.digestedBytes();
+        WorldHash.sha256(base, true);
+        assertEquals(length, WorldHash.digestedBytes() - before, "a large world new to this thread: its whole text");
+
+        // The last entry of "mid" changes: digesting resumes at the last checkpoint before it.
+        DigestCheckpoints.Trace first = DigestCheckpoints.traces(1)[0];
+        PyDict mid = base.get("mid").asDict();
+        String last = mid.keys().stream().max(DigestWriter::compareKeys).orElseThrow();
+        PyDict next = base.with("mid", mid.with(last, PyDict.of("id", "changed")));
+        int changed = base.get("alpha").asDict().size() + mid.size() - 1;
+        int checkpoint = changed - 1;
+        while (first.states[checkpoint] == null) checkpoint--;
+        long prefix = 0;
+        for (int i = 0; i <= checkpoint; i++) prefix += first.gaps[i].length + first.texts[i].length;
+        before = WorldHash.digestedBytes();
+        WorldHash.sha256(next, true);
+        assertEquals(PyJson.dumps(next, DumpOptions.SORTED).length() - prefix, WorldHash.digestedBytes() - before);
+        assertTrue(prefix > length / 3, "most of the text is not digested again: " + prefix + " of " + length);
+    }
+
     @Test
     void anUnrelatedWorldBecomesTheAnchor() {
         DigestCheckpoints.forget();
