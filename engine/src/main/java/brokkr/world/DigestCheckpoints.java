@@ -173,11 +173,10 @@ final class DigestCheckpoints {
                     memoize.accept(child);
                     memo = WorldHash.text(WorldHash.memo(child, slot));
                 }
-                switch (memo) {
-                    case byte[] text -> entry(child, text);
-                    case Object[] nested -> skeleton(nested, slot, memoize);
-                    default -> throw new IllegalStateException("not a world hash memo: " + memo.getClass());
-                }
+                // instanceof rather than a type switch: once per entry of every hash.
+                if (memo instanceof byte[] text) entry(child, text);
+                else if (memo instanceof Object[] nested) skeleton(nested, slot, memoize);
+                else throw new IllegalStateException("not a world hash memo: " + memo.getClass());
             }
         }
 

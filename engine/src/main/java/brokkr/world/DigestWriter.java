@@ -158,7 +158,7 @@ final class DigestWriter implements Appendable {
             afterItem();
         }
         put((byte) ']');
-        if (close() && slot >= 0) l.memo(slot, skeleton(null, l.items()));
+        if (close() && slot >= 0) l.memo(slot, skeleton(null, l.items(), null));
     }
 
     private void writeDict(PyDict d) {
@@ -166,6 +166,8 @@ final class DigestWriter implements Appendable {
         if (memo != null && memoHit(memo)) return;
         if (d.isEmpty()) { writeAscii("{}"); return; }
         List<Map.Entry<String, Value>> entries = entries(d);
+        SortOrder order = md == null && sortKeys && entries.size() >= SORT_CACHE_FROM ? SortOrder.LAST.get().get(entries.size()) : null;
+        if (order != null && order.patch(this, d, entries)) return;
         open(d);
         put((byte) '{');
         boolean first = true;
@@ -184,7 +186,12 @@ final class DigestWriter implements Appendable {
             afterItem();
         }
         put((byte) '}');
-        if (close() && slot >= 0) d.memo(slot, skeleton(entries, null));
+        if (close() && slot >= 0) {
+            int[] partAt = order == null ? null : new int[entries.size()];
+            Object[] skeleton = skeleton(entries, null, partAt);
+            d.memo(slot, skeleton);
+            if (order != null) order.remember(entries, skeleton, partAt, slot);
+        }
     }
 
     /**
@@ -210,15 +217,26 @@ final class DigestWriter implements Appendable {
     private static final int SORT_CACHE_FROM = 64;
 
     /**
-     * The sorting permutation of the last large dict of this thread with a given size. An update of
-     * one entry of a large table (orders, users) makes a new dict with the same keys in the same
-     * insertion order, whose permutation is then a check of its keys (mostly by identity, as the
-     * persistent map shares the key strings) instead of a sort.
+     * The sorting permutation of the last large dict of this thread with a given size, and the skeleton
+     * memoizing gave it. An update of one entry of a large table (orders, users) makes a new dict with
+     * the same keys in the same insertion order, whose permutation is then a check of its keys (mostly
+     * by identity, as the persistent map shares the key strings) instead of a sort, and whose skeleton
+     * is the previous one with the changed children replaced ({@link #patch}) instead of a new walk of
+     * every entry (key runs, leaves, every child's memo).
      */
     private static final class SortOrder {
         private static final ThreadLocal<java.util.HashMap<Integer, SortOrder>> LAST = ThreadLocal.withInitial(java.util.HashMap::new);
         private String[] keys;
         private int[] perm;
+        /** The last skeleton of a dict with these keys (sorted order), its values, and where each value is in it (-1: inside a run). */
+        private Object[] skeleton;
+        /** The keys of that dict, sorted: a nested dict of the same size may have replaced {@link #keys} meanwhile. */
+        private String[] sortedKeys;
+        private Value[] values;
+        private int[] partAt;
+        private int skeletonSlot;
+        /** The text length of that dict, or -1 when some child is large (patching needs every changed child's length). */
+        private long textLength;
 
         @SuppressWarnings("unchecked")
         static Map.Entry<String, Value>[] sorted(Map.Entry<String, Value>[] entries) {
@@ -244,10 +262,82 @@ final class DigestWriter implements Appendable {
                 }
                 c.keys = keys;
                 c.perm = perm;
+                c.skeleton = null; // other keys: the skeleton is another dict's
             }
             Map.Entry<String, Value>[] out = new Map.Entry[n];
             for (int i = 0; i < n; i++) out[i] = entries[c.perm[i]];
             return out;
+        }
+
+        /** After {@link #sorted} of these entries: the skeleton memoizing built for them. */
+        void remember(List<Map.Entry<String, Value>> sorted, Object[] skeleton, int[] partAt, int slot) {
+            int n = sorted.size();
+            Value[] values = new Value[n];
+            String[] keys = new String[n];
+            long length = 0;
+            for (Object part : skeleton) {
+                if (part instanceof byte[] run) length += run.length;
+                else if (WorldHash.text(WorldHash.memo((Value) part, slot)) instanceof byte[] text) length += text.length;
+                else length = Long.MIN_VALUE; // a large child: its length is not at hand
+            }
+            for (int i = 0; i < n; i++) {
+                values[i] = sorted.get(i).getValue();
+                keys[i] = sorted.get(i).getKey();
+            }
+            this.skeleton = skeleton;
+            this.sortedKeys = keys;
+            this.values = values;
+            this.partAt = partAt;
+            this.skeletonSlot = slot;
+            this.textLength = Math.max(-1, length);
+        }
+
+        /**
+         * Memoizes {@code d} (just sorted by {@link #sorted}, so with the remembered keys) from the
+         * remembered skeleton when only container children changed, each still small and the dict still
+         * large: the same skeleton a full walk would build. False (nothing stored) when it does not apply.
+         */
+        boolean patch(DigestWriter w, PyDict d, List<Map.Entry<String, Value>> sorted) {
+            if (skeleton == null || skeletonSlot != w.slot || textLength < 0) return false;
+            int n = sorted.size();
+            if (n != sortedKeys.length) return false;
+            int[] changed = null;
+            int count = 0;
+            long length = textLength;
+            for (int i = 0; i < n; i++) {
+                Map.Entry<String, Value> e = sorted.get(i);
+                String key = e.getKey();
+                if (key != sortedKeys[i] && !key.equals(sortedKeys[i])) return false;
+                Value v = e.getValue();
+                Value old = values[i];
+                if (v == old) continue;
+                // A leaf, or a container that became a leaf or empty, changes a run: walk the dict.
+                if (partAt[i] < 0 || !((v instanceof PyDict vd && !vd.isEmpty()) || (v instanceof PyList vl && !vl.isEmpty()))) return false;
+                if (changed == null) changed = new int[Math.max(4, n / 8)];
+                if (count == changed.length) return false; // many changes: another lineage, walk it
+                Object was = WorldHash.text(WorldHash.memo(old, w.slot));
+                Object now = WorldHash.text(WorldHash.memo(v, w.slot));
+                if (now == null) {
+                    new DigestWriter(null, w.sortKeys, w.slot, w.threshold, ", ", ": ").memoize(v); // a maximal child: as a root
+                    now = WorldHash.text(WorldHash.memo(v, w.slot));
+                }
+                if (!(was instanceof byte[] wasText) || !(now instanceof byte[] nowText)) return false;
+                length += nowText.length - wasText.length;
+                changed[count++] = i;
+            }
+            if (length < w.threshold) return false; // the dict became small: its memo is its bytes
+            Object[] parts = skeleton.clone();
+            for (int k = 0; k < count; k++) {
+                int i = changed[k];
+                Value v = sorted.get(i).getValue();
+                parts[partAt[i]] = v;
+                values[i] = v;
+            }
+            d.memo(w.slot, parts);
+            skeleton = parts;
+            textLength = length;
+            w.memoHit(parts); // a large container: every open one is large as well
+            return true;
         }
     }
 
@@ -255,7 +345,7 @@ final class DigestWriter implements Appendable {
      * The skeleton of a large container: its own text (brackets, separators, keys, leaf values) as
      * byte runs, alternating with its non-empty container children, whose memos hold the rest.
      */
-    private Object[] skeleton(List<Map.Entry<String, Value>> entries, List<Value> items) {
+    private Object[] skeleton(List<Map.Entry<String, Value>> entries, List<Value> items, int[] partAt) {
         // The buffer's tail is the scratch space: what is written past mark is taken out again.
         int mark = len;
         ArrayList<Object> parts = new ArrayList<>();
@@ -268,6 +358,7 @@ final class DigestWriter implements Appendable {
                 Value v = entries != null ? entries.get(i).getValue() : items.get(i);
                 if ((v instanceof PyDict d && !d.isEmpty()) || (v instanceof PyList l && !l.isEmpty())) {
                     parts.add(entries != null ? keyRun(keyRuns, entries.get(i).getKey(), mark) : LIST_RUN);
+                    if (partAt != null) partAt[i] = parts.size();
                     parts.add(v);
                     continue;
                 }
@@ -284,8 +375,10 @@ final class DigestWriter implements Appendable {
             if ((v instanceof PyDict d && !d.isEmpty()) || (v instanceof PyList l && !l.isEmpty())) {
                 parts.add(Arrays.copyOfRange(buf, mark, len));
                 len = mark;
+                if (partAt != null) partAt[i] = parts.size();
                 parts.add(v);
             } else {
+                if (partAt != null) partAt[i] = -1;
                 write(v);
             }
         }

@@ -120,11 +120,10 @@ public final class WorldHash {
     }
 
     static Object memo(Value v, int slot) {
-        return switch (v) {
-            case PyDict d -> d.memo(slot);
-            case PyList l -> l.memo(slot);
-            default -> null;
-        };
+        // instanceof rather than a type switch: this runs once per entry of every hash.
+        if (v instanceof PyDict d) return d.memo(slot);
+        if (v instanceof PyList l) return l.memo(slot);
+        return null;
     }
 
     private static void setMemo(Value v, int slot, Object memo) {
