@@ -3,13 +3,16 @@ package brokkr.cli;
 import brokkr.bench.LoopBench;
 import brokkr.bench.ReplayBench;
 import brokkr.bench.WorldBench;
+import brokkr.domains.conformance.Corpus;
+import brokkr.domains.tau2.runner.Tau2Domains;
 import java.io.PrintStream;
 import java.util.List;
 
 /**
  * {@code ./brokkr bench ...}: performance measurements, never timed tests. {@code world} runs the
- * world-value benchmarks (load, fork, updates, hashing); {@code replay} times a tau2 corpus replay and
- * compares it with upstream's own replay time recorded in the conformance README, side by side.
+ * world-value benchmarks (load, fork, updates, hashing); {@code replay} times a tau2 corpus replay
+ * against upstream's recorded time and the SHA-256 floor ({@link ReplayBench}); {@code loop}, pointer
+ * chasing by depth.
  */
 public record BenchCommand() implements Command {
     @Override public String name() { return "bench"; }
@@ -18,20 +21,28 @@ public record BenchCommand() implements Command {
 
     @Override public String usage() {
         return """
-               usage: ./brokkr bench world [--quick | --long] [--db retail|airline] [--only NAME] [--no-jmh]
+               usage: ./brokkr bench world [--quick | --long] [--db DOMAIN] [--only NAME] [--no-jmh]
                       ./brokkr bench replay --domain DOMAIN --corpus FILE [--repeat N] [--threads T]
                       ./brokkr bench loop [--depths 1000,4000,16000,64000,100000] [--max-seconds S]
 
-               world   loads tau2 db.json worlds and measures load, fork, 1,000 random updates and full /
-                       incremental hashing (JMH plus an in-process CPU-time table).
-               replay  replays a tau2 conformance corpus N times (default 5) in one warm JVM with T worker
-                       threads (default: the number of cores) and prints the best wall time, time per call,
-                       the hashing share, and the ratio to upstream's recorded replay time for that corpus
-                       (the timing table of the corpus folder's README).
+               world   loads the db.json world of each tau2 domain that has one (%s; or --db DOMAIN) as
+                       the domain does (the tau2 data directory: -Dbrokkr.tau2.data, BROKKR_TAU2_DATA, else
+                       ../shared/upstream/tau2-bench; every file checked against its pinned sha256) and
+                       measures load, fork, 1,000 random updates and full / incremental hashing (JMH plus an
+                       in-process CPU-time table).
+               replay  replays a conformance corpus of any tau2 domain (%s) N times (default 5) per thread
+                       count (1 and T, default T: the number of cores) in one warm JVM, as conformance does,
+                       and prints per run and for the best run of each thread count: wall time, time per
+                       call, the bytes its world hashes fed to SHA-256, the SHA-256 floor (MessageDigest's
+                       time for as many bytes on as many threads, measured right after the run) and the
+                       replay's ratio to it, and the ratio to upstream's recorded replay of that corpus
+                       (shared/conformance/tau2/README.md, "Upstream timings"; retail gold and fuzz-seed11,
+                       airline gold, telecom gold and fuzz-seed11).
                loop    pointer chasing with the scripted ideal follower at each depth: wall time, time per
                        hop, bytes allocated and heap retained, for the agent loop (./brokkr loop N) and for
                        the evaluation path of a loop cell (depths up to 10000); a depth slower than S
-                       seconds (default 120) ends the series.""";
+                       seconds (default 120) ends the series.""".formatted(String.join(", ", WorldBench.domains()),
+                String.join(", ", Tau2Domains.names()));
     }
 
     @Override
@@ -39,7 +50,7 @@ public record BenchCommand() implements Command {
         if (args.isEmpty()) throw new UsageException("missing benchmark (world, replay or loop)");
         List<String> rest = args.subList(1, args.size());
         return switch (args.get(0)) {
-            case "world" -> WorldBench.run(rest, out);
+            case "world" -> usage(() -> WorldBench.run(rest, out));
             case "replay" -> usage(() -> ReplayBench.run(rest, out));
             case "loop" -> usage(() -> LoopBench.run(rest, out));
             default -> throw new UsageException("unknown benchmark '" + args.get(0) + "'");
@@ -48,10 +59,12 @@ public record BenchCommand() implements Command {
 
     private interface Bench { int run() throws Exception; }
 
-    /** The benches refuse bad arguments with IllegalArgumentException: here, usage errors. */
+    /** The benches refuse bad arguments with IllegalArgumentException: here, usage errors; a corpus that cannot be replayed, an input error. */
     private static int usage(Bench bench) throws Exception {
         try {
             return bench.run();
+        } catch (Corpus.CorpusException e) {
+            throw new InputException(e.getMessage());
         } catch (IllegalArgumentException e) {
             throw new UsageException(e.getMessage());
         }

@@ -7,7 +7,6 @@ import brokkr.kernel.KernelSpec;
 import org.dflib.jjava.jupyter.kernel.KernelConnectionProperties;
 
 import java.io.PrintStream;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -90,7 +89,7 @@ public record KernelCommand(Map<String, String> env) implements Command {
     /** Serves until a shutdown request; the process then exits (Jupyter restarts by starting a new one). */
     static int serve(Path connectionFile) throws Exception {
         System.setProperty("java.awt.headless", "true");
-        KernelConnectionProperties props = KernelConnectionProperties.parse(Files.readString(connectionFile));
+        KernelConnectionProperties props = ConnectionFile.read(connectionFile);
         BrokkrKernel kernel = BrokkrKernelBuilder.builder().build();
         BrokkrConnection connection = new BrokkrConnection(props);
         kernel.becomeHandlerForConnection(connection);
