@@ -22,7 +22,9 @@ final class ErrorMessages {
     static String describe(Throwable e) {
         StringBuilder text = new StringBuilder();
         for (Throwable c = e; c != null; c = c.getCause() == c ? null : c.getCause()) {
-            String reason = own(c);
+            // "cannot read F" then F's NoSuchFileException: the path once, then what happened to it.
+            String reason = c instanceof FileSystemException f && f.getFile() != null && f.getOtherFile() == null
+                    && text.toString().contains(f.getFile()) ? fileProblem(f) : own(c);
             if (reason == null || text.toString().contains(reason)) continue;
             if (!text.isEmpty()) text.append(": ");
             text.append(reason);
@@ -45,7 +47,14 @@ final class ErrorMessages {
 
     private static String file(FileSystemException f) {
         String path = f.getFile() == null ? "" : f.getFile();
-        String what = switch (f) {
+        String what = fileProblem(f);
+        String other = f.getOtherFile() == null ? "" : " -> " + f.getOtherFile();
+        return path.isEmpty() ? what : path + other + ": " + what;
+    }
+
+    private static String fileProblem(FileSystemException f) {
+        String path = f.getFile() == null ? "" : f.getFile();
+        return switch (f) {
             case NoSuchFileException x -> "no such file or directory";
             case FileAlreadyExistsException x -> path.isEmpty() || Files.isDirectory(Path.of(path)) ? "already exists"
                     : "already exists and is not a directory";
@@ -54,8 +63,6 @@ final class ErrorMessages {
             case DirectoryNotEmptyException x -> "directory not empty";
             default -> f.getReason() == null ? words(f) : f.getReason();
         };
-        String other = f.getOtherFile() == null ? "" : " -> " + f.getOtherFile();
-        return path.isEmpty() ? what : path + other + ": " + what;
     }
 
     /** {@code NumberFormatException} -> "number format exception". */

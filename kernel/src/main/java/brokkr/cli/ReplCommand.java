@@ -55,6 +55,7 @@ public record ReplCommand() implements Command {
             if (args.size() == 2 && args.get(0).equals("--charts")) charts = Path.of(args.get(1));
             else throw new UsageException("unexpected argument '" + args.getFirst() + "'");
         }
+        if (Files.exists(charts) && !Files.isDirectory(charts)) throw new InputException("--charts " + charts + " is not a directory");
         System.setProperty("java.awt.headless", "true");
         Renderer renderer = Rendering.registerAll(new Renderer());
         Printer printer = new Printer(renderer, charts, out);
@@ -167,7 +168,7 @@ public record ReplCommand() implements Command {
                         out.println("chart written to " + svg);
                     }
                 } catch (IOException e) {
-                    out.println("could not write the chart: " + e.getMessage());
+                    out.println("could not write the chart: " + ErrorMessages.describe(e));
                 }
                 // a composite (pass^k: chart and numbers) has its numbers as text; a bare chart's text is just its title
                 if (!(o instanceof org.knowm.xchart.internal.chartpart.Chart<?, ?>)) out.println(d.getData(MIMEType.TEXT_PLAIN));

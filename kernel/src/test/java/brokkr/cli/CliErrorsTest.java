@@ -159,6 +159,15 @@ class CliErrorsTest {
                 new IllegalStateException("cannot open f.db", new SQLException("[SQLITE_NOTADB] file is not a database"))));
         assertEquals("cannot read x: /x: no such file or directory",
                 ErrorMessages.describe(new UncheckedIOException("cannot read x", new NoSuchFileException("/x"))));
+        assertEquals("cannot read data file /d/f.json: no such file or directory", ErrorMessages.describe(
+                new UncheckedIOException("cannot read data file /d/f.json", new NoSuchFileException("/d/f.json"))), "the path once");
+        Path emptyData = Files.createDirectories(tmp.resolve("no-bfcl-data"));
+        RuntimeException bfcl = assertThrows(brokkr.domains.bfcl.BfclData.BfclDataException.class, () -> brokkr.domains.bfcl.BfclData.load(emptyData));
+        assertTrue(ErrorMessages.describe(bfcl).matches("cannot read BFCL data file " + java.util.regex.Pattern.quote(emptyData.toString())
+                + "/\\S+\\.json: no such file or directory"), "was: ...: PATH: PATH; " + ErrorMessages.describe(bfcl));
+        Run repl = main("repl", "--charts", file.toString());
+        assertEquals(2, repl.code());
+        assertEquals("brokkr repl: --charts " + file + " is not a directory", repl.err().strip());
         assertEquals("bad thing", ErrorMessages.describe(new RuntimeException(new IllegalArgumentException("bad thing"))));
         assertEquals("bad thing", ErrorMessages.describe(new RuntimeException(null, new IllegalArgumentException("bad thing"))));
         assertEquals("null pointer exception", ErrorMessages.describe(new NullPointerException()));
