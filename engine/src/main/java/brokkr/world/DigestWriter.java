@@ -63,7 +63,7 @@ final class DigestWriter implements Appendable {
     /** json.dumps's default separators ({@code ", "}, {@code ": "}), those of the shared skeleton runs. */
     private final boolean defaultSeps;
 
-    private byte[] buf = new byte[FLUSH_AT + 1024];
+    private byte[] buf = takeBuffer();
     private int len;
     /** Bytes handed to the digest so far. */
     private long digested;
@@ -98,10 +98,30 @@ final class DigestWriter implements Appendable {
         return b;
     }
 
+    /**
+     * This thread's spare buffer: a world hash makes a writer per hash and per patched child, and a new
+     * 17 KB buffer each was a quarter of a tau2 replay's allocation. A writer takes the spare (a writer
+     * nested in another finds none and starts small) and gives it back when done.
+     */
+    private static final ThreadLocal<byte[]> SPARE = new ThreadLocal<>();
+
+    private static byte[] takeBuffer() {
+        byte[] b = SPARE.get();
+        if (b == null) return new byte[1024];
+        SPARE.set(null);
+        return b;
+    }
+
+    private void releaseBuffer() {
+        if (buf.length <= 1 << 20 && SPARE.get() == null) SPARE.set(buf); // a huge one is not kept
+        buf = null;
+    }
+
     /** Writes the whole value and returns the digest. */
     byte[] digest(Value v) {
         write(v);
         flush();
+        releaseBuffer();
         return md.digest();
     }
 
@@ -114,6 +134,7 @@ final class DigestWriter implements Appendable {
         if (md != null) throw new IllegalStateException("a digesting writer");
         write(v);
         len = 0;
+        releaseBuffer();
     }
 
     private void flush() {
