@@ -186,9 +186,15 @@ final class DigestWriter implements Appendable {
         Object memo = slot < 0 ? null : WorldHash.text(d.memo(slot));
         if (memo != null && memoHit(memo)) return;
         if (d.isEmpty()) { writeAscii("{}"); return; }
+        boolean cached = md == null && sortKeys && d.size() >= SORT_CACHE_FROM;
+        if (cached) {
+            SortOrder last = SortOrder.LAST.get().get(d.size());
+            if (last != null && last.patch(this, d)) return;
+        }
         List<Map.Entry<String, Value>> entries = entries(d);
-        SortOrder order = md == null && sortKeys && entries.size() >= SORT_CACHE_FROM ? SortOrder.LAST.get().get(entries.size()) : null;
-        if (order != null && order.patch(this, d, entries)) return;
+        // The permutation entries() just used (a nested dict of the same size may replace the order's later).
+        SortOrder order = cached ? SortOrder.LAST.get().get(entries.size()) : null;
+        int[] perm = order == null ? null : order.perm;
         open(d);
         put((byte) '{');
         boolean first = true;
@@ -211,7 +217,7 @@ final class DigestWriter implements Appendable {
             int[] partAt = order == null ? null : new int[entries.size()];
             Object[] skeleton = skeleton(entries, null, partAt);
             d.memo(slot, skeleton);
-            if (order != null) order.remember(entries, skeleton, partAt, slot);
+            if (order != null) order.remember(entries, perm, skeleton, partAt, slot);
         }
     }
 
@@ -249,11 +255,15 @@ final class DigestWriter implements Appendable {
         private static final ThreadLocal<java.util.HashMap<Integer, SortOrder>> LAST = ThreadLocal.withInitial(java.util.HashMap::new);
         private String[] keys;
         private int[] perm;
-        /** The last skeleton of a dict with these keys (sorted order), its values, and where each value is in it (-1: inside a run). */
+        /**
+         * The last skeleton memoizing built for a dict of this size, with that dict's keys and values in
+         * insertion order, each entry's position in sorted order, and where each sorted position's value
+         * is in the skeleton (-1: inside a run).
+         */
         private Object[] skeleton;
-        /** The keys of that dict, sorted: a nested dict of the same size may have replaced {@link #keys} meanwhile. */
-        private String[] sortedKeys;
+        private String[] skeletonKeys;
         private Value[] values;
+        private int[] sortedAt;
         private int[] partAt;
         private int skeletonSlot;
         /** The text length of that dict, or -1 when some child is large (patching needs every changed child's length). */
@@ -283,76 +293,86 @@ final class DigestWriter implements Appendable {
                 }
                 c.keys = keys;
                 c.perm = perm;
-                c.skeleton = null; // other keys: the skeleton is another dict's
             }
             Map.Entry<String, Value>[] out = new Map.Entry[n];
             for (int i = 0; i < n; i++) out[i] = entries[c.perm[i]];
             return out;
         }
 
-        /** After {@link #sorted} of these entries: the skeleton memoizing built for them. */
-        void remember(List<Map.Entry<String, Value>> sorted, Object[] skeleton, int[] partAt, int slot) {
+        /** The skeleton memoizing built for the dict whose sorted entries these are ({@code perm}: sorted position -> insertion index). */
+        void remember(List<Map.Entry<String, Value>> sorted, int[] perm, Object[] skeleton, int[] partAt, int slot) {
             int n = sorted.size();
-            Value[] values = new Value[n];
-            String[] keys = new String[n];
             long length = 0;
             for (Object part : skeleton) {
                 if (part instanceof byte[] run) length += run.length;
                 else if (WorldHash.text(WorldHash.memo((Value) part, slot)) instanceof byte[] text) length += text.length;
                 else length = Long.MIN_VALUE; // a large child: its length is not at hand
             }
-            for (int i = 0; i < n; i++) {
-                values[i] = sorted.get(i).getValue();
-                keys[i] = sorted.get(i).getKey();
+            String[] keys = new String[n];
+            Value[] vals = new Value[n];
+            int[] at = new int[n];
+            for (int s = 0; s < n; s++) {
+                int i = perm[s];
+                keys[i] = sorted.get(s).getKey();
+                vals[i] = sorted.get(s).getValue();
+                at[i] = s;
             }
             this.skeleton = skeleton;
-            this.sortedKeys = keys;
-            this.values = values;
+            this.skeletonKeys = keys;
+            this.values = vals;
+            this.sortedAt = at;
             this.partAt = partAt;
             this.skeletonSlot = slot;
             this.textLength = Math.max(-1, length);
         }
 
         /**
-         * Memoizes {@code d} (just sorted by {@link #sorted}, so with the remembered keys) from the
-         * remembered skeleton when only container children changed, each still small and the dict still
-         * large: the same skeleton a full walk would build. False (nothing stored) when it does not apply.
+         * Memoizes {@code d} from the remembered skeleton when it has the remembered dict's keys in the
+         * same insertion order (so the same sorted order) and only container children changed, each still
+         * small and the dict still large: the skeleton a full walk would build, from one pass over the
+         * entries (no sorting, no copy of them). False (nothing stored) when that does not apply.
          */
-        boolean patch(DigestWriter w, PyDict d, List<Map.Entry<String, Value>> sorted) {
-            if (skeleton == null || skeletonSlot != w.slot || textLength < 0) return false;
-            int n = sorted.size();
-            if (n != sortedKeys.length) return false;
+        boolean patch(DigestWriter w, PyDict d) {
+            if (skeleton == null || skeletonSlot != w.slot || textLength < 0 || d.size() != skeletonKeys.length) return false;
+            int n = skeletonKeys.length;
             int[] changed = null;
+            Value[] now = null;
             int count = 0;
             long length = textLength;
-            for (int i = 0; i < n; i++) {
-                Map.Entry<String, Value> e = sorted.get(i);
+            int i = 0;
+            for (Map.Entry<String, Value> e : d.entries()) {
                 String key = e.getKey();
-                if (key != sortedKeys[i] && !key.equals(sortedKeys[i])) return false;
+                if (key != skeletonKeys[i] && !key.equals(skeletonKeys[i])) return false;
                 Value v = e.getValue();
                 Value old = values[i];
-                if (v == old) continue;
-                // A leaf, or a container that became a leaf or empty, changes a run: walk the dict.
-                if (partAt[i] < 0 || !((v instanceof PyDict vd && !vd.isEmpty()) || (v instanceof PyList vl && !vl.isEmpty()))) return false;
-                if (changed == null) changed = new int[Math.max(4, n / 8)];
-                if (count == changed.length) return false; // many changes: another lineage, walk it
-                Object was = WorldHash.text(WorldHash.memo(old, w.slot));
-                Object now = WorldHash.text(WorldHash.memo(v, w.slot));
-                if (now == null) {
-                    new DigestWriter(null, w.sortKeys, w.slot, w.threshold, ", ", ": ").memoize(v); // a maximal child: as a root
-                    now = WorldHash.text(WorldHash.memo(v, w.slot));
+                if (v != old) {
+                    // A leaf, or a container that became a leaf or empty, changes a run: walk the dict.
+                    if (partAt[sortedAt[i]] < 0 || !((v instanceof PyDict vd && !vd.isEmpty()) || (v instanceof PyList vl && !vl.isEmpty()))) {
+                        return false;
+                    }
+                    if (changed == null) {
+                        changed = new int[Math.max(4, n / 8)];
+                        now = new Value[changed.length];
+                    }
+                    if (count == changed.length) return false; // many changes: another lineage, walk it
+                    Object was = WorldHash.text(WorldHash.memo(old, w.slot));
+                    Object text = WorldHash.text(WorldHash.memo(v, w.slot));
+                    if (text == null) {
+                        new DigestWriter(null, w.sortKeys, w.slot, w.threshold, ", ", ": ").memoize(v); // a maximal child: as a root
+                        text = WorldHash.text(WorldHash.memo(v, w.slot));
+                    }
+                    if (!(was instanceof byte[] wasText) || !(text instanceof byte[] nowText)) return false;
+                    length += nowText.length - wasText.length;
+                    changed[count] = i;
+                    now[count++] = v;
                 }
-                if (!(was instanceof byte[] wasText) || !(now instanceof byte[] nowText)) return false;
-                length += nowText.length - wasText.length;
-                changed[count++] = i;
+                i++;
             }
             if (length < w.threshold) return false; // the dict became small: its memo is its bytes
             Object[] parts = skeleton.clone();
             for (int k = 0; k < count; k++) {
-                int i = changed[k];
-                Value v = sorted.get(i).getValue();
-                parts[partAt[i]] = v;
-                values[i] = v;
+                parts[partAt[sortedAt[changed[k]]]] = now[k];
+                values[changed[k]] = now[k];
             }
             d.memo(w.slot, parts);
             skeleton = parts;
