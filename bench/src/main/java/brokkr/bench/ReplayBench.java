@@ -27,8 +27,9 @@ import java.util.concurrent.CountDownLatch;
  *       digests as many bytes on as many threads (large updates of one buffer: SHA-256's throughput
  *       alone). The replay's wall time over the floor's is what the replay costs beyond hashing, plus one.</li>
  * </ul>
- * Each thread count (1 and the requested one) runs {@code --repeat} times; the summary takes the best
- * run and the best floor of that thread count (the least disturbed figures on a shared machine).
+ * Each thread count (1 and the requested one) runs {@code --repeat} times, each from a collected heap;
+ * the summary takes the best run and the best floor of that thread count (the least disturbed figures
+ * on a shared machine).
  */
 public final class ReplayBench {
     private ReplayBench() {}
@@ -128,6 +129,7 @@ public final class ReplayBench {
         int sequences = 0, calls = 0;
         for (int t : threadCounts) {
             for (int r = 1; r <= repeat; r++) {
+                System.gc(); // each run starts from a collected heap (as JMH's -gc true): not the previous run's garbage
                 long bytes0 = WorldHash.digestedBytes();
                 long t0 = System.nanoTime();
                 Tau2Conformance.Report rep = Tau2Conformance.run(factory, corpus, null, t);
