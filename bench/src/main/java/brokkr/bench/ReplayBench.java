@@ -27,7 +27,8 @@ import java.util.concurrent.CountDownLatch;
  *       digests as many bytes on as many threads (large updates of one buffer: SHA-256's throughput
  *       alone). The replay's wall time over the floor's is what the replay costs beyond hashing, plus one.</li>
  * </ul>
- * Each thread count (1 and the requested one) runs {@code --repeat} times, each from a collected heap;
+ * After untimed warm-up replays (at least two and a second's worth), each thread count (1 and the
+ * requested one) runs {@code --repeat} times, each from a collected heap;
  * the summary takes the best run and the best floor of that thread count (the least disturbed figures
  * on a shared machine).
  */
@@ -125,6 +126,13 @@ public final class ReplayBench {
     public static Report measure(Tau2Conformance.EnvironmentFactory factory, String domain, Path corpus, int repeat,
                                  List<Integer> threadCounts, PrintStream out) {
         floorNanos(64L << 20, threadCounts.getLast()); // SHA-256's compiled intrinsic, before anything is timed
+        // Untimed replays until the JIT has seen the replay: at least two, and at least a second of them.
+        long warmUntil = System.nanoTime() + 1_000_000_000L;
+        for (int w = 0; w < 2 || System.nanoTime() < warmUntil; w++) {
+            if (Tau2Conformance.run(factory, corpus, null, threadCounts.get(w % threadCounts.size())).mismatches() != 0) {
+                throw new Mismatch("replay has mismatches: run ./brokkr conformance tau2 --domain " + domain + " --corpus " + corpus + " first");
+            }
+        }
         List<Run> runs = new ArrayList<>();
         int sequences = 0, calls = 0;
         for (int t : threadCounts) {
