@@ -1,5 +1,9 @@
 package brokkr.bench;
 
+import brokkr.domains.tau2.environment.Tau2Data;
+import brokkr.domains.tau2.runner.Tau2Benchmark;
+import brokkr.domains.tau2.runner.Tau2Domains;
+import brokkr.value.Json;
 import brokkr.world.ValuePaths;
 
 import brokkr.value.PyBool;
@@ -9,24 +13,45 @@ import brokkr.value.PyInt;
 import brokkr.value.PyList;
 import brokkr.value.PyStr;
 import brokkr.value.Value;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
 
-/** The benchmark's worlds (tau2 db.json files) and its random updates. */
+/**
+ * The benchmark's worlds and its random updates. A world is a tau2 domain's {@code db.json} read as the
+ * domain reads it: from the tau2 data directory of the one data-directory rule ({@link Tau2Data#locate()}:
+ * {@code -Dbrokkr.tau2.data}, {@code BROKKR_TAU2_DATA}, else {@code shared/upstream/tau2-bench} beside the
+ * project) and checked against the sha256 the domain pins, so a benchmark never measures other data than
+ * the domain runs on.
+ */
 final class BenchWorlds {
     private BenchWorlds() {}
 
-    /** {@code shared/upstream/tau2-bench/data/tau2/domains/DOMAIN/db.json}, beside the project root. */
-    static Path db(String domain) {
-        Path rel = Path.of("shared", "upstream", "tau2-bench", "data", "tau2", "domains", domain, "db.json");
-        for (Path dir = Path.of("").toAbsolutePath(); dir != null; dir = dir.getParent()) {
-            if (Files.isRegularFile(dir.resolve(rel))) return dir.resolve(rel);
+    /** A domain's pinned db file in a located data directory. */
+    record Db(String domain, Tau2Data data, String path, String sha256) {
+        /** The file's bytes, digest-checked, as a world value (what the domain's load starts from). */
+        Value load() { return Json.read(data.read(path, sha256)); }
+
+        Path file() { return data.root().resolve(path); }
+    }
+
+    private static String dbPath(String domain) { return "data/tau2/domains/" + domain + "/db.json"; }
+
+    /** The registered tau2 domains whose world is a pinned {@code db.json}, sorted. */
+    static List<String> domains() {
+        return Tau2Domains.all().stream().filter(b -> b.dataDigests().containsKey(dbPath(b.domainName())))
+                .map(Tau2Benchmark::domainName).toList();
+    }
+
+    /** {@code domain}'s db; IllegalArgumentException naming the domains that have one. */
+    static Db db(String domain) {
+        for (Tau2Benchmark b : Tau2Domains.all()) {
+            String pin = b.dataDigests().get(dbPath(domain));
+            if (b.domainName().equals(domain) && pin != null) return new Db(domain, Tau2Data.locate(), dbPath(domain), pin);
         }
-        throw new IllegalStateException("no " + rel + " beside the project root (run from inside the project)");
+        throw new IllegalArgumentException("no tau2 domain '" + domain + "' with a db.json (available: " + String.join(", ", domains()) + ")");
     }
 
     /** One update: a path to a leaf field of a random record (an order, a user, a product ...) and its new value. */

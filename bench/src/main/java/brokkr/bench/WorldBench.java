@@ -1,11 +1,11 @@
 package brokkr.bench;
 
 import brokkr.world.WorldHash;
-import brokkr.value.Json;
 
 import brokkr.python.PyJson;
 import brokkr.value.Value;
 import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -20,41 +20,57 @@ import org.openjdk.jmh.runner.options.OptionsBuilder;
 import org.openjdk.jmh.runner.options.TimeValue;
 
 /**
- * {@code ./brokkr bench world}: runs {@link WorldBenchmarks} with JMH on the tau2 retail and airline
- * dbs and prints a table, then the memo footprint per key order and a memo-threshold sweep.
+ * {@code ./brokkr bench world}: runs {@link WorldBenchmarks} with JMH on the dbs of the tau2 domains
+ * that have a {@code db.json} (retail, airline), read as the domains read them ({@link BenchWorlds}: the
+ * data-directory rule, pinned digests), and prints a table, then the memo footprint per key order and
+ * a memo-threshold sweep.
  *
  * <p>Arguments: {@code --quick} (smoke run), {@code --long} (4x1 s warm-up, 6x1 s measured instead of
- * 2x0.5 s, 4x0.5 s), {@code --db retail|airline} (one db only), {@code --only REGEX} (JMH benchmark
+ * 2x0.5 s, 4x0.5 s), {@code --db DOMAIN} (one db only), {@code --only REGEX} (JMH benchmark
  * filter, e.g. {@code hash}), {@code --no-jmh} (only the in-process tables).
  *
  * <p>Without the launcher: {@code mvn -q -B -pl bench -am package -DskipTests && java -cp
  * bench/target/classes:$(cat bench/target/classpath.txt) brokkr.bench.WorldBench}, from the project
- * root (the dbs are found in {@code ../shared} beside it). JMH forks a JVM with this JVM's class path.
+ * root. JMH forks a JVM with this JVM's class path and data directory.
  */
 public final class WorldBench {
     /** Thread CPU time: on a machine shared with builds, wall time of a millisecond-scale call is mostly waiting. */
     private static final java.lang.management.ThreadMXBean CPU = java.lang.management.ManagementFactory.getThreadMXBean();
     private WorldBench() {}
 
+    /** The tau2 domains whose world is a db.json: those {@code --db} accepts, and the default. */
+    public static List<String> domains() {
+        return BenchWorlds.domains();
+    }
+
     public static void main(String[] args) throws Exception {
         System.exit(run(Arrays.asList(args), System.out));
     }
 
+    /** Bad arguments are IllegalArgumentExceptions; a data directory that is missing or differs from the pins, Tau2DataExceptions. */
     public static int run(List<String> args, PrintStream out) throws Exception {
         boolean quick = false, longer = false, jmh = true;
-        List<String> dbs = List.of("retail", "airline");
+        List<String> dbs = null;
         String only = ".*";
         for (int i = 0; i < args.size(); i++) {
-            switch (args.get(i)) {
+            String a = args.get(i);
+            switch (a) {
                 case "--quick" -> quick = true;
                 case "--long" -> longer = true;
                 case "--no-jmh" -> jmh = false;
-                case "--db" -> dbs = List.of(args.get(++i));
-                case "--only" -> only = args.get(++i);
-                default -> throw new IllegalArgumentException("unknown argument " + args.get(i)
-                        + " (expected --quick, --long, --db retail|airline, --only REGEX, --no-jmh)");
+                case "--db", "--only" -> {
+                    if (i + 1 >= args.size()) throw new IllegalArgumentException(a + " needs a value");
+                    String v = args.get(++i);
+                    if (a.equals("--only")) only = v;
+                    else dbs = List.of(BenchWorlds.db(v).domain()); // an unknown domain is refused here, before JMH starts
+                }
+                default -> throw new IllegalArgumentException("unknown argument '" + a
+                        + "' (expected --quick, --long, --db " + String.join("|", BenchWorlds.domains()) + ", --only REGEX, --no-jmh)");
             }
         }
+        if (dbs == null) dbs = BenchWorlds.domains();
+        // Every db is read and checked once here: a changed file fails before any measurement.
+        for (String db : dbs) BenchWorlds.db(db).load();
         if (jmh) jmhTable(out, dbs, only, quick ? 0 : longer ? 2 : 1);
         cpuTable(out, dbs, quick ? 10 : 30);
         footprint(out, dbs);
@@ -68,7 +84,9 @@ public final class WorldBench {
                 .include(WorldBenchmarks.class.getName() + "\\..*(" + only + ").*")
                 .param("db", dbs.toArray(String[]::new))
                 .forks(1)
-                .jvmArgsAppend("-Xss8m", "-Xmx4g", "--sun-misc-unsafe-memory-access=allow") // JMH 1.37 uses Unsafe
+                // JMH 1.37 uses Unsafe; the fork reads the data directory this JVM located.
+                .jvmArgsAppend("-Xss8m", "-Xmx4g", "--sun-misc-unsafe-memory-access=allow",
+                        "-Dbrokkr.tau2.data=" + BenchWorlds.db(dbs.getFirst()).data().root().toAbsolutePath())
                 .warmupIterations(warmups[effort]).warmupTime(TimeValue.milliseconds(millis[effort]))
                 .measurementIterations(measurements[effort]).measurementTime(TimeValue.milliseconds(millis[effort]))
                 .shouldFailOnError(true);
@@ -116,8 +134,8 @@ public final class WorldBench {
     private static void cpuTable(PrintStream out, List<String> dbs, int samples) {
         Map<String, Map<String, Double>> rows = new LinkedHashMap<>();
         for (String db : dbs) {
-            java.nio.file.Path file = BenchWorlds.db(db);
-            Value world = Json.read(file);
+            BenchWorlds.Db file = BenchWorlds.db(db);
+            Value world = file.load();
             Random rnd = new Random(42);
             BenchWorlds.Update[] updates = new BenchWorlds.Update[WorldBenchmarks.UPDATES];
             for (int i = 0; i < updates.length; i++) updates[i] = BenchWorlds.randomUpdate(world, rnd);
@@ -125,7 +143,7 @@ public final class WorldBench {
             WorldHash.sha256(warmBase, true);
             WorldHash.sha256(warmBase, false);
             Random pick = new Random(7);
-            put(rows, "load", db, cpuMedianMs(samples, () -> null, x -> Json.read(file)));
+            put(rows, "load", db, cpuMedianMs(samples, () -> null, x -> file.load()));
             put(rows, "deepCopy", db, cpuMedianMs(samples, () -> null, x -> BenchWorlds.deepCopy(world)));
             put(rows, "forkAndUpdate", db, cpuMedianMs(samples * 100, () -> null, x -> updates[0].applyTo(world)));
             put(rows, "updates1000", db, cpuMedianMs(samples, () -> null, x -> {
@@ -133,7 +151,7 @@ public final class WorldBench {
                 for (BenchWorlds.Update u : updates) w = u.applyTo(w);
             }));
             put(rows, "hashNaiveSorted", db, cpuMedianMs(samples, () -> BenchWorlds.deepCopy(world),
-                    w -> WorldHash.newSha256().digest(PyJson.dumps(w, PyJson.DumpOptions.SORTED).getBytes(java.nio.charset.StandardCharsets.UTF_8))));
+                    w -> WorldHash.newSha256().digest(PyJson.dumps(w, PyJson.DumpOptions.SORTED).getBytes(StandardCharsets.UTF_8))));
             for (boolean sort : new boolean[] {true, false}) {
                 String order = sort ? "Sorted" : "Insertion";
                 double cold = cpuMedianMs(samples, () -> BenchWorlds.deepCopy(world), w -> WorldHash.sha256(w, sort));
@@ -183,7 +201,7 @@ public final class WorldBench {
         out.printf("%-8s %-9s %10s %12s %12s %10s %12s %12s%n", "db", "order", "threshold", "json bytes", "memo bytes", "memo/json",
                 "warm cpu ms", "checkpoints");
         for (String db : dbs) {
-            Value loaded = Json.read(BenchWorlds.db(db));
+            Value loaded = BenchWorlds.db(db).load();
             Random rnd = new Random(42);
             List<BenchWorlds.Update> updates = new ArrayList<>();
             for (int i = 0; i < 200; i++) updates.add(BenchWorlds.randomUpdate(loaded, rnd));

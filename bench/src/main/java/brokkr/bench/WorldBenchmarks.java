@@ -1,11 +1,10 @@
 package brokkr.bench;
 
+import brokkr.python.PyJson;
 import brokkr.world.WorldHash;
-import brokkr.value.Json;
-
 import brokkr.tool.WorldCell;
 import brokkr.value.Value;
-import java.nio.file.Path;
+import java.nio.charset.StandardCharsets;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -27,14 +26,14 @@ public class WorldBenchmarks {
     @State(Scope.Benchmark)
     public static class Db {
         @Param({"retail", "airline"}) public String db;
-        Path file;
+        BenchWorlds.Db file;
         Value world;
         BenchWorlds.Update[] updates;
 
         @Setup(Level.Trial)
         public void setUp() {
             file = BenchWorlds.db(db);
-            world = Json.read(file);
+            world = file.load();
             Random rnd = new Random(42);
             updates = new BenchWorlds.Update[UPDATES];
             for (int i = 0; i < UPDATES; i++) updates[i] = BenchWorlds.randomUpdate(world, rnd);
@@ -68,8 +67,9 @@ public class WorldBenchmarks {
         public void update(Db db) { next = db.updates[rnd.nextInt(UPDATES)].applyTo(base); }
     }
 
+    /** Loading as the domain does: read, check the pinned sha256, parse. */
     @Benchmark @OutputTimeUnit(TimeUnit.MILLISECONDS)
-    public Value load(Db db) { return Json.read(db.file); }
+    public Value load(Db db) { return db.file.load(); }
 
     /** Forking is handing over the reference: a new cell for the fork. */
     @Benchmark @OutputTimeUnit(TimeUnit.NANOSECONDS)
@@ -99,8 +99,8 @@ public class WorldBenchmarks {
     /** The naive way, for comparison (on the same fresh world as a cold hash): the whole json.dumps text, its bytes, sha256. */
     @Benchmark @OutputTimeUnit(TimeUnit.MILLISECONDS)
     public byte[] hashNaiveSorted(Cold c) {
-        String text = brokkr.python.PyJson.dumps(c.fresh, brokkr.python.PyJson.DumpOptions.SORTED);
-        return WorldHash.newSha256().digest(text.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        String text = PyJson.dumps(c.fresh, PyJson.DumpOptions.SORTED);
+        return WorldHash.newSha256().digest(text.getBytes(StandardCharsets.UTF_8));
     }
 
     @Benchmark @OutputTimeUnit(TimeUnit.MILLISECONDS)

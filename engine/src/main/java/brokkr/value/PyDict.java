@@ -1,6 +1,7 @@
 package brokkr.value;
 
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.function.UnaryOperator;
 import org.pcollections.OrderedPMap;
@@ -35,12 +36,17 @@ public final class PyDict implements Value {
 
     public int size() { return map.size(); }
     public boolean isEmpty() { return map.isEmpty(); }
-    public boolean containsKey(String k) { return map.containsKey(k); }
+    /**
+     * A hashed lookup: {@code OrderedPMap} inherits {@code AbstractMap.containsKey}, which walks every
+     * entry (so the tau2 tools' {@code order_id not in self.db.orders} scanned every order). Values
+     * are never Java null ({@link #with} and the builder refuse it), so a present key has a value.
+     */
+    public boolean containsKey(String k) { return map.get(k) != null; }
     /** The value, or Java {@code null} when absent (not {@link PyNone}). */
     public Value get(String k) { return map.get(k); }
     public Value getOrDefault(String k, Value dflt) { Value v = map.get(k); return v == null ? dflt : v; }
-    public PyDict with(String k, Value v) { return new PyDict(map.plus(k, v)); }
-    public PyDict without(String k) { return map.containsKey(k) ? new PyDict(map.minus(k)) : this; }
+    public PyDict with(String k, Value v) { return new PyDict(map.plus(k, Objects.requireNonNull(v, "a dict value (None is PyNone)"))); }
+    public PyDict without(String k) { return containsKey(k) ? new PyDict(map.minus(k)) : this; }
     /** Update the value under {@code k} (which must exist) with {@code f}. */
     public PyDict update(String k, UnaryOperator<Value> f) {
         Value old = map.get(k);
@@ -68,7 +74,7 @@ public final class PyDict implements Value {
      */
     public static final class Builder {
         private OrderedPMap<String, Value> entries = OrderedPMap.empty();
-        public Builder put(String k, Value v) { entries = entries.plus(k, v); return this; }
+        public Builder put(String k, Value v) { entries = entries.plus(k, Objects.requireNonNull(v, "a dict value (None is PyNone)")); return this; }
         public Builder put(String k, Object v) { return put(k, Value.of(v)); }
         public PyDict build() { return entries.isEmpty() ? EMPTY : new PyDict(entries); }
     }

@@ -24,7 +24,8 @@ import java.util.function.Consumer;
  * (typically the pristine db every episode or replayed sequence starts from), and the last world
  * hashed (its previous step). A world unrelated to the anchor (neither its first nor its last entry
  * is the anchor's: another db, a deep copy) becomes the new anchor, so a thread moving on to another
- * domain does not keep an anchor nothing resumes from. States are
+ * domain does not keep an anchor nothing resumes from (and an emptied third, the last trace replaced,
+ * whose arrays the next hash fills: a trace's arrays per hash were much of a replay's garbage). States are
  * never updated after they are recorded (only cloned), so traces share them freely. Memory: per entry
  * one reference to the node and the gap (shared with the skeleton when it is one run), and one cloned
  * digest state per checkpoint (shared between traces while their texts agree); see
@@ -33,8 +34,11 @@ import java.util.function.Consumer;
 final class DigestCheckpoints {
     private DigestCheckpoints() {}
 
-    /** Per key order (memo slot): {anchor, last} trace of this thread. */
-    private static final ThreadLocal<Trace[][]> TRACES = ThreadLocal.withInitial(() -> new Trace[2][2]);
+    /**
+     * Per key order (memo slot): {anchor, last, spare} traces of this thread; the spare is a last trace
+     * that was replaced (referenced by nothing), whose arrays the next trace reuses.
+     */
+    private static final ThreadLocal<Trace[][]> TRACES = ThreadLocal.withInitial(() -> new Trace[2][3]);
 
     private static final byte[] EMPTY = new byte[0];
 
@@ -50,12 +54,33 @@ final class DigestCheckpoints {
 
     /** One hashed text: per entry, the gap before it, its node, and the digest state after it or null (no checkpoint). */
     static final class Trace {
-        byte[][] gaps = new byte[64][];
-        Value[] nodes = new Value[64];
+        byte[][] gaps;
+        Value[] nodes;
         /** The entries' text memos, the bytes the nodes stood for when digested. */
-        byte[][] texts = new byte[64][];
-        MessageDigest[] states = new MessageDigest[64];
+        byte[][] texts;
+        MessageDigest[] states;
         int n;
+
+        Trace() { this(64); }
+
+        /** Empty, holding no node, gap or state, to be filled again (only this thread held it). */
+        Trace reset() {
+            Arrays.fill(gaps, 0, n, null);
+            Arrays.fill(nodes, 0, n, null);
+            Arrays.fill(texts, 0, n, null);
+            Arrays.fill(states, 0, n, null);
+            n = 0;
+            return this;
+        }
+
+        /** Sized for {@code capacity} entries: a world's trace has about as many as the trace before it. */
+        Trace(int capacity) {
+            int c = Math.max(16, capacity);
+            gaps = new byte[c][];
+            nodes = new Value[c];
+            texts = new byte[c][];
+            states = new MessageDigest[c];
+        }
 
         void add(byte[] gap, Value node, byte[] text, MessageDigest state) {
             if (n == nodes.length) {
@@ -84,12 +109,16 @@ final class DigestCheckpoints {
      */
     static byte[] digest(Object[] rootSkeleton, int slot, Consumer<Value> memoize) {
         Trace[] mine = TRACES.get()[slot];
+        Trace spare = mine[2];
+        mine[2] = null;
         Feed feed = new Feed(mine[0] == null ? new Trace[0]
-                : mine[1] == null || mine[1] == mine[0] ? new Trace[] {mine[0]} : new Trace[] {mine[1], mine[0]});
+                : mine[1] == null || mine[1] == mine[0] ? new Trace[] {mine[0]} : new Trace[] {mine[1], mine[0]}, spare);
         feed.skeleton(rootSkeleton, slot, memoize);
         byte[] digest = feed.finish();
+        Trace dropped = mine[1];
         if (mine[0] == null || !related(mine[0], feed.trace)) mine[0] = feed.trace;
         mine[1] = feed.trace;
+        if (dropped != null && dropped != mine[0]) mine[2] = dropped.reset(); // neither anchor nor last any more
         return digest;
     }
 
@@ -129,7 +158,7 @@ final class DigestCheckpoints {
 
     /** This thread's {first, last} traces of a key order (tests). */
     static Trace[] traces(int slot) {
-        return TRACES.get()[slot].clone();
+        return Arrays.copyOf(TRACES.get()[slot], 2);
     }
 
     /** Drops this thread's traces (tests; a thread hashing unrelated worlds keeps at most two per order). */
@@ -138,7 +167,7 @@ final class DigestCheckpoints {
     }
 
     private static final class Feed {
-        final Trace trace = new Trace();
+        final Trace trace;
         /** Traces whose text equals this one's so far (the first {@code aliveCount}). */
         final Trace[] alive;
         int aliveCount;
@@ -146,6 +175,8 @@ final class DigestCheckpoints {
         MessageDigest md;
         /** Bytes digested since the last checkpoint. */
         long sinceCheckpoint;
+        /** Bytes digested by this feed (resumed entries included), for {@link WorldHash#digestedBytes()}. */
+        long digested;
 
         /** The current gap: a single run as it is, or several runs concatenated. */
         byte[] single;
@@ -153,7 +184,10 @@ final class DigestCheckpoints {
         int gapLen;
         int gapRuns;
 
-        Feed(Trace[] candidates) {
+        Feed(Trace[] candidates, Trace spare) {
+            // Growing the arrays by doubling from a small size, per hash, was a sixth of a tau2 replay's allocation.
+            int capacity = candidates.length == 0 ? 64 : candidates[0].n + candidates[0].n / 8 + 8;
+            trace = spare != null && spare.nodes.length >= capacity ? spare : new Trace(capacity);
             alive = candidates;
             aliveCount = candidates.length;
             if (aliveCount == 0) md = WorldHash.newSha256();
@@ -171,11 +205,10 @@ final class DigestCheckpoints {
                     memoize.accept(child);
                     memo = WorldHash.text(WorldHash.memo(child, slot));
                 }
-                switch (memo) {
-                    case byte[] text -> entry(child, text);
-                    case Object[] nested -> skeleton(nested, slot, memoize);
-                    default -> throw new IllegalStateException("not a world hash memo: " + memo.getClass());
-                }
+                // instanceof rather than a type switch: once per entry of every hash.
+                if (memo instanceof byte[] text) entry(child, text);
+                else if (memo instanceof Object[] nested) skeleton(nested, slot, memoize);
+                else throw new IllegalStateException("not a world hash memo: " + memo.getClass());
             }
         }
 
@@ -222,6 +255,7 @@ final class DigestCheckpoints {
             md.update(g);
             md.update(text);
             sinceCheckpoint += g.length + text.length;
+            digested += g.length + text.length;
             MessageDigest state = null;
             if (sinceCheckpoint >= CHECKPOINT_EVERY) {
                 state = copy(md);
@@ -242,6 +276,7 @@ final class DigestCheckpoints {
                 md.update(trace.gaps[i]);
                 md.update(trace.texts[i]);
                 sinceCheckpoint += trace.gaps[i].length + trace.texts[i].length;
+                digested += trace.gaps[i].length + trace.texts[i].length;
             }
         }
 
@@ -249,6 +284,7 @@ final class DigestCheckpoints {
             byte[] g = takeGap();
             if (md == null) resume();
             md.update(g);
+            WorldHash.countDigested(digested + g.length);
             return md.digest();
         }
     }

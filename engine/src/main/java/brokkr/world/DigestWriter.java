@@ -63,8 +63,10 @@ final class DigestWriter implements Appendable {
     /** json.dumps's default separators ({@code ", "}, {@code ": "}), those of the shared skeleton runs. */
     private final boolean defaultSeps;
 
-    private byte[] buf = new byte[FLUSH_AT + 1024];
+    private byte[] buf = takeBuffer();
     private int len;
+    /** Bytes handed to the digest so far. */
+    private long digested;
 
     /** The open containers, outermost first. */
     private Value[] frameNode = new Value[32];
@@ -96,10 +98,30 @@ final class DigestWriter implements Appendable {
         return b;
     }
 
+    /**
+     * This thread's spare buffer: a world hash makes a writer per hash and per patched child, and a new
+     * 17 KB buffer each was a quarter of a tau2 replay's allocation. A writer takes the spare (a writer
+     * nested in another finds none and starts small) and gives it back when done.
+     */
+    private static final ThreadLocal<byte[]> SPARE = new ThreadLocal<>();
+
+    private static byte[] takeBuffer() {
+        byte[] b = SPARE.get();
+        if (b == null) return new byte[1024];
+        SPARE.set(null);
+        return b;
+    }
+
+    private void releaseBuffer() {
+        if (buf.length <= 1 << 20 && SPARE.get() == null) SPARE.set(buf); // a huge one is not kept
+        buf = null;
+    }
+
     /** Writes the whole value and returns the digest. */
     byte[] digest(Value v) {
         write(v);
         flush();
+        releaseBuffer();
         return md.digest();
     }
 
@@ -112,12 +134,19 @@ final class DigestWriter implements Appendable {
         if (md != null) throw new IllegalStateException("a digesting writer");
         write(v);
         len = 0;
+        releaseBuffer();
     }
 
     private void flush() {
-        if (md != null) md.update(buf, 0, len);
+        if (md != null) {
+            md.update(buf, 0, len);
+            digested += len;
+        }
         len = 0;
     }
+
+    /** Bytes this writer has handed to its digest. */
+    long digested() { return digested; }
 
     private void write(Value v) {
         // Most frequent first.
@@ -150,14 +179,22 @@ final class DigestWriter implements Appendable {
             afterItem();
         }
         put((byte) ']');
-        if (close() && slot >= 0) l.memo(slot, skeleton(null, l.items()));
+        if (close() && slot >= 0) l.memo(slot, skeleton(null, l.items(), null));
     }
 
     private void writeDict(PyDict d) {
         Object memo = slot < 0 ? null : WorldHash.text(d.memo(slot));
         if (memo != null && memoHit(memo)) return;
         if (d.isEmpty()) { writeAscii("{}"); return; }
+        boolean cached = md == null && sortKeys && d.size() >= SORT_CACHE_FROM;
+        if (cached) {
+            SortOrder last = SortOrder.LAST.get().get(d.size());
+            if (last != null && last.patch(this, d)) return;
+        }
         List<Map.Entry<String, Value>> entries = entries(d);
+        // The permutation entries() just used (a nested dict of the same size may replace the order's later).
+        SortOrder order = cached ? SortOrder.LAST.get().get(entries.size()) : null;
+        int[] perm = order == null ? null : order.perm;
         open(d);
         put((byte) '{');
         boolean first = true;
@@ -176,7 +213,12 @@ final class DigestWriter implements Appendable {
             afterItem();
         }
         put((byte) '}');
-        if (close() && slot >= 0) d.memo(slot, skeleton(entries, null));
+        if (close() && slot >= 0) {
+            int[] partAt = order == null ? null : new int[entries.size()];
+            Object[] skeleton = skeleton(entries, null, partAt);
+            d.memo(slot, skeleton);
+            if (order != null) order.remember(entries, perm, skeleton, partAt, slot);
+        }
     }
 
     /**
@@ -202,15 +244,30 @@ final class DigestWriter implements Appendable {
     private static final int SORT_CACHE_FROM = 64;
 
     /**
-     * The sorting permutation of the last large dict of this thread with a given size. An update of
-     * one entry of a large table (orders, users) makes a new dict with the same keys in the same
-     * insertion order, whose permutation is then a check of its keys (mostly by identity, as the
-     * persistent map shares the key strings) instead of a sort.
+     * The sorting permutation of the last large dict of this thread with a given size, and the skeleton
+     * memoizing gave it. An update of one entry of a large table (orders, users) makes a new dict with
+     * the same keys in the same insertion order, whose permutation is then a check of its keys (mostly
+     * by identity, as the persistent map shares the key strings) instead of a sort, and whose skeleton
+     * is the previous one with the changed children replaced ({@link #patch}) instead of a new walk of
+     * every entry (key runs, leaves, every child's memo).
      */
     private static final class SortOrder {
         private static final ThreadLocal<java.util.HashMap<Integer, SortOrder>> LAST = ThreadLocal.withInitial(java.util.HashMap::new);
         private String[] keys;
         private int[] perm;
+        /**
+         * The last skeleton memoizing built for a dict of this size, with that dict's keys and values in
+         * insertion order, each entry's position in sorted order, and where each sorted position's value
+         * is in the skeleton (-1: inside a run).
+         */
+        private Object[] skeleton;
+        private String[] skeletonKeys;
+        private Value[] values;
+        private int[] sortedAt;
+        private int[] partAt;
+        private int skeletonSlot;
+        /** The text length of that dict, or -1 when some child is large (patching needs every changed child's length). */
+        private long textLength;
 
         @SuppressWarnings("unchecked")
         static Map.Entry<String, Value>[] sorted(Map.Entry<String, Value>[] entries) {
@@ -241,13 +298,95 @@ final class DigestWriter implements Appendable {
             for (int i = 0; i < n; i++) out[i] = entries[c.perm[i]];
             return out;
         }
+
+        /** The skeleton memoizing built for the dict whose sorted entries these are ({@code perm}: sorted position -> insertion index). */
+        void remember(List<Map.Entry<String, Value>> sorted, int[] perm, Object[] skeleton, int[] partAt, int slot) {
+            int n = sorted.size();
+            long length = 0;
+            for (Object part : skeleton) {
+                if (part instanceof byte[] run) length += run.length;
+                else if (WorldHash.text(WorldHash.memo((Value) part, slot)) instanceof byte[] text) length += text.length;
+                else length = Long.MIN_VALUE; // a large child: its length is not at hand
+            }
+            String[] keys = new String[n];
+            Value[] vals = new Value[n];
+            int[] at = new int[n];
+            for (int s = 0; s < n; s++) {
+                int i = perm[s];
+                keys[i] = sorted.get(s).getKey();
+                vals[i] = sorted.get(s).getValue();
+                at[i] = s;
+            }
+            this.skeleton = skeleton;
+            this.skeletonKeys = keys;
+            this.values = vals;
+            this.sortedAt = at;
+            this.partAt = partAt;
+            this.skeletonSlot = slot;
+            this.textLength = Math.max(-1, length);
+        }
+
+        /**
+         * Memoizes {@code d} from the remembered skeleton when it has the remembered dict's keys in the
+         * same insertion order (so the same sorted order) and only container children changed, each still
+         * small and the dict still large: the skeleton a full walk would build, from one pass over the
+         * entries (no sorting, no copy of them). False (nothing stored) when that does not apply.
+         */
+        boolean patch(DigestWriter w, PyDict d) {
+            if (skeleton == null || skeletonSlot != w.slot || textLength < 0 || d.size() != skeletonKeys.length) return false;
+            int n = skeletonKeys.length;
+            int[] changed = null;
+            Value[] now = null;
+            int count = 0;
+            long length = textLength;
+            int i = 0;
+            for (Map.Entry<String, Value> e : d.entries()) {
+                String key = e.getKey();
+                if (key != skeletonKeys[i] && !key.equals(skeletonKeys[i])) return false;
+                Value v = e.getValue();
+                Value old = values[i];
+                if (v != old) {
+                    // A leaf, or a container that became a leaf or empty, changes a run: walk the dict.
+                    if (partAt[sortedAt[i]] < 0 || !((v instanceof PyDict vd && !vd.isEmpty()) || (v instanceof PyList vl && !vl.isEmpty()))) {
+                        return false;
+                    }
+                    if (changed == null) {
+                        changed = new int[Math.max(4, n / 8)];
+                        now = new Value[changed.length];
+                    }
+                    if (count == changed.length) return false; // many changes: another lineage, walk it
+                    Object was = WorldHash.text(WorldHash.memo(old, w.slot));
+                    Object text = WorldHash.text(WorldHash.memo(v, w.slot));
+                    if (text == null) {
+                        new DigestWriter(null, w.sortKeys, w.slot, w.threshold, ", ", ": ").memoize(v); // a maximal child: as a root
+                        text = WorldHash.text(WorldHash.memo(v, w.slot));
+                    }
+                    if (!(was instanceof byte[] wasText) || !(text instanceof byte[] nowText)) return false;
+                    length += nowText.length - wasText.length;
+                    changed[count] = i;
+                    now[count++] = v;
+                }
+                i++;
+            }
+            if (length < w.threshold) return false; // the dict became small: its memo is its bytes
+            Object[] parts = skeleton.clone();
+            for (int k = 0; k < count; k++) {
+                parts[partAt[sortedAt[changed[k]]]] = now[k];
+                values[changed[k]] = now[k];
+            }
+            d.memo(w.slot, parts);
+            skeleton = parts;
+            textLength = length;
+            w.memoHit(parts); // a large container: every open one is large as well
+            return true;
+        }
     }
 
     /**
      * The skeleton of a large container: its own text (brackets, separators, keys, leaf values) as
      * byte runs, alternating with its non-empty container children, whose memos hold the rest.
      */
-    private Object[] skeleton(List<Map.Entry<String, Value>> entries, List<Value> items) {
+    private Object[] skeleton(List<Map.Entry<String, Value>> entries, List<Value> items, int[] partAt) {
         // The buffer's tail is the scratch space: what is written past mark is taken out again.
         int mark = len;
         ArrayList<Object> parts = new ArrayList<>();
@@ -260,6 +399,7 @@ final class DigestWriter implements Appendable {
                 Value v = entries != null ? entries.get(i).getValue() : items.get(i);
                 if ((v instanceof PyDict d && !d.isEmpty()) || (v instanceof PyList l && !l.isEmpty())) {
                     parts.add(entries != null ? keyRun(keyRuns, entries.get(i).getKey(), mark) : LIST_RUN);
+                    if (partAt != null) partAt[i] = parts.size();
                     parts.add(v);
                     continue;
                 }
@@ -276,8 +416,10 @@ final class DigestWriter implements Appendable {
             if ((v instanceof PyDict d && !d.isEmpty()) || (v instanceof PyList l && !l.isEmpty())) {
                 parts.add(Arrays.copyOfRange(buf, mark, len));
                 len = mark;
+                if (partAt != null) partAt[i] = parts.size();
                 parts.add(v);
             } else {
+                if (partAt != null) partAt[i] = -1;
                 write(v);
             }
         }
@@ -334,7 +476,10 @@ final class DigestWriter implements Appendable {
             if (smallFrom == depth && bytes.length >= DIRECT_AT) {
                 // No open container may still be small, so nothing needs these bytes in the buffer.
                 flush();
-                if (md != null) md.update(bytes);
+                if (md != null) {
+                    md.update(bytes);
+                    digested += bytes.length;
+                }
             } else {
                 // Short memos are gathered in the buffer: one digest call per many of them.
                 put(bytes);

@@ -10,6 +10,7 @@ import java.util.Collections;
 import java.util.HexFormat;
 import java.util.IdentityHashMap;
 import java.util.Set;
+import java.util.concurrent.atomic.LongAdder;
 
 /**
  * The hash of a world as upstream computes it (tau2-bench {@code tau2/utils/utils.py get_dict_hash}:
@@ -51,6 +52,22 @@ public final class WorldHash {
 
     private WorldHash() {}
 
+    /**
+     * Bytes fed to SHA-256 by world hashes in this JVM, all threads: what {@code bench replay} compares
+     * with {@link MessageDigest}'s own time for as many bytes (its floor). Each hash adds its count once,
+     * at its end, so counting costs one striped add per hash, not per update.
+     */
+    private static final LongAdder DIGESTED = new LongAdder();
+
+    /** Bytes fed to SHA-256 by world hashes so far (JVM-wide, monotonic): take the difference around a piece of work. */
+    public static long digestedBytes() {
+        return DIGESTED.sum();
+    }
+
+    static void countDigested(long bytes) {
+        DIGESTED.add(bytes);
+    }
+
     /** A hashed root's memo: its text memo ({@code byte[]} or skeleton) and the hex digest of that text. */
     record Hashed(Object text, String hex) {}
 
@@ -68,7 +85,10 @@ public final class WorldHash {
         boolean container = (world instanceof PyDict d && !d.isEmpty()) || (world instanceof PyList l && !l.isEmpty());
         if (!container) {
             // A leaf or an empty container: a few bytes, nothing to keep.
-            return HexFormat.of().formatHex(new DigestWriter(newSha256(), sortKeys, slot, memoThreshold, ", ", ": ").digest(world));
+            DigestWriter w = new DigestWriter(newSha256(), sortKeys, slot, memoThreshold, ", ", ": ");
+            byte[] digest = w.digest(world);
+            countDigested(w.digested());
+            return HexFormat.of().formatHex(digest);
         }
         if (memo == null) {
             new DigestWriter(null, sortKeys, slot, memoThreshold, ", ", ": ").memoize(world);
@@ -76,7 +96,10 @@ public final class WorldHash {
             if (memo instanceof Hashed h) return h.hex(); // another thread finished meanwhile
         }
         byte[] digest = switch (memo) {
-            case byte[] text -> newSha256().digest(text);
+            case byte[] text -> {
+                countDigested(text.length);
+                yield newSha256().digest(text);
+            }
             case Object[] skeleton -> DigestCheckpoints.digest(skeleton, slot,
                     child -> new DigestWriter(null, sortKeys, slot, memoThreshold, ", ", ": ").memoize(child));
             default -> throw new IllegalStateException("not a world hash memo: " + memo.getClass());
@@ -97,11 +120,10 @@ public final class WorldHash {
     }
 
     static Object memo(Value v, int slot) {
-        return switch (v) {
-            case PyDict d -> d.memo(slot);
-            case PyList l -> l.memo(slot);
-            default -> null;
-        };
+        // instanceof rather than a type switch: this runs once per entry of every hash.
+        if (v instanceof PyDict d) return d.memo(slot);
+        if (v instanceof PyList l) return l.memo(slot);
+        return null;
     }
 
     private static void setMemo(Value v, int slot, Object memo) {

@@ -38,4 +38,18 @@ class ValueTest {
     void repeatedKeyKeepsFirstPositionAndLastValue() {
         assertEquals("{\"a\": 3, \"b\": 2}", PyJson.dumps(Json.parse("{\"a\":1,\"b\":2,\"a\":3}")));
     }
+
+    @Test
+    void membershipIsALookupAndValuesAreNeverJavaNull() {
+        PyDict.Builder b = PyDict.builder();
+        for (int i = 0; i < 2000; i++) b.put("#W" + i, PyDict.of("i", i));
+        PyDict orders = b.build().with("none", PyNone.NONE).without("#W7");
+        assertTrue(orders.containsKey("#W1999"));
+        assertTrue(orders.containsKey("none"), "a key holding None is present");
+        assertFalse(orders.containsKey("#W7"));
+        assertFalse(orders.containsKey("#W2000"));
+        assertSame(orders, orders.without("#W7"), "removing an absent key is no change");
+        assertThrows(NullPointerException.class, () -> orders.with("x", (Value) null));
+        assertThrows(NullPointerException.class, () -> PyDict.builder().put("x", (Value) null));
+    }
 }

@@ -254,6 +254,97 @@ class WorldHashTest {
         assertTrue(DigestCheckpoints.retainedBytes() > 0);
     }
 
+    /**
+     * An updated large table's skeleton is the previous one with the changed children replaced; every
+     * other change (a leaf, a child that becomes a leaf, empty or large, another key set, a dict that
+     * becomes small) walks the table again. Each version hashes as json.dumps says.
+     */
+    @Test
+    void anUpdatedTableIsPatchedAndEveryOtherChangeWalked() {
+        java.util.Random r = new java.util.Random(8);
+        PyDict.Builder b = PyDict.builder();
+        for (int i = 0; i < 300; i++) {
+            String k = "#o" + (r.nextInt(900_000) + 100_000);
+            b.put(k, i % 10 == 0 ? Value.of(i) : PyDict.of("id", k, "items", PyList.of(new PyStr("x" + i)), "total", new PyFloat(i / 4.0)));
+        }
+        PyDict table = b.build();
+        PyDict world = PyDict.of("orders", table, "users", PyDict.of("u", 1));
+        assertEquals(reference(world, true), WorldHash.sha256(world, true));
+        List<String> keys = new ArrayList<>(table.keys());
+        String dictKey = keys.get(1), otherDictKey = keys.get(250), leafKey = keys.get(0);
+        List<java.util.function.UnaryOperator<PyDict>> changes = List.of(
+                t -> t.with(dictKey, PyDict.of("id", "changed")),
+                t -> t.with(dictKey, PyDict.of("id", "again")).with(otherDictKey, PyList.of(Value.of(1), Value.of(2))),
+                t -> t.with(leafKey, Value.of("a leaf changed")),
+                t -> t.with(dictKey, Value.of(7)),
+                t -> t.with(otherDictKey, PyDict.empty()),
+                t -> t.with(dictKey, PyDict.of("big", "z".repeat(WorldHash.DEFAULT_MEMO_THRESHOLD))),
+                t -> t.with(dictKey, PyDict.of("id", "small again")),
+                t -> t.without(otherDictKey),
+                t -> t.with("#new", PyDict.of("id", "new")));
+        PyDict current = table;
+        for (var change : changes) {
+            PyDict next = change.apply(current);
+            Value w = world.with("orders", next);
+            assertEquals(reference(w, true), WorldHash.sha256(w, true));
+            assertEquals(reference(w, false), WorldHash.sha256(w, false));
+            current = next;
+        }
+        // A one-child update after a walked version: patched, so the runs are the previous skeleton's own arrays.
+        PyDict base = current;
+        PyDict next = base.with(dictKey, PyDict.of("id", "patched"));
+        WorldHash.sha256(world.with("orders", next), true);
+        Object[] before = (Object[]) WorldHash.text(base.memo(1)), after = (Object[]) WorldHash.text(next.memo(1));
+        assertEquals(before.length, after.length);
+        assertSame(before[0], after[0], "the run before the first child is shared, not rebuilt");
+        assertSame(before[before.length - 1], after[after.length - 1]);
+        // Shrunk below the threshold: the table's memo is its bytes, as a walk makes it.
+        PyDict.Builder few = PyDict.builder();
+        for (int i = 0; i < 64; i++) few.put("k" + i, PyDict.of("v", "w".repeat(i == 0 ? 4000 : 200)));
+        PyDict large = few.build();
+        String pad = "p".repeat(WorldHash.DEFAULT_MEMO_THRESHOLD); // the root is large, so the table's memo is its own
+        assertEquals(reference(PyDict.of("t", large, "pad", pad), true), WorldHash.sha256(PyDict.of("t", large, "pad", pad), true));
+        assertInstanceOf(Object[].class, WorldHash.text(large.memo(1)));
+        PyDict shrunk = large.with("k0", PyDict.of("v", "w"));
+        assertEquals(reference(PyDict.of("t", shrunk, "pad", pad), true), WorldHash.sha256(PyDict.of("t", shrunk, "pad", pad), true));
+        assertInstanceOf(byte[].class, WorldHash.text(shrunk.memo(1)));
+    }
+
+    /** bench replay's SHA-256 floor rests on this count: every byte handed to the digest, once. */
+    @Test
+    void digestedBytesCountEveryByteFedToSha256() {
+        DigestCheckpoints.forget();
+        Value small = Json.parse("{\"b\": [1, 2.5, \"x\u00e9\"], \"a\": {\"c\": null}}");
+        long before = WorldHash.digestedBytes();
+        WorldHash.sha256(small, true);
+        assertEquals(PyJson.dumps(small, DumpOptions.SORTED).length(), WorldHash.digestedBytes() - before, "a small world: its text");
+        before = WorldHash.digestedBytes();
+        WorldHash.sha256(small, true);
+        WorldHash.sha256(new PyStr("leaf"), true);
+        assertEquals("\"leaf\"".length(), WorldHash.digestedBytes() - before, "hashed again: the hex memo, nothing digested");
+
+        PyDict base = tables(new java.util.Random(3));
+        int length = PyJson.dumps(base, DumpOptions.SORTED).length();
+        before = WorldHash.digestedBytes();
+        WorldHash.sha256(base, true);
+        assertEquals(length, WorldHash.digestedBytes() - before, "a large world new to this thread: its whole text");
+
+        // The last entry of "mid" changes: digesting resumes at the last checkpoint before it.
+        DigestCheckpoints.Trace first = DigestCheckpoints.traces(1)[0];
+        PyDict mid = base.get("mid").asDict();
+        String last = mid.keys().stream().max(DigestWriter::compareKeys).orElseThrow();
+        PyDict next = base.with("mid", mid.with(last, PyDict.of("id", "changed")));
+        int changed = base.get("alpha").asDict().size() + mid.size() - 1;
+        int checkpoint = changed - 1;
+        while (first.states[checkpoint] == null) checkpoint--;
+        long prefix = 0;
+        for (int i = 0; i <= checkpoint; i++) prefix += first.gaps[i].length + first.texts[i].length;
+        before = WorldHash.digestedBytes();
+        WorldHash.sha256(next, true);
+        assertEquals(PyJson.dumps(next, DumpOptions.SORTED).length() - prefix, WorldHash.digestedBytes() - before);
+        assertTrue(prefix > length / 3, "most of the text is not digested again: " + prefix + " of " + length);
+    }
+
     @Test
     void anUnrelatedWorldBecomesTheAnchor() {
         DigestCheckpoints.forget();

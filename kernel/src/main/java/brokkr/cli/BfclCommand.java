@@ -122,7 +122,13 @@ public record BfclCommand(Map<String, String> env) implements Command {
             default -> throw new UsageException("unknown agent '" + agentName + "' (gold, reference, tools)");
         };
         Function<ModelRef, Candidate> models = Cells.providers(env);
-        if (!agent.provider().equals(BenchmarkProvider.SCRIPTED)) models.apply(agent.modelRef()); // configuration errors before any task runs
+        if (!agent.provider().equals(BenchmarkProvider.SCRIPTED)) {
+            try {
+                models.apply(agent.modelRef()); // configuration errors before any task runs
+            } catch (IllegalArgumentException e) {
+                throw new InputException(e.getMessage()); // an unknown provider, a key that is not set
+            }
+        }
         BenchmarkProvider bfcl = Registry.load().benchmark("bfcl");
         List<EnvironmentDef> envs = new ArrayList<>();
         for (String id : bfcl.tasks(BfclBenchmark.split(categories, sample, seed))) envs.add(bfcl.environment(id, Map.of()));

@@ -5,7 +5,10 @@ import java.util.List;
 
 /**
  * One CLI command ({@code ./brokkr NAME ...}). {@link #run} returns the process exit code; a bad
- * argument throws {@link UsageException}, which the launcher turns into the usage text and exit 2.
+ * argument throws {@link UsageException}, which {@link Main} turns into its message, the command's
+ * synopsis and exit 2; a bad input that is not about the command line's shape (a file that cannot be
+ * read or written, a model provider that is not configured) throws {@link InputException}: its message
+ * and exit 2. Any other exception is a runtime error: its message (with its causes), exit 1.
  */
 public interface Command {
     String name();
@@ -15,7 +18,12 @@ public interface Command {
     String usage();
     int run(List<String> args, PrintStream out, PrintStream err) throws Exception;
 
-    final class UsageException extends RuntimeException {
+    class UsageException extends RuntimeException {
         public UsageException(String message) { super(message); }
+    }
+
+    /** Exit 2 without the synopsis: the command line was well formed, but what it names is not usable. */
+    final class InputException extends UsageException {
+        public InputException(String message) { super(message); }
     }
 }

@@ -6,7 +6,6 @@ import brokkr.kernel.KernelSpec;
 import org.dflib.jjava.jupyter.kernel.KernelConnectionProperties;
 
 import java.io.PrintStream;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -94,7 +93,7 @@ public record KernelCommand(Map<String, String> env) implements Command {
      */
     int serve(Path connectionFile) throws Exception {
         System.setProperty("java.awt.headless", "true");
-        KernelConnectionProperties props = KernelConnectionProperties.parse(Files.readString(connectionFile));
+        KernelConnectionProperties props = ConnectionFile.read(connectionFile);
         System.exit(KernelServer.serve(props, BrokkrKernelBuilder.builder(), env));
         return 0;
     }

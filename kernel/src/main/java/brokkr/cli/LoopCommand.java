@@ -33,7 +33,8 @@ public record LoopCommand(ModelSource models) implements Command {
                                   (stops after half the hops), retry (asks for the middle hop twice)
 
                Exit status: 0 when the run was scored (PASS or FAIL), 1 when the model could not be
-               reached (infrastructure failure, not scored), 2 for a usage error.""";
+               reached (infrastructure failure, not scored), 2 for a usage error or a provider that is
+               unknown or not configured (no key).""";
     }
 
     @Override

@@ -8,8 +8,17 @@ import java.util.List;
 import java.util.Map;
 import java.util.ServiceLoader;
 
-/** Brokkr's command line: {@code ./brokkr COMMAND [ARGS]}. Commands register in {@link #COMMANDS}. */
+/**
+ * Brokkr's command line: {@code ./brokkr COMMAND [ARGS]}. Commands register in {@link #builtins()} (and
+ * through {@code ServiceLoader<Command>}). Exit status, the same for every command: 0 done, 1 a runtime
+ * error (or what a command documents, e.g. conformance mismatches), 2 a usage or input error
+ * ({@link Command.UsageException}), {@value #EXIT_NO_VERDICT} a run that finished with some
+ * episodes or cells without a verdict.
+ */
 public final class Main {
+    /** Exit status of a run in which some episodes (cells) have no verdict: infrastructure failures, harness errors. */
+    public static final int EXIT_NO_VERDICT = 3;
+
     /** The built-in commands, in the order {@code --help} lists them. */
     static List<Command> builtins() {
         ModelSource models = ModelSource.fromEnvironment(System.getenv());
@@ -54,12 +63,21 @@ public final class Main {
             return c.run(rest, out, err);
         } catch (Command.UsageException e) {
             err.println("brokkr " + c.name() + ": " + e.getMessage());
-            err.println(c.usage());
+            if (!(e instanceof Command.InputException)) {
+                err.println(synopsis(c.usage()));
+                err.println("(./brokkr help " + c.name() + " for details)");
+            }
             return 2;
         } catch (Exception e) {
-            err.println("brokkr " + c.name() + ": " + e.getMessage());
+            err.println("brokkr " + c.name() + ": " + ErrorMessages.describe(e));
             return 1;
         }
+    }
+
+    /** The usage text's first paragraph (its {@code usage:} lines): an error shows that, not the whole text. */
+    static String synopsis(String usage) {
+        int blank = usage.indexOf("\n\n");
+        return (blank < 0 ? usage : usage.substring(0, blank)).stripTrailing();
     }
 
     static void printHelp(Map<String, Command> commands, PrintStream s) {

@@ -34,7 +34,8 @@ public record ParallelCommand(ModelSource models) implements Command {
                                   one turn) or serial (one lookup per turn)
 
                Exit status: 0 when the run was scored, 1 when the model could not be reached
-               (infrastructure failure, not scored), 2 for a usage error.""";
+               (infrastructure failure, not scored), 2 for a usage error or a provider that is unknown
+               or not configured (no key).""";
     }
 
     @Override

@@ -90,6 +90,7 @@ public record ReplCommand(Map<String, String> env) implements Command {
                 throw new UsageException("unexpected argument '" + a + "'");
             }
         }
+        if (Files.exists(charts) && !Files.isDirectory(charts)) throw new InputException("--charts " + charts + " is not a directory");
         System.setProperty("java.awt.headless", "true");
         Renderer renderer = ReadableValues.renderer();
         Printer printer = new Printer(renderer, charts, out);
@@ -234,7 +235,7 @@ public record ReplCommand(Map<String, String> env) implements Command {
                         out.println("chart written to " + svg);
                     }
                 } catch (IOException e) {
-                    out.println("could not write the chart: " + e.getMessage());
+                    out.println("could not write the chart: " + ErrorMessages.describe(e));
                 }
                 // a composite (pass^k: chart and numbers) has its numbers as text; a bare chart's text is just its title
                 if (!(o instanceof Chart<?, ?>)) out.println(text(o, d));

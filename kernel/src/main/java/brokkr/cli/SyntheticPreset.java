@@ -24,7 +24,12 @@ final class SyntheticPreset {
     /** Evaluates task {@code a.size()} of {@code benchmark} with the arguments' candidate. */
     static Attempt run(String benchmark, BenchmarkArgs a, ModelSource models) {
         // The model is opened first: a bad provider configuration is the command's error, not an attempt's.
-        Candidate model = a.model() == null ? null : models.open(a.provider(), a.model());
+        Candidate model;
+        try {
+            model = a.model() == null ? null : models.open(a.provider(), a.model());
+        } catch (IllegalArgumentException e) {
+            throw new Command.InputException(e.getMessage()); // an unknown provider, a key that is not set
+        }
         BenchmarkProvider provider = Registry.load().benchmark(benchmark);
         EnvironmentDef env;
         try {

@@ -16,14 +16,10 @@ import brokkr.experiment.Registry;
 import brokkr.python.PyJson;
 import brokkr.value.PyBool;
 import brokkr.value.PyDict;
-import java.io.BufferedWriter;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -79,7 +75,14 @@ public final class Tau2Command implements Command {
                   --agent-stop-token  let ###STOP### in the llm agent's text end the episode (upstream's LLMAgent
                                     at the pinned commit does not: its stop token is text for the user)
                   --max-steps, --max-errors  upstream's limits (default 200, 10)
-                  --out             append one JSON object per episode (transcript, grade, model requests)
+                  --out             append one JSON object per episode (transcript, grade, model requests) as one
+                                    line; a new file is created owner-only (0600); a last line cut short (a killed
+                                    run) is ended first, with a warning, so the next record is whole
+
+                Exit status: 0 when every episode was graded; 3 when some episode has no verdict (model calls
+                failed after their retries, or a harness error: not scored, counted on stderr); 2 for a usage
+                error, an --out file that cannot be written or a provider that is unknown or not configured;
+                1 for any other error.
                 """.formatted(String.join(", ", Tau2Domains.names()));
     }
 
@@ -186,20 +189,29 @@ public final class Tau2Command implements Command {
     public int run(List<String> argv, PrintStream out, PrintStream err) throws IOException, InterruptedException {
         Args a = parse(argv);
         Preset p = preset(a, Registry.load());
-        BenchmarkProvider bench = p.benchmark();
-        AgentDef agent = p.agent();
-        List<EnvironmentDef> envs = p.environments();
         Function<ModelRef, Candidate> models = Cells.providers(env);
         List<ModelRef> named = new ArrayList<>(p.roles().values());
-        named.add(agent.modelRef());
+        named.add(p.agent().modelRef());
         for (ModelRef m : named) {
             if (m.provider().equals(BenchmarkProvider.SCRIPTED)) continue;
             try {
-                models.apply(m); // a bad provider configuration is a usage error before any episode runs
+                models.apply(m); // a bad provider configuration is an input error before any episode runs
             } catch (IllegalArgumentException e) {
-                throw new UsageException(e.getMessage());
+                throw new InputException(e.getMessage());
             }
         }
+        // The record file is opened before anything runs: one that cannot be written is the command's error.
+        try (RecordFile log = a.out() == null ? null : RecordFile.open(a.out(), "--out", err)) {
+            return episodes(a, p, models, log, out, err);
+        }
+    }
+
+    /** Runs the preset's cells, prints a line per episode and the summary, appends each episode to {@code log}. */
+    private int episodes(Args a, Preset p, Function<ModelRef, Candidate> models, RecordFile log, PrintStream out, PrintStream err)
+            throws IOException, InterruptedException {
+        BenchmarkProvider bench = p.benchmark();
+        AgentDef agent = p.agent();
+        List<EnvironmentDef> envs = p.environments();
         String agentName = a.agent().equals("llm") ? a.provider() + ":" + a.model() : a.agent();
         String judgeName = a.judgeModel() != null ? a.provider() + ":" + a.judgeModel()
                 : Tau2Benchmark.judgeName(envs.isEmpty() ? Tau2Benchmark.DEFAULT_JUDGE : envs.getFirst().models().get("judge"), agent);
@@ -213,8 +225,7 @@ public final class Tau2Command implements Command {
         List<Attempt> attempts = new ArrayList<>();
         long start = System.nanoTime();
         // Episodes are independent (worlds are values), so they may run concurrently; results print in order.
-        try (BufferedWriter log = a.out() == null ? null : Files.newBufferedWriter(a.out(), StandardCharsets.UTF_8,
-                StandardOpenOption.CREATE, StandardOpenOption.APPEND)) {
+        try {
             Cells.run(cells, models, a.parallelism(), attempt -> {
                 Tau2Attempt r = new Tau2Attempt(attempt);
                 int trial = attempt.repetition() + 1;
@@ -223,9 +234,7 @@ public final class Tau2Command implements Command {
                         r.termination().isEmpty() ? "-" : r.termination(), r.steps(), r.checks());
                 if (log == null) return;
                 try {
-                    log.write(PyJson.dumps(r.toJson(agentName, userName, judgeName, trial), PyJson.DumpOptions.DEFAULT.withEnsureAscii(false)));
-                    log.newLine();
-                    log.flush();
+                    log.append(PyJson.dumps(r.toJson(agentName, userName, judgeName, trial), PyJson.DumpOptions.DEFAULT.withEnsureAscii(false)));
                 } catch (IOException e) {
                     throw new UncheckedIOException(e);
                 }
@@ -249,6 +258,12 @@ public final class Tau2Command implements Command {
                 graded.isEmpty() ? 0.0 : sum / graded.size(), graded.size(), perTask.size(), attempts.size() - graded.size(), seconds);
         List<Double> curve = PassHatK.curve(trials);
         for (int k = 1; k <= curve.size(); k++) out.printf(Locale.ROOT, "pass^%d: %.4f%n", k, curve.get(k - 1));
-        return 0;
+        List<Attempt> unscored = attempts.stream().filter(x -> !x.completed()).toList();
+        if (unscored.isEmpty()) return 0;
+        // No verdict is not a score of 0: the run is incomplete, and its exit status says so.
+        Attempt first = unscored.getFirst();
+        err.printf(Locale.ROOT, "brokkr tau2: %d of %d episode(s) have no verdict (not scored; first: task %s trial %d: %s); exit status %d%n",
+                unscored.size(), attempts.size(), first.taskId(), first.repetition() + 1, first.error(), Main.EXIT_NO_VERDICT);
+        return Main.EXIT_NO_VERDICT;
     }
 }

@@ -79,6 +79,67 @@ class Tau2CommandTest {
         assertTrue(r.out().contains("average reward: 0.5000"), r.out());
     }
 
+    /**
+     * Issue 10 item 12: a record file whose last line was cut short (a killed run) gets a new line before
+     * the next record, with a warning naming the file, so every new record is whole; a new file is
+     * owner-only (transcripts are private data).
+     */
+    @Test
+    void outEndsACutLastLineAndANewFileIsPrivate(@TempDir Path dir) throws Exception {
+        Path fresh = dir.resolve("fresh.jsonl");
+        Outcome first = run("run", "--domain", "retail", "--agent", "gold", "--task", "0", "--out", fresh.toString());
+        assertEquals(0, first.code(), first.err());
+        assertEquals(java.nio.file.attribute.PosixFilePermissions.fromString("rw-------"), Files.getPosixFilePermissions(fresh));
+        String whole = Files.readString(fresh);
+        String cut = whole.substring(0, whole.length() / 2);
+        Path log = dir.resolve("killed.jsonl");
+        Files.writeString(log, whole + cut);
+        Outcome r = run("run", "--domain", "retail", "--agent", "gold", "--task", "5", "--out", log.toString());
+        assertEquals(0, r.code(), r.err());
+        assertTrue(r.err().contains(log + " ended in an incomplete line (" + cut.getBytes(StandardCharsets.UTF_8).length + " bytes after the last newline"), r.err());
+        List<String> lines = Files.readAllLines(log);
+        assertEquals(3, lines.size(), "the cut record stays one line of its own");
+        assertEquals(cut, lines.get(1));
+        assertEquals("0", Json.parse(lines.get(0)).asDict().get("task_id").asStr());
+        assertEquals("5", Json.parse(lines.get(2)).asDict().get("task_id").asStr(), "the new record is whole");
+        assertTrue(Files.readString(log).endsWith("\n"));
+        Outcome again = run("run", "--domain", "retail", "--agent", "gold", "--task", "0", "--out", log.toString());
+        assertFalse(again.err().contains("incomplete line"), "a file ending in a newline is appended to as it is: " + again.err());
+        assertEquals(4, Files.readAllLines(log).size());
+    }
+
+    /** A record file that cannot be opened is the command's error, before any episode runs: it names the file, exit 2. */
+    @Test
+    void outThatCannotBeOpenedIsRefusedBeforeAnyEpisode(@TempDir Path dir) {
+        Path missingDir = dir.resolve("no-such-dir").resolve("x.jsonl");
+        for (Path bad : List.of(dir, missingDir)) {
+            Outcome r = run("run", "--domain", "retail", "--agent", "gold", "--task", "0", "--out", bad.toString());
+            assertEquals(2, r.code(), r.err());
+            assertTrue(r.err().contains("--out " + bad), r.err());
+            assertTrue(r.err().contains(bad.equals(dir) ? "is a directory, not a file" : "no directory " + missingDir.getParent()), r.err());
+            assertFalse(r.err().contains("usage:"), "not a usage error: " + r.err());
+            assertEquals("", r.out(), "nothing ran");
+        }
+    }
+
+    /** Issue 10 item 16: a run in which every episode lost its model has no verdict at all: exit 3, and stderr says how many. */
+    @Test
+    void episodesWithoutAVerdictGiveExitStatusThree() throws Exception {
+        try (var server = brokkr.provider.testing.ScriptedModelServer.start(req ->
+                brokkr.provider.testing.ScriptedModelServer.Reply.json(400, "{\"error\": {\"message\": \"no such model\"}}"))) {
+            ByteArrayOutputStream o = new ByteArrayOutputStream(), e = new ByteArrayOutputStream();
+            int code = new Tau2Command(server.openAiEnv()).run(List.of("run", "--domain", "retail", "--agent", "llm", "--model", "m",
+                    "--user-model", "u", "--judge-model", "j", "--task", "0", "--trials", "2"),
+                    new PrintStream(o, true, StandardCharsets.UTF_8), new PrintStream(e, true, StandardCharsets.UTF_8));
+            String out = o.toString(StandardCharsets.UTF_8), err = e.toString(StandardCharsets.UTF_8);
+            assertEquals(3, code, err);
+            assertTrue(out.contains("average reward: 0.0000 over 0 episode(s) of 0 task(s) (2 infrastructure failure(s) excluded)"), out);
+            assertTrue(err.contains("2 of 2 episode(s) have no verdict (not scored; first: task 0 trial 1: infrastructure failure: "), err);
+            assertTrue(err.contains("exit status 3"), err);
+        }
+        assertTrue(new Tau2Command().usage().contains("3 when some episode has no verdict"));
+    }
+
     /** The llm agent path through the CLI: every model is an OpenAI-compatible server on loopback. */
     @Test
     void llmAgentRunSendsUpstreamsSeedsAndRecordsTheRequests(@TempDir Path dir) throws Exception {
@@ -160,7 +221,9 @@ class Tau2CommandTest {
             int code = new Tau2Command(server.openAiEnv()).run(List.of("run", "--domain", "retail", "--agent", "llm", "--model", "m-agent",
                     "--user-model", "m-user", "--judge-model", "m-judge", "--task", "2", "--task", "5", "--trials", "2", "--out", log.toString()),
                     new PrintStream(o, true, StandardCharsets.UTF_8), new PrintStream(e, true, StandardCharsets.UTF_8));
-            assertEquals(0, code, e.toString(StandardCharsets.UTF_8));
+            assertEquals(Main.EXIT_NO_VERDICT, code, "3 of 4 episodes have no verdict: " + e.toString(StandardCharsets.UTF_8));
+            assertTrue(e.toString(StandardCharsets.UTF_8).contains("3 of 4 episode(s) have no verdict (not scored; first: task 2 trial 1: "),
+                    e.toString(StandardCharsets.UTF_8));
             String all = o.toString(StandardCharsets.UTF_8).strip();
             // One row per episode (the judge's parse error runs on to a second line).
             List<String> rows = all.lines().filter(l -> l.matches("\\d+ .*")).toList();

@@ -92,6 +92,7 @@ public final class BfclData {
     /** A data file that is missing, malformed or not the pinned one. */
     public static final class BfclDataException extends RuntimeException {
         public BfclDataException(String message) { super(message); }
+        public BfclDataException(String message, Throwable cause) { super(message, cause); }
     }
 
     private final Path dir;
@@ -188,7 +189,8 @@ public final class BfclData {
         try {
             bytes = Files.readAllBytes(file);
         } catch (IOException e) {
-            throw new BfclDataException("cannot read BFCL data file " + file + ": " + e.getMessage());
+            // An IOException's message is often the path alone: the cause says what happened.
+            throw new BfclDataException("cannot read BFCL data file " + file, e);
         }
         String pinned = DIGESTS.get(rel);
         String actual = sha256(bytes);

@@ -253,12 +253,18 @@ public final class RetailTools {
     /** {@code RetailTools.find_user_id_by_name_zip}: {@code and} short-circuits, so last_name.lower() runs only on a first-name match. */
     static Value findUserIdByNameZip(WorldCell c, Args a) {
         Value first = a.get("first_name"), last = a.get("last_name"), zip = a.get("zip");
+        // The arguments' lower() is the same on every iteration: computed once, where Python first evaluates
+        // it (the first user, and last_name only once a first name matched), so a non-str raises as there.
+        String firstLower = null, lastLower = null;
         for (Map.Entry<String, Value> e : table(c, "users").entries()) {
             PyDict user = e.getValue().asDict();
             PyDict name = user.get("name").asDict();
-            if (PyBuiltins.lower(name.get("first_name")).equals(PyBuiltins.lower(first))
-                    && PyBuiltins.lower(name.get("last_name")).equals(PyBuiltins.lower(last))
-                    && PyBuiltins.eq(user.get("address").asDict().get("zip"), zip)) {
+            String userFirst = PyBuiltins.lower(name.get("first_name"));
+            if (firstLower == null) firstLower = PyBuiltins.lower(first);
+            if (!userFirst.equals(firstLower)) continue;
+            String userLast = PyBuiltins.lower(name.get("last_name"));
+            if (lastLower == null) lastLower = PyBuiltins.lower(last);
+            if (userLast.equals(lastLower) && PyBuiltins.eq(user.get("address").asDict().get("zip"), zip)) {
                 return new PyStr(e.getKey());
             }
         }
@@ -268,8 +274,11 @@ public final class RetailTools {
     /** {@code RetailTools.find_user_id_by_email}. */
     static Value findUserIdByEmail(WorldCell c, Args a) {
         Value email = a.get("email");
+        String emailLower = null; // as in findUserIdByNameZip: once, where Python first evaluates it
         for (Map.Entry<String, Value> e : table(c, "users").entries()) {
-            if (PyBuiltins.lower(e.getValue().asDict().get("email")).equals(PyBuiltins.lower(email))) return new PyStr(e.getKey());
+            String userEmail = PyBuiltins.lower(e.getValue().asDict().get("email"));
+            if (emailLower == null) emailLower = PyBuiltins.lower(email);
+            if (userEmail.equals(emailLower)) return new PyStr(e.getKey());
         }
         throw valueError("User not found");
     }
