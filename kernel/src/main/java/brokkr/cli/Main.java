@@ -1,11 +1,16 @@
 package brokkr.cli;
 
+import brokkr.domains.bfcl.BfclData;
+import brokkr.domains.tau2.runner.Tau2Domains;
+import java.io.IOException;
+import java.io.InputStream;
 import java.io.PrintStream;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Properties;
 import java.util.ServiceLoader;
 
 /**
@@ -48,6 +53,10 @@ public final class Main {
             printHelp(commands, argv.isEmpty() ? err : out);
             return argv.isEmpty() ? 2 : 0;
         }
+        if (argv.get(0).equals("--version") || argv.get(0).equals("version")) {
+            out.println(version());
+            return 0;
+        }
         Command c = commands.get(argv.get(0));
         if (c == null) {
             err.println("brokkr: unknown command '" + argv.get(0) + "'");
@@ -80,8 +89,20 @@ public final class Main {
         return (blank < 0 ? usage : usage.substring(0, blank)).stripTrailing();
     }
 
+    /** This build's version, the upstream commits its benchmarks were proven against, and the Java running it. */
+    static String version() {
+        Properties p = new Properties();
+        try (InputStream in = Main.class.getResourceAsStream("version.properties")) {
+            if (in != null) p.load(in);
+        } catch (IOException e) {
+            // an unreadable version file leaves the version unknown; the rest of the line still holds
+        }
+        return "brokkr " + p.getProperty("version", "unknown") + " (tau2-bench " + Tau2Domains.UPSTREAM_REVISION.substring(0, 7)
+                + ", gorilla " + BfclData.UPSTREAM_COMMIT.substring(0, 7) + "; Java " + Runtime.version() + ")";
+    }
+
     static void printHelp(Map<String, Command> commands, PrintStream s) {
-        s.println("usage: ./brokkr COMMAND [ARGS]   (./brokkr help COMMAND for details)");
+        s.println("usage: ./brokkr COMMAND [ARGS]   (./brokkr help COMMAND for details, ./brokkr --version)");
         s.println();
         s.println("commands:");
         for (Command c : commands.values()) s.printf("  %-14s %s%n", c.name(), c.summary());
