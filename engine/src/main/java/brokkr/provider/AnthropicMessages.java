@@ -1,5 +1,6 @@
 package brokkr.provider;
 
+import brokkr.value.Json;
 import brokkr.conversation.Message;
 import brokkr.conversation.ToolCall;
 import brokkr.conversation.ToolSpec;
@@ -259,8 +260,8 @@ public final class AnthropicMessages implements WireFormat {
             Value input = c.arguments();
             if (c.rawArguments() != null) {
                 try {
-                    input = brokkr.value.Json.parse(c.rawArguments());
-                } catch (brokkr.value.Json.JsonFormatException notJson) {
+                    input = Json.parse(c.rawArguments());
+                } catch (Json.JsonFormatException notJson) {
                     // keep the arguments object
                 }
             }

@@ -1,5 +1,8 @@
 package brokkr.provider;
 
+import brokkr.value.PyBool;
+import brokkr.value.PyFloat;
+import brokkr.value.PyNone;
 import brokkr.conversation.ToolCall;
 import brokkr.python.PyJson;
 import brokkr.value.Json;
@@ -33,10 +36,10 @@ final class Wire {
             case PyDict d -> "object";
             case PyList l -> "array";
             case PyStr s -> "string";
-            case brokkr.value.PyBool b -> "boolean";
-            case brokkr.value.PyNone n -> "null";
+            case PyBool b -> "boolean";
+            case PyNone n -> "null";
             case PyInt i -> "number";
-            case brokkr.value.PyFloat f -> "number";
+            case PyFloat f -> "number";
         };
     }
 

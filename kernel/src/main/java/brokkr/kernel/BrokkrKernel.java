@@ -1,5 +1,7 @@
 package brokkr.kernel;
 
+import brokkr.magics.Display;
+import java.util.concurrent.CompletionException;
 import brokkr.magics.MagicCompletion;
 import brokkr.magics.MagicInfo;
 import brokkr.magics.MagicUsageException;
@@ -86,7 +88,7 @@ public class BrokkrKernel extends BaseKernel {
     }
 
     /** Publishes {@code display_data} and, for the same id, {@code update_display_data}. */
-    private final class KernelDisplay implements brokkr.magics.Display {
+    private final class KernelDisplay implements Display {
         @Override public String show(Object value) {
             DisplayData d = value instanceof DisplayData dd ? dd : renderer.render(value);
             String id = UUID.randomUUID().toString();
@@ -167,7 +169,7 @@ public class BrokkrKernel extends BaseKernel {
 
     static CellException asCellException(Throwable e) {
         Throwable t = e;
-        while ((t instanceof ExecutionException || t instanceof java.util.concurrent.CompletionException) && t.getCause() != null) {
+        while ((t instanceof ExecutionException || t instanceof CompletionException) && t.getCause() != null) {
             t = t.getCause();
         }
         if (t instanceof CellException ce) return ce;
