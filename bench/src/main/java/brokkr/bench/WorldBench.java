@@ -1,9 +1,5 @@
 package brokkr.bench;
 
-import java.lang.management.ManagementFactory;
-import java.lang.management.ThreadMXBean;
-import java.util.function.Consumer;
-import java.util.function.Supplier;
 import brokkr.world.WorldHash;
 
 import brokkr.python.PyJson;
@@ -39,7 +35,7 @@ import org.openjdk.jmh.runner.options.TimeValue;
  */
 public final class WorldBench {
     /** Thread CPU time: on a machine shared with builds, wall time of a millisecond-scale call is mostly waiting. */
-    private static final ThreadMXBean CPU = ManagementFactory.getThreadMXBean();
+    private static final java.lang.management.ThreadMXBean CPU = java.lang.management.ManagementFactory.getThreadMXBean();
     private WorldBench() {}
 
     /** The tau2 domains whose world is a db.json: those {@code --db} accepts, and the default. */
@@ -183,7 +179,7 @@ public final class WorldBench {
         rows.computeIfAbsent(op, k -> new LinkedHashMap<>()).put(db, v);
     }
 
-    private static <T> double cpuMedianMs(int samples, Supplier<T> setup, Consumer<T> op) {
+    private static <T> double cpuMedianMs(int samples, java.util.function.Supplier<T> setup, java.util.function.Consumer<T> op) {
         for (int i = 0; i < samples; i++) op.accept(setup.get());
         long[] ns = new long[samples];
         for (int i = 0; i < samples; i++) {

@@ -1,7 +1,5 @@
 package brokkr.bench;
 
-import brokkr.value.Json;
-import java.io.UncheckedIOException;
 import brokkr.world.ValuePaths;
 
 import static org.junit.jupiter.api.Assertions.*;
@@ -19,7 +17,7 @@ import org.junit.jupiter.api.io.TempDir;
 import brokkr.domains.tau2.environment.Tau2Data;
 
 class BenchWorldsTest {
-    private final Value world = Json.parse(
+    private final Value world = brokkr.value.Json.parse(
             "{\"orders\": {\"#W1\": {\"status\": \"pending\", \"items\": [{\"price\": 1.5, \"ok\": true}], \"none\": null, \"e\": {}},"
             + " \"#W2\": {\"status\": \"delivered\", \"n\": 3}}, \"users\": {\"u\": {\"name\": \"x\"}}}");
 
@@ -67,7 +65,7 @@ class BenchWorldsTest {
             assertTrue(e.getMessage().contains(changed.toString()) && e.getMessage().contains("expected (pinned) 413a6516"), e.getMessage());
             assertThrows(Tau2Data.Tau2DataException.class, () -> WorldBench.run(List.of("--no-jmh", "--db", "retail"), System.out),
                     "refused before anything is measured");
-            UncheckedIOException missing = assertThrows(UncheckedIOException.class,
+            java.io.UncheckedIOException missing = assertThrows(java.io.UncheckedIOException.class,
                     () -> WorldBench.run(List.of("--no-jmh", "--db", "airline"), System.out), "a directory without the file");
             assertTrue(missing.getMessage().contains(dir.resolve("data/tau2/domains/airline/db.json").toString()), missing.getMessage());
         } finally {

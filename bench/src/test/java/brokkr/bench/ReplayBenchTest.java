@@ -1,6 +1,5 @@
 package brokkr.bench;
 
-import java.util.Locale;
 import static org.junit.jupiter.api.Assertions.*;
 
 import brokkr.data.DataDirs;
@@ -94,7 +93,7 @@ class ReplayBenchTest {
             String[] row = lines.get(1 + t).trim().split("\\s+");
             assertEquals(8, row.length, lines.get(1 + t));
             assertEquals(String.valueOf(t), row[0]);
-            assertEquals(String.format(Locale.ROOT, "%.1f", expected / 1e6), row[3]);
+            assertEquals(String.format(java.util.Locale.ROOT, "%.1f", expected / 1e6), row[3]);
             assertEquals("-", row[6]);
         }
         assertTrue(text.contains("upstream: no recorded replay of this corpus"), text);

@@ -1,6 +1,5 @@
 package brokkr.experiment;
 
-import java.util.TreeSet;
 import brokkr.eval.AgentDef;
 import brokkr.eval.ModelRef;
 import brokkr.python.PyJson;
@@ -277,7 +276,7 @@ public record ExperimentSpec(String name, List<DomainSpec> domains, List<Candida
     }
 
     private static void checkKeys(PyDict d, String what, Set<String> known) {
-        for (String k : d.keys()) if (!known.contains(k)) throw new SpecException(what + ": unknown key '" + k + "' (known: " + String.join(", ", new TreeSet<>(known)) + ")");
+        for (String k : d.keys()) if (!known.contains(k)) throw new SpecException(what + ": unknown key '" + k + "' (known: " + String.join(", ", new java.util.TreeSet<>(known)) + ")");
     }
 
     private static PyDict dict(Value v, String what) {

@@ -1,6 +1,5 @@
 package brokkr.provider;
 
-import brokkr.value.Json;
 import brokkr.conversation.Message;
 import brokkr.conversation.ToolCall;
 import brokkr.conversation.ToolSpec;
@@ -260,8 +259,8 @@ public final class AnthropicMessages implements WireFormat {
             Value input = c.arguments();
             if (c.rawArguments() != null) {
                 try {
-                    input = Json.parse(c.rawArguments());
-                } catch (Json.JsonFormatException notJson) {
+                    input = brokkr.value.Json.parse(c.rawArguments());
+                } catch (brokkr.value.Json.JsonFormatException notJson) {
                     // keep the arguments object
                 }
             }

@@ -1,8 +1,5 @@
 package brokkr.provider;
 
-import brokkr.value.PyBool;
-import brokkr.value.PyFloat;
-import brokkr.value.PyNone;
 import brokkr.conversation.ToolCall;
 import brokkr.python.PyJson;
 import brokkr.value.Json;
@@ -36,10 +33,10 @@ final class Wire {
             case PyDict d -> "object";
             case PyList l -> "array";
             case PyStr s -> "string";
-            case PyBool b -> "boolean";
-            case PyNone n -> "null";
+            case brokkr.value.PyBool b -> "boolean";
+            case brokkr.value.PyNone n -> "null";
             case PyInt i -> "number";
-            case PyFloat f -> "number";
+            case brokkr.value.PyFloat f -> "number";
         };
     }
 

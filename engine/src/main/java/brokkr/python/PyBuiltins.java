@@ -1,7 +1,5 @@
 package brokkr.python;
 
-import java.util.Collections;
-import java.util.Locale;
 import brokkr.value.PyBool;
 import brokkr.value.PyDict;
 import brokkr.value.PyFloat;
@@ -100,7 +98,7 @@ public final class PyBuiltins {
 
     /** {@code v.lower()} (str only). */
     public static String lower(Value v) {
-        if (v instanceof PyStr s) return s.value().toLowerCase(Locale.ROOT); // full Unicode mapping, final sigma as Python
+        if (v instanceof PyStr s) return s.value().toLowerCase(java.util.Locale.ROOT); // full Unicode mapping, final sigma as Python
         throw attributeError(v, "lower");
     }
 
@@ -163,7 +161,7 @@ public final class PyBuiltins {
         int run = 2;
         if (lt(a.get(1), a.get(0))) {
             while (run < n && lt(a.get(run), a.get(run - 1))) run++;
-            Collections.reverse(a.subList(0, run));
+            java.util.Collections.reverse(a.subList(0, run));
         } else {
             while (run < n && !lt(a.get(run), a.get(run - 1))) run++;
         }

@@ -1,6 +1,5 @@
 package brokkr.python;
 
-import java.util.Locale;
 import brokkr.value.PyBool;
 import brokkr.value.PyFloat;
 import brokkr.value.PyInt;
@@ -164,7 +163,7 @@ public final class PyFormat {
                 int radix = switch (type) { case 'b' -> 2; case 'o' -> 8; case 'x', 'X' -> 16; default -> 10; };
                 String digits = v.abs().toString(radix);
                 String prefix = "";
-                if (type == 'X') digits = digits.toUpperCase(Locale.ROOT);
+                if (type == 'X') digits = digits.toUpperCase(java.util.Locale.ROOT);
                 if (s.alternate() && radix != 10) prefix = "0" + type;
                 return layout(v.signum() < 0, prefix, digits, s, radix);
             }

@@ -1,6 +1,5 @@
 package brokkr.python;
 
-import java.util.Locale;
 import brokkr.value.PyFloat;
 import brokkr.value.PyInt;
 import brokkr.value.Value;
@@ -131,7 +130,7 @@ final class PydanticLax {
         int n = s.length(), i = 0;
         boolean negative = false;
         if (i < n && (s.charAt(i) == '+' || s.charAt(i) == '-')) negative = s.charAt(i++) == '-';
-        String rest = s.substring(i).toLowerCase(Locale.ROOT);
+        String rest = s.substring(i).toLowerCase(java.util.Locale.ROOT);
         if (rest.equals("inf") || rest.equals("infinity")) return negative ? Double.NEGATIVE_INFINITY : Double.POSITIVE_INFINITY;
         if (rest.equals("nan")) return Double.NaN;
         int intDigits = 0, fracDigits = 0;

@@ -1,7 +1,5 @@
 package brokkr.tool;
 
-import java.nio.charset.StandardCharsets;
-import java.util.Arrays;
 import brokkr.python.PyException;
 import brokkr.value.PyDict;
 import brokkr.value.Value;
@@ -68,12 +66,12 @@ public final class PyBinding {
     /** CPython {@code _Py_CalculateSuggestions} (Python/suggestions.c): closest name by weighted Levenshtein. */
     static String suggest(List<String> dir, String name) {
         if (dir.size() >= MAX_CANDIDATE_ITEMS) return null;
-        byte[] n = name.getBytes(StandardCharsets.UTF_8);
+        byte[] n = name.getBytes(java.nio.charset.StandardCharsets.UTF_8);
         long bestDistance = Long.MAX_VALUE;
         String best = null;
         for (String item : dir) {
             if (item.equals(name)) continue;
-            byte[] it = item.getBytes(StandardCharsets.UTF_8);
+            byte[] it = item.getBytes(java.nio.charset.StandardCharsets.UTF_8);
             long maxDistance = (long) (n.length + it.length + 3) * MOVE_COST / 6;
             maxDistance = Math.min(maxDistance, bestDistance - 1);
             long d = levenshtein(n, it, maxDistance);
@@ -99,7 +97,7 @@ public final class PyBinding {
         int aSize = aEnd - aStart, bSize = bEnd - bStart;
         if (aSize == 0 || bSize == 0) return (long) (aSize + bSize) * MOVE_COST;
         if (aSize > MAX_STRING_SIZE || bSize > MAX_STRING_SIZE) return maxCost + 1;
-        byte[] a = Arrays.copyOfRange(a0, aStart, aEnd), b = Arrays.copyOfRange(b0, bStart, bEnd);
+        byte[] a = java.util.Arrays.copyOfRange(a0, aStart, aEnd), b = java.util.Arrays.copyOfRange(b0, bStart, bEnd);
         if (b.length < a.length) { byte[] t = a; a = b; b = t; }
         if ((long) (b.length - a.length) * MOVE_COST > maxCost) return maxCost + 1;
         long[] buffer = new long[a.length];

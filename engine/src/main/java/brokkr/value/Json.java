@@ -1,6 +1,5 @@
 package brokkr.value;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
@@ -39,7 +38,7 @@ public final class Json {
     public static Value read(Path file) {
         try (InputStream in = Files.newInputStream(file); JsonParser p = FACTORY.createParser(in)) {
             return readDocument(p);
-        } catch (JsonProcessingException e) {
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
             throw new JsonFormatException(file + ": " + e.getMessage(), e);
         } catch (IOException e) {
             throw new UncheckedIOException(file.toString(), e);

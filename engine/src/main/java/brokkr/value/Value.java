@@ -1,9 +1,5 @@
 package brokkr.value;
 
-import java.math.BigInteger;
-import java.util.Collection;
-import java.util.Map;
-
 /**
  * A JSON-like, immutable Python value: the shape of every benchmark world and tool argument.
  *
@@ -24,15 +20,15 @@ public sealed interface Value permits PyStr, PyInt, PyFloat, PyBool, PyNone, PyL
             case Boolean b -> PyBool.of(b);
             case Integer i -> PyInt.of(i);
             case Long l -> PyInt.of(l);
-            case BigInteger b -> new PyInt(b);
+            case java.math.BigInteger b -> new PyInt(b);
             case Double d -> new PyFloat(d);
             case Float f -> new PyFloat(f);
-            case Map<?, ?> m -> {
+            case java.util.Map<?, ?> m -> {
                 PyDict.Builder b = PyDict.builder();
                 m.forEach((k, v) -> b.put(String.valueOf(k), of(v)));
                 yield b.build();
             }
-            case Collection<?> c -> PyList.of(c.stream().map(Value::of).toList());
+            case java.util.Collection<?> c -> PyList.of(c.stream().map(Value::of).toList());
             default -> throw new IllegalArgumentException("not a JSON-like value: " + o.getClass());
         };
     }

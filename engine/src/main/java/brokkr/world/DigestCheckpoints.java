@@ -1,8 +1,5 @@
 package brokkr.world;
 
-import java.util.Collections;
-import java.util.IdentityHashMap;
-import java.util.Set;
 import brokkr.value.Value;
 import java.security.MessageDigest;
 import java.util.Arrays;
@@ -138,7 +135,7 @@ final class DigestCheckpoints {
      * distinct recorded state once; the nodes themselves belong to the worlds.
      */
     static long retainedBytes() {
-        Set<Object> seen = Collections.newSetFromMap(new IdentityHashMap<>());
+        java.util.Set<Object> seen = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
         long total = 0;
         for (Trace[] pair : TRACES.get()) {
             for (Trace t : pair) {

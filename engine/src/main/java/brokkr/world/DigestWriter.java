@@ -1,6 +1,5 @@
 package brokkr.world;
 
-import java.util.HashMap;
 import brokkr.python.PyJson;
 import brokkr.python.PyStrings;
 import brokkr.value.PyBool;
@@ -253,7 +252,7 @@ final class DigestWriter implements Appendable {
      * every entry (key runs, leaves, every child's memo).
      */
     private static final class SortOrder {
-        private static final ThreadLocal<HashMap<Integer, SortOrder>> LAST = ThreadLocal.withInitial(HashMap::new);
+        private static final ThreadLocal<java.util.HashMap<Integer, SortOrder>> LAST = ThreadLocal.withInitial(java.util.HashMap::new);
         private String[] keys;
         private int[] perm;
         /**
@@ -273,7 +272,7 @@ final class DigestWriter implements Appendable {
         @SuppressWarnings("unchecked")
         static Map.Entry<String, Value>[] sorted(Map.Entry<String, Value>[] entries) {
             int n = entries.length;
-            HashMap<Integer, SortOrder> last = LAST.get();
+            java.util.HashMap<Integer, SortOrder> last = LAST.get();
             // Bounded: a table that keeps growing leaves one entry per size it had.
             if (last.size() >= 16 && !last.containsKey(n)) last.clear();
             SortOrder c = last.computeIfAbsent(n, k -> new SortOrder());
@@ -393,7 +392,7 @@ final class DigestWriter implements Appendable {
         ArrayList<Object> parts = new ArrayList<>();
         put((byte) (entries != null ? '{' : '['));
         int n = entries != null ? entries.size() : items.size();
-        HashMap<String, byte[]> keyRuns = defaultSeps ? KEY_RUNS.get() : null;
+        java.util.HashMap<String, byte[]> keyRuns = defaultSeps ? KEY_RUNS.get() : null;
         for (int i = 0; i < n; i++) {
             if (keyRuns != null && i > 0 && len == mark) {
                 // The previous element was a container child: this run is the shared one.
@@ -436,12 +435,12 @@ final class DigestWriter implements Appendable {
      * (no re-escaping, no new arrays, and {@link DigestCheckpoints} matches them by identity). Bounded:
      * cleared when it reaches {@link #KEY_RUNS_MAX} keys.
      */
-    private static final ThreadLocal<HashMap<String, byte[]>> KEY_RUNS = ThreadLocal.withInitial(HashMap::new);
+    private static final ThreadLocal<java.util.HashMap<String, byte[]>> KEY_RUNS = ThreadLocal.withInitial(java.util.HashMap::new);
     private static final int KEY_RUNS_MAX = 1 << 14;
     /** The run between two container items of a large list, with the default separator. */
     private static final byte[] LIST_RUN = {',', ' '};
 
-    private byte[] keyRun(HashMap<String, byte[]> keyRuns, String key, int mark) {
+    private byte[] keyRun(java.util.HashMap<String, byte[]> keyRuns, String key, int mark) {
         byte[] run = keyRuns.get(key);
         if (run == null) {
             put(itemSep);

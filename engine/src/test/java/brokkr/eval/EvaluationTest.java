@@ -1,7 +1,5 @@
 package brokkr.eval;
 
-import brokkr.conversation.Usage;
-import java.util.HashMap;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -57,8 +55,8 @@ class EvaluationTest {
     }
 
     @Test void evidenceListsUsageByRoleInOneOrder() {
-        var usage = new HashMap<String, Usage>();
-        for (String role : List.of("user", "judge", "agent", "unattributed")) usage.put(role, new Usage(1, 2));
+        var usage = new java.util.HashMap<String, brokkr.conversation.Usage>();
+        for (String role : List.of("user", "judge", "agent", "unattributed")) usage.put(role, new brokkr.conversation.Usage(1, 2));
         Evidence e = new Evidence(null, null, null, null, null, List.of(), usage, null, null);
         assertEquals(List.of("agent", "judge", "unattributed", "user"), List.copyOf(e.usage().keySet()));
         assertThrows(UnsupportedOperationException.class, () -> e.usage().clear());

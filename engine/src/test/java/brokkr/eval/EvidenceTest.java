@@ -1,6 +1,5 @@
 package brokkr.eval;
 
-import brokkr.python.PyJson;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import brokkr.conversation.Usage;
@@ -23,7 +22,7 @@ class EvidenceTest {
         List<String> sorted = new ArrayList<>(roles);
         sorted.sort(null);
         assertEquals(sorted, new ArrayList<>(e.usage().keySet()));
-        assertEquals(sorted, new ArrayList<>(Evidence.parse(PyJson.dumps(e.toValue())).usage().keySet()));
+        assertEquals(sorted, new ArrayList<>(Evidence.parse(brokkr.python.PyJson.dumps(e.toValue())).usage().keySet()));
         assertEquals(given, e.usage());
     }
 }

@@ -1,8 +1,5 @@
 package brokkr.experiment;
 
-import com.sun.management.ThreadMXBean;
-import java.util.Comparator;
-import java.util.Map;
 import brokkr.conversation.ModelCall;
 import brokkr.conversation.Usage;
 import brokkr.eval.Attempt;
@@ -44,12 +41,12 @@ public final class AttemptsListingBench {
             }
         }
         try (var s = Files.walk(dir)) {
-            s.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+            s.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
         }
     }
 
     private static void measure(String what, Supplier<Integer> listing) {
-        var mx = (ThreadMXBean) ManagementFactory.getThreadMXBean();
+        var mx = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
         long a0 = mx.getCurrentThreadAllocatedBytes();
         long t0 = System.nanoTime();
         int rows = listing.get();
@@ -76,7 +73,7 @@ public final class AttemptsListingBench {
                             "{\"choices\": [{\"message\": {\"content\": \"answer " + i + "/" + c + "\"}}]}", null, 0, 5)));
                 }
                 Evidence e = new Evidence(PyDict.empty(), PyList.of(transcript), PyDict.of("answer", "x"), "done", "0".repeat(64), calls,
-                        Map.of("agent", new Usage(100, 10)), PyDict.empty(), PyDict.empty());
+                        java.util.Map.of("agent", new Usage(100, 10)), PyDict.empty(), PyDict.empty());
                 batch.add(ExperimentStore.prepare(new Attempt(0, row.key().environmentId(), row.key().agentId(), row.key().repetition(), row.taskId(),
                         Attempt.Status.COMPLETED, List.of(new Check("correct", i % 3 != 0)), i % 3 != 0 ? 1.0 : 0.0, TrustTier.DETERMINISTIC, e, null, 0, 7)));
                 if (batch.size() == 100) { store.recordAll(batch); batch.clear(); }

@@ -1,6 +1,5 @@
 package brokkr.experiment;
 
-import brokkr.eval.Attempt;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -66,7 +65,7 @@ class BenchmarkReportsTest {
             assertEquals(0.0, reports.get(1).report().rows().getFirst().get(3), "stop scores 0 on q0");
             // The failure that stands for a cell is its latest one.
             long latest = q.attempts(true, false).stream().filter(a -> a.taskId().equals("q1") && a.repetition() == 0 && !a.completed()
-                    && a.agentId().equals(q.cells().getFirst().key().agentId())).mapToLong(Attempt::id).max().orElseThrow();
+                    && a.agentId().equals(q.cells().getFirst().key().agentId())).mapToLong(brokkr.eval.Attempt::id).max().orElseThrow();
             var outcomes = new ArrayList<Report.Outcome>();
             BenchmarkReports.of(q.cells(), q.attempts(true, false), q.environments(), Registry.of(List.of(new BenchmarkProvider() {
                 @Override public String name() { return "quiz"; }

@@ -1,6 +1,5 @@
 package brokkr.experiment;
 
-import java.nio.charset.StandardCharsets;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -90,7 +89,7 @@ class EvidenceCodecTest {
             }
         }
         long bytes = Files.size(ExperimentStore.file(dir));
-        int utf8 = text.getBytes(StandardCharsets.UTF_8).length;
+        int utf8 = text.getBytes(java.nio.charset.StandardCharsets.UTF_8).length;
         // Three attempts, each with the answer four times over: kept once (plus pages' slack), where whole it was twelve copies.
         assertTrue(bytes < 1.5 * utf8, "store of " + bytes + " bytes for a " + utf8 + "-byte answer");
         try (ExperimentQuery q = ExperimentQuery.open(dir)) {

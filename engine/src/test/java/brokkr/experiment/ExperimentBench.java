@@ -1,8 +1,5 @@
 package brokkr.experiment;
 
-import java.util.Comparator;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Semaphore;
 import brokkr.eval.ModelRef;
 import brokkr.value.PyDict;
 import java.nio.file.Files;
@@ -23,9 +20,9 @@ import java.util.Map;
 public final class ExperimentBench {
     /** The machine's floor for this shape: virtual threads, a semaphore and the sleeps, no evaluation or store. */
     static double floor(int cells, int parallelism, int latencyMs) throws InterruptedException {
-        var slots = new Semaphore(parallelism);
+        var slots = new java.util.concurrent.Semaphore(parallelism);
         long t0 = System.nanoTime();
-        try (var pool = Executors.newVirtualThreadPerTaskExecutor()) {
+        try (var pool = java.util.concurrent.Executors.newVirtualThreadPerTaskExecutor()) {
             for (int c = 0; c < cells; c++) {
                 slots.acquire();
                 pool.execute(() -> {
@@ -68,7 +65,7 @@ public final class ExperimentBench {
             long p2 = System.nanoTime();
             System.out.printf(Locale.ROOT, "       of the overhead outside cells: planning %.0f ms, scorecard from the store %.0f ms%n", (p1 - p0) / 1e6, (p2 - p1) / 1e6);
             try (var s = Files.walk(dir)) {
-                s.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+                s.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
             }
         }
     }

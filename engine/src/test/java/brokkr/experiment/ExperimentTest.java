@@ -1,12 +1,5 @@
 package brokkr.experiment;
 
-import brokkr.conversation.Candidate;
-import brokkr.eval.ContentHash;
-import brokkr.eval.ModelFactory;
-import brokkr.python.PyJson;
-import brokkr.value.Json;
-import brokkr.world.WorldHash;
-import java.util.concurrent.CompletableFuture;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
@@ -247,7 +240,7 @@ class ExperimentTest {
         var slow = new ExperimentSpec.CandidateSpec("slow", new ModelRef("fake", "gold", PyDict.of("latency_ms", 300)), "tools", null);
         var spec = new ExperimentSpec("t", List.of(new ExperimentSpec.DomainSpec("quiz", "all", null)), List.of(slow), 1, 4,
                 Map.of(), Map.of(), 0, Duration.ofSeconds(30), false);
-        var first = CompletableFuture.supplyAsync(() -> Experiments.run(spec, dir, registry(2, new QuizBench.Models())));
+        var first = java.util.concurrent.CompletableFuture.supplyAsync(() -> Experiments.run(spec, dir, registry(2, new QuizBench.Models())));
         long deadline = System.nanoTime() + 10_000_000_000L;
         while (!Files.exists(ExperimentStore.file(dir)) && System.nanoTime() < deadline) Thread.sleep(5);
         Thread.sleep(50);
@@ -290,9 +283,9 @@ class ExperimentTest {
         var e = assertThrows(ExperimentSpec.SpecException.class,
                 () -> Experiments.run(spec("all", 1, 1, 0, List.of(unknown)), tmp.resolve("y"), registry(3, new QuizBench.Models())));
         assertTrue(e.getMessage().contains("no scripted agent 'who'"), e.getMessage());
-        var named = new ModelFactory() {
+        var named = new brokkr.eval.ModelFactory() {
             @Override public String provider() { return "scripted"; }
-            @Override public Candidate create(ModelRef m) { return null; }
+            @Override public brokkr.conversation.Candidate create(ModelRef m) { return null; }
         };
         assertThrows(IllegalArgumentException.class, () -> Registry.of(List.of(), List.of(named)));
     }
@@ -320,7 +313,7 @@ class ExperimentTest {
         assertNotEquals(plain.id(), judged.id());
         assertNotEquals(judged.id(), bench.environment("q1", Map.of("judge", new ModelRef("openai", "gpt-4o"))).id());
         assertEquals(judged, EnvironmentDef.fromValue(judged.toValue()));
-        assertFalse(ContentHash.canonicalJson(plain.toValue()).contains("ans-q1"), "private data stays in the provider");
+        assertFalse(brokkr.eval.ContentHash.canonicalJson(plain.toValue()).contains("ans-q1"), "private data stays in the provider");
 
         AgentDef a = AgentDef.of(new ModelRef("openai", "gpt-4.1"), "tools", "You are helpful.");
         assertEquals(a.id(), AgentDef.of(new ModelRef("openai", "gpt-4.1"), "tools", "You are helpful.").id());
@@ -353,11 +346,11 @@ class ExperimentTest {
             // ... and a record whose transcript was altered does not.
             Attempt gold = store.attempt(goldId).orElseThrow();
             Evidence e = gold.evidence();
-            String tampered = PyJson.dumps(e.transcript()).replace("ans-q", "forged-q");
-            Evidence forged = new Evidence(e.setup(), Json.parse(tampered), e.output(), e.termination(), e.finalWorldSha256(),
+            String tampered = brokkr.python.PyJson.dumps(e.transcript()).replace("ans-q", "forged-q");
+            Evidence forged = new Evidence(e.setup(), brokkr.value.Json.parse(tampered), e.output(), e.termination(), e.finalWorldSha256(),
                     e.modelCalls(), e.usage(), e.timings(), e.details());
             var env = store.environment(gold.environmentId()).orElseThrow();
-            assertNotEquals(e.finalWorldSha256(), WorldHash.sha256(new QuizBench(2).worldReplay().orElseThrow().replay(env, forged), true));
+            assertNotEquals(e.finalWorldSha256(), brokkr.world.WorldHash.sha256(new QuizBench(2).worldReplay().orElseThrow().replay(env, forged), true));
         }
     }
 

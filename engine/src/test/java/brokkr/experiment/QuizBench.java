@@ -1,8 +1,5 @@
 package brokkr.experiment;
 
-import brokkr.value.PyBool;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import brokkr.conversation.Candidate;
 import brokkr.conversation.InfrastructureFailure;
 import brokkr.conversation.Message;
@@ -111,7 +108,7 @@ final class QuizBench implements BenchmarkProvider {
             history.add(new Message.System(ctx.systemPrompt() == null ? "Answer the quiz." : ctx.systemPrompt()));
             history.add(new Message.User("task " + ctx.env().taskId() + " repetition " + ctx.repetition()));
             // Like upstream tau2's per-trial seeds: a candidate with option seeded=true is asked with seed = repetition.
-            boolean seeded = ctx.agent().options().get("seeded") instanceof PyBool b && b.value();
+            boolean seeded = ctx.agent().options().get("seeded") instanceof brokkr.value.PyBool b && b.value();
             Turn t = (seeded ? ctx.models().model("agent", PyDict.of("seed", ctx.repetition())) : ctx.candidate()).next(history, List.of(ANSWER));
             history.add(t.message());
             for (ToolCall c : t.message().toolCalls()) {
@@ -167,7 +164,7 @@ final class QuizBench implements BenchmarkProvider {
         final AtomicInteger calls = new AtomicInteger();
         final AtomicInteger inFlight = new AtomicInteger();
         final AtomicInteger maxInFlight = new AtomicInteger();
-        final Set<ModelRef> created = ConcurrentHashMap.newKeySet();
+        final java.util.Set<ModelRef> created = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
         Models(Predicate<String> failing) { this.failing = failing; }
         Models() { this(s -> false); }

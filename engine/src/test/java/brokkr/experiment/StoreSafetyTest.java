@@ -1,6 +1,5 @@
 package brokkr.experiment;
 
-import java.util.concurrent.CopyOnWriteArrayList;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -190,7 +189,7 @@ class StoreSafetyTest {
 
     @Test void aStoreDeletedDuringARunFailsTheRun() throws Exception {
         Path dir = tmp.resolve("deleted");
-        List<Attempt> committed = new CopyOnWriteArrayList<>();
+        List<Attempt> committed = new java.util.concurrent.CopyOnWriteArrayList<>();
         var f = startSlowRun(dir, committed);
         for (String suffix : List.of("", "-wal", "-shm")) Files.deleteIfExists(StoreConnection.sibling(ExperimentStore.file(dir), suffix));
         var e = assertThrows(ExecutionException.class, () -> f.get(60, TimeUnit.SECONDS));
@@ -201,7 +200,7 @@ class StoreSafetyTest {
 
     @Test void aStoreReplacedDuringARunFailsTheRun() throws Exception {
         Path dir = tmp.resolve("replaced");
-        List<Attempt> committed = new CopyOnWriteArrayList<>();
+        List<Attempt> committed = new java.util.concurrent.CopyOnWriteArrayList<>();
         var f = startSlowRun(dir, committed);
         Path file = ExperimentStore.file(dir);
         Path copy = dir.resolve("copy.db");

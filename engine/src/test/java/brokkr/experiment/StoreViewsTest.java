@@ -1,6 +1,5 @@
 package brokkr.experiment;
 
-import java.time.Instant;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -87,9 +86,9 @@ class StoreViewsTest {
                         v.get("checks") == null ? "" : v.get("checks"));
                 assertEquals(a.completed() ? a.checks().stream().filter(x -> !x.passed()).map(Check::name).collect(Collectors.joining(",")) : null,
                         v.get("failed_checks"));
-                assertEquals(Instant.ofEpochMilli(a.startedAtMillis()).toString().replaceFirst("(\\d\\d:\\d\\d:\\d\\d)Z$", "$1.000Z"),
+                assertEquals(java.time.Instant.ofEpochMilli(a.startedAtMillis()).toString().replaceFirst("(\\d\\d:\\d\\d:\\d\\d)Z$", "$1.000Z"),
                         v.get("started_at"));
-                assertEquals(Instant.ofEpochMilli(a.startedAtMillis() + a.durationMillis()).toString()
+                assertEquals(java.time.Instant.ofEpochMilli(a.startedAtMillis() + a.durationMillis()).toString()
                         .replaceFirst("(\\d\\d:\\d\\d:\\d\\d)Z$", "$1.000Z"), v.get("finished_at"));
                 assertTrue(((String) v.get("started_at")).matches("\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\d\\.\\d{3}Z"), (String) v.get("started_at"));
                 assertEquals(a.trust() == null ? null : a.trust().name().toLowerCase(), v.get("trust"));

@@ -1,9 +1,5 @@
 package brokkr.provider;
 
-import brokkr.conversation.ToolSpec;
-import java.net.URI;
-import java.time.InstantSource;
-import java.util.Map;
 import static brokkr.provider.Fixtures.*;
 import static org.junit.jupiter.api.Assertions.*;
 
@@ -203,9 +199,9 @@ class OpenAiProviderTest {
     void aDecoderBugIsAnInfrastructureFailureNotACrash() {
         WireFormat buggy = new WireFormat() {
             @Override public String name() { return "buggy"; }
-            @Override public URI endpoint(String baseUrl) { return OpenAiChat.INSTANCE.endpoint(baseUrl); }
-            @Override public Map<String, String> headers(Secret key) { return Map.of(); }
-            @Override public String encodeRequest(List<Message> h, List<ToolSpec> t, ProviderOptions o) {
+            @Override public java.net.URI endpoint(String baseUrl) { return OpenAiChat.INSTANCE.endpoint(baseUrl); }
+            @Override public java.util.Map<String, String> headers(Secret key) { return java.util.Map.of(); }
+            @Override public String encodeRequest(List<Message> h, List<brokkr.conversation.ToolSpec> t, ProviderOptions o) {
                 return OpenAiChat.INSTANCE.encodeRequest(h, t, o);
             }
             @Override public Message.Assistant decodeResponse(String body) { throw new IllegalStateException("unforeseen shape"); }
@@ -336,7 +332,7 @@ class OpenAiProviderTest {
 
     @Test
     void interruptedWhileWaitingToRetryStopsWithAnInfrastructureFailure() {
-        Effects interrupting = new Effects(InstantSource.fixed(NOW), d -> { throw new InterruptedException(); }, () -> 0.5);
+        Effects interrupting = new Effects(java.time.InstantSource.fixed(NOW), d -> { throw new InterruptedException(); }, () -> 0.5);
         try (var server = ScriptedModelServer.sequence(Reply.json(500, "{}"))) {
             HttpProvider p = new HttpProvider(OpenAiChat.INSTANCE, server.baseUrl(), Secret.of(KEY), fast("m"),
                     Effects.httpClient(Duration.ofSeconds(1)), interrupting);

@@ -1,7 +1,5 @@
 package brokkr.provider;
 
-import java.time.Duration;
-import java.util.Locale;
 import static org.junit.jupiter.api.Assertions.*;
 
 import java.util.Map;
@@ -25,7 +23,7 @@ class ProvidersTest {
     @Test
     void everyOpenAiCompatibleNameSpeaksTheOpenAiWire() {
         for (String name : Providers.OPENAI_COMPATIBLE) {
-            assertTrue(Providers.openAiCompatible(name.toUpperCase(Locale.ROOT)), name);
+            assertTrue(Providers.openAiCompatible(name.toUpperCase(java.util.Locale.ROOT)), name);
             HttpProvider p = (HttpProvider) Providers.fromEnvironment(Map.of("OPENAI_BASE_URL", "http://localhost:8000/v1"), name, "m", O);
             assertEquals("openai", p.provider(), name);
         }
@@ -49,7 +47,7 @@ class ProvidersTest {
         assertTrue(e.getMessage().contains("unknown provider 'gemini'"));
         assertTrue(e.getMessage().contains("(known: openai, openai-compatible, vllm, llamacpp, ollama, anthropic)"), e.getMessage());
         assertThrows(IllegalArgumentException.class, () -> O.withMaxAttempts(0));
-        assertThrows(IllegalArgumentException.class, () -> O.withTimeout(Duration.ZERO));
+        assertThrows(IllegalArgumentException.class, () -> O.withTimeout(java.time.Duration.ZERO));
         assertThrows(IllegalArgumentException.class, () -> O.withMaxTokens(0));
     }
 

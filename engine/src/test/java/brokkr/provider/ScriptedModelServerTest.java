@@ -1,8 +1,5 @@
 package brokkr.provider;
 
-import java.time.Duration;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import static brokkr.provider.ScriptedCandidate.*;
 import static org.junit.jupiter.api.Assertions.*;
 
@@ -61,7 +58,7 @@ class ScriptedModelServerTest {
             Fixtures.FakeEffects fx = new Fixtures.FakeEffects();
             var env = provider.equals("anthropic") ? server.anthropicEnv("k-test") : server.openAiEnv();
             ModelProvider viaHttp = Providers.fromEnvironment(env, provider, "Qwen/Qwen3-8B",
-                    Fixtures.fast("ignored").withParallelToolCalls(true), Effects.httpClient(Duration.ofSeconds(5)), fx.effects);
+                    Fixtures.fast("ignored").withParallelToolCalls(true), Effects.httpClient(java.time.Duration.ofSeconds(5)), fx.effects);
             List<Message> overHttp = run(viaHttp, List.of(Fixtures.WEATHER));
             List<Message> direct = run(ScriptedCandidate.of(GOLD), List.of(Fixtures.WEATHER));
             assertEquals(10, overHttp.size());
@@ -90,10 +87,10 @@ class ScriptedModelServerTest {
     @Test
     void concurrentEpisodesShareOneProviderAndOneServer() throws Exception {
         try (var server = ScriptedModelServer.ofCandidate(ScriptedCandidate.of(GOLD));
-             var pool = Executors.newVirtualThreadPerTaskExecutor()) {
+             var pool = java.util.concurrent.Executors.newVirtualThreadPerTaskExecutor()) {
             ModelProvider p = Fixtures.openai(server, Fixtures.fast("m"), new Fixtures.FakeEffects());
             List<Message> direct = run(ScriptedCandidate.of(GOLD), List.of(Fixtures.WEATHER));
-            List<Future<List<Message>>> runs = new ArrayList<>();
+            List<java.util.concurrent.Future<List<Message>>> runs = new ArrayList<>();
             for (int i = 0; i < 16; i++) runs.add(pool.submit(() -> run(p, List.of(Fixtures.WEATHER))));
             for (var r : runs) assertSameConversation(direct, r.get());
             assertEquals(64, server.requestCount());

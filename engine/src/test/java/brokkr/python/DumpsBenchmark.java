@@ -1,6 +1,5 @@
 package brokkr.python;
 
-import java.util.SplittableRandom;
 import brokkr.value.Json;
 import brokkr.value.Value;
 import java.nio.file.Files;
@@ -36,7 +35,7 @@ public final class DumpsBenchmark {
         }
         for (int k = 0; k < options.length; k++) System.out.printf("%-32s %7.1f ms%n", names[k], best[k]);
         System.out.printf("%-32s %7.1f ms   (%d chars in, sink %d)%n", "loads(db.json)", bestLoads, text.length(), sink);
-        SplittableRandom rng = new SplittableRandom(1);
+        java.util.SplittableRandom rng = new java.util.SplittableRandom(1);
         double[] xs = new double[1_000_000];
         for (int i = 0; i < xs.length; i++) xs[i] = i % 2 == 0 ? Double.longBitsToDouble(rng.nextLong()) : Math.round(rng.nextDouble() * 1e6) / 100.0;
         double bestRepr = Double.MAX_VALUE;

@@ -1,6 +1,5 @@
 package brokkr.python;
 
-import org.junit.jupiter.api.Assertions;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import brokkr.python.PyException;
@@ -115,7 +114,7 @@ class PyBuiltinsTest {
             Value x = Json.parse(c[1]), y = Json.parse(c[2]), expected = Json.parse(c[4]);
             String label = c[0] + " " + PyRepr.repr(x) + " " + PyRepr.repr(y);
             if (c[3].equals("err")) {
-                PyException e = Assertions.assertThrows(PyException.class, () -> apply(c[0], x, y), label);
+                PyException e = org.junit.jupiter.api.Assertions.assertThrows(PyException.class, () -> apply(c[0], x, y), label);
                 assertEquals(expected.asStr(), e.pyType() + ": " + e.str(), label);
             } else {
                 Value got = apply(c[0], x, y);

@@ -1,6 +1,5 @@
 package brokkr.python;
 
-import java.util.List;
 import static org.junit.jupiter.api.Assertions.*;
 
 import brokkr.value.PyDict;
@@ -47,7 +46,7 @@ class PyJsonLoadsTest {
     void valuesKeepPythonTypesAndDictSemantics() {
         Value v = PyJsonLoads.loads("{\"a\": 1, \"b\": 1.0, \"a\": 3, \"c\": [NaN, -Infinity, 123456789012345678901234567890, -0]}");
         PyDict d = v.asDict();
-        assertEquals(List.of("a", "b", "c"), List.copyOf(d.keys()), "first position, last value");
+        assertEquals(java.util.List.of("a", "b", "c"), java.util.List.copyOf(d.keys()), "first position, last value");
         assertEquals(PyInt.of(3), d.get("a"));
         assertEquals(new PyFloat(1.0), d.get("b"));
         PyList c = d.get("c").asList();

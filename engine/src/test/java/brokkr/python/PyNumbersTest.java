@@ -1,6 +1,5 @@
 package brokkr.python;
 
-import java.math.BigInteger;
 import static org.junit.jupiter.api.Assertions.*;
 
 import brokkr.value.PyBool;
@@ -45,7 +44,7 @@ class PyNumbersTest {
         assertEquals(PyInt.of(0), PyRound.round(PyInt.of(12345), Integer.MIN_VALUE));
         assertEquals(PyInt.of(0), PyRound.round(PyInt.of(50), -2), "half to even");
         assertEquals(PyInt.of(-200), PyRound.round(PyInt.of(-150), -2), "half to even");
-        assertEquals(new PyFloat(1.5), PyRound.round(new PyFloat(1.5), new PyInt(BigInteger.TEN.pow(30))));
+        assertEquals(new PyFloat(1.5), PyRound.round(new PyFloat(1.5), new PyInt(java.math.BigInteger.TEN.pow(30))));
         assertEquals(PyInt.of(1), PyRound.round(PyBool.TRUE, PyNone.NONE));
         PyException e = assertThrows(PyException.class, () -> PyRound.round(new PyFloat(Double.NaN)));
         assertEquals("ValueError: cannot convert float NaN to integer", e.getMessage());
@@ -88,7 +87,7 @@ class PyNumbersTest {
         assertTrue(PyOps.eq(PyInt.of(1), new PyFloat(1.0)));
         assertTrue(PyOps.eq(new PyFloat(1.0), PyBool.TRUE));
         assertFalse(PyOps.eq(new PyFloat(Double.NaN), new PyFloat(Double.NaN)));
-        assertFalse(PyOps.eq(new PyInt(BigInteger.TWO.pow(53).add(BigInteger.ONE)), new PyFloat(0x1p53)));
+        assertFalse(PyOps.eq(new PyInt(java.math.BigInteger.TWO.pow(53).add(java.math.BigInteger.ONE)), new PyFloat(0x1p53)));
         assertTrue(PyOps.eq(PyDict.of("a", 1, "b", 2), PyDict.of("b", 2.0, "a", true)));
         assertFalse(PyOps.eq(PyList.of(PyInt.of(1), PyInt.of(2)), PyList.of(PyInt.of(2), PyInt.of(1))));
         assertFalse(PyOps.eq(new PyStr("1"), PyInt.of(1)));

@@ -1,6 +1,5 @@
 package brokkr.python;
 
-import java.util.Arrays;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.util.ArrayList;
@@ -12,7 +11,7 @@ class PyStringsTest {
     /** Reference: compare the code point arrays, as Python does. */
     private static int byCodePoints(String a, String b) {
         int[] x = a.codePoints().toArray(), y = b.codePoints().toArray();
-        return Arrays.compare(x, y);
+        return java.util.Arrays.compare(x, y);
     }
 
     @Test

@@ -1,7 +1,5 @@
 package brokkr.python;
 
-import brokkr.value.PyBool;
-import java.util.Locale;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import brokkr.value.PyDict;
@@ -135,9 +133,9 @@ class PythonVectorsTest {
             Value v = Vectors.decode(row.get("v"));
             PyDict o = row.get("opts").asDict();
             PyJson.DumpOptions opts = new PyJson.DumpOptions(
-                    o.get("sort_keys") == PyBool.TRUE,
+                    o.get("sort_keys") == brokkr.value.PyBool.TRUE,
                     o.get("indent").isNone() ? null : ((PyInt) o.get("indent")).value().intValueExact(),
-                    o.get("ensure_ascii") == PyBool.TRUE);
+                    o.get("ensure_ascii") == brokkr.value.PyBool.TRUE);
             if (o.containsKey("separators")) {
                 PyList seps = o.get("separators").asList();
                 opts = opts.withSeparators(seps.get(0).asStr(), seps.get(1).asStr());
@@ -195,19 +193,19 @@ class PythonVectorsTest {
         for (PyDict row : rows.subList(1, rows.size())) {
             Value a = values.get(((PyInt) row.get("i")).value().intValueExact());
             if (row.containsKey("op")) {
-                boolean expected = row.get("out") == PyBool.TRUE;
+                boolean expected = row.get("out") == brokkr.value.PyBool.TRUE;
                 c.eq(String.valueOf(expected), String.valueOf(PyTruth.truthy(a)), "bool(" + PyRepr.repr(a) + ")");
                 continue;
             }
             Value b = values.get(((PyInt) row.get("j")).value().intValueExact());
             String pair = PyRepr.repr(a) + " ? " + PyRepr.repr(b);
-            c.eq(PyRepr.repr(row.get("eq")), PyRepr.repr(PyBool.of(PyOps.eq(a, b))), pair + " (==)");
+            c.eq(PyRepr.repr(row.get("eq")), PyRepr.repr(brokkr.value.PyBool.of(PyOps.eq(a, b))), pair + " (==)");
             for (PyOps.Order op : PyOps.Order.values()) {
-                String key = op.name().toLowerCase(Locale.ROOT);
+                String key = op.name().toLowerCase(java.util.Locale.ROOT);
                 Value expected = row.get(key);
                 String actual;
                 try {
-                    actual = PyRepr.repr(PyBool.of(PyOps.compare(a, b, op)));
+                    actual = PyRepr.repr(brokkr.value.PyBool.of(PyOps.compare(a, b, op)));
                 } catch (PyException e) {
                     actual = "E";
                     if (op == PyOps.Order.LT && row.containsKey("msg")) c.eq(row.get("msg").asStr(), e.str(), pair + " (TypeError text)");

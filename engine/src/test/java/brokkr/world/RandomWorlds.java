@@ -1,6 +1,5 @@
 package brokkr.world;
 
-import java.util.Arrays;
 import brokkr.value.PyBool;
 import brokkr.value.PyDict;
 import brokkr.value.PyFloat;
@@ -89,7 +88,7 @@ final class RandomWorlds {
         Value target = ValuePaths.getIn(world, path);
         int op = rnd.nextInt(3);
         if (op == 1 && target instanceof PyDict) {
-            Object[] p = Arrays.copyOf(path, path.length + 1);
+            Object[] p = java.util.Arrays.copyOf(path, path.length + 1);
             p[path.length] = string();
             return ValuePaths.assocIn(world, value(2, 3), p);
         }

@@ -1,6 +1,5 @@
 package brokkr.world;
 
-import java.util.ArrayList;
 import static org.junit.jupiter.api.Assertions.*;
 
 import brokkr.python.PyJson;
@@ -58,7 +57,7 @@ class ValuePathsTest {
     @Test
     void dissocIn() {
         Value next = ValuePaths.dissocIn(world, "orders", "#W1");
-        assertEquals("[\"#W2\"]", PyJson.dumps(Value.of(new ArrayList<>(ValuePaths.getIn(next, "orders").asDict().keys()))));
+        assertEquals("[\"#W2\"]", PyJson.dumps(Value.of(new java.util.ArrayList<>(ValuePaths.getIn(next, "orders").asDict().keys()))));
         Value fewer = ValuePaths.dissocIn(world, "orders", "#W1", "items", 0);
         assertEquals("[{\"price\": 2}]", PyJson.dumps(ValuePaths.getIn(fewer, "orders", "#W1", "items")));
         assertThrows(NoSuchElementException.class, () -> ValuePaths.dissocIn(world, "orders", "#W9"));

@@ -1,11 +1,5 @@
 package brokkr.world;
 
-import brokkr.python.PyStrings;
-import java.util.Arrays;
-import java.util.Random;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.function.UnaryOperator;
 import static org.junit.jupiter.api.Assertions.*;
 
 import brokkr.python.PyJson;
@@ -129,7 +123,7 @@ class WorldHashTest {
         assertInstanceOf(byte[].class, otherMemo, "an order is small and its parent large: it keeps its bytes");
         assertNull(orders.get(other).asDict().get("address").asDict().memo(1), "inside a memoized order nothing else is kept");
         Object[] ordersSkeleton = assertInstanceOf(Object[].class, orders.memo(1), "a large container keeps a skeleton");
-        assertSame(orders.get(other), Arrays.stream(ordersSkeleton).filter(p -> p == orders.get(other)).findFirst().orElseThrow());
+        assertSame(orders.get(other), java.util.Arrays.stream(ordersSkeleton).filter(p -> p == orders.get(other)).findFirst().orElseThrow());
         Object usersSkeleton = retail.asDict().get("users").asDict().memo(1);
         assertInstanceOf(Object[].class, usersSkeleton);
 
@@ -168,13 +162,13 @@ class WorldHashTest {
     void keyOrderIsCodePointOrder() {
         String[] alphabet = {"a", "b", "\u00e9", "\ud7ff", "\ud800", "\udbff", "\udc00", "\udfff", "\ue000", "\uffff",
                 "\ud83d\ude00", "\ud83d\ude01", "\ud800\udc00", ""};
-        Random rnd = new Random(5);
+        java.util.Random rnd = new java.util.Random(5);
         for (int i = 0; i < 20_000; i++) {
             StringBuilder a = new StringBuilder(), b = new StringBuilder();
             String common = alphabet[rnd.nextInt(alphabet.length)];
             a.append(common).append(alphabet[rnd.nextInt(alphabet.length)]).append(alphabet[rnd.nextInt(alphabet.length)]);
             b.append(common).append(alphabet[rnd.nextInt(alphabet.length)]).append(alphabet[rnd.nextInt(alphabet.length)]);
-            int expected = Integer.signum(PyStrings.compare(a.toString(), b.toString()));
+            int expected = Integer.signum(brokkr.python.PyStrings.compare(a.toString(), b.toString()));
             assertEquals(expected, Integer.signum(DigestWriter.compareKeys(a.toString(), b.toString())), a + " vs " + b);
         }
         assertTrue(DigestWriter.compareKeys("\uffff", "\ud83d\ude00") < 0, "U+FFFF sorts before U+1F600");
@@ -186,7 +180,7 @@ class WorldHashTest {
     }
 
     /** A retail-like world of three 400-entry tables (sorted order differs from insertion order). */
-    private static PyDict tables(Random r) {
+    private static PyDict tables(java.util.Random r) {
         PyDict.Builder root = PyDict.builder();
         for (String table : List.of("zeta", "alpha", "mid")) {
             PyDict.Builder t = PyDict.builder();
@@ -207,7 +201,7 @@ class WorldHashTest {
         // thread, whichever shares its prefix (moved from the former Tau2HashTest, now in both orders).
         for (boolean sort : new boolean[] {true, false}) {
             DigestCheckpoints.forget();
-            Random r = new Random(7);
+            java.util.Random r = new java.util.Random(7);
             PyDict base = tables(r);
             assertEquals(reference(base, sort), WorldHash.sha256(base, sort));
             List<PyDict> branches = new ArrayList<>(List.of(base, base, base));
@@ -235,7 +229,7 @@ class WorldHashTest {
     @Test
     void anUpdateResumesFromTheCheckpointBeforeItsFirstChange() {
         DigestCheckpoints.forget();
-        PyDict base = tables(new Random(3));
+        PyDict base = tables(new java.util.Random(3));
         WorldHash.sha256(base, true);
         DigestCheckpoints.Trace first = DigestCheckpoints.traces(1)[0];
         // Sorted order is alpha, mid, small, zeta: change the last entry of "mid".
@@ -267,7 +261,7 @@ class WorldHashTest {
      */
     @Test
     void anUpdatedTableIsPatchedAndEveryOtherChangeWalked() {
-        Random r = new Random(8);
+        java.util.Random r = new java.util.Random(8);
         PyDict.Builder b = PyDict.builder();
         for (int i = 0; i < 300; i++) {
             String k = "#o" + (r.nextInt(900_000) + 100_000);
@@ -278,7 +272,7 @@ class WorldHashTest {
         assertEquals(reference(world, true), WorldHash.sha256(world, true));
         List<String> keys = new ArrayList<>(table.keys());
         String dictKey = keys.get(1), otherDictKey = keys.get(250), leafKey = keys.get(0);
-        List<UnaryOperator<PyDict>> changes = List.of(
+        List<java.util.function.UnaryOperator<PyDict>> changes = List.of(
                 t -> t.with(dictKey, PyDict.of("id", "changed")),
                 t -> t.with(dictKey, PyDict.of("id", "again")).with(otherDictKey, PyList.of(Value.of(1), Value.of(2))),
                 t -> t.with(leafKey, Value.of("a leaf changed")),
@@ -329,7 +323,7 @@ class WorldHashTest {
         WorldHash.sha256(new PyStr("leaf"), true);
         assertEquals("\"leaf\"".length(), WorldHash.digestedBytes() - before, "hashed again: the hex memo, nothing digested");
 
-        PyDict base = tables(new Random(3));
+        PyDict base = tables(new java.util.Random(3));
         int length = PyJson.dumps(base, DumpOptions.SORTED).length();
         before = WorldHash.digestedBytes();
         WorldHash.sha256(base, true);
@@ -354,8 +348,8 @@ class WorldHashTest {
     @Test
     void anUnrelatedWorldBecomesTheAnchor() {
         DigestCheckpoints.forget();
-        WorldHash.sha256(tables(new Random(21)), true);
-        PyDict other = tables(new Random(22));
+        WorldHash.sha256(tables(new java.util.Random(21)), true);
+        PyDict other = tables(new java.util.Random(22));
         WorldHash.sha256(other, true);
         DigestCheckpoints.Trace anchor = DigestCheckpoints.traces(1)[0];
         // A step changing alpha's first entry, then one changing zeta's last: the second resumes from
@@ -377,7 +371,7 @@ class WorldHashTest {
 
     @Test
     void aHashedRootKeepsItsHexAndEachOrderItsOwnSlot() {
-        PyDict base = tables(new Random(5));
+        PyDict base = tables(new java.util.Random(5));
         String sorted = WorldHash.sha256(base, true), insertion = WorldHash.sha256(base, false);
         WorldHash.Hashed s = assertInstanceOf(WorldHash.Hashed.class, base.memo(1));
         WorldHash.Hashed i = assertInstanceOf(WorldHash.Hashed.class, base.memo(0));
@@ -394,17 +388,17 @@ class WorldHashTest {
 
     @Test
     void threadsHashSharedWorldsConcurrently() throws Exception {
-        PyDict base = tables(new Random(11));
+        PyDict base = tables(new java.util.Random(11));
         List<PyDict> worlds = new ArrayList<>();
-        Random r = new Random(12);
+        java.util.Random r = new java.util.Random(12);
         for (int i = 0; i < 40; i++) {
             PyDict t = base.get("zeta").asDict();
             String k = new ArrayList<>(t.keys()).get(r.nextInt(t.size()));
             worlds.add(base.with("zeta", t.with(k, PyDict.of("i", i))));
         }
         List<String> expected = worlds.stream().map(w -> reference(w, true)).toList();
-        try (var pool = Executors.newFixedThreadPool(4)) {
-            List<Future<List<String>>> runs = new ArrayList<>();
+        try (var pool = java.util.concurrent.Executors.newFixedThreadPool(4)) {
+            List<java.util.concurrent.Future<List<String>>> runs = new ArrayList<>();
             for (int t = 0; t < 4; t++) runs.add(pool.submit(() -> worlds.stream().map(w -> WorldHash.sha256(w, true)).toList()));
             for (var run : runs) assertEquals(expected, run.get());
         }

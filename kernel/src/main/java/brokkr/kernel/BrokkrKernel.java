@@ -1,7 +1,5 @@
 package brokkr.kernel;
 
-import brokkr.magics.Display;
-import java.util.concurrent.CompletionException;
 import brokkr.magics.MagicCompletion;
 import brokkr.magics.MagicInfo;
 import brokkr.magics.MagicUsageException;
@@ -88,7 +86,7 @@ public class BrokkrKernel extends BaseKernel {
     }
 
     /** Publishes {@code display_data} and, for the same id, {@code update_display_data}. */
-    private final class KernelDisplay implements Display {
+    private final class KernelDisplay implements brokkr.magics.Display {
         @Override public String show(Object value) {
             DisplayData d = value instanceof DisplayData dd ? dd : renderer.render(value);
             String id = UUID.randomUUID().toString();
@@ -169,7 +167,7 @@ public class BrokkrKernel extends BaseKernel {
 
     static CellException asCellException(Throwable e) {
         Throwable t = e;
-        while ((t instanceof ExecutionException || t instanceof CompletionException) && t.getCause() != null) {
+        while ((t instanceof ExecutionException || t instanceof java.util.concurrent.CompletionException) && t.getCause() != null) {
             t = t.getCause();
         }
         if (t instanceof CellException ce) return ce;

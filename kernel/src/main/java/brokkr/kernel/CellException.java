@@ -1,6 +1,5 @@
 package brokkr.kernel;
 
-import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -30,7 +29,7 @@ public final class CellException extends RuntimeException {
         String head = e.getMessage() == null || e.getMessage().isEmpty() ? e.ename : e.ename + ": " + e.getMessage();
         if (!e.traceback.isEmpty() && e.traceback.getFirst().equals(head)) return e.traceback;
         if (e.traceback.size() == 1 && e.traceback.getFirst().equals(e.getMessage())) return List.of(head);
-        List<String> out = new ArrayList<>();
+        List<String> out = new java.util.ArrayList<>();
         out.add(head);
         out.addAll(e.traceback);
         return out;

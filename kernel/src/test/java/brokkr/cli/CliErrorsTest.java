@@ -1,8 +1,5 @@
 package brokkr.cli;
 
-import brokkr.domains.bfcl.BfclData;
-import java.util.regex.Pattern;
-import org.dflib.jjava.jupyter.kernel.KernelConnectionProperties;
 import static org.junit.jupiter.api.Assertions.*;
 
 import java.io.ByteArrayOutputStream;
@@ -72,7 +69,7 @@ class CliErrorsTest {
             assertTrue(r.err().startsWith("brokkr kernel: connection file ") && r.err().contains(c.getValue()), c.getKey() + ": " + r.err());
             assertFalse(r.err().contains("usage:") || r.err().contains("Exception") || r.err().contains("is null"), r.err());
         }
-        assertSame(KernelConnectionProperties.class,
+        assertSame(org.dflib.jjava.jupyter.kernel.KernelConnectionProperties.class,
                 ConnectionFile.read(Files.writeString(tmp.resolve("good.json"), GOOD)).getClass());
         assertEquals(5001, ConnectionFile.read(tmp.resolve("good.json")).getShellPort());
     }
@@ -165,8 +162,8 @@ class CliErrorsTest {
         assertEquals("cannot read data file /d/f.json: no such file or directory", ErrorMessages.describe(
                 new UncheckedIOException("cannot read data file /d/f.json", new NoSuchFileException("/d/f.json"))), "the path once");
         Path emptyData = Files.createDirectories(tmp.resolve("no-bfcl-data"));
-        RuntimeException bfcl = assertThrows(BfclData.BfclDataException.class, () -> BfclData.load(emptyData));
-        assertTrue(ErrorMessages.describe(bfcl).matches("cannot read BFCL data file " + Pattern.quote(emptyData.toString())
+        RuntimeException bfcl = assertThrows(brokkr.domains.bfcl.BfclData.BfclDataException.class, () -> brokkr.domains.bfcl.BfclData.load(emptyData));
+        assertTrue(ErrorMessages.describe(bfcl).matches("cannot read BFCL data file " + java.util.regex.Pattern.quote(emptyData.toString())
                 + "/\\S+\\.json: no such file or directory"), "was: ...: PATH: PATH; " + ErrorMessages.describe(bfcl));
         Run repl = main("repl", "--charts", file.toString());
         assertEquals(2, repl.code());

@@ -1,6 +1,5 @@
 package brokkr.cli;
 
-import java.util.ArrayList;
 import static org.junit.jupiter.api.Assertions.*;
 
 import java.io.ByteArrayOutputStream;
@@ -69,7 +68,7 @@ class ConformanceCommandTest {
     @Test
     void bfclTamperedVerdictsAreReportedAndFail(@TempDir Path tmp) throws Exception {
         List<String> lines = Files.readAllLines(bfclCorpus("verdicts-seed7.jsonl")).subList(0, 200);
-        List<String> edited = new ArrayList<>(lines);
+        List<String> edited = new java.util.ArrayList<>(lines);
         int flipped = 0;
         for (int i = 0; i < edited.size() && flipped < 2; i++) {
             String l = edited.get(i);

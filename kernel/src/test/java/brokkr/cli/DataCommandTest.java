@@ -1,6 +1,5 @@
 package brokkr.cli;
 
-import java.util.HashMap;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -75,7 +74,7 @@ class DataCommandTest {
                 + "            expected: the pinned airline db.json is a reconstruction from tau-bench v1"), r.out());
         assertTrue(r.out().contains(" verified, 1 differing as documented, 0 differing unexpectedly, 0 missing"), r.out());
 
-        Map<String, byte[]> edits = new HashMap<>();
+        Map<String, byte[]> edits = new java.util.HashMap<>();
         edits.put("data/tau2/domains/retail/policy.md", GitFixture.text("# another policy\n"));
         edits.put("data/tau2/user_simulator/simulation_guidelines.md", null); // deleted
         String policy = repo.commit(edits);

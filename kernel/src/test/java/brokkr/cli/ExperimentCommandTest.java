@@ -1,10 +1,5 @@
 package brokkr.cli;
 
-import java.sql.DriverManager;
-import java.util.ArrayList;
-import java.util.TreeMap;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -125,7 +120,7 @@ class ExperimentCommandTest {
         Files.writeString(file, "name: slow\ndomain: agree\nsplit: test\ncandidates: [{id: s, provider: say, model: slow}]\nrepetitions: 20\nparallelism: 2\n");
         Path dir = tmp.resolve("slow");
         Path db = dir.resolve("experiment.db");
-        var run = CompletableFuture.supplyAsync(() -> cli("experiment", "run", file.toString(), "--dir", dir.toString(), "--no-progress"));
+        var run = java.util.concurrent.CompletableFuture.supplyAsync(() -> cli("experiment", "run", file.toString(), "--dir", dir.toString(), "--no-progress"));
         long deadline = System.nanoTime() + 30_000_000_000L;
         while (System.nanoTime() < deadline && !run.isDone()) {
             if (Files.exists(dir.resolve("experiment.db-wal")) && Files.size(dir.resolve("experiment.db-wal")) > 20_000) break;
@@ -133,7 +128,7 @@ class ExperimentCommandTest {
         }
         assertFalse(run.isDone(), "the run ended before the store could be deleted");
         for (String suffix : List.of("", "-wal", "-shm")) Files.deleteIfExists(Path.of(db + suffix));
-        Out o = run.get(60, TimeUnit.SECONDS);
+        Out o = run.get(60, java.util.concurrent.TimeUnit.SECONDS);
         assertEquals(1, o.code(), o.out() + o.err());
         assertTrue(o.err().contains(db + ": the store was deleted or replaced while this run was writing to it"), o.err());
         assertFalse(o.out().contains("per task"), "no scorecard: " + o.out());
@@ -143,12 +138,12 @@ class ExperimentCommandTest {
     @Test void inspectionRefusesAForeignStoreAndLeavesItAlone() throws Exception {
         Path dir = Files.createDirectories(tmp.resolve("foreign"));
         Path db = dir.resolve("experiment.db");
-        try (var c = DriverManager.getConnection("jdbc:sqlite:" + db.toAbsolutePath()); var s = c.createStatement()) {
+        try (var c = java.sql.DriverManager.getConnection("jdbc:sqlite:" + db.toAbsolutePath()); var s = c.createStatement()) {
             s.execute("CREATE TABLE cell(x)");   // one table of the same name is not a store
         }
         byte[] before = Files.readAllBytes(db);
         for (List<String> cmd : List.of(List.of("show"), List.of("attempts"), List.of("checks"), List.of("transcript", "x", "1"))) {
-            List<String> args = new ArrayList<>(List.of("experiment", cmd.getFirst(), dir.toString()));
+            List<String> args = new java.util.ArrayList<>(List.of("experiment", cmd.getFirst(), dir.toString()));
             if (cmd.size() > 1) args.add(cmd.get(2));
             Out o = cli(args.toArray(String[]::new));
             assertEquals(1, o.code(), cmd + ": " + o.err());
@@ -177,7 +172,7 @@ class ExperimentCommandTest {
         try (ReadOnlyDirectory ro = ReadOnlyDirectory.of(Path.of(dir))) {
             for (String[] cmd : List.of(new String[] {"show", dir}, new String[] {"attempts", dir}, new String[] {"checks", dir},
                     new String[] {"transcript", dir, "1"})) {
-                List<String> args = new ArrayList<>(List.of("experiment"));
+                List<String> args = new java.util.ArrayList<>(List.of("experiment"));
                 args.addAll(List.of(cmd));
                 Out o = cli(args.toArray(String[]::new));
                 assertEquals(0, o.code(), String.join(" ", cmd) + ": " + o.err());
@@ -188,7 +183,7 @@ class ExperimentCommandTest {
     }
 
     private static Map<String, Long> sizes(Path dir) throws Exception {
-        Map<String, Long> out = new TreeMap<>();
+        Map<String, Long> out = new java.util.TreeMap<>();
         try (var files = Files.list(dir)) {
             for (Path p : files.toList()) out.put(p.getFileName().toString(), Files.size(p) * 1_000_000_000_000L + Files.getLastModifiedTime(p).toMillis());
         }

@@ -1,10 +1,5 @@
 package brokkr.cli;
 
-import brokkr.experiment.Inspect;
-import brokkr.value.PyBool;
-import brokkr.value.PyFloat;
-import brokkr.value.PyInt;
-import java.util.Locale;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
@@ -104,7 +99,7 @@ class ExperimentInspectionTest {
         assertEquals(12L, num(d.get("cells")));
         PyList summary = (PyList) d.get("summary");
         assertEquals(2, summary.size());
-        assertEquals(1.0, ((PyFloat) summary.get(0).asDict().get("avg_reward")).value());
+        assertEquals(1.0, ((brokkr.value.PyFloat) summary.get(0).asDict().get("avg_reward")).value());
         assertEquals("contrary", summary.get(1).asDict().get("candidate").asStr());
         assertEquals(6L, num(((PyList) d.get("checks")).get(1).asDict().get("failed")));
         assertFalse(d.containsKey("tasks"));
@@ -162,7 +157,7 @@ class ExperimentInspectionTest {
                 continue;
             }
             fromExperiment.put(r.get("category").asStr(), List.of(String.valueOf(num(r.get("tasks"))), String.valueOf(num(r.get("passed"))),
-                    String.format(Locale.ROOT, "%.4f", ((PyFloat) r.get("accuracy")).value()),
+                    String.format(java.util.Locale.ROOT, "%.4f", ((brokkr.value.PyFloat) r.get("accuracy")).value()),
                     String.valueOf(num(r.get("unsat"))), String.valueOf(num(r.get("infra")))));
         }
         assertEquals(fromRun, fromExperiment);
@@ -170,7 +165,7 @@ class ExperimentInspectionTest {
         for (String aggregate : List.of("live overall (weighted)", "irrelevance detection (unweighted)")) {
             Matcher a = Pattern.compile(Pattern.quote(aggregate) + ": (\\d\\.\\d{4})").matcher(bfclRun.out());
             assertTrue(a.find(), bfclRun.out());
-            assertEquals(a.group(1), String.format(Locale.ROOT, "%.4f", ((PyFloat) figures.get(aggregate)).value()));
+            assertEquals(a.group(1), String.format(java.util.Locale.ROOT, "%.4f", ((brokkr.value.PyFloat) figures.get(aggregate)).value()));
         }
         // The text report has the same rows, a total, the aggregates and how they are computed.
         String text = cli("experiment", "show", dir).out();
@@ -338,8 +333,8 @@ class ExperimentInspectionTest {
             PyDict output = d.get("model_output").asDict();
             assertNotNull(output.get("assistant"), line);
             PyDict verdict = d.get("verdict").asDict();
-            boolean unsat = ((PyBool) verdict.get("unsatisfiable")).value();
-            assertEquals(!unsat, ((PyBool) verdict.get("valid")).value(), line);
+            boolean unsat = ((brokkr.value.PyBool) verdict.get("unsatisfiable")).value();
+            assertEquals(!unsat, ((brokkr.value.PyBool) verdict.get("valid")).value(), line);
             if (d.get("category").asStr().equals("irrelevance")) assertTrue(output.get("answer").isNone(), line);
             else assertFalse(output.get("answer").isNone(), line);
         }
@@ -360,7 +355,7 @@ class ExperimentInspectionTest {
         try (ExperimentQuery q = ExperimentQuery.open(Path.of(dir))) {
             Scorecard card = Scorecard.of(q);
             for (Table t : List.of(ExperimentTables.summary(card), ExperimentTables.tasks(card), ExperimentTables.checks(card),
-                    ExperimentTables.attempts(Inspect.attempts(q, false)),
+                    ExperimentTables.attempts(brokkr.experiment.Inspect.attempts(q, false)),
                     ExperimentTables.experiments(Map.of(dir, q.overview())))) {
                 columns.addAll(t.columnNames());
             }
@@ -372,5 +367,5 @@ class ExperimentInspectionTest {
         assertTrue(help.contains("trust       completed attempts by how far their verdict can be trusted: deterministic"), help);
     }
 
-    private static long num(Value v) { return ((PyInt) v).longValue(); }
+    private static long num(Value v) { return ((brokkr.value.PyInt) v).longValue(); }
 }

@@ -1,28 +1,5 @@
 package brokkr.cli;
 
-import brokkr.conversation.Message;
-import brokkr.conversation.Turn;
-import brokkr.domains.tau2.agent.GoldReplayAgent;
-import brokkr.domains.tau2.evaluator.ModelNlJudge;
-import brokkr.domains.tau2.model.TaskSpec;
-import brokkr.domains.tau2.retail.RetailBenchmark;
-import brokkr.domains.tau2.runner.Tau2Benchmark;
-import brokkr.domains.tau2.runner.Tau2Domain;
-import brokkr.domains.tau2.runner.Tau2Domains;
-import brokkr.domains.tau2.runner.TrialSeeds;
-import brokkr.domains.tau2.user.ScriptedUser;
-import brokkr.eval.ModelRef;
-import brokkr.experiment.ExperimentSpec;
-import brokkr.experiment.Experiments;
-import brokkr.experiment.Registry;
-import brokkr.provider.OpenAiChat;
-import brokkr.provider.testing.ScriptedModelServer;
-import brokkr.value.PyBool;
-import brokkr.value.PyFloat;
-import brokkr.value.PyInt;
-import java.nio.file.attribute.PosixFilePermissions;
-import java.util.HashMap;
-import java.util.Map;
 import static org.junit.jupiter.api.Assertions.*;
 
 import brokkr.value.Json;
@@ -112,7 +89,7 @@ class Tau2CommandTest {
         Path fresh = dir.resolve("fresh.jsonl");
         Outcome first = run("run", "--domain", "retail", "--agent", "gold", "--task", "0", "--out", fresh.toString());
         assertEquals(0, first.code(), first.err());
-        assertEquals(PosixFilePermissions.fromString("rw-------"), Files.getPosixFilePermissions(fresh));
+        assertEquals(java.nio.file.attribute.PosixFilePermissions.fromString("rw-------"), Files.getPosixFilePermissions(fresh));
         String whole = Files.readString(fresh);
         String cut = whole.substring(0, whole.length() / 2);
         Path log = dir.resolve("killed.jsonl");
@@ -148,8 +125,8 @@ class Tau2CommandTest {
     /** Issue 10 item 16: a run in which every episode lost its model has no verdict at all: exit 3, and stderr says how many. */
     @Test
     void episodesWithoutAVerdictGiveExitStatusThree() throws Exception {
-        try (var server = ScriptedModelServer.start(req ->
-                ScriptedModelServer.Reply.json(400, "{\"error\": {\"message\": \"no such model\"}}"))) {
+        try (var server = brokkr.provider.testing.ScriptedModelServer.start(req ->
+                brokkr.provider.testing.ScriptedModelServer.Reply.json(400, "{\"error\": {\"message\": \"no such model\"}}"))) {
             ByteArrayOutputStream o = new ByteArrayOutputStream(), e = new ByteArrayOutputStream();
             int code = new Tau2Command(server.openAiEnv()).run(List.of("run", "--domain", "retail", "--agent", "llm", "--model", "m",
                     "--user-model", "u", "--judge-model", "j", "--task", "0", "--trials", "2"),
@@ -166,16 +143,16 @@ class Tau2CommandTest {
     /** The llm agent path through the CLI: every model is an OpenAI-compatible server on loopback. */
     @Test
     void llmAgentRunSendsUpstreamsSeedsAndRecordsTheRequests(@TempDir Path dir) throws Exception {
-        Tau2Domain domain = Tau2Domains.load("retail");
-        TaskSpec task = domain.task("2"); // has NL assertions, so the judge is asked
-        try (var server = ScriptedModelServer.ofCandidate((history, tools) -> {
+        brokkr.domains.tau2.runner.Tau2Domain domain = brokkr.domains.tau2.runner.Tau2Domains.load("retail");
+        brokkr.domains.tau2.model.TaskSpec task = domain.task("2"); // has NL assertions, so the judge is asked
+        try (var server = brokkr.provider.testing.ScriptedModelServer.ofCandidate((history, tools) -> {
             // One server plays all three roles, told apart by their system prompts.
             String system = history.get(0).content();
-            if (system.equals(ModelNlJudge.SYSTEM_PROMPT)) {
-                return Turn.of(new Message.Assistant("{\"results\": []}"));
+            if (system.equals(brokkr.domains.tau2.evaluator.ModelNlJudge.SYSTEM_PROMPT)) {
+                return brokkr.conversation.Turn.of(new brokkr.conversation.Message.Assistant("{\"results\": []}"));
             }
-            if (system.equals(domain.agentSystemPrompt())) return new GoldReplayAgent(task).next(history, tools);
-            return new ScriptedUser(task).next(history, tools);
+            if (system.equals(domain.agentSystemPrompt())) return new brokkr.domains.tau2.agent.GoldReplayAgent(task).next(history, tools);
+            return new brokkr.domains.tau2.user.ScriptedUser(task).next(history, tools);
         })) {
             Path log = dir.resolve("llm.jsonl");
             ByteArrayOutputStream o = new ByteArrayOutputStream(), e = new ByteArrayOutputStream();
@@ -191,12 +168,12 @@ class Tau2CommandTest {
             long[] seeds = {626729, 373753};
             for (int t = 0; t < 2; t++) {
                 PyDict rec = Json.parse(records.get(t)).asDict();
-                assertEquals(seeds[t], ((PyInt) rec.get("seed")).longValue());
+                assertEquals(seeds[t], ((brokkr.value.PyInt) rec.get("seed")).longValue());
                 PyDict calls = rec.get("model_calls").asDict();
                 for (String side : List.of("agent", "user")) {
                     PyDict body = Json.parse(calls.get(side).asList().get(0).asDict().get("request_body").asStr()).asDict();
-                    assertEquals(seeds[t], ((PyInt) body.get("seed")).longValue(), side);
-                    assertEquals(0.0, ((PyFloat) body.get("temperature")).value(), side);
+                    assertEquals(seeds[t], ((brokkr.value.PyInt) body.get("seed")).longValue(), side);
+                    assertEquals(0.0, ((brokkr.value.PyFloat) body.get("temperature")).value(), side);
                     if (side.equals("agent")) assertEquals("auto", body.get("tool_choice").asStr());
                     else assertNull(body.get("tool_choice"), "upstream's user simulator has no tools");
                 }
@@ -215,29 +192,29 @@ class Tau2CommandTest {
      */
     @Test
     void infrastructureAndGradingFailuresAreReportedAndExcluded(@TempDir Path dir) throws Exception {
-        Tau2Domain domain = Tau2Domains.load("retail");
-        Map<String, TaskSpec> byPrompt = new HashMap<>(), byRequest = new HashMap<>();
+        brokkr.domains.tau2.runner.Tau2Domain domain = brokkr.domains.tau2.runner.Tau2Domains.load("retail");
+        java.util.Map<String, brokkr.domains.tau2.model.TaskSpec> byPrompt = new java.util.HashMap<>(), byRequest = new java.util.HashMap<>();
         for (String id : List.of("2", "5")) {
             byPrompt.put(domain.userSystemPrompt().apply(domain.task(id)), domain.task(id));
             byRequest.put(domain.task(id).requestText(), domain.task(id));
         }
-        long secondTrialSeed = TrialSeeds.of(300, 2)[1];
-        try (var server = ScriptedModelServer.start(req -> {
+        long secondTrialSeed = brokkr.domains.tau2.runner.TrialSeeds.of(300, 2)[1];
+        try (var server = brokkr.provider.testing.ScriptedModelServer.start(req -> {
             var d = req.chat();
             String system = d.history().get(0).content();
-            Turn t;
-            if (system.equals(ModelNlJudge.SYSTEM_PROMPT)) {
-                t = Turn.of(new Message.Assistant("All met, I think."));
+            brokkr.conversation.Turn t;
+            if (system.equals(brokkr.domains.tau2.evaluator.ModelNlJudge.SYSTEM_PROMPT)) {
+                t = brokkr.conversation.Turn.of(new brokkr.conversation.Message.Assistant("All met, I think."));
             } else if (system.equals(domain.agentSystemPrompt())) {
-                t = new GoldReplayAgent(byRequest.get(d.history().get(2).content())).next(d.history(), d.tools());
+                t = new brokkr.domains.tau2.agent.GoldReplayAgent(byRequest.get(d.history().get(2).content())).next(d.history(), d.tools());
             } else {
-                TaskSpec task = byPrompt.get(system);
-                if (task.id().equals("5") && ((PyInt) req.json().get("seed")).longValue() == secondTrialSeed) {
-                    return ScriptedModelServer.Reply.json(400, "{\"error\": {\"message\": \"bad request\"}}");
+                brokkr.domains.tau2.model.TaskSpec task = byPrompt.get(system);
+                if (task.id().equals("5") && ((brokkr.value.PyInt) req.json().get("seed")).longValue() == secondTrialSeed) {
+                    return brokkr.provider.testing.ScriptedModelServer.Reply.json(400, "{\"error\": {\"message\": \"bad request\"}}");
                 }
-                t = new ScriptedUser(task).next(d.history(), d.tools());
+                t = new brokkr.domains.tau2.user.ScriptedUser(task).next(d.history(), d.tools());
             }
-            return ScriptedModelServer.Reply.json(OpenAiChat.encodeResponse(t.message(), d.model(), "chatcmpl-" + req.index()));
+            return brokkr.provider.testing.ScriptedModelServer.Reply.json(brokkr.provider.OpenAiChat.encodeResponse(t.message(), d.model(), "chatcmpl-" + req.index()));
         })) {
             Path log = dir.resolve("failures.jsonl");
             ByteArrayOutputStream o = new ByteArrayOutputStream(), e = new ByteArrayOutputStream();
@@ -264,12 +241,12 @@ class Tau2CommandTest {
             List<String> records = Files.readAllLines(log);
             assertEquals(4, records.size());
             PyDict graded = Json.parse(records.get(0)).asDict(), cut = Json.parse(records.get(3)).asDict();
-            assertTrue(((PyBool) graded.get("infrastructure_failure")).value());
+            assertTrue(((brokkr.value.PyBool) graded.get("infrastructure_failure")).value());
             assertTrue(graded.get("grading_failure").asStr().startsWith("judge: judge answer is not JSON"));
             assertEquals(1, graded.get("model_calls").asDict().get("judge").asList().size(), "the judge's unparsable answer is recorded");
             assertEquals("infrastructure_error", cut.get("termination_reason").asStr());
             assertTrue(cut.get("grading_failure").isNone());
-            assertEquals(400L, ((PyInt) cut.get("model_calls").asDict().get("user").asList().get(0).asDict().get("status")).longValue());
+            assertEquals(400L, ((brokkr.value.PyInt) cut.get("model_calls").asDict().get("user").asList().get(0).asDict().get("status")).longValue());
         }
     }
 
@@ -283,7 +260,7 @@ class Tau2CommandTest {
         Tau2Command.Args a = Tau2Command.parse(List.of("run", "--domain", "retail", "--agent", "llm", "--model", "m-agent",
                 "--user-model", "m-user", "--judge-model", "m-judge", "--provider", "vllm", "--task", "5", "--task", "12",
                 "--seed", "7", "--max-steps", "50", "--max-errors", "3", "--enforce-protocol", "--agent-stop-token", "--trials", "2"));
-        Registry registry = Registry.load();
+        brokkr.experiment.Registry registry = brokkr.experiment.Registry.load();
         Tau2Command.Preset preset = Tau2Command.preset(a, registry);
         Path file = dir.resolve("same.yaml");
         Files.writeString(file, """
@@ -297,7 +274,7 @@ class Tau2CommandTest {
                 judge: {provider: vllm, model: m-judge, options: {temperature: 0.0}}
                 repetitions: 2
                 """);
-        var plan = Experiments.plan(ExperimentSpec.read(file), registry);
+        var plan = brokkr.experiment.Experiments.plan(brokkr.experiment.ExperimentSpec.read(file), registry);
         assertEquals(4, plan.size());
         List<String> presetCells = new ArrayList<>(), experimentCells = new ArrayList<>();
         for (var env : preset.environments()) for (int r = 0; r < a.trials(); r++) presetCells.add(env.id() + " " + preset.agent().id() + " " + r);
@@ -307,9 +284,9 @@ class Tau2CommandTest {
                 preset.environments().getFirst().options());
         // The scripted candidates: no user or judge named, so the benchmark's scripted ones.
         Tau2Command.Preset gold = Tau2Command.preset(Tau2Command.parse(List.of("run", "--domain", "retail", "--agent", "gold", "--task", "5")), registry);
-        assertEquals(new ModelRef("scripted", "gold"), gold.agent().modelRef());
-        assertEquals(Tau2Benchmark.DEFAULT_JUDGE, gold.environments().getFirst().models().get("judge"));
-        assertEquals(new RetailBenchmark().environment("5", Map.of()).id(), gold.environments().getFirst().id(),
+        assertEquals(new brokkr.eval.ModelRef("scripted", "gold"), gold.agent().modelRef());
+        assertEquals(brokkr.domains.tau2.runner.Tau2Benchmark.DEFAULT_JUDGE, gold.environments().getFirst().models().get("judge"));
+        assertEquals(new brokkr.domains.tau2.retail.RetailBenchmark().environment("5", java.util.Map.of()).id(), gold.environments().getFirst().id(),
                 "without flags, an experiment's default definition");
     }
 }

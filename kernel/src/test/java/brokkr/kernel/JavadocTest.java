@@ -1,13 +1,12 @@
 package brokkr.kernel;
 
-import java.util.List;
 import org.junit.jupiter.api.Test;
 
 import static org.junit.jupiter.api.Assertions.*;
 
 class JavadocTest {
     static final String RAW = """
-             Returns the {@code List<String>} of names, see {@link List#of(Object...) the factory}
+             Returns the {@code List<String>} of names, see {@link java.util.List#of(Object...) the factory}
              and {@link #names}; {@literal a < b} &amp; {@value Integer#MAX_VALUE}.
              <p>Second paragraph with <em>emphasis</em>:
              <ul>

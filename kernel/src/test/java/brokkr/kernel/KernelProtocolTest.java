@@ -1,6 +1,5 @@
 package brokkr.kernel;
 
-import java.util.concurrent.CountDownLatch;
 import brokkr.python.PyJson;
 import brokkr.value.Json;
 import brokkr.value.PyDict;
@@ -207,8 +206,8 @@ class KernelProtocolTest {
 
     @Test void aBackgroundThreadPrintsToTheRunningCellElseTheLastOne() throws Exception {
         String starter = execute(KEY, """
-                var go = new CountDownLatch(1);
-                var printed = new CountDownLatch(1);
+                var go = new java.util.concurrent.CountDownLatch(1);
+                var printed = new java.util.concurrent.CountDownLatch(1);
                 new Thread(() -> {
                     try {
                         Thread.sleep(300);

@@ -1,6 +1,5 @@
 package brokkr.magics;
 
-import brokkr.agent.Transcript;
 import org.dflib.jjava.jupyter.kernel.display.RenderContext;
 import org.dflib.jjava.jupyter.kernel.display.Renderer;
 import org.dflib.jjava.jupyter.kernel.display.mime.MIMEType;
@@ -44,7 +43,7 @@ public final class Rendering {
         r.createRegistration(ExperimentMagics.PassKView.class)
                 .preferring(MIMEType.TEXT_HTML, PNG, SVG, MIMEType.TEXT_PLAIN)
                 .register(Rendering::passk);
-        r.createRegistration(Transcript.class)
+        r.createRegistration(brokkr.agent.Transcript.class)
                 .preferring(MIMEType.TEXT_HTML, MIMEType.TEXT_MARKDOWN, MIMEType.TEXT_PLAIN)
                 .register((t, ctx) -> rich(new TranscriptView(t), ctx));
         r.createRegistration(Rich.class)

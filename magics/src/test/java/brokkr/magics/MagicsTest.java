@@ -1,6 +1,5 @@
 package brokkr.magics;
 
-import brokkr.domains.synthetic.loop.PointerChain;
 import brokkr.eval.Exploration;
 import brokkr.value.Json;
 import brokkr.value.Value;
@@ -87,7 +86,7 @@ class MagicsTest {
         magic("%domain load loop");
         ForkView f = (ForkView) magic("%fork 5");
         assertEquals("5", f.taskId());
-        String start = PointerChain.of(5).start();
+        String start = brokkr.domains.synthetic.loop.PointerChain.of(5).start();
         CallOutcome ok = (CallOutcome) magic("%call follow_pointer {\"key\": \"" + start + "\"}");
         assertFalse(ok.error());
         assertTrue(ok.content().startsWith("fragment="), ok.content());

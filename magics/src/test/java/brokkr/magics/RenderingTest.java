@@ -1,6 +1,5 @@
 package brokkr.magics;
 
-import java.util.Arrays;
 import org.dflib.jjava.jupyter.kernel.display.DisplayData;
 import org.dflib.jjava.jupyter.kernel.display.Renderer;
 import org.dflib.jjava.jupyter.kernel.display.mime.MIMEType;
@@ -34,7 +33,7 @@ class RenderingTest {
         Table sweep = Sweeps.sweep("parallel", "tasks", List.of(2, 4), List.of("batch", "serial"));
         DisplayData d = renderer.render(Sweeps.chart(sweep, "tool turns"));
         byte[] png = Base64.getDecoder().decode((String) d.getData(MIMEType.IMAGE_PNG));
-        assertArrayEquals(new byte[] {(byte) 0x89, 'P', 'N', 'G'}, Arrays.copyOf(png, 4));
+        assertArrayEquals(new byte[] {(byte) 0x89, 'P', 'N', 'G'}, java.util.Arrays.copyOf(png, 4));
         String svg = (String) d.getData(MIMEType.IMAGE_SVG);
         assertTrue(svg.startsWith("<svg") && svg.strip().endsWith("</svg>"), svg.substring(0, Math.min(200, svg.length())));
         assertFalse(svg.contains("<?xml") || svg.contains("<!DOCTYPE"), "inline SVG is an element, not a document: nbconvert's HTML export rejects the declaration");

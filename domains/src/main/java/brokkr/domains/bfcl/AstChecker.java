@@ -1,6 +1,5 @@
 package brokkr.domains.bfcl;
 
-import brokkr.python.PyRepr;
 import brokkr.domains.bfcl.PyObj.Atom;
 import brokkr.domains.bfcl.PyObj.Dict;
 import brokkr.domains.bfcl.PyObj.Seq;
@@ -437,7 +436,7 @@ public final class AstChecker {
         return s.codePoints().mapToObj(cp -> PyObj.str(Character.toString(cp))).toList();
     }
 
-    private static String reprStr(String s) { return PyRepr.reprStr(s); }
+    private static String reprStr(String s) { return brokkr.python.PyRepr.reprStr(s); }
 
     private static Dict asDictObj(PyObj o) {
         if (o instanceof Dict d) return d;

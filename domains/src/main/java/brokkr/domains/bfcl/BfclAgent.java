@@ -1,6 +1,5 @@
 package brokkr.domains.bfcl;
 
-import brokkr.conversation.ToolSpec;
 import brokkr.agent.AgentLoop;
 import brokkr.agent.ToolExecutor;
 import brokkr.agent.Transcript;
@@ -94,7 +93,7 @@ public sealed interface BfclAgent {
      * unsatisfiable task it sends its best construction, which the checker rejects.
      */
     record GoldCandidate(BfclTask task) implements Candidate {
-        @Override public Turn next(List<Message> history, List<ToolSpec> tools) {
+        @Override public Turn next(List<Message> history, List<brokkr.conversation.ToolSpec> tools) {
             if (!task.category().expectsCall()) return Turn.of(new Message.Assistant("None of the functions applies."));
             PyObj answer = GoldAnswers.accepted(task, true).orElseGet(() -> GoldAnswers.candidates(task, true).getFirst());
             List<ToolCall> calls = new ArrayList<>();

@@ -1,6 +1,5 @@
 package brokkr.domains.bfcl;
 
-import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -47,5 +46,5 @@ public enum BfclCategory {
         throw new IllegalArgumentException("unknown BFCL category '" + id + "' (known: " + ids() + ")");
     }
 
-    public static List<String> ids() { return Arrays.stream(values()).map(BfclCategory::id).toList(); }
+    public static List<String> ids() { return java.util.Arrays.stream(values()).map(BfclCategory::id).toList(); }
 }

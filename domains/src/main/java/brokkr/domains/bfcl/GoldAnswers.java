@@ -1,7 +1,5 @@
 package brokkr.domains.bfcl;
 
-import java.util.LinkedHashSet;
-import java.util.Set;
 import brokkr.domains.bfcl.PyObj.Dict;
 import brokkr.domains.bfcl.PyObj.Seq;
 import brokkr.value.PyDict;
@@ -40,8 +38,8 @@ public final class GoldAnswers {
     }
 
     /** Ids of the unsatisfiable tasks among {@code tasks}, in order. */
-    public static Set<String> unsatisfiableIds(List<BfclTask> tasks) {
-        Set<String> out = new LinkedHashSet<>();
+    public static java.util.Set<String> unsatisfiableIds(List<BfclTask> tasks) {
+        java.util.Set<String> out = new java.util.LinkedHashSet<>();
         for (BfclTask t : tasks) if (!t.category().relevance() && unsatisfiable(t)) out.add(t.id());
         return out;
     }

@@ -1,7 +1,5 @@
 package brokkr.domains.bfcl;
 
-import java.util.Arrays;
-import java.util.HashMap;
 import brokkr.python.PyOps;
 import brokkr.python.PyRepr;
 import brokkr.value.PyDict;
@@ -55,7 +53,7 @@ public sealed interface PyObj permits PyObj.Atom, PyObj.Seq, PyObj.Dict {
             this.keys = keys;
             this.values = values;
             if (keys.length >= INDEX_FROM) {
-                Map<String, Integer> m = new HashMap<>();
+                Map<String, Integer> m = new java.util.HashMap<>();
                 for (int i = 0; i < keys.length; i++) m.put(keys[i], i);
                 index = m;
             } else {
@@ -93,7 +91,7 @@ public sealed interface PyObj permits PyObj.Atom, PyObj.Seq, PyObj.Dict {
         }
 
         @Override public boolean equals(Object o) { return o instanceof Dict d && same(this, d); }
-        @Override public int hashCode() { return Arrays.hashCode(keys); }
+        @Override public int hashCode() { return java.util.Arrays.hashCode(keys); }
         @Override public String toString() { return repr(this); }
     }
 

@@ -1,7 +1,5 @@
 package brokkr.domains.bfcl;
 
-import brokkr.conversation.Message;
-import brokkr.conversation.Turn;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -108,7 +106,7 @@ class BfclAgentTest {
     @Test
     void aWrongModelAnswerFails() {
         try (ScriptedModelServer server = ScriptedModelServer.ofCandidate(
-                (h, tools) -> Turn.of(new Message.Assistant("I would call math.factorial(5).")))) {
+                (h, tools) -> brokkr.conversation.Turn.of(new brokkr.conversation.Message.Assistant("I would call math.factorial(5).")))) {
             ModelProvider model = Providers.fromEnvironment(server.openAiEnv(), "openai", "scripted", ProviderOptions.defaults("scripted"));
             BfclTask t = Shared.data().byId().get("simple_python_1");
             Graded r = Graded.of(t, new BfclAgent.Reference(model, ToolCompiler.Style.OPENAI_COMPLETIONS, null));

@@ -1,7 +1,5 @@
 package brokkr.domains.bfcl;
 
-import java.lang.management.ManagementFactory;
-import java.lang.management.ThreadMXBean;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -27,7 +25,7 @@ public final class GradeBenchmark {
         for (BfclConformance.Line l : lines) tasks.add(byId.get(l.taskId()));
         // Wall clock and this thread's CPU time: on a shared, loaded machine the CPU time is the
         // steadier figure (wall time includes waiting for a core).
-        ThreadMXBean mx = ManagementFactory.getThreadMXBean();
+        java.lang.management.ThreadMXBean mx = java.lang.management.ManagementFactory.getThreadMXBean();
         int rounds = args.length > 1 ? Integer.parseInt(args[1]) : 30;
         double first = 0, best = Double.MAX_VALUE, bestCpu = Double.MAX_VALUE;
         long sink = 0;

@@ -1,9 +1,5 @@
 package brokkr.domains.synthetic;
 
-import brokkr.conversation.Candidate;
-import brokkr.value.PyInt;
-import java.util.HashMap;
-import org.junit.jupiter.api.Assertions;
 import brokkr.domains.synthetic.loop.LoopBenchmark;
 import brokkr.domains.synthetic.parallel.ParallelBenchmark;
 
@@ -55,7 +51,7 @@ class SyntheticExperimentTest {
     @Test void anUnknownScriptedCandidateIsASpecError() {
         var spec = new ExperimentSpec("x", List.of(new ExperimentSpec.DomainSpec("loop", "smoke", null)), List.of(c("x", "batch")), 1, 1,
                 Map.of(), Map.of(), 0, Duration.ofSeconds(60), false);
-        var e = Assertions.assertThrows(ExperimentSpec.SpecException.class, () -> Experiments.run(spec, tmp.resolve("x"), Registry.load()));
+        var e = org.junit.jupiter.api.Assertions.assertThrows(ExperimentSpec.SpecException.class, () -> Experiments.run(spec, tmp.resolve("x"), Registry.load()));
         assertTrue(e.getMessage().contains("unknown loop candidate 'batch'"), e.getMessage());
     }
 
@@ -77,7 +73,7 @@ class SyntheticExperimentTest {
 
         // Each verdict is PointerChasing.score's PASS/FAIL for the same candidate and depth.
         try (ExperimentQuery store = ExperimentQuery.open(tmp.resolve("loop"))) {
-            Map<String, String> labels = new HashMap<>();
+            Map<String, String> labels = new java.util.HashMap<>();
             store.cells().forEach(cell -> labels.put(cell.key().agentId(), cell.candidate()));
             for (Attempt a : store.attempts(true)) {
                 PointerChain chain = PointerChain.of(Integer.parseInt(a.taskId()));
@@ -110,7 +106,7 @@ class SyntheticExperimentTest {
                 int n = Integer.parseInt(a.taskId());
                 var details = a.evidence().details();
                 boolean batch = a.evidence().modelCalls().isEmpty() && a.evidence().transcript().asList().size() == 2 + 1 + n + 1;
-                long turns = ((PyInt) details.get("turns")).longValue();
+                long turns = ((brokkr.value.PyInt) details.get("turns")).longValue();
                 assertTrue(turns == 1 || turns == n, "turns " + turns);
                 assertEquals(batch, turns == 1);
             }
@@ -137,7 +133,7 @@ class SyntheticExperimentTest {
     @Test void anUnreachableModelIsAnInfrastructureFailureNotAFail() {
         ModelFactory down = new ModelFactory() {
             @Override public String provider() { return "down"; }
-            @Override public Candidate create(ModelRef m) {
+            @Override public brokkr.conversation.Candidate create(ModelRef m) {
                 return (h, t) -> { throw new InfrastructureFailure("HTTP 503 after 5 attempts", List.of(), null); };
             }
         };

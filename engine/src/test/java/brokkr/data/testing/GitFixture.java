@@ -1,6 +1,5 @@
 package brokkr.data.testing;
 
-import java.util.LinkedHashMap;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -48,7 +47,7 @@ public final class GitFixture {
 
     /** Copies {@code paths} (relative) from {@code source} into the repository and commits them. */
     public String commitCopies(Path source, List<String> paths) throws IOException {
-        Map<String, byte[]> files = new LinkedHashMap<>();
+        Map<String, byte[]> files = new java.util.LinkedHashMap<>();
         for (String p : paths) files.put(p, Files.readAllBytes(source.resolve(p)));
         return commit(files);
     }

@@ -1,6 +1,5 @@
 package brokkr.domains.synthetic.loop;
 
-import brokkr.value.PyInt;
 import brokkr.domains.synthetic.SyntheticBenchmark;
 
 import brokkr.agent.AgentLoop;
@@ -60,7 +59,7 @@ public final class LoopBenchmark extends SyntheticBenchmark {
             PointerChain chain = PointerChain.of(size(run.env().taskId()));
             PyDict out = run.interaction().output();
             Value answer = out.get("answer");
-            int calls = (int) ((PyInt) out.get("tool_calls")).longValue();
+            int calls = (int) ((brokkr.value.PyInt) out.get("tool_calls")).longValue();
             String actual = answer.isNone() ? "" : answer.asStr().replaceAll("\\s", "");
             boolean setup = setupVerified(run.env(), run.setupEvidence());
             boolean answered = !answer.isNone();

@@ -1,6 +1,5 @@
 package brokkr.domains.tau2.environment;
 
-import brokkr.value.PyList;
 import brokkr.python.PyBuiltins;
 import brokkr.python.PyException;
 import brokkr.python.PyFloats;
@@ -60,7 +59,7 @@ public final class Calculate {
     }
 
     /** The empty tuple, the only non-number value this language can build ({@code ()}). */
-    private static final Value EMPTY_TUPLE = PyList.empty();
+    private static final Value EMPTY_TUPLE = brokkr.value.PyList.empty();
 
     private static Value numeric(Value v, String op) {
         if (v == EMPTY_TUPLE) {

@@ -1,6 +1,5 @@
 package brokkr.domains.tau2.environment;
 
-import java.util.ArrayList;
 import brokkr.conversation.ToolSpec;
 import brokkr.domains.tau2.model.EnvAssertion;
 import brokkr.domains.tau2.model.Requestor;
@@ -39,7 +38,7 @@ public interface EpisodeEnvironment<W> {
      * one step (no extra {@code sync_tools} between them) override this.
      */
     default Step<W> respondAll(W world, Requestor requestor, List<Call> calls) {
-        List<Response<W>> out = new ArrayList<>(calls.size());
+        List<Response<W>> out = new java.util.ArrayList<>(calls.size());
         W w = world;
         for (Call c : calls) {
             Response<W> r = respond(w, requestor, c.name(), c.arguments());
@@ -92,8 +91,8 @@ public interface EpisodeEnvironment<W> {
     record Response<W>(W world, String content, boolean error) {}
 
     /** The gold world and, per swallowed exception, {@code "<tool>: <str(e)>"}. */
-    record GoldReplay<W>(W world, List<String> errors) {
-        public GoldReplay { errors = List.copyOf(errors); }
+    record GoldReplay<W>(W world, java.util.List<String> errors) {
+        public GoldReplay { errors = java.util.List.copyOf(errors); }
     }
 
     /** An assertion's result and the world after it; {@code error} is what its function raised (then not met), else null. */

@@ -1,6 +1,5 @@
 package brokkr.domains.tau2.environment;
 
-import brokkr.data.DataDirs;
 import brokkr.value.Json;
 import brokkr.value.Value;
 import com.fasterxml.jackson.core.JsonParser;
@@ -43,9 +42,9 @@ public final class Tau2Data {
     /** Resolves the data directory as documented on the class. */
     public static Tau2Data locate() {
         try {
-            return new Tau2Data(DataDirs.locate("tau2-bench data directory", "brokkr.tau2.data", "BROKKR_TAU2_DATA",
+            return new Tau2Data(brokkr.data.DataDirs.locate("tau2-bench data directory", "brokkr.tau2.data", "BROKKR_TAU2_DATA",
                     "upstream/tau2-bench", "data/tau2"));
-        } catch (DataDirs.NotFound e) {
+        } catch (brokkr.data.DataDirs.NotFound e) {
             throw new Tau2DataException(e.getMessage());
         }
     }

@@ -1,6 +1,5 @@
 package brokkr.domains.tau2.environment;
 
-import brokkr.python.PyStrings;
 import brokkr.python.PydanticSchema;
 import brokkr.value.PyDict;
 import brokkr.value.PyList;
@@ -75,7 +74,7 @@ public final class ToolSchema {
     /** pydantic's {@code GenerateJsonSchema} sorts schema keys (recursively; list items keep their own order). */
     static PyDict sortKeys(PyDict d) {
         List<String> keys = new ArrayList<>(d.keys());
-        keys.sort(PyStrings::compare);
+        keys.sort(brokkr.python.PyStrings::compare);
         PyDict.Builder b = PyDict.builder();
         for (String k : keys) {
             Value v = d.get(k);

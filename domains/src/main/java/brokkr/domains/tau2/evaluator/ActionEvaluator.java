@@ -1,6 +1,5 @@
 package brokkr.domains.tau2.evaluator;
 
-import brokkr.python.PyOps;
 import brokkr.domains.tau2.model.GoldAction;
 import brokkr.domains.tau2.model.Tau2Message;
 
@@ -50,7 +49,7 @@ public final class ActionEvaluator {
         PyDict predicted = call.arguments();
         Collection<String> keys = gold.compareArgs() == null ? predicted.keys() : gold.compareArgs();
         if (keys.isEmpty()) return true;
-        return PyOps.eq(restrict(predicted, keys), restrict(gold.arguments(), keys));
+        return brokkr.python.PyOps.eq(restrict(predicted, keys), restrict(gold.arguments(), keys));
     }
 
     private static PyDict restrict(PyDict d, Collection<String> keys) {

@@ -1,6 +1,5 @@
 package brokkr.domains.tau2.model;
 
-import brokkr.value.PyBool;
 import brokkr.value.PyDict;
 import brokkr.value.PyList;
 import brokkr.value.Value;
@@ -67,7 +66,7 @@ public record TaskSpec(String id, PyDict raw, EvaluationCriteria criteria) {
                 PyDict d = a.asDict();
                 Value av = d.get("assert_value");
                 assertions.add(new EnvAssertion(Requestor.parse(d.get("env_type").asStr()), d.get("func_name").asStr(),
-                        d.get("arguments").asDict(), av == null || av.isNone() || ((PyBool) av).value(),
+                        d.get("arguments").asDict(), av == null || av.isNone() || ((brokkr.value.PyBool) av).value(),
                         present(d, "message") ? d.get("message").asStr() : null));
             }
         }

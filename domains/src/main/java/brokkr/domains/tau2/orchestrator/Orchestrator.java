@@ -1,8 +1,5 @@
 package brokkr.domains.tau2.orchestrator;
 
-import brokkr.conversation.Candidate;
-import brokkr.conversation.ToolSpec;
-import brokkr.value.PyDict;
 import brokkr.domains.tau2.environment.EpisodeEnvironment;
 import brokkr.domains.tau2.model.TerminationReason;
 
@@ -233,10 +230,10 @@ public final class Orchestrator<W> {
     private static List<ToolCall> withArguments(List<ToolCall> calls) {
         if (calls.stream().allMatch(c -> c.arguments() != null)) return calls;
         return calls.stream().map(c -> c.arguments() != null ? c
-                : new ToolCall(c.id(), c.name(), PyDict.empty(), c.rawArguments(), c.malformed())).toList();
+                : new ToolCall(c.id(), c.name(), brokkr.value.PyDict.empty(), c.rawArguments(), c.malformed())).toList();
     }
 
-    private Turn ask(Candidate c, List<Message> history, List<ToolSpec> tools, List<ModelCall> record) {
+    private Turn ask(brokkr.conversation.Candidate c, List<Message> history, List<brokkr.conversation.ToolSpec> tools, List<ModelCall> record) {
         try {
             Turn t = c.next(history, tools);
             record.addAll(t.calls());

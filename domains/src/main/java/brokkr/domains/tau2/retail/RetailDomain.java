@@ -1,6 +1,5 @@
 package brokkr.domains.tau2.retail;
 
-import java.nio.charset.StandardCharsets;
 import brokkr.domains.tau2.conformance.Tau2Conformance;
 import brokkr.domains.tau2.environment.Tau2Data;
 import brokkr.domains.tau2.environment.Tau2Environment;
@@ -40,7 +39,7 @@ public final class RetailDomain {
     public RetailDomain(Tau2Data data) {
         this.data = data;
         this.db = RetailModel.db(Json.read(read("data/tau2/domains/retail/db.json")));
-        this.policy = new String(read("data/tau2/domains/retail/policy.md"), StandardCharsets.UTF_8);
+        this.policy = new String(read("data/tau2/domains/retail/policy.md"), java.nio.charset.StandardCharsets.UTF_8);
         this.tasks = Json.read(read("data/tau2/domains/retail/tasks.json")).asList();
         this.splits = Json.read(read("data/tau2/domains/retail/split_tasks.json")).asDict();
         String g = "data/tau2/user_simulator/simulation_guidelines.md";

@@ -1,8 +1,5 @@
 package brokkr.domains.tau2.retail;
 
-import java.util.ArrayList;
-import java.util.List;
-import java.util.function.Function;
 import brokkr.value.PyDict;
 import brokkr.value.PyFloat;
 import brokkr.value.PyInt;
@@ -34,7 +31,7 @@ final class RetailModel {
                 .build();
     }
 
-    private static PyDict mapValues(Value v, Function<Value, Value> f) {
+    private static PyDict mapValues(Value v, java.util.function.Function<Value, Value> f) {
         PyDict.Builder b = PyDict.builder();
         for (Map.Entry<String, Value> e : v.asDict().entries()) b.put(e.getKey(), f.apply(e.getValue()));
         return b.build();
@@ -96,7 +93,7 @@ final class RetailModel {
         PyDict d = v.asDict();
         PyDict.Builder b = PyDict.builder().put("order_id", req(d, "order_id")).put("user_id", req(d, "user_id"))
                 .put("address", address(req(d, "address")));
-        List<Value> items = new ArrayList<>();
+        java.util.List<Value> items = new java.util.ArrayList<>();
         for (Value it : req(d, "items").asList()) {
             PyDict i = it.asDict();
             items.add(PyDict.builder().put("name", req(i, "name")).put("product_id", req(i, "product_id"))
@@ -105,10 +102,10 @@ final class RetailModel {
         }
         b.put("items", PyList.of(items));
         b.put("status", req(d, "status"));
-        List<Value> fs = new ArrayList<>();
+        java.util.List<Value> fs = new java.util.ArrayList<>();
         for (Value f : req(d, "fulfillments").asList()) fs.add(fields(f.asDict(), "tracking_id", "item_ids"));
         b.put("fulfillments", PyList.of(fs));
-        List<Value> ps = new ArrayList<>();
+        java.util.List<Value> ps = new java.util.ArrayList<>();
         for (Value p : req(d, "payment_history").asList()) ps.add(payment(p.asDict()));
         b.put("payment_history", PyList.of(ps));
         for (String k : ORDER_OPTIONAL) {

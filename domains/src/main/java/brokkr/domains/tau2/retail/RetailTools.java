@@ -1,6 +1,5 @@
 package brokkr.domains.tau2.retail;
 
-import brokkr.python.PyException;
 import static brokkr.python.PyException.valueError;
 
 import brokkr.python.Pydantic;
@@ -421,7 +420,7 @@ public final class RetailTools {
         PyDict pm = getPaymentMethod(c, user.get("user_id"), pmId);
         if (!isGiftCard(pm)) {
             PyList history = order.get("payment_history").asList();
-            if (history.isEmpty()) throw new PyException("IndexError", "list index out of range");
+            if (history.isEmpty()) throw new brokkr.python.PyException("IndexError", "list index out of range");
             if (!PyBuiltins.eq(pmId, history.get(0).asDict().get("payment_method_id"))) {
                 throw valueError("Payment method should be the original payment method");
             }

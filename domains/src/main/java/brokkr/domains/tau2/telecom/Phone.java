@@ -1,6 +1,5 @@
 package brokkr.domains.tau2.telecom;
 
-import java.util.Locale;
 import brokkr.domains.tau2.environment.Tau2Toolkit;
 import brokkr.domains.tau2.telecom.TelecomUserTools.SpeedTest;
 import brokkr.python.PyBuiltins;
@@ -417,7 +416,7 @@ final class Phone {
     private static List<String> allowed(PyDict permissions) {
         List<String> out = new ArrayList<>();
         for (Map.Entry<String, Value> e : permissions.entries()) {
-            if (PyTruth.truthy(e.getValue())) out.add(e.getKey().replace('_', ' ').toLowerCase(Locale.ROOT));
+            if (PyTruth.truthy(e.getValue())) out.add(e.getKey().replace('_', ' ').toLowerCase(java.util.Locale.ROOT));
         }
         return out;
     }

@@ -1,6 +1,5 @@
 package brokkr.domains.tau2.telecom;
 
-import java.util.Locale;
 import static brokkr.python.PydanticSchema.Field.optional;
 import static brokkr.python.PydanticSchema.Field.required;
 
@@ -167,6 +166,6 @@ final class TelecomModel {
 
     /** {@code repr(member)} of a PerformanceLevel value, by its Python member name. */
     static String performanceLevelRepr(String value) {
-        return PERFORMANCE_LEVEL.memberRepr(value.toUpperCase(Locale.ROOT), value);
+        return PERFORMANCE_LEVEL.memberRepr(value.toUpperCase(java.util.Locale.ROOT), value);
     }
 }

@@ -1,6 +1,5 @@
 package brokkr.domains.tau2.telecom;
 
-import java.util.Locale;
 import brokkr.value.PyDict;
 import brokkr.value.PyInt;
 import brokkr.value.Value;
@@ -36,7 +35,7 @@ record TelecomSession(long billIdDraws, PyDict defaultVpnDetails) {
     /** The next {@code uuid4()} draw's bill id and the session after it. */
     TelecomSession draw() { return new TelecomSession(billIdDraws + 1, defaultVpnDetails); }
 
-    String lastBillId() { return String.format(Locale.ROOT, "B%08x", billIdDraws); }
+    String lastBillId() { return String.format(java.util.Locale.ROOT, "B%08x", billIdDraws); }
 
     TelecomSession withVpnDetails(PyDict d) { return new TelecomSession(billIdDraws, d); }
 

@@ -1,6 +1,5 @@
 package brokkr.domains.tau2.telecom;
 
-import java.util.Locale;
 import brokkr.domains.tau2.environment.Tau2Toolkit;
 import brokkr.python.PyBuiltins;
 import brokkr.python.PyException;
@@ -278,7 +277,7 @@ final class TelecomUserTools {
                     Value expectedDesc = a.get("expected_desc");
                     boolean fast = PyOps.ge(speed, a.get("expected_speed"));
                     if (expectedDesc.isNone()) return PyBool.of(fast);
-                    return PyBool.of(fast && t.description().toLowerCase(Locale.ROOT).equals(PyBuiltins.lower(expectedDesc)));
+                    return PyBool.of(fast && t.description().toLowerCase(java.util.Locale.ROOT).equals(PyBuiltins.lower(expectedDesc)));
                 }, List.of(Param.required("expected_speed"), Param.optional("expected_desc", PyNone.NONE))),
                 fn("assert_internet_not_excellent", (c, a) -> PyBool.of(!new Phone(c).speedTest().description().equalsIgnoreCase("excellent"))),
                 fn("assert_can_send_mms", (c, a) -> PyBool.of(PyOps.eq(PyBool.of(new Phone(c).canSendMms()), a.get("expected_status"))),

@@ -1,7 +1,5 @@
 package brokkr.domains.tau2.evaluator;
 
-import brokkr.python.PyOps;
-import java.util.ArrayList;
 import brokkr.domains.tau2.model.RewardType;
 import brokkr.domains.tau2.model.TaskSpec;
 import brokkr.domains.tau2.model.Tau2Message;
@@ -48,8 +46,8 @@ class GradingTest {
         assertTrue(ActionEvaluator.matches(action("{\"a\": 1, \"b\": 2}", List.of("a")), call("f", "{\"a\": 1, \"b\": 9}")));
         assertFalse(ActionEvaluator.matches(action("{\"a\": 1, \"b\": 2}", List.of("b")), call("f", "{\"a\": 1, \"b\": 9}")));
         assertFalse(ActionEvaluator.matches(action("{\"a\": NaN}", null), call("f", "{\"a\": NaN}")), "NaN != NaN");
-        assertTrue(PyOps.eq(Json.parse("9007199254740993"), Json.parse("9007199254740993")));
-        assertFalse(PyOps.eq(Json.parse("9007199254740993"), Json.parse("9007199254740992.0")), "int vs float compare exactly");
+        assertTrue(brokkr.python.PyOps.eq(Json.parse("9007199254740993"), Json.parse("9007199254740993")));
+        assertFalse(brokkr.python.PyOps.eq(Json.parse("9007199254740993"), Json.parse("9007199254740992.0")), "int vs float compare exactly");
     }
 
     @Test
@@ -84,7 +82,7 @@ class GradingTest {
 
     @Test
     void judgeAnswersAreParsedAsUpstreamParsesThem() throws Exception {
-        List<Message> seen = new ArrayList<>();
+        List<Message> seen = new java.util.ArrayList<>();
         ModelNlJudge judge = new ModelNlJudge("test-judge", (history, tools) -> {
             seen.addAll(history);
             assertTrue(tools.isEmpty());

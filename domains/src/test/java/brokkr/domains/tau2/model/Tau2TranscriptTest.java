@@ -1,6 +1,5 @@
 package brokkr.domains.tau2.model;
 
-import brokkr.python.PyJson;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -27,7 +26,7 @@ class Tau2TranscriptTest {
 
     @Test void roundTripsLosslessly() {
         assertEquals(TRAJECTORY, Tau2Transcript.fromValue(Tau2Transcript.toValue(TRAJECTORY)));
-        assertEquals(TRAJECTORY, Tau2Transcript.fromValue(Json.parse(PyJson.dumps(Tau2Transcript.toValue(TRAJECTORY)))));
+        assertEquals(TRAJECTORY, Tau2Transcript.fromValue(Json.parse(brokkr.python.PyJson.dumps(Tau2Transcript.toValue(TRAJECTORY)))));
     }
 
     /** Upstream's message.py names: tool_calls null without calls, each call with its requestor; a tool message's call is "id". */

@@ -1,8 +1,5 @@
 package brokkr.domains.tau2.retail;
 
-import brokkr.domains.tau2.model.RewardType;
-import brokkr.value.PyBool;
-import brokkr.value.PyFloat;
 import brokkr.domains.tau2.runner.Tau2Domain;
 import brokkr.domains.tau2.runner.Tau2Domains;
 
@@ -102,7 +99,7 @@ class RetailEpisodesTest {
             for (int i = 0; i < results.size(); i++) {
                 PyDict a = recorded.get(i).asDict();
                 assertEquals(a.get("content").asStr(), results.get(i).content(), t.id() + " call " + i);
-                assertEquals(((PyBool) a.get("error")).value(), results.get(i).error(), t.id() + " call " + i);
+                assertEquals(((brokkr.value.PyBool) a.get("error")).value(), results.get(i).error(), t.id() + " call " + i);
             }
             passed++;
         }
@@ -119,7 +116,7 @@ class RetailEpisodesTest {
         Set<String> dbUnchanged = new TreeSet<>();
         Set<String> passed = new TreeSet<>();
         for (TaskSpec t : domain.split("base")) {
-            assertTrue(t.criteria().basisIncludes(RewardType.DB));
+            assertTrue(t.criteria().basisIncludes(brokkr.domains.tau2.model.RewardType.DB));
             AgentSide stop = new AgentSide("stop", new StopAtOnceAgent(), domain.agentSystemPrompt(), domain.environment().agentTools(), true);
             EpisodeResult r = run(t, stop, ScriptedVerdictJudge.allUnmet());
             assertEquals(TerminationReason.AGENT_STOP, r.termination(), t.id());
@@ -146,11 +143,11 @@ class RetailEpisodesTest {
                 ToolCall tc = new ToolCall(a.get("action_id").asStr(), a.get("name").asStr(), a.get("arguments").asDict());
                 Requestor req = Requestor.parse(a.get("requestor").asStr());
                 traj.add(req == Requestor.USER ? new Tau2Message.User(null, List.of(tc), null) : new Tau2Message.Agent(null, List.of(tc), null));
-                traj.add(new Tau2Message.ToolResult(tc.id(), tc.name(), a.get("content").asStr(), req, ((PyBool) a.get("error")).value()));
+                traj.add(new Tau2Message.ToolResult(tc.id(), tc.name(), a.get("content").asStr(), req, ((brokkr.value.PyBool) a.get("error")).value()));
             }
             List<ActionCheck> checks = ActionEvaluator.check(traj, t.criteria().actionsOrEmpty());
             double actionReward = checks.stream().allMatch(ActionCheck::actionMatch) ? 1.0 : 0.0;
-            assertEquals(((PyFloat) ev.get("action_reward")).value(), actionReward, t.id());
+            assertEquals(((brokkr.value.PyFloat) ev.get("action_reward")).value(), actionReward, t.id());
             // DB: replay the recorded calls the orchestrator's way (get_response) and compare with the grader's gold env.
             Worlds w = env.initialWorld(t);
             for (Value v : rec.get("actions").asList()) {
@@ -159,7 +156,7 @@ class RetailEpisodesTest {
             }
             var evidence = Episode.evidence(env, t, w);
             boolean dbMatch = evidence.goldDbHash().equals(evidence.predictedDbHash());
-            assertEquals(((PyBool) ev.get("db_match")).value(), dbMatch, t.id());
+            assertEquals(((brokkr.value.PyBool) ev.get("db_match")).value(), dbMatch, t.id());
             assertEquals(rec.get("grader_gold_action_errors").asList().size(), evidence.goldActionErrors().size(), t.id());
             // A trajectory missing its last gold write loses the action check, as upstream's evaluator would.
             List<GoldAction> actions = t.criteria().actionsOrEmpty();

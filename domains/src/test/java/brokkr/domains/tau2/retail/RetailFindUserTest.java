@@ -1,6 +1,5 @@
 package brokkr.domains.tau2.retail;
 
-import java.util.List;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import brokkr.domains.tau2.environment.Tau2Environment;
@@ -27,7 +26,7 @@ class RetailFindUserTest {
         assertEquals("Error: 'int' object has no attribute 'lower'", call("find_user_id_by_name_zip", "first_name", "Yusuf", "last_name", 5, "zip", "1"),
                 "a first name matches: last_name.lower() raises");
         assertEquals("yusuf_rossi_9620", call("find_user_id_by_name_zip", "first_name", "YUSUF", "last_name", "rossi", "zip", "19122"));
-        assertEquals("Error: 'list' object has no attribute 'lower'", call("find_user_id_by_email", "email", List.of("a")));
+        assertEquals("Error: 'list' object has no attribute 'lower'", call("find_user_id_by_email", "email", java.util.List.of("a")));
         assertEquals("Error: User not found", call("find_user_id_by_email", "email", "NOBODY@example.com"));
     }
 }

@@ -1,14 +1,5 @@
 package brokkr.domains.tau2.runner;
 
-import brokkr.conversation.Candidate;
-import brokkr.conversation.Message;
-import brokkr.domains.tau2.agent.GoldReplayAgent;
-import brokkr.domains.tau2.evaluator.ModelNlJudge;
-import brokkr.eval.ModelFactory;
-import brokkr.value.Json;
-import brokkr.value.PyBool;
-import java.nio.file.Files;
-import org.junit.jupiter.api.Assertions;
 import brokkr.domains.tau2.retail.RetailBenchmark;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -111,7 +102,7 @@ class Tau2ExperimentTest {
         assertFalse(set.id().equals(plain.id()));
         for (PyDict bad : List.of(PyDict.of("max_step", 5), PyDict.of("max_steps", 0), PyDict.of("max_errors", 2.5),
                 PyDict.of("run_seed", "300"), PyDict.of("agent_stop_token", "yes"))) {
-            var e = Assertions.assertThrows(IllegalArgumentException.class, () -> b.environment("5", Map.of(), bad));
+            var e = org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class, () -> b.environment("5", Map.of(), bad));
             assertTrue(e.getMessage().startsWith("unknown option 'max_step'") || e.getMessage().startsWith("option "), e.getMessage());
         }
     }
@@ -119,7 +110,7 @@ class Tau2ExperimentTest {
     /** An experiment file's domain options reach every task's definition: three steps end the gold replay early. */
     @Test void domainOptionsInAnExperimentFile() throws Exception {
         Path file = tmp.resolve("options.yaml");
-        Files.writeString(file, """
+        java.nio.file.Files.writeString(file, """
                 name: options
                 domains:
                   - {name: tau2-retail, tasks: ["5"], options: {max_steps: 3}}
@@ -138,8 +129,8 @@ class Tau2ExperimentTest {
             assertEquals(List.of("agent_stop", "max_steps"), terminations);
         }
         var dup = tmp.resolve("top.yaml");
-        Files.writeString(dup, "name: x\ndomains: [{name: tau2-retail, tasks: [\"5\"]}]\noptions: {max_steps: 3}\ncandidates: [{id: g, provider: scripted, model: gold}]\n");
-        var e = Assertions.assertThrows(ExperimentSpec.SpecException.class, () -> ExperimentSpec.read(dup));
+        java.nio.file.Files.writeString(dup, "name: x\ndomains: [{name: tau2-retail, tasks: [\"5\"]}]\noptions: {max_steps: 3}\ncandidates: [{id: g, provider: scripted, model: gold}]\n");
+        var e = org.junit.jupiter.api.Assertions.assertThrows(ExperimentSpec.SpecException.class, () -> ExperimentSpec.read(dup));
         assertTrue(e.getMessage().contains("go with 'domain'"), e.getMessage());
     }
 
@@ -198,7 +189,7 @@ class Tau2ExperimentTest {
             for (Attempt a : attempts) {
                 if (!a.agentId().equals(GOLD.agentDef().id())) continue;
                 PyDict checks = a.evidence().details().get("grade").asDict().get("checks").asDict();
-                for (var e : checks.entries()) assertEquals(PyBool.TRUE, e.getValue(), a.taskId() + " " + e.getKey());
+                for (var e : checks.entries()) assertEquals(brokkr.value.PyBool.TRUE, e.getValue(), a.taskId() + " " + e.getKey());
             }
         }
 
@@ -319,7 +310,7 @@ class Tau2ExperimentTest {
                     assertEquals(1, calls.size());
                     assertEquals("user", calls.getFirst().role());
                     assertEquals(500, calls.getFirst().call().status());
-                    long seed = ((PyInt) Json.parse(calls.getFirst().call().requestBody()).asDict().get("seed")).longValue();
+                    long seed = ((PyInt) brokkr.value.Json.parse(calls.getFirst().call().requestBody()).asDict().get("seed")).longValue();
                     assertEquals(TrialSeeds.of(300, 2)[a.repetition()], seed, "upstream's per-trial seed goes to the user simulator");
                 }
             }
@@ -357,17 +348,17 @@ class Tau2ExperimentTest {
             DecodedRequest d = req.chat();
             String system = d.history().getFirst().content();
             Turn t;
-            if (system.equals(ModelNlJudge.SYSTEM_PROMPT)) {
+            if (system.equals(brokkr.domains.tau2.evaluator.ModelNlJudge.SYSTEM_PROMPT)) {
                 String prompt = d.history().get(1).content();
                 TaskSpec task = byRequest.entrySet().stream().filter(e -> prompt.contains(e.getKey())).findFirst().orElseThrow().getValue();
                 List<Value> results = new ArrayList<>();
                 for (String a : task.criteria().nlAssertions()) {
-                    results.add(PyDict.of("expectedOutcome", a, "reasoning", "checked", "metExpectation", PyBool.of(prompt.contains("302.67"))));
+                    results.add(PyDict.of("expectedOutcome", a, "reasoning", "checked", "metExpectation", brokkr.value.PyBool.of(prompt.contains("302.67"))));
                 }
-                t = Turn.of(new Message.Assistant(PyJson.dumps(PyDict.of("results", PyList.of(results)))));
+                t = Turn.of(new brokkr.conversation.Message.Assistant(PyJson.dumps(PyDict.of("results", PyList.of(results)))));
             } else if (!d.tools().isEmpty()) {
                 TaskSpec task = byRequest.get(d.history().get(2).content());
-                t = new GoldReplayAgent(task).next(d.history(), d.tools());
+                t = new brokkr.domains.tau2.agent.GoldReplayAgent(task).next(d.history(), d.tools());
             } else {
                 t = new ScriptedUser(byPrompt.get(system)).next(d.history(), d.tools());
             }
@@ -393,7 +384,7 @@ class Tau2ExperimentTest {
                         assertEquals(List.of("agent", "user"), roles);
                     }
                     var first = a.evidence().modelCalls().getFirst().call();
-                    PyDict body = Json.parse(first.requestBody()).asDict();
+                    PyDict body = brokkr.value.Json.parse(first.requestBody()).asDict();
                     assertEquals(TrialSeeds.of(300, 1)[0], ((PyInt) body.get("seed")).longValue());
                 }
             }
@@ -403,7 +394,7 @@ class Tau2ExperimentTest {
     /** A judge answer upstream cannot parse ends grading: an infrastructure failure with the judge's call recorded, not a loss. */
     @Test void anUnparsableJudgeAnswerIsAnInfrastructureFailure() throws Exception {
         try (ScriptedModelServer server = ScriptedModelServer.start(req -> Reply.json(OpenAiChat.encodeResponse(
-                new Message.Assistant("All met, I think."), req.chat().model(), "chatcmpl-" + req.index())))) {
+                new brokkr.conversation.Message.Assistant("All met, I think."), req.chat().model(), "chatcmpl-" + req.index())))) {
             Registry registry = Registry.load().with(List.of(), List.of(new ProviderModels("openai", server.openAiEnv()) {}));
             var spec = spec("judge", List.of(new ExperimentSpec.DomainSpec("tau2-retail", null, List.of("62"))), List.of(GOLD), 1,
                     Map.of("judge", new ModelRef("openai", "judge")), 0);
@@ -418,10 +409,10 @@ class Tau2ExperimentTest {
     }
 
     @Test void aModelCandidateOppositeTheScriptedUserIsRefusedNotScored() {
-        ModelFactory silent = new ModelFactory() {
+        brokkr.eval.ModelFactory silent = new brokkr.eval.ModelFactory() {
             @Override public String provider() { return "silent"; }
-            @Override public Candidate create(ModelRef m) {
-                return (h, t) -> Turn.of(new Message.Assistant("hello"));
+            @Override public brokkr.conversation.Candidate create(ModelRef m) {
+                return (h, t) -> Turn.of(new brokkr.conversation.Message.Assistant("hello"));
             }
         };
         var cand = new ExperimentSpec.CandidateSpec("m", new ModelRef("silent", "m"), "tools", null);
