@@ -14,7 +14,9 @@ import java.io.UncheckedIOException;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
 import java.nio.channels.OverlappingFileLockException;
+import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.sql.PreparedStatement;
@@ -84,6 +86,19 @@ public final class ExperimentStore implements AutoCloseable {
      * The lock is the operating system's, so a killed runner leaves none behind. IllegalStateException
      * when another runner holds it.
      */
+    /**
+     * Transcripts are private data: a new store file is created readable by its owner only (0600), before
+     * SQLite opens it; SQLite gives its -wal and -shm files the database file's permissions.
+     */
+    static void createOwnerOnly(Path db) throws IOException {
+        if (Files.exists(db) || !db.getFileSystem().supportedFileAttributeViews().contains("posix")) return;
+        try {
+            Files.createFile(db, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
+        } catch (FileAlreadyExistsException e) {
+            // another opener made it first: its permissions stand
+        }
+    }
+
     public static ExperimentStore openForRun(Path dir) {
         try {
             Files.createDirectories(dir);
@@ -99,6 +114,7 @@ public final class ExperimentStore implements AutoCloseable {
                 throw new IllegalStateException(dir + " is being run by another process (run.lock is held)");
             }
             try {
+                createOwnerOnly(file(dir));
                 return new ExperimentStore(StoreConnection.forWriting(file(dir)), ch);
             } catch (RuntimeException e) {
                 ch.close();
