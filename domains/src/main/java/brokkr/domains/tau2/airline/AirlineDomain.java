@@ -1,5 +1,7 @@
 package brokkr.domains.tau2.airline;
 
+import brokkr.domains.tau2.runner.TaskFiles;
+
 import brokkr.domains.tau2.conformance.Tau2Conformance;
 import brokkr.domains.tau2.environment.EpisodeEnvironment;
 import brokkr.domains.tau2.environment.Tau2Data;
@@ -50,20 +52,13 @@ public final class AirlineDomain {
 
     private final Tau2Data data;
     private final PyDict db;
-    private final String policy;
-    private final PyList tasks;
-    private final PyDict splits;
-    private final String userGuidelines;
+    private final TaskFiles files;
     private final Tau2Toolkit toolkit;
 
     public AirlineDomain(Tau2Data data) {
         this.data = data;
         this.db = AirlineModel.db(Json.read(read("data/tau2/domains/airline/db.json")));
-        this.policy = new String(read("data/tau2/domains/airline/policy.md"), StandardCharsets.UTF_8);
-        this.tasks = Json.read(read("data/tau2/domains/airline/tasks.json")).asList();
-        this.splits = Json.read(read("data/tau2/domains/airline/split_tasks.json")).asDict();
-        String g = "data/tau2/user_simulator/simulation_guidelines.md";
-        this.userGuidelines = data.readText(g, Tau2Data.USER_SIMULATOR_DIGESTS.get(g));
+        this.files = TaskFiles.read(data, DOMAIN, DIGESTS);
         this.toolkit = AirlineTools.toolkit();
     }
 
@@ -73,9 +68,9 @@ public final class AirlineDomain {
     private byte[] read(String rel) { return data.read(rel, DIGESTS.get(rel)); }
 
     public PyDict db() { return db; }
-    public String policy() { return policy; }
-    public PyList tasks() { return tasks; }
-    public PyDict splits() { return splits; }
+    public String policy() { return files.policy(); }
+    public PyList tasks() { return files.tasks(); }
+    public PyDict splits() { return files.splits(); }
     public Tau2Toolkit toolkit() { return toolkit; }
 
     /** {@code get_environment()}: a fresh environment on the pristine DB. */
@@ -97,20 +92,10 @@ public final class AirlineDomain {
 
     public Tau2Conformance.EnvironmentFactory factory() { return this::environment; }
 
-    public PyDict task(String id) {
-        for (Value t : tasks) if (t.asDict().get("id").asStr().equals(id)) return t.asDict();
-        throw new IllegalArgumentException("no airline task " + id);
-    }
+    public PyDict task(String id) { return files.task(id); }
 
     /** The tasks as the episode protocol reads them, in task-file order. */
-    public Map<String, TaskSpec> taskSpecs() {
-        Map<String, TaskSpec> out = new LinkedHashMap<>();
-        for (Value t : tasks) {
-            TaskSpec spec = TaskSpec.parse(t.asDict());
-            out.put(spec.id(), spec);
-        }
-        return out;
-    }
+    public Map<String, TaskSpec> taskSpecs() { return files.taskSpecs(); }
 
     /** The environment as the episode protocol drives it: users have no tools, no {@code sync_tools}. */
     public EpisodeEnvironment<Worlds> episodeEnvironment() {
@@ -118,27 +103,14 @@ public final class AirlineDomain {
     }
 
     /** {@code LLMAgent.system_prompt} for airline. */
-    public String agentSystemPrompt() { return Tau2Prompts.agentSystemPrompt(policy); }
+    public String agentSystemPrompt() { return files.agentSystemPrompt(); }
 
     /** {@code [t.openai_schema for t in env.get_tools()]}. */
     public List<Value> agentToolSchemas() { return toolkit.openaiSchemas(); }
 
     /** {@code UserSimulator.system_prompt} of a task (airline users have no tools). */
-    public String userSystemPrompt(PyDict task) {
-        return Tau2Prompts.userSystemPrompt(userGuidelines, task.get("user_scenario"));
-    }
+    public String userSystemPrompt(PyDict task) { return files.userSystemPrompt(task); }
 
-    /** Task ids of a split ("train", "test", "base"), in task-file order. */
-    public List<String> split(String name) {
-        Value ids = splits.get(name);
-        if (ids == null) throw new IllegalArgumentException("Invalid task split name: " + name + ". Valid splits are: " + splits.keys());
-        List<String> wanted = new ArrayList<>();
-        for (Value v : ids.asList()) wanted.add(v.asStr());
-        List<String> out = new ArrayList<>();
-        for (Value t : tasks) {
-            String id = t.asDict().get("id").asStr();
-            if (wanted.contains(id)) out.add(id);
-        }
-        return out;
-    }
+    /** Task ids of a split, in task-file order. */
+    public List<String> split(String name) { return files.split(name); }
 }
