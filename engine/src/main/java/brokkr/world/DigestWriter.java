@@ -14,6 +14,7 @@ import java.io.IOException;
 import java.security.MessageDigest;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -266,6 +267,8 @@ final class DigestWriter implements Appendable {
         private int[] sortedAt;
         private int[] partAt;
         private int skeletonSlot;
+        /** Key -> insertion index of the remembered dict, built when a patch first looks keys up. */
+        private HashMap<String, Integer> keyIndex;
         /** The text length of that dict, or -1 when some child is large (patching needs every changed child's length). */
         private long textLength;
 
@@ -324,6 +327,7 @@ final class DigestWriter implements Appendable {
             this.partAt = partAt;
             this.skeletonSlot = slot;
             this.textLength = Math.max(-1, length);
+            this.keyIndex = null;
         }
 
         /**
@@ -333,51 +337,103 @@ final class DigestWriter implements Appendable {
          * entries (no sorting, no copy of them). False (nothing stored) when that does not apply.
          */
         boolean patch(DigestWriter w, PyDict d) {
-            if (skeleton == null || skeletonSlot != w.slot || textLength < 0 || d.size() != skeletonKeys.length) return false;
+            if (skeleton == null || skeletonSlot != w.slot || textLength < 0 || d.size() != skeletonKeys.length) {
+                d.dropOrigin();
+                return false;
+            }
             int n = skeletonKeys.length;
-            int[] changed = null;
-            Value[] now = null;
-            int count = 0;
-            long length = textLength;
-            int i = 0;
-            for (Map.Entry<String, Value> e : d.entries()) {
-                String key = e.getKey();
-                if (key != skeletonKeys[i] && !key.equals(skeletonKeys[i])) return false;
-                Value v = e.getValue();
-                Value old = values[i];
-                if (v != old) {
-                    // A leaf, or a container that became a leaf or empty, changes a run: walk the dict.
-                    if (partAt[sortedAt[i]] < 0 || !((v instanceof PyDict vd && !vd.isEmpty()) || (v instanceof PyList vl && !vl.isEmpty()))) {
-                        return false;
-                    }
-                    if (changed == null) {
-                        changed = new int[Math.max(4, n / 8)];
-                        now = new Value[changed.length];
-                    }
-                    if (count == changed.length) return false; // many changes: another lineage, walk it
-                    Object was = WorldHash.text(WorldHash.memo(old, w.slot));
-                    Object text = WorldHash.text(WorldHash.memo(v, w.slot));
-                    if (text == null) {
-                        new DigestWriter(null, w.sortKeys, w.slot, w.threshold, ", ", ": ").memoize(v); // a maximal child: as a root
-                        text = WorldHash.text(WorldHash.memo(v, w.slot));
-                    }
-                    if (!(was instanceof byte[] wasText) || !(text instanceof byte[] nowText)) return false;
-                    length += nowText.length - wasText.length;
-                    changed[count] = i;
-                    now[count++] = v;
+            Changes changes = new Changes(Math.max(4, n / 8));
+            boolean known = changesAlongOrigins(d, changes);
+            d.dropOrigin();
+            if (!known) {
+                changes.count = 0;
+                int i = 0;
+                for (Map.Entry<String, Value> e : d.entries()) {
+                    String key = e.getKey();
+                    if (key != skeletonKeys[i] && !key.equals(skeletonKeys[i])) return false;
+                    Value v = e.getValue();
+                    if (v != values[i] && !changes.add(i, v)) return false; // many changes: another lineage, walk it
+                    i++;
                 }
-                i++;
+            }
+            long length = textLength;
+            for (int k = 0; k < changes.count; k++) {
+                int i = changes.at[k];
+                Value v = changes.now[k];
+                // A leaf, or a container that became a leaf or empty, changes a run: walk the dict.
+                if (partAt[sortedAt[i]] < 0 || !((v instanceof PyDict vd && !vd.isEmpty()) || (v instanceof PyList vl && !vl.isEmpty()))) {
+                    return false;
+                }
+                Object was = WorldHash.text(WorldHash.memo(values[i], w.slot));
+                Object text = WorldHash.text(WorldHash.memo(v, w.slot));
+                if (text == null) {
+                    new DigestWriter(null, w.sortKeys, w.slot, w.threshold, ", ", ": ").memoize(v); // a maximal child: as a root
+                    text = WorldHash.text(WorldHash.memo(v, w.slot));
+                }
+                if (!(was instanceof byte[] wasText) || !(text instanceof byte[] nowText)) return false;
+                length += nowText.length - wasText.length;
             }
             if (length < w.threshold) return false; // the dict became small: its memo is its bytes
             Object[] parts = skeleton.clone();
-            for (int k = 0; k < count; k++) {
-                parts[partAt[sortedAt[changed[k]]]] = now[k];
-                values[changed[k]] = now[k];
+            for (int k = 0; k < changes.count; k++) {
+                parts[partAt[sortedAt[changes.at[k]]]] = changes.now[k];
+                values[changes.at[k]] = changes.now[k];
             }
             d.memo(w.slot, parts);
             skeleton = parts;
             textLength = length;
             w.memoHit(parts); // a large container: every open one is large as well
+            return true;
+        }
+
+        /**
+         * The entries of {@code d} that differ from the remembered dict's, from {@code d}'s chain of
+         * origins (each a replaced value of an existing key) when it leads back to the remembered dict:
+         * a look at the changed keys instead of a walk of every entry. False when the chain does not
+         * lead there (or too many keys changed): walk.
+         */
+        private boolean changesAlongOrigins(PyDict d, Changes changes) {
+            PyDict x = d;
+            for (PyDict o = x.origin(); o != null; x = o, o = x.origin()) {
+                String key = x.changedKey();
+                if (key == null) return false;
+                if (keyIndex == null) {
+                    keyIndex = new HashMap<>(skeletonKeys.length * 2);
+                    for (int i = 0; i < skeletonKeys.length; i++) keyIndex.put(skeletonKeys[i], i);
+                }
+                Integer i = keyIndex.get(key);
+                if (i == null) return false;
+                if (!changes.has(i)) {
+                    Value v = d.get(key);
+                    if (v != values[i] && !changes.add(i, v)) return false;
+                }
+                if (WorldHash.text(o.memo(skeletonSlot)) == skeleton) return true;
+            }
+            return false;
+        }
+    }
+
+    /** Changed entries of a large dict: insertion index and new value. */
+    private static final class Changes {
+        final int[] at;
+        final Value[] now;
+        int count;
+
+        Changes(int capacity) {
+            at = new int[capacity];
+            now = new Value[capacity];
+        }
+
+        boolean has(int i) {
+            for (int k = 0; k < count; k++) if (at[k] == i) return true;
+            return false;
+        }
+
+        /** False when full. */
+        boolean add(int i, Value v) {
+            if (count == at.length) return false;
+            at[count] = i;
+            now[count++] = v;
             return true;
         }
     }

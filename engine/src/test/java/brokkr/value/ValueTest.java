@@ -3,6 +3,7 @@ package brokkr.value;
 import static org.junit.jupiter.api.Assertions.*;
 
 import brokkr.python.PyJson;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class ValueTest {
@@ -51,5 +52,76 @@ class ValueTest {
         assertSame(orders, orders.without("#W7"), "removing an absent key is no change");
         assertThrows(NullPointerException.class, () -> orders.with("x", (Value) null));
         assertThrows(NullPointerException.class, () -> PyDict.builder().put("x", (Value) null));
+    }
+
+    /**
+     * The two forms (arrays up to SMALL_MAX keys, a persistent map beyond) against a LinkedHashMap model
+     * with Python's dict order: random updates, removals and re-adds across the bound, equality and
+     * hash codes across forms, and the versions before each step left as they were.
+     */
+    @Test
+    void smallAndLargeFormsBehaveAsOnePythonDict() {
+        java.util.Random r = new java.util.Random(11);
+        for (int round = 0; round < 200; round++) {
+            PyDict d = PyDict.empty();
+            java.util.LinkedHashMap<String, Value> model = new java.util.LinkedHashMap<>();
+            List<PyDict> versions = new java.util.ArrayList<>();
+            List<String> texts = new java.util.ArrayList<>();
+            for (int step = 0; step < 60; step++) {
+                String k = "k" + r.nextInt(PyDict.SMALL_MAX + 6);
+                if (r.nextInt(4) == 0) {
+                    d = d.without(k);
+                    model.remove(k);
+                } else {
+                    Value v = PyInt.of(r.nextInt(5));
+                    d = d.with(k, v);
+                    model.put(k, v); // LinkedHashMap keeps a replaced key's position, as dict does
+                }
+                assertEquals(model.size(), d.size());
+                assertEquals(new java.util.ArrayList<>(model.keySet()), new java.util.ArrayList<>(d.keys()));
+                for (String key : List.of("k0", "k3", "k" + (PyDict.SMALL_MAX + 2), "absent")) {
+                    assertEquals(model.get(key), d.get(key));
+                    assertEquals(model.containsKey(key), d.containsKey(key));
+                }
+                PyDict.Builder b = PyDict.builder(); // the same entries built afresh: small whenever they fit
+                model.forEach(b::put);
+                PyDict rebuilt = b.build();
+                assertEquals(rebuilt, d);
+                assertEquals(d, rebuilt);
+                assertEquals(model.hashCode(), d.hashCode());
+                assertEquals(rebuilt.hashCode(), d.hashCode());
+                assertEquals(PyJson.dumps(rebuilt), PyJson.dumps(d));
+                versions.add(d);
+                texts.add(PyJson.dumps(d));
+            }
+            for (int i = 0; i < versions.size(); i++) assertEquals(texts.get(i), PyJson.dumps(versions.get(i)), "an earlier version changed");
+        }
+        PyDict big = PyDict.empty();
+        for (int i = 0; i < PyDict.SMALL_MAX + 1; i++) big = big.with("k" + i, PyInt.of(i));
+        assertNotEquals(big, big.with("k0", PyInt.of(99)));
+        assertNotEquals(big.without("k0"), big.without("k1"));
+    }
+
+    /** A large dict remembers the one replaced key it was made from, for incremental hashing; bounded chains, nothing else. */
+    @Test
+    void aLargeDictKnowsItsOriginOnlyForAReplacedKey() {
+        PyDict.Builder b = PyDict.builder();
+        for (int i = 0; i < 100; i++) b.put("#" + i, PyInt.of(i));
+        PyDict table = b.build();
+        PyDict once = table.with("#5", PyInt.of(-5));
+        assertSame(table, once.origin());
+        assertEquals("#5", once.changedKey());
+        assertNull(table.with("#new", PyInt.of(0)).origin(), "a new key changes the key order: no origin");
+        assertNull(table.without("#5").origin());
+        assertNull(PyDict.of("a", 1).with("a", PyInt.of(2)).origin(), "small dicts keep no origin");
+        PyDict chain = table;
+        for (int i = 0; i < 20; i++) chain = chain.with("#" + i, PyInt.of(i + 1000));
+        int depth = 0;
+        for (PyDict x = chain; x.origin() != null; x = x.origin()) depth++;
+        assertTrue(depth <= 8, "a chain of origins is bounded (retains few earlier versions): " + depth);
+        once.dropOrigin();
+        assertNull(once.origin());
+        assertNull(once.changedKey());
+        assertEquals(PyInt.of(-5), once.get("#5"), "dropping the hint changes nothing of the value");
     }
 }

@@ -310,6 +310,40 @@ class WorldHashTest {
         assertInstanceOf(byte[].class, WorldHash.text(shrunk.memo(1)));
     }
 
+    /**
+     * A table changed through a chain of replaced keys is patched from the changed keys alone (the
+     * origins are dropped once used); a chain that does not lead back to the skeleton last patched
+     * (a sibling branch, a chain longer than the bound) is walked. Every version hashes as json.dumps says.
+     */
+    @Test
+    void aTableChangedAlongItsOriginsIsPatchedFromTheChangedKeys() {
+        PyDict.Builder b = PyDict.builder();
+        for (int i = 0; i < 400; i++) b.put("#o" + (1000 + i), PyDict.of("id", i, "items", PyList.of(new PyStr("x" + i))));
+        PyDict table = b.build();
+        PyDict world = PyDict.of("orders", table, "users", PyDict.of("u", 1));
+        assertEquals(reference(world, true), WorldHash.sha256(world, true));
+        PyDict three = table.with("#o1001", PyDict.of("id", "a")).with("#o1300", PyDict.of("id", "b")).with("#o1001", PyDict.of("id", "c"));
+        PyDict w3 = world.with("orders", three);
+        assertEquals(reference(w3, true), WorldHash.sha256(w3, true));
+        assertNull(three.origin(), "the hasher drops the origins it used");
+        Object[] before = (Object[]) WorldHash.text(table.memo(1)), after = (Object[]) WorldHash.text(three.memo(1));
+        assertEquals(before.length, after.length);
+        assertSame(before[0], after[0], "patched: the runs are the previous skeleton's own arrays");
+        // A sibling of `three`, made from `table`: its origin's skeleton is not the one last patched.
+        PyDict sibling = table.with("#o1002", PyDict.of("id", "s"));
+        PyDict ws = world.with("orders", sibling);
+        assertEquals(reference(ws, true), WorldHash.sha256(ws, true));
+        // Longer than the bound of origins: walked, still right.
+        PyDict longChain = sibling;
+        for (int i = 0; i < 30; i++) longChain = longChain.with("#o" + (1000 + i * 7), PyDict.of("id", "l" + i));
+        PyDict wl = world.with("orders", longChain);
+        assertEquals(reference(wl, true), WorldHash.sha256(wl, true));
+        assertEquals(reference(wl, false), WorldHash.sha256(wl, false));
+        // A change to a leaf through the chain: walked.
+        PyDict leaf = longChain.with("#o1003", Value.of(3));
+        assertEquals(reference(world.with("orders", leaf), true), WorldHash.sha256(world.with("orders", leaf), true));
+    }
+
     /** bench replay's SHA-256 floor rests on this count: every byte handed to the digest, once. */
     @Test
     void digestedBytesCountEveryByteFedToSha256() {
