@@ -10,7 +10,7 @@ import brokkr.value.PyStr;
 import brokkr.value.Value;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Map;
 
 /**
@@ -152,9 +152,7 @@ public final class PyJson {
     /** Entries in insertion order, or sorted as Python sorts str keys (by code point). */
     public static Iterable<Map.Entry<String, Value>> entries(PyDict d, boolean sortKeys) {
         if (!sortKeys || d.size() < 2) return d.entries();
-        ArrayList<Map.Entry<String, Value>> list = new ArrayList<>(d.entries());
-        list.sort((a, b) -> PyStrings.compare(a.getKey(), b.getKey()));
-        return list;
+        return Arrays.asList(d.sortedEntries(PyStrings.CODE_POINT_ORDER));
     }
 
     /** {@code float.__repr__}, except JSON's spellings of the non-finite values. */

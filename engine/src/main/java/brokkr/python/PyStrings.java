@@ -1,8 +1,16 @@
 package brokkr.python;
 
+import java.util.Comparator;
+
 /** Python {@code str} semantics that differ from Java's. */
 public final class PyStrings {
     private PyStrings() {}
+
+    /**
+     * {@code sorted()} of str keys: {@link #compare} as one shared comparator, so that a dict caching its
+     * sorted key order ({@code PyDict.sortedEntries}) recognises the order it was asked for.
+     */
+    public static final Comparator<String> CODE_POINT_ORDER = PyStrings::compare;
 
     /**
      * Python compares str by code point; Java's {@link String#compareTo} by UTF-16 unit, which

@@ -3,6 +3,7 @@ package brokkr.value;
 import java.util.AbstractMap;
 import java.util.AbstractSet;
 import java.util.Arrays;
+import java.util.Comparator;
 import java.util.Iterator;
 import java.util.Map;
 import java.util.NoSuchElementException;
@@ -33,6 +34,12 @@ public final class PyDict implements Value {
     /** The small form (null when large): keys and values in insertion order. */
     private final String[] keys;
     private final Value[] vals;
+    /**
+     * Small form: the sorted order of {@link #keys}, shared by every version with the same key array (a
+     * replaced value keeps it), so that hashing and {@code json.dumps(sort_keys=True)} sort a record's
+     * keys once, not at every change.
+     */
+    private final KeyOrder keyOrder;
     /** The large form (null when small). */
     private final OrderedPMap<String, Value> map;
     /**
@@ -53,12 +60,14 @@ public final class PyDict implements Value {
      */
     private volatile Object memo0, memo1;
 
-    private PyDict(String[] keys, Value[] vals) { this(keys, vals, null, null, null, 0); }
-    private PyDict(OrderedPMap<String, Value> map) { this(null, null, map, null, null, 0); }
+    private PyDict(String[] keys, Value[] vals) { this(keys, vals, new KeyOrder(), null, null, null, 0); }
+    private PyDict(OrderedPMap<String, Value> map) { this(null, null, null, map, null, null, 0); }
 
-    private PyDict(String[] keys, Value[] vals, OrderedPMap<String, Value> map, PyDict origin, String changedKey, int originDepth) {
+    private PyDict(String[] keys, Value[] vals, KeyOrder keyOrder, OrderedPMap<String, Value> map, PyDict origin, String changedKey,
+                   int originDepth) {
         this.keys = keys;
         this.vals = vals;
+        this.keyOrder = keyOrder;
         this.map = map;
         this.origin = origin;
         this.changedKey = changedKey;
@@ -99,13 +108,13 @@ public final class PyDict implements Value {
         if (keys == null) {
             if (map.get(k) == null) return new PyDict(map.plus(k, v)); // a new key: another key order, no origin
             boolean link = originDepth < ORIGIN_DEPTH;
-            return new PyDict(null, null, map.plus(k, v), link ? this : null, link ? k : null, link ? originDepth + 1 : 0);
+            return new PyDict(null, null, null, map.plus(k, v), link ? this : null, link ? k : null, link ? originDepth + 1 : 0);
         }
         int i = indexOf(keys, keys.length, k);
         if (i >= 0) {
             Value[] vs = vals.clone();
             vs[i] = v;
-            return new PyDict(keys, vs); // same keys in the same order: the key array is shared
+            return new PyDict(keys, vs, keyOrder, null, null, null, 0); // same keys in the same order: shared, with their sorted order
         }
         if (keys.length < SMALL_MAX) {
             String[] ks = Arrays.copyOf(keys, keys.length + 1);
@@ -137,6 +146,24 @@ public final class PyDict implements Value {
         Value old = get(k);
         if (old == null) throw new IllegalArgumentException("no key " + k);
         return with(k, f.apply(old));
+    }
+
+    /**
+     * The entries sorted by key with {@code order} (the caller's one total order of keys, e.g. Python's
+     * code point order; a small dict caches the permutation for the last order asked, per key set).
+     */
+    @SuppressWarnings("unchecked")
+    public Map.Entry<String, Value>[] sortedEntries(Comparator<String> order) {
+        int n = size();
+        Map.Entry<String, Value>[] out = new Map.Entry[n];
+        if (keys == null) {
+            entries().toArray(out);
+            Arrays.sort(out, (a, b) -> order.compare(a.getKey(), b.getKey()));
+            return out;
+        }
+        int[] perm = keyOrder.permutation(keys, order);
+        for (int i = 0; i < n; i++) out[i] = new AbstractMap.SimpleImmutableEntry<>(keys[perm[i]], vals[perm[i]]);
+        return out;
     }
 
     public Set<String> keys() { return asMap().keySet(); }
@@ -181,6 +208,23 @@ public final class PyDict implements Value {
         OrderedPMap<String, Value> m = OrderedPMap.empty();
         for (int i = 0; i < n; i++) m = m.plus(keys[i], vals[i]);
         return m;
+    }
+
+    /** A key array's sorted order under the last comparator asked (benign race: any thread computes the same). */
+    private static final class KeyOrder {
+        private volatile Object[] cached; // {Comparator, int[]}
+
+        int[] permutation(String[] keys, Comparator<String> order) {
+            Object[] c = cached;
+            if (c != null && c[0] == order) return (int[]) c[1];
+            Integer[] idx = new Integer[keys.length];
+            for (int i = 0; i < idx.length; i++) idx[i] = i;
+            Arrays.sort(idx, (x, y) -> order.compare(keys[x], keys[y]));
+            int[] perm = new int[idx.length];
+            for (int i = 0; i < perm.length; i++) perm[i] = idx[i];
+            cached = new Object[] {order, perm};
+            return perm;
+        }
     }
 
     /** The small form as a read-only {@link Map}, in insertion order. */

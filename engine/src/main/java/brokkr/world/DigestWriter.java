@@ -232,12 +232,10 @@ final class DigestWriter implements Appendable {
 
     @SuppressWarnings("unchecked")
     private List<Map.Entry<String, Value>> entries(PyDict d) {
+        // sorted(d.items()): keys in code point order, as PyJson.entries sorts them (a record's order cached per key set).
+        if (sortKeys && d.size() < SORT_CACHE_FROM) return Arrays.asList(d.sortedEntries(PyStrings.CODE_POINT_ORDER));
         Map.Entry<String, Value>[] entries = d.entries().toArray(new Map.Entry[0]);
-        // sorted(d.items()): keys in code point order, as PyJson.entries sorts them.
-        if (sortKeys) {
-            if (entries.length < SORT_CACHE_FROM) Arrays.sort(entries, (a, b) -> compareKeys(a.getKey(), b.getKey()));
-            else entries = SortOrder.sorted(entries);
-        }
+        if (sortKeys) entries = SortOrder.sorted(entries);
         return Arrays.asList(entries);
     }
 

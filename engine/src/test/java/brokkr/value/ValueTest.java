@@ -3,6 +3,8 @@ package brokkr.value;
 import static org.junit.jupiter.api.Assertions.*;
 
 import brokkr.python.PyJson;
+import brokkr.python.PyStrings;
+import java.util.Map;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -91,6 +93,13 @@ class ValueTest {
                 assertEquals(model.hashCode(), d.hashCode());
                 assertEquals(rebuilt.hashCode(), d.hashCode());
                 assertEquals(PyJson.dumps(rebuilt), PyJson.dumps(d));
+                List<String> sortedKeys = new java.util.ArrayList<>(model.keySet());
+                sortedKeys.sort(PyStrings.CODE_POINT_ORDER);
+                Map.Entry<String, Value>[] sorted = d.sortedEntries(PyStrings.CODE_POINT_ORDER); // cached per key set: values must be this version's
+                assertEquals(sortedKeys, java.util.Arrays.stream(sorted).map(Map.Entry::getKey).toList());
+                for (Map.Entry<String, Value> e : sorted) assertSame(model.get(e.getKey()), e.getValue());
+                Map.Entry<String, Value>[] reversed = d.sortedEntries(java.util.Comparator.<String>reverseOrder());
+                if (reversed.length > 1) assertEquals(sortedKeys.getLast(), reversed[0].getKey(), "another order is not served from the cache");
                 versions.add(d);
                 texts.add(PyJson.dumps(d));
             }
