@@ -50,6 +50,25 @@ class Tau2CommandTest {
         assertTrue(Main.builtins().stream().anyMatch(c -> c.name().equals("tau2")));
     }
 
+    /**
+     * Splits are the domain's: telecom's test split runs; its small and full splits name tasks of
+     * tasks_full.json (absent here) and are refused, saying why and which splits are available.
+     */
+    @Test
+    void splitsAreTheDomainsOwn() {
+        Outcome test = run("run", "--domain", "telecom", "--agent", "stop", "--split", "test", "--parallelism", "4");
+        assertEquals(0, test.code(), test.err());
+        assertTrue(test.out().lines().findFirst().orElseThrow().startsWith("tau2 telecom: 40 task(s) x 1 trial(s)"), test.out());
+        for (String[] missing : List.of(new String[] {"small", "20"}, new String[] {"full", "2285"})) {
+            Outcome r = run("run", "--domain", "telecom", "--agent", "stop", "--split", missing[0]);
+            assertEquals(2, r.code(), r.err());
+            assertTrue(r.err().contains("split '" + missing[0] + "' names " + missing[1] + " tasks but only") && r.err().contains("tasks_full.json")
+                    && r.err().contains("available splits: train, test, base"), r.err());
+        }
+        Outcome dev = run("run", "--domain", "retail", "--agent", "gold", "--split", "dev");
+        assertTrue(dev.err().contains("Invalid task split name: dev. Valid splits are:"), dev.err());
+    }
+
     @Test
     void goldRunPrintsOneLinePerEpisodeAndTheAverage(@TempDir Path dir) throws Exception {
         Path log = dir.resolve("episodes.jsonl");
