@@ -16,6 +16,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.IntConsumer;
 import java.util.function.Supplier;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -81,6 +82,29 @@ public final class Tau2Conformance {
      * corpus that is empty, unreadable or has a record of the wrong shape is a
      * {@link Corpus.CorpusException} naming the file and line (the first such line of the corpus).
      */
+    /** Runs {@code body} for 0..n-1, on this thread or, in index order, on {@code threads} workers. */
+    private static void inWorkers(int threads, int n, IntConsumer body) {
+        if (threads <= 1 || n < 2) {
+            for (int i = 0; i < n; i++) body.accept(i);
+            return;
+        }
+        AtomicInteger next = new AtomicInteger();
+        List<Thread> workers = new ArrayList<>();
+        for (int t = 0; t < threads; t++) {
+            workers.add(Thread.ofPlatform().start(() -> {
+                for (int i; (i = next.getAndIncrement()) < n; ) body.accept(i);
+            }));
+        }
+        for (Thread w : workers) {
+            try {
+                w.join();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("interrupted", e);
+            }
+        }
+    }
+
     public static Report run(EnvironmentFactory factory, Path corpus, PrintStream out, int threads) {
         long t0 = System.nanoTime();
         List<Corpus.Line> lines = Corpus.lines(corpus);
@@ -89,11 +113,19 @@ public final class Tau2Conformance {
         // Parsed up front to fold the process state over the records; a line that does not parse is
         // reported when the replay reaches it, so the corpus's first bad line is still the one reported.
         Corpus.Record[] records = new Corpus.Record[lines.size()];
+        // Parsing is a tenth of a replay: with several workers, they parse too (each line on its own).
+        inWorkers(threads, records.length, i -> {
+            try {
+                records[i] = lines.get(i).parse();
+            } catch (RuntimeException e) { // a CorpusException naming the line; reported when the replay reaches it
+                failures[i] = e;
+            }
+        });
         Value[] process = new Value[lines.size()];
         Value p = null;
         for (int i = 0; i < records.length; i++) {
+            if (records[i] == null) continue;
             try {
-                records[i] = lines.get(i).parse();
                 process[i] = p;
                 p = factory.processAfter(p, initTaskId(records[i]));
             } catch (Corpus.CorpusException e) {
