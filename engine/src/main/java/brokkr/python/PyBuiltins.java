@@ -253,6 +253,27 @@ public final class PyBuiltins {
         };
     }
 
+    /**
+     * {@code int(v)} for any value: numbers as {@link #intOf}, a str as a base-10 literal (whitespace and
+     * underscores between digits allowed), else {@code ValueError: invalid literal for int() with base 10: '...'}.
+     */
+    public static PyInt intOfAny(Value v) {
+        if (!(v instanceof PyStr s)) return intOf(v);
+        String t = PyStrings.strip(s.value());
+        if (!t.matches("[+-]?\\d(?:_?\\d)*")) throw PyException.valueError("invalid literal for int() with base 10: " + PyRepr.repr(v));
+        return new PyInt(new BigInteger(t.replace("_", "")));
+    }
+
+    /** {@code abs(v)} for numbers (bool is an int); anything else is CPython's TypeError. */
+    public static Value abs(Value v) {
+        return switch (v) {
+            case PyInt i -> new PyInt(i.value().abs());
+            case PyBool b -> PyInt.of(b.value() ? 1 : 0);
+            case PyFloat f -> new PyFloat(Math.abs(f.value()));
+            default -> throw PyException.typeError("bad operand type for abs(): '" + v.typeName() + "'");
+        };
+    }
+
     public static double toDouble(Value v) {
         return switch (v) {
             case PyFloat f -> f.value();

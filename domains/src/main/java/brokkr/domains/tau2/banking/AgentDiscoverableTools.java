@@ -17,8 +17,17 @@ import java.util.Map;
 final class AgentDiscoverableTools {
     private AgentDiscoverableTools() {}
 
-    private static final Map<String, ToolFunction> BODIES = Map.ofEntries(
-            Map.entry("example_agent_tool_0000", (c, a) -> new PyStr("Example tool executed successfully.")));
+    private static final Map<String, ToolFunction> BODIES = new java.util.HashMap<>();
+
+    static {
+        BODIES.put("example_agent_tool_0000", (c, a) -> new PyStr("Example tool executed successfully."));
+        BODIES.putAll(CreditCardTools.BODIES);
+        BODIES.putAll(BankAccountTools.BODIES);
+        BODIES.putAll(DebitCardTools.BODIES);
+        for (Discoverable d : Discoverable.agent()) {
+            if (!BODIES.containsKey(d.name())) throw new IllegalStateException("no body for discoverable tool " + d.name());
+        }
+    }
 
     static ToolFunction body(String name) {
         ToolFunction f = BODIES.get(name);
@@ -26,6 +35,11 @@ final class AgentDiscoverableTools {
         return (c, a) -> {
             throw new PyException("NotImplementedError", "discoverable tool " + name + " is not transcribed in Brokkr yet");
         };
+    }
+
+    /** {@code _get_account_balance}: {@code _parse_balance(account.get("current_holdings", account.get("balance", 0)))}. */
+    static double accountBalance(brokkr.value.PyDict account) {
+        return parseBalance(account.getOrDefault("current_holdings", account.getOrDefault("balance", brokkr.value.PyInt.of(0))));
     }
 
     /** {@code _parse_balance}: a number, or a str such as {@code "$2,850.00"}; anything else is 0.0. */
