@@ -81,6 +81,7 @@ public final class BankingDomain {
     private final String policy;
     private final Map<String, PyDict> tasks = new LinkedHashMap<>();
     private final String userGuidelines;
+    private final String userGuidelinesNoTools;
     private final Tau2Toolkit userToolkit;
     /** Agent toolkits by retriever {@code top_k} (upstream's default 10, or a {@code retrieval_kwargs} override). */
     private final Map<Value, Tau2Toolkit> toolkits = new ConcurrentHashMap<>();
@@ -103,6 +104,8 @@ public final class BankingDomain {
         }
         String g = "data/tau2/user_simulator/simulation_guidelines_tools.md";
         this.userGuidelines = data.readText(g, Tau2Data.USER_SIMULATOR_DIGESTS.get(g));
+        String plain = "data/tau2/user_simulator/simulation_guidelines.md";
+        this.userGuidelinesNoTools = data.readText(plain, Tau2Data.USER_SIMULATOR_DIGESTS.get(plain));
         this.userToolkit = BankingUserTools.toolkit();
     }
 
@@ -271,7 +274,14 @@ public final class BankingDomain {
 
     public List<Value> agentToolSchemas() { return toolkit(null).openaiSchemas(); }
 
-    public String userSystemPrompt(PyDict task) { return Tau2Prompts.userSystemPrompt(userGuidelines, task.get("user_scenario")); }
+    /**
+     * {@code UserSimulator.system_prompt}: the guidelines for users with tools when the task gives the user
+     * any ({@code get_user_tools(include=task.user_tools) or None}), else the plain ones.
+     */
+    public String userSystemPrompt(PyDict task) {
+        String guidelines = userToolSchemas(task).isEmpty() ? userGuidelinesNoTools : userGuidelines;
+        return Tau2Prompts.userSystemPrompt(guidelines, task.get("user_scenario"));
+    }
 
     /** Every task (upstream's {@code get_tasks} ignores the split name). */
     public List<String> split(String name) { return new ArrayList<>(tasks.keySet()); }
