@@ -5,9 +5,11 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.Iterator;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import org.apache.lucene.analysis.Analyzer;
 import org.apache.lucene.analysis.TokenStream;
@@ -20,6 +22,7 @@ import org.apache.lucene.index.IndexOptions;
 import org.apache.lucene.index.IndexWriter;
 import org.apache.lucene.index.IndexWriterConfig;
 import org.apache.lucene.index.LeafReader;
+import org.apache.lucene.index.NoMergePolicy;
 import org.apache.lucene.index.PostingsEnum;
 import org.apache.lucene.index.Terms;
 import org.apache.lucene.index.TermsEnum;
@@ -38,7 +41,8 @@ import org.apache.lucene.util.BytesRef;
  * the tokenised query with {@code get_scores} and sorts {@code range(N)} by score, stably, descending.
  * Lucene's own similarity is not used (it has another idf and float norms); the index is one segment
  * whose doc ids are the documents' positions in index order, which decides ties as upstream's
- * {@code glob()} order did.
+ * {@code glob()} order did. Its postings are read once, at construction, into per-token arrays with each
+ * posting's BM25 term precomputed, so a search is one map lookup and a few additions per query token.
  */
 public final class Bm25Index {
     static final double K1 = 1.5, B = 0.75, EPSILON = 0.25;
@@ -48,7 +52,16 @@ public final class Bm25Index {
     private final int[] docLen;
     private final double avgdl;
     private final double averageIdf;
-    private final LeafReader reader;
+    private final int vocabularySize;
+    private final long totalTokens;
+    /**
+     * Each token's postings as read from the Lucene index, with the BM25 term of every posting document
+     * precomputed: {@code idf * (f * (k1 + 1) / (f + k1 * (1 - b + b * doc_len / avgdl)))} is the same
+     * double whenever it is computed, so a query only adds them up, in query-token order.
+     */
+    private final Map<String, Postings> postings;
+
+    private record Postings(int docFreq, int[] docs, double[] weights) {}
 
     /** Builds the index of the documents' contents, in the given order. */
     public Bm25Index(List<String> contents) {
@@ -57,15 +70,16 @@ public final class Bm25Index {
         // nd in first-occurrence order: BM25Okapi sums the idfs over this dict's iteration order.
         Set<String> vocabulary = new LinkedHashSet<>();
         long total = 0;
-        ByteBuffersDirectory dir = new ByteBuffersDirectory();
         FieldType type = new FieldType();
         type.setIndexOptions(IndexOptions.DOCS_AND_FREQS);
         type.setTokenized(true);
         type.setOmitNorms(true);
         type.freeze();
-        try (IndexWriter w = new IndexWriter(dir, new IndexWriterConfig(new PythonSplitAnalyzer())
-                .setOpenMode(IndexWriterConfig.OpenMode.CREATE).setMergePolicy(org.apache.lucene.index.NoMergePolicy.INSTANCE)
-                .setRAMBufferSizeMB(256))) {
+        Map<String, int[][]> raw = new HashMap<>();
+        try (ByteBuffersDirectory dir = new ByteBuffersDirectory();
+             IndexWriter w = new IndexWriter(dir, new IndexWriterConfig(new PythonSplitAnalyzer())
+                     .setOpenMode(IndexWriterConfig.OpenMode.CREATE).setRAMBufferSizeMB(256).setCommitOnClose(false)
+                     .setUseCompoundFile(false).setMergePolicy(NoMergePolicy.INSTANCE))) {
             for (int d = 0; d < n; d++) {
                 List<String> tokens = tokenize(contents.get(d));
                 docLen[d] = tokens.size();
@@ -75,26 +89,55 @@ public final class Bm25Index {
                 doc.add(new Field(FIELD, new ListTokenStream(tokens), type));
                 w.addDocument(doc);
             }
-            w.forceMerge(1);
-            w.commit();
-            DirectoryReader r = DirectoryReader.open(dir);
-            if (r.leaves().size() != 1 && n > 0) throw new IllegalStateException("expected one segment");
-            this.reader = n == 0 ? null : r.leaves().get(0).reader();
+            try (DirectoryReader r = DirectoryReader.open(w)) {
+                if (r.leaves().size() > 1) throw new IllegalStateException("expected one segment, got " + r.leaves().size());
+                if (n > 0) {
+                    LeafReader leaf = r.leaves().get(0).reader();
+                    Terms terms = leaf.terms(FIELD);
+                    TermsEnum te = terms == null ? null : terms.iterator();
+                    PostingsEnum pe = null;
+                    for (BytesRef term; te != null && (term = te.next()) != null; ) {
+                        int df = te.docFreq();
+                        int[] docs = new int[df], freqs = new int[df];
+                        pe = te.postings(pe, PostingsEnum.FREQS);
+                        int k = 0;
+                        for (int d = pe.nextDoc(); d != DocIdSetIterator.NO_MORE_DOCS; d = pe.nextDoc(), k++) {
+                            docs[k] = d;
+                            freqs[k] = pe.freq();
+                        }
+                        raw.put(term.utf8ToString(), new int[][] {docs, freqs});
+                    }
+                }
+            }
         } catch (IOException e) {
             throw new UncheckedIOException(e);
+        }
+        if (raw.size() != vocabulary.size()) {
+            throw new IllegalStateException("the Lucene index has " + raw.size() + " terms, the documents " + vocabulary.size() + " tokens");
         }
         this.avgdl = (double) total / n; // num_doc / self.corpus_size
         // BM25Okapi._calc_idf: idf = log(N - nd + 0.5) - log(nd + 0.5), summed in nd's order; negative
         // idfs are replaced by epsilon * average_idf afterwards.
         double idfSum = 0;
-        for (String word : vocabulary) idfSum += rawIdf(docFreq(word));
+        for (String word : vocabulary) idfSum += rawIdf(raw.get(word)[0].length);
         this.averageIdf = idfSum / vocabulary.size();
         this.vocabularySize = vocabulary.size();
         this.totalTokens = total;
+        Map<String, Postings> p = new HashMap<>(raw.size() * 2);
+        for (Map.Entry<String, int[][]> e : raw.entrySet()) {
+            int[] docs = e.getValue()[0], freqs = e.getValue()[1];
+            double idf = floored(rawIdf(docs.length));
+            double[] weights = new double[docs.length];
+            for (int k = 0; k < docs.length; k++) {
+                double f = freqs[k];
+                weights[k] = idf * (f * (K1 + 1) / (f + K1 * (1 - B + B * docLen[docs[k]] / avgdl)));
+            }
+            p.put(e.getKey(), new Postings(docs.length, docs, weights));
+        }
+        this.postings = p;
     }
 
-    private final int vocabularySize;
-    private final long totalTokens;
+    private double floored(double idf) { return idf < 0 ? EPSILON * averageIdf : idf; }
 
     /** {@code text.lower().split()}: Python's full lower-case mapping, then runs of Python whitespace. */
     public static List<String> tokenize(String text) { return PyStrings.split(PyStrings.lower(text)); }
@@ -103,25 +146,8 @@ public final class Bm25Index {
 
     /** {@code self.idf[word]}, floored; null for a word not in the index ({@code idf.get(q) or 0}). */
     public Double idf(String word) {
-        int nd = docFreq(word);
-        if (nd == 0) return null;
-        double idf = rawIdf(nd);
-        return idf < 0 ? EPSILON * averageIdf : idf;
-    }
-
-    private int docFreq(String word) {
-        try {
-            TermsEnum te = termsEnum();
-            return te != null && te.seekExact(new BytesRef(word)) ? te.docFreq() : 0;
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-    }
-
-    private TermsEnum termsEnum() throws IOException {
-        if (reader == null) return null;
-        Terms t = reader.terms(FIELD);
-        return t == null ? null : t.iterator();
+        Postings p = postings.get(word);
+        return p == null ? null : floored(rawIdf(p.docFreq()));
     }
 
     public int size() { return n; }
@@ -138,23 +164,12 @@ public final class Bm25Index {
      */
     public double[] scores(List<String> queryTokens) {
         double[] score = new double[n];
-        try {
-            TermsEnum te = termsEnum();
-            if (te == null) return score;
-            PostingsEnum pe = null;
-            for (String q : queryTokens) {
-                // A lone surrogate would reach Lucene as U+FFFD and could match a token it is not.
-                if (hasLoneSurrogate(q) || !te.seekExact(new BytesRef(q))) continue;
-                double raw = rawIdf(te.docFreq());
-                double idf = raw < 0 ? EPSILON * averageIdf : raw;
-                pe = te.postings(pe, PostingsEnum.FREQS);
-                for (int d = pe.nextDoc(); d != DocIdSetIterator.NO_MORE_DOCS; d = pe.nextDoc()) {
-                    double f = pe.freq();
-                    score[d] += idf * (f * (K1 + 1) / (f + K1 * (1 - B + B * docLen[d] / avgdl)));
-                }
-            }
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
+        for (String q : queryTokens) {
+            Postings p = postings.get(q);
+            if (p == null) continue;
+            int[] docs = p.docs();
+            double[] w = p.weights();
+            for (int k = 0; k < docs.length; k++) score[docs[k]] += w[k];
         }
         return score;
     }
@@ -172,15 +187,6 @@ public final class Bm25Index {
         int[] out = new int[idx.length];
         for (int i = 0; i < out.length; i++) out[i] = idx[i];
         return out;
-    }
-
-    private static boolean hasLoneSurrogate(String s) {
-        for (int i = 0; i < s.length(); i++) {
-            char c = s.charAt(i);
-            if (Character.isHighSurrogate(c) && i + 1 < s.length() && Character.isLowSurrogate(s.charAt(i + 1))) i++;
-            else if (Character.isSurrogate(c)) return true;
-        }
-        return false;
     }
 
     /** Tokens handed to Lucene as they are: tokenisation is upstream's, done by {@link #tokenize}. */
