@@ -185,6 +185,13 @@ public final class BankingDomain {
      */
     PyDict initialDb(String taskId) {
         if (taskId == null) return db;
+        // a pure function of the task: sharing its value shares the hash memos of its DB nodes between environments
+        return initialDbs.computeIfAbsent(taskId, this::computeInitialDb);
+    }
+
+    private final Map<String, PyDict> initialDbs = new ConcurrentHashMap<>();
+
+    private PyDict computeInitialDb(String taskId) {
         Value init = task(taskId).get("initial_state");
         if (init == null || init.isNone()) return db;
         PyDict state = init.asDict();
