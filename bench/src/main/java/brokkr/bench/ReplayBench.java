@@ -53,7 +53,10 @@ public final class ReplayBench {
             new UpstreamTime("retail", "fuzz-seed11.jsonl", 800, 5644, 200.751),
             new UpstreamTime("airline", "gold.jsonl", 50, 142, 26.384),
             new UpstreamTime("telecom", "gold.jsonl", 114, 516, 0.551),
-            new UpstreamTime("telecom", "fuzz-seed11.jsonl", 1000, 6529, 5.504));
+            new UpstreamTime("telecom", "fuzz-seed11.jsonl", 1000, 6529, 5.504),
+            new UpstreamTime("banking_knowledge", "gold.jsonl", 97, 955, 7.532),
+            new UpstreamTime("banking_knowledge", "fuzz-seed11.jsonl", 1000, 7085, 33.035),
+            new UpstreamTime("banking_knowledge", "kb-search-seed11.jsonl", 340, 1994, 29.572));
 
     /** Upstream's time for this replay, if the README recorded one for the same corpus. */
     public static Optional<UpstreamTime> upstream(String domain, Path corpus, int records, int calls) {

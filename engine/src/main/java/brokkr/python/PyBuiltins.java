@@ -96,6 +96,25 @@ public final class PyBuiltins {
         }
     }
 
+    /**
+     * {@code x in container}: a substring test for str (a non-str operand is CPython's TypeError), {@code ==}
+     * membership for lists, key membership for dicts (an unhashable key raises), TypeError otherwise.
+     */
+    public static boolean in(Value x, Value container) {
+        return switch (container) {
+            case PyStr s -> {
+                if (!(x instanceof PyStr sub)) throw PyException.typeError("'in <string>' requires string as left operand, not " + x.typeName());
+                yield s.value().contains(sub.value());
+            }
+            case PyList l -> {
+                for (Value v : l) if (eq(v, x)) yield true;
+                yield false;
+            }
+            case PyDict d -> contains(d, x);
+            default -> throw PyException.typeError("argument of type '" + container.typeName() + "' is not iterable");
+        };
+    }
+
     /** {@code v.lower()} (str only). */
     public static String lower(Value v) {
         if (v instanceof PyStr s) return s.value().toLowerCase(java.util.Locale.ROOT); // full Unicode mapping, final sigma as Python
@@ -195,6 +214,66 @@ public final class PyBuiltins {
     public static Value round(Value v, int ndigits) { return PyRound.round(v, ndigits); }
 
     /** {@code float(v)} for numbers. */
+    private static final java.util.regex.Pattern FLOAT_LITERAL = java.util.regex.Pattern.compile(
+            "[+-]?(?:(?:\\d(?:_?\\d)*(?:\\.(?:\\d(?:_?\\d)*)?)?|\\.\\d(?:_?\\d)*)(?:[eE][+-]?\\d(?:_?\\d)*)?|inf|infinity|nan)",
+            java.util.regex.Pattern.CASE_INSENSITIVE);
+
+    /**
+     * {@code float(v)}: numbers as {@link #toDouble}, a str parsed as CPython does (surrounding
+     * whitespace, underscores between digits, {@code inf}/{@code nan} in any case), otherwise
+     * {@code ValueError: could not convert string to float: '...'}.
+     */
+    public static double toFloat(Value v) {
+        if (!(v instanceof PyStr s)) return toDouble(v);
+        String t = PyStrings.strip(s.value());
+        if (!FLOAT_LITERAL.matcher(t).matches()) {
+            throw PyException.valueError("could not convert string to float: " + PyRepr.repr(v));
+        }
+        String lower = t.toLowerCase(java.util.Locale.ROOT).replace("_", "");
+        String body = lower.startsWith("+") || lower.startsWith("-") ? lower.substring(1) : lower;
+        boolean neg = lower.startsWith("-");
+        if (body.startsWith("inf")) return neg ? Double.NEGATIVE_INFINITY : Double.POSITIVE_INFINITY;
+        if (body.equals("nan")) return Double.NaN;
+        return Double.parseDouble(lower);
+    }
+
+    /** {@code int(v)} for a number: floats truncate toward zero; infinities and NaN raise as CPython. */
+    public static PyInt intOf(Value v) {
+        return switch (v) {
+            case PyInt i -> i;
+            case PyBool b -> PyInt.of(b.value() ? 1 : 0);
+            case PyFloat f -> {
+                double x = f.value();
+                if (Double.isNaN(x)) throw PyException.valueError("cannot convert float NaN to integer");
+                if (Double.isInfinite(x)) throw new PyException("OverflowError", "cannot convert float infinity to integer");
+                yield new PyInt(new BigDecimal(x).toBigInteger());
+            }
+            default -> throw PyException.typeError("int() argument must be a string, a bytes-like object or a real number, not '"
+                    + v.typeName() + "'");
+        };
+    }
+
+    /**
+     * {@code int(v)} for any value: numbers as {@link #intOf}, a str as a base-10 literal (whitespace and
+     * underscores between digits allowed), else {@code ValueError: invalid literal for int() with base 10: '...'}.
+     */
+    public static PyInt intOfAny(Value v) {
+        if (!(v instanceof PyStr s)) return intOf(v);
+        String t = PyStrings.strip(s.value());
+        if (!t.matches("[+-]?\\d(?:_?\\d)*")) throw PyException.valueError("invalid literal for int() with base 10: " + PyRepr.repr(v));
+        return new PyInt(new BigInteger(t.replace("_", "")));
+    }
+
+    /** {@code abs(v)} for numbers (bool is an int); anything else is CPython's TypeError. */
+    public static Value abs(Value v) {
+        return switch (v) {
+            case PyInt i -> new PyInt(i.value().abs());
+            case PyBool b -> PyInt.of(b.value() ? 1 : 0);
+            case PyFloat f -> new PyFloat(Math.abs(f.value()));
+            default -> throw PyException.typeError("bad operand type for abs(): '" + v.typeName() + "'");
+        };
+    }
+
     public static double toDouble(Value v) {
         return switch (v) {
             case PyFloat f -> f.value();

@@ -54,9 +54,24 @@ public final class PyJsonLoads {
     }
 
     /** {@code json.loads(s)} for a str document. */
-    public static Value loads(String s) {
+    public static Value loads(String s) { return loads(s, false); }
+
+    /**
+     * {@code json.loads(x, parse_int=float if intsAsFloats else None)} for any value: a non-str is
+     * CPython's TypeError ({@code the JSON object must be str, bytes or bytearray, not dict}).
+     */
+    public static Value loads(Value x, boolean intsAsFloats) {
+        if (x instanceof brokkr.value.PyStr s) return loads(s.value(), intsAsFloats);
+        throw PyException.typeError("the JSON object must be str, bytes or bytearray, not " + x.typeName());
+    }
+
+    /**
+     * {@code json.loads(s, parse_int=float)} when {@code intsAsFloats}: every integer literal becomes
+     * {@code float(literal)} (correctly rounded; overflow gives inf, as CPython's {@code float(str)}).
+     */
+    public static Value loads(String s, boolean intsAsFloats) {
         if (!s.isEmpty() && s.charAt(0) == '\uFEFF') throw error("Unexpected UTF-8 BOM (decode using utf-8-sig)", s, 0);
-        Scanner sc = new Scanner(s);
+        Scanner sc = new Scanner(s, intsAsFloats);
         int idx = skipWs(s, 0);
         Value v;
         try {
@@ -101,7 +116,9 @@ public final class PyJsonLoads {
         /** The C code's {@code *next_idx_ptr}: the index after the term just scanned. */
         int next;
 
-        Scanner(String s) { this.s = s; this.len = s.length(); }
+        private final boolean intsAsFloats;
+
+        Scanner(String s, boolean intsAsFloats) { this.s = s; this.len = s.length(); this.intsAsFloats = intsAsFloats; }
 
         private char at(int i) { return s.charAt(i); }
 
@@ -227,7 +244,7 @@ public final class PyJsonLoads {
                 else idx = eStart;
             }
             next = idx;
-            if (isFloat) return new PyFloat(Double.parseDouble(s.substring(start, idx)));
+            if (isFloat || intsAsFloats) return new PyFloat(Double.parseDouble(s.substring(start, idx)));
             if (idx - start <= 18) return PyInt.of(Long.parseLong(s, start, idx, 10));
             return new PyInt(PyInts.parseDecimal(s, start, idx));
         }

@@ -1,5 +1,6 @@
 package brokkr.cli;
 
+import brokkr.bench.KbSearchBench;
 import brokkr.bench.LoopBench;
 import brokkr.bench.ReplayBench;
 import brokkr.bench.WorldBench;
@@ -24,6 +25,7 @@ public record BenchCommand() implements Command {
                usage: ./brokkr bench world [--quick | --long] [--db DOMAIN] [--only NAME] [--no-jmh]
                       ./brokkr bench replay --domain DOMAIN --corpus FILE [--repeat N] [--threads T]
                       ./brokkr bench loop [--depths 1000,4000,16000,64000,100000] [--max-seconds S]
+                      ./brokkr bench kb-search [--rounds N] [--corpus FILE]
 
                world   loads the db.json world of each tau2 domain that has one (%s; or --db DOMAIN) as
                        the domain does (the tau2 data directory: -Dbrokkr.tau2.data, BROKKR_TAU2_DATA, else
@@ -37,22 +39,27 @@ public record BenchCommand() implements Command {
                        time for as many bytes on as many threads, measured right after the run) and the
                        replay's ratio to it, and the ratio to upstream's recorded replay of that corpus
                        (shared/conformance/tau2/README.md, "Upstream timings"; retail gold and fuzz-seed11,
-                       airline gold, telecom gold and fuzz-seed11).
+                       airline gold, telecom gold and fuzz-seed11, banking_knowledge gold, fuzz-seed11 and
+                       kb-search-seed11).
                loop    pointer chasing with the scripted ideal follower at each depth: wall time, time per
                        hop, bytes allocated and heap retained, for the agent loop (./brokkr loop N) and for
                        the evaluation path of a loop cell (depths up to 10000); a depth slower than S
-                       seconds (default 120) ends the series.""".formatted(String.join(", ", WorldBench.domains()),
+                       seconds (default 120) ends the series.
+               kb-search  banking_knowledge's KB_search beside upstream's figures: BM25 index build (median of 10)
+                       and the latency of every assistant KB_search call of kb-search-seed11.jsonl (p50, p99,
+                       mean, max; N rounds, default 5, after a warm-up round).""".formatted(String.join(", ", WorldBench.domains()),
                 String.join(", ", Tau2Domains.names()));
     }
 
     @Override
     public int run(List<String> args, PrintStream out, PrintStream err) throws Exception {
-        if (args.isEmpty()) throw new UsageException("missing benchmark (world, replay or loop)");
+        if (args.isEmpty()) throw new UsageException("missing benchmark (world, replay, loop or kb-search)");
         List<String> rest = args.subList(1, args.size());
         return switch (args.get(0)) {
             case "world" -> usage(() -> WorldBench.run(rest, out));
             case "replay" -> usage(() -> ReplayBench.run(rest, out));
             case "loop" -> usage(() -> LoopBench.run(rest, out));
+            case "kb-search" -> usage(() -> KbSearchBench.run(rest, out));
             default -> throw new UsageException("unknown benchmark '" + args.get(0) + "'");
         };
     }

@@ -51,6 +51,12 @@ public final class Tau2Conformance {
 
         /** A fresh environment in a process whose state is {@code process} ({@link #processAfter}, or an environment's session). */
         default Tau2Environment create(String initTaskId, Value process) { return create(initTaskId); }
+
+        /**
+         * A fresh environment built with a record's {@code env_kwargs_extra} (constructor kwargs beyond the
+         * domain's defaults, e.g. banking's {@code retrieval_kwargs}); null or absent for most records.
+         */
+        default Tau2Environment create(String initTaskId, Value process, PyDict envKwargs) { return create(initTaskId, process); }
     }
 
     /**
@@ -249,7 +255,8 @@ public final class Tau2Conformance {
         String graderDb = graded ? rec.stringOrNull("grader_gold_db_hash") : null;
         String graderUserDb = graded ? rec.optionalString("grader_gold_user_db_hash") : null;
 
-        Tau2Environment env = factory.create(taskId, process);
+        PyDict envKwargs = rec.has("env_kwargs_extra") ? rec.object("env_kwargs_extra").value() : null;
+        Tau2Environment env = envKwargs == null ? factory.create(taskId, process) : factory.create(taskId, process, envKwargs);
         checkHash(res, label + " initial db_hash", initialDb, res.hash(env::dbHash), true);
         checkHash(res, label + " initial user_db_hash", initialUserDb, res.hash(env::userDbHash), true);
         int i = 0;

@@ -95,7 +95,7 @@ public final class Tau2Environment {
         this.userFunctions = userKit == null ? null : userKit.functionSet();
         this.sync = sync == null ? UnaryOperator.identity() : sync;
         this.db = worlds.db();
-        this.userDb = worlds.userDb();
+        this.userDb = userKit != null && userKit.sharesAgentDb() ? worlds.db() : worlds.userDb();
         this.session = worlds.session();
         PyException e = trySync(); // Environment.__init__ calls sync_tools()
         if (e != null) throw e;
@@ -179,14 +179,17 @@ public final class Tau2Environment {
 
     /** Runs a function of a toolkit on its DB (and the session, for a session-scoped kit), keeping the world it leaves. */
     private ToolSet.Outcome dispatch(ToolSet functions, Tau2Toolkit kit, boolean user, String name, PyDict arguments) {
-        Value kitDb = user ? userDb : db;
+        boolean shared = userKit != null && userKit.sharesAgentDb();
+        Value kitDb = user && !shared ? userDb : db;
         ToolSet.Outcome out = functions.dispatch(kit.sessionScoped() ? Tau2Toolkit.scoped(kitDb, session) : kitDb, name, arguments);
         Value w = out.world();
         if (kit.sessionScoped()) {
             session = w.asDict().get(Tau2Toolkit.SESSION);
             w = w.asDict().get(Tau2Toolkit.DB);
         }
-        if (user) userDb = w; else db = w;
+        if (shared) db = userDb = w;
+        else if (user) userDb = w;
+        else db = w;
         return out;
     }
 

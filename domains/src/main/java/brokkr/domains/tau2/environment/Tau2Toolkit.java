@@ -30,12 +30,24 @@ public final class Tau2Toolkit {
     private final List<ToolSchema.ToolDoc> docs;
     private final List<ToolDef> functions;
     private final boolean sessionScoped;
+    private final boolean sharesAgentDb;
     // Built once: every environment (one per episode step) dispatches through them.
     private final ToolSet toolSet;
     private final ToolSet functionSet;
 
     public Tau2Toolkit(String className, List<ToolDef> defs, Set<String> modelResults, List<ToolSchema.ToolDoc> docs,
                        List<ToolDef> functions, boolean sessionScoped) {
+        this(className, defs, modelResults, docs, functions, sessionScoped, false);
+    }
+
+    /**
+     * @param sharesAgentDb a user toolkit working on the agent's DB object itself (banking_knowledge:
+     *                      {@code KnowledgeUserTools(db)} gets the same {@code TransactionalDB}), so every
+     *                      write of either side, partial ones included, is seen by both
+     */
+    public Tau2Toolkit(String className, List<ToolDef> defs, Set<String> modelResults, List<ToolSchema.ToolDoc> docs,
+                       List<ToolDef> functions, boolean sessionScoped, boolean sharesAgentDb) {
+        this.sharesAgentDb = sharesAgentDb;
         this.className = className;
         this.defs = List.copyOf(defs);
         this.modelResults = Set.copyOf(modelResults);
@@ -59,6 +71,7 @@ public final class Tau2Toolkit {
     public List<ToolSchema.ToolDoc> docs() { return docs; }
     public List<ToolDef> functions() { return functions; }
     public boolean sessionScoped() { return sessionScoped; }
+    public boolean sharesAgentDb() { return sharesAgentDb; }
 
     public ToolSet toolSet() { return toolSet; }
 

@@ -29,7 +29,7 @@ public record ScriptedUser(TaskSpec task) implements Candidate {
         for (Message m : history) {
             if (m instanceof Message.Assistant a) { own++; userCalls += a.toolCalls().size(); }
         }
-        if (own == 0) return say(task.requestText());
+        if (own == 0) return say(opening(task));
         GoldScript script = GoldScript.of(task.criteria() == null ? List.of() : task.criteria().actionsOrEmpty());
         Message last = history.get(history.size() - 1);
         if (last instanceof Message.Tool) {
@@ -47,6 +47,19 @@ public record ScriptedUser(TaskSpec task) implements Candidate {
             return callNext(script, userCalls);
         }
         return say(THANKS);
+    }
+
+    /** The user's stop tokens, which end an episode wherever the user says them. */
+    private static final List<String> STOP_TOKENS = List.of(Orchestrator.STOP, Orchestrator.TRANSFER, Orchestrator.OUT_OF_SCOPE);
+
+    /**
+     * The task's request text, unless it contains a stop token (banking_knowledge instructions tell the
+     * simulated user when to say {@code ###STOP###}): then the greeting upstream's oracle user opens with.
+     */
+    static String opening(TaskSpec task) {
+        String text = task.requestText();
+        for (String t : STOP_TOKENS) if (text.contains(t)) return "Hi, I need some help with my account please.";
+        return text;
     }
 
     private static Turn callNext(GoldScript script, int index) {

@@ -68,7 +68,7 @@ class Tau2ExperimentTest {
     @Test void oneProviderPerTau2Domain() {
         Registry r = Registry.load();
         for (String d : Tau2Domains.names()) assertTrue(r.benchmarks().get("tau2-" + d) instanceof Tau2Benchmark, d);
-        assertEquals(List.of("airline", "retail", "telecom"), Tau2Domains.names());
+        assertEquals(List.of("airline", "banking_knowledge", "retail", "telecom"), Tau2Domains.names());
     }
 
     @Test void theEnvironmentDefNamesTheTaskNotItsGold() {
