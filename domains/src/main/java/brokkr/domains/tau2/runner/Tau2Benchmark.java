@@ -22,6 +22,7 @@ import brokkr.eval.InterruptedInteraction;
 import brokkr.eval.ModelRef;
 import brokkr.eval.Models;
 import brokkr.eval.Protocol;
+import brokkr.eval.Rejudging;
 import brokkr.eval.TrustTier;
 import brokkr.eval.Verdict;
 import brokkr.eval.WorldReplay;
@@ -193,6 +194,9 @@ public abstract class Tau2Benchmark implements BenchmarkProvider {
     public Tau2Domain domain() { return loaded().episodes(); }
 
     @Override public Optional<Exploration> exploration() { return Optional.of(exploration); }
+
+    /** The NL assertions judged again from a record ({@link Tau2Rejudging}). */
+    @Override public Optional<Rejudging> rejudging() { return Optional.of(new Tau2Rejudging(this)); }
 
     @Override public List<String> tasks(String split) {
         return domain().split(split).stream().map(TaskSpec::id).toList();
