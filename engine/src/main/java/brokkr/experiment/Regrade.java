@@ -29,6 +29,7 @@ import java.sql.Statement;
 import java.sql.Types;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -39,6 +40,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.Semaphore;
+import java.util.function.Function;
 
 /**
  * Judge re-grading from records: every completed attempt of an experiment's store whose grade has
@@ -140,32 +142,44 @@ public final class Regrade {
      * {@code model} (as each benchmark asks its judge: {@link Rejudging#judge}), at most
      * {@code parallelism} calls at once, and stores the new verdicts as regrade run {@code n} (one
      * more than the store's last). IllegalArgumentException when {@code dir} holds no experiment or
-     * the judge cannot be made (an unknown or unconfigured provider), before anything is written.
+     * the judge cannot be made (an unknown or unconfigured provider, an unknown scripted judge), before
+     * anything is written. A judge of provider {@code scripted} is the benchmark's own, made per task.
      */
     public static Result run(Path dir, String provider, String model, Registry registry, int parallelism) {
         if (parallelism < 1) throw new IllegalArgumentException("parallelism must be at least 1, got " + parallelism);
         if (!Files.isRegularFile(ExperimentStore.file(dir))) throw new IllegalArgumentException(dir + " holds no experiment (no " + ExperimentStore.FILE + ")");
         String judgeLabel = provider + ":" + model;
-        List<String> benchmarks;
+        Map<String, EnvironmentDef> firstEnvs = new LinkedHashMap<>();
         try (ExperimentQuery q = ExperimentQuery.open(dir)) {
-            benchmarks = q.environments().values().stream().map(EnvironmentDef::benchmark).distinct().toList();
+            for (EnvironmentDef e : q.environments().values()) firstEnvs.putIfAbsent(e.benchmark(), e);
         }
         // The judges first: an unknown or unconfigured provider is refused before the store is opened for writing.
         Map<String, Judge> judges = new HashMap<>();
         Semaphore calls = new Semaphore(parallelism);
-        for (String benchmark : benchmarks) {
-            BenchmarkProvider b = registry.benchmarks().get(benchmark);
+        for (var first : firstEnvs.entrySet()) {
+            BenchmarkProvider b = registry.benchmarks().get(first.getKey());
             Optional<Rejudging> rj = b == null ? Optional.empty() : b.rejudging();
             if (rj.isEmpty()) continue;
             ModelRef ref = rj.get().judge(provider, model);
-            Candidate c = registry.model(ref.provider()).create(ref);
-            judges.put(benchmark, new Judge(rj.get(), ref, (history, tools) -> {
-                calls.acquireUninterruptibly();
-                try {
-                    return c.next(history, tools);
-                } finally {
-                    calls.release();
-                }
+            Function<EnvironmentDef, Candidate> make;
+            if (ref.provider().equals(BenchmarkProvider.SCRIPTED)) {
+                // The benchmark's own scripted judge, made per task as in a run; an unknown one is refused here.
+                b.scripted("judge", ref, first.getValue());
+                make = env -> b.scripted("judge", ref, env);
+            } else {
+                Candidate c = registry.model(ref.provider()).create(ref);
+                make = env -> c;
+            }
+            judges.put(first.getKey(), new Judge(rj.get(), ref, env -> {
+                Candidate c = make.apply(env);
+                return (history, tools) -> {
+                    calls.acquireUninterruptibly();
+                    try {
+                        return c.next(history, tools);
+                    } finally {
+                        calls.release();
+                    }
+                };
             }));
         }
         try (ExperimentStore store = ExperimentStore.openForRun(dir)) {
@@ -228,7 +242,7 @@ public final class Regrade {
     }
 
     /** A benchmark's re-judging with its judge model (behind the run's limit on calls at once). */
-    private record Judge(Rejudging rejudging, ModelRef ref, Candidate model) {}
+    private record Judge(Rejudging rejudging, ModelRef ref, Function<EnvironmentDef, Candidate> model) {}
 
     /** What one attempt's re-judging gave: nothing to judge (both null), a verdict, or an error. */
     private record Outcome(Place place, Attempt recorded, Rejudging.Rejudged rejudged, String error) {}
@@ -252,7 +266,7 @@ public final class Regrade {
         Optional<Rejudging.Rejudged> r;
         String error = null;
         try {
-            r = judge.rejudging().rejudge(env, a, recorder.wrap("judge", judge.model()));
+            r = judge.rejudging().rejudge(env, a, recorder.wrap("judge", judge.model().apply(env)));
         } catch (InfrastructureFailure e) {
             r = Optional.empty();
             error = Evaluation.INFRASTRUCTURE_FAILURE + e.getMessage();

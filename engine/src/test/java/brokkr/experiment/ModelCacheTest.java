@@ -103,6 +103,7 @@ class ModelCacheTest {
         try (ExperimentQuery q = ExperimentQuery.open(tmp.resolve("again"))) {
             Attempt a = q.attempts(true).getFirst();
             assertTrue(Inspect.record(q, a.id()).toString().contains("cache_hit"), "the stored record says it was a hit");
+            assertTrue(Inspect.transcript(q, a.id()).contains("model calls: 1 (1 served from the model-call cache)"), Inspect.transcript(q, a.id()));
         }
     }
 

@@ -114,9 +114,11 @@ public final class ExperimentCommand implements Command {
                   the store read-only and changes nothing in DIR (a read-only directory is fine).
 
                 experiment file keys: name, domain + split|tasks (or domains: [{name, split|tasks}]),
-                  candidates: [{id, provider, model, action_space, options, system_prompt|system_prompt_file}],
+                  candidates: [{id, provider, model, action_space, options, system_prompt|system_prompt_file, cache}],
                   repetitions, parallelism, providers: {NAME: {concurrency, rate_per_second}},
-                  user / judge: {provider, model, options}, max_infra_retries, cell_timeout_seconds, progress""";
+                  user / judge: {provider, model, options, cache}, max_infra_retries, cell_timeout_seconds, progress,
+                  cache_file (cache: true serves a request identical to one answered before, same model, exact
+                  body and trial, from DIR's model_cache table or the shared cache_file; hits are recorded)""";
     }
 
     @Override public int run(List<String> args, PrintStream out, PrintStream err) throws Exception {

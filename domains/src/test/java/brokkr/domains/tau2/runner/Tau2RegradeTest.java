@@ -55,7 +55,9 @@ class Tau2RegradeTest {
     /** Tasks with NL assertions in their basis (19 and 36 have two each, 62 one) and one without (5). */
     static final List<String> TASKS = List.of("5", "19", "36", "62");
     static final int REPETITIONS = 2;
-    static final TaskSpec TASK_19 = Tau2Domains.load("retail").task("19");
+    /** Loaded once: loading verifies every data file's digest. */
+    static final Tau2Domain RETAIL = Tau2Domains.load("retail");
+    static final TaskSpec TASK_19 = RETAIL.task("19");
     static final String FLIPPED = TASK_19.criteria().nlAssertions().get(1);
 
     @BeforeAll static void runTheExperiment() {
@@ -90,7 +92,7 @@ class Tau2RegradeTest {
         String asked = prompt.substring(prompt.lastIndexOf("expectedOutcomes:"));
         List<String> out = new ArrayList<>();
         for (String id : TASKS) {
-            var ec = Tau2Domains.load("retail").task(id).criteria();
+            var ec = RETAIL.task(id).criteria();
             if (ec.nlAssertions() == null) continue;
             for (String a : ec.nlAssertions()) if (asked.contains(a) && !out.contains(a)) out.add(a);
         }
@@ -98,7 +100,7 @@ class Tau2RegradeTest {
     }
 
     static int assertionCount(String taskId) {
-        var nl = Tau2Domains.load("retail").task(taskId).criteria().nlAssertions();
+        var nl = RETAIL.task(taskId).criteria().nlAssertions();
         return nl == null ? 0 : nl.size();
     }
 
@@ -168,7 +170,7 @@ class Tau2RegradeTest {
                         s.checks().stream().filter(c -> c.name().equals("nl_assertion")).findFirst().orElseThrow().passed());
                 assertEquals("test-judge:flip", s.judge());
                 PyList judgements = s.evidence().details().get("judgements").asList();
-                assertEquals(Tau2Domains.load("retail").task(recorded.taskId()).criteria().nlAssertions().size(), judgements.size());
+                assertEquals(RETAIL.task(recorded.taskId()).criteria().nlAssertions().size(), judgements.size());
             }
         }
     }
@@ -213,7 +215,7 @@ class Tau2RegradeTest {
                     assertNull(body.get("seed"), "upstream's judge gets no seed");
                     DecodedRequest d = OpenAiChat.decodeRequest(call.requestBody());
                     List<Message> expected = ModelNlJudge.request(Tau2Transcript.fromValue(a.evidence().transcript()),
-                            Tau2Domains.load("retail").task(a.taskId()).criteria().nlAssertions());
+                            RETAIL.task(a.taskId()).criteria().nlAssertions());
                     assertEquals(expected, d.history(), "upstream's judge prompts over the recorded trajectory");
                     assertTrue(d.tools().isEmpty());
                 }
@@ -239,6 +241,26 @@ class Tau2RegradeTest {
                 }
             }
         }
+    }
+
+    /**
+     * The benchmark's scripted all-met judge: no model; stop-at-once's assertions flip to met. Its episodes
+     * still fail on the DB, except on task 62, whose gold actions write nothing: there the NL assertions
+     * were its only loss, and its episodes now succeed.
+     */
+    @Test void theScriptedAllMetJudgeFlipsStopAtOncesAssertionsOnly() {
+        Regrade.Result r = Regrade.run(dir, "scripted", Tau2Benchmark.ALL_MET, Registry.load(), 2);
+        int stopStatements = TASKS.stream().mapToInt(Tau2RegradeTest::assertionCount).sum() * REPETITIONS;
+        assertEquals(stopStatements, r.disagreements().size(), r.text());
+        assertTrue(r.disagreements().stream().allMatch(d -> d.place().candidate().equals("stop-at-once") && !d.recorded() && d.now()), r.text());
+        assertEquals(r.rejudged() - REPETITIONS, r.episodesAgreeing(), r.text());
+        assertEquals(REPETITIONS, r.episodeChanges().size(), r.text());
+        for (Regrade.EpisodeChange c : r.episodeChanges()) {
+            assertEquals(List.of("stop-at-once", "62", 0.0, 1.0),
+                    List.of(c.place().candidate(), c.place().taskId(), c.recordedReward(), c.newReward()), r.text());
+        }
+        var e = assertThrows(IllegalArgumentException.class, () -> Regrade.run(dir, "scripted", "nope", Registry.load(), 1));
+        assertTrue(e.getMessage().contains("unknown tau2-retail scripted judge 'nope' (scripted judges: known-verdict, all-met)"), e.getMessage());
     }
 
     @Test void anUnknownJudgeProviderIsRefusedBeforeAnythingIsWritten() {
