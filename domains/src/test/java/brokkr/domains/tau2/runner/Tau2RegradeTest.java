@@ -15,6 +15,7 @@ import brokkr.domains.tau2.model.Tau2Transcript;
 import brokkr.eval.Attempt;
 import brokkr.eval.ModelFactory;
 import brokkr.eval.ModelRef;
+import brokkr.eval.TrustTier;
 import brokkr.experiment.ExperimentQuery;
 import brokkr.experiment.ExperimentSpec;
 import brokkr.experiment.Experiments;
@@ -261,6 +262,23 @@ class Tau2RegradeTest {
         }
         var e = assertThrows(IllegalArgumentException.class, () -> Regrade.run(dir, "scripted", "nope", Registry.load(), 1));
         assertTrue(e.getMessage().contains("unknown tau2-retail scripted judge 'nope' (scripted judges: known-verdict, all-met)"), e.getMessage());
+    }
+
+    /** The all-met judge as an experiment's judge: asked through upstream's judge request path, its verdict self-reported. */
+    @Test void theAllMetJudgeJudgesAnExperimentSelfReported() {
+        Path d = tmp.resolve("all-met");
+        var r = Experiments.run(Tau2ExperimentTest.spec("all-met", List.of(new ExperimentSpec.DomainSpec("tau2-retail", null, List.of("62", "19"))),
+                List.of(Tau2ExperimentTest.STOP), 1, Map.of("judge", new ModelRef("scripted", Tau2Benchmark.ALL_MET)), 0), d, Registry.load());
+        assertEquals(2, r.completed(), r.summary());
+        try (ExperimentQuery q = ExperimentQuery.open(d)) {
+            for (Attempt a : q.attempts(true)) {
+                assertEquals(TrustTier.SELF_REPORTED, a.trust());
+                assertTrue(a.check("nl_assertion").orElseThrow().passed(), a.taskId());
+                assertEquals("scripted/all-met", a.evidence().details().get("grade").asDict().get("judge").asStr());
+                // 62's gold writes nothing, so stopping at once now passes; 19 still fails on the DB.
+                assertEquals(a.taskId().equals("62") ? 1.0 : 0.0, a.reward(), a.taskId());
+            }
+        }
     }
 
     @Test void anUnknownJudgeProviderIsRefusedBeforeAnythingIsWritten() {
