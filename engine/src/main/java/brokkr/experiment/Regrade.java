@@ -13,6 +13,7 @@ import brokkr.eval.ModelRef;
 import brokkr.eval.Rejudging;
 import brokkr.experiment.ExperimentStore.Cell;
 import brokkr.experiment.ExperimentStore.CellKey;
+import brokkr.provider.HttpProvider;
 import brokkr.python.PyJson;
 import brokkr.value.Json;
 import brokkr.value.PyBool;
@@ -146,6 +147,15 @@ public final class Regrade {
      * anything is written. A judge of provider {@code scripted} is the benchmark's own, made per task.
      */
     public static Result run(Path dir, String provider, String model, Registry registry, int parallelism) {
+        return run(dir, provider, model, registry, parallelism, false);
+    }
+
+    /**
+     * As above; with {@code cached}, an HTTP judge's calls go through the model-call cache kept in the
+     * store ({@code model_cache}, keyed by the exact request and the attempt's trial): judging the
+     * same records again with the same judge sends nothing, and each call served is recorded as a hit.
+     */
+    public static Result run(Path dir, String provider, String model, Registry registry, int parallelism, boolean cached) {
         if (parallelism < 1) throw new IllegalArgumentException("parallelism must be at least 1, got " + parallelism);
         if (!Files.isRegularFile(ExperimentStore.file(dir))) throw new IllegalArgumentException(dir + " holds no experiment (no " + ExperimentStore.FILE + ")");
         String judgeLabel = provider + ":" + model;
@@ -168,21 +178,15 @@ public final class Regrade {
                 make = env -> b.scripted("judge", ref, env);
             } else {
                 Candidate c = registry.model(ref.provider()).create(ref);
+                if (cached && !(c instanceof HttpProvider)) {
+                    throw new IllegalArgumentException("cache: the judge " + ref + " is not an HTTP model, whose exact requests the cache is keyed by");
+                }
                 make = env -> c;
             }
-            judges.put(first.getKey(), new Judge(rj.get(), ref, env -> {
-                Candidate c = make.apply(env);
-                return (history, tools) -> {
-                    calls.acquireUninterruptibly();
-                    try {
-                        return c.next(history, tools);
-                    } finally {
-                        calls.release();
-                    }
-                };
-            }));
+            judges.put(first.getKey(), new Judge(rj.get(), ref, make));
         }
-        try (ExperimentStore store = ExperimentStore.openForRun(dir)) {
+        try (ExperimentStore store = ExperimentStore.openForRun(dir);
+             ModelCache cache = cached ? ModelCache.open(ExperimentStore.file(dir)) : null) {
             ExperimentQuery query = store.query();
             Map<CellKey, Cell> cells = new HashMap<>();
             for (Cell c : query.cells()) cells.put(c.key(), c);
@@ -209,7 +213,7 @@ public final class Regrade {
                         futures.add(CompletableFuture.completedFuture(new Outcome(place, null, null, null)));
                         continue;
                     }
-                    futures.add(pool.submit(() -> rejudge(store, run, judgeLabel, judge, env, place,
+                    futures.add(pool.submit(() -> rejudge(store, run, judgeLabel, judge, calls, cache, env, place,
                             query.attempt(light.id()).orElseThrow())));
                 }
             }
@@ -241,7 +245,7 @@ public final class Regrade {
         }
     }
 
-    /** A benchmark's re-judging with its judge model (behind the run's limit on calls at once). */
+    /** A benchmark's re-judging with its judge model (made per task: a scripted judge may know the task). */
     private record Judge(Rejudging rejudging, ModelRef ref, Function<EnvironmentDef, Candidate> model) {}
 
     /** What one attempt's re-judging gave: nothing to judge (both null), a verdict, or an error. */
@@ -261,12 +265,24 @@ public final class Regrade {
     }
 
     /** Judges one attempt again and commits its row (a failure's row too, with the calls made). */
-    private static Outcome rejudge(ExperimentStore store, int run, String judgeLabel, Judge judge, EnvironmentDef env, Place place, Attempt a) {
+    private static Outcome rejudge(ExperimentStore store, int run, String judgeLabel, Judge judge, Semaphore calls, ModelCache cache,
+                                   EnvironmentDef env, Place place, Attempt a) {
         Evaluation.Recorder recorder = new Evaluation.Recorder();
         Optional<Rejudging.Rejudged> r;
         String error = null;
+        Candidate model = judge.model().apply(env);
+        Candidate limited = (history, tools) -> {
+            calls.acquireUninterruptibly();
+            try {
+                return model.next(history, tools);
+            } finally {
+                calls.release();
+            }
+        };
+        // A hit skips the limit on calls at once, as in a run.
+        Candidate used = cache != null && model instanceof HttpProvider http ? cache.around(http, limited, a.repetition() + 1) : limited;
         try {
-            r = judge.rejudging().rejudge(env, a, recorder.wrap("judge", judge.model().apply(env)));
+            r = judge.rejudging().rejudge(env, a, recorder.wrap("judge", used));
         } catch (InfrastructureFailure e) {
             r = Optional.empty();
             error = Evaluation.INFRASTRUCTURE_FAILURE + e.getMessage();

@@ -48,7 +48,7 @@ public final class ExperimentCommand implements Command {
                        ./brokkr experiment checks DIR [--format F] [--limit N]
                        ./brokkr experiment transcript DIR ATTEMPT_ID [--json]
                        ./brokkr experiment verify-world DIR [ATTEMPT_ID]
-                       ./brokkr experiment regrade DIR --judge PROVIDER:MODEL [--parallelism N]
+                       ./brokkr experiment regrade DIR --judge PROVIDER:MODEL [--parallelism N] [--cache]
 
                   run         run the experiment in FILE (JSON, or YAML when it ends in .yaml/.yml) into DIR
                               (default .brokkr/experiments/NAME); running it again resumes: completed cells
@@ -72,7 +72,8 @@ public final class ExperimentCommand implements Command {
                               environment; N calls at once, default 4), calling only the judge; the new verdicts
                               go into DIR's regrade table beside the recorded ones (never overwriting them);
                               prints assertions and episode verdicts agreeing and every disagreement (exit 3
-                              when the judge gave some attempt no verdict)
+                              when the judge gave some attempt no verdict); --cache: the judge's calls go
+                              through DIR's model-call cache (the same records judged again send nothing)
                   --format    text (aligned, for reading; the default), csv or json (for programs: numbers
                               unrounded, a missing value empty or null); --limit N: at most N rows per table
 

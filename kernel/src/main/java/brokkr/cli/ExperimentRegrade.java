@@ -13,13 +13,13 @@ import java.util.List;
 import java.util.function.Supplier;
 
 /**
- * {@code ./brokkr experiment regrade DIR --judge PROVIDER:MODEL [--parallelism N]}: judges the
+ * {@code ./brokkr experiment regrade DIR --judge PROVIDER:MODEL [--parallelism N] [--cache]}: judges the
  * model-judged checks of every completed attempt in DIR again from its record ({@link Regrade}),
  * stores the new verdicts beside the recorded ones and prints how far they agree. Exit 0 when every
  * attempt with judged checks got a new verdict, 3 when the judge gave some none (they are listed).
  */
 final class ExperimentRegrade {
-    static final String SYNOPSIS = "regrade DIR --judge PROVIDER:MODEL [--parallelism N]";
+    static final String SYNOPSIS = "regrade DIR --judge PROVIDER:MODEL [--parallelism N] [--cache]";
 
     private final Supplier<Registry> registry;
 
@@ -28,6 +28,7 @@ final class ExperimentRegrade {
     int run(List<String> args, PrintStream out, PrintStream err) {
         String judge = null;
         int parallelism = Regrade.DEFAULT_PARALLELISM;
+        boolean cached = false;
         List<String> positional = new ArrayList<>();
         for (int i = 0; i < args.size(); i++) {
             String a = args.get(i);
@@ -36,6 +37,7 @@ final class ExperimentRegrade {
                     if (i + 1 >= args.size()) throw new UsageException("--judge needs PROVIDER:MODEL");
                     judge = args.get(++i);
                 }
+                case "--cache" -> cached = true;
                 case "--parallelism" -> {
                     if (i + 1 >= args.size()) throw new UsageException("--parallelism needs a number");
                     parallelism = count(args.get(++i));
@@ -54,7 +56,7 @@ final class ExperimentRegrade {
         if (!Files.isRegularFile(ExperimentStore.file(dir))) throw new UsageException(dir + " holds no experiment (no " + ExperimentStore.FILE + ")");
         Regrade.Result r;
         try {
-            r = Regrade.run(dir, judge.substring(0, colon), judge.substring(colon + 1), registry.get(), parallelism);
+            r = Regrade.run(dir, judge.substring(0, colon), judge.substring(colon + 1), registry.get(), parallelism, cached);
         } catch (IllegalArgumentException e) {
             throw new InputException(e.getMessage()); // an unknown provider, a key that is not set
         }

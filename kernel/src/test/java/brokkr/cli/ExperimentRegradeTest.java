@@ -105,6 +105,25 @@ class ExperimentRegradeTest {
         }
     }
 
+    @Test void withTheCacheTheSameJudgementsAreServedAgainAndRecordedAsHits() {
+        try (ScriptedModelServer server = judge("water bottle")) {
+            Out first = regrade(server, dir.toString(), "--judge", "openai:judge-cached", "--cache");
+            assertEquals(2, server.requestCount(), first.out());
+            Out again = regrade(server, dir.toString(), "--judge", "openai:judge-cached", "--cache");
+            assertEquals(2, server.requestCount(), "nothing is sent the second time");
+            assertEquals(first.out().lines().skip(1).toList(), again.out().lines().skip(1).toList(), "the same report, run number apart");
+        }
+        try (ExperimentQuery q = ExperimentQuery.open(dir)) {
+            var rows = Regrade.stored(q).stream().filter(s -> s.judge().equals("openai:judge-cached")).toList();
+            int last = rows.getLast().run();
+            assertEquals(4, rows.size());
+            for (var s : rows) {
+                var call = s.evidence().modelCalls().getFirst().call();
+                assertEquals(s.run() == last, call.cacheHit(), "hits are recorded as such");
+            }
+        }
+    }
+
     @Test void aJudgeGivingNoVerdictExitsThree() {
         try (ScriptedModelServer server = ScriptedModelServer.start(req -> Reply.json(OpenAiChat.encodeResponse(
                 new Message.Assistant("yes"), req.chat().model(), "chatcmpl-" + req.index())))) {
