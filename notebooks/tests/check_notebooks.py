@@ -129,6 +129,13 @@ def main():
         check("tour: scorecard as HTML tables", count(nb, "text/html", "brokkr-scorecard") >= 2)
         check("tour: pass^k chart as PNG and SVG", count(nb, "image/png") == 1 and count(nb, "image/svg+xml") == 1,
               (count(nb, "image/png"), count(nb, "image/svg+xml")))
+        # 11 test tasks judge 15 NL assertions (x 2 candidates x 4 trials); the all-met judge agrees with gold's
+        # and with none of stop-at-once's, whose episodes of 62 and 68 (gold writes nothing there) now succeed
+        check("tour: %regrade agrees on gold's assertions only", "assertions agreeing: 60/120 (50.0%)" in t, t[-1500:])
+        check("tour: %regrade changes stop-at-once's episodes of tasks 62 and 68", "episode verdicts agreeing: 80/88 (90.9%)" in t
+              and "episodes changing verdict: [stop-at-once task 62, stop-at-once task 68]" in t, t[-800:])
+        check("tour: %regrade's disagreements as an HTML table", "stop-at-once  not met   met     60" in t
+              and count(nb, "text/html", "disagreements summary") >= 1, t[-800:])
 
     failed = [n for n, ok in RESULTS if not ok]
     print(f"{len(RESULTS) - len(failed)} passed, {len(failed)} failed")

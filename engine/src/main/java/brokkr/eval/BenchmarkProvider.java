@@ -77,4 +77,10 @@ public interface BenchmarkProvider {
      * candidates), when it offers that; the notebook magics list and load only benchmarks that do.
      */
     default Optional<Exploration> exploration() { return Optional.empty(); }
+
+    /**
+     * How to ask a judge again about stored attempts' transcripts, when the benchmark's grade has
+     * model-judged checks ({@code ./brokkr experiment regrade}); none by default.
+     */
+    default Optional<Rejudging> rejudging() { return Optional.empty(); }
 }

@@ -15,6 +15,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.function.BiFunction;
 import java.util.function.Function;
 
 /**
@@ -117,8 +118,18 @@ public final class Evaluation {
     public static final class Recorder {
         private final List<Evidence.RecordedCall> calls = new ArrayList<>();
         private final Map<String, Usage> usage = new TreeMap<>();
+        private final BiFunction<String, Candidate, Candidate> around;
 
-        public Candidate wrap(String role, Candidate c) {
+        public Recorder() { this((role, c) -> c); }
+
+        /**
+         * A recorder that puts {@code around(role, model)} between each model and its record (an
+         * experiment's model-call cache): what it answers is recorded as the model's calls.
+         */
+        public Recorder(BiFunction<String, Candidate, Candidate> around) { this.around = around; }
+
+        public Candidate wrap(String role, Candidate model) {
+            Candidate c = around.apply(role, model);
             return (history, tools) -> {
                 Turn turn;
                 try {

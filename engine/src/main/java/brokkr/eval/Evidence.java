@@ -3,6 +3,7 @@ package brokkr.eval;
 import brokkr.conversation.ModelCall;
 import brokkr.conversation.Usage;
 import brokkr.value.Json;
+import brokkr.value.PyBool;
 import brokkr.value.PyDict;
 import brokkr.value.PyInt;
 import brokkr.value.PyList;
@@ -18,8 +19,8 @@ import java.util.TreeMap;
  * What an attempt saw, kept because the forked world is discarded: the setup's evidence, the
  * transcript, the protocol's output and termination, the hash of the final world (tau2's
  * {@code get_dict_hash} form, null when the run did not get that far), the exact model requests by
- * role (never credentials: {@link ModelCall} holds request bodies only), token usage by role (in role
- * order) and phase timings.
+ * role (never credentials: {@link ModelCall} holds request bodies only; a call served from a
+ * model-call cache says so, {@code cache_hit}), token usage by role (in role order) and phase timings.
  */
 public record Evidence(PyDict setup, Value transcript, PyDict output, String termination, String finalWorldSha256,
                        List<RecordedCall> modelCalls, Map<String, Usage> usage, PyDict timings, PyDict details) {
@@ -52,10 +53,13 @@ public record Evidence(PyDict setup, Value transcript, PyDict output, String ter
         List<Value> calls = new ArrayList<>();
         for (RecordedCall rc : modelCalls) {
             ModelCall c = rc.call();
-            calls.add(PyDict.builder().put("role", rc.role()).put("provider", c.provider()).put("model", c.model())
+            PyDict.Builder call = PyDict.builder().put("role", rc.role()).put("provider", c.provider()).put("model", c.model())
                     .put("attempt", c.attempt()).put("request", nullable(c.requestBody())).put("status", c.status())
                     .put("response", nullable(c.responseBody())).put("error", nullable(c.error()))
-                    .put("started_at_ms", c.startedAtMillis()).put("duration_ms", c.durationMillis()).build());
+                    .put("started_at_ms", c.startedAtMillis()).put("duration_ms", c.durationMillis());
+            // Only hits carry the flag, so records of sent calls read as they always have.
+            if (c.cacheHit()) call.put("cache_hit", true);
+            calls.add(call.build());
         }
         return PyDict.builder().put("setup", setup).put("transcript", transcript).put("output", output)
                 .put("termination", termination).put("final_world_sha256", nullable(finalWorldSha256)).put("model_calls", PyList.of(calls)).put("usage", u.build())
@@ -69,7 +73,8 @@ public record Evidence(PyDict setup, Value transcript, PyDict output, String ter
             PyDict c = cv.asDict();
             calls.add(new RecordedCall(c.get("role").asStr(), new ModelCall(c.get("provider").asStr(), c.get("model").asStr(),
                     (int) num(c.get("attempt")), str(c.get("request")), (int) num(c.get("status")), str(c.get("response")),
-                    str(c.get("error")), num(c.get("started_at_ms")), num(c.get("duration_ms")))));
+                    str(c.get("error")), num(c.get("started_at_ms")), num(c.get("duration_ms")),
+                    c.get("cache_hit") instanceof PyBool hit && hit.value())));
         }
         Map<String, Usage> usage = new TreeMap<>();
         d.get("usage").asDict().entries().forEach(e -> usage.put(e.getKey(),

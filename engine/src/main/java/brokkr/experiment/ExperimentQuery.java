@@ -221,6 +221,12 @@ public final class ExperimentQuery implements AutoCloseable {
         });
     }
 
+    /** This query's connection, for tables kept beside the attempts by other parts of this package ({@link Regrade}). */
+    StoreConnection connection() { return db; }
+
+    /** Evidence JSON as the store keeps it ({@link EvidenceCodec}), decoded with its texts (called within a read). */
+    Evidence decodeEvidence(String json) { return EvidenceCodec.decode(json, this::blobs); }
+
     /** Texts of the {@code blob} table by sha256 (called within a read, on this connection). */
     private Map<String, String> blobs(Set<String> shas) {
         Map<String, String> out = new HashMap<>();

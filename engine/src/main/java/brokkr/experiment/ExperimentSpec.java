@@ -1,6 +1,7 @@
 package brokkr.experiment;
 
 import brokkr.eval.AgentDef;
+import brokkr.eval.Evidence;
 import brokkr.eval.ModelRef;
 import brokkr.python.PyJson;
 import brokkr.value.PyBool;
@@ -34,6 +35,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
 
 /**
  * An experiment: which tasks (domains with a split or explicit task ids), which candidates, how many
@@ -44,7 +46,37 @@ import java.util.TreeMap;
  */
 public record ExperimentSpec(String name, List<DomainSpec> domains, List<CandidateSpec> candidates, int repetitions,
                              int parallelism, Map<String, ProviderLimit> providerLimits, Map<String, ModelRef> models,
-                             int maxInfraRetries, Duration cellTimeout, boolean progress) {
+                             int maxInfraRetries, Duration cellTimeout, boolean progress, CacheSpec cache) {
+
+    /** An experiment without a model-call cache (the spec's shape before {@code cache} existed). */
+    public ExperimentSpec(String name, List<DomainSpec> domains, List<CandidateSpec> candidates, int repetitions,
+                          int parallelism, Map<String, ProviderLimit> providerLimits, Map<String, ModelRef> models,
+                          int maxInfraRetries, Duration cellTimeout, boolean progress) {
+        this(name, domains, candidates, repetitions, parallelism, providerLimits, models, maxInfraRetries, cellTimeout, progress, CacheSpec.NONE);
+    }
+
+    /**
+     * Which model calls the model-call cache serves ({@code cache: true} on a candidate, by its label,
+     * or on a role's model: {@code user}, {@code judge}, ...) and where the cache is kept: the
+     * experiment's store, or the shared cache {@code file} when given (a path, resolved against the
+     * experiment file's folder). The cache changes no definition: a call it serves is recorded as a hit.
+     */
+    public record CacheSpec(Set<String> candidates, Set<String> roles, Path file) {
+        public static final CacheSpec NONE = new CacheSpec(Set.of(), Set.of(), null);
+
+        public CacheSpec {
+            candidates = Set.copyOf(candidates);
+            roles = Set.copyOf(roles);
+        }
+
+        /** Whether any call is served from the cache. */
+        public boolean enabled() { return !candidates.isEmpty() || !roles.isEmpty(); }
+
+        /** Whether the calls of {@code role} in a cell of candidate {@code candidate} (its label) are served from the cache. */
+        public boolean covers(String role, String candidate) {
+            return role.equals(Evidence.AGENT) ? candidates.contains(candidate) : roles.contains(role);
+        }
+    }
 
     /**
      * A benchmark, either a split or explicit task ids, and the benchmark's settings ({@code options},
@@ -86,6 +118,7 @@ public record ExperimentSpec(String name, List<DomainSpec> domains, List<Candida
         domains = List.copyOf(domains);
         candidates = List.copyOf(candidates);
         providerLimits = Map.copyOf(providerLimits == null ? Map.of() : providerLimits);
+        cache = cache == null ? CacheSpec.NONE : cache;
         models = Map.copyOf(models == null ? Map.of() : models);
         if (domains.isEmpty()) throw new SpecException("no domains");
         if (candidates.isEmpty()) throw new SpecException("no candidates");
@@ -117,13 +150,13 @@ public record ExperimentSpec(String name, List<DomainSpec> domains, List<Candida
 
     /** Same experiment with the progress bar switched on or off. */
     public ExperimentSpec withProgress(boolean on) {
-        return new ExperimentSpec(name, domains, candidates, repetitions, parallelism, providerLimits, models, maxInfraRetries, cellTimeout, on);
+        return new ExperimentSpec(name, domains, candidates, repetitions, parallelism, providerLimits, models, maxInfraRetries, cellTimeout, on, cache);
     }
 
     // ---------------------------------------------------------------- reading
 
     private static final Set<String> TOP = Set.of("name", "domain", "domains", "split", "tasks", "options", "candidates", "repetitions",
-            "parallelism", "providers", "user", "judge", "models", "max_infra_retries", "cell_timeout_seconds", "progress");
+            "parallelism", "providers", "user", "judge", "models", "max_infra_retries", "cell_timeout_seconds", "progress", "cache_file");
 
     /**
      * Reads an experiment file: YAML when it ends in .yaml/.yml, JSON otherwise. The file holds exactly
@@ -198,9 +231,11 @@ public record ExperimentSpec(String name, List<DomainSpec> domains, List<Candida
             }
         }
         List<CandidateSpec> candidates = new ArrayList<>();
+        Set<String> cachedCandidates = new HashSet<>(), cachedRoles = new HashSet<>();
         for (Value v : list(d, "candidates")) {
             PyDict c = dict(v, "candidates[]");
-            checkKeys(c, "candidate", Set.of("id", "provider", "model", "action_space", "options", "system_prompt", "system_prompt_file"));
+            checkKeys(c, "candidate", Set.of("id", "provider", "model", "action_space", "options", "system_prompt", "system_prompt_file", "cache"));
+            if (c.containsKey("cache") && bool(c.get("cache"), "candidate " + str(c, "id") + ": cache")) cachedCandidates.add(str(c, "id"));
             String prompt = optStr(c, "system_prompt");
             String promptFile = optStr(c, "system_prompt_file");
             if (prompt != null && promptFile != null) throw new SpecException("candidate " + str(c, "id") + ": system_prompt or system_prompt_file, not both");
@@ -227,17 +262,28 @@ public record ExperimentSpec(String name, List<DomainSpec> domains, List<Candida
             }
         }
         Map<String, ModelRef> models = new TreeMap<>();
-        for (String role : List.of("user", "judge")) if (d.containsKey(role)) models.put(role, model(d.get(role), role));
+        for (String role : List.of("user", "judge")) {
+            if (!d.containsKey(role)) continue;
+            models.put(role, model(d.get(role), role));
+            if (cached(d.get(role), role)) cachedRoles.add(role);
+        }
         if (d.containsKey("models")) {
             for (var e : dict(d.get("models"), "models").entries()) {
                 if (models.containsKey(e.getKey())) throw new SpecException("model role " + e.getKey() + " given twice");
                 models.put(e.getKey(), model(e.getValue(), e.getKey()));
+                if (cached(e.getValue(), e.getKey())) cachedRoles.add(e.getKey());
             }
         }
+        String cacheFile = optStr(d, "cache_file");
+        if (cacheFile != null && cachedCandidates.isEmpty() && cachedRoles.isEmpty()) {
+            throw new SpecException("cache_file is given but no candidate or role says cache: true");
+        }
+        CacheSpec cache = new CacheSpec(cachedCandidates, cachedRoles,
+                cacheFile == null ? null : (baseDir == null ? Path.of(cacheFile) : baseDir.resolve(cacheFile)).toAbsolutePath().normalize());
         return new ExperimentSpec(d.containsKey("name") ? str(d, "name") : defaultName, domains, candidates,
                 count(d, "repetitions", "", 1, 1, MAX_REPETITIONS), count(d, "parallelism", "", 4, 1, MAX_PARALLELISM), limits, models,
                 count(d, "max_infra_retries", "", 3, 0, MAX_INFRA_RETRIES), cellTimeout(d, "cell_timeout_seconds", 1800),
-                !d.containsKey("progress") || bool(d.get("progress"), "progress"));
+                !d.containsKey("progress") || bool(d.get("progress"), "progress"), cache);
     }
 
     /** The spec as data (stored with the experiment); system prompts appear by sha256 only. */
@@ -258,10 +304,17 @@ public record ExperimentSpec(String name, List<DomainSpec> domains, List<Candida
         new TreeMap<>(providerLimits).forEach((k, v) -> lim.put(k, PyDict.of("concurrency", v.concurrency(), "rate_per_second", v.ratePerSecond())));
         PyDict.Builder ms = PyDict.builder();
         new TreeMap<>(models).forEach((k, v) -> ms.put(k, v.toValue()));
-        return PyDict.builder().put("name", name).put("domains", PyList.of(ds)).put("candidates", PyList.of(cs))
+        PyDict.Builder b = PyDict.builder().put("name", name).put("domains", PyList.of(ds)).put("candidates", PyList.of(cs))
                 .put("repetitions", repetitions).put("parallelism", parallelism).put("providers", lim.build())
                 .put("models", ms.build()).put("max_infra_retries", maxInfraRetries)
-                .put("cell_timeout_seconds", cellTimeout.toMillis() / 1000.0).build();
+                .put("cell_timeout_seconds", cellTimeout.toMillis() / 1000.0);
+        // Only a spec with a cache says so, so that the stored spec of every other experiment reads as before.
+        if (cache.enabled()) {
+            b.put("cache", PyDict.builder().put("candidates", PyList.of(new TreeSet<>(cache.candidates()).stream().map(Value::str).toList()))
+                    .put("roles", PyList.of(new TreeSet<>(cache.roles()).stream().map(Value::str).toList()))
+                    .put("file", cache.file() == null ? PyNone.NONE : Value.str(cache.file().toString())).build());
+        }
+        return b.build();
     }
 
     public String toJson() { return PyJson.dumps(toValue(), PyJson.DumpOptions.SORTED.withEnsureAscii(false)); }
@@ -270,9 +323,15 @@ public record ExperimentSpec(String name, List<DomainSpec> domains, List<Candida
 
     private static ModelRef model(Value v, String role) {
         PyDict m = dict(v, role);
-        checkKeys(m, role, Set.of("provider", "model", "options"));
+        checkKeys(m, role, Set.of("provider", "model", "options", "cache"));
         Value o = m.get("options");
         return new ModelRef(str(m, "provider"), str(m, "model"), o == null ? PyDict.empty() : dict(o, role + ".options"));
+    }
+
+    /** A role's {@code cache: true}: its calls are served from the model-call cache (not part of the model's definition). */
+    private static boolean cached(Value v, String role) {
+        PyDict m = dict(v, role);
+        return m.containsKey("cache") && bool(m.get("cache"), role + ".cache");
     }
 
     private static void checkKeys(PyDict d, String what, Set<String> known) {

@@ -128,6 +128,9 @@ public final class ExperimentStore implements AutoCloseable {
     /** Reads what this store holds, through its own connection (closing the query leaves the store open). */
     public ExperimentQuery query() { return query; }
 
+    /** The writer's connection, for tables kept beside the attempts by other parts of this package ({@link Regrade}). */
+    StoreConnection connection() { return db; }
+
     /** The table layout, created when absent (on the writer's connection, before its first transaction). */
     static void createTables(Statement s) throws SQLException {
         s.execute("""

@@ -1,6 +1,10 @@
 package brokkr.experiment;
 
 import brokkr.conversation.Candidate;
+import brokkr.conversation.InfrastructureFailure;
+import brokkr.conversation.Message;
+import brokkr.conversation.ToolSpec;
+import brokkr.conversation.Turn;
 import brokkr.eval.AgentDef;
 import brokkr.eval.Attempt;
 import brokkr.eval.BenchmarkProvider;
@@ -11,6 +15,7 @@ import brokkr.eval.ModelRef;
 import brokkr.experiment.ExperimentStore.CellKey;
 import brokkr.experiment.ExperimentStore.CellState;
 import brokkr.experiment.ExperimentStore.Prepared;
+import brokkr.provider.HttpProvider;
 import brokkr.value.PyDict;
 import org.sqlite.SQLiteErrorCode;
 import org.sqlite.SQLiteException;
@@ -114,7 +119,8 @@ public final class Experiments {
         Function<ModelRef, Candidate> models = models(spec, registry, plan);
         Outcome outcome;
         Result result;
-        try (ExperimentStore store = ExperimentStore.openForRun(dir)) {
+        try (ExperimentStore store = ExperimentStore.openForRun(dir);
+             ModelCache cache = spec.cache().enabled() ? ModelCache.open(spec.cache().file() != null ? spec.cache().file() : ExperimentStore.file(dir)) : null) {
             Map<String, EnvironmentDef> envs = new LinkedHashMap<>();
             Map<String, AgentDef> agents = new LinkedHashMap<>();
             for (Planned p : plan) {
@@ -134,7 +140,7 @@ public final class Experiments {
             long c0 = System.nanoTime();
             progress.started(spec.name(), plan.size(), skipped, pending.size());
             try {
-                outcome = execute(spec, store, pending, models, progress, cancellation, prepare);
+                outcome = execute(spec, store, pending, models, cache, progress, cancellation, prepare);
             } finally {
                 progress.finished();
             }
@@ -213,16 +219,21 @@ public final class Experiments {
     private static Function<ModelRef, Candidate> models(ExperimentSpec spec, Registry registry, List<Planned> plan) {
         Map<String, ProviderGate> gates = new ConcurrentHashMap<>();
         Map<ModelRef, Candidate> cache = new ConcurrentHashMap<>();
-        Function<ModelRef, Candidate> resolve = ref -> cache.computeIfAbsent(ref, r -> gates
-                .computeIfAbsent(r.provider(), p -> new ProviderGate(spec.providerLimits().get(p)))
-                .wrap(registry.model(r.provider()).create(r)));
+        Function<ModelRef, Candidate> resolve = ref -> cache.computeIfAbsent(ref, r -> {
+            Candidate model = registry.model(r.provider()).create(r);
+            return new Gated(model, gates.computeIfAbsent(r.provider(), p -> new ProviderGate(spec.providerLimits().get(p))).wrap(model));
+        });
         Set<List<Object>> checked = new HashSet<>();
         for (Planned p : plan) {
             Map<String, ModelRef> roles = new LinkedHashMap<>(p.cell().env().models());
             roles.put(Evidence.AGENT, p.cell().agent().modelRef());
             roles.forEach((role, ref) -> {
                 if (!ref.provider().equals(BenchmarkProvider.SCRIPTED)) {
-                    resolve.apply(ref);
+                    Candidate c = resolve.apply(ref);
+                    if (spec.cache().covers(role, p.row().candidate()) && !(c instanceof Gated g && g.model() instanceof HttpProvider)) {
+                        throw new ExperimentSpec.SpecException("cache: the " + role + " model " + ref + " of candidate " + p.row().candidate()
+                                + " is not an HTTP model, whose exact requests the cache is keyed by");
+                    }
                 } else if (checked.add(List.of(p.cell().provider().name(), role, ref))) {
                     try {
                         p.cell().provider().scripted(role, ref, p.cell().env());
@@ -233,6 +244,22 @@ public final class Experiments {
             });
         }
         return resolve;
+    }
+
+    /**
+     * A cell's recorder, with the model-call cache in front of the models of the roles the spec caches
+     * for this cell's candidate; the cache key's trial is the cell's (from 1).
+     */
+    private static Evaluation.Recorder recorder(ExperimentSpec.CacheSpec spec, ModelCache cache, Planned p) {
+        if (cache == null) return new Evaluation.Recorder();
+        int trial = p.row().key().repetition() + 1;
+        return new Evaluation.Recorder((role, model) -> spec.covers(role, p.row().candidate()) && model instanceof Gated g
+                && g.model() instanceof HttpProvider http ? cache.around(http, g, trial) : model);
+    }
+
+    /** A model behind its provider's gate, still known as itself (the cache reads its requests before they are sent). */
+    private record Gated(Candidate model, Candidate gated) implements Candidate {
+        @Override public Turn next(List<Message> history, List<ToolSpec> tools) throws InfrastructureFailure { return gated.next(history, tools); }
     }
 
     /** How the cells of one run ended. */
@@ -250,7 +277,7 @@ public final class Experiments {
      * in flight: then it is interrupted and nothing of it is recorded.
      */
     private static Outcome execute(ExperimentSpec spec, ExperimentStore store, List<Planned> pending, Function<ModelRef, Candidate> models,
-                                   ProgressListener progress, Cancellation cancellation, Function<Attempt, Prepared> prepare) {
+                                   ModelCache cache, ProgressListener progress, Cancellation cancellation, Function<Attempt, Prepared> prepare) {
         Semaphore slots = new Semaphore(spec.parallelism());
         AtomicReference<Throwable> fatal = new AtomicReference<>();
         AtomicInteger completed = new AtomicInteger(), failed = new AtomicInteger(), notRecorded = new AtomicInteger(), abandoned = new AtomicInteger();
@@ -290,7 +317,7 @@ public final class Experiments {
                 started++;
                 pool.execute(() -> {
                     try {
-                        Attempt a = runCell(p, models, spec.cellTimeout());
+                        Attempt a = runCell(p, models, recorder(spec.cache(), cache, p), spec.cellTimeout());
                         if (a == null) abandoned.incrementAndGet();
                         else queue.add(prepared(p, a, prepare, notRecorded));
                     } catch (Throwable t) {
@@ -425,8 +452,7 @@ public final class Experiments {
      * Null when this thread was interrupted (the run was cancelled): the evaluation is cancelled and
      * whatever it produces is dropped.
      */
-    private static Attempt runCell(Planned p, Function<ModelRef, Candidate> models, Duration timeout) {
-        Evaluation.Recorder rec = new Evaluation.Recorder();
+    private static Attempt runCell(Planned p, Function<ModelRef, Candidate> models, Evaluation.Recorder rec, Duration timeout) {
         long started = System.currentTimeMillis();
         long t0 = System.nanoTime();
         FutureTask<Attempt> task = new FutureTask<>(() -> Evaluation.evaluate(p.cell(), models, rec));

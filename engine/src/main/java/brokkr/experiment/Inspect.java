@@ -83,6 +83,8 @@ public final class Inspect {
         if (a.error() != null) sb.append("error: ").append(a.error()).append('\n');
         if (!e.termination().isEmpty()) sb.append("termination: ").append(e.termination()).append('\n');
         sb.append("model calls: ").append(e.modelCalls().size());
+        long hits = e.modelCalls().stream().filter(c -> c.call().cacheHit()).count();
+        if (hits > 0) sb.append(" (").append(hits).append(" served from the model-call cache)");
         if (!e.usage().isEmpty()) {
             sb.append("; tokens in/out:");
             e.usage().forEach((role, u) -> sb.append(' ').append(role).append(' ').append(u.inputTokens()).append('/').append(u.outputTokens()));

@@ -144,6 +144,23 @@ public final class HttpProvider implements ModelProvider {
                 + Wire.clip(lastError, 500), calls, null);
     }
 
+    /**
+     * The request body {@link #next} sends for this conversation, as it records it (the key scrubbed):
+     * what a model-call cache is keyed by. Encoding is deterministic, so this is byte for byte the body
+     * {@code next} would send.
+     */
+    public String recordedRequest(List<Message> history, List<ToolSpec> tools) {
+        return key.redact(wire.encodeRequest(history, tools, options));
+    }
+
+    /**
+     * The assistant message of a successful response body as {@link #next} recorded it, decoded as
+     * {@code next} decodes it: a cached response answers exactly as the call it was recorded from.
+     */
+    public Message.Assistant replay(String recordedResponse) throws WireFormat.MalformedResponse {
+        return redacted(wire.decodeResponse(recordedResponse));
+    }
+
     /** {@code m} with the key scrubbed from its text, tool-call names, ids, arguments and argument texts. */
     private Message.Assistant redacted(Message.Assistant m) {
         List<ToolCall> calls = new ArrayList<>(m.toolCalls().size());

@@ -29,7 +29,7 @@ import java.util.stream.Stream;
 import tech.tablesaw.api.Table;
 
 /**
- * {@code ./brokkr experiment run|list|show|attempts|checks|transcript|verify-world}: runs an experiment
+ * {@code ./brokkr experiment run|list|show|attempts|checks|transcript|verify-world|regrade}: runs an experiment
  * file into a directory (resuming what is there), lists experiment directories and inspects a
  * directory's store (read-only). Benchmarks and model providers
  * are found through {@code ServiceLoader} ({@link Registry#load()}).
@@ -48,6 +48,7 @@ public final class ExperimentCommand implements Command {
                        ./brokkr experiment checks DIR [--format F] [--limit N]
                        ./brokkr experiment transcript DIR ATTEMPT_ID [--json]
                        ./brokkr experiment verify-world DIR [ATTEMPT_ID]
+                       ./brokkr experiment regrade DIR --judge PROVIDER:MODEL [--parallelism N] [--cache]
 
                   run         run the experiment in FILE (JSON, or YAML when it ends in .yaml/.yml) into DIR
                               (default .brokkr/experiments/NAME); running it again resumes: completed cells
@@ -66,6 +67,13 @@ public final class ExperimentCommand implements Command {
                   verify-world  replay the attempt's (without ID: every completed attempt's) tool calls
                               from the initial world and compare the final world's hash with the
                               recorded one (exit 1 on a mismatch)
+                  regrade     judge the model-judged checks (tau2: NL assertions) of every completed attempt
+                              again from its record with the judge PROVIDER:MODEL (keys and base URLs from the
+                              environment; N calls at once, default 4), calling only the judge; the new verdicts
+                              go into DIR's regrade table beside the recorded ones (never overwriting them);
+                              prints assertions and episode verdicts agreeing and every disagreement (exit 3
+                              when the judge gave some attempt no verdict); --cache: the judge's calls go
+                              through DIR's model-call cache (the same records judged again send nothing)
                   --format    text (aligned, for reading; the default), csv or json (for programs: numbers
                               unrounded, a missing value empty or null); --limit N: at most N rows per table
 
@@ -107,9 +115,11 @@ public final class ExperimentCommand implements Command {
                   the store read-only and changes nothing in DIR (a read-only directory is fine).
 
                 experiment file keys: name, domain + split|tasks (or domains: [{name, split|tasks}]),
-                  candidates: [{id, provider, model, action_space, options, system_prompt|system_prompt_file}],
+                  candidates: [{id, provider, model, action_space, options, system_prompt|system_prompt_file, cache}],
                   repetitions, parallelism, providers: {NAME: {concurrency, rate_per_second}},
-                  user / judge: {provider, model, options}, max_infra_retries, cell_timeout_seconds, progress""";
+                  user / judge: {provider, model, options, cache}, max_infra_retries, cell_timeout_seconds, progress,
+                  cache_file (cache: true serves a request identical to one answered before, same model, exact
+                  body and trial, from DIR's model_cache table or the shared cache_file; hits are recorded)""";
     }
 
     @Override public int run(List<String> args, PrintStream out, PrintStream err) throws Exception {
@@ -176,6 +186,7 @@ public final class ExperimentCommand implements Command {
                 });
                 yield code[0];
             }
+            case "regrade" -> new ExperimentRegrade(Registry::load).run(rest, out, err);
             default -> throw new UsageException("unknown subcommand '" + args.getFirst() + "'");
         };
     }

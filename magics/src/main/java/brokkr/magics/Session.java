@@ -63,6 +63,9 @@ public final class Session {
 
     public MagicRegistry magics() { return magics; }
 
+    /** The benchmarks and model factories this session's runs use. */
+    public Registry registry() { return models; }
+
     public Display display() { return display; }
 
     public void display(Display d) { this.display = d == null ? Display.NONE : d; }

@@ -9,6 +9,10 @@ import brokkr.domains.tau2.model.Tau2Transcript;
 import brokkr.conversation.Candidate;
 import brokkr.conversation.InfrastructureFailure;
 import brokkr.conversation.ModelCall;
+import brokkr.value.PyList;
+import brokkr.python.PyJson;
+import brokkr.conversation.Turn;
+import brokkr.conversation.Message;
 import brokkr.data.UpstreamData;
 import brokkr.eval.AgentDef;
 import brokkr.eval.BenchmarkProvider;
@@ -22,6 +26,7 @@ import brokkr.eval.InterruptedInteraction;
 import brokkr.eval.ModelRef;
 import brokkr.eval.Models;
 import brokkr.eval.Protocol;
+import brokkr.eval.Rejudging;
 import brokkr.eval.TrustTier;
 import brokkr.eval.Verdict;
 import brokkr.eval.WorldReplay;
@@ -108,6 +113,12 @@ public abstract class Tau2Benchmark implements BenchmarkProvider {
     public static final String STOP = "stop";
     public static final String SCRIPTED_USER = "user";
     public static final String KNOWN_VERDICT = "known-verdict";
+    /**
+     * A scripted judge model that answers, in upstream's judge format, that every assertion it is asked
+     * about is met: no model is asked and nothing is measured (its verdicts are self-reported). For
+     * exercising the judge's request path without a model, e.g. {@code experiment regrade --judge scripted:all-met}.
+     */
+    public static final String ALL_MET = "all-met";
 
     /** The user and judge an experiment gets when it names none: fit for the scripted candidates only. */
     public static final ModelRef DEFAULT_USER = new ModelRef(SCRIPTED, SCRIPTED_USER);
@@ -193,6 +204,9 @@ public abstract class Tau2Benchmark implements BenchmarkProvider {
     public Tau2Domain domain() { return loaded().episodes(); }
 
     @Override public Optional<Exploration> exploration() { return Optional.of(exploration); }
+
+    /** The NL assertions judged again from a record ({@link Tau2Rejudging}). */
+    @Override public Optional<Rejudging> rejudging() { return Optional.of(new Tau2Rejudging(this)); }
 
     @Override public List<String> tasks(String split) {
         return domain().split(split).stream().map(TaskSpec::id).toList();
@@ -345,11 +359,12 @@ public abstract class Tau2Benchmark implements BenchmarkProvider {
                 if (!m.equals(SCRIPTED_USER)) throw new IllegalArgumentException("unknown " + name() + " scripted user '" + m + "' (scripted users: user)");
                 yield new ScriptedUser(task);
             }
-            case "judge" -> {
-                if (!m.equals(KNOWN_VERDICT)) throw new IllegalArgumentException("unknown " + name() + " scripted judge '" + m + "' (scripted judges: known-verdict)");
+            case "judge" -> switch (m) {
                 // The known-verdict judge is not a model: the evaluator applies it (see judge()).
-                yield (history, tools) -> { throw new IllegalStateException("the known-verdict judge is applied by the evaluator, not called"); };
-            }
+                case KNOWN_VERDICT -> (history, tools) -> { throw new IllegalStateException("the known-verdict judge is applied by the evaluator, not called"); };
+                case ALL_MET -> allMet(task);
+                default -> throw new IllegalArgumentException("unknown " + name() + " scripted judge '" + m + "' (scripted judges: known-verdict, all-met)");
+            };
             default -> throw new IllegalArgumentException(name() + " has no scripted " + role);
         };
     }
@@ -467,16 +482,29 @@ public abstract class Tau2Benchmark implements BenchmarkProvider {
     }
 
     /**
-     * The NL judge named by the environment: a model judge with upstream's prompt, or the known-verdict
-     * judge, which only the scripted candidates have a verdict for.
+     * The NL judge named by the environment: the known-verdict judge, which only the scripted candidates
+     * have a verdict for, or a judge model (a scripted one too) asked with upstream's prompt.
      */
     private static NlJudge judge(ModelRef ref, AgentDef agent, Models models) {
-        return ref.provider().equals(SCRIPTED) ? knownVerdict(agent) : new ModelNlJudge(ref.toString(), models.model("judge"));
+        return isKnownVerdict(ref) ? knownVerdict(agent) : new ModelNlJudge(ref.toString(), models.model("judge"));
+    }
+
+    private static boolean isKnownVerdict(ModelRef ref) { return ref.provider().equals(SCRIPTED) && ref.model().equals(KNOWN_VERDICT); }
+
+    /** The {@value #ALL_MET} judge for a task: every assertion asked about is met, in upstream's answer format. */
+    private static Candidate allMet(TaskSpec task) {
+        List<String> assertions = task.criteria() == null || task.criteria().nlAssertions() == null ? List.of() : task.criteria().nlAssertions();
+        List<Value> results = new ArrayList<>();
+        for (String a : assertions) {
+            results.add(PyDict.of("expectedOutcome", a, "reasoning", "scripted judge (" + ALL_MET + "): no model was asked", "metExpectation", PyBool.TRUE));
+        }
+        String answer = PyJson.dumps(PyDict.of("results", PyList.of(results)));
+        return (history, tools) -> Turn.of(new Message.Assistant(answer));
     }
 
     /** The name of the judge {@code judge} is for {@code agent}'s episodes (a scripted judge's name says which verdict it knows). */
     public static String judgeName(ModelRef judge, AgentDef agent) {
-        return judge.provider().equals(SCRIPTED) ? knownVerdict(agent).name() : judge.toString();
+        return isKnownVerdict(judge) ? knownVerdict(agent).name() : judge.toString();
     }
 
     /**

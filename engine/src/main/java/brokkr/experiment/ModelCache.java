@@ -1,0 +1,168 @@
+package brokkr.experiment;
+
+import brokkr.conversation.Candidate;
+import brokkr.conversation.InfrastructureFailure;
+import brokkr.conversation.Message;
+import brokkr.conversation.ModelCall;
+import brokkr.conversation.ToolSpec;
+import brokkr.conversation.Turn;
+import brokkr.eval.ContentHash;
+import brokkr.provider.HttpProvider;
+import brokkr.provider.WireFormat;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.List;
+import java.util.Optional;
+import org.sqlite.SQLiteConfig;
+
+/**
+ * The model-call cache of experiments whose spec says {@code cache: true} for a candidate or a role:
+ * a response recorded for the same provider, model, exact request body and trial is served again
+ * instead of sending the request. Kept in the experiment's store ({@code model_cache} table of
+ * {@code experiment.db}) or in a shared cache file the spec names ({@code cache_file}, an SQLite file
+ * with the same table, made readable by its owner only), so that an experiment re-run elsewhere can be
+ * served from it. Only successful responses are kept (never an error), as recorded: request and
+ * response bodies with the key scrubbed, so the cache holds no credential. A request that differs in
+ * any byte is a miss. A hit is recorded on the attempt like any call, with its exact request and
+ * {@link ModelCall#cacheHit()} set: never hidden.
+ *
+ * <p>One connection of its own, under this object's lock; each write is its own transaction, so what
+ * was cached before a crash stays cached.
+ */
+final class ModelCache implements AutoCloseable {
+    static final String TABLE = "model_cache";
+
+    private final Path file;
+    private final Connection conn;
+
+    private ModelCache(Path file, Connection conn) {
+        this.file = file;
+        this.conn = conn;
+    }
+
+    /** Opens (creating when absent) the cache in {@code file}: an experiment store or a shared cache file. */
+    static ModelCache open(Path file) {
+        try {
+            if (file.getParent() != null) Files.createDirectories(file.toAbsolutePath().getParent());
+            ExperimentStore.createOwnerOnly(file);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot create the model-call cache " + file, e);
+        }
+        SqliteLibrary.prepare();
+        try {
+            Connection c = DriverManager.getConnection("jdbc:sqlite:" + file.toAbsolutePath(), new SQLiteConfig().toProperties());
+            try (Statement s = c.createStatement()) {
+                s.execute("PRAGMA busy_timeout=10000");
+                s.execute("PRAGMA journal_mode=WAL");
+                s.execute("PRAGMA synchronous=NORMAL");
+                s.execute("""
+                        CREATE TABLE IF NOT EXISTS model_cache(
+                          key TEXT PRIMARY KEY, provider TEXT NOT NULL, model TEXT NOT NULL, trial INTEGER NOT NULL,
+                          status INTEGER NOT NULL, response TEXT NOT NULL, created_at INTEGER NOT NULL) WITHOUT ROWID""");
+            }
+            return new ModelCache(file, c);
+        } catch (SQLException e) {
+            throw new ExperimentStore.StoreException("cannot open the model-call cache " + file + ": " + e.getMessage(), e);
+        }
+    }
+
+    Path file() { return file; }
+
+    /**
+     * The cache key: the sha256 of provider, model, trial (from 1) and the exact request body, each
+     * length-prefixed so that no two different requests share a key text.
+     */
+    static String key(String provider, String model, int trial, String requestBody) {
+        StringBuilder sb = new StringBuilder();
+        for (String part : List.of(provider, model, Integer.toString(trial), requestBody)) sb.append(part.length()).append(':').append(part);
+        return ContentHash.sha256(sb.toString());
+    }
+
+    /** A recorded response: its status and body. */
+    record Entry(int status, String response) {}
+
+    synchronized Optional<Entry> get(String key) {
+        try (PreparedStatement p = conn.prepareStatement("SELECT status, response FROM model_cache WHERE key = ?")) {
+            p.setString(1, key);
+            try (ResultSet r = p.executeQuery()) {
+                return r.next() ? Optional.of(new Entry(r.getInt(1), r.getString(2))) : Optional.empty();
+            }
+        } catch (SQLException e) {
+            throw new ExperimentStore.StoreException("model-call cache " + file + ": " + e.getMessage(), e);
+        }
+    }
+
+    synchronized void put(String key, String provider, String model, int trial, Entry entry) {
+        try (PreparedStatement p = conn.prepareStatement(
+                "INSERT OR IGNORE INTO model_cache(key, provider, model, trial, status, response, created_at) VALUES(?,?,?,?,?,?,?)")) {
+            p.setString(1, key);
+            p.setString(2, provider);
+            p.setString(3, model);
+            p.setInt(4, trial);
+            p.setInt(5, entry.status());
+            p.setString(6, entry.response());
+            p.setLong(7, System.currentTimeMillis());
+            p.executeUpdate();
+        } catch (SQLException e) {
+            throw new ExperimentStore.StoreException("model-call cache " + file + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** How many responses are kept. */
+    synchronized int size() {
+        try (Statement s = conn.createStatement(); ResultSet r = s.executeQuery("SELECT COUNT(*) FROM model_cache")) {
+            return r.next() ? r.getInt(1) : 0;
+        } catch (SQLException e) {
+            throw new ExperimentStore.StoreException("model-call cache " + file + ": " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * {@code model} (sending through {@code send}, which carries the provider's limits) with this cache
+     * in front, for calls of trial {@code trial}: a hit skips the provider and its limits.
+     */
+    Candidate around(HttpProvider model, Candidate send, int trial) {
+        return new Cached(this, model, send, trial);
+    }
+
+    private record Cached(ModelCache cache, HttpProvider model, Candidate send, int trial) implements Candidate {
+        @Override public Turn next(List<Message> history, List<ToolSpec> tools) throws InfrastructureFailure {
+            long startedAt = System.currentTimeMillis();
+            long t0 = System.nanoTime();
+            String request = model.recordedRequest(history, tools);
+            String key = key(model.provider(), model.model(), trial, request);
+            Optional<Entry> hit = cache.get(key);
+            if (hit.isPresent()) {
+                try {
+                    Message.Assistant m = model.replay(hit.get().response());
+                    return new Turn(m, List.of(new ModelCall(model.provider(), model.model(), 1, request, hit.get().status(),
+                            hit.get().response(), null, startedAt, (System.nanoTime() - t0) / 1_000_000, true)));
+                } catch (WireFormat.MalformedResponse e) {
+                    // Not a response this provider reads (a cache file written by another version): sent again, as a miss.
+                }
+            }
+            Turn t = send.next(history, tools);
+            ModelCall answered = t.calls().isEmpty() ? null : t.calls().getLast();
+            if (answered != null && answered.error() == null && answered.responseBody() != null && answered.requestBody().equals(request)) {
+                cache.put(key, model.provider(), model.model(), trial, new Entry(answered.status(), answered.responseBody()));
+            }
+            return t;
+        }
+    }
+
+    @Override public synchronized void close() {
+        try {
+            conn.close();
+        } catch (SQLException e) {
+            throw new ExperimentStore.StoreException("model-call cache " + file + ": " + e.getMessage(), e);
+        }
+    }
+}
