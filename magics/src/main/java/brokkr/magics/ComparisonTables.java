@@ -115,7 +115,7 @@ public final class ComparisonTables {
         List<String> out = new ArrayList<>();
         for (Comparison c : cs) {
             SignFlip.Result r = c.reward().signFlip();
-            out.add(c.benchmark() + ": " + c.tasks().size() + " tasks compared, " + c.unmatched().size() + " left out (listed below), "
+            out.add(c.benchmark() + ": " + c.tasks().size() + " tasks compared, " + c.unmatched().size() + " left out" + (c.unmatched().isEmpty() ? "" : " (listed below)") + ", "
                     + c.trialsExcluded() + " scored trials without a partner left out; sign-flip p " + r.method()
                     + (r.exact() ? "" : " (exact up to " + SignFlip.EXACT_MAX_TASKS + " tasks)"));
         }
