@@ -53,10 +53,12 @@ public final class ExperimentMagics implements MagicExtension {
                  "Runs (or resumes) the experiment defined in the cell body (YAML or JSON, as in an experiment file).",
                  ExperimentMagics::experimentCell)
          .line("scorecard", "%scorecard DIR",
-                 "The scorecard of the experiment in DIR: average reward and pass^k per candidate, failures by check, per task.",
+                 "The scorecard of the experiment in DIR: average reward and pass^k per candidate with standard errors over tasks and"
+                         + " 95% intervals, failures by check, per task.",
                  ExperimentMagics::scorecardLine)
          .line("passk", "%passk DIR [--by candidate]",
-                 "pass^k against k, one curve per benchmark and candidate, as a chart (PNG and SVG) with the numbers as a table.",
+                 "pass^k against k, one curve per benchmark and candidate with 95% intervals as error bars, as a chart (PNG and SVG)"
+                         + " with the numbers (standard errors, intervals, denominators) as a table.",
                  ExperimentMagics::passkLine);
     }
 
