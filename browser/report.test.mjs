@@ -35,7 +35,9 @@ try {
   await page.goto(pathToFileURL(resolve(report)).href, { waitUntil: 'load' });
 
   check('opens with the experiment as title', (await page.title()).endsWith(' - Brokkr report'), await page.title());
-  check('scorecard table shows', await page.locator('#scorecard table').isVisible());
+  check('scorecard table shows', await page.locator('#scorecard table').first().isVisible());
+  check('statistics table shows with its intervals', await page.locator('#statistics table').isVisible()
+        && (await page.locator('#statistics').textContent()).includes('wilson95_lo'));
   check('pass^k chart shows (inline SVG)', await page.locator('#passk svg').isVisible());
   const chartBox = await page.locator('#passk svg').boundingBox();
   check('the chart has its size', chartBox && chartBox.width > 600 && chartBox.height > 300, JSON.stringify(chartBox));

@@ -137,6 +137,33 @@ def main():
         check("tour: %regrade's disagreements as an HTML table", "stop-at-once  not met   met     60" in t
               and count(nb, "text/html", "disagreements summary") >= 1, t[-800:])
 
+    nb = load(out_dir, "compare.ipynb")
+    if nb:
+        common("compare", nb)
+        t = text_of(nb)
+        check("compare: 120 cells run, progress finished", "120/120 cells done" in t and ", finished" in t, t[:600])
+        check("compare: scorecard with the statistics table (Wilson-type columns)",
+              count(nb, "text/html", "brokkr-scorecard") >= 2 and count(nb, "text/html", "wilson95_lo") >= 2,
+              (count(nb, "text/html", "brokkr-scorecard"), count(nb, "text/html", "wilson95_lo")))
+        check("compare: pass^k chart and per-task differences chart as PNG + SVG",
+              count(nb, "image/png") == 2 and count(nb, "image/svg+xml", "<svg") == 2, (count(nb, "image/png"), count(nb, "image/svg+xml")))
+        check("compare: %passk table carries se and intervals", count(nb, "text/html", "t95_lo") >= 3 and "pass^k" in t)
+        check("compare: two %compare views, each with its chart inline",
+              count(nb, "text/html", "brokkr-compare") == 2 and count(nb, "text/html", "data:image/png;base64") >= 3,
+              (count(nb, "text/html", "brokkr-compare"), count(nb, "text/html", "data:image/png;base64")))
+        check("compare: across two directories, aligned", "a = gold (.brokkr/experiments/airline-compare), b = stop (.brokkr/experiments/airline-stop)" in t)
+        # 13 of 20 tasks differ by 1, 7 by 0: mean 0.65, se sqrt(0.65*0.35*20/19)/sqrt(20); SciPy ttest_1samp p = 1.0197e-05;
+        # the exact sign flip 2/2^13 = 0.000244.
+        check("compare: mean difference, se and 95% interval",
+              "tasks 20, mean difference 0.650, se 0.1094, 95% interval [0.421, 0.879]" in t, t[-1500:])
+        check("compare: p-values and minimum detectable effect",
+              "paired t p 1.02e-05, sign-flip p 0.000244 (exact over 2^20 sign assignments), mde80 0.323" in t, t[-1500:])
+        # Wilson-type with n = 20 tasks and t(19) for z: 20/20 -> [0.820, 1], 7/20 -> [0.173, 0.581]
+        check("compare: gold's scorecard interval keeps a width (Wilson-type)",
+              "gold: avg reward 1.000, se 0.0000, t95 [1.000, 1.000], wilson95 [0.820, 1.000]" in t, t[-1500:])
+        check("compare: stop's clustered se and intervals",
+              "stop: avg reward 0.350, se 0.1094, t95 [0.121, 0.579], wilson95 [0.173, 0.581]" in t, t[-1500:])
+
     failed = [n for n, ok in RESULTS if not ok]
     print(f"{len(RESULTS) - len(failed)} passed, {len(failed)} failed")
     return 1 if failed else 0

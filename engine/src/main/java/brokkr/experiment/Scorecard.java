@@ -5,6 +5,9 @@ import brokkr.eval.Check;
 import brokkr.eval.TrustTier;
 import brokkr.experiment.ExperimentStore.Cell;
 import brokkr.experiment.ExperimentStore.CellKey;
+import brokkr.stats.Estimate;
+import brokkr.stats.OverTasks;
+import brokkr.stats.Wilson;
 import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.HashSet;
@@ -19,7 +22,9 @@ import java.util.Set;
  * pass^k over tasks, as upstream tau2's {@code compute_metrics}; per-task and per-check breakdowns say
  * where and why a candidate lost. Costs (tokens, durations) are kept apart in {@link Cost} because
  * they differ between otherwise identical runs. Plain data: tables and text are drawn where they are
- * shown (the notebook's and CLI's renderers in {@code brokkr.magics}).
+ * shown (the notebook's and CLI's renderers in {@code brokkr.magics}). The statistics over these
+ * numbers (standard errors clustered by task, intervals) are derived on demand through
+ * {@code brokkr.stats}: {@link CandidateScore#rewardEstimate}, {@link CandidateScore#passHatKEstimates}.
  *
  * @param pendingCells active cells with no completed attempt (not yet run, or failed on infrastructure)
  */
@@ -34,6 +39,53 @@ public record Scorecard(List<CandidateScore> rows, int cells, int pendingCells) 
          * but means nothing: displays show no value, never 0.000.
          */
         public boolean scored() { return attempts > 0; }
+
+        /**
+         * The average reward with its standard error clustered by task and 95% t interval (T - 1
+         * degrees of freedom; clipped to [0, 1] when every task's mean reward is in it):
+         * {@link OverTasks#mean(List)} over the tasks' trials. {@link Estimate#NONE} without a scored attempt.
+         */
+        public Estimate rewardEstimate() {
+            Estimate e = OverTasks.mean(rewardClusters());
+            return rewardsAreRates() ? e.clippedTo(0, 1) : e;
+        }
+
+        /** The design-effect Wilson interval of the average reward ({@link Wilson#clustered}); none unless rewards are in [0, 1]. */
+        public Estimate.Interval rewardWilson() { return Wilson.clustered(rewardClusters()); }
+
+        /**
+         * pass^k for k = 1..{@code passHatK().size()} with its standard error over tasks,
+         * {@code sd(h_t)/sqrt(T)} for the per-task estimates {@code h_t = C(c_t, k)/C(n_t, k)}, and
+         * 95% t interval clipped to [0, 1].
+         */
+        public List<Estimate> passHatKEstimates() {
+            List<Estimate> out = new ArrayList<>();
+            for (int k = 1; k <= passHatK.size(); k++) out.add(OverTasks.mean(taskPassHatK(k)).clippedTo(0, 1));
+            return out;
+        }
+
+        /** The Wilson-type interval of each pass^k, every task one unit ({@link Wilson#clustered} over the per-task estimates). */
+        public List<Estimate.Interval> passHatKWilson() {
+            List<Estimate.Interval> out = new ArrayList<>();
+            for (int k = 1; k <= passHatK.size(); k++) out.add(Wilson.clustered(OverTasks.units(taskPassHatK(k))));
+            return out;
+        }
+
+        /** The fewest scored trials of any task (0 without a task). */
+        public int minTrials() { return perTask.stream().mapToInt(TaskScore::trials).min().orElse(0); }
+
+        /** The most scored trials of any task (0 without a task). */
+        public int maxTrials() { return perTask.stream().mapToInt(TaskScore::trials).max().orElse(0); }
+
+        private List<OverTasks.Cluster> rewardClusters() {
+            return perTask.stream().filter(t -> t.trials() > 0).map(t -> new OverTasks.Cluster(t.trials(), t.avgReward())).toList();
+        }
+
+        private boolean rewardsAreRates() { return perTask.stream().allMatch(t -> t.avgReward() >= 0 && t.avgReward() <= 1); }
+
+        private double[] taskPassHatK(int k) {
+            return perTask.stream().mapToDouble(t -> PassHatK.of(t.trials(), t.successes(), k)).toArray();
+        }
 
         public CandidateScore withoutCost() {
             return new CandidateScore(benchmark, candidate, agentId, tasks, attempts, infrastructureFailures, avgReward,

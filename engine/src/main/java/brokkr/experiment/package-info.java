@@ -7,7 +7,9 @@
  * committed attempt and a {@link brokkr.experiment.Cancellation} stops a run half-way. Re-running resumes (completed cells are skipped, infrastructure failures retried
  * up to a limit, changed definitions are new cells). {@link brokkr.experiment.Scorecard} computes
  * average reward and upstream tau2's pass^k ({@link brokkr.experiment.PassHatK}) with per-task and
- * per-check breakdowns, as plain data; {@link brokkr.experiment.Inspect} lists attempts, prints
+ * per-check breakdowns, as plain data, with standard errors and intervals from {@code brokkr.stats};
+ * {@link brokkr.experiment.Comparison} pairs two candidates (of one store or two) task by task;
+ * {@link brokkr.experiment.Inspect} lists attempts, prints
  * transcripts, and replays a record's world. Benchmarks and model providers plug in through
  * {@link brokkr.experiment.Registry} ({@code ServiceLoader}). Tables, text and progress bars are drawn
  * where they are shown ({@code brokkr.magics}, the CLI).

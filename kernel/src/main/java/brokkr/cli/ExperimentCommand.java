@@ -46,6 +46,7 @@ public final class ExperimentCommand implements Command {
                        ./brokkr experiment show DIR [--summary] [--tasks] [--checks] [--format text|csv|json] [--limit N]
                        ./brokkr experiment attempts DIR [--all] [--task ID]... [--candidate NAME]... [--failed] [--format F] [--limit N]
                        ./brokkr experiment checks DIR [--format F] [--limit N]
+                       ./brokkr experiment compare DIR [DIR2] [--a C1] [--b C2] [--chart FILE.png|.svg] [--format F]
                        ./brokkr experiment transcript DIR ATTEMPT_ID [--json]
                        ./brokkr experiment verify-world DIR [ATTEMPT_ID]
                        ./brokkr experiment regrade DIR --judge PROVIDER:MODEL [--parallelism N] [--cache]
@@ -62,6 +63,13 @@ public final class ExperimentCommand implements Command {
                               first; --task, --candidate (repeatable) and --failed (not a success: reward
                               below 1 or no verdict) keep only those
                   checks      failures by check and candidate (as show --checks)
+                  compare     paired comparison of candidates a and b on the tasks both scored (of DIR; or a of
+                              DIR and b of DIR2, aligned by task id and trial; tasks left out are listed):
+                              per metric the mean difference a - b, its paired se and 95% interval, paired t
+                              and sign-flip p-values (exact up to 20 tasks, else seeded Monte Carlo), the
+                              minimum detectable effect at 80% power; per task the differences; --chart
+                              writes the per-task differences as a bar chart. Default candidates: DIR's only
+                              two; across directories DIR's only one and the same name (or the only one) in DIR2
                   transcript  one attempt: its cell, grade breakdown, model calls and the dialogue (roles,
                               text, tool calls and results); --json: the whole record as stored
                   verify-world  replay the attempt's (without ID: every completed attempt's) tool calls
@@ -83,7 +91,17 @@ public final class ExperimentCommand implements Command {
                   attempts    completed attempts: the ones every metric is computed from
                   infra_failures  attempts without a verdict (provider out of retries, timeout, harness
                               error): counted, never scored, retried when the experiment runs again
+                  trials      scored trials per task (a range when tasks differ)
                   avg_reward  mean reward over completed attempts
+                  se, t95_lo, t95_hi  the standard error clustered by task (trials of a task are correlated) and
+                              the 95% t interval (tasks-1 degrees of freedom), clipped to [0, 1] for rates
+                  metric, value (statistics)  avg_reward and pass^1..n with se and t95 as above, and
+                  wilson95_lo, wilson95_hi  a Wilson-type interval (effective sample size p(1-p)/var, t quantile
+                              for z; Korn & Graubard 1998); read: which interval to read (wilson with fewer
+                              than 30 tasks or a rate within 0.1 of 0 or 1, else t); infra_excluded: the
+                              infrastructure failures left out of every metric and denominator
+                  a, b, diff, p_t, p_signflip, mde80 (compare)  each side's mean over the compared tasks, the
+                              mean difference a - b, the p-values, the minimum detectable effect at 80% power
                   pass^k      upstream tau2's pass^k: per task C(successes, k) / C(trials, k), the chance
                               that k trials all succeed (reward 1), averaged over tasks; k up to the
                               fewest trials of any task
@@ -130,6 +148,7 @@ public final class ExperimentCommand implements Command {
             case "list" -> list(rest, out, err);
             case "show" -> show(rest, out, err);
             case "attempts" -> attempts(rest, out, err);
+            case "compare" -> ExperimentCompare.run(rest, out, err);
             case "checks" -> {
                 TableOutput o = TableOutput.take(rest);
                 yield withStore(rest, 1, "checks DIR " + TableOutput.OPTIONS, (store, a) -> o.print(out, err,
@@ -255,6 +274,8 @@ public final class ExperimentCommand implements Command {
     /** The summary table and the benchmarks' own reports, as text. */
     private static void printSummary(PrintStream out, Scorecard card, List<BenchmarkReports.CandidateReport> reports) {
         out.print(Tables.aligned(ExperimentTables.summary(card)));
+        Table statistics = ExperimentTables.statistics(card);
+        if (statistics.rowCount() > 0) out.print("\n" + ExperimentTables.statisticsText(statistics));
         List<BenchmarkReports.CandidateReport> left = new ArrayList<>(reports);
         while (!left.isEmpty()) {
             BenchmarkReports.CandidateReport r = left.removeFirst();
@@ -285,6 +306,7 @@ public final class ExperimentCommand implements Command {
                 }
             } else if (withSummary) {
                 sections.add(new TableOutput.Section("summary", "summary", ExperimentTables.summary(card)));
+                sections.add(new TableOutput.Section("statistics", "statistics", ExperimentTables.statistics(card)));
                 for (BenchmarkReports.CandidateReport r : reports) {
                     String title = r.benchmark() + " / " + r.candidate() + ": " + r.report().title();
                     sections.add(new TableOutput.Section("report", title, ExperimentTables.report(r.report())));

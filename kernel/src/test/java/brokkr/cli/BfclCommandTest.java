@@ -55,8 +55,8 @@ class BfclCommandTest {
         assertEquals(0, r.code(), r.err());
         assertTrue(r.err().contains("10 cells: 0 already done, 10 run (10 completed"), r.err());
         // four of five pass: live_simple_106-63-0 is unsatisfiable
-        assertTrue(r.out().matches("(?s).*bfcl\\s+gold\\s+5\\s+5\\s+0\\s+0\\.800.*"), r.out());
-        assertTrue(r.out().matches("(?s).*bfcl\\s+gold-ref\\s+5\\s+5\\s+0\\s+0\\.800.*"), r.out());
+        assertTrue(r.out().matches("(?s).*bfcl\\s+gold\\s+5\\s+1\\s+5\\s+0\\s+0\\.800\\s+0\\.200\\s.*"), r.out());
+        assertTrue(r.out().matches("(?s).*bfcl\\s+gold-ref\\s+5\\s+1\\s+5\\s+0\\s+0\\.800\\s+0\\.200\\s.*"), r.out());
     }
 
     /** bfcl run's slice and candidate as an experiment file: the split names the same 55 tasks, all passing. */
@@ -73,7 +73,7 @@ class BfclCommandTest {
         ConformanceCommandTest.Run r = main("experiment", "run", file.toString(), "--dir", tmp.resolve("run").toString(), "--no-progress");
         assertEquals(0, r.code(), r.err());
         assertTrue(r.err().contains("55 cells: 0 already done, 55 run (55 completed"), r.err());
-        assertTrue(r.out().matches("(?s).*bfcl\\s+gold\\s+55\\s+55\\s+0\\s+1\\.00.*"), r.out());
+        assertTrue(r.out().matches("(?s).*bfcl\\s+gold\\s+55\\s+1\\s+55\\s+0\\s+1\\.00\\s+0\\s+1\\.00\\s+1\\.00\\s.*"), r.out());
         assertTrue(main("bfcl", "run", "--agent", "gold", "--sample", "5", "--seed", "7").out().contains("\ntotal                        55     55\n"));
     }
 

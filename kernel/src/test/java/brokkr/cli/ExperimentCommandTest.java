@@ -48,8 +48,8 @@ class ExperimentCommandTest {
 
         Out show = cli("experiment", "show", dir);
         assertEquals(0, show.code());
-        assertTrue(show.out().matches("(?s).*agree\\s+agreeable\\s+3\\s+6\\s+0\\s+1\\.00\\s+1\\.00\\s+1\\.00\\s.*"), show.out());
-        assertTrue(show.out().matches("(?s).*agree\\s+contrary\\s+3\\s+6\\s+0\\s+0\\s+0\\s+0\\s.*"), show.out());
+        assertTrue(show.out().matches("(?s).*agree\\s+agreeable\\s+3\\s+2\\s+6\\s+0\\s+1\\.00\\s+0\\s+1\\.00\\s+1\\.00\\s+1\\.00\\s+1\\.00\\s.*"), show.out());
+        assertTrue(show.out().matches("(?s).*agree\\s+contrary\\s+3\\s+2\\s+6\\s+0\\s+0\\s+0\\s+0\\s+0\\s+0\\s+0\\s.*"), show.out());
 
         Out attempts = cli("experiment", "attempts", dir);
         assertEquals(13, attempts.out().lines().count(), attempts.out());
@@ -73,7 +73,7 @@ class ExperimentCommandTest {
         String dir = tmp.resolve("loop").toString();
         Out run = cli("experiment", "run", file.toString(), "--dir", dir, "--no-progress");
         assertEquals(0, run.code(), run.err());
-        assertTrue(run.out().matches("(?s).*loop\\s+ideal\\s+2\\s+4\\s+0\\s+1\\.00\\s+1\\.00\\s+1\\.00\\s.*"), run.out());
+        assertTrue(run.out().matches("(?s).*loop\\s+ideal\\s+2\\s+2\\s+4\\s+0\\s+1\\.00\\s+0\\s+1\\.00\\s+1\\.00\\s+1\\.00\\s+1\\.00\\s.*"), run.out());
         assertTrue(run.out().matches("(?s).*loop\\s+early\\s+secret_correct\\s+4\\s+4.*"), run.out());
         Out v = cli("experiment", "verify-world", dir, "1");
         assertEquals(0, v.code(), v.err());
@@ -103,14 +103,14 @@ class ExperimentCommandTest {
         Out first = cli("experiment", "run", file.toString(), "--dir", dir, "--no-progress");
         assertEquals(3, first.code(), first.err());
         assertTrue(first.err().contains("6 of 12 cells have no verdict (0 out of infrastructure retries, 6 retried when the experiment is run again)"), first.err());
-        assertTrue(first.out().matches("(?s).*agree\\s+broken\\s+0\\s+0\\s+6\\s+–\\s+–\\s+–\\s+0\\s+0\\s+–\\s.*"), first.out());
+        assertTrue(first.out().matches("(?s).*agree\\s+broken\\s+0\\s+–\\s+0\\s+6\\s+–\\s+–\\s+–\\s+–\\s+–\\s+–\\s+0\\s+0\\s+–\\s.*"), first.out());
         assertFalse(first.out().contains("broken      0         0               6       0.000"), first.out());
         Out second = cli("experiment", "run", file.toString(), "--dir", dir, "--no-progress");
         assertEquals(3, second.code(), second.err());
         assertTrue(second.err().contains("6 of 12 cells have no verdict (6 out of infrastructure retries)"), second.err());
         Out show = cli("experiment", "show", dir);
         assertEquals(0, show.code());
-        assertTrue(show.out().matches("(?s).*agree\\s+broken\\s+0\\s+0\\s+12\\s+–.*"), show.out());
+        assertTrue(show.out().matches("(?s).*agree\\s+broken\\s+0\\s+–\\s+0\\s+12\\s+–\\s+–\\s+–\\s+–.*"), show.out());
         assertTrue(cli("experiment", "--help").out().contains("3 (run) the run ended with cells without a verdict"));
     }
 

@@ -67,7 +67,9 @@ class ExperimentInspectionTest {
         assertEquals(0, show.code(), show.err());
         String s = show.out();
         assertTrue(s.startsWith("experiment sections in " + dir + ": 12 cells, 0 without a completed attempt"), s);
-        assertTrue(s.matches("(?s).*agree\\s+agreeable\\s+3\\s+6\\s+0\\s+1\\.00\\s+1\\.00\\s+1\\.00.*"), s);
+        assertTrue(s.matches("(?s).*agree\\s+agreeable\\s+3\\s+2\\s+6\\s+0\\s+1\\.00\\s+0\\s+1\\.00\\s+1\\.00\\s+1\\.00\\s+1\\.00.*"), s);
+        // 3 tasks all passing: the Wilson-type interval [0.139, 1] (n = 3 tasks, t 2 df: 4.303 for z), the one to read
+        assertTrue(s.matches("(?s).*statistics: 95% intervals over tasks.*agree\\s+agreeable\\s+avg_reward\\s+1\\.00\\s+0\\s+1\\.00\\s+1\\.00\\s+0\\.139\\s+1\\.00\\s+wilson\\s+3\\s+2\\s+6\\s+0\\n.*"), s);
         assertFalse(s.contains("said_yes"), "no checks by default: " + s);
         assertFalse(s.contains("\nper task\n"), "no per-task table by default: " + s);
         assertTrue(s.contains("--tasks: per task; --checks: failures by check"), s);
@@ -102,6 +104,10 @@ class ExperimentInspectionTest {
         assertEquals(1.0, ((brokkr.value.PyFloat) summary.get(0).asDict().get("avg_reward")).value());
         assertEquals("contrary", summary.get(1).asDict().get("candidate").asStr());
         assertEquals(6L, num(((PyList) d.get("checks")).get(1).asDict().get("failed")));
+        assertEquals(0.0, ((brokkr.value.PyFloat) summary.get(0).asDict().get("se")).value());
+        PyList statistics = (PyList) d.get("statistics");
+        assertEquals(6, statistics.size(), "avg_reward, pass^1, pass^2 for each of the two candidates");
+        assertEquals("wilson", statistics.get(0).asDict().get("read").asStr());
         assertFalse(d.containsKey("tasks"));
 
         assertEquals(2, cli("experiment", "show", dir, "--format", "xml").code());
@@ -112,11 +118,12 @@ class ExperimentInspectionTest {
     /** A missing value is "–" in text, empty in CSV and null in JSON, never 0. */
     @Test void aCandidateWithoutAScoreIsMissingInEveryFormat() throws Exception {
         String dir = agree("missing", true);
-        assertTrue(cli("experiment", "show", dir).out().matches("(?s).*agree\\s+broken\\s+0\\s+0\\s+6\\s+–.*"));
+        assertTrue(cli("experiment", "show", dir).out().matches("(?s).*agree\\s+broken\\s+0\\s+–\\s+0\\s+6\\s+–\\s+–\\s+–\\s+–.*"));
         String csv = cli("experiment", "show", dir, "--format", "csv").out();
-        assertTrue(csv.contains("agree,broken,0,0,6,,,,0,0,,"), csv);
+        assertTrue(csv.contains("agree,broken,0,,0,6,,,,,,,0,0,,"), csv);
         PyList summary = (PyList) Json.parse(cli("experiment", "show", dir, "--format", "json").out()).asDict().get("summary");
         assertTrue(summary.get(2).asDict().get("avg_reward").isNone());
+        assertTrue(summary.get(2).asDict().get("se").isNone() && summary.get(2).asDict().get("t95_lo").isNone());
     }
 
     /**

@@ -43,8 +43,8 @@ class Tau2ExperimentCommandTest {
         var show = cli("experiment", "show", dir, "--summary", "--checks", "--tasks");
         assertEquals(0, show.code());
         String s = show.out();
-        assertTrue(s.matches("(?s).*tau2-retail\\s+gold\\s+40\\s+160\\s+0\\s+1\\.00\\s+1\\.00\\s+1\\.00\\s+1\\.00\\s+1\\.00\\s.*"), s);
-        assertTrue(s.matches("(?s).*tau2-retail\\s+stop-at-once\\s+40\\s+160\\s+0\\s+0\\.0500\\s+0\\.0500\\s+0\\.0500\\s+0\\.0500\\s+0\\.0500\\s.*"), s);
+        assertTrue(s.matches("(?s).*tau2-retail\\s+gold\\s+40\\s+4\\s+160\\s+0\\s+1\\.00\\s+0\\s+1\\.00\\s+1\\.00\\s+1\\.00\\s+1\\.00\\s+1\\.00\\s+1\\.00\\s.*"), s);
+        assertTrue(s.matches("(?s).*tau2-retail\\s+stop-at-once\\s+40\\s+4\\s+160\\s+0\\s+0\\.0500\\s+0\\.0349\\s+0\\s+0\\.121\\s+0\\.0500\\s+0\\.0500\\s+0\\.0500\\s+0\\.0500\\s.*"), s);
         assertTrue(s.matches("(?s).*stop-at-once\\s+db\\s+160\\s+144\\s.*"), s);
         assertTrue(s.matches("(?s).*stop-at-once\\s+12\\s+4\\s+4\\s+1\\.00\\s.*"), s);
         assertTrue(s.matches("(?s).*stop-at-once\\s+65\\s+4\\s+4\\s+1\\.00\\s.*"), s);

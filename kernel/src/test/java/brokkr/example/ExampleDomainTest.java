@@ -97,7 +97,7 @@ class ExampleDomainTest {
         String o = out.toString(StandardCharsets.UTF_8), e = err.toString(StandardCharsets.UTF_8);
         assertEquals(0, code, e);
         assertTrue(e.contains("6 cells: 0 already done, 6 run (6 completed"), e);
-        assertTrue(o.matches("(?s).*example\\s+counter\\s+3\\s+3\\s+0\\s+1\\.00\\s.*"), o);
-        assertTrue(o.matches("(?s).*example\\s+idle\\s+3\\s+3\\s+0\\s+0\\s.*"), o);
+        assertTrue(o.matches("(?s).*example\\s+counter\\s+3\\s+1\\s+3\\s+0\\s+1\\.00\\s+0\\s+1\\.00\\s+1\\.00\\s.*"), o);
+        assertTrue(o.matches("(?s).*example\\s+idle\\s+3\\s+1\\s+3\\s+0\\s+0\\s+0\\s+0\\s+0\\s.*"), o);
     }
 }

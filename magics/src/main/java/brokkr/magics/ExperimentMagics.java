@@ -53,10 +53,12 @@ public final class ExperimentMagics implements MagicExtension {
                  "Runs (or resumes) the experiment defined in the cell body (YAML or JSON, as in an experiment file).",
                  ExperimentMagics::experimentCell)
          .line("scorecard", "%scorecard DIR",
-                 "The scorecard of the experiment in DIR: average reward and pass^k per candidate, failures by check, per task.",
+                 "The scorecard of the experiment in DIR: average reward and pass^k per candidate with standard errors over tasks and"
+                         + " 95% intervals, failures by check, per task.",
                  ExperimentMagics::scorecardLine)
          .line("passk", "%passk DIR [--by candidate]",
-                 "pass^k against k, one curve per benchmark and candidate, as a chart (PNG and SVG) with the numbers as a table.",
+                 "pass^k against k, one curve per benchmark and candidate with 95% intervals as error bars, as a chart (PNG and SVG)"
+                         + " with the numbers (standard errors, intervals, denominators) as a table.",
                  ExperimentMagics::passkLine);
     }
 
@@ -246,6 +248,7 @@ public final class ExperimentMagics implements MagicExtension {
     /** A scorecard as HTML tables: the summary, failures by check, and per task (folded). */
     public record ScorecardView(String dir, Scorecard scorecard) implements Rich {
         public Table summary() { return ExperimentTables.summary(scorecard); }
+        public Table statistics() { return ExperimentTables.statistics(scorecard); }
         public Table checks() { return ExperimentTables.checks(scorecard); }
         public Table tasks() { return ExperimentTables.tasks(scorecard); }
 
@@ -272,6 +275,7 @@ public final class ExperimentMagics implements MagicExtension {
             sb.append("<p><b>").append(Tables.esc(dir)).append("</b>: ").append(scorecard.cells()).append(" cells, ")
               .append(scorecard.pendingCells()).append(" without a completed attempt; infrastructure failures enter no metric</p>");
             sb.append(Tables.html(summary()));
+            if (statistics().rowCount() > 0) sb.append(ExperimentTables.statisticsHtml(statistics()));
             for (BenchmarkReports.CandidateReport r : reports()) {
                 sb.append("<p>").append(Tables.esc(r.benchmark() + " / " + r.candidate() + ": " + r.report().title())).append("</p>")
                   .append(Tables.html(ExperimentTables.report(r.report())));
@@ -319,22 +323,22 @@ public final class ExperimentMagics implements MagicExtension {
         return passk(Path.of(p.positional(0)));
     }
 
+    /**
+     * The pass^k rows of the scorecard's statistics (value, standard error over tasks, 95% t and
+     * Wilson-type intervals, which to read, denominators) and the chart with those intervals as bars.
+     */
     public static PassKView passk(Path dir) {
         Scorecard sc = scorecard(dir).scorecard();
-        StringColumn bench = StringColumn.create("benchmark"), cand = StringColumn.create("candidate");
+        Table stats = ExperimentTables.statistics(sc);
+        Table rows = stats.where(stats.stringColumn("metric").startsWith("pass^"));
+        if (rows.rowCount() == 0) throw new MagicUsageException(dir + " has no completed attempts yet");
         IntColumn k = IntColumn.create("k");
-        DoubleColumn value = DoubleColumn.create("pass^k");
-        for (Scorecard.CandidateScore r : sc.rows()) {
-            List<Double> curve = r.passHatK();
-            for (int i = 0; i < curve.size(); i++) {
-                bench.append(r.benchmark());
-                cand.append(r.candidate());
-                k.append(i + 1);
-                value.append(curve.get(i));
-            }
+        for (String m : rows.stringColumn("metric")) k.append(Integer.parseInt(m.substring("pass^".length())));
+        Table table = Table.create("pass^k", rows.column("benchmark").copy(), rows.column("candidate").copy(), k);
+        for (String c : List.of("value", "se", "t95_lo", "t95_hi", "wilson95_lo", "wilson95_hi", "read", "tasks", "trials", "attempts", "infra_excluded")) {
+            table.addColumns(rows.column(c).copy().setName(c.equals("value") ? "pass^k" : c));
         }
-        if (k.isEmpty()) throw new MagicUsageException(dir + " has no completed attempts yet");
-        return new PassKView(Table.create("pass^k", bench, cand, k, value), Charts.passK(experimentName(dir), sc));
+        return new PassKView(table, Charts.passK(experimentName(dir), sc));
     }
 
 }

@@ -11,6 +11,8 @@ import brokkr.experiment.Scorecard;
 import brokkr.experiment.Scorecard.CandidateScore;
 import brokkr.experiment.Scorecard.CheckScore;
 import brokkr.experiment.Scorecard.TaskScore;
+import brokkr.stats.Estimate;
+import brokkr.stats.Wilson;
 import tech.tablesaw.api.DoubleColumn;
 import tech.tablesaw.api.IntColumn;
 import tech.tablesaw.api.LongColumn;
@@ -36,13 +38,17 @@ public final class ExperimentTables {
     private ExperimentTables() {}
 
     /**
-     * One row per benchmark × candidate: counts, average reward, pass^1..n, tokens, duration, trust
-     * tiers; a candidate with no scored attempt has its average reward, pass^k and duration missing.
+     * One row per benchmark × candidate: counts (tasks, scored trials per task, scored attempts,
+     * infrastructure failures), average reward with its task-clustered standard error and 95% t
+     * interval, pass^1..n, tokens, duration, trust tiers; a candidate with no scored attempt has its
+     * average reward, pass^k and duration missing.
      */
     public static Table summary(Scorecard s) {
         StringColumn bench = StringColumn.create("benchmark"), cand = StringColumn.create("candidate");
         IntColumn tasks = IntColumn.create("tasks"), attempts = IntColumn.create("attempts"), infra = IntColumn.create("infra_failures");
-        DoubleColumn reward = DoubleColumn.create("avg_reward");
+        StringColumn trials = StringColumn.create("trials");
+        DoubleColumn reward = DoubleColumn.create("avg_reward"), se = DoubleColumn.create("se"),
+                low = DoubleColumn.create("t95_lo"), high = DoubleColumn.create("t95_hi");
         List<DoubleColumn> pass = passColumns(s.maxK());
         LongColumn in = LongColumn.create("input_tokens"), out = LongColumn.create("output_tokens");
         DoubleColumn dur = DoubleColumn.create("mean_duration_ms");
@@ -51,20 +57,92 @@ public final class ExperimentTables {
             bench.append(r.benchmark());
             cand.append(r.candidate());
             tasks.append(r.tasks());
+            trials.append(trialsText(r));
             attempts.append(r.attempts());
             infra.append(r.infrastructureFailures());
             // No scored attempt: no average reward and no mean duration (missing, drawn as a dash), never 0.
             if (r.scored()) reward.append(r.avgReward()); else reward.appendMissing();
+            Estimate e = r.rewardEstimate();
+            append(se, e.se());
+            append(low, e.t95().low());
+            append(high, e.t95().high());
             appendCurve(pass, r.passHatK());
             in.append(r.cost().inputTokens());
             out.append(r.cost().outputTokens());
             if (r.scored()) dur.append(r.cost().meanDurationMs()); else dur.appendMissing();
             trust.append(trustText(r.trust()));
         }
-        List<Column<?>> cols = new ArrayList<>(List.<Column<?>>of(bench, cand, tasks, attempts, infra, reward));
+        List<Column<?>> cols = new ArrayList<>(List.<Column<?>>of(bench, cand, tasks, trials, attempts, infra, reward, se, low, high));
         cols.addAll(pass);
         cols.addAll(List.<Column<?>>of(in, out, dur, trust));
         return Table.create("scorecard", cols.toArray(Column[]::new));
+    }
+
+    /** What the statistics table says under its name: how its intervals are made and what they leave out (three lines). */
+    public static final String STATISTICS_NOTE = "95% intervals over tasks; infrastructure failures are excluded from every metric and denominator\n"
+            + "t95: t with tasks-1 df around the standard error clustered by task; intervals of rates clipped to [0, 1]\n"
+            + "wilson95: Wilson-type (design-effect n, t quantile), the one to read (read: wilson) with fewer than " + Wilson.FEW_TASKS
+            + " tasks or a rate within " + Wilson.NEAR_EDGE + " of 0 or 1";
+
+    /**
+     * One row per benchmark × candidate × metric (avg_reward, pass^1..n): the value, its standard error
+     * over tasks, the 95% t and Wilson-type intervals, which of the two to read, and the denominators
+     * it rests on (tasks, scored trials per task, scored attempts, infrastructure failures left out).
+     */
+    public static Table statistics(Scorecard s) {
+        StringColumn bench = StringColumn.create("benchmark"), cand = StringColumn.create("candidate"), metric = StringColumn.create("metric");
+        DoubleColumn value = DoubleColumn.create("value"), se = DoubleColumn.create("se"), tLow = DoubleColumn.create("t95_lo"),
+                tHigh = DoubleColumn.create("t95_hi"), wLow = DoubleColumn.create("wilson95_lo"), wHigh = DoubleColumn.create("wilson95_hi");
+        StringColumn read = StringColumn.create("read"), trials = StringColumn.create("trials");
+        IntColumn tasks = IntColumn.create("tasks"), attempts = IntColumn.create("attempts"), infra = IntColumn.create("infra_excluded");
+        for (CandidateScore r : s.rows()) {
+            List<String> names = new ArrayList<>(List.of("avg_reward"));
+            List<Estimate> estimates = new ArrayList<>(List.of(r.rewardEstimate()));
+            List<Estimate.Interval> wilson = new ArrayList<>(List.of(r.rewardWilson()));
+            for (int k = 1; k <= r.passHatK().size(); k++) names.add("pass^" + k);
+            estimates.addAll(r.passHatKEstimates());
+            wilson.addAll(r.passHatKWilson());
+            for (int i = 0; i < names.size(); i++) {
+                Estimate e = estimates.get(i);
+                bench.append(r.benchmark());
+                cand.append(r.candidate());
+                metric.append(names.get(i));
+                append(value, e.value());
+                append(se, e.se());
+                append(tLow, e.t95().low());
+                append(tHigh, e.t95().high());
+                append(wLow, wilson.get(i).low());
+                append(wHigh, wilson.get(i).high());
+                Estimate.Interval shown = readInterval(e, wilson.get(i)); // the very Wilson instance when that is the one to read
+                read.append(!shown.defined() ? "" : shown == wilson.get(i) ? "wilson" : "t");
+                tasks.append(r.tasks());
+                trials.append(trialsText(r));
+                attempts.append(r.attempts());
+                infra.append(r.infrastructureFailures());
+            }
+        }
+        return Table.create("statistics", bench, cand, metric, value, se, tLow, tHigh, wLow, wHigh, read, tasks, trials, attempts, infra);
+    }
+
+    /**
+     * The interval to read for an estimate: the Wilson-type one with fewer than {@value Wilson#FEW_TASKS}
+     * tasks or a rate near 0 or 1 ({@link Wilson#preferred}), else the t interval; none when neither exists.
+     */
+    public static Estimate.Interval readInterval(Estimate e, Estimate.Interval wilson) {
+        if (!e.defined()) return Estimate.Interval.NONE;
+        if (wilson.defined() && Wilson.preferred(e.tasks(), e.value())) return wilson;
+        return e.t95();
+    }
+
+    /** Scored trials per task: {@code "4"}, or the range {@code "3-4"} when tasks have different numbers; empty without a task. */
+    static String trialsText(CandidateScore r) {
+        if (r.perTask().isEmpty()) return "";
+        return r.minTrials() == r.maxTrials() ? String.valueOf(r.maxTrials()) : r.minTrials() + "-" + r.maxTrials();
+    }
+
+    /** A value that cannot be computed (NaN) is missing: drawn as a dash, never as 0 or NaN. */
+    static void append(DoubleColumn c, double v) {
+        if (Double.isNaN(v)) c.appendMissing(); else c.append(v);
     }
 
     /** One row per benchmark × candidate × task. */
@@ -143,11 +221,23 @@ public final class ExperimentTables {
         sb.append("cells: ").append(s.cells()).append(", without a completed attempt: ").append(s.pendingCells()).append('\n');
         sb.append("infrastructure failures are excluded from every metric\n\n");
         sb.append(Tables.aligned(summary(s))).append('\n');
+        Table statistics = statistics(s);
+        if (statistics.rowCount() > 0) sb.append(statisticsText(statistics)).append('\n');
         Table checks = checks(s);
         if (checks.rowCount() > 0) sb.append("checks (failed of evaluated)\n").append(Tables.aligned(checks)).append('\n');
         Table tasks = tasks(s);
         if (tasks.rowCount() > 0) sb.append("per task\n").append(Tables.aligned(tasks));
         return sb.toString();
+    }
+
+    /** The statistics table under its heading and note, as plain text. */
+    public static String statisticsText(Table statistics) {
+        return "statistics: " + STATISTICS_NOTE.replace("\n", "\n  ") + "\n" + Tables.aligned(statistics);
+    }
+
+    /** The statistics table with its note above it, as HTML. */
+    public static String statisticsHtml(Table statistics) {
+        return "<p class=\"brokkr-note\">Statistics: " + Tables.esc(STATISTICS_NOTE).replace("\n", "<br>") + "</p>" + Tables.html(statistics);
     }
 
     /**

@@ -1,5 +1,6 @@
 package brokkr.magics;
 
+import brokkr.experiment.PassHatK;
 import brokkr.experiment.Scorecard;
 import org.junit.jupiter.api.Test;
 import org.knowm.xchart.XYChart;
@@ -10,6 +11,7 @@ import java.awt.image.BufferedImage;
 import java.io.ByteArrayInputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -48,7 +50,9 @@ class ChartsTest {
         assertEquals(1.0, chart.getStyler().getYAxisMax());
         assertEquals("0.0", chart.getStyler().getYAxisDecimalPattern());
         assertEquals("2", chart.getStyler().getxAxisTickLabelsFormattingFunction().apply(2.0));
-        assertEquals("", chart.getStyler().getxAxisTickLabelsFormattingFunction().apply(2.5), "no ticks between whole k");
+        assertEquals("", chart.getStyler().getxAxisTickLabelsFormattingFunction().apply(2.5).strip(), "no ticks between whole k");
+        assertTrue(!chart.getStyler().getxAxisTickLabelsFormattingFunction().apply(2.5).equals(chart.getStyler().getxAxisTickLabelsFormattingFunction().apply(3.5)),
+                "blank labels differ (XChart drops a spacing whose labels repeat)");
         assertEquals(4, chart.getSeriesMap().size());
 
         byte[] png = Rendering.png(chart);
@@ -82,6 +86,41 @@ class ChartsTest {
         assertEquals("e: pass^k by candidate (1 task, 1 trial)", Charts.passKTitle("e", one));
         var mixed = new Scorecard(List.of(row("a", 3, List.of(1.0, 1.0)), row("b", 40, List.of(0.5))), 10, 0);
         assertEquals("e: pass^k by candidate (3-40 tasks, 2 trials)", Charts.passKTitle("e", mixed));
+    }
+
+    /** A candidate with per-task results: tasks of 4 trials with these successes. */
+    static Scorecard.CandidateScore measured(String cand, int... successes) {
+        List<Scorecard.TaskScore> tasks = new ArrayList<>();
+        for (int i = 0; i < successes.length; i++) {
+            List<Double> curve = new ArrayList<>();
+            for (int k = 1; k <= 4; k++) curve.add(PassHatK.of(4, successes[i], k));
+            tasks.add(new Scorecard.TaskScore("t" + i, 4, successes[i], successes[i] / 4.0, curve));
+        }
+        List<Double> curve = PassHatK.curve(tasks.stream().map(t -> new PassHatK.TaskTrials(t.trials(), t.successes())).toList());
+        return new Scorecard.CandidateScore("loop", cand, cand, tasks.size(), 4 * tasks.size(), 0, curve.getFirst(), curve, tasks, List.of(),
+                Map.of(), new Scorecard.Cost(0, 0, 0, 0));
+    }
+
+    /**
+     * Each point carries its 95% interval as a bar in its series' colour, out of the legend: 2 candidates
+     * x 4 k, the always-passing one too (Wilson-type: a width even where every trial passed).
+     */
+    @Test void passKChartDrawsTheIntervalsAsErrorBars() throws Exception {
+        var sc = new Scorecard(List.of(measured("ideal", 4, 4, 4, 4, 4, 4), measured("flaky", 4, 3, 2, 4, 1, 0)), 48, 0);
+        XYChart chart = Charts.passK("bars", sc);
+        assertEquals("pass^k (bars: 95% interval over tasks)", chart.getYAxisTitle());
+        List<XYSeries> bars = chart.getSeriesMap().values().stream().filter(x -> !x.isShowInLegend()).toList();
+        assertEquals(8, bars.size(), "one bar per candidate and k");
+        assertEquals(2, chart.getSeriesMap().size() - bars.size(), "the legend names the two candidates");
+        // flaky's pass^1: the Wilson-type interval (6 tasks < 30), from its bar's ends.
+        var e = sc.rows().get(1);
+        var wilson = e.passHatKWilson().getFirst();
+        XYSeries bar = chart.getSeriesMap().get("95% 1/0");
+        assertEquals(wilson.high(), bar.getYData()[0], 1e-12);
+        assertEquals(wilson.low(), bar.getYData()[3], 1e-12);
+        assertEquals(bar.getLineColor(), chart.getSeriesMap().get("flaky").getLineColor());
+        assertTrue(bar.getXData()[2] != 1.0 && Math.abs(bar.getXData()[2] - 1.0) < 0.2, "set a little apart from k = 1");
+        write("passk-bars.png", Rendering.png(chart));
     }
 
     @Test void sweepChartsShareTheLook() throws Exception {

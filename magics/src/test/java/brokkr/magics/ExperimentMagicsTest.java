@@ -89,7 +89,13 @@ class ExperimentMagicsTest {
 
         var pk = (ExperimentMagics.PassKView) s.magic("%passk " + dir + " --by candidate");
         assertEquals(6, pk.table().rowCount());
-        assertEquals(2, pk.chart().getSeriesMap().size());
+        assertEquals(2, pk.chart().getSeriesMap().values().stream().filter(x -> x.isShowInLegend()).count(), "the legend names the two candidates");
+        // Every point has its 95% interval as a bar: deterministic candidates have se 0, but the Wilson-type
+        // interval (2 tasks, rates 0 and 1) keeps a width.
+        assertEquals(6, pk.chart().getSeriesMap().values().stream().filter(x -> !x.isShowInLegend()).count());
+        assertEquals(0.0, pk.table().doubleColumn("se").get(0));
+        assertEquals("wilson", pk.table().stringColumn("read").get(0));
+        assertEquals(2, pk.table().intColumn("tasks").get(0));
         DisplayData out = Rendering.registerAll(new Renderer()).render(pk);
         assertTrue(((String) out.getData(MIMEType.TEXT_HTML)).contains("data:image/png;base64,"));
         assertTrue(out.hasDataForType(MIMEType.IMAGE_PNG) && out.hasDataForType(MIMEType.IMAGE_SVG));

@@ -23,7 +23,8 @@ class ExperimentTablesTest {
                 List.of(new Scorecard.TaskScore("5", 3, 3, 1.0, List.of(1.0, 1.0, 1.0)), new Scorecard.TaskScore("12", 3, 3, 1.0, List.of(1.0, 1.0, 1.0))),
                 List.of(new Scorecard.CheckScore("setup_verified", 6, 0), new Scorecard.CheckScore("db", 6, 0)),
                 Map.of(TrustTier.MODEL_JUDGED, 2, TrustTier.DETERMINISTIC, 4), new Scorecard.Cost(1234, 56, 12.5, 75));
-        var flaky = new Scorecard.CandidateScore("tau2-retail", "flaky-model", "a2", 2, 5, 2, 2.0 / 3, List.of(0.6, 1.0 / 6),
+        // 3 of 5 attempts passed; pass^1 = (2/3 + 1/2) / 2 = 7/12, pass^2 = (1/3 + 0) / 2 = 1/6.
+        var flaky = new Scorecard.CandidateScore("tau2-retail", "flaky-model", "a2", 2, 5, 2, 0.6, List.of(7.0 / 12, 1.0 / 6),
                 List.of(new Scorecard.TaskScore("5", 3, 2, 2.0 / 3, List.of(2.0 / 3, 1.0 / 3, 0.0)), new Scorecard.TaskScore("12", 2, 1, 0.5, List.of(0.5, 0.0))),
                 List.of(new Scorecard.CheckScore("setup_verified", 5, 0), new Scorecard.CheckScore("db", 5, 2)),
                 Map.of(TrustTier.DETERMINISTIC, 5), new Scorecard.Cost(99999, 1, 1234.5678, 6172));
@@ -51,16 +52,47 @@ class ExperimentTablesTest {
     @Test void aCandidateWithNoScoredAttemptShowsADashNeverZero() {
         Scorecard s = sample();
         String downLine = ExperimentTables.text(s).lines().filter(l -> l.startsWith("loop")).findFirst().orElseThrow();
-        assertEquals(List.of("loop", "down", "0", "0", "4", "–", "–", "–", "–", "0", "0", "–", "–"), List.of(downLine.split("\\s+")));
+        // tasks 0, trials –, attempts 0, infra 4, avg_reward/se/t95_lo/t95_hi –, pass^1..3 –, tokens 0 0, duration –, trust –
+        assertEquals(List.of("loop", "down", "0", "–", "0", "4", "–", "–", "–", "–", "–", "–", "–", "0", "0", "–", "–"), List.of(downLine.split("\\s+")));
         Table summary = ExperimentTables.summary(s);
         assertTrue(summary.doubleColumn("avg_reward").isMissing(2), "missing, not 0.0");
         assertTrue(summary.doubleColumn("mean_duration_ms").isMissing(2));
+        assertTrue(summary.doubleColumn("se").isMissing(2) && summary.doubleColumn("t95_lo").isMissing(2));
+        Table stats = ExperimentTables.statistics(s);
+        Table down = stats.where(stats.stringColumn("candidate").isEqualTo("down"));
+        assertEquals(1, down.rowCount(), "only avg_reward: no pass^k without a scored trial");
+        for (String c : List.of("value", "se", "t95_lo", "t95_hi", "wilson95_lo", "wilson95_hi")) assertTrue(down.doubleColumn(c).isMissing(0), c);
+        assertEquals(4, down.intColumn("infra_excluded").get(0));
         assertEquals(1.0, summary.doubleColumn("avg_reward").get(0));
         String html = new ExperimentMagics.ScorecardView("d", s).html();
         String row = html.substring(html.indexOf(">down<"));
         row = row.substring(0, row.indexOf("</tr>"));
         assertTrue(row.contains(">–</td>"), row);
         assertFalse(row.replaceAll("<[^>]*>", " ").matches(".*\\b0\\.0+\\b.*"), row);
+    }
+
+    /**
+     * flaky-model's average reward, by hand: tasks of 3 trials (mean 2/3) and 2 (mean 1/2), N = 5, m = 0.6;
+     * residuals summed per task 0.2 and -0.2; CR1 variance 2 * 0.08 / 25 = 0.0064, se 0.08; the t interval
+     * (12.706 for 1 df) clipped to [0, 1]; Wilson-type: CR0 variance 0.0032, n_eff = 0.24/0.0032 = 75 capped
+     * at the 5 trials, Wilson(0.6, 5, 12.706) = [0.010867, 0.995141] (the formula evaluated in SciPy).
+     */
+    @Test void statisticsTableCarriesTheHandWorkedNumbers() {
+        Table stats = ExperimentTables.statistics(sample());
+        Table flaky = stats.where(stats.stringColumn("candidate").isEqualTo("flaky-model").and(stats.stringColumn("metric").isEqualTo("avg_reward")));
+        assertEquals(0.6, flaky.doubleColumn("value").get(0), 1e-12);
+        assertEquals(0.08, flaky.doubleColumn("se").get(0), 1e-12);
+        assertEquals(0.0, flaky.doubleColumn("t95_lo").get(0));
+        assertEquals(1.0, flaky.doubleColumn("t95_hi").get(0));
+        assertEquals(0.010867016, flaky.doubleColumn("wilson95_lo").get(0), 1e-8);
+        assertEquals(0.995140880, flaky.doubleColumn("wilson95_hi").get(0), 1e-8);
+        assertEquals("wilson", flaky.stringColumn("read").get(0), "2 tasks: read the Wilson-type interval");
+        assertEquals("2-3", flaky.stringColumn("trials").get(0));
+        assertEquals(5, flaky.intColumn("attempts").get(0));
+        assertEquals(2, flaky.intColumn("infra_excluded").get(0));
+        assertEquals(List.of("avg_reward", "pass^1", "pass^2"),
+                stats.where(stats.stringColumn("candidate").isEqualTo("flaky-model")).stringColumn("metric").asList());
+        assertTrue(ExperimentTables.text(sample()).contains("infrastructure failures are excluded from every metric and denominator"));
     }
 
     /**

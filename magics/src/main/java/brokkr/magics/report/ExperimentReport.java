@@ -126,6 +126,10 @@ public record ExperimentReport(String name, String dir, String specJson, Scoreca
           .append(" not passed · infrastructure failures enter no metric</p></header><main>");
 
         sb.append("<section id=\"scorecard\"><h2>Scorecard</h2><div class=\"scroll\">").append(Tables.html(ExperimentTables.summary(scorecard))).append("</div>");
+        var statistics = ExperimentTables.statistics(scorecard);
+        if (statistics.rowCount() > 0) {
+            sb.append("<div class=\"scroll\" id=\"statistics\">").append(ExperimentTables.statisticsHtml(statistics)).append("</div>");
+        }
         if (!specJson.isEmpty()) {
             sb.append("<details class=\"spec\"><summary>experiment definition</summary>").append(JsonText.html(specJson)).append("</details>");
         }
@@ -136,7 +140,8 @@ public record ExperimentReport(String name, String dir, String specJson, Scoreca
             // VectorGraphics2D draws text as outlines: the figure's label and caption carry the title as text.
             sb.append("<section id=\"passk\"><h2>pass^k</h2><figure role=\"img\" aria-label=\"").append(esc(chart.getTitle())).append("\">")
               .append(Rendering.svg(chart)).append("<figcaption><b>").append(esc(chart.getTitle()))
-              .append("</b>: the chance that k trials of a task all pass, averaged over tasks (upstream tau2's estimate).</figcaption></figure></section>");
+              .append("</b>: the chance that k trials of a task all pass, averaged over tasks (upstream tau2's estimate); bars: its 95% interval over tasks,")
+              .append(" the Wilson-type one with fewer than 30 tasks or near 0 or 1, else t (as the statistics table marks).</figcaption></figure></section>");
         }
 
         sb.append("<div class=\"controls\" id=\"controls\"><label><input type=\"checkbox\" id=\"failed-only\"> failed only</label>")
