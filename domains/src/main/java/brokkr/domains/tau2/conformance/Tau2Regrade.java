@@ -14,7 +14,6 @@ import brokkr.domains.tau2.model.TaskSpec;
 import brokkr.domains.tau2.model.Tau2Message;
 import brokkr.domains.tau2.model.TerminationReason;
 import brokkr.domains.tau2.orchestrator.Episode;
-import brokkr.domains.tau2.runner.Tau2Domain;
 import brokkr.python.PyJson;
 import brokkr.value.PyDict;
 import brokkr.value.PyList;
@@ -43,6 +42,12 @@ import java.util.function.Function;
 public final class Tau2Regrade {
     private Tau2Regrade() {}
 
+    /**
+     * What re-grading needs of a domain: its environment and its tasks by id (an unknown id is an
+     * {@link IllegalArgumentException}). The runner builds it from the registry's domain.
+     */
+    public record Domain(EpisodeEnvironment<Worlds> environment, Function<String, TaskSpec> tasks) {}
+
     /** One simulation re-graded: Brokkr's reward info (null when grading could not run) and every difference found. */
     public record Outcome(UpstreamSimulation simulation, PyDict rewardInfo, List<String> differences) {
         public Outcome { differences = List.copyOf(differences); }
@@ -65,17 +70,22 @@ public final class Tau2Regrade {
     /**
      * Re-grades every simulation of {@code file}; for each mismatch prints its label, task and first difference.
      *
-     * @param domains the domain of an upstream name (the registry's, {@code Tau2Domains::load})
+     * @param domains the domain of an upstream name
      * @param judge   the NL judge, or null to answer with the recorded verdicts
      */
-    public static Report evaluate(Path file, Function<String, Tau2Domain> domains, NlJudge judge, PrintStream out) {
+    public static Report evaluate(Path file, Function<String, Domain> domains, NlJudge judge, PrintStream out) {
         UpstreamRecords.Contents contents = UpstreamRecords.read(file);
-        Map<String, Tau2Domain> loaded = new HashMap<>();
+        Map<String, Domain> loaded = new HashMap<>();
         List<Outcome> outcomes = new ArrayList<>();
         // One process recorded the file: state outside the DBs carries from one simulation's environments to the next.
         Map<String, Worlds> process = new HashMap<>();
         for (UpstreamSimulation sim : contents.simulations()) {
-            Tau2Domain d = loaded.computeIfAbsent(sim.domain(), domains);
+            Domain d;
+            try {
+                d = loaded.computeIfAbsent(sim.domain(), domains);
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException(sim.label() + ": " + e.getMessage(), e);
+            }
             Graded graded = grade(sim, d, judge, process.get(sim.domain()));
             if (graded.processEnd() != null) process.put(sim.domain(), graded.processEnd());
             Outcome o = graded.outcome();
@@ -89,18 +99,18 @@ public final class Tau2Regrade {
     }
 
     /** Re-grades one simulation as the first of its process. */
-    public static Outcome regrade(UpstreamSimulation sim, Tau2Domain domain, NlJudge judge) {
+    public static Outcome regrade(UpstreamSimulation sim, Domain domain, NlJudge judge) {
         return grade(sim, domain, judge, null).outcome();
     }
 
     /** An outcome and the worlds the simulation's last environment left (the process's state), null if none was built. */
     private record Graded(Outcome outcome, Worlds processEnd) {}
 
-    private static Graded grade(UpstreamSimulation sim, Tau2Domain domain, NlJudge judge, Worlds previous) {
+    private static Graded grade(UpstreamSimulation sim, Domain domain, NlJudge judge, Worlds previous) {
         List<String> differences = new ArrayList<>();
         TaskSpec task;
         try {
-            task = domain.task(sim.taskId());
+            task = domain.tasks().apply(sim.taskId());
         } catch (IllegalArgumentException e) {
             return new Graded(new Outcome(sim, null, List.of(e.getMessage())), null);
         }
@@ -130,7 +140,7 @@ public final class Tau2Regrade {
         return new Graded(new Outcome(sim, mine, differences), end[0]);
     }
 
-    private static PyDict rewardInfo(UpstreamSimulation sim, Tau2Domain domain, TaskSpec task, NlJudge judge, List<String> differences,
+    private static PyDict rewardInfo(UpstreamSimulation sim, Domain domain, TaskSpec task, NlJudge judge, List<String> differences,
                                      Worlds previous, Worlds[] processEnd) throws InfrastructureFailure {
         TerminationReason reason = termination(sim.termination());
         EpisodeEnvironment<Worlds> env = domain.environment();

@@ -53,7 +53,7 @@ public final class UpstreamRecords {
             try {
                 v = Json.parse(line);
             } catch (RuntimeException e) {
-                throw new IllegalArgumentException(label + ": not a JSON object (" + e.getMessage() + "); expected an upstream results file or one graded episode per line");
+                throw new IllegalArgumentException(label + ": not a JSON object (" + e.getMessage().lines().findFirst().orElse("") + "); expected an upstream results file or one graded episode per line");
             }
             if (!(v instanceof PyDict d)) throw new IllegalArgumentException(label + ": not a JSON object");
             out.add(graded(label, d));

@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import brokkr.domains.tau2.SharedDirs;
-import brokkr.domains.tau2.runner.Tau2Domains;
+import brokkr.domains.tau2.runner.Tau2Evaluate;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -20,7 +20,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 class Tau2RegradeTest {
 
     private static Tau2Regrade.Report evaluate(Path file, ByteArrayOutputStream log) {
-        return Tau2Regrade.evaluate(file, Tau2Domains::load, null, new PrintStream(log, true, StandardCharsets.UTF_8));
+        return Tau2Regrade.evaluate(file, Tau2Evaluate::domain, null, new PrintStream(log, true, StandardCharsets.UTF_8));
     }
 
     @ParameterizedTest
