@@ -103,6 +103,17 @@ public final class Tau2Regrade {
         return grade(sim, domain, judge, null).outcome();
     }
 
+    /**
+     * Brokkr's {@code RewardInfo} of a simulation, the NL assertions answered by the verdicts in
+     * {@code sim.rewardInfo().nl_assertions} (what an exporter knows of its own judge): the reward info as
+     * upstream's evaluator would record it. Grading failures are {@link IllegalStateException}s.
+     */
+    public static PyDict rewardInfo(UpstreamSimulation sim, Domain domain) {
+        Outcome o = regrade(sim, domain, null);
+        if (o.rewardInfo() == null) throw new IllegalStateException(sim.label() + ": " + String.join("; ", o.differences()));
+        return o.rewardInfo();
+    }
+
     /** An outcome and the worlds the simulation's last environment left (the process's state), null if none was built. */
     private record Graded(Outcome outcome, Worlds processEnd) {}
 
