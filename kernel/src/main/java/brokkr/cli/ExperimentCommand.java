@@ -40,7 +40,7 @@ public final class ExperimentCommand implements Command {
     @Override public String summary() { return "run an experiment (tasks x candidates x repetitions), resume it, show its scorecard"; }
 
     @Override public String usage() {
-        return """
+        return ExperimentInterop.withUsage("""
                 usage: ./brokkr experiment run FILE [--dir DIR] [--no-progress] [--verbose]
                        ./brokkr experiment list [DIR...] [--format text|csv|json]
                        ./brokkr experiment show DIR [--summary] [--tasks] [--checks] [--format text|csv|json] [--limit N]
@@ -109,7 +109,7 @@ public final class ExperimentCommand implements Command {
                 experiment file keys: name, domain + split|tasks (or domains: [{name, split|tasks}]),
                   candidates: [{id, provider, model, action_space, options, system_prompt|system_prompt_file}],
                   repetitions, parallelism, providers: {NAME: {concurrency, rate_per_second}},
-                  user / judge: {provider, model, options}, max_infra_retries, cell_timeout_seconds, progress""";
+                  user / judge: {provider, model, options}, max_infra_retries, cell_timeout_seconds, progress""");
     }
 
     @Override public int run(List<String> args, PrintStream out, PrintStream err) throws Exception {
@@ -120,6 +120,8 @@ public final class ExperimentCommand implements Command {
             case "list" -> list(rest, out, err);
             case "show" -> show(rest, out, err);
             case "attempts" -> attempts(rest, out, err);
+            case "export" -> ExperimentInterop.export(rest, out, err);
+            case "import" -> ExperimentInterop.importFile(rest, out, err);
             case "checks" -> {
                 TableOutput o = TableOutput.take(rest);
                 yield withStore(rest, 1, "checks DIR " + TableOutput.OPTIONS, (store, a) -> o.print(out, err,
