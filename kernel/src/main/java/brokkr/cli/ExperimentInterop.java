@@ -2,6 +2,7 @@ package brokkr.cli;
 
 import brokkr.cli.Command.InputException;
 import brokkr.cli.Command.UsageException;
+import brokkr.domains.bfcl.BfclResultsExport;
 import brokkr.domains.tau2.runner.Tau2ResultsExport;
 import brokkr.domains.tau2.runner.Tau2ResultsImport;
 import brokkr.experiment.ExperimentStore;
@@ -102,7 +103,13 @@ final class ExperimentInterop {
     }
 
     private static int exportBfcl(Path dir, Path outPath, PrintStream out, PrintStream err) {
-        throw new UsageException("--format bfcl is not available yet");
+        if (outPath == null) throw new UsageException("--format bfcl writes a directory tree (result/, score/): give --out DIR");
+        BfclResultsExport.Export e = BfclResultsExport.export(dir, Registry.load());
+        if (e.candidates().isEmpty()) throw new InputException(dir + " has no bfcl attempts to export");
+        for (var f : e.files().entrySet()) write(outPath.resolve(f.getKey()), f.getValue());
+        out.println("wrote " + (e.files().size() - 3) + " result files of " + e.candidates().size() + " candidate(s) and score/data_overall.csv, "
+                + "data_non_live.csv, data_live.csv under " + outPath);
+        return 0;
     }
 
     static int importFile(List<String> args, PrintStream out, PrintStream err) {
