@@ -86,6 +86,45 @@ class Tau2EvaluateCommandTest {
     }
 
     @Test
+    void aJudgeModelIsAskedWithUpstreamsPromptsOverTheWire(@TempDir Path tmp) throws Exception {
+        List<String> head = lines(shared("retail/graded-seed11.jsonl.gz")).subList(0, 40);
+        Path plain = tmp.resolve("head.jsonl");
+        Files.write(plain, head);
+        // The judge model answers, in order, what upstream's judge answered (episodes are graded in file order);
+        // different episodes can send the same prompt and get different stub verdicts, so order, not prompt, decides.
+        List<String> prompts = new ArrayList<>(), contents = new ArrayList<>();
+        for (String line : head) {
+            PyDict d = Json.parse(line).asDict();
+            for (brokkr.value.Value j : d.get("judge").asList()) {
+                PyDict call = j.asDict();
+                prompts.add(call.get("request").asDict().get("messages").asList().get(1).asDict().get("content").asStr());
+                contents.add(call.get("answer").asDict().get("content").asStr());
+            }
+        }
+        assertTrue(contents.size() > 5, "the head has judged episodes: " + contents.size());
+        java.util.concurrent.atomic.AtomicInteger next = new java.util.concurrent.atomic.AtomicInteger();
+        try (var server = brokkr.provider.testing.ScriptedModelServer.ofCandidate((history, tools) -> {
+            int n = next.getAndIncrement();
+            return brokkr.conversation.Turn.of(new brokkr.conversation.Message.Assistant(n < contents.size() ? contents.get(n) : "{\"results\": []}"));
+        })) {
+            java.io.ByteArrayOutputStream o = new java.io.ByteArrayOutputStream(), e = new java.io.ByteArrayOutputStream();
+            int code = new Tau2Command(server.openAiEnv()).run(List.of("evaluate", plain.toString(), "--judge-model", "judge-m"),
+                    new java.io.PrintStream(o, true, StandardCharsets.UTF_8), new java.io.PrintStream(e, true, StandardCharsets.UTF_8));
+            String out = o.toString(StandardCharsets.UTF_8);
+            assertEquals(0, code, out + e.toString(StandardCharsets.UTF_8));
+            assertEquals("40 simulations, 0 mismatches\n", out);
+            int judged = 0;
+            for (String line : head) judged += Json.parse(line).asDict().get("judge").asList().size();
+            assertEquals(judged, server.requestCount(), "one judge request per judged episode, as upstream");
+            for (int i = 0; i < server.requestCount(); i++) {
+                PyDict body = server.requests().get(i).json();
+                assertEquals("judge-m", body.get("model").asStr());
+                assertEquals(prompts.get(i), body.get("messages").asList().get(1).asDict().get("content").asStr(), "upstream's user prompt, request " + i);
+            }
+        }
+    }
+
+    @Test
     void usageAndInputErrors(@TempDir Path tmp) throws IOException {
         assertEquals(2, ConformanceCommandTest.main("tau2", "evaluate").code());
         assertEquals(2, ConformanceCommandTest.main("tau2", "evaluate", "a.json", "b.json").code());
