@@ -1,5 +1,7 @@
 package brokkr.domains.bfcl;
 
+import java.util.HashSet;
+import java.util.Set;
 import brokkr.eval.Attempt;
 import brokkr.eval.EnvironmentDef;
 import brokkr.eval.Evidence;
@@ -82,13 +84,13 @@ public final class BfclResultsExport {
                 if (!chosen.containsKey(k) || !chosen.get(k).completed()) chosen.put(k, a);
             }
             Map<String, EnvironmentDef> envs = q.environments();
-            Map<String, java.util.Set<String>> seen = new LinkedHashMap<>();
+            Map<String, Set<String>> seen = new LinkedHashMap<>();
             List<Cell> cells = new ArrayList<>(q.cells().stream().filter(c -> c.active() && c.benchmark().equals("bfcl")).toList());
             cells.sort(Comparator.comparingInt(c -> c.key().repetition()));
             for (Cell c : cells) {
                 Attempt a = chosen.get(c.key());
                 if (a == null) continue;
-                java.util.Set<String> tasks = seen.computeIfAbsent(c.candidate(), k -> new java.util.HashSet<>());
+                Set<String> tasks = seen.computeIfAbsent(c.candidate(), k -> new HashSet<>());
                 if (!tasks.add(c.taskId())) continue; // one entry per task: the first repetition with an attempt
                 BfclCategory category = BfclCategory.of(envs.get(c.key().environmentId()).options().get("category").asStr());
                 byCandidate.computeIfAbsent(c.candidate(), k -> new EnumMap<>(BfclCategory.class))

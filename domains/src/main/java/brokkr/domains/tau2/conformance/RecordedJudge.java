@@ -1,5 +1,6 @@
 package brokkr.domains.tau2.conformance;
 
+import brokkr.value.PyStr;
 import brokkr.conversation.Message;
 import brokkr.domains.tau2.evaluator.Checks.NlAssertionCheck;
 import brokkr.domains.tau2.evaluator.ModelNlJudge;
@@ -95,6 +96,6 @@ final class RecordedJudge implements NlJudge {
 
     private static String snippet(String s, int at) {
         int from = Math.max(0, at - 20), to = Math.min(s.length(), at + 40);
-        return PyJson.dumps(new brokkr.value.PyStr((from > 0 ? "…" : "") + s.substring(from, to) + (to < s.length() ? "…" : "")));
+        return PyJson.dumps(new PyStr((from > 0 ? "…" : "") + s.substring(from, to) + (to < s.length() ? "…" : "")));
     }
 }

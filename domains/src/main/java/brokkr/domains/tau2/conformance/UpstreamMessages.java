@@ -1,5 +1,6 @@
 package brokkr.domains.tau2.conformance;
 
+import java.util.Objects;
 import brokkr.conversation.ToolCall;
 import brokkr.conversation.Usage;
 import brokkr.domains.tau2.environment.EpisodeEnvironment.RecordedCall;
@@ -79,7 +80,7 @@ public final class UpstreamMessages {
                 PyDict tm = messages.get(i++).asDict();
                 if (!tm.get("role").asStr().equals("tool")) throw new IllegalArgumentException("Tool message expected. Got " + tm.get("role").asStr() + " message");
                 String id = UpstreamSimulation.str(tc.get("id")), tmId = UpstreamSimulation.str(tm.get("id"));
-                if (!java.util.Objects.equals(id, tmId)) throw new IllegalArgumentException("Tool call id mismatch. Got " + id + " and " + tmId);
+                if (!Objects.equals(id, tmId)) throw new IllegalArgumentException("Tool call id mismatch. Got " + id + " and " + tmId);
                 Requestor r = tc.get("requestor") == null || tc.get("requestor").isNone() ? Requestor.ASSISTANT : Requestor.parse(tc.get("requestor").asStr());
                 out.add(new RecordedCall(r, tc.get("name").asStr(), tc.get("arguments").asDict(), UpstreamSimulation.str(tm.get("content"))));
             }

@@ -1,5 +1,6 @@
 package brokkr.domains.tau2.conformance;
 
+import java.util.Locale;
 import brokkr.python.NumpyFloats;
 import brokkr.value.PyBool;
 import brokkr.value.PyDict;
@@ -213,7 +214,7 @@ public final class UpstreamMetrics {
     /** {@code len(actions)} of the task's gold actions by requestor; -1 for a lone transfer ({@code Results._task_metrics}). */
     static int numActions(PyDict task) {
         if (task == null || !(task.get("evaluation_criteria") instanceof PyDict ec) || !(ec.get("actions") instanceof PyList actions)) return 0;
-        if (actions.size() == 1 && actions.get(0).asDict().get("name").asStr().toLowerCase(java.util.Locale.ROOT).contains("transfer")) return -1;
+        if (actions.size() == 1 && actions.get(0).asDict().get("name").asStr().toLowerCase(Locale.ROOT).contains("transfer")) return -1;
         int n = 0;
         for (Value a : actions) {
             String r = str(a.asDict().get("requestor"));

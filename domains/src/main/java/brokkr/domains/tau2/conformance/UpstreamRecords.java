@@ -1,5 +1,6 @@
 package brokkr.domains.tau2.conformance;
 
+import brokkr.value.PyStr;
 import brokkr.value.Json;
 import brokkr.value.PyDict;
 import brokkr.value.PyInt;
@@ -95,7 +96,7 @@ public final class UpstreamRecords {
     }
 
     private static String required(String label, PyDict d, String key) {
-        String s = d.get(key) instanceof brokkr.value.PyStr v ? v.value() : null;
+        String s = d.get(key) instanceof PyStr v ? v.value() : null;
         if (s == null) throw new IllegalArgumentException(label + ": field '" + key + "' missing or not a string");
         return s;
     }

@@ -1,5 +1,6 @@
 package brokkr.domains.tau2.conformance;
 
+import brokkr.value.PyFloat;
 import brokkr.value.PyDict;
 import brokkr.value.PyInt;
 import brokkr.value.PyList;
@@ -40,7 +41,7 @@ public record UpstreamSimulation(String label, String domain, String taskId, Int
     static double number(Value v) {
         if (v == null || v.isNone()) return 0.0;
         if (v instanceof PyInt i) return i.value().doubleValue();
-        return ((brokkr.value.PyFloat) v).value();
+        return ((PyFloat) v).value();
     }
 
     static String str(Value v) { return v == null || v.isNone() ? null : ((PyStr) v).value(); }

@@ -1,7 +1,6 @@
 package brokkr.domains.tau2.conformance;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import brokkr.domains.tau2.SharedDirs;

@@ -6,6 +6,7 @@ import brokkr.domains.tau2.SharedDirs;
 import brokkr.python.PyJson;
 import brokkr.value.Json;
 import brokkr.value.PyDict;
+import brokkr.value.PyFloat;
 import brokkr.value.PyList;
 import brokkr.value.Value;
 import java.nio.file.Path;
@@ -32,7 +33,7 @@ class UpstreamMetricsTest {
             assertEquals(PyJson.dumps(entry.get("metrics")), PyJson.dumps(metrics), file.toString());
             assertEquals(PyJson.dumps(entry.get("metrics_as_dict")), PyJson.dumps(UpstreamMetrics.asDict(metrics)), file.toString());
             List<Value> rewards = new ArrayList<>();
-            for (UpstreamSimulation s : contents.simulations()) rewards.add(new brokkr.value.PyFloat(s.reward()));
+            for (UpstreamSimulation s : contents.simulations()) rewards.add(new PyFloat(s.reward()));
             assertEquals(PyJson.dumps(entry.get("rewards")), PyJson.dumps(PyList.of(rewards)), file.toString());
         }
     }

@@ -16,6 +16,8 @@ import brokkr.experiment.Scorecard;
 import brokkr.python.PyJson;
 import brokkr.value.PyDict;
 import brokkr.value.PyFloat;
+import brokkr.value.PyInt;
+import brokkr.value.PyStr;
 import brokkr.value.PyList;
 import brokkr.value.Value;
 import com.networknt.schema.Error;
@@ -65,7 +67,7 @@ class Tau2ResultsExportTest {
         PyList sims = upstream.get("simulations").asList();
         PyDict broken = upstream.with("simulations", sims.with(0, sims.get(0).asDict().without("termination_reason")));
         assertFalse(validate(broken).isEmpty(), "a simulation without its required termination_reason");
-        assertFalse(validate(upstream.with("info", upstream.get("info").asDict().with("num_trials", new brokkr.value.PyStr("two")))).isEmpty());
+        assertFalse(validate(upstream.with("info", upstream.get("info").asDict().with("num_trials", new PyStr("two")))).isEmpty());
     }
 
     @Test void everyDomainAndCandidateExportsAValidResultsFileThatScoresAsBrokkrScored() throws Exception {
@@ -78,8 +80,8 @@ class Tau2ResultsExportTest {
             PyList sims = results.get("simulations").asList();
             assertEquals(80, sims.size(), "40 test tasks x 2 trials");
             // upstream's unit order: trial-major, then task order
-            assertEquals(0L, ((brokkr.value.PyInt) sims.get(39).asDict().get("trial")).longValue());
-            assertEquals(1L, ((brokkr.value.PyInt) sims.get(40).asDict().get("trial")).longValue());
+            assertEquals(0L, ((PyInt) sims.get(39).asDict().get("trial")).longValue());
+            assertEquals(1L, ((PyInt) sims.get(40).asDict().get("trial")).longValue());
             assertEquals(40, results.get("tasks").asList().size());
             PyDict info = results.get("info").asDict();
             assertEquals(Tau2Domains.UPSTREAM_REVISION, info.get("git_commit").asStr());
@@ -92,7 +94,7 @@ class Tau2ResultsExportTest {
             PyDict passHat = m.get("pass_hat_ks").asDict();
             assertEquals(2, passHat.size());
             for (int k = 1; k <= 2; k++) assertEquals(row.passHatK().get(k - 1), ((PyFloat) passHat.get(Integer.toString(k))).value(), 1e-12, e.fileName() + " pass^" + k);
-            assertEquals(40L, ((brokkr.value.PyInt) m.get("total_tasks")).longValue());
+            assertEquals(40L, ((PyInt) m.get("total_tasks")).longValue());
 
             // The file, written as upstream writes it, re-grades with no mismatch.
             Path f = tmp.resolve(e.fileName());
