@@ -40,7 +40,7 @@ public final class ExperimentCommand implements Command {
     @Override public String summary() { return "run an experiment (tasks x candidates x repetitions), resume it, show its scorecard"; }
 
     @Override public String usage() {
-        return """
+        return ExperimentInterop.withUsage("""
                 usage: ./brokkr experiment run FILE [--dir DIR] [--no-progress] [--verbose]
                        ./brokkr experiment list [DIR...] [--format text|csv|json]
                        ./brokkr experiment show DIR [--summary] [--tasks] [--checks] [--format text|csv|json] [--limit N]
@@ -137,7 +137,7 @@ public final class ExperimentCommand implements Command {
                   repetitions, parallelism, providers: {NAME: {concurrency, rate_per_second}},
                   user / judge: {provider, model, options, cache}, max_infra_retries, cell_timeout_seconds, progress,
                   cache_file (cache: true serves a request identical to one answered before, same model, exact
-                  body and trial, from DIR's model_cache table or the shared cache_file; hits are recorded)""";
+                  body and trial, from DIR's model_cache table or the shared cache_file; hits are recorded)""");
     }
 
     @Override public int run(List<String> args, PrintStream out, PrintStream err) throws Exception {
@@ -149,6 +149,8 @@ public final class ExperimentCommand implements Command {
             case "show" -> show(rest, out, err);
             case "attempts" -> attempts(rest, out, err);
             case "compare" -> ExperimentCompare.run(rest, out, err);
+            case "export" -> ExperimentInterop.export(rest, out, err);
+            case "import" -> ExperimentInterop.importFile(rest, out, err);
             case "checks" -> {
                 TableOutput o = TableOutput.take(rest);
                 yield withStore(rest, 1, "checks DIR " + TableOutput.OPTIONS, (store, a) -> o.print(out, err,

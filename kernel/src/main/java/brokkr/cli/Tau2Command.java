@@ -45,7 +45,7 @@ public final class Tau2Command implements Command {
 
     @Override public String name() { return "tau2"; }
 
-    @Override public String summary() { return "run tau2-bench episodes (upstream protocol and grading)"; }
+    @Override public String summary() { return "run tau2-bench episodes (upstream protocol and grading); re-grade upstream's own runs"; }
 
     @Override public String usage() {
         return """
@@ -85,7 +85,8 @@ public final class Tau2Command implements Command {
                 failed after their retries, or a harness error: not scored, counted on stderr); 2 for a usage
                 error, an --out file that cannot be written or a provider that is unknown or not configured;
                 1 for any other error.
-                """.formatted(String.join(", ", Tau2Domains.names()));
+
+                """.formatted(String.join(", ", Tau2Domains.names())) + Tau2Evaluation.USAGE;
     }
 
     /** The parsed flags; {@code options} are those the flags set, as EnvironmentDef options. */
@@ -93,7 +94,7 @@ public final class Tau2Command implements Command {
                 String judgeModel, String provider, int trials, int parallelism, PyDict options, Path out) {}
 
     static Args parse(List<String> args) {
-        if (args.isEmpty() || !args.get(0).equals("run")) throw new UsageException("expected the subcommand 'run'");
+        if (args.isEmpty() || !args.get(0).equals("run")) throw new UsageException("expected the subcommand 'run' or 'evaluate'");
         String domain = null, agent = null, split = null, model = null, userModel = null, judgeModel = null, provider = "openai";
         List<String> tasks = new ArrayList<>();
         int trials = 1, parallelism = 1;
@@ -190,6 +191,7 @@ public final class Tau2Command implements Command {
 
     @Override
     public int run(List<String> argv, PrintStream out, PrintStream err) throws IOException, InterruptedException {
+        if (!argv.isEmpty() && argv.get(0).equals("evaluate")) return Tau2Evaluation.run(argv.subList(1, argv.size()), env, out, err);
         Args a = parse(argv);
         Preset p = preset(a, Registry.load());
         Function<ModelRef, Candidate> models = Cells.providers(env);

@@ -27,6 +27,14 @@ public interface EpisodeEnvironment<W> {
     W initialWorld(TaskSpec task);
 
     /**
+     * {@link #initialWorld(TaskSpec)} for the next recorded episode of a run or corpus that one process
+     * recorded, after an earlier episode's environments ended in {@code previousEpisodeEnd} (null: a fresh
+     * process): state upstream keeps outside its DBs carries over (telecom's class-level VPN details), except
+     * what the oracle restarts per episode (telecom's bill-id counter, shared/conformance/tau2/README.md).
+     */
+    default W initialWorld(TaskSpec task, W previousEpisodeEnd) { return initialWorld(task); }
+
+    /**
      * {@code Environment.get_response(ToolCall(...))}: dispatch by requestor, {@code "Error: " + str(e)}
      * contents for raised exceptions, {@code sync_tools()} only after a call that did not raise.
      */
@@ -75,6 +83,35 @@ public interface EpisodeEnvironment<W> {
      * the gold replay's new bills get other ids than the episode's, as upstream's random ids always do).
      */
     default GoldReplay<W> goldReplay(TaskSpec task, W episodeEnd) { return goldReplay(task); }
+
+    /**
+     * The grader's predicted environment as upstream re-grades a recorded trajectory
+     * ({@code EnvironmentEvaluator.calculate_reward} → {@code Environment.set_state(..., message_history=trajectory,
+     * strict)}, {@code src/tau2/environment/environment.py}): a fresh environment with the task's initial state, in
+     * the process {@code sameProcessAs} left (state kept outside the DBs carries over, as
+     * {@link #goldReplay(TaskSpec, Object)}), then every recorded call in order: a name neither toolkit has is
+     * skipped, a tool whose {@code mutates_state} is false is skipped, every other call goes through
+     * {@code get_response} with its recorded requestor and its content is compared with the recorded one after
+     * {@code json.loads} of both (a plain string comparison where that fails); one {@code sync_tools()} at the end.
+     * Where upstream's strict replay would raise, the difference is listed instead.
+     */
+    default GradingReplay<W> gradingReplay(TaskSpec task, W sameProcessAs, List<RecordedCall> calls) {
+        throw new UnsupportedOperationException("this domain does not replay recorded trajectories");
+    }
+
+    /**
+     * Upstream {@code get_tool_types(env.tools)} updated with the user toolkit's: a tool's {@code ToolType}
+     * value ({@code "read"}, {@code "write"}, ...), null for a name neither toolkit has.
+     */
+    default String toolType(String name) { return null; }
+
+    /** A tool call of a recorded trajectory with the content its {@code ToolMessage} recorded. */
+    record RecordedCall(Requestor requestor, String name, PyDict arguments, String content) {}
+
+    /** The predicted world and, per replayed call whose content differs from the recorded one, a description. */
+    record GradingReplay<W>(W world, List<String> differences) {
+        public GradingReplay { differences = List.copyOf(differences); }
+    }
 
     /** {@code Environment.get_db_hash()}. */
     String dbHash(W world);

@@ -118,6 +118,11 @@ public final class Tau2Environment {
     /** {@code Environment.get_user_db_hash()}: null without a user toolkit. */
     public String userDbHash() { return userKit == null ? null : WorldHash.sha256(userDb, true); }
 
+    /** {@code Environment._has_tool}: a tool of the agent's or the user's toolkit, whichever the requestor. */
+    public boolean hasTool(String name) {
+        return (agentTools != null && agentTools.has(name)) || (userTools != null && userTools.has(name));
+    }
+
     /** {@code Environment._is_mutating_tool}: the tool's {@code mutates_state}, True for unknown names. */
     public boolean isMutatingTool(String name) {
         if (agentTools != null && agentTools.has(name)) return agentTools.get(name).mutates();

@@ -5,6 +5,11 @@ import brokkr.domains.tau2.environment.Tau2Environment.Worlds;
 import brokkr.domains.tau2.model.EnvAssertion;
 import brokkr.domains.tau2.model.GoldAction;
 import brokkr.python.PyException;
+import brokkr.python.PyJsonLoads;
+import brokkr.python.PyOps;
+import brokkr.python.PyRepr;
+import brokkr.value.PyNone;
+import brokkr.value.PyStr;
 import brokkr.domains.tau2.model.Requestor;
 import brokkr.domains.tau2.model.TaskSpec;
 import brokkr.value.PyDict;
@@ -32,6 +37,7 @@ public final class Tau2EpisodeEnvironment implements EpisodeEnvironment<Worlds> 
     private final BiFunction<TaskSpec, Value, Tau2Environment> fresh;
     private final List<ToolSpec> agentTools;
     private final Function<TaskSpec, List<ToolSpec>> userTools;
+    private final UnaryOperator<Value> nextEpisode;
 
     /**
      * @param fresh     a fresh environment with the task's initial state applied
@@ -50,6 +56,17 @@ public final class Tau2EpisodeEnvironment implements EpisodeEnvironment<Worlds> 
      */
     public Tau2EpisodeEnvironment(Tau2Toolkit agentKit, Tau2Toolkit userKit, UnaryOperator<Worlds> sync,
                                   BiFunction<TaskSpec, Value, Tau2Environment> fresh, Function<TaskSpec, List<ToolSpec>> userTools) {
+        this(agentKit, userKit, sync, fresh, userTools, UnaryOperator.identity());
+    }
+
+    /**
+     * @param nextEpisode the session a recorded episode starts with after an earlier one's environments left
+     *                    {@code session} ({@link #initialWorld(TaskSpec, Worlds)})
+     */
+    public Tau2EpisodeEnvironment(Tau2Toolkit agentKit, Tau2Toolkit userKit, UnaryOperator<Worlds> sync,
+                                  BiFunction<TaskSpec, Value, Tau2Environment> fresh, Function<TaskSpec, List<ToolSpec>> userTools,
+                                  UnaryOperator<Value> nextEpisode) {
+        this.nextEpisode = nextEpisode;
         this.agentKit = agentKit;
         this.userKit = userKit;
         this.sync = sync == null ? UnaryOperator.identity() : sync;
@@ -77,6 +94,11 @@ public final class Tau2EpisodeEnvironment implements EpisodeEnvironment<Worlds> 
     @Override public List<ToolSpec> userTools(TaskSpec task) { return userTools.apply(task); }
 
     @Override public Worlds initialWorld(TaskSpec task) { return worlds(fresh.apply(task, null)); }
+
+    @Override public Worlds initialWorld(TaskSpec task, Worlds previousEpisodeEnd) {
+        Value session = previousEpisodeEnd == null || previousEpisodeEnd.session() == null ? null : nextEpisode.apply(previousEpisodeEnd.session());
+        return worlds(fresh.apply(task, session));
+    }
 
     @Override
     public Response<Worlds> respond(Worlds world, Requestor requestor, String name, PyDict arguments) {
@@ -111,6 +133,41 @@ public final class Tau2EpisodeEnvironment implements EpisodeEnvironment<Worlds> 
             if (r.error() != null) errors.add(a.name() + ": " + r.error().str());
         }
         return new GoldReplay<>(worlds(e), errors);
+    }
+
+    @Override
+    public GradingReplay<Worlds> gradingReplay(TaskSpec task, Worlds sameProcessAs, List<RecordedCall> calls) {
+        Tau2Environment e = fresh.apply(task, sameProcessAs == null ? null : sameProcessAs.session());
+        List<String> differences = new ArrayList<>();
+        int i = 0;
+        for (RecordedCall c : calls) {
+            i++;
+            if (!e.hasTool(c.name()) || !e.isMutatingTool(c.name())) continue;
+            Tau2Environment.ToolMessage m = e.getResponse(c.name(), c.arguments(), c.requestor().wire());
+            if (!PyOps.eq(loadsOrText(m.content()), loadsOrText(c.content()))) {
+                differences.add("replayed call " + i + " (" + c.name() + ") returned " + PyRepr.repr(new PyStr(m.content()))
+                        + ", the record has " + PyRepr.repr(new PyStr(c.content() == null ? "None" : c.content())));
+            }
+        }
+        e.syncTools();
+        return new GradingReplay<>(worlds(e), differences);
+    }
+
+    /** {@code json.loads(content)}, or the text itself where that raises (set_state's comparison). */
+    private static Value loadsOrText(String content) {
+        if (content == null) return PyNone.NONE;
+        try {
+            return PyJsonLoads.loads(content);
+        } catch (PyException x) {
+            return new PyStr(content);
+        }
+    }
+
+    @Override
+    public String toolType(String name) {
+        // get_tool_types(env.tools) then .update(get_tool_types(env.user_tools)): the user's entry wins.
+        String user = userKit == null ? null : userKit.toolType(name);
+        return user != null ? user : agentKit.toolType(name);
     }
 
     /**

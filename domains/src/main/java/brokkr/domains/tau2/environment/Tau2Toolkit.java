@@ -81,6 +81,22 @@ public final class Tau2Toolkit {
     /** The world value a session-scoped toolkit's functions work on. */
     public static PyDict scoped(Value db, Value session) { return PyDict.of(DB, db, SESSION, session); }
 
+    /**
+     * Upstream {@code ToolKitBase.tool_type(name)} ({@code src/tau2/environment/toolkit.py}): the
+     * {@code ToolType} of the tool's {@code @is_tool} decorator, {@code "read"}, {@code "write"} or
+     * {@code "generic"}, or null for a name that is not one of its tools. The transcribed domains declare
+     * every WRITE tool with the default {@code mutates_state} (so WRITE is exactly "mutates") and
+     * {@code calculate} and {@code transfer_to_human_agents} GENERIC; everything else is READ.
+     */
+    public String toolType(String name) {
+        if (!toolSet.has(name)) return null;
+        if (toolSet.get(name).mutates()) return "write";
+        return GENERIC_TOOLS.contains(name) ? "generic" : "read";
+    }
+
+    /** Tools decorated {@code @is_tool(ToolType.GENERIC)} in retail, airline and telecom at the pinned commit. */
+    private static final Set<String> GENERIC_TOOLS = Set.of("calculate", "transfer_to_human_agents");
+
     /** {@code [t.openai_schema for t in env.get_tools()]}. */
     public List<Value> openaiSchemas() {
         return docs.stream().map(ToolSchema::openaiSchema).toList();

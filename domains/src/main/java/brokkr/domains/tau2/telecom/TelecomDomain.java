@@ -182,7 +182,8 @@ public final class TelecomDomain {
      */
     public EpisodeEnvironment<Worlds> episodeEnvironment() {
         return new Tau2EpisodeEnvironment(toolkit, userToolkit, TelecomSync.INSTANCE,
-                (task, process) -> environment(task.id(), process), task -> userToolSpecs);
+                (task, process) -> environment(task.id(), process), task -> userToolSpecs,
+                session -> TelecomSession.of(session).nextRecord().toValue());
     }
 
     /** {@code LLMAgent.system_prompt} for telecom. */
