@@ -1,6 +1,7 @@
 package brokkr.experiment;
 
 import brokkr.eval.AgentDef;
+import brokkr.repl.Harness;
 import brokkr.eval.ModelRef;
 import brokkr.python.PyJson;
 import brokkr.value.PyBool;
@@ -61,8 +62,14 @@ public record ExperimentSpec(String name, List<DomainSpec> domains, List<Candida
     }
 
     /** A candidate: a label for display, its model, its action space and optionally its own system prompt. */
-    public record CandidateSpec(String label, ModelRef model, String actionSpace, String systemPrompt) {
-        public AgentDef agentDef() { return AgentDef.of(model, actionSpace, systemPrompt); }
+    public record CandidateSpec(String label, ModelRef model, String actionSpace, String systemPrompt, Harness harness) {
+        public CandidateSpec {
+            harness = harness == null ? Harness.DEFAULT_REFERENCE : harness;
+        }
+        public CandidateSpec(String label, ModelRef model, String actionSpace, String systemPrompt) {
+            this(label, model, actionSpace, systemPrompt, null);
+        }
+        public AgentDef agentDef() { return AgentDef.of(model, actionSpace, systemPrompt).withHarness(harness.toValue()); }
     }
 
     /** Limits of one model provider across the whole experiment: concurrent calls and calls per second (0 = none). */
@@ -200,7 +207,8 @@ public record ExperimentSpec(String name, List<DomainSpec> domains, List<Candida
         List<CandidateSpec> candidates = new ArrayList<>();
         for (Value v : list(d, "candidates")) {
             PyDict c = dict(v, "candidates[]");
-            checkKeys(c, "candidate", Set.of("id", "provider", "model", "action_space", "options", "system_prompt", "system_prompt_file"));
+            checkKeys(c, "candidate", Set.of("id", "provider", "model", "action_space", "options", "system_prompt", "system_prompt_file",
+                    "harness", "repl_guidance", "harness_options"));
             String prompt = optStr(c, "system_prompt");
             String promptFile = optStr(c, "system_prompt_file");
             if (prompt != null && promptFile != null) throw new SpecException("candidate " + str(c, "id") + ": system_prompt or system_prompt_file, not both");
@@ -212,9 +220,16 @@ public record ExperimentSpec(String name, List<DomainSpec> domains, List<Candida
                 }
             }
             Value opts = c.get("options");
+            String actionSpace = c.containsKey("action_space") ? str(c, "action_space") : "tools";
+            Harness harness;
+            try {
+                harness = Harness.of(optStr(c, "harness"), actionSpace, optStr(c, "repl_guidance"), optDict(c, "harness_options"));
+            } catch (IllegalArgumentException e) {
+                throw new SpecException("candidate " + str(c, "id") + ": " + e.getMessage());
+            }
             candidates.add(new CandidateSpec(str(c, "id"),
                     new ModelRef(str(c, "provider"), str(c, "model"), opts == null ? PyDict.empty() : dict(opts, "options")),
-                    c.containsKey("action_space") ? str(c, "action_space") : "tools", prompt));
+                    actionSpace, prompt, harness));
         }
         Map<String, ProviderLimit> limits = new TreeMap<>();
         if (d.containsKey("providers")) {
