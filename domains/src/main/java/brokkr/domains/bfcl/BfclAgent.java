@@ -108,8 +108,8 @@ public sealed interface BfclAgent {
             String prompt = replPrompt(harness, api) + (systemPrompt == null ? "" : "\n\n" + systemPrompt);
             SandboxConfig config = new SandboxConfig(harness.heapMb(), harness.evalTimeout(), Math.max(harness.outputLimit() * 4, 65536),
                     SandboxConfig.Isolation.detect());
-            Sandbox sandbox = SandboxPool.shared(config).acquire();
-            try (JavaRepl repl = JavaRepl.open(sandbox, api, functions, harness.outputLimit(), STUB, recorded::add)) {
+            try (Sandbox sandbox = SandboxPool.shared(config).acquire()) {
+                JavaRepl repl = JavaRepl.open(sandbox, api, functions, harness.outputLimit(), STUB, recorded::add);
                 ToolExecutor executor = calls -> repl.execute(calls, null, m -> { throw new IllegalStateException("BFCL has no protocol calls"); });
                 List<Message> opening = BfclHarness.opening(task, prompt);
                 Transcript t = new AgentLoop(1).run(model, opening, List.of(JavaRepl.SPEC), executor);
