@@ -26,7 +26,10 @@ import brokkr.eval.TrustTier;
 import brokkr.eval.Verdict;
 import brokkr.eval.WorldReplay;
 import brokkr.eval.WorldSetup;
+import brokkr.provider.OpenAiChat;
+import brokkr.provider.ProviderOptions;
 import brokkr.provider.Providers;
+import java.util.concurrent.atomic.AtomicLong;
 import brokkr.domains.tau2.environment.Tau2Environment.Worlds;
 import brokkr.domains.tau2.orchestrator.AgentSide;
 import brokkr.domains.tau2.orchestrator.Episode;
@@ -391,7 +394,16 @@ public abstract class Tau2Benchmark implements BenchmarkProvider {
             String prompt = ctx.systemPrompt() == null ? d.agentSystemPrompt() : ctx.systemPrompt() + "\n\n" + d.agentSystemPrompt();
             EpisodeEnvironment<Worlds> env = d.environment();
             // Upstream's LLMAgent never stops by itself (unless the environment says so); the scripted agents stop on ###STOP###.
-            Tau2Harness.Agent harnessed = Tau2Harness.of(harness, agentModel, prompt, env.agentTools());
+            // What the agent's model is asked, counted the same way under every harness: its steps, and the size of
+            // each request as an OpenAI-compatible provider would send it (what input tokens grow with).
+            AtomicLong modelSteps = new AtomicLong(), requestChars = new AtomicLong();
+            Candidate measured = agentModel;
+            Candidate counted = (history, tools) -> {
+                modelSteps.incrementAndGet();
+                requestChars.addAndGet(OpenAiChat.INSTANCE.encodeRequest(history, tools, REQUEST_SIZE_OPTIONS).length());
+                return measured.next(history, tools);
+            };
+            Tau2Harness.Agent harnessed = Tau2Harness.of(harness, counted, prompt, env.agentTools());
             AgentSide agent = new AgentSide(agentDef.modelRef().toString(), harnessed.candidate(), harnessed.systemPrompt(), env.agentTools(),
                     scriptedAgent || agentStopToken(opts));
             UserSide user = new UserSide(userRef.toString(), userModel, d.userSystemPrompt().apply(task), env.userTools(task));
@@ -407,7 +419,8 @@ public abstract class Tau2Benchmark implements BenchmarkProvider {
                 }
             }
             Interaction interaction = new Interaction(Tau2Transcript.toValue(run.trajectory()),
-                    PyDict.of("steps", run.steps(), "tool_errors", run.toolErrors(), "seed", seed, "note", nullable(run.note())),
+                    PyDict.of("steps", run.steps(), "tool_errors", run.toolErrors(), "seed", seed, "note", nullable(run.note()),
+                            "agent_model_steps", modelSteps.get(), "agent_request_chars", requestChars.get()),
                     run.termination().value());
             switch (run.termination()) {
                 case INFRASTRUCTURE_ERROR -> {
@@ -422,6 +435,8 @@ public abstract class Tau2Benchmark implements BenchmarkProvider {
             return interaction;
         };
     }
+
+    private static final ProviderOptions REQUEST_SIZE_OPTIONS = ProviderOptions.defaults("model");
 
     /** Upstream's litellm passes {@code seed} to OpenAI-compatible providers only. */
     private static boolean seeded(String provider) { return Providers.openAiCompatible(provider); }
