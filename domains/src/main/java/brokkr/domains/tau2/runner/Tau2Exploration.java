@@ -35,7 +35,7 @@ import java.util.function.Supplier;
  */
 public final class Tau2Exploration implements Exploration {
     /** The scripted agents of {@code ./brokkr tau2 run}: gold replays the task's actions, stop ends at once. */
-    static final List<String> CANDIDATES = List.of(Tau2Benchmark.GOLD, Tau2Benchmark.GOLD_BATCH, Tau2Benchmark.STOP);
+    static final List<String> CANDIDATES = List.of(Tau2Benchmark.GOLD, Tau2Benchmark.STOP);
 
     /**
      * What a tau2 domain's files hold besides its episodes: the split names, the policy, the domain's
