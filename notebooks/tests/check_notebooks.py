@@ -164,6 +164,18 @@ def main():
         check("compare: stop's clustered se and intervals",
               "stop: avg reward 0.350, se 0.1094, t95 [0.121, 0.579], wilson95 [0.173, 0.581]" in t, t[-1500:])
 
+    nb = load(out_dir, "harnesses.ipynb")
+    if nb:
+        common("harnesses", nb)
+        t = text_of(nb)
+        check("harnesses: gold through the REPL scores 1.0", "repl on task 5: reward 1.0" in t, t[-1500:])
+        check("harnesses: 24 cells done", "24/24 cells done" in t, t[:800])
+        for c, h in [("reference", "reference"), ("loop-tools", "loop/tools"), ("repl-shape", "loop/repl:shape"), ("repl-compute", "loop/repl:compute")]:
+            check(f"harnesses: {c} scores 1.0 on 6 episodes", f"{c} ({h}): 6 episodes, reward 1.000" in t, t[-1500:])
+        check("harnesses: scorecard and cost table as HTML", count(nb, "text/html", "brokkr-scorecard") >= 1 and count(nb, "text/html", "request_chars") >= 1)
+        check("harnesses: the loop needs fewer model steps than the reference agent",
+              "reference (reference): 6 episodes, reward 1.000, model steps 10.0" in t and "loop-tools (loop/tools): 6 episodes, reward 1.000, model steps 2.5" in t, t[-1500:])
+
     failed = [n for n, ok in RESULTS if not ok]
     print(f"{len(RESULTS) - len(failed)} passed, {len(failed)} failed")
     return 1 if failed else 0

@@ -12,14 +12,23 @@ import java.util.Objects;
  * content: renaming a candidate does not re-run it.
  *
  * @param systemPromptSha256 sha256 of the system prompt text, or null when the benchmark's own prompt is used
+ * @param harness the agent harness and its settings ({@code brokkr.repl.Harness}); empty for the
+ *        benchmark's reference agent, and then not in the content, so earlier candidates keep their ids
  */
-public record AgentDef(String provider, String model, String actionSpace, PyDict options, String systemPromptSha256) {
+public record AgentDef(String provider, String model, String actionSpace, PyDict options, String systemPromptSha256, PyDict harness) {
     public AgentDef {
         Objects.requireNonNull(provider, "provider");
         Objects.requireNonNull(model, "model");
         Objects.requireNonNull(actionSpace, "actionSpace");
         options = options == null ? PyDict.empty() : options;
+        harness = harness == null ? PyDict.empty() : harness;
     }
+
+    public AgentDef(String provider, String model, String actionSpace, PyDict options, String systemPromptSha256) {
+        this(provider, model, actionSpace, options, systemPromptSha256, PyDict.empty());
+    }
+
+    public AgentDef withHarness(PyDict h) { return new AgentDef(provider, model, actionSpace, options, systemPromptSha256, h); }
 
     public static AgentDef of(ModelRef model, String actionSpace, String systemPrompt) {
         return new AgentDef(model.provider(), model.model(), actionSpace, model.options(),
@@ -29,14 +38,15 @@ public record AgentDef(String provider, String model, String actionSpace, PyDict
     public ModelRef modelRef() { return new ModelRef(provider, model, options); }
 
     public PyDict toValue() {
-        return PyDict.builder()
+        PyDict.Builder b = PyDict.builder()
                 .put("kind", "agent")
                 .put("provider", provider)
                 .put("model", model)
                 .put("action_space", actionSpace)
                 .put("options", options)
-                .put("system_prompt_sha256", systemPromptSha256 == null ? PyNone.NONE : Value.str(systemPromptSha256))
-                .build();
+                .put("system_prompt_sha256", systemPromptSha256 == null ? PyNone.NONE : Value.str(systemPromptSha256));
+        if (!harness.isEmpty()) b.put("harness", harness);
+        return b.build();
     }
 
     public String id() { return ContentHash.of(toValue()); }
@@ -44,7 +54,8 @@ public record AgentDef(String provider, String model, String actionSpace, PyDict
     public static AgentDef fromValue(Value v) {
         PyDict d = v.asDict();
         Value sp = d.get("system_prompt_sha256");
+        Value h = d.get("harness");
         return new AgentDef(d.get("provider").asStr(), d.get("model").asStr(), d.get("action_space").asStr(),
-                d.get("options").asDict(), sp == null || sp.isNone() ? null : sp.asStr());
+                d.get("options").asDict(), sp == null || sp.isNone() ? null : sp.asStr(), h == null ? PyDict.empty() : h.asDict());
     }
 }

@@ -3,6 +3,7 @@ package brokkr.experiment;
 import brokkr.eval.AgentDef;
 import brokkr.eval.Evidence;
 import brokkr.eval.ModelRef;
+import brokkr.repl.Harness;
 import brokkr.python.PyJson;
 import brokkr.value.PyBool;
 import brokkr.value.PyDict;
@@ -93,8 +94,14 @@ public record ExperimentSpec(String name, List<DomainSpec> domains, List<Candida
     }
 
     /** A candidate: a label for display, its model, its action space and optionally its own system prompt. */
-    public record CandidateSpec(String label, ModelRef model, String actionSpace, String systemPrompt) {
-        public AgentDef agentDef() { return AgentDef.of(model, actionSpace, systemPrompt); }
+    public record CandidateSpec(String label, ModelRef model, String actionSpace, String systemPrompt, Harness harness) {
+        public CandidateSpec {
+            harness = harness == null ? Harness.DEFAULT_REFERENCE : harness;
+        }
+        public CandidateSpec(String label, ModelRef model, String actionSpace, String systemPrompt) {
+            this(label, model, actionSpace, systemPrompt, null);
+        }
+        public AgentDef agentDef() { return AgentDef.of(model, actionSpace, systemPrompt).withHarness(harness.toValue()); }
     }
 
     /** Limits of one model provider across the whole experiment: concurrent calls and calls per second (0 = none). */
@@ -234,7 +241,8 @@ public record ExperimentSpec(String name, List<DomainSpec> domains, List<Candida
         Set<String> cachedCandidates = new HashSet<>(), cachedRoles = new HashSet<>();
         for (Value v : list(d, "candidates")) {
             PyDict c = dict(v, "candidates[]");
-            checkKeys(c, "candidate", Set.of("id", "provider", "model", "action_space", "options", "system_prompt", "system_prompt_file", "cache"));
+            checkKeys(c, "candidate", Set.of("id", "provider", "model", "action_space", "options", "system_prompt", "system_prompt_file", "cache",
+                    "harness", "repl_guidance", "harness_options"));
             if (c.containsKey("cache") && bool(c.get("cache"), "candidate " + str(c, "id") + ": cache")) cachedCandidates.add(str(c, "id"));
             String prompt = optStr(c, "system_prompt");
             String promptFile = optStr(c, "system_prompt_file");
@@ -247,9 +255,16 @@ public record ExperimentSpec(String name, List<DomainSpec> domains, List<Candida
                 }
             }
             Value opts = c.get("options");
+            String actionSpace = c.containsKey("action_space") ? str(c, "action_space") : "tools";
+            Harness harness;
+            try {
+                harness = Harness.of(optStr(c, "harness"), actionSpace, optStr(c, "repl_guidance"), optDict(c, "harness_options"));
+            } catch (IllegalArgumentException e) {
+                throw new SpecException("candidate " + str(c, "id") + ": " + e.getMessage());
+            }
             candidates.add(new CandidateSpec(str(c, "id"),
                     new ModelRef(str(c, "provider"), str(c, "model"), opts == null ? PyDict.empty() : dict(opts, "options")),
-                    c.containsKey("action_space") ? str(c, "action_space") : "tools", prompt));
+                    actionSpace, prompt, harness));
         }
         Map<String, ProviderLimit> limits = new TreeMap<>();
         if (d.containsKey("providers")) {

@@ -3,6 +3,7 @@ package brokkr.cli;
 import brokkr.bench.KbSearchBench;
 import brokkr.bench.LoopBench;
 import brokkr.bench.ReplayBench;
+import brokkr.bench.SandboxBench;
 import brokkr.bench.WorldBench;
 import brokkr.domains.conformance.Corpus;
 import brokkr.domains.tau2.runner.Tau2Domains;
@@ -18,7 +19,7 @@ import java.util.List;
 public record BenchCommand() implements Command {
     @Override public String name() { return "bench"; }
 
-    @Override public String summary() { return "benchmarks: world values (JMH), tau2 corpus replay vs upstream, loop depth scaling"; }
+    @Override public String summary() { return "benchmarks: world values (JMH), tau2 corpus replay vs upstream, loop depth scaling, REPL sandbox"; }
 
     @Override public String usage() {
         return """
@@ -26,6 +27,7 @@ public record BenchCommand() implements Command {
                       ./brokkr bench replay --domain DOMAIN --corpus FILE [--repeat N] [--threads T]
                       ./brokkr bench loop [--depths 1000,4000,16000,64000,100000] [--max-seconds S]
                       ./brokkr bench kb-search [--rounds N] [--corpus FILE]
+                      ./brokkr bench sandbox [--runs N]
 
                world   loads the db.json world of each tau2 domain that has one (%s; or --db DOMAIN) as
                        the domain does (the tau2 data directory: -Dbrokkr.tau2.data, BROKKR_TAU2_DATA, else
@@ -47,19 +49,23 @@ public record BenchCommand() implements Command {
                        seconds (default 120) ends the series.
                kb-search  banking_knowledge's KB_search beside upstream's figures: BM25 index build (median of 10)
                        and the latency of every assistant KB_search call of kb-search-seed11.jsonl (p50, p99,
-                       mean, max; N rounds, default 5, after a warm-up round).""".formatted(String.join(", ", WorldBench.domains()),
+                       mean, max; N rounds, default 5, after a warm-up round).
+               sandbox the REPL sandbox (brokkr.sandbox): cold start of a sandbox JVM, a warm one from the
+                       pool, and per evaluation a trivial expression, a method declaration and ten tool calls
+                       (median and best of N runs, default 5).""".formatted(String.join(", ", WorldBench.domains()),
                 String.join(", ", Tau2Domains.names()));
     }
 
     @Override
     public int run(List<String> args, PrintStream out, PrintStream err) throws Exception {
-        if (args.isEmpty()) throw new UsageException("missing benchmark (world, replay, loop or kb-search)");
+        if (args.isEmpty()) throw new UsageException("missing benchmark (world, replay, loop, kb-search or sandbox)");
         List<String> rest = args.subList(1, args.size());
         return switch (args.get(0)) {
             case "world" -> usage(() -> WorldBench.run(rest, out));
             case "replay" -> usage(() -> ReplayBench.run(rest, out));
             case "loop" -> usage(() -> LoopBench.run(rest, out));
             case "kb-search" -> usage(() -> KbSearchBench.run(rest, out));
+            case "sandbox" -> usage(() -> SandboxBench.run(rest, out));
             default -> throw new UsageException("unknown benchmark '" + args.get(0) + "'");
         };
     }

@@ -5,6 +5,7 @@ import brokkr.domains.bfcl.BfclBenchmark;
 import brokkr.domains.bfcl.BfclCategory;
 import brokkr.domains.bfcl.BfclScores;
 import brokkr.eval.AgentDef;
+import brokkr.repl.Harness;
 import brokkr.eval.Attempt;
 import brokkr.eval.BenchmarkProvider;
 import brokkr.eval.EnvironmentDef;
@@ -39,7 +40,7 @@ public record BfclCommand(Map<String, String> env) implements Command {
 
     @Override public String usage() {
         return """
-               usage: ./brokkr bfcl run --agent gold|reference|tools [--sample N] [--seed S]
+               usage: ./brokkr bfcl run --agent gold|gold-repl|reference|tools|repl [--repl-guidance G] [--sample N] [--seed S]
                                         [--categories C1,C2,...] [--provider P --model M]
                                         [--parallel-tool-calls true|false] [--jobs J] [--out FILE]
 
@@ -67,7 +68,7 @@ public record BfclCommand(Map<String, String> env) implements Command {
     @Override
     public int run(List<String> args, PrintStream out, PrintStream err) throws InterruptedException, IOException {
         if (args.isEmpty() || !args.get(0).equals("run")) throw new UsageException("expected 'run'");
-        String agentName = null, provider = null, model = null;
+        String agentName = null, provider = null, model = null, replGuidance = null;
         Path outFile = null;
         Integer sample = null;
         long seed = 0;
@@ -77,7 +78,7 @@ public record BfclCommand(Map<String, String> env) implements Command {
         for (int i = 1; i < args.size(); i++) {
             String a = args.get(i);
             String v = switch (a) {
-                case "--agent", "--sample", "--seed", "--categories", "--provider", "--model", "--parallel-tool-calls", "--jobs", "--out" -> {
+                case "--agent", "--sample", "--seed", "--categories", "--provider", "--model", "--parallel-tool-calls", "--jobs", "--out", "--repl-guidance" -> {
                     if (i + 1 >= args.size()) throw new UsageException(a + " needs a value");
                     yield args.get(++i);
                 }
@@ -86,6 +87,7 @@ public record BfclCommand(Map<String, String> env) implements Command {
             try {
                 switch (a) {
                     case "--agent" -> agentName = v;
+                    case "--repl-guidance" -> replGuidance = v;
                     case "--sample" -> sample = Integer.parseInt(v);
                     case "--seed" -> seed = Long.parseLong(v);
                     case "--jobs" -> jobs = Integer.parseInt(v);
@@ -119,8 +121,22 @@ public record BfclCommand(Map<String, String> env) implements Command {
                 PyDict options = parallel == null ? PyDict.empty() : PyDict.of("parallel_tool_calls", PyBool.of(parallel));
                 yield AgentDef.of(new ModelRef(provider, model, options), agentName, null);
             }
-            default -> throw new UsageException("unknown agent '" + agentName + "' (gold, reference, tools)");
+            // Brokkr's loop with the REPL action space: one java_eval, the functions as Java recorder methods.
+            case "repl", "gold-repl" -> {
+                Harness h;
+                try {
+                    h = Harness.of(Harness.LOOP, Harness.REPL, replGuidance, PyDict.empty());
+                } catch (IllegalArgumentException e) {
+                    throw new UsageException(e.getMessage());
+                }
+                if (agentName.equals("gold-repl")) yield AgentDef.of(new ModelRef(BenchmarkProvider.SCRIPTED, "gold"), Harness.REPL, null).withHarness(h.toValue());
+                if (provider == null || model == null) throw new UsageException("--agent repl needs --provider and --model");
+                PyDict options = parallel == null ? PyDict.empty() : PyDict.of("parallel_tool_calls", PyBool.of(parallel));
+                yield AgentDef.of(new ModelRef(provider, model, options), Harness.REPL, null).withHarness(h.toValue());
+            }
+            default -> throw new UsageException("unknown agent '" + agentName + "' (gold, gold-repl, reference, tools, repl)");
         };
+        if (replGuidance != null && !agentName.endsWith("repl")) throw new UsageException("--repl-guidance applies to --agent repl and gold-repl");
         Function<ModelRef, Candidate> models = Cells.providers(env);
         if (!agent.provider().equals(BenchmarkProvider.SCRIPTED)) {
             try {

@@ -5,6 +5,7 @@ import brokkr.domains.tau2.runner.Tau2Attempt;
 import brokkr.domains.tau2.runner.Tau2Benchmark;
 import brokkr.domains.tau2.runner.Tau2Domains;
 import brokkr.eval.AgentDef;
+import brokkr.repl.Harness;
 import brokkr.eval.Attempt;
 import brokkr.eval.BenchmarkProvider;
 import brokkr.eval.EnvironmentDef;
@@ -77,6 +78,10 @@ public final class Tau2Command implements Command {
                   --agent-stop-token  let ###STOP### in the llm agent's text end the episode (upstream's LLMAgent
                                     at the pinned commit does not: its stop token is text for the user)
                   --max-steps, --max-errors  upstream's limits (default 200, 10)
+                  --harness         reference (default: upstream's agent) or loop (Brokkr's agent loop, one working
+                                    conversation per episode); with loop, --action-space tools (JSON tools) or repl
+                                    (one java_eval tool, the domain's tools as tau2.* Java methods in a sandbox JVM)
+                                    and --repl-guidance shape|compute|inspect (default shape)
                   --out             append one JSON object per episode (transcript, grade, model requests) as one
                                     line; a new file is created owner-only (0600); a last line cut short (a killed
                                     run) is ended first, with a warning, so the next record is whole
@@ -91,7 +96,12 @@ public final class Tau2Command implements Command {
 
     /** The parsed flags; {@code options} are those the flags set, as EnvironmentDef options. */
     record Args(String domain, String agent, String split, List<String> tasks, String model, String userModel,
-                String judgeModel, String provider, int trials, int parallelism, PyDict options, Path out) {}
+                String judgeModel, String provider, int trials, int parallelism, PyDict options, Path out, Harness harness, String actionSpace) {
+        Args(String domain, String agent, String split, List<String> tasks, String model, String userModel,
+             String judgeModel, String provider, int trials, int parallelism, PyDict options, Path out) {
+            this(domain, agent, split, tasks, model, userModel, judgeModel, provider, trials, parallelism, options, out, Harness.DEFAULT_REFERENCE, "tools");
+        }
+    }
 
     static Args parse(List<String> args) {
         if (args.isEmpty() || !args.get(0).equals("run")) throw new UsageException("expected the subcommand 'run' or 'evaluate'");
@@ -102,13 +112,15 @@ public final class Tau2Command implements Command {
         PyDict.Builder options = PyDict.builder();
         Path out = null;
         boolean agentStopToken = false;
+        String harness = null, actionSpace = "tools", replGuidance = null;
         for (int i = 1; i < args.size(); i++) {
             String a = args.get(i);
             switch (a) {
                 case "--enforce-protocol" -> options.put(Tau2Benchmark.ENFORCE_COMMUNICATION_PROTOCOL, PyBool.TRUE);
                 case "--agent-stop-token" -> agentStopToken = true;
                 case "--domain", "--agent", "--split", "--task", "--model", "--user-model", "--judge-model", "--provider",
-                     "--trials", "--seed", "--parallelism", "--max-steps", "--max-errors", "--out" -> {
+                     "--trials", "--seed", "--parallelism", "--max-steps", "--max-errors", "--out",
+                     "--harness", "--action-space", "--repl-guidance" -> {
                     if (i + 1 >= args.size()) throw new UsageException(a + " needs a value");
                     String v = args.get(++i);
                     switch (a) {
@@ -132,6 +144,9 @@ public final class Tau2Command implements Command {
                         case "--max-steps" -> options.put(Tau2Benchmark.MAX_STEPS, positive(a, v));
                         case "--max-errors" -> options.put(Tau2Benchmark.MAX_ERRORS, positive(a, v));
                         case "--out" -> out = Path.of(v);
+                        case "--harness" -> harness = v;
+                        case "--action-space" -> actionSpace = v;
+                        case "--repl-guidance" -> replGuidance = v;
                         default -> throw new AssertionError(a);
                     }
                 }
@@ -156,7 +171,14 @@ public final class Tau2Command implements Command {
         if (split != null && !tasks.isEmpty()) throw new UsageException("give --split or --task, not both");
         if (split == null && tasks.isEmpty()) split = "base";
         if (agentStopToken) options.put(Tau2Benchmark.AGENT_STOP_TOKEN, PyBool.TRUE);
-        return new Args(domain, agent, split, List.copyOf(tasks), model, userModel, judgeModel, provider, trials, parallelism, options.build(), out);
+        Harness h;
+        try {
+            h = Harness.of(harness, actionSpace, replGuidance, PyDict.empty());
+        } catch (IllegalArgumentException e) {
+            throw new UsageException(e.getMessage());
+        }
+        if (!h.loop() && !actionSpace.equals("tools")) throw new UsageException("--action-space " + actionSpace + " needs --harness loop");
+        return new Args(domain, agent, split, List.copyOf(tasks), model, userModel, judgeModel, provider, trials, parallelism, options.build(), out, h, actionSpace);
     }
 
     private static int positive(String flag, String v) {
@@ -176,7 +198,7 @@ public final class Tau2Command implements Command {
     static Preset preset(Args a, Registry registry) {
         BenchmarkProvider bench = registry.benchmark("tau2-" + a.domain());
         AgentDef agent = AgentDef.of(a.agent().equals("llm") ? Tau2Benchmark.upstreamModel(a.provider(), a.model(), Evidence.AGENT)
-                : new ModelRef(BenchmarkProvider.SCRIPTED, a.agent()), "tools", null);
+                : new ModelRef(BenchmarkProvider.SCRIPTED, a.agent()), a.actionSpace(), null).withHarness(a.harness().toValue());
         Map<String, ModelRef> roles = new LinkedHashMap<>(); // none named: the benchmark's scripted user and judge
         if (a.userModel() != null) roles.put("user", Tau2Benchmark.upstreamModel(a.provider(), a.userModel(), "user"));
         if (a.judgeModel() != null) roles.put("judge", Tau2Benchmark.upstreamModel(a.provider(), a.judgeModel(), "judge"));

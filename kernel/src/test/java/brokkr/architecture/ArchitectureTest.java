@@ -81,6 +81,7 @@ class ArchitectureTest {
     /** The engine module's packages (it has no common prefix of its own: its packages are brokkr's top level). */
     static final class EnginePackages {
         static final String[] ALL = {"brokkr.value", "brokkr.python", "brokkr.tool", "brokkr.world", "brokkr.conversation",
-                "brokkr.provider..", "brokkr.agent", "brokkr.data", "brokkr.eval", "brokkr.experiment", "brokkr.stats"};
+                "brokkr.provider..", "brokkr.agent", "brokkr.data", "brokkr.eval", "brokkr.experiment", "brokkr.stats", "brokkr.sandbox",
+                "brokkr.repl"};
     }
 }

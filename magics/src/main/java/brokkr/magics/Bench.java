@@ -2,6 +2,7 @@ package brokkr.magics;
 
 import brokkr.conversation.Candidate;
 import brokkr.eval.AgentDef;
+import brokkr.repl.Harness;
 import brokkr.eval.Attempt;
 import brokkr.eval.BenchmarkProvider;
 import brokkr.eval.EnvironmentDef;
@@ -67,6 +68,11 @@ public record Bench(BenchmarkProvider provider, Exploration exploration) {
      * before anything runs.
      */
     public Plan plan(String candidate, String taskId, Map<String, String> roles, Registry registry) {
+        return plan(candidate, taskId, roles, registry, Harness.DEFAULT_REFERENCE, ACTION_SPACE);
+    }
+
+    /** As above, the candidate driven by {@code harness} in {@code actionSpace} (e.g. Brokkr's loop with the Java REPL). */
+    public Plan plan(String candidate, String taskId, Map<String, String> roles, Registry registry, Harness harness, String actionSpace) {
         List<String> offered = candidates();
         ModelRef agent = modelRef("--candidate", candidate);
         if (agent == null || agent.provider().equals(BenchmarkProvider.SCRIPTED)) {
@@ -114,7 +120,7 @@ public record Bench(BenchmarkProvider provider, Exploration exploration) {
             }
             models.put(ref, usage(() -> registry.model(ref.provider()).create(ref)));
         }
-        AgentDef agentDef = AgentDef.of(agent, ACTION_SPACE, null);
+        AgentDef agentDef = AgentDef.of(agent, actionSpace, null).withHarness(harness.toValue());
         return new Plan(new Evaluation.Cell(provider, env, agentDef, null, 0), models, registry, candidate, !models.isEmpty());
     }
 

@@ -1,5 +1,6 @@
 package brokkr.magics;
 
+import brokkr.repl.Harness;
 import brokkr.eval.Exploration;
 import brokkr.eval.ToolWorld;
 import brokkr.experiment.Registry;
@@ -165,8 +166,13 @@ public final class Session {
      * interrupting the cell stops it.
      */
     public RunView run(String candidate, String taskId, Map<String, String> roles) throws InterruptedException {
+        return run(candidate, taskId, roles, Harness.DEFAULT_REFERENCE, Bench.ACTION_SPACE);
+    }
+
+    /** As above, the candidate under {@code harness} in {@code actionSpace} ({@code %run ... --harness loop --action-space repl}). */
+    public RunView run(String candidate, String taskId, Map<String, String> roles, Harness harness, String actionSpace) throws InterruptedException {
         Bench b = domain();
-        Bench.Plan plan = b.plan(candidate, taskId, roles, models);
+        Bench.Plan plan = b.plan(candidate, taskId, roles, models, harness, actionSpace);
         if (!plan.usesModels()) return b.run(plan, () -> {});
         AtomicInteger calls = new AtomicInteger();
         long t0 = System.nanoTime();

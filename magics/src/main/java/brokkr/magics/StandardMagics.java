@@ -1,5 +1,7 @@
 package brokkr.magics;
 
+import brokkr.repl.Harness;
+import brokkr.value.PyDict;
 import tech.tablesaw.api.StringColumn;
 import tech.tablesaw.api.Table;
 
@@ -25,10 +27,11 @@ public final class StandardMagics {
                  StandardMagics::fork)
          .line("call", "%call TOOL {json args}",
                  "Calls a tool on the current fork: the content, the error flag and the world's structural diff.", StandardMagics::call)
-         .line("run", "%run --task ID --candidate C|PROVIDER:MODEL [--user PROVIDER:MODEL] [--judge PROVIDER:MODEL]",
+         .line("run", "%run --task ID --candidate C|PROVIDER:MODEL [--user PROVIDER:MODEL] [--judge PROVIDER:MODEL] [--harness loop [--action-space tools|repl] [--repl-guidance shape|compute|inspect]]",
                  "Runs one episode of a candidate on a task of the loaded domain on the evaluation path: a scripted candidate,"
                  + " or a model (e.g. openai:gpt-4.1; keys and base URLs from the environment) with live progress;"
-                 + " tau2 needs --user and --judge models for a model candidate. Shows the transcript and the grade.",
+                 + " tau2 needs --user and --judge models for a model candidate. --harness loop drives it by Brokkr's agent loop,"
+                 + " with the JSON tools or (--action-space repl) one java_eval tool in a sandbox JVM. Shows the transcript and the grade.",
                  StandardMagics::run);
     }
 
@@ -92,10 +95,18 @@ public final class StandardMagics {
     }
 
     static Object run(Session s, MagicArgs a) throws InterruptedException {
-        var p = a.parse(Set.of("candidate", "task", "user", "judge"), 0);
+        var p = a.parse(Set.of("candidate", "task", "user", "judge", "harness", "action-space", "repl-guidance"), 0);
         if (p.option("candidate") == null || p.option("task") == null) throw new MagicUsageException("--candidate and --task are required");
         Map<String, String> roles = new LinkedHashMap<>();
         for (String role : List.of("user", "judge")) if (p.option(role) != null) roles.put(role, p.option(role));
-        return s.run(p.option("candidate"), p.option("task"), roles);
+        String actionSpace = p.option("action-space") == null ? Bench.ACTION_SPACE : p.option("action-space");
+        Harness harness;
+        try {
+            harness = Harness.of(p.option("harness"), actionSpace, p.option("repl-guidance"), PyDict.empty());
+        } catch (IllegalArgumentException e) {
+            throw new MagicUsageException(e.getMessage());
+        }
+        if (!harness.loop() && !actionSpace.equals(Bench.ACTION_SPACE)) throw new MagicUsageException("--action-space " + actionSpace + " needs --harness loop");
+        return s.run(p.option("candidate"), p.option("task"), roles, harness, actionSpace);
     }
 }

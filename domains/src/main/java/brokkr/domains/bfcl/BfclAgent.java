@@ -10,6 +10,12 @@ import brokkr.conversation.ModelCall;
 import brokkr.conversation.ToolCall;
 import brokkr.conversation.Turn;
 import brokkr.conversation.Usage;
+import brokkr.repl.Harness;
+import brokkr.repl.JavaApi;
+import brokkr.repl.JavaRepl;
+import brokkr.sandbox.Sandbox;
+import brokkr.sandbox.SandboxConfig;
+import brokkr.sandbox.SandboxPool;
 import brokkr.value.PyDict;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -88,6 +94,47 @@ public sealed interface BfclAgent {
     }
 
     /**
+     * The REPL action space ({@code harness: loop, action_space: repl}): one step of the agent loop whose
+     * only tool is {@value JavaRepl#TOOL}; the task's functions are recorder methods taking one map of
+     * keyword arguments ({@code math_factorial(map("number", 5))}), and every call made during that one
+     * evaluation is one emitted call, in order (so parallel calls are one snippet). The snippet's result
+     * goes back to nobody: the step is the answer.
+     */
+    record Repl(Candidate model, ToolCompiler.Style style, Boolean parallelToolCalls, String systemPrompt, Harness harness) implements BfclAgent {
+        @Override public Attempt attempt(BfclTask task) {
+            List<ToolCall> recorded = Collections.synchronizedList(new ArrayList<>());
+            List<brokkr.conversation.ToolSpec> functions = BfclHarness.tools(task, style);
+            JavaApi api = JavaApi.recorders(functions);
+            String prompt = replPrompt(harness, api) + (systemPrompt == null ? "" : "\n\n" + systemPrompt);
+            SandboxConfig config = new SandboxConfig(harness.heapMb(), harness.evalTimeout(), Math.max(harness.outputLimit() * 4, 65536),
+                    SandboxConfig.Isolation.detect());
+            try (Sandbox sandbox = SandboxPool.shared(config).acquire()) {
+                JavaRepl repl = JavaRepl.open(sandbox, api, functions, harness.outputLimit(), STUB, recorded::add);
+                ToolExecutor executor = calls -> repl.execute(calls, null, m -> { throw new IllegalStateException("BFCL has no protocol calls"); });
+                List<Message> opening = BfclHarness.opening(task, prompt);
+                Transcript t = new AgentLoop(1).run(model, opening, List.of(JavaRepl.SPEC), executor);
+                if (t.stop() == Transcript.Stop.INFRASTRUCTURE_FAILURE) {
+                    InfrastructureFailure f = t.failure();
+                    return Attempt.failed(t.messages(), new InfrastructureFailure(f == null ? "infrastructure failure" : f.getMessage(), t.modelCalls(), f));
+                }
+                Message.Assistant first = t.assistantMessages().getFirst();
+                List<ToolCall> emitted = List.copyOf(recorded);
+                BfclHarness.Answer answer = first.hasToolCalls() ? BfclHarness.decode(new Message.Assistant(null, emitted)) : BfclHarness.decode(first);
+                return new Attempt(answer, t.messages(), t.modelCalls(), t.usage(), emitted, null);
+            }
+        }
+
+        static String replPrompt(Harness h, JavaApi api) {
+            return "You answer by calling " + JavaRepl.TOOL + "(code) once with Java code (JShell snippets). The functions below are Java "
+                    + "methods taking one map of keyword arguments, built with map(k1, v1, ...) (and list(...) for lists), e.g. "
+                    + "f(map(\"x\", 1, \"names\", list(\"a\", \"b\"))). Every method call your code makes is one function call of your "
+                    + "answer, in order: several calls are parallel calls. Use Java literals of the parameter's type (5 for an integer, "
+                    + "5.0 for a float, \"text\", true). If no function fits the request, answer with text instead.\n\n"
+                    + "## Guidance\n" + h.replGuidance().text("") + "\n\n## Functions\n" + api.reference();
+        }
+    }
+
+    /**
      * A scripted model answering {@code task} with an accepted answer (names as a function-calling
      * model sends them: {@code .} replaced by {@code _}); no call for irrelevance tasks. For an
      * unsatisfiable task it sends its best construction, which the checker rejects.
@@ -96,6 +143,15 @@ public sealed interface BfclAgent {
         @Override public Turn next(List<Message> history, List<brokkr.conversation.ToolSpec> tools) {
             if (!task.category().expectsCall()) return Turn.of(new Message.Assistant("None of the functions applies."));
             PyObj answer = GoldAnswers.accepted(task, true).orElseGet(() -> GoldAnswers.candidates(task, true).getFirst());
+            if (tools.size() == 1 && tools.getFirst().name().equals(JavaRepl.TOOL)) {
+                // The REPL action space: the same calls as Java, one recorder method call each.
+                StringBuilder code = new StringBuilder();
+                for (PyObj call : ((PyObj.Seq) answer).items()) {
+                    Map.Entry<String, PyObj> e = ((PyObj.Dict) call).entries().entrySet().iterator().next();
+                    code.append(JavaApi.javaName(e.getKey())).append('(').append(JavaApi.literal(PyObj.toJson(e.getValue()))).append(");\n");
+                }
+                return Turn.of(new Message.Assistant(null, List.of(new ToolCall("call_0", JavaRepl.TOOL, PyDict.of("code", code.toString())))));
+            }
             List<ToolCall> calls = new ArrayList<>();
             int i = 0;
             for (PyObj call : ((PyObj.Seq) answer).items()) {

@@ -16,6 +16,7 @@ import brokkr.eval.TrustTier;
 import brokkr.eval.Verdict;
 import brokkr.eval.WorldSetup;
 import brokkr.python.PyJson;
+import brokkr.repl.Harness;
 import brokkr.value.PyBool;
 import brokkr.value.PyDict;
 import brokkr.value.PyList;
@@ -178,7 +179,12 @@ public final class BfclBenchmark implements BenchmarkProvider {
             BfclAgent agent = switch (ctx.agent().actionSpace()) {
                 case "reference" -> new BfclAgent.Reference(ctx.candidate(), style, parallel, ctx.systemPrompt());
                 case "tools" -> new BfclAgent.Tools(ctx.candidate(), style, parallel, ctx.systemPrompt());
-                default -> throw new IllegalArgumentException("bfcl has no action space '" + ctx.agent().actionSpace() + "' (reference, tools)");
+                case Harness.REPL -> {
+                    Harness h = Harness.fromValue(ctx.agent().harness());
+                    if (!h.loop()) throw new IllegalArgumentException("bfcl's action space repl needs harness: loop");
+                    yield new BfclAgent.Repl(ctx.candidate(), style, parallel, ctx.systemPrompt(), h);
+                }
+                default -> throw new IllegalArgumentException("bfcl has no action space '" + ctx.agent().actionSpace() + "' (reference, tools, repl)");
             };
             BfclAgent.Attempt a = agent.attempt(t);
             if (a.failure() != null) throw a.failure();

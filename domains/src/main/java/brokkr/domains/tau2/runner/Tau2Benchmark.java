@@ -31,13 +31,20 @@ import brokkr.eval.TrustTier;
 import brokkr.eval.Verdict;
 import brokkr.eval.WorldReplay;
 import brokkr.eval.WorldSetup;
+import brokkr.provider.OpenAiChat;
+import brokkr.provider.ProviderOptions;
 import brokkr.provider.Providers;
+import java.util.concurrent.atomic.AtomicLong;
 import brokkr.domains.tau2.environment.Tau2Environment.Worlds;
 import brokkr.domains.tau2.orchestrator.AgentSide;
 import brokkr.domains.tau2.orchestrator.Episode;
 import brokkr.domains.tau2.environment.EpisodeEnvironment;
 import brokkr.domains.tau2.orchestrator.EpisodeOptions;
+import brokkr.domains.tau2.agent.GoldLoopAgent;
 import brokkr.domains.tau2.agent.GoldReplayAgent;
+import brokkr.domains.tau2.harness.Tau2Harness;
+import brokkr.repl.Harness;
+import brokkr.repl.JavaRepl;
 import brokkr.domains.tau2.orchestrator.Orchestrator;
 import brokkr.domains.tau2.user.ScriptedUser;
 import brokkr.domains.tau2.agent.StopAtOnceAgent;
@@ -111,6 +118,8 @@ import java.util.TreeMap;
 public abstract class Tau2Benchmark implements BenchmarkProvider {
     public static final String GOLD = "gold";
     public static final String STOP = "stop";
+    /** The gold replay batching every run of assistant actions into one turn (for Brokkr's agent loop). */
+    public static final String GOLD_BATCH = "gold-batch";
     public static final String SCRIPTED_USER = "user";
     public static final String KNOWN_VERDICT = "known-verdict";
     /**
@@ -351,9 +360,16 @@ public abstract class Tau2Benchmark implements BenchmarkProvider {
         String m = model.model();
         return switch (role) {
             case "agent" -> switch (m) {
-                case GOLD -> new GoldReplayAgent(task);
+                // Offered only java_eval (harness loop, action space repl), the gold replay writes its calls as Java.
+                case GOLD -> {
+                    GoldReplayAgent reference = new GoldReplayAgent(task);
+                    GoldLoopAgent java = new GoldLoopAgent(task, domain().environment().agentTools());
+                    yield (history, tools) -> tools.size() == 1 && tools.getFirst().name().equals(JavaRepl.TOOL)
+                            ? java.next(history, tools) : reference.next(history, tools);
+                }
+                case GOLD_BATCH -> new GoldLoopAgent(task, domain().environment().agentTools());
                 case STOP -> new StopAtOnceAgent();
-                default -> throw new IllegalArgumentException("unknown " + name() + " candidate '" + m + "' (scripted candidates: gold, stop)");
+                default -> throw new IllegalArgumentException("unknown " + name() + " candidate '" + m + "' (scripted candidates: gold, gold-batch, stop)");
             };
             case "user" -> {
                 if (!m.equals(SCRIPTED_USER)) throw new IllegalArgumentException("unknown " + name() + " scripted user '" + m + "' (scripted users: user)");
@@ -376,8 +392,9 @@ public abstract class Tau2Benchmark implements BenchmarkProvider {
             Tau2Domain d = domain();
             TaskSpec task = d.task(ctx.env().taskId());
             AgentDef agentDef = ctx.agent();
-            if (!agentDef.actionSpace().equals("tools")) {
-                throw new IllegalArgumentException(name() + " has the action space 'tools' only, not '" + agentDef.actionSpace() + "'");
+            Harness harness = Harness.fromValue(agentDef.harness());
+            if (!agentDef.actionSpace().equals("tools") && !(harness.loop() && agentDef.actionSpace().equals(Harness.REPL))) {
+                throw new IllegalArgumentException(name() + " has the action spaces 'tools' and (with harness: loop) 'repl', not '" + agentDef.actionSpace() + "'");
             }
             boolean scriptedAgent = agentDef.provider().equals(SCRIPTED);
             ModelRef userRef = ctx.env().models().get("user");
@@ -392,13 +409,33 @@ public abstract class Tau2Benchmark implements BenchmarkProvider {
             String prompt = ctx.systemPrompt() == null ? d.agentSystemPrompt() : ctx.systemPrompt() + "\n\n" + d.agentSystemPrompt();
             EpisodeEnvironment<Worlds> env = d.environment();
             // Upstream's LLMAgent never stops by itself (unless the environment says so); the scripted agents stop on ###STOP###.
-            AgentSide agent = new AgentSide(agentDef.modelRef().toString(), agentModel, prompt, env.agentTools(),
+            // What the agent's model is asked, counted the same way under every harness: its steps, and the size of
+            // each request as an OpenAI-compatible provider would send it (what input tokens grow with).
+            AtomicLong modelSteps = new AtomicLong(), requestChars = new AtomicLong();
+            Candidate measured = agentModel;
+            Candidate counted = (history, tools) -> {
+                modelSteps.incrementAndGet();
+                requestChars.addAndGet(OpenAiChat.INSTANCE.encodeRequest(history, tools, REQUEST_SIZE_OPTIONS).length());
+                return measured.next(history, tools);
+            };
+            Tau2Harness.Agent harnessed = Tau2Harness.of(harness, counted, prompt, env.agentTools());
+            AgentSide agent = new AgentSide(agentDef.modelRef().toString(), harnessed.candidate(), harnessed.systemPrompt(), env.agentTools(),
                     scriptedAgent || agentStopToken(opts));
             UserSide user = new UserSide(userRef.toString(), userModel, d.userSystemPrompt().apply(task), env.userTools(task));
             Worlds initial = env.initialWorld(task);
-            Orchestrator.Run<Worlds> run = Orchestrator.run(env, decode(ctx.world().get(), initial), agent, user, episodeOptions(opts));
+            Orchestrator.Run<Worlds> run;
+            try {
+                run = Orchestrator.run(env, decode(ctx.world().get(), initial), agent, user, episodeOptions(opts));
+            } finally {
+                try {
+                    harnessed.resources().close();
+                } catch (Exception e) {
+                    // releasing a sandbox JVM cannot change the episode's result
+                }
+            }
             Interaction interaction = new Interaction(Tau2Transcript.toValue(run.trajectory()),
-                    PyDict.of("steps", run.steps(), "tool_errors", run.toolErrors(), "seed", seed, "note", nullable(run.note())),
+                    PyDict.of("steps", run.steps(), "tool_errors", run.toolErrors(), "seed", seed, "note", nullable(run.note()),
+                            "agent_model_steps", modelSteps.get(), "agent_request_chars", requestChars.get()),
                     run.termination().value());
             switch (run.termination()) {
                 case INFRASTRUCTURE_ERROR -> {
@@ -413,6 +450,8 @@ public abstract class Tau2Benchmark implements BenchmarkProvider {
             return interaction;
         };
     }
+
+    private static final ProviderOptions REQUEST_SIZE_OPTIONS = ProviderOptions.defaults("model");
 
     /** Upstream's litellm passes {@code seed} to OpenAI-compatible providers only. */
     private static boolean seeded(String provider) { return Providers.openAiCompatible(provider); }
@@ -513,7 +552,7 @@ public abstract class Tau2Benchmark implements BenchmarkProvider {
      * candidate has no known verdict, and a task that needs one fails.
      */
     private static NlJudge knownVerdict(AgentDef agent) {
-        if (agent.provider().equals(SCRIPTED) && agent.model().equals(GOLD)) return ScriptedVerdictJudge.goldVerdict();
+        if (agent.provider().equals(SCRIPTED) && (agent.model().equals(GOLD) || agent.model().equals(GOLD_BATCH))) return ScriptedVerdictJudge.goldVerdict();
         if (agent.provider().equals(SCRIPTED) && agent.model().equals(STOP)) return ScriptedVerdictJudge.allUnmet();
         return new NlJudge() {
             @Override public String name() { return "scripted-" + KNOWN_VERDICT; }

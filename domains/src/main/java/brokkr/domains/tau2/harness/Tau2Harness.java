@@ -1,0 +1,73 @@
+package brokkr.domains.tau2.harness;
+
+import brokkr.agent.YieldingLoop;
+import brokkr.conversation.Candidate;
+import brokkr.conversation.ToolSpec;
+import brokkr.repl.Harness;
+import brokkr.repl.JavaApi;
+import brokkr.repl.JavaRepl;
+import brokkr.sandbox.Sandbox;
+import brokkr.sandbox.SandboxConfig;
+import brokkr.sandbox.SandboxPool;
+import java.util.List;
+
+/**
+ * The tau2 agent under a {@link Harness}: the reference agent as it is, or Brokkr's agent loop
+ * ({@link YieldingLoop}) in one working conversation per episode, acting through the domain's JSON
+ * tools ({@code action_space: tools}) or through Java in a sandbox ({@code repl}: the tools as methods
+ * of {@code tau2}, each call made on the orchestrator's side as the tool's own call, so the trajectory,
+ * step and error counts and grading are those of the JSON tools).
+ */
+public final class Tau2Harness {
+    private Tau2Harness() {}
+
+    /** The object the domain's tools are methods of in a REPL snippet. */
+    public static final String NAMESPACE = "tau2";
+
+    /** The agent as the orchestrator drives it, its system prompt, and what to close when the episode ends. */
+    public record Agent(Candidate candidate, String systemPrompt, AutoCloseable resources) {}
+
+    public static Agent of(Harness h, Candidate model, String systemPrompt, List<ToolSpec> tools) {
+        if (!h.loop()) return new Agent(model, systemPrompt, () -> { });
+        if (h.replGuidance() == null) {
+            YieldingLoop loop = new YieldingLoop(model, systemPrompt, YieldingLoop.Actions.PROTOCOL_TOOLS, h.maxTurnSteps());
+            return new Agent(loop, systemPrompt, loop);
+        }
+        JavaApi api = api(tools);
+        String prompt = systemPrompt + "\n\n" + replPrompt(h, api);
+        SandboxConfig config = new SandboxConfig(h.heapMb(), h.evalTimeout(), Math.max(h.outputLimit() * 4, 65536), SandboxConfig.Isolation.detect());
+        Sandbox sandbox = SandboxPool.shared(config).acquire();
+        JavaRepl repl;
+        try {
+            repl = JavaRepl.open(sandbox, api, tools, h.outputLimit(), null, null);
+        } catch (RuntimeException e) {
+            sandbox.close();
+            throw e;
+        }
+        YieldingLoop loop = new YieldingLoop(model, prompt, repl, h.maxTurnSteps());
+        return new Agent(loop, prompt, loop);
+    }
+
+    public static JavaApi api(List<ToolSpec> tools) { return JavaApi.namespace(NAMESPACE, "Tau2Tools", tools); }
+
+    /** What the REPL candidate is told beyond the domain's policy: the action space, the guidance, every tool as Java. */
+    public static String replPrompt(Harness h, JavaApi api) {
+        return "# How you act\n"
+                + "You have one tool, " + JavaRepl.TOOL + "(code). It evaluates Java (JShell snippets: statements, expressions, "
+                + "method and class declarations) in a sandbox that keeps your variables, methods and classes for this "
+                + "whole conversation. It returns what the code printed and the value of the last expression (after \"=> \"), "
+                + "or the compile error or exception; output longer than " + h.outputLimit() + " characters is cut. "
+                + "Each evaluation may take at most " + h.evalTimeoutSeconds() + " s.\n"
+                + "The domain's tools are methods of the object `" + NAMESPACE + "`; each call is made at once, is one tool call "
+                + "of yours (writes change the database as the tool would), and returns the tool's result text exactly as the "
+                + "tool gives it (usually JSON; an error result is its text, often starting with \"Error\"). "
+                + NAMESPACE + ".parse(text) turns JSON text into maps, lists, strings, numbers and booleans; "
+                + NAMESPACE + ".shape(x) gives a compact summary of a value's structure; " + NAMESPACE + ".doc(\"name\") a tool's "
+                + "description; " + NAMESPACE + ".tools() the tool names; " + NAMESPACE + ".call(\"name\", map(...)) calls a tool "
+                + "by name with keyword arguments. map(k1, v1, ...) and list(...) build maps and lists. java.util, "
+                + "java.util.stream and java.math are imported.\n"
+                + "To talk to the user, answer with text (no tool call).\n\n"
+                + "## Guidance\n" + h.replGuidance().text(NAMESPACE + ".") + "\n\n"
+                + "## Tools (Java methods of " + NAMESPACE + ")\n" + api.reference();
+    }
+}

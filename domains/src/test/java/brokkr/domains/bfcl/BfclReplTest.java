@@ -1,0 +1,62 @@
+package brokkr.domains.bfcl;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import brokkr.eval.Attempt;
+import brokkr.eval.ModelRef;
+import brokkr.experiment.ExperimentQuery;
+import brokkr.experiment.ExperimentSpec;
+import brokkr.experiment.Experiments;
+import brokkr.experiment.Registry;
+import brokkr.repl.Harness;
+import brokkr.value.PyDict;
+import brokkr.value.PyList;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * BFCL through the REPL action space: the scripted gold writes each accepted answer as Java recorder
+ * calls ({@code f(map(...))}), every call of the one evaluation is one emitted call, and the checker
+ * passes every satisfiable task and fails the four unsatisfiable ones. The ordinary build runs the smoke
+ * split, the unsatisfiable tasks and the parallel categories' first tasks (a sandbox JVM per task);
+ * {@code -Dbrokkr.harness.full=true} runs all 3,491.
+ */
+class BfclReplTest {
+    @TempDir Path tmp;
+
+    @Test void goldThroughTheReplPassesEverySatisfiableTask() throws Exception {
+        BfclBenchmark b = new BfclBenchmark(Shared.data());
+        List<String> tasks = new ArrayList<>();
+        if (Boolean.getBoolean("brokkr.harness.full")) {
+            tasks.addAll(b.tasks("all"));
+        } else {
+            tasks.addAll(b.tasks("smoke"));
+            tasks.addAll(BfclExperimentTest.UNSAT);
+            for (String c : List.of("parallel", "parallel_multiple", "live_parallel", "live_parallel_multiple")) tasks.addAll(b.tasks(c).subList(0, 2));
+            tasks = new ArrayList<>(new java.util.LinkedHashSet<>(tasks));
+        }
+        var repl = new ExperimentSpec.CandidateSpec("gold-repl", new ModelRef("scripted", "gold"), "repl", null,
+                Harness.of("loop", "repl", "compute", PyDict.empty()));
+        var spec = new ExperimentSpec("bfcl-repl", List.of(new ExperimentSpec.DomainSpec("bfcl", null, tasks)), List.of(repl),
+                1, 2, Map.of(), Map.of(), 0, Duration.ofSeconds(120), false);
+        var r = Experiments.run(spec, tmp.resolve("bfcl"), Registry.load());
+        assertEquals(tasks.size(), r.completed(), r.summary());
+        int passed = 0, parallelCalls = 0;
+        try (ExperimentQuery store = ExperimentQuery.open(tmp.resolve("bfcl"))) {
+            for (Attempt a : store.attempts(true)) {
+                boolean unsat = BfclExperimentTest.UNSAT.contains(a.taskId());
+                assertEquals(unsat ? 0.0 : 1.0, a.reward(), a.taskId() + " " + a.evidence().details() + " " + a.evidence().output());
+                if (a.reward() == 1.0) passed++;
+                if (a.evidence().output().get("answer") instanceof PyList l && l.size() > 1) parallelCalls++;
+            }
+        }
+        assertEquals(tasks.size() - 4, passed);
+        assertTrue(parallelCalls >= 8, "parallel answers are several calls of one snippet: " + parallelCalls);
+    }
+}

@@ -1,0 +1,88 @@
+package brokkr.repl;
+
+import brokkr.value.PyDict;
+import brokkr.value.PyInt;
+import brokkr.value.PyStr;
+import brokkr.value.Value;
+import java.time.Duration;
+
+/**
+ * Which agent harness drives a candidate's model, part of the candidate's content ({@code AgentDef.harness}):
+ * {@code reference} (the benchmark's own agent: one model step per protocol step; the empty value,
+ * so candidates defined before harnesses existed keep their ids) or {@code loop} (Brokkr's agent
+ * loop, {@link brokkr.agent.YieldingLoop}) with its settings: the REPL's guidance and limits when the
+ * action space is {@code repl}, the model steps one customer turn may take.
+ *
+ * @param replGuidance null unless the action space is the REPL
+ */
+public record Harness(String kind, ReplGuidance replGuidance, int maxTurnSteps, int outputLimit, int evalTimeoutSeconds, int heapMb) {
+    public static final String REFERENCE = "reference";
+    public static final String LOOP = "loop";
+    public static final String REPL = "repl";
+
+    public static final Harness DEFAULT_REFERENCE = new Harness(REFERENCE, null, 0, 0, 0, 0);
+
+    /** Keys of a harness value besides {@code harness}. */
+    public static final String REPL_GUIDANCE = "repl_guidance", MAX_TURN_STEPS = "max_turn_steps", OUTPUT_LIMIT = "output_limit",
+            EVAL_TIMEOUT_SECONDS = "eval_timeout_seconds", HEAP_MB = "heap_mb";
+
+    public boolean loop() { return kind.equals(LOOP); }
+
+    /**
+     * The harness of a candidate from its experiment-file keys ({@code harness}, {@code repl_guidance},
+     * {@code harness_options}) and action space; IllegalArgumentException for a bad combination.
+     */
+    public static Harness of(String kind, String actionSpace, String replGuidance, PyDict options) {
+        if (kind == null || kind.equals(REFERENCE)) {
+            if (replGuidance != null || !options.isEmpty()) throw new IllegalArgumentException("repl_guidance and harness_options need harness: loop");
+            return DEFAULT_REFERENCE;
+        }
+        if (!kind.equals(LOOP)) throw new IllegalArgumentException("unknown harness '" + kind + "' (reference, loop)");
+        boolean repl = actionSpace.equals(REPL);
+        if (!repl && !actionSpace.equals("tools")) throw new IllegalArgumentException("harness loop takes action_space tools or repl, not '" + actionSpace + "'");
+        if (!repl && replGuidance != null) throw new IllegalArgumentException("repl_guidance needs action_space: repl");
+        ReplGuidance g = repl ? ReplGuidance.of(replGuidance == null ? ReplGuidance.SHAPE.id() : replGuidance) : null;
+        int steps = 30, limit = 4000, timeout = 10, heap = 256;
+        for (var e : options.entries()) {
+            int v = positive(e.getKey(), e.getValue());
+            switch (e.getKey()) {
+                case MAX_TURN_STEPS -> steps = v;
+                case OUTPUT_LIMIT -> limit = v;
+                case EVAL_TIMEOUT_SECONDS -> timeout = v;
+                case HEAP_MB -> heap = v;
+                default -> throw new IllegalArgumentException("unknown harness option '" + e.getKey() + "' (known: "
+                        + String.join(", ", MAX_TURN_STEPS, OUTPUT_LIMIT, EVAL_TIMEOUT_SECONDS, HEAP_MB) + ")");
+            }
+        }
+        if (!repl && (limit != 4000 || timeout != 10 || heap != 256)) throw new IllegalArgumentException("output_limit, eval_timeout_seconds and heap_mb are REPL options");
+        return repl ? new Harness(LOOP, g, steps, limit, timeout, heap) : new Harness(LOOP, null, steps, 0, 0, 0);
+    }
+
+    private static int positive(String key, Value v) {
+        if (v instanceof PyInt i && i.longValue() >= 1 && i.longValue() <= 1_000_000) return (int) i.longValue();
+        throw new IllegalArgumentException("harness option " + key + " must be a whole number from 1 to 1000000");
+    }
+
+    /** The content value: empty for the reference harness, every setting for the loop. */
+    public PyDict toValue() {
+        if (!loop()) return PyDict.empty();
+        PyDict.Builder b = PyDict.builder().put("harness", LOOP).put(MAX_TURN_STEPS, maxTurnSteps);
+        if (replGuidance != null) {
+            b.put(REPL_GUIDANCE, replGuidance.id()).put(OUTPUT_LIMIT, outputLimit).put(EVAL_TIMEOUT_SECONDS, evalTimeoutSeconds).put(HEAP_MB, heapMb);
+        }
+        return b.build();
+    }
+
+    public static Harness fromValue(PyDict v) {
+        if (v == null || v.isEmpty()) return DEFAULT_REFERENCE;
+        ReplGuidance g = v.get(REPL_GUIDANCE) instanceof PyStr s ? ReplGuidance.of(s.value()) : null;
+        return new Harness(v.get("harness").asStr(), g, num(v, MAX_TURN_STEPS), num(v, OUTPUT_LIMIT), num(v, EVAL_TIMEOUT_SECONDS), num(v, HEAP_MB));
+    }
+
+    private static int num(PyDict v, String k) { return v.get(k) instanceof PyInt i ? (int) i.longValue() : 0; }
+
+    public Duration evalTimeout() { return Duration.ofSeconds(evalTimeoutSeconds); }
+
+    /** A short label: {@code reference}, {@code loop/tools}, {@code loop/repl:shape}. */
+    public String label() { return !loop() ? REFERENCE : replGuidance == null ? "loop/tools" : "loop/repl:" + replGuidance.id(); }
+}

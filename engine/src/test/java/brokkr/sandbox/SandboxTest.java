@@ -1,0 +1,214 @@
+package brokkr.sandbox;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The attacks the sandbox must contain, each an error result while the sandbox (the episode) goes on
+ * and the harness (this JVM) survives. One sandbox for the class: the resets some attacks cause are
+ * part of what is tested (a fresh JVM, the prelude again).
+ */
+class SandboxTest {
+    private static Sandbox sandbox;
+    private static final List<String> calls = new ArrayList<>();
+    private static final Sandbox.CallHandler ECHO = (name, args) -> {
+        calls.add(name + args);
+        if (name.equals("refuse")) throw new IllegalArgumentException("no tool named refuse");
+        return "result of " + name + " " + args;
+    };
+
+    @BeforeAll
+    static void start() {
+        sandbox = Sandbox.start(SandboxConfig.DEFAULT.withEvalTimeout(Duration.ofSeconds(2)).withHeapMb(128));
+        sandbox.prelude("int preludeValue = 7;", Sandbox.CallHandler.NONE);
+    }
+
+    @AfterAll
+    static void stop() { sandbox.close(); }
+
+    private static Sandbox.EvalResult eval(String code) { return sandbox.evaluate(code, ECHO); }
+
+    /** After an attack: the sandbox still evaluates, and (unless it was reset) keeps its state. */
+    private static void stillWorks() {
+        Sandbox.EvalResult r = eval("preludeValue * 6");
+        assertTrue(r.ok(), String.valueOf(r.error()));
+        assertEquals("42", r.value());
+    }
+
+    private static boolean bwrap() { return sandbox.config().isolation() == SandboxConfig.Isolation.BWRAP; }
+
+    @Test
+    void stateLastsAcrossEvaluationsAndOutputAndValueAreReturned() {
+        assertTrue(eval("int counter = 1; String hello() { return \"hi\"; }").ok());
+        Sandbox.EvalResult r = eval("counter++; System.out.println(hello()); counter");
+        assertEquals("hi\n", r.output());
+        assertEquals("2", r.value());
+        assertNotOnHarnessJvm();
+    }
+
+    private static void assertNotOnHarnessJvm() {
+        Sandbox.EvalResult r = eval("ProcessHandle.current().pid()");
+        assertFalse(r.value().equals(String.valueOf(ProcessHandle.current().pid())), "snippets must not run in the harness JVM");
+    }
+
+    @Test
+    void toolCallsReachTheHarnessAndRefusalsAreExceptions() {
+        Sandbox.EvalResult r = eval("brokkr.sandbox.SandboxBridge.call(\"lookup\", Map.of(\"id\", 5, \"x\", 1.5))");
+        assertTrue(r.ok(), String.valueOf(r.error()));
+        assertTrue(r.value().startsWith("\"result of lookup"), r.value());
+        assertTrue(calls.stream().anyMatch(c -> c.startsWith("lookup{") && c.contains("id=5") && c.contains("x=1.5")), calls.toString());
+        Sandbox.EvalResult refused = eval("brokkr.sandbox.SandboxBridge.call(\"refuse\", Map.of())");
+        assertEquals(Sandbox.Kind.EXCEPTION, refused.error().kind());
+        assertTrue(refused.error().message().contains("no tool named refuse"), refused.error().message());
+    }
+
+    @Test
+    void compileErrorIsAResultNamingTheLine() {
+        Sandbox.EvalResult r = eval("int a = 1;\nint b = ;");
+        assertEquals(Sandbox.Kind.COMPILE, r.error().kind());
+        assertTrue(r.error().message().startsWith("line 2: "), r.error().message());
+        stillWorks();
+    }
+
+    @Test
+    void socketToLoopbackFails() throws Exception {
+        assumeTrue(bwrap(), "network isolation needs bubblewrap");
+        try (ServerSocket server = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            Sandbox.EvalResult r = eval("new java.net.Socket(\"127.0.0.1\", " + server.getLocalPort() + ")");
+            assertEquals(Sandbox.Kind.EXCEPTION, r.error().kind());
+            assertTrue(r.error().message().contains("ConnectException"), r.error().message());
+        }
+        stillWorks();
+    }
+
+    @Test
+    void readingAndWritingOutsideTheScratchFolderFail() throws Exception {
+        assumeTrue(bwrap(), "file system isolation needs bubblewrap");
+        Path secret = Files.createTempFile("brokkr-harness-secret", ".txt");
+        Path target = secret.resolveSibling("brokkr-sandbox-escape-" + ProcessHandle.current().pid() + ".txt");
+        try {
+            Files.writeString(secret, "the gold answers");
+            Sandbox.EvalResult read = eval("java.nio.file.Files.readString(java.nio.file.Path.of(\"" + secret + "\"))");
+            assertEquals(Sandbox.Kind.EXCEPTION, read.error().kind());
+            assertTrue(read.error().message().contains("NoSuchFileException"), read.error().message());
+            Sandbox.EvalResult write = eval("java.nio.file.Files.writeString(java.nio.file.Path.of(\"" + target + "\"), \"x\")");
+            assertEquals(Sandbox.Kind.EXCEPTION, write.error().kind());
+            assertFalse(Files.exists(target));
+            Sandbox.EvalResult home = eval("java.nio.file.Files.writeString(java.nio.file.Path.of(\"/root-owned.txt\"), \"x\")");
+            assertEquals(Sandbox.Kind.EXCEPTION, home.error().kind());
+            Sandbox.EvalResult scratch = eval("java.nio.file.Files.writeString(java.nio.file.Path.of(\"notes.txt\"), \"ok\"); "
+                    + "java.nio.file.Files.readString(java.nio.file.Path.of(\"notes.txt\"))");
+            assertTrue(scratch.ok(), String.valueOf(scratch.error()));
+            assertEquals("ok", Files.readString(sandbox.scratch().resolve("notes.txt")));
+        } finally {
+            Files.deleteIfExists(secret);
+            Files.deleteIfExists(target);
+        }
+        stillWorks();
+    }
+
+    @Test
+    void processBuilderAndRuntimeExecFail() {
+        Sandbox.EvalResult r = eval("new ProcessBuilder(\"ls\").start()");
+        assertEquals(Sandbox.Kind.EXCEPTION, r.error().kind());
+        assertTrue(r.error().message().contains("ProcessImpl"), r.error().message());
+        Sandbox.EvalResult fork = eval("System.setProperty(\"jdk.lang.Process.launchMechanism\", \"FORK\"); "
+                + "Runtime.getRuntime().exec(new String[] {\"" + Path.of(System.getProperty("java.home"), "bin/java") + "\", \"-version\"})");
+        assertEquals(Sandbox.Kind.EXCEPTION, fork.error().kind());
+        stillWorks();
+    }
+
+    @Test
+    void systemExitIsAnErrorAndTheSandboxComesBack() {
+        Sandbox.EvalResult r = eval("System.exit(3)");
+        assertEquals(Sandbox.Kind.EXITED, r.error().kind());
+        assertTrue(r.reset());
+        assertTrue(r.error().message().contains("exit status 3"), r.error().message());
+        stillWorks(); // the prelude was evaluated again in the new JVM
+    }
+
+    @Test
+    void endlessLoopIsStoppedAndStateKept() {
+        assertTrue(eval("int kept = 5;").ok());
+        Sandbox.EvalResult r = eval("while (true) { }");
+        assertEquals(Sandbox.Kind.TIMEOUT, r.error().kind());
+        assertFalse(r.reset());
+        assertEquals("5", eval("kept").value());
+    }
+
+    @Test
+    void tenGigabyteAllocationIsAnOutOfMemoryError() {
+        Sandbox.EvalResult r = eval("long[] big = new long[1_250_000_000];");
+        assertEquals(Sandbox.Kind.EXCEPTION, r.error().kind());
+        assertTrue(r.error().message().contains("OutOfMemoryError"), r.error().message());
+        Sandbox.EvalResult gradual = eval("List<long[]> hoard = new ArrayList<>(); while (true) hoard.add(new long[1 << 20]);");
+        assertNotNull(gradual.error());
+        assertTrue(gradual.error().message().contains("OutOfMemoryError"), gradual.error().message());
+        stillWorks();
+    }
+
+    @Test
+    void hundredMegabytesOfOutputAreCappedAndCounted() {
+        Sandbox.EvalResult r = eval("String line = \"x\".repeat(1000); for (int i = 0; i < 100_000; i++) System.out.print(line);");
+        assertTrue(r.ok(), String.valueOf(r.error()));
+        assertEquals(100_000_000L, r.outputChars());
+        assertEquals(sandbox.config().outputCapChars(), r.output().length());
+        stillWorks();
+    }
+
+    @Test
+    void threadLeftRunningIsAnErrorAndTheSandboxIsReplaced() {
+        Sandbox.EvalResult r = eval("new Thread(() -> { while (true) { } }).start();");
+        assertEquals(Sandbox.Kind.LEFTOVER_THREAD, r.error().kind());
+        assertTrue(r.reset());
+        stillWorks();
+        Sandbox.EvalResult joined = eval("Thread t = new Thread(() -> System.out.print(\"done\")); t.start(); t.join();");
+        assertTrue(joined.ok(), "a thread that ends with its snippet is fine: " + joined.error());
+        assertEquals("done", joined.output());
+    }
+
+    @Test
+    void garbageOnTheWireIsAProtocolError() {
+        Sandbox.EvalResult r = eval("var w = new java.io.PrintStream(new java.io.FileOutputStream(java.io.FileDescriptor.out)); w.println(\"not json\"); w.flush();");
+        assertEquals(Sandbox.Kind.PROTOCOL, r.error().kind());
+        stillWorks();
+    }
+
+    @Test
+    void environmentVariablesOfTheHarnessAreNotVisible() {
+        Sandbox.EvalResult r = eval("java.nio.file.Files.readString(java.nio.file.Path.of(\"/proc/self/environ\")).replace('\\0', ' ').strip()");
+        assertNotNull(r.value(), String.valueOf(r.error()));
+        assertTrue(r.value().matches("\"LANG=C\\.UTF-8( PWD=\\S+)?\""), "only what the sandbox sets: " + r.value());
+    }
+
+    @Test
+    void poolHandsOutWarmSandboxesOnce() throws Exception {
+        try (SandboxPool pool = new SandboxPool(sandbox.config(), 1)) {
+            pool.refill();
+            long deadline = System.currentTimeMillis() + 60_000;
+            while (pool.readyCount() == 0 && System.currentTimeMillis() < deadline) Thread.sleep(50);
+            assertEquals(1, pool.readyCount());
+            try (Sandbox a = pool.acquire()) {
+                Sandbox.EvalResult r = a.evaluate("int only = 1;", Sandbox.CallHandler.NONE);
+                assertTrue(r.ok(), String.valueOf(r.error()));
+            }
+            try (Sandbox b = pool.acquire()) {
+                assertEquals(Sandbox.Kind.COMPILE, b.evaluate("only", Sandbox.CallHandler.NONE).error().kind(), "no state across sandboxes");
+            }
+        }
+    }
+}
