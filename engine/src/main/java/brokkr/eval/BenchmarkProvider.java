@@ -77,4 +77,10 @@ public interface BenchmarkProvider {
      * candidates), when it offers that; the notebook magics list and load only benchmarks that do.
      */
     default Optional<Exploration> exploration() { return Optional.empty(); }
+
+    /**
+     * Checkpoints and branches of live episodes and decision points of recorded ones ({@link Branches},
+     * probes), when the benchmark's interaction is a conversation that can be held; none by default.
+     */
+    default Optional<Branching> branching() { return Optional.empty(); }
 }

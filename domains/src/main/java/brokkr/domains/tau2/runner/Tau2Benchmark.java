@@ -12,6 +12,7 @@ import brokkr.conversation.ModelCall;
 import brokkr.data.UpstreamData;
 import brokkr.eval.AgentDef;
 import brokkr.eval.BenchmarkProvider;
+import brokkr.eval.Branching;
 import brokkr.eval.Check;
 import brokkr.eval.EnvironmentDef;
 import brokkr.eval.Evidence;
@@ -22,6 +23,7 @@ import brokkr.eval.InterruptedInteraction;
 import brokkr.eval.ModelRef;
 import brokkr.eval.Models;
 import brokkr.eval.Protocol;
+import brokkr.eval.RunContext;
 import brokkr.eval.TrustTier;
 import brokkr.eval.Verdict;
 import brokkr.eval.WorldReplay;
@@ -33,6 +35,7 @@ import brokkr.domains.tau2.orchestrator.Episode;
 import brokkr.domains.tau2.environment.EpisodeEnvironment;
 import brokkr.domains.tau2.orchestrator.EpisodeOptions;
 import brokkr.domains.tau2.agent.GoldReplayAgent;
+import brokkr.domains.tau2.agent.NoisyGoldAgent;
 import brokkr.domains.tau2.orchestrator.Orchestrator;
 import brokkr.domains.tau2.user.ScriptedUser;
 import brokkr.domains.tau2.agent.StopAtOnceAgent;
@@ -267,7 +270,7 @@ public abstract class Tau2Benchmark implements BenchmarkProvider {
         throw new IllegalArgumentException("option " + k + " must be true or false");
     }
 
-    private static EpisodeOptions episodeOptions(PyDict o) {
+    static EpisodeOptions episodeOptions(PyDict o) {
         return new EpisodeOptions((int) num(o.get(MAX_STEPS)), (int) num(o.get(MAX_ERRORS)),
                 ((PyBool) o.get(ENFORCE_COMMUNICATION_PROTOCOL)).value());
     }
@@ -339,7 +342,15 @@ public abstract class Tau2Benchmark implements BenchmarkProvider {
             case "agent" -> switch (m) {
                 case GOLD -> new GoldReplayAgent(task);
                 case STOP -> new StopAtOnceAgent();
-                default -> throw new IllegalArgumentException("unknown " + name() + " candidate '" + m + "' (scripted candidates: gold, stop)");
+                default -> {
+                    // gold-N: gold in N% of its turns, seeded by the model's 'seed' option (probes give each sample its own)
+                    if (m.matches("gold-(100|[1-9]?[0-9])")) {
+                        yield new NoisyGoldAgent(task, Integer.parseInt(m.substring(5)) / 100.0,
+                                model.options().get("seed") instanceof PyInt seed ? seed.longValue() : 0);
+                    }
+                    throw new IllegalArgumentException("unknown " + name() + " candidate '" + m + "' (scripted candidates: gold, stop,"
+                            + " gold-N for gold in N% of turns)");
+                }
             };
             case "user" -> {
                 if (!m.equals(SCRIPTED_USER)) throw new IllegalArgumentException("unknown " + name() + " scripted user '" + m + "' (scripted users: user)");
@@ -356,48 +367,67 @@ public abstract class Tau2Benchmark implements BenchmarkProvider {
 
     // ---------------------------------------------------------------- protocol
 
+    /** One run's episode as the protocol plays it: the task, the sides, the settings and the world the fork holds. */
+    record Sides(Tau2Domain domain, TaskSpec task, EpisodeEnvironment<Worlds> env, AgentSide agent, UserSide user,
+                 EpisodeOptions options, long seed, Worlds world) {}
+
+    /** The protocol's reading of a run context: the checks, the per-trial seed, the agent and the customer. */
+    Sides sides(RunContext ctx) {
+        Tau2Domain d = domain();
+        TaskSpec task = d.task(ctx.env().taskId());
+        AgentDef agentDef = ctx.agent();
+        if (!agentDef.actionSpace().equals("tools")) {
+            throw new IllegalArgumentException(name() + " has the action space 'tools' only, not '" + agentDef.actionSpace() + "'");
+        }
+        boolean scriptedAgent = agentDef.provider().equals(SCRIPTED);
+        ModelRef userRef = ctx.env().models().get("user");
+        if (!scriptedAgent && userRef.provider().equals(SCRIPTED)) {
+            throw new IllegalArgumentException("a model candidate needs a user simulator model (the experiment's 'user'); "
+                    + "the scripted user only plays opposite the scripted candidates");
+        }
+        PyDict opts = ctx.env().options();
+        long seed = TrialSeeds.of(num(opts.get(RUN_SEED)), ctx.repetition() + 1)[ctx.repetition()];
+        Candidate agentModel = seeded(agentDef.provider()) ? ctx.models().model("agent", PyDict.of("seed", seed)) : ctx.candidate();
+        Candidate userModel = ctx.models().model("user", seeded(userRef.provider()) ? PyDict.of("seed", seed) : PyDict.empty());
+        String prompt = ctx.systemPrompt() == null ? d.agentSystemPrompt() : ctx.systemPrompt() + "\n\n" + d.agentSystemPrompt();
+        EpisodeEnvironment<Worlds> env = d.environment();
+        // Upstream's LLMAgent never stops by itself (unless the environment says so); the scripted agents stop on ###STOP###.
+        AgentSide agent = new AgentSide(agentDef.modelRef().toString(), agentModel, prompt, env.agentTools(),
+                scriptedAgent || agentStopToken(opts));
+        UserSide user = new UserSide(userRef.toString(), userModel, d.userSystemPrompt().apply(task), env.userTools(task));
+        Worlds initial = env.initialWorld(task);
+        return new Sides(d, task, env, agent, user, episodeOptions(opts), seed, decode(ctx.world().get(), initial));
+    }
+
     @Override public Protocol protocol() {
         return ctx -> {
-            Tau2Domain d = domain();
-            TaskSpec task = d.task(ctx.env().taskId());
-            AgentDef agentDef = ctx.agent();
-            if (!agentDef.actionSpace().equals("tools")) {
-                throw new IllegalArgumentException(name() + " has the action space 'tools' only, not '" + agentDef.actionSpace() + "'");
-            }
-            boolean scriptedAgent = agentDef.provider().equals(SCRIPTED);
-            ModelRef userRef = ctx.env().models().get("user");
-            if (!scriptedAgent && userRef.provider().equals(SCRIPTED)) {
-                throw new IllegalArgumentException("a model candidate needs a user simulator model (the experiment's 'user'); "
-                        + "the scripted user only plays opposite the scripted candidates");
-            }
-            PyDict opts = ctx.env().options();
-            long seed = TrialSeeds.of(num(opts.get(RUN_SEED)), ctx.repetition() + 1)[ctx.repetition()];
-            Candidate agentModel = seeded(agentDef.provider()) ? ctx.models().model("agent", PyDict.of("seed", seed)) : ctx.candidate();
-            Candidate userModel = ctx.models().model("user", seeded(userRef.provider()) ? PyDict.of("seed", seed) : PyDict.empty());
-            String prompt = ctx.systemPrompt() == null ? d.agentSystemPrompt() : ctx.systemPrompt() + "\n\n" + d.agentSystemPrompt();
-            EpisodeEnvironment<Worlds> env = d.environment();
-            // Upstream's LLMAgent never stops by itself (unless the environment says so); the scripted agents stop on ###STOP###.
-            AgentSide agent = new AgentSide(agentDef.modelRef().toString(), agentModel, prompt, env.agentTools(),
-                    scriptedAgent || agentStopToken(opts));
-            UserSide user = new UserSide(userRef.toString(), userModel, d.userSystemPrompt().apply(task), env.userTools(task));
-            Worlds initial = env.initialWorld(task);
-            Orchestrator.Run<Worlds> run = Orchestrator.run(env, decode(ctx.world().get(), initial), agent, user, episodeOptions(opts));
-            Interaction interaction = new Interaction(Tau2Transcript.toValue(run.trajectory()),
-                    PyDict.of("steps", run.steps(), "tool_errors", run.toolErrors(), "seed", seed, "note", nullable(run.note())),
-                    run.termination().value());
-            switch (run.termination()) {
-                case INFRASTRUCTURE_ERROR -> {
-                    List<ModelCall> calls = new ArrayList<>(run.agentCalls());
-                    calls.addAll(run.userCalls());
-                    throw new InterruptedInteraction("tau2 episode ended with infrastructure_error: " + run.note(), calls, interaction);
-                }
-                case UNEXPECTED_ERROR -> throw new IllegalStateException("tau2 episode ended with unexpected_error: " + run.note());
-                default -> { }
-            }
-            ctx.world().set(encode(env.sync(run.finalWorld())));
-            return interaction;
+            Sides s = sides(ctx);
+            Orchestrator.Run<Worlds> run = Orchestrator.run(s.env(), s.world(), s.agent(), s.user(), s.options());
+            return interaction(ctx, s, run);
         };
     }
+
+    /** The interaction of a finished episode, its final world written to the fork; a failed model call is an interrupted interaction. */
+    static Interaction interaction(RunContext ctx, Sides s, Orchestrator.Run<Worlds> run) throws InterruptedInteraction {
+        long seed = s.seed();
+        EpisodeEnvironment<Worlds> env = s.env();
+        Interaction interaction = new Interaction(Tau2Transcript.toValue(run.trajectory()),
+                PyDict.of("steps", run.steps(), "tool_errors", run.toolErrors(), "seed", seed, "note", nullable(run.note())),
+                run.termination().value());
+        switch (run.termination()) {
+            case INFRASTRUCTURE_ERROR -> {
+                List<ModelCall> calls = new ArrayList<>(run.agentCalls());
+                calls.addAll(run.userCalls());
+                throw new InterruptedInteraction("tau2 episode ended with infrastructure_error: " + run.note(), calls, interaction);
+            }
+            case UNEXPECTED_ERROR -> throw new IllegalStateException("tau2 episode ended with unexpected_error: " + run.note());
+            default -> { }
+        }
+        ctx.world().set(encode(env.sync(run.finalWorld())));
+        return interaction;
+    }
+
+    @Override public Optional<Branching> branching() { return Optional.of(new Tau2Branching(this)); }
 
     /** Upstream's litellm passes {@code seed} to OpenAI-compatible providers only. */
     private static boolean seeded(String provider) { return Providers.openAiCompatible(provider); }
