@@ -86,6 +86,18 @@ public final class Probes {
         return probe(p, decisionPoint(p, env, recordedTrajectory, cut), 0, candidate, candidate.toString(), n, 0, registryModels(registry), DEFAULT_PARALLELISM);
     }
 
+    /**
+     * A candidate as the command line and the magics name it: {@code PROVIDER:MODEL} (split at the first
+     * colon), or a bare name for one of the benchmark's scripted candidates ({@code gold}, {@code gold-50}).
+     */
+    public static ModelRef candidate(String spec) {
+        if (spec == null || spec.isBlank()) throw new IllegalArgumentException("a candidate is NAME (scripted) or PROVIDER:MODEL");
+        int colon = spec.indexOf(':');
+        if (colon < 0) return new ModelRef(BenchmarkProvider.SCRIPTED, spec);
+        if (colon == 0 || colon == spec.length() - 1) throw new IllegalArgumentException("a candidate is NAME (scripted) or PROVIDER:MODEL, not '" + spec + "'");
+        return new ModelRef(spec.substring(0, colon), spec.substring(colon + 1));
+    }
+
     /** Models of a registry's factories, one per reference (keys and base URLs from the environment). */
     public static Function<ModelRef, Candidate> registryModels(Registry registry) {
         return ref -> registry.model(ref.provider()).create(ref);
