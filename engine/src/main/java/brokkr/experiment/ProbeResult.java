@@ -124,10 +124,10 @@ public record ProbeResult(String benchmark, String taskId, String environmentId,
         StringBuilder sb = new StringBuilder(title()).append('\n');
         sb.append("gold next action: ").append(gold == null ? "(none: the record ends here)" : classKey(gold)).append('\n');
         List<OutcomeClass> cs = classes();
-        int w = Math.max(13, cs.stream().mapToInt(c -> Math.min(72, c.key().length())).max().orElse(0));
+        int w = Math.max(13, cs.stream().mapToInt(c -> Math.min(100, c.key().length())).max().orElse(0));
         sb.append(String.format(Locale.ROOT, "  %-" + w + "s  %-26s  %5s  %6s%n", "outcome class", "vs gold", "count", "share"));
         for (OutcomeClass c : cs) {
-            String key = c.key().length() > 72 ? c.key().substring(0, 69) + "..." : c.key();
+            String key = c.key().length() > 100 ? c.key().substring(0, 97) + "..." : c.key();
             sb.append(String.format(Locale.ROOT, "%s %-" + w + "s  %-26s  %5d  %5.1f%%%n", c.label() == Label.MATCHES_GOLD ? "*" : " ",
                     key, c.label().text(), c.count(), 100.0 * c.count() / Math.max(1, n())));
         }
