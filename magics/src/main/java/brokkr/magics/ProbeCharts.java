@@ -38,7 +38,7 @@ public final class ProbeCharts {
 
     /** One candidate's probe: a bar per outcome class with its count, the class matching gold green and marked. */
     public static CategoryChart probe(ProbeResult r) {
-        CategoryChart chart = bars(r.benchmark() + " task " + r.taskId() + ", customer message " + r.at() + ": " + r.candidate()
+        CategoryChart chart = bars(r.benchmark() + " task " + task(r.taskId()) + ", customer message " + r.at() + ": " + r.candidate()
                 + " (" + r.n() + " samples)", "next action (outcome class)", "samples");
         List<ProbeResult.OutcomeClass> cs = r.classes();
         List<String> names = new ArrayList<>();
@@ -63,7 +63,7 @@ public final class ProbeCharts {
     public static CategoryChart comparison(Probes.Comparison c) {
         ProbeResult a = c.first(), b = c.second();
         CategoryChart chart = bars(String.format(Locale.ROOT, "%s task %s, customer message %d: %s vs %s (p = %.3g, Fisher)",
-                a.benchmark(), a.taskId(), a.at(), a.candidate(), b.candidate(), c.test().pValue()), "next action (outcome class)", "samples");
+                a.benchmark(), task(a.taskId()), a.at(), a.candidate(), b.candidate(), c.test().pValue()), "next action (outcome class)", "samples");
         Map<String, int[]> counts = new LinkedHashMap<>();
         String goldKey = a.goldKey();
         List<ProbeResult.OutcomeClass> all = new ArrayList<>(a.classes());
@@ -109,6 +109,9 @@ public final class ProbeCharts {
         integerY(chart, max);
         return chart;
     }
+
+    /** A task id short enough for a title (telecom's ids name every fault they inject). */
+    static String task(String id) { return id.length() > 24 ? id.substring(0, 21) + "..." : id; }
 
     /** A class's name on the axis: the tool and its arguments clipped, the gold class marked. */
     static String name(String key, boolean gold) {

@@ -288,7 +288,7 @@ public final class ProbeMagics implements MagicExtension {
     public record BranchesView(String checkpoint, String benchmark, int at, String task, Map<String, List<Attempt>> byVariant) implements Figure {
         @Override public CategoryChart chart() {
             int n = byVariant.values().stream().mapToInt(List::size).sum();
-            return ProbeCharts.rewards("Branches of " + checkpoint + " (" + benchmark + " task " + task + ", customer message " + at + "): reward by variant ("
+            return ProbeCharts.rewards("Branches of " + checkpoint + " (" + benchmark + " task " + ProbeCharts.task(task) + ", customer message " + at + "): reward by variant ("
                     + n + " branches)", byVariant);
         }
 
