@@ -1,6 +1,7 @@
 package brokkr.cli;
 
 import brokkr.bench.LoopBench;
+import brokkr.bench.ProbeBench;
 import brokkr.bench.ReplayBench;
 import brokkr.bench.WorldBench;
 import brokkr.domains.conformance.Corpus;
@@ -24,6 +25,7 @@ public record BenchCommand() implements Command {
                usage: ./brokkr bench world [--quick | --long] [--db DOMAIN] [--only NAME] [--no-jmh]
                       ./brokkr bench replay --domain DOMAIN --corpus FILE [--repeat N] [--threads T]
                       ./brokkr bench loop [--depths 1000,4000,16000,64000,100000] [--max-seconds S]
+                      ./brokkr bench probe [--domain DOMAIN] [--task ID] [--rounds N]
 
                world   loads the db.json world of each tau2 domain that has one (%s; or --db DOMAIN) as
                        the domain does (the tau2 data directory: -Dbrokkr.tau2.data, BROKKR_TAU2_DATA, else
@@ -41,18 +43,24 @@ public record BenchCommand() implements Command {
                loop    pointer chasing with the scripted ideal follower at each depth: wall time, time per
                        hop, bytes allocated and heap retained, for the agent loop (./brokkr loop N) and for
                        the evaluation path of a loop cell (depths up to 10000); a depth slower than S
-                       seconds (default 120) ends the series.""".formatted(String.join(", ", WorldBench.domains()),
+                       seconds (default 120) ends the series.
+               probe   the engine's own cost of decision-point probes and branches with scripted candidates
+                       (default retail, its first test task with gold actions): per probe sample the world
+                       rebuilt at the cut from the record, the fork and the dispatch of the answer; per branch
+                       the O(1) fork and a branch run; and the heap of 1,000 unrun branches of one checkpoint
+                       against one world.""".formatted(String.join(", ", WorldBench.domains()),
                 String.join(", ", Tau2Domains.names()));
     }
 
     @Override
     public int run(List<String> args, PrintStream out, PrintStream err) throws Exception {
-        if (args.isEmpty()) throw new UsageException("missing benchmark (world, replay or loop)");
+        if (args.isEmpty()) throw new UsageException("missing benchmark (world, replay, loop or probe)");
         List<String> rest = args.subList(1, args.size());
         return switch (args.get(0)) {
             case "world" -> usage(() -> WorldBench.run(rest, out));
             case "replay" -> usage(() -> ReplayBench.run(rest, out));
             case "loop" -> usage(() -> LoopBench.run(rest, out));
+            case "probe" -> usage(() -> ProbeBench.run(rest, out));
             default -> throw new UsageException("unknown benchmark '" + args.get(0) + "'");
         };
     }
