@@ -34,7 +34,7 @@ public final class ProbeCharts {
             ProbeResult.Label.NO_GOLD, "no recorded next action");
     /** What marks the gold class's name on the category axis (colour alone would not survive greyscale). */
     static final String GOLD_MARK = "[gold] ";
-    static final int MAX_LABEL = 34;
+    static final int MAX_LABEL = 30;
 
     /** One candidate's probe: a bar per outcome class with its count, the class matching gold green and marked. */
     public static CategoryChart probe(ProbeResult r) {

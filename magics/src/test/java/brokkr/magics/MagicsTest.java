@@ -31,9 +31,9 @@ class MagicsTest {
 
     @Test void helpListsEveryMagicAndExplainsOne() throws Exception {
         StandardMagics.Help all = (StandardMagics.Help) magic("%help");
-        // the built-ins, then the experiment magics that ExperimentMagics plugs in through ServiceLoader
-        assertEquals(List.of("%call", "%domain", "%experiment", "%fork", "%help", "%passk", "%run", "%scorecard", "%task", "%tasks",
-                "%%experiment"), all.magics().stream().map(MagicInfo::prefixed).toList());
+        // the built-ins, then the experiment and probe magics that ExperimentMagics and ProbeMagics plug in through ServiceLoader
+        assertEquals(List.of("%branch", "%call", "%checkpoint", "%domain", "%experiment", "%fork", "%help", "%passk", "%probe", "%run",
+                "%scorecard", "%task", "%tasks", "%%experiment"), all.magics().stream().map(MagicInfo::prefixed).toList());
         StandardMagics.Help one = (StandardMagics.Help) magic("%help %tasks");
         assertEquals("%tasks [--split S] [TEXT]", one.magics().getFirst().synopsis());
         MagicUsageException e = assertThrows(MagicUsageException.class, () -> magic("%help nosuch"));
