@@ -1,5 +1,6 @@
 package brokkr.eval;
 
+import brokkr.conversation.InfrastructureFailure;
 import brokkr.value.Value;
 
 /**
@@ -27,9 +28,9 @@ public interface Branching {
     /**
      * Runs the interaction of {@code ctx} (as {@link Protocol#run} would, its world already set up) until
      * the customer's {@code at}-th message and holds it; IllegalArgumentException, saying how the episode
-     * ended, when it ends before that message.
+     * ended, when it ends before that message; InfrastructureFailure when a model could not be reached on the way.
      */
-    Held hold(RunContext ctx, int at);
+    Held hold(RunContext ctx, int at) throws InfrastructureFailure;
 
     /**
      * The protocol of a branch of {@code held}: its world is in the run's fork ({@link RunContext#world()}),

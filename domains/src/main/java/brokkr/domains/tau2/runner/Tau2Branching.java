@@ -1,12 +1,15 @@
 package brokkr.domains.tau2.runner;
 
 import brokkr.conversation.Candidate;
+import brokkr.conversation.InfrastructureFailure;
+import brokkr.conversation.ModelCall;
 import brokkr.conversation.Message;
 import brokkr.conversation.ToolSpec;
 import brokkr.conversation.Turn;
 import brokkr.domains.tau2.environment.EpisodeEnvironment;
 import brokkr.domains.tau2.environment.Tau2Environment.Worlds;
 import brokkr.domains.tau2.model.TaskSpec;
+import brokkr.domains.tau2.model.TerminationReason;
 import brokkr.domains.tau2.model.Tau2Message;
 import brokkr.domains.tau2.model.Tau2Transcript;
 import brokkr.domains.tau2.orchestrator.AgentSide;
@@ -46,11 +49,16 @@ final class Tau2Branching implements Branching {
         @Override public int customerMessage() { return episode.customerMessages(); }
     }
 
-    @Override public Held hold(RunContext ctx, int at) {
+    @Override public Held hold(RunContext ctx, int at) throws InfrastructureFailure {
         Tau2Benchmark.Sides s = benchmark.sides(ctx);
         Orchestrator.Checkpoint<Worlds> cp = Orchestrator.runUntil(s.env(), s.world(), s.agent(), s.user(), s.options(), at);
         if (cp.ended() != null) {
             Orchestrator.Run<Worlds> r = cp.ended();
+            if (r.termination() == TerminationReason.INFRASTRUCTURE_ERROR) {
+                List<ModelCall> calls = new ArrayList<>(r.agentCalls());
+                calls.addAll(r.userCalls());
+                throw new InfrastructureFailure("the episode could not reach customer message " + at + ": " + r.note(), calls, null);
+            }
             throw new IllegalArgumentException("the episode of " + benchmark.name() + " task " + s.task().id() + " ended ("
                     + r.termination().value() + (r.note() == null ? "" : ": " + r.note()) + ") after " + customerMessages(r.trajectory())
                     + " customer message(s), before customer message " + at);

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import brokkr.conversation.Candidate;
+import brokkr.conversation.InfrastructureFailure;
 import brokkr.domains.tau2.model.GoldAction;
 import brokkr.domains.tau2.model.Requestor;
 import brokkr.domains.tau2.model.TaskSpec;
@@ -131,6 +132,19 @@ class Tau2BranchingTest {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
                 () -> Branches.checkpoint(cell(retail, task(retail, false), STOP), 5, NO_MODELS));
         assertTrue(e.getMessage().contains("before customer message 5"), e.getMessage());
+    }
+
+    @Test void aModelThatCannotBeReachedBeforeTheCheckpointIsAnInfrastructureFailure() {
+        Tau2Benchmark retail = Tau2Domains.benchmark("retail");
+        String task = task(retail, false);
+        ModelRef user = new ModelRef("fake", "unreachable-user");
+        Evaluation.Cell cell = new Evaluation.Cell(retail, retail.environment(task, Map.of("user", user)),
+                AgentDef.of(new ModelRef("fake", "agent"), "tools", null), null, 0);
+        Function<ModelRef, Candidate> models = ref -> (history, tools) -> {
+            throw new InfrastructureFailure(ref + ": connection refused", List.of(), null);
+        };
+        InfrastructureFailure e = assertThrows(InfrastructureFailure.class, () -> Branches.checkpoint(cell, 1, models));
+        assertTrue(e.getMessage().contains("could not reach customer message 1") && e.getMessage().contains("connection refused"), e.getMessage());
     }
 
     /** A decision point rebuilt from a record is the live checkpoint at the same message: same world, same log. */
