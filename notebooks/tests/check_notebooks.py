@@ -4,6 +4,7 @@ expected HTML tables and image/png charts are there, and the key numbers are wha
 Usage: check_notebooks.py NOTEBOOKS_DIR. Prints PASS/FAIL lines and "N passed, M failed"; exits 1 on failure."""
 import json
 import os
+import re
 import sys
 
 RESULTS = []
@@ -175,6 +176,33 @@ def main():
         check("harnesses: scorecard and cost table as HTML", count(nb, "text/html", "brokkr-scorecard") >= 1 and count(nb, "text/html", "request_chars") >= 1)
         check("harnesses: the loop needs fewer model steps than the reference agent",
               "reference (reference): 6 episodes, reward 1.000, model steps 10.0" in t and "loop-tools (loop/tools): 6 episodes, reward 1.000, model steps 2.5" in t, t[-1500:])
+
+    nb = load(out_dir, "probes.ipynb")
+    if nb:
+        common("probes", nb)
+        t = text_of(nb)
+        check("probes: a chart per probe, comparison and branch run (PNG + SVG)", count(nb, "image/png") == 5 and count(nb, "image/svg+xml") == 5,
+              (count(nb, "image/png"), count(nb, "image/svg+xml")))
+        check("probes: charts inline in HTML with the outcome tables", count(nb, "text/html", "brokkr-figure") == 5, count(nb, "text/html", "brokkr-figure"))
+        check("probes: chart titles name task, cut, candidate and samples",
+              count(nb, "text/html", 'alt="tau2-retail task 5, customer message 1: gold-50 (20 samples)"') == 1)
+        # the class matching gold is drawn in its own green (0x009E73) on each single-candidate probe chart
+        check("probes: the gold class coloured on each probe chart", count(nb, "image/svg+xml", "fill:rgb(0,158,115)") == 3,
+              count(nb, "image/svg+xml", "fill:rgb(0,158,115)"))
+        check("probes: outcome tables label the gold class", count(nb, "text/html", ">matches gold</td>") >= 4, count(nb, "text/html", ">matches gold</td>"))
+        check("probes: always-gold matches gold 20/20", "matches gold: 20/20 (1.00)" in t)
+        # gold-50 seeded 7: 8 gold, 6 with the gold tool but an argument left out, 6 text replies
+        check("probes: gold-50 counts (seeded)", "probe counts: gold 20/20, gold-50 8/20, p = 4.510e-05" in t, t[-3000:])
+        check("probes: gold-50 outcome classes",
+              'gold-50 class find_user_id_by_name_zip({"first_name": "Mei", "last_name": "Kovacs", "zip": "28236"}) [matches gold]: 8' in t
+              and 'gold-50 class find_user_id_by_name_zip({"last_name": "Kovacs", "zip": "28236"}) [same tool, other arguments]: 6' in t
+              and "gold-50 class text reply [differs]: 6" in t)
+        check("probes: stored as diagnostics, not scored", "stored probe records: 4 (all diagnostic); scorecard attempts: 1" in t)
+        check("probes: checkpoint held at the first customer message", "cp1: tau2-retail task 5 held at customer message 1" in t)
+        check("probes: gold branches score 1, stopping 0", re.search(r"agent=scripted/gold\s+4\s+1\.00", t) is not None
+              and re.search(r"agent=scripted/stop\s+4\s+0\b", t) is not None, t[-2500:])
+        check("probes: telecom (dual control) probed after the customer's own calls", "customer message 2: gold-50, 12 samples" in t
+              and "matches gold: 7/12" in t)
 
     failed = [n for n, ok in RESULTS if not ok]
     print(f"{len(RESULTS) - len(failed)} passed, {len(failed)} failed")

@@ -83,4 +83,10 @@ public interface BenchmarkProvider {
      * model-judged checks ({@code ./brokkr experiment regrade}); none by default.
      */
     default Optional<Rejudging> rejudging() { return Optional.empty(); }
+
+    /**
+     * Checkpoints and branches of live episodes and decision points of recorded ones ({@link Branches},
+     * probes), when the benchmark's interaction is a conversation that can be held; none by default.
+     */
+    default Optional<Branching> branching() { return Optional.empty(); }
 }

@@ -43,6 +43,14 @@ public final class Evaluation {
      * benchmark for the cell's task; every call is recorded in {@code recorder} under its role.
      */
     public static Attempt evaluate(Cell cell, Function<ModelRef, Candidate> models, Recorder recorder) {
+        return evaluate(cell, cell.provider().worldSetup(), cell.provider().protocol(), models, recorder);
+    }
+
+    /**
+     * Runs one cell with a world setup and protocol other than the provider's own (a branch of a
+     * checkpoint: {@link Branches}), graded by the provider's evaluator like every other attempt.
+     */
+    public static Attempt evaluate(Cell cell, WorldSetup worldSetup, Protocol protocol, Function<ModelRef, Candidate> models, Recorder recorder) {
         long started = System.currentTimeMillis();
         long t0 = System.nanoTime();
         PyDict setup = null;
@@ -50,19 +58,15 @@ public final class Evaluation {
         String finalWorld = null;
         PyDict.Builder timings = PyDict.builder();
         EnvironmentDef env = cell.env();
-        Models roles = (role, extra) -> {
-            ModelRef ref = role.equals(Evidence.AGENT) ? cell.agent().modelRef() : env.models().get(role);
-            if (ref == null) throw new IllegalArgumentException("environment " + env.benchmark() + "/" + env.taskId() + " names no '" + role + "' model");
-            return recorder.wrap(role, resolve(cell, role, withOptions(ref, extra), models));
-        };
+        Models roles = roles(cell, models, recorder);
         try {
             WorldCell fork = new WorldCell(PyNone.NONE);
             long t = System.nanoTime();
-            setup = cell.provider().worldSetup().install(env, fork);
+            setup = worldSetup.install(env, fork);
             timings.put("setup_ms", ms(t));
             Candidate agent = recorder.wrap(Evidence.AGENT, resolve(cell, Evidence.AGENT, cell.agent().modelRef(), models));
             t = System.nanoTime();
-            interaction = cell.provider().protocol().run(new RunContext(env, cell.agent(), cell.systemPrompt(),
+            interaction = protocol.run(new RunContext(env, cell.agent(), cell.systemPrompt(),
                     cell.repetition(), fork, agent, roles));
             timings.put("protocol_ms", ms(t));
             t = System.nanoTime();
@@ -84,6 +88,16 @@ public final class Evaluation {
             return failure(cell, evidence(setup, interaction, finalWorld, recorder, timings.build(), null),
                     "harness error: " + e, started, ms(t0));
         }
+    }
+
+    /** The cell's models by role, each wrapped to record its calls in {@code recorder}. */
+    static Models roles(Cell cell, Function<ModelRef, Candidate> models, Recorder recorder) {
+        EnvironmentDef env = cell.env();
+        return (role, extra) -> {
+            ModelRef ref = role.equals(Evidence.AGENT) ? cell.agent().modelRef() : env.models().get(role);
+            if (ref == null) throw new IllegalArgumentException("environment " + env.benchmark() + "/" + env.taskId() + " names no '" + role + "' model");
+            return recorder.wrap(role, resolve(cell, role, withOptions(ref, extra), models));
+        };
     }
 
     private static ModelRef withOptions(ModelRef ref, PyDict extra) {

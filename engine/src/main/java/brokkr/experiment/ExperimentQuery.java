@@ -254,6 +254,9 @@ public final class ExperimentQuery implements AutoCloseable {
         return out;
     }
 
+    /** The store's probe records (diagnostics, not attempts), oldest first; none for a store made before probes. */
+    public List<ProbeStore.ProbeRecord> probes() { return ProbeStore.list(db); }
+
     /** Closes the connection this query opened; a writer's query leaves the writer's connection to it. */
     @Override public void close() {
         if (owned) db.close();

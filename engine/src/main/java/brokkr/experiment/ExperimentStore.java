@@ -28,6 +28,7 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
+import java.util.UUID;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -162,6 +163,7 @@ public final class ExperimentStore implements AutoCloseable {
         s.execute("""
                 CREATE UNIQUE INDEX IF NOT EXISTS one_completed_attempt
                   ON attempt(env_id, agent_id, repetition) WHERE status = 'completed'""");
+        ProbeStore.createTable(s);
     }
 
     /** A store error (I/O, corruption): fatal for a run, never an attempt's outcome. */
@@ -294,6 +296,15 @@ public final class ExperimentStore implements AutoCloseable {
         writes.addAndGet(batch.size());
         commits.incrementAndGet();
         return out;
+    }
+
+    /** Stores a probe's outcome as a diagnostic probe record (table {@code probe}), never as an attempt. */
+    public ProbeStore.ProbeRecord recordProbe(ProbeResult probe) { return ProbeStore.insert(db, List.of(probe), null, null).getFirst(); }
+
+    /** Stores a comparison's two probes as diagnostic probe records sharing one comparison id and its p-value. */
+    public List<ProbeStore.ProbeRecord> recordComparison(Probes.Comparison c) {
+        String id = UUID.randomUUID().toString();
+        return ProbeStore.insert(db, List.of(c.first(), c.second()), id, c.test().pValue());
     }
 
     /**

@@ -2,6 +2,7 @@ package brokkr.cli;
 
 import brokkr.bench.KbSearchBench;
 import brokkr.bench.LoopBench;
+import brokkr.bench.ProbeBench;
 import brokkr.bench.ReplayBench;
 import brokkr.bench.SandboxBench;
 import brokkr.bench.WorldBench;
@@ -28,6 +29,7 @@ public record BenchCommand() implements Command {
                       ./brokkr bench loop [--depths 1000,4000,16000,64000,100000] [--max-seconds S]
                       ./brokkr bench kb-search [--rounds N] [--corpus FILE]
                       ./brokkr bench sandbox [--runs N]
+                      ./brokkr bench probe [--domain DOMAIN] [--task ID] [--rounds N]
 
                world   loads the db.json world of each tau2 domain that has one (%s; or --db DOMAIN) as
                        the domain does (the tau2 data directory: -Dbrokkr.tau2.data, BROKKR_TAU2_DATA, else
@@ -52,13 +54,18 @@ public record BenchCommand() implements Command {
                        mean, max; N rounds, default 5, after a warm-up round).
                sandbox the REPL sandbox (brokkr.sandbox): cold start of a sandbox JVM, a warm one from the
                        pool, and per evaluation a trivial expression, a method declaration and ten tool calls
-                       (median and best of N runs, default 5).""".formatted(String.join(", ", WorldBench.domains()),
+                       (median and best of N runs, default 5).
+               probe   the engine's own cost of decision-point probes and branches with scripted candidates
+                       (default retail, its first test task with gold actions): per probe sample the world
+                       rebuilt at the cut from the record, the fork and the dispatch of the answer; per branch
+                       the O(1) fork and a branch run; and the heap of 1,000 unrun branches of one checkpoint
+                       against one world.""".formatted(String.join(", ", WorldBench.domains()),
                 String.join(", ", Tau2Domains.names()));
     }
 
     @Override
     public int run(List<String> args, PrintStream out, PrintStream err) throws Exception {
-        if (args.isEmpty()) throw new UsageException("missing benchmark (world, replay, loop, kb-search or sandbox)");
+        if (args.isEmpty()) throw new UsageException("missing benchmark (world, replay, loop, kb-search, sandbox or probe)");
         List<String> rest = args.subList(1, args.size());
         return switch (args.get(0)) {
             case "world" -> usage(() -> WorldBench.run(rest, out));
@@ -66,6 +73,7 @@ public record BenchCommand() implements Command {
             case "loop" -> usage(() -> LoopBench.run(rest, out));
             case "kb-search" -> usage(() -> KbSearchBench.run(rest, out));
             case "sandbox" -> usage(() -> SandboxBench.run(rest, out));
+            case "probe" -> usage(() -> ProbeBench.run(rest, out));
             default -> throw new UsageException("unknown benchmark '" + args.get(0) + "'");
         };
     }

@@ -43,6 +43,9 @@ public final class Rendering {
         r.createRegistration(ExperimentMagics.PassKView.class)
                 .preferring(MIMEType.TEXT_HTML, PNG, SVG, MIMEType.TEXT_PLAIN)
                 .register(Rendering::passk);
+        r.createRegistration(Figure.class)
+                .preferring(MIMEType.TEXT_HTML, PNG, SVG, MIMEType.TEXT_PLAIN)
+                .register(Rendering::figure);
         r.createRegistration(brokkr.agent.Transcript.class)
                 .preferring(MIMEType.TEXT_HTML, MIMEType.TEXT_MARKDOWN, MIMEType.TEXT_PLAIN)
                 .register((t, ctx) -> rich(new TranscriptView(t), ctx));
@@ -74,6 +77,16 @@ public final class Rendering {
         ctx.renderIfRequested(PNG, () -> b64);
         ctx.renderIfRequested(SVG, () -> svg(v.chart()));
         ctx.renderIfRequested(MIMEType.TEXT_PLAIN, () -> Tables.text(v.table()));
+    }
+
+    /** A figure in one output: HTML (the chart inline, then its tables), PNG and SVG besides, text. */
+    static void figure(Figure f, RenderContext ctx) {
+        String b64 = Base64.getEncoder().encodeToString(png(f.chart()));
+        ctx.renderIfRequested(MIMEType.TEXT_HTML, () -> "<div class=\"brokkr-figure\"><img src=\"data:image/png;base64," + b64
+                + "\" alt=\"" + Tables.esc(f.chart().getTitle()) + "\"/>" + f.html() + "</div>");
+        ctx.renderIfRequested(PNG, () -> b64);
+        ctx.renderIfRequested(SVG, () -> svg(f.chart()));
+        ctx.renderIfRequested(MIMEType.TEXT_PLAIN, f::text);
     }
 
     @SuppressWarnings({"rawtypes", "unchecked"})

@@ -31,9 +31,9 @@ class MagicsTest {
 
     @Test void helpListsEveryMagicAndExplainsOne() throws Exception {
         StandardMagics.Help all = (StandardMagics.Help) magic("%help");
-        // the built-ins, then the experiment, regrade and comparison magics plugged in through ServiceLoader
-        assertEquals(List.of("%call", "%compare", "%domain", "%experiment", "%fork", "%help", "%passk", "%regrade", "%run", "%scorecard", "%task", "%tasks",
-                "%%experiment"), all.magics().stream().map(MagicInfo::prefixed).toList());
+        // the built-ins, then the experiment, regrade, comparison and probe magics plugged in through ServiceLoader
+        assertEquals(List.of("%branch", "%call", "%checkpoint", "%compare", "%domain", "%experiment", "%fork", "%help", "%passk", "%probe",
+                "%regrade", "%run", "%scorecard", "%task", "%tasks", "%%experiment"), all.magics().stream().map(MagicInfo::prefixed).toList());
         StandardMagics.Help one = (StandardMagics.Help) magic("%help %tasks");
         assertEquals("%tasks [--split S] [TEXT]", one.magics().getFirst().synopsis());
         MagicUsageException e = assertThrows(MagicUsageException.class, () -> magic("%help nosuch"));

@@ -59,6 +59,46 @@ public final class Orchestrator<W> {
         }
     }
 
+    /**
+     * An episode held at a checkpoint: the customer has produced its {@code customerMessages}-th message
+     * to the agent (the last of {@code trajectory}) and it has not been delivered, so the agent is idle.
+     * Everything is immutable: the world is a value and the lists are copies, so any number of
+     * branches can resume from one held episode without seeing each other.
+     *
+     * @param agentState the agent's working context (its view of the conversation, without the held message)
+     * @param userState  the customer's history (its own view, the held message included)
+     */
+    public record Held<W>(List<Tau2Message> trajectory, List<Message> agentState, List<Tau2Message> userState,
+                          List<ModelCall> agentCalls, List<ModelCall> userCalls, Usage agentUsage, Usage userUsage,
+                          W world, int steps, int toolErrors, int customerMessages) {
+        public Held {
+            trajectory = List.copyOf(trajectory);
+            agentState = List.copyOf(agentState);
+            userState = List.copyOf(userState);
+            agentCalls = List.copyOf(agentCalls);
+            userCalls = List.copyOf(userCalls);
+            if (!(trajectory.getLast() instanceof Tau2Message.User)) throw new IllegalArgumentException("a held episode ends with the customer's message");
+        }
+
+        /** The customer's message held back from the agent. */
+        public Tau2Message.User message() { return (Tau2Message.User) trajectory.getLast(); }
+    }
+
+    /** Where {@link #runUntil} stopped: {@code held}, or {@code ended} when the episode finished before the checkpoint. */
+    public record Checkpoint<W>(Held<W> held, Run<W> ended) {}
+
+    /**
+     * The agent's answer to a held message, and what the environment answered to its tool calls on the
+     * held world: {@code message} null when the candidate failed ({@code failure} says why).
+     */
+    public record Answer<W>(Tau2Message.Agent message, List<Tau2Message.ToolResult> results, W world,
+                            List<ModelCall> calls, String failure) {
+        public Answer {
+            results = List.copyOf(results);
+            calls = List.copyOf(calls);
+        }
+    }
+
     private final EpisodeEnvironment<W> env;
     private final AgentSide agent;
     private final UserSide user;
@@ -78,6 +118,8 @@ public final class Orchestrator<W> {
     private TerminationReason reason;
     private String note;
     private int steps, errors;
+    private int customerMessages;   // the customer's messages delivered to the agent so far
+    private int holdAt;             // hold the episode at this customer message (0: never)
     private boolean ran;
 
     private Orchestrator(EpisodeEnvironment<W> env, W initialWorld, AgentSide agent, UserSide user, EpisodeOptions options) {
@@ -88,12 +130,83 @@ public final class Orchestrator<W> {
         this.options = options;
     }
 
-    /** Runs one episode from {@code initialWorld} (the task's initial state already applied). */
-    public static <W> Run<W> run(EpisodeEnvironment<W> env, W initialWorld, AgentSide agent, UserSide user, EpisodeOptions options) {
-        return new Orchestrator<>(env, initialWorld, agent, user, options).runOnce();
+    /** An orchestrator continuing a held episode: the held message is the next to deliver, to the agent. */
+    private Orchestrator(EpisodeEnvironment<W> env, Held<W> held, AgentSide agent, UserSide user, EpisodeOptions options) {
+        this(env, held.world(), agent, user, options);
+        trajectory.addAll(held.trajectory());
+        agentState.addAll(held.agentState());
+        userState.addAll(held.userState());
+        agentCalls.addAll(held.agentCalls());
+        userCalls.addAll(held.userCalls());
+        agentUsage = held.agentUsage();
+        userUsage = held.userUsage();
+        steps = held.steps();
+        errors = held.toolErrors();
+        customerMessages = held.customerMessages();
+        message = held.message();
+        from = Role.USER;
+        to = Role.AGENT;
+        ran = true;
     }
 
-    private Run<W> runOnce() {
+    /** Runs one episode from {@code initialWorld} (the task's initial state already applied). */
+    public static <W> Run<W> run(EpisodeEnvironment<W> env, W initialWorld, AgentSide agent, UserSide user, EpisodeOptions options) {
+        Orchestrator<W> o = new Orchestrator<>(env, initialWorld, agent, user, options);
+        o.start();
+        o.loop();
+        return o.finished();
+    }
+
+    /**
+     * Runs an episode until the customer has produced its {@code customerMessage}-th message to the agent
+     * (1-based; messages that are tool calls on the customer's own side do not count) and holds it back:
+     * nothing is graded, the agent has not seen it. When the episode ends first (the customer stops, a
+     * limit is reached) the result is the finished run instead.
+     */
+    public static <W> Checkpoint<W> runUntil(EpisodeEnvironment<W> env, W initialWorld, AgentSide agent, UserSide user,
+                                             EpisodeOptions options, int customerMessage) {
+        if (customerMessage < 1) throw new IllegalArgumentException("the checkpoint's customer message counts from 1, not " + customerMessage);
+        Orchestrator<W> o = new Orchestrator<>(env, initialWorld, agent, user, options);
+        o.holdAt = customerMessage;
+        o.start();
+        o.loop();
+        return o.done ? new Checkpoint<>(null, o.finished()) : new Checkpoint<>(o.held(), null);
+    }
+
+    /** Delivers a held episode's message to the agent and runs the episode to its end; {@code held} is unchanged. */
+    public static <W> Run<W> resume(EpisodeEnvironment<W> env, Held<W> held, AgentSide agent, UserSide user, EpisodeOptions options) {
+        Orchestrator<W> o = new Orchestrator<>(env, held, agent, user, options);
+        o.loop();
+        return o.finished();
+    }
+
+    /**
+     * The agent's one answer to a held message (one agent step, as the episode would take it), with its
+     * tool calls executed on the held world as the environment step after it would execute them. The
+     * held episode is unchanged.
+     */
+    public static <W> Answer<W> answer(EpisodeEnvironment<W> env, Held<W> held, AgentSide agent) {
+        Orchestrator<W> o = new Orchestrator<>(env, held, agent, null, EpisodeOptions.DEFAULT);
+        Tau2Message.Agent msg = o.agentTurn();
+        if (msg == null) return new Answer<>(null, List.of(), held.world(), o.agentCalls.subList(held.agentCalls().size(), o.agentCalls.size()), o.note);
+        List<Tau2Message.ToolResult> results = new ArrayList<>();
+        W w = held.world();
+        if (!o.validate(msg, TerminationReason.AGENT_ERROR) && msg.isToolCall()) {
+            w = env.sync(w);
+            List<EpisodeEnvironment.Call> calls = msg.toolCalls().stream().map(tc -> new EpisodeEnvironment.Call(tc.name(), tc.arguments())).toList();
+            EpisodeEnvironment.Step<W> executed = env.respondAll(w, Requestor.ASSISTANT, calls);
+            w = executed.world();
+            for (int i = 0; i < calls.size(); i++) {
+                ToolCall tc = msg.toolCalls().get(i);
+                EpisodeEnvironment.Response<W> r = executed.responses().get(i);
+                results.add(new Tau2Message.ToolResult(tc.id(), tc.name(), r.content(), Requestor.ASSISTANT, r.error()));
+            }
+            w = env.sync(w);
+        }
+        return new Answer<>(msg, results, w, o.agentCalls.subList(held.agentCalls().size(), o.agentCalls.size()), o.note);
+    }
+
+    private void start() {
         if (ran) throw new IllegalStateException("an orchestrator runs once");
         ran = true;
         // Orchestrator.initialize without message history: the greeting is the agent's first message.
@@ -103,10 +216,21 @@ public final class Orchestrator<W> {
         message = greeting;
         from = Role.AGENT;
         to = Role.USER;
+    }
+
+    private void loop() {
         while (!done) {
             step();
             checkTermination();
+            if (!done && holdAt > 0 && customerMessages == holdAt && from == Role.USER && to == Role.AGENT) return;
         }
+    }
+
+    private Held<W> held() {
+        return new Held<>(trajectory, agentState, userState, agentCalls, userCalls, agentUsage, userUsage, world, steps, errors, customerMessages);
+    }
+
+    private Run<W> finished() {
         finish();
         return new Run<>(trajectory, reason, note, world, steps, errors, agentUsage, userUsage, agentCalls, userCalls);
     }
@@ -120,6 +244,7 @@ public final class Orchestrator<W> {
             message = msg;
             from = Role.USER;
             to = msg.isToolCall() ? Role.ENV : Role.AGENT;
+            if (to == Role.AGENT) customerMessages++;
             if (!validate(msg, TerminationReason.USER_ERROR) && isUserStop(msg)) stop(TerminationReason.USER_STOP);
         } else if ((from == Role.USER || from == Role.ENV) && to == Role.AGENT) {
             Tau2Message.Agent msg = agentTurn();

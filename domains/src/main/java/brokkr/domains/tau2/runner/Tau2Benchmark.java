@@ -16,6 +16,7 @@ import brokkr.conversation.Message;
 import brokkr.data.UpstreamData;
 import brokkr.eval.AgentDef;
 import brokkr.eval.BenchmarkProvider;
+import brokkr.eval.Branching;
 import brokkr.eval.Check;
 import brokkr.eval.EnvironmentDef;
 import brokkr.eval.Evidence;
@@ -27,6 +28,7 @@ import brokkr.eval.ModelRef;
 import brokkr.eval.Models;
 import brokkr.eval.Protocol;
 import brokkr.eval.Rejudging;
+import brokkr.eval.RunContext;
 import brokkr.eval.TrustTier;
 import brokkr.eval.Verdict;
 import brokkr.eval.WorldReplay;
@@ -45,6 +47,7 @@ import brokkr.domains.tau2.agent.GoldReplayAgent;
 import brokkr.domains.tau2.harness.Tau2Harness;
 import brokkr.repl.Harness;
 import brokkr.repl.JavaRepl;
+import brokkr.domains.tau2.agent.NoisyGoldAgent;
 import brokkr.domains.tau2.orchestrator.Orchestrator;
 import brokkr.domains.tau2.user.ScriptedUser;
 import brokkr.domains.tau2.agent.StopAtOnceAgent;
@@ -290,7 +293,7 @@ public abstract class Tau2Benchmark implements BenchmarkProvider {
         throw new IllegalArgumentException("option " + k + " must be true or false");
     }
 
-    private static EpisodeOptions episodeOptions(PyDict o) {
+    static EpisodeOptions episodeOptions(PyDict o) {
         return new EpisodeOptions((int) num(o.get(MAX_STEPS)), (int) num(o.get(MAX_ERRORS)),
                 ((PyBool) o.get(ENFORCE_COMMUNICATION_PROTOCOL)).value());
     }
@@ -369,7 +372,15 @@ public abstract class Tau2Benchmark implements BenchmarkProvider {
                 }
                 case GOLD_BATCH -> new GoldLoopAgent(task, domain().environment().agentTools());
                 case STOP -> new StopAtOnceAgent();
-                default -> throw new IllegalArgumentException("unknown " + name() + " candidate '" + m + "' (scripted candidates: gold, gold-batch, stop)");
+                default -> {
+                    // gold-N: gold in N% of its turns, seeded by the model's 'seed' option (probes give each sample its own)
+                    if (m.matches("gold-(100|[1-9]?[0-9])")) {
+                        yield new NoisyGoldAgent(task, Integer.parseInt(m.substring(5)) / 100.0,
+                                model.options().get("seed") instanceof PyInt seed ? seed.longValue() : 0);
+                    }
+                    throw new IllegalArgumentException("unknown " + name() + " candidate '" + m + "' (scripted candidates: gold, gold-batch, stop,"
+                            + " gold-N for gold in N% of turns)");
+                }
             };
             case "user" -> {
                 if (!m.equals(SCRIPTED_USER)) throw new IllegalArgumentException("unknown " + name() + " scripted user '" + m + "' (scripted users: user)");
@@ -387,69 +398,96 @@ public abstract class Tau2Benchmark implements BenchmarkProvider {
 
     // ---------------------------------------------------------------- protocol
 
+    /**
+     * One run's episode as the protocol plays it: the task, the sides, the settings and the world the fork
+     * holds; the harness's resources (a sandbox JVM) to release after it, and what the agent's model was
+     * asked, counted the same way under every harness: its steps and the size of each request as an
+     * OpenAI-compatible provider would send it (what input tokens grow with).
+     */
+    record Sides(Tau2Domain domain, TaskSpec task, EpisodeEnvironment<Worlds> env, AgentSide agent, UserSide user,
+                 EpisodeOptions options, long seed, Worlds world, Harness harness, AutoCloseable resources,
+                 AtomicLong modelSteps, AtomicLong requestChars) {
+        void release() {
+            try {
+                resources.close();
+            } catch (Exception e) {
+                // releasing a sandbox JVM cannot change the episode's result
+            }
+        }
+    }
+
+    /** The protocol's reading of a run context: the checks, the per-trial seed, the harnessed agent and the customer. */
+    Sides sides(RunContext ctx) {
+        Tau2Domain d = domain();
+        TaskSpec task = d.task(ctx.env().taskId());
+        AgentDef agentDef = ctx.agent();
+        Harness harness = Harness.fromValue(agentDef.harness());
+        if (!agentDef.actionSpace().equals("tools") && !(harness.loop() && agentDef.actionSpace().equals(Harness.REPL))) {
+            throw new IllegalArgumentException(name() + " has the action spaces 'tools' and (with harness: loop) 'repl', not '" + agentDef.actionSpace() + "'");
+        }
+        boolean scriptedAgent = agentDef.provider().equals(SCRIPTED);
+        ModelRef userRef = ctx.env().models().get("user");
+        if (!scriptedAgent && userRef.provider().equals(SCRIPTED)) {
+            throw new IllegalArgumentException("a model candidate needs a user simulator model (the experiment's 'user'); "
+                    + "the scripted user only plays opposite the scripted candidates");
+        }
+        PyDict opts = ctx.env().options();
+        long seed = TrialSeeds.of(num(opts.get(RUN_SEED)), ctx.repetition() + 1)[ctx.repetition()];
+        Candidate agentModel = seeded(agentDef.provider()) ? ctx.models().model("agent", PyDict.of("seed", seed)) : ctx.candidate();
+        Candidate userModel = ctx.models().model("user", seeded(userRef.provider()) ? PyDict.of("seed", seed) : PyDict.empty());
+        String prompt = ctx.systemPrompt() == null ? d.agentSystemPrompt() : ctx.systemPrompt() + "\n\n" + d.agentSystemPrompt();
+        EpisodeEnvironment<Worlds> env = d.environment();
+        AtomicLong modelSteps = new AtomicLong(), requestChars = new AtomicLong();
+        Candidate counted = (history, tools) -> {
+            modelSteps.incrementAndGet();
+            requestChars.addAndGet(OpenAiChat.INSTANCE.encodeRequest(history, tools, REQUEST_SIZE_OPTIONS).length());
+            return agentModel.next(history, tools);
+        };
+        Tau2Harness.Agent harnessed = Tau2Harness.of(harness, counted, prompt, env.agentTools());
+        // Upstream's LLMAgent never stops by itself (unless the environment says so); the scripted agents stop on ###STOP###.
+        AgentSide agent = new AgentSide(agentDef.modelRef().toString(), harnessed.candidate(), harnessed.systemPrompt(), env.agentTools(),
+                scriptedAgent || agentStopToken(opts));
+        UserSide user = new UserSide(userRef.toString(), userModel, d.userSystemPrompt().apply(task), env.userTools(task));
+        Worlds initial = env.initialWorld(task);
+        return new Sides(d, task, env, agent, user, episodeOptions(opts), seed, decode(ctx.world().get(), initial), harness,
+                harnessed.resources(), modelSteps, requestChars);
+    }
+
     @Override public Protocol protocol() {
         return ctx -> {
-            Tau2Domain d = domain();
-            TaskSpec task = d.task(ctx.env().taskId());
-            AgentDef agentDef = ctx.agent();
-            Harness harness = Harness.fromValue(agentDef.harness());
-            if (!agentDef.actionSpace().equals("tools") && !(harness.loop() && agentDef.actionSpace().equals(Harness.REPL))) {
-                throw new IllegalArgumentException(name() + " has the action spaces 'tools' and (with harness: loop) 'repl', not '" + agentDef.actionSpace() + "'");
-            }
-            boolean scriptedAgent = agentDef.provider().equals(SCRIPTED);
-            ModelRef userRef = ctx.env().models().get("user");
-            if (!scriptedAgent && userRef.provider().equals(SCRIPTED)) {
-                throw new IllegalArgumentException("a model candidate needs a user simulator model (the experiment's 'user'); "
-                        + "the scripted user only plays opposite the scripted candidates");
-            }
-            PyDict opts = ctx.env().options();
-            long seed = TrialSeeds.of(num(opts.get(RUN_SEED)), ctx.repetition() + 1)[ctx.repetition()];
-            Candidate agentModel = seeded(agentDef.provider()) ? ctx.models().model("agent", PyDict.of("seed", seed)) : ctx.candidate();
-            Candidate userModel = ctx.models().model("user", seeded(userRef.provider()) ? PyDict.of("seed", seed) : PyDict.empty());
-            String prompt = ctx.systemPrompt() == null ? d.agentSystemPrompt() : ctx.systemPrompt() + "\n\n" + d.agentSystemPrompt();
-            EpisodeEnvironment<Worlds> env = d.environment();
-            // Upstream's LLMAgent never stops by itself (unless the environment says so); the scripted agents stop on ###STOP###.
-            // What the agent's model is asked, counted the same way under every harness: its steps, and the size of
-            // each request as an OpenAI-compatible provider would send it (what input tokens grow with).
-            AtomicLong modelSteps = new AtomicLong(), requestChars = new AtomicLong();
-            Candidate measured = agentModel;
-            Candidate counted = (history, tools) -> {
-                modelSteps.incrementAndGet();
-                requestChars.addAndGet(OpenAiChat.INSTANCE.encodeRequest(history, tools, REQUEST_SIZE_OPTIONS).length());
-                return measured.next(history, tools);
-            };
-            Tau2Harness.Agent harnessed = Tau2Harness.of(harness, counted, prompt, env.agentTools());
-            AgentSide agent = new AgentSide(agentDef.modelRef().toString(), harnessed.candidate(), harnessed.systemPrompt(), env.agentTools(),
-                    scriptedAgent || agentStopToken(opts));
-            UserSide user = new UserSide(userRef.toString(), userModel, d.userSystemPrompt().apply(task), env.userTools(task));
-            Worlds initial = env.initialWorld(task);
+            Sides s = sides(ctx);
             Orchestrator.Run<Worlds> run;
             try {
-                run = Orchestrator.run(env, decode(ctx.world().get(), initial), agent, user, episodeOptions(opts));
+                run = Orchestrator.run(s.env(), s.world(), s.agent(), s.user(), s.options());
             } finally {
-                try {
-                    harnessed.resources().close();
-                } catch (Exception e) {
-                    // releasing a sandbox JVM cannot change the episode's result
-                }
+                s.release();
             }
-            Interaction interaction = new Interaction(Tau2Transcript.toValue(run.trajectory()),
-                    PyDict.of("steps", run.steps(), "tool_errors", run.toolErrors(), "seed", seed, "note", nullable(run.note()),
-                            "agent_model_steps", modelSteps.get(), "agent_request_chars", requestChars.get()),
-                    run.termination().value());
-            switch (run.termination()) {
-                case INFRASTRUCTURE_ERROR -> {
-                    List<ModelCall> calls = new ArrayList<>(run.agentCalls());
-                    calls.addAll(run.userCalls());
-                    throw new InterruptedInteraction("tau2 episode ended with infrastructure_error: " + run.note(), calls, interaction);
-                }
-                case UNEXPECTED_ERROR -> throw new IllegalStateException("tau2 episode ended with unexpected_error: " + run.note());
-                default -> { }
-            }
-            ctx.world().set(encode(env.sync(run.finalWorld())));
-            return interaction;
+            return interaction(ctx, s, run);
         };
     }
+
+    /** The interaction of a finished episode, its final world written to the fork; a failed model call is an interrupted interaction. */
+    static Interaction interaction(RunContext ctx, Sides s, Orchestrator.Run<Worlds> run) throws InterruptedInteraction {
+        long seed = s.seed();
+        EpisodeEnvironment<Worlds> env = s.env();
+        Interaction interaction = new Interaction(Tau2Transcript.toValue(run.trajectory()),
+                PyDict.of("steps", run.steps(), "tool_errors", run.toolErrors(), "seed", seed, "note", nullable(run.note()),
+                        "agent_model_steps", s.modelSteps().get(), "agent_request_chars", s.requestChars().get()),
+                run.termination().value());
+        switch (run.termination()) {
+            case INFRASTRUCTURE_ERROR -> {
+                List<ModelCall> calls = new ArrayList<>(run.agentCalls());
+                calls.addAll(run.userCalls());
+                throw new InterruptedInteraction("tau2 episode ended with infrastructure_error: " + run.note(), calls, interaction);
+            }
+            case UNEXPECTED_ERROR -> throw new IllegalStateException("tau2 episode ended with unexpected_error: " + run.note());
+            default -> { }
+        }
+        ctx.world().set(encode(env.sync(run.finalWorld())));
+        return interaction;
+    }
+
+    @Override public Optional<Branching> branching() { return Optional.of(new Tau2Branching(this)); }
 
     private static final ProviderOptions REQUEST_SIZE_OPTIONS = ProviderOptions.defaults("model");
 

@@ -1,0 +1,190 @@
+package brokkr.experiment;
+
+import brokkr.conversation.Candidate;
+import brokkr.eval.Attempt;
+import brokkr.eval.BenchmarkProvider;
+import brokkr.eval.Branching;
+import brokkr.eval.DecisionPoint;
+import brokkr.eval.EnvironmentDef;
+import brokkr.eval.ModelRef;
+import brokkr.eval.NextAction;
+import brokkr.value.PyInt;
+import brokkr.value.Value;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.function.Function;
+
+/**
+ * Decision-point probes: from a recorded episode (an attempt of an experiment store, or any transcript
+ * value), rebuild the decision at the customer's k-th message ({@link Branching#decisionPoint}: the
+ * world by replaying the record's effects, not its models) and sample only the candidate's answer to
+ * that one message, {@code n} times in parallel: a candidate turn per sample, not an episode. The
+ * samples are grouped into outcome classes labelled against the record's own next action
+ * ({@link ProbeResult}). {@link #compare} interleaves two candidates' samples in the same rounds and
+ * tests the difference of their gold rates with Fisher's exact test.
+ *
+ * <p>Sample {@code i} asks the candidate with the request option {@code seed = seed + i}: a model
+ * provider that takes a seed gets one per sample, and a scripted candidate whose sampling is seeded
+ * (tau2's {@code gold-N}) draws reproducibly whatever thread runs it.
+ */
+public final class Probes {
+    private Probes() {}
+
+    /** How many samples run at once when the caller does not say. */
+    public static final int DEFAULT_PARALLELISM = 8;
+
+    /** Two candidates probed at one decision point in the same rounds, and the test of their gold rates. */
+    public record Comparison(ProbeResult first, ProbeResult second, FisherExact.Result test) {
+        /** {@code [[first matches, first differs], [second matches, second differs]]}. */
+        public static FisherExact.Result test(ProbeResult a, ProbeResult b) {
+            return FisherExact.test(a.matchesGold(), a.n() - a.matchesGold(), b.matchesGold(), b.n() - b.matchesGold());
+        }
+
+        public String table() {
+            return first.table() + "\n\n" + second.table() + "\n\n" + String.format(Locale.ROOT,
+                    "gold rate %s %.2f vs %s %.2f; Fisher's exact test (two-sided) p = %.4g", first.candidate(), first.goldRate(),
+                    second.candidate(), second.goldRate(), test.pValue());
+        }
+    }
+
+    /** The decision point at customer message {@code at} of a recorded transcript of {@code env}'s task. */
+    public static DecisionPoint decisionPoint(BenchmarkProvider provider, EnvironmentDef env, Value transcript, int at) {
+        return provider.branching().orElseThrow(() -> new IllegalArgumentException("benchmark " + provider.name()
+                + " has no decision points (its interaction cannot be held at a customer message)")).decisionPoint(env, transcript, at);
+    }
+
+    /** A recorded attempt of a store and its environment, ready to probe. */
+    public record Recorded(BenchmarkProvider provider, EnvironmentDef env, Attempt attempt) {
+        public DecisionPoint at(int customerMessage) {
+            return decisionPoint(provider, env, attempt.evidence().transcript(), customerMessage);
+        }
+    }
+
+    /** Attempt {@code attemptId} of a store with its environment and benchmark; IllegalArgumentException naming what is missing. */
+    public static Recorded recorded(ExperimentQuery store, Registry registry, long attemptId) {
+        Attempt a = store.attempt(attemptId).orElseThrow(() -> new IllegalArgumentException("the store has no attempt " + attemptId));
+        EnvironmentDef env = store.environment(a.environmentId())
+                .orElseThrow(() -> new IllegalArgumentException("the store has no environment " + a.environmentId() + " for attempt " + attemptId));
+        if (a.evidence().transcript().isNone()) throw new IllegalArgumentException("attempt " + attemptId + " has no transcript to probe");
+        return new Recorded(registry.benchmark(env.benchmark()), env, a);
+    }
+
+    /**
+     * {@code probe(domain, task, recordedTrajectory, cut, candidate, n)}: the task's environment as an
+     * experiment naming no models defines it, the registry's models, seed 0.
+     */
+    public static ProbeResult probe(String domain, String task, Value recordedTrajectory, int cut, ModelRef candidate, int n) throws InterruptedException {
+        Registry registry = Registry.load();
+        BenchmarkProvider p = registry.benchmark(domain);
+        EnvironmentDef env = p.environment(task, Map.of());
+        return probe(p, decisionPoint(p, env, recordedTrajectory, cut), 0, candidate, candidate.toString(), n, 0, registryModels(registry), DEFAULT_PARALLELISM);
+    }
+
+    /**
+     * A candidate as the command line and the magics name it: {@code PROVIDER:MODEL} (split at the first
+     * colon), or a bare name for one of the benchmark's scripted candidates ({@code gold}, {@code gold-50}).
+     */
+    public static ModelRef candidate(String spec) {
+        if (spec == null || spec.isBlank()) throw new IllegalArgumentException("a candidate is NAME (scripted) or PROVIDER:MODEL");
+        int colon = spec.indexOf(':');
+        if (colon < 0) return new ModelRef(BenchmarkProvider.SCRIPTED, spec);
+        if (colon == 0 || colon == spec.length() - 1) throw new IllegalArgumentException("a candidate is NAME (scripted) or PROVIDER:MODEL, not '" + spec + "'");
+        return new ModelRef(spec.substring(0, colon), spec.substring(colon + 1));
+    }
+
+    /** Models of a registry's factories, one per reference (keys and base URLs from the environment). */
+    public static Function<ModelRef, Candidate> registryModels(Registry registry) {
+        return ref -> registry.model(ref.provider()).create(ref);
+    }
+
+    /** {@code n} samples of {@code candidate}'s answer at {@code dp}, {@code parallelism} at a time. */
+    public static ProbeResult probe(BenchmarkProvider provider, DecisionPoint dp, long sourceAttempt, ModelRef candidate, String label, int n,
+                                    long seed, Function<ModelRef, Candidate> models, int parallelism) throws InterruptedException {
+        checkCounts(n, parallelism);
+        resolve(provider, dp, candidate, seed, models);   // an unknown candidate fails here, before anything runs
+        List<Job> jobs = new ArrayList<>();
+        for (int i = 0; i < n; i++) jobs.add(new Job(0, i));
+        List<NextAction> actions = runJobs(provider, dp, List.of(candidate), seed, models, parallelism, jobs);
+        List<ProbeResult.Sample> samples = new ArrayList<>();
+        for (int i = 0; i < n; i++) samples.add(new ProbeResult.Sample(i, i, actions.get(i)));
+        return result(provider, dp, sourceAttempt, candidate, label, seed, samples);
+    }
+
+    /**
+     * Two candidates at one decision point, {@code n} samples each, interleaved: round {@code r} holds
+     * sample {@code r} of both (in alternating order) and the rounds are queued in order, so whatever
+     * runs side by side (and shares a provider's load, a batch's correlation) holds both candidates alike.
+     */
+    public static Comparison compare(BenchmarkProvider provider, DecisionPoint dp, long sourceAttempt, ModelRef first, String firstLabel,
+                                     ModelRef second, String secondLabel, int n, long seed, Function<ModelRef, Candidate> models,
+                                     int parallelism) throws InterruptedException {
+        checkCounts(n, parallelism);
+        resolve(provider, dp, first, seed, models);
+        resolve(provider, dp, second, seed, models);
+        List<Job> jobs = new ArrayList<>();
+        for (int r = 0; r < n; r++) {
+            if (r % 2 == 0) { jobs.add(new Job(0, r)); jobs.add(new Job(1, r)); }
+            else { jobs.add(new Job(1, r)); jobs.add(new Job(0, r)); }
+        }
+        List<NextAction> actions = runJobs(provider, dp, List.of(first, second), seed, models, parallelism, jobs);
+        List<List<ProbeResult.Sample>> by = List.of(new ArrayList<>(), new ArrayList<>());
+        for (int j = 0; j < jobs.size(); j++) by.get(jobs.get(j).candidate()).add(new ProbeResult.Sample(jobs.get(j).round(), jobs.get(j).round(), actions.get(j)));
+        for (List<ProbeResult.Sample> l : by) l.sort((x, y) -> Integer.compare(x.index(), y.index()));
+        ProbeResult a = result(provider, dp, sourceAttempt, first, firstLabel, seed, by.get(0));
+        ProbeResult b = result(provider, dp, sourceAttempt, second, secondLabel, seed, by.get(1));
+        return new Comparison(a, b, Comparison.test(a, b));
+    }
+
+    private record Job(int candidate, int round) {}
+
+    private static List<NextAction> runJobs(BenchmarkProvider provider, DecisionPoint dp, List<ModelRef> candidates, long seed,
+                                            Function<ModelRef, Candidate> models, int parallelism, List<Job> jobs) throws InterruptedException {
+        try (ExecutorService pool = Executors.newFixedThreadPool(Math.min(parallelism, jobs.size()),
+                r -> Thread.ofPlatform().name("probe").daemon(true).unstarted(r))) {
+            List<Future<NextAction>> fs = new ArrayList<>();
+            for (Job j : jobs) {
+                fs.add(pool.submit(() -> {
+                    Candidate c;
+                    try {
+                        c = resolve(provider, dp, candidates.get(j.candidate()), seed + j.round(), models);
+                    } catch (RuntimeException e) {
+                        return NextAction.failed(e.getMessage());
+                    }
+                    return dp.answer(c);
+                }));
+            }
+            List<NextAction> out = new ArrayList<>();
+            for (Future<NextAction> f : fs) {
+                try {
+                    out.add(f.get());
+                } catch (ExecutionException e) {
+                    out.add(NextAction.failed(String.valueOf(e.getCause())));
+                }
+            }
+            return out;
+        }
+    }
+
+    /** The candidate for one sample: the model with {@code seed} among its request options; scripted ones from the benchmark. */
+    private static Candidate resolve(BenchmarkProvider provider, DecisionPoint dp, ModelRef ref, long seed, Function<ModelRef, Candidate> models) {
+        ModelRef seeded = new ModelRef(ref.provider(), ref.model(), ref.options().with("seed", PyInt.of(seed)));
+        return ref.provider().equals(BenchmarkProvider.SCRIPTED) ? provider.scripted("agent", seeded, dp.env()) : models.apply(seeded);
+    }
+
+    private static ProbeResult result(BenchmarkProvider provider, DecisionPoint dp, long sourceAttempt, ModelRef candidate, String label, long seed,
+                                      List<ProbeResult.Sample> samples) {
+        return new ProbeResult(provider.name(), dp.env().taskId(), dp.env().id(), sourceAttempt, dp.at(), dp.customerMessage(),
+                label == null ? candidate.toString() : label, candidate, seed, dp.recorded().orElse(null), samples);
+    }
+
+    private static void checkCounts(int n, int parallelism) {
+        if (n < 1) throw new IllegalArgumentException("a probe takes at least 1 sample, not " + n);
+        if (parallelism < 1) throw new IllegalArgumentException("parallelism must be at least 1, not " + parallelism);
+    }
+}

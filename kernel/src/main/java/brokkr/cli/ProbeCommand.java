@@ -1,0 +1,186 @@
+package brokkr.cli;
+
+import brokkr.eval.AgentDef;
+import brokkr.eval.Attempt;
+import brokkr.eval.BenchmarkProvider;
+import brokkr.eval.DecisionPoint;
+import brokkr.eval.EnvironmentDef;
+import brokkr.eval.Evaluation;
+import brokkr.eval.ModelRef;
+import brokkr.experiment.ExperimentQuery;
+import brokkr.experiment.ExperimentStore;
+import brokkr.experiment.ProbeResult;
+import brokkr.experiment.ProbeStore;
+import brokkr.experiment.Probes;
+import brokkr.experiment.Registry;
+import brokkr.magics.ProbeCharts;
+import brokkr.magics.Rendering;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.knowm.xchart.CategoryChart;
+
+/**
+ * {@code ./brokkr probe ...}: a decision-point probe from the command line, printing the outcome table
+ * ({@link Probes}); the same engine as {@code %probe}. A probe of a store's attempt is kept in that store
+ * as a diagnostic probe record.
+ */
+public final class ProbeCommand implements Command {
+    @Override public String name() { return "probe"; }
+
+    @Override public String summary() { return "sample a candidate's next action at one decision point of a recorded episode (outcome classes, gold, p-value)"; }
+
+    @Override public String usage() {
+        return """
+                usage: ./brokkr probe DIR ATTEMPT_ID --at K --candidate C [-n N] [--vs C2] [--seed S] [--parallelism P] [--chart FILE.png]
+                       ./brokkr probe --domain NAME --task ID --at K --candidate C [--recorded-by R] [-n N] [--vs C2] [...]
+
+                  Rebuilds the world at the K-th customer message of a recorded episode by replaying its effects (not its
+                  models): attempt ATTEMPT_ID of the experiment store in DIR, or a run of the domain's scripted candidate R
+                  (default gold) on task ID. Then samples candidate C's answer to that one message N times (default 20),
+                  in parallel (P at a time, default 8), and prints the outcome classes (same tool and arguments, same
+                  tool, text reply, stop) with counts, the class matching the record's own next action marked '*'.
+                  With --vs C2 both candidates are sampled in the same rounds and Fisher's exact test compares how
+                  often they match gold (two-sided p-value). C is a scripted name (gold, stop, gold-50: gold in 50%
+                  of turns, seeded) or PROVIDER:MODEL (keys and base URLs from the environment); sample i gets the
+                  request seed S+i. A probe of DIR's attempt is stored there as a diagnostic probe record (table probe),
+                  never in a scorecard. --chart writes the decision-point probe chart as a PNG.""";
+    }
+
+    private static final Set<String> OPTIONS = Set.of("--at", "--candidate", "-n", "--vs", "--seed", "--parallelism", "--chart",
+            "--domain", "--task", "--recorded-by");
+
+    @Override public int run(List<String> args, PrintStream out, PrintStream err) throws Exception {
+        Map<String, String> o = new LinkedHashMap<>();
+        List<String> positionals = new ArrayList<>();
+        for (int i = 0; i < args.size(); i++) {
+            String a = args.get(i);
+            if (a.startsWith("-") && !isNumber(a)) {
+                String name = a.contains("=") ? a.substring(0, a.indexOf('=')) : a;
+                if (!OPTIONS.contains(name)) throw new UsageException("unknown option " + name);
+                String value;
+                if (a.contains("=")) value = a.substring(a.indexOf('=') + 1);
+                else if (i + 1 < args.size()) value = args.get(++i);
+                else throw new UsageException(name + " needs a value");
+                if (o.putIfAbsent(name, value) != null) throw new UsageException(name + " given twice");
+            } else {
+                positionals.add(a);
+            }
+        }
+        int at = positive("--at", require(o, "--at", "--at K (the customer message) is required"));
+        ModelRef candidate = candidate("--candidate", require(o, "--candidate", "--candidate C is required"));
+        ModelRef vs = o.containsKey("--vs") ? candidate("--vs", o.get("--vs")) : null;
+        int n = positive("-n", o.getOrDefault("-n", "20"));
+        int parallelism = positive("--parallelism", o.getOrDefault("--parallelism", String.valueOf(Probes.DEFAULT_PARALLELISM)));
+        long seed = whole("--seed", o.getOrDefault("--seed", "0"));
+        Registry registry = Registry.load();
+        Path dir = null;
+        long attemptId = 0;
+        BenchmarkProvider provider;
+        DecisionPoint dp;
+        try {
+            if (o.containsKey("--domain") || o.containsKey("--task")) {
+                if (!positionals.isEmpty()) throw new UsageException("give a store's DIR ATTEMPT_ID, or --domain and --task, not both");
+                provider = registry.benchmark(require(o, "--domain", "--domain NAME is required with --task"));
+                String task = require(o, "--task", "--task ID is required with --domain");
+                ModelRef by = candidate("--recorded-by", o.getOrDefault("--recorded-by", "gold"));
+                if (!by.provider().equals(BenchmarkProvider.SCRIPTED)) throw new UsageException("--recorded-by takes a scripted candidate's name");
+                EnvironmentDef env = provider.environment(task, Map.of());
+                Attempt record = Evaluation.evaluate(new Evaluation.Cell(provider, env, AgentDef.of(by, "tools", null), null, 0),
+                        Probes.registryModels(registry), new Evaluation.Recorder());
+                if (record.evidence().transcript().isNone()) throw new InputException("the run of " + by.model() + " on task " + task + " left no transcript: " + record.error());
+                dp = Probes.decisionPoint(provider, env, record.evidence().transcript(), at);
+            } else {
+                if (o.containsKey("--recorded-by")) throw new UsageException("--recorded-by goes with --domain and --task");
+                if (positionals.size() != 2) throw new UsageException("expected DIR ATTEMPT_ID (or --domain NAME --task ID), got " + positionals);
+                dir = Path.of(positionals.get(0));
+                if (!Files.isRegularFile(ExperimentStore.file(dir))) throw new InputException(dir + " holds no experiment (no " + ExperimentStore.FILE + ")");
+                attemptId = whole("ATTEMPT_ID", positionals.get(1));
+                Probes.Recorded rec;
+                try (ExperimentQuery q = ExperimentQuery.open(dir)) {
+                    rec = Probes.recorded(q, registry, attemptId);
+                }
+                provider = rec.provider();
+                dp = rec.at(at);
+            }
+        } catch (IllegalArgumentException e) {   // an unknown domain or task, a cut the record does not reach
+            throw new InputException(e.getMessage());
+        }
+        CategoryChart chart;
+        try {
+            if (vs == null) {
+                ProbeResult r = Probes.probe(provider, dp, attemptId, candidate, label(candidate), n, seed, Probes.registryModels(registry), parallelism);
+                out.println(r.table());
+                if (dir != null) out.println(stored(dir, st -> List.of(st.recordProbe(r))));
+                chart = ProbeCharts.probe(r);
+            } else {
+                Probes.Comparison c = Probes.compare(provider, dp, attemptId, candidate, label(candidate), vs, label(vs), n, seed,
+                        Probes.registryModels(registry), parallelism);
+                out.println(c.table());
+                if (dir != null) out.println(stored(dir, st -> st.recordComparison(c)));
+                chart = ProbeCharts.comparison(c);
+            }
+        } catch (IllegalArgumentException e) {   // an unknown candidate or model provider
+            throw new InputException(e.getMessage());
+        }
+        if (o.containsKey("--chart")) {
+            Path png = Path.of(o.get("--chart"));
+            if (png.toAbsolutePath().getParent() != null) Files.createDirectories(png.toAbsolutePath().getParent());
+            Files.write(png, Rendering.png(chart));
+            out.println("wrote " + png);
+        }
+        return 0;
+    }
+
+    private interface StoreWork { List<ProbeStore.ProbeRecord> run(ExperimentStore s); }
+
+    private static String stored(Path dir, StoreWork w) {
+        try (ExperimentStore st = ExperimentStore.openForRun(dir)) {
+            List<ProbeStore.ProbeRecord> recs = w.run(st);
+            return "stored in " + dir + " as diagnostic probe record(s) #" + String.join(", #", recs.stream().map(r -> String.valueOf(r.id())).toList());
+        } catch (IllegalStateException e) {
+            return "not stored: " + e.getMessage();
+        }
+    }
+
+    private static String label(ModelRef r) { return r.provider().equals(BenchmarkProvider.SCRIPTED) ? r.model() : r.toString(); }
+
+    private static boolean isNumber(String s) { return s.matches("-\\d+"); }
+
+    private static String require(Map<String, String> o, String name, String message) {
+        String v = o.get(name);
+        if (v == null) throw new UsageException(message);
+        return v;
+    }
+
+    private static ModelRef candidate(String option, String spec) {
+        try {
+            return Probes.candidate(spec);
+        } catch (IllegalArgumentException e) {
+            throw new UsageException(option + ": " + e.getMessage());
+        }
+    }
+
+    private static int positive(String name, String v) {
+        try {
+            int i = Integer.parseInt(v);
+            if (i >= 1) return i;
+        } catch (NumberFormatException ignored) {
+            // below
+        }
+        throw new UsageException(name + " takes a whole number of at least 1, not '" + v + "'");
+    }
+
+    private static long whole(String name, String v) {
+        try {
+            return Long.parseLong(v);
+        } catch (NumberFormatException e) {
+            throw new UsageException(name + " takes a whole number, not '" + v + "'");
+        }
+    }
+}

@@ -1,0 +1,119 @@
+package brokkr.magics;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import brokkr.eval.Exploration;
+import brokkr.experiment.ExperimentQuery;
+import brokkr.experiment.Experiments;
+import brokkr.experiment.FisherExact;
+import brokkr.experiment.ProbeResult;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** %probe, %checkpoint and %branch on tau2 retail through the provider contract (the magics name no domain). */
+class ProbeMagicsTest {
+    @TempDir Path tmp;
+
+    static String firstTaskWithGoldActions(Session s) {
+        return s.domain().tasks().stream().filter(r -> r.splits().contains("test") && r.goldActions() > 0).map(Exploration.TaskRow::id)
+                .findFirst().orElseThrow();
+    }
+
+    /** Where the charts go for a person to look at (target/probe-charts). */
+    static void save(String name, Figure f) throws Exception {
+        Path dir = Path.of("target", "probe-charts");
+        Files.createDirectories(dir);
+        Files.write(dir.resolve(name + ".png"), Rendering.png(f.chart()));
+    }
+
+    @Test void probeATaskOfTheLoadedDomain() throws Exception {
+        Session s = new Session();
+        s.magic("%domain load tau2-retail");
+        String task = firstTaskWithGoldActions(s);
+        var gold = (ProbeMagics.ProbeView) s.magic("%probe " + task + " 1 --candidate gold -n 8");
+        assertEquals(8, gold.result().matchesGold());
+        assertEquals(1, gold.outcomes().rowCount());
+        assertEquals("matches gold", gold.outcomes().stringColumn("vs gold").get(0));
+        var half = (ProbeMagics.ProbeView) s.magic("%probe " + task + " --at 1 --candidate gold-50 -n 20 --seed 3");
+        assertEquals(20, half.samples().rowCount());
+        assertEquals(20, half.outcomes().intColumn("count").sum(), 1e-9);
+        assertTrue(half.chart().getTitle().contains("customer message 1: gold-50 (20 samples)"), half.chart().getTitle());
+        assertTrue(half.chart().getSeriesMap().containsKey("matches the recorded (gold) next action"));
+        assertTrue(half.html().contains("<table") && half.text().contains("matches gold: " + half.result().matchesGold() + "/20"), half.text());
+        save("probe-gold-50", half);
+
+        var vs = (ProbeMagics.ComparisonView) s.magic("%probe " + task + " 1 --candidate gold --vs gold-50 -n 20 --seed 3");
+        int m = vs.comparison().second().matchesGold();
+        assertEquals(m, half.result().matchesGold());   // the same seeds give the same samples, interleaved or not
+        assertEquals(FisherExact.test(20, 0, m, 20 - m).pValue(), vs.comparison().test().pValue());
+        assertTrue(vs.chart().getTitle().contains("gold vs gold-50 (p = "), vs.chart().getTitle());
+        save("probe-gold-vs-gold-50", vs);
+
+        assertTrue(assertThrows(MagicUsageException.class, () -> s.magic("%probe " + task + " 9 --candidate gold")).getMessage()
+                .contains("the agent answered, not 9"));
+        assertTrue(assertThrows(MagicUsageException.class, () -> s.magic("%probe " + task + " 1")).getMessage().contains("--candidate"));
+        assertTrue(assertThrows(MagicUsageException.class, () -> s.magic("%probe " + task + " 1 --candidate nobody")).getMessage()
+                .contains("unknown tau2-retail candidate 'nobody'"));
+        assertTrue(assertThrows(MagicUsageException.class, () -> s.magic("%probe " + task + " 1 --candidate gold -n 0")).getMessage()
+                .contains("at least 1"));
+    }
+
+    @Test void probeARecordedAttemptOfAStoreAndKeepTheProbeOutOfTheScorecard() throws Exception {
+        Session s = new Session();
+        s.magic("%domain load tau2-retail");
+        String task = firstTaskWithGoldActions(s);
+        Path dir = tmp.resolve("exp");
+        s.magics().evalCell(s, "experiment", "--dir " + dir, """
+                name: retail-probe
+                domain: tau2-retail
+                tasks: ["%s"]
+                candidates:
+                  - {id: gold, provider: scripted, model: gold}
+                repetitions: 1
+                """.formatted(task));
+        var before = Experiments.scorecard(dir);
+        long attempt;
+        try (ExperimentQuery q = ExperimentQuery.open(dir)) {
+            attempt = q.attempts(false).getFirst().id();
+        }
+        var v = (ProbeMagics.ComparisonView) s.magic("%probe " + dir + " " + attempt + " --at 1 --candidate gold-50 -n 10 --vs gold");
+        assertEquals(10, v.comparison().second().matchesGold());
+        assertTrue(v.stored().startsWith("stored in " + dir + " as diagnostic probe records #1, #2"), v.stored());
+        try (ExperimentQuery q = ExperimentQuery.open(dir)) {
+            assertEquals(2, q.probes().size());
+            ProbeResult r = q.probes().getFirst().result();
+            assertEquals(attempt, r.sourceAttempt());
+            assertEquals(v.comparison().test().pValue(), q.probes().get(1).pValue());
+        }
+        assertEquals(before, Experiments.scorecard(dir));
+        assertTrue(assertThrows(MagicUsageException.class, () -> s.magic("%probe " + dir + " 999 --at 1 --candidate gold")).getMessage()
+                .contains("no attempt 999"));
+    }
+
+    @Test void checkpointAndBranches() throws Exception {
+        Session s = new Session();
+        s.magic("%domain load tau2-retail");
+        String task = firstTaskWithGoldActions(s);
+        var cp = (ProbeMagics.CheckpointView) s.magic("%checkpoint " + task + " --at 1");
+        assertEquals("cp1", cp.name());
+        assertTrue(cp.text().contains("held at customer message 1"), cp.text());
+        var b = (ProbeMagics.BranchesView) s.magic("%branch cp1 -n 3 --candidate gold,stop");
+        assertEquals(List.of("agent=scripted/gold", "agent=scripted/stop"), List.copyOf(b.byVariant().keySet()));
+        assertTrue(b.byVariant().get("agent=scripted/gold").stream().allMatch(a -> a.reward() == 1.0));
+        assertTrue(b.byVariant().get("agent=scripted/stop").stream().allMatch(a -> a.reward() == 0.0));
+        assertEquals(6, b.table().rowCount());
+        var again = (ProbeMagics.BranchesView) s.magic("%branch cp1 -n 2");
+        assertEquals(3, again.byVariant().size());
+        assertEquals(8, again.table().rowCount());
+        assertTrue(again.chart().getTitle().contains("8 branches"), again.chart().getTitle());
+        save("branches", again);
+        assertTrue(assertThrows(MagicUsageException.class, () -> s.magic("%branch cp7 -n 2")).getMessage().contains("no checkpoint 'cp7'"));
+        assertTrue(assertThrows(MagicUsageException.class, () -> s.magic("%checkpoint " + task + " --at 40")).getMessage()
+                .contains("before customer message 40"));
+    }
+}
