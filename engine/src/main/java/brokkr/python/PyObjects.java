@@ -129,6 +129,17 @@ public final class PyObjects {
 
     public static boolean isNone(Object o) { return o == PyNone.NONE; }
 
+    /** Raises CPython's {@code TypeError: unhashable type: 'list'} for a list, dict or set (also inside a tuple). */
+    public static void requireHashable(Object o) {
+        switch (o) {
+            case List<?> l -> throw PyException.typeError("unhashable type: 'list'");
+            case Map<?, ?> m -> throw PyException.typeError("unhashable type: 'dict'");
+            case PySet s when !s.frozen() -> throw PyException.typeError("unhashable type: 'set'");
+            case PyTuple t -> t.items().forEach(PyObjects::requireHashable);
+            default -> { }
+        }
+    }
+
     /** An int or bool (Python's {@code isinstance(x, int)}). */
     public static boolean isInt(Object o) { return o instanceof BigInteger || o instanceof Boolean; }
 

@@ -1,0 +1,925 @@
+package brokkr.domains.bfcl.multiturn;
+
+import brokkr.python.PyException;
+import brokkr.python.PyInts;
+import java.math.BigInteger;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * Parses a string as CPython 3.11's {@code eval()} does (input mode "eval": an expression list) into a
+ * {@link PyExpr}, raising {@code SyntaxError}s with CPython's texts ({@code str(e)} is
+ * {@code "<msg> (<string>, line N)"}) for the malformed call strings models produce.
+ *
+ * <p>Error precedence follows CPython's pegen (Parser/pegen_errors.c {@code _PyPegen_set_syntax_error}):
+ * a tokenizer error anywhere in the source ({@code unmatched ')'}, unterminated string, leading zeros,
+ * ...) wins over every parser error, because CPython tokenizes the rest of the source before reporting
+ * one; a parse that runs into the end of the input inside brackets reports {@code '(' was never closed};
+ * otherwise the specific errors of the grammar's {@code invalid_*} rules this subset reaches, else
+ * {@code invalid syntax} at the furthest token read. {@code keyword argument repeated} is the
+ * compiler's check after a successful parse.
+ */
+final class PyParser {
+    private enum T { NAME, NUMBER, STRING, OP, NEWLINE, END, EOF_IN_BRACKETS }
+
+    private record Tok(T type, String text, int line, int start, Object value, int level) {}
+
+    private static final Set<String> KEYWORDS = Set.of("False", "None", "True", "and", "as", "assert", "async", "await",
+            "break", "class", "continue", "def", "del", "elif", "else", "except", "finally", "for", "from", "global", "if",
+            "import", "in", "is", "lambda", "nonlocal", "not", "or", "pass", "raise", "return", "try", "while", "with", "yield");
+
+    private static final String[] OPERATORS = {"**=", "//=", ">>=", "<<=", "...", "!=", "==", "<=", ">=", "**", "//", "->",
+            "+=", "-=", "*=", "/=", "%=", "&=", "|=", "^=", "@=", ":=", ">>", "<<", "(", ")", "[", "]", "{", "}", ",", ":",
+            ".", ";", "@", "=", "+", "-", "*", "/", "%", "&", "|", "^", "~", "<", ">"};
+
+    private final String src;
+    private final List<Tok> toks = new ArrayList<>();
+    /** The first tokenizer error, raised when the parser reaches it or fails anywhere. */
+    private PyException tokError;
+    private int pos;
+    private int furthest;
+
+    private PyParser(String src) { this.src = src; }
+
+    static PyException syntaxError(String msg, int line) {
+        return new PyException("SyntaxError", msg + " (<string>, line " + line + ")");
+    }
+
+    /** Parses {@code source} as {@code eval(source)} would. */
+    static PyExpr parse(String source) {
+        if (source.indexOf('\0') >= 0) throw new PyException("SyntaxError", "source code string cannot contain null bytes");
+        // bltinmodule.c builtin_eval_impl: leading spaces and tabs are stripped.
+        int i = 0;
+        while (i < source.length() && (source.charAt(i) == ' ' || source.charAt(i) == '\t')) i++;
+        PyParser p = new PyParser(source.substring(i));
+        p.tokenize();
+        PyExpr e;
+        try {
+            e = p.parseEval();
+        } catch (PyException err) {
+            if (p.tokError != null) throw p.tokError;
+            throw err;
+        }
+        checkRepeatedKeywords(e);
+        return e;
+    }
+
+    // ---------------------------------------------------------------- tokenizer
+
+    private void tokenize() {
+        Deque<int[]> parens = new ArrayDeque<>(); // {char, line}
+        int n = src.length();
+        int i = 0;
+        int line = 1;
+        boolean lineHasTokens = false;
+        while (true) {
+            if (i >= n) {
+                if (!parens.isEmpty()) {
+                    toks.add(new Tok(T.EOF_IN_BRACKETS, "", line, i, parens.peek(), parens.size()));
+                    return;
+                }
+                if (lineHasTokens) toks.add(new Tok(T.NEWLINE, "", line, i, null, 0));
+                toks.add(new Tok(T.END, "", toks.isEmpty() || onlyNewlines() ? 0 : line, i, null, 0));
+                return;
+            }
+            char c = src.charAt(i);
+            if (c == ' ' || c == '\t' || c == '\f') { i++; continue; }
+            if (c == '#') {
+                while (i < n && src.charAt(i) != '\n' && src.charAt(i) != '\r') i++;
+                continue;
+            }
+            if (c == '\\') {
+                if (i + 1 < n && src.charAt(i + 1) == '\n') { i += 2; line++; continue; }
+                if (i + 1 >= n) { fail("unexpected EOF while parsing", line); return; }
+                fail("unexpected character after line continuation character", line);
+                return;
+            }
+            if (c == '\n' || c == '\r') {
+                if (c == '\r' && i + 1 < n && src.charAt(i + 1) == '\n') i++;
+                i++;
+                if (parens.isEmpty() && lineHasTokens) {
+                    toks.add(new Tok(T.NEWLINE, "\n", line, i, null, 0));
+                    lineHasTokens = false;
+                }
+                line++;
+                continue;
+            }
+            if (!parens.isEmpty() || lineHasTokens || true) lineHasTokens = true;
+            int level = parens.size();
+            if (isIdStart(c)) {
+                int j = i;
+                while (j < n && isIdPart(src.charAt(j))) j++;
+                String word = src.substring(i, j);
+                if (j < n && (src.charAt(j) == '\'' || src.charAt(j) == '"') && isStringPrefix(word)) {
+                    int[] end = new int[2];
+                    Object value = string(j, word.toLowerCase(), line, end);
+                    if (value == null) return;
+                    toks.add(new Tok(T.STRING, src.substring(i, end[0]), line, i, value, level));
+                    line = end[1];
+                    i = end[0];
+                    continue;
+                }
+                toks.add(new Tok(T.NAME, word, line, i, null, level));
+                i = j;
+                continue;
+            }
+            if (c >= '0' && c <= '9' || c == '.' && i + 1 < n && Character.isDigit(src.charAt(i + 1))) {
+                int[] end = new int[1];
+                Object value = number(i, line, end);
+                if (value == null) return;
+                toks.add(new Tok(T.NUMBER, src.substring(i, end[0]), line, i, value, level));
+                i = end[0];
+                continue;
+            }
+            if (c == '\'' || c == '"') {
+                int[] end = new int[2];
+                Object value = string(i, "", line, end);
+                if (value == null) return;
+                toks.add(new Tok(T.STRING, src.substring(i, end[0]), line, i, value, level));
+                line = end[1];
+                i = end[0];
+                continue;
+            }
+            String op = null;
+            for (String o : OPERATORS) {
+                if (src.startsWith(o, i)) { op = o; break; }
+            }
+            if (op == null) {
+                if (c == '!') { fail("invalid syntax", line); return; }
+                int cp = src.codePointAt(i);
+                if (Character.isHighSurrogate(c) || cp > 127 || cp < 32 || c == '$' || c == '?' || c == '`') {
+                    if (cp > 127 && !Character.isIdentifierIgnorable(cp) && isPrintableChar(cp)) {
+                        fail("invalid character '" + new String(Character.toChars(cp)) + "' (U+" + String.format("%04X", cp) + ")", line);
+                    } else {
+                        fail("invalid non-printable character U+" + String.format("%04X", cp), line);
+                    }
+                    return;
+                }
+                fail("invalid syntax", line);
+                return;
+            }
+            switch (op) {
+                case "(", "[", "{" -> parens.push(new int[] {op.charAt(0), line});
+                case ")", "]", "}" -> {
+                    if (parens.isEmpty()) { fail("unmatched '" + op + "'", line); return; }
+                    int[] open = parens.pop();
+                    char want = open[0] == '(' ? ')' : open[0] == '[' ? ']' : '}';
+                    if (want != op.charAt(0)) {
+                        String msg = "closing parenthesis '" + op + "' does not match opening parenthesis '" + (char) open[0] + "'";
+                        if (open[1] != line) msg += " on line " + open[1];
+                        fail(msg, line);
+                        return;
+                    }
+                    level = parens.size();
+                }
+                default -> { }
+            }
+            toks.add(new Tok(T.OP, op, line, i, null, op.equals(")") || op.equals("]") || op.equals("}") ? level : parens.size()));
+            i += op.length();
+        }
+    }
+
+    private boolean onlyNewlines() {
+        for (Tok t : toks) if (t.type != T.NEWLINE) return false;
+        return true;
+    }
+
+    private static boolean isPrintableChar(int cp) {
+        int t = Character.getType(cp);
+        return t != Character.CONTROL && t != Character.FORMAT && t != Character.UNASSIGNED && t != Character.SURROGATE
+                && t != Character.PRIVATE_USE && t != Character.SPACE_SEPARATOR && t != Character.LINE_SEPARATOR
+                && t != Character.PARAGRAPH_SEPARATOR;
+    }
+
+    private void fail(String msg, int line) {
+        tokError = syntaxError(msg, line);
+    }
+
+    private static boolean isIdStart(char c) {
+        return c == '_' || Character.isLetter(c) || c > 127 && Character.isUnicodeIdentifierStart(c);
+    }
+
+    private static boolean isIdPart(char c) {
+        return c == '_' || Character.isLetterOrDigit(c) || c > 127 && Character.isUnicodeIdentifierPart(c) && !Character.isIdentifierIgnorable(c);
+    }
+
+    private static boolean isStringPrefix(String w) {
+        return switch (w.toLowerCase()) {
+            case "r", "u", "b", "br", "rb", "f", "fr", "rf" -> true;
+            default -> false;
+        };
+    }
+
+    /** Parses a string literal starting at the quote {@code q}; end[0] = index after it, end[1] = line after it. */
+    private Object string(int q, String prefix, int line, int[] end) {
+        char quote = src.charAt(q);
+        boolean triple = src.startsWith(String.valueOf(quote).repeat(3), q);
+        boolean raw = prefix.contains("r");
+        boolean bytes = prefix.contains("b");
+        int i = q + (triple ? 3 : 1);
+        int n = src.length();
+        int startLine = line;
+        StringBuilder sb = new StringBuilder();
+        while (true) {
+            if (i >= n) {
+                if (triple) fail("unterminated triple-quoted string literal (detected at line " + line + ")", startLine);
+                else fail("unterminated string literal (detected at line " + line + ")", startLine);
+                return null;
+            }
+            char c = src.charAt(i);
+            if (triple ? src.startsWith(String.valueOf(quote).repeat(3), i) : c == quote) {
+                i += triple ? 3 : 1;
+                break;
+            }
+            if (c == '\n' || c == '\r') {
+                if (!triple) {
+                    fail("unterminated string literal (detected at line " + line + ")", startLine);
+                    return null;
+                }
+                line++;
+                sb.append('\n');
+                if (c == '\r' && i + 1 < n && src.charAt(i + 1) == '\n') i++;
+                i++;
+                continue;
+            }
+            if (c == '\\') {
+                if (i + 1 >= n) { i++; continue; }
+                char d = src.charAt(i + 1);
+                if (raw) {
+                    sb.append(c).append(d);
+                    if (d == '\n') line++;
+                    i += 2;
+                    continue;
+                }
+                i += 2;
+                switch (d) {
+                    case '\n' -> line++;
+                    case '\\' -> sb.append('\\');
+                    case '\'' -> sb.append('\'');
+                    case '"' -> sb.append('"');
+                    case 'a' -> sb.append('\u0007');
+                    case 'b' -> sb.append('\b');
+                    case 'f' -> sb.append('\f');
+                    case 'n' -> sb.append('\n');
+                    case 'r' -> sb.append('\r');
+                    case 't' -> sb.append('\t');
+                    case 'v' -> sb.append('\u000b');
+                    case 'x', 'u', 'U' -> {
+                        int len = d == 'x' ? 2 : d == 'u' ? 4 : 8;
+                        if (bytes && d != 'x') { sb.append('\\').append(d); break; }
+                        int j = i;
+                        while (j < n && j - i < len && Character.digit(src.charAt(j), 16) >= 0) j++;
+                        if (j - i < len) {
+                            String kind = d == 'x' ? "truncated \\xXX escape" : d == 'u' ? "truncated \\uXXXX escape" : "truncated \\UXXXXXXXX escape";
+                            fail("(unicode error) 'unicodeescape' codec can't decode bytes in position " + (sb.length()) + "-"
+                                    + (sb.length() + 1 + (j - i)) + ": " + kind, startLine);
+                            return null;
+                        }
+                        int cp = Integer.parseInt(src.substring(i, j), 16);
+                        if (cp > 0x10FFFF) {
+                            fail("(unicode error) 'unicodeescape' codec can't decode bytes in position " + sb.length() + "-"
+                                    + (sb.length() + 9) + ": illegal Unicode character", startLine);
+                            return null;
+                        }
+                        sb.appendCodePoint(cp);
+                        i = j;
+                    }
+                    case 'N' -> {
+                        int close = src.indexOf('}', i);
+                        if (bytes || i >= n || src.charAt(i) != '{' || close < 0) {
+                            if (bytes) { sb.append("\\N"); break; }
+                            fail("(unicode error) 'unicodeescape' codec can't decode bytes in position " + sb.length() + "-"
+                                    + (sb.length() + 1) + ": malformed \\N character escape", startLine);
+                            return null;
+                        }
+                        try {
+                            sb.appendCodePoint(Character.codePointOf(src.substring(i + 1, close)));
+                        } catch (IllegalArgumentException e) {
+                            fail("(unicode error) 'unicodeescape' codec can't decode bytes in position " + sb.length() + "-"
+                                    + (sb.length() + close - i + 2) + ": unknown Unicode character name", startLine);
+                            return null;
+                        }
+                        i = close + 1;
+                    }
+                    default -> {
+                        if (d >= '0' && d <= '7') {
+                            int j = i - 1;
+                            int v = 0;
+                            while (j < n && j < i + 2 && src.charAt(j) >= '0' && src.charAt(j) <= '7') v = v * 8 + (src.charAt(j++) - '0');
+                            sb.appendCodePoint(v);
+                            i = j;
+                        } else {
+                            sb.append('\\').append(d); // an unknown escape keeps its backslash (a DeprecationWarning only)
+                        }
+                    }
+                }
+                continue;
+            }
+            sb.append(c);
+            i++;
+        }
+        end[0] = i;
+        end[1] = line;
+        String s = sb.toString();
+        if (bytes) return new PyBuiltins.Bytes(s);
+        return s;
+    }
+
+    /** Parses a number literal; end[0] = index after it. */
+    private Object number(int i, int line, int[] end) {
+        int n = src.length();
+        int j = i;
+        char c = src.charAt(i);
+        if (c == '0' && i + 1 < n && "xXoObB".indexOf(src.charAt(i + 1)) >= 0) {
+            char kind = Character.toLowerCase(src.charAt(i + 1));
+            int radix = kind == 'x' ? 16 : kind == 'o' ? 8 : 2;
+            String name = kind == 'x' ? "hexadecimal" : kind == 'o' ? "octal" : "binary";
+            j = i + 2;
+            StringBuilder digits = new StringBuilder();
+            while (j < n) {
+                char d = src.charAt(j);
+                if (d == '_') {
+                    if (j + 1 >= n || Character.digit(src.charAt(j + 1), radix) < 0) {
+                        fail("invalid " + name + " literal", line);
+                        return null;
+                    }
+                    j++;
+                    continue;
+                }
+                if (Character.digit(d, radix) >= 0) { digits.append(d); j++; continue; }
+                if (Character.isDigit(d)) {
+                    fail("invalid digit '" + d + "' in " + name + " literal", line);
+                    return null;
+                }
+                break;
+            }
+            if (digits.isEmpty() || j < n && isIdPart(src.charAt(j))) {
+                fail("invalid " + name + " literal", line);
+                return null;
+            }
+            end[0] = j;
+            return new BigInteger(digits.toString(), radix);
+        }
+        StringBuilder text = new StringBuilder();
+        boolean isFloat = false;
+        j = digits(i, text, line);
+        if (j < 0) return null;
+        if (j < n && src.charAt(j) == '.') {
+            isFloat = true;
+            text.append('.');
+            j++;
+            if (j < n && Character.isDigit(src.charAt(j))) {
+                j = digits(j, text, line);
+                if (j < 0) return null;
+            }
+        }
+        if (j < n && (src.charAt(j) == 'e' || src.charAt(j) == 'E')) {
+            int k = j + 1;
+            if (k < n && (src.charAt(k) == '+' || src.charAt(k) == '-')) k++;
+            if (k < n && Character.isDigit(src.charAt(k))) {
+                isFloat = true;
+                text.append('e').append(src, j + 1, k);
+                j = digits(k, text, line);
+                if (j < 0) return null;
+            } else {
+                fail("invalid decimal literal", line);
+                return null;
+            }
+        }
+        boolean imaginary = false;
+        if (j < n && (src.charAt(j) == 'j' || src.charAt(j) == 'J')) {
+            imaginary = true;
+            j++;
+        }
+        if (j < n && isIdPart(src.charAt(j)) && !startsKeyword(j)) {
+            fail(imaginary ? "invalid imaginary literal" : "invalid decimal literal", line);
+            return null;
+        }
+        end[0] = j;
+        String t = text.toString();
+        if (imaginary) return new PyBuiltins.Complex(0.0, Double.parseDouble(t));
+        if (isFloat) return Double.parseDouble(t);
+        // tokenizer.c tok_get: a decimal integer other than zero may not start with 0
+        if (t.length() > 1 && t.charAt(0) == '0' && !t.chars().allMatch(ch -> ch == '0')) {
+            fail("leading zeros in decimal integer literals are not permitted; use an 0o prefix for octal integers", line);
+            return null;
+        }
+        return PyInts.parseDecimal(t, 0, t.length());
+    }
+
+    /** CPython allows keywords right after a number ({@code 1if x else y}, with a warning). */
+    private boolean startsKeyword(int j) {
+        for (String k : List.of("and", "else", "for", "if", "in", "is", "not", "or")) {
+            if (src.startsWith(k, j)) return true;
+        }
+        return false;
+    }
+
+    private int digits(int j, StringBuilder text, int line) {
+        int n = src.length();
+        while (j < n) {
+            char d = src.charAt(j);
+            if (Character.isDigit(d) && d < 128) { text.append(d); j++; continue; }
+            if (d == '_') {
+                if (j + 1 >= n || !Character.isDigit(src.charAt(j + 1))) {
+                    fail("invalid decimal literal", line);
+                    return -1;
+                }
+                j++;
+                continue;
+            }
+            break;
+        }
+        return j;
+    }
+
+    // ---------------------------------------------------------------- parser
+
+    private Tok peek() {
+        if (pos >= toks.size()) {
+            if (tokError != null) throw tokError;
+            return toks.getLast();
+        }
+        if (pos > furthest) furthest = pos;
+        return toks.get(pos);
+    }
+
+    private Tok peekAt(int k) {
+        int save = pos;
+        pos += k;
+        try {
+            return peek();
+        } finally {
+            pos = save;
+        }
+    }
+
+    private boolean isOp(String op) {
+        Tok t = peek();
+        return t.type == T.OP && t.text.equals(op);
+    }
+
+    private boolean isKw(String kw) {
+        Tok t = peek();
+        return t.type == T.NAME && t.text.equals(kw);
+    }
+
+    private Tok next() {
+        Tok t = peek();
+        pos++;
+        return t;
+    }
+
+    private void expectOp(String op) {
+        if (!isOp(op)) throw generic();
+        pos++;
+    }
+
+    /** The generic error at the furthest token the parse read. */
+    private PyException generic() {
+        peek();
+        Tok t = toks.get(Math.min(furthest, toks.size() - 1));
+        if (t.type == T.EOF_IN_BRACKETS) {
+            int[] open = (int[]) t.value;
+            return syntaxError("'" + (char) open[0] + "' was never closed", open[1]);
+        }
+        return syntaxError("invalid syntax", t.line);
+    }
+
+    private PyExpr parseEval() {
+        if (peek().type == T.END) throw syntaxError("invalid syntax", peek().line);
+        PyExpr e = expressions();
+        while (peek().type == T.NEWLINE) pos++;
+        if (peek().type != T.END) {
+            checkForgottenComma(e);
+            throw generic();
+        }
+        return e;
+    }
+
+    /** {@code expressions: expression (',' expression)* [',']} (star expressions allowed in the tuple). */
+    private PyExpr expressions() {
+        PyExpr first = starOrExpression();
+        if (!isOp(",")) {
+            if (first instanceof PyExpr.Starred) throw syntaxError("can't use starred expression here", peek().line);
+            return first;
+        }
+        List<PyExpr> items = new ArrayList<>();
+        items.add(first);
+        while (isOp(",")) {
+            pos++;
+            if (!startsExpression()) break;
+            items.add(starOrExpression());
+        }
+        return new PyExpr.Tuple(items);
+    }
+
+    private PyExpr starOrExpression() {
+        if (isOp("*")) {
+            pos++;
+            return new PyExpr.Starred(orExpr());
+        }
+        return expression();
+    }
+
+    private boolean startsExpression() {
+        Tok t = peek();
+        return switch (t.type) {
+            case NAME -> !KEYWORDS.contains(t.text) || Set.of("True", "False", "None", "not", "lambda", "await").contains(t.text);
+            case NUMBER, STRING -> true;
+            case OP -> Set.of("(", "[", "{", "-", "+", "~", "*", "...").contains(t.text);
+            default -> false;
+        };
+    }
+
+    private PyExpr expression() {
+        if (isKw("lambda")) throw generic();
+        PyExpr body = disjunction();
+        if (isKw("if")) {
+            pos++;
+            PyExpr test = disjunction();
+            if (!isKw("else")) {
+                Tok t = peek();
+                if (!(t.type == T.OP && t.text.equals(":"))) {
+                    throw syntaxError("expected 'else' after 'if' expression", t.line);
+                }
+                throw generic();
+            }
+            pos++;
+            PyExpr orElse = expression();
+            return new PyExpr.IfExp(test, body, orElse);
+        }
+        return body;
+    }
+
+    private PyExpr disjunction() {
+        PyExpr first = conjunction();
+        if (!isKw("or")) return first;
+        List<PyExpr> values = new ArrayList<>(List.of(first));
+        while (isKw("or")) { pos++; values.add(conjunction()); }
+        return new PyExpr.BoolOp("or", values);
+    }
+
+    private PyExpr conjunction() {
+        PyExpr first = inversion();
+        if (!isKw("and")) return first;
+        List<PyExpr> values = new ArrayList<>(List.of(first));
+        while (isKw("and")) { pos++; values.add(inversion()); }
+        return new PyExpr.BoolOp("and", values);
+    }
+
+    private PyExpr inversion() {
+        if (isKw("not")) {
+            pos++;
+            return new PyExpr.Unary("not", inversion());
+        }
+        return comparison();
+    }
+
+    private PyExpr comparison() {
+        PyExpr left = orExpr();
+        List<String> ops = new ArrayList<>();
+        List<PyExpr> rights = new ArrayList<>();
+        while (true) {
+            Tok t = peek();
+            String op = null;
+            if (t.type == T.OP && Set.of("==", "!=", "<", ">", "<=", ">=").contains(t.text)) { op = t.text; pos++; }
+            else if (isKw("in")) { op = "in"; pos++; }
+            else if (isKw("not") && peekAt(1).type == T.NAME && peekAt(1).text.equals("in")) { op = "not in"; pos += 2; }
+            else if (isKw("is")) {
+                pos++;
+                if (isKw("not")) { pos++; op = "is not"; } else op = "is";
+            }
+            if (op == null) break;
+            ops.add(op);
+            rights.add(orExpr());
+        }
+        return ops.isEmpty() ? left : new PyExpr.Compare(left, ops, rights);
+    }
+
+    private PyExpr orExpr() { return binaryLevel(0); }
+
+    private static final List<Set<String>> LEVELS = List.of(Set.of("|"), Set.of("^"), Set.of("&"), Set.of("<<", ">>"),
+            Set.of("+", "-"), Set.of("*", "/", "//", "%", "@"));
+
+    private PyExpr binaryLevel(int level) {
+        if (level == LEVELS.size()) return factor();
+        PyExpr left = binaryLevel(level + 1);
+        while (peek().type == T.OP && LEVELS.get(level).contains(peek().text)) {
+            String op = next().text;
+            left = new PyExpr.Binary(op, left, binaryLevel(level + 1));
+        }
+        return left;
+    }
+
+    private PyExpr factor() {
+        Tok t = peek();
+        if (t.type == T.OP && (t.text.equals("-") || t.text.equals("+") || t.text.equals("~"))) {
+            pos++;
+            return new PyExpr.Unary(t.text, factor());
+        }
+        return power();
+    }
+
+    private PyExpr power() {
+        PyExpr base = primary();
+        if (isOp("**")) {
+            pos++;
+            return new PyExpr.Binary("**", base, factor());
+        }
+        return base;
+    }
+
+    private PyExpr primary() {
+        PyExpr e = atom();
+        while (true) {
+            if (isOp(".")) {
+                pos++;
+                Tok name = peek();
+                if (name.type != T.NAME || KEYWORDS.contains(name.text)) throw generic();
+                pos++;
+                e = new PyExpr.Attr(e, name.text);
+            } else if (isOp("(")) {
+                pos++;
+                e = new PyExpr.Call(e, arguments());
+            } else if (isOp("[")) {
+                pos++;
+                e = new PyExpr.Subscript(e, slices());
+                expectOp("]");
+            } else {
+                return e;
+            }
+        }
+    }
+
+    private PyExpr slices() {
+        List<PyExpr> items = new ArrayList<>();
+        boolean tuple = false;
+        while (true) {
+            items.add(slice());
+            if (!isOp(",")) break;
+            tuple = true;
+            pos++;
+            if (isOp("]")) break;
+        }
+        return tuple ? new PyExpr.Tuple(items) : items.getFirst();
+    }
+
+    private PyExpr slice() {
+        PyExpr lower = null;
+        if (!isOp(":")) {
+            lower = starOrExpression();
+            if (!isOp(":")) return lower;
+        }
+        pos++;
+        PyExpr upper = isOp(":") || isOp("]") || isOp(",") ? null : expression();
+        PyExpr step = null;
+        if (isOp(":")) {
+            pos++;
+            step = isOp("]") || isOp(",") ? null : expression();
+        }
+        return new PyExpr.Slice(lower, upper, step);
+    }
+
+    /** After '(' up to and including ')'. */
+    private List<PyExpr.Arg> arguments() {
+        List<PyExpr.Arg> args = new ArrayList<>();
+        boolean sawKeyword = false;
+        boolean sawDoubleStar = false;
+        while (!isOp(")")) {
+            Tok start = peek();
+            if (isOp("**")) {
+                pos++;
+                args.add(new PyExpr.Arg(null, expression(), 2));
+                sawDoubleStar = true;
+            } else if (isOp("*")) {
+                pos++;
+                if (sawDoubleStar) throw syntaxError("iterable argument unpacking follows keyword argument unpacking", start.line);
+                args.add(new PyExpr.Arg(null, expression(), 1));
+            } else if (start.type == T.NAME && !KEYWORDS.contains(start.text) && peekAt(1).type == T.OP && peekAt(1).text.equals("=")) {
+                pos += 2;
+                args.add(new PyExpr.Arg(start.text, expression(), 0));
+                sawKeyword = true;
+            } else if (start.type == T.NAME && Set.of("True", "False", "None").contains(start.text)
+                    && peekAt(1).type == T.OP && peekAt(1).text.equals("=")) {
+                throw syntaxError("cannot assign to " + start.text, start.line);
+            } else {
+                if (!startsExpression()) throw generic();
+                PyExpr value = expression();
+                if (isOp("=")) {
+                    throw syntaxError("expression cannot contain assignment, perhaps you meant \"==\"?", start.line);
+                }
+                if (isKw("for") || isKw("async")) throw generic();
+                if (sawKeyword || sawDoubleStar) {
+                    throw syntaxError(sawDoubleStar ? "positional argument follows keyword argument unpacking"
+                            : "positional argument follows keyword argument", start.line);
+                }
+                args.add(new PyExpr.Arg(null, value, 0));
+            }
+            if (isOp(",")) { pos++; continue; }
+            if (!isOp(")")) {
+                checkForgottenComma(args.isEmpty() ? null : args.getLast().value());
+                throw generic();
+            }
+        }
+        pos++;
+        return args;
+    }
+
+    /**
+     * Grammar rule invalid_expression: an expression directly followed by another one inside brackets
+     * is "invalid syntax. Perhaps you forgot a comma?" (unless the first is a NAME followed by a STRING).
+     */
+    private void checkForgottenComma(PyExpr previous) {
+        if (previous == null || pos == 0 || !startsExpression()) return;
+        Tok prev = toks.get(pos - 1);
+        Tok here = peek();
+        if (here.type == T.STRING && prev.type == T.NAME && previous instanceof PyExpr.Name) return;
+        if (previous instanceof PyExpr.Name nm && (nm.id().equals("print") || nm.id().equals("exec"))) return;
+        int save = pos;
+        try {
+            expression();
+        } catch (PyException e) {
+            pos = save;
+            return;
+        }
+        Tok last = toks.get(pos - 1);
+        pos = save;
+        if (last.level == 0) return;
+        throw syntaxError("invalid syntax. Perhaps you forgot a comma?", here.line);
+    }
+
+    private PyExpr atom() {
+        Tok t = peek();
+        switch (t.type) {
+            case NAME -> {
+                pos++;
+                switch (t.text) {
+                    case "True": return new PyExpr.Const(Boolean.TRUE);
+                    case "False": return new PyExpr.Const(Boolean.FALSE);
+                    case "None": return new PyExpr.Const(brokkr.value.PyNone.NONE);
+                    default:
+                        if (KEYWORDS.contains(t.text)) { pos--; throw generic(); }
+                        return new PyExpr.Name(t.text);
+                }
+            }
+            case NUMBER -> {
+                pos++;
+                return new PyExpr.Const(t.value);
+            }
+            case STRING -> {
+                pos++;
+                Object v = t.value;
+                while (peek().type == T.STRING) {
+                    Object more = next().value;
+                    if ((v instanceof PyBuiltins.Bytes) != (more instanceof PyBuiltins.Bytes)) {
+                        throw syntaxError("cannot mix bytes and nonbytes literals", t.line);
+                    }
+                    v = v instanceof PyBuiltins.Bytes a ? new PyBuiltins.Bytes(a.latin1() + ((PyBuiltins.Bytes) more).latin1())
+                            : (String) v + more;
+                }
+                return new PyExpr.Const(v);
+            }
+            case OP -> {
+                switch (t.text) {
+                    case "(" -> {
+                        pos++;
+                        if (isOp(")")) { pos++; return new PyExpr.Tuple(List.of()); }
+                        PyExpr first = starOrExpression();
+                        if (isOp(")")) {
+                            pos++;
+                            if (first instanceof PyExpr.Starred) throw syntaxError("cannot use starred expression here", t.line);
+                            return first;
+                        }
+                        if (isKw("for")) throw generic();
+                        if (!isOp(",")) {
+                            checkForgottenComma(first);
+                            throw generic();
+                        }
+                        List<PyExpr> items = new ArrayList<>(List.of(first));
+                        while (isOp(",")) {
+                            pos++;
+                            if (isOp(")")) break;
+                            items.add(starOrExpression());
+                        }
+                        if (!isOp(")")) {
+                            checkForgottenComma(items.getLast());
+                            throw generic();
+                        }
+                        pos++;
+                        return new PyExpr.Tuple(items);
+                    }
+                    case "[" -> {
+                        pos++;
+                        List<PyExpr> items = new ArrayList<>();
+                        while (!isOp("]")) {
+                            items.add(starOrExpression());
+                            if (isKw("for")) throw generic();
+                            if (isOp(",")) { pos++; continue; }
+                            if (!isOp("]")) {
+                                checkForgottenComma(items.getLast());
+                                throw generic();
+                            }
+                        }
+                        pos++;
+                        return new PyExpr.ListDisplay(items);
+                    }
+                    case "{" -> {
+                        pos++;
+                        return braces();
+                    }
+                    case "..." -> {
+                        pos++;
+                        return new PyExpr.Const(PyBuiltins.ELLIPSIS);
+                    }
+                    default -> throw generic();
+                }
+            }
+            default -> throw generic();
+        }
+    }
+
+    private PyExpr braces() {
+        if (isOp("}")) { pos++; return new PyExpr.DictDisplay(List.of(), List.of()); }
+        List<PyExpr> keys = new ArrayList<>();
+        List<PyExpr> values = new ArrayList<>();
+        List<PyExpr> items = new ArrayList<>();
+        Boolean dict = null;
+        while (!isOp("}")) {
+            if (isOp("**")) {
+                if (dict == Boolean.FALSE) throw generic();
+                dict = true;
+                pos++;
+                keys.add(null);
+                values.add(binaryLevel(0));
+            } else if (isOp("*")) {
+                if (dict == Boolean.TRUE) throw generic();
+                dict = false;
+                items.add(starOrExpression());
+            } else {
+                PyExpr k = expression();
+                if (isOp(":") && dict != Boolean.FALSE) {
+                    dict = true;
+                    pos++;
+                    keys.add(k);
+                    values.add(expression());
+                } else {
+                    if (dict == Boolean.TRUE) {
+                        if (isOp(",") || isOp("}")) throw syntaxError("':' expected after dictionary key", peek().line);
+                        throw generic();
+                    }
+                    dict = false;
+                    items.add(k);
+                }
+            }
+            if (isKw("for")) throw generic();
+            if (isOp(",")) { pos++; continue; }
+            if (!isOp("}")) {
+                checkForgottenComma(dict ? values.getLast() : items.getLast());
+                throw generic();
+            }
+        }
+        pos++;
+        return dict ? new PyExpr.DictDisplay(keys, values) : new PyExpr.SetDisplay(items);
+    }
+
+    /** compile.c validate_keywords / compiler_call_helper: "keyword argument repeated: x". */
+    private static void checkRepeatedKeywords(PyExpr e) {
+        switch (e) {
+            case PyExpr.Call c -> {
+                checkRepeatedKeywords(c.fn());
+                Set<String> seen = new HashSet<>();
+                for (PyExpr.Arg a : c.args()) {
+                    if (a.name() != null && !seen.add(a.name())) throw syntaxError("keyword argument repeated: " + a.name(), 1);
+                }
+                for (PyExpr.Arg a : c.args()) checkRepeatedKeywords(a.value());
+            }
+            case PyExpr.Attr a -> checkRepeatedKeywords(a.obj());
+            case PyExpr.Subscript s -> { checkRepeatedKeywords(s.obj()); checkRepeatedKeywords(s.index()); }
+            case PyExpr.Slice s -> {
+                if (s.lower() != null) checkRepeatedKeywords(s.lower());
+                if (s.upper() != null) checkRepeatedKeywords(s.upper());
+                if (s.step() != null) checkRepeatedKeywords(s.step());
+            }
+            case PyExpr.Tuple t -> t.items().forEach(PyParser::checkRepeatedKeywords);
+            case PyExpr.ListDisplay l -> l.items().forEach(PyParser::checkRepeatedKeywords);
+            case PyExpr.SetDisplay s -> s.items().forEach(PyParser::checkRepeatedKeywords);
+            case PyExpr.DictDisplay d -> {
+                d.keys().forEach(k -> { if (k != null) checkRepeatedKeywords(k); });
+                d.values().forEach(PyParser::checkRepeatedKeywords);
+            }
+            case PyExpr.Starred s -> checkRepeatedKeywords(s.value());
+            case PyExpr.Unary u -> checkRepeatedKeywords(u.operand());
+            case PyExpr.Binary b -> { checkRepeatedKeywords(b.left()); checkRepeatedKeywords(b.right()); }
+            case PyExpr.BoolOp b -> b.values().forEach(PyParser::checkRepeatedKeywords);
+            case PyExpr.Compare c -> { checkRepeatedKeywords(c.left()); c.rights().forEach(PyParser::checkRepeatedKeywords); }
+            case PyExpr.IfExp i -> { checkRepeatedKeywords(i.test()); checkRepeatedKeywords(i.body()); checkRepeatedKeywords(i.orElse()); }
+            case PyExpr.Const c -> { }
+            case PyExpr.Name n -> { }
+        }
+    }
+}
