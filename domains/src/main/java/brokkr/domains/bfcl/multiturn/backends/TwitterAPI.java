@@ -12,6 +12,7 @@ import brokkr.domains.bfcl.multiturn.Globals;
 import brokkr.domains.bfcl.multiturn.Method;
 import brokkr.domains.bfcl.multiturn.Outcome;
 import brokkr.domains.bfcl.multiturn.Scenario;
+import brokkr.domains.bfcl.multiturn.SharedList;
 import brokkr.python.PyException;
 import brokkr.python.PyObjectOps;
 import brokkr.python.PyObjects;
@@ -29,44 +30,22 @@ import org.pcollections.TreePVector;
  *
  * <p>Quirk: {@code post_tweet(content, tags=[], mentions=[])} — the default {@code mentions} list is one
  * object per process, shared by every tweet posted without that argument (in every instance), and
- * {@code mention()} extends a tweet's list in place. Such a tweet holds {@link #DEFAULT_MENTIONS}, which
- * stands for the process-global list kept in {@link Globals} under {@link #MENTIONS_CELL}. The default
+ * {@code mention()} extends a tweet's list in place. Such a tweet holds {@link #DEFAULT_MENTIONS}, a
+ * {@link SharedList} standing for the process-global list (resolved wherever it is rendered). The default
  * {@code tags} list is never changed in place, so a fresh empty list is the same.
  */
 public record TwitterAPI(Object username, Object password, Object authenticated, Object tweets, Object comments,
                          Object retweets, Object followingList, Object tweetCounter) implements Backend {
 
-    static final String MENTIONS_CELL = "TwitterAPI.post_tweet.mentions";
-
-    /** Marks a tweet's {@code mentions} as the shared default list. */
-    static final PyObjects.Custom DEFAULT_MENTIONS = new PyObjects.Custom() {
-        @Override public String pyTypeName() { return "list"; }
-        @Override public String pyRepr() { return "<the default mentions list>"; }
-    };
-
-    private static Object defaultMentions(Globals g) { return g.get(MENTIONS_CELL, TreePVector::empty); }
-
-    /** A tweet with the shared default mentions list resolved. */
-    private static Object resolve(Object tweet, Globals g) {
-        if (tweet instanceof Map<?, ?> m && m.get("mentions") == DEFAULT_MENTIONS) {
-            return PyObjects.setItem(m, "mentions", defaultMentions(g));
-        }
-        return tweet;
-    }
-
-    private static Object resolveTweets(Object tweets, Globals g) {
-        if (!(tweets instanceof Map<?, ?> m)) return tweets;
-        OrderedPMap<Object, Object> out = OrderedPMap.empty();
-        for (Map.Entry<?, ?> e : m.entrySet()) out = out.plus(e.getKey(), resolve(e.getValue(), g));
-        return out;
-    }
+    /** The default {@code mentions} list of {@code post_tweet}: one list per process. */
+    static final SharedList DEFAULT_MENTIONS = new SharedList("TwitterAPI.post_tweet.mentions");
 
     @Override public Map<String, Object> state(Globals globals) {
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("username", username);
         m.put("password", password);
         m.put("authenticated", authenticated);
-        m.put("tweets", resolveTweets(tweets, globals));
+        m.put("tweets", tweets);
         m.put("comments", comments);
         m.put("retweets", retweets);
         m.put("following_list", followingList);
@@ -136,7 +115,7 @@ public record TwitterAPI(Object username, Object password, Object authenticated,
         Object tweets = PyObjects.setItem(map(t.tweets, "__setitem__"), t.tweetCounter, tweet);
         TwitterAPI next = new TwitterAPI(t.username, t.password, t.authenticated, tweets, t.comments, t.retweets,
                 t.followingList, PyObjectOps.add(t.tweetCounter, BigInteger.ONE));
-        return out(next, g, resolve(tweet, g));
+        return out(next, g, tweet);
     }
 
     private static Outcome retweet(Backend b, Object[] a, Globals g) {
@@ -181,9 +160,9 @@ public record TwitterAPI(Object username, Object password, Object authenticated,
         if (!PyObjectOps.in(id, t.tweets)) return out(t, g, dict("error", "Tweet with ID " + str(id) + " not found."));
         Object tweet = PyObjectOps.getItem(t.tweets, id);
         Object mentions = PyObjectOps.getItem(tweet, "mentions");
-        if (mentions == DEFAULT_MENTIONS) {
-            Object shared = PyObjectOps.add(defaultMentions(g), TreePVector.from(PyObjectOps.iterate(a[1])));
-            return out(t, g.with(MENTIONS_CELL, shared), dict("mention_status", "Users mentioned successfully"));
+        if (mentions instanceof SharedList ref) {
+            Object shared = PyObjectOps.add(g.list(ref), TreePVector.from(PyObjectOps.iterate(a[1])));
+            return out(t, g.with(ref.cell(), shared), dict("mention_status", "Users mentioned successfully"));
         }
         if (!(mentions instanceof List<?>)) {
             throw PyException.attributeError("'" + PyObjects.typeName(mentions) + "' object has no attribute 'extend'");
@@ -224,14 +203,14 @@ public record TwitterAPI(Object username, Object password, Object authenticated,
     private static Outcome getTweet(Backend b, Object[] a, Globals g) {
         TwitterAPI t = self(b);
         if (!PyObjectOps.in(a[0], t.tweets)) return out(t, g, dict("error", "Tweet with ID " + str(a[0]) + " not found."));
-        return out(t, g, resolve(PyObjectOps.getItem(t.tweets, a[0]), g));
+        return out(t, g, PyObjectOps.getItem(t.tweets, a[0]));
     }
 
     private static Outcome userTweets(Backend b, Object[] a, Globals g) {
         TwitterAPI t = self(b);
         List<Object> out = new ArrayList<>();
         for (Object tweet : map(t.tweets, "values").values()) {
-            if (PyObjects.eq(PyObjectOps.getItem(tweet, "username"), a[0])) out.add(resolve(tweet, g));
+            if (PyObjects.eq(PyObjectOps.getItem(tweet, "username"), a[0])) out.add(tweet);
         }
         return out(t, g, TreePVector.from(out));
     }
@@ -247,7 +226,7 @@ public record TwitterAPI(Object username, Object password, Object authenticated,
                 for (Object tag : PyObjectOps.iterate(PyObjectOps.getItem(tweet, "tags"))) tags.add(PyObjectOps.lower(tag));
                 hit = tags.contains(keyword);
             }
-            if (hit) out.add(resolve(tweet, g));
+            if (hit) out.add(tweet);
         }
         return out(t, g, TreePVector.from(out));
     }
