@@ -159,7 +159,14 @@ public final class Executor {
         @Override public Object call(List<Object> args, Map<String, Object> kwargs) {
             Object[] bound = bind(qualname(), method.params(), args, kwargs);
             Session s = self.session();
-            Outcome out = method.body().call(s.world.instance(self.variable()), bound, s.world.globals());
+            Outcome out;
+            try {
+                out = method.body().call(s.world.instance(self.variable()), bound, s.world.globals());
+            } catch (Raised r) {
+                // upstream mutates in place: what the method changed before raising stays
+                s.world = s.world.with(self.variable(), r.self(), r.globals());
+                throw r;
+            }
             s.world = s.world.with(self.variable(), out.self(), out.globals());
             return out.result();
         }
