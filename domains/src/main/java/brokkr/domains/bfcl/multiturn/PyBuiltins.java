@@ -27,8 +27,15 @@ import org.pcollections.TreePVector;
  * print}), callables, and the few literal types beyond {@link PyObjects}' core ({@code bytes},
  * {@code complex}, {@code Ellipsis}); CPython 3.11's results and error texts.
  */
-final class PyBuiltins {
+public final class PyBuiltins {
     private PyBuiltins() {}
+
+    /** Calls the builtin {@code name} with positional arguments ({@code call("sum", numbers)}), as a call string would. */
+    public static Object call(String name, Object... args) {
+        Builtin b = ALL.get(name);
+        if (b == null) throw new IllegalArgumentException("no builtin " + name);
+        return b.call(List.of(args), Map.of());
+    }
 
     /** Something {@code f(...)} can call. */
     interface Callable extends PyObjects.Custom {
@@ -53,7 +60,7 @@ final class PyBuiltins {
         }
     }
 
-    record Complex(double re, double im) implements PyObjects.Custom {
+    public record Complex(double re, double im) implements PyObjects.Custom {
         @Override public String pyTypeName() { return "complex"; }
         @Override public String pyRepr() {
             String imag = PyFloats.repr(im).replaceAll("\\.0$", "") + "j";

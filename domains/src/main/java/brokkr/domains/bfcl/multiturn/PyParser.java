@@ -154,14 +154,14 @@ final class PyParser {
                 if (src.startsWith(o, i)) { op = o; break; }
             }
             if (op == null) {
-                if (c == '!') {
-                    // a lone '!' is an OP token the grammar has no use for (a parser error, not a tokenizer one)
+                if (c == '!' || c == '$' || c == '?' || c == '`') {
+                    // tokenizer.c PyToken_OneChar: an OP token the grammar has no use for (a parser error, not a tokenizer one)
                     toks.add(new Tok(T.OP, "!", line, i, null, parens.size()));
                     i++;
                     continue;
                 }
                 int cp = src.codePointAt(i);
-                if (Character.isHighSurrogate(c) || cp > 127 || cp < 32 || c == '$' || c == '?' || c == '`') {
+                if (Character.isHighSurrogate(c) || cp > 127 || cp < 32) {
                     if (cp > 127 && !Character.isIdentifierIgnorable(cp) && isPrintableChar(cp)) {
                         fail("invalid character '" + new String(Character.toChars(cp)) + "' (U+" + String.format("%04X", cp) + ")", line);
                     } else {

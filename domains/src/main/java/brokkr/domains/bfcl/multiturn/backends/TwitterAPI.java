@@ -31,11 +31,19 @@ import org.pcollections.TreePVector;
  * <p>Quirk: {@code post_tweet(content, tags=[], mentions=[])} — the default {@code mentions} list is one
  * object per process, shared by every tweet posted without that argument (in every instance), and
  * {@code mention()} extends a tweet's list in place. Such a tweet holds {@link #DEFAULT_MENTIONS}, a
- * {@link SharedList} standing for the process-global list (resolved wherever it is rendered). The default
+ * {@link SharedList} standing for the process-global list (resolved wherever it is rendered); so does
+ * every other tweet's list ({@link #MENTIONS_PREFIX}). The default
  * {@code tags} list is never changed in place, so a fresh empty list is the same.
  */
 public record TwitterAPI(Object username, Object password, Object authenticated, Object tweets, Object comments,
                          Object retweets, Object followingList, Object tweetCounter) implements Backend {
+
+    /**
+     * Every tweet's {@code mentions} list is a {@link SharedList} cell: {@code mention()} extends it in place
+     * upstream, and a tweet can be held in several places (a tweet dict passed as another tweet's
+     * {@code content} shows later mentions too).
+     */
+    static final String MENTIONS_PREFIX = "TwitterAPI.tweet.mentions";
 
     /** The default {@code mentions} list of {@code post_tweet}: one list per process. */
     static final SharedList DEFAULT_MENTIONS = new SharedList("TwitterAPI.post_tweet.mentions");
@@ -58,7 +66,15 @@ public record TwitterAPI(Object username, Object password, Object authenticated,
         Object tweets = Scenario.get(s, "tweets", dict());
         // {int(k): v for k, v in self.tweets.items()}
         OrderedPMap<Object, Object> byInt = OrderedPMap.empty();
-        for (Map.Entry<?, ?> e : map(tweets, "items").entrySet()) byInt = PyObjects.setItem(byInt, intOf(e.getKey()), e.getValue());
+        for (Map.Entry<?, ?> e : map(tweets, "items").entrySet()) {
+            Object tweet = e.getValue();
+            if (tweet instanceof Map<?, ?> tm && tm.get("mentions") instanceof List<?> l) {
+                Globals.Allocated cell = g.allocate(MENTIONS_PREFIX, l);
+                g = cell.globals();
+                tweet = PyObjects.setItem(tm, "mentions", cell.ref());
+            }
+            byInt = PyObjects.setItem(byInt, intOf(e.getKey()), tweet);
+        }
         TwitterAPI t = new TwitterAPI(
                 Scenario.get(s, "username", "john"),
                 Scenario.get(s, "password", "john123"),
@@ -111,7 +127,13 @@ public record TwitterAPI(Object username, Object password, Object authenticated,
     private static Outcome postTweet(Backend b, Object[] a, Globals g) {
         TwitterAPI t = self(b);
         if (!truthy(t.authenticated)) return out(t, g, dict("error", "User not authenticated. Please authenticate before posting."));
-        Object tweet = dict("id", t.tweetCounter, "username", t.username, "content", a[0], "tags", a[1], "mentions", a[2]);
+        Object mentions = a[2];
+        if (mentions instanceof List<?> l) {
+            Globals.Allocated cell = g.allocate(MENTIONS_PREFIX, l);
+            g = cell.globals();
+            mentions = cell.ref();
+        }
+        Object tweet = dict("id", t.tweetCounter, "username", t.username, "content", a[0], "tags", a[1], "mentions", mentions);
         Object tweets = PyObjects.setItem(map(t.tweets, "__setitem__"), t.tweetCounter, tweet);
         TwitterAPI next = new TwitterAPI(t.username, t.password, t.authenticated, tweets, t.comments, t.retweets,
                 t.followingList, PyObjectOps.add(t.tweetCounter, BigInteger.ONE));
