@@ -1,7 +1,6 @@
 package brokkr.domains.bfcl.multiturn;
 
 import brokkr.python.PyException;
-import brokkr.python.PyFloats;
 import brokkr.python.PyObjectOps;
 import brokkr.python.PyObjects;
 import brokkr.python.PyRound;
@@ -57,16 +56,6 @@ public final class PyBuiltins {
                 else sb.append(c);
             }
             return sb.append('\'').toString();
-        }
-    }
-
-    public record Complex(double re, double im) implements PyObjects.Custom {
-        @Override public String pyTypeName() { return "complex"; }
-        @Override public String pyRepr() {
-            String imag = PyFloats.repr(im).replaceAll("\\.0$", "") + "j";
-            if (re == 0.0 && Math.copySign(1.0, re) > 0) return imag;
-            String real = PyFloats.repr(re).replaceAll("\\.0$", "");
-            return "(" + real + (im >= 0 || Double.isNaN(im) ? "+" : "") + imag + ")";
         }
     }
 
@@ -145,8 +134,17 @@ public final class PyBuiltins {
             if (!PyObjects.isInt(nd)) {
                 throw PyException.typeError("'" + PyObjects.typeName(nd) + "' object cannot be interpreted as an integer");
             }
-            Value r = PyRound.round(x instanceof Double d ? new PyFloat(d) : new PyInt(PyObjects.asBigInteger(x)),
-                    PyObjects.asBigInteger(nd).intValue());
+            BigInteger n = PyObjects.asBigInteger(nd);
+            // floatobject.c double_round: beyond NDIGITS_MAX (323) x itself, below NDIGITS_MIN (-308) 0.0 * x
+            if (x instanceof Double d) {
+                if (n.compareTo(BigInteger.valueOf(323)) > 0) return d;
+                if (n.compareTo(BigInteger.valueOf(-308)) < 0) return 0.0 * d;
+            } else {
+                BigInteger i = PyObjects.asBigInteger(x);
+                if (n.signum() >= 0) return i;
+                if (n.negate().compareTo(BigInteger.valueOf(i.abs().toString().length() + 1L)) > 0) return BigInteger.ZERO;
+            }
+            Value r = PyRound.round(x instanceof Double d ? new PyFloat(d) : new PyInt(PyObjects.asBigInteger(x)), n.intValue());
             return PyObjects.fromValue(r);
         });
         def("int", true, (a, kw) -> {

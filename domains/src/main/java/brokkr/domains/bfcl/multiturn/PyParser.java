@@ -1,5 +1,6 @@
 package brokkr.domains.bfcl.multiturn;
 
+import brokkr.python.PyComplex;
 import brokkr.python.PyException;
 import brokkr.python.PyInts;
 import java.math.BigInteger;
@@ -411,7 +412,7 @@ final class PyParser {
         }
         end[0] = j;
         String t = text.toString();
-        if (imaginary) return new PyBuiltins.Complex(0.0, Double.parseDouble(t));
+        if (imaginary) return new PyComplex(0.0, Double.parseDouble(t));
         if (isFloat) return Double.parseDouble(t);
         // tokenizer.c tok_get: a decimal integer other than zero may not start with 0
         if (t.length() > 1 && t.charAt(0) == '0' && !t.chars().allMatch(ch -> ch == '0')) {
