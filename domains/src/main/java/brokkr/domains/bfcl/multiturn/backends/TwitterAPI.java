@@ -9,6 +9,7 @@ import static brokkr.python.PyObjects.truthy;
 import brokkr.domains.bfcl.multiturn.Backend;
 import brokkr.domains.bfcl.multiturn.BackendClass;
 import brokkr.domains.bfcl.multiturn.Globals;
+import brokkr.domains.bfcl.multiturn.Live;
 import brokkr.domains.bfcl.multiturn.Method;
 import brokkr.domains.bfcl.multiturn.Outcome;
 import brokkr.domains.bfcl.multiturn.Scenario;
@@ -98,6 +99,20 @@ public record TwitterAPI(Object username, Object password, Object authenticated,
         }
     }
 
+    /** The tweet stored under {@code key}, or null. */
+    private Object tweet(Object key) { return key == null ? null : map(tweets, "get").get(key); }
+
+    /** A stored tweet as a live result (found again by its key: tweets are never removed). */
+    private Live live(Object tweet) {
+        for (Map.Entry<?, ?> e : map(tweets, "items").entrySet()) {
+            if (e.getValue() == tweet) {
+                Object key = e.getKey();
+                return new Live(tweet, b2 -> ((TwitterAPI) b2).tweet(key));
+            }
+        }
+        return new Live(tweet, b2 -> null);
+    }
+
     private static Map<?, ?> map(Object o, String method) {
         if (o instanceof Map<?, ?> m) return m;
         throw PyException.attributeError("'" + PyObjects.typeName(o) + "' object has no attribute '" + method + "'");
@@ -137,7 +152,8 @@ public record TwitterAPI(Object username, Object password, Object authenticated,
         Object tweets = PyObjects.setItem(map(t.tweets, "__setitem__"), t.tweetCounter, tweet);
         TwitterAPI next = new TwitterAPI(t.username, t.password, t.authenticated, tweets, t.comments, t.retweets,
                 t.followingList, PyObjectOps.add(t.tweetCounter, BigInteger.ONE));
-        return out(next, g, tweet);
+        Object key = t.tweetCounter;
+        return out(next, g, new Live(tweet, b2 -> ((TwitterAPI) b2).tweet(key)));
     }
 
     private static Outcome retweet(Backend b, Object[] a, Globals g) {
@@ -206,7 +222,7 @@ public record TwitterAPI(Object username, Object password, Object authenticated,
     private static Outcome listFollowing(Backend b, Object[] a, Globals g) {
         TwitterAPI t = self(b);
         if (!truthy(t.authenticated)) return out(t, g, dict("error", "User not authenticated. Please authenticate before listing following."));
-        return out(t, g, dict("following_list", t.followingList));
+        return out(t, g, dict("following_list", new Live(t.followingList, b2 -> ((TwitterAPI) b2).followingList)));
     }
 
     private static Outcome unfollow(Backend b, Object[] a, Globals g) {
@@ -225,14 +241,16 @@ public record TwitterAPI(Object username, Object password, Object authenticated,
     private static Outcome getTweet(Backend b, Object[] a, Globals g) {
         TwitterAPI t = self(b);
         if (!PyObjectOps.in(a[0], t.tweets)) return out(t, g, dict("error", "Tweet with ID " + str(a[0]) + " not found."));
-        return out(t, g, PyObjectOps.getItem(t.tweets, a[0]));
+        Object stored = PyObjectOps.getItem(t.tweets, a[0]);
+        Object key = PyObjects.findKey(map(t.tweets, "get"), a[0]);
+        return out(t, g, new Live(stored, b2 -> ((TwitterAPI) b2).tweet(key)));
     }
 
     private static Outcome userTweets(Backend b, Object[] a, Globals g) {
         TwitterAPI t = self(b);
         List<Object> out = new ArrayList<>();
         for (Object tweet : map(t.tweets, "values").values()) {
-            if (PyObjects.eq(PyObjectOps.getItem(tweet, "username"), a[0])) out.add(tweet);
+            if (PyObjects.eq(PyObjectOps.getItem(tweet, "username"), a[0])) out.add(t.live(tweet));
         }
         return out(t, g, TreePVector.from(out));
     }
@@ -248,7 +266,7 @@ public record TwitterAPI(Object username, Object password, Object authenticated,
                 for (Object tag : PyObjectOps.iterate(PyObjectOps.getItem(tweet, "tags"))) tags.add(PyObjectOps.lower(tag));
                 hit = tags.contains(keyword);
             }
-            if (hit) out.add(tweet);
+            if (hit) out.add(t.live(tweet));
         }
         return out(t, g, TreePVector.from(out));
     }
@@ -256,7 +274,9 @@ public record TwitterAPI(Object username, Object password, Object authenticated,
     private static Outcome tweetComments(Backend b, Object[] a, Globals g) {
         TwitterAPI t = self(b);
         if (!PyObjectOps.in(a[0], t.tweets)) return out(t, g, dict("error", "Tweet with ID " + str(a[0]) + " not found."));
-        return out(t, g, PyObjects.get(map(t.comments, "get"), a[0], TreePVector.empty()));
+        Object key = PyObjects.findKey(map(t.comments, "get"), a[0]);
+        if (key == null) return out(t, g, TreePVector.empty());
+        return out(t, g, new Live(map(t.comments, "get").get(key), b2 -> map(((TwitterAPI) b2).comments, "get").get(key)));
     }
 
     private static Outcome userStats(Backend b, Object[] a, Globals g) {
