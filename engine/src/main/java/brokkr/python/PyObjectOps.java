@@ -257,10 +257,7 @@ public final class PyObjectOps {
                 for (Object o : t.items()) if (o == x || PyObjects.eq(o, x)) yield true;
                 yield false;
             }
-            case Map<?, ?> m -> {
-                PyObjects.requireHashable(x);
-                yield m.containsKey(x);
-            }
+            case Map<?, ?> m -> PyObjects.findKey(m, x) != null;
             case PySet s -> {
                 PyObjects.requireHashable(x);
                 yield s.contains(x);
@@ -303,10 +300,9 @@ public final class PyObjectOps {
     public static Object getItem(Object container, Object key) {
         switch (container) {
             case Map<?, ?> m -> {
-                PyObjects.requireHashable(key);
-                Object v = m.get(key);
-                if (v == null) throw new PyException("KeyError", PyObjects.repr(key));
-                return v;
+                Object k = PyObjects.findKey(m, key);
+                if (k == null) throw new PyException("KeyError", PyObjects.repr(key));
+                return m.get(k);
             }
             case List<?> l -> { return index("list", l, key); }
             case PyTuple t -> { return index("tuple", t.items(), key); }

@@ -129,6 +129,34 @@ public final class PyObjects {
 
     public static boolean isNone(Object o) { return o == PyNone.NONE; }
 
+    /**
+     * The key of {@code m} that equals {@code key} as a Python dict key, or Java null: Java equality, and
+     * for a number also a numerically equal key of another numeric type ({@code d[1.0]} and {@code d[True]}
+     * find the key {@code 1}, as {@code hash(1) == hash(1.0) == hash(True)}).
+     */
+    public static Object findKey(Map<?, ?> m, Object key) {
+        requireHashable(key);
+        if (m.containsKey(key)) return key;
+        if (isNumber(key) && !(key instanceof Double d && d.isNaN())) {
+            for (Object k : m.keySet()) if (isNumber(k) && eq(k, key)) return k;
+        }
+        return null;
+    }
+
+    /** {@code d[key] = value} on a persistent dict: an existing equal key keeps its object and position. */
+    public static OrderedPMap<Object, Object> setItem(Map<?, ?> d, Object key, Object value) {
+        @SuppressWarnings("unchecked")
+        OrderedPMap<Object, Object> m = d instanceof OrderedPMap<?, ?> o ? (OrderedPMap<Object, Object>) o : OrderedPMap.from((Map<Object, Object>) d);
+        Object existing = findKey(m, key);
+        return m.plus(existing != null ? existing : key, check(value));
+    }
+
+    /** {@code d.get(key, dflt)}. */
+    public static Object get(Map<?, ?> d, Object key, Object dflt) {
+        Object k = findKey(d, key);
+        return k == null ? dflt : d.get(k);
+    }
+
     /** Raises CPython's {@code TypeError: unhashable type: 'list'} for a list, dict or set (also inside a tuple). */
     public static void requireHashable(Object o) {
         switch (o) {

@@ -92,7 +92,7 @@ public final class Executor {
                 if (FORBIDDEN.contains(head)) throw new PyException("Exception", "Function call " + head + " is not allowed.");
                 PyExpr expr = PyParser.parse(call);
                 Object result = new PyEval(this::global).eval(expr);
-                return render(result);
+                return render(world.globals().resolve(result));
             } catch (PyException e) {
                 return "Error during execution: " + e.str();
             } catch (StackOverflowError e) {

@@ -1,6 +1,12 @@
 package brokkr.domains.bfcl.multiturn;
 
+import brokkr.python.PyTuple;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
 import java.util.function.Supplier;
+import org.pcollections.OrderedPMap;
+import org.pcollections.TreePVector;
 import org.pcollections.HashTreePMap;
 import org.pcollections.PMap;
 
@@ -13,6 +19,7 @@ import org.pcollections.PMap;
  * the ground truth's instances of one checker run see the same cells, as they share one process upstream.
  * A fresh {@link #EMPTY} is a pristine process.
  */
+@SuppressWarnings("unchecked")
 public record Globals(PMap<String, Object> cells) {
     public static final Globals EMPTY = new Globals(HashTreePMap.empty());
 
@@ -23,4 +30,38 @@ public record Globals(PMap<String, Object> cells) {
     }
 
     public Globals with(String cell, Object value) { return new Globals(cells.plus(cell, value)); }
+
+    /** The current list of a {@link SharedList}'s cell (empty if never written). */
+    public Object list(SharedList ref) { return get(ref.cell(), TreePVector::empty); }
+
+    /** {@code v} with every {@link SharedList} inside it replaced by its current list (the same object if there is none). */
+    public Object resolve(Object v) {
+        return switch (v) {
+            case SharedList ref -> resolve(list(ref));
+            case List<?> l -> {
+                List<Object> out = null;
+                for (int i = 0; i < l.size(); i++) {
+                    Object x = l.get(i), r = resolve(x);
+                    if (r != x && out == null) out = new ArrayList<>(l.subList(0, i));
+                    if (out != null) out.add(r);
+                }
+                yield out == null ? v : TreePVector.from(out);
+            }
+            case PyTuple t -> {
+                Object r = resolve(t.items());
+                yield r == t.items() ? v : new PyTuple((List<Object>) r);
+            }
+            case Map<?, ?> m -> {
+                boolean changed = false;
+                OrderedPMap<Object, Object> out = OrderedPMap.empty();
+                for (Map.Entry<?, ?> e : m.entrySet()) {
+                    Object r = resolve(e.getValue());
+                    changed |= r != e.getValue();
+                    out = out.plus(e.getKey(), r);
+                }
+                yield changed ? out : v;
+            }
+            default -> v;
+        };
+    }
 }

@@ -140,8 +140,7 @@ public final class MultiTurnConformance {
 
         private String compareStates(String when, World w, TaskSetup setup, PyDict expectedSha, PyDict expectedState) {
             for (String cls : setup.involvedClasses()) {
-                Backend b = w.instance(Executor.variable(model, true, setup.taskId(), cls));
-                Value state = StateDump.renderState(b.state(w.globals()));
+                Value state = StateDump.renderState(w.state(Executor.variable(model, true, setup.taskId(), cls)));
                 String sha = StateDump.sha(state);
                 Value want = expectedSha.get(cls);
                 if (want == null || !want.asStr().equals(sha)) {

@@ -24,7 +24,11 @@ import java.util.Set;
  * compiler's check after a successful parse.
  */
 final class PyParser {
-    private enum T { NAME, NUMBER, STRING, OP, NEWLINE, END, EOF_IN_BRACKETS }
+    /**
+     * SOFT_ERROR: a tokenizer error CPython reports only when the parser reaches it (tok->done set, no
+     * exception: a bad line continuation); tokenizing stops there, as the full-source check does.
+     */
+    private enum T { NAME, NUMBER, STRING, OP, NEWLINE, END, EOF_IN_BRACKETS, SOFT_ERROR }
 
     private record Tok(T type, String text, int line, int start, Object value, int level) {}
 
@@ -94,8 +98,9 @@ final class PyParser {
             }
             if (c == '\\') {
                 if (i + 1 < n && src.charAt(i + 1) == '\n') { i += 2; line++; continue; }
-                if (i + 1 >= n) { fail("unexpected EOF while parsing", line); return; }
-                fail("unexpected character after line continuation character", line);
+                // tokenizer.c: the string gets a final newline, so a backslash at the end continues into EOF
+                String msg = i + 1 >= n ? "unexpected EOF while parsing" : "unexpected character after line continuation character";
+                toks.add(new Tok(T.SOFT_ERROR, msg, line, i, null, parens.size()));
                 return;
             }
             if (c == '\n' || c == '\r') {
@@ -149,7 +154,12 @@ final class PyParser {
                 if (src.startsWith(o, i)) { op = o; break; }
             }
             if (op == null) {
-                if (c == '!') { fail("invalid syntax", line); return; }
+                if (c == '!') {
+                    // a lone '!' is an OP token the grammar has no use for (a parser error, not a tokenizer one)
+                    toks.add(new Tok(T.OP, "!", line, i, null, parens.size()));
+                    i++;
+                    continue;
+                }
                 int cp = src.codePointAt(i);
                 if (Character.isHighSurrogate(c) || cp > 127 || cp < 32 || c == '$' || c == '?' || c == '`') {
                     if (cp > 127 && !Character.isIdentifierIgnorable(cp) && isPrintableChar(cp)) {
@@ -442,10 +452,14 @@ final class PyParser {
     private Tok peek() {
         if (pos >= toks.size()) {
             if (tokError != null) throw tokError;
-            return toks.getLast();
+            Tok last = toks.getLast();
+            if (last.type == T.SOFT_ERROR) throw syntaxError(last.text, last.line);
+            return last;
         }
         if (pos > furthest) furthest = pos;
-        return toks.get(pos);
+        Tok t = toks.get(pos);
+        if (t.type == T.SOFT_ERROR) throw syntaxError(t.text, t.line);
+        return t;
     }
 
     private Tok peekAt(int k) {

@@ -24,4 +24,12 @@ public record World(PMap<String, Backend> instances, Globals globals) {
     public World withGlobals(Globals newGlobals) { return new World(instances, newGlobals); }
 
     public Map<String, Backend> asMap() { return instances; }
+
+    /** What the checker compares of an instance ({@link Backend#state}), process-global references resolved. */
+    @SuppressWarnings("unchecked")
+    public Map<String, Object> state(String variable) {
+        Backend b = instances.get(variable);
+        if (b == null) throw new IllegalArgumentException("no instance " + variable);
+        return (Map<String, Object>) globals.resolve(b.state(globals));
+    }
 }
