@@ -164,21 +164,13 @@ public final class PyObjectOps {
 
     private static Object floatPow(double x, double y) {
         if (x == 0.0 && y < 0) throw new PyException("ZeroDivisionError", "0.0 cannot be raised to a negative power");
-        if (x < 0 && y != Math.rint(y) && Double.isFinite(y)) {
-            return PyComplexPow.pow(x, y);
-        }
+        // floatobject.c float_pow: a negative base to a non-integral power is complex
+        if (x < 0 && y != Math.floor(y) && Double.isFinite(y)) return PyComplex.pow(x, y);
         double r = Math.pow(x, y);
         if (Double.isInfinite(r) && Double.isFinite(x) && Double.isFinite(y)) {
             throw new PyException("OverflowError", "(34, 'Numerical result out of range')");
         }
         return r;
-    }
-
-    /** A negative float to a fractional power is complex in Python 3; kept apart so the model can grow. */
-    static final class PyComplexPow {
-        static Object pow(double x, double y) {
-            throw new PyException("ValueError", "complex results are not supported: (" + PyFloats.repr(x) + ") ** " + PyFloats.repr(y));
-        }
     }
 
     public static Object neg(Object a) {
@@ -277,7 +269,7 @@ public final class PyObjectOps {
             case List<?> l -> new ArrayList<>(l);
             case PyTuple t -> new ArrayList<>(t.items());
             case Map<?, ?> m -> new ArrayList<>(m.keySet());
-            case PySet s -> new ArrayList<>(s.members());
+            case PySet s -> new ArrayList<>(s.iterationOrder());
             default -> throw PyException.typeError("'" + typeName(o) + "' object is not iterable");
         };
     }

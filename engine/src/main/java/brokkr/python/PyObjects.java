@@ -281,7 +281,7 @@ public final class PyObjects {
                 }
                 if (s.frozen()) sb.append("frozenset(");
                 sb.append('{');
-                items(s.members(), sb);
+                items(s.iterationOrder(), sb);
                 sb.append('}');
                 if (s.frozen()) sb.append(')');
             }

@@ -2,78 +2,67 @@ package brokkr.python;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.OptionalLong;
 
 /**
- * The order CPython 3.11 iterates a set in (what {@code repr(set)} and {@code for x in s} show), for members
- * added in the given order: Objects/setobject.c's open-addressing table ({@code set_add_entry}: start at
- * {@code hash & mask}, up to {@code LINEAR_PROBES} = 9 neighbours, then {@code perturb >>= 5;
- * i = (i * 5 + 1 + perturb) & mask}), 8 slots at first, grown to the smallest power of two above
- * {@code used * 4} (above 50,000 members {@code used * 2}) when {@code fill * 5 >= mask * 3}, the old table
- * re-inserted in slot order ({@code set_insert_clean}). Hashes are {@link PyHash}'s (PYTHONHASHSEED=0);
- * duplicates ({@code ==} with equal hash) keep the first. No member is ever removed here, so there are no dummies.
+ * The order in which CPython 3.11 iterates a set built by adding its members one by one (a set display,
+ * {@code set(list)}, {@code s.add}) and never shrunk: Objects/setobject.c's open-addressed table (8 slots to
+ * start, linear probes of up to 9 further slots, then perturbed probing; resized to 4 x used when 3/5 full,
+ * re-inserting in table order), with {@link PyHash}'s hashes. Members whose hash depends on an address (None,
+ * NaN, custom objects) leave the insertion order.
  */
 public final class PySetOrder {
     private PySetOrder() {}
 
     private static final int LINEAR_PROBES = 9;
     private static final int PERTURB_SHIFT = 5;
-    private static final int MIN_SIZE = 8;
 
-    /** The members of {@code set(members)} in CPython's iteration order. */
-    public static List<Object> order(List<?> members) {
-        Object[] keys = new Object[MIN_SIZE];
-        long[] hashes = new long[MIN_SIZE];
+    public static List<Object> order(List<Object> insertionOrder) {
+        int n = insertionOrder.size();
+        if (n < 2) return insertionOrder;
+        long[] hashes = new long[n];
+        for (int i = 0; i < n; i++) {
+            OptionalLong h = PyHash.hash(insertionOrder.get(i));
+            if (h.isEmpty()) return insertionOrder;
+            hashes[i] = h.getAsLong();
+        }
+        int mask = 7;
+        int[] table = newTable(mask);
         int used = 0;
-        for (Object m : members) {
-            long h = PyHash.hash(m);
-            int mask = keys.length - 1;
-            if (!add(keys, hashes, mask, m, h)) continue;
+        for (int k = 0; k < n; k++) {
+            insert(table, mask, hashes, k);
             used++;
             if ((long) used * 5 >= (long) mask * 3) {
                 int minused = used > 50000 ? used * 2 : used * 4;
-                int size = MIN_SIZE;
+                int size = 8;
                 while (size <= minused) size <<= 1;
-                Object[] nk = new Object[size];
-                long[] nh = new long[size];
-                for (int i = 0; i < keys.length; i++) if (keys[i] != null) insertClean(nk, nh, size - 1, keys[i], hashes[i]);
-                keys = nk;
-                hashes = nh;
+                int[] bigger = newTable(size - 1);
+                for (int slot : table) if (slot >= 0) insert(bigger, size - 1, hashes, slot);
+                table = bigger;
+                mask = size - 1;
             }
         }
-        List<Object> out = new ArrayList<>(used);
-        for (Object k : keys) if (k != null) out.add(k);
+        List<Object> out = new ArrayList<>(n);
+        for (int slot : table) if (slot >= 0) out.add(insertionOrder.get(slot));
         return out;
     }
 
-    /** set_add_entry without dummies; false when an equal member is present. */
-    private static boolean add(Object[] keys, long[] hashes, int mask, Object key, long hash) {
-        long perturb = hash;
-        int i = (int) (hash & mask);
-        while (true) {
-            int probes = i + LINEAR_PROBES <= mask ? LINEAR_PROBES : 0;
-            int j = i;
-            do {
-                if (keys[j] == null) {
-                    keys[j] = key;
-                    hashes[j] = hash;
-                    return true;
-                }
-                if (hashes[j] == hash && PyObjects.eq(keys[j], key)) return false;
-                j++;
-            } while (probes-- > 0);
-            perturb >>>= PERTURB_SHIFT;
-            i = (int) ((i * 5L + 1 + perturb) & mask);
-        }
+    private static int[] newTable(int mask) {
+        int[] t = new int[mask + 1];
+        java.util.Arrays.fill(t, -1);
+        return t;
     }
 
-    private static void insertClean(Object[] keys, long[] hashes, int mask, Object key, long hash) {
+    /** set_add_entry / set_insert_clean for a key known to be absent (no dummies: nothing is removed). */
+    private static void insert(int[] table, int mask, long[] hashes, int k) {
+        long hash = hashes[k];
         long perturb = hash;
         int i = (int) (hash & mask);
         while (true) {
-            if (keys[i] == null) { keys[i] = key; hashes[i] = hash; return; }
+            if (table[i] < 0) { table[i] = k; return; }
             if (i + LINEAR_PROBES <= mask) {
                 for (int j = 1; j <= LINEAR_PROBES; j++) {
-                    if (keys[i + j] == null) { keys[i + j] = key; hashes[i + j] = hash; return; }
+                    if (table[i + j] < 0) { table[i + j] = k; return; }
                 }
             }
             perturb >>>= PERTURB_SHIFT;

@@ -2,6 +2,9 @@ package brokkr.domains.bfcl.multiturn;
 
 import brokkr.python.PyException;
 import brokkr.python.PyObjects;
+import brokkr.python.PyTuple;
+import org.pcollections.OrderedPMap;
+import org.pcollections.TreePVector;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -15,6 +18,7 @@ import java.util.regex.Pattern;
  * does not hold yet, rewrites each call string to address them and evaluates it, rendering the result
  * as upstream does. A pure function of the world: {@code (world, calls) -> (world', results)}.
  */
+@SuppressWarnings("unchecked")
 public final class Executor {
     private Executor() {}
 
@@ -91,7 +95,7 @@ public final class Executor {
                 }
                 if (FORBIDDEN.contains(head)) throw new PyException("Exception", "Function call " + head + " is not allowed.");
                 PyExpr expr = PyParser.parse(call);
-                Object result = new PyEval(this::global).eval(expr);
+                Object result = PyEval.deep(new PyEval(this::global).eval(expr));
                 return render(world.globals().resolve(result));
             } catch (PyException e) {
                 return "Error during execution: " + e.str();
@@ -168,8 +172,47 @@ public final class Executor {
                 throw r;
             }
             s.world = s.world.with(self.variable(), out.self(), out.globals());
-            return out.result();
+            return liveRefs(out.result(), s, self.variable());
         }
+    }
+
+    /** The result with each {@link Live} (also inside lists, tuples and dicts) bound to its instance. */
+    private static Object liveRefs(Object v, Session s, String variable) {
+        return switch (v) {
+            case Live live -> new LiveRef(s, variable, live);
+            case List<?> l -> {
+                boolean any = false;
+                List<Object> out = new ArrayList<>(l.size());
+                for (Object x : l) {
+                    Object r = liveRefs(x, s, variable);
+                    any |= r != x;
+                    out.add(r);
+                }
+                yield any ? TreePVector.from(out) : v;
+            }
+            case PyTuple t -> {
+                Object r = liveRefs(t.items(), s, variable);
+                yield r == t.items() ? v : new PyTuple((List<Object>) r);
+            }
+            case Map<?, ?> m -> {
+                boolean any = false;
+                OrderedPMap<Object, Object> out = OrderedPMap.empty();
+                for (Map.Entry<?, ?> e : m.entrySet()) {
+                    Object r = liveRefs(e.getValue(), s, variable);
+                    any |= r != e.getValue();
+                    out = out.plus(e.getKey(), r);
+                }
+                yield any ? out : v;
+            }
+            default -> v;
+        };
+    }
+
+    /** A {@link Live} result of the instance {@code variable}, looked up in the session's current world. */
+    record LiveRef(Session session, String variable, Live live) implements PyObjects.Custom, PyEval.Deferred {
+        @Override public Object current() { return live.in(session.world.instance(variable)); }
+        @Override public String pyTypeName() { return PyObjects.typeName(current()); }
+        @Override public String pyRepr() { return PyObjects.repr(current()); }
     }
 
     /**

@@ -31,6 +31,16 @@ public record Globals(PMap<String, Object> cells) {
 
     public Globals with(String cell, Object value) { return new Globals(cells.plus(cell, value)); }
 
+    /** A new {@link SharedList} cell holding {@code value}, named {@code prefix#n} (n counts per process). */
+    public record Allocated(SharedList ref, Globals globals) {}
+
+    public Allocated allocate(String prefix, Object value) {
+        Object n = cells.get("$next-cell");
+        long next = n == null ? 0 : (Long) n;
+        SharedList ref = new SharedList(prefix + "#" + next);
+        return new Allocated(ref, new Globals(cells.plus("$next-cell", next + 1).plus(ref.cell(), value)));
+    }
+
     /** The current list of a {@link SharedList}'s cell (empty if never written). */
     public Object list(SharedList ref) { return get(ref.cell(), TreePVector::empty); }
 

@@ -1,7 +1,6 @@
 package brokkr.domains.bfcl.multiturn;
 
 import brokkr.python.PyException;
-import brokkr.python.PyFloats;
 import brokkr.python.PyObjectOps;
 import brokkr.python.PyObjects;
 import brokkr.python.PyRound;
@@ -27,8 +26,15 @@ import org.pcollections.TreePVector;
  * print}), callables, and the few literal types beyond {@link PyObjects}' core ({@code bytes},
  * {@code complex}, {@code Ellipsis}); CPython 3.11's results and error texts.
  */
-final class PyBuiltins {
+public final class PyBuiltins {
     private PyBuiltins() {}
+
+    /** Calls the builtin {@code name} with positional arguments ({@code call("sum", numbers)}), as a call string would. */
+    public static Object call(String name, Object... args) {
+        Builtin b = ALL.get(name);
+        if (b == null) throw new IllegalArgumentException("no builtin " + name);
+        return b.call(List.of(args), Map.of());
+    }
 
     /** Something {@code f(...)} can call. */
     interface Callable extends PyObjects.Custom {
@@ -50,16 +56,6 @@ final class PyBuiltins {
                 else sb.append(c);
             }
             return sb.append('\'').toString();
-        }
-    }
-
-    record Complex(double re, double im) implements PyObjects.Custom {
-        @Override public String pyTypeName() { return "complex"; }
-        @Override public String pyRepr() {
-            String imag = PyFloats.repr(im).replaceAll("\\.0$", "") + "j";
-            if (re == 0.0 && Math.copySign(1.0, re) > 0) return imag;
-            String real = PyFloats.repr(re).replaceAll("\\.0$", "");
-            return "(" + real + (im >= 0 || Double.isNaN(im) ? "+" : "") + imag + ")";
         }
     }
 
@@ -138,8 +134,17 @@ final class PyBuiltins {
             if (!PyObjects.isInt(nd)) {
                 throw PyException.typeError("'" + PyObjects.typeName(nd) + "' object cannot be interpreted as an integer");
             }
-            Value r = PyRound.round(x instanceof Double d ? new PyFloat(d) : new PyInt(PyObjects.asBigInteger(x)),
-                    PyObjects.asBigInteger(nd).intValue());
+            BigInteger n = PyObjects.asBigInteger(nd);
+            // floatobject.c double_round: beyond NDIGITS_MAX (323) x itself, below NDIGITS_MIN (-308) 0.0 * x
+            if (x instanceof Double d) {
+                if (n.compareTo(BigInteger.valueOf(323)) > 0) return d;
+                if (n.compareTo(BigInteger.valueOf(-308)) < 0) return 0.0 * d;
+            } else {
+                BigInteger i = PyObjects.asBigInteger(x);
+                if (n.signum() >= 0) return i;
+                if (n.negate().compareTo(BigInteger.valueOf(i.abs().toString().length() + 1L)) > 0) return BigInteger.ZERO;
+            }
+            Value r = PyRound.round(x instanceof Double d ? new PyFloat(d) : new PyInt(PyObjects.asBigInteger(x)), n.intValue());
             return PyObjects.fromValue(r);
         });
         def("int", true, (a, kw) -> {

@@ -25,6 +25,61 @@ final class PyEval {
 
     PyEval(Function<String, Object> globals) { this.globals = globals; }
 
+    /** A value that stands for another one, looked up when it is used ({@link Executor}'s live method results). */
+    interface Deferred {
+        Object current();
+    }
+
+    /** {@code v}, or what it stands for. */
+    static Object now(Object v) {
+        while (v instanceof Deferred d) v = d.current();
+        return v;
+    }
+
+    /** {@code v} with every {@link Deferred} inside containers replaced by what it stands for now. */
+    static Object deep(Object v) {
+        v = now(v);
+        return switch (v) {
+            case java.util.List<?> l -> {
+                java.util.List<Object> out = null;
+                for (int i = 0; i < l.size(); i++) {
+                    Object x = l.get(i), r = deep(x);
+                    if (r != x && out == null) out = new ArrayList<>(l.subList(0, i));
+                    if (out != null) out.add(r);
+                }
+                yield out == null ? v : TreePVector.from(out);
+            }
+            case PyTuple t -> {
+                Object r = deep(t.items());
+                yield r == t.items() ? v : new PyTuple(PyObjectOps.iterate(r));
+            }
+            case PySet s -> {
+                boolean changed = false;
+                LinkedHashSet<Object> out = new LinkedHashSet<>();
+                for (Object x : s.members()) {
+                    Object r = deep(x);
+                    changed |= r != x;
+                    out.add(r);
+                }
+                yield changed ? new PySet(out, s.frozen()) : v;
+            }
+            case Map<?, ?> m -> {
+                boolean changed = false;
+                OrderedPMap<Object, Object> out = OrderedPMap.empty();
+                for (Map.Entry<?, ?> en : m.entrySet()) {
+                    Object r = deep(en.getValue());
+                    changed |= r != en.getValue();
+                    out = out.plus(en.getKey(), r);
+                }
+                yield changed ? out : v;
+            }
+            default -> v;
+        };
+    }
+
+    /** Evaluates {@code e} for use: what a deferred value stands for. */
+    private Object use(PyExpr e) { return now(eval(e)); }
+
     Object eval(PyExpr e) {
         return switch (e) {
             case PyExpr.Const c -> c.value();
@@ -34,16 +89,17 @@ final class PyEval {
                 if (v == null) throw new PyException("NameError", "name '" + n.id() + "' is not defined");
                 yield v;
             }
-            case PyExpr.Attr a -> attribute(eval(a.obj()), a.name());
+            case PyExpr.Attr a -> attribute(use(a.obj()), a.name());
             case PyExpr.Call c -> call(c);
-            case PyExpr.Subscript s -> subscript(eval(s.obj()), eval(s.index()));
-            case PyExpr.Slice s -> new SliceObj(s.lower() == null ? PyNone.NONE : eval(s.lower()),
-                    s.upper() == null ? PyNone.NONE : eval(s.upper()), s.step() == null ? PyNone.NONE : eval(s.step()));
+            case PyExpr.Subscript s -> subscript(use(s.obj()), deep(eval(s.index())));
+            case PyExpr.Slice s -> new SliceObj(s.lower() == null ? PyNone.NONE : use(s.lower()),
+                    s.upper() == null ? PyNone.NONE : use(s.upper()), s.step() == null ? PyNone.NONE : use(s.step()));
             case PyExpr.Tuple t -> new PyTuple(items(t.items()));
             case PyExpr.ListDisplay l -> TreePVector.from(items(l.items()));
             case PyExpr.SetDisplay s -> {
                 LinkedHashSet<Object> members = new LinkedHashSet<>();
                 for (Object o : items(s.items())) {
+                    o = deep(o);
                     PyObjects.requireHashable(o);
                     members.add(o);
                 }
@@ -53,13 +109,13 @@ final class PyEval {
                 OrderedPMap<Object, Object> m = OrderedPMap.empty();
                 for (int i = 0; i < d.keys().size(); i++) {
                     if (d.keys().get(i) == null) {
-                        Object src = eval(d.values().get(i));
+                        Object src = deep(eval(d.values().get(i)));
                         if (!(src instanceof Map<?, ?> map)) {
                             throw PyException.typeError("'" + PyObjects.typeName(src) + "' object is not a mapping");
                         }
                         for (Map.Entry<?, ?> en : map.entrySet()) m = put(m, en.getKey(), en.getValue());
                     } else {
-                        Object k = eval(d.keys().get(i));
+                        Object k = deep(eval(d.keys().get(i)));
                         Object v = eval(d.values().get(i));
                         PyObjects.requireHashable(k);
                         m = put(m, k, v);
@@ -69,7 +125,7 @@ final class PyEval {
             }
             case PyExpr.Starred s -> throw new PyException("SyntaxError", "can't use starred expression here");
             case PyExpr.Unary u -> {
-                Object v = eval(u.operand());
+                Object v = use(u.operand());
                 yield switch (u.op()) {
                     case "-" -> PyObjectOps.neg(v);
                     case "+" -> PyObjectOps.pos(v);
@@ -78,26 +134,26 @@ final class PyEval {
                     default -> throw new IllegalStateException(u.op());
                 };
             }
-            case PyExpr.Binary b -> binary(b.op(), eval(b.left()), eval(b.right()));
+            case PyExpr.Binary b -> binary(b.op(), deep(eval(b.left())), deep(eval(b.right())));
             case PyExpr.BoolOp b -> {
                 Object v = null;
                 for (PyExpr x : b.values()) {
                     v = eval(x);
-                    boolean t = PyObjects.truthy(v);
+                    boolean t = PyObjects.truthy(now(v));
                     if (b.op().equals("or") ? t : !t) break;
                 }
                 yield v;
             }
             case PyExpr.Compare c -> {
-                Object left = eval(c.left());
+                Object left = deep(eval(c.left()));
                 for (int i = 0; i < c.ops().size(); i++) {
-                    Object right = eval(c.rights().get(i));
+                    Object right = deep(eval(c.rights().get(i)));
                     if (!compare(c.ops().get(i), left, right)) yield false;
                     left = right;
                 }
                 yield true;
             }
-            case PyExpr.IfExp i -> PyObjects.truthy(eval(i.test())) ? eval(i.body()) : eval(i.orElse());
+            case PyExpr.IfExp i -> PyObjects.truthy(use(i.test())) ? eval(i.body()) : eval(i.orElse());
         };
     }
 
@@ -110,7 +166,7 @@ final class PyEval {
         List<Object> out = new ArrayList<>(exprs.size());
         for (PyExpr x : exprs) {
             if (x instanceof PyExpr.Starred s) {
-                Object v = eval(s.value());
+                Object v = deep(eval(s.value()));
                 try {
                     out.addAll(PyObjectOps.iterate(v));
                 } catch (PyException err) {
@@ -124,11 +180,12 @@ final class PyEval {
     }
 
     private Object call(PyExpr.Call c) {
-        Object fn = eval(c.fn());
+        Object fn = use(c.fn());
         List<Object> args = new ArrayList<>();
         Map<String, Object> kwargs = new LinkedHashMap<>();
         for (PyExpr.Arg a : c.args()) {
-            Object v = eval(a.value());
+            // arguments are what the values are now (a callee sees the object, not a view of it)
+            Object v = deep(eval(a.value()));
             switch (a.star()) {
                 case 1 -> {
                     try {

@@ -1,5 +1,6 @@
 package brokkr.domains.bfcl.multiturn;
 
+import brokkr.python.PyComplex;
 import brokkr.python.PyException;
 import brokkr.python.PyInts;
 import java.math.BigInteger;
@@ -154,14 +155,14 @@ final class PyParser {
                 if (src.startsWith(o, i)) { op = o; break; }
             }
             if (op == null) {
-                if (c == '!') {
-                    // a lone '!' is an OP token the grammar has no use for (a parser error, not a tokenizer one)
+                if (c == '!' || c == '$' || c == '?' || c == '`') {
+                    // tokenizer.c PyToken_OneChar: an OP token the grammar has no use for (a parser error, not a tokenizer one)
                     toks.add(new Tok(T.OP, "!", line, i, null, parens.size()));
                     i++;
                     continue;
                 }
                 int cp = src.codePointAt(i);
-                if (Character.isHighSurrogate(c) || cp > 127 || cp < 32 || c == '$' || c == '?' || c == '`') {
+                if (Character.isHighSurrogate(c) || cp > 127 || cp < 32) {
                     if (cp > 127 && !Character.isIdentifierIgnorable(cp) && isPrintableChar(cp)) {
                         fail("invalid character '" + new String(Character.toChars(cp)) + "' (U+" + String.format("%04X", cp) + ")", line);
                     } else {
@@ -411,7 +412,7 @@ final class PyParser {
         }
         end[0] = j;
         String t = text.toString();
-        if (imaginary) return new PyBuiltins.Complex(0.0, Double.parseDouble(t));
+        if (imaginary) return new PyComplex(0.0, Double.parseDouble(t));
         if (isFloat) return Double.parseDouble(t);
         // tokenizer.c tok_get: a decimal integer other than zero may not start with 0
         if (t.length() > 1 && t.charAt(0) == '0' && !t.chars().allMatch(ch -> ch == '0')) {

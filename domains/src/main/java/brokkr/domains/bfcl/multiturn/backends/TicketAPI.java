@@ -9,6 +9,7 @@ import static brokkr.python.PyObjects.truthy;
 import brokkr.domains.bfcl.multiturn.Backend;
 import brokkr.domains.bfcl.multiturn.BackendClass;
 import brokkr.domains.bfcl.multiturn.Globals;
+import brokkr.domains.bfcl.multiturn.Live;
 import brokkr.domains.bfcl.multiturn.Method;
 import brokkr.domains.bfcl.multiturn.Outcome;
 import brokkr.domains.bfcl.multiturn.Scenario;
@@ -80,6 +81,12 @@ public record TicketAPI(Object ticketQueue, Object ticketCounter, Object current
 
     private static Object ticketItem(Object ticket, String key) { return PyObjectOps.getItem(ticket, key); }
 
+    /** The ticket object at queue position {@code i} (tickets never move: the queue only grows). */
+    private Object ticketAt(int i) {
+        List<Object> q = PyObjectOps.iterate(ticketQueue);
+        return i < q.size() ? q.get(i) : null;
+    }
+
     @SuppressWarnings("unchecked")
     private static Object setItem(Object ticket, String key, Object value) {
         if (!(ticket instanceof Map<?, ?> m)) {
@@ -99,14 +106,15 @@ public record TicketAPI(Object ticketQueue, Object ticketCounter, Object current
                 "priority", priority, "created_by", t.currentUser);
         PVector<Object> queue = asPVector(t.ticketQueue).plus(ticket);
         Object counter = PyObjectOps.add(t.ticketCounter, BigInteger.ONE);
-        return out(new TicketAPI(queue, counter, t.currentUser), g, ticket);
+        int index = queue.size() - 1;
+        return out(new TicketAPI(queue, counter, t.currentUser), g, new Live(ticket, b2 -> ((TicketAPI) b2).ticketAt(index)));
     }
 
     private static Outcome getTicket(Backend b, Object[] a, Globals g) {
         TicketAPI t = self(b);
         int i = t.find(a[0]);
         if (i < 0) return out(t, g, dict("error", "Ticket with ID " + str(a[0]) + " not found."));
-        return out(t, g, PyObjectOps.getItem(t.ticketQueue, BigInteger.valueOf(i)));
+        return out(t, g, new Live(t.ticketAt(i), b2 -> ((TicketAPI) b2).ticketAt(i)));
     }
 
     private static Outcome setStatus(Backend b, Object[] a, Globals g, String status, String verb) {
@@ -170,20 +178,24 @@ public record TicketAPI(Object ticketQueue, Object ticketCounter, Object current
         if (!truthy(t.currentUser)) {
             return out(t, g, PyObjects.list(dict("error", "User not authenticated. Please log in to view tickets.")));
         }
-        List<Object> mine = new ArrayList<>();
-        for (Object ticket : PyObjectOps.iterate(t.ticketQueue)) {
-            if (PyObjects.eq(ticketItem(ticket, "created_by"), t.currentUser)) mine.add(ticket);
+        List<Integer> mine = new ArrayList<>();
+        List<Object> queue = PyObjectOps.iterate(t.ticketQueue);
+        for (int i = 0; i < queue.size(); i++) {
+            if (PyObjects.eq(ticketItem(queue.get(i), "created_by"), t.currentUser)) mine.add(i);
         }
         if (truthy(status)) {
-            List<Object> filtered = new ArrayList<>();
-            for (Object ticket : mine) {
+            List<Integer> filtered = new ArrayList<>();
+            for (int i : mine) {
                 // ticket["status"].lower() == status.lower(), left operand first
-                String left = PyObjectOps.lower(ticketItem(ticket, "status"));
-                if (left.equals(PyObjectOps.lower(status))) filtered.add(ticket);
+                String left = PyObjectOps.lower(ticketItem(queue.get(i), "status"));
+                if (left.equals(PyObjectOps.lower(status))) filtered.add(i);
             }
             mine = filtered;
         }
-        return out(t, g, TreePVector.from(mine));
+        // a new list of the stored ticket objects
+        List<Object> tickets = new ArrayList<>();
+        for (int i : mine) tickets.add(new Live(queue.get(i), b2 -> ((TicketAPI) b2).ticketAt(i)));
+        return out(t, g, TreePVector.from(tickets));
     }
 
     public static final BackendClass CLASS = BackendClass.of("TicketAPI", false, TicketAPI::load, List.of(

@@ -9,6 +9,7 @@ import static brokkr.python.PyObjects.truthy;
 import brokkr.domains.bfcl.multiturn.Backend;
 import brokkr.domains.bfcl.multiturn.BackendClass;
 import brokkr.domains.bfcl.multiturn.Globals;
+import brokkr.domains.bfcl.multiturn.Live;
 import brokkr.domains.bfcl.multiturn.Method;
 import brokkr.domains.bfcl.multiturn.Outcome;
 import brokkr.domains.bfcl.multiturn.Scenario;
@@ -31,11 +32,19 @@ import org.pcollections.TreePVector;
  * <p>Quirk: {@code post_tweet(content, tags=[], mentions=[])} — the default {@code mentions} list is one
  * object per process, shared by every tweet posted without that argument (in every instance), and
  * {@code mention()} extends a tweet's list in place. Such a tweet holds {@link #DEFAULT_MENTIONS}, a
- * {@link SharedList} standing for the process-global list (resolved wherever it is rendered). The default
+ * {@link SharedList} standing for the process-global list (resolved wherever it is rendered); so does
+ * every other tweet's list ({@link #MENTIONS_PREFIX}). The default
  * {@code tags} list is never changed in place, so a fresh empty list is the same.
  */
 public record TwitterAPI(Object username, Object password, Object authenticated, Object tweets, Object comments,
                          Object retweets, Object followingList, Object tweetCounter) implements Backend {
+
+    /**
+     * Every tweet's {@code mentions} list is a {@link SharedList} cell: {@code mention()} extends it in place
+     * upstream, and a tweet can be held in several places (a tweet dict passed as another tweet's
+     * {@code content} shows later mentions too).
+     */
+    static final String MENTIONS_PREFIX = "TwitterAPI.tweet.mentions";
 
     /** The default {@code mentions} list of {@code post_tweet}: one list per process. */
     static final SharedList DEFAULT_MENTIONS = new SharedList("TwitterAPI.post_tweet.mentions");
@@ -58,7 +67,15 @@ public record TwitterAPI(Object username, Object password, Object authenticated,
         Object tweets = Scenario.get(s, "tweets", dict());
         // {int(k): v for k, v in self.tweets.items()}
         OrderedPMap<Object, Object> byInt = OrderedPMap.empty();
-        for (Map.Entry<?, ?> e : map(tweets, "items").entrySet()) byInt = PyObjects.setItem(byInt, intOf(e.getKey()), e.getValue());
+        for (Map.Entry<?, ?> e : map(tweets, "items").entrySet()) {
+            Object tweet = e.getValue();
+            if (tweet instanceof Map<?, ?> tm && tm.get("mentions") instanceof List<?> l) {
+                Globals.Allocated cell = g.allocate(MENTIONS_PREFIX, l);
+                g = cell.globals();
+                tweet = PyObjects.setItem(tm, "mentions", cell.ref());
+            }
+            byInt = PyObjects.setItem(byInt, intOf(e.getKey()), tweet);
+        }
         TwitterAPI t = new TwitterAPI(
                 Scenario.get(s, "username", "john"),
                 Scenario.get(s, "password", "john123"),
@@ -80,6 +97,20 @@ public record TwitterAPI(Object username, Object password, Object authenticated,
         } catch (NumberFormatException e) {
             throw PyException.valueError("invalid literal for int() with base 10: " + PyObjects.repr(k));
         }
+    }
+
+    /** The tweet stored under {@code key}, or null. */
+    private Object tweet(Object key) { return key == null ? null : map(tweets, "get").get(key); }
+
+    /** A stored tweet as a live result (found again by its key: tweets are never removed). */
+    private Live live(Object tweet) {
+        for (Map.Entry<?, ?> e : map(tweets, "items").entrySet()) {
+            if (e.getValue() == tweet) {
+                Object key = e.getKey();
+                return new Live(tweet, b2 -> ((TwitterAPI) b2).tweet(key));
+            }
+        }
+        return new Live(tweet, b2 -> null);
     }
 
     private static Map<?, ?> map(Object o, String method) {
@@ -111,11 +142,18 @@ public record TwitterAPI(Object username, Object password, Object authenticated,
     private static Outcome postTweet(Backend b, Object[] a, Globals g) {
         TwitterAPI t = self(b);
         if (!truthy(t.authenticated)) return out(t, g, dict("error", "User not authenticated. Please authenticate before posting."));
-        Object tweet = dict("id", t.tweetCounter, "username", t.username, "content", a[0], "tags", a[1], "mentions", a[2]);
+        Object mentions = a[2];
+        if (mentions instanceof List<?> l) {
+            Globals.Allocated cell = g.allocate(MENTIONS_PREFIX, l);
+            g = cell.globals();
+            mentions = cell.ref();
+        }
+        Object tweet = dict("id", t.tweetCounter, "username", t.username, "content", a[0], "tags", a[1], "mentions", mentions);
         Object tweets = PyObjects.setItem(map(t.tweets, "__setitem__"), t.tweetCounter, tweet);
         TwitterAPI next = new TwitterAPI(t.username, t.password, t.authenticated, tweets, t.comments, t.retweets,
                 t.followingList, PyObjectOps.add(t.tweetCounter, BigInteger.ONE));
-        return out(next, g, tweet);
+        Object key = t.tweetCounter;
+        return out(next, g, new Live(tweet, b2 -> ((TwitterAPI) b2).tweet(key)));
     }
 
     private static Outcome retweet(Backend b, Object[] a, Globals g) {
@@ -184,7 +222,7 @@ public record TwitterAPI(Object username, Object password, Object authenticated,
     private static Outcome listFollowing(Backend b, Object[] a, Globals g) {
         TwitterAPI t = self(b);
         if (!truthy(t.authenticated)) return out(t, g, dict("error", "User not authenticated. Please authenticate before listing following."));
-        return out(t, g, dict("following_list", t.followingList));
+        return out(t, g, dict("following_list", new Live(t.followingList, b2 -> ((TwitterAPI) b2).followingList)));
     }
 
     private static Outcome unfollow(Backend b, Object[] a, Globals g) {
@@ -203,14 +241,16 @@ public record TwitterAPI(Object username, Object password, Object authenticated,
     private static Outcome getTweet(Backend b, Object[] a, Globals g) {
         TwitterAPI t = self(b);
         if (!PyObjectOps.in(a[0], t.tweets)) return out(t, g, dict("error", "Tweet with ID " + str(a[0]) + " not found."));
-        return out(t, g, PyObjectOps.getItem(t.tweets, a[0]));
+        Object stored = PyObjectOps.getItem(t.tweets, a[0]);
+        Object key = PyObjects.findKey(map(t.tweets, "get"), a[0]);
+        return out(t, g, new Live(stored, b2 -> ((TwitterAPI) b2).tweet(key)));
     }
 
     private static Outcome userTweets(Backend b, Object[] a, Globals g) {
         TwitterAPI t = self(b);
         List<Object> out = new ArrayList<>();
         for (Object tweet : map(t.tweets, "values").values()) {
-            if (PyObjects.eq(PyObjectOps.getItem(tweet, "username"), a[0])) out.add(tweet);
+            if (PyObjects.eq(PyObjectOps.getItem(tweet, "username"), a[0])) out.add(t.live(tweet));
         }
         return out(t, g, TreePVector.from(out));
     }
@@ -226,7 +266,7 @@ public record TwitterAPI(Object username, Object password, Object authenticated,
                 for (Object tag : PyObjectOps.iterate(PyObjectOps.getItem(tweet, "tags"))) tags.add(PyObjectOps.lower(tag));
                 hit = tags.contains(keyword);
             }
-            if (hit) out.add(tweet);
+            if (hit) out.add(t.live(tweet));
         }
         return out(t, g, TreePVector.from(out));
     }
@@ -234,7 +274,9 @@ public record TwitterAPI(Object username, Object password, Object authenticated,
     private static Outcome tweetComments(Backend b, Object[] a, Globals g) {
         TwitterAPI t = self(b);
         if (!PyObjectOps.in(a[0], t.tweets)) return out(t, g, dict("error", "Tweet with ID " + str(a[0]) + " not found."));
-        return out(t, g, PyObjects.get(map(t.comments, "get"), a[0], TreePVector.empty()));
+        Object key = PyObjects.findKey(map(t.comments, "get"), a[0]);
+        if (key == null) return out(t, g, TreePVector.empty());
+        return out(t, g, new Live(map(t.comments, "get").get(key), b2 -> map(((TwitterAPI) b2).comments, "get").get(key)));
     }
 
     private static Outcome userStats(Backend b, Object[] a, Globals g) {
