@@ -17,15 +17,25 @@ public final class PySetOrder {
     private static final int LINEAR_PROBES = 9;
     private static final int PERTURB_SHIFT = 5;
 
-    public static List<Object> order(List<Object> insertionOrder) {
+    /** The members added in this order, as CPython iterates the set (a member equal to an earlier one is not added). */
+    public static List<Object> order(List<Object> added) {
+        List<Object> insertionOrder = new ArrayList<>(added.size());
+        List<Long> hashList = new ArrayList<>(added.size());
+        for (Object o : added) {
+            OptionalLong h = PyHash.hash(o);
+            if (h.isEmpty()) return added;
+            boolean dup = false;
+            for (int j = 0; j < insertionOrder.size() && !dup; j++) {
+                dup = hashList.get(j) == h.getAsLong() && PyObjects.eq(insertionOrder.get(j), o);
+            }
+            if (dup) continue;
+            insertionOrder.add(o);
+            hashList.add(h.getAsLong());
+        }
         int n = insertionOrder.size();
         if (n < 2) return insertionOrder;
         long[] hashes = new long[n];
-        for (int i = 0; i < n; i++) {
-            OptionalLong h = PyHash.hash(insertionOrder.get(i));
-            if (h.isEmpty()) return insertionOrder;
-            hashes[i] = h.getAsLong();
-        }
+        for (int i = 0; i < n; i++) hashes[i] = hashList.get(i);
         int mask = 7;
         int[] table = newTable(mask);
         int used = 0;

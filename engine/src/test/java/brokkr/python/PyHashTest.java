@@ -3,13 +3,49 @@ package brokkr.python;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import brokkr.value.PyBool;
+import brokkr.value.PyDict;
+import brokkr.value.PyList;
+import brokkr.value.PyStr;
+import brokkr.value.Value;
 import java.math.BigInteger;
+import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** CPython 3.11 hashes with PYTHONHASHSEED=0 and set iteration order (values printed by CPython 3.11.7). */
+/**
+ * Every hash and set order gen_hash_vectors.py recorded with CPython 3.11 under PYTHONHASHSEED=0, and a few
+ * printed by CPython 3.11.7 directly (set reprs, complex powers).
+ */
 class PyHashTest {
+
+    @Test
+    void cpythonVectors() {
+        Vectors.Check hashes = new Vectors.Check("hash (PYTHONHASHSEED=0)");
+        Vectors.Check orders = new Vectors.Check("set iteration order");
+        for (PyDict row : Vectors.read("hash.jsonl")) {
+            if (row.containsKey("hash")) {
+                Object v = decode(row.get("hash"));
+                hashes.eq(row.get("h").asStr(), Long.toString(PyHash.hash(v).getAsLong()), PyObjects.repr(v));
+            } else {
+                List<Object> members = decodeAll(row.get("set").asList());
+                orders.eq(PyObjects.repr(decodeAll(row.get("order").asList())), PyObjects.repr(PySetOrder.order(members)),
+                        PyObjects.repr(members));
+            }
+        }
+        hashes.finish();
+        orders.finish();
+    }
+
+    /** The text book_flight prints for {"economy", "business", "first"} (travel_booking.py), and the refused hashes. */
+    @Test
+    void knownOrdersAndRefusals() {
+        assertEquals("['first', 'business', 'economy']", PyObjects.repr(PySetOrder.order(List.of("economy", "business", "first"))));
+        assertTrue(PyHash.hash(Double.NaN).isEmpty(), "hash(nan) depends on the object");
+        assertTrue(PyHash.hash(PyObjects.list("a")).isEmpty(), "a list has no hash");
+    }
+
     private static long h(Object o) { return PyHash.hash(o).getAsLong(); }
 
     @Test
@@ -47,5 +83,22 @@ class PyHashTest {
     void complexPowersAsCPython() {
         assertEquals("(-9.999199243478975e-17+0.5443310539518174j)", PyObjects.repr(PyObjectOps.pow(-1.5, -1.5)));
         assertEquals("(1.0000000000000002+1.7320508075688772j)", PyObjects.repr(PyObjectOps.pow(-8.0, 1.0 / 3)));
+    }
+
+    private static List<Object> decodeAll(PyList l) {
+        List<Object> out = new ArrayList<>();
+        for (Value v : l) out.add(decode(v));
+        return out;
+    }
+
+    private static Object decode(Value v) {
+        return switch (v) {
+            case PyStr s -> s.value();
+            case PyBool b -> b.value();
+            case PyDict d when d.containsKey("i") -> new BigInteger(d.get("i").asStr());
+            case PyDict d when d.containsKey("f") -> Vectors.parseHex(d.get("f").asStr());
+            case PyDict d when d.containsKey("t") -> new PyTuple(decodeAll(d.get("t").asList()));
+            default -> throw new IllegalArgumentException(v.toString());
+        };
     }
 }

@@ -10,14 +10,19 @@ import brokkr.python.PyException;
  * {@link PyException}.
  */
 public final class Raised extends PyException {
+    private final transient PyException cause;
     private final transient Backend self;
     private final transient Globals globals;
 
     public Raised(PyException cause, Backend self, Globals globals) {
         super(cause.pyType(), cause.str());
+        this.cause = cause;
         this.self = self;
         this.globals = globals;
     }
+
+    /** The Python exception raised. */
+    public PyException cause() { return cause; }
 
     /** The instance as it was when the exception was raised. */
     public Backend self() { return self; }
