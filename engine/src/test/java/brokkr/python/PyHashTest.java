@@ -1,11 +1,12 @@
 package brokkr.python;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import brokkr.value.PyBool;
 import brokkr.value.PyDict;
 import brokkr.value.PyList;
+import brokkr.value.PyNone;
 import brokkr.value.PyStr;
 import brokkr.value.Value;
 import java.math.BigInteger;
@@ -23,9 +24,13 @@ class PyHashTest {
         for (PyDict row : Vectors.read("hash.jsonl")) {
             if (row.containsKey("hash")) {
                 Object v = decode(row.get("hash"));
-                hashes.eq(row.get("h").asStr(), Long.toString(PyHash.hash(v)), PyObjects.repr(v));
+                hashes.eq(row.get("h").asStr(), Long.toString(PyHash.hash(v).getAsLong()), PyObjects.repr(v));
             } else {
-                List<Object> members = decodeAll(row.get("set").asList());
+                // PySetOrder takes distinct members (a PySet's); adding a duplicate leaves CPython's table unchanged.
+                List<Object> members = new ArrayList<>();
+                for (Object m : decodeAll(row.get("set").asList())) {
+                    if (members.stream().noneMatch(x -> PyObjects.eq(x, m))) members.add(m);
+                }
                 orders.eq(PyObjects.repr(decodeAll(row.get("order").asList())), PyObjects.repr(PySetOrder.order(members)),
                         PyObjects.repr(members));
             }
@@ -37,10 +42,11 @@ class PyHashTest {
     /** The text book_flight prints for {"economy", "business", "first"} (travel_booking.py), and the refused hashes. */
     @Test
     void knownOrdersAndRefusals() {
-        assertEquals("['first', 'business', 'economy']", PyObjects.repr(PySetOrder.order(List.of("economy", "business", "first"))));
-        assertThrows(IllegalArgumentException.class, () -> PyHash.hash(Double.NaN));
-        PyException e = assertThrows(PyException.class, () -> PyHash.hash(PyObjects.list("a")));
-        assertEquals("unhashable type: 'list'", e.str());
+        assertEquals("['first', 'business', 'economy']", PyObjects.repr(PySetOrder.order(List.<Object>of("economy", "business", "first"))));
+        // Address-based in CPython 3.11 (no reproducible value) or unhashable: no hash.
+        assertTrue(PyHash.hash(Double.NaN).isEmpty());
+        assertTrue(PyHash.hash(PyNone.NONE).isEmpty());
+        assertTrue(PyHash.hash(PyObjects.list("a")).isEmpty());
     }
 
     private static List<Object> decodeAll(PyList l) {
