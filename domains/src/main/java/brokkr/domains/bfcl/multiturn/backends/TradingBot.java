@@ -6,6 +6,7 @@ import static brokkr.domains.bfcl.multiturn.Method.Param.required;
 import brokkr.domains.bfcl.multiturn.Backend;
 import brokkr.domains.bfcl.multiturn.BackendClass;
 import brokkr.domains.bfcl.multiturn.Globals;
+import brokkr.domains.bfcl.multiturn.Live;
 import brokkr.domains.bfcl.multiturn.LongContextData;
 import brokkr.domains.bfcl.multiturn.Method;
 import brokkr.domains.bfcl.multiturn.Outcome;
@@ -177,7 +178,9 @@ public record TradingBot(OrderedPMap<String, Object> attrs, PyRandom random) imp
             }
             return ok(t, g, PyDyn.put(m, "metadata", formatted));
         }
-        return ok(t, g, order);
+        // The stored order itself: a later cancel_order of the same call string shows in it.
+        Object key = PyDyn.findKey(t.orders(), orderId);
+        return ok(t, g, new Live(order, b -> ((TradingBot) b).orders().get(key)));
     }
 
     /** {@code template.format(symbol=symbol)} for templates whose only field is {@code {symbol}} (and no {@code {{ }}}). */
@@ -249,7 +252,8 @@ public record TradingBot(OrderedPMap<String, Object> attrs, PyRandom random) imp
     static Outcome getAccountInfo(Backend self, Object[] a, Globals g) {
         TradingBot t = (TradingBot) self;
         if (!PyObjects.truthy(t.get("authenticated"))) return ok(t, g, error("User not authenticated. Please log in to view account information."));
-        return ok(t, g, t.get("account_info"));
+        // The stored dict itself, changed in place by fund_account/withdraw_funds later in the same call string.
+        return ok(t, g, new Live(t.get("account_info"), b -> ((TradingBot) b).get("account_info")));
     }
 
     static Outcome tradingLogin(Backend self, Object[] a, Globals g) {
