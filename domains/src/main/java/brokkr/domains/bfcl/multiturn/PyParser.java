@@ -54,6 +54,22 @@ final class PyParser {
         return new PyException("SyntaxError", msg + " (<string>, line " + line + ")");
     }
 
+    /** A plain "invalid syntax": what a failing alternative gives, which an enclosing rule may try past. */
+    private static final class GenericSyntaxError extends PyException {
+        GenericSyntaxError(int line) { super("SyntaxError", "invalid syntax (<string>, line " + line + ")"); }
+    }
+
+    /**
+     * Whether the grammar's invalid_* rules are on (pegen's second pass); off while parsing the
+     * {@code expression_without_invalid} of invalid_expression.
+     */
+    private boolean invalidRules = true;
+
+    /** A specific error of an invalid_* rule, or a plain failure where those rules are off. */
+    private PyException invalid(String msg, int line) {
+        return invalidRules ? syntaxError(msg, line) : new GenericSyntaxError(line);
+    }
+
     /** Parses {@code source} as {@code eval(source)} would. */
     static PyExpr parse(String source) {
         if (source.indexOf('\0') >= 0) throw new PyException("SyntaxError", "source code string cannot contain null bytes");
@@ -88,7 +104,8 @@ final class PyParser {
                     return;
                 }
                 if (lineHasTokens) toks.add(new Tok(T.NEWLINE, "", line, i, null, 0));
-                toks.add(new Tok(T.END, "", toks.isEmpty() || onlyNewlines() ? 0 : line, i, null, 0));
+                // a source of only whitespace ends "at line 0"; a comment counts as a line
+                toks.add(new Tok(T.END, "", (toks.isEmpty() || onlyNewlines()) && src.isBlank() ? 0 : Math.max(line, 1), i, null, 0));
                 return;
             }
             char c = src.charAt(i);
@@ -99,8 +116,7 @@ final class PyParser {
             }
             if (c == '\\') {
                 if (i + 1 < n && src.charAt(i + 1) == '\n') { i += 2; line++; continue; }
-                // tokenizer.c: the string gets a final newline, so a backslash at the end continues into EOF
-                String msg = i + 1 >= n ? "unexpected EOF while parsing" : "unexpected character after line continuation character";
+                String msg = "unexpected character after line continuation character";
                 toks.add(new Tok(T.SOFT_ERROR, msg, line, i, null, parens.size()));
                 return;
             }
@@ -234,6 +250,7 @@ final class PyParser {
         int i = q + (triple ? 3 : 1);
         int n = src.length();
         int startLine = line;
+        BadLiteral bad = null;
         StringBuilder sb = new StringBuilder();
         while (true) {
             if (i >= n) {
@@ -286,15 +303,19 @@ final class PyParser {
                         while (j < n && j - i < len && Character.digit(src.charAt(j), 16) >= 0) j++;
                         if (j - i < len) {
                             String kind = d == 'x' ? "truncated \\xXX escape" : d == 'u' ? "truncated \\uXXXX escape" : "truncated \\UXXXXXXXX escape";
-                            fail("(unicode error) 'unicodeescape' codec can't decode bytes in position " + (sb.length()) + "-"
-                                    + (sb.length() + 1 + (j - i)) + ": " + kind, startLine);
-                            return null;
+                            int at = escapeOffset(q + (triple ? 3 : 1), i - 2);
+                            if (bad == null) bad = new BadLiteral("(unicode error) 'unicodeescape' codec can't decode bytes in position " + at + "-"
+                                    + (at + 1 + (j - i)) + ": " + kind, startLine);
+                            i = j;
+                            break;
                         }
                         int cp = Integer.parseInt(src.substring(i, j), 16);
                         if (cp > 0x10FFFF) {
-                            fail("(unicode error) 'unicodeescape' codec can't decode bytes in position " + sb.length() + "-"
-                                    + (sb.length() + 9) + ": illegal Unicode character", startLine);
-                            return null;
+                            int at = escapeOffset(q + (triple ? 3 : 1), i - 2);
+                            if (bad == null) bad = new BadLiteral("(unicode error) 'unicodeescape' codec can't decode bytes in position " + at + "-"
+                                    + (at + 9) + ": illegal Unicode character", startLine);
+                            i = j;
+                            break;
                         }
                         sb.appendCodePoint(cp);
                         i = j;
@@ -303,16 +324,17 @@ final class PyParser {
                         int close = src.indexOf('}', i);
                         if (bytes || i >= n || src.charAt(i) != '{' || close < 0) {
                             if (bytes) { sb.append("\\N"); break; }
-                            fail("(unicode error) 'unicodeescape' codec can't decode bytes in position " + sb.length() + "-"
-                                    + (sb.length() + 1) + ": malformed \\N character escape", startLine);
-                            return null;
+                            if (bad == null) bad = new BadLiteral("(unicode error) 'unicodeescape' codec can't decode bytes in position "
+                                    + escapeOffset(q + (triple ? 3 : 1), i - 2) + "-" + (escapeOffset(q + (triple ? 3 : 1), i - 2) + 1)
+                                    + ": malformed \\N character escape", startLine);
+                            break;
                         }
                         try {
                             sb.appendCodePoint(Character.codePointOf(src.substring(i + 1, close)));
                         } catch (IllegalArgumentException e) {
-                            fail("(unicode error) 'unicodeescape' codec can't decode bytes in position " + sb.length() + "-"
-                                    + (sb.length() + close - i + 2) + ": unknown Unicode character name", startLine);
-                            return null;
+                            if (bad == null) bad = new BadLiteral("(unicode error) 'unicodeescape' codec can't decode bytes in position "
+                                    + escapeOffset(q + (triple ? 3 : 1), i - 2) + "-" + (escapeOffset(q + (triple ? 3 : 1), i - 2) + close - i + 2)
+                                    + ": unknown Unicode character name", startLine);
                         }
                         i = close + 1;
                     }
@@ -335,10 +357,32 @@ final class PyParser {
         }
         end[0] = i;
         end[1] = line;
+        if (bad != null) return bad;
         String s = sb.toString();
         if (bytes) return new PyBuiltins.Bytes(s);
         return s;
     }
+
+    /**
+     * The byte offset the unicode-escape codec reports for the escape at {@code at}: string.c
+     * decode_unicode_with_escapes first rewrites every non-ASCII character of the body as a 10-byte
+     * {@code \UXXXXXXXX}, then decodes.
+     */
+    private int escapeOffset(int bodyStart, int at) {
+        int n = 0;
+        for (int k = bodyStart; k < at; ) {
+            int cp = src.codePointAt(k);
+            n += cp < 128 ? 1 : 10;
+            k += Character.charCount(cp);
+        }
+        return n;
+    }
+
+    /**
+     * A string literal whose escapes do not decode: string.c raises that SyntaxError when the parser builds
+     * the literal, after tokenizing (so a tokenizer error later in the source still wins).
+     */
+    private record BadLiteral(String message, int line) {}
 
     /** Parses a number literal; end[0] = index after it. */
     private Object number(int i, int line, int[] end) {
@@ -460,6 +504,8 @@ final class PyParser {
         if (pos > furthest) furthest = pos;
         Tok t = toks.get(pos);
         if (t.type == T.SOFT_ERROR) throw syntaxError(t.text, t.line);
+        // pegen_errors.c _PyPegen_tokenizer_error E_EOF: fetching the end of input inside brackets is the error
+        if (t.type == T.EOF_IN_BRACKETS) throw neverClosed(t);
         return t;
     }
 
@@ -494,6 +540,11 @@ final class PyParser {
         pos++;
     }
 
+    private static PyException neverClosed(Tok t) {
+        int[] open = (int[]) t.value;
+        return syntaxError("'" + (char) open[0] + "' was never closed", open[1]);
+    }
+
     /** The generic error at the furthest token the parse read. */
     private PyException generic() {
         peek();
@@ -502,7 +553,7 @@ final class PyParser {
             int[] open = (int[]) t.value;
             return syntaxError("'" + (char) open[0] + "' was never closed", open[1]);
         }
-        return syntaxError("invalid syntax", t.line);
+        return new GenericSyntaxError(t.line);
     }
 
     private PyExpr parseEval() {
@@ -516,9 +567,10 @@ final class PyParser {
         return e;
     }
 
-    /** {@code expressions: expression (',' expression)* [',']} (star expressions allowed in the tuple). */
+    /** {@code expressions: expression (',' expression)* [',']}. */
     private PyExpr expressions() {
-        PyExpr first = starOrExpression();
+        if (isOp("*")) throw generic();
+        PyExpr first = expression();
         if (!isOp(",")) {
             if (first instanceof PyExpr.Starred) throw syntaxError("can't use starred expression here", peek().line);
             return first;
@@ -528,15 +580,19 @@ final class PyParser {
         while (isOp(",")) {
             pos++;
             if (!startsExpression()) break;
-            items.add(starOrExpression());
+            if (isOp("*")) throw generic();
+            items.add(expression());
         }
         return new PyExpr.Tuple(items);
     }
 
     private PyExpr starOrExpression() {
         if (isOp("*")) {
+            int start = pos;
             pos++;
-            return new PyExpr.Starred(orExpr());
+            PyExpr e = new PyExpr.Starred(orExpr());
+            starts.put(e, start);
+            return e;
         }
         return expression();
     }
@@ -551,7 +607,17 @@ final class PyParser {
         };
     }
 
+    /** Where each expression parsed by {@link #expression} starts (token index), for the invalid_* rules. */
+    private final java.util.IdentityHashMap<PyExpr, Integer> starts = new java.util.IdentityHashMap<>();
+
     private PyExpr expression() {
+        int start = pos;
+        PyExpr e = expressionAt();
+        starts.put(e, start);
+        return e;
+    }
+
+    private PyExpr expressionAt() {
         if (isKw("lambda")) throw generic();
         PyExpr body = disjunction();
         if (isKw("if")) {
@@ -560,7 +626,7 @@ final class PyParser {
             if (!isKw("else")) {
                 Tok t = peek();
                 if (!(t.type == T.OP && t.text.equals(":"))) {
-                    throw syntaxError("expected 'else' after 'if' expression", t.line);
+                    throw invalid("expected 'else' after 'if' expression", t.line);
                 }
                 throw generic();
             }
@@ -713,7 +779,7 @@ final class PyParser {
                 sawDoubleStar = true;
             } else if (isOp("*")) {
                 pos++;
-                if (sawDoubleStar) throw syntaxError("iterable argument unpacking follows keyword argument unpacking", start.line);
+                if (sawDoubleStar) throw invalid("iterable argument unpacking follows keyword argument unpacking", start.line);
                 args.add(new PyExpr.Arg(null, expression(), 1));
             } else if (start.type == T.NAME && !KEYWORDS.contains(start.text) && peekAt(1).type == T.OP && peekAt(1).text.equals("=")) {
                 pos += 2;
@@ -721,16 +787,17 @@ final class PyParser {
                 sawKeyword = true;
             } else if (start.type == T.NAME && Set.of("True", "False", "None").contains(start.text)
                     && peekAt(1).type == T.OP && peekAt(1).text.equals("=")) {
-                throw syntaxError("cannot assign to " + start.text, start.line);
+                throw invalid("cannot assign to " + start.text, start.line);
             } else {
                 if (!startsExpression()) throw generic();
                 PyExpr value = expression();
                 if (isOp("=")) {
-                    throw syntaxError("expression cannot contain assignment, perhaps you meant \"==\"?", start.line);
+                    throw invalid("expression cannot contain assignment, perhaps you meant \"==\"?", start.line);
                 }
                 if (isKw("for") || isKw("async")) throw generic();
+                if (!isOp(",") && !isOp(")") && invalidRules) checkForgottenComma(value);
                 if (sawKeyword || sawDoubleStar) {
-                    throw syntaxError(sawDoubleStar ? "positional argument follows keyword argument unpacking"
+                    throw invalid(sawDoubleStar ? "positional argument follows keyword argument unpacking"
                             : "positional argument follows keyword argument", start.line);
                 }
                 args.add(new PyExpr.Arg(null, value, 0));
@@ -746,26 +813,119 @@ final class PyParser {
     }
 
     /**
-     * Grammar rule invalid_expression: an expression directly followed by another one inside brackets
-     * is "invalid syntax. Perhaps you forgot a comma?" (unless the first is a NAME followed by a STRING).
+     * What pegen's second pass finds where an expression is directly followed by another one. invalid_expression:
+     * inside brackets, "invalid syntax. Perhaps you forgot a comma?" if the second parses (without the invalid
+     * rules) — unless the first starts with NAME STRING or with a soft keyword, which CPython 3.11 tests as a
+     * prefix match (so {@code c}, {@code ca}, {@code m}, {@code _} ... are exempt too). invalid_legacy_expression:
+     * after a bare NAME the rest is parsed as star_expressions with the invalid rules on (their errors, and
+     * "Missing parentheses in call to 'print'" for print/exec). Tokenizer errors met on the way are raised.
      */
     private void checkForgottenComma(PyExpr previous) {
-        if (previous == null || pos == 0 || !startsExpression()) return;
-        Tok prev = toks.get(pos - 1);
-        Tok here = peek();
-        if (here.type == T.STRING && prev.type == T.NAME && previous instanceof PyExpr.Name) return;
-        if (previous instanceof PyExpr.Name nm && (nm.id().equals("print") || nm.id().equals("exec"))) return;
+        if (previous == null || pos == 0 || !invalidRules || !startsExpression()) return;
+        Integer startIndex = starts.get(previous);
+        Tok first = startIndex == null ? toks.get(pos - 1) : toks.get(startIndex);
+        Tok second = startIndex == null || startIndex + 1 >= toks.size() ? null : toks.get(startIndex + 1);
+        boolean exempt = first.type == T.NAME && (second != null && second.type == T.STRING
+                || "_".startsWith(first.text) || "case".startsWith(first.text) || "match".startsWith(first.text))
+                // _PyPegen_check_legacy_stmt: print/exec leave it to invalid_legacy_expression
+                || previous instanceof PyExpr.Name nm0 && (nm0.id().equals("print") || nm0.id().equals("exec"));
         int save = pos;
-        try {
-            expression();
-        } catch (PyException e) {
-            pos = save;
-            return;
+        if (!exempt) {
+            invalidRules = false;
+            Tok last = null;
+            try {
+                expression();
+                last = toks.get(pos - 1);
+            } catch (GenericSyntaxError e) {
+                // the second expression does not parse: no comma hint
+            } finally {
+                invalidRules = true;
+                pos = save;
+            }
+            if (last != null && last.level > 0) throw syntaxError("invalid syntax. Perhaps you forgot a comma?", first.line);
         }
-        Tok last = toks.get(pos - 1);
-        pos = save;
-        if (last.level == 0) return;
-        throw syntaxError("invalid syntax. Perhaps you forgot a comma?", here.line);
+        if (previous instanceof PyExpr.Name nm && !isOp("(")) {
+            try {
+                PyExpr rest = expressions();
+                if (nm.id().equals("print") || nm.id().equals("exec")) {
+                    throw syntaxError("Missing parentheses in call to '" + nm.id() + "'. Did you mean " + nm.id() + "(...)?", first.line);
+                }
+                checkForgottenComma(rest);
+            } catch (GenericSyntaxError e) {
+                // no specific error in the rest
+            } finally {
+                pos = save;
+            }
+        }
+    }
+
+    /**
+     * Grammar rule invalid_named_expression, for an element of a parenthesised expression or a display:
+     * {@code NAME '=' bitwise_or} not followed by '=' or ':=' is "invalid syntax. Maybe you meant '==' or ':='
+     * instead of '='?"; another {@code bitwise_or '=' bitwise_or} (not a list, tuple or True/False/None)
+     * "cannot assign to <kind> here. Maybe you meant '==' instead of '='?".
+     */
+    private void checkAssignmentInElement() {
+        if (!invalidRules) return;
+        Tok t = peek();
+        int save = pos;
+        if (t.type == T.NAME && !KEYWORDS.contains(t.text)) {
+            Tok eq = peekAt(1);
+            if (eq.type == T.OP && eq.text.equals("=")) {
+                pos += 2;
+                boolean assignFollows;
+                try {
+                    if (!startsExpression()) return;
+                    binaryLevel(0);
+                    assignFollows = isOp("=") || isOp(":=");
+                } catch (GenericSyntaxError e) {
+                    assignFollows = false; // pegen backtracks to the longest bitwise_or that parses
+                } finally {
+                    pos = save;
+                }
+                if (!assignFollows) throw syntaxError("invalid syntax. Maybe you meant '==' or ':=' instead of '='?", t.line);
+                return;
+            }
+        }
+        if (t.type == T.OP && (t.text.equals("(") || t.text.equals("["))) return;
+        if (t.type == T.NAME && Set.of("True", "False", "None").contains(t.text)) return;
+        PyExpr target;
+        try {
+            target = binaryLevel(0);
+            if (!isOp("=")) return;
+            pos++;
+            if (!startsExpression()) return;
+            binaryLevel(0);
+            if (isOp("=") || isOp(":=")) return;
+        } catch (GenericSyntaxError e) {
+            return;
+        } finally {
+            pos = save;
+        }
+        throw syntaxError("cannot assign to " + exprName(target) + " here. Maybe you meant '==' instead of '='?", t.line);
+    }
+
+    /** pegen.c _PyPegen_get_expr_name. */
+    private static String exprName(PyExpr e) {
+        return switch (e) {
+            case PyExpr.Attr a -> "attribute";
+            case PyExpr.Subscript s -> "subscript";
+            case PyExpr.Starred s -> "starred";
+            case PyExpr.Name n -> "name";
+            case PyExpr.ListDisplay l -> "list";
+            case PyExpr.Tuple t -> "tuple";
+            case PyExpr.Call c -> "function call";
+            case PyExpr.BoolOp b -> "expression";
+            case PyExpr.Binary b -> "expression";
+            case PyExpr.Unary u -> "expression";
+            case PyExpr.IfExp i -> "conditional expression";
+            case PyExpr.Compare c -> "comparison";
+            case PyExpr.DictDisplay d -> "dict literal";
+            case PyExpr.SetDisplay d -> "set display";
+            case PyExpr.Const c -> c.value() == PyBuiltins.ELLIPSIS ? "ellipsis"
+                    : c.value() instanceof Boolean b ? (b ? "True" : "False") : c.value() == brokkr.value.PyNone.NONE ? "None" : "literal";
+            case PyExpr.Slice s -> "slice";
+        };
     }
 
     private PyExpr atom() {
@@ -789,8 +949,10 @@ final class PyParser {
             case STRING -> {
                 pos++;
                 Object v = t.value;
+                if (v instanceof BadLiteral b) throw syntaxError(b.message(), b.line());
                 while (peek().type == T.STRING) {
                     Object more = next().value;
+                    if (more instanceof BadLiteral b) throw syntaxError(b.message(), b.line());
                     if ((v instanceof PyBuiltins.Bytes) != (more instanceof PyBuiltins.Bytes)) {
                         throw syntaxError("cannot mix bytes and nonbytes literals", t.line);
                     }
@@ -804,6 +966,7 @@ final class PyParser {
                     case "(" -> {
                         pos++;
                         if (isOp(")")) { pos++; return new PyExpr.Tuple(List.of()); }
+                        checkAssignmentInElement();
                         PyExpr first = starOrExpression();
                         if (isOp(")")) {
                             pos++;
@@ -819,6 +982,7 @@ final class PyParser {
                         while (isOp(",")) {
                             pos++;
                             if (isOp(")")) break;
+                            checkAssignmentInElement();
                             items.add(starOrExpression());
                         }
                         if (!isOp(")")) {
@@ -832,6 +996,7 @@ final class PyParser {
                         pos++;
                         List<PyExpr> items = new ArrayList<>();
                         while (!isOp("]")) {
+                            checkAssignmentInElement();
                             items.add(starOrExpression());
                             if (isKw("for")) throw generic();
                             if (isOp(",")) { pos++; continue; }
@@ -876,6 +1041,7 @@ final class PyParser {
                 dict = false;
                 items.add(starOrExpression());
             } else {
+                if (dict != Boolean.TRUE) checkAssignmentInElement();
                 PyExpr k = expression();
                 if (isOp(":") && dict != Boolean.FALSE) {
                     dict = true;
@@ -884,7 +1050,7 @@ final class PyParser {
                     values.add(expression());
                 } else {
                     if (dict == Boolean.TRUE) {
-                        if (isOp(",") || isOp("}")) throw syntaxError("':' expected after dictionary key", peek().line);
+                        if (isOp(",") || isOp("}")) throw invalid("':' expected after dictionary key", peek().line);
                         throw generic();
                     }
                     dict = false;

@@ -44,6 +44,33 @@ class PyParserTest {
         assertEquals("unexpected character after line continuation character (<string>, line 1)", error("f(a=\\n)"));
     }
 
+    /** pegen's second-pass rules and its quirks, as CPython 3.11.7 reports them. */
+    @Test
+    void invalidRulesOfTheSecondPass() {
+        // the soft-keyword exemption of invalid_expression is a prefix match: 'c' (of 'case') and 'm' are exempt
+        assertEquals("invalid syntax (<string>, line 1)", error("f(c 2)"));
+        assertEquals("invalid syntax. Perhaps you forgot a comma? (<string>, line 1)", error("f(cases 2)"));
+        assertEquals("Missing parentheses in call to 'print'. Did you mean print(...)? (<string>, line 1)", error("f(print x)"));
+        // the comma hint comes before invalid_arguments
+        assertEquals("invalid syntax. Perhaps you forgot a comma? (<string>, line 1)",
+                error("get_flight_cost(travel_from='ORD', travel_to='abc',2 travel_date='M')"));
+        assertEquals("invalid syntax. Maybe you meant '==' or ':=' instead of '='? (<string>, line 1)",
+                error("book_flight*(access_token='bc', card_id='x')"));
+        assertEquals("cannot assign to expression here. Maybe you meant '==' instead of '='? (<string>, line 1)",
+                error("absolute_value-(nub*r=-1.5)"));
+        // reading the end of the input inside brackets is the error, whatever rule was about to fail
+        assertEquals("'(' was never closed (<string>, line 1)", error("place_order(order_type='Buy',sy#mbol='MSFT',price=310.23)"));
+        assertEquals("'(' was never closed (<string>, line 1)", error("sort(file_name='prject_analysis.txt'0"));
+        // escapes are decoded when the literal is built (non-ASCII counts 10 bytes); a later tokenizer error wins
+        assertEquals("(unicode error) 'unicodeescape' codec can't decode bytes in position 12-16: truncated \\uXXXX escape (<string>, line 1)",
+                error("message_login(user_id='\\u0055\\u0053\\u003\\u0031')"));
+        assertEquals("(unicode error) 'unicodeescape' codec can't decode bytes in position 10-12: truncated \\xXX escape (<string>, line 1)",
+                error("x('\u00e9\\x4')"));
+        assertEquals("unterminated string literal (detected at line 1) (<string>, line 1)",
+                error("mv(source='a', destination='\\u0061\\u*0072\\u0\n073')"));
+        assertEquals("invalid syntax (<string>, line 1)", error("#c"));
+    }
+
     @Test
     void literalForms() {
         assertEquals(PyLiterals.eval("0x1f"), java.math.BigInteger.valueOf(31));
