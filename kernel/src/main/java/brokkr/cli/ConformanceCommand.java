@@ -5,6 +5,7 @@ import brokkr.domains.conformance.Corpus;
 import brokkr.domains.bfcl.BfclData;
 import brokkr.domains.bfcl.multiturn.MultiTurnConformance;
 import brokkr.domains.bfcl.multiturn.MultiTurnData;
+import brokkr.domains.bfcl.multiturn.MultiTurnVerdicts;
 import brokkr.domains.tau2.runner.Tau2Domains;
 import brokkr.domains.tau2.conformance.Tau2Conformance;
 import java.io.PrintStream;
@@ -119,7 +120,8 @@ public record ConformanceCommand() implements Command {
         if (corpus == null) throw new UsageException("missing --corpus");
         Path file = Path.of(corpus);
         if (!Files.isRegularFile(file)) throw new UsageException("no such corpus file: " + corpus);
-        MultiTurnConformance.Report r = MultiTurnConformance.run(MultiTurnData.load(), file, out);
+        MultiTurnConformance.Report r = MultiTurnVerdicts.isVerdictCorpus(file) ? MultiTurnVerdicts.run(MultiTurnData.load(), file, out)
+                : MultiTurnConformance.run(MultiTurnData.load(), file, out);
         err.println("replayed in " + r.nanos() / 1_000_000 + " ms");
         return r.mismatches() == 0 && r.skipped() == 0 ? 0 : 1;
     }

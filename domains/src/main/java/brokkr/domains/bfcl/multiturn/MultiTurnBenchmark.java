@@ -7,6 +7,7 @@ import brokkr.eval.BenchmarkProvider;
 import brokkr.eval.Check;
 import brokkr.eval.EnvironmentDef;
 import brokkr.eval.Evaluator;
+import brokkr.eval.Exploration;
 import brokkr.eval.Interaction;
 import brokkr.eval.ModelRef;
 import brokkr.eval.Protocol;
@@ -27,6 +28,7 @@ import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * BFCL v4 multi-turn on the evaluation path, domain {@code bfcl-multi-turn}: the categories
@@ -81,6 +83,8 @@ public final class MultiTurnBenchmark implements BenchmarkProvider {
     }
 
     @Override public String name() { return "bfcl-multi-turn"; }
+
+    @Override public Optional<Exploration> exploration() { return Optional.of(new MultiTurnExploration(this::data)); }
 
     @Override public List<String> tasks(String split) {
         List<String> categories;
