@@ -46,7 +46,8 @@ class ExplorationTest {
     }
 
     @Test void everyRegisteredDomainExploresItselfInRegistrationOrder() {
-        assertEquals(List.of("loop", "parallel", "tau2-retail", "tau2-airline", "tau2-telecom", "tau2-banking_knowledge", "bfcl"), REGISTRY.benchmarks().values().stream()
+        assertEquals(List.of("loop", "parallel", "tau2-retail", "tau2-airline", "tau2-telecom", "tau2-banking_knowledge", "bfcl", "bfcl-multi-turn"),
+                REGISTRY.benchmarks().values().stream()
                 .filter(p -> p.exploration().isPresent()).map(BenchmarkProvider::name).toList());
     }
 

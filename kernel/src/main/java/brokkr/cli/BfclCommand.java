@@ -59,6 +59,9 @@ public record BfclCommand(Map<String, String> env) implements Command {
                the decoded answer, decode error and the assistant's messages; verdict: valid, reward,
                error_type, error, unsatisfiable; or the error of an infrastructure failure); the file is
                written anew and readable by its owner only (0600).
+               Multi-turn categories (multi_turn_base, multi_turn_miss_func, multi_turn_miss_param,
+               multi_turn_long_context) run upstream's function-calling loop (--agent gold or reference) and print
+               upstream's multi-turn accuracy per category and overall (the mean of the four).
                Categories: %s. Keys come from the environment (OPENAI_API_KEY, ANTHROPIC_API_KEY, ...).
                The data directory is -Dbrokkr.bfcl.data / BROKKR_BFCL_DATA, else ../shared/upstream/gorilla/...
                (./brokkr data fetch gorilla fetches it)."""
@@ -75,6 +78,7 @@ public record BfclCommand(Map<String, String> env) implements Command {
         int jobs = 4;
         Boolean parallel = null;
         List<BfclCategory> categories = List.of(BfclCategory.values());
+        List<String> multiTurn = new ArrayList<>();
         for (int i = 1; i < args.size(); i++) {
             String a = args.get(i);
             String v = switch (a) {
@@ -100,7 +104,10 @@ public record BfclCommand(Map<String, String> env) implements Command {
                     }
                     case "--categories" -> {
                         List<BfclCategory> cs = new ArrayList<>();
-                        for (String c : v.split(",")) cs.add(BfclCategory.of(c.trim()));
+                        for (String c : v.split(",")) {
+                            if (BfclMultiTurnRun.isMultiTurn(c.trim())) multiTurn.add(c.trim());
+                            else cs.add(BfclCategory.of(c.trim()));
+                        }
                         categories = cs;
                     }
                     default -> throw new AssertionError(a);
@@ -144,6 +151,10 @@ public record BfclCommand(Map<String, String> env) implements Command {
             } catch (IllegalArgumentException e) {
                 throw new InputException(e.getMessage()); // an unknown provider, a key that is not set
             }
+        }
+        if (!multiTurn.isEmpty()) {
+            BfclMultiTurnRun.run(multiTurn, agent, sample, seed, jobs, models, out);
+            if (categories.isEmpty()) return 0;
         }
         BenchmarkProvider bfcl = Registry.load().benchmark("bfcl");
         List<EnvironmentDef> envs = new ArrayList<>();

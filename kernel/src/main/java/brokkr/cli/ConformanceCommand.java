@@ -3,6 +3,9 @@ package brokkr.cli;
 import brokkr.domains.bfcl.BfclConformance;
 import brokkr.domains.conformance.Corpus;
 import brokkr.domains.bfcl.BfclData;
+import brokkr.domains.bfcl.multiturn.MultiTurnConformance;
+import brokkr.domains.bfcl.multiturn.MultiTurnData;
+import brokkr.domains.bfcl.multiturn.MultiTurnVerdicts;
 import brokkr.domains.tau2.runner.Tau2Domains;
 import brokkr.domains.tau2.conformance.Tau2Conformance;
 import java.io.PrintStream;
@@ -24,6 +27,7 @@ public record ConformanceCommand() implements Command {
         return """
                usage: ./brokkr conformance tau2 --domain DOMAIN --corpus FILE
                       ./brokkr conformance bfcl --corpus FILE
+                      ./brokkr conformance bfcl-multi-turn --corpus FILE
 
                Replays every sequence of a tau2 conformance corpus (gold.jsonl, fuzz-seed*.jsonl; the format
                of ../shared/conformance/tau2/README.md) from its initial world and compares each call's
@@ -36,6 +40,11 @@ public record ConformanceCommand() implements Command {
                upstream's. Prints the first mismatches, then a line "N checked, K mismatches". The data
                directory is -Dbrokkr.bfcl.data / BROKKR_BFCL_DATA, else ../shared/upstream/gorilla/...
 
+               bfcl-multi-turn: replays a BFCL v4 multi-turn execution corpus (gold-exec, fuzz-seed*; the
+               format of ../shared/conformance/bfcl/multi_turn/README.md; .jsonl or .jsonl.gz), each record
+               from a pristine process, comparing every call result and per-turn state hash. Prints the
+               first difference of each mismatching record, then "N records, M calls, K mismatches".
+
                Exit status: 0 iff K = 0, 1 on mismatches, 2 for a usage error or a corpus that cannot be
                replayed (empty, not UTF-8, a line that is not a JSON object or lacks a field; the message
                names the file and line)."""
@@ -44,9 +53,10 @@ public record ConformanceCommand() implements Command {
 
     @Override
     public int run(List<String> args, PrintStream out, PrintStream err) {
-        if (args.isEmpty()) throw new UsageException("missing benchmark (tau2, bfcl)");
+        if (args.isEmpty()) throw new UsageException("missing benchmark (tau2, bfcl, bfcl-multi-turn)");
         try {
             if (args.get(0).equals("bfcl")) return bfcl(args, out, err);
+            if (args.get(0).equals("bfcl-multi-turn")) return bfclMultiTurn(args, out, err);
             if (args.get(0).equals("tau2")) return tau2(args, out, err);
         } catch (Corpus.CorpusException e) {
             // A corpus that proves nothing is never a pass; the message names the file and line.
@@ -97,6 +107,23 @@ public record ConformanceCommand() implements Command {
         BfclConformance.Report r = BfclConformance.run(BfclData.load(), lines, out, 20);
         err.println("graded in " + r.gradeNanos() / 1_000_000 + " ms");
         return r.mismatches() == 0 ? 0 : 1;
+    }
+
+    private static int bfclMultiTurn(List<String> args, PrintStream out, PrintStream err) {
+        String corpus = null;
+        for (int i = 1; i < args.size(); i++) {
+            String a = args.get(i);
+            if (a.equals("--corpus")) corpus = value(args, ++i, a);
+            else if (a.startsWith("--corpus=")) corpus = a.substring(9);
+            else throw new UsageException("unexpected argument '" + a + "'");
+        }
+        if (corpus == null) throw new UsageException("missing --corpus");
+        Path file = Path.of(corpus);
+        if (!Files.isRegularFile(file)) throw new UsageException("no such corpus file: " + corpus);
+        MultiTurnConformance.Report r = MultiTurnVerdicts.isVerdictCorpus(file) ? MultiTurnVerdicts.run(MultiTurnData.load(), file, out)
+                : MultiTurnConformance.run(MultiTurnData.load(), file, out);
+        err.println("replayed in " + r.nanos() / 1_000_000 + " ms");
+        return r.mismatches() == 0 && r.skipped() == 0 ? 0 : 1;
     }
 
     private static String value(List<String> args, int i, String flag) {

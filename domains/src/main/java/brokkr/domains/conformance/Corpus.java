@@ -7,6 +7,7 @@ import brokkr.value.PyList;
 import brokkr.value.PyNone;
 import brokkr.value.PyStr;
 import brokkr.value.Value;
+import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
@@ -19,6 +20,7 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.zip.GZIPInputStream;
 
 /**
  * An oracle corpus: a JSON Lines file, one record (a JSON object) per non-blank line, as the tau2 and
@@ -130,6 +132,7 @@ public final class Corpus {
         } catch (IOException e) {
             throw new CorpusException(file + ": cannot read: " + e.getMessage());
         }
+        bytes = gunzipIfCompressed(file, bytes);
         CharsetDecoder utf8 = StandardCharsets.UTF_8.newDecoder()
                 .onMalformedInput(CodingErrorAction.REPORT).onUnmappableCharacter(CodingErrorAction.REPORT);
         List<Line> out = new ArrayList<>();
@@ -149,6 +152,16 @@ public final class Corpus {
         }
         if (out.isEmpty()) throw new CorpusException(file + ": no records (the corpus is empty)");
         return out;
+    }
+
+    /** A gzip file (by its magic number, whatever its name) decompressed; other bytes as they are. */
+    private static byte[] gunzipIfCompressed(Path file, byte[] bytes) {
+        if (bytes.length < 2 || (bytes[0] & 0xff) != 0x1f || (bytes[1] & 0xff) != 0x8b) return bytes;
+        try (GZIPInputStream in = new GZIPInputStream(new ByteArrayInputStream(bytes))) {
+            return in.readAllBytes();
+        } catch (IOException e) {
+            throw new CorpusException(file + ": corrupt gzip data: " + e.getMessage());
+        }
     }
 
     /** Every record of a corpus, parsed. */

@@ -1,0 +1,260 @@
+package brokkr.domains.bfcl.multiturn;
+
+import brokkr.python.PyException;
+import brokkr.python.PyObjects;
+import brokkr.python.PyTuple;
+import org.pcollections.OrderedPMap;
+import org.pcollections.TreePVector;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * {@code multi_turn_utils.execute_multi_turn_func_call}: creates the involved instances that the world
+ * does not hold yet, rewrites each call string to address them and evaluates it, rendering the result
+ * as upstream does. A pure function of the world: {@code (world, calls) -> (world', results)}.
+ */
+@SuppressWarnings("unchecked")
+public final class Executor {
+    private Executor() {}
+
+    /** The world after the calls and one result text per call. */
+    public record Execution(World world, List<String> results) {}
+
+    /** multi_turn_utils.execute_multi_turn_func_call: the names rejected before eval. */
+    static final Set<String> FORBIDDEN = Set.of("kill", "exit", "quit", "remove", "unlink", "popen", "Popen", "run");
+
+    /** {@code re.sub(r"\b([a-zA-Z_]\w*)\s*(?=\()", ...)} in _process_method_calls (Python's \w and \b are Unicode-aware). */
+    private static final Pattern CALLED_NAME = Pattern.compile("\\b([a-zA-Z_]\\w*)\\s*(?=\\()", Pattern.UNICODE_CHARACTER_CLASS);
+
+    private static final Pattern VARIABLE_CHARS = Pattern.compile("[-./:]");
+
+    /**
+     * The instance variable upstream stores in the module globals:
+     * {@code re.sub(r"[-./:]", "_", f"{model_name}{'_eval' if is_evaL_run else ''}_{test_entry_id}_{class_name}_instance")}.
+     */
+    public static String variable(String modelName, boolean evalRun, String taskId, String className) {
+        String raw = modelName + (evalRun ? "_eval" : "") + "_" + taskId + "_" + className + "_instance";
+        return VARIABLE_CHARS.matcher(raw).replaceAll("_");
+    }
+
+    /** Runs {@code calls} in order (one {@code execute_multi_turn_func_call}). */
+    public static Execution execute(World world, TaskSetup task, String modelName, boolean evalRun, List<String> calls) {
+        Map<String, String> methodOwner = new HashMap<>();
+        Map<String, BackendClass> classOf = new HashMap<>();
+        World w = world;
+        for (String className : task.involvedClasses()) {
+            BackendClass cls = Backends.get(className);
+            String var = variable(modelName, evalRun, task.taskId(), className);
+            if (w.instance(var) == null) {
+                Object config = cls.stateless() ? PyObjects.dict()
+                        : task.initialConfig().getOrDefault(className, PyObjects.dict());
+                Outcome made = cls.loader().load(config, task.longContext(), w.globals());
+                w = w.with(var, made.self(), made.globals());
+            }
+            classOf.put(var, cls);
+            for (String m : cls.methods().keySet()) methodOwner.put(m, var);
+        }
+        Session session = new Session(w);
+        List<String> results = new ArrayList<>(calls.size());
+        for (String call : calls) results.add(session.run(rewrite(call, methodOwner)));
+        return new Execution(session.world, results);
+    }
+
+    /** _process_method_calls: every identifier followed by optional whitespace and '(' (even inside strings). */
+    static String rewrite(String call, Map<String, String> methodOwner) {
+        Matcher m = CALLED_NAME.matcher(call);
+        StringBuilder sb = new StringBuilder();
+        while (m.find()) {
+            String name = m.group(1);
+            String var = methodOwner.get(name);
+            m.appendReplacement(sb, Matcher.quoteReplacement(var == null ? name : var + "." + name));
+        }
+        m.appendTail(sb);
+        return sb.toString();
+    }
+
+    /** One eval's mutable view of the world (the calls of one string run in order against it). */
+    static final class Session {
+        World world;
+
+        Session(World world) { this.world = world; }
+
+        String run(String call) {
+            try {
+                String head = call;
+                int paren = head.indexOf('(');
+                if (paren >= 0) head = head.substring(0, paren);
+                if (head.contains(".")) {
+                    String[] parts = head.split("\\.", -1);
+                    head = parts[1];
+                }
+                if (FORBIDDEN.contains(head)) throw new PyException("Exception", "Function call " + head + " is not allowed.");
+                PyExpr expr = PyParser.parse(call);
+                Object result = PyEval.deep(new PyEval(this::global).eval(expr));
+                return render(world.globals().resolve(result));
+            } catch (PyException e) {
+                return "Error during execution: " + e.str();
+            } catch (StackOverflowError e) {
+                return "Error during execution: maximum recursion depth exceeded";
+            }
+        }
+
+        private Object global(String name) {
+            Backend b = world.instance(name);
+            if (b == null) return null;
+            return new InstanceRef(this, name);
+        }
+    }
+
+    /**
+     * The executor's result text: {@code type(r) == str} as is, a dict {@code json.dumps(r)} falling back
+     * to {@code str(r)} when that raises, anything else {@code str(r)}.
+     */
+    public static String render(Object result) {
+        if (result instanceof String s) return s;
+        if (result instanceof Map<?, ?>) {
+            try {
+                return PyObjects.jsonDumps(result);
+            } catch (PyException e) {
+                return PyObjects.str(result);
+            }
+        }
+        return PyObjects.str(result);
+    }
+
+    /** A backend instance as a Python object in the eval namespace. */
+    record InstanceRef(Session session, String variable) implements PyObjects.Custom, PyEval.Attributes {
+        Backend backend() { return session.world.instance(variable); }
+
+        /** The class name is the variable's last part before {@code _instance} (class names hold no '_'). */
+        BackendClass cls() {
+            String base = variable.substring(0, variable.length() - "_instance".length());
+            return Backends.get(base.substring(base.lastIndexOf('_') + 1));
+        }
+
+        @Override public String pyTypeName() { return cls().name(); }
+
+        @Override public String pyRepr() {
+            return "<" + cls().name() + " object>";
+        }
+
+        @Override public Object attribute(String name) {
+            BackendClass cls = cls();
+            Method m = cls.methods().get(name);
+            if (m != null) return new BoundMethod(this, cls, m);
+            Object state = backend().state(session.world.globals()).get(name);
+            if (state != null) return state;
+            throw PyException.attributeError("'" + cls.name() + "' object has no attribute '" + name + "'");
+        }
+    }
+
+    /** {@code instance.method}: calling it binds the arguments and runs the body against the current world. */
+    record BoundMethod(InstanceRef self, BackendClass cls, Method method) implements PyBuiltins.Callable {
+        @Override public String pyTypeName() { return "method"; }
+        @Override public String pyRepr() { return "<bound method " + qualnameBare() + " of " + self.pyRepr() + ">"; }
+        String qualnameBare() { return cls.name() + "." + method.name(); }
+        @Override public String qualname() { return qualnameBare() + "()"; }
+
+        @Override public Object call(List<Object> args, Map<String, Object> kwargs) {
+            Object[] bound = bind(qualname(), method.params(), args, kwargs);
+            Session s = self.session();
+            Outcome out;
+            try {
+                out = method.body().call(s.world.instance(self.variable()), bound, s.world.globals());
+            } catch (Raised r) {
+                // upstream mutates in place: what the method changed before raising stays
+                s.world = s.world.with(self.variable(), r.self(), r.globals());
+                throw r;
+            }
+            s.world = s.world.with(self.variable(), out.self(), out.globals());
+            return liveRefs(out.result(), s, self.variable());
+        }
+    }
+
+    /** The result with each {@link Live} (also inside lists, tuples and dicts) bound to its instance. */
+    private static Object liveRefs(Object v, Session s, String variable) {
+        return switch (v) {
+            case Live live -> new LiveRef(s, variable, live);
+            case List<?> l -> {
+                boolean any = false;
+                List<Object> out = new ArrayList<>(l.size());
+                for (Object x : l) {
+                    Object r = liveRefs(x, s, variable);
+                    any |= r != x;
+                    out.add(r);
+                }
+                yield any ? TreePVector.from(out) : v;
+            }
+            case PyTuple t -> {
+                Object r = liveRefs(t.items(), s, variable);
+                yield r == t.items() ? v : new PyTuple((List<Object>) r);
+            }
+            case Map<?, ?> m -> {
+                boolean any = false;
+                OrderedPMap<Object, Object> out = OrderedPMap.empty();
+                for (Map.Entry<?, ?> e : m.entrySet()) {
+                    Object r = liveRefs(e.getValue(), s, variable);
+                    any |= r != e.getValue();
+                    out = out.plus(e.getKey(), r);
+                }
+                yield any ? out : v;
+            }
+            default -> v;
+        };
+    }
+
+    /** A {@link Live} result of the instance {@code variable}, looked up in the session's current world. */
+    record LiveRef(Session session, String variable, Live live) implements PyObjects.Custom, PyEval.Deferred {
+        @Override public Object current() { return live.in(session.world.instance(variable)); }
+        @Override public String pyTypeName() { return PyObjects.typeName(current()); }
+        @Override public String pyRepr() { return PyObjects.repr(current()); }
+    }
+
+    /**
+     * CPython 3.11's argument binding (ceval.c initialize_locals) for a method with positional-or-keyword
+     * parameters after {@code self}: keyword errors first (in call order), then too many positional
+     * arguments, then the missing ones; counts include {@code self}.
+     */
+    static Object[] bind(String qualname, List<Method.Param> params, List<Object> args, Map<String, Object> kwargs) {
+        int n = params.size();
+        Object[] out = new Object[n];
+        for (int i = 0; i < Math.min(n, args.size()); i++) out[i] = args.get(i);
+        for (Map.Entry<String, Object> e : kwargs.entrySet()) {
+            int idx = -1;
+            for (int i = 0; i < n; i++) if (params.get(i).name().equals(e.getKey())) { idx = i; break; }
+            if (idx < 0) throw PyException.typeError(qualname + " got an unexpected keyword argument '" + e.getKey() + "'");
+            if (out[idx] != null) throw PyException.typeError(qualname + " got multiple values for argument '" + e.getKey() + "'");
+            out[idx] = e.getValue();
+        }
+        if (args.size() > n) {
+            int required = 1;
+            for (Method.Param p : params) if (p.isRequired()) required++;
+            int max = n + 1;
+            String takes = required == max ? max + " positional argument" + (max == 1 ? "" : "s")
+                    : "from " + required + " to " + max + " positional arguments";
+            int given = args.size() + 1;
+            throw PyException.typeError(qualname + " takes " + takes + " but " + given + (given == 1 ? " was" : " were") + " given");
+        }
+        List<String> missing = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            if (out[i] == null) {
+                if (params.get(i).isRequired()) missing.add("'" + params.get(i).name() + "'");
+                else out[i] = params.get(i).dflt();
+            }
+        }
+        if (!missing.isEmpty()) {
+            String names;
+            if (missing.size() == 1) names = missing.getFirst();
+            else if (missing.size() == 2) names = missing.get(0) + " and " + missing.get(1);
+            else names = String.join(", ", missing.subList(0, missing.size() - 1)) + ", and " + missing.getLast();
+            throw PyException.typeError(qualname + " missing " + missing.size() + " required positional argument"
+                    + (missing.size() == 1 ? "" : "s") + ": " + names);
+        }
+        return out;
+    }
+}

@@ -1,0 +1,77 @@
+package brokkr.domains.bfcl.multiturn;
+
+import brokkr.python.PyTuple;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Supplier;
+import org.pcollections.OrderedPMap;
+import org.pcollections.TreePVector;
+import org.pcollections.HashTreePMap;
+import org.pcollections.PMap;
+
+/**
+ * The process-global mutable state of upstream's Python process that backends share across instances
+ * (conformance README, "Process-global state in upstream"): e.g. {@code long_context.CREDIT_CARD_EXTENSION}
+ * cards that every TravelAPI instance holds by reference, or the default lists of
+ * {@code TwitterAPI.post_tweet}. A persistent map from a cell name (by convention
+ * {@code "<ClassName>.<what>"}) to a Python object (see {@code brokkr.python.PyObjects}); the model's and
+ * the ground truth's instances of one checker run see the same cells, as they share one process upstream.
+ * A fresh {@link #EMPTY} is a pristine process.
+ */
+@SuppressWarnings("unchecked")
+public record Globals(PMap<String, Object> cells) {
+    public static final Globals EMPTY = new Globals(HashTreePMap.empty());
+
+    /** The cell's value, or {@code initial.get()} if the cell was never written (import-time value). */
+    public Object get(String cell, Supplier<Object> initial) {
+        Object v = cells.get(cell);
+        return v != null ? v : initial.get();
+    }
+
+    public Globals with(String cell, Object value) { return new Globals(cells.plus(cell, value)); }
+
+    /** A new {@link SharedList} cell holding {@code value}, named {@code prefix#n} (n counts per process). */
+    public record Allocated(SharedList ref, Globals globals) {}
+
+    public Allocated allocate(String prefix, Object value) {
+        Object n = cells.get("$next-cell");
+        long next = n == null ? 0 : (Long) n;
+        SharedList ref = new SharedList(prefix + "#" + next);
+        return new Allocated(ref, new Globals(cells.plus("$next-cell", next + 1).plus(ref.cell(), value)));
+    }
+
+    /** The current list of a {@link SharedList}'s cell (empty if never written). */
+    public Object list(SharedList ref) { return get(ref.cell(), TreePVector::empty); }
+
+    /** {@code v} with every {@link SharedList} inside it replaced by its current list (the same object if there is none). */
+    public Object resolve(Object v) {
+        return switch (v) {
+            case SharedList ref -> resolve(list(ref));
+            case List<?> l -> {
+                List<Object> out = null;
+                for (int i = 0; i < l.size(); i++) {
+                    Object x = l.get(i), r = resolve(x);
+                    if (r != x && out == null) out = new ArrayList<>(l.subList(0, i));
+                    if (out != null) out.add(r);
+                }
+                yield out == null ? v : TreePVector.from(out);
+            }
+            case PyTuple t -> {
+                Object r = resolve(t.items());
+                yield r == t.items() ? v : new PyTuple((List<Object>) r);
+            }
+            case Map<?, ?> m -> {
+                boolean changed = false;
+                OrderedPMap<Object, Object> out = OrderedPMap.empty();
+                for (Map.Entry<?, ?> e : m.entrySet()) {
+                    Object r = resolve(e.getValue());
+                    changed |= r != e.getValue();
+                    out = out.plus(e.getKey(), r);
+                }
+                yield changed ? out : v;
+            }
+            default -> v;
+        };
+    }
+}

@@ -1,0 +1,236 @@
+package brokkr.domains.bfcl.multiturn;
+
+import brokkr.conversation.Candidate;
+import brokkr.domains.bfcl.BfclData;
+import brokkr.domains.bfcl.ToolCompiler;
+import brokkr.eval.BenchmarkProvider;
+import brokkr.eval.Check;
+import brokkr.eval.EnvironmentDef;
+import brokkr.eval.Evaluator;
+import brokkr.eval.Exploration;
+import brokkr.eval.Interaction;
+import brokkr.eval.ModelRef;
+import brokkr.eval.Protocol;
+import brokkr.eval.Report;
+import brokkr.eval.Transcripts;
+import brokkr.eval.TrustTier;
+import brokkr.eval.Verdict;
+import brokkr.eval.WorldSetup;
+import brokkr.python.PyObjects;
+import brokkr.value.PyBool;
+import brokkr.value.PyDict;
+import brokkr.value.PyList;
+import brokkr.value.PyNone;
+import brokkr.value.PyStr;
+import brokkr.value.Value;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * BFCL v4 multi-turn on the evaluation path, domain {@code bfcl-multi-turn}: the categories
+ * {@code multi_turn_base}, {@code multi_turn_miss_func}, {@code multi_turn_miss_param},
+ * {@code multi_turn_long_context}. The protocol is upstream's function-calling inference loop
+ * ({@link MultiTurnInference}: per turn the user message(s), model steps until one has no call, at most
+ * {@value MultiTurnInference#MAXIMUM_STEP_LIMIT} + 1 per turn; held-out functions at their turn) over the
+ * task's backend world; the evaluator is upstream's checker ({@link MultiTurnChecker}) on the decoded steps.
+ * The engine's world cell holds the canonical state dump of the model's instances (the live world is the
+ * protocol's); the setup's evidence is the initial state's per-class hashes.
+ *
+ * <p>Splits: {@code all}; a category, or several joined by commas; {@code smoke} = the first 2 tasks of each
+ * category. Scripted candidate ({@code provider: scripted}): {@code gold} (the ground truth, one step per turn).
+ */
+public final class MultiTurnBenchmark implements BenchmarkProvider {
+    static final String REVISION = "gorilla@" + BfclData.UPSTREAM_COMMIT;
+    /** The model name the inference and the checker use for instance variables (it shows only where a string argument holds a call pattern). */
+    public static final String MODEL_NAME = "brokkr-multi-turn";
+
+    private volatile MultiTurnData data;
+    private volatile MultiTurnTools tools;
+
+    public MultiTurnBenchmark() {}
+
+    /** Over already loaded data (tests). */
+    public MultiTurnBenchmark(MultiTurnData data, MultiTurnTools tools) {
+        this.data = data;
+        this.tools = tools;
+    }
+
+    private MultiTurnData data() {
+        if (data == null) {
+            synchronized (this) {
+                if (data == null) {
+                    tools = MultiTurnTools.load();
+                    data = MultiTurnData.load();
+                }
+            }
+        }
+        return data;
+    }
+
+    private MultiTurnTools tools() {
+        data();
+        return tools;
+    }
+
+    MultiTurnData.Task task(String id) {
+        MultiTurnData.Task t = data().task(id);
+        if (t == null) throw new IllegalArgumentException("unknown bfcl-multi-turn task " + id);
+        return t;
+    }
+
+    @Override public String name() { return "bfcl-multi-turn"; }
+
+    @Override public Optional<Exploration> exploration() { return Optional.of(new MultiTurnExploration(this::data)); }
+
+    @Override public List<String> tasks(String split) {
+        List<String> categories;
+        int perCategory = Integer.MAX_VALUE;
+        if (split.equals("all")) {
+            categories = MultiTurnData.CATEGORIES;
+        } else if (split.equals("smoke")) {
+            categories = MultiTurnData.CATEGORIES;
+            perCategory = 2;
+        } else {
+            categories = List.of(split.split(","));
+            for (String c : categories) {
+                if (!MultiTurnData.CATEGORIES.contains(c)) {
+                    throw new IllegalArgumentException("unknown split '" + split + "' (all, smoke, or categories joined by commas: "
+                            + String.join(", ", MultiTurnData.CATEGORIES) + ")");
+                }
+            }
+        }
+        List<String> out = new ArrayList<>();
+        for (String c : categories) {
+            int n = 0;
+            for (MultiTurnData.Task t : data().all()) {
+                if (t.category().equals(c) && n++ < perCategory) out.add(t.id());
+            }
+        }
+        return out;
+    }
+
+    @Override public EnvironmentDef environment(String taskId, Map<String, ModelRef> models) {
+        MultiTurnData.Task t = task(taskId);
+        Map<String, String> digests = new LinkedHashMap<>();
+        digests.put("BFCL_v4_" + t.category() + ".json", MultiTurnData.DIGESTS.get("BFCL_v4_" + t.category() + ".json"));
+        String answers = "possible_answer/BFCL_v4_" + t.category() + ".json";
+        digests.put(answers, MultiTurnData.DIGESTS.get(answers));
+        for (String cls : t.involvedClasses()) {
+            String[] f = MultiTurnTools.FILES.get(cls);
+            digests.put("multi_turn_func_doc/" + f[0], f[1]);
+        }
+        if (t.setup().longContext()) digests.put(LongContextData.UPSTREAM_PATH, LongContextData.SHA256);
+        PyDict options = PyDict.builder().put("category", new PyStr(t.category())).build();
+        return new EnvironmentDef(name(), REVISION, digests, taskId, Map.of(), options);
+    }
+
+    /** The initial world's per-class state hashes ({@code execute_multi_turn_func_call([], ...)}). */
+    static PyDict initialShas(MultiTurnData.Task t) {
+        World w = Executor.execute(World.EMPTY, t.setup(), MODEL_NAME, false, List.of()).world();
+        return stateShas(t, w);
+    }
+
+    private static PyDict stateShas(MultiTurnData.Task t, World w) {
+        PyDict.Builder b = PyDict.builder();
+        for (String cls : t.involvedClasses()) {
+            Backend inst = w.instance(Executor.variable(MODEL_NAME, false, t.id(), cls));
+            b.put(cls, new PyStr(StateDump.sha(StateDump.renderState(inst.state(w.globals())))));
+        }
+        return b.build();
+    }
+
+    private static PyDict stateDump(MultiTurnData.Task t, World w) {
+        PyDict.Builder b = PyDict.builder();
+        for (String cls : t.involvedClasses()) {
+            Backend inst = w.instance(Executor.variable(MODEL_NAME, false, t.id(), cls));
+            if (inst != null) b.put(cls, StateDump.renderState(inst.state(w.globals())));
+        }
+        return b.build();
+    }
+
+    @Override public WorldSetup worldSetup() {
+        return (env, fork) -> {
+            MultiTurnData.Task t = task(env.taskId());
+            World w = Executor.execute(World.EMPTY, t.setup(), MODEL_NAME, false, List.of()).world();
+            fork.set(stateDump(t, w));
+            return PyDict.of("initial_state_sha", stateShas(t, w));
+        };
+    }
+
+    @Override public Protocol protocol() {
+        return ctx -> {
+            MultiTurnData.Task t = task(ctx.env().taskId());
+            if (!ctx.agent().actionSpace().equals("reference")) {
+                throw new IllegalArgumentException("bfcl-multi-turn has no action space '" + ctx.agent().actionSpace() + "' (reference)");
+            }
+            ToolCompiler.Style style = ctx.agent().provider().equalsIgnoreCase("anthropic") ? ToolCompiler.Style.ANTHROPIC
+                    : ToolCompiler.Style.OPENAI_COMPLETIONS;
+            MultiTurnInference.Trajectory tr = MultiTurnInference.run(t, tools(), ctx.candidate(), style, MODEL_NAME, ctx.systemPrompt());
+            if (tr.failure() != null) throw tr.failure();
+            ctx.world().set(stateDump(t, tr.world()));
+            List<Value> turns = new ArrayList<>();
+            for (List<List<String>> turn : tr.turns()) {
+                List<Value> steps = new ArrayList<>();
+                for (List<String> step : turn) steps.add(PyList.of(step.stream().map(s -> (Value) new PyStr(s)).toList()));
+                turns.add(PyList.of(steps));
+            }
+            PyDict output = PyDict.builder().put("turns", PyList.of(turns)).put("force_quit", PyBool.of(tr.forceQuit())).build();
+            return new Interaction(Transcripts.toValue(tr.messages()), output, tr.forceQuit() ? "force_quit" : "completed");
+        };
+    }
+
+    @Override public Evaluator evaluator() {
+        return (run, models) -> {
+            MultiTurnData.Task t = task(run.env().taskId());
+            boolean setup = initialShas(t).equals(run.setupEvidence().get("initial_state_sha"));
+            Value turns = run.interaction().output().get("turns");
+            MultiTurnChecker.Verdict v = MultiTurnChecker.check(t, turns == null ? PyNone.NONE : PyObjects.fromValue(turns), MODEL_NAME);
+            List<Check> checks = List.of(new Check("setup_verified", setup), new Check("checker_valid", v.valid()));
+            PyDict details = PyDict.builder()
+                    .put("category", new PyStr(t.category()))
+                    .put("error_type", v.errorType() == null ? PyNone.NONE : new PyStr(v.errorType()))
+                    .put("error_message", v.errorMessage() == null ? PyNone.NONE : new PyStr(PyObjects.str(v.errorMessage())))
+                    .build();
+            return new Verdict(checks, setup && v.valid() ? 1.0 : 0.0, TrustTier.DETERMINISTIC, details);
+        };
+    }
+
+    /**
+     * Upstream's multi-turn accuracy: per category the share of tasks graded valid, and the overall multi-turn
+     * accuracy as the unweighted mean of the four category accuracies (null until all four were run).
+     */
+    @Override public List<Report> reports(List<Report.Outcome> outcomes) {
+        Map<String, int[]> byCategory = new LinkedHashMap<>();
+        for (String c : MultiTurnData.CATEGORIES) byCategory.put(c, new int[2]);
+        for (Report.Outcome o : outcomes) {
+            if (!o.attempt().completed()) continue;
+            int[] n = byCategory.get(o.environment().options().get("category").asStr());
+            n[0]++;
+            if (o.attempt().success()) n[1]++;
+        }
+        List<List<Object>> rows = new ArrayList<>();
+        double sum = 0;
+        boolean all = true;
+        for (Map.Entry<String, int[]> e : byCategory.entrySet()) {
+            int[] n = e.getValue();
+            Double acc = n[0] == 0 ? null : (double) n[1] / n[0];
+            if (acc == null) all = false;
+            else sum += acc;
+            rows.add(new ArrayList<>(Arrays.asList(e.getKey(), n[0], n[1], acc)));
+        }
+        List<Report.Figure> figures = List.of(new Report.Figure("multi_turn_overall_accuracy", all ? sum / 4 : null));
+        return List.of(new Report("multi-turn accuracy per category", List.of("category", "tasks", "valid", "accuracy"),
+                rows, figures, List.of("overall = unweighted mean of the four category accuracies (upstream's multi-turn "
+                + "overall); null until all four categories were run; infrastructure failures are left out")));
+    }
+
+    @Override public Candidate scripted(String role, ModelRef model, EnvironmentDef env) {
+        if (!role.equals("agent")) throw new IllegalArgumentException("bfcl-multi-turn has no scripted " + role);
+        if (!model.model().equals("gold")) throw new IllegalArgumentException("unknown bfcl-multi-turn candidate '" + model.model() + "' (gold)");
+        return new MultiTurnInference.GoldCandidate(task(env.taskId()));
+    }
+}

@@ -1,0 +1,188 @@
+package brokkr.domains.bfcl.multiturn;
+
+import brokkr.domains.conformance.Corpus;
+import brokkr.python.PyJson;
+import brokkr.value.PyDict;
+import brokkr.value.PyStr;
+import brokkr.value.Value;
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
+
+/**
+ * Replays the BFCL multi-turn conformance corpora (../shared/conformance/bfcl/multi_turn/README.md):
+ * execution corpora ({@code gold-exec}: one execution per turn with full states; fuzz: one execution
+ * per step with state hashes) compared call by call and turn by turn. Each record starts from a
+ * pristine process ({@link World#EMPTY}), as the corpora were recorded.
+ */
+public final class MultiTurnConformance {
+    private MultiTurnConformance() {}
+
+    /**
+     * {@code records} replayed, {@code calls} compared, {@code mismatches} records that differ,
+     * {@code skipped} records not replayed because a backend class is not available (named in {@code missingClasses}).
+     */
+    public record Report(int records, long calls, int mismatches, int skipped, Set<String> missingClasses, long nanos) {
+        public String summary() { return records + " records, " + calls + " calls, " + mismatches + " mismatches"; }
+    }
+
+    private static final int MAX_RESULT = 2048;
+
+    /** Replays every record of {@code corpus}; prints the first difference of each mismatching record and the summary line. */
+    public static Report run(MultiTurnData data, Path corpus, PrintStream out) {
+        long start = System.nanoTime();
+        int records = 0, mismatches = 0, skipped = 0;
+        long calls = 0;
+        Set<String> missing = new TreeSet<>();
+        for (Corpus.Line line : Corpus.lines(corpus)) {
+            Corpus.Record r = line.parse();
+            String taskId = r.string("task_id");
+            MultiTurnData.Task task = data.task(taskId);
+            if (task == null) throw r.fail("unknown task " + taskId);
+            List<String> absent = task.involvedClasses().stream().filter(c -> Backends.find(c).isEmpty()).toList();
+            if (!absent.isEmpty()) {
+                skipped++;
+                missing.addAll(absent);
+                continue;
+            }
+            records++;
+            Replay replay = new Replay(task, r);
+            String diff;
+            try {
+                diff = replay.run();
+            } catch (RuntimeException e) {
+                diff = "internal error at " + replay.where + ": " + e;
+            }
+            calls += replay.calls;
+            if (diff != null) {
+                mismatches++;
+                out.println(label(r) + ": " + diff);
+            }
+        }
+        Report rep = new Report(records, calls, mismatches, skipped, missing, System.nanoTime() - start);
+        if (skipped > 0) out.println("skipped " + skipped + " records: backend classes not available: " + String.join(", ", missing));
+        out.println(rep.summary());
+        return rep;
+    }
+
+    private static String label(Corpus.Record r) {
+        String s = r.file().getFileName() + ":" + r.line() + " " + r.string("task_id");
+        if (r.has("seq")) s += " seq " + r.value().get("seq");
+        return s;
+    }
+
+    /** Replays one execution record; {@link #run} returns the first difference or null. */
+    private static final class Replay {
+        final MultiTurnData.Task task;
+        final Corpus.Record r;
+        final String model;
+        long calls;
+        String where = "start";
+
+        Replay(MultiTurnData.Task task, Corpus.Record r) {
+            this.task = task;
+            this.r = r;
+            String m = r.string("exec_model_name");
+            this.model = m;
+        }
+
+        String run() {
+            TaskSetup setup = task.setup();
+            Executor.Execution ex = Executor.execute(World.EMPTY, setup, model, true, List.of());
+            World w = ex.world();
+            String d = compareStates("initial state", w, setup, r.object("initial_state_sha").value(),
+                    r.has("initial_state") ? r.object("initial_state").value() : null);
+            if (d != null) return d;
+            for (Corpus.Record turn : r.objects("turns")) {
+                int t = turn.value().get("turn") instanceof brokkr.value.PyInt i ? i.value().intValue() : -1;
+                List<List<Corpus.Record>> steps = new ArrayList<>();
+                if (turn.has("steps")) {
+                    for (Value step : turn.value().get("steps").asList()) {
+                        List<Corpus.Record> cs = new ArrayList<>();
+                        for (Value c : step.asList()) cs.add(new Corpus.Record(r.file(), r.line(), "call", c.asDict()));
+                        steps.add(cs);
+                    }
+                } else {
+                    steps.add(turn.objects("calls"));
+                }
+                if (steps.isEmpty()) {
+                    w = Executor.execute(w, setup, model, true, List.of()).world();
+                }
+                for (int s = 0; s < steps.size(); s++) {
+                    List<Corpus.Record> step = steps.get(s);
+                    List<String> callTexts = step.stream().map(c -> c.string("call")).toList();
+                    where = "turn " + t + " step " + s;
+                    Executor.Execution e = Executor.execute(w, setup, model, true, callTexts);
+                    w = e.world();
+                    for (int c = 0; c < step.size(); c++) {
+                        calls++;
+                        Value expected = step.get(c).required("result");
+                        String got = e.results().get(c);
+                        if (!resultMatches(expected, got)) {
+                            return "turn " + t + (turn.has("steps") ? " step " + s : "") + " call " + c + " " + clip(callTexts.get(c))
+                                    + ": expected " + clip(expectedText(expected)) + ", got " + clip(PyJson.dumps(new PyStr(got)));
+                        }
+                    }
+                }
+                d = compareStates("after turn " + t, w, setup, turn.object("state_sha").value(),
+                        turn.has("state") ? turn.object("state").value() : null);
+                if (d != null) {
+                    if (turn.has("state_changes")) d += "; recorded changes " + clip(PyJson.dumps(turn.object("state_changes").value()));
+                    return d;
+                }
+            }
+            return null;
+        }
+
+        private String compareStates(String when, World w, TaskSetup setup, PyDict expectedSha, PyDict expectedState) {
+            for (String cls : setup.involvedClasses()) {
+                Value state = StateDump.renderState(w.state(Executor.variable(model, true, setup.taskId(), cls)));
+                String sha = StateDump.sha(state);
+                Value want = expectedSha.get(cls);
+                if (want == null || !want.asStr().equals(sha)) {
+                    String detail = "";
+                    if (expectedState != null && expectedState.get(cls) instanceof PyDict es && state instanceof PyDict got) {
+                        detail = "; " + firstDifference(es, got);
+                    } else if (state instanceof PyDict got) {
+                        detail = "; state " + clip(StateDump.canonical(got));
+                    }
+                    return cls + " state " + when + ": sha " + sha + ", expected " + (want == null ? "none" : want.asStr()) + detail;
+                }
+            }
+            return null;
+        }
+
+        private static String firstDifference(PyDict expected, PyDict got) {
+            Set<String> keys = new LinkedHashSet<>(expected.keys());
+            keys.addAll(got.keys());
+            for (String k : keys) {
+                Value e = expected.get(k), g = got.get(k);
+                String et = e == null ? "absent" : StateDump.canonical(e), gt = g == null ? "absent" : StateDump.canonical(g);
+                if (!et.equals(gt)) return "attribute " + k + ": expected " + clip(et) + ", got " + clip(gt);
+            }
+            return "no attribute differs (hash input differs)";
+        }
+    }
+
+    private static boolean resultMatches(Value expected, String got) {
+        if (expected instanceof PyStr s) return s.value().equals(got);
+        if (expected instanceof PyDict d && d.get("$sha") != null) {
+            int len = got.codePointCount(0, got.length());
+            return len > MAX_RESULT && StateDump.sha16(got).equals(d.get("$sha").asStr())
+                    && len == ((brokkr.value.PyInt) d.get("$len")).value().intValue();
+        }
+        return false;
+    }
+
+    private static String expectedText(Value expected) {
+        return PyJson.dumps(expected);
+    }
+
+    static String clip(String s) {
+        return s.length() <= 400 ? s : s.substring(0, 400) + "...(" + s.length() + " chars)";
+    }
+}

@@ -1,0 +1,330 @@
+package brokkr.domains.bfcl.multiturn;
+
+import brokkr.python.PyException;
+import brokkr.python.PyObjectOps;
+import brokkr.python.PyObjects;
+import brokkr.python.PySet;
+import brokkr.python.PyTuple;
+import brokkr.value.PyNone;
+import java.math.BigInteger;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
+import org.pcollections.OrderedPMap;
+import org.pcollections.TreePVector;
+
+/**
+ * Evaluates a {@link PyExpr} as CPython's {@code eval} does, left to right, names looked up in the
+ * given globals and then in {@link PyBuiltins}; errors as CPython 3.11's exceptions.
+ */
+final class PyEval {
+    private final Function<String, Object> globals;
+
+    PyEval(Function<String, Object> globals) { this.globals = globals; }
+
+    /** A value that stands for another one, looked up when it is used ({@link Executor}'s live method results). */
+    interface Deferred {
+        Object current();
+    }
+
+    /** {@code v}, or what it stands for. */
+    static Object now(Object v) {
+        while (v instanceof Deferred d) v = d.current();
+        return v;
+    }
+
+    /** {@code v} with every {@link Deferred} inside containers replaced by what it stands for now. */
+    static Object deep(Object v) {
+        v = now(v);
+        return switch (v) {
+            case java.util.List<?> l -> {
+                java.util.List<Object> out = null;
+                for (int i = 0; i < l.size(); i++) {
+                    Object x = l.get(i), r = deep(x);
+                    if (r != x && out == null) out = new ArrayList<>(l.subList(0, i));
+                    if (out != null) out.add(r);
+                }
+                yield out == null ? v : TreePVector.from(out);
+            }
+            case PyTuple t -> {
+                Object r = deep(t.items());
+                yield r == t.items() ? v : new PyTuple(PyObjectOps.iterate(r));
+            }
+            case PySet s -> {
+                boolean changed = false;
+                LinkedHashSet<Object> out = new LinkedHashSet<>();
+                for (Object x : s.members()) {
+                    Object r = deep(x);
+                    changed |= r != x;
+                    out.add(r);
+                }
+                yield changed ? new PySet(out, s.frozen()) : v;
+            }
+            case Map<?, ?> m -> {
+                boolean changed = false;
+                OrderedPMap<Object, Object> out = OrderedPMap.empty();
+                for (Map.Entry<?, ?> en : m.entrySet()) {
+                    Object r = deep(en.getValue());
+                    changed |= r != en.getValue();
+                    out = out.plus(en.getKey(), r);
+                }
+                yield changed ? out : v;
+            }
+            default -> v;
+        };
+    }
+
+    /** Evaluates {@code e} for use: what a deferred value stands for. */
+    private Object use(PyExpr e) { return now(eval(e)); }
+
+    Object eval(PyExpr e) {
+        return switch (e) {
+            case PyExpr.Const c -> c.value();
+            case PyExpr.Name n -> {
+                Object v = globals.apply(n.id());
+                if (v == null) v = PyBuiltins.ALL.get(n.id());
+                if (v == null) throw new PyException("NameError", "name '" + n.id() + "' is not defined");
+                yield v;
+            }
+            case PyExpr.Attr a -> attribute(use(a.obj()), a.name());
+            case PyExpr.Call c -> call(c);
+            case PyExpr.Subscript s -> subscript(use(s.obj()), deep(eval(s.index())));
+            case PyExpr.Slice s -> new SliceObj(s.lower() == null ? PyNone.NONE : use(s.lower()),
+                    s.upper() == null ? PyNone.NONE : use(s.upper()), s.step() == null ? PyNone.NONE : use(s.step()));
+            case PyExpr.Tuple t -> new PyTuple(items(t.items()));
+            case PyExpr.ListDisplay l -> TreePVector.from(items(l.items()));
+            case PyExpr.SetDisplay s -> {
+                LinkedHashSet<Object> members = new LinkedHashSet<>();
+                for (Object o : items(s.items())) {
+                    o = deep(o);
+                    PyObjects.requireHashable(o);
+                    members.add(o);
+                }
+                yield PySet.of(members);
+            }
+            case PyExpr.DictDisplay d -> {
+                OrderedPMap<Object, Object> m = OrderedPMap.empty();
+                for (int i = 0; i < d.keys().size(); i++) {
+                    if (d.keys().get(i) == null) {
+                        Object src = deep(eval(d.values().get(i)));
+                        if (!(src instanceof Map<?, ?> map)) {
+                            throw PyException.typeError("'" + PyObjects.typeName(src) + "' object is not a mapping");
+                        }
+                        for (Map.Entry<?, ?> en : map.entrySet()) m = put(m, en.getKey(), en.getValue());
+                    } else {
+                        Object k = deep(eval(d.keys().get(i)));
+                        Object v = eval(d.values().get(i));
+                        PyObjects.requireHashable(k);
+                        m = put(m, k, v);
+                    }
+                }
+                yield m;
+            }
+            case PyExpr.Starred s -> throw new PyException("SyntaxError", "can't use starred expression here");
+            case PyExpr.Unary u -> {
+                Object v = use(u.operand());
+                yield switch (u.op()) {
+                    case "-" -> PyObjectOps.neg(v);
+                    case "+" -> PyObjectOps.pos(v);
+                    case "~" -> PyObjectOps.invert(v);
+                    case "not" -> !PyObjects.truthy(v);
+                    default -> throw new IllegalStateException(u.op());
+                };
+            }
+            case PyExpr.Binary b -> binary(b.op(), deep(eval(b.left())), deep(eval(b.right())));
+            case PyExpr.BoolOp b -> {
+                Object v = null;
+                for (PyExpr x : b.values()) {
+                    v = eval(x);
+                    boolean t = PyObjects.truthy(now(v));
+                    if (b.op().equals("or") ? t : !t) break;
+                }
+                yield v;
+            }
+            case PyExpr.Compare c -> {
+                Object left = deep(eval(c.left()));
+                for (int i = 0; i < c.ops().size(); i++) {
+                    Object right = deep(eval(c.rights().get(i)));
+                    if (!compare(c.ops().get(i), left, right)) yield false;
+                    left = right;
+                }
+                yield true;
+            }
+            case PyExpr.IfExp i -> PyObjects.truthy(use(i.test())) ? eval(i.body()) : eval(i.orElse());
+        };
+    }
+
+    /** Re-inserting an existing key keeps its first position, as CPython's dict does. */
+    private static OrderedPMap<Object, Object> put(OrderedPMap<Object, Object> m, Object k, Object v) {
+        return m.plus(k, v);
+    }
+
+    private List<Object> items(List<PyExpr> exprs) {
+        List<Object> out = new ArrayList<>(exprs.size());
+        for (PyExpr x : exprs) {
+            if (x instanceof PyExpr.Starred s) {
+                Object v = deep(eval(s.value()));
+                try {
+                    out.addAll(PyObjectOps.iterate(v));
+                } catch (PyException err) {
+                    throw PyException.typeError("Value after * must be an iterable, not " + PyObjects.typeName(v));
+                }
+            } else {
+                out.add(eval(x));
+            }
+        }
+        return out;
+    }
+
+    private Object call(PyExpr.Call c) {
+        Object fn = use(c.fn());
+        List<Object> args = new ArrayList<>();
+        Map<String, Object> kwargs = new LinkedHashMap<>();
+        for (PyExpr.Arg a : c.args()) {
+            // arguments are what the values are now (a callee sees the object, not a view of it)
+            Object v = deep(eval(a.value()));
+            switch (a.star()) {
+                case 1 -> {
+                    try {
+                        args.addAll(PyObjectOps.iterate(v));
+                    } catch (PyException err) {
+                        throw PyException.typeError(qualname(fn) + " argument after * must be an iterable, not " + PyObjects.typeName(v));
+                    }
+                }
+                case 2 -> {
+                    if (!(v instanceof Map<?, ?> m)) {
+                        throw PyException.typeError(qualname(fn) + " argument after ** must be a mapping, not " + PyObjects.typeName(v));
+                    }
+                    for (Map.Entry<?, ?> en : m.entrySet()) {
+                        if (!(en.getKey() instanceof String k)) throw PyException.typeError("keywords must be strings");
+                        if (kwargs.containsKey(k)) {
+                            throw PyException.typeError(qualname(fn) + " got multiple values for keyword argument '" + k + "'");
+                        }
+                        kwargs.put(k, en.getValue());
+                    }
+                }
+                default -> {
+                    if (a.name() == null) args.add(v);
+                    else kwargs.put(a.name(), v);
+                }
+            }
+        }
+        if (!(fn instanceof PyBuiltins.Callable callable)) {
+            throw PyException.typeError("'" + PyObjects.typeName(fn) + "' object is not callable");
+        }
+        return callable.call(args, kwargs);
+    }
+
+    private static String qualname(Object fn) {
+        return fn instanceof PyBuiltins.Callable c ? c.qualname() : PyObjects.typeName(fn) + " object";
+    }
+
+    private static Object attribute(Object obj, String name) {
+        if (obj instanceof Attributes a) return a.attribute(name);
+        throw PyException.attributeError("'" + PyObjects.typeName(obj) + "' object has no attribute '" + name + "'");
+    }
+
+    /** An object with attributes ({@code instance.method}). */
+    interface Attributes {
+        Object attribute(String name);
+    }
+
+    record SliceObj(Object start, Object stop, Object step) implements PyObjects.Custom {
+        @Override public String pyTypeName() { return "slice"; }
+        @Override public String pyRepr() {
+            return "slice(" + PyObjects.repr(start) + ", " + PyObjects.repr(stop) + ", " + PyObjects.repr(step) + ")";
+        }
+    }
+
+    private static Object subscript(Object obj, Object index) {
+        switch (obj) {
+            case Map<?, ?> m -> {
+                PyObjects.requireHashable(index);
+                Object v = m.get(index);
+                if (v == null) throw new PyException("KeyError", PyObjects.repr(index));
+                return v;
+            }
+            case List<?> l -> { return sequenceItem("list", l, index, false); }
+            case PyTuple t -> { return sequenceItem("tuple", t.items(), index, false); }
+            case String s -> { return sequenceItem("string", PyObjectOps.iterate(s), index, true); }
+            default -> {
+                if (obj instanceof PyBuiltins.Builtin b && b.isType()) {
+                    throw PyException.typeError("type '" + b.name() + "' is not subscriptable");
+                }
+                throw PyException.typeError("'" + PyObjects.typeName(obj) + "' object is not subscriptable");
+            }
+        }
+    }
+
+    private static Object sequenceItem(String kind, List<?> items, Object index, boolean str) {
+        if (index instanceof SliceObj s) {
+            int n = items.size();
+            int step = s.step() == PyNone.NONE ? 1 : sliceIndex(s.step());
+            if (step == 0) throw PyException.valueError("slice step cannot be zero");
+            int start = s.start() == PyNone.NONE ? (step > 0 ? 0 : n - 1) : clamp(sliceIndex(s.start()), n, step);
+            int stop = s.stop() == PyNone.NONE ? (step > 0 ? n : -1) : clamp(sliceIndex(s.stop()), n, step);
+            List<Object> out = new ArrayList<>();
+            for (int i = start; step > 0 ? i < stop : i > stop; i += step) out.add(items.get(i));
+            if (str) {
+                StringBuilder sb = new StringBuilder();
+                out.forEach(o -> sb.append((String) o));
+                return sb.toString();
+            }
+            return kind.equals("tuple") ? new PyTuple(out) : TreePVector.from(out);
+        }
+        if (!PyObjects.isInt(index)) {
+            throw PyException.typeError(kind + " indices must be integers" + (str ? "" : " or slices") + ", not " + PyObjects.typeName(index));
+        }
+        BigInteger i = PyObjects.asBigInteger(index);
+        if (i.signum() < 0) i = i.add(BigInteger.valueOf(items.size()));
+        if (i.signum() < 0 || i.compareTo(BigInteger.valueOf(items.size())) >= 0) {
+            throw new PyException("IndexError", kind + " index out of range");
+        }
+        return items.get(i.intValue());
+    }
+
+    private static int sliceIndex(Object o) {
+        if (!PyObjects.isInt(o)) throw PyException.typeError("slice indices must be integers or None or have an __index__ method");
+        BigInteger i = PyObjects.asBigInteger(o);
+        return i.max(BigInteger.valueOf(Integer.MIN_VALUE / 2)).min(BigInteger.valueOf(Integer.MAX_VALUE / 2)).intValue();
+    }
+
+    private static int clamp(int i, int n, int step) {
+        if (i < 0) i += n;
+        if (step > 0) return Math.max(0, Math.min(i, n));
+        return Math.max(-1, Math.min(i, n - 1));
+    }
+
+    private static Object binary(String op, Object a, Object b) {
+        return switch (op) {
+            case "+" -> PyObjectOps.add(a, b);
+            case "-" -> PyObjectOps.sub(a, b);
+            case "*" -> PyObjectOps.mul(a, b);
+            case "/" -> PyObjectOps.truediv(a, b);
+            case "//" -> PyObjectOps.floordiv(a, b);
+            case "%" -> PyObjectOps.mod(a, b);
+            case "**" -> PyObjectOps.pow(a, b);
+            default -> throw PyException.typeError("unsupported operand type(s) for " + op + ": '" + PyObjects.typeName(a)
+                    + "' and '" + PyObjects.typeName(b) + "'");
+        };
+    }
+
+    private static boolean compare(String op, Object a, Object b) {
+        return switch (op) {
+            case "==" -> PyObjects.eq(a, b);
+            case "!=" -> !PyObjects.eq(a, b);
+            case "<" -> PyObjectOps.lt(a, b);
+            case "<=" -> PyObjectOps.le(a, b);
+            case ">" -> PyObjectOps.gt(a, b);
+            case ">=" -> PyObjectOps.ge(a, b);
+            case "in" -> PyObjectOps.in(a, b);
+            case "not in" -> !PyObjectOps.in(a, b);
+            case "is" -> a == b || a instanceof Boolean x && x.equals(b) || a == PyNone.NONE && b == PyNone.NONE;
+            case "is not" -> !(a == b || a instanceof Boolean x && x.equals(b));
+            default -> throw new IllegalStateException(op);
+        };
+    }
+}
