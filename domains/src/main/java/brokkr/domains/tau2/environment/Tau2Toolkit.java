@@ -85,17 +85,23 @@ public final class Tau2Toolkit {
      * Upstream {@code ToolKitBase.tool_type(name)} ({@code src/tau2/environment/toolkit.py}): the
      * {@code ToolType} of the tool's {@code @is_tool} decorator, {@code "read"}, {@code "write"} or
      * {@code "generic"}, or null for a name that is not one of its tools. The transcribed domains declare
-     * every WRITE tool with the default {@code mutates_state} (so WRITE is exactly "mutates") and
-     * {@code calculate} and {@code transfer_to_human_agents} GENERIC; everything else is READ.
+     * every WRITE tool with the default {@code mutates_state} (so WRITE is exactly "mutates") and the
+     * {@link #GENERIC_TOOLS} GENERIC (banking_knowledge's two of them change the world: which tools are
+     * unlocked or given); everything else is READ.
      */
     public String toolType(String name) {
         if (!toolSet.has(name)) return null;
-        if (toolSet.get(name).mutates()) return "write";
-        return GENERIC_TOOLS.contains(name) ? "generic" : "read";
+        if (GENERIC_TOOLS.contains(name)) return "generic";
+        return toolSet.get(name).mutates() ? "write" : "read";
     }
 
-    /** Tools decorated {@code @is_tool(ToolType.GENERIC)} in retail, airline and telecom at the pinned commit. */
-    private static final Set<String> GENERIC_TOOLS = Set.of("calculate", "transfer_to_human_agents");
+    /**
+     * Tools decorated {@code @is_tool(ToolType.GENERIC)} at the pinned commit: {@code calculate} and
+     * {@code transfer_to_human_agents} (retail, airline, telecom, banking_knowledge), and banking_knowledge's
+     * {@code unlock_discoverable_agent_tool} and {@code give_discoverable_user_tool} ({@code tools.py}).
+     */
+    private static final Set<String> GENERIC_TOOLS = Set.of("calculate", "transfer_to_human_agents", "unlock_discoverable_agent_tool",
+            "give_discoverable_user_tool");
 
     /** {@code [t.openai_schema for t in env.get_tools()]}. */
     public List<Value> openaiSchemas() {
