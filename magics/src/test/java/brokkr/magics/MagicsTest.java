@@ -45,7 +45,7 @@ class MagicsTest {
         assertTrue(e.getMessage().startsWith("%domain: expected 'load NAME'"), e.getMessage());
         assertTrue(e.getMessage().endsWith("usage: %domain load NAME"), e.getMessage());
         assertTrue(assertThrows(MagicUsageException.class, () -> magic("%domain load atlantis")).getMessage()
-                .contains("unknown domain 'atlantis' (one of loop, parallel, tau2-retail, tau2-airline, tau2-telecom, bfcl)"));
+                .contains("unknown domain 'atlantis' (one of loop, parallel, tau2-retail, tau2-airline, tau2-telecom, bfcl, bfcl-multi-turn)"));
         assertTrue(assertThrows(MagicUsageException.class, () -> magic("%tasks")).getMessage().contains("no domain loaded"));
         assertTrue(assertThrows(MagicUsageException.class, () -> magic("%run --candidate ideal")).getMessage()
                 .contains("--candidate and --task are required"));
