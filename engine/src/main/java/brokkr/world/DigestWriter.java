@@ -282,7 +282,7 @@ final class DigestWriter implements Appendable {
                 String k = entries[i].getKey();
                 same = c.keys[i] == k || c.keys[i].equals(k);
             }
-            if (!same) {
+            if (!same && !c.extend(last.get(n - 1), entries)) {
                 Integer[] idx = new Integer[n];
                 for (int i = 0; i < n; i++) idx[i] = i;
                 Arrays.sort(idx, (x, y) -> compareKeys(entries[x].getKey(), entries[y].getKey()));
@@ -298,6 +298,37 @@ final class DigestWriter implements Appendable {
             Map.Entry<String, Value>[] out = new Map.Entry[n];
             for (int i = 0; i < n; i++) out[i] = entries[c.perm[i]];
             return out;
+        }
+
+        /**
+         * Sets this order to {@code shorter}'s with one key appended: a key added to a large table (a new
+         * transaction, referral, application) goes to the end of its insertion order, so when
+         * {@code entries} are {@code shorter}'s keys and then one more, its sorted position is found by a
+         * binary search instead of sorting every key again. False (nothing changed) otherwise.
+         */
+        boolean extend(SortOrder shorter, Map.Entry<String, Value>[] entries) {
+            int n = entries.length;
+            if (shorter == null || shorter == this || shorter.keys == null || shorter.keys.length != n - 1) return false;
+            for (int i = 0; i < n - 1; i++) {
+                String k = entries[i].getKey();
+                if (shorter.keys[i] != k && !shorter.keys[i].equals(k)) return false;
+            }
+            String added = entries[n - 1].getKey();
+            int lo = 0, hi = n - 1; // first sorted position whose key is greater than the added one (keys are distinct)
+            while (lo < hi) {
+                int mid = (lo + hi) >>> 1;
+                if (compareKeys(shorter.keys[shorter.perm[mid]], added) < 0) lo = mid + 1;
+                else hi = mid;
+            }
+            String[] keys = Arrays.copyOf(shorter.keys, n);
+            keys[n - 1] = added;
+            int[] perm = new int[n];
+            System.arraycopy(shorter.perm, 0, perm, 0, lo);
+            perm[lo] = n - 1;
+            System.arraycopy(shorter.perm, lo, perm, lo + 1, n - 1 - lo);
+            this.keys = keys;
+            this.perm = perm;
+            return true;
         }
 
         /** The skeleton memoizing built for the dict whose sorted entries these are ({@code perm}: sorted position -> insertion index). */
