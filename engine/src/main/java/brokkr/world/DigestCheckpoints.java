@@ -60,6 +60,18 @@ final class DigestCheckpoints {
         byte[][] texts;
         MessageDigest[] states;
         int n;
+        /**
+         * Spans, in the order their skeletons were entered: a nested (large container's) skeleton, the
+         * entries {@code [spanStart, spanEnd)} it stood for, and the pending gap text before it and after
+         * it. A later world that reaches the same skeleton array (an untouched table: persistent updates
+         * share it) at the same entry after the same gap copies the span's entries instead of walking them.
+         */
+        Object[][] spanSkeletons = new Object[8][];
+        int[] spanStart = new int[8];
+        int[] spanEnd = new int[8];
+        byte[][] spanBefore = new byte[8][];
+        byte[][] spanAfter = new byte[8][];
+        int spans;
 
         Trace() { this(64); }
 
@@ -70,6 +82,10 @@ final class DigestCheckpoints {
             Arrays.fill(texts, 0, n, null);
             Arrays.fill(states, 0, n, null);
             n = 0;
+            Arrays.fill(spanSkeletons, 0, spans, null);
+            Arrays.fill(spanBefore, 0, spans, null);
+            Arrays.fill(spanAfter, 0, spans, null);
+            spans = 0;
             return this;
         }
 
@@ -95,6 +111,62 @@ final class DigestCheckpoints {
             texts[n] = text;
             states[n] = state;
             n++;
+        }
+
+        /** Opens a span (its end and the gap after it are set by {@link #closeSpan}); returns its index. */
+        int openSpan(Object[] skeleton, int start, byte[] before) {
+            if (spans == spanSkeletons.length) {
+                int m = spans * 2;
+                spanSkeletons = Arrays.copyOf(spanSkeletons, m);
+                spanStart = Arrays.copyOf(spanStart, m);
+                spanEnd = Arrays.copyOf(spanEnd, m);
+                spanBefore = Arrays.copyOf(spanBefore, m);
+                spanAfter = Arrays.copyOf(spanAfter, m);
+            }
+            spanSkeletons[spans] = skeleton;
+            spanStart[spans] = start;
+            spanEnd[spans] = -1; // open
+            spanBefore[spans] = before;
+            spanAfter[spans] = null;
+            return spans++;
+        }
+
+        void closeSpan(int s, int end, byte[] after) {
+            spanEnd[s] = end;
+            spanAfter[s] = after;
+        }
+
+        /** The closed span of {@code skeleton} starting at entry {@code start} after gap text {@code before}, or -1. */
+        int span(Object[] skeleton, int start, byte[] before) {
+            for (int s = 0; s < spans; s++) {
+                if (spanSkeletons[s] == skeleton && spanStart[s] == start && spanEnd[s] >= 0
+                        && (spanBefore[s] == before || Arrays.equals(spanBefore[s], before))) return s;
+            }
+            return -1;
+        }
+
+        /** Appends {@code from}'s entries of its span {@code s} and the spans nested in it (the same text). */
+        void copySpan(Trace from, int s) {
+            int a = from.spanStart[s], b = from.spanEnd[s], m = b - a;
+            if (n + m > nodes.length) {
+                int c = Math.max(nodes.length * 2, n + m);
+                gaps = Arrays.copyOf(gaps, c);
+                nodes = Arrays.copyOf(nodes, c);
+                texts = Arrays.copyOf(texts, c);
+                states = Arrays.copyOf(states, c);
+            }
+            System.arraycopy(from.gaps, a, gaps, n, m);
+            System.arraycopy(from.nodes, a, nodes, n, m);
+            System.arraycopy(from.texts, a, texts, n, m);
+            System.arraycopy(from.states, a, states, n, m);
+            int shift = n - a;
+            n += m;
+            // Spans are recorded in the order they open, so s and those nested in it are consecutive.
+            for (int t = s; t < from.spans && from.spanStart[t] < b && (t == s || from.spanEnd[t] <= b); t++) {
+                if (from.spanEnd[t] < 0) break;
+                int k = openSpan(from.spanSkeletons[t], from.spanStart[t] + shift, from.spanBefore[t]);
+                closeSpan(k, from.spanEnd[t] + shift, from.spanAfter[t]);
+            }
         }
 
         boolean matches(int j, Value node, byte[] gap) {
@@ -207,9 +279,51 @@ final class DigestCheckpoints {
                 }
                 // instanceof rather than a type switch: once per entry of every hash.
                 if (memo instanceof byte[] text) entry(child, text);
-                else if (memo instanceof Object[] nested) skeleton(nested, slot, memoize);
+                else if (memo instanceof Object[] nested) nested(nested, slot, memoize);
                 else throw new IllegalStateException("not a world hash memo: " + memo.getClass());
             }
+        }
+
+        /**
+         * A large child's skeleton: copied as a span of a trace whose text so far equals this one's and
+         * which reached the same skeleton at this entry after the same gap, else walked (and recorded as
+         * a span for later worlds).
+         */
+        private void nested(Object[] nested, int slot, Consumer<Value> memoize) {
+            byte[] before = pendingGap();
+            int start = trace.n;
+            if (md == null) {
+                Trace from = null;
+                int fromSpan = -1;
+                int k = 0;
+                for (int i = 0; i < aliveCount; i++) {
+                    int s = alive[i].n >= start ? alive[i].span(nested, start, before) : -1;
+                    if (s < 0) continue;
+                    if (from == null) { from = alive[i]; fromSpan = s; }
+                    alive[k++] = alive[i]; // the same skeleton after the same text: the same entries
+                }
+                if (from != null) {
+                    aliveCount = k;
+                    byte[] after = from.spanAfter[fromSpan];
+                    trace.copySpan(from, fromSpan);
+                    single = null;
+                    gapLen = 0;
+                    gapRuns = 0;
+                    if (after.length > 0) {
+                        single = after;
+                        gapRuns = 1;
+                    }
+                    return;
+                }
+            }
+            int s = trace.openSpan(nested, start, before);
+            skeleton(nested, slot, memoize);
+            trace.closeSpan(s, trace.n, pendingGap());
+        }
+
+        /** The current gap's text (not taken). */
+        private byte[] pendingGap() {
+            return gapRuns == 0 ? EMPTY : gapRuns == 1 ? single : Arrays.copyOf(gap, gapLen);
         }
 
         private void run(byte[] run) {

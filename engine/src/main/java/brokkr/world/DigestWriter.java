@@ -15,6 +15,7 @@ import java.security.MessageDigest;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -252,6 +253,18 @@ final class DigestWriter implements Appendable {
      */
     private static final class SortOrder {
         private static final ThreadLocal<java.util.HashMap<Integer, SortOrder>> LAST = ThreadLocal.withInitial(java.util.HashMap::new);
+        /**
+         * Recent sorted orders by the last key of their insertion order (keys and permutation only): a
+         * table one key longer than a dict sorted earlier is found by its second-to-last key even when
+         * other dicts of that size were sorted since (each replayed sequence adds to its own copy of
+         * the initial tables).
+         */
+        private static final int BY_LAST_KEY_MAX = 64;
+        private static final ThreadLocal<Map<String, SortOrder>> BY_LAST_KEY = ThreadLocal.withInitial(() ->
+                new LinkedHashMap<>(16, 0.75f, true) { // least recently used out: the initial tables' orders are used again and again
+                    @Override
+                    protected boolean removeEldestEntry(Map.Entry<String, SortOrder> eldest) { return size() > BY_LAST_KEY_MAX; }
+                });
         private String[] keys;
         private int[] perm;
         /**
@@ -282,7 +295,7 @@ final class DigestWriter implements Appendable {
                 String k = entries[i].getKey();
                 same = c.keys[i] == k || c.keys[i].equals(k);
             }
-            if (!same) {
+            if (!same && !c.extend(last.get(n - 1), entries) && !(n >= 2 && c.extend(BY_LAST_KEY.get().get(entries[n - 2].getKey()), entries))) {
                 Integer[] idx = new Integer[n];
                 for (int i = 0; i < n; i++) idx[i] = i;
                 Arrays.sort(idx, (x, y) -> compareKeys(entries[x].getKey(), entries[y].getKey()));
@@ -295,9 +308,47 @@ final class DigestWriter implements Appendable {
                 c.keys = keys;
                 c.perm = perm;
             }
+            if (!same) {
+                Map<String, SortOrder> byLast = BY_LAST_KEY.get();
+                SortOrder o = new SortOrder();
+                o.keys = c.keys;
+                o.perm = c.perm;
+                byLast.put(c.keys[n - 1], o);
+            }
             Map.Entry<String, Value>[] out = new Map.Entry[n];
             for (int i = 0; i < n; i++) out[i] = entries[c.perm[i]];
             return out;
+        }
+
+        /**
+         * Sets this order to {@code shorter}'s with one key appended: a key added to a large table (a new
+         * transaction, referral, application) goes to the end of its insertion order, so when
+         * {@code entries} are {@code shorter}'s keys and then one more, its sorted position is found by a
+         * binary search instead of sorting every key again. False (nothing changed) otherwise.
+         */
+        boolean extend(SortOrder shorter, Map.Entry<String, Value>[] entries) {
+            int n = entries.length;
+            if (shorter == null || shorter.keys == null || shorter.keys.length != n - 1) return false;
+            for (int i = 0; i < n - 1; i++) {
+                String k = entries[i].getKey();
+                if (shorter.keys[i] != k && !shorter.keys[i].equals(k)) return false;
+            }
+            String added = entries[n - 1].getKey();
+            int lo = 0, hi = n - 1; // first sorted position whose key is greater than the added one (keys are distinct)
+            while (lo < hi) {
+                int mid = (lo + hi) >>> 1;
+                if (compareKeys(shorter.keys[shorter.perm[mid]], added) < 0) lo = mid + 1;
+                else hi = mid;
+            }
+            String[] keys = Arrays.copyOf(shorter.keys, n);
+            keys[n - 1] = added;
+            int[] perm = new int[n];
+            System.arraycopy(shorter.perm, 0, perm, 0, lo);
+            perm[lo] = n - 1;
+            System.arraycopy(shorter.perm, lo, perm, lo + 1, n - 1 - lo);
+            this.keys = keys;
+            this.perm = perm;
+            return true;
         }
 
         /** The skeleton memoizing built for the dict whose sorted entries these are ({@code perm}: sorted position -> insertion index). */

@@ -254,6 +254,31 @@ class WorldHashTest {
         assertTrue(DigestCheckpoints.retainedBytes() > 0);
     }
 
+    @Test
+    void anUntouchedLargeTableKeepsItsSpanAcrossUpdates() {
+        DigestCheckpoints.forget();
+        PyDict base = tables(new java.util.Random(5));
+        WorldHash.sha256(base, true);
+        // Sorted order is alpha, mid, small, zeta: a change in zeta leaves alpha's and mid's skeletons shared.
+        PyDict zeta = base.get("zeta").asDict();
+        String k = zeta.keys().iterator().next();
+        PyDict next = base.with("zeta", zeta.with(k, PyDict.of("id", "changed")));
+        assertEquals(reference(next, true), WorldHash.sha256(next, true));
+        DigestCheckpoints.Trace first = DigestCheckpoints.traces(1)[0], second = DigestCheckpoints.traces(1)[1];
+        Object alpha = WorldHash.text(WorldHash.memo(base.get("alpha"), 1));
+        assertInstanceOf(Object[].class, alpha);
+        int s = 0;
+        while (s < second.spans && second.spanSkeletons[s] != alpha) s++;
+        assertTrue(s < second.spans, "alpha's span is recorded in the updated world's trace");
+        assertEquals(0, second.spanStart[s]);
+        assertEquals(base.get("alpha").asDict().size(), second.spanEnd[s] - second.spanStart[s]);
+        for (int i = 0; i < second.spanEnd[s]; i++) assertSame(first.nodes[i], second.nodes[i], "entry " + i);
+        // A third world changing zeta again copies alpha's and mid's spans from the second trace.
+        PyDict third = next.with("zeta", next.get("zeta").asDict().with(k, PyDict.of("id", "again")));
+        assertEquals(reference(third, true), WorldHash.sha256(third, true));
+        assertEquals(reference(base, true), WorldHash.sha256(base, true));
+    }
+
     /**
      * An updated large table's skeleton is the previous one with the changed children replaced; every
      * other change (a leaf, a child that becomes a leaf, empty or large, another key set, a dict that
