@@ -107,7 +107,9 @@ class Tau2StoredBranchesTest {
             assertEquals(0, after.pendingCells());
             // attempts and transcripts list them under their label
             assertEquals(3, Inspect.attempts(q, false).stream().filter(r -> r.candidate().equals(label)).count());
-            assertTrue(Inspect.transcript(q, stored.getFirst().id()).contains("candidate " + label));
+            String text = Inspect.transcript(q, stored.getFirst().id());
+            assertTrue(text.contains("candidate " + label), text);
+            assertTrue(text.contains("branch of checkpoint " + cp.id() + " at customer message 1\n"), text);
         }
 
         // Running the same branches again is a resume: nothing runs twice, the stored attempts come back.
