@@ -2,6 +2,7 @@ package brokkr.eval;
 
 import brokkr.conversation.Candidate;
 import brokkr.conversation.InfrastructureFailure;
+import brokkr.conversation.Usage;
 import brokkr.tool.WorldCell;
 import brokkr.value.PyDict;
 import brokkr.value.PyNone;
@@ -9,6 +10,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -23,9 +25,18 @@ import java.util.function.Function;
  * its end on the one evaluation path ({@link Evaluation#evaluate(Evaluation.Cell, WorldSetup, Protocol,
  * Function, Evaluation.Recorder)}), so its attempt is graded like any other and carries
  * {@code setup.branch = {checkpoint, at}}.
+ *
+ * <p>A branch is its own cell: its environment is the task's definition with the option
+ * {@value #BRANCH} = {@code {checkpoint, at}} (the checkpoint's id is the content address of its
+ * source), so its content id differs from the plain task's and from every other checkpoint's, and its
+ * repetition is the branch's index. Stored ({@code brokkr.experiment.StoredBranches}) it never meets
+ * the whole episode's cell in the store's one-completed-attempt-per-cell index.
  */
 public final class Branches {
     private Branches() {}
+
+    /** The environment option that marks a branch's definition: {@code {checkpoint, at}}. */
+    public static final String BRANCH = "branch";
 
     /**
      * What a branch changes against its checkpoint: the candidate's model, the customer (user model) and
@@ -54,7 +65,7 @@ public final class Branches {
     /**
      * Runs {@code cell} until the customer's {@code at}-th message and holds it; IllegalArgumentException
      * when the benchmark cannot branch or the episode ends first. The model calls made up to the
-     * checkpoint stay in the held state (not in any branch's evidence).
+     * checkpoint are kept with it ({@link Checkpoint#calls()}); every branch's evidence repeats them.
      */
     public static Checkpoint checkpoint(Evaluation.Cell cell, int at, Function<ModelRef, Candidate> models) throws InfrastructureFailure {
         Branching b = branching(cell.provider());
@@ -65,7 +76,7 @@ public final class Branches {
         Candidate agent = recorder.wrap(Evidence.AGENT, Evaluation.resolve(cell, Evidence.AGENT, cell.agent().modelRef(), models));
         Branching.Held held = b.hold(new RunContext(cell.env(), cell.agent(), cell.systemPrompt(), cell.repetition(), fork, agent,
                 Evaluation.roles(cell, models, recorder)), at);
-        return new Checkpoint(Checkpoint.idOf(cell, at, held.transcript()), cell, at, setup, held);
+        return new Checkpoint(Checkpoint.idOf(cell, at, held.transcript()), cell, at, setup, held, recorder.calls(), recorder.usage());
     }
 
     /** A branch of {@code cp}: O(1), nothing runs until {@link #run}. */
@@ -78,7 +89,10 @@ public final class Branches {
         return out;
     }
 
-    /** The cell a branch runs as: the checkpoint's, with the variant's models (a changed user or judge is a new environment). */
+    /**
+     * The cell a branch runs as: the checkpoint's, with the variant's models (a changed user or judge is a
+     * new environment), its environment marked {@value #BRANCH} and its repetition the branch's index.
+     */
     public static Evaluation.Cell cell(Branch b) {
         Checkpoint cp = b.checkpoint();
         Evaluation.Cell base = cp.cell();
@@ -89,20 +103,40 @@ public final class Branches {
             if (b.variant().judge() != null) models.put("judge", b.variant().judge());
             env = base.provider().environment(env.taskId(), models, env.options());
         }
+        env = new EnvironmentDef(env.benchmark(), env.upstreamRevision(), env.dataDigests(), env.taskId(), env.models(),
+                env.options().with(BRANCH, cp.branchEvidence()));
         AgentDef agent = b.variant().agent() == null ? base.agent()
                 : AgentDef.of(b.variant().agent(), base.agent().actionSpace(), base.systemPrompt());
         return new Evaluation.Cell(base.provider(), env, agent, base.systemPrompt(), b.index());
     }
 
-    /** Runs one branch to its end and grades it: an ordinary attempt whose setup evidence carries {@code branch: {checkpoint, at}}. */
+    /**
+     * Runs one branch to its end and grades it: an ordinary attempt whose setup evidence carries
+     * {@code branch: {checkpoint, at}} and whose model calls begin with the checkpoint's (roles
+     * {@value Checkpoint#CALL_ROLE_PREFIX}...; the candidate's own usage stays the branch's).
+     */
     public static Attempt run(Branch b, Function<ModelRef, Candidate> models, Evaluation.Recorder recorder) {
         Checkpoint cp = b.checkpoint();
         Branching branching = branching(cp.cell().provider());
         WorldSetup fromCheckpoint = (env, fork) -> {
             fork.set(cp.world());
-            return cp.setup().with("branch", cp.branchEvidence());
+            return cp.setup().with(BRANCH, cp.branchEvidence());
         };
-        return Evaluation.evaluate(cell(b), fromCheckpoint, branching.resume(cp.held()), models, recorder);
+        Attempt a = Evaluation.evaluate(cell(b), fromCheckpoint, branching.resume(cp.held()), models, recorder);
+        return withCheckpointCalls(a, cp);
+    }
+
+    private static Attempt withCheckpointCalls(Attempt a, Checkpoint cp) {
+        Evidence e = a.evidence();
+        List<Evidence.RecordedCall> calls = new ArrayList<>();
+        for (Evidence.RecordedCall c : cp.calls()) calls.add(new Evidence.RecordedCall(Checkpoint.CALL_ROLE_PREFIX + c.role(), c.call()));
+        calls.addAll(e.modelCalls());
+        Map<String, Usage> usage = new TreeMap<>(e.usage());
+        cp.usage().forEach((role, u) -> usage.put(Checkpoint.CALL_ROLE_PREFIX + role, u));
+        Evidence with = new Evidence(e.setup(), e.transcript(), e.output(), e.termination(), e.finalWorldSha256(), calls, usage,
+                e.timings(), e.details());
+        return new Attempt(a.id(), a.environmentId(), a.agentId(), a.repetition(), a.taskId(), a.status(), a.checks(), a.reward(),
+                a.trust(), with, a.error(), a.startedAtMillis(), a.durationMillis());
     }
 
     /** Runs branches concurrently ({@code parallelism} at a time), each with its own recorder; attempts in the branches' order. */

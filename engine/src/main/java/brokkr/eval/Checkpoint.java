@@ -1,7 +1,10 @@
 package brokkr.eval;
 
+import brokkr.conversation.Usage;
 import brokkr.value.PyDict;
 import brokkr.value.Value;
+import java.util.List;
+import java.util.Map;
 
 /**
  * A live episode held at its {@link #at()}-th customer message ({@link Branches#checkpoint}): the cell it
@@ -9,8 +12,20 @@ import brokkr.value.Value;
  * an ordinary attempt. A checkpoint is a value: branching never changes it.
  *
  * @param id content address over the environment, the candidate, the repetition, the cut and the held log
+ * @param calls the model calls made up to the checkpoint (every branch's evidence repeats them, role-prefixed
+ *              {@value #CALL_ROLE_PREFIX}, so a stored branch is traceable to the requests that led to it)
+ * @param usage tokens of those calls by role
  */
-public record Checkpoint(String id, Evaluation.Cell cell, int at, PyDict setup, Branching.Held held) {
+public record Checkpoint(String id, Evaluation.Cell cell, int at, PyDict setup, Branching.Held held,
+                         List<Evidence.RecordedCall> calls, Map<String, Usage> usage) {
+    /** How a branch's evidence names the roles of the checkpoint's own calls ({@code checkpoint:agent}, {@code checkpoint:user}). */
+    public static final String CALL_ROLE_PREFIX = "checkpoint:";
+
+    public Checkpoint {
+        calls = List.copyOf(calls);
+        usage = Map.copyOf(usage);
+    }
+
     public EnvironmentDef env() { return cell.env(); }
     public AgentDef agent() { return cell.agent(); }
     public String taskId() { return cell.env().taskId(); }

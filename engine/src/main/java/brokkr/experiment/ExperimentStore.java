@@ -224,6 +224,46 @@ public final class ExperimentStore implements AutoCloseable {
     }
 
     /**
+     * Adds definitions and cells beside the experiment's, in one transaction, changing no other cell
+     * (unlike {@link #register}): the cells of stored branches ({@link StoredBranches}). The cells come
+     * after every existing one and are active; a later {@link #register} of the experiment's spec makes
+     * them inactive like any cell not in it (their attempts stay, listed with {@code attempts --all}).
+     */
+    public void addCells(Collection<EnvironmentDef> envs, Collection<AgentDef> agents, List<Cell> cells) {
+        db.tx(null, () -> {
+            try (PreparedStatement env = db.connection().prepareStatement("INSERT OR IGNORE INTO environment_def(id, benchmark, task_id, json) VALUES(?,?,?,?)");
+                 PreparedStatement ag = db.connection().prepareStatement("INSERT OR IGNORE INTO agent_def(id, json) VALUES(?,?)");
+                 PreparedStatement cell = db.connection().prepareStatement("""
+                         INSERT INTO cell(env_id, agent_id, repetition, candidate, benchmark, task_id, ordinal, active)
+                         VALUES(?,?,?,?,?,?,(SELECT COALESCE(MAX(ordinal), -1) + 1 FROM cell),1)
+                         ON CONFLICT(env_id, agent_id, repetition) DO UPDATE SET candidate = excluded.candidate, active = 1""")) {
+                for (EnvironmentDef d : envs) {
+                    env.setString(1, d.id());
+                    env.setString(2, d.benchmark());
+                    env.setString(3, d.taskId());
+                    env.setString(4, ContentHash.canonicalJson(d.toValue()));
+                    env.executeUpdate();
+                }
+                for (AgentDef a : agents) {
+                    ag.setString(1, a.id());
+                    ag.setString(2, ContentHash.canonicalJson(a.toValue()));
+                    ag.executeUpdate();
+                }
+                for (Cell c : cells) {
+                    cell.setString(1, c.key().environmentId());
+                    cell.setString(2, c.key().agentId());
+                    cell.setInt(3, c.key().repetition());
+                    cell.setString(4, c.candidate());
+                    cell.setString(5, c.benchmark());
+                    cell.setString(6, c.taskId());
+                    cell.executeUpdate();
+                }
+            }
+            return null;
+        });
+    }
+
+    /**
      * An attempt with its JSON already rendered, so serialization happens off the writer: the evidence
      * with its long texts replaced by references, and those texts by sha256 ({@link EvidenceCodec}).
      */

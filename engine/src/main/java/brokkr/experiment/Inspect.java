@@ -2,6 +2,7 @@ package brokkr.experiment;
 
 import brokkr.eval.Attempt;
 import brokkr.eval.BenchmarkProvider;
+import brokkr.eval.Branches;
 import brokkr.eval.Check;
 import brokkr.eval.EnvironmentDef;
 import brokkr.eval.Evidence;
@@ -69,6 +70,11 @@ public final class Inspect {
           .append(", task ").append(a.taskId()).append(", trial ").append(a.repetition() + 1).append(", ").append(a.status().wire()).append('\n');
         sb.append(String.format(Locale.ROOT, "started %s UTC, %d ms%n", TIME.format(Instant.ofEpochMilli(a.startedAtMillis())), a.durationMillis()));
         Evidence e = a.evidence();
+        // A stored branch (StoredBranches): which checkpoint it continues; its dialogue below starts with the checkpoint's log.
+        if (e.setup().get(Branches.BRANCH) instanceof PyDict br) {
+            sb.append("branch of checkpoint ").append(br.get("checkpoint").asStr()).append(" at customer message ")
+              .append(PyJson.dumps(br.get("at"))).append('\n');
+        }
         if (a.completed()) {
             sb.append(String.format(Locale.ROOT, "grade: reward %.3f, %s, trust %s%n", a.reward(), a.success() ? "success" : "not a success",
                     a.trust().name().toLowerCase(Locale.ROOT)));

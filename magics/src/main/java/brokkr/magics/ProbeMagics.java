@@ -17,6 +17,7 @@ import brokkr.experiment.ProbeResult;
 import brokkr.experiment.ProbeStore;
 import brokkr.experiment.Probes;
 import brokkr.experiment.Registry;
+import brokkr.experiment.StoredBranches;
 import brokkr.value.Value;
 import brokkr.world.WorldHash;
 import org.knowm.xchart.CategoryChart;
@@ -36,6 +37,7 @@ import java.util.Set;
 import java.util.WeakHashMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
+import java.util.stream.Collectors;
 
 /**
  * Decision-point probes, checkpoints and branches in the notebook ({@link MagicExtension}):
@@ -60,10 +62,12 @@ public final class ProbeMagics implements MagicExtension {
                  "Runs an episode of C (default the domain's first scripted candidate) on TASK of the loaded domain until the customer's K-th"
                          + " message and holds it: nothing graded, the candidate idle. Names the checkpoint (cp1, cp2, ...) for %branch.",
                  ProbeMagics::checkpointLine)
-         .line("branch", "%branch CP -n N [--candidate C[,C2...]] [--user PROVIDER:MODEL[,...]] [--judge PROVIDER:MODEL]",
+         .line("branch", "%branch CP -n N [--candidate C[,C2...]] [--user PROVIDER:MODEL[,...]] [--judge PROVIDER:MODEL] [--dir DIR]",
                  "Runs N branches of checkpoint CP per variant (each listed candidate x user; default the checkpoint's), concurrently, each"
                          + " an ordinary graded attempt: a table of branch rewards and a chart of the reward distribution per variant"
-                         + " (this checkpoint's earlier %branch variants included).", ProbeMagics::branchLine);
+                         + " (this checkpoint's earlier %branch variants included; a repeated variant continues with new branch indices)."
+                         + " --dir DIR also stores them in that experiment directory: each branch its own cell, listed by experiment"
+                         + " show/attempts/transcript as candidate 'C [branch CHECKPOINT@K]', never in the plain candidate's row.", ProbeMagics::branchLine);
     }
 
     // ---- %probe ----
@@ -285,7 +289,9 @@ public final class ProbeMagics implements MagicExtension {
     }
 
     /** Branch results of one checkpoint: a table of rewards and the distribution per variant. */
-    public record BranchesView(String checkpoint, String benchmark, int at, String task, Map<String, List<Attempt>> byVariant) implements Figure {
+    /** @param storedIn the experiment directory the branches of this %branch were stored in, or null */
+    public record BranchesView(String checkpoint, String benchmark, int at, String task, Map<String, List<Attempt>> byVariant,
+                               Path storedIn, List<Long> storedIds) implements Figure {
         @Override public CategoryChart chart() {
             int n = byVariant.values().stream().mapToInt(List::size).sum();
             return ProbeCharts.rewards("Branches of " + checkpoint + " (" + benchmark + " task " + ProbeCharts.task(task) + ", customer message " + at + "): reward by variant ("
@@ -320,9 +326,19 @@ public final class ProbeMagics implements MagicExtension {
             return Table.create("variants", variant, n, mean);
         }
 
-        @Override public String html() { return Tables.html(summary()) + "<details><summary>every branch</summary>" + Tables.html(table()) + "</details>"; }
+        /** Where the branches were stored, as a sentence (empty when they were not). */
+        public String storedNote() {
+            if (storedIn == null) return "";
+            return storedIds.size() + " branch attempt(s) stored in " + storedIn + " (ids " + storedIds.stream().map(String::valueOf)
+                    .collect(Collectors.joining(", ")) + "; experiment show/attempts/transcript " + storedIn + ")";
+        }
 
-        @Override public String text() { return Tables.text(summary()) + "\n" + Tables.text(table()); }
+        @Override public String html() {
+            String note = storedIn == null ? "" : "<p>" + Tables.esc(storedNote()) + "</p>";
+            return Tables.html(summary()) + note + "<details><summary>every branch</summary>" + Tables.html(table()) + "</details>";
+        }
+
+        @Override public String text() { return Tables.text(summary()) + (storedIn == null ? "" : "\n" + storedNote()) + "\n" + Tables.text(table()); }
     }
 
     static Object checkpointLine(Session s, MagicArgs a) throws Exception {
@@ -352,16 +368,26 @@ public final class ProbeMagics implements MagicExtension {
     }
 
     static Object branchLine(Session s, MagicArgs a) throws Exception {
-        var p = withShortN(a).parse(Set.of("n", "candidate", "user", "judge", "parallelism"), 1);
+        var p = withShortN(a).parse(Set.of("n", "candidate", "user", "judge", "parallelism", "dir"), 1);
         if (p.positional(0) == null) throw new MagicUsageException("which checkpoint? %branch CP -n N");
         int n = positiveInt("-n", required(p.option("n"), "-n N (branches per variant) is required"));
         int parallelism = positiveInt("--parallelism", p.option("parallelism", "8"));
-        return branch(s, p.positional(0), n, list(p.option("candidate")), list(p.option("user")), p.option("judge"), parallelism);
+        Path dir = p.option("dir") == null ? null : Path.of(p.option("dir"));
+        return branch(s, p.positional(0), n, list(p.option("candidate")), list(p.option("user")), p.option("judge"), parallelism, dir);
     }
 
     /** Runs {@code n} branches of checkpoint {@code name} per variant (candidates x users; empty lists keep the checkpoint's). */
     public static BranchesView branch(Session s, String name, int n, List<String> candidates, List<String> users, String judge, int parallelism)
             throws InterruptedException {
+        return branch(s, name, n, candidates, users, judge, parallelism, null);
+    }
+
+    /**
+     * As above; with {@code dir} (not null) the branches are also stored there as ordinary attempts
+     * ({@link StoredBranches}). A variant run again continues with new branch indices (new trial seeds).
+     */
+    public static BranchesView branch(Session s, String name, int n, List<String> candidates, List<String> users, String judge, int parallelism,
+                                      Path dir) throws InterruptedException {
         Held h = held(s);
         Checkpoint cp;
         synchronized (h) {
@@ -378,12 +404,20 @@ public final class ProbeMagics implements MagicExtension {
         for (ModelRef ag : agents) {
             for (ModelRef u : userRefs) {
                 Branches.Variant v = new Branches.Variant(ag, u, judgeRef);
-                planned.put(v.label().equals("same") ? "checkpoint's (" + cp.agent().modelRef() + ")" : v.label(), Branches.branches(cp, v, n));
+                String key = v.label().equals("same") ? "checkpoint's (" + cp.agent().modelRef() + ")" : v.label();
+                int from;
+                synchronized (h) {
+                    from = h.branches.getOrDefault(name, Map.of()).getOrDefault(key, List.of()).size();
+                }
+                List<Branches.Branch> bs = new ArrayList<>();
+                for (int i = 0; i < n; i++) bs.add(Branches.branch(cp, v, from + i));
+                planned.put(key, bs);
             }
         }
         Function<ModelRef, Candidate> models = models(Benches.registry());
         List<Branches.Branch> all = planned.values().stream().flatMap(List::stream).toList();
-        List<Attempt> attempts = usage(() -> Branches.runAll(all, models, parallelism));
+        List<Attempt> attempts = dir == null ? usage(() -> Branches.runAll(all, models, parallelism))
+                : usage(() -> StoredBranches.run(dir, all, models, parallelism));
         Map<String, List<Attempt>> results;
         synchronized (h) {
             results = h.branches.computeIfAbsent(name, k -> new LinkedHashMap<>());
@@ -394,7 +428,8 @@ public final class ProbeMagics implements MagicExtension {
             }
             results = copy(results);
         }
-        return new BranchesView(name, cp.cell().provider().name(), cp.at(), cp.taskId(), results);
+        return new BranchesView(name, cp.cell().provider().name(), cp.at(), cp.taskId(), results, dir,
+                dir == null ? List.of() : attempts.stream().map(Attempt::id).toList());
     }
 
     private static Map<String, List<Attempt>> copy(Map<String, List<Attempt>> m) {

@@ -4,11 +4,13 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import brokkr.eval.Attempt;
 import brokkr.eval.Exploration;
 import brokkr.experiment.ExperimentQuery;
 import brokkr.experiment.Experiments;
 import brokkr.experiment.FisherExact;
 import brokkr.experiment.ProbeResult;
+import brokkr.experiment.Scorecard;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -112,6 +114,24 @@ class ProbeMagicsTest {
         assertEquals(8, again.table().rowCount());
         assertTrue(again.chart().getTitle().contains("8 branches"), again.chart().getTitle());
         save("branches", again);
+        // a repeated variant continues with new branch indices (new trial seeds)
+        assertEquals(List.of(0, 1, 2), again.byVariant().get("agent=scripted/gold").stream().map(Attempt::repetition).toList());
+        assertEquals(List.of(0, 1), again.byVariant().get("checkpoint's (scripted/gold)").stream().map(Attempt::repetition).toList());
+        // --dir stores them as ordinary attempts of their own cells, beside nothing else
+        Path dir = tmp.resolve("branches");
+        var stored = (ProbeMagics.BranchesView) s.magic("%branch cp1 -n 2 --candidate gold --dir " + dir);
+        assertEquals(2, stored.storedIds().size());
+        assertTrue(stored.text().contains("2 branch attempt(s) stored in " + dir), stored.text());
+        // the view holds this checkpoint's earlier branches too; the stored ones are the new indices
+        assertEquals(List.of(0, 1, 2, 3, 4), stored.byVariant().get("agent=scripted/gold").stream().map(Attempt::repetition).toList());
+        try (ExperimentQuery q = ExperimentQuery.open(dir)) {
+            List<Attempt> as = q.attempts(true);
+            assertEquals(stored.storedIds(), as.stream().map(Attempt::id).toList());
+            assertEquals(List.of(3, 4), as.stream().map(Attempt::repetition).toList());
+            for (Attempt a : as) assertEquals(1.0, a.reward());
+            assertEquals(1, Scorecard.of(q).rows().size());
+            assertTrue(Scorecard.of(q).rows().getFirst().candidate().startsWith("gold [branch "), Scorecard.of(q).rows().getFirst().candidate());
+        }
         assertTrue(assertThrows(MagicUsageException.class, () -> s.magic("%branch cp7 -n 2")).getMessage().contains("no checkpoint 'cp7'"));
         assertTrue(assertThrows(MagicUsageException.class, () -> s.magic("%checkpoint " + task + " --at 40")).getMessage()
                 .contains("before customer message 40"));
