@@ -11,6 +11,8 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.logging.Level;
+import java.util.logging.Logger;
 import org.apache.lucene.analysis.Analyzer;
 import org.apache.lucene.analysis.TokenStream;
 import org.apache.lucene.analysis.tokenattributes.CharTermAttribute;
@@ -47,6 +49,18 @@ import org.apache.lucene.util.BytesRef;
 public final class Bm25Index {
     static final double K1 = 1.5, B = 0.75, EPSILON = 0.25;
     private static final String FIELD = "content";
+
+    /**
+     * Lucene logs a WARNING through java.util.logging when the JDK's vector incubator module is not on the
+     * module path (it is not: the index only stores postings, and no vector code runs); that line would
+     * reach every CLI user's stderr. Held strongly: JUL keeps loggers weakly, a level set on a collected
+     * logger is lost.
+     */
+    private static final Logger LUCENE_VECTORIZATION = Logger.getLogger("org.apache.lucene.internal.vectorization.VectorizationProvider");
+
+    static {
+        LUCENE_VECTORIZATION.setLevel(Level.SEVERE);
+    }
 
     private final int n;
     private final int[] docLen;
