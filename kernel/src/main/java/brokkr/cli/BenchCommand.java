@@ -1,6 +1,7 @@
 package brokkr.cli;
 
 import brokkr.bench.LoopBench;
+import brokkr.bench.MultiTurnBench;
 import brokkr.bench.ReplayBench;
 import brokkr.bench.WorldBench;
 import brokkr.domains.conformance.Corpus;
@@ -17,13 +18,14 @@ import java.util.List;
 public record BenchCommand() implements Command {
     @Override public String name() { return "bench"; }
 
-    @Override public String summary() { return "benchmarks: world values (JMH), tau2 corpus replay vs upstream, loop depth scaling"; }
+    @Override public String summary() { return "benchmarks: world values (JMH), tau2 corpus replay vs upstream, loop depth scaling, BFCL multi-turn replay/grading and fork cost"; }
 
     @Override public String usage() {
         return """
                usage: ./brokkr bench world [--quick | --long] [--db DOMAIN] [--only NAME] [--no-jmh]
                       ./brokkr bench replay --domain DOMAIN --corpus FILE [--repeat N] [--threads T]
                       ./brokkr bench loop [--depths 1000,4000,16000,64000,100000] [--max-seconds S]
+                      ./brokkr bench multi-turn [--repeat N] [--forks F] [--tasks ID,ID] [--dir DIR]
 
                world   loads the db.json world of each tau2 domain that has one (%s; or --db DOMAIN) as
                        the domain does (the tau2 data directory: -Dbrokkr.tau2.data, BROKKR_TAU2_DATA, else
@@ -41,18 +43,25 @@ public record BenchCommand() implements Command {
                loop    pointer chasing with the scripted ideal follower at each depth: wall time, time per
                        hop, bytes allocated and heap retained, for the agent loop (./brokkr loop N) and for
                        the evaluation path of a loop cell (depths up to 10000); a depth slower than S
-                       seconds (default 120) ends the series.""".formatted(String.join(", ", WorldBench.domains()),
+                       seconds (default 120) ends the series.
+               multi-turn  the BFCL multi-turn corpora (DIR, default ../shared/conformance/bfcl/multi_turn):
+                       gold-exec and fuzz-seed11 replayed, verdicts-seed7 graded, as conformance does, best of N
+                       (default 3) in one warm JVM, beside upstream's timings in that folder's README (as ratios);
+                       then the fork cost of each task's world (default multi_turn_base_0,multi_turn_long_context_0):
+                       F (default 1000) forks each running the first ground-truth turn, time per fork and the
+                       heap the forks retain against one world.""".formatted(String.join(", ", WorldBench.domains()),
                 String.join(", ", Tau2Domains.names()));
     }
 
     @Override
     public int run(List<String> args, PrintStream out, PrintStream err) throws Exception {
-        if (args.isEmpty()) throw new UsageException("missing benchmark (world, replay or loop)");
+        if (args.isEmpty()) throw new UsageException("missing benchmark (world, replay, loop or multi-turn)");
         List<String> rest = args.subList(1, args.size());
         return switch (args.get(0)) {
             case "world" -> usage(() -> WorldBench.run(rest, out));
             case "replay" -> usage(() -> ReplayBench.run(rest, out));
             case "loop" -> usage(() -> LoopBench.run(rest, out));
+            case "multi-turn" -> usage(() -> MultiTurnBench.run(rest, out));
             default -> throw new UsageException("unknown benchmark '" + args.get(0) + "'");
         };
     }
