@@ -238,12 +238,12 @@ public final class ReplayBench {
         return Math.max(1, System.nanoTime() - t0);
     }
 
-    private static String need(String flag, String v) {
+    static String need(String flag, String v) {
         if (v == null) throw new IllegalArgumentException(flag + " needs a value");
         return v;
     }
 
-    private static int positive(String flag, String v) {
+    static int positive(String flag, String v) {
         try {
             int n = Integer.parseInt(v);
             if (n < 1) throw new NumberFormatException();

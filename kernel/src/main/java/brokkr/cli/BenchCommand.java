@@ -2,6 +2,7 @@ package brokkr.cli;
 
 import brokkr.bench.KbSearchBench;
 import brokkr.bench.LoopBench;
+import brokkr.bench.MultiTurnBench;
 import brokkr.bench.ProbeBench;
 import brokkr.bench.ReplayBench;
 import brokkr.bench.SandboxBench;
@@ -20,7 +21,7 @@ import java.util.List;
 public record BenchCommand() implements Command {
     @Override public String name() { return "bench"; }
 
-    @Override public String summary() { return "benchmarks: world values (JMH), tau2 corpus replay vs upstream, loop depth scaling, REPL sandbox"; }
+    @Override public String summary() { return "benchmarks: world values (JMH), tau2 corpus replay vs upstream, loop depth scaling, KB search, REPL sandbox, probes and branches, BFCL multi-turn replay/grading and fork cost"; }
 
     @Override public String usage() {
         return """
@@ -30,6 +31,7 @@ public record BenchCommand() implements Command {
                       ./brokkr bench kb-search [--rounds N] [--corpus FILE]
                       ./brokkr bench sandbox [--runs N]
                       ./brokkr bench probe [--domain DOMAIN] [--task ID] [--rounds N]
+                      ./brokkr bench multi-turn [--repeat N] [--forks F] [--tasks ID,ID] [--dir DIR]
 
                world   loads the db.json world of each tau2 domain that has one (%s; or --db DOMAIN) as
                        the domain does (the tau2 data directory: -Dbrokkr.tau2.data, BROKKR_TAU2_DATA, else
@@ -59,13 +61,19 @@ public record BenchCommand() implements Command {
                        (default retail, its first test task with gold actions): per probe sample the world
                        rebuilt at the cut from the record, the fork and the dispatch of the answer; per branch
                        the O(1) fork and a branch run; and the heap of 1,000 unrun branches of one checkpoint
-                       against one world.""".formatted(String.join(", ", WorldBench.domains()),
+                       against one world.
+               multi-turn  the BFCL multi-turn corpora (DIR, default ../shared/conformance/bfcl/multi_turn):
+                       gold-exec and fuzz-seed11 replayed, verdicts-seed7 graded, as conformance does, best of N
+                       (default 3) in one warm JVM, beside upstream's timings in that folder's README (as ratios);
+                       then the fork cost of each task's world (default multi_turn_base_0,multi_turn_long_context_0):
+                       F (default 1000) forks each running the first ground-truth turn, time per fork and the
+                       heap the forks retain against one world.""".formatted(String.join(", ", WorldBench.domains()),
                 String.join(", ", Tau2Domains.names()));
     }
 
     @Override
     public int run(List<String> args, PrintStream out, PrintStream err) throws Exception {
-        if (args.isEmpty()) throw new UsageException("missing benchmark (world, replay, loop, kb-search, sandbox or probe)");
+        if (args.isEmpty()) throw new UsageException("missing benchmark (world, replay, loop, kb-search, sandbox, probe or multi-turn)");
         List<String> rest = args.subList(1, args.size());
         return switch (args.get(0)) {
             case "world" -> usage(() -> WorldBench.run(rest, out));
@@ -74,6 +82,7 @@ public record BenchCommand() implements Command {
             case "kb-search" -> usage(() -> KbSearchBench.run(rest, out));
             case "sandbox" -> usage(() -> SandboxBench.run(rest, out));
             case "probe" -> usage(() -> ProbeBench.run(rest, out));
+            case "multi-turn" -> usage(() -> MultiTurnBench.run(rest, out));
             default -> throw new UsageException("unknown benchmark '" + args.get(0) + "'");
         };
     }

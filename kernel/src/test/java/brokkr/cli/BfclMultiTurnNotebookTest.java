@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import brokkr.magics.CallOutcome;
 import brokkr.magics.DomainSummary;
 import brokkr.magics.ForkView;
+import brokkr.magics.RunView;
 import brokkr.magics.Session;
 import brokkr.magics.TaskView;
 import brokkr.magics.WorldDiff;
@@ -42,5 +43,13 @@ class BfclMultiTurnNotebookTest {
         session.magic("%fork multi_turn_base_50");
         CallOutcome again = (CallOutcome) session.magic("%call lockDoors {\"unlock\": true, \"door\": [\"driver\"]}");
         assertEquals(unlock.content(), again.content());
+    }
+
+    @Test
+    void runTheScriptedReferenceCandidate() throws Exception {
+        session.magic("%domain load bfcl-multi-turn");
+        RunView r = (RunView) session.magic("%run --candidate gold --task multi_turn_base_50");
+        assertEquals(1.0, r.reward(), r.text());
+        assertTrue(r.passed(), r.text());
     }
 }

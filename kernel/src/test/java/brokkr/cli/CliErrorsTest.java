@@ -116,6 +116,9 @@ class CliErrorsTest {
         Run world = main("bench", "world", "--db");
         assertEquals(2, world.code(), world.err());
         assertTrue(world.err().startsWith("brokkr bench: --db needs a value"), world.err());
+        Run multiTurn = main("bench", "multi-turn", "--tasks", "multi_turn_base_9999");
+        assertEquals(2, multiTurn.code(), multiTurn.err());
+        assertTrue(multiTurn.err().startsWith("brokkr bench: unknown BFCL multi-turn task 'multi_turn_base_9999'"), multiTurn.err());
     }
 
     /** As conformance: a corpus that cannot be replayed names the file and line, exit 2, and no table was started. */

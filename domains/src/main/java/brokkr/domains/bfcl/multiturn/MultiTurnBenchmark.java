@@ -164,8 +164,10 @@ public final class MultiTurnBenchmark implements BenchmarkProvider {
     @Override public Protocol protocol() {
         return ctx -> {
             MultiTurnData.Task t = task(ctx.env().taskId());
-            if (!ctx.agent().actionSpace().equals("reference")) {
-                throw new IllegalArgumentException("bfcl-multi-turn has no action space '" + ctx.agent().actionSpace() + "' (reference)");
+            // Upstream's loop executes every step's calls against the backends, so it is both the reference
+            // candidate's protocol and a tool-calling loop: the notebook's %run (action space tools) runs it too.
+            if (!ctx.agent().actionSpace().equals("reference") && !ctx.agent().actionSpace().equals("tools")) {
+                throw new IllegalArgumentException("bfcl-multi-turn has no action space '" + ctx.agent().actionSpace() + "' (reference, tools)");
             }
             ToolCompiler.Style style = ctx.agent().provider().equalsIgnoreCase("anthropic") ? ToolCompiler.Style.ANTHROPIC
                     : ToolCompiler.Style.OPENAI_COMPLETIONS;

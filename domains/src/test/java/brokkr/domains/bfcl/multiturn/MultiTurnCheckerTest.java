@@ -22,7 +22,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Upstream's verdicts in verdicts-seed7.jsonl.gz (every field) reproduced for every
- * candidate whose task's classes are all available (long-context tasks when long_context.py is present).
+ * candidate whose task's classes are all available.
  * The ground truth of every such task passes, as upstream's own checker passes it.
  */
 class MultiTurnCheckerTest {
@@ -34,7 +34,6 @@ class MultiTurnCheckerTest {
     @Test
     void verdictsSeed7() throws IOException {
         MultiTurnData data = MultiTurnData.load();
-        boolean longContext = longContextAvailable();
         Path filtered = tmp.resolve("verdicts.jsonl");
         int kept = 0;
         try (BufferedReader in = new BufferedReader(new InputStreamReader(new GZIPInputStream(Files.newInputStream(shared("verdicts-seed7.jsonl.gz"))),
@@ -42,7 +41,6 @@ class MultiTurnCheckerTest {
             for (String line = in.readLine(); line != null; line = in.readLine()) {
                 MultiTurnData.Task task = data.task(Json.parse(line).asDict().get("task_id").asStr());
                 if (!task.involvedClasses().stream().allMatch(c -> Backends.find(c).isPresent())) continue;
-                if (!longContext && task.setup().longContext()) continue;
                 out.write(line);
                 out.write('\n');
                 kept++;
@@ -50,37 +48,28 @@ class MultiTurnCheckerTest {
         }
         ByteArrayOutputStream buf = new ByteArrayOutputStream();
         MultiTurnConformance.Report r = MultiTurnVerdicts.run(data, filtered, new PrintStream(buf, true, StandardCharsets.UTF_8));
-        System.out.println("[bfcl-multi-turn] verdicts-seed7" + (longContext ? "" : " (long_context.py absent: long-context tasks left out)")
-                + ": " + r.summary());
+        System.out.println("[bfcl-multi-turn] verdicts-seed7: " + r.summary());
         assertEquals(kept, r.records(), buf.toString(StandardCharsets.UTF_8));
         assertEquals(0, r.mismatches(), buf.toString(StandardCharsets.UTF_8));
-        assertTrue(kept >= 5000, "graded " + kept);
+        assertEquals(7960, kept, "every record of the corpus graded");
+        assertEquals(0, r.skipped(), buf.toString(StandardCharsets.UTF_8));
     }
 
     @Test
     void groundTruthPasses() {
         MultiTurnData data = MultiTurnData.load();
-        boolean longContext = longContextAvailable();
         int n = 0;
         for (MultiTurnData.Task task : data.all()) {
             if (!task.involvedClasses().stream().allMatch(c -> Backends.find(c).isPresent())) continue;
-            if (!longContext && task.setup().longContext()) continue;
             List<Object> candidate = new ArrayList<>();
             for (List<String> turn : task.groundTruth()) candidate.add(turn.isEmpty() ? PyObjects.list() : PyObjects.list(PyObjects.listOf(turn)));
             MultiTurnChecker.Verdict v = MultiTurnChecker.check(task, PyObjects.listOf(candidate), MODEL);
             assertTrue(v.valid(), task.id() + ": " + v.errorType() + " " + v.errorMessage());
             n++;
         }
-        assertTrue(n >= 400, "checked " + n);
+        assertEquals(800, n, "every task checked");
     }
 
-    private static boolean longContextAvailable() {
-        try {
-            return Files.isRegularFile(LongContextData.locate());
-        } catch (RuntimeException e) {
-            return false;
-        }
-    }
 
     private static Path shared(String file) {
         for (Path d = Path.of("").toAbsolutePath(); d != null; d = d.getParent()) {

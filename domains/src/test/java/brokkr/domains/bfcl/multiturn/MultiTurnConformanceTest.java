@@ -1,85 +1,41 @@
 package brokkr.domains.bfcl.multiturn;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.BufferedReader;
 import java.io.ByteArrayOutputStream;
-import java.io.IOException;
-import java.io.InputStreamReader;
 import java.io.PrintStream;
-import java.io.Writer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
-import java.util.zip.GZIPInputStream;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The shared BFCL multi-turn execution corpora replay with 0 mismatches: every call result and every
- * per-turn state of every record, all eight backend classes. Long-context records take part when upstream's
- * long_context.py is available ({@link LongContextData}); otherwise they are left out and the count says so.
+ * Every record of the shared BFCL multi-turn execution corpora (all four categories, long-context tasks through
+ * the transcribed {@link LongContextData}) replays with 0 mismatches, none skipped, as {@code ./brokkr conformance
+ * bfcl-multi-turn} replays them.
  */
 class MultiTurnConformanceTest {
-    private static final Pattern TASK_ID = Pattern.compile("\"task_id\":\\s*\"([^\"]+)\"");
-
-    @TempDir Path tmp;
+    @Test
+    void goldExecEveryRecord() { replay("gold-exec.jsonl.gz", 800); }
 
     @Test
-    void goldExec() throws IOException { replay("gold-exec.jsonl.gz", 600, 800); }
+    void fuzzSeed11EveryRecord() { replay("fuzz-seed11.jsonl.gz", 12_000); }
 
-    @Test
-    void fuzzSeed11() throws IOException { replay("fuzz-seed11.jsonl.gz", 9000, 12000); }
-
-    private void replay(String corpus, int atLeast, int all) throws IOException {
-        MultiTurnData data = MultiTurnData.load();
-        boolean longContext = longContextAvailable();
-        Path file = shared(corpus);
-        Path input = file;
-        int kept = all;
-        if (!longContext) {
-            input = tmp.resolve(corpus.replace(".gz", ""));
-            kept = 0;
-            try (BufferedReader in = new BufferedReader(new InputStreamReader(new GZIPInputStream(Files.newInputStream(file)),
-                    StandardCharsets.UTF_8)); Writer out = Files.newBufferedWriter(input)) {
-                for (String line = in.readLine(); line != null; line = in.readLine()) {
-                    Matcher m = TASK_ID.matcher(line);
-                    if (!m.find()) throw new IllegalStateException("no task_id in " + corpus);
-                    if (data.task(m.group(1)).setup().longContext()) continue;
-                    out.write(line);
-                    out.write('\n');
-                    kept++;
-                }
-            }
-        }
+    private static void replay(String corpus, int records) {
         ByteArrayOutputStream buf = new ByteArrayOutputStream();
-        MultiTurnConformance.Report r = MultiTurnConformance.run(data, input, new PrintStream(buf, true, StandardCharsets.UTF_8));
+        MultiTurnConformance.Report r = MultiTurnConformance.run(MultiTurnData.load(), shared(corpus), new PrintStream(buf, true, StandardCharsets.UTF_8));
         String printed = buf.toString(StandardCharsets.UTF_8);
-        System.out.println("[bfcl-multi-turn] " + corpus + (longContext ? "" : " (long_context.py absent: long-context tasks left out)")
-                + ": " + r.summary() + " in " + r.nanos() / 1_000_000 + " ms");
-        assertEquals(kept, r.records(), printed);
+        System.out.println("[bfcl-multi-turn] " + corpus + ": " + r.summary());
         assertEquals(0, r.skipped(), printed);
+        assertEquals(records, r.records(), printed);
         assertEquals(0, r.mismatches(), printed);
-        assertTrue(kept >= atLeast, corpus + ": only " + kept + " records");
-        assertTrue(printed.endsWith(r.summary() + System.lineSeparator()), printed);
     }
 
-    private static Path shared(String file) {
+    static Path shared(String file) {
         for (Path d = Path.of("").toAbsolutePath(); d != null; d = d.getParent()) {
-            Path s = d.resolve("shared").resolve("conformance/bfcl/multi_turn").resolve(file);
+            Path s = d.resolve("shared/conformance/bfcl/multi_turn").resolve(file);
             if (Files.isRegularFile(s)) return s;
         }
         throw new IllegalStateException("no shared/conformance/bfcl/multi_turn/" + file + " above " + Path.of("").toAbsolutePath());
-    }
-
-    private static boolean longContextAvailable() {
-        try {
-            return Files.isRegularFile(LongContextData.locate());
-        } catch (RuntimeException e) {
-            return false;
-        }
     }
 }

@@ -19,54 +19,14 @@ import org.pcollections.TreePVector;
 
 /**
  * The CPython operations TradingBot, TravelAPI and VehicleControlAPI apply to raw call arguments (any
- * Python object of {@link PyObjects}' model), with CPython 3.11's exception texts: ordering, {@code + - * /},
+ * Python object of {@link PyObjects}' model), with CPython 3.11's exception texts ({@code < <= > >=} are
+ * {@link brokkr.python.PyObjectOps}'): {@code + - * /},
  * {@code float()}, {@code int()}, iteration, hashing and dict lookup with numeric key unification
  * ({@code 12345.0} and {@code True} find the keys {@code 12345} and {@code 1}), and {@code format(x, '.2f')}.
  * Package-private until the same operations land in {@code brokkr.python.PyObjects}.
  */
 final class PyDyn {
     private PyDyn() {}
-
-    // ---- ordering ----
-
-    static boolean lt(Object a, Object b) { return compare(a, b, "<") < 0; }
-    static boolean le(Object a, Object b) { int c = compare(a, b, "<="); return c <= 0 && c != NAN; }
-    static boolean gt(Object a, Object b) { int c = compare(a, b, ">"); return c > 0 && c != NAN; }
-    static boolean ge(Object a, Object b) { int c = compare(a, b, ">="); return c >= 0 && c != NAN; }
-
-    private static final int NAN = Integer.MIN_VALUE + 7;
-
-    /** Three-way comparison for {@code op}; {@link #NAN} when a NaN makes every comparison false. */
-    private static int compare(Object a, Object b, String op) {
-        if (PyObjects.isNumber(a) && PyObjects.isNumber(b)) {
-            if (isNaN(a) || isNaN(b)) return op.startsWith("<") ? Integer.MAX_VALUE : NAN;
-            return Integer.signum(PyObjects.numCompare(a, b));
-        }
-        if (a instanceof String s && b instanceof String t) return Integer.signum(codePointCompare(s, t));
-        if ((a instanceof List<?> && b instanceof List<?>) || (a instanceof PyTuple && b instanceof PyTuple)) {
-            List<?> l = items(a), m = items(b);
-            int n = Math.min(l.size(), m.size());
-            for (int i = 0; i < n; i++) {
-                if (!PyObjects.eq(l.get(i), m.get(i))) return compare(l.get(i), m.get(i), op);
-            }
-            return Integer.compare(l.size(), m.size());
-        }
-        throw PyException.typeError("'" + op + "' not supported between instances of '" + PyObjects.typeName(a)
-                + "' and '" + PyObjects.typeName(b) + "'");
-    }
-
-    private static int codePointCompare(String s, String t) {
-        int i = 0, j = 0;
-        while (i < s.length() && j < t.length()) {
-            int a = s.codePointAt(i), b = t.codePointAt(j);
-            if (a != b) return Integer.compare(a, b);
-            i += Character.charCount(a);
-            j += Character.charCount(b);
-        }
-        return Boolean.compare(i < s.length(), j < t.length());
-    }
-
-    private static boolean isNaN(Object o) { return o instanceof Double d && d.isNaN(); }
 
     private static List<?> items(Object seq) { return seq instanceof PyTuple t ? t.items() : (List<?>) seq; }
 

@@ -11,6 +11,7 @@ import brokkr.domains.bfcl.multiturn.LongContextData;
 import brokkr.domains.bfcl.multiturn.Method;
 import brokkr.domains.bfcl.multiturn.Outcome;
 import brokkr.python.PyException;
+import brokkr.python.PyObjectOps;
 import brokkr.python.PyObjects;
 import brokkr.python.PyRandom;
 import brokkr.value.PyNone;
@@ -206,7 +207,7 @@ public record TradingBot(OrderedPMap<String, Object> attrs, PyRandom random) imp
         Object orderType = a[0], symbol = a[1], price = a[2], amount = a[3];
         if (!PyObjects.truthy(t.get("authenticated"))) return ok(t, g, error("User not authenticated. Please log in to place an order."));
         if (!PyDyn.containsKey(t.stocks(), symbol)) return ok(t, g, error("Invalid stock symbol: " + PyDyn.fstr(symbol)));
-        if (PyDyn.le(price, BigInteger.ZERO) || PyDyn.le(amount, BigInteger.ZERO)) {
+        if (PyObjectOps.le(price, BigInteger.ZERO) || PyObjectOps.le(amount, BigInteger.ZERO)) {
             return ok(t, g, error("Price and amount must be positive values."));
         }
         if (!(orderType instanceof String type)) throw PyDyn.noAttribute(orderType, "lower");
@@ -214,7 +215,7 @@ public record TradingBot(OrderedPMap<String, Object> attrs, PyRandom random) imp
         if (type.toLowerCase(java.util.Locale.ROOT).equals("buy")) {
             Object totalCost = PyDyn.mul(PyDyn.floatOf(price), PyDyn.intOf(amount), "*");
             Object balance = PyDyn.get(account, "balance", BigInteger.ZERO);
-            if (PyDyn.gt(totalCost, balance)) {
+            if (PyObjectOps.gt(totalCost, balance)) {
                 return ok(t, g, error("Insufficient funds: required $" + PyDyn.fixed2(totalCost) + " but only $"
                         + PyDyn.fixed2(PyDyn.get(account, "balance", BigInteger.ZERO)) + " available."));
             }
@@ -234,9 +235,9 @@ public record TradingBot(OrderedPMap<String, Object> attrs, PyRandom random) imp
         Object amount = a[0];
         if (!PyObjects.truthy(t.get("authenticated"))) return ok(t, g, error("User not authenticated. Please log in to make a transaction."));
         if (!PyObjects.eq(t.get("market_status"), "Open")) return ok(t, g, error("Market is closed. Transactions are not allowed."));
-        if (PyDyn.le(amount, BigInteger.ZERO)) return ok(t, g, error("Transaction amount must be positive."));
+        if (PyObjectOps.le(amount, BigInteger.ZERO)) return ok(t, g, error("Transaction amount must be positive."));
         Map<?, ?> account = (Map<?, ?>) t.get("account_info");
-        if (PyDyn.gt(amount, PyDyn.getItem(account, "balance"))) return ok(t, g, error("Insufficient funds for withdrawal."));
+        if (PyObjectOps.gt(amount, PyDyn.getItem(account, "balance"))) return ok(t, g, error("Insufficient funds for withdrawal."));
         Object balance = PyDyn.sub(PyDyn.getItem(account, "balance"), amount, "-=");
         t = t.with("account_info", PyDyn.put(account, "balance", balance));
         return transaction(t, g, "withdrawal", amount, PyObjects.dict("status", "Withdrawal successful", "new_balance", balance));
@@ -277,7 +278,7 @@ public record TradingBot(OrderedPMap<String, Object> attrs, PyRandom random) imp
         TradingBot t = (TradingBot) self;
         Object amount = a[0];
         if (!PyObjects.truthy(t.get("authenticated"))) return ok(t, g, error("User not authenticated. Please log in to fund the account."));
-        if (PyDyn.le(amount, BigInteger.ZERO)) return ok(t, g, error("Funding amount must be positive."));
+        if (PyObjectOps.le(amount, BigInteger.ZERO)) return ok(t, g, error("Funding amount must be positive."));
         Map<?, ?> account = (Map<?, ?>) t.get("account_info");
         Object balance = PyDyn.add(PyDyn.getItem(account, "balance"), amount, "+=");
         t = t.with("account_info", PyDyn.put(account, "balance", balance));
@@ -354,7 +355,7 @@ public record TradingBot(OrderedPMap<String, Object> attrs, PyRandom random) imp
         Object minPrice = a[1], maxPrice = a[2];
         List<Object> out = new ArrayList<>();
         for (Object symbol : PyDyn.iterate(a[0])) {
-            if (PyDyn.ge(price(t, symbol), minPrice) && PyDyn.le(price(t, symbol), maxPrice)) out.add(symbol);
+            if (PyObjectOps.ge(price(t, symbol), minPrice) && PyObjectOps.le(price(t, symbol), maxPrice)) out.add(symbol);
         }
         return ok(t, g, PyObjects.dict("filtered_stocks", TreePVector.from(out)));
     }
@@ -383,7 +384,7 @@ public record TradingBot(OrderedPMap<String, Object> attrs, PyRandom random) imp
         for (Object symbol : PyDyn.iterate(a[0])) {
             if (!PyDyn.containsKey(t.stocks(), symbol)) continue;
             Object change = PyDyn.subscript(PyDyn.getItem(t.stocks(), symbol), "percent_change");
-            if (PyDyn.ge(PyDyn.abs(change), threshold)) changed.add((String) symbol);
+            if (PyObjectOps.ge(PyDyn.abs(change), threshold)) changed.add((String) symbol);
         }
         if (!changed.isEmpty()) {
             return ok(t, g, PyObjects.dict("notification", "Stocks " + String.join(", ", changed) + " have significant price changes."));

@@ -10,6 +10,7 @@ import brokkr.domains.bfcl.multiturn.LongContextData;
 import brokkr.domains.bfcl.multiturn.Method;
 import brokkr.domains.bfcl.multiturn.Outcome;
 import brokkr.python.PyException;
+import brokkr.python.PyObjectOps;
 import brokkr.python.PyObjects;
 import brokkr.python.PyRandom;
 import brokkr.python.PyRound;
@@ -309,9 +310,9 @@ public record TravelAPI(OrderedPMap<String, Object> attrs, PyRandom random) impl
             return ok(t, g, PyObjects.dict("booking_status", false, "error", e.str()));
         }
         Object balance = PyDyn.subscript(card, "balance");
-        if (PyDyn.lt(balance, travelCost)) return ok(t, g, PyObjects.dict("booking_status", false, "error", "Insufficient funds"));
+        if (PyObjectOps.lt(balance, travelCost)) return ok(t, g, PyObjects.dict("booking_status", false, "error", "Insufficient funds"));
         Object budget = t.get("budget_limit");
-        if (budget != PyNone.NONE && PyDyn.lt(PyDyn.subscript(card, "balance"), budget)) {
+        if (budget != PyNone.NONE && PyObjectOps.lt(PyDyn.subscript(card, "balance"), budget)) {
             return ok(t, g, PyObjects.dict("booking_status", false, "error", "Balance is less than budget limit"));
         }
         Outcome paid = t.withBalance(cardId, PyDyn.sub(balance, travelCost, "-="), g, PyNone.NONE);
@@ -464,7 +465,7 @@ public record TravelAPI(OrderedPMap<String, Object> attrs, PyRandom random) impl
         if (t.tokenExpired()) return ok(t, g, PyObjects.dict("insurance_status", false, "error", "Token expired"));
         if (t.badToken(a[0])) return ok(t, g, PyObjects.dict("insurance_status", false, "error", "Invalid access token"));
         Object budget = t.get("budget_limit");
-        if (budget != PyNone.NONE && PyDyn.lt(budget, cost)) {
+        if (budget != PyNone.NONE && PyObjectOps.lt(budget, cost)) {
             return ok(t, g, PyObjects.dict("insurance_status", false, "error", "Exceeded budget limit"));
         }
         if (!PyDyn.containsKey(t.bookings(), bookingId)) return ok(t, g, PyObjects.dict("insurance_status", false, "error", "Booking not found"));

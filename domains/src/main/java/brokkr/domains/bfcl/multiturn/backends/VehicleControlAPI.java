@@ -11,6 +11,7 @@ import brokkr.domains.bfcl.multiturn.Method;
 import brokkr.domains.bfcl.multiturn.Outcome;
 import brokkr.domains.bfcl.multiturn.Raised;
 import brokkr.python.PyException;
+import brokkr.python.PyObjectOps;
 import brokkr.python.PyObjects;
 import brokkr.python.PyRandom;
 import brokkr.value.PyNone;
@@ -102,7 +103,7 @@ public record VehicleControlAPI(OrderedPMap<String, Object> attrs, PyRandom rand
         VehicleControlAPI v = (VehicleControlAPI) self;
         Object ignitionMode = a[0];
         if (PyObjects.eq(ignitionMode, "STOP")) v = v.with("engine_state", "stopped");
-        if (PyDyn.gt(v.get("remainingUnlockedDoors"), BigInteger.ZERO)) {
+        if (PyObjectOps.gt(v.get("remainingUnlockedDoors"), BigInteger.ZERO)) {
             List<String> unlocked = new ArrayList<>();
             Map<?, ?> doors = (Map<?, ?>) v.get("doorStatus");
             for (Map.Entry<?, ?> e : doors.entrySet()) if (PyObjects.eq(e.getValue(), "unlocked")) unlocked.add((String) e.getKey());
@@ -115,7 +116,7 @@ public record VehicleControlAPI(OrderedPMap<String, Object> attrs, PyRandom rand
         if (!PyObjects.eq(v.brakePedalForce, 1000.0)) {
             return ok(v, g, PyObjects.dict("error", "Must press the brake fully before starting the engine."));
         }
-        if (PyDyn.lt(v.get("fuelLevel"), MIN_FUEL_LEVEL)) return ok(v, g, PyObjects.dict("error", "Fuel tank is empty."));
+        if (PyObjectOps.lt(v.get("fuelLevel"), MIN_FUEL_LEVEL)) return ok(v, g, PyObjects.dict("error", "Fuel tank is empty."));
         if (PyObjects.eq(ignitionMode, "START")) {
             v = v.with("engine_state", "running");
         } else {
@@ -128,11 +129,11 @@ public record VehicleControlAPI(OrderedPMap<String, Object> attrs, PyRandom rand
     static Outcome fillFuelTank(Backend self, Object[] a, Globals g) {
         VehicleControlAPI v = (VehicleControlAPI) self;
         Object fuelAmount = a[0];
-        if (PyDyn.lt(fuelAmount, BigInteger.ZERO)) return ok(v, g, PyObjects.dict("error", "Fuel amount cannot be negative."));
-        if (PyDyn.gt(PyDyn.add(v.get("fuelLevel"), fuelAmount, "+"), MAX_FUEL_LEVEL_INT)) {
+        if (PyObjectOps.lt(fuelAmount, BigInteger.ZERO)) return ok(v, g, PyObjects.dict("error", "Fuel amount cannot be negative."));
+        if (PyObjectOps.gt(PyDyn.add(v.get("fuelLevel"), fuelAmount, "+"), MAX_FUEL_LEVEL_INT)) {
             return ok(v, g, PyObjects.dict("error", "Cannot fill gas above the tank capacity."));
         }
-        if (PyDyn.lt(PyDyn.add(v.get("fuelLevel"), fuelAmount, "+"), MIN_FUEL_LEVEL)) {
+        if (PyObjectOps.lt(PyDyn.add(v.get("fuelLevel"), fuelAmount, "+"), MIN_FUEL_LEVEL)) {
             return ok(v, g, PyObjects.dict("error", "Fuel tank is empty. Min fuel level is 0 gallons."));
         }
         v = v.with("fuelLevel", PyDyn.add(v.get("fuelLevel"), fuelAmount, "+="));
@@ -167,7 +168,7 @@ public record VehicleControlAPI(OrderedPMap<String, Object> attrs, PyRandom rand
     static Outcome adjustClimateControl(Backend self, Object[] a, Globals g) {
         VehicleControlAPI v = (VehicleControlAPI) self;
         Object temperature = a[0], unit = a[1], fanSpeed = a[2], mode = a[3];
-        if (!(PyDyn.le(BigInteger.ZERO, fanSpeed) && PyDyn.le(fanSpeed, BigInteger.valueOf(100)))) {
+        if (!(PyObjectOps.le(BigInteger.ZERO, fanSpeed) && PyObjectOps.le(fanSpeed, BigInteger.valueOf(100)))) {
             return ok(v, g, PyObjects.dict("error", "Fan speed must be between 0 and 100."));
         }
         v = v.with("acTemperature", temperature);
@@ -258,7 +259,7 @@ public record VehicleControlAPI(OrderedPMap<String, Object> attrs, PyRandom rand
     static Outcome pressBrakePedal(Backend self, Object[] a, Globals g) {
         VehicleControlAPI v = (VehicleControlAPI) self;
         Object p = a[0];
-        if (!(PyDyn.le(BigInteger.ZERO, p) && PyDyn.le(p, BigInteger.ONE))) {
+        if (!(PyObjectOps.le(BigInteger.ZERO, p) && PyObjectOps.le(p, BigInteger.ONE))) {
             return ok(v, g, PyObjects.dict("error", "Pedal position must be between 0 and 1."));
         }
         if (PyObjects.eq(p, BigInteger.ZERO)) {
@@ -311,7 +312,7 @@ public record VehicleControlAPI(OrderedPMap<String, Object> attrs, PyRandom rand
 
     static Outcome estimateDriveFeasibilityByMileage(Backend self, Object[] a, Globals g) {
         VehicleControlAPI v = (VehicleControlAPI) self;
-        boolean cannot = PyDyn.lt(PyDyn.mul(v.get("fuelLevel"), MILE_PER_GALLON, "*"), a[0]);
+        boolean cannot = PyObjectOps.lt(PyDyn.mul(v.get("fuelLevel"), MILE_PER_GALLON, "*"), a[0]);
         return ok(v, g, PyObjects.dict("canDrive", !cannot));
     }
 
@@ -368,7 +369,7 @@ public record VehicleControlAPI(OrderedPMap<String, Object> attrs, PyRandom rand
         Object sum = PyDyn.add(PyDyn.add(PyDyn.add(v.get("frontLeftTirePressure"), v.get("frontRightTirePressure"), "+"),
                 v.get("rearLeftTirePressure"), "+"), v.get("rearRightTirePressure"), "+");
         Object mean = PyDyn.truediv(sum, BigInteger.valueOf(4));
-        boolean healthy = PyDyn.le(BigInteger.valueOf(30), mean) && PyDyn.le(mean, BigInteger.valueOf(35));
+        boolean healthy = PyObjectOps.le(BigInteger.valueOf(30), mean) && PyObjectOps.le(mean, BigInteger.valueOf(35));
         Object carInfo = v.longContext() ? ext("CAR_STATUS_METADATA_EXTENSION") : PyObjects.dict();
         return ok(v, g, PyObjects.dict("frontLeftTirePressure", v.get("frontLeftTirePressure"),
                 "frontRightTirePressure", v.get("frontRightTirePressure"), "rearLeftTirePressure", v.get("rearLeftTirePressure"),

@@ -3,7 +3,6 @@ package brokkr.domains.bfcl.multiturn.backends;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import brokkr.domains.bfcl.multiturn.LongContextData;
 import brokkr.domains.bfcl.multiturn.MultiTurnConformance;
 import brokkr.domains.bfcl.multiturn.MultiTurnData;
 import java.io.BufferedReader;
@@ -25,7 +24,6 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The shared BFCL multi-turn execution corpora, restricted to the tasks that involve only TradingBot,
  * TravelAPI and VehicleControlAPI, replay with 0 mismatches (every call result and every per-turn state).
- * Long-context records take part when upstream's long_context.py is available (see {@link LongContextData});
  * otherwise they are left out and the count says so.
  */
 class TradingTravelVehicleConformanceTest {
@@ -42,7 +40,6 @@ class TradingTravelVehicleConformanceTest {
 
     private void replay(String corpus, int atLeast) throws IOException {
         MultiTurnData data = MultiTurnData.load();
-        boolean longContext = longContextAvailable();
         Path filtered = tmp.resolve(corpus.replace(".gz", ""));
         int kept = 0;
         try (BufferedReader in = new BufferedReader(new InputStreamReader(new GZIPInputStream(Files.newInputStream(shared(corpus))),
@@ -52,7 +49,6 @@ class TradingTravelVehicleConformanceTest {
                 if (!m.find()) throw new IllegalStateException("no task_id in " + corpus);
                 MultiTurnData.Task task = data.task(m.group(1));
                 if (!CLASSES.containsAll(task.involvedClasses())) continue;
-                if (!longContext && task.setup().longContext()) continue;
                 out.write(line);
                 out.write('\n');
                 kept++;
@@ -61,21 +57,13 @@ class TradingTravelVehicleConformanceTest {
         ByteArrayOutputStream buf = new ByteArrayOutputStream();
         MultiTurnConformance.Report r = MultiTurnConformance.run(data, filtered, new PrintStream(buf, true, StandardCharsets.UTF_8));
         String printed = buf.toString(StandardCharsets.UTF_8);
-        System.out.println("[bfcl-multi-turn] " + corpus + " (TradingBot/TravelAPI/VehicleControlAPI tasks"
-                + (longContext ? "" : ", long_context.py absent: long-context tasks left out") + "): " + r.summary());
+        System.out.println("[bfcl-multi-turn] " + corpus + " (TradingBot/TravelAPI/VehicleControlAPI tasks" + "): " + r.summary());
         assertEquals(kept, r.records(), printed);
         assertEquals(0, r.skipped(), printed);
         assertEquals(0, r.mismatches(), printed);
         assertTrue(kept >= atLeast, corpus + ": only " + kept + " records");
     }
 
-    private static boolean longContextAvailable() {
-        try {
-            return Files.isRegularFile(LongContextData.locate());
-        } catch (RuntimeException e) {
-            return false;
-        }
-    }
 
     private static Path shared(String file) {
         for (Path d = Path.of("").toAbsolutePath(); d != null; d = d.getParent()) {

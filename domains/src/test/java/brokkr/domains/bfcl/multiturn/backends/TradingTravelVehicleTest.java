@@ -2,14 +2,11 @@ package brokkr.domains.bfcl.multiturn.backends;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import brokkr.domains.bfcl.multiturn.Executor;
-import brokkr.domains.bfcl.multiturn.LongContextData;
 import brokkr.domains.bfcl.multiturn.TaskSetup;
 import brokkr.domains.bfcl.multiturn.World;
 import brokkr.python.PyObjects;
-import java.nio.file.Files;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -157,7 +154,6 @@ class TradingTravelVehicleTest {
     /** long_context.CREDIT_CARD_EXTENSION cards are shared by reference between the model's and the ground truth's instances. */
     @Test
     void extensionCardsAreSharedAcrossInstances() {
-        assumeTrue(Files.isRegularFile(safeLocate()), "long_context.py not available (see LongContextData)");
         String id = "multi_turn_long_context_0";
         TaskSetup task = new TaskSetup(id, List.of("TravelAPI"), PyObjects.dict("TravelAPI", travelConfig()), true);
         Executor.Execution model = Executor.execute(World.EMPTY, task, MODEL, true, List.of(
@@ -167,13 +163,5 @@ class TradingTravelVehicleTest {
                 "get_credit_card_balance(access_token='tok', card_id='1234567812345678')"));
         assertTrue(model.results().get(0).contains("\"booking_status\": true"), model.results().get(0));
         assertEquals("{\"card_balance\": 4000.0}", gt.results().get(0));
-    }
-
-    private static java.nio.file.Path safeLocate() {
-        try {
-            return LongContextData.locate();
-        } catch (RuntimeException e) {
-            return java.nio.file.Path.of("/nonexistent");
-        }
     }
 }
