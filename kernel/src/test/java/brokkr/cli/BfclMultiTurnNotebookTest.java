@@ -2,6 +2,7 @@ package brokkr.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import brokkr.magics.CallOutcome;
@@ -11,7 +12,12 @@ import brokkr.magics.RunView;
 import brokkr.magics.Session;
 import brokkr.magics.TaskView;
 import brokkr.magics.WorldDiff;
+import brokkr.eval.Exploration;
+import brokkr.eval.ToolWorld;
+import brokkr.experiment.Registry;
+import brokkr.value.PyDict;
 import brokkr.value.Value;
+import brokkr.world.WorldHash;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -43,6 +49,50 @@ class BfclMultiTurnNotebookTest {
         session.magic("%fork multi_turn_base_50");
         CallOutcome again = (CallOutcome) session.magic("%call lockDoors {\"unlock\": true, \"door\": [\"driver\"]}");
         assertEquals(unlock.content(), again.content());
+    }
+
+    /**
+     * Checkpoints at turn boundaries: TASK@K is the world after the ground truth's first K turns; @0 is the
+     * initial world; each boundary's world is the one before it plus that turn's ground-truth calls.
+     */
+    @Test
+    void forkAtATurnBoundary() throws Exception {
+        session.magic("%domain load bfcl-multi-turn");
+        TaskView t = (TaskView) session.magic("%task multi_turn_base_0");
+        ForkView start = (ForkView) session.magic("%fork multi_turn_base_0@0");
+        assertEquals(t.initialWorldHash(), start.worldHash());
+        ForkView after1 = (ForkView) session.magic("%fork multi_turn_base_0@1");
+        assertFalse(after1.worldHash().equals(start.worldHash()), "turn 0's ground truth changes the world");
+        // The boundary after turn 0, reached by hand: the initial world plus turn 0's ground-truth calls, one call each.
+        Exploration x = Registry.load().benchmark("bfcl-multi-turn").exploration().orElseThrow();
+        ToolWorld w = x.fork("multi_turn_base_0");
+        int calls = 0;
+        for (String g : t.goldActions()) {
+            if (!g.startsWith("turn 0: ")) continue;
+            String call = g.substring("turn 0: ".length());
+            ToolWorld.Step step = w.call(call.substring(0, call.indexOf('(')), callArgs(call));
+            assertFalse(step.result().error(), call + ": " + step.result());
+            w = step.after();
+            calls++;
+        }
+        assertEquals(3, calls, t.goldActions().toString());
+        assertEquals(after1.worldHash(), WorldHash.sha256(w.state(), true), "TASK@1 is the world after turn 0's ground truth");
+        int turns = (int) t.goldActions().stream().map(g -> g.substring(0, g.indexOf(':'))).distinct().count();
+        ForkView end = (ForkView) session.magic("%fork multi_turn_base_0@" + turns);
+        assertFalse(end.worldHash().equals(after1.worldHash()));
+        Exception e = assertThrows(Exception.class, () -> session.magic("%fork multi_turn_base_0@" + (turns + 1)));
+        assertTrue(e.getMessage().contains("a turn boundary of multi_turn_base_0 is 0.." + turns), e.getMessage());
+    }
+
+    /** {@code mv(source='a', destination='b')} as keyword arguments (the turn-0 calls of multi_turn_base_0 take str arguments). */
+    private static PyDict callArgs(String call) {
+        String inner = call.substring(call.indexOf('(') + 1, call.lastIndexOf(')'));
+        PyDict.Builder b = PyDict.builder();
+        for (String kv : inner.isBlank() ? new String[0] : inner.split(",\\s*(?=\\w+=)")) {
+            String v = kv.substring(kv.indexOf('=') + 1).trim();
+            b.put(kv.substring(0, kv.indexOf('=')).trim(), Value.of(v.substring(1, v.length() - 1)));
+        }
+        return b.build();
     }
 
     @Test

@@ -17,7 +17,7 @@ import java.util.function.Supplier;
 
 /**
  * BFCL multi-turn to explore: the splits are the four categories; a task is its user turns, involved classes and
- * ground truth; {@code %fork} gives the task's backend world ({@link World}, forking is keeping the value) and
+ * ground truth; {@code %fork} gives the task's backend world (or, {@code %fork TASK@K}, the checkpoint at a turn boundary) ({@link World}, forking is keeping the value) and
  * {@code %call} runs one backend method on it as a model's function call would ({@code name(k=repr(v),...)}
  * through upstream's executor), the world after it beside the result, so the notebook shows the state diff
  * (a file-system tree reads as nested {@code $dir}/{@code $file} entries).
@@ -90,7 +90,30 @@ final class MultiTurnExploration implements Exploration {
         return new Fork(t, w);
     }
 
-    @Override public ToolWorld fork(String taskId) { return world(task0(taskId)); }
+    /**
+     * {@code TASK} forks the task's initial world; {@code TASK@K} the checkpoint at the boundary after turn
+     * K: the world once the ground truth's calls of turns 0..K-1 have run (the state upstream's checker
+     * compares at that turn), so a notebook can try calls at any turn of a task.
+     */
+    @Override public ToolWorld fork(String taskId) {
+        int at = taskId == null ? -1 : taskId.lastIndexOf('@');
+        if (at < 0) return world(task0(taskId));
+        MultiTurnData.Task t = task0(taskId.substring(0, at));
+        int turns = t.groundTruth().size();
+        int k;
+        try {
+            k = Integer.parseInt(taskId.substring(at + 1));
+        } catch (NumberFormatException e) {
+            k = -1;
+        }
+        if (k < 0 || k > turns) {
+            throw new IllegalArgumentException("a turn boundary of " + t.id() + " is 0.." + turns + " (TASK@K: after the ground truth's first K turns), not '"
+                    + taskId.substring(at + 1) + "'");
+        }
+        World w = world(t).world();
+        for (int i = 0; i < k; i++) w = Executor.execute(w, t.setup(), MultiTurnBenchmark.MODEL_NAME, false, t.groundTruth().get(i)).world();
+        return new Fork(t, w);
+    }
 
     @Override public List<String> candidates() { return List.of("gold"); }
 
