@@ -16,6 +16,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BooleanSupplier;
 import java.util.function.IntConsumer;
 import java.util.function.Supplier;
 import java.util.regex.Matcher;
@@ -88,17 +89,20 @@ public final class Tau2Conformance {
      * corpus that is empty, unreadable or has a record of the wrong shape is a
      * {@link Corpus.CorpusException} naming the file and line (the first such line of the corpus).
      */
-    /** Runs {@code body} for 0..n-1, on this thread or, in index order, on {@code threads} workers. */
-    private static void inWorkers(int threads, int n, IntConsumer body) {
+    /**
+     * Runs {@code body} for 0..n-1 in index order, on this thread or on {@code threads} workers, taking no
+     * further index once {@code stop} says so.
+     */
+    private static void inWorkers(int threads, int n, BooleanSupplier stop, IntConsumer body) {
         if (threads <= 1 || n < 2) {
-            for (int i = 0; i < n; i++) body.accept(i);
+            for (int i = 0; i < n && !stop.getAsBoolean(); i++) body.accept(i);
             return;
         }
         AtomicInteger next = new AtomicInteger();
         List<Thread> workers = new ArrayList<>();
         for (int t = 0; t < threads; t++) {
             workers.add(Thread.ofPlatform().start(() -> {
-                for (int i; (i = next.getAndIncrement()) < n; ) body.accept(i);
+                for (int i; !stop.getAsBoolean() && (i = next.getAndIncrement()) < n; ) body.accept(i);
             }));
         }
         for (Thread w : workers) {
@@ -120,7 +124,7 @@ public final class Tau2Conformance {
         // reported when the replay reaches it, so the corpus's first bad line is still the one reported.
         Corpus.Record[] records = new Corpus.Record[lines.size()];
         // Parsing is a tenth of a replay: with several workers, they parse too (each line on its own).
-        inWorkers(threads, records.length, i -> {
+        inWorkers(threads, records.length, () -> false, i -> {
             try {
                 records[i] = lines.get(i).parse();
             } catch (RuntimeException e) { // a CorpusException naming the line; reported when the replay reaches it
@@ -140,40 +144,19 @@ public final class Tau2Conformance {
             }
         }
         RuntimeException[] unparsed = failures.clone();
-        if (threads <= 1) {
-            for (int i = 0; i < results.length; i++) {
+        AtomicBoolean failed = new AtomicBoolean();
+        // Indices are taken in order, so when a line fails every earlier line has been taken and
+        // finishes: the failure reported below is the corpus's first.
+        inWorkers(threads, results.length, failed::get, i -> {
+            try {
                 if (unparsed[i] != null) throw unparsed[i];
                 results[i] = replay(factory, records[i], process[i]);
+            } catch (RuntimeException e) {
+                failures[i] = e;
+                failed.set(true);
             }
-        } else {
-            AtomicInteger next = new AtomicInteger();
-            AtomicBoolean failed = new AtomicBoolean();
-            List<Thread> workers = new ArrayList<>();
-            for (int t = 0; t < threads; t++) {
-                workers.add(Thread.ofPlatform().start(() -> {
-                    // Indices are taken in order, so when a line fails every earlier line has been taken
-                    // and finishes: the failure reported below is the corpus's first.
-                    for (int i; !failed.get() && (i = next.getAndIncrement()) < results.length; ) {
-                        try {
-                            if (unparsed[i] != null) throw unparsed[i];
-                            results[i] = replay(factory, records[i], process[i]);
-                        } catch (RuntimeException e) {
-                            failures[i] = e;
-                            failed.set(true);
-                        }
-                    }
-                }));
-            }
-            for (Thread w : workers) {
-                try {
-                    w.join();
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                    throw new IllegalStateException("interrupted", e);
-                }
-            }
-            for (RuntimeException f : failures) if (f != null) throw f;
-        }
+        });
+        for (RuntimeException f : failures) if (f != null) throw f;
         int calls = 0, mismatches = 0, badSeqs = 0;
         long hashNanos = 0;
         for (SeqResult res : results) {
