@@ -114,6 +114,25 @@ public final class ExperimentQuery implements AutoCloseable {
         return queryAttempts("SELECT " + (evidence ? "a.*" : LIGHT_COLUMNS) + " FROM attempt a" + where + " ORDER BY a.id", null, evidence);
     }
 
+    /**
+     * What each completed attempt's episode cost ({@link EpisodeCost#of} of its evidence), by attempt id;
+     * with {@code activeOnly}, of the current spec's cells only. The evidence is read and let go one
+     * attempt at a time, so a large store is never held whole.
+     */
+    public Map<Long, EpisodeCost> episodeCosts(boolean activeOnly) {
+        String sql = "SELECT a.id, a.evidence_json FROM attempt a"
+                + (activeOnly ? " JOIN cell c ON c.env_id = a.env_id AND c.agent_id = a.agent_id AND c.repetition = a.repetition WHERE c.active = 1 AND"
+                              : " WHERE")
+                + " a.status = '" + Attempt.Status.COMPLETED.wire() + "' ORDER BY a.id";
+        return db.read(() -> {
+            Map<Long, EpisodeCost> out = new LinkedHashMap<>();
+            try (Statement s = db.connection().createStatement(); ResultSet r = s.executeQuery(sql)) {
+                while (r.next()) out.put(r.getLong(1), EpisodeCost.of(decodeEvidence(r.getString(2))));
+            }
+            return out;
+        });
+    }
+
     private static final String LIGHT_COLUMNS = "a.id, a.env_id, a.agent_id, a.repetition, a.task_id, a.status, a.reward, a.trust, "
             + "a.checks_json, a.error, a.started_at, a.duration_ms, a.input_tokens, a.output_tokens";
 

@@ -14,14 +14,17 @@ import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
+import java.util.function.Function;
 
 /**
  * An experiment's scores, one row per benchmark × candidate, computed from completed attempts only:
  * infrastructure failures are counted but enter no metric. Average reward is over attempts and
  * pass^k over tasks, as upstream tau2's {@code compute_metrics}; per-task and per-check breakdowns say
- * where and why a candidate lost. Costs (tokens, durations) are kept apart in {@link Cost} because
- * they differ between otherwise identical runs. Plain data: tables and text are drawn where they are
+ * where and why a candidate lost. Costs (tokens, durations, and what an episode costs on average: tokens,
+ * model steps, tool calls, request characters, {@link EpisodeCost.Means}) are kept apart in {@link Cost}
+ * because they differ between otherwise identical runs. Plain data: tables and text are drawn where they are
  * shown (the notebook's and CLI's renderers in {@code brokkr.magics}). The statistics over these
  * numbers (standard errors clustered by task, intervals) are derived on demand through
  * {@code brokkr.stats}: {@link CandidateScore#rewardEstimate}, {@link CandidateScore#passHatKEstimates}.
@@ -98,21 +101,38 @@ public record Scorecard(List<CandidateScore> rows, int cells, int pendingCells) 
     /** How often a check was evaluated and how often it failed. */
     public record CheckScore(String check, int evaluated, int failed) {}
 
-    /** The candidate's own tokens and the attempts' wall time (completed attempts). */
-    public record Cost(long inputTokens, long outputTokens, double meanDurationMs, long totalDurationMs) {}
+    /**
+     * The candidate's own tokens and the attempts' wall time (completed attempts), and its means per
+     * completed episode ({@link EpisodeCost.Means}: tokens, model steps, tool calls, request characters).
+     */
+    public record Cost(long inputTokens, long outputTokens, double meanDurationMs, long totalDurationMs, EpisodeCost.Means perEpisode) {}
 
     /** The scores without costs: equal for two runs that graded the same. */
     public Scorecard withoutCost() {
         return new Scorecard(rows.stream().map(CandidateScore::withoutCost).toList(), cells, pendingCells);
     }
 
-    /** Scores the active cells of a store. */
+    /**
+     * Scores the active cells of a store: the attempts without their evidence, and each completed one's
+     * episode cost read from its evidence one attempt at a time ({@link ExperimentQuery#episodeCosts}).
+     */
     public static Scorecard of(ExperimentQuery store) {
-        return of(store.cells().stream().filter(Cell::active).toList(), store.attempts(true, false));
+        List<Cell> cells = store.cells().stream().filter(Cell::active).toList();
+        List<Attempt> attempts = store.attempts(true, false);
+        // Read after the attempts, so that beside a running writer it has every attempt listed (and perhaps newer ones).
+        Map<Long, EpisodeCost> costs = store.episodeCosts(true);
+        return of(cells, attempts, a -> costs.get(a.id()));
     }
 
-    /** Scores {@code cells} from {@code attempts} (attempts of other cells are ignored). */
+    /**
+     * Scores {@code cells} from {@code attempts} (attempts of other cells are ignored), each episode's cost
+     * from its evidence: attempts read with their evidence ({@link ExperimentQuery#attempts(boolean)}).
+     */
     public static Scorecard of(List<Cell> cells, List<Attempt> attempts) {
+        return of(cells, attempts, a -> EpisodeCost.of(a.evidence()));
+    }
+
+    private static Scorecard of(List<Cell> cells, List<Attempt> attempts, Function<Attempt, EpisodeCost> cost) {
         Map<CellKey, Cell> byKey = new LinkedHashMap<>();
         for (Cell c : cells) byKey.put(c.key(), c);
         // Groups in the cells' order: benchmark × candidate.
@@ -134,11 +154,12 @@ public record Scorecard(List<CandidateScore> rows, int cells, int pendingCells) 
             if (a.completed()) completedCells.add(c.key());
         }
         List<CandidateScore> rows = new ArrayList<>();
-        for (var e : groups.entrySet()) rows.add(score(e.getKey().get(0), e.getKey().get(1), agentIds.get(e.getKey()), taskOrder.get(e.getKey()), e.getValue()));
+        for (var e : groups.entrySet()) rows.add(score(e.getKey().get(0), e.getKey().get(1), agentIds.get(e.getKey()), taskOrder.get(e.getKey()), e.getValue(), cost));
         return new Scorecard(rows, cells.size(), cells.size() - completedCells.size());
     }
 
-    private static CandidateScore score(String benchmark, String candidate, String agentId, List<String> taskOrder, List<Attempt> all) {
+    private static CandidateScore score(String benchmark, String candidate, String agentId, List<String> taskOrder, List<Attempt> all,
+                                        Function<Attempt, EpisodeCost> cost) {
         List<Attempt> done = all.stream().filter(Attempt::completed).toList();
         int infra = all.size() - done.size();
         Map<String, List<Attempt>> byTask = new LinkedHashMap<>();
@@ -175,7 +196,7 @@ public record Scorecard(List<CandidateScore> rows, int cells, int pendingCells) 
         // Upstream returns avg_reward 0.0 and no pass^k when nothing was evaluated.
         return new CandidateScore(benchmark, candidate, agentId, byTask.size(), done.size(), infra,
                 done.isEmpty() ? 0.0 : mean(done), PassHatK.curve(trials), perTask, perCheck, Map.copyOf(trust),
-                new Cost(in, out, done.isEmpty() ? 0 : (double) dur / done.size(), dur));
+                new Cost(in, out, done.isEmpty() ? 0 : (double) dur / done.size(), dur, EpisodeCost.Means.of(done.stream().map(cost).filter(Objects::nonNull).toList())));
     }
 
     private static double mean(List<Attempt> as) {

@@ -15,7 +15,7 @@ import org.junit.jupiter.api.Test;
 class ScorecardStatisticsTest {
     private static CandidateScore row(List<TaskScore> tasks, double avg, List<Double> curve) {
         int attempts = tasks.stream().mapToInt(TaskScore::trials).sum();
-        return new CandidateScore("b", "c", "a", tasks.size(), attempts, 0, avg, curve, tasks, List.of(), Map.of(), new Scorecard.Cost(0, 0, 0, 0));
+        return new CandidateScore("b", "c", "a", tasks.size(), attempts, 0, avg, curve, tasks, List.of(), Map.of(), new Scorecard.Cost(0, 0, 0, 0, EpisodeCost.Means.NONE));
     }
 
     /**

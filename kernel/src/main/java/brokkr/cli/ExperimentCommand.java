@@ -105,7 +105,13 @@ public final class ExperimentCommand implements Command {
                   pass^k      upstream tau2's pass^k: per task C(successes, k) / C(trials, k), the chance
                               that k trials all succeed (reward 1), averaged over tasks; k up to the
                               fewest trials of any task
-                  input_tokens, output_tokens  the candidate's own tokens (user simulator and judge apart)
+                  in_tok/ep, out_tok/ep, steps/ep, calls/ep, req_chars/ep  means per completed episode: the
+                              candidate's own input and output tokens (user simulator and judge apart; a dash
+                              when its model reports none, as scripted models), its model steps, the tool calls
+                              the protocol recorded (the domain's calls, JSON tools or REPL code alike) and the
+                              characters of the requests its model was sent (what input tokens grow with);
+                              steps and characters as the protocol counted them (tau2) or else as its model
+                              calls were recorded (a dash when neither: a gold replay asks no model)
                   mean_duration_ms  mean wall time of a completed attempt
                   trust       completed attempts by how far their verdict can be trusted: deterministic
                               (graded by code over the observed world and transcript), model_judged (a

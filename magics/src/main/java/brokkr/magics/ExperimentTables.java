@@ -5,6 +5,7 @@ import brokkr.eval.Check;
 import brokkr.eval.TrustTier;
 import brokkr.eval.Report;
 import brokkr.experiment.BenchmarkReports;
+import brokkr.experiment.EpisodeCost;
 import brokkr.experiment.ExperimentQuery;
 import brokkr.experiment.Inspect;
 import brokkr.experiment.Scorecard;
@@ -40,8 +41,9 @@ public final class ExperimentTables {
     /**
      * One row per benchmark × candidate: counts (tasks, scored trials per task, scored attempts,
      * infrastructure failures), average reward with its task-clustered standard error and 95% t
-     * interval, pass^1..n, tokens, duration, trust tiers; a candidate with no scored attempt has its
-     * average reward, pass^k and duration missing.
+     * interval, pass^1..n, what an episode costs on average ({@link #PER_EPISODE}), duration, trust tiers;
+     * a candidate with no scored attempt has its average reward, pass^k, costs and duration missing, and
+     * a figure no episode reported (tokens of a scripted model) is missing, never 0.
      */
     public static Table summary(Scorecard s) {
         StringColumn bench = StringColumn.create("benchmark"), cand = StringColumn.create("candidate");
@@ -50,7 +52,7 @@ public final class ExperimentTables {
         DoubleColumn reward = DoubleColumn.create("avg_reward"), se = DoubleColumn.create("se"),
                 low = DoubleColumn.create("t95_lo"), high = DoubleColumn.create("t95_hi");
         List<DoubleColumn> pass = passColumns(s.maxK());
-        LongColumn in = LongColumn.create("input_tokens"), out = LongColumn.create("output_tokens");
+        List<DoubleColumn> perEpisode = PER_EPISODE.stream().map(DoubleColumn::create).toList();
         DoubleColumn dur = DoubleColumn.create("mean_duration_ms");
         StringColumn trust = StringColumn.create("trust");
         for (CandidateScore r : s.rows()) {
@@ -67,16 +69,25 @@ public final class ExperimentTables {
             append(low, e.t95().low());
             append(high, e.t95().high());
             appendCurve(pass, r.passHatK());
-            in.append(r.cost().inputTokens());
-            out.append(r.cost().outputTokens());
+            EpisodeCost.Means m = r.cost().perEpisode();
+            double[] costs = {m.inputTokens(), m.outputTokens(), m.modelSteps(), m.toolCalls(), m.requestChars()};
+            for (int i = 0; i < costs.length; i++) append(perEpisode.get(i), costs[i]);
             if (r.scored()) dur.append(r.cost().meanDurationMs()); else dur.appendMissing();
             trust.append(trustText(r.trust()));
         }
         List<Column<?>> cols = new ArrayList<>(List.<Column<?>>of(bench, cand, tasks, trials, attempts, infra, reward, se, low, high));
         cols.addAll(pass);
-        cols.addAll(List.<Column<?>>of(in, out, dur, trust));
+        cols.addAll(perEpisode);
+        cols.addAll(List.<Column<?>>of(dur, trust));
         return Table.create("scorecard", cols.toArray(Column[]::new));
     }
+
+    /**
+     * The summary's columns of what an episode costs, means per completed episode (EpisodeCost.Means):
+     * the agent's input and output tokens, its model steps, the tool calls the protocol recorded and the
+     * characters of the requests its model was sent.
+     */
+    public static final List<String> PER_EPISODE = List.of("in_tok/ep", "out_tok/ep", "steps/ep", "calls/ep", "req_chars/ep");
 
     /** What the statistics table says under its name: how its intervals are made and what they leave out (three lines). */
     public static final String STATISTICS_NOTE = "95% intervals over tasks; infrastructure failures are excluded from every metric and denominator\n"

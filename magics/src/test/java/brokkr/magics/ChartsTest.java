@@ -1,5 +1,6 @@
 package brokkr.magics;
 
+import brokkr.experiment.EpisodeCost;
 import brokkr.experiment.PassHatK;
 import brokkr.experiment.Scorecard;
 import org.junit.jupiter.api.Test;
@@ -26,7 +27,7 @@ class ChartsTest {
 
     static Scorecard.CandidateScore row(String cand, int tasks, List<Double> curve) {
         return new Scorecard.CandidateScore("loop", cand, cand, tasks, tasks * curve.size(), 0, curve.getFirst(), curve, List.of(), List.of(),
-                Map.of(), new Scorecard.Cost(0, 0, 0, 0));
+                Map.of(), new Scorecard.Cost(0, 0, 0, 0, EpisodeCost.Means.NONE));
     }
 
     /** Two candidates on top of each other at 1.0, one falling, one at 0: the case that hid curves before. */
@@ -98,7 +99,7 @@ class ChartsTest {
         }
         List<Double> curve = PassHatK.curve(tasks.stream().map(t -> new PassHatK.TaskTrials(t.trials(), t.successes())).toList());
         return new Scorecard.CandidateScore("loop", cand, cand, tasks.size(), 4 * tasks.size(), 0, curve.getFirst(), curve, tasks, List.of(),
-                Map.of(), new Scorecard.Cost(0, 0, 0, 0));
+                Map.of(), new Scorecard.Cost(0, 0, 0, 0, EpisodeCost.Means.NONE));
     }
 
     /**

@@ -4,6 +4,7 @@ import brokkr.eval.Attempt;
 import brokkr.eval.Check;
 import brokkr.eval.Evidence;
 import brokkr.eval.TrustTier;
+import brokkr.experiment.EpisodeCost;
 import brokkr.experiment.Inspect;
 import brokkr.experiment.Scorecard;
 import org.junit.jupiter.api.Test;
@@ -22,14 +23,16 @@ class ExperimentTablesTest {
         var gold = new Scorecard.CandidateScore("tau2-retail", "gold", "a1", 2, 6, 1, 1.0, List.of(1.0, 1.0, 1.0),
                 List.of(new Scorecard.TaskScore("5", 3, 3, 1.0, List.of(1.0, 1.0, 1.0)), new Scorecard.TaskScore("12", 3, 3, 1.0, List.of(1.0, 1.0, 1.0))),
                 List.of(new Scorecard.CheckScore("setup_verified", 6, 0), new Scorecard.CheckScore("db", 6, 0)),
-                Map.of(TrustTier.MODEL_JUDGED, 2, TrustTier.DETERMINISTIC, 4), new Scorecard.Cost(1234, 56, 12.5, 75));
-        // 3 of 5 attempts passed; pass^1 = (2/3 + 1/2) / 2 = 7/12, pass^2 = (1/3 + 0) / 2 = 1/6.
+                Map.of(TrustTier.MODEL_JUDGED, 2, TrustTier.DETERMINISTIC, 4), new Scorecard.Cost(1234, 56, 12.5, 75,
+                        new EpisodeCost.Means(6, 1234 / 6.0, 56 / 6.0, 4.0, 3.5, 12345.5)));
+        // A scripted model: no tokens reported (missing, never 0), its steps and request characters counted. 3 of 5 attempts passed; pass^1 = (2/3 + 1/2) / 2 = 7/12, pass^2 = (1/3 + 0) / 2 = 1/6.
         var flaky = new Scorecard.CandidateScore("tau2-retail", "flaky-model", "a2", 2, 5, 2, 0.6, List.of(7.0 / 12, 1.0 / 6),
                 List.of(new Scorecard.TaskScore("5", 3, 2, 2.0 / 3, List.of(2.0 / 3, 1.0 / 3, 0.0)), new Scorecard.TaskScore("12", 2, 1, 0.5, List.of(0.5, 0.0))),
                 List.of(new Scorecard.CheckScore("setup_verified", 5, 0), new Scorecard.CheckScore("db", 5, 2)),
-                Map.of(TrustTier.DETERMINISTIC, 5), new Scorecard.Cost(99999, 1, 1234.5678, 6172));
+                Map.of(TrustTier.DETERMINISTIC, 5), new Scorecard.Cost(0, 0, 1234.5678, 6172,
+                        new EpisodeCost.Means(5, Double.NaN, Double.NaN, 10.0, 2.6, 8400.0)));
         var down = new Scorecard.CandidateScore("loop", "down", "a3", 0, 0, 4, 0.0, List.of(), List.of(), List.of(), Map.of(),
-                new Scorecard.Cost(0, 0, 0, 0));
+                new Scorecard.Cost(0, 0, 0, 0, EpisodeCost.Means.NONE));
         return new Scorecard(List.of(gold, flaky, down), 16, 5);
     }
 
@@ -52,8 +55,9 @@ class ExperimentTablesTest {
     @Test void aCandidateWithNoScoredAttemptShowsADashNeverZero() {
         Scorecard s = sample();
         String downLine = ExperimentTables.text(s).lines().filter(l -> l.startsWith("loop")).findFirst().orElseThrow();
-        // tasks 0, trials –, attempts 0, infra 4, avg_reward/se/t95_lo/t95_hi –, pass^1..3 –, tokens 0 0, duration –, trust –
-        assertEquals(List.of("loop", "down", "0", "–", "0", "4", "–", "–", "–", "–", "–", "–", "–", "0", "0", "–", "–"), List.of(downLine.split("\\s+")));
+        // tasks 0, trials –, attempts 0, infra 4, avg_reward/se/t95_lo/t95_hi –, pass^1..3 –, the five costs per episode –, duration –, trust –
+        assertEquals(List.of("loop", "down", "0", "–", "0", "4", "–", "–", "–", "–", "–", "–", "–", "–", "–", "–", "–", "–", "–", "–"),
+                List.of(downLine.split("\\s+")));
         Table summary = ExperimentTables.summary(s);
         assertTrue(summary.doubleColumn("avg_reward").isMissing(2), "missing, not 0.0");
         assertTrue(summary.doubleColumn("mean_duration_ms").isMissing(2));
@@ -69,6 +73,30 @@ class ExperimentTablesTest {
         row = row.substring(0, row.indexOf("</tr>"));
         assertTrue(row.contains(">–</td>"), row);
         assertFalse(row.replaceAll("<[^>]*>", " ").matches(".*\\b0\\.0+\\b.*"), row);
+    }
+
+    /**
+     * What an episode costs, in the summary itself: gold's means per episode under the five columns in every
+     * view (text, the table, HTML); the scripted flaky-model reported no tokens, so its token cells are
+     * missing ("–"), never 0, while its steps, calls and request characters show.
+     */
+    @Test void theSummaryShowsTheCostsPerEpisodeAndADashForTokensNoModelReported() {
+        Scorecard s = sample();
+        Table summary = ExperimentTables.summary(s);
+        assertEquals(List.of("in_tok/ep", "out_tok/ep", "steps/ep", "calls/ep", "req_chars/ep"),
+                summary.columnNames().subList(summary.columnIndex("in_tok/ep"), summary.columnIndex("mean_duration_ms")));
+        assertEquals(1234 / 6.0, summary.doubleColumn("in_tok/ep").get(0), 1e-12);
+        assertEquals(12345.5, summary.doubleColumn("req_chars/ep").get(0));
+        assertTrue(summary.doubleColumn("in_tok/ep").isMissing(1) && summary.doubleColumn("out_tok/ep").isMissing(1), "not reported: missing");
+        assertEquals(10.0, summary.doubleColumn("steps/ep").get(1));
+        assertEquals(2.6, summary.doubleColumn("calls/ep").get(1));
+        String flakyLine = ExperimentTables.text(s).lines().filter(l -> l.contains("flaky-model") && l.contains("deterministic")).findFirst().orElseThrow();
+        assertTrue(flakyLine.matches(".*\\s–\\s+–\\s+10\\.0\\s+2\\.60\\s+8400\\s.*"), flakyLine);
+        String html = new ExperimentMagics.ScorecardView("d", s).html();
+        for (String h : ExperimentTables.PER_EPISODE) assertTrue(html.contains(">" + Tables.esc(h) + "</th>"), h);
+        String row = html.substring(html.indexOf(">flaky-model<"));
+        row = row.substring(0, row.indexOf("</tr>"));
+        assertTrue(row.contains(">–</td><td style=\"text-align:right;white-space:nowrap\">–</td><td style=\"text-align:right;white-space:nowrap\">10.0</td>"), row);
     }
 
     /**

@@ -33,6 +33,7 @@ import brokkr.eval.TrustTier;
 import brokkr.eval.Verdict;
 import brokkr.eval.WorldReplay;
 import brokkr.eval.WorldSetup;
+import brokkr.experiment.EpisodeCost;
 import brokkr.provider.OpenAiChat;
 import brokkr.provider.ProviderOptions;
 import brokkr.provider.Providers;
@@ -472,7 +473,7 @@ public abstract class Tau2Benchmark implements BenchmarkProvider {
         EpisodeEnvironment<Worlds> env = s.env();
         Interaction interaction = new Interaction(Tau2Transcript.toValue(run.trajectory()),
                 PyDict.of("steps", run.steps(), "tool_errors", run.toolErrors(), "seed", seed, "note", nullable(run.note()),
-                        "agent_model_steps", s.modelSteps().get(), "agent_request_chars", s.requestChars().get()),
+                        EpisodeCost.MODEL_STEPS, s.modelSteps().get(), EpisodeCost.REQUEST_CHARS, s.requestChars().get()),
                 run.termination().value());
         switch (run.termination()) {
             case INFRASTRUCTURE_ERROR -> {

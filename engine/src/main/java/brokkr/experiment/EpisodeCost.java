@@ -1,0 +1,103 @@
+package brokkr.experiment;
+
+import brokkr.conversation.Usage;
+import brokkr.eval.BenchmarkProvider;
+import brokkr.eval.Evidence;
+import brokkr.value.PyDict;
+import brokkr.value.PyInt;
+import brokkr.value.PyList;
+import brokkr.value.PyStr;
+import brokkr.value.Value;
+import java.util.Collection;
+import java.util.function.ToDoubleFunction;
+
+/**
+ * What one episode cost its candidate, read from the attempt's evidence alone: the agent's tokens, its
+ * model steps and the characters of the requests its model was sent (what input tokens grow with), and
+ * the tool calls the protocol recorded (the domain's own calls, however the candidate expressed them:
+ * JSON tools, or Java in a REPL snippet).
+ *
+ * <p>Steps and request sizes come from the protocol's own count where it keeps one, in its output
+ * under {@value #MODEL_STEPS} and {@value #REQUEST_CHARS} (tau2 counts them under every harness, each
+ * request as an OpenAI-compatible provider would send it, even to a scripted model that records no
+ * call), else from the agent's recorded model calls (each recorded call one step, its request body's
+ * length). Tool calls are those of the transcript's assistant messages.
+ *
+ * @param tokens     the agent's tokens; null when its model reports none (a scripted model: it records
+ *                   no call, or only calls of provider {@value BenchmarkProvider#SCRIPTED}), so that no
+ *                   one reads a 0 that was never measured; a provider that reported 0 gives 0
+ * @param requests   the agent's model steps and request characters; null when the protocol counted
+ *                   none and no agent call was recorded (a gold replay that asks no model)
+ * @param toolCalls  tool calls of the transcript's assistant messages
+ */
+public record EpisodeCost(Usage tokens, Requests requests, long toolCalls) {
+
+    /** Where a protocol puts the count of its agent's model steps in its output (a whole number). */
+    public static final String MODEL_STEPS = "agent_model_steps";
+    /** Where a protocol puts the characters of its agent's model requests in its output (a whole number). */
+    public static final String REQUEST_CHARS = "agent_request_chars";
+
+    /** The agent's model steps and the characters of the requests they sent. */
+    public record Requests(long modelSteps, long chars) {}
+
+    public static EpisodeCost of(Evidence e) {
+        long steps = 0, chars = 0;
+        boolean realCall = false;
+        for (Evidence.RecordedCall rc : e.modelCalls()) {
+            if (!rc.role().equals(Evidence.AGENT)) continue;
+            steps++;
+            chars += rc.call().requestBody() == null ? 0 : rc.call().requestBody().length();
+            realCall |= !rc.call().provider().equals(BenchmarkProvider.SCRIPTED);
+        }
+        Requests requests = steps > 0 ? new Requests(steps, chars) : null;
+        if (e.output().get(MODEL_STEPS) instanceof PyInt s && e.output().get(REQUEST_CHARS) instanceof PyInt c) {
+            requests = new Requests(s.longValue(), c.longValue());
+        }
+        Usage u = e.agentUsage();
+        boolean reported = realCall || u.inputTokens() != 0 || u.outputTokens() != 0;
+        return new EpisodeCost(reported ? u : null, requests, toolCalls(e.transcript()));
+    }
+
+    /** Tool calls of assistant messages in a recorded transcript (tau2's and the generic shape alike). */
+    static long toolCalls(Value transcript) {
+        long n = 0;
+        if (!(transcript instanceof PyList l)) return 0;
+        for (Value m : l) {
+            if (m instanceof PyDict d && d.get("role") instanceof PyStr r && r.value().equals("assistant")
+                    && d.get("tool_calls") instanceof PyList calls) n += calls.size();
+        }
+        return n;
+    }
+
+    /**
+     * A candidate's means per completed episode. Each figure is the mean over the episodes that know it
+     * and NaN when none does (no tokens from a scripted model, no step counted or recorded, no episode):
+     * shown as missing, never as 0.
+     */
+    public record Means(int episodes, double inputTokens, double outputTokens, double modelSteps, double toolCalls, double requestChars) {
+        public static final Means NONE = new Means(0, Double.NaN, Double.NaN, Double.NaN, Double.NaN, Double.NaN);
+
+        public static Means of(Collection<EpisodeCost> costs) {
+            if (costs.isEmpty()) return NONE;
+            return new Means(costs.size(),
+                    mean(costs, c -> c.tokens() == null ? Double.NaN : c.tokens().inputTokens()),
+                    mean(costs, c -> c.tokens() == null ? Double.NaN : c.tokens().outputTokens()),
+                    mean(costs, c -> c.requests() == null ? Double.NaN : c.requests().modelSteps()),
+                    mean(costs, EpisodeCost::toolCalls),
+                    mean(costs, c -> c.requests() == null ? Double.NaN : c.requests().chars()));
+        }
+
+        /** The mean of the figure over the costs that have it (NaN for none). */
+        private static double mean(Collection<EpisodeCost> costs, ToDoubleFunction<EpisodeCost> figure) {
+            double sum = 0;
+            int n = 0;
+            for (EpisodeCost c : costs) {
+                double v = figure.applyAsDouble(c);
+                if (Double.isNaN(v)) continue;
+                sum += v;
+                n++;
+            }
+            return n == 0 ? Double.NaN : sum / n;
+        }
+    }
+}

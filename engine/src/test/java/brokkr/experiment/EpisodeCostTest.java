@@ -1,0 +1,148 @@
+package brokkr.experiment;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import brokkr.conversation.Message;
+import brokkr.conversation.ModelCall;
+import brokkr.conversation.ToolCall;
+import brokkr.conversation.Usage;
+import brokkr.eval.Evidence;
+import brokkr.provider.OpenAiChat;
+import brokkr.provider.testing.ScriptedModelServer;
+import brokkr.provider.testing.ScriptedModelServer.Reply;
+import brokkr.value.Json;
+import brokkr.value.PyDict;
+import brokkr.value.Value;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * What an episode costs ({@link EpisodeCost}) and the scorecard's means per completed episode
+ * ({@link Scorecard.Cost#perEpisode}): from the protocol's own counts where it keeps them, else from the
+ * recorded model calls; tokens missing (NaN), never 0, for a model that reports none.
+ */
+class EpisodeCostTest {
+    @TempDir Path tmp;
+
+    static ModelCall call(String provider, String body) { return new ModelCall(provider, "m", 1, body, 200, "{}", null, 0, 0); }
+
+    static Evidence evidence(String transcriptJson, PyDict output, List<Evidence.RecordedCall> calls, Map<String, Usage> usage) {
+        return new Evidence(null, Json.parse(transcriptJson), output, "agent_stop", null, calls, usage, null, null);
+    }
+
+    static final String TRANSCRIPT = """
+            [{"role": "user", "content": "hi", "tool_calls": [{"id": "u1", "name": "toggle_airplane_mode", "arguments": {}}]},
+             {"role": "assistant", "content": null, "tool_calls": [{"id": "a1", "name": "f", "arguments": {}}, {"id": "a2", "name": "g", "arguments": {}}]},
+             {"role": "tool", "content": "ok"},
+             {"role": "assistant", "content": "done", "tool_calls": null},
+             {"role": "assistant", "content": null, "tool_calls": [{"id": "a3", "name": "f", "arguments": {}}]}]""";
+
+    @Test void theProtocolsOwnCountsComeFirstAndAScriptedModelReportsNoTokens() {
+        // tau2's shape: the protocol counted 7 steps of 9000 characters; the scripted gold agent recorded no call.
+        Evidence e = evidence(TRANSCRIPT, PyDict.of(EpisodeCost.MODEL_STEPS, 7, EpisodeCost.REQUEST_CHARS, 9000), List.of(),
+                Map.of(Evidence.AGENT, Usage.ZERO, "user", new Usage(50, 5)));
+        EpisodeCost c = EpisodeCost.of(e);
+        assertEquals(new EpisodeCost.Requests(7, 9000), c.requests());
+        assertEquals(3, c.toolCalls(), "the assistant's calls only: the user's own tool call is not the candidate's");
+        assertNull(c.tokens(), "no call and no usage: not measured, not 0");
+    }
+
+    @Test void withoutProtocolCountsTheAgentsRecordedCallsAreItsStepsAndRequestCharacters() {
+        List<Evidence.RecordedCall> calls = List.of(new Evidence.RecordedCall(Evidence.AGENT, call("scripted", "x".repeat(100))),
+                new Evidence.RecordedCall("user", call("openai", "y".repeat(1000))),
+                new Evidence.RecordedCall(Evidence.AGENT, call("scripted", "z".repeat(23))));
+        EpisodeCost scripted = EpisodeCost.of(evidence(TRANSCRIPT, PyDict.empty(), calls, Map.of(Evidence.AGENT, Usage.ZERO, "user", new Usage(9, 9))));
+        assertEquals(new EpisodeCost.Requests(2, 123), scripted.requests(), "the user simulator's call is not the candidate's");
+        assertNull(scripted.tokens(), "calls of a scripted model report no tokens");
+
+        // A real provider that reported 0 tokens reported them: 0, not missing.
+        List<Evidence.RecordedCall> real = List.of(new Evidence.RecordedCall(Evidence.AGENT, call("openai", "{}")));
+        assertEquals(Usage.ZERO, EpisodeCost.of(evidence("[]", PyDict.empty(), real, Map.of(Evidence.AGENT, Usage.ZERO))).tokens());
+
+        // Neither counted nor recorded (a gold replay that asks no model): no steps, no characters.
+        EpisodeCost none = EpisodeCost.of(evidence("[]", PyDict.empty(), List.of(), Map.of()));
+        assertNull(none.requests());
+        assertEquals(0, none.toolCalls());
+    }
+
+    @Test void meansAreOverTheEpisodesThatKnowAFigureAndMissingWhenNoneDoes() {
+        var a = new EpisodeCost(new Usage(100, 10), new EpisodeCost.Requests(2, 500), 3);
+        var b = new EpisodeCost(new Usage(300, 30), new EpisodeCost.Requests(4, 1500), 1);
+        assertEquals(new EpisodeCost.Means(2, 200, 20, 3, 2, 1000), EpisodeCost.Means.of(List.of(a, b)));
+        var scripted = new EpisodeCost(null, new EpisodeCost.Requests(5, 700), 2);
+        EpisodeCost.Means m = EpisodeCost.Means.of(List.of(scripted, scripted));
+        assertTrue(Double.isNaN(m.inputTokens()) && Double.isNaN(m.outputTokens()), m.toString());
+        assertEquals(5, m.modelSteps());
+        assertEquals(700, m.requestChars());
+        assertEquals(EpisodeCost.Means.NONE, EpisodeCost.Means.of(List.of()));
+    }
+
+    /** A quiz model on loopback (OpenAI wire) reporting 40 + task number input tokens and 3 output tokens. */
+    static ScriptedModelServer quizModel() {
+        return ScriptedModelServer.start(req -> {
+            var d = req.chat();
+            String task = d.history().getLast().content().split(" ")[1];
+            Message.Assistant answer = new Message.Assistant(null, List.of(new ToolCall("c1", "answer", PyDict.of("value", QuizBench.secret(task)))),
+                    new Usage(40 + Integer.parseInt(task.substring(1)), 3));
+            return Reply.json(OpenAiChat.encodeResponse(answer, d.model(), "chatcmpl-" + req.index()));
+        });
+    }
+
+    /**
+     * A small store, by hand: 3 quiz tasks x 2 trials of a loopback model reporting tokens and of the quiz's
+     * scripted oracle (which asks no model). Loopback: tokens (40+41+42)*2/6 = 41 in, 3 out; one step and one
+     * tool call an episode; request characters the mean length of the six bodies the server received. Oracle:
+     * one tool call an episode, no tokens and no steps (missing, not 0).
+     */
+    @Test void theScorecardCarriesTheMeansPerEpisodeOfEachCandidate() throws Exception {
+        Path file = tmp.resolve("exp.yaml");
+        Files.writeString(file, """
+                name: costs
+                domain: quiz
+                split: all
+                candidates:
+                  - {id: loopback, provider: openai, model: quiz-model}
+                  - {id: oracle, provider: scripted, model: oracle}
+                repetitions: 2
+                progress: false
+                """);
+        Path dir = tmp.resolve("x");
+        double bodyChars;
+        try (ScriptedModelServer server = quizModel()) {
+            Map<String, String> env = new java.util.HashMap<>(server.openAiEnv());
+            env.put("OPENAI_API_KEY", "sk-costs-test");
+            Experiments.Result r = Experiments.run(ExperimentSpec.read(file), dir, ModelCacheTest.registry(env));
+            assertEquals(12, r.completed(), r.summary());
+            assertEquals(6, server.requestCount());
+            bodyChars = server.requests().stream().mapToInt(q -> q.body().length()).sum() / 6.0;
+        }
+        assertTrue(bodyChars > 100, "the requests carry the system prompt, the task and the tool: " + bodyChars);
+        Scorecard card = Experiments.scorecard(dir);
+        var loopback = ExperimentTest.row(card, "loopback").cost();
+        assertEquals(new EpisodeCost.Means(6, 41, 3, 1, 1, bodyChars), loopback.perEpisode());
+        assertEquals(41 * 6, loopback.inputTokens(), "the totals are the same tokens");
+        var oracle = ExperimentTest.row(card, "oracle").cost().perEpisode();
+        assertEquals(6, oracle.episodes());
+        assertEquals(1.0, oracle.toolCalls());
+        for (double missing : new double[] {oracle.inputTokens(), oracle.outputTokens(), oracle.modelSteps(), oracle.requestChars()}) {
+            assertTrue(Double.isNaN(missing), oracle.toString());
+        }
+
+        // The store's scorecard (evidence read one attempt at a time) is the pure function of its attempts.
+        try (ExperimentQuery q = ExperimentQuery.open(dir)) {
+            List<ExperimentStore.Cell> cells = q.cells().stream().filter(ExperimentStore.Cell::active).toList();
+            assertEquals(Scorecard.of(cells, q.attempts(true)), Scorecard.of(q));
+            assertEquals(12, q.episodeCosts(true).size());
+        }
+    }
+
+    @Test void toolCallsOfATranscriptThatIsNotAListAreNone() {
+        assertEquals(0, EpisodeCost.toolCalls(Value.str("not a transcript")));
+    }
+}
