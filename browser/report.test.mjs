@@ -36,6 +36,12 @@ try {
 
   check('opens with the experiment as title', (await page.title()).endsWith(' - Brokkr report'), await page.title());
   check('scorecard table shows', await page.locator('#scorecard table').first().isVisible());
+  const heads = await page.locator('#scorecard table').first().locator('th').allTextContents();
+  const firstRow = page.locator('#scorecard table').first().locator('tbody tr').first().locator('td');
+  const steps = await firstRow.nth(heads.indexOf('steps/ep')).textContent(), inTok = await firstRow.nth(heads.indexOf('in_tok/ep')).textContent();
+  check('scorecard has what an episode costs (scripted: tokens a dash, steps counted)',
+        ['in_tok/ep', 'out_tok/ep', 'steps/ep', 'calls/ep', 'req_chars/ep'].every(h => heads.includes(h)) && Number(steps) > 0 && inTok === '\u2013',
+        `${heads.join(',')} steps=${steps} in_tok=${inTok}`);
   check('statistics table shows with its intervals', await page.locator('#statistics table').isVisible()
         && (await page.locator('#statistics').textContent()).includes('wilson95_lo'));
   check('pass^k chart shows (inline SVG)', await page.locator('#passk svg').isVisible());

@@ -171,11 +171,29 @@ def main():
         t = text_of(nb)
         check("harnesses: gold through the REPL scores 1.0", "repl on task 5: reward 1.0" in t, t[-1500:])
         check("harnesses: 24 cells done", "24/24 cells done" in t, t[:800])
-        for c, h in [("reference", "reference"), ("loop-tools", "loop/tools"), ("repl-shape", "loop/repl:shape"), ("repl-compute", "loop/repl:compute")]:
-            check(f"harnesses: {c} scores 1.0 on 6 episodes", f"{c} ({h}): 6 episodes, reward 1.000" in t, t[-1500:])
-        check("harnesses: scorecard and cost table as HTML", count(nb, "text/html", "brokkr-scorecard") >= 1 and count(nb, "text/html", "request_chars") >= 1)
-        check("harnesses: the loop needs fewer model steps than the reference agent",
-              "reference (reference): 6 episodes, reward 1.000, model steps 10.0" in t and "loop-tools (loop/tools): 6 episodes, reward 1.000, model steps 2.5" in t, t[-1500:])
+        # The scorecard's costs per episode, as the notebook prints them from the scorecard's rows.
+        costs = {m.group(1): m.groups()[1:] for m in re.finditer(
+            r"^(\S+): (\d+) episodes, reward ([\d.]+), steps/ep ([\d.]+), calls/ep ([\d.]+), req_chars/ep ([\d.]+), "
+            r"in_tok/ep (\S+), out_tok/ep (\S+)$", t, re.M)}
+        names = ["reference", "loop-tools", "repl-shape", "repl-compute"]
+        check("harnesses: a cost line per candidate", sorted(costs) == sorted(names), sorted(costs))
+        if sorted(costs) == sorted(names):
+            for c in names:
+                check(f"harnesses: {c} scores 1.0 on 6 episodes", costs[c][0] == "6" and costs[c][1] == "1.000", costs[c])
+            steps = {c: float(costs[c][2]) for c in names}
+            calls = {c: float(costs[c][3]) for c in names}
+            chars = {c: float(costs[c][4]) for c in names}
+            check("harnesses: the loop needs fewer model steps per episode than the reference agent (10.0 vs 2.5)",
+                  steps["reference"] == 10.0 and steps["loop-tools"] == 2.5 and steps["reference"] > steps["loop-tools"], steps)
+            check("harnesses: every harness makes the same domain calls per episode (graded alike)",
+                  len(set(calls.values())) == 1 and calls["reference"] > 0, calls)
+            check("harnesses: the REPL's requests are smaller than the loop's JSON-tool ones",
+                  chars["repl-shape"] < chars["loop-tools"] and chars["repl-compute"] < chars["loop-tools"], chars)
+            check("harnesses: scripted models report no tokens: a dash, never 0",
+                  all(costs[c][5] == "-" and costs[c][6] == "-" for c in names), {c: costs[c][5:] for c in names})
+        check("harnesses: the scorecard and its cost view as HTML, with the per-episode columns",
+              count(nb, "text/html", "brokkr-scorecard") >= 1 and count(nb, "text/html", "req_chars/ep") >= 2
+              and count(nb, "text/html", "steps/ep") >= 2, (count(nb, "text/html", "brokkr-scorecard"), count(nb, "text/html", "req_chars/ep")))
 
     nb = load(out_dir, "probes.ipynb")
     if nb:
