@@ -9,13 +9,13 @@ import brokkr.conversation.ModelCall;
 import brokkr.conversation.ToolCall;
 import brokkr.conversation.Usage;
 import brokkr.eval.Evidence;
+import brokkr.eval.ModelRef;
 import brokkr.provider.OpenAiChat;
 import brokkr.provider.testing.ScriptedModelServer;
 import brokkr.provider.testing.ScriptedModelServer.Reply;
 import brokkr.value.Json;
 import brokkr.value.PyDict;
 import brokkr.value.Value;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -101,23 +101,13 @@ class EpisodeCostTest {
      * one tool call an episode, no tokens and no steps (missing, not 0).
      */
     @Test void theScorecardCarriesTheMeansPerEpisodeOfEachCandidate() throws Exception {
-        Path file = tmp.resolve("exp.yaml");
-        Files.writeString(file, """
-                name: costs
-                domain: quiz
-                split: all
-                candidates:
-                  - {id: loopback, provider: openai, model: quiz-model}
-                  - {id: oracle, provider: scripted, model: oracle}
-                repetitions: 2
-                progress: false
-                """);
+        var spec = ExperimentTest.spec("all", 2, 2, 0, List.of(
+                new ExperimentSpec.CandidateSpec("loopback", new ModelRef("openai", "quiz-model"), "tools", null),
+                new ExperimentSpec.CandidateSpec("oracle", new ModelRef("scripted", "oracle"), "tools", null)));
         Path dir = tmp.resolve("x");
         double bodyChars;
         try (ScriptedModelServer server = quizModel()) {
-            Map<String, String> env = new java.util.HashMap<>(server.openAiEnv());
-            env.put("OPENAI_API_KEY", "sk-costs-test");
-            Experiments.Result r = Experiments.run(ExperimentSpec.read(file), dir, ModelCacheTest.registry(env));
+            Experiments.Result r = Experiments.run(spec, dir, ModelCacheTest.registry(ModelCacheTest.env(server)));
             assertEquals(12, r.completed(), r.summary());
             assertEquals(6, server.requestCount());
             bodyChars = server.requests().stream().mapToInt(q -> q.body().length()).sum() / 6.0;
