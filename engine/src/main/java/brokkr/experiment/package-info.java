@@ -7,7 +7,9 @@
  * committed attempt and a {@link brokkr.experiment.Cancellation} stops a run half-way. Re-running resumes (completed cells are skipped, infrastructure failures retried
  * up to a limit, changed definitions are new cells). {@link brokkr.experiment.Scorecard} computes
  * average reward and upstream tau2's pass^k ({@link brokkr.experiment.PassHatK}) with per-task and
- * per-check breakdowns, as plain data, with standard errors and intervals from {@code brokkr.stats};
+ * per-check breakdowns and what an episode costs each candidate ({@link brokkr.experiment.EpisodeCost}:
+ * tokens, model steps, tool calls, request characters), as plain data, with standard errors and
+ * intervals from {@code brokkr.stats};
  * {@link brokkr.experiment.Comparison} pairs two candidates (of one store or two) task by task;
  * {@link brokkr.experiment.Inspect} lists attempts, prints
  * transcripts, and replays a record's world. Benchmarks and model providers plug in through
