@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
@@ -49,6 +50,10 @@ class ReportCommandTest {
         assertTrue(html.startsWith("<!DOCTYPE html>"));
         assertTrue(html.contains("<h1>report-test</h1>"), "titled with the experiment");
         assertTrue(html.contains("<caption>scorecard</caption>") && html.contains("<caption>checks</caption>"), "scorecard and checks");
+        String scorecard = html.substring(html.indexOf("<caption>scorecard</caption>"), html.indexOf("</table>", html.indexOf("<caption>scorecard</caption>")));
+        for (String h : List.of("in_tok/ep", "out_tok/ep", "steps/ep", "calls/ep", "req_chars/ep")) {
+            assertTrue(scorecard.contains(">" + h + "</th>"), "what an episode costs, in the scorecard itself: " + h);
+        }
         assertTrue(html.contains("<svg") && html.contains("<figcaption><b>report-test: pass^k by candidate (3 tasks, 2 trials)</b>"), "the pass^k chart inline");
         assertEquals(12, count(html, "<details class=\"attempt\""), "every attempt");
         assertEquals(6, count(html, "<details class=\"attempt\" id=\"attempt-\\d+\" data-passed=\"1\""), "the agreeable ones passed");
