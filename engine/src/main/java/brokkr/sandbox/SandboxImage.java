@@ -80,23 +80,32 @@ public final class SandboxImage {
     private static SandboxImage make() {
         Map<String, byte[]> classes = ownClasses();
         String key = key(classes);
-        Path dir = cacheRoot().resolve(key);
         try {
-            Files.createDirectories(dir);
-            Path jar = dir.resolve("sandbox.jar");
-            Path aot = dir.resolve("sandbox.aot");
-            try (FileChannel lockFile = FileChannel.open(dir.resolve(".lock"), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
-                 FileLock lock = lockFile.lock()) { // another harness process may be making the same image
-                if (!Files.exists(jar)) writeJar(classes, jar);
-                if (!Boolean.parseBoolean(System.getProperty("brokkr.sandbox.aot", "true"))) {
-                    return new SandboxImage(dir, jar, null, "disabled by -Dbrokkr.sandbox.aot=false");
-                }
-                if (Files.exists(aot)) return new SandboxImage(dir, jar, aot, null);
-                String why = train(dir, jar, aot);
-                return why == null ? new SandboxImage(dir, jar, aot, null) : new SandboxImage(dir, jar, null, why);
-            }
+            return make(cacheRoot().resolve(key), classes);
         } catch (IOException e) {
-            throw new UncheckedIOException("could not write the sandbox image in " + dir + ": " + e.getMessage(), e);
+            // A cache folder that cannot be written (a read-only home): this process's own temporary one.
+            try {
+                return make(Files.createTempDirectory("brokkr-sandbox-image-").resolve(key), classes);
+            } catch (IOException again) {
+                throw new UncheckedIOException("could not write the sandbox image (" + cacheRoot() + ": " + e.getMessage()
+                        + "; a temporary folder: " + again.getMessage() + ")", again);
+            }
+        }
+    }
+
+    private static SandboxImage make(Path dir, Map<String, byte[]> classes) throws IOException {
+        Files.createDirectories(dir);
+        Path jar = dir.resolve("sandbox.jar");
+        Path aot = dir.resolve("sandbox.aot");
+        try (FileChannel lockFile = FileChannel.open(dir.resolve(".lock"), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+             FileLock lock = lockFile.lock()) { // another harness process may be making the same image
+            if (!Files.exists(jar)) writeJar(classes, jar);
+            if (!Boolean.parseBoolean(System.getProperty("brokkr.sandbox.aot", "true"))) {
+                return new SandboxImage(dir, jar, null, "disabled by -Dbrokkr.sandbox.aot=false");
+            }
+            if (Files.exists(aot)) return new SandboxImage(dir, jar, aot, null);
+            String why = train(dir, jar, aot);
+            return why == null ? new SandboxImage(dir, jar, aot, null) : new SandboxImage(dir, jar, null, why);
         }
     }
 
