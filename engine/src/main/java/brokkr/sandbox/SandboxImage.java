@@ -7,6 +7,7 @@ import java.io.UncheckedIOException;
 import java.net.URISyntaxException;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
@@ -40,6 +41,7 @@ import java.util.stream.Stream;
 public final class SandboxImage {
     private static final List<String> CLASSES = List.of("SandboxAgent", "SandboxWire", "SandboxBridge", "MiniJson");
     private static final Pattern OWN = Pattern.compile("brokkr/sandbox/(" + String.join("|", CLASSES) + ")(\\$[^/]*)?\\.class");
+    private static final SandboxConfig TRAINING = new SandboxConfig(256, Duration.ofSeconds(60), 1 << 16, SandboxConfig.Isolation.PROCESS);
     private static SandboxImage image;
 
     private final Path dir;
@@ -119,10 +121,9 @@ public final class SandboxImage {
         Path config = dir.resolve("sandbox.aotconf");
         Path tmp = dir.resolve("sandbox.aot.tmp");
         SandboxImage plain = new SandboxImage(dir, jar, null, "training");
-        SandboxConfig trainingConfig = new SandboxConfig(256, Duration.ofSeconds(60), 1 << 16, SandboxConfig.Isolation.PROCESS);
         try {
             List<String> record = List.of("-XX:AOTMode=record", "-XX:AOTConfiguration=" + config);
-            try (Sandbox s = Sandbox.start(trainingConfig, plain, record)) {
+            try (Sandbox s = Sandbox.start(TRAINING, plain, record)) {
                 s.prelude("class Tools { static String lookup(java.util.Map<String, Object> args) { return brokkr.sandbox.SandboxBridge.call(\"lookup\", args); } }",
                         (name, args) -> "{\"id\": 1, \"items\": [1, 2.5, \"x\", true, null]}");
                 Sandbox.CallHandler calls = (name, args) -> "{\"id\": 1, \"items\": [1, 2.5, \"x\", true, null]}";
@@ -138,7 +139,7 @@ public final class SandboxImage {
                 if (!s.closeInOrder(Duration.ofSeconds(60))) return "the AOT training run did not end";
             }
             if (!Files.exists(config)) return "the JDK wrote no AOT training record";
-            List<String> create = new ArrayList<>(Sandbox.jvmFlags(trainingConfig, null));
+            List<String> create = new ArrayList<>(Sandbox.jvmFlags(TRAINING, null));
             create.addAll(List.of("-XX:AOTMode=create", "-XX:AOTConfiguration=" + config, "-XX:AOTCache=" + tmp,
                     "-cp", jar.toString()));
             create.addFirst(Path.of(System.getProperty("java.home"), "bin", "java").toString());
@@ -208,10 +209,13 @@ public final class SandboxImage {
         try {
             MessageDigest d = MessageDigest.getInstance("SHA-256");
             for (var e : classes.entrySet()) {
-                d.update(e.getKey().getBytes(java.nio.charset.StandardCharsets.UTF_8));
+                d.update(e.getKey().getBytes(StandardCharsets.UTF_8));
                 d.update(e.getValue());
             }
-            d.update((System.getProperty("java.home") + "\n" + System.getProperty("java.vm.version")).getBytes(java.nio.charset.StandardCharsets.UTF_8));
+            // The JDK and the sandbox JVM's options (an AOT cache is made for both) are part of the key.
+            String jvm = System.getProperty("java.home") + "\n" + System.getProperty("java.vm.version") + "\n"
+                    + String.join(" ", Sandbox.jvmFlags(TRAINING, null));
+            d.update(jvm.getBytes(StandardCharsets.UTF_8));
             return HexFormat.of().formatHex(d.digest(), 0, 12);
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException(e);
