@@ -2,41 +2,78 @@ package brokkr.bench;
 
 import brokkr.sandbox.Sandbox;
 import brokkr.sandbox.SandboxConfig;
+import brokkr.sandbox.SandboxImage;
 import brokkr.sandbox.SandboxPool;
 import java.io.PrintStream;
+import java.lang.management.ManagementFactory;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 
 /**
- * {@code ./brokkr bench sandbox}: what the REPL action space's sandbox costs. Cold start (launch to
- * ready: bubblewrap when present, the JVM, JShell's first compile), taking a warm JVM from the pool, and
- * per evaluation: a trivial expression, a statement declaring a method, and a snippet making ten tool
- * calls to the harness (each a round trip over the JVM's pipes). Median and best of N runs each.
+ * {@code ./brokkr bench sandbox}: what the REPL action space's sandbox costs, measured side by side in
+ * one run with and without the sandbox JVM's AOT cache.
  *
- * <p>Arguments: {@code --runs N} (default 5).
+ * <ul>
+ *   <li>an episode's sandbox, end to end: start, a prelude (a tool class), three evaluations (a method
+ *       declaration, an expression making two tool calls, a loop that prints), close; wall time, and CPU:
+ *       the harness process's (where the snippets are compiled) plus the sandbox JVM's own;
+ *   <li>cold start (launch to ready: bubblewrap when present, the JVM, the first compile and invocation);
+ *   <li>taking a warm JVM from the pool;
+ *   <li>per evaluation in a started sandbox: a trivial expression, a method declaration, ten tool calls
+ *       (each a round trip over the JVM's pipes).
+ * </ul>
+ * Episodes run one at a time after {@code --warmup} unmeasured ones (the harness's compiler warms up
+ * like any Java code); medians and best of the runs.
+ *
+ * <p>Arguments: {@code --runs N} (default 20), {@code --warmup N} (default 20).
  */
 public final class SandboxBench {
     private SandboxBench() {}
 
     public static void main(String[] args) { System.exit(run(Arrays.asList(args), System.out)); }
 
+    private static final String PRELUDE = "class Tools { static String lookup(Map<String, Object> args) { return brokkr.sandbox.SandboxBridge.call(\"lookup\", args); }"
+            + " static String update(Map<String, Object> args) { return brokkr.sandbox.SandboxBridge.call(\"update\", args); } }";
+    private static final List<String> EPISODE = List.of(
+            "String summary(String json) { return brokkr.sandbox.SandboxBridge.shape(json); }",
+            "var a = Tools.lookup(Map.of(\"id\", 1)); var b = Tools.update(Map.of(\"id\", 1, \"x\", 2.5)); summary(a) + b.length()",
+            "for (int i = 0; i < 20; i++) System.out.println(\"line \" + i);");
+
     public static int run(List<String> args, PrintStream out) {
-        int runs = 5;
+        int runs = 20, warmup = 20;
         for (int i = 0; i < args.size(); i++) {
-            if (args.get(i).equals("--runs") && i + 1 < args.size()) runs = Integer.parseInt(args.get(++i));
-            else throw new IllegalArgumentException("unknown argument '" + args.get(i) + "' (--runs N)");
+            String a = args.get(i);
+            if (a.equals("--runs") && i + 1 < args.size()) runs = Integer.parseInt(args.get(++i));
+            else if (a.equals("--warmup") && i + 1 < args.size()) warmup = Integer.parseInt(args.get(++i));
+            else throw new IllegalArgumentException("unknown argument '" + a + "' (--runs N, --warmup N)");
         }
-        if (runs < 1) throw new IllegalArgumentException("--runs must be at least 1");
+        if (runs < 1 || warmup < 0) throw new IllegalArgumentException("--runs must be at least 1 and --warmup at least 0");
         SandboxConfig config = SandboxConfig.DEFAULT;
-        out.println("isolation: " + config.isolation() + ", heap " + config.heapMb() + " MB, " + runs + " runs each");
-        List<Long> cold = new ArrayList<>();
-        for (int i = 0; i < runs; i++) {
-            long t0 = System.nanoTime();
-            try (Sandbox s = Sandbox.start(config)) { cold.add(micros(t0)); }
+        SandboxImage image = SandboxImage.get();
+        SandboxImage plain = image.withoutAotCache();
+        out.println("isolation: " + config.isolation() + ", heap " + config.heapMb() + " MB; AOT cache: "
+                + (image.aotCache() != null ? image.aotCache() : "none (" + image.aotNote() + ")"));
+        out.println(runs + " runs each after " + warmup + " warm-up episodes, one at a time");
+        Sandbox.CallHandler calls = (name, a) -> "{\"id\": 1, \"name\": \"" + name + "\", \"items\": [1, 2, 3]}";
+        for (int i = 0; i < warmup; i++) episode(config, i % 2 == 0 ? image : plain, calls);
+        for (SandboxImage img : image.aotCache() != null ? List.of(image, plain) : List.of(plain)) {
+            String label = img.aotCache() != null ? "with AOT cache" : "without AOT cache";
+            List<Long> wall = new ArrayList<>(), cpu = new ArrayList<>(), childCpu = new ArrayList<>(), cold = new ArrayList<>();
+            for (int i = 0; i < runs; i++) {
+                Episode e = episode(config, img, calls);
+                wall.add(e.wallMicros());
+                cpu.add(e.cpuMicros());
+                childCpu.add(e.childCpuMicros());
+                cold.add(e.startMicros());
+            }
+            out.println("-- " + label);
+            report(out, "episode: wall", wall);
+            report(out, "episode: CPU, harness + sandbox", cpu);
+            report(out, "episode: CPU, sandbox JVM only", childCpu);
+            report(out, "cold start (launch to ready)", cold);
         }
-        report(out, "cold start (launch to ready)", cold);
         List<Long> warm = new ArrayList<>();
         try (SandboxPool pool = new SandboxPool(config, 1)) {
             for (int i = 0; i < runs; i++) {
@@ -48,16 +85,40 @@ public final class SandboxBench {
                 s.close();
             }
         }
+        out.println("-- evaluations (with the image above)");
         report(out, "warm acquire from the pool", warm);
-        try (Sandbox s = Sandbox.start(config)) {
-            Sandbox.CallHandler echo = (name, a) -> "{\"ok\": true}";
-            for (int i = 0; i < 3; i++) s.evaluate("int warm" + i + " = " + i + ";", echo);
-            report(out, "evaluation: 1 + 1", time(runs, i -> s.evaluate("1 + 1", echo)));
-            report(out, "evaluation: declare a method", time(runs, i -> s.evaluate("int twice" + i + "(int x) { return 2 * x; }", echo)));
+        try (Sandbox s = Sandbox.start(config, image)) {
+            for (int i = 0; i < 3; i++) s.evaluate("int warm" + i + " = " + i + ";", calls);
+            report(out, "evaluation: 1 + 1", time(runs, i -> s.evaluate("1 + 1", calls)));
+            report(out, "evaluation: declare a method", time(runs, i -> s.evaluate("int twice" + i + "(int x) { return 2 * x; }", calls)));
             report(out, "evaluation: 10 tool calls", time(runs, i -> s.evaluate(
-                    "for (int k = 0; k < 10; k++) brokkr.sandbox.SandboxBridge.call(\"t\", Map.of(\"k\", k));", echo)));
+                    "for (int k = 0; k < 10; k++) brokkr.sandbox.SandboxBridge.call(\"t\", Map.of(\"k\", k));", calls)));
         }
         return 0;
+    }
+
+    private record Episode(long wallMicros, long cpuMicros, long childCpuMicros, long startMicros) {}
+
+    private static Episode episode(SandboxConfig config, SandboxImage image, Sandbox.CallHandler calls) {
+        long cpu0 = processCpuNanos();
+        long t0 = System.nanoTime();
+        long child;
+        long start;
+        try (Sandbox s = Sandbox.start(config, image)) {
+            start = micros(t0);
+            s.prelude(PRELUDE, calls);
+            for (String code : EPISODE) {
+                Sandbox.EvalResult r = s.evaluate(code, calls);
+                if (!r.ok()) throw new IllegalStateException("benchmark snippet failed: " + r.error());
+            }
+            child = s.cpuMillis() * 1000;
+        }
+        long wall = micros(t0);
+        return new Episode(wall, (processCpuNanos() - cpu0) / 1000 + child, child, start);
+    }
+
+    private static long processCpuNanos() {
+        return ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean()).getProcessCpuTime();
     }
 
     private interface Eval { Sandbox.EvalResult run(int i); }
@@ -84,6 +145,6 @@ public final class SandboxBench {
 
     private static void report(PrintStream out, String what, List<Long> micros) {
         List<Long> s = micros.stream().sorted().toList();
-        out.printf(Locale.ROOT, "%-32s median %9.1f ms   best %9.1f ms%n", what, s.get(s.size() / 2) / 1000.0, s.getFirst() / 1000.0);
+        out.printf(Locale.ROOT, "%-34s median %9.1f ms   best %9.1f ms%n", what, s.get(s.size() / 2) / 1000.0, s.getFirst() / 1000.0);
     }
 }

@@ -1,14 +1,15 @@
 package brokkr.sandbox;
 
-import java.io.ByteArrayOutputStream;
+import java.io.BufferedOutputStream;
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.OutputStream;
+import java.io.ObjectInputStream;
+import java.io.ObjectOutputStream;
+import java.io.PrintStream;
 import java.io.UncheckedIOException;
-import java.net.URISyntaxException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
@@ -18,14 +19,23 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
+import jdk.jshell.JShell;
+import jdk.jshell.execution.StreamingExecutionControl;
+import jdk.jshell.spi.ExecutionControl;
+import jdk.jshell.spi.ExecutionControlProvider;
+import jdk.jshell.spi.ExecutionEnv;
 
 /**
- * One sandbox JVM for one episode: Java snippets are evaluated in a separate JVM ({@link SandboxAgent}
- * hosting JShell), contained as {@link SandboxConfig.Isolation} says, with the limits of its
- * {@link SandboxConfig}. State (variables, methods, classes) persists across the evaluations of this
- * sandbox and dies with it; a sandbox is never shared by two episodes.
+ * One sandbox JVM for one episode: Java snippets are executed in a separate JVM ({@link SandboxAgent},
+ * JShell's execution side), contained as {@link SandboxConfig.Isolation} says, with the limits of its
+ * {@link SandboxConfig}. JShell's remote execution: the snippets are compiled here, in the harness, by a
+ * JShell of this sandbox's own (compiling runs none of the snippet's code), and their classes are
+ * defined and run in the sandbox JVM. State (variables, methods, classes) persists across the
+ * evaluations of this sandbox and dies with it; a sandbox is never shared by two episodes.
  *
  * <p>Nothing a snippet does fails the harness: a compile error, an exception, an allocation beyond the
  * heap, a timeout, output beyond the cap, {@code System.exit}, a thread left running, garbage on the
@@ -60,7 +70,10 @@ public final class Sandbox implements AutoCloseable {
 
     public enum Kind { COMPILE, EXCEPTION, TIMEOUT, EXITED, LEFTOVER_THREAD, PROTOCOL }
 
-    private static final Object EOF = new Object();
+    /** The imports JShell's own tool starts with: what a model writing Java expects in scope. */
+    static final String IMPORTS = "import java.util.*; import java.util.function.*; import java.util.stream.*; import java.math.*; "
+            + "import java.util.regex.*; import java.time.*;";
+
     /**
      * Every sandbox JVM is launched from this one thread, which never ends: bubblewrap's
      * {@code --die-with-parent} (Linux's parent-death signal) fires when the launching <em>thread</em>
@@ -71,31 +84,50 @@ public final class Sandbox implements AutoCloseable {
         t.setDaemon(true);
         return t;
     });
-    private static final int MAX_LINE = 64 << 20;
+    private static final ScheduledExecutorService WATCHDOG = Executors.newSingleThreadScheduledExecutor(r -> {
+        Thread t = new Thread(r, "sandbox-start-watchdog");
+        t.setDaemon(true);
+        return t;
+    });
     private static final long STOP_GRACE_MS = 2000;
+    private static final long START_LIMIT_S = 60;
+    private static final Object EOF = new Object();
 
     private final SandboxConfig config;
+    private final SandboxImage image;
+    private final List<String> extraFlags;
     private final List<String> prelude = new ArrayList<>();
     private Path dir;
-    private Process process;
-    private OutputStream toChild;
-    private LinkedBlockingQueue<Object> fromChild;
+    private Jvm jvm;
     private long startMillis;
     private int resets;
     private boolean closed;
 
-    private Sandbox(SandboxConfig config) { this.config = config; }
+    private Sandbox(SandboxConfig config, SandboxImage image, List<String> extraFlags) {
+        this.config = config;
+        this.image = image;
+        this.extraFlags = extraFlags;
+    }
 
     /** Starts a sandbox JVM and waits until it is ready to evaluate. */
     public static Sandbox start(SandboxConfig config) {
-        Sandbox s = new Sandbox(config);
+        return start(config, SandboxImage.get(), List.of());
+    }
+
+    /** Starts a sandbox JVM from {@code image} (e.g. {@link SandboxImage#withoutAotCache()}, to measure what the cache saves). */
+    public static Sandbox start(SandboxConfig config, SandboxImage image) {
+        return start(config, image, List.of());
+    }
+
+    static Sandbox start(SandboxConfig config, SandboxImage image, List<String> extraFlags) {
+        Sandbox s = new Sandbox(config, image, extraFlags);
         s.launch();
         return s;
     }
 
     public SandboxConfig config() { return config; }
 
-    /** How long the last JVM took from launch to ready, in milliseconds. */
+    /** How long the last JVM took from launch to ready (its first evaluation done), in milliseconds. */
     public long startMillis() { return startMillis; }
 
     /** How many times this sandbox was reset. */
@@ -105,7 +137,14 @@ public final class Sandbox implements AutoCloseable {
     public Path scratch() { return dir.resolve("scratch"); }
 
     /** The JVM's process id (of bubblewrap, when contained by it). */
-    public long pid() { return process.pid(); }
+    public long pid() { return jvm.process.pid(); }
+
+    /** CPU time the current sandbox JVM (with bubblewrap, when contained by it) has used so far, in milliseconds. */
+    public long cpuMillis() {
+        Process p = jvm.process;
+        return Stream.concat(Stream.of(p.toHandle()), p.descendants())
+                .mapToLong(h -> h.info().totalCpuDuration().map(Duration::toMillis).orElse(0L)).sum();
+    }
 
     /**
      * Evaluates setup code (e.g. a domain's tool classes) and keeps it to evaluate again after a reset.
@@ -120,75 +159,84 @@ public final class Sandbox implements AutoCloseable {
     /** Evaluates a snippet (one or several statements and declarations), tool calls answered by {@code calls}. */
     public EvalResult evaluate(String code, CallHandler calls) {
         if (closed) throw new IllegalStateException("sandbox closed");
-        Map<String, Object> req = new LinkedHashMap<>();
-        req.put("op", "eval");
-        req.put("code", code);
-        req.put("output_cap", config.outputCapChars());
-        if (!send(req)) return resetAfter(new Error(Kind.EXITED, exitNote()), "", 0);
+        Run r = run(jvm, code, calls);
+        return r.fatal() == null ? r.result() : resetAfter(r.fatal(), r.output(), r.chars());
+    }
+
+    /** An evaluation's result, or the error after which its JVM cannot go on (with what it printed). */
+    private record Run(EvalResult result, Error fatal, String output, long chars) {
+        static Run of(EvalResult r) { return new Run(r, null, null, 0); }
+        static Run fatal(Error e, String output, long chars) { return new Run(null, e, output, chars); }
+    }
+
+    private Run run(Jvm j, String code, CallHandler calls) {
+        j.capture.begin(config.outputCapChars());
+        j.worker.execute(() -> {
+            Snippets.Outcome o;
+            try {
+                o = Snippets.evaluate(j.js, code, j.capture);
+            } catch (RuntimeException | StackOverflowError | OutOfMemoryError e) {
+                o = Snippets.Outcome.internal(e);
+            }
+            j.events.add(o);
+        });
         long budget = TimeUnit.MILLISECONDS.toNanos(config.evalTimeout().toMillis());
         boolean stopped = false;
+        List<?> leftover = List.of();
         while (true) {
             long t0 = System.nanoTime();
             Object msg;
             try {
-                msg = fromChild.poll(Math.max(budget, 0), TimeUnit.NANOSECONDS);
+                msg = j.events.poll(Math.max(budget, 0), TimeUnit.NANOSECONDS);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 kill();
                 throw new IllegalStateException("interrupted while a snippet ran");
             }
             budget -= System.nanoTime() - t0;
-            if (msg == null) {
-                if (!stopped) {
-                    // JShell's stop: the snippet's thread is stopped at its next safepoint check; the JVM and its state stay.
-                    stopped = true;
-                    send(Map.of("op", "stop"));
-                    budget = TimeUnit.MILLISECONDS.toNanos(STOP_GRACE_MS);
-                    continue;
-                }
-                return resetAfter(new Error(Kind.TIMEOUT, timeoutNote() + "; it did not stop within "
-                        + STOP_GRACE_MS / 1000 + " s, so the sandbox JVM was replaced"), "", 0);
-            }
-            if (msg == EOF) return resetAfter(new Error(Kind.EXITED, exitNote()), "", 0);
-            Map<String, Object> m;
-            try {
-                @SuppressWarnings("unchecked") Map<String, Object> parsed = (Map<String, Object>) MiniJson.parse((String) msg);
-                m = parsed;
-            } catch (RuntimeException e) {
-                return resetAfter(new Error(Kind.PROTOCOL, "the sandbox sent something that is not a protocol message"
-                        + " (did the snippet write to the JVM's own standard output?)"), "", 0);
-            }
-            switch (String.valueOf(m.get("op"))) {
-                case "call" -> {
-                    Map<String, Object> ret = new LinkedHashMap<>();
-                    ret.put("op", "return");
-                    try {
-                        @SuppressWarnings("unchecked") Map<String, Object> args = m.get("args") instanceof Map<?, ?> a ? (Map<String, Object>) a : Map.of();
-                        ret.put("value", calls.call(String.valueOf(m.get("name")), args));
-                    } catch (RuntimeException e) {
-                        ret.put("error", e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage());
+            switch (msg) {
+                case null -> {
+                    if (stopped) {
+                        return Run.fatal(new Error(Kind.TIMEOUT, timeoutNote() + "; it did not stop within "
+                                + STOP_GRACE_MS / 1000 + " s, so the sandbox JVM was replaced"), "", 0);
                     }
-                    send(ret);
+                    // JShell's stop: the snippet's thread is stopped at its next loop check; the JVM and its state stay.
+                    stopped = true;
+                    j.js.stop();
+                    budget = TimeUnit.MILLISECONDS.toNanos(STOP_GRACE_MS);
                 }
-                case "done" -> {
-                    String output = (String) m.get("output");
-                    long chars = m.get("output_chars") instanceof Number n ? n.longValue() : 0;
-                    String value = (String) m.get("value");
-                    if (stopped) return new EvalResult(output, chars, null, new Error(Kind.TIMEOUT, timeoutNote()), false);
-                    if (m.get("leftover_threads") instanceof List<?> l && !l.isEmpty()) {
-                        return resetAfter(new Error(Kind.LEFTOVER_THREAD, "the snippet left thread(s) running after it returned: " + l
+                case ToolCall c -> answer(j, c, calls);
+                case Leftover l -> leftover = l.threads();
+                case Broken b -> {
+                    return Run.fatal(new Error(Kind.PROTOCOL, "the sandbox sent something that is not a protocol message"
+                            + " (did the snippet write to the JVM's own standard output?)"), "", 0);
+                }
+                case Snippets.Outcome o -> {
+                    String output = j.capture.text();
+                    long chars = j.capture.total();
+                    if (stopped) return Run.of(new EvalResult(output, chars, null, new Error(Kind.TIMEOUT, timeoutNote()), false));
+                    if (!leftover.isEmpty()) {
+                        return Run.fatal(new Error(Kind.LEFTOVER_THREAD, "the snippet left thread(s) running after it returned: " + leftover
                                 + "; a thread may not outlive its evaluation, so the sandbox JVM was replaced"), output, chars);
                     }
-                    Error error = null;
-                    if (m.get("error") instanceof Map<?, ?> e) {
-                        String kind = String.valueOf(e.get("kind"));
-                        error = new Error(kind.equals("compile") ? Kind.COMPILE : Kind.EXCEPTION, String.valueOf(e.get("message")));
-                    }
-                    return new EvalResult(output, chars, value, error, false);
+                    Error error = o.kind() == null ? null
+                            : new Error(o.kind() == Snippets.Outcome.Kind.COMPILE ? Kind.COMPILE : Kind.EXCEPTION, o.message());
+                    return Run.of(new EvalResult(output, chars, o.value(), error, false));
                 }
-                default -> { return resetAfter(new Error(Kind.PROTOCOL, "unexpected message from the sandbox: " + m.get("op")), "", 0); }
+                default -> { return Run.fatal(new Error(Kind.EXITED, exitNote()), "", 0); } // EOF
             }
         }
+    }
+
+    private static void answer(Jvm j, ToolCall c, CallHandler calls) {
+        Map<String, Object> ret = new LinkedHashMap<>();
+        ret.put("id", c.id());
+        try {
+            ret.put("value", calls.call(c.name(), c.args()));
+        } catch (RuntimeException e) {
+            ret.put("error", e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage());
+        }
+        j.send(SandboxWire.RETURN, MiniJson.write(ret).getBytes(StandardCharsets.UTF_8));
     }
 
     private String timeoutNote() {
@@ -196,12 +244,13 @@ public final class Sandbox implements AutoCloseable {
     }
 
     private String exitNote() {
+        Process p = jvm.process;
         try {
-            process.waitFor(2, TimeUnit.SECONDS);
+            p.waitFor(2, TimeUnit.SECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
-        String status = process.isAlive() ? "" : " (exit status " + process.exitValue() + ")";
+        String status = p.isAlive() ? "" : " (exit status " + p.exitValue() + ")";
         return "the sandbox JVM ended during the evaluation" + status + ", e.g. by System.exit or a crash; it was replaced";
     }
 
@@ -217,24 +266,99 @@ public final class Sandbox implements AutoCloseable {
                 + " (variables, methods and classes of earlier snippets are lost)"), true);
     }
 
-    private boolean send(Map<String, ?> m) {
-        try {
-            toChild.write((MiniJson.write(m) + "\n").getBytes(StandardCharsets.UTF_8));
-            toChild.flush();
-            return true;
-        } catch (IOException e) {
-            return false;
+    // ------------------------------------------------------------------ the child process
+
+    /** A tool call a snippet made, waiting for the episode's answer. */
+    private record ToolCall(long id, String name, Map<String, Object> args) {}
+
+    /** Threads an invocation left running, as the sandbox reported them. */
+    private record Leftover(List<?> threads) {}
+
+    /** The sandbox sent bytes that are not a frame. */
+    private record Broken(String why) {}
+
+    /** One sandbox JVM and the JShell that compiles for it. */
+    private static final class Jvm {
+        final Process process;
+        final SandboxWire.Framer framer;
+        final SandboxWire.Pipe responses = new SandboxWire.Pipe();
+        final Snippets.Capture capture = new Snippets.Capture();
+        final LinkedBlockingQueue<Object> events = new LinkedBlockingQueue<>();
+        final ExecutorService worker = Executors.newSingleThreadExecutor(r -> {
+            Thread t = new Thread(r, "sandbox-compile");
+            t.setDaemon(true);
+            return t;
+        });
+        JShell js;
+
+        Jvm(Process process) {
+            this.process = process;
+            this.framer = new SandboxWire.Framer(new BufferedOutputStream(process.getOutputStream(), 1 << 16));
+            Thread reader = new Thread(this::read, "sandbox-reader-" + process.pid());
+            reader.setDaemon(true);
+            reader.start();
+        }
+
+        private void read() {
+            try {
+                SandboxWire.readFrames(process.getInputStream(), (channel, bytes) -> {
+                    switch (channel) {
+                        case SandboxWire.COMMAND -> responses.feed(bytes);
+                        case SandboxWire.OUTPUT -> capture.write(bytes, 0, bytes.length);
+                        case SandboxWire.CALL -> {
+                            @SuppressWarnings("unchecked") Map<String, Object> m = (Map<String, Object>) MiniJson.parse(new String(bytes, StandardCharsets.UTF_8));
+                            @SuppressWarnings("unchecked") Map<String, Object> args = m.get("args") instanceof Map<?, ?> a ? (Map<String, Object>) a : Map.of();
+                            events.add(new ToolCall(((Number) m.get("id")).longValue(), String.valueOf(m.get("name")), args));
+                        }
+                        case SandboxWire.LEFTOVER -> events.add(new Leftover((List<?>) MiniJson.parse(new String(bytes, StandardCharsets.UTF_8))));
+                        default -> throw new IllegalArgumentException("unexpected channel " + (char) (byte) channel);
+                    }
+                });
+            } catch (IOException | RuntimeException e) {
+                if (process.isAlive()) events.add(new Broken(String.valueOf(e.getMessage())));
+            }
+            // The end goes into the queue before the responses end: the evaluation then fails after the episode knows why.
+            events.add(EOF);
+            responses.end();
+        }
+
+        void send(byte channel, byte[] bytes) {
+            try {
+                framer.send(channel, bytes);
+            } catch (IOException e) {
+                // the JVM ended: the reader reports it
+            }
         }
     }
 
-    // ------------------------------------------------------------------ the child process
+    /** JShell's execution engine for a started sandbox JVM: its protocol over the wire's command channel, its stop a frame of its own. */
+    private static final class Engine implements ExecutionControlProvider {
+        private final Jvm jvm;
+
+        Engine(Jvm jvm) { this.jvm = jvm; }
+
+        @Override public String name() { return "brokkr-sandbox"; }
+
+        @Override public ExecutionControl generate(ExecutionEnv env, Map<String, String> parameters) throws IOException {
+            ObjectOutputStream commands = new ObjectOutputStream(new SandboxWire.ChannelOut(jvm.framer, SandboxWire.COMMAND, 1 << 16));
+            commands.flush();
+            ObjectInputStream responses = new ObjectInputStream(jvm.responses);
+            return new StreamingExecutionControl(commands, responses) {
+                @Override public void stop() {
+                    // JShell's stop command would wait behind the running invocation on the command channel.
+                    jvm.send(SandboxWire.STOP, new byte[0]);
+                }
+            };
+        }
+    }
 
     private void launch() {
         long t0 = System.nanoTime();
+        Process process;
         try {
             if (dir == null) dir = Files.createTempDirectory("brokkr-sandbox-");
             Files.createDirectories(scratch());
-            ProcessBuilder pb = new ProcessBuilder(command(config, scratch()));
+            ProcessBuilder pb = new ProcessBuilder(command(config, image, extraFlags, scratch()));
             pb.environment().clear(); // API keys and the like stay in the harness
             pb.environment().put("LANG", "C.UTF-8");
             pb.directory(scratch().toFile());
@@ -249,24 +373,23 @@ public final class Sandbox implements AutoCloseable {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted while starting a sandbox JVM");
         }
-        toChild = process.getOutputStream();
-        fromChild = new LinkedBlockingQueue<>();
-        InputStream in = process.getInputStream();
-        LinkedBlockingQueue<Object> q = fromChild;
-        Thread reader = new Thread(() -> readLines(in, q), "sandbox-reader-" + process.pid());
-        reader.setDaemon(true);
-        reader.start();
-        Object first;
+        Jvm j = new Jvm(process);
+        jvm = j;
+        ScheduledFuture<?> limit = WATCHDOG.schedule(process::destroyForcibly, START_LIMIT_S, TimeUnit.SECONDS);
         try {
-            first = q.poll(60, TimeUnit.SECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
+            PrintStream sink = new PrintStream(j.capture, true, StandardCharsets.UTF_8);
+            j.js = JShell.builder().executionEngine(new Engine(j), Map.of()).out(sink).err(sink).build();
+            j.js.addToClasspath(image.jar().toString());
+            // The imports, and the first compile and invocation (the slowest), before the first evaluation.
+            Run warm = run(j, IMPORTS + " 1 + 1", CallHandler.NONE);
+            if (warm.fatal() != null || !warm.result().ok()) {
+                throw new IllegalStateException("its first evaluation failed");
+            }
+        } catch (RuntimeException e) {
             kill();
-            throw new IllegalStateException("interrupted while starting a sandbox JVM");
-        }
-        if (!(first instanceof String s) || !s.contains("\"ready\"")) {
-            kill();
-            throw new IllegalStateException("the sandbox JVM did not start: " + stderrTail());
+            throw new IllegalStateException("the sandbox JVM did not start (" + e.getMessage() + "): " + stderrTail(), e);
+        } finally {
+            limit.cancel(false);
         }
         startMillis = (System.nanoTime() - t0) / 1_000_000;
     }
@@ -280,49 +403,38 @@ public final class Sandbox implements AutoCloseable {
         }
     }
 
-    private static void readLines(InputStream in, LinkedBlockingQueue<Object> q) {
-        try (in) {
-            ByteArrayOutputStream line = new ByteArrayOutputStream();
-            byte[] buf = new byte[65536];
-            int n;
-            boolean overlong = false;
-            while ((n = in.read(buf)) > 0) {
-                int start = 0;
-                for (int i = 0; i < n; i++) {
-                    if (buf[i] != '\n') continue;
-                    line.write(buf, start, i - start);
-                    q.add(overlong ? "(overlong line)" : line.toString(StandardCharsets.UTF_8));
-                    line.reset();
-                    overlong = false;
-                    start = i + 1;
-                }
-                if (!overlong) line.write(buf, start, n - start);
-                if (line.size() > MAX_LINE) { overlong = true; line.reset(); }
-            }
-        } catch (IOException e) {
-            // the process ended
-        }
-        q.add(EOF);
+    /**
+     * The child JVM's options: limits, the locked process launcher, the AOT cache when there is one, and
+     * the JVM's own log on stderr (by default it writes to stdout, which is the wire).
+     */
+    static List<String> jvmFlags(SandboxConfig config, Path scratch) {
+        List<String> flags = new ArrayList<>(List.of(
+                "-Xmx" + config.heapMb() + "m", "-Xss1m", "-XX:MaxMetaspaceSize=192m",
+                // A sandbox JVM lives for one episode, and most of what it runs runs a few times (defining classes,
+                // reading the protocol): C1 only, at ten times the usual thresholds, leaves that interpreted and still
+                // compiles a snippet's hot loop (bench sandbox: its CPU per episode ~140 ms at the usual ones, ~110 here).
+                "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-XX:CompileThresholdScaling=10", "-XX:ActiveProcessorCount=1", "-XX:-UsePerfData",
+                "-Xlog:disable", "-Xlog:all=warning:stderr",
+                // A launch mechanism the JDK rejects: its process launcher cannot initialize, so no snippet starts a process.
+                "-Djdk.lang.Process.launchMechanism=BROKKR_SANDBOX_NO_PROCESSES",
+                "--sun-misc-unsafe-memory-access=deny", "--illegal-native-access=deny"));
+        if (scratch != null) flags.addAll(List.of("-Djava.io.tmpdir=" + scratch, "-Duser.home=" + scratch, "-Duser.dir=" + scratch));
+        return flags;
     }
 
     /** The command line of the child JVM, inside bubblewrap when the config says so. */
-    static List<String> command(SandboxConfig config, Path scratch) {
+    static List<String> command(SandboxConfig config, SandboxImage image, List<String> extraFlags, Path scratch) {
         Path javaHome = Path.of(System.getProperty("java.home"));
-        Path classes = ownClasses();
-        List<String> jvm = new ArrayList<>(List.of(
-                javaHome.resolve("bin/java").toString(),
-                "-Xmx" + config.heapMb() + "m", "-Xss1m", "-XX:MaxMetaspaceSize=192m",
-                "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-XX:ActiveProcessorCount=1", "-XX:-UsePerfData",
-                "-Xshare:auto", "-XX:TieredStopAtLevel=1",
-                // A launch mechanism the JDK rejects: its process launcher cannot initialize, so no snippet starts a process.
-                "-Djdk.lang.Process.launchMechanism=BROKKR_SANDBOX_NO_PROCESSES",
-                "--sun-misc-unsafe-memory-access=deny", "--illegal-native-access=deny",
-                "-Djava.io.tmpdir=" + scratch, "-Duser.home=" + scratch, "-Duser.dir=" + scratch,
-                "-cp", classes.toString(), SandboxAgent.class.getName()));
+        List<String> jvm = new ArrayList<>();
+        jvm.add(javaHome.resolve("bin/java").toString());
+        jvm.addAll(jvmFlags(config, scratch));
+        if (image.aotCache() != null) jvm.add("-XX:AOTCache=" + image.aotCache());
+        jvm.addAll(extraFlags);
+        jvm.addAll(List.of("-cp", image.jar().toString(), SandboxAgent.class.getName()));
         if (config.isolation() != SandboxConfig.Isolation.BWRAP) return jvm;
         List<String> cmd = new ArrayList<>(List.of(SandboxConfig.Isolation.BWRAP_PATH.toString(),
                 "--unshare-all", "--die-with-parent", "--new-session", "--cap-drop", "ALL"));
-        // The dynamic loader and the C library (Debian: /usr/lib, /lib -> usr/lib), the JDK and our classes, read-only.
+        // The dynamic loader and the C library (Debian: /usr/lib, /lib -> usr/lib), the JDK and the sandbox image, read-only.
         for (String sys : List.of("/usr/lib", "/usr/lib64", "/usr/lib32")) bindIfPresent(cmd, Path.of(sys));
         for (String link : List.of("/lib", "/lib64")) {
             Path p = Path.of(link);
@@ -334,7 +446,7 @@ public final class Sandbox implements AutoCloseable {
             }
         }
         if (!javaHome.startsWith("/usr/lib")) bindIfPresent(cmd, javaHome);
-        bindIfPresent(cmd, classes);
+        bindIfPresent(cmd, image.dir());
         Path spawnHelper = javaHome.resolve("lib/jspawnhelper");
         if (Files.exists(spawnHelper)) cmd.addAll(List.of("--ro-bind", "/dev/null", spawnHelper.toString()));
         cmd.addAll(List.of("--proc", "/proc", "--dev", "/dev", "--bind", scratch.toString(), scratch.toString(),
@@ -347,23 +459,36 @@ public final class Sandbox implements AutoCloseable {
         if (Files.exists(p)) cmd.addAll(List.of("--ro-bind", p.toString(), p.toString()));
     }
 
-    /** Where {@link SandboxAgent} is loaded from (the engine's jar or classes folder): the child's whole class path. */
-    static Path ownClasses() {
+    private void kill() {
+        Jvm j = jvm;
+        if (j == null) return;
+        j.process.descendants().forEach(ProcessHandle::destroyForcibly);
+        j.process.destroyForcibly();
         try {
-            return Path.of(SandboxAgent.class.getProtectionDomain().getCodeSource().getLocation().toURI());
-        } catch (URISyntaxException e) {
-            throw new IllegalStateException(e);
+            j.process.waitFor(5, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        j.worker.shutdownNow();
+        try {
+            if (j.js != null) j.js.close();
+        } catch (RuntimeException e) {
+            // a JShell whose engine is gone may fail to close: nothing is left to close
         }
     }
 
-    private void kill() {
-        if (process == null) return;
-        process.descendants().forEach(ProcessHandle::destroyForcibly);
-        process.destroyForcibly();
+    /**
+     * Closes the JShell, which ends the sandbox JVM in order (an AOT training run needs an orderly exit),
+     * and waits for it; true when it ended within {@code limit}.
+     */
+    boolean closeInOrder(Duration limit) {
+        Jvm j = jvm;
+        j.js.close();
         try {
-            process.waitFor(5, TimeUnit.SECONDS);
+            return j.process.waitFor(limit.toMillis(), TimeUnit.MILLISECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
+            return false;
         }
     }
 

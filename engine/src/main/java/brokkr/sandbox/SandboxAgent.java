@@ -1,13 +1,15 @@
 package brokkr.sandbox;
 
-import java.io.BufferedReader;
+import java.io.BufferedOutputStream;
+import java.io.ByteArrayInputStream;
 import java.io.FileDescriptor;
 import java.io.FileInputStream;
 import java.io.FileOutputStream;
 import java.io.IOException;
-import java.io.InputStreamReader;
-import java.io.OutputStream;
+import java.io.ObjectInputStream;
+import java.io.ObjectOutputStream;
 import java.io.PrintStream;
+import java.lang.reflect.Method;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -17,59 +19,46 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
-import java.util.concurrent.SynchronousQueue;
-import jdk.jshell.Diag;
-import jdk.jshell.EvalException;
-import jdk.jshell.ExpressionSnippet;
-import jdk.jshell.JShell;
-import jdk.jshell.Snippet;
-import jdk.jshell.SnippetEvent;
-import jdk.jshell.SourceCodeAnalysis;
-import jdk.jshell.UnresolvedReferenceException;
-import jdk.jshell.VarSnippet;
+import java.util.concurrent.atomic.AtomicLong;
+import jdk.jshell.execution.LocalExecutionControl;
+import jdk.jshell.execution.Util;
 
 /**
- * The main class of a sandbox JVM (started by {@link Sandbox}, never in the harness's JVM). It hosts
- * one JShell with local execution, so snippets run in this JVM and their state (variables, classes)
- * lasts as long as it does: one episode. It speaks JSON lines on its original stdin/stdout; snippets'
- * {@code System.out} and {@code System.err} go to a capped capture instead.
+ * The main class of a sandbox JVM (started by {@link Sandbox}, never in the harness's JVM): JShell's
+ * execution side. The harness compiles each snippet (its JShell, warm, in its own JVM) and sends the
+ * class files here over JShell's execution protocol; this JVM defines and runs them, so the snippets'
+ * state (variables, classes) lives here, for one episode. What runs here is small: the JDK's execution
+ * engine, this class, {@link SandboxWire}, {@link SandboxBridge} and {@link MiniJson} — a JVM that starts
+ * in tens of milliseconds (from an AOT cache where the JDK makes one), not one that warms up a compiler.
  *
- * <p>Messages in: {@code eval {code, output_cap}}, {@code stop} (JShell's stop of the running
- * evaluation), {@code return {value | error}} (the harness's answer to a tool call). Out: {@code ready},
- * {@code call {name, args}} (from {@link SandboxBridge}), {@code done {output, output_chars, value, error,
- * leftover_threads}}.
+ * <p>Everything crosses {@link SandboxWire} frames on the original stdin/stdout; snippets'
+ * {@code System.out} and {@code System.err} are the output channel.
  */
 public final class SandboxAgent {
-    private static PrintStream wire;
-    private static final BlockingQueue<Map<String, Object>> returns = new SynchronousQueue<>();
-    private static final BlockingQueue<Map<String, Object>> evals = new LinkedBlockingQueue<>();
-    private static final Capture capture = new Capture();
+    private static SandboxWire.Framer framer;
+    private static PrintStream output;
+    private static final BlockingQueue<Map<String, Object>> returns = new LinkedBlockingQueue<>();
+    private static final AtomicLong callIds = new AtomicLong();
 
     private SandboxAgent() {}
 
     public static void main(String[] args) throws Exception {
-        wire = new PrintStream(new FileOutputStream(FileDescriptor.out), false, StandardCharsets.UTF_8);
-        BufferedReader in = new BufferedReader(new InputStreamReader(new FileInputStream(FileDescriptor.in), StandardCharsets.UTF_8));
-        PrintStream captured = new PrintStream(capture, true, StandardCharsets.UTF_8);
-        System.setOut(captured);
-        System.setErr(captured);
-        System.setIn(new java.io.ByteArrayInputStream(new byte[0]));
+        framer = new SandboxWire.Framer(new BufferedOutputStream(new FileOutputStream(FileDescriptor.out), 1 << 16));
+        output = new PrintStream(new SandboxWire.ChannelOut(framer, SandboxWire.OUTPUT, 1 << 13), false, StandardCharsets.UTF_8);
+        System.setOut(output);
+        System.setErr(output);
+        System.setIn(new ByteArrayInputStream(new byte[0]));
         lockProcessLauncher();
-        JShell js = JShell.builder().executionEngine("local").out(captured).err(captured).build();
-        js.addToClasspath(System.getProperty("java.class.path"));
-        Thread reader = new Thread(() -> read(in, js), "sandbox-wire");
+        Execution ec = new Execution();
+        SandboxWire.Pipe commands = new SandboxWire.Pipe();
+        Thread reader = new Thread(() -> read(commands, ec), "sandbox-wire");
         reader.setDaemon(true);
         reader.start();
-        // The imports JShell's own tool starts with; then the compiler's first use, its slowest, before the first evaluation.
-        evaluate(js, "import java.util.*; import java.util.function.*; import java.util.stream.*; import java.math.*; "
-                + "import java.util.regex.*; import java.time.*; 1 + 1", 0);
-        send(Map.of("op", "ready"));
-        while (true) {
-            Map<String, Object> m = evals.take();
-            if (m.get("code") == null) return;
-            Object cap = m.get("output_cap");
-            send(evaluate(js, (String) m.get("code"), cap instanceof Number n ? n.intValue() : 65536));
-        }
+        ObjectOutputStream responses = new ObjectOutputStream(new SandboxWire.ChannelOut(framer, SandboxWire.COMMAND, 1 << 16));
+        responses.flush();
+        // Returns when the harness closes its JShell (an orderly exit, which also lets the JDK write an AOT training record).
+        Util.forwardExecutionControl(ec, new ObjectInputStream(commands), responses);
+        output.flush();
     }
 
     /**
@@ -86,97 +75,80 @@ public final class SandboxAgent {
         }
     }
 
-    private static void read(BufferedReader in, JShell js) {
+    private static void read(SandboxWire.Pipe commands, Execution ec) {
         try {
-            String line;
-            while ((line = in.readLine()) != null) {
-                @SuppressWarnings("unchecked") Map<String, Object> m = (Map<String, Object>) MiniJson.parse(line);
-                switch (String.valueOf(m.get("op"))) {
-                    case "eval" -> evals.put(m);
-                    case "stop" -> js.stop();
-                    case "return" -> returns.put(m);
+            SandboxWire.readFrames(new FileInputStream(FileDescriptor.in), (channel, bytes) -> {
+                switch (channel) {
+                    case SandboxWire.COMMAND -> commands.feed(bytes);
+                    case SandboxWire.STOP -> stop(ec);
+                    case SandboxWire.RETURN -> {
+                        @SuppressWarnings("unchecked") Map<String, Object> m = (Map<String, Object>) MiniJson.parse(new String(bytes, StandardCharsets.UTF_8));
+                        returns.add(m);
+                    }
                     default -> { }
                 }
-            }
-        } catch (Exception e) {
-            // the harness went away: end
+            });
+        } catch (IOException | RuntimeException e) {
+            // the harness went away or sent something else: end
         }
         Runtime.getRuntime().halt(0);
     }
 
-    static synchronized void send(Map<String, ?> m) {
-        wire.print(MiniJson.write(m));
-        wire.print('\n');
-        wire.flush();
+    private static void stop(Execution ec) {
+        try {
+            ec.stop();
+        } catch (Exception e) {
+            // nothing running
+        }
     }
 
     /** A tool call to the harness; blocks until it answers. */
     static String call(String name, Map<String, Object> args) {
         synchronized (SandboxAgent.class) {
-            if (wire == null) throw new IllegalStateException("not in a sandbox");
+            if (framer == null) throw new IllegalStateException("not in a sandbox");
+            long id = callIds.incrementAndGet();
             Map<String, Object> m = new LinkedHashMap<>();
-            m.put("op", "call");
+            m.put("id", id);
             m.put("name", name);
             m.put("args", args);
-            send(m);
-            Map<String, Object> r;
             try {
-                r = returns.take();
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new IllegalStateException("interrupted while waiting for " + name);
+                output.flush(); // what the snippet printed before the call comes first
+                framer.send(SandboxWire.CALL, MiniJson.write(m).getBytes(StandardCharsets.UTF_8));
+            } catch (IOException e) {
+                throw new IllegalStateException("the harness went away");
             }
-            if (r.get("error") != null) throw new IllegalArgumentException(String.valueOf(r.get("error")));
-            return (String) r.get("value");
+            while (true) {
+                Map<String, Object> r;
+                try {
+                    r = returns.take();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new IllegalStateException("interrupted while waiting for " + name);
+                }
+                // An answer to a call whose snippet was stopped while it waited is not this call's.
+                if (!(r.get("id") instanceof Number n) || n.longValue() != id) continue;
+                if (r.get("error") != null) throw new IllegalArgumentException(String.valueOf(r.get("error")));
+                return (String) r.get("value");
+            }
         }
     }
 
-    static Map<String, Object> evaluate(JShell js, String code, int outputCap) {
-        capture.begin(outputCap);
-        Set<Thread> before = new HashSet<>(Thread.getAllStackTraces().keySet());
-        Map<String, Object> done = new LinkedHashMap<>();
-        done.put("op", "done");
-        String value = null;
-        Map<String, Object> error = null;
-        SourceCodeAnalysis sca = js.sourceCodeAnalysis();
-        String rest = code;
-        try {
-            while (error == null && !rest.isBlank()) {
-                SourceCodeAnalysis.CompletionInfo ci = sca.analyzeCompletion(rest);
-                String source;
-                switch (ci.completeness()) {
-                    case COMPLETE, COMPLETE_WITH_SEMI -> { source = ci.source(); rest = ci.remaining(); }
-                    case EMPTY -> { source = null; rest = ""; }
-                    default -> { source = rest; rest = ""; }
-                }
-                if (source == null) break;
-                value = null;
-                for (SnippetEvent e : js.eval(source)) {
-                    if (e.causeSnippet() != null) continue; // a dependent snippet's update, not this one
-                    Snippet s = e.snippet();
-                    if (e.status() == Snippet.Status.REJECTED) {
-                        error = compileError(js, s);
-                    } else if (e.exception() != null) {
-                        error = exception(e.exception());
-                    } else if (e.value() != null && (s instanceof ExpressionSnippet || s instanceof VarSnippet)) {
-                        value = e.value();
-                    }
-                    if (e.status() == Snippet.Status.RECOVERABLE_DEFINED || e.status() == Snippet.Status.RECOVERABLE_NOT_DEFINED) {
-                        List<String> missing = js.unresolvedDependencies((jdk.jshell.DeclarationSnippet) s).toList();
-                        capture.note("(declared; it refers to " + String.join(", ", missing) + ", which is not defined yet)\n");
-                    }
-                }
+    /**
+     * The JDK's local execution engine (snippets' loops check a stop flag, so a stop ends them), which
+     * also reports the threads an invocation left running: before its response, so the harness knows of
+     * them when the evaluation's result arrives.
+     */
+    static final class Execution extends LocalExecutionControl {
+        @Override protected String invoke(Method doit) throws Exception {
+            Set<Thread> before = new HashSet<>(Thread.getAllStackTraces().keySet());
+            try {
+                return super.invoke(doit);
+            } finally {
+                output.flush();
+                List<String> left = leftoverThreads(before);
+                if (!left.isEmpty()) framer.send(SandboxWire.LEFTOVER, MiniJson.write(left).getBytes(StandardCharsets.UTF_8));
             }
-        } catch (RuntimeException | StackOverflowError | OutOfMemoryError e) {
-            error = Map.of("kind", "internal", "message", String.valueOf(e));
         }
-        List<String> leftover = leftoverThreads(before);
-        done.put("output", capture.text());
-        done.put("output_chars", capture.total());
-        done.put("value", value);
-        done.put("error", error);
-        done.put("leftover_threads", leftover);
-        return done;
     }
 
     /** Threads a snippet started that are still alive shortly after it returned. */
@@ -196,72 +168,5 @@ public final class SandboxAgent {
     private static boolean isJdkThread(Thread t) {
         ThreadGroup g = t.getThreadGroup();
         return g != null && g.getName().equals("system") && t.isDaemon() && !t.getName().startsWith("Thread-");
-    }
-
-    private static Map<String, Object> compileError(JShell js, Snippet s) {
-        StringBuilder b = new StringBuilder();
-        String src = s.source();
-        for (Diag d : js.diagnostics(s).toList()) {
-            if (!d.isError()) continue;
-            long pos = d.getStartPosition();
-            int line = 1;
-            for (int i = 0; i < pos && i < src.length(); i++) if (src.charAt(i) == '\n') line++;
-            b.append("line ").append(line).append(": ").append(d.getMessage(null)).append('\n');
-            String[] lines = src.split("\n", -1);
-            if (line - 1 < lines.length) b.append("    ").append(lines[line - 1].strip()).append('\n');
-        }
-        if (b.isEmpty()) b.append("the snippet was rejected: ").append(src.strip());
-        return Map.of("kind", "compile", "message", b.toString().strip());
-    }
-
-    private static Map<String, Object> exception(Exception e) {
-        StringBuilder b = new StringBuilder();
-        if (e instanceof EvalException ee) {
-            b.append(ee.getExceptionClassName());
-            if (ee.getMessage() != null) b.append(": ").append(ee.getMessage());
-            int shown = 0;
-            for (StackTraceElement el : ee.getStackTrace()) {
-                if (shown++ >= 4) { b.append("\n    ..."); break; }
-                b.append("\n    at ").append(el);
-            }
-            return Map.of("kind", "exception", "message", b.toString());
-        }
-        if (e instanceof UnresolvedReferenceException ure) {
-            return Map.of("kind", "unresolved", "message", "the snippet uses " + ure.getSnippet().source().strip() + ", which refers to something not defined");
-        }
-        return Map.of("kind", "exception", "message", String.valueOf(e));
-    }
-
-    /** Snippets' output: kept up to the cap, counted beyond it (so 100 MB of output costs no memory). */
-    static final class Capture extends OutputStream {
-        private byte[] buf = new byte[8192];
-        private int len;
-        private long total;
-        private int cap = 65536;
-
-        synchronized void begin(int cap) { this.cap = cap; len = 0; total = 0; }
-
-        synchronized void note(String s) {
-            byte[] b = s.getBytes(StandardCharsets.UTF_8);
-            write(b, 0, b.length);
-        }
-
-        @Override public synchronized void write(int b) {
-            total++;
-            if (len < cap) { ensure(1); buf[len++] = (byte) b; }
-        }
-
-        @Override public synchronized void write(byte[] b, int off, int n) {
-            total += n;
-            int keep = (int) Math.min(n, Math.max(0, cap - len));
-            if (keep > 0) { ensure(keep); System.arraycopy(b, off, buf, len, keep); len += keep; }
-        }
-
-        private void ensure(int more) {
-            if (len + more > buf.length) buf = java.util.Arrays.copyOf(buf, Math.max(buf.length * 2, len + more));
-        }
-
-        synchronized String text() { return new String(buf, 0, len, StandardCharsets.UTF_8); }
-        synchronized long total() { return total; }
     }
 }

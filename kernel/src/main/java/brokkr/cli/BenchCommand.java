@@ -29,7 +29,7 @@ public record BenchCommand() implements Command {
                       ./brokkr bench replay --domain DOMAIN --corpus FILE [--repeat N] [--threads T]
                       ./brokkr bench loop [--depths 1000,4000,16000,64000,100000] [--max-seconds S]
                       ./brokkr bench kb-search [--rounds N] [--corpus FILE]
-                      ./brokkr bench sandbox [--runs N]
+                      ./brokkr bench sandbox [--runs N] [--warmup N]
                       ./brokkr bench probe [--domain DOMAIN] [--task ID] [--rounds N]
                       ./brokkr bench multi-turn [--repeat N] [--forks F] [--tasks ID,ID] [--dir DIR]
 
@@ -54,9 +54,11 @@ public record BenchCommand() implements Command {
                kb-search  banking_knowledge's KB_search beside upstream's figures: BM25 index build (median of 10)
                        and the latency of every assistant KB_search call of kb-search-seed11.jsonl (p50, p99,
                        mean, max; N rounds, default 5, after a warm-up round).
-               sandbox the REPL sandbox (brokkr.sandbox): cold start of a sandbox JVM, a warm one from the
-                       pool, and per evaluation a trivial expression, a method declaration and ten tool calls
-                       (median and best of N runs, default 5).
+               sandbox the REPL sandbox (brokkr.sandbox), with and without its JVM's AOT cache side by side:
+                       an episode's sandbox end to end (start, prelude, three evaluations, close: wall time
+                       and CPU of the harness plus the sandbox JVM) and its cold start; then a warm one from
+                       the pool and per evaluation a trivial expression, a method declaration and ten tool
+                       calls (median and best of N runs, default 20, after N warm-up episodes, default 20).
                probe   the engine's own cost of decision-point probes and branches with scripted candidates
                        (default retail, its first test task with gold actions): per probe sample the world
                        rebuilt at the cut from the record, the fork and the dispatch of the answer; per branch

@@ -1,9 +1,12 @@
 package brokkr.architecture;
 
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 
+import com.tngtech.archunit.core.domain.JavaClass;
 import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.domain.properties.HasName;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
 import org.junit.jupiter.api.BeforeAll;
@@ -61,6 +64,19 @@ class ArchitectureTest {
     void magicsKnowNoDomain() {
         noClasses().that().resideInAPackage("brokkr.magics..")
                 .should().dependOnClassesThat().resideInAnyPackage("brokkr.domains..", "brokkr.kernel..", "brokkr.cli..")
+                .check(classes);
+    }
+
+    /**
+     * The sandbox JVM's class path is a jar of four classes (brokkr.sandbox.SandboxImage): they may use
+     * the JDK and each other, nothing else of Brokkr, or a sandbox would fail on a class it cannot load.
+     */
+    @Test
+    void theSandboxJvmsClassesNeedOnlyTheJdkAndEachOther() {
+        String own = "brokkr\\.sandbox\\.(SandboxAgent|SandboxWire|SandboxBridge|MiniJson)(\\$.*)?";
+        classes().that().haveNameMatching(own)
+                .should().onlyDependOnClassesThat(JavaClass.Predicates.resideInAnyPackage("java..", "jdk.jshell..")
+                        .or(HasName.Predicates.nameMatching(own)))
                 .check(classes);
     }
 

@@ -12,6 +12,7 @@ import brokkr.experiment.Experiments;
 import brokkr.experiment.Registry;
 import brokkr.experiment.Scorecard;
 import brokkr.experiment.ExperimentQuery;
+import brokkr.repl.Harness;
 import brokkr.value.PyBool;
 import brokkr.value.PyDict;
 import java.nio.file.Path;
@@ -68,5 +69,23 @@ class BfclExperimentTest {
                 assertEquals(PyBool.of(UNSAT.contains(a.taskId())), a.evidence().details().get("unsatisfiable"), a.taskId());
             }
         }
+    }
+
+    @Test void goldThroughTheLoopHarnessPassesEverySatisfiableTaskOfAll3491() {
+        List<String> tasks = new BfclBenchmark(Shared.data()).tasks("all");
+        var loop = new ExperimentSpec.CandidateSpec("gold-loop", new ModelRef("scripted", "gold"), "tools", null,
+                Harness.of("loop", "tools", null, PyDict.empty()));
+        var spec = new ExperimentSpec("bfcl-loop", List.of(new ExperimentSpec.DomainSpec("bfcl", null, tasks)), List.of(loop),
+                1, 4, Map.of(), Map.of(), 0, Duration.ofSeconds(60), false);
+        var r = Experiments.run(spec, tmp.resolve("bfcl-loop"), Registry.load());
+        assertEquals(3491, r.completed(), r.summary());
+        int passed = 0;
+        try (ExperimentQuery store = ExperimentQuery.open(tmp.resolve("bfcl-loop"))) {
+            for (Attempt a : store.attempts(true)) {
+                assertEquals(UNSAT.contains(a.taskId()) ? 0.0 : 1.0, a.reward(), a.taskId() + " " + a.evidence().details());
+                if (a.reward() == 1.0) passed++;
+            }
+        }
+        assertEquals(3487, passed);
     }
 }

@@ -23,9 +23,9 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * BFCL through the REPL action space: the scripted gold writes each accepted answer as Java recorder
  * calls ({@code f(map(...))}), every call of the one evaluation is one emitted call, and the checker
- * passes every satisfiable task and fails the four unsatisfiable ones. The ordinary build runs the smoke
- * split, the unsatisfiable tasks and the parallel categories' first tasks (a sandbox JVM per task);
- * {@code -Dbrokkr.harness.full=true} runs all 3,491.
+ * passes every satisfiable task and fails the four unsatisfiable ones: all 3,491 tasks, a sandbox JVM
+ * each. {@code -Dbrokkr.harness.sample=true} runs a sample for a quick local check (the smoke split, the
+ * unsatisfiable tasks and the parallel categories' first tasks).
  */
 class BfclReplTest {
     @TempDir Path tmp;
@@ -33,8 +33,9 @@ class BfclReplTest {
     @Test void goldThroughTheReplPassesEverySatisfiableTask() throws Exception {
         BfclBenchmark b = new BfclBenchmark(Shared.data());
         List<String> tasks = new ArrayList<>();
-        if (Boolean.getBoolean("brokkr.harness.full")) {
+        if (!Boolean.getBoolean("brokkr.harness.sample")) {
             tasks.addAll(b.tasks("all"));
+            assertEquals(3491, tasks.size());
         } else {
             tasks.addAll(b.tasks("smoke"));
             tasks.addAll(BfclExperimentTest.UNSAT);

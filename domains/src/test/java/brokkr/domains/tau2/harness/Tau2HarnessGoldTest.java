@@ -17,6 +17,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.IntStream;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.junit.jupiter.api.io.TempDir;
@@ -41,13 +42,12 @@ class Tau2HarnessGoldTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"tau2-retail", "tau2-airline", "tau2-telecom"})
+    @ValueSource(strings = {"tau2-retail", "tau2-airline", "tau2-telecom", "tau2-banking_knowledge"})
     void goldThroughTheReplAndTheBatchingLoopScoresOneOnEveryTask(String domain) throws Exception {
         List<String> all = Registry.load().benchmarks().get(domain).tasks("base");
-        // Every task through the batching loop; through the REPL (a sandbox JVM per episode, ~2 s of CPU each)
-        // every 6th task in the ordinary build, every task with -Dbrokkr.harness.full=true.
-        List<String> replTasks = Boolean.getBoolean("brokkr.harness.full") ? all
-                : java.util.stream.IntStream.range(0, all.size()).filter(i -> i % 6 == 0).mapToObj(all::get).toList();
+        // Every task through both; -Dbrokkr.harness.sample=true takes every 6th through the REPL for a quick local check.
+        List<String> replTasks = !Boolean.getBoolean("brokkr.harness.sample") ? all
+                : IntStream.range(0, all.size()).filter(i -> i % 6 == 0).mapToObj(all::get).toList();
         var loopSpec = new ExperimentSpec("harness-gold-loop", List.of(new ExperimentSpec.DomainSpec(domain, "base", null)),
                 List.of(loop("gold-loop")), 1, 2, Map.of(), Map.of(), 0, Duration.ofSeconds(300), false);
         var replSpec = new ExperimentSpec("harness-gold-repl", List.of(new ExperimentSpec.DomainSpec(domain, null, replTasks)),
