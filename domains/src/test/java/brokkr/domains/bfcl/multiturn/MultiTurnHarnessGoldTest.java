@@ -43,12 +43,17 @@ class MultiTurnHarnessGoldTest {
 
     /**
      * Every task through the loop; through the REPL (a sandbox JVM per episode) every 8th task, which includes every
-     * category's first, in the ordinary build, every task with {@code -Dbrokkr.harness.full=true}.
+     * category's first, and the tasks with a turn of more calls than upstream's step limit (one snippet is one step)
+     * in the ordinary build, every task with {@code -Dbrokkr.harness.full=true}.
      */
     static List<String> replTasks(List<String> all) {
         if (Boolean.getBoolean("brokkr.harness.full")) return all;
+        MultiTurnData data = MultiTurnData.load();
         List<String> out = new ArrayList<>();
-        for (int i = 0; i < all.size(); i++) if (i % 8 == 0) out.add(all.get(i));
+        for (int i = 0; i < all.size(); i++) {
+            boolean longTurn = data.task(all.get(i)).groundTruth().stream().anyMatch(t -> t.size() > MultiTurnInference.MAXIMUM_STEP_LIMIT);
+            if (i % 8 == 0 || longTurn) out.add(all.get(i));
+        }
         return out;
     }
 
@@ -58,6 +63,7 @@ class MultiTurnHarnessGoldTest {
         assertEquals(800, all.size());
         List<String> repl = replTasks(all);
         for (String c : MultiTurnData.CATEGORIES) assertTrue(repl.stream().anyMatch(id -> id.equals(c + "_0")), c);
+        assertTrue(repl.contains("multi_turn_long_context_38") && repl.contains("multi_turn_long_context_46"), "34 calls in one turn");
         var reference = new ExperimentSpec.CandidateSpec("gold", new ModelRef("scripted", "gold"), "reference", null);
         Map<String, Attempt> ref = run("reference", all, reference);
         Map<String, Attempt> loop = run("loop", all, loop());
