@@ -156,12 +156,13 @@ public record JavaApi(String source, String reference, Map<String, String> docs)
     }
 
     /**
-     * Top-level {@code parse(text)} and {@code shape(value)} (as {@link #namespace}'s), for a recorder-shaped API
-     * whose calls return real results (BFCL multi-turn) rather than a stub.
+     * Top-level {@code parse(text)}, {@code shape(value)} and {@code call(name, map)} (as {@link #namespace}'s), for a
+     * recorder-shaped API whose calls return real results (BFCL multi-turn) rather than a stub.
      */
     public static final String RESULT_HELPERS = """
             Object parse(String json) { return brokkr.sandbox.SandboxBridge.parse(json); }
             String shape(Object value) { return brokkr.sandbox.SandboxBridge.shape(value); }
+            String call(String name, Map<String, ?> args) { return brokkr.sandbox.SandboxBridge.call(name, new LinkedHashMap<String, Object>(args)); }
             """;
 
     /** How the model is told to call recorder methods (BFCL single- and multi-turn prompts). */

@@ -16,8 +16,10 @@ import brokkr.repl.JavaRepl;
 import brokkr.sandbox.Sandbox;
 import brokkr.sandbox.SandboxPool;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * bfcl-multi-turn under {@code harness: loop}: Brokkr's agent loop ({@link AgentLoop}) in one working conversation
@@ -31,8 +33,8 @@ import java.util.Map;
  * <p>{@code action_space: tools}: the functions as JSON tools, every model step with calls one step.
  * {@code action_space: repl}: one tool, {@value JavaRepl#TOOL}; the functions are Java methods taking one map of
  * keyword arguments ({@code ls(map("a", true))}, {@link JavaApi#recorderMethods}), each call made at once and
- * returning upstream's result text; all calls the snippets of one model step make are one step. A held-out function
- * becomes a method only at its turn, whose user message then gives its Java signature before upstream's text (as
+ * returning upstream's result text ({@code call(name, map)} calls one by name); all calls the snippets of one model
+ * step make are one step. A held-out function becomes a method only at its turn, whose user message then gives its Java signature before upstream's text (as
  * upstream's prompting handlers put the function docs before it: {@code DEFAULT_USER_PROMPT_FOR_ADDITIONAL_FUNCTION_PROMPTING}).
  *
  * <p>Where Brokkr's loop differs from upstream's by design: a call whose arguments are not a JSON object is answered
@@ -58,9 +60,13 @@ public final class MultiTurnHarness {
         List<ToolSpec> initial = MultiTurnTools.specs(tools.initial(task), style);
         JavaApi api = replApi(initial);
         String prompt = replPrompt(h, api) + (systemPrompt == null ? "" : "\n\n" + systemPrompt);
+        // Any function of the task's classes may be called by name, as upstream's executor runs any function a model
+        // names, offered yet or not (multi_turn_miss_func_49's ground truth calls tail two turns before it is offered).
+        List<ToolSpec> callable = new ArrayList<>(initial);
+        for (int turn : task.missedFunction().keySet()) callable.addAll(MultiTurnTools.specs(tools.added(task, turn), style));
         try (Sandbox sandbox = SandboxPool.shared(h.sandboxConfig()).acquire()) {
-            JavaRepl repl0 = JavaRepl.open(sandbox, api, initial, h.outputLimit(), null, null);
-            return MultiTurnInference.play(task, tools, style, modelName, new Loop(model, prompt, h.maxTurnSteps(), new Repl(repl0)));
+            JavaRepl repl0 = JavaRepl.open(sandbox, api, callable, h.outputLimit(), null, null);
+            return MultiTurnInference.play(task, tools, style, modelName, new Loop(model, prompt, h.maxTurnSteps(), new Repl(repl0, initial)));
         }
     }
 
@@ -76,7 +82,8 @@ public final class MultiTurnHarness {
                 + JavaApi.RECORDER_CALLS + " Each call is made at once against the environment, is one function call of yours, "
                 + "and returns the function's result text exactly as it gives it (usually JSON; an error is its text). "
                 + JavaApi.RECORDER_LITERALS + " parse(text) turns JSON text into maps, lists, strings, numbers and booleans; "
-                + "shape(x) gives a compact summary of a value's structure. java.util, java.util.stream and java.math are imported. "
+                + "shape(x) gives a compact summary of a value's structure; call(\"name\", map(...)) calls a function by name. "
+                + "java.util, java.util.stream and java.math are imported. "
                 + "Functions made available later are announced in a user message with their Java signatures and are methods "
                 + "from then on.\nWhen you have done what the user asked (or need to ask them something), answer with text "
                 + "(no tool call).\n\n"
@@ -94,15 +101,22 @@ public final class MultiTurnHarness {
         }
     }
 
-    /** The REPL's actions, which grow when a held-out turn offers more functions. */
+    /** The REPL's actions, whose methods grow when a held-out turn offers more functions. */
     private static final class Repl implements YieldingLoop.Actions {
         private JavaRepl repl;
+        private final Set<String> methods = new HashSet<>();
 
-        Repl(JavaRepl repl) { this.repl = repl; }
+        Repl(JavaRepl repl, List<ToolSpec> methods) {
+            this.repl = repl;
+            for (ToolSpec m : methods) this.methods.add(m.name());
+        }
 
         @Override public List<ToolSpec> tools(List<ToolSpec> functions) {
-            List<ToolSpec> added = functions.stream().filter(f -> !repl.toolNames().contains(f.name())).toList();
-            if (!added.isEmpty()) repl = repl.with(JavaApi.recorderMethods(added), added);
+            List<ToolSpec> added = functions.stream().filter(f -> !methods.contains(f.name())).toList();
+            if (!added.isEmpty()) {
+                repl = repl.with(JavaApi.recorderMethods(added), added);
+                for (ToolSpec f : added) methods.add(f.name());
+            }
             return repl.tools(functions);
         }
 

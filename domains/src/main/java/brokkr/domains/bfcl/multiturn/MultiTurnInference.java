@@ -8,10 +8,10 @@ import brokkr.conversation.ToolSpec;
 import brokkr.conversation.Turn;
 import brokkr.domains.bfcl.ToolCompiler;
 import brokkr.python.PyObjects;
-import brokkr.repl.JavaApi;
-import brokkr.repl.JavaRepl;
 import brokkr.python.PyRepr;
 import brokkr.python.PyTuple;
+import brokkr.repl.JavaApi;
+import brokkr.repl.JavaRepl;
 import brokkr.value.PyBool;
 import brokkr.value.PyDict;
 import brokkr.value.PyFloat;
@@ -253,7 +253,12 @@ public final class MultiTurnInference {
             if (tools.size() == 1 && tools.getFirst().name().equals(JavaRepl.TOOL)) {
                 // The REPL action space (harness loop): the same calls as one snippet, one recorder method call each.
                 StringBuilder code = new StringBuilder();
-                for (ToolCall c : out) code.append(JavaApi.recorderCall(c.name(), c.arguments())).append(";\n");
+                for (ToolCall c : out) {
+                    // A function held out until a later turn is no method yet: called by name, as upstream's executor runs it.
+                    boolean heldOut = task.missedFunction().entrySet().stream().anyMatch(e -> e.getKey() > turn && e.getValue().contains(c.name()));
+                    code.append(heldOut ? "call(" + JavaApi.lit(c.name()) + ", " + JavaApi.literal(c.arguments()) + ")"
+                            : JavaApi.recorderCall(c.name(), c.arguments())).append(";\n");
+                }
                 return Turn.of(new Message.Assistant(null, List.of(new ToolCall("call_" + turn, JavaRepl.TOOL, PyDict.of("code", code.toString())))));
             }
             return Turn.of(new Message.Assistant(null, out));

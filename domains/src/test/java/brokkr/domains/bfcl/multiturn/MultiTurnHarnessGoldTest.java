@@ -51,10 +51,21 @@ class MultiTurnHarnessGoldTest {
         MultiTurnData data = MultiTurnData.load();
         List<String> out = new ArrayList<>();
         for (int i = 0; i < all.size(); i++) {
-            boolean longTurn = data.task(all.get(i)).groundTruth().stream().anyMatch(t -> t.size() > MultiTurnInference.MAXIMUM_STEP_LIMIT);
-            if (i % 8 == 0 || longTurn) out.add(all.get(i));
+            MultiTurnData.Task t = data.task(all.get(i));
+            boolean longTurn = t.groundTruth().stream().anyMatch(turn -> turn.size() > MultiTurnInference.MAXIMUM_STEP_LIMIT);
+            if (i % 8 == 0 || longTurn || callsAHeldOutFunctionEarly(t)) out.add(all.get(i));
         }
         return out;
+    }
+
+    /** Whether the ground truth calls a held-out function before its turn (upstream's executor runs it; the REPL calls it by name). */
+    static boolean callsAHeldOutFunctionEarly(MultiTurnData.Task t) {
+        for (var e : t.missedFunction().entrySet()) {
+            for (int turn = 0; turn < e.getKey(); turn++) {
+                for (String call : t.groundTruth().get(turn)) if (e.getValue().contains(call.substring(0, call.indexOf('(')).strip())) return true;
+            }
+        }
+        return false;
     }
 
     @Test
@@ -64,6 +75,7 @@ class MultiTurnHarnessGoldTest {
         List<String> repl = replTasks(all);
         for (String c : MultiTurnData.CATEGORIES) assertTrue(repl.stream().anyMatch(id -> id.equals(c + "_0")), c);
         assertTrue(repl.contains("multi_turn_long_context_38") && repl.contains("multi_turn_long_context_46"), "34 calls in one turn");
+        assertTrue(repl.contains("multi_turn_miss_func_49"), "tail called two turns before it is offered");
         var reference = new ExperimentSpec.CandidateSpec("gold", new ModelRef("scripted", "gold"), "reference", null);
         Map<String, Attempt> ref = run("reference", all, reference);
         Map<String, Attempt> loop = run("loop", all, loop());
