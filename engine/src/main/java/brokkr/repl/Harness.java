@@ -1,5 +1,6 @@
 package brokkr.repl;
 
+import brokkr.sandbox.SandboxConfig;
 import brokkr.value.PyDict;
 import brokkr.value.PyInt;
 import brokkr.value.PyStr;
@@ -82,6 +83,11 @@ public record Harness(String kind, ReplGuidance replGuidance, int maxTurnSteps, 
     private static int num(PyDict v, String k) { return v.get(k) instanceof PyInt i ? (int) i.longValue() : 0; }
 
     public Duration evalTimeout() { return Duration.ofSeconds(evalTimeoutSeconds); }
+
+    /** The sandbox a REPL harness runs its snippets in: its heap and time limits, output kept well beyond what the model is shown. */
+    public SandboxConfig sandboxConfig() {
+        return new SandboxConfig(heapMb, evalTimeout(), Math.max(outputLimit * 4, 65536), SandboxConfig.Isolation.detect());
+    }
 
     /** A short label: {@code reference}, {@code loop/tools}, {@code loop/repl:shape}. */
     public String label() { return !loop() ? REFERENCE : replGuidance == null ? "loop/tools" : "loop/repl:" + replGuidance.id(); }

@@ -155,9 +155,35 @@ public record JavaApi(String source, String reference, Map<String, String> docs)
         return new JavaApi(src.toString(), ref.toString(), Map.copyOf(docs));
     }
 
-    /** Each tool a top-level method taking one map of keyword arguments, returning {@code stub}'s text. */
+    /**
+     * Top-level {@code parse(text)}, {@code shape(value)} and {@code call(name, map)} (as {@link #namespace}'s), for a
+     * recorder-shaped API whose calls return real results (BFCL multi-turn) rather than a stub.
+     */
+    public static final String RESULT_HELPERS = """
+            Object parse(String json) { return brokkr.sandbox.SandboxBridge.parse(json); }
+            String shape(Object value) { return brokkr.sandbox.SandboxBridge.shape(value); }
+            String call(String name, Map<String, ?> args) { return brokkr.sandbox.SandboxBridge.call(name, new LinkedHashMap<String, Object>(args)); }
+            """;
+
+    /** How the model is told to call recorder methods (BFCL single- and multi-turn prompts). */
+    public static final String RECORDER_CALLS = "The functions below are Java methods taking one map of keyword arguments, built with "
+            + "map(k1, v1, ...) (and list(...) for lists), e.g. f(map(\"x\", 1, \"names\", list(\"a\", \"b\"))).";
+
+    /** How the model is told to write argument values of recorder methods (keyword maps carry no Java types). */
+    public static final String RECORDER_LITERALS = "Use Java literals of the parameter's type (5 for an integer, 5.0 for a float, \"text\", true).";
+
+    /** Each tool a top-level method taking one map of keyword arguments, with the {@code map}/{@code list} helpers. */
     public static JavaApi recorders(List<ToolSpec> tools) {
-        StringBuilder src = new StringBuilder(HELPERS);
+        JavaApi methods = recorderMethods(tools);
+        return new JavaApi(HELPERS + methods.source(), methods.reference(), methods.docs());
+    }
+
+    /**
+     * The recorder methods of {@code tools} alone (no helpers): what a REPL whose API is already in place is given
+     * when its protocol offers more tools later ({@link JavaRepl#with}).
+     */
+    public static JavaApi recorderMethods(List<ToolSpec> tools) {
+        StringBuilder src = new StringBuilder();
         StringBuilder ref = new StringBuilder();
         Map<String, String> docs = new LinkedHashMap<>();
         for (ToolSpec t : tools) {
@@ -169,6 +195,18 @@ public record JavaApi(String source, String reference, Map<String, String> docs)
             ref.append(doc).append('\n');
         }
         return new JavaApi(src.toString(), ref.toString(), Map.copyOf(docs));
+    }
+
+    /** This API followed by {@code more} (evaluated after it; its reference after this one's). */
+    public JavaApi plus(JavaApi more) {
+        Map<String, String> all = new LinkedHashMap<>(docs);
+        all.putAll(more.docs);
+        return new JavaApi(source + more.source, reference + more.reference, Map.copyOf(all));
+    }
+
+    /** A call of recorder method {@code tool} with {@code arguments} as Java: {@code name(map("k", v, ...))}. */
+    public static String recorderCall(String tool, PyDict arguments) {
+        return javaName(tool) + "(" + literal(arguments) + ")";
     }
 
     private static String doc(String prefix, String method, List<Param> ps, String description, String returns) {

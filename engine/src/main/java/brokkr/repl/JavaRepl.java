@@ -42,6 +42,30 @@ public record JavaRepl(Sandbox sandbox, JavaApi api, Set<String> toolNames, int 
         return new JavaRepl(sandbox, api, Set.copyOf(tools.stream().map(ToolSpec::name).toList()), outputLimit, stub, recorder);
     }
 
+    /**
+     * What a REPL prompt says about the action space itself (tau2's and BFCL multi-turn's): the one tool, the
+     * sandbox keeping state for the conversation, what a result holds, the output and time limits.
+     */
+    public static String actionSpaceText(Harness h) {
+        return "You have one tool, " + TOOL + "(code). It evaluates Java (JShell snippets: statements, expressions, "
+                + "method and class declarations) in a sandbox that keeps your variables, methods and classes for this "
+                + "whole conversation. It returns what the code printed and the value of the last expression (after \"=> \"), "
+                + "or the compile error or exception; output longer than " + h.outputLimit() + " characters is cut. "
+                + "Each evaluation may take at most " + h.evalTimeoutSeconds() + " s.\n";
+    }
+
+    /**
+     * This REPL with more tools, for a protocol that offers tools later (BFCL multi-turn's held-out functions):
+     * their methods ({@code more}) are evaluated in the sandbox now and kept across resets, and the names become
+     * callable.
+     */
+    public JavaRepl with(JavaApi more, List<ToolSpec> tools) {
+        sandbox.prelude(more.source(), Sandbox.CallHandler.NONE);
+        Set<String> names = new java.util.HashSet<>(toolNames);
+        for (ToolSpec t : tools) names.add(t.name());
+        return new JavaRepl(sandbox, api.plus(more), Set.copyOf(names), outputLimit, stub, recorder);
+    }
+
     @Override public List<ToolSpec> tools(List<ToolSpec> protocolTools) { return List.of(SPEC); }
 
     @Override

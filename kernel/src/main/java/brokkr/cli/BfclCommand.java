@@ -40,7 +40,7 @@ public record BfclCommand(Map<String, String> env) implements Command {
 
     @Override public String usage() {
         return """
-               usage: ./brokkr bfcl run --agent gold|gold-repl|reference|tools|repl [--repl-guidance G] [--sample N] [--seed S]
+               usage: ./brokkr bfcl run --agent gold|gold-repl|gold-loop|reference|tools|repl|loop [--repl-guidance G] [--sample N] [--seed S]
                                         [--categories C1,C2,...] [--provider P --model M]
                                         [--parallel-tool-calls true|false] [--jobs J] [--out FILE]
 
@@ -55,13 +55,18 @@ public record BfclCommand(Map<String, String> env) implements Command {
                  gold       a scripted candidate answering every task with an accepted answer
                  reference  one model call with the compiled tools (needs --provider and --model)
                  tools      one step of the agent loop, functions as recorder tools (idem)
+                 repl       Brokkr's agent loop with one tool, java_eval(code): the functions as Java methods
+                            (idem; gold-repl: the gold answer written as Java)
+                 loop       multi-turn only: Brokkr's agent loop with the JSON tools, several calls over several
+                            model steps per user turn (idem; gold-loop: the ground truth batched per turn)
                --out FILE writes one JSON line per task, as it finishes (id, category, status, model_output:
                the decoded answer, decode error and the assistant's messages; verdict: valid, reward,
                error_type, error, unsatisfiable; or the error of an infrastructure failure); the file is
                written anew and readable by its owner only (0600).
                Multi-turn categories (multi_turn_base, multi_turn_miss_func, multi_turn_miss_param,
-               multi_turn_long_context) run upstream's function-calling loop (--agent gold or reference) and print
-               upstream's multi-turn accuracy per category and overall (the mean of the four).
+               multi_turn_long_context) run upstream's function-calling loop (--agent gold or reference) or Brokkr's
+               agent loop (loop, repl and their gold-) and print upstream's multi-turn accuracy per category and
+               overall (the mean of the four).
                Categories: %s. Keys come from the environment (OPENAI_API_KEY, ANTHROPIC_API_KEY, ...).
                The data directory is -Dbrokkr.bfcl.data / BROKKR_BFCL_DATA, else ../shared/upstream/gorilla/...
                (./brokkr data fetch gorilla fetches it)."""
@@ -141,7 +146,16 @@ public record BfclCommand(Map<String, String> env) implements Command {
                 PyDict options = parallel == null ? PyDict.empty() : PyDict.of("parallel_tool_calls", PyBool.of(parallel));
                 yield AgentDef.of(new ModelRef(provider, model, options), Harness.REPL, null).withHarness(h.toValue());
             }
-            default -> throw new UsageException("unknown agent '" + agentName + "' (gold, gold-repl, reference, tools, repl)");
+            // Brokkr's loop with the JSON tools: multi-turn only (a single-turn answer is one step, --agent tools).
+            case "loop", "gold-loop" -> {
+                if (!categories.isEmpty()) throw new UsageException("--agent " + agentName + " runs multi-turn categories only (single-turn: tools)");
+                Harness h = Harness.of(Harness.LOOP, "tools", null, PyDict.empty());
+                if (agentName.equals("gold-loop")) yield AgentDef.of(new ModelRef(BenchmarkProvider.SCRIPTED, "gold"), "tools", null).withHarness(h.toValue());
+                if (provider == null || model == null) throw new UsageException("--agent loop needs --provider and --model");
+                PyDict options = parallel == null ? PyDict.empty() : PyDict.of("parallel_tool_calls", PyBool.of(parallel));
+                yield AgentDef.of(new ModelRef(provider, model, options), "tools", null).withHarness(h.toValue());
+            }
+            default -> throw new UsageException("unknown agent '" + agentName + "' (gold, gold-repl, gold-loop, reference, tools, repl, loop)");
         };
         if (replGuidance != null && !agentName.endsWith("repl")) throw new UsageException("--repl-guidance applies to --agent repl and gold-repl");
         Function<ModelRef, Candidate> models = Cells.providers(env);

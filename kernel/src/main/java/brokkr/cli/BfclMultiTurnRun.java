@@ -10,6 +10,7 @@ import brokkr.eval.Evaluation;
 import brokkr.eval.ModelRef;
 import brokkr.eval.Report;
 import brokkr.experiment.Registry;
+import brokkr.repl.Harness;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
@@ -24,7 +25,9 @@ import java.util.function.Function;
 /**
  * The multi-turn part of {@code ./brokkr bfcl run --categories multi_turn_*}: the registry's
  * {@code bfcl-multi-turn} benchmark, one cell per task (a stable seeded slice of N tasks per category with
- * {@code --sample N}), and upstream's multi-turn accuracy per category and overall.
+ * {@code --sample N}), and upstream's multi-turn accuracy per category and overall. The candidate is upstream's
+ * function-calling loop (action space {@code reference}) or Brokkr's agent loop ({@code harness: loop}, JSON tools or
+ * the REPL).
  */
 final class BfclMultiTurnRun {
     private BfclMultiTurnRun() {}
@@ -33,8 +36,9 @@ final class BfclMultiTurnRun {
 
     static void run(List<String> categories, AgentDef agent, Integer sample, long seed, int jobs, Function<ModelRef, Candidate> models,
                     PrintStream out) throws InterruptedException {
-        if (!agent.actionSpace().equals("reference")) {
-            throw new Command.UsageException("multi-turn categories take --agent gold or reference (upstream's function-calling loop)");
+        if (!agent.actionSpace().equals("reference") && !Harness.fromValue(agent.harness()).loop()) {
+            throw new Command.UsageException("multi-turn categories take --agent gold or reference (upstream's function-calling loop), "
+                    + "loop or repl (Brokkr's agent loop; gold-loop, gold-repl), not " + agent.actionSpace());
         }
         BenchmarkProvider b = Registry.load().benchmark("bfcl-multi-turn");
         List<EnvironmentDef> envs = new ArrayList<>();

@@ -52,6 +52,23 @@ class BfclMultiTurnNotebookTest {
     }
 
     /**
+     * {@code %run} under the loop harnesses: the ground truth batched through Brokkr's loop and written as Java
+     * through the REPL (its held-out function revealed as a method at its turn) passes upstream's checker.
+     */
+    @Test
+    void runUnderTheLoopHarnesses() throws Exception {
+        session.magic("%domain load bfcl-multi-turn");
+        RunView loop = (RunView) session.magic("%run --candidate gold --task multi_turn_miss_func_0 --harness loop");
+        assertEquals(1.0, loop.reward(), loop.resultLine());
+        RunView repl = (RunView) session.magic("%run --candidate gold --task multi_turn_miss_func_0 --harness loop --action-space repl");
+        assertEquals(1.0, repl.reward(), repl.resultLine());
+        String dialogue = repl.dialogue().toString();
+        assertTrue(dialogue.contains("java_eval") && dialogue.contains("cd(map(\"folder\", \"document\"))"), dialogue);
+        assertTrue(dialogue.contains("## New functions (Java methods)\nString sort(String file_name)"), dialogue);
+        assertEquals(loop.attempt().evidence().output().get("turns"), repl.attempt().evidence().output().get("turns"));
+    }
+
+    /**
      * Checkpoints at turn boundaries: TASK@K is the world after the ground truth's first K turns; @0 is the
      * initial world; each boundary's world is the one before it plus that turn's ground-truth calls.
      */

@@ -29,6 +29,32 @@ class BfclMultiTurnRunTest {
                 "--sample", "4", "--seed", "1").out());
     }
 
+    /** The ground truth through Brokkr's loop (batched JSON tools) and through the REPL (Java) prints the reference gold's table. */
+    @Test
+    void goldThroughTheLoopHarnessesPrintsTheReferenceGoldsTable() {
+        List<String> common = List.of("--categories", "multi_turn_miss_func", "--sample", "2", "--seed", "3");
+        String reference = run("gold", common).out();
+        assertTrue(Pattern.compile("\nmulti_turn_miss_func +2 +2 +100\\.00%\n").matcher(reference).find(), reference);
+        for (String agent : List.of("gold-loop", "gold-repl")) {
+            ConformanceCommandTest.Run r = run(agent, common);
+            assertEquals(0, r.code(), r.err());
+            assertEquals(reference, r.out(), agent);
+        }
+    }
+
+    @Test
+    void theLoopAgentIsForMultiTurnCategoriesOnly() {
+        ConformanceCommandTest.Run r = BfclCommandTest.main("bfcl", "run", "--agent", "gold-loop", "--categories", "simple_python,multi_turn_base");
+        assertEquals(2, r.code(), r.err());
+        assertTrue(r.err().contains("--agent gold-loop runs multi-turn categories only"), r.err());
+    }
+
+    private static ConformanceCommandTest.Run run(String agent, List<String> rest) {
+        List<String> args = new java.util.ArrayList<>(List.of("bfcl", "run", "--agent", agent));
+        args.addAll(rest);
+        return BfclCommandTest.main(args.toArray(String[]::new));
+    }
+
     @Test
     void toolsAgentIsAUsageError() {
         BfclCommand cmd = new BfclCommand(Map.of("OPENAI_API_KEY", "not-used"));

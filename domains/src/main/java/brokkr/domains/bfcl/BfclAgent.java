@@ -14,7 +14,6 @@ import brokkr.repl.Harness;
 import brokkr.repl.JavaApi;
 import brokkr.repl.JavaRepl;
 import brokkr.sandbox.Sandbox;
-import brokkr.sandbox.SandboxConfig;
 import brokkr.sandbox.SandboxPool;
 import brokkr.value.PyDict;
 import java.util.ArrayList;
@@ -106,9 +105,7 @@ public sealed interface BfclAgent {
             List<brokkr.conversation.ToolSpec> functions = BfclHarness.tools(task, style);
             JavaApi api = JavaApi.recorders(functions);
             String prompt = replPrompt(harness, api) + (systemPrompt == null ? "" : "\n\n" + systemPrompt);
-            SandboxConfig config = new SandboxConfig(harness.heapMb(), harness.evalTimeout(), Math.max(harness.outputLimit() * 4, 65536),
-                    SandboxConfig.Isolation.detect());
-            try (Sandbox sandbox = SandboxPool.shared(config).acquire()) {
+            try (Sandbox sandbox = SandboxPool.shared(harness.sandboxConfig()).acquire()) {
                 JavaRepl repl = JavaRepl.open(sandbox, api, functions, harness.outputLimit(), STUB, recorded::add);
                 ToolExecutor executor = calls -> repl.execute(calls, null, m -> { throw new IllegalStateException("BFCL has no protocol calls"); });
                 List<Message> opening = BfclHarness.opening(task, prompt);
@@ -125,11 +122,9 @@ public sealed interface BfclAgent {
         }
 
         static String replPrompt(Harness h, JavaApi api) {
-            return "You answer by calling " + JavaRepl.TOOL + "(code) once with Java code (JShell snippets). The functions below are Java "
-                    + "methods taking one map of keyword arguments, built with map(k1, v1, ...) (and list(...) for lists), e.g. "
-                    + "f(map(\"x\", 1, \"names\", list(\"a\", \"b\"))). Every method call your code makes is one function call of your "
-                    + "answer, in order: several calls are parallel calls. Use Java literals of the parameter's type (5 for an integer, "
-                    + "5.0 for a float, \"text\", true). If no function fits the request, answer with text instead.\n\n"
+            return "You answer by calling " + JavaRepl.TOOL + "(code) once with Java code (JShell snippets). " + JavaApi.RECORDER_CALLS
+                    + " Every method call your code makes is one function call of your answer, in order: several calls are parallel calls. "
+                    + JavaApi.RECORDER_LITERALS + " If no function fits the request, answer with text instead.\n\n"
                     + "## Guidance\n" + h.replGuidance().text("") + "\n\n## Functions\n" + api.reference();
         }
     }
@@ -148,7 +143,7 @@ public sealed interface BfclAgent {
                 StringBuilder code = new StringBuilder();
                 for (PyObj call : ((PyObj.Seq) answer).items()) {
                     Map.Entry<String, PyObj> e = ((PyObj.Dict) call).entries().entrySet().iterator().next();
-                    code.append(JavaApi.javaName(e.getKey())).append('(').append(JavaApi.literal(PyObj.toJson(e.getValue()))).append(");\n");
+                    code.append(JavaApi.recorderCall(e.getKey(), (PyDict) PyObj.toJson(e.getValue()))).append(";\n");
                 }
                 return Turn.of(new Message.Assistant(null, List.of(new ToolCall("call_0", JavaRepl.TOOL, PyDict.of("code", code.toString())))));
             }

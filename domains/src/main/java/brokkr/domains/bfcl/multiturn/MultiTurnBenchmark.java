@@ -17,6 +17,7 @@ import brokkr.eval.TrustTier;
 import brokkr.eval.Verdict;
 import brokkr.eval.WorldSetup;
 import brokkr.python.PyObjects;
+import brokkr.repl.Harness;
 import brokkr.value.PyBool;
 import brokkr.value.PyDict;
 import brokkr.value.PyList;
@@ -42,6 +43,8 @@ import java.util.Optional;
  *
  * <p>Splits: {@code all}; a category, or several joined by commas; {@code smoke} = the first 2 tasks of each
  * category. Scripted candidate ({@code provider: scripted}): {@code gold} (the ground truth, one step per turn).
+ * Under {@code harness: loop} (action space {@code tools} or {@code repl}) Brokkr's agent loop plays the turns
+ * ({@link MultiTurnHarness}); the trajectory, and so the grading, is of the same shape.
  */
 public final class MultiTurnBenchmark implements BenchmarkProvider {
     static final String REVISION = "gorilla@" + BfclData.UPSTREAM_COMMIT;
@@ -164,14 +167,22 @@ public final class MultiTurnBenchmark implements BenchmarkProvider {
     @Override public Protocol protocol() {
         return ctx -> {
             MultiTurnData.Task t = task(ctx.env().taskId());
-            // Upstream's loop executes every step's calls against the backends, so it is both the reference
-            // candidate's protocol and a tool-calling loop: the notebook's %run (action space tools) runs it too.
-            if (!ctx.agent().actionSpace().equals("reference") && !ctx.agent().actionSpace().equals("tools")) {
-                throw new IllegalArgumentException("bfcl-multi-turn has no action space '" + ctx.agent().actionSpace() + "' (reference, tools)");
-            }
             ToolCompiler.Style style = ctx.agent().provider().equalsIgnoreCase("anthropic") ? ToolCompiler.Style.ANTHROPIC
                     : ToolCompiler.Style.OPENAI_COMPLETIONS;
-            MultiTurnInference.Trajectory tr = MultiTurnInference.run(t, tools(), ctx.candidate(), style, MODEL_NAME, ctx.systemPrompt());
+            Harness harness = Harness.fromValue(ctx.agent().harness());
+            String space = ctx.agent().actionSpace();
+            MultiTurnInference.Trajectory tr;
+            if (harness.loop()) {
+                tr = MultiTurnHarness.run(harness, space, t, tools(), ctx.candidate(), style, MODEL_NAME, ctx.systemPrompt());
+            } else {
+                // Upstream's loop executes every step's calls against the backends, so it is both the reference
+                // candidate's protocol and a tool-calling loop: the notebook's %run (action space tools) runs it too.
+                if (!space.equals("reference") && !space.equals("tools")) {
+                    throw new IllegalArgumentException("bfcl-multi-turn has no action space '" + space
+                            + "' under harness reference (reference, tools; repl needs harness: loop)");
+                }
+                tr = MultiTurnInference.run(t, tools(), ctx.candidate(), style, MODEL_NAME, ctx.systemPrompt());
+            }
             if (tr.failure() != null) throw tr.failure();
             ctx.world().set(stateDump(t, tr.world()));
             List<Value> turns = new ArrayList<>();

@@ -10,6 +10,8 @@ import brokkr.domains.bfcl.ToolCompiler;
 import brokkr.python.PyObjects;
 import brokkr.python.PyRepr;
 import brokkr.python.PyTuple;
+import brokkr.repl.JavaApi;
+import brokkr.repl.JavaRepl;
 import brokkr.value.PyBool;
 import brokkr.value.PyDict;
 import brokkr.value.PyFloat;
@@ -49,22 +51,112 @@ public final class MultiTurnInference {
 
     public static Trajectory run(MultiTurnData.Task task, MultiTurnTools tools, Candidate model, ToolCompiler.Style style,
                                  String modelName, String systemPrompt) {
+        return play(task, tools, style, modelName, new Upstream(model, systemPrompt));
+    }
+
+    /**
+     * What plays the steps of each turn: upstream's function-calling loop ({@link Upstream}) or a harness of
+     * Brokkr's ({@link MultiTurnHarness}); the turns, their messages, held-out functions and the trajectory are
+     * {@link #play}'s.
+     */
+    public interface Player {
+        /** The user message a held-out turn begins with, given the functions it adds (as the model is offered them). */
+        default String heldOutMessage(List<ToolSpec> added) { return ADDITIONAL_FUNCTION_PROMPT; }
+
+        /**
+         * Plays one turn: its messages join the conversation, then model steps, each step's calls made through
+         * {@code steps}, until a step has no call ({@link Steps#answered}) or {@link Steps#forceQuit}.
+         */
+        void turn(List<Message> turnMessages, List<ToolSpec> functions, Steps steps) throws InfrastructureFailure;
+
+        /** The conversation as played so far. */
+        List<Message> messages();
+    }
+
+    /**
+     * One turn's steps as the trajectory records them, executed against the world as upstream's loop executes
+     * them ({@code execute_multi_turn_func_call} of each decoded step, {@code is_evaL_run=False}), and upstream's
+     * step count: more than {@link #MAXIMUM_STEP_LIMIT} steps with calls in one turn is a force quit.
+     */
+    public static final class Steps {
+        private final TaskSetup setup;
+        private final String modelName;
+        private World world;
+        private final List<List<String>> recorded = new ArrayList<>();
+        private List<String> open;
+        private int count;
+
+        Steps(TaskSetup setup, String modelName, World world) {
+            this.setup = setup;
+            this.modelName = modelName;
+            this.world = world;
+        }
+
+        /** Executes one step's decoded calls in order; their results. */
+        public List<String> step(List<String> calls) {
+            if (open != null) throw new IllegalStateException("a step made call by call is still open");
+            recorded.add(List.copyOf(calls));
+            Executor.Execution e = Executor.execute(world, setup, modelName, false, calls);
+            world = e.world();
+            count++;
+            return e.results();
+        }
+
+        /**
+         * One call of a step whose calls come one at a time (a REPL snippet's, each needing its result before the
+         * next): executed at once; the step is recorded whole and counted at {@link #endStep}.
+         */
+        public String call(String call) {
+            if (open == null) {
+                open = new ArrayList<>();
+                recorded.add(open);
+            }
+            open.add(call);
+            Executor.Execution e = Executor.execute(world, setup, modelName, false, List.of(call));
+            world = e.world();
+            return e.results().getFirst();
+        }
+
+        /** Ends the step made call by call; a step that made no call is no step. */
+        public void endStep() {
+            if (open == null) return;
+            recorded.set(recorded.size() - 1, List.copyOf(open));
+            open = null;
+            count++;
+        }
+
+        /** A step without a call: the turn's answer. */
+        public void answered() {
+            endStep();
+            recorded.add(List.of());
+        }
+
+        /** Upstream's {@code count > MAXIMUM_STEP_LIMIT}: the turn, and the task, end here. */
+        public boolean forceQuit() { return count > MAXIMUM_STEP_LIMIT; }
+
+        List<List<String>> recorded() {
+            endStep();
+            return List.copyOf(recorded);
+        }
+    }
+
+    /** Plays {@code task} with {@code player}: per turn its user message(s), or a held-out turn's functions and message. */
+    public static Trajectory play(MultiTurnData.Task task, MultiTurnTools tools, ToolCompiler.Style style, String modelName, Player player) {
         TaskSetup setup = task.setup();
         World world = Executor.execute(World.EMPTY, setup, modelName, false, List.of()).world();
         PyList functions = tools.initial(task);
         List<ToolSpec> specs = MultiTurnTools.specs(functions, style);
-        List<Message> messages = new ArrayList<>();
-        if (systemPrompt != null) messages.add(new Message.System(systemPrompt));
         List<List<List<String>>> turns = new ArrayList<>();
         boolean forceQuit = false;
         for (int turn = 0; turn < task.question().size(); turn++) {
             List<Message> userMessages = new ArrayList<>();
             if (task.missedFunction().containsKey(turn)) {
+                PyList added = tools.added(task, turn);
                 List<Value> extended = new ArrayList<>(functions.items());
-                extended.addAll(tools.added(task, turn).items());
+                extended.addAll(added.items());
                 functions = PyList.of(extended);
                 specs = MultiTurnTools.specs(functions, style);
-                userMessages.add(new Message.User(ADDITIONAL_FUNCTION_PROMPT));
+                userMessages.add(new Message.User(player.heldOutMessage(MultiTurnTools.specs(added, style))));
             } else {
                 for (Value m : task.question().get(turn).asList()) {
                     PyDict d = m.asDict();
@@ -72,38 +164,51 @@ public final class MultiTurnInference {
                     userMessages.add(role.equals("system") ? new Message.System(content) : new Message.User(content));
                 }
             }
-            messages.addAll(userMessages);
-            List<List<String>> steps = new ArrayList<>();
-            int count = 0;
+            Steps steps = new Steps(setup, modelName, world);
+            try {
+                player.turn(userMessages, specs, steps);
+            } catch (InfrastructureFailure f) {
+                turns.add(steps.recorded());
+                return new Trajectory(turns, player.messages(), steps.world, false, f);
+            }
+            turns.add(steps.recorded());
+            world = steps.world;
+            if (steps.forceQuit()) {
+                forceQuit = true;
+                break;
+            }
+        }
+        return new Trajectory(turns, player.messages(), world, forceQuit, null);
+    }
+
+    /**
+     * Upstream's step loop ({@code inference_multi_turn_FC}): model steps over the whole conversation, each decoded
+     * and executed, its results sent back as tool messages, until a step has no call or the step limit is passed.
+     */
+    record Upstream(Candidate model, List<Message> messages) implements Player {
+        Upstream(Candidate model, String systemPrompt) {
+            this(model, new ArrayList<>());
+            if (systemPrompt != null) messages.add(new Message.System(systemPrompt));
+        }
+
+        @Override public void turn(List<Message> turnMessages, List<ToolSpec> functions, Steps steps) throws InfrastructureFailure {
+            messages.addAll(turnMessages);
             while (true) {
-                Turn reply;
-                try {
-                    reply = model.next(List.copyOf(messages), specs);
-                } catch (InfrastructureFailure f) {
-                    turns.add(steps);
-                    return new Trajectory(turns, messages, world, false, f);
-                }
-                Message.Assistant a = reply.message();
+                Message.Assistant a = model.next(List.copyOf(messages), functions).message();
                 messages.add(a);
                 List<String> decoded = decode(a);
-                steps.add(decoded);
-                if (decoded.isEmpty()) break;
-                Executor.Execution e = Executor.execute(world, setup, modelName, false, decoded);
-                world = e.world();
+                if (decoded.isEmpty()) {
+                    steps.answered();
+                    return;
+                }
+                List<String> results = steps.step(decoded);
                 for (int i = 0; i < a.toolCalls().size(); i++) {
                     ToolCall c = a.toolCalls().get(i);
-                    messages.add(new Message.Tool(c.id(), c.name(), e.results().get(i), false));
+                    messages.add(new Message.Tool(c.id(), c.name(), results.get(i), false));
                 }
-                count++;
-                if (count > MAXIMUM_STEP_LIMIT) {
-                    forceQuit = true;
-                    break;
-                }
+                if (steps.forceQuit()) return;
             }
-            turns.add(steps);
-            if (forceQuit) break;
         }
-        return new Trajectory(turns, messages, world, forceQuit, null);
     }
 
     /**
@@ -131,7 +236,10 @@ public final class MultiTurnInference {
     /**
      * The scripted reference candidate: in each turn's first step it sends the turn's ground-truth calls as
      * function calls (keyword arguments as JSON), then a text reply that ends the turn; a turn whose ground
-     * truth is empty gets the text reply at once.
+     * truth is empty gets the text reply at once. Offered only {@value JavaRepl#TOOL} (harness loop, action
+     * space repl), the turn's calls are one Java snippet of recorder method calls ({@code cd(map("folder", "document"))}).
+     * Its position is the count of user messages, so it plays the same in upstream's conversation and in a
+     * harness's working one.
      */
     public record GoldCandidate(MultiTurnData.Task task) implements Candidate {
         @Override public Turn next(List<Message> history, List<ToolSpec> tools) {
@@ -142,6 +250,17 @@ public final class MultiTurnInference {
             if (calls.isEmpty()) return Turn.of(new Message.Assistant("Nothing to do."));
             List<ToolCall> out = new ArrayList<>();
             for (int i = 0; i < calls.size(); i++) out.add(toolCall("call_" + turn + "_" + i, calls.get(i), task.involvedClasses()));
+            if (tools.size() == 1 && tools.getFirst().name().equals(JavaRepl.TOOL)) {
+                // The REPL action space (harness loop): the same calls as one snippet, one recorder method call each.
+                StringBuilder code = new StringBuilder();
+                for (ToolCall c : out) {
+                    // A function held out until a later turn is no method yet: called by name, as upstream's executor runs it.
+                    boolean heldOut = task.missedFunction().entrySet().stream().anyMatch(e -> e.getKey() > turn && e.getValue().contains(c.name()));
+                    code.append(heldOut ? "call(" + JavaApi.lit(c.name()) + ", " + JavaApi.literal(c.arguments()) + ")"
+                            : JavaApi.recorderCall(c.name(), c.arguments())).append(";\n");
+                }
+                return Turn.of(new Message.Assistant(null, List.of(new ToolCall("call_" + turn, JavaRepl.TOOL, PyDict.of("code", code.toString())))));
+            }
             return Turn.of(new Message.Assistant(null, out));
         }
 

@@ -7,7 +7,6 @@ import brokkr.repl.Harness;
 import brokkr.repl.JavaApi;
 import brokkr.repl.JavaRepl;
 import brokkr.sandbox.Sandbox;
-import brokkr.sandbox.SandboxConfig;
 import brokkr.sandbox.SandboxPool;
 import java.util.List;
 
@@ -35,8 +34,7 @@ public final class Tau2Harness {
         }
         JavaApi api = api(tools);
         String prompt = systemPrompt + "\n\n" + replPrompt(h, api);
-        SandboxConfig config = new SandboxConfig(h.heapMb(), h.evalTimeout(), Math.max(h.outputLimit() * 4, 65536), SandboxConfig.Isolation.detect());
-        Sandbox sandbox = SandboxPool.shared(config).acquire();
+        Sandbox sandbox = SandboxPool.shared(h.sandboxConfig()).acquire();
         JavaRepl repl;
         try {
             repl = JavaRepl.open(sandbox, api, tools, h.outputLimit(), null, null);
@@ -52,12 +50,7 @@ public final class Tau2Harness {
 
     /** What the REPL candidate is told beyond the domain's policy: the action space, the guidance, every tool as Java. */
     public static String replPrompt(Harness h, JavaApi api) {
-        return "# How you act\n"
-                + "You have one tool, " + JavaRepl.TOOL + "(code). It evaluates Java (JShell snippets: statements, expressions, "
-                + "method and class declarations) in a sandbox that keeps your variables, methods and classes for this "
-                + "whole conversation. It returns what the code printed and the value of the last expression (after \"=> \"), "
-                + "or the compile error or exception; output longer than " + h.outputLimit() + " characters is cut. "
-                + "Each evaluation may take at most " + h.evalTimeoutSeconds() + " s.\n"
+        return "# How you act\n" + JavaRepl.actionSpaceText(h)
                 + "The domain's tools are methods of the object `" + NAMESPACE + "`; each call is made at once, is one tool call "
                 + "of yours (writes change the database as the tool would), and returns the tool's result text exactly as the "
                 + "tool gives it (usually JSON; an error result is its text, often starting with \"Error\"). "

@@ -42,7 +42,7 @@ import org.junit.jupiter.api.io.TempDir;
  * model first sends Java that does not compile, reads the compile error as its tool result, then
  * writes the gold calls; the loop model batches the gold calls over Anthropic's wire. Both score 1.0.
  */
-class Tau2HarnessOverHttpTest {
+public class Tau2HarnessOverHttpTest {
     @TempDir Path tmp;
 
     static final String BROKEN_JAVA = "tau2.get_order_details(\"#W0000000\"";
@@ -116,7 +116,8 @@ class Tau2HarnessOverHttpTest {
         }
     }
 
-    static ModelFactory factory(String provider, Map<String, String> env) {
+    /** A model factory for {@code provider} reading its base URL and key from {@code env} (a loopback server's). */
+    public static ModelFactory factory(String provider, Map<String, String> env) {
         return new ModelFactory() {
             @Override public String provider() { return provider; }
             @Override public brokkr.conversation.Candidate create(ModelRef model) {
