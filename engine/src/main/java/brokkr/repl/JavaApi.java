@@ -156,13 +156,17 @@ public record JavaApi(String source, String reference, Map<String, String> docs)
     }
 
     /**
-     * Top-level {@code parse(text)}, {@code shape(value)} and {@code call(name, map)} (as {@link #namespace}'s), for a
-     * recorder-shaped API whose calls return real results (BFCL multi-turn) rather than a stub.
+     * Top-level {@code call(name, map)} (as {@link #namespace}'s), for a recorder-shaped API whose calls return real
+     * results (BFCL multi-turn) rather than a stub.
      */
-    public static final String RESULT_HELPERS = """
+    public static final String CALL_HELPER = """
+            String call(String name, Map<String, ?> args) { return brokkr.sandbox.SandboxBridge.call(name, new LinkedHashMap<String, Object>(args)); }
+            """;
+
+    /** {@code parse} and {@code shape}: what every repl_guidance may name (the shape guidance does), results real or not. */
+    static final String VIEW_HELPERS = """
             Object parse(String json) { return brokkr.sandbox.SandboxBridge.parse(json); }
             String shape(Object value) { return brokkr.sandbox.SandboxBridge.shape(value); }
-            String call(String name, Map<String, ?> args) { return brokkr.sandbox.SandboxBridge.call(name, new LinkedHashMap<String, Object>(args)); }
             """;
 
     /** How the model is told to call recorder methods (BFCL single- and multi-turn prompts). */
@@ -172,10 +176,13 @@ public record JavaApi(String source, String reference, Map<String, String> docs)
     /** How the model is told to write argument values of recorder methods (keyword maps carry no Java types). */
     public static final String RECORDER_LITERALS = "Use Java literals of the parameter's type (5 for an integer, 5.0 for a float, \"text\", true).";
 
-    /** Each tool a top-level method taking one map of keyword arguments, with the {@code map}/{@code list} helpers. */
+    /**
+     * Each tool a top-level method taking one map of keyword arguments, with the {@code map}/{@code list} helpers and
+     * {@code parse}/{@code shape} (BFCL single-turn: the shape guidance names {@code shape(...)}).
+     */
     public static JavaApi recorders(List<ToolSpec> tools) {
         JavaApi methods = recorderMethods(tools);
-        return new JavaApi(HELPERS + methods.source(), methods.reference(), methods.docs());
+        return new JavaApi(HELPERS + VIEW_HELPERS + methods.source(), methods.reference(), methods.docs());
     }
 
     /**

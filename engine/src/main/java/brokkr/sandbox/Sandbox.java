@@ -412,7 +412,7 @@ public final class Sandbox implements AutoCloseable {
                 "-Xmx" + config.heapMb() + "m", "-Xss1m", "-XX:MaxMetaspaceSize=192m",
                 // A sandbox JVM lives for one episode, and most of what it runs runs a few times (defining classes,
                 // reading the protocol): C1 only, at ten times the usual thresholds, leaves that interpreted and still
-                // compiles a snippet's hot loop (bench sandbox: its CPU per episode ~140 ms at the usual ones, ~110 here).
+                // compiles a snippet's hot loop (bench sandbox, alternating runs: its CPU per episode 110-120 ms at the usual ones, 90 here).
                 "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-XX:CompileThresholdScaling=10", "-XX:ActiveProcessorCount=1", "-XX:-UsePerfData",
                 "-Xlog:disable", "-Xlog:all=warning:stderr",
                 // A launch mechanism the JDK rejects: its process launcher cannot initialize, so no snippet starts a process.

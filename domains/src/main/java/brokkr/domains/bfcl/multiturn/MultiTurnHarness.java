@@ -73,7 +73,7 @@ public final class MultiTurnHarness {
     /** The REPL's API: the helpers, {@code parse}/{@code shape}, and the functions offered before any held-out turn. */
     public static JavaApi replApi(List<ToolSpec> functions) {
         JavaApi recorders = JavaApi.recorders(functions);
-        return new JavaApi(JavaApi.RESULT_HELPERS, "", Map.of()).plus(recorders);
+        return new JavaApi(JavaApi.CALL_HELPER, "", Map.of()).plus(recorders);
     }
 
     /** What the REPL candidate is told: the action space, how functions are called and answered, the guidance, every function as Java. */
