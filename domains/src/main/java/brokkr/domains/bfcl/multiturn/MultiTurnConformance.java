@@ -34,6 +34,33 @@ public final class MultiTurnConformance {
 
     /** Replays every record of {@code corpus}; prints the first difference of each mismatching record and the summary line. */
     public static Report run(MultiTurnData data, Path corpus, PrintStream out) {
+        return checkEach(data, corpus, out, (task, r) -> {
+            Replay replay = new Replay(task, r);
+            String diff;
+            try {
+                diff = replay.run();
+            } catch (RuntimeException e) {
+                diff = "internal error at " + replay.where + ": " + e;
+            }
+            return new Checked(replay.calls, diff, label(r));
+        });
+    }
+
+    /** What checking one record found: the calls it holds, its first difference (null when none) and how to name it. */
+    record Checked(long calls, String diff, String label) {}
+
+    /** The check of one record of a task whose backend classes are all available. */
+    @FunctionalInterface
+    interface RecordCheck {
+        Checked check(MultiTurnData.Task task, Corpus.Record r);
+    }
+
+    /**
+     * Every record of a multi-turn corpus through {@code check} (the replay here, the verdicts in
+     * {@link MultiTurnVerdicts}): records of tasks whose backend classes are missing are skipped and named, each
+     * mismatch is printed with its label, then the summary line.
+     */
+    static Report checkEach(MultiTurnData data, Path corpus, PrintStream out, RecordCheck check) {
         long start = System.nanoTime();
         int records = 0, mismatches = 0, skipped = 0;
         long calls = 0;
@@ -50,17 +77,11 @@ public final class MultiTurnConformance {
                 continue;
             }
             records++;
-            Replay replay = new Replay(task, r);
-            String diff;
-            try {
-                diff = replay.run();
-            } catch (RuntimeException e) {
-                diff = "internal error at " + replay.where + ": " + e;
-            }
-            calls += replay.calls;
-            if (diff != null) {
+            Checked c = check.check(task, r);
+            calls += c.calls();
+            if (c.diff() != null) {
                 mismatches++;
-                out.println(label(r) + ": " + diff);
+                out.println(c.label() + ": " + c.diff());
             }
         }
         Report rep = new Report(records, calls, mismatches, skipped, missing, System.nanoTime() - start);

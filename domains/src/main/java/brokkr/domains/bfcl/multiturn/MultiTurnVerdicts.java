@@ -14,8 +14,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
-import java.util.TreeSet;
 
 /**
  * Grades a BFCL multi-turn verdict corpus ({@code verdicts-seed*}, ../shared/conformance/bfcl/multi_turn/README.md)
@@ -39,25 +37,9 @@ public final class MultiTurnVerdicts {
     }
 
     public static MultiTurnConformance.Report run(MultiTurnData data, Path corpus, PrintStream out) {
-        long start = System.nanoTime();
-        int records = 0, mismatches = 0, skipped = 0;
-        long calls = 0;
-        Set<String> missing = new TreeSet<>();
-        for (Corpus.Line line : Corpus.lines(corpus)) {
-            Corpus.Record r = line.parse();
-            String taskId = r.string("task_id");
-            MultiTurnData.Task task = data.task(taskId);
-            if (task == null) throw r.fail("unknown task " + taskId);
-            List<String> absent = task.involvedClasses().stream().filter(c -> Backends.find(c).isEmpty()).toList();
-            if (!absent.isEmpty()) {
-                skipped++;
-                missing.addAll(absent);
-                continue;
-            }
-            records++;
+        return MultiTurnConformance.checkEach(data, corpus, out, (task, r) -> {
             PyDict v = r.value();
             Value candidate = v.get("candidate");
-            calls += countCalls(candidate);
             String diff;
             try {
                 MultiTurnChecker.Verdict verdict = MultiTurnChecker.check(task, PyObjects.fromValue(candidate), r.string("model_name"));
@@ -65,15 +47,9 @@ public final class MultiTurnVerdicts {
             } catch (RuntimeException e) {
                 diff = "internal error: " + e;
             }
-            if (diff != null) {
-                mismatches++;
-                out.println(corpus.getFileName() + ":" + r.line() + " " + taskId + " " + v.get("perturbation") + ": " + diff);
-            }
-        }
-        MultiTurnConformance.Report rep = new MultiTurnConformance.Report(records, calls, mismatches, skipped, missing, System.nanoTime() - start);
-        if (skipped > 0) out.println("skipped " + skipped + " records: backend classes not available: " + String.join(", ", missing));
-        out.println(rep.summary());
-        return rep;
+            return new MultiTurnConformance.Checked(countCalls(candidate), diff,
+                    corpus.getFileName() + ":" + r.line() + " " + r.string("task_id") + " " + v.get("perturbation"));
+        });
     }
 
     private static long countCalls(Value candidate) {
