@@ -38,6 +38,18 @@ public record Registry(Map<String, BenchmarkProvider> benchmarks, Map<String, Mo
         return new Registry(b, m);
     }
 
+    /**
+     * The registry of this process: loaded once on first use ({@link #load()}), then the same object for
+     * every face in the JVM (the CLI's commands, the kernel's session and its magics), so each provider's
+     * data is loaded and verified once per process. Entry points take it here and pass it on; nothing
+     * else calls {@link #load()}.
+     */
+    public static Registry process() { return ProcessHolder.REGISTRY; }
+
+    private static final class ProcessHolder {
+        static final Registry REGISTRY = load();
+    }
+
     public static Registry load() {
         List<BenchmarkProvider> b = new ArrayList<>();
         ServiceLoader.load(BenchmarkProvider.class).forEach(b::add);

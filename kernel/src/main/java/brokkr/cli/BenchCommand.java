@@ -1,5 +1,6 @@
 package brokkr.cli;
 
+import brokkr.command.Command;
 import brokkr.bench.KbSearchBench;
 import brokkr.bench.LoopBench;
 import brokkr.bench.MultiTurnBench;

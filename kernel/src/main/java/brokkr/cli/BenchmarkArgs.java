@@ -1,5 +1,6 @@
 package brokkr.cli;
 
+import brokkr.command.Command;
 import java.util.List;
 
 /**

@@ -1,5 +1,6 @@
 package brokkr.cli;
 
+import brokkr.command.Command;
 import brokkr.conversation.Candidate;
 import brokkr.domains.bfcl.multiturn.MultiTurnData;
 import brokkr.eval.AgentDef;

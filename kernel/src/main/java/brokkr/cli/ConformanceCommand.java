@@ -1,5 +1,6 @@
 package brokkr.cli;
 
+import brokkr.command.Command;
 import brokkr.domains.bfcl.BfclConformance;
 import brokkr.domains.conformance.Corpus;
 import brokkr.domains.bfcl.BfclData;

@@ -1,5 +1,6 @@
 package brokkr.cli;
 
+import brokkr.command.Command;
 import brokkr.data.DataFetch;
 import brokkr.data.UpstreamData;
 import brokkr.domains.bfcl.BfclData;

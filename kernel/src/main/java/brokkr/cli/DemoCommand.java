@@ -1,5 +1,6 @@
 package brokkr.cli;
 
+import brokkr.command.Command;
 import java.io.PrintStream;
 import java.util.List;
 

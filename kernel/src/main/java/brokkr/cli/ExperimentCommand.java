@@ -1,5 +1,6 @@
 package brokkr.cli;
 
+import brokkr.command.Command;
 import brokkr.eval.Report;
 import brokkr.experiment.BenchmarkReports;
 import brokkr.experiment.ExperimentQuery;

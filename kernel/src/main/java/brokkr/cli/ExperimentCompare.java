@@ -1,5 +1,6 @@
 package brokkr.cli;
 
+import brokkr.command.Command;
 import brokkr.experiment.Comparison;
 import brokkr.experiment.ExperimentQuery;
 import brokkr.experiment.ExperimentStore;

@@ -1,7 +1,8 @@
 package brokkr.cli;
 
-import brokkr.cli.Command.InputException;
-import brokkr.cli.Command.UsageException;
+import brokkr.command.Command;
+import brokkr.command.Command.InputException;
+import brokkr.command.Command.UsageException;
 import brokkr.domains.bfcl.BfclResultsExport;
 import brokkr.domains.tau2.runner.Tau2ResultsExport;
 import brokkr.domains.tau2.runner.Tau2ResultsImport;

@@ -1,7 +1,8 @@
 package brokkr.cli;
 
-import brokkr.cli.Command.InputException;
-import brokkr.cli.Command.UsageException;
+import brokkr.command.Command;
+import brokkr.command.Command.InputException;
+import brokkr.command.Command.UsageException;
 import brokkr.experiment.ExperimentStore;
 import brokkr.experiment.Regrade;
 import brokkr.experiment.Registry;

@@ -1,5 +1,6 @@
 package brokkr.cli;
 
+import brokkr.command.Command;
 import brokkr.kernel.BrokkrKernelBuilder;
 import brokkr.kernel.KernelServer;
 import brokkr.kernel.KernelSpec;

@@ -1,5 +1,8 @@
 package brokkr.cli;
 
+import brokkr.command.Command;
+import brokkr.command.CommandContext;
+import brokkr.command.CommandSet;
 import brokkr.domains.bfcl.BfclData;
 import brokkr.domains.tau2.runner.Tau2Domains;
 import java.io.IOException;
@@ -14,8 +17,8 @@ import java.util.Properties;
 import java.util.ServiceLoader;
 
 /**
- * Brokkr's command line: {@code ./brokkr COMMAND [ARGS]}. Commands register in {@link #builtins()} (and
- * through {@code ServiceLoader<Command>}). Exit status, the same for every command: 0 done, 1 a runtime
+ * Brokkr's command line: {@code ./brokkr COMMAND [ARGS]}. Commands register in {@link #builtins()} and
+ * through {@code ServiceLoader<CommandSet>} (a module's commands, made with the process's one registry). Exit status, the same for every command: 0 done, 1 a runtime
  * error (or what a command documents, e.g. conformance mismatches), 2 a usage or input error
  * ({@link Command.UsageException}), {@value #EXIT_NO_VERDICT} a run that finished with some
  * episodes or cells without a verdict.
@@ -32,10 +35,19 @@ public final class Main {
                 new BenchCommand(), new DataCommand(System.getenv()), new KernelCommand(), new ReplCommand(), new ReportCommand(), new ProbeCommand());
     }
 
-    static Map<String, Command> commands() {
+    static Map<String, Command> commands() { return commands(CommandContext.process()); }
+
+    /** The built-in commands, then those of every {@link CommandSet} service; a name taken twice is an error. */
+    static Map<String, Command> commands(CommandContext context) {
         Map<String, Command> map = new LinkedHashMap<>();
         for (Command c : builtins()) map.put(c.name(), c);
-        for (Command c : ServiceLoader.load(Command.class)) map.putIfAbsent(c.name(), c);
+        for (CommandSet set : ServiceLoader.load(CommandSet.class)) {
+            for (Command c : set.commands(context)) {
+                if (map.putIfAbsent(c.name(), c) != null) {
+                    throw new IllegalStateException("two commands named '" + c.name() + "' (the second from " + set.getClass().getName() + ")");
+                }
+            }
+        }
         return map;
     }
 

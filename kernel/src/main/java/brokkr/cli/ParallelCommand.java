@@ -1,5 +1,6 @@
 package brokkr.cli;
 
+import brokkr.command.Command;
 import brokkr.domains.synthetic.parallel.Batcher;
 import brokkr.domains.synthetic.parallel.ParallelResult;
 import brokkr.eval.Attempt;

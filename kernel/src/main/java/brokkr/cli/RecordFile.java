@@ -1,5 +1,6 @@
 package brokkr.cli;
 
+import brokkr.command.Command;
 import java.io.Closeable;
 import java.io.IOException;
 import java.io.PrintStream;

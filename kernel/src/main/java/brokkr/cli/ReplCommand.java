@@ -1,5 +1,6 @@
 package brokkr.cli;
 
+import brokkr.command.Command;
 import brokkr.kernel.CellEvaluator;
 import brokkr.kernel.CellException;
 import brokkr.kernel.JShellEvaluator;

@@ -1,5 +1,6 @@
 package brokkr.cli;
 
+import brokkr.command.Command;
 import brokkr.experiment.ExperimentStore;
 import brokkr.experiment.Registry;
 import brokkr.magics.report.ExperimentReport;

@@ -1,5 +1,6 @@
 package brokkr.cli;
 
+import brokkr.command.Command;
 import brokkr.magics.TableFormats;
 import brokkr.magics.Tables;
 import brokkr.python.PyJson;

@@ -1,5 +1,6 @@
 package brokkr.cli;
 
+import brokkr.command.Command;
 import brokkr.conversation.Candidate;
 import brokkr.domains.tau2.runner.Tau2Attempt;
 import brokkr.domains.tau2.runner.Tau2Benchmark;

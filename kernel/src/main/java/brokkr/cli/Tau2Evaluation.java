@@ -1,7 +1,8 @@
 package brokkr.cli;
 
-import brokkr.cli.Command.InputException;
-import brokkr.cli.Command.UsageException;
+import brokkr.command.Command;
+import brokkr.command.Command.InputException;
+import brokkr.command.Command.UsageException;
 import brokkr.conversation.Candidate;
 import brokkr.domains.tau2.conformance.Tau2Regrade;
 import brokkr.domains.tau2.runner.Tau2Benchmark;

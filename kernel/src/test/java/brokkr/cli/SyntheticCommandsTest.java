@@ -1,5 +1,6 @@
 package brokkr.cli;
 
+import brokkr.command.Command;
 import static org.junit.jupiter.api.Assertions.*;
 
 import brokkr.conversation.InfrastructureFailure;

@@ -1,4 +1,4 @@
-package brokkr.cli;
+package brokkr.command;
 
 import java.io.PrintStream;
 import java.util.List;
