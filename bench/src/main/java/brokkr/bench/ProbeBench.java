@@ -1,6 +1,7 @@
 package brokkr.bench;
 
 import brokkr.conversation.Candidate;
+import brokkr.experiment.StoredBranches;
 import brokkr.domains.tau2.runner.Tau2Benchmark;
 import brokkr.domains.tau2.runner.Tau2Domains;
 import brokkr.eval.AgentDef;
@@ -88,8 +89,8 @@ public final class ProbeBench {
         out.println();
         out.println("per branch (µs), from a checkpoint at customer message 1");
         double fork = best(rounds, 100_000, () -> Branches.branch(cp, Branches.Variant.SAME, 0));
-        double idle = best(rounds, 50, () -> Branches.run(Branches.branch(cp, Branches.Variant.SAME.withAgent(STOP), 0), NO_MODELS, new Evaluation.Recorder()));
-        double full = best(rounds, 50, () -> Branches.run(Branches.branch(cp, Branches.Variant.SAME, 0), NO_MODELS, new Evaluation.Recorder()));
+        double idle = best(rounds, 50, () -> StoredBranches.runUnstored(List.of(Branches.branch(cp, Branches.Variant.SAME.withAgent(STOP), 0)), NO_MODELS, 1).getFirst());
+        double full = best(rounds, 50, () -> StoredBranches.runUnstored(List.of(Branches.branch(cp, Branches.Variant.SAME, 0)), NO_MODELS, 1).getFirst());
         double whole = best(rounds, 50, () -> Evaluation.evaluate(gold, NO_MODELS, new Evaluation.Recorder()));
         out.printf(Locale.ROOT, "  fork (Branches.branch)                   %10.3f%n", fork);
         out.printf(Locale.ROOT, "  branch run, idle candidate (stop)        %10.1f%n", idle);

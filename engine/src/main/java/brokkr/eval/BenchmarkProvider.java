@@ -40,6 +40,13 @@ public interface BenchmarkProvider {
         return environment(taskId, models);
     }
 
+    /**
+     * What the benchmark offers an agent (the shape of its interaction) and the harnesses and action
+     * spaces its protocol hosts; the planner refuses any other candidate before a cell runs. By default
+     * only the reference agent with JSON tools in a sequence of user turns.
+     */
+    default AgentInterface agentInterface() { return AgentInterface.referenceTools(AgentInterface.Shape.USER_TURNS); }
+
     WorldSetup worldSetup();
 
     Protocol protocol();

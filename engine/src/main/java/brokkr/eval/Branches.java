@@ -11,10 +11,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import java.util.function.Function;
 
 /**
@@ -22,8 +18,8 @@ import java.util.function.Function;
  * {@link BenchmarkProvider#branching()}. A checkpoint runs a cell until the customer's k-th message and
  * holds it; a {@link Branch} is that checkpoint plus a variant, made in O(1) (the world and the log are
  * shared values, nothing is copied); running a branch delivers the held message and plays the episode to
- * its end on the one evaluation path ({@link Evaluation#evaluate(Evaluation.Cell, WorldSetup, Protocol,
- * Function, Evaluation.Recorder)}), so its attempt is graded like any other and carries
+ * its end on the one evaluation path (the runner evaluates a branch's {@link #cell} from its
+ * {@link #setup} with its {@link #protocol}), so its attempt is graded like any other and carries
  * {@code setup.branch = {checkpoint, at}}.
  *
  * <p>A branch is its own cell: its environment is the task's definition with the option
@@ -111,22 +107,27 @@ public final class Branches {
     }
 
     /**
-     * Runs one branch to its end and grades it: an ordinary attempt whose setup evidence carries
-     * {@code branch: {checkpoint, at}} and whose model calls begin with the checkpoint's (roles
-     * {@value Checkpoint#CALL_ROLE_PREFIX}...; the candidate's own usage stays the branch's).
+     * Where a branch's run starts: the checkpoint's world (shared, not copied) and its setup evidence with
+     * {@code branch: {checkpoint, at}}. The runner evaluates a branch's cell with this setup and
+     * {@link #protocol}, then adds the checkpoint's calls ({@link #withCheckpointCalls}): an ordinary
+     * attempt, graded by the benchmark's evaluator.
      */
-    public static Attempt run(Branch b, Function<ModelRef, Candidate> models, Evaluation.Recorder recorder) {
+    public static WorldSetup setup(Branch b) {
         Checkpoint cp = b.checkpoint();
-        Branching branching = branching(cp.cell().provider());
-        WorldSetup fromCheckpoint = (env, fork) -> {
+        return (env, fork) -> {
             fork.set(cp.world());
             return cp.setup().with(BRANCH, cp.branchEvidence());
         };
-        Attempt a = Evaluation.evaluate(cell(b), fromCheckpoint, branching.resume(cp.held()), models, recorder);
-        return withCheckpointCalls(a, cp);
     }
 
-    private static Attempt withCheckpointCalls(Attempt a, Checkpoint cp) {
+    /** How a branch's run goes on: the held message delivered, the episode played to its end. */
+    public static Protocol protocol(Branch b) { return branching(b.checkpoint().cell().provider()).resume(b.checkpoint().held()); }
+
+    /**
+     * A branch's attempt with the model calls made up to its checkpoint first (roles
+     * {@value Checkpoint#CALL_ROLE_PREFIX}...; the candidate's own usage stays the branch's).
+     */
+    public static Attempt withCheckpointCalls(Attempt a, Checkpoint cp) {
         Evidence e = a.evidence();
         List<Evidence.RecordedCall> calls = new ArrayList<>();
         for (Evidence.RecordedCall c : cp.calls()) calls.add(new Evidence.RecordedCall(Checkpoint.CALL_ROLE_PREFIX + c.role(), c.call()));
@@ -137,29 +138,6 @@ public final class Branches {
                 e.timings(), e.details());
         return new Attempt(a.id(), a.environmentId(), a.agentId(), a.repetition(), a.taskId(), a.status(), a.checks(), a.reward(),
                 a.trust(), with, a.error(), a.startedAtMillis(), a.durationMillis());
-    }
-
-    /** Runs branches concurrently ({@code parallelism} at a time), each with its own recorder; attempts in the branches' order. */
-    public static List<Attempt> runAll(List<Branch> branches, Function<ModelRef, Candidate> models, int parallelism) throws InterruptedException {
-        if (parallelism < 1) throw new IllegalArgumentException("parallelism must be at least 1");
-        try (ExecutorService pool = Executors.newFixedThreadPool(Math.min(parallelism, Math.max(1, branches.size())),
-                r -> Thread.ofPlatform().name("branch").daemon(true).unstarted(r))) {
-            List<Future<Attempt>> fs = new ArrayList<>();
-            for (Branch b : branches) fs.add(pool.submit(() -> run(b, models, new Evaluation.Recorder())));
-            List<Attempt> out = new ArrayList<>();
-            for (Future<Attempt> f : fs) out.add(get(f));
-            return out;
-        }
-    }
-
-    static <T> T get(Future<T> f) throws InterruptedException {
-        try {
-            return f.get();
-        } catch (ExecutionException e) {
-            if (e.getCause() instanceof RuntimeException re) throw re;
-            if (e.getCause() instanceof Error err) throw err;
-            throw new IllegalStateException(e.getCause());
-        }
     }
 
     static Branching branching(BenchmarkProvider p) {

@@ -1,6 +1,8 @@
 package brokkr.eval;
 
 import brokkr.conversation.Candidate;
+import java.util.List;
+import java.util.Map;
 
 /**
  * Makes a {@link Candidate} for a model of one provider ({@code openai}, {@code anthropic}, a scripted
@@ -10,5 +12,20 @@ import brokkr.conversation.Candidate;
 public interface ModelFactory {
     String provider();
 
+    /**
+     * Other provider names this factory answers to ({@code vllm}, {@code ollama}, ... for the
+     * OpenAI-compatible wire): the registry resolves them to this factory everywhere a model reference
+     * is resolved, so an alias works in an experiment file exactly as on the command line. A model
+     * reference keeps the name it was given (it is part of the candidate's identity).
+     */
+    default List<String> aliases() { return List.of(); }
+
     Candidate create(ModelRef model);
+
+    /**
+     * A candidate configured from {@code env} (keys and base URLs: the process environment, or a map a
+     * test or a command was given) instead of the process environment; by default the same as
+     * {@link #create(ModelRef)}, for factories that read no environment.
+     */
+    default Candidate create(ModelRef model, Map<String, String> env) { return create(model); }
 }

@@ -10,14 +10,14 @@ import brokkr.eval.ModelRef;
 import brokkr.eval.NextAction;
 import brokkr.value.PyInt;
 import brokkr.value.Value;
+import brokkr.run.Policy;
+import brokkr.run.RunModels;
+import brokkr.run.Runner;
+import brokkr.run.Sink;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import java.util.function.Function;
 
 /**
@@ -80,7 +80,7 @@ public final class Probes {
      * experiment naming no models defines it, the registry's models, seed 0.
      */
     public static ProbeResult probe(String domain, String task, Value recordedTrajectory, int cut, ModelRef candidate, int n) throws InterruptedException {
-        Registry registry = Registry.load();
+        Registry registry = Registry.process();
         BenchmarkProvider p = registry.benchmark(domain);
         EnvironmentDef env = p.environment(task, Map.of());
         return probe(p, decisionPoint(p, env, recordedTrajectory, cut), 0, candidate, candidate.toString(), n, 0, registryModels(registry), DEFAULT_PARALLELISM);
@@ -90,18 +90,10 @@ public final class Probes {
      * A candidate as the command line and the magics name it: {@code PROVIDER:MODEL} (split at the first
      * colon), or a bare name for one of the benchmark's scripted candidates ({@code gold}, {@code gold-50}).
      */
-    public static ModelRef candidate(String spec) {
-        if (spec == null || spec.isBlank()) throw new IllegalArgumentException("a candidate is NAME (scripted) or PROVIDER:MODEL");
-        int colon = spec.indexOf(':');
-        if (colon < 0) return new ModelRef(BenchmarkProvider.SCRIPTED, spec);
-        if (colon == 0 || colon == spec.length() - 1) throw new IllegalArgumentException("a candidate is NAME (scripted) or PROVIDER:MODEL, not '" + spec + "'");
-        return new ModelRef(spec.substring(0, colon), spec.substring(colon + 1));
-    }
+    public static ModelRef candidate(String spec) { return Planner.modelRef(spec); }
 
-    /** Models of a registry's factories, one per reference (keys and base URLs from the environment). */
-    public static Function<ModelRef, Candidate> registryModels(Registry registry) {
-        return ref -> registry.model(ref.provider()).create(ref);
-    }
+    /** Models of a registry's factories (by provider name or alias), keys and base URLs from the process environment. */
+    public static Function<ModelRef, Candidate> registryModels(Registry registry) { return registry.resolver(); }
 
     /** {@code n} samples of {@code candidate}'s answer at {@code dp}, {@code parallelism} at a time. */
     public static ProbeResult probe(BenchmarkProvider provider, DecisionPoint dp, long sourceAttempt, ModelRef candidate, String label, int n,
@@ -143,32 +135,36 @@ public final class Probes {
 
     private record Job(int candidate, int round) {}
 
+    /** Every sample of {@code jobs} through the one runner, {@code parallelism} at a time; actions in the jobs' order. */
     private static List<NextAction> runJobs(BenchmarkProvider provider, DecisionPoint dp, List<ModelRef> candidates, long seed,
                                             Function<ModelRef, Candidate> models, int parallelism, List<Job> jobs) throws InterruptedException {
-        try (ExecutorService pool = Executors.newFixedThreadPool(Math.min(parallelism, jobs.size()),
-                r -> Thread.ofPlatform().name("probe").daemon(true).unstarted(r))) {
-            List<Future<NextAction>> fs = new ArrayList<>();
-            for (Job j : jobs) {
-                fs.add(pool.submit(() -> {
+        List<brokkr.run.Job<NextAction>> samples = new ArrayList<>();
+        for (Job j : jobs) {
+            ModelRef ref = candidates.get(j.candidate());
+            samples.add(new brokkr.run.Job<>() {
+                @Override public String name() { return "probe-" + dp.env().taskId() + "-" + j.candidate() + "-" + j.round(); }
+                @Override public NextAction run(RunModels runModels) {
                     Candidate c;
                     try {
-                        c = resolve(provider, dp, candidates.get(j.candidate()), seed + j.round(), models);
+                        c = resolve(provider, dp, ref, seed + j.round(), runModels.models());
                     } catch (RuntimeException e) {
                         return NextAction.failed(e.getMessage());
                     }
-                    return dp.answer(c);
-                }));
-            }
-            List<NextAction> out = new ArrayList<>();
-            for (Future<NextAction> f : fs) {
-                try {
-                    out.add(f.get());
-                } catch (ExecutionException e) {
-                    out.add(NextAction.failed(String.valueOf(e.getCause())));
+                    try {
+                        return dp.answer(c);
+                    } catch (RuntimeException e) {
+                        return NextAction.failed(String.valueOf(e));
+                    }
                 }
-            }
-            return out;
+                @Override public NextAction failed(String error, RunModels runModels, long startedAtMillis, long durationMillis) {
+                    return NextAction.failed(error);
+                }
+            });
         }
+        Sink.Ordered<NextAction> out = Sink.memory();
+        Runner.run(samples, models, Policy.of(parallelism), out);
+        if (Thread.interrupted()) throw new InterruptedException("interrupted while sampling");
+        return out.results();
     }
 
     /** The candidate for one sample: the model with {@code seed} among its request options; scripted ones from the benchmark. */

@@ -11,6 +11,7 @@ import brokkr.value.PyFloat;
 import brokkr.value.PyInt;
 import brokkr.value.Value;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -31,7 +32,9 @@ public abstract class ProviderModels implements ModelFactory {
 
     @Override public String provider() { return provider; }
 
-    @Override public Candidate create(ModelRef model) {
+    @Override public Candidate create(ModelRef model) { return create(model, env); }
+
+    @Override public Candidate create(ModelRef model, Map<String, String> env) {
         return Providers.fromEnvironment(env, provider, model.model(), options(model));
     }
 
@@ -74,9 +77,13 @@ public abstract class ProviderModels implements ModelFactory {
         throw new IllegalArgumentException("model option " + k + " must be true or false");
     }
 
-    /** OpenAI-compatible servers: OPENAI_API_KEY, OPENAI_BASE_URL. */
+    /** OpenAI-compatible servers: OPENAI_API_KEY, OPENAI_BASE_URL; also named vllm, llamacpp, ollama, openai-compatible. */
     public static final class OpenAi extends ProviderModels {
         public OpenAi() { super("openai", System.getenv()); }
+
+        @Override public List<String> aliases() {
+            return Providers.OPENAI_COMPATIBLE.stream().filter(p -> !p.equals("openai")).toList();
+        }
     }
 
     /** Anthropic Messages: ANTHROPIC_API_KEY, ANTHROPIC_BASE_URL. */

@@ -1,6 +1,9 @@
 package brokkr.experiment;
 
+import brokkr.conversation.Candidate;
 import brokkr.eval.BenchmarkProvider;
+import brokkr.eval.ModelRef;
+import java.util.function.Function;
 import brokkr.eval.ModelFactory;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -23,6 +26,17 @@ public record Registry(Map<String, BenchmarkProvider> benchmarks, Map<String, Mo
         models = Map.copyOf(models);
     }
 
+    /**
+     * A benchmark by its name, or by the short form a family's command line accepts ({@code retail} for
+     * {@code tau2-retail}: a registered name ending in {@code -NAME}, when exactly one does).
+     */
+    public BenchmarkProvider benchmarkOrShortName(String name) {
+        BenchmarkProvider p = benchmarks.get(name);
+        if (p != null) return p;
+        List<BenchmarkProvider> matches = benchmarks.values().stream().filter(b -> b.name().endsWith("-" + name)).toList();
+        return matches.size() == 1 ? matches.getFirst() : benchmark(name);
+    }
+
     public static Registry of(List<? extends BenchmarkProvider> benchmarks, List<? extends ModelFactory> models) {
         Map<String, BenchmarkProvider> b = new LinkedHashMap<>();
         for (BenchmarkProvider p : benchmarks) {
@@ -34,6 +48,16 @@ public record Registry(Map<String, BenchmarkProvider> benchmarks, Map<String, Mo
                 throw new IllegalArgumentException("'" + BenchmarkProvider.SCRIPTED + "' names benchmarks' own scripted models; a model factory cannot take it");
             }
             if (m.putIfAbsent(f.provider(), f) != null) throw new IllegalArgumentException("two model factories for provider " + f.provider());
+        }
+        // Aliases after every own name, so a factory's own name always wins over another's alias.
+        for (ModelFactory f : models) {
+            for (String alias : f.aliases()) {
+                if (alias.equals(BenchmarkProvider.SCRIPTED)) throw new IllegalArgumentException("a model factory cannot take the alias '" + alias + "'");
+                ModelFactory other = m.putIfAbsent(alias, f);
+                if (other != null && other != f && !other.provider().equals(alias)) {
+                    throw new IllegalArgumentException("two model factories answer to provider " + alias);
+                }
+            }
         }
         return new Registry(b, m);
     }
@@ -62,7 +86,7 @@ public record Registry(Map<String, BenchmarkProvider> benchmarks, Map<String, Mo
     public Registry with(List<? extends BenchmarkProvider> more, List<? extends ModelFactory> moreModels) {
         Map<String, BenchmarkProvider> b = new LinkedHashMap<>(benchmarks);
         more.forEach(p -> b.put(p.name(), p));
-        List<ModelFactory> m = new ArrayList<>(models.values());
+        List<ModelFactory> m = new ArrayList<>(factories());
         m.removeIf(f -> moreModels.stream().anyMatch(x -> x.provider().equals(f.provider())));
         m.addAll(moreModels);
         return of(new ArrayList<>(b.values()), m);
@@ -74,9 +98,33 @@ public record Registry(Map<String, BenchmarkProvider> benchmarks, Map<String, Mo
         return p;
     }
 
+    /**
+     * The one model resolver: a model reference to a candidate of its provider's factory (by name or
+     * alias), as the factory is configured (the registered HTTP factories read keys and base URLs from
+     * the process environment). Every face resolves models here (experiment files, commands, magics,
+     * probes, regrades), so a provider name means the same everywhere.
+     */
+    public Function<ModelRef, Candidate> resolver() { return ref -> model(ref.provider()).create(ref); }
+
+    /** As {@link #resolver()}, keys and base URLs read from {@code env} (a command's environment, a test's map). */
+    public Function<ModelRef, Candidate> resolver(Map<String, String> env) {
+        Map<String, String> e = Map.copyOf(env);
+        return ref -> model(ref.provider()).create(ref, e);
+    }
+
     public ModelFactory model(String provider) {
         ModelFactory f = models.get(provider);
-        if (f == null) throw new ExperimentSpec.SpecException("unknown model provider '" + provider + "' (registered: " + String.join(", ", new TreeMap<>(models).keySet()) + ")");
+        if (f == null) {
+            throw new ExperimentSpec.SpecException("unknown model provider '" + provider + "' (registered: "
+                    + String.join(", ", factories().stream().map(ModelFactory::provider).sorted().toList()) + ")");
+        }
         return f;
+    }
+
+    /** Each model factory once (the map holds a factory under its aliases too). */
+    private List<ModelFactory> factories() {
+        List<ModelFactory> out = new ArrayList<>();
+        for (ModelFactory f : models.values()) if (out.stream().noneMatch(x -> x == f)) out.add(f);
+        return out;
     }
 }

@@ -1,6 +1,8 @@
 package brokkr.experiment;
 
 import brokkr.conversation.Candidate;
+import brokkr.run.Policy;
+import brokkr.run.Runner;
 import brokkr.conversation.InfrastructureFailure;
 import brokkr.eval.Attempt;
 import brokkr.eval.BenchmarkProvider;
@@ -35,11 +37,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import java.util.concurrent.Semaphore;
 import java.util.function.Function;
 
@@ -136,7 +133,7 @@ public final class Regrade {
     }
 
     /** Re-grades with the registry's benchmarks and model providers, {@value #DEFAULT_PARALLELISM} judge calls at once. */
-    public static Result run(Path dir, String provider, String model) { return run(dir, provider, model, Registry.load(), DEFAULT_PARALLELISM); }
+    public static Result run(Path dir, String provider, String model) { return run(dir, provider, model, Registry.process(), DEFAULT_PARALLELISM); }
 
     /**
      * Re-judges every completed attempt in {@code dir}'s store with the judge {@code provider}'s
@@ -177,7 +174,7 @@ public final class Regrade {
                 b.scripted("judge", ref, first.getValue());
                 make = env -> b.scripted("judge", ref, env);
             } else {
-                Candidate c = registry.model(ref.provider()).create(ref);
+                Candidate c = registry.resolver().apply(ref);
                 if (cached && !(c instanceof HttpProvider)) {
                     throw new IllegalArgumentException("cache: the judge " + ref + " is not an HTTP model, whose exact requests the cache is keyed by");
                 }
@@ -201,28 +198,40 @@ public final class Regrade {
                     }
                 }
             });
-            List<Future<Outcome>> futures = new ArrayList<>();
-            try (ExecutorService pool = Executors.newVirtualThreadPerTaskExecutor()) {
-                for (Attempt light : completed) {
-                    EnvironmentDef env = envs.get(light.environmentId());
-                    Cell cell = cells.get(new CellKey(light.environmentId(), light.agentId(), light.repetition()));
-                    Place place = new Place(light.id(), env.benchmark(), cell == null ? light.agentId() : cell.candidate(), light.taskId(),
-                            light.repetition() + 1);
-                    Judge judge = judges.get(env.benchmark());
-                    if (judge == null) {
-                        futures.add(CompletableFuture.completedFuture(new Outcome(place, null, null, null)));
-                        continue;
+            // Every attempt is a unit of the one runner, all at once: the limit is on judge calls at once
+            // (the semaphore, which a cache hit skips, as in a run), not on attempts being read.
+            List<Outcome> outcomes = new ArrayList<>();
+            List<brokkr.run.Job<Outcome>> jobs = new ArrayList<>();
+            List<Integer> slots = new ArrayList<>();
+            for (Attempt light : completed) {
+                EnvironmentDef env = envs.get(light.environmentId());
+                Cell cell = cells.get(new CellKey(light.environmentId(), light.agentId(), light.repetition()));
+                Place place = new Place(light.id(), env.benchmark(), cell == null ? light.agentId() : cell.candidate(), light.taskId(),
+                        light.repetition() + 1);
+                Judge judge = judges.get(env.benchmark());
+                outcomes.add(new Outcome(place, null, null, null));
+                if (judge == null) continue;
+                slots.add(outcomes.size() - 1);
+                jobs.add(new brokkr.run.Job<>() {
+                    @Override public String name() { return "regrade-" + light.id(); }
+                    @Override public Outcome run(brokkr.run.RunModels models) {
+                        return rejudge(store, run, judgeLabel, judge, calls, cache, env, place, query.attempt(light.id()).orElseThrow());
                     }
-                    futures.add(pool.submit(() -> rejudge(store, run, judgeLabel, judge, calls, cache, env, place,
-                            query.attempt(light.id()).orElseThrow())));
-                }
+                    @Override public Outcome failed(String error, brokkr.run.RunModels models, long startedAtMillis, long durationMillis) {
+                        return new Outcome(place, null, null, error);
+                    }
+                });
             }
+            brokkr.run.Sink.Ordered<Outcome> judged = brokkr.run.Sink.memory();
+            Runner.run(jobs, ref -> { throw new IllegalStateException("a regrade's judges are its own"); },
+                    Policy.of(Math.max(1, Math.min(jobs.size(), Policy.MAX_PARALLELISM))), judged);
+            if (Thread.currentThread().isInterrupted()) throw new IllegalStateException("interrupted while re-judging");
+            for (int i = 0; i < slots.size(); i++) outcomes.set(slots.get(i), judged.results().get(i));
             int rejudged = 0, without = 0, statements = 0, agreeing = 0, episodesAgreeing = 0;
             List<Failure> failures = new ArrayList<>();
             List<Disagreement> disagreements = new ArrayList<>();
             List<EpisodeChange> changes = new ArrayList<>();
-            for (Future<Outcome> f : futures) {
-                Outcome o = join(f);
+            for (Outcome o : outcomes) {
                 if (o.error() != null) {
                     failures.add(new Failure(o.place(), o.error()));
                     continue;
@@ -250,19 +259,6 @@ public final class Regrade {
 
     /** What one attempt's re-judging gave: nothing to judge (both null), a verdict, or an error. */
     private record Outcome(Place place, Attempt recorded, Rejudging.Rejudged rejudged, String error) {}
-
-    private static Outcome join(Future<Outcome> f) {
-        try {
-            return f.get();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted while re-judging", e);
-        } catch (ExecutionException e) {
-            if (e.getCause() instanceof RuntimeException re) throw re;
-            if (e.getCause() instanceof Error err) throw err;
-            throw new IllegalStateException(e.getCause());
-        }
-    }
 
     /** Judges one attempt again and commits its row (a failure's row too, with the calls made). */
     private static Outcome rejudge(ExperimentStore store, int run, String judgeLabel, Judge judge, Semaphore calls, ModelCache cache,

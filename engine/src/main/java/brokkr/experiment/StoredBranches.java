@@ -12,15 +12,14 @@ import brokkr.eval.ModelRef;
 import brokkr.experiment.ExperimentStore.Cell;
 import brokkr.experiment.ExperimentStore.CellKey;
 import brokkr.experiment.ExperimentStore.CellState;
+import brokkr.run.Plan;
+import brokkr.run.Policy;
+import brokkr.run.Runner;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import java.util.function.Function;
 
 /**
@@ -41,23 +40,26 @@ public final class StoredBranches {
     private StoredBranches() {}
 
     /**
-     * Runs {@code branches} ({@code parallelism} at a time) into the store of {@code dir} (created when
-     * absent; its run lock held meanwhile), committing each attempt as it finishes; returns the
-     * attempts, with their store ids, in the branches' order.
+     * Runs {@code branches} ({@code parallelism} at a time, through the one runner) into the store of
+     * {@code dir} (created when absent; its run lock held meanwhile), committing each attempt as it
+     * finishes; returns the attempts, with their store ids, in the branches' order.
      */
     public static List<Attempt> run(Path dir, List<Branches.Branch> branches, Function<ModelRef, Candidate> models, int parallelism)
             throws InterruptedException {
-        if (parallelism < 1) throw new IllegalArgumentException("parallelism must be at least 1");
+        Policy policy = Policy.of(parallelism);
+        Plan plan = plan(branches, models);
+        List<Plan.Unit> units = plan.units();
         try (ExperimentStore store = ExperimentStore.openForRun(dir)) {
             Map<String, EnvironmentDef> envs = new LinkedHashMap<>();
             Map<String, AgentDef> agents = new LinkedHashMap<>();
             List<Cell> cells = new ArrayList<>();
-            for (Branches.Branch b : branches) {
-                Evaluation.Cell c = Branches.cell(b);
+            for (int i = 0; i < units.size(); i++) {
+                Evaluation.Cell c = units.get(i).cell();
                 envs.putIfAbsent(c.env().id(), c.env());
                 agents.putIfAbsent(c.agent().id(), c.agent());
-                Cell cell = new Cell(key(c), label(b), c.provider().name(), c.env().taskId(), true);
+                Cell cell = StoreSink.row(units.get(i));
                 if (cells.stream().anyMatch(x -> x.key().equals(cell.key()))) {
+                    Branches.Branch b = branches.get(i);
                     throw new IllegalArgumentException("branch " + b.index() + " of checkpoint " + b.checkpoint().id() + " (" + b.variant().label()
                             + ") is named twice");
                 }
@@ -71,20 +73,33 @@ public final class StoredBranches {
                     if (a.completed()) stored.put(new CellKey(a.environmentId(), a.agentId(), a.repetition()), a);
                 }
             }
-            try (ExecutorService pool = Executors.newFixedThreadPool(Math.min(parallelism, Math.max(1, branches.size())),
-                    r -> Thread.ofPlatform().name("branch").daemon(true).unstarted(r))) {
-                List<Future<Attempt>> fs = new ArrayList<>();
-                for (int i = 0; i < branches.size(); i++) {
-                    Branches.Branch b = branches.get(i);
-                    CellKey k = cells.get(i).key();
-                    if (states.get(k).completed() > 0) fs.add(pool.submit(() -> stored.get(k)));
-                    else fs.add(pool.submit(() -> store.record(Branches.run(b, models, new Evaluation.Recorder()))));
+            List<Plan.Unit> pending = units.stream().filter(u -> states.get(StoreSink.key(u)).completed() == 0).toList();
+            Map<CellKey, Attempt> ran = new LinkedHashMap<>();
+            try (StoreSink sink = new StoreSink(store, ProgressListener.NONE)) {
+                try {
+                    Runner.run(new Plan(pending, plan.models()), policy, sink);
+                } finally {
+                    sink.close();
                 }
-                List<Attempt> out = new ArrayList<>();
-                for (Future<Attempt> f : fs) out.add(get(f));
-                return out;
+                for (Attempt a : sink.recorded()) ran.put(new CellKey(a.environmentId(), a.agentId(), a.repetition()), a);
             }
+            if (Thread.interrupted()) throw new InterruptedException("interrupted while running branches");
+            List<Attempt> out = new ArrayList<>();
+            for (Cell c : cells) out.add(stored.containsKey(c.key()) ? stored.get(c.key()) : ran.get(c.key()));
+            return out;
         }
+    }
+
+    /** Branches as a plan's cells, each under its {@link #label}: what the runner runs, stored or not. */
+    public static Plan plan(List<Branches.Branch> branches, Function<ModelRef, Candidate> models) {
+        List<Plan.Unit> units = new ArrayList<>();
+        for (Branches.Branch b : branches) units.add(Plan.Unit.of(b, label(b)));
+        return Planner.of(units, models);
+    }
+
+    /** Runs branches ({@code parallelism} at a time) without storing them; attempts in the branches' order. */
+    public static List<Attempt> runUnstored(List<Branches.Branch> branches, Function<ModelRef, Candidate> models, int parallelism) {
+        return Runner.attempts(plan(branches, models), Policy.of(parallelism));
     }
 
     /**
@@ -101,15 +116,4 @@ public final class StoredBranches {
         return sb.append(']').toString();
     }
 
-    private static CellKey key(Evaluation.Cell c) { return new CellKey(c.env().id(), c.agent().id(), c.repetition()); }
-
-    private static Attempt get(Future<Attempt> f) throws InterruptedException {
-        try {
-            return f.get();
-        } catch (ExecutionException e) {
-            if (e.getCause() instanceof RuntimeException re) throw re;
-            if (e.getCause() instanceof Error err) throw err;
-            throw new IllegalStateException(e.getCause());
-        }
-    }
 }

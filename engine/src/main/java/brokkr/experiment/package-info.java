@@ -1,10 +1,12 @@
 /**
- * Experiments: {@link brokkr.experiment.Experiments#run} evaluates tasks × candidates × repetitions
- * (an {@link brokkr.experiment.ExperimentSpec}, from JSON or YAML) on virtual threads under a global
- * parallelism limit and per-provider concurrency/rate limits, into a directory's SQLite store, written
- * by the run through {@link brokkr.experiment.ExperimentStore} and read through
+ * Experiments: {@link brokkr.experiment.Planner} turns an {@link brokkr.experiment.ExperimentSpec}
+ * (from JSON or YAML), a command's preset or a magic's arguments into a {@code brokkr.run.Plan} (the
+ * one place names become cells and model references are resolved and checked);
+ * {@link brokkr.experiment.Experiments#run} runs an experiment's plan through the one
+ * {@code brokkr.run.Runner} into a directory's SQLite store ({@link brokkr.experiment.StoreSink}),
+ * written through {@link brokkr.experiment.ExperimentStore} and read through
  * {@link brokkr.experiment.ExperimentQuery}; a {@link brokkr.experiment.ProgressListener} hears of each
- * committed attempt and a {@link brokkr.experiment.Cancellation} stops a run half-way. Re-running resumes (completed cells are skipped, infrastructure failures retried
+ * committed attempt and a {@code brokkr.run.Cancellation} stops a run half-way. Re-running resumes (completed cells are skipped, infrastructure failures retried
  * up to a limit, changed definitions are new cells). {@link brokkr.experiment.Scorecard} computes
  * average reward and upstream tau2's pass^k ({@link brokkr.experiment.PassHatK}) with per-task and
  * per-check breakdowns and what an episode costs each candidate ({@link brokkr.experiment.EpisodeCost}:

@@ -58,13 +58,13 @@ public final class AttemptsListingBench {
     /** A store whose attempts carry a 30-message transcript and 10 model calls each, all distinct text. */
     static void build(Path dir, int n) {
         var spec = ExperimentTest.spec("all", n / 10, 1, 0, List.of(ExperimentTest.candidate("gold", "gold", null)));
-        var plan = Experiments.plan(spec, ExperimentTest.registry(10, new QuizBench.Models()));
+        var plan = Planner.plan(spec, ExperimentTest.registry(10, new QuizBench.Models())).units();
         try (ExperimentStore store = ExperimentStore.openForRun(dir)) {
             store.register(spec.name(), spec.toJson(), plan.stream().map(p -> p.cell().env()).distinct().toList(),
-                    List.of(plan.getFirst().cell().agent()), plan.stream().map(Experiments.Planned::row).toList());
+                    List.of(plan.getFirst().cell().agent()), plan.stream().map(StoreSink::row).toList());
             List<ExperimentStore.Prepared> batch = new ArrayList<>();
             for (int i = 0; i < plan.size(); i++) {
-                var row = plan.get(i).row();
+                var row = StoreSink.row(plan.get(i));
                 List<Value> transcript = new ArrayList<>();
                 for (int m = 0; m < 30; m++) transcript.add(PyDict.of("role", m % 2 == 0 ? "user" : "assistant", "content", "attempt " + i + " message " + m + " " + "lorem ipsum ".repeat(25)));
                 List<Evidence.RecordedCall> calls = new ArrayList<>();

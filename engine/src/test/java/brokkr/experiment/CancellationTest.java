@@ -1,5 +1,6 @@
 package brokkr.experiment;
 
+import brokkr.run.Cancellation;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;

@@ -76,14 +76,14 @@ class EvidenceCodecTest {
     @Test void theStoreKeepsEachLongAnswerOnceAcrossAttempts() throws Exception {
         Path dir = tmp.resolve("x");
         var spec = ExperimentTest.spec("all", 3, 1, 0, List.of(ExperimentTest.candidate("gold", "gold", null)));
-        var plan = Experiments.plan(spec, ExperimentTest.registry(1, new QuizBench.Models()));
+        var plan = Planner.plan(spec, ExperimentTest.registry(1, new QuizBench.Models())).units();
         String text = answer(400_000, 3);
         long[] ids = new long[3];
         try (ExperimentStore store = ExperimentStore.openForRun(dir)) {
             store.register(spec.name(), spec.toJson(), List.of(plan.getFirst().cell().env()), List.of(plan.getFirst().cell().agent()),
-                    plan.stream().map(Experiments.Planned::row).toList());
+                    plan.stream().map(StoreSink::row).toList());
             for (int r = 0; r < 3; r++) {
-                var row = plan.get(r).row();
+                var row = StoreSink.row(plan.get(r));
                 ids[r] = store.record(new Attempt(0, row.key().environmentId(), row.key().agentId(), r, row.taskId(), Attempt.Status.COMPLETED,
                         List.of(new Check("correct", true)), 1.0, TrustTier.DETERMINISTIC, evidence(text), null, 0, 1)).id();
             }

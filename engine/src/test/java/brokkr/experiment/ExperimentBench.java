@@ -59,7 +59,7 @@ public final class ExperimentBench {
                     i + 1, r.cells(), r.completed(), parallelism, latencyMs, wall, r.cellsWall().toNanos() / 1e9, ideal, wall / ideal,
                     r.cellsWall().toNanos() / 1e9 / ideal, r.meanSerializeMillis(), r.meanCommitMillis(), r.commits(), dbBytes / 1024);
             long p0 = System.nanoTime();
-            Experiments.plan(spec, registry);
+            Planner.plan(spec, registry).units();
             long p1 = System.nanoTime();
             Experiments.scorecard(dir);
             long p2 = System.nanoTime();

@@ -44,12 +44,12 @@ class ExperimentQueryTest {
         try (ExperimentStore store = ExperimentStore.openForRun(dir)) {
             assertEquals(List.of(), store.query().cells());
             var spec = ExperimentTest.spec("all", 1, 1, 0, List.of(ExperimentTest.candidate("gold", "gold", null)));
-            var plan = Experiments.plan(spec, ExperimentTest.registry(1, new QuizBench.Models()));
+            var plan = Planner.plan(spec, ExperimentTest.registry(1, new QuizBench.Models())).units();
             store.register("w", spec.toJson(), List.of(plan.getFirst().cell().env()), List.of(plan.getFirst().cell().agent()),
-                    List.of(plan.getFirst().row()));
-            assertEquals(List.of(plan.getFirst().row()), store.query().cells());
+                    List.of(StoreSink.row(plan.getFirst())));
+            assertEquals(List.of(StoreSink.row(plan.getFirst())), store.query().cells());
             try (ExperimentQuery beside = ExperimentQuery.open(dir)) {
-                assertEquals(List.of(plan.getFirst().row()), beside.cells()); // a second connection, beside the writer
+                assertEquals(List.of(StoreSink.row(plan.getFirst())), beside.cells()); // a second connection, beside the writer
             }
             store.query().close(); // the writer's own query leaves its connection open
             assertEquals(1, store.query().cells().size());

@@ -367,7 +367,7 @@ class ExperimentTest {
                     model: gold
                     system_prompt_file: prompt.txt
                     options: {temperature: 0.0}
-                  - {id: stop, provider: fake, model: stop, action_space: repl}
+                  - {id: stop, provider: fake, model: stop, action_space: tools}
                 repetitions: 3
                 parallelism: 5
                 providers:
@@ -381,7 +381,7 @@ class ExperimentTest {
         Files.writeString(json, """
                 {"name": "quiz-cmp", "domains": [{"name": "quiz", "tasks": ["q0", "q1"]}],
                  "candidates": [{"id": "gold", "provider": "fake", "model": "gold", "system_prompt": "Be brief.", "options": {"temperature": 0.0}},
-                                {"id": "stop", "provider": "fake", "model": "stop", "action_space": "repl"}],
+                                {"id": "stop", "provider": "fake", "model": "stop", "action_space": "tools"}],
                  "repetitions": 3, "parallelism": 5, "providers": {"fake": {"concurrency": 2, "rate_per_second": 10}},
                  "models": {"judge": {"provider": "fake", "model": "gold"}}, "max_infra_retries": 2, "cell_timeout_seconds": 60,
                  "progress": false}
@@ -391,7 +391,7 @@ class ExperimentTest {
         assertEquals(3, a.repetitions());
         assertEquals(new ExperimentSpec.ProviderLimit(2, 10), a.providerLimits().get("fake"));
         assertEquals("Be brief.", a.candidates().get(0).systemPrompt());
-        assertEquals("repl", a.candidates().get(1).actionSpace());
+        assertEquals("tools", a.candidates().get(1).actionSpace()); // quiz hosts no REPL: a repl candidate is refused (PlannerTest)
         assertEquals(new ModelRef("fake", "gold"), a.models().get("judge"));
 
         var r = Experiments.run(a, tmp.resolve("run"), registry(2, new QuizBench.Models()));

@@ -1,6 +1,7 @@
 package brokkr.cli;
 
 import static org.junit.jupiter.api.Assertions.*;
+import brokkr.experiment.Planner;
 
 import brokkr.value.Json;
 import brokkr.value.PyDict;
@@ -293,7 +294,7 @@ class Tau2CommandTest {
                 judge: {provider: vllm, model: m-judge, options: {temperature: 0.0}}
                 repetitions: 2
                 """);
-        var plan = brokkr.experiment.Experiments.plan(brokkr.experiment.ExperimentSpec.read(file), registry);
+        var plan = Planner.plan(brokkr.experiment.ExperimentSpec.read(file), registry).units();
         assertEquals(4, plan.size());
         List<String> presetCells = new ArrayList<>(), experimentCells = new ArrayList<>();
         for (var env : preset.environments()) for (int r = 0; r < a.trials(); r++) presetCells.add(env.id() + " " + preset.agent().id() + " " + r);

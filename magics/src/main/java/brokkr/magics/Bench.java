@@ -10,7 +10,12 @@ import brokkr.eval.Evaluation;
 import brokkr.eval.Exploration;
 import brokkr.eval.ModelRef;
 import brokkr.eval.ToolWorld;
+import brokkr.experiment.ExperimentSpec;
+import brokkr.experiment.Planner;
 import brokkr.experiment.Registry;
+import brokkr.run.Policy;
+import brokkr.run.Runner;
+import brokkr.value.PyDict;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -46,7 +51,7 @@ public record Bench(BenchmarkProvider provider, Exploration exploration) {
     public List<String> candidates() { return exploration.candidates(); }
 
     /**
-     * One episode of a scripted candidate on a task: {@link Evaluation#evaluate} of the cell (task,
+     * One episode of a scripted candidate on a task: the cell run by the one runner (task,
      * {@code provider: scripted, model: candidate}, repetition 0) with the task's environment as an
      * experiment that names no models defines it, read back through the domain's exploration.
      */
@@ -55,11 +60,15 @@ public record Bench(BenchmarkProvider provider, Exploration exploration) {
     }
 
     /**
-     * A single run, checked and ready: the cell, the models it calls (made once, from the registry's
-     * factories: keys and base URLs come from the environment) and the candidate's label.
-     * @param usesModels whether any role is played by a model rather than the domain's scripted ones
+     * A single run, checked and ready: its plan (one cell; the models it calls made once, by the
+     * registry's one resolver: keys and base URLs come from the environment) and the candidate's label.
      */
-    public record Plan(Evaluation.Cell cell, Map<ModelRef, Candidate> models, Registry registry, String candidate, boolean usesModels) {}
+    public record Plan(brokkr.run.Plan plan, String candidate) {
+        public Evaluation.Cell cell() { return plan.units().getFirst().cell(); }
+
+        /** Whether any role is played by a model rather than the domain's scripted ones. */
+        public boolean usesModels() { return plan.usesModels(); }
+    }
 
     /**
      * Checks a run's arguments and makes its models. {@code candidate} is a scripted candidate's name or
@@ -71,7 +80,10 @@ public record Bench(BenchmarkProvider provider, Exploration exploration) {
         return plan(candidate, taskId, roles, registry, Harness.DEFAULT_REFERENCE, ACTION_SPACE);
     }
 
-    /** As above, the candidate driven by {@code harness} in {@code actionSpace} (e.g. Brokkr's loop with the Java REPL). */
+    /**
+     * As above, the candidate driven by {@code harness} in {@code actionSpace} (e.g. Brokkr's loop with the
+     * Java REPL), planned by the one planner: a harness the domain does not host is refused, naming those it does.
+     */
     public Plan plan(String candidate, String taskId, Map<String, String> roles, Registry registry, Harness harness, String actionSpace) {
         List<String> offered = candidates();
         ModelRef agent = modelRef("--candidate", candidate);
@@ -108,36 +120,26 @@ public record Bench(BenchmarkProvider provider, Exploration exploration) {
             }
         }
         usage(() -> exploration.task(taskId));
-        EnvironmentDef env = usage(() -> provider.environment(taskId, given));
-        Map<ModelRef, Candidate> models = new ConcurrentHashMap<>();
-        List<ModelRef> refs = new ArrayList<>(given.values());
-        refs.add(agent);
-        for (ModelRef ref : refs) {
-            if (ref.provider().equals(BenchmarkProvider.SCRIPTED) || models.containsKey(ref)) continue;
-            if (!registry.models().containsKey(ref.provider())) {
-                throw new MagicUsageException("unknown model provider '" + ref.provider() + "' (registered: "
-                        + String.join(", ", new TreeSet<>(registry.models().keySet())) + ")");
-            }
-            models.put(ref, usage(() -> registry.model(ref.provider()).create(ref)));
-        }
-        AgentDef agentDef = AgentDef.of(agent, actionSpace, null).withHarness(harness.toValue());
-        return new Plan(new Evaluation.Cell(provider, env, agentDef, null, 0), models, registry, candidate, !models.isEmpty());
+        ExperimentSpec.CandidateSpec c = new ExperimentSpec.CandidateSpec(candidate, agent, actionSpace, null, harness);
+        return new Plan(usage(() -> Planner.cells(provider, List.of(taskId), given, PyDict.empty(), List.of(c), 1,
+                registry.resolver())), candidate);
     }
 
     /**
-     * Runs a plan on the one evaluation path; {@code onModelCall} hears of each call to one of its
-     * models as it starts (the live display counts them). A protocol may ask for a planned model with
-     * options of its own (tau2's per-trial seed): that variant is made by the same factory.
+     * Runs a plan through the one runner; {@code onModelCall} hears of each call to one of its models as
+     * it starts (the live display counts them). A protocol may ask for a planned model with options of
+     * its own (tau2's per-trial seed): that variant is made by the same resolver.
      */
     public RunView run(Plan plan, Runnable onModelCall) {
-        Function<ModelRef, Candidate> models = ref -> {
-            Candidate c = plan.models().computeIfAbsent(ref, r -> plan.registry().model(r.provider()).create(r));
+        Function<ModelRef, Candidate> planned = plan.plan().models();
+        brokkr.run.Plan counted = new brokkr.run.Plan(plan.plan().units(), ref -> {
+            Candidate c = planned.apply(ref);
             return (history, tools) -> {
                 onModelCall.run();
                 return c.next(history, tools);
             };
-        };
-        Attempt a = Evaluation.evaluate(plan.cell(), models, new Evaluation.Recorder());
+        });
+        Attempt a = Runner.attempts(counted, Policy.of(1)).getFirst();
         return RunView.of(name(), plan.candidate(), a, a.completed() ? exploration.report(a) : null);
     }
 

@@ -1,8 +1,9 @@
 package brokkr.magics;
 
 import brokkr.eval.Attempt;
+import brokkr.experiment.Planner;
 import brokkr.experiment.BenchmarkReports;
-import brokkr.experiment.Cancellation;
+import brokkr.run.Cancellation;
 import brokkr.experiment.ExperimentQuery;
 import brokkr.experiment.ExperimentSpec;
 import brokkr.experiment.ExperimentStore;
@@ -146,7 +147,7 @@ public final class ExperimentMagics implements MagicExtension {
         ExperimentSpec quiet = spec.withProgress(false);
         int total;
         try {
-            total = Experiments.plan(quiet, Registry.load()).size();
+            total = Planner.plan(quiet, Registry.load()).units().size();
         } catch (ExperimentSpec.SpecException e) {
             throw new MagicUsageException(e.getMessage());
         }

@@ -7,7 +7,6 @@ import brokkr.eval.BenchmarkProvider;
 import brokkr.eval.Branches;
 import brokkr.eval.Checkpoint;
 import brokkr.eval.DecisionPoint;
-import brokkr.eval.Evaluation;
 import brokkr.eval.ModelRef;
 import brokkr.eval.NextAction;
 import brokkr.eval.Transcripts;
@@ -16,6 +15,8 @@ import brokkr.experiment.ExperimentStore;
 import brokkr.experiment.ProbeResult;
 import brokkr.experiment.ProbeStore;
 import brokkr.experiment.Probes;
+import brokkr.run.Policy;
+import brokkr.run.Runner;
 import brokkr.experiment.Registry;
 import brokkr.experiment.StoredBranches;
 import brokkr.value.Value;
@@ -179,7 +180,7 @@ public final class ProbeMagics implements MagicExtension {
         if (b.candidates().isEmpty() && recordedBy == null) throw new MagicUsageException(b.name() + " offers no scripted candidate to record a run: probe a store's attempt");
         String by = recordedBy != null ? recordedBy : b.candidates().getFirst();
         Bench.Plan plan = b.plan(by, task, Map.of(), Benches.registry());
-        Attempt a = Evaluation.evaluate(plan.cell(), models(plan.registry()), new Evaluation.Recorder());
+        Attempt a = Runner.attempts(plan.plan(), Policy.of(1)).getFirst();
         if (a.evidence().transcript().isNone()) throw new MagicUsageException("the run of " + by + " on task " + task + " left no transcript: " + a.error());
         return a;
     }
@@ -357,7 +358,7 @@ public final class ProbeMagics implements MagicExtension {
         String c = candidate != null ? candidate : b.candidates().isEmpty() ? null : b.candidates().getFirst();
         if (c == null) throw new MagicUsageException("--candidate C is required: " + b.name() + " offers no scripted candidate");
         Bench.Plan plan = b.plan(c, task, roles, Benches.registry());
-        Checkpoint cp = usage(() -> Branches.checkpoint(plan.cell(), at, models(plan.registry())));
+        Checkpoint cp = usage(() -> Branches.checkpoint(plan.cell(), at, plan.plan().models()));
         Held h = held(s);
         String name;
         synchronized (h) {
@@ -416,7 +417,7 @@ public final class ProbeMagics implements MagicExtension {
         }
         Function<ModelRef, Candidate> models = models(Benches.registry());
         List<Branches.Branch> all = planned.values().stream().flatMap(List::stream).toList();
-        List<Attempt> attempts = dir == null ? usage(() -> Branches.runAll(all, models, parallelism))
+        List<Attempt> attempts = dir == null ? usage(() -> StoredBranches.runUnstored(all, models, parallelism))
                 : usage(() -> StoredBranches.run(dir, all, models, parallelism));
         Map<String, List<Attempt>> results;
         synchronized (h) {

@@ -1,6 +1,7 @@
 package brokkr.domains.tau2.runner;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import brokkr.experiment.StoredBranches;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -67,8 +68,8 @@ class Tau2BranchingTest {
         assertEquals(2, held.size());
         assertTrue(held.getLast() instanceof Tau2Message.User);
 
-        Attempt gold = Branches.run(Branches.branch(cp, Branches.Variant.SAME, 0), NO_MODELS, new Evaluation.Recorder());
-        Attempt idle = Branches.run(Branches.branch(cp, Branches.Variant.SAME.withAgent(STOP), 0), NO_MODELS, new Evaluation.Recorder());
+        Attempt gold = StoredBranches.runUnstored(List.of(Branches.branch(cp, Branches.Variant.SAME, 0)), NO_MODELS, 1).getFirst();
+        Attempt idle = StoredBranches.runUnstored(List.of(Branches.branch(cp, Branches.Variant.SAME.withAgent(STOP), 0)), NO_MODELS, 1).getFirst();
         assertTrue(gold.completed(), String.valueOf(gold.error()));
         assertEquals(1.0, gold.reward());
         assertTrue(idle.completed(), String.valueOf(idle.error()));
@@ -92,9 +93,9 @@ class Tau2BranchingTest {
         String before = hash(cp.world());
         List<Branches.Branch> branches = new ArrayList<>();
         for (int i = 0; i < 8; i++) branches.add(Branches.branch(cp, i % 2 == 0 ? Branches.Variant.SAME : Branches.Variant.SAME.withAgent(STOP), i));
-        List<Attempt> together = Branches.runAll(branches, NO_MODELS, 8);
+        List<Attempt> together = StoredBranches.runUnstored(branches, NO_MODELS, 8);
         for (int i = 0; i < 8; i++) {
-            Attempt alone = Branches.run(branches.get(i), NO_MODELS, new Evaluation.Recorder());
+            Attempt alone = StoredBranches.runUnstored(List.of(branches.get(i)), NO_MODELS, 1).getFirst();
             Attempt a = together.get(i);
             assertEquals(i % 2 == 0 ? 1.0 : 0.0, a.reward(), "branch " + i);
             assertEquals(alone.reward(), a.reward());
@@ -109,8 +110,8 @@ class Tau2BranchingTest {
         Tau2Benchmark retail = Tau2Domains.benchmark("retail");
         Checkpoint cp = Branches.checkpoint(cell(retail, task(retail, false), GOLD), 1, NO_MODELS);
         String atCheckpoint = hash(cp.world());
-        Attempt writer = Branches.run(Branches.branch(cp, Branches.Variant.SAME, 0), NO_MODELS, new Evaluation.Recorder());
-        Attempt idle = Branches.run(Branches.branch(cp, Branches.Variant.SAME.withAgent(STOP), 1), NO_MODELS, new Evaluation.Recorder());
+        Attempt writer = StoredBranches.runUnstored(List.of(Branches.branch(cp, Branches.Variant.SAME, 0)), NO_MODELS, 1).getFirst();
+        Attempt idle = StoredBranches.runUnstored(List.of(Branches.branch(cp, Branches.Variant.SAME.withAgent(STOP), 1)), NO_MODELS, 1).getFirst();
         // the gold branch changed its DB; the idle one, run after it, still sees the checkpoint's world
         assertNotEquals(atCheckpoint, writer.evidence().finalWorldSha256());
         assertEquals(atCheckpoint, idle.evidence().finalWorldSha256());

@@ -1,4 +1,4 @@
-package brokkr.experiment;
+package brokkr.run;
 
 import brokkr.conversation.Candidate;
 import java.util.concurrent.Semaphore;
@@ -7,17 +7,22 @@ import java.util.concurrent.locks.ReentrantLock;
 /**
  * A model provider's limits over the whole experiment: at most {@code concurrency} calls at once
  * (0 = unlimited) and at most {@code ratePerSecond} call starts per second (0 = unlimited), shared by
- * the candidates, user simulators and judges of every cell that use the provider.
+ * the candidates, user simulators and judges of every unit of a run that use the provider.
  */
 final class ProviderGate {
+    /** No limit: calls pass straight through. */
+    static final ProviderGate NONE = new ProviderGate(0, 0);
+
     private final Semaphore permits;
     private final long intervalNanos;
     private final ReentrantLock lock = new ReentrantLock();
     private long nextStart = System.nanoTime();
 
-    ProviderGate(ExperimentSpec.ProviderLimit limit) {
-        this.permits = limit == null || limit.concurrency() <= 0 ? null : new Semaphore(limit.concurrency(), true);
-        this.intervalNanos = limit == null || limit.ratePerSecond() <= 0 ? 0 : (long) (1e9 / limit.ratePerSecond());
+    ProviderGate(Policy.Limit limit) { this(limit == null ? 0 : limit.concurrency(), limit == null ? 0 : limit.ratePerSecond()); }
+
+    private ProviderGate(int concurrency, double ratePerSecond) {
+        this.permits = concurrency <= 0 ? null : new Semaphore(concurrency, true);
+        this.intervalNanos = ratePerSecond <= 0 ? 0 : (long) (1e9 / ratePerSecond);
     }
 
     Candidate wrap(Candidate c) {

@@ -1,0 +1,171 @@
+package brokkr.experiment;
+
+import brokkr.conversation.Candidate;
+import brokkr.eval.AgentDef;
+import brokkr.eval.AgentInterface;
+import brokkr.eval.BenchmarkProvider;
+import brokkr.eval.EnvironmentDef;
+import brokkr.eval.Evaluation;
+import brokkr.eval.Evidence;
+import brokkr.eval.ModelRef;
+import brokkr.experiment.ExperimentSpec.CandidateSpec;
+import brokkr.experiment.ExperimentSpec.SpecException;
+import brokkr.provider.HttpProvider;
+import brokkr.repl.Harness;
+import brokkr.run.Plan;
+import brokkr.value.PyDict;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Function;
+
+/**
+ * The one planner: every face turns what it was asked (an experiment file, a command's preset, a
+ * magic's arguments) into a {@link Plan} here, so every face parses {@code PROVIDER:MODEL} alike,
+ * resolves providers and their aliases through the registry alike ({@link Registry#models}), and
+ * refuses alike, before any cell runs: an unknown domain, split or task, an unknown or unconfigured
+ * model provider, a scripted model its benchmark does not know, a harness or action space the domain
+ * does not host, a cache over a model whose requests it cannot key by.
+ */
+public final class Planner {
+    private Planner() {}
+
+    /** An experiment's cells, with models from the registry's factories as they are configured. */
+    public static Plan plan(ExperimentSpec spec, Registry registry) { return plan(spec, registry, registry.resolver()); }
+
+    /**
+     * The cells of a spec in order (domain, task, candidate, repetition), definitions resolved by the
+     * providers, checked, models opened by {@code models} (the registry's resolver, with a command's environment). A provider's refusal (unknown split or task, a model role it needs but the spec
+     * lacks) and a cell named twice are {@link SpecException}s.
+     */
+    public static Plan plan(ExperimentSpec spec, Registry registry, Function<ModelRef, Candidate> models) {
+        List<Plan.Unit> units = new ArrayList<>();
+        Set<List<Object>> seen = new HashSet<>();
+        for (ExperimentSpec.DomainSpec d : spec.domains()) {
+            BenchmarkProvider provider = registry.benchmark(d.name());
+            List<String> tasks;
+            try {
+                tasks = d.split() != null ? provider.tasks(d.split()) : d.taskIds();
+            } catch (IllegalArgumentException e) {
+                throw new SpecException("domain " + d.name() + ": " + e.getMessage());
+            }
+            for (CandidateSpec c : spec.candidates()) checkHarness(provider, c);
+            for (String task : tasks) {
+                EnvironmentDef env = environment(provider, task, spec.models(), d.options());
+                for (CandidateSpec c : spec.candidates()) {
+                    AgentDef agent = c.agentDef();
+                    for (int r = 0; r < spec.repetitions(); r++) {
+                        if (!seen.add(List.of(env.id(), agent.id(), r))) {
+                            throw new SpecException("domain " + d.name() + ", task " + task + " is named twice");
+                        }
+                        units.add(new Plan.Unit(new Evaluation.Cell(provider, env, agent, c.systemPrompt(), r), c.label()));
+                    }
+                }
+            }
+        }
+        return checked(units, models, spec.cache());
+    }
+
+    /**
+     * A command's or a magic's cells: {@code tasks} of the benchmark {@code domain} (by name, or a
+     * family's short form) × {@code candidates} × {@code repetitions}, with models for the other roles
+     * and benchmark options, models from the registry configured from {@code env}.
+     */
+    public static Plan cells(Registry registry, Map<String, String> env, String domain, List<String> tasks, Map<String, ModelRef> roles,
+                             PyDict options, List<CandidateSpec> candidates, int repetitions) {
+        return cells(registry.benchmarkOrShortName(domain), tasks, roles, options, candidates, repetitions, registry.resolver(env));
+    }
+
+    /** As above, for a provider in hand and the models of {@code models} (a test's, a command's own). */
+    public static Plan cells(BenchmarkProvider provider, List<String> tasks, Map<String, ModelRef> roles, PyDict options,
+                             List<CandidateSpec> candidates, int repetitions, Function<ModelRef, Candidate> models) {
+        if (repetitions < 1) throw new SpecException("repetitions must be at least 1, not " + repetitions);
+        for (CandidateSpec c : candidates) checkHarness(provider, c);
+        List<Plan.Unit> units = new ArrayList<>();
+        for (String task : tasks) {
+            EnvironmentDef env = environment(provider, task, roles, options);
+            for (CandidateSpec c : candidates) {
+                for (int r = 0; r < repetitions; r++) {
+                    units.add(new Plan.Unit(new Evaluation.Cell(provider, env, c.agentDef(), c.systemPrompt(), r), c.label()));
+                }
+            }
+        }
+        return checked(units, models, ExperimentSpec.CacheSpec.NONE);
+    }
+
+    /** Units already made (branches of a checkpoint, a probe's record), checked as a plan's are. */
+    public static Plan of(List<Plan.Unit> units, Function<ModelRef, Candidate> models) {
+        for (Plan.Unit u : units) checkHarness(u.cell().provider(), u.cell().agent(), u.candidate());
+        return checked(units, models, ExperimentSpec.CacheSpec.NONE);
+    }
+
+    /**
+     * A model as the command line and the magics name one: {@code PROVIDER:MODEL} (split at the first
+     * colon), or a bare name for one of the benchmark's scripted models ({@code gold}, {@code gold-50}).
+     */
+    public static ModelRef modelRef(String spec) {
+        if (spec == null || spec.isBlank()) throw new IllegalArgumentException("a candidate is NAME (scripted) or PROVIDER:MODEL");
+        int colon = spec.indexOf(':');
+        if (colon < 0) return new ModelRef(BenchmarkProvider.SCRIPTED, spec);
+        if (colon == 0 || colon == spec.length() - 1) throw new IllegalArgumentException("a candidate is NAME (scripted) or PROVIDER:MODEL, not '" + spec + "'");
+        return new ModelRef(spec.substring(0, colon), spec.substring(colon + 1));
+    }
+
+    /** Refuses a candidate whose harness and action space its benchmark does not host, naming what it does. */
+    public static void checkHarness(BenchmarkProvider provider, CandidateSpec c) {
+        checkHarness(provider, c.agentDef(), c.label());
+    }
+
+    static void checkHarness(BenchmarkProvider provider, AgentDef agent, String label) {
+        String harness = Harness.fromValue(agent.harness()).kind();
+        AgentInterface offered = provider.agentInterface();
+        if (!offered.supports(harness, agent.actionSpace())) {
+            throw new SpecException("domain " + provider.name() + ": candidate " + label + " asks for harness " + harness + " with action space "
+                    + agent.actionSpace() + ", which " + provider.name() + " does not support (supported: " + offered.described() + ")");
+        }
+    }
+
+    private static EnvironmentDef environment(BenchmarkProvider provider, String task, Map<String, ModelRef> roles, PyDict options) {
+        try {
+            return provider.environment(task, roles, options);
+        } catch (IllegalArgumentException e) {
+            throw new SpecException("domain " + provider.name() + ", task " + task + ": " + e.getMessage());
+        }
+    }
+
+    /**
+     * The plan, its models opened and checked once each: an unknown or unconfigured provider and a
+     * scripted model the benchmark does not know (asked once per benchmark, role and model, for the
+     * first task that uses it) fail here; the candidates opened here are the ones the run uses.
+     */
+    private static Plan checked(List<Plan.Unit> units, Function<ModelRef, Candidate> factory, ExperimentSpec.CacheSpec cache) {
+        Map<ModelRef, Candidate> open = new ConcurrentHashMap<>();
+        Function<ModelRef, Candidate> models = ref -> open.computeIfAbsent(ref, factory);
+        Set<List<Object>> checked = new HashSet<>();
+        for (Plan.Unit u : units) {
+            Map<String, ModelRef> roles = new LinkedHashMap<>(u.cell().env().models());
+            roles.put(Evidence.AGENT, u.cell().agent().modelRef());
+            BenchmarkProvider provider = u.cell().provider();
+            roles.forEach((role, ref) -> {
+                if (!ref.provider().equals(BenchmarkProvider.SCRIPTED)) {
+                    Candidate c = models.apply(ref);
+                    if (cache.covers(role, u.candidate()) && !(c instanceof HttpProvider)) {
+                        throw new SpecException("cache: the " + role + " model " + ref + " of candidate " + u.candidate()
+                                + " is not an HTTP model, whose exact requests the cache is keyed by");
+                    }
+                } else if (checked.add(List.of(provider.name(), role, ref))) {
+                    try {
+                        provider.scripted(role, ref, u.cell().env());
+                    } catch (IllegalArgumentException e) {
+                        throw new SpecException("domain " + provider.name() + ": " + e.getMessage());
+                    }
+                }
+            });
+        }
+        return new Plan(units, models);
+    }
+}
