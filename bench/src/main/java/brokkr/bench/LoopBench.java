@@ -9,6 +9,10 @@ import brokkr.eval.AgentDef;
 import brokkr.eval.Attempt;
 import brokkr.eval.BenchmarkProvider;
 import brokkr.eval.Evaluation;
+import brokkr.experiment.Planner;
+import brokkr.run.Plan;
+import brokkr.run.Policy;
+import brokkr.run.Runner;
 import brokkr.eval.ModelRef;
 import com.sun.management.ThreadMXBean;
 import java.io.PrintStream;
@@ -26,7 +30,7 @@ import java.util.function.Supplier;
 /**
  * {@code ./brokkr bench loop}: how pointer chasing scales with depth, in time and memory, for the
  * scripted ideal follower (no model, no wire): the agent loop alone ({@link PointerChasing#play}, what
- * {@code ./brokkr loop N} runs) and the whole evaluation path ({@link Evaluation#evaluate} of a
+ * {@code ./brokkr loop N} runs) and the whole evaluation path (the runner's {@link Evaluation#evaluate} of a
  * {@link LoopBenchmark} cell: world setup and hash, protocol, transcript data, grading, evidence),
  * which the benchmark's task ids cap at {@value #EVALUATION_CAP}. Each depth runs in this JVM after
  * a warm-up; the table shows the best of a few runs' wall time, time per hop (flat when the cost is
@@ -74,7 +78,7 @@ public final class LoopBench {
         out.println("agent loop: PointerChasing.play, scripted ideal follower (./brokkr loop N)");
         table(out, depths, maxSeconds, LoopBench::play);
         out.println();
-        out.println("evaluation path: Evaluation.evaluate of a loop cell, scripted ideal (task ids go up to " + EVALUATION_CAP + ")");
+        out.println("evaluation path: a loop cell through the runner (Evaluation.evaluate), scripted ideal (task ids go up to " + EVALUATION_CAP + ")");
         List<Integer> capped = new ArrayList<>(depths.stream().filter(d -> d <= EVALUATION_CAP).toList());
         if (depths.stream().anyMatch(d -> d > EVALUATION_CAP) && !capped.contains(EVALUATION_CAP)) capped.add(EVALUATION_CAP);
         table(out, capped, maxSeconds, LoopBench::evaluation);
@@ -95,8 +99,9 @@ public final class LoopBench {
         BenchmarkProvider loop = new LoopBenchmark();
         var cell = new Evaluation.Cell(loop, loop.environment(Integer.toString(depth), Map.of()),
                 AgentDef.of(new ModelRef(BenchmarkProvider.SCRIPTED, "ideal"), "tools", null), null, 0);
+        Plan plan = Planner.of(List.of(new Plan.Unit(cell, "ideal")), ref -> { throw new IllegalStateException("no models here"); });
         return () -> {
-            Attempt a = Evaluation.evaluate(cell, ref -> { throw new IllegalStateException("no models here"); }, new Evaluation.Recorder());
+            Attempt a = Runner.attempts(plan, Policy.of(1)).getFirst();
             if (a.reward() != 1.0) throw new IllegalStateException("the ideal follower failed depth " + depth + ": " + a.error());
             return a;
         };

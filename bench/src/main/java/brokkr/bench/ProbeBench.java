@@ -11,6 +11,10 @@ import brokkr.eval.Checkpoint;
 import brokkr.eval.DecisionPoint;
 import brokkr.eval.EnvironmentDef;
 import brokkr.eval.Evaluation;
+import brokkr.experiment.Planner;
+import brokkr.run.Plan;
+import brokkr.run.Policy;
+import brokkr.run.Runner;
 import brokkr.eval.ModelRef;
 import brokkr.experiment.ProbeResult;
 import brokkr.experiment.Probes;
@@ -67,7 +71,8 @@ public final class ProbeBench {
         if (task == null) task = firstTaskWithGold(b);
         EnvironmentDef env = b.environment(task, Map.of());
         Evaluation.Cell gold = new Evaluation.Cell(b, env, AgentDef.of(GOLD, "tools", null), null, 0);
-        Attempt record = Evaluation.evaluate(gold, NO_MODELS, new Evaluation.Recorder());
+        Plan goldPlan = Planner.of(List.of(new Plan.Unit(gold, "gold")), NO_MODELS);
+        Attempt record = Runner.attempts(goldPlan, Policy.of(1)).getFirst();
         Value transcript = record.evidence().transcript();
         int last = lastCut(b, env, transcript);
         out.printf(Locale.ROOT, "tau2-%s task %s, gold record of %d messages, cuts 1..%d; scripted candidates; best of %d rounds%n%n",
@@ -91,11 +96,11 @@ public final class ProbeBench {
         double fork = best(rounds, 100_000, () -> Branches.branch(cp, Branches.Variant.SAME, 0));
         double idle = best(rounds, 50, () -> StoredBranches.runUnstored(List.of(Branches.branch(cp, Branches.Variant.SAME.withAgent(STOP), 0)), NO_MODELS, 1).getFirst());
         double full = best(rounds, 50, () -> StoredBranches.runUnstored(List.of(Branches.branch(cp, Branches.Variant.SAME, 0)), NO_MODELS, 1).getFirst());
-        double whole = best(rounds, 50, () -> Evaluation.evaluate(gold, NO_MODELS, new Evaluation.Recorder()));
+        double whole = best(rounds, 50, () -> Runner.attempts(goldPlan, Policy.of(1)).getFirst());
         out.printf(Locale.ROOT, "  fork (Branches.branch)                   %10.3f%n", fork);
         out.printf(Locale.ROOT, "  branch run, idle candidate (stop)        %10.1f%n", idle);
         out.printf(Locale.ROOT, "  branch run, gold continuation            %10.1f%n", full);
-        out.printf(Locale.ROOT, "  whole gold episode (Evaluation.evaluate) %10.1f%n", whole);
+        out.printf(Locale.ROOT, "  whole gold episode (through the runner)  %10.1f%n", whole);
 
         out.println();
         // One world: the domain's db.json freshly parsed where it has one; else (telecom's TOML worlds) a deep copy

@@ -93,7 +93,7 @@ public final class Experiments {
     static Result run(ExperimentSpec spec, Path dir, Registry registry, ProgressListener progress, Cancellation cancellation,
                       Function<Attempt, Prepared> prepare) {
         long t0 = System.nanoTime();
-        Plan plan = Planner.plan(spec, registry);
+        Plan plan = Planner.open(Planner.plan(spec, registry), spec.cache());
         Runner.Outcome outcome;
         Result result;
         int recordedCompleted, recordedFailed, notRecorded;

@@ -27,9 +27,10 @@ import java.util.function.Function;
  * The one planner: every face turns what it was asked (an experiment file, a command's preset, a
  * magic's arguments) into a {@link Plan} here, so every face parses {@code PROVIDER:MODEL} alike,
  * resolves providers and their aliases through the registry alike ({@link Registry#models}), and
- * refuses alike, before any cell runs: an unknown domain, split or task, an unknown or unconfigured
- * model provider, a scripted model its benchmark does not know, a harness or action space the domain
- * does not host, a cache over a model whose requests it cannot key by.
+ * refuses alike, before any cell runs: an unknown domain, split or task, an unknown model provider, a
+ * scripted model its benchmark does not know, a harness or action space the domain does not host;
+ * {@link #open} then opens the models (an unconfigured provider, a cache over a model whose requests it
+ * cannot key by fail there).
  */
 public final class Planner {
     private Planner() {}
@@ -67,7 +68,7 @@ public final class Planner {
                 }
             }
         }
-        return checked(units, models, spec.cache());
+        return checked(units, models, registry);
     }
 
     /**
@@ -77,12 +78,18 @@ public final class Planner {
      */
     public static Plan cells(Registry registry, Map<String, String> env, String domain, List<String> tasks, Map<String, ModelRef> roles,
                              PyDict options, List<CandidateSpec> candidates, int repetitions) {
-        return cells(registry.benchmarkOrShortName(domain), tasks, roles, options, candidates, repetitions, registry.resolver(env));
+        return cells(registry.benchmarkOrShortName(domain), tasks, roles, options, candidates, repetitions, registry.resolver(env), registry);
     }
 
     /** As above, for a provider in hand and the models of {@code models} (a test's, a command's own). */
     public static Plan cells(BenchmarkProvider provider, List<String> tasks, Map<String, ModelRef> roles, PyDict options,
                              List<CandidateSpec> candidates, int repetitions, Function<ModelRef, Candidate> models) {
+        return cells(provider, tasks, roles, options, candidates, repetitions, models, null);
+    }
+
+    /** As above, every provider checked against {@code registry} (when not null). */
+    public static Plan cells(BenchmarkProvider provider, List<String> tasks, Map<String, ModelRef> roles, PyDict options,
+                             List<CandidateSpec> candidates, int repetitions, Function<ModelRef, Candidate> models, Registry registry) {
         if (repetitions < 1) throw new SpecException("repetitions must be at least 1, not " + repetitions);
         for (CandidateSpec c : candidates) checkHarness(provider, c);
         List<Plan.Unit> units = new ArrayList<>();
@@ -94,13 +101,13 @@ public final class Planner {
                 }
             }
         }
-        return checked(units, models, ExperimentSpec.CacheSpec.NONE);
+        return checked(units, models, registry);
     }
 
     /** Units already made (branches of a checkpoint, a probe's record), checked as a plan's are. */
     public static Plan of(List<Plan.Unit> units, Function<ModelRef, Candidate> models) {
         for (Plan.Unit u : units) checkHarness(u.cell().provider(), u.cell().agent(), u.candidate());
-        return checked(units, models, ExperimentSpec.CacheSpec.NONE);
+        return checked(units, models, null);
     }
 
     /**
@@ -138,25 +145,20 @@ public final class Planner {
     }
 
     /**
-     * The plan, its models opened and checked once each: an unknown or unconfigured provider and a
-     * scripted model the benchmark does not know (asked once per benchmark, role and model, for the
-     * first task that uses it) fail here; the candidates opened here are the ones the run uses.
+     * The plan, checked: every non-scripted model's provider is one the registry knows (by name or
+     * alias; none is checked when the models are a caller's own: {@code registry} null), and every
+     * scripted model is one its benchmark knows (asked once per benchmark, role and model, for the
+     * first task that uses it). Models are opened on first use, each once ({@link #open} opens them all).
      */
-    private static Plan checked(List<Plan.Unit> units, Function<ModelRef, Candidate> factory, ExperimentSpec.CacheSpec cache) {
+    private static Plan checked(List<Plan.Unit> units, Function<ModelRef, Candidate> factory, Registry registry) {
         Map<ModelRef, Candidate> open = new ConcurrentHashMap<>();
         Function<ModelRef, Candidate> models = ref -> open.computeIfAbsent(ref, factory);
         Set<List<Object>> checked = new HashSet<>();
         for (Plan.Unit u : units) {
-            Map<String, ModelRef> roles = new LinkedHashMap<>(u.cell().env().models());
-            roles.put(Evidence.AGENT, u.cell().agent().modelRef());
             BenchmarkProvider provider = u.cell().provider();
-            roles.forEach((role, ref) -> {
+            forEachRole(u, (role, ref) -> {
                 if (!ref.provider().equals(BenchmarkProvider.SCRIPTED)) {
-                    Candidate c = models.apply(ref);
-                    if (cache.covers(role, u.candidate()) && !(c instanceof HttpProvider)) {
-                        throw new SpecException("cache: the " + role + " model " + ref + " of candidate " + u.candidate()
-                                + " is not an HTTP model, whose exact requests the cache is keyed by");
-                    }
+                    if (registry != null) registry.model(ref.provider());
                 } else if (checked.add(List.of(provider.name(), role, ref))) {
                     try {
                         provider.scripted(role, ref, u.cell().env());
@@ -167,5 +169,30 @@ public final class Planner {
             });
         }
         return new Plan(units, models);
+    }
+
+    /**
+     * Opens every model the plan calls, once each, before any cell runs: an unconfigured provider (a
+     * missing key) fails here, not in every cell; and a {@code cache} over a model whose exact requests
+     * it cannot key by (not an HTTP model) is refused.
+     */
+    public static Plan open(Plan plan, ExperimentSpec.CacheSpec cache) {
+        for (Plan.Unit u : plan.units()) {
+            forEachRole(u, (role, ref) -> {
+                if (ref.provider().equals(BenchmarkProvider.SCRIPTED)) return;
+                Candidate c = plan.models().apply(ref);
+                if (cache.covers(role, u.candidate()) && !(c instanceof HttpProvider)) {
+                    throw new SpecException("cache: the " + role + " model " + ref + " of candidate " + u.candidate()
+                            + " is not an HTTP model, whose exact requests the cache is keyed by");
+                }
+            });
+        }
+        return plan;
+    }
+
+    private static void forEachRole(Plan.Unit u, java.util.function.BiConsumer<String, ModelRef> each) {
+        Map<String, ModelRef> roles = new LinkedHashMap<>(u.cell().env().models());
+        roles.put(Evidence.AGENT, u.cell().agent().modelRef());
+        roles.forEach(each);
     }
 }

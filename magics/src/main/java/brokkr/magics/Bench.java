@@ -121,8 +121,8 @@ public record Bench(BenchmarkProvider provider, Exploration exploration) {
         }
         usage(() -> exploration.task(taskId));
         ExperimentSpec.CandidateSpec c = new ExperimentSpec.CandidateSpec(candidate, agent, actionSpace, null, harness);
-        return new Plan(usage(() -> Planner.cells(provider, List.of(taskId), given, PyDict.empty(), List.of(c), 1,
-                registry.resolver())), candidate);
+        return new Plan(usage(() -> Planner.open(Planner.cells(provider, List.of(taskId), given, PyDict.empty(), List.of(c), 1,
+                registry.resolver(), registry), ExperimentSpec.CacheSpec.NONE)), candidate);
     }
 
     /**

@@ -2,6 +2,7 @@ package brokkr.domains.bfcl;
 
 import brokkr.conversation.Candidate;
 import brokkr.eval.Attempt;
+import brokkr.eval.AgentInterface;
 import brokkr.eval.BenchmarkProvider;
 import brokkr.eval.Check;
 import brokkr.eval.EnvironmentDef;
@@ -169,6 +170,14 @@ public final class BfclBenchmark implements BenchmarkProvider {
 
     static ToolCompiler.Style style(String provider) {
         return provider.equalsIgnoreCase("anthropic") ? ToolCompiler.Style.ANTHROPIC : ToolCompiler.Style.OPENAI_COMPLETIONS;
+    }
+
+    /**
+     * One model step answers a task: upstream's own request ({@code reference}) or the JSON tools, or
+     * Brokkr's loop with the tools or the Java REPL.
+     */
+    @Override public AgentInterface agentInterface() {
+        return AgentInterface.referenceAndLoop(AgentInterface.Shape.ONE_STEP, List.of("reference", "tools"));
     }
 
     @Override public Protocol protocol() {

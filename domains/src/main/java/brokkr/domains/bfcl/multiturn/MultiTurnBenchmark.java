@@ -3,6 +3,7 @@ package brokkr.domains.bfcl.multiturn;
 import brokkr.conversation.Candidate;
 import brokkr.domains.bfcl.BfclData;
 import brokkr.domains.bfcl.ToolCompiler;
+import brokkr.eval.AgentInterface;
 import brokkr.eval.BenchmarkProvider;
 import brokkr.eval.Check;
 import brokkr.eval.EnvironmentDef;
@@ -162,6 +163,11 @@ public final class MultiTurnBenchmark implements BenchmarkProvider {
             fork.set(stateDump(t, w));
             return PyDict.of("initial_state_sha", stateShas(t, w));
         };
+    }
+
+    /** Upstream's fixed user turns; upstream's loop (as reference or tools), or Brokkr's loop with tools or the Java REPL. */
+    @Override public AgentInterface agentInterface() {
+        return AgentInterface.referenceAndLoop(AgentInterface.Shape.USER_TURNS, List.of("reference", "tools"));
     }
 
     @Override public Protocol protocol() {

@@ -15,6 +15,7 @@ import brokkr.conversation.Turn;
 import brokkr.conversation.Message;
 import brokkr.data.UpstreamData;
 import brokkr.eval.AgentDef;
+import brokkr.eval.AgentInterface;
 import brokkr.eval.BenchmarkProvider;
 import brokkr.eval.Branching;
 import brokkr.eval.Check;
@@ -452,6 +453,11 @@ public abstract class Tau2Benchmark implements BenchmarkProvider {
         Worlds initial = env.initialWorld(task);
         return new Sides(d, task, env, agent, user, episodeOptions(opts), seed, decode(ctx.world().get(), initial), harness,
                 harnessed.resources(), modelSteps, requestChars);
+    }
+
+    /** A conversation with the simulated customer; the reference agent with tools, or Brokkr's loop with tools or the Java REPL. */
+    @Override public AgentInterface agentInterface() {
+        return AgentInterface.referenceAndLoop(AgentInterface.Shape.CONVERSATION, List.of("tools"));
     }
 
     @Override public Protocol protocol() {
