@@ -1,5 +1,7 @@
 package brokkr.magics;
 
+import brokkr.render.JsonText;
+
 import brokkr.python.PyJson;
 import tech.tablesaw.api.StringColumn;
 import tech.tablesaw.api.Table;

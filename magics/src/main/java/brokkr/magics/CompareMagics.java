@@ -1,5 +1,8 @@
 package brokkr.magics;
 
+import brokkr.render.chart.Charts;
+import brokkr.render.experiment.ComparisonTables;
+
 import brokkr.experiment.Comparison;
 import brokkr.experiment.ExperimentQuery;
 import brokkr.experiment.ExperimentStore;
@@ -34,9 +37,9 @@ public final class CompareMagics implements MagicExtension {
 
     /** The comparison's tables, notes and charts (one per benchmark); text and HTML with the charts inline. */
     public record CompareView(List<Comparison> comparisons) implements Rich {
-        public Table metrics() { return ComparisonTables.metrics(comparisons); }
-        public Table tasks() { return ComparisonTables.tasks(comparisons); }
-        public Table unmatched() { return ComparisonTables.unmatched(comparisons); }
+        public Table metrics() { return TablesawTables.tablesaw(ComparisonTables.metrics(comparisons)); }
+        public Table tasks() { return TablesawTables.tablesaw(ComparisonTables.tasks(comparisons)); }
+        public Table unmatched() { return TablesawTables.tablesaw(ComparisonTables.unmatched(comparisons)); }
         public List<CategoryChart> charts() { return comparisons.stream().map(Charts::taskDifferences).toList(); }
 
         @Override public String text() { return ComparisonTables.text(comparisons); }

@@ -1,5 +1,7 @@
 package brokkr.magics;
 
+import brokkr.render.chart.Charts;
+
 import brokkr.eval.Attempt;
 import brokkr.experiment.BenchmarkReports;
 import brokkr.experiment.Cancellation;

@@ -1,5 +1,7 @@
 package brokkr.magics;
 
+import brokkr.render.chart.ProbeCharts;
+
 import brokkr.conversation.Candidate;
 import brokkr.conversation.Message;
 import brokkr.eval.Attempt;

@@ -1,17 +1,13 @@
 package brokkr.magics;
 
+import brokkr.render.chart.ChartImages;
+
 import org.dflib.jjava.jupyter.kernel.display.RenderContext;
 import org.dflib.jjava.jupyter.kernel.display.Renderer;
 import org.dflib.jjava.jupyter.kernel.display.mime.MIMEType;
-import org.knowm.xchart.BitmapEncoder;
-import org.knowm.xchart.VectorGraphicsEncoder;
 import org.knowm.xchart.internal.chartpart.Chart;
 import tech.tablesaw.api.Table;
 
-import java.io.ByteArrayOutputStream;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.util.Base64;
 
 /**
@@ -20,7 +16,7 @@ import java.util.Base64;
  * <ul>
  *   <li>Tablesaw {@link Table}s → {@code text/html} and {@code text/plain};</li>
  *   <li>XChart charts → {@code image/png} and {@code image/svg+xml} (XChart's own
- *       {@link VectorGraphicsEncoder}, i.e. VectorGraphics2D);</li>
+ *       {@link ChartImages}: VectorGraphics2D);</li>
  *   <li>agent {@link brokkr.agent.Transcript}s (as {@link TranscriptView}) and {@link Rich} values (summaries,
  *       tasks, tool calls, runs with their transcripts) → {@code text/html},
  *       {@code text/markdown} when they have it, and {@code text/plain}.</li>
@@ -96,30 +92,11 @@ public final class Rendering {
         ctx.renderIfRequested(MIMEType.TEXT_PLAIN, () -> c.getClass().getSimpleName() + " \"" + c.getTitle() + "\"");
     }
 
-    @SuppressWarnings({"rawtypes", "unchecked"})
-    public static byte[] png(Chart c) {
-        try {
-            return BitmapEncoder.getBitmapBytes(c, BitmapEncoder.BitmapFormat.PNG);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-    }
-
-    /**
-     * The chart as an SVG element, without the XML declaration and DOCTYPE VectorGraphics2D writes
-     * before it: inline SVG (notebook outputs, HTML pages) is an element, and nbconvert's HTML export
-     * (lxml) rejects a string that declares an encoding.
-     */
+    /** The chart as PNG ({@link ChartImages#png}). */
     @SuppressWarnings("rawtypes")
-    public static String svg(Chart c) {
-        try {
-            ByteArrayOutputStream out = new ByteArrayOutputStream();
-            VectorGraphicsEncoder.saveVectorGraphic(c, out, VectorGraphicsEncoder.VectorGraphicsFormat.SVG);
-            String doc = out.toString(StandardCharsets.UTF_8);
-            int root = doc.indexOf("<svg");
-            return root < 0 ? doc : doc.substring(root);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-    }
+    public static byte[] png(Chart c) { return ChartImages.png(c); }
+
+    /** The chart as an SVG element ({@link ChartImages#svg}). */
+    @SuppressWarnings("rawtypes")
+    public static String svg(Chart c) { return ChartImages.svg(c); }
 }

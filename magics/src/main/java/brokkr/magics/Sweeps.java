@@ -1,5 +1,7 @@
 package brokkr.magics;
 
+import brokkr.render.chart.Charts;
+
 import org.knowm.xchart.XYChart;
 import tech.tablesaw.api.DoubleColumn;
 import tech.tablesaw.api.IntColumn;

@@ -1,5 +1,7 @@
 package brokkr.magics;
 
+import brokkr.render.JsonText;
+
 import brokkr.agent.Transcript;
 import brokkr.conversation.Message;
 

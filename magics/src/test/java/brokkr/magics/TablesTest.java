@@ -1,5 +1,8 @@
 package brokkr.magics;
 
+import brokkr.render.JsonText;
+import brokkr.render.Numbers;
+
 import org.junit.jupiter.api.Test;
 import tech.tablesaw.api.DoubleColumn;
 import tech.tablesaw.api.LongColumn;

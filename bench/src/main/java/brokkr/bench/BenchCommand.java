@@ -1,13 +1,6 @@
-package brokkr.cli;
+package brokkr.bench;
 
 import brokkr.command.Command;
-import brokkr.bench.KbSearchBench;
-import brokkr.bench.LoopBench;
-import brokkr.bench.MultiTurnBench;
-import brokkr.bench.ProbeBench;
-import brokkr.bench.ReplayBench;
-import brokkr.bench.SandboxBench;
-import brokkr.bench.WorldBench;
 import brokkr.domains.conformance.Corpus;
 import brokkr.domains.tau2.runner.Tau2Domains;
 import java.io.PrintStream;

@@ -1,10 +1,7 @@
-package brokkr.cli;
+package brokkr.kernel;
 
+import brokkr.cli.ErrorMessages;
 import brokkr.command.Command;
-import brokkr.kernel.CellEvaluator;
-import brokkr.kernel.CellException;
-import brokkr.kernel.JShellEvaluator;
-import brokkr.kernel.ReadableValues;
 import brokkr.magics.Display;
 import brokkr.magics.MagicCompletion;
 import brokkr.magics.Session;
@@ -67,7 +64,7 @@ public record ReplCommand(Map<String, String> env) implements Command {
     }
 
     /** The history file: under the per-user cache directory Brokkr uses ({@code -Dbrokkr.cache.dir}, {@code $XDG_CACHE_HOME/brokkr}, {@code ~/.cache/brokkr}). */
-    static Path defaultHistory(Map<String, String> env) {
+    public static Path defaultHistory(Map<String, String> env) {
         String dir = System.getProperty("brokkr.cache.dir");
         if (dir != null && !dir.isBlank()) return Path.of(dir, "repl-history");
         String xdg = env.get("XDG_CACHE_HOME");

@@ -1,9 +1,6 @@
-package brokkr.cli;
+package brokkr.kernel;
 
 import brokkr.command.Command;
-import brokkr.kernel.BrokkrKernelBuilder;
-import brokkr.kernel.KernelServer;
-import brokkr.kernel.KernelSpec;
 import org.dflib.jjava.jupyter.kernel.KernelConnectionProperties;
 
 import java.io.PrintStream;

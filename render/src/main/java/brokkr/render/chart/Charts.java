@@ -1,4 +1,7 @@
-package brokkr.magics;
+package brokkr.render.chart;
+
+import brokkr.render.Numbers;
+import brokkr.render.experiment.ScorecardTables;
 
 import brokkr.experiment.Comparison;
 import brokkr.experiment.Scorecard;
@@ -42,7 +45,7 @@ public final class Charts {
     public static final int HEIGHT = 520;
 
     /** Okabe and Ito's colour-blind-safe palette (without its yellow, too pale on white). */
-    static final Color[] COLORS = {new Color(0x0072B2), new Color(0xD55E00), new Color(0x009E73), new Color(0xCC79A7),
+    public static final Color[] COLORS = {new Color(0x0072B2), new Color(0xD55E00), new Color(0x009E73), new Color(0xCC79A7),
             new Color(0x56B4E9), new Color(0xE69F00), new Color(0x000000)};
     /**
      * Open markers, each series' smaller than the one before and of another shape: where two series
@@ -169,7 +172,7 @@ public final class Charts {
      * pass^k against k, one curve per benchmark and candidate, titled with the experiment's name and
      * how much it rests on ({@code "loop-passk: pass^k by candidate (5 tasks, 4 trials)"}), each point
      * with its 95% interval over tasks as an error bar (the interval the statistics table marks to read:
-     * {@link ExperimentTables#readInterval}). Candidates' points are set a little apart along k so that
+     * {@link ScorecardTables#readInterval}). Candidates' points are set a little apart along k so that
      * bars of equal values do not hide each other.
      */
     public static XYChart passK(String experiment, Scorecard sc) {
@@ -198,7 +201,7 @@ public final class Charts {
             List<Estimate> est = r.passHatKEstimates();
             List<Estimate.Interval> wilson = r.passHatKWilson();
             for (int i = 0; i < est.size(); i++) {
-                Estimate.Interval iv = ExperimentTables.readInterval(est.get(i), wilson.get(i));
+                Estimate.Interval iv = ScorecardTables.readInterval(est.get(i), wilson.get(i));
                 if (iv.defined() && iv.high() > iv.low()) errorBar(chart, "95% " + c + "/" + i, xsOf.get(c)[i], iv, COLORS[c % COLORS.length]);
             }
         }

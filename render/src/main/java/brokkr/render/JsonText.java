@@ -1,4 +1,4 @@
-package brokkr.magics;
+package brokkr.render;
 
 import brokkr.python.PyJson;
 import brokkr.value.Json;
@@ -14,7 +14,7 @@ public final class JsonText {
     private JsonText() {}
 
     /** Lines up to which folded JSON starts open. */
-    static final int OPEN_LINES = 12;
+    public static final int OPEN_LINES = 12;
 
     /** The text indented (two spaces, non-ASCII kept) when it is a JSON object or array; null otherwise. */
     public static String pretty(String text) {
@@ -28,15 +28,15 @@ public final class JsonText {
      */
     public static String html(String text) {
         Value v = parse(text);
-        if (v == null) return "<pre class=\"brokkr-text\" style=\"white-space:pre-wrap;margin:0\">" + Tables.esc(text) + "</pre>";
+        if (v == null) return "<pre class=\"brokkr-text\" style=\"white-space:pre-wrap;margin:0\">" + Html.esc(text) + "</pre>";
         String pretty = PyJson.dumps(v, PyJson.DumpOptions.DEFAULT.withIndent(2).withEnsureAscii(false));
         long lines = pretty.lines().count();
-        return "<details class=\"brokkr-json\"" + (lines <= OPEN_LINES ? " open" : "") + "><summary>" + Tables.esc(shape(v)) + "</summary>"
-                + "<pre style=\"white-space:pre-wrap;margin:0\">" + Tables.esc(pretty) + "</pre></details>";
+        return "<details class=\"brokkr-json\"" + (lines <= OPEN_LINES ? " open" : "") + "><summary>" + Html.esc(shape(v)) + "</summary>"
+                + "<pre style=\"white-space:pre-wrap;margin:0\">" + Html.esc(pretty) + "</pre></details>";
     }
 
     /** {@code "JSON object: order_id, status, items"} or {@code "JSON array of 3"}. */
-    static String shape(Value v) {
+    public static String shape(Value v) {
         if (v instanceof PyDict d) {
             String keys = String.join(", ", d.keys());
             return "JSON object: " + (keys.length() > 80 ? keys.substring(0, 77) + "..." : keys);

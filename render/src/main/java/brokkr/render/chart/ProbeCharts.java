@@ -1,4 +1,4 @@
-package brokkr.magics;
+package brokkr.render.chart;
 
 import brokkr.eval.Attempt;
 import brokkr.experiment.ProbeResult;
@@ -111,10 +111,10 @@ public final class ProbeCharts {
     }
 
     /** A task id short enough for a title (telecom's ids name every fault they inject). */
-    static String task(String id) { return id.length() > 24 ? id.substring(0, 21) + "..." : id; }
+    public static String task(String id) { return id.length() > 24 ? id.substring(0, 21) + "..." : id; }
 
     /** A class's name on the axis: the tool and its arguments clipped, the gold class marked. */
-    static String name(String key, boolean gold) {
+    public static String name(String key, boolean gold) {
         String k = key.length() > MAX_LABEL ? key.substring(0, MAX_LABEL - 3) + "..." : key;
         return gold ? GOLD_MARK + k : k;
     }

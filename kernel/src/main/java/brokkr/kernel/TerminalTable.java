@@ -1,4 +1,4 @@
-package brokkr.cli;
+package brokkr.kernel;
 
 import brokkr.magics.Tables;
 import tech.tablesaw.api.Table;
@@ -13,14 +13,14 @@ import java.util.List;
  * narrowed first (their cells cut with {@code …}), then columns that still do not fit are left out and
  * named on a last line. A width of 0 (no terminal) fits nothing.
  */
-final class TerminalTable {
+public final class TerminalTable {
     private TerminalTable() {}
 
     /** Text columns are never narrowed below this (or their header). */
     static final int MIN_TEXT_WIDTH = 8;
     private static final String SEP = "  ";
 
-    static String text(Table t, int width) {
+    public static String text(Table t, int width) {
         int nc = t.columnCount();
         String[] head = new String[nc];
         boolean[] numeric = new boolean[nc];

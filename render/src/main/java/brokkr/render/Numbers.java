@@ -1,4 +1,4 @@
-package brokkr.magics;
+package brokkr.render;
 
 import java.math.BigDecimal;
 import java.math.MathContext;

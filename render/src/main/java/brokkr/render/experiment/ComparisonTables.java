@@ -1,14 +1,11 @@
-package brokkr.magics;
+package brokkr.render.experiment;
 
 import brokkr.experiment.Comparison;
 import brokkr.experiment.Comparison.TaskDifference;
 import brokkr.stats.Paired;
 import brokkr.stats.SignFlip;
-import tech.tablesaw.api.DoubleColumn;
-import tech.tablesaw.api.IntColumn;
-import tech.tablesaw.api.StringColumn;
-import tech.tablesaw.api.Table;
-import tech.tablesaw.columns.Column;
+import brokkr.render.table.PlainTable;
+import brokkr.render.table.TableText;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -40,12 +37,12 @@ public final class ComparisonTables {
      * mean difference a - b with its paired standard error and 95% interval, the paired-t and sign-flip
      * p-values, the minimum detectable effect; undefined values missing (a dash), never 0.
      */
-    public static Table metrics(List<Comparison> cs) {
-        StringColumn bench = StringColumn.create("benchmark"), metric = StringColumn.create("metric"), trials = StringColumn.create("trials");
-        IntColumn tasks = IntColumn.create("tasks");
-        DoubleColumn a = DoubleColumn.create("a"), b = DoubleColumn.create("b"), diff = DoubleColumn.create("diff"), se = DoubleColumn.create("se"),
-                low = DoubleColumn.create("t95_lo"), high = DoubleColumn.create("t95_hi"), pT = DoubleColumn.create("p_t"),
-                pFlip = DoubleColumn.create("p_signflip"), mde = DoubleColumn.create("mde80");
+    public static PlainTable metrics(List<Comparison> cs) {
+        PlainTable.Builder bench = PlainTable.text("benchmark"), metric = PlainTable.text("metric"), trials = PlainTable.text("trials");
+        PlainTable.Builder tasks = PlainTable.integers("tasks");
+        PlainTable.Builder a = PlainTable.doubles("a"), b = PlainTable.doubles("b"), diff = PlainTable.doubles("diff"), se = PlainTable.doubles("se"),
+                low = PlainTable.doubles("t95_lo"), high = PlainTable.doubles("t95_hi"), pT = PlainTable.doubles("p_t"),
+                pFlip = PlainTable.doubles("p_signflip"), mde = PlainTable.doubles("mde80");
         for (Comparison c : cs) {
             List<String> names = new ArrayList<>(List.of("avg_reward"));
             List<Paired> ps = new ArrayList<>(List.of(c.reward()));
@@ -57,28 +54,28 @@ public final class ComparisonTables {
                 metric.append(names.get(i));
                 tasks.append(p.tasks());
                 trials.append(trialsText(c));
-                ExperimentTables.append(a, p.meanA());
-                ExperimentTables.append(b, p.meanB());
-                ExperimentTables.append(diff, p.difference().value());
-                ExperimentTables.append(se, p.difference().se());
-                ExperimentTables.append(low, p.difference().t95().low());
-                ExperimentTables.append(high, p.difference().t95().high());
-                ExperimentTables.append(pT, p.pT());
-                ExperimentTables.append(pFlip, p.signFlip().p());
-                ExperimentTables.append(mde, p.mde80());
+                a.append(p.meanA());
+                b.append(p.meanB());
+                diff.append(p.difference().value());
+                se.append(p.difference().se());
+                low.append(p.difference().t95().low());
+                high.append(p.difference().t95().high());
+                pT.append(p.pT());
+                pFlip.append(p.signFlip().p());
+                mde.append(p.mde80());
             }
         }
-        return Table.create("comparison", bench, metric, tasks, trials, a, b, diff, se, low, high, pT, pFlip, mde);
+        return PlainTable.of("comparison", bench, metric, tasks, trials, a, b, diff, se, low, high, pT, pFlip, mde);
     }
 
     /** One row per benchmark × matched task: trials paired, each side's mean reward, the difference, and pass^k differences. */
-    public static Table tasks(List<Comparison> cs) {
+    public static PlainTable tasks(List<Comparison> cs) {
         int maxK = cs.stream().mapToInt(Comparison::maxK).max().orElse(0);
-        StringColumn bench = StringColumn.create("benchmark"), task = StringColumn.create("task");
-        IntColumn trials = IntColumn.create("trials");
-        DoubleColumn a = DoubleColumn.create("reward_a"), b = DoubleColumn.create("reward_b"), diff = DoubleColumn.create("reward_diff");
-        List<DoubleColumn> pass = new ArrayList<>();
-        for (int k = 1; k <= maxK; k++) pass.add(DoubleColumn.create("pass^" + k + "_diff"));
+        PlainTable.Builder bench = PlainTable.text("benchmark"), task = PlainTable.text("task");
+        PlainTable.Builder trials = PlainTable.integers("trials");
+        PlainTable.Builder a = PlainTable.doubles("reward_a"), b = PlainTable.doubles("reward_b"), diff = PlainTable.doubles("reward_diff");
+        List<PlainTable.Builder> pass = new ArrayList<>();
+        for (int k = 1; k <= maxK; k++) pass.add(PlainTable.doubles("pass^" + k + "_diff"));
         for (Comparison c : cs) {
             for (TaskDifference t : c.tasks()) {
                 bench.append(c.benchmark());
@@ -92,14 +89,14 @@ public final class ComparisonTables {
                 }
             }
         }
-        List<Column<?>> cols = new ArrayList<>(List.<Column<?>>of(bench, task, trials, a, b, diff));
+        List<PlainTable.Builder> cols = new ArrayList<>(List.<PlainTable.Builder>of(bench, task, trials, a, b, diff));
         cols.addAll(pass);
-        return Table.create("per task", cols.toArray(Column[]::new));
+        return PlainTable.of("per task", cols.toArray(PlainTable.Builder[]::new));
     }
 
     /** The tasks left out of the comparison, and why. */
-    public static Table unmatched(List<Comparison> cs) {
-        StringColumn bench = StringColumn.create("benchmark"), task = StringColumn.create("task"), reason = StringColumn.create("reason");
+    public static PlainTable unmatched(List<Comparison> cs) {
+        PlainTable.Builder bench = PlainTable.text("benchmark"), task = PlainTable.text("task"), reason = PlainTable.text("reason");
         for (Comparison c : cs) {
             for (Comparison.Unmatched u : c.unmatched()) {
                 bench.append(c.benchmark());
@@ -107,7 +104,7 @@ public final class ComparisonTables {
                 reason.append(u.reason());
             }
         }
-        return Table.create("unmatched tasks (excluded)", bench, task, reason);
+        return PlainTable.of("unmatched tasks (excluded)", bench, task, reason);
     }
 
     /** Per benchmark: how the sign-flip p was computed, tasks left out, unpaired trials. */
@@ -125,13 +122,13 @@ public final class ComparisonTables {
     /** Everything as plain text: the head, the metrics with their note, the notes, the tasks left out and the per-task differences. */
     public static String text(List<Comparison> cs) {
         StringBuilder sb = new StringBuilder(head(cs)).append("\n\n");
-        sb.append(Tables.aligned(metrics(cs)));
+        sb.append(TableText.aligned(metrics(cs)));
         sb.append("  ").append(NOTE.replace("\n", "\n  ")).append('\n');
         for (String n : notes(cs)) sb.append("  ").append(n).append('\n');
-        Table unmatched = unmatched(cs);
-        if (unmatched.rowCount() > 0) sb.append('\n').append(Tables.text(unmatched));
-        Table tasks = tasks(cs);
-        if (tasks.rowCount() > 0) sb.append('\n').append(Tables.text(tasks));
+        PlainTable unmatched = unmatched(cs);
+        if (unmatched.rowCount() > 0) sb.append('\n').append(TableText.text(unmatched));
+        PlainTable tasks = tasks(cs);
+        if (tasks.rowCount() > 0) sb.append('\n').append(TableText.text(tasks));
         return sb.toString();
     }
 

@@ -1,5 +1,6 @@
-package brokkr.cli;
+package brokkr.kernel;
 
+import brokkr.cli.ErrorMessages;
 import brokkr.command.Command;
 import brokkr.python.PyJson;
 import brokkr.value.Json;
@@ -15,7 +16,7 @@ import java.util.List;
 import org.dflib.jjava.jupyter.kernel.KernelConnectionProperties;
 
 /** The Jupyter connection file {@code kernel run --connection-file F} serves. */
-final class ConnectionFile {
+public final class ConnectionFile {
     private ConnectionFile() {}
 
     private static final List<String> PORTS = List.of("shell_port", "iopub_port", "stdin_port", "control_port", "hb_port");
@@ -25,7 +26,7 @@ final class ConnectionFile {
      * malformed file, or one without a field the kernel needs, is an error saying which (the JSON
      * reader and ZeroMQ would say {@code null}, a stack trace or {@code Errno 43}).
      */
-    static KernelConnectionProperties read(Path file) {
+    public static KernelConnectionProperties read(Path file) {
         String where = "connection file " + file;
         if (!Files.exists(file)) throw new Command.InputException(where + " does not exist");
         if (!Files.isRegularFile(file)) throw new Command.InputException(where + " is not a regular file");

@@ -1,4 +1,4 @@
-package brokkr.magics.report;
+package brokkr.render.report;
 
 import brokkr.conversation.Message;
 import brokkr.conversation.ToolCall;
@@ -11,13 +11,14 @@ import brokkr.experiment.ExperimentQuery;
 import brokkr.experiment.Inspect;
 import brokkr.experiment.Registry;
 import brokkr.experiment.Scorecard;
-import brokkr.magics.Charts;
-import brokkr.magics.ExperimentTables;
-import brokkr.magics.JsonText;
-import brokkr.magics.Numbers;
-import brokkr.magics.Rendering;
-import brokkr.magics.Tables;
 import brokkr.python.PyJson;
+import brokkr.render.Html;
+import brokkr.render.JsonText;
+import brokkr.render.Numbers;
+import brokkr.render.chart.ChartImages;
+import brokkr.render.chart.Charts;
+import brokkr.render.experiment.ScorecardTables;
+import brokkr.render.table.TableHtml;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -125,10 +126,10 @@ public record ExperimentReport(String name, String dir, String specJson, Scoreca
           .append(" without a completed attempt · ").append(attempts.size()).append(" attempts, ").append(failed)
           .append(" not passed · infrastructure failures enter no metric</p></header><main>");
 
-        sb.append("<section id=\"scorecard\"><h2>Scorecard</h2><div class=\"scroll\">").append(Tables.html(ExperimentTables.summary(scorecard))).append("</div>");
-        var statistics = ExperimentTables.statistics(scorecard);
+        sb.append("<section id=\"scorecard\"><h2>Scorecard</h2><div class=\"scroll\">").append(TableHtml.html(ScorecardTables.summary(scorecard))).append("</div>");
+        var statistics = ScorecardTables.statistics(scorecard);
         if (statistics.rowCount() > 0) {
-            sb.append("<div class=\"scroll\" id=\"statistics\">").append(ExperimentTables.statisticsHtml(statistics)).append("</div>");
+            sb.append("<div class=\"scroll\" id=\"statistics\">").append(ScorecardTables.statisticsHtml(statistics)).append("</div>");
         }
         if (!specJson.isEmpty()) {
             sb.append("<details class=\"spec\"><summary>experiment definition</summary>").append(JsonText.html(specJson)).append("</details>");
@@ -139,7 +140,7 @@ public record ExperimentReport(String name, String dir, String specJson, Scoreca
             var chart = Charts.passK(name, scorecard);
             // VectorGraphics2D draws text as outlines: the figure's label and caption carry the title as text.
             sb.append("<section id=\"passk\"><h2>pass^k</h2><figure role=\"img\" aria-label=\"").append(esc(chart.getTitle())).append("\">")
-              .append(Rendering.svg(chart)).append("<figcaption><b>").append(esc(chart.getTitle()))
+              .append(ChartImages.svg(chart)).append("<figcaption><b>").append(esc(chart.getTitle()))
               .append("</b>: the chance that k trials of a task all pass, averaged over tasks (upstream tau2's estimate); bars: its 95% interval over tasks,")
               .append(" the Wilson-type one with fewer than 30 tasks or near 0 or 1, else t (as the statistics table marks).</figcaption></figure></section>");
         }
@@ -150,8 +151,8 @@ public record ExperimentReport(String name, String dir, String specJson, Scoreca
 
         sb.append("<section id=\"tasks\"><h2>Per task</h2><div class=\"scroll\">").append(taskTable()).append("</div></section>");
 
-        var checks = ExperimentTables.checks(scorecard);
-        if (checks.rowCount() > 0) sb.append("<section id=\"checks\"><h2>Checks (failed of evaluated)</h2><div class=\"scroll\">").append(Tables.html(checks)).append("</div></section>");
+        var checks = ScorecardTables.checks(scorecard);
+        if (checks.rowCount() > 0) sb.append("<section id=\"checks\"><h2>Checks (failed of evaluated)</h2><div class=\"scroll\">").append(TableHtml.html(checks)).append("</div></section>");
 
         sb.append("<section id=\"attempts\"><h2>Attempts</h2>");
         if (attempts.isEmpty()) sb.append("<p class=\"sub\">no attempts yet</p>");
@@ -245,7 +246,7 @@ public record ExperimentReport(String name, String dir, String specJson, Scoreca
         sb.append("</div></div>");
     }
 
-    private static String esc(String s) { return Tables.esc(s); }
+    private static String esc(String s) { return Html.esc(s); }
 
     static String resource(String name) {
         try (InputStream in = ExperimentReport.class.getResourceAsStream(name)) {
