@@ -5,7 +5,7 @@ import brokkr.command.Command;
 import brokkr.magics.Display;
 import brokkr.magics.MagicCompletion;
 import brokkr.magics.Session;
-import brokkr.magics.Tables;
+import brokkr.magics.view.Tables;
 import org.dflib.jjava.jupyter.kernel.display.DisplayData;
 import org.dflib.jjava.jupyter.kernel.display.Renderer;
 import org.dflib.jjava.jupyter.kernel.display.mime.MIMEType;

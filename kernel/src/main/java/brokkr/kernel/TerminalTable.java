@@ -1,6 +1,6 @@
 package brokkr.kernel;
 
-import brokkr.magics.Tables;
+import brokkr.magics.view.Tables;
 import tech.tablesaw.api.Table;
 import tech.tablesaw.columns.Column;
 

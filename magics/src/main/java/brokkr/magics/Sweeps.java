@@ -1,5 +1,6 @@
 package brokkr.magics;
 
+import brokkr.magics.view.RunView;
 import brokkr.render.chart.Charts;
 
 import org.knowm.xchart.XYChart;

@@ -1,5 +1,8 @@
 package brokkr.magics;
 
+import brokkr.magics.builtin.CompareMagics;
+import brokkr.magics.display.Rendering;
+import brokkr.magics.view.TablesawTables;
 import brokkr.render.chart.Charts;
 import brokkr.render.experiment.ComparisonTables;
 

@@ -1,5 +1,7 @@
 package brokkr.magics;
 
+import brokkr.magics.view.CallOutcome;
+import brokkr.magics.view.Tables;
 import brokkr.render.JsonText;
 import brokkr.render.Numbers;
 

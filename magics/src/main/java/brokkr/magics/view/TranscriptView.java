@@ -1,4 +1,4 @@
-package brokkr.magics;
+package brokkr.magics.view;
 
 import brokkr.render.JsonText;
 

@@ -1,5 +1,12 @@
-package brokkr.magics;
+package brokkr.magics.builtin;
 
+import brokkr.magics.MagicArgs;
+import brokkr.magics.MagicExtension;
+import brokkr.magics.MagicRegistry;
+import brokkr.magics.MagicUsageException;
+import brokkr.magics.Session;
+import brokkr.magics.view.Rich;
+import brokkr.magics.view.Tables;
 import brokkr.experiment.ExperimentStore;
 import brokkr.experiment.Regrade;
 import tech.tablesaw.api.DoubleColumn;

@@ -1,4 +1,4 @@
-package brokkr.magics;
+package brokkr.magics.view;
 
 import brokkr.render.Html;
 import brokkr.render.table.TableHtml;
@@ -19,7 +19,7 @@ public final class Tables {
     private Tables() {}
 
     /** Texts longer than this fold (HTML) or wrap (text). */
-    static final int FOLD = TableText.FOLD;
+    public static final int FOLD = TableText.FOLD;
     /** Lines a wrapped text cell takes at most in plain text; the rest is cut with "...". */
     static final int MAX_LINES = TableText.MAX_LINES;
 
@@ -43,7 +43,7 @@ public final class Tables {
     public static String aligned(Table t) { return TableText.aligned(TablesawTables.plain(t)); }
 
     /** Words onto lines of at most {@code width} (a longer word is cut), at most {@code maxLines}, the last ending "..." when cut. */
-    static List<String> wrap(String s, int width, int maxLines) { return TableText.wrap(s, width, maxLines); }
+    public static List<String> wrap(String s, int width, int maxLines) { return TableText.wrap(s, width, maxLines); }
 
     public static String markdown(Table t) { return TableMarkdown.markdown(TablesawTables.plain(t)); }
 

@@ -1,5 +1,10 @@
-package brokkr.magics;
+package brokkr.magics.display;
 
+import brokkr.magics.builtin.ExperimentMagics;
+import brokkr.magics.view.Figure;
+import brokkr.magics.view.Rich;
+import brokkr.magics.view.Tables;
+import brokkr.magics.view.TranscriptView;
 import brokkr.render.chart.ChartImages;
 
 import org.dflib.jjava.jupyter.kernel.display.RenderContext;

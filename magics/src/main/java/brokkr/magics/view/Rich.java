@@ -1,4 +1,4 @@
-package brokkr.magics;
+package brokkr.magics.view;
 
 /**
  * A value that knows how to show itself: the renderer registry ({@link Rendering}) turns it into

@@ -1,5 +1,14 @@
-package brokkr.magics;
+package brokkr.magics.builtin;
 
+import brokkr.magics.MagicArgs;
+import brokkr.magics.MagicExtension;
+import brokkr.magics.MagicRegistry;
+import brokkr.magics.MagicUsageException;
+import brokkr.magics.Session;
+import brokkr.render.chart.ChartImages;
+import brokkr.magics.view.Rich;
+import brokkr.magics.view.Tables;
+import brokkr.magics.view.TablesawTables;
 import brokkr.render.chart.Charts;
 import brokkr.render.experiment.ComparisonTables;
 
@@ -50,7 +59,7 @@ public final class CompareMagics implements MagicExtension {
             for (String n : ComparisonTables.notes(comparisons)) sb.append("<li>").append(Tables.esc(n)).append("</li>");
             sb.append("</ul>");
             for (CategoryChart c : charts()) {
-                sb.append("<img src=\"data:image/png;base64,").append(Base64.getEncoder().encodeToString(Rendering.png(c)))
+                sb.append("<img src=\"data:image/png;base64,").append(Base64.getEncoder().encodeToString(ChartImages.png(c)))
                   .append("\" alt=\"").append(Tables.esc(c.getTitle())).append("\"/>");
             }
             if (unmatched().rowCount() > 0) sb.append(Tables.html(unmatched()));

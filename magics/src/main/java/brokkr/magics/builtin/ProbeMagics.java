@@ -1,5 +1,15 @@
-package brokkr.magics;
+package brokkr.magics.builtin;
 
+import brokkr.magics.Bench;
+import brokkr.magics.Benches;
+import brokkr.magics.MagicArgs;
+import brokkr.magics.MagicExtension;
+import brokkr.magics.MagicRegistry;
+import brokkr.magics.MagicUsageException;
+import brokkr.magics.Session;
+import brokkr.magics.view.Figure;
+import brokkr.magics.view.Rich;
+import brokkr.magics.view.Tables;
 import brokkr.render.chart.ProbeCharts;
 
 import brokkr.conversation.Candidate;

@@ -1,5 +1,14 @@
-package brokkr.magics;
+package brokkr.magics.builtin;
 
+import brokkr.magics.Display;
+import brokkr.magics.MagicArgs;
+import brokkr.magics.MagicExtension;
+import brokkr.magics.MagicRegistry;
+import brokkr.magics.MagicUsageException;
+import brokkr.magics.Session;
+import brokkr.magics.view.ExperimentTables;
+import brokkr.magics.view.Rich;
+import brokkr.magics.view.Tables;
 import brokkr.render.chart.Charts;
 
 import brokkr.eval.Attempt;
