@@ -11,9 +11,10 @@ import brokkr.experiment.Inspect;
 import brokkr.experiment.ProgressListener;
 import brokkr.experiment.Registry;
 import brokkr.experiment.Scorecard;
-import brokkr.magics.ExperimentTables;
-import brokkr.magics.TableFormats;
-import brokkr.magics.Tables;
+import brokkr.render.experiment.ScorecardTables;
+import brokkr.render.table.PlainTable;
+import brokkr.render.table.TableJson;
+import brokkr.render.table.TableText;
 import brokkr.value.PyDict;
 import brokkr.value.PyList;
 import brokkr.value.PyNone;
@@ -27,7 +28,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
-import tech.tablesaw.api.Table;
 
 /**
  * {@code ./brokkr experiment run|list|show|attempts|checks|transcript|verify-world|regrade}: runs an experiment
@@ -161,7 +161,7 @@ public final class ExperimentCommand implements Command {
             case "checks" -> {
                 TableOutput o = TableOutput.take(rest);
                 yield withStore(rest, 1, "checks DIR " + TableOutput.OPTIONS, (store, a) -> o.print(out, err,
-                        List.of(new TableOutput.Section("checks", null, ExperimentTables.checks(Scorecard.of(store)))), PyDict.empty()));
+                        List.of(new TableOutput.Section("checks", null, ScorecardTables.checks(Scorecard.of(store)))), PyDict.empty()));
             }
             case "transcript" -> {
                 boolean json = rest.remove("--json");
@@ -264,8 +264,8 @@ public final class ExperimentCommand implements Command {
         out.println(head(spec.name(), dir, r.scorecard()));
         out.println();
         printSummary(out, r.scorecard(), reports);
-        Table checks = ExperimentTables.checks(r.scorecard());
-        if (checks.rowCount() > 0) out.print("\nchecks (failed of evaluated)\n" + Tables.aligned(checks));
+        PlainTable checks = ScorecardTables.checks(r.scorecard());
+        if (checks.rowCount() > 0) out.print("\nchecks (failed of evaluated)\n" + TableText.aligned(checks));
         out.println("\nper task: experiment show " + dir + " --tasks; every attempt: experiment attempts " + dir);
         if (r.complete()) return 0;
         err.println("brokkr experiment: " + r.withoutVerdict() + " of " + r.cells() + " cells have no verdict (" + r.exhausted()
@@ -282,15 +282,15 @@ public final class ExperimentCommand implements Command {
 
     /** The summary table and the benchmarks' own reports, as text. */
     private static void printSummary(PrintStream out, Scorecard card, List<BenchmarkReports.CandidateReport> reports) {
-        out.print(Tables.aligned(ExperimentTables.summary(card)));
-        Table statistics = ExperimentTables.statistics(card);
-        if (statistics.rowCount() > 0) out.print("\n" + ExperimentTables.statisticsText(statistics));
+        out.print(TableText.aligned(ScorecardTables.summary(card)));
+        PlainTable statistics = ScorecardTables.statistics(card);
+        if (statistics.rowCount() > 0) out.print("\n" + ScorecardTables.statisticsText(statistics));
         List<BenchmarkReports.CandidateReport> left = new ArrayList<>(reports);
         while (!left.isEmpty()) {
             BenchmarkReports.CandidateReport r = left.removeFirst();
             // A benchmark's notes once, under its last candidate's report.
             boolean last = left.stream().noneMatch(x -> x.benchmark().equals(r.benchmark()) && x.report().title().equals(r.report().title()));
-            out.print("\n" + ExperimentTables.reportText(r, last));
+            out.print("\n" + ScorecardTables.reportText(r, last));
         }
     }
 
@@ -314,19 +314,19 @@ public final class ExperimentCommand implements Command {
                     printSummary(out, card, reports);
                 }
             } else if (withSummary) {
-                sections.add(new TableOutput.Section("summary", "summary", ExperimentTables.summary(card)));
-                sections.add(new TableOutput.Section("statistics", "statistics", ExperimentTables.statistics(card)));
+                sections.add(new TableOutput.Section("summary", "summary", ScorecardTables.summary(card)));
+                sections.add(new TableOutput.Section("statistics", "statistics", ScorecardTables.statistics(card)));
                 for (BenchmarkReports.CandidateReport r : reports) {
                     String title = r.benchmark() + " / " + r.candidate() + ": " + r.report().title();
-                    sections.add(new TableOutput.Section("report", title, ExperimentTables.report(r.report())));
+                    sections.add(new TableOutput.Section("report", title, ScorecardTables.report(r.report())));
                     if (!r.report().figures().isEmpty()) {
-                        sections.add(new TableOutput.Section("report", title + ": figures", ExperimentTables.figures(r.report())));
+                        sections.add(new TableOutput.Section("report", title + ": figures", ScorecardTables.figures(r.report())));
                     }
                 }
             }
             List<TableOutput.Section> more = TableOutput.sections();
-            if (withTasks) more.add(new TableOutput.Section("tasks", "per task", ExperimentTables.tasks(card)));
-            if (withChecks) more.add(new TableOutput.Section("checks", "checks (failed of evaluated)", ExperimentTables.checks(card)));
+            if (withTasks) more.add(new TableOutput.Section("tasks", "per task", ScorecardTables.tasks(card)));
+            if (withChecks) more.add(new TableOutput.Section("checks", "checks (failed of evaluated)", ScorecardTables.checks(card)));
             if (o.format() == TableOutput.Format.TEXT) {
                 if (!more.isEmpty()) out.println();
                 o.print(out, err, more, PyDict.empty());
@@ -355,7 +355,7 @@ public final class ExperimentCommand implements Command {
             PyDict.Builder figures = PyDict.builder();
             for (Report.Figure f : r.report().figures()) figures.put(f.name(), f.value() == null ? PyNone.NONE : Value.of(f.value()));
             out.add(PyDict.builder().put("benchmark", r.benchmark()).put("candidate", r.candidate()).put("title", r.report().title())
-                    .put("rows", TableFormats.json(ExperimentTables.report(r.report()))).put("figures", figures.build())
+                    .put("rows", TableJson.rows(ScorecardTables.report(r.report()))).put("figures", figures.build())
                     .put("notes", Value.of(r.report().notes())).build());
         }
         return PyList.of(out);
@@ -376,7 +376,7 @@ public final class ExperimentCommand implements Command {
                     .filter(r -> candidates.isEmpty() || candidates.contains(r.candidate()))
                     .filter(r -> !failed || !r.attempt().success())
                     .toList();
-            o.print(out, err, List.of(new TableOutput.Section("attempts", null, ExperimentTables.attempts(rows))), PyDict.empty());
+            o.print(out, err, List.of(new TableOutput.Section("attempts", null, ScorecardTables.attempts(rows))), PyDict.empty());
             if (rows.isEmpty() && o.format() == TableOutput.Format.TEXT) out.println("(no attempt matches)");
         });
     }
@@ -437,7 +437,7 @@ public final class ExperimentCommand implements Command {
         if (dirs.isEmpty() && o.format() == TableOutput.Format.TEXT) {
             out.println("no experiment directories in " + String.join(", ", roots.stream().map(Path::toString).toList()));
         } else {
-            o.print(out, err, List.of(new TableOutput.Section("experiments", null, ExperimentTables.experiments(rows))), PyDict.empty());
+            o.print(out, err, List.of(new TableOutput.Section("experiments", null, ScorecardTables.experiments(rows))), PyDict.empty());
         }
         return failed == 0 ? 0 : 1;
     }

@@ -4,19 +4,16 @@ import brokkr.command.Command;
 import brokkr.experiment.Comparison;
 import brokkr.experiment.ExperimentQuery;
 import brokkr.experiment.ExperimentStore;
-import brokkr.magics.Charts;
-import brokkr.magics.ComparisonTables;
-import brokkr.magics.Rendering;
+import brokkr.render.chart.ChartImages;
+import brokkr.render.experiment.ComparisonTables;
 import brokkr.value.PyDict;
 import brokkr.value.Value;
 import java.io.IOException;
 import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import org.knowm.xchart.CategoryChart;
 
 /**
  * {@code ./brokkr experiment compare DIR [DIR2] [--a C1] [--b C2] [--chart FILE]}: the paired comparison
@@ -74,8 +71,7 @@ final class ExperimentCompare {
         if (chart != null) {
             for (Comparison c : cs) {
                 Path file = Path.of(cs.size() == 1 ? chart : chart.replaceFirst("\\.(png|svg)$", "-" + c.benchmark() + ".$1"));
-                CategoryChart ch = Charts.taskDifferences(c);
-                if (chart.endsWith(".png")) Files.write(file, Rendering.png(ch)); else Files.writeString(file, Rendering.svg(ch), StandardCharsets.UTF_8);
+                Files.write(file, ChartImages.taskDifferences(c, chart.endsWith(".svg")));
                 err.println("chart: " + file);
             }
         }

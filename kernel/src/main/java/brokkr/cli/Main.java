@@ -32,7 +32,7 @@ public final class Main {
         ModelSource models = ModelSource.fromEnvironment(System.getenv());
         return List.of(new DemoCommand(models), new LoopCommand(models), new ParallelCommand(models),
                 new ConformanceCommand(), new Tau2Command(), new ExperimentCommand(), new BfclCommand(System.getenv()),
-                new BenchCommand(), new DataCommand(System.getenv()), new KernelCommand(), new ReplCommand(), new ReportCommand(), new ProbeCommand());
+                new DataCommand(System.getenv()), new ReportCommand(), new ProbeCommand());
     }
 
     static Map<String, Command> commands() { return commands(CommandContext.process()); }

@@ -14,8 +14,7 @@ import brokkr.experiment.ProbeResult;
 import brokkr.experiment.ProbeStore;
 import brokkr.experiment.Probes;
 import brokkr.experiment.Registry;
-import brokkr.magics.ProbeCharts;
-import brokkr.magics.Rendering;
+import brokkr.render.chart.ChartImages;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -24,7 +23,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import org.knowm.xchart.CategoryChart;
+import java.util.function.Supplier;
 
 /**
  * {@code ./brokkr probe ...}: a decision-point probe from the command line, printing the outcome table
@@ -112,19 +111,19 @@ public final class ProbeCommand implements Command {
         } catch (IllegalArgumentException e) {   // an unknown domain or task, a cut the record does not reach
             throw new InputException(e.getMessage());
         }
-        CategoryChart chart;
+        Supplier<byte[]> chart;   // drawn only when asked for: a probe without --chart loads no chart library
         try {
             if (vs == null) {
                 ProbeResult r = Probes.probe(provider, dp, attemptId, candidate, label(candidate), n, seed, Probes.registryModels(registry), parallelism);
                 out.println(r.table());
                 if (dir != null) out.println(stored(dir, st -> List.of(st.recordProbe(r))));
-                chart = ProbeCharts.probe(r);
+                chart = () -> ChartImages.probePng(r);
             } else {
                 Probes.Comparison c = Probes.compare(provider, dp, attemptId, candidate, label(candidate), vs, label(vs), n, seed,
                         Probes.registryModels(registry), parallelism);
                 out.println(c.table());
                 if (dir != null) out.println(stored(dir, st -> st.recordComparison(c)));
-                chart = ProbeCharts.comparison(c);
+                chart = () -> ChartImages.probePng(c);
             }
         } catch (IllegalArgumentException e) {   // an unknown candidate or model provider
             throw new InputException(e.getMessage());
@@ -132,7 +131,7 @@ public final class ProbeCommand implements Command {
         if (o.containsKey("--chart")) {
             Path png = Path.of(o.get("--chart"));
             if (png.toAbsolutePath().getParent() != null) Files.createDirectories(png.toAbsolutePath().getParent());
-            Files.write(png, Rendering.png(chart));
+            Files.write(png, chart.get());
             out.println("wrote " + png);
         }
         return 0;

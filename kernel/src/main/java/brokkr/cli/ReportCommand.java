@@ -3,7 +3,7 @@ package brokkr.cli;
 import brokkr.command.Command;
 import brokkr.experiment.ExperimentStore;
 import brokkr.experiment.Registry;
-import brokkr.magics.report.ExperimentReport;
+import brokkr.render.report.ExperimentReport;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

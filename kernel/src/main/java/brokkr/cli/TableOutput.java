@@ -1,16 +1,17 @@
 package brokkr.cli;
 
 import brokkr.command.Command;
-import brokkr.magics.TableFormats;
-import brokkr.magics.Tables;
 import brokkr.python.PyJson;
+import brokkr.render.table.PlainTable;
+import brokkr.render.table.TableCsv;
+import brokkr.render.table.TableJson;
+import brokkr.render.table.TableText;
 import brokkr.value.PyDict;
 import brokkr.value.Value;
 import java.io.PrintStream;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import tech.tablesaw.api.Table;
 
 /**
  * How the inspection commands print tables: {@code --format text} (aligned, for a person; the
@@ -22,7 +23,7 @@ final class TableOutput {
     enum Format { TEXT, CSV, JSON }
 
     /** One table of the output: its JSON key, its title (text and CSV headings), the table. */
-    record Section(String key, String title, Table table) {}
+    record Section(String key, String title, PlainTable table) {}
 
     private final Format format;
     private final Integer limit;
@@ -81,7 +82,7 @@ final class TableOutput {
                     if (!first) out.println();
                     first = false;
                     if (s.title() != null) out.println(s.title());
-                    out.print(Tables.aligned(cut(s.table())));
+                    out.print(TableText.aligned(cut(s.table())));
                     if (cutOff(s.table()) > 0) out.println("(" + cutOff(s.table()) + " more rows; --limit " + limit + ")");
                 }
             }
@@ -91,7 +92,7 @@ final class TableOutput {
                     Section s = sections.get(i);
                     if (i > 0) out.print("\r\n");
                     if (headed) out.print("# " + (s.title() == null ? s.key() : s.title()) + "\r\n");
-                    out.print(TableFormats.csv(cut(s.table())));
+                    out.print(TableCsv.csv(cut(s.table())));
                     if (cutOff(s.table()) > 0) err.println(s.key() + ": " + cutOff(s.table()) + " more rows not printed (--limit " + limit + ")");
                 }
             }
@@ -99,7 +100,7 @@ final class TableOutput {
                 PyDict.Builder b = PyDict.builder();
                 for (var e : fields.entries()) b.put(e.getKey(), e.getValue());
                 for (Section s : sections) {
-                    b.put(s.key(), TableFormats.json(cut(s.table())));
+                    b.put(s.key(), TableJson.rows(cut(s.table())));
                     if (cutOff(s.table()) > 0) b.put(s.key() + "_rows", s.table().rowCount());
                 }
                 out.println(json(b.build()));
@@ -109,9 +110,9 @@ final class TableOutput {
 
     static String json(Value v) { return PyJson.dumps(v, PyJson.DumpOptions.DEFAULT.withIndent(2).withEnsureAscii(false)); }
 
-    private Table cut(Table t) { return limit == null || t.rowCount() <= limit ? t : t.first(limit); }
+    private PlainTable cut(PlainTable t) { return limit == null || t.rowCount() <= limit ? t : t.first(limit); }
 
-    private int cutOff(Table t) { return limit == null ? 0 : Math.max(0, t.rowCount() - limit); }
+    private int cutOff(PlainTable t) { return limit == null ? 0 : Math.max(0, t.rowCount() - limit); }
 
     static List<Section> sections() { return new ArrayList<>(); }
 }

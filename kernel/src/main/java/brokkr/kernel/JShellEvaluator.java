@@ -30,7 +30,7 @@ import java.util.concurrent.ConcurrentHashMap;
 public final class JShellEvaluator implements AutoCloseable {
     /** Imports every session starts with: the magics' Java API and the libraries it returns. */
     public static final List<String> DEFAULT_IMPORTS = List.of(
-            "java.util.*", "java.util.stream.*", "java.nio.file.*", "brokkr.magics.*", "brokkr.value.*",
+            "java.util.*", "java.util.stream.*", "java.nio.file.*", "brokkr.magics.*", "brokkr.magics.view.*", "brokkr.magics.builtin.*", "brokkr.magics.display.*", "brokkr.render.chart.*", "brokkr.value.*",
             "tech.tablesaw.api.*", "org.knowm.xchart.*");
 
     /** The value of an evaluation: {@code present} false when the last snippet was a declaration or statement. */

@@ -3,8 +3,8 @@ package brokkr.kernel;
 import brokkr.magics.MagicArgs;
 import brokkr.magics.MagicRegistry;
 import brokkr.magics.MagicUsageException;
-import brokkr.magics.Rich;
-import brokkr.magics.Tables;
+import brokkr.magics.view.Rich;
+import brokkr.magics.view.Tables;
 import tech.tablesaw.api.StringColumn;
 import tech.tablesaw.api.Table;
 

@@ -1,6 +1,6 @@
 package brokkr.kernel;
 
-import brokkr.magics.Rendering;
+import brokkr.magics.display.Rendering;
 import org.dflib.jjava.jupyter.kernel.display.DisplayData;
 import org.dflib.jjava.jupyter.kernel.display.Renderer;
 import org.dflib.jjava.jupyter.kernel.display.mime.MIMEType;

@@ -32,7 +32,7 @@ class ArchitectureTest {
     @Test
     void everyModulesClassesWereImported() {
         // A rule over an empty import passes vacuously: make sure each module is really there.
-        for (String pkg : new String[] {"brokkr.eval", "brokkr.domains.tau2.runner", "brokkr.domains.bfcl", "brokkr.magics", "brokkr.cli", "brokkr.bench"}) {
+        for (String pkg : new String[] {"brokkr.eval", "brokkr.domains.tau2.runner", "brokkr.domains.bfcl", "brokkr.render", "brokkr.magics", "brokkr.cli", "brokkr.kernel"}) {
             if (classes.stream().noneMatch(c -> c.getPackageName().equals(pkg))) {
                 throw new AssertionError("no main classes of " + pkg + " were imported");
             }
@@ -64,6 +64,31 @@ class ArchitectureTest {
     void magicsKnowNoDomain() {
         noClasses().that().resideInAPackage("brokkr.magics..")
                 .should().dependOnClassesThat().resideInAnyPackage("brokkr.domains..", "brokkr.kernel..", "brokkr.cli..")
+                .check(classes);
+    }
+
+    /**
+     * What the CLI and the notebook both show renders without the notebook: no magic, no kernel, no
+     * notebook library (jjava, Tablesaw); XChart only for the charts.
+     */
+    @Test
+    void renderKnowsNoNotebook() {
+        noClasses().that().resideInAPackage("brokkr.render..")
+                .should().dependOnClassesThat().resideInAnyPackage("brokkr.domains..", "brokkr.magics..", "brokkr.kernel..", "brokkr.cli..", "brokkr.bench..",
+                        "tech.tablesaw..", "me.tongfei..", "org.dflib..", "org.jline..")
+                .check(classes);
+    }
+
+    /**
+     * The CLI does not depend on the notebook module nor the kernel (their commands come as a CommandSet
+     * service), nor on the benchmarks (not on the product class path), nor on a library only the notebook
+     * or the benchmarks use: a headless command loads none of them (HeadlessClassLoadingTest).
+     */
+    @Test
+    void theCliDependsOnNoNotebookKernelOrBenchmark() {
+        noClasses().that().resideInAPackage("brokkr.cli..")
+                .should().dependOnClassesThat().resideInAnyPackage("brokkr.magics..", "brokkr.kernel..", "brokkr.bench..",
+                        "tech.tablesaw..", "org.knowm.xchart..", "org.dflib..", "org.openjdk.jmh..", "jdk.jshell..")
                 .check(classes);
     }
 

@@ -5,13 +5,13 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import brokkr.magics.CallOutcome;
+import brokkr.magics.view.CallOutcome;
 import brokkr.magics.DomainSummary;
-import brokkr.magics.ForkView;
-import brokkr.magics.RunView;
+import brokkr.magics.view.ForkView;
+import brokkr.magics.view.RunView;
 import brokkr.magics.Session;
-import brokkr.magics.TaskView;
-import brokkr.magics.WorldDiff;
+import brokkr.magics.view.TaskView;
+import brokkr.magics.view.WorldDiff;
 import brokkr.eval.Exploration;
 import brokkr.eval.ToolWorld;
 import brokkr.experiment.Registry;

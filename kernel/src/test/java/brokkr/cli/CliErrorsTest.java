@@ -1,5 +1,6 @@
 package brokkr.cli;
 
+import brokkr.kernel.ConnectionFile;
 import brokkr.command.Command;
 import static org.junit.jupiter.api.Assertions.*;
 
@@ -113,24 +114,6 @@ class CliErrorsTest {
         assertTrue(main("help", "tau2").out().contains("--enforce-protocol  upstream's"));
         assertEquals(help.substring(0, help.indexOf("\n\n")), Main.synopsis(help));
         assertEquals("usage: x", Main.synopsis("usage: x\n"));
-        // bench world's arguments (a flag without its value was an array index error).
-        Run world = main("bench", "world", "--db");
-        assertEquals(2, world.code(), world.err());
-        assertTrue(world.err().startsWith("brokkr bench: --db needs a value"), world.err());
-        Run multiTurn = main("bench", "multi-turn", "--tasks", "multi_turn_base_9999");
-        assertEquals(2, multiTurn.code(), multiTurn.err());
-        assertTrue(multiTurn.err().startsWith("brokkr bench: unknown BFCL multi-turn task 'multi_turn_base_9999'"), multiTurn.err());
-    }
-
-    /** As conformance: a corpus that cannot be replayed names the file and line, exit 2, and no table was started. */
-    @Test
-    void benchReplayOfABadCorpusIsAnInputError() throws IOException {
-        Path corpus = Files.writeString(tmp.resolve("bad.jsonl"), "garbage\n");
-        Run r = main("bench", "replay", "--domain", "retail", "--corpus", corpus.toString(), "--repeat", "1", "--threads", "1");
-        assertEquals(2, r.code(), r.err());
-        assertTrue(r.err().startsWith("brokkr bench: " + corpus + ":1: not JSON"), r.err());
-        assertFalse(r.err().contains("usage:"), r.err());
-        assertEquals("", r.out());
     }
 
     /** Runtime errors name the file and say what is wrong with it, with the cause a wrapper carried. */

@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import brokkr.experiment.EpisodeCost;
 import brokkr.experiment.Experiments;
 import brokkr.experiment.Scorecard;
-import brokkr.magics.Numbers;
+import brokkr.render.Numbers;
 import brokkr.value.Json;
 import brokkr.value.PyDict;
 import brokkr.value.PyFloat;

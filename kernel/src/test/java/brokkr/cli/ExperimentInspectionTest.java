@@ -7,7 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import brokkr.experiment.ExperimentQuery;
 import brokkr.experiment.Scorecard;
-import brokkr.magics.ExperimentTables;
+import brokkr.magics.view.ExperimentTables;
 import brokkr.value.Json;
 import brokkr.value.PyDict;
 import brokkr.value.PyList;

@@ -1,5 +1,7 @@
 package brokkr.cli;
 
+import brokkr.kernel.ReplCommand;
+import brokkr.kernel.TerminalTable;
 import brokkr.kernel.MavenFixture;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;

@@ -6,14 +6,14 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import brokkr.cli.Main;
-import brokkr.magics.CallOutcome;
+import brokkr.magics.view.CallOutcome;
 import brokkr.magics.DomainSummary;
-import brokkr.magics.ForkView;
+import brokkr.magics.view.ForkView;
 import brokkr.magics.MagicCompletion;
 import brokkr.magics.MagicUsageException;
-import brokkr.magics.RunView;
+import brokkr.magics.view.RunView;
 import brokkr.magics.Session;
-import brokkr.magics.TaskView;
+import brokkr.magics.view.TaskView;
 import brokkr.value.Value;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;

@@ -1,5 +1,7 @@
 package brokkr.magics;
 
+import brokkr.magics.view.RunView;
+import brokkr.magics.view.TaskView;
 import brokkr.conversation.Candidate;
 import brokkr.eval.AgentDef;
 import brokkr.repl.Harness;
@@ -144,7 +146,7 @@ public record Bench(BenchmarkProvider provider, Exploration exploration) {
     }
 
     /** {@code PROVIDER:MODEL} as a model reference (split at the first colon); null for a word without one. */
-    static ModelRef modelRef(String option, String spec) {
+    public static ModelRef modelRef(String option, String spec) {
         if (spec == null) return null;
         int colon = spec.indexOf(':');
         if (colon < 0) return null;

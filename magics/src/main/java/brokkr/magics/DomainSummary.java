@@ -1,5 +1,7 @@
 package brokkr.magics;
 
+import brokkr.magics.view.Rich;
+import brokkr.magics.view.Tables;
 import brokkr.eval.Exploration;
 import brokkr.eval.Exploration.DataFile;
 import tech.tablesaw.api.StringColumn;

@@ -1,5 +1,12 @@
 package brokkr.magics;
 
+import brokkr.magics.view.CallOutcome;
+import brokkr.magics.view.ForkView;
+import brokkr.magics.view.Rich;
+import brokkr.magics.view.RunView;
+import brokkr.magics.view.Tables;
+import brokkr.magics.view.TaskView;
+import brokkr.magics.view.WorldDiff;
 import brokkr.repl.Harness;
 import brokkr.eval.Exploration;
 import brokkr.eval.ToolWorld;
@@ -217,7 +224,7 @@ public final class Session {
         }
     }
 
-    static String clip(String s, int n) {
+    public static String clip(String s, int n) {
         String one = s.replace('\n', ' ');
         return one.length() <= n ? one : one.substring(0, n - 3) + "...";
     }

@@ -1,5 +1,7 @@
 package brokkr.magics;
 
+import brokkr.magics.view.Rich;
+import brokkr.magics.view.Tables;
 import brokkr.repl.Harness;
 import brokkr.value.PyDict;
 import tech.tablesaw.api.StringColumn;

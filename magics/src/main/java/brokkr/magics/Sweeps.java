@@ -1,5 +1,8 @@
 package brokkr.magics;
 
+import brokkr.magics.view.RunView;
+import brokkr.render.chart.Charts;
+
 import org.knowm.xchart.XYChart;
 import tech.tablesaw.api.DoubleColumn;
 import tech.tablesaw.api.IntColumn;

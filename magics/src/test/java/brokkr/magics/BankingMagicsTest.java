@@ -1,5 +1,10 @@
 package brokkr.magics;
 
+import brokkr.magics.view.CallOutcome;
+import brokkr.magics.view.ForkView;
+import brokkr.magics.view.RunView;
+import brokkr.magics.view.TaskView;
+import brokkr.magics.view.WorldDiff;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;

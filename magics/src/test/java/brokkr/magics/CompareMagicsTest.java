@@ -1,11 +1,18 @@
 package brokkr.magics;
 
+import brokkr.magics.builtin.CompareMagics;
+import brokkr.magics.display.Rendering;
+import brokkr.magics.view.TablesawTables;
+import brokkr.render.chart.Charts;
+import brokkr.render.experiment.ComparisonTables;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import brokkr.experiment.Comparison;
 import brokkr.experiment.Comparison.Trial;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -40,16 +47,16 @@ class CompareMagicsTest {
 
     @Test void tablesCarryTheHandWorkedNumbers() throws Exception {
         List<Comparison> cs = List.of(handWorked());
-        Table m = ComparisonTables.metrics(cs);
+        Table m = TablesawTables.tablesaw(ComparisonTables.metrics(cs));
         assertEquals(List.of("avg_reward", "pass^1", "pass^2"), m.stringColumn("metric").asList());
         assertEquals(0.375, m.doubleColumn("diff").get(0), 1e-12);
         assertEquals(0.4787135539 / 2, m.doubleColumn("se").get(0), 1e-9);
         assertEquals(0.5, m.doubleColumn("p_signflip").get(0), 1e-15);
         assertEquals(0.5, m.doubleColumn("diff").get(2), 1e-12, "pass^2: (1 + 0 + 0 + 1)/4 - 0");
-        Table t = ComparisonTables.tasks(cs);
+        Table t = TablesawTables.tablesaw(ComparisonTables.tasks(cs));
         assertEquals(List.of(1.0, 0.0, 0.0, 0.5), t.doubleColumn("reward_diff").asList());
         assertEquals(List.of(1.0, 0.0, 0.0, 1.0), t.doubleColumn("pass^2_diff").asList());
-        Table u = ComparisonTables.unmatched(cs);
+        Table u = TablesawTables.tablesaw(ComparisonTables.unmatched(cs));
         assertEquals("t9", u.stringColumn("task").get(0));
         assertEquals("only in B", u.stringColumn("reason").get(0));
         String text = ComparisonTables.text(cs);
@@ -64,7 +71,8 @@ class CompareMagicsTest {
         assertTrue(chart.getSeriesMap().containsKey("new higher") && chart.getSeriesMap().containsKey("mean difference 0.375"), chart.getSeriesMap().keySet().toString());
         assertEquals(List.of("t0", "t3", "t1", "t2"), chart.getSeriesMap().get("new higher").getXData().stream().map(Object::toString).toList(),
                 "largest difference first");
-        ChartsTest.write("differences.png", Rendering.png(chart));
+        Path charts = Files.createDirectories(Path.of("target", "charts"));
+        Files.write(charts.resolve("differences.png"), Rendering.png(chart));
     }
 
     /** One task: the mean difference, but no se, interval, t p-value or MDE: dashes, never 0. */

@@ -1,5 +1,7 @@
 package brokkr.magics;
 
+import brokkr.magics.builtin.ExperimentMagics;
+import brokkr.magics.display.Rendering;
 import org.dflib.jjava.jupyter.kernel.display.DisplayData;
 import org.dflib.jjava.jupyter.kernel.display.Renderer;
 import org.dflib.jjava.jupyter.kernel.display.mime.MIMEType;

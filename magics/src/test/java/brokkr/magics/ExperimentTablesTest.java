@@ -1,5 +1,8 @@
 package brokkr.magics;
 
+import brokkr.magics.builtin.ExperimentMagics;
+import brokkr.magics.view.ExperimentTables;
+import brokkr.magics.view.Tables;
 import brokkr.eval.Attempt;
 import brokkr.eval.Check;
 import brokkr.eval.Evidence;

@@ -1,5 +1,10 @@
 package brokkr.magics;
 
+import brokkr.magics.view.CallOutcome;
+import brokkr.magics.view.ForkView;
+import brokkr.magics.view.RunView;
+import brokkr.magics.view.TaskView;
+import brokkr.magics.view.WorldDiff;
 import brokkr.eval.Exploration;
 import brokkr.value.Json;
 import brokkr.value.Value;

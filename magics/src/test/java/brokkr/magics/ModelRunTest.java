@@ -1,5 +1,6 @@
 package brokkr.magics;
 
+import brokkr.magics.view.RunView;
 import brokkr.conversation.Candidate;
 import brokkr.eval.BenchmarkProvider;
 import brokkr.eval.EnvironmentDef;

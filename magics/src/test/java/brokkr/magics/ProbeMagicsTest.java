@@ -1,5 +1,8 @@
 package brokkr.magics;
 
+import brokkr.magics.builtin.ProbeMagics;
+import brokkr.magics.display.Rendering;
+import brokkr.magics.view.Figure;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;

@@ -1,5 +1,6 @@
 package brokkr.magics;
 
+import brokkr.magics.builtin.RegradeMagics;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;

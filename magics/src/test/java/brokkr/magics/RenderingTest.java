@@ -1,5 +1,8 @@
 package brokkr.magics;
 
+import brokkr.magics.display.Rendering;
+import brokkr.magics.view.RunView;
+import brokkr.magics.view.TaskView;
 import org.dflib.jjava.jupyter.kernel.display.DisplayData;
 import org.dflib.jjava.jupyter.kernel.display.Renderer;
 import org.dflib.jjava.jupyter.kernel.display.mime.MIMEType;

@@ -1,5 +1,6 @@
 package brokkr.magics;
 
+import brokkr.magics.builtin.ExperimentMagics;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 

@@ -1,5 +1,10 @@
 package brokkr.magics;
 
+import brokkr.magics.view.CallOutcome;
+import brokkr.magics.view.Tables;
+import brokkr.render.JsonText;
+import brokkr.render.Numbers;
+
 import org.junit.jupiter.api.Test;
 import tech.tablesaw.api.DoubleColumn;
 import tech.tablesaw.api.LongColumn;

@@ -1,0 +1,98 @@
+package brokkr.bench;
+
+import brokkr.command.Command;
+import brokkr.domains.conformance.Corpus;
+import brokkr.domains.tau2.runner.Tau2Domains;
+import java.io.PrintStream;
+import java.util.List;
+
+/**
+ * {@code ./brokkr bench ...}: performance measurements, never timed tests. {@code world} runs the
+ * world-value benchmarks (load, fork, updates, hashing); {@code replay} times a tau2 corpus replay
+ * against upstream's recorded time and the SHA-256 floor ({@link ReplayBench}); {@code loop}, pointer
+ * chasing by depth.
+ */
+public record BenchCommand() implements Command {
+    @Override public String name() { return "bench"; }
+
+    @Override public String summary() { return "benchmarks: world values (JMH), tau2 corpus replay vs upstream, loop depth scaling, KB search, REPL sandbox, probes and branches, BFCL multi-turn replay/grading and fork cost"; }
+
+    @Override public String usage() {
+        return """
+               usage: ./brokkr bench world [--quick | --long] [--db DOMAIN] [--only NAME] [--no-jmh]
+                      ./brokkr bench replay --domain DOMAIN --corpus FILE [--repeat N] [--threads T]
+                      ./brokkr bench loop [--depths 1000,4000,16000,64000,100000] [--max-seconds S]
+                      ./brokkr bench kb-search [--rounds N] [--corpus FILE]
+                      ./brokkr bench sandbox [--runs N] [--warmup N]
+                      ./brokkr bench probe [--domain DOMAIN] [--task ID] [--rounds N]
+                      ./brokkr bench multi-turn [--repeat N] [--forks F] [--tasks ID,ID] [--dir DIR]
+
+               world   loads the db.json world of each tau2 domain that has one (%s; or --db DOMAIN) as
+                       the domain does (the tau2 data directory: -Dbrokkr.tau2.data, BROKKR_TAU2_DATA, else
+                       ../shared/upstream/tau2-bench; every file checked against its pinned sha256) and
+                       measures load, fork, 1,000 random updates and full / incremental hashing (JMH plus an
+                       in-process CPU-time table).
+               replay  replays a conformance corpus of any tau2 domain (%s) N times (default 5) per thread
+                       count (1 and T, default T: the number of cores) in one warm JVM, as conformance does,
+                       and prints per run and for the best run of each thread count: wall time, time per
+                       call, the bytes its world hashes fed to SHA-256, the SHA-256 floor (MessageDigest's
+                       time for as many bytes on as many threads, measured right after the run) and the
+                       replay's ratio to it, and the ratio to upstream's recorded replay of that corpus
+                       (shared/conformance/tau2/README.md, "Upstream timings"; retail gold and fuzz-seed11,
+                       airline gold, telecom gold and fuzz-seed11, banking_knowledge gold, fuzz-seed11 and
+                       kb-search-seed11).
+               loop    pointer chasing with the scripted ideal follower at each depth: wall time, time per
+                       hop, bytes allocated and heap retained, for the agent loop (./brokkr loop N) and for
+                       the evaluation path of a loop cell (depths up to 10000); a depth slower than S
+                       seconds (default 120) ends the series.
+               kb-search  banking_knowledge's KB_search beside upstream's figures: BM25 index build (median of 10)
+                       and the latency of every assistant KB_search call of kb-search-seed11.jsonl (p50, p99,
+                       mean, max; N rounds, default 5, after a warm-up round).
+               sandbox the REPL sandbox (brokkr.sandbox), with and without its JVM's AOT cache side by side:
+                       an episode's sandbox end to end (start, prelude, three evaluations, close: wall time
+                       and CPU of the harness plus the sandbox JVM) and its cold start; then a warm one from
+                       the pool and per evaluation a trivial expression, a method declaration and ten tool
+                       calls (median and best of N runs, default 20, after N warm-up episodes, default 20).
+               probe   the engine's own cost of decision-point probes and branches with scripted candidates
+                       (default retail, its first test task with gold actions): per probe sample the world
+                       rebuilt at the cut from the record, the fork and the dispatch of the answer; per branch
+                       the O(1) fork and a branch run; and the heap of 1,000 unrun branches of one checkpoint
+                       against one world.
+               multi-turn  the BFCL multi-turn corpora (DIR, default ../shared/conformance/bfcl/multi_turn):
+                       gold-exec and fuzz-seed11 replayed, verdicts-seed7 graded, as conformance does, best of N
+                       (default 3) in one warm JVM, beside upstream's timings in that folder's README (as ratios);
+                       then the fork cost of each task's world (default multi_turn_base_0,multi_turn_long_context_0):
+                       F (default 1000) forks each running the first ground-truth turn, time per fork and the
+                       heap the forks retain against one world.""".formatted(String.join(", ", WorldBench.domains()),
+                String.join(", ", Tau2Domains.names()));
+    }
+
+    @Override
+    public int run(List<String> args, PrintStream out, PrintStream err) throws Exception {
+        if (args.isEmpty()) throw new UsageException("missing benchmark (world, replay, loop, kb-search, sandbox, probe or multi-turn)");
+        List<String> rest = args.subList(1, args.size());
+        return switch (args.get(0)) {
+            case "world" -> usage(() -> WorldBench.run(rest, out));
+            case "replay" -> usage(() -> ReplayBench.run(rest, out));
+            case "loop" -> usage(() -> LoopBench.run(rest, out));
+            case "kb-search" -> usage(() -> KbSearchBench.run(rest, out));
+            case "sandbox" -> usage(() -> SandboxBench.run(rest, out));
+            case "probe" -> usage(() -> ProbeBench.run(rest, out));
+            case "multi-turn" -> usage(() -> MultiTurnBench.run(rest, out));
+            default -> throw new UsageException("unknown benchmark '" + args.get(0) + "'");
+        };
+    }
+
+    private interface Bench { int run() throws Exception; }
+
+    /** The benches refuse bad arguments with IllegalArgumentException: here, usage errors; a corpus that cannot be replayed, an input error. */
+    private static int usage(Bench bench) throws Exception {
+        try {
+            return bench.run();
+        } catch (Corpus.CorpusException e) {
+            throw new InputException(e.getMessage());
+        } catch (IllegalArgumentException e) {
+            throw new UsageException(e.getMessage());
+        }
+    }
+}
