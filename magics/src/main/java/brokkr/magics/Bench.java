@@ -58,7 +58,7 @@ public record Bench(BenchmarkProvider provider, Exploration exploration) {
      * experiment that names no models defines it, read back through the domain's exploration.
      */
     public RunView run(String candidate, String taskId) {
-        return run(plan(candidate, taskId, Map.of(), Benches.registry()), () -> {});
+        return run(plan(candidate, taskId, Map.of(), Session.current().registry()), () -> {});
     }
 
     /**

@@ -40,7 +40,7 @@ public final class MagicCompletion {
             case "help" -> s.magics().infos().forEach(i -> options.add(i.name()));
             case "domain" -> {
                 if (words.size() == 1) options.add("load");
-                else if (words.size() == 2 && prev.equals("load")) options.addAll(Benches.names());
+                else if (words.size() == 2 && prev.equals("load")) options.addAll(Benches.names(s.registry()));
             }
             case "task", "fork" -> { if (words.size() == 1) options.addAll(taskIds(s)); }
             case "tasks" -> {

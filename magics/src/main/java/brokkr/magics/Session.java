@@ -45,9 +45,9 @@ public final class Session {
     private ToolWorld fork;
     private String forkTask;
 
-    public Session(MagicRegistry magics) { this(magics, Benches.registry()); }
+    public Session(MagicRegistry magics) { this(magics, Registry.process()); }
 
-    /** A session whose runs take their model factories from {@code models} (the one registry's by default). */
+    /** A session whose domains and models come from {@code models} (the process's one registry by default). */
     public Session(MagicRegistry magics, Registry models) {
         this.magics = magics;
         this.models = models;
@@ -89,7 +89,7 @@ public final class Session {
     // ---- the magics' Java API ----
 
     public DomainSummary domain(String name) {
-        Bench b = Benches.load(name);
+        Bench b = Benches.load(models, name);
         synchronized (this) {
             domain = b;
             fork = null;
@@ -99,7 +99,7 @@ public final class Session {
     }
 
     public synchronized Bench domain() {
-        if (domain == null) throw new MagicUsageException("no domain loaded: %domain load NAME (one of " + String.join(", ", Benches.names()) + ")");
+        if (domain == null) throw new MagicUsageException("no domain loaded: %domain load NAME (one of " + String.join(", ", Benches.names(models)) + ")");
         return domain;
     }
 

@@ -1,5 +1,6 @@
 package brokkr.magics;
 
+import brokkr.experiment.Registry;
 import brokkr.magics.view.Rich;
 import brokkr.magics.view.Tables;
 import brokkr.repl.Harness;
@@ -19,7 +20,7 @@ public final class StandardMagics {
     public static void install(MagicRegistry r) {
         r.line("help", "%help [NAME]", "Lists the magics, or shows one magic's usage.", StandardMagics::help)
          .line("domain", "%domain load NAME",
-                 "Loads a domain (" + String.join(", ", Benches.names()) + ") and shows its summary: tasks per split,"
+                 "Loads a domain (" + String.join(", ", Benches.names(Registry.process())) + ") and shows its summary: tasks per split,"
                  + " tools, policy size, data digests verified.", StandardMagics::domain)
          .line("tasks", "%tasks [--split S] [TEXT]",
                  "The loaded domain's tasks (id, splits, short scenario, reward basis, gold actions), filtered by split and text.",
@@ -65,7 +66,7 @@ public final class StandardMagics {
     static Object domain(Session s, MagicArgs a) {
         var p = a.parse(Set.of(), 2);
         if (!"load".equals(p.positional(0)) || p.positional(1) == null) {
-            throw new MagicUsageException("expected 'load NAME' (NAME one of " + String.join(", ", Benches.names()) + ")");
+            throw new MagicUsageException("expected 'load NAME' (NAME one of " + String.join(", ", Benches.names(s.registry())) + ")");
         }
         return s.domain(p.positional(1));
     }

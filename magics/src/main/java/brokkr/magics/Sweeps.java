@@ -25,7 +25,7 @@ public final class Sweeps {
      * tool turns, reward and the domain's result line. {@code sizeColumn} names the size column.
      */
     public static Table sweep(String domain, String sizeColumn, List<Integer> sizes, List<String> candidates) {
-        return sweep(Benches.load(domain), sizeColumn, sizes, candidates);
+        return sweep(Benches.load(Session.current().registry(), domain), sizeColumn, sizes, candidates);
     }
 
     private static Table sweep(Bench b, String sizeName, List<Integer> sizes, List<String> candidates) {

@@ -37,14 +37,14 @@ class ModelRunTest {
     }
 
     static Session session(ScriptedModelServer server, Recording display) {
-        Registry models = Benches.registry().with(List.of(), List.of(new ProviderModels("openai", server.openAiEnv()) {}));
+        Registry models = Registry.process().with(List.of(), List.of(new ProviderModels("openai", server.openAiEnv()) {}));
         Session s = new Session(MagicRegistry.standard(), models);
         s.display(display);
         return s;
     }
 
     @Test void aModelCandidateWalksTheLoopOverHttpWithProgressAndTranscript() throws Exception {
-        BenchmarkProvider loop = Benches.load("loop").provider();
+        BenchmarkProvider loop = Benches.load(Registry.process(), "loop").provider();
         Candidate ideal = loop.scripted(Evidence.AGENT, new ModelRef(BenchmarkProvider.SCRIPTED, "ideal"), loop.environment("10", Map.of()));
         Recording display = new Recording();
         try (ScriptedModelServer server = ScriptedModelServer.ofCandidate(ideal)) {
@@ -79,7 +79,7 @@ class ModelRunTest {
      * the provider's own {@code scripted} for the task, so the episode is the gold one over HTTP.
      */
     @Test void tau2RunsAModelAgentOppositeAModelUser() throws Exception {
-        BenchmarkProvider retail = Benches.load("tau2-retail").provider();
+        BenchmarkProvider retail = Benches.load(Registry.process(), "tau2-retail").provider();
         EnvironmentDef env = retail.environment("5", Map.of());
         try (ScriptedModelServer server = ScriptedModelServer.start(req -> {
             DecodedRequest d = req.chat();

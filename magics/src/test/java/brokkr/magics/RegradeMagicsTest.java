@@ -43,7 +43,7 @@ class RegradeMagicsTest {
                     "metExpectation", PyBool.FALSE))));
             return Reply.json(OpenAiChat.encodeResponse(new Message.Assistant(answer), d.model(), "chatcmpl-" + req.index()));
         })) {
-            Registry models = Benches.registry().with(List.of(), List.of(new ProviderModels("openai", server.openAiEnv()) {}));
+            Registry models = Registry.process().with(List.of(), List.of(new ProviderModels("openai", server.openAiEnv()) {}));
             Session s = new Session(MagicRegistry.standard(), models);
             var view = (RegradeMagics.RegradeView) s.magic("%regrade " + dir + " --judge openai:denier --parallelism 1");
             assertEquals(1, view.result().rejudged(), view.text());

@@ -1,5 +1,6 @@
 package brokkr.magics;
 
+import brokkr.experiment.Registry;
 import brokkr.magics.display.Rendering;
 import brokkr.magics.view.RunView;
 import brokkr.magics.view.TaskView;
@@ -51,7 +52,7 @@ class RenderingTest {
     }
 
     @Test void transcriptsRenderAsHtmlMarkdownAndText() {
-        RunView run = Benches.load("loop").run("ideal", "3");
+        RunView run = Benches.load(Registry.process(), "loop").run("ideal", "3");
         DisplayData d = renderer.render(run.transcript());
         String html = (String) d.getData(MIMEType.TEXT_HTML);
         assertTrue(html.contains("brokkr-transcript") && html.contains("follow_pointer("), html);

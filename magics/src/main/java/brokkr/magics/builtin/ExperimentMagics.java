@@ -158,7 +158,7 @@ public final class ExperimentMagics implements MagicExtension {
         ExperimentSpec quiet = spec.withProgress(false);
         int total;
         try {
-            total = Planner.plan(quiet, Registry.load()).units().size();
+            total = Planner.plan(quiet, s.registry()).units().size();
         } catch (ExperimentSpec.SpecException e) {
             throw new MagicUsageException(e.getMessage());
         }
@@ -177,7 +177,7 @@ public final class ExperimentMagics implements MagicExtension {
         CompletableFuture<Experiments.Result> run = new CompletableFuture<>();
         Thread.ofPlatform().name("experiment-" + spec.name()).daemon(true).start(() -> {
             try {
-                run.complete(Experiments.run(quiet, dir, Registry.load(), progress, cancellation));
+                run.complete(Experiments.run(quiet, dir, s.registry(), progress, cancellation));
             } catch (Throwable t) {
                 run.completeExceptionally(t);
             }
@@ -272,7 +272,7 @@ public final class ExperimentMagics implements MagicExtension {
         public List<BenchmarkReports.CandidateReport> reports() {
             if (!Files.isRegularFile(ExperimentStore.file(Path.of(dir)))) return List.of();
             try (ExperimentQuery store = ExperimentQuery.open(Path.of(dir))) {
-                return BenchmarkReports.of(store, Registry.load());
+                return BenchmarkReports.of(store, Session.current().registry());
             }
         }
 

@@ -179,19 +179,19 @@ public final class ProbeMagics implements MagicExtension {
         if (cut == null) throw new MagicUsageException("which customer message? %probe TASK CUT (or --at K)");
         if (p.option("at") != null && p.positional(1) != null) throw new MagicUsageException("give the cut once: TASK CUT or TASK --at K");
         Bench b = s.domain();
-        Attempt record = record(b, first, p.option("recorded-by"));
+        Attempt record = record(s, b, first, p.option("recorded-by"));
         int at = positiveInt("CUT", cut);
         DecisionPoint dp = usage(() -> Probes.decisionPoint(b.provider(), b.provider().environment(first, Map.of()), record.evidence().transcript(), at));
-        Function<ModelRef, Candidate> models = models(Benches.registry());
+        Function<ModelRef, Candidate> models = models(s.registry());
         if (vs == null) return new ProbeView(usage(() -> Probes.probe(b.provider(), dp, 0, cand, label(cand), n, seed, models, parallelism)), null);
         return new ComparisonView(usage(() -> Probes.compare(b.provider(), dp, 0, cand, label(cand), vs, label(vs), n, seed, models, parallelism)), null);
     }
 
     /** A run of a scripted candidate on the loaded domain (default its first), on the evaluation path: the record a TASK CUT probe reads. */
-    static Attempt record(Bench b, String task, String recordedBy) {
+    static Attempt record(Session s, Bench b, String task, String recordedBy) {
         if (b.candidates().isEmpty() && recordedBy == null) throw new MagicUsageException(b.name() + " offers no scripted candidate to record a run: probe a store's attempt");
         String by = recordedBy != null ? recordedBy : b.candidates().getFirst();
-        Bench.Plan plan = b.plan(by, task, Map.of(), Benches.registry());
+        Bench.Plan plan = b.plan(by, task, Map.of(), s.registry());
         Attempt a = Runner.attempts(plan.plan(), Policy.of(1)).getFirst();
         if (a.evidence().transcript().isNone()) throw new MagicUsageException("the run of " + by + " on task " + task + " left no transcript: " + a.error());
         return a;
@@ -199,7 +199,7 @@ public final class ProbeMagics implements MagicExtension {
 
     /** Probes attempt {@code attemptId} of the store in {@code dir} at its {@code at}-th customer message and stores the probe record there. */
     public static ProbeView probe(Path dir, long attemptId, int at, ModelRef candidate, int n, long seed, int parallelism) throws InterruptedException {
-        Registry registry = Benches.registry();
+        Registry registry = Session.current().registry();
         Probes.Recorded rec = recorded(dir, registry, attemptId);
         DecisionPoint dp = usage(() -> rec.at(at));
         ProbeResult r = usage(() -> Probes.probe(rec.provider(), dp, attemptId, candidate, label(candidate), n, seed, models(registry), parallelism));
@@ -209,7 +209,7 @@ public final class ProbeMagics implements MagicExtension {
     /** {@link #probe} for two candidates in the same rounds, with Fisher's exact test; both stored as one comparison. */
     public static ComparisonView compare(Path dir, long attemptId, int at, ModelRef first, ModelRef second, int n, long seed, int parallelism)
             throws InterruptedException {
-        Registry registry = Benches.registry();
+        Registry registry = Session.current().registry();
         Probes.Recorded rec = recorded(dir, registry, attemptId);
         DecisionPoint dp = usage(() -> rec.at(at));
         Probes.Comparison c = usage(() -> Probes.compare(rec.provider(), dp, attemptId, first, label(first), second, label(second), n, seed,
@@ -221,7 +221,7 @@ public final class ProbeMagics implements MagicExtension {
     public static ProbeView probeTrajectory(Session s, String taskId, Value transcript, int at, ModelRef candidate, int n, long seed) throws InterruptedException {
         Bench b = s.domain();
         DecisionPoint dp = usage(() -> Probes.decisionPoint(b.provider(), b.provider().environment(taskId, Map.of()), transcript, at));
-        return new ProbeView(usage(() -> Probes.probe(b.provider(), dp, 0, candidate, label(candidate), n, seed, models(Benches.registry()),
+        return new ProbeView(usage(() -> Probes.probe(b.provider(), dp, 0, candidate, label(candidate), n, seed, models(s.registry()),
                 Probes.DEFAULT_PARALLELISM)), null);
     }
 
@@ -369,7 +369,7 @@ public final class ProbeMagics implements MagicExtension {
         if (b.provider().branching().isEmpty()) throw new MagicUsageException(b.name() + " has no checkpoints (its interaction cannot be held)");
         String c = candidate != null ? candidate : b.candidates().isEmpty() ? null : b.candidates().getFirst();
         if (c == null) throw new MagicUsageException("--candidate C is required: " + b.name() + " offers no scripted candidate");
-        Bench.Plan plan = b.plan(c, task, roles, Benches.registry());
+        Bench.Plan plan = b.plan(c, task, roles, s.registry());
         Checkpoint cp = usage(() -> Branches.checkpoint(plan.cell(), at, plan.plan().models()));
         Held h = held(s);
         String name;
@@ -427,7 +427,7 @@ public final class ProbeMagics implements MagicExtension {
                 planned.put(key, bs);
             }
         }
-        Function<ModelRef, Candidate> models = models(Benches.registry());
+        Function<ModelRef, Candidate> models = models(s.registry());
         List<Branches.Branch> all = planned.values().stream().flatMap(List::stream).toList();
         List<Attempt> attempts = dir == null ? usage(() -> StoredBranches.runUnstored(all, models, parallelism))
                 : usage(() -> StoredBranches.run(dir, all, models, parallelism));
@@ -480,12 +480,11 @@ public final class ProbeMagics implements MagicExtension {
     /** A candidate's label: its scripted name, or PROVIDER/MODEL. */
     static String label(ModelRef r) { return r.provider().equals(BenchmarkProvider.SCRIPTED) ? r.model() : r.toString(); }
 
+    /** The registry's one resolver, each model reference opened once. */
     static Function<ModelRef, Candidate> models(Registry registry) {
         Map<ModelRef, Candidate> made = new ConcurrentHashMap<>();
-        return ref -> {
-            if (!registry.models().containsKey(ref.provider())) throw new IllegalArgumentException("unknown model provider '" + ref.provider() + "'");
-            return made.computeIfAbsent(ref, r -> registry.model(r.provider()).create(r));
-        };
+        Function<ModelRef, Candidate> resolver = registry.resolver();
+        return ref -> made.computeIfAbsent(ref, resolver);
     }
 
     static String required(String v, String message) {
