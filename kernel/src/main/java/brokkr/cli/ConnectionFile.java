@@ -1,6 +1,7 @@
 package brokkr.cli;
 
 import brokkr.command.Command;
+import brokkr.command.ErrorMessages;
 import brokkr.python.PyJson;
 import brokkr.value.Json;
 import brokkr.value.PyDict;

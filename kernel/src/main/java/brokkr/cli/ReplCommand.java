@@ -1,6 +1,7 @@
 package brokkr.cli;
 
 import brokkr.command.Command;
+import brokkr.command.ErrorMessages;
 import brokkr.kernel.CellEvaluator;
 import brokkr.kernel.CellException;
 import brokkr.kernel.JShellEvaluator;

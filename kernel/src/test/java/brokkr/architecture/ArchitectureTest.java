@@ -32,7 +32,8 @@ class ArchitectureTest {
     @Test
     void everyModulesClassesWereImported() {
         // A rule over an empty import passes vacuously: make sure each module is really there.
-        for (String pkg : new String[] {"brokkr.eval", "brokkr.domains.tau2.runner", "brokkr.domains.bfcl", "brokkr.magics", "brokkr.cli", "brokkr.bench"}) {
+        for (String pkg : new String[] {"brokkr.eval", "brokkr.domains.tau2.runner", "brokkr.domains.bfcl", "brokkr.magics", "brokkr.cli", "brokkr.bench",
+                "brokkr.family", "brokkr.domains.tau2.cli"}) {
             if (classes.stream().noneMatch(c -> c.getPackageName().equals(pkg))) {
                 throw new AssertionError("no main classes of " + pkg + " were imported");
             }
@@ -81,13 +82,41 @@ class ArchitectureTest {
     }
 
     /**
-     * The CLI's tau2 commands are thin: from a command to a grade the path runs through the registry's
+     * The CLI names no benchmark family: what a family brings (commands, data pins, conformance corpora, result
+     * formats, upstream revisions) comes through {@code brokkr.family.BenchmarkFamily} services. BenchCommand is
+     * the one exception left: it moves into the bench module (the render stream of issue #22), whose benchmarks
+     * name tau2 by design.
+     */
+    @Test
+    void theCliDependsOnNoDomain() {
+        noClasses().that().resideInAPackage("brokkr.cli..").and().doNotHaveFullyQualifiedName("brokkr.cli.BenchCommand")
+                .should().dependOnClassesThat().resideInAnyPackage("brokkr.domains..")
+                .check(classes);
+    }
+
+    /**
+     * Domains never touch an experiment store or a scheduler of cells: a family's result format receives and
+     * returns attempts, and the CLI reads and writes the store ({@code brokkr.family.StoredResults}); what runs
+     * cells is the engine's.
+     */
+    @Test
+    void domainsTouchNoStoreAndNoRunner() {
+        String store = "brokkr\\.experiment\\.(ExperimentStore|ExperimentQuery|StoreConnection|StoreViews|ProbeStore|EvidenceCodec|SqliteLibrary"
+                + "|Inspect|BenchmarkReports|Experiments|StoredBranches|Regrade|Probes)(\\$.*)?|brokkr\\.family\\.StoredResults(\\$.*)?";
+        noClasses().that().resideInAPackage("brokkr.domains..")
+                .should().dependOnClassesThat(HasName.Predicates.nameMatching(store))
+                .orShould().dependOnClassesThat().resideInAnyPackage("brokkr.run..")
+                .check(classes);
+    }
+
+    /**
+     * The tau2 family's commands are thin: from a command to a grade the path runs through the registry's
      * provider ({@code tau2.runner}) and the engine's contracts, never into the orchestrator, grader,
      * environment or scripted sides directly (conformance replay is its own entry point).
      */
     @Test
-    void theCliReachesTau2OnlyThroughItsRunnerAndConformance() {
-        noClasses().that().resideInAPackage("brokkr.cli..")
+    void theTau2CommandsReachTau2OnlyThroughItsRunnerAndConformance() {
+        noClasses().that().resideInAPackage("brokkr.domains.tau2.cli..")
                 .should().dependOnClassesThat().resideInAnyPackage("brokkr.domains.tau2.orchestrator..", "brokkr.domains.tau2.evaluator..",
                         "brokkr.domains.tau2.environment..", "brokkr.domains.tau2.agent..", "brokkr.domains.tau2.user..",
                         "brokkr.domains.tau2.retail..", "brokkr.domains.tau2.airline..", "brokkr.domains.tau2.telecom..")
@@ -97,7 +126,7 @@ class ArchitectureTest {
     /** The engine module's packages (it has no common prefix of its own: its packages are brokkr's top level). */
     static final class EnginePackages {
         static final String[] ALL = {"brokkr.value", "brokkr.python", "brokkr.tool", "brokkr.world", "brokkr.conversation",
-                "brokkr.provider..", "brokkr.agent", "brokkr.data", "brokkr.eval", "brokkr.experiment", "brokkr.stats", "brokkr.sandbox",
+                "brokkr.provider..", "brokkr.agent", "brokkr.data", "brokkr.eval", "brokkr.command", "brokkr.family", "brokkr.experiment", "brokkr.stats", "brokkr.sandbox",
                 "brokkr.repl"};
     }
 }

@@ -1,4 +1,4 @@
-package brokkr.cli;
+package brokkr.command;
 
 import java.nio.file.AccessDeniedException;
 import java.nio.file.DirectoryNotEmptyException;
@@ -16,10 +16,10 @@ import java.util.Locale;
  * words. An exception that wraps another keeps the cause's reason ({@code cannot open F: file is not a
  * database}), once.
  */
-final class ErrorMessages {
+public final class ErrorMessages {
     private ErrorMessages() {}
 
-    static String describe(Throwable e) {
+    public static String describe(Throwable e) {
         StringBuilder text = new StringBuilder();
         for (Throwable c = e; c != null; c = c.getCause() == c ? null : c.getCause()) {
             // "cannot read F" then F's NoSuchFileException: the path once, then what happened to it.
