@@ -1,12 +1,12 @@
 package brokkr.cli;
 
-import brokkr.domains.bfcl.cli.BfclCommand;
-import brokkr.experiment.Registry;
 import brokkr.command.Command;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import brokkr.domains.bfcl.cli.BfclCommand;
+import brokkr.experiment.Registry;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;

@@ -1,15 +1,15 @@
 package brokkr.cli;
 
-import brokkr.domains.bfcl.cli.BfclCommand;
-import brokkr.domains.synthetic.cli.LoopCommand;
-import brokkr.domains.tau2.cli.Tau2Command;
-import brokkr.command.ModelSource;
-import brokkr.command.ErrorMessages;
-import brokkr.experiment.Registry;
-import brokkr.command.CommandContext;
 import brokkr.command.Command;
 import static org.junit.jupiter.api.Assertions.*;
 
+import brokkr.command.CommandContext;
+import brokkr.command.ErrorMessages;
+import brokkr.command.ModelSource;
+import brokkr.domains.bfcl.cli.BfclCommand;
+import brokkr.domains.synthetic.cli.LoopCommand;
+import brokkr.domains.tau2.cli.Tau2Command;
+import brokkr.experiment.Registry;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;

@@ -1,15 +1,15 @@
 package brokkr.cli;
 
-import brokkr.domains.synthetic.cli.LoopCommand;
-import brokkr.domains.synthetic.cli.ParallelCommand;
-import brokkr.command.ModelSource;
-import brokkr.experiment.Registry;
 import brokkr.command.Command;
 import static org.junit.jupiter.api.Assertions.*;
 
+import brokkr.command.ModelSource;
 import brokkr.conversation.InfrastructureFailure;
+import brokkr.domains.synthetic.cli.LoopCommand;
+import brokkr.domains.synthetic.cli.ParallelCommand;
 import brokkr.domains.synthetic.loop.LoopFollower;
 import brokkr.domains.synthetic.loop.PointerChain;
+import brokkr.experiment.Registry;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;

@@ -1,19 +1,19 @@
 package brokkr.cli;
 
-import brokkr.domains.synthetic.cli.LoopCommand;
-import brokkr.domains.synthetic.cli.ParallelCommand;
-import brokkr.command.ModelSource;
-import brokkr.experiment.Registry;
 import brokkr.command.Command;
 import static org.junit.jupiter.api.Assertions.*;
 
+import brokkr.command.ModelSource;
 import brokkr.conversation.Candidate;
 import brokkr.conversation.Message;
 import brokkr.conversation.ToolCall;
 import brokkr.conversation.Turn;
+import brokkr.domains.synthetic.cli.LoopCommand;
+import brokkr.domains.synthetic.cli.ParallelCommand;
 import brokkr.domains.synthetic.loop.LoopFollower;
 import brokkr.domains.synthetic.loop.PointerChain;
 import brokkr.domains.synthetic.parallel.Batcher;
+import brokkr.experiment.Registry;
 import brokkr.provider.ProviderOptions;
 import brokkr.provider.Providers;
 import brokkr.provider.testing.ScriptedModelServer;

@@ -1,10 +1,10 @@
 package brokkr.cli;
 
-import brokkr.domains.tau2.cli.Tau2Command;
-import brokkr.experiment.Registry;
-import brokkr.command.CommandContext;
 import static org.junit.jupiter.api.Assertions.*;
 
+import brokkr.command.CommandContext;
+import brokkr.domains.tau2.cli.Tau2Command;
+import brokkr.experiment.Registry;
 import brokkr.value.Json;
 import brokkr.value.PyDict;
 import java.io.ByteArrayOutputStream;
@@ -51,6 +51,31 @@ class Tau2CommandTest {
             assertTrue(r.err().contains("usage: ./brokkr tau2 run"), r.err());
         }
         assertTrue(Main.commands().values().stream().anyMatch(c -> c.name().equals("tau2")));
+    }
+
+    /**
+     * One domain name everywhere: {@code tau2-retail} (experiments, notebooks) and upstream's short {@code retail}
+     * are one lookup, for {@code tau2 run} and {@code conformance tau2} alike, with the same output.
+     */
+    @Test
+    void theDomainsFullAndShortNamesAreOneLookup() throws Exception {
+        Outcome shortName = run("run", "--domain", "retail", "--agent", "gold", "--task", "5");
+        Outcome fullName = run("run", "--domain", "tau2-retail", "--agent", "gold", "--task", "5");
+        assertEquals(0, shortName.code(), shortName.err());
+        assertEquals(0, fullName.code(), fullName.err());
+        // the same lines but the run's wall time
+        assertEquals(shortName.out().replaceAll(" in \\d+\\.\\d s", ""), fullName.out().replaceAll(" in \\d+\\.\\d s", ""));
+        assertTrue(fullName.out().startsWith("tau2 retail: 1 task(s) x 1 trial(s), agent gold"), fullName.out());
+        List<String> corpus = Files.readAllLines(ConformanceCommandTest.corpus("gold.jsonl")).subList(0, 3);
+        Path three = Files.write(Files.createTempFile("retail-gold-3", ".jsonl"), corpus);
+        for (String name : List.of("retail", "tau2-retail")) {
+            var r = ConformanceCommandTest.main("conformance", "tau2", "--domain", name, "--corpus", three.toString());
+            assertEquals(0, r.code(), name + ": " + r.out() + r.err());
+            assertTrue(r.out().matches("3 sequences, \\d+ calls, 0 mismatches\n"), r.out());
+        }
+        Files.delete(three);
+        Outcome unknown = run("run", "--domain", "tau2-nowhere", "--agent", "gold");
+        assertTrue(unknown.err().startsWith("brokkr tau2: unknown domain 'tau2-nowhere' (available: airline, banking_knowledge, retail, telecom)"), unknown.err());
     }
 
     /**

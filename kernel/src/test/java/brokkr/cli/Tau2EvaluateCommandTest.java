@@ -1,11 +1,11 @@
 package brokkr.cli;
 
-import brokkr.domains.tau2.cli.Tau2Command;
-import brokkr.experiment.Registry;
-import brokkr.command.CommandContext;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import brokkr.command.CommandContext;
+import brokkr.domains.tau2.cli.Tau2Command;
+import brokkr.experiment.Registry;
 import brokkr.python.PyJson;
 import brokkr.value.Json;
 import brokkr.value.PyBool;
