@@ -92,14 +92,7 @@ class ExampleFamilyTest {
 
     /** {@code experiment export --format example-csv}: the stored attempts of an example run, through the family's format. */
     @Test void experimentExportWritesItsFormat() throws Exception {
-        Path spec = Files.writeString(tmp.resolve("example.yaml"), """
-                name: example
-                domain: example
-                split: test
-                candidates:
-                  - {id: counter, provider: scripted, model: counter}
-                  - {id: idle, provider: scripted, model: idle}
-                """);
+        Path spec = ExampleDomainTest.experimentFile(tmp);
         Path dir = tmp.resolve("run");
         Run run = main("experiment", "run", spec.toString(), "--dir", dir.toString(), "--no-progress");
         assertEquals(0, run.code(), run.err());
