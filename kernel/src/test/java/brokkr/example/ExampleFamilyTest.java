@@ -5,8 +5,10 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import brokkr.cli.Main;
+import brokkr.data.UpstreamData;
 import brokkr.data.testing.GitFixture;
 import brokkr.experiment.Registry;
+import brokkr.family.BenchmarkFamily;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -37,6 +39,17 @@ class ExampleFamilyTest {
         Run r = main("--version");
         assertEquals(0, r.code(), r.err());
         assertTrue(r.out().contains("example-upstream 0123456, "), r.out());
+    }
+
+    /** A family that states its revisions (to keep {@code --version} cheap) states those of its data sources. */
+    @Test void everyFamilysRevisionsAreThoseOfItsData() {
+        for (BenchmarkFamily f : BenchmarkFamily.load()) {
+            assertEquals(new BenchmarkFamily() {
+                @Override public String name() { return f.name(); }
+                @Override public List<UpstreamData> upstreamData(Registry r) { return f.upstreamData(r); }
+            }.upstreamRevisions(Registry.process()), f.upstreamRevisions(Registry.process()), f.name());
+        }
+        assertEquals(List.of("example", "synthetic", "tau2", "bfcl"), BenchmarkFamily.load().stream().map(BenchmarkFamily::name).toList());
     }
 
     @Test void itsCommandIsListedAndRunsOnTheProcesssRegistry() {

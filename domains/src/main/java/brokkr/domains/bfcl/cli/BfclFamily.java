@@ -32,6 +32,9 @@ public final class BfclFamily implements BenchmarkFamily {
 
     @Override public List<UpstreamData> upstreamData(Registry registry) { return List.of(BfclData.upstream()); }
 
+    /** The pinned commit without building the pins (a constant: BfclData's digests are not loaded for {@code --version}). */
+    @Override public List<String> upstreamRevisions(Registry registry) { return List.of("gorilla " + BfclData.UPSTREAM_COMMIT.substring(0, 7)); }
+
     @Override public List<ConformanceSuite> conformance(Registry registry) { return List.of(new Verdicts(), new MultiTurn()); }
 
     @Override public List<ResultFormat> resultFormats(Registry registry) { return List.of(new Results()); }

@@ -29,6 +29,9 @@ public final class Tau2Family implements BenchmarkFamily {
 
     @Override public List<UpstreamData> upstreamData(Registry registry) { return List.of(Tau2Domains.upstream(registry)); }
 
+    /** The pinned commit without listing the domains' pins: {@code --version} stays as cheap as printing a constant. */
+    @Override public List<String> upstreamRevisions(Registry registry) { return List.of("tau2-bench " + Tau2Domains.UPSTREAM_REVISION.substring(0, 7)); }
+
     @Override public String dataNotes() {
         return """
                 tau2-bench's airline db.json is a reconstruction (upstream's file at the pinned commit was not
