@@ -11,6 +11,9 @@ import java.util.List;
  * and exit 2. Any other exception is a runtime error: its message (with its causes), exit 1.
  */
 public interface Command {
+    /** Exit status of a run in which some episodes (cells) have no verdict: infrastructure failures, harness errors. */
+    int EXIT_NO_VERDICT = 3;
+
     String name();
     /** One line for {@code --help}. */
     String summary();

@@ -3,8 +3,8 @@ package brokkr.cli;
 import brokkr.command.Command;
 import brokkr.data.DataFetch;
 import brokkr.data.UpstreamData;
-import brokkr.domains.bfcl.BfclData;
-import brokkr.domains.tau2.runner.Tau2Domains;
+import brokkr.experiment.Registry;
+import brokkr.family.BenchmarkFamily;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -16,19 +16,38 @@ import java.util.Map;
  * {@code ./brokkr data fetch [tau2-bench|gorilla]... [--dir DIR] [--from URL] [--commit SHA]}: the
  * upstream data files Brokkr reads, fetched with git at the commits they were transcribed against and
  * checked against the pins in the code ({@link DataFetch}), for a user outside this repository's
- * {@code ../shared} layout. The sources are the benchmark families' own {@link UpstreamData}.
+ * {@code ../shared} layout. The sources are the benchmark families' own {@link UpstreamData}
+ * ({@link BenchmarkFamily#upstreamData}).
  */
-public record DataCommand(Map<String, String> env) implements Command {
-    /** The fetchable sources by name, in the order {@code data fetch} without a name fetches them. */
-    static Map<String, UpstreamData> sources() {
+public record DataCommand(Map<String, String> env, Registry registry, List<BenchmarkFamily> families) implements Command {
+    public DataCommand {
+        env = Map.copyOf(env);
+        families = List.copyOf(families);
+    }
+
+    /**
+     * The fetchable sources by name, in the order {@code data fetch} without a name fetches them (the families'
+     * order); IllegalStateException for a name two sources take.
+     */
+    Map<String, UpstreamData> sources() {
         Map<String, UpstreamData> m = new LinkedHashMap<>();
-        for (UpstreamData u : List.of(Tau2Domains.upstream(), BfclData.upstream())) m.put(u.name(), u);
+        for (BenchmarkFamily f : families) {
+            for (UpstreamData u : f.upstreamData(registry)) {
+                if (m.putIfAbsent(u.name(), u) != null) throw new IllegalStateException("two upstream data sources named '" + u.name() + "' (the second from family " + f.name() + ")");
+            }
+        }
         return m;
+    }
+
+    /** What the families say about their pins (pins that are not upstream's own file), or that a pin would say so. */
+    private String notes() {
+        List<String> notes = families.stream().map(BenchmarkFamily::dataNotes).filter(n -> !n.isBlank()).map(String::strip).toList();
+        return notes.isEmpty() ? "A pin that is not upstream's own file says so." : "A pin that is not upstream's own file\nsays so: " + String.join("\n", notes);
     }
 
     @Override public String name() { return "data"; }
 
-    @Override public String summary() { return "fetch the pinned upstream data (tau2-bench, gorilla BFCL) with git and verify it"; }
+    @Override public String summary() { return "fetch the pinned upstream data (" + String.join(", ", sources().keySet()) + ") with git and verify it"; }
 
     @Override public String usage() {
         StringBuilder list = new StringBuilder();
@@ -37,7 +56,7 @@ public record DataCommand(Map<String, String> env) implements Command {
                     u.pins().size(), u.name(), u.envVar(), u.dataRoot().isEmpty() ? u.name() : u.name() + "/" + u.dataRoot()));
         }
         return """
-                usage: ./brokkr data fetch [tau2-bench|gorilla]... [--dir DIR] [--from URL] [--commit SHA]
+                usage: ./brokkr data fetch [%s]... [--dir DIR] [--from URL] [--commit SHA]
 
                 Fetches the upstream data files Brokkr reads (all sources without a name), at the commits they were
                 transcribed against, with git: a shallow fetch of that one commit and a sparse checkout of exactly the
@@ -45,12 +64,9 @@ public record DataCommand(Map<String, String> env) implements Command {
                 %s  --dir DIR     where to put them (default %s)
                   --from URL    another clone or mirror of the repository (a path or file:// URL too); one source only
                   --commit SHA  another commit (its files are still checked against the pins); one source only
-                Each file is reported verified, DIFFERS (both digests) or MISSING. A pin that is not upstream's own file
-                says so: tau2-bench's airline db.json is a reconstruction (upstream's file at the pinned commit was not
-                available when the domain was transcribed), so a copy fetched from upstream differs from its pin, as
-                expected, and the airline domain refuses it (retail and the user simulator's files verify).
+                Each file is reported verified, DIFFERS (both digests) or MISSING. %s
                 exit codes: 0 every file verified, or differing only where its pin says it will; 1 a file differs
-                  unexpectedly or is missing, or git failed; 2 a usage error""".formatted(list, defaultDir());
+                  unexpectedly or is missing, or git failed; 2 a usage error""".formatted(String.join("|", sources().keySet()), list, defaultDir(), notes());
     }
 
     /** {@code $XDG_DATA_HOME/brokkr/upstream}, else {@code ~/.local/share/brokkr/upstream}. */
@@ -62,6 +78,7 @@ public record DataCommand(Map<String, String> env) implements Command {
 
     @Override public int run(List<String> args, PrintStream out, PrintStream err) {
         if (args.isEmpty() || !args.getFirst().equals("fetch")) throw new UsageException("expected 'fetch'");
+        Map<String, UpstreamData> sources = sources();
         Path dir = null;
         String from = null, commit = null;
         List<String> names = new ArrayList<>();
@@ -82,17 +99,17 @@ public record DataCommand(Map<String, String> env) implements Command {
                 }
                 default -> {
                     if (a.startsWith("-")) throw new UsageException("unknown option " + a);
-                    if (!sources().containsKey(a)) throw new UsageException("unknown source '" + a + "' (" + String.join(", ", sources().keySet()) + ")");
+                    if (!sources.containsKey(a)) throw new UsageException("unknown source '" + a + "' (" + String.join(", ", sources.keySet()) + ")");
                     if (!names.contains(a)) names.add(a);
                 }
             }
         }
-        if (names.isEmpty()) names.addAll(sources().keySet());
+        if (names.isEmpty()) names.addAll(sources.keySet());
         if ((from != null || commit != null) && names.size() != 1) throw new UsageException("--from and --commit apply to one source: name it");
         Path into = (dir == null ? defaultDir() : dir).toAbsolutePath().normalize();
         boolean ok = true;
         for (String n : names) {
-            UpstreamData u = sources().get(n);
+            UpstreamData u = sources.get(n);
             out.printf("%s: %s at %s, %d pinned files%n", u.name(), from == null ? u.url() : from, commit == null ? u.commit() : commit, u.pins().size());
             DataFetch.Result r;
             try {

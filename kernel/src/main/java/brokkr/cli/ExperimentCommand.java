@@ -33,15 +33,24 @@ import java.util.stream.Stream;
  * {@code ./brokkr experiment run|list|show|attempts|checks|transcript|verify-world|regrade}: runs an experiment
  * file into a directory (resuming what is there), lists experiment directories and inspects a
  * directory's store (read-only). Benchmarks and model providers
- * are found through {@code ServiceLoader} ({@link Registry#load()}).
+ * are those of the process's registry ({@link Registry#process()}), result formats the families'.
  */
 public final class ExperimentCommand implements Command {
+    private final Registry registry;
+    /** {@code export} and {@code import}: the families' result formats. */
+    private final ExperimentInterop interop;
+
+    public ExperimentCommand(Registry registry, ExperimentInterop interop) {
+        this.registry = registry;
+        this.interop = interop;
+    }
+
     @Override public String name() { return "experiment"; }
 
     @Override public String summary() { return "run an experiment (tasks x candidates x repetitions), resume it, show its scorecard"; }
 
     @Override public String usage() {
-        return ExperimentInterop.withUsage("""
+        return interop.withUsage("""
                 usage: ./brokkr experiment run FILE [--dir DIR] [--no-progress] [--verbose]
                        ./brokkr experiment list [DIR...] [--format text|csv|json]
                        ./brokkr experiment show DIR [--summary] [--tasks] [--checks] [--format text|csv|json] [--limit N]
@@ -156,8 +165,8 @@ public final class ExperimentCommand implements Command {
             case "show" -> show(rest, out, err);
             case "attempts" -> attempts(rest, out, err);
             case "compare" -> ExperimentCompare.run(rest, out, err);
-            case "export" -> ExperimentInterop.export(rest, out, err);
-            case "import" -> ExperimentInterop.importFile(rest, out, err);
+            case "export" -> interop.export(rest, out, err);
+            case "import" -> interop.importFile(rest, out, err);
             case "checks" -> {
                 TableOutput o = TableOutput.take(rest);
                 yield withStore(rest, 1, "checks DIR " + TableOutput.OPTIONS, (store, a) -> o.print(out, err,
@@ -179,7 +188,6 @@ public final class ExperimentCommand implements Command {
                 if (rest.size() == 1) {
                     // Every completed attempt of the current cells.
                     withStore(rest, 1, "verify-world DIR [ATTEMPT_ID]", (store, a) -> {
-                        Registry registry = Registry.load();
                         int ok = 0, bad = 0;
                         for (var attempt : store.attempts(true, false)) {
                             if (!attempt.completed()) continue;
@@ -203,7 +211,7 @@ public final class ExperimentCommand implements Command {
                 withStore(rest, 2, "verify-world DIR [ATTEMPT_ID]", (store, a) -> {
                     Inspect.WorldCheck w;
                     try {
-                        w = Inspect.verifyWorld(store, Registry.load(), attemptId(a.get(1)));
+                        w = Inspect.verifyWorld(store, registry, attemptId(a.get(1)));
                     } catch (IllegalArgumentException e) {
                         throw new UsageException(e.getMessage());
                     }
@@ -214,7 +222,7 @@ public final class ExperimentCommand implements Command {
                 });
                 yield code[0];
             }
-            case "regrade" -> new ExperimentRegrade(Registry::load).run(rest, out, err);
+            case "regrade" -> new ExperimentRegrade(() -> registry).run(rest, out, err);
             default -> throw new UsageException("unknown subcommand '" + args.getFirst() + "'");
         };
     }
@@ -251,7 +259,7 @@ public final class ExperimentCommand implements Command {
         if (dir == null) dir = Path.of(".brokkr", "experiments", spec.name());
         Experiments.Result r;
         try {
-            r = Experiments.run(spec, dir, Registry.load(), spec.progress() ? new TerminalProgress() : ProgressListener.NONE);
+            r = Experiments.run(spec, dir, registry, spec.progress() ? new TerminalProgress() : ProgressListener.NONE);
         } catch (ExperimentSpec.SpecException e) {
             throw new UsageException(e.getMessage());
         }
@@ -259,7 +267,7 @@ public final class ExperimentCommand implements Command {
         if (verbose) err.println(r.profile());
         List<BenchmarkReports.CandidateReport> reports;
         try (ExperimentQuery store = ExperimentQuery.open(dir)) {
-            reports = BenchmarkReports.of(store, Registry.load());
+            reports = BenchmarkReports.of(store, registry);
         }
         out.println(head(spec.name(), dir, r.scorecard()));
         out.println();
@@ -305,7 +313,7 @@ public final class ExperimentCommand implements Command {
             Path dir = Path.of(a.getFirst());
             Scorecard card = Scorecard.of(store);
             String name = store.experiment().map(Map.Entry::getKey).orElse("?");
-            List<BenchmarkReports.CandidateReport> reports = withSummary ? BenchmarkReports.of(store, Registry.load()) : List.of();
+            List<BenchmarkReports.CandidateReport> reports = withSummary ? BenchmarkReports.of(store, registry) : List.of();
             List<TableOutput.Section> sections = TableOutput.sections();
             if (o.format() == TableOutput.Format.TEXT) {
                 out.println(head(name, dir, card));

@@ -1,53 +1,82 @@
 package brokkr.cli;
 
-import brokkr.command.Command;
 import brokkr.command.Command.InputException;
 import brokkr.command.Command.UsageException;
-import brokkr.domains.bfcl.BfclResultsExport;
-import brokkr.domains.tau2.runner.Tau2ResultsExport;
-import brokkr.domains.tau2.runner.Tau2ResultsImport;
 import brokkr.experiment.ExperimentStore;
 import brokkr.experiment.Registry;
-import brokkr.python.PyJson;
+import brokkr.family.BenchmarkFamily;
+import brokkr.family.ResultFormat;
+import brokkr.family.StoredResults;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
- * {@code experiment export} and {@code experiment import}: an experiment in upstream's own result formats, and
- * upstream's results as an experiment store.
+ * {@code experiment export} and {@code experiment import}: an experiment in a family's result format (upstream's
+ * own files), and such files as an experiment store. The formats are the families' ({@link ResultFormat}); this
+ * class reads and writes the store and the files ({@link StoredResults}), the formats only convert.
  */
-final class ExperimentInterop {
-    private ExperimentInterop() {}
+public final class ExperimentInterop {
+    private final Registry registry;
+    private final Map<String, ResultFormat> formats;
 
-    private static final String USAGE = """
-                   ./brokkr experiment export DIR --format tau2|bfcl [--out PATH]
-                   ./brokkr experiment import FILE --dir DIR
-            """;
-
-    private static final String HELP = """
-                  export      tau2: per tau2 domain and candidate, upstream's Results JSON as its runner writes
-                              results.json (upstream's viewer and metrics read it); one file goes to --out FILE (or
-                              to stdout), several into the directory --out DIR as BENCHMARK.CANDIDATE.json.
-                              bfcl: upstream's result/MODEL/GROUP/BFCL_v4_CATEGORY_result.json files per candidate
-                              and score/data_overall.csv, data_non_live.csv, data_live.csv with upstream's columns,
-                              under --out DIR (required)
-                  import      an upstream tau2 results file or graded corpus (.json, .jsonl, .jsonl.gz) as a new
-                              experiment store in DIR: scorecards, pass^k, transcripts and report of upstream's runs
-                """;
-
-    /** {@code experiment}'s usage text with export and import added after verify-world's synopsis and before --format's help. */
-    static String withUsage(String usage) {
-        String synopsis = "./brokkr experiment verify-world DIR [ATTEMPT_ID]\n";
-        String help = "  --format    text (aligned";
-        return usage.replace(synopsis, synopsis + USAGE).replace(help, HELP + help);
+    /** The result formats of {@code families}, by name; a name two formats take is an IllegalStateException. */
+    public ExperimentInterop(Registry registry, List<BenchmarkFamily> families) {
+        this.registry = registry;
+        Map<String, ResultFormat> m = new LinkedHashMap<>();
+        for (BenchmarkFamily f : families) {
+            for (ResultFormat r : f.resultFormats(registry)) {
+                if (m.putIfAbsent(r.name(), r) != null) throw new IllegalStateException("two result formats named '" + r.name() + "' (the second from family " + f.name() + ")");
+            }
+        }
+        this.formats = m;
     }
 
-    static int export(List<String> args, PrintStream out, PrintStream err) throws IOException {
+    private List<ResultFormat> exporters() { return formats.values().stream().filter(f -> f.exportHelp() != null).toList(); }
+
+    private List<ResultFormat> importers() { return formats.values().stream().filter(f -> f.importHelp() != null).toList(); }
+
+    /** {@code experiment}'s usage text with export and import added after verify-world's synopsis and before --format's help. */
+    String withUsage(String usage) {
+        List<ResultFormat> importers = importers();
+        String synopses = "       ./brokkr experiment export DIR --format " + String.join("|", names(exporters())) + " [--out PATH]\n"
+                + "       ./brokkr experiment import FILE --dir DIR" + (importers.size() > 1 ? " --format " + String.join("|", names(importers)) : "") + "\n";
+        StringBuilder help = new StringBuilder();
+        paragraph(help, "export", exporters().stream().map(ResultFormat::exportHelp).toList());
+        paragraph(help, "import", importers.stream().map(ResultFormat::importHelp).toList());
+        String synopsis = "./brokkr experiment verify-world DIR [ATTEMPT_ID]\n";
+        String formatHelp = "  --format    text (aligned";
+        return usage.replace(synopsis, synopsis + synopses).replace(formatHelp, help + formatHelp);
+    }
+
+    /** {@code "  NAME        "} before the first line of the texts, their other lines indented as far. */
+    private static void paragraph(StringBuilder sb, String name, List<String> texts) {
+        if (texts.isEmpty()) return;
+        String indent = " ".repeat(14);
+        boolean first = true;
+        for (String text : texts) {
+            for (String line : text.strip().split("\n")) {
+                sb.append(first ? String.format("  %-12s", name) : indent).append(line).append('\n');
+                first = false;
+            }
+        }
+    }
+
+    private static List<String> names(List<ResultFormat> fs) { return fs.stream().map(ResultFormat::name).toList(); }
+
+    /** {@code a}, {@code a or b}, {@code a, b or c}. */
+    private static String either(List<String> words) {
+        if (words.size() <= 1) return String.join("", words);
+        return String.join(", ", words.subList(0, words.size() - 1)) + " or " + words.getLast();
+    }
+
+    int export(List<String> args, PrintStream out, PrintStream err) throws IOException {
         String format = null;
         Path outPath = null;
         List<String> positional = new ArrayList<>();
@@ -64,63 +93,53 @@ final class ExperimentInterop {
                 }
             }
         }
+        List<String> names = names(exporters());
         if (positional.size() != 1) throw new UsageException("export needs exactly one experiment DIR");
-        if (format == null) throw new UsageException("export needs --format tau2 or --format bfcl");
+        if (format == null) throw new UsageException("export needs " + either(names.stream().map(n -> "--format " + n).toList()));
         Path dir = Path.of(positional.getFirst());
         if (!Files.isRegularFile(ExperimentStore.file(dir))) throw new UsageException(dir + " holds no experiment (no " + ExperimentStore.FILE + ")");
-        return switch (format) {
-            case "tau2" -> exportTau2(dir, outPath, out, err);
-            case "bfcl" -> exportBfcl(dir, outPath, out, err);
-            default -> throw new UsageException("--format must be tau2 or bfcl, not '" + format + "'");
-        };
-    }
-
-    private static int exportTau2(Path dir, Path outPath, PrintStream out, PrintStream err) throws IOException {
-        List<Tau2ResultsExport.Export> exports = Tau2ResultsExport.export(dir, Registry.load());
-        if (exports.isEmpty()) throw new InputException(dir + " has no tau2 attempts to export");
-        for (Tau2ResultsExport.Export e : exports) for (String w : e.warnings()) err.println("brokkr experiment export: " + e.fileName() + ": " + w);
-        // Upstream's runner writes results.json with json.dump(indent=2): ASCII, 2-space indent.
-        PyJson.DumpOptions upstream = PyJson.DumpOptions.DEFAULT.withIndent(2);
-        if (exports.size() == 1 && (outPath == null || !Files.isDirectory(outPath))) {
-            String text = PyJson.dumps(exports.getFirst().results(), upstream);
+        ResultFormat f = formats.get(format);
+        if (f == null || f.exportHelp() == null) throw new UsageException("--format must be " + either(names) + ", not '" + format + "'");
+        if (f.directoryTree() != null && outPath == null) throw new UsageException("--format " + f.name() + " writes " + f.directoryTree() + ": give --out DIR");
+        ResultFormat.Exported e = f.export(StoredResults.read(dir), registry);
+        if (e.files().isEmpty()) throw new InputException(dir + " has no " + f.name() + " attempts to export");
+        for (ResultFormat.ExportedFile x : e.files()) for (String w : x.warnings()) err.println("brokkr experiment export: " + x.path() + ": " + w);
+        if (f.directoryTree() != null) {
+            for (ResultFormat.ExportedFile x : e.files()) write(outPath.resolve(x.path()), x.content());
+            out.println(e.summary() + " under " + outPath);
+            return 0;
+        }
+        if (e.files().size() == 1 && (outPath == null || !Files.isDirectory(outPath))) {
+            ResultFormat.ExportedFile only = e.files().getFirst();
             if (outPath == null) {
-                out.println(text);
+                out.println(only.content());
             } else {
-                write(outPath, text);
-                err.println("wrote " + outPath + " (" + exports.getFirst().benchmark() + ", " + exports.getFirst().candidate() + ")");
+                write(outPath, only.content());
+                err.println("wrote " + outPath + (only.label() == null ? "" : " (" + only.label() + ")"));
             }
             return 0;
         }
         if (outPath == null || (!Files.isDirectory(outPath) && outPath.getFileName().toString().endsWith(".json"))) {
-            throw new UsageException(exports.size() + " results files (" + String.join(", ", exports.stream().map(Tau2ResultsExport.Export::fileName).toList())
+            throw new UsageException(e.files().size() + " results files (" + String.join(", ", e.files().stream().map(ResultFormat.ExportedFile::path).toList())
                     + "): give --out DIR");
         }
-        for (Tau2ResultsExport.Export e : exports) {
-            Path f = outPath.resolve(e.fileName());
-            write(f, PyJson.dumps(e.results(), upstream));
-            err.println("wrote " + f);
+        for (ResultFormat.ExportedFile x : e.files()) {
+            Path file = outPath.resolve(x.path());
+            write(file, x.content());
+            err.println("wrote " + file);
         }
         return 0;
     }
 
-    private static int exportBfcl(Path dir, Path outPath, PrintStream out, PrintStream err) {
-        if (outPath == null) throw new UsageException("--format bfcl writes a directory tree (result/, score/): give --out DIR");
-        BfclResultsExport.Export e = BfclResultsExport.export(dir, Registry.load());
-        if (e.candidates().isEmpty()) throw new InputException(dir + " has no bfcl attempts to export");
-        for (var f : e.files().entrySet()) write(outPath.resolve(f.getKey()), f.getValue());
-        out.println("wrote " + (e.files().size() - 3) + " result files of " + e.candidates().size() + " candidate(s) and score/data_overall.csv, "
-                + "data_non_live.csv, data_live.csv under " + outPath);
-        return 0;
-    }
-
-    static int importFile(List<String> args, PrintStream out, PrintStream err) {
+    int importFile(List<String> args, PrintStream out, PrintStream err) {
         Path dir = null;
+        String format = null;
         List<String> positional = new ArrayList<>();
         for (int i = 0; i < args.size(); i++) {
             String a = args.get(i);
-            if (a.equals("--dir")) {
-                if (i + 1 >= args.size()) throw new UsageException("--dir needs a directory");
-                dir = Path.of(args.get(++i));
+            if (a.equals("--dir") || a.equals("--format")) {
+                if (i + 1 >= args.size()) throw new UsageException(a.equals("--dir") ? "--dir needs a directory" : "--format needs a value");
+                if (a.equals("--dir")) dir = Path.of(args.get(++i)); else format = args.get(++i);
             } else if (a.startsWith("-")) {
                 throw new UsageException("unknown option " + a);
             } else {
@@ -129,19 +148,28 @@ final class ExperimentInterop {
         }
         if (positional.size() != 1) throw new UsageException("import needs exactly one FILE");
         if (dir == null) throw new UsageException("import needs --dir DIR (a new experiment directory)");
+        List<ResultFormat> importers = importers();
+        ResultFormat f;
+        if (format != null) {
+            f = formats.get(format);
+            if (f == null || f.importHelp() == null) throw new UsageException("--format must be " + either(names(importers)) + ", not '" + format + "'");
+        } else if (importers.size() == 1) {
+            f = importers.getFirst();
+        } else {
+            throw new UsageException(importers.isEmpty() ? "no result format imports" : "import needs " + either(names(importers).stream().map(n -> "--format " + n).toList()));
+        }
         Path file = Path.of(positional.getFirst());
         if (!Files.isRegularFile(file)) throw new InputException("cannot read " + file + ": no such file");
-        Tau2ResultsImport.Imported r;
+        ResultFormat.Imported r;
         try {
-            r = Tau2ResultsImport.importFile(file, dir, Registry.load());
-        } catch (IllegalArgumentException e) {
-            throw new InputException(e.getMessage());
-        } catch (UncheckedIOException e) {
+            StoredResults.refuseExisting(dir);
+            r = f.importFile(file, registry);
+            StoredResults.write(dir, r);
+        } catch (IllegalArgumentException | UncheckedIOException e) {
             throw new InputException(e.getMessage());
         }
-        out.println("imported " + r.attempts() + " simulations of " + r.benchmark() + " by " + r.candidate() + " into " + r.dir()
-                + (r.infrastructureFailures() > 0 ? " (" + r.infrastructureFailures() + " infrastructure errors, not scored)" : "")
-                + "; experiment show " + r.dir());
+        out.println("imported " + r.summary() + " into " + dir + (r.remarks().isEmpty() ? "" : " (" + String.join("; ", r.remarks()) + ")")
+                + "; experiment show " + dir);
         return 0;
     }
 

@@ -3,8 +3,9 @@ package brokkr.cli;
 import brokkr.command.Command;
 import brokkr.command.CommandContext;
 import brokkr.command.CommandSet;
-import brokkr.domains.bfcl.BfclData;
-import brokkr.domains.tau2.runner.Tau2Domains;
+import brokkr.command.ErrorMessages;
+import brokkr.experiment.Registry;
+import brokkr.family.BenchmarkFamily;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintStream;
@@ -17,30 +18,41 @@ import java.util.Properties;
 import java.util.ServiceLoader;
 
 /**
- * Brokkr's command line: {@code ./brokkr COMMAND [ARGS]}. Commands register in {@link #builtins()} and
- * through {@code ServiceLoader<CommandSet>} (a module's commands, made with the process's one registry). Exit status, the same for every command: 0 done, 1 a runtime
+ * Brokkr's command line: {@code ./brokkr COMMAND [ARGS]}. Commands register in {@link #builtins}, through the
+ * benchmark families ({@code ServiceLoader<BenchmarkFamily>}: their commands, data pins, conformance suites,
+ * result formats and upstream revisions) and through {@code ServiceLoader<CommandSet>} (a module's commands),
+ * all made with the process's one registry; the CLI names no family. Exit status, the same for every command: 0 done, 1 a runtime
  * error (or what a command documents, e.g. conformance mismatches), 2 a usage or input error
  * ({@link Command.UsageException}), {@value #EXIT_NO_VERDICT} a run that finished with some
  * episodes or cells without a verdict.
  */
 public final class Main {
     /** Exit status of a run in which some episodes (cells) have no verdict: infrastructure failures, harness errors. */
-    public static final int EXIT_NO_VERDICT = 3;
+    public static final int EXIT_NO_VERDICT = Command.EXIT_NO_VERDICT;
 
-    /** The built-in commands, in the order {@code --help} lists them. */
-    static List<Command> builtins() {
-        ModelSource models = ModelSource.fromEnvironment(System.getenv());
-        return List.of(new DemoCommand(models), new LoopCommand(models), new ParallelCommand(models),
-                new ConformanceCommand(), new Tau2Command(), new ExperimentCommand(), new BfclCommand(System.getenv()),
-                new DataCommand(System.getenv()), new ReportCommand(), new ProbeCommand());
+    /** The built-in commands, in the order {@code --help} lists them; the generic ones take what the families declare. */
+    static List<Command> builtins(CommandContext context, List<BenchmarkFamily> families) {
+        Registry registry = context.registry();
+        return List.of(new ConformanceCommand(registry, families), new ExperimentCommand(registry, new ExperimentInterop(registry, families)),
+                new DataCommand(context.env(), registry, families), new ReportCommand(registry), new ProbeCommand(registry));
     }
 
-    static Map<String, Command> commands() { return commands(CommandContext.process()); }
+    static Map<String, Command> commands() { return commands(CommandContext.process(), BenchmarkFamily.load()); }
 
-    /** The built-in commands, then those of every {@link CommandSet} service; a name taken twice is an error. */
-    static Map<String, Command> commands(CommandContext context) {
+    /**
+     * The built-in commands, then the families' (in the families' order), then those of every {@link CommandSet}
+     * service; a name taken twice is an error.
+     */
+    static Map<String, Command> commands(CommandContext context, List<BenchmarkFamily> families) {
         Map<String, Command> map = new LinkedHashMap<>();
-        for (Command c : builtins()) map.put(c.name(), c);
+        for (Command c : builtins(context, families)) map.put(c.name(), c);
+        for (BenchmarkFamily f : families) {
+            for (Command c : f.commands(context)) {
+                if (map.putIfAbsent(c.name(), c) != null) {
+                    throw new IllegalStateException("two commands named '" + c.name() + "' (the second from family " + f.name() + ")");
+                }
+            }
+        }
         for (CommandSet set : ServiceLoader.load(CommandSet.class)) {
             for (Command c : set.commands(context)) {
                 if (map.putIfAbsent(c.name(), c) != null) {
@@ -56,7 +68,9 @@ public final class Main {
     }
 
     public static int run(List<String> argv, PrintStream out, PrintStream err) {
-        Map<String, Command> commands = commands();
+        CommandContext context = CommandContext.process();
+        List<BenchmarkFamily> families = BenchmarkFamily.load();
+        Map<String, Command> commands = commands(context, families);
         if (argv.isEmpty() || argv.get(0).equals("--help") || argv.get(0).equals("-h") || argv.get(0).equals("help")) {
             if (argv.size() > 1 && commands.containsKey(argv.get(1))) {
                 out.println(commands.get(argv.get(1)).usage());
@@ -66,7 +80,7 @@ public final class Main {
             return argv.isEmpty() ? 2 : 0;
         }
         if (argv.get(0).equals("--version") || argv.get(0).equals("version")) {
-            out.println(version());
+            out.println(version(context.registry(), families));
             return 0;
         }
         Command c = commands.get(argv.get(0));
@@ -101,16 +115,18 @@ public final class Main {
         return (blank < 0 ? usage : usage.substring(0, blank)).stripTrailing();
     }
 
-    /** This build's version, the upstream commits its benchmarks were proven against, and the Java running it. */
-    static String version() {
+    /** This build's version, the upstream commits its families report they were proven against, and the Java running it. */
+    static String version(Registry registry, List<BenchmarkFamily> families) {
         Properties p = new Properties();
         try (InputStream in = Main.class.getResourceAsStream("version.properties")) {
             if (in != null) p.load(in);
         } catch (IOException e) {
             // an unreadable version file leaves the version unknown; the rest of the line still holds
         }
-        return "brokkr " + p.getProperty("version", "unknown") + " (tau2-bench " + Tau2Domains.UPSTREAM_REVISION.substring(0, 7)
-                + ", gorilla " + BfclData.UPSTREAM_COMMIT.substring(0, 7) + "; Java " + Runtime.version() + ")";
+        List<String> upstream = new ArrayList<>();
+        for (BenchmarkFamily f : families) upstream.addAll(f.upstreamRevisions(registry));
+        return "brokkr " + p.getProperty("version", "unknown") + " (" + (upstream.isEmpty() ? "" : String.join(", ", upstream) + "; ")
+                + "Java " + Runtime.version() + ")";
     }
 
     static void printHelp(Map<String, Command> commands, PrintStream s) {

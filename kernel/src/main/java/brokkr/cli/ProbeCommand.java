@@ -31,6 +31,11 @@ import java.util.function.Supplier;
  * as a diagnostic probe record.
  */
 public final class ProbeCommand implements Command {
+    /** The process's registry: the domains probes resolve and replay. */
+    private final Registry registry;
+
+    public ProbeCommand(Registry registry) { this.registry = registry; }
+
     @Override public String name() { return "probe"; }
 
     @Override public String summary() { return "sample a candidate's next action at one decision point of a recorded episode (outcome classes, gold, p-value)"; }
@@ -78,7 +83,6 @@ public final class ProbeCommand implements Command {
         int n = positive("-n", o.getOrDefault("-n", "20"));
         int parallelism = positive("--parallelism", o.getOrDefault("--parallelism", String.valueOf(Probes.DEFAULT_PARALLELISM)));
         long seed = whole("--seed", o.getOrDefault("--seed", "0"));
-        Registry registry = Registry.load();
         Path dir = null;
         long attemptId = 0;
         BenchmarkProvider provider;

@@ -13,6 +13,11 @@ import java.util.List;
 
 /** {@code ./brokkr report DIR [--out FILE]}: an experiment as one self-contained HTML file ({@link ExperimentReport}). */
 public final class ReportCommand implements Command {
+    /** The process's registry: the benchmarks whose reports the page draws. */
+    private final Registry registry;
+
+    public ReportCommand(Registry registry) { this.registry = registry; }
+
     @Override public String name() { return "report"; }
 
     @Override public String summary() { return "write an experiment's shareable report: one self-contained HTML file"; }
@@ -48,7 +53,7 @@ public final class ReportCommand implements Command {
         Path dir = Path.of(positionals.getFirst());
         if (!Files.isRegularFile(ExperimentStore.file(dir))) throw new UsageException(dir + " holds no experiment (no " + ExperimentStore.FILE + ")");
         if (file == null) file = dir.resolve("report.html");
-        String html = ExperimentReport.read(dir, Registry.load()).html();
+        String html = ExperimentReport.read(dir, registry).html();
         if (file.toAbsolutePath().getParent() != null) Files.createDirectories(file.toAbsolutePath().getParent());
         byte[] bytes = html.getBytes(StandardCharsets.UTF_8);
         Files.write(file, bytes);

@@ -1,7 +1,8 @@
 package brokkr.kernel;
 
-import brokkr.cli.ErrorMessages;
+import brokkr.command.ErrorMessages;
 import brokkr.command.Command;
+import brokkr.command.ErrorMessages;
 import brokkr.python.PyJson;
 import brokkr.value.Json;
 import brokkr.value.PyDict;

@@ -1,7 +1,7 @@
 package brokkr.kernel;
 
-import brokkr.cli.ErrorMessages;
 import brokkr.command.Command;
+import brokkr.command.ErrorMessages;
 import brokkr.magics.Display;
 import brokkr.magics.MagicCompletion;
 import brokkr.magics.Session;

@@ -4,7 +4,9 @@ import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 
+import com.tngtech.archunit.core.domain.JavaCall;
 import com.tngtech.archunit.core.domain.JavaClass;
+import com.tngtech.archunit.core.domain.properties.HasOwner;
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.domain.properties.HasName;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
@@ -32,7 +34,8 @@ class ArchitectureTest {
     @Test
     void everyModulesClassesWereImported() {
         // A rule over an empty import passes vacuously: make sure each module is really there.
-        for (String pkg : new String[] {"brokkr.eval", "brokkr.domains.tau2.runner", "brokkr.domains.bfcl", "brokkr.render", "brokkr.magics", "brokkr.cli", "brokkr.kernel"}) {
+        for (String pkg : new String[] {"brokkr.eval", "brokkr.run", "brokkr.domains.tau2.runner", "brokkr.domains.bfcl", "brokkr.render", "brokkr.magics",
+                "brokkr.cli", "brokkr.kernel", "brokkr.family", "brokkr.domains.tau2.cli"}) {
             if (classes.stream().noneMatch(c -> c.getPackageName().equals(pkg))) {
                 throw new AssertionError("no main classes of " + pkg + " were imported");
             }
@@ -106,13 +109,56 @@ class ArchitectureTest {
     }
 
     /**
-     * The CLI's tau2 commands are thin: from a command to a grade the path runs through the registry's
+     * The CLI names no benchmark family: what a family brings (commands, data pins, conformance corpora, result
+     * formats, upstream revisions) comes through {@code brokkr.family.BenchmarkFamily} services.
+     */
+    @Test
+    void theCliDependsOnNoDomain() {
+        noClasses().that().resideInAPackage("brokkr.cli..")
+                .should().dependOnClassesThat().resideInAnyPackage("brokkr.domains..")
+                .check(classes);
+    }
+
+    /**
+     * Domains never touch an experiment store: a family's result format receives and returns attempts, and the
+     * CLI reads and writes the store ({@code brokkr.family.StoredResults}). Nor do they schedule cells: a
+     * benchmark (everything but a family's command-line face, its {@code cli} package) knows neither the runner
+     * nor the planner; a family's commands submit their cells through them like every other face.
+     */
+    @Test
+    void domainsTouchNoStoreAndNoRunner() {
+        String store = "brokkr\\.experiment\\.(ExperimentStore|ExperimentQuery|StoreConnection|StoreViews|ProbeStore|EvidenceCodec|SqliteLibrary"
+                + "|StoreSink|Inspect|BenchmarkReports|Experiments|StoredBranches|Regrade|Probes)(\\$.*)?|brokkr\\.family\\.StoredResults(\\$.*)?";
+        noClasses().that().resideInAPackage("brokkr.domains..")
+                .should().dependOnClassesThat(HasName.Predicates.nameMatching(store))
+                .check(classes);
+        noClasses().that().resideInAPackage("brokkr.domains..").and().resideOutsideOfPackage("brokkr.domains..cli..")
+                .should().dependOnClassesThat().resideInAnyPackage("brokkr.run..")
+                .orShould().dependOnClassesThat(HasName.Predicates.nameMatching("brokkr\\.experiment\\.Planner(\\$.*)?"))
+                .check(classes);
+    }
+
+    /**
+     * One evaluation path, one runner: only {@code brokkr.run.Runner} calls {@code Evaluation.evaluate} (the
+     * evaluation's own overloads aside), so every face gets the runner's threads, gates, timeouts, cancellation
+     * and cache, and no face runs a cell some other way.
+     */
+    @Test
+    void onlyTheRunnerCallsEvaluate() {
+        noClasses().that().haveNameNotMatching("brokkr\\.run\\.Runner(\\$.*)?|brokkr\\.eval\\.Evaluation(\\$.*)?")
+                .should().callMethodWhere(JavaCall.Predicates.target(HasOwner.Predicates.With.owner(HasName.Predicates.name("brokkr.eval.Evaluation")))
+                        .and(JavaCall.Predicates.target(HasName.Predicates.name("evaluate"))))
+                .check(classes);
+    }
+
+    /**
+     * The tau2 family's commands are thin: from a command to a grade the path runs through the registry's
      * provider ({@code tau2.runner}) and the engine's contracts, never into the orchestrator, grader,
      * environment or scripted sides directly (conformance replay is its own entry point).
      */
     @Test
-    void theCliReachesTau2OnlyThroughItsRunnerAndConformance() {
-        noClasses().that().resideInAPackage("brokkr.cli..")
+    void theTau2CommandsReachTau2OnlyThroughItsRunnerAndConformance() {
+        noClasses().that().resideInAPackage("brokkr.domains.tau2.cli..")
                 .should().dependOnClassesThat().resideInAnyPackage("brokkr.domains.tau2.orchestrator..", "brokkr.domains.tau2.evaluator..",
                         "brokkr.domains.tau2.environment..", "brokkr.domains.tau2.agent..", "brokkr.domains.tau2.user..",
                         "brokkr.domains.tau2.retail..", "brokkr.domains.tau2.airline..", "brokkr.domains.tau2.telecom..")
@@ -122,7 +168,7 @@ class ArchitectureTest {
     /** The engine module's packages (it has no common prefix of its own: its packages are brokkr's top level). */
     static final class EnginePackages {
         static final String[] ALL = {"brokkr.value", "brokkr.python", "brokkr.tool", "brokkr.world", "brokkr.conversation",
-                "brokkr.provider..", "brokkr.agent", "brokkr.data", "brokkr.eval", "brokkr.experiment", "brokkr.stats", "brokkr.sandbox",
+                "brokkr.provider..", "brokkr.agent", "brokkr.data", "brokkr.eval", "brokkr.command", "brokkr.family", "brokkr.experiment", "brokkr.stats", "brokkr.sandbox",
                 "brokkr.repl"};
     }
 }

@@ -5,6 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import brokkr.domains.bfcl.cli.BfclCommand;
+import brokkr.experiment.Registry;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -58,7 +60,7 @@ class BfclMultiTurnRunTest {
 
     @Test
     void toolsAgentIsAUsageError() {
-        BfclCommand cmd = new BfclCommand(Map.of("OPENAI_API_KEY", "not-used"));
+        BfclCommand cmd = new BfclCommand(Registry.process(), Map.of("OPENAI_API_KEY", "not-used"));
         PrintStream sink = new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8);
         Command.UsageException e = assertThrows(Command.UsageException.class, () -> cmd.run(List.of("run", "--agent", "tools",
                 "--provider", "openai", "--model", "x", "--categories", "multi_turn_base"), sink, sink));

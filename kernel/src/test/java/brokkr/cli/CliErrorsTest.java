@@ -4,6 +4,13 @@ import brokkr.kernel.ConnectionFile;
 import brokkr.command.Command;
 import static org.junit.jupiter.api.Assertions.*;
 
+import brokkr.command.CommandContext;
+import brokkr.command.ErrorMessages;
+import brokkr.command.ModelSource;
+import brokkr.domains.bfcl.cli.BfclCommand;
+import brokkr.domains.synthetic.cli.LoopCommand;
+import brokkr.domains.tau2.cli.Tau2Command;
+import brokkr.experiment.Registry;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -94,10 +101,10 @@ class CliErrorsTest {
         // A key that is not set: the same kind of error, through the same path (the commands' ModelSource / env).
         ByteArrayOutputStream err = new ByteArrayOutputStream();
         PrintStream e = new PrintStream(err, true, StandardCharsets.UTF_8);
-        Command loop = new LoopCommand(ModelSource.fromEnvironment(Map.of()));
+        Command loop = new LoopCommand(Registry.process(), ModelSource.fromEnvironment(Map.of()));
         Command.UsageException ex = assertThrows(Command.InputException.class, () -> loop.run(List.of("--model", "m"), e, e));
         assertTrue(ex.getMessage().contains("OPENAI_API_KEY is not set"), ex.getMessage());
-        assertThrows(Command.InputException.class, () -> new BfclCommand(Map.of()).run(
+        assertThrows(Command.InputException.class, () -> new BfclCommand(Registry.process(), Map.of()).run(
                 List.of("run", "--agent", "tools", "--provider", "anthropic", "--model", "m", "--sample", "1"), e, e));
     }
 
@@ -106,7 +113,7 @@ class CliErrorsTest {
     void aUsageErrorShowsTheSynopsisOnly() {
         Run r = main("tau2", "run", "--domain", "retail", "--agent", "gold", "--bogus");
         assertEquals(2, r.code());
-        String help = new Tau2Command().usage();
+        String help = new Tau2Command(CommandContext.process()).usage();
         assertTrue(r.err().startsWith("brokkr tau2: unknown argument '--bogus'\nusage: ./brokkr tau2 run --domain DOMAIN"), r.err());
         assertTrue(r.err().contains("[--max-steps N] [--max-errors N] [--out FILE.jsonl]"), "the whole synopsis: " + r.err());
         assertTrue(r.err().strip().endsWith("(./brokkr help tau2 for details)"), r.err());

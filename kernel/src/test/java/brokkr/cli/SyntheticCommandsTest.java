@@ -3,9 +3,13 @@ package brokkr.cli;
 import brokkr.command.Command;
 import static org.junit.jupiter.api.Assertions.*;
 
+import brokkr.command.ModelSource;
 import brokkr.conversation.InfrastructureFailure;
+import brokkr.domains.synthetic.cli.LoopCommand;
+import brokkr.domains.synthetic.cli.ParallelCommand;
 import brokkr.domains.synthetic.loop.LoopFollower;
 import brokkr.domains.synthetic.loop.PointerChain;
+import brokkr.experiment.Registry;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -105,11 +109,11 @@ class SyntheticCommandsTest {
             opened.add(provider + "/" + model);
             return LoopFollower.earlyStop(1);
         };
-        Run r = command(new LoopCommand(source), "3", "--model", "gpt-x");
+        Run r = command(new LoopCommand(Registry.process(), source), "3", "--model", "gpt-x");
         String s = PointerChain.of(3).secret();
         assertEquals("FAIL depth=3 toolCalls=1/3 expected=" + s + " actual=" + s.substring(0, 4) + "\n", r.out());
         assertEquals("steps=2 modelCalls=0 inputTokens=0 outputTokens=0 stop=answered\n", r.err());
-        command(new LoopCommand(source), "--provider", "anthropic", "--model=claude-y");
+        command(new LoopCommand(Registry.process(), source), "--provider", "anthropic", "--model=claude-y");
         assertEquals(List.of("openai/gpt-x", "anthropic/claude-y"), opened);
     }
 
@@ -118,7 +122,7 @@ class SyntheticCommandsTest {
         ModelSource down = (provider, model) -> (history, tools) -> {
             throw new InfrastructureFailure("5 attempts failed: connection refused", List.of(), null);
         };
-        Run r = command(new ParallelCommand(down), "--model", "m");
+        Run r = command(new ParallelCommand(Registry.process(), down), "--model", "m");
         assertEquals(1, r.code());
         assertEquals("", r.out());
         assertEquals("brokkr parallel: infrastructure failure, run not scored: 5 attempts failed: connection refused (0 model call attempts)\n",

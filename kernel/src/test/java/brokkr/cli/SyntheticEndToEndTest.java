@@ -3,13 +3,17 @@ package brokkr.cli;
 import brokkr.command.Command;
 import static org.junit.jupiter.api.Assertions.*;
 
+import brokkr.command.ModelSource;
 import brokkr.conversation.Candidate;
 import brokkr.conversation.Message;
 import brokkr.conversation.ToolCall;
 import brokkr.conversation.Turn;
+import brokkr.domains.synthetic.cli.LoopCommand;
+import brokkr.domains.synthetic.cli.ParallelCommand;
 import brokkr.domains.synthetic.loop.LoopFollower;
 import brokkr.domains.synthetic.loop.PointerChain;
 import brokkr.domains.synthetic.parallel.Batcher;
+import brokkr.experiment.Registry;
 import brokkr.provider.ProviderOptions;
 import brokkr.provider.Providers;
 import brokkr.provider.testing.ScriptedModelServer;
@@ -39,9 +43,9 @@ class SyntheticEndToEndTest {
         return new Run(code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
     }
 
-    static LoopCommand loop(ScriptedModelServer s) { return new LoopCommand(ModelSource.fromEnvironment(s.openAiEnv())); }
+    static LoopCommand loop(ScriptedModelServer s) { return new LoopCommand(Registry.process(), ModelSource.fromEnvironment(s.openAiEnv())); }
 
-    static ParallelCommand parallel(ScriptedModelServer s) { return new ParallelCommand(ModelSource.fromEnvironment(s.openAiEnv())); }
+    static ParallelCommand parallel(ScriptedModelServer s) { return new ParallelCommand(Registry.process(), ModelSource.fromEnvironment(s.openAiEnv())); }
 
     @Test
     void loopTenThroughTheOpenAiProvider() throws Exception {
@@ -121,7 +125,7 @@ class SyntheticEndToEndTest {
         ModelSource source = (provider, model) -> Providers.fromEnvironment(Map.of("OPENAI_BASE_URL", url), provider, model,
                 ProviderOptions.defaults(model).withMaxAttempts(1));
         ByteArrayOutputStream out = new ByteArrayOutputStream(), err = new ByteArrayOutputStream();
-        int code = new ParallelCommand(source).run(List.of("--model", "m"), new PrintStream(out, true, StandardCharsets.UTF_8),
+        int code = new ParallelCommand(Registry.process(), source).run(List.of("--model", "m"), new PrintStream(out, true, StandardCharsets.UTF_8),
                 new PrintStream(err, true, StandardCharsets.UTF_8));
         assertEquals(1, code);
         assertEquals("", out.toString(StandardCharsets.UTF_8));

@@ -3,6 +3,9 @@ package brokkr.cli;
 import static org.junit.jupiter.api.Assertions.*;
 import brokkr.experiment.Planner;
 
+import brokkr.command.CommandContext;
+import brokkr.domains.tau2.cli.Tau2Command;
+import brokkr.experiment.Registry;
 import brokkr.value.Json;
 import brokkr.value.PyDict;
 import java.io.ByteArrayOutputStream;
@@ -48,7 +51,32 @@ class Tau2CommandTest {
             assertEquals(2, r.code(), String.join(" ", bad) + "\n" + r.err());
             assertTrue(r.err().contains("usage: ./brokkr tau2 run"), r.err());
         }
-        assertTrue(Main.builtins().stream().anyMatch(c -> c.name().equals("tau2")));
+        assertTrue(Main.commands().values().stream().anyMatch(c -> c.name().equals("tau2")));
+    }
+
+    /**
+     * One domain name everywhere: {@code tau2-retail} (experiments, notebooks) and upstream's short {@code retail}
+     * are one lookup, for {@code tau2 run} and {@code conformance tau2} alike, with the same output.
+     */
+    @Test
+    void theDomainsFullAndShortNamesAreOneLookup() throws Exception {
+        Outcome shortName = run("run", "--domain", "retail", "--agent", "gold", "--task", "5");
+        Outcome fullName = run("run", "--domain", "tau2-retail", "--agent", "gold", "--task", "5");
+        assertEquals(0, shortName.code(), shortName.err());
+        assertEquals(0, fullName.code(), fullName.err());
+        // the same lines but the run's wall time
+        assertEquals(shortName.out().replaceAll(" in \\d+\\.\\d s", ""), fullName.out().replaceAll(" in \\d+\\.\\d s", ""));
+        assertTrue(fullName.out().startsWith("tau2 retail: 1 task(s) x 1 trial(s), agent gold"), fullName.out());
+        List<String> corpus = Files.readAllLines(ConformanceCommandTest.corpus("gold.jsonl")).subList(0, 3);
+        Path three = Files.write(Files.createTempFile("retail-gold-3", ".jsonl"), corpus);
+        for (String name : List.of("retail", "tau2-retail")) {
+            var r = ConformanceCommandTest.main("conformance", "tau2", "--domain", name, "--corpus", three.toString());
+            assertEquals(0, r.code(), name + ": " + r.out() + r.err());
+            assertTrue(r.out().matches("3 sequences, \\d+ calls, 0 mismatches\n"), r.out());
+        }
+        Files.delete(three);
+        Outcome unknown = run("run", "--domain", "tau2-nowhere", "--agent", "gold");
+        assertTrue(unknown.err().startsWith("brokkr tau2: unknown domain 'tau2-nowhere' (available: airline, banking_knowledge, retail, telecom)"), unknown.err());
     }
 
     /**
@@ -148,7 +176,7 @@ class Tau2CommandTest {
         try (var server = brokkr.provider.testing.ScriptedModelServer.start(req ->
                 brokkr.provider.testing.ScriptedModelServer.Reply.json(400, "{\"error\": {\"message\": \"no such model\"}}"))) {
             ByteArrayOutputStream o = new ByteArrayOutputStream(), e = new ByteArrayOutputStream();
-            int code = new Tau2Command(server.openAiEnv()).run(List.of("run", "--domain", "retail", "--agent", "llm", "--model", "m",
+            int code = new Tau2Command(new CommandContext(Registry.process(), server.openAiEnv())).run(List.of("run", "--domain", "retail", "--agent", "llm", "--model", "m",
                     "--user-model", "u", "--judge-model", "j", "--task", "0", "--trials", "2"),
                     new PrintStream(o, true, StandardCharsets.UTF_8), new PrintStream(e, true, StandardCharsets.UTF_8));
             String out = o.toString(StandardCharsets.UTF_8), err = e.toString(StandardCharsets.UTF_8);
@@ -157,7 +185,7 @@ class Tau2CommandTest {
             assertTrue(err.contains("2 of 2 episode(s) have no verdict (not scored; first: task 0 trial 1: infrastructure failure: "), err);
             assertTrue(err.contains("exit status 3"), err);
         }
-        assertTrue(new Tau2Command().usage().contains("3 when some episode has no verdict"));
+        assertTrue(new Tau2Command(CommandContext.process()).usage().contains("3 when some episode has no verdict"));
     }
 
     /** The llm agent path through the CLI: every model is an OpenAI-compatible server on loopback. */
@@ -176,7 +204,7 @@ class Tau2CommandTest {
         })) {
             Path log = dir.resolve("llm.jsonl");
             ByteArrayOutputStream o = new ByteArrayOutputStream(), e = new ByteArrayOutputStream();
-            int code = new Tau2Command(server.openAiEnv()).run(List.of("run", "--domain", "retail", "--agent", "llm", "--model", "m-agent",
+            int code = new Tau2Command(new CommandContext(Registry.process(), server.openAiEnv())).run(List.of("run", "--domain", "retail", "--agent", "llm", "--model", "m-agent",
                     "--user-model", "m-user", "--judge-model", "m-judge", "--task", "2", "--trials", "2", "--out", log.toString()),
                     new PrintStream(o, true, StandardCharsets.UTF_8), new PrintStream(e, true, StandardCharsets.UTF_8));
             String out = o.toString(StandardCharsets.UTF_8);
@@ -238,7 +266,7 @@ class Tau2CommandTest {
         })) {
             Path log = dir.resolve("failures.jsonl");
             ByteArrayOutputStream o = new ByteArrayOutputStream(), e = new ByteArrayOutputStream();
-            int code = new Tau2Command(server.openAiEnv()).run(List.of("run", "--domain", "retail", "--agent", "llm", "--model", "m-agent",
+            int code = new Tau2Command(new CommandContext(Registry.process(), server.openAiEnv())).run(List.of("run", "--domain", "retail", "--agent", "llm", "--model", "m-agent",
                     "--user-model", "m-user", "--judge-model", "m-judge", "--task", "2", "--task", "5", "--trials", "2", "--out", log.toString()),
                     new PrintStream(o, true, StandardCharsets.UTF_8), new PrintStream(e, true, StandardCharsets.UTF_8));
             assertEquals(Main.EXIT_NO_VERDICT, code, "3 of 4 episodes have no verdict: " + e.toString(StandardCharsets.UTF_8));
@@ -277,10 +305,10 @@ class Tau2CommandTest {
      */
     @Test
     void itsFlagsAreAnExperimentsDefinitions(@TempDir Path dir) throws Exception {
+        brokkr.experiment.Registry registry = brokkr.experiment.Registry.load();
         Tau2Command.Args a = Tau2Command.parse(List.of("run", "--domain", "retail", "--agent", "llm", "--model", "m-agent",
                 "--user-model", "m-user", "--judge-model", "m-judge", "--provider", "vllm", "--task", "5", "--task", "12",
-                "--seed", "7", "--max-steps", "50", "--max-errors", "3", "--enforce-protocol", "--agent-stop-token", "--trials", "2"));
-        brokkr.experiment.Registry registry = brokkr.experiment.Registry.load();
+                "--seed", "7", "--max-steps", "50", "--max-errors", "3", "--enforce-protocol", "--agent-stop-token", "--trials", "2"), registry);
         Tau2Command.Preset preset = Tau2Command.preset(a, registry);
         Path file = dir.resolve("same.yaml");
         Files.writeString(file, """
@@ -303,7 +331,7 @@ class Tau2CommandTest {
         assertEquals(PyDict.of("max_steps", 50, "max_errors", 3, "enforce_communication_protocol", true, "run_seed", 7, "agent_stop_token", true),
                 preset.environments().getFirst().options());
         // The scripted candidates: no user or judge named, so the benchmark's scripted ones.
-        Tau2Command.Preset gold = Tau2Command.preset(Tau2Command.parse(List.of("run", "--domain", "retail", "--agent", "gold", "--task", "5")), registry);
+        Tau2Command.Preset gold = Tau2Command.preset(Tau2Command.parse(List.of("run", "--domain", "retail", "--agent", "gold", "--task", "5"), registry), registry);
         assertEquals(new brokkr.eval.ModelRef("scripted", "gold"), gold.agent().modelRef());
         assertEquals(brokkr.domains.tau2.runner.Tau2Benchmark.DEFAULT_JUDGE, gold.environments().getFirst().models().get("judge"));
         assertEquals(new brokkr.domains.tau2.retail.RetailBenchmark().environment("5", java.util.Map.of()).id(), gold.environments().getFirst().id(),

@@ -3,6 +3,9 @@ package brokkr.cli;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import brokkr.command.CommandContext;
+import brokkr.domains.tau2.cli.Tau2Command;
+import brokkr.experiment.Registry;
 import brokkr.python.PyJson;
 import brokkr.value.Json;
 import brokkr.value.PyBool;
@@ -108,7 +111,7 @@ class Tau2EvaluateCommandTest {
             return brokkr.conversation.Turn.of(new brokkr.conversation.Message.Assistant(n < contents.size() ? contents.get(n) : "{\"results\": []}"));
         })) {
             java.io.ByteArrayOutputStream o = new java.io.ByteArrayOutputStream(), e = new java.io.ByteArrayOutputStream();
-            int code = new Tau2Command(server.openAiEnv()).run(List.of("evaluate", plain.toString(), "--judge-model", "judge-m"),
+            int code = new Tau2Command(new CommandContext(Registry.process(), server.openAiEnv())).run(List.of("evaluate", plain.toString(), "--judge-model", "judge-m"),
                     new java.io.PrintStream(o, true, StandardCharsets.UTF_8), new java.io.PrintStream(e, true, StandardCharsets.UTF_8));
             String out = o.toString(StandardCharsets.UTF_8);
             assertEquals(0, code, out + e.toString(StandardCharsets.UTF_8));

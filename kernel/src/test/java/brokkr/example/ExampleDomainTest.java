@@ -16,6 +16,7 @@ import brokkr.magics.Session;
 import brokkr.magics.view.TaskView;
 import brokkr.value.Value;
 import java.io.ByteArrayOutputStream;
+import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -80,9 +81,9 @@ class ExampleDomainTest {
         assertTrue(assertThrows(MagicUsageException.class, () -> session.run("genius", "1")).getMessage().contains("one of counter, idle"));
     }
 
-    @Test void experimentRunRunsIt() throws Exception {
-        Path file = tmp.resolve("example.yaml");
-        Files.writeString(file, """
+    /** An experiment file of the example domain's test split with both scripted candidates, written into {@code dir}. */
+    static Path experimentFile(Path dir) throws IOException {
+        return Files.writeString(dir.resolve("example.yaml"), """
                 name: example
                 domain: example
                 split: test
@@ -90,6 +91,10 @@ class ExampleDomainTest {
                   - {id: counter, provider: scripted, model: counter}
                   - {id: idle, provider: scripted, model: idle}
                 """);
+    }
+
+    @Test void experimentRunRunsIt() throws Exception {
+        Path file = experimentFile(tmp);
         var out = new ByteArrayOutputStream();
         var err = new ByteArrayOutputStream();
         int code = Main.run(List.of("experiment", "run", file.toString(), "--dir", tmp.resolve("run").toString(), "--no-progress"),

@@ -3,11 +3,8 @@ package brokkr.domains.bfcl;
 import java.util.HashSet;
 import java.util.Set;
 import brokkr.eval.Attempt;
-import brokkr.eval.EnvironmentDef;
 import brokkr.eval.Evidence;
-import brokkr.experiment.ExperimentQuery;
-import brokkr.experiment.ExperimentStore.Cell;
-import brokkr.experiment.ExperimentStore.CellKey;
+import brokkr.family.ResultCell;
 import brokkr.experiment.Registry;
 import brokkr.python.PyJson;
 import brokkr.python.PyRepr;
@@ -21,7 +18,6 @@ import brokkr.value.Value;
 import java.math.BigDecimal;
 import java.math.MathContext;
 import java.math.RoundingMode;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
@@ -73,29 +69,25 @@ public final class BfclResultsExport {
     /** The files to write, by path relative to the export directory, in writing order. */
     public record Export(Map<String, String> files, List<String> candidates) {}
 
-    public static Export export(Path dir, Registry registry) {
+    /**
+     * The {@code bfcl} cells of an experiment's active cells (each with the attempt standing for it:
+     * {@link brokkr.family.StoredResults#read}) as upstream's result and score files.
+     */
+    public static Export export(List<ResultCell> cells, Registry registry) {
         BfclBenchmark bench = (BfclBenchmark) registry.benchmark("bfcl");
         Map<String, String> files = new LinkedHashMap<>();
         Map<String, Map<BfclCategory, List<Entry>>> byCandidate = new LinkedHashMap<>();
-        try (ExperimentQuery q = ExperimentQuery.open(dir)) {
-            Map<CellKey, Attempt> chosen = new LinkedHashMap<>();
-            for (Attempt a : q.attempts(true)) {
-                CellKey k = new CellKey(a.environmentId(), a.agentId(), a.repetition());
-                if (!chosen.containsKey(k) || !chosen.get(k).completed()) chosen.put(k, a);
-            }
-            Map<String, EnvironmentDef> envs = q.environments();
-            Map<String, Set<String>> seen = new LinkedHashMap<>();
-            List<Cell> cells = new ArrayList<>(q.cells().stream().filter(c -> c.active() && c.benchmark().equals("bfcl")).toList());
-            cells.sort(Comparator.comparingInt(c -> c.key().repetition()));
-            for (Cell c : cells) {
-                Attempt a = chosen.get(c.key());
-                if (a == null) continue;
-                Set<String> tasks = seen.computeIfAbsent(c.candidate(), k -> new HashSet<>());
-                if (!tasks.add(c.taskId())) continue; // one entry per task: the first repetition with an attempt
-                BfclCategory category = BfclCategory.of(envs.get(c.key().environmentId()).options().get("category").asStr());
-                byCandidate.computeIfAbsent(c.candidate(), k -> new EnumMap<>(BfclCategory.class))
-                        .computeIfAbsent(category, k -> new ArrayList<>()).add(entry(c.taskId(), a));
-            }
+        Map<String, Set<String>> seen = new LinkedHashMap<>();
+        List<ResultCell> ours = new ArrayList<>(cells.stream().filter(c -> c.benchmark().equals("bfcl")).toList());
+        ours.sort(Comparator.comparingInt(ResultCell::repetition));
+        for (ResultCell c : ours) {
+            Attempt a = c.attempt();
+            if (a == null) continue;
+            Set<String> tasks = seen.computeIfAbsent(c.candidate(), k -> new HashSet<>());
+            if (!tasks.add(c.taskId())) continue; // one entry per task: the first repetition with an attempt
+            BfclCategory category = BfclCategory.of(c.environment().options().get("category").asStr());
+            byCandidate.computeIfAbsent(c.candidate(), k -> new EnumMap<>(BfclCategory.class))
+                    .computeIfAbsent(category, k -> new ArrayList<>()).add(entry(c.taskId(), a));
         }
         List<Row> rows = new ArrayList<>();
         for (var e : byCandidate.entrySet()) {

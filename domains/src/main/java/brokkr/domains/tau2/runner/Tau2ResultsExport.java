@@ -9,10 +9,8 @@ import brokkr.eval.BenchmarkProvider;
 import brokkr.eval.EnvironmentDef;
 import brokkr.eval.Evidence;
 import brokkr.eval.ModelRef;
-import brokkr.experiment.ExperimentQuery;
-import brokkr.experiment.ExperimentStore.Cell;
-import brokkr.experiment.ExperimentStore.CellKey;
 import brokkr.experiment.Registry;
+import brokkr.family.ResultCell;
 import brokkr.value.PyBool;
 import brokkr.value.PyDict;
 import brokkr.value.PyFloat;
@@ -22,7 +20,6 @@ import brokkr.value.PyNone;
 import brokkr.value.PyStr;
 import brokkr.value.Value;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.time.Instant;
 import java.time.LocalDateTime;
 import java.time.ZoneOffset;
@@ -64,47 +61,40 @@ public final class Tau2ResultsExport {
 
     private static final DateTimeFormatter ISO = DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss.SSSSSS");
 
-    /** Every tau2 domain × candidate of the experiment in {@code dir}, in the spec's order (active cells only). */
-    public static List<Export> export(Path dir, Registry registry) {
-        try (ExperimentQuery q = ExperimentQuery.open(dir)) {
-            Map<List<String>, List<Cell>> groups = new LinkedHashMap<>();
-            for (Cell c : q.cells()) {
-                if (!c.active()) continue;
-                if (!(registry.benchmarks().get(c.benchmark()) instanceof Tau2Benchmark)) continue;
-                groups.computeIfAbsent(List.of(c.benchmark(), c.candidate()), k -> new ArrayList<>()).add(c);
-            }
-            Map<CellKey, Attempt> chosen = new LinkedHashMap<>();
-            for (Attempt a : q.attempts(true)) {
-                CellKey k = new CellKey(a.environmentId(), a.agentId(), a.repetition());
-                Attempt prev = chosen.get(k);
-                // The completed attempt stands for its cell; else its last infrastructure failure.
-                if (prev == null || !prev.completed()) chosen.put(k, a);
-            }
-            List<Export> out = new ArrayList<>();
-            for (var e : groups.entrySet()) {
-                Tau2Benchmark bench = (Tau2Benchmark) registry.benchmarks().get(e.getKey().get(0));
-                out.add(export(bench, e.getKey().get(1), e.getValue(), chosen, q));
-            }
-            return out;
+    /**
+     * Every tau2 domain × candidate of an experiment's active cells (in the spec's order, each with the attempt
+     * standing for it: {@link brokkr.family.StoredResults#read}); cells of other benchmarks are left out.
+     */
+    public static List<Export> export(List<ResultCell> cells, Registry registry) {
+        Map<List<String>, List<ResultCell>> groups = new LinkedHashMap<>();
+        for (ResultCell c : cells) {
+            if (!(registry.benchmarks().get(c.benchmark()) instanceof Tau2Benchmark)) continue;
+            groups.computeIfAbsent(List.of(c.benchmark(), c.candidate()), k -> new ArrayList<>()).add(c);
         }
+        List<Export> out = new ArrayList<>();
+        for (var e : groups.entrySet()) {
+            Tau2Benchmark bench = (Tau2Benchmark) registry.benchmarks().get(e.getKey().get(0));
+            out.add(export(bench, e.getKey().get(1), e.getValue()));
+        }
+        return out;
     }
 
-    private static Export export(Tau2Benchmark bench, String candidate, List<Cell> cells, Map<CellKey, Attempt> chosen, ExperimentQuery q) {
+    private static Export export(Tau2Benchmark bench, String candidate, List<ResultCell> cells) {
         Tau2Domain domain = bench.domain();
         Tau2Regrade.Domain grading = Tau2Evaluate.domain(domain.name());
         List<String> taskOrder = new ArrayList<>(domain.tasks().keySet());
-        List<Cell> ordered = new ArrayList<>(cells);
-        ordered.sort(Comparator.<Cell>comparingInt(c -> c.key().repetition()).thenComparingInt(c -> taskOrder.indexOf(c.taskId())));
-        EnvironmentDef env = q.environment(ordered.getFirst().key().environmentId()).orElseThrow();
-        AgentDef agent = q.agent(ordered.getFirst().key().agentId()).orElseThrow();
-        int trials = ordered.stream().mapToInt(c -> c.key().repetition() + 1).max().orElse(0);
+        List<ResultCell> ordered = new ArrayList<>(cells);
+        ordered.sort(Comparator.<ResultCell>comparingInt(ResultCell::repetition).thenComparingInt(c -> taskOrder.indexOf(c.taskId())));
+        EnvironmentDef env = ordered.getFirst().environment();
+        AgentDef agent = ordered.getFirst().agent();
+        int trials = ordered.stream().mapToInt(c -> c.repetition() + 1).max().orElse(0);
         String policy = policy(domain);
         List<String> warnings = new ArrayList<>();
         List<Value> sims = new ArrayList<>();
         Set<String> taskIds = new LinkedHashSet<>();
         long first = Long.MAX_VALUE;
-        for (Cell c : ordered) {
-            Attempt a = chosen.get(c.key());
+        for (ResultCell c : ordered) {
+            Attempt a = c.attempt();
             if (a == null) continue; // not run yet: upstream's file has no simulation for it either
             taskIds.add(c.taskId());
             first = Math.min(first, a.startedAtMillis());

@@ -13,10 +13,9 @@ import brokkr.eval.EnvironmentDef;
 import brokkr.eval.Evidence;
 import brokkr.eval.ModelRef;
 import brokkr.eval.TrustTier;
-import brokkr.experiment.ExperimentStore;
-import brokkr.experiment.ExperimentStore.Cell;
-import brokkr.experiment.ExperimentStore.CellKey;
 import brokkr.experiment.Registry;
+import brokkr.family.ResultCell;
+import brokkr.family.ResultFormat;
 import brokkr.python.PyJson;
 import brokkr.value.PyDict;
 import brokkr.value.PyFloat;
@@ -25,17 +24,17 @@ import brokkr.value.PyList;
 import brokkr.value.PyNone;
 import brokkr.value.PyStr;
 import brokkr.value.Value;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.LocalDateTime;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * An upstream results file (or graded corpus) loaded as an experiment store, so Brokkr's scorecards, pass^k,
@@ -46,25 +45,20 @@ import java.util.Map;
  * verdict, in no metric). The candidate is upstream's agent ({@code upstream:IMPLEMENTATION:LLM} from the
  * file's {@code info}; {@code upstream-corpus} for a corpus, whose records of one task are its trials in file
  * order). The recorded reward info stays in each attempt's details ({@code upstream_reward_info}); no final
- * world is recorded (upstream keeps none), so {@code verify-world} has nothing to check.
+ * world is recorded (upstream keeps none), so {@code verify-world} has nothing to check. The import is returned
+ * as values ({@link ResultFormat.Imported}); the caller writes the store ({@link brokkr.family.StoredResults#write}).
  */
 public final class Tau2ResultsImport {
     private Tau2ResultsImport() {}
 
-    /** What was imported: the store's directory, its benchmark and candidate, simulations stored. */
-    public record Imported(Path dir, String benchmark, String candidate, int attempts, int infrastructureFailures) {}
-
-    /** Imports into {@code dir}, which must not hold an experiment yet (IllegalArgumentException otherwise, or for a bad file). */
-    public static Imported importFile(Path file, Path dir, Registry registry) {
-        if (Files.exists(ExperimentStore.file(dir))) {
-            throw new IllegalArgumentException(dir + " already holds an experiment; import into a new directory");
-        }
+    /** Reads {@code file} as an experiment of {@code registry}'s tau2 domain it names (IllegalArgumentException for a bad file). */
+    public static ResultFormat.Imported read(Path file, Registry registry) {
         UpstreamRecords.Contents contents = UpstreamRecords.read(file);
         String domainName = contents.simulations().getFirst().domain();
         for (UpstreamSimulation s : contents.simulations()) {
             if (!s.domain().equals(domainName)) throw new IllegalArgumentException(s.label() + ": domain " + s.domain() + " in a file of " + domainName);
         }
-        Tau2Benchmark bench = Tau2Domains.benchmark(domainName);
+        Tau2Benchmark bench = Tau2Domains.benchmark(registry, domainName);
         Tau2Domain domain = bench.domain();
         PyDict info = contents.isResultsFile() ? contents.results().get("info").asDict() : null;
 
@@ -88,10 +82,9 @@ public final class Tau2ResultsImport {
         Map<String, ModelRef> roles = Map.of("user", userRef, "judge", new ModelRef("upstream", "recorded-verdicts"));
         AgentDef agentDef = new AgentDef(agentRef.provider(), agentRef.model(), "tools", agentRef.options(), null);
 
-        Map<String, EnvironmentDef> envs = new LinkedHashMap<>();
         Map<String, Integer> seen = new HashMap<>();
-        List<Cell> cells = new ArrayList<>();
-        List<Attempt> attempts = new ArrayList<>();
+        Set<List<Object>> keys = new HashSet<>();
+        List<ResultCell> cells = new ArrayList<>();
         for (UpstreamSimulation s : contents.simulations()) {
             TaskSpec task;
             try {
@@ -100,29 +93,22 @@ public final class Tau2ResultsImport {
                 throw new IllegalArgumentException(s.label() + ": " + e.getMessage());
             }
             EnvironmentDef env = bench.environment(s.taskId(), roles, options);
-            envs.putIfAbsent(env.id(), env);
             int occurrence = seen.merge(env.id(), 1, Integer::sum) - 1;
             int repetition = s.trial() != null ? s.trial() : occurrence;
-            CellKey key = new CellKey(env.id(), agentDef.id(), repetition);
-            if (cells.stream().anyMatch(c -> c.key().equals(key))) {
+            if (!keys.add(List.of(env.id(), repetition))) {
                 throw new IllegalArgumentException(s.label() + ": task " + s.taskId() + " trial " + repetition + " appears twice");
             }
-            cells.add(new Cell(key, candidate, bench.name(), s.taskId(), true));
-            attempts.add(attempt(s, task, key));
+            cells.add(new ResultCell(bench.name(), candidate, s.taskId(), repetition, env, agentDef, attempt(s, task, env.id(), agentDef.id(), repetition)));
         }
         String name = file.getFileName().toString().replaceAll("\\.(jsonl\\.gz|json\\.gz|jsonl|json|gz)$", "").replaceAll("[^A-Za-z0-9._-]", "_");
         String spec = PyJson.dumps(PyDict.of("imported_from", file.toAbsolutePath().toString(),
                 "format", contents.isResultsFile() ? "tau2 results" : "tau2 graded corpus", "benchmark", bench.name(), "candidate", candidate));
-        try (ExperimentStore store = ExperimentStore.openForRun(dir)) {
-            store.register(name, spec, envs.values(), List.of(agentDef), cells);
-            List<ExperimentStore.Prepared> batch = attempts.stream().map(ExperimentStore::prepare).toList();
-            store.recordAll(batch);
-        }
-        int infra = (int) attempts.stream().filter(a -> !a.completed()).count();
-        return new Imported(dir, bench.name(), candidate, attempts.size(), infra);
+        long infra = cells.stream().filter(c -> !c.attempt().completed()).count();
+        return new ResultFormat.Imported(name, spec, cells, cells.size() + " simulations of " + bench.name() + " by " + candidate,
+                infra > 0 ? List.of(infra + " infrastructure errors, not scored") : List.of());
     }
 
-    private static Attempt attempt(UpstreamSimulation s, TaskSpec task, CellKey key) {
+    private static Attempt attempt(UpstreamSimulation s, TaskSpec task, String environmentId, String agentId, int repetition) {
         PyDict ri = s.rewardInfo();
         Value transcript = Tau2Transcript.toValue(UpstreamMessages.parse(s.messages()).trajectory());
         PyDict output = PyDict.of("seed", s.seed() == null ? PyNone.NONE : PyInt.of(s.seed()), "note", PyNone.NONE);
@@ -131,7 +117,7 @@ public final class Tau2ResultsImport {
         long started = millis(s.raw().get("start_time"));
         long duration = s.raw().get("duration") instanceof PyFloat d ? Math.round(d.value() * 1000) : 0;
         if (s.termination().equals("infrastructure_error")) {
-            return new Attempt(0, key.environmentId(), key.agentId(), key.repetition(), s.taskId(), Attempt.Status.INFRASTRUCTURE_FAILURE,
+            return new Attempt(0, environmentId, agentId, repetition, s.taskId(), Attempt.Status.INFRASTRUCTURE_FAILURE,
                     List.of(), 0.0, null, evidence, "upstream recorded an infrastructure_error", started, duration);
         }
         boolean normal = s.termination().equals("user_stop") || s.termination().equals("agent_stop");
@@ -146,7 +132,7 @@ public final class Tau2ResultsImport {
                 if (t == RewardType.NL_ASSERTION && ri.get("nl_assertions") instanceof PyList nl && !nl.isEmpty()) judged = true;
             }
         }
-        return new Attempt(0, key.environmentId(), key.agentId(), key.repetition(), s.taskId(), Attempt.Status.COMPLETED, checks,
+        return new Attempt(0, environmentId, agentId, repetition, s.taskId(), Attempt.Status.COMPLETED, checks,
                 s.reward(), judged ? TrustTier.MODEL_JUDGED : TrustTier.DETERMINISTIC, evidence, null, started, duration);
     }
 

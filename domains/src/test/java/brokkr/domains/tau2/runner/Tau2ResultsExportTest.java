@@ -12,6 +12,7 @@ import brokkr.eval.ModelRef;
 import brokkr.experiment.ExperimentSpec;
 import brokkr.experiment.Experiments;
 import brokkr.experiment.Registry;
+import brokkr.family.StoredResults;
 import brokkr.experiment.Scorecard;
 import brokkr.python.PyJson;
 import brokkr.value.PyDict;
@@ -54,7 +55,7 @@ class Tau2ResultsExportTest {
                 List.of(gold, stop), 2, 4, Map.of(), Map.of(), 0, Duration.ofSeconds(120), false);
         dir = tmp.resolve("export");
         card = Experiments.run(spec, dir, Registry.load()).scorecard();
-        exports = Tau2ResultsExport.export(dir, Registry.load());
+        exports = Tau2ResultsExport.export(StoredResults.read(dir), Registry.load());
         schema = SchemaRegistry.withDefaultDialect(SpecificationVersion.DRAFT_2020_12)
                 .getSchema(Files.readString(SharedDirs.shared().resolve("conformance/tau2/results/results-schema.json")), InputFormat.JSON);
     }

@@ -1,4 +1,4 @@
-package brokkr.cli;
+package brokkr.domains.synthetic.cli;
 
 import brokkr.command.Command;
 import java.util.List;

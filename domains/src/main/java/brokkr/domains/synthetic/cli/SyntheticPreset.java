@@ -1,6 +1,7 @@
-package brokkr.cli;
+package brokkr.domains.synthetic.cli;
 
 import brokkr.command.Command;
+import brokkr.command.ModelSource;
 import brokkr.conversation.Candidate;
 import brokkr.eval.AgentDef;
 import brokkr.eval.Attempt;
@@ -15,7 +16,7 @@ import java.util.Map;
 
 /**
  * What {@code loop} and {@code parallel} share: their run is one cell of the benchmark ({@code loop},
- * {@code parallel} in the registry) on the one evaluation path, task = the size, the candidate a
+ * {@code parallel} in the process's registry) on the one evaluation path, task = the size, the candidate a
  * benchmark's scripted one or a model; and the stderr side of the report (an infrastructure failure,
  * a model run's summary).
  */
@@ -23,7 +24,7 @@ final class SyntheticPreset {
     private SyntheticPreset() {}
 
     /** Evaluates task {@code a.size()} of {@code benchmark} with the arguments' candidate. */
-    static Attempt run(String benchmark, BenchmarkArgs a, ModelSource models) {
+    static Attempt run(Registry registry, String benchmark, BenchmarkArgs a, ModelSource models) {
         // The model is opened first: a bad provider configuration is the command's error, not an attempt's.
         Candidate model;
         try {
@@ -31,7 +32,7 @@ final class SyntheticPreset {
         } catch (IllegalArgumentException e) {
             throw new Command.InputException(e.getMessage()); // an unknown provider, a key that is not set
         }
-        BenchmarkProvider provider = Registry.load().benchmark(benchmark);
+        BenchmarkProvider provider = registry.benchmark(benchmark);
         EnvironmentDef env;
         try {
             env = provider.environment(String.valueOf(a.size()), Map.of());

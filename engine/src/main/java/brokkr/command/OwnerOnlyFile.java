@@ -1,4 +1,4 @@
-package brokkr.cli;
+package brokkr.command;
 
 import java.io.BufferedWriter;
 import java.io.IOException;
@@ -17,12 +17,12 @@ import java.util.Set;
  * An output file of records (model requests, answers) that only its owner may read: created 0600, or
  * an existing file set to 0600 before anything is written into it, then written anew.
  */
-final class OwnerOnlyFile {
+public final class OwnerOnlyFile {
     private OwnerOnlyFile() {}
 
     private static final Set<PosixFilePermission> OWNER_ONLY = EnumSet.of(PosixFilePermission.OWNER_READ, PosixFilePermission.OWNER_WRITE);
 
-    static BufferedWriter create(Path file) throws IOException {
+    public static BufferedWriter create(Path file) throws IOException {
         Path dir = file.toAbsolutePath().getParent();
         if (!Files.isDirectory(dir)) throw new IOException("cannot write " + file + ": no directory " + dir);
         boolean posix = Files.getFileStore(dir).supportsFileAttributeView("posix");

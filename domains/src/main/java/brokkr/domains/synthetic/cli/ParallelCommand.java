@@ -1,9 +1,11 @@
-package brokkr.cli;
+package brokkr.domains.synthetic.cli;
 
 import brokkr.command.Command;
+import brokkr.command.ModelSource;
 import brokkr.domains.synthetic.parallel.Batcher;
 import brokkr.domains.synthetic.parallel.ParallelResult;
 import brokkr.eval.Attempt;
+import brokkr.experiment.Registry;
 import java.io.PrintStream;
 import java.util.List;
 
@@ -11,7 +13,7 @@ import java.util.List;
  * {@code ./brokkr parallel [tasks]}: parallel discrimination, one line {@code pd tasks=8 calls=8 turns=1 ...};
  * a preset over the evaluation path (task {@code tasks} of benchmark {@code parallel}, see {@link SyntheticPreset}).
  */
-public record ParallelCommand(ModelSource models) implements Command {
+public record ParallelCommand(Registry registry, ModelSource models) implements Command {
     @Override public String name() { return "parallel"; }
 
     @Override public String summary() { return "parallel discrimination: TASKS independent lookups (default 8)"; }
@@ -42,7 +44,7 @@ public record ParallelCommand(ModelSource models) implements Command {
     @Override
     public int run(List<String> args, PrintStream out, PrintStream err) {
         BenchmarkArgs a = BenchmarkArgs.parse(args, "tasks", 8, "batch", Batcher.NAMES);
-        Attempt attempt = SyntheticPreset.run("parallel", a, models);
+        Attempt attempt = SyntheticPreset.run(registry, "parallel", a, models);
         if (SyntheticPreset.failed(attempt, name(), err)) return 1;
         out.println(ParallelResult.of(attempt).line());
         if (a.model() != null) SyntheticPreset.summary(attempt, err);

@@ -1,6 +1,9 @@
-package brokkr.cli;
+package brokkr.domains.tau2.cli;
 
+import brokkr.command.Cells;
 import brokkr.command.Command;
+import brokkr.command.CommandContext;
+import brokkr.command.RecordFile;
 import brokkr.conversation.Candidate;
 import brokkr.domains.tau2.runner.Tau2Attempt;
 import brokkr.domains.tau2.runner.Tau2Benchmark;
@@ -32,18 +35,21 @@ import java.util.function.Function;
 
 /**
  * {@code ./brokkr tau2 run}: a preset over the one evaluation path. It resolves the domain's benchmark
- * ({@code tau2-DOMAIN}) in the registry, turns its flags into EnvironmentDef options (run seed, limits,
+ * ({@code tau2-DOMAIN}, or upstream's short name {@code DOMAIN}: one lookup, {@link Tau2Domains#find}) in the
+ * process's registry, turns its flags into EnvironmentDef options (run seed, limits,
  * protocol enforcement, the agent's stop token) and an AgentDef (a scripted candidate, or a model
  * with upstream's request settings), runs tasks x trials as cells ({@link Evaluation#evaluate}, trial
  * i = repetition i - 1) and prints one line per episode, the average reward and pass^k.
  */
 public final class Tau2Command implements Command {
-    /** Where provider settings and keys come from: the process environment, or a map in tests. */
+    /** The process's registry, and where provider settings and keys come from (the process environment, or a map in tests). */
+    private final Registry registry;
     private final Map<String, String> env;
 
-    public Tau2Command() { this(System.getenv()); }
-
-    Tau2Command(Map<String, String> env) { this.env = Map.copyOf(env); }
+    public Tau2Command(CommandContext context) {
+        this.registry = context.registry();
+        this.env = context.env();
+    }
 
     @Override public String name() { return "tau2"; }
 
@@ -92,11 +98,11 @@ public final class Tau2Command implements Command {
                 error, an --out file that cannot be written or a provider that is unknown or not configured;
                 1 for any other error.
 
-                """.formatted(String.join(", ", Tau2Domains.names())) + Tau2Evaluation.USAGE;
+                """.formatted(String.join(", ", Tau2Domains.names(registry))) + Tau2Evaluation.USAGE;
     }
 
-    /** The parsed flags; {@code options} are those the flags set, as EnvironmentDef options. */
-    record Args(String domain, String agent, String split, List<String> tasks, String model, String userModel,
+    /** The parsed flags; {@code domain} is upstream's short name, {@code options} are those the flags set, as EnvironmentDef options. */
+    public record Args(String domain, String agent, String split, List<String> tasks, String model, String userModel,
                 String judgeModel, String provider, int trials, int parallelism, PyDict options, Path out, Harness harness, String actionSpace) {
         Args(String domain, String agent, String split, List<String> tasks, String model, String userModel,
              String judgeModel, String provider, int trials, int parallelism, PyDict options, Path out) {
@@ -104,7 +110,8 @@ public final class Tau2Command implements Command {
         }
     }
 
-    static Args parse(List<String> args) {
+    /** The flags of {@code tau2 run} over {@code registry}'s tau2 domains; a bad flag is a {@link UsageException}. */
+    public static Args parse(List<String> args, Registry registry) {
         if (args.isEmpty() || !args.get(0).equals("run")) throw new UsageException("expected the subcommand 'run' or 'evaluate'");
         String domain = null, agent = null, split = null, model = null, userModel = null, judgeModel = null, provider = "openai";
         List<String> tasks = new ArrayList<>();
@@ -155,7 +162,9 @@ public final class Tau2Command implements Command {
             }
         }
         if (domain == null) throw new UsageException("--domain is required");
-        if (!Tau2Domains.names().contains(domain)) throw new UsageException("unknown domain '" + domain + "' (available: " + String.join(", ", Tau2Domains.names()) + ")");
+        Tau2Benchmark named = Tau2Domains.find(registry, domain);
+        if (named == null) throw new UsageException("unknown domain '" + domain + "' (available: " + String.join(", ", Tau2Domains.names(registry)) + ")");
+        domain = named.domainName(); // tau2-retail and retail are one domain
         if (agent == null) throw new UsageException("--agent is required");
         if (!List.of("gold", "stop", "llm").contains(agent)) throw new UsageException("--agent must be gold, stop or llm, not '" + agent + "'");
         if (agent.equals("llm") && model == null) throw new UsageException("--agent llm needs --model");
@@ -193,10 +202,10 @@ public final class Tau2Command implements Command {
     }
 
     /** What a run evaluates: the benchmark, the candidate and the tasks' definitions, as an experiment would name them. */
-    record Preset(BenchmarkProvider benchmark, AgentDef agent, Map<String, ModelRef> roles, List<EnvironmentDef> environments) {}
+    public record Preset(BenchmarkProvider benchmark, AgentDef agent, Map<String, ModelRef> roles, List<EnvironmentDef> environments) {}
 
     /** The flags as definitions: unknown tasks are usage errors. */
-    static Preset preset(Args a, Registry registry) {
+    public static Preset preset(Args a, Registry registry) {
         BenchmarkProvider bench = registry.benchmark("tau2-" + a.domain());
         AgentDef agent = AgentDef.of(a.agent().equals("llm") ? Tau2Benchmark.upstreamModel(a.provider(), a.model(), Evidence.AGENT)
                 : new ModelRef(BenchmarkProvider.SCRIPTED, a.agent()), a.actionSpace(), null).withHarness(a.harness().toValue());
@@ -215,8 +224,8 @@ public final class Tau2Command implements Command {
     @Override
     public int run(List<String> argv, PrintStream out, PrintStream err) throws IOException, InterruptedException {
         if (!argv.isEmpty() && argv.get(0).equals("evaluate")) return Tau2Evaluation.run(argv.subList(1, argv.size()), env, out, err);
-        Args a = parse(argv);
-        Preset p = preset(a, Registry.load());
+        Args a = parse(argv, registry);
+        Preset p = preset(a, registry);
         Function<ModelRef, Candidate> models = Cells.providers(env);
         List<ModelRef> named = new ArrayList<>(p.roles().values());
         named.add(p.agent().modelRef());
@@ -291,7 +300,7 @@ public final class Tau2Command implements Command {
         // No verdict is not a score of 0: the run is incomplete, and its exit status says so.
         Attempt first = unscored.getFirst();
         err.printf(Locale.ROOT, "brokkr tau2: %d of %d episode(s) have no verdict (not scored; first: task %s trial %d: %s); exit status %d%n",
-                unscored.size(), attempts.size(), first.taskId(), first.repetition() + 1, first.error(), Main.EXIT_NO_VERDICT);
-        return Main.EXIT_NO_VERDICT;
+                unscored.size(), attempts.size(), first.taskId(), first.repetition() + 1, first.error(), EXIT_NO_VERDICT);
+        return EXIT_NO_VERDICT;
     }
 }

@@ -1,4 +1,4 @@
-package brokkr.cli;
+package brokkr.command;
 
 import brokkr.conversation.Candidate;
 import brokkr.provider.ProviderOptions;

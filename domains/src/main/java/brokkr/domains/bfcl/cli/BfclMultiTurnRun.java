@@ -1,5 +1,6 @@
-package brokkr.cli;
+package brokkr.domains.bfcl.cli;
 
+import brokkr.command.Cells;
 import brokkr.command.Command;
 import brokkr.conversation.Candidate;
 import brokkr.domains.bfcl.multiturn.MultiTurnData;
@@ -35,13 +36,13 @@ final class BfclMultiTurnRun {
 
     static boolean isMultiTurn(String category) { return MultiTurnData.CATEGORIES.contains(category); }
 
-    static void run(List<String> categories, AgentDef agent, Integer sample, long seed, int jobs, Function<ModelRef, Candidate> models,
+    static void run(Registry registry, List<String> categories, AgentDef agent, Integer sample, long seed, int jobs, Function<ModelRef, Candidate> models,
                     PrintStream out) throws InterruptedException {
         if (!agent.actionSpace().equals("reference") && !Harness.fromValue(agent.harness()).loop()) {
             throw new Command.UsageException("multi-turn categories take --agent gold or reference (upstream's function-calling loop), "
                     + "loop or repl (Brokkr's agent loop; gold-loop, gold-repl), not " + agent.actionSpace());
         }
-        BenchmarkProvider b = Registry.load().benchmark("bfcl-multi-turn");
+        BenchmarkProvider b = registry.benchmark("bfcl-multi-turn");
         List<EnvironmentDef> envs = new ArrayList<>();
         for (String c : categories) {
             List<String> ids = new ArrayList<>(b.tasks(c));

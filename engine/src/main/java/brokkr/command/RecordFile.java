@@ -1,6 +1,5 @@
-package brokkr.cli;
+package brokkr.command;
 
-import brokkr.command.Command;
 import java.io.Closeable;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -19,7 +18,7 @@ import java.nio.file.attribute.PosixFilePermissions;
  * and its newline, so a killed run leaves at worst its last line cut short; appending to such a file
  * first ends that line (and says so), so the cut record stays one bad line and the next record is whole.
  */
-final class RecordFile implements Closeable {
+public final class RecordFile implements Closeable {
     private final FileChannel channel;
 
     private RecordFile(FileChannel channel) { this.channel = channel; }
@@ -29,7 +28,7 @@ final class RecordFile implements Closeable {
      * A file that cannot be opened is an {@link Command.InputException} naming it; a repaired last line
      * is reported on {@code warnings}.
      */
-    static RecordFile open(Path file, String flag, PrintStream warnings) {
+    public static RecordFile open(Path file, String flag, PrintStream warnings) {
         String what = flag + " " + file;
         if (Files.isDirectory(file)) throw new Command.InputException(what + " is a directory, not a file");
         Path parent = file.toAbsolutePath().getParent();
@@ -83,7 +82,7 @@ final class RecordFile implements Closeable {
      * Appends one JSON record as one line. U+0085, U+2028 and U+2029 (raw only inside JSON strings, where
      * the escape means the same) are escaped: Python's {@code splitlines} and others break lines there.
      */
-    void append(String json) throws IOException {
+    public void append(String json) throws IOException {
         if (json.indexOf('\n') >= 0) throw new IllegalArgumentException("a record is one line of JSON");
         String line = json.replace("\u0085", "\\u0085").replace("\u2028", "\\u2028").replace("\u2029", "\\u2029");
         ByteBuffer b = ByteBuffer.wrap((line + "\n").getBytes(StandardCharsets.UTF_8));

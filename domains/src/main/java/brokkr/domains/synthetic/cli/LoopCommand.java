@@ -1,9 +1,11 @@
-package brokkr.cli;
+package brokkr.domains.synthetic.cli;
 
 import brokkr.command.Command;
+import brokkr.command.ModelSource;
 import brokkr.domains.synthetic.loop.LoopFollower;
 import brokkr.domains.synthetic.loop.LoopResult;
 import brokkr.eval.Attempt;
+import brokkr.experiment.Registry;
 import java.io.PrintStream;
 import java.util.List;
 
@@ -11,7 +13,7 @@ import java.util.List;
  * {@code ./brokkr loop [depth]}: pointer chasing, one line {@code PASS depth=50 toolCalls=50/50} or FAIL;
  * a preset over the evaluation path (task {@code depth} of benchmark {@code loop}, see {@link SyntheticPreset}).
  */
-public record LoopCommand(ModelSource models) implements Command {
+public record LoopCommand(Registry registry, ModelSource models) implements Command {
     @Override public String name() { return "loop"; }
 
     @Override public String summary() { return "pointer chasing: a serial tool loop of DEPTH hops (default 50)"; }
@@ -41,7 +43,7 @@ public record LoopCommand(ModelSource models) implements Command {
     @Override
     public int run(List<String> args, PrintStream out, PrintStream err) {
         BenchmarkArgs a = BenchmarkArgs.parse(args, "depth", 50, "ideal", LoopFollower.NAMES);
-        Attempt attempt = SyntheticPreset.run("loop", a, models);
+        Attempt attempt = SyntheticPreset.run(registry, "loop", a, models);
         if (SyntheticPreset.failed(attempt, name(), err)) return 1;
         out.println(LoopResult.of(attempt).line());
         if (a.model() != null) SyntheticPreset.summary(attempt, err);

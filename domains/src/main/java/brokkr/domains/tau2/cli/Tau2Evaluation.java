@@ -1,5 +1,6 @@
-package brokkr.cli;
+package brokkr.domains.tau2.cli;
 
+import brokkr.command.Cells;
 import brokkr.command.Command;
 import brokkr.command.Command.InputException;
 import brokkr.command.Command.UsageException;

@@ -1,4 +1,4 @@
-package brokkr.cli;
+package brokkr.command;
 
 import java.nio.file.AccessDeniedException;
 import java.nio.file.DirectoryNotEmptyException;

@@ -1,4 +1,4 @@
-package brokkr.cli;
+package brokkr.command;
 
 import brokkr.conversation.Candidate;
 import brokkr.eval.Attempt;
@@ -20,12 +20,13 @@ import java.util.function.Function;
  * How the benchmark commands run their cells: each one {@link Evaluation#evaluate} (the path
  * experiments take), up to {@code parallelism} at once, each attempt handed on in cell order as soon as
  * it and those before it are done. Nothing is stored: the commands print their own reports.
+ * (Moved here as it was from the CLI so families' commands can use it; the runner replaces it.)
  */
-final class Cells {
+public final class Cells {
     private Cells() {}
 
     /** Evaluates {@code cells}, {@code parallelism} at a time, and gives {@code inOrder} each attempt in cell order. */
-    static void run(List<Evaluation.Cell> cells, Function<ModelRef, Candidate> models, int parallelism, Consumer<Attempt> inOrder)
+    public static void run(List<Evaluation.Cell> cells, Function<ModelRef, Candidate> models, int parallelism, Consumer<Attempt> inOrder)
             throws InterruptedException {
         if (parallelism <= 1) {
             for (Evaluation.Cell c : cells) inOrder.accept(Evaluation.evaluate(c, models, new Evaluation.Recorder()));
@@ -50,7 +51,7 @@ final class Cells {
     }
 
     /** All attempts of {@link #run}, in cell order. */
-    static List<Attempt> all(List<Evaluation.Cell> cells, Function<ModelRef, Candidate> models, int parallelism) throws InterruptedException {
+    public static List<Attempt> all(List<Evaluation.Cell> cells, Function<ModelRef, Candidate> models, int parallelism) throws InterruptedException {
         List<Attempt> out = new ArrayList<>(cells.size());
         run(cells, models, parallelism, out::add);
         return out;
@@ -61,12 +62,12 @@ final class Cells {
      * URLs; the process environment, or a map in tests), options mapped as experiments map them
      * ({@link ProviderModels}), each reference opened once.
      */
-    static Function<ModelRef, Candidate> providers(Map<String, String> env) {
+    public static Function<ModelRef, Candidate> providers(Map<String, String> env) {
         return cached(ref -> new ProviderModels(ref.provider(), env) {}.create(ref));
     }
 
     /** {@code open} once per model reference (a candidate may be used from several threads at once). */
-    static Function<ModelRef, Candidate> cached(Function<ModelRef, Candidate> open) {
+    public static Function<ModelRef, Candidate> cached(Function<ModelRef, Candidate> open) {
         Map<ModelRef, Candidate> cache = new ConcurrentHashMap<>();
         return ref -> cache.computeIfAbsent(ref, open);
     }

@@ -1,6 +1,9 @@
-package brokkr.cli;
+package brokkr.domains.bfcl.cli;
 
+import brokkr.command.Cells;
 import brokkr.command.Command;
+import brokkr.command.CommandContext;
+import brokkr.command.OwnerOnlyFile;
 import brokkr.conversation.Candidate;
 import brokkr.domains.bfcl.BfclBenchmark;
 import brokkr.domains.bfcl.BfclCategory;
@@ -34,7 +37,14 @@ import java.util.function.Function;
  * space {@code reference} or {@code tools}, {@code parallel_tool_calls} a model option; {@code gold}
  * the benchmark's scripted candidate), one cell per task, {@code --jobs} at a time.
  */
-public record BfclCommand(Map<String, String> env) implements Command {
+public record BfclCommand(Registry registry, Map<String, String> env) implements Command {
+    public BfclCommand {
+        env = Map.copyOf(env);
+    }
+
+    /** With the process's registry and environment. */
+    public BfclCommand(CommandContext context) { this(context.registry(), context.env()); }
+
     @Override public String name() { return "bfcl"; }
 
     @Override public String summary() { return "run a candidate on BFCL single-turn categories and score it"; }
@@ -168,10 +178,10 @@ public record BfclCommand(Map<String, String> env) implements Command {
             }
         }
         if (!multiTurn.isEmpty()) {
-            BfclMultiTurnRun.run(multiTurn, agent, sample, seed, jobs, models, out);
+            BfclMultiTurnRun.run(registry, multiTurn, agent, sample, seed, jobs, models, out);
             if (categories.isEmpty()) return 0;
         }
-        BenchmarkProvider bfcl = Registry.load().benchmark("bfcl");
+        BenchmarkProvider bfcl = registry.benchmark("bfcl");
         List<EnvironmentDef> envs = new ArrayList<>();
         for (String id : bfcl.tasks(BfclBenchmark.split(categories, sample, seed))) envs.add(bfcl.environment(id, Map.of()));
         List<Evaluation.Cell> cells = envs.stream().map(e -> new Evaluation.Cell(bfcl, e, agent, null, 0)).toList();
