@@ -1,53 +1,48 @@
 package brokkr.command;
 
 import brokkr.conversation.Candidate;
+import brokkr.eval.AgentDef;
 import brokkr.eval.Attempt;
+import brokkr.eval.BenchmarkProvider;
 import brokkr.eval.Evaluation;
 import brokkr.eval.ModelRef;
-import brokkr.experiment.ProviderModels;
+import brokkr.experiment.ExperimentSpec;
+import brokkr.experiment.Planner;
+import brokkr.experiment.Registry;
+import brokkr.run.Plan;
+import brokkr.run.Policy;
+import brokkr.run.Runner;
+import brokkr.run.Sink;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import java.util.function.Consumer;
 import java.util.function.Function;
 
 /**
- * How the benchmark commands run their cells: each one {@link Evaluation#evaluate} (the path
- * experiments take), up to {@code parallelism} at once, each attempt handed on in cell order as soon as
- * it and those before it are done. Nothing is stored: the commands print their own reports.
- * (Moved here as it was from the CLI so families' commands can use it; the runner replaces it.)
+ * How a family's commands run the cells they chose ({@code tau2 run}, {@code bfcl run}): checked by the
+ * one planner ({@link Planner#of}: a harness the domain does not host, a scripted model it does not know
+ * are usage errors) and run by the one runner, {@code parallelism} at a time, each attempt handed on in
+ * cell order as soon as it and those before it are done. Nothing is stored: the commands print their
+ * own reports.
  */
 public final class Cells {
     private Cells() {}
 
-    /** Evaluates {@code cells}, {@code parallelism} at a time, and gives {@code inOrder} each attempt in cell order. */
+    /** Runs {@code cells}, {@code parallelism} at a time, and gives {@code inOrder} each attempt in cell order. */
     public static void run(List<Evaluation.Cell> cells, Function<ModelRef, Candidate> models, int parallelism, Consumer<Attempt> inOrder)
             throws InterruptedException {
-        if (parallelism <= 1) {
-            for (Evaluation.Cell c : cells) inOrder.accept(Evaluation.evaluate(c, models, new Evaluation.Recorder()));
-            return;
-        }
-        ExecutorService pool = Executors.newFixedThreadPool(parallelism);
+        List<Plan.Unit> units = new ArrayList<>(cells.size());
+        for (Evaluation.Cell c : cells) units.add(new Plan.Unit(c, label(c.agent())));
+        Plan plan;
         try {
-            List<Future<Attempt>> futures = new ArrayList<>(cells.size());
-            for (Evaluation.Cell c : cells) futures.add(pool.submit(() -> Evaluation.evaluate(c, models, new Evaluation.Recorder())));
-            for (Future<Attempt> f : futures) {
-                try {
-                    inOrder.accept(f.get());
-                } catch (ExecutionException e) {
-                    // evaluate turns every failure into an attempt; what escapes it is an Error.
-                    if (e.getCause() instanceof Error err) throw err;
-                    throw new IllegalStateException(e.getCause());
-                }
-            }
-        } finally {
-            pool.shutdownNow();
+            plan = Planner.of(units, models);
+        } catch (ExperimentSpec.SpecException e) {
+            throw new Command.UsageException(e.getMessage());
         }
+        Runner.run(plan, Policy.of(parallelism), Sink.ordered(inOrder));
+        if (Thread.interrupted()) throw new InterruptedException("interrupted while running cells");
     }
 
     /** All attempts of {@link #run}, in cell order. */
@@ -57,14 +52,16 @@ public final class Cells {
         return out;
     }
 
-    /**
-     * Model references as candidates of the HTTP providers configured from {@code env} (keys and base
-     * URLs; the process environment, or a map in tests), options mapped as experiments map them
-     * ({@link ProviderModels}), each reference opened once.
-     */
-    public static Function<ModelRef, Candidate> providers(Map<String, String> env) {
-        return cached(ref -> new ProviderModels(ref.provider(), env) {}.create(ref));
+    /** A candidate's label: its scripted name, or PROVIDER:MODEL. */
+    static String label(AgentDef agent) {
+        return agent.provider().equals(BenchmarkProvider.SCRIPTED) ? agent.model() : agent.provider() + ":" + agent.model();
     }
+
+    /**
+     * Model references as candidates of the registry's one resolver (provider names and aliases as in
+     * experiment files and the magics), keys and base URLs read from {@code env}, each reference opened once.
+     */
+    public static Function<ModelRef, Candidate> providers(Registry registry, Map<String, String> env) { return cached(registry.resolver(env)); }
 
     /** {@code open} once per model reference (a candidate may be used from several threads at once). */
     public static Function<ModelRef, Candidate> cached(Function<ModelRef, Candidate> open) {

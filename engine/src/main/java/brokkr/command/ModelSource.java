@@ -1,21 +1,26 @@
 package brokkr.command;
 
 import brokkr.conversation.Candidate;
-import brokkr.provider.ProviderOptions;
-import brokkr.provider.Providers;
+import brokkr.eval.ModelRef;
+import brokkr.experiment.Registry;
 import java.util.Map;
 
 /**
- * Where {@code --model M --provider P} gets its candidate from. The CLI's source reads keys and base
- * URLs from the environment only ({@link Providers#fromEnvironment}); tests hand in a map.
+ * Where {@code --model M --provider P} gets its candidate from: the registry's one resolver (provider
+ * names and aliases as everywhere else), keys and base URLs read from a command's environment only;
+ * tests hand in a map, or a source of their own.
  */
 @FunctionalInterface
 public interface ModelSource {
     /** A candidate for {@code model} behind {@code provider}; IllegalArgumentException for a bad configuration. */
     Candidate open(String provider, String model);
 
-    /** Providers configured from {@code env}, with the default options (timeouts, retries). */
-    static ModelSource fromEnvironment(Map<String, String> env) {
-        return (provider, model) -> Providers.fromEnvironment(env, provider, model, ProviderOptions.defaults(model));
+    /** The registry's models configured from {@code env}, with the default options (timeouts, retries). */
+    static ModelSource of(Registry registry, Map<String, String> env) {
+        var resolver = registry.resolver(env);
+        return (provider, model) -> resolver.apply(new ModelRef(provider, model));
     }
+
+    /** {@link #of} the process's registry. */
+    static ModelSource fromEnvironment(Map<String, String> env) { return of(Registry.process(), env); }
 }

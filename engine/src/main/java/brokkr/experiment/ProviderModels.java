@@ -32,6 +32,11 @@ public abstract class ProviderModels implements ModelFactory {
 
     @Override public String provider() { return provider; }
 
+    /** The OpenAI wire answers to the names of compatible servers too ({@link Providers#OPENAI_COMPATIBLE}). */
+    @Override public List<String> aliases() {
+        return provider.equals("openai") ? Providers.OPENAI_COMPATIBLE.stream().filter(p -> !p.equals("openai")).toList() : List.of();
+    }
+
     @Override public Candidate create(ModelRef model) { return create(model, env); }
 
     @Override public Candidate create(ModelRef model, Map<String, String> env) {
@@ -80,10 +85,6 @@ public abstract class ProviderModels implements ModelFactory {
     /** OpenAI-compatible servers: OPENAI_API_KEY, OPENAI_BASE_URL; also named vllm, llamacpp, ollama, openai-compatible. */
     public static final class OpenAi extends ProviderModels {
         public OpenAi() { super("openai", System.getenv()); }
-
-        @Override public List<String> aliases() {
-            return Providers.OPENAI_COMPATIBLE.stream().filter(p -> !p.equals("openai")).toList();
-        }
     }
 
     /** Anthropic Messages: ANTHROPIC_API_KEY, ANTHROPIC_BASE_URL. */

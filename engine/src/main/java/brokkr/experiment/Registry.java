@@ -115,8 +115,14 @@ public record Registry(Map<String, BenchmarkProvider> benchmarks, Map<String, Mo
     public ModelFactory model(String provider) {
         ModelFactory f = models.get(provider);
         if (f == null) {
+            List<String> aliases = new ArrayList<>();
+            for (ModelFactory m : factories()) {
+                List<String> own = m.aliases().stream().filter(a -> models.get(a) == m).sorted().toList();
+                if (!own.isEmpty()) aliases.add(m.provider() + " also as " + String.join(", ", own));
+            }
             throw new ExperimentSpec.SpecException("unknown model provider '" + provider + "' (registered: "
-                    + String.join(", ", factories().stream().map(ModelFactory::provider).sorted().toList()) + ")");
+                    + String.join(", ", factories().stream().map(ModelFactory::provider).sorted().toList())
+                    + (aliases.isEmpty() ? "" : "; " + String.join("; ", aliases)) + ")");
         }
         return f;
     }

@@ -53,7 +53,8 @@ class PlannerTest {
             assertInstanceOf(HttpProvider.class, model, alias);
         }
         ExperimentSpec.SpecException unknown = assertThrows(ExperimentSpec.SpecException.class, () -> registry.model("vllmx"));
-        assertEquals("unknown model provider 'vllmx' (registered: anthropic, fake, openai)", unknown.getMessage());
+        assertEquals("unknown model provider 'vllmx' (registered: anthropic, fake, openai; openai also as llamacpp, ollama, openai-compatible, vllm)",
+                unknown.getMessage());
     }
 
     /** A harness the domain does not host is refused before anything runs (no store is made), naming what it hosts. */

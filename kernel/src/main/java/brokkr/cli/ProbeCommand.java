@@ -9,7 +9,13 @@ import brokkr.eval.EnvironmentDef;
 import brokkr.eval.Evaluation;
 import brokkr.eval.ModelRef;
 import brokkr.experiment.ExperimentQuery;
+import brokkr.experiment.ExperimentSpec;
 import brokkr.experiment.ExperimentStore;
+import brokkr.experiment.Planner;
+import brokkr.run.Plan;
+import brokkr.run.Policy;
+import brokkr.run.Runner;
+import brokkr.value.PyDict;
 import brokkr.experiment.ProbeResult;
 import brokkr.experiment.ProbeStore;
 import brokkr.experiment.Probes;
@@ -95,8 +101,9 @@ public final class ProbeCommand implements Command {
                 ModelRef by = candidate("--recorded-by", o.getOrDefault("--recorded-by", "gold"));
                 if (!by.provider().equals(BenchmarkProvider.SCRIPTED)) throw new UsageException("--recorded-by takes a scripted candidate's name");
                 EnvironmentDef env = provider.environment(task, Map.of());
-                Attempt record = Evaluation.evaluate(new Evaluation.Cell(provider, env, AgentDef.of(by, "tools", null), null, 0),
-                        Probes.registryModels(registry), new Evaluation.Recorder());
+                Plan plan = Planner.cells(provider, List.of(task), Map.of(), PyDict.empty(),
+                        List.of(new ExperimentSpec.CandidateSpec(by.model(), by, "tools", null)), 1, Probes.registryModels(registry), registry);
+                Attempt record = Runner.attempts(plan, Policy.of(1)).getFirst();
                 if (record.evidence().transcript().isNone()) throw new InputException("the run of " + by.model() + " on task " + task + " left no transcript: " + record.error());
                 dp = Probes.decisionPoint(provider, env, record.evidence().transcript(), at);
             } else {

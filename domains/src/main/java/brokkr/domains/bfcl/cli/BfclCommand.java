@@ -169,7 +169,7 @@ public record BfclCommand(Registry registry, Map<String, String> env) implements
             default -> throw new UsageException("unknown agent '" + agentName + "' (gold, gold-repl, gold-loop, reference, tools, repl, loop)");
         };
         if (replGuidance != null && !agentName.endsWith("repl")) throw new UsageException("--repl-guidance applies to --agent repl and gold-repl");
-        Function<ModelRef, Candidate> models = Cells.providers(env);
+        Function<ModelRef, Candidate> models = Cells.providers(registry, env);
         if (!agent.provider().equals(BenchmarkProvider.SCRIPTED)) {
             try {
                 models.apply(agent.modelRef()); // configuration errors before any task runs

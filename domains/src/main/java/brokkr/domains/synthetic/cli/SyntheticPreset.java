@@ -3,11 +3,17 @@ package brokkr.domains.synthetic.cli;
 import brokkr.command.Command;
 import brokkr.command.ModelSource;
 import brokkr.conversation.Candidate;
-import brokkr.eval.AgentDef;
 import brokkr.eval.Attempt;
 import brokkr.eval.BenchmarkProvider;
 import brokkr.eval.EnvironmentDef;
 import brokkr.eval.Evaluation;
+import brokkr.experiment.ExperimentSpec;
+import brokkr.experiment.Planner;
+import brokkr.run.Plan;
+import brokkr.run.Policy;
+import brokkr.run.Runner;
+import brokkr.value.PyDict;
+import java.util.List;
 import brokkr.eval.Evidence;
 import brokkr.eval.ModelRef;
 import brokkr.experiment.Registry;
@@ -16,7 +22,7 @@ import java.util.Map;
 
 /**
  * What {@code loop} and {@code parallel} share: their run is one cell of the benchmark ({@code loop},
- * {@code parallel} in the process's registry) on the one evaluation path, task = the size, the candidate a
+ * {@code parallel} in the process's registry) planned by the one planner and run by the one runner, task = the size, the candidate a
  * benchmark's scripted one or a model; and the stderr side of the report (an infrastructure failure,
  * a model run's summary).
  */
@@ -40,8 +46,14 @@ final class SyntheticPreset {
             throw new Command.UsageException(e.getMessage());
         }
         ModelRef ref = model == null ? new ModelRef(BenchmarkProvider.SCRIPTED, a.candidate()) : new ModelRef(a.provider(), a.model());
-        return Evaluation.evaluate(new Evaluation.Cell(provider, env, AgentDef.of(ref, "tools", null), null, 0), r -> model,
-                new Evaluation.Recorder());
+        ExperimentSpec.CandidateSpec candidate = new ExperimentSpec.CandidateSpec(a.model() == null ? a.candidate() : ref.toString(), ref, "tools", null);
+        Plan plan;
+        try {
+            plan = Planner.cells(provider, List.of(env.taskId()), Map.of(), PyDict.empty(), List.of(candidate), 1, r -> model);
+        } catch (IllegalArgumentException e) {
+            throw new Command.UsageException(e.getMessage()); // an unknown scripted candidate
+        }
+        return Runner.attempts(plan, Policy.of(1)).getFirst();
     }
 
     /** Reports an attempt that was not scored (nothing goes to stdout) and says whether there was one. */

@@ -223,10 +223,10 @@ public final class Tau2Command implements Command {
 
     @Override
     public int run(List<String> argv, PrintStream out, PrintStream err) throws IOException, InterruptedException {
-        if (!argv.isEmpty() && argv.get(0).equals("evaluate")) return Tau2Evaluation.run(argv.subList(1, argv.size()), env, out, err);
+        if (!argv.isEmpty() && argv.get(0).equals("evaluate")) return Tau2Evaluation.run(argv.subList(1, argv.size()), registry, env, out, err);
         Args a = parse(argv, registry);
         Preset p = preset(a, registry);
-        Function<ModelRef, Candidate> models = Cells.providers(env);
+        Function<ModelRef, Candidate> models = Cells.providers(registry, env);
         List<ModelRef> named = new ArrayList<>(p.roles().values());
         named.add(p.agent().modelRef());
         for (ModelRef m : named) {

@@ -1,5 +1,6 @@
 package brokkr.domains.tau2.cli;
 
+import brokkr.experiment.Registry;
 import brokkr.command.Cells;
 import brokkr.command.Command;
 import brokkr.command.Command.InputException;
@@ -36,7 +37,7 @@ final class Tau2Evaluation {
               --provider      the judge model's provider (default openai; keys from the environment)
             """;
 
-    static int run(List<String> args, Map<String, String> env, PrintStream out, PrintStream err) {
+    static int run(List<String> args, Registry registry, Map<String, String> env, PrintStream out, PrintStream err) {
         Path file = null;
         String judgeModel = null, provider = null;
         for (int i = 0; i < args.size(); i++) {
@@ -61,7 +62,7 @@ final class Tau2Evaluation {
         if (judgeModel != null) {
             ModelRef ref = Tau2Benchmark.upstreamModel(provider == null ? "openai" : provider, judgeModel, "judge");
             try {
-                judge = Cells.providers(env).apply(ref);
+                judge = Cells.providers(registry, env).apply(ref);
             } catch (IllegalArgumentException e) {
                 throw new InputException(e.getMessage());
             }
