@@ -52,6 +52,11 @@ public final class ExampleDomain implements BenchmarkProvider, Exploration {
                     "required", PyList.of(Value.str("amount"))));
     static final Value START = PyDict.of("counter", 0);
 
+    /** How many were made in this JVM: the one-registry test reads it (each registry that loads services makes one). */
+    static final java.util.concurrent.atomic.AtomicInteger INSTANCES = new java.util.concurrent.atomic.AtomicInteger();
+
+    public ExampleDomain() { INSTANCES.incrementAndGet(); }
+
     @Override public String name() { return "example"; }
 
     private static int target(String taskId) {

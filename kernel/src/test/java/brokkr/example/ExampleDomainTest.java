@@ -2,6 +2,7 @@ package brokkr.example;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -104,5 +105,59 @@ class ExampleDomainTest {
         assertTrue(e.contains("6 cells: 0 already done, 6 run (6 completed"), e);
         assertTrue(o.matches("(?s).*example\\s+counter\\s+3\\s+1\\s+3\\s+0\\s+1\\.00\\s+0\\s+1\\.00\\s+1\\.00\\s.*"), o);
         assertTrue(o.matches("(?s).*example\\s+idle\\s+3\\s+1\\s+3\\s+0\\s+0\\s+0\\s+0\\s+0\\s.*"), o);
+    }
+
+    /**
+     * The harness is an axis the domain declares: the example domain hosts only its reference agent with
+     * JSON tools, so a candidate asking for Brokkr's loop with the Java REPL is refused before any cell runs,
+     * with the supported combination named: exit 2 from {@code experiment run} (nothing stored), a usage
+     * error from {@code %run}. (Before, such a candidate ran the reference protocol, scored and was labelled
+     * as a REPL candidate.)
+     */
+    @Test void aHarnessTheDomainDoesNotHostIsRefusedBeforeAnyCellRuns() throws Exception {
+        Path file = Files.writeString(tmp.resolve("repl.yaml"), """
+                name: example-repl
+                domain: example
+                split: test
+                candidates:
+                  - {id: counter, provider: scripted, model: counter}
+                  - {id: counter-repl, provider: scripted, model: counter, harness: loop, action_space: repl}
+                """);
+        Path dir = tmp.resolve("repl-run");
+        var out = new ByteArrayOutputStream();
+        var err = new ByteArrayOutputStream();
+        int code = Main.run(List.of("experiment", "run", file.toString(), "--dir", dir.toString(), "--no-progress"),
+                new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8));
+        String e = err.toString(StandardCharsets.UTF_8);
+        assertEquals(2, code, e);
+        assertTrue(e.contains("domain example: candidate counter-repl asks for harness loop with action space repl, which example does not support"
+                + " (supported: harness reference with action space tools)"), e);
+        assertEquals("", out.toString(StandardCharsets.UTF_8));
+        assertFalse(Files.exists(dir), "no cell ran, nothing was stored");
+        session.magic("%domain load example");
+        MagicUsageException m = assertThrows(MagicUsageException.class,
+                () -> session.magic("%run --candidate counter --task 1 --harness loop --action-space repl"));
+        assertTrue(m.getMessage().contains("(supported: harness reference with action space tools)"), m.getMessage());
+    }
+
+    /**
+     * One registry per process: a command and the magics in one JVM see the same provider object (so its
+     * data is loaded and verified once), the one {@code Registry.process()} holds; no face builds its own.
+     */
+    @Test void aCommandAndAMagicInOneJvmSeeTheSameProviderInstance() throws Exception {
+        int before = ExampleDomain.INSTANCES.get();
+        var out = new ByteArrayOutputStream();
+        int code = Main.run(List.of("experiment", "run", experimentFile(tmp).toString(), "--dir", tmp.resolve("one").toString(), "--no-progress"),
+                new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8));
+        assertEquals(0, code);
+        Session current = Session.current();
+        current.magic("%domain load example");
+        RunView run = (RunView) current.magic("%run --candidate counter --task 2");
+        assertEquals(1.0, run.reward());
+        assertTrue(ExampleDomain.INSTANCES.get() - before <= 1, "at most the process registry's own instance was made: "
+                + (ExampleDomain.INSTANCES.get() - before));
+        assertSame(brokkr.experiment.Registry.process(), current.registry());
+        assertSame(brokkr.experiment.Registry.process().benchmark("example"), current.domain().provider());
+        assertSame(brokkr.command.CommandContext.process().registry(), current.registry(), "the commands' context holds the same registry");
     }
 }
