@@ -122,6 +122,18 @@ public final class Planner {
         return new ModelRef(spec.substring(0, colon), spec.substring(colon + 1));
     }
 
+    /**
+     * A model that must be {@code PROVIDER:MODEL} (a judge, a user simulator: no scripted name), as
+     * {@code option} takes it; IllegalArgumentException saying so for anything else.
+     */
+    public static ModelRef providerModel(String option, String spec) {
+        int colon = spec == null ? -1 : spec.indexOf(':');
+        if (colon <= 0 || colon == spec.length() - 1) {
+            throw new IllegalArgumentException(option + " takes PROVIDER:MODEL (e.g. openai:gpt-4.1), not '" + spec + "'");
+        }
+        return modelRef(spec);
+    }
+
     /** Refuses a candidate whose harness and action space its benchmark does not host, naming what it does. */
     public static void checkHarness(BenchmarkProvider provider, CandidateSpec c) {
         checkHarness(provider, c.agentDef(), c.label());

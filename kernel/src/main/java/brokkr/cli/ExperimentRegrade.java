@@ -1,6 +1,8 @@
 package brokkr.cli;
 
 import brokkr.command.Command;
+import brokkr.eval.ModelRef;
+import brokkr.experiment.Planner;
 import brokkr.command.Command.InputException;
 import brokkr.command.Command.UsageException;
 import brokkr.experiment.ExperimentStore;
@@ -51,13 +53,17 @@ final class ExperimentRegrade {
         }
         if (positional.size() != 1) throw new UsageException("expected: " + SYNOPSIS);
         if (judge == null) throw new UsageException("--judge PROVIDER:MODEL is required (e.g. --judge openai:gpt-4.1)");
-        int colon = judge.indexOf(':');
-        if (colon <= 0 || colon == judge.length() - 1) throw new UsageException("--judge takes PROVIDER:MODEL (e.g. openai:gpt-4.1), not '" + judge + "'");
+        ModelRef judgeRef;
+        try {
+            judgeRef = Planner.providerModel("--judge", judge);
+        } catch (IllegalArgumentException e) {
+            throw new UsageException(e.getMessage());
+        }
         Path dir = Path.of(positional.getFirst());
         if (!Files.isRegularFile(ExperimentStore.file(dir))) throw new UsageException(dir + " holds no experiment (no " + ExperimentStore.FILE + ")");
         Regrade.Result r;
         try {
-            r = Regrade.run(dir, judge.substring(0, colon), judge.substring(colon + 1), registry.get(), parallelism, cached);
+            r = Regrade.run(dir, judgeRef.provider(), judgeRef.model(), registry.get(), parallelism, cached);
         } catch (IllegalArgumentException e) {
             throw new InputException(e.getMessage()); // an unknown provider, a key that is not set
         }

@@ -145,15 +145,14 @@ public record Bench(BenchmarkProvider provider, Exploration exploration) {
         return RunView.of(name(), plan.candidate(), a, a.completed() ? exploration.report(a) : null);
     }
 
-    /** {@code PROVIDER:MODEL} as a model reference (split at the first colon); null for a word without one. */
+    /** {@code PROVIDER:MODEL} as a model reference (the planner's parse); null for a word without a colon (a scripted name). */
     public static ModelRef modelRef(String option, String spec) {
-        if (spec == null) return null;
-        int colon = spec.indexOf(':');
-        if (colon < 0) return null;
-        if (colon == 0 || colon == spec.length() - 1) {
-            throw new MagicUsageException(option + " takes PROVIDER:MODEL (e.g. openai:gpt-4.1), not '" + spec + "'");
+        if (spec == null || spec.indexOf(':') < 0) return null;
+        try {
+            return Planner.providerModel(option, spec);
+        } catch (IllegalArgumentException e) {
+            throw new MagicUsageException(e.getMessage());
         }
-        return new ModelRef(spec.substring(0, colon), spec.substring(colon + 1));
     }
 
     private static <T> T usage(Supplier<T> answer) {

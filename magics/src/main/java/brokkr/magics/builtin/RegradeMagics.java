@@ -1,6 +1,8 @@
 package brokkr.magics.builtin;
 
 import brokkr.magics.MagicArgs;
+import brokkr.eval.ModelRef;
+import brokkr.experiment.Planner;
 import brokkr.magics.MagicExtension;
 import brokkr.magics.MagicRegistry;
 import brokkr.magics.MagicUsageException;
@@ -48,11 +50,15 @@ public final class RegradeMagics implements MagicExtension {
 
     /** Re-grades {@code dir} with the judge {@code PROVIDER:MODEL} through the session's registry. */
     public static RegradeView regrade(Session s, Path dir, String judge, int parallelism) {
-        int colon = judge.indexOf(':');
-        if (colon <= 0 || colon == judge.length() - 1) throw new MagicUsageException("--judge takes PROVIDER:MODEL (e.g. openai:gpt-4.1), not '" + judge + "'");
+        ModelRef judgeRef;
+        try {
+            judgeRef = Planner.providerModel("--judge", judge);
+        } catch (IllegalArgumentException e) {
+            throw new MagicUsageException(e.getMessage());
+        }
         if (!Files.isRegularFile(ExperimentStore.file(dir))) throw new MagicUsageException(dir + " holds no experiment (no " + ExperimentStore.FILE + ")");
         try {
-            return new RegradeView(Regrade.run(dir, judge.substring(0, colon), judge.substring(colon + 1), s.registry(), parallelism));
+            return new RegradeView(Regrade.run(dir, judgeRef.provider(), judgeRef.model(), s.registry(), parallelism));
         } catch (IllegalArgumentException e) {
             throw new MagicUsageException(e.getMessage());
         }
