@@ -31,8 +31,8 @@ public record KernelCommand(Map<String, String> env) implements Command {
                           changed sources. --user (default) in your Jupyter data directory, --sys-prefix in the
                           active Python environment, --prefix DIR in DIR/share/jupyter/kernels. Afterwards the kernel
                           is offered by Jupyter Notebook, JupyterLab, VS Code and `jupyter console --kernel brokkr`.
-                          The tau2 data directory (../shared next to this checkout, or BROKKR_TAU2_DATA) is recorded
-                          in the kernelspec's environment.
+                          Each benchmark family's data directory (../shared next to this checkout, or its variable,
+                          e.g. BROKKR_TAU2_DATA) is recorded in the kernelspec's environment.
                uninstall  removes it again from the same place.
                run        serves the Jupyter protocol on the sockets of the connection file (what Jupyter starts).""";
     }

@@ -1,6 +1,9 @@
 package brokkr.kernel;
 
 import javax.imageio.ImageIO;
+import brokkr.family.BenchmarkFamily;
+import brokkr.experiment.Registry;
+import brokkr.data.UpstreamData;
 import java.awt.BasicStroke;
 import java.awt.Color;
 import java.awt.Font;
@@ -30,7 +33,7 @@ import java.util.stream.Stream;
 /**
  * The Jupyter kernelspec: a directory {@code <data dir>/kernels/brokkr} with {@code kernel.json} (argv
  * starting this JVM's java with the launcher's flags on a copy of this class path with {@code
- * {connection_file}}, display name, language, message-mode interrupts, the located tau2 and BFCL data
+ * {connection_file}}, display name, language, message-mode interrupts, the located data of every benchmark family
  * directories in its environment, since Jupyter starts kernels in the notebook's directory), the class
  * path's jars in {@code lib/} and two logos drawn here, so nothing binary is committed. The copy is what
  * lets the kernel start after {@code mvn clean} or with the Maven cache cleared: kernel.json names no file
@@ -132,16 +135,16 @@ public final class KernelSpec {
         String cp = String.join(File.pathSeparator, copied.stream().map(Path::toString).toList());
         Map<String, String> env = new LinkedHashMap<>();
         Path root = projectRoot();
-        String data = processEnv.get("BROKKR_TAU2_DATA");
-        if (data != null) env.put("BROKKR_TAU2_DATA", Path.of(data).toAbsolutePath().toString());
-        else if (root != null && Files.isDirectory(root.resolveSibling("shared").resolve("upstream/tau2-bench"))) {
-            env.put("BROKKR_TAU2_DATA", root.resolveSibling("shared").resolve("upstream/tau2-bench").normalize().toString());
+        // Each family's upstream data: its variable as the installing shell has it, else the checkout's ../shared copy.
+        for (BenchmarkFamily family : BenchmarkFamily.load()) {
+            for (UpstreamData data : family.upstreamData(Registry.process())) {
+                String given = processEnv.get(data.envVar());
+                Path shared = root == null ? null : root.resolveSibling("shared").resolve("upstream").resolve(data.name())
+                        .resolve(data.dataRoot());
+                if (given != null) env.put(data.envVar(), Path.of(given).toAbsolutePath().toString());
+                else if (shared != null && Files.isDirectory(shared)) env.put(data.envVar(), shared.normalize().toString());
+            }
         }
-        String bfcl = processEnv.get("BROKKR_BFCL_DATA");
-        Path bfclDir = root == null ? null
-                : root.resolveSibling("shared").resolve("upstream/gorilla/berkeley-function-call-leaderboard/bfcl_eval/data");
-        if (bfcl != null) env.put("BROKKR_BFCL_DATA", Path.of(bfcl).toAbsolutePath().toString());
-        else if (bfclDir != null && Files.isDirectory(bfclDir)) env.put("BROKKR_BFCL_DATA", bfclDir.normalize().toString());
         Files.deleteIfExists(dir.resolve(CDS_ARCHIVE));
         Files.writeString(dir.resolve("kernel.json"),
                 Jsonish.write(kernelJson(javaBin, cp, dir.resolve(CDS_ARCHIVE).toAbsolutePath(), root, env)) + "\n");
