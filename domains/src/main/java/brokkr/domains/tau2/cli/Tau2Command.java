@@ -1,6 +1,12 @@
 package brokkr.domains.tau2.cli;
 
 import brokkr.command.Cells;
+import brokkr.run.Sink;
+import brokkr.run.Runner;
+import brokkr.run.Policy;
+import brokkr.run.Plan;
+import brokkr.experiment.Planner;
+import brokkr.experiment.ExperimentSpec;
 import brokkr.command.Command;
 import brokkr.command.CommandContext;
 import brokkr.command.RecordFile;
@@ -201,42 +207,50 @@ public final class Tau2Command implements Command {
         }
     }
 
-    /** What a run evaluates: the benchmark, the candidate and the tasks' definitions, as an experiment would name them. */
-    public record Preset(BenchmarkProvider benchmark, AgentDef agent, Map<String, ModelRef> roles, List<EnvironmentDef> environments) {}
+    /**
+     * What a run evaluates, as the one planner made it from the flags (the same cells the equivalent
+     * experiment file plans): the benchmark, the candidate, the other roles' models, the tasks'
+     * definitions, and the plan itself (task × trial, models from the registry's resolver with this
+     * command's environment).
+     */
+    public record Preset(BenchmarkProvider benchmark, AgentDef agent, Map<String, ModelRef> roles, List<EnvironmentDef> environments, Plan plan) {}
 
-    /** The flags as definitions: unknown tasks are usage errors. */
-    public static Preset preset(Args a, Registry registry) {
+    /** The flags as a plan: unknown tasks and scripted models, and a harness the domain does not host, are usage errors. */
+    public static Preset preset(Args a, Registry registry) { return preset(a, registry, Map.of()); }
+
+    static Preset preset(Args a, Registry registry, Map<String, String> env) {
         BenchmarkProvider bench = registry.benchmark("tau2-" + a.domain());
-        AgentDef agent = AgentDef.of(a.agent().equals("llm") ? Tau2Benchmark.upstreamModel(a.provider(), a.model(), Evidence.AGENT)
-                : new ModelRef(BenchmarkProvider.SCRIPTED, a.agent()), a.actionSpace(), null).withHarness(a.harness().toValue());
+        ModelRef agentModel = a.agent().equals("llm") ? Tau2Benchmark.upstreamModel(a.provider(), a.model(), Evidence.AGENT)
+                : new ModelRef(BenchmarkProvider.SCRIPTED, a.agent());
+        String label = a.agent().equals("llm") ? a.provider() + ":" + a.model() : a.agent();
         Map<String, ModelRef> roles = new LinkedHashMap<>(); // none named: the benchmark's scripted user and judge
         if (a.userModel() != null) roles.put("user", Tau2Benchmark.upstreamModel(a.provider(), a.userModel(), "user"));
         if (a.judgeModel() != null) roles.put("judge", Tau2Benchmark.upstreamModel(a.provider(), a.judgeModel(), "judge"));
-        List<EnvironmentDef> envs = new ArrayList<>();
+        Plan plan;
         try {
-            for (String id : a.tasks().isEmpty() ? bench.tasks(a.split()) : a.tasks()) envs.add(bench.environment(id, roles, a.options()));
+            List<String> tasks = a.tasks().isEmpty() ? bench.tasks(a.split()) : a.tasks();
+            plan = Planner.cells(bench, tasks, roles, a.options(),
+                    List.of(new ExperimentSpec.CandidateSpec(label, agentModel, a.actionSpace(), null, a.harness())), a.trials(),
+                    Cells.providers(registry, env)); // providers are checked when the plan is opened: an input error, not a usage one
         } catch (IllegalArgumentException e) {
             throw new UsageException(e.getMessage());
         }
-        return new Preset(bench, agent, Map.copyOf(roles), List.copyOf(envs));
+        List<EnvironmentDef> envs = new ArrayList<>();
+        for (Plan.Unit u : plan.units()) if (u.cell().repetition() == 0) envs.add(u.cell().env());
+        return new Preset(bench, plan.units().getFirst().cell().agent(), Map.copyOf(roles), List.copyOf(envs), plan);
     }
 
     @Override
     public int run(List<String> argv, PrintStream out, PrintStream err) throws IOException, InterruptedException {
         if (!argv.isEmpty() && argv.get(0).equals("evaluate")) return Tau2Evaluation.run(argv.subList(1, argv.size()), registry, env, out, err);
         Args a = parse(argv, registry);
-        Preset p = preset(a, registry);
-        Function<ModelRef, Candidate> models = Cells.providers(registry, env);
-        List<ModelRef> named = new ArrayList<>(p.roles().values());
-        named.add(p.agent().modelRef());
-        for (ModelRef m : named) {
-            if (m.provider().equals(BenchmarkProvider.SCRIPTED)) continue;
-            try {
-                models.apply(m); // a bad provider configuration is an input error before any episode runs
-            } catch (IllegalArgumentException e) {
-                throw new InputException(e.getMessage());
-            }
+        Preset p = preset(a, registry, env);
+        try {
+            Planner.open(p.plan(), ExperimentSpec.CacheSpec.NONE); // a bad provider configuration is an input error before any episode runs
+        } catch (IllegalArgumentException e) {
+            throw new InputException(e.getMessage());
         }
+        Function<ModelRef, Candidate> models = p.plan().models();
         // The record file is opened before anything runs: one that cannot be written is the command's error.
         try (RecordFile log = a.out() == null ? null : RecordFile.open(a.out(), "--out", err)) {
             return episodes(a, p, models, log, out, err);
@@ -256,14 +270,12 @@ public final class Tau2Command implements Command {
                 agentName, a.userModel() == null ? "scripted" : a.provider() + ":" + a.userModel(), judgeName,
                 PyBool.TRUE.equals(a.options().get(Tau2Benchmark.ENFORCE_COMMUNICATION_PROTOCOL)) ? ", protocol enforced" : "");
         out.printf("%-6s %-5s %-6s %-22s %-5s %s%n", "task", "trial", "reward", "termination", "steps", "checks");
-        List<Evaluation.Cell> cells = new ArrayList<>();
-        for (EnvironmentDef e : envs) for (int trial = 1; trial <= a.trials(); trial++) cells.add(new Evaluation.Cell(bench, e, agent, null, trial - 1));
         String userName = a.userModel() == null ? "scripted-user" : a.provider() + ":" + a.userModel();
         List<Attempt> attempts = new ArrayList<>();
         long start = System.nanoTime();
         // Episodes are independent (worlds are values), so they may run concurrently; results print in order.
         try {
-            Cells.run(cells, models, a.parallelism(), attempt -> {
+            Runner.run(p.plan(), Policy.of(a.parallelism()), Sink.ordered(attempt -> {
                 Tau2Attempt r = new Tau2Attempt(attempt);
                 int trial = attempt.repetition() + 1;
                 attempts.add(attempt);
@@ -275,7 +287,8 @@ public final class Tau2Command implements Command {
                 } catch (IOException e) {
                     throw new UncheckedIOException(e);
                 }
-            });
+            }));
+            if (Thread.interrupted()) throw new InterruptedException("interrupted while running episodes");
         } catch (UncheckedIOException e) {
             throw e.getCause();
         }
