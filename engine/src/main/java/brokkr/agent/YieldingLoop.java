@@ -16,7 +16,7 @@ import java.util.concurrent.LinkedBlockingQueue;
  * Brokkr's agent loop as the agent of a step-driven protocol (tau2's half-duplex orchestrator, which
  * asks its agent for one message at a time). One working conversation per episode lives on the loop's
  * own thread: on each new message from the counterpart it runs an {@link AgentLoop} over several model
- * steps; every call it makes on the protocol's side ({@link Actions#protocolCalls}) is handed to the
+ * steps; every call it makes on the protocol's side (through {@link ProtocolCalls}) is handed to the
  * protocol as an assistant message with those tool calls, and the protocol's tool results come back
  * as their answers; the loop's final answer is the protocol's next agent message. So the protocol
  * sees, records and grades every call as its own, while the loop may batch calls (JSON tools) or run
