@@ -40,7 +40,7 @@ import brokkr.provider.Providers;
 import java.util.concurrent.atomic.AtomicLong;
 import brokkr.domains.tau2.environment.Tau2Environment.Worlds;
 import brokkr.domains.tau2.orchestrator.AgentSide;
-import brokkr.domains.tau2.orchestrator.Episode;
+import brokkr.domains.tau2.evaluator.EnvEvaluator;
 import brokkr.domains.tau2.environment.EpisodeEnvironment;
 import brokkr.domains.tau2.orchestrator.EpisodeOptions;
 import brokkr.domains.tau2.agent.GoldLoopAgent;
@@ -507,7 +507,7 @@ public abstract class Tau2Benchmark implements BenchmarkProvider {
             boolean setup = recorded instanceof PyStr s && s.value().equals(env.dbHash(initial));
             TerminationReason reason = termination(run.interaction().termination());
             List<Tau2Message> trajectory = Tau2Transcript.fromValue(run.interaction().transcript());
-            var evidence = Episode.evidence(env, task, decode(run.finalWorld(), initial));
+            var evidence = EnvEvaluator.evidence(env, task, decode(run.finalWorld(), initial));
             ModelRef judgeRef = run.env().models().get("judge");
             Grade g;
             try {

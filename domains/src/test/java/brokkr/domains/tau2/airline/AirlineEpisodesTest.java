@@ -1,27 +1,19 @@
 package brokkr.domains.tau2.airline;
 
+import brokkr.domains.tau2.SharedDirs;
+import brokkr.domains.tau2.runner.Tau2Benchmark;
+import brokkr.domains.tau2.runner.Tau2Cell;
+import brokkr.domains.tau2.runner.Tau2Domain;
+import brokkr.domains.tau2.runner.Tau2Domains;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import brokkr.domains.tau2.SharedDirs;
-import brokkr.domains.tau2.agent.GoldReplayAgent;
-import brokkr.domains.tau2.agent.StopAtOnceAgent;
-import brokkr.domains.tau2.environment.EpisodeEnvironment;
-import brokkr.domains.tau2.environment.Tau2Data;
-import brokkr.domains.tau2.environment.Tau2Environment.Worlds;
-import brokkr.domains.tau2.evaluator.NlJudge;
-import brokkr.domains.tau2.evaluator.ScriptedVerdictJudge;
 import brokkr.domains.tau2.model.RewardType;
 import brokkr.domains.tau2.model.TaskSpec;
 import brokkr.domains.tau2.model.Tau2Message;
 import brokkr.domains.tau2.model.TerminationReason;
-import brokkr.domains.tau2.orchestrator.AgentSide;
-import brokkr.domains.tau2.orchestrator.Episode;
-import brokkr.domains.tau2.orchestrator.EpisodeOptions;
-import brokkr.domains.tau2.orchestrator.EpisodeResult;
-import brokkr.domains.tau2.orchestrator.UserSide;
-import brokkr.domains.tau2.user.ScriptedUser;
 import brokkr.value.Json;
 import brokkr.value.PyBool;
 import brokkr.value.PyDict;
@@ -38,16 +30,14 @@ import org.junit.jupiter.api.Test;
 
 /** The episode protocol and grader on the airline domain, checked against upstream's recorded gold evaluations. */
 class AirlineEpisodesTest {
-    static AirlineDomain airline;
-    static EpisodeEnvironment<Worlds> env;
-    static Map<String, TaskSpec> tasks;
+    static Tau2Benchmark benchmark;
+    static Tau2Domain airline;
     static Map<String, PyDict> gold; // gold.jsonl by task id
 
     @BeforeAll
     static void load() throws IOException {
-        airline = new AirlineDomain(new Tau2Data(SharedDirs.tau2Data()));
-        env = airline.episodeEnvironment();
-        tasks = airline.taskSpecs();
+        benchmark = Tau2Domains.benchmark("airline");
+        airline = benchmark.domain();
         gold = new LinkedHashMap<>();
         for (String line : Files.readAllLines(SharedDirs.conformance("airline", "gold.jsonl"))) {
             PyDict r = Json.parse(line).asDict();
@@ -55,31 +45,30 @@ class AirlineEpisodesTest {
         }
     }
 
-    static EpisodeResult run(TaskSpec task, AgentSide agent, NlJudge judge) {
-        UserSide user = new UserSide("scripted-user", new ScriptedUser(task), airline.userSystemPrompt(task.raw()), env.userTools(task));
-        return Episode.run(env, task, agent, user, judge, EpisodeOptions.DEFAULT);
+    /** A cell of the registered benchmark with a scripted candidate opposite the scripted user, the production way. */
+    static Tau2Cell run(TaskSpec task, String candidate) {
+        return Tau2Cell.scriptedRun(benchmark, task.id(), candidate);
     }
 
     @Test
     void everyTaskScoresOneWithTheGoldAgentAndTheToolResultsAreUpstreams() {
-        List<String> base = airline.split("base");
+        List<String> base = airline.split("base").stream().map(TaskSpec::id).toList();
         assertEquals(50, base.size());
         int passed = 0, communicateChecks = 0;
         for (String id : base) {
-            TaskSpec t = tasks.get(id);
+            TaskSpec t = airline.task(id);
             assertEquals(List.of(RewardType.DB, RewardType.COMMUNICATE), t.criteria().rewardBasis(), id);
-            AgentSide agent = new AgentSide("gold", new GoldReplayAgent(t), airline.agentSystemPrompt(), env.agentTools(), true);
-            EpisodeResult r = run(t, agent, ScriptedVerdictJudge.goldVerdict());
-            communicateChecks += r.grade().communicate().size();
+            Tau2Cell r = run(t, Tau2Benchmark.GOLD);
+            communicateChecks += r.communicate().size();
             assertEquals(TerminationReason.AGENT_STOP, r.termination(), id);
-            assertEquals(1.0, r.reward(), () -> id + " " + r.grade().checks());
-            assertNull(r.grade().judge(), "NL assertions are outside airline's basis: no judge is asked (" + id + ")");
-            assertTrue(r.grade().checks().values().stream().allMatch(b -> b), () -> id + " " + r.grade().checks());
+            assertEquals(1.0, r.reward(), () -> id + " " + r.checks());
+            assertNull(r.judge(), "NL assertions are outside airline's basis: no judge is asked (" + id + ")");
+            assertTrue(r.checks().values().stream().allMatch(b -> b), () -> id + " " + r.checks());
             PyDict rec = gold.get(id);
             assertEquals(rec.get("initial_db_hash").asStr(), r.initialDbHash(), id);
             assertEquals(rec.get("final_db_hash").asStr(), r.finalDbHash(), id);
-            assertEquals(rec.get("grader_gold_db_hash").asStr(), r.grade().db().goldDbHash(), id);
-            assertNull(r.grade().db().goldUserDbHash());
+            assertEquals(rec.get("grader_gold_db_hash").asStr(), r.db().get("gold_db_hash").asStr(), id);
+            assertTrue(r.db().get("gold_user_db_hash").isNone());
             List<Tau2Message.ToolResult> results = r.transcript().stream()
                     .filter(m -> m instanceof Tau2Message.ToolResult).map(m -> (Tau2Message.ToolResult) m).toList();
             List<Value> recorded = rec.get("actions").asList().items();
@@ -103,14 +92,13 @@ class AirlineEpisodesTest {
     @Test
     void theStopAtOnceAgentPassesOnlyTasksWithNothingToDoOrSay() {
         Set<String> expected = new TreeSet<>(), passed = new TreeSet<>();
-        for (String id : airline.split("base")) {
-            TaskSpec t = tasks.get(id);
-            AgentSide stop = new AgentSide("stop", new StopAtOnceAgent(), airline.agentSystemPrompt(), env.agentTools(), true);
-            EpisodeResult r = run(t, stop, ScriptedVerdictJudge.allUnmet());
+        for (String id : airline.split("base").stream().map(TaskSpec::id).toList()) {
+            TaskSpec t = airline.task(id);
+            Tau2Cell r = run(t, Tau2Benchmark.STOP);
             assertEquals(TerminationReason.AGENT_STOP, r.termination(), id);
             PyDict rec = gold.get(id);
             boolean goldWrites = !rec.get("grader_gold_db_hash").equals(rec.get("initial_db_hash"));
-            assertEquals(!goldWrites, r.grade().db().dbMatch(), id);
+            assertEquals(!goldWrites, r.dbMatch(), id);
             boolean nothingToSay = t.criteria().communicateInfo() == null || t.criteria().communicateInfo().isEmpty();
             if (!goldWrites && nothingToSay) expected.add(id);
             if (r.reward() != 0.0) passed.add(id);

@@ -1,26 +1,19 @@
 package brokkr.domains.tau2.banking;
 
+import brokkr.domains.tau2.SharedDirs;
+import brokkr.domains.tau2.runner.Tau2Benchmark;
+import brokkr.domains.tau2.runner.Tau2Cell;
+import brokkr.domains.tau2.runner.Tau2Domain;
+import brokkr.domains.tau2.runner.Tau2Domains;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import brokkr.domains.tau2.SharedDirs;
-import brokkr.domains.tau2.agent.GoldReplayAgent;
-import brokkr.domains.tau2.agent.StopAtOnceAgent;
-import brokkr.domains.tau2.environment.EpisodeEnvironment;
-import brokkr.domains.tau2.environment.Tau2Data;
-import brokkr.domains.tau2.environment.Tau2Environment.Worlds;
-import brokkr.domains.tau2.evaluator.ScriptedVerdictJudge;
 import brokkr.domains.tau2.model.Requestor;
 import brokkr.domains.tau2.model.RewardType;
 import brokkr.domains.tau2.model.TaskSpec;
 import brokkr.domains.tau2.model.Tau2Message;
 import brokkr.domains.tau2.model.TerminationReason;
-import brokkr.domains.tau2.orchestrator.AgentSide;
-import brokkr.domains.tau2.orchestrator.Episode;
-import brokkr.domains.tau2.orchestrator.EpisodeOptions;
-import brokkr.domains.tau2.orchestrator.EpisodeResult;
-import brokkr.domains.tau2.orchestrator.UserSide;
-import brokkr.domains.tau2.user.ScriptedUser;
 import brokkr.value.Json;
 import brokkr.value.PyDict;
 import brokkr.value.PyFloat;
@@ -39,16 +32,14 @@ import org.junit.jupiter.api.Test;
  * ACTION with compare_args, the NL assertion of task_102), against upstream's recorded gold evaluations.
  */
 class BankingEpisodesTest {
-    static BankingDomain banking;
-    static EpisodeEnvironment<Worlds> env;
-    static Map<String, TaskSpec> tasks;
+    static Tau2Benchmark benchmark;
+    static Tau2Domain banking;
     static Map<String, PyDict> gold;
 
     @BeforeAll
     static void load() throws IOException {
-        banking = new BankingDomain(new Tau2Data(SharedDirs.tau2Data()));
-        env = banking.episodeEnvironment();
-        tasks = banking.taskSpecs();
+        benchmark = Tau2Domains.benchmark("banking_knowledge");
+        banking = benchmark.domain();
         gold = new LinkedHashMap<>();
         for (String line : Files.readAllLines(SharedDirs.conformance("banking_knowledge", "gold.jsonl"))) {
             PyDict r = Json.parse(line).asDict();
@@ -56,29 +47,28 @@ class BankingEpisodesTest {
         }
     }
 
-    static EpisodeResult run(TaskSpec task, AgentSide agent, ScriptedVerdictJudge judge) {
-        UserSide user = new UserSide("scripted-user", new ScriptedUser(task), banking.userSystemPrompt(task.raw()), env.userTools(task));
-        return Episode.run(env, task, agent, user, judge, EpisodeOptions.DEFAULT);
+    /** A cell of the registered benchmark with a scripted candidate opposite the scripted user, the production way. */
+    static Tau2Cell run(TaskSpec task, String candidate) {
+        return Tau2Cell.scriptedRun(benchmark, task.id(), candidate);
     }
 
     @Test
     void everyTaskScoresOneWithTheGoldAgentAndUser() {
-        List<String> base = banking.split("base");
+        List<String> base = banking.split("base").stream().map(TaskSpec::id).toList();
         assertEquals(97, base.size());
         int passed = 0, withAction = 0, userCalls = 0;
         for (String id : base) {
-            TaskSpec t = tasks.get(id);
-            AgentSide agent = new AgentSide("gold", new GoldReplayAgent(t), banking.agentSystemPrompt(), env.agentTools(), true);
-            EpisodeResult r = run(t, agent, ScriptedVerdictJudge.goldVerdict());
+            TaskSpec t = banking.task(id);
+            Tau2Cell r = run(t, Tau2Benchmark.GOLD);
             PyDict rec = gold.get(id);
             PyDict ev = rec.get("evaluator").asDict();
             // the gold agent stops, or (task_034) its closing transfer ends the episode on the user's side
             assertTrue(r.termination() == TerminationReason.AGENT_STOP || r.termination() == TerminationReason.USER_STOP, id + " " + r.termination());
-            assertEquals(1.0, r.reward(), () -> id + " " + r.grade().checks());
+            assertEquals(1.0, r.reward(), () -> id + " " + r.checks());
             assertEquals(((PyFloat) ev.get("reward")).value(), r.reward(), id);
             if (t.criteria().basisIncludes(RewardType.ACTION)) {
                 withAction++;
-                assertEquals(1.0, r.grade().breakdown().get(RewardType.ACTION), id);
+                assertEquals(1.0, r.breakdown("ACTION"), id);
             }
             List<Tau2Message.ToolResult> results = r.transcript().stream()
                     .filter(m -> m instanceof Tau2Message.ToolResult).map(m -> (Tau2Message.ToolResult) m).toList();
@@ -92,7 +82,7 @@ class BankingEpisodesTest {
             }
             assertEquals(rec.get("initial_db_hash").asStr(), r.initialDbHash(), id);
             // agent and user share one DB: both hashes are the same value
-            assertEquals(r.grade().db().predictedDbHash(), r.grade().db().predictedUserDbHash(), id);
+            assertEquals(r.db().get("predicted_db_hash"), r.db().get("predicted_user_db_hash"), id);
             passed++;
         }
         assertEquals(97, passed);
@@ -104,10 +94,9 @@ class BankingEpisodesTest {
     @Test
     void theStopAtOnceAgentScoresZeroOnEveryTask() {
         int zero = 0;
-        for (String id : banking.split("base")) {
-            TaskSpec t = tasks.get(id);
-            AgentSide stop = new AgentSide("stop", new StopAtOnceAgent(), banking.agentSystemPrompt(), env.agentTools(), true);
-            EpisodeResult r = run(t, stop, ScriptedVerdictJudge.allUnmet());
+        for (String id : banking.split("base").stream().map(TaskSpec::id).toList()) {
+            TaskSpec t = banking.task(id);
+            Tau2Cell r = run(t, Tau2Benchmark.STOP);
             assertTrue(r.termination() == TerminationReason.AGENT_STOP || r.termination() == TerminationReason.USER_STOP, id + " " + r.termination());
             if (r.reward() == 0.0) zero++;
         }

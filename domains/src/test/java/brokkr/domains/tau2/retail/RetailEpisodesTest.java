@@ -1,5 +1,9 @@
 package brokkr.domains.tau2.retail;
 
+import brokkr.domains.tau2.evaluator.EnvEvaluator;
+import brokkr.domains.tau2.runner.Tau2Benchmark;
+import brokkr.domains.tau2.runner.Tau2Cell;
+
 import brokkr.domains.tau2.runner.Tau2Domain;
 import brokkr.domains.tau2.runner.Tau2Domains;
 
@@ -7,22 +11,12 @@ import static org.junit.jupiter.api.Assertions.*;
 
 import brokkr.conversation.ToolCall;
 import brokkr.domains.tau2.environment.Tau2Environment.Worlds;
-import brokkr.domains.tau2.orchestrator.AgentSide;
-import brokkr.domains.tau2.orchestrator.Episode;
 import brokkr.domains.tau2.environment.EpisodeEnvironment;
-import brokkr.domains.tau2.orchestrator.EpisodeOptions;
-import brokkr.domains.tau2.orchestrator.EpisodeResult;
-import brokkr.domains.tau2.agent.GoldReplayAgent;
-import brokkr.domains.tau2.user.ScriptedUser;
-import brokkr.domains.tau2.agent.StopAtOnceAgent;
 import brokkr.domains.tau2.model.TerminationReason;
-import brokkr.domains.tau2.orchestrator.UserSide;
 import brokkr.domains.tau2.evaluator.ActionEvaluator;
 import brokkr.domains.tau2.evaluator.Checks.ActionCheck;
 import brokkr.domains.tau2.model.GoldAction;
-import brokkr.domains.tau2.evaluator.NlJudge;
 import brokkr.domains.tau2.model.Requestor;
-import brokkr.domains.tau2.evaluator.ScriptedVerdictJudge;
 import brokkr.domains.tau2.model.TaskSpec;
 import brokkr.domains.tau2.model.Tau2Message;
 import brokkr.value.Json;
@@ -63,34 +57,34 @@ class RetailEpisodesTest {
         throw new IllegalStateException("no shared/conformance above the working directory");
     }
 
-    static EpisodeResult run(TaskSpec task, AgentSide agent, NlJudge judge) {
-        UserSide user = new UserSide("scripted-user", new ScriptedUser(task), domain.userSystemPrompt().apply(task),
-                domain.environment().userTools(task));
-        return Episode.run(domain.environment(), task, agent, user, judge, EpisodeOptions.DEFAULT);
-    }
-
-    static AgentSide gold(TaskSpec t) {
-        return new AgentSide("gold", new GoldReplayAgent(t), domain.agentSystemPrompt(), domain.environment().agentTools(), true);
+    /** A cell of the registered benchmark with a scripted candidate opposite the scripted user, the production way. */
+    static Tau2Cell run(TaskSpec task, String candidate) {
+        return Tau2Cell.scriptedRun(Tau2Domains.benchmark("retail"), task.id(), candidate);
     }
 
     @Test
     void everyTaskScoresOneWithTheGoldAgentAndTheToolResultsAreUpstreams() {
         assertEquals(114, domain.split("base").size());
         int passed = 0, communicateChecks = 0, judged = 0;
+        // the judge the gold replay's cells name (the default, known-verdict)
+        assertEquals("scripted-gold-verdict", Tau2Benchmark.judgeName(Tau2Benchmark.DEFAULT_JUDGE,
+                brokkr.eval.AgentDef.of(Tau2Cell.scripted(Tau2Benchmark.GOLD), "tools", null)));
         for (TaskSpec t : domain.split("base")) {
-            EpisodeResult r = run(t, gold(t), ScriptedVerdictJudge.goldVerdict());
-            communicateChecks += r.grade().communicate().size();
-            if (r.grade().judge() != null) judged++;
+            Tau2Cell r = run(t, Tau2Benchmark.GOLD);
+            communicateChecks += r.communicate().size();
+            if (r.judge() != null) {
+                judged++;
+                assertEquals("scripted-gold-verdict", r.judge());
+            }
             assertEquals(TerminationReason.AGENT_STOP, r.termination(), t.id());
-            assertEquals(1.0, r.reward(), () -> t.id() + " " + r.grade().checks());
-            assertEquals("scripted-gold-verdict", r.judge());
+            assertEquals(1.0, r.reward(), () -> t.id() + " " + r.checks());
             // Every check passes, including the COMMUNICATE ones outside retail's basis (no retail info string has a comma).
-            assertTrue(r.grade().checks().values().stream().allMatch(b -> b), () -> t.id() + " " + r.grade().checks());
+            assertTrue(r.checks().values().stream().allMatch(b -> b), () -> t.id() + " " + r.checks());
             PyDict rec = gold.get(t.id());
             assertEquals(rec.get("initial_db_hash").asStr(), r.initialDbHash(), t.id());
             assertEquals(rec.get("final_db_hash").asStr(), r.finalDbHash(), t.id());
-            assertEquals(rec.get("grader_gold_db_hash").asStr(), r.grade().db().goldDbHash(), t.id());
-            assertNull(r.grade().db().goldUserDbHash());
+            assertEquals(rec.get("grader_gold_db_hash").asStr(), r.db().get("gold_db_hash").asStr(), t.id());
+            assertTrue(r.db().get("gold_user_db_hash").isNone());
             // Every tool result of the episode is the content and error flag upstream recorded for that gold call.
             List<Tau2Message.ToolResult> results = r.transcript().stream()
                     .filter(m -> m instanceof Tau2Message.ToolResult).map(m -> (Tau2Message.ToolResult) m).toList();
@@ -117,12 +111,11 @@ class RetailEpisodesTest {
         Set<String> passed = new TreeSet<>();
         for (TaskSpec t : domain.split("base")) {
             assertTrue(t.criteria().basisIncludes(brokkr.domains.tau2.model.RewardType.DB));
-            AgentSide stop = new AgentSide("stop", new StopAtOnceAgent(), domain.agentSystemPrompt(), domain.environment().agentTools(), true);
-            EpisodeResult r = run(t, stop, ScriptedVerdictJudge.allUnmet());
+            Tau2Cell r = run(t, Tau2Benchmark.STOP);
             assertEquals(TerminationReason.AGENT_STOP, r.termination(), t.id());
             assertEquals(3, r.transcript().size());
             boolean goldWrites = !gold.get(t.id()).get("grader_gold_db_hash").equals(gold.get(t.id()).get("initial_db_hash"));
-            assertEquals(!goldWrites, r.grade().db().dbMatch(), t.id());
+            assertEquals(!goldWrites, r.dbMatch(), t.id());
             if (!goldWrites) dbUnchanged.add(t.id());
             if (r.reward() != 0.0) passed.add(t.id());
         }
@@ -154,7 +147,7 @@ class RetailEpisodesTest {
                 PyDict a = v.asDict();
                 w = env.sync(env.respond(w, Requestor.parse(a.get("requestor").asStr()), a.get("name").asStr(), a.get("arguments").asDict()).world());
             }
-            var evidence = Episode.evidence(env, t, w);
+            var evidence = EnvEvaluator.evidence(env, t, w);
             boolean dbMatch = evidence.goldDbHash().equals(evidence.predictedDbHash());
             assertEquals(((brokkr.value.PyBool) ev.get("db_match")).value(), dbMatch, t.id());
             assertEquals(rec.get("grader_gold_action_errors").asList().size(), evidence.goldActionErrors().size(), t.id());
