@@ -33,11 +33,7 @@ import brokkr.eval.TrustTier;
 import brokkr.eval.Verdict;
 import brokkr.eval.WorldReplay;
 import brokkr.eval.WorldSetup;
-import brokkr.experiment.EpisodeCost;
-import brokkr.provider.OpenAiChat;
-import brokkr.provider.ProviderOptions;
 import brokkr.provider.Providers;
-import java.util.concurrent.atomic.AtomicLong;
 import brokkr.domains.tau2.environment.Tau2Environment.Worlds;
 import brokkr.domains.tau2.orchestrator.AgentSide;
 import brokkr.domains.tau2.evaluator.EnvEvaluator;
@@ -402,12 +398,12 @@ public abstract class Tau2Benchmark implements BenchmarkProvider {
     /**
      * One run's episode as the protocol plays it: the task, the sides, the settings and the world the fork
      * holds; the harness's resources (a sandbox JVM) to release after it, and what the agent's model was
-     * asked, counted the same way under every harness: its steps and the size of each request as an
-     * OpenAI-compatible provider would send it (what input tokens grow with).
+     * asked, counted the same way under every harness ({@link Interaction.Counter}: its steps and the
+     * characters of each request, what input tokens grow with).
      */
     record Sides(Tau2Domain domain, TaskSpec task, EpisodeEnvironment<Worlds> env, AgentSide agent, UserSide user,
                  EpisodeOptions options, long seed, Worlds world, Harness harness, AutoCloseable resources,
-                 AtomicLong modelSteps, AtomicLong requestChars) {
+                 Interaction.Counter agentCounter) {
         void release() {
             try {
                 resources.close();
@@ -438,20 +434,15 @@ public abstract class Tau2Benchmark implements BenchmarkProvider {
         Candidate userModel = ctx.models().model("user", seeded(userRef.provider()) ? PyDict.of("seed", seed) : PyDict.empty());
         String prompt = ctx.systemPrompt() == null ? d.agentSystemPrompt() : ctx.systemPrompt() + "\n\n" + d.agentSystemPrompt();
         EpisodeEnvironment<Worlds> env = d.environment();
-        AtomicLong modelSteps = new AtomicLong(), requestChars = new AtomicLong();
-        Candidate counted = (history, tools) -> {
-            modelSteps.incrementAndGet();
-            requestChars.addAndGet(OpenAiChat.INSTANCE.encodeRequest(history, tools, REQUEST_SIZE_OPTIONS).length());
-            return agentModel.next(history, tools);
-        };
-        Tau2Harness.Agent harnessed = Tau2Harness.of(harness, counted, prompt, env.agentTools());
+        Interaction.Counter counter = new Interaction.Counter();
+        Tau2Harness.Agent harnessed = Tau2Harness.of(harness, counter.wrap(agentModel), prompt, env.agentTools());
         // Upstream's LLMAgent never stops by itself (unless the environment says so); the scripted agents stop on ###STOP###.
         AgentSide agent = new AgentSide(agentDef.modelRef().toString(), harnessed.candidate(), harnessed.systemPrompt(), env.agentTools(),
                 scriptedAgent || agentStopToken(opts));
         UserSide user = new UserSide(userRef.toString(), userModel, d.userSystemPrompt().apply(task), env.userTools(task));
         Worlds initial = env.initialWorld(task);
         return new Sides(d, task, env, agent, user, episodeOptions(opts), seed, decode(ctx.world().get(), initial), harness,
-                harnessed.resources(), modelSteps, requestChars);
+                harnessed.resources(), counter);
     }
 
     @Override public Protocol protocol() {
@@ -472,9 +463,8 @@ public abstract class Tau2Benchmark implements BenchmarkProvider {
         long seed = s.seed();
         EpisodeEnvironment<Worlds> env = s.env();
         Interaction interaction = new Interaction(Tau2Transcript.toValue(run.trajectory()),
-                PyDict.of("steps", run.steps(), "tool_errors", run.toolErrors(), "seed", seed, "note", nullable(run.note()),
-                        EpisodeCost.MODEL_STEPS, s.modelSteps().get(), EpisodeCost.REQUEST_CHARS, s.requestChars().get()),
-                run.termination().value());
+                PyDict.of("steps", run.steps(), "tool_errors", run.toolErrors(), "seed", seed, "note", nullable(run.note())),
+                run.termination().value(), s.agentCounter().counts(agentToolCalls(run.trajectory())));
         switch (run.termination()) {
             case INFRASTRUCTURE_ERROR -> {
                 List<ModelCall> calls = new ArrayList<>(run.agentCalls());
@@ -490,7 +480,12 @@ public abstract class Tau2Benchmark implements BenchmarkProvider {
 
     @Override public Optional<Branching> branching() { return Optional.of(new Tau2Branching(this)); }
 
-    private static final ProviderOptions REQUEST_SIZE_OPTIONS = ProviderOptions.defaults("model");
+    /** The domain calls the agent made (under a REPL harness, those its snippets made), as the trajectory records them. */
+    static long agentToolCalls(List<Tau2Message> trajectory) {
+        long n = 0;
+        for (Tau2Message m : trajectory) if (m instanceof Tau2Message.Agent a && a.isToolCall()) n += a.toolCalls().size();
+        return n;
+    }
 
     /** Upstream's litellm passes {@code seed} to OpenAI-compatible providers only. */
     private static boolean seeded(String provider) { return Providers.openAiCompatible(provider); }
