@@ -23,7 +23,7 @@ final class FakeBenchmark extends Tau2Benchmark {
 
     @Override protected Map<String, String> digests() { return Map.of(); }
 
-    @Override protected Loaded load() {
+    @Override protected Loaded load(brokkr.domains.tau2.environment.Tau2Data data) {
         Tau2Domain d = new Tau2Domain("fake", new FakeEnvironment(), tasks, split -> List.copyOf(tasks.keySet()),
                 "AGENT PROMPT", task -> "USER PROMPT");
         return new Loaded(d, null, null);

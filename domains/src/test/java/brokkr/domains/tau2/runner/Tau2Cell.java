@@ -65,7 +65,7 @@ public record Tau2Cell(Attempt attempt) {
     /** The recorded transcript, decoded. */
     public List<Tau2Message> transcript() { return Tau2Transcript.fromValue(attempt.evidence().transcript()); }
 
-    public TerminationReason termination() { return Tau2Benchmark.termination(attempt.evidence().termination()); }
+    public TerminationReason termination() { return Tau2Evaluator.termination(attempt.evidence().termination()); }
 
     public double reward() { return attempt.reward(); }
 
