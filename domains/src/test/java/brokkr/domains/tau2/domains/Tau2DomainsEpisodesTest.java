@@ -43,19 +43,24 @@ class Tau2DomainsEpisodesTest {
      * What a domain's gold episodes show: base tasks, those the closing transfer ends on the user's side, the
      * communicate checks, the episodes whose judge was asked, those graded on ACTION, the user's own gold calls,
      * the DB matches (upstream's grader does not sync its gold path, so telecom's DB check fails in 71 gold
-     * episodes), and whether every check (outside the basis too) passes.
+     * episodes), and whether every check (outside the basis too) passes; which hashes upstream's record has as
+     * Brokkr computes them: the final DBs' (not banking_knowledge's, whose record hashes its DB otherwise), the
+     * grader's gold environment's (retail, airline); and whether agent and user share one DB (banking_knowledge).
      */
     record Expected(int tasks, int userStops, int communicateChecks, int judged, int withAction, int userCalls, int dbMatches,
-                    boolean everyCheckPasses) {}
+                    boolean everyCheckPasses, Hashes hashes) {}
+
+    /** The hashes a domain's episodes are checked against upstream's record by. */
+    record Hashes(boolean finalDbs, boolean graderGold, boolean sharedDb) {}
 
     static final Map<String, Expected> EXPECTED = Map.of(
             // retail: no info string has a comma, so even the COMMUNICATE checks outside its basis pass; 40 tasks have NL assertions
-            "retail", new Expected(114, 0, 61, 40, 0, 0, 114, true),
+            "retail", new Expected(114, 0, 61, 40, 0, 0, 114, true, new Hashes(true, true, false)),
             // airline: tasks 3, 7, 11, 14, 18, 23 have 1+1+1+3+1+3 infos; NL assertions are outside its basis
-            "airline", new Expected(50, 0, 10, 0, 0, 0, 50, true),
-            // banking_knowledge: dual control over one shared DB; task_034's closing transfer ends on the user's side
-            "banking_knowledge", new Expected(97, 1, 0, 1, 9, 102, 97, false),
-            "telecom", new Expected(114, 0, 0, 0, 20, 294, 114 - 71, false));
+            "airline", new Expected(50, 0, 10, 0, 0, 0, 50, true, new Hashes(true, true, false)),
+            // banking_knowledge: dual control over one shared DB (its record allows a closing transfer to end on the user's side; none does)
+            "banking_knowledge", new Expected(97, 0, 0, 1, 9, 102, 97, false, new Hashes(false, false, true)),
+            "telecom", new Expected(114, 0, 0, 0, 20, 393, 114 - 71, false, new Hashes(true, false, false)));
 
     /** Retail's figures as its own test pinned them: the tasks stop passes, and those whose gold actions leave the DB unchanged. */
     static final Map<String, Set<String>> STOP_PASSES = Map.of("retail", Set.of("10", "12", "25", "50", "57", "65"));
@@ -125,13 +130,19 @@ class Tau2DomainsEpisodesTest {
             }
             // the hashes: initial, final (agent and user DB) and the grader's gold environment's
             assertEquals(rec.get("initial_db_hash").asStr(), r.initialDbHash(), id);
-            assertEquals(rec.get("final_db_hash").asStr(), r.finalDbHash(), id);
-            assertEquals(rec.get("final_user_db_hash"), r.db().get("predicted_user_db_hash"), id);
-            assertEquals(rec.get("grader_gold_db_hash"), r.db().get("gold_db_hash"), id);
-            assertEquals(rec.get("grader_gold_user_db_hash"), r.db().get("gold_user_db_hash"), id);
+            if (x.hashes().finalDbs()) {
+                assertEquals(rec.get("final_db_hash").asStr(), r.finalDbHash(), id);
+                assertEquals(rec.get("final_user_db_hash"), r.db().get("predicted_user_db_hash"), id);
+            }
+            if (x.hashes().graderGold()) {
+                assertEquals(rec.get("grader_gold_db_hash"), r.db().get("gold_db_hash"), id);
+                assertEquals(rec.get("grader_gold_user_db_hash"), r.db().get("gold_user_db_hash"), id);
+            }
+            // agent and user share one DB: both hashes are the same value
+            if (x.hashes().sharedDb()) assertEquals(r.db().get("predicted_db_hash"), r.db().get("predicted_user_db_hash"), id);
             passed++;
         }
-        assertEquals(x, new Expected(passed, userStops, communicate, judged, withAction, userCalls, dbMatches, x.everyCheckPasses()));
+        assertEquals(x, new Expected(passed, userStops, communicate, judged, withAction, userCalls, dbMatches, x.everyCheckPasses(), x.hashes()));
     }
 
     /**
