@@ -20,7 +20,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -29,14 +28,14 @@ class ReplayBenchTest {
     /** A one-table world of a few bytes: every world hash digests the world's whole text once (then its hex memo). */
     private static final String WORLD = "{\"notes\": {\"a\": \"x\"}, \"n\": 1}";
 
-    private static final Tau2Toolkit NOTES = new Tau2Toolkit("NoteTools", List.of(
+    private static final Tau2Toolkit NOTES = Tau2Toolkit.builder("NoteTools", List.of()).extraTools(List.of(
             new ToolDef("get_note", "NoteTools.get_note", List.of(Param.required("key")),
                     (c, a) -> c.get().asDict().get("notes").asDict().getOrDefault(a.get("key").asStr(), PyNone.NONE), false),
             new ToolDef("set_note", "NoteTools.set_note", List.of(Param.required("key"), Param.required("text")), (c, a) -> {
                 PyDict db = c.get().asDict();
                 c.set(db.with("notes", db.get("notes").asDict().with(a.get("key").asStr(), a.get("text"))));
                 return new PyStr("ok");
-            }, true)), Set.of(), List.of());
+            }, true))).build();
 
     /** A fresh world per environment (parsed anew: no memo carried from one record to the next). */
     private static final Tau2Conformance.EnvironmentFactory FACTORY = task -> Tau2Environment.agentOnly(NOTES, Json.parse(WORLD));

@@ -135,7 +135,7 @@ public final class Branches {
         Map<String, Usage> usage = new TreeMap<>(e.usage());
         cp.usage().forEach((role, u) -> usage.put(Checkpoint.CALL_ROLE_PREFIX + role, u));
         Evidence with = new Evidence(e.setup(), e.transcript(), e.output(), e.termination(), e.finalWorldSha256(), calls, usage,
-                e.timings(), e.details());
+                e.timings(), e.details(), e.counts());
         return new Attempt(a.id(), a.environmentId(), a.agentId(), a.repetition(), a.taskId(), a.status(), a.checks(), a.reward(),
                 a.trust(), with, a.error(), a.startedAtMillis(), a.durationMillis());
     }

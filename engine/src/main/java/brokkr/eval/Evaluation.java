@@ -120,7 +120,8 @@ public final class Evaluation {
 
     public static Evidence evidence(PyDict setup, Interaction in, String finalWorldSha256, Recorder rec, PyDict timings, PyDict details) {
         return new Evidence(setup, in == null ? null : in.transcript(), in == null ? null : in.output(),
-                in == null ? null : in.termination(), finalWorldSha256, rec.calls(), rec.usage(), timings, details);
+                in == null ? null : in.termination(), finalWorldSha256, rec.calls(), rec.usage(), timings, details,
+                in == null ? null : in.counts());
     }
 
     private static long ms(long startNanos) { return (System.nanoTime() - startNanos) / 1_000_000; }

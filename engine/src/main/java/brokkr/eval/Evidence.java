@@ -20,10 +20,14 @@ import java.util.TreeMap;
  * transcript, the protocol's output and termination, the hash of the final world (tau2's
  * {@code get_dict_hash} form, null when the run did not get that far), the exact model requests by
  * role (never credentials: {@link ModelCall} holds request bodies only; a call served from a
- * model-call cache says so, {@code cache_hit}), token usage by role (in role order) and phase timings.
+ * model-call cache says so, {@code cache_hit}), token usage by role (in role order), phase timings,
+ * the evaluator's details and what the protocol counted of its agent ({@link Interaction.Counts}, null
+ * when it counted nothing; stored under {@code counts} only when present, so other evidence reads and
+ * writes as it always has).
  */
 public record Evidence(PyDict setup, Value transcript, PyDict output, String termination, String finalWorldSha256,
-                       List<RecordedCall> modelCalls, Map<String, Usage> usage, PyDict timings, PyDict details) {
+                       List<RecordedCall> modelCalls, Map<String, Usage> usage, PyDict timings, PyDict details,
+                       Interaction.Counts counts) {
 
     /** One model-call attempt and the role it served ({@code agent}, {@code user}, {@code judge}). */
     public record RecordedCall(String role, ModelCall call) {}
@@ -40,6 +44,12 @@ public record Evidence(PyDict setup, Value transcript, PyDict output, String ter
         usage = Collections.unmodifiableSortedMap(new TreeMap<>(usage));
         timings = timings == null ? PyDict.empty() : timings;
         details = details == null ? PyDict.empty() : details;
+    }
+
+    /** Evidence of a protocol that counted nothing. */
+    public Evidence(PyDict setup, Value transcript, PyDict output, String termination, String finalWorldSha256,
+                    List<RecordedCall> modelCalls, Map<String, Usage> usage, PyDict timings, PyDict details) {
+        this(setup, transcript, output, termination, finalWorldSha256, modelCalls, usage, timings, details, null);
     }
 
     public static final Evidence EMPTY = new Evidence(null, null, null, null, null, List.of(), Map.of(), null, null);
@@ -61,9 +71,11 @@ public record Evidence(PyDict setup, Value transcript, PyDict output, String ter
             if (c.cacheHit()) call.put("cache_hit", true);
             calls.add(call.build());
         }
-        return PyDict.builder().put("setup", setup).put("transcript", transcript).put("output", output)
+        PyDict.Builder b = PyDict.builder().put("setup", setup).put("transcript", transcript).put("output", output)
                 .put("termination", termination).put("final_world_sha256", nullable(finalWorldSha256)).put("model_calls", PyList.of(calls)).put("usage", u.build())
-                .put("timings", timings).put("details", details).build();
+                .put("timings", timings).put("details", details);
+        if (counts != null) b.put("counts", counts.toValue());
+        return b.build();
     }
 
     public static Evidence fromValue(Value v) {
@@ -80,7 +92,8 @@ public record Evidence(PyDict setup, Value transcript, PyDict output, String ter
         d.get("usage").asDict().entries().forEach(e -> usage.put(e.getKey(),
                 new Usage(num(e.getValue().asDict().get("input_tokens")), num(e.getValue().asDict().get("output_tokens")))));
         return new Evidence(d.get("setup").asDict(), d.get("transcript"), d.get("output").asDict(),
-                d.get("termination").asStr(), str(d.get("final_world_sha256")), calls, usage, d.get("timings").asDict(), d.get("details").asDict());
+                d.get("termination").asStr(), str(d.get("final_world_sha256")), calls, usage, d.get("timings").asDict(), d.get("details").asDict(),
+                d.get("counts") instanceof PyDict c ? Interaction.Counts.fromValue(c) : null);
     }
 
     public static Evidence parse(String json) { return fromValue(Json.parse(json)); }

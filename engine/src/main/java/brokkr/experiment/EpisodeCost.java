@@ -3,6 +3,7 @@ package brokkr.experiment;
 import brokkr.conversation.Usage;
 import brokkr.eval.BenchmarkProvider;
 import brokkr.eval.Evidence;
+import brokkr.eval.Interaction;
 import brokkr.value.PyDict;
 import brokkr.value.PyInt;
 import brokkr.value.PyList;
@@ -17,11 +18,12 @@ import java.util.function.ToDoubleFunction;
  * the tool calls the protocol recorded (the domain's own calls, however the candidate expressed them:
  * JSON tools, or Java in a REPL snippet).
  *
- * <p>Steps and request sizes come from the protocol's own count where it keeps one, in its output
- * under {@value #MODEL_STEPS} and {@value #REQUEST_CHARS} (tau2 counts them under every harness, each
- * request as an OpenAI-compatible provider would send it, even to a scripted model that records no
- * call), else from the agent's recorded model calls (each recorded call one step, its request body's
- * length). Tool calls are those of the transcript's assistant messages.
+ * <p>The protocol's own counts come first where it kept them ({@link Evidence#counts()}, typed on its
+ * {@link Interaction}): tau2 counts its agent's steps and request characters under every harness
+ * ({@link Interaction.Counter}, even for a scripted model that records no call), and the domain's tool
+ * calls however the candidate expressed them. A figure the protocol did not count comes from the
+ * recorded calls (each recorded agent call one step, its exact request body's length) or, for tool
+ * calls, from the transcript's assistant messages.
  *
  * @param tokens     the agent's tokens; null when its model reports none (a scripted model: it records
  *                   no call, or only calls of provider {@value BenchmarkProvider#SCRIPTED}), so that no
@@ -32,10 +34,13 @@ import java.util.function.ToDoubleFunction;
  */
 public record EpisodeCost(Usage tokens, Requests requests, long toolCalls) {
 
-    /** Where a protocol puts the count of its agent's model steps in its output (a whole number). */
-    public static final String MODEL_STEPS = "agent_model_steps";
-    /** Where a protocol puts the characters of its agent's model requests in its output (a whole number). */
-    public static final String REQUEST_CHARS = "agent_request_chars";
+    /**
+     * Where tau2 put its agent's model steps in the protocol's output before the counts were typed
+     * ({@link Interaction.Counts}): read only so that stores written then still show their costs.
+     */
+    static final String LEGACY_MODEL_STEPS = "agent_model_steps";
+    /** Where tau2 put its agent's request characters before the counts were typed; read only, as {@link #LEGACY_MODEL_STEPS}. */
+    static final String LEGACY_REQUEST_CHARS = "agent_request_chars";
 
     /** The agent's model steps and the characters of the requests they sent. */
     public record Requests(long modelSteps, long chars) {}
@@ -50,12 +55,20 @@ public record EpisodeCost(Usage tokens, Requests requests, long toolCalls) {
             realCall |= !rc.call().provider().equals(BenchmarkProvider.SCRIPTED);
         }
         Requests requests = steps > 0 ? new Requests(steps, chars) : null;
-        if (e.output().get(MODEL_STEPS) instanceof PyInt s && e.output().get(REQUEST_CHARS) instanceof PyInt c) {
-            requests = new Requests(s.longValue(), c.longValue());
-        }
+        Interaction.Counts counts = e.counts() != null ? e.counts() : legacyCounts(e.output());
+        if (counts != null && counts.modelSteps() != null) requests = new Requests(counts.modelSteps(), counts.requestChars());
         Usage u = e.agentUsage();
         boolean reported = realCall || u.inputTokens() != 0 || u.outputTokens() != 0;
-        return new EpisodeCost(reported ? u : null, requests, toolCalls(e.transcript()));
+        return new EpisodeCost(reported ? u : null, requests,
+                counts != null && counts.toolCalls() != null ? counts.toolCalls() : toolCalls(e.transcript()));
+    }
+
+    /** The counts an old store's tau2 evidence kept as string keys of the protocol's output (steps and characters only), or null. */
+    private static Interaction.Counts legacyCounts(PyDict output) {
+        if (output.get(LEGACY_MODEL_STEPS) instanceof PyInt s && output.get(LEGACY_REQUEST_CHARS) instanceof PyInt c) {
+            return new Interaction.Counts(s.longValue(), c.longValue(), null);
+        }
+        return null;
     }
 
     /** Tool calls of assistant messages in a recorded transcript (tau2's and the generic shape alike). */

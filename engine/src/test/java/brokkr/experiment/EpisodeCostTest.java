@@ -9,6 +9,7 @@ import brokkr.conversation.ModelCall;
 import brokkr.conversation.ToolCall;
 import brokkr.conversation.Usage;
 import brokkr.eval.Evidence;
+import brokkr.eval.Interaction;
 import brokkr.eval.ModelRef;
 import brokkr.provider.OpenAiChat;
 import brokkr.provider.testing.ScriptedModelServer;
@@ -44,13 +45,44 @@ class EpisodeCostTest {
              {"role": "assistant", "content": null, "tool_calls": [{"id": "a3", "name": "f", "arguments": {}}]}]""";
 
     @Test void theProtocolsOwnCountsComeFirstAndAScriptedModelReportsNoTokens() {
-        // tau2's shape: the protocol counted 7 steps of 9000 characters; the scripted gold agent recorded no call.
-        Evidence e = evidence(TRANSCRIPT, PyDict.of(EpisodeCost.MODEL_STEPS, 7, EpisodeCost.REQUEST_CHARS, 9000), List.of(),
+        // tau2's shape: the protocol counted 7 steps of 9000 characters and 4 domain calls; the scripted gold agent recorded no call.
+        Evidence e = new Evidence(null, Json.parse(TRANSCRIPT), PyDict.empty(), "agent_stop", null, List.of(),
+                Map.of(Evidence.AGENT, Usage.ZERO, "user", new Usage(50, 5)), null, null, new Interaction.Counts(7L, 9000L, 4L));
+        EpisodeCost c = EpisodeCost.of(e);
+        assertEquals(new EpisodeCost.Requests(7, 9000), c.requests());
+        assertEquals(4, c.toolCalls(), "the protocol's count of domain calls, not the transcript's");
+        assertNull(c.tokens(), "no call and no usage: not measured, not 0");
+        // The counts survive the evidence's round trip (the store keeps evidence as its JSON value).
+        assertEquals(e.counts(), Evidence.fromValue(e.toValue()).counts());
+        // A protocol that counts only its tool calls: the transcript's count gives way, the requests stay unknown.
+        Evidence calls = new Evidence(null, Json.parse(TRANSCRIPT), PyDict.empty(), "agent_stop", null, List.of(), Map.of(), null, null,
+                Interaction.Counts.toolCalls(5));
+        assertEquals(5, EpisodeCost.of(calls).toolCalls());
+        assertNull(EpisodeCost.of(calls).requests());
+    }
+
+    /** Stores written before the counts were typed kept tau2's steps and characters as string keys of its output: they still read. */
+    @Test void anOldStoresStringKeysStillRead() {
+        Evidence e = evidence(TRANSCRIPT, PyDict.of(EpisodeCost.LEGACY_MODEL_STEPS, 7, EpisodeCost.LEGACY_REQUEST_CHARS, 9000), List.of(),
                 Map.of(Evidence.AGENT, Usage.ZERO, "user", new Usage(50, 5)));
         EpisodeCost c = EpisodeCost.of(e);
         assertEquals(new EpisodeCost.Requests(7, 9000), c.requests());
         assertEquals(3, c.toolCalls(), "the assistant's calls only: the user's own tool call is not the candidate's");
-        assertNull(c.tokens(), "no call and no usage: not measured, not 0");
+        assertNull(e.counts());
+    }
+
+    /** The one measure of request sizes: each step's messages and tools, texts only, whatever model answers. */
+    @Test void theCounterCountsStepsAndTheCharactersOfWhatIsSent() throws Exception {
+        Interaction.Counter counter = new Interaction.Counter();
+        var model = counter.wrap((history, tools) -> brokkr.conversation.Turn.of(new Message.Assistant("ok")));
+        var tools = List.of(new brokkr.conversation.ToolSpec("f", "does f", PyDict.of("type", "object")));
+        Message system = new Message.System("sys"), user = new Message.User("hello");
+        Message.Assistant call = new Message.Assistant(null, List.of(new ToolCall("c1", "f", PyDict.of("a", 1))));
+        model.next(List.of(system, user), tools);
+        model.next(List.of(system, user, call, new Message.Tool("c1", "f", "done", false)), tools);
+        long toolChars = "f".length() + "does f".length() + "{\"type\": \"object\"}".length();
+        long first = 3 + 5 + toolChars, second = first + "f".length() + "{\"a\": 1}".length() + "done".length();
+        assertEquals(new Interaction.Counts(2L, first + second, 1L), counter.counts(1L));
     }
 
     @Test void withoutProtocolCountsTheAgentsRecordedCallsAreItsStepsAndRequestCharacters() {

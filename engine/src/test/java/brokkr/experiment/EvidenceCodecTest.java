@@ -63,6 +63,18 @@ class EvidenceCodecTest {
         assertEquals(e, EvidenceCodec.decode(PyJson.dumps(e.toValue()), shas -> { throw new AssertionError("no blobs to fetch"); }));
     }
 
+    /** What the protocol counted is stored with the evidence, so a store read back (experiment show after a resume) has it. */
+    @Test void theProtocolsCountsAreStoredAndReadBack() {
+        Evidence e = new Evidence(PyDict.empty(), PyList.of(), PyDict.empty(), "agent_stop", null, List.of(), Map.of(), null, null,
+                new brokkr.eval.Interaction.Counts(12L, 34_567L, 3L));
+        var enc = EvidenceCodec.encode(e);
+        assertTrue(enc.json().contains("\"counts\": {\"model_steps\": 12, \"request_chars\": 34567, \"tool_calls\": 3}"), enc.json());
+        assertEquals(e.counts(), EvidenceCodec.decode(enc.json(), shas -> enc.blobs()).counts());
+        assertEquals(EpisodeCost.of(e), EpisodeCost.of(EvidenceCodec.decode(enc.json(), shas -> enc.blobs())));
+        // Evidence of a protocol that counted nothing stores no counts at all, as before.
+        assertTrue(!EvidenceCodec.encode(evidence("short")).json().contains("\"counts\""));
+    }
+
     @Test void textsThatLookLikeReferencesAndBodiesWithNulRoundTrip() {
         String fake = "\0blob:" + "0".repeat(64);
         var calls = List.of(new Evidence.RecordedCall("agent", new ModelCall("openai", "m", 1, "req \0 with NUL " + answer(3000, 2), 500,

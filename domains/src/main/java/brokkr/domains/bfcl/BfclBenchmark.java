@@ -27,6 +27,7 @@ import brokkr.value.Value;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import brokkr.conversation.Message;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -203,7 +204,13 @@ public final class BfclBenchmark implements BenchmarkProvider {
                     .put("decode_error", answer.decodeError() == null ? PyNone.NONE : new PyStr(answer.decodeError()))
                     .put("recorded_calls", a.recorded().size())
                     .build();
-            return new Interaction(Transcripts.toValue(a.messages()), output, answer.decoded() == null ? "no_call" : "called");
+            // The answer's function calls: the model's own under reference, those its recorder functions (JSON tools or
+            // the REPL's methods) noted otherwise; model steps and request sizes come from the recorded calls.
+            long calls = agent instanceof BfclAgent.Reference
+                    ? a.messages().stream().mapToLong(m -> m instanceof Message.Assistant x ? x.toolCalls().size() : 0).sum()
+                    : a.recorded().size();
+            return new Interaction(Transcripts.toValue(a.messages()), output, answer.decoded() == null ? "no_call" : "called",
+                    Interaction.Counts.toolCalls(calls));
         };
     }
 

@@ -198,7 +198,11 @@ public final class MultiTurnBenchmark implements BenchmarkProvider {
                 turns.add(PyList.of(steps));
             }
             PyDict output = PyDict.builder().put("turns", PyList.of(turns)).put("force_quit", PyBool.of(tr.forceQuit())).build();
-            return new Interaction(Transcripts.toValue(tr.messages()), output, tr.forceQuit() ? "force_quit" : "completed");
+            // The domain calls are the trajectory's (each step's decoded calls, however the model expressed them: JSON
+            // tools or Java in a REPL snippet); model steps and request sizes come from the recorded calls.
+            long calls = tr.turns().stream().flatMap(List::stream).mapToLong(List::size).sum();
+            return new Interaction(Transcripts.toValue(tr.messages()), output, tr.forceQuit() ? "force_quit" : "completed",
+                    Interaction.Counts.toolCalls(calls));
         };
     }
 

@@ -50,7 +50,7 @@ public final class LoopBenchmark extends SyntheticBenchmark {
             String answer = t.finalAnswer();
             return new Interaction(Transcripts.toValue(t.messages()),
                     PyDict.of("tool_calls", calls, "answer", answer == null ? PyNone.NONE : new PyStr(answer)),
-                    t.stop().name().toLowerCase());
+                    t.stop().name().toLowerCase(), Interaction.Counts.toolCalls(calls));
         };
     }
 

@@ -72,7 +72,7 @@ public final class ParallelBenchmark extends SyntheticBenchmark {
                     .put("calls", calls).put("turns", turns).put("max_concurrency", gauge.maxConcurrency())
                     .put("answered_ids", PyList.of(found.stream().map(PyStr::new).toList()))
                     .put("answer", answer == null ? PyNone.NONE : new PyStr(answer)).build(),
-                    t.stop().name().toLowerCase());
+                    t.stop().name().toLowerCase(), Interaction.Counts.toolCalls(calls));
         };
     }
 

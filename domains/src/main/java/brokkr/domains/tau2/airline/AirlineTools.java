@@ -79,15 +79,8 @@ public final class AirlineTools {
                 Map.entry("update_reservation_flights", AirlineTools::updateReservationFlights),
                 Map.entry("update_reservation_passengers", AirlineTools::updateReservationPassengers),
                 Map.entry("get_flight_status", (c, a) -> getFlightInstance(c, a.get("flight_number"), a.get("date")).get("status")));
-        List<ToolDef> defs = new ArrayList<>();
-        for (var doc : AirlineToolDocs.DOCS) {
-            List<Param> params = doc.params().stream().map(p -> Param.required(p.name())).toList();
-            ToolFunction body = bodies.get(doc.name());
-            if (body == null) throw new IllegalStateException("no body for " + doc.name());
-            defs.add(new ToolDef(doc.name(), CLS + "." + doc.name(), params, body, WRITE.contains(doc.name())));
-        }
-        if (defs.size() != bodies.size()) throw new IllegalStateException("tool docs and bodies differ");
-        return new Tau2Toolkit(CLS, defs, MODEL_RESULTS, AirlineToolDocs.DOCS);
+        return Tau2Toolkit.builder(CLS, AirlineToolDocs.DOCS).bodies(bodies).mutating(WRITE).modelResults(MODEL_RESULTS)
+                .generic(Set.of("calculate", "transfer_to_human_agents")).build();
     }
 
     // ---- DB access (AirlineTools._get_user / _get_reservation / _get_flight / _get_flight_instance)

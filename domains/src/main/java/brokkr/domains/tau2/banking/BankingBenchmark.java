@@ -1,5 +1,6 @@
 package brokkr.domains.tau2.banking;
 
+import brokkr.domains.tau2.environment.Tau2Data;
 import brokkr.domains.tau2.runner.Tau2Benchmark;
 import brokkr.domains.tau2.runner.Tau2Domain;
 import brokkr.domains.tau2.runner.Tau2Exploration;
@@ -15,8 +16,8 @@ public final class BankingBenchmark extends Tau2Benchmark {
 
     @Override protected Map<String, String> digests() { return BankingDomain.DIGESTS; }
 
-    @Override protected Loaded load() {
-        BankingDomain d = BankingDomain.load();
+    @Override protected Loaded load(Tau2Data data) {
+        BankingDomain d = new BankingDomain(data);
         Tau2Domain episodes = new Tau2Domain(BankingDomain.DOMAIN, d.episodeEnvironment(), d.taskSpecs(), d::split, d.agentSystemPrompt(),
                 task -> d.userSystemPrompt(task.raw()));
         PyDict pristine = d.db();

@@ -122,18 +122,11 @@ final class BankingTools {
                 Map.entry("unlock_discoverable_agent_tool", BankingTools::unlockDiscoverableAgentTool),
                 Map.entry("call_discoverable_agent_tool", BankingTools::callDiscoverableAgentTool),
                 Map.entry("list_discoverable_agent_tools", BankingTools::listDiscoverableAgentTools));
-        List<ToolDef> defs = new ArrayList<>();
-        for (var doc : BankingToolDocs.AGENT) {
-            ToolFunction body = bodies.get(doc.name());
-            if (body == null) throw new IllegalStateException("no body for " + doc.name());
-            String qual = doc.name().equals("KB_search") ? "KBSearchMixin.KB_search" : CLS + "." + doc.name();
-            List<Param> params = doc.params().stream()
-                    .map(p -> p.dflt() == null ? Param.required(p.name()) : Param.optional(p.name(), p.dflt())).toList();
-            defs.add(new ToolDef(doc.name(), qual, params, body, MUTATES.contains(doc.name())));
-        }
         // Discoverable tools are tools of the class (callable by name), listed after the plain ones.
-        for (Discoverable d : Discoverable.agent()) defs.add(d.def(AgentDiscoverableTools.body(d.name())));
-        return new Tau2Toolkit(CLS, defs, java.util.Set.of(), BankingToolDocs.AGENT, List.of(), true);
+        List<ToolDef> discoverable = Discoverable.agent().stream().map(d -> d.def(AgentDiscoverableTools.body(d.name()))).toList();
+        return Tau2Toolkit.builder(CLS, BankingToolDocs.AGENT).bodies(bodies).mutating(MUTATES)
+                .generic(java.util.Set.of("transfer_to_human_agents", "unlock_discoverable_agent_tool", "give_discoverable_user_tool"))
+                .qualifiedName("KB_search", "KBSearchMixin.KB_search").extraTools(discoverable).sessionScoped().build();
     }
 
     /** Tools whose upstream {@code mutates_state} is true (WRITE, or GENERIC with {@code mutates_state=True}). */

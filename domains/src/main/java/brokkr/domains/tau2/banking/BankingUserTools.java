@@ -74,17 +74,12 @@ final class BankingUserTools {
                 "list_discoverable_user_tools", BankingUserTools::listDiscoverableUserTools,
                 "request_human_agent_transfer", BankingUserTools::requestHumanAgentTransfer,
                 "submit_transaction", BankingUserTools::submitTransaction);
-        List<ToolDef> defs = new ArrayList<>();
-        for (var doc : BankingToolDocs.USER) {
-            List<Param> params = doc.params().stream()
-                    .map(p -> p.dflt() == null ? Param.required(p.name()) : Param.optional(p.name(), p.dflt())).toList();
-            defs.add(new ToolDef(doc.name(), CLS + "." + doc.name(), params, bodies.get(doc.name()), MUTATES.contains(doc.name())));
-        }
-        for (Discoverable d : Discoverable.users()) defs.add(d.def(UserDiscoverableTools.body(d.name())));
+        List<ToolDef> discoverable = Discoverable.users().stream().map(d -> d.def(UserDiscoverableTools.body(d.name()))).toList();
         List<ToolDef> functions = List.of(new ToolDef("query_database", CLS + ".query_database",
                 List.of(Param.required("database_name"), Param.optional("constraints", new PyStr("{}"))),
                 (c, a) -> new PyStr(DbQuery.queryTool(c, a.get("database_name"), a.get("constraints"))), false));
-        return new Tau2Toolkit(CLS, defs, java.util.Set.of(), BankingToolDocs.USER, functions, false, true);
+        return Tau2Toolkit.builder(CLS, BankingToolDocs.USER).bodies(bodies).mutating(MUTATES).extraTools(discoverable)
+                .functions(functions).sharesAgentDb().build();
     }
 
     static String str(Value v) { return PyRepr.str(v); }

@@ -13,7 +13,7 @@ import brokkr.domains.tau2.model.Requestor;
 import brokkr.domains.tau2.model.TaskSpec;
 import brokkr.domains.tau2.model.Tau2Message;
 import brokkr.domains.tau2.model.TerminationReason;
-import brokkr.domains.tau2.orchestrator.Episode;
+import brokkr.domains.tau2.evaluator.EnvEvaluator;
 import brokkr.python.PyJson;
 import brokkr.value.PyDict;
 import brokkr.value.PyList;
@@ -166,7 +166,7 @@ public final class Tau2Regrade {
         } else {
             GradingReplay<Worlds> predicted = env.gradingReplay(task, live, parsed.calls());
             differences.addAll(predicted.differences().stream().map(d -> "strict replay (upstream raises here): " + d).toList());
-            EnvEvidence evidence = Episode.evidence(env, task, predicted.world());
+            EnvEvidence evidence = EnvEvaluator.evidence(env, task, predicted.world());
             processEnd[0] = env.goldReplay(task, predicted.world()).world();
             g = Tau2Grader.grade(task, parsed.trajectory(), true, reason.value(), evidence, judge);
         }

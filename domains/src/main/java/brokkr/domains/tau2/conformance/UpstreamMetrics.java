@@ -9,7 +9,7 @@ import brokkr.value.PyInt;
 import brokkr.value.PyList;
 import brokkr.value.PyStr;
 import brokkr.value.Value;
-import java.math.BigInteger;
+import brokkr.experiment.PassHatK;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -66,7 +66,8 @@ public final class UpstreamMetrics {
             double[] perTaskValues = new double[order.size()];
             for (int i = 0; i < order.size(); i++) {
                 int[] t = perTask.get(order.get(i));
-                perTaskValues[i] = comb(t[1], k).doubleValue() / comb(t[0], k).doubleValue();
+                // math.comb as PassHatK has it; the quotient of the two doubles, as the recorded metrics were computed
+                perTaskValues[i] = PassHatK.comb(t[1], k).doubleValue() / PassHatK.comb(t[0], k).doubleValue();
             }
             passHat.put(Integer.toString(k), new PyFloat(NumpyFloats.mean(perTaskValues)));
         }
@@ -261,13 +262,6 @@ public final class UpstreamMetrics {
             case PyStr s -> !s.value().isEmpty();
             default -> !v.isNone();
         };
-    }
-
-    private static BigInteger comb(int n, int k) {
-        if (k < 0 || k > n) return BigInteger.ZERO;
-        BigInteger r = BigInteger.ONE;
-        for (int i = 0; i < k; i++) r = r.multiply(BigInteger.valueOf(n - i)).divide(BigInteger.valueOf(i + 1));
-        return r;
     }
 
     private static Double number(Value v) {

@@ -1,11 +1,15 @@
 package brokkr.domains.tau2.environment;
 
+import brokkr.tool.Param;
 import brokkr.tool.ToolDef;
+import brokkr.tool.ToolFunction;
 import brokkr.tool.ToolSet;
 import brokkr.value.PyDict;
 import brokkr.value.Value;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 /**
@@ -18,7 +22,9 @@ import java.util.Set;
  * {@code modelResults} the tools whose results are pydantic models or lists of models; {@code functions}
  * the methods that are not tools ({@code set_user_info}, {@code assert_*}, ...); a {@code sessionScoped}
  * toolkit's functions see {@code {"db": <the DB>, "session": <the session>}} ({@link #scoped}) instead of
- * the DB alone.
+ * the DB alone; {@code genericTools} the tools decorated {@code @is_tool(ToolType.GENERIC)}, which each
+ * domain declares for its own toolkit. A domain builds its toolkit with {@link #builder}: its tools from
+ * their docs (upstream order) and bodies by name.
  */
 public final class Tau2Toolkit {
     /** Keys of a session-scoped toolkit's world value. */
@@ -31,23 +37,20 @@ public final class Tau2Toolkit {
     private final List<ToolDef> functions;
     private final boolean sessionScoped;
     private final boolean sharesAgentDb;
+    private final Set<String> genericTools;
     // Built once: every environment (one per episode step) dispatches through them.
     private final ToolSet toolSet;
     private final ToolSet functionSet;
-
-    public Tau2Toolkit(String className, List<ToolDef> defs, Set<String> modelResults, List<ToolSchema.ToolDoc> docs,
-                       List<ToolDef> functions, boolean sessionScoped) {
-        this(className, defs, modelResults, docs, functions, sessionScoped, false);
-    }
 
     /**
      * @param sharesAgentDb a user toolkit working on the agent's DB object itself (banking_knowledge:
      *                      {@code KnowledgeUserTools(db)} gets the same {@code TransactionalDB}), so every
      *                      write of either side, partial ones included, is seen by both
      */
-    public Tau2Toolkit(String className, List<ToolDef> defs, Set<String> modelResults, List<ToolSchema.ToolDoc> docs,
-                       List<ToolDef> functions, boolean sessionScoped, boolean sharesAgentDb) {
+    private Tau2Toolkit(String className, List<ToolDef> defs, Set<String> modelResults, List<ToolSchema.ToolDoc> docs,
+                        List<ToolDef> functions, boolean sessionScoped, boolean sharesAgentDb, Set<String> genericTools) {
         this.sharesAgentDb = sharesAgentDb;
+        this.genericTools = Set.copyOf(genericTools);
         this.className = className;
         this.defs = List.copyOf(defs);
         this.modelResults = Set.copyOf(modelResults);
@@ -60,9 +63,61 @@ public final class Tau2Toolkit {
         this.functionSet = new ToolSet(all);
     }
 
-    /** A toolkit whose methods are its tools, on its DB alone (retail, airline). */
-    public Tau2Toolkit(String className, List<ToolDef> defs, Set<String> modelResults, List<ToolSchema.ToolDoc> docs) {
-        this(className, defs, modelResults, docs, List.of(), false);
+    /** The toolkit of Python class {@code className} whose tools are documented by {@code docs}, in upstream order. */
+    public static Builder builder(String className, List<ToolSchema.ToolDoc> docs) { return new Builder(className, docs); }
+
+    /**
+     * Builds a toolkit: one tool per doc, in the docs' order, named {@code <class>.<tool>} (unless
+     * {@link #qualifiedName} says otherwise), its parameters the doc's (required, or optional with the
+     * doc's default), its body the one given for its name; every doc needs a body and every body a doc.
+     */
+    public static final class Builder {
+        private final String className;
+        private final List<ToolSchema.ToolDoc> docs;
+        private Map<String, ToolFunction> bodies = Map.of();
+        private Set<String> mutating = Set.of(), generic = Set.of(), modelResults = Set.of();
+        private final Map<String, String> qualifiedNames = new HashMap<>();
+        private List<ToolDef> extraTools = List.of(), functions = List.of();
+        private boolean sessionScoped, sharesAgentDb;
+
+        private Builder(String className, List<ToolSchema.ToolDoc> docs) {
+            this.className = className;
+            this.docs = List.copyOf(docs);
+        }
+
+        /** The tools' bodies by name. */
+        public Builder bodies(Map<String, ToolFunction> bodies) { this.bodies = Map.copyOf(bodies); return this; }
+        /** The tools whose upstream {@code mutates_state} is true. */
+        public Builder mutating(Set<String> names) { this.mutating = Set.copyOf(names); return this; }
+        /** The tools decorated {@code @is_tool(ToolType.GENERIC)} ({@link Tau2Toolkit#toolType}). */
+        public Builder generic(Set<String> names) { this.generic = Set.copyOf(names); return this; }
+        /** The tools whose results are pydantic models or lists of them. */
+        public Builder modelResults(Set<String> names) { this.modelResults = Set.copyOf(names); return this; }
+        /** A tool defined on another class (a mixin's), as Python names it in messages. */
+        public Builder qualifiedName(String tool, String qualified) { qualifiedNames.put(tool, qualified); return this; }
+        /** Tools of the class without a doc of their own, after the documented ones. */
+        public Builder extraTools(List<ToolDef> defs) { this.extraTools = List.copyOf(defs); return this; }
+        /** The class's methods that are not tools. */
+        public Builder functions(List<ToolDef> defs) { this.functions = List.copyOf(defs); return this; }
+        /** Its functions see the DB and the session ({@link Tau2Toolkit#scoped}). */
+        public Builder sessionScoped() { this.sessionScoped = true; return this; }
+        /** A user toolkit on the agent's DB object itself. */
+        public Builder sharesAgentDb() { this.sharesAgentDb = true; return this; }
+
+        public Tau2Toolkit build() {
+            List<ToolDef> defs = new ArrayList<>();
+            for (ToolSchema.ToolDoc doc : docs) {
+                ToolFunction body = bodies.get(doc.name());
+                if (body == null) throw new IllegalStateException("no body for " + doc.name());
+                List<Param> params = doc.params().stream()
+                        .map(p -> p.dflt() == null ? Param.required(p.name()) : Param.optional(p.name(), p.dflt())).toList();
+                defs.add(new ToolDef(doc.name(), qualifiedNames.getOrDefault(doc.name(), className + "." + doc.name()), params, body,
+                        mutating.contains(doc.name())));
+            }
+            if (defs.size() != bodies.size()) throw new IllegalStateException("tool docs and bodies differ");
+            defs.addAll(extraTools);
+            return new Tau2Toolkit(className, defs, modelResults, docs, functions, sessionScoped, sharesAgentDb, generic);
+        }
     }
 
     public String className() { return className; }
@@ -85,23 +140,15 @@ public final class Tau2Toolkit {
      * Upstream {@code ToolKitBase.tool_type(name)} ({@code src/tau2/environment/toolkit.py}): the
      * {@code ToolType} of the tool's {@code @is_tool} decorator, {@code "read"}, {@code "write"} or
      * {@code "generic"}, or null for a name that is not one of its tools. The transcribed domains declare
-     * every WRITE tool with the default {@code mutates_state} (so WRITE is exactly "mutates") and the
-     * {@link #GENERIC_TOOLS} GENERIC (banking_knowledge's two of them change the world: which tools are
-     * unlocked or given); everything else is READ.
+     * every WRITE tool with the default {@code mutates_state} (so WRITE is exactly "mutates") and declare
+     * their GENERIC ones ({@link Builder#generic}; banking_knowledge's two of them change the world: which
+     * tools are unlocked or given); everything else is READ.
      */
     public String toolType(String name) {
         if (!toolSet.has(name)) return null;
-        if (GENERIC_TOOLS.contains(name)) return "generic";
+        if (genericTools.contains(name)) return "generic";
         return toolSet.get(name).mutates() ? "write" : "read";
     }
-
-    /**
-     * Tools decorated {@code @is_tool(ToolType.GENERIC)} at the pinned commit: {@code calculate} and
-     * {@code transfer_to_human_agents} (retail, airline, telecom, banking_knowledge), and banking_knowledge's
-     * {@code unlock_discoverable_agent_tool} and {@code give_discoverable_user_tool} ({@code tools.py}).
-     */
-    private static final Set<String> GENERIC_TOOLS = Set.of("calculate", "transfer_to_human_agents", "unlock_discoverable_agent_tool",
-            "give_discoverable_user_tool");
 
     /** {@code [t.openai_schema for t in env.get_tools()]}. */
     public List<Value> openaiSchemas() {

@@ -1,5 +1,6 @@
 package brokkr.domains.tau2.retail;
 
+import brokkr.domains.tau2.environment.Tau2Data;
 import brokkr.domains.tau2.environment.EpisodeEnvironment;
 import brokkr.domains.tau2.environment.Tau2EpisodeEnvironment;
 import brokkr.domains.tau2.environment.Tau2Environment.Worlds;
@@ -19,8 +20,8 @@ public final class RetailBenchmark extends Tau2Benchmark {
     @Override protected Map<String, String> digests() { return RetailDomain.DIGESTS; }
 
     /** Users have no tools (upstream {@code tools=None}) and there is no {@code sync_tools}. */
-    @Override protected Loaded load() {
-        RetailDomain d = RetailDomain.load();
+    @Override protected Loaded load(Tau2Data data) {
+        RetailDomain d = new RetailDomain(data);
         Map<String, TaskSpec> tasks = new LinkedHashMap<>();
         for (Value t : d.tasks()) {
             TaskSpec spec = TaskSpec.parse(t.asDict());

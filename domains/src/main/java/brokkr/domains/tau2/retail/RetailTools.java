@@ -64,15 +64,8 @@ public final class RetailTools {
                 Map.entry("modify_user_address", RetailTools::modifyUserAddress),
                 Map.entry("return_delivered_order_items", RetailTools::returnDeliveredOrderItems),
                 Map.entry("transfer_to_human_agents", (c, a) -> new PyStr("Transfer successful")));
-        List<ToolDef> defs = new ArrayList<>();
-        for (var doc : RetailToolDocs.DOCS) {
-            List<Param> params = doc.params().stream().map(p -> Param.required(p.name())).toList();
-            ToolFunction body = bodies.get(doc.name());
-            if (body == null) throw new IllegalStateException("no body for " + doc.name());
-            defs.add(new ToolDef(doc.name(), CLS + "." + doc.name(), params, body, WRITE.contains(doc.name())));
-        }
-        if (defs.size() != bodies.size()) throw new IllegalStateException("tool docs and bodies differ");
-        return new Tau2Toolkit(CLS, defs, MODEL_RESULTS, RetailToolDocs.DOCS);
+        return Tau2Toolkit.builder(CLS, RetailToolDocs.DOCS).bodies(bodies).mutating(WRITE).modelResults(MODEL_RESULTS)
+                .generic(Set.of("calculate", "transfer_to_human_agents")).build();
     }
 
     // ---- DB access (RetailTools._get_order / _get_user / _get_product / _get_variant / _get_payment_method)

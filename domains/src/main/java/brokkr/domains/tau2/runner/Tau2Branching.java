@@ -43,7 +43,7 @@ final class Tau2Branching implements Branching {
     /** A held tau2 episode with its world and log in the benchmark's value forms (computed once, shared by every branch). */
     record Tau2Held(Orchestrator.Held<Worlds> episode, Value world, Value transcript) implements Held {
         static Tau2Held of(Orchestrator.Held<Worlds> e) {
-            return new Tau2Held(e, Tau2Benchmark.encode(e.world()), Tau2Transcript.toValue(e.trajectory()));
+            return new Tau2Held(e, Tau2Fork.encode(e.world()), Tau2Transcript.toValue(e.trajectory()));
         }
 
         @Override public int customerMessage() { return episode.customerMessages(); }
@@ -53,8 +53,8 @@ final class Tau2Branching implements Branching {
      * The sides of a run of the reference harness: a checkpoint holds the candidate's history, which is
      * all the reference agent has; the loop harness's working conversation and sandbox JVM are not forked.
      */
-    private Tau2Benchmark.Sides referenceSides(RunContext ctx) {
-        Tau2Benchmark.Sides s = benchmark.sides(ctx);
+    private Tau2Protocol.Sides referenceSides(RunContext ctx) {
+        Tau2Protocol.Sides s = Tau2Protocol.sides(benchmark, ctx);
         if (s.harness().loop()) {
             s.release();
             throw new IllegalArgumentException("checkpoints and branches are of the reference harness; harness loop (action space "
@@ -64,7 +64,7 @@ final class Tau2Branching implements Branching {
     }
 
     @Override public Held hold(RunContext ctx, int at) throws InfrastructureFailure {
-        Tau2Benchmark.Sides s = referenceSides(ctx);
+        Tau2Protocol.Sides s = referenceSides(ctx);
         Orchestrator.Checkpoint<Worlds> cp = Orchestrator.runUntil(s.env(), s.world(), s.agent(), s.user(), s.options(), at);
         if (cp.ended() != null) {
             Orchestrator.Run<Worlds> r = cp.ended();
@@ -83,12 +83,12 @@ final class Tau2Branching implements Branching {
     @Override public Protocol resume(Held held) {
         Tau2Held h = (Tau2Held) held;
         return ctx -> {
-            Tau2Benchmark.Sides s = referenceSides(ctx);
+            Tau2Protocol.Sides s = referenceSides(ctx);
             Orchestrator.Held<Worlds> e = h.episode();
             // The fork holds the checkpoint's world (the branch's setup put it there): the episode continues on it.
             Orchestrator.Held<Worlds> onFork = new Orchestrator.Held<>(e.trajectory(), e.agentState(), e.userState(), e.agentCalls(),
                     e.userCalls(), e.agentUsage(), e.userUsage(), s.world(), e.steps(), e.toolErrors(), e.customerMessages());
-            return Tau2Benchmark.interaction(ctx, s, Orchestrator.resume(s.env(), onFork, s.agent(), s.user(), s.options()));
+            return Tau2Protocol.interaction(ctx, s, Orchestrator.resume(s.env(), onFork, s.agent(), s.user(), s.options()));
         };
     }
 
@@ -106,7 +106,7 @@ final class Tau2Branching implements Branching {
         AgentSide agent = new AgentSide("recorded", replay(record, Tau2Message.Agent.class), d.agentSystemPrompt(), e.agentTools(), false);
         UserSide user = new UserSide("recorded", replay(record, Tau2Message.User.class), "", e.userTools(task));
         Orchestrator.Checkpoint<Worlds> cp = Orchestrator.runUntil(e, e.initialWorld(task), agent, user,
-                Tau2Benchmark.episodeOptions(env.options()), at);
+                Tau2Options.episodeOptions(env.options()), at);
         if (cp.ended() != null) {
             throw new IllegalArgumentException("the record of " + benchmark.name() + " task " + task.id() + " does not replay to customer message "
                     + at + ": the episode ended (" + cp.ended().termination().value() + (cp.ended().note() == null ? "" : ": " + cp.ended().note()) + ")");

@@ -125,7 +125,7 @@ public final class Tau2Exploration implements Exploration {
 
     /** A world of the episode environment with the agent's tools; each call answers as in an episode and yields the next world. */
     private record Fork(EpisodeEnvironment<Worlds> env, Worlds worlds, List<String> tools) implements ToolWorld {
-        @Override public Value state() { return Tau2Benchmark.encode(worlds); }
+        @Override public Value state() { return Tau2Fork.encode(worlds); }
 
         @Override public Step call(String tool, PyDict args) {
             EpisodeEnvironment.Response<Worlds> r = env.respond(worlds, Requestor.ASSISTANT, tool, args);

@@ -1,5 +1,6 @@
 package brokkr.domains.tau2.telecom;
 
+import brokkr.domains.tau2.environment.Tau2Data;
 import brokkr.domains.tau2.runner.Tau2Benchmark;
 import brokkr.domains.tau2.runner.Tau2Domain;
 import brokkr.domains.tau2.runner.Tau2Exploration;
@@ -11,8 +12,8 @@ public final class TelecomBenchmark extends Tau2Benchmark {
 
     @Override protected Map<String, String> digests() { return TelecomDomain.DIGESTS; }
 
-    @Override protected Loaded load() {
-        TelecomDomain d = TelecomDomain.load();
+    @Override protected Loaded load(Tau2Data data) {
+        TelecomDomain d = new TelecomDomain(data);
         Tau2Domain episodes = new Tau2Domain(TelecomDomain.DOMAIN, d.episodeEnvironment(), d.taskSpecs(), d::split, d.agentSystemPrompt(),
                 task -> d.userSystemPrompt(task.raw()));
         return new Loaded(episodes, d.factory(), new Tau2Exploration.Catalogue("tau2-bench telecom technical support (dual control)",

@@ -78,16 +78,6 @@ final class TelecomTools {
                 Map.entry("disable_roaming", (c, a) -> setRoaming(c, a, false)),
                 Map.entry("transfer_to_human_agents", (c, a) -> new PyStr("Transfer successful")),
                 Map.entry("refuel_data", TelecomTools::refuelData));
-        List<ToolDef> defs = new ArrayList<>();
-        for (var doc : TelecomToolDocs.AGENT) {
-            ToolFunction body = bodies.get(doc.name());
-            if (body == null) throw new IllegalStateException("no body for " + doc.name());
-            List<Param> params = doc.name().equals("get_bills_for_customer")
-                    ? List.of(Param.required("customer_id"), Param.optional("limit", PyInt.of(12)))
-                    : doc.params().stream().map(p -> Param.required(p.name())).toList();
-            defs.add(new ToolDef(doc.name(), CLS + "." + doc.name(), params, body, WRITE.contains(doc.name())));
-        }
-        if (defs.size() != bodies.size()) throw new IllegalStateException("tool docs and bodies differ");
         List<ToolDef> functions = List.of(
                 fn("set_data_usage", TelecomTools::setDataUsage, "customer_id", "line_id", "data_used_gb"),
                 fn("suspend_line_for_overdue_bill", TelecomTools::suspendLineForOverdueBill,
@@ -99,7 +89,9 @@ final class TelecomTools {
                         .get("status"), a.get("expected_status"))), "customer_id", "line_id", "expected_status"),
                 fn("assert_overdue_bill_exists", TelecomTools::assertOverdueBillExists, "customer_id", "overdue_bill_id"),
                 fn("assert_no_overdue_bill", TelecomTools::assertNoOverdueBill, "overdue_bill_id"));
-        return new Tau2Toolkit(CLS, defs, MODEL_RESULTS, TelecomToolDocs.AGENT, functions, true);
+        // get_bills_for_customer's limit is optional (default 12) as its doc says.
+        return Tau2Toolkit.builder(CLS, TelecomToolDocs.AGENT).bodies(bodies).mutating(WRITE).modelResults(MODEL_RESULTS)
+                .generic(Set.of("transfer_to_human_agents")).functions(functions).sessionScoped().build();
     }
 
     private static ToolDef fn(String name, ToolFunction body, String... params) {

@@ -136,15 +136,7 @@ final class TelecomUserTools {
                     return str("Payment of " + PyRepr.str(pr.asDict().get("amount_due")) + " USD has been made for bill "
                             + PyRepr.str(pr.asDict().get("bill_id")) + ".");
                 }));
-        List<ToolDef> defs = new ArrayList<>();
-        for (var doc : TelecomToolDocs.USER) {
-            ToolFunction body = bodies.get(doc.name());
-            if (body == null) throw new IllegalStateException("no body for " + doc.name());
-            List<Param> params = doc.params().stream().map(p -> Param.required(p.name())).toList();
-            defs.add(new ToolDef(doc.name(), CLS + "." + doc.name(), params, body, WRITE.contains(doc.name())));
-        }
-        if (defs.size() != bodies.size()) throw new IllegalStateException("tool docs and bodies differ");
-        return new Tau2Toolkit(CLS, defs, Set.of(), TelecomToolDocs.USER, functions(), true);
+        return Tau2Toolkit.builder(CLS, TelecomToolDocs.USER).bodies(bodies).mutating(WRITE).functions(functions()).sessionScoped().build();
     }
 
     private static List<ToolDef> functions() {

@@ -21,17 +21,19 @@ class Tau2EpisodeEnvironmentTest {
     final AtomicInteger syncs = new AtomicInteger();
 
     // "bump" adds 1 to n, "boom" writes n = -1 and then raises (a partial write).
-    final Tau2Toolkit kit = new Tau2Toolkit("Kit", List.of(
-            new ToolDef("bump", "Kit.bump", List.of(), (cell, args) -> {
-                PyDict d = cell.get().asDict();
-                cell.set(d.with("n", PyInt.of(((PyInt) d.get("n")).longValue() + 1)));
-                return new PyStr("bumped");
-            }, true),
-            new ToolDef("boom", "Kit.boom", List.of(), (cell, args) -> {
-                cell.set(cell.get().asDict().with("n", PyInt.of(-1)));
-                throw PyException.valueError("boom");
-            }, true)),
-            Set.of(), List.of(new ToolSchema.ToolDoc("bump", "Bump.", null, List.of()), new ToolSchema.ToolDoc("boom", "Boom.", null, List.of())));
+    final Tau2Toolkit kit = Tau2Toolkit.builder("Kit", List.of(new ToolSchema.ToolDoc("bump", "Bump.", null, List.of()),
+                    new ToolSchema.ToolDoc("boom", "Boom.", null, List.of())))
+            .bodies(java.util.Map.<String, brokkr.tool.ToolFunction>of(
+                    "bump", (cell, args) -> {
+                        PyDict d = cell.get().asDict();
+                        cell.set(d.with("n", PyInt.of(((PyInt) d.get("n")).longValue() + 1)));
+                        return new PyStr("bumped");
+                    },
+                    "boom", (cell, args) -> {
+                        cell.set(cell.get().asDict().with("n", PyInt.of(-1)));
+                        throw PyException.valueError("boom");
+                    }))
+            .mutating(Set.of("bump", "boom")).build();
 
     final TaskSpec task = TaskSpec.parse(Json.parse("""
             {"id": "1", "evaluation_criteria": {"actions": [

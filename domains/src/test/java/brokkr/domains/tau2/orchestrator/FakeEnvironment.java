@@ -1,6 +1,7 @@
 package brokkr.domains.tau2.orchestrator;
 
 import brokkr.domains.tau2.environment.EpisodeEnvironment;
+import brokkr.domains.tau2.environment.Tau2Environment.Worlds;
 
 import brokkr.conversation.ToolSpec;
 import brokkr.python.PyJson;
@@ -17,9 +18,10 @@ import java.util.List;
  * A tiny tau2-like domain for protocol tests. The world is {@code {"agent": {...}, "user": {...}}};
  * agent tools {@code set(key, value)} (writes), {@code get(key)} (reads; KeyError when absent) and
  * {@code fail()} (always raises); user tool {@code press(button)} (writes the user DB). The hash is the
- * sorted JSON itself, so tests can read it.
+ * sorted JSON itself, so tests can read it. The world is held as a tau2 benchmark's fork holds a DB
+ * ({@link Worlds#db()}), so {@link FakeBenchmark} runs it on the production path.
  */
-final class FakeEnvironment implements EpisodeEnvironment<PyDict> {
+final class FakeEnvironment implements EpisodeEnvironment<Worlds> {
     static final PyDict PARAMS = PyDict.of("type", "object", "properties", PyDict.empty());
 
     @Override public List<ToolSpec> agentTools() {
@@ -28,12 +30,14 @@ final class FakeEnvironment implements EpisodeEnvironment<PyDict> {
 
     @Override public List<ToolSpec> userTools(TaskSpec task) { return List.of(new ToolSpec("press", "Press a button.", PARAMS)); }
 
-    @Override public PyDict initialWorld(TaskSpec task) { return PyDict.of("agent", PyDict.of("a", 1), "user", PyDict.empty()); }
+    @Override public Worlds initialWorld(TaskSpec task) { return new Worlds(initial(), null); }
+
+    private static PyDict initial() { return PyDict.of("agent", PyDict.of("a", 1), "user", PyDict.empty()); }
 
     @Override
-    public Response<PyDict> respond(PyDict world, Requestor requestor, String name, PyDict args) {
-        Step s = call(world, requestor, name, args);
-        return new Response<>(s.world, s.error == null ? s.content : "Error: " + s.error, s.error != null);
+    public Response<Worlds> respond(Worlds world, Requestor requestor, String name, PyDict args) {
+        Step s = call(world.db().asDict(), requestor, name, args);
+        return new Response<>(new Worlds(s.world, null), s.error == null ? s.content : "Error: " + s.error, s.error != null);
     }
 
     private record Step(PyDict world, String content, String error) {}
@@ -59,18 +63,18 @@ final class FakeEnvironment implements EpisodeEnvironment<PyDict> {
     }
 
     @Override
-    public GoldReplay<PyDict> goldReplay(TaskSpec task) {
-        PyDict w = initialWorld(task);
+    public GoldReplay<Worlds> goldReplay(TaskSpec task) {
+        PyDict w = initial();
         List<String> errors = new ArrayList<>();
         for (GoldAction a : task.criteria().actionsOrEmpty()) {
             Step s = call(w, a.requestor(), a.name(), a.arguments());
             w = s.world;
             if (s.error != null) errors.add(a.name() + ": " + s.error);
         }
-        return new GoldReplay<>(w, errors);
+        return new GoldReplay<>(new Worlds(w, null), errors);
     }
 
-    @Override public String dbHash(PyDict w) { return PyJson.dumps(w.get("agent"), PyJson.DumpOptions.SORTED); }
+    @Override public String dbHash(Worlds w) { return PyJson.dumps(w.db().asDict().get("agent"), PyJson.DumpOptions.SORTED); }
 
-    @Override public String userDbHash(PyDict w) { return PyJson.dumps(w.get("user"), PyJson.DumpOptions.SORTED); }
+    @Override public String userDbHash(Worlds w) { return PyJson.dumps(w.db().asDict().get("user"), PyJson.DumpOptions.SORTED); }
 }

@@ -9,7 +9,8 @@ import brokkr.conversation.Message;
 import brokkr.conversation.ToolCall;
 import brokkr.conversation.Turn;
 import brokkr.python.PyJson;
-import brokkr.domains.tau2.evaluator.Checks;
+import brokkr.domains.tau2.runner.Tau2Benchmark;
+import brokkr.domains.tau2.runner.Tau2Cell;
 import brokkr.domains.tau2.evaluator.ModelNlJudge;
 import brokkr.domains.tau2.model.TaskSpec;
 import brokkr.domains.tau2.model.Tau2Message;
@@ -24,6 +25,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.DynamicTest;
@@ -76,14 +78,13 @@ class OrchestratorOracleTest {
     }
 
     static void check(PyDict sc, PyDict up) {
-        FakeEnvironment env = new FakeEnvironment();
         TaskSpec task = TaskSpec.parse(sc.get("task").asDict());
-        AgentSide agent = new AgentSide("script", script(sc.get("agent").asList()), "AGENT", env.agentTools(),
-                ((PyBool) sc.get("agent_stops_on_token")).value());
-        UserSide user = new UserSide("script", script(sc.get("user").asList()), "USER", List.of());
         EpisodeOptions options = new EpisodeOptions(integer(sc, "max_steps"), integer(sc, "max_errors"),
                 ((PyBool) sc.get("enforce_communication_protocol")).value());
-        EpisodeResult r = Episode.run(env, task, agent, user, null, options);
+        // A cell of the benchmark the production way; the NL assertions (if asked) met by the scripted all-met judge.
+        Tau2Cell r = Tau2Cell.run(new FakeBenchmark(task), task.id(), Tau2Cell.test("agent"), Tau2Cell.test("user"),
+                Tau2Cell.scripted(Tau2Benchmark.ALL_MET), OrchestratorTest.options(options, ((PyBool) sc.get("agent_stops_on_token")).value()),
+                Map.of("agent", script(sc.get("agent").asList()), "user", script(sc.get("user").asList())));
         List<Value> mine = new ArrayList<>();
         for (Tau2Message m : r.transcript()) mine.add(json(m));
         PyList theirs = up.get("messages").asList();
@@ -108,16 +109,16 @@ class OrchestratorOracleTest {
         assertEquals(integer(up, "errors"), r.toolErrors(), "errors");
         assertEquals(theirs.items(), mine, "messages");
         if (up.get("db_match") != null) {
-            assertTrue(r.grade().evaluated());
-            assertEquals(((PyBool) up.get("db_match")).value(), r.grade().db().dbMatch(), "db_match");
-            assertEquals(bools(up.get("action_checks")), r.grade().actions().stream().map(Checks.ActionCheck::actionMatch).toList(), "action checks");
-            assertEquals(bools(up.get("communicate_checks")), r.grade().communicate().stream().map(Checks.CommunicateCheck::met).toList(), "communicate checks");
+            assertTrue(r.evaluated());
+            assertEquals(((PyBool) up.get("db_match")).value(), r.dbMatch(), "db_match");
+            assertEquals(bools(up.get("action_checks")), r.checks("ACTION"), "action checks");
+            assertEquals(bools(up.get("communicate_checks")), r.communicate(), "communicate checks");
             // The NL judge's request upstream would send for this trajectory (its model call captured).
             PyList judge = up.get("judge_request").asDict().get("messages").asList();
             assertEquals(ModelNlJudge.SYSTEM_PROMPT, judge.get(0).asDict().get("content").asStr());
             assertEquals(judge.get(1).asDict().get("content").asStr(), ModelNlJudge.userPrompt(r.transcript(), NL_ASSERTIONS));
         } else {
-            assertFalse(r.grade().evaluated());
+            assertFalse(r.evaluated());
             assertEquals(0.0, r.reward());
         }
     }

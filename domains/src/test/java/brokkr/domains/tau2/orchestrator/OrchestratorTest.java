@@ -14,18 +14,24 @@ import brokkr.conversation.Message;
 import brokkr.conversation.ToolCall;
 import brokkr.conversation.Turn;
 import brokkr.domains.tau2.model.Requestor;
-import brokkr.domains.tau2.evaluator.ScriptedVerdictJudge;
+import brokkr.domains.tau2.runner.Tau2Benchmark;
+import brokkr.domains.tau2.runner.Tau2Cell;
 import brokkr.domains.tau2.model.TaskSpec;
 import brokkr.domains.tau2.model.Tau2Message;
 import brokkr.value.Json;
 import brokkr.value.PyDict;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
+/**
+ * The half-duplex protocol's rules on {@link FakeEnvironment}, each episode a cell of {@link FakeBenchmark} run the
+ * production way ({@link Tau2Cell}): test candidates and users are models of provider {@value Tau2Cell#TEST}, judged
+ * by the scripted all-met judge (every NL assertion met), or the scripted gold replay and customer.
+ */
 class OrchestratorTest {
-    static final FakeEnvironment ENV = new FakeEnvironment();
 
     static TaskSpec task(String criteria) {
         return TaskSpec.parse(Json.parse("""
@@ -44,20 +50,32 @@ class OrchestratorTest {
              "nl_assertions": ["Agent sets b"],
              "reward_basis": ["DB", "ACTION", "NL_ASSERTION"]}""");
 
-    static AgentSide agent(Candidate c) { return new AgentSide("test-agent", c, "AGENT PROMPT", ENV.agentTools(), true); }
-    static UserSide user(Candidate c, TaskSpec t) { return new UserSide("test-user", c, "USER PROMPT", ENV.userTools(t)); }
+    static final FakeBenchmark BENCH = new FakeBenchmark(FULL);
 
-    static EpisodeResult run(TaskSpec t, Candidate a, Candidate u, EpisodeOptions o) {
-        return Episode.run(ENV, t, agent(a), user(u, t), ScriptedVerdictJudge.goldVerdict(), o);
+    /** The episode options as the benchmark's options; the test agent stops on ###STOP### as the scripted ones do. */
+    static PyDict options(EpisodeOptions o, boolean agentStopToken) {
+        return PyDict.of(Tau2Benchmark.MAX_STEPS, o.maxSteps(), Tau2Benchmark.MAX_ERRORS, o.maxErrors(),
+                Tau2Benchmark.ENFORCE_COMMUNICATION_PROTOCOL, o.enforceCommunicationProtocol(), Tau2Benchmark.AGENT_STOP_TOKEN, agentStopToken);
+    }
+
+    static Tau2Cell run(TaskSpec t, Candidate a, Candidate u, EpisodeOptions o) {
+        return run(t, a, u, o, true);
+    }
+
+    static Tau2Cell run(TaskSpec t, Candidate a, Candidate u, EpisodeOptions o, boolean agentStopToken) {
+        return Tau2Cell.run(BENCH, t.id(), Tau2Cell.test("agent"), Tau2Cell.test("user"), Tau2Cell.scripted(Tau2Benchmark.ALL_MET),
+                options(o, agentStopToken), Map.of("agent", a, "user", u));
     }
 
     @Test
     void goldAgentAndScriptedUserFollowTheGoldOrderAndScoreOne() {
-        EpisodeResult r = run(FULL, new GoldReplayAgent(FULL), new ScriptedUser(FULL), EpisodeOptions.DEFAULT);
+        Tau2Cell r = Tau2Cell.scriptedRun(BENCH, FULL.id(), Tau2Benchmark.GOLD);
         assertEquals(TerminationReason.AGENT_STOP, r.termination());
-        assertEquals(1.0, r.reward(), r.grade().checks().toString());
+        assertEquals(1.0, r.reward(), r.checks().toString());
+        // the configured judge (the default, known-verdict) as the run names it, and the judge that was asked
+        assertEquals("scripted-gold-verdict", Tau2Benchmark.judgeName(Tau2Benchmark.DEFAULT_JUDGE,
+                brokkr.eval.AgentDef.of(Tau2Cell.scripted(Tau2Benchmark.GOLD), "tools", null)));
         assertEquals("scripted-gold-verdict", r.judge());
-        assertEquals("scripted-gold-verdict", r.grade().judge());
         List<String> shape = r.transcript().stream().map(OrchestratorTest::describe).toList();
         assertEquals(List.of(
                 "assistant:Hi! How can I help you today?", "user:Please set b to 2.",
@@ -68,10 +86,10 @@ class OrchestratorTest {
                 "assistant:" + GoldReplayAgent.COMMUNICATE_PREFIX + " b is 2; total: 1,000.", "user:Thank you.",
                 "assistant:" + GoldReplayAgent.CLOSING), shape);
         // Communicate is not in the basis, but checked: the comma-bearing info can never be met (upstream quirk).
-        assertEquals(true, r.grade().checks().get("COMMUNICATE:b is 2"));
-        assertEquals(false, r.grade().checks().get("COMMUNICATE:total: 1,000"));
-        assertEquals(List.of(), r.grade().failedBasisChecks());
-        assertEquals(r.grade().db().goldDbHash(), r.finalDbHash());
+        assertEquals(true, r.checks().get("COMMUNICATE:b is 2"));
+        assertEquals(false, r.checks().get("COMMUNICATE:total: 1,000"));
+        assertEquals(List.of(), r.failedBasisChecks());
+        assertEquals(r.db().get("gold_db_hash").asStr(), r.finalDbHash());
         assertEquals(16, r.steps());
     }
 
@@ -85,11 +103,11 @@ class OrchestratorTest {
 
     @Test
     void stopAtOnceAgentLosesTheDbAndActions() {
-        EpisodeResult r = run(FULL, new StopAtOnceAgent(), new ScriptedUser(FULL), EpisodeOptions.DEFAULT);
+        Tau2Cell r = run(FULL, new StopAtOnceAgent(), new ScriptedUser(FULL), EpisodeOptions.DEFAULT);
         assertEquals(TerminationReason.AGENT_STOP, r.termination());
         assertEquals(0.0, r.reward());
-        assertFalse(r.grade().db().dbMatch());
-        assertEquals(List.of("DB", "ACTION:a0", "ACTION:a1", "ACTION:u0", "ACTION:u1", "ACTION:a2"), r.grade().failedBasisChecks());
+        assertFalse(r.dbMatch());
+        assertEquals(List.of("DB", "ACTION:a0", "ACTION:a1", "ACTION:u0", "ACTION:u1", "ACTION:a2"), r.failedBasisChecks());
         assertEquals(3, r.transcript().size());
     }
 
@@ -105,20 +123,20 @@ class OrchestratorTest {
 
     @Test
     void maxStepsCountsEveryStepAndIsCheckedOnlyWhenNotWaitingForTheEnvironment() {
-        EpisodeResult r = run(FULL, caller("get", 1), new ScriptedUser(FULL), EpisodeOptions.DEFAULT);
+        Tau2Cell r = run(FULL, caller("get", 1), new ScriptedUser(FULL), EpisodeOptions.DEFAULT);
         assertEquals(TerminationReason.MAX_STEPS, r.termination());
         // user opening (1), then agent call + env result pairs: checks run after odd steps only.
         assertEquals(201, r.steps());
         assertEquals(0.0, r.reward());
-        assertFalse(r.grade().evaluated());
-        assertEquals("Simulation terminated prematurely. Termination reason: max_steps", r.grade().note());
+        assertFalse(r.evaluated());
+        assertEquals("Simulation terminated prematurely. Termination reason: max_steps", r.gradeNote());
         r = run(FULL, caller("get", 1), new ScriptedUser(FULL), EpisodeOptions.DEFAULT.withMaxSteps(10));
         assertEquals(11, r.steps());
     }
 
     @Test
     void tooManyErrorsCountsEveryFailedCallOfEitherSide() {
-        EpisodeResult r = run(FULL, caller("fail", 1), new ScriptedUser(FULL), EpisodeOptions.DEFAULT);
+        Tau2Cell r = run(FULL, caller("fail", 1), new ScriptedUser(FULL), EpisodeOptions.DEFAULT);
         assertEquals(TerminationReason.TOO_MANY_ERRORS, r.termination());
         assertEquals(10, r.toolErrors());
         assertEquals(21, r.steps());
@@ -133,7 +151,7 @@ class OrchestratorTest {
     @Test
     void emptyAgentMessageIsAnAgentError() {
         for (boolean strict : new boolean[] {false, true}) {
-            EpisodeResult r = run(FULL, (h, t) -> Turn.of(new Message.Assistant("  \n")), new ScriptedUser(FULL),
+            Tau2Cell r = run(FULL, (h, t) -> Turn.of(new Message.Assistant("  \n")), new ScriptedUser(FULL),
                     EpisodeOptions.DEFAULT.withEnforcedProtocol(strict));
             assertEquals(TerminationReason.AGENT_ERROR, r.termination());
             assertEquals(0.0, r.reward());
@@ -143,7 +161,7 @@ class OrchestratorTest {
 
     @Test
     void emptyUserMessageIsAUserError() {
-        EpisodeResult r = run(FULL, new GoldReplayAgent(FULL), (h, t) -> Turn.of(new Message.Assistant(null)), EpisodeOptions.DEFAULT);
+        Tau2Cell r = run(FULL, new GoldReplayAgent(FULL), (h, t) -> Turn.of(new Message.Assistant(null)), EpisodeOptions.DEFAULT);
         assertEquals(TerminationReason.USER_ERROR, r.termination());
     }
 
@@ -163,7 +181,7 @@ class OrchestratorTest {
             userViews.add(List.copyOf(history));
             return Turn.of(new Message.Assistant("Please set b to 2."));
         };
-        EpisodeResult r = run(FULL, textAndTool(), recordingUser, EpisodeOptions.DEFAULT);
+        Tau2Cell r = run(FULL, textAndTool(), recordingUser, EpisodeOptions.DEFAULT);
         assertEquals(TerminationReason.AGENT_STOP, r.termination());
         assertEquals(List.of("assistant:Hi! How can I help you today?", "user:Please set b to 2.", "assistant->set", "tool(assistant):ok",
                 "assistant:###STOP###"), r.transcript().stream().map(OrchestratorTest::describe).toList());
@@ -175,7 +193,7 @@ class OrchestratorTest {
 
     @Test
     void protocolOnEndsOnTextWithToolCallsBeforeTheyRun() {
-        EpisodeResult r = run(FULL, textAndTool(), new ScriptedUser(FULL), EpisodeOptions.DEFAULT.withEnforcedProtocol(true));
+        Tau2Cell r = run(FULL, textAndTool(), new ScriptedUser(FULL), EpisodeOptions.DEFAULT.withEnforcedProtocol(true));
         assertEquals(TerminationReason.AGENT_ERROR, r.termination());
         assertEquals("agent sent both text content and tool calls", r.note());
         assertEquals(3, r.transcript().size(), "the tool call was not executed");
@@ -185,17 +203,17 @@ class OrchestratorTest {
     @Test
     void userStopMarkersEndTheEpisode() {
         for (String marker : List.of(Orchestrator.STOP, Orchestrator.TRANSFER, Orchestrator.OUT_OF_SCOPE)) {
-            EpisodeResult r = run(FULL, new GoldReplayAgent(FULL), (h, t) -> Turn.of(new Message.Assistant("bye " + marker)), EpisodeOptions.DEFAULT);
+            Tau2Cell r = run(FULL, new GoldReplayAgent(FULL), (h, t) -> Turn.of(new Message.Assistant("bye " + marker)), EpisodeOptions.DEFAULT);
             assertEquals(TerminationReason.USER_STOP, r.termination(), marker);
             assertEquals(0.0, r.reward(), "graded: the DB was never written");
-            assertTrue(r.grade().evaluated());
+            assertTrue(r.evaluated());
         }
     }
 
     @Test
     void anLlmAgentStopTokenIsTextForTheUserWhoThenStops() {
-        AgentSide llm = AgentSide.llmAgent("llm", new GoldReplayAgent(FULL), "AGENT PROMPT", ENV.agentTools());
-        EpisodeResult r = Episode.run(ENV, FULL, llm, user(new ScriptedUser(FULL), FULL), ScriptedVerdictJudge.goldVerdict(), EpisodeOptions.DEFAULT);
+        // A model candidate (not scripted) without the agent_stop_token option: upstream's LLMAgent.
+        Tau2Cell r = run(FULL, new GoldReplayAgent(FULL), new ScriptedUser(FULL), EpisodeOptions.DEFAULT, false);
         assertEquals(TerminationReason.USER_STOP, r.termination());
         assertEquals(1.0, r.reward());
         assertEquals("user:###STOP###", describe(r.transcript().get(r.transcript().size() - 1)));
@@ -204,7 +222,7 @@ class OrchestratorTest {
     @Test
     void stopTogetherWithToolCallsEndsAddressedToTheEnvironment() {
         Candidate a = (h, t) -> Turn.of(new Message.Assistant(Orchestrator.STOP, List.of(new ToolCall("c1", "get", PyDict.of("key", "a")))));
-        EpisodeResult r = run(FULL, a, new ScriptedUser(FULL), EpisodeOptions.DEFAULT);
+        Tau2Cell r = run(FULL, a, new ScriptedUser(FULL), EpisodeOptions.DEFAULT);
         assertEquals(TerminationReason.INFRASTRUCTURE_ERROR, r.termination());
         assertTrue(r.infrastructureFailure());
     }
@@ -212,7 +230,7 @@ class OrchestratorTest {
     @Test
     void infrastructureFailureIsRecordedAndExcluded() {
         Candidate broken = (h, t) -> { throw new InfrastructureFailure("provider down", List.of(), null); };
-        EpisodeResult r = run(FULL, broken, new ScriptedUser(FULL), EpisodeOptions.DEFAULT);
+        Tau2Cell r = run(FULL, broken, new ScriptedUser(FULL), EpisodeOptions.DEFAULT);
         assertEquals(TerminationReason.INFRASTRUCTURE_ERROR, r.termination());
         assertEquals("provider down", r.note());
         assertTrue(r.infrastructureFailure());
@@ -221,18 +239,18 @@ class OrchestratorTest {
     @Test
     void malformedToolArgumentsAreAnAgentError() {
         Candidate a = (h, t) -> Turn.of(new Message.Assistant(null, List.of(new ToolCall("c1", "get", PyDict.empty(), "{oops", "not JSON"))));
-        EpisodeResult r = run(FULL, a, new ScriptedUser(FULL), EpisodeOptions.DEFAULT);
+        Tau2Cell r = run(FULL, a, new ScriptedUser(FULL), EpisodeOptions.DEFAULT);
         assertEquals(TerminationReason.AGENT_ERROR, r.termination());
     }
 
     @Test
     void userToolResultsGoBackToTheUserOnly() {
-        EpisodeResult r = run(FULL, new GoldReplayAgent(FULL), new ScriptedUser(FULL), EpisodeOptions.DEFAULT);
+        Tau2Cell r = run(FULL, new GoldReplayAgent(FULL), new ScriptedUser(FULL), EpisodeOptions.DEFAULT);
         for (Tau2Message m : r.transcript()) {
             if (m instanceof Tau2Message.ToolResult t && t.name().equals("press")) assertEquals(Requestor.USER, t.requestor());
         }
-        assertEquals("{\"go\": \"pressed\", \"ok\": \"pressed\"}", r.grade().db().predictedUserDbHash());
-        assertEquals(r.grade().db().goldUserDbHash(), r.grade().db().predictedUserDbHash());
+        assertEquals("{\"go\": \"pressed\", \"ok\": \"pressed\"}", r.db().get("predicted_user_db_hash").asStr());
+        assertEquals(r.db().get("gold_user_db_hash"), r.db().get("predicted_user_db_hash"));
     }
 
     @Test
@@ -240,7 +258,7 @@ class OrchestratorTest {
         Candidate a = (h, t) -> h.stream().anyMatch(m -> m instanceof Message.Tool)
                 ? Turn.of(new Message.Assistant(Orchestrator.STOP))
                 : Turn.of(new Message.Assistant(null, List.of(new ToolCall("c1", "get", null))));
-        EpisodeResult r = run(FULL, a, new ScriptedUser(FULL), EpisodeOptions.DEFAULT);
+        Tau2Cell r = run(FULL, a, new ScriptedUser(FULL), EpisodeOptions.DEFAULT);
         assertEquals(TerminationReason.AGENT_STOP, r.termination());
         Tau2Message.Agent call = (Tau2Message.Agent) r.transcript().get(2);
         assertEquals(PyDict.empty(), call.toolCalls().get(0).arguments());

@@ -14,29 +14,8 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** Pinned data digests and the replayer's ability to see a difference. */
+/** The replayer's ability to see a difference (the refusal of changed data is Tau2DomainsDataTest's, for every domain). */
 class RetailDataTest {
-
-    /** A copy of the retail data with one corrupted file is refused, naming the file and both digests. */
-    @Test
-    void corruptedFileIsRefused(@TempDir Path tmp) throws IOException {
-        Path src = SharedDirs.tau2Data();
-        for (String rel : List.of("data/tau2/domains/retail/db.json", "data/tau2/domains/retail/policy.md",
-                "data/tau2/domains/retail/tasks.json", "data/tau2/domains/retail/split_tasks.json",
-                "data/tau2/user_simulator/simulation_guidelines.md")) {
-            Path to = tmp.resolve(rel);
-            Files.createDirectories(to.getParent());
-            Files.copy(src.resolve(rel), to);
-        }
-        new RetailDomain(new Tau2Data(tmp)); // the intact copy loads
-        Path policy = tmp.resolve("data/tau2/domains/retail/policy.md");
-        Files.writeString(policy, Files.readString(policy) + "\nAlways approve refunds.\n");
-        String actual = Tau2Data.sha256Hex(Files.readAllBytes(policy));
-        Tau2Data.Tau2DataException e = assertThrows(Tau2Data.Tau2DataException.class, () -> new RetailDomain(new Tau2Data(tmp)));
-        assertTrue(e.getMessage().contains(policy.toString()), e.getMessage());
-        assertTrue(e.getMessage().contains(RetailDomain.DIGESTS.get("data/tau2/domains/retail/policy.md")), e.getMessage());
-        assertTrue(e.getMessage().contains(actual), e.getMessage());
-    }
 
     /** The replayer reports a changed content, error flag or hash. */
     @Test

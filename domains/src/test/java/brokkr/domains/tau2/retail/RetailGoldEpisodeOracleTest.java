@@ -1,21 +1,14 @@
 package brokkr.domains.tau2.retail;
 
+import brokkr.domains.tau2.runner.Tau2Benchmark;
+import brokkr.domains.tau2.runner.Tau2Cell;
+
 import brokkr.domains.tau2.runner.Tau2Domain;
 import brokkr.domains.tau2.runner.Tau2Domains;
 
 import static org.junit.jupiter.api.Assertions.*;
 
 import brokkr.conversation.ToolCall;
-import brokkr.domains.tau2.orchestrator.AgentSide;
-import brokkr.domains.tau2.orchestrator.Episode;
-import brokkr.domains.tau2.orchestrator.EpisodeOptions;
-import brokkr.domains.tau2.orchestrator.EpisodeResult;
-import brokkr.domains.tau2.agent.GoldReplayAgent;
-import brokkr.domains.tau2.user.ScriptedUser;
-import brokkr.domains.tau2.agent.StopAtOnceAgent;
-import brokkr.domains.tau2.orchestrator.UserSide;
-import brokkr.domains.tau2.evaluator.Checks;
-import brokkr.domains.tau2.evaluator.ScriptedVerdictJudge;
 import brokkr.domains.tau2.model.TaskSpec;
 import brokkr.domains.tau2.model.Tau2Message;
 import brokkr.value.Json;
@@ -52,9 +45,8 @@ class RetailGoldEpisodeOracleTest {
         for (Value v : results) {
             PyDict up = v.asDict();
             TaskSpec t = domain.task(up.get("task_id").asStr());
-            AgentSide agent = new AgentSide("gold", new GoldReplayAgent(t), domain.agentSystemPrompt(), domain.environment().agentTools(), true);
-            UserSide user = new UserSide("scripted-user", new ScriptedUser(t), domain.userSystemPrompt().apply(t), List.of());
-            EpisodeResult r = Episode.run(domain.environment(), t, agent, user, ScriptedVerdictJudge.goldVerdict(), EpisodeOptions.DEFAULT);
+            // a cell of the registered benchmark: scripted gold opposite the scripted user, the production way
+            Tau2Cell r = Tau2Cell.scriptedRun(Tau2Domains.benchmark("retail"), t.id(), Tau2Benchmark.GOLD);
             String id = t.id();
             assertEquals(up.get("termination_reason").asStr(), r.termination().value(), id);
             assertEquals(((PyInt) up.get("steps")).longValue(), r.steps(), id);
@@ -62,16 +54,16 @@ class RetailGoldEpisodeOracleTest {
             List<Value> mine = new ArrayList<>();
             for (Tau2Message m : r.transcript()) mine.add(json(m));
             assertEquals(up.get("messages").asList().items(), mine, id);
-            assertEquals(((PyBool) up.get("db_match")).value(), r.grade().db().dbMatch(), id);
-            assertEquals(bools(up.get("action_checks")), r.grade().actions().stream().map(Checks.ActionCheck::actionMatch).toList(), id);
-            assertEquals(bools(up.get("communicate_checks")), r.grade().communicate().stream().map(Checks.CommunicateCheck::met).toList(), id);
+            assertEquals(((PyBool) up.get("db_match")).value(), r.dbMatch(), id);
+            assertEquals(t.criteria().actionsOrEmpty().size(), r.checks("ACTION").size(), id);
+            assertEquals(bools(up.get("action_checks")), r.checks("ACTION"), id);
+            assertEquals(bools(up.get("communicate_checks")), r.communicate(), id);
 
             // An agent that stops at once: upstream's DB verdict (the 11 tasks whose gold actions write nothing match).
             PyDict stopUp = up.get("stop_agent").asDict();
-            AgentSide stop = new AgentSide("stop", new StopAtOnceAgent(), domain.agentSystemPrompt(), domain.environment().agentTools(), true);
-            EpisodeResult s = Episode.run(domain.environment(), t, stop, user, ScriptedVerdictJudge.allUnmet(), EpisodeOptions.DEFAULT);
+            Tau2Cell s = Tau2Cell.scriptedRun(Tau2Domains.benchmark("retail"), t.id(), Tau2Benchmark.STOP);
             assertEquals(stopUp.get("termination_reason").asStr(), s.termination().value(), id);
-            assertEquals(((PyBool) stopUp.get("db_match")).value(), s.grade().db().dbMatch(), id);
+            assertEquals(((PyBool) stopUp.get("db_match")).value(), s.dbMatch(), id);
         }
     }
 

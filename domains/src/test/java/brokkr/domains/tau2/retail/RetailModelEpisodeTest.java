@@ -1,5 +1,17 @@
 package brokkr.domains.tau2.retail;
 
+import brokkr.conversation.ModelCall;
+import brokkr.domains.tau2.agent.GoldReplayAgent;
+import brokkr.domains.tau2.user.ScriptedUser;
+import brokkr.domains.tau2.runner.Tau2Benchmark;
+import brokkr.domains.tau2.runner.Tau2Cell;
+import brokkr.eval.AgentDef;
+import brokkr.eval.Attempt;
+import brokkr.eval.Evaluation;
+import brokkr.eval.Evidence;
+import brokkr.eval.ModelRef;
+import java.util.Map;
+
 import brokkr.domains.tau2.runner.Tau2Domain;
 import brokkr.domains.tau2.runner.Tau2Domains;
 
@@ -12,15 +24,8 @@ import brokkr.provider.ProviderOptions;
 import brokkr.provider.Providers;
 import brokkr.provider.testing.ScriptedModelServer;
 import brokkr.python.PyJson;
-import brokkr.domains.tau2.orchestrator.AgentSide;
-import brokkr.domains.tau2.orchestrator.Episode;
-import brokkr.domains.tau2.orchestrator.EpisodeOptions;
-import brokkr.domains.tau2.orchestrator.EpisodeResult;
-import brokkr.domains.tau2.agent.GoldReplayAgent;
 import brokkr.domains.tau2.orchestrator.Orchestrator;
-import brokkr.domains.tau2.user.ScriptedUser;
 import brokkr.domains.tau2.model.TerminationReason;
-import brokkr.domains.tau2.orchestrator.UserSide;
 import brokkr.domains.tau2.evaluator.ModelNlJudge;
 import brokkr.domains.tau2.model.TaskSpec;
 import brokkr.value.Json;
@@ -42,6 +47,10 @@ class RetailModelEpisodeTest {
         return Providers.fromEnvironment(s.openAiEnv(), "openai", model, ProviderOptions.defaults(model).withTemperature(0.0).withMaxAttempts(1));
     }
 
+    static List<ModelCall> calls(Attempt a, String role) {
+        return a.evidence().modelCalls().stream().filter(c -> c.role().equals(role)).map(Evidence.RecordedCall::call).toList();
+    }
+
     @Test
     void goldThroughModelProvidersScoresOneAndRecordsTheExactRequests() {
         Tau2Domain domain = Tau2Domains.load("retail");
@@ -56,32 +65,36 @@ class RetailModelEpisodeTest {
                  for (String a : assertions) results.add(PyDict.of("expectedOutcome", a, "reasoning", "stated", "metExpectation", true));
                  return Turn.of(new Message.Assistant(PyJson.dumps(PyDict.of("results", PyList.of(results)))));
              })) {
-            AgentSide agent = AgentSide.llmAgent("openai:agent-model", provider(agentServer, "agent-model"), domain.agentSystemPrompt(),
-                    domain.environment().agentTools());
-            UserSide user = new UserSide("openai:user-model", provider(userServer, "user-model"), domain.userSystemPrompt().apply(task), List.of());
-            ModelNlJudge judge = new ModelNlJudge("openai:judge-model", provider(judgeServer, "judge-model"));
-            EpisodeResult r = Episode.run(domain.environment(), task, agent, user, judge, EpisodeOptions.DEFAULT);
+            // A cell of the registered benchmark the production way; the runner's models are the three providers.
+            Map<String, ModelProvider> byModel = Map.of("agent-model", provider(agentServer, "agent-model"),
+                    "user-model", provider(userServer, "user-model"), "judge-model", provider(judgeServer, "judge-model"));
+            Tau2Benchmark retail = Tau2Domains.benchmark("retail");
+            Evaluation.Cell cell = new Evaluation.Cell(retail, retail.environment(task.id(), Map.of("user", new ModelRef("openai", "user-model"),
+                    "judge", new ModelRef("openai", "judge-model"))), AgentDef.of(new ModelRef("openai", "agent-model"), "tools", null), null, 0);
+            Attempt attempt = Evaluation.evaluate(cell, ref -> byModel.get(ref.model()), new Evaluation.Recorder());
+            Tau2Cell r = new Tau2Cell(attempt);
+            List<ModelCall> agentCalls = calls(attempt, "agent"), userCalls = calls(attempt, "user"), judgeCalls = calls(attempt, "judge");
 
             // Upstream's LLMAgent never stops by itself: its closing ###STOP### reached the user, who stopped.
             assertEquals(TerminationReason.USER_STOP, r.termination());
-            assertEquals(1.0, r.reward(), () -> r.grade().checks().toString());
-            assertEquals("openai:judge-model", r.grade().judge());
-            assertEquals(agentServer.requestCount(), r.agentCalls().size());
-            assertEquals(userServer.requestCount(), r.userCalls().size());
-            assertEquals(1, r.judgeCalls().size());
+            assertEquals(1.0, r.reward(), () -> r.checks().toString());
+            assertEquals("openai/judge-model", r.judge(), "the judge model as a ModelRef names it");
+            assertEquals(agentServer.requestCount(), agentCalls.size());
+            assertEquals(userServer.requestCount(), userCalls.size());
+            assertEquals(1, judgeCalls.size());
 
             // Agent: upstream's system prompt, the greeting as its own first message, the 16 tools, temperature 0.
-            PyDict first = Json.parse(r.agentCalls().get(0).requestBody()).asDict();
+            PyDict first = Json.parse(agentCalls.get(0).requestBody()).asDict();
             PyList msgs = first.get("messages").asList();
             assertEquals(domain.agentSystemPrompt(), msgs.get(0).asDict().get("content").asStr());
             assertEquals("assistant", msgs.get(1).asDict().get("role").asStr());
             assertEquals(Orchestrator.GREETING, msgs.get(1).asDict().get("content").asStr());
             assertEquals("user", msgs.get(2).asDict().get("role").asStr());
             assertEquals(16, first.get("tools").asList().size());
-            assertEquals(agentServer.requests().get(0).body(), r.agentCalls().get(0).requestBody());
+            assertEquals(agentServer.requests().get(0).body(), agentCalls.get(0).requestBody());
 
             // User simulator: roles flipped, no tools.
-            PyDict u = Json.parse(r.userCalls().get(0).requestBody()).asDict();
+            PyDict u = Json.parse(userCalls.get(0).requestBody()).asDict();
             PyList um = u.get("messages").asList();
             assertEquals(domain.userSystemPrompt().apply(task), um.get(0).asDict().get("content").asStr());
             assertEquals("user", um.get(1).asDict().get("role").asStr());
@@ -89,7 +102,7 @@ class RetailModelEpisodeTest {
             assertNull(u.get("tools"));
 
             // Judge: upstream's two prompts, no tools.
-            PyList jm = Json.parse(r.judgeCalls().get(0).requestBody()).asDict().get("messages").asList();
+            PyList jm = Json.parse(judgeCalls.get(0).requestBody()).asDict().get("messages").asList();
             assertEquals(ModelNlJudge.SYSTEM_PROMPT, jm.get(0).asDict().get("content").asStr());
             assertEquals(ModelNlJudge.userPrompt(r.transcript(), assertions), jm.get(1).asDict().get("content").asStr());
         }

@@ -162,7 +162,7 @@ class Tau2BranchingTest {
                 Checkpoint live = Branches.checkpoint(cell(b, task, GOLD), at, NO_MODELS);
                 DecisionPoint dp = Probes.decisionPoint(b, b.environment(task, Map.of()), record.evidence().transcript(), at);
                 Tau2Branching.Tau2DecisionPoint rebuilt = (Tau2Branching.Tau2DecisionPoint) dp;
-                assertEquals(hash(live.world()), hash(Tau2Benchmark.encode(rebuilt.held().world())), domain + " at " + at);
+                assertEquals(hash(live.world()), hash(Tau2Fork.encode(rebuilt.held().world())), domain + " at " + at);
                 assertEquals(live.transcript(), Tau2Transcript.toValue(rebuilt.held().trajectory()));
                 // the gold candidate's answer is the record's next action
                 NextAction answer = dp.answer(scripted(b, task, GOLD));
