@@ -1,6 +1,10 @@
 package brokkr.domains.tau2.runner;
 
 import brokkr.conversation.Candidate;
+import brokkr.run.Runner;
+import brokkr.run.Policy;
+import brokkr.run.Plan;
+import brokkr.experiment.Planner;
 import brokkr.domains.tau2.model.TerminationReason;
 import brokkr.domains.tau2.model.Tau2Message;
 import brokkr.domains.tau2.model.Tau2Transcript;
@@ -52,7 +56,8 @@ public record Tau2Cell(Attempt attempt) {
             if (c == null) throw new IllegalArgumentException("no test model " + ref);
             return c;
         };
-        return new Tau2Cell(Evaluation.evaluate(cell, resolve, new Evaluation.Recorder()));
+        // The production path: the one planner's checks and the one runner, as every face runs a cell.
+        return new Tau2Cell(Runner.attempts(Planner.of(List.of(new Plan.Unit(cell, agent.model())), resolve), Policy.of(1)).getFirst());
     }
 
     /** The scripted candidate {@code agent} opposite the scripted user, judged by the default (known-verdict) judge. */
