@@ -1,10 +1,12 @@
 package brokkr.domains.bfcl.multiturn;
 
+import brokkr.domains.bfcl.BfclData;
 import brokkr.python.PyException;
 import brokkr.python.PyObjects;
 import brokkr.python.PyTuple;
-import org.pcollections.OrderedPMap;
-import org.pcollections.TreePVector;
+import brokkr.python.source.PyEval;
+import brokkr.python.source.PyExpr;
+import brokkr.python.source.PyParser;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -12,6 +14,8 @@ import java.util.Map;
 import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.pcollections.OrderedPMap;
+import org.pcollections.TreePVector;
 
 /**
  * {@code multi_turn_utils.execute_multi_turn_func_call}: creates the involved instances that the world
@@ -94,8 +98,8 @@ public final class Executor {
                     head = parts[1];
                 }
                 if (FORBIDDEN.contains(head)) throw new PyException("Exception", "Function call " + head + " is not allowed.");
-                PyExpr expr = PyParser.parse(call);
-                Object result = PyEval.deep(new PyEval(this::global).eval(expr));
+                PyExpr expr = PyParser.parse(call, BfclData.PYTHON);
+                Object result = PyEval.deep(new PyEval(this::global, BfclData.PYTHON).eval(expr));
                 return render(world.globals().resolve(result));
             } catch (PyException e) {
                 return "Error during execution: " + e.str();
@@ -121,14 +125,14 @@ public final class Executor {
             try {
                 return PyObjects.jsonDumps(result);
             } catch (PyException e) {
-                return PyObjects.str(result);
+                return PyObjects.str(result, BfclData.PYTHON);
             }
         }
-        return PyObjects.str(result);
+        return PyObjects.str(result, BfclData.PYTHON);
     }
 
     /** A backend instance as a Python object in the eval namespace. */
-    record InstanceRef(Session session, String variable) implements PyObjects.Custom, PyEval.Attributes {
+    record InstanceRef(Session session, String variable) implements PyObjects.Custom, PyObjects.Attributes {
         Backend backend() { return session.world.instance(variable); }
 
         /** The class name is the variable's last part before {@code _instance} (class names hold no '_'). */
@@ -154,7 +158,7 @@ public final class Executor {
     }
 
     /** {@code instance.method}: calling it binds the arguments and runs the body against the current world. */
-    record BoundMethod(InstanceRef self, BackendClass cls, Method method) implements PyBuiltins.Callable {
+    record BoundMethod(InstanceRef self, BackendClass cls, Method method) implements PyObjects.Callable {
         @Override public String pyTypeName() { return "method"; }
         @Override public String pyRepr() { return "<bound method " + qualnameBare() + " of " + self.pyRepr() + ">"; }
         String qualnameBare() { return cls.name() + "." + method.name(); }
