@@ -12,6 +12,9 @@ package brokkr.python;
  *       ({@link PyRepr#reprStr(String, StringBuilder, CPython)}, {@link PyObjects#repr(Object, CPython)})
  *       and whether the tokenizer reports "invalid character" or "invalid non-printable character"
  *       ({@code brokkr.python.source.PyParser}); {@link #isPrintable}.</li>
+ *   <li>slice objects are hashable since 3.12 (gh-101264): {@code d[1:2]} on a dict is 3.11's
+ *       {@code TypeError: unhashable type: 'slice'} and 3.13's {@code KeyError: slice(1, 2, None)}
+ *       ({@code brokkr.python.source.PyEval}); {@link #slicesHashable}.</li>
  * </ul>
  *
  * <p>Known differences that are <em>not</em> profile values, because each rule is only reached under
@@ -41,6 +44,9 @@ public enum CPython {
         if (!inRanges(UnicodePrintable.START, UnicodePrintable.END, cp)) return false;
         return this != V3_11 || !inRanges(UnicodePrintable.SINCE_15_START, UnicodePrintable.SINCE_15_END, cp);
     }
+
+    /** Whether {@code hash(slice(...))} succeeds (3.12+, gh-101264), so a slice can be looked up as a dict key. */
+    public boolean slicesHashable() { return this != V3_11; }
 
     /** Whether {@code start[i] <= cp < end[i]} for some i (sorted, disjoint ranges). */
     private static boolean inRanges(int[] start, int[] end, int cp) {

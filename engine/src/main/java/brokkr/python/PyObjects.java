@@ -149,18 +149,30 @@ public final class PyObjects {
     public static boolean isNone(Object o) { return o == PyNone.NONE; }
 
     /**
-     * The key of {@code m} that equals {@code key} as a Python dict key, or Java null: Java equality, and
-     * for a number also a numerically equal key of another numeric type ({@code d[1.0]} and {@code d[True]}
-     * find the key {@code 1}, as {@code hash(1) == hash(1.0) == hash(True)}).
+     * The key of {@code m} that Python's dict lookup finds for {@code key} (hash-equal and {@code ==}), or
+     * Java null: Java equality for str and the like; numbers unify across bool/int/float ({@code d[1.0]} and
+     * {@code d[True]} find the key {@code 1}, as {@code hash(1) == hash(1.0) == hash(True)}), and so do
+     * tuples of them; a NaN finds nothing (NaN != NaN, and this model has no object identity).
      */
     public static Object findKey(Map<?, ?> m, Object key) {
         requireHashable(key);
-        if (m.containsKey(key)) return key;
-        if (isNumber(key) && !(key instanceof Double d && d.isNaN())) {
-            for (Object k : m.keySet()) if (isNumber(k) && eq(k, key)) return k;
+        if (m.containsKey(key) && !(key instanceof Double d && d.isNaN())) {
+            if (!(key instanceof Boolean) && !(key instanceof Double)) return key;
         }
-        return null;
+        if (isNumber(key) || key instanceof PyTuple) {
+            for (Object k : m.keySet()) if (eq(k, key) && sameKind(k, key)) return k;
+            return null;
+        }
+        return m.containsKey(key) ? key : null;
     }
+
+    /** Keys that are == also hash-equal when both are numbers (or both tuples); other mixes never meet. */
+    private static boolean sameKind(Object a, Object b) {
+        return (isNumber(a) && isNumber(b)) || (a instanceof PyTuple && b instanceof PyTuple);
+    }
+
+    /** {@code key in d}. */
+    public static boolean containsKey(Map<?, ?> m, Object key) { return findKey(m, key) != null; }
 
     /** {@code d[key] = value} on a persistent dict: an existing equal key keeps its object and position. */
     public static OrderedPMap<Object, Object> setItem(Map<?, ?> d, Object key, Object value) {

@@ -246,51 +246,43 @@ public final class PyEval {
         }
     }
 
+    /** {@code obj[index]}: a slice of a sequence here, anything else {@link PyObjectOps#getItem}'s. */
     private Object subscript(Object obj, Object index) {
-        switch (obj) {
-            case Map<?, ?> m -> {
-                PyObjects.requireHashable(index);
-                Object v = m.get(index);
-                if (v == null) throw new PyException("KeyError", PyObjects.repr(index, python));
-                return v;
+        if (obj instanceof PyBuiltins.Builtin b && b.isType()) {
+            throw PyException.typeError("type '" + b.name() + "' is not subscriptable");
+        }
+        if (index instanceof SliceObj s) {
+            if (obj instanceof Map<?, ?> && !python.slicesHashable()) throw PyException.typeError("unhashable type: 'slice'");
+            switch (obj) {
+                case List<?> l -> { return slice(l, s, false, false); }
+                case PyTuple t -> { return slice(t.items(), s, true, false); }
+                case String str -> { return slice(PyObjectOps.iterate(str), s, false, true); }
+                default -> { }
             }
-            case List<?> l -> { return sequenceItem("list", l, index, false); }
-            case PyTuple t -> { return sequenceItem("tuple", t.items(), index, false); }
-            case String s -> { return sequenceItem("string", PyObjectOps.iterate(s), index, true); }
-            default -> {
-                if (obj instanceof PyBuiltins.Builtin b && b.isType()) {
-                    throw PyException.typeError("type '" + b.name() + "' is not subscriptable");
-                }
-                throw PyException.typeError("'" + PyObjects.typeName(obj) + "' object is not subscriptable");
-            }
+        }
+        try {
+            return PyObjectOps.getItem(obj, index);
+        } catch (PyException e) {
+            // the KeyError quotes the key under this evaluator's release
+            if (e.pyType().equals("KeyError") && obj instanceof Map<?, ?>) throw new PyException("KeyError", PyObjects.repr(index, python));
+            throw e;
         }
     }
 
-    private static Object sequenceItem(String kind, List<?> items, Object index, boolean str) {
-        if (index instanceof SliceObj s) {
-            int n = items.size();
-            int step = s.step() == PyNone.NONE ? 1 : sliceIndex(s.step());
-            if (step == 0) throw PyException.valueError("slice step cannot be zero");
-            int start = s.start() == PyNone.NONE ? (step > 0 ? 0 : n - 1) : clamp(sliceIndex(s.start()), n, step);
-            int stop = s.stop() == PyNone.NONE ? (step > 0 ? n : -1) : clamp(sliceIndex(s.stop()), n, step);
-            List<Object> out = new ArrayList<>();
-            for (int i = start; step > 0 ? i < stop : i > stop; i += step) out.add(items.get(i));
-            if (str) {
-                StringBuilder sb = new StringBuilder();
-                out.forEach(o -> sb.append((String) o));
-                return sb.toString();
-            }
-            return kind.equals("tuple") ? new PyTuple(out) : TreePVector.from(out);
+    private static Object slice(List<?> items, SliceObj s, boolean tuple, boolean str) {
+        int n = items.size();
+        int step = s.step() == PyNone.NONE ? 1 : sliceIndex(s.step());
+        if (step == 0) throw PyException.valueError("slice step cannot be zero");
+        int start = s.start() == PyNone.NONE ? (step > 0 ? 0 : n - 1) : clamp(sliceIndex(s.start()), n, step);
+        int stop = s.stop() == PyNone.NONE ? (step > 0 ? n : -1) : clamp(sliceIndex(s.stop()), n, step);
+        List<Object> out = new ArrayList<>();
+        for (int i = start; step > 0 ? i < stop : i > stop; i += step) out.add(items.get(i));
+        if (str) {
+            StringBuilder sb = new StringBuilder();
+            out.forEach(o -> sb.append((String) o));
+            return sb.toString();
         }
-        if (!PyObjects.isInt(index)) {
-            throw PyException.typeError(kind + " indices must be integers" + (str ? "" : " or slices") + ", not " + PyObjects.typeName(index));
-        }
-        BigInteger i = PyObjects.asBigInteger(index);
-        if (i.signum() < 0) i = i.add(BigInteger.valueOf(items.size()));
-        if (i.signum() < 0 || i.compareTo(BigInteger.valueOf(items.size())) >= 0) {
-            throw new PyException("IndexError", kind + " index out of range");
-        }
-        return items.get(i.intValue());
+        return tuple ? new PyTuple(out) : TreePVector.from(out);
     }
 
     private static int sliceIndex(Object o) {

@@ -9,9 +9,10 @@ import brokkr.python.PyObjects;
 import org.junit.jupiter.api.Test;
 
 /**
- * Where CPython 3.11 and 3.13 differ in what evaluated source shows: the Unicode database (14.0.0 vs
- * 15.1.0). U+1FAE8 SHAKING FACE was assigned by Unicode 15.0: 3.11 treats it as unassigned, so not
- * printable ({@code repr} escapes it, the tokenizer calls it non-printable); 3.13 prints it.
+ * Where CPython 3.11 and 3.13 differ in what evaluated source shows. The Unicode database (14.0.0 vs
+ * 15.1.0): U+1FAE8 SHAKING FACE was assigned by Unicode 15.0, so 3.11 treats it as unassigned, not
+ * printable ({@code repr} escapes it, the tokenizer calls it non-printable); 3.13 prints it. Slices:
+ * hashable since 3.12, so a dict subscripted with one is a TypeError only in 3.11.
  */
 class ProfilesTest {
     private static final String SHAKING_FACE = new String(Character.toChars(0x1FAE8));
@@ -51,5 +52,16 @@ class ProfilesTest {
         PyException e = assertThrows(PyException.class, () -> PyParser.parse(src, python), src);
         assertEquals("SyntaxError", e.pyType(), src);
         return e.str();
+    }
+
+    @Test
+    void aSliceIsADictKeyOnlyWhereSlicesAreHashable() {
+        PyException e = assertThrows(PyException.class, () -> PyLiterals.eval("{'a': 1}[1:2]", CPython.V3_11));
+        assertEquals("TypeError: unhashable type: 'slice'", e.pyType() + ": " + e.str());
+        e = assertThrows(PyException.class, () -> PyLiterals.eval("{'a': 1}[1:2]", CPython.V3_13));
+        assertEquals("KeyError: slice(1, 2, None)", e.pyType() + ": " + e.str());
+        // a sequence slices alike under both
+        assertEquals("[2]", PyObjects.repr(PyLiterals.eval("[1, 2, 3][1:2]", CPython.V3_11)));
+        assertEquals("[2]", PyObjects.repr(PyLiterals.eval("[1, 2, 3][1:2]", CPython.V3_13)));
     }
 }
