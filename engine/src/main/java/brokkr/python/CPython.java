@@ -15,13 +15,16 @@ package brokkr.python;
  *   <li>slice objects are hashable since 3.12 (gh-101264): {@code d[1:2]} on a dict is 3.11's
  *       {@code TypeError: unhashable type: 'slice'} and 3.13's {@code KeyError: slice(1, 2, None)}
  *       ({@code brokkr.python.source.PyEval}); {@link #slicesHashable}.</li>
+ *   <li>an unexpected keyword argument: 3.13 appends {@code ". Did you mean 'x'?"} (gh-107944)
+ *       ({@link PyArgumentBinding}, for BFCL's backend methods and tau2's tools alike); {@link #suggestsKeywords}.</li>
  * </ul>
  *
- * <p>Known differences that are <em>not</em> profile values, because each rule is only reached under
- * one release: json.loads trailing commas (3.13's "Illegal trailing comma", gh-113149), the
+ * <p>Known differences that are <em>not</em> profile values, because the rule is reached under one
+ * release only, or only one release's behaviour is transcribed: json.loads trailing commas (3.13's "Illegal trailing comma", gh-113149), the
  * {@code json.dumps(allow_nan=False)} text and json.loads' recursion depth ({@link PyJsonLoads},
- * {@link PyJson}: tau2, 3.13); the keyword suggestion of an unexpected keyword argument
- * ({@code brokkr.tool.PyBinding}: tau2, 3.13); hashing and set order ({@link PyHash}, {@link PySetOrder}:
+ * {@link PyJson}: tau2, 3.13); list.sort's count_run (3.13 also takes equal items into a descending
+ * run: which pairs are compared, so which TypeError a mixed list raises; {@link PyBuiltins#listSort}
+ * follows 3.11 for both object models, 3.13's is not transcribed; a consistent order sorts alike); hashing and set order ({@link PyHash}, {@link PySetOrder}:
  * BFCL, 3.11; 3.12 made {@code hash(None)} a constant, which would order sets holding None); and the
  * syntax error texts of {@code brokkr.python.source.PyParser}, transcribed from 3.11's pegen (3.12
  * reworked f-strings and some invalid_* rules). Where one of them becomes reachable under the other
@@ -44,6 +47,9 @@ public enum CPython {
         if (!inRanges(UnicodePrintable.START, UnicodePrintable.END, cp)) return false;
         return this != V3_11 || !inRanges(UnicodePrintable.SINCE_15_START, UnicodePrintable.SINCE_15_END, cp);
     }
+
+    /** Whether an unexpected keyword argument's TypeError suggests a close parameter name (3.13+, gh-107944). */
+    public boolean suggestsKeywords() { return this != V3_11; }
 
     /** Whether {@code hash(slice(...))} succeeds (3.12+, gh-101264), so a slice can be looked up as a dict key. */
     public boolean slicesHashable() { return this != V3_11; }

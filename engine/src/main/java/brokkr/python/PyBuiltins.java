@@ -10,7 +10,6 @@ import brokkr.value.PyStr;
 import brokkr.value.Value;
 import java.math.BigDecimal;
 import java.math.BigInteger;
-import java.math.RoundingMode;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -256,11 +255,7 @@ public final class PyBuiltins {
      */
     public static double parseFloat(String s, CPython python) {
         String t = PyStrings.strip(s);
-        if (!FLOAT_LITERAL.matcher(t).matches()) {
-            StringBuilder msg = new StringBuilder("could not convert string to float: ");
-            PyRepr.reprStr(s, msg, python);
-            throw PyException.valueError(msg.toString());
-        }
+        if (!FLOAT_LITERAL.matcher(t).matches()) throw notALiteral("could not convert string to float: ", s, python);
         String lower = t.toLowerCase(java.util.Locale.ROOT).replace("_", "");
         String body = lower.startsWith("+") || lower.startsWith("-") ? lower.substring(1) : lower;
         boolean neg = lower.startsWith("-");
@@ -275,12 +270,15 @@ public final class PyBuiltins {
      */
     public static BigInteger parseInt(String s, CPython python) {
         String t = PyStrings.strip(s);
-        if (!INT_LITERAL.matcher(t).matches()) {
-            StringBuilder msg = new StringBuilder("invalid literal for int() with base 10: ");
-            PyRepr.reprStr(s, msg, python);
-            throw PyException.valueError(msg.toString());
-        }
+        if (!INT_LITERAL.matcher(t).matches()) throw notALiteral("invalid literal for int() with base 10: ", s, python);
         return new BigInteger(t.replace("_", ""));
+    }
+
+    /** The ValueError of a str that is no literal of the type: the text, then the str's repr under {@code python}. */
+    private static PyException notALiteral(String text, String s, CPython python) {
+        StringBuilder msg = new StringBuilder(text);
+        PyRepr.reprStr(s, msg, python);
+        return PyException.valueError(msg.toString());
     }
 
     private static final Pattern INT_LITERAL = Pattern.compile("[+-]?\\d(?:_?\\d)*");

@@ -1,6 +1,7 @@
 package brokkr.domains.bfcl.multiturn;
 
 import brokkr.domains.bfcl.BfclData;
+import brokkr.python.PyArgumentBinding;
 import brokkr.python.PyException;
 import brokkr.python.PyObjects;
 import brokkr.python.PyTuple;
@@ -165,7 +166,7 @@ public final class Executor {
         @Override public String qualname() { return qualnameBare() + "()"; }
 
         @Override public Object call(List<Object> args, Map<String, Object> kwargs) {
-            Object[] bound = bind(qualname(), method.params(), args, kwargs);
+            Object[] bound = bind(qualnameBare(), method.params(), args, kwargs);
             Session s = self.session();
             Outcome out;
             try {
@@ -220,45 +221,14 @@ public final class Executor {
     }
 
     /**
-     * CPython 3.11's argument binding (ceval.c initialize_locals) for a method with positional-or-keyword
-     * parameters after {@code self}: keyword errors first (in call order), then too many positional
-     * arguments, then the missing ones; counts include {@code self}.
+     * The arguments of a call of a backend method bound to its parameters after {@code self}, with their
+     * defaults: CPython's binding ({@link PyArgumentBinding}) under BFCL's release.
      */
     static Object[] bind(String qualname, List<Method.Param> params, List<Object> args, Map<String, Object> kwargs) {
-        int n = params.size();
-        Object[] out = new Object[n];
-        for (int i = 0; i < Math.min(n, args.size()); i++) out[i] = args.get(i);
-        for (Map.Entry<String, Object> e : kwargs.entrySet()) {
-            int idx = -1;
-            for (int i = 0; i < n; i++) if (params.get(i).name().equals(e.getKey())) { idx = i; break; }
-            if (idx < 0) throw PyException.typeError(qualname + " got an unexpected keyword argument '" + e.getKey() + "'");
-            if (out[idx] != null) throw PyException.typeError(qualname + " got multiple values for argument '" + e.getKey() + "'");
-            out[idx] = e.getValue();
-        }
-        if (args.size() > n) {
-            int required = 1;
-            for (Method.Param p : params) if (p.isRequired()) required++;
-            int max = n + 1;
-            String takes = required == max ? max + " positional argument" + (max == 1 ? "" : "s")
-                    : "from " + required + " to " + max + " positional arguments";
-            int given = args.size() + 1;
-            throw PyException.typeError(qualname + " takes " + takes + " but " + given + (given == 1 ? " was" : " were") + " given");
-        }
-        List<String> missing = new ArrayList<>();
-        for (int i = 0; i < n; i++) {
-            if (out[i] == null) {
-                if (params.get(i).isRequired()) missing.add("'" + params.get(i).name() + "'");
-                else out[i] = params.get(i).dflt();
-            }
-        }
-        if (!missing.isEmpty()) {
-            String names;
-            if (missing.size() == 1) names = missing.getFirst();
-            else if (missing.size() == 2) names = missing.get(0) + " and " + missing.get(1);
-            else names = String.join(", ", missing.subList(0, missing.size() - 1)) + ", and " + missing.getLast();
-            throw PyException.typeError(qualname + " missing " + missing.size() + " required positional argument"
-                    + (missing.size() == 1 ? "" : "s") + ": " + names);
-        }
+        List<Object> values = PyArgumentBinding.bind(qualname, List.of("self"), params.stream().map(Method.Param::name).toList(),
+                i -> params.get(i).isRequired(), args, kwargs, BfclData.PYTHON);
+        Object[] out = new Object[params.size()];
+        for (int i = 0; i < out.length; i++) out[i] = values.get(i) != null ? values.get(i) : params.get(i).dflt();
         return out;
     }
 }
