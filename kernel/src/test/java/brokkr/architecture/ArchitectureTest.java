@@ -81,7 +81,7 @@ class ArchitectureTest {
         classes().that().resideInAPackage("brokkr.python.source")
                 .should().onlyDependOnClassesThat().resideInAnyPackage("brokkr.python..", "brokkr.value", "java..", "org.pcollections..")
                 .check(classes);
-        classes().that().haveSimpleNameMatching("Py(Parser|Eval|Expr|Literals|Builtins|Repr|ObjectOps|Objects|Hash|SetOrder|ArgumentBinding)")
+        classes().that().haveNameMatching(".*\\.Py(Parser|Eval|Expr|Literals|Builtins|Repr|ObjectOps|Objects|Hash|SetOrder|ArgumentBinding)")
                 .should().resideInAPackage("brokkr.python..")
                 .check(classes);
     }
