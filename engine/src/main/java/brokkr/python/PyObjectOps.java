@@ -39,7 +39,10 @@ public final class PyObjectOps {
         return PyException.typeError("unsupported operand type(s) for " + op + ": '" + typeName(a) + "' and '" + typeName(b) + "'");
     }
 
-    public static Object add(Object a, Object b) {
+    public static Object add(Object a, Object b) { return add(a, b, "+"); }
+
+    /** {@code a + b}, or {@code a += b} ({@code op} is the operator an unsupported pair's TypeError names). */
+    public static Object add(Object a, Object b, String op) {
         if (isIntLike(a) && isIntLike(b)) return big(a).add(big(b));
         if (PyObjects.isNumber(a) && PyObjects.isNumber(b)) return toDouble(a) + toDouble(b);
         if (a instanceof String s) {
@@ -62,51 +65,62 @@ public final class PyObjectOps {
             }
             throw PyException.typeError("can only concatenate tuple (not \"" + typeName(b) + "\") to tuple");
         }
-        throw unsupported("+", a, b);
+        throw unsupported(op, a, b);
     }
 
-    public static Object sub(Object a, Object b) {
+    public static Object sub(Object a, Object b) { return sub(a, b, "-"); }
+
+    /** {@code a - b}, or {@code a -= b}. */
+    public static Object sub(Object a, Object b, String op) {
         if (isIntLike(a) && isIntLike(b)) return big(a).subtract(big(b));
         if (PyObjects.isNumber(a) && PyObjects.isNumber(b)) return toDouble(a) - toDouble(b);
-        throw unsupported("-", a, b);
+        throw unsupported(op, a, b);
     }
 
-    public static Object mul(Object a, Object b) {
+    public static Object mul(Object a, Object b) { return mul(a, b, "*"); }
+
+    /** {@code a * b}, or {@code a *= b}. */
+    public static Object mul(Object a, Object b, String op) {
         if (isIntLike(a) && isIntLike(b)) return big(a).multiply(big(b));
         if (PyObjects.isNumber(a) && PyObjects.isNumber(b)) return toDouble(a) * toDouble(b);
-        if (isSequence(a) && PyObjects.isNumber(b)) return repeat(a, b);
-        if (isSequence(b) && PyObjects.isNumber(a)) return repeat(b, a);
-        throw unsupported("*", a, b);
+        // Objects/abstract.c PyNumber_Multiply: no nb_multiply for the pair, so a sequence's sq_repeat (left first),
+        // whose count must be an int ("can't multiply sequence by non-int of type 'str'")
+        if (isSequence(a)) return repeat(a, b);
+        if (isSequence(b)) return repeat(b, a);
+        throw unsupported(op, a, b);
     }
 
     private static boolean isSequence(Object o) { return o instanceof String || o instanceof List<?> || o instanceof PyTuple; }
 
-    private static Object repeat(Object seq, Object n) {
-        if (n instanceof Double) throw PyException.typeError("can't multiply sequence by non-int of type 'float'");
-        long times = Math.max(0, big(n).min(BigInteger.valueOf(Integer.MAX_VALUE)).longValue());
-        return switch (seq) {
-            case String s -> s.repeat((int) times);
-            case List<?> l -> {
-                List<Object> out = new ArrayList<>();
-                for (long i = 0; i < times; i++) out.addAll(l);
-                yield TreePVector.from(out);
-            }
-            case PyTuple t -> {
-                List<Object> out = new ArrayList<>();
-                for (long i = 0; i < times; i++) out.addAll(t.items());
-                yield new PyTuple(out);
-            }
-            default -> throw new IllegalStateException();
-        };
+    /** The largest result built before CPython would raise MemoryError on this machine's budget. */
+    private static final long REPEAT_LIMIT = 1L << 28;
+
+    private static Object repeat(Object seq, Object count) {
+        if (!isIntLike(count)) throw PyException.typeError("can't multiply sequence by non-int of type '" + typeName(count) + "'");
+        BigInteger n = big(count);
+        if (n.bitLength() > 63) throw new PyException("OverflowError", "cannot fit 'int' into an index-sized integer");
+        long times = Math.max(0, n.longValue());
+        if (seq instanceof String s) {
+            if (times * s.length() > REPEAT_LIMIT) throw new PyException("MemoryError", "");
+            return s.repeat((int) times);
+        }
+        List<?> items = seq instanceof PyTuple t ? t.items() : (List<?>) seq;
+        if (times * items.size() > REPEAT_LIMIT) throw new PyException("MemoryError", "");
+        List<Object> out = new ArrayList<>();
+        for (long i = 0; i < times; i++) out.addAll(items);
+        return seq instanceof PyTuple ? new PyTuple(out) : TreePVector.from(out);
     }
 
+    /** {@code a / b}: true division; int / int correctly rounded as CPython's long_true_divide. */
     public static Object truediv(Object a, Object b) {
         if (PyObjects.isNumber(a) && PyObjects.isNumber(b)) {
             if (isIntLike(a) && isIntLike(b)) {
                 if (big(b).signum() == 0) throw new PyException("ZeroDivisionError", "division by zero");
                 BigInteger x = big(a), y = big(b);
                 if (x.bitLength() <= 53 && y.bitLength() <= 53) return x.doubleValue() / y.doubleValue();
-                return new BigDecimal(x).divide(new BigDecimal(y), java.math.MathContext.DECIMAL128).doubleValue();
+                double q = new BigDecimal(x).divide(new BigDecimal(y), java.math.MathContext.DECIMAL128).doubleValue();
+                if (Double.isInfinite(q)) throw new PyException("OverflowError", "integer division result too large for a float");
+                return q;
             }
             double y = toDouble(b);
             if (y == 0.0) throw new PyException("ZeroDivisionError", "float division by zero");

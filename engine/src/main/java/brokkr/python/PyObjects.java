@@ -48,6 +48,25 @@ public final class PyObjects {
         default String pyStr() { return pyRepr(); }
     }
 
+    /** An object {@code f(...)} can call: a builtin ({@link PyBuiltins#lookup}) or a host's bound method. */
+    public interface Callable extends Custom {
+        Object call(List<Object> args, Map<String, Object> kwargs);
+        /** The name in "X() got multiple values for keyword argument" / "X() argument after * must be". */
+        String qualname();
+    }
+
+    /** An object with attributes ({@code instance.method}, {@code instance.field}). */
+    public interface Attributes {
+        /** {@code getattr(self, name)}: the value, or an {@code AttributeError}. */
+        Object attribute(String name);
+    }
+
+    /** {@code Ellipsis} ({@code ...}). */
+    public static final Custom ELLIPSIS = new Custom() {
+        @Override public String pyTypeName() { return "ellipsis"; }
+        @Override public String pyRepr() { return "Ellipsis"; }
+    };
+
     // ---- construction ----
 
     public static BigInteger integer(long v) { return BigInteger.valueOf(v); }
@@ -130,18 +149,30 @@ public final class PyObjects {
     public static boolean isNone(Object o) { return o == PyNone.NONE; }
 
     /**
-     * The key of {@code m} that equals {@code key} as a Python dict key, or Java null: Java equality, and
-     * for a number also a numerically equal key of another numeric type ({@code d[1.0]} and {@code d[True]}
-     * find the key {@code 1}, as {@code hash(1) == hash(1.0) == hash(True)}).
+     * The key of {@code m} that Python's dict lookup finds for {@code key} (hash-equal and {@code ==}), or
+     * Java null: Java equality for str and the like; numbers unify across bool/int/float ({@code d[1.0]} and
+     * {@code d[True]} find the key {@code 1}, as {@code hash(1) == hash(1.0) == hash(True)}), and so do
+     * tuples of them; a NaN finds nothing (NaN != NaN, and this model has no object identity).
      */
     public static Object findKey(Map<?, ?> m, Object key) {
         requireHashable(key);
-        if (m.containsKey(key)) return key;
-        if (isNumber(key) && !(key instanceof Double d && d.isNaN())) {
-            for (Object k : m.keySet()) if (isNumber(k) && eq(k, key)) return k;
+        if (m.containsKey(key) && !(key instanceof Double d && d.isNaN())) {
+            if (!(key instanceof Boolean) && !(key instanceof Double)) return key;
         }
-        return null;
+        if (isNumber(key) || key instanceof PyTuple) {
+            for (Object k : m.keySet()) if (eq(k, key) && sameKind(k, key)) return k;
+            return null;
+        }
+        return m.containsKey(key) ? key : null;
     }
+
+    /** Keys that are == also hash-equal when both are numbers (or both tuples); other mixes never meet. */
+    private static boolean sameKind(Object a, Object b) {
+        return (isNumber(a) && isNumber(b)) || (a instanceof PyTuple && b instanceof PyTuple);
+    }
+
+    /** {@code key in d}. */
+    public static boolean containsKey(Map<?, ?> m, Object key) { return findKey(m, key) != null; }
 
     /** {@code d[key] = value} on a persistent dict: an existing equal key keeps its object and position. */
     public static OrderedPMap<Object, Object> setItem(Map<?, ?> d, Object key, Object value) {
@@ -231,34 +262,50 @@ public final class PyObjects {
 
     // ---- repr / str ----
 
-    public static String repr(Object o) {
+    /**
+     * The release the forms without a {@link CPython} render for: 3.11, the release of this model's other
+     * rules ({@link PyObjectOps}, {@link PyHash}, {@link PySetOrder}) and of its user, BFCL multi-turn.
+     * A {@link Custom}'s own {@code pyRepr} renders under it too.
+     */
+    public static final CPython PYTHON = CPython.V3_11;
+
+    /** {@code repr(x)} under {@link #PYTHON}. */
+    public static String repr(Object o) { return repr(o, PYTHON); }
+
+    /** {@code repr(x)} under {@code python} (which characters of a str are escaped). */
+    public static String repr(Object o, CPython python) {
         StringBuilder sb = new StringBuilder();
-        repr(o, sb);
+        repr(o, sb, python);
         return sb.toString();
     }
 
-    /** {@code str(x)}: a str is itself, a Custom its {@link Custom#pyStr}, anything else its repr. */
-    public static String str(Object o) {
+    /** {@code str(x)} under {@link #PYTHON}. */
+    public static String str(Object o) { return str(o, PYTHON); }
+
+    /** {@code str(x)}: a str is itself, a Custom its {@link Custom#pyStr}, anything else its repr under {@code python}. */
+    public static String str(Object o, CPython python) {
         if (o instanceof String s) return s;
         if (o instanceof Custom c) return c.pyStr();
-        return repr(o);
+        return repr(o, python);
     }
 
-    public static void repr(Object o, StringBuilder sb) {
+    public static void repr(Object o, StringBuilder sb) { repr(o, sb, PYTHON); }
+
+    public static void repr(Object o, StringBuilder sb, CPython python) {
         switch (o) {
             case PyNone n -> sb.append("None");
             case Boolean b -> sb.append(b ? "True" : "False");
             case BigInteger i -> sb.append(PyInts.toDecimal(i));
             case Double d -> PyFloats.appendRepr(d, sb);
-            case String s -> PyRepr.reprStr(s, sb);
+            case String s -> PyRepr.reprStr(s, sb, python);
             case List<?> l -> {
                 sb.append('[');
-                items(l, sb);
+                items(l, sb, python);
                 sb.append(']');
             }
             case PyTuple t -> {
                 sb.append('(');
-                items(t.items(), sb);
+                items(t.items(), sb, python);
                 if (t.size() == 1) sb.append(',');
                 sb.append(')');
             }
@@ -268,9 +315,9 @@ public final class PyObjects {
                 for (Map.Entry<?, ?> e : m.entrySet()) {
                     if (!first) sb.append(", ");
                     first = false;
-                    repr(e.getKey(), sb);
+                    repr(e.getKey(), sb, python);
                     sb.append(": ");
-                    repr(e.getValue(), sb);
+                    repr(e.getValue(), sb, python);
                 }
                 sb.append('}');
             }
@@ -281,7 +328,7 @@ public final class PyObjects {
                 }
                 if (s.frozen()) sb.append("frozenset(");
                 sb.append('{');
-                items(s.iterationOrder(), sb);
+                items(s.iterationOrder(), sb, python);
                 sb.append('}');
                 if (s.frozen()) sb.append(')');
             }
@@ -290,12 +337,12 @@ public final class PyObjects {
         }
     }
 
-    private static void items(Collection<?> items, StringBuilder sb) {
+    private static void items(Collection<?> items, StringBuilder sb, CPython python) {
         boolean first = true;
         for (Object item : items) {
             if (!first) sb.append(", ");
             first = false;
-            repr(item, sb);
+            repr(item, sb, python);
         }
     }
 

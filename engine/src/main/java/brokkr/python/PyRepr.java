@@ -10,7 +10,11 @@ import brokkr.value.PyStr;
 import brokkr.value.Value;
 import java.util.Map;
 
-/** Python's {@code repr()} and {@code str()} of built-in values. */
+/**
+ * Python's {@code repr()} and {@code str()} of built-in values. They differ between releases only in
+ * which characters a str's repr escapes ({@link CPython#isPrintable}); the forms without a
+ * {@link CPython} are CPython 3.13's (tau2's, this model's first user).
+ */
 public final class PyRepr {
     private PyRepr() {}
 
@@ -25,9 +29,12 @@ public final class PyRepr {
         return v instanceof PyStr s ? s.value() : repr(v);
     }
 
-    public static void repr(Value v, StringBuilder sb) {
+    public static void repr(Value v, StringBuilder sb) { repr(v, sb, CPython.V3_13); }
+
+    /** {@code repr(v)} under {@code python}. */
+    public static void repr(Value v, StringBuilder sb, CPython python) {
         switch (v) {
-            case PyStr s -> reprStr(s.value(), sb);
+            case PyStr s -> reprStr(s.value(), sb, python);
             case PyInt i -> sb.append(PyInts.toDecimal(i.value()));
             case PyFloat f -> PyFloats.appendRepr(f.value(), sb);
             case PyBool b -> sb.append(b.value() ? "True" : "False");
@@ -38,7 +45,7 @@ public final class PyRepr {
                 for (Value item : l) {
                     if (!first) sb.append(", ");
                     first = false;
-                    repr(item, sb);
+                    repr(item, sb, python);
                 }
                 sb.append(']');
             }
@@ -48,25 +55,35 @@ public final class PyRepr {
                 for (Map.Entry<String, Value> e : d.entries()) {
                     if (!first) sb.append(", ");
                     first = false;
-                    reprStr(e.getKey(), sb);
+                    reprStr(e.getKey(), sb, python);
                     sb.append(": ");
-                    repr(e.getValue(), sb);
+                    repr(e.getValue(), sb, python);
                 }
                 sb.append('}');
             }
         }
     }
 
+    /** {@code repr(s)} under CPython 3.13 (tau2's profile), as {@link #reprStr(String, StringBuilder)}. */
     public static String reprStr(String s) {
         StringBuilder sb = new StringBuilder(s.length() + 2);
         reprStr(s, sb);
         return sb.toString();
     }
 
+    /**
+     * {@code repr(s)} under CPython 3.13: the profile of this class's {@link Value} renderings (tau2's);
+     * code of another release passes its own ({@link #reprStr(String, StringBuilder, CPython)}).
+     */
+    public static void reprStr(String s, StringBuilder sb) { reprStr(s, sb, CPython.V3_13); }
+
     private static final char[] HEX = "0123456789abcdef".toCharArray();
 
-    /** {@code unicode_repr} (Objects/unicodeobject.c): single quotes unless the text has ' and no ". */
-    public static void reprStr(String s, StringBuilder sb) {
+    /**
+     * {@code unicode_repr} (Objects/unicodeobject.c): single quotes unless the text has ' and no ";
+     * non-printable characters escaped, printability per {@code python}'s Unicode database.
+     */
+    public static void reprStr(String s, StringBuilder sb, CPython python) {
         char quote = (s.indexOf('\'') >= 0 && s.indexOf('"') < 0) ? '"' : '\'';
         sb.append(quote);
         int n = s.length();
@@ -85,7 +102,7 @@ public final class PyRepr {
             else if (cp == '\n') sb.append("\\n");
             else if (cp == '\r') sb.append("\\r");
             else if (cp < 0x20 || cp == 0x7f) hexEscape(sb, 'x', cp, 2);
-            else if (isPrintable(cp)) sb.appendCodePoint(cp);
+            else if (python.isPrintable(cp)) sb.appendCodePoint(cp);
             else if (cp <= 0xff) hexEscape(sb, 'x', cp, 2);
             else if (cp <= 0xffff) hexEscape(sb, 'u', cp, 4);
             else hexEscape(sb, 'U', cp, 8);
@@ -96,23 +113,5 @@ public final class PyRepr {
     private static void hexEscape(StringBuilder sb, char kind, int cp, int digits) {
         sb.append('\\').append(kind);
         for (int shift = (digits - 1) * 4; shift >= 0; shift -= 4) sb.append(HEX[(cp >> shift) & 15]);
-    }
-
-    /**
-     * CPython's {@code Py_UNICODE_ISPRINTABLE}: false for the categories Cc, Cf, Cs, Co, Cn, Zl, Zp and Zs
-     * (except U+0020), per the Unicode 15.1 database of CPython 3.13 ({@link UnicodePrintable}; the
-     * JDK's {@link Character#getType} follows the JDK's newer Unicode version, and 3.11's 14.0
-     * differs only in code points assigned by 15.0 and 15.1).
-     */
-    public static boolean isPrintable(int cp) {
-        if (cp < 0x7f) return cp >= 0x20;
-        int[] start = UnicodePrintable.START;
-        int lo = 0, hi = start.length - 1;
-        // Last range whose start is <= cp.
-        while (lo < hi) {
-            int mid = (lo + hi + 1) >>> 1;
-            if (start[mid] <= cp) lo = mid; else hi = mid - 1;
-        }
-        return start[lo] <= cp && cp < UnicodePrintable.END[lo];
     }
 }

@@ -96,6 +96,25 @@ class ArchitectureTest {
     }
 
     /**
+     * The Python runtime is one package tree in the engine: its value semantics ({@code brokkr.python})
+     * need nothing of Brokkr but the value model, and know nothing of source text; the parser and
+     * evaluator ({@code brokkr.python.source}) build on them. A concept of the runtime has one class,
+     * there: no domain grows its own parser, evaluator or builtins beside it.
+     */
+    @Test
+    void thePythonRuntimeIsOneLayeredPackageTree() {
+        classes().that().resideInAPackage("brokkr.python")
+                .should().onlyDependOnClassesThat().resideInAnyPackage("brokkr.python", "brokkr.value", "java..", "org.pcollections..")
+                .check(classes);
+        classes().that().resideInAPackage("brokkr.python.source")
+                .should().onlyDependOnClassesThat().resideInAnyPackage("brokkr.python..", "brokkr.value", "java..", "org.pcollections..")
+                .check(classes);
+        classes().that().haveNameMatching(".*\\.Py(Parser|Eval|Expr|Literals|Builtins|Repr|ObjectOps|Objects|Hash|SetOrder|ArgumentBinding)")
+                .should().resideInAPackage("brokkr.python..")
+                .check(classes);
+    }
+
+    /**
      * The sandbox JVM's class path is a jar of four classes (brokkr.sandbox.SandboxImage): they may use
      * the JDK and each other, nothing else of Brokkr, or a sandbox would fail on a class it cannot load.
      */
@@ -167,8 +186,9 @@ class ArchitectureTest {
 
     /** The engine module's packages (it has no common prefix of its own: its packages are brokkr's top level). */
     static final class EnginePackages {
-        static final String[] ALL = {"brokkr.value", "brokkr.python", "brokkr.tool", "brokkr.world", "brokkr.conversation",
-                "brokkr.provider..", "brokkr.agent", "brokkr.data", "brokkr.eval", "brokkr.command", "brokkr.family", "brokkr.experiment", "brokkr.stats", "brokkr.sandbox",
+        static final String[] ALL = {"brokkr.value", "brokkr.python..", "brokkr.tool", "brokkr.world", "brokkr.conversation",
+                "brokkr.provider..", "brokkr.agent", "brokkr.data", "brokkr.eval", "brokkr.run", "brokkr.command", "brokkr.family", "brokkr.experiment",
+                "brokkr.stats", "brokkr.sandbox",
                 "brokkr.repl"};
     }
 }

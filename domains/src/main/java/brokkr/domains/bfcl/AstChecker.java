@@ -436,7 +436,11 @@ public final class AstChecker {
         return s.codePoints().mapToObj(cp -> PyObj.str(Character.toString(cp))).toList();
     }
 
-    private static String reprStr(String s) { return brokkr.python.PyRepr.reprStr(s); }
+    private static String reprStr(String s) {
+        StringBuilder sb = new StringBuilder(s.length() + 2);
+        brokkr.python.PyRepr.reprStr(s, sb, BfclData.PYTHON);
+        return sb.toString();
+    }
 
     private static Dict asDictObj(PyObj o) {
         if (o instanceof Dict d) return d;

@@ -2,6 +2,7 @@ package brokkr.domains.bfcl;
 
 import brokkr.data.DataDirs;
 import brokkr.data.UpstreamData;
+import brokkr.python.CPython;
 import brokkr.value.Json;
 import brokkr.value.PyDict;
 import brokkr.value.PyList;
@@ -33,6 +34,12 @@ import java.util.Map;
  */
 public final class BfclData {
     static final String REL = "shared/upstream/gorilla/berkeley-function-call-leaderboard/bfcl_eval/data";
+
+    /**
+     * The CPython release upstream's evaluation runs on (its corpora were recorded with 3.11.7): the profile
+     * of every Python rule BFCL code applies ({@link CPython}).
+     */
+    public static final CPython PYTHON = CPython.V3_11;
 
     /** The gorilla commit the categories were transcribed against (upstream MANIFEST). */
     public static final String UPSTREAM_COMMIT = "6ea57973c7a6097fd7c5915698c54c17c5b1b6c8";

@@ -16,7 +16,8 @@ import java.util.Map;
  * decoded model answer can hold (a Python call {@code f(x=(1, 2))} decodes to a tuple) and which
  * the checker treats differently from a list ({@code type(v) == list} is false, {@code (1,) != [1]}).
  * The engine's {@link Value} has no tuple, so the checker works on this small sum type; atoms keep
- * their {@link Value} and get {@link PyOps#eq} and {@link PyRepr#repr} from {@code brokkr.python}.
+ * their {@link Value} and get {@link PyOps#eq} and {@link PyRepr#repr} from {@code brokkr.python}
+ * (under BFCL's release, {@link BfclData#PYTHON}).
  *
  * <p>On the wire (verdict corpora) a tuple is {@code {"$tuple": [...]}}. Containers take ownership of
  * the list or map they are built with (not copied, for the checker's speed); nothing mutates them.
@@ -222,7 +223,7 @@ public sealed interface PyObj permits PyObj.Atom, PyObj.Seq, PyObj.Dict {
 
     static void repr(PyObj o, StringBuilder sb) {
         switch (o) {
-            case Atom a -> PyRepr.repr(a.value(), sb);
+            case Atom a -> PyRepr.repr(a.value(), sb, BfclData.PYTHON);
             case Seq s -> {
                 sb.append(s.tuple() ? '(' : '[');
                 for (int i = 0; i < s.size(); i++) {
@@ -236,7 +237,7 @@ public sealed interface PyObj permits PyObj.Atom, PyObj.Seq, PyObj.Dict {
                 sb.append('{');
                 for (int i = 0; i < d.size(); i++) {
                     if (i > 0) sb.append(", ");
-                    PyRepr.reprStr(d.keyAt(i), sb);
+                    PyRepr.reprStr(d.keyAt(i), sb, BfclData.PYTHON);
                     sb.append(": ");
                     repr(d.valueAt(i), sb);
                 }

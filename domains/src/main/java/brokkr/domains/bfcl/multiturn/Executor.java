@@ -1,10 +1,13 @@
 package brokkr.domains.bfcl.multiturn;
 
+import brokkr.domains.bfcl.BfclData;
+import brokkr.python.PyArgumentBinding;
 import brokkr.python.PyException;
 import brokkr.python.PyObjects;
 import brokkr.python.PyTuple;
-import org.pcollections.OrderedPMap;
-import org.pcollections.TreePVector;
+import brokkr.python.source.PyEval;
+import brokkr.python.source.PyExpr;
+import brokkr.python.source.PyParser;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -12,6 +15,8 @@ import java.util.Map;
 import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.pcollections.OrderedPMap;
+import org.pcollections.TreePVector;
 
 /**
  * {@code multi_turn_utils.execute_multi_turn_func_call}: creates the involved instances that the world
@@ -94,8 +99,8 @@ public final class Executor {
                     head = parts[1];
                 }
                 if (FORBIDDEN.contains(head)) throw new PyException("Exception", "Function call " + head + " is not allowed.");
-                PyExpr expr = PyParser.parse(call);
-                Object result = PyEval.deep(new PyEval(this::global).eval(expr));
+                PyExpr expr = PyParser.parse(call, BfclData.PYTHON);
+                Object result = PyEval.deep(new PyEval(this::global, BfclData.PYTHON).eval(expr));
                 return render(world.globals().resolve(result));
             } catch (PyException e) {
                 return "Error during execution: " + e.str();
@@ -121,14 +126,14 @@ public final class Executor {
             try {
                 return PyObjects.jsonDumps(result);
             } catch (PyException e) {
-                return PyObjects.str(result);
+                return PyObjects.str(result, BfclData.PYTHON);
             }
         }
-        return PyObjects.str(result);
+        return PyObjects.str(result, BfclData.PYTHON);
     }
 
     /** A backend instance as a Python object in the eval namespace. */
-    record InstanceRef(Session session, String variable) implements PyObjects.Custom, PyEval.Attributes {
+    record InstanceRef(Session session, String variable) implements PyObjects.Custom, PyObjects.Attributes {
         Backend backend() { return session.world.instance(variable); }
 
         /** The class name is the variable's last part before {@code _instance} (class names hold no '_'). */
@@ -154,14 +159,14 @@ public final class Executor {
     }
 
     /** {@code instance.method}: calling it binds the arguments and runs the body against the current world. */
-    record BoundMethod(InstanceRef self, BackendClass cls, Method method) implements PyBuiltins.Callable {
+    record BoundMethod(InstanceRef self, BackendClass cls, Method method) implements PyObjects.Callable {
         @Override public String pyTypeName() { return "method"; }
         @Override public String pyRepr() { return "<bound method " + qualnameBare() + " of " + self.pyRepr() + ">"; }
         String qualnameBare() { return cls.name() + "." + method.name(); }
         @Override public String qualname() { return qualnameBare() + "()"; }
 
         @Override public Object call(List<Object> args, Map<String, Object> kwargs) {
-            Object[] bound = bind(qualname(), method.params(), args, kwargs);
+            Object[] bound = bind(qualnameBare(), method.params(), args, kwargs);
             Session s = self.session();
             Outcome out;
             try {
@@ -216,45 +221,14 @@ public final class Executor {
     }
 
     /**
-     * CPython 3.11's argument binding (ceval.c initialize_locals) for a method with positional-or-keyword
-     * parameters after {@code self}: keyword errors first (in call order), then too many positional
-     * arguments, then the missing ones; counts include {@code self}.
+     * The arguments of a call of a backend method bound to its parameters after {@code self}, with their
+     * defaults: CPython's binding ({@link PyArgumentBinding}) under BFCL's release.
      */
     static Object[] bind(String qualname, List<Method.Param> params, List<Object> args, Map<String, Object> kwargs) {
-        int n = params.size();
-        Object[] out = new Object[n];
-        for (int i = 0; i < Math.min(n, args.size()); i++) out[i] = args.get(i);
-        for (Map.Entry<String, Object> e : kwargs.entrySet()) {
-            int idx = -1;
-            for (int i = 0; i < n; i++) if (params.get(i).name().equals(e.getKey())) { idx = i; break; }
-            if (idx < 0) throw PyException.typeError(qualname + " got an unexpected keyword argument '" + e.getKey() + "'");
-            if (out[idx] != null) throw PyException.typeError(qualname + " got multiple values for argument '" + e.getKey() + "'");
-            out[idx] = e.getValue();
-        }
-        if (args.size() > n) {
-            int required = 1;
-            for (Method.Param p : params) if (p.isRequired()) required++;
-            int max = n + 1;
-            String takes = required == max ? max + " positional argument" + (max == 1 ? "" : "s")
-                    : "from " + required + " to " + max + " positional arguments";
-            int given = args.size() + 1;
-            throw PyException.typeError(qualname + " takes " + takes + " but " + given + (given == 1 ? " was" : " were") + " given");
-        }
-        List<String> missing = new ArrayList<>();
-        for (int i = 0; i < n; i++) {
-            if (out[i] == null) {
-                if (params.get(i).isRequired()) missing.add("'" + params.get(i).name() + "'");
-                else out[i] = params.get(i).dflt();
-            }
-        }
-        if (!missing.isEmpty()) {
-            String names;
-            if (missing.size() == 1) names = missing.getFirst();
-            else if (missing.size() == 2) names = missing.get(0) + " and " + missing.get(1);
-            else names = String.join(", ", missing.subList(0, missing.size() - 1)) + ", and " + missing.getLast();
-            throw PyException.typeError(qualname + " missing " + missing.size() + " required positional argument"
-                    + (missing.size() == 1 ? "" : "s") + ": " + names);
-        }
+        List<Object> values = PyArgumentBinding.bind(qualname, List.of("self"), params.stream().map(Method.Param::name).toList(),
+                i -> params.get(i).isRequired(), args, kwargs, BfclData.PYTHON);
+        Object[] out = new Object[params.size()];
+        for (int i = 0; i < out.length; i++) out[i] = values.get(i) != null ? values.get(i) : params.get(i).dflt();
         return out;
     }
 }

@@ -4,6 +4,7 @@ import brokkr.domains.bfcl.BfclData;
 import brokkr.python.PyException;
 import brokkr.python.PyObjects;
 import brokkr.python.PyTuple;
+import brokkr.python.source.PyLiterals;
 import brokkr.value.Json;
 import brokkr.value.PyDict;
 import brokkr.value.PyList;
@@ -18,8 +19,8 @@ import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HexFormat;
-import java.util.List;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.regex.Matcher;
@@ -123,7 +124,7 @@ public final class LongContextData {
                 yield TreePVector.from(items);
             }
             case PyDict d when d.containsKey(PYTHON_ONLY) -> switch (d.get(PYTHON_ONLY).asStr()) {
-                case "Ellipsis" -> PyBuiltins.ELLIPSIS;
+                case "Ellipsis" -> PyObjects.ELLIPSIS;
                 case "tuple" -> {
                     List<Object> items = new ArrayList<>();
                     for (Value item : d.get("items").asList()) items.add(decode(item));
@@ -206,7 +207,7 @@ public final class LongContextData {
 
     private static Object eval(String name, String rhs) {
         try {
-            return PyLiterals.eval(rhs.strip());
+            return PyLiterals.eval(rhs.strip(), BfclData.PYTHON);
         } catch (PyException e) {
             throw new IllegalArgumentException(name + ": " + e.pyType() + ": " + e.str(), e);
         }

@@ -6,10 +6,14 @@ import brokkr.conversation.Message;
 import brokkr.conversation.ToolCall;
 import brokkr.conversation.ToolSpec;
 import brokkr.conversation.Turn;
+import brokkr.domains.bfcl.BfclData;
 import brokkr.domains.bfcl.ToolCompiler;
 import brokkr.python.PyObjects;
 import brokkr.python.PyRepr;
 import brokkr.python.PyTuple;
+import brokkr.python.source.PyEval;
+import brokkr.python.source.PyExpr;
+import brokkr.python.source.PyParser;
 import brokkr.repl.JavaApi;
 import brokkr.repl.JavaRepl;
 import brokkr.value.PyBool;
@@ -285,12 +289,12 @@ public final class MultiTurnInference {
      * signature) as a function call with JSON arguments.
      */
     static ToolCall toolCall(String id, String call, List<String> classes) {
-        PyExpr e = PyParser.parse(call);
+        PyExpr e = PyParser.parse(call, BfclData.PYTHON);
         if (!(e instanceof PyExpr.Call c) || !(c.fn() instanceof PyExpr.Name name)) {
             throw new IllegalArgumentException("not a plain call: " + call);
         }
         PyDict.Builder args = PyDict.builder();
-        PyEval eval = new PyEval(n -> null);
+        PyEval eval = new PyEval(n -> null, BfclData.PYTHON);
         Method method = null;
         for (String cls : classes) {
             Method m = Backends.get(cls).methods().get(name.id());

@@ -4,6 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import brokkr.domains.bfcl.BfclData;
+import brokkr.python.source.PyLiterals;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -18,7 +20,7 @@ class ExecutorTest {
 
     @SuppressWarnings("unchecked")
     private static TaskSetup task(String id, String config, String... classes) {
-        return new TaskSetup(id, List.of(classes), (Map<Object, Object>) PyLiterals.eval(config), false);
+        return new TaskSetup(id, List.of(classes), (Map<Object, Object>) PyLiterals.eval(config, BfclData.PYTHON), false);
     }
 
     private static final TaskSetup FS = task("multi_turn_base_0",

@@ -92,7 +92,7 @@ public final class LongContextResource {
                 sb.append('}');
             }
             default -> {
-                if (o != PyBuiltins.ELLIPSIS) throw new IllegalArgumentException("no encoding for a " + PyObjects.typeName(o));
+                if (o != PyObjects.ELLIPSIS) throw new IllegalArgumentException("no encoding for a " + PyObjects.typeName(o));
                 sb.append("{\"").append(LongContextData.PYTHON_ONLY).append("\": \"Ellipsis\"}");
             }
         }

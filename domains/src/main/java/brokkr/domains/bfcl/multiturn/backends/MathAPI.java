@@ -4,14 +4,15 @@ import static brokkr.domains.bfcl.multiturn.Method.Param.optional;
 import static brokkr.domains.bfcl.multiturn.Method.Param.required;
 import static brokkr.python.PyObjects.dict;
 
+import brokkr.domains.bfcl.BfclData;
 import brokkr.domains.bfcl.multiturn.Backend;
 import brokkr.domains.bfcl.multiturn.BackendClass;
 import brokkr.domains.bfcl.multiturn.Globals;
 import brokkr.domains.bfcl.multiturn.Method;
 import brokkr.domains.bfcl.multiturn.Outcome;
-import brokkr.domains.bfcl.multiturn.PyBuiltins;
 import brokkr.domains.bfcl.multiturn.backends.Mpmath.Mpc;
 import brokkr.domains.bfcl.multiturn.backends.Mpmath.Mpf;
+import brokkr.python.PyBuiltins;
 import brokkr.python.PyException;
 import brokkr.python.PyObjectOps;
 import brokkr.python.PyObjects;
@@ -52,7 +53,7 @@ public record MathAPI() implements Backend {
         int prec = (Integer) g.get(MP_PREC_CELL, () -> 53);
         try {
             // mpmath ctx._set_dps: dps_to_prec(n) = max(1, int(round((int(n)+1)*3.3219280948873626)))
-            BigInteger dps = PyObjects.asBigInteger(PyBuiltins.call("int", a[2]));
+            BigInteger dps = PyObjects.asBigInteger(PyBuiltins.call("int", BfclData.PYTHON, a[2]));
             prec = (int) Math.max(1, Math.rint((dps.doubleValue() + 1) * 3.3219280948873626));
             g = g.with(MP_PREC_CELL, prec);
             Object value = Mpmath.log(Mpmath.convert(a[0], prec), prec);
@@ -68,7 +69,7 @@ public record MathAPI() implements Backend {
         }
     }
 
-    private static Object sum(Object numbers) { return PyBuiltins.call("sum", numbers); }
+    private static Object sum(Object numbers) { return PyBuiltins.call("sum", BfclData.PYTHON, numbers); }
 
     private static Object len(Object numbers) { return BigInteger.valueOf(PyObjectOps.len(numbers)); }
 
@@ -267,7 +268,7 @@ public record MathAPI() implements Backend {
     }
 
     private static Outcome roundNumber(Backend b, Object[] a, Globals g) {
-        return guarded(b, g, () -> PyBuiltins.call("round", a[0], a[1]), "First input must be a number, second input must be an integer");
+        return guarded(b, g, () -> PyBuiltins.call("round", BfclData.PYTHON, a[0], a[1]), "First input must be a number, second input must be an integer");
     }
 
     private static Outcome percentage(Backend b, Object[] a, Globals g) {
@@ -277,12 +278,12 @@ public record MathAPI() implements Backend {
 
     private static Outcome minValue(Backend b, Object[] a, Globals g) {
         if (!PyObjects.truthy(a[0])) return ok(b, g, dict("error", "Cannot find minimum of an empty list"));
-        return guarded(b, g, () -> PyBuiltins.call("min", a[0]), "All elements in the list must be numbers");
+        return guarded(b, g, () -> PyBuiltins.call("min", BfclData.PYTHON, a[0]), "All elements in the list must be numbers");
     }
 
     private static Outcome maxValue(Backend b, Object[] a, Globals g) {
         if (!PyObjects.truthy(a[0])) return ok(b, g, dict("error", "Cannot find maximum of an empty list"));
-        return guarded(b, g, () -> PyBuiltins.call("max", a[0]), "All elements in the list must be numbers");
+        return guarded(b, g, () -> PyBuiltins.call("max", BfclData.PYTHON, a[0]), "All elements in the list must be numbers");
     }
 
     private static Outcome sumValues(Backend b, Object[] a, Globals g) {

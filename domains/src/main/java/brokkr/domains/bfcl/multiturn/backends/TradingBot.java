@@ -3,6 +3,7 @@ package brokkr.domains.bfcl.multiturn.backends;
 import static brokkr.domains.bfcl.multiturn.Method.Param.optional;
 import static brokkr.domains.bfcl.multiturn.Method.Param.required;
 
+import brokkr.domains.bfcl.BfclData;
 import brokkr.domains.bfcl.multiturn.Backend;
 import brokkr.domains.bfcl.multiturn.BackendClass;
 import brokkr.domains.bfcl.multiturn.Globals;
@@ -10,7 +11,7 @@ import brokkr.domains.bfcl.multiturn.Live;
 import brokkr.domains.bfcl.multiturn.LongContextData;
 import brokkr.domains.bfcl.multiturn.Method;
 import brokkr.domains.bfcl.multiturn.Outcome;
-import brokkr.python.PyException;
+import brokkr.python.PyBuiltins;
 import brokkr.python.PyObjectOps;
 import brokkr.python.PyObjects;
 import brokkr.python.PyRandom;
@@ -65,7 +66,7 @@ public record TradingBot(OrderedPMap<String, Object> attrs, PyRandom random) imp
         for (Map.Entry<?, ?> e : orders.entrySet()) {
             Object k = e.getKey();
             if (k instanceof String s && isDigit(s)) k = new BigInteger(asciiDigits(s));
-            converted = PyDyn.put(converted, k, e.getValue());
+            converted = PyObjects.setItem(converted, k, e.getValue());
         }
         a = a.plus("orders", converted);
         a = a.plus("account_info", or(sc, "account_info", PyObjects.dict("account_id", PyObjects.integer(12345), "balance", 10000.0,
@@ -147,17 +148,17 @@ public record TradingBot(OrderedPMap<String, Object> attrs, PyRandom random) imp
             "Quasar Ltd.", "QUAS", "Neptune Systems", "NEPT", "Synex Solutions", "SYNX", "Amazon", "AMZN", "Gorilla", "GORI");
 
     static Outcome getSymbolByName(Backend self, Object[] a, Globals g) {
-        return ok((TradingBot) self, g, PyObjects.dict("symbol", PyDyn.get(SYMBOLS, a[0], "Stock not found")));
+        return ok((TradingBot) self, g, PyObjects.dict("symbol", PyObjects.get(SYMBOLS, a[0], "Stock not found")));
     }
 
     static Outcome getStockInfo(Backend self, Object[] a, Globals g) {
         TradingBot t = (TradingBot) self;
         Object symbol = a[0];
-        if (!PyDyn.containsKey(t.stocks(), symbol)) return ok(t, g, error("Stock with symbol '" + PyDyn.fstr(symbol) + "' not found."));
-        Object stock = PyDyn.getItem(t.stocks(), symbol);
+        if (!PyObjects.containsKey(t.stocks(), symbol)) return ok(t, g, error("Stock with symbol '" + PyObjects.str(symbol) + "' not found."));
+        Object stock = PyObjectOps.getItem(t.stocks(), symbol);
         if (t.longContext()) {
             if (!(stock instanceof Map<?, ?> m)) throw PyDyn.noAttribute(stock, "copy");
-            return ok(t, g, PyDyn.put(PyDyn.put(m, "MA(5)", ext("MA_5_EXTENSION")), "MA(20)", ext("MA_20_EXTENSION")));
+            return ok(t, g, PyObjects.setItem(PyObjects.setItem(m, "MA(5)", ext("MA_5_EXTENSION")), "MA(20)", ext("MA_20_EXTENSION")));
         }
         return ok(t, g, stock);
     }
@@ -165,40 +166,40 @@ public record TradingBot(OrderedPMap<String, Object> attrs, PyRandom random) imp
     static Outcome getOrderDetails(Backend self, Object[] a, Globals g) {
         TradingBot t = (TradingBot) self;
         Object orderId = a[0];
-        if (!PyDyn.containsKey(t.orders(), orderId)) {
-            return ok(t, g, error("Order with ID " + PyDyn.fstr(orderId) + " not found." + "Here is the list of orders_id: "
+        if (!PyObjects.containsKey(t.orders(), orderId)) {
+            return ok(t, g, error("Order with ID " + PyObjects.str(orderId) + " not found." + "Here is the list of orders_id: "
                     + PyObjects.repr(TreePVector.from(new ArrayList<>(t.orders().keySet())))));
         }
-        Object order = PyDyn.getItem(t.orders(), orderId);
+        Object order = PyObjectOps.getItem(t.orders(), orderId);
         if (t.longContext()) {
             if (!(order instanceof Map<?, ?> m)) throw PyDyn.noAttribute(order, "copy");
-            Object symbol = PyDyn.getItem(m, "symbol");
+            Object symbol = PyObjectOps.getItem(m, "symbol");
             OrderedPMap<Object, Object> formatted = OrderedPMap.empty();
             for (Map.Entry<?, ?> e : ((Map<?, ?>) ext("ORDER_DETAIL_EXTENSION")).entrySet()) {
                 formatted = formatted.plus(e.getKey(), formatSymbol((String) e.getValue(), symbol));
             }
-            return ok(t, g, PyDyn.put(m, "metadata", formatted));
+            return ok(t, g, PyObjects.setItem(m, "metadata", formatted));
         }
         // The stored order itself: a later cancel_order of the same call string shows in it.
-        Object key = PyDyn.findKey(t.orders(), orderId);
+        Object key = PyObjects.findKey(t.orders(), orderId);
         return ok(t, g, new Live(order, b -> ((TradingBot) b).orders().get(key)));
     }
 
     /** {@code template.format(symbol=symbol)} for templates whose only field is {@code {symbol}} (and no {@code {{ }}}). */
     private static String formatSymbol(String template, Object symbol) {
-        return template.replace("{symbol}", PyDyn.fstr(symbol));
+        return template.replace("{symbol}", PyObjects.str(symbol));
     }
 
     static Outcome cancelOrder(Backend self, Object[] a, Globals g) {
         TradingBot t = (TradingBot) self;
         Object orderId = a[0];
-        if (!PyDyn.containsKey(t.orders(), orderId)) return ok(t, g, error("Order with ID " + PyDyn.fstr(orderId) + " not found."));
-        Object order = PyDyn.getItem(t.orders(), orderId);
-        if (PyObjects.eq(PyDyn.subscript(order, "status"), "Completed")) {
-            return ok(t, g, error("Can't cancel order " + PyDyn.fstr(orderId) + ". Order is already completed."));
+        if (!PyObjects.containsKey(t.orders(), orderId)) return ok(t, g, error("Order with ID " + PyObjects.str(orderId) + " not found."));
+        Object order = PyObjectOps.getItem(t.orders(), orderId);
+        if (PyObjects.eq(PyObjectOps.getItem(order, "status"), "Completed")) {
+            return ok(t, g, error("Can't cancel order " + PyObjects.str(orderId) + ". Order is already completed."));
         }
         Map<?, ?> m = (Map<?, ?>) order;
-        t = t.with("orders", PyDyn.put(t.orders(), orderId, PyDyn.put(m, "status", "Cancelled")));
+        t = t.with("orders", PyObjects.setItem(t.orders(), orderId, PyObjects.setItem(m, "status", "Cancelled")));
         return ok(t, g, PyObjects.dict("order_id", orderId, "status", "Cancelled"));
     }
 
@@ -206,26 +207,26 @@ public record TradingBot(OrderedPMap<String, Object> attrs, PyRandom random) imp
         TradingBot t = (TradingBot) self;
         Object orderType = a[0], symbol = a[1], price = a[2], amount = a[3];
         if (!PyObjects.truthy(t.get("authenticated"))) return ok(t, g, error("User not authenticated. Please log in to place an order."));
-        if (!PyDyn.containsKey(t.stocks(), symbol)) return ok(t, g, error("Invalid stock symbol: " + PyDyn.fstr(symbol)));
+        if (!PyObjects.containsKey(t.stocks(), symbol)) return ok(t, g, error("Invalid stock symbol: " + PyObjects.str(symbol)));
         if (PyObjectOps.le(price, BigInteger.ZERO) || PyObjectOps.le(amount, BigInteger.ZERO)) {
             return ok(t, g, error("Price and amount must be positive values."));
         }
         if (!(orderType instanceof String type)) throw PyDyn.noAttribute(orderType, "lower");
         Map<?, ?> account = (Map<?, ?>) t.get("account_info");
         if (type.toLowerCase(java.util.Locale.ROOT).equals("buy")) {
-            Object totalCost = PyDyn.mul(PyDyn.floatOf(price), PyDyn.intOf(amount), "*");
-            Object balance = PyDyn.get(account, "balance", BigInteger.ZERO);
+            Object totalCost = PyObjectOps.mul(PyBuiltins.floatOfObject(price, BfclData.PYTHON), PyBuiltins.intOfObject(amount, BfclData.PYTHON), "*");
+            Object balance = PyObjects.get(account, "balance", BigInteger.ZERO);
             if (PyObjectOps.gt(totalCost, balance)) {
                 return ok(t, g, error("Insufficient funds: required $" + PyDyn.fixed2(totalCost) + " but only $"
-                        + PyDyn.fixed2(PyDyn.get(account, "balance", BigInteger.ZERO)) + " available."));
+                        + PyDyn.fixed2(PyObjects.get(account, "balance", BigInteger.ZERO)) + " available."));
             }
         }
-        double fprice = PyDyn.floatOf(price);
+        double fprice = PyBuiltins.floatOfObject(price, BfclData.PYTHON);
         Object orderId = t.get("order_counter");
         OrderedPMap<Object, Object> order = PyObjects.dict("id", orderId, "order_type", orderType, "symbol", symbol, "price", fprice,
                 "amount", amount, "status", "Open");
-        t = t.with("orders", PyDyn.put(t.orders(), orderId, order));
-        t = t.with("order_counter", PyDyn.add(orderId, BigInteger.ONE, "+="));
+        t = t.with("orders", PyObjects.setItem(t.orders(), orderId, order));
+        t = t.with("order_counter", PyObjectOps.add(orderId, BigInteger.ONE, "+="));
         return ok(t, g, PyObjects.dict("order_id", orderId, "order_type", orderType, "status", "Pending", "price", fprice,
                 "amount", amount));
     }
@@ -237,9 +238,9 @@ public record TradingBot(OrderedPMap<String, Object> attrs, PyRandom random) imp
         if (!PyObjects.eq(t.get("market_status"), "Open")) return ok(t, g, error("Market is closed. Transactions are not allowed."));
         if (PyObjectOps.le(amount, BigInteger.ZERO)) return ok(t, g, error("Transaction amount must be positive."));
         Map<?, ?> account = (Map<?, ?>) t.get("account_info");
-        if (PyObjectOps.gt(amount, PyDyn.getItem(account, "balance"))) return ok(t, g, error("Insufficient funds for withdrawal."));
-        Object balance = PyDyn.sub(PyDyn.getItem(account, "balance"), amount, "-=");
-        t = t.with("account_info", PyDyn.put(account, "balance", balance));
+        if (PyObjectOps.gt(amount, PyObjectOps.getItem(account, "balance"))) return ok(t, g, error("Insufficient funds for withdrawal."));
+        Object balance = PyObjectOps.sub(PyObjectOps.getItem(account, "balance"), amount, "-=");
+        t = t.with("account_info", PyObjects.setItem(account, "balance", balance));
         return transaction(t, g, "withdrawal", amount, PyObjects.dict("status", "Withdrawal successful", "new_balance", balance));
     }
 
@@ -280,8 +281,8 @@ public record TradingBot(OrderedPMap<String, Object> attrs, PyRandom random) imp
         if (!PyObjects.truthy(t.get("authenticated"))) return ok(t, g, error("User not authenticated. Please log in to fund the account."));
         if (PyObjectOps.le(amount, BigInteger.ZERO)) return ok(t, g, error("Funding amount must be positive."));
         Map<?, ?> account = (Map<?, ?>) t.get("account_info");
-        Object balance = PyDyn.add(PyDyn.getItem(account, "balance"), amount, "+=");
-        t = t.with("account_info", PyDyn.put(account, "balance", balance));
+        Object balance = PyObjectOps.add(PyObjectOps.getItem(account, "balance"), amount, "+=");
+        t = t.with("account_info", PyObjects.setItem(account, "balance", balance));
         return transaction(t, g, "deposit", amount, PyObjects.dict("status", "Account funded successfully", "new_balance", balance));
     }
 
@@ -290,13 +291,13 @@ public record TradingBot(OrderedPMap<String, Object> attrs, PyRandom random) imp
         Object symbol = a[0];
         if (!PyObjects.truthy(t.get("authenticated"))) return ok(t, g, error("User not authenticated. Please log in to modify the watchlist."));
         List<?> watch = (List<?>) t.get("watch_list");
-        if (!PyDyn.listContains(watch, symbol)) return ok(t, g, error("Stock " + PyDyn.fstr(symbol) + " not found in watchlist."));
+        if (!PyObjectOps.in(symbol, watch)) return ok(t, g, error("Stock " + PyObjects.str(symbol) + " not found in watchlist."));
         List<Object> out = new ArrayList<>(watch);
         for (int i = 0; i < out.size(); i++) {
             if (out.get(i) == symbol || PyObjects.eq(out.get(i), symbol)) { out.remove(i); break; }
         }
         t = t.with("watch_list", TreePVector.from(out));
-        return ok(t, g, PyObjects.dict("status", "Stock " + PyDyn.fstr(symbol) + " removed from watchlist successfully."));
+        return ok(t, g, PyObjects.dict("status", "Stock " + PyObjects.str(symbol) + " removed from watchlist successfully."));
     }
 
     static Outcome getWatchlist(Backend self, Object[] a, Globals g) {
@@ -329,8 +330,8 @@ public record TradingBot(OrderedPMap<String, Object> attrs, PyRandom random) imp
         LocalDateTime end = PyObjects.truthy(a[1]) ? PyStrptime.parse(a[1], "%Y-%m-%d") : LocalDateTime.MAX;
         List<Object> filtered = new ArrayList<>();
         for (Object tr : (List<?>) t.get("transaction_history")) {
-            if (!start.isAfter(PyStrptime.parse(PyDyn.subscript(tr, "timestamp"), "%Y-%m-%d %H:%M:%S"))
-                    && !PyStrptime.parse(PyDyn.subscript(tr, "timestamp"), "%Y-%m-%d %H:%M:%S").isAfter(end)) {
+            if (!start.isAfter(PyStrptime.parse(PyObjectOps.getItem(tr, "timestamp"), "%Y-%m-%d %H:%M:%S"))
+                    && !PyStrptime.parse(PyObjectOps.getItem(tr, "timestamp"), "%Y-%m-%d %H:%M:%S").isAfter(end)) {
                 filtered.add(tr);
             }
         }
@@ -347,14 +348,14 @@ public record TradingBot(OrderedPMap<String, Object> attrs, PyRandom random) imp
             auto.addAll((List<?>) ext("AUTOMOBILE_EXTENSION"));
         }
         OrderedPMap<Object, Object> sectors = PyObjects.dict("Technology", TreePVector.from(tech), "Automobile", TreePVector.from(auto));
-        return ok(t, g, PyObjects.dict("stock_list", PyDyn.get(sectors, a[0], PyObjects.list())));
+        return ok(t, g, PyObjects.dict("stock_list", PyObjects.get(sectors, a[0], PyObjects.list())));
     }
 
     static Outcome filterStocksByPrice(Backend self, Object[] a, Globals g) {
         TradingBot t = (TradingBot) self;
         Object minPrice = a[1], maxPrice = a[2];
         List<Object> out = new ArrayList<>();
-        for (Object symbol : PyDyn.iterate(a[0])) {
+        for (Object symbol : PyObjectOps.iterate(a[0])) {
             if (PyObjectOps.ge(price(t, symbol), minPrice) && PyObjectOps.le(price(t, symbol), maxPrice)) out.add(symbol);
         }
         return ok(t, g, PyObjects.dict("filtered_stocks", TreePVector.from(out)));
@@ -362,16 +363,16 @@ public record TradingBot(OrderedPMap<String, Object> attrs, PyRandom random) imp
 
     /** {@code self.stocks.get(symbol, {}).get("price", 0)}. */
     private static Object price(TradingBot t, Object symbol) {
-        Object stock = PyDyn.get(t.stocks(), symbol, PyObjects.dict());
+        Object stock = PyObjects.get(t.stocks(), symbol, PyObjects.dict());
         if (!(stock instanceof Map<?, ?> m)) throw PyDyn.noAttribute(stock, "get");
-        return PyDyn.get(m, "price", BigInteger.ZERO);
+        return PyObjects.get(m, "price", BigInteger.ZERO);
     }
 
     static Outcome addToWatchlist(Backend self, Object[] a, Globals g) {
         TradingBot t = (TradingBot) self;
         Object stock = a[0];
         List<?> watch = (List<?>) t.get("watch_list");
-        if (!PyDyn.listContains(watch, stock) && PyDyn.containsKey(t.stocks(), stock)) {
+        if (!PyObjectOps.in(stock, watch) && PyObjects.containsKey(t.stocks(), stock)) {
             t = t.with("watch_list", PyDyn.vector(watch).plus(stock));
         }
         return ok(t, g, PyObjects.dict("watchlist", t.get("watch_list")));
@@ -381,10 +382,10 @@ public record TradingBot(OrderedPMap<String, Object> attrs, PyRandom random) imp
         TradingBot t = (TradingBot) self;
         Object threshold = a[1];
         List<String> changed = new ArrayList<>();
-        for (Object symbol : PyDyn.iterate(a[0])) {
-            if (!PyDyn.containsKey(t.stocks(), symbol)) continue;
-            Object change = PyDyn.subscript(PyDyn.getItem(t.stocks(), symbol), "percent_change");
-            if (PyObjectOps.ge(PyDyn.abs(change), threshold)) changed.add((String) symbol);
+        for (Object symbol : PyObjectOps.iterate(a[0])) {
+            if (!PyObjects.containsKey(t.stocks(), symbol)) continue;
+            Object change = PyObjectOps.getItem(PyObjectOps.getItem(t.stocks(), symbol), "percent_change");
+            if (PyObjectOps.ge(PyObjectOps.abs(change), threshold)) changed.add((String) symbol);
         }
         if (!changed.isEmpty()) {
             return ok(t, g, PyObjects.dict("notification", "Stocks " + String.join(", ", changed) + " have significant price changes."));

@@ -3,12 +3,14 @@ package brokkr.domains.bfcl.multiturn.backends;
 import static brokkr.domains.bfcl.multiturn.Method.Param.optional;
 import static brokkr.domains.bfcl.multiturn.Method.Param.required;
 
+import brokkr.domains.bfcl.BfclData;
 import brokkr.domains.bfcl.multiturn.Backend;
 import brokkr.domains.bfcl.multiturn.BackendClass;
 import brokkr.domains.bfcl.multiturn.Globals;
 import brokkr.domains.bfcl.multiturn.LongContextData;
 import brokkr.domains.bfcl.multiturn.Method;
 import brokkr.domains.bfcl.multiturn.Outcome;
+import brokkr.python.PyBuiltins;
 import brokkr.python.PyException;
 import brokkr.python.PyObjectOps;
 import brokkr.python.PyObjects;
@@ -82,19 +84,19 @@ public record TravelAPI(OrderedPMap<String, Object> attrs, PyRandom random) impl
     }
 
     /** {@code self.credit_card_list[card_id]}. */
-    Object card(Object cardId, Globals g) { return resolve(PyDyn.getItem(rawCards(), cardId), g); }
+    Object card(Object cardId, Globals g) { return resolve(PyObjectOps.getItem(rawCards(), cardId), g); }
 
     /** {@code self.credit_card_list[card_id]["balance"] = balance}, through the globals for a shared card. */
     Outcome withBalance(Object cardId, Object balance, Globals g, Object result) {
-        Object key = PyDyn.findKey(rawCards(), cardId);
+        Object key = PyObjects.findKey(rawCards(), cardId);
         Object raw = rawCards().get(key);
         if (raw instanceof CardRef ref) {
             Map<Object, Object> ext = extensionCards(g);
             Map<?, ?> card = (Map<?, ?>) ext.get(ref.id());
-            return new Outcome(this, g.with(CARDS_CELL, PyDyn.put(ext, ref.id(), PyDyn.put(card, "balance", balance))), result);
+            return new Outcome(this, g.with(CARDS_CELL, PyObjects.setItem(ext, ref.id(), PyObjects.setItem(card, "balance", balance))), result);
         }
         Map<?, ?> card = (Map<?, ?>) raw;
-        return new Outcome(with("credit_card_list", PyDyn.put(rawCards(), key, PyDyn.put(card, "balance", balance))), g, result);
+        return new Outcome(with("credit_card_list", PyObjects.setItem(rawCards(), key, PyObjects.setItem(card, "balance", balance))), g, result);
     }
 
     private static Outcome ok(TravelAPI t, Globals g, Object result) { return new Outcome(t, g, result); }
@@ -117,11 +119,11 @@ public record TravelAPI(OrderedPMap<String, Object> attrs, PyRandom random) impl
             // _add_credit_cards / _add_booking_records: existing ids are not overwritten.
             Map<?, ?> cards = t.rawCards();
             for (Object id : ((Map<?, ?>) LongContextData.get().value("CREDIT_CARD_EXTENSION")).keySet()) {
-                if (!PyDyn.containsKey(cards, id)) cards = PyDyn.put(cards, id, new CardRef(id));
+                if (!PyObjects.containsKey(cards, id)) cards = PyObjects.setItem(cards, id, new CardRef(id));
             }
             Map<?, ?> bookings = t.bookings();
             for (Map.Entry<?, ?> e : ((Map<?, ?>) LongContextData.get().value("BOOKING_RECORD_EXTENSION")).entrySet()) {
-                if (!PyDyn.containsKey(bookings, e.getKey())) bookings = PyDyn.put(bookings, e.getKey(), e.getValue());
+                if (!PyObjects.containsKey(bookings, e.getKey())) bookings = PyObjects.setItem(bookings, e.getKey(), e.getValue());
             }
             t = t.with("credit_card_list", cards).with("booking_record", bookings);
         }
@@ -164,13 +166,13 @@ public record TravelAPI(OrderedPMap<String, Object> attrs, PyRandom random) impl
         if (t.tokenExpired()) return ok(t, g, error("Token expired"));
         if (t.badToken(a[0])) return ok(t, g, error("Invalid access token"));
         Object cardNumber = a[1];
-        if (PyDyn.containsKey(t.rawCards(), cardNumber)) return ok(t, g, error("Card already registered"));
+        if (PyObjects.containsKey(t.rawCards(), cardNumber)) return ok(t, g, error("Card already registered"));
         PyRandom.Draw<Long> id = t.random.randint(100000000000L, 999999999999L);
         PyRandom.Draw<Long> balance = id.next().randint(10000, 99999);
         String cardId = String.valueOf(id.value());
         OrderedPMap<Object, Object> card = PyObjects.dict("card_number", cardNumber, "expiration_date", a[2], "cardholder_name", a[3],
                 "card_verification_number", a[4], "balance", PyObjects.integer(balance.value()));
-        t = t.withRandom(balance.next()).with("credit_card_list", PyDyn.put(t.rawCards(), cardId, card));
+        t = t.withRandom(balance.next()).with("credit_card_list", PyObjects.setItem(t.rawCards(), cardId, card));
         return ok(t, g, PyObjects.dict("card_id", cardId));
     }
 
@@ -214,7 +216,7 @@ public record TravelAPI(OrderedPMap<String, Object> attrs, PyRandom random) impl
     /** {@code get_flight_cost}'s computation; its ValueErrors as upstream raises them. */
     private static List<Object> flightCosts(TravelAPI t, Object from, Object to, Object date, Object travelClass) {
         PyTuple pair = PyTuple.of(from, to);
-        PyDyn.requireHashable(pair);
+        PyObjects.requireHashable(pair);
         BigInteger base = from instanceof String && to instanceof String ? BASE_COSTS.get(pair) : null;
         if (base == null) throw PyException.valueError("No available route for the given airports.");
         long factor;
@@ -223,16 +225,16 @@ public record TravelAPI(OrderedPMap<String, Object> attrs, PyRandom random) impl
         else if (PyObjects.eq(travelClass, "first")) factor = 5;
         else throw PyException.valueError("Invalid travel class. Options are: economy, business, first.");
         BigInteger digitSum = BigInteger.ZERO;
-        for (Object ch : PyDyn.iterate(date)) {
+        for (Object ch : PyObjectOps.iterate(date)) {
             if (!(ch instanceof String c)) throw PyDyn.noAttribute(ch, "isdigit");
-            if (isDigit(c)) digitSum = digitSum.add(PyDyn.intOf(c));
+            if (isDigit(c)) digitSum = digitSum.add(PyBuiltins.intOfObject(c, BfclData.PYTHON));
         }
         long multiplier = digitSum.testBit(0) ? 1 : 2;
         List<Object> costs = new ArrayList<>();
         if (t.longContext()) {
-            for (BigInteger b : BASE_COSTS.values()) costs.add(PyDyn.floatOf(b.multiply(BigInteger.valueOf(factor * multiplier))));
+            for (BigInteger b : BASE_COSTS.values()) costs.add(PyBuiltins.floatOfObject(b.multiply(BigInteger.valueOf(factor * multiplier)), BfclData.PYTHON));
         } else {
-            costs.add(PyDyn.floatOf(base.multiply(BigInteger.valueOf(factor * multiplier))));
+            costs.add(PyBuiltins.floatOfObject(base.multiply(BigInteger.valueOf(factor * multiplier)), BfclData.PYTHON));
         }
         return costs;
     }
@@ -263,11 +265,11 @@ public record TravelAPI(OrderedPMap<String, Object> attrs, PyRandom random) impl
         if (t.tokenExpired()) return ok(t, g, error("Token expired"));
         if (t.badToken(a[0])) return ok(t, g, error("Invalid access token"));
         Object cardId = a[1];
-        if (!PyDyn.containsKey(t.rawCards(), cardId)) {
+        if (!PyObjects.containsKey(t.rawCards(), cardId)) {
             return ok(t, g, error("Card not registered. Here are a list of card_id's: "
                     + PyObjects.repr(TreePVector.from(new ArrayList<>(t.rawCards().keySet())))));
         }
-        return ok(t, g, PyObjects.dict("card_balance", PyDyn.subscript(t.card(cardId, g), "balance")));
+        return ok(t, g, PyObjects.dict("card_balance", PyObjectOps.getItem(t.card(cardId, g), "balance")));
     }
 
     private static final List<Object> AIRPORTS = List.of("RMS", "SBK", "MPC", "SVP", "SHD", "CDG", "LHR", "SSV", "OKD", "WLB",
@@ -278,14 +280,14 @@ public record TravelAPI(OrderedPMap<String, Object> attrs, PyRandom random) impl
         Object cardId = a[1], date = a[2], from = a[3], to = a[4], travelClass = a[5];
         if (t.tokenExpired()) return ok(t, g, PyObjects.dict("booking_status", false, "error", "Token expired"));
         if (t.badToken(a[0])) return ok(t, g, PyObjects.dict("booking_status", false, "error", "Invalid access token"));
-        if (!PyDyn.containsKey(t.rawCards(), cardId)) return ok(t, g, PyObjects.dict("booking_status", false, "error", "Card not registered"));
+        if (!PyObjects.containsKey(t.rawCards(), cardId)) return ok(t, g, PyObjects.dict("booking_status", false, "error", "Card not registered"));
         Object card = t.card(cardId, g);
         if (!contains(card, "balance")) return ok(t, g, PyObjects.dict("booking_status", false, "error", "Balance not found"));
-        if (!PyDyn.listContains(AIRPORTS, from)) {
-            return ok(t, g, PyObjects.dict("booking_status", false, "error", "Invalid departure airport code: " + PyDyn.fstr(from)));
+        if (!PyObjectOps.in(from, AIRPORTS)) {
+            return ok(t, g, PyObjects.dict("booking_status", false, "error", "Invalid departure airport code: " + PyObjects.str(from)));
         }
-        if (!PyDyn.listContains(AIRPORTS, to)) {
-            return ok(t, g, PyObjects.dict("booking_status", false, "error", "Invalid destination airport code: " + PyDyn.fstr(to)));
+        if (!PyObjectOps.in(to, AIRPORTS)) {
+            return ok(t, g, PyObjects.dict("booking_status", false, "error", "Invalid destination airport code: " + PyObjects.str(to)));
         }
         try {
             PyStrptime.parse(date, "%Y-%m-%d");
@@ -293,7 +295,7 @@ public record TravelAPI(OrderedPMap<String, Object> attrs, PyRandom random) impl
             if (!e.pyType().equals("ValueError")) throw e;
             return ok(t, g, PyObjects.dict("booking_status", false, "error", "Invalid date format. Use YYYY-MM-DD."));
         }
-        PyDyn.requireHashable(travelClass);
+        PyObjects.requireHashable(travelClass);
         if (!(PyObjects.eq(travelClass, "economy") || PyObjects.eq(travelClass, "business") || PyObjects.eq(travelClass, "first"))
                 || !(travelClass instanceof String)) {
             // The set's repr in str-hash order, i.e. as CPython prints it with PYTHONHASHSEED=0 (the corpora's setting).
@@ -309,13 +311,13 @@ public record TravelAPI(OrderedPMap<String, Object> attrs, PyRandom random) impl
             if (!e.pyType().equals("ValueError")) throw e;
             return ok(t, g, PyObjects.dict("booking_status", false, "error", e.str()));
         }
-        Object balance = PyDyn.subscript(card, "balance");
+        Object balance = PyObjectOps.getItem(card, "balance");
         if (PyObjectOps.lt(balance, travelCost)) return ok(t, g, PyObjects.dict("booking_status", false, "error", "Insufficient funds"));
         Object budget = t.get("budget_limit");
-        if (budget != PyNone.NONE && PyObjectOps.lt(PyDyn.subscript(card, "balance"), budget)) {
+        if (budget != PyNone.NONE && PyObjectOps.lt(PyObjectOps.getItem(card, "balance"), budget)) {
             return ok(t, g, PyObjects.dict("booking_status", false, "error", "Balance is less than budget limit"));
         }
-        Outcome paid = t.withBalance(cardId, PyDyn.sub(balance, travelCost, "-="), g, PyNone.NONE);
+        Outcome paid = t.withBalance(cardId, PyObjectOps.sub(balance, travelCost, "-="), g, PyNone.NONE);
         t = (TravelAPI) paid.self();
         g = paid.globals();
         PyRandom.Draw<Long> booking = t.random.randint(1000000, 9999999);
@@ -323,7 +325,7 @@ public record TravelAPI(OrderedPMap<String, Object> attrs, PyRandom random) impl
         String bookingId = String.valueOf(booking.value()), transactionId = String.valueOf(transaction.value());
         OrderedPMap<Object, Object> record = PyObjects.dict("card_id", cardId, "travel_date", date, "travel_from", from, "travel_to", to,
                 "travel_class", travelClass, "travel_cost", travelCost, "transaction_id", transactionId);
-        t = t.withRandom(transaction.next()).with("booking_record", PyDyn.put(t.bookings(), bookingId, record));
+        t = t.withRandom(transaction.next()).with("booking_record", PyObjects.setItem(t.bookings(), bookingId, record));
         Object history = t.longContext() ? t.get("booking_record") : PyObjects.dict();
         return ok(t, g, PyObjects.dict("booking_id", bookingId, "transaction_id", transactionId, "booking_status", true,
                 "booking_history", history));
@@ -340,8 +342,8 @@ public record TravelAPI(OrderedPMap<String, Object> attrs, PyRandom random) impl
 
     /** {@code key in obj} for a dict-like card. */
     private static boolean contains(Object obj, Object key) {
-        if (obj instanceof Map<?, ?> m) return PyDyn.containsKey(m, key);
-        if (obj instanceof List<?> l) return PyDyn.listContains(l, key);
+        if (obj instanceof Map<?, ?> m) return PyObjects.containsKey(m, key);
+        if (obj instanceof List<?> l) return PyObjectOps.in(key, l);
         if (obj instanceof String s && key instanceof String k) return s.contains(k);
         throw PyException.typeError("argument of type '" + PyObjects.typeName(obj) + "' is not iterable");
     }
@@ -351,11 +353,11 @@ public record TravelAPI(OrderedPMap<String, Object> attrs, PyRandom random) impl
         Object bookingId = a[1];
         if (t.tokenExpired()) return ok(t, g, error("Token expired"));
         if (t.badToken(a[0])) return ok(t, g, error("Invalid access token"));
-        if (!PyDyn.containsKey(t.bookings(), bookingId)) return ok(t, g, error("Booking not found"));
-        Object b = PyDyn.getItem(t.bookings(), bookingId);
+        if (!PyObjects.containsKey(t.bookings(), bookingId)) return ok(t, g, error("Booking not found"));
+        Object b = PyObjectOps.getItem(t.bookings(), bookingId);
         OrderedPMap<Object, Object> invoice = PyObjects.dict("booking_id", bookingId);
         for (String k : List.of("travel_date", "travel_from", "travel_to", "travel_class", "travel_cost", "transaction_id")) {
-            invoice = invoice.plus(k, PyDyn.subscript(b, k));
+            invoice = invoice.plus(k, PyObjectOps.getItem(b, k));
         }
         return ok(t, g, PyObjects.dict("invoice", invoice));
     }
@@ -376,15 +378,15 @@ public record TravelAPI(OrderedPMap<String, Object> attrs, PyRandom random) impl
         Object bookingId = a[1];
         if (t.tokenExpired()) return ok(t, g, PyObjects.dict("cancel_status", false, "error", "Token expired"));
         if (t.badToken(a[0])) return ok(t, g, PyObjects.dict("cancel_status", false, "error", "Invalid access token"));
-        if (!PyDyn.containsKey(t.bookings(), bookingId)) return ok(t, g, PyObjects.dict("cancel_status", false, "error", "Booking not found"));
-        Object b = PyDyn.getItem(t.bookings(), bookingId);
-        Object cardId = PyDyn.subscript(b, "card_id");
-        Object cost = PyDyn.subscript(b, "travel_cost");
-        Object balance = PyDyn.add(PyDyn.subscript(t.card(cardId, g), "balance"), cost, "+=");
+        if (!PyObjects.containsKey(t.bookings(), bookingId)) return ok(t, g, PyObjects.dict("cancel_status", false, "error", "Booking not found"));
+        Object b = PyObjectOps.getItem(t.bookings(), bookingId);
+        Object cardId = PyObjectOps.getItem(b, "card_id");
+        Object cost = PyObjectOps.getItem(b, "travel_cost");
+        Object balance = PyObjectOps.add(PyObjectOps.getItem(t.card(cardId, g), "balance"), cost, "+=");
         Outcome o = t.withBalance(cardId, balance, g, PyNone.NONE);
         TravelAPI after = (TravelAPI) o.self();
         OrderedPMap<Object, Object> bookings = PyDyn.ordered(after.bookings());
-        bookings = bookings.minus(PyDyn.findKey(bookings, bookingId));
+        bookings = bookings.minus(PyObjects.findKey(bookings, bookingId));
         return ok(after.with("booking_record", bookings), o.globals(), PyObjects.dict("cancel_status", true));
     }
 
@@ -398,9 +400,9 @@ public record TravelAPI(OrderedPMap<String, Object> attrs, PyRandom random) impl
         for (String[] r : RATES) {
             Object rate = r[2].contains(".") ? (Object) Double.parseDouble(r[2]) : new BigInteger(r[2]);
             if (PyObjects.eq(base, r[0]) && PyObjects.eq(target, r[1])) {
-                return ok(t, g, PyObjects.dict("exchanged_value", PyDyn.floatOf(PyDyn.mul(value, rate, "*"))));
+                return ok(t, g, PyObjects.dict("exchanged_value", PyBuiltins.floatOfObject(PyObjectOps.mul(value, rate, "*"), BfclData.PYTHON)));
             } else if (PyObjects.eq(base, r[1]) && PyObjects.eq(target, r[0])) {
-                return ok(t, g, PyObjects.dict("exchanged_value", round2(PyDyn.truediv(value, rate))));
+                return ok(t, g, PyObjects.dict("exchanged_value", round2(PyObjectOps.truediv(value, rate))));
             }
         }
         throw PyException.valueError("No available exchange rate for the given currencies.");
@@ -416,8 +418,8 @@ public record TravelAPI(OrderedPMap<String, Object> attrs, PyRandom random) impl
         Object first = a[0], last = a[1], dob = a[2], passport = a[3];
         if (!PyObjects.eq(t.get("user_first_name"), first) || !PyObjects.eq(t.get("user_last_name"), last)) {
             return ok(t, g, PyObjects.dict("verification_status", false, "verification_failure",
-                    "Cannot book flight information for another user." + "Expected " + PyDyn.fstr(t.get("user_first_name")) + " "
-                            + PyDyn.fstr(t.get("user_last_name")) + ", got " + PyDyn.fstr(first) + " " + PyDyn.fstr(last)));
+                    "Cannot book flight information for another user." + "Expected " + PyObjects.str(t.get("user_first_name")) + " "
+                            + PyObjects.str(t.get("user_last_name")) + ", got " + PyObjects.str(first) + " " + PyObjects.str(last)));
         }
         int age;
         try {
@@ -445,7 +447,7 @@ public record TravelAPI(OrderedPMap<String, Object> attrs, PyRandom random) impl
         TravelAPI t = (TravelAPI) self;
         if (t.tokenExpired()) return ok(t, g, error("Token expired"));
         if (t.badToken(a[0])) return ok(t, g, error("Invalid access token"));
-        double limit = PyDyn.floatOf(a[1]);
+        double limit = PyBuiltins.floatOfObject(a[1], BfclData.PYTHON);
         return ok(t.with("budget_limit", limit), g, PyObjects.dict("budget_limit", limit));
     }
 
@@ -456,7 +458,7 @@ public record TravelAPI(OrderedPMap<String, Object> attrs, PyRandom random) impl
             "Beijing", "PEK", "Hong Kong", "HKG", "Rome", "CIA", "Tokyo", "HND");
 
     static Outcome getNearestAirportByCity(Backend self, Object[] a, Globals g) {
-        return ok((TravelAPI) self, g, PyObjects.dict("nearest_airport", PyDyn.get(AIRPORT_MAP, a[0], "Unknown")));
+        return ok((TravelAPI) self, g, PyObjects.dict("nearest_airport", PyObjects.get(AIRPORT_MAP, a[0], "Unknown")));
     }
 
     static Outcome purchaseInsurance(Backend self, Object[] a, Globals g) {
@@ -468,11 +470,11 @@ public record TravelAPI(OrderedPMap<String, Object> attrs, PyRandom random) impl
         if (budget != PyNone.NONE && PyObjectOps.lt(budget, cost)) {
             return ok(t, g, PyObjects.dict("insurance_status", false, "error", "Exceeded budget limit"));
         }
-        if (!PyDyn.containsKey(t.bookings(), bookingId)) return ok(t, g, PyObjects.dict("insurance_status", false, "error", "Booking not found"));
-        if (!PyDyn.containsKey(t.rawCards(), cardId)) {
+        if (!PyObjects.containsKey(t.bookings(), bookingId)) return ok(t, g, PyObjects.dict("insurance_status", false, "error", "Booking not found"));
+        if (!PyObjects.containsKey(t.rawCards(), cardId)) {
             return ok(t, g, PyObjects.dict("insurance_status", false, "error", "Credit card not registered"));
         }
-        Object balance = PyDyn.sub(PyDyn.subscript(t.card(cardId, g), "balance"), cost, "-=");
+        Object balance = PyObjectOps.sub(PyObjectOps.getItem(t.card(cardId, g), "balance"), cost, "-=");
         Outcome o = t.withBalance(cardId, balance, g, PyNone.NONE);
         TravelAPI after = (TravelAPI) o.self();
         PyRandom.Draw<Long> id = after.random.randint(100000000, 999999999);
@@ -482,7 +484,7 @@ public record TravelAPI(OrderedPMap<String, Object> attrs, PyRandom random) impl
 
     static Outcome contactCustomerSupport(Backend self, Object[] a, Globals g) {
         TravelAPI t = (TravelAPI) self;
-        if (!PyDyn.containsKey(t.bookings(), a[0])) return ok(t, g, error("Booking not found"));
+        if (!PyObjects.containsKey(t.bookings(), a[0])) return ok(t, g, error("Booking not found"));
         return ok(t, g, PyObjects.dict("customer_support_message",
                 "Thank you for contacting customer support. Your message has been received and we will get back to you shortly."));
     }

@@ -3,6 +3,7 @@ package brokkr.domains.bfcl.multiturn.backends;
 import static brokkr.domains.bfcl.multiturn.Method.Param.optional;
 import static brokkr.domains.bfcl.multiturn.Method.Param.required;
 
+import brokkr.domains.bfcl.BfclData;
 import brokkr.domains.bfcl.multiturn.Backend;
 import brokkr.domains.bfcl.multiturn.BackendClass;
 import brokkr.domains.bfcl.multiturn.Globals;
@@ -10,6 +11,7 @@ import brokkr.domains.bfcl.multiturn.LongContextData;
 import brokkr.domains.bfcl.multiturn.Method;
 import brokkr.domains.bfcl.multiturn.Outcome;
 import brokkr.domains.bfcl.multiturn.Raised;
+import brokkr.python.PyBuiltins;
 import brokkr.python.PyException;
 import brokkr.python.PyObjectOps;
 import brokkr.python.PyObjects;
@@ -130,13 +132,13 @@ public record VehicleControlAPI(OrderedPMap<String, Object> attrs, PyRandom rand
         VehicleControlAPI v = (VehicleControlAPI) self;
         Object fuelAmount = a[0];
         if (PyObjectOps.lt(fuelAmount, BigInteger.ZERO)) return ok(v, g, PyObjects.dict("error", "Fuel amount cannot be negative."));
-        if (PyObjectOps.gt(PyDyn.add(v.get("fuelLevel"), fuelAmount, "+"), MAX_FUEL_LEVEL_INT)) {
+        if (PyObjectOps.gt(PyObjectOps.add(v.get("fuelLevel"), fuelAmount, "+"), MAX_FUEL_LEVEL_INT)) {
             return ok(v, g, PyObjects.dict("error", "Cannot fill gas above the tank capacity."));
         }
-        if (PyObjectOps.lt(PyDyn.add(v.get("fuelLevel"), fuelAmount, "+"), MIN_FUEL_LEVEL)) {
+        if (PyObjectOps.lt(PyObjectOps.add(v.get("fuelLevel"), fuelAmount, "+"), MIN_FUEL_LEVEL)) {
             return ok(v, g, PyObjects.dict("error", "Fuel tank is empty. Min fuel level is 0 gallons."));
         }
-        v = v.with("fuelLevel", PyDyn.add(v.get("fuelLevel"), fuelAmount, "+="));
+        v = v.with("fuelLevel", PyObjectOps.add(v.get("fuelLevel"), fuelAmount, "+="));
         return ok(v, g, PyObjects.dict("fuelLevel", v.get("fuelLevel")));
     }
 
@@ -148,19 +150,19 @@ public record VehicleControlAPI(OrderedPMap<String, Object> attrs, PyRandom rand
         boolean unlock = PyObjects.truthy(a[0]);
         String target = unlock ? "unlocked" : "locked";
         // Doors change one by one in place: a bad door name raises after the earlier ones changed.
-        for (Object d : PyDyn.iterate(a[1])) {
+        for (Object d : PyObjectOps.iterate(a[1])) {
             Map<?, ?> doors = (Map<?, ?>) v.get("doorStatus");
             Object status;
             try {
-                status = PyDyn.getItem(doors, d);
+                status = PyObjectOps.getItem(doors, d);
             } catch (PyException e) {
                 throw new Raised(e, v, g);
             }
             if (PyObjects.eq(status, target)) continue;
-            v = v.with("doorStatus", PyDyn.put(doors, d, target));
+            v = v.with("doorStatus", PyObjects.setItem(doors, d, target));
             Object remaining = v.get("remainingUnlockedDoors");
-            v = v.with("remainingUnlockedDoors", unlock ? PyDyn.add(remaining, BigInteger.ONE, "+=")
-                    : PyDyn.sub(remaining, BigInteger.ONE, "-="));
+            v = v.with("remainingUnlockedDoors", unlock ? PyObjectOps.add(remaining, BigInteger.ONE, "+=")
+                    : PyObjectOps.sub(remaining, BigInteger.ONE, "-="));
         }
         return ok(v, g, PyObjects.dict("lockStatus", target, "remainingUnlockedDoors", v.get("remainingUnlockedDoors")));
     }
@@ -174,7 +176,7 @@ public record VehicleControlAPI(OrderedPMap<String, Object> attrs, PyRandom rand
         v = v.with("acTemperature", temperature);
         if (PyObjects.eq(unit, "fahrenheit")) {
             try {
-                Object c = PyDyn.truediv(PyDyn.mul(PyDyn.sub(temperature, BigInteger.valueOf(32), "-"), BigInteger.valueOf(5), "*"),
+                Object c = PyObjectOps.truediv(PyObjectOps.mul(PyObjectOps.sub(temperature, BigInteger.valueOf(32), "-"), BigInteger.valueOf(5), "*"),
                         BigInteger.valueOf(9));
                 v = v.with("acTemperature", c);
             } catch (PyException e) {
@@ -195,7 +197,7 @@ public record VehicleControlAPI(OrderedPMap<String, Object> attrs, PyRandom rand
             // else reads it, and the key lands in the same place every time, so the result is the import-time dict
             // with the new temperature.
             Map<?, ?> weather = (Map<?, ?>) ext("LONG_WEATHER_EXTENSION");
-            return ok(v, g, PyDyn.put(weather, "outsideTemperature", t.value()));
+            return ok(v, g, PyObjects.setItem(weather, "outsideTemperature", t.value()));
         }
         return ok(v, g, PyObjects.dict("outsideTemperature", t.value()));
     }
@@ -207,7 +209,7 @@ public record VehicleControlAPI(OrderedPMap<String, Object> attrs, PyRandom rand
     static Outcome setHeadlights(Backend self, Object[] a, Globals g) {
         VehicleControlAPI v = (VehicleControlAPI) self;
         Object mode = a[0];
-        if (!PyDyn.listContains(List.of("on", "off", "auto"), mode)) return ok(v, g, PyObjects.dict("error", "Invalid headlight mode."));
+        if (!PyObjectOps.in(mode, List.of("on", "off", "auto"))) return ok(v, g, PyObjects.dict("error", "Invalid headlight mode."));
         if (PyObjects.eq(mode, "on")) return ok(v.with("headLightStatus", "on"), g, PyObjects.dict("headlightStatus", "on"));
         return ok(v.with("headLightStatus", "off"), g, PyObjects.dict("headlightStatus", "off"));
     }
@@ -244,7 +246,7 @@ public record VehicleControlAPI(OrderedPMap<String, Object> attrs, PyRandom rand
     static Outcome activateParkingBrake(Backend self, Object[] a, Globals g) {
         VehicleControlAPI v = (VehicleControlAPI) self;
         Object mode = a[0];
-        if (!PyDyn.listContains(List.of("engage", "release"), mode)) return ok(v, g, PyObjects.dict("error", "Invalid mode"));
+        if (!PyObjectOps.in(mode, List.of("engage", "release"))) return ok(v, g, PyObjects.dict("error", "Invalid mode"));
         boolean engage = PyObjects.eq(mode, "engage");
         String status = engage ? "engaged" : "released";
         double force = engage ? 500.0 : 0.0;
@@ -266,9 +268,9 @@ public record VehicleControlAPI(OrderedPMap<String, Object> attrs, PyRandom rand
             v = v.with("brakePedalStatus", "released").withBrakePedalForce(0.0);
             return ok(v, g, PyObjects.dict("brakePedalStatus", "released", "brakePedalForce", 0.0));
         }
-        Object force = PyDyn.mul(p, BigInteger.valueOf(1000), "*");
+        Object force = PyObjectOps.mul(p, BigInteger.valueOf(1000), "*");
         v = v.with("brakePedalStatus", "pressed").withBrakePedalForce(force);
-        return ok(v, g, PyObjects.dict("brakePedalStatus", "pressed", "brakePedalForce", PyDyn.floatOf(force)));
+        return ok(v, g, PyObjects.dict("brakePedalStatus", "pressed", "brakePedalForce", PyBuiltins.floatOfObject(force, BfclData.PYTHON)));
     }
 
     static Outcome releaseBrakePedal(Backend self, Object[] a, Globals g) {
@@ -278,8 +280,8 @@ public record VehicleControlAPI(OrderedPMap<String, Object> attrs, PyRandom rand
 
     static Outcome setCruiseControl(Backend self, Object[] a, Globals g) {
         VehicleControlAPI v = (VehicleControlAPI) self;
-        double distance = PyDyn.floatOf(a[2]);
-        double speed = PyDyn.floatOf(a[0]);
+        double distance = PyBuiltins.floatOfObject(a[2], BfclData.PYTHON);
+        double speed = PyBuiltins.floatOfObject(a[0], BfclData.PYTHON);
         if (PyObjects.eq(v.get("engine_state"), "stopped")) {
             return ok(v, g, PyObjects.dict("error", "Start the engine before activating the cruise control."));
         }
@@ -312,16 +314,16 @@ public record VehicleControlAPI(OrderedPMap<String, Object> attrs, PyRandom rand
 
     static Outcome estimateDriveFeasibilityByMileage(Backend self, Object[] a, Globals g) {
         VehicleControlAPI v = (VehicleControlAPI) self;
-        boolean cannot = PyObjectOps.lt(PyDyn.mul(v.get("fuelLevel"), MILE_PER_GALLON, "*"), a[0]);
+        boolean cannot = PyObjectOps.lt(PyObjectOps.mul(v.get("fuelLevel"), MILE_PER_GALLON, "*"), a[0]);
         return ok(v, g, PyObjects.dict("canDrive", !cannot));
     }
 
     static Outcome literToGallon(Backend self, Object[] a, Globals g) {
-        return ok((VehicleControlAPI) self, g, PyObjects.dict("gallon", PyDyn.mul(a[0], 0.264172, "*")));
+        return ok((VehicleControlAPI) self, g, PyObjects.dict("gallon", PyObjectOps.mul(a[0], 0.264172, "*")));
     }
 
     static Outcome gallonToLiter(Backend self, Object[] a, Globals g) {
-        return ok((VehicleControlAPI) self, g, PyObjects.dict("liter", PyDyn.mul(a[0], 3.78541, "*")));
+        return ok((VehicleControlAPI) self, g, PyObjects.dict("liter", PyObjectOps.mul(a[0], 3.78541, "*")));
     }
 
     private static final String[][] DISTANCES = {
@@ -358,7 +360,7 @@ public record VehicleControlAPI(OrderedPMap<String, Object> attrs, PyRandom rand
     static Outcome setNavigation(Backend self, Object[] a, Globals g) {
         VehicleControlAPI v = ((VehicleControlAPI) self).with("destination", a[0]);
         try {
-            return ok(v, g, PyObjects.dict("status", PyDyn.add("Navigating to ", a[0], "+")));
+            return ok(v, g, PyObjects.dict("status", PyObjectOps.add("Navigating to ", a[0], "+")));
         } catch (PyException e) {
             throw new Raised(e, v, g);
         }
@@ -366,9 +368,9 @@ public record VehicleControlAPI(OrderedPMap<String, Object> attrs, PyRandom rand
 
     static Outcome checkTirePressure(Backend self, Object[] a, Globals g) {
         VehicleControlAPI v = (VehicleControlAPI) self;
-        Object sum = PyDyn.add(PyDyn.add(PyDyn.add(v.get("frontLeftTirePressure"), v.get("frontRightTirePressure"), "+"),
+        Object sum = PyObjectOps.add(PyObjectOps.add(PyObjectOps.add(v.get("frontLeftTirePressure"), v.get("frontRightTirePressure"), "+"),
                 v.get("rearLeftTirePressure"), "+"), v.get("rearRightTirePressure"), "+");
-        Object mean = PyDyn.truediv(sum, BigInteger.valueOf(4));
+        Object mean = PyObjectOps.truediv(sum, BigInteger.valueOf(4));
         boolean healthy = PyObjectOps.le(BigInteger.valueOf(30), mean) && PyObjectOps.le(mean, BigInteger.valueOf(35));
         Object carInfo = v.longContext() ? ext("CAR_STATUS_METADATA_EXTENSION") : PyObjects.dict();
         return ok(v, g, PyObjects.dict("frontLeftTirePressure", v.get("frontLeftTirePressure"),

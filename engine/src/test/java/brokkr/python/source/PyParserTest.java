@@ -1,15 +1,16 @@
-package brokkr.domains.bfcl.multiturn;
+package brokkr.python.source;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
+import brokkr.python.CPython;
 import brokkr.python.PyException;
 import org.junit.jupiter.api.Test;
 
 /** CPython 3.11 {@code eval()} syntax errors as {@code str(e)} (texts recorded in fuzz-seed11). */
 class PyParserTest {
     private static String error(String src) {
-        PyException e = assertThrows(PyException.class, () -> PyParser.parse(src), src);
+        PyException e = assertThrows(PyException.class, () -> PyParser.parse(src, CPython.V3_11), src);
         assertEquals("SyntaxError", e.pyType(), src);
         return e.str();
     }
@@ -73,13 +74,13 @@ class PyParserTest {
 
     @Test
     void literalForms() {
-        assertEquals(PyLiterals.eval("0x1f"), java.math.BigInteger.valueOf(31));
-        assertEquals(PyLiterals.eval("0o17 + 0b1 + 1_000"), java.math.BigInteger.valueOf(1016));
-        assertEquals("document", PyLiterals.eval("('docu'\n'ment')"));
-        assertEquals("type", PyLiterals.eval("'\\u0074\\x79\\160e'"));
-        assertEquals("a\\nb", PyLiterals.eval("r'a\\nb'"));
-        assertEquals(Double.POSITIVE_INFINITY, PyLiterals.eval("1e999"));
-        assertEquals("{'a': 1, 'b': [2, (3,)]}", brokkr.python.PyObjects.repr(PyLiterals.eval("dict(a=1, **{'b': [2, (3,)]})")));
-        assertEquals("[1, 2, 3]", brokkr.python.PyObjects.repr(PyLiterals.eval("list((1, 2,)) + [*[3]]  # comment")));
+        assertEquals(PyLiterals.eval("0x1f", CPython.V3_11), java.math.BigInteger.valueOf(31));
+        assertEquals(PyLiterals.eval("0o17 + 0b1 + 1_000", CPython.V3_11), java.math.BigInteger.valueOf(1016));
+        assertEquals("document", PyLiterals.eval("('docu'\n'ment')", CPython.V3_11));
+        assertEquals("type", PyLiterals.eval("'\\u0074\\x79\\160e'", CPython.V3_11));
+        assertEquals("a\\nb", PyLiterals.eval("r'a\\nb'", CPython.V3_11));
+        assertEquals(Double.POSITIVE_INFINITY, PyLiterals.eval("1e999", CPython.V3_11));
+        assertEquals("{'a': 1, 'b': [2, (3,)]}", brokkr.python.PyObjects.repr(PyLiterals.eval("dict(a=1, **{'b': [2, (3,)]})", CPython.V3_11)));
+        assertEquals("[1, 2, 3]", brokkr.python.PyObjects.repr(PyLiterals.eval("list((1, 2,)) + [*[3]]  # comment", CPython.V3_11)));
     }
 }

@@ -1,5 +1,7 @@
-package brokkr.domains.bfcl.multiturn;
+package brokkr.python.source;
 
+import brokkr.python.CPython;
+import brokkr.python.PyBuiltins;
 import brokkr.python.PyException;
 import brokkr.python.PyObjectOps;
 import brokkr.python.PyObjects;
@@ -18,26 +20,36 @@ import org.pcollections.TreePVector;
 
 /**
  * Evaluates a {@link PyExpr} as CPython's {@code eval} does, left to right, names looked up in the
- * given globals and then in {@link PyBuiltins}; errors as CPython 3.11's exceptions.
+ * given globals and then in {@code python}'s builtins namespace ({@link PyBuiltins#lookup}); errors
+ * as CPython's exceptions, a repr in their text rendered under {@code python}. The host supplies what
+ * the globals hold: {@link PyObjects.Callable}s, {@link PyObjects.Attributes} and {@link Deferred} values.
  */
-final class PyEval {
+public final class PyEval {
     private final Function<String, Object> globals;
+    private final CPython python;
 
-    PyEval(Function<String, Object> globals) { this.globals = globals; }
+    /** {@code globals}: a name's value, or Java null where the globals do not define it. */
+    public PyEval(Function<String, Object> globals, CPython python) {
+        this.globals = globals;
+        this.python = python;
+    }
 
-    /** A value that stands for another one, looked up when it is used ({@link Executor}'s live method results). */
-    interface Deferred {
+    /**
+     * A value that stands for another one, looked up when it is used (a host's view of state that a
+     * later call in the same expression may change, e.g. a method result that aliases its instance).
+     */
+    public interface Deferred {
         Object current();
     }
 
     /** {@code v}, or what it stands for. */
-    static Object now(Object v) {
+    public static Object now(Object v) {
         while (v instanceof Deferred d) v = d.current();
         return v;
     }
 
     /** {@code v} with every {@link Deferred} inside containers replaced by what it stands for now. */
-    static Object deep(Object v) {
+    public static Object deep(Object v) {
         v = now(v);
         return switch (v) {
             case java.util.List<?> l -> {
@@ -80,12 +92,12 @@ final class PyEval {
     /** Evaluates {@code e} for use: what a deferred value stands for. */
     private Object use(PyExpr e) { return now(eval(e)); }
 
-    Object eval(PyExpr e) {
+    public Object eval(PyExpr e) {
         return switch (e) {
             case PyExpr.Const c -> c.value();
             case PyExpr.Name n -> {
                 Object v = globals.apply(n.id());
-                if (v == null) v = PyBuiltins.ALL.get(n.id());
+                if (v == null) v = PyBuiltins.lookup(n.id(), python);
                 if (v == null) throw new PyException("NameError", "name '" + n.id() + "' is not defined");
                 yield v;
             }
@@ -212,24 +224,19 @@ final class PyEval {
                 }
             }
         }
-        if (!(fn instanceof PyBuiltins.Callable callable)) {
+        if (!(fn instanceof PyObjects.Callable callable)) {
             throw PyException.typeError("'" + PyObjects.typeName(fn) + "' object is not callable");
         }
         return callable.call(args, kwargs);
     }
 
     private static String qualname(Object fn) {
-        return fn instanceof PyBuiltins.Callable c ? c.qualname() : PyObjects.typeName(fn) + " object";
+        return fn instanceof PyObjects.Callable c ? c.qualname() : PyObjects.typeName(fn) + " object";
     }
 
     private static Object attribute(Object obj, String name) {
-        if (obj instanceof Attributes a) return a.attribute(name);
+        if (obj instanceof PyObjects.Attributes a) return a.attribute(name);
         throw PyException.attributeError("'" + PyObjects.typeName(obj) + "' object has no attribute '" + name + "'");
-    }
-
-    /** An object with attributes ({@code instance.method}). */
-    interface Attributes {
-        Object attribute(String name);
     }
 
     record SliceObj(Object start, Object stop, Object step) implements PyObjects.Custom {
@@ -239,51 +246,43 @@ final class PyEval {
         }
     }
 
-    private static Object subscript(Object obj, Object index) {
-        switch (obj) {
-            case Map<?, ?> m -> {
-                PyObjects.requireHashable(index);
-                Object v = m.get(index);
-                if (v == null) throw new PyException("KeyError", PyObjects.repr(index));
-                return v;
+    /** {@code obj[index]}: a slice of a sequence here, anything else {@link PyObjectOps#getItem}'s. */
+    private Object subscript(Object obj, Object index) {
+        if (obj instanceof PyBuiltins.Builtin b && b.isType()) {
+            throw PyException.typeError("type '" + b.name() + "' is not subscriptable");
+        }
+        if (index instanceof SliceObj s) {
+            if (obj instanceof Map<?, ?> && !python.slicesHashable()) throw PyException.typeError("unhashable type: 'slice'");
+            switch (obj) {
+                case List<?> l -> { return slice(l, s, false, false); }
+                case PyTuple t -> { return slice(t.items(), s, true, false); }
+                case String str -> { return slice(PyObjectOps.iterate(str), s, false, true); }
+                default -> { }
             }
-            case List<?> l -> { return sequenceItem("list", l, index, false); }
-            case PyTuple t -> { return sequenceItem("tuple", t.items(), index, false); }
-            case String s -> { return sequenceItem("string", PyObjectOps.iterate(s), index, true); }
-            default -> {
-                if (obj instanceof PyBuiltins.Builtin b && b.isType()) {
-                    throw PyException.typeError("type '" + b.name() + "' is not subscriptable");
-                }
-                throw PyException.typeError("'" + PyObjects.typeName(obj) + "' object is not subscriptable");
-            }
+        }
+        try {
+            return PyObjectOps.getItem(obj, index);
+        } catch (PyException e) {
+            // the KeyError quotes the key under this evaluator's release
+            if (e.pyType().equals("KeyError") && obj instanceof Map<?, ?>) throw new PyException("KeyError", PyObjects.repr(index, python));
+            throw e;
         }
     }
 
-    private static Object sequenceItem(String kind, List<?> items, Object index, boolean str) {
-        if (index instanceof SliceObj s) {
-            int n = items.size();
-            int step = s.step() == PyNone.NONE ? 1 : sliceIndex(s.step());
-            if (step == 0) throw PyException.valueError("slice step cannot be zero");
-            int start = s.start() == PyNone.NONE ? (step > 0 ? 0 : n - 1) : clamp(sliceIndex(s.start()), n, step);
-            int stop = s.stop() == PyNone.NONE ? (step > 0 ? n : -1) : clamp(sliceIndex(s.stop()), n, step);
-            List<Object> out = new ArrayList<>();
-            for (int i = start; step > 0 ? i < stop : i > stop; i += step) out.add(items.get(i));
-            if (str) {
-                StringBuilder sb = new StringBuilder();
-                out.forEach(o -> sb.append((String) o));
-                return sb.toString();
-            }
-            return kind.equals("tuple") ? new PyTuple(out) : TreePVector.from(out);
+    private static Object slice(List<?> items, SliceObj s, boolean tuple, boolean str) {
+        int n = items.size();
+        int step = s.step() == PyNone.NONE ? 1 : sliceIndex(s.step());
+        if (step == 0) throw PyException.valueError("slice step cannot be zero");
+        int start = s.start() == PyNone.NONE ? (step > 0 ? 0 : n - 1) : clamp(sliceIndex(s.start()), n, step);
+        int stop = s.stop() == PyNone.NONE ? (step > 0 ? n : -1) : clamp(sliceIndex(s.stop()), n, step);
+        List<Object> out = new ArrayList<>();
+        for (int i = start; step > 0 ? i < stop : i > stop; i += step) out.add(items.get(i));
+        if (str) {
+            StringBuilder sb = new StringBuilder();
+            out.forEach(o -> sb.append((String) o));
+            return sb.toString();
         }
-        if (!PyObjects.isInt(index)) {
-            throw PyException.typeError(kind + " indices must be integers" + (str ? "" : " or slices") + ", not " + PyObjects.typeName(index));
-        }
-        BigInteger i = PyObjects.asBigInteger(index);
-        if (i.signum() < 0) i = i.add(BigInteger.valueOf(items.size()));
-        if (i.signum() < 0 || i.compareTo(BigInteger.valueOf(items.size())) >= 0) {
-            throw new PyException("IndexError", kind + " index out of range");
-        }
-        return items.get(i.intValue());
+        return tuple ? new PyTuple(out) : TreePVector.from(out);
     }
 
     private static int sliceIndex(Object o) {

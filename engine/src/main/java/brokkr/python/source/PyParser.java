@@ -1,8 +1,11 @@
-package brokkr.domains.bfcl.multiturn;
+package brokkr.python.source;
 
+import brokkr.python.CPython;
+import brokkr.python.PyBytes;
 import brokkr.python.PyComplex;
 import brokkr.python.PyException;
 import brokkr.python.PyInts;
+import brokkr.python.PyObjects;
 import java.math.BigInteger;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -12,7 +15,7 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * Parses a string as CPython 3.11's {@code eval()} does (input mode "eval": an expression list) into a
+ * Parses a string as CPython's {@code eval()} does (input mode "eval": an expression list) into a
  * {@link PyExpr}, raising {@code SyntaxError}s with CPython's texts ({@code str(e)} is
  * {@code "<msg> (<string>, line N)"}) for the malformed call strings models produce.
  *
@@ -23,8 +26,13 @@ import java.util.Set;
  * otherwise the specific errors of the grammar's {@code invalid_*} rules this subset reaches, else
  * {@code invalid syntax} at the furthest token read. {@code keyword argument repeated} is the
  * compiler's check after a successful parse.
+ *
+ * <p>The grammar's error texts are CPython 3.11's pegen (Parser/parser.c, Parser/pegen_errors.c of 3.11,
+ * recorded by BFCL's fuzz corpora); the release's profile decides what its Unicode database decides
+ * ({@link CPython#isPrintable}: "invalid character" or "invalid non-printable character"). See
+ * {@link CPython} for what 3.12/3.13 changed and is not transcribed.
  */
-final class PyParser {
+public final class PyParser {
     /**
      * SOFT_ERROR: a tokenizer error CPython reports only when the parser reaches it (tok->done set, no
      * exception: a bad line continuation); tokenizing stops there, as the full-source check does.
@@ -42,15 +50,19 @@ final class PyParser {
             ".", ";", "@", "=", "+", "-", "*", "/", "%", "&", "|", "^", "~", "<", ">"};
 
     private final String src;
+    private final CPython python;
     private final List<Tok> toks = new ArrayList<>();
     /** The first tokenizer error, raised when the parser reaches it or fails anywhere. */
     private PyException tokError;
     private int pos;
     private int furthest;
 
-    private PyParser(String src) { this.src = src; }
+    private PyParser(String src, CPython python) {
+        this.src = src;
+        this.python = python;
+    }
 
-    static PyException syntaxError(String msg, int line) {
+    private static PyException syntaxError(String msg, int line) {
         return new PyException("SyntaxError", msg + " (<string>, line " + line + ")");
     }
 
@@ -70,13 +82,13 @@ final class PyParser {
         return invalidRules ? syntaxError(msg, line) : new GenericSyntaxError(line);
     }
 
-    /** Parses {@code source} as {@code eval(source)} would. */
-    static PyExpr parse(String source) {
+    /** Parses {@code source} as {@code eval(source)} would under {@code python}. */
+    public static PyExpr parse(String source, CPython python) {
         if (source.indexOf('\0') >= 0) throw new PyException("SyntaxError", "source code string cannot contain null bytes");
         // bltinmodule.c builtin_eval_impl: leading spaces and tabs are stripped.
         int i = 0;
         while (i < source.length() && (source.charAt(i) == ' ' || source.charAt(i) == '\t')) i++;
-        PyParser p = new PyParser(source.substring(i));
+        PyParser p = new PyParser(source.substring(i), python);
         p.tokenize();
         PyExpr e;
         try {
@@ -179,7 +191,8 @@ final class PyParser {
                 }
                 int cp = src.codePointAt(i);
                 if (Character.isHighSurrogate(c) || cp > 127 || cp < 32) {
-                    if (cp > 127 && !Character.isIdentifierIgnorable(cp) && isPrintableChar(cp)) {
+                    // tokenizer.c verify_identifier / tok_get: Py_UNICODE_ISPRINTABLE decides the wording
+                    if (cp > 127 && python.isPrintable(cp)) {
                         fail("invalid character '" + new String(Character.toChars(cp)) + "' (U+" + String.format("%04X", cp) + ")", line);
                     } else {
                         fail("invalid non-printable character U+" + String.format("%04X", cp), line);
@@ -213,13 +226,6 @@ final class PyParser {
     private boolean onlyNewlines() {
         for (Tok t : toks) if (t.type != T.NEWLINE) return false;
         return true;
-    }
-
-    private static boolean isPrintableChar(int cp) {
-        int t = Character.getType(cp);
-        return t != Character.CONTROL && t != Character.FORMAT && t != Character.UNASSIGNED && t != Character.SURROGATE
-                && t != Character.PRIVATE_USE && t != Character.SPACE_SEPARATOR && t != Character.LINE_SEPARATOR
-                && t != Character.PARAGRAPH_SEPARATOR;
     }
 
     private void fail(String msg, int line) {
@@ -359,7 +365,7 @@ final class PyParser {
         end[1] = line;
         if (bad != null) return bad;
         String s = sb.toString();
-        if (bytes) return new PyBuiltins.Bytes(s);
+        if (bytes) return new PyBytes(s);
         return s;
     }
 
@@ -922,7 +928,7 @@ final class PyParser {
             case PyExpr.Compare c -> "comparison";
             case PyExpr.DictDisplay d -> "dict literal";
             case PyExpr.SetDisplay d -> "set display";
-            case PyExpr.Const c -> c.value() == PyBuiltins.ELLIPSIS ? "ellipsis"
+            case PyExpr.Const c -> c.value() == PyObjects.ELLIPSIS ? "ellipsis"
                     : c.value() instanceof Boolean b ? (b ? "True" : "False") : c.value() == brokkr.value.PyNone.NONE ? "None" : "literal";
             case PyExpr.Slice s -> "slice";
         };
@@ -953,10 +959,10 @@ final class PyParser {
                 while (peek().type == T.STRING) {
                     Object more = next().value;
                     if (more instanceof BadLiteral b) throw syntaxError(b.message(), b.line());
-                    if ((v instanceof PyBuiltins.Bytes) != (more instanceof PyBuiltins.Bytes)) {
+                    if ((v instanceof PyBytes) != (more instanceof PyBytes)) {
                         throw syntaxError("cannot mix bytes and nonbytes literals", t.line);
                     }
-                    v = v instanceof PyBuiltins.Bytes a ? new PyBuiltins.Bytes(a.latin1() + ((PyBuiltins.Bytes) more).latin1())
+                    v = v instanceof PyBytes a ? a.concat((PyBytes) more)
                             : (String) v + more;
                 }
                 return new PyExpr.Const(v);
@@ -1014,7 +1020,7 @@ final class PyParser {
                     }
                     case "..." -> {
                         pos++;
-                        return new PyExpr.Const(PyBuiltins.ELLIPSIS);
+                        return new PyExpr.Const(PyObjects.ELLIPSIS);
                     }
                     default -> throw generic();
                 }

@@ -1,4 +1,4 @@
-package brokkr.domains.bfcl.multiturn;
+package brokkr.python.source;
 
 import java.util.List;
 
@@ -8,7 +8,7 @@ import java.util.List;
  * displays, unary/binary/boolean operators and comparisons, conditional expressions). Built by
  * {@link PyParser}, evaluated by {@link PyEval}.
  */
-sealed interface PyExpr {
+public sealed interface PyExpr {
     record Const(Object value) implements PyExpr {}
     record Name(String id) implements PyExpr {}
     record Attr(PyExpr obj, String name) implements PyExpr {}
