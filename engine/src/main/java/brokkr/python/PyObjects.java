@@ -156,14 +156,15 @@ public final class PyObjects {
      */
     public static Object findKey(Map<?, ?> m, Object key) {
         requireHashable(key);
-        if (m.containsKey(key) && !(key instanceof Double d && d.isNaN())) {
-            if (!(key instanceof Boolean) && !(key instanceof Double)) return key;
+        // get, not containsKey: a value is never Java null here, and OrderedPMap's containsKey is
+        // AbstractMap's linear scan while its get is a tree lookup
+        if (!(key instanceof Boolean) && !(key instanceof Double)) {
+            if (m.get(key) != null) return key;
+            if (!(key instanceof BigInteger) && !(key instanceof PyTuple)) return null;
         }
-        if (isNumber(key) || key instanceof PyTuple) {
-            for (Object k : m.keySet()) if (eq(k, key) && sameKind(k, key)) return k;
-            return null;
-        }
-        return m.containsKey(key) ? key : null;
+        // a bool or float key, or an int or tuple that may equal a key of another numeric type
+        for (Object k : m.keySet()) if (eq(k, key) && sameKind(k, key)) return k;
+        return null;
     }
 
     /** Keys that are == also hash-equal when both are numbers (or both tuples); other mixes never meet. */

@@ -224,9 +224,14 @@ public final class Executor {
      * The arguments of a call of a backend method bound to its parameters after {@code self}, with their
      * defaults: CPython's binding ({@link PyArgumentBinding}) under BFCL's release.
      */
+    private static final List<String> SELF = List.of("self");
+
     static Object[] bind(String qualname, List<Method.Param> params, List<Object> args, Map<String, Object> kwargs) {
-        List<Object> values = PyArgumentBinding.bind(qualname, List.of("self"), params.stream().map(Method.Param::name).toList(),
-                i -> params.get(i).isRequired(), args, kwargs, BfclData.PYTHON);
+        List<String> names = new java.util.AbstractList<>() { // a view: binding runs on every call
+            @Override public String get(int i) { return params.get(i).name(); }
+            @Override public int size() { return params.size(); }
+        };
+        List<Object> values = PyArgumentBinding.bind(qualname, SELF, names, i -> params.get(i).isRequired(), args, kwargs, BfclData.PYTHON);
         Object[] out = new Object[params.size()];
         for (int i = 0; i < out.length; i++) out[i] = values.get(i) != null ? values.get(i) : params.get(i).dflt();
         return out;
