@@ -13,11 +13,18 @@ import java.util.List;
  * chasing by depth.
  */
 public record BenchCommand() implements Command {
-    @Override public String name() { return "bench"; }
+    @Override
+    public String name() {
+        return "bench";
+    }
 
-    @Override public String summary() { return "benchmarks: world values (JMH), tau2 corpus replay vs upstream, loop depth scaling, KB search, REPL sandbox, probes and branches, BFCL multi-turn replay/grading and fork cost"; }
+    @Override
+    public String summary() {
+        return "benchmarks: world values (JMH), tau2 corpus replay vs upstream, loop depth scaling, KB search, REPL sandbox, probes and branches, BFCL multi-turn replay/grading and fork cost";
+    }
 
-    @Override public String usage() {
+    @Override
+    public String usage() {
         return """
                usage: ./brokkr bench world [--quick | --long] [--db DOMAIN] [--only NAME] [--no-jmh]
                       ./brokkr bench replay --domain DOMAIN --corpus FILE [--repeat N] [--threads T]
@@ -63,13 +70,14 @@ public record BenchCommand() implements Command {
                        (default 3) in one warm JVM, beside upstream's timings in that folder's README (as ratios);
                        then the fork cost of each task's world (default multi_turn_base_0,multi_turn_long_context_0):
                        F (default 1000) forks each running the first ground-truth turn, time per fork and the
-                       heap the forks retain against one world.""".formatted(String.join(", ", WorldBench.domains()),
-                String.join(", ", Tau2Domains.names()));
+                       heap the forks retain against one world.""".formatted(String.join(", ", WorldBench.domains()), String.join(", ", Tau2Domains.names()));
     }
 
     @Override
     public int run(List<String> args, PrintStream out, PrintStream err) throws Exception {
-        if (args.isEmpty()) throw new UsageException("missing benchmark (world, replay, loop, kb-search, sandbox, probe or multi-turn)");
+        if (args.isEmpty())
+            throw new UsageException(
+                    "missing benchmark (world, replay, loop, kb-search, sandbox, probe or multi-turn)");
         List<String> rest = args.subList(1, args.size());
         return switch (args.get(0)) {
             case "world" -> usage(() -> WorldBench.run(rest, out));
@@ -83,7 +91,9 @@ public record BenchCommand() implements Command {
         };
     }
 
-    private interface Bench { int run() throws Exception; }
+    private interface Bench {
+        int run() throws Exception;
+    }
 
     /** The benches refuse bad arguments with IllegalArgumentException: here, usage errors; a corpus that cannot be replayed, an input error. */
     private static int usage(Bench bench) throws Exception {

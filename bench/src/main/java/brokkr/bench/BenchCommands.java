@@ -11,5 +11,8 @@ import java.util.List;
  * it in {@code --help}).
  */
 public final class BenchCommands implements CommandSet {
-    @Override public List<Command> commands(CommandContext context) { return List.of(new BenchCommand()); }
+    @Override
+    public List<Command> commands(CommandContext context) {
+        return List.of(new BenchCommand());
+    }
 }

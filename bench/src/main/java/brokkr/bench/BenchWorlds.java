@@ -4,8 +4,6 @@ import brokkr.domains.tau2.environment.Tau2Data;
 import brokkr.domains.tau2.runner.Tau2Benchmark;
 import brokkr.domains.tau2.runner.Tau2Domains;
 import brokkr.value.Json;
-import brokkr.world.ValuePaths;
-
 import brokkr.value.PyBool;
 import brokkr.value.PyDict;
 import brokkr.value.PyFloat;
@@ -13,6 +11,7 @@ import brokkr.value.PyInt;
 import brokkr.value.PyList;
 import brokkr.value.PyStr;
 import brokkr.value.Value;
+import brokkr.world.ValuePaths;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -32,31 +31,43 @@ final class BenchWorlds {
     /** A domain's pinned db file in a located data directory. */
     record Db(String domain, Tau2Data data, String path, String sha256) {
         /** The file's bytes, digest-checked, as a world value (what the domain's load starts from). */
-        Value load() { return Json.read(data.read(path, sha256)); }
+        Value load() {
+            return Json.read(data.read(path, sha256));
+        }
 
-        Path file() { return data.root().resolve(path); }
+        Path file() {
+            return data.root().resolve(path);
+        }
     }
 
-    private static String dbPath(String domain) { return "data/tau2/domains/" + domain + "/db.json"; }
+    private static String dbPath(String domain) {
+        return "data/tau2/domains/" + domain + "/db.json";
+    }
 
     /** The registered tau2 domains whose world is a pinned {@code db.json}, sorted. */
     static List<String> domains() {
-        return Tau2Domains.all().stream().filter(b -> b.dataDigests().containsKey(dbPath(b.domainName())))
-                .map(Tau2Benchmark::domainName).toList();
+        return Tau2Domains.all().stream()
+                .filter(b -> b.dataDigests().containsKey(dbPath(b.domainName())))
+                .map(Tau2Benchmark::domainName)
+                .toList();
     }
 
     /** {@code domain}'s db; IllegalArgumentException naming the domains that have one. */
     static Db db(String domain) {
         for (Tau2Benchmark b : Tau2Domains.all()) {
             String pin = b.dataDigests().get(dbPath(domain));
-            if (b.domainName().equals(domain) && pin != null) return new Db(domain, Tau2Data.locate(), dbPath(domain), pin);
+            if (b.domainName().equals(domain) && pin != null)
+                return new Db(domain, Tau2Data.locate(), dbPath(domain), pin);
         }
-        throw new IllegalArgumentException("no tau2 domain '" + domain + "' with a db.json (available: " + String.join(", ", domains()) + ")");
+        throw new IllegalArgumentException(
+                "no tau2 domain '" + domain + "' with a db.json (available: " + String.join(", ", domains()) + ")");
     }
 
     /** One update: a path to a leaf field of a random record (an order, a user, a product ...) and its new value. */
     record Update(Object[] path, Value value) {
-        Value applyTo(Value world) { return ValuePaths.assocIn(world, value, path); }
+        Value applyTo(Value world) {
+            return ValuePaths.assocIn(world, value, path);
+        }
     }
 
     /**

@@ -1,7 +1,7 @@
 package brokkr.bench;
 
-import brokkr.domains.tau2.banking.Bm25Index;
 import brokkr.domains.tau2.banking.BankingDomain;
+import brokkr.domains.tau2.banking.Bm25Index;
 import brokkr.domains.tau2.banking.KnowledgeBase;
 import brokkr.domains.tau2.conformance.Tau2Conformance;
 import brokkr.domains.tau2.environment.Tau2Environment;
@@ -35,7 +35,10 @@ public final class KbSearchBench {
     private KbSearchBench() {}
 
     /** Upstream's figures (README "KB_search / BM25"), in milliseconds. */
-    public static final double UPSTREAM_BUILD_MS = 28.7, UPSTREAM_P50_MS = 0.614, UPSTREAM_P99_MS = 113.2, UPSTREAM_MEAN_MS = 3.39,
+    public static final double UPSTREAM_BUILD_MS = 28.7,
+            UPSTREAM_P50_MS = 0.614,
+            UPSTREAM_P99_MS = 113.2,
+            UPSTREAM_MEAN_MS = 3.39,
             UPSTREAM_MAX_MS = 139.3;
 
     /** One {@code KB_search} call of the corpus with the environment it runs in. */
@@ -57,12 +60,17 @@ public final class KbSearchBench {
             switch (a) {
                 case "--rounds" -> rounds = positive(a, value(args, ++i, a));
                 case "--corpus" -> corpus = value(args, ++i, a);
-                default -> throw new IllegalArgumentException("unknown option '" + a + "' (kb-search [--rounds N] [--corpus FILE])");
+                default ->
+                    throw new IllegalArgumentException(
+                            "unknown option '" + a + "' (kb-search [--rounds N] [--corpus FILE])");
             }
         }
-        Path file = corpus != null ? Path.of(corpus) : brokkr.data.DataDirs.findUpwards("conformance/tau2/banking_knowledge", "kb-search-seed11.jsonl")
-                .orElseThrow(() -> new IllegalArgumentException("no kb-search-seed11.jsonl found (pass --corpus FILE)"))
-                .resolve("kb-search-seed11.jsonl");
+        Path file = corpus != null
+                ? Path.of(corpus)
+                : brokkr.data.DataDirs.findUpwards("conformance/tau2/banking_knowledge", "kb-search-seed11.jsonl")
+                        .orElseThrow(() ->
+                                new IllegalArgumentException("no kb-search-seed11.jsonl found (pass --corpus FILE)"))
+                        .resolve("kb-search-seed11.jsonl");
         if (!Files.isRegularFile(file)) throw new IllegalArgumentException("no such corpus: " + file);
         Report r = measure(BankingDomain.load(), file, rounds);
         out.print(format(r));
@@ -85,7 +93,9 @@ public final class KbSearchBench {
     }
 
     public static Report measure(BankingDomain domain, Path corpus, int rounds) {
-        List<String> contents = domain.knowledgeBase().docs().stream().map(KnowledgeBase.Doc::content).toList();
+        List<String> contents = domain.knowledgeBase().docs().stream()
+                .map(KnowledgeBase.Doc::content)
+                .toList();
         for (int i = 0; i < 5; i++) new Bm25Index(contents); // warm-up
         double[] builds = new double[10];
         for (int i = 0; i < builds.length; i++) {
@@ -103,7 +113,9 @@ public final class KbSearchBench {
             double[] ms = new double[calls.size()];
             int i = 0;
             for (Call c : calls) {
-                Tau2Environment env = c.envKwargs() == null ? factory.create(c.initTaskId(), null) : factory.create(c.initTaskId(), null, c.envKwargs());
+                Tau2Environment env = c.envKwargs() == null
+                        ? factory.create(c.initTaskId(), null)
+                        : factory.create(c.initTaskId(), null, c.envKwargs());
                 long t = System.nanoTime();
                 env.getResponse("KB_search", c.arguments(), "assistant");
                 ms[i++] = (System.nanoTime() - t) / 1e6;
@@ -127,7 +139,8 @@ public final class KbSearchBench {
                 PyDict kwargs = r.get("env_kwargs_extra") instanceof PyDict d ? d : null;
                 for (Value v : r.get("calls").asList()) {
                     PyDict c = v.asDict();
-                    if (c.get("name").asStr().equals("KB_search") && c.get("requestor").asStr().equals("assistant")) {
+                    if (c.get("name").asStr().equals("KB_search")
+                            && c.get("requestor").asStr().equals("assistant")) {
                         out.add(new Call(task, kwargs, c.get("arguments").asDict()));
                     }
                 }
@@ -149,18 +162,26 @@ public final class KbSearchBench {
 
     static String format(Report r) {
         StringBuilder s = new StringBuilder();
-        s.append("KB_search (banking_knowledge, bm25): Brokkr vs upstream (shared/conformance/tau2/README.md, \"KB_search / BM25\")\n");
-        s.append(String.format(Locale.ROOT, "%-34s %12s %12s %10s%n", "measurement", "Brokkr ms", "upstream ms", "x faster"));
+        s.append(
+                "KB_search (banking_knowledge, bm25): Brokkr vs upstream (shared/conformance/tau2/README.md, \"KB_search / BM25\")\n");
+        s.append(String.format(
+                Locale.ROOT, "%-34s %12s %12s %10s%n", "measurement", "Brokkr ms", "upstream ms", "x faster"));
         row(s, "index build, median of 10", r.build().median(), UPSTREAM_BUILD_MS);
-        s.append(String.format(Locale.ROOT, "%-34s %12s%n", "  (min / max)", String.format(Locale.ROOT, "%.2f / %.2f", r.build().min(), r.build().max())));
+        s.append(String.format(
+                Locale.ROOT,
+                "%-34s %12s%n",
+                "  (min / max)",
+                String.format(
+                        Locale.ROOT, "%.2f / %.2f", r.build().min(), r.build().max())));
         Latency l = r.last();
         row(s, "KB_search p50 (" + l.calls() + " calls)", l.p50(), UPSTREAM_P50_MS);
         row(s, "KB_search p99", l.p99(), UPSTREAM_P99_MS);
         row(s, "KB_search mean", l.mean(), UPSTREAM_MEAN_MS);
         row(s, "KB_search max", l.max(), UPSTREAM_MAX_MS);
         row(s, "best round p99 (of " + r.rounds() + ")", r.best().p99(), UPSTREAM_P99_MS);
-        s.append("latency: Environment.get_response of each assistant KB_search call of kb-search-seed11.jsonl in its record's environment, "
-                + "last round after one warm-up round; percentiles at sorted index floor(q*n), as upstream\n");
+        s.append(
+                "latency: Environment.get_response of each assistant KB_search call of kb-search-seed11.jsonl in its record's environment, "
+                        + "last round after one warm-up round; percentiles at sorted index floor(q*n), as upstream\n");
         return s.toString();
     }
 

@@ -9,11 +9,11 @@ import brokkr.eval.AgentDef;
 import brokkr.eval.Attempt;
 import brokkr.eval.BenchmarkProvider;
 import brokkr.eval.Evaluation;
+import brokkr.eval.ModelRef;
 import brokkr.experiment.Planner;
 import brokkr.run.Plan;
 import brokkr.run.Policy;
 import brokkr.run.Runner;
-import brokkr.eval.ModelRef;
 import com.sun.management.ThreadMXBean;
 import java.io.PrintStream;
 import java.lang.management.ManagementFactory;
@@ -53,7 +53,9 @@ public final class LoopBench {
 
     /** One measured depth. */
     public record Row(int depth, long millis, long allocatedBytes, long retainedBytes) {
-        double microsPerHop() { return millis * 1000.0 / depth; }
+        double microsPerHop() {
+            return millis * 1000.0 / depth;
+        }
     }
 
     public static int run(List<String> args, PrintStream out) {
@@ -71,16 +73,22 @@ public final class LoopBench {
                     maxSeconds = parsePositive(a, v);
                     i++;
                 }
-                default -> throw new IllegalArgumentException("unknown argument " + a + " (expected --depths N,N,... or --max-seconds S)");
+                default ->
+                    throw new IllegalArgumentException(
+                            "unknown argument " + a + " (expected --depths N,N,... or --max-seconds S)");
             }
         }
         warmUp();
         out.println("agent loop: PointerChasing.play, scripted ideal follower (./brokkr loop N)");
         table(out, depths, maxSeconds, LoopBench::play);
         out.println();
-        out.println("evaluation path: a loop cell through the runner (Evaluation.evaluate), scripted ideal (task ids go up to " + EVALUATION_CAP + ")");
-        List<Integer> capped = new ArrayList<>(depths.stream().filter(d -> d <= EVALUATION_CAP).toList());
-        if (depths.stream().anyMatch(d -> d > EVALUATION_CAP) && !capped.contains(EVALUATION_CAP)) capped.add(EVALUATION_CAP);
+        out.println(
+                "evaluation path: a loop cell through the runner (Evaluation.evaluate), scripted ideal (task ids go up to "
+                        + EVALUATION_CAP + ")");
+        List<Integer> capped =
+                new ArrayList<>(depths.stream().filter(d -> d <= EVALUATION_CAP).toList());
+        if (depths.stream().anyMatch(d -> d > EVALUATION_CAP) && !capped.contains(EVALUATION_CAP))
+            capped.add(EVALUATION_CAP);
         table(out, capped, maxSeconds, LoopBench::evaluation);
         return 0;
     }
@@ -90,31 +98,47 @@ public final class LoopBench {
         return () -> {
             PointerChain chain = PointerChain.of(depth);
             Transcript t = PointerChasing.play(chain, LoopFollower.ideal());
-            if (!PointerChasing.score(chain, t).passed()) throw new IllegalStateException("the ideal follower failed depth " + depth);
+            if (!PointerChasing.score(chain, t).passed())
+                throw new IllegalStateException("the ideal follower failed depth " + depth);
             return t;
         };
     }
 
     private static Supplier<Object> evaluation(int depth) {
         BenchmarkProvider loop = new LoopBenchmark();
-        var cell = new Evaluation.Cell(loop, loop.environment(Integer.toString(depth), Map.of()),
-                AgentDef.of(new ModelRef(BenchmarkProvider.SCRIPTED, "ideal"), "tools", null), null, 0);
-        Plan plan = Planner.of(List.of(new Plan.Unit(cell, "ideal")), ref -> { throw new IllegalStateException("no models here"); });
+        var cell = new Evaluation.Cell(
+                loop,
+                loop.environment(Integer.toString(depth), Map.of()),
+                AgentDef.of(new ModelRef(BenchmarkProvider.SCRIPTED, "ideal"), "tools", null),
+                null,
+                0);
+        Plan plan = Planner.of(List.of(new Plan.Unit(cell, "ideal")), ref -> {
+            throw new IllegalStateException("no models here");
+        });
         return () -> {
             Attempt a = Runner.attempts(plan, Policy.of(1)).getFirst();
-            if (a.reward() != 1.0) throw new IllegalStateException("the ideal follower failed depth " + depth + ": " + a.error());
+            if (a.reward() != 1.0)
+                throw new IllegalStateException("the ideal follower failed depth " + depth + ": " + a.error());
             return a;
         };
     }
 
-    private static void table(PrintStream out, List<Integer> depths, double maxSeconds, IntFunction<Supplier<Object>> work) {
-        out.printf(Locale.ROOT, "%9s %10s %10s %14s %13s%n", "depth", "best ms", "µs/hop", "allocated MB", "retained MB");
+    private static void table(
+            PrintStream out, List<Integer> depths, double maxSeconds, IntFunction<Supplier<Object>> work) {
+        out.printf(
+                Locale.ROOT, "%9s %10s %10s %14s %13s%n", "depth", "best ms", "µs/hop", "allocated MB", "retained MB");
         List<Row> rows = new ArrayList<>();
         for (int depth : depths) {
             Row r = measure(depth, work.apply(depth), depth <= 16_000 ? 3 : 1);
             rows.add(r);
-            out.printf(Locale.ROOT, "%9d %10d %10.1f %14.1f %13.1f%n", r.depth(), r.millis(), r.microsPerHop(),
-                    r.allocatedBytes() / 1e6, r.retainedBytes() / 1e6);
+            out.printf(
+                    Locale.ROOT,
+                    "%9d %10d %10.1f %14.1f %13.1f%n",
+                    r.depth(),
+                    r.millis(),
+                    r.microsPerHop(),
+                    r.allocatedBytes() / 1e6,
+                    r.retainedBytes() / 1e6);
             out.flush();
             if (r.millis() > maxSeconds * 1000) {
                 out.printf(Locale.ROOT, "  (stopped: depth %d took more than %.0f s)%n", depth, maxSeconds);
@@ -123,10 +147,14 @@ public final class LoopBench {
         }
         if (rows.size() >= 2) {
             Row first = rows.getFirst(), last = rows.getLast();
-            out.printf(Locale.ROOT, "depth x%.0f -> time x%.1f, allocation x%.1f (linear: x%.0f, quadratic: x%.0f)%n",
-                    (double) last.depth() / first.depth(), (double) Math.max(1, last.millis()) / Math.max(1, first.millis()),
+            out.printf(
+                    Locale.ROOT,
+                    "depth x%.0f -> time x%.1f, allocation x%.1f (linear: x%.0f, quadratic: x%.0f)%n",
+                    (double) last.depth() / first.depth(),
+                    (double) Math.max(1, last.millis()) / Math.max(1, first.millis()),
                     (double) last.allocatedBytes() / Math.max(1, first.allocatedBytes()),
-                    (double) last.depth() / first.depth(), Math.pow((double) last.depth() / first.depth(), 2));
+                    (double) last.depth() / first.depth(),
+                    Math.pow((double) last.depth() / first.depth(), 2));
         }
     }
 

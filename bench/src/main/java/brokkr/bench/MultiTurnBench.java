@@ -51,11 +51,14 @@ public final class MultiTurnBench {
 
     /** The best of {@code repeat} runs of one corpus. */
     public record CorpusTime(UpstreamTime upstream, int records, long calls, long bestNanos) {
-        public double seconds() { return bestNanos / 1e9; }
+        public double seconds() {
+            return bestNanos / 1e9;
+        }
     }
 
     /** Fork cost of one task's world. */
-    public record ForkCost(String taskId, int forks, long buildNanos, long nanosPerFork, long worldBytes, long forksBytes) {}
+    public record ForkCost(
+            String taskId, int forks, long buildNanos, long nanosPerFork, long worldBytes, long forksBytes) {}
 
     public static void main(String[] args) {
         System.exit(run(Arrays.asList(args), System.out));
@@ -80,36 +83,73 @@ public final class MultiTurnBench {
         }
         if (dir == null) dir = sharedCorpora();
         MultiTurnData data = MultiTurnData.load();
-        for (String t : tasks) if (data.task(t) == null) throw new IllegalArgumentException("unknown BFCL multi-turn task '" + t + "'");
+        for (String t : tasks)
+            if (data.task(t) == null) throw new IllegalArgumentException("unknown BFCL multi-turn task '" + t + "'");
         List<CorpusTime> times = new ArrayList<>();
         for (UpstreamTime u : UPSTREAM) {
             Path corpus = dir.resolve(u.file());
             if (!Files.isRegularFile(corpus)) throw new IllegalArgumentException("no corpus " + corpus);
             CorpusTime t = time(data, corpus, u, repeat);
             if (t == null) {
-                out.println(u.file() + ": mismatches; run ./brokkr conformance bfcl-multi-turn --corpus " + corpus + " first");
+                out.println(u.file() + ": mismatches; run ./brokkr conformance bfcl-multi-turn --corpus " + corpus
+                        + " first");
                 return 1;
             }
             times.add(t);
         }
-        out.printf(Locale.ROOT, "%-24s %7s %8s %10s %13s %13s %10s %12s%n", "corpus (best of " + repeat + ")", "records", "calls",
-                "brokkr s", "upstream s", "verified s", "x upstream", "x verified");
+        out.printf(
+                Locale.ROOT,
+                "%-24s %7s %8s %10s %13s %13s %10s %12s%n",
+                "corpus (best of " + repeat + ")",
+                "records",
+                "calls",
+                "brokkr s",
+                "upstream s",
+                "verified s",
+                "x upstream",
+                "x verified");
         for (CorpusTime t : times) {
-            out.printf(Locale.ROOT, "%-24s %7d %8d %10.3f %13.2f %13.2f %10.1f %12.1f%n", t.upstream().file(), t.records(), t.calls(),
-                    t.seconds(), t.upstream().upstreamSeconds(), t.upstream().verifiedSeconds(),
-                    t.upstream().upstreamSeconds() / t.seconds(), t.upstream().verifiedSeconds() / t.seconds());
+            out.printf(
+                    Locale.ROOT,
+                    "%-24s %7d %8d %10.3f %13.2f %13.2f %10.1f %12.1f%n",
+                    t.upstream().file(),
+                    t.records(),
+                    t.calls(),
+                    t.seconds(),
+                    t.upstream().upstreamSeconds(),
+                    t.upstream().verifiedSeconds(),
+                    t.upstream().upstreamSeconds() / t.seconds(),
+                    t.upstream().verifiedSeconds() / t.seconds());
         }
-        out.println("(x = upstream's median time / Brokkr's best; Brokkr's includes reading the corpus and verifying every field)");
+        out.println(
+                "(x = upstream's median time / Brokkr's best; Brokkr's includes reading the corpus and verifying every field)");
         out.println();
-        out.printf(Locale.ROOT, "%-28s %6s %10s %14s %12s %14s %12s%n", "fork: task", "forks", "build µs", "µs/fork+turn",
-                "world KB", "forks KB", "KB/fork");
+        out.printf(
+                Locale.ROOT,
+                "%-28s %6s %10s %14s %12s %14s %12s%n",
+                "fork: task",
+                "forks",
+                "build µs",
+                "µs/fork+turn",
+                "world KB",
+                "forks KB",
+                "KB/fork");
         for (String id : tasks) {
             ForkCost f = forkCost(data.task(id), forks);
-            out.printf(Locale.ROOT, "%-28s %6d %10.1f %14.1f %12.1f %14.1f %12.2f%n", f.taskId(), f.forks(), f.buildNanos() / 1e3,
-                    f.nanosPerFork() / 1e3, f.worldBytes() / 1024.0, f.forksBytes() / 1024.0, f.forksBytes() / 1024.0 / f.forks());
+            out.printf(
+                    Locale.ROOT,
+                    "%-28s %6d %10.1f %14.1f %12.1f %14.1f %12.2f%n",
+                    f.taskId(),
+                    f.forks(),
+                    f.buildNanos() / 1e3,
+                    f.nanosPerFork() / 1e3,
+                    f.worldBytes() / 1024.0,
+                    f.forksBytes() / 1024.0,
+                    f.forksBytes() / 1024.0 / f.forks());
         }
-        out.println("(each fork keeps the initial world's value and runs the first ground-truth turn on it; forks KB = heap the "
-                + "diverged forks retain beyond the one world)");
+        out.println(
+                "(each fork keeps the initial world's value and runs the first ground-truth turn on it; forks KB = heap the "
+                        + "diverged forks retain beyond the one world)");
         return 0;
     }
 
@@ -122,7 +162,9 @@ public final class MultiTurnBench {
         for (int r = 0; r <= repeat; r++) {
             System.gc();
             long t0 = System.nanoTime();
-            last = verdicts ? MultiTurnVerdicts.run(data, corpus, quiet) : MultiTurnConformance.run(data, corpus, quiet);
+            last = verdicts
+                    ? MultiTurnVerdicts.run(data, corpus, quiet)
+                    : MultiTurnConformance.run(data, corpus, quiet);
             long wall = System.nanoTime() - t0;
             if (last.mismatches() != 0 || last.skipped() != 0) return null;
             if (r > 0) best = Math.min(best, wall);
@@ -134,23 +176,33 @@ public final class MultiTurnBench {
     static ForkCost forkCost(MultiTurnData.Task task, int forks) {
         TaskSetup setup = task.setup();
         List<String> turn = task.groundTruth().getFirst();
-        for (int i = 0; i < 200; i++) Executor.execute(Executor.execute(World.EMPTY, setup, MODEL, true, List.of()).world(), setup, MODEL, true, turn);
+        for (int i = 0; i < 200; i++)
+            Executor.execute(
+                    Executor.execute(World.EMPTY, setup, MODEL, true, List.of()).world(), setup, MODEL, true, turn);
         long before = usedAfterGc();
         long t0 = System.nanoTime();
-        World initial = Executor.execute(World.EMPTY, setup, MODEL, true, List.of()).world();
+        World initial =
+                Executor.execute(World.EMPTY, setup, MODEL, true, List.of()).world();
         long build = System.nanoTime() - t0;
         long withWorld = usedAfterGc();
         World[] forked = new World[forks];
         long best = Long.MAX_VALUE;
         for (int round = 0; round < 3; round++) {
             long f0 = System.nanoTime();
-            for (int i = 0; i < forks; i++) forked[i] = Executor.execute(initial, setup, MODEL, true, turn).world();
+            for (int i = 0; i < forks; i++)
+                forked[i] = Executor.execute(initial, setup, MODEL, true, turn).world();
             best = Math.min(best, System.nanoTime() - f0);
         }
         long withForks = usedAfterGc();
         Reference.reachabilityFence(forked);
         Reference.reachabilityFence(initial);
-        return new ForkCost(task.id(), forks, build, best / forks, Math.max(0, withWorld - before), Math.max(0, withForks - withWorld));
+        return new ForkCost(
+                task.id(),
+                forks,
+                build,
+                best / forks,
+                Math.max(0, withWorld - before),
+                Math.max(0, withForks - withWorld));
     }
 
     private static long usedAfterGc() {
@@ -163,6 +215,7 @@ public final class MultiTurnBench {
             Path s = d.resolve("shared/conformance/bfcl/multi_turn");
             if (Files.isDirectory(s)) return s;
         }
-        throw new IllegalArgumentException("no shared/conformance/bfcl/multi_turn above " + Path.of("").toAbsolutePath() + " (give --dir DIR)");
+        throw new IllegalArgumentException(
+                "no shared/conformance/bfcl/multi_turn above " + Path.of("").toAbsolutePath() + " (give --dir DIR)");
     }
 }

@@ -1,7 +1,6 @@
 package brokkr.bench;
 
 import brokkr.conversation.Candidate;
-import brokkr.experiment.StoredBranches;
 import brokkr.domains.tau2.runner.Tau2Benchmark;
 import brokkr.domains.tau2.runner.Tau2Domains;
 import brokkr.eval.AgentDef;
@@ -11,19 +10,19 @@ import brokkr.eval.Checkpoint;
 import brokkr.eval.DecisionPoint;
 import brokkr.eval.EnvironmentDef;
 import brokkr.eval.Evaluation;
+import brokkr.eval.ModelRef;
 import brokkr.experiment.Planner;
+import brokkr.experiment.ProbeResult;
+import brokkr.experiment.Probes;
+import brokkr.experiment.StoredBranches;
 import brokkr.run.Plan;
 import brokkr.run.Policy;
 import brokkr.run.Runner;
-import brokkr.eval.ModelRef;
-import brokkr.experiment.ProbeResult;
-import brokkr.experiment.Probes;
 import brokkr.value.Value;
 import java.io.PrintStream;
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryMXBean;
 import java.lang.ref.Reference;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
@@ -46,7 +45,9 @@ public final class ProbeBench {
 
     private static final MemoryMXBean MEMORY = ManagementFactory.getMemoryMXBean();
     static final ModelRef GOLD = new ModelRef("scripted", "gold"), STOP = new ModelRef("scripted", "stop");
-    static final Function<ModelRef, Candidate> NO_MODELS = ref -> { throw new IllegalArgumentException("no model in this bench: " + ref); };
+    static final Function<ModelRef, Candidate> NO_MODELS = ref -> {
+        throw new IllegalArgumentException("no model in this bench: " + ref);
+    };
 
     public static void main(String[] args) throws Exception {
         System.exit(run(Arrays.asList(args), System.out));
@@ -62,7 +63,9 @@ public final class ProbeBench {
                 case "--domain" -> domain = v;
                 case "--task" -> task = v;
                 case "--rounds" -> rounds = Integer.parseInt(v);
-                default -> throw new IllegalArgumentException("unknown argument " + a + " (expected --domain D, --task ID or --rounds N)");
+                default ->
+                    throw new IllegalArgumentException(
+                            "unknown argument " + a + " (expected --domain D, --task ID or --rounds N)");
             }
             i++;
         }
@@ -75,11 +78,24 @@ public final class ProbeBench {
         Attempt record = Runner.attempts(goldPlan, Policy.of(1)).getFirst();
         Value transcript = record.evidence().transcript();
         int last = lastCut(b, env, transcript);
-        out.printf(Locale.ROOT, "tau2-%s task %s, gold record of %d messages, cuts 1..%d; scripted candidates; best of %d rounds%n%n",
-                domain, task, transcript.asList().size(), last, rounds);
+        out.printf(
+                Locale.ROOT,
+                "tau2-%s task %s, gold record of %d messages, cuts 1..%d; scripted candidates; best of %d rounds%n%n",
+                domain,
+                task,
+                transcript.asList().size(),
+                last,
+                rounds);
 
         out.println("per probe sample (µs)");
-        out.printf(Locale.ROOT, "%6s %14s %16s %14s %18s%n", "cut", "world rebuild", "fork + dispatch", "sample total", "probe(n=200)/n");
+        out.printf(
+                Locale.ROOT,
+                "%6s %14s %16s %14s %18s%n",
+                "cut",
+                "world rebuild",
+                "fork + dispatch",
+                "sample total",
+                "probe(n=200)/n");
         for (int cut : last == 1 ? List.of(1) : List.of(1, last)) {
             int at = cut;
             Candidate answerer = b.scripted("agent", GOLD, env);
@@ -87,16 +103,33 @@ public final class ProbeBench {
             DecisionPoint dp = Probes.decisionPoint(b, env, transcript, at);
             double answer = best(rounds, 2000, () -> dp.answer(answerer));
             double perSample = best(rounds, 1, () -> probe(b, dp, 200)) / 200;
-            out.printf(Locale.ROOT, "%6d %14.1f %16.1f %14.1f %18.1f%n", cut, rebuild, answer, rebuild + answer, perSample);
+            out.printf(
+                    Locale.ROOT,
+                    "%6d %14.1f %16.1f %14.1f %18.1f%n",
+                    cut,
+                    rebuild,
+                    answer,
+                    rebuild + answer,
+                    perSample);
         }
 
         Checkpoint cp = Branches.checkpoint(gold, 1, NO_MODELS);
         out.println();
         out.println("per branch (µs), from a checkpoint at customer message 1");
         double fork = best(rounds, 100_000, () -> Branches.branch(cp, Branches.Variant.SAME, 0));
-        double idle = best(rounds, 50, () -> StoredBranches.runUnstored(List.of(Branches.branch(cp, Branches.Variant.SAME.withAgent(STOP), 0)), NO_MODELS, 1).getFirst());
-        double full = best(rounds, 50, () -> StoredBranches.runUnstored(List.of(Branches.branch(cp, Branches.Variant.SAME, 0)), NO_MODELS, 1).getFirst());
-        double whole = best(rounds, 50, () -> Runner.attempts(goldPlan, Policy.of(1)).getFirst());
+        double idle = best(
+                rounds,
+                50,
+                () -> StoredBranches.runUnstored(
+                                List.of(Branches.branch(cp, Branches.Variant.SAME.withAgent(STOP), 0)), NO_MODELS, 1)
+                        .getFirst());
+        double full = best(
+                rounds,
+                50,
+                () -> StoredBranches.runUnstored(List.of(Branches.branch(cp, Branches.Variant.SAME, 0)), NO_MODELS, 1)
+                        .getFirst());
+        double whole =
+                best(rounds, 50, () -> Runner.attempts(goldPlan, Policy.of(1)).getFirst());
         out.printf(Locale.ROOT, "  fork (Branches.branch)                   %10.3f%n", fork);
         out.printf(Locale.ROOT, "  branch run, idle candidate (stop)        %10.1f%n", idle);
         out.printf(Locale.ROOT, "  branch run, gold continuation            %10.1f%n", full);
@@ -104,12 +137,18 @@ public final class ProbeBench {
 
         out.println();
         // One world: the domain's db.json freshly parsed where it has one; else (telecom's TOML worlds) a deep copy
-        // of the checkpoint's world, whose leaves stay shared: a lower bound of a world, so the ratio is an upper bound.
+        // of the checkpoint's world, whose leaves stay shared: a lower bound of a world, so the ratio is an upper
+        // bound.
         boolean parsed = BenchWorlds.domains().contains(domain);
         long world = parsed ? retained(BenchWorlds.db(domain)::load) : retained(() -> BenchWorlds.deepCopy(cp.world()));
         long branches = retained(() -> Branches.branches(cp, Branches.Variant.SAME, 1000));
-        out.printf(Locale.ROOT, "memory: one world (" + (parsed ? "db.json parsed" : "deep copy of the checkpoint's world") + ") %.2f MB; 1,000 unrun branches of one checkpoint %.3f MB (%.4f worlds)%n",
-                world / 1e6, branches / 1e6, (double) branches / world);
+        out.printf(
+                Locale.ROOT,
+                "memory: one world (" + (parsed ? "db.json parsed" : "deep copy of the checkpoint's world")
+                        + ") %.2f MB; 1,000 unrun branches of one checkpoint %.3f MB (%.4f worlds)%n",
+                world / 1e6,
+                branches / 1e6,
+                (double) branches / world);
         return 0;
     }
 
@@ -122,7 +161,9 @@ public final class ProbeBench {
         }
     }
 
-    private interface Work { Object run() throws Exception; }
+    private interface Work {
+        Object run() throws Exception;
+    }
 
     /** The best of {@code rounds} mean times of {@code reps} runs, in µs (a warm-up round first). */
     static double best(int rounds, int reps, Work w) throws Exception {

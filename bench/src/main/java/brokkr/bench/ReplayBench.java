@@ -61,26 +61,42 @@ public final class ReplayBench {
     /** Upstream's time for this replay, if the README recorded one for the same corpus. */
     public static Optional<UpstreamTime> upstream(String domain, Path corpus, int records, int calls) {
         String name = corpus.getFileName().toString();
-        return UPSTREAM.stream().filter(u -> u.domain().equals(domain) && u.file().equals(name)
-                && u.records() == records && u.calls() == calls).findFirst();
+        return UPSTREAM.stream()
+                .filter(u -> u.domain().equals(domain)
+                        && u.file().equals(name)
+                        && u.records() == records
+                        && u.calls() == calls)
+                .findFirst();
     }
 
     /** One replay: its wall time, time in world hashes (summed over workers), bytes digested, and the floor measured after it. */
     public record Run(int threads, int index, long wallNanos, long hashNanos, long digestedBytes, long floorNanos) {
-        public double floorRatio() { return wallNanos / (double) floorNanos; }
+        public double floorRatio() {
+            return wallNanos / (double) floorNanos;
+        }
     }
 
     /** The best run of a thread count against the best floor measured for it. */
     public record Summary(int threads, Run best, long floorNanos) {
-        public double floorRatio() { return best.wallNanos() / (double) floorNanos; }
+        public double floorRatio() {
+            return best.wallNanos() / (double) floorNanos;
+        }
     }
 
-    public record Report(String domain, Path corpus, int sequences, int calls, List<Run> runs, List<Summary> summaries,
-                         Optional<UpstreamTime> upstream) {}
+    public record Report(
+            String domain,
+            Path corpus,
+            int sequences,
+            int calls,
+            List<Run> runs,
+            List<Summary> summaries,
+            Optional<UpstreamTime> upstream) {}
 
     /** A replay that differs from its corpus: nothing to time. */
     public static final class Mismatch extends RuntimeException {
-        Mismatch(String message) { super(message); }
+        Mismatch(String message) {
+            super(message);
+        }
     }
 
     public static void main(String[] args) {
@@ -107,7 +123,8 @@ public final class ReplayBench {
         Path file = Path.of(corpus);
         if (!Files.isRegularFile(file)) throw new IllegalArgumentException("no such corpus file: " + corpus);
         if (!Tau2Domains.names().contains(domain)) {
-            throw new IllegalArgumentException("unknown tau2 domain '" + domain + "' (available: " + String.join(", ", Tau2Domains.names()) + ")");
+            throw new IllegalArgumentException(
+                    "unknown tau2 domain '" + domain + "' (available: " + String.join(", ", Tau2Domains.names()) + ")");
         }
         Tau2Conformance.EnvironmentFactory factory = Tau2Domains.factory(domain);
         Report report;
@@ -126,29 +143,39 @@ public final class ReplayBench {
      * Replays {@code corpus} {@code repeat} times per thread count, measuring the floor after each run;
      * prints a row per run to {@code out} (null: quiet).
      */
-    public static Report measure(Tau2Conformance.EnvironmentFactory factory, String domain, Path corpus, int repeat,
-                                 List<Integer> threadCounts, PrintStream out) {
+    public static Report measure(
+            Tau2Conformance.EnvironmentFactory factory,
+            String domain,
+            Path corpus,
+            int repeat,
+            List<Integer> threadCounts,
+            PrintStream out) {
         floorNanos(64L << 20, threadCounts.getLast()); // SHA-256's compiled intrinsic, before anything is timed
         // Untimed replays until the JIT has seen the replay: at least two, and at least a second of them.
         long warmUntil = System.nanoTime() + 1_000_000_000L;
         for (int w = 0; w < 2 || System.nanoTime() < warmUntil; w++) {
-            if (Tau2Conformance.run(factory, corpus, null, threadCounts.get(w % threadCounts.size())).mismatches() != 0) {
-                throw new Mismatch("replay has mismatches: run ./brokkr conformance tau2 --domain " + domain + " --corpus " + corpus + " first");
+            if (Tau2Conformance.run(factory, corpus, null, threadCounts.get(w % threadCounts.size()))
+                            .mismatches()
+                    != 0) {
+                throw new Mismatch("replay has mismatches: run ./brokkr conformance tau2 --domain " + domain
+                        + " --corpus " + corpus + " first");
             }
         }
         List<Run> runs = new ArrayList<>();
         int sequences = 0, calls = 0;
         for (int t : threadCounts) {
             for (int r = 1; r <= repeat; r++) {
-                System.gc(); // each run starts from a collected heap (as JMH's -gc true): not the previous run's garbage
+                System.gc(); // each run starts from a collected heap (as JMH's -gc true): not the previous run's
+                // garbage
                 long bytes0 = WorldHash.digestedBytes();
                 long t0 = System.nanoTime();
                 Tau2Conformance.Report rep = Tau2Conformance.run(factory, corpus, null, t);
                 long wall = System.nanoTime() - t0;
                 long bytes = WorldHash.digestedBytes() - bytes0;
                 if (rep.mismatches() != 0) {
-                    throw new Mismatch("replay has " + rep.mismatches() + " mismatches: run ./brokkr conformance tau2 --domain "
-                            + domain + " --corpus " + corpus + " first");
+                    throw new Mismatch(
+                            "replay has " + rep.mismatches() + " mismatches: run ./brokkr conformance tau2 --domain "
+                                    + domain + " --corpus " + corpus + " first");
                 }
                 Run run = new Run(t, r, wall, rep.hashMillis() * 1_000_000, bytes, floorNanos(bytes, t));
                 runs.add(run);
@@ -156,48 +183,103 @@ public final class ReplayBench {
                 calls = rep.calls();
                 if (out != null) {
                     if (runs.size() == 1) { // after the first run: a corpus that cannot be replayed prints no table
-                        out.printf(Locale.ROOT, "%-4s %-7s %9s %9s %9s %12s %9s %8s%n", "run", "threads", "wall ms", "µs/call", "hash ms",
-                                "digested MB", "floor ms", "x floor");
+                        out.printf(
+                                Locale.ROOT,
+                                "%-4s %-7s %9s %9s %9s %12s %9s %8s%n",
+                                "run",
+                                "threads",
+                                "wall ms",
+                                "µs/call",
+                                "hash ms",
+                                "digested MB",
+                                "floor ms",
+                                "x floor");
                     }
-                    out.printf(Locale.ROOT, "%-4d %-7d %9.0f %9.1f %9d %12.1f %9.0f %8.2f%n", r, t, wall / 1e6, wall / 1e3 / rep.calls(),
-                            rep.hashMillis(), bytes / 1e6, run.floorNanos() / 1e6, run.floorRatio());
+                    out.printf(
+                            Locale.ROOT,
+                            "%-4d %-7d %9.0f %9.1f %9d %12.1f %9.0f %8.2f%n",
+                            r,
+                            t,
+                            wall / 1e6,
+                            wall / 1e3 / rep.calls(),
+                            rep.hashMillis(),
+                            bytes / 1e6,
+                            run.floorNanos() / 1e6,
+                            run.floorRatio());
                 }
             }
         }
         List<Summary> summaries = new ArrayList<>();
         for (int t : threadCounts) {
             List<Run> mine = runs.stream().filter(x -> x.threads() == t).toList();
-            Run best = mine.stream().min((a, b) -> Long.compare(a.wallNanos(), b.wallNanos())).orElseThrow();
+            Run best = mine.stream()
+                    .min((a, b) -> Long.compare(a.wallNanos(), b.wallNanos()))
+                    .orElseThrow();
             long floor = mine.stream().mapToLong(Run::floorNanos).min().orElseThrow();
             summaries.add(new Summary(t, best, floor));
         }
-        return new Report(domain, corpus, sequences, calls, List.copyOf(runs), List.copyOf(summaries),
+        return new Report(
+                domain,
+                corpus,
+                sequences,
+                calls,
+                List.copyOf(runs),
+                List.copyOf(summaries),
                 upstream(domain, corpus, sequences, calls));
     }
 
     /** The summary table: per thread count the best replay, its bytes, the floor and both ratios. */
     public static String summary(Report r) {
         StringBuilder s = new StringBuilder();
-        s.append(String.format(Locale.ROOT, "%s %s: %d sequences, %d calls, 0 mismatches; best of %d run(s) per thread count%n",
-                r.domain(), r.corpus().getFileName(), r.sequences(), r.calls(), r.runs().size() / r.summaries().size()));
-        s.append(String.format(Locale.ROOT, "%-7s %9s %9s %12s %9s %8s %11s %10s%n", "threads", "wall ms", "µs/call", "digested MB",
-                "floor ms", "x floor", "upstream s", "x faster"));
+        s.append(String.format(
+                Locale.ROOT,
+                "%s %s: %d sequences, %d calls, 0 mismatches; best of %d run(s) per thread count%n",
+                r.domain(),
+                r.corpus().getFileName(),
+                r.sequences(),
+                r.calls(),
+                r.runs().size() / r.summaries().size()));
+        s.append(String.format(
+                Locale.ROOT,
+                "%-7s %9s %9s %12s %9s %8s %11s %10s%n",
+                "threads",
+                "wall ms",
+                "µs/call",
+                "digested MB",
+                "floor ms",
+                "x floor",
+                "upstream s",
+                "x faster"));
         for (Summary m : r.summaries()) {
             double wallMs = m.best().wallNanos() / 1e6;
-            s.append(String.format(Locale.ROOT, "%-7d %9.0f %9.1f %12.1f %9.0f %8.2f %11s %10s%n", m.threads(), wallMs,
-                    wallMs * 1000 / r.calls(), m.best().digestedBytes() / 1e6, m.floorNanos() / 1e6, m.floorRatio(),
-                    r.upstream().map(u -> String.format(Locale.ROOT, "%.3f", u.seconds())).orElse("-"),
-                    r.upstream().map(u -> String.format(Locale.ROOT, "%.0f", u.seconds() * 1000 / wallMs)).orElse("-")));
+            s.append(String.format(
+                    Locale.ROOT,
+                    "%-7d %9.0f %9.1f %12.1f %9.0f %8.2f %11s %10s%n",
+                    m.threads(),
+                    wallMs,
+                    wallMs * 1000 / r.calls(),
+                    m.best().digestedBytes() / 1e6,
+                    m.floorNanos() / 1e6,
+                    m.floorRatio(),
+                    r.upstream()
+                            .map(u -> String.format(Locale.ROOT, "%.3f", u.seconds()))
+                            .orElse("-"),
+                    r.upstream()
+                            .map(u -> String.format(Locale.ROOT, "%.0f", u.seconds() * 1000 / wallMs))
+                            .orElse("-")));
         }
-        s.append("x floor: replay wall time / the wall time of MessageDigest SHA-256 over the bytes the replay digested, same threads\n");
-        s.append(r.upstream().isPresent()
-                ? "upstream s: replay.py of this corpus (shared/conformance/tau2/README.md, \"Upstream timings\"); x faster: upstream s / wall\n"
-                : "upstream: no recorded replay of this corpus (shared/conformance/tau2/README.md, \"Upstream timings\")\n");
+        s.append(
+                "x floor: replay wall time / the wall time of MessageDigest SHA-256 over the bytes the replay digested, same threads\n");
+        s.append(
+                r.upstream().isPresent()
+                        ? "upstream s: replay.py of this corpus (shared/conformance/tau2/README.md, \"Upstream timings\"); x faster: upstream s / wall\n"
+                        : "upstream: no recorded replay of this corpus (shared/conformance/tau2/README.md, \"Upstream timings\")\n");
         return s.toString();
     }
 
     /** Block size of the floor's updates: large enough that per-call overhead vanishes next to the compression. */
     private static final int FLOOR_CHUNK = 1 << 16;
+
     private static final byte[] FLOOR_DATA = new byte[FLOOR_CHUNK];
 
     static {
@@ -221,7 +303,8 @@ public final class ReplayBench {
                     Thread.currentThread().interrupt();
                     return;
                 }
-                for (long left = share; left > 0; left -= FLOOR_CHUNK) md.update(FLOOR_DATA, 0, (int) Math.min(FLOOR_CHUNK, left));
+                for (long left = share; left > 0; left -= FLOOR_CHUNK)
+                    md.update(FLOOR_DATA, 0, (int) Math.min(FLOOR_CHUNK, left));
                 md.digest();
             }));
         }

@@ -32,10 +32,13 @@ import java.util.Locale;
 public final class SandboxBench {
     private SandboxBench() {}
 
-    public static void main(String[] args) { System.exit(run(Arrays.asList(args), System.out)); }
+    public static void main(String[] args) {
+        System.exit(run(Arrays.asList(args), System.out));
+    }
 
-    private static final String PRELUDE = "class Tools { static String lookup(Map<String, Object> args) { return brokkr.sandbox.SandboxBridge.call(\"lookup\", args); }"
-            + " static String update(Map<String, Object> args) { return brokkr.sandbox.SandboxBridge.call(\"update\", args); } }";
+    private static final String PRELUDE =
+            "class Tools { static String lookup(Map<String, Object> args) { return brokkr.sandbox.SandboxBridge.call(\"lookup\", args); }"
+                    + " static String update(Map<String, Object> args) { return brokkr.sandbox.SandboxBridge.call(\"update\", args); } }";
     private static final List<String> EPISODE = List.of(
             "String summary(String json) { return brokkr.sandbox.SandboxBridge.shape(json); }",
             "var a = Tools.lookup(Map.of(\"id\", 1)); var b = Tools.update(Map.of(\"id\", 1, \"x\", 2.5)); summary(a) + b.length()",
@@ -49,7 +52,8 @@ public final class SandboxBench {
             else if (a.equals("--warmup") && i + 1 < args.size()) warmup = Integer.parseInt(args.get(++i));
             else throw new IllegalArgumentException("unknown argument '" + a + "' (--runs N, --warmup N)");
         }
-        if (runs < 1 || warmup < 0) throw new IllegalArgumentException("--runs must be at least 1 and --warmup at least 0");
+        if (runs < 1 || warmup < 0)
+            throw new IllegalArgumentException("--runs must be at least 1 and --warmup at least 0");
         SandboxConfig config = SandboxConfig.DEFAULT;
         SandboxImage image = SandboxImage.get();
         SandboxImage plain = image.withoutAotCache();
@@ -60,7 +64,10 @@ public final class SandboxBench {
         for (int i = 0; i < warmup; i++) episode(config, i % 2 == 0 ? image : plain, calls);
         for (SandboxImage img : image.aotCache() != null ? List.of(image, plain) : List.of(plain)) {
             String label = img.aotCache() != null ? "with AOT cache" : "without AOT cache";
-            List<Long> wall = new ArrayList<>(), cpu = new ArrayList<>(), childCpu = new ArrayList<>(), cold = new ArrayList<>();
+            List<Long> wall = new ArrayList<>(),
+                    cpu = new ArrayList<>(),
+                    childCpu = new ArrayList<>(),
+                    cold = new ArrayList<>();
             for (int i = 0; i < runs; i++) {
                 Episode e = episode(config, img, calls);
                 wall.add(e.wallMicros());
@@ -90,9 +97,18 @@ public final class SandboxBench {
         try (Sandbox s = Sandbox.start(config, image)) {
             for (int i = 0; i < 3; i++) s.evaluate("int warm" + i + " = " + i + ";", calls);
             report(out, "evaluation: 1 + 1", time(runs, i -> s.evaluate("1 + 1", calls)));
-            report(out, "evaluation: declare a method", time(runs, i -> s.evaluate("int twice" + i + "(int x) { return 2 * x; }", calls)));
-            report(out, "evaluation: 10 tool calls", time(runs, i -> s.evaluate(
-                    "for (int k = 0; k < 10; k++) brokkr.sandbox.SandboxBridge.call(\"t\", Map.of(\"k\", k));", calls)));
+            report(
+                    out,
+                    "evaluation: declare a method",
+                    time(runs, i -> s.evaluate("int twice" + i + "(int x) { return 2 * x; }", calls)));
+            report(
+                    out,
+                    "evaluation: 10 tool calls",
+                    time(
+                            runs,
+                            i -> s.evaluate(
+                                    "for (int k = 0; k < 10; k++) brokkr.sandbox.SandboxBridge.call(\"t\", Map.of(\"k\", k));",
+                                    calls)));
         }
         return 0;
     }
@@ -118,10 +134,13 @@ public final class SandboxBench {
     }
 
     private static long processCpuNanos() {
-        return ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean()).getProcessCpuTime();
+        return ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean())
+                .getProcessCpuTime();
     }
 
-    private interface Eval { Sandbox.EvalResult run(int i); }
+    private interface Eval {
+        Sandbox.EvalResult run(int i);
+    }
 
     private static List<Long> time(int runs, Eval e) {
         List<Long> out = new ArrayList<>();
@@ -137,14 +156,26 @@ public final class SandboxBench {
     private static void waitReady(SandboxPool pool) {
         long deadline = System.currentTimeMillis() + 120_000;
         while (pool.readyCount() == 0 && System.currentTimeMillis() < deadline) {
-            try { Thread.sleep(20); } catch (InterruptedException ex) { Thread.currentThread().interrupt(); return; }
+            try {
+                Thread.sleep(20);
+            } catch (InterruptedException ex) {
+                Thread.currentThread().interrupt();
+                return;
+            }
         }
     }
 
-    private static long micros(long t0) { return (System.nanoTime() - t0) / 1000; }
+    private static long micros(long t0) {
+        return (System.nanoTime() - t0) / 1000;
+    }
 
     private static void report(PrintStream out, String what, List<Long> micros) {
         List<Long> s = micros.stream().sorted().toList();
-        out.printf(Locale.ROOT, "%-34s median %9.1f ms   best %9.1f ms%n", what, s.get(s.size() / 2) / 1000.0, s.getFirst() / 1000.0);
+        out.printf(
+                Locale.ROOT,
+                "%-34s median %9.1f ms   best %9.1f ms%n",
+                what,
+                s.get(s.size() / 2) / 1000.0,
+                s.getFirst() / 1000.0);
     }
 }

@@ -1,9 +1,8 @@
 package brokkr.bench;
 
-import brokkr.world.WorldHash;
-
 import brokkr.python.PyJson;
 import brokkr.value.Value;
+import brokkr.world.WorldHash;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -35,7 +34,9 @@ import org.openjdk.jmh.runner.options.TimeValue;
  */
 public final class WorldBench {
     /** Thread CPU time: on a machine shared with builds, wall time of a millisecond-scale call is mostly waiting. */
-    private static final java.lang.management.ThreadMXBean CPU = java.lang.management.ManagementFactory.getThreadMXBean();
+    private static final java.lang.management.ThreadMXBean CPU =
+            java.lang.management.ManagementFactory.getThreadMXBean();
+
     private WorldBench() {}
 
     /** The tau2 domains whose world is a db.json: those {@code --db} accepts, and the default. */
@@ -62,10 +63,13 @@ public final class WorldBench {
                     if (i + 1 >= args.size()) throw new IllegalArgumentException(a + " needs a value");
                     String v = args.get(++i);
                     if (a.equals("--only")) only = v;
-                    else dbs = List.of(BenchWorlds.db(v).domain()); // an unknown domain is refused here, before JMH starts
+                    else
+                        dbs = List.of(
+                                BenchWorlds.db(v).domain()); // an unknown domain is refused here, before JMH starts
                 }
-                default -> throw new IllegalArgumentException("unknown argument '" + a
-                        + "' (expected --quick, --long, --db " + String.join("|", BenchWorlds.domains()) + ", --only REGEX, --no-jmh)");
+                default ->
+                    throw new IllegalArgumentException("unknown argument '" + a + "' (expected --quick, --long, --db "
+                            + String.join("|", BenchWorlds.domains()) + ", --only REGEX, --no-jmh)");
             }
         }
         if (dbs == null) dbs = BenchWorlds.domains();
@@ -85,19 +89,27 @@ public final class WorldBench {
                 .param("db", dbs.toArray(String[]::new))
                 .forks(1)
                 // JMH 1.37 uses Unsafe; the fork reads the data directory this JVM located.
-                .jvmArgsAppend("-Xss8m", "-Xmx4g", "--sun-misc-unsafe-memory-access=allow",
-                        "-Dbrokkr.tau2.data=" + BenchWorlds.db(dbs.getFirst()).data().root().toAbsolutePath())
-                .warmupIterations(warmups[effort]).warmupTime(TimeValue.milliseconds(millis[effort]))
-                .measurementIterations(measurements[effort]).measurementTime(TimeValue.milliseconds(millis[effort]))
+                .jvmArgsAppend(
+                        "-Xss8m",
+                        "-Xmx4g",
+                        "--sun-misc-unsafe-memory-access=allow",
+                        "-Dbrokkr.tau2.data="
+                                + BenchWorlds.db(dbs.getFirst()).data().root().toAbsolutePath())
+                .warmupIterations(warmups[effort])
+                .warmupTime(TimeValue.milliseconds(millis[effort]))
+                .measurementIterations(measurements[effort])
+                .measurementTime(TimeValue.milliseconds(millis[effort]))
                 .shouldFailOnError(true);
         Map<String, Map<String, RunResult>> byBench = new LinkedHashMap<>();
         for (RunResult r : new Runner(opts.build()).run()) {
             String label = r.getParams().getBenchmark();
             label = label.substring(label.lastIndexOf('.') + 1);
-            byBench.computeIfAbsent(label, k -> new LinkedHashMap<>()).put(r.getParams().getParam("db"), r);
+            byBench.computeIfAbsent(label, k -> new LinkedHashMap<>())
+                    .put(r.getParams().getParam("db"), r);
         }
         out.println();
-        out.printf("World benchmarks (JMH average wall time per operation, ± 99.9%% CI; %dx%d ms warm-up, %dx%d ms measured, 1 fork)%n",
+        out.printf(
+                "World benchmarks (JMH average wall time per operation, ± 99.9%% CI; %dx%d ms warm-up, %dx%d ms measured, 1 fork)%n",
                 warmups[effort], millis[effort], measurements[effort], millis[effort]);
         out.printf("%-20s", "benchmark");
         for (String db : dbs) out.printf(" %26s", db);
@@ -115,7 +127,12 @@ public final class WorldBench {
             if (warm == null || cold == null) continue;
             out.printf("%-20s", "warm/cold " + order.toLowerCase());
             for (String db : dbs) {
-                out.printf(" %26s", String.format("%.3f", warm.get(db).getPrimaryResult().getScore() / cold.get(db).getPrimaryResult().getScore()));
+                out.printf(
+                        " %26s",
+                        String.format(
+                                "%.3f",
+                                warm.get(db).getPrimaryResult().getScore()
+                                        / cold.get(db).getPrimaryResult().getScore()));
             }
             out.println();
         }
@@ -150,12 +167,23 @@ public final class WorldBench {
                 Value w = world;
                 for (BenchWorlds.Update u : updates) w = u.applyTo(w);
             }));
-            put(rows, "hashNaiveSorted", db, cpuMedianMs(samples, () -> BenchWorlds.deepCopy(world),
-                    w -> WorldHash.newSha256().digest(PyJson.dumps(w, PyJson.DumpOptions.SORTED).getBytes(StandardCharsets.UTF_8))));
+            put(
+                    rows,
+                    "hashNaiveSorted",
+                    db,
+                    cpuMedianMs(
+                            samples,
+                            () -> BenchWorlds.deepCopy(world),
+                            w -> WorldHash.newSha256()
+                                    .digest(PyJson.dumps(w, PyJson.DumpOptions.SORTED)
+                                            .getBytes(StandardCharsets.UTF_8))));
             for (boolean sort : new boolean[] {true, false}) {
                 String order = sort ? "Sorted" : "Insertion";
                 double cold = cpuMedianMs(samples, () -> BenchWorlds.deepCopy(world), w -> WorldHash.sha256(w, sort));
-                double warm = cpuMedianMs(samples * 5, () -> updates[pick.nextInt(updates.length)].applyTo(warmBase), w -> WorldHash.sha256(w, sort));
+                double warm = cpuMedianMs(
+                        samples * 5,
+                        () -> updates[pick.nextInt(updates.length)].applyTo(warmBase),
+                        w -> WorldHash.sha256(w, sort));
                 double same = cpuMedianMs(samples * 5, () -> null, x -> WorldHash.sha256(warmBase, sort));
                 put(rows, "hashCold" + order, db, cold);
                 put(rows, "hashWarm" + order, db, warm);
@@ -164,7 +192,8 @@ public final class WorldBench {
             }
         }
         out.println();
-        out.println("The same in-process, median thread CPU time in ms (warm/cold rows are ratios; hashUnchanged = re-hash with no update)");
+        out.println(
+                "The same in-process, median thread CPU time in ms (warm/cold rows are ratios; hashUnchanged = re-hash with no update)");
         out.printf("%-22s", "operation");
         for (String db : dbs) out.printf(" %12s", db);
         out.println();
@@ -179,7 +208,8 @@ public final class WorldBench {
         rows.computeIfAbsent(op, k -> new LinkedHashMap<>()).put(db, v);
     }
 
-    private static <T> double cpuMedianMs(int samples, java.util.function.Supplier<T> setup, java.util.function.Consumer<T> op) {
+    private static <T> double cpuMedianMs(
+            int samples, java.util.function.Supplier<T> setup, java.util.function.Consumer<T> op) {
         for (int i = 0; i < samples; i++) op.accept(setup.get());
         long[] ns = new long[samples];
         for (int i = 0; i < samples; i++) {
@@ -195,33 +225,46 @@ public final class WorldBench {
     /** Memo bytes retained after a full hash, per key order and threshold, with a quick in-process warm timing. */
     private static void footprint(PrintStream out, List<String> dbs) {
         out.println();
-        out.println("Hash memo footprint (bytes retained by memos after one full hash; warm = median thread CPU time of");
-        out.println("a hash after 1 random update, 200 samples, in-process, not JMH; checkpoint bytes = this thread's SHA-256");
+        out.println(
+                "Hash memo footprint (bytes retained by memos after one full hash; warm = median thread CPU time of");
+        out.println(
+                "a hash after 1 random update, 200 samples, in-process, not JMH; checkpoint bytes = this thread's SHA-256");
         out.println("checkpoint traces after those hashes: the first and the last world's)");
-        out.printf("%-8s %-9s %10s %12s %12s %10s %12s %12s%n", "db", "order", "threshold", "json bytes", "memo bytes", "memo/json",
-                "warm cpu ms", "checkpoints");
+        out.printf(
+                "%-8s %-9s %10s %12s %12s %10s %12s %12s%n",
+                "db", "order", "threshold", "json bytes", "memo bytes", "memo/json", "warm cpu ms", "checkpoints");
         for (String db : dbs) {
             Value loaded = BenchWorlds.db(db).load();
             Random rnd = new Random(42);
             List<BenchWorlds.Update> updates = new ArrayList<>();
             for (int i = 0; i < 200; i++) updates.add(BenchWorlds.randomUpdate(loaded, rnd));
             for (boolean sort : new boolean[] {true, false}) {
-                long json = PyJson.dumps(loaded, sort ? PyJson.DumpOptions.SORTED : PyJson.DumpOptions.DEFAULT).length();
+                long json = PyJson.dumps(loaded, sort ? PyJson.DumpOptions.SORTED : PyJson.DumpOptions.DEFAULT)
+                        .length();
                 for (int threshold : new int[] {256, 1024, 4096, 16384, 65536}) {
                     Value world = BenchWorlds.deepCopy(loaded);
                     WorldHash.forgetCheckpoints();
                     WorldHash.sha256(world, sort, threshold);
                     long memo = WorldHash.retainedMemoBytes(world, sort);
                     double warmMs = warmMedianMs(world, updates, sort, threshold);
-                    out.printf("%-8s %-9s %10d %12d %12d %10.3f %12.3f %12d%n", db, sort ? "sorted" : "insertion",
-                            threshold, json, memo, (double) memo / json, warmMs, WorldHash.retainedCheckpointBytes());
+                    out.printf(
+                            "%-8s %-9s %10d %12d %12d %10.3f %12.3f %12d%n",
+                            db,
+                            sort ? "sorted" : "insertion",
+                            threshold,
+                            json,
+                            memo,
+                            (double) memo / json,
+                            warmMs,
+                            WorldHash.retainedCheckpointBytes());
                 }
             }
         }
     }
 
     private static double warmMedianMs(Value base, List<BenchWorlds.Update> updates, boolean sort, int threshold) {
-        for (int i = 0; i < 100; i++) WorldHash.sha256(updates.get(i % updates.size()).applyTo(base), sort, threshold);
+        for (int i = 0; i < 100; i++)
+            WorldHash.sha256(updates.get(i % updates.size()).applyTo(base), sort, threshold);
         long[] ns = new long[updates.size()];
         for (int i = 0; i < ns.length; i++) {
             Value next = updates.get(i).applyTo(base);

@@ -1,9 +1,9 @@
 package brokkr.bench;
 
 import brokkr.python.PyJson;
-import brokkr.world.WorldHash;
 import brokkr.tool.WorldCell;
 import brokkr.value.Value;
+import brokkr.world.WorldHash;
 import java.nio.charset.StandardCharsets;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
@@ -25,7 +25,9 @@ public class WorldBenchmarks {
 
     @State(Scope.Benchmark)
     public static class Db {
-        @Param({"retail", "airline"}) public String db;
+        @Param({"retail", "airline"})
+        public String db;
+
         BenchWorlds.Db file;
         Value world;
         BenchWorlds.Update[] updates;
@@ -46,7 +48,9 @@ public class WorldBenchmarks {
         Value fresh;
 
         @Setup(Level.Invocation)
-        public void setUp(Db db) { fresh = BenchWorlds.deepCopy(db.world); }
+        public void setUp(Db db) {
+            fresh = BenchWorlds.deepCopy(db.world);
+        }
     }
 
     /** A world hashed once (both key orders), then changed by one random update before every call. */
@@ -64,48 +68,76 @@ public class WorldBenchmarks {
         }
 
         @Setup(Level.Invocation)
-        public void update(Db db) { next = db.updates[rnd.nextInt(UPDATES)].applyTo(base); }
+        public void update(Db db) {
+            next = db.updates[rnd.nextInt(UPDATES)].applyTo(base);
+        }
     }
 
     /** Loading as the domain does: read, check the pinned sha256, parse. */
-    @Benchmark @OutputTimeUnit(TimeUnit.MILLISECONDS)
-    public Value load(Db db) { return db.file.load(); }
+    @Benchmark
+    @OutputTimeUnit(TimeUnit.MILLISECONDS)
+    public Value load(Db db) {
+        return db.file.load();
+    }
 
     /** Forking is handing over the reference: a new cell for the fork. */
-    @Benchmark @OutputTimeUnit(TimeUnit.NANOSECONDS)
-    public WorldCell fork(Db db) { return new WorldCell(db.world); }
+    @Benchmark
+    @OutputTimeUnit(TimeUnit.NANOSECONDS)
+    public WorldCell fork(Db db) {
+        return new WorldCell(db.world);
+    }
 
     /** Fork and write one field: the path is copied, the rest shared. */
-    @Benchmark @OutputTimeUnit(TimeUnit.NANOSECONDS)
-    public Value forkAndUpdate(Db db) { return db.updates[0].applyTo(new WorldCell(db.world).get()); }
+    @Benchmark
+    @OutputTimeUnit(TimeUnit.NANOSECONDS)
+    public Value forkAndUpdate(Db db) {
+        return db.updates[0].applyTo(new WorldCell(db.world).get());
+    }
 
     /** What forking costs without structural sharing (Python's copy.deepcopy of the db). */
-    @Benchmark @OutputTimeUnit(TimeUnit.MILLISECONDS)
-    public Value deepCopy(Db db) { return BenchWorlds.deepCopy(db.world); }
+    @Benchmark
+    @OutputTimeUnit(TimeUnit.MILLISECONDS)
+    public Value deepCopy(Db db) {
+        return BenchWorlds.deepCopy(db.world);
+    }
 
-    @Benchmark @OutputTimeUnit(TimeUnit.MILLISECONDS)
+    @Benchmark
+    @OutputTimeUnit(TimeUnit.MILLISECONDS)
     public Value updates1000(Db db) {
         Value w = db.world;
         for (BenchWorlds.Update u : db.updates) w = u.applyTo(w);
         return w;
     }
 
-    @Benchmark @OutputTimeUnit(TimeUnit.MILLISECONDS)
-    public String hashColdSorted(Cold c) { return WorldHash.sha256(c.fresh, true); }
+    @Benchmark
+    @OutputTimeUnit(TimeUnit.MILLISECONDS)
+    public String hashColdSorted(Cold c) {
+        return WorldHash.sha256(c.fresh, true);
+    }
 
-    @Benchmark @OutputTimeUnit(TimeUnit.MILLISECONDS)
-    public String hashColdInsertion(Cold c) { return WorldHash.sha256(c.fresh, false); }
+    @Benchmark
+    @OutputTimeUnit(TimeUnit.MILLISECONDS)
+    public String hashColdInsertion(Cold c) {
+        return WorldHash.sha256(c.fresh, false);
+    }
 
     /** The naive way, for comparison (on the same fresh world as a cold hash): the whole json.dumps text, its bytes, sha256. */
-    @Benchmark @OutputTimeUnit(TimeUnit.MILLISECONDS)
+    @Benchmark
+    @OutputTimeUnit(TimeUnit.MILLISECONDS)
     public byte[] hashNaiveSorted(Cold c) {
         String text = PyJson.dumps(c.fresh, PyJson.DumpOptions.SORTED);
         return WorldHash.newSha256().digest(text.getBytes(StandardCharsets.UTF_8));
     }
 
-    @Benchmark @OutputTimeUnit(TimeUnit.MILLISECONDS)
-    public String hashWarmSorted(Warm w) { return WorldHash.sha256(w.next, true); }
+    @Benchmark
+    @OutputTimeUnit(TimeUnit.MILLISECONDS)
+    public String hashWarmSorted(Warm w) {
+        return WorldHash.sha256(w.next, true);
+    }
 
-    @Benchmark @OutputTimeUnit(TimeUnit.MILLISECONDS)
-    public String hashWarmInsertion(Warm w) { return WorldHash.sha256(w.next, false); }
+    @Benchmark
+    @OutputTimeUnit(TimeUnit.MILLISECONDS)
+    public String hashWarmInsertion(Warm w) {
+        return WorldHash.sha256(w.next, false);
+    }
 }

@@ -1,25 +1,24 @@
 package brokkr.bench;
 
-import brokkr.world.ValuePaths;
-
 import static org.junit.jupiter.api.Assertions.*;
 
+import brokkr.domains.tau2.environment.Tau2Data;
 import brokkr.python.PyJson;
 import brokkr.value.PyDict;
 import brokkr.value.PyList;
 import brokkr.value.Value;
+import brokkr.world.ValuePaths;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import brokkr.domains.tau2.environment.Tau2Data;
 
 class BenchWorldsTest {
     private final Value world = brokkr.value.Json.parse(
             "{\"orders\": {\"#W1\": {\"status\": \"pending\", \"items\": [{\"price\": 1.5, \"ok\": true}], \"none\": null, \"e\": {}},"
-            + " \"#W2\": {\"status\": \"delivered\", \"n\": 3}}, \"users\": {\"u\": {\"name\": \"x\"}}}");
+                    + " \"#W2\": {\"status\": \"delivered\", \"n\": 3}}, \"users\": {\"u\": {\"name\": \"x\"}}}");
 
     @Test
     void aRandomUpdateChangesOneLeafOfOneRecord() {
@@ -33,7 +32,9 @@ class BenchWorldsTest {
             assertNotEquals(old, u.value());
             Value next = u.applyTo(world);
             assertEquals(u.value(), ValuePaths.getIn(next, u.path()));
-            assertEquals(PyJson.dumps(world).length(), PyJson.dumps(ValuePaths.assocIn(next, old, u.path())).length());
+            assertEquals(
+                    PyJson.dumps(world).length(),
+                    PyJson.dumps(ValuePaths.assocIn(next, old, u.path())).length());
         }
     }
 
@@ -43,7 +44,8 @@ class BenchWorldsTest {
         assertEquals(world, copy);
         assertNotSame(world, copy);
         assertNotSame(ValuePaths.getIn(world, "orders", "#W1"), ValuePaths.getIn(copy, "orders", "#W1"));
-        assertNotSame(ValuePaths.getIn(world, "orders", "#W1", "items"), ValuePaths.getIn(copy, "orders", "#W1", "items"));
+        assertNotSame(
+                ValuePaths.getIn(world, "orders", "#W1", "items"), ValuePaths.getIn(copy, "orders", "#W1", "items"));
     }
 
     /**
@@ -52,9 +54,12 @@ class BenchWorldsTest {
      */
     @Test
     void dbsFollowTheDataDirectoryRuleAndTheirPins(@TempDir Path dir) throws Exception {
-        assertTrue(BenchWorlds.domains().containsAll(List.of("airline", "retail")), BenchWorlds.domains().toString());
+        assertTrue(
+                BenchWorlds.domains().containsAll(List.of("airline", "retail")),
+                BenchWorlds.domains().toString());
         assertTrue(BenchWorlds.db("retail").load() instanceof PyDict d && d.containsKey("orders"));
-        Path changed = Files.createDirectories(dir.resolve("data/tau2/domains/retail")).resolve("db.json");
+        Path changed =
+                Files.createDirectories(dir.resolve("data/tau2/domains/retail")).resolve("db.json");
         Files.writeString(changed, "{\"orders\": {}, \"products\": {}, \"users\": {}}");
         String before = System.getProperty("brokkr.tau2.data");
         System.setProperty("brokkr.tau2.data", dir.toString());
@@ -62,18 +67,30 @@ class BenchWorldsTest {
             BenchWorlds.Db db = BenchWorlds.db("retail");
             assertEquals(changed, db.file(), "the directory the property names");
             Tau2Data.Tau2DataException e = assertThrows(Tau2Data.Tau2DataException.class, db::load);
-            assertTrue(e.getMessage().contains(changed.toString()) && e.getMessage().contains("expected (pinned) 413a6516"), e.getMessage());
-            assertThrows(Tau2Data.Tau2DataException.class, () -> WorldBench.run(List.of("--no-jmh", "--db", "retail"), System.out),
+            assertTrue(
+                    e.getMessage().contains(changed.toString())
+                            && e.getMessage().contains("expected (pinned) 413a6516"),
+                    e.getMessage());
+            assertThrows(
+                    Tau2Data.Tau2DataException.class,
+                    () -> WorldBench.run(List.of("--no-jmh", "--db", "retail"), System.out),
                     "refused before anything is measured");
-            java.io.UncheckedIOException missing = assertThrows(java.io.UncheckedIOException.class,
-                    () -> WorldBench.run(List.of("--no-jmh", "--db", "airline"), System.out), "a directory without the file");
-            assertTrue(missing.getMessage().contains(dir.resolve("data/tau2/domains/airline/db.json").toString()), missing.getMessage());
+            java.io.UncheckedIOException missing = assertThrows(
+                    java.io.UncheckedIOException.class,
+                    () -> WorldBench.run(List.of("--no-jmh", "--db", "airline"), System.out),
+                    "a directory without the file");
+            assertTrue(
+                    missing.getMessage()
+                            .contains(dir.resolve("data/tau2/domains/airline/db.json")
+                                    .toString()),
+                    missing.getMessage());
         } finally {
             if (before == null) System.clearProperty("brokkr.tau2.data");
             else System.setProperty("brokkr.tau2.data", before);
         }
         assertThrows(IllegalArgumentException.class, () -> BenchWorlds.db("nowhere"));
-        for (List<String> bad : List.of(List.of("--db"), List.of("--db", "nowhere"), List.of("--only"), List.of("--fast"))) {
+        for (List<String> bad :
+                List.of(List.of("--db"), List.of("--db", "nowhere"), List.of("--only"), List.of("--fast"))) {
             assertThrows(IllegalArgumentException.class, () -> WorldBench.run(bad, System.out), bad.toString());
         }
     }

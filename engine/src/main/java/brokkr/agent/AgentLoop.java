@@ -69,8 +69,11 @@ public record AgentLoop(int maxSteps) {
             } catch (RuntimeException e) {
                 for (int i = 0; i < wellFormed.size(); i++) {
                     ToolCall c = wellFormed.get(i);
-                    answers[i] = new Message.Tool(c.id(), c.name(),
-                            "Error: tool execution failed: " + e.getClass().getSimpleName() + ": " + e.getMessage(), true);
+                    answers[i] = new Message.Tool(
+                            c.id(),
+                            c.name(),
+                            "Error: tool execution failed: " + e.getClass().getSimpleName() + ": " + e.getMessage(),
+                            true);
                 }
             }
         }
@@ -78,12 +81,16 @@ public record AgentLoop(int maxSteps) {
         int w = 0;
         for (ToolCall c : calls) {
             if (c.isMalformed()) {
-                out.add(new Message.Tool(c.id(), c.name(), "Error: malformed tool call arguments: " + c.malformed(), true));
+                out.add(new Message.Tool(
+                        c.id(), c.name(), "Error: malformed tool call arguments: " + c.malformed(), true));
                 continue;
             }
             Message.Tool answer = answers[w++];
-            out.add(answer != null ? answer
-                    : new Message.Tool(c.id(), c.name(), "Error: the tool executor gave no result for this call", true));
+            out.add(
+                    answer != null
+                            ? answer
+                            : new Message.Tool(
+                                    c.id(), c.name(), "Error: the tool executor gave no result for this call", true));
         }
         return out;
     }

@@ -41,8 +41,8 @@ public interface ToolExecutor {
                         gate.await();
                         out[slot] = answer(handler, calls.get(slot));
                     } catch (InterruptedException e) {
-                        out[slot] = new Message.Tool(calls.get(slot).id(), calls.get(slot).name(),
-                                "Error: tool call interrupted", true);
+                        out[slot] = new Message.Tool(
+                                calls.get(slot).id(), calls.get(slot).name(), "Error: tool call interrupted", true);
                     }
                 }));
             }
@@ -50,7 +50,12 @@ public interface ToolExecutor {
             boolean interrupted = false;
             for (Thread t : threads) {
                 while (true) {
-                    try { t.join(); break; } catch (InterruptedException e) { interrupted = true; }
+                    try {
+                        t.join();
+                        break;
+                    } catch (InterruptedException e) {
+                        interrupted = true;
+                    }
                 }
             }
             if (interrupted) Thread.currentThread().interrupt();

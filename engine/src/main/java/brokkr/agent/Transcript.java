@@ -16,8 +16,8 @@ import org.pcollections.PVector;
  * assistant messages, every model-call attempt, why the run stopped, and the infrastructure
  * failure when that is why.
  */
-public record Transcript(List<Message> messages, Usage usage, List<ModelCall> modelCalls, Stop stop,
-                         InfrastructureFailure failure) {
+public record Transcript(
+        List<Message> messages, Usage usage, List<ModelCall> modelCalls, Stop stop, InfrastructureFailure failure) {
     public Transcript {
         // A persistent history (the agent loop's) is kept as it is; anything else is copied once.
         messages = messages instanceof PVector<Message> p ? p : List.copyOf(messages);
@@ -41,8 +41,10 @@ public record Transcript(List<Message> messages, Usage usage, List<ModelCall> mo
     }
 
     public List<Message.Assistant> assistantMessages() {
-        return messages.stream().filter(m -> m instanceof Message.Assistant)
-                .map(m -> (Message.Assistant) m).toList();
+        return messages.stream()
+                .filter(m -> m instanceof Message.Assistant)
+                .map(m -> (Message.Assistant) m)
+                .toList();
     }
 
     /** Every tool call the candidate made, in order. */
@@ -52,7 +54,9 @@ public record Transcript(List<Message> messages, Usage usage, List<ModelCall> mo
 
     /** The tool messages by the id of the call they answer. */
     public Map<String, Message.Tool> toolResultsById() {
-        return messages.stream().filter(m -> m instanceof Message.Tool).map(m -> (Message.Tool) m)
+        return messages.stream()
+                .filter(m -> m instanceof Message.Tool)
+                .map(m -> (Message.Tool) m)
                 .collect(Collectors.toMap(Message.Tool::toolCallId, Function.identity(), (a, b) -> a));
     }
 }

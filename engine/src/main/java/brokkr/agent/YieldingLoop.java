@@ -37,12 +37,17 @@ public final class YieldingLoop implements Candidate, AutoCloseable {
         List<Message.Tool> execute(List<ToolCall> calls, Message.Assistant message, ProtocolCalls protocol);
 
         /** Releases what the actions hold (a sandbox JVM). */
-        default void close() { }
+        default void close() {}
 
         /** Every call forwarded as it is: the protocol's JSON tools. */
         Actions PROTOCOL_TOOLS = new Actions() {
-            @Override public List<ToolSpec> tools(List<ToolSpec> protocolTools) { return protocolTools; }
-            @Override public List<Message.Tool> execute(List<ToolCall> calls, Message.Assistant message, ProtocolCalls protocol) {
+            @Override
+            public List<ToolSpec> tools(List<ToolSpec> protocolTools) {
+                return protocolTools;
+            }
+
+            @Override
+            public List<Message.Tool> execute(List<ToolCall> calls, Message.Assistant message, ProtocolCalls protocol) {
                 return protocol.call(new Message.Assistant(message.content(), calls));
             }
         };
@@ -55,7 +60,9 @@ public final class YieldingLoop implements Candidate, AutoCloseable {
     }
 
     private sealed interface Out permits Yield, Failure {}
+
     private record Yield(Message.Assistant message) implements Out {}
+
     private record Failure(Exception error) implements Out {}
 
     /**
@@ -63,7 +70,9 @@ public final class YieldingLoop implements Candidate, AutoCloseable {
      * {@code catch (RuntimeException)} on the way (the agent loop's executor guard) turns it into a result.
      */
     private static final class Ended extends Error {
-        Ended() { super(null, null, false, false); }
+        Ended() {
+            super(null, null, false, false);
+        }
     }
 
     private final Candidate model;
@@ -126,10 +135,13 @@ public final class YieldingLoop implements Candidate, AutoCloseable {
 
     private synchronized void account(Turn t) {
         pendingCalls.addAll(t.calls());
-        if (t.message().usage() != null) pendingUsage = pendingUsage.plus(t.message().usage());
+        if (t.message().usage() != null)
+            pendingUsage = pendingUsage.plus(t.message().usage());
     }
 
-    private synchronized void account(InfrastructureFailure f) { pendingCalls.addAll(f.attempts()); }
+    private synchronized void account(InfrastructureFailure f) {
+        pendingCalls.addAll(f.attempts());
+    }
 
     private void run() {
         List<Message> working = new ArrayList<>();
@@ -148,14 +160,17 @@ public final class YieldingLoop implements Candidate, AutoCloseable {
         ProtocolCalls protocol = callsMessage -> {
             List<ToolCall> ids = new ArrayList<>();
             for (ToolCall c : callsMessage.toolCalls()) {
-                ids.add(new ToolCall("loop-call-" + callIds[0]++, c.name(), c.arguments(), c.rawArguments(), c.malformed()));
+                ids.add(new ToolCall(
+                        "loop-call-" + callIds[0]++, c.name(), c.arguments(), c.rawArguments(), c.malformed()));
             }
             fromLoop.add(new Yield(new Message.Assistant(callsMessage.content(), ids)));
             List<Message> results = await();
             List<Message.Tool> answers = new ArrayList<>();
             for (int i = 0; i < ids.size(); i++) {
-                Message.Tool r = i < results.size() && results.get(i) instanceof Message.Tool t ? t
-                        : new Message.Tool(ids.get(i).id(), ids.get(i).name(), "Error: the environment gave no result", true);
+                Message.Tool r = i < results.size() && results.get(i) instanceof Message.Tool t
+                        ? t
+                        : new Message.Tool(
+                                ids.get(i).id(), ids.get(i).name(), "Error: the environment gave no result", true);
                 answers.add(r);
             }
             return answers;
@@ -180,7 +195,8 @@ public final class YieldingLoop implements Candidate, AutoCloseable {
                     }
                     return out;
                 };
-                Transcript t = new AgentLoop(maxTurnSteps).run(remembering, working, actions.tools(protocolTools), executor);
+                Transcript t =
+                        new AgentLoop(maxTurnSteps).run(remembering, working, actions.tools(protocolTools), executor);
                 working = new ArrayList<>(t.messages());
                 switch (t.stop()) {
                     case ANSWERED -> fromLoop.add(new Yield(new Message.Assistant(t.finalAnswer(), List.of())));
@@ -211,7 +227,8 @@ public final class YieldingLoop implements Candidate, AutoCloseable {
     }
 
     /** Ends the loop's thread and releases the actions' resources. */
-    @Override public void close() {
+    @Override
+    public void close() {
         closed = true;
         if (thread != null) thread.interrupt();
         actions.close();

@@ -31,7 +31,11 @@ public final class Cells {
     private Cells() {}
 
     /** Runs {@code cells}, {@code parallelism} at a time, and gives {@code inOrder} each attempt in cell order. */
-    public static void run(List<Evaluation.Cell> cells, Function<ModelRef, Candidate> models, int parallelism, Consumer<Attempt> inOrder)
+    public static void run(
+            List<Evaluation.Cell> cells,
+            Function<ModelRef, Candidate> models,
+            int parallelism,
+            Consumer<Attempt> inOrder)
             throws InterruptedException {
         List<Plan.Unit> units = new ArrayList<>(cells.size());
         for (Evaluation.Cell c : cells) units.add(new Plan.Unit(c, label(c.agent())));
@@ -46,7 +50,8 @@ public final class Cells {
     }
 
     /** All attempts of {@link #run}, in cell order. */
-    public static List<Attempt> all(List<Evaluation.Cell> cells, Function<ModelRef, Candidate> models, int parallelism) throws InterruptedException {
+    public static List<Attempt> all(List<Evaluation.Cell> cells, Function<ModelRef, Candidate> models, int parallelism)
+            throws InterruptedException {
         List<Attempt> out = new ArrayList<>(cells.size());
         run(cells, models, parallelism, out::add);
         return out;
@@ -54,14 +59,18 @@ public final class Cells {
 
     /** A candidate's label: its scripted name, or PROVIDER:MODEL. */
     static String label(AgentDef agent) {
-        return agent.provider().equals(BenchmarkProvider.SCRIPTED) ? agent.model() : agent.provider() + ":" + agent.model();
+        return agent.provider().equals(BenchmarkProvider.SCRIPTED)
+                ? agent.model()
+                : agent.provider() + ":" + agent.model();
     }
 
     /**
      * Model references as candidates of the registry's one resolver (provider names and aliases as in
      * experiment files and the magics), keys and base URLs read from {@code env}, each reference opened once.
      */
-    public static Function<ModelRef, Candidate> providers(Registry registry, Map<String, String> env) { return cached(registry.resolver(env)); }
+    public static Function<ModelRef, Candidate> providers(Registry registry, Map<String, String> env) {
+        return cached(registry.resolver(env));
+    }
 
     /** {@code open} once per model reference (a candidate may be used from several threads at once). */
     public static Function<ModelRef, Candidate> cached(Function<ModelRef, Candidate> open) {

@@ -19,14 +19,19 @@ public interface Command {
     String summary();
     /** Full usage text. */
     String usage();
+
     int run(List<String> args, PrintStream out, PrintStream err) throws Exception;
 
     class UsageException extends RuntimeException {
-        public UsageException(String message) { super(message); }
+        public UsageException(String message) {
+            super(message);
+        }
     }
 
     /** Exit 2 without the synopsis: the command line was well formed, but what it names is not usable. */
     final class InputException extends UsageException {
-        public InputException(String message) { super(message); }
+        public InputException(String message) {
+            super(message);
+        }
     }
 }

@@ -14,5 +14,7 @@ public record CommandContext(Registry registry, Map<String, String> env) {
     }
 
     /** The process's registry and environment: what {@code ./brokkr} runs with. */
-    public static CommandContext process() { return new CommandContext(Registry.process(), System.getenv()); }
+    public static CommandContext process() {
+        return new CommandContext(Registry.process(), System.getenv());
+    }
 }

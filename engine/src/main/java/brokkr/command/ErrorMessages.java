@@ -23,8 +23,12 @@ public final class ErrorMessages {
         StringBuilder text = new StringBuilder();
         for (Throwable c = e; c != null; c = c.getCause() == c ? null : c.getCause()) {
             // "cannot read F" then F's NoSuchFileException: the path once, then what happened to it.
-            String reason = c instanceof FileSystemException f && f.getFile() != null && f.getOtherFile() == null
-                    && text.toString().contains(f.getFile()) ? fileProblem(f) : own(c);
+            String reason = c instanceof FileSystemException f
+                            && f.getFile() != null
+                            && f.getOtherFile() == null
+                            && text.toString().contains(f.getFile())
+                    ? fileProblem(f)
+                    : own(c);
             if (reason == null || text.toString().contains(reason)) continue;
             if (!text.isEmpty()) text.append(": ");
             text.append(reason);
@@ -56,8 +60,10 @@ public final class ErrorMessages {
         String path = f.getFile() == null ? "" : f.getFile();
         return switch (f) {
             case NoSuchFileException x -> "no such file or directory";
-            case FileAlreadyExistsException x -> path.isEmpty() || Files.isDirectory(Path.of(path)) ? "already exists"
-                    : "already exists and is not a directory";
+            case FileAlreadyExistsException x ->
+                path.isEmpty() || Files.isDirectory(Path.of(path))
+                        ? "already exists"
+                        : "already exists and is not a directory";
             case AccessDeniedException x -> "permission denied";
             case NotDirectoryException x -> "not a directory";
             case DirectoryNotEmptyException x -> "directory not empty";
@@ -67,6 +73,9 @@ public final class ErrorMessages {
 
     /** {@code NumberFormatException} -> "number format exception". */
     private static String words(Throwable e) {
-        return e.getClass().getSimpleName().replaceAll("([a-z])([A-Z])", "$1 $2").toLowerCase(Locale.ROOT);
+        return e.getClass()
+                .getSimpleName()
+                .replaceAll("([a-z])([A-Z])", "$1 $2")
+                .toLowerCase(Locale.ROOT);
     }
 }

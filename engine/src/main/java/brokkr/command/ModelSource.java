@@ -22,5 +22,7 @@ public interface ModelSource {
     }
 
     /** {@link #of} the process's registry. */
-    static ModelSource fromEnvironment(Map<String, String> env) { return of(Registry.process(), env); }
+    static ModelSource fromEnvironment(Map<String, String> env) {
+        return of(Registry.process(), env);
+    }
 }

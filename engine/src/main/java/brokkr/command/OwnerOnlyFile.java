@@ -20,15 +20,19 @@ import java.util.Set;
 public final class OwnerOnlyFile {
     private OwnerOnlyFile() {}
 
-    private static final Set<PosixFilePermission> OWNER_ONLY = EnumSet.of(PosixFilePermission.OWNER_READ, PosixFilePermission.OWNER_WRITE);
+    private static final Set<PosixFilePermission> OWNER_ONLY =
+            EnumSet.of(PosixFilePermission.OWNER_READ, PosixFilePermission.OWNER_WRITE);
 
     public static BufferedWriter create(Path file) throws IOException {
         Path dir = file.toAbsolutePath().getParent();
         if (!Files.isDirectory(dir)) throw new IOException("cannot write " + file + ": no directory " + dir);
         boolean posix = Files.getFileStore(dir).supportsFileAttributeView("posix");
         if (posix && Files.exists(file)) Files.setPosixFilePermissions(file, OWNER_ONLY);
-        var options = EnumSet.of(StandardOpenOption.CREATE, StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING);
-        var channel = posix ? Files.newByteChannel(file, options, PosixFilePermissions.asFileAttribute(OWNER_ONLY)) : Files.newByteChannel(file, options);
+        var options =
+                EnumSet.of(StandardOpenOption.CREATE, StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING);
+        var channel = posix
+                ? Files.newByteChannel(file, options, PosixFilePermissions.asFileAttribute(OWNER_ONLY))
+                : Files.newByteChannel(file, options);
         return new BufferedWriter(new OutputStreamWriter(Channels.newOutputStream(channel), StandardCharsets.UTF_8));
     }
 }

@@ -21,7 +21,9 @@ import java.nio.file.attribute.PosixFilePermissions;
 public final class RecordFile implements Closeable {
     private final FileChannel channel;
 
-    private RecordFile(FileChannel channel) { this.channel = channel; }
+    private RecordFile(FileChannel channel) {
+        this.channel = channel;
+    }
 
     /**
      * Opens {@code file} for appending (creating it 0600); {@code flag} names the option in messages.
@@ -32,7 +34,8 @@ public final class RecordFile implements Closeable {
         String what = flag + " " + file;
         if (Files.isDirectory(file)) throw new Command.InputException(what + " is a directory, not a file");
         Path parent = file.toAbsolutePath().getParent();
-        if (parent != null && !Files.isDirectory(parent)) throw new Command.InputException(what + ": no directory " + parent);
+        if (parent != null && !Files.isDirectory(parent))
+            throw new Command.InputException(what + ": no directory " + parent);
         try {
             create(file);
             long cut;
@@ -42,7 +45,8 @@ public final class RecordFile implements Closeable {
             FileChannel ch = FileChannel.open(file, StandardOpenOption.WRITE, StandardOpenOption.APPEND);
             if (cut > 0) {
                 ch.write(ByteBuffer.wrap(new byte[] {'\n'}));
-                warnings.println("brokkr: " + file + " ended in an incomplete line (" + cut + " bytes after the last newline: a record"
+                warnings.println("brokkr: " + file + " ended in an incomplete line (" + cut
+                        + " bytes after the last newline: a record"
                         + " cut short); it is left as it is, and new records start on the next line");
             }
             return new RecordFile(ch);
@@ -56,7 +60,8 @@ public final class RecordFile implements Closeable {
         if (Files.exists(file)) return;
         try {
             if (file.getFileSystem().supportedFileAttributeViews().contains("posix")) {
-                Files.createFile(file, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
+                Files.createFile(
+                        file, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
             } else {
                 Files.createFile(file);
             }
@@ -71,7 +76,7 @@ public final class RecordFile implements Closeable {
         for (long end = size; end > 0; ) {
             long start = Math.max(0, end - buf.capacity());
             buf.clear().limit((int) (end - start));
-            while (buf.hasRemaining() && ch.read(buf, start + buf.position()) >= 0) { }
+            while (buf.hasRemaining() && ch.read(buf, start + buf.position()) >= 0) {}
             for (int i = (int) (end - start) - 1; i >= 0; i--) if (buf.get(i) == '\n') return size - (start + i + 1);
             end = start;
         }
@@ -84,10 +89,14 @@ public final class RecordFile implements Closeable {
      */
     public void append(String json) throws IOException {
         if (json.indexOf('\n') >= 0) throw new IllegalArgumentException("a record is one line of JSON");
-        String line = json.replace("\u0085", "\\u0085").replace("\u2028", "\\u2028").replace("\u2029", "\\u2029");
+        String line =
+                json.replace("\u0085", "\\u0085").replace("\u2028", "\\u2028").replace("\u2029", "\\u2029");
         ByteBuffer b = ByteBuffer.wrap((line + "\n").getBytes(StandardCharsets.UTF_8));
         while (b.hasRemaining()) channel.write(b);
     }
 
-    @Override public void close() throws IOException { channel.close(); }
+    @Override
+    public void close() throws IOException {
+        channel.close();
+    }
 }

@@ -11,5 +11,7 @@ public class InfrastructureFailure extends Exception {
         this.attempts = List.copyOf(attempts);
     }
 
-    public List<ModelCall> attempts() { return attempts; }
+    public List<ModelCall> attempts() {
+        return attempts;
+    }
 }

@@ -12,16 +12,32 @@ public sealed interface Message permits Message.System, Message.User, Message.As
 
     /** A user turn; a simulated user with tools of its own (tau2 telecom) may also call tools. */
     record User(String content, List<ToolCall> toolCalls) implements Message {
-        public User { toolCalls = toolCalls == null ? List.of() : List.copyOf(toolCalls); }
-        public User(String content) { this(content, List.of()); }
+        public User {
+            toolCalls = toolCalls == null ? List.of() : List.copyOf(toolCalls);
+        }
+
+        public User(String content) {
+            this(content, List.of());
+        }
     }
 
     /** An assistant turn: optional text and zero or more tool calls (several = parallel calls). */
     record Assistant(String content, List<ToolCall> toolCalls, Usage usage) implements Message {
-        public Assistant { toolCalls = toolCalls == null ? List.of() : List.copyOf(toolCalls); }
-        public Assistant(String content) { this(content, List.of(), Usage.ZERO); }
-        public Assistant(String content, List<ToolCall> toolCalls) { this(content, toolCalls, Usage.ZERO); }
-        public boolean hasToolCalls() { return !toolCalls.isEmpty(); }
+        public Assistant {
+            toolCalls = toolCalls == null ? List.of() : List.copyOf(toolCalls);
+        }
+
+        public Assistant(String content) {
+            this(content, List.of(), Usage.ZERO);
+        }
+
+        public Assistant(String content, List<ToolCall> toolCalls) {
+            this(content, toolCalls, Usage.ZERO);
+        }
+
+        public boolean hasToolCalls() {
+            return !toolCalls.isEmpty();
+        }
     }
 
     /** The result of one tool call, answering the call with the same id. */

@@ -6,12 +6,39 @@ package brokkr.conversation;
  * {@code cacheHit}: the response was served from an experiment's model-call cache (a response recorded
  * earlier for the same model, request body and trial) and nothing was sent.
  */
-public record ModelCall(String provider, String model, int attempt, String requestBody, int status,
-                        String responseBody, String error, long startedAtMillis, long durationMillis, boolean cacheHit) {
+public record ModelCall(
+        String provider,
+        String model,
+        int attempt,
+        String requestBody,
+        int status,
+        String responseBody,
+        String error,
+        long startedAtMillis,
+        long durationMillis,
+        boolean cacheHit) {
 
     /** A call that was sent (not served from a cache). */
-    public ModelCall(String provider, String model, int attempt, String requestBody, int status,
-                     String responseBody, String error, long startedAtMillis, long durationMillis) {
-        this(provider, model, attempt, requestBody, status, responseBody, error, startedAtMillis, durationMillis, false);
+    public ModelCall(
+            String provider,
+            String model,
+            int attempt,
+            String requestBody,
+            int status,
+            String responseBody,
+            String error,
+            long startedAtMillis,
+            long durationMillis) {
+        this(
+                provider,
+                model,
+                attempt,
+                requestBody,
+                status,
+                responseBody,
+                error,
+                startedAtMillis,
+                durationMillis,
+                false);
     }
 }

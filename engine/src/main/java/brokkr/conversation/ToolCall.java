@@ -11,5 +11,8 @@ public record ToolCall(String id, String name, PyDict arguments, String rawArgum
     public ToolCall(String id, String name, PyDict arguments) {
         this(id, name, arguments, null, null);
     }
-    public boolean isMalformed() { return malformed != null; }
+
+    public boolean isMalformed() {
+        return malformed != null;
+    }
 }

@@ -21,7 +21,9 @@ public final class DataDirs {
 
     /** A data directory that was not found; the message says what was tried and how to set it. */
     public static final class NotFound extends RuntimeException {
-        public NotFound(String message) { super(message); }
+        public NotFound(String message) {
+            super(message);
+        }
     }
 
     /**
@@ -35,7 +37,8 @@ public final class DataDirs {
         return locate(what, property, envVar, underShared, marker, System.getenv());
     }
 
-    static Path locate(String what, String property, String envVar, String underShared, String marker, Map<String, String> env) {
+    static Path locate(
+            String what, String property, String envVar, String underShared, String marker, Map<String, String> env) {
         String prop = System.getProperty(property);
         if (prop != null && !prop.isBlank()) return Path.of(prop);
         String fromEnv = env.get(envVar);
@@ -51,7 +54,8 @@ public final class DataDirs {
         for (Path start : starts()) {
             for (Path d = start; d != null; d = d.getParent()) {
                 Path candidate = d.resolve("shared").resolve(underShared);
-                if (Files.exists(marker == null ? candidate : candidate.resolve(marker))) return Optional.of(candidate.normalize());
+                if (Files.exists(marker == null ? candidate : candidate.resolve(marker)))
+                    return Optional.of(candidate.normalize());
             }
         }
         return Optional.empty();
@@ -60,7 +64,8 @@ public final class DataDirs {
     private static List<Path> starts() {
         Set<Path> starts = new LinkedHashSet<>();
         String home = System.getProperty("brokkr.home");
-        if (home != null && !home.isBlank()) starts.add(Path.of(home).toAbsolutePath().normalize());
+        if (home != null && !home.isBlank())
+            starts.add(Path.of(home).toAbsolutePath().normalize());
         starts.add(Path.of("").toAbsolutePath());
         return new ArrayList<>(starts);
     }

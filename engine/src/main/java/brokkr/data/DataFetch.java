@@ -31,24 +31,36 @@ import java.util.concurrent.TimeUnit;
 public final class DataFetch {
     private DataFetch() {}
 
-    public enum Status { VERIFIED, DIFFERS, MISSING }
+    public enum Status {
+        VERIFIED,
+        DIFFERS,
+        MISSING
+    }
 
     /** One pinned file after the fetch; {@code actual} is null when the commit has no such file. */
     public record FileResult(String path, Status status, String pinned, String actual, String note) {
         /** A difference the pin's note documents (a reconstructed or substituted pin). */
-        public boolean expected() { return status == Status.DIFFERS && note != null; }
+        public boolean expected() {
+            return status == Status.DIFFERS && note != null;
+        }
     }
 
     /** What a fetch did: where the data directory is, and every pinned file's result in path order. */
     public record Result(UpstreamData source, String url, String commit, Path dataDir, List<FileResult> files) {
-        public long count(Status s) { return files.stream().filter(f -> f.status() == s).count(); }
+        public long count(Status s) {
+            return files.stream().filter(f -> f.status() == s).count();
+        }
         /** Every file verified, or differing only as its pin documents. */
-        public boolean ok() { return files.stream().allMatch(f -> f.status() == Status.VERIFIED || f.expected()); }
+        public boolean ok() {
+            return files.stream().allMatch(f -> f.status() == Status.VERIFIED || f.expected());
+        }
     }
 
     /** git failed (no git, an unreachable repository, a commit it does not have); the message has git's own words. */
     public static final class FetchException extends RuntimeException {
-        public FetchException(String message) { super(message); }
+        public FetchException(String message) {
+            super(message);
+        }
     }
 
     /**
@@ -59,7 +71,8 @@ public final class DataFetch {
         String from = url == null ? source.url() : url;
         String at = commit == null ? source.commit() : commit;
         Path target = into.resolve(source.name());
-        Path scratch = into.resolve("." + source.name() + ".fetch-" + ProcessHandle.current().pid());
+        Path scratch = into.resolve(
+                "." + source.name() + ".fetch-" + ProcessHandle.current().pid());
         try {
             Files.createDirectories(into);
             deleteTree(scratch);
@@ -82,7 +95,12 @@ public final class DataFetch {
                 Path dest = target.resolve(repoPath);
                 Files.createDirectories(dest.getParent());
                 move(fetched, dest);
-                results.add(new FileResult(repoPath, actual.equals(pin.sha256()) ? Status.VERIFIED : Status.DIFFERS, pin.sha256(), actual, pin.note()));
+                results.add(new FileResult(
+                        repoPath,
+                        actual.equals(pin.sha256()) ? Status.VERIFIED : Status.DIFFERS,
+                        pin.sha256(),
+                        actual,
+                        pin.note()));
             }
             Path dataDir = source.dataRoot().isEmpty() ? target : target.resolve(source.dataRoot());
             return new Result(source, from, at, dataDir, List.copyOf(results));
@@ -92,7 +110,8 @@ public final class DataFetch {
             try {
                 deleteTree(scratch);
             } catch (IOException ignored) {
-                // a scratch folder left behind is named .NAME.fetch-PID and replaced by the next fetch of this process id
+                // a scratch folder left behind is named .NAME.fetch-PID and replaced by the next fetch of this process
+                // id
             }
         }
     }
@@ -136,7 +155,8 @@ public final class DataFetch {
         try {
             if (!p.waitFor(GIT_TIMEOUT_MINUTES, TimeUnit.MINUTES)) {
                 p.destroyForcibly();
-                throw new FetchException("git " + args[0] + " did not finish within " + GIT_TIMEOUT_MINUTES + " minutes");
+                throw new FetchException(
+                        "git " + args[0] + " did not finish within " + GIT_TIMEOUT_MINUTES + " minutes");
             }
         } catch (InterruptedException e) {
             p.destroyForcibly();
@@ -144,8 +164,9 @@ public final class DataFetch {
             throw new FetchException("interrupted while git " + args[0] + " ran");
         }
         if (p.exitValue() != 0) {
-            throw new FetchException("git " + String.join(" ", args.length > 6 ? List.of(args).subList(0, 6) : List.of(args))
-                    + (args.length > 6 ? " ..." : "") + " failed (exit " + p.exitValue() + "): " + out.strip());
+            throw new FetchException(
+                    "git " + String.join(" ", args.length > 6 ? List.of(args).subList(0, 6) : List.of(args))
+                            + (args.length > 6 ? " ..." : "") + " failed (exit " + p.exitValue() + "): " + out.strip());
         }
     }
 
@@ -165,11 +186,14 @@ public final class DataFetch {
     private static void deleteTree(Path dir) throws IOException {
         if (!Files.exists(dir)) return;
         Files.walkFileTree(dir, new SimpleFileVisitor<>() {
-            @Override public FileVisitResult visitFile(Path f, BasicFileAttributes a) throws IOException {
+            @Override
+            public FileVisitResult visitFile(Path f, BasicFileAttributes a) throws IOException {
                 Files.delete(f);
                 return FileVisitResult.CONTINUE;
             }
-            @Override public FileVisitResult postVisitDirectory(Path d, IOException e) throws IOException {
+
+            @Override
+            public FileVisitResult postVisitDirectory(Path d, IOException e) throws IOException {
                 Files.delete(d);
                 return FileVisitResult.CONTINUE;
             }

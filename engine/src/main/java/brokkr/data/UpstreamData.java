@@ -14,7 +14,14 @@ import java.util.TreeMap;
  *
  * @param name the source's name on the command line ({@code tau2-bench}, {@code gorilla}), also the folder it is fetched into
  */
-public record UpstreamData(String name, String url, String commit, String dataRoot, String envVar, String property, Map<String, Pin> pins) {
+public record UpstreamData(
+        String name,
+        String url,
+        String commit,
+        String dataRoot,
+        String envVar,
+        String property,
+        Map<String, Pin> pins) {
     /**
      * One pinned file. A {@code note} marks a pin that is not upstream's own file at the commit (a
      * reconstruction, a substitute from another commit) and says so: a fetched copy is expected to
@@ -25,7 +32,10 @@ public record UpstreamData(String name, String url, String commit, String dataRo
             Objects.requireNonNull(sha256, "sha256");
             if (!sha256.matches("[0-9a-f]{64}")) throw new IllegalArgumentException("not a sha256: " + sha256);
         }
-        public static Pin of(String sha256) { return new Pin(sha256, null); }
+
+        public static Pin of(String sha256) {
+            return new Pin(sha256, null);
+        }
     }
 
     public UpstreamData {
@@ -33,15 +43,20 @@ public record UpstreamData(String name, String url, String commit, String dataRo
         Objects.requireNonNull(url, "url");
         Objects.requireNonNull(commit, "commit");
         dataRoot = dataRoot == null ? "" : dataRoot;
-        if (dataRoot.startsWith("/") || dataRoot.endsWith("/")) throw new IllegalArgumentException("dataRoot is a relative folder without slashes at its ends: " + dataRoot);
+        if (dataRoot.startsWith("/") || dataRoot.endsWith("/"))
+            throw new IllegalArgumentException(
+                    "dataRoot is a relative folder without slashes at its ends: " + dataRoot);
         pins = Collections.unmodifiableMap(new TreeMap<>(pins));
         for (String p : pins.keySet()) {
-            if (p.startsWith("/") || p.contains("..") || p.contains("\\")) throw new IllegalArgumentException("not a relative path inside the data folder: " + p);
+            if (p.startsWith("/") || p.contains("..") || p.contains("\\"))
+                throw new IllegalArgumentException("not a relative path inside the data folder: " + p);
         }
     }
 
     /** A pin's path in the repository. */
-    public String repositoryPath(String pinned) { return dataRoot.isEmpty() ? pinned : dataRoot + "/" + pinned; }
+    public String repositoryPath(String pinned) {
+        return dataRoot.isEmpty() ? pinned : dataRoot + "/" + pinned;
+    }
 
     /** Pinned files (sha256 by path) as pins without notes. */
     public static Map<String, Pin> pins(Map<String, String> digests) {

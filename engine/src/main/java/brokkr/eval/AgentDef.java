@@ -15,7 +15,8 @@ import java.util.Objects;
  * @param harness the agent harness and its settings ({@code brokkr.repl.Harness}); empty for the
  *        benchmark's reference agent, and then not in the content, so earlier candidates keep their ids
  */
-public record AgentDef(String provider, String model, String actionSpace, PyDict options, String systemPromptSha256, PyDict harness) {
+public record AgentDef(
+        String provider, String model, String actionSpace, PyDict options, String systemPromptSha256, PyDict harness) {
     public AgentDef {
         Objects.requireNonNull(provider, "provider");
         Objects.requireNonNull(model, "model");
@@ -28,14 +29,22 @@ public record AgentDef(String provider, String model, String actionSpace, PyDict
         this(provider, model, actionSpace, options, systemPromptSha256, PyDict.empty());
     }
 
-    public AgentDef withHarness(PyDict h) { return new AgentDef(provider, model, actionSpace, options, systemPromptSha256, h); }
+    public AgentDef withHarness(PyDict h) {
+        return new AgentDef(provider, model, actionSpace, options, systemPromptSha256, h);
+    }
 
     public static AgentDef of(ModelRef model, String actionSpace, String systemPrompt) {
-        return new AgentDef(model.provider(), model.model(), actionSpace, model.options(),
+        return new AgentDef(
+                model.provider(),
+                model.model(),
+                actionSpace,
+                model.options(),
                 systemPrompt == null ? null : ContentHash.sha256(systemPrompt));
     }
 
-    public ModelRef modelRef() { return new ModelRef(provider, model, options); }
+    public ModelRef modelRef() {
+        return new ModelRef(provider, model, options);
+    }
 
     public PyDict toValue() {
         PyDict.Builder b = PyDict.builder()
@@ -49,13 +58,20 @@ public record AgentDef(String provider, String model, String actionSpace, PyDict
         return b.build();
     }
 
-    public String id() { return ContentHash.of(toValue()); }
+    public String id() {
+        return ContentHash.of(toValue());
+    }
 
     public static AgentDef fromValue(Value v) {
         PyDict d = v.asDict();
         Value sp = d.get("system_prompt_sha256");
         Value h = d.get("harness");
-        return new AgentDef(d.get("provider").asStr(), d.get("model").asStr(), d.get("action_space").asStr(),
-                d.get("options").asDict(), sp == null || sp.isNone() ? null : sp.asStr(), h == null ? PyDict.empty() : h.asDict());
+        return new AgentDef(
+                d.get("provider").asStr(),
+                d.get("model").asStr(),
+                d.get("action_space").asStr(),
+                d.get("options").asDict(),
+                sp == null || sp.isNone() ? null : sp.asStr(),
+                h == null ? PyDict.empty() : h.asDict());
     }
 }

@@ -35,7 +35,9 @@ public record AgentInterface(Shape shape, Map<String, List<String>> harnesses) {
     }
 
     /** Only the benchmark's own agent with JSON tools: what a benchmark supports unless it says more. */
-    public static AgentInterface referenceTools(Shape shape) { return new AgentInterface(shape, Map.of(REFERENCE, List.of("tools"))); }
+    public static AgentInterface referenceTools(Shape shape) {
+        return new AgentInterface(shape, Map.of(REFERENCE, List.of("tools")));
+    }
 
     /** The reference agent with tools, and Brokkr's loop with tools or the Java REPL. */
     public static AgentInterface referenceAndLoop(Shape shape, List<String> referenceSpaces) {
@@ -53,7 +55,8 @@ public record AgentInterface(Shape shape, Map<String, List<String>> harnesses) {
     /** The supported combinations as a person reads them: {@code harness reference with action space tools; harness loop with tools or repl}. */
     public String described() {
         List<String> parts = new ArrayList<>();
-        harnesses.forEach((h, spaces) -> parts.add("harness " + h + " with action space " + String.join(" or ", spaces)));
+        harnesses.forEach(
+                (h, spaces) -> parts.add("harness " + h + " with action space " + String.join(" or ", spaces)));
         return String.join("; ", parts);
     }
 

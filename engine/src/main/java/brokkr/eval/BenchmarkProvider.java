@@ -35,7 +35,8 @@ public interface BenchmarkProvider {
      */
     default EnvironmentDef environment(String taskId, Map<String, ModelRef> models, PyDict options) {
         if (!options.isEmpty()) {
-            throw new IllegalArgumentException("benchmark " + name() + " has no options (given: " + String.join(", ", options.keys()) + ")");
+            throw new IllegalArgumentException(
+                    "benchmark " + name() + " has no options (given: " + String.join(", ", options.keys()) + ")");
         }
         return environment(taskId, models);
     }
@@ -45,7 +46,9 @@ public interface BenchmarkProvider {
      * spaces its protocol hosts; the planner refuses any other candidate before a cell runs. By default
      * only the reference agent with JSON tools in a sequence of user turns.
      */
-    default AgentInterface agentInterface() { return AgentInterface.referenceTools(AgentInterface.Shape.USER_TURNS); }
+    default AgentInterface agentInterface() {
+        return AgentInterface.referenceTools(AgentInterface.Shape.USER_TURNS);
+    }
 
     WorldSetup worldSetup();
 
@@ -69,7 +72,9 @@ public interface BenchmarkProvider {
     }
 
     /** How to replay a recorded run's tool calls from the initial world, when the benchmark can. */
-    default Optional<WorldReplay> worldReplay() { return Optional.empty(); }
+    default Optional<WorldReplay> worldReplay() {
+        return Optional.empty();
+    }
 
     /**
      * The benchmark's own reports over one candidate's outcomes (one per cell of an experiment or a
@@ -77,23 +82,31 @@ public interface BenchmarkProvider {
      * benchmark gets: what its upstream leaderboard reports. None by default. The attempts may come
      * without their evidence (a report reads verdicts, not transcripts).
      */
-    default List<Report> reports(List<Report.Outcome> outcomes) { return List.of(); }
+    default List<Report> reports(List<Report.Outcome> outcomes) {
+        return List.of();
+    }
 
     /**
      * What the benchmark shows a person exploring it (task table, task detail, forks, scripted
      * candidates), when it offers that; the notebook magics list and load only benchmarks that do.
      */
-    default Optional<Exploration> exploration() { return Optional.empty(); }
+    default Optional<Exploration> exploration() {
+        return Optional.empty();
+    }
 
     /**
      * How to ask a judge again about stored attempts' transcripts, when the benchmark's grade has
      * model-judged checks ({@code ./brokkr experiment regrade}); none by default.
      */
-    default Optional<Rejudging> rejudging() { return Optional.empty(); }
+    default Optional<Rejudging> rejudging() {
+        return Optional.empty();
+    }
 
     /**
      * Checkpoints and branches of live episodes and decision points of recorded ones ({@link Branches},
      * probes), when the benchmark's interaction is a conversation that can be held; none by default.
      */
-    default Optional<Branching> branching() { return Optional.empty(); }
+    default Optional<Branching> branching() {
+        return Optional.empty();
+    }
 }

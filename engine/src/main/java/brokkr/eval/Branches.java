@@ -41,9 +41,17 @@ public final class Branches {
     public record Variant(ModelRef agent, ModelRef user, ModelRef judge) {
         public static final Variant SAME = new Variant(null, null, null);
 
-        public Variant withAgent(ModelRef m) { return new Variant(m, user, judge); }
-        public Variant withUser(ModelRef m) { return new Variant(agent, m, judge); }
-        public Variant withJudge(ModelRef m) { return new Variant(agent, user, m); }
+        public Variant withAgent(ModelRef m) {
+            return new Variant(m, user, judge);
+        }
+
+        public Variant withUser(ModelRef m) {
+            return new Variant(agent, m, judge);
+        }
+
+        public Variant withJudge(ModelRef m) {
+            return new Variant(agent, user, m);
+        }
 
         /** A short label: the changed roles ({@code agent=scripted/gold user=...}), or {@code same} for none. */
         public String label() {
@@ -63,20 +71,41 @@ public final class Branches {
      * when the benchmark cannot branch or the episode ends first. The model calls made up to the
      * checkpoint are kept with it ({@link Checkpoint#calls()}); every branch's evidence repeats them.
      */
-    public static Checkpoint checkpoint(Evaluation.Cell cell, int at, Function<ModelRef, Candidate> models) throws InfrastructureFailure {
+    public static Checkpoint checkpoint(Evaluation.Cell cell, int at, Function<ModelRef, Candidate> models)
+            throws InfrastructureFailure {
         Branching b = branching(cell.provider());
-        if (at < 1) throw new IllegalArgumentException("a checkpoint is at a customer message counted from 1, not " + at);
+        if (at < 1)
+            throw new IllegalArgumentException("a checkpoint is at a customer message counted from 1, not " + at);
         Evaluation.Recorder recorder = new Evaluation.Recorder();
         WorldCell fork = new WorldCell(PyNone.NONE);
         PyDict setup = cell.provider().worldSetup().install(cell.env(), fork);
-        Candidate agent = recorder.wrap(Evidence.AGENT, Evaluation.resolve(cell, Evidence.AGENT, cell.agent().modelRef(), models));
-        Branching.Held held = b.hold(new RunContext(cell.env(), cell.agent(), cell.systemPrompt(), cell.repetition(), fork, agent,
-                Evaluation.roles(cell, models, recorder)), at);
-        return new Checkpoint(Checkpoint.idOf(cell, at, held.transcript()), cell, at, setup, held, recorder.calls(), recorder.usage());
+        Candidate agent = recorder.wrap(
+                Evidence.AGENT,
+                Evaluation.resolve(cell, Evidence.AGENT, cell.agent().modelRef(), models));
+        Branching.Held held = b.hold(
+                new RunContext(
+                        cell.env(),
+                        cell.agent(),
+                        cell.systemPrompt(),
+                        cell.repetition(),
+                        fork,
+                        agent,
+                        Evaluation.roles(cell, models, recorder)),
+                at);
+        return new Checkpoint(
+                Checkpoint.idOf(cell, at, held.transcript()),
+                cell,
+                at,
+                setup,
+                held,
+                recorder.calls(),
+                recorder.usage());
     }
 
     /** A branch of {@code cp}: O(1), nothing runs until {@link #run}. */
-    public static Branch branch(Checkpoint cp, Variant variant, int index) { return new Branch(cp, variant, index); }
+    public static Branch branch(Checkpoint cp, Variant variant, int index) {
+        return new Branch(cp, variant, index);
+    }
 
     /** {@code n} branches of one variant, indices 0..n-1. */
     public static List<Branch> branches(Checkpoint cp, Variant variant, int n) {
@@ -99,9 +128,15 @@ public final class Branches {
             if (b.variant().judge() != null) models.put("judge", b.variant().judge());
             env = base.provider().environment(env.taskId(), models, env.options());
         }
-        env = new EnvironmentDef(env.benchmark(), env.upstreamRevision(), env.dataDigests(), env.taskId(), env.models(),
+        env = new EnvironmentDef(
+                env.benchmark(),
+                env.upstreamRevision(),
+                env.dataDigests(),
+                env.taskId(),
+                env.models(),
                 env.options().with(BRANCH, cp.branchEvidence()));
-        AgentDef agent = b.variant().agent() == null ? base.agent()
+        AgentDef agent = b.variant().agent() == null
+                ? base.agent()
                 : AgentDef.of(b.variant().agent(), base.agent().actionSpace(), base.systemPrompt());
         return new Evaluation.Cell(base.provider(), env, agent, base.systemPrompt(), b.index());
     }
@@ -121,7 +156,9 @@ public final class Branches {
     }
 
     /** How a branch's run goes on: the held message delivered, the episode played to its end. */
-    public static Protocol protocol(Branch b) { return branching(b.checkpoint().cell().provider()).resume(b.checkpoint().held()); }
+    public static Protocol protocol(Branch b) {
+        return branching(b.checkpoint().cell().provider()).resume(b.checkpoint().held());
+    }
 
     /**
      * A branch's attempt with the model calls made up to its checkpoint first (roles
@@ -130,18 +167,41 @@ public final class Branches {
     public static Attempt withCheckpointCalls(Attempt a, Checkpoint cp) {
         Evidence e = a.evidence();
         List<Evidence.RecordedCall> calls = new ArrayList<>();
-        for (Evidence.RecordedCall c : cp.calls()) calls.add(new Evidence.RecordedCall(Checkpoint.CALL_ROLE_PREFIX + c.role(), c.call()));
+        for (Evidence.RecordedCall c : cp.calls())
+            calls.add(new Evidence.RecordedCall(Checkpoint.CALL_ROLE_PREFIX + c.role(), c.call()));
         calls.addAll(e.modelCalls());
         Map<String, Usage> usage = new TreeMap<>(e.usage());
         cp.usage().forEach((role, u) -> usage.put(Checkpoint.CALL_ROLE_PREFIX + role, u));
-        Evidence with = new Evidence(e.setup(), e.transcript(), e.output(), e.termination(), e.finalWorldSha256(), calls, usage,
-                e.timings(), e.details(), e.counts());
-        return new Attempt(a.id(), a.environmentId(), a.agentId(), a.repetition(), a.taskId(), a.status(), a.checks(), a.reward(),
-                a.trust(), with, a.error(), a.startedAtMillis(), a.durationMillis());
+        Evidence with = new Evidence(
+                e.setup(),
+                e.transcript(),
+                e.output(),
+                e.termination(),
+                e.finalWorldSha256(),
+                calls,
+                usage,
+                e.timings(),
+                e.details(),
+                e.counts());
+        return new Attempt(
+                a.id(),
+                a.environmentId(),
+                a.agentId(),
+                a.repetition(),
+                a.taskId(),
+                a.status(),
+                a.checks(),
+                a.reward(),
+                a.trust(),
+                with,
+                a.error(),
+                a.startedAtMillis(),
+                a.durationMillis());
     }
 
     static Branching branching(BenchmarkProvider p) {
-        return p.branching().orElseThrow(() -> new IllegalArgumentException("benchmark " + p.name() + " has no checkpoints or probes"
-                + " (its interaction cannot be held at a customer message)"));
+        return p.branching()
+                .orElseThrow(() -> new IllegalArgumentException("benchmark " + p.name()
+                        + " has no checkpoints or probes" + " (its interaction cannot be held at a customer message)"));
     }
 }

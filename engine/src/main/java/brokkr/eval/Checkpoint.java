@@ -16,8 +16,14 @@ import java.util.Map;
  *              {@value #CALL_ROLE_PREFIX}, so a stored branch is traceable to the requests that led to it)
  * @param usage tokens of those calls by role
  */
-public record Checkpoint(String id, Evaluation.Cell cell, int at, PyDict setup, Branching.Held held,
-                         List<Evidence.RecordedCall> calls, Map<String, Usage> usage) {
+public record Checkpoint(
+        String id,
+        Evaluation.Cell cell,
+        int at,
+        PyDict setup,
+        Branching.Held held,
+        List<Evidence.RecordedCall> calls,
+        Map<String, Usage> usage) {
     /** How a branch's evidence names the roles of the checkpoint's own calls ({@code checkpoint:agent}, {@code checkpoint:user}). */
     public static final String CALL_ROLE_PREFIX = "checkpoint:";
 
@@ -26,21 +32,44 @@ public record Checkpoint(String id, Evaluation.Cell cell, int at, PyDict setup, 
         usage = Map.copyOf(usage);
     }
 
-    public EnvironmentDef env() { return cell.env(); }
-    public AgentDef agent() { return cell.agent(); }
-    public String taskId() { return cell.env().taskId(); }
+    public EnvironmentDef env() {
+        return cell.env();
+    }
+
+    public AgentDef agent() {
+        return cell.agent();
+    }
+
+    public String taskId() {
+        return cell.env().taskId();
+    }
 
     /** The world every branch starts from. */
-    public Value world() { return held.world(); }
+    public Value world() {
+        return held.world();
+    }
 
     /** The log up to and including the held message. */
-    public Value transcript() { return held.transcript(); }
+    public Value transcript() {
+        return held.transcript();
+    }
 
     /** What a branch's attempt carries in its setup evidence: {@code {checkpoint, at}}. */
-    public PyDict branchEvidence() { return PyDict.of("checkpoint", id, "at", at); }
+    public PyDict branchEvidence() {
+        return PyDict.of("checkpoint", id, "at", at);
+    }
 
     static String idOf(Evaluation.Cell cell, int at, Value transcript) {
-        return ContentHash.of(PyDict.of("environment", cell.env().id(), "agent", cell.agent().id(), "repetition", cell.repetition(),
-                "at", at, "transcript", transcript));
+        return ContentHash.of(PyDict.of(
+                "environment",
+                cell.env().id(),
+                "agent",
+                cell.agent().id(),
+                "repetition",
+                cell.repetition(),
+                "at",
+                at,
+                "transcript",
+                transcript));
     }
 }

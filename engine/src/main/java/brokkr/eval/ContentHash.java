@@ -17,10 +17,14 @@ public final class ContentHash {
     private ContentHash() {}
 
     /** The definition's content id (lowercase hex sha256 of its canonical JSON). */
-    public static String of(Value v) { return ContentId.of(v).hex(); }
+    public static String of(Value v) {
+        return ContentId.of(v).hex();
+    }
 
     /** Sorted-key JSON of a definition, as stored beside its id (readable; the id is over {@link ContentId}'s form). */
-    public static String canonicalJson(Value v) { return PyJson.dumps(v, PyJson.DumpOptions.SORTED.withEnsureAscii(false)); }
+    public static String canonicalJson(Value v) {
+        return PyJson.dumps(v, PyJson.DumpOptions.SORTED.withEnsureAscii(false));
+    }
 
     public static String sha256(String text) {
         try {

@@ -15,8 +15,13 @@ import java.util.TreeMap;
  *
  * @param options benchmark settings that change the task (e.g. max steps), canonical JSON-able
  */
-public record EnvironmentDef(String benchmark, String upstreamRevision, Map<String, String> dataDigests,
-                             String taskId, Map<String, ModelRef> models, PyDict options) {
+public record EnvironmentDef(
+        String benchmark,
+        String upstreamRevision,
+        Map<String, String> dataDigests,
+        String taskId,
+        Map<String, ModelRef> models,
+        PyDict options) {
     public EnvironmentDef {
         Objects.requireNonNull(benchmark, "benchmark");
         Objects.requireNonNull(upstreamRevision, "upstreamRevision");
@@ -43,15 +48,25 @@ public record EnvironmentDef(String benchmark, String upstreamRevision, Map<Stri
                 .build();
     }
 
-    public String id() { return ContentHash.of(toValue()); }
+    public String id() {
+        return ContentHash.of(toValue());
+    }
 
     public static EnvironmentDef fromValue(Value v) {
         PyDict d = v.asDict();
         Map<String, String> digests = new TreeMap<>();
-        d.get("data_digests").asDict().entries().forEach(e -> digests.put(e.getKey(), e.getValue().asStr()));
+        d.get("data_digests")
+                .asDict()
+                .entries()
+                .forEach(e -> digests.put(e.getKey(), e.getValue().asStr()));
         Map<String, ModelRef> models = new TreeMap<>();
         d.get("models").asDict().entries().forEach(e -> models.put(e.getKey(), ModelRef.fromValue(e.getValue())));
-        return new EnvironmentDef(d.get("benchmark").asStr(), d.get("upstream_revision").asStr(), digests,
-                d.get("task_id").asStr(), models, d.get("options").asDict());
+        return new EnvironmentDef(
+                d.get("benchmark").asStr(),
+                d.get("upstream_revision").asStr(),
+                digests,
+                d.get("task_id").asStr(),
+                models,
+                d.get("options").asDict());
     }
 }

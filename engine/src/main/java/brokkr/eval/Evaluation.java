@@ -35,7 +35,8 @@ public final class Evaluation {
     public static final String INFRASTRUCTURE_FAILURE = "infrastructure failure: ";
 
     /** One cell: a task of a benchmark, a candidate (with its system prompt text, or null) and a repetition. */
-    public record Cell(BenchmarkProvider provider, EnvironmentDef env, AgentDef agent, String systemPrompt, int repetition) {}
+    public record Cell(
+            BenchmarkProvider provider, EnvironmentDef env, AgentDef agent, String systemPrompt, int repetition) {}
 
     /**
      * Runs one cell. {@code models} turns a model reference into a candidate (the runner's, carrying
@@ -50,7 +51,12 @@ public final class Evaluation {
      * Runs one cell with a world setup and protocol other than the provider's own (a branch of a
      * checkpoint: {@link Branches}), graded by the provider's evaluator like every other attempt.
      */
-    public static Attempt evaluate(Cell cell, WorldSetup worldSetup, Protocol protocol, Function<ModelRef, Candidate> models, Recorder recorder) {
+    public static Attempt evaluate(
+            Cell cell,
+            WorldSetup worldSetup,
+            Protocol protocol,
+            Function<ModelRef, Candidate> models,
+            Recorder recorder) {
         long started = System.currentTimeMillis();
         long t0 = System.nanoTime();
         PyDict setup = null;
@@ -64,29 +70,53 @@ public final class Evaluation {
             long t = System.nanoTime();
             setup = worldSetup.install(env, fork);
             timings.put("setup_ms", ms(t));
-            Candidate agent = recorder.wrap(Evidence.AGENT, resolve(cell, Evidence.AGENT, cell.agent().modelRef(), models));
+            Candidate agent = recorder.wrap(
+                    Evidence.AGENT, resolve(cell, Evidence.AGENT, cell.agent().modelRef(), models));
             t = System.nanoTime();
-            interaction = protocol.run(new RunContext(env, cell.agent(), cell.systemPrompt(),
-                    cell.repetition(), fork, agent, roles));
+            interaction = protocol.run(
+                    new RunContext(env, cell.agent(), cell.systemPrompt(), cell.repetition(), fork, agent, roles));
             timings.put("protocol_ms", ms(t));
             t = System.nanoTime();
             finalWorld = WorldHash.sha256(fork.get(), true);
             timings.put("world_hash_ms", ms(t));
             t = System.nanoTime();
-            Verdict v = cell.provider().evaluator().evaluate(new FinishedRun(env, cell.agent(), cell.repetition(),
-                    setup, fork.get(), interaction), roles);
+            Verdict v = cell.provider()
+                    .evaluator()
+                    .evaluate(
+                            new FinishedRun(env, cell.agent(), cell.repetition(), setup, fork.get(), interaction),
+                            roles);
             timings.put("evaluate_ms", ms(t));
             Evidence ev = evidence(setup, interaction, finalWorld, recorder, timings.build(), v.details());
-            return new Attempt(0, env.id(), cell.agent().id(), cell.repetition(), env.taskId(), Attempt.Status.COMPLETED,
-                    v.checks(), v.reward(), v.trust(), ev, null, started, ms(t0));
+            return new Attempt(
+                    0,
+                    env.id(),
+                    cell.agent().id(),
+                    cell.repetition(),
+                    env.taskId(),
+                    Attempt.Status.COMPLETED,
+                    v.checks(),
+                    v.reward(),
+                    v.trust(),
+                    ev,
+                    null,
+                    started,
+                    ms(t0));
         } catch (InfrastructureFailure e) {
             if (e instanceof InterruptedInteraction cut && interaction == null) interaction = cut.partial();
             recorder.addFailedCalls(e);
-            return failure(cell, evidence(setup, interaction, finalWorld, recorder, timings.build(), null),
-                    INFRASTRUCTURE_FAILURE + e.getMessage(), started, ms(t0));
+            return failure(
+                    cell,
+                    evidence(setup, interaction, finalWorld, recorder, timings.build(), null),
+                    INFRASTRUCTURE_FAILURE + e.getMessage(),
+                    started,
+                    ms(t0));
         } catch (RuntimeException | StackOverflowError e) {
-            return failure(cell, evidence(setup, interaction, finalWorld, recorder, timings.build(), null),
-                    "harness error: " + e, started, ms(t0));
+            return failure(
+                    cell,
+                    evidence(setup, interaction, finalWorld, recorder, timings.build(), null),
+                    "harness error: " + e,
+                    started,
+                    ms(t0));
         }
     }
 
@@ -94,8 +124,12 @@ public final class Evaluation {
     static Models roles(Cell cell, Function<ModelRef, Candidate> models, Recorder recorder) {
         EnvironmentDef env = cell.env();
         return (role, extra) -> {
-            ModelRef ref = role.equals(Evidence.AGENT) ? cell.agent().modelRef() : env.models().get(role);
-            if (ref == null) throw new IllegalArgumentException("environment " + env.benchmark() + "/" + env.taskId() + " names no '" + role + "' model");
+            ModelRef ref = role.equals(Evidence.AGENT)
+                    ? cell.agent().modelRef()
+                    : env.models().get(role);
+            if (ref == null)
+                throw new IllegalArgumentException(
+                        "environment " + env.benchmark() + "/" + env.taskId() + " names no '" + role + "' model");
             return recorder.wrap(role, resolve(cell, role, withOptions(ref, extra), models));
         };
     }
@@ -109,22 +143,48 @@ public final class Evaluation {
 
     /** A benchmark's own scripted model for this cell's task, or the runner's model for {@code ref}. */
     static Candidate resolve(Cell cell, String role, ModelRef ref, Function<ModelRef, Candidate> models) {
-        return ref.provider().equals(BenchmarkProvider.SCRIPTED) ? cell.provider().scripted(role, ref, cell.env()) : models.apply(ref);
+        return ref.provider().equals(BenchmarkProvider.SCRIPTED)
+                ? cell.provider().scripted(role, ref, cell.env())
+                : models.apply(ref);
     }
 
     /** An infrastructure-failure attempt, e.g. for a cell the runner timed out. */
-    public static Attempt failure(Cell cell, Evidence evidence, String error, long startedAtMillis, long durationMillis) {
-        return new Attempt(0, cell.env().id(), cell.agent().id(), cell.repetition(), cell.env().taskId(),
-                Attempt.Status.INFRASTRUCTURE_FAILURE, List.of(), 0.0, null, evidence, error, startedAtMillis, durationMillis);
+    public static Attempt failure(
+            Cell cell, Evidence evidence, String error, long startedAtMillis, long durationMillis) {
+        return new Attempt(
+                0,
+                cell.env().id(),
+                cell.agent().id(),
+                cell.repetition(),
+                cell.env().taskId(),
+                Attempt.Status.INFRASTRUCTURE_FAILURE,
+                List.of(),
+                0.0,
+                null,
+                evidence,
+                error,
+                startedAtMillis,
+                durationMillis);
     }
 
-    public static Evidence evidence(PyDict setup, Interaction in, String finalWorldSha256, Recorder rec, PyDict timings, PyDict details) {
-        return new Evidence(setup, in == null ? null : in.transcript(), in == null ? null : in.output(),
-                in == null ? null : in.termination(), finalWorldSha256, rec.calls(), rec.usage(), timings, details,
+    public static Evidence evidence(
+            PyDict setup, Interaction in, String finalWorldSha256, Recorder rec, PyDict timings, PyDict details) {
+        return new Evidence(
+                setup,
+                in == null ? null : in.transcript(),
+                in == null ? null : in.output(),
+                in == null ? null : in.termination(),
+                finalWorldSha256,
+                rec.calls(),
+                rec.usage(),
+                timings,
+                details,
                 in == null ? null : in.counts());
     }
 
-    private static long ms(long startNanos) { return (System.nanoTime() - startNanos) / 1_000_000; }
+    private static long ms(long startNanos) {
+        return (System.nanoTime() - startNanos) / 1_000_000;
+    }
 
     /**
      * Records every model call of a run (the exact requests, the responses or errors) and sums usage by
@@ -135,13 +195,17 @@ public final class Evaluation {
         private final Map<String, Usage> usage = new TreeMap<>();
         private final BiFunction<String, Candidate, Candidate> around;
 
-        public Recorder() { this((role, c) -> c); }
+        public Recorder() {
+            this((role, c) -> c);
+        }
 
         /**
          * A recorder that puts {@code around(role, model)} between each model and its record (an
          * experiment's model-call cache): what it answers is recorded as the model's calls.
          */
-        public Recorder(BiFunction<String, Candidate, Candidate> around) { this.around = around; }
+        public Recorder(BiFunction<String, Candidate, Candidate> around) {
+            this.around = around;
+        }
 
         public Candidate wrap(String role, Candidate model) {
             Candidate c = around.apply(role, model);
@@ -171,11 +235,17 @@ public final class Evaluation {
         synchronized void addFailedCalls(InfrastructureFailure e) {
             Set<ModelCall> known = new HashSet<>();
             for (Evidence.RecordedCall rc : calls) known.add(rc.call());
-            List<ModelCall> fresh = e.attempts().stream().filter(c -> !known.contains(c)).toList();
+            List<ModelCall> fresh =
+                    e.attempts().stream().filter(c -> !known.contains(c)).toList();
             if (!fresh.isEmpty()) add("unattributed", fresh, Usage.ZERO);
         }
 
-        public synchronized List<Evidence.RecordedCall> calls() { return List.copyOf(calls); }
-        public synchronized Map<String, Usage> usage() { return Map.copyOf(usage); }
+        public synchronized List<Evidence.RecordedCall> calls() {
+            return List.copyOf(calls);
+        }
+
+        public synchronized Map<String, Usage> usage() {
+            return Map.copyOf(usage);
+        }
     }
 }

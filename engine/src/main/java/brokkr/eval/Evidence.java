@@ -25,9 +25,17 @@ import java.util.TreeMap;
  * when it counted nothing; stored under {@code counts} only when present, so other evidence reads and
  * writes as it always has).
  */
-public record Evidence(PyDict setup, Value transcript, PyDict output, String termination, String finalWorldSha256,
-                       List<RecordedCall> modelCalls, Map<String, Usage> usage, PyDict timings, PyDict details,
-                       Interaction.Counts counts) {
+public record Evidence(
+        PyDict setup,
+        Value transcript,
+        PyDict output,
+        String termination,
+        String finalWorldSha256,
+        List<RecordedCall> modelCalls,
+        Map<String, Usage> usage,
+        PyDict timings,
+        PyDict details,
+        Interaction.Counts counts) {
 
     /** One model-call attempt and the role it served ({@code agent}, {@code user}, {@code judge}). */
     public record RecordedCall(String role, ModelCall call) {}
@@ -47,33 +55,58 @@ public record Evidence(PyDict setup, Value transcript, PyDict output, String ter
     }
 
     /** Evidence of a protocol that counted nothing. */
-    public Evidence(PyDict setup, Value transcript, PyDict output, String termination, String finalWorldSha256,
-                    List<RecordedCall> modelCalls, Map<String, Usage> usage, PyDict timings, PyDict details) {
+    public Evidence(
+            PyDict setup,
+            Value transcript,
+            PyDict output,
+            String termination,
+            String finalWorldSha256,
+            List<RecordedCall> modelCalls,
+            Map<String, Usage> usage,
+            PyDict timings,
+            PyDict details) {
         this(setup, transcript, output, termination, finalWorldSha256, modelCalls, usage, timings, details, null);
     }
 
     public static final Evidence EMPTY = new Evidence(null, null, null, null, null, List.of(), Map.of(), null, null);
 
     /** The candidate's own tokens (its cost); the user simulator's and judge's are kept separately. */
-    public Usage agentUsage() { return usage.getOrDefault(AGENT, Usage.ZERO); }
+    public Usage agentUsage() {
+        return usage.getOrDefault(AGENT, Usage.ZERO);
+    }
 
     public PyDict toValue() {
         PyDict.Builder u = PyDict.builder();
-        usage.forEach((role, x) -> u.put(role, PyDict.of("input_tokens", x.inputTokens(), "output_tokens", x.outputTokens())));
+        usage.forEach((role, x) ->
+                u.put(role, PyDict.of("input_tokens", x.inputTokens(), "output_tokens", x.outputTokens())));
         List<Value> calls = new ArrayList<>();
         for (RecordedCall rc : modelCalls) {
             ModelCall c = rc.call();
-            PyDict.Builder call = PyDict.builder().put("role", rc.role()).put("provider", c.provider()).put("model", c.model())
-                    .put("attempt", c.attempt()).put("request", nullable(c.requestBody())).put("status", c.status())
-                    .put("response", nullable(c.responseBody())).put("error", nullable(c.error()))
-                    .put("started_at_ms", c.startedAtMillis()).put("duration_ms", c.durationMillis());
+            PyDict.Builder call = PyDict.builder()
+                    .put("role", rc.role())
+                    .put("provider", c.provider())
+                    .put("model", c.model())
+                    .put("attempt", c.attempt())
+                    .put("request", nullable(c.requestBody()))
+                    .put("status", c.status())
+                    .put("response", nullable(c.responseBody()))
+                    .put("error", nullable(c.error()))
+                    .put("started_at_ms", c.startedAtMillis())
+                    .put("duration_ms", c.durationMillis());
             // Only hits carry the flag, so records of sent calls read as they always have.
             if (c.cacheHit()) call.put("cache_hit", true);
             calls.add(call.build());
         }
-        PyDict.Builder b = PyDict.builder().put("setup", setup).put("transcript", transcript).put("output", output)
-                .put("termination", termination).put("final_world_sha256", nullable(finalWorldSha256)).put("model_calls", PyList.of(calls)).put("usage", u.build())
-                .put("timings", timings).put("details", details);
+        PyDict.Builder b = PyDict.builder()
+                .put("setup", setup)
+                .put("transcript", transcript)
+                .put("output", output)
+                .put("termination", termination)
+                .put("final_world_sha256", nullable(finalWorldSha256))
+                .put("model_calls", PyList.of(calls))
+                .put("usage", u.build())
+                .put("timings", timings)
+                .put("details", details);
         if (counts != null) b.put("counts", counts.toValue());
         return b.build();
     }
@@ -83,22 +116,55 @@ public record Evidence(PyDict setup, Value transcript, PyDict output, String ter
         List<RecordedCall> calls = new ArrayList<>();
         for (Value cv : d.get("model_calls").asList()) {
             PyDict c = cv.asDict();
-            calls.add(new RecordedCall(c.get("role").asStr(), new ModelCall(c.get("provider").asStr(), c.get("model").asStr(),
-                    (int) num(c.get("attempt")), str(c.get("request")), (int) num(c.get("status")), str(c.get("response")),
-                    str(c.get("error")), num(c.get("started_at_ms")), num(c.get("duration_ms")),
-                    c.get("cache_hit") instanceof PyBool hit && hit.value())));
+            calls.add(new RecordedCall(
+                    c.get("role").asStr(),
+                    new ModelCall(
+                            c.get("provider").asStr(),
+                            c.get("model").asStr(),
+                            (int) num(c.get("attempt")),
+                            str(c.get("request")),
+                            (int) num(c.get("status")),
+                            str(c.get("response")),
+                            str(c.get("error")),
+                            num(c.get("started_at_ms")),
+                            num(c.get("duration_ms")),
+                            c.get("cache_hit") instanceof PyBool hit && hit.value())));
         }
         Map<String, Usage> usage = new TreeMap<>();
-        d.get("usage").asDict().entries().forEach(e -> usage.put(e.getKey(),
-                new Usage(num(e.getValue().asDict().get("input_tokens")), num(e.getValue().asDict().get("output_tokens")))));
-        return new Evidence(d.get("setup").asDict(), d.get("transcript"), d.get("output").asDict(),
-                d.get("termination").asStr(), str(d.get("final_world_sha256")), calls, usage, d.get("timings").asDict(), d.get("details").asDict(),
+        d.get("usage")
+                .asDict()
+                .entries()
+                .forEach(e -> usage.put(
+                        e.getKey(),
+                        new Usage(
+                                num(e.getValue().asDict().get("input_tokens")),
+                                num(e.getValue().asDict().get("output_tokens")))));
+        return new Evidence(
+                d.get("setup").asDict(),
+                d.get("transcript"),
+                d.get("output").asDict(),
+                d.get("termination").asStr(),
+                str(d.get("final_world_sha256")),
+                calls,
+                usage,
+                d.get("timings").asDict(),
+                d.get("details").asDict(),
                 d.get("counts") instanceof PyDict c ? Interaction.Counts.fromValue(c) : null);
     }
 
-    public static Evidence parse(String json) { return fromValue(Json.parse(json)); }
+    public static Evidence parse(String json) {
+        return fromValue(Json.parse(json));
+    }
 
-    private static Value nullable(String s) { return s == null ? PyNone.NONE : Value.str(s); }
-    private static String str(Value v) { return v == null || v.isNone() ? null : v.asStr(); }
-    private static long num(Value v) { return ((PyInt) v).longValue(); }
+    private static Value nullable(String s) {
+        return s == null ? PyNone.NONE : Value.str(s);
+    }
+
+    private static String str(Value v) {
+        return v == null || v.isNone() ? null : v.asStr();
+    }
+
+    private static long num(Value v) {
+        return ((PyInt) v).longValue();
+    }
 }

@@ -35,15 +35,20 @@ public interface Exploration {
      * ask for them (tau2: the user simulator and the NL judge, which default to scripted stand-ins
      * that only play opposite the scripted candidates); empty when the agent is the only model.
      */
-    default List<ModelRole> modelRoles() { return List.of(); }
+    default List<ModelRole> modelRoles() {
+        return List.of();
+    }
 
     /**
      * A completed attempt of a single run as a person reads it: one result line and one line per check.
      * The default reads the attempt's own checks; benchmarks override it to say more (counts, why).
      */
     default RunReport report(Attempt attempt) {
-        return new RunReport("reward " + attempt.reward() + ", " + attempt.evidence().termination(),
-                attempt.checks().stream().map(c -> new CheckLine(c.name(), c.passed(), c.passed() ? "passed" : "failed")).toList());
+        return new RunReport(
+                "reward " + attempt.reward() + ", " + attempt.evidence().termination(),
+                attempt.checks().stream()
+                        .map(c -> new CheckLine(c.name(), c.passed(), c.passed() ? "passed" : "failed"))
+                        .toList());
     }
 
     /**
@@ -51,8 +56,13 @@ public interface Exploration {
      * @param policyChars   the length of the policy the agent is given (0 when there is none)
      * @param files         the data files read, with their pinned digests (empty for generated worlds)
      */
-    record Summary(String description, int tasks, Map<String, Integer> tasksPerSplit, List<String> tools,
-                   int policyChars, List<DataFile> files) {
+    record Summary(
+            String description,
+            int tasks,
+            Map<String, Integer> tasksPerSplit,
+            List<String> tools,
+            int policyChars,
+            List<DataFile> files) {
         public Summary {
             tasksPerSplit = Map.copyOf(tasksPerSplit);
             tools = List.copyOf(tools);
@@ -65,17 +75,24 @@ public interface Exploration {
 
     /** One row of the task table; {@code goldActions} counts the reference solution's tool calls. */
     record TaskRow(String id, List<String> splits, String scenario, String rewardBasis, int goldActions) {
-        public TaskRow { splits = List.copyOf(splits); }
+        public TaskRow {
+            splits = List.copyOf(splits);
+        }
     }
 
     /** One task: what the candidate is asked, what its reward rests on, the gold actions as calls, the initial world's hash. */
-    record TaskDetail(String id, String scenario, String rewardBasis, List<String> goldActions, String initialWorldHash) {
-        public TaskDetail { goldActions = List.copyOf(goldActions); }
+    record TaskDetail(
+            String id, String scenario, String rewardBasis, List<String> goldActions, String initialWorldHash) {
+        public TaskDetail {
+            goldActions = List.copyOf(goldActions);
+        }
     }
 
     /** How a run went, for a person: the result line and the grade's lines. */
     record RunReport(String resultLine, List<CheckLine> checks) {
-        public RunReport { checks = List.copyOf(checks); }
+        public RunReport {
+            checks = List.copyOf(checks);
+        }
     }
 
     /** A role a model plays in a run besides the agent ({@code user}, {@code judge}) and what it does there. */

@@ -25,7 +25,9 @@ public record Interaction(Value transcript, PyDict output, String termination, C
     }
 
     /** An interaction whose protocol counted nothing (costs then come from the recorded calls and the transcript). */
-    public Interaction(Value transcript, PyDict output, String termination) { this(transcript, output, termination, null); }
+    public Interaction(Value transcript, PyDict output, String termination) {
+        this(transcript, output, termination, null);
+    }
 
     /**
      * What a protocol counted of its agent, each figure null when it did not count it: the agent's model steps
@@ -35,16 +37,22 @@ public record Interaction(Value transcript, PyDict output, String termination, C
      */
     public record Counts(Long modelSteps, Long requestChars, Long toolCalls) {
         public Counts {
-            if ((modelSteps == null) != (requestChars == null)) throw new IllegalArgumentException("model steps and request characters go together");
+            if ((modelSteps == null) != (requestChars == null))
+                throw new IllegalArgumentException("model steps and request characters go together");
         }
 
         /** Only the domain's tool calls (the requests are then read from the recorded model calls). */
-        public static Counts toolCalls(long toolCalls) { return new Counts(null, null, toolCalls); }
+        public static Counts toolCalls(long toolCalls) {
+            return new Counts(null, null, toolCalls);
+        }
 
         /** The counts as stored in evidence ({@code model_steps}, {@code request_chars}, {@code tool_calls}; null for uncounted). */
         public PyDict toValue() {
-            return PyDict.builder().put("model_steps", nullable(modelSteps)).put("request_chars", nullable(requestChars))
-                    .put("tool_calls", nullable(toolCalls)).build();
+            return PyDict.builder()
+                    .put("model_steps", nullable(modelSteps))
+                    .put("request_chars", nullable(requestChars))
+                    .put("tool_calls", nullable(toolCalls))
+                    .build();
         }
 
         public static Counts fromValue(Value v) {
@@ -52,8 +60,13 @@ public record Interaction(Value transcript, PyDict output, String termination, C
             return new Counts(num(d.get("model_steps")), num(d.get("request_chars")), num(d.get("tool_calls")));
         }
 
-        private static Value nullable(Long n) { return n == null ? PyNone.NONE : PyInt.of(n); }
-        private static Long num(Value v) { return v instanceof PyInt i ? i.longValue() : null; }
+        private static Value nullable(Long n) {
+            return n == null ? PyNone.NONE : PyInt.of(n);
+        }
+
+        private static Long num(Value v) {
+            return v instanceof PyInt i ? i.longValue() : null;
+        }
     }
 
     /**
@@ -78,11 +91,14 @@ public record Interaction(Value transcript, PyDict output, String termination, C
         private synchronized void count(List<Message> history, List<ToolSpec> tools) {
             steps++;
             for (Message m : history) chars += measured.computeIfAbsent(m, x -> chars(m));
-            chars += measured.computeIfAbsent(tools, x -> tools.stream().mapToLong(Counter::chars).sum());
+            chars += measured.computeIfAbsent(
+                    tools, x -> tools.stream().mapToLong(Counter::chars).sum());
         }
 
         /** The steps and request characters so far, with the domain's tool calls the protocol counted (null: not counted). */
-        public synchronized Counts counts(Long toolCalls) { return new Counts(steps, chars, toolCalls); }
+        public synchronized Counts counts(Long toolCalls) {
+            return new Counts(steps, chars, toolCalls);
+        }
 
         static long chars(Message m) {
             return switch (m) {
@@ -95,15 +111,25 @@ public record Interaction(Value transcript, PyDict output, String termination, C
 
         private static long chars(List<ToolCall> calls) {
             long n = 0;
-            if (calls != null) for (ToolCall c : calls) n += length(c.name()) + (c.rawArguments() != null ? c.rawArguments().length()
-                    : c.arguments() == null ? 0 : PyJson.dumps(c.arguments()).length());
+            if (calls != null)
+                for (ToolCall c : calls)
+                    n += length(c.name())
+                            + (c.rawArguments() != null
+                                    ? c.rawArguments().length()
+                                    : c.arguments() == null
+                                            ? 0
+                                            : PyJson.dumps(c.arguments()).length());
             return n;
         }
 
         static long chars(ToolSpec t) {
-            return length(t.name()) + length(t.description()) + (t.parameters() == null ? 0 : PyJson.dumps(t.parameters()).length());
+            return length(t.name())
+                    + length(t.description())
+                    + (t.parameters() == null ? 0 : PyJson.dumps(t.parameters()).length());
         }
 
-        private static long length(String s) { return s == null ? 0 : s.length(); }
+        private static long length(String s) {
+            return s == null ? 0 : s.length();
+        }
     }
 }

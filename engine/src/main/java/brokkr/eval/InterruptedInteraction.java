@@ -20,5 +20,7 @@ public final class InterruptedInteraction extends InfrastructureFailure {
     }
 
     /** The interaction as far as it got. */
-    public Interaction partial() { return partial; }
+    public Interaction partial() {
+        return partial;
+    }
 }

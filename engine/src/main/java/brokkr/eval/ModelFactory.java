@@ -18,7 +18,9 @@ public interface ModelFactory {
      * is resolved, so an alias works in an experiment file exactly as on the command line. A model
      * reference keeps the name it was given (it is part of the candidate's identity).
      */
-    default List<String> aliases() { return List.of(); }
+    default List<String> aliases() {
+        return List.of();
+    }
 
     Candidate create(ModelRef model);
 
@@ -27,5 +29,7 @@ public interface ModelFactory {
      * test or a command was given) instead of the process environment; by default the same as
      * {@link #create(ModelRef)}, for factories that read no environment.
      */
-    default Candidate create(ModelRef model, Map<String, String> env) { return create(model); }
+    default Candidate create(ModelRef model, Map<String, String> env) {
+        return create(model);
+    }
 }

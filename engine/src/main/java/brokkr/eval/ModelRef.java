@@ -11,9 +11,14 @@ public record ModelRef(String provider, String model, PyDict options) {
         Objects.requireNonNull(model, "model");
         options = options == null ? PyDict.empty() : options;
     }
-    public ModelRef(String provider, String model) { this(provider, model, PyDict.empty()); }
 
-    public PyDict toValue() { return PyDict.of("provider", provider, "model", model, "options", options); }
+    public ModelRef(String provider, String model) {
+        this(provider, model, PyDict.empty());
+    }
+
+    public PyDict toValue() {
+        return PyDict.of("provider", provider, "model", model, "options", options);
+    }
 
     public static ModelRef fromValue(Value v) {
         PyDict d = v.asDict();
@@ -21,5 +26,8 @@ public record ModelRef(String provider, String model, PyDict options) {
         return new ModelRef(d.get("provider").asStr(), d.get("model").asStr(), o == null ? PyDict.empty() : o.asDict());
     }
 
-    @Override public String toString() { return provider + "/" + model; }
+    @Override
+    public String toString() {
+        return provider + "/" + model;
+    }
 }

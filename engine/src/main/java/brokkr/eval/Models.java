@@ -18,7 +18,11 @@ public interface Models {
     Candidate model(String role, PyDict extraOptions);
 
     /** The model playing {@code role} as defined. */
-    default Candidate model(String role) { return model(role, PyDict.empty()); }
+    default Candidate model(String role) {
+        return model(role, PyDict.empty());
+    }
 
-    Models NONE = (role, extra) -> { throw new IllegalArgumentException("no model for role '" + role + "'"); };
+    Models NONE = (role, extra) -> {
+        throw new IllegalArgumentException("no model for role '" + role + "'");
+    };
 }

@@ -20,7 +20,12 @@ import java.util.stream.Collectors;
  * @param results one per call, in order: what the environment answered
  */
 public record NextAction(Kind kind, List<ToolCall> calls, String text, List<Result> results) {
-    public enum Kind { CALL, TEXT, STOP, FAILED }
+    public enum Kind {
+        CALL,
+        TEXT,
+        STOP,
+        FAILED
+    }
 
     /** What the environment answered to one call. */
     public record Result(String content, boolean error) {}
@@ -40,27 +45,49 @@ public record NextAction(Kind kind, List<ToolCall> calls, String text, List<Resu
         return new NextAction(Kind.TEXT, List.of(), text, List.of());
     }
 
-    public static NextAction failed(String why) { return new NextAction(Kind.FAILED, List.of(), why, List.of()); }
+    public static NextAction failed(String why) {
+        return new NextAction(Kind.FAILED, List.of(), why, List.of());
+    }
 
     /** The calls as {@code name(args)} with the arguments as sorted-key JSON, joined by {@code "; "}: equal strings, equal calls. */
     public String callsText() {
-        return calls.stream().map(c -> c.name() + "(" + PyJson.dumps(c.arguments(), PyJson.DumpOptions.SORTED.withEnsureAscii(false)) + ")")
+        return calls.stream()
+                .map(c -> c.name() + "(" + PyJson.dumps(c.arguments(), PyJson.DumpOptions.SORTED.withEnsureAscii(false))
+                        + ")")
                 .collect(Collectors.joining("; "));
     }
 
     /** The tools called, in order. */
-    public List<String> toolNames() { return calls.stream().map(ToolCall::name).toList(); }
+    public List<String> toolNames() {
+        return calls.stream().map(ToolCall::name).toList();
+    }
 
     public PyDict toValue() {
         List<Value> cs = new ArrayList<>();
         for (ToolCall c : calls) {
-            cs.add(PyDict.of("id", c.id() == null ? PyNone.NONE : Value.str(c.id()), "name", c.name(), "arguments", c.arguments(),
-                    "raw_arguments", c.rawArguments() == null ? PyNone.NONE : Value.str(c.rawArguments())));
+            cs.add(PyDict.of(
+                    "id",
+                    c.id() == null ? PyNone.NONE : Value.str(c.id()),
+                    "name",
+                    c.name(),
+                    "arguments",
+                    c.arguments(),
+                    "raw_arguments",
+                    c.rawArguments() == null ? PyNone.NONE : Value.str(c.rawArguments())));
         }
         List<Value> rs = new ArrayList<>();
-        for (Result r : results) rs.add(PyDict.of("content", r.content() == null ? PyNone.NONE : Value.str(r.content()), "error", PyBool.of(r.error())));
-        return PyDict.builder().put("kind", kind.name().toLowerCase(Locale.ROOT)).put("calls", PyList.of(cs))
-                .put("text", text == null ? PyNone.NONE : Value.str(text)).put("results", PyList.of(rs)).build();
+        for (Result r : results)
+            rs.add(PyDict.of(
+                    "content",
+                    r.content() == null ? PyNone.NONE : Value.str(r.content()),
+                    "error",
+                    PyBool.of(r.error())));
+        return PyDict.builder()
+                .put("kind", kind.name().toLowerCase(Locale.ROOT))
+                .put("calls", PyList.of(cs))
+                .put("text", text == null ? PyNone.NONE : Value.str(text))
+                .put("results", PyList.of(rs))
+                .build();
     }
 
     public static NextAction fromValue(Value v) {
@@ -68,16 +95,29 @@ public record NextAction(Kind kind, List<ToolCall> calls, String text, List<Resu
         List<ToolCall> cs = new ArrayList<>();
         for (Value c : d.get("calls").asList()) {
             PyDict x = c.asDict();
-            cs.add(new ToolCall(str(x.get("id")), x.get("name").asStr(), x.get("arguments").asDict(), str(x.get("raw_arguments")), null));
+            cs.add(new ToolCall(
+                    str(x.get("id")),
+                    x.get("name").asStr(),
+                    x.get("arguments").asDict(),
+                    str(x.get("raw_arguments")),
+                    null));
         }
         List<Result> rs = new ArrayList<>();
         for (Value r : d.get("results").asList()) {
             Value content = r.asDict().get("content");
-            rs.add(new Result(content.isNone() ? null : content.asStr(), ((PyBool) r.asDict().get("error")).value()));
+            rs.add(new Result(
+                    content.isNone() ? null : content.asStr(),
+                    ((PyBool) r.asDict().get("error")).value()));
         }
         Value text = d.get("text");
-        return new NextAction(Kind.valueOf(d.get("kind").asStr().toUpperCase(Locale.ROOT)), cs, text.isNone() ? null : text.asStr(), rs);
+        return new NextAction(
+                Kind.valueOf(d.get("kind").asStr().toUpperCase(Locale.ROOT)),
+                cs,
+                text.isNone() ? null : text.asStr(),
+                rs);
     }
 
-    private static String str(Value v) { return v == null || v.isNone() ? null : v.asStr(); }
+    private static String str(Value v) {
+        return v == null || v.isNone() ? null : v.asStr();
+    }
 }

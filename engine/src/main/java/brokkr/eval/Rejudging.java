@@ -33,7 +33,9 @@ public interface Rejudging {
      * that judge's answer did not cover the statement), and the new judge's justification.
      */
     record Judgement(String statement, Boolean recorded, Boolean now, String justification) {
-        public boolean agrees() { return recorded != null && recorded.equals(now); }
+        public boolean agrees() {
+            return recorded != null && recorded.equals(now);
+        }
     }
 
     /** The new judge's verdicts and the reward and checks they give the attempt (its other checks as recorded). */
@@ -44,6 +46,8 @@ public interface Rejudging {
         }
 
         /** Upstream tau2 {@code is_successful}: reward within 1e-6 of 1, as {@link Attempt#success()}. */
-        public boolean success() { return Math.abs(reward - 1.0) <= 1e-6; }
+        public boolean success() {
+            return Math.abs(reward - 1.0) <= 1e-6;
+        }
     }
 }

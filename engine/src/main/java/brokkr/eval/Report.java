@@ -16,10 +16,13 @@ import java.util.Objects;
  * @param title   what the table is, e.g. {@code per category}
  * @param notes   what a reader needs to read it right (how an aggregate is weighted, what a column counts)
  */
-public record Report(String title, List<String> columns, List<List<Object>> rows, List<Figure> figures, List<String> notes) {
+public record Report(
+        String title, List<String> columns, List<List<Object>> rows, List<Figure> figures, List<String> notes) {
     /** A named number of the report; null when it cannot be computed. */
     public record Figure(String name, Double value) {
-        public Figure { Objects.requireNonNull(name, "name"); }
+        public Figure {
+            Objects.requireNonNull(name, "name");
+        }
     }
 
     /** One cell's outcome as a report reads it: the task's definition and the attempt that decided the cell. */
@@ -28,7 +31,8 @@ public record Report(String title, List<String> columns, List<List<Object>> rows
             Objects.requireNonNull(environment, "environment");
             Objects.requireNonNull(attempt, "attempt");
             if (!environment.id().equals(attempt.environmentId())) {
-                throw new IllegalArgumentException("attempt " + attempt.id() + " is not of environment " + environment.taskId());
+                throw new IllegalArgumentException(
+                        "attempt " + attempt.id() + " is not of environment " + environment.taskId());
             }
         }
     }
@@ -38,10 +42,14 @@ public record Report(String title, List<String> columns, List<List<Object>> rows
         columns = List.copyOf(columns);
         List<List<Object>> rs = new ArrayList<>(rows.size());
         for (List<Object> r : rows) {
-            if (r.size() != columns.size()) throw new IllegalArgumentException("a row of " + r.size() + " cells under " + columns.size() + " columns");
+            if (r.size() != columns.size())
+                throw new IllegalArgumentException(
+                        "a row of " + r.size() + " cells under " + columns.size() + " columns");
             for (Object v : r) {
-                if (v != null && !(v instanceof String || v instanceof Integer || v instanceof Long || v instanceof Double)) {
-                    throw new IllegalArgumentException("a report cell is text, a whole number, a double or null, not " + v.getClass().getSimpleName());
+                if (v != null
+                        && !(v instanceof String || v instanceof Integer || v instanceof Long || v instanceof Double)) {
+                    throw new IllegalArgumentException("a report cell is text, a whole number, a double or null, not "
+                            + v.getClass().getSimpleName());
                 }
             }
             // Nulls are values here (missing), which List.copyOf refuses.

@@ -9,5 +9,11 @@ import brokkr.tool.WorldCell;
  * per-run request options). {@code systemPrompt} is the candidate's own system prompt, or null to use
  * the benchmark's.
  */
-public record RunContext(EnvironmentDef env, AgentDef agent, String systemPrompt, int repetition,
-                         WorldCell world, Candidate candidate, Models models) {}
+public record RunContext(
+        EnvironmentDef env,
+        AgentDef agent,
+        String systemPrompt,
+        int repetition,
+        WorldCell world,
+        Candidate candidate,
+        Models models) {}

@@ -30,9 +30,18 @@ public interface ToolWorld {
     static ToolWorld readOnly(Value state, List<String> tools, ToolHandler handler) {
         List<String> names = List.copyOf(tools);
         return new ToolWorld() {
-            @Override public Value state() { return state; }
-            @Override public List<String> tools() { return names; }
-            @Override public Step call(String tool, PyDict args) {
+            @Override
+            public Value state() {
+                return state;
+            }
+
+            @Override
+            public List<String> tools() {
+                return names;
+            }
+
+            @Override
+            public Step call(String tool, PyDict args) {
                 return new Step(handler.handle(new ToolCall("call_0", tool, args, PyJson.dumps(args), null)), this);
             }
         };

@@ -38,10 +38,21 @@ public final class Transcripts {
             }
             case Message.Assistant a -> {
                 b.put("role", "assistant").put("content", text(a.content())).put("tool_calls", calls(a.toolCalls()));
-                if (a.usage() != null) b.put("usage", PyDict.of("input_tokens", a.usage().inputTokens(), "output_tokens", a.usage().outputTokens()));
+                if (a.usage() != null)
+                    b.put(
+                            "usage",
+                            PyDict.of(
+                                    "input_tokens",
+                                    a.usage().inputTokens(),
+                                    "output_tokens",
+                                    a.usage().outputTokens()));
             }
-            case Message.Tool t -> b.put("role", "tool").put("tool_call_id", text(t.toolCallId())).put("name", text(t.name()))
-                    .put("content", text(t.content())).put("error", PyBool.of(t.error()));
+            case Message.Tool t ->
+                b.put("role", "tool")
+                        .put("tool_call_id", text(t.toolCallId()))
+                        .put("name", text(t.name()))
+                        .put("content", text(t.content()))
+                        .put("error", PyBool.of(t.error()));
         }
         return b.build();
     }
@@ -49,7 +60,10 @@ public final class Transcripts {
     private static PyList calls(List<ToolCall> calls) {
         List<Value> out = new ArrayList<>(calls.size());
         for (ToolCall c : calls) {
-            PyDict.Builder b = PyDict.builder().put("id", text(c.id())).put("name", text(c.name())).put("arguments", c.arguments());
+            PyDict.Builder b = PyDict.builder()
+                    .put("id", text(c.id()))
+                    .put("name", text(c.name()))
+                    .put("arguments", c.arguments());
             if (c.rawArguments() != null) b.put("raw_arguments", c.rawArguments());
             if (c.malformed() != null) b.put("malformed", c.malformed());
             out.add(b.build());
@@ -64,14 +78,20 @@ public final class Transcripts {
             PyDict d = v.asDict();
             String role = d.get("role").asStr();
             String content = str(d.get("content"));
-            out.add(switch (role) {
-                case "system" -> new Message.System(content);
-                case "user" -> new Message.User(content, calls(d.get("tool_calls")));
-                case "assistant" -> new Message.Assistant(content, calls(d.get("tool_calls")), usage(d.get("usage")));
-                case "tool" -> new Message.Tool(str(d.get("tool_call_id")), str(d.get("name")), content,
-                        d.get("error") instanceof PyBool b && b.value());
-                default -> throw new IllegalArgumentException("not a transcript message role: " + role);
-            });
+            out.add(
+                    switch (role) {
+                        case "system" -> new Message.System(content);
+                        case "user" -> new Message.User(content, calls(d.get("tool_calls")));
+                        case "assistant" ->
+                            new Message.Assistant(content, calls(d.get("tool_calls")), usage(d.get("usage")));
+                        case "tool" ->
+                            new Message.Tool(
+                                    str(d.get("tool_call_id")),
+                                    str(d.get("name")),
+                                    content,
+                                    d.get("error") instanceof PyBool b && b.value());
+                        default -> throw new IllegalArgumentException("not a transcript message role: " + role);
+                    });
         }
         return out;
     }
@@ -82,8 +102,12 @@ public final class Transcripts {
         for (Value cv : v.asList()) {
             PyDict c = cv.asDict();
             Value args = c.get("arguments");
-            out.add(new ToolCall(str(c.get("id")), c.get("name").asStr(), args instanceof PyDict a ? a : PyDict.empty(),
-                    str(c.get("raw_arguments")), str(c.get("malformed"))));
+            out.add(new ToolCall(
+                    str(c.get("id")),
+                    c.get("name").asStr(),
+                    args instanceof PyDict a ? a : PyDict.empty(),
+                    str(c.get("raw_arguments")),
+                    str(c.get("malformed"))));
         }
         return out;
     }
@@ -93,7 +117,11 @@ public final class Transcripts {
         return new Usage(((PyInt) u.get("input_tokens")).longValue(), ((PyInt) u.get("output_tokens")).longValue());
     }
 
-    private static Value text(String s) { return s == null ? PyNone.NONE : Value.str(s); }
+    private static Value text(String s) {
+        return s == null ? PyNone.NONE : Value.str(s);
+    }
 
-    private static String str(Value v) { return v == null || v.isNone() ? null : v.asStr(); }
+    private static String str(Value v) {
+        return v == null || v.isNone() ? null : v.asStr();
+    }
 }

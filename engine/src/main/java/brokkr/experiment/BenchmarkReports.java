@@ -30,7 +30,8 @@ public final class BenchmarkReports {
     }
 
     /** The reports of {@code cells} from {@code attempts} (oldest first) and the cells' environment definitions. */
-    public static List<CandidateReport> of(List<Cell> cells, List<Attempt> attempts, Map<String, EnvironmentDef> environments, Registry registry) {
+    public static List<CandidateReport> of(
+            List<Cell> cells, List<Attempt> attempts, Map<String, EnvironmentDef> environments, Registry registry) {
         Map<CellKey, Attempt> deciding = new LinkedHashMap<>();
         for (Attempt a : attempts) {
             CellKey k = new CellKey(a.environmentId(), a.agentId(), a.repetition());
@@ -40,7 +41,8 @@ public final class BenchmarkReports {
         }
         Map<List<String>, List<Report.Outcome>> groups = new LinkedHashMap<>();
         for (Cell c : cells) {
-            List<Report.Outcome> group = groups.computeIfAbsent(List.of(c.benchmark(), c.candidate()), g -> new ArrayList<>());
+            List<Report.Outcome> group =
+                    groups.computeIfAbsent(List.of(c.benchmark(), c.candidate()), g -> new ArrayList<>());
             Attempt a = deciding.get(c.key());
             EnvironmentDef env = environments.get(c.key().environmentId());
             if (a != null && env != null) group.add(new Report.Outcome(env, a));
@@ -49,7 +51,8 @@ public final class BenchmarkReports {
         groups.forEach((g, outcomes) -> {
             BenchmarkProvider provider = registry.benchmarks().get(g.get(0));
             if (provider == null || outcomes.isEmpty()) return;
-            for (Report r : provider.reports(List.copyOf(outcomes))) out.add(new CandidateReport(g.get(0), g.get(1), r));
+            for (Report r : provider.reports(List.copyOf(outcomes)))
+                out.add(new CandidateReport(g.get(0), g.get(1), r));
         });
         return out;
     }

@@ -29,39 +29,58 @@ import java.util.TreeSet;
  * @param reward         the per-task mean rewards compared
  * @param passHatK       pass^1..pass^K compared (empty without a matched task)
  */
-public record Comparison(String benchmark, Side a, Side b, List<TaskDifference> tasks, List<Unmatched> unmatched, int trialsExcluded,
-                         Paired reward, List<Paired> passHatK) {
+public record Comparison(
+        String benchmark,
+        Side a,
+        Side b,
+        List<TaskDifference> tasks,
+        List<Unmatched> unmatched,
+        int trialsExcluded,
+        Paired reward,
+        List<Paired> passHatK) {
 
     /** One side: a candidate of the experiment in {@code dir}. */
     public record Side(String candidate, String dir) {
         /** The candidate, with its directory when the two sides come from two. */
-        public String label(boolean withDir) { return withDir ? candidate + " (" + dir + ")" : candidate; }
+        public String label(boolean withDir) {
+            return withDir ? candidate + " (" + dir + ")" : candidate;
+        }
     }
 
     /** One scored trial: the cell's repetition (from 0), its reward and whether it succeeded. */
     public record Trial(int repetition, double reward, boolean success) {}
 
     /** A matched task: the trials both sides scored, each side's mean reward and pass^k over them. */
-    public record TaskDifference(String taskId, int trials, double rewardA, double rewardB, List<Double> passHatKA, List<Double> passHatKB) {
-        public double rewardDifference() { return rewardA - rewardB; }
+    public record TaskDifference(
+            String taskId, int trials, double rewardA, double rewardB, List<Double> passHatKA, List<Double> passHatKB) {
+        public double rewardDifference() {
+            return rewardA - rewardB;
+        }
 
-        public double passHatKDifference(int k) { return passHatKA.get(k - 1) - passHatKB.get(k - 1); }
+        public double passHatKDifference(int k) {
+            return passHatKA.get(k - 1) - passHatKB.get(k - 1);
+        }
     }
 
     /** A task left out: {@code "only in A"}, {@code "only in B"} or {@code "no trial scored by both"}. */
     public record Unmatched(String taskId, String reason) {}
 
     /** Whether the two sides come from different directories. */
-    public boolean acrossDirectories() { return !a.dir().equals(b.dir()); }
+    public boolean acrossDirectories() {
+        return !a.dir().equals(b.dir());
+    }
 
     /** The largest k compared (0 without a matched task). */
-    public int maxK() { return passHatK.size(); }
+    public int maxK() {
+        return passHatK.size();
+    }
 
     /**
      * Compares {@code a}'s trials with {@code b}'s, by task id and trial: each map is task id → its
      * scored trials, tasks in the order they should be shown.
      */
-    public static Comparison of(String benchmark, Side a, Side b, Map<String, List<Trial>> trialsA, Map<String, List<Trial>> trialsB) {
+    public static Comparison of(
+            String benchmark, Side a, Side b, Map<String, List<Trial>> trialsA, Map<String, List<Trial>> trialsB) {
         List<Unmatched> unmatched = new ArrayList<>();
         int excluded = 0;
         List<String> matchedIds = new ArrayList<>();
@@ -90,18 +109,26 @@ public record Comparison(String benchmark, Side a, Side b, List<TaskDifference> 
         int maxK = matchedA.stream().mapToInt(List::size).min().orElse(0);
         List<TaskDifference> tasks = new ArrayList<>();
         for (int i = 0; i < matchedIds.size(); i++) {
-            tasks.add(new TaskDifference(matchedIds.get(i), matchedA.get(i).size(), meanReward(matchedA.get(i)), meanReward(matchedB.get(i)),
-                    curve(matchedA.get(i), maxK), curve(matchedB.get(i), maxK)));
+            tasks.add(new TaskDifference(
+                    matchedIds.get(i),
+                    matchedA.get(i).size(),
+                    meanReward(matchedA.get(i)),
+                    meanReward(matchedB.get(i)),
+                    curve(matchedA.get(i), maxK),
+                    curve(matchedB.get(i), maxK)));
         }
-        Paired reward = Paired.of(tasks.stream().mapToDouble(TaskDifference::rewardA).toArray(),
+        Paired reward = Paired.of(
+                tasks.stream().mapToDouble(TaskDifference::rewardA).toArray(),
                 tasks.stream().mapToDouble(TaskDifference::rewardB).toArray());
         List<Paired> passHatK = new ArrayList<>();
         for (int k = 1; k <= maxK; k++) {
             int kk = k;
-            passHatK.add(Paired.of(tasks.stream().mapToDouble(t -> t.passHatKA().get(kk - 1)).toArray(),
+            passHatK.add(Paired.of(
+                    tasks.stream().mapToDouble(t -> t.passHatKA().get(kk - 1)).toArray(),
                     tasks.stream().mapToDouble(t -> t.passHatKB().get(kk - 1)).toArray()));
         }
-        return new Comparison(benchmark, a, b, List.copyOf(tasks), List.copyOf(unmatched), excluded, reward, List.copyOf(passHatK));
+        return new Comparison(
+                benchmark, a, b, List.copyOf(tasks), List.copyOf(unmatched), excluded, reward, List.copyOf(passHatK));
     }
 
     /**
@@ -109,7 +136,8 @@ public record Comparison(String benchmark, Side a, Side b, List<TaskDifference> 
      * candidates of one experiment), one comparison per benchmark both ran, in A's order.
      * IllegalArgumentException when they share no benchmark.
      */
-    public static List<Comparison> between(ExperimentQuery storeA, String dirA, String a, ExperimentQuery storeB, String dirB, String b) {
+    public static List<Comparison> between(
+            ExperimentQuery storeA, String dirA, String a, ExperimentQuery storeB, String dirB, String b) {
         Map<String, Map<String, List<Trial>>> sideA = trials(storeA, a), sideB = trials(storeB, b);
         List<Comparison> out = new ArrayList<>();
         for (var e : sideA.entrySet()) {
@@ -117,8 +145,8 @@ public record Comparison(String benchmark, Side a, Side b, List<TaskDifference> 
             if (other != null) out.add(of(e.getKey(), new Side(a, dirA), new Side(b, dirB), e.getValue(), other));
         }
         if (out.isEmpty()) {
-            throw new IllegalArgumentException(a + " (" + dirA + ": " + String.join(", ", sideA.keySet()) + ") and " + b + " (" + dirB + ": "
-                    + String.join(", ", sideB.keySet()) + ") ran no benchmark in common");
+            throw new IllegalArgumentException(a + " (" + dirA + ": " + String.join(", ", sideA.keySet()) + ") and " + b
+                    + " (" + dirB + ": " + String.join(", ", sideB.keySet()) + ") ran no benchmark in common");
         }
         return out;
     }
@@ -130,23 +158,33 @@ public record Comparison(String benchmark, Side a, Side b, List<TaskDifference> 
      *
      * @return {@code [a, b]}
      */
-    public static List<String> resolve(List<String> candidatesA, List<String> candidatesB, boolean twoDirectories, String a, String b) {
-        if (a != null && !candidatesA.contains(a)) throw new IllegalArgumentException("no candidate '" + a + "' (candidates: " + String.join(", ", candidatesA) + ")");
-        if (b != null && !candidatesB.contains(b)) throw new IllegalArgumentException("no candidate '" + b + "' (candidates: " + String.join(", ", candidatesB) + ")");
+    public static List<String> resolve(
+            List<String> candidatesA, List<String> candidatesB, boolean twoDirectories, String a, String b) {
+        if (a != null && !candidatesA.contains(a))
+            throw new IllegalArgumentException(
+                    "no candidate '" + a + "' (candidates: " + String.join(", ", candidatesA) + ")");
+        if (b != null && !candidatesB.contains(b))
+            throw new IllegalArgumentException(
+                    "no candidate '" + b + "' (candidates: " + String.join(", ", candidatesB) + ")");
         if (!twoDirectories) {
             if (a == null && b == null) {
                 if (candidatesA.size() != 2) {
-                    throw new IllegalArgumentException("the experiment has " + candidatesA.size() + " candidates (" + String.join(", ", candidatesA)
-                            + "): name the two to compare with --a and --b");
+                    throw new IllegalArgumentException("the experiment has " + candidatesA.size() + " candidates ("
+                            + String.join(", ", candidatesA) + "): name the two to compare with --a and --b");
                 }
                 return List.copyOf(candidatesA);
             }
             if (a == null || b == null) {
-                List<String> rest = candidatesA.stream().filter(c -> !c.equals(a == null ? b : a)).toList();
-                if (rest.size() != 1) throw new IllegalArgumentException("name both candidates with --a and --b (candidates: " + String.join(", ", candidatesA) + ")");
+                List<String> rest = candidatesA.stream()
+                        .filter(c -> !c.equals(a == null ? b : a))
+                        .toList();
+                if (rest.size() != 1)
+                    throw new IllegalArgumentException("name both candidates with --a and --b (candidates: "
+                            + String.join(", ", candidatesA) + ")");
                 return a == null ? List.of(rest.getFirst(), b) : List.of(a, rest.getFirst());
             }
-            if (a.equals(b)) throw new IllegalArgumentException("compare needs two different candidates, got '" + a + "' twice");
+            if (a.equals(b))
+                throw new IllegalArgumentException("compare needs two different candidates, got '" + a + "' twice");
             return List.of(a, b);
         }
         String ra = a != null ? a : only(candidatesA, "the first directory", "--a");
@@ -156,14 +194,19 @@ public record Comparison(String benchmark, Side a, Side b, List<TaskDifference> 
 
     private static String only(List<String> candidates, String where, String flag) {
         if (candidates.size() != 1) {
-            throw new IllegalArgumentException(where + " has " + candidates.size() + " candidates (" + String.join(", ", candidates) + "): name one with " + flag);
+            throw new IllegalArgumentException(where + " has " + candidates.size() + " candidates ("
+                    + String.join(", ", candidates) + "): name one with " + flag);
         }
         return candidates.getFirst();
     }
 
     /** The active candidates of a store, in the spec's order. */
     public static List<String> candidates(ExperimentQuery store) {
-        return store.cells().stream().filter(Cell::active).map(Cell::candidate).distinct().toList();
+        return store.cells().stream()
+                .filter(Cell::active)
+                .map(Cell::candidate)
+                .distinct()
+                .toList();
     }
 
     /** Benchmark → task id (in the spec's order) → the candidate's scored trials of the store's current cells. */
@@ -173,14 +216,16 @@ public record Comparison(String benchmark, Side a, Side b, List<TaskDifference> 
         for (Cell c : store.cells()) {
             if (!c.active() || !c.candidate().equals(candidate)) continue;
             cells.put(c.key(), c);
-            out.computeIfAbsent(c.benchmark(), x -> new LinkedHashMap<>()).computeIfAbsent(c.taskId(), x -> new ArrayList<>());
+            out.computeIfAbsent(c.benchmark(), x -> new LinkedHashMap<>())
+                    .computeIfAbsent(c.taskId(), x -> new ArrayList<>());
         }
         for (Attempt at : store.attempts(true, false)) {
             Cell c = cells.get(new CellKey(at.environmentId(), at.agentId(), at.repetition()));
             if (c == null || !at.completed()) continue;
             List<Trial> trials = out.get(c.benchmark()).get(c.taskId());
             // A cell is scored once; should a store hold two verdicts for one, the first (oldest) counts.
-            if (trials.stream().noneMatch(t -> t.repetition() == at.repetition())) trials.add(new Trial(at.repetition(), at.reward(), at.success()));
+            if (trials.stream().noneMatch(t -> t.repetition() == at.repetition()))
+                trials.add(new Trial(at.repetition(), at.reward(), at.success()));
         }
         return out;
     }

@@ -51,15 +51,20 @@ public record EpisodeCost(Usage tokens, Requests requests, long toolCalls) {
         for (Evidence.RecordedCall rc : e.modelCalls()) {
             if (!rc.role().equals(Evidence.AGENT)) continue;
             steps++;
-            chars += rc.call().requestBody() == null ? 0 : rc.call().requestBody().length();
+            chars += rc.call().requestBody() == null
+                    ? 0
+                    : rc.call().requestBody().length();
             realCall |= !rc.call().provider().equals(BenchmarkProvider.SCRIPTED);
         }
         Requests requests = steps > 0 ? new Requests(steps, chars) : null;
         Interaction.Counts counts = e.counts() != null ? e.counts() : legacyCounts(e.output());
-        if (counts != null && counts.modelSteps() != null) requests = new Requests(counts.modelSteps(), counts.requestChars());
+        if (counts != null && counts.modelSteps() != null)
+            requests = new Requests(counts.modelSteps(), counts.requestChars());
         Usage u = e.agentUsage();
         boolean reported = realCall || u.inputTokens() != 0 || u.outputTokens() != 0;
-        return new EpisodeCost(reported ? u : null, requests,
+        return new EpisodeCost(
+                reported ? u : null,
+                requests,
                 counts != null && counts.toolCalls() != null ? counts.toolCalls() : toolCalls(e.transcript()));
     }
 
@@ -76,7 +81,9 @@ public record EpisodeCost(Usage tokens, Requests requests, long toolCalls) {
         long n = 0;
         if (!(transcript instanceof PyList l)) return 0;
         for (Value m : l) {
-            if (m instanceof PyDict d && d.get("role") instanceof PyStr r && r.value().equals("assistant")
+            if (m instanceof PyDict d
+                    && d.get("role") instanceof PyStr r
+                    && r.value().equals("assistant")
                     && d.get("tool_calls") instanceof PyList calls) n += calls.size();
         }
         return n;
@@ -87,17 +94,36 @@ public record EpisodeCost(Usage tokens, Requests requests, long toolCalls) {
      * and NaN when none does (no tokens from a scripted model, no step counted or recorded, no episode):
      * shown as missing, never as 0.
      */
-    public record Means(int episodes, double inputTokens, double outputTokens, double modelSteps, double toolCalls, double requestChars) {
+    public record Means(
+            int episodes,
+            double inputTokens,
+            double outputTokens,
+            double modelSteps,
+            double toolCalls,
+            double requestChars) {
         public static final Means NONE = new Means(0, Double.NaN, Double.NaN, Double.NaN, Double.NaN, Double.NaN);
 
         public static Means of(Collection<EpisodeCost> costs) {
             if (costs.isEmpty()) return NONE;
-            return new Means(costs.size(),
-                    mean(costs, c -> c.tokens() == null ? Double.NaN : c.tokens().inputTokens()),
-                    mean(costs, c -> c.tokens() == null ? Double.NaN : c.tokens().outputTokens()),
-                    mean(costs, c -> c.requests() == null ? Double.NaN : c.requests().modelSteps()),
+            return new Means(
+                    costs.size(),
+                    mean(
+                            costs,
+                            c -> c.tokens() == null ? Double.NaN : c.tokens().inputTokens()),
+                    mean(
+                            costs,
+                            c -> c.tokens() == null ? Double.NaN : c.tokens().outputTokens()),
+                    mean(
+                            costs,
+                            c -> c.requests() == null
+                                    ? Double.NaN
+                                    : c.requests().modelSteps()),
                     mean(costs, EpisodeCost::toolCalls),
-                    mean(costs, c -> c.requests() == null ? Double.NaN : c.requests().chars()));
+                    mean(
+                            costs,
+                            c -> c.requests() == null
+                                    ? Double.NaN
+                                    : c.requests().chars()));
         }
 
         /** The mean of the figure over the costs that have it (NaN for none). */

@@ -65,13 +65,17 @@ final class EvidenceCodec {
             encodedCalls.add(d);
         }
         PyDict.Builder out = PyDict.builder();
-        for (var e : v.entries()) out.put(e.getKey(), e.getKey().equals("model_calls") ? PyList.of(encodedCalls) : rest.get(e.getKey()));
-        if (!blobs.isEmpty()) out.put(BLOBS, PyList.of(blobs.keySet().stream().map(Value::str).toList()));
+        for (var e : v.entries())
+            out.put(e.getKey(), e.getKey().equals("model_calls") ? PyList.of(encodedCalls) : rest.get(e.getKey()));
+        if (!blobs.isEmpty())
+            out.put(BLOBS, PyList.of(blobs.keySet().stream().map(Value::str).toList()));
         return new Encoded(PyJson.dumps(out.build(), PyJson.DumpOptions.DEFAULT.withEnsureAscii(false)), blobs);
     }
 
     /** Whether a text is stored by reference. */
-    private static boolean blobbed(String s) { return s.length() >= MIN_BLOB || s.startsWith("\0"); }
+    private static boolean blobbed(String s) {
+        return s.length() >= MIN_BLOB || s.startsWith("\0");
+    }
 
     private static String put(String text, Map<String, String> blobs) {
         String sha = ContentHash.sha256(text);
@@ -100,14 +104,18 @@ final class EvidenceCodec {
      * A body as pieces around the known texts it contains JSON-encoded (longest first, left to right),
      * else by reference when long, else as it is.
      */
-    private static Value body(String body, List<String> known, Map<String, String[]> encodings, Map<String, String> blobs) {
+    private static Value body(
+            String body, List<String> known, Map<String, String[]> encodings, Map<String, String> blobs) {
         if (body.indexOf('\0') < 0 && !known.isEmpty()) {
-            List<int[]> spans = new ArrayList<>();      // start, end, index in known, ascii (0/1)
+            List<int[]> spans = new ArrayList<>(); // start, end, index in known, ascii (0/1)
             for (int k = 0; k < known.size(); k++) {
-                String[] enc = encodings.computeIfAbsent(known.get(k), t -> new String[] {quoted(t, false), quoted(t, true)});
+                String[] enc =
+                        encodings.computeIfAbsent(known.get(k), t -> new String[] {quoted(t, false), quoted(t, true)});
                 for (int ascii = 0; ascii < 2; ascii++) {
                     if (ascii == 1 && enc[1].equals(enc[0])) break;
-                    for (int at = body.indexOf(enc[ascii]); at >= 0; at = body.indexOf(enc[ascii], at + enc[ascii].length())) {
+                    for (int at = body.indexOf(enc[ascii]);
+                            at >= 0;
+                            at = body.indexOf(enc[ascii], at + enc[ascii].length())) {
                         spans.add(new int[] {at, at + enc[ascii].length(), k, ascii});
                     }
                 }
@@ -154,7 +162,9 @@ final class EvidenceCodec {
         if (refs.isEmpty()) return Evidence.fromValue(stored);
         Map<String, String> blobs = fetch.apply(refs);
         for (String sha : refs) {
-            if (!blobs.containsKey(sha)) throw new ExperimentStore.StoreException("the store has no text " + sha + " that an attempt refers to", null);
+            if (!blobs.containsKey(sha))
+                throw new ExperimentStore.StoreException(
+                        "the store has no text " + sha + " that an attempt refers to", null);
         }
         PyDict d = stored.asDict().without(BLOBS);
         List<Value> calls = new ArrayList<>();
@@ -168,7 +178,8 @@ final class EvidenceCodec {
             calls.add(cd);
         }
         PyDict.Builder out = PyDict.builder();
-        for (var e : d.entries()) out.put(e.getKey(), e.getKey().equals("model_calls") ? PyList.of(calls) : restore(e.getValue(), blobs));
+        for (var e : d.entries())
+            out.put(e.getKey(), e.getKey().equals("model_calls") ? PyList.of(calls) : restore(e.getValue(), blobs));
         return Evidence.fromValue(out.build());
     }
 
@@ -207,7 +218,8 @@ final class EvidenceCodec {
 
     private static String sha(String ref, String prefix) {
         String sha = ref.substring(prefix.length());
-        if (sha.length() != SHA_HEX) throw new ExperimentStore.StoreException("malformed text reference in stored evidence", null);
+        if (sha.length() != SHA_HEX)
+            throw new ExperimentStore.StoreException("malformed text reference in stored evidence", null);
         return sha;
     }
 }

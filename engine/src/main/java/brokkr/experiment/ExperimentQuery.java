@@ -46,9 +46,12 @@ public final class ExperimentQuery implements AutoCloseable {
     /** Opens the store of {@code dir} for reading; IllegalArgumentException when {@code dir} holds none. */
     public static ExperimentQuery open(Path dir) {
         Path file = ExperimentStore.file(dir);
-        if (!Files.isRegularFile(file)) throw new IllegalArgumentException(dir + " holds no experiment (no " + ExperimentStore.FILE + ")");
+        if (!Files.isRegularFile(file))
+            throw new IllegalArgumentException(dir + " holds no experiment (no " + ExperimentStore.FILE + ")");
         // A runner creates the file empty and writes its header a moment later.
-        if (isEmpty(file)) throw new IllegalArgumentException(dir + " holds no experiment yet (" + ExperimentStore.FILE + " is empty)");
+        if (isEmpty(file))
+            throw new IllegalArgumentException(
+                    dir + " holds no experiment yet (" + ExperimentStore.FILE + " is empty)");
         return new ExperimentQuery(StoreConnection.forReading(file), true);
     }
 
@@ -64,14 +67,18 @@ public final class ExperimentQuery implements AutoCloseable {
     public Map<CellKey, CellState> cellStates() {
         return db.read(() -> {
             Map<CellKey, CellState> out = new LinkedHashMap<>();
-            try (Statement s = db.connection().createStatement(); ResultSet r = s.executeQuery("""
+            try (Statement s = db.connection().createStatement();
+                    ResultSet r = s.executeQuery("""
                     SELECT c.env_id, c.agent_id, c.repetition,
                       SUM(CASE WHEN a.status = 'completed' THEN 1 ELSE 0 END),
                       SUM(CASE WHEN a.status = 'infrastructure_failure' THEN 1 ELSE 0 END)
                     FROM cell c LEFT JOIN attempt a
                       ON a.env_id = c.env_id AND a.agent_id = c.agent_id AND a.repetition = c.repetition
                     GROUP BY c.env_id, c.agent_id, c.repetition""")) {
-                while (r.next()) out.put(new CellKey(r.getString(1), r.getString(2), r.getInt(3)), new CellState(r.getInt(4), r.getInt(5)));
+                while (r.next())
+                    out.put(
+                            new CellKey(r.getString(1), r.getString(2), r.getInt(3)),
+                            new CellState(r.getInt(4), r.getInt(5)));
             }
             return out;
         });
@@ -81,11 +88,16 @@ public final class ExperimentQuery implements AutoCloseable {
     public List<Cell> cells() {
         return db.read(() -> {
             List<Cell> out = new ArrayList<>();
-            try (Statement s = db.connection().createStatement(); ResultSet r = s.executeQuery(
-                    "SELECT env_id, agent_id, repetition, candidate, benchmark, task_id, active FROM cell ORDER BY active DESC, ordinal")) {
+            try (Statement s = db.connection().createStatement();
+                    ResultSet r = s.executeQuery(
+                            "SELECT env_id, agent_id, repetition, candidate, benchmark, task_id, active FROM cell ORDER BY active DESC, ordinal")) {
                 while (r.next()) {
-                    out.add(new Cell(new CellKey(r.getString(1), r.getString(2), r.getInt(3)), r.getString(4), r.getString(5),
-                            r.getString(6), r.getInt(7) == 1));
+                    out.add(new Cell(
+                            new CellKey(r.getString(1), r.getString(2), r.getInt(3)),
+                            r.getString(4),
+                            r.getString(5),
+                            r.getString(6),
+                            r.getInt(7) == 1));
                 }
             }
             return out;
@@ -95,23 +107,31 @@ public final class ExperimentQuery implements AutoCloseable {
     /** The name and spec JSON of the experiment last run in this directory. */
     public Optional<Map.Entry<String, String>> experiment() {
         return db.read(() -> {
-            try (Statement s = db.connection().createStatement(); ResultSet r = s.executeQuery(
-                    "SELECT name, spec_json FROM experiment ORDER BY updated_at DESC LIMIT 1")) {
+            try (Statement s = db.connection().createStatement();
+                    ResultSet r =
+                            s.executeQuery("SELECT name, spec_json FROM experiment ORDER BY updated_at DESC LIMIT 1")) {
                 return r.next() ? Optional.of(Map.entry(r.getString(1), r.getString(2))) : Optional.empty();
             }
         });
     }
 
     /** Every attempt, oldest first; with {@code activeOnly}, only those of the current spec's cells. */
-    public List<Attempt> attempts(boolean activeOnly) { return attempts(activeOnly, true); }
+    public List<Attempt> attempts(boolean activeOnly) {
+        return attempts(activeOnly, true);
+    }
 
     /**
      * Attempts as {@link #attempts(boolean)}; without {@code evidence} the evidence JSON is not read and
      * each attempt's evidence holds only the candidate's usage (what scoring needs, much cheaper).
      */
     public List<Attempt> attempts(boolean activeOnly, boolean evidence) {
-        String where = activeOnly ? " JOIN cell c ON c.env_id = a.env_id AND c.agent_id = a.agent_id AND c.repetition = a.repetition WHERE c.active = 1" : "";
-        return queryAttempts("SELECT " + (evidence ? "a.*" : LIGHT_COLUMNS) + " FROM attempt a" + where + " ORDER BY a.id", null, evidence);
+        String where = activeOnly
+                ? " JOIN cell c ON c.env_id = a.env_id AND c.agent_id = a.agent_id AND c.repetition = a.repetition WHERE c.active = 1"
+                : "";
+        return queryAttempts(
+                "SELECT " + (evidence ? "a.*" : LIGHT_COLUMNS) + " FROM attempt a" + where + " ORDER BY a.id",
+                null,
+                evidence);
     }
 
     /**
@@ -121,20 +141,23 @@ public final class ExperimentQuery implements AutoCloseable {
      */
     public Map<Long, EpisodeCost> episodeCosts(boolean activeOnly) {
         String sql = "SELECT a.id, a.evidence_json FROM attempt a"
-                + (activeOnly ? " JOIN cell c ON c.env_id = a.env_id AND c.agent_id = a.agent_id AND c.repetition = a.repetition WHERE c.active = 1 AND"
-                              : " WHERE")
+                + (activeOnly
+                        ? " JOIN cell c ON c.env_id = a.env_id AND c.agent_id = a.agent_id AND c.repetition = a.repetition WHERE c.active = 1 AND"
+                        : " WHERE")
                 + " a.status = '" + Attempt.Status.COMPLETED.wire() + "' ORDER BY a.id";
         return db.read(() -> {
             Map<Long, EpisodeCost> out = new LinkedHashMap<>();
-            try (Statement s = db.connection().createStatement(); ResultSet r = s.executeQuery(sql)) {
+            try (Statement s = db.connection().createStatement();
+                    ResultSet r = s.executeQuery(sql)) {
                 while (r.next()) out.put(r.getLong(1), EpisodeCost.of(decodeEvidence(r.getString(2))));
             }
             return out;
         });
     }
 
-    private static final String LIGHT_COLUMNS = "a.id, a.env_id, a.agent_id, a.repetition, a.task_id, a.status, a.reward, a.trust, "
-            + "a.checks_json, a.error, a.started_at, a.duration_ms, a.input_tokens, a.output_tokens";
+    private static final String LIGHT_COLUMNS =
+            "a.id, a.env_id, a.agent_id, a.repetition, a.task_id, a.status, a.reward, a.trust, "
+                    + "a.checks_json, a.error, a.started_at, a.duration_ms, a.input_tokens, a.output_tokens";
 
     public Optional<Attempt> attempt(long id) {
         List<Attempt> l = queryAttempts("SELECT a.* FROM attempt a WHERE a.id = ?", id, true);
@@ -143,10 +166,13 @@ public final class ExperimentQuery implements AutoCloseable {
 
     public Optional<EnvironmentDef> environment(String id) {
         return db.read(() -> {
-            try (PreparedStatement p = db.connection().prepareStatement("SELECT json FROM environment_def WHERE id = ?")) {
+            try (PreparedStatement p =
+                    db.connection().prepareStatement("SELECT json FROM environment_def WHERE id = ?")) {
                 p.setString(1, id);
                 try (ResultSet r = p.executeQuery()) {
-                    return r.next() ? Optional.of(EnvironmentDef.fromValue(Json.parse(r.getString(1)))) : Optional.empty();
+                    return r.next()
+                            ? Optional.of(EnvironmentDef.fromValue(Json.parse(r.getString(1))))
+                            : Optional.empty();
                 }
             }
         });
@@ -156,7 +182,8 @@ public final class ExperimentQuery implements AutoCloseable {
     public Map<String, EnvironmentDef> environments() {
         return db.read(() -> {
             Map<String, EnvironmentDef> out = new LinkedHashMap<>();
-            try (Statement s = db.connection().createStatement(); ResultSet r = s.executeQuery("SELECT id, json FROM environment_def")) {
+            try (Statement s = db.connection().createStatement();
+                    ResultSet r = s.executeQuery("SELECT id, json FROM environment_def")) {
                 while (r.next()) out.put(r.getString(1), EnvironmentDef.fromValue(Json.parse(r.getString(2))));
             }
             return out;
@@ -169,14 +196,21 @@ public final class ExperimentQuery implements AutoCloseable {
      * cells have a completed attempt, and when it last ran (the later of its last registration and its
      * last attempt's end; epoch milliseconds, 0 when never).
      */
-    public record Overview(String name, List<String> benchmarks, List<String> candidates, int cellsDone, int cells, long lastRunMillis) {}
+    public record Overview(
+            String name,
+            List<String> benchmarks,
+            List<String> candidates,
+            int cellsDone,
+            int cells,
+            long lastRunMillis) {}
 
     public Overview overview() {
         return db.read(() -> {
             String name = "";
             long last = 0;
             try (Statement s = db.connection().createStatement()) {
-                try (ResultSet r = s.executeQuery("SELECT name, updated_at FROM experiment ORDER BY updated_at DESC LIMIT 1")) {
+                try (ResultSet r =
+                        s.executeQuery("SELECT name, updated_at FROM experiment ORDER BY updated_at DESC LIMIT 1")) {
                     if (r.next()) {
                         name = r.getString(1);
                         last = r.getLong(2);
@@ -186,7 +220,8 @@ public final class ExperimentQuery implements AutoCloseable {
                     if (r.next()) last = Math.max(last, r.getLong(1));
                 }
                 List<String> benchmarks = new ArrayList<>(), candidates = new ArrayList<>();
-                try (ResultSet r = s.executeQuery("SELECT benchmark, candidate FROM cell WHERE active = 1 GROUP BY benchmark, candidate ORDER BY MIN(ordinal)")) {
+                try (ResultSet r = s.executeQuery(
+                        "SELECT benchmark, candidate FROM cell WHERE active = 1 GROUP BY benchmark, candidate ORDER BY MIN(ordinal)")) {
                     while (r.next()) {
                         if (!benchmarks.contains(r.getString(1))) benchmarks.add(r.getString(1));
                         if (!candidates.contains(r.getString(2))) candidates.add(r.getString(2));
@@ -227,12 +262,22 @@ public final class ExperimentQuery implements AutoCloseable {
                     while (r.next()) {
                         String trust = r.getString("trust");
                         double reward = r.getDouble("reward");
-                        out.add(new Attempt(r.getLong("id"), r.getString("env_id"), r.getString("agent_id"), r.getInt("repetition"),
-                                r.getString("task_id"), Attempt.Status.fromWire(r.getString("status")),
-                                checksFrom(Json.parse(r.getString("checks_json"))), reward,
-                                trust == null ? null : TrustTier.valueOf(trust), withEvidence ? EvidenceCodec.decode(r.getString("evidence_json"), this::blobs)
+                        out.add(new Attempt(
+                                r.getLong("id"),
+                                r.getString("env_id"),
+                                r.getString("agent_id"),
+                                r.getInt("repetition"),
+                                r.getString("task_id"),
+                                Attempt.Status.fromWire(r.getString("status")),
+                                checksFrom(Json.parse(r.getString("checks_json"))),
+                                reward,
+                                trust == null ? null : TrustTier.valueOf(trust),
+                                withEvidence
+                                        ? EvidenceCodec.decode(r.getString("evidence_json"), this::blobs)
                                         : usageOnly(r.getLong("input_tokens"), r.getLong("output_tokens")),
-                                r.getString("error"), r.getLong("started_at"), r.getLong("duration_ms")));
+                                r.getString("error"),
+                                r.getLong("started_at"),
+                                r.getLong("duration_ms")));
                     }
                 }
             }
@@ -241,10 +286,14 @@ public final class ExperimentQuery implements AutoCloseable {
     }
 
     /** This query's connection, for tables kept beside the attempts by other parts of this package ({@link Regrade}). */
-    StoreConnection connection() { return db; }
+    StoreConnection connection() {
+        return db;
+    }
 
     /** Evidence JSON as the store keeps it ({@link EvidenceCodec}), decoded with its texts (called within a read). */
-    Evidence decodeEvidence(String json) { return EvidenceCodec.decode(json, this::blobs); }
+    Evidence decodeEvidence(String json) {
+        return EvidenceCodec.decode(json, this::blobs);
+    }
 
     /** Texts of the {@code blob} table by sha256 (called within a read, on this connection). */
     private Map<String, String> blobs(Set<String> shas) {
@@ -263,21 +312,26 @@ public final class ExperimentQuery implements AutoCloseable {
     }
 
     private static Evidence usageOnly(long in, long out) {
-        return new Evidence(null, null, null, null, null, List.of(), Map.of(Evidence.AGENT, new Usage(in, out)), null, null);
+        return new Evidence(
+                null, null, null, null, null, List.of(), Map.of(Evidence.AGENT, new Usage(in, out)), null, null);
     }
 
     /** Checks as {@link ExperimentStore} writes them: {@code [[name, passed], ...]}. */
     private static List<Check> checksFrom(Value v) {
         List<Check> out = new ArrayList<>();
-        for (Value x : v.asList()) out.add(new Check(x.asList().get(0).asStr(), ((PyBool) x.asList().get(1)).value()));
+        for (Value x : v.asList())
+            out.add(new Check(x.asList().get(0).asStr(), ((PyBool) x.asList().get(1)).value()));
         return out;
     }
 
     /** The store's probe records (diagnostics, not attempts), oldest first; none for a store made before probes. */
-    public List<ProbeStore.ProbeRecord> probes() { return ProbeStore.list(db); }
+    public List<ProbeStore.ProbeRecord> probes() {
+        return ProbeStore.list(db);
+    }
 
     /** Closes the connection this query opened; a writer's query leaves the writer's connection to it. */
-    @Override public void close() {
+    @Override
+    public void close() {
         if (owned) db.close();
     }
 }

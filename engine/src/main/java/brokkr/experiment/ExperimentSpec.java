@@ -3,8 +3,8 @@ package brokkr.experiment;
 import brokkr.eval.AgentDef;
 import brokkr.eval.Evidence;
 import brokkr.eval.ModelRef;
-import brokkr.repl.Harness;
 import brokkr.python.PyJson;
+import brokkr.repl.Harness;
 import brokkr.value.PyBool;
 import brokkr.value.PyDict;
 import brokkr.value.PyFloat;
@@ -45,15 +45,43 @@ import java.util.TreeSet;
  * Read from JSON or YAML with {@link #read}; unknown keys are errors so a typo cannot silently change
  * an experiment.
  */
-public record ExperimentSpec(String name, List<DomainSpec> domains, List<CandidateSpec> candidates, int repetitions,
-                             int parallelism, Map<String, ProviderLimit> providerLimits, Map<String, ModelRef> models,
-                             int maxInfraRetries, Duration cellTimeout, boolean progress, CacheSpec cache) {
+public record ExperimentSpec(
+        String name,
+        List<DomainSpec> domains,
+        List<CandidateSpec> candidates,
+        int repetitions,
+        int parallelism,
+        Map<String, ProviderLimit> providerLimits,
+        Map<String, ModelRef> models,
+        int maxInfraRetries,
+        Duration cellTimeout,
+        boolean progress,
+        CacheSpec cache) {
 
     /** An experiment without a model-call cache (the spec's shape before {@code cache} existed). */
-    public ExperimentSpec(String name, List<DomainSpec> domains, List<CandidateSpec> candidates, int repetitions,
-                          int parallelism, Map<String, ProviderLimit> providerLimits, Map<String, ModelRef> models,
-                          int maxInfraRetries, Duration cellTimeout, boolean progress) {
-        this(name, domains, candidates, repetitions, parallelism, providerLimits, models, maxInfraRetries, cellTimeout, progress, CacheSpec.NONE);
+    public ExperimentSpec(
+            String name,
+            List<DomainSpec> domains,
+            List<CandidateSpec> candidates,
+            int repetitions,
+            int parallelism,
+            Map<String, ProviderLimit> providerLimits,
+            Map<String, ModelRef> models,
+            int maxInfraRetries,
+            Duration cellTimeout,
+            boolean progress) {
+        this(
+                name,
+                domains,
+                candidates,
+                repetitions,
+                parallelism,
+                providerLimits,
+                models,
+                maxInfraRetries,
+                cellTimeout,
+                progress,
+                CacheSpec.NONE);
     }
 
     /**
@@ -71,7 +99,9 @@ public record ExperimentSpec(String name, List<DomainSpec> domains, List<Candida
         }
 
         /** Whether any call is served from the cache. */
-        public boolean enabled() { return !candidates.isEmpty() || !roles.isEmpty(); }
+        public boolean enabled() {
+            return !candidates.isEmpty() || !roles.isEmpty();
+        }
 
         /** Whether the calls of {@code role} in a cell of candidate {@code candidate} (its label) are served from the cache. */
         public boolean covers(String role, String candidate) {
@@ -87,21 +117,29 @@ public record ExperimentSpec(String name, List<DomainSpec> domains, List<Candida
         public DomainSpec {
             taskIds = taskIds == null ? null : List.copyOf(taskIds);
             options = options == null ? PyDict.empty() : options;
-            if ((split == null) == (taskIds == null)) throw new SpecException("domain " + name + ": give exactly one of split or tasks");
+            if ((split == null) == (taskIds == null))
+                throw new SpecException("domain " + name + ": give exactly one of split or tasks");
         }
 
-        public DomainSpec(String name, String split, List<String> taskIds) { this(name, split, taskIds, PyDict.empty()); }
+        public DomainSpec(String name, String split, List<String> taskIds) {
+            this(name, split, taskIds, PyDict.empty());
+        }
     }
 
     /** A candidate: a label for display, its model, its action space and optionally its own system prompt. */
-    public record CandidateSpec(String label, ModelRef model, String actionSpace, String systemPrompt, Harness harness) {
+    public record CandidateSpec(
+            String label, ModelRef model, String actionSpace, String systemPrompt, Harness harness) {
         public CandidateSpec {
             harness = harness == null ? Harness.DEFAULT_REFERENCE : harness;
         }
+
         public CandidateSpec(String label, ModelRef model, String actionSpace, String systemPrompt) {
             this(label, model, actionSpace, systemPrompt, null);
         }
-        public AgentDef agentDef() { return AgentDef.of(model, actionSpace, systemPrompt).withHarness(harness.toValue()); }
+
+        public AgentDef agentDef() {
+            return AgentDef.of(model, actionSpace, systemPrompt).withHarness(harness.toValue());
+        }
     }
 
     /** Limits of one model provider across the whole experiment: concurrent calls and calls per second (0 = none). */
@@ -109,11 +147,14 @@ public record ExperimentSpec(String name, List<DomainSpec> domains, List<Candida
 
     /** A malformed experiment file or spec. */
     public static final class SpecException extends IllegalArgumentException {
-        public SpecException(String message) { super(message); }
+        public SpecException(String message) {
+            super(message);
+        }
     }
 
     /** Upper bounds of the counts and the cell timeout: beyond them a value is a typo or a unit mistake, not a plan. */
     public static final int MAX_REPETITIONS = 10_000;
+
     public static final int MAX_PARALLELISM = 10_000;
     public static final int MAX_INFRA_RETRIES = 100;
     public static final Duration MAX_CELL_TIMEOUT = Duration.ofDays(7);
@@ -132,14 +173,17 @@ public record ExperimentSpec(String name, List<DomainSpec> domains, List<Candida
         checkRange("repetitions", repetitions, 1, MAX_REPETITIONS);
         checkRange("parallelism", parallelism, 1, MAX_PARALLELISM);
         checkRange("max_infra_retries", maxInfraRetries, 0, MAX_INFRA_RETRIES);
-        if (cellTimeout == null || cellTimeout.isNegative() || cellTimeout.isZero()) throw new SpecException("'cell_timeout_seconds' must be greater than 0");
-        if (cellTimeout.compareTo(MAX_CELL_TIMEOUT) > 0) throw new SpecException("'cell_timeout_seconds' must be at most " + MAX_CELL_TIMEOUT.toSeconds());
+        if (cellTimeout == null || cellTimeout.isNegative() || cellTimeout.isZero())
+            throw new SpecException("'cell_timeout_seconds' must be greater than 0");
+        if (cellTimeout.compareTo(MAX_CELL_TIMEOUT) > 0)
+            throw new SpecException("'cell_timeout_seconds' must be at most " + MAX_CELL_TIMEOUT.toSeconds());
         Set<String> labels = new HashSet<>();
         Map<String, String> ids = new LinkedHashMap<>();
         for (CandidateSpec c : candidates) {
             if (!labels.add(c.label())) throw new SpecException("duplicate candidate id " + c.label());
             String prev = ids.put(c.agentDef().id(), c.label());
-            if (prev != null) throw new SpecException("candidates " + prev + " and " + c.label() + " are the same definition");
+            if (prev != null)
+                throw new SpecException("candidates " + prev + " and " + c.label() + " are the same definition");
         }
     }
 
@@ -149,21 +193,54 @@ public record ExperimentSpec(String name, List<DomainSpec> domains, List<Candida
      */
     private static void checkName(String name) {
         if (name == null || name.isBlank()) throw new SpecException("name is required");
-        if (name.equals(".") || name.contains("/") || name.contains("\\") || name.contains("..") || name.chars().anyMatch(Character::isISOControl)) {
-            throw new SpecException("name '" + name + "' must be usable as one directory name: no '/', '\\', '..' or control characters");
+        if (name.equals(".")
+                || name.contains("/")
+                || name.contains("\\")
+                || name.contains("..")
+                || name.chars().anyMatch(Character::isISOControl)) {
+            throw new SpecException("name '" + name
+                    + "' must be usable as one directory name: no '/', '\\', '..' or control characters");
         }
-        if (name.length() > MAX_NAME_LENGTH) throw new SpecException("name must be at most " + MAX_NAME_LENGTH + " characters, got " + name.length());
+        if (name.length() > MAX_NAME_LENGTH)
+            throw new SpecException("name must be at most " + MAX_NAME_LENGTH + " characters, got " + name.length());
     }
 
     /** Same experiment with the progress bar switched on or off. */
     public ExperimentSpec withProgress(boolean on) {
-        return new ExperimentSpec(name, domains, candidates, repetitions, parallelism, providerLimits, models, maxInfraRetries, cellTimeout, on, cache);
+        return new ExperimentSpec(
+                name,
+                domains,
+                candidates,
+                repetitions,
+                parallelism,
+                providerLimits,
+                models,
+                maxInfraRetries,
+                cellTimeout,
+                on,
+                cache);
     }
 
     // ---------------------------------------------------------------- reading
 
-    private static final Set<String> TOP = Set.of("name", "domain", "domains", "split", "tasks", "options", "candidates", "repetitions",
-            "parallelism", "providers", "user", "judge", "models", "max_infra_retries", "cell_timeout_seconds", "progress", "cache_file");
+    private static final Set<String> TOP = Set.of(
+            "name",
+            "domain",
+            "domains",
+            "split",
+            "tasks",
+            "options",
+            "candidates",
+            "repetitions",
+            "parallelism",
+            "providers",
+            "user",
+            "judge",
+            "models",
+            "max_infra_retries",
+            "cell_timeout_seconds",
+            "progress",
+            "cache_file");
 
     /**
      * Reads an experiment file: YAML when it ends in .yaml/.yml, JSON otherwise. The file holds exactly
@@ -213,8 +290,12 @@ public record ExperimentSpec(String name, List<DomainSpec> domains, List<Candida
 
     private static final String TRAILING = "trailing content after the experiment (a file holds one mapping)";
 
-    private static final ObjectMapper JSON = JsonMapper.builder().enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION).build();
-    private static final ObjectMapper YAML = YAMLMapper.builder().enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION).build();
+    private static final ObjectMapper JSON = JsonMapper.builder()
+            .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
+            .build();
+    private static final ObjectMapper YAML = YAMLMapper.builder()
+            .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
+            .build();
 
     private static String at(String source, JsonLocation where) {
         return where == null || where.getLineNr() < 1 ? source + ": " : source + ":" + where.getLineNr() + ": ";
@@ -226,7 +307,8 @@ public record ExperimentSpec(String name, List<DomainSpec> domains, List<Candida
         List<DomainSpec> domains = new ArrayList<>();
         if (d.containsKey("domain")) {
             if (d.containsKey("domains")) throw new SpecException("give domain or domains, not both");
-            domains.add(new DomainSpec(str(d, "domain"), optStr(d, "split"), optStrList(d, "tasks"), optDict(d, "options")));
+            domains.add(new DomainSpec(
+                    str(d, "domain"), optStr(d, "split"), optStrList(d, "tasks"), optDict(d, "options")));
         } else {
             if (d.containsKey("split") || d.containsKey("tasks") || d.containsKey("options")) {
                 throw new SpecException("split/tasks/options at the top level go with 'domain'");
@@ -234,37 +316,60 @@ public record ExperimentSpec(String name, List<DomainSpec> domains, List<Candida
             for (Value v : list(d, "domains")) {
                 PyDict dd = dict(v, "domains[]");
                 checkKeys(dd, "domain", Set.of("name", "split", "tasks", "options"));
-                domains.add(new DomainSpec(str(dd, "name"), optStr(dd, "split"), optStrList(dd, "tasks"), optDict(dd, "options")));
+                domains.add(new DomainSpec(
+                        str(dd, "name"), optStr(dd, "split"), optStrList(dd, "tasks"), optDict(dd, "options")));
             }
         }
         List<CandidateSpec> candidates = new ArrayList<>();
         Set<String> cachedCandidates = new HashSet<>(), cachedRoles = new HashSet<>();
         for (Value v : list(d, "candidates")) {
             PyDict c = dict(v, "candidates[]");
-            checkKeys(c, "candidate", Set.of("id", "provider", "model", "action_space", "options", "system_prompt", "system_prompt_file", "cache",
-                    "harness", "repl_guidance", "harness_options"));
-            if (c.containsKey("cache") && bool(c.get("cache"), "candidate " + str(c, "id") + ": cache")) cachedCandidates.add(str(c, "id"));
+            checkKeys(
+                    c,
+                    "candidate",
+                    Set.of(
+                            "id",
+                            "provider",
+                            "model",
+                            "action_space",
+                            "options",
+                            "system_prompt",
+                            "system_prompt_file",
+                            "cache",
+                            "harness",
+                            "repl_guidance",
+                            "harness_options"));
+            if (c.containsKey("cache") && bool(c.get("cache"), "candidate " + str(c, "id") + ": cache"))
+                cachedCandidates.add(str(c, "id"));
             String prompt = optStr(c, "system_prompt");
             String promptFile = optStr(c, "system_prompt_file");
-            if (prompt != null && promptFile != null) throw new SpecException("candidate " + str(c, "id") + ": system_prompt or system_prompt_file, not both");
+            if (prompt != null && promptFile != null)
+                throw new SpecException(
+                        "candidate " + str(c, "id") + ": system_prompt or system_prompt_file, not both");
             if (promptFile != null) {
                 try {
                     prompt = Files.readString(baseDir == null ? Path.of(promptFile) : baseDir.resolve(promptFile));
                 } catch (IOException e) {
-                    throw new SpecException("candidate " + str(c, "id") + ": cannot read system_prompt_file " + promptFile + ": " + e.getMessage());
+                    throw new SpecException("candidate " + str(c, "id") + ": cannot read system_prompt_file "
+                            + promptFile + ": " + e.getMessage());
                 }
             }
             Value opts = c.get("options");
             String actionSpace = c.containsKey("action_space") ? str(c, "action_space") : "tools";
             Harness harness;
             try {
-                harness = Harness.of(optStr(c, "harness"), actionSpace, optStr(c, "repl_guidance"), optDict(c, "harness_options"));
+                harness = Harness.of(
+                        optStr(c, "harness"), actionSpace, optStr(c, "repl_guidance"), optDict(c, "harness_options"));
             } catch (IllegalArgumentException e) {
                 throw new SpecException("candidate " + str(c, "id") + ": " + e.getMessage());
             }
-            candidates.add(new CandidateSpec(str(c, "id"),
-                    new ModelRef(str(c, "provider"), str(c, "model"), opts == null ? PyDict.empty() : dict(opts, "options")),
-                    actionSpace, prompt, harness));
+            candidates.add(new CandidateSpec(
+                    str(c, "id"),
+                    new ModelRef(
+                            str(c, "provider"), str(c, "model"), opts == null ? PyDict.empty() : dict(opts, "options")),
+                    actionSpace,
+                    prompt,
+                    harness));
         }
         Map<String, ProviderLimit> limits = new TreeMap<>();
         if (d.containsKey("providers")) {
@@ -272,8 +377,10 @@ public record ExperimentSpec(String name, List<DomainSpec> domains, List<Candida
                 PyDict p = dict(e.getValue(), "providers." + e.getKey());
                 checkKeys(p, "provider " + e.getKey(), Set.of("concurrency", "rate_per_second"));
                 String key = "providers." + e.getKey() + ".";
-                limits.put(e.getKey(), new ProviderLimit(count(p, "concurrency", key, 0, 0, MAX_PARALLELISM),
-                        rate(p, "rate_per_second", key)));
+                limits.put(
+                        e.getKey(),
+                        new ProviderLimit(
+                                count(p, "concurrency", key, 0, 0, MAX_PARALLELISM), rate(p, "rate_per_second", key)));
             }
         }
         Map<String, ModelRef> models = new TreeMap<>();
@@ -284,7 +391,8 @@ public record ExperimentSpec(String name, List<DomainSpec> domains, List<Candida
         }
         if (d.containsKey("models")) {
             for (var e : dict(d.get("models"), "models").entries()) {
-                if (models.containsKey(e.getKey())) throw new SpecException("model role " + e.getKey() + " given twice");
+                if (models.containsKey(e.getKey()))
+                    throw new SpecException("model role " + e.getKey() + " given twice");
                 models.put(e.getKey(), model(e.getValue(), e.getKey()));
                 if (cached(e.getValue(), e.getKey())) cachedRoles.add(e.getKey());
             }
@@ -293,12 +401,26 @@ public record ExperimentSpec(String name, List<DomainSpec> domains, List<Candida
         if (cacheFile != null && cachedCandidates.isEmpty() && cachedRoles.isEmpty()) {
             throw new SpecException("cache_file is given but no candidate or role says cache: true");
         }
-        CacheSpec cache = new CacheSpec(cachedCandidates, cachedRoles,
-                cacheFile == null ? null : (baseDir == null ? Path.of(cacheFile) : baseDir.resolve(cacheFile)).toAbsolutePath().normalize());
-        return new ExperimentSpec(d.containsKey("name") ? str(d, "name") : defaultName, domains, candidates,
-                count(d, "repetitions", "", 1, 1, MAX_REPETITIONS), count(d, "parallelism", "", 4, 1, MAX_PARALLELISM), limits, models,
-                count(d, "max_infra_retries", "", 3, 0, MAX_INFRA_RETRIES), cellTimeout(d, "cell_timeout_seconds", 1800),
-                !d.containsKey("progress") || bool(d.get("progress"), "progress"), cache);
+        CacheSpec cache = new CacheSpec(
+                cachedCandidates,
+                cachedRoles,
+                cacheFile == null
+                        ? null
+                        : (baseDir == null ? Path.of(cacheFile) : baseDir.resolve(cacheFile))
+                                .toAbsolutePath()
+                                .normalize());
+        return new ExperimentSpec(
+                d.containsKey("name") ? str(d, "name") : defaultName,
+                domains,
+                candidates,
+                count(d, "repetitions", "", 1, 1, MAX_REPETITIONS),
+                count(d, "parallelism", "", 4, 1, MAX_PARALLELISM),
+                limits,
+                models,
+                count(d, "max_infra_retries", "", 3, 0, MAX_INFRA_RETRIES),
+                cellTimeout(d, "cell_timeout_seconds", 1800),
+                !d.containsKey("progress") || bool(d.get("progress"), "progress"),
+                cache);
     }
 
     /** The spec as data (stored with the experiment); system prompts appear by sha256 only. */
@@ -306,33 +428,62 @@ public record ExperimentSpec(String name, List<DomainSpec> domains, List<Candida
         List<Value> ds = new ArrayList<>();
         for (DomainSpec x : domains) {
             PyDict.Builder b = PyDict.builder().put("name", x.name());
-            if (x.split() != null) b.put("split", x.split()); else b.put("tasks", x.taskIds());
+            if (x.split() != null) b.put("split", x.split());
+            else b.put("tasks", x.taskIds());
             if (!x.options().isEmpty()) b.put("options", x.options());
             ds.add(b.build());
         }
         List<Value> cs = new ArrayList<>();
         for (CandidateSpec c : candidates) {
             AgentDef a = c.agentDef();
-            cs.add(PyDict.builder().put("id", c.label()).put("agent_id", a.id()).put("definition", a.toValue()).build());
+            cs.add(PyDict.builder()
+                    .put("id", c.label())
+                    .put("agent_id", a.id())
+                    .put("definition", a.toValue())
+                    .build());
         }
         PyDict.Builder lim = PyDict.builder();
-        new TreeMap<>(providerLimits).forEach((k, v) -> lim.put(k, PyDict.of("concurrency", v.concurrency(), "rate_per_second", v.ratePerSecond())));
+        new TreeMap<>(providerLimits)
+                .forEach((k, v) ->
+                        lim.put(k, PyDict.of("concurrency", v.concurrency(), "rate_per_second", v.ratePerSecond())));
         PyDict.Builder ms = PyDict.builder();
         new TreeMap<>(models).forEach((k, v) -> ms.put(k, v.toValue()));
-        PyDict.Builder b = PyDict.builder().put("name", name).put("domains", PyList.of(ds)).put("candidates", PyList.of(cs))
-                .put("repetitions", repetitions).put("parallelism", parallelism).put("providers", lim.build())
-                .put("models", ms.build()).put("max_infra_retries", maxInfraRetries)
+        PyDict.Builder b = PyDict.builder()
+                .put("name", name)
+                .put("domains", PyList.of(ds))
+                .put("candidates", PyList.of(cs))
+                .put("repetitions", repetitions)
+                .put("parallelism", parallelism)
+                .put("providers", lim.build())
+                .put("models", ms.build())
+                .put("max_infra_retries", maxInfraRetries)
                 .put("cell_timeout_seconds", cellTimeout.toMillis() / 1000.0);
         // Only a spec with a cache says so, so that the stored spec of every other experiment reads as before.
         if (cache.enabled()) {
-            b.put("cache", PyDict.builder().put("candidates", PyList.of(new TreeSet<>(cache.candidates()).stream().map(Value::str).toList()))
-                    .put("roles", PyList.of(new TreeSet<>(cache.roles()).stream().map(Value::str).toList()))
-                    .put("file", cache.file() == null ? PyNone.NONE : Value.str(cache.file().toString())).build());
+            b.put(
+                    "cache",
+                    PyDict.builder()
+                            .put(
+                                    "candidates",
+                                    PyList.of(new TreeSet<>(cache.candidates())
+                                            .stream().map(Value::str).toList()))
+                            .put(
+                                    "roles",
+                                    PyList.of(new TreeSet<>(cache.roles())
+                                            .stream().map(Value::str).toList()))
+                            .put(
+                                    "file",
+                                    cache.file() == null
+                                            ? PyNone.NONE
+                                            : Value.str(cache.file().toString()))
+                            .build());
         }
         return b.build();
     }
 
-    public String toJson() { return PyJson.dumps(toValue(), PyJson.DumpOptions.SORTED.withEnsureAscii(false)); }
+    public String toJson() {
+        return PyJson.dumps(toValue(), PyJson.DumpOptions.SORTED.withEnsureAscii(false));
+    }
 
     // ---------------------------------------------------------------- helpers
 
@@ -340,7 +491,8 @@ public record ExperimentSpec(String name, List<DomainSpec> domains, List<Candida
         PyDict m = dict(v, role);
         checkKeys(m, role, Set.of("provider", "model", "options", "cache"));
         Value o = m.get("options");
-        return new ModelRef(str(m, "provider"), str(m, "model"), o == null ? PyDict.empty() : dict(o, role + ".options"));
+        return new ModelRef(
+                str(m, "provider"), str(m, "model"), o == null ? PyDict.empty() : dict(o, role + ".options"));
     }
 
     /** A role's {@code cache: true}: its calls are served from the model-call cache (not part of the model's definition). */
@@ -350,7 +502,10 @@ public record ExperimentSpec(String name, List<DomainSpec> domains, List<Candida
     }
 
     private static void checkKeys(PyDict d, String what, Set<String> known) {
-        for (String k : d.keys()) if (!known.contains(k)) throw new SpecException(what + ": unknown key '" + k + "' (known: " + String.join(", ", new java.util.TreeSet<>(known)) + ")");
+        for (String k : d.keys())
+            if (!known.contains(k))
+                throw new SpecException(what + ": unknown key '" + k + "' (known: "
+                        + String.join(", ", new java.util.TreeSet<>(known)) + ")");
     }
 
     private static PyDict dict(Value v, String what) {
@@ -371,15 +526,19 @@ public record ExperimentSpec(String name, List<DomainSpec> domains, List<Candida
         return scalar(v, k);
     }
 
-    private static String optStr(PyDict d, String k) { Value v = d.get(k); return v == null || v.isNone() ? null : scalar(v, k); }
+    private static String optStr(PyDict d, String k) {
+        Value v = d.get(k);
+        return v == null || v.isNone() ? null : scalar(v, k);
+    }
 
     /** YAML turns {@code tasks: [0, 1]} into numbers; task ids are strings, so scalars are accepted as text. */
     private static String scalar(Value v, String k) {
         return switch (v) {
             case PyStr s -> s.value();
             case PyInt i -> i.value().toString();
-            case PyBool b -> throw new SpecException("'" + k + "' must be a string, got " + b.value()
-                    + " (YAML reads unquoted yes/no/on/off as booleans: quote it)");
+            case PyBool b ->
+                throw new SpecException("'" + k + "' must be a string, got " + b.value()
+                        + " (YAML reads unquoted yes/no/on/off as booleans: quote it)");
             default -> throw new SpecException("'" + k + "' must be a string");
         };
     }
@@ -405,13 +564,17 @@ public record ExperimentSpec(String name, List<DomainSpec> domains, List<Candida
         BigInteger n = switch (v) {
             case null -> BigInteger.valueOf(dflt);
             case PyInt i -> i.value();
-            case PyFloat f when Double.isFinite(f.value()) && f.value() == Math.rint(f.value()) -> new BigDecimal(f.value()).toBigInteger();
+            case PyFloat f
+            when Double.isFinite(f.value()) && f.value() == Math.rint(f.value()) ->
+                new BigDecimal(f.value()).toBigInteger();
             case PyFloat f -> throw new SpecException("'" + key + "' must be a whole number, got " + PyJson.dumps(f));
             default -> throw new SpecException("'" + key + "' must be a number, got " + PyJson.dumps(v));
         };
         String shown = v == null ? String.valueOf(dflt) : PyJson.dumps(v);
-        if (n.compareTo(BigInteger.valueOf(min)) < 0) throw new SpecException("'" + key + "' must be at least " + min + ", got " + shown);
-        if (n.compareTo(BigInteger.valueOf(max)) > 0) throw new SpecException("'" + key + "' must be at most " + max + ", got " + shown);
+        if (n.compareTo(BigInteger.valueOf(min)) < 0)
+            throw new SpecException("'" + key + "' must be at least " + min + ", got " + shown);
+        if (n.compareTo(BigInteger.valueOf(max)) > 0)
+            throw new SpecException("'" + key + "' must be at most " + max + ", got " + shown);
         return n.intValueExact();
     }
 
@@ -432,7 +595,8 @@ public record ExperimentSpec(String name, List<DomainSpec> domains, List<Candida
             default -> throw new SpecException("'" + key + "' must be a number, got " + PyJson.dumps(v));
         };
         if (v == null) return null;
-        if (!Double.isFinite(x)) throw new SpecException("'" + key + "' must be a finite number, got " + PyJson.dumps(v));
+        if (!Double.isFinite(x))
+            throw new SpecException("'" + key + "' must be a finite number, got " + PyJson.dumps(v));
         return x;
     }
 
@@ -450,7 +614,9 @@ public record ExperimentSpec(String name, List<DomainSpec> domains, List<Candida
         double seconds = s == null ? dflt : s;
         String shown = s == null ? String.valueOf(dflt) : PyJson.dumps(d.get(k));
         if (seconds <= 0) throw new SpecException("'" + k + "' must be greater than 0, got " + shown);
-        if (seconds > MAX_CELL_TIMEOUT.toSeconds()) throw new SpecException("'" + k + "' must be at most " + MAX_CELL_TIMEOUT.toSeconds() + " (" + MAX_CELL_TIMEOUT.toDays() + " days), got " + shown);
+        if (seconds > MAX_CELL_TIMEOUT.toSeconds())
+            throw new SpecException("'" + k + "' must be at most " + MAX_CELL_TIMEOUT.toSeconds() + " ("
+                    + MAX_CELL_TIMEOUT.toDays() + " days), got " + shown);
         long millis = Math.round(seconds * 1000);
         if (millis < 1) throw new SpecException("'" + k + "' must be at least 0.001 (one millisecond), got " + shown);
         return Duration.ofMillis(millis);

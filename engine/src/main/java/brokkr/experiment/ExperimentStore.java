@@ -16,9 +16,9 @@ import java.nio.channels.FileLock;
 import java.nio.channels.OverlappingFileLockException;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -79,7 +79,9 @@ public final class ExperimentStore implements AutoCloseable {
         this.query = new ExperimentQuery(db, false);
     }
 
-    public static Path file(Path dir) { return dir.resolve(FILE); }
+    public static Path file(Path dir) {
+        return dir.resolve(FILE);
+    }
 
     /**
      * Opens (creating when absent) the store of an experiment directory for running, taking the
@@ -92,7 +94,8 @@ public final class ExperimentStore implements AutoCloseable {
      * SQLite opens it; SQLite gives its -wal and -shm files the database file's permissions.
      */
     static void createOwnerOnly(Path db) throws IOException {
-        if (Files.exists(db) || !db.getFileSystem().supportedFileAttributeViews().contains("posix")) return;
+        if (Files.exists(db)
+                || !db.getFileSystem().supportedFileAttributeViews().contains("posix")) return;
         try {
             Files.createFile(db, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
         } catch (FileAlreadyExistsException e) {
@@ -103,7 +106,8 @@ public final class ExperimentStore implements AutoCloseable {
     public static ExperimentStore openForRun(Path dir) {
         try {
             Files.createDirectories(dir);
-            FileChannel ch = FileChannel.open(dir.resolve("run.lock"), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+            FileChannel ch =
+                    FileChannel.open(dir.resolve("run.lock"), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
             FileLock lock;
             try {
                 lock = ch.tryLock();
@@ -127,10 +131,14 @@ public final class ExperimentStore implements AutoCloseable {
     }
 
     /** Reads what this store holds, through its own connection (closing the query leaves the store open). */
-    public ExperimentQuery query() { return query; }
+    public ExperimentQuery query() {
+        return query;
+    }
 
     /** The writer's connection, for tables kept beside the attempts by other parts of this package ({@link Regrade}). */
-    StoreConnection connection() { return db; }
+    StoreConnection connection() {
+        return db;
+    }
 
     /** The table layout, created when absent (on the writer's connection, before its first transaction). */
     static void createTables(Statement s) throws SQLException {
@@ -168,25 +176,37 @@ public final class ExperimentStore implements AutoCloseable {
 
     /** A store error (I/O, corruption): fatal for a run, never an attempt's outcome. */
     public static final class StoreException extends RuntimeException {
-        public StoreException(String message, Throwable cause) { super(message, cause); }
+        public StoreException(String message, Throwable cause) {
+            super(message, cause);
+        }
     }
 
     /**
      * Records the experiment's current spec, its definitions and cells in one transaction: new cells are
      * inserted, every cell of the spec is marked active and every other cell inactive.
      */
-    public void register(String name, String specJson, Collection<EnvironmentDef> envs, Collection<AgentDef> agents, List<Cell> cells) {
+    public void register(
+            String name,
+            String specJson,
+            Collection<EnvironmentDef> envs,
+            Collection<AgentDef> agents,
+            List<Cell> cells) {
         db.tx(null, () -> {
-            try (PreparedStatement e = db.connection().prepareStatement("INSERT INTO experiment(name, spec_json, updated_at) VALUES(?,?,?) "
-                    + "ON CONFLICT(name) DO UPDATE SET spec_json = excluded.spec_json, updated_at = excluded.updated_at");
-                 PreparedStatement env = db.connection().prepareStatement("INSERT OR IGNORE INTO environment_def(id, benchmark, task_id, json) VALUES(?,?,?,?)");
-                 PreparedStatement ag = db.connection().prepareStatement("INSERT OR IGNORE INTO agent_def(id, json) VALUES(?,?)");
-                 PreparedStatement cell = db.connection().prepareStatement("""
+            try (PreparedStatement e = db.connection()
+                            .prepareStatement(
+                                    "INSERT INTO experiment(name, spec_json, updated_at) VALUES(?,?,?) "
+                                            + "ON CONFLICT(name) DO UPDATE SET spec_json = excluded.spec_json, updated_at = excluded.updated_at");
+                    PreparedStatement env = db.connection()
+                            .prepareStatement(
+                                    "INSERT OR IGNORE INTO environment_def(id, benchmark, task_id, json) VALUES(?,?,?,?)");
+                    PreparedStatement ag =
+                            db.connection().prepareStatement("INSERT OR IGNORE INTO agent_def(id, json) VALUES(?,?)");
+                    PreparedStatement cell = db.connection().prepareStatement("""
                          INSERT INTO cell(env_id, agent_id, repetition, candidate, benchmark, task_id, ordinal, active)
                          VALUES(?,?,?,?,?,?,?,1)
                          ON CONFLICT(env_id, agent_id, repetition) DO UPDATE SET
                            candidate = excluded.candidate, ordinal = excluded.ordinal, active = 1""");
-                 Statement s = db.connection().createStatement()) {
+                    Statement s = db.connection().createStatement()) {
                 e.setString(1, name);
                 e.setString(2, specJson);
                 e.setLong(3, System.currentTimeMillis());
@@ -231,9 +251,12 @@ public final class ExperimentStore implements AutoCloseable {
      */
     public void addCells(Collection<EnvironmentDef> envs, Collection<AgentDef> agents, List<Cell> cells) {
         db.tx(null, () -> {
-            try (PreparedStatement env = db.connection().prepareStatement("INSERT OR IGNORE INTO environment_def(id, benchmark, task_id, json) VALUES(?,?,?,?)");
-                 PreparedStatement ag = db.connection().prepareStatement("INSERT OR IGNORE INTO agent_def(id, json) VALUES(?,?)");
-                 PreparedStatement cell = db.connection().prepareStatement("""
+            try (PreparedStatement env = db.connection()
+                            .prepareStatement(
+                                    "INSERT OR IGNORE INTO environment_def(id, benchmark, task_id, json) VALUES(?,?,?,?)");
+                    PreparedStatement ag =
+                            db.connection().prepareStatement("INSERT OR IGNORE INTO agent_def(id, json) VALUES(?,?)");
+                    PreparedStatement cell = db.connection().prepareStatement("""
                          INSERT INTO cell(env_id, agent_id, repetition, candidate, benchmark, task_id, ordinal, active)
                          VALUES(?,?,?,?,?,?,(SELECT COALESCE(MAX(ordinal), -1) + 1 FROM cell),1)
                          ON CONFLICT(env_id, agent_id, repetition) DO UPDATE SET candidate = excluded.candidate, active = 1""")) {
@@ -267,7 +290,8 @@ public final class ExperimentStore implements AutoCloseable {
      * An attempt with its JSON already rendered, so serialization happens off the writer: the evidence
      * with its long texts replaced by references, and those texts by sha256 ({@link EvidenceCodec}).
      */
-    public record Prepared(Attempt attempt, String checksJson, String evidenceJson, Map<String, String> blobs, long serializeNanos) {}
+    public record Prepared(
+            Attempt attempt, String checksJson, String evidenceJson, Map<String, String> blobs, long serializeNanos) {}
 
     /** Renders an attempt's JSON; thread-safe and lock-free, meant for the thread that produced the attempt. */
     public static Prepared prepare(Attempt a) {
@@ -278,7 +302,9 @@ public final class ExperimentStore implements AutoCloseable {
     }
 
     /** Commits one finished attempt in its own transaction and returns it with its id. */
-    public Attempt record(Attempt a) { return recordAll(List.of(prepare(a))).getFirst(); }
+    public Attempt record(Attempt a) {
+        return recordAll(List.of(prepare(a))).getFirst();
+    }
 
     /**
      * Commits finished attempts in one transaction (a group commit: the runner's writer takes every
@@ -289,7 +315,8 @@ public final class ExperimentStore implements AutoCloseable {
         if (batch.isEmpty()) return List.of();
         List<Long> ids = db.tx(commitNanos, () -> {
             List<Long> out = new ArrayList<>();
-            try (PreparedStatement b = db.connection().prepareStatement("INSERT OR IGNORE INTO blob(sha256, text) VALUES(?,?)")) {
+            try (PreparedStatement b =
+                    db.connection().prepareStatement("INSERT OR IGNORE INTO blob(sha256, text) VALUES(?,?)")) {
                 for (Prepared x : batch) {
                     for (var e : x.blobs().entrySet()) {
                         b.setString(1, e.getKey());
@@ -310,7 +337,8 @@ public final class ExperimentStore implements AutoCloseable {
                     p.setInt(3, a.repetition());
                     p.setString(4, a.taskId());
                     p.setString(5, a.status().wire());
-                    if (a.completed()) p.setDouble(6, a.reward()); else p.setNull(6, Types.REAL);
+                    if (a.completed()) p.setDouble(6, a.reward());
+                    else p.setNull(6, Types.REAL);
                     p.setString(7, a.trust() == null ? null : a.trust().name());
                     p.setString(8, x.checksJson());
                     p.setString(9, x.evidenceJson());
@@ -339,28 +367,43 @@ public final class ExperimentStore implements AutoCloseable {
     }
 
     /** Stores a probe's outcome as a diagnostic probe record (table {@code probe}), never as an attempt. */
-    public ProbeStore.ProbeRecord recordProbe(ProbeResult probe) { return ProbeStore.insert(db, List.of(probe), null, null).getFirst(); }
+    public ProbeStore.ProbeRecord recordProbe(ProbeResult probe) {
+        return ProbeStore.insert(db, List.of(probe), null, null).getFirst();
+    }
 
     /** Stores a comparison's two probes as diagnostic probe records sharing one comparison id and its p-value. */
     public List<ProbeStore.ProbeRecord> recordComparison(Probes.Comparison c) {
         String id = UUID.randomUUID().toString();
-        return ProbeStore.insert(db, List.of(c.first(), c.second()), id, c.test().pValue());
+        return ProbeStore.insert(
+                db, List.of(c.first(), c.second()), id, c.test().pValue());
     }
 
     /**
      * Fails with a {@link StoreException} when the file this store opened was deleted or replaced since
      * (it is also checked before every commit): a run must not report what it could not keep.
      */
-    public void checkFile() { db.checkIdentity(); }
+    public void checkFile() {
+        db.checkIdentity();
+    }
 
     /** Attempts recorded through this store object. */
-    public long writes() { return writes.get(); }
+    public long writes() {
+        return writes.get();
+    }
     /** Transactions that recorded them (fewer than attempts when commits were grouped). */
-    public long commits() { return commits.get(); }
+    public long commits() {
+        return commits.get();
+    }
     /** Mean time to render one attempt's JSON (done in parallel, on the cells' threads). */
-    public double meanSerializeMillis() { long n = writes.get(); return n == 0 ? 0 : serializeNanos.get() / 1e6 / n; }
+    public double meanSerializeMillis() {
+        long n = writes.get();
+        return n == 0 ? 0 : serializeNanos.get() / 1e6 / n;
+    }
     /** Mean time the writer was held per attempt: inserts plus its share of the commit. */
-    public double meanCommitMillis() { long n = writes.get(); return n == 0 ? 0 : commitNanos.get() / 1e6 / n; }
+    public double meanCommitMillis() {
+        long n = writes.get();
+        return n == 0 ? 0 : commitNanos.get() / 1e6 / n;
+    }
 
     private static Value checksValue(List<Check> checks) {
         List<Value> l = new ArrayList<>();
@@ -369,7 +412,8 @@ public final class ExperimentStore implements AutoCloseable {
     }
 
     /** Closes the connection, then releases the run lock. */
-    @Override public void close() {
+    @Override
+    public void close() {
         try {
             db.close();
         } finally {

@@ -46,33 +46,69 @@ public final class Experiments {
      * parallel); {@code meanCommitMillis}: mean time the single writer spent per attempt (insert plus
      * its share of a grouped commit); {@code commits}: transactions used.
      */
-    public record Result(Path dir, int cells, int skipped, int ran, int completed, int infrastructureFailures, int notRecorded,
-                         int exhausted, int withoutVerdict, boolean cancelled, int abandoned, int notStarted,
-                         Duration wall, Duration cellsWall, double meanSerializeMillis, double meanCommitMillis, long commits,
-                         Scorecard scorecard) {
+    public record Result(
+            Path dir,
+            int cells,
+            int skipped,
+            int ran,
+            int completed,
+            int infrastructureFailures,
+            int notRecorded,
+            int exhausted,
+            int withoutVerdict,
+            boolean cancelled,
+            int abandoned,
+            int notStarted,
+            Duration wall,
+            Duration cellsWall,
+            double meanSerializeMillis,
+            double meanCommitMillis,
+            long commits,
+            Scorecard scorecard) {
         /** Every cell of the spec has a verdict (a completed attempt). */
-        public boolean complete() { return withoutVerdict == 0; }
+        public boolean complete() {
+            return withoutVerdict == 0;
+        }
 
         /** What the run did, for a person: the cells' counts and the wall time. */
         public String summary() {
-            return String.format(Locale.ROOT,
+            return String.format(
+                    Locale.ROOT,
                     "%d cells: %d already done, %d run (%d completed, %d infrastructure failures%s), %d out of retries%s; %d without a verdict; %.1f s",
-                    cells, skipped, ran, completed, infrastructureFailures, notRecorded == 0 ? "" : ", " + notRecorded + " of them not recordable",
-                    exhausted, cancelled ? "; interrupted: " + abandoned + " in flight abandoned, " + notStarted + " not started" : "",
-                    withoutVerdict, wall.toMillis() / 1000.0);
+                    cells,
+                    skipped,
+                    ran,
+                    completed,
+                    infrastructureFailures,
+                    notRecorded == 0 ? "" : ", " + notRecorded + " of them not recordable",
+                    exhausted,
+                    cancelled
+                            ? "; interrupted: " + abandoned + " in flight abandoned, " + notStarted + " not started"
+                            : "",
+                    withoutVerdict,
+                    wall.toMillis() / 1000.0);
         }
 
         /** The runner's own timings (the cells' wall time, the store's cost per attempt), for {@code --verbose} and benchmarks. */
         public String profile() {
-            return String.format(Locale.ROOT, "cells %.1f s; store per attempt: serialize %.3f ms, writer %.3f ms (%d commits)",
-                    cellsWall.toMillis() / 1000.0, meanSerializeMillis, meanCommitMillis, commits);
+            return String.format(
+                    Locale.ROOT,
+                    "cells %.1f s; store per attempt: serialize %.3f ms, writer %.3f ms (%d commits)",
+                    cellsWall.toMillis() / 1000.0,
+                    meanSerializeMillis,
+                    meanCommitMillis,
+                    commits);
         }
     }
 
     /** Runs {@code spec} into {@code dir} with the process's registry. */
-    public static Result run(ExperimentSpec spec, Path dir) { return run(spec, dir, Registry.process()); }
+    public static Result run(ExperimentSpec spec, Path dir) {
+        return run(spec, dir, Registry.process());
+    }
 
-    public static Result run(ExperimentSpec spec, Path dir, Registry registry) { return run(spec, dir, registry, ProgressListener.NONE); }
+    public static Result run(ExperimentSpec spec, Path dir, Registry registry) {
+        return run(spec, dir, registry, ProgressListener.NONE);
+    }
 
     public static Result run(ExperimentSpec spec, Path dir, Registry registry, ProgressListener progress) {
         return run(spec, dir, registry, progress, new Cancellation());
@@ -85,27 +121,41 @@ public final class Experiments {
      * cells start; what was committed stays). {@link ExperimentSpec#progress()} is the caller's to
      * honour: the runner shows nothing itself.
      */
-    public static Result run(ExperimentSpec spec, Path dir, Registry registry, ProgressListener progress, Cancellation cancellation) {
+    public static Result run(
+            ExperimentSpec spec, Path dir, Registry registry, ProgressListener progress, Cancellation cancellation) {
         return run(spec, dir, registry, progress, cancellation, ExperimentStore::prepare);
     }
 
     /** As above, rendering each attempt's JSON with {@code prepare} (tests make it fail). */
-    static Result run(ExperimentSpec spec, Path dir, Registry registry, ProgressListener progress, Cancellation cancellation,
-                      Function<Attempt, Prepared> prepare) {
+    static Result run(
+            ExperimentSpec spec,
+            Path dir,
+            Registry registry,
+            ProgressListener progress,
+            Cancellation cancellation,
+            Function<Attempt, Prepared> prepare) {
         long t0 = System.nanoTime();
         Plan plan = Planner.open(Planner.plan(spec, registry), spec.cache());
         Runner.Outcome outcome;
         Result result;
         int recordedCompleted, recordedFailed, notRecorded;
         try (ExperimentStore store = ExperimentStore.openForRun(dir);
-             ModelCache cache = spec.cache().enabled() ? ModelCache.open(spec.cache().file() != null ? spec.cache().file() : ExperimentStore.file(dir)) : null) {
+                ModelCache cache = spec.cache().enabled()
+                        ? ModelCache.open(
+                                spec.cache().file() != null ? spec.cache().file() : ExperimentStore.file(dir))
+                        : null) {
             Map<String, EnvironmentDef> envs = new LinkedHashMap<>();
             Map<String, AgentDef> agents = new LinkedHashMap<>();
             for (Plan.Unit u : plan.units()) {
                 envs.putIfAbsent(u.cell().env().id(), u.cell().env());
                 agents.putIfAbsent(u.cell().agent().id(), u.cell().agent());
             }
-            store.register(spec.name(), spec.toJson(), envs.values(), agents.values(), plan.units().stream().map(StoreSink::row).toList());
+            store.register(
+                    spec.name(),
+                    spec.toJson(),
+                    envs.values(),
+                    agents.values(),
+                    plan.units().stream().map(StoreSink::row).toList());
             Map<CellKey, CellState> states = store.query().cellStates();
             List<Plan.Unit> pending = new ArrayList<>();
             int skipped = 0;
@@ -121,7 +171,8 @@ public final class Experiments {
                 try {
                     outcome = Runner.run(new Plan(pending, plan.models()), policy(spec, cache, cancellation), sink);
                 } finally {
-                    boolean interrupted = Thread.interrupted(); // kept until the store is closed: its writer must finish first
+                    boolean interrupted =
+                            Thread.interrupted(); // kept until the store is closed: its writer must finish first
                     sink.close();
                     if (interrupted) Thread.currentThread().interrupt();
                 }
@@ -142,14 +193,37 @@ public final class Experiments {
                 if (st.completed() == 0 && st.infrastructureFailures() > spec.maxInfraRetries()) exhausted++;
             }
             Scorecard scorecard = Scorecard.of(store.query());
-            result = new Result(dir, plan.units().size(), skipped, outcome.started(), recordedCompleted, recordedFailed, notRecorded,
-                    exhausted, withoutVerdict, outcome.cancelled(), outcome.abandoned(), pending.size() - outcome.started(),
-                    Duration.ofNanos(System.nanoTime() - t0), cellsWall, store.meanSerializeMillis(), store.meanCommitMillis(),
-                    store.commits(), scorecard);
-            if (interrupted) outcome = new Runner.Outcome(outcome.units(), outcome.started(), outcome.delivered(), outcome.abandoned(),
-                    outcome.notStarted(), outcome.cancelled(), true);
+            result = new Result(
+                    dir,
+                    plan.units().size(),
+                    skipped,
+                    outcome.started(),
+                    recordedCompleted,
+                    recordedFailed,
+                    notRecorded,
+                    exhausted,
+                    withoutVerdict,
+                    outcome.cancelled(),
+                    outcome.abandoned(),
+                    pending.size() - outcome.started(),
+                    Duration.ofNanos(System.nanoTime() - t0),
+                    cellsWall,
+                    store.meanSerializeMillis(),
+                    store.meanCommitMillis(),
+                    store.commits(),
+                    scorecard);
+            if (interrupted)
+                outcome = new Runner.Outcome(
+                        outcome.units(),
+                        outcome.started(),
+                        outcome.delivered(),
+                        outcome.abandoned(),
+                        outcome.notStarted(),
+                        outcome.cancelled(),
+                        true);
         }
-        if (outcome.interrupted()) Thread.currentThread().interrupt(); // the caller's interrupt, kept once the store is closed
+        if (outcome.interrupted())
+            Thread.currentThread().interrupt(); // the caller's interrupt, kept once the store is closed
         return result;
     }
 
@@ -160,9 +234,12 @@ public final class Experiments {
     static Policy policy(ExperimentSpec spec, ModelCache cache, Cancellation cancellation) {
         Map<String, Policy.Limit> limits = new LinkedHashMap<>();
         spec.providerLimits().forEach((p, l) -> limits.put(p, new Policy.Limit(l.concurrency(), l.ratePerSecond())));
-        Policy.ModelCacheHook hook = cache == null ? Policy.ModelCacheHook.NONE
-                : (job, role, model, gated) -> spec.cache().covers(role, job.candidate()) && model instanceof HttpProvider http
-                        ? cache.around(http, gated, job.trial()) : gated;
+        Policy.ModelCacheHook hook = cache == null
+                ? Policy.ModelCacheHook.NONE
+                : (job, role, model, gated) ->
+                        spec.cache().covers(role, job.candidate()) && model instanceof HttpProvider http
+                                ? cache.around(http, gated, job.trial())
+                                : gated;
         return new Policy(spec.parallelism(), spec.cellTimeout(), limits, hook, cancellation);
     }
 

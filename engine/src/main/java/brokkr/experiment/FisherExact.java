@@ -16,7 +16,9 @@ public final class FisherExact {
     public record Result(int a, int b, int c, int d, double pValue) {}
 
     public static Result test(int a, int b, int c, int d) {
-        if (a < 0 || b < 0 || c < 0 || d < 0) throw new IllegalArgumentException("a 2x2 table counts from 0: [[" + a + ", " + b + "], [" + c + ", " + d + "]]");
+        if (a < 0 || b < 0 || c < 0 || d < 0)
+            throw new IllegalArgumentException(
+                    "a 2x2 table counts from 0: [[" + a + ", " + b + "], [" + c + ", " + d + "]]");
         int row1 = a + b, row2 = c + d, col1 = a + c, n = a + b + c + d;
         int lo = Math.max(0, col1 - row2), hi = Math.min(row1, col1);
         double[] logFact = logFactorials(n);
@@ -31,7 +33,15 @@ public final class FisherExact {
 
     /** log P(X = x) for the hypergeometric law of the top-left cell given the margins. */
     private static double logP(int x, int row1, int row2, int col1, int n, double[] lf) {
-        return lf[row1] - lf[x] - lf[row1 - x] + lf[row2] - lf[col1 - x] - lf[row2 - col1 + x] - lf[n] + lf[col1] + lf[n - col1];
+        return lf[row1]
+                - lf[x]
+                - lf[row1 - x]
+                + lf[row2]
+                - lf[col1 - x]
+                - lf[row2 - col1 + x]
+                - lf[n]
+                + lf[col1]
+                + lf[n - col1];
     }
 
     private static double[] logFactorials(int n) {

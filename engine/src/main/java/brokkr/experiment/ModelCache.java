@@ -51,14 +51,16 @@ final class ModelCache implements AutoCloseable {
     /** Opens (creating when absent) the cache in {@code file}: an experiment store or a shared cache file. */
     static ModelCache open(Path file) {
         try {
-            if (file.getParent() != null) Files.createDirectories(file.toAbsolutePath().getParent());
+            if (file.getParent() != null)
+                Files.createDirectories(file.toAbsolutePath().getParent());
             ExperimentStore.createOwnerOnly(file);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot create the model-call cache " + file, e);
         }
         SqliteLibrary.prepare();
         try {
-            Connection c = DriverManager.getConnection("jdbc:sqlite:" + file.toAbsolutePath(), new SQLiteConfig().toProperties());
+            Connection c = DriverManager.getConnection(
+                    "jdbc:sqlite:" + file.toAbsolutePath(), new SQLiteConfig().toProperties());
             try (Statement s = c.createStatement()) {
                 s.execute("PRAGMA busy_timeout=10000");
                 s.execute("PRAGMA journal_mode=WAL");
@@ -70,11 +72,14 @@ final class ModelCache implements AutoCloseable {
             }
             return new ModelCache(file, c);
         } catch (SQLException e) {
-            throw new ExperimentStore.StoreException("cannot open the model-call cache " + file + ": " + e.getMessage(), e);
+            throw new ExperimentStore.StoreException(
+                    "cannot open the model-call cache " + file + ": " + e.getMessage(), e);
         }
     }
 
-    Path file() { return file; }
+    Path file() {
+        return file;
+    }
 
     /**
      * The cache key: the sha256 of provider, model, trial (from 1) and the exact request body, each
@@ -82,7 +87,8 @@ final class ModelCache implements AutoCloseable {
      */
     static String key(String provider, String model, int trial, String requestBody) {
         StringBuilder sb = new StringBuilder();
-        for (String part : List.of(provider, model, Integer.toString(trial), requestBody)) sb.append(part.length()).append(':').append(part);
+        for (String part : List.of(provider, model, Integer.toString(trial), requestBody))
+            sb.append(part.length()).append(':').append(part);
         return ContentHash.sha256(sb.toString());
     }
 
@@ -118,7 +124,8 @@ final class ModelCache implements AutoCloseable {
 
     /** How many responses are kept. */
     synchronized int size() {
-        try (Statement s = conn.createStatement(); ResultSet r = s.executeQuery("SELECT COUNT(*) FROM model_cache")) {
+        try (Statement s = conn.createStatement();
+                ResultSet r = s.executeQuery("SELECT COUNT(*) FROM model_cache")) {
             return r.next() ? r.getInt(1) : 0;
         } catch (SQLException e) {
             throw new ExperimentStore.StoreException("model-call cache " + file + ": " + e.getMessage(), e);
@@ -134,7 +141,8 @@ final class ModelCache implements AutoCloseable {
     }
 
     private record Cached(ModelCache cache, HttpProvider model, Candidate send, int trial) implements Candidate {
-        @Override public Turn next(List<Message> history, List<ToolSpec> tools) throws InfrastructureFailure {
+        @Override
+        public Turn next(List<Message> history, List<ToolSpec> tools) throws InfrastructureFailure {
             long startedAt = System.currentTimeMillis();
             long t0 = System.nanoTime();
             String request = model.recordedRequest(history, tools);
@@ -143,22 +151,43 @@ final class ModelCache implements AutoCloseable {
             if (hit.isPresent()) {
                 try {
                     Message.Assistant m = model.replay(hit.get().response());
-                    return new Turn(m, List.of(new ModelCall(model.provider(), model.model(), 1, request, hit.get().status(),
-                            hit.get().response(), null, startedAt, (System.nanoTime() - t0) / 1_000_000, true)));
+                    return new Turn(
+                            m,
+                            List.of(new ModelCall(
+                                    model.provider(),
+                                    model.model(),
+                                    1,
+                                    request,
+                                    hit.get().status(),
+                                    hit.get().response(),
+                                    null,
+                                    startedAt,
+                                    (System.nanoTime() - t0) / 1_000_000,
+                                    true)));
                 } catch (WireFormat.MalformedResponse e) {
-                    // Not a response this provider reads (a cache file written by another version): sent again, as a miss.
+                    // Not a response this provider reads (a cache file written by another version): sent again, as a
+                    // miss.
                 }
             }
             Turn t = send.next(history, tools);
             ModelCall answered = t.calls().isEmpty() ? null : t.calls().getLast();
-            if (answered != null && answered.error() == null && answered.responseBody() != null && answered.requestBody().equals(request)) {
-                cache.put(key, model.provider(), model.model(), trial, new Entry(answered.status(), answered.responseBody()));
+            if (answered != null
+                    && answered.error() == null
+                    && answered.responseBody() != null
+                    && answered.requestBody().equals(request)) {
+                cache.put(
+                        key,
+                        model.provider(),
+                        model.model(),
+                        trial,
+                        new Entry(answered.status(), answered.responseBody()));
             }
             return t;
         }
     }
 
-    @Override public synchronized void close() {
+    @Override
+    public synchronized void close() {
         try {
             conn.close();
         } catch (SQLException e) {

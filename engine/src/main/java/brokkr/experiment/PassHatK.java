@@ -19,7 +19,8 @@ public final class PassHatK {
     /** Trials and successes of one task. */
     public record TaskTrials(int trials, int successes) {
         public TaskTrials {
-            if (trials < 0 || successes < 0 || successes > trials) throw new IllegalArgumentException("bad trials/successes " + trials + "/" + successes);
+            if (trials < 0 || successes < 0 || successes > trials)
+                throw new IllegalArgumentException("bad trials/successes " + trials + "/" + successes);
         }
     }
 
@@ -31,7 +32,9 @@ public final class PassHatK {
         BigInteger den = comb(trials, k);
         // Python's int / int is correctly rounded; exact big-decimal division then rounding to double
         // agrees except in ties far below a scorecard's precision.
-        return new BigDecimal(num).divide(new BigDecimal(den), MathContext.DECIMAL128).doubleValue();
+        return new BigDecimal(num)
+                .divide(new BigDecimal(den), MathContext.DECIMAL128)
+                .doubleValue();
     }
 
     /** Python's {@code math.comb}: 0 when k > n. */
@@ -40,7 +43,8 @@ public final class PassHatK {
         if (k > n) return BigInteger.ZERO;
         k = Math.min(k, n - k);
         BigInteger r = BigInteger.ONE;
-        for (int i = 1; i <= k; i++) r = r.multiply(BigInteger.valueOf(n - k + i)).divide(BigInteger.valueOf(i));
+        for (int i = 1; i <= k; i++)
+            r = r.multiply(BigInteger.valueOf(n - k + i)).divide(BigInteger.valueOf(i));
         return r;
     }
 

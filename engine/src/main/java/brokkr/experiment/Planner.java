@@ -36,7 +36,9 @@ public final class Planner {
     private Planner() {}
 
     /** An experiment's cells, with models from the registry's factories as they are configured. */
-    public static Plan plan(ExperimentSpec spec, Registry registry) { return plan(spec, registry, registry.resolver()); }
+    public static Plan plan(ExperimentSpec spec, Registry registry) {
+        return plan(spec, registry, registry.resolver());
+    }
 
     /**
      * The cells of a spec in order (domain, task, candidate, repetition), definitions resolved by the
@@ -63,7 +65,8 @@ public final class Planner {
                         if (!seen.add(List.of(env.id(), agent.id(), r))) {
                             throw new SpecException("domain " + d.name() + ", task " + task + " is named twice");
                         }
-                        units.add(new Plan.Unit(new Evaluation.Cell(provider, env, agent, c.systemPrompt(), r), c.label()));
+                        units.add(new Plan.Unit(
+                                new Evaluation.Cell(provider, env, agent, c.systemPrompt(), r), c.label()));
                     }
                 }
             }
@@ -76,20 +79,48 @@ public final class Planner {
      * family's short form) × {@code candidates} × {@code repetitions}, with models for the other roles
      * and benchmark options, models from the registry configured from {@code env}.
      */
-    public static Plan cells(Registry registry, Map<String, String> env, String domain, List<String> tasks, Map<String, ModelRef> roles,
-                             PyDict options, List<CandidateSpec> candidates, int repetitions) {
-        return cells(registry.benchmarkOrShortName(domain), tasks, roles, options, candidates, repetitions, registry.resolver(env), registry);
+    public static Plan cells(
+            Registry registry,
+            Map<String, String> env,
+            String domain,
+            List<String> tasks,
+            Map<String, ModelRef> roles,
+            PyDict options,
+            List<CandidateSpec> candidates,
+            int repetitions) {
+        return cells(
+                registry.benchmarkOrShortName(domain),
+                tasks,
+                roles,
+                options,
+                candidates,
+                repetitions,
+                registry.resolver(env),
+                registry);
     }
 
     /** As above, for a provider in hand and the models of {@code models} (a test's, a command's own). */
-    public static Plan cells(BenchmarkProvider provider, List<String> tasks, Map<String, ModelRef> roles, PyDict options,
-                             List<CandidateSpec> candidates, int repetitions, Function<ModelRef, Candidate> models) {
+    public static Plan cells(
+            BenchmarkProvider provider,
+            List<String> tasks,
+            Map<String, ModelRef> roles,
+            PyDict options,
+            List<CandidateSpec> candidates,
+            int repetitions,
+            Function<ModelRef, Candidate> models) {
         return cells(provider, tasks, roles, options, candidates, repetitions, models, null);
     }
 
     /** As above, every provider checked against {@code registry} (when not null). */
-    public static Plan cells(BenchmarkProvider provider, List<String> tasks, Map<String, ModelRef> roles, PyDict options,
-                             List<CandidateSpec> candidates, int repetitions, Function<ModelRef, Candidate> models, Registry registry) {
+    public static Plan cells(
+            BenchmarkProvider provider,
+            List<String> tasks,
+            Map<String, ModelRef> roles,
+            PyDict options,
+            List<CandidateSpec> candidates,
+            int repetitions,
+            Function<ModelRef, Candidate> models,
+            Registry registry) {
         if (repetitions < 1) throw new SpecException("repetitions must be at least 1, not " + repetitions);
         for (CandidateSpec c : candidates) checkHarness(provider, c);
         List<Plan.Unit> units = new ArrayList<>();
@@ -97,7 +128,8 @@ public final class Planner {
             EnvironmentDef env = environment(provider, task, roles, options);
             for (CandidateSpec c : candidates) {
                 for (int r = 0; r < repetitions; r++) {
-                    units.add(new Plan.Unit(new Evaluation.Cell(provider, env, c.agentDef(), c.systemPrompt(), r), c.label()));
+                    units.add(new Plan.Unit(
+                            new Evaluation.Cell(provider, env, c.agentDef(), c.systemPrompt(), r), c.label()));
                 }
             }
         }
@@ -115,10 +147,12 @@ public final class Planner {
      * colon), or a bare name for one of the benchmark's scripted models ({@code gold}, {@code gold-50}).
      */
     public static ModelRef modelRef(String spec) {
-        if (spec == null || spec.isBlank()) throw new IllegalArgumentException("a candidate is NAME (scripted) or PROVIDER:MODEL");
+        if (spec == null || spec.isBlank())
+            throw new IllegalArgumentException("a candidate is NAME (scripted) or PROVIDER:MODEL");
         int colon = spec.indexOf(':');
         if (colon < 0) return new ModelRef(BenchmarkProvider.SCRIPTED, spec);
-        if (colon == 0 || colon == spec.length() - 1) throw new IllegalArgumentException("a candidate is NAME (scripted) or PROVIDER:MODEL, not '" + spec + "'");
+        if (colon == 0 || colon == spec.length() - 1)
+            throw new IllegalArgumentException("a candidate is NAME (scripted) or PROVIDER:MODEL, not '" + spec + "'");
         return new ModelRef(spec.substring(0, colon), spec.substring(colon + 1));
     }
 
@@ -129,7 +163,8 @@ public final class Planner {
     public static ModelRef providerModel(String option, String spec) {
         int colon = spec == null ? -1 : spec.indexOf(':');
         if (colon <= 0 || colon == spec.length() - 1) {
-            throw new IllegalArgumentException(option + " takes PROVIDER:MODEL (e.g. openai:gpt-4.1), not '" + spec + "'");
+            throw new IllegalArgumentException(
+                    option + " takes PROVIDER:MODEL (e.g. openai:gpt-4.1), not '" + spec + "'");
         }
         return modelRef(spec);
     }
@@ -143,12 +178,14 @@ public final class Planner {
         String harness = Harness.fromValue(agent.harness()).kind();
         AgentInterface offered = provider.agentInterface();
         if (!offered.supports(harness, agent.actionSpace())) {
-            throw new SpecException("domain " + provider.name() + ": candidate " + label + " asks for harness " + harness + " with action space "
-                    + agent.actionSpace() + ", which " + provider.name() + " does not support (supported: " + offered.described() + ")");
+            throw new SpecException("domain " + provider.name() + ": candidate " + label + " asks for harness "
+                    + harness + " with action space " + agent.actionSpace() + ", which " + provider.name()
+                    + " does not support (supported: " + offered.described() + ")");
         }
     }
 
-    private static EnvironmentDef environment(BenchmarkProvider provider, String task, Map<String, ModelRef> roles, PyDict options) {
+    private static EnvironmentDef environment(
+            BenchmarkProvider provider, String task, Map<String, ModelRef> roles, PyDict options) {
         try {
             return provider.environment(task, roles, options);
         } catch (IllegalArgumentException e) {

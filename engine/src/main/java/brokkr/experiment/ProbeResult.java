@@ -23,16 +23,35 @@ import java.util.Map;
  * @param sourceAttempt the store's id of the attempt whose record was probed, 0 for a trajectory given directly
  * @param gold          the record's next action at the cut, null when the record ends there
  */
-public record ProbeResult(String benchmark, String taskId, String environmentId, long sourceAttempt, int at, String customerMessage,
-                          String candidate, ModelRef model, long seed, NextAction gold, List<Sample> samples) {
+public record ProbeResult(
+        String benchmark,
+        String taskId,
+        String environmentId,
+        long sourceAttempt,
+        int at,
+        String customerMessage,
+        String candidate,
+        ModelRef model,
+        long seed,
+        NextAction gold,
+        List<Sample> samples) {
 
     /** How a class relates to the gold next action. */
     public enum Label {
-        MATCHES_GOLD("matches gold"), SAME_TOOL("same tool, other arguments"), DIFFERS("differs"), NO_GOLD("no gold");
+        MATCHES_GOLD("matches gold"),
+        SAME_TOOL("same tool, other arguments"),
+        DIFFERS("differs"),
+        NO_GOLD("no gold");
 
         private final String text;
-        Label(String text) { this.text = text; }
-        public String text() { return text; }
+
+        Label(String text) {
+            this.text = text;
+        }
+
+        public String text() {
+            return text;
+        }
     }
 
     /** One sample: its index, its round (samples of one round ran side by side) and the action. */
@@ -45,7 +64,9 @@ public record ProbeResult(String benchmark, String taskId, String environmentId,
         samples = List.copyOf(samples);
     }
 
-    public int n() { return samples.size(); }
+    public int n() {
+        return samples.size();
+    }
 
     /**
      * A sample's class: the same tool calls with the same arguments ({@code name({...})}), a text reply,
@@ -72,37 +93,59 @@ public record ProbeResult(String benchmark, String taskId, String environmentId,
     /** The outcome classes, most frequent first (ties: the gold class first, then by key). */
     public List<OutcomeClass> classes() {
         Map<String, List<NextAction>> by = new LinkedHashMap<>();
-        for (Sample s : samples) by.computeIfAbsent(classKey(s.action()), k -> new ArrayList<>()).add(s.action());
+        for (Sample s : samples)
+            by.computeIfAbsent(classKey(s.action()), k -> new ArrayList<>()).add(s.action());
         List<OutcomeClass> out = new ArrayList<>();
-        by.forEach((k, l) -> out.add(new OutcomeClass(k, l.getFirst().kind(), label(l.getFirst(), gold), l.size(), l.getFirst())));
-        out.sort(Comparator.comparingInt(OutcomeClass::count).reversed()
-                .thenComparing(c -> c.label() != Label.MATCHES_GOLD).thenComparing(OutcomeClass::key));
+        by.forEach((k, l) ->
+                out.add(new OutcomeClass(k, l.getFirst().kind(), label(l.getFirst(), gold), l.size(), l.getFirst())));
+        out.sort(Comparator.comparingInt(OutcomeClass::count)
+                .reversed()
+                .thenComparing(c -> c.label() != Label.MATCHES_GOLD)
+                .thenComparing(OutcomeClass::key));
         return List.copyOf(out);
     }
 
     /** Samples whose answer matches the gold next action. */
     public int matchesGold() {
-        return (int) samples.stream().filter(s -> label(s.action(), gold) == Label.MATCHES_GOLD).count();
+        return (int) samples.stream()
+                .filter(s -> label(s.action(), gold) == Label.MATCHES_GOLD)
+                .count();
     }
 
     /** The share of samples matching gold (0 for no samples). */
-    public double goldRate() { return samples.isEmpty() ? 0 : (double) matchesGold() / samples.size(); }
+    public double goldRate() {
+        return samples.isEmpty() ? 0 : (double) matchesGold() / samples.size();
+    }
 
     /** The gold next action's class key, or null. */
-    public String goldKey() { return gold == null ? null : classKey(gold); }
+    public String goldKey() {
+        return gold == null ? null : classKey(gold);
+    }
 
     /** {@code "tau2-retail task 0, customer message 1: scripted/gold-50, 20 samples"}. */
     public String title() {
-        return benchmark + " task " + taskId + ", customer message " + at + ": " + candidate + ", " + n() + " sample" + (n() == 1 ? "" : "s");
+        return benchmark + " task " + taskId + ", customer message " + at + ": " + candidate + ", " + n() + " sample"
+                + (n() == 1 ? "" : "s");
     }
 
     public PyDict toValue() {
         List<Value> ss = new ArrayList<>();
-        for (Sample s : samples) ss.add(PyDict.of("index", s.index(), "round", s.round(), "action", s.action().toValue()));
-        return PyDict.builder().put("benchmark", benchmark).put("task_id", taskId).put("environment_id", environmentId)
-                .put("source_attempt", sourceAttempt).put("at", at).put("customer_message", customerMessage == null ? PyNone.NONE : Value.str(customerMessage))
-                .put("candidate", candidate).put("model", model.toValue()).put("seed", seed)
-                .put("gold", gold == null ? PyNone.NONE : gold.toValue()).put("samples", PyList.of(ss)).build();
+        for (Sample s : samples)
+            ss.add(PyDict.of(
+                    "index", s.index(), "round", s.round(), "action", s.action().toValue()));
+        return PyDict.builder()
+                .put("benchmark", benchmark)
+                .put("task_id", taskId)
+                .put("environment_id", environmentId)
+                .put("source_attempt", sourceAttempt)
+                .put("at", at)
+                .put("customer_message", customerMessage == null ? PyNone.NONE : Value.str(customerMessage))
+                .put("candidate", candidate)
+                .put("model", model.toValue())
+                .put("seed", seed)
+                .put("gold", gold == null ? PyNone.NONE : gold.toValue())
+                .put("samples", PyList.of(ss))
+                .build();
     }
 
     public static ProbeResult fromValue(Value v) {
@@ -110,30 +153,53 @@ public record ProbeResult(String benchmark, String taskId, String environmentId,
         List<Sample> ss = new ArrayList<>();
         for (Value s : d.get("samples").asList()) {
             PyDict x = s.asDict();
-            ss.add(new Sample((int) num(x.get("index")), (int) num(x.get("round")), NextAction.fromValue(x.get("action"))));
+            ss.add(new Sample(
+                    (int) num(x.get("index")), (int) num(x.get("round")), NextAction.fromValue(x.get("action"))));
         }
         Value cm = d.get("customer_message");
         Value gold = d.get("gold");
-        return new ProbeResult(d.get("benchmark").asStr(), d.get("task_id").asStr(), d.get("environment_id").asStr(), num(d.get("source_attempt")),
-                (int) num(d.get("at")), cm.isNone() ? null : cm.asStr(), d.get("candidate").asStr(), ModelRef.fromValue(d.get("model")),
-                num(d.get("seed")), gold.isNone() ? null : NextAction.fromValue(gold), ss);
+        return new ProbeResult(
+                d.get("benchmark").asStr(),
+                d.get("task_id").asStr(),
+                d.get("environment_id").asStr(),
+                num(d.get("source_attempt")),
+                (int) num(d.get("at")),
+                cm.isNone() ? null : cm.asStr(),
+                d.get("candidate").asStr(),
+                ModelRef.fromValue(d.get("model")),
+                num(d.get("seed")),
+                gold.isNone() ? null : NextAction.fromValue(gold),
+                ss);
     }
 
     /** The outcome table as text: class, label, count and share, the gold class marked. */
     public String table() {
         StringBuilder sb = new StringBuilder(title()).append('\n');
-        sb.append("gold next action: ").append(gold == null ? "(none: the record ends here)" : classKey(gold)).append('\n');
+        sb.append("gold next action: ")
+                .append(gold == null ? "(none: the record ends here)" : classKey(gold))
+                .append('\n');
         List<OutcomeClass> cs = classes();
-        int w = Math.max(13, cs.stream().mapToInt(c -> Math.min(100, c.key().length())).max().orElse(0));
-        sb.append(String.format(Locale.ROOT, "  %-" + w + "s  %-26s  %5s  %6s%n", "outcome class", "vs gold", "count", "share"));
+        int w = Math.max(
+                13,
+                cs.stream().mapToInt(c -> Math.min(100, c.key().length())).max().orElse(0));
+        sb.append(String.format(
+                Locale.ROOT, "  %-" + w + "s  %-26s  %5s  %6s%n", "outcome class", "vs gold", "count", "share"));
         for (OutcomeClass c : cs) {
             String key = c.key().length() > 100 ? c.key().substring(0, 97) + "..." : c.key();
-            sb.append(String.format(Locale.ROOT, "%s %-" + w + "s  %-26s  %5d  %5.1f%%%n", c.label() == Label.MATCHES_GOLD ? "*" : " ",
-                    key, c.label().text(), c.count(), 100.0 * c.count() / Math.max(1, n())));
+            sb.append(String.format(
+                    Locale.ROOT,
+                    "%s %-" + w + "s  %-26s  %5d  %5.1f%%%n",
+                    c.label() == Label.MATCHES_GOLD ? "*" : " ",
+                    key,
+                    c.label().text(),
+                    c.count(),
+                    100.0 * c.count() / Math.max(1, n())));
         }
         sb.append(String.format(Locale.ROOT, "matches gold: %d/%d (%.2f)", matchesGold(), n(), goldRate()));
         return sb.toString();
     }
 
-    private static long num(Value v) { return ((PyInt) v).longValue(); }
+    private static long num(Value v) {
+        return ((PyInt) v).longValue();
+    }
 }

@@ -53,14 +53,16 @@ public final class ProbeStore {
                     p.setString(2, r.benchmark());
                     p.setString(3, r.taskId());
                     p.setString(4, r.environmentId());
-                    if (r.sourceAttempt() > 0) p.setLong(5, r.sourceAttempt()); else p.setNull(5, Types.INTEGER);
+                    if (r.sourceAttempt() > 0) p.setLong(5, r.sourceAttempt());
+                    else p.setNull(5, Types.INTEGER);
                     p.setInt(6, r.at());
                     p.setString(7, r.candidate());
                     p.setInt(8, r.n());
                     p.setInt(9, r.matchesGold());
                     p.setLong(10, r.seed());
                     p.setString(11, comparison);
-                    if (pValue != null) p.setDouble(12, pValue); else p.setNull(12, Types.REAL);
+                    if (pValue != null) p.setDouble(12, pValue);
+                    else p.setNull(12, Types.REAL);
                     p.setString(13, PyJson.dumps(r.toValue(), PyJson.DumpOptions.DEFAULT.withEnsureAscii(false)));
                     p.setLong(14, now);
                     p.executeUpdate();
@@ -73,7 +75,8 @@ public final class ProbeStore {
             return out;
         });
         List<ProbeRecord> out = new ArrayList<>();
-        for (int i = 0; i < results.size(); i++) out.add(new ProbeRecord(ids.get(i), comparison, pValue, now, results.get(i)));
+        for (int i = 0; i < results.size(); i++)
+            out.add(new ProbeRecord(ids.get(i), comparison, pValue, now, results.get(i)));
         return out;
     }
 
@@ -81,14 +84,21 @@ public final class ProbeStore {
         return db.read(() -> {
             List<ProbeRecord> out = new ArrayList<>();
             try (Statement s = db.connection().createStatement()) {
-                try (ResultSet t = s.executeQuery("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'probe'")) {
+                try (ResultSet t =
+                        s.executeQuery("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'probe'")) {
                     if (!t.next()) return out;
                 }
-                try (ResultSet r = s.executeQuery("SELECT id, comparison, p_value, created_at, result_json FROM probe ORDER BY id")) {
+                try (ResultSet r = s.executeQuery(
+                        "SELECT id, comparison, p_value, created_at, result_json FROM probe ORDER BY id")) {
                     while (r.next()) {
                         double p = r.getDouble(3);
                         Double pValue = r.wasNull() ? null : p;
-                        out.add(new ProbeRecord(r.getLong(1), r.getString(2), pValue, r.getLong(4), ProbeResult.fromValue(Json.parse(r.getString(5)))));
+                        out.add(new ProbeRecord(
+                                r.getLong(1),
+                                r.getString(2),
+                                pValue,
+                                r.getLong(4),
+                                ProbeResult.fromValue(Json.parse(r.getString(5)))));
                     }
                 }
             }

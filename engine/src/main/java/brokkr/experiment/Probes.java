@@ -8,12 +8,12 @@ import brokkr.eval.DecisionPoint;
 import brokkr.eval.EnvironmentDef;
 import brokkr.eval.ModelRef;
 import brokkr.eval.NextAction;
-import brokkr.value.PyInt;
-import brokkr.value.Value;
 import brokkr.run.Policy;
 import brokkr.run.RunModels;
 import brokkr.run.Runner;
 import brokkr.run.Sink;
+import brokkr.value.PyInt;
+import brokkr.value.Value;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -47,16 +47,25 @@ public final class Probes {
         }
 
         public String table() {
-            return first.table() + "\n\n" + second.table() + "\n\n" + String.format(Locale.ROOT,
-                    "gold rate %s %.2f vs %s %.2f; Fisher's exact test (two-sided) p = %.4g", first.candidate(), first.goldRate(),
-                    second.candidate(), second.goldRate(), test.pValue());
+            return first.table() + "\n\n" + second.table() + "\n\n"
+                    + String.format(
+                            Locale.ROOT,
+                            "gold rate %s %.2f vs %s %.2f; Fisher's exact test (two-sided) p = %.4g",
+                            first.candidate(),
+                            first.goldRate(),
+                            second.candidate(),
+                            second.goldRate(),
+                            test.pValue());
         }
     }
 
     /** The decision point at customer message {@code at} of a recorded transcript of {@code env}'s task. */
-    public static DecisionPoint decisionPoint(BenchmarkProvider provider, EnvironmentDef env, Value transcript, int at) {
-        return provider.branching().orElseThrow(() -> new IllegalArgumentException("benchmark " + provider.name()
-                + " has no decision points (its interaction cannot be held at a customer message)")).decisionPoint(env, transcript, at);
+    public static DecisionPoint decisionPoint(
+            BenchmarkProvider provider, EnvironmentDef env, Value transcript, int at) {
+        return provider.branching()
+                .orElseThrow(() -> new IllegalArgumentException("benchmark " + provider.name()
+                        + " has no decision points (its interaction cannot be held at a customer message)"))
+                .decisionPoint(env, transcript, at);
     }
 
     /** A recorded attempt of a store and its environment, ready to probe. */
@@ -68,10 +77,13 @@ public final class Probes {
 
     /** Attempt {@code attemptId} of a store with its environment and benchmark; IllegalArgumentException naming what is missing. */
     public static Recorded recorded(ExperimentQuery store, Registry registry, long attemptId) {
-        Attempt a = store.attempt(attemptId).orElseThrow(() -> new IllegalArgumentException("the store has no attempt " + attemptId));
+        Attempt a = store.attempt(attemptId)
+                .orElseThrow(() -> new IllegalArgumentException("the store has no attempt " + attemptId));
         EnvironmentDef env = store.environment(a.environmentId())
-                .orElseThrow(() -> new IllegalArgumentException("the store has no environment " + a.environmentId() + " for attempt " + attemptId));
-        if (a.evidence().transcript().isNone()) throw new IllegalArgumentException("attempt " + attemptId + " has no transcript to probe");
+                .orElseThrow(() -> new IllegalArgumentException(
+                        "the store has no environment " + a.environmentId() + " for attempt " + attemptId));
+        if (a.evidence().transcript().isNone())
+            throw new IllegalArgumentException("attempt " + attemptId + " has no transcript to probe");
         return new Recorded(registry.benchmark(env.benchmark()), env, a);
     }
 
@@ -79,27 +91,51 @@ public final class Probes {
      * {@code probe(domain, task, recordedTrajectory, cut, candidate, n)}: the task's environment as an
      * experiment naming no models defines it, the registry's models, seed 0.
      */
-    public static ProbeResult probe(String domain, String task, Value recordedTrajectory, int cut, ModelRef candidate, int n) throws InterruptedException {
+    public static ProbeResult probe(
+            String domain, String task, Value recordedTrajectory, int cut, ModelRef candidate, int n)
+            throws InterruptedException {
         Registry registry = Registry.process();
         BenchmarkProvider p = registry.benchmark(domain);
         EnvironmentDef env = p.environment(task, Map.of());
-        return probe(p, decisionPoint(p, env, recordedTrajectory, cut), 0, candidate, candidate.toString(), n, 0, registryModels(registry), DEFAULT_PARALLELISM);
+        return probe(
+                p,
+                decisionPoint(p, env, recordedTrajectory, cut),
+                0,
+                candidate,
+                candidate.toString(),
+                n,
+                0,
+                registryModels(registry),
+                DEFAULT_PARALLELISM);
     }
 
     /**
      * A candidate as the command line and the magics name it: {@code PROVIDER:MODEL} (split at the first
      * colon), or a bare name for one of the benchmark's scripted candidates ({@code gold}, {@code gold-50}).
      */
-    public static ModelRef candidate(String spec) { return Planner.modelRef(spec); }
+    public static ModelRef candidate(String spec) {
+        return Planner.modelRef(spec);
+    }
 
     /** Models of a registry's factories (by provider name or alias), keys and base URLs from the process environment. */
-    public static Function<ModelRef, Candidate> registryModels(Registry registry) { return registry.resolver(); }
+    public static Function<ModelRef, Candidate> registryModels(Registry registry) {
+        return registry.resolver();
+    }
 
     /** {@code n} samples of {@code candidate}'s answer at {@code dp}, {@code parallelism} at a time. */
-    public static ProbeResult probe(BenchmarkProvider provider, DecisionPoint dp, long sourceAttempt, ModelRef candidate, String label, int n,
-                                    long seed, Function<ModelRef, Candidate> models, int parallelism) throws InterruptedException {
+    public static ProbeResult probe(
+            BenchmarkProvider provider,
+            DecisionPoint dp,
+            long sourceAttempt,
+            ModelRef candidate,
+            String label,
+            int n,
+            long seed,
+            Function<ModelRef, Candidate> models,
+            int parallelism)
+            throws InterruptedException {
         checkCounts(n, parallelism);
-        resolve(provider, dp, candidate, seed, models);   // an unknown candidate fails here, before anything runs
+        resolve(provider, dp, candidate, seed, models); // an unknown candidate fails here, before anything runs
         List<Job> jobs = new ArrayList<>();
         for (int i = 0; i < n; i++) jobs.add(new Job(0, i));
         List<NextAction> actions = runJobs(provider, dp, List.of(candidate), seed, models, parallelism, jobs);
@@ -113,20 +149,37 @@ public final class Probes {
      * sample {@code r} of both (in alternating order) and the rounds are queued in order, so whatever
      * runs side by side (and shares a provider's load, a batch's correlation) holds both candidates alike.
      */
-    public static Comparison compare(BenchmarkProvider provider, DecisionPoint dp, long sourceAttempt, ModelRef first, String firstLabel,
-                                     ModelRef second, String secondLabel, int n, long seed, Function<ModelRef, Candidate> models,
-                                     int parallelism) throws InterruptedException {
+    public static Comparison compare(
+            BenchmarkProvider provider,
+            DecisionPoint dp,
+            long sourceAttempt,
+            ModelRef first,
+            String firstLabel,
+            ModelRef second,
+            String secondLabel,
+            int n,
+            long seed,
+            Function<ModelRef, Candidate> models,
+            int parallelism)
+            throws InterruptedException {
         checkCounts(n, parallelism);
         resolve(provider, dp, first, seed, models);
         resolve(provider, dp, second, seed, models);
         List<Job> jobs = new ArrayList<>();
         for (int r = 0; r < n; r++) {
-            if (r % 2 == 0) { jobs.add(new Job(0, r)); jobs.add(new Job(1, r)); }
-            else { jobs.add(new Job(1, r)); jobs.add(new Job(0, r)); }
+            if (r % 2 == 0) {
+                jobs.add(new Job(0, r));
+                jobs.add(new Job(1, r));
+            } else {
+                jobs.add(new Job(1, r));
+                jobs.add(new Job(0, r));
+            }
         }
         List<NextAction> actions = runJobs(provider, dp, List.of(first, second), seed, models, parallelism, jobs);
         List<List<ProbeResult.Sample>> by = List.of(new ArrayList<>(), new ArrayList<>());
-        for (int j = 0; j < jobs.size(); j++) by.get(jobs.get(j).candidate()).add(new ProbeResult.Sample(jobs.get(j).round(), jobs.get(j).round(), actions.get(j)));
+        for (int j = 0; j < jobs.size(); j++)
+            by.get(jobs.get(j).candidate())
+                    .add(new ProbeResult.Sample(jobs.get(j).round(), jobs.get(j).round(), actions.get(j)));
         for (List<ProbeResult.Sample> l : by) l.sort((x, y) -> Integer.compare(x.index(), y.index()));
         ProbeResult a = result(provider, dp, sourceAttempt, first, firstLabel, seed, by.get(0));
         ProbeResult b = result(provider, dp, sourceAttempt, second, secondLabel, seed, by.get(1));
@@ -136,14 +189,26 @@ public final class Probes {
     private record Job(int candidate, int round) {}
 
     /** Every sample of {@code jobs} through the one runner, {@code parallelism} at a time; actions in the jobs' order. */
-    private static List<NextAction> runJobs(BenchmarkProvider provider, DecisionPoint dp, List<ModelRef> candidates, long seed,
-                                            Function<ModelRef, Candidate> models, int parallelism, List<Job> jobs) throws InterruptedException {
+    private static List<NextAction> runJobs(
+            BenchmarkProvider provider,
+            DecisionPoint dp,
+            List<ModelRef> candidates,
+            long seed,
+            Function<ModelRef, Candidate> models,
+            int parallelism,
+            List<Job> jobs)
+            throws InterruptedException {
         List<brokkr.run.Job<NextAction>> samples = new ArrayList<>();
         for (Job j : jobs) {
             ModelRef ref = candidates.get(j.candidate());
             samples.add(new brokkr.run.Job<>() {
-                @Override public String name() { return "probe-" + dp.env().taskId() + "-" + j.candidate() + "-" + j.round(); }
-                @Override public NextAction run(RunModels runModels) {
+                @Override
+                public String name() {
+                    return "probe-" + dp.env().taskId() + "-" + j.candidate() + "-" + j.round();
+                }
+
+                @Override
+                public NextAction run(RunModels runModels) {
                     Candidate c;
                     try {
                         c = resolve(provider, dp, ref, seed + j.round(), runModels.models());
@@ -156,7 +221,9 @@ public final class Probes {
                         return NextAction.failed(String.valueOf(e));
                     }
                 }
-                @Override public NextAction failed(String error, RunModels runModels, long startedAtMillis, long durationMillis) {
+
+                @Override
+                public NextAction failed(String error, RunModels runModels, long startedAtMillis, long durationMillis) {
                     return NextAction.failed(error);
                 }
             });
@@ -168,15 +235,39 @@ public final class Probes {
     }
 
     /** The candidate for one sample: the model with {@code seed} among its request options; scripted ones from the benchmark. */
-    private static Candidate resolve(BenchmarkProvider provider, DecisionPoint dp, ModelRef ref, long seed, Function<ModelRef, Candidate> models) {
-        ModelRef seeded = new ModelRef(ref.provider(), ref.model(), ref.options().with("seed", PyInt.of(seed)));
-        return ref.provider().equals(BenchmarkProvider.SCRIPTED) ? provider.scripted("agent", seeded, dp.env()) : models.apply(seeded);
+    private static Candidate resolve(
+            BenchmarkProvider provider,
+            DecisionPoint dp,
+            ModelRef ref,
+            long seed,
+            Function<ModelRef, Candidate> models) {
+        ModelRef seeded =
+                new ModelRef(ref.provider(), ref.model(), ref.options().with("seed", PyInt.of(seed)));
+        return ref.provider().equals(BenchmarkProvider.SCRIPTED)
+                ? provider.scripted("agent", seeded, dp.env())
+                : models.apply(seeded);
     }
 
-    private static ProbeResult result(BenchmarkProvider provider, DecisionPoint dp, long sourceAttempt, ModelRef candidate, String label, long seed,
-                                      List<ProbeResult.Sample> samples) {
-        return new ProbeResult(provider.name(), dp.env().taskId(), dp.env().id(), sourceAttempt, dp.at(), dp.customerMessage(),
-                label == null ? candidate.toString() : label, candidate, seed, dp.recorded().orElse(null), samples);
+    private static ProbeResult result(
+            BenchmarkProvider provider,
+            DecisionPoint dp,
+            long sourceAttempt,
+            ModelRef candidate,
+            String label,
+            long seed,
+            List<ProbeResult.Sample> samples) {
+        return new ProbeResult(
+                provider.name(),
+                dp.env().taskId(),
+                dp.env().id(),
+                sourceAttempt,
+                dp.at(),
+                dp.customerMessage(),
+                label == null ? candidate.toString() : label,
+                candidate,
+                seed,
+                dp.recorded().orElse(null),
+                samples);
     }
 
     private static void checkCounts(int n, int parallelism) {

@@ -30,16 +30,28 @@ public abstract class ProviderModels implements ModelFactory {
         this.env = env;
     }
 
-    @Override public String provider() { return provider; }
-
-    /** The OpenAI wire answers to the names of compatible servers too ({@link Providers#OPENAI_COMPATIBLE}). */
-    @Override public List<String> aliases() {
-        return provider.equals("openai") ? Providers.OPENAI_COMPATIBLE.stream().filter(p -> !p.equals("openai")).toList() : List.of();
+    @Override
+    public String provider() {
+        return provider;
     }
 
-    @Override public Candidate create(ModelRef model) { return create(model, env); }
+    /** The OpenAI wire answers to the names of compatible servers too ({@link Providers#OPENAI_COMPATIBLE}). */
+    @Override
+    public List<String> aliases() {
+        return provider.equals("openai")
+                ? Providers.OPENAI_COMPATIBLE.stream()
+                        .filter(p -> !p.equals("openai"))
+                        .toList()
+                : List.of();
+    }
 
-    @Override public Candidate create(ModelRef model, Map<String, String> env) {
+    @Override
+    public Candidate create(ModelRef model) {
+        return create(model, env);
+    }
+
+    @Override
+    public Candidate create(ModelRef model, Map<String, String> env) {
         return Providers.fromEnvironment(env, provider, model.model(), options(model));
     }
 
@@ -84,11 +96,15 @@ public abstract class ProviderModels implements ModelFactory {
 
     /** OpenAI-compatible servers: OPENAI_API_KEY, OPENAI_BASE_URL; also named vllm, llamacpp, ollama, openai-compatible. */
     public static final class OpenAi extends ProviderModels {
-        public OpenAi() { super("openai", System.getenv()); }
+        public OpenAi() {
+            super("openai", System.getenv());
+        }
     }
 
     /** Anthropic Messages: ANTHROPIC_API_KEY, ANTHROPIC_BASE_URL. */
     public static final class Anthropic extends ProviderModels {
-        public Anthropic() { super("anthropic", System.getenv()); }
+        public Anthropic() {
+            super("anthropic", System.getenv());
+        }
     }
 }

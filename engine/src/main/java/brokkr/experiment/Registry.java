@@ -2,9 +2,8 @@ package brokkr.experiment;
 
 import brokkr.conversation.Candidate;
 import brokkr.eval.BenchmarkProvider;
-import brokkr.eval.ModelRef;
-import java.util.function.Function;
 import brokkr.eval.ModelFactory;
+import brokkr.eval.ModelRef;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -12,6 +11,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.ServiceLoader;
 import java.util.TreeMap;
+import java.util.function.Function;
 
 /**
  * Benchmark providers by domain name and model factories by provider name: the one place a domain
@@ -33,26 +33,32 @@ public record Registry(Map<String, BenchmarkProvider> benchmarks, Map<String, Mo
     public BenchmarkProvider benchmarkOrShortName(String name) {
         BenchmarkProvider p = benchmarks.get(name);
         if (p != null) return p;
-        List<BenchmarkProvider> matches = benchmarks.values().stream().filter(b -> b.name().endsWith("-" + name)).toList();
+        List<BenchmarkProvider> matches = benchmarks.values().stream()
+                .filter(b -> b.name().endsWith("-" + name))
+                .toList();
         return matches.size() == 1 ? matches.getFirst() : benchmark(name);
     }
 
     public static Registry of(List<? extends BenchmarkProvider> benchmarks, List<? extends ModelFactory> models) {
         Map<String, BenchmarkProvider> b = new LinkedHashMap<>();
         for (BenchmarkProvider p : benchmarks) {
-            if (b.putIfAbsent(p.name(), p) != null) throw new IllegalArgumentException("two benchmark providers named " + p.name());
+            if (b.putIfAbsent(p.name(), p) != null)
+                throw new IllegalArgumentException("two benchmark providers named " + p.name());
         }
         Map<String, ModelFactory> m = new TreeMap<>();
         for (ModelFactory f : models) {
             if (f.provider().equals(BenchmarkProvider.SCRIPTED)) {
-                throw new IllegalArgumentException("'" + BenchmarkProvider.SCRIPTED + "' names benchmarks' own scripted models; a model factory cannot take it");
+                throw new IllegalArgumentException("'" + BenchmarkProvider.SCRIPTED
+                        + "' names benchmarks' own scripted models; a model factory cannot take it");
             }
-            if (m.putIfAbsent(f.provider(), f) != null) throw new IllegalArgumentException("two model factories for provider " + f.provider());
+            if (m.putIfAbsent(f.provider(), f) != null)
+                throw new IllegalArgumentException("two model factories for provider " + f.provider());
         }
         // Aliases after every own name, so a factory's own name always wins over another's alias.
         for (ModelFactory f : models) {
             for (String alias : f.aliases()) {
-                if (alias.equals(BenchmarkProvider.SCRIPTED)) throw new IllegalArgumentException("a model factory cannot take the alias '" + alias + "'");
+                if (alias.equals(BenchmarkProvider.SCRIPTED))
+                    throw new IllegalArgumentException("a model factory cannot take the alias '" + alias + "'");
                 ModelFactory other = m.putIfAbsent(alias, f);
                 if (other != null && other != f && !other.provider().equals(alias)) {
                     throw new IllegalArgumentException("two model factories answer to provider " + alias);
@@ -68,7 +74,9 @@ public record Registry(Map<String, BenchmarkProvider> benchmarks, Map<String, Mo
      * data is loaded and verified once per process. Entry points take it here and pass it on; nothing
      * else calls {@link #load()}.
      */
-    public static Registry process() { return ProcessHolder.REGISTRY; }
+    public static Registry process() {
+        return ProcessHolder.REGISTRY;
+    }
 
     private static final class ProcessHolder {
         static final Registry REGISTRY = load();
@@ -94,7 +102,9 @@ public record Registry(Map<String, BenchmarkProvider> benchmarks, Map<String, Mo
 
     public BenchmarkProvider benchmark(String name) {
         BenchmarkProvider p = benchmarks.get(name);
-        if (p == null) throw new ExperimentSpec.SpecException("unknown domain '" + name + "' (registered: " + String.join(", ", new TreeMap<>(benchmarks).keySet()) + ")");
+        if (p == null)
+            throw new ExperimentSpec.SpecException("unknown domain '" + name + "' (registered: "
+                    + String.join(", ", new TreeMap<>(benchmarks).keySet()) + ")");
         return p;
     }
 
@@ -104,7 +114,9 @@ public record Registry(Map<String, BenchmarkProvider> benchmarks, Map<String, Mo
      * the process environment). Every face resolves models here (experiment files, commands, magics,
      * probes, regrades), so a provider name means the same everywhere.
      */
-    public Function<ModelRef, Candidate> resolver() { return ref -> model(ref.provider()).create(ref); }
+    public Function<ModelRef, Candidate> resolver() {
+        return ref -> model(ref.provider()).create(ref);
+    }
 
     /** As {@link #resolver()}, keys and base URLs read from {@code env} (a command's environment, a test's map). */
     public Function<ModelRef, Candidate> resolver(Map<String, String> env) {
@@ -117,11 +129,19 @@ public record Registry(Map<String, BenchmarkProvider> benchmarks, Map<String, Mo
         if (f == null) {
             List<String> aliases = new ArrayList<>();
             for (ModelFactory m : factories()) {
-                List<String> own = m.aliases().stream().filter(a -> models.get(a) == m).sorted().toList();
+                List<String> own = m.aliases().stream()
+                        .filter(a -> models.get(a) == m)
+                        .sorted()
+                        .toList();
                 if (!own.isEmpty()) aliases.add(m.provider() + " also as " + String.join(", ", own));
             }
             throw new ExperimentSpec.SpecException("unknown model provider '" + provider + "' (registered: "
-                    + String.join(", ", factories().stream().map(ModelFactory::provider).sorted().toList())
+                    + String.join(
+                            ", ",
+                            factories().stream()
+                                    .map(ModelFactory::provider)
+                                    .sorted()
+                                    .toList())
                     + (aliases.isEmpty() ? "" : "; " + String.join("; ", aliases)) + ")");
         }
         return f;

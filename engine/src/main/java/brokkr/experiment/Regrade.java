@@ -1,8 +1,6 @@
 package brokkr.experiment;
 
 import brokkr.conversation.Candidate;
-import brokkr.run.Policy;
-import brokkr.run.Runner;
 import brokkr.conversation.InfrastructureFailure;
 import brokkr.eval.Attempt;
 import brokkr.eval.BenchmarkProvider;
@@ -17,6 +15,8 @@ import brokkr.experiment.ExperimentStore.Cell;
 import brokkr.experiment.ExperimentStore.CellKey;
 import brokkr.provider.HttpProvider;
 import brokkr.python.PyJson;
+import brokkr.run.Policy;
+import brokkr.run.Runner;
 import brokkr.value.Json;
 import brokkr.value.PyBool;
 import brokkr.value.PyDict;
@@ -78,9 +78,19 @@ public final class Regrade {
      * ask); {@code failures}: those it gave no verdict on. Statements and episodes are compared over the
      * rejudged attempts.
      */
-    public record Result(Path dir, int run, String judge, int attempts, int rejudged, int withoutJudgedChecks,
-                         List<Failure> failures, int statements, int statementsAgreeing, int episodesAgreeing,
-                         List<Disagreement> disagreements, List<EpisodeChange> episodeChanges) {
+    public record Result(
+            Path dir,
+            int run,
+            String judge,
+            int attempts,
+            int rejudged,
+            int withoutJudgedChecks,
+            List<Failure> failures,
+            int statements,
+            int statementsAgreeing,
+            int episodesAgreeing,
+            List<Disagreement> disagreements,
+            List<EpisodeChange> episodeChanges) {
         public Result {
             failures = List.copyOf(failures);
             disagreements = List.copyOf(disagreements);
@@ -88,32 +98,63 @@ public final class Regrade {
         }
 
         /** Every attempt with judged checks got a verdict from the new judge. */
-        public boolean complete() { return failures.isEmpty(); }
+        public boolean complete() {
+            return failures.isEmpty();
+        }
 
         /** The report as a person reads it. */
         public String text() {
             StringBuilder sb = new StringBuilder();
-            sb.append(String.format(Locale.ROOT, "regrade %d of %s with judge %s: %d completed attempts, %d re-judged, %d without judged checks, %d without a new verdict%n",
-                    run, dir, judge, attempts, rejudged, withoutJudgedChecks, failures.size()));
-            sb.append("assertions agreeing: ").append(ratio(statementsAgreeing, statements)).append('\n');
-            sb.append("episode verdicts agreeing: ").append(ratio(episodesAgreeing, rejudged)).append('\n');
+            sb.append(String.format(
+                    Locale.ROOT,
+                    "regrade %d of %s with judge %s: %d completed attempts, %d re-judged, %d without judged checks, %d without a new verdict%n",
+                    run,
+                    dir,
+                    judge,
+                    attempts,
+                    rejudged,
+                    withoutJudgedChecks,
+                    failures.size()));
+            sb.append("assertions agreeing: ")
+                    .append(ratio(statementsAgreeing, statements))
+                    .append('\n');
+            sb.append("episode verdicts agreeing: ")
+                    .append(ratio(episodesAgreeing, rejudged))
+                    .append('\n');
             if (!disagreements.isEmpty()) {
                 sb.append("\ndisagreements (recorded -> new):\n");
                 for (Disagreement d : disagreements) {
-                    sb.append("  ").append(where(d.place())).append(": ").append(verdict(d.recorded())).append(" -> ").append(verdict(d.now()))
-                            .append("  ").append(d.statement()).append('\n');
+                    sb.append("  ")
+                            .append(where(d.place()))
+                            .append(": ")
+                            .append(verdict(d.recorded()))
+                            .append(" -> ")
+                            .append(verdict(d.now()))
+                            .append("  ")
+                            .append(d.statement())
+                            .append('\n');
                 }
             }
             if (!episodeChanges.isEmpty()) {
                 sb.append("\nepisode verdicts changed (reward recorded -> new):\n");
                 for (EpisodeChange e : episodeChanges) {
-                    sb.append("  ").append(where(e.place())).append(": ").append(reward(e.recordedReward())).append(" -> ")
-                            .append(reward(e.newReward())).append('\n');
+                    sb.append("  ")
+                            .append(where(e.place()))
+                            .append(": ")
+                            .append(reward(e.recordedReward()))
+                            .append(" -> ")
+                            .append(reward(e.newReward()))
+                            .append('\n');
                 }
             }
             if (!failures.isEmpty()) {
                 sb.append("\nwithout a new verdict:\n");
-                for (Failure f : failures) sb.append("  ").append(where(f.place())).append(": ").append(f.error()).append('\n');
+                for (Failure f : failures)
+                    sb.append("  ")
+                            .append(where(f.place()))
+                            .append(": ")
+                            .append(f.error())
+                            .append('\n');
             }
             return sb.toString();
         }
@@ -123,17 +164,24 @@ public final class Regrade {
         }
 
         private static String where(Place p) {
-            return p.benchmark() + " " + p.candidate() + " task " + p.taskId() + " trial " + p.trial() + " (attempt " + p.attemptId() + ")";
+            return p.benchmark() + " " + p.candidate() + " task " + p.taskId() + " trial " + p.trial() + " (attempt "
+                    + p.attemptId() + ")";
         }
 
         /** Verdicts as the judge's field reads: met, not met; a statement the answer did not cover: missing. */
-        public static String verdict(Boolean met) { return met == null ? "missing" : met ? "met" : "not met"; }
+        public static String verdict(Boolean met) {
+            return met == null ? "missing" : met ? "met" : "not met";
+        }
 
-        private static String reward(double r) { return String.format(Locale.ROOT, "%.3g", r); }
+        private static String reward(double r) {
+            return String.format(Locale.ROOT, "%.3g", r);
+        }
     }
 
     /** Re-grades with the registry's benchmarks and model providers, {@value #DEFAULT_PARALLELISM} judge calls at once. */
-    public static Result run(Path dir, String provider, String model) { return run(dir, provider, model, Registry.process(), DEFAULT_PARALLELISM); }
+    public static Result run(Path dir, String provider, String model) {
+        return run(dir, provider, model, Registry.process(), DEFAULT_PARALLELISM);
+    }
 
     /**
      * Re-judges every completed attempt in {@code dir}'s store with the judge {@code provider}'s
@@ -152,9 +200,11 @@ public final class Regrade {
      * store ({@code model_cache}, keyed by the exact request and the attempt's trial): judging the
      * same records again with the same judge sends nothing, and each call served is recorded as a hit.
      */
-    public static Result run(Path dir, String provider, String model, Registry registry, int parallelism, boolean cached) {
+    public static Result run(
+            Path dir, String provider, String model, Registry registry, int parallelism, boolean cached) {
         if (parallelism < 1) throw new IllegalArgumentException("parallelism must be at least 1, got " + parallelism);
-        if (!Files.isRegularFile(ExperimentStore.file(dir))) throw new IllegalArgumentException(dir + " holds no experiment (no " + ExperimentStore.FILE + ")");
+        if (!Files.isRegularFile(ExperimentStore.file(dir)))
+            throw new IllegalArgumentException(dir + " holds no experiment (no " + ExperimentStore.FILE + ")");
         String judgeLabel = provider + ":" + model;
         Map<String, EnvironmentDef> firstEnvs = new LinkedHashMap<>();
         try (ExperimentQuery q = ExperimentQuery.open(dir)) {
@@ -176,19 +226,22 @@ public final class Regrade {
             } else {
                 Candidate c = registry.resolver().apply(ref);
                 if (cached && !(c instanceof HttpProvider)) {
-                    throw new IllegalArgumentException("cache: the judge " + ref + " is not an HTTP model, whose exact requests the cache is keyed by");
+                    throw new IllegalArgumentException("cache: the judge " + ref
+                            + " is not an HTTP model, whose exact requests the cache is keyed by");
                 }
                 make = env -> c;
             }
             judges.put(first.getKey(), new Judge(rj.get(), ref, make));
         }
         try (ExperimentStore store = ExperimentStore.openForRun(dir);
-             ModelCache cache = cached ? ModelCache.open(ExperimentStore.file(dir)) : null) {
+                ModelCache cache = cached ? ModelCache.open(ExperimentStore.file(dir)) : null) {
             ExperimentQuery query = store.query();
             Map<CellKey, Cell> cells = new HashMap<>();
             for (Cell c : query.cells()) cells.put(c.key(), c);
             Map<String, EnvironmentDef> envs = query.environments();
-            List<Attempt> completed = query.attempts(false, false).stream().filter(Attempt::completed).toList();
+            List<Attempt> completed = query.attempts(false, false).stream()
+                    .filter(Attempt::completed)
+                    .toList();
             int run = store.connection().tx(null, () -> {
                 try (Statement s = store.connection().connection().createStatement()) {
                     createTable(s);
@@ -206,27 +259,54 @@ public final class Regrade {
             for (Attempt light : completed) {
                 EnvironmentDef env = envs.get(light.environmentId());
                 Cell cell = cells.get(new CellKey(light.environmentId(), light.agentId(), light.repetition()));
-                Place place = new Place(light.id(), env.benchmark(), cell == null ? light.agentId() : cell.candidate(), light.taskId(),
+                Place place = new Place(
+                        light.id(),
+                        env.benchmark(),
+                        cell == null ? light.agentId() : cell.candidate(),
+                        light.taskId(),
                         light.repetition() + 1);
                 Judge judge = judges.get(env.benchmark());
                 outcomes.add(new Outcome(place, null, null, null));
                 if (judge == null) continue;
                 slots.add(outcomes.size() - 1);
                 jobs.add(new brokkr.run.Job<>() {
-                    @Override public String name() { return "regrade-" + light.id(); }
-                    @Override public Outcome run(brokkr.run.RunModels models) {
-                        return rejudge(store, run, judgeLabel, judge, calls, cache, env, place, query.attempt(light.id()).orElseThrow());
+                    @Override
+                    public String name() {
+                        return "regrade-" + light.id();
                     }
-                    @Override public Outcome failed(String error, brokkr.run.RunModels models, long startedAtMillis, long durationMillis) {
+
+                    @Override
+                    public Outcome run(brokkr.run.RunModels models) {
+                        return rejudge(
+                                store,
+                                run,
+                                judgeLabel,
+                                judge,
+                                calls,
+                                cache,
+                                env,
+                                place,
+                                query.attempt(light.id()).orElseThrow());
+                    }
+
+                    @Override
+                    public Outcome failed(
+                            String error, brokkr.run.RunModels models, long startedAtMillis, long durationMillis) {
                         return new Outcome(place, null, null, error);
                     }
                 });
             }
             brokkr.run.Sink.Ordered<Outcome> judged = brokkr.run.Sink.memory();
-            Runner.run(jobs, ref -> { throw new IllegalStateException("a regrade's judges are its own"); },
-                    Policy.of(Math.max(1, Math.min(jobs.size(), Policy.MAX_PARALLELISM))), judged);
+            Runner.run(
+                    jobs,
+                    ref -> {
+                        throw new IllegalStateException("a regrade's judges are its own");
+                    },
+                    Policy.of(Math.max(1, Math.min(jobs.size(), Policy.MAX_PARALLELISM))),
+                    judged);
             if (Thread.currentThread().isInterrupted()) throw new IllegalStateException("interrupted while re-judging");
-            for (int i = 0; i < slots.size(); i++) outcomes.set(slots.get(i), judged.results().get(i));
+            for (int i = 0; i < slots.size(); i++)
+                outcomes.set(slots.get(i), judged.results().get(i));
             int rejudged = 0, without = 0, statements = 0, agreeing = 0, episodesAgreeing = 0;
             List<Failure> failures = new ArrayList<>();
             List<Disagreement> disagreements = new ArrayList<>();
@@ -247,10 +327,23 @@ public final class Regrade {
                     else disagreements.add(new Disagreement(o.place(), j.statement(), j.recorded(), j.now()));
                 }
                 if (o.recorded().success() == o.rejudged().success()) episodesAgreeing++;
-                else changes.add(new EpisodeChange(o.place(), o.recorded().reward(), o.rejudged().reward()));
+                else
+                    changes.add(new EpisodeChange(
+                            o.place(), o.recorded().reward(), o.rejudged().reward()));
             }
-            return new Result(dir, run, judgeLabel, completed.size(), rejudged, without, failures, statements, agreeing,
-                    episodesAgreeing, disagreements, changes);
+            return new Result(
+                    dir,
+                    run,
+                    judgeLabel,
+                    completed.size(),
+                    rejudged,
+                    without,
+                    failures,
+                    statements,
+                    agreeing,
+                    episodesAgreeing,
+                    disagreements,
+                    changes);
         }
     }
 
@@ -261,8 +354,16 @@ public final class Regrade {
     private record Outcome(Place place, Attempt recorded, Rejudging.Rejudged rejudged, String error) {}
 
     /** Judges one attempt again and commits its row (a failure's row too, with the calls made). */
-    private static Outcome rejudge(ExperimentStore store, int run, String judgeLabel, Judge judge, Semaphore calls, ModelCache cache,
-                                   EnvironmentDef env, Place place, Attempt a) {
+    private static Outcome rejudge(
+            ExperimentStore store,
+            int run,
+            String judgeLabel,
+            Judge judge,
+            Semaphore calls,
+            ModelCache cache,
+            EnvironmentDef env,
+            Place place,
+            Attempt a) {
         Evaluation.Recorder recorder = new Evaluation.Recorder();
         Optional<Rejudging.Rejudged> r;
         String error = null;
@@ -276,7 +377,9 @@ public final class Regrade {
             }
         };
         // A hit skips the limit on calls at once, as in a run.
-        Candidate used = cache != null && model instanceof HttpProvider http ? cache.around(http, limited, a.repetition() + 1) : limited;
+        Candidate used = cache != null && model instanceof HttpProvider http
+                ? cache.around(http, limited, a.repetition() + 1)
+                : limited;
         try {
             r = judge.rejudging().rejudge(env, a, recorder.wrap("judge", used));
         } catch (InfrastructureFailure e) {
@@ -303,15 +406,32 @@ public final class Regrade {
     /** {@code status} of a row: the judge answered, or gave no verdict ({@code error} says why). */
     public static final String JUDGED = "judged", NO_VERDICT = "no_verdict";
 
-    private static void write(ExperimentStore store, int run, String judgeLabel, ModelRef judgeRef, Attempt a,
-                              Rejudging.Rejudged r, String error, Evaluation.Recorder recorder) {
-        PyDict details = r == null ? PyDict.empty() : PyDict.builder()
-                .put("recorded_reward", a.reward()).put("reward", r.reward())
-                .put("judgements", PyList.of(r.judgements().stream().map(Regrade::judgementValue).toList()))
-                .build();
-        EvidenceCodec.Encoded ev = EvidenceCodec.encode(new Evidence(null, null, null, null, null, recorder.calls(), recorder.usage(), null, details));
+    private static void write(
+            ExperimentStore store,
+            int run,
+            String judgeLabel,
+            ModelRef judgeRef,
+            Attempt a,
+            Rejudging.Rejudged r,
+            String error,
+            Evaluation.Recorder recorder) {
+        PyDict details = r == null
+                ? PyDict.empty()
+                : PyDict.builder()
+                        .put("recorded_reward", a.reward())
+                        .put("reward", r.reward())
+                        .put(
+                                "judgements",
+                                PyList.of(r.judgements().stream()
+                                        .map(Regrade::judgementValue)
+                                        .toList()))
+                        .build();
+        EvidenceCodec.Encoded ev = EvidenceCodec.encode(
+                new Evidence(null, null, null, null, null, recorder.calls(), recorder.usage(), null, details));
         store.connection().tx(null, () -> {
-            try (PreparedStatement b = store.connection().connection().prepareStatement("INSERT OR IGNORE INTO blob(sha256, text) VALUES(?,?)")) {
+            try (PreparedStatement b = store.connection()
+                    .connection()
+                    .prepareStatement("INSERT OR IGNORE INTO blob(sha256, text) VALUES(?,?)")) {
                 for (var e : ev.blobs().entrySet()) {
                     b.setString(1, e.getKey());
                     b.setString(2, e.getValue());
@@ -328,8 +448,14 @@ public final class Regrade {
                 p.setString(4, ContentHash.canonicalJson(judgeRef.toValue()));
                 p.setLong(5, System.currentTimeMillis());
                 p.setString(6, r == null ? NO_VERDICT : JUDGED);
-                if (r == null) p.setNull(7, Types.REAL); else p.setDouble(7, r.reward());
-                p.setString(8, r == null ? null : PyJson.dumps(checksValue(r.checks()), PyJson.DumpOptions.DEFAULT.withEnsureAscii(false)));
+                if (r == null) p.setNull(7, Types.REAL);
+                else p.setDouble(7, r.reward());
+                p.setString(
+                        8,
+                        r == null
+                                ? null
+                                : PyJson.dumps(
+                                        checksValue(r.checks()), PyJson.DumpOptions.DEFAULT.withEnsureAscii(false)));
                 p.setString(9, ev.json());
                 p.setString(10, error);
                 p.executeUpdate();
@@ -339,11 +465,17 @@ public final class Regrade {
     }
 
     private static Value judgementValue(Rejudging.Judgement j) {
-        return PyDict.builder().put("statement", j.statement()).put("recorded", flag(j.recorded())).put("now", flag(j.now()))
-                .put("justification", j.justification() == null ? PyNone.NONE : Value.str(j.justification())).build();
+        return PyDict.builder()
+                .put("statement", j.statement())
+                .put("recorded", flag(j.recorded()))
+                .put("now", flag(j.now()))
+                .put("justification", j.justification() == null ? PyNone.NONE : Value.str(j.justification()))
+                .build();
     }
 
-    private static Value flag(Boolean b) { return b == null ? PyNone.NONE : PyBool.of(b); }
+    private static Value flag(Boolean b) {
+        return b == null ? PyNone.NONE : PyBool.of(b);
+    }
 
     private static Value checksValue(List<Check> checks) {
         List<Value> l = new ArrayList<>();
@@ -358,26 +490,45 @@ public final class Regrade {
      * {@value #NO_VERDICT}), the new reward and checks (null without a verdict), the judge's calls with
      * their exact requests and the judgements ({@code evidence.details().judgements}), and the error.
      */
-    public record Stored(int run, long attemptId, String judge, ModelRef judgeModel, long regradedAtMillis, String status,
-                         Double reward, List<Check> checks, Evidence evidence, String error) {}
+    public record Stored(
+            int run,
+            long attemptId,
+            String judge,
+            ModelRef judgeModel,
+            long regradedAtMillis,
+            String status,
+            Double reward,
+            List<Check> checks,
+            Evidence evidence,
+            String error) {}
 
     /** Every stored regrade row, by run then attempt; none when the store has had no regrade. */
     public static List<Stored> stored(ExperimentQuery query) {
         return query.connection().read(() -> {
             List<Stored> out = new ArrayList<>();
             try (Statement s = query.connection().connection().createStatement()) {
-                try (ResultSet t = s.executeQuery("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = '" + TABLE + "'")) {
+                try (ResultSet t =
+                        s.executeQuery("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = '" + TABLE + "'")) {
                     if (!t.next()) return out;
                 }
-                try (ResultSet r = s.executeQuery("SELECT run, attempt_id, judge, judge_json, regraded_at, status, reward, checks_json, "
-                        + "evidence_json, error FROM " + TABLE + " ORDER BY run, attempt_id")) {
+                try (ResultSet r = s.executeQuery(
+                        "SELECT run, attempt_id, judge, judge_json, regraded_at, status, reward, checks_json, "
+                                + "evidence_json, error FROM " + TABLE + " ORDER BY run, attempt_id")) {
                     while (r.next()) {
                         double reward = r.getDouble(7);
                         boolean noReward = r.wasNull();
                         String checks = r.getString(8);
-                        out.add(new Stored(r.getInt(1), r.getLong(2), r.getString(3), ModelRef.fromValue(Json.parse(r.getString(4))),
-                                r.getLong(5), r.getString(6), noReward ? null : reward, checks == null ? null : checks(Json.parse(checks)),
-                                query.decodeEvidence(r.getString(9)), r.getString(10)));
+                        out.add(new Stored(
+                                r.getInt(1),
+                                r.getLong(2),
+                                r.getString(3),
+                                ModelRef.fromValue(Json.parse(r.getString(4))),
+                                r.getLong(5),
+                                r.getString(6),
+                                noReward ? null : reward,
+                                checks == null ? null : checks(Json.parse(checks)),
+                                query.decodeEvidence(r.getString(9)),
+                                r.getString(10)));
                     }
                 }
             }
@@ -387,7 +538,8 @@ public final class Regrade {
 
     private static List<Check> checks(Value v) {
         List<Check> out = new ArrayList<>();
-        for (Value x : v.asList()) out.add(new Check(x.asList().get(0).asStr(), ((PyBool) x.asList().get(1)).value()));
+        for (Value x : v.asList())
+            out.add(new Check(x.asList().get(0).asStr(), ((PyBool) x.asList().get(1)).value()));
         return out;
     }
 }

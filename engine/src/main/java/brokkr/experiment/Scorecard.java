@@ -33,15 +33,26 @@ import java.util.function.Function;
  */
 public record Scorecard(List<CandidateScore> rows, int cells, int pendingCells) {
 
-    public record CandidateScore(String benchmark, String candidate, String agentId, int tasks, int attempts,
-                                 int infrastructureFailures, double avgReward, List<Double> passHatK,
-                                 List<TaskScore> perTask, List<CheckScore> perCheck, Map<TrustTier, Integer> trust,
-                                 Cost cost) {
+    public record CandidateScore(
+            String benchmark,
+            String candidate,
+            String agentId,
+            int tasks,
+            int attempts,
+            int infrastructureFailures,
+            double avgReward,
+            List<Double> passHatK,
+            List<TaskScore> perTask,
+            List<CheckScore> perCheck,
+            Map<TrustTier, Integer> trust,
+            Cost cost) {
         /**
          * Whether any attempt was scored. Without one, {@code avgReward} is 0.0 (as upstream reports it)
          * but means nothing: displays show no value, never 0.000.
          */
-        public boolean scored() { return attempts > 0; }
+        public boolean scored() {
+            return attempts > 0;
+        }
 
         /**
          * The average reward with its standard error clustered by task and 95% t interval (T - 1
@@ -54,7 +65,9 @@ public record Scorecard(List<CandidateScore> rows, int cells, int pendingCells) 
         }
 
         /** The design-effect Wilson interval of the average reward ({@link Wilson#clustered}); none unless rewards are in [0, 1]. */
-        public Estimate.Interval rewardWilson() { return Wilson.clustered(rewardClusters()); }
+        public Estimate.Interval rewardWilson() {
+            return Wilson.clustered(rewardClusters());
+        }
 
         /**
          * pass^k for k = 1..{@code passHatK().size()} with its standard error over tasks,
@@ -63,7 +76,8 @@ public record Scorecard(List<CandidateScore> rows, int cells, int pendingCells) 
          */
         public List<Estimate> passHatKEstimates() {
             List<Estimate> out = new ArrayList<>();
-            for (int k = 1; k <= passHatK.size(); k++) out.add(OverTasks.mean(taskPassHatK(k)).clippedTo(0, 1));
+            for (int k = 1; k <= passHatK.size(); k++)
+                out.add(OverTasks.mean(taskPassHatK(k)).clippedTo(0, 1));
             return out;
         }
 
@@ -75,24 +89,46 @@ public record Scorecard(List<CandidateScore> rows, int cells, int pendingCells) 
         }
 
         /** The fewest scored trials of any task (0 without a task). */
-        public int minTrials() { return perTask.stream().mapToInt(TaskScore::trials).min().orElse(0); }
-
-        /** The most scored trials of any task (0 without a task). */
-        public int maxTrials() { return perTask.stream().mapToInt(TaskScore::trials).max().orElse(0); }
-
-        private List<OverTasks.Cluster> rewardClusters() {
-            return perTask.stream().filter(t -> t.trials() > 0).map(t -> new OverTasks.Cluster(t.trials(), t.avgReward())).toList();
+        public int minTrials() {
+            return perTask.stream().mapToInt(TaskScore::trials).min().orElse(0);
         }
 
-        private boolean rewardsAreRates() { return perTask.stream().allMatch(t -> t.avgReward() >= 0 && t.avgReward() <= 1); }
+        /** The most scored trials of any task (0 without a task). */
+        public int maxTrials() {
+            return perTask.stream().mapToInt(TaskScore::trials).max().orElse(0);
+        }
+
+        private List<OverTasks.Cluster> rewardClusters() {
+            return perTask.stream()
+                    .filter(t -> t.trials() > 0)
+                    .map(t -> new OverTasks.Cluster(t.trials(), t.avgReward()))
+                    .toList();
+        }
+
+        private boolean rewardsAreRates() {
+            return perTask.stream().allMatch(t -> t.avgReward() >= 0 && t.avgReward() <= 1);
+        }
 
         private double[] taskPassHatK(int k) {
-            return perTask.stream().mapToDouble(t -> PassHatK.of(t.trials(), t.successes(), k)).toArray();
+            return perTask.stream()
+                    .mapToDouble(t -> PassHatK.of(t.trials(), t.successes(), k))
+                    .toArray();
         }
 
         public CandidateScore withoutCost() {
-            return new CandidateScore(benchmark, candidate, agentId, tasks, attempts, infrastructureFailures, avgReward,
-                    passHatK, perTask, perCheck, trust, null);
+            return new CandidateScore(
+                    benchmark,
+                    candidate,
+                    agentId,
+                    tasks,
+                    attempts,
+                    infrastructureFailures,
+                    avgReward,
+                    passHatK,
+                    perTask,
+                    perCheck,
+                    trust,
+                    null);
         }
     }
 
@@ -105,7 +141,12 @@ public record Scorecard(List<CandidateScore> rows, int cells, int pendingCells) 
      * The candidate's own tokens and the attempts' wall time (completed attempts), and its means per
      * completed episode ({@link EpisodeCost.Means}: tokens, model steps, tool calls, request characters).
      */
-    public record Cost(long inputTokens, long outputTokens, double meanDurationMs, long totalDurationMs, EpisodeCost.Means perEpisode) {}
+    public record Cost(
+            long inputTokens,
+            long outputTokens,
+            double meanDurationMs,
+            long totalDurationMs,
+            EpisodeCost.Means perEpisode) {}
 
     /** The scores without costs: equal for two runs that graded the same. */
     public Scorecard withoutCost() {
@@ -119,7 +160,8 @@ public record Scorecard(List<CandidateScore> rows, int cells, int pendingCells) 
     public static Scorecard of(ExperimentQuery store) {
         List<Cell> cells = store.cells().stream().filter(Cell::active).toList();
         List<Attempt> attempts = store.attempts(true, false);
-        // Read after the attempts, so that beside a running writer it has every attempt listed (and perhaps newer ones).
+        // Read after the attempts, so that beside a running writer it has every attempt listed (and perhaps newer
+        // ones).
         Map<Long, EpisodeCost> costs = store.episodeCosts(true);
         return of(cells, attempts, a -> costs.get(a.id()));
     }
@@ -154,12 +196,24 @@ public record Scorecard(List<CandidateScore> rows, int cells, int pendingCells) 
             if (a.completed()) completedCells.add(c.key());
         }
         List<CandidateScore> rows = new ArrayList<>();
-        for (var e : groups.entrySet()) rows.add(score(e.getKey().get(0), e.getKey().get(1), agentIds.get(e.getKey()), taskOrder.get(e.getKey()), e.getValue(), cost));
+        for (var e : groups.entrySet())
+            rows.add(score(
+                    e.getKey().get(0),
+                    e.getKey().get(1),
+                    agentIds.get(e.getKey()),
+                    taskOrder.get(e.getKey()),
+                    e.getValue(),
+                    cost));
         return new Scorecard(rows, cells.size(), cells.size() - completedCells.size());
     }
 
-    private static CandidateScore score(String benchmark, String candidate, String agentId, List<String> taskOrder, List<Attempt> all,
-                                        Function<Attempt, EpisodeCost> cost) {
+    private static CandidateScore score(
+            String benchmark,
+            String candidate,
+            String agentId,
+            List<String> taskOrder,
+            List<Attempt> all,
+            Function<Attempt, EpisodeCost> cost) {
         List<Attempt> done = all.stream().filter(Attempt::completed).toList();
         int infra = all.size() - done.size();
         Map<String, List<Attempt>> byTask = new LinkedHashMap<>();
@@ -167,7 +221,9 @@ public record Scorecard(List<CandidateScore> rows, int cells, int pendingCells) 
         for (Attempt a : done) byTask.get(a.taskId()).add(a);
         byTask.values().removeIf(List::isEmpty); // upstream counts tasks with at least one evaluated simulation
         List<PassHatK.TaskTrials> trials = new ArrayList<>();
-        for (List<Attempt> as : byTask.values()) trials.add(new PassHatK.TaskTrials(as.size(), (int) as.stream().filter(Attempt::success).count()));
+        for (List<Attempt> as : byTask.values())
+            trials.add(new PassHatK.TaskTrials(
+                    as.size(), (int) as.stream().filter(Attempt::success).count()));
         int maxK = PassHatK.maxK(trials);
         List<TaskScore> perTask = new ArrayList<>();
         int i = 0;
@@ -194,9 +250,25 @@ public record Scorecard(List<CandidateScore> rows, int cells, int pendingCells) 
         List<CheckScore> perCheck = new ArrayList<>();
         checks.forEach((k, n) -> perCheck.add(new CheckScore(k, n[0], n[1])));
         // Upstream returns avg_reward 0.0 and no pass^k when nothing was evaluated.
-        return new CandidateScore(benchmark, candidate, agentId, byTask.size(), done.size(), infra,
-                done.isEmpty() ? 0.0 : mean(done), PassHatK.curve(trials), perTask, perCheck, Map.copyOf(trust),
-                new Cost(in, out, done.isEmpty() ? 0 : (double) dur / done.size(), dur, EpisodeCost.Means.of(done.stream().map(cost).filter(Objects::nonNull).toList())));
+        return new CandidateScore(
+                benchmark,
+                candidate,
+                agentId,
+                byTask.size(),
+                done.size(),
+                infra,
+                done.isEmpty() ? 0.0 : mean(done),
+                PassHatK.curve(trials),
+                perTask,
+                perCheck,
+                Map.copyOf(trust),
+                new Cost(
+                        in,
+                        out,
+                        done.isEmpty() ? 0 : (double) dur / done.size(),
+                        dur,
+                        EpisodeCost.Means.of(
+                                done.stream().map(cost).filter(Objects::nonNull).toList())));
     }
 
     private static double mean(List<Attempt> as) {
@@ -206,5 +278,7 @@ public record Scorecard(List<CandidateScore> rows, int cells, int pendingCells) 
     }
 
     /** The largest k any row reports pass^k for (0 without rows): how many pass^k columns a table of these rows has. */
-    public int maxK() { return rows.stream().mapToInt(r -> r.passHatK().size()).max().orElse(0); }
+    public int maxK() {
+        return rows.stream().mapToInt(r -> r.passHatK().size()).max().orElse(0);
+    }
 }

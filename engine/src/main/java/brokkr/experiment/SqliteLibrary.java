@@ -40,14 +40,20 @@ final class SqliteLibrary {
         if (System.getProperty("org.sqlite.lib.path") != null) return;
         String name = LibraryLoaderUtil.getNativeLibName();
         URL resource = SQLiteJDBCLoader.class.getResource(LibraryLoaderUtil.getNativeLibResourcePath() + "/" + name);
-        if (resource == null) return;                    // no bundled library for this platform: the driver says so
-        Path dir = cacheDir(System.getenv()).resolve("native").resolve("sqlite-jdbc-" + SQLiteJDBCLoader.getVersion())
+        if (resource == null) return; // no bundled library for this platform: the driver says so
+        Path dir = cacheDir(System.getenv())
+                .resolve("native")
+                .resolve("sqlite-jdbc-" + SQLiteJDBCLoader.getVersion())
                 .resolve(OSInfo.getNativeLibFolderPathForCurrentOS());
         try {
             extract(resource, dir, name);
         } catch (IOException | RuntimeException e) {
-            LOG.log(System.Logger.Level.WARNING, "cannot cache sqlite-jdbc''s native library in {0} ({1}); "
-                    + "the driver extracts it to java.io.tmpdir", dir, String.valueOf(e));
+            LOG.log(
+                    System.Logger.Level.WARNING,
+                    "cannot cache sqlite-jdbc''s native library in {0} ({1}); "
+                            + "the driver extracts it to java.io.tmpdir",
+                    dir,
+                    String.valueOf(e));
             return;
         }
         System.setProperty("org.sqlite.lib.path", dir.toString());
@@ -69,9 +75,13 @@ final class SqliteLibrary {
             wanted = in.readAllBytes();
         }
         Path lib = dir.resolve(name);
-        if (Files.isRegularFile(lib) && Files.size(lib) == wanted.length && Arrays.equals(Files.readAllBytes(lib), wanted)) return;
+        if (Files.isRegularFile(lib)
+                && Files.size(lib) == wanted.length
+                && Arrays.equals(Files.readAllBytes(lib), wanted)) return;
         boolean posix = FileSystems.getDefault().supportedFileAttributeViews().contains("posix");
-        if (posix) Files.createDirectories(dir, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+        if (posix)
+            Files.createDirectories(
+                    dir, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
         else Files.createDirectories(dir);
         Path part = Files.createTempFile(dir, name, ".part");
         try {

@@ -36,18 +36,22 @@ import org.sqlite.SQLiteOpenMode;
  */
 final class StoreConnection implements AutoCloseable {
     /** SQL work that may fail with the driver's checked exception. */
-    interface SqlWork<T> { T run() throws SQLException; }
+    interface SqlWork<T> {
+        T run() throws SQLException;
+    }
 
     /** {@code PRAGMA application_id} of a Brokkr store: "BRKR". */
     static final int APPLICATION_ID = 0x42524b52;
     /** The tables every Brokkr store has (of any schema version). */
     private static final Set<String> TABLES = Set.of("experiment", "environment_def", "agent_def", "cell", "attempt");
+
     private static final byte[] SQLITE_MAGIC = "SQLite format 3\0".getBytes(StandardCharsets.US_ASCII);
 
     private final Connection conn;
     private final Path db;
     /** The files' identities the writer checks at each commit; null for a reader. */
     private final Identity identity;
+
     private final ReentrantLock lock = new ReentrantLock();
 
     private StoreConnection(Connection conn, Path db, Identity identity) {
@@ -119,7 +123,8 @@ final class StoreConnection implements AutoCloseable {
             return new StoreConnection(c, db, null);
         } catch (SQLException | RuntimeException e) {
             close(c);
-            if (e instanceof ExperimentStore.StoreException || e instanceof IllegalArgumentException) throw (RuntimeException) e;
+            if (e instanceof ExperimentStore.StoreException || e instanceof IllegalArgumentException)
+                throw (RuntimeException) e;
             throw new ExperimentStore.StoreException("cannot read " + db + ": " + e.getMessage(), e);
         }
     }
@@ -151,7 +156,8 @@ final class StoreConnection implements AutoCloseable {
             throw new ExperimentStore.StoreException("cannot read " + db + ": " + e, e);
         }
         if (n < head.length || !Arrays.equals(head, SQLITE_MAGIC)) {
-            throw new ExperimentStore.StoreException(db + " is not a Brokkr experiment store (not an SQLite database)", null);
+            throw new ExperimentStore.StoreException(
+                    db + " is not a Brokkr experiment store (not an SQLite database)", null);
         }
     }
 
@@ -172,14 +178,21 @@ final class StoreConnection implements AutoCloseable {
             throw new IllegalArgumentException(db + " holds no experiment yet (an empty database)");
         }
         if (app != APPLICATION_ID && (app != 0 || version < 1 || !tables.containsAll(TABLES))) {
-            List<String> missing = TABLES.stream().filter(t -> !tables.contains(t)).sorted().toList();
-            throw new ExperimentStore.StoreException(db + " is not a Brokkr experiment store"
-                    + (app != 0 ? " (application id " + Integer.toHexString(app) + ")" : missing.isEmpty() ? "" : " (no table " + String.join(", ", missing) + ")")
-                    + "; it is left as it is", null);
+            List<String> missing =
+                    TABLES.stream().filter(t -> !tables.contains(t)).sorted().toList();
+            throw new ExperimentStore.StoreException(
+                    db + " is not a Brokkr experiment store"
+                            + (app != 0
+                                    ? " (application id " + Integer.toHexString(app) + ")"
+                                    : missing.isEmpty() ? "" : " (no table " + String.join(", ", missing) + ")")
+                            + "; it is left as it is",
+                    null);
         }
         if (version > ExperimentStore.SCHEMA_VERSION) {
-            throw new ExperimentStore.StoreException(db + " has schema version " + version + "; this Brokkr reads up to "
-                    + ExperimentStore.SCHEMA_VERSION, null);
+            throw new ExperimentStore.StoreException(
+                    db + " has schema version " + version + "; this Brokkr reads up to "
+                            + ExperimentStore.SCHEMA_VERSION,
+                    null);
         }
     }
 
@@ -198,12 +211,16 @@ final class StoreConnection implements AutoCloseable {
             problems.add(e.getMessage());
         }
         if (!problems.equals(List.of("ok"))) {
-            throw new ExperimentStore.StoreException(db + " is corrupt (PRAGMA quick_check: " + String.join("; ", problems)
-                    + "); nothing was read from it or written to it: restore it from a copy or move it aside", null);
+            throw new ExperimentStore.StoreException(
+                    db + " is corrupt (PRAGMA quick_check: " + String.join("; ", problems)
+                            + "); nothing was read from it or written to it: restore it from a copy or move it aside",
+                    null);
         }
     }
 
-    Connection connection() { return conn; }
+    Connection connection() {
+        return conn;
+    }
 
     /**
      * Fails when the store this writer opened is no longer the file at its path (deleted, or replaced
@@ -228,7 +245,8 @@ final class StoreConnection implements AutoCloseable {
                 rollback();
                 throw new ExperimentStore.StoreException(e.getMessage(), e);
             } catch (RuntimeException | Error e) {
-                // An Error too (an OutOfMemoryError while binding a huge attempt): the next transaction must not commit this one's half.
+                // An Error too (an OutOfMemoryError while binding a huge attempt): the next transaction must not commit
+                // this one's half.
                 rollback();
                 throw e;
             }
@@ -259,7 +277,8 @@ final class StoreConnection implements AutoCloseable {
         }
     }
 
-    @Override public void close() {
+    @Override
+    public void close() {
         lock.lock();
         try {
             conn.close();
@@ -270,7 +289,9 @@ final class StoreConnection implements AutoCloseable {
         }
     }
 
-    static Path sibling(Path db, String suffix) { return db.resolveSibling(db.getFileName() + suffix); }
+    static Path sibling(Path db, String suffix) {
+        return db.resolveSibling(db.getFileName() + suffix);
+    }
 
     private static long size(Path p) {
         try {
@@ -282,7 +303,9 @@ final class StoreConnection implements AutoCloseable {
 
     /** Which files the store is: the database's and its WAL files' keys (device and inode on Unix). */
     private record Identity(Object db, Object wal, Object shm) {
-        static Identity of(Path db) { return new Identity(key(db), key(sibling(db, "-wal")), key(sibling(db, "-shm"))); }
+        static Identity of(Path db) {
+            return new Identity(key(db), key(sibling(db, "-wal")), key(sibling(db, "-shm")));
+        }
 
         /** The file's key, or its creation time where the file system has no keys; null when absent. */
         private static Object key(Path p) {
@@ -303,9 +326,11 @@ final class StoreConnection implements AutoCloseable {
             if (wal != null && !Objects.equals(wal, now.wal)) gone.add(path.getFileName() + "-wal");
             if (shm != null && !Objects.equals(shm, now.shm)) gone.add(path.getFileName() + "-shm");
             if (!gone.isEmpty()) {
-                throw new ExperimentStore.StoreException(path + ": the store was deleted or replaced while this run was writing to it ("
-                        + String.join(", ", gone) + (now.db == null ? " gone" : " not the file this run opened")
-                        + "); what this run committed is lost with it, and nothing more is written", null);
+                throw new ExperimentStore.StoreException(
+                        path + ": the store was deleted or replaced while this run was writing to it ("
+                                + String.join(", ", gone) + (now.db == null ? " gone" : " not the file this run opened")
+                                + "); what this run committed is lost with it, and nothing more is written",
+                        null);
             }
         }
     }

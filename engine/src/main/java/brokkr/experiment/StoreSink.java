@@ -28,14 +28,18 @@ public final class StoreSink implements Sink<Attempt>, AutoCloseable {
     private final Function<Attempt, Prepared> prepare;
     private final ProgressListener progress;
     private final AtomicReference<Throwable> fatal = new AtomicReference<>();
-    private final AtomicInteger completed = new AtomicInteger(), failed = new AtomicInteger(), notRecorded = new AtomicInteger();
+    private final AtomicInteger completed = new AtomicInteger(),
+            failed = new AtomicInteger(),
+            notRecorded = new AtomicInteger();
     private final LinkedBlockingQueue<Prepared> queue = new LinkedBlockingQueue<>();
     private final Prepared endOfRun = new Prepared(null, null, null, Map.of(), 0);
     private final List<Attempt> recorded = new ArrayList<>();
     private final Thread writer;
     private boolean closed;
 
-    public StoreSink(ExperimentStore store, ProgressListener progress) { this(store, ExperimentStore::prepare, progress); }
+    public StoreSink(ExperimentStore store, ProgressListener progress) {
+        this(store, ExperimentStore::prepare, progress);
+    }
 
     /** As above, rendering each attempt with {@code prepare} (tests make it fail). */
     StoreSink(ExperimentStore store, Function<Attempt, Prepared> prepare, ProgressListener progress) {
@@ -47,23 +51,45 @@ public final class StoreSink implements Sink<Attempt>, AutoCloseable {
 
     /** The store's rows for a plan's cells: key, candidate label, benchmark, task. */
     public static ExperimentStore.Cell row(Plan.Unit u) {
-        return new ExperimentStore.Cell(key(u), u.candidate(), u.cell().provider().name(), u.cell().env().taskId(), true);
+        return new ExperimentStore.Cell(
+                key(u),
+                u.candidate(),
+                u.cell().provider().name(),
+                u.cell().env().taskId(),
+                true);
     }
 
     public static ExperimentStore.CellKey key(Plan.Unit u) {
-        return new ExperimentStore.CellKey(u.cell().env().id(), u.cell().agent().id(), u.cell().repetition());
+        return new ExperimentStore.CellKey(
+                u.cell().env().id(), u.cell().agent().id(), u.cell().repetition());
     }
 
-    @Override public void accept(int index, Job<Attempt> job, Attempt attempt) { queue.add(prepared(attempt)); }
+    @Override
+    public void accept(int index, Job<Attempt> job, Attempt attempt) {
+        queue.add(prepared(attempt));
+    }
 
-    @Override public Throwable fatal() { return fatal.get(); }
+    @Override
+    public Throwable fatal() {
+        return fatal.get();
+    }
 
-    public int completed() { return completed.get(); }
-    public int failed() { return failed.get(); }
-    public int notRecorded() { return notRecorded.get(); }
+    public int completed() {
+        return completed.get();
+    }
+
+    public int failed() {
+        return failed.get();
+    }
+
+    public int notRecorded() {
+        return notRecorded.get();
+    }
 
     /** The attempts committed, with their store ids, in commit order (read after {@link #close}). */
-    public synchronized List<Attempt> recorded() { return List.copyOf(recorded); }
+    public synchronized List<Attempt> recorded() {
+        return List.copyOf(recorded);
+    }
 
     private void write() {
         List<Prepared> batch = new ArrayList<>();
@@ -77,11 +103,16 @@ public final class StoreSink implements Sink<Attempt>, AutoCloseable {
             }
             queue.drainTo(batch);
             end = batch.removeIf(x -> x == endOfRun);
-            if (fatal.get() != null) { batch.clear(); continue; }
+            if (fatal.get() != null) {
+                batch.clear();
+                continue;
+            }
             try {
                 for (Attempt a : commit(batch)) {
                     (a.completed() ? completed : failed).incrementAndGet();
-                    synchronized (this) { recorded.add(a); }
+                    synchronized (this) {
+                        recorded.add(a);
+                    }
                     progress.attemptFinished(a);
                 }
             } catch (Throwable e) {
@@ -92,7 +123,8 @@ public final class StoreSink implements Sink<Attempt>, AutoCloseable {
     }
 
     /** Waits for the writer to commit every attempt it was given. */
-    @Override public void close() {
+    @Override
+    public void close() {
         if (closed) return;
         closed = true;
         queue.add(endOfRun);
@@ -120,10 +152,31 @@ public final class StoreSink implements Sink<Attempt>, AutoCloseable {
 
     /** What is kept of an attempt that could not be recorded: its cell, timing and usage, and why. */
     private static Attempt notRecordable(Attempt a, Throwable t) {
-        Evidence kept = new Evidence(null, null, null, null, null, List.of(), a.evidence().usage(), a.evidence().timings(), null);
-        return new Attempt(0, a.environmentId(), a.agentId(), a.repetition(), a.taskId(), Attempt.Status.INFRASTRUCTURE_FAILURE, List.of(), 0.0,
-                null, kept, "not recorded: " + t + " while storing the " + a.status().wire()
-                + " attempt; its evidence is dropped and the cell runs again on resume", a.startedAtMillis(), a.durationMillis());
+        Evidence kept = new Evidence(
+                null,
+                null,
+                null,
+                null,
+                null,
+                List.of(),
+                a.evidence().usage(),
+                a.evidence().timings(),
+                null);
+        return new Attempt(
+                0,
+                a.environmentId(),
+                a.agentId(),
+                a.repetition(),
+                a.taskId(),
+                Attempt.Status.INFRASTRUCTURE_FAILURE,
+                List.of(),
+                0.0,
+                null,
+                kept,
+                "not recorded: " + t + " while storing the " + a.status().wire()
+                        + " attempt; its evidence is dropped and the cell runs again on resume",
+                a.startedAtMillis(),
+                a.durationMillis());
     }
 
     /**
@@ -153,7 +206,8 @@ public final class StoreSink implements Sink<Attempt>, AutoCloseable {
     /** A failure that one attempt's size or content caused, as opposed to the store's (I/O, a vanished file, a constraint). */
     private static boolean attemptsFault(Throwable t) {
         if (t instanceof Error) return true;
-        return t instanceof ExperimentStore.StoreException se && se.getCause() instanceof org.sqlite.SQLiteException sq
+        return t instanceof ExperimentStore.StoreException se
+                && se.getCause() instanceof org.sqlite.SQLiteException sq
                 && sq.getResultCode() == org.sqlite.SQLiteErrorCode.SQLITE_TOOBIG;
     }
 }

@@ -25,12 +25,13 @@ final class StoreViews {
 
     /** Milliseconds since the epoch as ISO 8601 UTC text, exact to the millisecond. */
     private static String iso(String millis) {
-        return "CASE WHEN " + millis + " IS NOT NULL THEN strftime('%Y-%m-%dT%H:%M:%S', " + millis + " / 1000, 'unixepoch') || printf('.%03dZ', "
-                + millis + " % 1000) END";
+        return "CASE WHEN " + millis + " IS NOT NULL THEN strftime('%Y-%m-%dT%H:%M:%S', " + millis
+                + " / 1000, 'unixepoch') || printf('.%03dZ', " + millis + " % 1000) END";
     }
 
     private static final String SUCCESS = "(abs(a.reward - 1.0) <= 1e-6)";
-    private static final String CELL_OF_ATTEMPT = "c.env_id = a.env_id AND c.agent_id = a.agent_id AND c.repetition = a.repetition";
+    private static final String CELL_OF_ATTEMPT =
+            "c.env_id = a.env_id AND c.agent_id = a.agent_id AND c.repetition = a.repetition";
 
     /** The views in creation order: name → SELECT. */
     static final Map<String, String> VIEWS = views();
@@ -47,8 +48,8 @@ final class StoreViews {
                   a.error, %s AS started_at, %s AS finished_at, a.duration_ms, a.input_tokens, a.output_tokens,
                   c.active, json_extract(g.json, '$.provider') AS provider, json_extract(g.json, '$.model') AS model,
                   a.env_id, a.agent_id
-                FROM attempt a JOIN cell c ON %s LEFT JOIN agent_def g ON g.id = a.agent_id""".formatted(SUCCESS, iso("a.started_at"),
-                iso("(a.started_at + a.duration_ms)"), CELL_OF_ATTEMPT));
+                FROM attempt a JOIN cell c ON %s LEFT JOIN agent_def g ON g.id = a.agent_id""".formatted(
+                        SUCCESS, iso("a.started_at"), iso("(a.started_at + a.duration_ms)"), CELL_OF_ATTEMPT));
         v.put("checks_v", """
                 SELECT a.id AS attempt_id, c.benchmark, c.candidate, a.task_id, a.repetition + 1 AS trial, c.active,
                   CAST(j.key AS INTEGER) + 1 AS position, json_extract(j.value, '$[0]') AS check_name, json_extract(j.value, '$[1]') AS passed
@@ -98,7 +99,8 @@ final class StoreViews {
         for (var e : VIEWS.entrySet()) {
             String sql = "CREATE VIEW " + e.getKey() + " AS\n" + e.getValue();
             String stored = null;
-            try (ResultSet r = s.executeQuery("SELECT sql FROM sqlite_master WHERE type = 'view' AND name = '" + e.getKey() + "'")) {
+            try (ResultSet r = s.executeQuery(
+                    "SELECT sql FROM sqlite_master WHERE type = 'view' AND name = '" + e.getKey() + "'")) {
                 if (r.next()) stored = r.getString(1);
             }
             if (sql.equals(stored)) continue;

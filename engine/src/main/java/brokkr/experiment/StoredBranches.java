@@ -44,7 +44,8 @@ public final class StoredBranches {
      * {@code dir} (created when absent; its run lock held meanwhile), committing each attempt as it
      * finishes; returns the attempts, with their store ids, in the branches' order.
      */
-    public static List<Attempt> run(Path dir, List<Branches.Branch> branches, Function<ModelRef, Candidate> models, int parallelism)
+    public static List<Attempt> run(
+            Path dir, List<Branches.Branch> branches, Function<ModelRef, Candidate> models, int parallelism)
             throws InterruptedException {
         Policy policy = Policy.of(parallelism);
         Plan plan = plan(branches, models);
@@ -60,8 +61,8 @@ public final class StoredBranches {
                 Cell cell = StoreSink.row(units.get(i));
                 if (cells.stream().anyMatch(x -> x.key().equals(cell.key()))) {
                     Branches.Branch b = branches.get(i);
-                    throw new IllegalArgumentException("branch " + b.index() + " of checkpoint " + b.checkpoint().id() + " (" + b.variant().label()
-                            + ") is named twice");
+                    throw new IllegalArgumentException("branch " + b.index() + " of checkpoint "
+                            + b.checkpoint().id() + " (" + b.variant().label() + ") is named twice");
                 }
                 cells.add(cell);
             }
@@ -73,7 +74,9 @@ public final class StoredBranches {
                     if (a.completed()) stored.put(new CellKey(a.environmentId(), a.agentId(), a.repetition()), a);
                 }
             }
-            List<Plan.Unit> pending = units.stream().filter(u -> states.get(StoreSink.key(u)).completed() == 0).toList();
+            List<Plan.Unit> pending = units.stream()
+                    .filter(u -> states.get(StoreSink.key(u)).completed() == 0)
+                    .toList();
             Map<CellKey, Attempt> ran = new LinkedHashMap<>();
             try (StoreSink sink = new StoreSink(store, ProgressListener.NONE)) {
                 try {
@@ -81,7 +84,8 @@ public final class StoredBranches {
                 } finally {
                     sink.close();
                 }
-                for (Attempt a : sink.recorded()) ran.put(new CellKey(a.environmentId(), a.agentId(), a.repetition()), a);
+                for (Attempt a : sink.recorded())
+                    ran.put(new CellKey(a.environmentId(), a.agentId(), a.repetition()), a);
             }
             if (Thread.interrupted()) throw new InterruptedException("interrupted while running branches");
             List<Attempt> out = new ArrayList<>();
@@ -98,7 +102,8 @@ public final class StoredBranches {
     }
 
     /** Runs branches ({@code parallelism} at a time) without storing them; attempts in the branches' order. */
-    public static List<Attempt> runUnstored(List<Branches.Branch> branches, Function<ModelRef, Candidate> models, int parallelism) {
+    public static List<Attempt> runUnstored(
+            List<Branches.Branch> branches, Function<ModelRef, Candidate> models, int parallelism) {
         return Runner.attempts(plan(branches, models), Policy.of(parallelism));
     }
 
@@ -109,11 +114,11 @@ public final class StoredBranches {
     public static String label(Branches.Branch b) {
         Checkpoint cp = b.checkpoint();
         ModelRef agent = Branches.cell(b).agent().modelRef();
-        StringBuilder sb = new StringBuilder(agent.provider().equals(BenchmarkProvider.SCRIPTED) ? agent.model() : agent.toString());
+        StringBuilder sb = new StringBuilder(
+                agent.provider().equals(BenchmarkProvider.SCRIPTED) ? agent.model() : agent.toString());
         sb.append(" [branch ").append(cp.id(), 0, 12).append('@').append(cp.at());
         if (b.variant().user() != null) sb.append(" user=").append(b.variant().user());
         if (b.variant().judge() != null) sb.append(" judge=").append(b.variant().judge());
         return sb.append(']').toString();
     }
-
 }

@@ -30,7 +30,9 @@ public interface BenchmarkFamily {
      * source's name is what {@code data fetch} takes and the folder it fetches into, unique over all
      * families. Empty (the default) for a family with no upstream files. Computing it loads no data.
      */
-    default List<UpstreamData> upstreamData(Registry registry) { return List.of(); }
+    default List<UpstreamData> upstreamData(Registry registry) {
+        return List.of();
+    }
 
     /**
      * What {@code ./brokkr data --help} says about this family's pins beyond their list: pins that are not
@@ -38,7 +40,9 @@ public interface BenchmarkFamily {
      * {@code "A pin that is not upstream's own file says so: "}, wrapped to lines of the help's width; {@code ""}
      * (the default) for none.
      */
-    default String dataNotes() { return ""; }
+    default String dataNotes() {
+        return "";
+    }
 
     /**
      * The upstream revisions {@code ./brokkr --version} prints for this family, each {@code NAME SHORT-COMMIT}
@@ -46,27 +50,36 @@ public interface BenchmarkFamily {
      * seven characters of its commit.
      */
     default List<String> upstreamRevisions(Registry registry) {
-        return upstreamData(registry).stream().map(u -> u.name() + " " + u.commit().substring(0, Math.min(7, u.commit().length()))).toList();
+        return upstreamData(registry).stream()
+                .map(u -> u.name() + " "
+                        + u.commit().substring(0, Math.min(7, u.commit().length())))
+                .toList();
     }
 
     /**
      * The oracle corpora this family replays ({@code ./brokkr conformance SUITE ...}); each suite's name is
      * unique over all families. Empty by default.
      */
-    default List<ConformanceSuite> conformance(Registry registry) { return List.of(); }
+    default List<ConformanceSuite> conformance(Registry registry) {
+        return List.of();
+    }
 
     /**
      * The result formats this family reads and writes ({@code ./brokkr experiment export|import --format F});
      * each format's name is unique over all families. Empty by default.
      */
-    default List<ResultFormat> resultFormats(Registry registry) { return List.of(); }
+    default List<ResultFormat> resultFormats(Registry registry) {
+        return List.of();
+    }
 
     /**
      * The family's own commands ({@code ./brokkr tau2 run ...}), made with the process's registry and
      * environment; the CLI adds them after its built-ins, and a name taken twice is an error at start-up.
      * Empty by default.
      */
-    default List<Command> commands(CommandContext context) { return List.of(); }
+    default List<Command> commands(CommandContext context) {
+        return List.of();
+    }
 
     /**
      * The registered families, in class-path order of their services files; IllegalStateException when two
@@ -76,7 +89,9 @@ public interface BenchmarkFamily {
         List<BenchmarkFamily> out = new ArrayList<>();
         Set<String> names = new HashSet<>();
         for (BenchmarkFamily f : ServiceLoader.load(BenchmarkFamily.class)) {
-            if (!names.add(f.name())) throw new IllegalStateException("two benchmark families named '" + f.name() + "' (the second: " + f.getClass().getName() + ")");
+            if (!names.add(f.name()))
+                throw new IllegalStateException("two benchmark families named '" + f.name() + "' (the second: "
+                        + f.getClass().getName() + ")");
             out.add(f);
         }
         return List.copyOf(out);

@@ -16,7 +16,9 @@ public interface ConformanceSuite {
     String name();
 
     /** The options it needs besides {@code --corpus} ({@code --domain}), each with a value, in the order "missing" errors name them. */
-    default List<String> options() { return List.of(); }
+    default List<String> options() {
+        return List.of();
+    }
 
     /** Its synopsis after {@code ./brokkr conformance NAME}: {@code --domain DOMAIN --corpus FILE}. */
     String synopsis();
@@ -36,6 +38,8 @@ public interface ConformanceSuite {
     /** What a replay counted: records that differ from upstream's, and records it could not replay at all (skipped). */
     record Replay(long mismatches, long unreplayed) {
         /** No mismatch and nothing skipped. */
-        public boolean passed() { return mismatches == 0 && unreplayed == 0; }
+        public boolean passed() {
+            return mismatches == 0 && unreplayed == 0;
+        }
     }
 }

@@ -11,8 +11,14 @@ import java.util.Objects;
  * last infrastructure failure; null when it has not run. Exports receive the active cells of a store in
  * the spec's order ({@link StoredResults#read}); imports return cells whose attempts the caller stores.
  */
-public record ResultCell(String benchmark, String candidate, String taskId, int repetition, EnvironmentDef environment,
-                         AgentDef agent, Attempt attempt) {
+public record ResultCell(
+        String benchmark,
+        String candidate,
+        String taskId,
+        int repetition,
+        EnvironmentDef environment,
+        AgentDef agent,
+        Attempt attempt) {
     public ResultCell {
         Objects.requireNonNull(benchmark, "benchmark");
         Objects.requireNonNull(candidate, "candidate");

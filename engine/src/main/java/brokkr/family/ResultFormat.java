@@ -27,7 +27,9 @@ public interface ResultFormat {
      * {@code --out DIR} is required. Null (the default): one file goes to {@code --out FILE} or stdout, several
      * into {@code --out DIR}.
      */
-    default String directoryTree() { return null; }
+    default String directoryTree() {
+        return null;
+    }
 
     /**
      * The experiment's files in this format, from its active cells in the spec's order (each with the attempt
@@ -39,7 +41,9 @@ public interface ResultFormat {
     }
 
     /** Its part of {@code experiment --help} under {@code import} (as {@link #exportHelp}); null when it does not import. */
-    default String importHelp() { return null; }
+    default String importHelp() {
+        return null;
+    }
 
     /**
      * Reads an upstream file as an experiment: its cells, each with its attempt (id 0; the store numbers them),
@@ -69,7 +73,9 @@ public interface ResultFormat {
      * directory tree the line the CLI prints after writing them, which it ends with {@code " under DIR"}.
      */
     record Exported(List<ExportedFile> files, String summary) {
-        public Exported { files = List.copyOf(files); }
+        public Exported {
+            files = List.copyOf(files);
+        }
     }
 
     /**
@@ -81,7 +87,8 @@ public interface ResultFormat {
         public Imported {
             cells = List.copyOf(cells);
             remarks = List.copyOf(remarks);
-            for (ResultCell c : cells) if (c.attempt() == null) throw new IllegalArgumentException("an imported cell has its attempt");
+            for (ResultCell c : cells)
+                if (c.attempt() == null) throw new IllegalArgumentException("an imported cell has its attempt");
         }
     }
 }

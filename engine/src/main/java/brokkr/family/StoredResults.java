@@ -41,8 +41,15 @@ public final class StoredResults {
             List<ResultCell> out = new ArrayList<>();
             for (Cell c : q.cells()) {
                 if (!c.active()) continue;
-                AgentDef agent = agents.computeIfAbsent(c.key().agentId(), id -> q.agent(id).orElseThrow());
-                out.add(new ResultCell(c.benchmark(), c.candidate(), c.taskId(), c.key().repetition(), envs.get(c.key().environmentId()), agent,
+                AgentDef agent = agents.computeIfAbsent(
+                        c.key().agentId(), id -> q.agent(id).orElseThrow());
+                out.add(new ResultCell(
+                        c.benchmark(),
+                        c.candidate(),
+                        c.taskId(),
+                        c.key().repetition(),
+                        envs.get(c.key().environmentId()),
+                        agent,
                         chosen.get(c.key())));
             }
             return List.copyOf(out);
@@ -63,7 +70,12 @@ public final class StoredResults {
         for (ResultCell c : imported.cells()) {
             envs.putIfAbsent(c.environment().id(), c.environment());
             agents.putIfAbsent(c.agent().id(), c.agent());
-            cells.add(new Cell(new CellKey(c.environment().id(), c.agent().id(), c.repetition()), c.candidate(), c.benchmark(), c.taskId(), true));
+            cells.add(new Cell(
+                    new CellKey(c.environment().id(), c.agent().id(), c.repetition()),
+                    c.candidate(),
+                    c.benchmark(),
+                    c.taskId(),
+                    true));
             attempts.add(ExperimentStore.prepare(c.attempt()));
         }
         try (ExperimentStore store = ExperimentStore.openForRun(dir)) {
@@ -74,6 +86,7 @@ public final class StoredResults {
 
     /** IllegalArgumentException when {@code dir} already holds an experiment. */
     public static void refuseExisting(Path dir) {
-        if (Files.exists(ExperimentStore.file(dir))) throw new IllegalArgumentException(dir + " already holds an experiment; import into a new directory");
+        if (Files.exists(ExperimentStore.file(dir)))
+            throw new IllegalArgumentException(dir + " already holds an experiment; import into a new directory");
     }
 }

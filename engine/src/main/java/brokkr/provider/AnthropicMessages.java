@@ -44,31 +44,41 @@ public final class AnthropicMessages implements WireFormat {
 
     private AnthropicMessages() {}
 
-    @Override public String name() { return "anthropic"; }
+    @Override
+    public String name() {
+        return "anthropic";
+    }
 
-    @Override public URI endpoint(String baseUrl) {
+    @Override
+    public URI endpoint(String baseUrl) {
         String b = OpenAiChat.stripSlash(baseUrl);
         // ANTHROPIC_BASE_URL is the host root for Anthropic's SDKs; accept a base that already ends in /v1.
         return URI.create(b.endsWith("/v1") ? b + "/messages" : b + "/v1/messages");
     }
 
-    @Override public Map<String, String> headers(Secret key) {
+    @Override
+    public Map<String, String> headers(Secret key) {
         Map<String, String> h = new LinkedHashMap<>();
         if (key.isPresent()) h.put("x-api-key", key.reveal());
         h.put("anthropic-version", API_VERSION);
         return h;
     }
 
-    @Override public String encodeRequest(List<Message> history, List<ToolSpec> tools, ProviderOptions o) {
+    @Override
+    public String encodeRequest(List<Message> history, List<ToolSpec> tools, ProviderOptions o) {
         return Wire.json(request(history, tools, o));
     }
 
     public static PyDict request(List<Message> history, List<ToolSpec> tools, ProviderOptions o) {
         PyDict.Builder b = PyDict.builder();
         b.put("model", new PyStr(o.model()));
-        b.put("max_tokens", PyInt.of(o.maxTokens() != null ? o.maxTokens() : ProviderOptions.ANTHROPIC_DEFAULT_MAX_TOKENS));
-        List<String> system = history.stream().filter(m -> m instanceof Message.System && m.content() != null)
-                .map(Message::content).toList();
+        b.put(
+                "max_tokens",
+                PyInt.of(o.maxTokens() != null ? o.maxTokens() : ProviderOptions.ANTHROPIC_DEFAULT_MAX_TOKENS));
+        List<String> system = history.stream()
+                .filter(m -> m instanceof Message.System && m.content() != null)
+                .map(Message::content)
+                .toList();
         if (!system.isEmpty()) b.put("system", new PyStr(String.join("\n\n", system)));
         b.put("messages", PyList.of(messages(history)));
         if (!tools.isEmpty()) {
@@ -97,10 +107,11 @@ public final class AnthropicMessages implements WireFormat {
         List<Entry> entries = new ArrayList<>();
         for (Message m : history) {
             switch (m) {
-                case Message.System s -> { }
+                case Message.System s -> {}
                 case Message.User u -> add(entries, "user", List.of(text(u.content() == null ? "" : u.content())));
                 case Message.Tool t -> {
-                    PyDict.Builder r = PyDict.builder().put("type", new PyStr("tool_result"))
+                    PyDict.Builder r = PyDict.builder()
+                            .put("type", new PyStr("tool_result"))
                             .put("tool_use_id", new PyStr(t.toolCallId()))
                             .put("content", new PyStr(t.content() == null ? "" : t.content()));
                     if (t.error()) r.put("is_error", PyBool.TRUE);
@@ -110,41 +121,55 @@ public final class AnthropicMessages implements WireFormat {
                     List<Value> blocks = new ArrayList<>();
                     if (a.content() != null && !a.content().isEmpty()) blocks.add(text(a.content()));
                     for (ToolCall c : a.toolCalls()) {
-                        blocks.add(PyDict.of("type", "tool_use", "id", c.id(), "name", c.name(), "input", c.arguments()));
+                        blocks.add(
+                                PyDict.of("type", "tool_use", "id", c.id(), "name", c.name(), "input", c.arguments()));
                     }
                     if (!blocks.isEmpty()) add(entries, "assistant", blocks);
                 }
             }
         }
-        if (entries.isEmpty() || !entries.getFirst().role().equals("user")) entries.addFirst(new Entry("user", new ArrayList<>(List.of(text(".")))));
+        if (entries.isEmpty() || !entries.getFirst().role().equals("user"))
+            entries.addFirst(new Entry("user", new ArrayList<>(List.of(text(".")))));
         List<Value> out = new ArrayList<>();
         for (Entry e : entries) {
-            boolean singleText = e.blocks().size() == 1 && "text".equals(Wire.str(((PyDict) e.blocks().getFirst()).get("type")));
-            out.add(PyDict.of("role", e.role(), "content",
+            boolean singleText = e.blocks().size() == 1
+                    && "text".equals(Wire.str(((PyDict) e.blocks().getFirst()).get("type")));
+            out.add(PyDict.of(
+                    "role",
+                    e.role(),
+                    "content",
                     singleText ? ((PyDict) e.blocks().getFirst()).get("text") : PyList.of(e.blocks())));
         }
         return out;
     }
 
     private static void add(List<Entry> entries, String role, List<Value> blocks) {
-        if (!entries.isEmpty() && entries.getLast().role().equals(role)) entries.getLast().blocks().addAll(blocks);
+        if (!entries.isEmpty() && entries.getLast().role().equals(role))
+            entries.getLast().blocks().addAll(blocks);
         else entries.add(new Entry(role, new ArrayList<>(blocks)));
     }
 
-    private static Value text(String t) { return PyDict.of("type", "text", "text", t); }
+    private static Value text(String t) {
+        return PyDict.of("type", "text", "text", t);
+    }
 
     private static Value tool(ToolSpec t) {
         PyDict.Builder b = PyDict.builder().put("name", new PyStr(t.name()));
         if (t.description() != null) b.put("description", new PyStr(t.description()));
-        b.put("input_schema", t.parameters() == null ? PyDict.of("type", "object", "properties", PyDict.empty()) : t.parameters());
+        b.put(
+                "input_schema",
+                t.parameters() == null ? PyDict.of("type", "object", "properties", PyDict.empty()) : t.parameters());
         return b.build();
     }
 
-    @Override public Message.Assistant decodeResponse(String body) throws MalformedResponse {
+    @Override
+    public Message.Assistant decodeResponse(String body) throws MalformedResponse {
         PyDict root = OpenAiChat.parseObject(body);
         PyList content = Wire.list(root.get("content"));
         if (content == null) {
-            if (root.get("error") != null) throw new MalformedResponse("error object instead of content: " + Wire.clip(Wire.json(root.get("error")), 300));
+            if (root.get("error") != null)
+                throw new MalformedResponse(
+                        "error object instead of content: " + Wire.clip(Wire.json(root.get("error")), 300));
             throw new MalformedResponse("no content array in the response");
         }
         StringBuilder text = null;
@@ -162,9 +187,11 @@ public final class AnthropicMessages implements WireFormat {
             }
         }
         PyDict usage = Wire.dict(root.get("usage"));
-        long input = Wire.count(usage, "input_tokens") + Wire.count(usage, "cache_read_input_tokens")
+        long input = Wire.count(usage, "input_tokens")
+                + Wire.count(usage, "cache_read_input_tokens")
                 + Wire.count(usage, "cache_creation_input_tokens");
-        return new Message.Assistant(text == null ? null : text.toString(), calls, new Usage(input, Wire.count(usage, "output_tokens")));
+        return new Message.Assistant(
+                text == null ? null : text.toString(), calls, new Usage(input, Wire.count(usage, "output_tokens")));
     }
 
     // ---- the server's side ----
@@ -197,9 +224,11 @@ public final class AnthropicMessages implements WireFormat {
                 List<ToolCall> calls = new ArrayList<>();
                 for (PyDict block : blocks(content)) {
                     String type = Wire.str(block.get("type"));
-                    if ("text".equals(type)) (text == null ? text = new StringBuilder() : text).append(Wire.str(block.get("text")));
+                    if ("text".equals(type))
+                        (text == null ? text = new StringBuilder() : text).append(Wire.str(block.get("text")));
                     else if ("tool_use".equals(type)) {
-                        ToolCall c = Wire.fromArgumentValue(Wire.str(block.get("id")), Wire.str(block.get("name")), block.get("input"));
+                        ToolCall c = Wire.fromArgumentValue(
+                                Wire.str(block.get("id")), Wire.str(block.get("name")), block.get("input"));
                         callNames.put(c.id(), c.name());
                         calls.add(c);
                     }
@@ -211,7 +240,10 @@ public final class AnthropicMessages implements WireFormat {
                     if ("text".equals(type)) history.add(new Message.User(Wire.str(block.get("text"))));
                     else if ("tool_result".equals(type)) {
                         String id = Wire.str(block.get("tool_use_id"));
-                        history.add(new Message.Tool(id, callNames.get(id), blocksText(block.get("content")),
+                        history.add(new Message.Tool(
+                                id,
+                                callNames.get(id),
+                                blocksText(block.get("content")),
                                 block.get("is_error") instanceof PyBool b && b.value()));
                     }
                 }
@@ -224,7 +256,8 @@ public final class AnthropicMessages implements WireFormat {
             for (Value tv : list) {
                 PyDict t = Wire.dict(tv);
                 if (t == null) throw new IllegalArgumentException("tool is not an object");
-                tools.add(new ToolSpec(Wire.str(t.get("name")), Wire.str(t.get("description")), Wire.dict(t.get("input_schema"))));
+                tools.add(new ToolSpec(
+                        Wire.str(t.get("name")), Wire.str(t.get("description")), Wire.dict(t.get("input_schema"))));
             }
         }
         return new DecodedRequest(Wire.str(root.get("model")), history, tools, root);
@@ -267,10 +300,27 @@ public final class AnthropicMessages implements WireFormat {
             content.add(PyDict.of("type", "tool_use", "id", c.id(), "name", c.name(), "input", input));
         }
         Usage u = m.usage() == null ? Usage.ZERO : m.usage();
-        return PyDict.of("id", id, "type", "message", "role", "assistant", "model", model, "content", PyList.of(content),
-                "stop_reason", m.hasToolCalls() ? "tool_use" : "end_turn", "stop_sequence", null,
-                "usage", PyDict.of("input_tokens", u.inputTokens(), "output_tokens", u.outputTokens()));
+        return PyDict.of(
+                "id",
+                id,
+                "type",
+                "message",
+                "role",
+                "assistant",
+                "model",
+                model,
+                "content",
+                PyList.of(content),
+                "stop_reason",
+                m.hasToolCalls() ? "tool_use" : "end_turn",
+                "stop_sequence",
+                null,
+                "usage",
+                PyDict.of("input_tokens", u.inputTokens(), "output_tokens", u.outputTokens()));
     }
 
-    @Override public String toString() { return "AnthropicMessages"; }
+    @Override
+    public String toString() {
+        return "AnthropicMessages";
+    }
 }

@@ -37,7 +37,8 @@ final class CappedBody implements HttpResponse.BodySubscriber<CappedBody.Body> {
         return info -> new CappedBody(cap, info.headers().firstValueAsLong("content-length"));
     }
 
-    @Override public void onSubscribe(Flow.Subscription s) {
+    @Override
+    public void onSubscribe(Flow.Subscription s) {
         subscription = s;
         if (declaredOverCap) {
             s.cancel();
@@ -47,7 +48,8 @@ final class CappedBody implements HttpResponse.BodySubscriber<CappedBody.Body> {
         }
     }
 
-    @Override public void onNext(List<ByteBuffer> items) {
+    @Override
+    public void onNext(List<ByteBuffer> items) {
         if (result.isDone()) return;
         for (ByteBuffer b : items) {
             seen += b.remaining();
@@ -63,11 +65,18 @@ final class CappedBody implements HttpResponse.BodySubscriber<CappedBody.Body> {
         subscription.request(1);
     }
 
-    @Override public void onError(Throwable t) { result.completeExceptionally(t); }
+    @Override
+    public void onError(Throwable t) {
+        result.completeExceptionally(t);
+    }
 
-    @Override public void onComplete() {
+    @Override
+    public void onComplete() {
         if (!result.isDone()) result.complete(new Body(buf.toString(StandardCharsets.UTF_8), false));
     }
 
-    @Override public CompletionStage<Body> getBody() { return result; }
+    @Override
+    public CompletionStage<Body> getBody() {
+        return result;
+    }
 }

@@ -20,13 +20,17 @@ public record Effects(InstantSource clock, Sleeper sleeper, DoubleSupplier jitte
     }
 
     public static Effects system() {
-        return new Effects(InstantSource.system(), d -> Thread.sleep(d),
+        return new Effects(
+                InstantSource.system(),
+                d -> Thread.sleep(d),
                 () -> ThreadLocalRandom.current().nextDouble());
     }
 
     /** A client for {@code timeout} connects; redirects are not followed (a redirect is an error to see). */
     public static HttpClient httpClient(Duration connectTimeout) {
-        return HttpClient.newBuilder().connectTimeout(connectTimeout)
-                .followRedirects(HttpClient.Redirect.NEVER).build();
+        return HttpClient.newBuilder()
+                .connectTimeout(connectTimeout)
+                .followRedirects(HttpClient.Redirect.NEVER)
+                .build();
     }
 }

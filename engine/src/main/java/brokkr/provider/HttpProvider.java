@@ -57,7 +57,8 @@ public final class HttpProvider implements ModelProvider {
     private final Effects effects;
     private final RetryPolicy retry;
 
-    public HttpProvider(WireFormat wire, String baseUrl, Secret key, ProviderOptions options, HttpClient http, Effects effects) {
+    public HttpProvider(
+            WireFormat wire, String baseUrl, Secret key, ProviderOptions options, HttpClient http, Effects effects) {
         this.wire = Objects.requireNonNull(wire);
         this.endpoint = wire.endpoint(Objects.requireNonNull(baseUrl, "baseUrl"));
         this.key = Objects.requireNonNull(key);
@@ -70,12 +71,26 @@ public final class HttpProvider implements ModelProvider {
     }
 
     /** Why a key is refused; never the key itself (the JDK's own message would quote it). */
-    static final String UNSENDABLE_KEY = "the API key has a character an HTTP header cannot carry (only printable ASCII)";
+    static final String UNSENDABLE_KEY =
+            "the API key has a character an HTTP header cannot carry (only printable ASCII)";
 
-    @Override public String provider() { return wire.name(); }
-    @Override public String model() { return options.model(); }
-    public ProviderOptions options() { return options; }
-    public URI endpoint() { return endpoint; }
+    @Override
+    public String provider() {
+        return wire.name();
+    }
+
+    @Override
+    public String model() {
+        return options.model();
+    }
+
+    public ProviderOptions options() {
+        return options;
+    }
+
+    public URI endpoint() {
+        return endpoint;
+    }
 
     /** What one attempt produced: a response (status, body, Retry-After; or a body over the cap, unread) or a transport error. */
     private record Exchange(int status, String body, Optional<Duration> retryAfter, String error, boolean overCap) {}
@@ -96,7 +111,8 @@ public final class HttpProvider implements ModelProvider {
             String error;
             boolean retryable;
             if (ex.overCap()) {
-                error = "response body over the " + options.maxResponseBytes() + "-byte cap (max_response_bytes); not read further";
+                error = "response body over the " + options.maxResponseBytes()
+                        + "-byte cap (max_response_bytes); not read further";
                 retryable = false;
             } else if (ex.error() != null) {
                 error = ex.error();
@@ -106,8 +122,16 @@ public final class HttpProvider implements ModelProvider {
                     // Decoded from the redacted body, then redacted once more: a key split over several
                     // content parts is whole only once they are joined.
                     Message.Assistant message = redacted(wire.decodeResponse(responseBody));
-                    calls.add(new ModelCall(wire.name(), options.model(), attempt, recordedBody, ex.status(),
-                            responseBody, null, startedAt, durationMs));
+                    calls.add(new ModelCall(
+                            wire.name(),
+                            options.model(),
+                            attempt,
+                            recordedBody,
+                            ex.status(),
+                            responseBody,
+                            null,
+                            startedAt,
+                            durationMs));
                     return new Turn(message, calls);
                 } catch (WireFormat.MalformedResponse e) {
                     error = "malformed response: " + key.redact(e.getMessage());
@@ -122,16 +146,29 @@ public final class HttpProvider implements ModelProvider {
                 retryable = RetryPolicy.retryableStatus(ex.status());
                 error = "HTTP " + ex.status() + (retryable ? "" : " (not retried): " + Wire.clip(responseBody, 500));
             }
-            calls.add(new ModelCall(wire.name(), options.model(), attempt, recordedBody, ex.status(),
-                    responseBody, error, startedAt, durationMs));
+            calls.add(new ModelCall(
+                    wire.name(),
+                    options.model(),
+                    attempt,
+                    recordedBody,
+                    ex.status(),
+                    responseBody,
+                    error,
+                    startedAt,
+                    durationMs));
             lastError = error;
             if (!retryable) {
                 throw new InfrastructureFailure(describe() + ": " + error, calls, null);
             }
             if (attempt == retry.maxAttempts()) break;
             Duration wait = retry.delay(attempt, effects.jitter().getAsDouble(), ex.retryAfter());
-            LOG.log(System.Logger.Level.WARNING, "{0} attempt {1}/{2} failed ({3}); retrying in {4} ms",
-                    describe(), String.valueOf(attempt), String.valueOf(retry.maxAttempts()), Wire.clip(error, 300),
+            LOG.log(
+                    System.Logger.Level.WARNING,
+                    "{0} attempt {1}/{2} failed ({3}); retrying in {4} ms",
+                    describe(),
+                    String.valueOf(attempt),
+                    String.valueOf(retry.maxAttempts()),
+                    Wire.clip(error, 300),
                     String.valueOf(wait.toMillis()));
             try {
                 effects.sleeper().sleep(wait);
@@ -140,8 +177,8 @@ public final class HttpProvider implements ModelProvider {
                 throw new InfrastructureFailure(describe() + ": interrupted while waiting to retry", calls, null);
             }
         }
-        throw new InfrastructureFailure(describe() + ": " + calls.size() + " attempts failed; last: "
-                + Wire.clip(lastError, 500), calls, null);
+        throw new InfrastructureFailure(
+                describe() + ": " + calls.size() + " attempts failed; last: " + Wire.clip(lastError, 500), calls, null);
     }
 
     /**
@@ -165,8 +202,12 @@ public final class HttpProvider implements ModelProvider {
     private Message.Assistant redacted(Message.Assistant m) {
         List<ToolCall> calls = new ArrayList<>(m.toolCalls().size());
         for (ToolCall c : m.toolCalls()) {
-            calls.add(new ToolCall(key.redact(c.id()), key.redact(c.name()), (PyDict) redacted(c.arguments()),
-                    key.redact(c.rawArguments()), key.redact(c.malformed())));
+            calls.add(new ToolCall(
+                    key.redact(c.id()),
+                    key.redact(c.name()),
+                    (PyDict) redacted(c.arguments()),
+                    key.redact(c.rawArguments()),
+                    key.redact(c.malformed())));
         }
         Message.Assistant out = new Message.Assistant(key.redact(m.content()), calls, m.usage());
         return out.equals(m) ? m : out;
@@ -205,16 +246,21 @@ public final class HttpProvider implements ModelProvider {
         return b.build();
     }
 
-    private Exchange exchange(HttpRequest request, List<ModelCall> calls, int attempt, String recordedBody,
-                              long startedAt, long t0) throws InfrastructureFailure {
-        CompletableFuture<HttpResponse<CappedBody.Body>> f = http.sendAsync(request, CappedBody.handler(options.maxResponseBytes()));
+    private Exchange exchange(
+            HttpRequest request, List<ModelCall> calls, int attempt, String recordedBody, long startedAt, long t0)
+            throws InfrastructureFailure {
+        CompletableFuture<HttpResponse<CappedBody.Body>> f =
+                http.sendAsync(request, CappedBody.handler(options.maxResponseBytes()));
         try {
             // Belt and braces: JDK 25 applies the request timeout to the body as well, but earlier JDKs
             // stopped that timer once the headers arrived; this bounds the whole exchange regardless.
             HttpResponse<CappedBody.Body> r = f.get(options.timeout().toMillis(), TimeUnit.MILLISECONDS);
-            Optional<Duration> retryAfter = RetryPolicy.parseRetryAfter(r.headers().firstValue("retry-after-ms"),
-                    r.headers().firstValue("retry-after"), effects.clock().instant());
-            return new Exchange(r.statusCode(), r.body().text(), retryAfter, null, r.body().overCap());
+            Optional<Duration> retryAfter = RetryPolicy.parseRetryAfter(
+                    r.headers().firstValue("retry-after-ms"),
+                    r.headers().firstValue("retry-after"),
+                    effects.clock().instant());
+            return new Exchange(
+                    r.statusCode(), r.body().text(), retryAfter, null, r.body().overCap());
         } catch (TimeoutException e) {
             f.cancel(true);
             return timeout();
@@ -226,19 +272,32 @@ public final class HttpProvider implements ModelProvider {
         } catch (InterruptedException e) {
             f.cancel(true);
             Thread.currentThread().interrupt();
-            calls.add(new ModelCall(wire.name(), options.model(), attempt, recordedBody, 0, null, "interrupted",
-                    startedAt, TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0)));
+            calls.add(new ModelCall(
+                    wire.name(),
+                    options.model(),
+                    attempt,
+                    recordedBody,
+                    0,
+                    null,
+                    "interrupted",
+                    startedAt,
+                    TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0)));
             throw new InfrastructureFailure(describe() + ": interrupted", calls, null);
         }
     }
 
     private Exchange timeout() {
-        return new Exchange(0, null, Optional.empty(), "timeout after " + options.timeout().toMillis() + " ms", false);
+        return new Exchange(
+                0, null, Optional.empty(), "timeout after " + options.timeout().toMillis() + " ms", false);
     }
 
-    private String describe() { return wire.name() + " " + options.model(); }
+    private String describe() {
+        return wire.name() + " " + options.model();
+    }
 
-    @Override public String toString() {
-        return "HttpProvider[" + wire.name() + ", model=" + options.model() + ", host=" + endpoint.getHost() + ", key=" + key + "]";
+    @Override
+    public String toString() {
+        return "HttpProvider[" + wire.name() + ", model=" + options.model() + ", host=" + endpoint.getHost() + ", key="
+                + key + "]";
     }
 }

@@ -46,17 +46,23 @@ public final class OpenAiChat implements WireFormat {
 
     private OpenAiChat() {}
 
-    @Override public String name() { return "openai"; }
+    @Override
+    public String name() {
+        return "openai";
+    }
 
-    @Override public URI endpoint(String baseUrl) {
+    @Override
+    public URI endpoint(String baseUrl) {
         return URI.create(stripSlash(baseUrl) + "/chat/completions");
     }
 
-    @Override public Map<String, String> headers(Secret key) {
+    @Override
+    public Map<String, String> headers(Secret key) {
         return key.isPresent() ? Map.of("Authorization", "Bearer " + key.reveal()) : Map.of();
     }
 
-    @Override public String encodeRequest(List<Message> history, List<ToolSpec> tools, ProviderOptions o) {
+    @Override
+    public String encodeRequest(List<Message> history, List<ToolSpec> tools, ProviderOptions o) {
         return Wire.json(request(history, tools, o));
     }
 
@@ -83,32 +89,50 @@ public final class OpenAiChat implements WireFormat {
             case Message.User u -> PyDict.of("role", "user", "content", nullToEmpty(u.content()));
             case Message.Assistant a -> {
                 // content may be null only beside tool_calls; OpenAI rejects a bare null.
-                Value content = a.content() != null ? new PyStr(a.content()) : a.hasToolCalls() ? PyNone.NONE : new PyStr("");
-                PyDict.Builder b = PyDict.builder().put("role", new PyStr("assistant")).put("content", content);
-                if (a.hasToolCalls()) b.put("tool_calls", PyList.of(a.toolCalls().stream().map(OpenAiChat::toolCall).toList()));
+                Value content =
+                        a.content() != null ? new PyStr(a.content()) : a.hasToolCalls() ? PyNone.NONE : new PyStr("");
+                PyDict.Builder b =
+                        PyDict.builder().put("role", new PyStr("assistant")).put("content", content);
+                if (a.hasToolCalls())
+                    b.put(
+                            "tool_calls",
+                            PyList.of(a.toolCalls().stream()
+                                    .map(OpenAiChat::toolCall)
+                                    .toList()));
                 yield b.build();
             }
-            case Message.Tool t -> PyDict.of("role", "tool", "content", nullToEmpty(t.content()), "tool_call_id", t.toolCallId());
+            case Message.Tool t ->
+                PyDict.of("role", "tool", "content", nullToEmpty(t.content()), "tool_call_id", t.toolCallId());
         };
     }
 
     private static Value toolCall(ToolCall c) {
-        return PyDict.of("id", c.id(), "type", "function",
-                "function", PyDict.of("name", c.name(), "arguments", Wire.json(c.arguments())));
+        return PyDict.of(
+                "id",
+                c.id(),
+                "type",
+                "function",
+                "function",
+                PyDict.of("name", c.name(), "arguments", Wire.json(c.arguments())));
     }
 
     static Value tool(ToolSpec t) {
         PyDict.Builder f = PyDict.builder().put("name", new PyStr(t.name()));
         if (t.description() != null) f.put("description", new PyStr(t.description()));
-        f.put("parameters", t.parameters() == null ? PyDict.of("type", "object", "properties", PyDict.empty()) : t.parameters());
+        f.put(
+                "parameters",
+                t.parameters() == null ? PyDict.of("type", "object", "properties", PyDict.empty()) : t.parameters());
         return PyDict.of("type", "function", "function", f.build());
     }
 
-    @Override public Message.Assistant decodeResponse(String body) throws MalformedResponse {
+    @Override
+    public Message.Assistant decodeResponse(String body) throws MalformedResponse {
         PyDict root = parseObject(body);
         PyList choices = Wire.list(root.get("choices"));
         if (choices == null || choices.isEmpty()) {
-            if (root.get("error") != null) throw new MalformedResponse("error object instead of choices: " + Wire.clip(Wire.json(root.get("error")), 300));
+            if (root.get("error") != null)
+                throw new MalformedResponse(
+                        "error object instead of choices: " + Wire.clip(Wire.json(root.get("error")), 300));
             throw new MalformedResponse("no choices in the response");
         }
         PyDict message = Wire.dict(Wire.at(Wire.dict(choices.get(0)), "message"));
@@ -124,7 +148,8 @@ public final class OpenAiChat implements WireFormat {
             throw new MalformedResponse("tool_calls is a JSON " + Wire.jsonType(rawCalls) + ", not an array");
         }
         PyDict usage = Wire.dict(root.get("usage"));
-        return new Message.Assistant(content, calls, new Usage(Wire.count(usage, "prompt_tokens"), Wire.count(usage, "completion_tokens")));
+        return new Message.Assistant(
+                content, calls, new Usage(Wire.count(usage, "prompt_tokens"), Wire.count(usage, "completion_tokens")));
     }
 
     private static String content(Value v) throws MalformedResponse {
@@ -135,7 +160,8 @@ public final class OpenAiChat implements WireFormat {
             StringBuilder sb = new StringBuilder();
             for (Value p : parts) {
                 PyDict d = Wire.dict(p);
-                if (d != null && "text".equals(Wire.str(d.get("type"))) && Wire.str(d.get("text")) != null) sb.append(Wire.str(d.get("text")));
+                if (d != null && "text".equals(Wire.str(d.get("type"))) && Wire.str(d.get("text")) != null)
+                    sb.append(Wire.str(d.get("text")));
             }
             return sb.toString();
         }
@@ -147,7 +173,9 @@ public final class OpenAiChat implements WireFormat {
         String id = tc == null ? null : Wire.str(tc.get("id"));
         if (id == null || id.isEmpty()) id = "call_missing_" + index;
         PyDict fn = Wire.dict(Wire.at(tc, "function"));
-        if (fn == null) return new ToolCall(id, "", PyDict.empty(), tc == null ? Wire.json(v) : null, "tool call has no function object");
+        if (fn == null)
+            return new ToolCall(
+                    id, "", PyDict.empty(), tc == null ? Wire.json(v) : null, "tool call has no function object");
         String name = Wire.str(fn.get("name"));
         Value args = fn.get("arguments");
         if (args instanceof PyStr s) return Wire.fromArgumentText(id, name, s.value());
@@ -187,7 +215,8 @@ public final class OpenAiChat implements WireFormat {
         for (Value mv : msgs) {
             PyDict m = Wire.dict(mv);
             String role = Wire.str(Wire.at(m, "role"));
-            if (role == null) throw new IllegalArgumentException("message without a role: " + Wire.clip(Wire.json(mv), 200));
+            if (role == null)
+                throw new IllegalArgumentException("message without a role: " + Wire.clip(Wire.json(mv), 200));
             String content = requestContent(m.get("content"));
             switch (role) {
                 case "system", "developer" -> history.add(new Message.System(content));
@@ -216,7 +245,8 @@ public final class OpenAiChat implements WireFormat {
             for (Value tv : list) {
                 PyDict fn = Wire.dict(Wire.at(Wire.dict(tv), "function"));
                 if (fn == null) throw new IllegalArgumentException("tool without a function object");
-                tools.add(new ToolSpec(Wire.str(fn.get("name")), Wire.str(fn.get("description")), Wire.dict(fn.get("parameters"))));
+                tools.add(new ToolSpec(
+                        Wire.str(fn.get("name")), Wire.str(fn.get("description")), Wire.dict(fn.get("parameters"))));
             }
         }
         return new DecodedRequest(Wire.str(root.get("model")), history, tools, root);
@@ -237,20 +267,54 @@ public final class OpenAiChat implements WireFormat {
      * else as {@code json.dumps(arguments)}.
      */
     public static PyDict encodeResponse(Message.Assistant m, String model, String id) {
-        PyDict.Builder msg = PyDict.builder().put("role", new PyStr("assistant"))
+        PyDict.Builder msg = PyDict.builder()
+                .put("role", new PyStr("assistant"))
                 .put("content", m.content() == null ? PyNone.NONE : new PyStr(m.content()));
         if (m.hasToolCalls()) {
-            msg.put("tool_calls", PyList.of(m.toolCalls().stream().map(c -> (Value) PyDict.of(
-                    "id", c.id(), "type", "function",
-                    "function", PyDict.of("name", c.name(),
-                            "arguments", c.rawArguments() != null ? c.rawArguments() : Wire.json(c.arguments())))).toList()));
+            msg.put(
+                    "tool_calls",
+                    PyList.of(m.toolCalls().stream()
+                            .map(c -> (Value) PyDict.of(
+                                    "id",
+                                    c.id(),
+                                    "type",
+                                    "function",
+                                    "function",
+                                    PyDict.of(
+                                            "name",
+                                            c.name(),
+                                            "arguments",
+                                            c.rawArguments() != null ? c.rawArguments() : Wire.json(c.arguments()))))
+                            .toList()));
         }
         Usage u = m.usage() == null ? Usage.ZERO : m.usage();
-        return PyDict.of("id", id, "object", "chat.completion", "created", 0, "model", model,
-                "choices", PyList.of(PyDict.of("index", 0, "message", msg.build(), "logprobs", null,
-                        "finish_reason", m.hasToolCalls() ? "tool_calls" : "stop")),
-                "usage", PyDict.of("prompt_tokens", u.inputTokens(), "completion_tokens", u.outputTokens(),
-                        "total_tokens", u.inputTokens() + u.outputTokens()));
+        return PyDict.of(
+                "id",
+                id,
+                "object",
+                "chat.completion",
+                "created",
+                0,
+                "model",
+                model,
+                "choices",
+                PyList.of(PyDict.of(
+                        "index",
+                        0,
+                        "message",
+                        msg.build(),
+                        "logprobs",
+                        null,
+                        "finish_reason",
+                        m.hasToolCalls() ? "tool_calls" : "stop")),
+                "usage",
+                PyDict.of(
+                        "prompt_tokens",
+                        u.inputTokens(),
+                        "completion_tokens",
+                        u.outputTokens(),
+                        "total_tokens",
+                        u.inputTokens() + u.outputTokens()));
     }
 
     static String stripSlash(String base) {
@@ -259,7 +323,12 @@ public final class OpenAiChat implements WireFormat {
         return b;
     }
 
-    private static String nullToEmpty(String s) { return s == null ? "" : s; }
+    private static String nullToEmpty(String s) {
+        return s == null ? "" : s;
+    }
 
-    @Override public String toString() { return "OpenAiChat"; }
+    @Override
+    public String toString() {
+        return "OpenAiChat";
+    }
 }

@@ -25,9 +25,18 @@ import java.util.Objects;
  * @param maxResponseBytes  the largest response body read; a longer one is a provider error, not retried,
  *                          and is not read further (a runaway body must not take the memory and the store)
  */
-public record ProviderOptions(String model, Double temperature, Integer maxTokens, Boolean parallelToolCalls,
-                              Duration timeout, int maxAttempts, Duration backoffBase, Duration backoffCap,
-                              Duration retryAfterCap, PyDict extra, long maxResponseBytes) {
+public record ProviderOptions(
+        String model,
+        Double temperature,
+        Integer maxTokens,
+        Boolean parallelToolCalls,
+        Duration timeout,
+        int maxAttempts,
+        Duration backoffBase,
+        Duration backoffCap,
+        Duration retryAfterCap,
+        PyDict extra,
+        long maxResponseBytes) {
 
     public static final int ANTHROPIC_DEFAULT_MAX_TOKENS = 4096;
     /** 8 MiB: far above any chat completion, far below what a misbehaving server can send. */
@@ -42,7 +51,8 @@ public record ProviderOptions(String model, Double temperature, Integer maxToken
         if (timeout.isNegative() || timeout.isZero()) throw new IllegalArgumentException("timeout must be positive");
         if (maxTokens != null && maxTokens < 1) throw new IllegalArgumentException("maxTokens must be positive");
         extra = extra == null ? PyDict.empty() : extra;
-        if (maxResponseBytes < 1) throw new IllegalArgumentException("maxResponseBytes must be positive: " + maxResponseBytes);
+        if (maxResponseBytes < 1)
+            throw new IllegalArgumentException("maxResponseBytes must be positive: " + maxResponseBytes);
     }
 
     /**
@@ -50,18 +60,167 @@ public record ProviderOptions(String model, Double temperature, Integer maxToken
      * 120 s, response bodies up to {@link #DEFAULT_MAX_RESPONSE_BYTES}.
      */
     public static ProviderOptions defaults(String model) {
-        return new ProviderOptions(model, null, null, null, Duration.ofSeconds(120), 5,
-                Duration.ofSeconds(1), Duration.ofSeconds(60), Duration.ofSeconds(120), PyDict.empty(), DEFAULT_MAX_RESPONSE_BYTES);
+        return new ProviderOptions(
+                model,
+                null,
+                null,
+                null,
+                Duration.ofSeconds(120),
+                5,
+                Duration.ofSeconds(1),
+                Duration.ofSeconds(60),
+                Duration.ofSeconds(120),
+                PyDict.empty(),
+                DEFAULT_MAX_RESPONSE_BYTES);
     }
 
-    public ProviderOptions withModel(String m) { return new ProviderOptions(m, temperature, maxTokens, parallelToolCalls, timeout, maxAttempts, backoffBase, backoffCap, retryAfterCap, extra, maxResponseBytes); }
-    public ProviderOptions withTemperature(Double t) { return new ProviderOptions(model, t, maxTokens, parallelToolCalls, timeout, maxAttempts, backoffBase, backoffCap, retryAfterCap, extra, maxResponseBytes); }
-    public ProviderOptions withMaxTokens(Integer n) { return new ProviderOptions(model, temperature, n, parallelToolCalls, timeout, maxAttempts, backoffBase, backoffCap, retryAfterCap, extra, maxResponseBytes); }
-    public ProviderOptions withParallelToolCalls(Boolean p) { return new ProviderOptions(model, temperature, maxTokens, p, timeout, maxAttempts, backoffBase, backoffCap, retryAfterCap, extra, maxResponseBytes); }
-    public ProviderOptions withTimeout(Duration d) { return new ProviderOptions(model, temperature, maxTokens, parallelToolCalls, d, maxAttempts, backoffBase, backoffCap, retryAfterCap, extra, maxResponseBytes); }
-    public ProviderOptions withMaxAttempts(int n) { return new ProviderOptions(model, temperature, maxTokens, parallelToolCalls, timeout, n, backoffBase, backoffCap, retryAfterCap, extra, maxResponseBytes); }
-    public ProviderOptions withBackoff(Duration base, Duration cap) { return new ProviderOptions(model, temperature, maxTokens, parallelToolCalls, timeout, maxAttempts, base, cap, retryAfterCap, extra, maxResponseBytes); }
-    public ProviderOptions withRetryAfterCap(Duration cap) { return new ProviderOptions(model, temperature, maxTokens, parallelToolCalls, timeout, maxAttempts, backoffBase, backoffCap, cap, extra, maxResponseBytes); }
-    public ProviderOptions withMaxResponseBytes(long n) { return new ProviderOptions(model, temperature, maxTokens, parallelToolCalls, timeout, maxAttempts, backoffBase, backoffCap, retryAfterCap, extra, n); }
-    public ProviderOptions withExtra(PyDict e) { return new ProviderOptions(model, temperature, maxTokens, parallelToolCalls, timeout, maxAttempts, backoffBase, backoffCap, retryAfterCap, e, maxResponseBytes); }
+    public ProviderOptions withModel(String m) {
+        return new ProviderOptions(
+                m,
+                temperature,
+                maxTokens,
+                parallelToolCalls,
+                timeout,
+                maxAttempts,
+                backoffBase,
+                backoffCap,
+                retryAfterCap,
+                extra,
+                maxResponseBytes);
+    }
+
+    public ProviderOptions withTemperature(Double t) {
+        return new ProviderOptions(
+                model,
+                t,
+                maxTokens,
+                parallelToolCalls,
+                timeout,
+                maxAttempts,
+                backoffBase,
+                backoffCap,
+                retryAfterCap,
+                extra,
+                maxResponseBytes);
+    }
+
+    public ProviderOptions withMaxTokens(Integer n) {
+        return new ProviderOptions(
+                model,
+                temperature,
+                n,
+                parallelToolCalls,
+                timeout,
+                maxAttempts,
+                backoffBase,
+                backoffCap,
+                retryAfterCap,
+                extra,
+                maxResponseBytes);
+    }
+
+    public ProviderOptions withParallelToolCalls(Boolean p) {
+        return new ProviderOptions(
+                model,
+                temperature,
+                maxTokens,
+                p,
+                timeout,
+                maxAttempts,
+                backoffBase,
+                backoffCap,
+                retryAfterCap,
+                extra,
+                maxResponseBytes);
+    }
+
+    public ProviderOptions withTimeout(Duration d) {
+        return new ProviderOptions(
+                model,
+                temperature,
+                maxTokens,
+                parallelToolCalls,
+                d,
+                maxAttempts,
+                backoffBase,
+                backoffCap,
+                retryAfterCap,
+                extra,
+                maxResponseBytes);
+    }
+
+    public ProviderOptions withMaxAttempts(int n) {
+        return new ProviderOptions(
+                model,
+                temperature,
+                maxTokens,
+                parallelToolCalls,
+                timeout,
+                n,
+                backoffBase,
+                backoffCap,
+                retryAfterCap,
+                extra,
+                maxResponseBytes);
+    }
+
+    public ProviderOptions withBackoff(Duration base, Duration cap) {
+        return new ProviderOptions(
+                model,
+                temperature,
+                maxTokens,
+                parallelToolCalls,
+                timeout,
+                maxAttempts,
+                base,
+                cap,
+                retryAfterCap,
+                extra,
+                maxResponseBytes);
+    }
+
+    public ProviderOptions withRetryAfterCap(Duration cap) {
+        return new ProviderOptions(
+                model,
+                temperature,
+                maxTokens,
+                parallelToolCalls,
+                timeout,
+                maxAttempts,
+                backoffBase,
+                backoffCap,
+                cap,
+                extra,
+                maxResponseBytes);
+    }
+
+    public ProviderOptions withMaxResponseBytes(long n) {
+        return new ProviderOptions(
+                model,
+                temperature,
+                maxTokens,
+                parallelToolCalls,
+                timeout,
+                maxAttempts,
+                backoffBase,
+                backoffCap,
+                retryAfterCap,
+                extra,
+                n);
+    }
+
+    public ProviderOptions withExtra(PyDict e) {
+        return new ProviderOptions(
+                model,
+                temperature,
+                maxTokens,
+                parallelToolCalls,
+                timeout,
+                maxAttempts,
+                backoffBase,
+                backoffCap,
+                retryAfterCap,
+                e,
+                maxResponseBytes);
+    }
 }

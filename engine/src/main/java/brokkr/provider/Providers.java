@@ -28,7 +28,8 @@ public final class Providers {
      * compatible servers). Benchmarks transcribed from upstreams that call models through litellm send
      * such providers the request fields litellm passes on only to them (tau2's {@code seed}).
      */
-    public static final List<String> OPENAI_COMPATIBLE = List.of("openai", "openai-compatible", "vllm", "llamacpp", "ollama");
+    public static final List<String> OPENAI_COMPATIBLE =
+            List.of("openai", "openai-compatible", "vllm", "llamacpp", "ollama");
 
     /** Whether {@code provider} (any case) is one of {@link #OPENAI_COMPATIBLE}. */
     public static boolean openAiCompatible(String provider) {
@@ -41,13 +42,19 @@ public final class Providers {
     }
 
     /** A provider configured from {@code env} (tests pass a map; production passes {@code System.getenv()}). */
-    public static ModelProvider fromEnvironment(Map<String, String> env, String provider, String model, ProviderOptions options) {
+    public static ModelProvider fromEnvironment(
+            Map<String, String> env, String provider, String model, ProviderOptions options) {
         return fromEnvironment(env, provider, model, options, Effects.httpClient(options.timeout()), Effects.system());
     }
 
     /** As above with an explicit HTTP client and effects (clock, sleeper, jitter). */
-    public static ModelProvider fromEnvironment(Map<String, String> env, String provider, String model, ProviderOptions options,
-                                                HttpClient http, Effects effects) {
+    public static ModelProvider fromEnvironment(
+            Map<String, String> env,
+            String provider,
+            String model,
+            ProviderOptions options,
+            HttpClient http,
+            Effects effects) {
         Objects.requireNonNull(env);
         Objects.requireNonNull(model, "model");
         ProviderOptions o = options.withModel(model);
@@ -56,18 +63,28 @@ public final class Providers {
                 String base = env.getOrDefault("OPENAI_BASE_URL", "");
                 boolean official = base.isBlank();
                 Secret key = key(env, "OPENAI_API_KEY");
-                if (official && !key.isPresent()) throw new IllegalArgumentException("OPENAI_API_KEY is not set (required for " + OpenAiChat.DEFAULT_BASE_URL + ")");
-                yield new HttpProvider(OpenAiChat.INSTANCE, official ? OpenAiChat.DEFAULT_BASE_URL : base, key, o, http, effects);
+                if (official && !key.isPresent())
+                    throw new IllegalArgumentException(
+                            "OPENAI_API_KEY is not set (required for " + OpenAiChat.DEFAULT_BASE_URL + ")");
+                yield new HttpProvider(
+                        OpenAiChat.INSTANCE, official ? OpenAiChat.DEFAULT_BASE_URL : base, key, o, http, effects);
             }
             case "anthropic" -> {
                 String base = env.getOrDefault("ANTHROPIC_BASE_URL", "");
                 boolean official = base.isBlank();
                 Secret key = key(env, "ANTHROPIC_API_KEY");
                 if (official && !key.isPresent()) throw new IllegalArgumentException("ANTHROPIC_API_KEY is not set");
-                yield new HttpProvider(AnthropicMessages.INSTANCE, official ? AnthropicMessages.DEFAULT_BASE_URL : base, key, o, http, effects);
+                yield new HttpProvider(
+                        AnthropicMessages.INSTANCE,
+                        official ? AnthropicMessages.DEFAULT_BASE_URL : base,
+                        key,
+                        o,
+                        http,
+                        effects);
             }
-            default -> throw new IllegalArgumentException("unknown provider '" + provider
-                    + "' (known: " + String.join(", ", OPENAI_COMPATIBLE) + ", anthropic)");
+            default ->
+                throw new IllegalArgumentException("unknown provider '" + provider + "' (known: "
+                        + String.join(", ", OPENAI_COMPATIBLE) + ", anthropic)");
         };
     }
 

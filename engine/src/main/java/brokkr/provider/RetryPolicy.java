@@ -41,7 +41,8 @@ public record RetryPolicy(int maxAttempts, Duration base, Duration cap, Duration
      * {@link #retryAfterCap}), otherwise the jittered backoff.
      */
     public Duration delay(int retry, double u, Optional<Duration> retryAfter) {
-        return retryAfter.map(d -> d.compareTo(retryAfterCap) > 0 ? retryAfterCap : d)
+        return retryAfter
+                .map(d -> d.compareTo(retryAfterCap) > 0 ? retryAfterCap : d)
                 .orElseGet(() -> backoff(retry, u));
     }
 
@@ -50,7 +51,8 @@ public record RetryPolicy(int maxAttempts, Duration base, Duration cap, Duration
      * date in the past means no wait). {@code retry-after-ms} (sent by OpenAI, honoured by its SDKs) is
      * preferred when present. Anything unparseable is ignored.
      */
-    public static Optional<Duration> parseRetryAfter(Optional<String> retryAfterMs, Optional<String> retryAfter, Instant now) {
+    public static Optional<Duration> parseRetryAfter(
+            Optional<String> retryAfterMs, Optional<String> retryAfter, Instant now) {
         if (retryAfterMs.isPresent()) {
             try {
                 double ms = Double.parseDouble(retryAfterMs.get().strip());
@@ -70,7 +72,8 @@ public record RetryPolicy(int maxAttempts, Duration base, Duration cap, Duration
             }
         }
         try {
-            Instant at = ZonedDateTime.parse(v, DateTimeFormatter.RFC_1123_DATE_TIME).toInstant();
+            Instant at =
+                    ZonedDateTime.parse(v, DateTimeFormatter.RFC_1123_DATE_TIME).toInstant();
             Duration d = Duration.between(now, at);
             return Optional.of(d.isNegative() ? Duration.ZERO : d);
         } catch (DateTimeParseException e) {

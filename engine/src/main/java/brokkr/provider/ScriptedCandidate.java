@@ -43,13 +43,21 @@ public final class ScriptedCandidate implements ModelProvider {
         return new ScriptedCandidate(policy, ProviderOptions.defaults("scripted"));
     }
 
-    @Override public String provider() { return "scripted"; }
-    @Override public String model() { return options.model(); }
+    @Override
+    public String provider() {
+        return "scripted";
+    }
+
+    @Override
+    public String model() {
+        return options.model();
+    }
 
     @Override
     public Turn next(List<Message> history, List<ToolSpec> tools) throws InfrastructureFailure {
         int turn = assistantTurns(history);
-        Message.Assistant m = withIds(Objects.requireNonNull(policy.next(history, tools), "policy returned null"), turn);
+        Message.Assistant m =
+                withIds(Objects.requireNonNull(policy.next(history, tools), "policy returned null"), turn);
         String request = OpenAiChat.INSTANCE.encodeRequest(history, tools, options);
         String response = Wire.json(OpenAiChat.encodeResponse(m, options.model(), "scripted-" + turn));
         return new Turn(m, List.of(new ModelCall(provider(), options.model(), 1, request, 200, response, null, 0, 0)));
@@ -66,7 +74,15 @@ public final class ScriptedCandidate implements ModelProvider {
         List<ToolCall> calls = new ArrayList<>();
         for (int i = 0; i < m.toolCalls().size(); i++) {
             ToolCall c = m.toolCalls().get(i);
-            calls.add(c.id() != null ? c : new ToolCall("call_" + turn + "_" + i, c.name(), c.arguments(), c.rawArguments(), c.malformed()));
+            calls.add(
+                    c.id() != null
+                            ? c
+                            : new ToolCall(
+                                    "call_" + turn + "_" + i,
+                                    c.name(),
+                                    c.arguments(),
+                                    c.rawArguments(),
+                                    c.malformed()));
         }
         return new Message.Assistant(m.content(), calls, m.usage());
     }
@@ -74,14 +90,18 @@ public final class ScriptedCandidate implements ModelProvider {
     // ---- building messages ----
 
     /** A text-only answer. */
-    public static Message.Assistant say(String text) { return new Message.Assistant(text); }
+    public static Message.Assistant say(String text) {
+        return new Message.Assistant(text);
+    }
 
     /** A tool call with arguments given as alternating keys and plain Java values; its id is assigned per turn. */
     public static ToolCall call(String name, Object... keysAndValues) {
         return new ToolCall(null, name, PyDict.of(keysAndValues));
     }
 
-    public static ToolCall call(String name, PyDict arguments) { return new ToolCall(null, name, arguments); }
+    public static ToolCall call(String name, PyDict arguments) {
+        return new ToolCall(null, name, arguments);
+    }
 
     /**
      * A call whose argument text is {@code rawArguments} verbatim, classified exactly as a provider
@@ -92,10 +112,14 @@ public final class ScriptedCandidate implements ModelProvider {
     }
 
     /** One assistant message with these calls (several = parallel calls) and no text. */
-    public static Message.Assistant calls(ToolCall... calls) { return new Message.Assistant(null, List.of(calls)); }
+    public static Message.Assistant calls(ToolCall... calls) {
+        return new Message.Assistant(null, List.of(calls));
+    }
 
     /** One assistant message with text and calls. */
-    public static Message.Assistant sayAndCall(String text, ToolCall... calls) { return new Message.Assistant(text, List.of(calls)); }
+    public static Message.Assistant sayAndCall(String text, ToolCall... calls) {
+        return new Message.Assistant(text, List.of(calls));
+    }
 
     /**
      * Replays {@code script}: the n-th assistant turn of a conversation is {@code script.get(n)}; once it
@@ -111,5 +135,8 @@ public final class ScriptedCandidate implements ModelProvider {
         };
     }
 
-    @Override public String toString() { return "ScriptedCandidate[model=" + options.model() + "]"; }
+    @Override
+    public String toString() {
+        return "ScriptedCandidate[model=" + options.model() + "]";
+    }
 }

@@ -26,12 +26,18 @@ public final class Secret {
         return value == null || value.isBlank() ? NONE : new Secret(value.strip());
     }
 
-    public static Secret none() { return NONE; }
+    public static Secret none() {
+        return NONE;
+    }
 
-    public boolean isPresent() { return value != null; }
+    public boolean isPresent() {
+        return value != null;
+    }
 
     /** The key itself: for the request header only. */
-    String reveal() { return value; }
+    String reveal() {
+        return value;
+    }
 
     /**
      * Whether the key can be sent in an HTTP header as it is: printable ASCII only. The JDK's client
@@ -169,12 +175,17 @@ public final class Secret {
         int v = 0;
         for (int k = 0; k < n; k++) {
             char h = t.charAt(p + k);
-            int d = h >= '0' && h <= '9' ? h - '0' : h >= 'a' && h <= 'f' ? h - 'a' + 10 : h >= 'A' && h <= 'F' ? h - 'A' + 10 : -1;
+            int d = h >= '0' && h <= '9'
+                    ? h - '0'
+                    : h >= 'a' && h <= 'f' ? h - 'a' + 10 : h >= 'A' && h <= 'F' ? h - 'A' + 10 : -1;
             if (d < 0) return -1;
             v = v * 16 + d;
         }
         return v;
     }
 
-    @Override public String toString() { return value == null ? "Secret[none]" : "Secret[" + REDACTED + "]"; }
+    @Override
+    public String toString() {
+        return value == null ? "Secret[none]" : "Secret[" + REDACTED + "]";
+    }
 }

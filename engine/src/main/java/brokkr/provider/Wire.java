@@ -14,13 +14,25 @@ final class Wire {
     private Wire() {}
 
     /** Compact-enough, deterministic JSON text: CPython's {@code json.dumps} defaults (see {@link PyJson}). */
-    static String json(Value v) { return PyJson.dumps(v); }
+    static String json(Value v) {
+        return PyJson.dumps(v);
+    }
 
-    static PyDict dict(Value v) { return v instanceof PyDict d ? d : null; }
-    static PyList list(Value v) { return v instanceof PyList l ? l : null; }
-    static String str(Value v) { return v instanceof PyStr s ? s.value() : null; }
+    static PyDict dict(Value v) {
+        return v instanceof PyDict d ? d : null;
+    }
 
-    static Value at(PyDict d, String key) { return d == null ? null : d.get(key); }
+    static PyList list(Value v) {
+        return v instanceof PyList l ? l : null;
+    }
+
+    static String str(Value v) {
+        return v instanceof PyStr s ? s.value() : null;
+    }
+
+    static Value at(PyDict d, String key) {
+        return d == null ? null : d.get(key);
+    }
 
     static long count(PyDict d, String key) {
         return at(d, key) instanceof PyInt i && i.fitsLong() ? i.longValue() : 0;
@@ -47,26 +59,41 @@ final class Wire {
      * that as the model's error would punish the server's serializer, not the model.
      */
     static ToolCall fromArgumentText(String id, String name, String text) {
-        if (name == null || name.isEmpty()) return new ToolCall(id, name == null ? "" : name, PyDict.empty(), text, "tool call has no function name");
+        if (name == null || name.isEmpty())
+            return new ToolCall(id, name == null ? "" : name, PyDict.empty(), text, "tool call has no function name");
         if (text == null) return new ToolCall(id, name, PyDict.empty(), null, "tool call has no arguments");
         if (text.isBlank()) return new ToolCall(id, name, PyDict.empty(), text, null);
         Value parsed;
         try {
             parsed = Json.parse(text);
         } catch (Json.JsonFormatException e) {
-            return new ToolCall(id, name, PyDict.empty(), text, "arguments are not valid JSON: " + e.getMessage().lines().findFirst().orElse(""));
+            return new ToolCall(
+                    id,
+                    name,
+                    PyDict.empty(),
+                    text,
+                    "arguments are not valid JSON: "
+                            + e.getMessage().lines().findFirst().orElse(""));
         }
         if (parsed instanceof PyDict d) return new ToolCall(id, name, d, text, null);
-        return new ToolCall(id, name, PyDict.empty(), text, "arguments are a JSON " + jsonType(parsed) + ", not an object");
+        return new ToolCall(
+                id, name, PyDict.empty(), text, "arguments are a JSON " + jsonType(parsed) + ", not an object");
     }
 
     /** A tool call whose arguments arrived as a JSON value (Anthropic's {@code input}, Ollama's object arguments). */
     static ToolCall fromArgumentValue(String id, String name, Value args) {
         String raw = args == null ? null : json(args);
-        if (name == null || name.isEmpty()) return new ToolCall(id, name == null ? "" : name, PyDict.empty(), raw, "tool call has no function name");
+        if (name == null || name.isEmpty())
+            return new ToolCall(id, name == null ? "" : name, PyDict.empty(), raw, "tool call has no function name");
         if (args instanceof PyDict d) return new ToolCall(id, name, d, raw, null);
-        return new ToolCall(id, name, PyDict.empty(), raw, args == null ? "tool call has no arguments"
-                : "arguments are a JSON " + jsonType(args) + ", not an object");
+        return new ToolCall(
+                id,
+                name,
+                PyDict.empty(),
+                raw,
+                args == null
+                        ? "tool call has no arguments"
+                        : "arguments are a JSON " + jsonType(args) + ", not an object");
     }
 
     /** The first {@code max} characters, for error messages. */

@@ -39,6 +39,8 @@ public interface WireFormat {
      * finally reports an infrastructure failure.
      */
     final class MalformedResponse extends Exception {
-        public MalformedResponse(String message) { super(message); }
+        public MalformedResponse(String message) {
+            super(message);
+        }
     }
 }

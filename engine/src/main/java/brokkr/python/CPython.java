@@ -49,10 +49,14 @@ public enum CPython {
     }
 
     /** Whether an unexpected keyword argument's TypeError suggests a close parameter name (3.13+, gh-107944). */
-    public boolean suggestsKeywords() { return this != V3_11; }
+    public boolean suggestsKeywords() {
+        return this != V3_11;
+    }
 
     /** Whether {@code hash(slice(...))} succeeds (3.12+, gh-101264), so a slice can be looked up as a dict key. */
-    public boolean slicesHashable() { return this != V3_11; }
+    public boolean slicesHashable() {
+        return this != V3_11;
+    }
 
     /** Whether {@code start[i] <= cp < end[i]} for some i (sorted, disjoint ranges). */
     private static boolean inRanges(int[] start, int[] end, int cp) {
@@ -61,7 +65,8 @@ public enum CPython {
         // the last range whose start is <= cp
         while (lo < hi) {
             int mid = (lo + hi + 1) >>> 1;
-            if (start[mid] <= cp) lo = mid; else hi = mid - 1;
+            if (start[mid] <= cp) lo = mid;
+            else hi = mid - 1;
         }
         return cp < end[lo];
     }

@@ -13,10 +13,14 @@ public final class NumpyFloats {
     private static final int BLOCK = 128;
 
     /** {@code np.sum(values)} of a float64 array. */
-    public static double sum(double[] values) { return 0.0 + pairwise(values, 0, values.length); }
+    public static double sum(double[] values) {
+        return 0.0 + pairwise(values, 0, values.length);
+    }
 
     /** pandas' {@code Series.mean()} of values without NaN; NaN for none (pandas gives NaN too). */
-    public static double mean(double[] values) { return values.length == 0 ? Double.NaN : sum(values) / values.length; }
+    public static double mean(double[] values) {
+        return values.length == 0 ? Double.NaN : sum(values) / values.length;
+    }
 
     private static double pairwise(double[] a, int from, int n) {
         if (n < 8) {

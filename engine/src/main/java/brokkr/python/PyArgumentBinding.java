@@ -29,14 +29,21 @@ public final class PyArgumentBinding {
      * @param args      the positional arguments (after the bound ones)
      * @param kwargs    the keyword arguments, in call order
      */
-    public static <V> List<V> bind(String qualname, List<String> bound, List<String> params, IntPredicate required,
-            List<V> args, Map<String, V> kwargs, CPython python) {
+    public static <V> List<V> bind(
+            String qualname,
+            List<String> bound,
+            List<String> params,
+            IntPredicate required,
+            List<V> args,
+            Map<String, V> kwargs,
+            CPython python) {
         int n = params.size();
         List<V> out = new ArrayList<>(n);
         for (int i = 0; i < n; i++) out.add(i < args.size() ? args.get(i) : null);
         for (Map.Entry<String, V> e : kwargs.entrySet()) {
             String k = e.getKey();
-            if (bound.contains(k)) throw PyException.typeError(qualname + "() got multiple values for argument '" + k + "'");
+            if (bound.contains(k))
+                throw PyException.typeError(qualname + "() got multiple values for argument '" + k + "'");
             int idx = params.indexOf(k);
             if (idx < 0) {
                 String suggestion = null;
@@ -49,7 +56,8 @@ public final class PyArgumentBinding {
                 throw PyException.typeError(qualname + "() got an unexpected keyword argument '" + k + "'"
                         + (suggestion == null ? "" : ". Did you mean '" + suggestion + "'?"));
             }
-            if (out.get(idx) != null) throw PyException.typeError(qualname + "() got multiple values for argument '" + k + "'");
+            if (out.get(idx) != null)
+                throw PyException.typeError(qualname + "() got multiple values for argument '" + k + "'");
             out.set(idx, e.getValue());
         }
         if (args.size() > n) {
@@ -57,10 +65,12 @@ public final class PyArgumentBinding {
             int atLeast = bound.size();
             for (int i = 0; i < n; i++) if (required.test(i)) atLeast++;
             int total = n + bound.size();
-            String takes = atLeast == total ? total + " positional argument" + (total == 1 ? "" : "s")
+            String takes = atLeast == total
+                    ? total + " positional argument" + (total == 1 ? "" : "s")
                     : "from " + atLeast + " to " + total + " positional arguments";
             int given = args.size() + bound.size();
-            throw PyException.typeError(qualname + "() takes " + takes + " but " + given + (given == 1 ? " was" : " were") + " given");
+            throw PyException.typeError(
+                    qualname + "() takes " + takes + " but " + given + (given == 1 ? " was" : " were") + " given");
         }
         List<String> missing = new ArrayList<>();
         for (int i = 0; i < n; i++) if (out.get(i) == null && required.test(i)) missing.add(params.get(i));
@@ -94,7 +104,10 @@ public final class PyArgumentBinding {
             maxDistance = Math.min(maxDistance, bestDistance - 1);
             long d = levenshtein(n, it, maxDistance);
             if (d > maxDistance) continue;
-            if (best == null || d < bestDistance) { best = item; bestDistance = d; }
+            if (best == null || d < bestDistance) {
+                best = item;
+                bestDistance = d;
+            }
         }
         return best;
     }
@@ -110,17 +123,30 @@ public final class PyArgumentBinding {
 
     private static long levenshtein(byte[] a0, byte[] b0, long maxCost) {
         int aStart = 0, aEnd = a0.length, bStart = 0, bEnd = b0.length;
-        while (aStart < aEnd && bStart < bEnd && a0[aStart] == b0[bStart]) { aStart++; bStart++; }
-        while (aStart < aEnd && bStart < bEnd && a0[aEnd - 1] == b0[bEnd - 1]) { aEnd--; bEnd--; }
+        while (aStart < aEnd && bStart < bEnd && a0[aStart] == b0[bStart]) {
+            aStart++;
+            bStart++;
+        }
+        while (aStart < aEnd && bStart < bEnd && a0[aEnd - 1] == b0[bEnd - 1]) {
+            aEnd--;
+            bEnd--;
+        }
         int aSize = aEnd - aStart, bSize = bEnd - bStart;
         if (aSize == 0 || bSize == 0) return (long) (aSize + bSize) * MOVE_COST;
         if (aSize > MAX_STRING_SIZE || bSize > MAX_STRING_SIZE) return maxCost + 1;
         byte[] a = java.util.Arrays.copyOfRange(a0, aStart, aEnd), b = java.util.Arrays.copyOfRange(b0, bStart, bEnd);
-        if (b.length < a.length) { byte[] t = a; a = b; b = t; }
+        if (b.length < a.length) {
+            byte[] t = a;
+            a = b;
+            b = t;
+        }
         if ((long) (b.length - a.length) * MOVE_COST > maxCost) return maxCost + 1;
         long[] buffer = new long[a.length];
         long tmp = MOVE_COST;
-        for (int i = 0; i < a.length; i++) { buffer[i] = tmp; tmp += MOVE_COST; }
+        for (int i = 0; i < a.length; i++) {
+            buffer[i] = tmp;
+            tmp += MOVE_COST;
+        }
         long result = 0;
         for (int bi = 0; bi < b.length; bi++) {
             byte code = b[bi];

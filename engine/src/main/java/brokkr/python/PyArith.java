@@ -27,9 +27,17 @@ public final class PyArith {
     /** Repetition results beyond this many elements are refused (CPython would exhaust memory). */
     private static final long MAX_REPEAT = 1L << 28;
 
-    public static Value add(Value a, Value b) { return add(a, b, "+"); }
-    public static Value sub(Value a, Value b) { return sub(a, b, "-"); }
-    public static Value mul(Value a, Value b) { return mul(a, b, "*"); }
+    public static Value add(Value a, Value b) {
+        return add(a, b, "+");
+    }
+
+    public static Value sub(Value a, Value b) {
+        return sub(a, b, "-");
+    }
+
+    public static Value mul(Value a, Value b) {
+        return mul(a, b, "*");
+    }
 
     /** {@code a += b} on immutable operands and lists ({@code list.__iadd__} extends with any iterable). */
     public static Value iadd(Value a, Value b) {
@@ -41,7 +49,9 @@ public final class PyArith {
         return add(a, b, "+=");
     }
 
-    public static Value isub(Value a, Value b) { return sub(a, b, "-="); }
+    public static Value isub(Value a, Value b) {
+        return sub(a, b, "-=");
+    }
 
     /**
      * {@code a *= b} ({@code list.__imul__} repeats in place: same result as {@code *}). One difference
@@ -123,15 +133,23 @@ public final class PyArith {
     }
 
     private static PyException unsupported(String op, Value a, Value b) {
-        return PyException.typeError("unsupported operand type(s) for " + op + ": '" + a.typeName() + "' and '"
-                + b.typeName() + "'");
+        return PyException.typeError(
+                "unsupported operand type(s) for " + op + ": '" + a.typeName() + "' and '" + b.typeName() + "'");
     }
 
-    private static boolean isSequence(Value v) { return v instanceof PyStr || v instanceof PyList; }
+    private static boolean isSequence(Value v) {
+        return v instanceof PyStr || v instanceof PyList;
+    }
 
-    private static boolean isNumber(Value v) { return v instanceof PyInt || v instanceof PyBool || v instanceof PyFloat; }
+    private static boolean isNumber(Value v) {
+        return v instanceof PyInt || v instanceof PyBool || v instanceof PyFloat;
+    }
 
-    private static boolean isIntegral(Value v) { return v instanceof PyInt || v instanceof PyBool; }
+    private static boolean isIntegral(Value v) {
+        return v instanceof PyInt || v instanceof PyBool;
+    }
 
-    private static BigInteger integral(Value v) { return PyBuiltins.bigInt(v); }
+    private static BigInteger integral(Value v) {
+        return PyBuiltins.bigInt(v);
+    }
 }

@@ -64,7 +64,9 @@ public final class PyBuiltins {
     /** {@code iter(v)} materialised: a str yields its characters (code points), a dict its keys. */
     public static List<Value> iterate(Value v) {
         switch (v) {
-            case PyList l -> { return l.items(); }
+            case PyList l -> {
+                return l.items();
+            }
             case PyStr s -> {
                 List<Value> out = new ArrayList<>(s.value().length());
                 s.value().codePoints().forEach(cp -> out.add(new PyStr(Character.toString(cp))));
@@ -118,7 +120,8 @@ public final class PyBuiltins {
     public static boolean in(Value x, Value container) {
         return switch (container) {
             case PyStr s -> {
-                if (!(x instanceof PyStr sub)) throw PyException.typeError("'in <string>' requires string as left operand, not " + x.typeName());
+                if (!(x instanceof PyStr sub))
+                    throw PyException.typeError("'in <string>' requires string as left operand, not " + x.typeName());
                 yield s.value().contains(sub.value());
             }
             case PyList l -> {
@@ -132,7 +135,8 @@ public final class PyBuiltins {
 
     /** {@code v.lower()} (str only). */
     public static String lower(Value v) {
-        if (v instanceof PyStr s) return s.value().toLowerCase(java.util.Locale.ROOT); // full Unicode mapping, final sigma as Python
+        if (v instanceof PyStr s)
+            return s.value().toLowerCase(java.util.Locale.ROOT); // full Unicode mapping, final sigma as Python
         throw attributeError(v, "lower");
     }
 
@@ -156,7 +160,8 @@ public final class PyBuiltins {
     public static int numCompare(Value a, Value b) {
         if (a instanceof PyFloat fa && Double.isNaN(fa.value())) return 2;
         if (b instanceof PyFloat fb && Double.isNaN(fb.value())) return 2;
-        if (a instanceof PyFloat fa && b instanceof PyFloat fb) return Double.compare(fa.value() + 0.0, fb.value() + 0.0);
+        if (a instanceof PyFloat fa && b instanceof PyFloat fb)
+            return Double.compare(fa.value() + 0.0, fb.value() + 0.0);
         if (!(a instanceof PyFloat) && !(b instanceof PyFloat)) return bigInt(a).compareTo(bigInt(b));
         double fx = a instanceof PyFloat f ? f.value() : b instanceof PyFloat g ? g.value() : 0;
         if (Double.isInfinite(fx)) {
@@ -179,7 +184,9 @@ public final class PyBuiltins {
     }
 
     /** Python {@code a < b}; mixed kinds raise {@code '<' not supported between instances of ...}. */
-    public static boolean lt(Value a, Value b) { return PyOps.lt(a, b); }
+    public static boolean lt(Value a, Value b) {
+        return PyOps.lt(a, b);
+    }
 
     /** {@code sorted(v)} ({@link #listSort}). */
     public static PyList sorted(Value v) {
@@ -214,7 +221,8 @@ public final class PyBuiltins {
             int l = 0, r = start;
             do {
                 int p = l + ((r - l) >> 1);
-                if (lt.test(pivot, a.get(p))) r = p; else l = p + 1;
+                if (lt.test(pivot, a.get(p))) r = p;
+                else l = p + 1;
             } while (l < r);
             a.remove(start);
             a.add(l, pivot);
@@ -227,16 +235,24 @@ public final class PyBuiltins {
      * {@code max(a, b)}: Python/bltinmodule.c min_max keeps the first item and replaces it by a later
      * one only when {@code item > kept} ({@code max(0, 0.0)} is the int 0, {@code max(0, nan)} is 0).
      */
-    public static Value max(Value a, Value b) { return PyOps.gt(b, a) ? b : a; }
+    public static Value max(Value a, Value b) {
+        return PyOps.gt(b, a) ? b : a;
+    }
 
     /** {@code str(v)}. */
-    public static String str(Value v) { return PyRepr.str(v); }
+    public static String str(Value v) {
+        return PyRepr.str(v);
+    }
 
     /** {@code round(x, ndigits)} for a float. */
-    public static double round(double x, int ndigits) { return PyRound.round(x, ndigits); }
+    public static double round(double x, int ndigits) {
+        return PyRound.round(x, ndigits);
+    }
 
     /** {@code round(v, ndigits)} for an int, bool or float value. */
-    public static Value round(Value v, int ndigits) { return PyRound.round(v, ndigits); }
+    public static Value round(Value v, int ndigits) {
+        return PyRound.round(v, ndigits);
+    }
 
     private static final Pattern FLOAT_LITERAL = Pattern.compile(
             "[+-]?(?:(?:\\d(?:_?\\d)*(?:\\.(?:\\d(?:_?\\d)*)?)?|\\.\\d(?:_?\\d)*)(?:[eE][+-]?\\d(?:_?\\d)*)?|inf|infinity|nan)",
@@ -291,11 +307,14 @@ public final class PyBuiltins {
             case PyFloat f -> {
                 double x = f.value();
                 if (Double.isNaN(x)) throw PyException.valueError("cannot convert float NaN to integer");
-                if (Double.isInfinite(x)) throw new PyException("OverflowError", "cannot convert float infinity to integer");
+                if (Double.isInfinite(x))
+                    throw new PyException("OverflowError", "cannot convert float infinity to integer");
                 yield new PyInt(new BigDecimal(x).toBigInteger());
             }
-            default -> throw PyException.typeError("int() argument must be a string, a bytes-like object or a real number, not '"
-                    + v.typeName() + "'");
+            default ->
+                throw PyException.typeError(
+                        "int() argument must be a string, a bytes-like object or a real number, not '" + v.typeName()
+                                + "'");
         };
     }
 
@@ -323,8 +342,9 @@ public final class PyBuiltins {
             case PyFloat f -> f.value();
             case PyInt i -> intToDouble(i.value());
             case PyBool b -> b.value() ? 1.0 : 0.0;
-            default -> throw PyException.typeError("float() argument must be a string or a real number, not '"
-                    + v.typeName() + "'");
+            default ->
+                throw PyException.typeError(
+                        "float() argument must be a string or a real number, not '" + v.typeName() + "'");
         };
     }
 
@@ -335,16 +355,33 @@ public final class PyBuiltins {
     }
 
     /** Python truthiness. */
-    public static boolean truthy(Value v) { return PyTruth.truthy(v); }
+    public static boolean truthy(Value v) {
+        return PyTruth.truthy(v);
+    }
 
     // ---------------------------------------------------------------- the builtins namespace (dynamic objects)
 
     /** A builtin function or type of the namespace ({@link #lookup}). */
     public record Builtin(String name, boolean isType, Fn fn) implements PyObjects.Callable {
-        @Override public String pyTypeName() { return isType ? "type" : "builtin_function_or_method"; }
-        @Override public String pyRepr() { return isType ? "<class '" + name + "'>" : "<built-in function " + name + ">"; }
-        @Override public String qualname() { return name + "()"; }
-        @Override public Object call(List<Object> args, Map<String, Object> kwargs) { return fn.call(args, kwargs); }
+        @Override
+        public String pyTypeName() {
+            return isType ? "type" : "builtin_function_or_method";
+        }
+
+        @Override
+        public String pyRepr() {
+            return isType ? "<class '" + name + "'>" : "<built-in function " + name + ">";
+        }
+
+        @Override
+        public String qualname() {
+            return name + "()";
+        }
+
+        @Override
+        public Object call(List<Object> args, Map<String, Object> kwargs) {
+            return fn.call(args, kwargs);
+        }
     }
 
     /** A builtin's body: positional and keyword arguments to a {@link PyObjects} object. */
@@ -363,7 +400,9 @@ public final class PyBuiltins {
     }
 
     /** The builtin {@code name} of {@code python}'s namespace, or Java null if there is none. */
-    public static Builtin lookup(String name, CPython python) { return NAMESPACES.get(python).get(name); }
+    public static Builtin lookup(String name, CPython python) {
+        return NAMESPACES.get(python).get(name);
+    }
 
     /**
      * Calls the builtin {@code name} with positional arguments ({@code call("sum", python, numbers)}), as
@@ -375,14 +414,17 @@ public final class PyBuiltins {
         return b.call(List.of(args), Map.of());
     }
 
-    private static void def(Map<String, Builtin> ns, String name, boolean isType, Fn fn) { ns.put(name, new Builtin(name, isType, fn)); }
+    private static void def(Map<String, Builtin> ns, String name, boolean isType, Fn fn) {
+        ns.put(name, new Builtin(name, isType, fn));
+    }
 
     private static void noKw(String name, Map<String, Object> kw) {
         if (!kw.isEmpty()) throw PyException.typeError(name + "() takes no keyword arguments");
     }
 
     private static void exactlyOne(String name, List<Object> args) {
-        if (args.size() != 1) throw PyException.typeError(name + "() takes exactly one argument (" + args.size() + " given)");
+        if (args.size() != 1)
+            throw PyException.typeError(name + "() takes exactly one argument (" + args.size() + " given)");
     }
 
     private static Map<String, Builtin> namespace(CPython python) {
@@ -413,7 +455,8 @@ public final class PyBuiltins {
             if (a.isEmpty()) throw PyException.typeError("sum() takes at least 1 positional argument (0 given)");
             if (a.size() > 2) throw PyException.typeError("sum() takes at most 2 arguments (" + a.size() + " given)");
             Object start = a.size() > 1 ? a.get(1) : kw.getOrDefault("start", BigInteger.ZERO);
-            if (start instanceof String) throw PyException.typeError("sum() can't sum strings [use ''.join(seq) instead]");
+            if (start instanceof String)
+                throw PyException.typeError("sum() can't sum strings [use ''.join(seq) instead]");
             Object acc = start;
             for (Object x : PyObjectOps.iterate(a.getFirst())) acc = PyObjectOps.add(acc, x);
             return acc;
@@ -422,13 +465,15 @@ public final class PyBuiltins {
             Object x = a.isEmpty() ? kw.get("number") : a.getFirst();
             Object nd = a.size() > 1 ? a.get(1) : kw.getOrDefault("ndigits", PyNone.NONE);
             if (x == null) throw PyException.typeError("round() missing required argument 'number' (pos 1)");
-            if (!PyObjects.isNumber(x)) throw PyException.typeError("type " + PyObjects.typeName(x) + " doesn't define __round__ method");
+            if (!PyObjects.isNumber(x))
+                throw PyException.typeError("type " + PyObjects.typeName(x) + " doesn't define __round__ method");
             if (nd == PyNone.NONE) {
                 if (x instanceof Double d) return PyRound.round(new PyFloat(d)).value();
                 return PyObjects.asBigInteger(x);
             }
             if (!PyObjects.isInt(nd)) {
-                throw PyException.typeError("'" + PyObjects.typeName(nd) + "' object cannot be interpreted as an integer");
+                throw PyException.typeError(
+                        "'" + PyObjects.typeName(nd) + "' object cannot be interpreted as an integer");
             }
             BigInteger n = PyObjects.asBigInteger(nd);
             // floatobject.c double_round: beyond NDIGITS_MAX (323) x itself, below NDIGITS_MIN (-308) 0.0 * x
@@ -438,9 +483,11 @@ public final class PyBuiltins {
             } else {
                 BigInteger i = PyObjects.asBigInteger(x);
                 if (n.signum() >= 0) return i;
-                if (n.negate().compareTo(BigInteger.valueOf(i.abs().toString().length() + 1L)) > 0) return BigInteger.ZERO;
+                if (n.negate().compareTo(BigInteger.valueOf(i.abs().toString().length() + 1L)) > 0)
+                    return BigInteger.ZERO;
             }
-            Value r = PyRound.round(x instanceof Double d ? new PyFloat(d) : new PyInt(PyObjects.asBigInteger(x)), n.intValue());
+            Value r = PyRound.round(
+                    x instanceof Double d ? new PyFloat(d) : new PyInt(PyObjects.asBigInteger(x)), n.intValue());
             return PyObjects.fromValue(r);
         });
         def(ns, "int", true, (a, kw) -> {
@@ -494,10 +541,12 @@ public final class PyBuiltins {
                         try {
                             pair = PyObjectOps.iterate(item);
                         } catch (PyException e) {
-                            throw PyException.typeError("cannot convert dictionary update sequence element #" + i + " to a sequence");
+                            throw PyException.typeError(
+                                    "cannot convert dictionary update sequence element #" + i + " to a sequence");
                         }
                         if (pair.size() != 2) {
-                            throw PyException.valueError("dictionary update sequence element #" + i + " has length " + pair.size() + "; 2 is required");
+                            throw PyException.valueError("dictionary update sequence element #" + i + " has length "
+                                    + pair.size() + "; 2 is required");
                         }
                         PyObjects.requireHashable(pair.get(0));
                         m = m.plus(pair.get(0), pair.get(1));
@@ -509,7 +558,7 @@ public final class PyBuiltins {
             return m;
         });
         def(ns, "print", false, (a, kw) -> PyNone.NONE);
-            return Map.copyOf(ns);
+        return Map.copyOf(ns);
     }
 
     private static Object minMax(String name, List<Object> args, Map<String, Object> kw, boolean max) {
@@ -540,8 +589,10 @@ public final class PyBuiltins {
             case BigInteger i -> i;
             case Double d -> intOf(new PyFloat(d)).value();
             case String s -> parseInt(s, python);
-            default -> throw PyException.typeError("int() argument must be a string, a bytes-like object or a real number, not '"
-                    + PyObjects.typeName(x) + "'");
+            default ->
+                throw PyException.typeError(
+                        "int() argument must be a string, a bytes-like object or a real number, not '"
+                                + PyObjects.typeName(x) + "'");
         };
     }
 
@@ -552,8 +603,9 @@ public final class PyBuiltins {
             case BigInteger i -> PyObjectOps.toDouble(i);
             case Double d -> d;
             case String s -> parseFloat(s, python);
-            default -> throw PyException.typeError("float() argument must be a string or a real number, not '"
-                    + PyObjects.typeName(x) + "'");
+            default ->
+                throw PyException.typeError(
+                        "float() argument must be a string or a real number, not '" + PyObjects.typeName(x) + "'");
         };
     }
 }

@@ -5,10 +5,14 @@ package brokkr.python;
  * the chars U+0000..U+00FF of {@code latin1}.
  */
 public record PyBytes(String latin1) implements PyObjects.Custom {
-    @Override public String pyTypeName() { return "bytes"; }
+    @Override
+    public String pyTypeName() {
+        return "bytes";
+    }
 
     /** Objects/bytesobject.c PyBytes_Repr: single quotes, \t \n \r and \xNN for the rest outside ASCII's printable range. */
-    @Override public String pyRepr() {
+    @Override
+    public String pyRepr() {
         StringBuilder sb = new StringBuilder("b'");
         for (char c : latin1.toCharArray()) {
             if (c == '\'' || c == '\\') sb.append('\\').append(c);
@@ -22,5 +26,7 @@ public record PyBytes(String latin1) implements PyObjects.Custom {
     }
 
     /** {@code a + b}, as adjacent bytes literals concatenate. */
-    public PyBytes concat(PyBytes other) { return new PyBytes(latin1 + other.latin1); }
+    public PyBytes concat(PyBytes other) {
+        return new PyBytes(latin1 + other.latin1);
+    }
 }

@@ -2,10 +2,14 @@ package brokkr.python;
 
 /** A Python {@code complex} (an object of {@link PyObjects}' model beyond the JSON-like core). */
 public record PyComplex(double re, double im) implements PyObjects.Custom {
-    @Override public String pyTypeName() { return "complex"; }
+    @Override
+    public String pyTypeName() {
+        return "complex";
+    }
 
     /** complexobject.c complex_repr: 'r' format without a forced ".0"; the real part left out when it is +0. */
-    @Override public String pyRepr() {
+    @Override
+    public String pyRepr() {
         String imag = part(im) + "j";
         if (re == 0.0 && Math.copySign(1.0, re) > 0) return imag;
         return "(" + part(re) + (im >= 0 || Double.isNaN(im) ? "+" : "") + imag + ")";
@@ -28,7 +32,8 @@ public record PyComplex(double re, double im) implements PyObjects.Custom {
         double at = Math.atan2(0.0, a);
         double phase = at * b;
         PyComplex r = new PyComplex(len * Math.cos(phase), len * Math.sin(phase));
-        if (Double.isInfinite(r.re) || Double.isInfinite(r.im)) throw new PyException("OverflowError", "complex exponentiation");
+        if (Double.isInfinite(r.re) || Double.isInfinite(r.im))
+            throw new PyException("OverflowError", "complex exponentiation");
         return r;
     }
 }

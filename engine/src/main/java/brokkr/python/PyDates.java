@@ -42,9 +42,12 @@ public final class PyDates {
         }
         Matcher m = Pattern.compile(re.toString(), Pattern.CASE_INSENSITIVE).matcher(s.value());
         if (!m.lookingAt()) {
-            throw PyException.valueError("time data " + PyRepr.repr(value) + " does not match format " + PyRepr.repr(new PyStr(fmt)));
+            throw PyException.valueError(
+                    "time data " + PyRepr.repr(value) + " does not match format " + PyRepr.repr(new PyStr(fmt)));
         }
-        if (m.end() != s.value().length()) throw PyException.valueError("unconverted data remains: " + s.value().substring(m.end()));
+        if (m.end() != s.value().length())
+            throw PyException.valueError(
+                    "unconverted data remains: " + s.value().substring(m.end()));
         int year = group(m, "Y", 1900), month = group(m, "m", 1), day = group(m, "d", 1);
         int hour = group(m, "H", 0), minute = group(m, "M", 0), second = group(m, "S", 0);
         try {

@@ -17,14 +17,31 @@ public class PyException extends RuntimeException {
         this.str = str;
     }
 
-    public String pyType() { return pyType; }
+    public String pyType() {
+        return pyType;
+    }
     /** {@code str(e)}. */
-    public String str() { return str; }
+    public String str() {
+        return str;
+    }
 
-    public static PyException typeError(String msg) { return new PyException("TypeError", msg); }
-    public static PyException valueError(String msg) { return new PyException("ValueError", msg); }
-    public static PyException attributeError(String msg) { return new PyException("AttributeError", msg); }
+    public static PyException typeError(String msg) {
+        return new PyException("TypeError", msg);
+    }
+
+    public static PyException valueError(String msg) {
+        return new PyException("ValueError", msg);
+    }
+
+    public static PyException attributeError(String msg) {
+        return new PyException("AttributeError", msg);
+    }
     /** {@code str(KeyError(k))} is {@code repr(k)}. */
-    public static PyException keyError(Value key) { return new PyException("KeyError", PyRepr.repr(key)); }
-    public static PyException keyError(String key) { return keyError(new PyStr(key)); }
+    public static PyException keyError(Value key) {
+        return new PyException("KeyError", PyRepr.repr(key));
+    }
+
+    public static PyException keyError(String key) {
+        return keyError(new PyStr(key));
+    }
 }

@@ -17,7 +17,10 @@ public final class PyFloats {
 
     /** Appends {@link #repr}{@code (x)} to {@code out}. */
     public static void appendRepr(double x, StringBuilder out) {
-        if (Double.isNaN(x) || Double.isInfinite(x) || x == 0.0) { out.append(repr(x)); return; }
+        if (Double.isNaN(x) || Double.isInfinite(x) || x == 0.0) {
+            out.append(repr(x));
+            return;
+        }
         if (x < 0) out.append('-');
         double ax = Math.abs(x);
         // Fast path: integral values below 2^53 print as "<int>.0" (CPython: decpt <= 16, no exponent).
@@ -33,9 +36,18 @@ public final class PyFloats {
         int n = t.length();
         for (int i = 0; i < n; i++) {
             char c = t.charAt(i);
-            if (c == '.') { seenDot = true; continue; }
-            if (c == 'E') { exp = Integer.parseInt(t, i + 1, n, 10); break; }
-            if (c == '0' && nd == 0) { if (seenDot) decpt--; continue; } // leading zeros
+            if (c == '.') {
+                seenDot = true;
+                continue;
+            }
+            if (c == 'E') {
+                exp = Integer.parseInt(t, i + 1, n, 10);
+                break;
+            }
+            if (c == '0' && nd == 0) {
+                if (seenDot) decpt--;
+                continue;
+            } // leading zeros
             digits[nd++] = c;
             if (!seenDot) decpt++;
         }
@@ -43,7 +55,11 @@ public final class PyFloats {
         while (nd > 1 && digits[nd - 1] == '0') nd--;
         if (nd == 2) {
             Decimal one = oneDigit(ax, new String(digits, 0, 2), decpt);
-            if (one != null) { digits[0] = one.digits.charAt(0); nd = 1; decpt = one.decpt; }
+            if (one != null) {
+                digits[0] = one.digits.charAt(0);
+                nd = 1;
+                decpt = one.decpt;
+            }
         }
         // CPython float_repr_style 'short' / format code 'r' (Python/pystrtod.c format_float_short):
         // exponent iff decpt <= -4 or decpt > 16.
@@ -93,7 +109,10 @@ public final class PyFloats {
         digitsB.append(s, 0, dot).append(s, dot + 1, mantEnd);
         int decpt = dot + exp;
         int lead = 0;
-        while (lead < digitsB.length() - 1 && digitsB.charAt(lead) == '0') { lead++; decpt--; }
+        while (lead < digitsB.length() - 1 && digitsB.charAt(lead) == '0') {
+            lead++;
+            decpt--;
+        }
         int end = digitsB.length();
         while (end > lead + 1 && digitsB.charAt(end - 1) == '0') end--;
         String digits = digitsB.substring(lead, end);
@@ -112,13 +131,21 @@ public final class PyFloats {
         boolean downOk = parse(down) == x, upOk = parse(up) == x;
         if (downOk && upOk) {
             BigDecimal exact = new BigDecimal(x);
-            int c = toBig(down).subtract(exact).abs().compareTo(toBig(up).subtract(exact).abs());
+            int c = toBig(down)
+                    .subtract(exact)
+                    .abs()
+                    .compareTo(toBig(up).subtract(exact).abs());
             if (c != 0) return c < 0 ? down : up;
             return (d1 % 2 == 0) ? down : up;
         }
         return downOk ? down : upOk ? up : null;
     }
 
-    private static double parse(Decimal d) { return Double.parseDouble(d.digits + "E" + (d.decpt - d.digits.length())); }
-    private static BigDecimal toBig(Decimal d) { return new BigDecimal(d.digits + "E" + (d.decpt - d.digits.length())); }
+    private static double parse(Decimal d) {
+        return Double.parseDouble(d.digits + "E" + (d.decpt - d.digits.length()));
+    }
+
+    private static BigDecimal toBig(Decimal d) {
+        return new BigDecimal(d.digits + "E" + (d.decpt - d.digits.length()));
+    }
 }

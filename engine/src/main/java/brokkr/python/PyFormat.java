@@ -33,18 +33,24 @@ public final class PyFormat {
             case PyFloat f -> formatFloat(f.value(), Spec.parse(spec, '>', (char) 0));
             case PyInt i -> formatInt(i.value(), Spec.parse(spec, '>', 'd'), "int");
             // bool.__format__ is int.__format__, except that the empty spec means str(b).
-            case PyBool b -> spec.isEmpty() ? (b.value() ? "True" : "False") : formatInt(BigInteger.valueOf(b.value() ? 1 : 0), Spec.parse(spec, '>', 'd'), "bool");
+            case PyBool b ->
+                spec.isEmpty()
+                        ? (b.value() ? "True" : "False")
+                        : formatInt(BigInteger.valueOf(b.value() ? 1 : 0), Spec.parse(spec, '>', 'd'), "bool");
             case PyStr str -> formatStr(str.value(), Spec.parse(spec, '<', 's'));
             // object.__format__: only the empty spec, meaning str(x).
             default -> {
-                if (!spec.isEmpty()) throw PyException.typeError("unsupported format string passed to " + x.typeName() + ".__format__");
+                if (!spec.isEmpty())
+                    throw PyException.typeError("unsupported format string passed to " + x.typeName() + ".__format__");
                 yield PyRepr.str(x);
             }
         };
     }
 
     /** {@code format(x, spec)} for a float. */
-    public static String format(double x, String spec) { return formatFloat(x, Spec.parse(spec, '>', (char) 0)); }
+    public static String format(double x, String spec) {
+        return formatFloat(x, Spec.parse(spec, '>', (char) 0));
+    }
 
     /** {@code format(x, '.Nf')}: fixed point with N decimals. */
     public static String fixed(double x, int decimals) {
@@ -56,8 +62,16 @@ public final class PyFormat {
     }
 
     /** Parsed format spec (Python/formatter_unicode.c parse_internal_render_format_spec). */
-    record Spec(int fill, char align, char sign, boolean z, boolean alternate, int width, char grouping,
-                int precision, char type) {
+    record Spec(
+            int fill,
+            char align,
+            char sign,
+            boolean z,
+            boolean alternate,
+            int width,
+            char grouping,
+            int precision,
+            char type) {
         /** {@code defaultAlign}: '>' for numbers, '<' for str; {@code defaultType}: 'd' for int, 's' for str, none for float. */
         static Spec parse(String spec, char defaultAlign, char defaultType) {
             int i = 0, n = spec.length();
@@ -78,11 +92,18 @@ public final class PyFormat {
                 }
             }
             char sign = 0;
-            if (i < n && (spec.charAt(i) == '+' || spec.charAt(i) == '-' || spec.charAt(i) == ' ')) sign = spec.charAt(i++);
+            if (i < n && (spec.charAt(i) == '+' || spec.charAt(i) == '-' || spec.charAt(i) == ' '))
+                sign = spec.charAt(i++);
             boolean z = false;
-            if (i < n && spec.charAt(i) == 'z') { z = true; i++; }
+            if (i < n && spec.charAt(i) == 'z') {
+                z = true;
+                i++;
+            }
             boolean alternate = false;
-            if (i < n && spec.charAt(i) == '#') { alternate = true; i++; }
+            if (i < n && spec.charAt(i) == '#') {
+                alternate = true;
+                i++;
+            }
             if (!fillGiven && i < n && spec.charAt(i) == '0') {
                 // "0" before the width: zero fill, and sign-aware ('=') for numbers unless aligned.
                 fill = '0';
@@ -119,9 +140,13 @@ public final class PyFormat {
             return new Spec(fill, align, sign, z, alternate, width, grouping, precision, type);
         }
 
-        private static boolean isAsciiDigit(char c) { return c >= '0' && c <= '9'; }
+        private static boolean isAsciiDigit(char c) {
+            return c >= '0' && c <= '9';
+        }
 
-        private static boolean isAlign(char c) { return c == '<' || c == '>' || c == '=' || c == '^'; }
+        private static boolean isAlign(char c) {
+            return c == '<' || c == '>' || c == '=' || c == '^';
+        }
     }
 
     static String formatFloat(double x, Spec s) {
@@ -132,7 +157,11 @@ public final class PyFormat {
         boolean negative = Math.copySign(1.0, x) < 0 && !Double.isNaN(x);
         if ("eEfFgGn%".indexOf(type) < 0 && type != 0) throw unknownCode(type, "float");
         String suffix = "";
-        if (type == '%') { x *= 100; suffix = "%"; negative = Math.copySign(1.0, x) < 0 && !Double.isNaN(x); }
+        if (type == '%') {
+            x *= 100;
+            suffix = "%";
+            negative = Math.copySign(1.0, x) < 0 && !Double.isNaN(x);
+        }
         double ax = Math.abs(x);
         if (Double.isNaN(x) || Double.isInfinite(x)) {
             body = Double.isNaN(x) ? "nan" : "inf";
@@ -143,7 +172,8 @@ public final class PyFormat {
                 case 'f', 'F', '%' -> body = fixedDigits(ax, precision < 0 ? 6 : precision, s.alternate()) + suffix;
                 case 'e', 'E' -> body = expDigits(ax, precision < 0 ? 6 : precision, s.alternate(), upper ? 'E' : 'e');
                 // 'n' is 'g' with the locale's separators; the C locale has none.
-                case 'g', 'G', 'n' -> body = general(ax, precision < 0 ? 6 : precision, s.alternate(), false, upper ? 'E' : 'e');
+                case 'g', 'G', 'n' ->
+                    body = general(ax, precision < 0 ? 6 : precision, s.alternate(), false, upper ? 'E' : 'e');
                 case 0 -> body = precision < 0 ? PyFloats.repr(ax) : general(ax, precision, s.alternate(), true, 'e');
                 default -> throw unknownCode(type, "float");
             }
@@ -158,9 +188,16 @@ public final class PyFormat {
         char type = s.type();
         switch (type) {
             case 0, 'd', 'n', 'b', 'o', 'x', 'X' -> {
-                if (s.precision() >= 0) throw PyException.valueError("Precision not allowed in integer format specifier");
-                if (s.z()) throw PyException.valueError("Negative zero coercion (z) not allowed in integer format specifier");
-                int radix = switch (type) { case 'b' -> 2; case 'o' -> 8; case 'x', 'X' -> 16; default -> 10; };
+                if (s.precision() >= 0)
+                    throw PyException.valueError("Precision not allowed in integer format specifier");
+                if (s.z())
+                    throw PyException.valueError("Negative zero coercion (z) not allowed in integer format specifier");
+                int radix = switch (type) {
+                    case 'b' -> 2;
+                    case 'o' -> 8;
+                    case 'x', 'X' -> 16;
+                    default -> 10;
+                };
                 String digits = v.abs().toString(radix);
                 String prefix = "";
                 if (type == 'X') digits = digits.toUpperCase(java.util.Locale.ROOT);
@@ -192,7 +229,11 @@ public final class PyFormat {
         }
         int pad = Math.max(0, s.width() - len);
         if (pad == 0) return v;
-        int left = switch (s.align()) { case '>' -> pad; case '^' -> pad / 2; default -> 0; };
+        int left = switch (s.align()) {
+            case '>' -> pad;
+            case '^' -> pad / 2;
+            default -> 0;
+        };
         StringBuilder sb = new StringBuilder(v.length() + pad);
         sb.repeat(s.fill(), left).append(v).repeat(s.fill(), pad - left);
         return sb.toString();
@@ -213,7 +254,8 @@ public final class PyFormat {
 
     /** Non-negative finite {@code ax} with {@code decimals} digits after the point, exact half-even. */
     static String fixedDigits(double ax, int decimals, boolean alternate) {
-        String digits = new BigDecimal(ax).setScale(decimals, RoundingMode.HALF_EVEN).toPlainString();
+        String digits =
+                new BigDecimal(ax).setScale(decimals, RoundingMode.HALF_EVEN).toPlainString();
         return decimals == 0 && alternate ? digits + "." : digits;
     }
 
@@ -259,7 +301,9 @@ public final class PyFormat {
             digits = "0";
             decpt = 1;
         } else {
-            BigDecimal r = new BigDecimal(ax).round(new MathContext(p, RoundingMode.HALF_EVEN)).stripTrailingZeros();
+            BigDecimal r = new BigDecimal(ax)
+                    .round(new MathContext(p, RoundingMode.HALF_EVEN))
+                    .stripTrailingZeros();
             digits = r.unscaledValue().toString();
             decpt = digits.length() - r.scale();
         }
@@ -291,21 +335,26 @@ public final class PyFormat {
      * is the unsigned text, its leading decimal digits are the part that gets grouped (and, with
      * '0' fill and '=' alignment, zero-extended to the width, separators included).
      */
-    static String layout(boolean negative, String body, Spec s) { return layout(negative, "", body, s, 10); }
+    static String layout(boolean negative, String body, Spec s) {
+        return layout(negative, "", body, s, 10);
+    }
 
     /** As above, with a radix prefix ("0x") between sign and digits; digits of a radix other than 10 group by 4. */
     static String layout(boolean negative, String prefix, String body, Spec s, int radix) {
         int groupSize = radix == 10 ? 3 : 4;
         String sign = (negative ? "-" : s.sign() == '+' ? "+" : s.sign() == ' ' ? " " : "") + prefix;
         int nDigits = 0;
-        while (nDigits < body.length() && Character.digit(body.charAt(nDigits), radix) >= 0 && body.charAt(nDigits) < 0x80) nDigits++;
+        while (nDigits < body.length()
+                && Character.digit(body.charAt(nDigits), radix) >= 0
+                && body.charAt(nDigits) < 0x80) nDigits++;
         String rest = body.substring(nDigits);
         char align = s.align() == 0 ? '>' : s.align();
         String grouped;
         if (nDigits == 0) {
             grouped = "";
         } else {
-            int minWidth = (s.fill() == '0' && align == '=') ? Math.max(0, s.width() - sign.length() - rest.length()) : 0;
+            int minWidth =
+                    (s.fill() == '0' && align == '=') ? Math.max(0, s.width() - sign.length() - rest.length()) : 0;
             grouped = group(body.substring(0, nDigits), s.grouping(), minWidth, groupSize);
         }
         int total = sign.length() + grouped.length() + rest.length();

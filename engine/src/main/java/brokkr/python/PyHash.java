@@ -31,7 +31,9 @@ public final class PyHash {
         };
     }
 
-    private static long fix(long h) { return h == -1 ? -2 : h; }
+    private static long fix(long h) {
+        return h == -1 ? -2 : h;
+    }
 
     static long integer(BigInteger i) {
         long h = i.abs().mod(MODULUS).longValue();
@@ -46,11 +48,14 @@ public final class PyHash {
         long bits = Double.doubleToRawLongBits(d);
         int exp = (int) ((bits >> 52) & 0x7ff);
         long man = bits & ((1L << 52) - 1);
-        if (exp == 0) exp = 1; else man |= 1L << 52;
+        if (exp == 0) exp = 1;
+        else man |= 1L << 52;
         int e = exp - 1075;
         BigInteger m = BigInteger.valueOf(man).mod(MODULUS);
         int shift = Math.floorMod(e, BITS);
-        long h = m.multiply(BigInteger.TWO.modPow(BigInteger.valueOf(shift), MODULUS)).mod(MODULUS).longValue();
+        long h = m.multiply(BigInteger.TWO.modPow(BigInteger.valueOf(shift), MODULUS))
+                .mod(MODULUS)
+                .longValue();
         if (d < 0) h = -h;
         return fix(h);
     }
@@ -106,26 +111,56 @@ public final class PyHash {
             for (int k = 7; k >= 0; k--) m = (m << 8) | (data[8 * b + k] & 0xff);
             v3 ^= m;
             // one compression round
-            v0 += v1; v1 = Long.rotateLeft(v1, 13); v1 ^= v0; v0 = Long.rotateLeft(v0, 32);
-            v2 += v3; v3 = Long.rotateLeft(v3, 16); v3 ^= v2;
-            v0 += v3; v3 = Long.rotateLeft(v3, 21); v3 ^= v0;
-            v2 += v1; v1 = Long.rotateLeft(v1, 17); v1 ^= v2; v2 = Long.rotateLeft(v2, 32);
+            v0 += v1;
+            v1 = Long.rotateLeft(v1, 13);
+            v1 ^= v0;
+            v0 = Long.rotateLeft(v0, 32);
+            v2 += v3;
+            v3 = Long.rotateLeft(v3, 16);
+            v3 ^= v2;
+            v0 += v3;
+            v3 = Long.rotateLeft(v3, 21);
+            v3 ^= v0;
+            v2 += v1;
+            v1 = Long.rotateLeft(v1, 17);
+            v1 ^= v2;
+            v2 = Long.rotateLeft(v2, 32);
             v0 ^= m;
         }
         long last = ((long) n) << 56;
         for (int k = n - 1; k >= blocks * 8; k--) last |= ((long) (data[k] & 0xff)) << (8 * (k - blocks * 8));
         v3 ^= last;
-        v0 += v1; v1 = Long.rotateLeft(v1, 13); v1 ^= v0; v0 = Long.rotateLeft(v0, 32);
-        v2 += v3; v3 = Long.rotateLeft(v3, 16); v3 ^= v2;
-        v0 += v3; v3 = Long.rotateLeft(v3, 21); v3 ^= v0;
-        v2 += v1; v1 = Long.rotateLeft(v1, 17); v1 ^= v2; v2 = Long.rotateLeft(v2, 32);
+        v0 += v1;
+        v1 = Long.rotateLeft(v1, 13);
+        v1 ^= v0;
+        v0 = Long.rotateLeft(v0, 32);
+        v2 += v3;
+        v3 = Long.rotateLeft(v3, 16);
+        v3 ^= v2;
+        v0 += v3;
+        v3 = Long.rotateLeft(v3, 21);
+        v3 ^= v0;
+        v2 += v1;
+        v1 = Long.rotateLeft(v1, 17);
+        v1 ^= v2;
+        v2 = Long.rotateLeft(v2, 32);
         v0 ^= last;
         v2 ^= 0xff;
         for (int r = 0; r < 3; r++) {
-            v0 += v1; v1 = Long.rotateLeft(v1, 13); v1 ^= v0; v0 = Long.rotateLeft(v0, 32);
-            v2 += v3; v3 = Long.rotateLeft(v3, 16); v3 ^= v2;
-            v0 += v3; v3 = Long.rotateLeft(v3, 21); v3 ^= v0;
-            v2 += v1; v1 = Long.rotateLeft(v1, 17); v1 ^= v2; v2 = Long.rotateLeft(v2, 32);
+            v0 += v1;
+            v1 = Long.rotateLeft(v1, 13);
+            v1 ^= v0;
+            v0 = Long.rotateLeft(v0, 32);
+            v2 += v3;
+            v3 = Long.rotateLeft(v3, 16);
+            v3 ^= v2;
+            v0 += v3;
+            v3 = Long.rotateLeft(v3, 21);
+            v3 ^= v0;
+            v2 += v1;
+            v1 = Long.rotateLeft(v1, 17);
+            v1 ^= v2;
+            v2 = Long.rotateLeft(v2, 32);
         }
         return v0 ^ v1 ^ v2 ^ v3;
     }

@@ -30,8 +30,13 @@ public final class PyJson {
      * {@code ","} with one, and {@code ": "} after keys. {@code allowNan} false makes NaN and the
      * infinities a ValueError, as {@code allow_nan=False} does.
      */
-    public record DumpOptions(boolean sortKeys, Integer indent, boolean ensureAscii,
-                              String itemSeparator, String keySeparator, boolean allowNan) {
+    public record DumpOptions(
+            boolean sortKeys,
+            Integer indent,
+            boolean ensureAscii,
+            String itemSeparator,
+            String keySeparator,
+            boolean allowNan) {
         public static final DumpOptions DEFAULT = new DumpOptions(false, null, true);
         public static final DumpOptions SORTED = new DumpOptions(true, null, true);
         /** {@code separators=(',', ':')}: the compact form. */
@@ -40,20 +45,41 @@ public final class PyJson {
         public DumpOptions(boolean sortKeys, Integer indent, boolean ensureAscii) {
             this(sortKeys, indent, ensureAscii, null, null, true);
         }
-        public DumpOptions withIndent(Integer n) { return new DumpOptions(sortKeys, n, ensureAscii, itemSeparator, keySeparator, allowNan); }
-        public DumpOptions withSortKeys(boolean s) { return new DumpOptions(s, indent, ensureAscii, itemSeparator, keySeparator, allowNan); }
-        public DumpOptions withEnsureAscii(boolean a) { return new DumpOptions(sortKeys, indent, a, itemSeparator, keySeparator, allowNan); }
+
+        public DumpOptions withIndent(Integer n) {
+            return new DumpOptions(sortKeys, n, ensureAscii, itemSeparator, keySeparator, allowNan);
+        }
+
+        public DumpOptions withSortKeys(boolean s) {
+            return new DumpOptions(s, indent, ensureAscii, itemSeparator, keySeparator, allowNan);
+        }
+
+        public DumpOptions withEnsureAscii(boolean a) {
+            return new DumpOptions(sortKeys, indent, a, itemSeparator, keySeparator, allowNan);
+        }
         /** {@code separators=(item, key)}. */
-        public DumpOptions withSeparators(String item, String key) { return new DumpOptions(sortKeys, indent, ensureAscii, item, key, allowNan); }
-        public DumpOptions withAllowNan(boolean a) { return new DumpOptions(sortKeys, indent, ensureAscii, itemSeparator, keySeparator, a); }
+        public DumpOptions withSeparators(String item, String key) {
+            return new DumpOptions(sortKeys, indent, ensureAscii, item, key, allowNan);
+        }
+
+        public DumpOptions withAllowNan(boolean a) {
+            return new DumpOptions(sortKeys, indent, ensureAscii, itemSeparator, keySeparator, a);
+        }
 
         /** Lib/json/encoder.py JSONEncoder.__init__: {@code if indent is not None: self.item_separator = ','}. */
-        String effectiveItemSeparator() { return itemSeparator != null ? itemSeparator : indent == null ? ", " : ","; }
-        String effectiveKeySeparator() { return keySeparator != null ? keySeparator : ": "; }
+        String effectiveItemSeparator() {
+            return itemSeparator != null ? itemSeparator : indent == null ? ", " : ",";
+        }
+
+        String effectiveKeySeparator() {
+            return keySeparator != null ? keySeparator : ": ";
+        }
     }
 
     /** {@code json.dumps(v)} with Python's defaults. */
-    public static String dumps(Value v) { return dumps(v, DumpOptions.DEFAULT); }
+    public static String dumps(Value v) {
+        return dumps(v, DumpOptions.DEFAULT);
+    }
 
     public static String dumps(Value v, DumpOptions o) {
         StringBuilder sb = new StringBuilder();
@@ -102,7 +128,10 @@ public final class PyJson {
                 case PyBool b -> out.append(b.value() ? "true" : "false");
                 case PyNone n -> out.append("null");
                 case PyList l -> {
-                    if (l.isEmpty()) { out.append("[]"); return; }
+                    if (l.isEmpty()) {
+                        out.append("[]");
+                        return;
+                    }
                     out.append('[');
                     boolean first = true;
                     for (Value item : l) {
@@ -115,7 +144,10 @@ public final class PyJson {
                     out.append(']');
                 }
                 case PyDict d -> {
-                    if (d.isEmpty()) { out.append("{}"); return; }
+                    if (d.isEmpty()) {
+                        out.append("{}");
+                        return;
+                    }
                     out.append('{');
                     boolean first = true;
                     for (Map.Entry<String, Value> e : entries(d, o.sortKeys())) {
@@ -188,8 +220,13 @@ public final class PyJson {
                 case '\t' -> out.append("\\t");
                 case '\b' -> out.append("\\b");
                 case '\f' -> out.append("\\f");
-                default -> out.append('\\').append('u').append(HEX[(c >> 12) & 15]).append(HEX[(c >> 8) & 15])
-                        .append(HEX[(c >> 4) & 15]).append(HEX[c & 15]);
+                default ->
+                    out.append('\\')
+                            .append('u')
+                            .append(HEX[(c >> 12) & 15])
+                            .append(HEX[(c >> 8) & 15])
+                            .append(HEX[(c >> 4) & 15])
+                            .append(HEX[c & 15]);
             }
         }
         if (run < n) out.append(s, run, n);

@@ -46,15 +46,27 @@ public final class PyJsonLoads {
         }
 
         /** The unformatted message, e.g. {@code Expecting value}. */
-        public String msg() { return msg; }
+        public String msg() {
+            return msg;
+        }
         /** Code point index into the document. */
-        public int pos() { return pos; }
-        public int lineno() { return lineno; }
-        public int colno() { return colno; }
+        public int pos() {
+            return pos;
+        }
+
+        public int lineno() {
+            return lineno;
+        }
+
+        public int colno() {
+            return colno;
+        }
     }
 
     /** {@code json.loads(s)} for a str document. */
-    public static Value loads(String s) { return loads(s, false); }
+    public static Value loads(String s) {
+        return loads(s, false);
+    }
 
     /**
      * {@code json.loads(x, parse_int=float if intsAsFloats else None)} for any value: a non-str is
@@ -96,7 +108,9 @@ public final class PyJsonLoads {
     }
 
     /** json.decoder.WHITESPACE: only ' ', '\t', '\n', '\r' (the C IS_WHITESPACE agrees). */
-    private static boolean isWs(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
+    private static boolean isWs(char c) {
+        return c == ' ' || c == '\t' || c == '\n' || c == '\r';
+    }
 
     private static int skipWs(String s, int i) {
         int n = s.length();
@@ -107,7 +121,11 @@ public final class PyJsonLoads {
     /** The C scanner's {@code raise_stop_iteration(idx)}: no value starts at idx. */
     private static final class StopIteration extends RuntimeException {
         final int idx;
-        StopIteration(int idx) { super(null, null, false, false); this.idx = idx; }
+
+        StopIteration(int idx) {
+            super(null, null, false, false);
+            this.idx = idx;
+        }
     }
 
     private static final class Scanner {
@@ -118,9 +136,15 @@ public final class PyJsonLoads {
 
         private final boolean intsAsFloats;
 
-        Scanner(String s, boolean intsAsFloats) { this.s = s; this.len = s.length(); this.intsAsFloats = intsAsFloats; }
+        Scanner(String s, boolean intsAsFloats) {
+            this.s = s;
+            this.len = s.length();
+            this.intsAsFloats = intsAsFloats;
+        }
 
-        private char at(int i) { return s.charAt(i); }
+        private char at(int i) {
+            return s.charAt(i);
+        }
 
         /** scan_once_unicode. */
         Value scanOnce(int idx, int depth) {
@@ -136,22 +160,40 @@ public final class PyJsonLoads {
                     checkDepth(depth, "array");
                     return parseArray(idx + 1, depth + 1);
                 case 'n':
-                    if (s.startsWith("null", idx)) { next = idx + 4; return PyNone.NONE; }
+                    if (s.startsWith("null", idx)) {
+                        next = idx + 4;
+                        return PyNone.NONE;
+                    }
                     break;
                 case 't':
-                    if (s.startsWith("true", idx)) { next = idx + 4; return PyBool.TRUE; }
+                    if (s.startsWith("true", idx)) {
+                        next = idx + 4;
+                        return PyBool.TRUE;
+                    }
                     break;
                 case 'f':
-                    if (s.startsWith("false", idx)) { next = idx + 5; return PyBool.FALSE; }
+                    if (s.startsWith("false", idx)) {
+                        next = idx + 5;
+                        return PyBool.FALSE;
+                    }
                     break;
                 case 'N':
-                    if (s.startsWith("NaN", idx)) { next = idx + 3; return new PyFloat(Double.NaN); }
+                    if (s.startsWith("NaN", idx)) {
+                        next = idx + 3;
+                        return new PyFloat(Double.NaN);
+                    }
                     break;
                 case 'I':
-                    if (s.startsWith("Infinity", idx)) { next = idx + 8; return new PyFloat(Double.POSITIVE_INFINITY); }
+                    if (s.startsWith("Infinity", idx)) {
+                        next = idx + 8;
+                        return new PyFloat(Double.POSITIVE_INFINITY);
+                    }
                     break;
                 case '-':
-                    if (s.startsWith("-Infinity", idx)) { next = idx + 9; return new PyFloat(Double.NEGATIVE_INFINITY); }
+                    if (s.startsWith("-Infinity", idx)) {
+                        next = idx + 9;
+                        return new PyFloat(Double.NEGATIVE_INFINITY);
+                    }
                     break;
                 default:
                     break;
@@ -161,7 +203,8 @@ public final class PyJsonLoads {
 
         private void checkDepth(int depth, String what) {
             if (depth >= MAX_DEPTH) {
-                throw new PyException("RecursionError",
+                throw new PyException(
+                        "RecursionError",
                         "maximum recursion depth exceeded while decoding a JSON " + what + " from a unicode string");
             }
         }
@@ -172,7 +215,8 @@ public final class PyJsonLoads {
             idx = skipWs(s, idx);
             if (idx >= len || at(idx) != '}') {
                 while (true) {
-                    if (idx >= len || at(idx) != '"') throw error("Expecting property name enclosed in double quotes", s, idx);
+                    if (idx >= len || at(idx) != '"')
+                        throw error("Expecting property name enclosed in double quotes", s, idx);
                     String key = scanString(idx + 1);
                     idx = skipWs(s, next);
                     if (idx >= len || at(idx) != ':') throw error("Expecting ':' delimiter", s, idx);
@@ -184,7 +228,8 @@ public final class PyJsonLoads {
                     if (idx >= len || at(idx) != ',') throw error("Expecting ',' delimiter", s, idx);
                     int comma = idx;
                     idx = skipWs(s, idx + 1);
-                    if (idx < len && at(idx) == '}') throw error("Illegal trailing comma before end of object", s, comma);
+                    if (idx < len && at(idx) == '}')
+                        throw error("Illegal trailing comma before end of object", s, comma);
                 }
             }
             next = idx + 1;
@@ -203,14 +248,17 @@ public final class PyJsonLoads {
                     if (idx >= len || at(idx) != ',') throw error("Expecting ',' delimiter", s, idx);
                     int comma = idx;
                     idx = skipWs(s, idx + 1);
-                    if (idx < len && at(idx) == ']') throw error("Illegal trailing comma before end of array", s, comma);
+                    if (idx < len && at(idx) == ']')
+                        throw error("Illegal trailing comma before end of array", s, comma);
                 }
             }
             next = idx + 1;
             return PyList.of(items);
         }
 
-        private static boolean isDigit(char c) { return c >= '0' && c <= '9'; }
+        private static boolean isDigit(char c) {
+            return c >= '0' && c <= '9';
+        }
 
         /** _match_number_unicode: [-](0|[1-9][0-9]*)(\.[0-9]+)?([eE][-+]?[0-9]+)? else StopIteration(start). */
         private Value matchNumber(int start) {
@@ -309,8 +357,7 @@ public final class PyJsonLoads {
                         if (d < 0) throw error("Invalid \\uXXXX escape", s, end - 5);
                         u = (u << 4) | d;
                     }
-                    if (Character.isHighSurrogate((char) u) && end + 6 < len
-                            && at(nx++) == '\\' && at(nx++) == 'u') {
+                    if (Character.isHighSurrogate((char) u) && end + 6 < len && at(nx++) == '\\' && at(nx++) == 'u') {
                         int u2 = 0;
                         end += 6;
                         for (; nx < end; nx++) {

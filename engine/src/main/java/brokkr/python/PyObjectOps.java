@@ -18,9 +18,13 @@ import org.pcollections.TreePVector;
 public final class PyObjectOps {
     private PyObjectOps() {}
 
-    private static boolean isIntLike(Object o) { return o instanceof BigInteger || o instanceof Boolean; }
+    private static boolean isIntLike(Object o) {
+        return o instanceof BigInteger || o instanceof Boolean;
+    }
 
-    private static BigInteger big(Object o) { return PyObjects.asBigInteger(o); }
+    private static BigInteger big(Object o) {
+        return PyObjects.asBigInteger(o);
+    }
 
     /** float(x) of an int/bool/float, with int's OverflowError. */
     public static double toDouble(Object o) {
@@ -36,10 +40,13 @@ public final class PyObjectOps {
     }
 
     private static PyException unsupported(String op, Object a, Object b) {
-        return PyException.typeError("unsupported operand type(s) for " + op + ": '" + typeName(a) + "' and '" + typeName(b) + "'");
+        return PyException.typeError(
+                "unsupported operand type(s) for " + op + ": '" + typeName(a) + "' and '" + typeName(b) + "'");
     }
 
-    public static Object add(Object a, Object b) { return add(a, b, "+"); }
+    public static Object add(Object a, Object b) {
+        return add(a, b, "+");
+    }
 
     /** {@code a + b}, or {@code a += b} ({@code op} is the operator an unsupported pair's TypeError names). */
     public static Object add(Object a, Object b, String op) {
@@ -68,7 +75,9 @@ public final class PyObjectOps {
         throw unsupported(op, a, b);
     }
 
-    public static Object sub(Object a, Object b) { return sub(a, b, "-"); }
+    public static Object sub(Object a, Object b) {
+        return sub(a, b, "-");
+    }
 
     /** {@code a - b}, or {@code a -= b}. */
     public static Object sub(Object a, Object b, String op) {
@@ -77,7 +86,9 @@ public final class PyObjectOps {
         throw unsupported(op, a, b);
     }
 
-    public static Object mul(Object a, Object b) { return mul(a, b, "*"); }
+    public static Object mul(Object a, Object b) {
+        return mul(a, b, "*");
+    }
 
     /** {@code a * b}, or {@code a *= b}. */
     public static Object mul(Object a, Object b, String op) {
@@ -90,13 +101,16 @@ public final class PyObjectOps {
         throw unsupported(op, a, b);
     }
 
-    private static boolean isSequence(Object o) { return o instanceof String || o instanceof List<?> || o instanceof PyTuple; }
+    private static boolean isSequence(Object o) {
+        return o instanceof String || o instanceof List<?> || o instanceof PyTuple;
+    }
 
     /** The largest result built before CPython would raise MemoryError on this machine's budget. */
     private static final long REPEAT_LIMIT = 1L << 28;
 
     private static Object repeat(Object seq, Object count) {
-        if (!isIntLike(count)) throw PyException.typeError("can't multiply sequence by non-int of type '" + typeName(count) + "'");
+        if (!isIntLike(count))
+            throw PyException.typeError("can't multiply sequence by non-int of type '" + typeName(count) + "'");
         BigInteger n = big(count);
         if (n.bitLength() > 63) throw new PyException("OverflowError", "cannot fit 'int' into an index-sized integer");
         long times = Math.max(0, n.longValue());
@@ -118,8 +132,11 @@ public final class PyObjectOps {
                 if (big(b).signum() == 0) throw new PyException("ZeroDivisionError", "division by zero");
                 BigInteger x = big(a), y = big(b);
                 if (x.bitLength() <= 53 && y.bitLength() <= 53) return x.doubleValue() / y.doubleValue();
-                double q = new BigDecimal(x).divide(new BigDecimal(y), java.math.MathContext.DECIMAL128).doubleValue();
-                if (Double.isInfinite(q)) throw new PyException("OverflowError", "integer division result too large for a float");
+                double q = new BigDecimal(x)
+                        .divide(new BigDecimal(y), java.math.MathContext.DECIMAL128)
+                        .doubleValue();
+                if (Double.isInfinite(q))
+                    throw new PyException("OverflowError", "integer division result too large for a float");
                 return q;
             }
             double y = toDouble(b);
@@ -173,7 +190,8 @@ public final class PyObjectOps {
             return floatPow(toDouble(x), toDouble(y));
         }
         if (PyObjects.isNumber(a) && PyObjects.isNumber(b)) return floatPow(toDouble(a), toDouble(b));
-        throw PyException.typeError("unsupported operand type(s) for ** or pow(): '" + typeName(a) + "' and '" + typeName(b) + "'");
+        throw PyException.typeError(
+                "unsupported operand type(s) for ** or pow(): '" + typeName(a) + "' and '" + typeName(b) + "'");
     }
 
     private static Object floatPow(double x, double y) {
@@ -212,10 +230,21 @@ public final class PyObjectOps {
 
     // ---- ordering ----
 
-    public static boolean lt(Object a, Object b) { return compare(a, b, "<") < 0; }
-    public static boolean le(Object a, Object b) { return compareAllowEq(a, b, "<=") <= 0; }
-    public static boolean gt(Object a, Object b) { return compare(a, b, ">") > 0; }
-    public static boolean ge(Object a, Object b) { return compareAllowEq(a, b, ">=") >= 0; }
+    public static boolean lt(Object a, Object b) {
+        return compare(a, b, "<") < 0;
+    }
+
+    public static boolean le(Object a, Object b) {
+        return compareAllowEq(a, b, "<=") <= 0;
+    }
+
+    public static boolean gt(Object a, Object b) {
+        return compare(a, b, ">") > 0;
+    }
+
+    public static boolean ge(Object a, Object b) {
+        return compareAllowEq(a, b, ">=") >= 0;
+    }
 
     private static final int NAN = 99;
 
@@ -235,7 +264,8 @@ public final class PyObjectOps {
         if (a instanceof String s && b instanceof String t) return Integer.signum(PyStrings.compare(s, t));
         if (a instanceof List<?> l && b instanceof List<?> m) return seqCompare(l, m, op);
         if (a instanceof PyTuple t && b instanceof PyTuple u) return seqCompare(t.items(), u.items(), op);
-        throw PyException.typeError("'" + op + "' not supported between instances of '" + typeName(a) + "' and '" + typeName(b) + "'");
+        throw PyException.typeError(
+                "'" + op + "' not supported between instances of '" + typeName(a) + "' and '" + typeName(b) + "'");
     }
 
     private static int seqCompare(List<?> a, List<?> b, String op) {
@@ -300,7 +330,9 @@ public final class PyObjectOps {
         };
     }
 
-    static boolean isNone(Object o) { return o == PyNone.NONE; }
+    static boolean isNone(Object o) {
+        return o == PyNone.NONE;
+    }
 
     /** {@code container[key]} for a dict, list, tuple or str (no slices), with CPython's KeyError/IndexError/TypeError. */
     public static Object getItem(Object container, Object key) {
@@ -310,10 +342,15 @@ public final class PyObjectOps {
                 if (k == null) throw new PyException("KeyError", PyObjects.repr(key));
                 return m.get(k);
             }
-            case List<?> l -> { return index("list", l, key); }
-            case PyTuple t -> { return index("tuple", t.items(), key); }
+            case List<?> l -> {
+                return index("list", l, key);
+            }
+            case PyTuple t -> {
+                return index("tuple", t.items(), key);
+            }
             case String s -> {
-                if (!PyObjects.isInt(key)) throw PyException.typeError("string indices must be integers, not '" + typeName(key) + "'");
+                if (!PyObjects.isInt(key))
+                    throw PyException.typeError("string indices must be integers, not '" + typeName(key) + "'");
                 return index("string", iterate(s), key);
             }
             default -> throw PyException.typeError("'" + typeName(container) + "' object is not subscriptable");
@@ -321,7 +358,8 @@ public final class PyObjectOps {
     }
 
     private static Object index(String kind, List<?> items, Object key) {
-        if (!PyObjects.isInt(key)) throw PyException.typeError(kind + " indices must be integers or slices, not " + typeName(key));
+        if (!PyObjects.isInt(key))
+            throw PyException.typeError(kind + " indices must be integers or slices, not " + typeName(key));
         BigInteger i = big(key);
         if (i.signum() < 0) i = i.add(BigInteger.valueOf(items.size()));
         if (i.signum() < 0 || i.compareTo(BigInteger.valueOf(items.size())) >= 0) {
@@ -340,7 +378,9 @@ public final class PyObjectOps {
     }
 
     /** {@code str.lower()} (full Unicode lowercase mapping). */
-    public static String lower(Object o) { return strReceiver(o, "lower").toLowerCase(java.util.Locale.ROOT); }
+    public static String lower(Object o) {
+        return strReceiver(o, "lower").toLowerCase(java.util.Locale.ROOT);
+    }
 
     /** {@code sep.join(items)}: every item must be a str. */
     public static String join(String sep, Object iterable) {
@@ -348,7 +388,8 @@ public final class PyObjectOps {
         int i = 0;
         for (Object o : iterate(iterable)) {
             if (!(o instanceof String s)) {
-                throw PyException.typeError("sequence item " + i + ": expected str instance, " + typeName(o) + " found");
+                throw PyException.typeError(
+                        "sequence item " + i + ": expected str instance, " + typeName(o) + " found");
             }
             if (i > 0) sb.append(sep);
             sb.append(s);

@@ -45,7 +45,9 @@ public final class PyObjects {
         /** {@code repr(x)}. */
         String pyRepr();
         /** {@code str(x)}; by default the repr, as for {@code object.__str__}. */
-        default String pyStr() { return pyRepr(); }
+        default String pyStr() {
+            return pyRepr();
+        }
     }
 
     /** An object {@code f(...)} can call: a builtin ({@link PyBuiltins#lookup}) or a host's bound method. */
@@ -63,18 +65,31 @@ public final class PyObjects {
 
     /** {@code Ellipsis} ({@code ...}). */
     public static final Custom ELLIPSIS = new Custom() {
-        @Override public String pyTypeName() { return "ellipsis"; }
-        @Override public String pyRepr() { return "Ellipsis"; }
+        @Override
+        public String pyTypeName() {
+            return "ellipsis";
+        }
+
+        @Override
+        public String pyRepr() {
+            return "Ellipsis";
+        }
     };
 
     // ---- construction ----
 
-    public static BigInteger integer(long v) { return BigInteger.valueOf(v); }
+    public static BigInteger integer(long v) {
+        return BigInteger.valueOf(v);
+    }
 
     /** A persistent list of the given items. */
-    public static PVector<Object> list(Object... items) { return TreePVector.from(List.of(items)); }
+    public static PVector<Object> list(Object... items) {
+        return TreePVector.from(List.of(items));
+    }
 
-    public static PVector<Object> listOf(Collection<?> items) { return TreePVector.from(items); }
+    public static PVector<Object> listOf(Collection<?> items) {
+        return TreePVector.from(items);
+    }
 
     /** A persistent dict: {@code dict("a", 1, "b", 2)}. */
     public static OrderedPMap<Object, Object> dict(Object... keysAndValues) {
@@ -86,7 +101,8 @@ public final class PyObjects {
 
     private static Object check(Object v) {
         if (v == null) throw new IllegalArgumentException("Java null is not a Python value (None is PyNone.NONE)");
-        if (v instanceof Integer || v instanceof Long) throw new IllegalArgumentException("a Python int is a BigInteger: " + v);
+        if (v instanceof Integer || v instanceof Long)
+            throw new IllegalArgumentException("a Python int is a BigInteger: " + v);
         return v;
     }
 
@@ -126,7 +142,9 @@ public final class PyObjects {
             case Map<?, ?> m -> "dict";
             case PySet s -> s.frozen() ? "frozenset" : "set";
             case Custom c -> c.pyTypeName();
-            default -> throw new IllegalArgumentException("not a Python object: " + o.getClass().getName());
+            default ->
+                throw new IllegalArgumentException(
+                        "not a Python object: " + o.getClass().getName());
         };
     }
 
@@ -146,7 +164,9 @@ public final class PyObjects {
         };
     }
 
-    public static boolean isNone(Object o) { return o == PyNone.NONE; }
+    public static boolean isNone(Object o) {
+        return o == PyNone.NONE;
+    }
 
     /**
      * The key of {@code m} that Python's dict lookup finds for {@code key} (hash-equal and {@code ==}), or
@@ -173,12 +193,16 @@ public final class PyObjects {
     }
 
     /** {@code key in d}. */
-    public static boolean containsKey(Map<?, ?> m, Object key) { return findKey(m, key) != null; }
+    public static boolean containsKey(Map<?, ?> m, Object key) {
+        return findKey(m, key) != null;
+    }
 
     /** {@code d[key] = value} on a persistent dict: an existing equal key keeps its object and position. */
     public static OrderedPMap<Object, Object> setItem(Map<?, ?> d, Object key, Object value) {
         @SuppressWarnings("unchecked")
-        OrderedPMap<Object, Object> m = d instanceof OrderedPMap<?, ?> o ? (OrderedPMap<Object, Object>) o : OrderedPMap.from((Map<Object, Object>) d);
+        OrderedPMap<Object, Object> m = d instanceof OrderedPMap<?, ?> o
+                ? (OrderedPMap<Object, Object>) o
+                : OrderedPMap.from((Map<Object, Object>) d);
         Object existing = findKey(m, key);
         return m.plus(existing != null ? existing : key, check(value));
     }
@@ -196,15 +220,19 @@ public final class PyObjects {
             case Map<?, ?> m -> throw PyException.typeError("unhashable type: 'dict'");
             case PySet s when !s.frozen() -> throw PyException.typeError("unhashable type: 'set'");
             case PyTuple t -> t.items().forEach(PyObjects::requireHashable);
-            default -> { }
+            default -> {}
         }
     }
 
     /** An int or bool (Python's {@code isinstance(x, int)}). */
-    public static boolean isInt(Object o) { return o instanceof BigInteger || o instanceof Boolean; }
+    public static boolean isInt(Object o) {
+        return o instanceof BigInteger || o instanceof Boolean;
+    }
 
     /** int, bool or float. */
-    public static boolean isNumber(Object o) { return o instanceof BigInteger || o instanceof Boolean || o instanceof Double; }
+    public static boolean isNumber(Object o) {
+        return o instanceof BigInteger || o instanceof Boolean || o instanceof Double;
+    }
 
     /** Python's {@code a == b} (numbers by value across bool/int/float, dicts order-free, NaN unequal). */
     public static boolean eq(Object a, Object b) {
@@ -215,12 +243,17 @@ public final class PyObjects {
             case List<?> l -> b instanceof List<?> m && seqEq(l, m);
             case PyTuple t -> b instanceof PyTuple u && seqEq(t.items(), u.items());
             case Map<?, ?> m -> b instanceof Map<?, ?> n && mapEq(m, n);
-            case PySet s -> b instanceof PySet t && s.members().size() == t.members().size() && s.members().containsAll(t.members());
+            case PySet s ->
+                b instanceof PySet t
+                        && s.members().size() == t.members().size()
+                        && s.members().containsAll(t.members());
             default -> a.equals(b);
         };
     }
 
-    private static boolean isNaN(Object o) { return o instanceof Double d && d.isNaN(); }
+    private static boolean isNaN(Object o) {
+        return o instanceof Double d && d.isNaN();
+    }
 
     private static boolean seqEq(List<?> a, List<?> b) {
         if (a.size() != b.size()) return false;
@@ -243,7 +276,8 @@ public final class PyObjects {
 
     /** Compares two numbers (bool/int/float) exactly, as CPython does; NaN compares equal here (callers check). */
     public static int numCompare(Object a, Object b) {
-        if (a instanceof Double x && b instanceof Double y) return Double.compare(x == -0.0 ? 0.0 : x, y == -0.0 ? 0.0 : y);
+        if (a instanceof Double x && b instanceof Double y)
+            return Double.compare(x == -0.0 ? 0.0 : x, y == -0.0 ? 0.0 : y);
         if (a instanceof Double x) return -numCompare(b, a);
         BigInteger i = asBigInteger(a);
         if (b instanceof Double y) {
@@ -271,7 +305,9 @@ public final class PyObjects {
     public static final CPython PYTHON = CPython.V3_11;
 
     /** {@code repr(x)} under {@link #PYTHON}. */
-    public static String repr(Object o) { return repr(o, PYTHON); }
+    public static String repr(Object o) {
+        return repr(o, PYTHON);
+    }
 
     /** {@code repr(x)} under {@code python} (which characters of a str are escaped). */
     public static String repr(Object o, CPython python) {
@@ -281,7 +317,9 @@ public final class PyObjects {
     }
 
     /** {@code str(x)} under {@link #PYTHON}. */
-    public static String str(Object o) { return str(o, PYTHON); }
+    public static String str(Object o) {
+        return str(o, PYTHON);
+    }
 
     /** {@code str(x)}: a str is itself, a Custom its {@link Custom#pyStr}, anything else its repr under {@code python}. */
     public static String str(Object o, CPython python) {
@@ -290,7 +328,9 @@ public final class PyObjects {
         return repr(o, python);
     }
 
-    public static void repr(Object o, StringBuilder sb) { repr(o, sb, PYTHON); }
+    public static void repr(Object o, StringBuilder sb) {
+        repr(o, sb, PYTHON);
+    }
 
     public static void repr(Object o, StringBuilder sb, CPython python) {
         switch (o) {
@@ -334,7 +374,9 @@ public final class PyObjects {
                 if (s.frozen()) sb.append(')');
             }
             case Custom c -> sb.append(c.pyRepr());
-            default -> throw new IllegalArgumentException("not a Python object: " + o.getClass().getName());
+            default ->
+                throw new IllegalArgumentException(
+                        "not a Python object: " + o.getClass().getName());
         }
     }
 

@@ -37,19 +37,38 @@ public final class PyOps {
         };
     }
 
-    public static boolean ne(Value a, Value b) { return !eq(a, b); }
+    public static boolean ne(Value a, Value b) {
+        return !eq(a, b);
+    }
 
     /** The ordering operators, with their Python symbols (for the TypeError text). */
     public enum Order {
-        LT("<"), LE("<="), GT(">"), GE(">=");
+        LT("<"),
+        LE("<="),
+        GT(">"),
+        GE(">=");
         final String symbol;
-        Order(String symbol) { this.symbol = symbol; }
+
+        Order(String symbol) {
+            this.symbol = symbol;
+        }
     }
 
-    public static boolean lt(Value a, Value b) { return compare(a, b, Order.LT); }
-    public static boolean le(Value a, Value b) { return compare(a, b, Order.LE); }
-    public static boolean gt(Value a, Value b) { return compare(a, b, Order.GT); }
-    public static boolean ge(Value a, Value b) { return compare(a, b, Order.GE); }
+    public static boolean lt(Value a, Value b) {
+        return compare(a, b, Order.LT);
+    }
+
+    public static boolean le(Value a, Value b) {
+        return compare(a, b, Order.LE);
+    }
+
+    public static boolean gt(Value a, Value b) {
+        return compare(a, b, Order.GT);
+    }
+
+    public static boolean ge(Value a, Value b) {
+        return compare(a, b, Order.GE);
+    }
 
     /**
      * {@code a < b} etc. Numbers compare exactly across int, bool and float (every comparison with NaN
@@ -60,7 +79,8 @@ public final class PyOps {
      */
     public static boolean compare(Value a, Value b, Order op) {
         if (isNumber(a) && isNumber(b)) {
-            if ((a instanceof PyFloat fa && Double.isNaN(fa.value())) || (b instanceof PyFloat fb && Double.isNaN(fb.value()))) return false;
+            if ((a instanceof PyFloat fa && Double.isNaN(fa.value()))
+                    || (b instanceof PyFloat fb && Double.isNaN(fb.value()))) return false;
             return holds(numCompare(a, b), op);
         }
         if (a instanceof PyStr s && b instanceof PyStr t) return holds(PyStrings.compare(s.value(), t.value()), op);
@@ -84,7 +104,9 @@ public final class PyOps {
         };
     }
 
-    private static boolean isNumber(Value v) { return v instanceof PyInt || v instanceof PyBool || v instanceof PyFloat; }
+    private static boolean isNumber(Value v) {
+        return v instanceof PyInt || v instanceof PyBool || v instanceof PyFloat;
+    }
 
     /** Exact three-way comparison of two non-NaN numbers (Objects/floatobject.c float_richcompare). */
     private static int numCompare(Value a, Value b) {

@@ -28,8 +28,8 @@ public final class PyRandom {
     private static final int UPPER_MASK = 0x80000000;
     private static final int LOWER_MASK = 0x7fffffff;
 
-    private final int[] mt;   // never mutated once this value exists
-    private final int index;  // next word of mt to temper; N means "twist first"
+    private final int[] mt; // never mutated once this value exists
+    private final int index; // next word of mt to temper; N means "twist first"
 
     private PyRandom(int[] mt, int index) {
         this.mt = mt;
@@ -40,7 +40,9 @@ public final class PyRandom {
     public record Draw<T>(T value, PyRandom next) {}
 
     /** {@code random.Random(seed)} for an int seed. */
-    public static PyRandom seeded(long seed) { return seeded(BigInteger.valueOf(seed)); }
+    public static PyRandom seeded(long seed) {
+        return seeded(BigInteger.valueOf(seed));
+    }
 
     /** {@code random.Random(seed)} for an int seed (sign ignored: CPython seeds with {@code abs(seed)}). */
     public static PyRandom seeded(BigInteger seed) {
@@ -81,13 +83,19 @@ public final class PyRandom {
             mt[i] = (mt[i] ^ ((mt[i - 1] ^ (mt[i - 1] >>> 30)) * 1664525)) + key[j] + j;
             i++;
             j++;
-            if (i >= N) { mt[0] = mt[N - 1]; i = 1; }
+            if (i >= N) {
+                mt[0] = mt[N - 1];
+                i = 1;
+            }
             if (j >= key.length) j = 0;
         }
         for (int k = N - 1; k > 0; k--) {
             mt[i] = (mt[i] ^ ((mt[i - 1] ^ (mt[i - 1] >>> 30)) * 1566083941)) - i;
             i++;
-            if (i >= N) { mt[0] = mt[N - 1]; i = 1; }
+            if (i >= N) {
+                mt[0] = mt[N - 1];
+                i = 1;
+            }
         }
         mt[0] = UPPER_MASK;
         return mt;
@@ -117,7 +125,10 @@ public final class PyRandom {
         int[] mt;
         int index;
 
-        Cursor(PyRandom r) { mt = r.mt; index = r.index; }
+        Cursor(PyRandom r) {
+            mt = r.mt;
+            index = r.index;
+        }
 
         /** {@code genrand_uint32}, unsigned in a long. */
         long next32() {
@@ -162,7 +173,9 @@ public final class PyRandom {
             return r;
         }
 
-        PyRandom state() { return new PyRandom(mt, index); }
+        PyRandom state() {
+            return new PyRandom(mt, index);
+        }
     }
 
     /** {@code random()}: a float in [0, 1). */

@@ -29,7 +29,9 @@ public final class PyRepr {
         return v instanceof PyStr s ? s.value() : repr(v);
     }
 
-    public static void repr(Value v, StringBuilder sb) { repr(v, sb, CPython.V3_13); }
+    public static void repr(Value v, StringBuilder sb) {
+        repr(v, sb, CPython.V3_13);
+    }
 
     /** {@code repr(v)} under {@code python}. */
     public static void repr(Value v, StringBuilder sb, CPython python) {
@@ -75,7 +77,9 @@ public final class PyRepr {
      * {@code repr(s)} under CPython 3.13: the profile of this class's {@link Value} renderings (tau2's);
      * code of another release passes its own ({@link #reprStr(String, StringBuilder, CPython)}).
      */
-    public static void reprStr(String s, StringBuilder sb) { reprStr(s, sb, CPython.V3_13); }
+    public static void reprStr(String s, StringBuilder sb) {
+        reprStr(s, sb, CPython.V3_13);
+    }
 
     private static final char[] HEX = "0123456789abcdef".toCharArray();
 

@@ -42,7 +42,13 @@ public final class PyRound {
     /** {@code round(x, None)} when ndigits may be None (Java null or {@link brokkr.value.PyNone}). */
     public static Value round(Value x, Value ndigits) {
         if (ndigits == null || ndigits.isNone()) return round(x);
-        if (ndigits instanceof PyInt n) return round(x, n.value().max(BigInteger.valueOf(Integer.MIN_VALUE)).min(BigInteger.valueOf(Integer.MAX_VALUE)).intValue());
+        if (ndigits instanceof PyInt n)
+            return round(
+                    x,
+                    n.value()
+                            .max(BigInteger.valueOf(Integer.MIN_VALUE))
+                            .min(BigInteger.valueOf(Integer.MAX_VALUE))
+                            .intValue());
         if (ndigits instanceof PyBool b) return round(x, b.value() ? 1 : 0);
         throw PyException.typeError("'" + ndigits.typeName() + "' object cannot be interpreted as an integer");
     }

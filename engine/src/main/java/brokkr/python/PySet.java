@@ -2,8 +2,8 @@ package brokkr.python;
 
 import java.util.ArrayList;
 import java.util.Collections;
-import java.util.List;
 import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Set;
 
 /**
@@ -15,10 +15,21 @@ public record PySet(Set<Object> members, boolean frozen) {
     public PySet {
         members = Collections.unmodifiableSet(new LinkedHashSet<>(members));
     }
-    public static PySet of(Set<Object> members) { return new PySet(members, false); }
+
+    public static PySet of(Set<Object> members) {
+        return new PySet(members, false);
+    }
 
     /** The members in the order CPython iterates them ({@link PySetOrder}). */
-    public List<Object> iterationOrder() { return PySetOrder.order(new ArrayList<>(members)); }
-    public int size() { return members.size(); }
-    public boolean contains(Object o) { return members.contains(o); }
+    public List<Object> iterationOrder() {
+        return PySetOrder.order(new ArrayList<>(members));
+    }
+
+    public int size() {
+        return members.size();
+    }
+
+    public boolean contains(Object o) {
+        return members.contains(o);
+    }
 }

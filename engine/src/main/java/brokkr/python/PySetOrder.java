@@ -69,10 +69,16 @@ public final class PySetOrder {
         long perturb = hash;
         int i = (int) (hash & mask);
         while (true) {
-            if (table[i] < 0) { table[i] = k; return; }
+            if (table[i] < 0) {
+                table[i] = k;
+                return;
+            }
             if (i + LINEAR_PROBES <= mask) {
                 for (int j = 1; j <= LINEAR_PROBES; j++) {
-                    if (table[i + j] < 0) { table[i + j] = k; return; }
+                    if (table[i + j] < 0) {
+                        table[i + j] = k;
+                        return;
+                    }
                 }
             }
             perturb >>>= PERTURB_SHIFT;

@@ -35,8 +35,24 @@ public final class PyStrMethods {
     /** {@code Py_UNICODE_ISSPACE}: what {@code str.split()} splits on. */
     public static boolean isSpace(int c) {
         return switch (c) {
-            case '\t', '\n', '\u000b', '\u000c', '\r', '\u001c', '\u001d', '\u001e', '\u001f', ' ', '\u0085', '\u00a0', '\u1680',
-                 '\u2028', '\u2029', '\u202f', '\u205f', '\u3000' -> true;
+            case '\t',
+                    '\n',
+                    '\u000b',
+                    '\u000c',
+                    '\r',
+                    '\u001c',
+                    '\u001d',
+                    '\u001e',
+                    '\u001f',
+                    ' ',
+                    '\u0085',
+                    '\u00a0',
+                    '\u1680',
+                    '\u2028',
+                    '\u2029',
+                    '\u202f',
+                    '\u205f',
+                    '\u3000' -> true;
             default -> c >= '\u2000' && c <= '\u200a';
         };
     }

@@ -22,8 +22,15 @@ public final class PyStrings {
      */
     public static boolean isSpace(int cp) {
         if (cp < 128) return cp == ' ' || (cp >= 0x09 && cp <= 0x0D) || (cp >= 0x1C && cp <= 0x1F);
-        return cp == 0x85 || cp == 0xA0 || cp == 0x1680 || (cp >= 0x2000 && cp <= 0x200A) || cp == 0x2028 || cp == 0x2029
-                || cp == 0x202F || cp == 0x205F || cp == 0x3000;
+        return cp == 0x85
+                || cp == 0xA0
+                || cp == 0x1680
+                || (cp >= 0x2000 && cp <= 0x200A)
+                || cp == 0x2028
+                || cp == 0x2029
+                || cp == 0x202F
+                || cp == 0x205F
+                || cp == 0x3000;
     }
 
     /** {@code s.split()} without arguments: the runs of non-whitespace ({@link #isSpace}), no empty strings. */
@@ -49,10 +56,14 @@ public final class PyStrings {
     }
 
     /** {@code s.lower()}: the full Unicode lower-case mapping (İ to i + U+0307, final sigma in context), as CPython. */
-    public static String lower(String s) { return s.toLowerCase(Locale.ROOT); }
+    public static String lower(String s) {
+        return s.toLowerCase(Locale.ROOT);
+    }
 
     /** {@code s.upper()}: the full Unicode upper-case mapping (ß to SS), as CPython. */
-    public static String upper(String s) { return s.toUpperCase(Locale.ROOT); }
+    public static String upper(String s) {
+        return s.toUpperCase(Locale.ROOT);
+    }
 
     /** {@code s.isdigit()}: non-empty and every code point a decimal digit or another digit (superscripts, circled digits). */
     public static boolean isDigit(String s) {
@@ -61,8 +72,10 @@ public final class PyStrings {
             int cp = s.codePointAt(i);
             int t = Character.getType(cp);
             boolean digit = t == Character.DECIMAL_DIGIT_NUMBER
-                    || (t == Character.OTHER_NUMBER && Character.getNumericValue(cp) >= 0 && Character.getNumericValue(cp) <= 9
-                        && !Character.getName(cp).contains("FRACTION"));
+                    || (t == Character.OTHER_NUMBER
+                            && Character.getNumericValue(cp) >= 0
+                            && Character.getNumericValue(cp) <= 9
+                            && !Character.getName(cp).contains("FRACTION"));
             if (!digit) return false;
             i += Character.charCount(cp);
         }
@@ -88,7 +101,6 @@ public final class PyStrings {
         }
         return sb.toString();
     }
-
 
     /**
      * Python compares str by code point; Java's {@link String#compareTo} by UTF-16 unit, which

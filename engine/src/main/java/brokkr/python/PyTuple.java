@@ -7,8 +7,19 @@ import java.util.List;
  * Python {@code list}; a tuple is deliberately not a {@code List}, so the two never mix up).
  */
 public record PyTuple(List<Object> items) {
-    public PyTuple { items = List.copyOf(items); }
-    public static PyTuple of(Object... items) { return new PyTuple(List.of(items)); }
-    public int size() { return items.size(); }
-    public Object get(int i) { return items.get(i); }
+    public PyTuple {
+        items = List.copyOf(items);
+    }
+
+    public static PyTuple of(Object... items) {
+        return new PyTuple(List.of(items));
+    }
+
+    public int size() {
+        return items.size();
+    }
+
+    public Object get(int i) {
+        return items.get(i);
+    }
 }

@@ -40,13 +40,20 @@ public final class Pydantic {
     public static String render(String title, List<LineError> errors) {
         StringBuilder sb = new StringBuilder();
         int n = errors.size();
-        sb.append(n).append(" validation error").append(n == 1 ? "" : "s").append(" for ").append(title).append('\n');
+        sb.append(n)
+                .append(" validation error")
+                .append(n == 1 ? "" : "s")
+                .append(" for ")
+                .append(title)
+                .append('\n');
         List<String> lines = new ArrayList<>();
         for (LineError e : errors) {
             // pydantic-core Location's Display: the joined location and a newline, nothing at the root
-            lines.add((e.loc().isEmpty() ? "" : e.loc() + "\n") + "  " + e.msg() + " [type=" + e.type() + ", input_value="
-                    + truncateInput(PyRepr.repr(e.input())) + ", input_type=" + e.input().typeName()
-                    + "]\n    For further information visit " + ERRORS_URL_PREFIX + e.type());
+            lines.add(
+                    (e.loc().isEmpty() ? "" : e.loc() + "\n") + "  " + e.msg() + " [type=" + e.type() + ", input_value="
+                            + truncateInput(PyRepr.repr(e.input())) + ", input_type="
+                            + e.input().typeName()
+                            + "]\n    For further information visit " + ERRORS_URL_PREFIX + e.type());
         }
         sb.append(String.join("\n", lines));
         return sb.toString();
@@ -63,8 +70,11 @@ public final class Pydantic {
         while (head > 0 && isContinuation(b[head])) head--;
         int tail = b.length - 24;
         while (tail < b.length && isContinuation(b[tail])) tail++;
-        return new String(b, 0, head, StandardCharsets.UTF_8) + "..." + new String(b, tail, b.length - tail, StandardCharsets.UTF_8);
+        return new String(b, 0, head, StandardCharsets.UTF_8) + "..."
+                + new String(b, tail, b.length - tail, StandardCharsets.UTF_8);
     }
 
-    private static boolean isContinuation(byte x) { return (x & 0xC0) == 0x80; }
+    private static boolean isContinuation(byte x) {
+        return (x & 0xC0) == 0x80;
+    }
 }

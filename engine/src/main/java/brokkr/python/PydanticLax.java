@@ -16,8 +16,13 @@ final class PydanticLax {
 
     /** A coercion's outcome: a value, or the error type that rejected the input. */
     record Coerced(Value value, String errorType) {
-        static Coerced ok(Value v) { return new Coerced(v, null); }
-        static Coerced error(String type) { return new Coerced(null, type); }
+        static Coerced ok(Value v) {
+            return new Coerced(v, null);
+        }
+
+        static Coerced error(String type) {
+            return new Coerced(null, type);
+        }
     }
 
     /** jiter's {@code NumberInt::try_from}: JSON's int grammar over the whole text; null when it does not match. */
@@ -131,27 +136,39 @@ final class PydanticLax {
         boolean negative = false;
         if (i < n && (s.charAt(i) == '+' || s.charAt(i) == '-')) negative = s.charAt(i++) == '-';
         String rest = s.substring(i).toLowerCase(java.util.Locale.ROOT);
-        if (rest.equals("inf") || rest.equals("infinity")) return negative ? Double.NEGATIVE_INFINITY : Double.POSITIVE_INFINITY;
+        if (rest.equals("inf") || rest.equals("infinity"))
+            return negative ? Double.NEGATIVE_INFINITY : Double.POSITIVE_INFINITY;
         if (rest.equals("nan")) return Double.NaN;
         int intDigits = 0, fracDigits = 0;
-        while (i < n && isDigit(s.charAt(i))) { i++; intDigits++; }
+        while (i < n && isDigit(s.charAt(i))) {
+            i++;
+            intDigits++;
+        }
         if (i < n && s.charAt(i) == '.') {
             i++;
-            while (i < n && isDigit(s.charAt(i))) { i++; fracDigits++; }
+            while (i < n && isDigit(s.charAt(i))) {
+                i++;
+                fracDigits++;
+            }
         }
         if (intDigits + fracDigits == 0) return null;
         if (i < n && (s.charAt(i) == 'e' || s.charAt(i) == 'E')) {
             i++;
             if (i < n && (s.charAt(i) == '+' || s.charAt(i) == '-')) i++;
             int expDigits = 0;
-            while (i < n && isDigit(s.charAt(i))) { i++; expDigits++; }
+            while (i < n && isDigit(s.charAt(i))) {
+                i++;
+                expDigits++;
+            }
             if (expDigits == 0) return null;
         }
         if (i != n) return null;
         return Double.parseDouble(s); // the same correctly rounded value for this grammar
     }
 
-    private static boolean isDigit(char c) { return c >= '0' && c <= '9'; }
+    private static boolean isDigit(char c) {
+        return c >= '0' && c <= '9';
+    }
 
     /** Rust's {@code str::trim}: strips Unicode {@code White_Space} characters from both ends. */
     static String rustTrim(String s) {
@@ -162,7 +179,16 @@ final class PydanticLax {
     }
 
     private static boolean isRustWhitespace(char c) {
-        return (c >= 0x09 && c <= 0x0d) || c == 0x20 || c == 0x85 || c == 0xa0 || c == 0x1680
-                || (c >= 0x2000 && c <= 0x200a) || c == 0x2028 || c == 0x2029 || c == 0x202f || c == 0x205f || c == 0x3000;
+        return (c >= 0x09 && c <= 0x0d)
+                || c == 0x20
+                || c == 0x85
+                || c == 0xa0
+                || c == 0x1680
+                || (c >= 0x2000 && c <= 0x200a)
+                || c == 0x2028
+                || c == 0x2029
+                || c == 0x202f
+                || c == 0x205f
+                || c == 0x3000;
     }
 }

@@ -49,8 +49,13 @@ public sealed interface PydanticSchema {
     record Loc(Loc parent, Object item) {
         public static final Loc ROOT = new Loc(null, null);
 
-        public Loc at(String key) { return new Loc(this, key); }
-        public Loc at(int index) { return new Loc(this, index); }
+        public Loc at(String key) {
+            return new Loc(this, key);
+        }
+
+        public Loc at(int index) {
+            return new Loc(this, index);
+        }
 
         public String display() {
             if (parent == null) return "";
@@ -74,15 +79,23 @@ public sealed interface PydanticSchema {
 
     /** {@code str}: only a str (lax mode would also take bytes, which Python values here never are). */
     record StrSchema() implements PydanticSchema {
-        @Override public Value validate(Value input, Loc loc, List<Pydantic.LineError> errors) {
-            return input instanceof PyStr ? input : fail(errors, loc, "string_type", "Input should be a valid string", input);
+        @Override
+        public Value validate(Value input, Loc loc, List<Pydantic.LineError> errors) {
+            return input instanceof PyStr
+                    ? input
+                    : fail(errors, loc, "string_type", "Input should be a valid string", input);
         }
-        @Override public PyDict jsonSchema() { return PyDict.of("type", "string"); }
+
+        @Override
+        public PyDict jsonSchema() {
+            return PyDict.of("type", "string");
+        }
     }
 
     /** {@code int}: an int; a bool as 0/1; a str by {@code str_as_int}; an integral float. */
     record IntSchema() implements PydanticSchema {
-        @Override public Value validate(Value input, Loc loc, List<Pydantic.LineError> errors) {
+        @Override
+        public Value validate(Value input, Loc loc, List<Pydantic.LineError> errors) {
             PydanticLax.Coerced c = switch (input) {
                 case PyInt i -> PydanticLax.Coerced.ok(i);
                 case PyBool b -> PydanticLax.Coerced.ok(PyInt.of(b.value() ? 1 : 0));
@@ -92,12 +105,17 @@ public sealed interface PydanticSchema {
             };
             return c.value() != null ? c.value() : fail(errors, loc, c.errorType(), message(c.errorType()), input);
         }
-        @Override public PyDict jsonSchema() { return PyDict.of("type", "integer"); }
+
+        @Override
+        public PyDict jsonSchema() {
+            return PyDict.of("type", "integer");
+        }
     }
 
     /** {@code float}: a float; an int or bool converted; a str by {@code str_as_float} (inf and nan allowed). */
     record FloatSchema() implements PydanticSchema {
-        @Override public Value validate(Value input, Loc loc, List<Pydantic.LineError> errors) {
+        @Override
+        public Value validate(Value input, Loc loc, List<Pydantic.LineError> errors) {
             PydanticLax.Coerced c = switch (input) {
                 case PyFloat f -> PydanticLax.Coerced.ok(f);
                 case PyStr s -> PydanticLax.strAsFloat(s.value());
@@ -105,13 +123,19 @@ public sealed interface PydanticSchema {
                 case PyInt i -> {
                     double d = i.value().doubleValue();
                     // PyFloat_AsDouble raises OverflowError, so pyo3's extract::<f64> fails: float_type.
-                    yield Double.isInfinite(d) ? PydanticLax.Coerced.error("float_type") : PydanticLax.Coerced.ok(new PyFloat(d));
+                    yield Double.isInfinite(d)
+                            ? PydanticLax.Coerced.error("float_type")
+                            : PydanticLax.Coerced.ok(new PyFloat(d));
                 }
                 default -> PydanticLax.Coerced.error("float_type");
             };
             return c.value() != null ? c.value() : fail(errors, loc, c.errorType(), message(c.errorType()), input);
         }
-        @Override public PyDict jsonSchema() { return PyDict.of("type", "number"); }
+
+        @Override
+        public PyDict jsonSchema() {
+            return PyDict.of("type", "number");
+        }
     }
 
     /**
@@ -121,15 +145,20 @@ public sealed interface PydanticSchema {
      * non-finite or out-of-i64 number included) is {@code bool_type}.
      */
     record BoolSchema() implements PydanticSchema {
-        @Override public Value validate(Value input, Loc loc, List<Pydantic.LineError> errors) {
+        @Override
+        public Value validate(Value input, Loc loc, List<Pydantic.LineError> errors) {
             String error = switch (input) {
                 case PyBool b -> null;
                 case PyStr s -> strAsBool(s.value()) == null ? "bool_parsing" : null;
                 // extract_i64; past i64 the f64 path's float_as_int fails (or the conversion overflows): bool_type
-                case PyInt i -> i.value().bitLength() > 63 ? "bool_type"
-                        : i.value().signum() >= 0 && i.value().bitLength() <= 1 ? null : "bool_parsing";
-                case PyFloat f -> PydanticLax.floatAsInt(f.value()).value() == null ? "bool_type"
-                        : f.value() == 0.0 || f.value() == 1.0 ? null : "bool_parsing";
+                case PyInt i ->
+                    i.value().bitLength() > 63
+                            ? "bool_type"
+                            : i.value().signum() >= 0 && i.value().bitLength() <= 1 ? null : "bool_parsing";
+                case PyFloat f ->
+                    PydanticLax.floatAsInt(f.value()).value() == null
+                            ? "bool_type"
+                            : f.value() == 0.0 || f.value() == 1.0 ? null : "bool_parsing";
                 default -> "bool_type";
             };
             if (error != null) return fail(errors, loc, error, message(error), input);
@@ -146,14 +175,21 @@ public sealed interface PydanticSchema {
         static Boolean strAsBool(String s) {
             if (s.equals("0")) return false;
             if (s.equals("1")) return true;
-            for (String w : List.of("f", "n", "no", "off", "false")) if (s.equalsIgnoreCase(w) && isAscii(s)) return false;
-            for (String w : List.of("t", "y", "on", "yes", "true")) if (s.equalsIgnoreCase(w) && isAscii(s)) return true;
+            for (String w : List.of("f", "n", "no", "off", "false"))
+                if (s.equalsIgnoreCase(w) && isAscii(s)) return false;
+            for (String w : List.of("t", "y", "on", "yes", "true"))
+                if (s.equalsIgnoreCase(w) && isAscii(s)) return true;
             return null;
         }
 
-        private static boolean isAscii(String s) { return s.chars().allMatch(c -> c < 0x80); }
+        private static boolean isAscii(String s) {
+            return s.chars().allMatch(c -> c < 0x80);
+        }
 
-        @Override public PyDict jsonSchema() { return PyDict.of("type", "boolean"); }
+        @Override
+        public PyDict jsonSchema() {
+            return PyDict.of("type", "boolean");
+        }
     }
 
     /**
@@ -162,10 +198,16 @@ public sealed interface PydanticSchema {
      * is the class's {@code $defs} entry.
      */
     record EnumSchema(String className, List<String> values) implements PydanticSchema {
-        public EnumSchema { values = List.copyOf(values); }
-        public static EnumSchema of(String className, String... values) { return new EnumSchema(className, List.of(values)); }
+        public EnumSchema {
+            values = List.copyOf(values);
+        }
 
-        @Override public Value validate(Value input, Loc loc, List<Pydantic.LineError> errors) {
+        public static EnumSchema of(String className, String... values) {
+            return new EnumSchema(className, List.of(values));
+        }
+
+        @Override
+        public Value validate(Value input, Loc loc, List<Pydantic.LineError> errors) {
             if (input instanceof PyStr s && values.contains(s.value())) return input;
             return fail(errors, loc, "enum", "Input should be " + LiteralSchema.expectedRepr(values), input);
         }
@@ -176,8 +218,15 @@ public sealed interface PydanticSchema {
             return "<" + className + "." + memberName + ": " + PyRepr.reprStr(value) + ">";
         }
 
-        @Override public PyDict jsonSchema() {
-            return PyDict.of("enum", PyList.of(values.stream().map(v -> (Value) new PyStr(v)).toList()), "title", className, "type", "string");
+        @Override
+        public PyDict jsonSchema() {
+            return PyDict.of(
+                    "enum",
+                    PyList.of(values.stream().map(v -> (Value) new PyStr(v)).toList()),
+                    "title",
+                    className,
+                    "type",
+                    "string");
         }
     }
 
@@ -187,7 +236,8 @@ public sealed interface PydanticSchema {
      * date parsing of numbers and other formats is not transcribed.
      */
     record DateSchema() implements PydanticSchema {
-        @Override public Value validate(Value input, Loc loc, List<Pydantic.LineError> errors) {
+        @Override
+        public Value validate(Value input, Loc loc, List<Pydantic.LineError> errors) {
             if (input instanceof PyStr s) {
                 try {
                     return new PyStr(LocalDate.parse(s.value()).toString());
@@ -205,12 +255,17 @@ public sealed interface PydanticSchema {
      * input is refused ({@code datetime_type}); pydantic's other lax forms are not transcribed.
      */
     record DateTimeSchema() implements PydanticSchema {
-        @Override public Value validate(Value input, Loc loc, List<Pydantic.LineError> errors) {
+        @Override
+        public Value validate(Value input, Loc loc, List<Pydantic.LineError> errors) {
             if (input instanceof PyStr s) {
                 String t = s.value();
                 try {
-                    LocalDateTime dt = t.length() == 10 ? LocalDate.parse(t).atStartOfDay()
-                            : LocalDateTime.parse(t.length() > 10 && t.charAt(10) == ' ' ? t.substring(0, 10) + "T" + t.substring(11) : t);
+                    LocalDateTime dt = t.length() == 10
+                            ? LocalDate.parse(t).atStartOfDay()
+                            : LocalDateTime.parse(
+                                    t.length() > 10 && t.charAt(10) == ' '
+                                            ? t.substring(0, 10) + "T" + t.substring(11)
+                                            : t);
                     return new PyStr(str(dt));
                 } catch (DateTimeParseException e) {
                     // fall through
@@ -221,7 +276,8 @@ public sealed interface PydanticSchema {
 
         /** {@code str(datetime)}: {@code isoformat(sep=' ')}, microseconds only when non-zero. */
         public static String str(LocalDateTime dt) {
-            String base = String.format(Locale.ROOT, "%s %02d:%02d:%02d", dt.toLocalDate(), dt.getHour(), dt.getMinute(), dt.getSecond());
+            String base = String.format(
+                    Locale.ROOT, "%s %02d:%02d:%02d", dt.toLocalDate(), dt.getHour(), dt.getMinute(), dt.getSecond());
             int micros = dt.getNano() / 1000;
             return micros == 0 ? base : base + String.format(Locale.ROOT, ".%06d", micros);
         }
@@ -229,15 +285,23 @@ public sealed interface PydanticSchema {
 
     /** {@code Literal["a", "b", ...]} of strs: an equal str, nothing else. */
     record LiteralSchema(List<String> expected) implements PydanticSchema {
-        public LiteralSchema { expected = List.copyOf(expected); }
-        public static LiteralSchema of(String... values) { return new LiteralSchema(List.of(values)); }
+        public LiteralSchema {
+            expected = List.copyOf(expected);
+        }
 
-        @Override public Value validate(Value input, Loc loc, List<Pydantic.LineError> errors) {
+        public static LiteralSchema of(String... values) {
+            return new LiteralSchema(List.of(values));
+        }
+
+        @Override
+        public Value validate(Value input, Loc loc, List<Pydantic.LineError> errors) {
             if (input instanceof PyStr s && expected.contains(s.value())) return input;
             return fail(errors, loc, "literal_error", "Input should be " + expectedRepr(), input);
         }
 
-        String expectedRepr() { return expectedRepr(expected); }
+        String expectedRepr() {
+            return expectedRepr(expected);
+        }
 
         /** pydantic-core {@code expected_repr_name}: reprs joined by ", " with " or " before the last. */
         static String expectedRepr(List<String> expected) {
@@ -246,20 +310,28 @@ public sealed interface PydanticSchema {
             return String.join(", ", reprs.subList(0, reprs.size() - 1)) + " or " + reprs.get(reprs.size() - 1);
         }
 
-        @Override public PyDict jsonSchema() {
-            return PyDict.of("enum", PyList.of(expected.stream().map(v -> (Value) new PyStr(v)).toList()), "type", "string");
+        @Override
+        public PyDict jsonSchema() {
+            return PyDict.of(
+                    "enum",
+                    PyList.of(expected.stream().map(v -> (Value) new PyStr(v)).toList()),
+                    "type",
+                    "string");
         }
     }
 
     /** {@code list[T]}: a list (a str or dict is not one), every item validated, all items' errors reported. */
     record ListSchema(PydanticSchema items) implements PydanticSchema {
-        @Override public Value validate(Value input, Loc loc, List<Pydantic.LineError> errors) {
-            if (!(input instanceof PyList l)) return fail(errors, loc, "list_type", "Input should be a valid list", input);
+        @Override
+        public Value validate(Value input, Loc loc, List<Pydantic.LineError> errors) {
+            if (!(input instanceof PyList l))
+                return fail(errors, loc, "list_type", "Input should be a valid list", input);
             List<Value> out = new ArrayList<>(l.size());
             boolean ok = true;
             for (int i = 0; i < l.size(); i++) {
                 Value v = items.validate(l.get(i), loc.at(i), errors);
-                if (v == null) ok = false; else out.add(v);
+                if (v == null) ok = false;
+                else out.add(v);
             }
             return ok ? PyList.of(out) : null;
         }
@@ -267,14 +339,18 @@ public sealed interface PydanticSchema {
 
     /** {@code dict[K, V]}: a dict, each key (errors at {@code key.[key]}) and value validated. */
     record DictSchema(PydanticSchema keys, PydanticSchema values) implements PydanticSchema {
-        @Override public Value validate(Value input, Loc loc, List<Pydantic.LineError> errors) {
-            if (!(input instanceof PyDict d)) return fail(errors, loc, "dict_type", "Input should be a valid dictionary", input);
+        @Override
+        public Value validate(Value input, Loc loc, List<Pydantic.LineError> errors) {
+            if (!(input instanceof PyDict d))
+                return fail(errors, loc, "dict_type", "Input should be a valid dictionary", input);
             PyDict.Builder b = PyDict.builder();
             boolean ok = true;
             for (Map.Entry<String, Value> e : d.entries()) {
-                Value k = keys.validate(new PyStr(e.getKey()), loc.at(e.getKey()).at("[key]"), errors);
+                Value k =
+                        keys.validate(new PyStr(e.getKey()), loc.at(e.getKey()).at("[key]"), errors);
                 Value v = values.validate(e.getValue(), loc.at(e.getKey()), errors);
-                if (k == null || v == null) ok = false; else b.put(k.asStr(), v);
+                if (k == null || v == null) ok = false;
+                else b.put(k.asStr(), v);
             }
             return ok ? b.build() : null;
         }
@@ -282,7 +358,8 @@ public sealed interface PydanticSchema {
 
     /** {@code Optional[T]}: None, or what {@code T} accepts (T's errors as they are). */
     record NullableSchema(PydanticSchema inner) implements PydanticSchema {
-        @Override public Value validate(Value input, Loc loc, List<Pydantic.LineError> errors) {
+        @Override
+        public Value validate(Value input, Loc loc, List<Pydantic.LineError> errors) {
             return input instanceof PyNone ? input : inner.validate(input, loc, errors);
         }
     }
@@ -293,9 +370,12 @@ public sealed interface PydanticSchema {
      * each under the member's tag (a model's class name).
      */
     record UnionSchema(List<ModelSchema> choices) implements PydanticSchema {
-        public UnionSchema { choices = List.copyOf(choices); }
+        public UnionSchema {
+            choices = List.copyOf(choices);
+        }
 
-        @Override public Value validate(Value input, Loc loc, List<Pydantic.LineError> errors) {
+        @Override
+        public Value validate(Value input, Loc loc, List<Pydantic.LineError> errors) {
             List<Pydantic.LineError> all = new ArrayList<>();
             for (ModelSchema m : choices) {
                 List<Pydantic.LineError> mine = new ArrayList<>();
@@ -313,6 +393,7 @@ public sealed interface PydanticSchema {
         public static Field required(String name, PydanticSchema schema, String description) {
             return new Field(name, schema, null, description);
         }
+
         public static Field optional(String name, PydanticSchema schema, Value dflt, String description) {
             return new Field(name, schema, dflt, description);
         }
@@ -320,14 +401,20 @@ public sealed interface PydanticSchema {
 
     /** A {@code BaseModel} subclass: fields in declaration order (inherited ones first, overrides in place). */
     record ModelSchema(String name, List<Field> fields, boolean forbidExtra) implements PydanticSchema {
-        public ModelSchema { fields = List.copyOf(fields); }
+        public ModelSchema {
+            fields = List.copyOf(fields);
+        }
 
-        public static ModelSchema of(String name, Field... fields) { return new ModelSchema(name, List.of(fields), false); }
+        public static ModelSchema of(String name, Field... fields) {
+            return new ModelSchema(name, List.of(fields), false);
+        }
 
         /** A dict input field by field, then its extra keys; anything else is {@code model_type}. */
-        @Override public Value validate(Value input, Loc loc, List<Pydantic.LineError> errors) {
+        @Override
+        public Value validate(Value input, Loc loc, List<Pydantic.LineError> errors) {
             if (!(input instanceof PyDict d)) {
-                return fail(errors, loc, "model_type", "Input should be a valid dictionary or instance of " + name, input);
+                return fail(
+                        errors, loc, "model_type", "Input should be a valid dictionary or instance of " + name, input);
             }
             PyDict.Builder b = PyDict.builder();
             boolean ok = true;
@@ -343,12 +430,18 @@ public sealed interface PydanticSchema {
                     continue;
                 }
                 Value v = f.schema().validate(given, loc.at(f.name()), errors);
-                if (v == null) ok = false; else b.put(f.name(), v);
+                if (v == null) ok = false;
+                else b.put(f.name(), v);
             }
             if (forbidExtra) {
                 for (Map.Entry<String, Value> e : d.entries()) {
                     if (field(e.getKey()) == null) {
-                        fail(errors, loc.at(e.getKey()), "extra_forbidden", "Extra inputs are not permitted", e.getValue());
+                        fail(
+                                errors,
+                                loc.at(e.getKey()),
+                                "extra_forbidden",
+                                "Extra inputs are not permitted",
+                                e.getValue());
                         ok = false;
                     }
                 }
@@ -362,7 +455,9 @@ public sealed interface PydanticSchema {
         }
 
         /** {@code Model(**kwargs)}: the model's dump, or {@code ValidationError} titled with the class name. */
-        public PyDict create(PyDict kwargs) { return (PyDict) validatePython(kwargs); }
+        public PyDict create(PyDict kwargs) {
+            return (PyDict) validatePython(kwargs);
+        }
 
         /** {@code Model.model_validate(obj)}. */
         public Value validatePython(Value obj) {
@@ -377,7 +472,8 @@ public sealed interface PydanticSchema {
          * sorts it: {@code properties} (in field order, each property's keys sorted), {@code required},
          * {@code title}, {@code type}.
          */
-        @Override public PyDict jsonSchema() {
+        @Override
+        public PyDict jsonSchema() {
             PyDict.Builder props = PyDict.builder();
             List<Value> required = new ArrayList<>();
             for (Field f : fields) {

@@ -16,7 +16,8 @@ import java.time.Duration;
  *
  * @param replGuidance null unless the action space is the REPL
  */
-public record Harness(String kind, ReplGuidance replGuidance, int maxTurnSteps, int outputLimit, int evalTimeoutSeconds, int heapMb) {
+public record Harness(
+        String kind, ReplGuidance replGuidance, int maxTurnSteps, int outputLimit, int evalTimeoutSeconds, int heapMb) {
     public static final String REFERENCE = "reference";
     public static final String LOOP = "loop";
     public static final String REPL = "repl";
@@ -24,10 +25,15 @@ public record Harness(String kind, ReplGuidance replGuidance, int maxTurnSteps, 
     public static final Harness DEFAULT_REFERENCE = new Harness(REFERENCE, null, 0, 0, 0, 0);
 
     /** Keys of a harness value besides {@code harness}. */
-    public static final String REPL_GUIDANCE = "repl_guidance", MAX_TURN_STEPS = "max_turn_steps", OUTPUT_LIMIT = "output_limit",
-            EVAL_TIMEOUT_SECONDS = "eval_timeout_seconds", HEAP_MB = "heap_mb";
+    public static final String REPL_GUIDANCE = "repl_guidance",
+            MAX_TURN_STEPS = "max_turn_steps",
+            OUTPUT_LIMIT = "output_limit",
+            EVAL_TIMEOUT_SECONDS = "eval_timeout_seconds",
+            HEAP_MB = "heap_mb";
 
-    public boolean loop() { return kind.equals(LOOP); }
+    public boolean loop() {
+        return kind.equals(LOOP);
+    }
 
     /**
      * The harness of a candidate from its experiment-file keys ({@code harness}, {@code repl_guidance},
@@ -35,12 +41,15 @@ public record Harness(String kind, ReplGuidance replGuidance, int maxTurnSteps, 
      */
     public static Harness of(String kind, String actionSpace, String replGuidance, PyDict options) {
         if (kind == null || kind.equals(REFERENCE)) {
-            if (replGuidance != null || !options.isEmpty()) throw new IllegalArgumentException("repl_guidance and harness_options need harness: loop");
+            if (replGuidance != null || !options.isEmpty())
+                throw new IllegalArgumentException("repl_guidance and harness_options need harness: loop");
             return DEFAULT_REFERENCE;
         }
         if (!kind.equals(LOOP)) throw new IllegalArgumentException("unknown harness '" + kind + "' (reference, loop)");
         boolean repl = actionSpace.equals(REPL);
-        if (!repl && !actionSpace.equals("tools")) throw new IllegalArgumentException("harness loop takes action_space tools or repl, not '" + actionSpace + "'");
+        if (!repl && !actionSpace.equals("tools"))
+            throw new IllegalArgumentException(
+                    "harness loop takes action_space tools or repl, not '" + actionSpace + "'");
         if (!repl && replGuidance != null) throw new IllegalArgumentException("repl_guidance needs action_space: repl");
         ReplGuidance g = repl ? ReplGuidance.of(replGuidance == null ? ReplGuidance.SHAPE.id() : replGuidance) : null;
         int steps = 30, limit = 4000, timeout = 10, heap = 256;
@@ -51,11 +60,13 @@ public record Harness(String kind, ReplGuidance replGuidance, int maxTurnSteps, 
                 case OUTPUT_LIMIT -> limit = v;
                 case EVAL_TIMEOUT_SECONDS -> timeout = v;
                 case HEAP_MB -> heap = v;
-                default -> throw new IllegalArgumentException("unknown harness option '" + e.getKey() + "' (known: "
-                        + String.join(", ", MAX_TURN_STEPS, OUTPUT_LIMIT, EVAL_TIMEOUT_SECONDS, HEAP_MB) + ")");
+                default ->
+                    throw new IllegalArgumentException("unknown harness option '" + e.getKey() + "' (known: "
+                            + String.join(", ", MAX_TURN_STEPS, OUTPUT_LIMIT, EVAL_TIMEOUT_SECONDS, HEAP_MB) + ")");
             }
         }
-        if (!repl && (limit != 4000 || timeout != 10 || heap != 256)) throw new IllegalArgumentException("output_limit, eval_timeout_seconds and heap_mb are REPL options");
+        if (!repl && (limit != 4000 || timeout != 10 || heap != 256))
+            throw new IllegalArgumentException("output_limit, eval_timeout_seconds and heap_mb are REPL options");
         return repl ? new Harness(LOOP, g, steps, limit, timeout, heap) : new Harness(LOOP, null, steps, 0, 0, 0);
     }
 
@@ -69,7 +80,10 @@ public record Harness(String kind, ReplGuidance replGuidance, int maxTurnSteps, 
         if (!loop()) return PyDict.empty();
         PyDict.Builder b = PyDict.builder().put("harness", LOOP).put(MAX_TURN_STEPS, maxTurnSteps);
         if (replGuidance != null) {
-            b.put(REPL_GUIDANCE, replGuidance.id()).put(OUTPUT_LIMIT, outputLimit).put(EVAL_TIMEOUT_SECONDS, evalTimeoutSeconds).put(HEAP_MB, heapMb);
+            b.put(REPL_GUIDANCE, replGuidance.id())
+                    .put(OUTPUT_LIMIT, outputLimit)
+                    .put(EVAL_TIMEOUT_SECONDS, evalTimeoutSeconds)
+                    .put(HEAP_MB, heapMb);
         }
         return b.build();
     }
@@ -77,18 +91,31 @@ public record Harness(String kind, ReplGuidance replGuidance, int maxTurnSteps, 
     public static Harness fromValue(PyDict v) {
         if (v == null || v.isEmpty()) return DEFAULT_REFERENCE;
         ReplGuidance g = v.get(REPL_GUIDANCE) instanceof PyStr s ? ReplGuidance.of(s.value()) : null;
-        return new Harness(v.get("harness").asStr(), g, num(v, MAX_TURN_STEPS), num(v, OUTPUT_LIMIT), num(v, EVAL_TIMEOUT_SECONDS), num(v, HEAP_MB));
+        return new Harness(
+                v.get("harness").asStr(),
+                g,
+                num(v, MAX_TURN_STEPS),
+                num(v, OUTPUT_LIMIT),
+                num(v, EVAL_TIMEOUT_SECONDS),
+                num(v, HEAP_MB));
     }
 
-    private static int num(PyDict v, String k) { return v.get(k) instanceof PyInt i ? (int) i.longValue() : 0; }
+    private static int num(PyDict v, String k) {
+        return v.get(k) instanceof PyInt i ? (int) i.longValue() : 0;
+    }
 
-    public Duration evalTimeout() { return Duration.ofSeconds(evalTimeoutSeconds); }
+    public Duration evalTimeout() {
+        return Duration.ofSeconds(evalTimeoutSeconds);
+    }
 
     /** The sandbox a REPL harness runs its snippets in: its heap and time limits, output kept well beyond what the model is shown. */
     public SandboxConfig sandboxConfig() {
-        return new SandboxConfig(heapMb, evalTimeout(), Math.max(outputLimit * 4, 65536), SandboxConfig.Isolation.detect());
+        return new SandboxConfig(
+                heapMb, evalTimeout(), Math.max(outputLimit * 4, 65536), SandboxConfig.Isolation.detect());
     }
 
     /** A short label: {@code reference}, {@code loop/tools}, {@code loop/repl:shape}. */
-    public String label() { return !loop() ? REFERENCE : replGuidance == null ? "loop/tools" : "loop/repl:" + replGuidance.id(); }
+    public String label() {
+        return !loop() ? REFERENCE : replGuidance == null ? "loop/tools" : "loop/repl:" + replGuidance.id();
+    }
 }

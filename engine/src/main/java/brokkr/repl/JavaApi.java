@@ -30,19 +30,77 @@ public record JavaApi(String source, String reference, Map<String, String> docs)
             List<Object> list(Object... values) { return brokkr.sandbox.SandboxBridge.list(values); }
             """;
 
-    private static final Set<String> RESERVED = Set.of("abstract", "assert", "boolean", "break", "byte", "case", "catch",
-            "char", "class", "const", "continue", "default", "do", "double", "else", "enum", "extends", "final", "finally",
-            "float", "for", "goto", "if", "implements", "import", "instanceof", "int", "interface", "long", "native", "new",
-            "package", "private", "protected", "public", "return", "short", "static", "strictfp", "super", "switch",
-            "synchronized", "this", "throw", "throws", "transient", "try", "void", "volatile", "while", "true", "false",
-            "null", "var", "record", "yield", "sealed", "permits", "when", "_");
+    private static final Set<String> RESERVED = Set.of(
+            "abstract",
+            "assert",
+            "boolean",
+            "break",
+            "byte",
+            "case",
+            "catch",
+            "char",
+            "class",
+            "const",
+            "continue",
+            "default",
+            "do",
+            "double",
+            "else",
+            "enum",
+            "extends",
+            "final",
+            "finally",
+            "float",
+            "for",
+            "goto",
+            "if",
+            "implements",
+            "import",
+            "instanceof",
+            "int",
+            "interface",
+            "long",
+            "native",
+            "new",
+            "package",
+            "private",
+            "protected",
+            "public",
+            "return",
+            "short",
+            "static",
+            "strictfp",
+            "super",
+            "switch",
+            "synchronized",
+            "this",
+            "throw",
+            "throws",
+            "transient",
+            "try",
+            "void",
+            "volatile",
+            "while",
+            "true",
+            "false",
+            "null",
+            "var",
+            "record",
+            "yield",
+            "sealed",
+            "permits",
+            "when",
+            "_");
 
     /** A name usable in Java: other characters become {@code _}, a reserved word gets a trailing {@code _}. */
     public static String javaName(String name) {
         StringBuilder b = new StringBuilder();
         for (int i = 0; i < name.length(); i++) {
             char c = name.charAt(i);
-            b.append(i == 0 ? (Character.isJavaIdentifierStart(c) ? c : '_') : (Character.isJavaIdentifierPart(c) ? c : '_'));
+            b.append(
+                    i == 0
+                            ? (Character.isJavaIdentifierStart(c) ? c : '_')
+                            : (Character.isJavaIdentifierPart(c) ? c : '_'));
         }
         String s = b.isEmpty() ? "_arg" : b.toString();
         return RESERVED.contains(s) ? s + "_" : s;
@@ -73,7 +131,8 @@ public record JavaApi(String source, String reference, Map<String, String> docs)
         StringBuilder b = new StringBuilder();
         for (String k : List.of("enum", "default", "items", "properties", "format")) {
             Value v = ps.get(k);
-            if (v != null) b.append(b.isEmpty() ? " [" : ", ").append(k).append(": ").append(brokkr.python.PyJson.dumps(v));
+            if (v != null)
+                b.append(b.isEmpty() ? " [" : ", ").append(k).append(": ").append(brokkr.python.PyJson.dumps(v));
         }
         return b.isEmpty() ? "" : b.append(']').toString();
     }
@@ -83,7 +142,10 @@ public record JavaApi(String source, String reference, Map<String, String> docs)
         String t = type instanceof PyStr s ? s.value() : null;
         if (t == null && ps.get("anyOf") instanceof PyList any) {
             List<String> types = new ArrayList<>();
-            for (Value v : any) if (v instanceof PyDict d && d.get("type") instanceof PyStr s && !s.value().equals("null")) types.add(s.value());
+            for (Value v : any)
+                if (v instanceof PyDict d
+                        && d.get("type") instanceof PyStr s
+                        && !s.value().equals("null")) types.add(s.value());
             if (types.size() == 1) return boxed(base(types.getFirst()));
             return "Object";
         }
@@ -130,28 +192,55 @@ public record JavaApi(String source, String reference, Map<String, String> docs)
             for (int n = ps.size(); n >= firstOptionalTail; n--) {
                 List<Param> shown = ps.subList(0, n);
                 src.append("  public String ").append(m).append('(');
-                src.append(String.join(", ", shown.stream().map(p -> p.type() + " " + p.javaName()).toList()));
+                src.append(String.join(
+                        ", ",
+                        shown.stream().map(p -> p.type() + " " + p.javaName()).toList()));
                 src.append(") {\n    Map<String, Object> a = new LinkedHashMap<>();\n");
                 for (Param p : shown) {
-                    if (p.required()) src.append("    a.put(").append(lit(p.name())).append(", ").append(p.javaName()).append(");\n");
-                    else src.append("    if (").append(p.javaName()).append(" != null) a.put(").append(lit(p.name())).append(", ").append(p.javaName()).append(");\n");
+                    if (p.required())
+                        src.append("    a.put(")
+                                .append(lit(p.name()))
+                                .append(", ")
+                                .append(p.javaName())
+                                .append(");\n");
+                    else
+                        src.append("    if (")
+                                .append(p.javaName())
+                                .append(" != null) a.put(")
+                                .append(lit(p.name()))
+                                .append(", ")
+                                .append(p.javaName())
+                                .append(");\n");
                 }
-                src.append("    return brokkr.sandbox.SandboxBridge.call(").append(lit(t.name())).append(", a);\n  }\n");
+                src.append("    return brokkr.sandbox.SandboxBridge.call(")
+                        .append(lit(t.name()))
+                        .append(", a);\n  }\n");
             }
             String doc = doc(var + ".", m, ps, t.description(), "String");
             docs.put(t.name(), doc);
             ref.append(doc).append('\n');
         }
-        src.append("  public String call(String name, Map<String, ?> args) { return brokkr.sandbox.SandboxBridge.call(name, new LinkedHashMap<String, Object>(args)); }\n");
+        src.append(
+                "  public String call(String name, Map<String, ?> args) { return brokkr.sandbox.SandboxBridge.call(name, new LinkedHashMap<String, Object>(args)); }\n");
         src.append("  public Object parse(String json) { return brokkr.sandbox.SandboxBridge.parse(json); }\n");
         src.append("  public String shape(Object value) { return brokkr.sandbox.SandboxBridge.shape(value); }\n");
         src.append("  private static final Map<String, String> DOCS = new LinkedHashMap<>();\n  static {\n");
-        docs.forEach((k, v) -> src.append("    DOCS.put(").append(lit(k)).append(", ").append(lit(v)).append(");\n"));
+        docs.forEach((k, v) -> src.append("    DOCS.put(")
+                .append(lit(k))
+                .append(", ")
+                .append(lit(v))
+                .append(");\n"));
         src.append("  }\n");
-        src.append("  public String doc(String name) { String d = DOCS.get(name); if (d == null) throw new IllegalArgumentException(\"no tool named \" + name + \"; tools: \" + DOCS.keySet()); return d; }\n");
+        src.append(
+                "  public String doc(String name) { String d = DOCS.get(name); if (d == null) throw new IllegalArgumentException(\"no tool named \" + name + \"; tools: \" + DOCS.keySet()); return d; }\n");
         src.append("  public String tools() { return String.join(\"\\n\", DOCS.keySet()); }\n");
         src.append("}\n");
-        src.append(className).append(' ').append(var).append(" = new ").append(className).append("();\n");
+        src.append(className)
+                .append(' ')
+                .append(var)
+                .append(" = new ")
+                .append(className)
+                .append("();\n");
         return new JavaApi(src.toString(), ref.toString(), Map.copyOf(docs));
     }
 
@@ -170,11 +259,13 @@ public record JavaApi(String source, String reference, Map<String, String> docs)
             """;
 
     /** How the model is told to call recorder methods (BFCL single- and multi-turn prompts). */
-    public static final String RECORDER_CALLS = "The functions below are Java methods taking one map of keyword arguments, built with "
-            + "map(k1, v1, ...) (and list(...) for lists), e.g. f(map(\"x\", 1, \"names\", list(\"a\", \"b\"))).";
+    public static final String RECORDER_CALLS =
+            "The functions below are Java methods taking one map of keyword arguments, built with "
+                    + "map(k1, v1, ...) (and list(...) for lists), e.g. f(map(\"x\", 1, \"names\", list(\"a\", \"b\"))).";
 
     /** How the model is told to write argument values of recorder methods (keyword maps carry no Java types). */
-    public static final String RECORDER_LITERALS = "Use Java literals of the parameter's type (5 for an integer, 5.0 for a float, \"text\", true).";
+    public static final String RECORDER_LITERALS =
+            "Use Java literals of the parameter's type (5 for an integer, 5.0 for a float, \"text\", true).";
 
     /**
      * Each tool a top-level method taking one map of keyword arguments, with the {@code map}/{@code list} helpers and
@@ -195,9 +286,12 @@ public record JavaApi(String source, String reference, Map<String, String> docs)
         Map<String, String> docs = new LinkedHashMap<>();
         for (ToolSpec t : tools) {
             String m = javaName(t.name());
-            src.append("String ").append(m).append("(Map<String, ?> args) { return brokkr.sandbox.SandboxBridge.call(")
-                    .append(lit(t.name())).append(", new LinkedHashMap<String, Object>(args)); }\n");
-            String doc = doc("", m, params(t), t.description(), "String") ;
+            src.append("String ")
+                    .append(m)
+                    .append("(Map<String, ?> args) { return brokkr.sandbox.SandboxBridge.call(")
+                    .append(lit(t.name()))
+                    .append(", new LinkedHashMap<String, Object>(args)); }\n");
+            String doc = doc("", m, params(t), t.description(), "String");
             docs.put(t.name(), doc);
             ref.append(doc).append('\n');
         }
@@ -219,12 +313,22 @@ public record JavaApi(String source, String reference, Map<String, String> docs)
     private static String doc(String prefix, String method, List<Param> ps, String description, String returns) {
         StringBuilder b = new StringBuilder();
         b.append(returns).append(' ').append(prefix).append(method).append('(');
-        b.append(String.join(", ", ps.stream().map(p -> p.type() + " " + p.javaName()).toList())).append(")\n");
-        if (description != null && !description.isBlank()) b.append("    ").append(description.strip().replace("\n", "\n    ")).append('\n');
+        b.append(String.join(
+                        ", ",
+                        ps.stream().map(p -> p.type() + " " + p.javaName()).toList()))
+                .append(")\n");
+        if (description != null && !description.isBlank())
+            b.append("    ").append(description.strip().replace("\n", "\n    ")).append('\n');
         for (Param p : ps) {
-            b.append("    - ").append(p.javaName()).append(p.javaName().equals(p.name()) ? "" : " (key \"" + p.name() + "\")")
-                    .append(" (").append(p.type()).append(p.required() ? ", required" : ", optional: null leaves it out").append("): ")
-                    .append(p.description()).append('\n');
+            b.append("    - ")
+                    .append(p.javaName())
+                    .append(p.javaName().equals(p.name()) ? "" : " (key \"" + p.name() + "\")")
+                    .append(" (")
+                    .append(p.type())
+                    .append(p.required() ? ", required" : ", optional: null leaves it out")
+                    .append("): ")
+                    .append(p.description())
+                    .append('\n');
         }
         return b.toString();
     }
@@ -243,7 +347,8 @@ public record JavaApi(String source, String reference, Map<String, String> docs)
                 case '\b' -> b.append("\\b");
                 case '\f' -> b.append("\\f");
                 default -> {
-                    if (c < 0x20 || c == 0x7f || Character.isSurrogate(c) || c == '\u2028' || c == '\u2029') b.append(String.format("\\u%04x", (int) c));
+                    if (c < 0x20 || c == 0x7f || Character.isSurrogate(c) || c == '\u2028' || c == '\u2029')
+                        b.append(String.format("\\u%04x", (int) c));
                     else b.append(c);
                 }
             }
@@ -257,15 +362,27 @@ public record JavaApi(String source, String reference, Map<String, String> docs)
             case brokkr.value.PyNone n -> "null";
             case PyStr s -> lit(s.value());
             case brokkr.value.PyBool b -> String.valueOf(b.value());
-            case brokkr.value.PyInt i -> i.value().bitLength() < 32 ? i.value().toString()
-                    : i.value().bitLength() < 64 ? i.value() + "L" : "new java.math.BigInteger(\"" + i.value() + "\")";
-            case brokkr.value.PyFloat f -> Double.isNaN(f.value()) ? "Double.NaN" : Double.isInfinite(f.value())
-                    ? (f.value() > 0 ? "Double.POSITIVE_INFINITY" : "Double.NEGATIVE_INFINITY") : Double.toString(f.value());
+            case brokkr.value.PyInt i ->
+                i.value().bitLength() < 32
+                        ? i.value().toString()
+                        : i.value().bitLength() < 64
+                                ? i.value() + "L"
+                                : "new java.math.BigInteger(\"" + i.value() + "\")";
+            case brokkr.value.PyFloat f ->
+                Double.isNaN(f.value())
+                        ? "Double.NaN"
+                        : Double.isInfinite(f.value())
+                                ? (f.value() > 0 ? "Double.POSITIVE_INFINITY" : "Double.NEGATIVE_INFINITY")
+                                : Double.toString(f.value());
             case PyList l when l.size() == 1 && l.get(0).isNone() -> "list((Object) null)";
-            case PyList l -> "list(" + String.join(", ", l.stream().map(JavaApi::literal).toList()) + ")";
+            case PyList l ->
+                "list(" + String.join(", ", l.stream().map(JavaApi::literal).toList()) + ")";
             case PyDict d -> {
                 List<String> parts = new ArrayList<>();
-                for (var e : d.entries()) { parts.add(lit(e.getKey())); parts.add(literal(e.getValue())); }
+                for (var e : d.entries()) {
+                    parts.add(lit(e.getKey()));
+                    parts.add(literal(e.getValue()));
+                }
                 yield "map(" + String.join(", ", parts) + ")";
             }
         };

@@ -25,21 +25,35 @@ import java.util.function.Consumer;
  *
  * @param recorder when not null, every domain call is also given to it (BFCL's emitted calls)
  */
-public record JavaRepl(Sandbox sandbox, JavaApi api, Set<String> toolNames, int outputLimit, String stub,
-                       Consumer<ToolCall> recorder) implements YieldingLoop.Actions {
+public record JavaRepl(
+        Sandbox sandbox, JavaApi api, Set<String> toolNames, int outputLimit, String stub, Consumer<ToolCall> recorder)
+        implements YieldingLoop.Actions {
     public static final String TOOL = "java_eval";
 
-    public static final ToolSpec SPEC = new ToolSpec(TOOL,
+    public static final ToolSpec SPEC = new ToolSpec(
+            TOOL,
             "Evaluates Java code (JShell snippets: statements, expressions, method and class declarations) in this "
                     + "conversation's sandbox, which keeps variables, methods and classes between calls. Returns what the code "
                     + "printed and the value of its last expression, or the compile error or exception.",
-            PyDict.of("type", "object", "properties", PyDict.of("code", PyDict.of("type", "string",
-                    "description", "The Java code to evaluate.")), "required", brokkr.value.PyList.of(List.of(new PyStr("code")))));
+            PyDict.of(
+                    "type",
+                    "object",
+                    "properties",
+                    PyDict.of("code", PyDict.of("type", "string", "description", "The Java code to evaluate.")),
+                    "required",
+                    brokkr.value.PyList.of(List.of(new PyStr("code")))));
 
     /** Starts the REPL on {@code sandbox}: evaluates the API there (kept across resets). */
-    public static JavaRepl open(Sandbox sandbox, JavaApi api, List<ToolSpec> tools, int outputLimit, String stub, Consumer<ToolCall> recorder) {
+    public static JavaRepl open(
+            Sandbox sandbox,
+            JavaApi api,
+            List<ToolSpec> tools,
+            int outputLimit,
+            String stub,
+            Consumer<ToolCall> recorder) {
         sandbox.prelude(api.source(), Sandbox.CallHandler.NONE);
-        return new JavaRepl(sandbox, api, Set.copyOf(tools.stream().map(ToolSpec::name).toList()), outputLimit, stub, recorder);
+        return new JavaRepl(
+                sandbox, api, Set.copyOf(tools.stream().map(ToolSpec::name).toList()), outputLimit, stub, recorder);
     }
 
     /**
@@ -66,20 +80,29 @@ public record JavaRepl(Sandbox sandbox, JavaApi api, Set<String> toolNames, int 
         return new JavaRepl(sandbox, api.plus(more), Set.copyOf(names), outputLimit, stub, recorder);
     }
 
-    @Override public List<ToolSpec> tools(List<ToolSpec> protocolTools) { return List.of(SPEC); }
+    @Override
+    public List<ToolSpec> tools(List<ToolSpec> protocolTools) {
+        return List.of(SPEC);
+    }
 
     @Override
-    public List<Message.Tool> execute(List<ToolCall> calls, Message.Assistant message, YieldingLoop.ProtocolCalls protocol) {
+    public List<Message.Tool> execute(
+            List<ToolCall> calls, Message.Assistant message, YieldingLoop.ProtocolCalls protocol) {
         List<Message.Tool> out = new ArrayList<>();
         for (ToolCall c : calls) {
             if (!c.name().equals(TOOL)) {
-                out.add(new Message.Tool(c.id(), c.name(), "Error: there is no tool " + c.name() + "; the only tool is " + TOOL
-                        + "(code), and the domain's tools are Java methods inside it", true));
+                out.add(new Message.Tool(
+                        c.id(),
+                        c.name(),
+                        "Error: there is no tool " + c.name() + "; the only tool is " + TOOL
+                                + "(code), and the domain's tools are Java methods inside it",
+                        true));
                 continue;
             }
             Value code = c.arguments().get("code");
             if (!(code instanceof PyStr s)) {
-                out.add(new Message.Tool(c.id(), c.name(), "Error: " + TOOL + " takes one argument, code (a string of Java)", true));
+                out.add(new Message.Tool(
+                        c.id(), c.name(), "Error: " + TOOL + " takes one argument, code (a string of Java)", true));
                 continue;
             }
             Sandbox.EvalResult r = sandbox.evaluate(s.value(), (name, args) -> call(name, args, protocol));
@@ -111,14 +134,16 @@ public record JavaRepl(Sandbox sandbox, JavaApi api, Set<String> toolNames, int 
         }
         if (r.error() != null) {
             if (!b.isEmpty() && b.charAt(b.length() - 1) != '\n') b.append('\n');
-            b.append(switch (r.error().kind()) {
-                case COMPILE -> "Compile error: ";
-                case EXCEPTION -> "Exception: ";
-                case TIMEOUT -> "Timeout: ";
-                case EXITED -> "Sandbox ended: ";
-                case LEFTOVER_THREAD -> "Thread left running: ";
-                case PROTOCOL -> "Sandbox error: ";
-            }).append(r.error().message());
+            b.append(
+                            switch (r.error().kind()) {
+                                case COMPILE -> "Compile error: ";
+                                case EXCEPTION -> "Exception: ";
+                                case TIMEOUT -> "Timeout: ";
+                                case EXITED -> "Sandbox ended: ";
+                                case LEFTOVER_THREAD -> "Thread left running: ";
+                                case PROTOCOL -> "Sandbox error: ";
+                            })
+                    .append(r.error().message());
         }
         if (b.isEmpty()) b.append("(no output)");
         if (b.length() > limit || dropped > 0) {
@@ -129,5 +154,8 @@ public record JavaRepl(Sandbox sandbox, JavaApi api, Set<String> toolNames, int 
         return b.toString();
     }
 
-    @Override public void close() { sandbox.close(); }
+    @Override
+    public void close() {
+        sandbox.close();
+    }
 }

@@ -11,7 +11,11 @@ package brokkr.run;
 public final class Cancellation {
     private volatile boolean cancelled;
 
-    public void cancel() { cancelled = true; }
+    public void cancel() {
+        cancelled = true;
+    }
 
-    public boolean isCancelled() { return cancelled; }
+    public boolean isCancelled() {
+        return cancelled;
+    }
 }

@@ -12,10 +12,14 @@ public interface Job<R> {
     String name();
 
     /** The candidate it serves, as the run labels it (the cache decides by it); null when none. */
-    default String candidate() { return null; }
+    default String candidate() {
+        return null;
+    }
 
     /** Its trial counted from 1 (the cache's key holds it). */
-    default int trial() { return 1; }
+    default int trial() {
+        return 1;
+    }
 
     R run(RunModels models) throws Exception;
 

@@ -37,26 +37,39 @@ public record Plan(List<Unit> units, Function<ModelRef, Candidate> models) {
             Objects.requireNonNull(candidate, "candidate");
         }
 
-        public Unit(Evaluation.Cell cell, String candidate) { this(cell, candidate, null); }
+        public Unit(Evaluation.Cell cell, String candidate) {
+            this(cell, candidate, null);
+        }
 
         /** A branch's unit: its cell as {@link Branches#cell} defines it. */
-        public static Unit of(Branches.Branch b, String candidate) { return new Unit(Branches.cell(b), candidate, b); }
+        public static Unit of(Branches.Branch b, String candidate) {
+            return new Unit(Branches.cell(b), candidate, b);
+        }
 
-        public String name() { return cell.env().taskId() + "-" + candidate + "-" + cell.repetition(); }
+        public String name() {
+            return cell.env().taskId() + "-" + candidate + "-" + cell.repetition();
+        }
     }
 
     /** The model references the plan's cells name by role ({@code agent}, {@code user}, {@code judge}), scripted ones included. */
     public Map<String, Set<ModelRef>> modelsByRole() {
         Map<String, Set<ModelRef>> out = new LinkedHashMap<>();
         for (Unit u : units) {
-            out.computeIfAbsent(Evidence.AGENT, r -> new LinkedHashSet<>()).add(u.cell().agent().modelRef());
-            u.cell().env().models().forEach((role, ref) -> out.computeIfAbsent(role, r -> new LinkedHashSet<>()).add(ref));
+            out.computeIfAbsent(Evidence.AGENT, r -> new LinkedHashSet<>())
+                    .add(u.cell().agent().modelRef());
+            u.cell()
+                    .env()
+                    .models()
+                    .forEach((role, ref) -> out.computeIfAbsent(role, r -> new LinkedHashSet<>())
+                            .add(ref));
         }
         return out;
     }
 
     /** True when some cell calls a model that is not its benchmark's own script. */
     public boolean usesModels() {
-        return modelsByRole().values().stream().flatMap(Set::stream).anyMatch(r -> !r.provider().equals(BenchmarkProvider.SCRIPTED));
+        return modelsByRole().values().stream()
+                .flatMap(Set::stream)
+                .anyMatch(r -> !r.provider().equals(BenchmarkProvider.SCRIPTED));
     }
 }

@@ -13,8 +13,12 @@ import java.util.Objects;
  * role of every unit that uses it); {@code cache}: what sits between a unit's model of a role and its
  * record (an experiment's model-call cache), none by default; {@code cancellation}: stops the run.
  */
-public record Policy(int parallelism, Duration unitTimeout, Map<String, Limit> providerLimits, ModelCacheHook cache,
-                     Cancellation cancellation) {
+public record Policy(
+        int parallelism,
+        Duration unitTimeout,
+        Map<String, Limit> providerLimits,
+        ModelCacheHook cache,
+        Cancellation cancellation) {
     /** The most units a run takes at once. */
     public static final int MAX_PARALLELISM = 10_000;
 
@@ -23,21 +27,37 @@ public record Policy(int parallelism, Duration unitTimeout, Map<String, Limit> p
 
     public Policy {
         if (parallelism < 1) throw new IllegalArgumentException("parallelism must be at least 1, not " + parallelism);
-        if (parallelism > MAX_PARALLELISM) throw new IllegalArgumentException("parallelism must be at most " + MAX_PARALLELISM + ", not " + parallelism);
+        if (parallelism > MAX_PARALLELISM)
+            throw new IllegalArgumentException(
+                    "parallelism must be at most " + MAX_PARALLELISM + ", not " + parallelism);
         Objects.requireNonNull(unitTimeout, "unitTimeout");
-        if (unitTimeout.isNegative() || unitTimeout.isZero()) throw new IllegalArgumentException("a unit's timeout must be positive");
+        if (unitTimeout.isNegative() || unitTimeout.isZero())
+            throw new IllegalArgumentException("a unit's timeout must be positive");
         providerLimits = Map.copyOf(providerLimits);
         cache = cache == null ? ModelCacheHook.NONE : cache;
         cancellation = cancellation == null ? new Cancellation() : cancellation;
     }
 
     /** {@code parallelism} units at once, no provider limits, no cache, no timeout of their own. */
-    public static Policy of(int parallelism) { return new Policy(parallelism, NO_TIMEOUT, Map.of(), null, null); }
+    public static Policy of(int parallelism) {
+        return new Policy(parallelism, NO_TIMEOUT, Map.of(), null, null);
+    }
 
-    public Policy withTimeout(Duration d) { return new Policy(parallelism, d, providerLimits, cache, cancellation); }
-    public Policy withProviderLimits(Map<String, Limit> l) { return new Policy(parallelism, unitTimeout, l, cache, cancellation); }
-    public Policy withCache(ModelCacheHook c) { return new Policy(parallelism, unitTimeout, providerLimits, c, cancellation); }
-    public Policy withCancellation(Cancellation c) { return new Policy(parallelism, unitTimeout, providerLimits, cache, c); }
+    public Policy withTimeout(Duration d) {
+        return new Policy(parallelism, d, providerLimits, cache, cancellation);
+    }
+
+    public Policy withProviderLimits(Map<String, Limit> l) {
+        return new Policy(parallelism, unitTimeout, l, cache, cancellation);
+    }
+
+    public Policy withCache(ModelCacheHook c) {
+        return new Policy(parallelism, unitTimeout, providerLimits, c, cancellation);
+    }
+
+    public Policy withCancellation(Cancellation c) {
+        return new Policy(parallelism, unitTimeout, providerLimits, cache, c);
+    }
 
     /** A provider's limits: at most {@code concurrency} calls at once, {@code ratePerSecond} call starts per second (0: unlimited). */
     public record Limit(int concurrency, double ratePerSecond) {}

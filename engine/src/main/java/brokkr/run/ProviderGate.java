@@ -18,7 +18,9 @@ final class ProviderGate {
     private final ReentrantLock lock = new ReentrantLock();
     private long nextStart = System.nanoTime();
 
-    ProviderGate(Policy.Limit limit) { this(limit == null ? 0 : limit.concurrency(), limit == null ? 0 : limit.ratePerSecond()); }
+    ProviderGate(Policy.Limit limit) {
+        this(limit == null ? 0 : limit.concurrency(), limit == null ? 0 : limit.ratePerSecond());
+    }
 
     private ProviderGate(int concurrency, double ratePerSecond) {
         this.permits = concurrency <= 0 ? null : new Semaphore(concurrency, true);
@@ -63,6 +65,8 @@ final class ProviderGate {
 
     /** The cell was cancelled (timed out) while waiting. */
     static final class CancellationException extends RuntimeException {
-        CancellationException(String m) { super(m); }
+        CancellationException(String m) {
+            super(m);
+        }
     }
 }

@@ -40,7 +40,9 @@ public final class RunModels {
             this.policy = policy;
         }
 
-        RunModels of(Job<?> job) { return new RunModels(this, job); }
+        RunModels of(Job<?> job) {
+            return new RunModels(this, job);
+        }
 
         Gated model(ModelRef ref) {
             return open.computeIfAbsent(ref, r -> {
@@ -55,10 +57,14 @@ public final class RunModels {
     }
 
     /** The run's candidate for {@code ref}, behind its provider's gate (not cached: see {@link #recorder}). */
-    public Candidate model(ModelRef ref) { return shared.model(ref); }
+    public Candidate model(ModelRef ref) {
+        return shared.model(ref);
+    }
 
     /** {@link #model} as the evaluation path takes it. */
-    public Function<ModelRef, Candidate> models() { return shared::model; }
+    public Function<ModelRef, Candidate> models() {
+        return shared::model;
+    }
 
     /**
      * This unit's recorder (the same object each time, so a unit that times out keeps the calls it
@@ -67,7 +73,8 @@ public final class RunModels {
      */
     public synchronized Evaluation.Recorder recorder() {
         if (recorder == null) {
-            recorder = new Evaluation.Recorder((role, m) -> m instanceof Gated g ? shared.policy.cache().around(job, role, g.model(), g) : m);
+            recorder = new Evaluation.Recorder(
+                    (role, m) -> m instanceof Gated g ? shared.policy.cache().around(job, role, g.model(), g) : m);
         }
         return recorder;
     }
@@ -77,6 +84,9 @@ public final class RunModels {
      * so it must see the provider's candidate, not the gate's wrapper.
      */
     public record Gated(Candidate model, Candidate gated) implements Candidate {
-        @Override public Turn next(List<Message> history, List<ToolSpec> tools) throws InfrastructureFailure { return gated.next(history, tools); }
+        @Override
+        public Turn next(List<Message> history, List<ToolSpec> tools) throws InfrastructureFailure {
+            return gated.next(history, tools);
+        }
     }
 }

@@ -38,7 +38,14 @@ public final class Runner {
      * {@code notStarted}: units a cancelled or failed run never began; {@code interrupted}: the calling
      * thread was interrupted (its status is set again on return).
      */
-    public record Outcome(int units, int started, int delivered, int abandoned, int notStarted, boolean cancelled, boolean interrupted) {}
+    public record Outcome(
+            int units,
+            int started,
+            int delivered,
+            int abandoned,
+            int notStarted,
+            boolean cancelled,
+            boolean interrupted) {}
 
     /** Runs a plan's cells into {@code sink}. */
     public static Outcome run(Plan plan, Policy policy, Sink<Attempt> sink) {
@@ -56,21 +63,39 @@ public final class Runner {
     /** A cell as a unit: {@link Evaluation#evaluate} of it (a branch from its checkpoint), recorded with the unit's models. */
     public static Job<Attempt> cell(Plan.Unit u) {
         return new Job<>() {
-            @Override public String name() { return u.name(); }
-            @Override public String candidate() { return u.candidate(); }
-            @Override public int trial() { return u.cell().repetition() + 1; }
+            @Override
+            public String name() {
+                return u.name();
+            }
 
-            @Override public Attempt run(RunModels models) {
+            @Override
+            public String candidate() {
+                return u.candidate();
+            }
+
+            @Override
+            public int trial() {
+                return u.cell().repetition() + 1;
+            }
+
+            @Override
+            public Attempt run(RunModels models) {
                 Evaluation.Recorder recorder = models.recorder();
                 if (u.branch() == null) return Evaluation.evaluate(u.cell(), models.models(), recorder);
                 Branches.Branch b = u.branch();
-                Attempt a = Evaluation.evaluate(u.cell(), Branches.setup(b), Branches.protocol(b), models.models(), recorder);
+                Attempt a = Evaluation.evaluate(
+                        u.cell(), Branches.setup(b), Branches.protocol(b), models.models(), recorder);
                 return Branches.withCheckpointCalls(a, b.checkpoint());
             }
 
-            @Override public Attempt failed(String error, RunModels models, long startedAtMillis, long durationMillis) {
-                return Evaluation.failure(u.cell(), Evaluation.evidence(null, null, null, models.recorder(), PyDict.empty(), null),
-                        error, startedAtMillis, durationMillis);
+            @Override
+            public Attempt failed(String error, RunModels models, long startedAtMillis, long durationMillis) {
+                return Evaluation.failure(
+                        u.cell(),
+                        Evaluation.evidence(null, null, null, models.recorder(), PyDict.empty(), null),
+                        error,
+                        startedAtMillis,
+                        durationMillis);
             }
         };
     }
@@ -85,7 +110,8 @@ public final class Runner {
      * thread interrupted) and its units in flight were abandoned. A failure of the sink is rethrown
      * once the units in flight have ended; no unit starts after it.
      */
-    public static <R> Outcome run(List<? extends Job<R>> jobs, Function<ModelRef, Candidate> models, Policy policy, Sink<R> sink) {
+    public static <R> Outcome run(
+            List<? extends Job<R>> jobs, Function<ModelRef, Candidate> models, Policy policy, Sink<R> sink) {
         RunModels.Shared shared = new RunModels.Shared(models, policy);
         Semaphore slots = new Semaphore(policy.parallelism());
         AtomicReference<Throwable> fatal = new AtomicReference<>();
@@ -96,8 +122,15 @@ public final class Runner {
         ExecutorService pool = Executors.newVirtualThreadPerTaskExecutor();
         try {
             for (int i = 0; i < jobs.size(); i++) {
-                if (!acquire(slots, cancellation)) { cancelled = true; interrupted = Thread.interrupted() || interrupted; break; }
-                if (fatal.get() != null || sink.fatal() != null) { slots.release(); break; }
+                if (!acquire(slots, cancellation)) {
+                    cancelled = true;
+                    interrupted = Thread.interrupted() || interrupted;
+                    break;
+                }
+                if (fatal.get() != null || sink.fatal() != null) {
+                    slots.release();
+                    break;
+                }
                 started++;
                 int index = i;
                 Job<R> job = jobs.get(i);
@@ -136,7 +169,8 @@ public final class Runner {
         if (f instanceof RuntimeException re) throw re;
         if (f instanceof Error err) throw err;
         if (f != null) throw new IllegalStateException(f);
-        return new Outcome(jobs.size(), started, delivered.get(), abandoned.get(), jobs.size() - started, cancelled, interrupted);
+        return new Outcome(
+                jobs.size(), started, delivered.get(), abandoned.get(), jobs.size() - started, cancelled, interrupted);
     }
 
     /**
@@ -153,7 +187,11 @@ public final class Runner {
             return task.get(policy.unitTimeout().toNanos(), TimeUnit.NANOSECONDS);
         } catch (TimeoutException e) {
             task.cancel(true);
-            return job.failed("timeout: the cell ran longer than " + policy.unitTimeout().toSeconds() + " s", models, started, ms(t0));
+            return job.failed(
+                    "timeout: the cell ran longer than " + policy.unitTimeout().toSeconds() + " s",
+                    models,
+                    started,
+                    ms(t0));
         } catch (ExecutionException e) {
             return job.failed("harness error: " + e.getCause(), models, started, ms(t0));
         } catch (InterruptedException e) {
@@ -162,7 +200,9 @@ public final class Runner {
         }
     }
 
-    private static long ms(long t0) { return (System.nanoTime() - t0) / 1_000_000; }
+    private static long ms(long t0) {
+        return (System.nanoTime() - t0) / 1_000_000;
+    }
 
     /** Takes a slot; false when the run was cancelled (or this thread interrupted) first. */
     private static boolean acquire(Semaphore slots, Cancellation cancellation) {

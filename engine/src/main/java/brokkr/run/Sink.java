@@ -19,23 +19,34 @@ public interface Sink<R> {
     void accept(int index, Job<R> job, R result);
 
     /** A failure of the sink's own (for a sink that writes on a thread of its own), or null. */
-    default Throwable fatal() { return null; }
+    default Throwable fatal() {
+        return null;
+    }
 
     /** Results in plan order, as soon as each and those before it are done; {@code results()} after the run. */
-    static <R> Ordered<R> ordered(Consumer<R> inOrder) { return new Ordered<>(inOrder); }
+    static <R> Ordered<R> ordered(Consumer<R> inOrder) {
+        return new Ordered<>(inOrder);
+    }
 
     /** Collects every result; {@code results()} in plan order once the run returns. */
-    static <R> Ordered<R> memory() { return new Ordered<>(r -> {}); }
+    static <R> Ordered<R> memory() {
+        return new Ordered<>(r -> {});
+    }
 
     /** Both sinks, this one first. */
     default Sink<R> and(Sink<R> other) {
         Sink<R> first = this;
         return new Sink<>() {
-            @Override public void accept(int index, Job<R> job, R result) {
+            @Override
+            public void accept(int index, Job<R> job, R result) {
                 first.accept(index, job, result);
                 other.accept(index, job, result);
             }
-            @Override public Throwable fatal() { return first.fatal() != null ? first.fatal() : other.fatal(); }
+
+            @Override
+            public Throwable fatal() {
+                return first.fatal() != null ? first.fatal() : other.fatal();
+            }
         };
     }
 
@@ -46,9 +57,12 @@ public interface Sink<R> {
         private final List<R> delivered = new ArrayList<>();
         private RuntimeException failure;
 
-        private Ordered(Consumer<R> inOrder) { this.inOrder = inOrder; }
+        private Ordered(Consumer<R> inOrder) {
+            this.inOrder = inOrder;
+        }
 
-        @Override public synchronized void accept(int index, Job<R> job, R result) {
+        @Override
+        public synchronized void accept(int index, Job<R> job, R result) {
             waiting.put(index, result);
             while (waiting.containsKey(delivered.size())) {
                 R next = waiting.remove(delivered.size());
@@ -62,9 +76,14 @@ public interface Sink<R> {
             }
         }
 
-        @Override public synchronized Throwable fatal() { return failure; }
+        @Override
+        public synchronized Throwable fatal() {
+            return failure;
+        }
 
         /** The results handed on so far, in plan order. */
-        public synchronized List<R> results() { return Collections.unmodifiableList(new ArrayList<>(delivered)); }
+        public synchronized List<R> results() {
+            return Collections.unmodifiableList(new ArrayList<>(delivered));
+        }
     }
 }

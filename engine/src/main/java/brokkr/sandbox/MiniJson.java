@@ -105,27 +105,40 @@ public final class MiniJson {
         final String s;
         int i;
 
-        Reader(String s) { this.s = s; }
+        Reader(String s) {
+            this.s = s;
+        }
 
         IllegalArgumentException error(String what) {
             return new IllegalArgumentException("not JSON: " + what + " at offset " + i);
         }
 
-        void ws() { while (i < s.length() && Character.isWhitespace(s.charAt(i))) i++; }
+        void ws() {
+            while (i < s.length() && Character.isWhitespace(s.charAt(i))) i++;
+        }
 
         Object value() {
             if (i >= s.length()) throw error("unexpected end");
             char c = s.charAt(i);
             switch (c) {
-                case '{': return object();
-                case '[': return array();
-                case '"': return string();
-                case 't': return literal("true", Boolean.TRUE);
-                case 'f': return literal("false", Boolean.FALSE);
-                case 'n': return literal("null", null);
-                case 'N': return literal("NaN", Double.NaN);
-                case 'I': return literal("Infinity", Double.POSITIVE_INFINITY);
-                default: return number();
+                case '{':
+                    return object();
+                case '[':
+                    return array();
+                case '"':
+                    return string();
+                case 't':
+                    return literal("true", Boolean.TRUE);
+                case 'f':
+                    return literal("false", Boolean.FALSE);
+                case 'n':
+                    return literal("null", null);
+                case 'N':
+                    return literal("NaN", Double.NaN);
+                case 'I':
+                    return literal("Infinity", Double.POSITIVE_INFINITY);
+                default:
+                    return number();
             }
         }
 
@@ -139,7 +152,10 @@ public final class MiniJson {
             Map<String, Object> m = new LinkedHashMap<>();
             i++;
             ws();
-            if (i < s.length() && s.charAt(i) == '}') { i++; return m; }
+            if (i < s.length() && s.charAt(i) == '}') {
+                i++;
+                return m;
+            }
             while (true) {
                 ws();
                 if (i >= s.length() || s.charAt(i) != '"') throw error("expected a key");
@@ -161,7 +177,10 @@ public final class MiniJson {
             List<Object> l = new ArrayList<>();
             i++;
             ws();
-            if (i < s.length() && s.charAt(i) == ']') { i++; return l; }
+            if (i < s.length() && s.charAt(i) == ']') {
+                i++;
+                return l;
+            }
             while (true) {
                 ws();
                 l.add(value());
@@ -180,7 +199,10 @@ public final class MiniJson {
                 if (i >= s.length()) throw error("unterminated string");
                 char c = s.charAt(i++);
                 if (c == '"') return b.toString();
-                if (c != '\\') { b.append(c); continue; }
+                if (c != '\\') {
+                    b.append(c);
+                    continue;
+                }
                 if (i >= s.length()) throw error("unterminated escape");
                 char e = s.charAt(i++);
                 switch (e) {
@@ -203,14 +225,19 @@ public final class MiniJson {
             int start = i;
             if (i < s.length() && s.charAt(i) == '-') {
                 i++;
-                if (s.startsWith("Infinity", i)) { i += 8; return Double.NEGATIVE_INFINITY; }
+                if (s.startsWith("Infinity", i)) {
+                    i += 8;
+                    return Double.NEGATIVE_INFINITY;
+                }
             }
             boolean fraction = false;
             while (i < s.length()) {
                 char c = s.charAt(i);
                 if (c >= '0' && c <= '9') i++;
-                else if (c == '.' || c == 'e' || c == 'E' || c == '+' || c == '-') { fraction = true; i++; }
-                else break;
+                else if (c == '.' || c == 'e' || c == 'E' || c == '+' || c == '-') {
+                    fraction = true;
+                    i++;
+                } else break;
             }
             String t = s.substring(start, i);
             if (t.isEmpty() || t.equals("-")) throw error("unexpected character");

@@ -52,7 +52,9 @@ public final class Sandbox implements AutoCloseable {
     public interface CallHandler {
         String call(String name, Map<String, Object> args);
 
-        CallHandler NONE = (name, args) -> { throw new IllegalArgumentException("no tool named " + name); };
+        CallHandler NONE = (name, args) -> {
+            throw new IllegalArgumentException("no tool named " + name);
+        };
     }
 
     /**
@@ -62,17 +64,27 @@ public final class Sandbox implements AutoCloseable {
      * @param reset whether the sandbox JVM was replaced after this evaluation (its state is gone)
      */
     public record EvalResult(String output, long outputChars, String value, Error error, boolean reset) {
-        public boolean ok() { return error == null; }
+        public boolean ok() {
+            return error == null;
+        }
     }
 
     /** Why an evaluation failed: a compile error, an exception, the time limit, the JVM ending, a leftover thread, a broken wire. */
     public record Error(Kind kind, String message) {}
 
-    public enum Kind { COMPILE, EXCEPTION, TIMEOUT, EXITED, LEFTOVER_THREAD, PROTOCOL }
+    public enum Kind {
+        COMPILE,
+        EXCEPTION,
+        TIMEOUT,
+        EXITED,
+        LEFTOVER_THREAD,
+        PROTOCOL
+    }
 
     /** The imports JShell's own tool starts with: what a model writing Java expects in scope. */
-    static final String IMPORTS = "import java.util.*; import java.util.function.*; import java.util.stream.*; import java.math.*; "
-            + "import java.util.regex.*; import java.time.*;";
+    static final String IMPORTS =
+            "import java.util.*; import java.util.function.*; import java.util.stream.*; import java.math.*; "
+                    + "import java.util.regex.*; import java.time.*;";
 
     /**
      * Every sandbox JVM is launched from this one thread, which never ends: bubblewrap's
@@ -84,6 +96,7 @@ public final class Sandbox implements AutoCloseable {
         t.setDaemon(true);
         return t;
     });
+
     private static final ScheduledExecutorService WATCHDOG = Executors.newSingleThreadScheduledExecutor(r -> {
         Thread t = new Thread(r, "sandbox-start-watchdog");
         t.setDaemon(true);
@@ -125,25 +138,37 @@ public final class Sandbox implements AutoCloseable {
         return s;
     }
 
-    public SandboxConfig config() { return config; }
+    public SandboxConfig config() {
+        return config;
+    }
 
     /** How long the last JVM took from launch to ready (its first evaluation done), in milliseconds. */
-    public long startMillis() { return startMillis; }
+    public long startMillis() {
+        return startMillis;
+    }
 
     /** How many times this sandbox was reset. */
-    public int resets() { return resets; }
+    public int resets() {
+        return resets;
+    }
 
     /** The episode's scratch folder: the only place a snippet may write (under bubblewrap). */
-    public Path scratch() { return dir.resolve("scratch"); }
+    public Path scratch() {
+        return dir.resolve("scratch");
+    }
 
     /** The JVM's process id (of bubblewrap, when contained by it). */
-    public long pid() { return jvm.process.pid(); }
+    public long pid() {
+        return jvm.process.pid();
+    }
 
     /** CPU time the current sandbox JVM (with bubblewrap, when contained by it) has used so far, in milliseconds. */
     public long cpuMillis() {
         Process p = jvm.process;
         return Stream.concat(Stream.of(p.toHandle()), p.descendants())
-                .mapToLong(h -> h.info().totalCpuDuration().map(Duration::toMillis).orElse(0L)).sum();
+                .mapToLong(
+                        h -> h.info().totalCpuDuration().map(Duration::toMillis).orElse(0L))
+                .sum();
     }
 
     /**
@@ -152,7 +177,9 @@ public final class Sandbox implements AutoCloseable {
      */
     public void prelude(String code, CallHandler calls) {
         EvalResult r = evaluate(code, calls);
-        if (!r.ok()) throw new IllegalStateException("sandbox prelude failed: " + r.error().kind() + ": " + r.error().message());
+        if (!r.ok())
+            throw new IllegalStateException("sandbox prelude failed: "
+                    + r.error().kind() + ": " + r.error().message());
         prelude.add(code);
     }
 
@@ -165,8 +192,13 @@ public final class Sandbox implements AutoCloseable {
 
     /** An evaluation's result, or the error after which its JVM cannot go on (with what it printed). */
     private record Run(EvalResult result, Error fatal, String output, long chars) {
-        static Run of(EvalResult r) { return new Run(r, null, null, 0); }
-        static Run fatal(Error e, String output, long chars) { return new Run(null, e, output, chars); }
+        static Run of(EvalResult r) {
+            return new Run(r, null, null, 0);
+        }
+
+        static Run fatal(Error e, String output, long chars) {
+            return new Run(null, e, output, chars);
+        }
     }
 
     private Run run(Jvm j, String code, CallHandler calls) {
@@ -197,10 +229,16 @@ public final class Sandbox implements AutoCloseable {
             switch (msg) {
                 case null -> {
                     if (stopped) {
-                        return Run.fatal(new Error(Kind.TIMEOUT, timeoutNote() + "; it did not stop within "
-                                + STOP_GRACE_MS / 1000 + " s, so the sandbox JVM was replaced"), "", 0);
+                        return Run.fatal(
+                                new Error(
+                                        Kind.TIMEOUT,
+                                        timeoutNote() + "; it did not stop within " + STOP_GRACE_MS / 1000
+                                                + " s, so the sandbox JVM was replaced"),
+                                "",
+                                0);
                     }
-                    // JShell's stop: the snippet's thread is stopped at its next loop check; the JVM and its state stay.
+                    // JShell's stop: the snippet's thread is stopped at its next loop check; the JVM and its state
+                    // stay.
                     stopped = true;
                     j.js.stop();
                     budget = TimeUnit.MILLISECONDS.toNanos(STOP_GRACE_MS);
@@ -208,22 +246,39 @@ public final class Sandbox implements AutoCloseable {
                 case ToolCall c -> answer(j, c, calls);
                 case Leftover l -> leftover = l.threads();
                 case Broken b -> {
-                    return Run.fatal(new Error(Kind.PROTOCOL, "the sandbox sent something that is not a protocol message"
-                            + " (did the snippet write to the JVM's own standard output?)"), "", 0);
+                    return Run.fatal(
+                            new Error(
+                                    Kind.PROTOCOL,
+                                    "the sandbox sent something that is not a protocol message"
+                                            + " (did the snippet write to the JVM's own standard output?)"),
+                            "",
+                            0);
                 }
                 case Snippets.Outcome o -> {
                     String output = j.capture.text();
                     long chars = j.capture.total();
-                    if (stopped) return Run.of(new EvalResult(output, chars, null, new Error(Kind.TIMEOUT, timeoutNote()), false));
+                    if (stopped)
+                        return Run.of(
+                                new EvalResult(output, chars, null, new Error(Kind.TIMEOUT, timeoutNote()), false));
                     if (!leftover.isEmpty()) {
-                        return Run.fatal(new Error(Kind.LEFTOVER_THREAD, "the snippet left thread(s) running after it returned: " + leftover
-                                + "; a thread may not outlive its evaluation, so the sandbox JVM was replaced"), output, chars);
+                        return Run.fatal(
+                                new Error(
+                                        Kind.LEFTOVER_THREAD,
+                                        "the snippet left thread(s) running after it returned: " + leftover
+                                                + "; a thread may not outlive its evaluation, so the sandbox JVM was replaced"),
+                                output,
+                                chars);
                     }
-                    Error error = o.kind() == null ? null
-                            : new Error(o.kind() == Snippets.Outcome.Kind.COMPILE ? Kind.COMPILE : Kind.EXCEPTION, o.message());
+                    Error error = o.kind() == null
+                            ? null
+                            : new Error(
+                                    o.kind() == Snippets.Outcome.Kind.COMPILE ? Kind.COMPILE : Kind.EXCEPTION,
+                                    o.message());
                     return Run.of(new EvalResult(output, chars, o.value(), error, false));
                 }
-                default -> { return Run.fatal(new Error(Kind.EXITED, exitNote()), "", 0); } // EOF
+                default -> {
+                    return Run.fatal(new Error(Kind.EXITED, exitNote()), "", 0);
+                } // EOF
             }
         }
     }
@@ -240,7 +295,8 @@ public final class Sandbox implements AutoCloseable {
     }
 
     private String timeoutNote() {
-        return "the evaluation was stopped after the wall-time limit of " + config.evalTimeout().toMillis() / 1000.0 + " s";
+        return "the evaluation was stopped after the wall-time limit of "
+                + config.evalTimeout().toMillis() / 1000.0 + " s";
     }
 
     private String exitNote() {
@@ -251,7 +307,8 @@ public final class Sandbox implements AutoCloseable {
             Thread.currentThread().interrupt();
         }
         String status = p.isAlive() ? "" : " (exit status " + p.exitValue() + ")";
-        return "the sandbox JVM ended during the evaluation" + status + ", e.g. by System.exit or a crash; it was replaced";
+        return "the sandbox JVM ended during the evaluation" + status
+                + ", e.g. by System.exit or a crash; it was replaced";
     }
 
     private EvalResult resetAfter(Error error, String output, long chars) {
@@ -260,10 +317,18 @@ public final class Sandbox implements AutoCloseable {
         launch();
         for (String p : prelude) {
             EvalResult r = evaluate(p, CallHandler.NONE);
-            if (!r.ok()) throw new IllegalStateException("sandbox prelude failed after a reset: " + r.error().message());
+            if (!r.ok())
+                throw new IllegalStateException(
+                        "sandbox prelude failed after a reset: " + r.error().message());
         }
-        return new EvalResult(output, chars, null, new Error(error.kind(), error.message()
-                + " (variables, methods and classes of earlier snippets are lost)"), true);
+        return new EvalResult(
+                output,
+                chars,
+                null,
+                new Error(
+                        error.kind(),
+                        error.message() + " (variables, methods and classes of earlier snippets are lost)"),
+                true);
     }
 
     // ------------------------------------------------------------------ the child process
@@ -306,18 +371,26 @@ public final class Sandbox implements AutoCloseable {
                         case SandboxWire.COMMAND -> responses.feed(bytes);
                         case SandboxWire.OUTPUT -> capture.write(bytes, 0, bytes.length);
                         case SandboxWire.CALL -> {
-                            @SuppressWarnings("unchecked") Map<String, Object> m = (Map<String, Object>) MiniJson.parse(new String(bytes, StandardCharsets.UTF_8));
-                            @SuppressWarnings("unchecked") Map<String, Object> args = m.get("args") instanceof Map<?, ?> a ? (Map<String, Object>) a : Map.of();
-                            events.add(new ToolCall(((Number) m.get("id")).longValue(), String.valueOf(m.get("name")), args));
+                            @SuppressWarnings("unchecked")
+                            Map<String, Object> m =
+                                    (Map<String, Object>) MiniJson.parse(new String(bytes, StandardCharsets.UTF_8));
+                            @SuppressWarnings("unchecked")
+                            Map<String, Object> args =
+                                    m.get("args") instanceof Map<?, ?> a ? (Map<String, Object>) a : Map.of();
+                            events.add(new ToolCall(
+                                    ((Number) m.get("id")).longValue(), String.valueOf(m.get("name")), args));
                         }
-                        case SandboxWire.LEFTOVER -> events.add(new Leftover((List<?>) MiniJson.parse(new String(bytes, StandardCharsets.UTF_8))));
+                        case SandboxWire.LEFTOVER ->
+                            events.add(
+                                    new Leftover((List<?>) MiniJson.parse(new String(bytes, StandardCharsets.UTF_8))));
                         default -> throw new IllegalArgumentException("unexpected channel " + (char) (byte) channel);
                     }
                 });
             } catch (IOException | RuntimeException e) {
                 if (process.isAlive()) events.add(new Broken(String.valueOf(e.getMessage())));
             }
-            // The end goes into the queue before the responses end: the evaluation then fails after the episode knows why.
+            // The end goes into the queue before the responses end: the evaluation then fails after the episode knows
+            // why.
             events.add(EOF);
             responses.end();
         }
@@ -335,16 +408,24 @@ public final class Sandbox implements AutoCloseable {
     private static final class Engine implements ExecutionControlProvider {
         private final Jvm jvm;
 
-        Engine(Jvm jvm) { this.jvm = jvm; }
+        Engine(Jvm jvm) {
+            this.jvm = jvm;
+        }
 
-        @Override public String name() { return "brokkr-sandbox"; }
+        @Override
+        public String name() {
+            return "brokkr-sandbox";
+        }
 
-        @Override public ExecutionControl generate(ExecutionEnv env, Map<String, String> parameters) throws IOException {
-            ObjectOutputStream commands = new ObjectOutputStream(new SandboxWire.ChannelOut(jvm.framer, SandboxWire.COMMAND, 1 << 16));
+        @Override
+        public ExecutionControl generate(ExecutionEnv env, Map<String, String> parameters) throws IOException {
+            ObjectOutputStream commands =
+                    new ObjectOutputStream(new SandboxWire.ChannelOut(jvm.framer, SandboxWire.COMMAND, 1 << 16));
             commands.flush();
             ObjectInputStream responses = new ObjectInputStream(jvm.responses);
             return new StreamingExecutionControl(commands, responses) {
-                @Override public void stop() {
+                @Override
+                public void stop() {
                     // JShell's stop command would wait behind the running invocation on the command channel.
                     jvm.send(SandboxWire.STOP, new byte[0]);
                 }
@@ -367,7 +448,8 @@ public final class Sandbox implements AutoCloseable {
         } catch (IOException e) {
             throw new UncheckedIOException("could not start a sandbox JVM: " + e.getMessage(), e);
         } catch (ExecutionException e) {
-            throw new UncheckedIOException("could not start a sandbox JVM: " + e.getCause().getMessage(),
+            throw new UncheckedIOException(
+                    "could not start a sandbox JVM: " + e.getCause().getMessage(),
                     e.getCause() instanceof IOException io ? io : new IOException(e.getCause()));
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -378,7 +460,11 @@ public final class Sandbox implements AutoCloseable {
         ScheduledFuture<?> limit = WATCHDOG.schedule(process::destroyForcibly, START_LIMIT_S, TimeUnit.SECONDS);
         try {
             PrintStream sink = new PrintStream(j.capture, true, StandardCharsets.UTF_8);
-            j.js = JShell.builder().executionEngine(new Engine(j), Map.of()).out(sink).err(sink).build();
+            j.js = JShell.builder()
+                    .executionEngine(new Engine(j), Map.of())
+                    .out(sink)
+                    .err(sink)
+                    .build();
             j.js.addToClasspath(image.jar().toString());
             // The imports, and the first compile and invocation (the slowest), before the first evaluation.
             Run warm = run(j, IMPORTS + " 1 + 1", CallHandler.NONE);
@@ -387,7 +473,8 @@ public final class Sandbox implements AutoCloseable {
             }
         } catch (RuntimeException e) {
             kill();
-            throw new IllegalStateException("the sandbox JVM did not start (" + e.getMessage() + "): " + stderrTail(), e);
+            throw new IllegalStateException(
+                    "the sandbox JVM did not start (" + e.getMessage() + "): " + stderrTail(), e);
         } finally {
             limit.cancel(false);
         }
@@ -409,16 +496,27 @@ public final class Sandbox implements AutoCloseable {
      */
     static List<String> jvmFlags(SandboxConfig config, Path scratch) {
         List<String> flags = new ArrayList<>(List.of(
-                "-Xmx" + config.heapMb() + "m", "-Xss1m", "-XX:MaxMetaspaceSize=192m",
+                "-Xmx" + config.heapMb() + "m",
+                "-Xss1m",
+                "-XX:MaxMetaspaceSize=192m",
                 // A sandbox JVM lives for one episode, and most of what it runs runs a few times (defining classes,
                 // reading the protocol): C1 only, at ten times the usual thresholds, leaves that interpreted and still
-                // compiles a snippet's hot loop (bench sandbox, alternating runs: its CPU per episode 110-120 ms at the usual ones, 90 here).
-                "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-XX:CompileThresholdScaling=10", "-XX:ActiveProcessorCount=1", "-XX:-UsePerfData",
-                "-Xlog:disable", "-Xlog:all=warning:stderr",
-                // A launch mechanism the JDK rejects: its process launcher cannot initialize, so no snippet starts a process.
+                // compiles a snippet's hot loop (bench sandbox, alternating runs: its CPU per episode 110-120 ms at the
+                // usual ones, 90 here).
+                "-XX:+UseSerialGC",
+                "-XX:TieredStopAtLevel=1",
+                "-XX:CompileThresholdScaling=10",
+                "-XX:ActiveProcessorCount=1",
+                "-XX:-UsePerfData",
+                "-Xlog:disable",
+                "-Xlog:all=warning:stderr",
+                // A launch mechanism the JDK rejects: its process launcher cannot initialize, so no snippet starts a
+                // process.
                 "-Djdk.lang.Process.launchMechanism=BROKKR_SANDBOX_NO_PROCESSES",
-                "--sun-misc-unsafe-memory-access=deny", "--illegal-native-access=deny"));
-        if (scratch != null) flags.addAll(List.of("-Djava.io.tmpdir=" + scratch, "-Duser.home=" + scratch, "-Duser.dir=" + scratch));
+                "--sun-misc-unsafe-memory-access=deny",
+                "--illegal-native-access=deny"));
+        if (scratch != null)
+            flags.addAll(List.of("-Djava.io.tmpdir=" + scratch, "-Duser.home=" + scratch, "-Duser.dir=" + scratch));
         return flags;
     }
 
@@ -432,14 +530,21 @@ public final class Sandbox implements AutoCloseable {
         jvm.addAll(extraFlags);
         jvm.addAll(List.of("-cp", image.jar().toString(), SandboxAgent.class.getName()));
         if (config.isolation() != SandboxConfig.Isolation.BWRAP) return jvm;
-        List<String> cmd = new ArrayList<>(List.of(SandboxConfig.Isolation.BWRAP_PATH.toString(),
-                "--unshare-all", "--die-with-parent", "--new-session", "--cap-drop", "ALL"));
-        // The dynamic loader and the C library (Debian: /usr/lib, /lib -> usr/lib), the JDK and the sandbox image, read-only.
+        List<String> cmd = new ArrayList<>(List.of(
+                SandboxConfig.Isolation.BWRAP_PATH.toString(),
+                "--unshare-all",
+                "--die-with-parent",
+                "--new-session",
+                "--cap-drop",
+                "ALL"));
+        // The dynamic loader and the C library (Debian: /usr/lib, /lib -> usr/lib), the JDK and the sandbox image,
+        // read-only.
         for (String sys : List.of("/usr/lib", "/usr/lib64", "/usr/lib32")) bindIfPresent(cmd, Path.of(sys));
         for (String link : List.of("/lib", "/lib64")) {
             Path p = Path.of(link);
             try {
-                if (Files.isSymbolicLink(p)) cmd.addAll(List.of("--symlink", Files.readSymbolicLink(p).toString(), link));
+                if (Files.isSymbolicLink(p))
+                    cmd.addAll(List.of("--symlink", Files.readSymbolicLink(p).toString(), link));
                 else bindIfPresent(cmd, p);
             } catch (IOException e) {
                 // not there: nothing to mount
@@ -449,8 +554,18 @@ public final class Sandbox implements AutoCloseable {
         bindIfPresent(cmd, image.dir());
         Path spawnHelper = javaHome.resolve("lib/jspawnhelper");
         if (Files.exists(spawnHelper)) cmd.addAll(List.of("--ro-bind", "/dev/null", spawnHelper.toString()));
-        cmd.addAll(List.of("--proc", "/proc", "--dev", "/dev", "--bind", scratch.toString(), scratch.toString(),
-                "--remount-ro", "/", "--chdir", scratch.toString()));
+        cmd.addAll(List.of(
+                "--proc",
+                "/proc",
+                "--dev",
+                "/dev",
+                "--bind",
+                scratch.toString(),
+                scratch.toString(),
+                "--remount-ro",
+                "/",
+                "--chdir",
+                scratch.toString()));
         cmd.addAll(jvm);
         return cmd;
     }
@@ -493,7 +608,8 @@ public final class Sandbox implements AutoCloseable {
     }
 
     /** Ends the JVM and deletes the scratch folder. */
-    @Override public void close() {
+    @Override
+    public void close() {
         if (closed) return;
         closed = true;
         kill();

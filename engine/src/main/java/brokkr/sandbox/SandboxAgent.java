@@ -44,7 +44,8 @@ public final class SandboxAgent {
 
     public static void main(String[] args) throws Exception {
         framer = new SandboxWire.Framer(new BufferedOutputStream(new FileOutputStream(FileDescriptor.out), 1 << 16));
-        output = new PrintStream(new SandboxWire.ChannelOut(framer, SandboxWire.OUTPUT, 1 << 13), false, StandardCharsets.UTF_8);
+        output = new PrintStream(
+                new SandboxWire.ChannelOut(framer, SandboxWire.OUTPUT, 1 << 13), false, StandardCharsets.UTF_8);
         System.setOut(output);
         System.setErr(output);
         System.setIn(new ByteArrayInputStream(new byte[0]));
@@ -54,9 +55,11 @@ public final class SandboxAgent {
         Thread reader = new Thread(() -> read(commands, ec), "sandbox-wire");
         reader.setDaemon(true);
         reader.start();
-        ObjectOutputStream responses = new ObjectOutputStream(new SandboxWire.ChannelOut(framer, SandboxWire.COMMAND, 1 << 16));
+        ObjectOutputStream responses =
+                new ObjectOutputStream(new SandboxWire.ChannelOut(framer, SandboxWire.COMMAND, 1 << 16));
         responses.flush();
-        // Returns when the harness closes its JShell (an orderly exit, which also lets the JDK write an AOT training record).
+        // Returns when the harness closes its JShell (an orderly exit, which also lets the JDK write an AOT training
+        // record).
         Util.forwardExecutionControl(ec, new ObjectInputStream(commands), responses);
         output.flush();
     }
@@ -82,10 +85,12 @@ public final class SandboxAgent {
                     case SandboxWire.COMMAND -> commands.feed(bytes);
                     case SandboxWire.STOP -> stop(ec);
                     case SandboxWire.RETURN -> {
-                        @SuppressWarnings("unchecked") Map<String, Object> m = (Map<String, Object>) MiniJson.parse(new String(bytes, StandardCharsets.UTF_8));
+                        @SuppressWarnings("unchecked")
+                        Map<String, Object> m =
+                                (Map<String, Object>) MiniJson.parse(new String(bytes, StandardCharsets.UTF_8));
                         returns.add(m);
                     }
-                    default -> { }
+                    default -> {}
                 }
             });
         } catch (IOException | RuntimeException e) {
@@ -139,14 +144,16 @@ public final class SandboxAgent {
      * them when the evaluation's result arrives.
      */
     static final class Execution extends LocalExecutionControl {
-        @Override protected String invoke(Method doit) throws Exception {
+        @Override
+        protected String invoke(Method doit) throws Exception {
             Set<Thread> before = new HashSet<>(Thread.getAllStackTraces().keySet());
             try {
                 return super.invoke(doit);
             } finally {
                 output.flush();
                 List<String> left = leftoverThreads(before);
-                if (!left.isEmpty()) framer.send(SandboxWire.LEFTOVER, MiniJson.write(left).getBytes(StandardCharsets.UTF_8));
+                if (!left.isEmpty())
+                    framer.send(SandboxWire.LEFTOVER, MiniJson.write(left).getBytes(StandardCharsets.UTF_8));
             }
         }
     }
@@ -157,16 +164,24 @@ public final class SandboxAgent {
         for (int attempt = 0; attempt < 5; attempt++) {
             out.clear();
             for (Thread t : Thread.getAllStackTraces().keySet()) {
-                if (!before.contains(t) && t.isAlive() && !t.getName().startsWith("JShell") && !isJdkThread(t)) out.add(t.getName());
+                if (!before.contains(t) && t.isAlive() && !t.getName().startsWith("JShell") && !isJdkThread(t))
+                    out.add(t.getName());
             }
             if (out.isEmpty()) return out;
-            try { Thread.sleep(20); } catch (InterruptedException e) { break; }
+            try {
+                Thread.sleep(20);
+            } catch (InterruptedException e) {
+                break;
+            }
         }
         return out;
     }
 
     private static boolean isJdkThread(Thread t) {
         ThreadGroup g = t.getThreadGroup();
-        return g != null && g.getName().equals("system") && t.isDaemon() && !t.getName().startsWith("Thread-");
+        return g != null
+                && g.getName().equals("system")
+                && t.isDaemon()
+                && !t.getName().startsWith("Thread-");
     }
 }

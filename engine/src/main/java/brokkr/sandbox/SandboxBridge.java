@@ -16,10 +16,14 @@ public final class SandboxBridge {
     }
 
     /** JSON text as plain maps, lists, strings, numbers, booleans and nulls. */
-    public static Object parse(String json) { return MiniJson.parse(json); }
+    public static Object parse(String json) {
+        return MiniJson.parse(json);
+    }
 
     /** A value as JSON text. */
-    public static String json(Object value) { return MiniJson.write(value); }
+    public static String json(Object value) {
+        return MiniJson.write(value);
+    }
 
     /**
      * A compact summary of a value's structure: maps as {@code {key: shape, ...}}, lists as
@@ -28,7 +32,11 @@ public final class SandboxBridge {
      */
     public static String shape(Object value) {
         if (value instanceof String s && (s.startsWith("{") || s.startsWith("["))) {
-            try { value = MiniJson.parse(s); } catch (IllegalArgumentException e) { /* a string after all */ }
+            try {
+                value = MiniJson.parse(s);
+            } catch (IllegalArgumentException e) {
+                /* a string after all */
+            }
         }
         StringBuilder b = new StringBuilder();
         shape(b, value, 0);
@@ -39,12 +47,18 @@ public final class SandboxBridge {
         switch (v) {
             case null -> b.append("null");
             case java.util.Map<?, ?> m -> {
-                if (depth >= 4) { b.append("{...}"); return; }
+                if (depth >= 4) {
+                    b.append("{...}");
+                    return;
+                }
                 b.append('{');
                 int i = 0;
                 for (var e : m.entrySet()) {
                     if (i > 0) b.append(", ");
-                    if (i++ == 24) { b.append("... ").append(m.size() - 24).append(" more"); break; }
+                    if (i++ == 24) {
+                        b.append("... ").append(m.size() - 24).append(" more");
+                        break;
+                    }
                     b.append(e.getKey()).append(": ");
                     shape(b, e.getValue(), depth + 1);
                 }
@@ -70,12 +84,15 @@ public final class SandboxBridge {
 
     /** A map from alternating keys and values (nulls allowed, order kept): for keyword arguments. */
     public static java.util.Map<String, Object> map(Object... keysAndValues) {
-        if (keysAndValues.length % 2 != 0) throw new IllegalArgumentException("map(...) takes keys and values in pairs");
+        if (keysAndValues.length % 2 != 0)
+            throw new IllegalArgumentException("map(...) takes keys and values in pairs");
         java.util.Map<String, Object> m = new java.util.LinkedHashMap<>();
         for (int i = 0; i < keysAndValues.length; i += 2) m.put(String.valueOf(keysAndValues[i]), keysAndValues[i + 1]);
         return m;
     }
 
     /** A list of the values (nulls allowed). */
-    public static java.util.List<Object> list(Object... values) { return new java.util.ArrayList<>(java.util.Arrays.asList(values)); }
+    public static java.util.List<Object> list(Object... values) {
+        return new java.util.ArrayList<>(java.util.Arrays.asList(values));
+    }
 }

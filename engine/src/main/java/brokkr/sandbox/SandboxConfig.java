@@ -17,15 +17,23 @@ import java.time.Duration;
  */
 public record SandboxConfig(int heapMb, Duration evalTimeout, int outputCapChars, Isolation isolation) {
     public SandboxConfig {
-        if (heapMb < 32 || heapMb > 65536) throw new IllegalArgumentException("heapMb must be between 32 and 65536, got " + heapMb);
-        if (evalTimeout.isNegative() || evalTimeout.isZero()) throw new IllegalArgumentException("evalTimeout must be positive");
+        if (heapMb < 32 || heapMb > 65536)
+            throw new IllegalArgumentException("heapMb must be between 32 and 65536, got " + heapMb);
+        if (evalTimeout.isNegative() || evalTimeout.isZero())
+            throw new IllegalArgumentException("evalTimeout must be positive");
         if (outputCapChars < 1) throw new IllegalArgumentException("outputCapChars must be at least 1");
     }
 
-    public static final SandboxConfig DEFAULT = new SandboxConfig(256, Duration.ofSeconds(10), 1 << 20, Isolation.detect());
+    public static final SandboxConfig DEFAULT =
+            new SandboxConfig(256, Duration.ofSeconds(10), 1 << 20, Isolation.detect());
 
-    public SandboxConfig withEvalTimeout(Duration d) { return new SandboxConfig(heapMb, d, outputCapChars, isolation); }
-    public SandboxConfig withHeapMb(int mb) { return new SandboxConfig(mb, evalTimeout, outputCapChars, isolation); }
+    public SandboxConfig withEvalTimeout(Duration d) {
+        return new SandboxConfig(heapMb, d, outputCapChars, isolation);
+    }
+
+    public SandboxConfig withHeapMb(int mb) {
+        return new SandboxConfig(mb, evalTimeout, outputCapChars, isolation);
+    }
 
     /** How the sandbox JVM is contained by the operating system. */
     public enum Isolation {
@@ -54,8 +62,11 @@ public record SandboxConfig(int heapMb, Duration evalTimeout, int outputCapChars
         private static boolean probe() {
             if (!Files.isExecutable(Isolation.BWRAP_PATH)) return false;
             try {
-                Process p = new ProcessBuilder(Isolation.BWRAP_PATH.toString(), "--unshare-all", "--ro-bind", "/", "/", "true")
-                        .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+                Process p = new ProcessBuilder(
+                                Isolation.BWRAP_PATH.toString(), "--unshare-all", "--ro-bind", "/", "/", "true")
+                        .redirectErrorStream(true)
+                        .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+                        .start();
                 return p.waitFor(10, java.util.concurrent.TimeUnit.SECONDS) && p.exitValue() == 0;
             } catch (java.io.IOException e) {
                 return false;

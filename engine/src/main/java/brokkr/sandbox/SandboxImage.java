@@ -40,8 +40,10 @@ import java.util.stream.Stream;
  */
 public final class SandboxImage {
     private static final List<String> CLASSES = List.of("SandboxAgent", "SandboxWire", "SandboxBridge", "MiniJson");
-    private static final Pattern OWN = Pattern.compile("brokkr/sandbox/(" + String.join("|", CLASSES) + ")(\\$[^/]*)?\\.class");
-    private static final SandboxConfig TRAINING = new SandboxConfig(256, Duration.ofSeconds(60), 1 << 16, SandboxConfig.Isolation.PROCESS);
+    private static final Pattern OWN =
+            Pattern.compile("brokkr/sandbox/(" + String.join("|", CLASSES) + ")(\\$[^/]*)?\\.class");
+    private static final SandboxConfig TRAINING =
+            new SandboxConfig(256, Duration.ofSeconds(60), 1 << 16, SandboxConfig.Isolation.PROCESS);
     private static SandboxImage image;
 
     private final Path dir;
@@ -57,16 +59,24 @@ public final class SandboxImage {
     }
 
     /** The folder holding the jar and the cache (mounted read-only into a contained sandbox). */
-    public Path dir() { return dir; }
+    public Path dir() {
+        return dir;
+    }
 
     /** The sandbox JVM's whole class path. */
-    public Path jar() { return jar; }
+    public Path jar() {
+        return jar;
+    }
 
     /** The AOT cache, or null when sandboxes start without one. */
-    public Path aotCache() { return aotCache; }
+    public Path aotCache() {
+        return aotCache;
+    }
 
     /** Why there is no AOT cache (null when there is one). */
-    public String aotNote() { return aotNote; }
+    public String aotNote() {
+        return aotNote;
+    }
 
     /** This image without its AOT cache: sandboxes that load and link their classes themselves. */
     public SandboxImage withoutAotCache() {
@@ -89,8 +99,10 @@ public final class SandboxImage {
             try {
                 return make(Files.createTempDirectory("brokkr-sandbox-image-").resolve(key), classes);
             } catch (IOException again) {
-                throw new UncheckedIOException("could not write the sandbox image (" + cacheRoot() + ": " + e.getMessage()
-                        + "; a temporary folder: " + again.getMessage() + ")", again);
+                throw new UncheckedIOException(
+                        "could not write the sandbox image (" + cacheRoot() + ": " + e.getMessage()
+                                + "; a temporary folder: " + again.getMessage() + ")",
+                        again);
             }
         }
     }
@@ -99,8 +111,9 @@ public final class SandboxImage {
         Files.createDirectories(dir);
         Path jar = dir.resolve("sandbox.jar");
         Path aot = dir.resolve("sandbox.aot");
-        try (FileChannel lockFile = FileChannel.open(dir.resolve(".lock"), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
-             FileLock lock = lockFile.lock()) { // another harness process may be making the same image
+        try (FileChannel lockFile =
+                        FileChannel.open(dir.resolve(".lock"), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+                FileLock lock = lockFile.lock()) { // another harness process may be making the same image
             if (!Files.exists(jar)) writeJar(classes, jar);
             if (!Boolean.parseBoolean(System.getProperty("brokkr.sandbox.aot", "true"))) {
                 return new SandboxImage(dir, jar, null, "disabled by -Dbrokkr.sandbox.aot=false");
@@ -124,7 +137,8 @@ public final class SandboxImage {
         try {
             List<String> record = List.of("-XX:AOTMode=record", "-XX:AOTConfiguration=" + config);
             try (Sandbox s = Sandbox.start(TRAINING, plain, record)) {
-                s.prelude("class Tools { static String lookup(java.util.Map<String, Object> args) { return brokkr.sandbox.SandboxBridge.call(\"lookup\", args); } }",
+                s.prelude(
+                        "class Tools { static String lookup(java.util.Map<String, Object> args) { return brokkr.sandbox.SandboxBridge.call(\"lookup\", args); } }",
                         (name, args) -> "{\"id\": 1, \"items\": [1, 2.5, \"x\", true, null]}");
                 Sandbox.CallHandler calls = (name, args) -> "{\"id\": 1, \"items\": [1, 2.5, \"x\", true, null]}";
                 for (String code : List.of(
@@ -140,15 +154,24 @@ public final class SandboxImage {
             }
             if (!Files.exists(config)) return "the JDK wrote no AOT training record";
             List<String> create = new ArrayList<>(Sandbox.jvmFlags(TRAINING, null));
-            create.addAll(List.of("-XX:AOTMode=create", "-XX:AOTConfiguration=" + config, "-XX:AOTCache=" + tmp,
-                    "-cp", jar.toString()));
-            create.addFirst(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-            Process p = new ProcessBuilder(create).redirectErrorStream(true).redirectOutput(dir.resolve("aot-create.log").toFile()).start();
+            create.addAll(List.of(
+                    "-XX:AOTMode=create",
+                    "-XX:AOTConfiguration=" + config,
+                    "-XX:AOTCache=" + tmp,
+                    "-cp",
+                    jar.toString()));
+            create.addFirst(
+                    Path.of(System.getProperty("java.home"), "bin", "java").toString());
+            Process p = new ProcessBuilder(create)
+                    .redirectErrorStream(true)
+                    .redirectOutput(dir.resolve("aot-create.log").toFile())
+                    .start();
             if (!p.waitFor(300, TimeUnit.SECONDS)) {
                 p.destroyForcibly();
                 return "making the AOT cache took over 300 s";
             }
-            if (p.exitValue() != 0 || !Files.exists(tmp)) return "the JDK could not make an AOT cache (see " + dir.resolve("aot-create.log") + ")";
+            if (p.exitValue() != 0 || !Files.exists(tmp))
+                return "the JDK could not make an AOT cache (see " + dir.resolve("aot-create.log") + ")";
             Files.move(tmp, aot, StandardCopyOption.ATOMIC_MOVE);
             return null;
         } catch (IOException | RuntimeException e) {
@@ -178,7 +201,11 @@ public final class SandboxImage {
     private static Map<String, byte[]> ownClasses() {
         Map<String, byte[]> out = new TreeMap<>();
         try {
-            Path source = Path.of(SandboxImage.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+            Path source = Path.of(SandboxImage.class
+                    .getProtectionDomain()
+                    .getCodeSource()
+                    .getLocation()
+                    .toURI());
             if (Files.isDirectory(source)) {
                 try (Stream<Path> files = Files.list(source.resolve("brokkr/sandbox"))) {
                     for (Path f : files.toList()) {
@@ -190,7 +217,9 @@ public final class SandboxImage {
                 try (JarFile jf = new JarFile(source.toFile())) {
                     for (JarEntry e : jf.stream().toList()) {
                         if (!OWN.matcher(e.getName()).matches()) continue;
-                        try (InputStream in = jf.getInputStream(e)) { out.put(e.getName(), in.readAllBytes()); }
+                        try (InputStream in = jf.getInputStream(e)) {
+                            out.put(e.getName(), in.readAllBytes());
+                        }
                     }
                 }
             }
@@ -200,7 +229,8 @@ public final class SandboxImage {
             throw new IllegalStateException(e);
         }
         for (String c : CLASSES) {
-            if (!out.containsKey("brokkr/sandbox/" + c + ".class")) throw new IllegalStateException("sandbox class " + c + " not found beside " + SandboxImage.class);
+            if (!out.containsKey("brokkr/sandbox/" + c + ".class"))
+                throw new IllegalStateException("sandbox class " + c + " not found beside " + SandboxImage.class);
         }
         return out;
     }

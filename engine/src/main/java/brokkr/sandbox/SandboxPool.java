@@ -20,7 +20,8 @@ public final class SandboxPool implements AutoCloseable {
     private boolean closed;
 
     public SandboxPool(SandboxConfig config, int size) {
-        if (size < 0 || size > 64) throw new IllegalArgumentException("pool size must be between 0 and 64, got " + size);
+        if (size < 0 || size > 64)
+            throw new IllegalArgumentException("pool size must be between 0 and 64, got " + size);
         this.config = config;
         this.size = size;
     }
@@ -75,9 +76,12 @@ public final class SandboxPool implements AutoCloseable {
         }
     }
 
-    public synchronized int readyCount() { return ready.size(); }
+    public synchronized int readyCount() {
+        return ready.size();
+    }
 
-    @Override public void close() {
+    @Override
+    public void close() {
         Deque<Sandbox> drop;
         synchronized (this) {
             closed = true;

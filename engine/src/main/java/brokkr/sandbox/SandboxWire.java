@@ -36,14 +36,18 @@ final class SandboxWire {
 
     /** Thrown by {@link Pipe#read} once the other JVM has gone: unchecked, so JShell's stream code does not print it. */
     static final class Ended extends RuntimeException {
-        Ended() { super("the sandbox JVM ended", null, false, false); }
+        Ended() {
+            super("the sandbox JVM ended", null, false, false);
+        }
     }
 
     /** Writes whole frames; one frame at a time whichever thread writes. */
     static final class Framer {
         private final OutputStream out;
 
-        Framer(OutputStream out) { this.out = out; }
+        Framer(OutputStream out) {
+            this.out = out;
+        }
 
         synchronized void send(byte channel, byte[] b, int off, int len) throws IOException {
             byte[] head = {channel, (byte) (len >>> 24), (byte) (len >>> 16), (byte) (len >>> 8), (byte) len};
@@ -52,7 +56,9 @@ final class SandboxWire {
             out.flush();
         }
 
-        void send(byte channel, byte[] b) throws IOException { send(channel, b, 0, b.length); }
+        void send(byte channel, byte[] b) throws IOException {
+            send(channel, b, 0, b.length);
+        }
     }
 
     /** An output stream onto one channel: bytes are buffered and sent as a frame on flush or when the buffer is full. */
@@ -68,12 +74,14 @@ final class SandboxWire {
             this.buf = new byte[bufferSize];
         }
 
-        @Override public synchronized void write(int b) throws IOException {
+        @Override
+        public synchronized void write(int b) throws IOException {
             if (len == buf.length) flush();
             buf[len++] = (byte) b;
         }
 
-        @Override public synchronized void write(byte[] b, int off, int n) throws IOException {
+        @Override
+        public synchronized void write(byte[] b, int off, int n) throws IOException {
             while (n > 0) {
                 if (len == buf.length) flush();
                 int k = Math.min(n, buf.length - len);
@@ -84,7 +92,8 @@ final class SandboxWire {
             }
         }
 
-        @Override public synchronized void flush() throws IOException {
+        @Override
+        public synchronized void flush() throws IOException {
             if (len == 0) return;
             framer.send(channel, buf, 0, len);
             len = 0;
@@ -125,12 +134,14 @@ final class SandboxWire {
             return true;
         }
 
-        @Override public synchronized int read() {
+        @Override
+        public synchronized int read() {
             await();
             return current[pos++] & 0xff;
         }
 
-        @Override public synchronized int read(byte[] b, int off, int n) {
+        @Override
+        public synchronized int read(byte[] b, int off, int n) {
             if (n == 0) return 0;
             await();
             int k = Math.min(n, current.length - pos);
@@ -139,7 +150,8 @@ final class SandboxWire {
             return k;
         }
 
-        @Override public synchronized int available() {
+        @Override
+        public synchronized int available() {
             return current == null ? 0 : current.length - pos;
         }
     }

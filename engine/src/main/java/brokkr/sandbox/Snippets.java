@@ -25,9 +25,15 @@ final class Snippets {
 
     /** An evaluation's value (JShell's rendering, null when none) or error (null when none). */
     record Outcome(String value, Kind kind, String message) {
-        enum Kind { COMPILE, EXCEPTION, INTERNAL }
+        enum Kind {
+            COMPILE,
+            EXCEPTION,
+            INTERNAL
+        }
 
-        static Outcome internal(Throwable t) { return new Outcome(null, Kind.INTERNAL, String.valueOf(t)); }
+        static Outcome internal(Throwable t) {
+            return new Outcome(null, Kind.INTERNAL, String.valueOf(t));
+        }
     }
 
     static Outcome evaluate(JShell js, String code, Capture capture) {
@@ -38,9 +44,18 @@ final class Snippets {
             SourceCodeAnalysis.CompletionInfo ci = sca.analyzeCompletion(rest);
             String source;
             switch (ci.completeness()) {
-                case COMPLETE, COMPLETE_WITH_SEMI -> { source = ci.source(); rest = ci.remaining(); }
-                case EMPTY -> { source = null; rest = ""; }
-                default -> { source = rest; rest = ""; }
+                case COMPLETE, COMPLETE_WITH_SEMI -> {
+                    source = ci.source();
+                    rest = ci.remaining();
+                }
+                case EMPTY -> {
+                    source = null;
+                    rest = "";
+                }
+                default -> {
+                    source = rest;
+                    rest = "";
+                }
             }
             if (source == null) break;
             value = null;
@@ -50,9 +65,12 @@ final class Snippets {
                 if (e.status() == Snippet.Status.REJECTED) return compileError(js, s);
                 if (e.exception() != null) return exception(e.exception());
                 if (e.value() != null && (s instanceof ExpressionSnippet || s instanceof VarSnippet)) value = e.value();
-                if (e.status() == Snippet.Status.RECOVERABLE_DEFINED || e.status() == Snippet.Status.RECOVERABLE_NOT_DEFINED) {
-                    List<String> missing = js.unresolvedDependencies((DeclarationSnippet) s).toList();
-                    capture.note("(declared; it refers to " + String.join(", ", missing) + ", which is not defined yet)\n");
+                if (e.status() == Snippet.Status.RECOVERABLE_DEFINED
+                        || e.status() == Snippet.Status.RECOVERABLE_NOT_DEFINED) {
+                    List<String> missing =
+                            js.unresolvedDependencies((DeclarationSnippet) s).toList();
+                    capture.note(
+                            "(declared; it refers to " + String.join(", ", missing) + ", which is not defined yet)\n");
                 }
             }
         }
@@ -67,9 +85,14 @@ final class Snippets {
             long pos = d.getStartPosition();
             int line = 1;
             for (int i = 0; i < pos && i < src.length(); i++) if (src.charAt(i) == '\n') line++;
-            b.append("line ").append(line).append(": ").append(d.getMessage(null)).append('\n');
+            b.append("line ")
+                    .append(line)
+                    .append(": ")
+                    .append(d.getMessage(null))
+                    .append('\n');
             String[] lines = src.split("\n", -1);
-            if (line - 1 < lines.length) b.append("    ").append(lines[line - 1].strip()).append('\n');
+            if (line - 1 < lines.length)
+                b.append("    ").append(lines[line - 1].strip()).append('\n');
         }
         if (b.isEmpty()) b.append("the snippet was rejected: ").append(src.strip());
         return new Outcome(null, Outcome.Kind.COMPILE, b.toString().strip());
@@ -81,13 +104,20 @@ final class Snippets {
             if (ee.getMessage() != null) b.append(": ").append(ee.getMessage());
             int shown = 0;
             for (StackTraceElement el : ee.getStackTrace()) {
-                if (shown++ >= 4) { b.append("\n    ..."); break; }
+                if (shown++ >= 4) {
+                    b.append("\n    ...");
+                    break;
+                }
                 b.append("\n    at ").append(el);
             }
             return new Outcome(null, Outcome.Kind.EXCEPTION, b.toString());
         }
         if (e instanceof UnresolvedReferenceException ure) {
-            return new Outcome(null, Outcome.Kind.EXCEPTION, "the snippet uses " + ure.getSnippet().source().strip() + ", which refers to something not defined");
+            return new Outcome(
+                    null,
+                    Outcome.Kind.EXCEPTION,
+                    "the snippet uses " + ure.getSnippet().source().strip()
+                            + ", which refers to something not defined");
         }
         return new Outcome(null, Outcome.Kind.EXCEPTION, String.valueOf(e));
     }
@@ -99,29 +129,47 @@ final class Snippets {
         private long total;
         private int cap = 65536;
 
-        synchronized void begin(int cap) { this.cap = cap; len = 0; total = 0; }
+        synchronized void begin(int cap) {
+            this.cap = cap;
+            len = 0;
+            total = 0;
+        }
 
         synchronized void note(String s) {
             byte[] b = s.getBytes(StandardCharsets.UTF_8);
             write(b, 0, b.length);
         }
 
-        @Override public synchronized void write(int b) {
+        @Override
+        public synchronized void write(int b) {
             total++;
-            if (len < cap) { ensure(1); buf[len++] = (byte) b; }
+            if (len < cap) {
+                ensure(1);
+                buf[len++] = (byte) b;
+            }
         }
 
-        @Override public synchronized void write(byte[] b, int off, int n) {
+        @Override
+        public synchronized void write(byte[] b, int off, int n) {
             total += n;
             int keep = (int) Math.min(n, Math.max(0, cap - len));
-            if (keep > 0) { ensure(keep); System.arraycopy(b, off, buf, len, keep); len += keep; }
+            if (keep > 0) {
+                ensure(keep);
+                System.arraycopy(b, off, buf, len, keep);
+                len += keep;
+            }
         }
 
         private void ensure(int more) {
             if (len + more > buf.length) buf = Arrays.copyOf(buf, Math.max(buf.length * 2, len + more));
         }
 
-        synchronized String text() { return new String(buf, 0, len, StandardCharsets.UTF_8); }
-        synchronized long total() { return total; }
+        synchronized String text() {
+            return new String(buf, 0, len, StandardCharsets.UTF_8);
+        }
+
+        synchronized long total() {
+            return total;
+        }
     }
 }

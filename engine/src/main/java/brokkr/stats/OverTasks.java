@@ -29,13 +29,16 @@ public final class OverTasks {
         if (t == 0) return Estimate.NONE;
         double m = pooledMean(clusters);
         if (t == 1) return new Estimate(m, Double.NaN, 1, Estimate.Interval.NONE);
-        double se = Math.sqrt((double) t / (t - 1) * sumOfSquaredClusterResiduals(clusters, m) / square(trials(clusters)));
+        double se =
+                Math.sqrt((double) t / (t - 1) * sumOfSquaredClusterResiduals(clusters, m) / square(trials(clusters)));
         double half = Student.critical95(t - 1) * se;
         return new Estimate(m, se, t, new Estimate.Interval(m - half, m + half));
     }
 
     /** The mean of one value per task: {@link #mean(List)} with every task a cluster of one. */
-    public static Estimate mean(double[] perTask) { return mean(units(perTask)); }
+    public static Estimate mean(double[] perTask) {
+        return mean(units(perTask));
+    }
 
     /** Each value its own cluster of one trial. */
     public static List<Cluster> units(double[] perTask) {
@@ -61,5 +64,7 @@ public final class OverTasks {
         return s;
     }
 
-    static double square(double x) { return x * x; }
+    static double square(double x) {
+        return x * x;
+    }
 }

@@ -18,12 +18,14 @@ package brokkr.stats;
  * @param meanA the mean of {@code a} over the tasks
  * @param meanB the mean of {@code b}
  */
-public record Paired(int tasks, double meanA, double meanB, Estimate difference, double pT, SignFlip.Result signFlip, double mde80) {
+public record Paired(
+        int tasks, double meanA, double meanB, Estimate difference, double pT, SignFlip.Result signFlip, double mde80) {
     /** Power of the minimum detectable effect. */
     public static final double POWER = 0.80;
 
     public static Paired of(double[] a, double[] b) {
-        if (a.length != b.length) throw new IllegalArgumentException("paired values need the same tasks: " + a.length + " vs " + b.length);
+        if (a.length != b.length)
+            throw new IllegalArgumentException("paired values need the same tasks: " + a.length + " vs " + b.length);
         int t = a.length;
         double[] d = new double[t];
         for (int i = 0; i < t; i++) d[i] = a[i] - b[i];

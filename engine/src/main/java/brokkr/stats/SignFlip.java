@@ -28,7 +28,8 @@ public final class SignFlip {
         /** {@code "exact over 2^10 sign assignments"} or {@code "Monte Carlo, 100000 draws, seed 20240601"}. */
         public String method() {
             if (Double.isNaN(p)) return "none (no task)";
-            return exact ? "exact over 2^" + Long.numberOfTrailingZeros(assignments) + " sign assignments"
+            return exact
+                    ? "exact over 2^" + Long.numberOfTrailingZeros(assignments) + " sign assignments"
                     : "Monte Carlo, " + assignments + " draws, seed " + SEED;
         }
     }

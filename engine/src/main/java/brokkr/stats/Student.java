@@ -22,7 +22,9 @@ public final class Student {
     }
 
     /** The critical value of a two-sided 95% interval: the 0.975 quantile. */
-    public static double critical95(int df) { return quantile(0.975, df); }
+    public static double critical95(int df) {
+        return quantile(0.975, df);
+    }
 
     private static TDistribution distribution(int df) {
         if (df < 1) throw new IllegalArgumentException("t needs at least 1 degree of freedom, got " + df);

@@ -24,8 +24,14 @@ public final class PyBinding {
     public static Args bind(String qualname, List<String> bound, List<Param> params, PyDict kwargs) {
         Map<String, Value> kw = new LinkedHashMap<>();
         for (Map.Entry<String, Value> e : kwargs.entries()) kw.put(e.getKey(), e.getValue());
-        List<Value> values = PyArgumentBinding.bind(qualname, bound, params.stream().map(Param::name).toList(),
-                i -> params.get(i).isRequired(), List.of(), kw, CPython.V3_13);
+        List<Value> values = PyArgumentBinding.bind(
+                qualname,
+                bound,
+                params.stream().map(Param::name).toList(),
+                i -> params.get(i).isRequired(),
+                List.of(),
+                kw,
+                CPython.V3_13);
         Map<String, Value> ordered = new LinkedHashMap<>();
         for (int i = 0; i < params.size(); i++) {
             Value v = values.get(i);

@@ -21,14 +21,25 @@ public final class ToolSet {
         for (ToolDef d : defs) tools.put(d.name(), d);
     }
 
-    public Collection<ToolDef> tools() { return tools.values(); }
-    public ToolDef get(String name) { return tools.get(name); }
-    public boolean has(String name) { return tools.containsKey(name); }
+    public Collection<ToolDef> tools() {
+        return tools.values();
+    }
+
+    public ToolDef get(String name) {
+        return tools.get(name);
+    }
+
+    public boolean has(String name) {
+        return tools.containsKey(name);
+    }
 
     public sealed interface Outcome {
         Value world();
+
         record Ok(Value world, Value result) implements Outcome {}
+
         record Failed(Value world, PyException error) implements Outcome {}
+
         record Unknown(Value world, String name) implements Outcome {}
     }
 
@@ -45,8 +56,8 @@ public final class ToolSet {
             return new Outcome.Failed(cell.get(), e);
         } catch (RuntimeException | StackOverflowError e) {
             // A transcription bug must not crash an episode; it surfaces as an error the record keeps.
-            return new Outcome.Failed(cell.get(), new PyException("InternalError",
-                    e.getClass().getSimpleName() + ": " + e.getMessage()));
+            return new Outcome.Failed(
+                    cell.get(), new PyException("InternalError", e.getClass().getSimpleName() + ": " + e.getMessage()));
         }
     }
 }

@@ -10,7 +10,15 @@ import brokkr.value.Value;
 public final class WorldCell {
     private Value world;
 
-    public WorldCell(Value world) { this.world = world; }
-    public Value get() { return world; }
-    public void set(Value world) { this.world = world; }
+    public WorldCell(Value world) {
+        this.world = world;
+    }
+
+    public Value get() {
+        return world;
+    }
+
+    public void set(Value world) {
+        this.world = world;
+    }
 }

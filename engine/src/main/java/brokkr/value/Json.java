@@ -22,7 +22,10 @@ public final class Json {
     private static final JsonFactory FACTORY = JsonFactory.builder()
             .enable(JsonReadFeature.ALLOW_NON_NUMERIC_NUMBERS)
             .streamReadConstraints(StreamReadConstraints.builder()
-                    .maxStringLength(Integer.MAX_VALUE).maxNumberLength(100_000).maxNestingDepth(5_000).build())
+                    .maxStringLength(Integer.MAX_VALUE)
+                    .maxNumberLength(100_000)
+                    .maxNestingDepth(5_000)
+                    .build())
             .build();
 
     private Json() {}
@@ -36,7 +39,8 @@ public final class Json {
     }
 
     public static Value read(Path file) {
-        try (InputStream in = Files.newInputStream(file); JsonParser p = FACTORY.createParser(in)) {
+        try (InputStream in = Files.newInputStream(file);
+                JsonParser p = FACTORY.createParser(in)) {
             return readDocument(p);
         } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
             throw new JsonFormatException(file + ": " + e.getMessage(), e);
@@ -79,28 +83,37 @@ public final class Json {
                 while ((e = p.nextToken()) != JsonToken.END_ARRAY) items.add(readValue(p, e));
                 return PyList.of(items);
             }
-            case VALUE_STRING: return new PyStr(p.getText());
+            case VALUE_STRING:
+                return new PyStr(p.getText());
             case VALUE_NUMBER_INT:
                 return p.getNumberType() == JsonParser.NumberType.BIG_INTEGER
-                        ? new PyInt(p.getBigIntegerValue()) : PyInt.of(p.getLongValue());
+                        ? new PyInt(p.getBigIntegerValue())
+                        : PyInt.of(p.getLongValue());
             case VALUE_NUMBER_FLOAT: {
                 String text = p.getText();
-                return new PyFloat(switch (text) {
-                    case "NaN" -> Double.NaN;
-                    case "Infinity", "+Infinity" -> Double.POSITIVE_INFINITY;
-                    case "-Infinity" -> Double.NEGATIVE_INFINITY;
-                    default -> Double.parseDouble(text);
-                });
+                return new PyFloat(
+                        switch (text) {
+                            case "NaN" -> Double.NaN;
+                            case "Infinity", "+Infinity" -> Double.POSITIVE_INFINITY;
+                            case "-Infinity" -> Double.NEGATIVE_INFINITY;
+                            default -> Double.parseDouble(text);
+                        });
             }
-            case VALUE_TRUE: return PyBool.TRUE;
-            case VALUE_FALSE: return PyBool.FALSE;
-            case VALUE_NULL: return PyNone.NONE;
-            default: throw new JsonFormatException("unexpected token " + t, null);
+            case VALUE_TRUE:
+                return PyBool.TRUE;
+            case VALUE_FALSE:
+                return PyBool.FALSE;
+            case VALUE_NULL:
+                return PyNone.NONE;
+            default:
+                throw new JsonFormatException("unexpected token " + t, null);
         }
     }
 
     /** Malformed JSON text. */
     public static final class JsonFormatException extends RuntimeException {
-        public JsonFormatException(String message, Throwable cause) { super(message, cause); }
+        public JsonFormatException(String message, Throwable cause) {
+            super(message, cause);
+        }
     }
 }

@@ -27,12 +27,14 @@ import org.pcollections.OrderedPMap;
 public final class PyDict implements Value {
     /** The largest dict kept as arrays: beyond it a copy per update costs more than a trie walk saves. */
     static final int SMALL_MAX = 12;
+
     private static final String[] NO_KEYS = new String[0];
     private static final Value[] NO_VALUES = new Value[0];
     private static final PyDict EMPTY = new PyDict(NO_KEYS, NO_VALUES);
 
     /** The small form (null when large): keys and values in insertion order. */
     private final String[] keys;
+
     private final Value[] vals;
     /**
      * Small form: the sorted order of {@link #keys}, shared by every version with the same key array (a
@@ -50,6 +52,7 @@ public final class PyDict implements Value {
      * hashed world retains no earlier version of its tables; like the memos, never part of the value.
      */
     private volatile PyDict origin;
+
     private final String changedKey;
     private final int originDepth;
     private static final int ORIGIN_DEPTH = 8;
@@ -60,11 +63,22 @@ public final class PyDict implements Value {
      */
     private volatile Object memo0, memo1;
 
-    private PyDict(String[] keys, Value[] vals) { this(keys, vals, new KeyOrder(), null, null, null, 0); }
-    private PyDict(OrderedPMap<String, Value> map) { this(null, null, null, map, null, null, 0); }
+    private PyDict(String[] keys, Value[] vals) {
+        this(keys, vals, new KeyOrder(), null, null, null, 0);
+    }
 
-    private PyDict(String[] keys, Value[] vals, KeyOrder keyOrder, OrderedPMap<String, Value> map, PyDict origin, String changedKey,
-                   int originDepth) {
+    private PyDict(OrderedPMap<String, Value> map) {
+        this(null, null, null, map, null, null, 0);
+    }
+
+    private PyDict(
+            String[] keys,
+            Value[] vals,
+            KeyOrder keyOrder,
+            OrderedPMap<String, Value> map,
+            PyDict origin,
+            String changedKey,
+            int originDepth) {
         this.keys = keys;
         this.vals = vals;
         this.keyOrder = keyOrder;
@@ -74,25 +88,38 @@ public final class PyDict implements Value {
         this.originDepth = originDepth;
     }
 
-    public static PyDict empty() { return EMPTY; }
-    public static Builder builder() { return new Builder(); }
+    public static PyDict empty() {
+        return EMPTY;
+    }
+
+    public static Builder builder() {
+        return new Builder();
+    }
 
     /** {@code PyDict.of("a", v1, "b", v2)}; plain Java values are converted with {@link Value#of}. */
     public static PyDict of(Object... keysAndValues) {
         if (keysAndValues.length % 2 != 0) throw new IllegalArgumentException("odd number of arguments");
         Builder b = builder();
-        for (int i = 0; i < keysAndValues.length; i += 2) b.put((String) keysAndValues[i], Value.of(keysAndValues[i + 1]));
+        for (int i = 0; i < keysAndValues.length; i += 2)
+            b.put((String) keysAndValues[i], Value.of(keysAndValues[i + 1]));
         return b.build();
     }
 
-    public int size() { return keys != null ? keys.length : map.size(); }
-    public boolean isEmpty() { return size() == 0; }
+    public int size() {
+        return keys != null ? keys.length : map.size();
+    }
+
+    public boolean isEmpty() {
+        return size() == 0;
+    }
     /**
      * A hashed (or, small, scanned) lookup: {@code OrderedPMap} inherits {@code AbstractMap.containsKey},
      * which walks every entry (so the tau2 tools' {@code order_id not in self.db.orders} scanned every
      * order). Values are never Java null ({@link #with} and the builder refuse it), so a present key has a value.
      */
-    public boolean containsKey(String k) { return get(k) != null; }
+    public boolean containsKey(String k) {
+        return get(k) != null;
+    }
 
     /** The value, or Java {@code null} when absent (not {@link PyNone}). */
     public Value get(String k) {
@@ -101,20 +128,26 @@ public final class PyDict implements Value {
         return i < 0 ? null : vals[i];
     }
 
-    public Value getOrDefault(String k, Value dflt) { Value v = get(k); return v == null ? dflt : v; }
+    public Value getOrDefault(String k, Value dflt) {
+        Value v = get(k);
+        return v == null ? dflt : v;
+    }
 
     public PyDict with(String k, Value v) {
         Objects.requireNonNull(v, "a dict value (None is PyNone)");
         if (keys == null) {
             if (map.get(k) == null) return new PyDict(map.plus(k, v)); // a new key: another key order, no origin
             boolean link = originDepth < ORIGIN_DEPTH;
-            return new PyDict(null, null, null, map.plus(k, v), link ? this : null, link ? k : null, link ? originDepth + 1 : 0);
+            return new PyDict(
+                    null, null, null, map.plus(k, v), link ? this : null, link ? k : null, link ? originDepth + 1 : 0);
         }
         int i = indexOf(keys, keys.length, k);
         if (i >= 0) {
             Value[] vs = vals.clone();
             vs[i] = v;
-            return new PyDict(keys, vs, keyOrder, null, null, null, 0); // same keys in the same order: shared, with their sorted order
+            return new PyDict(
+                    keys, vs, keyOrder, null, null, null,
+                    0); // same keys in the same order: shared, with their sorted order
         }
         if (keys.length < SMALL_MAX) {
             String[] ks = Arrays.copyOf(keys, keys.length + 1);
@@ -166,24 +199,48 @@ public final class PyDict implements Value {
         return out;
     }
 
-    public Set<String> keys() { return asMap().keySet(); }
-    public Set<Map.Entry<String, Value>> entries() { return asMap().entrySet(); }
+    public Set<String> keys() {
+        return asMap().keySet();
+    }
+
+    public Set<Map.Entry<String, Value>> entries() {
+        return asMap().entrySet();
+    }
     /** A read-only view in insertion order. */
-    public Map<String, Value> asMap() { return keys != null ? new SmallView(keys, vals) : map; }
-    @Override public String typeName() { return "dict"; }
+    public Map<String, Value> asMap() {
+        return keys != null ? new SmallView(keys, vals) : map;
+    }
+
+    @Override
+    public String typeName() {
+        return "dict";
+    }
 
     /** Large form: the dict this one was made from by replacing the value of {@link #changedKey()}, or null. */
-    public PyDict origin() { return origin; }
+    public PyDict origin() {
+        return origin;
+    }
     /** The key whose value {@link #origin()} had and this dict replaced (null without an origin). */
-    public String changedKey() { return origin == null ? null : changedKey; }
+    public String changedKey() {
+        return origin == null ? null : changedKey;
+    }
     /** Forgets the origin (the hasher, once it has used it or found it of no use). */
-    public void dropOrigin() { origin = null; }
+    public void dropOrigin() {
+        origin = null;
+    }
 
-    public Object memo(int slot) { return slot == 0 ? memo0 : memo1; }
-    public void memo(int slot, Object value) { if (slot == 0) memo0 = value; else memo1 = value; }
+    public Object memo(int slot) {
+        return slot == 0 ? memo0 : memo1;
+    }
+
+    public void memo(int slot, Object value) {
+        if (slot == 0) memo0 = value;
+        else memo1 = value;
+    }
 
     /** Dict equality is order-insensitive in Python (and across this class's two forms). */
-    @Override public boolean equals(Object o) {
+    @Override
+    public boolean equals(Object o) {
         if (o == this) return true;
         if (!(o instanceof PyDict d) || d.size() != size()) return false;
         if (keys != null) {
@@ -192,8 +249,16 @@ public final class PyDict implements Value {
         }
         return map.equals(d.asMap());
     }
-    @Override public int hashCode() { return asMap().hashCode(); }
-    @Override public String toString() { return asMap().toString(); }
+
+    @Override
+    public int hashCode() {
+        return asMap().hashCode();
+    }
+
+    @Override
+    public String toString() {
+        return asMap().toString();
+    }
 
     private static int indexOf(String[] keys, int n, String k) {
         for (int i = 0; i < n; i++) {
@@ -232,24 +297,48 @@ public final class PyDict implements Value {
         private final String[] keys;
         private final Value[] vals;
 
-        SmallView(String[] keys, Value[] vals) { this.keys = keys; this.vals = vals; }
+        SmallView(String[] keys, Value[] vals) {
+            this.keys = keys;
+            this.vals = vals;
+        }
 
-        @Override public int size() { return keys.length; }
-        @Override public Value get(Object k) {
+        @Override
+        public int size() {
+            return keys.length;
+        }
+
+        @Override
+        public Value get(Object k) {
             if (!(k instanceof String s)) return null;
             int i = indexOf(keys, keys.length, s);
             return i < 0 ? null : vals[i];
         }
-        @Override public boolean containsKey(Object k) { return get(k) != null; }
 
-        @Override public Set<Entry<String, Value>> entrySet() {
+        @Override
+        public boolean containsKey(Object k) {
+            return get(k) != null;
+        }
+
+        @Override
+        public Set<Entry<String, Value>> entrySet() {
             return new AbstractSet<>() {
-                @Override public int size() { return keys.length; }
-                @Override public Iterator<Entry<String, Value>> iterator() {
+                @Override
+                public int size() {
+                    return keys.length;
+                }
+
+                @Override
+                public Iterator<Entry<String, Value>> iterator() {
                     return new Iterator<>() {
                         int i;
-                        @Override public boolean hasNext() { return i < keys.length; }
-                        @Override public Entry<String, Value> next() {
+
+                        @Override
+                        public boolean hasNext() {
+                            return i < keys.length;
+                        }
+
+                        @Override
+                        public Entry<String, Value> next() {
                             if (i >= keys.length) throw new NoSuchElementException();
                             int j = i++;
                             return new SimpleImmutableEntry<>(keys[j], vals[j]);
@@ -297,7 +386,9 @@ public final class PyDict implements Value {
             return this;
         }
 
-        public Builder put(String k, Object v) { return put(k, Value.of(v)); }
+        public Builder put(String k, Object v) {
+            return put(k, Value.of(v));
+        }
 
         public PyDict build() {
             if (entries != null) return new PyDict(entries);

@@ -28,14 +28,19 @@ public sealed interface Value permits PyStr, PyInt, PyFloat, PyBool, PyNone, PyL
                 m.forEach((k, v) -> b.put(String.valueOf(k), of(v)));
                 yield b.build();
             }
-            case java.util.Collection<?> c -> PyList.of(c.stream().map(Value::of).toList());
+            case java.util.Collection<?> c ->
+                PyList.of(c.stream().map(Value::of).toList());
             default -> throw new IllegalArgumentException("not a JSON-like value: " + o.getClass());
         };
     }
 
-    static Value str(String s) { return new PyStr(s); }
+    static Value str(String s) {
+        return new PyStr(s);
+    }
 
-    default boolean isNone() { return this == PyNone.NONE; }
+    default boolean isNone() {
+        return this == PyNone.NONE;
+    }
 
     default PyDict asDict() {
         if (this instanceof PyDict d) return d;

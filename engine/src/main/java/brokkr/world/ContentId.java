@@ -30,16 +30,23 @@ public record ContentId(String hex) {
     public static final int SHORT_LENGTH = 12;
 
     public ContentId {
-        if (hex == null || !HEX64.matcher(hex).matches()) throw new IllegalArgumentException("not a sha256 hex digest: " + hex);
+        if (hex == null || !HEX64.matcher(hex).matches())
+            throw new IllegalArgumentException("not a sha256 hex digest: " + hex);
     }
 
     public static ContentId of(Value definition) {
-        byte[] digest = new DigestWriter(WorldHash.newSha256(), true, -1, Integer.MAX_VALUE, ",", ":").digest(definition);
+        byte[] digest =
+                new DigestWriter(WorldHash.newSha256(), true, -1, Integer.MAX_VALUE, ",", ":").digest(definition);
         return new ContentId(HexFormat.of().formatHex(digest));
     }
 
     /** The first {@value #SHORT_LENGTH} hex digits, for names and logs. */
-    public String shortForm() { return hex.substring(0, SHORT_LENGTH); }
+    public String shortForm() {
+        return hex.substring(0, SHORT_LENGTH);
+    }
 
-    @Override public String toString() { return hex; }
+    @Override
+    public String toString() {
+        return hex;
+    }
 }

@@ -58,6 +58,7 @@ final class DigestCheckpoints {
         Value[] nodes;
         /** The entries' text memos, the bytes the nodes stood for when digested. */
         byte[][] texts;
+
         MessageDigest[] states;
         int n;
         /**
@@ -67,13 +68,16 @@ final class DigestCheckpoints {
          * share it) at the same entry after the same gap copies the span's entries instead of walking them.
          */
         Object[][] spanSkeletons = new Object[8][];
+
         int[] spanStart = new int[8];
         int[] spanEnd = new int[8];
         byte[][] spanBefore = new byte[8][];
         byte[][] spanAfter = new byte[8][];
         int spans;
 
-        Trace() { this(64); }
+        Trace() {
+            this(64);
+        }
 
         /** Empty, holding no node, gap or state, to be filled again (only this thread held it). */
         Trace reset() {
@@ -139,7 +143,9 @@ final class DigestCheckpoints {
         /** The closed span of {@code skeleton} starting at entry {@code start} after gap text {@code before}, or -1. */
         int span(Object[] skeleton, int start, byte[] before) {
             for (int s = 0; s < spans; s++) {
-                if (spanSkeletons[s] == skeleton && spanStart[s] == start && spanEnd[s] >= 0
+                if (spanSkeletons[s] == skeleton
+                        && spanStart[s] == start
+                        && spanEnd[s] >= 0
                         && (spanBefore[s] == before || Arrays.equals(spanBefore[s], before))) return s;
             }
             return -1;
@@ -183,8 +189,13 @@ final class DigestCheckpoints {
         Trace[] mine = TRACES.get()[slot];
         Trace spare = mine[2];
         mine[2] = null;
-        Feed feed = new Feed(mine[0] == null ? new Trace[0]
-                : mine[1] == null || mine[1] == mine[0] ? new Trace[] {mine[0]} : new Trace[] {mine[1], mine[0]}, spare);
+        Feed feed = new Feed(
+                mine[0] == null
+                        ? new Trace[0]
+                        : mine[1] == null || mine[1] == mine[0]
+                                ? new Trace[] {mine[0]}
+                                : new Trace[] {mine[1], mine[0]},
+                spare);
         feed.skeleton(rootSkeleton, slot, memoize);
         byte[] digest = feed.finish();
         Trace dropped = mine[1];
@@ -242,6 +253,7 @@ final class DigestCheckpoints {
         final Trace trace;
         /** Traces whose text equals this one's so far (the first {@code aliveCount}). */
         final Trace[] alive;
+
         int aliveCount;
         /** Null while some trace's text equals this one's so far. */
         MessageDigest md;
@@ -252,6 +264,7 @@ final class DigestCheckpoints {
 
         /** The current gap: a single run as it is, or several runs concatenated. */
         byte[] single;
+
         byte[] gap = new byte[256];
         int gapLen;
         int gapRuns;
@@ -299,7 +312,10 @@ final class DigestCheckpoints {
                 for (int i = 0; i < aliveCount; i++) {
                     int s = alive[i].n >= start ? alive[i].span(nested, start, before) : -1;
                     if (s < 0) continue;
-                    if (from == null) { from = alive[i]; fromSpan = s; }
+                    if (from == null) {
+                        from = alive[i];
+                        fromSpan = s;
+                    }
                     alive[k++] = alive[i]; // the same skeleton after the same text: the same entries
                 }
                 if (from != null) {

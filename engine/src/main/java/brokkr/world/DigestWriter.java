@@ -57,9 +57,11 @@ final class DigestWriter implements Appendable {
 
     /** Null when only memoizing: {@link #memoize} fills the memos and discards the text. */
     private final MessageDigest md;
+
     private final boolean sortKeys;
     /** Memo slot of {@link PyDict#memo(int)} / {@link PyList#memo(int)}, or -1 for no memoization. */
     private final int slot;
+
     private final int threshold;
     private final byte[] itemSep, keySep;
     /** json.dumps's default separators ({@code ", "}, {@code ": "}), those of the shared skeleton runs. */
@@ -72,6 +74,7 @@ final class DigestWriter implements Appendable {
 
     /** The open containers, outermost first. */
     private Value[] frameNode = new Value[32];
+
     private int[] frameStart = new int[32];
     private int[] framePending = new int[32];
     private int depth;
@@ -80,6 +83,7 @@ final class DigestWriter implements Appendable {
 
     /** Completed small children of open small-candidate containers: their memos, should those turn out large. */
     private Value[] pendNode = new Value[32];
+
     private int[] pendStart = new int[32];
     private int[] pendEnd = new int[32];
     private int pendCount;
@@ -148,14 +152,17 @@ final class DigestWriter implements Appendable {
     }
 
     /** Bytes this writer has handed to its digest. */
-    long digested() { return digested; }
+    long digested() {
+        return digested;
+    }
 
     private void write(Value v) {
         // Most frequent first.
         if (v instanceof PyStr s) writeString(s.value());
         else if (v instanceof PyDict d) writeDict(d);
         else if (v instanceof PyList l) writeList(l);
-        else if (v instanceof PyInt i) writeAscii(i.fitsLong() ? Long.toString(i.longValue()) : i.value().toString());
+        else if (v instanceof PyInt i)
+            writeAscii(i.fitsLong() ? Long.toString(i.longValue()) : i.value().toString());
         else if (v instanceof PyFloat f) writeAscii(PyJson.floatJson(f.value()));
         else if (v instanceof PyBool b) writeAscii(b.value() ? "true" : "false");
         else if (v instanceof PyNone) writeAscii("null");
@@ -165,7 +172,10 @@ final class DigestWriter implements Appendable {
     private void writeList(PyList l) {
         Object memo = slot < 0 ? null : WorldHash.text(l.memo(slot));
         if (memo != null && memoHit(memo)) return;
-        if (l.isEmpty()) { writeAscii("[]"); return; }
+        if (l.isEmpty()) {
+            writeAscii("[]");
+            return;
+        }
         open(l);
         put((byte) '[');
         boolean first = true;
@@ -187,7 +197,10 @@ final class DigestWriter implements Appendable {
     private void writeDict(PyDict d) {
         Object memo = slot < 0 ? null : WorldHash.text(d.memo(slot));
         if (memo != null && memoHit(memo)) return;
-        if (d.isEmpty()) { writeAscii("{}"); return; }
+        if (d.isEmpty()) {
+            writeAscii("{}");
+            return;
+        }
         boolean cached = md == null && sortKeys && d.size() >= SORT_CACHE_FROM;
         if (cached) {
             SortOrder last = SortOrder.LAST.get().get(d.size());
@@ -233,7 +246,8 @@ final class DigestWriter implements Appendable {
 
     @SuppressWarnings("unchecked")
     private List<Map.Entry<String, Value>> entries(PyDict d) {
-        // sorted(d.items()): keys in code point order, as PyJson.entries sorts them (a record's order cached per key set).
+        // sorted(d.items()): keys in code point order, as PyJson.entries sorts them (a record's order cached per key
+        // set).
         if (sortKeys && d.size() < SORT_CACHE_FROM) return Arrays.asList(d.sortedEntries(PyStrings.CODE_POINT_ORDER));
         Map.Entry<String, Value>[] entries = d.entries().toArray(new Map.Entry[0]);
         if (sortKeys) entries = SortOrder.sorted(entries);
@@ -252,7 +266,8 @@ final class DigestWriter implements Appendable {
      * every entry (key runs, leaves, every child's memo).
      */
     private static final class SortOrder {
-        private static final ThreadLocal<java.util.HashMap<Integer, SortOrder>> LAST = ThreadLocal.withInitial(java.util.HashMap::new);
+        private static final ThreadLocal<java.util.HashMap<Integer, SortOrder>> LAST =
+                ThreadLocal.withInitial(java.util.HashMap::new);
         /**
          * Recent sorted orders by the last key of their insertion order (keys and permutation only): a
          * table one key longer than a dict sorted earlier is found by its second-to-last key even when
@@ -260,10 +275,15 @@ final class DigestWriter implements Appendable {
          * the initial tables).
          */
         private static final int BY_LAST_KEY_MAX = 64;
+
         private static final ThreadLocal<Map<String, SortOrder>> BY_LAST_KEY = ThreadLocal.withInitial(() ->
-                new LinkedHashMap<>(16, 0.75f, true) { // least recently used out: the initial tables' orders are used again and again
+                new LinkedHashMap<>(
+                        16, 0.75f,
+                        true) { // least recently used out: the initial tables' orders are used again and again
                     @Override
-                    protected boolean removeEldestEntry(Map.Entry<String, SortOrder> eldest) { return size() > BY_LAST_KEY_MAX; }
+                    protected boolean removeEldestEntry(Map.Entry<String, SortOrder> eldest) {
+                        return size() > BY_LAST_KEY_MAX;
+                    }
                 });
         private String[] keys;
         private int[] perm;
@@ -273,6 +293,7 @@ final class DigestWriter implements Appendable {
          * is in the skeleton (-1: inside a run).
          */
         private Object[] skeleton;
+
         private String[] skeletonKeys;
         private Value[] values;
         private int[] sortedAt;
@@ -295,7 +316,9 @@ final class DigestWriter implements Appendable {
                 String k = entries[i].getKey();
                 same = c.keys[i] == k || c.keys[i].equals(k);
             }
-            if (!same && !c.extend(last.get(n - 1), entries) && !(n >= 2 && c.extend(BY_LAST_KEY.get().get(entries[n - 2].getKey()), entries))) {
+            if (!same
+                    && !c.extend(last.get(n - 1), entries)
+                    && !(n >= 2 && c.extend(BY_LAST_KEY.get().get(entries[n - 2].getKey()), entries))) {
                 Integer[] idx = new Integer[n];
                 for (int i = 0; i < n; i++) idx[i] = i;
                 Arrays.sort(idx, (x, y) -> compareKeys(entries[x].getKey(), entries[y].getKey()));
@@ -357,7 +380,8 @@ final class DigestWriter implements Appendable {
             long length = 0;
             for (Object part : skeleton) {
                 if (part instanceof byte[] run) length += run.length;
-                else if (WorldHash.text(WorldHash.memo((Value) part, slot)) instanceof byte[] text) length += text.length;
+                else if (WorldHash.text(WorldHash.memo((Value) part, slot)) instanceof byte[] text)
+                    length += text.length;
                 else length = Long.MIN_VALUE; // a large child: its length is not at hand
             }
             String[] keys = new String[n];
@@ -410,13 +434,15 @@ final class DigestWriter implements Appendable {
                 int i = changes.at[k];
                 Value v = changes.now[k];
                 // A leaf, or a container that became a leaf or empty, changes a run: walk the dict.
-                if (partAt[sortedAt[i]] < 0 || !((v instanceof PyDict vd && !vd.isEmpty()) || (v instanceof PyList vl && !vl.isEmpty()))) {
+                if (partAt[sortedAt[i]] < 0
+                        || !((v instanceof PyDict vd && !vd.isEmpty()) || (v instanceof PyList vl && !vl.isEmpty()))) {
                     return false;
                 }
                 Object was = WorldHash.text(WorldHash.memo(values[i], w.slot));
                 Object text = WorldHash.text(WorldHash.memo(v, w.slot));
                 if (text == null) {
-                    new DigestWriter(null, w.sortKeys, w.slot, w.threshold, ", ", ": ").memoize(v); // a maximal child: as a root
+                    new DigestWriter(null, w.sortKeys, w.slot, w.threshold, ", ", ": ")
+                            .memoize(v); // a maximal child: as a root
                     text = WorldHash.text(WorldHash.memo(v, w.slot));
                 }
                 if (!(was instanceof byte[] wasText) || !(text instanceof byte[] nowText)) return false;
@@ -540,7 +566,9 @@ final class DigestWriter implements Appendable {
      * (no re-escaping, no new arrays, and {@link DigestCheckpoints} matches them by identity). Bounded:
      * cleared when it reaches {@link #KEY_RUNS_MAX} keys.
      */
-    private static final ThreadLocal<java.util.HashMap<String, byte[]>> KEY_RUNS = ThreadLocal.withInitial(java.util.HashMap::new);
+    private static final ThreadLocal<java.util.HashMap<String, byte[]>> KEY_RUNS =
+            ThreadLocal.withInitial(java.util.HashMap::new);
+
     private static final int KEY_RUNS_MAX = 1 << 14;
     /** The run between two container items of a large list, with the default separator. */
     private static final byte[] LIST_RUN = {',', ' '};
@@ -741,16 +769,19 @@ final class DigestWriter implements Appendable {
     }
 
     /** {@link PyJson#writeString} writes here; with {@code ensure_ascii} every char it writes is ASCII. */
-    @Override public Appendable append(char c) {
+    @Override
+    public Appendable append(char c) {
         put((byte) c);
         return this;
     }
 
-    @Override public Appendable append(CharSequence cs) {
+    @Override
+    public Appendable append(CharSequence cs) {
         return append(cs, 0, cs.length());
     }
 
-    @Override public Appendable append(CharSequence cs, int start, int end) {
+    @Override
+    public Appendable append(CharSequence cs, int start, int end) {
         ensure(end - start);
         for (int i = start; i < end; i++) buf[len++] = (byte) cs.charAt(i);
         return this;

@@ -51,14 +51,17 @@ public final class ValuePaths {
         if (path.length == 0) throw new IllegalArgumentException("empty path");
         Object last = path[path.length - 1];
         Object[] parent = Arrays.copyOf(path, path.length - 1);
-        return updateIn(v, p -> switch (last) {
-            case String k -> {
-                if (!p.asDict().containsKey(k)) throw missing(path);
-                yield p.asDict().without(k);
-            }
-            case Integer i -> p.asList().minus(index(p.asList(), i, path));
-            default -> throw badStep(last);
-        }, parent);
+        return updateIn(
+                v,
+                p -> switch (last) {
+                    case String k -> {
+                        if (!p.asDict().containsKey(k)) throw missing(path);
+                        yield p.asDict().without(k);
+                    }
+                    case Integer i -> p.asList().minus(index(p.asList(), i, path));
+                    default -> throw badStep(last);
+                },
+                parent);
     }
 
     private static Value assoc(Value v, Object[] path, int at, UnaryOperator<Value> f, boolean mayAdd) {
@@ -82,7 +85,8 @@ public final class ValuePaths {
 
     private static int index(PyList l, int i, Object[] path) {
         int idx = i < 0 ? i + l.size() : i;
-        if (idx < 0 || idx >= l.size()) throw new IndexOutOfBoundsException("list index out of range: " + i + " in " + Arrays.toString(path));
+        if (idx < 0 || idx >= l.size())
+            throw new IndexOutOfBoundsException("list index out of range: " + i + " in " + Arrays.toString(path));
         return idx;
     }
 

@@ -100,8 +100,11 @@ public final class WorldHash {
                 countDigested(text.length);
                 yield newSha256().digest(text);
             }
-            case Object[] skeleton -> DigestCheckpoints.digest(skeleton, slot,
-                    child -> new DigestWriter(null, sortKeys, slot, memoThreshold, ", ", ": ").memoize(child));
+            case Object[] skeleton ->
+                DigestCheckpoints.digest(
+                        skeleton,
+                        slot,
+                        child -> new DigestWriter(null, sortKeys, slot, memoThreshold, ", ", ": ").memoize(child));
             default -> throw new IllegalStateException("not a world hash memo: " + memo.getClass());
         };
         String hex = HexFormat.of().formatHex(digest);
@@ -150,9 +153,17 @@ public final class WorldHash {
             Object memo;
             Iterable<Value> children;
             switch (v) {
-                case PyDict d -> { memo = d.memo(slot); children = d.asMap().values(); }
-                case PyList l -> { memo = l.memo(slot); children = l; }
-                default -> { continue; }
+                case PyDict d -> {
+                    memo = d.memo(slot);
+                    children = d.asMap().values();
+                }
+                case PyList l -> {
+                    memo = l.memo(slot);
+                    children = l;
+                }
+                default -> {
+                    continue;
+                }
             }
             if (!seen.add(v)) continue;
             if (memo instanceof Hashed h) {

@@ -37,7 +37,8 @@ class AgentLoopScalingTest {
                 : new Turn(ASK, List.of(RECORD));
     }
 
-    @Test void theCandidateSeesOnePersistentHistoryGrowingByAppends() {
+    @Test
+    void theCandidateSeesOnePersistentHistoryGrowingByAppends() {
         List<List<Message>> seen = new ArrayList<>();
         Candidate walk = walker(50);
         Candidate watching = (history, tools) -> {
@@ -72,8 +73,9 @@ class AgentLoopScalingTest {
         return (double) bytes / depth;
     }
 
-    @Test void allocationPerStepDoesNotGrowWithDepth() {
-        bytesPerStep(2_000);                           // warm up: compiled code allocates less than interpreted
+    @Test
+    void allocationPerStepDoesNotGrowWithDepth() {
+        bytesPerStep(2_000); // warm up: compiled code allocates less than interpreted
         double small = bytesPerStep(2_000), large = bytesPerStep(32_000);
         // Copying the conversation for every call makes a step 16 times dearer at 16 times the depth;
         // a persistent history's appends grow with log(depth) only.

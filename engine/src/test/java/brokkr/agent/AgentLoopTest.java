@@ -19,14 +19,21 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 class AgentLoopTest {
-    static final List<ToolSpec> TOOLS = List.of(new ToolSpec("echo", "echoes x",
+    static final List<ToolSpec> TOOLS = List.of(new ToolSpec(
+            "echo",
+            "echoes x",
             PyDict.of("type", "object", "properties", PyDict.of("x", PyDict.of("type", "string")))));
     static final List<Message> OPENING = List.of(new Message.System("sys"), new Message.User("go"));
-    static final ToolHandler ECHO = c -> ToolResult.ok("echo:" + c.arguments().get("x").asStr());
+    static final ToolHandler ECHO =
+            c -> ToolResult.ok("echo:" + c.arguments().get("x").asStr());
 
-    static ToolCall echo(String id, String x) { return new ToolCall(id, "echo", PyDict.of("x", x)); }
+    static ToolCall echo(String id, String x) {
+        return new ToolCall(id, "echo", PyDict.of("x", x));
+    }
 
-    static ModelCall record(int n) { return new ModelCall("scripted", "m", 1, "req" + n, 200, "resp" + n, null, 0, 0); }
+    static ModelCall record(int n) {
+        return new ModelCall("scripted", "m", 1, "req" + n, 200, "resp" + n, null, 0, 0);
+    }
 
     /** Plays the given assistant messages in order, one per step, ignoring the history. */
     static Candidate script(Message.Assistant... replies) {
@@ -47,15 +54,28 @@ class AgentLoopTest {
         assertEquals(Transcript.Stop.ANSWERED, t.stop());
         assertEquals("done", t.finalAnswer());
         assertEquals(new Usage(60, 12), t.usage());
-        assertEquals(List.of("req0", "req1", "req2"), t.modelCalls().stream().map(ModelCall::requestBody).toList());
-        List<String> shape = t.messages().stream().map(m -> switch (m) {
-            case Message.System s -> "system";
-            case Message.User u -> "user";
-            case Message.Assistant a -> "assistant/" + a.toolCalls().size();
-            case Message.Tool tm -> "tool " + tm.toolCallId() + "=" + tm.content();
-        }).toList();
-        assertEquals(List.of("system", "user", "assistant/2", "tool a=echo:1", "tool b=echo:2",
-                "assistant/1", "tool c=echo:3", "assistant/0"), shape);
+        assertEquals(
+                List.of("req0", "req1", "req2"),
+                t.modelCalls().stream().map(ModelCall::requestBody).toList());
+        List<String> shape = t.messages().stream()
+                .map(m -> switch (m) {
+                    case Message.System s -> "system";
+                    case Message.User u -> "user";
+                    case Message.Assistant a -> "assistant/" + a.toolCalls().size();
+                    case Message.Tool tm -> "tool " + tm.toolCallId() + "=" + tm.content();
+                })
+                .toList();
+        assertEquals(
+                List.of(
+                        "system",
+                        "user",
+                        "assistant/2",
+                        "tool a=echo:1",
+                        "tool b=echo:2",
+                        "assistant/1",
+                        "tool c=echo:3",
+                        "assistant/0"),
+                shape);
         assertEquals(3, t.toolCalls().size());
     }
 
@@ -64,8 +84,10 @@ class AgentLoopTest {
         List<Integer> sizes = new ArrayList<>();
         Candidate c = (history, tools) -> {
             sizes.add(history.size());
-            return Turn.of(sizes.size() < 3 ? new Message.Assistant(null, List.of(echo("id" + sizes.size(), "x")))
-                    : new Message.Assistant("ok"));
+            return Turn.of(
+                    sizes.size() < 3
+                            ? new Message.Assistant(null, List.of(echo("id" + sizes.size(), "x")))
+                            : new Message.Assistant("ok"));
         };
         new AgentLoop(10).run(c, OPENING, TOOLS, ToolExecutor.sequential(ECHO));
         assertEquals(List.of(2, 4, 6), sizes);
@@ -75,15 +97,24 @@ class AgentLoopTest {
     void malformedCallsGetAnErrorMessageAndNeverReachTheExecutor() {
         ToolCall bad = new ToolCall("bad", "echo", PyDict.empty(), "{x: oops", "not a JSON object");
         List<ToolCall> executed = Collections.synchronizedList(new ArrayList<>());
-        ToolExecutor recording = calls -> { executed.addAll(calls); return ToolExecutor.sequential(ECHO).execute(calls); };
-        Transcript t = new AgentLoop(5).run(script(
-                new Message.Assistant(null, List.of(echo("a", "1"), bad, echo("b", "2"))),
-                new Message.Assistant("fine")), OPENING, TOOLS, recording);
+        ToolExecutor recording = calls -> {
+            executed.addAll(calls);
+            return ToolExecutor.sequential(ECHO).execute(calls);
+        };
+        Transcript t = new AgentLoop(5)
+                .run(
+                        script(
+                                new Message.Assistant(null, List.of(echo("a", "1"), bad, echo("b", "2"))),
+                                new Message.Assistant("fine")),
+                        OPENING,
+                        TOOLS,
+                        recording);
         assertEquals(List.of("a", "b"), executed.stream().map(ToolCall::id).toList());
         Message.Tool badAnswer = t.toolResultsById().get("bad");
         assertTrue(badAnswer.error());
         assertEquals("Error: malformed tool call arguments: not a JSON object", badAnswer.content());
-        assertEquals("echo:2", t.toolResultsById().get("b").content(), "positions stay aligned around the malformed call");
+        assertEquals(
+                "echo:2", t.toolResultsById().get("b").content(), "positions stay aligned around the malformed call");
         assertEquals("fine", t.finalAnswer());
     }
 
@@ -93,30 +124,50 @@ class AgentLoopTest {
             if (c.id().equals("boom")) throw new IllegalStateException("kaput");
             return ECHO.handle(c);
         };
-        Transcript t = new AgentLoop(5).run(script(
-                new Message.Assistant(null, List.of(echo("boom", "1"), echo("ok", "2"))),
-                new Message.Assistant("after")), OPENING, TOOLS, ToolExecutor.concurrent(flaky));
-        assertEquals("Error: IllegalStateException: kaput", t.toolResultsById().get("boom").content());
+        Transcript t = new AgentLoop(5)
+                .run(
+                        script(
+                                new Message.Assistant(null, List.of(echo("boom", "1"), echo("ok", "2"))),
+                                new Message.Assistant("after")),
+                        OPENING,
+                        TOOLS,
+                        ToolExecutor.concurrent(flaky));
+        assertEquals(
+                "Error: IllegalStateException: kaput",
+                t.toolResultsById().get("boom").content());
         assertTrue(t.toolResultsById().get("boom").error());
         assertEquals("echo:2", t.toolResultsById().get("ok").content());
 
-        ToolExecutor broken = calls -> { throw new IllegalArgumentException("no"); };
-        Transcript t2 = new AgentLoop(5).run(script(
-                new Message.Assistant(null, List.of(echo("x", "1"))), new Message.Assistant("after")),
-                OPENING, TOOLS, broken);
-        assertEquals("Error: tool execution failed: IllegalArgumentException: no", t2.toolResultsById().get("x").content());
+        ToolExecutor broken = calls -> {
+            throw new IllegalArgumentException("no");
+        };
+        Transcript t2 = new AgentLoop(5)
+                .run(
+                        script(new Message.Assistant(null, List.of(echo("x", "1"))), new Message.Assistant("after")),
+                        OPENING,
+                        TOOLS,
+                        broken);
+        assertEquals(
+                "Error: tool execution failed: IllegalArgumentException: no",
+                t2.toolResultsById().get("x").content());
 
         ToolExecutor short_ = calls -> List.of();
-        Transcript t3 = new AgentLoop(5).run(script(
-                new Message.Assistant(null, List.of(echo("y", "1"))), new Message.Assistant("after")),
-                OPENING, TOOLS, short_);
-        assertEquals("Error: the tool executor gave no result for this call", t3.toolResultsById().get("y").content());
+        Transcript t3 = new AgentLoop(5)
+                .run(
+                        script(new Message.Assistant(null, List.of(echo("y", "1"))), new Message.Assistant("after")),
+                        OPENING,
+                        TOOLS,
+                        short_);
+        assertEquals(
+                "Error: the tool executor gave no result for this call",
+                t3.toolResultsById().get("y").content());
         assertEquals("after", t3.finalAnswer());
     }
 
     @Test
     void stopsAtMaxStepsWithoutAnAnswer() {
-        Candidate forever = (history, tools) -> Turn.of(new Message.Assistant(null, List.of(echo("k" + history.size(), "x"))));
+        Candidate forever =
+                (history, tools) -> Turn.of(new Message.Assistant(null, List.of(echo("k" + history.size(), "x"))));
         Transcript t = new AgentLoop(3).run(forever, OPENING, TOOLS, ToolExecutor.sequential(ECHO));
         assertEquals(Transcript.Stop.MAX_STEPS, t.stop());
         assertNull(t.finalAnswer());
@@ -155,8 +206,11 @@ class AgentLoopTest {
         List<ToolCall> calls = new ArrayList<>();
         for (int i = 0; i < n; i++) calls.add(echo("c" + i, String.valueOf(i)));
         List<Message.Tool> out = ToolExecutor.concurrent(rendezvous).execute(calls);
-        assertEquals(List.of("echo:0", "echo:1", "echo:2", "echo:3", "echo:4", "echo:5"),
+        assertEquals(
+                List.of("echo:0", "echo:1", "echo:2", "echo:3", "echo:4", "echo:5"),
                 out.stream().map(Message.Tool::content).toList());
-        assertEquals(List.of("c0", "c1", "c2", "c3", "c4", "c5"), out.stream().map(Message.Tool::toolCallId).toList());
+        assertEquals(
+                List.of("c0", "c1", "c2", "c3", "c4", "c5"),
+                out.stream().map(Message.Tool::toolCallId).toList());
     }
 }

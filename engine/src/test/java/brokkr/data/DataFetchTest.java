@@ -21,11 +21,17 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** Fetching pinned files with git from a local repository: only the pinned commit's pinned paths, each file reported as it is. */
 class DataFetchTest {
-    @TempDir Path tmp;
+    @TempDir
+    Path tmp;
 
-    static String sha(byte[] b) throws Exception { return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(b)); }
+    static String sha(byte[] b) throws Exception {
+        return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(b));
+    }
 
-    private static final byte[] A = text("alpha\n"), B = text("{\"b\": 2}\n"), C = text("gamma"), RECON = text("rebuilt");
+    private static final byte[] A = text("alpha\n"),
+            B = text("{\"b\": 2}\n"),
+            C = text("gamma"),
+            RECON = text("rebuilt");
 
     /** Pins under data/: a.txt, odd names (brackets, parentheses, a star), a reconstructed file and one the commit lacks. */
     private static UpstreamData source(String url, String commit) throws Exception {
@@ -38,22 +44,52 @@ class DataFetchTest {
         return new UpstreamData("fixture", url, commit, "pkg/data", "FIXTURE_DATA", "fixture.data", pins);
     }
 
-    @Test void fetchesThePinnedPathsOfOneCommitAndReportsEachFile() throws Exception {
+    @Test
+    void fetchesThePinnedPathsOfOneCommitAndReportsEachFile() throws Exception {
         GitFixture repo = GitFixture.init(tmp.resolve("upstream"));
-        String first = repo.commit(Map.of("pkg/data/a.txt", A, "pkg/data/docs/doc_(general)_[1]*.json", B, "pkg/data/c.txt", text("changed"),
-                "pkg/data/db.json", text("upstream's own"), "pkg/data/unpinned.txt", text("not wanted"), "src/code.py", text("print()")));
+        String first = repo.commit(Map.of(
+                "pkg/data/a.txt",
+                A,
+                "pkg/data/docs/doc_(general)_[1]*.json",
+                B,
+                "pkg/data/c.txt",
+                text("changed"),
+                "pkg/data/db.json",
+                text("upstream's own"),
+                "pkg/data/unpinned.txt",
+                text("not wanted"),
+                "src/code.py",
+                text("print()")));
         repo.commit(Map.of("pkg/data/a.txt", text("a later edit")));
         Path into = tmp.resolve("out");
         DataFetch.Result r = DataFetch.fetch(source(repo.url(), first), into, null, null);
 
         Map<String, DataFetch.Status> status = new LinkedHashMap<>();
         for (DataFetch.FileResult f : r.files()) status.put(f.path(), f.status());
-        assertEquals(Map.of("pkg/data/a.txt", DataFetch.Status.VERIFIED, "pkg/data/docs/doc_(general)_[1]*.json", DataFetch.Status.VERIFIED,
-                "pkg/data/c.txt", DataFetch.Status.DIFFERS, "pkg/data/db.json", DataFetch.Status.DIFFERS, "pkg/data/gone.txt", DataFetch.Status.MISSING), status);
-        DataFetch.FileResult db = r.files().stream().filter(f -> f.path().endsWith("db.json")).findFirst().orElseThrow();
+        assertEquals(
+                Map.of(
+                        "pkg/data/a.txt",
+                        DataFetch.Status.VERIFIED,
+                        "pkg/data/docs/doc_(general)_[1]*.json",
+                        DataFetch.Status.VERIFIED,
+                        "pkg/data/c.txt",
+                        DataFetch.Status.DIFFERS,
+                        "pkg/data/db.json",
+                        DataFetch.Status.DIFFERS,
+                        "pkg/data/gone.txt",
+                        DataFetch.Status.MISSING),
+                status);
+        DataFetch.FileResult db = r.files().stream()
+                .filter(f -> f.path().endsWith("db.json"))
+                .findFirst()
+                .orElseThrow();
         assertTrue(db.expected(), "the reconstructed pin documents its difference");
         assertEquals(sha(text("upstream's own")), db.actual());
-        assertFalse(r.files().stream().filter(f -> f.path().endsWith("c.txt")).findFirst().orElseThrow().expected());
+        assertFalse(r.files().stream()
+                .filter(f -> f.path().endsWith("c.txt"))
+                .findFirst()
+                .orElseThrow()
+                .expected());
         assertFalse(r.ok(), "c.txt differs without a note and gone.txt is missing");
         assertEquals(into.resolve("fixture/pkg/data"), r.dataDir());
 
@@ -61,19 +97,38 @@ class DataFetchTest {
         assertArrayEquals(A, Files.readAllBytes(r.dataDir().resolve("a.txt")));
         assertArrayEquals(B, Files.readAllBytes(r.dataDir().resolve("docs/doc_(general)_[1]*.json")));
         try (Stream<Path> all = Files.walk(into)) {
-            List<String> files = all.filter(Files::isRegularFile).map(p -> into.relativize(p).toString()).sorted().toList();
-            assertEquals(List.of("fixture/pkg/data/a.txt", "fixture/pkg/data/c.txt", "fixture/pkg/data/db.json",
-                    "fixture/pkg/data/docs/doc_(general)_[1]*.json"), files);
+            List<String> files = all.filter(Files::isRegularFile)
+                    .map(p -> into.relativize(p).toString())
+                    .sorted()
+                    .toList();
+            assertEquals(
+                    List.of(
+                            "fixture/pkg/data/a.txt",
+                            "fixture/pkg/data/c.txt",
+                            "fixture/pkg/data/db.json",
+                            "fixture/pkg/data/docs/doc_(general)_[1]*.json"),
+                    files);
         }
         try (Stream<Path> top = Files.list(into)) {
-            assertEquals(List.of("fixture"), top.map(p -> p.getFileName().toString()).toList());
+            assertEquals(
+                    List.of("fixture"), top.map(p -> p.getFileName().toString()).toList());
         }
     }
 
-    @Test void aFetchOfEveryPinnedFileIsOkAndReplacesWhatWasThere() throws Exception {
+    @Test
+    void aFetchOfEveryPinnedFileIsOkAndReplacesWhatWasThere() throws Exception {
         GitFixture repo = GitFixture.init(tmp.resolve("upstream"));
-        String good = repo.commit(Map.of("pkg/data/a.txt", A, "pkg/data/docs/doc_(general)_[1]*.json", B, "pkg/data/c.txt", C,
-                "pkg/data/db.json", RECON, "pkg/data/gone.txt", text("never committed")));
+        String good = repo.commit(Map.of(
+                "pkg/data/a.txt",
+                A,
+                "pkg/data/docs/doc_(general)_[1]*.json",
+                B,
+                "pkg/data/c.txt",
+                C,
+                "pkg/data/db.json",
+                RECON,
+                "pkg/data/gone.txt",
+                text("never committed")));
         Path into = tmp.resolve("out");
         Files.createDirectories(into.resolve("fixture/pkg/data"));
         Files.writeString(into.resolve("fixture/pkg/data/a.txt"), "stale");
@@ -84,22 +139,34 @@ class DataFetchTest {
         assertArrayEquals(A, Files.readAllBytes(into.resolve("fixture/pkg/data/a.txt")));
     }
 
-    @Test void gitsOwnErrorIsReportedForAnUnreachableRepositoryOrAnUnknownCommit() throws Exception {
+    @Test
+    void gitsOwnErrorIsReportedForAnUnreachableRepositoryOrAnUnknownCommit() throws Exception {
         GitFixture repo = GitFixture.init(tmp.resolve("upstream"));
         repo.commit(Map.of("pkg/data/a.txt", A));
-        var noRepo = assertThrows(DataFetch.FetchException.class,
-                () -> DataFetch.fetch(source(tmp.resolve("missing").toUri().toString(), "abcdef1"), tmp.resolve("o1"), null, null));
-        assertTrue(noRepo.getMessage().startsWith("git fetch ") && noRepo.getMessage().contains("failed"), noRepo.getMessage());
-        var noCommit = assertThrows(DataFetch.FetchException.class,
-                () -> DataFetch.fetch(source(repo.url(), "0123456789abcdef0123456789abcdef01234567"), tmp.resolve("o2"), null, null));
+        var noRepo = assertThrows(
+                DataFetch.FetchException.class,
+                () -> DataFetch.fetch(
+                        source(tmp.resolve("missing").toUri().toString(), "abcdef1"), tmp.resolve("o1"), null, null));
+        assertTrue(
+                noRepo.getMessage().startsWith("git fetch ")
+                        && noRepo.getMessage().contains("failed"),
+                noRepo.getMessage());
+        var noCommit = assertThrows(
+                DataFetch.FetchException.class,
+                () -> DataFetch.fetch(
+                        source(repo.url(), "0123456789abcdef0123456789abcdef01234567"), tmp.resolve("o2"), null, null));
         assertTrue(noCommit.getMessage().contains("failed (exit"), noCommit.getMessage());
         try (Stream<Path> left = Files.list(tmp.resolve("o2"))) {
             assertEquals(List.of(), left.toList(), "no scratch folder is left behind");
         }
     }
 
-    @Test void pinsArePathsInsideTheDataFolder() {
-        assertThrows(IllegalArgumentException.class, () -> new UpstreamData("x", "u", "c", "", "E", "p", Map.of("../etc/passwd", UpstreamData.Pin.of("0".repeat(64)))));
+    @Test
+    void pinsArePathsInsideTheDataFolder() {
+        assertThrows(
+                IllegalArgumentException.class,
+                () -> new UpstreamData(
+                        "x", "u", "c", "", "E", "p", Map.of("../etc/passwd", UpstreamData.Pin.of("0".repeat(64)))));
         assertThrows(IllegalArgumentException.class, () -> new UpstreamData("x", "u", "c", "/abs", "E", "p", Map.of()));
         assertThrows(IllegalArgumentException.class, () -> UpstreamData.Pin.of("not-a-digest"));
         assertEquals("\\[x\\]\\*\\?\\!\\#(y)", DataFetch.escapePattern("[x]*?!#(y)"));

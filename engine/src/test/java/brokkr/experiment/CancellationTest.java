@@ -1,12 +1,12 @@
 package brokkr.experiment;
 
-import brokkr.run.Cancellation;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import brokkr.eval.Attempt;
 import brokkr.eval.ModelRef;
+import brokkr.run.Cancellation;
 import brokkr.value.PyDict;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -26,20 +26,36 @@ import org.junit.jupiter.api.io.TempDir;
  * nothing half-done is recorded, and running it again resumes to every cell exactly once.
  */
 class CancellationTest {
-    @TempDir Path tmp;
+    @TempDir
+    Path tmp;
 
     static final int TASKS = 10, REPS = 4, CELLS = TASKS * REPS;
 
     static ExperimentSpec slowSpec() {
-        var slow = new ExperimentSpec.CandidateSpec("slow", new ModelRef("fake", "gold", PyDict.of("latency_ms", 150)), "tools", null);
-        return new ExperimentSpec("slow", List.of(new ExperimentSpec.DomainSpec("quiz", "all", null)), List.of(slow), REPS, 4,
-                Map.of(), Map.of(), 0, Duration.ofSeconds(30), false);
+        var slow = new ExperimentSpec.CandidateSpec(
+                "slow", new ModelRef("fake", "gold", PyDict.of("latency_ms", 150)), "tools", null);
+        return new ExperimentSpec(
+                "slow",
+                List.of(new ExperimentSpec.DomainSpec("quiz", "all", null)),
+                List.of(slow),
+                REPS,
+                4,
+                Map.of(),
+                Map.of(),
+                0,
+                Duration.ofSeconds(30),
+                false);
     }
 
     /** What a run left: one entry per committed attempt. */
     static final class Committed implements ProgressListener {
         final List<Attempt> attempts = new CopyOnWriteArrayList<>();
-        @Override public void attemptFinished(Attempt a) { attempts.add(a); }
+
+        @Override
+        public void attemptFinished(Attempt a) {
+            attempts.add(a);
+        }
+
         void await(int n) throws InterruptedException {
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
             while (attempts.size() < n && System.nanoTime() < deadline) Thread.sleep(5);
@@ -62,7 +78,7 @@ class CancellationTest {
             assertEquals(r.completed(), stored.size());
             assertTrue(stored.stream().allMatch(Attempt::success), "only whole, completed attempts are kept");
         }
-        ExperimentStore.openForRun(dir).close();                      // the run lock was released
+        ExperimentStore.openForRun(dir).close(); // the run lock was released
 
         var resumed = Experiments.run(slowSpec(), dir, ExperimentTest.registry(TASKS, new QuizBench.Models()));
         assertFalse(resumed.cancelled());
@@ -71,25 +87,30 @@ class CancellationTest {
         assertTrue(resumed.complete());
         try (ExperimentQuery q = ExperimentQuery.open(dir)) {
             Map<ExperimentStore.CellKey, Integer> perCell = new HashMap<>();
-            for (Attempt a : q.attempts(false)) perCell.merge(new ExperimentStore.CellKey(a.environmentId(), a.agentId(), a.repetition()), 1, Integer::sum);
+            for (Attempt a : q.attempts(false))
+                perCell.merge(
+                        new ExperimentStore.CellKey(a.environmentId(), a.agentId(), a.repetition()), 1, Integer::sum);
             assertEquals(CELLS, perCell.size());
             perCell.forEach((k, n) -> assertEquals(1, n, "cell " + k));
         }
     }
 
-    @Test void cancellingFromAnotherThreadStopsTheRunAndItResumes() throws Exception {
+    @Test
+    void cancellingFromAnotherThreadStopsTheRunAndItResumes() throws Exception {
         Path dir = tmp.resolve("x");
         var models = new QuizBench.Models();
         var committed = new Committed();
         var cancel = new Cancellation();
-        var run = CompletableFuture.supplyAsync(() -> Experiments.run(slowSpec(), dir, ExperimentTest.registry(TASKS, models), committed, cancel));
+        var run = CompletableFuture.supplyAsync(
+                () -> Experiments.run(slowSpec(), dir, ExperimentTest.registry(TASKS, models), committed, cancel));
         committed.await(6);
         cancel.cancel();
         var r = run.get(10, TimeUnit.SECONDS);
         checkStoppedAndResumable(dir, r, models);
     }
 
-    @Test void interruptingTheRunningThreadCancelsTheRunAndKeepsTheInterrupt() throws Exception {
+    @Test
+    void interruptingTheRunningThreadCancelsTheRunAndKeepsTheInterrupt() throws Exception {
         Path dir = tmp.resolve("x");
         var models = new QuizBench.Models();
         var committed = new Committed();
@@ -111,11 +132,13 @@ class CancellationTest {
         checkStoppedAndResumable(dir, r, models);
     }
 
-    @Test void aRunCancelledBeforeItStartsRunsNothing() {
+    @Test
+    void aRunCancelledBeforeItStartsRunsNothing() {
         var cancel = new Cancellation();
         cancel.cancel();
         var models = new QuizBench.Models();
-        var r = Experiments.run(slowSpec(), tmp.resolve("x"), ExperimentTest.registry(TASKS, models), ProgressListener.NONE, cancel);
+        var r = Experiments.run(
+                slowSpec(), tmp.resolve("x"), ExperimentTest.registry(TASKS, models), ProgressListener.NONE, cancel);
         assertTrue(r.cancelled());
         assertEquals(0, r.ran());
         assertEquals(CELLS, r.notStarted());

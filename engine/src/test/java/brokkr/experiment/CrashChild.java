@@ -13,13 +13,24 @@ public final class CrashChild {
 
     static ExperimentSpec spec(int latencyMs) {
         var opts = PyDict.of("latency_ms", latencyMs);
-        return new ExperimentSpec("crash", List.of(new ExperimentSpec.DomainSpec("quiz", "all", null)),
-                List.of(new ExperimentSpec.CandidateSpec("gold", new ModelRef("fake", "gold", opts), "tools", null),
+        return new ExperimentSpec(
+                "crash",
+                List.of(new ExperimentSpec.DomainSpec("quiz", "all", null)),
+                List.of(
+                        new ExperimentSpec.CandidateSpec("gold", new ModelRef("fake", "gold", opts), "tools", null),
                         new ExperimentSpec.CandidateSpec("flaky", new ModelRef("fake", "flaky", opts), "tools", null)),
-                REPETITIONS, 4, Map.of(), Map.of(), 0, Duration.ofSeconds(60), false);
+                REPETITIONS,
+                4,
+                Map.of(),
+                Map.of(),
+                0,
+                Duration.ofSeconds(60),
+                false);
     }
 
-    static Registry registry() { return Registry.of(List.of(new QuizBench(TASKS)), List.of(new QuizBench.Models())); }
+    static Registry registry() {
+        return Registry.of(List.of(new QuizBench(TASKS)), List.of(new QuizBench.Models()));
+    }
 
     /** {@code CrashChild DIR LATENCY_MS}: runs (or resumes) the experiment into DIR. */
     public static void main(String[] args) {

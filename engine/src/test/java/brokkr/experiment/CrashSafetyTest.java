@@ -23,11 +23,13 @@ import org.junit.jupiter.api.io.TempDir;
  * scorecard equals an uninterrupted run's.
  */
 class CrashSafetyTest {
-    @TempDir Path tmp;
+    @TempDir
+    Path tmp;
 
     private static final int LATENCY_MS = 25;
 
-    @Test void killedRunsResumeToTheUninterruptedScorecard() throws Exception {
+    @Test
+    void killedRunsResumeToTheUninterruptedScorecard() throws Exception {
         Path dir = tmp.resolve("killed");
         int total = CrashChild.TASKS * 2 * CrashChild.REPETITIONS;
         int previous = 0;
@@ -35,11 +37,12 @@ class CrashSafetyTest {
             Process p = child(dir);
             int seen = waitForAttempts(dir, threshold, p);
             assertTrue(p.isAlive(), "the child must still be running when killed (saw " + seen + " attempts)");
-            p.destroyForcibly();                          // SIGKILL on Unix: no shutdown hooks, no clean close
+            p.destroyForcibly(); // SIGKILL on Unix: no shutdown hooks, no clean close
             assertTrue(p.waitFor(30, TimeUnit.SECONDS));
             int after = count(dir);
             assertTrue(after >= threshold && after > previous && after < total, "attempts after kill: " + after);
-            // The read-only side reads a killed writer's store (its WAL index is rebuilt in memory, no file is written).
+            // The read-only side reads a killed writer's store (its WAL index is rebuilt in memory, no file is
+            // written).
             try (ExperimentQuery q = ExperimentQuery.open(dir)) {
                 assertEquals(after, q.attempts(false).size());
             }
@@ -54,7 +57,8 @@ class CrashSafetyTest {
             Map<ExperimentStore.CellKey, Integer> completed = new HashMap<>();
             for (Attempt a : store.attempts(false)) {
                 assertTrue(a.completed(), "no attempt of this experiment fails: " + a.error());
-                completed.merge(new ExperimentStore.CellKey(a.environmentId(), a.agentId(), a.repetition()), 1, Integer::sum);
+                completed.merge(
+                        new ExperimentStore.CellKey(a.environmentId(), a.agentId(), a.repetition()), 1, Integer::sum);
             }
             assertEquals(total, completed.size());
             completed.forEach((k, n) -> assertEquals(1, n, "cell " + k));
@@ -66,16 +70,25 @@ class CrashSafetyTest {
 
     private Process child(Path dir) throws Exception {
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        return new ProcessBuilder(java, "--enable-native-access=ALL-UNNAMED", "-cp", System.getProperty("java.class.path"),
-                CrashChild.class.getName(), dir.toString(), Integer.toString(LATENCY_MS))
-                .redirectErrorStream(true).redirectOutput(tmp.resolve("child.log").toFile()).start();
+        return new ProcessBuilder(
+                        java,
+                        "--enable-native-access=ALL-UNNAMED",
+                        "-cp",
+                        System.getProperty("java.class.path"),
+                        CrashChild.class.getName(),
+                        dir.toString(),
+                        Integer.toString(LATENCY_MS))
+                .redirectErrorStream(true)
+                .redirectOutput(tmp.resolve("child.log").toFile())
+                .start();
     }
 
     /** Polls the store from this process (WAL allows a reader beside the writer) until {@code n} attempts are committed. */
     private int waitForAttempts(Path dir, int n, Process p) throws Exception {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
         while (System.nanoTime() < deadline) {
-            if (!p.isAlive()) throw new AssertionError("child exited early: " + Files.readString(tmp.resolve("child.log")));
+            if (!p.isAlive())
+                throw new AssertionError("child exited early: " + Files.readString(tmp.resolve("child.log")));
             int c = Files.exists(ExperimentStore.file(dir)) ? count(dir) : 0;
             if (c >= n) return c;
             Thread.sleep(2);
@@ -84,8 +97,9 @@ class CrashSafetyTest {
     }
 
     private static int count(Path dir) throws Exception {
-        try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + ExperimentStore.file(dir).toAbsolutePath());
-             Statement s = c.createStatement()) {
+        try (Connection c = DriverManager.getConnection(
+                        "jdbc:sqlite:" + ExperimentStore.file(dir).toAbsolutePath());
+                Statement s = c.createStatement()) {
             s.execute("PRAGMA busy_timeout=5000");
             try (ResultSet r = s.executeQuery("SELECT COUNT(*) FROM sqlite_master WHERE name = 'attempt'")) {
                 if (!r.next() || r.getInt(1) == 0) return 0;

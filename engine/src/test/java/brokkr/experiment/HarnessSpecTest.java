@@ -12,10 +12,12 @@ import org.junit.jupiter.api.Test;
 /** Harness keys of an experiment file's candidates: parsed into the candidate's content, bad ones refused. */
 class HarnessSpecTest {
     static ExperimentSpec parse(String candidates) {
-        return ExperimentSpec.parse("name: h\ndomain: loop\nsplit: smoke\ncandidates:\n" + candidates, true, "test.yaml", "h", null);
+        return ExperimentSpec.parse(
+                "name: h\ndomain: loop\nsplit: smoke\ncandidates:\n" + candidates, true, "test.yaml", "h", null);
     }
 
-    @Test void harnessKeysBecomeTheCandidatesContent() {
+    @Test
+    void harnessKeysBecomeTheCandidatesContent() {
         ExperimentSpec s = parse("""
                   - {id: ref, provider: scripted, model: gold}
                   - {id: loop, provider: scripted, model: gold, harness: loop}
@@ -37,11 +39,17 @@ class HarnessSpecTest {
         assertEquals(compute, Harness.fromValue(c.get(3).agentDef().harness()));
     }
 
-    @Test void badHarnessesAreSpecErrorsNamingTheCandidate() {
-        for (String bad : List.of("harness: spiral", "harness: loop, action_space: repl, repl_guidance: guess",
-                "repl_guidance: shape", "harness: loop, harness_options: {eval_timeout_seconds: 5}",
+    @Test
+    void badHarnessesAreSpecErrorsNamingTheCandidate() {
+        for (String bad : List.of(
+                "harness: spiral",
+                "harness: loop, action_space: repl, repl_guidance: guess",
+                "repl_guidance: shape",
+                "harness: loop, harness_options: {eval_timeout_seconds: 5}",
                 "harness: loop, action_space: repl, harness_options: {heap_mb: 0}")) {
-            var e = assertThrows(ExperimentSpec.SpecException.class, () -> parse("  - {id: x, provider: scripted, model: gold, " + bad + "}\n"));
+            var e = assertThrows(
+                    ExperimentSpec.SpecException.class,
+                    () -> parse("  - {id: x, provider: scripted, model: gold, " + bad + "}\n"));
             assertTrue(e.getMessage().startsWith("candidate x: "), e.getMessage());
         }
     }

@@ -32,7 +32,8 @@ import org.junit.jupiter.api.io.TempDir;
  * needs no model server; the cache holds no API key.
  */
 class ModelCacheTest {
-    @TempDir Path tmp;
+    @TempDir
+    Path tmp;
 
     static final String KEY = "sk-cache-test-0123456789";
 
@@ -41,7 +42,8 @@ class ModelCacheTest {
         return ScriptedModelServer.start(req -> {
             var d = req.chat();
             String[] words = d.history().getLast().content().split(" ");
-            Message.Assistant answer = new Message.Assistant("my key is " + req.credential(),
+            Message.Assistant answer = new Message.Assistant(
+                    "my key is " + req.credential(),
                     List.of(new ToolCall("c1", "answer", PyDict.of("value", QuizBench.secret(words[1])))));
             return Reply.json(OpenAiChat.encodeResponse(answer, d.model(), "chatcmpl-" + req.index()));
         });
@@ -75,11 +77,15 @@ class ModelCacheTest {
 
     static List<ModelCall> calls(Path dir) {
         try (ExperimentQuery q = ExperimentQuery.open(dir)) {
-            return q.attempts(true).stream().flatMap(a -> a.evidence().modelCalls().stream()).map(Evidence.RecordedCall::call).toList();
+            return q.attempts(true).stream()
+                    .flatMap(a -> a.evidence().modelCalls().stream())
+                    .map(Evidence.RecordedCall::call)
+                    .toList();
         }
     }
 
-    @Test void aRerunFromASharedCacheFileIsServedWholeWithoutAModelServer() throws Exception {
+    @Test
+    void aRerunFromASharedCacheFileIsServedWholeWithoutAModelServer() throws Exception {
         Path cacheFile = tmp.resolve("shared").resolve("calls.db");
         ExperimentSpec spec = spec(CACHED, cacheFile.toString());
         Experiments.Result first;
@@ -92,49 +98,72 @@ class ModelCacheTest {
         Map<String, String> noServer = Map.of("OPENAI_BASE_URL", "http://127.0.0.1:9/v1", "OPENAI_API_KEY", KEY);
         Experiments.Result again = Experiments.run(spec, tmp.resolve("again"), registry(noServer));
         assertEquals(6, again.completed(), again.summary());
-        assertEquals(first.scorecard().rows().getFirst().avgReward(), again.scorecard().rows().getFirst().avgReward());
+        assertEquals(
+                first.scorecard().rows().getFirst().avgReward(),
+                again.scorecard().rows().getFirst().avgReward());
         assertEquals(1.0, again.scorecard().rows().getFirst().avgReward());
         List<ModelCall> hits = calls(tmp.resolve("again"));
         assertEquals(6, hits.size());
         assertTrue(hits.stream().allMatch(ModelCall::cacheHit), "hits are recorded as such");
         // The exact requests are recorded with the hits, as they were with the calls that were sent.
-        assertEquals(calls(tmp.resolve("first")).stream().map(ModelCall::requestBody).sorted().toList(),
+        assertEquals(
+                calls(tmp.resolve("first")).stream()
+                        .map(ModelCall::requestBody)
+                        .sorted()
+                        .toList(),
                 hits.stream().map(ModelCall::requestBody).sorted().toList());
         try (ExperimentQuery q = ExperimentQuery.open(tmp.resolve("again"))) {
             Attempt a = q.attempts(true).getFirst();
-            assertTrue(Inspect.record(q, a.id()).toString().contains("cache_hit"), "the stored record says it was a hit");
-            assertTrue(Inspect.transcript(q, a.id()).contains("model calls: 1 (1 served from the model-call cache)"), Inspect.transcript(q, a.id()));
+            assertTrue(
+                    Inspect.record(q, a.id()).toString().contains("cache_hit"), "the stored record says it was a hit");
+            assertTrue(
+                    Inspect.transcript(q, a.id()).contains("model calls: 1 (1 served from the model-call cache)"),
+                    Inspect.transcript(q, a.id()));
         }
     }
 
-    @Test void theCacheInTheStoreServesAnIdenticalRequestAndAChangedOneIsAMiss() throws Exception {
+    @Test
+    void theCacheInTheStoreServesAnIdenticalRequestAndAChangedOneIsAMiss() throws Exception {
         Path dir = tmp.resolve("store");
         try (ScriptedModelServer server = quizModel()) {
             Experiments.run(spec(CACHED, null), dir, registry(env(server)));
             assertEquals(6, server.requestCount());
             // A new definition whose requests are the same (max_attempts is not sent): all hits, no request.
-            Experiments.run(spec("  - {id: m2, provider: openai, model: quiz-model, options: {max_attempts: 2}, cache: true}", null), dir,
+            Experiments.run(
+                    spec(
+                            "  - {id: m2, provider: openai, model: quiz-model, options: {max_attempts: 2}, cache: true}",
+                            null),
+                    dir,
                     registry(env(server)));
             assertEquals(6, server.requestCount(), "identical requests are served from the store's cache");
             // A changed request (another system prompt) is a miss: sent, and recorded as sent.
-            var r = Experiments.run(spec("  - {id: m3, provider: openai, model: quiz-model, system_prompt: Be brief., cache: true}", null), dir,
+            var r = Experiments.run(
+                    spec(
+                            "  - {id: m3, provider: openai, model: quiz-model, system_prompt: Be brief., cache: true}",
+                            null),
+                    dir,
                     registry(env(server)));
             assertEquals(12, server.requestCount(), r.summary());
             // Without cache: true nothing is served from it.
-            Experiments.run(spec("  - {id: m4, provider: openai, model: quiz-model, options: {max_attempts: 3}}", null), dir, registry(env(server)));
+            Experiments.run(
+                    spec("  - {id: m4, provider: openai, model: quiz-model, options: {max_attempts: 3}}", null),
+                    dir,
+                    registry(env(server)));
             assertEquals(18, server.requestCount());
         }
         try (ExperimentQuery q = ExperimentQuery.open(dir)) {
             Map<String, Long> hitsByAgent = new HashMap<>();
             for (Attempt a : q.attempts(false)) {
-                for (var c : a.evidence().modelCalls()) if (c.call().cacheHit()) hitsByAgent.merge(a.agentId(), 1L, Long::sum);
+                for (var c : a.evidence().modelCalls())
+                    if (c.call().cacheHit()) hitsByAgent.merge(a.agentId(), 1L, Long::sum);
             }
             assertEquals(1, hitsByAgent.size(), "only the second definition was served: " + hitsByAgent);
             assertEquals(6L, hitsByAgent.values().iterator().next());
         }
     }
 
-    @Test void theTrialIsPartOfTheKey() {
+    @Test
+    void theTrialIsPartOfTheKey() {
         String body = "{\"model\": \"m\"}";
         assertEquals(ModelCache.key("openai", "m", 1, body), ModelCache.key("openai", "m", 1, body));
         assertNotEquals(ModelCache.key("openai", "m", 1, body), ModelCache.key("openai", "m", 2, body));
@@ -143,34 +172,46 @@ class ModelCacheTest {
         assertNotEquals(ModelCache.key("openai", "m", 1, body), ModelCache.key("openai", "m", 1, body + " "));
     }
 
-    @Test void theCacheNeverHoldsTheKey() throws Exception {
+    @Test
+    void theCacheNeverHoldsTheKey() throws Exception {
         Path cacheFile = tmp.resolve("keys.db");
         try (ScriptedModelServer server = quizModel()) {
             Experiments.run(spec(CACHED, cacheFile.toString()), tmp.resolve("keys"), registry(env(server)));
-            assertTrue(server.requests().stream().allMatch(r -> ("Bearer " + KEY).equals(r.credential())), "the key was sent and echoed back");
+            assertTrue(
+                    server.requests().stream().allMatch(r -> ("Bearer " + KEY).equals(r.credential())),
+                    "the key was sent and echoed back");
         }
         try (ModelCache cache = ModelCache.open(cacheFile)) {
             assertEquals(6, cache.size());
         }
         try (Stream<Path> files = Files.list(tmp)) {
-            for (Path f : files.filter(p -> p.getFileName().toString().startsWith("keys.db")).toList()) {
+            for (Path f : files.filter(p -> p.getFileName().toString().startsWith("keys.db"))
+                    .toList()) {
                 String bytes = new String(Files.readAllBytes(f), StandardCharsets.ISO_8859_1);
                 assertFalse(bytes.contains(KEY), f + " holds the key");
-                assertTrue(f.getFileName().toString().equals("keys.db") ? bytes.contains("my key is ") : true, "the response is kept, redacted");
+                assertTrue(
+                        f.getFileName().toString().equals("keys.db") ? bytes.contains("my key is ") : true,
+                        "the response is kept, redacted");
             }
         }
         assertEquals("rw-------", PosixFilePermissions.toString(Files.getPosixFilePermissions(cacheFile)));
     }
 
-    @Test void cacheSettingsAreReadStrictly() throws Exception {
-        var e = assertThrows(ExperimentSpec.SpecException.class, () -> spec("  - {id: m, provider: openai, model: x, cache: yes please}", null));
+    @Test
+    void cacheSettingsAreReadStrictly() throws Exception {
+        var e = assertThrows(
+                ExperimentSpec.SpecException.class,
+                () -> spec("  - {id: m, provider: openai, model: x, cache: yes please}", null));
         assertTrue(e.getMessage().contains("cache' must be true or false"), e.getMessage());
-        e = assertThrows(ExperimentSpec.SpecException.class, () -> spec("  - {id: m, provider: openai, model: x}", "c.db"));
+        e = assertThrows(
+                ExperimentSpec.SpecException.class, () -> spec("  - {id: m, provider: openai, model: x}", "c.db"));
         assertTrue(e.getMessage().contains("no candidate or role says cache: true"), e.getMessage());
         ExperimentSpec s = spec(CACHED, "c.db");
         assertEquals(tmp.resolve("c.db").toAbsolutePath().normalize(), s.cache().file());
         assertTrue(s.cache().covers("agent", "m") && !s.cache().covers("user", "m"));
         assertTrue(s.toJson().contains("\"cache\""));
-        assertFalse(spec("  - {id: m, provider: openai, model: x}", null).toJson().contains("\"cache\""), "a spec without a cache is stored as before");
+        assertFalse(
+                spec("  - {id: m, provider: openai, model: x}", null).toJson().contains("\"cache\""),
+                "a spec without a cache is stored as before");
     }
 }

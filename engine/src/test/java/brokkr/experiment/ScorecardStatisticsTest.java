@@ -15,7 +15,19 @@ import org.junit.jupiter.api.Test;
 class ScorecardStatisticsTest {
     private static CandidateScore row(List<TaskScore> tasks, double avg, List<Double> curve) {
         int attempts = tasks.stream().mapToInt(TaskScore::trials).sum();
-        return new CandidateScore("b", "c", "a", tasks.size(), attempts, 0, avg, curve, tasks, List.of(), Map.of(), new Scorecard.Cost(0, 0, 0, 0, EpisodeCost.Means.NONE));
+        return new CandidateScore(
+                "b",
+                "c",
+                "a",
+                tasks.size(),
+                attempts,
+                0,
+                avg,
+                curve,
+                tasks,
+                List.of(),
+                Map.of(),
+                new Scorecard.Cost(0, 0, 0, 0, EpisodeCost.Means.NONE));
     }
 
     /**
@@ -23,9 +35,15 @@ class ScorecardStatisticsTest {
      * (25 + 1 + 16)/81 / 2 = 21/81, se = sqrt(21)/9/sqrt(3) = 0.293972; pass^2 and pass^3 per task 1, 0,
      * 0: mean 1/3, s^2 = 1/3, se = 1/3, interval 1/3 -+ 4.302653/3 clipped to [0, 1].
      */
-    @Test void passHatKStandardErrorsOverTasks() {
-        CandidateScore r = row(List.of(new TaskScore("t1", 3, 3, 1.0, List.of(1.0, 1.0, 1.0)), new TaskScore("t2", 3, 1, 1.0 / 3, List.of(1.0 / 3, 0.0, 0.0)),
-                new TaskScore("t3", 3, 0, 0.0, List.of(0.0, 0.0, 0.0))), 4.0 / 9, List.of(4.0 / 9, 1.0 / 3, 1.0 / 3));
+    @Test
+    void passHatKStandardErrorsOverTasks() {
+        CandidateScore r = row(
+                List.of(
+                        new TaskScore("t1", 3, 3, 1.0, List.of(1.0, 1.0, 1.0)),
+                        new TaskScore("t2", 3, 1, 1.0 / 3, List.of(1.0 / 3, 0.0, 0.0)),
+                        new TaskScore("t3", 3, 0, 0.0, List.of(0.0, 0.0, 0.0))),
+                4.0 / 9,
+                List.of(4.0 / 9, 1.0 / 3, 1.0 / 3));
         List<Estimate> k = r.passHatKEstimates();
         assertEquals(3, k.size());
         assertEquals(4.0 / 9, k.get(0).value(), 1e-12);
@@ -43,7 +61,8 @@ class ScorecardStatisticsTest {
     }
 
     /** No scored attempt: no estimate at all (shown "–"), never 0. */
-    @Test void aCandidateWithNoScoredAttemptHasNoEstimate() {
+    @Test
+    void aCandidateWithNoScoredAttemptHasNoEstimate() {
         CandidateScore none = row(List.of(), 0.0, List.of());
         assertFalse(none.rewardEstimate().defined());
         assertFalse(none.rewardWilson().defined());
@@ -52,8 +71,10 @@ class ScorecardStatisticsTest {
     }
 
     /** One task: the value, but no standard error or interval. */
-    @Test void oneTaskHasAValueButNoInterval() {
-        CandidateScore one = row(List.of(new TaskScore("t1", 4, 2, 0.5, List.of(0.5, 1.0 / 6))), 0.5, List.of(0.5, 1.0 / 6));
+    @Test
+    void oneTaskHasAValueButNoInterval() {
+        CandidateScore one =
+                row(List.of(new TaskScore("t1", 4, 2, 0.5, List.of(0.5, 1.0 / 6))), 0.5, List.of(0.5, 1.0 / 6));
         assertEquals(0.5, one.rewardEstimate().value());
         assertTrue(Double.isNaN(one.rewardEstimate().se()));
         assertFalse(one.rewardEstimate().t95().defined());

@@ -20,7 +20,8 @@ import org.junit.jupiter.api.io.TempDir;
  * with SIGKILL (no shutdown hooks, so no deleteOnExit) leaves nothing in the temporary directory.
  */
 class SqliteLibraryTest {
-    @TempDir Path tmp;
+    @TempDir
+    Path tmp;
 
     /** {@code Child DIR}: opens a store, says so, and waits to be killed. */
     public static final class Child {
@@ -35,16 +36,24 @@ class SqliteLibraryTest {
 
     private String runAndKill(Path cache, Path temp, Path dir) throws Exception {
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        ProcessBuilder pb = new ProcessBuilder(java, "--enable-native-access=ALL-UNNAMED", "-Dbrokkr.cache.dir=" + cache,
-                "-Djava.io.tmpdir=" + temp, "-cp", System.getProperty("java.class.path"), Child.class.getName(), dir.toString())
+        ProcessBuilder pb = new ProcessBuilder(
+                        java,
+                        "--enable-native-access=ALL-UNNAMED",
+                        "-Dbrokkr.cache.dir=" + cache,
+                        "-Djava.io.tmpdir=" + temp,
+                        "-cp",
+                        System.getProperty("java.class.path"),
+                        Child.class.getName(),
+                        dir.toString())
                 .redirectErrorStream(true);
         Process p = pb.start();
         try (BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
             String line;
             StringBuilder seen = new StringBuilder();
-            while ((line = r.readLine()) != null && !line.startsWith("open ")) seen.append(line).append('\n');
+            while ((line = r.readLine()) != null && !line.startsWith("open "))
+                seen.append(line).append('\n');
             assertTrue(line != null, "the child did not open the store: " + seen);
-            p.destroyForcibly();                          // SIGKILL: no shutdown hooks, no deleteOnExit
+            p.destroyForcibly(); // SIGKILL: no shutdown hooks, no deleteOnExit
             assertTrue(p.waitFor(30, TimeUnit.SECONDS));
             return line.substring("open ".length());
         }
@@ -56,7 +65,8 @@ class SqliteLibraryTest {
         }
     }
 
-    @Test void theNativeLibraryIsExtractedOnceAndKilledProcessesLeaveNothingInTmp() throws Exception {
+    @Test
+    void theNativeLibraryIsExtractedOnceAndKilledProcessesLeaveNothingInTmp() throws Exception {
         Path cache = Files.createDirectories(tmp.resolve("cache"));
         Path temp = Files.createDirectories(tmp.resolve("tmp"));
         String first = runAndKill(cache, temp, tmp.resolve("a"));

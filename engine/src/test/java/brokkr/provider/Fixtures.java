@@ -25,8 +25,11 @@ final class Fixtures {
 
     /** Generous per-attempt timeout: a cold JVM's first loopback exchange can take a few hundred ms on a busy machine. */
     static ProviderOptions fast(String model) {
-        return ProviderOptions.defaults(model).withTimeout(Duration.ofSeconds(5)).withMaxAttempts(3)
-                .withBackoff(Duration.ofMillis(100), Duration.ofMillis(1000)).withRetryAfterCap(Duration.ofSeconds(30));
+        return ProviderOptions.defaults(model)
+                .withTimeout(Duration.ofSeconds(5))
+                .withMaxAttempts(3)
+                .withBackoff(Duration.ofMillis(100), Duration.ofMillis(1000))
+                .withRetryAfterCap(Duration.ofSeconds(30));
     }
 
     /** For tests where the server never answers: every attempt ends at its 200 ms timeout. */
@@ -35,7 +38,8 @@ final class Fixtures {
     }
 
     static HttpProvider openai(String baseUrl, ProviderOptions o, FakeEffects fx) {
-        return new HttpProvider(OpenAiChat.INSTANCE, baseUrl, Secret.of(KEY), o, Effects.httpClient(o.timeout()), fx.effects);
+        return new HttpProvider(
+                OpenAiChat.INSTANCE, baseUrl, Secret.of(KEY), o, Effects.httpClient(o.timeout()), fx.effects);
     }
 
     static HttpProvider openai(ScriptedModelServer s, ProviderOptions o, FakeEffects fx) {
@@ -43,16 +47,27 @@ final class Fixtures {
     }
 
     static HttpProvider anthropic(ScriptedModelServer s, ProviderOptions o, FakeEffects fx) {
-        return new HttpProvider(AnthropicMessages.INSTANCE, s.url(), Secret.of(KEY), o, Effects.httpClient(o.timeout()), fx.effects);
+        return new HttpProvider(
+                AnthropicMessages.INSTANCE, s.url(), Secret.of(KEY), o, Effects.httpClient(o.timeout()), fx.effects);
     }
 
-    static final ToolSpec WEATHER = new ToolSpec("get_weather", "Get the current weather in a given location",
-            PyDict.of("type", "object",
-                    "properties", PyDict.of("location", PyDict.of("type", "string", "description", "The city and state, e.g. San Francisco, CA"),
-                            "unit", PyDict.of("type", "string", "enum", List.of("celsius", "fahrenheit"))),
-                    "required", List.of("location")));
+    static final ToolSpec WEATHER = new ToolSpec(
+            "get_weather",
+            "Get the current weather in a given location",
+            PyDict.of(
+                    "type",
+                    "object",
+                    "properties",
+                    PyDict.of(
+                            "location",
+                            PyDict.of("type", "string", "description", "The city and state, e.g. San Francisco, CA"),
+                            "unit",
+                            PyDict.of("type", "string", "enum", List.of("celsius", "fahrenheit"))),
+                    "required",
+                    List.of("location")));
 
-    static final List<Message> ASK = List.of(new Message.System("You are a weather assistant."),
+    static final List<Message> ASK = List.of(
+            new Message.System("You are a weather assistant."),
             new Message.User("What's the weather like in Boston and Paris today?"));
 
     // ---- OpenAI Chat Completions, shaped as in OpenAI's API reference (function calling) ----

@@ -28,9 +28,17 @@ class KeyLeakTest {
     private static final class Capture extends Handler {
         final List<String> lines = new ArrayList<>();
         final SimpleFormatter f = new SimpleFormatter();
-        @Override public synchronized void publish(LogRecord r) { lines.add(f.format(r)); }
-        @Override public void flush() {}
-        @Override public void close() {}
+
+        @Override
+        public synchronized void publish(LogRecord r) {
+            lines.add(f.format(r));
+        }
+
+        @Override
+        public void flush() {}
+
+        @Override
+        public void close() {}
     }
 
     private static String stackTrace(Throwable t) {
@@ -48,7 +56,8 @@ class KeyLeakTest {
         logger.setLevel(Level.ALL);
         List<String> seen = new ArrayList<>();
         try {
-            // Servers that echo the key back: in a 500 body, in a 200 garbage body, in a 401 body, and in tool-call text.
+            // Servers that echo the key back: in a 500 body, in a 200 garbage body, in a 401 body, and in tool-call
+            // text.
             String echo = "{\"error\": {\"message\": \"Incorrect API key provided: " + KEY + "\"}}";
             try (var server = ScriptedModelServer.sequence(
                     Reply.json(500, echo),
@@ -59,7 +68,8 @@ class KeyLeakTest {
                 HttpProvider p = openai(server, fast("m"), fx);
                 Turn ok = p.next(List.of(new Message.User("my key is " + KEY)), List.of(WEATHER));
                 ok.calls().forEach(c -> seen.add(c.toString()));
-                InfrastructureFailure f = assertThrows(InfrastructureFailure.class, () -> p.next(List.of(new Message.User("hi")), List.of()));
+                InfrastructureFailure f = assertThrows(
+                        InfrastructureFailure.class, () -> p.next(List.of(new Message.User("hi")), List.of()));
                 f.attempts().forEach(c -> seen.add(c.toString()));
                 seen.add(f.getMessage());
                 seen.add(f.toString());
@@ -73,7 +83,8 @@ class KeyLeakTest {
                 assertTrue(first.requestBody().contains("my key is " + Secret.REDACTED));
                 assertEquals(3, ok.calls().size());
             }
-            try (var server = ScriptedModelServer.sequence(Reply.json(403, "{\"type\": \"error\", \"error\": {\"message\": \"bad key " + KEY + "\"}}"))) {
+            try (var server = ScriptedModelServer.sequence(
+                    Reply.json(403, "{\"type\": \"error\", \"error\": {\"message\": \"bad key " + KEY + "\"}}"))) {
                 HttpProvider p = anthropic(server, fast("claude"), new FakeEffects());
                 InfrastructureFailure f = assertThrows(InfrastructureFailure.class, () -> p.next(ASK, List.of()));
                 seen.add(stackTrace(f));
@@ -87,9 +98,12 @@ class KeyLeakTest {
             InfrastructureFailure f = assertThrows(InfrastructureFailure.class, () -> refused.next(ASK, List.of()));
             seen.add(stackTrace(f));
             seen.add(Secret.of(KEY).toString());
-            seen.add(Providers.fromEnvironment(Map.of("OPENAI_API_KEY", KEY), "openai", "gpt", fast("x")).toString());
-            seen.add(assertThrows(IllegalArgumentException.class,
-                    () -> Providers.fromEnvironment(Map.of("OPENAI_API_KEY", KEY), "nope", "m", fast("x"))).getMessage());
+            seen.add(Providers.fromEnvironment(Map.of("OPENAI_API_KEY", KEY), "openai", "gpt", fast("x"))
+                    .toString());
+            seen.add(assertThrows(
+                            IllegalArgumentException.class,
+                            () -> Providers.fromEnvironment(Map.of("OPENAI_API_KEY", KEY), "nope", "m", fast("x")))
+                    .getMessage());
         } finally {
             logger.removeHandler(capture);
             logger.setLevel(old);

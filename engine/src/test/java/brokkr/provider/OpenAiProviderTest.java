@@ -51,8 +51,7 @@ class OpenAiProviderTest {
                     "tools": [{"type": "function", "function": {"name": "get_weather", \
                     "description": "Get the current weather in a given location", "parameters": {"type": "object", \
                     "properties": {"location": {"type": "string", "description": "The city and state, e.g. San Francisco, CA"}, \
-                    "unit": {"type": "string", "enum": ["celsius", "fahrenheit"]}}, "required": ["location"]}}}]}""",
-                    call.requestBody());
+                    "unit": {"type": "string", "enum": ["celsius", "fahrenheit"]}}, "required": ["location"]}}}]}""", call.requestBody());
 
             var received = server.requests().getFirst();
             assertEquals("POST", received.method());
@@ -68,8 +67,12 @@ class OpenAiProviderTest {
         try (var server = ScriptedModelServer.sequence(Reply.json(200, OPENAI_TWO_CALLS))) {
             Turn t = openai(server, fast("gpt-4o-mini"), new FakeEffects()).next(ASK, List.of(WEATHER));
             List<ToolCall> calls = t.message().toolCalls();
-            assertEquals(List.of("call_1", "call_2"), calls.stream().map(ToolCall::id).toList());
-            assertEquals(PyDict.of("location", "Paris, France", "unit", "celsius"), calls.get(1).arguments());
+            assertEquals(
+                    List.of("call_1", "call_2"),
+                    calls.stream().map(ToolCall::id).toList());
+            assertEquals(
+                    PyDict.of("location", "Paris, France", "unit", "celsius"),
+                    calls.get(1).arguments());
             assertEquals(new Usage(90, 40), t.message().usage());
         }
     }
@@ -78,7 +81,8 @@ class OpenAiProviderTest {
     void textOnlyAnswer() throws Exception {
         try (var server = ScriptedModelServer.sequence(Reply.json(200, OPENAI_TEXT))) {
             Turn t = openai(server, fast("gpt-4o-mini"), new FakeEffects()).next(ASK, List.of());
-            assertEquals("\n\nHello there, how may I assist you today?", t.message().content());
+            assertEquals(
+                    "\n\nHello there, how may I assist you today?", t.message().content());
             assertFalse(t.message().hasToolCalls());
             assertFalse(t.calls().getFirst().requestBody().contains("\"tools\""), "no tools, no tools field");
         }
@@ -86,11 +90,17 @@ class OpenAiProviderTest {
 
     @Test
     void refusalStandsInForMissingContent() throws Exception {
-        String refusal = OPENAI_TEXT.replace("\"content\": \"\\n\\nHello there, how may I assist you today?\"",
+        String refusal = OPENAI_TEXT.replace(
+                "\"content\": \"\\n\\nHello there, how may I assist you today?\"",
                 "\"content\": null, \"refusal\": \"I can't help with that.\"");
         assertTrue(refusal.contains("refusal"));
         try (var server = ScriptedModelServer.sequence(Reply.json(200, refusal))) {
-            assertEquals("I can't help with that.", openai(server, fast("m"), new FakeEffects()).next(ASK, List.of()).message().content());
+            assertEquals(
+                    "I can't help with that.",
+                    openai(server, fast("m"), new FakeEffects())
+                            .next(ASK, List.of())
+                            .message()
+                            .content());
         }
     }
 
@@ -98,28 +108,64 @@ class OpenAiProviderTest {
     void parallelToolCallsFlagIsSentOnlyWhenSetAndOnlyWithTools() throws Exception {
         try (var server = ScriptedModelServer.start(r -> Reply.json(200, OPENAI_TEXT))) {
             FakeEffects fx = new FakeEffects();
-            String unset = openai(server, fast("m"), fx).next(ASK, List.of(WEATHER)).calls().getFirst().requestBody();
-            String off = openai(server, fast("m").withParallelToolCalls(false), fx).next(ASK, List.of(WEATHER)).calls().getFirst().requestBody();
-            String on = openai(server, fast("m").withParallelToolCalls(true).withTemperature(0.0).withMaxTokens(256), fx)
-                    .next(ASK, List.of(WEATHER)).calls().getFirst().requestBody();
-            String noTools = openai(server, fast("m").withParallelToolCalls(false), fx).next(ASK, List.of()).calls().getFirst().requestBody();
+            String unset = openai(server, fast("m"), fx)
+                    .next(ASK, List.of(WEATHER))
+                    .calls()
+                    .getFirst()
+                    .requestBody();
+            String off = openai(server, fast("m").withParallelToolCalls(false), fx)
+                    .next(ASK, List.of(WEATHER))
+                    .calls()
+                    .getFirst()
+                    .requestBody();
+            String on = openai(
+                            server,
+                            fast("m")
+                                    .withParallelToolCalls(true)
+                                    .withTemperature(0.0)
+                                    .withMaxTokens(256),
+                            fx)
+                    .next(ASK, List.of(WEATHER))
+                    .calls()
+                    .getFirst()
+                    .requestBody();
+            String noTools = openai(server, fast("m").withParallelToolCalls(false), fx)
+                    .next(ASK, List.of())
+                    .calls()
+                    .getFirst()
+                    .requestBody();
             assertFalse(unset.contains("parallel_tool_calls"));
             assertTrue(off.endsWith("\"required\": [\"location\"]}}}], \"parallel_tool_calls\": false}"), off);
             assertTrue(on.endsWith(", \"parallel_tool_calls\": true, \"temperature\": 0.0, \"max_tokens\": 256}"), on);
             assertFalse(noTools.contains("parallel_tool_calls"), "OpenAI rejects parallel_tool_calls without tools");
-            assertEquals(List.of(unset, off, on, noTools), server.requests().stream().map(ScriptedModelServer.Request::body).toList());
+            assertEquals(
+                    List.of(unset, off, on, noTools),
+                    server.requests().stream()
+                            .map(ScriptedModelServer.Request::body)
+                            .toList());
         }
     }
 
     @Test
     void historyWithToolCallsAndResultsIsEncodedInTheWireShape() {
-        List<Message> history = List.of(new Message.System("sys"), new Message.User("hi"),
-                new Message.Assistant("checking", List.of(new ToolCall("call_1", "get_weather", PyDict.of("location", "Boston")),
-                        new ToolCall("call_2", "get_weather", PyDict.empty(), "{bad", "arguments are not valid JSON"))),
+        List<Message> history = List.of(
+                new Message.System("sys"),
+                new Message.User("hi"),
+                new Message.Assistant(
+                        "checking",
+                        List.of(
+                                new ToolCall("call_1", "get_weather", PyDict.of("location", "Boston")),
+                                new ToolCall(
+                                        "call_2",
+                                        "get_weather",
+                                        PyDict.empty(),
+                                        "{bad",
+                                        "arguments are not valid JSON"))),
                 new Message.Tool("call_1", "get_weather", "{\"temp\": 20}", false),
                 new Message.Tool("call_2", "get_weather", "Error: bad arguments", true),
                 new Message.Assistant("It is 20 degrees."));
-        String body = OpenAiChat.INSTANCE.encodeRequest(history, List.of(), fast("m").withExtra(PyDict.of("seed", 7)));
+        String body =
+                OpenAiChat.INSTANCE.encodeRequest(history, List.of(), fast("m").withExtra(PyDict.of("seed", 7)));
         assertEquals("""
                 {"model": "m", "messages": [{"role": "system", "content": "sys"}, {"role": "user", "content": "hi"}, \
                 {"role": "assistant", "content": "checking", "tool_calls": [\
@@ -128,7 +174,10 @@ class OpenAiProviderTest {
                 {"role": "tool", "content": "{\\"temp\\": 20}", "tool_call_id": "call_1"}, \
                 {"role": "tool", "content": "Error: bad arguments", "tool_call_id": "call_2"}, \
                 {"role": "assistant", "content": "It is 20 degrees."}], "seed": 7}""", body);
-        assertEquals(body, OpenAiChat.INSTANCE.encodeRequest(history, List.of(), fast("m").withExtra(PyDict.of("seed", 7))), "deterministic");
+        assertEquals(
+                body,
+                OpenAiChat.INSTANCE.encodeRequest(history, List.of(), fast("m").withExtra(PyDict.of("seed", 7))),
+                "deterministic");
     }
 
     @Test
@@ -152,14 +201,16 @@ class OpenAiProviderTest {
             ToolCall list = p.next(ASK, List.of(WEATHER)).message().toolCalls().getFirst();
             assertEquals("arguments are a JSON array, not an object", list.malformed());
 
-            ToolCall object = p.next(ASK, List.of(WEATHER)).message().toolCalls().getFirst();
+            ToolCall object =
+                    p.next(ASK, List.of(WEATHER)).message().toolCalls().getFirst();
             assertFalse(object.isMalformed(), "object arguments (Ollama's shape) are accepted");
             assertEquals(PyDict.of("location", "Oslo"), object.arguments());
 
             ToolCall blank = p.next(ASK, List.of(WEATHER)).message().toolCalls().getFirst();
             assertFalse(blank.isMalformed(), "blank arguments mean no arguments");
 
-            ToolCall missing = p.next(ASK, List.of(WEATHER)).message().toolCalls().getFirst();
+            ToolCall missing =
+                    p.next(ASK, List.of(WEATHER)).message().toolCalls().getFirst();
             assertEquals("tool call has no arguments", missing.malformed());
             assertEquals(5, server.requestCount());
         }
@@ -168,11 +219,15 @@ class OpenAiProviderTest {
     @Test
     void garbageBodyIsRetriedThenAnInfrastructureFailure() {
         FakeEffects fx = new FakeEffects();
-        try (var server = ScriptedModelServer.start(r -> Reply.json(200, "<html><body>502 Bad Gateway</body></html>"))) {
-            InfrastructureFailure f = assertThrows(InfrastructureFailure.class,
+        try (var server =
+                ScriptedModelServer.start(r -> Reply.json(200, "<html><body>502 Bad Gateway</body></html>"))) {
+            InfrastructureFailure f = assertThrows(
+                    InfrastructureFailure.class,
                     () -> openai(server, fast("m"), fx).next(ASK, List.of(WEATHER)));
             assertEquals(3, f.attempts().size());
-            assertEquals(List.of(1, 2, 3), f.attempts().stream().map(ModelCall::attempt).toList());
+            assertEquals(
+                    List.of(1, 2, 3),
+                    f.attempts().stream().map(ModelCall::attempt).toList());
             for (ModelCall c : f.attempts()) {
                 assertEquals(200, c.status());
                 assertTrue(c.error().startsWith("malformed response: response body is not JSON"), c.error());
@@ -186,8 +241,8 @@ class OpenAiProviderTest {
 
     @Test
     void bodyWithoutChoicesIsRetriedAndThenSucceeds() throws Exception {
-        try (var server = ScriptedModelServer.sequence(Reply.json(200, "{\"error\": {\"message\": \"upstream overloaded\"}}"),
-                Reply.json(200, OPENAI_TEXT))) {
+        try (var server = ScriptedModelServer.sequence(
+                Reply.json(200, "{\"error\": {\"message\": \"upstream overloaded\"}}"), Reply.json(200, OPENAI_TEXT))) {
             Turn t = openai(server, fast("m"), new FakeEffects()).next(ASK, List.of());
             assertEquals(2, t.calls().size());
             assertTrue(t.calls().getFirst().error().contains("upstream overloaded"));
@@ -198,20 +253,44 @@ class OpenAiProviderTest {
     @Test
     void aDecoderBugIsAnInfrastructureFailureNotACrash() {
         WireFormat buggy = new WireFormat() {
-            @Override public String name() { return "buggy"; }
-            @Override public java.net.URI endpoint(String baseUrl) { return OpenAiChat.INSTANCE.endpoint(baseUrl); }
-            @Override public java.util.Map<String, String> headers(Secret key) { return java.util.Map.of(); }
-            @Override public String encodeRequest(List<Message> h, List<brokkr.conversation.ToolSpec> t, ProviderOptions o) {
+            @Override
+            public String name() {
+                return "buggy";
+            }
+
+            @Override
+            public java.net.URI endpoint(String baseUrl) {
+                return OpenAiChat.INSTANCE.endpoint(baseUrl);
+            }
+
+            @Override
+            public java.util.Map<String, String> headers(Secret key) {
+                return java.util.Map.of();
+            }
+
+            @Override
+            public String encodeRequest(List<Message> h, List<brokkr.conversation.ToolSpec> t, ProviderOptions o) {
                 return OpenAiChat.INSTANCE.encodeRequest(h, t, o);
             }
-            @Override public Message.Assistant decodeResponse(String body) { throw new IllegalStateException("unforeseen shape"); }
+
+            @Override
+            public Message.Assistant decodeResponse(String body) {
+                throw new IllegalStateException("unforeseen shape");
+            }
         };
         try (var server = ScriptedModelServer.start(r -> Reply.json(200, OPENAI_TEXT))) {
-            HttpProvider p = new HttpProvider(buggy, server.baseUrl(), Secret.none(), fast("m"), Effects.httpClient(Duration.ofSeconds(5)),
+            HttpProvider p = new HttpProvider(
+                    buggy,
+                    server.baseUrl(),
+                    Secret.none(),
+                    fast("m"),
+                    Effects.httpClient(Duration.ofSeconds(5)),
                     new FakeEffects().effects);
             InfrastructureFailure f = assertThrows(InfrastructureFailure.class, () -> p.next(ASK, List.of()));
             assertEquals(3, f.attempts().size());
-            assertEquals("malformed response: decoder failed: java.lang.IllegalStateException: unforeseen shape", f.attempts().getFirst().error());
+            assertEquals(
+                    "malformed response: decoder failed: java.lang.IllegalStateException: unforeseen shape",
+                    f.attempts().getFirst().error());
         }
     }
 
@@ -219,12 +298,16 @@ class OpenAiProviderTest {
     void rateLimitHonoursRetryAfterSeconds() throws Exception {
         FakeEffects fx = new FakeEffects();
         try (var server = ScriptedModelServer.sequence(
-                Reply.status(429, "{\"error\": {\"message\": \"Rate limit reached\", \"type\": \"requests\", \"code\": \"rate_limit_exceeded\"}}",
-                        "Retry-After", "7"),
+                Reply.status(
+                        429,
+                        "{\"error\": {\"message\": \"Rate limit reached\", \"type\": \"requests\", \"code\": \"rate_limit_exceeded\"}}",
+                        "Retry-After",
+                        "7"),
                 Reply.json(200, OPENAI_TEXT))) {
             Turn t = openai(server, fast("m"), fx).next(ASK, List.of());
             assertEquals(List.of(Duration.ofSeconds(7)), fx.sleeps);
-            assertEquals(List.of(429, 200), t.calls().stream().map(ModelCall::status).toList());
+            assertEquals(
+                    List.of(429, 200), t.calls().stream().map(ModelCall::status).toList());
             assertEquals("HTTP 429", t.calls().getFirst().error());
             assertEquals(t.calls().get(0).requestBody(), t.calls().get(1).requestBody());
         }
@@ -238,7 +321,10 @@ class OpenAiProviderTest {
                 Reply.status(429, "slow down", "Retry-After", "86400"),
                 Reply.json(200, OPENAI_TEXT))) {
             openai(server, fast("m"), fx).next(ASK, List.of());
-            assertEquals(List.of(Duration.ofSeconds(12), Duration.ofSeconds(30)), fx.sleeps, "a day is capped at retryAfterCap");
+            assertEquals(
+                    List.of(Duration.ofSeconds(12), Duration.ofSeconds(30)),
+                    fx.sleeps,
+                    "a day is capped at retryAfterCap");
         }
     }
 
@@ -246,7 +332,9 @@ class OpenAiProviderTest {
     void serverErrorThenSuccessRecordsBothAttemptsWithTheirBodies() throws Exception {
         FakeEffects fx = new FakeEffects();
         try (var server = ScriptedModelServer.sequence(
-                Reply.json(500, "{\"error\": {\"message\": \"The server had an error while processing your request.\", \"type\": \"server_error\"}}"),
+                Reply.json(
+                        500,
+                        "{\"error\": {\"message\": \"The server had an error while processing your request.\", \"type\": \"server_error\"}}"),
                 Reply.json(200, OPENAI_ONE_CALL))) {
             Turn t = openai(server, fast("m"), fx).next(ASK, List.of(WEATHER));
             assertEquals(2, t.calls().size());
@@ -267,14 +355,21 @@ class OpenAiProviderTest {
     void clientErrorsAreNotRetriedButRequestTimeoutAndConflictAre() throws Exception {
         FakeEffects fx = new FakeEffects();
         try (var server = ScriptedModelServer.sequence(
-                Reply.json(400, "{\"error\": {\"message\": \"Invalid schema for function 'get_weather'\", \"type\": \"invalid_request_error\"}}"))) {
-            InfrastructureFailure f = assertThrows(InfrastructureFailure.class, () -> openai(server, fast("m"), fx).next(ASK, List.of(WEATHER)));
+                Reply.json(
+                        400,
+                        "{\"error\": {\"message\": \"Invalid schema for function 'get_weather'\", \"type\": \"invalid_request_error\"}}"))) {
+            InfrastructureFailure f = assertThrows(
+                    InfrastructureFailure.class,
+                    () -> openai(server, fast("m"), fx).next(ASK, List.of(WEATHER)));
             assertEquals(1, f.attempts().size());
             assertTrue(f.attempts().getFirst().error().startsWith("HTTP 400 (not retried)"));
             assertTrue(fx.sleeps.isEmpty());
         }
-        try (var server = ScriptedModelServer.sequence(Reply.json(408, "{}"), Reply.json(409, "{}"), Reply.json(200, OPENAI_TEXT))) {
-            assertEquals(3, openai(server, fast("m"), fx).next(ASK, List.of()).calls().size());
+        try (var server = ScriptedModelServer.sequence(
+                Reply.json(408, "{}"), Reply.json(409, "{}"), Reply.json(200, OPENAI_TEXT))) {
+            assertEquals(
+                    3,
+                    openai(server, fast("m"), fx).next(ASK, List.of()).calls().size());
         }
     }
 
@@ -292,7 +387,8 @@ class OpenAiProviderTest {
             });
             FakeEffects fx = new FakeEffects();
             String base = "http://127.0.0.1:" + socket.getLocalPort() + "/v1";
-            InfrastructureFailure f = assertThrows(InfrastructureFailure.class,
+            InfrastructureFailure f = assertThrows(
+                    InfrastructureFailure.class,
                     () -> openai(base, stalling().withMaxAttempts(2), fx).next(ASK, List.of()));
             assertEquals(2, f.attempts().size());
             for (ModelCall c : f.attempts()) {
@@ -310,10 +406,15 @@ class OpenAiProviderTest {
 
     @Test
     void bodyThatStallsMidwayTimesOutToo() {
-        try (var server = ScriptedModelServer.start(r -> Reply.stallBody(200, "{\"id\": \"chatcmpl-1\", \"choi", 4000))) {
-            InfrastructureFailure f = assertThrows(InfrastructureFailure.class,
-                    () -> openai(server, stalling().withMaxAttempts(2), new FakeEffects()).next(ASK, List.of()));
-            assertEquals(List.of("timeout after 200 ms", "timeout after 200 ms"), f.attempts().stream().map(ModelCall::error).toList());
+        try (var server =
+                ScriptedModelServer.start(r -> Reply.stallBody(200, "{\"id\": \"chatcmpl-1\", \"choi", 4000))) {
+            InfrastructureFailure f = assertThrows(
+                    InfrastructureFailure.class,
+                    () -> openai(server, stalling().withMaxAttempts(2), new FakeEffects())
+                            .next(ASK, List.of()));
+            assertEquals(
+                    List.of("timeout after 200 ms", "timeout after 200 ms"),
+                    f.attempts().stream().map(ModelCall::error).toList());
             assertEquals(2, server.requestCount());
         }
     }
@@ -321,21 +422,36 @@ class OpenAiProviderTest {
     @Test
     void connectionRefusedIsRetriedAsAConnectionError() throws Exception {
         int port;
-        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) { port = s.getLocalPort(); }
+        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            port = s.getLocalPort();
+        }
         FakeEffects fx = new FakeEffects();
-        InfrastructureFailure f = assertThrows(InfrastructureFailure.class,
+        InfrastructureFailure f = assertThrows(
+                InfrastructureFailure.class,
                 () -> openai("http://127.0.0.1:" + port + "/v1", fast("m"), fx).next(ASK, List.of()));
         assertEquals(3, f.attempts().size());
-        assertTrue(f.attempts().getFirst().error().startsWith("connection error: "), f.attempts().getFirst().error());
+        assertTrue(
+                f.attempts().getFirst().error().startsWith("connection error: "),
+                f.attempts().getFirst().error());
         assertEquals(List.of(Duration.ofMillis(50), Duration.ofMillis(100)), fx.sleeps, "backoff doubles");
     }
 
     @Test
     void interruptedWhileWaitingToRetryStopsWithAnInfrastructureFailure() {
-        Effects interrupting = new Effects(java.time.InstantSource.fixed(NOW), d -> { throw new InterruptedException(); }, () -> 0.5);
+        Effects interrupting = new Effects(
+                java.time.InstantSource.fixed(NOW),
+                d -> {
+                    throw new InterruptedException();
+                },
+                () -> 0.5);
         try (var server = ScriptedModelServer.sequence(Reply.json(500, "{}"))) {
-            HttpProvider p = new HttpProvider(OpenAiChat.INSTANCE, server.baseUrl(), Secret.of(KEY), fast("m"),
-                    Effects.httpClient(Duration.ofSeconds(1)), interrupting);
+            HttpProvider p = new HttpProvider(
+                    OpenAiChat.INSTANCE,
+                    server.baseUrl(),
+                    Secret.of(KEY),
+                    fast("m"),
+                    Effects.httpClient(Duration.ofSeconds(1)),
+                    interrupting);
             InfrastructureFailure f = assertThrows(InfrastructureFailure.class, () -> p.next(ASK, List.of()));
             assertTrue(Thread.interrupted(), "the interrupt is kept");
             assertEquals(1, f.attempts().size());

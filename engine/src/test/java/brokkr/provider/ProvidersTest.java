@@ -10,13 +10,19 @@ class ProvidersTest {
 
     @Test
     void openAiNeedsAKeyOnlyForTheOfficialEndpoint() {
-        var e = assertThrows(IllegalArgumentException.class, () -> Providers.fromEnvironment(Map.of(), "openai", "gpt-4o", O));
+        var e = assertThrows(
+                IllegalArgumentException.class, () -> Providers.fromEnvironment(Map.of(), "openai", "gpt-4o", O));
         assertTrue(e.getMessage().contains("OPENAI_API_KEY"));
-        HttpProvider official = (HttpProvider) Providers.fromEnvironment(Map.of("OPENAI_API_KEY", "k"), "openai", "gpt-4o", O);
-        assertEquals("https://api.openai.com/v1/chat/completions", official.endpoint().toString());
+        HttpProvider official =
+                (HttpProvider) Providers.fromEnvironment(Map.of("OPENAI_API_KEY", "k"), "openai", "gpt-4o", O);
+        assertEquals(
+                "https://api.openai.com/v1/chat/completions",
+                official.endpoint().toString());
         assertEquals("gpt-4o", official.model());
-        HttpProvider local = (HttpProvider) Providers.fromEnvironment(Map.of("OPENAI_BASE_URL", "http://localhost:11434/v1"), "ollama", "qwen3:8b", O);
-        assertEquals("http://localhost:11434/v1/chat/completions", local.endpoint().toString());
+        HttpProvider local = (HttpProvider) Providers.fromEnvironment(
+                Map.of("OPENAI_BASE_URL", "http://localhost:11434/v1"), "ollama", "qwen3:8b", O);
+        assertEquals(
+                "http://localhost:11434/v1/chat/completions", local.endpoint().toString());
         assertEquals("openai", local.provider());
     }
 
@@ -24,7 +30,8 @@ class ProvidersTest {
     void everyOpenAiCompatibleNameSpeaksTheOpenAiWire() {
         for (String name : Providers.OPENAI_COMPATIBLE) {
             assertTrue(Providers.openAiCompatible(name.toUpperCase(java.util.Locale.ROOT)), name);
-            HttpProvider p = (HttpProvider) Providers.fromEnvironment(Map.of("OPENAI_BASE_URL", "http://localhost:8000/v1"), name, "m", O);
+            HttpProvider p = (HttpProvider)
+                    Providers.fromEnvironment(Map.of("OPENAI_BASE_URL", "http://localhost:8000/v1"), name, "m", O);
             assertEquals("openai", p.provider(), name);
         }
         assertFalse(Providers.openAiCompatible("anthropic"));
@@ -32,20 +39,27 @@ class ProvidersTest {
 
     @Test
     void anthropicReadsItsOwnVariables() {
-        var e = assertThrows(IllegalArgumentException.class, () -> Providers.fromEnvironment(Map.of("OPENAI_API_KEY", "k"), "anthropic", "claude", O));
+        var e = assertThrows(
+                IllegalArgumentException.class,
+                () -> Providers.fromEnvironment(Map.of("OPENAI_API_KEY", "k"), "anthropic", "claude", O));
         assertEquals("ANTHROPIC_API_KEY is not set", e.getMessage());
-        HttpProvider p = (HttpProvider) Providers.fromEnvironment(Map.of("ANTHROPIC_API_KEY", "k"), "Anthropic", "claude-sonnet-4-5", O);
+        HttpProvider p = (HttpProvider)
+                Providers.fromEnvironment(Map.of("ANTHROPIC_API_KEY", "k"), "Anthropic", "claude-sonnet-4-5", O);
         assertEquals("https://api.anthropic.com/v1/messages", p.endpoint().toString());
         assertEquals("anthropic", p.provider());
-        HttpProvider proxied = (HttpProvider) Providers.fromEnvironment(Map.of("ANTHROPIC_BASE_URL", "http://127.0.0.1:9/"), "anthropic", "c", O);
+        HttpProvider proxied = (HttpProvider)
+                Providers.fromEnvironment(Map.of("ANTHROPIC_BASE_URL", "http://127.0.0.1:9/"), "anthropic", "c", O);
         assertEquals("http://127.0.0.1:9/v1/messages", proxied.endpoint().toString());
     }
 
     @Test
     void unknownProviderAndBadOptionsAreRejected() {
-        var e = assertThrows(IllegalArgumentException.class, () -> Providers.fromEnvironment(Map.of(), "gemini", "m", O));
+        var e = assertThrows(
+                IllegalArgumentException.class, () -> Providers.fromEnvironment(Map.of(), "gemini", "m", O));
         assertTrue(e.getMessage().contains("unknown provider 'gemini'"));
-        assertTrue(e.getMessage().contains("(known: openai, openai-compatible, vllm, llamacpp, ollama, anthropic)"), e.getMessage());
+        assertTrue(
+                e.getMessage().contains("(known: openai, openai-compatible, vllm, llamacpp, ollama, anthropic)"),
+                e.getMessage());
         assertThrows(IllegalArgumentException.class, () -> O.withMaxAttempts(0));
         assertThrows(IllegalArgumentException.class, () -> O.withTimeout(java.time.Duration.ZERO));
         assertThrows(IllegalArgumentException.class, () -> O.withMaxTokens(0));
@@ -55,7 +69,8 @@ class ProvidersTest {
     void secretsHideThemselves() {
         Secret s = Secret.of("  abc123  ");
         assertEquals("Secret[[REDACTED]]", s.toString());
-        assertEquals("abc123", s.redact("abc123"), "a six-character value is a local server's placeholder, not a secret");
+        assertEquals(
+                "abc123", s.redact("abc123"), "a six-character value is a local server's placeholder, not a secret");
         Secret real = Secret.of("sk-abcdefgh");
         assertEquals("key=[REDACTED];", real.redact("key=sk-abcdefgh;"));
         assertEquals("Secret[[REDACTED]]", real.toString());

@@ -31,12 +31,17 @@ class ResponseCapTest {
         return body;
     }
 
-    @Test void aBodyOverTheCapIsAProviderErrorNotRetriedAndNotKept() {
+    @Test
+    void aBodyOverTheCapIsAProviderErrorNotRetriedAndNotKept() {
         String big = padded(5_000);
-        try (var server = ScriptedModelServer.sequence(Reply.json(200, big), Reply.json(200, big), Reply.json(200, big))) {
+        try (var server =
+                ScriptedModelServer.sequence(Reply.json(200, big), Reply.json(200, big), Reply.json(200, big))) {
             var provider = openai(server, fast("m").withMaxResponseBytes(1_000), new FakeEffects());
             var e = assertThrows(InfrastructureFailure.class, () -> provider.next(ASK, List.of()));
-            assertTrue(e.getMessage().contains("response body over the 1000-byte cap (max_response_bytes); not read further"), e.getMessage());
+            assertTrue(
+                    e.getMessage()
+                            .contains("response body over the 1000-byte cap (max_response_bytes); not read further"),
+                    e.getMessage());
             assertEquals(1, server.requestCount(), "over the cap is not retried");
             ModelCall call = e.attempts().getFirst();
             assertEquals(200, call.status());
@@ -44,15 +49,19 @@ class ResponseCapTest {
         }
     }
 
-    @Test void aBodyUpToTheCapIsRead() throws Exception {
+    @Test
+    void aBodyUpToTheCapIsRead() throws Exception {
         String body = padded(3_000);
         int size = body.getBytes(StandardCharsets.UTF_8).length;
         try (var server = ScriptedModelServer.sequence(Reply.json(200, body))) {
-            var t = openai(server, fast("m").withMaxResponseBytes(size), new FakeEffects()).next(ASK, List.of());
+            var t = openai(server, fast("m").withMaxResponseBytes(size), new FakeEffects())
+                    .next(ASK, List.of());
             assertTrue(t.message().content().startsWith("xxx"), t.message().content());
             assertEquals(body, t.calls().getFirst().responseBody());
         }
-        assertEquals(ProviderOptions.DEFAULT_MAX_RESPONSE_BYTES, ProviderOptions.defaults("m").maxResponseBytes());
+        assertEquals(
+                ProviderOptions.DEFAULT_MAX_RESPONSE_BYTES,
+                ProviderOptions.defaults("m").maxResponseBytes());
     }
 
     /**
@@ -60,7 +69,8 @@ class ResponseCapTest {
      * reading at the cap and closes the connection, so the server's writes fail long before it has
      * sent what it meant to.
      */
-    @Test void anEndlessBodyIsNotReadFurther() throws Exception {
+    @Test
+    void anEndlessBodyIsNotReadFurther() throws Exception {
         for (boolean declared : List.of(false, true)) {
             AtomicLong written = new AtomicLong();
             try (ServerSocket ss = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
@@ -69,7 +79,8 @@ class ResponseCapTest {
                         s.getInputStream().read(new byte[65536]);
                         OutputStream out = s.getOutputStream();
                         out.write(("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n"
-                                + (declared ? "Content-Length: 1073741824\r\n" : "Connection: close\r\n") + "\r\n{\"choices\": [{\"message\": {\"content\": \"")
+                                        + (declared ? "Content-Length: 1073741824\r\n" : "Connection: close\r\n")
+                                        + "\r\n{\"choices\": [{\"message\": {\"content\": \"")
                                 .getBytes(StandardCharsets.US_ASCII));
                         byte[] chunk = "y".repeat(1 << 16).getBytes(StandardCharsets.US_ASCII);
                         while (written.get() < (1L << 30)) {
@@ -81,11 +92,16 @@ class ResponseCapTest {
                         return "closed by the client";
                     }
                 });
-                var provider = openai("http://127.0.0.1:" + ss.getLocalPort() + "/v1", fast("m").withMaxResponseBytes(64 * 1024), new FakeEffects());
+                var provider = openai(
+                        "http://127.0.0.1:" + ss.getLocalPort() + "/v1",
+                        fast("m").withMaxResponseBytes(64 * 1024),
+                        new FakeEffects());
                 var e = assertThrows(InfrastructureFailure.class, () -> provider.next(ASK, List.of()));
                 assertTrue(e.getMessage().contains("over the 65536-byte cap"), e.getMessage());
                 assertEquals("closed by the client", server.get(30, TimeUnit.SECONDS));
-                assertTrue(written.get() < (256L << 20), "the server got to write " + written.get() + " bytes (declared length: " + declared + ")");
+                assertTrue(
+                        written.get() < (256L << 20),
+                        "the server got to write " + written.get() + " bytes (declared length: " + declared + ")");
             }
         }
     }

@@ -19,15 +19,21 @@ class ScriptedCandidateTest {
 
     @Test
     void replayFollowsTheScriptByAssistantTurnAndAssignsStableIds() throws InfrastructureFailure {
-        ScriptedCandidate c = ScriptedCandidate.of(replay(List.of(
-                calls(call("get_order", "order_id", "#1"), call("get_user", "user_id", "u1")),
-                sayAndCall("Cancelling.", call("cancel_order", PyDict.of("order_id", "#1", "reason", "no longer needed")))),
+        ScriptedCandidate c = ScriptedCandidate.of(replay(
+                List.of(
+                        calls(call("get_order", "order_id", "#1"), call("get_user", "user_id", "u1")),
+                        sayAndCall(
+                                "Cancelling.",
+                                call("cancel_order", PyDict.of("order_id", "#1", "reason", "no longer needed")))),
                 say("Done.")));
         List<Message> history = new ArrayList<>(START);
         Turn t1 = c.next(history, List.of());
-        assertEquals(List.of("call_0_0", "call_0_1"), t1.message().toolCalls().stream().map(ToolCall::id).toList());
+        assertEquals(
+                List.of("call_0_0", "call_0_1"),
+                t1.message().toolCalls().stream().map(ToolCall::id).toList());
         history.add(t1.message());
-        for (ToolCall call : t1.message().toolCalls()) history.add(new Message.Tool(call.id(), call.name(), "{}", false));
+        for (ToolCall call : t1.message().toolCalls())
+            history.add(new Message.Tool(call.id(), call.name(), "{}", false));
         Turn t2 = c.next(history, List.of());
         assertEquals("Cancelling.", t2.message().content());
         assertEquals("call_1_0", t2.message().toolCalls().getFirst().id());
@@ -43,7 +49,8 @@ class ScriptedCandidateTest {
 
     @Test
     void recordsAPseudoChatCompletionsExchange() throws Exception {
-        ScriptedCandidate c = new ScriptedCandidate((h, tools) -> calls(call("get_weather", "location", "Oslo")),
+        ScriptedCandidate c = new ScriptedCandidate(
+                (h, tools) -> calls(call("get_weather", "location", "Oslo")),
                 ProviderOptions.defaults("gold").withParallelToolCalls(false));
         Turn t = c.next(START, List.of(Fixtures.WEATHER));
         ModelCall call = t.calls().getFirst();
@@ -51,13 +58,26 @@ class ScriptedCandidateTest {
         assertEquals("gold", call.model());
         assertEquals(200, call.status());
         assertEquals(0, call.startedAtMillis());
-        assertEquals(OpenAiChat.INSTANCE.encodeRequest(START, List.of(Fixtures.WEATHER), ProviderOptions.defaults("gold").withParallelToolCalls(false)),
+        assertEquals(
+                OpenAiChat.INSTANCE.encodeRequest(
+                        START,
+                        List.of(Fixtures.WEATHER),
+                        ProviderOptions.defaults("gold").withParallelToolCalls(false)),
                 call.requestBody());
         assertTrue(call.requestBody().contains("\"parallel_tool_calls\": false"));
-        assertEquals(new Message.Assistant(null, List.of(new ToolCall("call_0_0", "get_weather", PyDict.of("location", "Oslo")))), t.message());
-        ToolCall decoded = OpenAiChat.INSTANCE.decodeResponse(call.responseBody()).toolCalls().getFirst();
-        assertEquals(List.of("call_0_0", "get_weather", PyDict.of("location", "Oslo")), List.of(decoded.id(), decoded.name(), decoded.arguments()));
-        assertEquals(call, c.next(START, List.of(Fixtures.WEATHER)).calls().getFirst(), "replays record the same bytes");
+        assertEquals(
+                new Message.Assistant(
+                        null, List.of(new ToolCall("call_0_0", "get_weather", PyDict.of("location", "Oslo")))),
+                t.message());
+        ToolCall decoded = OpenAiChat.INSTANCE
+                .decodeResponse(call.responseBody())
+                .toolCalls()
+                .getFirst();
+        assertEquals(
+                List.of("call_0_0", "get_weather", PyDict.of("location", "Oslo")),
+                List.of(decoded.id(), decoded.name(), decoded.arguments()));
+        assertEquals(
+                call, c.next(START, List.of(Fixtures.WEATHER)).calls().getFirst(), "replays record the same bytes");
     }
 
     @Test
@@ -68,6 +88,8 @@ class ScriptedCandidateTest {
         Turn t = ScriptedCandidate.of((h, tools) -> calls(bad)).next(START, List.of());
         assertEquals("call_0_0", t.message().toolCalls().getFirst().id());
         assertTrue(t.message().toolCalls().getFirst().isMalformed());
-        assertTrue(t.calls().getFirst().responseBody().contains("\"arguments\": \"{\\\"location\\\": \""), "the raw text is what the model 'sent'");
+        assertTrue(
+                t.calls().getFirst().responseBody().contains("\"arguments\": \"{\\\"location\\\": \""),
+                "the raw text is what the model 'sent'");
     }
 }

@@ -14,11 +14,14 @@ import java.nio.file.Path;
  */
 public final class DumpsBenchmark {
     public static void main(String[] args) throws Exception {
-        Path db = args.length > 0 ? Path.of(args[0])
+        Path db = args.length > 0
+                ? Path.of(args[0])
                 : Path.of("..", "shared", "upstream", "tau2-bench", "data", "tau2", "domains", "airline", "db.json");
         Value world = Json.read(db);
         String text = Files.readString(db);
-        PyJson.DumpOptions[] options = {PyJson.DumpOptions.DEFAULT, PyJson.DumpOptions.SORTED, PyJson.DumpOptions.DEFAULT.withIndent(2)};
+        PyJson.DumpOptions[] options = {
+            PyJson.DumpOptions.DEFAULT, PyJson.DumpOptions.SORTED, PyJson.DumpOptions.DEFAULT.withIndent(2)
+        };
         String[] names = {"dumps(world)", "dumps(world, sort_keys=True)", "dumps(world, indent=2)"};
         double[] best = {Double.MAX_VALUE, Double.MAX_VALUE, Double.MAX_VALUE};
         double bestLoads = Double.MAX_VALUE;
@@ -26,7 +29,8 @@ public final class DumpsBenchmark {
         for (int round = 0; round < 5; round++) {
             for (int k = 0; k < options.length; k++) {
                 long t0 = System.nanoTime();
-                for (int i = 0; i < 5; i++) sink += PyJson.dumps(world, options[k]).length();
+                for (int i = 0; i < 5; i++)
+                    sink += PyJson.dumps(world, options[k]).length();
                 best[k] = Math.min(best[k], (System.nanoTime() - t0) / 1e6 / 5);
             }
             long t0 = System.nanoTime();
@@ -34,16 +38,19 @@ public final class DumpsBenchmark {
             bestLoads = Math.min(bestLoads, (System.nanoTime() - t0) / 1e6 / 3);
         }
         for (int k = 0; k < options.length; k++) System.out.printf("%-32s %7.1f ms%n", names[k], best[k]);
-        System.out.printf("%-32s %7.1f ms   (%d chars in, sink %d)%n", "loads(db.json)", bestLoads, text.length(), sink);
+        System.out.printf(
+                "%-32s %7.1f ms   (%d chars in, sink %d)%n", "loads(db.json)", bestLoads, text.length(), sink);
         java.util.SplittableRandom rng = new java.util.SplittableRandom(1);
         double[] xs = new double[1_000_000];
-        for (int i = 0; i < xs.length; i++) xs[i] = i % 2 == 0 ? Double.longBitsToDouble(rng.nextLong()) : Math.round(rng.nextDouble() * 1e6) / 100.0;
+        for (int i = 0; i < xs.length; i++)
+            xs[i] = i % 2 == 0 ? Double.longBitsToDouble(rng.nextLong()) : Math.round(rng.nextDouble() * 1e6) / 100.0;
         double bestRepr = Double.MAX_VALUE;
         for (int round = 0; round < 5; round++) {
             long t0 = System.nanoTime();
             for (double x : xs) sink += PyFloats.repr(x).length();
             bestRepr = Math.min(bestRepr, (System.nanoTime() - t0) / (double) xs.length);
         }
-        System.out.printf("%-32s %7.1f ns/op (half random bits, half cents; sink %d)%n", "PyFloats.repr", bestRepr, sink);
+        System.out.printf(
+                "%-32s %7.1f ns/op (half random bits, half cents; sink %d)%n", "PyFloats.repr", bestRepr, sink);
     }
 }

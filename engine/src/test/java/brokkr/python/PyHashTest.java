@@ -30,7 +30,9 @@ class PyHashTest {
                 hashes.eq(row.get("h").asStr(), Long.toString(PyHash.hash(v).getAsLong()), PyObjects.repr(v));
             } else {
                 List<Object> members = decodeAll(row.get("set").asList());
-                orders.eq(PyObjects.repr(decodeAll(row.get("order").asList())), PyObjects.repr(PySetOrder.order(members)),
+                orders.eq(
+                        PyObjects.repr(decodeAll(row.get("order").asList())),
+                        PyObjects.repr(PySetOrder.order(members)),
                         PyObjects.repr(members));
             }
         }
@@ -41,12 +43,16 @@ class PyHashTest {
     /** The text book_flight prints for {"economy", "business", "first"} (travel_booking.py), and the refused hashes. */
     @Test
     void knownOrdersAndRefusals() {
-        assertEquals("['first', 'business', 'economy']", PyObjects.repr(PySetOrder.order(List.of("economy", "business", "first"))));
+        assertEquals(
+                "['first', 'business', 'economy']",
+                PyObjects.repr(PySetOrder.order(List.of("economy", "business", "first"))));
         assertTrue(PyHash.hash(Double.NaN).isEmpty(), "hash(nan) depends on the object");
         assertTrue(PyHash.hash(PyObjects.list("a")).isEmpty(), "a list has no hash");
     }
 
-    private static long h(Object o) { return PyHash.hash(o).getAsLong(); }
+    private static long h(Object o) {
+        return PyHash.hash(o).getAsLong();
+    }
 
     @Test
     void hashesAsCPythonWithSeedZero() {
@@ -61,22 +67,38 @@ class PyHashTest {
         assertEquals(-2, h(BigInteger.valueOf(-1)), "hash(-1) is -2");
         assertEquals(1, h(true));
         assertEquals(h(BigInteger.valueOf(7)), h(7.0), "equal numbers hash equal");
-        assertEquals(h(BigInteger.TEN.pow(30)), h(BigInteger.TEN.pow(30).mod(BigInteger.ONE.shiftLeft(61).subtract(BigInteger.ONE))));
+        assertEquals(
+                h(BigInteger.TEN.pow(30)),
+                h(BigInteger.TEN.pow(30).mod(BigInteger.ONE.shiftLeft(61).subtract(BigInteger.ONE))));
         assertEquals(314159, h(Double.POSITIVE_INFINITY));
         assertTrue(PyHash.hash(Double.NaN).isEmpty(), "hash(nan) depends on the object");
     }
 
     @Test
     void setReprFollowsCPythonsTable() {
-        assertEquals("{'Emma', 'START', 'message_count', 'destination'}",
-                PyObjects.repr(PySet.of(new LinkedHashSet<>(List.of("destination", "Emma", "START", "message_count")))));
+        assertEquals(
+                "{'Emma', 'START', 'message_count', 'destination'}",
+                PyObjects.repr(
+                        PySet.of(new LinkedHashSet<>(List.of("destination", "Emma", "START", "message_count")))));
         assertEquals("{'off', 'USR007'}", PyObjects.repr(PySet.of(new LinkedHashSet<>(List.of("USR007", "off")))));
         // a resize (8 -> 32 slots) on the way
-        assertEquals("{'d', 'f', 'g', 'h', 'b', 'i', 'c', 'a', 'j', 'e'}",
-                PyObjects.repr(PySet.of(new LinkedHashSet<>(List.of("a", "b", "c", "d", "e", "f", "g", "h", "i", "j")))));
-        assertEquals("{1, 2, 3, 100, 33, 65}", PyObjects.repr(PySet.of(new LinkedHashSet<>(List.of(
-                BigInteger.ONE, BigInteger.TWO, BigInteger.valueOf(3), BigInteger.valueOf(100), BigInteger.valueOf(33), BigInteger.valueOf(65))))));
-        assertEquals("{(1, 'a'), 3.5, 'x', True}", PyObjects.repr(PySet.of(new LinkedHashSet<>(List.of(3.5, "x", PyTuple.of(BigInteger.ONE, "a"), true)))));
+        assertEquals(
+                "{'d', 'f', 'g', 'h', 'b', 'i', 'c', 'a', 'j', 'e'}",
+                PyObjects.repr(
+                        PySet.of(new LinkedHashSet<>(List.of("a", "b", "c", "d", "e", "f", "g", "h", "i", "j")))));
+        assertEquals(
+                "{1, 2, 3, 100, 33, 65}",
+                PyObjects.repr(PySet.of(new LinkedHashSet<>(List.of(
+                        BigInteger.ONE,
+                        BigInteger.TWO,
+                        BigInteger.valueOf(3),
+                        BigInteger.valueOf(100),
+                        BigInteger.valueOf(33),
+                        BigInteger.valueOf(65))))));
+        assertEquals(
+                "{(1, 'a'), 3.5, 'x', True}",
+                PyObjects.repr(
+                        PySet.of(new LinkedHashSet<>(List.of(3.5, "x", PyTuple.of(BigInteger.ONE, "a"), true)))));
     }
 
     @Test
@@ -97,7 +119,8 @@ class PyHashTest {
             case PyBool b -> b.value();
             case PyDict d when d.containsKey("i") -> new BigInteger(d.get("i").asStr());
             case PyDict d when d.containsKey("f") -> Vectors.parseHex(d.get("f").asStr());
-            case PyDict d when d.containsKey("t") -> new PyTuple(decodeAll(d.get("t").asList()));
+            case PyDict d
+            when d.containsKey("t") -> new PyTuple(decodeAll(d.get("t").asList()));
             default -> throw new IllegalArgumentException(v.toString());
         };
     }

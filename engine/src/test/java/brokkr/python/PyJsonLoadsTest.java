@@ -35,7 +35,8 @@ class PyJsonLoadsTest {
         // "😀" is one code point in Python, two UTF-16 units in Java.
         assertEquals("Expecting value: line 1 column 7 (char 6)", err("[\"\uD83D\uDE00\", x]"));
         assertEquals("Expecting value: line 2 column 2 (char 7)", err("[\"\uD83D\uDE00\",\n \uD83D\uDE00]"));
-        PyJsonLoads.JSONDecodeError e = assertThrows(PyJsonLoads.JSONDecodeError.class, () -> PyJsonLoads.loads("\n\n  x"));
+        PyJsonLoads.JSONDecodeError e =
+                assertThrows(PyJsonLoads.JSONDecodeError.class, () -> PyJsonLoads.loads("\n\n  x"));
         assertEquals("Expecting value", e.msg());
         assertEquals(4, e.pos());
         assertEquals(3, e.lineno());
@@ -44,7 +45,8 @@ class PyJsonLoadsTest {
 
     @Test
     void valuesKeepPythonTypesAndDictSemantics() {
-        Value v = PyJsonLoads.loads("{\"a\": 1, \"b\": 1.0, \"a\": 3, \"c\": [NaN, -Infinity, 123456789012345678901234567890, -0]}");
+        Value v = PyJsonLoads.loads(
+                "{\"a\": 1, \"b\": 1.0, \"a\": 3, \"c\": [NaN, -Infinity, 123456789012345678901234567890, -0]}");
         PyDict d = v.asDict();
         assertEquals(java.util.List.of("a", "b", "c"), java.util.List.copyOf(d.keys()), "first position, last value");
         assertEquals(PyInt.of(3), d.get("a"));
@@ -52,7 +54,8 @@ class PyJsonLoadsTest {
         PyList c = d.get("c").asList();
         assertTrue(Double.isNaN(((PyFloat) c.get(0)).value()));
         assertEquals(new PyFloat(Double.NEGATIVE_INFINITY), c.get(1));
-        assertEquals("123456789012345678901234567890", ((PyInt) c.get(2)).value().toString());
+        assertEquals(
+                "123456789012345678901234567890", ((PyInt) c.get(2)).value().toString());
         assertEquals(PyInt.of(0), c.get(3));
         assertEquals("\uD83D\uDE00", PyJsonLoads.loads("\"\\ud83d\\ude00\"").asStr(), "escaped surrogate pair joins");
         assertEquals("\uD800", PyJsonLoads.loads("\"\\ud800\"").asStr(), "lone surrogate kept");
@@ -83,7 +86,11 @@ class PyJsonLoadsTest {
             }
         });
         t.start();
-        try { t.join(); } catch (InterruptedException e) { throw new AssertionError(e); }
+        try {
+            t.join();
+        } catch (InterruptedException e) {
+            throw new AssertionError(e);
+        }
         assertNull(failure[0], "deep document on a default-size stack");
         int over = PyJsonLoads.MAX_DEPTH + 1;
         PyException e = assertThrows(PyException.class, () -> PyJsonLoads.loads("[".repeat(over) + "]".repeat(over)));

@@ -87,7 +87,8 @@ class PyNumbersTest {
         assertTrue(PyOps.eq(PyInt.of(1), new PyFloat(1.0)));
         assertTrue(PyOps.eq(new PyFloat(1.0), PyBool.TRUE));
         assertFalse(PyOps.eq(new PyFloat(Double.NaN), new PyFloat(Double.NaN)));
-        assertFalse(PyOps.eq(new PyInt(java.math.BigInteger.TWO.pow(53).add(java.math.BigInteger.ONE)), new PyFloat(0x1p53)));
+        assertFalse(PyOps.eq(
+                new PyInt(java.math.BigInteger.TWO.pow(53).add(java.math.BigInteger.ONE)), new PyFloat(0x1p53)));
         assertTrue(PyOps.eq(PyDict.of("a", 1, "b", 2), PyDict.of("b", 2.0, "a", true)));
         assertFalse(PyOps.eq(PyList.of(PyInt.of(1), PyInt.of(2)), PyList.of(PyInt.of(2), PyInt.of(1))));
         assertFalse(PyOps.eq(new PyStr("1"), PyInt.of(1)));

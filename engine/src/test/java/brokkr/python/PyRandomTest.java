@@ -36,9 +36,13 @@ class PyRandomTest {
         PyRandom travel = PyRandom.seeded(141053);
         PyRandom.Draw<Long> token = travel.randint(100000, 999999);
         assertEquals(251675L, token.value());
-        assertEquals(391310425148L, token.next().randint(100000000000L, 999999999999L).value());
+        assertEquals(
+                391310425148L,
+                token.next().randint(100000000000L, 999999999999L).value());
         assertEquals(67410L, PyRandom.seeded(200191).randint(10000, 99999).value());
-        assertEquals(1725255615L, PyRandom.seeded(1053520).randint(1725186600L, 1725273000L).value());
+        assertEquals(
+                1725255615L,
+                PyRandom.seeded(1053520).randint(1725186600L, 1725273000L).value());
     }
 
     @Test
@@ -72,7 +76,8 @@ class PyRandomTest {
         Vectors.Check c = new Vectors.Check("random");
         for (PyDict row : Vectors.read("random.jsonl")) {
             PyDict seed = row.get("seed").asDict();
-            PyRandom r = seed.containsKey("i") ? PyRandom.seeded(new BigInteger(seed.get("i").asStr()))
+            PyRandom r = seed.containsKey("i")
+                    ? PyRandom.seeded(new BigInteger(seed.get("i").asStr()))
                     : PyRandom.seeded(seed.get("s").asStr());
             String where = "seed " + seed;
             for (Value opValue : row.get("ops").asList()) {
@@ -100,9 +105,18 @@ class PyRandomTest {
             case "randbelow" -> r.randbelow(big(op, 1));
             case "randrange" -> r.randrange(big(op, 1), big(op, 2), big(op, 3));
             case "randint" -> r.randint(big(op, 1), big(op, 2));
-            case "uniform" -> r.uniform(Vectors.parseHex(op.get(1).asStr()), Vectors.parseHex(op.get(2).asStr()));
-            case "choice" -> r.choice(IntStream.range(0, Integer.parseInt(op.get(1).asStr())).boxed().toList());
-            case "shuffle" -> r.shuffle(IntStream.range(0, Integer.parseInt(op.get(1).asStr())).boxed().toList());
+            case "uniform" ->
+                r.uniform(
+                        Vectors.parseHex(op.get(1).asStr()),
+                        Vectors.parseHex(op.get(2).asStr()));
+            case "choice" ->
+                r.choice(IntStream.range(0, Integer.parseInt(op.get(1).asStr()))
+                        .boxed()
+                        .toList());
+            case "shuffle" ->
+                r.shuffle(IntStream.range(0, Integer.parseInt(op.get(1).asStr()))
+                        .boxed()
+                        .toList());
             case "skip" -> {
                 PyRandom.Draw<Double> d = null;
                 for (int i = Integer.parseInt(op.get(1).asStr()); i > 0; i--) d = (d == null ? r : d.next()).random();
@@ -112,7 +126,9 @@ class PyRandomTest {
         };
     }
 
-    private static BigInteger big(PyList op, int i) { return new BigInteger(op.get(i).asStr()); }
+    private static BigInteger big(PyList op, int i) {
+        return new BigInteger(op.get(i).asStr());
+    }
 
     /** Expected values: float hex strings, decimal strings, lists of them, or {"err": ...}; actual Java values. */
     private static String render(Object v) {
@@ -132,8 +148,10 @@ class PyRandomTest {
                 for (Value o : l) out.add(render(o));
                 yield out.toString();
             }
-            case PyStr s -> s.value().startsWith("0x") || s.value().startsWith("-0x")
-                    ? "float " + Double.doubleToLongBits(Vectors.parseHex(s.value())) : "int " + s.value();
+            case PyStr s ->
+                s.value().startsWith("0x") || s.value().startsWith("-0x")
+                        ? "float " + Double.doubleToLongBits(Vectors.parseHex(s.value()))
+                        : "int " + s.value();
             default -> throw new IllegalArgumentException(String.valueOf(v));
         };
     }

@@ -16,8 +16,21 @@ class PyStringsTest {
 
     @Test
     void comparesByCodePointIncludingSurrogatesAndPrefixes() {
-        String[] alphabet = {"a", "z", "\uE000", "\uFFFF", "\uD800", "\uDBFF", "\uDC00", "\uDFFF", "\uD83D\uDE00",
-                "\uD800\uDC00", "\uDBFF\uDFFF", "\u00e9", ""};
+        String[] alphabet = {
+            "a",
+            "z",
+            "\uE000",
+            "\uFFFF",
+            "\uD800",
+            "\uDBFF",
+            "\uDC00",
+            "\uDFFF",
+            "\uD83D\uDE00",
+            "\uD800\uDC00",
+            "\uDBFF\uDFFF",
+            "\u00e9",
+            ""
+        };
         Random rng = new Random(1);
         List<String> strs = new ArrayList<>();
         for (int i = 0; i < 3000; i++) {

@@ -70,7 +70,9 @@ class PythonVectorsTest {
             } catch (RuntimeException e) {
                 actual = e.toString();
             }
-            String expected = row.containsKey("err") ? row.get("err").asStr() : row.get("out").asStr();
+            String expected = row.containsKey("err")
+                    ? row.get("err").asStr()
+                    : row.get("out").asStr();
             c.eq(expected, actual, "format(" + describe(x) + ", '" + spec + "')");
         }
         c.finish();
@@ -98,20 +100,24 @@ class PythonVectorsTest {
         assertEquals("14.0.0", row.get("unidata_version").asStr());
         boolean[] py = ranges(row.get("printable").asList());
         boolean[] unassigned14 = ranges(row.get("unassigned").asList());
-        Vectors.Check c = new Vectors.Check("isprintable over all code points (Unicode " + row.get("unidata_version").asStr() + ")");
+        Vectors.Check c = new Vectors.Check("isprintable over all code points (Unicode "
+                + row.get("unidata_version").asStr() + ")");
         int newlyAssignedPrintable = 0;
         for (int cp = 0; cp < 0x110000; cp++) {
             boolean v311 = CPython.V3_11.isPrintable(cp), v313 = CPython.V3_13.isPrintable(cp);
             c.ok(v311 == py[cp], String.format("U+%04X: CPython 3.11 %s, V3_11 %s", cp, py[cp], v311));
             if (v313 != v311) {
-                c.ok(unassigned14[cp] && v313, String.format("U+%04X: V3_13 %s differs from 3.11 but was assigned in 14.0", cp, v313));
+                c.ok(
+                        unassigned14[cp] && v313,
+                        String.format("U+%04X: V3_13 %s differs from 3.11 but was assigned in 14.0", cp, v313));
                 newlyAssignedPrintable++;
             }
         }
         c.finish();
         // Unicode 15.0 added 4,489 characters and 15.1 added 627; all are printable except the seven
         // Egyptian hieroglyph format controls U+13439..U+1343F (Cf) that 15.0 added.
-        System.out.println("[python-vectors] code points printable in Unicode 15.1 but unassigned in 14.0: " + newlyAssignedPrintable);
+        System.out.println("[python-vectors] code points printable in Unicode 15.1 but unassigned in 14.0: "
+                + newlyAssignedPrintable);
         assertEquals(EXPECTED_NEW_PRINTABLE, newlyAssignedPrintable, "Unicode 15.0 + 15.1 printable additions");
     }
 
@@ -121,7 +127,8 @@ class PythonVectorsTest {
         boolean[] out = new boolean[0x110000];
         for (Value r : ranges) {
             List<Value> p = r.asList().items();
-            int from = ((PyInt) p.get(0)).value().intValueExact(), to = ((PyInt) p.get(1)).value().intValueExact();
+            int from = ((PyInt) p.get(0)).value().intValueExact(),
+                    to = ((PyInt) p.get(1)).value().intValueExact();
             for (int cp = from; cp < to; cp++) out[cp] = true;
         }
         return out;
@@ -135,13 +142,17 @@ class PythonVectorsTest {
             PyDict o = row.get("opts").asDict();
             PyJson.DumpOptions opts = new PyJson.DumpOptions(
                     o.get("sort_keys") == brokkr.value.PyBool.TRUE,
-                    o.get("indent").isNone() ? null : ((PyInt) o.get("indent")).value().intValueExact(),
+                    o.get("indent").isNone()
+                            ? null
+                            : ((PyInt) o.get("indent")).value().intValueExact(),
                     o.get("ensure_ascii") == brokkr.value.PyBool.TRUE);
             if (o.containsKey("separators")) {
                 PyList seps = o.get("separators").asList();
                 opts = opts.withSeparators(seps.get(0).asStr(), seps.get(1).asStr());
             }
-            String expected = row.containsKey("err") ? "ValueError: " + row.get("err").asStr() : row.get("out").asStr();
+            String expected = row.containsKey("err")
+                    ? "ValueError: " + row.get("err").asStr()
+                    : row.get("out").asStr();
             String actual;
             try {
                 actual = PyJson.dumps(v, opts);
@@ -166,7 +177,9 @@ class PythonVectorsTest {
                 Value v = PyJsonLoads.loads(doc);
                 if (row.containsKey("ok")) {
                     Value expected = Vectors.decode(row.get("ok"));
-                    c.ok(Vectors.same(expected, v), input + "\n  expected: " + PyRepr.repr(expected) + "\n  actual:   " + PyRepr.repr(v));
+                    c.ok(
+                            Vectors.same(expected, v),
+                            input + "\n  expected: " + PyRepr.repr(expected) + "\n  actual:   " + PyRepr.repr(v));
                 } else {
                     c.ok(false, input + "\n  expected error: " + error(row) + "\n  actual value: " + PyRepr.repr(v));
                 }
@@ -189,7 +202,9 @@ class PythonVectorsTest {
     @Test
     void truthinessEqualityAndOrdering() {
         List<PyDict> rows = Vectors.read("ops.jsonl");
-        List<Value> values = rows.getFirst().get("values").asList().stream().map(Vectors::decode).toList();
+        List<Value> values = rows.getFirst().get("values").asList().stream()
+                .map(Vectors::decode)
+                .toList();
         Vectors.Check c = new Vectors.Check("bool() / == / < <= > >=");
         for (PyDict row : rows.subList(1, rows.size())) {
             Value a = values.get(((PyInt) row.get("i")).value().intValueExact());
@@ -209,7 +224,8 @@ class PythonVectorsTest {
                     actual = PyRepr.repr(brokkr.value.PyBool.of(PyOps.compare(a, b, op)));
                 } catch (PyException e) {
                     actual = "E";
-                    if (op == PyOps.Order.LT && row.containsKey("msg")) c.eq(row.get("msg").asStr(), e.str(), pair + " (TypeError text)");
+                    if (op == PyOps.Order.LT && row.containsKey("msg"))
+                        c.eq(row.get("msg").asStr(), e.str(), pair + " (TypeError text)");
                 }
                 c.eq(expected instanceof PyStr s ? s.value() : PyRepr.repr(expected), actual, pair + " (" + key + ")");
             }
@@ -220,26 +236,32 @@ class PythonVectorsTest {
     @Test
     void arithmetic() {
         List<PyDict> rows = Vectors.read("arith.jsonl");
-        List<Value> values = rows.getFirst().get("values").asList().stream().map(Vectors::decode).toList();
+        List<Value> values = rows.getFirst().get("values").asList().stream()
+                .map(Vectors::decode)
+                .toList();
         Vectors.Check c = new Vectors.Check("+ - * += -= *= unary- max");
         for (PyDict row : rows.subList(1, rows.size())) {
             String op = row.get("op").asStr();
             Value a = values.get(((PyInt) row.get("i")).value().intValueExact());
-            Value b = row.containsKey("j") ? values.get(((PyInt) row.get("j")).value().intValueExact()) : null;
-            String expected = row.containsKey("err") ? row.get("err").asStr() : describe(Vectors.decode(row.get("out")));
+            Value b = row.containsKey("j")
+                    ? values.get(((PyInt) row.get("j")).value().intValueExact())
+                    : null;
+            String expected =
+                    row.containsKey("err") ? row.get("err").asStr() : describe(Vectors.decode(row.get("out")));
             String actual;
             try {
-                actual = describe(switch (op) {
-                    case "neg" -> PyArith.neg(a);
-                    case "add" -> PyArith.add(a, b);
-                    case "sub" -> PyArith.sub(a, b);
-                    case "mul" -> PyArith.mul(a, b);
-                    case "iadd" -> PyArith.iadd(a, b);
-                    case "isub" -> PyArith.isub(a, b);
-                    case "imul" -> PyArith.imul(a, b);
-                    case "max" -> PyBuiltins.max(a, b);
-                    default -> throw new IllegalArgumentException(op);
-                });
+                actual = describe(
+                        switch (op) {
+                            case "neg" -> PyArith.neg(a);
+                            case "add" -> PyArith.add(a, b);
+                            case "sub" -> PyArith.sub(a, b);
+                            case "mul" -> PyArith.mul(a, b);
+                            case "iadd" -> PyArith.iadd(a, b);
+                            case "isub" -> PyArith.isub(a, b);
+                            case "imul" -> PyArith.imul(a, b);
+                            case "max" -> PyBuiltins.max(a, b);
+                            default -> throw new IllegalArgumentException(op);
+                        });
             } catch (PyException e) {
                 actual = e.pyType() + ": " + e.str();
             }

@@ -13,8 +13,8 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.MessageDigest;
-import java.util.HexFormat;
 import java.util.HashMap;
+import java.util.HexFormat;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -29,7 +29,8 @@ class UpstreamWorldsTest {
     static Path sharedDir() {
         for (Path p = Path.of("").toAbsolutePath(); p != null; p = p.getParent()) {
             Path candidate = p.resolveSibling("shared");
-            if (Files.isDirectory(candidate.resolve("upstream")) && Files.exists(p.resolve("pom.xml"))) return candidate;
+            if (Files.isDirectory(candidate.resolve("upstream")) && Files.exists(p.resolve("pom.xml")))
+                return candidate;
         }
         return null;
     }
@@ -42,10 +43,14 @@ class UpstreamWorldsTest {
         Map<String, Value[]> parsed = new HashMap<>();
         for (PyDict row : Vectors.read("worlds.jsonl")) {
             String rel = row.get("path").asStr();
-            Value[] both = parsed.computeIfAbsent(rel, r -> load(shared.resolve(r), row.get("input_sha256").asStr()));
+            Value[] both = parsed.computeIfAbsent(
+                    rel, r -> load(shared.resolve(r), row.get("input_sha256").asStr()));
             PyDict o = row.get("opts").asDict();
-            PyJson.DumpOptions opts = new PyJson.DumpOptions(o.get("sort_keys") == PyBool.TRUE,
-                    o.get("indent").isNone() ? null : ((PyInt) o.get("indent")).value().intValueExact(),
+            PyJson.DumpOptions opts = new PyJson.DumpOptions(
+                    o.get("sort_keys") == PyBool.TRUE,
+                    o.get("indent").isNone()
+                            ? null
+                            : ((PyInt) o.get("indent")).value().intValueExact(),
                     o.get("ensure_ascii") == PyBool.TRUE);
             if (o.containsKey("separators")) {
                 PyList seps = o.get("separators").asList();
@@ -55,8 +60,12 @@ class UpstreamWorldsTest {
             // Both readers: this package's json.loads and brokkr.value.Json (Jackson).
             for (int k = 0; k < 2; k++) {
                 String out = PyJson.dumps(both[k], opts);
-                c.eq(expected, sha256(out), (k == 0 ? "PyJsonLoads" : "Json.parse") + " " + rel + " " + opts
-                        + " (" + out.codePointCount(0, out.length()) + " code points, CPython " + row.get("out_chars") + ")");
+                c.eq(
+                        expected,
+                        sha256(out),
+                        (k == 0 ? "PyJsonLoads" : "Json.parse") + " " + rel + " " + opts + " ("
+                                + out.codePointCount(0, out.length()) + " code points, CPython " + row.get("out_chars")
+                                + ")");
             }
         }
         c.finish();
@@ -65,7 +74,10 @@ class UpstreamWorldsTest {
     private static Value[] load(Path file, String sha) {
         try {
             byte[] raw = Files.readAllBytes(file);
-            assertEquals(sha, HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(raw)),
+            assertEquals(
+                    sha,
+                    HexFormat.of()
+                            .formatHex(MessageDigest.getInstance("SHA-256").digest(raw)),
                     file + " changed since the vectors were recorded: rerun gen_python_vectors.py");
             String text = new String(raw, StandardCharsets.UTF_8);
             return new Value[] {PyJsonLoads.loads(text), Json.parse(text)};
@@ -75,6 +87,7 @@ class UpstreamWorldsTest {
     }
 
     private static String sha256(String s) throws Exception {
-        return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(s.getBytes(StandardCharsets.UTF_8)));
+        return HexFormat.of()
+                .formatHex(MessageDigest.getInstance("SHA-256").digest(s.getBytes(StandardCharsets.UTF_8)));
     }
 }

@@ -35,7 +35,8 @@ final class Vectors {
             if (in == null) throw new IllegalStateException("missing test resource " + path);
             String text = new String(in.readAllBytes(), StandardCharsets.US_ASCII);
             List<PyDict> rows = new ArrayList<>();
-            for (String line : text.split("\n")) if (!line.isEmpty()) rows.add(Json.parse(line).asDict());
+            for (String line : text.split("\n"))
+                if (!line.isEmpty()) rows.add(Json.parse(line).asDict());
             assertTrue(rows.size() > 0, "no vectors in " + name);
             return rows;
         } catch (IOException e) {
@@ -46,12 +47,17 @@ final class Vectors {
     /** Decodes the tagged encoding into a Value. */
     static Value decode(Value v) {
         return switch (v) {
-            case PyDict d when d.containsKey("i") -> new PyInt(new BigInteger(d.get("i").asStr()));
-            case PyDict d when d.containsKey("ix") -> new PyInt(new BigInteger(d.get("ix").asStr(), 16));
-            case PyDict d when d.containsKey("f") -> new PyFloat(parseHex(d.get("f").asStr()));
-            case PyDict d when d.containsKey("d") -> {
+            case PyDict d
+            when d.containsKey("i") -> new PyInt(new BigInteger(d.get("i").asStr()));
+            case PyDict d
+            when d.containsKey("ix") -> new PyInt(new BigInteger(d.get("ix").asStr(), 16));
+            case PyDict d
+            when d.containsKey("f") -> new PyFloat(parseHex(d.get("f").asStr()));
+            case PyDict d
+            when d.containsKey("d") -> {
                 PyDict.Builder b = PyDict.builder();
-                for (Value pair : d.get("d").asList()) b.put(pair.asList().get(0).asStr(), decode(pair.asList().get(1)));
+                for (Value pair : d.get("d").asList())
+                    b.put(pair.asList().get(0).asStr(), decode(pair.asList().get(1)));
                 yield b.build();
             }
             case PyList l -> PyList.of(l.stream().map(Vectors::decode).toList());
@@ -75,7 +81,8 @@ final class Vectors {
         return switch (a) {
             case PyDict d -> b instanceof PyDict e && d.size() == e.size() && sameEntries(d, e);
             case PyList l -> b instanceof PyList m && l.size() == m.size() && sameItems(l, m);
-            case PyFloat f -> b instanceof PyFloat g && Double.doubleToLongBits(f.value()) == Double.doubleToLongBits(g.value());
+            case PyFloat f ->
+                b instanceof PyFloat g && Double.doubleToLongBits(f.value()) == Double.doubleToLongBits(g.value());
             case PyInt i -> b instanceof PyInt j && i.value().equals(j.value());
             case PyStr s -> b instanceof PyStr t && s.value().equals(t.value());
             case PyBool x -> a == b;
@@ -103,12 +110,15 @@ final class Vectors {
         private int checked;
         private final List<String> diffs = new ArrayList<>();
 
-        Check(String what) { this.what = what; }
+        Check(String what) {
+            this.what = what;
+        }
 
         void eq(String expected, String actual, Object input) {
             checked++;
             if (!expected.equals(actual)) {
-                diffs.add("input:    " + input + "\n  expected: " + visible(expected) + "\n  actual:   " + visible(actual));
+                diffs.add("input:    " + input + "\n  expected: " + visible(expected) + "\n  actual:   "
+                        + visible(actual));
             }
         }
 
@@ -117,12 +127,16 @@ final class Vectors {
             if (!good) diffs.add(description);
         }
 
-        int checked() { return checked; }
+        int checked() {
+            return checked;
+        }
 
         void finish() {
-            System.out.println("[python-vectors] " + what + ": " + checked + " checked, " + diffs.size() + " mismatches");
+            System.out.println(
+                    "[python-vectors] " + what + ": " + checked + " checked, " + diffs.size() + " mismatches");
             if (!diffs.isEmpty()) {
-                StringBuilder sb = new StringBuilder(what + ": " + diffs.size() + " of " + checked + " vectors differ from CPython:\n");
+                StringBuilder sb = new StringBuilder(
+                        what + ": " + diffs.size() + " of " + checked + " vectors differ from CPython:\n");
                 diffs.stream().limit(25).forEach(d -> sb.append("- ").append(d).append('\n'));
                 fail(sb.toString());
             }

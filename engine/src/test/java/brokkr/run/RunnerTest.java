@@ -24,8 +24,13 @@ import org.junit.jupiter.api.Test;
 class RunnerTest {
     /** A job that sleeps {@code millis} (interruptibly) and answers its index; its failure says why. */
     record Sleeper(int index, long millis, AtomicInteger running, AtomicInteger most) implements Job<String> {
-        @Override public String name() { return "sleeper-" + index; }
-        @Override public String run(RunModels models) throws InterruptedException {
+        @Override
+        public String name() {
+            return "sleeper-" + index;
+        }
+
+        @Override
+        public String run(RunModels models) throws InterruptedException {
             int now = running.incrementAndGet();
             most.accumulateAndGet(now, Math::max);
             try {
@@ -35,7 +40,11 @@ class RunnerTest {
             }
             return "done " + index;
         }
-        @Override public String failed(String error, RunModels models, long startedAtMillis, long durationMillis) { return "failed " + index + ": " + error; }
+
+        @Override
+        public String failed(String error, RunModels models, long startedAtMillis, long durationMillis) {
+            return "failed " + index + ": " + error;
+        }
     }
 
     static List<Sleeper> sleepers(long... millis) {
@@ -45,9 +54,12 @@ class RunnerTest {
         return out;
     }
 
-    static final Function<ModelRef, Candidate> NO_MODELS = ref -> { throw new IllegalStateException("no models"); };
+    static final Function<ModelRef, Candidate> NO_MODELS = ref -> {
+        throw new IllegalStateException("no models");
+    };
 
-    @Test void resultsReachAnOrderedSinkInPlanOrderAndNoMoreThanParallelismRunAtOnce() {
+    @Test
+    void resultsReachAnOrderedSinkInPlanOrderAndNoMoreThanParallelismRunAtOnce() {
         List<Sleeper> jobs = sleepers(120, 10, 60, 10, 30, 10);
         List<String> seen = new ArrayList<>();
         Sink.Ordered<String> sink = Sink.ordered(seen::add);
@@ -58,26 +70,42 @@ class RunnerTest {
         assertEquals(2, jobs.getFirst().most().get(), "two at once, never more");
     }
 
-    @Test void aUnitOverItsTimeoutEndsAsItsFailureAndTheOthersFinish() {
+    @Test
+    void aUnitOverItsTimeoutEndsAsItsFailureAndTheOthersFinish() {
         Sink.Ordered<String> sink = Sink.memory();
         Runner.run(sleepers(5, 5_000, 5), NO_MODELS, Policy.of(3).withTimeout(Duration.ofMillis(200)), sink);
         assertEquals("done 0", sink.results().get(0));
-        assertEquals("failed 1: timeout: the cell ran longer than 0 s", sink.results().get(1));
+        assertEquals(
+                "failed 1: timeout: the cell ran longer than 0 s",
+                sink.results().get(1));
         assertEquals("done 2", sink.results().get(2));
     }
 
-    @Test void aJobThatThrowsEndsAsAHarnessError() {
+    @Test
+    void aJobThatThrowsEndsAsAHarnessError() {
         Job<String> broken = new Job<>() {
-            @Override public String name() { return "broken"; }
-            @Override public String run(RunModels models) { throw new IllegalStateException("boom"); }
-            @Override public String failed(String error, RunModels models, long s, long d) { return error; }
+            @Override
+            public String name() {
+                return "broken";
+            }
+
+            @Override
+            public String run(RunModels models) {
+                throw new IllegalStateException("boom");
+            }
+
+            @Override
+            public String failed(String error, RunModels models, long s, long d) {
+                return error;
+            }
         };
         Sink.Ordered<String> sink = Sink.memory();
         Runner.run(List.of(broken), NO_MODELS, Policy.of(1), sink);
         assertEquals(List.of("harness error: java.lang.IllegalStateException: boom"), sink.results());
     }
 
-    @Test void cancellingAbandonsTheUnitsInFlightAndStartsNoMore() throws Exception {
+    @Test
+    void cancellingAbandonsTheUnitsInFlightAndStartsNoMore() throws Exception {
         Cancellation c = new Cancellation();
         List<Sleeper> jobs = sleepers(10, 60_000, 60_000, 60_000, 10);
         Sink.Ordered<String> sink = Sink.memory();
@@ -100,7 +128,8 @@ class RunnerTest {
         assertEquals(2, o.notStarted());
     }
 
-    @Test void aFailingSinkStopsTheRunAndIsRethrown() {
+    @Test
+    void aFailingSinkStopsTheRunAndIsRethrown() {
         IllegalStateException full = new IllegalStateException("disk full");
         AtomicInteger accepted = new AtomicInteger();
         Sink<String> sink = (index, job, result) -> {
@@ -108,13 +137,15 @@ class RunnerTest {
             throw full;
         };
         List<Sleeper> jobs = sleepers(5, 5, 5, 5, 5, 5, 5, 5);
-        IllegalStateException thrown = assertThrows(IllegalStateException.class, () -> Runner.run(jobs, NO_MODELS, Policy.of(1), sink));
+        IllegalStateException thrown =
+                assertThrows(IllegalStateException.class, () -> Runner.run(jobs, NO_MODELS, Policy.of(1), sink));
         assertSame(full, thrown);
         assertTrue(accepted.get() < jobs.size(), "no unit starts after the sink failed: " + accepted.get());
     }
 
     /** Each unit's model calls go through its provider's gate: the limit holds over every unit of the run. */
-    @Test void aProvidersLimitHoldsAcrossUnitsAndEachReferenceIsOpenedOnce() {
+    @Test
+    void aProvidersLimitHoldsAcrossUnitsAndEachReferenceIsOpenedOnce() {
         AtomicInteger inCall = new AtomicInteger(), most = new AtomicInteger(), opened = new AtomicInteger();
         Map<ModelRef, Integer> opens = new ConcurrentHashMap<>();
         Function<ModelRef, Candidate> models = ref -> {
@@ -137,15 +168,24 @@ class RunnerTest {
         for (int i = 0; i < 4; i++) {
             int n = i;
             jobs.add(new Job<>() {
-                @Override public String name() { return "caller-" + n; }
-                @Override public String run(RunModels m) throws Exception {
+                @Override
+                public String name() {
+                    return "caller-" + n;
+                }
+
+                @Override
+                public String run(RunModels m) throws Exception {
                     allStarted.countDown();
                     allStarted.await(10, TimeUnit.SECONDS);
                     Candidate c = m.model(new ModelRef("p", "m"));
                     for (int k = 0; k < 3; k++) c.next(List.of(), List.of());
                     return "ok";
                 }
-                @Override public String failed(String error, RunModels m, long s, long d) { return error; }
+
+                @Override
+                public String failed(String error, RunModels m, long s, long d) {
+                    return error;
+                }
             });
         }
         Sink.Ordered<String> sink = Sink.memory();

@@ -33,14 +33,19 @@ class SandboxTest {
 
     @BeforeAll
     static void start() {
-        sandbox = Sandbox.start(SandboxConfig.DEFAULT.withEvalTimeout(Duration.ofSeconds(2)).withHeapMb(128));
+        sandbox = Sandbox.start(
+                SandboxConfig.DEFAULT.withEvalTimeout(Duration.ofSeconds(2)).withHeapMb(128));
         sandbox.prelude("int preludeValue = 7;", Sandbox.CallHandler.NONE);
     }
 
     @AfterAll
-    static void stop() { sandbox.close(); }
+    static void stop() {
+        sandbox.close();
+    }
 
-    private static Sandbox.EvalResult eval(String code) { return sandbox.evaluate(code, ECHO); }
+    private static Sandbox.EvalResult eval(String code) {
+        return sandbox.evaluate(code, ECHO);
+    }
 
     /** After an attack: the sandbox still evaluates, and (unless it was reset) keeps its state. */
     private static void stillWorks() {
@@ -49,7 +54,9 @@ class SandboxTest {
         assertEquals("42", r.value());
     }
 
-    private static boolean bwrap() { return sandbox.config().isolation() == SandboxConfig.Isolation.BWRAP; }
+    private static boolean bwrap() {
+        return sandbox.config().isolation() == SandboxConfig.Isolation.BWRAP;
+    }
 
     @Test
     void stateLastsAcrossEvaluationsAndOutputAndValueAreReturned() {
@@ -62,7 +69,9 @@ class SandboxTest {
 
     private static void assertNotOnHarnessJvm() {
         Sandbox.EvalResult r = eval("ProcessHandle.current().pid()");
-        assertFalse(r.value().equals(String.valueOf(ProcessHandle.current().pid())), "snippets must not run in the harness JVM");
+        assertFalse(
+                r.value().equals(String.valueOf(ProcessHandle.current().pid())),
+                "snippets must not run in the harness JVM");
     }
 
     @Test
@@ -70,10 +79,14 @@ class SandboxTest {
         Sandbox.EvalResult r = eval("brokkr.sandbox.SandboxBridge.call(\"lookup\", Map.of(\"id\", 5, \"x\", 1.5))");
         assertTrue(r.ok(), String.valueOf(r.error()));
         assertTrue(r.value().startsWith("\"result of lookup"), r.value());
-        assertTrue(calls.stream().anyMatch(c -> c.startsWith("lookup{") && c.contains("id=5") && c.contains("x=1.5")), calls.toString());
+        assertTrue(
+                calls.stream().anyMatch(c -> c.startsWith("lookup{") && c.contains("id=5") && c.contains("x=1.5")),
+                calls.toString());
         Sandbox.EvalResult refused = eval("brokkr.sandbox.SandboxBridge.call(\"refuse\", Map.of())");
         assertEquals(Sandbox.Kind.EXCEPTION, refused.error().kind());
-        assertTrue(refused.error().message().contains("no tool named refuse"), refused.error().message());
+        assertTrue(
+                refused.error().message().contains("no tool named refuse"),
+                refused.error().message());
     }
 
     @Test
@@ -90,7 +103,8 @@ class SandboxTest {
         try (ServerSocket server = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
             Sandbox.EvalResult r = eval("new java.net.Socket(\"127.0.0.1\", " + server.getLocalPort() + ")");
             assertEquals(Sandbox.Kind.EXCEPTION, r.error().kind());
-            assertTrue(r.error().message().contains("ConnectException"), r.error().message());
+            assertTrue(
+                    r.error().message().contains("ConnectException"), r.error().message());
         }
         stillWorks();
     }
@@ -99,19 +113,25 @@ class SandboxTest {
     void readingAndWritingOutsideTheScratchFolderFail() throws Exception {
         assumeTrue(bwrap(), "file system isolation needs bubblewrap");
         Path secret = Files.createTempFile("brokkr-harness-secret", ".txt");
-        Path target = secret.resolveSibling("brokkr-sandbox-escape-" + ProcessHandle.current().pid() + ".txt");
+        Path target = secret.resolveSibling(
+                "brokkr-sandbox-escape-" + ProcessHandle.current().pid() + ".txt");
         try {
             Files.writeString(secret, "the gold answers");
             Sandbox.EvalResult read = eval("java.nio.file.Files.readString(java.nio.file.Path.of(\"" + secret + "\"))");
             assertEquals(Sandbox.Kind.EXCEPTION, read.error().kind());
-            assertTrue(read.error().message().contains("NoSuchFileException"), read.error().message());
-            Sandbox.EvalResult write = eval("java.nio.file.Files.writeString(java.nio.file.Path.of(\"" + target + "\"), \"x\")");
+            assertTrue(
+                    read.error().message().contains("NoSuchFileException"),
+                    read.error().message());
+            Sandbox.EvalResult write =
+                    eval("java.nio.file.Files.writeString(java.nio.file.Path.of(\"" + target + "\"), \"x\")");
             assertEquals(Sandbox.Kind.EXCEPTION, write.error().kind());
             assertFalse(Files.exists(target));
-            Sandbox.EvalResult home = eval("java.nio.file.Files.writeString(java.nio.file.Path.of(\"/root-owned.txt\"), \"x\")");
+            Sandbox.EvalResult home =
+                    eval("java.nio.file.Files.writeString(java.nio.file.Path.of(\"/root-owned.txt\"), \"x\")");
             assertEquals(Sandbox.Kind.EXCEPTION, home.error().kind());
-            Sandbox.EvalResult scratch = eval("java.nio.file.Files.writeString(java.nio.file.Path.of(\"notes.txt\"), \"ok\"); "
-                    + "java.nio.file.Files.readString(java.nio.file.Path.of(\"notes.txt\"))");
+            Sandbox.EvalResult scratch =
+                    eval("java.nio.file.Files.writeString(java.nio.file.Path.of(\"notes.txt\"), \"ok\"); "
+                            + "java.nio.file.Files.readString(java.nio.file.Path.of(\"notes.txt\"))");
             assertTrue(scratch.ok(), String.valueOf(scratch.error()));
             assertEquals("ok", Files.readString(sandbox.scratch().resolve("notes.txt")));
         } finally {
@@ -127,7 +147,8 @@ class SandboxTest {
         assertEquals(Sandbox.Kind.EXCEPTION, r.error().kind());
         assertTrue(r.error().message().contains("ProcessImpl"), r.error().message());
         Sandbox.EvalResult fork = eval("System.setProperty(\"jdk.lang.Process.launchMechanism\", \"FORK\"); "
-                + "Runtime.getRuntime().exec(new String[] {\"" + Path.of(System.getProperty("java.home"), "bin/java") + "\", \"-version\"})");
+                + "Runtime.getRuntime().exec(new String[] {\"" + Path.of(System.getProperty("java.home"), "bin/java")
+                + "\", \"-version\"})");
         assertEquals(Sandbox.Kind.EXCEPTION, fork.error().kind());
         stillWorks();
     }
@@ -155,15 +176,19 @@ class SandboxTest {
         Sandbox.EvalResult r = eval("long[] big = new long[1_250_000_000];");
         assertEquals(Sandbox.Kind.EXCEPTION, r.error().kind());
         assertTrue(r.error().message().contains("OutOfMemoryError"), r.error().message());
-        Sandbox.EvalResult gradual = eval("List<long[]> hoard = new ArrayList<>(); while (true) hoard.add(new long[1 << 20]);");
+        Sandbox.EvalResult gradual =
+                eval("List<long[]> hoard = new ArrayList<>(); while (true) hoard.add(new long[1 << 20]);");
         assertNotNull(gradual.error());
-        assertTrue(gradual.error().message().contains("OutOfMemoryError"), gradual.error().message());
+        assertTrue(
+                gradual.error().message().contains("OutOfMemoryError"),
+                gradual.error().message());
         stillWorks();
     }
 
     @Test
     void hundredMegabytesOfOutputAreCappedAndCounted() {
-        Sandbox.EvalResult r = eval("String line = \"x\".repeat(1000); for (int i = 0; i < 100_000; i++) System.out.print(line);");
+        Sandbox.EvalResult r =
+                eval("String line = \"x\".repeat(1000); for (int i = 0; i < 100_000; i++) System.out.print(line);");
         assertTrue(r.ok(), String.valueOf(r.error()));
         assertEquals(100_000_000L, r.outputChars());
         assertEquals(sandbox.config().outputCapChars(), r.output().length());
@@ -176,21 +201,24 @@ class SandboxTest {
         assertEquals(Sandbox.Kind.LEFTOVER_THREAD, r.error().kind());
         assertTrue(r.reset());
         stillWorks();
-        Sandbox.EvalResult joined = eval("Thread t = new Thread(() -> System.out.print(\"done\")); t.start(); t.join();");
+        Sandbox.EvalResult joined =
+                eval("Thread t = new Thread(() -> System.out.print(\"done\")); t.start(); t.join();");
         assertTrue(joined.ok(), "a thread that ends with its snippet is fine: " + joined.error());
         assertEquals("done", joined.output());
     }
 
     @Test
     void garbageOnTheWireIsAProtocolError() {
-        Sandbox.EvalResult r = eval("var w = new java.io.PrintStream(new java.io.FileOutputStream(java.io.FileDescriptor.out)); w.println(\"not json\"); w.flush();");
+        Sandbox.EvalResult r = eval(
+                "var w = new java.io.PrintStream(new java.io.FileOutputStream(java.io.FileDescriptor.out)); w.println(\"not json\"); w.flush();");
         assertEquals(Sandbox.Kind.PROTOCOL, r.error().kind());
         stillWorks();
     }
 
     @Test
     void environmentVariablesOfTheHarnessAreNotVisible() {
-        Sandbox.EvalResult r = eval("java.nio.file.Files.readString(java.nio.file.Path.of(\"/proc/self/environ\")).replace('\\0', ' ').strip()");
+        Sandbox.EvalResult r = eval(
+                "java.nio.file.Files.readString(java.nio.file.Path.of(\"/proc/self/environ\")).replace('\\0', ' ').strip()");
         assertNotNull(r.value(), String.valueOf(r.error()));
         assertTrue(r.value().matches("\"LANG=C\\.UTF-8( PWD=\\S+)?\""), "only what the sandbox sets: " + r.value());
     }
@@ -207,7 +235,10 @@ class SandboxTest {
                 assertTrue(r.ok(), String.valueOf(r.error()));
             }
             try (Sandbox b = pool.acquire()) {
-                assertEquals(Sandbox.Kind.COMPILE, b.evaluate("only", Sandbox.CallHandler.NONE).error().kind(), "no state across sandboxes");
+                assertEquals(
+                        Sandbox.Kind.COMPILE,
+                        b.evaluate("only", Sandbox.CallHandler.NONE).error().kind(),
+                        "no state across sandboxes");
             }
         }
     }

@@ -20,7 +20,8 @@ class StatsTest {
     private static final double[] SLEEP_GROUP2 = {1.9, 0.8, 1.1, 0.1, -0.1, 4.4, 5.5, 1.6, 4.6, 3.4};
 
     /** Two-sided 95% critical values of t from the NIST/SEMATECH e-Handbook, table 1.4.2.7.3 (upper 0.025 column). */
-    @Test void tQuantilesMatchThePublishedTable() {
+    @Test
+    void tQuantilesMatchThePublishedTable() {
         int[] df = {1, 2, 4, 9, 19, 29, 100};
         double[] table = {12.706, 4.303, 2.776, 2.262, 2.093, 2.045, 1.984};
         for (int i = 0; i < df.length; i++) assertEquals(table[i], Student.critical95(df[i]), 5e-4, "df " + df[i]);
@@ -38,8 +39,10 @@ class StatsTest {
      * residuals summed per task 2*0.5 = 1, 0, 4*(-0.25) = -1; CR1 variance 3/2 * (1 + 0 + 1) / 64 = 3/64,
      * se = sqrt(3)/8 = 0.216506; 95% half-width 4.302653 (t, 2 df) * se = 0.931552.
      */
-    @Test void clusteredStandardErrorByHand() {
-        Estimate e = OverTasks.mean(List.of(new OverTasks.Cluster(2, 1.0), new OverTasks.Cluster(2, 0.5), new OverTasks.Cluster(4, 0.25)));
+    @Test
+    void clusteredStandardErrorByHand() {
+        Estimate e = OverTasks.mean(
+                List.of(new OverTasks.Cluster(2, 1.0), new OverTasks.Cluster(2, 0.5), new OverTasks.Cluster(4, 0.25)));
         assertEquals(0.5, e.value(), 1e-12);
         assertEquals(Math.sqrt(3) / 8, e.se(), 1e-12);
         assertEquals(3, e.tasks());
@@ -54,8 +57,10 @@ class StatsTest {
      * deviations 1/3, -1/3, 0, s^2 = (2/9)/2 = 1/9, se = (1/3)/sqrt(3) = 0.19245; attempts treated as
      * independent would give a smaller one.
      */
-    @Test void withEqualTrialsTheClusteredErrorIsTheErrorOfTaskMeans() {
-        Estimate clustered = OverTasks.mean(List.of(new OverTasks.Cluster(3, 1.0), new OverTasks.Cluster(3, 1.0 / 3), new OverTasks.Cluster(3, 2.0 / 3)));
+    @Test
+    void withEqualTrialsTheClusteredErrorIsTheErrorOfTaskMeans() {
+        Estimate clustered = OverTasks.mean(List.of(
+                new OverTasks.Cluster(3, 1.0), new OverTasks.Cluster(3, 1.0 / 3), new OverTasks.Cluster(3, 2.0 / 3)));
         Estimate ofMeans = OverTasks.mean(new double[] {1.0, 1.0 / 3, 2.0 / 3});
         assertEquals(1 / (3 * Math.sqrt(3)), clustered.se(), 1e-12);
         assertEquals(ofMeans.se(), clustered.se(), 1e-12);
@@ -64,7 +69,8 @@ class StatsTest {
         assertTrue(Math.sqrt(2.0 / 9 / 8) < clustered.se());
     }
 
-    @Test void degenerateEstimates() {
+    @Test
+    void degenerateEstimates() {
         assertFalse(OverTasks.mean(List.of()).defined(), "no task: nothing, never 0");
         assertTrue(Double.isNaN(OverTasks.mean(new double[0]).value()));
         Estimate one = OverTasks.mean(List.of(new OverTasks.Cluster(4, 0.75)));
@@ -77,7 +83,8 @@ class StatsTest {
     }
 
     /** Newcombe 1998 (Statistics in Medicine 17:857-872), table I, method 3 (Wilson score, no continuity correction). */
-    @Test void wilsonMatchesNewcombesTable() {
+    @Test
+    void wilsonMatchesNewcombesTable() {
         double z = 1.959963984540054;
         assertInterval(0.2553, 0.3662, Wilson.interval(81.0 / 263, 263, z), 5e-5);
         assertInterval(0.0624, 0.1605, Wilson.interval(15.0 / 148, 148, z), 5e-5);
@@ -94,15 +101,20 @@ class StatsTest {
      * and 0.5: p = 0.5, CR0 variance (1 + 1 + 0)/36, n_eff = 0.25/(2/36) = 4.5, Wilson(0.5, 4.5, t 2 df)
      * = [0.051542, 0.948458].
      */
-    @Test void clusteredWilsonByHand() {
+    @Test
+    void clusteredWilsonByHand() {
         List<OverTasks.Cluster> eightOfTen = new ArrayList<>();
         for (int i = 0; i < 10; i++) eightOfTen.add(new OverTasks.Cluster(1, i < 8 ? 1 : 0));
         assertInterval(0.44452949829, 0.95236532811, Wilson.clustered(eightOfTen), 1e-9);
         assertEquals(Wilson.interval(0.8, 10, Student.critical95(9)), Wilson.clustered(eightOfTen));
         List<OverTasks.Cluster> allPass = Collections.nCopies(10, new OverTasks.Cluster(3, 1.0));
         assertInterval(0.66149137734, 1.0, Wilson.clustered(allPass), 1e-9);
-        assertInterval(0.05154241435, 0.94845758565,
-                Wilson.clustered(List.of(new OverTasks.Cluster(2, 1), new OverTasks.Cluster(2, 0), new OverTasks.Cluster(2, 0.5))), 1e-9);
+        assertInterval(
+                0.05154241435,
+                0.94845758565,
+                Wilson.clustered(List.of(
+                        new OverTasks.Cluster(2, 1), new OverTasks.Cluster(2, 0), new OverTasks.Cluster(2, 0.5))),
+                1e-9);
         assertFalse(Wilson.clustered(List.of(new OverTasks.Cluster(5, 1))).defined(), "one task");
         assertTrue(Wilson.preferred(29, 0.5));
         assertFalse(Wilson.preferred(30, 0.5));
@@ -115,7 +127,8 @@ class StatsTest {
      * df = 9, p-value = 0.002833, 95% interval [-2.4598858, -0.7001142], mean difference -1.58.
      * MDE: (t_0.975,9 + t_0.80,9) * se = (2.262157 + 0.883404) * 0.388959 = 1.223493 (SciPy).
      */
-    @Test void pairedTMatchesRsSleepExample() {
+    @Test
+    void pairedTMatchesRsSleepExample() {
         Paired p = Paired.of(SLEEP_GROUP1, SLEEP_GROUP2);
         assertEquals(10, p.tasks());
         assertEquals(-1.58, p.difference().value(), 1e-12);
@@ -133,7 +146,8 @@ class StatsTest {
     }
 
     /** Hand-counted sign flips: [1, 1, 1] reaches |sum| 3 only as +++ and ---: 2/8. */
-    @Test void signFlipByHand() {
+    @Test
+    void signFlipByHand() {
         assertEquals(0.25, SignFlip.test(new double[] {1, 1, 1}).p());
         // [1, -1]: sums 0, 2, -2, 0; observed |0|: all four reach it.
         assertEquals(1.0, SignFlip.test(new double[] {1, -1}).p());
@@ -147,7 +161,8 @@ class StatsTest {
      * Beyond 20 tasks: Monte Carlo with the fixed seed, the same p on every run, within Monte-Carlo
      * error of the exact p (counted here independently by dynamic programming over integer sums).
      */
-    @Test void signFlipMonteCarloIsSeededAndNearTheExactValue() {
+    @Test
+    void signFlipMonteCarloIsSeededAndNearTheExactValue() {
         int[] d = new int[24];
         for (int i = 0; i < d.length; i++) d[i] = i < 14 ? 1 : i < 18 ? -1 : 0; // observed sum 10
         double[] dd = Arrays.stream(d).asDoubleStream().toArray();
@@ -190,7 +205,8 @@ class StatsTest {
     }
 
     /** One task, all equal, constant non-zero differences: what is undefined stays NaN (shown "–"), never 0. */
-    @Test void degeneratePairs() {
+    @Test
+    void degeneratePairs() {
         Paired one = Paired.of(new double[] {1}, new double[] {0});
         assertEquals(1.0, one.difference().value());
         assertTrue(Double.isNaN(one.difference().se()));

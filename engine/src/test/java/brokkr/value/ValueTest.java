@@ -4,8 +4,8 @@ import static org.junit.jupiter.api.Assertions.*;
 
 import brokkr.python.PyJson;
 import brokkr.python.PyStrings;
-import java.util.Map;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 class ValueTest {
@@ -13,8 +13,12 @@ class ValueTest {
     void dictKeepsInsertionOrderLikePython() {
         PyDict d = PyDict.of("b", 1, "a", 2, "c", 3);
         assertEquals("{\"b\": 1, \"a\": 2, \"c\": 3}", PyJson.dumps(d));
-        assertEquals("{\"b\": 9, \"a\": 2, \"c\": 3}", PyJson.dumps(d.with("b", PyInt.of(9))), "replacing keeps position");
-        assertEquals("{\"a\": 2, \"c\": 3, \"b\": 1}", PyJson.dumps(d.without("b").with("b", PyInt.of(1))), "re-adding moves to the end");
+        assertEquals(
+                "{\"b\": 9, \"a\": 2, \"c\": 3}", PyJson.dumps(d.with("b", PyInt.of(9))), "replacing keeps position");
+        assertEquals(
+                "{\"a\": 2, \"c\": 3, \"b\": 1}",
+                PyJson.dumps(d.without("b").with("b", PyInt.of(1))),
+                "re-adding moves to the end");
         assertEquals("{\"a\": 2, \"b\": 1, \"c\": 3}", PyJson.dumps(d, PyJson.DumpOptions.SORTED));
     }
 
@@ -22,18 +26,24 @@ class ValueTest {
     void forkSharesAndDoesNotDisturbTheOriginal() {
         PyDict world = PyDict.of("orders", PyDict.of("#1", PyDict.of("status", "pending")));
         PyDict fork = world.with("orders", world.get("orders").asDict().with("#1", PyDict.of("status", "cancelled")));
-        assertEquals("pending", world.get("orders").asDict().get("#1").asDict().get("status").asStr());
-        assertEquals("cancelled", fork.get("orders").asDict().get("#1").asDict().get("status").asStr());
+        assertEquals(
+                "pending",
+                world.get("orders").asDict().get("#1").asDict().get("status").asStr());
+        assertEquals(
+                "cancelled",
+                fork.get("orders").asDict().get("#1").asDict().get("status").asStr());
     }
 
     @Test
     void jsonKeepsIntVersusFloat() {
-        Value v = Json.parse("{\"a\": 1, \"b\": 1.0, \"c\": 1e5, \"d\": 123456789012345678901234567890, \"e\": [true, null, NaN]}");
+        Value v = Json.parse(
+                "{\"a\": 1, \"b\": 1.0, \"c\": 1e5, \"d\": 123456789012345678901234567890, \"e\": [true, null, NaN]}");
         PyDict d = v.asDict();
         assertInstanceOf(PyInt.class, d.get("a"));
         assertInstanceOf(PyFloat.class, d.get("b"));
         assertEquals(new PyFloat(100000.0), d.get("c"));
-        assertEquals("{\"a\": 1, \"b\": 1.0, \"c\": 100000.0, \"d\": 123456789012345678901234567890, \"e\": [true, null, NaN]}",
+        assertEquals(
+                "{\"a\": 1, \"b\": 1.0, \"c\": 100000.0, \"d\": 123456789012345678901234567890, \"e\": [true, null, NaN]}",
                 PyJson.dumps(v));
     }
 
@@ -95,15 +105,21 @@ class ValueTest {
                 assertEquals(PyJson.dumps(rebuilt), PyJson.dumps(d));
                 List<String> sortedKeys = new java.util.ArrayList<>(model.keySet());
                 sortedKeys.sort(PyStrings.CODE_POINT_ORDER);
-                Map.Entry<String, Value>[] sorted = d.sortedEntries(PyStrings.CODE_POINT_ORDER); // cached per key set: values must be this version's
-                assertEquals(sortedKeys, java.util.Arrays.stream(sorted).map(Map.Entry::getKey).toList());
+                Map.Entry<String, Value>[] sorted = d.sortedEntries(
+                        PyStrings.CODE_POINT_ORDER); // cached per key set: values must be this version's
+                assertEquals(
+                        sortedKeys,
+                        java.util.Arrays.stream(sorted).map(Map.Entry::getKey).toList());
                 for (Map.Entry<String, Value> e : sorted) assertSame(model.get(e.getKey()), e.getValue());
                 Map.Entry<String, Value>[] reversed = d.sortedEntries(java.util.Comparator.<String>reverseOrder());
-                if (reversed.length > 1) assertEquals(sortedKeys.getLast(), reversed[0].getKey(), "another order is not served from the cache");
+                if (reversed.length > 1)
+                    assertEquals(
+                            sortedKeys.getLast(), reversed[0].getKey(), "another order is not served from the cache");
                 versions.add(d);
                 texts.add(PyJson.dumps(d));
             }
-            for (int i = 0; i < versions.size(); i++) assertEquals(texts.get(i), PyJson.dumps(versions.get(i)), "an earlier version changed");
+            for (int i = 0; i < versions.size(); i++)
+                assertEquals(texts.get(i), PyJson.dumps(versions.get(i)), "an earlier version changed");
         }
         PyDict big = PyDict.empty();
         for (int i = 0; i < PyDict.SMALL_MAX + 1; i++) big = big.with("k" + i, PyInt.of(i));

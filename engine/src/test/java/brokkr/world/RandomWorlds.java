@@ -15,16 +15,63 @@ import java.util.Random;
 
 /** Seeded random JSON-like worlds, with the strings and numbers json.dumps treats specially. */
 final class RandomWorlds {
-    private static final String[] ATOMS = {"a", "b", "id", "status", "é", "\u00ff", "\u0100", "\u7f16", "\ud83d\ude00", "\ud800",
-            "\"", "\\", "\n", "\r", "\t", "\b", "\f", "\u0000", "\u001f", "\u007f", " ", "~", "/", "<", "#W"};
-    private static final double[] FLOATS = {0.0, -0.0, 1.0, -1.5, 0.1, 1e-7, 1e-5, 1e16, 1e17, 1e22, 123456.789, 5e-324,
-            Double.MAX_VALUE, Double.NaN, Double.POSITIVE_INFINITY, Double.NEGATIVE_INFINITY, 47.84, 488.81};
+    private static final String[] ATOMS = {
+        "a",
+        "b",
+        "id",
+        "status",
+        "é",
+        "\u00ff",
+        "\u0100",
+        "\u7f16",
+        "\ud83d\ude00",
+        "\ud800",
+        "\"",
+        "\\",
+        "\n",
+        "\r",
+        "\t",
+        "\b",
+        "\f",
+        "\u0000",
+        "\u001f",
+        "\u007f",
+        " ",
+        "~",
+        "/",
+        "<",
+        "#W"
+    };
+    private static final double[] FLOATS = {
+        0.0,
+        -0.0,
+        1.0,
+        -1.5,
+        0.1,
+        1e-7,
+        1e-5,
+        1e16,
+        1e17,
+        1e22,
+        123456.789,
+        5e-324,
+        Double.MAX_VALUE,
+        Double.NaN,
+        Double.POSITIVE_INFINITY,
+        Double.NEGATIVE_INFINITY,
+        47.84,
+        488.81
+    };
 
     private final Random rnd;
 
-    RandomWorlds(long seed) { this.rnd = new Random(seed); }
+    RandomWorlds(long seed) {
+        this.rnd = new Random(seed);
+    }
 
-    Random random() { return rnd; }
+    Random random() {
+        return rnd;
+    }
 
     String string() {
         int n = rnd.nextInt(8);

@@ -13,6 +13,7 @@ final class SharedData {
             Path p = dir.resolve(rel);
             if (Files.isRegularFile(p)) return p;
         }
-        throw new IllegalStateException("no " + rel + " beside the project root (looked upwards from " + Path.of("").toAbsolutePath() + ")");
+        throw new IllegalStateException("no " + rel + " beside the project root (looked upwards from "
+                + Path.of("").toAbsolutePath() + ")");
     }
 }

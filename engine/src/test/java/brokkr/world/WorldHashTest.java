@@ -28,7 +28,17 @@ class WorldHashTest {
 
     @Test
     void leavesAndEmptyContainers() {
-        for (String json : List.of("1", "-0.0", "1e-07", "NaN", "\"caf\\u00e9\"", "true", "null", "[]", "{}", "[{}, []]",
+        for (String json : List.of(
+                "1",
+                "-0.0",
+                "1e-07",
+                "NaN",
+                "\"caf\\u00e9\"",
+                "true",
+                "null",
+                "[]",
+                "{}",
+                "[{}, []]",
                 "{\"b\": {\"d\": [], \"c\": 1}, \"a\": \"\\ud83d\\ude00\"}")) {
             Value v = Json.parse(json);
             for (boolean sort : new boolean[] {false, true}) {
@@ -48,14 +58,17 @@ class WorldHashTest {
             for (int step = 0; step < 30; step++) {
                 versions.add(world);
                 for (boolean sort : new boolean[] {false, true}) {
-                    assertEquals(reference(world, sort), WorldHash.sha256(world, sort, threshold),
+                    assertEquals(
+                            reference(world, sort),
+                            WorldHash.sha256(world, sort, threshold),
                             "seed " + seed + " step " + step + " sort " + sort + " threshold " + threshold);
                 }
                 world = gen.update(world);
             }
             // Older versions share nodes (and so memos) with newer ones; they must still hash as they are.
             for (Value old : versions) {
-                for (boolean sort : new boolean[] {false, true}) assertEquals(reference(old, sort), WorldHash.sha256(old, sort, threshold));
+                for (boolean sort : new boolean[] {false, true})
+                    assertEquals(reference(old, sort), WorldHash.sha256(old, sort, threshold));
             }
         }
     }
@@ -71,7 +84,10 @@ class WorldHashTest {
             int threshold = new int[] {64, 4096, 40_000}[(int) (seed - 1)];
             for (int step = 0; step < 8; step++) {
                 for (boolean sort : new boolean[] {false, true}) {
-                    assertEquals(reference(world, sort), WorldHash.sha256(world, sort, threshold), "seed " + seed + " step " + step);
+                    assertEquals(
+                            reference(world, sort),
+                            WorldHash.sha256(world, sort, threshold),
+                            "seed " + seed + " step " + step);
                 }
                 world = gen.update(gen.update(world));
             }
@@ -93,7 +109,8 @@ class WorldHashTest {
     @Test
     void retailDbHashesAsPythonDoes() {
         Value retail = Json.read(SharedData.tau2Db("retail"));
-        // python3 -c "import json,hashlib; print(hashlib.sha256(json.dumps(json.load(open(p)), sort_keys=S).encode()).hexdigest())"
+        // python3 -c "import json,hashlib; print(hashlib.sha256(json.dumps(json.load(open(p)),
+        // sort_keys=S).encode()).hexdigest())"
         String sorted = "8c359340612f66ae5cbcb9373877b92076a0fc4a3283c71fd7da5fae2b6b3052";
         String insertion = "e986e64db2a5172946855393129aba4e9f15440c3279e9beeaeac95dd374eecb";
         assertEquals(sorted, WorldHash.sha256(retail, true));
@@ -106,8 +123,10 @@ class WorldHashTest {
     @Test
     void airlineDbHashesAsPythonDoes() {
         Value airline = Json.read(SharedData.tau2Db("airline"));
-        assertEquals("3b4362e6bf013490904a0c0f9127f5ab67b5ad917bb4052654cc3d172be8fbb1", WorldHash.sha256(airline, true));
-        assertEquals("63c70e2c063e73cc92a8eb6453b65a552deceab012b59c91ca77513bd962e21b", WorldHash.sha256(airline, false));
+        assertEquals(
+                "3b4362e6bf013490904a0c0f9127f5ab67b5ad917bb4052654cc3d172be8fbb1", WorldHash.sha256(airline, true));
+        assertEquals(
+                "63c70e2c063e73cc92a8eb6453b65a552deceab012b59c91ca77513bd962e21b", WorldHash.sha256(airline, false));
     }
 
     @Test
@@ -116,14 +135,24 @@ class WorldHashTest {
         WorldHash.sha256(retail, true);
         PyDict orders = retail.asDict().get("orders").asDict();
         List<String> ids = orders.keys().stream()
-                .filter(id -> PyJson.dumps(orders.get(id), DumpOptions.SORTED).length() < WorldHash.DEFAULT_MEMO_THRESHOLD).toList();
+                .filter(id ->
+                        PyJson.dumps(orders.get(id), DumpOptions.SORTED).length() < WorldHash.DEFAULT_MEMO_THRESHOLD)
+                .toList();
         String changed = ids.get(0), other = ids.get(1);
         Object otherMemo = orders.get(other).asDict().memo(1);
         Object userMemo = firstValue(retail.asDict().get("users").asDict()).memo(1);
         assertInstanceOf(byte[].class, otherMemo, "an order is small and its parent large: it keeps its bytes");
-        assertNull(orders.get(other).asDict().get("address").asDict().memo(1), "inside a memoized order nothing else is kept");
-        Object[] ordersSkeleton = assertInstanceOf(Object[].class, orders.memo(1), "a large container keeps a skeleton");
-        assertSame(orders.get(other), java.util.Arrays.stream(ordersSkeleton).filter(p -> p == orders.get(other)).findFirst().orElseThrow());
+        assertNull(
+                orders.get(other).asDict().get("address").asDict().memo(1),
+                "inside a memoized order nothing else is kept");
+        Object[] ordersSkeleton =
+                assertInstanceOf(Object[].class, orders.memo(1), "a large container keeps a skeleton");
+        assertSame(
+                orders.get(other),
+                java.util.Arrays.stream(ordersSkeleton)
+                        .filter(p -> p == orders.get(other))
+                        .findFirst()
+                        .orElseThrow());
         Object usersSkeleton = retail.asDict().get("users").asDict().memo(1);
         assertInstanceOf(Object[].class, usersSkeleton);
 
@@ -132,7 +161,10 @@ class WorldHashTest {
         PyDict nextOrders = next.asDict().get("orders").asDict();
         assertSame(otherMemo, nextOrders.get(other).asDict().memo(1), "an untouched order is not serialized again");
         assertSame(userMemo, firstValue(next.asDict().get("users").asDict()).memo(1));
-        assertSame(usersSkeleton, next.asDict().get("users").asDict().memo(1), "an untouched large subtree is not walked again");
+        assertSame(
+                usersSkeleton,
+                next.asDict().get("users").asDict().memo(1),
+                "an untouched large subtree is not walked again");
         assertNotSame(ordersSkeleton, nextOrders.memo(1));
         assertNull(nextOrders.get(changed).asDict().memo(0), "the other key order is untouched");
         assertInstanceOf(byte[].class, nextOrders.get(changed).asDict().memo(1));
@@ -160,16 +192,35 @@ class WorldHashTest {
 
     @Test
     void keyOrderIsCodePointOrder() {
-        String[] alphabet = {"a", "b", "\u00e9", "\ud7ff", "\ud800", "\udbff", "\udc00", "\udfff", "\ue000", "\uffff",
-                "\ud83d\ude00", "\ud83d\ude01", "\ud800\udc00", ""};
+        String[] alphabet = {
+            "a",
+            "b",
+            "\u00e9",
+            "\ud7ff",
+            "\ud800",
+            "\udbff",
+            "\udc00",
+            "\udfff",
+            "\ue000",
+            "\uffff",
+            "\ud83d\ude00",
+            "\ud83d\ude01",
+            "\ud800\udc00",
+            ""
+        };
         java.util.Random rnd = new java.util.Random(5);
         for (int i = 0; i < 20_000; i++) {
             StringBuilder a = new StringBuilder(), b = new StringBuilder();
             String common = alphabet[rnd.nextInt(alphabet.length)];
-            a.append(common).append(alphabet[rnd.nextInt(alphabet.length)]).append(alphabet[rnd.nextInt(alphabet.length)]);
-            b.append(common).append(alphabet[rnd.nextInt(alphabet.length)]).append(alphabet[rnd.nextInt(alphabet.length)]);
+            a.append(common)
+                    .append(alphabet[rnd.nextInt(alphabet.length)])
+                    .append(alphabet[rnd.nextInt(alphabet.length)]);
+            b.append(common)
+                    .append(alphabet[rnd.nextInt(alphabet.length)])
+                    .append(alphabet[rnd.nextInt(alphabet.length)]);
             int expected = Integer.signum(brokkr.python.PyStrings.compare(a.toString(), b.toString()));
-            assertEquals(expected, Integer.signum(DigestWriter.compareKeys(a.toString(), b.toString())), a + " vs " + b);
+            assertEquals(
+                    expected, Integer.signum(DigestWriter.compareKeys(a.toString(), b.toString())), a + " vs " + b);
         }
         assertTrue(DigestWriter.compareKeys("\uffff", "\ud83d\ude00") < 0, "U+FFFF sorts before U+1F600");
     }
@@ -186,8 +237,17 @@ class WorldHashTest {
             PyDict.Builder t = PyDict.builder();
             for (int i = 0; i < 400; i++) {
                 String k = "#" + table.charAt(0) + (r.nextInt(1_000_000) + 1000);
-                t.put(k, PyDict.of("id", k, "price", new PyFloat(r.nextInt(100000) / 100.0),
-                        "tags", PyList.of(new PyStr("x" + r.nextInt(9)), new PyStr("\u00e9\u2028\"q")), "big", "y".repeat(r.nextInt(200))));
+                t.put(
+                        k,
+                        PyDict.of(
+                                "id",
+                                k,
+                                "price",
+                                new PyFloat(r.nextInt(100000) / 100.0),
+                                "tags",
+                                PyList.of(new PyStr("x" + r.nextInt(9)), new PyStr("\u00e9\u2028\"q")),
+                                "big",
+                                "y".repeat(r.nextInt(200))));
             }
             root.put(table, t.build());
         }
@@ -220,7 +280,10 @@ class WorldHashTest {
                     default -> w.with("small", PyDict.of("a", step));
                 };
                 branches.set(b, next);
-                assertEquals(reference(next, sort), WorldHash.sha256(next, sort, threshold), "step " + step + " sort " + sort);
+                assertEquals(
+                        reference(next, sort),
+                        WorldHash.sha256(next, sort, threshold),
+                        "step " + step + " sort " + sort);
                 if (r.nextInt(5) == 0) assertEquals(reference(base, sort), WorldHash.sha256(base, sort));
             }
         }
@@ -290,7 +353,12 @@ class WorldHashTest {
         PyDict.Builder b = PyDict.builder();
         for (int i = 0; i < 300; i++) {
             String k = "#o" + (r.nextInt(900_000) + 100_000);
-            b.put(k, i % 10 == 0 ? Value.of(i) : PyDict.of("id", k, "items", PyList.of(new PyStr("x" + i)), "total", new PyFloat(i / 4.0)));
+            b.put(
+                    k,
+                    i % 10 == 0
+                            ? Value.of(i)
+                            : PyDict.of(
+                                    "id", k, "items", PyList.of(new PyStr("x" + i)), "total", new PyFloat(i / 4.0)));
         }
         PyDict table = b.build();
         PyDict world = PyDict.of("orders", table, "users", PyDict.of("u", 1));
@@ -328,10 +396,14 @@ class WorldHashTest {
         for (int i = 0; i < 64; i++) few.put("k" + i, PyDict.of("v", "w".repeat(i == 0 ? 4000 : 200)));
         PyDict large = few.build();
         String pad = "p".repeat(WorldHash.DEFAULT_MEMO_THRESHOLD); // the root is large, so the table's memo is its own
-        assertEquals(reference(PyDict.of("t", large, "pad", pad), true), WorldHash.sha256(PyDict.of("t", large, "pad", pad), true));
+        assertEquals(
+                reference(PyDict.of("t", large, "pad", pad), true),
+                WorldHash.sha256(PyDict.of("t", large, "pad", pad), true));
         assertInstanceOf(Object[].class, WorldHash.text(large.memo(1)));
         PyDict shrunk = large.with("k0", PyDict.of("v", "w"));
-        assertEquals(reference(PyDict.of("t", shrunk, "pad", pad), true), WorldHash.sha256(PyDict.of("t", shrunk, "pad", pad), true));
+        assertEquals(
+                reference(PyDict.of("t", shrunk, "pad", pad), true),
+                WorldHash.sha256(PyDict.of("t", shrunk, "pad", pad), true));
         assertInstanceOf(byte[].class, WorldHash.text(shrunk.memo(1)));
     }
 
@@ -343,11 +415,14 @@ class WorldHashTest {
     @Test
     void aTableChangedAlongItsOriginsIsPatchedFromTheChangedKeys() {
         PyDict.Builder b = PyDict.builder();
-        for (int i = 0; i < 400; i++) b.put("#o" + (1000 + i), PyDict.of("id", i, "items", PyList.of(new PyStr("x" + i))));
+        for (int i = 0; i < 400; i++)
+            b.put("#o" + (1000 + i), PyDict.of("id", i, "items", PyList.of(new PyStr("x" + i))));
         PyDict table = b.build();
         PyDict world = PyDict.of("orders", table, "users", PyDict.of("u", 1));
         assertEquals(reference(world, true), WorldHash.sha256(world, true));
-        PyDict three = table.with("#o1001", PyDict.of("id", "a")).with("#o1300", PyDict.of("id", "b")).with("#o1001", PyDict.of("id", "c"));
+        PyDict three = table.with("#o1001", PyDict.of("id", "a"))
+                .with("#o1300", PyDict.of("id", "b"))
+                .with("#o1001", PyDict.of("id", "c"));
         PyDict w3 = world.with("orders", three);
         assertEquals(reference(w3, true), WorldHash.sha256(w3, true));
         assertNull(three.origin(), "the hasher drops the origins it used");
@@ -376,11 +451,17 @@ class WorldHashTest {
         Value small = Json.parse("{\"b\": [1, 2.5, \"x\u00e9\"], \"a\": {\"c\": null}}");
         long before = WorldHash.digestedBytes();
         WorldHash.sha256(small, true);
-        assertEquals(PyJson.dumps(small, DumpOptions.SORTED).length(), WorldHash.digestedBytes() - before, "a small world: its text");
+        assertEquals(
+                PyJson.dumps(small, DumpOptions.SORTED).length(),
+                WorldHash.digestedBytes() - before,
+                "a small world: its text");
         before = WorldHash.digestedBytes();
         WorldHash.sha256(small, true);
         WorldHash.sha256(new PyStr("leaf"), true);
-        assertEquals("\"leaf\"".length(), WorldHash.digestedBytes() - before, "hashed again: the hex memo, nothing digested");
+        assertEquals(
+                "\"leaf\"".length(),
+                WorldHash.digestedBytes() - before,
+                "hashed again: the hex memo, nothing digested");
 
         PyDict base = tables(new java.util.Random(3));
         int length = PyJson.dumps(base, DumpOptions.SORTED).length();
@@ -458,7 +539,9 @@ class WorldHashTest {
         List<String> expected = worlds.stream().map(w -> reference(w, true)).toList();
         try (var pool = java.util.concurrent.Executors.newFixedThreadPool(4)) {
             List<java.util.concurrent.Future<List<String>>> runs = new ArrayList<>();
-            for (int t = 0; t < 4; t++) runs.add(pool.submit(() -> worlds.stream().map(w -> WorldHash.sha256(w, true)).toList()));
+            for (int t = 0; t < 4; t++)
+                runs.add(pool.submit(() ->
+                        worlds.stream().map(w -> WorldHash.sha256(w, true)).toList()));
             for (var run : runs) assertEquals(expected, run.get());
         }
     }

@@ -25,22 +25,37 @@ public final class ConformanceCommand implements Command {
         Map<String, ConformanceSuite> m = new LinkedHashMap<>();
         for (BenchmarkFamily f : families) {
             for (ConformanceSuite s : f.conformance(registry)) {
-                if (m.putIfAbsent(s.name(), s) != null) throw new IllegalStateException("two conformance suites named '" + s.name() + "' (the second from family " + f.name() + ")");
+                if (m.putIfAbsent(s.name(), s) != null)
+                    throw new IllegalStateException("two conformance suites named '" + s.name()
+                            + "' (the second from family " + f.name() + ")");
             }
         }
         this.suites = m;
     }
 
-    @Override public String name() { return "conformance"; }
+    @Override
+    public String name() {
+        return "conformance";
+    }
 
-    @Override public String summary() { return "replay an upstream oracle corpus and count mismatches"; }
+    @Override
+    public String summary() {
+        return "replay an upstream oracle corpus and count mismatches";
+    }
 
-    @Override public String usage() {
+    @Override
+    public String usage() {
         StringBuilder sb = new StringBuilder();
         for (ConformanceSuite s : suites.values()) {
-            sb.append(sb.isEmpty() ? "usage: " : "       ").append("./brokkr conformance ").append(s.name()).append(' ').append(s.synopsis()).append('\n');
+            sb.append(sb.isEmpty() ? "usage: " : "       ")
+                    .append("./brokkr conformance ")
+                    .append(s.name())
+                    .append(' ')
+                    .append(s.synopsis())
+                    .append('\n');
         }
-        for (ConformanceSuite s : suites.values()) sb.append('\n').append(s.help().strip()).append('\n');
+        for (ConformanceSuite s : suites.values())
+            sb.append('\n').append(s.help().strip()).append('\n');
         return sb.append("""
 
                 Exit status: 0 iff K = 0, 1 on mismatches, 2 for a usage error or a corpus that cannot be

@@ -19,7 +19,8 @@ import java.util.Map;
  * {@code ../shared} layout. The sources are the benchmark families' own {@link UpstreamData}
  * ({@link BenchmarkFamily#upstreamData}).
  */
-public record DataCommand(Map<String, String> env, Registry registry, List<BenchmarkFamily> families) implements Command {
+public record DataCommand(Map<String, String> env, Registry registry, List<BenchmarkFamily> families)
+        implements Command {
     public DataCommand {
         env = Map.copyOf(env);
         families = List.copyOf(families);
@@ -33,7 +34,9 @@ public record DataCommand(Map<String, String> env, Registry registry, List<Bench
         Map<String, UpstreamData> m = new LinkedHashMap<>();
         for (BenchmarkFamily f : families) {
             for (UpstreamData u : f.upstreamData(registry)) {
-                if (m.putIfAbsent(u.name(), u) != null) throw new IllegalStateException("two upstream data sources named '" + u.name() + "' (the second from family " + f.name() + ")");
+                if (m.putIfAbsent(u.name(), u) != null)
+                    throw new IllegalStateException("two upstream data sources named '" + u.name()
+                            + "' (the second from family " + f.name() + ")");
             }
         }
         return m;
@@ -41,19 +44,39 @@ public record DataCommand(Map<String, String> env, Registry registry, List<Bench
 
     /** What the families say about their pins (pins that are not upstream's own file), or that a pin would say so. */
     private String notes() {
-        List<String> notes = families.stream().map(BenchmarkFamily::dataNotes).filter(n -> !n.isBlank()).map(String::strip).toList();
-        return notes.isEmpty() ? "A pin that is not upstream's own file says so." : "A pin that is not upstream's own file\nsays so: " + String.join("\n", notes);
+        List<String> notes = families.stream()
+                .map(BenchmarkFamily::dataNotes)
+                .filter(n -> !n.isBlank())
+                .map(String::strip)
+                .toList();
+        return notes.isEmpty()
+                ? "A pin that is not upstream's own file says so."
+                : "A pin that is not upstream's own file\nsays so: " + String.join("\n", notes);
     }
 
-    @Override public String name() { return "data"; }
+    @Override
+    public String name() {
+        return "data";
+    }
 
-    @Override public String summary() { return "fetch the pinned upstream data (" + String.join(", ", sources().keySet()) + ") with git and verify it"; }
+    @Override
+    public String summary() {
+        return "fetch the pinned upstream data (" + String.join(", ", sources().keySet()) + ") with git and verify it";
+    }
 
-    @Override public String usage() {
+    @Override
+    public String usage() {
         StringBuilder list = new StringBuilder();
         for (UpstreamData u : sources().values()) {
-            list.append(String.format("  %-11s %s at %s (%d pinned files) into DIR/%s; %s=DIR/%s%n", u.name(), u.url(), u.commit().substring(0, 7),
-                    u.pins().size(), u.name(), u.envVar(), u.dataRoot().isEmpty() ? u.name() : u.name() + "/" + u.dataRoot()));
+            list.append(String.format(
+                    "  %-11s %s at %s (%d pinned files) into DIR/%s; %s=DIR/%s%n",
+                    u.name(),
+                    u.url(),
+                    u.commit().substring(0, 7),
+                    u.pins().size(),
+                    u.name(),
+                    u.envVar(),
+                    u.dataRoot().isEmpty() ? u.name() : u.name() + "/" + u.dataRoot()));
         }
         return """
                 usage: ./brokkr data fetch [%s]... [--dir DIR] [--from URL] [--commit SHA]
@@ -72,11 +95,14 @@ public record DataCommand(Map<String, String> env, Registry registry, List<Bench
     /** {@code $XDG_DATA_HOME/brokkr/upstream}, else {@code ~/.local/share/brokkr/upstream}. */
     Path defaultDir() {
         String xdg = env.get("XDG_DATA_HOME");
-        Path base = xdg != null && !xdg.isBlank() ? Path.of(xdg) : Path.of(System.getProperty("user.home"), ".local", "share");
+        Path base = xdg != null && !xdg.isBlank()
+                ? Path.of(xdg)
+                : Path.of(System.getProperty("user.home"), ".local", "share");
         return base.resolve("brokkr").resolve("upstream");
     }
 
-    @Override public int run(List<String> args, PrintStream out, PrintStream err) {
+    @Override
+    public int run(List<String> args, PrintStream out, PrintStream err) {
         if (args.isEmpty() || !args.getFirst().equals("fetch")) throw new UsageException("expected 'fetch'");
         Map<String, UpstreamData> sources = sources();
         Path dir = null;
@@ -92,25 +118,34 @@ public record DataCommand(Map<String, String> env, Registry registry, List<Bench
                         case "--dir" -> dir = Path.of(v);
                         case "--from" -> from = v;
                         default -> {
-                            if (!v.matches("[0-9a-fA-F]{7,40}")) throw new UsageException("--commit takes a commit id (hex), not '" + v + "'");
+                            if (!v.matches("[0-9a-fA-F]{7,40}"))
+                                throw new UsageException("--commit takes a commit id (hex), not '" + v + "'");
                             commit = v;
                         }
                     }
                 }
                 default -> {
                     if (a.startsWith("-")) throw new UsageException("unknown option " + a);
-                    if (!sources.containsKey(a)) throw new UsageException("unknown source '" + a + "' (" + String.join(", ", sources.keySet()) + ")");
+                    if (!sources.containsKey(a))
+                        throw new UsageException(
+                                "unknown source '" + a + "' (" + String.join(", ", sources.keySet()) + ")");
                     if (!names.contains(a)) names.add(a);
                 }
             }
         }
         if (names.isEmpty()) names.addAll(sources.keySet());
-        if ((from != null || commit != null) && names.size() != 1) throw new UsageException("--from and --commit apply to one source: name it");
+        if ((from != null || commit != null) && names.size() != 1)
+            throw new UsageException("--from and --commit apply to one source: name it");
         Path into = (dir == null ? defaultDir() : dir).toAbsolutePath().normalize();
         boolean ok = true;
         for (String n : names) {
             UpstreamData u = sources.get(n);
-            out.printf("%s: %s at %s, %d pinned files%n", u.name(), from == null ? u.url() : from, commit == null ? u.commit() : commit, u.pins().size());
+            out.printf(
+                    "%s: %s at %s, %d pinned files%n",
+                    u.name(),
+                    from == null ? u.url() : from,
+                    commit == null ? u.commit() : commit,
+                    u.pins().size());
             DataFetch.Result r;
             try {
                 r = DataFetch.fetch(u, into, from, commit);
@@ -142,15 +177,26 @@ public record DataCommand(Map<String, String> env, Registry registry, List<Bench
                 }
             }
         }
-        long expected = r.files().stream().filter(DataFetch.FileResult::expected).count();
-        out.printf("%s: %d verified, %d differing as documented, %d differing unexpectedly, %d missing; in %s%n", r.source().name(),
-                r.count(DataFetch.Status.VERIFIED), expected, r.count(DataFetch.Status.DIFFERS) - expected, r.count(DataFetch.Status.MISSING), r.dataDir());
+        long expected =
+                r.files().stream().filter(DataFetch.FileResult::expected).count();
+        out.printf(
+                "%s: %d verified, %d differing as documented, %d differing unexpectedly, %d missing; in %s%n",
+                r.source().name(),
+                r.count(DataFetch.Status.VERIFIED),
+                expected,
+                r.count(DataFetch.Status.DIFFERS) - expected,
+                r.count(DataFetch.Status.MISSING),
+                r.dataDir());
         if (unexpected > 0) {
-            out.println("  " + unexpected + " file(s) are not the ones Brokkr was proven against: Brokkr refuses them when it reads them"
+            out.println("  " + unexpected
+                    + " file(s) are not the ones Brokkr was proven against: Brokkr refuses them when it reads them"
                     + " (each read is checked against its pin)");
         }
-        if (expected > 0) out.println("  the files that differ as documented are refused by the code that reads them; everything else is usable");
+        if (expected > 0)
+            out.println(
+                    "  the files that differ as documented are refused by the code that reads them; everything else is usable");
         out.println("point Brokkr at it:");
-        out.println("  export " + r.source().envVar() + "=" + r.dataDir() + "      (or java -D" + r.source().property() + "=" + r.dataDir() + ")");
+        out.println("  export " + r.source().envVar() + "=" + r.dataDir() + "      (or java -D"
+                + r.source().property() + "=" + r.dataDir() + ")");
     }
 }

@@ -45,11 +45,18 @@ public final class ExperimentCommand implements Command {
         this.interop = interop;
     }
 
-    @Override public String name() { return "experiment"; }
+    @Override
+    public String name() {
+        return "experiment";
+    }
 
-    @Override public String summary() { return "run an experiment (tasks x candidates x repetitions), resume it, show its scorecard"; }
+    @Override
+    public String summary() {
+        return "run an experiment (tasks x candidates x repetitions), resume it, show its scorecard";
+    }
 
-    @Override public String usage() {
+    @Override
+    public String usage() {
         return interop.withUsage("""
                 usage: ./brokkr experiment run FILE [--dir DIR] [--no-progress] [--verbose]
                        ./brokkr experiment list [DIR...] [--format text|csv|json]
@@ -156,7 +163,8 @@ public final class ExperimentCommand implements Command {
                   body and trial, from DIR's model_cache table or the shared cache_file; hits are recorded)""");
     }
 
-    @Override public int run(List<String> args, PrintStream out, PrintStream err) throws Exception {
+    @Override
+    public int run(List<String> args, PrintStream out, PrintStream err) throws Exception {
         if (args.isEmpty()) throw new UsageException("missing subcommand");
         List<String> rest = new ArrayList<>(args.subList(1, args.size()));
         return switch (args.getFirst()) {
@@ -169,15 +177,26 @@ public final class ExperimentCommand implements Command {
             case "import" -> interop.importFile(rest, out, err);
             case "checks" -> {
                 TableOutput o = TableOutput.take(rest);
-                yield withStore(rest, 1, "checks DIR " + TableOutput.OPTIONS, (store, a) -> o.print(out, err,
-                        List.of(new TableOutput.Section("checks", null, ScorecardTables.checks(Scorecard.of(store)))), PyDict.empty()));
+                yield withStore(
+                        rest,
+                        1,
+                        "checks DIR " + TableOutput.OPTIONS,
+                        (store, a) -> o.print(
+                                out,
+                                err,
+                                List.of(new TableOutput.Section(
+                                        "checks", null, ScorecardTables.checks(Scorecard.of(store)))),
+                                PyDict.empty()));
             }
             case "transcript" -> {
                 boolean json = rest.remove("--json");
                 yield withStore(rest, 2, "transcript DIR ATTEMPT_ID [--json]", (store, a) -> {
                     long id = attemptId(a.get(1));
                     try {
-                        out.print(json ? TableOutput.json(Inspect.record(store, id)) + "\n" : Inspect.transcript(store, id));
+                        out.print(
+                                json
+                                        ? TableOutput.json(Inspect.record(store, id)) + "\n"
+                                        : Inspect.transcript(store, id));
                     } catch (IllegalArgumentException e) {
                         throw new UsageException(e.getMessage());
                     }
@@ -200,7 +219,8 @@ public final class ExperimentCommand implements Command {
                             if (w.matches()) ok++;
                             else {
                                 bad++;
-                                out.println("MISMATCH attempt " + attempt.id() + ": recorded " + w.recorded() + ", replayed " + w.replayed());
+                                out.println("MISMATCH attempt " + attempt.id() + ": recorded " + w.recorded()
+                                        + ", replayed " + w.replayed());
                             }
                         }
                         out.println(ok + " attempts verified, " + bad + " mismatches");
@@ -217,7 +237,10 @@ public final class ExperimentCommand implements Command {
                     }
                     out.println("recorded final world " + w.recorded());
                     out.println("replayed final world " + w.replayed());
-                    out.println(w.matches() ? "verified: the replay reproduces the recorded world" : "MISMATCH: the record does not reproduce its world");
+                    out.println(
+                            w.matches()
+                                    ? "verified: the replay reproduces the recorded world"
+                                    : "MISMATCH: the record does not reproduce its world");
                     code[0] = w.matches() ? 0 : 1;
                 });
                 yield code[0];
@@ -276,9 +299,13 @@ public final class ExperimentCommand implements Command {
         if (checks.rowCount() > 0) out.print("\nchecks (failed of evaluated)\n" + TableText.aligned(checks));
         out.println("\nper task: experiment show " + dir + " --tasks; every attempt: experiment attempts " + dir);
         if (r.complete()) return 0;
-        err.println("brokkr experiment: " + r.withoutVerdict() + " of " + r.cells() + " cells have no verdict (" + r.exhausted()
-                + " out of infrastructure retries" + (r.withoutVerdict() > r.exhausted()
-                ? ", " + (r.withoutVerdict() - r.exhausted()) + " retried when the experiment is run again" : "") + ")");
+        err.println("brokkr experiment: " + r.withoutVerdict() + " of " + r.cells() + " cells have no verdict ("
+                + r.exhausted()
+                + " out of infrastructure retries"
+                + (r.withoutVerdict() > r.exhausted()
+                        ? ", " + (r.withoutVerdict() - r.exhausted()) + " retried when the experiment is run again"
+                        : "")
+                + ")");
         return EXIT_NO_VERDICT;
     }
 
@@ -297,7 +324,9 @@ public final class ExperimentCommand implements Command {
         while (!left.isEmpty()) {
             BenchmarkReports.CandidateReport r = left.removeFirst();
             // A benchmark's notes once, under its last candidate's report.
-            boolean last = left.stream().noneMatch(x -> x.benchmark().equals(r.benchmark()) && x.report().title().equals(r.report().title()));
+            boolean last = left.stream()
+                    .noneMatch(x -> x.benchmark().equals(r.benchmark())
+                            && x.report().title().equals(r.report().title()));
             out.print("\n" + ScorecardTables.reportText(r, last));
         }
     }
@@ -313,7 +342,8 @@ public final class ExperimentCommand implements Command {
             Path dir = Path.of(a.getFirst());
             Scorecard card = Scorecard.of(store);
             String name = store.experiment().map(Map.Entry::getKey).orElse("?");
-            List<BenchmarkReports.CandidateReport> reports = withSummary ? BenchmarkReports.of(store, registry) : List.of();
+            List<BenchmarkReports.CandidateReport> reports =
+                    withSummary ? BenchmarkReports.of(store, registry) : List.of();
             List<TableOutput.Section> sections = TableOutput.sections();
             if (o.format() == TableOutput.Format.TEXT) {
                 out.println(head(name, dir, card));
@@ -325,29 +355,38 @@ public final class ExperimentCommand implements Command {
                 sections.add(new TableOutput.Section("summary", "summary", ScorecardTables.summary(card)));
                 sections.add(new TableOutput.Section("statistics", "statistics", ScorecardTables.statistics(card)));
                 for (BenchmarkReports.CandidateReport r : reports) {
-                    String title = r.benchmark() + " / " + r.candidate() + ": " + r.report().title();
+                    String title = r.benchmark() + " / " + r.candidate() + ": "
+                            + r.report().title();
                     sections.add(new TableOutput.Section("report", title, ScorecardTables.report(r.report())));
                     if (!r.report().figures().isEmpty()) {
-                        sections.add(new TableOutput.Section("report", title + ": figures", ScorecardTables.figures(r.report())));
+                        sections.add(new TableOutput.Section(
+                                "report", title + ": figures", ScorecardTables.figures(r.report())));
                     }
                 }
             }
             List<TableOutput.Section> more = TableOutput.sections();
             if (withTasks) more.add(new TableOutput.Section("tasks", "per task", ScorecardTables.tasks(card)));
-            if (withChecks) more.add(new TableOutput.Section("checks", "checks (failed of evaluated)", ScorecardTables.checks(card)));
+            if (withChecks)
+                more.add(new TableOutput.Section(
+                        "checks", "checks (failed of evaluated)", ScorecardTables.checks(card)));
             if (o.format() == TableOutput.Format.TEXT) {
                 if (!more.isEmpty()) out.println();
                 o.print(out, err, more, PyDict.empty());
                 if (!withTasks || !withChecks) {
-                    out.println("\n(" + (withTasks ? "" : "--tasks: per task; ") + (withChecks ? "" : "--checks: failures by check; ")
+                    out.println("\n(" + (withTasks ? "" : "--tasks: per task; ")
+                            + (withChecks ? "" : "--checks: failures by check; ")
                             + "experiment attempts DIR: every attempt; --help explains every column)");
                 }
             } else if (o.format() == TableOutput.Format.JSON) {
                 // Reports are whole objects in JSON (their figures by name), not loose tables.
-                List<TableOutput.Section> tables = new ArrayList<>(sections.stream().filter(x -> !x.key().equals("report")).toList());
+                List<TableOutput.Section> tables = new ArrayList<>(
+                        sections.stream().filter(x -> !x.key().equals("report")).toList());
                 tables.addAll(more);
-                PyDict.Builder fields = PyDict.builder().put("experiment", name).put("dir", dir.toString())
-                        .put("cells", card.cells()).put("without_completed_attempt", card.pendingCells());
+                PyDict.Builder fields = PyDict.builder()
+                        .put("experiment", name)
+                        .put("dir", dir.toString())
+                        .put("cells", card.cells())
+                        .put("without_completed_attempt", card.pendingCells());
                 if (withSummary) fields.put("reports", reportsJson(reports));
                 o.print(out, err, tables, fields.build());
             } else {
@@ -361,10 +400,16 @@ public final class ExperimentCommand implements Command {
         List<Value> out = new ArrayList<>();
         for (BenchmarkReports.CandidateReport r : reports) {
             PyDict.Builder figures = PyDict.builder();
-            for (Report.Figure f : r.report().figures()) figures.put(f.name(), f.value() == null ? PyNone.NONE : Value.of(f.value()));
-            out.add(PyDict.builder().put("benchmark", r.benchmark()).put("candidate", r.candidate()).put("title", r.report().title())
-                    .put("rows", TableJson.rows(ScorecardTables.report(r.report()))).put("figures", figures.build())
-                    .put("notes", Value.of(r.report().notes())).build());
+            for (Report.Figure f : r.report().figures())
+                figures.put(f.name(), f.value() == null ? PyNone.NONE : Value.of(f.value()));
+            out.add(PyDict.builder()
+                    .put("benchmark", r.benchmark())
+                    .put("candidate", r.candidate())
+                    .put("title", r.report().title())
+                    .put("rows", TableJson.rows(ScorecardTables.report(r.report())))
+                    .put("figures", figures.build())
+                    .put("notes", Value.of(r.report().notes()))
+                    .build());
         }
         return PyList.of(out);
     }
@@ -375,25 +420,51 @@ public final class ExperimentCommand implements Command {
         boolean all = args.remove("--all"), failed = args.remove("--failed");
         List<String> tasks = takeAll(args, "--task"), candidates = takeAll(args, "--candidate");
         rejectOptions(args);
-        return withStore(args, 1, "attempts DIR [--all] [--task ID]... [--candidate NAME]... [--failed] " + TableOutput.OPTIONS, (store, a) -> {
-            List<ExperimentStore.Cell> cells = store.cells().stream().filter(c -> all || c.active()).toList();
-            known("candidate", candidates, cells.stream().map(ExperimentStore.Cell::candidate).distinct().toList(), a.getFirst());
-            known("task", tasks, cells.stream().map(ExperimentStore.Cell::taskId).distinct().toList(), a.getFirst());
-            List<Inspect.AttemptRow> rows = Inspect.attempts(store, all).stream()
-                    .filter(r -> tasks.isEmpty() || tasks.contains(r.attempt().taskId()))
-                    .filter(r -> candidates.isEmpty() || candidates.contains(r.candidate()))
-                    .filter(r -> !failed || !r.attempt().success())
-                    .toList();
-            o.print(out, err, List.of(new TableOutput.Section("attempts", null, ScorecardTables.attempts(rows))), PyDict.empty());
-            if (rows.isEmpty() && o.format() == TableOutput.Format.TEXT) out.println("(no attempt matches)");
-        });
+        return withStore(
+                args,
+                1,
+                "attempts DIR [--all] [--task ID]... [--candidate NAME]... [--failed] " + TableOutput.OPTIONS,
+                (store, a) -> {
+                    List<ExperimentStore.Cell> cells = store.cells().stream()
+                            .filter(c -> all || c.active())
+                            .toList();
+                    known(
+                            "candidate",
+                            candidates,
+                            cells.stream()
+                                    .map(ExperimentStore.Cell::candidate)
+                                    .distinct()
+                                    .toList(),
+                            a.getFirst());
+                    known(
+                            "task",
+                            tasks,
+                            cells.stream()
+                                    .map(ExperimentStore.Cell::taskId)
+                                    .distinct()
+                                    .toList(),
+                            a.getFirst());
+                    List<Inspect.AttemptRow> rows = Inspect.attempts(store, all).stream()
+                            .filter(r -> tasks.isEmpty()
+                                    || tasks.contains(r.attempt().taskId()))
+                            .filter(r -> candidates.isEmpty() || candidates.contains(r.candidate()))
+                            .filter(r -> !failed || !r.attempt().success())
+                            .toList();
+                    o.print(
+                            out,
+                            err,
+                            List.of(new TableOutput.Section("attempts", null, ScorecardTables.attempts(rows))),
+                            PyDict.empty());
+                    if (rows.isEmpty() && o.format() == TableOutput.Format.TEXT) out.println("(no attempt matches)");
+                });
     }
 
     /** A filter naming something the experiment does not have is a usage error that lists what it has. */
     private static void known(String what, List<String> asked, List<String> present, String dir) {
         for (String x : asked) {
             if (!present.contains(x)) {
-                String list = String.join(", ", present.size() > 20 ? present.subList(0, 20) : present) + (present.size() > 20 ? ", ..." : "");
+                String list = String.join(", ", present.size() > 20 ? present.subList(0, 20) : present)
+                        + (present.size() > 20 ? ", ..." : "");
                 throw new UsageException("no " + what + " '" + x + "' in " + dir + " (" + what + "s: " + list + ")");
             }
         }
@@ -429,7 +500,11 @@ public final class ExperimentCommand implements Command {
         for (Path r : roots) {
             if (!Files.isDirectory(r)) continue;
             try (Stream<Path> walk = Files.walk(r)) {
-                walk.filter(d -> Files.isRegularFile(ExperimentStore.file(d))).sorted().forEach(d -> { if (!dirs.contains(d)) dirs.add(d); });
+                walk.filter(d -> Files.isRegularFile(ExperimentStore.file(d)))
+                        .sorted()
+                        .forEach(d -> {
+                            if (!dirs.contains(d)) dirs.add(d);
+                        });
             }
         }
         Map<String, ExperimentQuery.Overview> rows = new LinkedHashMap<>();
@@ -443,9 +518,14 @@ public final class ExperimentCommand implements Command {
             }
         }
         if (dirs.isEmpty() && o.format() == TableOutput.Format.TEXT) {
-            out.println("no experiment directories in " + String.join(", ", roots.stream().map(Path::toString).toList()));
+            out.println("no experiment directories in "
+                    + String.join(", ", roots.stream().map(Path::toString).toList()));
         } else {
-            o.print(out, err, List.of(new TableOutput.Section("experiments", null, ScorecardTables.experiments(rows))), PyDict.empty());
+            o.print(
+                    out,
+                    err,
+                    List.of(new TableOutput.Section("experiments", null, ScorecardTables.experiments(rows))),
+                    PyDict.empty());
         }
         return failed == 0 ? 0 : 1;
     }
@@ -461,12 +541,15 @@ public final class ExperimentCommand implements Command {
         }
     }
 
-    private interface StoreWork { void run(ExperimentQuery store, List<String> args) throws Exception; }
+    private interface StoreWork {
+        void run(ExperimentQuery store, List<String> args) throws Exception;
+    }
 
     private static int withStore(List<String> args, int arity, String shape, StoreWork work) throws Exception {
         if (args.size() != arity) throw new UsageException("expected: " + shape);
         Path dir = Path.of(args.getFirst());
-        if (!Files.isRegularFile(ExperimentStore.file(dir))) throw new UsageException(dir + " holds no experiment (no " + ExperimentStore.FILE + ")");
+        if (!Files.isRegularFile(ExperimentStore.file(dir)))
+            throw new UsageException(dir + " holds no experiment (no " + ExperimentStore.FILE + ")");
         try (ExperimentQuery store = ExperimentQuery.open(dir)) {
             work.run(store, args);
         }

@@ -24,32 +24,38 @@ import java.util.List;
 final class ExperimentCompare {
     private ExperimentCompare() {}
 
-    static final String SHAPE = "compare DIR [DIR2] [--a C1] [--b C2] [--chart FILE.png|FILE.svg] " + TableOutput.OPTIONS;
+    static final String SHAPE =
+            "compare DIR [DIR2] [--a C1] [--b C2] [--chart FILE.png|FILE.svg] " + TableOutput.OPTIONS;
 
     static int run(List<String> args, PrintStream out, PrintStream err) throws IOException {
         TableOutput o = TableOutput.take(args);
         String a = take(args, "--a"), b = take(args, "--b"), chart = take(args, "--chart");
         for (String x : args) if (x.startsWith("--")) throw new Command.UsageException("unknown option " + x);
         if (args.isEmpty() || args.size() > 2) throw new Command.UsageException("expected: " + SHAPE);
-        if (chart != null && !chart.endsWith(".png") && !chart.endsWith(".svg")) throw new Command.UsageException("--chart FILE must end in .png or .svg, got " + chart);
+        if (chart != null && !chart.endsWith(".png") && !chart.endsWith(".svg"))
+            throw new Command.UsageException("--chart FILE must end in .png or .svg, got " + chart);
         Path dir = Path.of(args.get(0)), dir2 = args.size() == 2 ? Path.of(args.get(1)) : null;
         for (Path d : dir2 == null ? List.of(dir) : List.of(dir, dir2)) {
-            if (!Files.isRegularFile(ExperimentStore.file(d))) throw new Command.UsageException(d + " holds no experiment (no " + ExperimentStore.FILE + ")");
+            if (!Files.isRegularFile(ExperimentStore.file(d)))
+                throw new Command.UsageException(d + " holds no experiment (no " + ExperimentStore.FILE + ")");
         }
         List<Comparison> cs;
-        try (ExperimentQuery qa = ExperimentQuery.open(dir); ExperimentQuery qb = dir2 == null ? null : ExperimentQuery.open(dir2)) {
+        try (ExperimentQuery qa = ExperimentQuery.open(dir);
+                ExperimentQuery qb = dir2 == null ? null : ExperimentQuery.open(dir2)) {
             ExperimentQuery other = qb == null ? qa : qb;
             List<String> ab;
             try {
                 ab = Comparison.resolve(Comparison.candidates(qa), Comparison.candidates(other), qb != null, a, b);
-                cs = Comparison.between(qa, dir.toString(), ab.get(0), other, String.valueOf(dir2 == null ? dir : dir2), ab.get(1));
+                cs = Comparison.between(
+                        qa, dir.toString(), ab.get(0), other, String.valueOf(dir2 == null ? dir : dir2), ab.get(1));
             } catch (IllegalArgumentException e) {
                 throw new Command.UsageException(e.getMessage());
             }
         }
         List<TableOutput.Section> sections = new ArrayList<>();
         sections.add(new TableOutput.Section("comparison", "comparison", ComparisonTables.metrics(cs)));
-        sections.add(new TableOutput.Section("unmatched", "unmatched tasks (excluded)", ComparisonTables.unmatched(cs)));
+        sections.add(
+                new TableOutput.Section("unmatched", "unmatched tasks (excluded)", ComparisonTables.unmatched(cs)));
         sections.add(new TableOutput.Section("tasks", "per task", ComparisonTables.tasks(cs)));
         switch (o.format()) {
             case TEXT -> {
@@ -64,13 +70,22 @@ final class ExperimentCompare {
                     o.print(out, err, List.of(s), PyDict.empty());
                 }
             }
-            case JSON -> o.print(out, err, sections, PyDict.builder().put("a", cs.getFirst().a().label(true)).put("b", cs.getFirst().b().label(true))
-                    .put("notes", Value.of(ComparisonTables.notes(cs))).build());
+            case JSON ->
+                o.print(
+                        out,
+                        err,
+                        sections,
+                        PyDict.builder()
+                                .put("a", cs.getFirst().a().label(true))
+                                .put("b", cs.getFirst().b().label(true))
+                                .put("notes", Value.of(ComparisonTables.notes(cs)))
+                                .build());
             case CSV -> o.print(out, err, sections, PyDict.empty());
         }
         if (chart != null) {
             for (Comparison c : cs) {
-                Path file = Path.of(cs.size() == 1 ? chart : chart.replaceFirst("\\.(png|svg)$", "-" + c.benchmark() + ".$1"));
+                Path file = Path.of(
+                        cs.size() == 1 ? chart : chart.replaceFirst("\\.(png|svg)$", "-" + c.benchmark() + ".$1"));
                 Files.write(file, ChartImages.taskDifferences(c, chart.endsWith(".svg")));
                 err.println("chart: " + file);
             }

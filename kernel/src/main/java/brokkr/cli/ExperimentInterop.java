@@ -32,24 +32,35 @@ public final class ExperimentInterop {
         Map<String, ResultFormat> m = new LinkedHashMap<>();
         for (BenchmarkFamily f : families) {
             for (ResultFormat r : f.resultFormats(registry)) {
-                if (m.putIfAbsent(r.name(), r) != null) throw new IllegalStateException("two result formats named '" + r.name() + "' (the second from family " + f.name() + ")");
+                if (m.putIfAbsent(r.name(), r) != null)
+                    throw new IllegalStateException(
+                            "two result formats named '" + r.name() + "' (the second from family " + f.name() + ")");
             }
         }
         this.formats = m;
     }
 
-    private List<ResultFormat> exporters() { return formats.values().stream().filter(f -> f.exportHelp() != null).toList(); }
+    private List<ResultFormat> exporters() {
+        return formats.values().stream().filter(f -> f.exportHelp() != null).toList();
+    }
 
-    private List<ResultFormat> importers() { return formats.values().stream().filter(f -> f.importHelp() != null).toList(); }
+    private List<ResultFormat> importers() {
+        return formats.values().stream().filter(f -> f.importHelp() != null).toList();
+    }
 
     /** {@code experiment}'s usage text with export and import added after verify-world's synopsis and before --format's help. */
     String withUsage(String usage) {
         List<ResultFormat> importers = importers();
-        String synopses = "       ./brokkr experiment export DIR --format " + String.join("|", names(exporters())) + " [--out PATH]\n"
-                + "       ./brokkr experiment import FILE --dir DIR" + (importers.size() > 1 ? " --format " + String.join("|", names(importers)) : "") + "\n";
+        String synopses = "       ./brokkr experiment export DIR --format " + String.join("|", names(exporters()))
+                + " [--out PATH]\n" + "       ./brokkr experiment import FILE --dir DIR"
+                + (importers.size() > 1 ? " --format " + String.join("|", names(importers)) : "") + "\n";
         StringBuilder help = new StringBuilder();
-        paragraph(help, "export", exporters().stream().map(ResultFormat::exportHelp).toList());
-        paragraph(help, "import", importers.stream().map(ResultFormat::importHelp).toList());
+        paragraph(
+                help,
+                "export",
+                exporters().stream().map(ResultFormat::exportHelp).toList());
+        paragraph(
+                help, "import", importers.stream().map(ResultFormat::importHelp).toList());
         String synopsis = "./brokkr experiment verify-world DIR [ATTEMPT_ID]\n";
         String formatHelp = "  --format    text (aligned";
         return usage.replace(synopsis, synopsis + synopses).replace(formatHelp, help + formatHelp);
@@ -62,13 +73,17 @@ public final class ExperimentInterop {
         boolean first = true;
         for (String text : texts) {
             for (String line : text.strip().split("\n")) {
-                sb.append(first ? String.format("  %-12s", name) : indent).append(line).append('\n');
+                sb.append(first ? String.format("  %-12s", name) : indent)
+                        .append(line)
+                        .append('\n');
                 first = false;
             }
         }
     }
 
-    private static List<String> names(List<ResultFormat> fs) { return fs.stream().map(ResultFormat::name).toList(); }
+    private static List<String> names(List<ResultFormat> fs) {
+        return fs.stream().map(ResultFormat::name).toList();
+    }
 
     /** {@code a}, {@code a or b}, {@code a, b or c}. */
     private static String either(List<String> words) {
@@ -85,7 +100,8 @@ public final class ExperimentInterop {
             switch (a) {
                 case "--format", "--out" -> {
                     if (i + 1 >= args.size()) throw new UsageException(a + " needs a value");
-                    if (a.equals("--format")) format = args.get(++i); else outPath = Path.of(args.get(++i));
+                    if (a.equals("--format")) format = args.get(++i);
+                    else outPath = Path.of(args.get(++i));
                 }
                 default -> {
                     if (a.startsWith("-")) throw new UsageException("unknown option " + a);
@@ -95,15 +111,21 @@ public final class ExperimentInterop {
         }
         List<String> names = names(exporters());
         if (positional.size() != 1) throw new UsageException("export needs exactly one experiment DIR");
-        if (format == null) throw new UsageException("export needs " + either(names.stream().map(n -> "--format " + n).toList()));
+        if (format == null)
+            throw new UsageException("export needs "
+                    + either(names.stream().map(n -> "--format " + n).toList()));
         Path dir = Path.of(positional.getFirst());
-        if (!Files.isRegularFile(ExperimentStore.file(dir))) throw new UsageException(dir + " holds no experiment (no " + ExperimentStore.FILE + ")");
+        if (!Files.isRegularFile(ExperimentStore.file(dir)))
+            throw new UsageException(dir + " holds no experiment (no " + ExperimentStore.FILE + ")");
         ResultFormat f = formats.get(format);
-        if (f == null || f.exportHelp() == null) throw new UsageException("--format must be " + either(names) + ", not '" + format + "'");
-        if (f.directoryTree() != null && outPath == null) throw new UsageException("--format " + f.name() + " writes " + f.directoryTree() + ": give --out DIR");
+        if (f == null || f.exportHelp() == null)
+            throw new UsageException("--format must be " + either(names) + ", not '" + format + "'");
+        if (f.directoryTree() != null && outPath == null)
+            throw new UsageException("--format " + f.name() + " writes " + f.directoryTree() + ": give --out DIR");
         ResultFormat.Exported e = f.export(StoredResults.read(dir), registry);
         if (e.files().isEmpty()) throw new InputException(dir + " has no " + f.name() + " attempts to export");
-        for (ResultFormat.ExportedFile x : e.files()) for (String w : x.warnings()) err.println("brokkr experiment export: " + x.path() + ": " + w);
+        for (ResultFormat.ExportedFile x : e.files())
+            for (String w : x.warnings()) err.println("brokkr experiment export: " + x.path() + ": " + w);
         if (f.directoryTree() != null) {
             for (ResultFormat.ExportedFile x : e.files()) write(outPath.resolve(x.path()), x.content());
             out.println(e.summary() + " under " + outPath);
@@ -119,9 +141,15 @@ public final class ExperimentInterop {
             }
             return 0;
         }
-        if (outPath == null || (!Files.isDirectory(outPath) && outPath.getFileName().toString().endsWith(".json"))) {
-            throw new UsageException(e.files().size() + " results files (" + String.join(", ", e.files().stream().map(ResultFormat.ExportedFile::path).toList())
-                    + "): give --out DIR");
+        if (outPath == null
+                || (!Files.isDirectory(outPath)
+                        && outPath.getFileName().toString().endsWith(".json"))) {
+            throw new UsageException(e.files().size() + " results files ("
+                    + String.join(
+                            ", ",
+                            e.files().stream()
+                                    .map(ResultFormat.ExportedFile::path)
+                                    .toList()) + "): give --out DIR");
         }
         for (ResultFormat.ExportedFile x : e.files()) {
             Path file = outPath.resolve(x.path());
@@ -138,8 +166,10 @@ public final class ExperimentInterop {
         for (int i = 0; i < args.size(); i++) {
             String a = args.get(i);
             if (a.equals("--dir") || a.equals("--format")) {
-                if (i + 1 >= args.size()) throw new UsageException(a.equals("--dir") ? "--dir needs a directory" : "--format needs a value");
-                if (a.equals("--dir")) dir = Path.of(args.get(++i)); else format = args.get(++i);
+                if (i + 1 >= args.size())
+                    throw new UsageException(a.equals("--dir") ? "--dir needs a directory" : "--format needs a value");
+                if (a.equals("--dir")) dir = Path.of(args.get(++i));
+                else format = args.get(++i);
             } else if (a.startsWith("-")) {
                 throw new UsageException("unknown option " + a);
             } else {
@@ -152,11 +182,18 @@ public final class ExperimentInterop {
         ResultFormat f;
         if (format != null) {
             f = formats.get(format);
-            if (f == null || f.importHelp() == null) throw new UsageException("--format must be " + either(names(importers)) + ", not '" + format + "'");
+            if (f == null || f.importHelp() == null)
+                throw new UsageException("--format must be " + either(names(importers)) + ", not '" + format + "'");
         } else if (importers.size() == 1) {
             f = importers.getFirst();
         } else {
-            throw new UsageException(importers.isEmpty() ? "no result format imports" : "import needs " + either(names(importers).stream().map(n -> "--format " + n).toList()));
+            throw new UsageException(
+                    importers.isEmpty()
+                            ? "no result format imports"
+                            : "import needs "
+                                    + either(names(importers).stream()
+                                            .map(n -> "--format " + n)
+                                            .toList()));
         }
         Path file = Path.of(positional.getFirst());
         if (!Files.isRegularFile(file)) throw new InputException("cannot read " + file + ": no such file");
@@ -168,8 +205,9 @@ public final class ExperimentInterop {
         } catch (IllegalArgumentException | UncheckedIOException e) {
             throw new InputException(e.getMessage());
         }
-        out.println("imported " + r.summary() + " into " + dir + (r.remarks().isEmpty() ? "" : " (" + String.join("; ", r.remarks()) + ")")
-                + "; experiment show " + dir);
+        out.println("imported " + r.summary() + " into " + dir
+                + (r.remarks().isEmpty() ? "" : " (" + String.join("; ", r.remarks()) + ")") + "; experiment show "
+                + dir);
         return 0;
     }
 

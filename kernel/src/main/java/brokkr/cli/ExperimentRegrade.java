@@ -1,13 +1,12 @@
 package brokkr.cli;
 
-import brokkr.command.Command;
-import brokkr.eval.ModelRef;
-import brokkr.experiment.Planner;
 import brokkr.command.Command.InputException;
 import brokkr.command.Command.UsageException;
+import brokkr.eval.ModelRef;
 import brokkr.experiment.ExperimentStore;
-import brokkr.experiment.Regrade;
+import brokkr.experiment.Planner;
 import brokkr.experiment.Registry;
+import brokkr.experiment.Regrade;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -26,7 +25,9 @@ final class ExperimentRegrade {
 
     private final Supplier<Registry> registry;
 
-    ExperimentRegrade(Supplier<Registry> registry) { this.registry = registry; }
+    ExperimentRegrade(Supplier<Registry> registry) {
+        this.registry = registry;
+    }
 
     int run(List<String> args, PrintStream out, PrintStream err) {
         String judge = null;
@@ -60,7 +61,8 @@ final class ExperimentRegrade {
             throw new UsageException(e.getMessage());
         }
         Path dir = Path.of(positional.getFirst());
-        if (!Files.isRegularFile(ExperimentStore.file(dir))) throw new UsageException(dir + " holds no experiment (no " + ExperimentStore.FILE + ")");
+        if (!Files.isRegularFile(ExperimentStore.file(dir)))
+            throw new UsageException(dir + " holds no experiment (no " + ExperimentStore.FILE + ")");
         Regrade.Result r;
         try {
             r = Regrade.run(dir, judgeRef.provider(), judgeRef.model(), registry.get(), parallelism, cached);
@@ -69,7 +71,8 @@ final class ExperimentRegrade {
         }
         out.print(r.text());
         if (r.complete()) return 0;
-        err.println("brokkr experiment regrade: " + r.failures().size() + " attempts got no new verdict from the judge");
+        err.println(
+                "brokkr experiment regrade: " + r.failures().size() + " attempts got no new verdict from the judge");
         return ExperimentCommand.EXIT_NO_VERDICT;
     }
 

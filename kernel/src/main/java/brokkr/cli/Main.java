@@ -33,11 +33,17 @@ public final class Main {
     /** The built-in commands, in the order {@code --help} lists them; the generic ones take what the families declare. */
     static List<Command> builtins(CommandContext context, List<BenchmarkFamily> families) {
         Registry registry = context.registry();
-        return List.of(new ConformanceCommand(registry, families), new ExperimentCommand(registry, new ExperimentInterop(registry, families)),
-                new DataCommand(context.env(), registry, families), new ReportCommand(registry), new ProbeCommand(registry));
+        return List.of(
+                new ConformanceCommand(registry, families),
+                new ExperimentCommand(registry, new ExperimentInterop(registry, families)),
+                new DataCommand(context.env(), registry, families),
+                new ReportCommand(registry),
+                new ProbeCommand(registry));
     }
 
-    static Map<String, Command> commands() { return commands(CommandContext.process(), BenchmarkFamily.load()); }
+    static Map<String, Command> commands() {
+        return commands(CommandContext.process(), BenchmarkFamily.load());
+    }
 
     /**
      * The built-in commands, then the families' (in the families' order), then those of every {@link CommandSet}
@@ -49,14 +55,16 @@ public final class Main {
         for (BenchmarkFamily f : families) {
             for (Command c : f.commands(context)) {
                 if (map.putIfAbsent(c.name(), c) != null) {
-                    throw new IllegalStateException("two commands named '" + c.name() + "' (the second from family " + f.name() + ")");
+                    throw new IllegalStateException(
+                            "two commands named '" + c.name() + "' (the second from family " + f.name() + ")");
                 }
             }
         }
         for (CommandSet set : ServiceLoader.load(CommandSet.class)) {
             for (Command c : set.commands(context)) {
                 if (map.putIfAbsent(c.name(), c) != null) {
-                    throw new IllegalStateException("two commands named '" + c.name() + "' (the second from " + set.getClass().getName() + ")");
+                    throw new IllegalStateException("two commands named '" + c.name() + "' (the second from "
+                            + set.getClass().getName() + ")");
                 }
             }
         }
@@ -71,7 +79,10 @@ public final class Main {
         CommandContext context = CommandContext.process();
         List<BenchmarkFamily> families = BenchmarkFamily.load();
         Map<String, Command> commands = commands(context, families);
-        if (argv.isEmpty() || argv.get(0).equals("--help") || argv.get(0).equals("-h") || argv.get(0).equals("help")) {
+        if (argv.isEmpty()
+                || argv.get(0).equals("--help")
+                || argv.get(0).equals("-h")
+                || argv.get(0).equals("help")) {
             if (argv.size() > 1 && commands.containsKey(argv.get(1))) {
                 out.println(commands.get(argv.get(1)).usage());
                 return 0;
@@ -125,8 +136,8 @@ public final class Main {
         }
         List<String> upstream = new ArrayList<>();
         for (BenchmarkFamily f : families) upstream.addAll(f.upstreamRevisions(registry));
-        return "brokkr " + p.getProperty("version", "unknown") + " (" + (upstream.isEmpty() ? "" : String.join(", ", upstream) + "; ")
-                + "Java " + Runtime.version() + ")";
+        return "brokkr " + p.getProperty("version", "unknown") + " ("
+                + (upstream.isEmpty() ? "" : String.join(", ", upstream) + "; ") + "Java " + Runtime.version() + ")";
     }
 
     static void printHelp(Map<String, Command> commands, PrintStream s) {

@@ -1,26 +1,24 @@
 package brokkr.cli;
 
 import brokkr.command.Command;
-import brokkr.eval.AgentDef;
 import brokkr.eval.Attempt;
 import brokkr.eval.BenchmarkProvider;
 import brokkr.eval.DecisionPoint;
 import brokkr.eval.EnvironmentDef;
-import brokkr.eval.Evaluation;
 import brokkr.eval.ModelRef;
 import brokkr.experiment.ExperimentQuery;
 import brokkr.experiment.ExperimentSpec;
 import brokkr.experiment.ExperimentStore;
 import brokkr.experiment.Planner;
-import brokkr.run.Plan;
-import brokkr.run.Policy;
-import brokkr.run.Runner;
-import brokkr.value.PyDict;
 import brokkr.experiment.ProbeResult;
 import brokkr.experiment.ProbeStore;
 import brokkr.experiment.Probes;
 import brokkr.experiment.Registry;
 import brokkr.render.chart.ChartImages;
+import brokkr.run.Plan;
+import brokkr.run.Policy;
+import brokkr.run.Runner;
+import brokkr.value.PyDict;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -40,13 +38,22 @@ public final class ProbeCommand implements Command {
     /** The process's registry: the domains probes resolve and replay. */
     private final Registry registry;
 
-    public ProbeCommand(Registry registry) { this.registry = registry; }
+    public ProbeCommand(Registry registry) {
+        this.registry = registry;
+    }
 
-    @Override public String name() { return "probe"; }
+    @Override
+    public String name() {
+        return "probe";
+    }
 
-    @Override public String summary() { return "sample a candidate's next action at one decision point of a recorded episode (outcome classes, gold, p-value)"; }
+    @Override
+    public String summary() {
+        return "sample a candidate's next action at one decision point of a recorded episode (outcome classes, gold, p-value)";
+    }
 
-    @Override public String usage() {
+    @Override
+    public String usage() {
         return """
                 usage: ./brokkr probe DIR ATTEMPT_ID --at K --candidate C [-n N] [--vs C2] [--seed S] [--parallelism P] [--chart FILE.png]
                        ./brokkr probe --domain NAME --task ID --at K --candidate C [--recorded-by R] [-n N] [--vs C2] [...]
@@ -63,10 +70,20 @@ public final class ProbeCommand implements Command {
                   never in a scorecard. --chart writes the decision-point probe chart as a PNG.""";
     }
 
-    private static final Set<String> OPTIONS = Set.of("--at", "--candidate", "-n", "--vs", "--seed", "--parallelism", "--chart",
-            "--domain", "--task", "--recorded-by");
+    private static final Set<String> OPTIONS = Set.of(
+            "--at",
+            "--candidate",
+            "-n",
+            "--vs",
+            "--seed",
+            "--parallelism",
+            "--chart",
+            "--domain",
+            "--task",
+            "--recorded-by");
 
-    @Override public int run(List<String> args, PrintStream out, PrintStream err) throws Exception {
+    @Override
+    public int run(List<String> args, PrintStream out, PrintStream err) throws Exception {
         Map<String, String> o = new LinkedHashMap<>();
         List<String> positionals = new ArrayList<>();
         for (int i = 0; i < args.size(); i++) {
@@ -87,7 +104,8 @@ public final class ProbeCommand implements Command {
         ModelRef candidate = candidate("--candidate", require(o, "--candidate", "--candidate C is required"));
         ModelRef vs = o.containsKey("--vs") ? candidate("--vs", o.get("--vs")) : null;
         int n = positive("-n", o.getOrDefault("-n", "20"));
-        int parallelism = positive("--parallelism", o.getOrDefault("--parallelism", String.valueOf(Probes.DEFAULT_PARALLELISM)));
+        int parallelism =
+                positive("--parallelism", o.getOrDefault("--parallelism", String.valueOf(Probes.DEFAULT_PARALLELISM)));
         long seed = whole("--seed", o.getOrDefault("--seed", "0"));
         Path dir = null;
         long attemptId = 0;
@@ -95,22 +113,37 @@ public final class ProbeCommand implements Command {
         DecisionPoint dp;
         try {
             if (o.containsKey("--domain") || o.containsKey("--task")) {
-                if (!positionals.isEmpty()) throw new UsageException("give a store's DIR ATTEMPT_ID, or --domain and --task, not both");
+                if (!positionals.isEmpty())
+                    throw new UsageException("give a store's DIR ATTEMPT_ID, or --domain and --task, not both");
                 provider = registry.benchmark(require(o, "--domain", "--domain NAME is required with --task"));
                 String task = require(o, "--task", "--task ID is required with --domain");
                 ModelRef by = candidate("--recorded-by", o.getOrDefault("--recorded-by", "gold"));
-                if (!by.provider().equals(BenchmarkProvider.SCRIPTED)) throw new UsageException("--recorded-by takes a scripted candidate's name");
+                if (!by.provider().equals(BenchmarkProvider.SCRIPTED))
+                    throw new UsageException("--recorded-by takes a scripted candidate's name");
                 EnvironmentDef env = provider.environment(task, Map.of());
-                Plan plan = Planner.cells(provider, List.of(task), Map.of(), PyDict.empty(),
-                        List.of(new ExperimentSpec.CandidateSpec(by.model(), by, "tools", null)), 1, Probes.registryModels(registry), registry);
+                Plan plan = Planner.cells(
+                        provider,
+                        List.of(task),
+                        Map.of(),
+                        PyDict.empty(),
+                        List.of(new ExperimentSpec.CandidateSpec(by.model(), by, "tools", null)),
+                        1,
+                        Probes.registryModels(registry),
+                        registry);
                 Attempt record = Runner.attempts(plan, Policy.of(1)).getFirst();
-                if (record.evidence().transcript().isNone()) throw new InputException("the run of " + by.model() + " on task " + task + " left no transcript: " + record.error());
+                if (record.evidence().transcript().isNone())
+                    throw new InputException(
+                            "the run of " + by.model() + " on task " + task + " left no transcript: " + record.error());
                 dp = Probes.decisionPoint(provider, env, record.evidence().transcript(), at);
             } else {
-                if (o.containsKey("--recorded-by")) throw new UsageException("--recorded-by goes with --domain and --task");
-                if (positionals.size() != 2) throw new UsageException("expected DIR ATTEMPT_ID (or --domain NAME --task ID), got " + positionals);
+                if (o.containsKey("--recorded-by"))
+                    throw new UsageException("--recorded-by goes with --domain and --task");
+                if (positionals.size() != 2)
+                    throw new UsageException(
+                            "expected DIR ATTEMPT_ID (or --domain NAME --task ID), got " + positionals);
                 dir = Path.of(positionals.get(0));
-                if (!Files.isRegularFile(ExperimentStore.file(dir))) throw new InputException(dir + " holds no experiment (no " + ExperimentStore.FILE + ")");
+                if (!Files.isRegularFile(ExperimentStore.file(dir)))
+                    throw new InputException(dir + " holds no experiment (no " + ExperimentStore.FILE + ")");
                 attemptId = whole("ATTEMPT_ID", positionals.get(1));
                 Probes.Recorded rec;
                 try (ExperimentQuery q = ExperimentQuery.open(dir)) {
@@ -119,49 +152,78 @@ public final class ProbeCommand implements Command {
                 provider = rec.provider();
                 dp = rec.at(at);
             }
-        } catch (IllegalArgumentException e) {   // an unknown domain or task, a cut the record does not reach
+        } catch (IllegalArgumentException e) { // an unknown domain or task, a cut the record does not reach
             throw new InputException(e.getMessage());
         }
-        Supplier<byte[]> chart;   // drawn only when asked for: a probe without --chart loads no chart library
+        Supplier<byte[]> chart; // drawn only when asked for: a probe without --chart loads no chart library
         try {
             if (vs == null) {
-                ProbeResult r = Probes.probe(provider, dp, attemptId, candidate, label(candidate), n, seed, Probes.registryModels(registry), parallelism);
+                ProbeResult r = Probes.probe(
+                        provider,
+                        dp,
+                        attemptId,
+                        candidate,
+                        label(candidate),
+                        n,
+                        seed,
+                        Probes.registryModels(registry),
+                        parallelism);
                 out.println(r.table());
                 if (dir != null) out.println(stored(dir, st -> List.of(st.recordProbe(r))));
                 chart = () -> ChartImages.probePng(r);
             } else {
-                Probes.Comparison c = Probes.compare(provider, dp, attemptId, candidate, label(candidate), vs, label(vs), n, seed,
-                        Probes.registryModels(registry), parallelism);
+                Probes.Comparison c = Probes.compare(
+                        provider,
+                        dp,
+                        attemptId,
+                        candidate,
+                        label(candidate),
+                        vs,
+                        label(vs),
+                        n,
+                        seed,
+                        Probes.registryModels(registry),
+                        parallelism);
                 out.println(c.table());
                 if (dir != null) out.println(stored(dir, st -> st.recordComparison(c)));
                 chart = () -> ChartImages.probePng(c);
             }
-        } catch (IllegalArgumentException e) {   // an unknown candidate or model provider
+        } catch (IllegalArgumentException e) { // an unknown candidate or model provider
             throw new InputException(e.getMessage());
         }
         if (o.containsKey("--chart")) {
             Path png = Path.of(o.get("--chart"));
-            if (png.toAbsolutePath().getParent() != null) Files.createDirectories(png.toAbsolutePath().getParent());
+            if (png.toAbsolutePath().getParent() != null)
+                Files.createDirectories(png.toAbsolutePath().getParent());
             Files.write(png, chart.get());
             out.println("wrote " + png);
         }
         return 0;
     }
 
-    private interface StoreWork { List<ProbeStore.ProbeRecord> run(ExperimentStore s); }
+    private interface StoreWork {
+        List<ProbeStore.ProbeRecord> run(ExperimentStore s);
+    }
 
     private static String stored(Path dir, StoreWork w) {
         try (ExperimentStore st = ExperimentStore.openForRun(dir)) {
             List<ProbeStore.ProbeRecord> recs = w.run(st);
-            return "stored in " + dir + " as diagnostic probe record(s) #" + String.join(", #", recs.stream().map(r -> String.valueOf(r.id())).toList());
+            return "stored in " + dir + " as diagnostic probe record(s) #"
+                    + String.join(
+                            ", #",
+                            recs.stream().map(r -> String.valueOf(r.id())).toList());
         } catch (IllegalStateException e) {
             return "not stored: " + e.getMessage();
         }
     }
 
-    private static String label(ModelRef r) { return r.provider().equals(BenchmarkProvider.SCRIPTED) ? r.model() : r.toString(); }
+    private static String label(ModelRef r) {
+        return r.provider().equals(BenchmarkProvider.SCRIPTED) ? r.model() : r.toString();
+    }
 
-    private static boolean isNumber(String s) { return s.matches("-\\d+"); }
+    private static boolean isNumber(String s) {
+        return s.matches("-\\d+");
+    }
 
     private static String require(Map<String, String> o, String name, String message) {
         String v = o.get(name);

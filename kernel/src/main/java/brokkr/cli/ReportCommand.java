@@ -16,13 +16,22 @@ public final class ReportCommand implements Command {
     /** The process's registry: the benchmarks whose reports the page draws. */
     private final Registry registry;
 
-    public ReportCommand(Registry registry) { this.registry = registry; }
+    public ReportCommand(Registry registry) {
+        this.registry = registry;
+    }
 
-    @Override public String name() { return "report"; }
+    @Override
+    public String name() {
+        return "report";
+    }
 
-    @Override public String summary() { return "write an experiment's shareable report: one self-contained HTML file"; }
+    @Override
+    public String summary() {
+        return "write an experiment's shareable report: one self-contained HTML file";
+    }
 
-    @Override public String usage() {
+    @Override
+    public String usage() {
         return """
                 usage: ./brokkr report DIR [--out FILE]
 
@@ -33,7 +42,8 @@ public final class ReportCommand implements Command {
                   script and SVG). The store is only read.""";
     }
 
-    @Override public int run(List<String> args, PrintStream out, PrintStream err) throws Exception {
+    @Override
+    public int run(List<String> args, PrintStream out, PrintStream err) throws Exception {
         List<String> positionals = new ArrayList<>();
         Path file = null;
         for (int i = 0; i < args.size(); i++) {
@@ -49,12 +59,18 @@ public final class ReportCommand implements Command {
                 positionals.add(a);
             }
         }
-        if (positionals.size() != 1) throw new UsageException(positionals.isEmpty() ? "which experiment directory?" : "one experiment directory, not " + positionals);
+        if (positionals.size() != 1)
+            throw new UsageException(
+                    positionals.isEmpty()
+                            ? "which experiment directory?"
+                            : "one experiment directory, not " + positionals);
         Path dir = Path.of(positionals.getFirst());
-        if (!Files.isRegularFile(ExperimentStore.file(dir))) throw new UsageException(dir + " holds no experiment (no " + ExperimentStore.FILE + ")");
+        if (!Files.isRegularFile(ExperimentStore.file(dir)))
+            throw new UsageException(dir + " holds no experiment (no " + ExperimentStore.FILE + ")");
         if (file == null) file = dir.resolve("report.html");
         String html = ExperimentReport.read(dir, registry).html();
-        if (file.toAbsolutePath().getParent() != null) Files.createDirectories(file.toAbsolutePath().getParent());
+        if (file.toAbsolutePath().getParent() != null)
+            Files.createDirectories(file.toAbsolutePath().getParent());
         byte[] bytes = html.getBytes(StandardCharsets.UTF_8);
         Files.write(file, bytes);
         out.println("wrote " + file + " (" + (bytes.length + 1023) / 1024 + " KiB)");

@@ -20,7 +20,11 @@ import java.util.Locale;
  * JSON, fields of its own.
  */
 final class TableOutput {
-    enum Format { TEXT, CSV, JSON }
+    enum Format {
+        TEXT,
+        CSV,
+        JSON
+    }
 
     /** One table of the output: its JSON key, its title (text and CSV headings), the table. */
     record Section(String key, String title, PlainTable table) {}
@@ -33,7 +37,9 @@ final class TableOutput {
         this.limit = limit;
     }
 
-    Format format() { return format; }
+    Format format() {
+        return format;
+    }
 
     static final String OPTIONS = "[--format text|csv|json] [--limit N]";
 
@@ -83,7 +89,8 @@ final class TableOutput {
                     first = false;
                     if (s.title() != null) out.println(s.title());
                     out.print(TableText.aligned(cut(s.table())));
-                    if (cutOff(s.table()) > 0) out.println("(" + cutOff(s.table()) + " more rows; --limit " + limit + ")");
+                    if (cutOff(s.table()) > 0)
+                        out.println("(" + cutOff(s.table()) + " more rows; --limit " + limit + ")");
                 }
             }
             case CSV -> {
@@ -93,7 +100,9 @@ final class TableOutput {
                     if (i > 0) out.print("\r\n");
                     if (headed) out.print("# " + (s.title() == null ? s.key() : s.title()) + "\r\n");
                     out.print(TableCsv.csv(cut(s.table())));
-                    if (cutOff(s.table()) > 0) err.println(s.key() + ": " + cutOff(s.table()) + " more rows not printed (--limit " + limit + ")");
+                    if (cutOff(s.table()) > 0)
+                        err.println(
+                                s.key() + ": " + cutOff(s.table()) + " more rows not printed (--limit " + limit + ")");
                 }
             }
             case JSON -> {
@@ -101,18 +110,27 @@ final class TableOutput {
                 for (var e : fields.entries()) b.put(e.getKey(), e.getValue());
                 for (Section s : sections) {
                     b.put(s.key(), TableJson.rows(cut(s.table())));
-                    if (cutOff(s.table()) > 0) b.put(s.key() + "_rows", s.table().rowCount());
+                    if (cutOff(s.table()) > 0)
+                        b.put(s.key() + "_rows", s.table().rowCount());
                 }
                 out.println(json(b.build()));
             }
         }
     }
 
-    static String json(Value v) { return PyJson.dumps(v, PyJson.DumpOptions.DEFAULT.withIndent(2).withEnsureAscii(false)); }
+    static String json(Value v) {
+        return PyJson.dumps(v, PyJson.DumpOptions.DEFAULT.withIndent(2).withEnsureAscii(false));
+    }
 
-    private PlainTable cut(PlainTable t) { return limit == null || t.rowCount() <= limit ? t : t.first(limit); }
+    private PlainTable cut(PlainTable t) {
+        return limit == null || t.rowCount() <= limit ? t : t.first(limit);
+    }
 
-    private int cutOff(PlainTable t) { return limit == null ? 0 : Math.max(0, t.rowCount() - limit); }
+    private int cutOff(PlainTable t) {
+        return limit == null ? 0 : Math.max(0, t.rowCount() - limit);
+    }
 
-    static List<Section> sections() { return new ArrayList<>(); }
+    static List<Section> sections() {
+        return new ArrayList<>();
+    }
 }

@@ -15,22 +15,32 @@ final class TerminalProgress implements ProgressListener {
     private ProgressBar bar;
     private int alreadyDone, done, failed;
 
-    @Override public synchronized void started(String experiment, int cells, int alreadyDone, int toRun) {
+    @Override
+    public synchronized void started(String experiment, int cells, int alreadyDone, int toRun) {
         Console console = System.console();
         if (toRun == 0 || console == null || !console.isTerminal()) return;
         this.alreadyDone = alreadyDone;
-        bar = new ProgressBarBuilder().setTaskName(experiment).setInitialMax(toRun).setStyle(ProgressBarStyle.ASCII)
-                .setUpdateIntervalMillis(250).continuousUpdate().build();
+        bar = new ProgressBarBuilder()
+                .setTaskName(experiment)
+                .setInitialMax(toRun)
+                .setStyle(ProgressBarStyle.ASCII)
+                .setUpdateIntervalMillis(250)
+                .continuousUpdate()
+                .build();
     }
 
-    @Override public synchronized void attemptFinished(Attempt attempt) {
+    @Override
+    public synchronized void attemptFinished(Attempt attempt) {
         if (bar == null) return;
-        if (attempt.completed()) done++; else failed++;
+        if (attempt.completed()) done++;
+        else failed++;
         bar.step();
-        bar.setExtraMessage("done " + done + " failed " + failed + (alreadyDone > 0 ? " (resumed: " + alreadyDone + " done before)" : ""));
+        bar.setExtraMessage("done " + done + " failed " + failed
+                + (alreadyDone > 0 ? " (resumed: " + alreadyDone + " done before)" : ""));
     }
 
-    @Override public synchronized void finished() {
+    @Override
+    public synchronized void finished() {
         if (bar != null) bar.close();
         bar = null;
     }

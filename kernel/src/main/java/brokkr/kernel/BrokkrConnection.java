@@ -1,14 +1,13 @@
 package brokkr.kernel;
 
+import java.security.InvalidKeyException;
+import java.security.NoSuchAlgorithmException;
+import java.util.concurrent.CompletableFuture;
 import org.dflib.jjava.jupyter.channels.JupyterConnection;
 import org.dflib.jjava.jupyter.kernel.KernelConnectionProperties;
 import org.dflib.jjava.jupyter.messages.Message;
 import org.dflib.jjava.jupyter.messages.publish.PublishStatus;
 import org.zeromq.ZMQ;
-
-import java.security.InvalidKeyException;
-import java.security.NoSuchAlgorithmException;
-import java.util.concurrent.CompletableFuture;
 
 /**
  * JJava's connection with {@link GuardedShellChannel}s in place of its shell and control channels
@@ -45,10 +44,14 @@ public final class BrokkrConnection extends JupyterConnection {
     }
 
     /** Messages dropped for a bad or replayed signature or a bad shape, on shell and control. */
-    public int rejected() { return guardedShell.rejected() + guardedControl.rejected(); }
+    public int rejected() {
+        return guardedShell.rejected() + guardedControl.rejected();
+    }
 
     /** Completes when the connection starts closing (after a {@code shutdown_request}, or {@link #close()}). */
-    public CompletableFuture<Void> closing() { return closing; }
+    public CompletableFuture<Void> closing() {
+        return closing;
+    }
 
     @Override
     public void close() {

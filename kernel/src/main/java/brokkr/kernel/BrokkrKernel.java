@@ -4,6 +4,18 @@ import brokkr.magics.MagicCompletion;
 import brokkr.magics.MagicInfo;
 import brokkr.magics.MagicUsageException;
 import brokkr.magics.Session;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import org.dflib.jjava.jupyter.channels.ShellReplyEnvironment;
 import org.dflib.jjava.jupyter.kernel.BaseKernel;
 import org.dflib.jjava.jupyter.kernel.HelpLink;
@@ -12,32 +24,18 @@ import org.dflib.jjava.jupyter.kernel.ReplacementOptions;
 import org.dflib.jjava.jupyter.kernel.comm.CommManager;
 import org.dflib.jjava.jupyter.kernel.display.DisplayData;
 import org.dflib.jjava.jupyter.kernel.display.Renderer;
+import org.dflib.jjava.jupyter.kernel.history.HistoryEntry;
+import org.dflib.jjava.jupyter.kernel.history.HistoryManager;
 import org.dflib.jjava.jupyter.kernel.util.StringStyler;
 import org.dflib.jjava.jupyter.messages.Message;
+import org.dflib.jjava.jupyter.messages.MessageType;
 import org.dflib.jjava.jupyter.messages.publish.PublishError;
 import org.dflib.jjava.jupyter.messages.publish.PublishExecuteInput;
 import org.dflib.jjava.jupyter.messages.publish.PublishExecuteResult;
 import org.dflib.jjava.jupyter.messages.reply.ErrorReply;
 import org.dflib.jjava.jupyter.messages.reply.ExecuteReply;
 import org.dflib.jjava.jupyter.messages.request.ExecuteRequest;
-
-import org.dflib.jjava.jupyter.kernel.history.HistoryEntry;
-import org.dflib.jjava.jupyter.kernel.history.HistoryManager;
-import org.dflib.jjava.jupyter.messages.MessageType;
 import org.dflib.jjava.jupyter.messages.request.HistoryRequest;
-
-import java.util.ArrayList;
-import java.util.EnumSet;
-import java.util.LinkedHashMap;
-import java.util.Set;
-import java.util.List;
-import java.util.Map;
-import java.util.UUID;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 
 /**
  * The Brokkr Jupyter kernel: JJava's {@link BaseKernel} messaging, Java evaluated by JShell in this
@@ -58,11 +56,32 @@ public class BrokkrKernel extends BaseKernel {
         return t;
     });
 
-    protected BrokkrKernel(String name, String version, LanguageInfo languageInfo, List<HelpLink> helpLinks,
-                           SessionHistory history, BrokkrIO io, CommManager commManager, Renderer renderer,
-                           boolean extensionsEnabled, StringStyler errorStyler, Session session,
-                           Future<CellEvaluator> cells) {
-        super(name, version, languageInfo, helpLinks, history, io, commManager, renderer, null, null, extensionsEnabled, errorStyler);
+    protected BrokkrKernel(
+            String name,
+            String version,
+            LanguageInfo languageInfo,
+            List<HelpLink> helpLinks,
+            SessionHistory history,
+            BrokkrIO io,
+            CommManager commManager,
+            Renderer renderer,
+            boolean extensionsEnabled,
+            StringStyler errorStyler,
+            Session session,
+            Future<CellEvaluator> cells) {
+        super(
+                name,
+                version,
+                languageInfo,
+                helpLinks,
+                history,
+                io,
+                commManager,
+                renderer,
+                null,
+                null,
+                extensionsEnabled,
+                errorStyler);
         this.bio = io;
         this.history = history;
         this.session = session;
@@ -71,7 +90,9 @@ public class BrokkrKernel extends BaseKernel {
         Session.publish(session);
     }
 
-    public Session session() { return session; }
+    public Session session() {
+        return session;
+    }
 
     /** The evaluator, waiting for the background start-up when a request comes before it finished. */
     protected CellEvaluator cells() {
@@ -87,7 +108,8 @@ public class BrokkrKernel extends BaseKernel {
 
     /** Publishes {@code display_data} and, for the same id, {@code update_display_data}. */
     private final class KernelDisplay implements brokkr.magics.Display {
-        @Override public String show(Object value) {
+        @Override
+        public String show(Object value) {
             DisplayData d = value instanceof DisplayData dd ? dd : renderer.render(value);
             String id = UUID.randomUUID().toString();
             d.setDisplayId(id);
@@ -95,7 +117,8 @@ public class BrokkrKernel extends BaseKernel {
             return id;
         }
 
-        @Override public void update(String id, Object value) {
+        @Override
+        public void update(String id, Object value) {
             DisplayData d = value instanceof DisplayData dd ? new DisplayData(dd) : renderer.render(value);
             if (io.display.isAttached()) io.display.updateDisplay(id, d);
         }
@@ -119,7 +142,8 @@ public class BrokkrKernel extends BaseKernel {
         bio.attach(env, request.isStdinEnabled());
         env.defer(() -> bio.detach(env));
         try {
-            Object out = CompletableFuture.supplyAsync(() -> evalRaw(request.getCode()), cellThread).get();
+            Object out = CompletableFuture.supplyAsync(() -> evalRaw(request.getCode()), cellThread)
+                    .get();
             System.out.flush();
             System.err.flush();
             if (out != null && !request.isSilent()) {
@@ -130,7 +154,8 @@ public class BrokkrKernel extends BaseKernel {
             System.out.flush();
             System.err.flush();
             CellException ce = asCellException(e);
-            List<String> tb = CellException.lines(ce).stream().map(errorStyler::secondary).toList();
+            List<String> tb =
+                    CellException.lines(ce).stream().map(errorStyler::secondary).toList();
             env.publish(new PublishError(ce.ename(), ce.evalue(), tb));
             ErrorReply error = new ErrorReply(ce.ename(), ce.evalue(), tb);
             error.setExecutionCount(count);
@@ -158,7 +183,9 @@ public class BrokkrKernel extends BaseKernel {
             }
             default -> List.of();
         };
-        List<List<Object>> tuples = entries.stream().map(e -> List.<Object>of(e.getSession(), e.getCellNumber(), e.getInput())).toList();
+        List<List<Object>> tuples = entries.stream()
+                .map(e -> List.<Object>of(e.getSession(), e.getCellNumber(), e.getInput()))
+                .toList();
         Map<String, Object> content = new LinkedHashMap<>();
         content.put("status", "ok");
         content.put("history", tuples);
@@ -167,17 +194,24 @@ public class BrokkrKernel extends BaseKernel {
 
     static CellException asCellException(Throwable e) {
         Throwable t = e;
-        while ((t instanceof ExecutionException || t instanceof java.util.concurrent.CompletionException) && t.getCause() != null) {
+        while ((t instanceof ExecutionException || t instanceof java.util.concurrent.CompletionException)
+                && t.getCause() != null) {
             t = t.getCause();
         }
         if (t instanceof CellException ce) return ce;
         if (t instanceof MagicUsageException mu) {
-            return new CellException(CellException.Kind.USAGE, "UsageError", mu.getMessage(), mu.getMessage().lines().toList());
+            return new CellException(
+                    CellException.Kind.USAGE,
+                    "UsageError",
+                    mu.getMessage(),
+                    mu.getMessage().lines().toList());
         }
         List<String> tb = new ArrayList<>();
         tb.add(t.getClass().getName() + (t.getMessage() == null ? "" : ": " + t.getMessage()));
-        for (StackTraceElement f : t.getStackTrace()) if (!JShellEvaluator.internal(f.getClassName())) tb.add("\tat " + f);
-        return new CellException(CellException.Kind.RUNTIME, t.getClass().getName(), String.valueOf(t.getMessage()), tb);
+        for (StackTraceElement f : t.getStackTrace())
+            if (!JShellEvaluator.internal(f.getClassName())) tb.add("\tat " + f);
+        return new CellException(
+                CellException.Kind.RUNTIME, t.getClass().getName(), String.valueOf(t.getMessage()), tb);
     }
 
     @Override
@@ -202,7 +236,8 @@ public class BrokkrKernel extends BaseKernel {
     public DisplayData inspect(String code, int at, boolean extraDetail) {
         int lineStart = code.lastIndexOf('\n', Math.max(0, at - 1)) + 1;
         int lineEnd = code.indexOf('\n', at);
-        String line = code.substring(lineStart, lineEnd < 0 ? code.length() : lineEnd).strip();
+        String line =
+                code.substring(lineStart, lineEnd < 0 ? code.length() : lineEnd).strip();
         if (line.startsWith("%")) {
             String name = line.split("\\s+")[0];
             try {
@@ -237,12 +272,14 @@ public class BrokkrKernel extends BaseKernel {
     public void onStartup() {
         super.onStartup();
         output.install(io.in);
-        Runtime.getRuntime().addShutdownHook(Thread.ofPlatform().name("brokkr-exit-notice").unstarted(this::exitNotice));
+        Runtime.getRuntime()
+                .addShutdownHook(Thread.ofPlatform().name("brokkr-exit-notice").unstarted(this::exitNotice));
     }
 
-    static final String EXIT_NOTICE = "Kernel exiting: code outside the cell's own (System.exit called by a library or by"
-            + " reflection) or a termination signal is ending the kernel's JVM; the session is lost and the front end"
-            + " restarts the kernel.";
+    static final String EXIT_NOTICE =
+            "Kernel exiting: code outside the cell's own (System.exit called by a library or by"
+                    + " reflection) or a termination signal is ending the kernel's JVM; the session is lost and the front end"
+                    + " restarts the kernel.";
 
     /**
      * The JVM is ending but nobody asked the kernel to shut down: an exit the {@link ExitGuard} does not see.

@@ -1,10 +1,5 @@
 package brokkr.kernel;
 
-import jdk.jshell.execution.LocalExecutionControl;
-import jdk.jshell.spi.ExecutionControl;
-import jdk.jshell.spi.ExecutionControlProvider;
-import jdk.jshell.spi.ExecutionEnv;
-
 import java.io.ByteArrayInputStream;
 import java.lang.classfile.ClassHierarchyResolver;
 import java.lang.constant.ClassDesc;
@@ -12,6 +7,10 @@ import java.lang.reflect.Field;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.stream.Stream;
+import jdk.jshell.execution.LocalExecutionControl;
+import jdk.jshell.spi.ExecutionControl;
+import jdk.jshell.spi.ExecutionControlProvider;
+import jdk.jshell.spi.ExecutionEnv;
 
 /**
  * JShell's local execution engine (snippets run in this JVM, so magics and user code share one heap),
@@ -34,12 +33,16 @@ final class CapturingExecutionControl extends LocalExecutionControl {
     }
 
     /** The loader of snippet classes and of the jars added to the session. */
-    ClassLoader classLoader() { return classLoader; }
+    ClassLoader classLoader() {
+        return classLoader;
+    }
 
     @Override
-    public void load(ClassBytecodes[] cbcs) throws ClassInstallException, NotImplementedException, EngineTerminationException {
+    public void load(ClassBytecodes[] cbcs)
+            throws ClassInstallException, NotImplementedException, EngineTerminationException {
         ClassHierarchyResolver classes = snippetClasses(cbcs);
-        super.load(Stream.of(cbcs).map(c -> new ClassBytecodes(c.name(), ExitGuard.redirect(c.bytecodes(), classes)))
+        super.load(Stream.of(cbcs)
+                .map(c -> new ClassBytecodes(c.name(), ExitGuard.redirect(c.bytecodes(), classes)))
                 .toArray(ClassBytecodes[]::new));
     }
 
@@ -71,14 +74,17 @@ final class CapturingExecutionControl extends LocalExecutionControl {
     }
 
     @Override
-    public String invoke(String className, String methodName) throws ExecutionControl.RunException,
-            ExecutionControl.EngineTerminationException, ExecutionControl.InternalException {
+    public String invoke(String className, String methodName)
+            throws ExecutionControl.RunException, ExecutionControl.EngineTerminationException,
+                    ExecutionControl.InternalException {
         lastClass = className;
         return super.invoke(className, methodName);
     }
 
     /** The wrapper class of the last snippet invoked. */
-    String lastClass() { return lastClass; }
+    String lastClass() {
+        return lastClass;
+    }
 
     /** A snippet variable's value: the static field of its wrapper class. */
     Object field(String className, String name) throws ReflectiveOperationException {
@@ -92,13 +98,19 @@ final class CapturingExecutionControl extends LocalExecutionControl {
     static final class Provider implements ExecutionControlProvider {
         private CapturingExecutionControl control;
 
-        @Override public String name() { return "brokkr-local"; }
+        @Override
+        public String name() {
+            return "brokkr-local";
+        }
 
-        @Override public ExecutionControl generate(ExecutionEnv env, Map<String, String> parameters) {
+        @Override
+        public ExecutionControl generate(ExecutionEnv env, Map<String, String> parameters) {
             control = new CapturingExecutionControl();
             return control;
         }
 
-        CapturingExecutionControl control() { return control; }
+        CapturingExecutionControl control() {
+            return control;
+        }
     }
 }

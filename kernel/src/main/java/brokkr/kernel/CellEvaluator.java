@@ -2,7 +2,6 @@ package brokkr.kernel;
 
 import brokkr.magics.MagicUsageException;
 import brokkr.magics.Session;
-
 import java.lang.reflect.Modifier;
 import java.util.ArrayList;
 import java.util.List;
@@ -40,9 +39,13 @@ public final class CellEvaluator {
         KernelMagics.install(this, session.magics(), maven);
     }
 
-    public JShellEvaluator java() { return java; }
+    public JShellEvaluator java() {
+        return java;
+    }
 
-    public Session session() { return session; }
+    public Session session() {
+        return session;
+    }
 
     /** The cell's value (present false when it has none); intermediate values go to {@code show}. */
     public JShellEvaluator.Value eval(String cell, Consumer<Object> show) {
@@ -56,7 +59,9 @@ public final class CellEvaluator {
     }
 
     /** A cell inside the running one ({@code %time CODE}, {@code %%time}): its values are shown where the running cell's are. */
-    JShellEvaluator.Value evalNested(String code) { return evalCell(code, show); }
+    JShellEvaluator.Value evalNested(String code) {
+        return evalCell(code, show);
+    }
 
     private JShellEvaluator.Value evalCell(String cell, Consumer<Object> show) {
         String code = cell.stripLeading();
@@ -90,7 +95,10 @@ public final class CellEvaluator {
             } else {
                 show(last, show);
                 last = JShellEvaluator.Value.NONE;
-                String type = bind.group(1), var = bind.group(2), name = bind.group(3), args = bind.group(4).strip();
+                String type = bind.group(1),
+                        var = bind.group(2),
+                        name = bind.group(3),
+                        args = bind.group(4).strip();
                 Object result = magic(() -> session.magics().evalLine(session, name, args));
                 if (result instanceof JShellEvaluator.Value v) result = v.object();
                 long id = MagicResults.park(result);
@@ -98,7 +106,8 @@ public final class CellEvaluator {
                 String src;
                 if (declared == null) src = var + " = brokkr.kernel.MagicResults.take(" + id + "L);";
                 else if (declared.equals("var") || declared.equals("final var")) {
-                    src = declared + " " + var + " = (" + publicType(result) + ") brokkr.kernel.MagicResults.take(" + id + "L);";
+                    src = declared + " " + var + " = (" + publicType(result) + ") brokkr.kernel.MagicResults.take(" + id
+                            + "L);";
                 } else src = declared + " " + var + " = brokkr.kernel.MagicResults.take(" + id + "L);";
                 java.eval(src);
             }
@@ -127,7 +136,9 @@ public final class CellEvaluator {
         return v.object() instanceof Notebook.Displayed ? JShellEvaluator.Value.NONE : v;
     }
 
-    private static boolean javaBlank(StringBuilder buf) { return buf.toString().isBlank(); }
+    private static boolean javaBlank(StringBuilder buf) {
+        return buf.toString().isBlank();
+    }
 
     /** A magic line may only start where no Java statement is open (a {@code %} inside an expression is the operator). */
     private boolean javaComplete(StringBuilder buf) {
@@ -138,21 +149,26 @@ public final class CellEvaluator {
     static String publicType(Object o) {
         if (o == null) return "Object";
         for (Class<?> c = o.getClass(); c != null; c = c.getSuperclass()) {
-            if (Modifier.isPublic(c.getModifiers()) && c.getCanonicalName() != null && accessible(c)) return c.getCanonicalName();
+            if (Modifier.isPublic(c.getModifiers()) && c.getCanonicalName() != null && accessible(c))
+                return c.getCanonicalName();
             for (Class<?> i : c.getInterfaces()) {
-                if (Modifier.isPublic(i.getModifiers()) && i.getCanonicalName() != null && accessible(i)) return i.getCanonicalName();
+                if (Modifier.isPublic(i.getModifiers()) && i.getCanonicalName() != null && accessible(i))
+                    return i.getCanonicalName();
             }
         }
         return "Object";
     }
 
     private static boolean accessible(Class<?> c) {
-        for (Class<?> e = c; e != null; e = e.getEnclosingClass()) if (!Modifier.isPublic(e.getModifiers())) return false;
+        for (Class<?> e = c; e != null; e = e.getEnclosingClass())
+            if (!Modifier.isPublic(e.getModifiers())) return false;
         Module m = c.getModule();
         return !m.isNamed() || m.isExported(c.getPackageName());
     }
 
-    private interface MagicBody { Object run() throws Exception; }
+    private interface MagicBody {
+        Object run() throws Exception;
+    }
 
     /**
      * Runs a magic on this thread, interruptible by {@link #interrupt()}; a usage error stays a short message.
@@ -168,7 +184,11 @@ public final class CellEvaluator {
         try {
             return body.run();
         } catch (MagicUsageException e) {
-            throw new CellException(CellException.Kind.USAGE, "UsageError", e.getMessage(), e.getMessage().lines().toList());
+            throw new CellException(
+                    CellException.Kind.USAGE,
+                    "UsageError",
+                    e.getMessage(),
+                    e.getMessage().lines().toList());
         } catch (InterruptedException e) {
             throw JShellEvaluator.interrupted();
         } catch (CellException e) {
@@ -180,7 +200,8 @@ public final class CellEvaluator {
             for (StackTraceElement f : e.getStackTrace()) {
                 if (!JShellEvaluator.internal(f.getClassName())) tb.add("\tat " + f);
             }
-            throw new CellException(CellException.Kind.RUNTIME, e.getClass().getName(), String.valueOf(e.getMessage()), tb);
+            throw new CellException(
+                    CellException.Kind.RUNTIME, e.getClass().getName(), String.valueOf(e.getMessage()), tb);
         } finally {
             self.setContextClassLoader(loader);
             magicThread = outer;

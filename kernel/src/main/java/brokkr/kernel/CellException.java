@@ -7,7 +7,12 @@ import java.util.List;
  * (for a Java exception its class and message) and the traceback lines, kernel frames removed.
  */
 public final class CellException extends RuntimeException {
-    public enum Kind { COMPILE, RUNTIME, INTERRUPTED, USAGE }
+    public enum Kind {
+        COMPILE,
+        RUNTIME,
+        INTERRUPTED,
+        USAGE
+    }
 
     private final Kind kind;
     private final String ename;
@@ -35,8 +40,19 @@ public final class CellException extends RuntimeException {
         return out;
     }
 
-    public Kind kind() { return kind; }
-    public String ename() { return ename; }
-    public String evalue() { return getMessage(); }
-    public List<String> traceback() { return traceback; }
+    public Kind kind() {
+        return kind;
+    }
+
+    public String ename() {
+        return ename;
+    }
+
+    public String evalue() {
+        return getMessage();
+    }
+
+    public List<String> traceback() {
+        return traceback;
+    }
 }

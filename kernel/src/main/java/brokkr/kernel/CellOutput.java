@@ -1,14 +1,13 @@
 package brokkr.kernel;
 
-import org.dflib.jjava.jupyter.channels.ShellReplyEnvironment;
-import org.dflib.jjava.jupyter.messages.Message;
-import org.dflib.jjava.jupyter.messages.publish.PublishStream;
-
 import java.io.ByteArrayOutputStream;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import org.dflib.jjava.jupyter.channels.ShellReplyEnvironment;
+import org.dflib.jjava.jupyter.messages.Message;
+import org.dflib.jjava.jupyter.messages.publish.PublishStream;
 
 /**
  * The kernel process's {@code System.out} and {@code System.err} while it serves: whatever writes to them,
@@ -33,8 +32,10 @@ final class CellOutput {
     /** Routes {@code System.out}, {@code System.err} (and {@code System.in}, for input requests) to the cells. */
     void install(InputStream cellInput) {
         kernelErr = processErr;
-        System.setOut(new PrintStream(new Routed(PublishStream.StreamType.OUT, processOut), true, StandardCharsets.UTF_8));
-        System.setErr(new PrintStream(new Routed(PublishStream.StreamType.ERR, processErr), true, StandardCharsets.UTF_8));
+        System.setOut(
+                new PrintStream(new Routed(PublishStream.StreamType.OUT, processOut), true, StandardCharsets.UTF_8));
+        System.setErr(
+                new PrintStream(new Routed(PublishStream.StreamType.ERR, processErr), true, StandardCharsets.UTF_8));
         System.setIn(cellInput);
     }
 
@@ -49,10 +50,14 @@ final class CellOutput {
     }
 
     /** A cell starts: output goes to it from now on, until the next one starts. */
-    void attach(ShellReplyEnvironment env) { cell = env; }
+    void attach(ShellReplyEnvironment env) {
+        cell = env;
+    }
 
     /** Whether output goes to a cell (one has started). */
-    boolean routing() { return cell != null; }
+    boolean routing() {
+        return cell != null;
+    }
 
     /**
      * Bytes collected until a flush (a {@code PrintStream} with auto-flush flushes at every line), then one
@@ -69,9 +74,15 @@ final class CellOutput {
             this.process = process;
         }
 
-        @Override public synchronized void write(int b) { pending.write(b); }
+        @Override
+        public synchronized void write(int b) {
+            pending.write(b);
+        }
 
-        @Override public synchronized void write(byte[] b, int off, int len) { pending.write(b, off, len); }
+        @Override
+        public synchronized void write(byte[] b, int off, int len) {
+            pending.write(b, off, len);
+        }
 
         @Override
         public synchronized void flush() {
@@ -96,12 +107,12 @@ final class CellOutput {
         int n = b.length;
         for (int back = 1; back <= Math.min(3, n); back++) {
             int c = b[n - back] & 0xFF;
-            if (c < 0x80) return n;                         // ASCII: complete
-            if (c >= 0xC0) {                                // lead byte: complete if its sequence fits
+            if (c < 0x80) return n; // ASCII: complete
+            if (c >= 0xC0) { // lead byte: complete if its sequence fits
                 int len = c >= 0xF0 ? 4 : c >= 0xE0 ? 3 : 2;
                 return back >= len ? n : n - back;
             }
         }
-        return n;                                           // only continuation bytes: not UTF-8 we can mend
+        return n; // only continuation bytes: not UTF-8 we can mend
     }
 }

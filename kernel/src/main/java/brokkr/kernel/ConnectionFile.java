@@ -1,6 +1,5 @@
 package brokkr.kernel;
 
-import brokkr.command.ErrorMessages;
 import brokkr.command.Command;
 import brokkr.command.ErrorMessages;
 import brokkr.python.PyJson;
@@ -20,7 +19,8 @@ import org.dflib.jjava.jupyter.kernel.KernelConnectionProperties;
 public final class ConnectionFile {
     private ConnectionFile() {}
 
-    private static final List<String> PORTS = List.of("shell_port", "iopub_port", "stdin_port", "control_port", "hb_port");
+    private static final List<String> PORTS =
+            List.of("shell_port", "iopub_port", "stdin_port", "control_port", "hb_port");
 
     /**
      * The connection file Jupyter wrote, checked before any socket is opened: a missing, unreadable or
@@ -44,7 +44,8 @@ public final class ConnectionFile {
         try {
             parsed = Json.parse(text);
         } catch (Json.JsonFormatException e) {
-            throw new Command.InputException(where + " is not JSON: " + e.getMessage().lines().findFirst().orElse(""));
+            throw new Command.InputException(where + " is not JSON: "
+                    + e.getMessage().lines().findFirst().orElse(""));
         }
         if (!(parsed instanceof PyDict d)) throw new Command.InputException(where + " is not a JSON object");
         String transport = field(d, where, "transport");
@@ -54,17 +55,21 @@ public final class ConnectionFile {
         if (field(d, where, "ip").isBlank()) throw new Command.InputException(where + ": ip is empty");
         for (String port : PORTS) {
             if (!(d.get(port) instanceof PyInt n) || !n.fitsLong() || n.longValue() < 1 || n.longValue() > 65535) {
-                throw new Command.InputException(where + ": " + port + " must be a port number (1-65535), got " + (d.containsKey(port) ? PyJson.dumps(d.get(port)) : "nothing"));
+                throw new Command.InputException(where + ": " + port + " must be a port number (1-65535), got "
+                        + (d.containsKey(port) ? PyJson.dumps(d.get(port)) : "nothing"));
             }
         }
         if (!(d.get("key") instanceof PyStr)) throw new Command.InputException(where + ": key must be a string");
         String scheme = field(d, where, "signature_scheme");
-        if (!scheme.startsWith("hmac-")) throw new Command.InputException(where + ": signature_scheme must be hmac-<digest>, not '" + scheme + "'");
+        if (!scheme.startsWith("hmac-"))
+            throw new Command.InputException(where + ": signature_scheme must be hmac-<digest>, not '" + scheme + "'");
         return KernelConnectionProperties.parse(text);
     }
 
     private static String field(PyDict d, String where, String name) {
-        if (!(d.get(name) instanceof PyStr s)) throw new Command.InputException(where + ": " + name + " must be a string" + (d.containsKey(name) ? "" : " (missing)"));
+        if (!(d.get(name) instanceof PyStr s))
+            throw new Command.InputException(
+                    where + ": " + name + " must be a string" + (d.containsKey(name) ? "" : " (missing)"));
         return s.value();
     }
 }

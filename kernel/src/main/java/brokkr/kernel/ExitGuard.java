@@ -1,12 +1,14 @@
 package brokkr.kernel;
 
+import static java.lang.constant.ConstantDescs.CD_int;
+import static java.lang.constant.ConstantDescs.CD_void;
+
 import java.lang.classfile.ClassFile;
 import java.lang.classfile.ClassHierarchyResolver;
 import java.lang.classfile.ClassModel;
 import java.lang.classfile.ClassTransform;
 import java.lang.classfile.CodeBuilder;
 import java.lang.classfile.CodeElement;
-import java.lang.classfile.CodeTransform;
 import java.lang.classfile.Opcode;
 import java.lang.classfile.constantpool.MethodRefEntry;
 import java.lang.classfile.constantpool.PoolEntry;
@@ -20,9 +22,6 @@ import java.lang.constant.DynamicCallSiteDesc;
 import java.lang.constant.MethodHandleDesc;
 import java.lang.constant.MethodTypeDesc;
 import java.util.Objects;
-
-import static java.lang.constant.ConstantDescs.CD_int;
-import static java.lang.constant.ConstantDescs.CD_void;
 
 /**
  * Keeps cell code from ending the JVM that holds the session. JDK 25 has no SecurityManager to veto an
@@ -42,7 +41,9 @@ public final class ExitGuard {
     private static final MethodTypeDesc RUNTIME_STATUS = MethodTypeDesc.of(CD_void, CD_RUNTIME, CD_int);
 
     /** What cell code's {@code System.exit(status)} calls. */
-    public static void exit(int status) { throw new ExitRefused("System.exit(" + status + ")"); }
+    public static void exit(int status) {
+        throw new ExitRefused("System.exit(" + status + ")");
+    }
 
     /** What cell code's {@code runtime.exit(status)} calls. */
     public static void exit(Runtime runtime, int status) {
@@ -57,7 +58,9 @@ public final class ExitGuard {
     }
 
     /** A class file with its exit calls redirected here; the very same array when it has none. */
-    static byte[] redirect(byte[] classFile) { return redirect(classFile, ClassHierarchyResolver.defaultResolver()); }
+    static byte[] redirect(byte[] classFile) {
+        return redirect(classFile, ClassHierarchyResolver.defaultResolver());
+    }
 
     /**
      * As {@link #redirect(byte[])}; {@code classes} resolves the classes the rewritten code's stack maps
@@ -73,7 +76,8 @@ public final class ExitGuard {
     /** Every form of an exit call (invoke, method handle) refers to a method entry of the constant pool. */
     private static boolean mentionsExit(ClassModel model) {
         for (PoolEntry e : model.constantPool()) {
-            if (e instanceof MethodRefEntry m && replacement(m.owner().asSymbol(), m.name().stringValue(), m.typeSymbol()) != null) {
+            if (e instanceof MethodRefEntry m
+                    && replacement(m.owner().asSymbol(), m.name().stringValue(), m.typeSymbol()) != null) {
                 return true;
             }
         }
@@ -82,9 +86,11 @@ public final class ExitGuard {
 
     private static void rewrite(CodeBuilder code, CodeElement element) {
         switch (element) {
-            case InvokeInstruction i when (i.opcode() == Opcode.INVOKESTATIC || i.opcode() == Opcode.INVOKEVIRTUAL)
-                    && replacement(i.owner().asSymbol(), i.name().stringValue(), i.typeSymbol()) instanceof DirectMethodHandleDesc r ->
-                    code.invokestatic(r.owner(), r.methodName(), r.invocationType());
+            case InvokeInstruction i
+            when (i.opcode() == Opcode.INVOKESTATIC || i.opcode() == Opcode.INVOKEVIRTUAL)
+                    && replacement(i.owner().asSymbol(), i.name().stringValue(), i.typeSymbol())
+                            instanceof DirectMethodHandleDesc r ->
+                code.invokestatic(r.owner(), r.methodName(), r.invocationType());
             case InvokeDynamicInstruction indy -> {
                 DynamicCallSiteDesc site = indy.invokedynamic().asSymbol();
                 ConstantDesc[] args = site.bootstrapArgs();
@@ -95,17 +101,23 @@ public final class ExitGuard {
                         changed = true;
                     }
                 }
-                code.with(changed ? InvokeDynamicInstruction.of(code.constantPool().invokeDynamicEntry(site.withArgs(args))) : indy);
+                code.with(
+                        changed
+                                ? InvokeDynamicInstruction.of(
+                                        code.constantPool().invokeDynamicEntry(site.withArgs(args)))
+                                : indy);
             }
             case ConstantInstruction.LoadConstantInstruction ldc
-                    when ldc.constantValue() instanceof DirectMethodHandleDesc h && replacement(h) != null -> code.ldc(replacement(h));
+            when ldc.constantValue() instanceof DirectMethodHandleDesc h && replacement(h) != null ->
+                code.ldc(replacement(h));
             default -> code.with(element);
         }
     }
 
     private static DirectMethodHandleDesc replacement(DirectMethodHandleDesc h) {
         return switch (h.kind()) {
-            case STATIC, VIRTUAL -> replacement(h.owner(), h.methodName(), MethodTypeDesc.ofDescriptor(h.lookupDescriptor()));
+            case STATIC, VIRTUAL ->
+                replacement(h.owner(), h.methodName(), MethodTypeDesc.ofDescriptor(h.lookupDescriptor()));
             default -> null;
         };
     }

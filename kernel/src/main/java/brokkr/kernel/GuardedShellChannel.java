@@ -5,6 +5,13 @@ import com.google.gson.GsonBuilder;
 import com.google.gson.JsonElement;
 import com.google.gson.JsonParser;
 import com.google.gson.reflect.TypeToken;
+import java.lang.reflect.Type;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.dflib.jjava.jupyter.channels.JupyterConnection;
 import org.dflib.jjava.jupyter.channels.Loop;
 import org.dflib.jjava.jupyter.channels.ShellChannel;
@@ -22,14 +29,6 @@ import org.dflib.jjava.jupyter.messages.adapters.KernelTimestampAdapter;
 import org.dflib.jjava.jupyter.messages.adapters.MessageTypeAdapter;
 import org.dflib.jjava.jupyter.messages.request.HistoryRequest;
 import org.zeromq.ZMQ;
-
-import java.lang.reflect.Type;
-import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.List;
-import java.util.Map;
-import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * A shell or control channel that survives bad input. JJava 1.0-a6's {@code ShellChannel} throws its
@@ -59,7 +58,8 @@ final class GuardedShellChannel extends ShellChannel {
     private volatile int rejected;
     private final AtomicBoolean socketClosed = new AtomicBoolean();
 
-    GuardedShellChannel(ZMQ.Context ctx, HMACGenerator hmac, Signatures signatures, boolean control, JupyterConnection connection) {
+    GuardedShellChannel(
+            ZMQ.Context ctx, HMACGenerator hmac, Signatures signatures, boolean control, JupyterConnection connection) {
         super(ctx, hmac, control, connection);
         this.connection = connection;
         this.signatures = signatures;
@@ -72,30 +72,48 @@ final class GuardedShellChannel extends ShellChannel {
     public synchronized Message<?> readMessage() {
         if (closed) return null;
         List<byte[]> frames = new ArrayList<>();
-        do frames.add(recv()); while (hasReceiveMore());
+        do frames.add(recv());
+        while (hasReceiveMore());
         int d = 0;
         while (d < frames.size() && !Arrays.equals(frames.get(d), DELIMITER)) d++;
         if (frames.size() < d + 6) {
-            throw new IllegalArgumentException(frames.size() + " frames, not the identities, <IDS|MSG>, signature, header,"
-                    + " parent header, metadata and content of a message");
+            throw new IllegalArgumentException(
+                    frames.size() + " frames, not the identities, <IDS|MSG>, signature, header,"
+                            + " parent header, metadata and content of a message");
         }
-        byte[] header = frames.get(d + 2), parent = frames.get(d + 3), metadata = frames.get(d + 4), content = frames.get(d + 5);
-        switch (signatures.check(new String(frames.get(d + 1), StandardCharsets.US_ASCII), header, parent, metadata, content)) {
+        byte[] header = frames.get(d + 2),
+                parent = frames.get(d + 3),
+                metadata = frames.get(d + 4),
+                content = frames.get(d + 5);
+        switch (signatures.check(
+                new String(frames.get(d + 1), StandardCharsets.US_ASCII), header, parent, metadata, content)) {
             case BAD_SIGNATURE -> throw new SecurityException("bad or missing HMAC signature");
-            case REPLAYED -> throw new SecurityException("replayed message: its signature was seen before in this session");
-            case OK -> { }
+            case REPLAYED ->
+                throw new SecurityException("replayed message: its signature was seen before in this session");
+            case OK -> {}
         }
         Header<?> h = GSON.fromJson(utf8(header), Header.class);
         JsonElement p = JsonParser.parseString(utf8(parent));
-        Header<?> parentHeader = p.isJsonObject() && !p.getAsJsonObject().isEmpty() ? GSON.fromJson(p, Header.class) : null;
+        Header<?> parentHeader =
+                p.isJsonObject() && !p.getAsJsonObject().isEmpty() ? GSON.fromJson(p, Header.class) : null;
         Map<String, Object> meta = GSON.fromJson(utf8(metadata), METADATA);
         Object body = GSON.fromJson(utf8(content), h.getType().getContentType());
-        return new Message(List.copyOf(frames.subList(0, d)), h, parentHeader, meta, body, List.copyOf(frames.subList(d + 6, frames.size())));
+        return new Message(
+                List.copyOf(frames.subList(0, d)),
+                h,
+                parentHeader,
+                meta,
+                body,
+                List.copyOf(frames.subList(d + 6, frames.size())));
     }
 
-    private static String utf8(byte[] b) { return new String(b, StandardCharsets.UTF_8); }
+    private static String utf8(byte[] b) {
+        return new String(b, StandardCharsets.UTF_8);
+    }
 
-    int rejected() { return rejected; }
+    int rejected() {
+        return rejected;
+    }
 
     @Override
     @SuppressWarnings({"unchecked", "rawtypes"})
@@ -113,8 +131,9 @@ final class GuardedShellChannel extends ShellChannel {
                 message = readMessage();
             } catch (SecurityException e) {
                 rejected++;
-                CellOutput.kernelErr().println("brokkr kernel: rejected a message on the " + (control ? "control" : "shell")
-                        + " channel: " + e.getMessage());
+                CellOutput.kernelErr()
+                        .println("brokkr kernel: rejected a message on the " + (control ? "control" : "shell")
+                                + " channel: " + e.getMessage());
                 return;
             } catch (RuntimeException e) {
                 rejected++;
@@ -128,7 +147,9 @@ final class GuardedShellChannel extends ShellChannel {
             try {
                 handler.handle(env, message);
             } catch (Exception e) {
-                CellOutput.kernelErr().println("brokkr kernel: error handling " + message.getHeader().getType().getName() + ": " + e);
+                CellOutput.kernelErr()
+                        .println("brokkr kernel: error handling "
+                                + message.getHeader().getType().getName() + ": " + e);
             } finally {
                 env.resolveDeferrals();
             }

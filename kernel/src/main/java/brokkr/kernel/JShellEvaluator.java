@@ -1,5 +1,15 @@
 package brokkr.kernel;
 
+import java.io.File;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import jdk.jshell.Diag;
 import jdk.jshell.EvalException;
 import jdk.jshell.ExpressionSnippet;
@@ -11,17 +21,6 @@ import jdk.jshell.SourceCodeAnalysis;
 import jdk.jshell.UnresolvedReferenceException;
 import jdk.jshell.VarSnippet;
 
-import java.io.File;
-import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
-import java.util.List;
-import java.util.Locale;
-import java.util.Map;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
-
 /**
  * Java evaluation with the JShell API on the local execution engine: snippets run in this JVM, on
  * the kernel's class path. A cell's value is the live object of its last expression (not JShell's
@@ -30,8 +29,17 @@ import java.util.concurrent.ConcurrentHashMap;
 public final class JShellEvaluator implements AutoCloseable {
     /** Imports every session starts with: the magics' Java API and the libraries it returns. */
     public static final List<String> DEFAULT_IMPORTS = List.of(
-            "java.util.*", "java.util.stream.*", "java.nio.file.*", "brokkr.magics.*", "brokkr.magics.view.*", "brokkr.magics.builtin.*", "brokkr.magics.display.*", "brokkr.render.chart.*", "brokkr.value.*",
-            "tech.tablesaw.api.*", "org.knowm.xchart.*");
+            "java.util.*",
+            "java.util.stream.*",
+            "java.nio.file.*",
+            "brokkr.magics.*",
+            "brokkr.magics.view.*",
+            "brokkr.magics.builtin.*",
+            "brokkr.magics.display.*",
+            "brokkr.render.chart.*",
+            "brokkr.value.*",
+            "tech.tablesaw.api.*",
+            "org.knowm.xchart.*");
 
     /** The value of an evaluation: {@code present} false when the last snippet was a declaration or statement. */
     public record Value(boolean present, Object object) {
@@ -44,7 +52,9 @@ public final class JShellEvaluator implements AutoCloseable {
     private final Map<String, String> varClasses = new ConcurrentHashMap<>();
     private volatile boolean stopped;
 
-    public JShellEvaluator() { this(List.of()); }
+    public JShellEvaluator() {
+        this(List.of());
+    }
 
     /** With imports beyond {@link #DEFAULT_IMPORTS} (e.g. {@code "static brokkr.kernel.Notebook.*"}). */
     public JShellEvaluator(List<String> extraImports) {
@@ -62,7 +72,10 @@ public final class JShellEvaluator implements AutoCloseable {
     /** Compiles and runs a trivial snippet, so the first user cell does not pay the compiler's start-up. */
     public void warmUp() {
         eval("int $warm = 1 + 1;");
-        shell.drop(shell.snippets().filter(s -> s instanceof VarSnippet v && v.name().equals("$warm")).findFirst().orElseThrow());
+        shell.drop(shell.snippets()
+                .filter(s -> s instanceof VarSnippet v && v.name().equals("$warm"))
+                .findFirst()
+                .orElseThrow());
     }
 
     /** A piece of source with its offset in the cell. */
@@ -93,7 +106,8 @@ public final class JShellEvaluator implements AutoCloseable {
         Value last = Value.NONE;
         for (Piece p : split(code)) {
             last = evalSnippet(p.source(), code, p.start());
-            // IPython's convention: a statement ending in ';' shows no value (System.out.printf(...); returns a PrintStream)
+            // IPython's convention: a statement ending in ';' shows no value (System.out.printf(...); returns a
+            // PrintStream)
             if (last.present() && code.substring(p.start(), p.end()).strip().endsWith(";")) last = Value.NONE;
             // a stopped snippet comes back from JShell like a finished one (StoppedException leaves no event exception)
             if (stopped) throw interrupted();
@@ -109,18 +123,22 @@ public final class JShellEvaluator implements AutoCloseable {
             Snippet s = e.snippet();
             if (e.status() == Snippet.Status.REJECTED) throw compileError(s, cell, start);
             if (e.exception() != null) throw runtimeError(e.exception());
-            if (e.status() == Snippet.Status.RECOVERABLE_DEFINED || e.status() == Snippet.Status.RECOVERABLE_NOT_DEFINED) {
-                List<String> unresolved = shell.unresolvedDependencies((jdk.jshell.DeclarationSnippet) s).toList();
+            if (e.status() == Snippet.Status.RECOVERABLE_DEFINED
+                    || e.status() == Snippet.Status.RECOVERABLE_NOT_DEFINED) {
+                List<String> unresolved = shell.unresolvedDependencies((jdk.jshell.DeclarationSnippet) s)
+                        .toList();
                 if (!unresolved.isEmpty()) {
-                    System.err.println("note: " + s.kind().name().toLowerCase(Locale.ROOT) + " defined but cannot be used until "
-                            + String.join(", ", unresolved) + " is declared");
+                    System.err.println("note: " + s.kind().name().toLowerCase(Locale.ROOT)
+                            + " defined but cannot be used until " + String.join(", ", unresolved) + " is declared");
                 }
             }
             if (s instanceof VarSnippet v && e.status() == Snippet.Status.VALID) {
                 String cls = control.lastClass();
                 if (cls != null) varClasses.put(v.name(), cls);
                 if (v.name().startsWith("$")) value = new Value(true, read(v.name()));
-            } else if (s instanceof ExpressionSnippet x && e.status() == Snippet.Status.VALID && !"void".equals(x.typeName())) {
+            } else if (s instanceof ExpressionSnippet x
+                    && e.status() == Snippet.Status.VALID
+                    && !"void".equals(x.typeName())) {
                 value = new Value(true, read(x.name()));
             }
         }
@@ -149,7 +167,11 @@ public final class JShellEvaluator implements AutoCloseable {
             int lineStart = src.lastIndexOf('\n', pos - 1) + 1;
             int lineEnd = src.indexOf('\n', pos);
             if (lineEnd < 0) lineEnd = src.length();
-            int cellLine = lineOf(cell, start) + (int) src.substring(0, lineStart).chars().filter(c -> c == '\n').count();
+            int cellLine = lineOf(cell, start)
+                    + (int) src.substring(0, lineStart)
+                            .chars()
+                            .filter(c -> c == '\n')
+                            .count();
             lines.add("line " + cellLine + ": " + msg);
             lines.add("    " + src.substring(lineStart, lineEnd));
             long endPos = Math.max(d.getStartPosition() + 1, Math.min(d.getEndPosition(), lineEnd));
@@ -179,14 +201,21 @@ public final class JShellEvaluator implements AutoCloseable {
             List<String> tb = new ArrayList<>();
             appendTrace(ev, tb, "");
             String msg = ev.getMessage() == null ? "" : JShellNames.scrub(ev.getMessage());
-            return new CellException(CellException.Kind.RUNTIME, JShellNames.scrub(ev.getExceptionClassName()), msg, tb);
+            return new CellException(
+                    CellException.Kind.RUNTIME, JShellNames.scrub(ev.getExceptionClassName()), msg, tb);
         }
-        return new CellException(CellException.Kind.RUNTIME, ex.getClass().getSimpleName(), String.valueOf(ex.getMessage()),
+        return new CellException(
+                CellException.Kind.RUNTIME,
+                ex.getClass().getSimpleName(),
+                String.valueOf(ex.getMessage()),
                 List.of(String.valueOf(ex.getMessage())));
     }
 
     static CellException interrupted() {
-        return new CellException(CellException.Kind.INTERRUPTED, "Interrupted", "the cell was interrupted",
+        return new CellException(
+                CellException.Kind.INTERRUPTED,
+                "Interrupted",
+                "the cell was interrupted",
                 List.of("Interrupted: the cell was interrupted; the session and its variables are intact"));
     }
 
@@ -201,8 +230,12 @@ public final class JShellEvaluator implements AutoCloseable {
      * lines) is shown once with the count.
      */
     private static void appendTrace(Throwable t, List<String> out, String prefix) {
-        String name = t instanceof EvalException ev ? ev.getExceptionClassName() : t.getClass().getName();
-        out.add(prefix + JShellNames.scrub(name) + (t.getMessage() == null ? "" : ": " + JShellNames.scrub(t.getMessage())));
+        String name = t instanceof EvalException ev
+                ? ev.getExceptionClassName()
+                : t.getClass().getName();
+        out.add(prefix
+                + JShellNames.scrub(name)
+                + (t.getMessage() == null ? "" : ": " + JShellNames.scrub(t.getMessage())));
         List<String> frames = new ArrayList<>();
         for (StackTraceElement f : t.getStackTrace()) {
             String c = f.getClassName();
@@ -210,7 +243,9 @@ public final class JShellEvaluator implements AutoCloseable {
             String file = f.getFileName();
             if (file != null && file.startsWith("#")) {
                 // JShell renames snippet frames to class "" and file "#<snippet id>" (jdk.jshell.Eval.asEvalException)
-                String where = f.getMethodName().isEmpty() ? "top level" : (c.isEmpty() ? "" : JShellNames.scrub(c) + ".") + f.getMethodName();
+                String where = f.getMethodName().isEmpty()
+                        ? "top level"
+                        : (c.isEmpty() ? "" : JShellNames.scrub(c) + ".") + f.getMethodName();
                 frames.add("\tat cell: " + where + " (snippet " + file + ", line " + f.getLineNumber() + ")");
             } else if (c.startsWith("REPL.$JShell$")) frames.add("\tat cell: " + f.getMethodName());
             else frames.add("\tat " + f);
@@ -235,9 +270,12 @@ public final class JShellEvaluator implements AutoCloseable {
     }
 
     static boolean internal(String className) {
-        return className.startsWith("jdk.jshell.") || className.startsWith("java.lang.reflect.")
-                || className.startsWith("jdk.internal.") || className.startsWith("brokkr.kernel.")
-                || className.startsWith("java.lang.Thread") || className.startsWith("org.dflib.jjava.")
+        return className.startsWith("jdk.jshell.")
+                || className.startsWith("java.lang.reflect.")
+                || className.startsWith("jdk.internal.")
+                || className.startsWith("brokkr.kernel.")
+                || className.startsWith("java.lang.Thread")
+                || className.startsWith("org.dflib.jjava.")
                 || JShellNames.machinery(className);
     }
 
@@ -251,7 +289,8 @@ public final class JShellEvaluator implements AutoCloseable {
 
     private Piece pieceAt(String code, int cursor) {
         for (Piece p : split(code)) if (cursor >= p.start() && cursor <= p.end()) return p;
-        return new Piece(code.substring(0, Math.min(cursor, code.length())), 0, cursor, SourceCodeAnalysis.Completeness.UNKNOWN);
+        return new Piece(
+                code.substring(0, Math.min(cursor, code.length())), 0, cursor, SourceCodeAnalysis.Completeness.UNKNOWN);
     }
 
     /** Completion candidates at {@code cursor}, and the range [start, cursor) they replace. */
@@ -281,10 +320,12 @@ public final class JShellEvaluator implements AutoCloseable {
         Piece p = pieceAt(code, cursor);
         String text = code.substring(p.start(), Math.min(code.length(), Math.max(p.end(), cursor)));
         int rel = Math.min(cursor - p.start(), text.length());
-        // documentation() looks at the invocation or identifier ending at the cursor; step over the rest of an identifier
+        // documentation() looks at the invocation or identifier ending at the cursor; step over the rest of an
+        // identifier
         while (rel < text.length() && Character.isJavaIdentifierPart(text.charAt(rel))) rel++;
         List<SourceCodeAnalysis.Documentation> docs = analysis.documentation(text, rel, true);
-        if (docs.isEmpty() && rel < text.length() && text.charAt(rel) == '(') docs = analysis.documentation(text, rel + 1, true);
+        if (docs.isEmpty() && rel < text.length() && text.charAt(rel) == '(')
+            docs = analysis.documentation(text, rel + 1, true);
         // a method name not yet followed by its parentheses ("Math.max|"): asked as the invocation it starts
         if (docs.isEmpty() && rel > 0 && Character.isJavaIdentifierPart(text.charAt(rel - 1))) {
             docs = analysis.documentation(text.substring(0, rel) + "(", rel + 1, true);
@@ -292,7 +333,9 @@ public final class JShellEvaluator implements AutoCloseable {
         if (docs.isEmpty()) return null;
         Map<String, List<String>> byJavadoc = new LinkedHashMap<>();
         for (SourceCodeAnalysis.Documentation d : docs) {
-            byJavadoc.computeIfAbsent(d.javadoc() == null ? "" : d.javadoc().strip(), k -> new ArrayList<>()).add(JShellNames.scrub(d.signature()));
+            byJavadoc
+                    .computeIfAbsent(d.javadoc() == null ? "" : d.javadoc().strip(), k -> new ArrayList<>())
+                    .add(JShellNames.scrub(d.signature()));
         }
         StringBuilder plain = new StringBuilder(), md = new StringBuilder();
         for (var e : byJavadoc.entrySet()) {
@@ -325,7 +368,9 @@ public final class JShellEvaluator implements AutoCloseable {
     }
 
     /** The names of the session's variables, for the REPL's completer and tests. */
-    public List<String> variables() { return shell.variables().map(VarSnippet::name).toList(); }
+    public List<String> variables() {
+        return shell.variables().map(VarSnippet::name).toList();
+    }
 
     /** A variable the user declared: its name, its declared type as written, and its value now. */
     public record Variable(String name, String type, Object value) {}
@@ -333,16 +378,24 @@ public final class JShellEvaluator implements AutoCloseable {
     /** The variables the user declared and that hold a value, in declaration order (JShell's {@code $1} temporaries left out). */
     public List<Variable> userVariables() {
         return shell.variables()
-                .filter(v -> shell.status(v) == Snippet.Status.VALID && !v.name().startsWith("$"))
+                .filter(v ->
+                        shell.status(v) == Snippet.Status.VALID && !v.name().startsWith("$"))
                 .map(v -> new Variable(v.name(), JShellNames.scrub(v.typeName()), read(v.name())))
                 .toList();
     }
 
     /** Adds a jar or classes directory to what cells compile against and load from. */
-    public void addToClasspath(Path entry) { shell.addToClasspath(entry.toString()); }
+    public void addToClasspath(Path entry) {
+        shell.addToClasspath(entry.toString());
+    }
 
     /** The class loader of the cells' classes (and of what {@link #addToClasspath} added), a child of the kernel's. */
-    public ClassLoader classLoader() { return control.classLoader(); }
+    public ClassLoader classLoader() {
+        return control.classLoader();
+    }
 
-    @Override public void close() { shell.close(); }
+    @Override
+    public void close() {
+        shell.close();
+    }
 }

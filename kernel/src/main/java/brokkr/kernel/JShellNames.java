@@ -15,12 +15,14 @@ final class JShellNames {
 
     private static final Pattern MEMBER = Pattern.compile("REPL\\.\\$JShell\\$\\d+[.$]");
     private static final Pattern WRAPPER = Pattern.compile("REPL\\.\\$JShell\\$\\d+");
-    private static final Pattern LOADER = Pattern.compile("(?:of )?loader jdk\\.jshell\\.execution\\.DefaultLoaderDelegate\\$RemoteClassLoader @[0-9a-f]+");
+    private static final Pattern LOADER = Pattern.compile(
+            "(?:of )?loader jdk\\.jshell\\.execution\\.DefaultLoaderDelegate\\$RemoteClassLoader @[0-9a-f]+");
     private static final Pattern EMPTY_LOCATION = Pattern.compile("(?m)^\\s*location: class\\s*$\\n?");
 
     /** The text with cell classes and members under their own names and JShell's empty locations dropped. */
     static String scrub(String s) {
-        if (s == null || (s.indexOf("REPL.") < 0 && s.indexOf("location:") < 0 && s.indexOf("jdk.jshell") < 0)) return s;
+        if (s == null || (s.indexOf("REPL.") < 0 && s.indexOf("location:") < 0 && s.indexOf("jdk.jshell") < 0))
+            return s;
         String t = MEMBER.matcher(s).replaceAll("");
         t = WRAPPER.matcher(t).replaceAll("cell");
         t = LOADER.matcher(t).replaceAll("of the cells' class loader");
@@ -29,5 +31,7 @@ final class JShellNames {
     }
 
     /** Whether a stack frame's class is JShell's machinery around cell code (the stop check it weaves in). */
-    static boolean machinery(String className) { return className.startsWith("REPL.$Cancel$"); }
+    static boolean machinery(String className) {
+        return className.startsWith("REPL.$Cancel$");
+    }
 }

@@ -18,10 +18,14 @@ import java.util.regex.Pattern;
 final class Javadoc {
     private Javadoc() {}
 
-    enum Style { MARKDOWN, PLAIN }
+    enum Style {
+        MARKDOWN,
+        PLAIN
+    }
 
     private static final Pattern BLOCK_TAG = Pattern.compile("^@([A-Za-z]+)\\b\\s*(.*)$", Pattern.DOTALL);
     private static final Map<String, String> TAG_TITLES = new LinkedHashMap<>();
+
     static {
         TAG_TITLES.put("param", "Parameters");
         TAG_TITLES.put("return", "Returns");
@@ -58,7 +62,7 @@ final class Javadoc {
                 name = sp < 0 ? rest : rest.substring(0, sp);
                 rest = sp < 0 ? "" : rest.substring(sp).strip();
             }
-            sections.computeIfAbsent(title, t -> new ArrayList<>()).add(new String[]{name, inline(rest, style, true)});
+            sections.computeIfAbsent(title, t -> new ArrayList<>()).add(new String[] {name, inline(rest, style, true)});
         }
         for (var e : sections.entrySet()) {
             out.append("\n\n");
@@ -71,7 +75,9 @@ final class Javadoc {
                     continue;
                 }
                 out.append(style == Style.MARKDOWN ? "\n- " : "\n  ");
-                if (item[0] != null) out.append(style == Style.MARKDOWN ? "`" + item[0] + "`" : item[0]).append(item[1].isEmpty() ? "" : " – ");
+                if (item[0] != null)
+                    out.append(style == Style.MARKDOWN ? "`" + item[0] + "`" : item[0])
+                            .append(item[1].isEmpty() ? "" : " – ");
                 out.append(item[1]);
             }
         }
@@ -95,7 +101,8 @@ final class Javadoc {
         }
         int cut = min == Integer.MAX_VALUE ? 0 : min;
         StringBuilder sb = new StringBuilder();
-        for (String l : lines) sb.append(l.length() >= cut ? l.substring(cut) : l.strip()).append('\n');
+        for (String l : lines)
+            sb.append(l.length() >= cut ? l.substring(cut) : l.strip()).append('\n');
         return sb.toString();
     }
 
@@ -144,10 +151,13 @@ final class Javadoc {
             String code = s.substring(open + 1, close);
             // <pre>{@code ...}</pre>: the code tag only protects the text
             String c = code.strip();
-            if (c.startsWith("{@code") && c.endsWith("}")) code = code.substring(code.indexOf("{@code") + 6, code.lastIndexOf('}'));
+            if (c.startsWith("{@code") && c.endsWith("}"))
+                code = code.substring(code.indexOf("{@code") + 6, code.lastIndexOf('}'));
             else code = entities(inlineTags(code, Style.PLAIN).replaceAll("(?i)</?[a-z][a-z0-9]*[^>]*>", ""));
             code = dedent(code.replaceFirst("^[ \t]*\n+", "")).stripTrailing();
-            out.append("\n\n").append(style == Style.MARKDOWN ? "```java\n" + code + "\n```" : indent(code, "    ")).append("\n\n");
+            out.append("\n\n")
+                    .append(style == Style.MARKDOWN ? "```java\n" + code + "\n```" : indent(code, "    "))
+                    .append("\n\n");
             i = close + 6;
         }
         return out.toString().replaceAll("\n{3,}", "\n\n").strip();
@@ -185,7 +195,7 @@ final class Javadoc {
                 case "code", "tt", "var", "samp", "kbd" -> out.append(md ? "`" : "");
                 case "b", "strong" -> out.append(md ? "**" : "");
                 case "i", "em", "cite" -> out.append(md ? "*" : "");
-                default -> { }
+                default -> {}
             }
         }
         out.append(t.substring(at));
@@ -240,27 +250,29 @@ final class Javadoc {
             String arg = sp < 0 ? "" : inner.substring(sp).strip();
             // text of {@code} and {@literal} is not HTML: escaped here, so the tag pass leaves List<String> alone
             String lit = arg.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;");
-            out.append(switch (tag) {
-                case "code" -> md ? code(lit) : lit;
-                case "literal" -> lit;
-                case "link", "linkplain" -> {
-                    int ls = indexOfWhitespace(arg);
-                    String ref = ls < 0 ? arg : arg.substring(0, ls);
-                    String label = ls < 0 ? null : arg.substring(ls).strip();
-                    if (label != null && !label.isEmpty()) yield label;
-                    String shown = reference(ref);
-                    yield md && tag.equals("link") ? code(shown) : shown;
-                }
-                case "value", "systemProperty" -> md ? code(reference(arg)) : reference(arg);
-                case "index" -> {
-                    String term = arg.startsWith("\"") && arg.indexOf('"', 1) > 0 ? arg.substring(1, arg.indexOf('"', 1))
-                            : (indexOfWhitespace(arg) < 0 ? arg : arg.substring(0, indexOfWhitespace(arg)));
-                    yield term;
-                }
-                case "summary" -> arg;
-                case "inheritDoc", "docRoot" -> "";
-                default -> arg;
-            });
+            out.append(
+                    switch (tag) {
+                        case "code" -> md ? code(lit) : lit;
+                        case "literal" -> lit;
+                        case "link", "linkplain" -> {
+                            int ls = indexOfWhitespace(arg);
+                            String ref = ls < 0 ? arg : arg.substring(0, ls);
+                            String label = ls < 0 ? null : arg.substring(ls).strip();
+                            if (label != null && !label.isEmpty()) yield label;
+                            String shown = reference(ref);
+                            yield md && tag.equals("link") ? code(shown) : shown;
+                        }
+                        case "value", "systemProperty" -> md ? code(reference(arg)) : reference(arg);
+                        case "index" -> {
+                            String term = arg.startsWith("\"") && arg.indexOf('"', 1) > 0
+                                    ? arg.substring(1, arg.indexOf('"', 1))
+                                    : (indexOfWhitespace(arg) < 0 ? arg : arg.substring(0, indexOfWhitespace(arg)));
+                            yield term;
+                        }
+                        case "summary" -> arg;
+                        case "inheritDoc", "docRoot" -> "";
+                        default -> arg;
+                    });
             i = end + 1;
         }
         return out.toString();
@@ -313,7 +325,8 @@ final class Javadoc {
                 case "infin" -> "∞";
                 default -> {
                     try {
-                        if (e.startsWith("#x") || e.startsWith("#X")) yield new String(Character.toChars(Integer.parseInt(e.substring(2), 16)));
+                        if (e.startsWith("#x") || e.startsWith("#X"))
+                            yield new String(Character.toChars(Integer.parseInt(e.substring(2), 16)));
                         if (e.startsWith("#")) yield new String(Character.toChars(Integer.parseInt(e.substring(1))));
                     } catch (IllegalArgumentException ignored) {
                         // not a character reference after all: keep it as written

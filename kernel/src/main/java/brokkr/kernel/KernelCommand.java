@@ -1,25 +1,33 @@
 package brokkr.kernel;
 
 import brokkr.command.Command;
-import org.dflib.jjava.jupyter.kernel.KernelConnectionProperties;
-
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import org.dflib.jjava.jupyter.kernel.KernelConnectionProperties;
 
 /**
  * {@code ./brokkr kernel}: runs the Jupyter kernel on a connection file, or installs / uninstalls its
  * kernelspec. Jupyter starts it through the kernelspec's argv ({@code kernel run --connection-file F}).
  */
 public record KernelCommand(Map<String, String> env) implements Command {
-    public KernelCommand() { this(System.getenv()); }
+    public KernelCommand() {
+        this(System.getenv());
+    }
 
-    @Override public String name() { return "kernel"; }
+    @Override
+    public String name() {
+        return "kernel";
+    }
 
-    @Override public String summary() { return "the Jupyter kernel: install | uninstall | run --connection-file F"; }
+    @Override
+    public String summary() {
+        return "the Jupyter kernel: install | uninstall | run --connection-file F";
+    }
 
-    @Override public String usage() {
+    @Override
+    public String usage() {
         return """
                usage: ./brokkr kernel install [--user | --sys-prefix | --prefix DIR]
                       ./brokkr kernel uninstall [--user | --sys-prefix | --prefix DIR]
@@ -51,8 +59,10 @@ public record KernelCommand(Map<String, String> env) implements Command {
             case "uninstall" -> {
                 KernelSpec.Location where = location(rest);
                 boolean removed = KernelSpec.uninstall(where, env);
-                out.println(removed ? "removed kernelspec " + KernelSpec.NAME + " from " + KernelSpec.kernelsDir(where, env)
-                        : "no kernelspec " + KernelSpec.NAME + " in " + KernelSpec.kernelsDir(where, env));
+                out.println(
+                        removed
+                                ? "removed kernelspec " + KernelSpec.NAME + " from " + KernelSpec.kernelsDir(where, env)
+                                : "no kernelspec " + KernelSpec.NAME + " in " + KernelSpec.kernelsDir(where, env));
                 yield 0;
             }
             case "run" -> serve(connectionFile(rest));
@@ -81,7 +91,8 @@ public record KernelCommand(Map<String, String> env) implements Command {
 
     static Path connectionFile(List<String> args) {
         if (args.size() == 2 && args.get(0).equals("--connection-file")) return Path.of(args.get(1));
-        if (args.size() == 1 && args.get(0).startsWith("--connection-file=")) return Path.of(args.get(0).substring(18));
+        if (args.size() == 1 && args.get(0).startsWith("--connection-file="))
+            return Path.of(args.get(0).substring(18));
         throw new UsageException("run needs --connection-file FILE");
     }
 

@@ -11,7 +11,8 @@ import java.util.List;
  * libraries (jjava, JShell, JLine, Tablesaw, XChart) to list them.
  */
 public final class KernelCommands implements CommandSet {
-    @Override public List<Command> commands(CommandContext context) {
+    @Override
+    public List<Command> commands(CommandContext context) {
         return List.of(new KernelCommand(context.env()), new ReplCommand(context.env()));
     }
 }

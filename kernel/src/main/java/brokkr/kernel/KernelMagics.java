@@ -5,9 +5,6 @@ import brokkr.magics.MagicRegistry;
 import brokkr.magics.MagicUsageException;
 import brokkr.magics.view.Rich;
 import brokkr.magics.view.Tables;
-import tech.tablesaw.api.StringColumn;
-import tech.tablesaw.api.Table;
-
 import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -22,6 +19,8 @@ import java.util.Set;
 import java.util.function.Supplier;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
+import tech.tablesaw.api.StringColumn;
+import tech.tablesaw.api.Table;
 
 /**
  * The magics that work on the Java session itself rather than on a domain, so they live beside the
@@ -46,18 +45,34 @@ final class KernelMagics {
 
     static void install(CellEvaluator cells, MagicRegistry r, Supplier<MavenDependencies> maven) {
         KernelMagics k = new KernelMagics(cells, maven);
-        r.line("maven", "%maven G:A:V [G:A:V ...]",
-                 "Adds Maven artifacts and their runtime dependencies to the class path of the following cells, resolved"
-                 + " with your Maven settings (~/.m2/settings.xml: local repository, mirrors, servers, profile repositories).",
-                 (s, a) -> k.maven(a))
-         .line("jars", "%jars PATH...", "Adds jar files (or classes directories) to the class path; a PATH may be a glob"
-                 + " (lib/*.jar, libs/**.jar).", (s, a) -> k.jars(a))
-         .line("classpath", "%classpath", "Lists what %maven and %jars added to the class path, in order.", (s, a) -> k.classpath(a))
-         .line("time", "%time CODE", "Runs the rest of the line (Java or a magic) and prints its wall time; the value is the code's.",
-                 (s, a) -> k.time(a.raw()))
-         .cell("time", "%%time", "Runs the cell (Java and magics) and prints its wall time; the value is the cell's.",
-                 (s, a, body) -> k.time(body))
-         .line("vars", "%vars", "The session's variables: name, type and a short value.", (s, a) -> k.vars(a));
+        r.line(
+                        "maven",
+                        "%maven G:A:V [G:A:V ...]",
+                        "Adds Maven artifacts and their runtime dependencies to the class path of the following cells, resolved"
+                                + " with your Maven settings (~/.m2/settings.xml: local repository, mirrors, servers, profile repositories).",
+                        (s, a) -> k.maven(a))
+                .line(
+                        "jars",
+                        "%jars PATH...",
+                        "Adds jar files (or classes directories) to the class path; a PATH may be a glob"
+                                + " (lib/*.jar, libs/**.jar).",
+                        (s, a) -> k.jars(a))
+                .line(
+                        "classpath",
+                        "%classpath",
+                        "Lists what %maven and %jars added to the class path, in order.",
+                        (s, a) -> k.classpath(a))
+                .line(
+                        "time",
+                        "%time CODE",
+                        "Runs the rest of the line (Java or a magic) and prints its wall time; the value is the code's.",
+                        (s, a) -> k.time(a.raw()))
+                .cell(
+                        "time",
+                        "%%time",
+                        "Runs the cell (Java and magics) and prints its wall time; the value is the cell's.",
+                        (s, a, body) -> k.time(body))
+                .line("vars", "%vars", "The session's variables: name, type and a short value.", (s, a) -> k.vars(a));
     }
 
     // ---- class path ----
@@ -73,20 +88,37 @@ final class KernelMagics {
         }
 
         public Table table() {
-            return Table.create(title, StringColumn.create("jar", entries.stream().map(e -> e.file().getFileName().toString()).toList()),
-                    StringColumn.create("from", entries.stream().map(ClassPathEntry::origin).toList()),
-                    StringColumn.create("path", entries.stream().map(e -> e.file().toString()).toList()));
+            return Table.create(
+                    title,
+                    StringColumn.create(
+                            "jar",
+                            entries.stream()
+                                    .map(e -> e.file().getFileName().toString())
+                                    .toList()),
+                    StringColumn.create(
+                            "from", entries.stream().map(ClassPathEntry::origin).toList()),
+                    StringColumn.create(
+                            "path",
+                            entries.stream().map(e -> e.file().toString()).toList()));
         }
 
-        @Override public String text() {
+        @Override
+        public String text() {
             StringBuilder sb = new StringBuilder(title);
-            for (ClassPathEntry e : entries) sb.append("\n  ").append(e.file().getFileName()).append("  (").append(e.origin()).append(")");
+            for (ClassPathEntry e : entries)
+                sb.append("\n  ")
+                        .append(e.file().getFileName())
+                        .append("  (")
+                        .append(e.origin())
+                        .append(")");
             for (String n : notes) sb.append("\n  ").append(n);
             return sb.toString();
         }
 
-        @Override public String html() {
-            StringBuilder sb = new StringBuilder(entries.isEmpty() ? "<p>" + Tables.esc(title) + "</p>" : Tables.html(table()));
+        @Override
+        public String html() {
+            StringBuilder sb =
+                    new StringBuilder(entries.isEmpty() ? "<p>" + Tables.esc(title) + "</p>" : Tables.html(table()));
             for (String n : notes) sb.append("<p>").append(Tables.esc(n)).append("</p>");
             return sb.toString();
         }
@@ -107,7 +139,8 @@ final class KernelMagics {
         try {
             resolved = resolver().resolve(p.positionals(), System.out);
         } catch (IllegalStateException | IllegalArgumentException e) {
-            throw new CellException(CellException.Kind.RUNTIME, "DependencyResolutionError", e.getMessage(), List.of(e.getMessage()));
+            throw new CellException(
+                    CellException.Kind.RUNTIME, "DependencyResolutionError", e.getMessage(), List.of(e.getMessage()));
         }
         List<ClassPathEntry> entries = new ArrayList<>();
         List<String> notes = new ArrayList<>();
@@ -115,13 +148,18 @@ final class KernelMagics {
             String origin = r.coordinates() + (r.requested() ? "" : ", a dependency");
             String kernelCopy = onKernelClassPath(r.file());
             if (kernelCopy != null) {
-                notes.add(r.coordinates() + ": the kernel's own " + kernelCopy + " is used (the kernel's classes come first)");
+                notes.add(r.coordinates() + ": the kernel's own " + kernelCopy
+                        + " is used (the kernel's classes come first)");
                 continue;
             }
             if (add(r.file(), origin)) entries.add(new ClassPathEntry(r.file(), origin));
         }
-        return new ClassPathChange(entries.isEmpty() ? "nothing new on the class path"
-                : "added " + entries.size() + " jar" + (entries.size() == 1 ? "" : "s") + " to the class path", entries, notes);
+        return new ClassPathChange(
+                entries.isEmpty()
+                        ? "nothing new on the class path"
+                        : "added " + entries.size() + " jar" + (entries.size() == 1 ? "" : "s") + " to the class path",
+                entries,
+                notes);
     }
 
     private synchronized MavenDependencies resolver() {
@@ -140,8 +178,13 @@ final class KernelMagics {
         }
         List<ClassPathEntry> entries = new ArrayList<>();
         for (Path f : files) if (add(f, "%jars")) entries.add(new ClassPathEntry(f, "%jars"));
-        return new ClassPathChange(entries.isEmpty() ? "nothing new on the class path"
-                : "added " + entries.size() + " entr" + (entries.size() == 1 ? "y" : "ies") + " to the class path", entries, List.of());
+        return new ClassPathChange(
+                entries.isEmpty()
+                        ? "nothing new on the class path"
+                        : "added " + entries.size() + " entr" + (entries.size() == 1 ? "y" : "ies")
+                                + " to the class path",
+                entries,
+                List.of());
     }
 
     /** A path ({@code ~} for the home directory, relative to the working directory) or a glob of jar files. */
@@ -152,19 +195,26 @@ final class KernelMagics {
             Path f = Path.of(s).toAbsolutePath().normalize();
             if (Files.isDirectory(f)) return List.of(f);
             if (!Files.isRegularFile(f)) throw new MagicUsageException("no such file: " + f);
-            if (!f.getFileName().toString().toLowerCase(Locale.ROOT).endsWith(".jar")) throw new MagicUsageException("not a jar: " + f);
+            if (!f.getFileName().toString().toLowerCase(Locale.ROOT).endsWith(".jar"))
+                throw new MagicUsageException("not a jar: " + f);
             return List.of(f);
         }
         int sep = s.lastIndexOf('/', glob);
-        Path base = Path.of(sep < 0 ? "." : sep == 0 ? "/" : s.substring(0, sep)).toAbsolutePath().normalize();
+        Path base = Path.of(sep < 0 ? "." : sep == 0 ? "/" : s.substring(0, sep))
+                .toAbsolutePath()
+                .normalize();
         String pattern = sep < 0 ? s : s.substring(sep + 1);
         PathMatcher m = FileSystems.getDefault().getPathMatcher("glob:" + pattern);
         if (!Files.isDirectory(base)) return List.of();
-        try (Stream<Path> walk = Files.walk(base, pattern.contains("**") || pattern.contains("/") ? Integer.MAX_VALUE : 1)) {
+        try (Stream<Path> walk =
+                Files.walk(base, pattern.contains("**") || pattern.contains("/") ? Integer.MAX_VALUE : 1)) {
             return walk.filter(Files::isRegularFile)
-                    .filter(f -> f.getFileName().toString().toLowerCase(Locale.ROOT).endsWith(".jar"))
-                    .filter(f -> m.matches(base.relativize(f)) || (pattern.startsWith("**") && m.matches(f.getFileName())))
-                    .sorted().toList();
+                    .filter(f ->
+                            f.getFileName().toString().toLowerCase(Locale.ROOT).endsWith(".jar"))
+                    .filter(f ->
+                            m.matches(base.relativize(f)) || (pattern.startsWith("**") && m.matches(f.getFileName())))
+                    .sorted()
+                    .toList();
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
@@ -212,15 +262,20 @@ final class KernelMagics {
     private Object classpath(MagicArgs a) {
         a.parse(Set.of(), 0);
         synchronized (this) {
-            return new ClassPathChange(added.isEmpty() ? "nothing added to the class path (%maven, %jars)"
-                    : added.size() + " class path entr" + (added.size() == 1 ? "y" : "ies") + " added", added, List.of());
+            return new ClassPathChange(
+                    added.isEmpty()
+                            ? "nothing added to the class path (%maven, %jars)"
+                            : added.size() + " class path entr" + (added.size() == 1 ? "y" : "ies") + " added",
+                    added,
+                    List.of());
         }
     }
 
     // ---- time and variables ----
 
     private Object time(String code) {
-        if (code.isBlank()) throw new MagicUsageException("what should be timed? %time CODE, or %%time on a cell's first line");
+        if (code.isBlank())
+            throw new MagicUsageException("what should be timed? %time CODE, or %%time on a cell's first line");
         long start = System.nanoTime();
         JShellEvaluator.Value v = cells.evalNested(code);
         long nanos = System.nanoTime() - start;
@@ -245,10 +300,16 @@ final class KernelMagics {
     private Object vars(MagicArgs a) {
         a.parse(Set.of(), 0);
         List<JShellEvaluator.Variable> vars = cells.java().userVariables();
-        return Table.create("variables",
-                StringColumn.create("name", vars.stream().map(JShellEvaluator.Variable::name).toList()),
-                StringColumn.create("type", vars.stream().map(JShellEvaluator.Variable::type).toList()),
-                StringColumn.create("value", vars.stream().map(v -> shortValue(v.value())).toList()));
+        return Table.create(
+                "variables",
+                StringColumn.create(
+                        "name",
+                        vars.stream().map(JShellEvaluator.Variable::name).toList()),
+                StringColumn.create(
+                        "type",
+                        vars.stream().map(JShellEvaluator.Variable::type).toList()),
+                StringColumn.create(
+                        "value", vars.stream().map(v -> shortValue(v.value())).toList()));
     }
 
     static String shortValue(Object v) {

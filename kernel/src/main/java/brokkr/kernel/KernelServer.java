@@ -1,7 +1,5 @@
 package brokkr.kernel;
 
-import org.dflib.jjava.jupyter.kernel.KernelConnectionProperties;
-
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -10,6 +8,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import org.dflib.jjava.jupyter.kernel.KernelConnectionProperties;
 
 /**
  * A kernel process's life: serve the connection file's sockets until the client asks for a shutdown
@@ -26,7 +25,8 @@ public final class KernelServer {
     private static final long POLL_MS = 1_000;
 
     /** Serves until shutdown; returns the exit status for the process (0 asked to shut down, 1 orphaned). */
-    public static int serve(KernelConnectionProperties props, BrokkrKernelBuilder builder, Map<String, String> env) throws Exception {
+    public static int serve(KernelConnectionProperties props, BrokkrKernelBuilder builder, Map<String, String> env)
+            throws Exception {
         // first of all: once the sockets answer, the client may die, and a dead ancestor can no longer be found
         List<ProcessHandle> clients = clients(ProcessHandle.current(), env.get("JPY_PARENT_PID"));
         BrokkrKernel kernel = builder.build();
@@ -36,24 +36,35 @@ public final class KernelServer {
         kernel.onStartup();
 
         CompletableFuture<String> orphaned = new CompletableFuture<>();
-        ScheduledExecutorService watch = Executors.newSingleThreadScheduledExecutor(r -> Thread.ofPlatform().name("brokkr-client-watch").daemon(true).unstarted(r));
-        watch.scheduleWithFixedDelay(() -> {
-            for (ProcessHandle c : clients) if (!c.isAlive()) orphaned.complete("client process " + c.pid() + " exited");
-        }, POLL_MS, POLL_MS, TimeUnit.MILLISECONDS);
+        ScheduledExecutorService watch = Executors.newSingleThreadScheduledExecutor(r ->
+                Thread.ofPlatform().name("brokkr-client-watch").daemon(true).unstarted(r));
+        watch.scheduleWithFixedDelay(
+                () -> {
+                    for (ProcessHandle c : clients)
+                        if (!c.isAlive()) orphaned.complete("client process " + c.pid() + " exited");
+                },
+                POLL_MS,
+                POLL_MS,
+                TimeUnit.MILLISECONDS);
 
         CompletableFuture.anyOf(connection.closing(), orphaned).join();
         watch.shutdownNow();
         boolean asked = connection.closing().isDone();
-        Thread teardown = Thread.ofPlatform().name("brokkr-teardown").daemon(true).start(() -> {
-            if (!asked) {
-                CellOutput.kernelErr().println("brokkr kernel: " + orphaned.join() + "; shutting down");
-                kernel.onShutdown(false);
-                connection.close();
-            }
-            connection.waitUntilClose();
-        });
+        Thread teardown = Thread.ofPlatform()
+                .name("brokkr-teardown")
+                .daemon(true)
+                .start(() -> {
+                    if (!asked) {
+                        CellOutput.kernelErr().println("brokkr kernel: " + orphaned.join() + "; shutting down");
+                        kernel.onShutdown(false);
+                        connection.close();
+                    }
+                    connection.waitUntilClose();
+                });
         teardown.join(GRACE_MS);
-        if (teardown.isAlive()) CellOutput.kernelErr().println("brokkr kernel: a cell did not stop within " + GRACE_MS + " ms; exiting anyway");
+        if (teardown.isAlive())
+            CellOutput.kernelErr()
+                    .println("brokkr kernel: a cell did not stop within " + GRACE_MS + " ms; exiting anyway");
         return asked ? 0 : 1;
     }
 
@@ -71,7 +82,9 @@ public final class KernelServer {
         } catch (NumberFormatException e) {
             return out;
         }
-        for (Optional<ProcessHandle> p = parent; p.isPresent() && p.get().pid() > 1; p = p.get().parent()) {
+        for (Optional<ProcessHandle> p = parent;
+                p.isPresent() && p.get().pid() > 1;
+                p = p.get().parent()) {
             if (p.get().pid() == named) {
                 if (!out.contains(p.get())) out.add(p.get());
                 break;

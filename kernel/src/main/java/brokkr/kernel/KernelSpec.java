@@ -1,9 +1,8 @@
 package brokkr.kernel;
 
-import javax.imageio.ImageIO;
-import brokkr.family.BenchmarkFamily;
-import brokkr.experiment.Registry;
 import brokkr.data.UpstreamData;
+import brokkr.experiment.Registry;
+import brokkr.family.BenchmarkFamily;
 import java.awt.BasicStroke;
 import java.awt.Color;
 import java.awt.Font;
@@ -29,6 +28,7 @@ import java.util.Set;
 import java.util.jar.JarEntry;
 import java.util.jar.JarOutputStream;
 import java.util.stream.Stream;
+import javax.imageio.ImageIO;
 
 /**
  * The Jupyter kernelspec: a directory {@code <data dir>/kernels/brokkr} with {@code kernel.json} (argv
@@ -47,8 +47,11 @@ public final class KernelSpec {
 
     /** Where a kernelspec goes: {@code --user}, {@code --sys-prefix} or {@code --prefix DIR}. */
     public sealed interface Location permits User, SysPrefix, Prefix {}
+
     public record User() implements Location {}
+
     public record SysPrefix() implements Location {}
+
     public record Prefix(Path dir) implements Location {}
 
     /** The kernels directory of a location, as {@code jupyter kernelspec install} resolves it. */
@@ -70,9 +73,12 @@ public final class KernelSpec {
 
     /** The active Python environment's prefix: a virtualenv or conda env, else what {@code python3} reports. */
     static Path sysPrefix(Map<String, String> env) throws IOException {
-        for (String k : List.of("VIRTUAL_ENV", "CONDA_PREFIX")) if (env.get(k) != null && !env.get(k).isBlank()) return Path.of(env.get(k));
+        for (String k : List.of("VIRTUAL_ENV", "CONDA_PREFIX"))
+            if (env.get(k) != null && !env.get(k).isBlank()) return Path.of(env.get(k));
         try {
-            Process p = new ProcessBuilder("python3", "-c", "import sys; print(sys.prefix)").redirectErrorStream(true).start();
+            Process p = new ProcessBuilder("python3", "-c", "import sys; print(sys.prefix)")
+                    .redirectErrorStream(true)
+                    .start();
             String out = new String(p.getInputStream().readAllBytes()).strip();
             if (p.waitFor() == 0 && !out.isEmpty()) return Path.of(out);
             throw new IOException("python3 could not report sys.prefix: " + out);
@@ -85,9 +91,15 @@ public final class KernelSpec {
     /** The project root when running from a source checkout ({@code <root>/kernel/target/classes}), else null. */
     static Path projectRoot() {
         try {
-            Path here = Path.of(KernelSpec.class.getProtectionDomain().getCodeSource().getLocation().toURI());
-            if (here.endsWith(Path.of("kernel", "target", "classes"))) return here.getParent().getParent().getParent();
-            if (here.getParent() != null && here.getParent().endsWith(Path.of("kernel", "target"))) return here.getParent().getParent().getParent();
+            Path here = Path.of(KernelSpec.class
+                    .getProtectionDomain()
+                    .getCodeSource()
+                    .getLocation()
+                    .toURI());
+            if (here.endsWith(Path.of("kernel", "target", "classes")))
+                return here.getParent().getParent().getParent();
+            if (here.getParent() != null && here.getParent().endsWith(Path.of("kernel", "target")))
+                return here.getParent().getParent().getParent();
         } catch (Exception ignored) {
             // a jar outside a checkout: no project root
         }
@@ -99,21 +111,29 @@ public final class KernelSpec {
      * warns without native access) and Tablesaw's classgraph calls {@code sun.misc.Unsafe} (JDK 24+ warns unless
      * allowed); without them the warnings land in the first cell that touches either.
      */
-    public static final List<String> LAUNCHER_FLAGS = List.of("--enable-native-access=ALL-UNNAMED", "--sun-misc-unsafe-memory-access=allow");
+    public static final List<String> LAUNCHER_FLAGS =
+            List.of("--enable-native-access=ALL-UNNAMED", "--sun-misc-unsafe-memory-access=allow");
 
     /** kernel.json's fields, in Jupyter's order; {@code home} (the checkout, for data lookup) may be null. */
-    public static Map<String, Object> kernelJson(String javaBin, String classPath, Path cdsArchive, Path home, Map<String, String> env) {
+    public static Map<String, Object> kernelJson(
+            String javaBin, String classPath, Path cdsArchive, Path home, Map<String, String> env) {
         // C1 only (TieredStopAtLevel=1): a session's first seconds are javac warming up, and C2's compiler threads
         // compete with it for the cores; interactive cells and scripted episodes do not need C2's peak speed
-        List<String> argv = new ArrayList<>(List.of(javaBin, "-Djava.awt.headless=true", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1"));
+        List<String> argv = new ArrayList<>(
+                List.of(javaBin, "-Djava.awt.headless=true", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1"));
         argv.addAll(LAUNCHER_FLAGS);
         if (home != null) argv.add("-Dbrokkr.home=" + home);
         if (cdsArchive != null) {
             // start-up: the JVM dumps the classes a session loaded (javac's above all) at its first exit and maps
             // them on later starts; a changed jar invalidates the archive, which is then dumped anew
-            argv.addAll(List.of("-XX:SharedArchiveFile=" + cdsArchive, "-XX:+AutoCreateSharedArchive", "-Xlog:cds*=off", "-Xlog:aot*=off"));
+            argv.addAll(List.of(
+                    "-XX:SharedArchiveFile=" + cdsArchive,
+                    "-XX:+AutoCreateSharedArchive",
+                    "-Xlog:cds*=off",
+                    "-Xlog:aot*=off"));
         }
-        argv.addAll(List.of("-cp", classPath, "brokkr.cli.Main", "kernel", "run", "--connection-file", "{connection_file}"));
+        argv.addAll(List.of(
+                "-cp", classPath, "brokkr.cli.Main", "kernel", "run", "--connection-file", "{connection_file}"));
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("argv", argv);
         m.put("display_name", DISPLAY_NAME);
@@ -129,24 +149,35 @@ public final class KernelSpec {
         Path dir = kernelsDir(where, processEnv).resolve(NAME);
         Files.createDirectories(dir);
         String javaBin = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        List<String> entries = jarClassPath(Stream.of(System.getProperty("java.class.path").split(File.pathSeparator))
-                .filter(e -> !e.isBlank()).map(e -> Path.of(e).toAbsolutePath()).toList());
+        List<String> entries =
+                jarClassPath(Stream.of(System.getProperty("java.class.path").split(File.pathSeparator))
+                        .filter(e -> !e.isBlank())
+                        .map(e -> Path.of(e).toAbsolutePath())
+                        .toList());
         List<Path> copied = copyClassPath(entries.stream().map(Path::of).toList(), dir.resolve(LIB));
-        String cp = String.join(File.pathSeparator, copied.stream().map(Path::toString).toList());
+        String cp = String.join(
+                File.pathSeparator, copied.stream().map(Path::toString).toList());
         Map<String, String> env = new LinkedHashMap<>();
         Path root = projectRoot();
         // Each family's upstream data: its variable as the installing shell has it, else the checkout's ../shared copy.
         for (BenchmarkFamily family : BenchmarkFamily.load()) {
             for (UpstreamData data : family.upstreamData(Registry.process())) {
                 String given = processEnv.get(data.envVar());
-                Path shared = root == null ? null : root.resolveSibling("shared").resolve("upstream").resolve(data.name())
-                        .resolve(data.dataRoot());
-                if (given != null) env.put(data.envVar(), Path.of(given).toAbsolutePath().toString());
-                else if (shared != null && Files.isDirectory(shared)) env.put(data.envVar(), shared.normalize().toString());
+                Path shared = root == null
+                        ? null
+                        : root.resolveSibling("shared")
+                                .resolve("upstream")
+                                .resolve(data.name())
+                                .resolve(data.dataRoot());
+                if (given != null)
+                    env.put(data.envVar(), Path.of(given).toAbsolutePath().toString());
+                else if (shared != null && Files.isDirectory(shared))
+                    env.put(data.envVar(), shared.normalize().toString());
             }
         }
         Files.deleteIfExists(dir.resolve(CDS_ARCHIVE));
-        Files.writeString(dir.resolve("kernel.json"),
+        Files.writeString(
+                dir.resolve("kernel.json"),
                 Jsonish.write(kernelJson(javaBin, cp, dir.resolve(CDS_ARCHIVE).toAbsolutePath(), root, env)) + "\n");
         Files.write(dir.resolve("logo-32x32.png"), logo(32));
         Files.write(dir.resolve("logo-64x64.png"), logo(64));
@@ -183,7 +214,10 @@ public final class KernelSpec {
     /** {@code <module>/target/classes} is {@code <module>-classes.jar}; any other directory its own name. */
     private static String directoryJarName(Path dir) {
         Path parent = dir.getParent();
-        if (parent != null && parent.getFileName() != null && parent.getFileName().toString().equals("target") && parent.getParent() != null) {
+        if (parent != null
+                && parent.getFileName() != null
+                && parent.getFileName().toString().equals("target")
+                && parent.getParent() != null) {
             return parent.getParent().getFileName() + "-" + dir.getFileName() + ".jar";
         }
         return dir.getFileName() + ".jar";
@@ -197,7 +231,8 @@ public final class KernelSpec {
 
     /** A directory's files as a jar, entries in a stable order. */
     private static void jar(Path dir, Path jar) throws IOException {
-        try (Stream<Path> s = Files.walk(dir); JarOutputStream out = new JarOutputStream(Files.newOutputStream(jar))) {
+        try (Stream<Path> s = Files.walk(dir);
+                JarOutputStream out = new JarOutputStream(Files.newOutputStream(jar))) {
             for (Path p : s.filter(x -> !x.equals(dir)).sorted().toList()) {
                 String name = dir.relativize(p).toString().replace(File.separatorChar, '/');
                 if (Files.isDirectory(p)) {
@@ -231,8 +266,11 @@ public final class KernelSpec {
                 Path target = e.getParent();
                 try (Stream<Path> s = Files.list(target)) {
                     List<Path> jars = s.filter(p -> p.getFileName().toString().matches("brokkr-.*\\.jar")
-                            && !p.getFileName().toString().endsWith("-tests.jar")).toList();
-                    if (jars.size() == 1 && Files.getLastModifiedTime(jars.getFirst()).compareTo(newest(e)) >= 0) use = jars.getFirst();
+                                    && !p.getFileName().toString().endsWith("-tests.jar"))
+                            .toList();
+                    if (jars.size() == 1
+                            && Files.getLastModifiedTime(jars.getFirst()).compareTo(newest(e)) >= 0)
+                        use = jars.getFirst();
                 }
             }
             if (!out.contains(use.toString())) out.add(use.toString());
@@ -242,13 +280,16 @@ public final class KernelSpec {
 
     private static FileTime newest(Path dir) throws IOException {
         try (Stream<Path> s = Files.walk(dir)) {
-            return s.filter(Files::isRegularFile).map(p -> {
-                try {
-                    return Files.getLastModifiedTime(p);
-                } catch (IOException ex) {
-                    throw new UncheckedIOException(ex);
-                }
-            }).max(Comparator.naturalOrder()).orElse(FileTime.fromMillis(0));
+            return s.filter(Files::isRegularFile)
+                    .map(p -> {
+                        try {
+                            return Files.getLastModifiedTime(p);
+                        } catch (IOException ex) {
+                            throw new UncheckedIOException(ex);
+                        }
+                    })
+                    .max(Comparator.naturalOrder())
+                    .orElse(FileTime.fromMillis(0));
         }
     }
 

@@ -1,5 +1,14 @@
 package brokkr.kernel;
 
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.function.Supplier;
 import org.apache.maven.settings.Mirror;
 import org.apache.maven.settings.Profile;
 import org.apache.maven.settings.Proxy;
@@ -39,16 +48,6 @@ import org.eclipse.aether.util.repository.DefaultProxySelector;
 import org.sonatype.plexus.components.cipher.DefaultPlexusCipher;
 import org.sonatype.plexus.components.sec.dispatcher.DefaultSecDispatcher;
 
-import java.io.PrintStream;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
-import java.util.List;
-import java.util.Map;
-import java.util.Properties;
-import java.util.function.Supplier;
-
 /**
  * {@code %maven}'s resolution: coordinates to jar files with their runtime dependencies, by Maven's own
  * resolver (Maven Resolver 2, bootstrapped by its {@code supplier-mvn3}) configured from the user's Maven
@@ -81,7 +80,8 @@ public final class MavenDependencies implements AutoCloseable {
         this.files = files;
         SettingsBuildingResult built = build(files);
         this.settings = decrypt(built.getEffectiveSettings(), files.security());
-        this.settingsProblems = built.getProblems().stream().map(Object::toString).toList();
+        this.settingsProblems =
+                built.getProblems().stream().map(Object::toString).toList();
     }
 
     /** The settings of this user and process (see the class comment). */
@@ -102,14 +102,19 @@ public final class MavenDependencies implements AutoCloseable {
             }
         }
         String security = system.getProperty("settings.security");
-        return new SettingsFiles(user, global, security != null ? Path.of(security) : m2.resolve("settings-security.xml"),
+        return new SettingsFiles(
+                user,
+                global,
+                security != null ? Path.of(security) : m2.resolve("settings-security.xml"),
                 system.getProperty("maven.repo.local"));
     }
 
     private static SettingsBuildingResult build(SettingsFiles files) {
         DefaultSettingsBuildingRequest request = new DefaultSettingsBuildingRequest();
-        if (files.user() != null && Files.isRegularFile(files.user())) request.setUserSettingsFile(files.user().toFile());
-        if (files.global() != null && Files.isRegularFile(files.global())) request.setGlobalSettingsFile(files.global().toFile());
+        if (files.user() != null && Files.isRegularFile(files.user()))
+            request.setUserSettingsFile(files.user().toFile());
+        if (files.global() != null && Files.isRegularFile(files.global()))
+            request.setGlobalSettingsFile(files.global().toFile());
         request.setSystemProperties(System.getProperties());
         try {
             return new DefaultSettingsBuilderFactory().newInstance().build(request);
@@ -120,10 +125,10 @@ public final class MavenDependencies implements AutoCloseable {
 
     /** Servers' and proxies' passwords in Maven's encrypted form ({@code {...}}) decrypted, as mvn does. */
     private static Settings decrypt(Settings s, Path security) {
-        DefaultSecDispatcher dispatcher = new DefaultSecDispatcher(new DefaultPlexusCipher(), Map.of(),
-                security == null ? null : security.toString());
-        SettingsDecryptionResult r = new DefaultSettingsDecrypter(dispatcher)
-                .decrypt(new DefaultSettingsDecryptionRequest(s));
+        DefaultSecDispatcher dispatcher = new DefaultSecDispatcher(
+                new DefaultPlexusCipher(), Map.of(), security == null ? null : security.toString());
+        SettingsDecryptionResult r =
+                new DefaultSettingsDecrypter(dispatcher).decrypt(new DefaultSettingsDecryptionRequest(s));
         Settings out = s.clone();
         out.setServers(r.getServers());
         out.setProxies(r.getProxies());
@@ -133,34 +138,48 @@ public final class MavenDependencies implements AutoCloseable {
     /** The local repository: {@code -Dmaven.repo.local}, the settings' {@code localRepository}, else {@code ~/.m2/repository}. */
     public Path localRepository() {
         if (files.localRepositoryOverride() != null) return Path.of(files.localRepositoryOverride());
-        if (settings.getLocalRepository() != null && !settings.getLocalRepository().isBlank()) return Path.of(settings.getLocalRepository());
+        if (settings.getLocalRepository() != null
+                && !settings.getLocalRepository().isBlank()) return Path.of(settings.getLocalRepository());
         return Path.of(System.getProperty("user.home"), ".m2", "repository");
     }
 
     /** Problems Maven's settings builder reported (a file it could read with warnings). */
-    public List<String> settingsProblems() { return settingsProblems; }
+    public List<String> settingsProblems() {
+        return settingsProblems;
+    }
 
     /** The repositories asked, in order, before mirrors apply: the active profiles' ones, then Central. */
     public List<RemoteRepository> repositories() {
         Map<String, RemoteRepository> byId = new LinkedHashMap<>();
         List<String> active = settings.getActiveProfiles();
         for (Profile p : settings.getProfiles()) {
-            boolean on = active.contains(p.getId()) || (p.getActivation() != null && p.getActivation().isActiveByDefault());
+            boolean on = active.contains(p.getId())
+                    || (p.getActivation() != null && p.getActivation().isActiveByDefault());
             if (!on) continue;
             for (Repository r : p.getRepositories()) byId.putIfAbsent(r.getId(), repository(r));
         }
-        byId.putIfAbsent("central", new RemoteRepository.Builder("central", "default", CENTRAL_URL)
-                .setSnapshotPolicy(new RepositoryPolicy(false, null, null)).build());
+        byId.putIfAbsent(
+                "central",
+                new RemoteRepository.Builder("central", "default", CENTRAL_URL)
+                        .setSnapshotPolicy(new RepositoryPolicy(false, null, null))
+                        .build());
         return List.copyOf(byId.values());
     }
 
     private static RemoteRepository repository(Repository r) {
-        RemoteRepository.Builder b = new RemoteRepository.Builder(r.getId(), r.getLayout() == null ? "default" : r.getLayout(), r.getUrl());
+        RemoteRepository.Builder b =
+                new RemoteRepository.Builder(r.getId(), r.getLayout() == null ? "default" : r.getLayout(), r.getUrl());
         if (r.getReleases() != null) {
-            b.setReleasePolicy(new RepositoryPolicy(r.getReleases().isEnabled(), r.getReleases().getUpdatePolicy(), r.getReleases().getChecksumPolicy()));
+            b.setReleasePolicy(new RepositoryPolicy(
+                    r.getReleases().isEnabled(),
+                    r.getReleases().getUpdatePolicy(),
+                    r.getReleases().getChecksumPolicy()));
         }
         if (r.getSnapshots() != null) {
-            b.setSnapshotPolicy(new RepositoryPolicy(r.getSnapshots().isEnabled(), r.getSnapshots().getUpdatePolicy(), r.getSnapshots().getChecksumPolicy()));
+            b.setSnapshotPolicy(new RepositoryPolicy(
+                    r.getSnapshots().isEnabled(),
+                    r.getSnapshots().getUpdatePolicy(),
+                    r.getSnapshots().getChecksumPolicy()));
         }
         return b.build();
     }
@@ -178,16 +197,25 @@ public final class MavenDependencies implements AutoCloseable {
         try (RepositorySystemSession.CloseableSession session = session(sys, log)) {
             List<RemoteRepository> repos = sys.newResolutionRepositories(session, repositories());
             CollectRequest collect = new CollectRequest(roots, List.of(), repos);
-            DependencyRequest request = new DependencyRequest(collect, DependencyFilterUtils.classpathFilter(JavaScopes.RUNTIME));
+            DependencyRequest request =
+                    new DependencyRequest(collect, DependencyFilterUtils.classpathFilter(JavaScopes.RUNTIME));
             DependencyResult result;
             try {
                 result = sys.resolveDependencies(session, request);
             } catch (DependencyResolutionException e) {
-                throw new IllegalStateException("cannot resolve " + String.join(" ", coordinates) + ": " + rootMessage(e)
-                        + " (repositories: " + String.join(", ", repos.stream().map(MavenDependencies::describe).toList()) + ")", e);
+                throw new IllegalStateException(
+                        "cannot resolve " + String.join(" ", coordinates) + ": " + rootMessage(e) + " (repositories: "
+                                + String.join(
+                                        ", ",
+                                        repos.stream()
+                                                .map(MavenDependencies::describe)
+                                                .toList()) + ")",
+                        e);
             }
-            List<String> direct = result.getRoot().getChildren().stream().map(DependencyNode::getArtifact)
-                    .map(MavenDependencies::key).toList();
+            List<String> direct = result.getRoot().getChildren().stream()
+                    .map(DependencyNode::getArtifact)
+                    .map(MavenDependencies::key)
+                    .toList();
             List<Resolved> out = new ArrayList<>();
             for (ArtifactResult ar : result.getArtifactResults()) {
                 Artifact a = ar.getArtifact();
@@ -198,11 +226,21 @@ public final class MavenDependencies implements AutoCloseable {
         }
     }
 
-    private static String key(Artifact a) { return a.getGroupId() + ":" + a.getArtifactId() + ":" + a.getClassifier() + ":" + a.getExtension(); }
+    private static String key(Artifact a) {
+        return a.getGroupId() + ":" + a.getArtifactId() + ":" + a.getClassifier() + ":" + a.getExtension();
+    }
 
     private static String describe(RemoteRepository r) {
-        return r.getId() + " " + r.getUrl() + (r.getMirroredRepositories().isEmpty() ? ""
-                : " (mirror of " + String.join(", ", r.getMirroredRepositories().stream().map(RemoteRepository::getId).toList()) + ")");
+        return r.getId() + " " + r.getUrl()
+                + (r.getMirroredRepositories().isEmpty()
+                        ? ""
+                        : " (mirror of "
+                                + String.join(
+                                        ", ",
+                                        r.getMirroredRepositories().stream()
+                                                .map(RemoteRepository::getId)
+                                                .toList())
+                                + ")");
     }
 
     private static String rootMessage(Throwable e) {
@@ -219,19 +257,35 @@ public final class MavenDependencies implements AutoCloseable {
     private RepositorySystemSession.CloseableSession session(RepositorySystem sys, PrintStream log) {
         DefaultMirrorSelector mirrors = new DefaultMirrorSelector();
         for (Mirror m : settings.getMirrors()) {
-            mirrors.add(m.getId(), m.getUrl(), m.getLayout(), false, m.isBlocked(), m.getMirrorOf(), m.getMirrorOfLayouts());
+            mirrors.add(
+                    m.getId(),
+                    m.getUrl(),
+                    m.getLayout(),
+                    false,
+                    m.isBlocked(),
+                    m.getMirrorOf(),
+                    m.getMirrorOfLayouts());
         }
         DefaultAuthenticationSelector auth = new DefaultAuthenticationSelector();
         for (Server s : settings.getServers()) {
-            AuthenticationBuilder a = new AuthenticationBuilder().addUsername(s.getUsername()).addPassword(s.getPassword());
+            AuthenticationBuilder a =
+                    new AuthenticationBuilder().addUsername(s.getUsername()).addPassword(s.getPassword());
             if (s.getPrivateKey() != null) a.addPrivateKey(s.getPrivateKey(), s.getPassphrase());
             auth.add(s.getId(), a.build());
         }
         DefaultProxySelector proxies = new DefaultProxySelector();
         for (Proxy p : settings.getProxies()) {
             if (!p.isActive()) continue;
-            proxies.add(new org.eclipse.aether.repository.Proxy(p.getProtocol(), p.getHost(), p.getPort(),
-                    new AuthenticationBuilder().addUsername(p.getUsername()).addPassword(p.getPassword()).build()), p.getNonProxyHosts());
+            proxies.add(
+                    new org.eclipse.aether.repository.Proxy(
+                            p.getProtocol(),
+                            p.getHost(),
+                            p.getPort(),
+                            new AuthenticationBuilder()
+                                    .addUsername(p.getUsername())
+                                    .addPassword(p.getPassword())
+                                    .build()),
+                    p.getNonProxyHosts());
         }
         Supplier<RepositorySystemSession.SessionBuilder> builder = new SessionBuilderSupplier(sys);
         return builder.get()
@@ -242,18 +296,21 @@ public final class MavenDependencies implements AutoCloseable {
                 .setProxySelector(proxies)
                 .setSystemProperties(System.getProperties())
                 .setTransferListener(new AbstractTransferListener() {
-                    @Override public void transferSucceeded(TransferEvent event) {
+                    @Override
+                    public void transferSucceeded(TransferEvent event) {
                         if (event.getRequestType() != TransferEvent.RequestType.GET) return;
                         String name = event.getResource().getResourceName();
                         if (!name.endsWith(".jar")) return;
-                        log.println("downloaded " + name.substring(name.lastIndexOf('/') + 1) + " (" + event.getTransferredBytes()
-                                + " bytes) from " + event.getResource().getRepositoryId());
+                        log.println("downloaded " + name.substring(name.lastIndexOf('/') + 1) + " ("
+                                + event.getTransferredBytes() + " bytes) from "
+                                + event.getResource().getRepositoryId());
                     }
                 })
                 .build();
     }
 
-    @Override public synchronized void close() {
+    @Override
+    public synchronized void close() {
         if (system != null) system.shutdown();
         system = null;
     }

@@ -15,22 +15,37 @@ public final class Notebook {
      * {@code x} once, not this handle (as IPython's {@code display} returns {@code None}).
      */
     public record Displayed(String id) {
-        public void update(Object value) { Notebook.update(this, value); }
+        public void update(Object value) {
+            Notebook.update(this, value);
+        }
 
-        @Override public String toString() { return id; }
+        @Override
+        public String toString() {
+            return id;
+        }
     }
 
-    public static Session session() { return Session.current(); }
+    public static Session session() {
+        return Session.current();
+    }
 
     /** Shows a value through the renderer registry; returns the handle to replace it with {@link #update}. */
-    public static Displayed display(Object value) { return new Displayed(Session.current().display().show(value)); }
+    public static Displayed display(Object value) {
+        return new Displayed(Session.current().display().show(value));
+    }
 
     /** Replaces what {@link #display} showed. */
-    public static void update(Displayed shown, Object value) { update(shown.id(), value); }
+    public static void update(Displayed shown, Object value) {
+        update(shown.id(), value);
+    }
 
     /** Replaces what was shown under the display id {@code id}. */
-    public static void update(String id, Object value) { Session.current().display().update(id, value); }
+    public static void update(String id, Object value) {
+        Session.current().display().update(id, value);
+    }
 
     /** Runs one magic line ({@code "%tasks --split test"}) and returns its result. */
-    public static Object magic(String line) throws Exception { return Session.current().magic(line); }
+    public static Object magic(String line) throws Exception {
+        return Session.current().magic(line);
+    }
 }

@@ -1,10 +1,6 @@
 package brokkr.kernel;
 
 import brokkr.magics.display.Rendering;
-import org.dflib.jjava.jupyter.kernel.display.DisplayData;
-import org.dflib.jjava.jupyter.kernel.display.Renderer;
-import org.dflib.jjava.jupyter.kernel.display.mime.MIMEType;
-
 import java.lang.reflect.Array;
 import java.lang.reflect.RecordComponent;
 import java.util.Collection;
@@ -12,6 +8,9 @@ import java.util.Collections;
 import java.util.IdentityHashMap;
 import java.util.Map;
 import java.util.Set;
+import org.dflib.jjava.jupyter.kernel.display.DisplayData;
+import org.dflib.jjava.jupyter.kernel.display.Renderer;
+import org.dflib.jjava.jupyter.kernel.display.mime.MIMEType;
 
 /**
  * The text a cell's value shows when no renderer draws it: arrays as their elements ({@code [1, 2, 3]},
@@ -29,7 +28,8 @@ public final class ReadableValues {
     /** Brokkr's renderers ({@link Rendering}) with this text as the fallback {@code text/plain}. */
     public static Renderer renderer() {
         return Rendering.registerAll(new Renderer() {
-            @Override protected DisplayData finalizeDisplayData(DisplayData data, Object value) {
+            @Override
+            protected DisplayData finalizeDisplayData(DisplayData data, Object value) {
                 if (!data.hasDataForType(MIMEType.TEXT_PLAIN)) data.putText(text(value));
                 return data;
             }
@@ -118,7 +118,8 @@ public final class ReadableValues {
 
     /** Collections of the JDK (their toString is the standard one); other classes keep their own. */
     private static boolean jdkCollection(Object o) {
-        return (o instanceof Collection<?> || o instanceof Map<?, ?>) && o.getClass().getName().startsWith("java.util.");
+        return (o instanceof Collection<?> || o instanceof Map<?, ?>)
+                && o.getClass().getName().startsWith("java.util.");
     }
 
     private static void collection(Collection<?> col, StringBuilder sb, Set<Object> open) {

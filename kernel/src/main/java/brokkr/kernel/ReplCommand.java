@@ -6,6 +6,20 @@ import brokkr.magics.Display;
 import brokkr.magics.MagicCompletion;
 import brokkr.magics.Session;
 import brokkr.magics.view.Tables;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.lang.reflect.Method;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.Base64;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.IntSupplier;
 import org.dflib.jjava.jupyter.kernel.display.DisplayData;
 import org.dflib.jjava.jupyter.kernel.display.Renderer;
 import org.dflib.jjava.jupyter.kernel.display.mime.MIMEType;
@@ -21,21 +35,6 @@ import org.jline.terminal.impl.DumbTerminal;
 import org.knowm.xchart.internal.chartpart.Chart;
 import tech.tablesaw.api.Table;
 
-import java.io.IOException;
-import java.io.PrintStream;
-import java.lang.reflect.Method;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.FileAlreadyExistsException;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
-import java.util.Base64;
-import java.util.List;
-import java.util.Locale;
-import java.util.Map;
-import java.util.concurrent.atomic.AtomicInteger;
-import java.util.function.IntSupplier;
-
 /**
  * {@code ./brokkr repl}: the kernel's evaluator and magics in a terminal (JLine: line editing, history kept
  * across sessions, tab completion from JShell and the magic names). Values print through the same renderer
@@ -43,13 +42,22 @@ import java.util.function.IntSupplier;
  * (never overwriting one) whose paths are printed. Works on piped stdin.
  */
 public record ReplCommand(Map<String, String> env) implements Command {
-    public ReplCommand() { this(System.getenv()); }
+    public ReplCommand() {
+        this(System.getenv());
+    }
 
-    @Override public String name() { return "repl"; }
+    @Override
+    public String name() {
+        return "repl";
+    }
 
-    @Override public String summary() { return "a terminal REPL: Java (JShell) and the magics, as in the kernel"; }
+    @Override
+    public String summary() {
+        return "a terminal REPL: Java (JShell) and the magics, as in the kernel";
+    }
 
-    @Override public String usage() {
+    @Override
+    public String usage() {
         return """
                usage: ./brokkr repl [--charts DIR] [--history FILE]
 
@@ -88,7 +96,8 @@ public record ReplCommand(Map<String, String> env) implements Command {
                 throw new UsageException("unexpected argument '" + a + "'");
             }
         }
-        if (Files.exists(charts) && !Files.isDirectory(charts)) throw new InputException("--charts " + charts + " is not a directory");
+        if (Files.exists(charts) && !Files.isDirectory(charts))
+            throw new InputException("--charts " + charts + " is not a directory");
         System.setProperty("java.awt.headless", "true");
         Renderer renderer = ReadableValues.renderer();
         Printer printer = new Printer(renderer, charts, out);
@@ -96,12 +105,16 @@ public record ReplCommand(Map<String, String> env) implements Command {
         session.display(new Display() {
             private final AtomicInteger shown = new AtomicInteger();
 
-            @Override public String show(Object value) {
+            @Override
+            public String show(Object value) {
                 printer.print(value);
                 return String.valueOf(shown.incrementAndGet());
             }
 
-            @Override public void update(String id, Object value) { printer.print(value); }
+            @Override
+            public void update(String id, Object value) {
+                printer.print(value);
+            }
         });
         Session.publish(session);
         // snippets print to System.out/err (they run in this JVM): point those at the REPL's streams
@@ -112,7 +125,8 @@ public record ReplCommand(Map<String, String> env) implements Command {
             CellEvaluator cells = new CellEvaluator(java, session);
             boolean tty = System.console() != null && System.console().isTerminal();
             // piped input: a plain dumb terminal on the streams (no PTY, no native library, no echo of the input)
-            Terminal terminal = tty ? TerminalBuilder.builder().system(true).build()
+            Terminal terminal = tty
+                    ? TerminalBuilder.builder().system(true).build()
                     : new DumbTerminal("brokkr", "dumb", System.in, out, StandardCharsets.UTF_8);
             if (!tty) terminal.echo(false);
             printer.width(() -> tty ? terminal.getWidth() : columns());
@@ -126,24 +140,26 @@ public record ReplCommand(Map<String, String> env) implements Command {
                         .variable(LineReader.HISTORY_FILE_SIZE, 10_000)
                         .variable(LineReader.HISTORY_IGNORE, "/exit:/history");
             }
-            LineReader reader = builder
-                    .completer((r, line, candidates) -> {
+            LineReader reader = builder.completer((r, line, candidates) -> {
                         String buf = line.line();
                         int cursor = line.cursor();
                         MagicCompletion.Result mc = MagicCompletion.complete(session, buf, cursor);
                         if (mc != null) {
                             String before = buf.substring(0, mc.start());
-                            for (String x : mc.matches()) candidates.add(new Candidate(before + x, x, null, null, null, null, true));
+                            for (String x : mc.matches())
+                                candidates.add(new Candidate(before + x, x, null, null, null, null, true));
                             return;
                         }
                         JShellEvaluator.Completion c = java.complete(buf, cursor);
                         String prefix = buf.substring(0, c.start());
-                        for (String m : c.matches()) candidates.add(new Candidate(prefix + m, m, null, null, null, null, false));
+                        for (String m : c.matches())
+                            candidates.add(new Candidate(prefix + m, m, null, null, null, null, false));
                     })
                     .option(LineReader.Option.DISABLE_EVENT_EXPANSION, true)
                     .build();
             terminal.handle(Terminal.Signal.INT, s -> cells.interrupt());
-            if (tty) out.println("Brokkr REPL (Java " + Runtime.version().feature() + "): Java and %magics; %help, /exit");
+            if (tty)
+                out.println("Brokkr REPL (Java " + Runtime.version().feature() + "): Java and %magics; %help, /exit");
             StringBuilder cell = new StringBuilder();
             while (true) {
                 String line;
@@ -168,7 +184,9 @@ public record ReplCommand(Map<String, String> env) implements Command {
                     continue;
                 }
                 boolean cellMagic = s.startsWith("%%");
-                if (cellMagic ? !line.isBlank() : (!s.startsWith("%") && java.isComplete(code).status().equals("incomplete"))) continue;
+                if (cellMagic
+                        ? !line.isBlank()
+                        : (!s.startsWith("%") && java.isComplete(code).status().equals("incomplete"))) continue;
                 cell.setLength(0);
                 try {
                     JShellEvaluator.Value v = cells.eval(code, printer::print);
@@ -213,7 +231,9 @@ public record ReplCommand(Map<String, String> env) implements Command {
             this.out = out;
         }
 
-        void width(IntSupplier width) { this.width = width; }
+        void width(IntSupplier width) {
+            this.width = width;
+        }
 
         void print(Object o) {
             if (o == null) {
@@ -228,14 +248,20 @@ public record ReplCommand(Map<String, String> env) implements Command {
                     Files.write(png, Base64.getDecoder().decode(String.valueOf(d.getData(MIMEType.IMAGE_PNG))));
                     out.println("chart written to " + png);
                     if (d.hasDataForType(MIMEType.IMAGE_SVG)) {
-                        Path svg = png.resolveSibling(png.getFileName().toString().replaceFirst("\\.png$", ".svg"));
-                        Files.writeString(svg, String.valueOf(d.getData(MIMEType.IMAGE_SVG)), StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
+                        Path svg =
+                                png.resolveSibling(png.getFileName().toString().replaceFirst("\\.png$", ".svg"));
+                        Files.writeString(
+                                svg,
+                                String.valueOf(d.getData(MIMEType.IMAGE_SVG)),
+                                StandardOpenOption.CREATE_NEW,
+                                StandardOpenOption.WRITE);
                         out.println("chart written to " + svg);
                     }
                 } catch (IOException e) {
                     out.println("could not write the chart: " + ErrorMessages.describe(e));
                 }
-                // a composite (pass^k: chart and numbers) has its numbers as text; a bare chart's text is just its title
+                // a composite (pass^k: chart and numbers) has its numbers as text; a bare chart's text is just its
+                // title
                 if (!(o instanceof Chart<?, ?>)) out.println(text(o, d));
                 return;
             }
@@ -252,8 +278,10 @@ public record ReplCommand(Map<String, String> env) implements Command {
         private static Table tableOf(Object o, String text) {
             try {
                 Method m = o.getClass().getMethod("table");
-                if (m.getParameterCount() == 0 && Table.class.isAssignableFrom(m.getReturnType())
-                        && m.invoke(o) instanceof Table t && Tables.text(t).equals(text)) {
+                if (m.getParameterCount() == 0
+                        && Table.class.isAssignableFrom(m.getReturnType())
+                        && m.invoke(o) instanceof Table t
+                        && Tables.text(t).equals(text)) {
                     return t;
                 }
             } catch (ReflectiveOperationException | RuntimeException e) {
@@ -264,8 +292,14 @@ public record ReplCommand(Map<String, String> env) implements Command {
 
         /** A chart's file name: its title as a slug ("pass^k by candidate" is passk-by-candidate), else "chart". */
         static String stem(Object o) {
-            String title = o instanceof Chart<?, ?> c ? c.getTitle() : o.getClass().getSimpleName().replaceAll("View$", "");
-            String slug = title == null ? "" : title.toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9]+", "-").replaceAll("^-|-$", "");
+            String title = o instanceof Chart<?, ?> c
+                    ? c.getTitle()
+                    : o.getClass().getSimpleName().replaceAll("View$", "");
+            String slug = title == null
+                    ? ""
+                    : title.toLowerCase(Locale.ROOT)
+                            .replaceAll("[^a-z0-9]+", "-")
+                            .replaceAll("^-|-$", "");
             if (slug.length() > 40) slug = slug.substring(0, 40).replaceAll("-$", "");
             return slug.isEmpty() ? "chart" : slug;
         }

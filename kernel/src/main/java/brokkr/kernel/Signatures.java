@@ -1,11 +1,10 @@
 package brokkr.kernel;
 
-import org.dflib.jjava.jupyter.messages.HMACGenerator;
-
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.util.LinkedHashSet;
 import java.util.SequencedSet;
+import org.dflib.jjava.jupyter.messages.HMACGenerator;
 
 /**
  * The message signatures of one kernel session (one connection key), for its shell and control channels
@@ -18,7 +17,11 @@ import java.util.SequencedSet;
 final class Signatures {
     static final int HISTORY = 1 << 16;
 
-    enum Verdict { OK, BAD_SIGNATURE, REPLAYED }
+    enum Verdict {
+        OK,
+        BAD_SIGNATURE,
+        REPLAYED
+    }
 
     private final HMACGenerator hmac;
     private final boolean signed;
@@ -32,8 +35,10 @@ final class Signatures {
     /** Checks a received signature against the message parts (header, parent header, metadata, content). */
     Verdict check(String received, byte[] header, byte[] parent, byte[] metadata, byte[] content) {
         if (!signed) return Verdict.OK;
-        byte[] expected = hmac.calculateSignature(header, parent, metadata, content).getBytes(StandardCharsets.US_ASCII);
-        if (!MessageDigest.isEqual(expected, received.getBytes(StandardCharsets.US_ASCII))) return Verdict.BAD_SIGNATURE;
+        byte[] expected =
+                hmac.calculateSignature(header, parent, metadata, content).getBytes(StandardCharsets.US_ASCII);
+        if (!MessageDigest.isEqual(expected, received.getBytes(StandardCharsets.US_ASCII)))
+            return Verdict.BAD_SIGNATURE;
         synchronized (seen) {
             if (!seen.add(received)) return Verdict.REPLAYED;
             if (seen.size() > HISTORY) seen.removeFirst();

@@ -1,11 +1,10 @@
 package brokkr.kernel;
 
 import brokkr.magics.view.Tables;
-import tech.tablesaw.api.Table;
-import tech.tablesaw.columns.Column;
-
 import java.util.ArrayList;
 import java.util.List;
+import tech.tablesaw.api.Table;
+import tech.tablesaw.columns.Column;
 
 /**
  * A table as the REPL prints it, fitted to the terminal's width: text left-aligned and numbers right-aligned,
@@ -18,6 +17,7 @@ public final class TerminalTable {
 
     /** Text columns are never narrowed below this (or their header). */
     static final int MIN_TEXT_WIDTH = 8;
+
     private static final String SEP = "  ";
 
     public static String text(Table t, int width) {
@@ -45,7 +45,9 @@ public final class TerminalTable {
             while (total(w, shown) > width) {
                 int widest = -1;
                 for (int c = 0; c < shown; c++) {
-                    if (!numeric[c] && w[c] > Math.max(MIN_TEXT_WIDTH, head[c].length()) && (widest < 0 || w[c] > w[widest])) widest = c;
+                    if (!numeric[c]
+                            && w[c] > Math.max(MIN_TEXT_WIDTH, head[c].length())
+                            && (widest < 0 || w[c] > w[widest])) widest = c;
                 }
                 if (widest < 0) break;
                 w[widest]--;
@@ -53,7 +55,8 @@ public final class TerminalTable {
             while (shown > 1 && total(w, shown) > width) shown--;
         }
         StringBuilder sb = new StringBuilder();
-        if (t.name() != null && !t.name().isBlank()) sb.append(clip(t.name(), width > 0 ? width : Integer.MAX_VALUE)).append('\n');
+        if (t.name() != null && !t.name().isBlank())
+            sb.append(clip(t.name(), width > 0 ? width : Integer.MAX_VALUE)).append('\n');
         line(sb, head, w, numeric, shown);
         StringBuilder rule = new StringBuilder();
         for (int c = 0; c < shown; c++) rule.append(c == 0 ? "" : SEP).append("-".repeat(w[c]));
@@ -62,8 +65,8 @@ public final class TerminalTable {
         if (shown < nc) {
             List<String> rest = new ArrayList<>();
             for (int c = shown; c < nc; c++) rest.add(head[c]);
-            String note = "(" + (nc - shown) + " more column" + (nc - shown == 1 ? "" : "s") + " than the terminal is wide: "
-                    + String.join(", ", rest) + ")";
+            String note = "(" + (nc - shown) + " more column" + (nc - shown == 1 ? "" : "s")
+                    + " than the terminal is wide: " + String.join(", ", rest) + ")";
             sb.append(wrap(note, width)).append('\n');
         }
         return sb.toString().stripTrailing();

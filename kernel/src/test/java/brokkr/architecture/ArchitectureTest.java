@@ -6,9 +6,9 @@ import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.sli
 
 import com.tngtech.archunit.core.domain.JavaCall;
 import com.tngtech.archunit.core.domain.JavaClass;
-import com.tngtech.archunit.core.domain.properties.HasOwner;
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.domain.properties.HasName;
+import com.tngtech.archunit.core.domain.properties.HasOwner;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
 import org.junit.jupiter.api.BeforeAll;
@@ -34,8 +34,18 @@ class ArchitectureTest {
     @Test
     void everyModulesClassesWereImported() {
         // A rule over an empty import passes vacuously: make sure each module is really there.
-        for (String pkg : new String[] {"brokkr.eval", "brokkr.run", "brokkr.domains.tau2.runner", "brokkr.domains.bfcl", "brokkr.render", "brokkr.magics",
-                "brokkr.cli", "brokkr.kernel", "brokkr.family", "brokkr.domains.tau2.cli"}) {
+        for (String pkg : new String[] {
+            "brokkr.eval",
+            "brokkr.run",
+            "brokkr.domains.tau2.runner",
+            "brokkr.domains.bfcl",
+            "brokkr.render",
+            "brokkr.magics",
+            "brokkr.cli",
+            "brokkr.kernel",
+            "brokkr.family",
+            "brokkr.domains.tau2.cli"
+        }) {
             if (classes.stream().noneMatch(c -> c.getPackageName().equals(pkg))) {
                 throw new AssertionError("no main classes of " + pkg + " were imported");
             }
@@ -49,24 +59,48 @@ class ArchitectureTest {
 
     @Test
     void engineKnowsNoBenchmarkAndNoUi() {
-        noClasses().that().resideInAnyPackage(EnginePackages.ALL)
-                .should().dependOnClassesThat().resideInAnyPackage("brokkr.domains..", "brokkr.magics..", "brokkr.kernel..", "brokkr.cli..", "brokkr.bench..")
-                .orShould().dependOnClassesThat().resideInAnyPackage("tech.tablesaw..", "me.tongfei..", "org.knowm.xchart..", "org.dflib..", "org.jline..")
-                .check(classes);
-    }
-
-    @Test
-    void domainsKnowNoUi() {
-        noClasses().that().resideInAPackage("brokkr.domains..")
-                .should().dependOnClassesThat().resideInAnyPackage("brokkr.magics..", "brokkr.kernel..", "brokkr.cli..", "brokkr.bench..",
+        noClasses()
+                .that()
+                .resideInAnyPackage(EnginePackages.ALL)
+                .should()
+                .dependOnClassesThat()
+                .resideInAnyPackage(
+                        "brokkr.domains..", "brokkr.magics..", "brokkr.kernel..", "brokkr.cli..", "brokkr.bench..")
+                .orShould()
+                .dependOnClassesThat()
+                .resideInAnyPackage(
                         "tech.tablesaw..", "me.tongfei..", "org.knowm.xchart..", "org.dflib..", "org.jline..")
                 .check(classes);
     }
 
     @Test
+    void domainsKnowNoUi() {
+        noClasses()
+                .that()
+                .resideInAPackage("brokkr.domains..")
+                .should()
+                .dependOnClassesThat()
+                .resideInAnyPackage(
+                        "brokkr.magics..",
+                        "brokkr.kernel..",
+                        "brokkr.cli..",
+                        "brokkr.bench..",
+                        "tech.tablesaw..",
+                        "me.tongfei..",
+                        "org.knowm.xchart..",
+                        "org.dflib..",
+                        "org.jline..")
+                .check(classes);
+    }
+
+    @Test
     void magicsKnowNoDomain() {
-        noClasses().that().resideInAPackage("brokkr.magics..")
-                .should().dependOnClassesThat().resideInAnyPackage("brokkr.domains..", "brokkr.kernel..", "brokkr.cli..")
+        noClasses()
+                .that()
+                .resideInAPackage("brokkr.magics..")
+                .should()
+                .dependOnClassesThat()
+                .resideInAnyPackage("brokkr.domains..", "brokkr.kernel..", "brokkr.cli..")
                 .check(classes);
     }
 
@@ -76,9 +110,21 @@ class ArchitectureTest {
      */
     @Test
     void renderKnowsNoNotebook() {
-        noClasses().that().resideInAPackage("brokkr.render..")
-                .should().dependOnClassesThat().resideInAnyPackage("brokkr.domains..", "brokkr.magics..", "brokkr.kernel..", "brokkr.cli..", "brokkr.bench..",
-                        "tech.tablesaw..", "me.tongfei..", "org.dflib..", "org.jline..")
+        noClasses()
+                .that()
+                .resideInAPackage("brokkr.render..")
+                .should()
+                .dependOnClassesThat()
+                .resideInAnyPackage(
+                        "brokkr.domains..",
+                        "brokkr.magics..",
+                        "brokkr.kernel..",
+                        "brokkr.cli..",
+                        "brokkr.bench..",
+                        "tech.tablesaw..",
+                        "me.tongfei..",
+                        "org.dflib..",
+                        "org.jline..")
                 .check(classes);
     }
 
@@ -89,9 +135,20 @@ class ArchitectureTest {
      */
     @Test
     void theCliDependsOnNoNotebookKernelOrBenchmark() {
-        noClasses().that().resideInAPackage("brokkr.cli..")
-                .should().dependOnClassesThat().resideInAnyPackage("brokkr.magics..", "brokkr.kernel..", "brokkr.bench..",
-                        "tech.tablesaw..", "org.knowm.xchart..", "org.dflib..", "org.openjdk.jmh..", "jdk.jshell..")
+        noClasses()
+                .that()
+                .resideInAPackage("brokkr.cli..")
+                .should()
+                .dependOnClassesThat()
+                .resideInAnyPackage(
+                        "brokkr.magics..",
+                        "brokkr.kernel..",
+                        "brokkr.bench..",
+                        "tech.tablesaw..",
+                        "org.knowm.xchart..",
+                        "org.dflib..",
+                        "org.openjdk.jmh..",
+                        "jdk.jshell..")
                 .check(classes);
     }
 
@@ -103,14 +160,26 @@ class ArchitectureTest {
      */
     @Test
     void thePythonRuntimeIsOneLayeredPackageTree() {
-        classes().that().resideInAPackage("brokkr.python")
-                .should().onlyDependOnClassesThat().resideInAnyPackage("brokkr.python", "brokkr.value", "java..", "org.pcollections..")
+        classes()
+                .that()
+                .resideInAPackage("brokkr.python")
+                .should()
+                .onlyDependOnClassesThat()
+                .resideInAnyPackage("brokkr.python", "brokkr.value", "java..", "org.pcollections..")
                 .check(classes);
-        classes().that().resideInAPackage("brokkr.python.source")
-                .should().onlyDependOnClassesThat().resideInAnyPackage("brokkr.python..", "brokkr.value", "java..", "org.pcollections..")
+        classes()
+                .that()
+                .resideInAPackage("brokkr.python.source")
+                .should()
+                .onlyDependOnClassesThat()
+                .resideInAnyPackage("brokkr.python..", "brokkr.value", "java..", "org.pcollections..")
                 .check(classes);
-        classes().that().haveNameMatching(".*\\.Py(Parser|Eval|Expr|Literals|Builtins|Repr|ObjectOps|Objects|Hash|SetOrder|ArgumentBinding)")
-                .should().resideInAPackage("brokkr.python..")
+        classes()
+                .that()
+                .haveNameMatching(
+                        ".*\\.Py(Parser|Eval|Expr|Literals|Builtins|Repr|ObjectOps|Objects|Hash|SetOrder|ArgumentBinding)")
+                .should()
+                .resideInAPackage("brokkr.python..")
                 .check(classes);
     }
 
@@ -121,8 +190,11 @@ class ArchitectureTest {
     @Test
     void theSandboxJvmsClassesNeedOnlyTheJdkAndEachOther() {
         String own = "brokkr\\.sandbox\\.(SandboxAgent|SandboxWire|SandboxBridge|MiniJson)(\\$.*)?";
-        classes().that().haveNameMatching(own)
-                .should().onlyDependOnClassesThat(JavaClass.Predicates.resideInAnyPackage("java..", "jdk.jshell..")
+        classes()
+                .that()
+                .haveNameMatching(own)
+                .should()
+                .onlyDependOnClassesThat(JavaClass.Predicates.resideInAnyPackage("java..", "jdk.jshell..")
                         .or(HasName.Predicates.nameMatching(own)))
                 .check(classes);
     }
@@ -133,8 +205,12 @@ class ArchitectureTest {
      */
     @Test
     void theCliDependsOnNoDomain() {
-        noClasses().that().resideInAPackage("brokkr.cli..")
-                .should().dependOnClassesThat().resideInAnyPackage("brokkr.domains..")
+        noClasses()
+                .that()
+                .resideInAPackage("brokkr.cli..")
+                .should()
+                .dependOnClassesThat()
+                .resideInAnyPackage("brokkr.domains..")
                 .check(classes);
     }
 
@@ -146,14 +222,25 @@ class ArchitectureTest {
      */
     @Test
     void domainsTouchNoStoreAndNoRunner() {
-        String store = "brokkr\\.experiment\\.(ExperimentStore|ExperimentQuery|StoreConnection|StoreViews|ProbeStore|EvidenceCodec|SqliteLibrary"
-                + "|StoreSink|Inspect|BenchmarkReports|Experiments|StoredBranches|Regrade|Probes)(\\$.*)?|brokkr\\.family\\.StoredResults(\\$.*)?";
-        noClasses().that().resideInAPackage("brokkr.domains..")
-                .should().dependOnClassesThat(HasName.Predicates.nameMatching(store))
+        String store =
+                "brokkr\\.experiment\\.(ExperimentStore|ExperimentQuery|StoreConnection|StoreViews|ProbeStore|EvidenceCodec|SqliteLibrary"
+                        + "|StoreSink|Inspect|BenchmarkReports|Experiments|StoredBranches|Regrade|Probes)(\\$.*)?|brokkr\\.family\\.StoredResults(\\$.*)?";
+        noClasses()
+                .that()
+                .resideInAPackage("brokkr.domains..")
+                .should()
+                .dependOnClassesThat(HasName.Predicates.nameMatching(store))
                 .check(classes);
-        noClasses().that().resideInAPackage("brokkr.domains..").and().resideOutsideOfPackage("brokkr.domains..cli..")
-                .should().dependOnClassesThat().resideInAnyPackage("brokkr.run..")
-                .orShould().dependOnClassesThat(HasName.Predicates.nameMatching("brokkr\\.experiment\\.Planner(\\$.*)?"))
+        noClasses()
+                .that()
+                .resideInAPackage("brokkr.domains..")
+                .and()
+                .resideOutsideOfPackage("brokkr.domains..cli..")
+                .should()
+                .dependOnClassesThat()
+                .resideInAnyPackage("brokkr.run..")
+                .orShould()
+                .dependOnClassesThat(HasName.Predicates.nameMatching("brokkr\\.experiment\\.Planner(\\$.*)?"))
                 .check(classes);
     }
 
@@ -164,8 +251,12 @@ class ArchitectureTest {
      */
     @Test
     void onlyTheRunnerCallsEvaluate() {
-        noClasses().that().haveNameNotMatching("brokkr\\.run\\.Runner(\\$.*)?|brokkr\\.eval\\.Evaluation(\\$.*)?")
-                .should().callMethodWhere(JavaCall.Predicates.target(HasOwner.Predicates.With.owner(HasName.Predicates.name("brokkr.eval.Evaluation")))
+        noClasses()
+                .that()
+                .haveNameNotMatching("brokkr\\.run\\.Runner(\\$.*)?|brokkr\\.eval\\.Evaluation(\\$.*)?")
+                .should()
+                .callMethodWhere(JavaCall.Predicates.target(
+                                HasOwner.Predicates.With.owner(HasName.Predicates.name("brokkr.eval.Evaluation")))
                         .and(JavaCall.Predicates.target(HasName.Predicates.name("evaluate"))))
                 .check(classes);
     }
@@ -177,18 +268,42 @@ class ArchitectureTest {
      */
     @Test
     void theTau2CommandsReachTau2OnlyThroughItsRunnerAndConformance() {
-        noClasses().that().resideInAPackage("brokkr.domains.tau2.cli..")
-                .should().dependOnClassesThat().resideInAnyPackage("brokkr.domains.tau2.orchestrator..", "brokkr.domains.tau2.evaluator..",
-                        "brokkr.domains.tau2.environment..", "brokkr.domains.tau2.agent..", "brokkr.domains.tau2.user..",
-                        "brokkr.domains.tau2.retail..", "brokkr.domains.tau2.airline..", "brokkr.domains.tau2.telecom..")
+        noClasses()
+                .that()
+                .resideInAPackage("brokkr.domains.tau2.cli..")
+                .should()
+                .dependOnClassesThat()
+                .resideInAnyPackage(
+                        "brokkr.domains.tau2.orchestrator..",
+                        "brokkr.domains.tau2.evaluator..",
+                        "brokkr.domains.tau2.environment..",
+                        "brokkr.domains.tau2.agent..",
+                        "brokkr.domains.tau2.user..",
+                        "brokkr.domains.tau2.retail..",
+                        "brokkr.domains.tau2.airline..",
+                        "brokkr.domains.tau2.telecom..")
                 .check(classes);
     }
 
     /** The engine module's packages (it has no common prefix of its own: its packages are brokkr's top level). */
     static final class EnginePackages {
-        static final String[] ALL = {"brokkr.value", "brokkr.python..", "brokkr.tool", "brokkr.world", "brokkr.conversation",
-                "brokkr.provider..", "brokkr.agent", "brokkr.data", "brokkr.eval", "brokkr.run", "brokkr.command", "brokkr.family", "brokkr.experiment",
-                "brokkr.stats", "brokkr.sandbox",
-                "brokkr.repl"};
+        static final String[] ALL = {
+            "brokkr.value",
+            "brokkr.python..",
+            "brokkr.tool",
+            "brokkr.world",
+            "brokkr.conversation",
+            "brokkr.provider..",
+            "brokkr.agent",
+            "brokkr.data",
+            "brokkr.eval",
+            "brokkr.run",
+            "brokkr.command",
+            "brokkr.family",
+            "brokkr.experiment",
+            "brokkr.stats",
+            "brokkr.sandbox",
+            "brokkr.repl"
+        };
     }
 }

@@ -15,9 +15,12 @@ import org.junit.jupiter.api.io.TempDir;
 class BfclCommandTest {
     static ConformanceCommandTest.Run main(String... argv) {
         ByteArrayOutputStream out = new ByteArrayOutputStream(), err = new ByteArrayOutputStream();
-        int code = Main.run(List.of(argv), new PrintStream(out, true, StandardCharsets.UTF_8),
+        int code = Main.run(
+                List.of(argv),
+                new PrintStream(out, true, StandardCharsets.UTF_8),
                 new PrintStream(err, true, StandardCharsets.UTF_8));
-        return new ConformanceCommandTest.Run(code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+        return new ConformanceCommandTest.Run(
+                code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
     }
 
     @Test
@@ -29,7 +32,10 @@ class BfclCommandTest {
         assertTrue(r.out().contains("\ntotal                        55     55\n"), r.out());
         assertTrue(r.out().contains("live overall (weighted): 1.0000\n"), r.out());
         // the same seed gives the same slice
-        assertEquals(r.out(), main("bfcl", "run", "--agent", "gold", "--sample", "5", "--seed", "7").out());
+        assertEquals(
+                r.out(),
+                main("bfcl", "run", "--agent", "gold", "--sample", "5", "--seed", "7")
+                        .out());
     }
 
     @Test
@@ -51,7 +57,13 @@ class BfclCommandTest {
                   - {id: gold, provider: scripted, model: gold, action_space: tools}
                   - {id: gold-ref, provider: scripted, model: gold, action_space: reference, options: {parallel_tool_calls: true}}
                 """);
-        ConformanceCommandTest.Run r = main("experiment", "run", file.toString(), "--dir", tmp.resolve("run").toString(), "--no-progress");
+        ConformanceCommandTest.Run r = main(
+                "experiment",
+                "run",
+                file.toString(),
+                "--dir",
+                tmp.resolve("run").toString(),
+                "--no-progress");
         assertEquals(0, r.code(), r.err());
         assertTrue(r.err().contains("10 cells: 0 already done, 10 run (10 completed"), r.err());
         // four of five pass: live_simple_106-63-0 is unsatisfiable
@@ -70,11 +82,21 @@ class BfclCommandTest {
                 candidates:
                   - {id: gold, provider: scripted, model: gold, action_space: reference}
                 """);
-        ConformanceCommandTest.Run r = main("experiment", "run", file.toString(), "--dir", tmp.resolve("run").toString(), "--no-progress");
+        ConformanceCommandTest.Run r = main(
+                "experiment",
+                "run",
+                file.toString(),
+                "--dir",
+                tmp.resolve("run").toString(),
+                "--no-progress");
         assertEquals(0, r.code(), r.err());
         assertTrue(r.err().contains("55 cells: 0 already done, 55 run (55 completed"), r.err());
-        assertTrue(r.out().matches("(?s).*bfcl\\s+gold\\s+55\\s+1\\s+55\\s+0\\s+1\\.00\\s+0\\s+1\\.00\\s+1\\.00\\s.*"), r.out());
-        assertTrue(main("bfcl", "run", "--agent", "gold", "--sample", "5", "--seed", "7").out().contains("\ntotal                        55     55\n"));
+        assertTrue(
+                r.out().matches("(?s).*bfcl\\s+gold\\s+55\\s+1\\s+55\\s+0\\s+1\\.00\\s+0\\s+1\\.00\\s+1\\.00\\s.*"),
+                r.out());
+        assertTrue(main("bfcl", "run", "--agent", "gold", "--sample", "5", "--seed", "7")
+                .out()
+                .contains("\ntotal                        55     55\n"));
     }
 
     @Test
@@ -84,6 +106,8 @@ class BfclCommandTest {
         assertEquals(2, main("bfcl", "run", "--agent", "nobody").code());
         assertEquals(2, main("bfcl", "run", "--agent", "reference").code());
         assertEquals(2, main("bfcl", "run", "--agent", "gold", "--sample", "x").code());
-        assertEquals(2, main("bfcl", "run", "--agent", "gold", "--categories", "java").code());
+        assertEquals(
+                2,
+                main("bfcl", "run", "--agent", "gold", "--categories", "java").code());
     }
 }

@@ -28,31 +28,52 @@ class BfclExportCommandTest {
                   - {id: gold, provider: scripted, model: gold}
                 """);
         Path dir = tmp.resolve("run");
-        var run = ConformanceCommandTest.main("experiment", "run", spec.toString(), "--dir", dir.toString(), "--no-progress");
+        var run = ConformanceCommandTest.main(
+                "experiment", "run", spec.toString(), "--dir", dir.toString(), "--no-progress");
         assertEquals(0, run.code(), run.out() + run.err());
-        assertEquals(2, ConformanceCommandTest.main("experiment", "export", dir.toString(), "--format", "bfcl").code(), "--out DIR is required");
+        assertEquals(
+                2,
+                ConformanceCommandTest.main("experiment", "export", dir.toString(), "--format", "bfcl")
+                        .code(),
+                "--out DIR is required");
         Path out = tmp.resolve("out");
-        var exp = ConformanceCommandTest.main("experiment", "export", dir.toString(), "--format", "bfcl", "--out", out.toString());
+        var exp = ConformanceCommandTest.main(
+                "experiment", "export", dir.toString(), "--format", "bfcl", "--out", out.toString());
         assertEquals(0, exp.code(), exp.out() + exp.err());
 
         List<String> files;
         try (Stream<Path> s = Files.walk(out)) {
-            files = s.filter(Files::isRegularFile).map(p -> out.relativize(p).toString()).sorted().toList();
+            files = s.filter(Files::isRegularFile)
+                    .map(p -> out.relativize(p).toString())
+                    .sorted()
+                    .toList();
         }
-        assertEquals(List.of("result/gold/live/BFCL_v4_live_irrelevance_result.json", "result/gold/live/BFCL_v4_live_multiple_result.json",
-                "result/gold/live/BFCL_v4_live_parallel_multiple_result.json", "result/gold/live/BFCL_v4_live_parallel_result.json",
-                "result/gold/live/BFCL_v4_live_relevance_result.json", "result/gold/live/BFCL_v4_live_simple_result.json",
-                "result/gold/non_live/BFCL_v4_irrelevance_result.json", "result/gold/non_live/BFCL_v4_multiple_result.json",
-                "result/gold/non_live/BFCL_v4_parallel_multiple_result.json", "result/gold/non_live/BFCL_v4_parallel_result.json",
-                "result/gold/non_live/BFCL_v4_simple_python_result.json",
-                "score/data_live.csv", "score/data_non_live.csv", "score/data_overall.csv"), files);
+        assertEquals(
+                List.of(
+                        "result/gold/live/BFCL_v4_live_irrelevance_result.json",
+                        "result/gold/live/BFCL_v4_live_multiple_result.json",
+                        "result/gold/live/BFCL_v4_live_parallel_multiple_result.json",
+                        "result/gold/live/BFCL_v4_live_parallel_result.json",
+                        "result/gold/live/BFCL_v4_live_relevance_result.json",
+                        "result/gold/live/BFCL_v4_live_simple_result.json",
+                        "result/gold/non_live/BFCL_v4_irrelevance_result.json",
+                        "result/gold/non_live/BFCL_v4_multiple_result.json",
+                        "result/gold/non_live/BFCL_v4_parallel_multiple_result.json",
+                        "result/gold/non_live/BFCL_v4_parallel_result.json",
+                        "result/gold/non_live/BFCL_v4_simple_python_result.json",
+                        "score/data_live.csv",
+                        "score/data_non_live.csv",
+                        "score/data_overall.csv"),
+                files);
 
         List<String> lines = Files.readAllLines(out.resolve("result/gold/non_live/BFCL_v4_multiple_result.json"));
         assertEquals(2, lines.size());
         List<Long> keys = new ArrayList<>();
         for (String line : lines) {
             PyDict e = Json.parse(line).asDict();
-            assertEquals(List.of("id", "result", "input_token_count", "output_token_count", "latency"), new ArrayList<>(e.keys()));
+            assertEquals(
+                    List.of("id", "result", "input_token_count", "output_token_count", "latency"),
+                    new ArrayList<>(e.keys()));
             assertTrue(e.get("id").asStr().startsWith("multiple_"));
             PyList result = e.get("result").asList();
             assertEquals(1, result.size(), "one function call");
@@ -64,13 +85,19 @@ class BfclExportCommandTest {
         assertEquals(keys.stream().sorted().toList(), keys, "sorted by upstream's sort_key");
 
         // Gold passes every sampled task; the categories Brokkr does not run are upstream's "N/A" (0 in the totals).
-        assertEquals(String.join(",", BfclResultsExport.COLUMNS_NON_LIVE) + "\n"
-                + "1,gold,83.33%,N/A,N/A,100.00%,N/A,N/A,100.00%,100.00%,100.00%,100.00%", Files.readString(out.resolve("score/data_non_live.csv")));
-        assertEquals(String.join(",", BfclResultsExport.COLUMNS_LIVE) + "\n"
-                + "1,gold,100.00%,100.00%,100.00%,100.00%,100.00%,100.00%,100.00%,100.00%", Files.readString(out.resolve("score/data_live.csv")));
+        assertEquals(
+                String.join(",", BfclResultsExport.COLUMNS_NON_LIVE) + "\n"
+                        + "1,gold,83.33%,N/A,N/A,100.00%,N/A,N/A,100.00%,100.00%,100.00%,100.00%",
+                Files.readString(out.resolve("score/data_non_live.csv")));
+        assertEquals(
+                String.join(",", BfclResultsExport.COLUMNS_LIVE) + "\n"
+                        + "1,gold,100.00%,100.00%,100.00%,100.00%,100.00%,100.00%,100.00%,100.00%",
+                Files.readString(out.resolve("score/data_live.csv")));
         List<String> overall = Files.readAllLines(out.resolve("score/data_overall.csv"));
         assertEquals(String.join(",", BfclResultsExport.COLUMNS_OVERALL), overall.get(0));
-        assertEquals("1,28.33%,gold,N/A,N/A,N/A,N/A,N/A,N/A,N/A,100.00%,100.00%,100.00%,100.00%,100.00%,100.00%,100.00%,100.00%,0.00%,"
-                + "N/A,N/A,N/A,N/A,N/A,N/A,N/A,N/A,N/A,N/A,N/A,100.00%,100.00%,N/A,N/A,N/A,N/A", overall.get(1));
+        assertEquals(
+                "1,28.33%,gold,N/A,N/A,N/A,N/A,N/A,N/A,N/A,100.00%,100.00%,100.00%,100.00%,100.00%,100.00%,100.00%,100.00%,0.00%,"
+                        + "N/A,N/A,N/A,N/A,N/A,N/A,N/A,N/A,N/A,N/A,N/A,100.00%,100.00%,N/A,N/A,N/A,N/A",
+                overall.get(1));
     }
 }

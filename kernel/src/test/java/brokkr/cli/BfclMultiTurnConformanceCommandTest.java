@@ -29,8 +29,8 @@ class BfclMultiTurnConformanceCommandTest {
     /** The first n records that are not long-context (long_context.py need not be present). */
     private static List<String> firstRecords(int n) throws Exception {
         List<String> out = new ArrayList<>();
-        try (BufferedReader in = new BufferedReader(new InputStreamReader(new GZIPInputStream(Files.newInputStream(goldExec())),
-                StandardCharsets.UTF_8))) {
+        try (BufferedReader in = new BufferedReader(
+                new InputStreamReader(new GZIPInputStream(Files.newInputStream(goldExec())), StandardCharsets.UTF_8))) {
             for (String line = in.readLine(); line != null && out.size() < n; line = in.readLine()) {
                 if (!line.contains("\"long_context\": true")) out.add(line);
             }
@@ -48,7 +48,8 @@ class BfclMultiTurnConformanceCommandTest {
             out.write((String.join("\n", lines) + "\n").getBytes(StandardCharsets.UTF_8));
         }
         for (Path p : List.of(plain, gz)) {
-            ConformanceCommandTest.Run r = ConformanceCommandTest.main("conformance", "bfcl-multi-turn", "--corpus", p.toString());
+            ConformanceCommandTest.Run r =
+                    ConformanceCommandTest.main("conformance", "bfcl-multi-turn", "--corpus", p.toString());
             assertEquals(0, r.code(), r.out() + r.err());
             assertTrue(r.out().matches("12 records, \\d+ calls, 0 mismatches\n"), r.out());
         }
@@ -62,18 +63,32 @@ class BfclMultiTurnConformanceCommandTest {
         lines.set(0, first.substring(0, at) + "TAMPERED " + first.substring(at));
         Path bad = tmp.resolve("bad.jsonl");
         Files.write(bad, lines);
-        ConformanceCommandTest.Run r = ConformanceCommandTest.main("conformance", "bfcl-multi-turn", "--corpus", bad.toString());
+        ConformanceCommandTest.Run r =
+                ConformanceCommandTest.main("conformance", "bfcl-multi-turn", "--corpus", bad.toString());
         assertEquals(1, r.code());
-        assertTrue(r.out().matches("(?s)bad.jsonl:1 multi_turn_base_0: turn 0 call 0 .*TAMPERED.*\n3 records, \\d+ calls, 1 mismatches\n"), r.out());
+        assertTrue(
+                r.out()
+                        .matches(
+                                "(?s)bad.jsonl:1 multi_turn_base_0: turn 0 call 0 .*TAMPERED.*\n3 records, \\d+ calls, 1 mismatches\n"),
+                r.out());
     }
 
     @Test
     void badArgumentsAreUsageErrors(@TempDir Path tmp) throws Exception {
-        assertEquals(2, ConformanceCommandTest.main("conformance", "bfcl-multi-turn").code());
-        assertEquals(2, ConformanceCommandTest.main("conformance", "bfcl-multi-turn", "--corpus", tmp.resolve("none.jsonl").toString()).code());
+        assertEquals(
+                2, ConformanceCommandTest.main("conformance", "bfcl-multi-turn").code());
+        assertEquals(
+                2,
+                ConformanceCommandTest.main(
+                                "conformance",
+                                "bfcl-multi-turn",
+                                "--corpus",
+                                tmp.resolve("none.jsonl").toString())
+                        .code());
         Path corrupt = tmp.resolve("c.jsonl.gz");
         Files.write(corrupt, new byte[] {0x1f, (byte) 0x8b, 8, 0, 0});
-        ConformanceCommandTest.Run r = ConformanceCommandTest.main("conformance", "bfcl-multi-turn", "--corpus", corrupt.toString());
+        ConformanceCommandTest.Run r =
+                ConformanceCommandTest.main("conformance", "bfcl-multi-turn", "--corpus", corrupt.toString());
         assertEquals(2, r.code());
         assertTrue(r.err().contains("c.jsonl.gz: corrupt gzip data"), r.err());
     }

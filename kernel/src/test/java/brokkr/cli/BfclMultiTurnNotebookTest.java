@@ -5,16 +5,16 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import brokkr.magics.view.CallOutcome;
-import brokkr.magics.DomainSummary;
-import brokkr.magics.view.ForkView;
-import brokkr.magics.view.RunView;
-import brokkr.magics.Session;
-import brokkr.magics.view.TaskView;
-import brokkr.magics.view.WorldDiff;
 import brokkr.eval.Exploration;
 import brokkr.eval.ToolWorld;
 import brokkr.experiment.Registry;
+import brokkr.magics.DomainSummary;
+import brokkr.magics.Session;
+import brokkr.magics.view.CallOutcome;
+import brokkr.magics.view.ForkView;
+import brokkr.magics.view.RunView;
+import brokkr.magics.view.TaskView;
+import brokkr.magics.view.WorldDiff;
 import brokkr.value.PyDict;
 import brokkr.value.Value;
 import brokkr.world.WorldHash;
@@ -30,20 +30,28 @@ class BfclMultiTurnNotebookTest {
         DomainSummary s = (DomainSummary) session.magic("%domain load bfcl-multi-turn");
         assertEquals(800, s.tasks());
         TaskView t = (TaskView) session.magic("%task multi_turn_base_50");
-        assertTrue(t.goldActions().getFirst().startsWith("turn 0: "), t.goldActions().toString());
+        assertTrue(
+                t.goldActions().getFirst().startsWith("turn 0: "),
+                t.goldActions().toString());
         ForkView f = (ForkView) session.magic("%fork multi_turn_base_50");
         assertEquals(t.initialWorldHash(), f.worldHash());
         assertTrue(f.tools().contains("lockDoors"), f.tools().toString());
         CallOutcome unlock = (CallOutcome) session.magic("%call lockDoors {\"unlock\": true, \"door\": [\"driver\"]}");
         assertEquals("{\"lockStatus\": \"unlocked\", \"remainingUnlockedDoors\": 1}", unlock.content());
         assertFalse(unlock.error());
-        List<String> changed = unlock.changes().stream().map(WorldDiff.Change::path).toList();
-        assertTrue(changed.stream().anyMatch(p -> p.contains("doorStatus") && p.contains("driver")), changed.toString());
+        List<String> changed =
+                unlock.changes().stream().map(WorldDiff.Change::path).toList();
+        assertTrue(
+                changed.stream().anyMatch(p -> p.contains("doorStatus") && p.contains("driver")), changed.toString());
         // A bad door name: upstream's KeyError, the door changed before it stays changed.
-        CallOutcome bad = (CallOutcome) session.magic("%call lockDoors {\"unlock\": true, \"door\": [\"passenger\", \"trunk\"]}");
+        CallOutcome bad =
+                (CallOutcome) session.magic("%call lockDoors {\"unlock\": true, \"door\": [\"passenger\", \"trunk\"]}");
         assertEquals("Error during execution: 'trunk'", bad.content());
         assertTrue(bad.error());
-        assertTrue(bad.changes().stream().anyMatch(c -> c.path().contains("passenger") && Value.of("unlocked").equals(c.after())),
+        assertTrue(
+                bad.changes().stream()
+                        .anyMatch(c -> c.path().contains("passenger")
+                                && Value.of("unlocked").equals(c.after())),
                 bad.changes().toString());
         // a new fork starts afresh
         session.magic("%fork multi_turn_base_50");
@@ -60,12 +68,15 @@ class BfclMultiTurnNotebookTest {
         session.magic("%domain load bfcl-multi-turn");
         RunView loop = (RunView) session.magic("%run --candidate gold --task multi_turn_miss_func_0 --harness loop");
         assertEquals(1.0, loop.reward(), loop.resultLine());
-        RunView repl = (RunView) session.magic("%run --candidate gold --task multi_turn_miss_func_0 --harness loop --action-space repl");
+        RunView repl = (RunView)
+                session.magic("%run --candidate gold --task multi_turn_miss_func_0 --harness loop --action-space repl");
         assertEquals(1.0, repl.reward(), repl.resultLine());
         String dialogue = repl.dialogue().toString();
         assertTrue(dialogue.contains("java_eval") && dialogue.contains("cd(map(\"folder\", \"document\"))"), dialogue);
         assertTrue(dialogue.contains("## New functions (Java methods)\nString sort(String file_name)"), dialogue);
-        assertEquals(loop.attempt().evidence().output().get("turns"), repl.attempt().evidence().output().get("turns"));
+        assertEquals(
+                loop.attempt().evidence().output().get("turns"),
+                repl.attempt().evidence().output().get("turns"));
     }
 
     /**
@@ -80,8 +91,10 @@ class BfclMultiTurnNotebookTest {
         assertEquals(t.initialWorldHash(), start.worldHash());
         ForkView after1 = (ForkView) session.magic("%fork multi_turn_base_0@1");
         assertFalse(after1.worldHash().equals(start.worldHash()), "turn 0's ground truth changes the world");
-        // The boundary after turn 0, reached by hand: the initial world plus turn 0's ground-truth calls, one call each.
-        Exploration x = Registry.load().benchmark("bfcl-multi-turn").exploration().orElseThrow();
+        // The boundary after turn 0, reached by hand: the initial world plus turn 0's ground-truth calls, one call
+        // each.
+        Exploration x =
+                Registry.load().benchmark("bfcl-multi-turn").exploration().orElseThrow();
         ToolWorld w = x.fork("multi_turn_base_0");
         int calls = 0;
         for (String g : t.goldActions()) {
@@ -93,8 +106,14 @@ class BfclMultiTurnNotebookTest {
             calls++;
         }
         assertEquals(3, calls, t.goldActions().toString());
-        assertEquals(after1.worldHash(), WorldHash.sha256(w.state(), true), "TASK@1 is the world after turn 0's ground truth");
-        int turns = (int) t.goldActions().stream().map(g -> g.substring(0, g.indexOf(':'))).distinct().count();
+        assertEquals(
+                after1.worldHash(),
+                WorldHash.sha256(w.state(), true),
+                "TASK@1 is the world after turn 0's ground truth");
+        int turns = (int) t.goldActions().stream()
+                .map(g -> g.substring(0, g.indexOf(':')))
+                .distinct()
+                .count();
         ForkView end = (ForkView) session.magic("%fork multi_turn_base_0@" + turns);
         assertFalse(end.worldHash().equals(after1.worldHash()));
         Exception e = assertThrows(Exception.class, () -> session.magic("%fork multi_turn_base_0@" + (turns + 1)));

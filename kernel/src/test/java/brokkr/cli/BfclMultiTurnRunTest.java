@@ -1,10 +1,10 @@
 package brokkr.cli;
 
-import brokkr.command.Command;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import brokkr.command.Command;
 import brokkr.domains.bfcl.cli.BfclCommand;
 import brokkr.experiment.Registry;
 import java.io.ByteArrayOutputStream;
@@ -19,17 +19,42 @@ import org.junit.jupiter.api.Test;
 class BfclMultiTurnRunTest {
     @Test
     void goldSampleOfAMultiTurnCategory() {
-        ConformanceCommandTest.Run r = BfclCommandTest.main("bfcl", "run", "--agent", "gold", "--categories", "multi_turn_miss_param",
-                "--sample", "4", "--seed", "1");
+        ConformanceCommandTest.Run r = BfclCommandTest.main(
+                "bfcl",
+                "run",
+                "--agent",
+                "gold",
+                "--categories",
+                "multi_turn_miss_param",
+                "--sample",
+                "4",
+                "--seed",
+                "1");
         assertEquals(0, r.code(), r.err());
         assertTrue(r.out().startsWith("multi-turn: 4 tasks (sample 4 per category, seed 1)"), r.out());
-        // Every graded task passes (tasks of a class without a backend on this build have no verdict and are not counted).
-        Matcher m = Pattern.compile("\nmulti_turn_miss_param +(\\d+) +(\\d+) +100\\.00%\n").matcher(r.out());
+        // Every graded task passes (tasks of a class without a backend on this build have no verdict and are not
+        // counted).
+        Matcher m = Pattern.compile("\nmulti_turn_miss_param +(\\d+) +(\\d+) +100\\.00%\n")
+                .matcher(r.out());
         assertTrue(m.find(), r.out());
         assertEquals(m.group(1), m.group(2));
-        assertTrue(r.out().contains("multi-turn overall (mean of the four categories): N/A (not all four were run)\n"), r.out());
-        assertEquals(r.out(), BfclCommandTest.main("bfcl", "run", "--agent", "gold", "--categories", "multi_turn_miss_param",
-                "--sample", "4", "--seed", "1").out());
+        assertTrue(
+                r.out().contains("multi-turn overall (mean of the four categories): N/A (not all four were run)\n"),
+                r.out());
+        assertEquals(
+                r.out(),
+                BfclCommandTest.main(
+                                "bfcl",
+                                "run",
+                                "--agent",
+                                "gold",
+                                "--categories",
+                                "multi_turn_miss_param",
+                                "--sample",
+                                "4",
+                                "--seed",
+                                "1")
+                        .out());
     }
 
     /** The ground truth through Brokkr's loop (batched JSON tools) and through the REPL (Java) prints the reference gold's table. */
@@ -37,7 +62,11 @@ class BfclMultiTurnRunTest {
     void goldThroughTheLoopHarnessesPrintsTheReferenceGoldsTable() {
         List<String> common = List.of("--categories", "multi_turn_miss_func", "--sample", "2", "--seed", "3");
         String reference = run("gold", common).out();
-        assertTrue(Pattern.compile("\nmulti_turn_miss_func +2 +2 +100\\.00%\n").matcher(reference).find(), reference);
+        assertTrue(
+                Pattern.compile("\nmulti_turn_miss_func +2 +2 +100\\.00%\n")
+                        .matcher(reference)
+                        .find(),
+                reference);
         for (String agent : List.of("gold-loop", "gold-repl")) {
             ConformanceCommandTest.Run r = run(agent, common);
             assertEquals(0, r.code(), r.err());
@@ -47,7 +76,8 @@ class BfclMultiTurnRunTest {
 
     @Test
     void theLoopAgentIsForMultiTurnCategoriesOnly() {
-        ConformanceCommandTest.Run r = BfclCommandTest.main("bfcl", "run", "--agent", "gold-loop", "--categories", "simple_python,multi_turn_base");
+        ConformanceCommandTest.Run r = BfclCommandTest.main(
+                "bfcl", "run", "--agent", "gold-loop", "--categories", "simple_python,multi_turn_base");
         assertEquals(2, r.code(), r.err());
         assertTrue(r.err().contains("--agent gold-loop runs multi-turn categories only"), r.err());
     }
@@ -62,8 +92,21 @@ class BfclMultiTurnRunTest {
     void toolsAgentIsAUsageError() {
         BfclCommand cmd = new BfclCommand(Registry.process(), Map.of("OPENAI_API_KEY", "not-used"));
         PrintStream sink = new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8);
-        Command.UsageException e = assertThrows(Command.UsageException.class, () -> cmd.run(List.of("run", "--agent", "tools",
-                "--provider", "openai", "--model", "x", "--categories", "multi_turn_base"), sink, sink));
+        Command.UsageException e = assertThrows(
+                Command.UsageException.class,
+                () -> cmd.run(
+                        List.of(
+                                "run",
+                                "--agent",
+                                "tools",
+                                "--provider",
+                                "openai",
+                                "--model",
+                                "x",
+                                "--categories",
+                                "multi_turn_base"),
+                        sink,
+                        sink));
         assertTrue(e.getMessage().contains("multi-turn categories take --agent gold or reference"), e.getMessage());
     }
 }

@@ -16,7 +16,9 @@ class ConformanceCommandTest {
 
     static Run main(String... argv) {
         ByteArrayOutputStream out = new ByteArrayOutputStream(), err = new ByteArrayOutputStream();
-        int code = Main.run(List.of(argv), new PrintStream(out, true, StandardCharsets.UTF_8),
+        int code = Main.run(
+                List.of(argv),
+                new PrintStream(out, true, StandardCharsets.UTF_8),
                 new PrintStream(err, true, StandardCharsets.UTF_8));
         return new Run(code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
     }
@@ -31,7 +33,13 @@ class ConformanceCommandTest {
 
     @Test
     void retailGoldCorpusReplaysWithNoMismatch() {
-        Run r = main("conformance", "tau2", "--domain", "retail", "--corpus", corpus("gold.jsonl").toString());
+        Run r = main(
+                "conformance",
+                "tau2",
+                "--domain",
+                "retail",
+                "--corpus",
+                corpus("gold.jsonl").toString());
         assertEquals(0, r.code(), r.out() + r.err());
         assertEquals("114 sequences, 550 calls, 0 mismatches\n", r.out());
     }
@@ -60,24 +68,33 @@ class ConformanceCommandTest {
 
     @Test
     void bfclSeed7CorpusHasNoMismatch() {
-        Run r = main("conformance", "bfcl", "--corpus", bfclCorpus("verdicts-seed7.jsonl").toString());
+        Run r = main(
+                "conformance",
+                "bfcl",
+                "--corpus",
+                bfclCorpus("verdicts-seed7.jsonl").toString());
         assertEquals(0, r.code(), r.out() + r.err());
         assertEquals("58044 checked, 0 mismatches\n", r.out());
     }
 
     @Test
     void bfclTamperedVerdictsAreReportedAndFail(@TempDir Path tmp) throws Exception {
-        List<String> lines = Files.readAllLines(bfclCorpus("verdicts-seed7.jsonl")).subList(0, 200);
+        List<String> lines =
+                Files.readAllLines(bfclCorpus("verdicts-seed7.jsonl")).subList(0, 200);
         List<String> edited = new java.util.ArrayList<>(lines);
         int flipped = 0;
         for (int i = 0; i < edited.size() && flipped < 2; i++) {
             String l = edited.get(i);
             if (l.contains("\"error\": [\"Unexpected parameter: ")) {
-                edited.set(i, l.replace("\"error\": [\"Unexpected parameter: ", "\"error\": [\"Unexpected parameterX: "));
+                edited.set(
+                        i, l.replace("\"error\": [\"Unexpected parameter: ", "\"error\": [\"Unexpected parameterX: "));
                 flipped++;
             } else if (flipped == 0 && l.contains("\"valid\": true, \"error_type\": null")) {
-                edited.set(i, l.replace("\"valid\": true, \"error_type\": null, \"error\": null",
-                        "\"valid\": false, \"error_type\": \"value_error:others\", \"error\": [\"x\"]"));
+                edited.set(
+                        i,
+                        l.replace(
+                                "\"valid\": true, \"error_type\": null, \"error\": null",
+                                "\"valid\": false, \"error_type\": \"value_error:others\", \"error\": [\"x\"]"));
                 flipped++;
             }
         }
@@ -96,7 +113,16 @@ class ConformanceCommandTest {
         assertEquals(2, main("conformance").code());
         assertEquals(2, main("conformance", "tau3").code());
         assertEquals(2, main("conformance", "tau2", "--domain", "retail").code());
-        assertEquals(2, main("conformance", "tau2", "--domain", "nowhere", "--corpus", corpus("gold.jsonl").toString()).code());
+        assertEquals(
+                2,
+                main(
+                                "conformance",
+                                "tau2",
+                                "--domain",
+                                "nowhere",
+                                "--corpus",
+                                corpus("gold.jsonl").toString())
+                        .code());
         Run r = main("conformance", "tau2", "--domain", "retail", "--corpus", "/no/such/file");
         assertEquals(2, r.code());
         assertTrue(r.err().contains("usage: ./brokkr conformance"), r.err());

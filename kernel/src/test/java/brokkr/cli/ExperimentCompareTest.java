@@ -27,25 +27,34 @@ import org.junit.jupiter.api.io.TempDir;
  * sign flip: only all thirteen 1s positive or all negative reach |13|, p = 2/2^13.
  */
 class ExperimentCompareTest {
-    @TempDir static Path tmp;
+    @TempDir
+    static Path tmp;
+
     static String dir, goldOnly, stopOnly;
 
-    @BeforeAll static void run() throws Exception {
-        dir = experiment("both", "  - {id: gold, provider: scripted, model: gold}\n  - {id: stop, provider: scripted, model: stop}\n");
+    @BeforeAll
+    static void run() throws Exception {
+        dir = experiment(
+                "both",
+                "  - {id: gold, provider: scripted, model: gold}\n  - {id: stop, provider: scripted, model: stop}\n");
         goldOnly = experiment("gold-only", "  - {id: gold, provider: scripted, model: gold}\n");
         stopOnly = experiment("stop-only", "  - {id: stop, provider: scripted, model: stop}\n");
     }
 
     private static String experiment(String name, String candidates) throws Exception {
         Path file = tmp.resolve(name + ".yaml");
-        Files.writeString(file, "name: " + name + "\ndomain: tau2-airline\nsplit: test\ncandidates:\n" + candidates + "repetitions: 1\nparallelism: 4\n");
+        Files.writeString(
+                file,
+                "name: " + name + "\ndomain: tau2-airline\nsplit: test\ncandidates:\n" + candidates
+                        + "repetitions: 1\nparallelism: 4\n");
         String d = tmp.resolve(name).toString();
         Out r = cli("experiment", "run", file.toString(), "--dir", d, "--no-progress");
         assertEquals(0, r.code(), r.err());
         return d;
     }
 
-    @Test void pairedStatisticsOfTwoCandidatesOfOneExperiment() {
+    @Test
+    void pairedStatisticsOfTwoCandidatesOfOneExperiment() {
         Out json = cli("experiment", "compare", dir, "--format", "json");
         assertEquals(0, json.code(), json.err());
         PyDict d = Json.parse(json.out()).asDict();
@@ -64,29 +73,47 @@ class ExperimentCompareTest {
         assertEquals(0.35, number(reward, "b"), 1e-12);
         assertEquals(20, ((PyList) d.get("tasks")).size());
         assertEquals(0, ((PyList) d.get("unmatched")).size());
-        assertTrue(d.get("notes").toString().contains("exact over 2^20 sign assignments"), d.get("notes").toString());
+        assertTrue(
+                d.get("notes").toString().contains("exact over 2^20 sign assignments"),
+                d.get("notes").toString());
 
-        Out text = cli("experiment", "compare", dir, "--a", "gold", "--b", "stop", "--chart", tmp.resolve("d.png").toString());
+        Out text = cli(
+                "experiment",
+                "compare",
+                dir,
+                "--a",
+                "gold",
+                "--b",
+                "stop",
+                "--chart",
+                tmp.resolve("d.png").toString());
         assertEquals(0, text.code(), text.err());
         assertTrue(text.out().startsWith("a = gold, b = stop: differences a - b"), text.out());
-        assertTrue(text.out().matches("(?s).*tau2-airline\\s+avg_reward\\s+20\\s+1\\s+1\\.00\\s+0\\.350\\s+0\\.650\\s+0\\.109\\s+0\\.421\\s+0\\.879\\s+1\\.02e-05\\s+2\\.44e-04\\s+0\\.323\\n.*"),
+        assertTrue(
+                text.out()
+                        .matches(
+                                "(?s).*tau2-airline\\s+avg_reward\\s+20\\s+1\\s+1\\.00\\s+0\\.350\\s+0\\.650\\s+0\\.109\\s+0\\.421\\s+0\\.879\\s+1\\.02e-05\\s+2\\.44e-04\\s+0\\.323\\n.*"),
                 text.out());
         assertTrue(text.out().contains("per task\n"), text.out());
         assertTrue(text.err().contains("chart: " + tmp.resolve("d.png")), text.err());
     }
 
-    @Test void theChartIsAPngOfTheDefaultSize() throws Exception {
+    @Test
+    void theChartIsAPngOfTheDefaultSize() throws Exception {
         Path png = tmp.resolve("chart.png");
-        assertEquals(0, cli("experiment", "compare", dir, "--chart", png.toString()).code());
+        assertEquals(
+                0, cli("experiment", "compare", dir, "--chart", png.toString()).code());
         BufferedImage img = ImageIO.read(png.toFile());
         assertEquals(880, img.getWidth());
         Path svg = tmp.resolve("chart.svg");
-        assertEquals(0, cli("experiment", "compare", dir, "--chart", svg.toString()).code());
+        assertEquals(
+                0, cli("experiment", "compare", dir, "--chart", svg.toString()).code());
         assertTrue(Files.readString(svg).startsWith("<svg"));
     }
 
     /** Across two directories, aligned by task and trial: the same numbers as within one. */
-    @Test void acrossTwoDirectories() {
+    @Test
+    void acrossTwoDirectories() {
         Out json = cli("experiment", "compare", goldOnly, stopOnly, "--format", "json");
         assertEquals(0, json.code(), json.err());
         PyDict d = Json.parse(json.out()).asDict();
@@ -97,15 +124,22 @@ class ExperimentCompareTest {
         assertEquals(0.1094243310, number(reward, "se"), 1e-9);
         // The same candidate in both (a re-run): every difference 0, the t p-value undefined (null), never 0.
         Out same = cli("experiment", "compare", goldOnly, dir, "--format", "json");
-        PyDict s = ((PyList) Json.parse(same.out()).asDict().get("comparison")).get(0).asDict();
+        PyDict s = ((PyList) Json.parse(same.out()).asDict().get("comparison"))
+                .get(0)
+                .asDict();
         assertEquals(0.0, number(s, "diff"));
         assertTrue(s.get("p_t").isNone(), s.toString());
         assertEquals(1.0, number(s, "p_signflip"));
         Out text = cli("experiment", "compare", goldOnly, dir);
-        assertTrue(text.out().matches("(?s).*avg_reward\\s+20\\s+1\\s+1\\.00\\s+1\\.00\\s+0\\s+0\\s+0\\s+0\\s+–\\s+1\\.00\\s+0\\n.*"), text.out());
+        assertTrue(
+                text.out()
+                        .matches(
+                                "(?s).*avg_reward\\s+20\\s+1\\s+1\\.00\\s+1\\.00\\s+0\\s+0\\s+0\\s+0\\s+–\\s+1\\.00\\s+0\\n.*"),
+                text.out());
     }
 
-    @Test void badArgumentsAreUsageErrors() {
+    @Test
+    void badArgumentsAreUsageErrors() {
         Out three = cli("experiment", "compare", tmp.resolve("nowhere").toString());
         assertEquals(2, three.code());
         assertTrue(three.err().contains("holds no experiment"), three.err());
@@ -116,13 +150,17 @@ class ExperimentCompareTest {
         assertEquals(0, twoInSecond.code(), "stop is in both: compared with itself " + twoInSecond.err());
         Out ambiguous = cli("experiment", "compare", dir, goldOnly);
         assertEquals(2, ambiguous.code());
-        assertTrue(ambiguous.err().contains("the first directory has 2 candidates (gold, stop): name one with --a"), ambiguous.err());
+        assertTrue(
+                ambiguous.err().contains("the first directory has 2 candidates (gold, stop): name one with --a"),
+                ambiguous.err());
         assertEquals(2, cli("experiment", "compare", dir, "--chart", "x.gif").code());
         assertEquals(2, cli("experiment", "compare", dir, "--bogus").code());
         assertEquals(2, cli("experiment", "compare").code());
     }
 
     private static double number(PyDict d, String key) {
-        return d.get(key) instanceof PyFloat f ? f.value() : ((PyInt) d.get(key)).value().doubleValue();
+        return d.get(key) instanceof PyFloat f
+                ? f.value()
+                : ((PyInt) d.get(key)).value().doubleValue();
     }
 }

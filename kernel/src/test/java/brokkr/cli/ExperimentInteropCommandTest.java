@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import brokkr.value.Json;
 import brokkr.value.PyDict;
 import brokkr.value.PyFloat;
-import brokkr.value.PyList;
 import brokkr.value.Value;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -25,19 +24,30 @@ class ExperimentInteropCommandTest {
         return Json.parse(r.out()).asDict().get("summary").asList().get(0).asDict();
     }
 
-    static double num(Value v) { return ((PyFloat) v).value(); }
+    static double num(Value v) {
+        return ((PyFloat) v).value();
+    }
 
     @Test
     void upstreamsResultsFileImportsAsAStoreThatScoresAsUpstreamsMetrics(@TempDir Path tmp) {
         Path results = Tau2EvaluateCommandTest.shared("results/airline/results-mixed.json");
         PyDict recorded = null;
-        for (Value f : Json.read(Tau2EvaluateCommandTest.shared("results/results-metrics.json")).asDict().get("files").asList()) {
-            if (f.asDict().get("domain").asStr().equals("airline") && f.asDict().get("file").asStr().equals("results-mixed.json")) recorded = f.asDict().get("metrics").asDict();
+        for (Value f : Json.read(Tau2EvaluateCommandTest.shared("results/results-metrics.json"))
+                .asDict()
+                .get("files")
+                .asList()) {
+            if (f.asDict().get("domain").asStr().equals("airline")
+                    && f.asDict().get("file").asStr().equals("results-mixed.json"))
+                recorded = f.asDict().get("metrics").asDict();
         }
         Path dir = tmp.resolve("imported");
         var r = ConformanceCommandTest.main("experiment", "import", results.toString(), "--dir", dir.toString());
         assertEquals(0, r.code(), r.out() + r.err());
-        assertTrue(r.out().startsWith("imported 40 simulations of tau2-airline by upstream:oracle_scripted_agent:oracle-scripted"), r.out());
+        assertTrue(
+                r.out()
+                        .startsWith(
+                                "imported 40 simulations of tau2-airline by upstream:oracle_scripted_agent:oracle-scripted"),
+                r.out());
         PyDict row = summaryRow(dir.toString());
         assertEquals(num(recorded.get("avg_reward")), num(row.get("avg_reward")), 1e-12);
         assertEquals(num(recorded.get("pass_hat_ks").asDict().get("1")), num(row.get("pass^1")), 1e-12);
@@ -65,7 +75,8 @@ class ExperimentInteropCommandTest {
                 repetitions: 2
                 """);
         Path dir = tmp.resolve("run");
-        var run = ConformanceCommandTest.main("experiment", "run", spec.toString(), "--dir", dir.toString(), "--no-progress");
+        var run = ConformanceCommandTest.main(
+                "experiment", "run", spec.toString(), "--dir", dir.toString(), "--no-progress");
         assertEquals(0, run.code(), run.out() + run.err());
 
         var noOut = ConformanceCommandTest.main("experiment", "export", dir.toString(), "--format", "tau2");
@@ -73,7 +84,8 @@ class ExperimentInteropCommandTest {
         assertTrue(noOut.err().contains("tau2-retail.gold.json, tau2-retail.stop.json"), noOut.err());
         Path out = tmp.resolve("exported");
         Files.createDirectories(out);
-        var exp = ConformanceCommandTest.main("experiment", "export", dir.toString(), "--format", "tau2", "--out", out.toString());
+        var exp = ConformanceCommandTest.main(
+                "experiment", "export", dir.toString(), "--format", "tau2", "--out", out.toString());
         assertEquals(0, exp.code(), exp.out() + exp.err());
         for (String c : new String[] {"gold", "stop"}) {
             Path f = out.resolve("tau2-retail." + c + ".json");
@@ -90,14 +102,33 @@ class ExperimentInteropCommandTest {
             assertEquals(0, imp.code(), imp.out() + imp.err());
             PyDict original = null;
             var show = ConformanceCommandTest.main("experiment", "show", dir.toString(), "--format", "json");
-            for (Value v : Json.parse(show.out()).asDict().get("summary").asList()) if (v.asDict().get("candidate").asStr().equals(c)) original = v.asDict();
+            for (Value v : Json.parse(show.out()).asDict().get("summary").asList())
+                if (v.asDict().get("candidate").asStr().equals(c)) original = v.asDict();
             PyDict imported = summaryRow(back.toString());
-            for (String k : new String[] {"avg_reward", "pass^1", "pass^2"}) assertEquals(num(original.get(k)), num(imported.get(k)), 1e-12, c + " " + k);
+            for (String k : new String[] {"avg_reward", "pass^1", "pass^2"})
+                assertEquals(num(original.get(k)), num(imported.get(k)), 1e-12, c + " " + k);
         }
-        var one = ConformanceCommandTest.main("experiment", "export", dir.toString(), "--format", "tau2", "--out", tmp.resolve("x/one.json").toString());
+        var one = ConformanceCommandTest.main(
+                "experiment",
+                "export",
+                dir.toString(),
+                "--format",
+                "tau2",
+                "--out",
+                tmp.resolve("x/one.json").toString());
         assertEquals(2, one.code(), "a FILE for two results files is a usage error");
-        assertEquals(2, ConformanceCommandTest.main("experiment", "export", dir.toString()).code());
-        assertEquals(2, ConformanceCommandTest.main("experiment", "export", dir.toString(), "--format", "csv").code());
-        assertEquals(2, ConformanceCommandTest.main("experiment", "export", tmp.resolve("none").toString(), "--format", "tau2").code());
+        assertEquals(
+                2,
+                ConformanceCommandTest.main("experiment", "export", dir.toString())
+                        .code());
+        assertEquals(
+                2,
+                ConformanceCommandTest.main("experiment", "export", dir.toString(), "--format", "csv")
+                        .code());
+        assertEquals(
+                2,
+                ConformanceCommandTest.main(
+                                "experiment", "export", tmp.resolve("none").toString(), "--format", "tau2")
+                        .code());
     }
 }

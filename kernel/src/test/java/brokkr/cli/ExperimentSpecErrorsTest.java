@@ -16,18 +16,23 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** A bad experiment file is exit 2 with the reason, and nothing is created on disk. */
 class ExperimentSpecErrorsTest {
-    @TempDir Path tmp;
+    @TempDir
+    Path tmp;
 
     record Out(int code, String out, String err) {}
 
     static Out cli(String... args) {
         var out = new ByteArrayOutputStream();
         var err = new ByteArrayOutputStream();
-        int code = Main.run(List.of(args), new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8));
+        int code = Main.run(
+                List.of(args),
+                new PrintStream(out, true, StandardCharsets.UTF_8),
+                new PrintStream(err, true, StandardCharsets.UTF_8));
         return new Out(code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
     }
 
-    private static final String LOOP = "domain: loop\nsplit: smoke\ncandidates: [{id: ideal, provider: scripted, model: ideal}]\n";
+    private static final String LOOP =
+            "domain: loop\nsplit: smoke\ncandidates: [{id: ideal, provider: scripted, model: ideal}]\n";
 
     private void rejected(String fileName, String text, String reason) throws Exception {
         Path file = tmp.resolve(fileName);
@@ -39,16 +44,21 @@ class ExperimentSpecErrorsTest {
         assertFalse(Files.exists(dir), fileName + ": the experiment directory was created");
     }
 
-    @Test void badSpecsExitTwoBeforeAnythingIsCreated() throws Exception {
+    @Test
+    void badSpecsExitTwoBeforeAnythingIsCreated() throws Exception {
         rejected("dup.yaml", LOOP + "repetitions: 1\nrepetitions: 2\n", "duplicate");
         rejected("frac.yaml", LOOP + "repetitions: 2.9\n", "whole number");
         rejected("huge.yaml", LOOP + "repetitions: 1e12\n", "at most");
         rejected("timeout.yaml", LOOP + "cell_timeout_seconds: 1e12\n", "at most");
-        rejected("garbage.json", "{\"domain\": \"loop\", \"split\": \"smoke\", "
-                + "\"candidates\": [{\"id\": \"ideal\", \"provider\": \"scripted\", \"model\": \"ideal\"}]} }}", "trailing");
+        rejected(
+                "garbage.json",
+                "{\"domain\": \"loop\", \"split\": \"smoke\", "
+                        + "\"candidates\": [{\"id\": \"ideal\", \"provider\": \"scripted\", \"model\": \"ideal\"}]} }}",
+                "trailing");
     }
 
-    @Test void aNameCannotLeaveTheExperimentsFolder() throws Exception {
+    @Test
+    void aNameCannotLeaveTheExperimentsFolder() throws Exception {
         String escape = "brokkr-escape-" + UUID.randomUUID();
         Path file = tmp.resolve("escape.yaml");
         // Without --dir the directory is .brokkr/experiments/NAME under the working directory.

@@ -23,10 +23,16 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class HeadlessClassLoadingTest {
     /** The packages of Tablesaw, XChart (and PDFBox, its dependency), jjava, JMH and JShell. */
-    static final List<String> NOTEBOOK_LIBRARIES = List.of("tech.tablesaw.", "org.knowm.xchart.", "org.apache.pdfbox.", "org.dflib.jjava.",
-            "org.openjdk.jmh.", "jdk.jshell.");
+    static final List<String> NOTEBOOK_LIBRARIES = List.of(
+            "tech.tablesaw.",
+            "org.knowm.xchart.",
+            "org.apache.pdfbox.",
+            "org.dflib.jjava.",
+            "org.openjdk.jmh.",
+            "jdk.jshell.");
 
-    @TempDir Path tmp;
+    @TempDir
+    Path tmp;
 
     record Loaded(int code, String out, Set<String> classes) {
         Set<String> of(List<String> packages) {
@@ -38,11 +44,20 @@ class HeadlessClassLoadingTest {
 
     Loaded run(String name, String... args) throws IOException, InterruptedException {
         Path log = tmp.resolve(name + ".classes"), out = tmp.resolve(name + ".out");
-        List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Xlog:class+load=info:file=" + log, "--enable-native-access=ALL-UNNAMED", "--sun-misc-unsafe-memory-access=allow",
-                "-Djava.awt.headless=true", "-cp", System.getProperty("java.class.path"), "brokkr.cli.Main"));
+        List<String> cmd = new ArrayList<>(List.of(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-Xlog:class+load=info:file=" + log,
+                "--enable-native-access=ALL-UNNAMED",
+                "--sun-misc-unsafe-memory-access=allow",
+                "-Djava.awt.headless=true",
+                "-cp",
+                System.getProperty("java.class.path"),
+                "brokkr.cli.Main"));
         cmd.addAll(List.of(args));
-        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(out.toFile()).start();
+        Process p = new ProcessBuilder(cmd)
+                .redirectErrorStream(true)
+                .redirectOutput(out.toFile())
+                .start();
         int code = p.waitFor();
         Set<String> classes = new TreeSet<>();
         // a line: "[0.012s][info][class,load] java.lang.Object source: shared objects file"
@@ -57,7 +72,9 @@ class HeadlessClassLoadingTest {
 
     @Test
     void headlessCommandsLoadNoNotebookLibraryAndTheReportStillDrawsItsChart() throws Exception {
-        assertTrue(System.getProperty("java.class.path").contains("tablesaw") && System.getProperty("java.class.path").contains("xchart"),
+        assertTrue(
+                System.getProperty("java.class.path").contains("tablesaw")
+                        && System.getProperty("java.class.path").contains("xchart"),
                 "the libraries are on the class path, so their absence below is the CLI's doing");
         Path spec = Files.writeString(tmp.resolve("loop.yaml"), """
                 name: loop-headless
@@ -71,7 +88,9 @@ class HeadlessClassLoadingTest {
         assertEquals(0, run.code(), run.out());
         assertTrue(run.out().contains("loop       ideal"), run.out());
         assertEquals(Set.of(), run.of(NOTEBOOK_LIBRARIES), "experiment run");
-        assertTrue(run.classes().contains("brokkr.render.experiment.ScorecardTables"), "the log does list what was loaded");
+        assertTrue(
+                run.classes().contains("brokkr.render.experiment.ScorecardTables"),
+                "the log does list what was loaded");
 
         Loaded show = run("show", "experiment", "show", dir.toString());
         assertEquals(0, show.code(), show.out());
@@ -79,7 +98,8 @@ class HeadlessClassLoadingTest {
         assertEquals(Set.of(), show.of(NOTEBOOK_LIBRARIES), "experiment show");
 
         for (String format : List.of("csv", "json")) {
-            Loaded formatted = run("show-" + format, "experiment", "show", dir.toString(), "--tasks", "--format", format);
+            Loaded formatted =
+                    run("show-" + format, "experiment", "show", dir.toString(), "--tasks", "--format", format);
             assertEquals(0, formatted.code(), formatted.out());
             assertEquals(Set.of(), formatted.of(NOTEBOOK_LIBRARIES), "experiment show --format " + format);
         }
@@ -101,6 +121,9 @@ class HeadlessClassLoadingTest {
         String html = Files.readString(dir.resolve("report.html"), StandardCharsets.UTF_8);
         assertTrue(html.contains("<section id=\"passk\">") && html.contains("<svg"), "the pass^k chart, inline SVG");
         assertTrue(report.classes().contains("org.knowm.xchart.XYChart"), "the report draws its chart with XChart");
-        assertEquals(Set.of(), report.of(List.of("tech.tablesaw.", "org.dflib.jjava.", "org.openjdk.jmh.", "jdk.jshell.")), "report");
+        assertEquals(
+                Set.of(),
+                report.of(List.of("tech.tablesaw.", "org.dflib.jjava.", "org.openjdk.jmh.", "jdk.jshell.")),
+                "report");
     }
 }

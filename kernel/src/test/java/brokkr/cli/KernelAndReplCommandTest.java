@@ -1,14 +1,10 @@
 package brokkr.cli;
 
+import static org.junit.jupiter.api.Assertions.*;
+
+import brokkr.kernel.MavenFixture;
 import brokkr.kernel.ReplCommand;
 import brokkr.kernel.TerminalTable;
-import brokkr.kernel.MavenFixture;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-import tech.tablesaw.api.IntColumn;
-import tech.tablesaw.api.StringColumn;
-import tech.tablesaw.api.Table;
-
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.InputStream;
@@ -21,28 +17,39 @@ import java.util.List;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-
-import static org.junit.jupiter.api.Assertions.*;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import tech.tablesaw.api.IntColumn;
+import tech.tablesaw.api.StringColumn;
+import tech.tablesaw.api.Table;
 
 class KernelAndReplCommandTest {
-    static { System.setProperty("java.awt.headless", "true"); }
+    static {
+        System.setProperty("java.awt.headless", "true");
+    }
 
-    @TempDir Path tmp;
+    @TempDir
+    Path tmp;
 
     record Run(int code, String out, String err) {}
 
     static Run main(String... args) {
         ByteArrayOutputStream out = new ByteArrayOutputStream(), err = new ByteArrayOutputStream();
-        int code = Main.run(List.of(args), new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8));
+        int code = Main.run(
+                List.of(args),
+                new PrintStream(out, true, StandardCharsets.UTF_8),
+                new PrintStream(err, true, StandardCharsets.UTF_8));
         return new Run(code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
     }
 
-    @Test void kernelAndReplAreCommands() {
+    @Test
+    void kernelAndReplAreCommands() {
         String help = main("--help").out();
         assertTrue(help.contains("kernel") && help.contains("repl"), help);
     }
 
-    @Test void kernelInstallUninstallAndUsageErrors() {
+    @Test
+    void kernelInstallUninstallAndUsageErrors() {
         Run install = main("kernel", "install", "--prefix", tmp.toString());
         assertEquals(0, install.code(), install.err());
         assertTrue(Files.isRegularFile(tmp.resolve("share/jupyter/kernels/brokkr/kernel.json")));
@@ -51,13 +58,18 @@ class KernelAndReplCommandTest {
         assertFalse(Files.exists(tmp.resolve("share/jupyter/kernels/brokkr")));
         Run bad = main("kernel", "install", "--everywhere");
         assertEquals(2, bad.code());
-        assertTrue(bad.err().contains("unknown option '--everywhere'") && bad.err().contains("usage: ./brokkr kernel install"), bad.err());
+        assertTrue(
+                bad.err().contains("unknown option '--everywhere'")
+                        && bad.err().contains("usage: ./brokkr kernel install"),
+                bad.err());
         assertEquals(2, main("kernel", "run").code());
         assertEquals(2, main("kernel").code());
     }
 
-    @Test void replRunsJavaAndMagicsFromPipedStdin() throws Exception {
-        String script = String.join("\n",
+    @Test
+    void replRunsJavaAndMagicsFromPipedStdin() throws Exception {
+        String script = String.join(
+                "\n",
                 "%domain load loop",
                 "var r = %run --candidate ideal --task 7",
                 "r.reward() * 2",
@@ -70,7 +82,7 @@ class KernelAndReplCommandTest {
                 "int z = 1 / 0;",
                 "%help run",
                 "/exit",
-                "") ;
+                "");
         InputStream in = System.in;
         Run run;
         try {
@@ -91,18 +103,22 @@ class KernelAndReplCommandTest {
         assertTrue(out.contains("chart written to " + svg), out);
         assertTrue(out.contains("%run --task ID --candidate C|PROVIDER:MODEL"), out);
         String err = run.err();
-        assertTrue(err.contains("%tasks: unknown option --bogus") && err.contains("usage: %tasks [--split S] [TEXT]"), err);
+        assertTrue(
+                err.contains("%tasks: unknown option --bogus") && err.contains("usage: %tasks [--split S] [TEXT]"),
+                err);
         assertTrue(err.contains("java.lang.ArithmeticException: / by zero"), err);
         assertFalse(err.contains("\tat jdk.") || err.contains("brokkr.kernel."), err);
     }
 
     /** %maven in the REPL, with the settings named by -Dbrokkr.maven.settings (as mvn -s): the next line uses the jar. */
-    @Test void replAddsMavenArtifactsForTheFollowingLines() throws Exception {
+    @Test
+    void replAddsMavenArtifactsForTheFollowingLines() throws Exception {
         MavenFixture repo = MavenFixture.create(tmp.resolve("fixture"));
-        Path settings = MavenFixture.settings(tmp.resolve("settings.xml"), tmp.resolve("local"), """
-                <mirrors><mirror><id>fixture</id><mirrorOf>*</mirrorOf><url>%s</url></mirror></mirrors>"""
-                .formatted(repo.remote.toUri()));
-        String script = String.join("\n", "%maven " + MavenFixture.LIB, "fixture.Tiny.hello()", "%classpath", "/exit", "");
+        Path settings = MavenFixture.settings(
+                tmp.resolve("settings.xml"), tmp.resolve("local"), """
+                <mirrors><mirror><id>fixture</id><mirrorOf>*</mirrorOf><url>%s</url></mirror></mirrors>""".formatted(repo.remote.toUri()));
+        String script =
+                String.join("\n", "%maven " + MavenFixture.LIB, "fixture.Tiny.hello()", "%classpath", "/exit", "");
         InputStream in = System.in;
         String before = System.getProperty("brokkr.maven.settings"), repoLocal = System.getProperty("maven.repo.local");
         Run run;
@@ -135,36 +151,49 @@ class KernelAndReplCommandTest {
         ByteArrayOutputStream out = new ByteArrayOutputStream(), err = new ByteArrayOutputStream();
         try {
             System.setIn(new ByteArrayInputStream(script.getBytes(StandardCharsets.UTF_8)));
-            int code = new ReplCommand(env).run(List.of(args), new PrintStream(out, true, StandardCharsets.UTF_8),
-                    new PrintStream(err, true, StandardCharsets.UTF_8));
+            int code = new ReplCommand(env)
+                    .run(
+                            List.of(args),
+                            new PrintStream(out, true, StandardCharsets.UTF_8),
+                            new PrintStream(err, true, StandardCharsets.UTF_8));
             return new Run(code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
         } finally {
             System.setIn(in);
         }
     }
 
-    @Test void chartFilesAreNeverOverwrittenAcrossSessions() throws Exception {
-        String script = "var t = Sweeps.sweep(\"loop\", \"depth\", List.of(5, 10), List.of(\"ideal\"));\nSweeps.chart(t, \"tool calls\")\n"
-                + "Sweeps.chart(t, \"tool calls\")\n/exit\n";
+    @Test
+    void chartFilesAreNeverOverwrittenAcrossSessions() throws Exception {
+        String script =
+                "var t = Sweeps.sweep(\"loop\", \"depth\", List.of(5, 10), List.of(\"ideal\"));\nSweeps.chart(t, \"tool calls\")\n"
+                        + "Sweeps.chart(t, \"tool calls\")\n/exit\n";
         Path charts = tmp.resolve("charts");
         Run first = repl(Map.of(), script, "--charts", charts.toString());
         assertEquals(0, first.code(), first.err());
         Path one = charts.toAbsolutePath().resolve("loop-sweep-tool-calls-by-depth-1.png");
         assertTrue(first.out().contains("chart written to " + one), first.out());
-        assertTrue(first.out().contains("chart written to " + charts.toAbsolutePath().resolve("loop-sweep-tool-calls-by-depth-2.svg")), first.out());
+        assertTrue(
+                first.out()
+                        .contains("chart written to "
+                                + charts.toAbsolutePath().resolve("loop-sweep-tool-calls-by-depth-2.svg")),
+                first.out());
         byte[] before = Files.readAllBytes(one);
         Files.setLastModifiedTime(one, FileTime.fromMillis(0));
         Run second = repl(Map.of(), script, "--charts", charts.toString());
         assertEquals(0, second.code(), second.err());
-        assertTrue(second.out().contains("loop-sweep-tool-calls-by-depth-3.png") && second.out().contains("loop-sweep-tool-calls-by-depth-4.svg"),
+        assertTrue(
+                second.out().contains("loop-sweep-tool-calls-by-depth-3.png")
+                        && second.out().contains("loop-sweep-tool-calls-by-depth-4.svg"),
                 second.out());
         assertArrayEquals(before, Files.readAllBytes(one));
         assertEquals(0, Files.getLastModifiedTime(one).toMillis(), "the first session's chart was rewritten");
-        assertEquals(8, MavenFixture.files(charts).size(), MavenFixture.files(charts).toString());
+        assertEquals(
+                8, MavenFixture.files(charts).size(), MavenFixture.files(charts).toString());
     }
 
     /** Lines typed in one session are in the next one's history (what /history lists; Ctrl-P and Ctrl-R use it on a terminal). */
-    @Test void historyIsKeptAcrossSessions() throws Exception {
+    @Test
+    void historyIsKeptAcrossSessions() throws Exception {
         Path history = tmp.resolve("state/repl-history");
         Run first = repl(Map.of(), "int fromTheFirstSession = 41;\n/exit\n", "--history", history.toString());
         assertEquals(0, first.code(), first.err());
@@ -172,40 +201,68 @@ class KernelAndReplCommandTest {
         assertFalse(Files.readString(history).contains("/exit"), "leaving is not worth remembering");
         Run second = repl(Map.of(), "String inTheSecond = \"2\";\n/history\n/exit\n", "--history", history.toString());
         assertEquals(0, second.code(), second.err());
-        assertTrue(second.out().contains("    1  int fromTheFirstSession = 41;\n    2  String inTheSecond = \"2\";\n"), second.out());
+        assertTrue(
+                second.out().contains("    1  int fromTheFirstSession = 41;\n    2  String inTheSecond = \"2\";\n"),
+                second.out());
         List<String> lines = Files.readAllLines(history);
         assertEquals(2, lines.size(), lines.toString());
-        assertTrue(lines.get(0).endsWith("int fromTheFirstSession = 41;") && lines.get(1).endsWith("String inTheSecond = \"2\";"), lines.toString());
+        assertTrue(
+                lines.get(0).endsWith("int fromTheFirstSession = 41;")
+                        && lines.get(1).endsWith("String inTheSecond = \"2\";"),
+                lines.toString());
         Run piped = repl(Map.of(), "int notRecorded = 1;\n/exit\n");
         assertEquals(0, piped.code(), piped.err());
-        assertEquals(lines, Files.readAllLines(history), "piped input without --history is not recorded (and not in this file)");
+        assertEquals(
+                lines,
+                Files.readAllLines(history),
+                "piped input without --history is not recorded (and not in this file)");
         Path xdg = ReplCommand.defaultHistory(Map.of("XDG_CACHE_HOME", "/x/cache"));
         assertEquals(Path.of("/x/cache/brokkr/repl-history"), xdg);
-        assertEquals(Path.of(System.getProperty("user.home"), ".cache/brokkr/repl-history"), ReplCommand.defaultHistory(Map.of()));
+        assertEquals(
+                Path.of(System.getProperty("user.home"), ".cache/brokkr/repl-history"),
+                ReplCommand.defaultHistory(Map.of()));
     }
 
-    @Test void tablesFitTheTerminalWidth() throws Exception {
+    @Test
+    void tablesFitTheTerminalWidth() throws Exception {
         String script = "%domain load tau2-retail\n%tasks --split test\n/exit\n";
         Run narrow = repl(Map.of("COLUMNS", "72"), script);
         assertEquals(0, narrow.code(), narrow.err());
         List<String> lines = narrow.out().lines().toList();
-        assertTrue(lines.stream().allMatch(l -> l.length() <= 72), lines.stream().filter(l -> l.length() > 72).toList().toString());
-        assertTrue(lines.stream().anyMatch(l -> l.startsWith("5    test,base  You want") && l.contains("…") && l.endsWith("5")), narrow.out());
+        assertTrue(
+                lines.stream().allMatch(l -> l.length() <= 72),
+                lines.stream().filter(l -> l.length() > 72).toList().toString());
+        assertTrue(
+                lines.stream()
+                        .anyMatch(l -> l.startsWith("5    test,base  You want") && l.contains("…") && l.endsWith("5")),
+                narrow.out());
         assertTrue(lines.contains("tau2-retail tasks"), narrow.out());
         Run wide = repl(Map.of(), script);
-        assertTrue(wide.out().lines().anyMatch(l -> l.length() > 120) && !wide.out().contains("…"), "no terminal: nothing is cut");
-        String cut = TerminalTable.text(Table.create("t", StringColumn.create("a", "x".repeat(30)),
-                StringColumn.create("b", "y".repeat(30)), IntColumn.create("n", new int[]{7})), 12);
+        assertTrue(
+                wide.out().lines().anyMatch(l -> l.length() > 120)
+                        && !wide.out().contains("…"),
+                "no terminal: nothing is cut");
+        String cut = TerminalTable.text(
+                Table.create(
+                        "t",
+                        StringColumn.create("a", "x".repeat(30)),
+                        StringColumn.create("b", "y".repeat(30)),
+                        IntColumn.create("n", new int[] {7})),
+                12);
         assertTrue(cut.lines().allMatch(l -> l.length() <= 12), cut);
         assertTrue(cut.replace('\n', ' ').endsWith("(2 more columns than the terminal is wide: b, n)"), cut);
         assertTrue(cut.lines().skip(1).findFirst().orElseThrow().startsWith("a"), cut);
     }
 
-    @Test void runListsEveryRewardBasisComponent() throws Exception {
+    @Test
+    void runListsEveryRewardBasisComponent() throws Exception {
         Run run = repl(Map.of(), "%domain load tau2-retail\n%run --candidate gold --task 5\n/exit\n");
         assertEquals(0, run.code(), run.err());
         String out = run.out();
-        assertTrue(out.contains("PASS DB: in the reward basis\n  PASS NL_ASSERTION: in the reward basis: no NL assertions in this task, scored 1.0"), out);
+        assertTrue(
+                out.contains(
+                        "PASS DB: in the reward basis\n  PASS NL_ASSERTION: in the reward basis: no NL assertions in this task, scored 1.0"),
+                out);
         assertTrue(out.indexOf("NL_ASSERTION") < out.indexOf("ACTION:5_0"), "basis components before the diagnostics");
     }
 }

@@ -13,9 +13,11 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** {@code ./brokkr probe}: the outcome table of a store's attempt or a task's gold run, stored as a diagnostic; bad arguments exit 2. */
 class ProbeCommandTest {
-    @TempDir Path tmp;
+    @TempDir
+    Path tmp;
 
-    @Test void probesAStoresAttemptAndKeepsItOutOfTheScorecard() throws Exception {
+    @Test
+    void probesAStoresAttemptAndKeepsItOutOfTheScorecard() throws Exception {
         Path file = tmp.resolve("exp.yaml");
         Files.writeString(file, """
                 name: probe-cli
@@ -27,16 +29,33 @@ class ProbeCommandTest {
                 parallelism: 4
                 """);
         Path dir = tmp.resolve("run");
-        var run = ExperimentCommandTest.cli("experiment", "run", file.toString(), "--dir", dir.toString(), "--no-progress");
+        var run = ExperimentCommandTest.cli(
+                "experiment", "run", file.toString(), "--dir", dir.toString(), "--no-progress");
         assertEquals(0, run.code(), run.err());
         var before = Experiments.scorecard(dir);
         long id;
         try (ExperimentQuery q = ExperimentQuery.open(dir)) {
-            id = q.attempts(false).stream().filter(a -> a.evidence().transcript().asList().size() > 4).findFirst().orElseThrow().id();
+            id = q.attempts(false).stream()
+                    .filter(a -> a.evidence().transcript().asList().size() > 4)
+                    .findFirst()
+                    .orElseThrow()
+                    .id();
         }
         Path png = tmp.resolve("chart.png");
-        var r = ExperimentCommandTest.cli("probe", dir.toString(), String.valueOf(id), "--at", "1", "--candidate", "gold", "-n", "6",
-                "--vs", "stop", "--chart", png.toString());
+        var r = ExperimentCommandTest.cli(
+                "probe",
+                dir.toString(),
+                String.valueOf(id),
+                "--at",
+                "1",
+                "--candidate",
+                "gold",
+                "-n",
+                "6",
+                "--vs",
+                "stop",
+                "--chart",
+                png.toString());
         assertEquals(0, r.code(), r.err());
         assertTrue(r.out().contains("matches gold: 6/6 (1.00)"), r.out());
         assertTrue(r.out().contains("matches gold: 0/6 (0.00)"), r.out());
@@ -50,9 +69,22 @@ class ProbeCommandTest {
         }
     }
 
-    @Test void probesATasksGoldRunOfTelecom() throws Exception {
-        var r = ExperimentCommandTest.cli("probe", "--domain", "tau2-telecom", "--task", firstTelecomTask(), "--at", "1", "--candidate", "gold-50",
-                "-n", "10", "--seed", "4");
+    @Test
+    void probesATasksGoldRunOfTelecom() throws Exception {
+        var r = ExperimentCommandTest.cli(
+                "probe",
+                "--domain",
+                "tau2-telecom",
+                "--task",
+                firstTelecomTask(),
+                "--at",
+                "1",
+                "--candidate",
+                "gold-50",
+                "-n",
+                "10",
+                "--seed",
+                "4");
         assertEquals(0, r.code(), r.err());
         assertTrue(r.out().contains("outcome class") && r.out().contains("/10 ("), r.out());
     }
@@ -61,22 +93,26 @@ class ProbeCommandTest {
         return Tau2Domains.benchmark("telecom").tasks("test").getFirst();
     }
 
-    @Test void badArgumentsGetTheUsageAndExitTwo() throws Exception {
+    @Test
+    void badArgumentsGetTheUsageAndExitTwo() throws Exception {
         for (String[] args : new String[][] {
-                {"probe"},
-                {"probe", "--domain", "tau2-retail", "--task", "5", "--at", "1"},
-                {"probe", "--domain", "tau2-retail", "--task", "5", "--at", "0", "--candidate", "gold"},
-                {"probe", "--domain", "tau2-retail", "--task", "5", "--at", "1", "--candidate", "gold", "-n", "many"},
-                {"probe", "--domain", "tau2-retail", "--task", "5", "--at", "1", "--candidate", "gold", "--bogus", "1"},
-                {"probe", "somewhere", "--at", "1", "--candidate", "gold"}}) {
+            {"probe"},
+            {"probe", "--domain", "tau2-retail", "--task", "5", "--at", "1"},
+            {"probe", "--domain", "tau2-retail", "--task", "5", "--at", "0", "--candidate", "gold"},
+            {"probe", "--domain", "tau2-retail", "--task", "5", "--at", "1", "--candidate", "gold", "-n", "many"},
+            {"probe", "--domain", "tau2-retail", "--task", "5", "--at", "1", "--candidate", "gold", "--bogus", "1"},
+            {"probe", "somewhere", "--at", "1", "--candidate", "gold"}
+        }) {
             var r = ExperimentCommandTest.cli(args);
             assertEquals(2, r.code(), String.join(" ", args) + ": " + r.err());
             assertTrue(r.err().contains("usage: ./brokkr probe"), r.err());
         }
-        var cut = ExperimentCommandTest.cli("probe", "--domain", "tau2-retail", "--task", "5", "--at", "9", "--candidate", "gold");
+        var cut = ExperimentCommandTest.cli(
+                "probe", "--domain", "tau2-retail", "--task", "5", "--at", "9", "--candidate", "gold");
         assertEquals(2, cut.code());
         assertTrue(cut.err().contains("has 1 customer message(s) the agent answered, not 9"), cut.err());
-        var domain = ExperimentCommandTest.cli("probe", "--domain", "tau2-nowhere", "--task", "5", "--at", "1", "--candidate", "gold");
+        var domain = ExperimentCommandTest.cli(
+                "probe", "--domain", "tau2-nowhere", "--task", "5", "--at", "1", "--candidate", "gold");
         assertEquals(2, domain.code());
         assertTrue(domain.err().contains("unknown domain 'tau2-nowhere'"), domain.err());
         var missing = ExperimentCommandTest.cli("probe", tmp.toString(), "1", "--at", "1", "--candidate", "gold");

@@ -36,7 +36,8 @@ import org.junit.jupiter.api.io.TempDir;
  * vllm} took it; and an unknown provider was worded two ways.
  */
 class ProviderAliasesTest {
-    @TempDir Path tmp;
+    @TempDir
+    Path tmp;
 
     static final List<String> ALIASES = List.of("openai", "vllm", "ollama", "llamacpp", "openai-compatible");
 
@@ -66,8 +67,11 @@ class ProviderAliasesTest {
                 assertEquals(7, afterExperiment, alias + ": six hops and the answer through the server");
                 // The command line.
                 ByteArrayOutputStream out = new ByteArrayOutputStream(), err = new ByteArrayOutputStream();
-                int code = new LoopCommand(registry, ModelSource.of(registry, server.openAiEnv())).run(List.of("6", "--model", "loopback-model",
-                        "--provider", alias), new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8));
+                int code = new LoopCommand(registry, ModelSource.of(registry, server.openAiEnv()))
+                        .run(
+                                List.of("6", "--model", "loopback-model", "--provider", alias),
+                                new PrintStream(out, true, StandardCharsets.UTF_8),
+                                new PrintStream(err, true, StandardCharsets.UTF_8));
                 assertEquals(0, code, err.toString(StandardCharsets.UTF_8));
                 assertEquals("PASS depth=6 toolCalls=6/6\n", out.toString(StandardCharsets.UTF_8), alias);
                 assertEquals(2 * afterExperiment, server.requestCount(), alias);
@@ -77,7 +81,8 @@ class ProviderAliasesTest {
                 RunView run = s.run(alias + ":loopback-model", "6", Map.of());
                 assertEquals(1.0, run.attempt().reward(), alias);
                 assertEquals(3 * afterExperiment, server.requestCount(), alias);
-                for (var req : server.requests()) assertEquals("loopback-model", req.json().get("model").asStr());
+                for (var req : server.requests())
+                    assertEquals("loopback-model", req.json().get("model").asStr());
             }
         }
     }
@@ -86,14 +91,33 @@ class ProviderAliasesTest {
     @Test
     void tau2RunTakesEachAliasThroughTheSameResolver() throws Exception {
         for (String alias : ALIASES) {
-            try (var server = ScriptedModelServer.start(req -> ScriptedModelServer.Reply.json(400, "{\"error\": {\"message\": \"no such model\"}}"))) {
+            try (var server = ScriptedModelServer.start(
+                    req -> ScriptedModelServer.Reply.json(400, "{\"error\": {\"message\": \"no such model\"}}"))) {
                 ByteArrayOutputStream o = new ByteArrayOutputStream(), e = new ByteArrayOutputStream();
-                int code = new Tau2Command(new CommandContext(Registry.process(), server.openAiEnv())).run(List.of("run", "--domain", "retail",
-                        "--agent", "llm", "--provider", alias, "--model", "m", "--user-model", "u", "--judge-model", "j", "--task", "0"),
-                        new PrintStream(o, true, StandardCharsets.UTF_8), new PrintStream(e, true, StandardCharsets.UTF_8));
+                int code = new Tau2Command(new CommandContext(Registry.process(), server.openAiEnv()))
+                        .run(
+                                List.of(
+                                        "run",
+                                        "--domain",
+                                        "retail",
+                                        "--agent",
+                                        "llm",
+                                        "--provider",
+                                        alias,
+                                        "--model",
+                                        "m",
+                                        "--user-model",
+                                        "u",
+                                        "--judge-model",
+                                        "j",
+                                        "--task",
+                                        "0"),
+                                new PrintStream(o, true, StandardCharsets.UTF_8),
+                                new PrintStream(e, true, StandardCharsets.UTF_8));
                 assertEquals(3, code, alias + ": " + e.toString(StandardCharsets.UTF_8));
                 assertTrue(server.requestCount() >= 1, alias + ": the user simulator's request reached the server");
-                assertEquals("u", server.requests().getFirst().json().get("model").asStr(), alias);
+                assertEquals(
+                        "u", server.requests().getFirst().json().get("model").asStr(), alias);
             }
         }
     }
@@ -101,18 +125,31 @@ class ProviderAliasesTest {
     /** An unknown provider is refused in the same words by every face, before anything runs. */
     @Test
     void anUnknownProviderIsRefusedAlikeByEveryFace() throws Exception {
-        String expected = "unknown model provider 'vllmx' (registered: anthropic, openai, say; openai also as llamacpp, ollama, openai-compatible, vllm)";
+        String expected =
+                "unknown model provider 'vllmx' (registered: anthropic, openai, say; openai also as llamacpp, ollama, openai-compatible, vllm)";
         Path file = tmp.resolve("bad.yaml");
-        Files.writeString(file, "name: bad\ndomain: loop\ntasks: [\"3\"]\ncandidates:\n  - {id: x, provider: vllmx, model: m}\n");
-        assertEquals(expected, assertThrows(IllegalArgumentException.class,
-                () -> Experiments.run(ExperimentSpec.read(file), tmp.resolve("bad"), Registry.process())).getMessage());
+        Files.writeString(
+                file, "name: bad\ndomain: loop\ntasks: [\"3\"]\ncandidates:\n  - {id: x, provider: vllmx, model: m}\n");
+        assertEquals(
+                expected,
+                assertThrows(
+                                IllegalArgumentException.class,
+                                () -> Experiments.run(
+                                        ExperimentSpec.read(file), tmp.resolve("bad"), Registry.process()))
+                        .getMessage());
         ByteArrayOutputStream out = new ByteArrayOutputStream(), err = new ByteArrayOutputStream();
-        int code = Main.run(List.of("loop", "3", "--model", "m", "--provider", "vllmx"), new PrintStream(out, true, StandardCharsets.UTF_8),
+        int code = Main.run(
+                List.of("loop", "3", "--model", "m", "--provider", "vllmx"),
+                new PrintStream(out, true, StandardCharsets.UTF_8),
                 new PrintStream(err, true, StandardCharsets.UTF_8));
         assertEquals(2, code);
-        assertEquals("brokkr loop: " + expected, err.toString(StandardCharsets.UTF_8).strip());
+        assertEquals(
+                "brokkr loop: " + expected, err.toString(StandardCharsets.UTF_8).strip());
         Session s = new Session(MagicRegistry.standard(), Registry.process());
         s.domain("loop");
-        assertEquals(expected, assertThrows(MagicUsageException.class, () -> s.run("vllmx:m", "3", Map.of())).getMessage());
+        assertEquals(
+                expected,
+                assertThrows(MagicUsageException.class, () -> s.run("vllmx:m", "3", Map.of()))
+                        .getMessage());
     }
 }

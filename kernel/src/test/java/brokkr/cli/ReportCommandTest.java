@@ -18,7 +18,8 @@ import org.junit.jupiter.api.io.TempDir;
  * arrive as text. (notebooks/run-notebooks.sh opens a report in headless Chromium as well.)
  */
 class ReportCommandTest {
-    @TempDir Path tmp;
+    @TempDir
+    Path tmp;
 
     static final String HOSTILE = "</script><script>window.pwned=1</script><img src=x onerror=alert(1)>";
 
@@ -34,12 +35,14 @@ class ReportCommandTest {
                 repetitions: 2
                 """.formatted(HOSTILE));
         Path dir = tmp.resolve("run");
-        var run = ExperimentCommandTest.cli("experiment", "run", file.toString(), "--dir", dir.toString(), "--no-progress");
+        var run = ExperimentCommandTest.cli(
+                "experiment", "run", file.toString(), "--dir", dir.toString(), "--no-progress");
         assertEquals(0, run.code(), run.err());
         return dir;
     }
 
-    @Test void writesOneSelfContainedEscapedPage() throws Exception {
+    @Test
+    void writesOneSelfContainedEscapedPage() throws Exception {
         Path dir = experiment();
         Path out = tmp.resolve("shared/report.html");
         var r = ExperimentCommandTest.cli("report", dir.toString(), "--out", out.toString());
@@ -49,34 +52,56 @@ class ReportCommandTest {
 
         assertTrue(html.startsWith("<!DOCTYPE html>"));
         assertTrue(html.contains("<h1>report-test</h1>"), "titled with the experiment");
-        assertTrue(html.contains("<caption>scorecard</caption>") && html.contains("<caption>checks</caption>"), "scorecard and checks");
-        String scorecard = html.substring(html.indexOf("<caption>scorecard</caption>"), html.indexOf("</table>", html.indexOf("<caption>scorecard</caption>")));
+        assertTrue(
+                html.contains("<caption>scorecard</caption>") && html.contains("<caption>checks</caption>"),
+                "scorecard and checks");
+        String scorecard = html.substring(
+                html.indexOf("<caption>scorecard</caption>"),
+                html.indexOf("</table>", html.indexOf("<caption>scorecard</caption>")));
         for (String h : List.of("in_tok/ep", "out_tok/ep", "steps/ep", "calls/ep", "req_chars/ep")) {
             assertTrue(scorecard.contains(">" + h + "</th>"), "what an episode costs, in the scorecard itself: " + h);
         }
-        assertTrue(html.contains("<svg") && html.contains("<figcaption><b>report-test: pass^k by candidate (3 tasks, 2 trials)</b>"), "the pass^k chart inline");
+        assertTrue(
+                html.contains("<svg")
+                        && html.contains("<figcaption><b>report-test: pass^k by candidate (3 tasks, 2 trials)</b>"),
+                "the pass^k chart inline");
         assertEquals(12, count(html, "<details class=\"attempt\""), "every attempt");
-        assertEquals(6, count(html, "<details class=\"attempt\" id=\"attempt-\\d+\" data-passed=\"1\""), "the agreeable ones passed");
+        assertEquals(
+                6,
+                count(html, "<details class=\"attempt\" id=\"attempt-\\d+\" data-passed=\"1\""),
+                "the agreeable ones passed");
         assertEquals(6, count(html, "<tr class=\"task-row\""), "3 tasks x 2 candidates");
         assertTrue(html.contains("<input type=\"checkbox\" id=\"failed-only\">"), "the failed-only filter");
         assertTrue(html.contains("<code>said_yes</code>"), "the grade breakdown");
-        assertEquals(0, count(html, "no transcript recorded"), "every attempt's transcript is read (the listing itself carries none)");
+        assertEquals(
+                0,
+                count(html, "no transcript recorded"),
+                "every attempt's transcript is read (the listing itself carries none)");
         assertEquals(12, count(html, "<div class=\"msg msg-assistant\""), "each attempt's answer in its dialogue");
 
         // Hostile text arrives as text: one script element (the report's own), no markup from the store.
         assertEquals(1, count(html, "<script"), "only the report's script");
-        assertFalse(html.contains("window.pwned=1</script>") || html.contains("<img src=x") || html.contains("<b>bold</b>"), "escaped");
-        assertTrue(html.contains("&lt;/script&gt;&lt;script&gt;window.pwned=1&lt;/script&gt;"), "the model's words shown as written");
+        assertFalse(
+                html.contains("window.pwned=1</script>") || html.contains("<img src=x") || html.contains("<b>bold</b>"),
+                "escaped");
+        assertTrue(
+                html.contains("&lt;/script&gt;&lt;script&gt;window.pwned=1&lt;/script&gt;"),
+                "the model's words shown as written");
         assertTrue(html.contains("&lt;b&gt;bold&lt;/b&gt;"), "the candidate label shown as written");
 
         // No network: nothing is loaded from anywhere (the SVG namespace is a name, not a fetch).
-        for (String ref : new String[] {"src=\"http", "href=\"http", "src='http", "href='http", "url(http", "@import", "<link", "<iframe"}) {
+        for (String ref : new String[] {
+            "src=\"http", "href=\"http", "src='http", "href='http", "url(http", "@import", "<link", "<iframe"
+        }) {
             assertFalse(html.contains(ref), ref);
         }
-        assertTrue(html.contains("Content-Security-Policy\" content=\"default-src 'none'"), "the page forbids itself any fetch");
+        assertTrue(
+                html.contains("Content-Security-Policy\" content=\"default-src 'none'"),
+                "the page forbids itself any fetch");
     }
 
-    @Test void defaultsNextToTheStoreAndRefusesBadArguments() throws Exception {
+    @Test
+    void defaultsNextToTheStoreAndRefusesBadArguments() throws Exception {
         Path dir = experiment();
         var r = ExperimentCommandTest.cli("report", dir.toString());
         assertEquals(0, r.code(), r.err());
@@ -85,8 +110,11 @@ class ReportCommandTest {
         var none = ExperimentCommandTest.cli("report", tmp.resolve("nothing").toString());
         assertEquals(2, none.code());
         assertTrue(none.err().contains("holds no experiment"), none.err());
-        assertEquals(2, ExperimentCommandTest.cli("report", dir.toString(), "--bogus").code());
-        assertEquals(2, ExperimentCommandTest.cli("report", dir.toString(), "--out").code());
+        assertEquals(
+                2,
+                ExperimentCommandTest.cli("report", dir.toString(), "--bogus").code());
+        assertEquals(
+                2, ExperimentCommandTest.cli("report", dir.toString(), "--out").code());
     }
 
     static int count(String s, String regex) {

@@ -1,10 +1,10 @@
 package brokkr.cli;
 
 import static org.junit.jupiter.api.Assertions.*;
-import brokkr.experiment.Planner;
 
 import brokkr.command.CommandContext;
 import brokkr.domains.tau2.cli.Tau2Command;
+import brokkr.experiment.Planner;
 import brokkr.experiment.Registry;
 import brokkr.value.Json;
 import brokkr.value.PyDict;
@@ -25,14 +25,21 @@ class Tau2CommandTest {
         ByteArrayOutputStream o = new ByteArrayOutputStream(), e = new ByteArrayOutputStream();
         List<String> argv = new ArrayList<>(List.of("tau2"));
         argv.addAll(List.of(args));
-        int code = Main.run(argv, new PrintStream(o, true, StandardCharsets.UTF_8), new PrintStream(e, true, StandardCharsets.UTF_8));
+        int code = Main.run(
+                argv,
+                new PrintStream(o, true, StandardCharsets.UTF_8),
+                new PrintStream(e, true, StandardCharsets.UTF_8));
         return new Outcome(code, o.toString(StandardCharsets.UTF_8), e.toString(StandardCharsets.UTF_8));
     }
 
     @Test
     void wrongArgumentsAreUsageErrors() {
-        for (String[] bad : List.of(new String[] {}, new String[] {"walk"}, new String[] {"run", "--agent", "gold"},
-                new String[] {"run", "--domain", "retail"}, new String[] {"run", "--domain", "nowhere", "--agent", "gold"},
+        for (String[] bad : List.of(
+                new String[] {},
+                new String[] {"walk"},
+                new String[] {"run", "--agent", "gold"},
+                new String[] {"run", "--domain", "retail"},
+                new String[] {"run", "--domain", "nowhere", "--agent", "gold"},
                 new String[] {"run", "--domain", "retail", "--agent", "clever"},
                 new String[] {"run", "--domain", "retail", "--agent", "llm"},
                 new String[] {"run", "--domain", "retail", "--agent", "llm", "--model", "m"},
@@ -65,9 +72,12 @@ class Tau2CommandTest {
         assertEquals(0, shortName.code(), shortName.err());
         assertEquals(0, fullName.code(), fullName.err());
         // the same lines but the run's wall time
-        assertEquals(shortName.out().replaceAll(" in \\d+\\.\\d s", ""), fullName.out().replaceAll(" in \\d+\\.\\d s", ""));
+        assertEquals(
+                shortName.out().replaceAll(" in \\d+\\.\\d s", ""),
+                fullName.out().replaceAll(" in \\d+\\.\\d s", ""));
         assertTrue(fullName.out().startsWith("tau2 retail: 1 task(s) x 1 trial(s), agent gold"), fullName.out());
-        List<String> corpus = Files.readAllLines(ConformanceCommandTest.corpus("gold.jsonl")).subList(0, 3);
+        List<String> corpus =
+                Files.readAllLines(ConformanceCommandTest.corpus("gold.jsonl")).subList(0, 3);
         Path three = Files.write(Files.createTempFile("retail-gold-3", ".jsonl"), corpus);
         for (String name : List.of("retail", "tau2-retail")) {
             var r = ConformanceCommandTest.main("conformance", "tau2", "--domain", name, "--corpus", three.toString());
@@ -76,7 +86,11 @@ class Tau2CommandTest {
         }
         Files.delete(three);
         Outcome unknown = run("run", "--domain", "tau2-nowhere", "--agent", "gold");
-        assertTrue(unknown.err().startsWith("brokkr tau2: unknown domain 'tau2-nowhere' (available: airline, banking_knowledge, retail, telecom)"), unknown.err());
+        assertTrue(
+                unknown.err()
+                        .startsWith(
+                                "brokkr tau2: unknown domain 'tau2-nowhere' (available: airline, banking_knowledge, retail, telecom)"),
+                unknown.err());
     }
 
     /**
@@ -87,12 +101,17 @@ class Tau2CommandTest {
     void splitsAreTheDomainsOwn() {
         Outcome test = run("run", "--domain", "telecom", "--agent", "stop", "--split", "test", "--parallelism", "4");
         assertEquals(0, test.code(), test.err());
-        assertTrue(test.out().lines().findFirst().orElseThrow().startsWith("tau2 telecom: 40 task(s) x 1 trial(s)"), test.out());
+        assertTrue(
+                test.out().lines().findFirst().orElseThrow().startsWith("tau2 telecom: 40 task(s) x 1 trial(s)"),
+                test.out());
         for (String[] missing : List.of(new String[] {"small", "20"}, new String[] {"full", "2285"})) {
             Outcome r = run("run", "--domain", "telecom", "--agent", "stop", "--split", missing[0]);
             assertEquals(2, r.code(), r.err());
-            assertTrue(r.err().contains("split '" + missing[0] + "' names " + missing[1] + " tasks but only") && r.err().contains("tasks_full.json")
-                    && r.err().contains("available splits: train, test, base"), r.err());
+            assertTrue(
+                    r.err().contains("split '" + missing[0] + "' names " + missing[1] + " tasks but only")
+                            && r.err().contains("tasks_full.json")
+                            && r.err().contains("available splits: train, test, base"),
+                    r.err());
         }
         Outcome dev = run("run", "--domain", "retail", "--agent", "gold", "--split", "dev");
         assertTrue(dev.err().contains("Invalid task split name: dev. Valid splits are:"), dev.err());
@@ -101,11 +120,32 @@ class Tau2CommandTest {
     @Test
     void goldRunPrintsOneLinePerEpisodeAndTheAverage(@TempDir Path dir) throws Exception {
         Path log = dir.resolve("episodes.jsonl");
-        Outcome r = run("run", "--domain", "retail", "--agent", "gold", "--task", "0", "--task", "5", "--trials", "2", "--parallelism", "3", "--out", log.toString());
+        Outcome r = run(
+                "run",
+                "--domain",
+                "retail",
+                "--agent",
+                "gold",
+                "--task",
+                "0",
+                "--task",
+                "5",
+                "--trials",
+                "2",
+                "--parallelism",
+                "3",
+                "--out",
+                log.toString());
         assertEquals(0, r.code(), r.err());
         List<String> lines = r.out().lines().toList();
-        assertTrue(lines.get(0).startsWith("tau2 retail: 2 task(s) x 2 trial(s), agent gold, user scripted, judge scripted-gold-verdict"), lines.get(0));
-        assertEquals(List.of("0", "1", "1.0", "agent_stop"), List.of(lines.get(2).split("\\s+")).subList(0, 4));
+        assertTrue(
+                lines.get(0)
+                        .startsWith(
+                                "tau2 retail: 2 task(s) x 2 trial(s), agent gold, user scripted, judge scripted-gold-verdict"),
+                lines.get(0));
+        assertEquals(
+                List.of("0", "1", "1.0", "agent_stop"),
+                List.of(lines.get(2).split("\\s+")).subList(0, 4));
         assertTrue(lines.get(2).contains("pass DB NL_ASSERTION"), lines.get(2));
         assertTrue(r.out().contains("average reward: 1.0000 over 4 episode(s) of 2 task(s)"), r.out());
         assertTrue(r.out().contains("pass^2: 1.0000"), r.out());
@@ -114,7 +154,9 @@ class Tau2CommandTest {
         PyDict first = Json.parse(records.get(0)).asDict();
         assertEquals("0", first.get("task_id").asStr());
         assertEquals("scripted-gold-verdict", first.get("judge").asStr());
-        assertEquals("Hi! How can I help you today?", first.get("messages").asList().get(0).asDict().get("content").asStr());
+        assertEquals(
+                "Hi! How can I help you today?",
+                first.get("messages").asList().get(0).asDict().get("content").asStr());
     }
 
     @Test
@@ -122,8 +164,14 @@ class Tau2CommandTest {
         Outcome r = run("run", "--domain", "retail", "--agent", "stop", "--task", "0", "--task", "10");
         assertEquals(0, r.code(), r.err());
         List<String> lines = r.out().lines().toList();
-        assertTrue(lines.get(2).startsWith("0 ") && lines.get(2).contains("0.0") && lines.get(2).contains("failed DB"), lines.get(2));
-        assertTrue(lines.get(3).startsWith("10 ") && lines.get(3).contains("1.0"), "task 10 needs no write and has no NL assertion: " + lines.get(3));
+        assertTrue(
+                lines.get(2).startsWith("0 ")
+                        && lines.get(2).contains("0.0")
+                        && lines.get(2).contains("failed DB"),
+                lines.get(2));
+        assertTrue(
+                lines.get(3).startsWith("10 ") && lines.get(3).contains("1.0"),
+                "task 10 needs no write and has no NL assertion: " + lines.get(3));
         assertTrue(r.out().contains("average reward: 0.5000"), r.out());
     }
 
@@ -137,14 +185,20 @@ class Tau2CommandTest {
         Path fresh = dir.resolve("fresh.jsonl");
         Outcome first = run("run", "--domain", "retail", "--agent", "gold", "--task", "0", "--out", fresh.toString());
         assertEquals(0, first.code(), first.err());
-        assertEquals(java.nio.file.attribute.PosixFilePermissions.fromString("rw-------"), Files.getPosixFilePermissions(fresh));
+        assertEquals(
+                java.nio.file.attribute.PosixFilePermissions.fromString("rw-------"),
+                Files.getPosixFilePermissions(fresh));
         String whole = Files.readString(fresh);
         String cut = whole.substring(0, whole.length() / 2);
         Path log = dir.resolve("killed.jsonl");
         Files.writeString(log, whole + cut);
         Outcome r = run("run", "--domain", "retail", "--agent", "gold", "--task", "5", "--out", log.toString());
         assertEquals(0, r.code(), r.err());
-        assertTrue(r.err().contains(log + " ended in an incomplete line (" + cut.getBytes(StandardCharsets.UTF_8).length + " bytes after the last newline"), r.err());
+        assertTrue(
+                r.err()
+                        .contains(log + " ended in an incomplete line (" + cut.getBytes(StandardCharsets.UTF_8).length
+                                + " bytes after the last newline"),
+                r.err());
         List<String> lines = Files.readAllLines(log);
         assertEquals(3, lines.size(), "the cut record stays one line of its own");
         assertEquals(cut, lines.get(1));
@@ -152,7 +206,9 @@ class Tau2CommandTest {
         assertEquals("5", Json.parse(lines.get(2)).asDict().get("task_id").asStr(), "the new record is whole");
         assertTrue(Files.readString(log).endsWith("\n"));
         Outcome again = run("run", "--domain", "retail", "--agent", "gold", "--task", "0", "--out", log.toString());
-        assertFalse(again.err().contains("incomplete line"), "a file ending in a newline is appended to as it is: " + again.err());
+        assertFalse(
+                again.err().contains("incomplete line"),
+                "a file ending in a newline is appended to as it is: " + again.err());
         assertEquals(4, Files.readAllLines(log).size());
     }
 
@@ -164,7 +220,13 @@ class Tau2CommandTest {
             Outcome r = run("run", "--domain", "retail", "--agent", "gold", "--task", "0", "--out", bad.toString());
             assertEquals(2, r.code(), r.err());
             assertTrue(r.err().contains("--out " + bad), r.err());
-            assertTrue(r.err().contains(bad.equals(dir) ? "is a directory, not a file" : "no directory " + missingDir.getParent()), r.err());
+            assertTrue(
+                    r.err()
+                            .contains(
+                                    bad.equals(dir)
+                                            ? "is a directory, not a file"
+                                            : "no directory " + missingDir.getParent()),
+                    r.err());
             assertFalse(r.err().contains("usage:"), "not a usage error: " + r.err());
             assertEquals("", r.out(), "nothing ran");
         }
@@ -173,16 +235,40 @@ class Tau2CommandTest {
     /** Issue 10 item 16: a run in which every episode lost its model has no verdict at all: exit 3, and stderr says how many. */
     @Test
     void episodesWithoutAVerdictGiveExitStatusThree() throws Exception {
-        try (var server = brokkr.provider.testing.ScriptedModelServer.start(req ->
-                brokkr.provider.testing.ScriptedModelServer.Reply.json(400, "{\"error\": {\"message\": \"no such model\"}}"))) {
+        try (var server = brokkr.provider.testing.ScriptedModelServer.start(
+                req -> brokkr.provider.testing.ScriptedModelServer.Reply.json(
+                        400, "{\"error\": {\"message\": \"no such model\"}}"))) {
             ByteArrayOutputStream o = new ByteArrayOutputStream(), e = new ByteArrayOutputStream();
-            int code = new Tau2Command(new CommandContext(Registry.process(), server.openAiEnv())).run(List.of("run", "--domain", "retail", "--agent", "llm", "--model", "m",
-                    "--user-model", "u", "--judge-model", "j", "--task", "0", "--trials", "2"),
-                    new PrintStream(o, true, StandardCharsets.UTF_8), new PrintStream(e, true, StandardCharsets.UTF_8));
+            int code = new Tau2Command(new CommandContext(Registry.process(), server.openAiEnv()))
+                    .run(
+                            List.of(
+                                    "run",
+                                    "--domain",
+                                    "retail",
+                                    "--agent",
+                                    "llm",
+                                    "--model",
+                                    "m",
+                                    "--user-model",
+                                    "u",
+                                    "--judge-model",
+                                    "j",
+                                    "--task",
+                                    "0",
+                                    "--trials",
+                                    "2"),
+                            new PrintStream(o, true, StandardCharsets.UTF_8),
+                            new PrintStream(e, true, StandardCharsets.UTF_8));
             String out = o.toString(StandardCharsets.UTF_8), err = e.toString(StandardCharsets.UTF_8);
             assertEquals(3, code, err);
-            assertTrue(out.contains("average reward: 0.0000 over 0 episode(s) of 0 task(s) (2 infrastructure failure(s) excluded)"), out);
-            assertTrue(err.contains("2 of 2 episode(s) have no verdict (not scored; first: task 0 trial 1: infrastructure failure: "), err);
+            assertTrue(
+                    out.contains(
+                            "average reward: 0.0000 over 0 episode(s) of 0 task(s) (2 infrastructure failure(s) excluded)"),
+                    out);
+            assertTrue(
+                    err.contains(
+                            "2 of 2 episode(s) have no verdict (not scored; first: task 0 trial 1: infrastructure failure: "),
+                    err);
             assertTrue(err.contains("exit status 3"), err);
         }
         assertTrue(new Tau2Command(CommandContext.process()).usage().contains("3 when some episode has no verdict"));
@@ -199,14 +285,34 @@ class Tau2CommandTest {
             if (system.equals(brokkr.domains.tau2.evaluator.ModelNlJudge.SYSTEM_PROMPT)) {
                 return brokkr.conversation.Turn.of(new brokkr.conversation.Message.Assistant("{\"results\": []}"));
             }
-            if (system.equals(domain.agentSystemPrompt())) return new brokkr.domains.tau2.agent.GoldReplayAgent(task).next(history, tools);
+            if (system.equals(domain.agentSystemPrompt()))
+                return new brokkr.domains.tau2.agent.GoldReplayAgent(task).next(history, tools);
             return new brokkr.domains.tau2.user.ScriptedUser(task).next(history, tools);
         })) {
             Path log = dir.resolve("llm.jsonl");
             ByteArrayOutputStream o = new ByteArrayOutputStream(), e = new ByteArrayOutputStream();
-            int code = new Tau2Command(new CommandContext(Registry.process(), server.openAiEnv())).run(List.of("run", "--domain", "retail", "--agent", "llm", "--model", "m-agent",
-                    "--user-model", "m-user", "--judge-model", "m-judge", "--task", "2", "--trials", "2", "--out", log.toString()),
-                    new PrintStream(o, true, StandardCharsets.UTF_8), new PrintStream(e, true, StandardCharsets.UTF_8));
+            int code = new Tau2Command(new CommandContext(Registry.process(), server.openAiEnv()))
+                    .run(
+                            List.of(
+                                    "run",
+                                    "--domain",
+                                    "retail",
+                                    "--agent",
+                                    "llm",
+                                    "--model",
+                                    "m-agent",
+                                    "--user-model",
+                                    "m-user",
+                                    "--judge-model",
+                                    "m-judge",
+                                    "--task",
+                                    "2",
+                                    "--trials",
+                                    "2",
+                                    "--out",
+                                    log.toString()),
+                            new PrintStream(o, true, StandardCharsets.UTF_8),
+                            new PrintStream(e, true, StandardCharsets.UTF_8));
             String out = o.toString(StandardCharsets.UTF_8);
             assertEquals(0, code, e.toString(StandardCharsets.UTF_8));
             assertTrue(out.contains("agent openai:m-agent, user openai:m-user, judge openai:m-judge"), out);
@@ -219,13 +325,26 @@ class Tau2CommandTest {
                 assertEquals(seeds[t], ((brokkr.value.PyInt) rec.get("seed")).longValue());
                 PyDict calls = rec.get("model_calls").asDict();
                 for (String side : List.of("agent", "user")) {
-                    PyDict body = Json.parse(calls.get(side).asList().get(0).asDict().get("request_body").asStr()).asDict();
+                    PyDict body = Json.parse(calls.get(side)
+                                    .asList()
+                                    .get(0)
+                                    .asDict()
+                                    .get("request_body")
+                                    .asStr())
+                            .asDict();
                     assertEquals(seeds[t], ((brokkr.value.PyInt) body.get("seed")).longValue(), side);
                     assertEquals(0.0, ((brokkr.value.PyFloat) body.get("temperature")).value(), side);
-                    if (side.equals("agent")) assertEquals("auto", body.get("tool_choice").asStr());
+                    if (side.equals("agent"))
+                        assertEquals("auto", body.get("tool_choice").asStr());
                     else assertNull(body.get("tool_choice"), "upstream's user simulator has no tools");
                 }
-                PyDict judgeBody = Json.parse(calls.get("judge").asList().get(0).asDict().get("request_body").asStr()).asDict();
+                PyDict judgeBody = Json.parse(calls.get("judge")
+                                .asList()
+                                .get(0)
+                                .asDict()
+                                .get("request_body")
+                                .asStr())
+                        .asDict();
                 assertNull(judgeBody.get("seed"), "upstream's judge has no seed");
                 assertNull(judgeBody.get("tool_choice"));
                 assertEquals("m-judge", judgeBody.get("model").asStr());
@@ -241,7 +360,8 @@ class Tau2CommandTest {
     @Test
     void infrastructureAndGradingFailuresAreReportedAndExcluded(@TempDir Path dir) throws Exception {
         brokkr.domains.tau2.runner.Tau2Domain domain = brokkr.domains.tau2.runner.Tau2Domains.load("retail");
-        java.util.Map<String, brokkr.domains.tau2.model.TaskSpec> byPrompt = new java.util.HashMap<>(), byRequest = new java.util.HashMap<>();
+        java.util.Map<String, brokkr.domains.tau2.model.TaskSpec> byPrompt = new java.util.HashMap<>(),
+                byRequest = new java.util.HashMap<>();
         for (String id : List.of("2", "5")) {
             byPrompt.put(domain.userSystemPrompt().apply(domain.task(id)), domain.task(id));
             byRequest.put(domain.task(id).requestText(), domain.task(id));
@@ -254,23 +374,54 @@ class Tau2CommandTest {
             if (system.equals(brokkr.domains.tau2.evaluator.ModelNlJudge.SYSTEM_PROMPT)) {
                 t = brokkr.conversation.Turn.of(new brokkr.conversation.Message.Assistant("All met, I think."));
             } else if (system.equals(domain.agentSystemPrompt())) {
-                t = new brokkr.domains.tau2.agent.GoldReplayAgent(byRequest.get(d.history().get(2).content())).next(d.history(), d.tools());
+                t = new brokkr.domains.tau2.agent.GoldReplayAgent(
+                                byRequest.get(d.history().get(2).content()))
+                        .next(d.history(), d.tools());
             } else {
                 brokkr.domains.tau2.model.TaskSpec task = byPrompt.get(system);
-                if (task.id().equals("5") && ((brokkr.value.PyInt) req.json().get("seed")).longValue() == secondTrialSeed) {
-                    return brokkr.provider.testing.ScriptedModelServer.Reply.json(400, "{\"error\": {\"message\": \"bad request\"}}");
+                if (task.id().equals("5")
+                        && ((brokkr.value.PyInt) req.json().get("seed")).longValue() == secondTrialSeed) {
+                    return brokkr.provider.testing.ScriptedModelServer.Reply.json(
+                            400, "{\"error\": {\"message\": \"bad request\"}}");
                 }
                 t = new brokkr.domains.tau2.user.ScriptedUser(task).next(d.history(), d.tools());
             }
-            return brokkr.provider.testing.ScriptedModelServer.Reply.json(brokkr.provider.OpenAiChat.encodeResponse(t.message(), d.model(), "chatcmpl-" + req.index()));
+            return brokkr.provider.testing.ScriptedModelServer.Reply.json(
+                    brokkr.provider.OpenAiChat.encodeResponse(t.message(), d.model(), "chatcmpl-" + req.index()));
         })) {
             Path log = dir.resolve("failures.jsonl");
             ByteArrayOutputStream o = new ByteArrayOutputStream(), e = new ByteArrayOutputStream();
-            int code = new Tau2Command(new CommandContext(Registry.process(), server.openAiEnv())).run(List.of("run", "--domain", "retail", "--agent", "llm", "--model", "m-agent",
-                    "--user-model", "m-user", "--judge-model", "m-judge", "--task", "2", "--task", "5", "--trials", "2", "--out", log.toString()),
-                    new PrintStream(o, true, StandardCharsets.UTF_8), new PrintStream(e, true, StandardCharsets.UTF_8));
-            assertEquals(Main.EXIT_NO_VERDICT, code, "3 of 4 episodes have no verdict: " + e.toString(StandardCharsets.UTF_8));
-            assertTrue(e.toString(StandardCharsets.UTF_8).contains("3 of 4 episode(s) have no verdict (not scored; first: task 2 trial 1: "),
+            int code = new Tau2Command(new CommandContext(Registry.process(), server.openAiEnv()))
+                    .run(
+                            List.of(
+                                    "run",
+                                    "--domain",
+                                    "retail",
+                                    "--agent",
+                                    "llm",
+                                    "--model",
+                                    "m-agent",
+                                    "--user-model",
+                                    "m-user",
+                                    "--judge-model",
+                                    "m-judge",
+                                    "--task",
+                                    "2",
+                                    "--task",
+                                    "5",
+                                    "--trials",
+                                    "2",
+                                    "--out",
+                                    log.toString()),
+                            new PrintStream(o, true, StandardCharsets.UTF_8),
+                            new PrintStream(e, true, StandardCharsets.UTF_8));
+            assertEquals(
+                    Main.EXIT_NO_VERDICT,
+                    code,
+                    "3 of 4 episodes have no verdict: " + e.toString(StandardCharsets.UTF_8));
+            assertTrue(
+                    e.toString(StandardCharsets.UTF_8)
+                            .contains("3 of 4 episode(s) have no verdict (not scored; first: task 2 trial 1: "),
                     e.toString(StandardCharsets.UTF_8));
             String all = o.toString(StandardCharsets.UTF_8).strip();
             // One row per episode (the judge's parse error runs on to a second line).
@@ -278,23 +429,52 @@ class Tau2CommandTest {
             assertEquals(4, rows.size(), all);
             for (int trial : List.of(1, 2)) {
                 String row = rows.get(trial - 1);
-                assertEquals(List.of("2", String.valueOf(trial), "-", "user_stop"), List.of(row.split("\\s+")).subList(0, 4), row);
+                assertEquals(
+                        List.of("2", String.valueOf(trial), "-", "user_stop"),
+                        List.of(row.split("\\s+")).subList(0, 4),
+                        row);
                 assertTrue(row.contains("grading failed: judge: judge answer is not JSON"), row);
             }
-            assertEquals(List.of("5", "1", "1.0", "user_stop"), List.of(rows.get(2).split("\\s+")).subList(0, 4), rows.get(2));
-            assertEquals(List.of("5", "2", "-", "infrastructure_error", "0"), List.of(rows.get(3).split("\\s+")).subList(0, 5), rows.get(3));
-            assertTrue(rows.get(3).endsWith("not evaluated: openai m-user: HTTP 400 (not retried): {\"error\": {\"message\": \"bad request\"}}"), rows.get(3));
-            assertTrue(all.contains("average reward: 1.0000 over 1 episode(s) of 1 task(s) (3 infrastructure failure(s) excluded)"), all);
+            assertEquals(
+                    List.of("5", "1", "1.0", "user_stop"),
+                    List.of(rows.get(2).split("\\s+")).subList(0, 4),
+                    rows.get(2));
+            assertEquals(
+                    List.of("5", "2", "-", "infrastructure_error", "0"),
+                    List.of(rows.get(3).split("\\s+")).subList(0, 5),
+                    rows.get(3));
+            assertTrue(
+                    rows.get(3)
+                            .endsWith(
+                                    "not evaluated: openai m-user: HTTP 400 (not retried): {\"error\": {\"message\": \"bad request\"}}"),
+                    rows.get(3));
+            assertTrue(
+                    all.contains(
+                            "average reward: 1.0000 over 1 episode(s) of 1 task(s) (3 infrastructure failure(s) excluded)"),
+                    all);
             assertTrue(all.endsWith("pass^1: 1.0000"), all);
             List<String> records = Files.readAllLines(log);
             assertEquals(4, records.size());
-            PyDict graded = Json.parse(records.get(0)).asDict(), cut = Json.parse(records.get(3)).asDict();
+            PyDict graded = Json.parse(records.get(0)).asDict(),
+                    cut = Json.parse(records.get(3)).asDict();
             assertTrue(((brokkr.value.PyBool) graded.get("infrastructure_failure")).value());
             assertTrue(graded.get("grading_failure").asStr().startsWith("judge: judge answer is not JSON"));
-            assertEquals(1, graded.get("model_calls").asDict().get("judge").asList().size(), "the judge's unparsable answer is recorded");
+            assertEquals(
+                    1,
+                    graded.get("model_calls").asDict().get("judge").asList().size(),
+                    "the judge's unparsable answer is recorded");
             assertEquals("infrastructure_error", cut.get("termination_reason").asStr());
             assertTrue(cut.get("grading_failure").isNone());
-            assertEquals(400L, ((brokkr.value.PyInt) cut.get("model_calls").asDict().get("user").asList().get(0).asDict().get("status")).longValue());
+            assertEquals(
+                    400L,
+                    ((brokkr.value.PyInt) cut.get("model_calls")
+                                    .asDict()
+                                    .get("user")
+                                    .asList()
+                                    .get(0)
+                                    .asDict()
+                                    .get("status"))
+                            .longValue());
         }
     }
 
@@ -306,9 +486,36 @@ class Tau2CommandTest {
     @Test
     void itsFlagsAreAnExperimentsDefinitions(@TempDir Path dir) throws Exception {
         brokkr.experiment.Registry registry = brokkr.experiment.Registry.load();
-        Tau2Command.Args a = Tau2Command.parse(List.of("run", "--domain", "retail", "--agent", "llm", "--model", "m-agent",
-                "--user-model", "m-user", "--judge-model", "m-judge", "--provider", "vllm", "--task", "5", "--task", "12",
-                "--seed", "7", "--max-steps", "50", "--max-errors", "3", "--enforce-protocol", "--agent-stop-token", "--trials", "2"), registry);
+        Tau2Command.Args a = Tau2Command.parse(
+                List.of(
+                        "run",
+                        "--domain",
+                        "retail",
+                        "--agent",
+                        "llm",
+                        "--model",
+                        "m-agent",
+                        "--user-model",
+                        "m-user",
+                        "--judge-model",
+                        "m-judge",
+                        "--provider",
+                        "vllm",
+                        "--task",
+                        "5",
+                        "--task",
+                        "12",
+                        "--seed",
+                        "7",
+                        "--max-steps",
+                        "50",
+                        "--max-errors",
+                        "3",
+                        "--enforce-protocol",
+                        "--agent-stop-token",
+                        "--trials",
+                        "2"),
+                registry);
         Tau2Command.Preset preset = Tau2Command.preset(a, registry);
         Path file = dir.resolve("same.yaml");
         Files.writeString(file, """
@@ -322,19 +529,43 @@ class Tau2CommandTest {
                 judge: {provider: vllm, model: m-judge, options: {temperature: 0.0}}
                 repetitions: 2
                 """);
-        var plan = Planner.plan(brokkr.experiment.ExperimentSpec.read(file), registry).units();
+        var plan = Planner.plan(brokkr.experiment.ExperimentSpec.read(file), registry)
+                .units();
         assertEquals(4, plan.size());
         List<String> presetCells = new ArrayList<>(), experimentCells = new ArrayList<>();
-        for (var env : preset.environments()) for (int r = 0; r < a.trials(); r++) presetCells.add(env.id() + " " + preset.agent().id() + " " + r);
-        for (var p : plan) experimentCells.add(p.cell().env().id() + " " + p.cell().agent().id() + " " + p.cell().repetition());
+        for (var env : preset.environments())
+            for (int r = 0; r < a.trials(); r++)
+                presetCells.add(env.id() + " " + preset.agent().id() + " " + r);
+        for (var p : plan)
+            experimentCells.add(p.cell().env().id() + " " + p.cell().agent().id() + " "
+                    + p.cell().repetition());
         assertEquals(experimentCells, presetCells);
-        assertEquals(PyDict.of("max_steps", 50, "max_errors", 3, "enforce_communication_protocol", true, "run_seed", 7, "agent_stop_token", true),
+        assertEquals(
+                PyDict.of(
+                        "max_steps",
+                        50,
+                        "max_errors",
+                        3,
+                        "enforce_communication_protocol",
+                        true,
+                        "run_seed",
+                        7,
+                        "agent_stop_token",
+                        true),
                 preset.environments().getFirst().options());
         // The scripted candidates: no user or judge named, so the benchmark's scripted ones.
-        Tau2Command.Preset gold = Tau2Command.preset(Tau2Command.parse(List.of("run", "--domain", "retail", "--agent", "gold", "--task", "5"), registry), registry);
+        Tau2Command.Preset gold = Tau2Command.preset(
+                Tau2Command.parse(List.of("run", "--domain", "retail", "--agent", "gold", "--task", "5"), registry),
+                registry);
         assertEquals(new brokkr.eval.ModelRef("scripted", "gold"), gold.agent().modelRef());
-        assertEquals(brokkr.domains.tau2.runner.Tau2Benchmark.DEFAULT_JUDGE, gold.environments().getFirst().models().get("judge"));
-        assertEquals(new brokkr.domains.tau2.retail.RetailBenchmark().environment("5", java.util.Map.of()).id(), gold.environments().getFirst().id(),
+        assertEquals(
+                brokkr.domains.tau2.runner.Tau2Benchmark.DEFAULT_JUDGE,
+                gold.environments().getFirst().models().get("judge"));
+        assertEquals(
+                new brokkr.domains.tau2.retail.RetailBenchmark()
+                        .environment("5", java.util.Map.of())
+                        .id(),
+                gold.environments().getFirst().id(),
                 "without flags, an experiment's default definition");
     }
 }

@@ -42,7 +42,8 @@ class Tau2EvaluateCommandTest {
 
     @Test
     void telecomGradedCorpusRegradesWithNoMismatch() {
-        var r = ConformanceCommandTest.main("tau2", "evaluate", shared("telecom/graded-seed11.jsonl.gz").toString());
+        var r = ConformanceCommandTest.main(
+                "tau2", "evaluate", shared("telecom/graded-seed11.jsonl.gz").toString());
         assertEquals(0, r.code(), r.out() + r.err());
         assertEquals("1026 simulations, 0 mismatches\n", r.out());
     }
@@ -72,7 +73,9 @@ class Tau2EvaluateCommandTest {
                 PyDict req = call.get("request").asDict();
                 PyList msgs = req.get("messages").asList();
                 PyDict user = msgs.get(1).asDict();
-                PyDict changed = user.with("content", new PyStr(user.get("content").asStr().replace("expectedOutcomes", "expectedOutcome")));
+                PyDict changed = user.with(
+                        "content",
+                        new PyStr(user.get("content").asStr().replace("expectedOutcomes", "expectedOutcome")));
                 d = d.with("judge", j.with(0, call.with("request", req.with("messages", msgs.with(1, changed)))));
                 judgeLine = i + 1;
             }
@@ -83,8 +86,14 @@ class Tau2EvaluateCommandTest {
         Files.write(bad, tampered);
         var r = ConformanceCommandTest.main("tau2", "evaluate", bad.toString());
         assertEquals(1, r.code(), r.out() + r.err());
-        assertTrue(r.out().contains("tampered.jsonl:" + dbLine + " task ") && r.out().contains("db_check.db_match: upstream "), r.out());
-        assertTrue(r.out().contains("tampered.jsonl:" + judgeLine + " task ") && r.out().contains("judge request 1: differs at character"), r.out());
+        assertTrue(
+                r.out().contains("tampered.jsonl:" + dbLine + " task ")
+                        && r.out().contains("db_check.db_match: upstream "),
+                r.out());
+        assertTrue(
+                r.out().contains("tampered.jsonl:" + judgeLine + " task ")
+                        && r.out().contains("judge request 1: differs at character"),
+                r.out());
         assertTrue(r.out().endsWith("40 simulations, 2 mismatches\n"), r.out());
     }
 
@@ -100,7 +109,14 @@ class Tau2EvaluateCommandTest {
             PyDict d = Json.parse(line).asDict();
             for (brokkr.value.Value j : d.get("judge").asList()) {
                 PyDict call = j.asDict();
-                prompts.add(call.get("request").asDict().get("messages").asList().get(1).asDict().get("content").asStr());
+                prompts.add(call.get("request")
+                        .asDict()
+                        .get("messages")
+                        .asList()
+                        .get(1)
+                        .asDict()
+                        .get("content")
+                        .asStr());
                 contents.add(call.get("answer").asDict().get("content").asStr());
             }
         }
@@ -108,21 +124,35 @@ class Tau2EvaluateCommandTest {
         java.util.concurrent.atomic.AtomicInteger next = new java.util.concurrent.atomic.AtomicInteger();
         try (var server = brokkr.provider.testing.ScriptedModelServer.ofCandidate((history, tools) -> {
             int n = next.getAndIncrement();
-            return brokkr.conversation.Turn.of(new brokkr.conversation.Message.Assistant(n < contents.size() ? contents.get(n) : "{\"results\": []}"));
+            return brokkr.conversation.Turn.of(new brokkr.conversation.Message.Assistant(
+                    n < contents.size() ? contents.get(n) : "{\"results\": []}"));
         })) {
-            java.io.ByteArrayOutputStream o = new java.io.ByteArrayOutputStream(), e = new java.io.ByteArrayOutputStream();
-            int code = new Tau2Command(new CommandContext(Registry.process(), server.openAiEnv())).run(List.of("evaluate", plain.toString(), "--judge-model", "judge-m"),
-                    new java.io.PrintStream(o, true, StandardCharsets.UTF_8), new java.io.PrintStream(e, true, StandardCharsets.UTF_8));
+            java.io.ByteArrayOutputStream o = new java.io.ByteArrayOutputStream(),
+                    e = new java.io.ByteArrayOutputStream();
+            int code = new Tau2Command(new CommandContext(Registry.process(), server.openAiEnv()))
+                    .run(
+                            List.of("evaluate", plain.toString(), "--judge-model", "judge-m"),
+                            new java.io.PrintStream(o, true, StandardCharsets.UTF_8),
+                            new java.io.PrintStream(e, true, StandardCharsets.UTF_8));
             String out = o.toString(StandardCharsets.UTF_8);
             assertEquals(0, code, out + e.toString(StandardCharsets.UTF_8));
             assertEquals("40 simulations, 0 mismatches\n", out);
             int judged = 0;
-            for (String line : head) judged += Json.parse(line).asDict().get("judge").asList().size();
+            for (String line : head)
+                judged += Json.parse(line).asDict().get("judge").asList().size();
             assertEquals(judged, server.requestCount(), "one judge request per judged episode, as upstream");
             for (int i = 0; i < server.requestCount(); i++) {
                 PyDict body = server.requests().get(i).json();
                 assertEquals("judge-m", body.get("model").asStr());
-                assertEquals(prompts.get(i), body.get("messages").asList().get(1).asDict().get("content").asStr(), "upstream's user prompt, request " + i);
+                assertEquals(
+                        prompts.get(i),
+                        body.get("messages")
+                                .asList()
+                                .get(1)
+                                .asDict()
+                                .get("content")
+                                .asStr(),
+                        "upstream's user prompt, request " + i);
             }
         }
     }
@@ -130,9 +160,16 @@ class Tau2EvaluateCommandTest {
     @Test
     void usageAndInputErrors(@TempDir Path tmp) throws IOException {
         assertEquals(2, ConformanceCommandTest.main("tau2", "evaluate").code());
-        assertEquals(2, ConformanceCommandTest.main("tau2", "evaluate", "a.json", "b.json").code());
-        assertEquals(2, ConformanceCommandTest.main("tau2", "evaluate", "x.json", "--bogus").code());
-        var missing = ConformanceCommandTest.main("tau2", "evaluate", tmp.resolve("none.json").toString());
+        assertEquals(
+                2,
+                ConformanceCommandTest.main("tau2", "evaluate", "a.json", "b.json")
+                        .code());
+        assertEquals(
+                2,
+                ConformanceCommandTest.main("tau2", "evaluate", "x.json", "--bogus")
+                        .code());
+        var missing = ConformanceCommandTest.main(
+                "tau2", "evaluate", tmp.resolve("none.json").toString());
         assertEquals(2, missing.code());
         assertTrue(missing.err().contains("no such file"), missing.err());
         Path junk = tmp.resolve("junk.jsonl");

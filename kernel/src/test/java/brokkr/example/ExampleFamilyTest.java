@@ -25,72 +25,120 @@ import org.junit.jupiter.api.io.TempDir;
  * {@code ./brokkr} with no edit of the CLI.
  */
 class ExampleFamilyTest {
-    @TempDir Path tmp;
+    @TempDir
+    Path tmp;
 
     record Run(int code, String out, String err) {}
 
     static Run main(String... args) {
         ByteArrayOutputStream out = new ByteArrayOutputStream(), err = new ByteArrayOutputStream();
-        int code = Main.run(List.of(args), new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8));
+        int code = Main.run(
+                List.of(args),
+                new PrintStream(out, true, StandardCharsets.UTF_8),
+                new PrintStream(err, true, StandardCharsets.UTF_8));
         return new Run(code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
     }
 
-    @Test void versionNamesTheFamilysUpstreamRevision() {
+    @Test
+    void versionNamesTheFamilysUpstreamRevision() {
         Run r = main("--version");
         assertEquals(0, r.code(), r.err());
         assertTrue(r.out().contains("example-upstream 0123456, "), r.out());
     }
 
     /** A family that states its revisions (to keep {@code --version} cheap) states those of its data sources. */
-    @Test void everyFamilysRevisionsAreThoseOfItsData() {
+    @Test
+    void everyFamilysRevisionsAreThoseOfItsData() {
         for (BenchmarkFamily f : BenchmarkFamily.load()) {
-            assertEquals(new BenchmarkFamily() {
-                @Override public String name() { return f.name(); }
-                @Override public List<UpstreamData> upstreamData(Registry r) { return f.upstreamData(r); }
-            }.upstreamRevisions(Registry.process()), f.upstreamRevisions(Registry.process()), f.name());
+            assertEquals(
+                    new BenchmarkFamily() {
+                        @Override
+                        public String name() {
+                            return f.name();
+                        }
+
+                        @Override
+                        public List<UpstreamData> upstreamData(Registry r) {
+                            return f.upstreamData(r);
+                        }
+                    }.upstreamRevisions(Registry.process()),
+                    f.upstreamRevisions(Registry.process()),
+                    f.name());
         }
-        assertEquals(List.of("example", "synthetic", "tau2", "bfcl"), BenchmarkFamily.load().stream().map(BenchmarkFamily::name).toList());
+        assertEquals(
+                List.of("example", "synthetic", "tau2", "bfcl"),
+                BenchmarkFamily.load().stream().map(BenchmarkFamily::name).toList());
     }
 
-    @Test void itsCommandIsListedAndRunsOnTheProcesssRegistry() {
-        assertTrue(main("--help").out().contains("  example-tasks  list the example domain's tasks"), main("--help").out());
+    @Test
+    void itsCommandIsListedAndRunsOnTheProcesssRegistry() {
+        assertTrue(
+                main("--help").out().contains("  example-tasks  list the example domain's tasks"),
+                main("--help").out());
         Run r = main("example-tasks");
         assertEquals(0, r.code(), r.err());
         // The command was made with the process's one registry: the provider it lists is that registry's object.
-        assertEquals("example: 1, 2, 3 (" + System.identityHashCode(Registry.process().benchmark("example")) + ")\n", r.out());
+        assertEquals(
+                "example: 1, 2, 3 ("
+                        + System.identityHashCode(Registry.process().benchmark("example")) + ")\n",
+                r.out());
         Run bad = main("example-tasks", "x");
         assertEquals(2, bad.code());
-        assertTrue(bad.err().startsWith("brokkr example-tasks: example-tasks takes no arguments\nusage: ./brokkr example-tasks"), bad.err());
+        assertTrue(
+                bad.err()
+                        .startsWith(
+                                "brokkr example-tasks: example-tasks takes no arguments\nusage: ./brokkr example-tasks"),
+                bad.err());
     }
 
     /** {@code data fetch} fetches and checks the family's pin: the file the test commits verifies; another one differs. */
-    @Test void dataFetchVerifiesItsPin() throws Exception {
-        assertTrue(main("data", "--help").out().contains("example-upstream https://example.invalid/example-upstream.git at 0123456 (1 pinned files)"));
+    @Test
+    void dataFetchVerifiesItsPin() throws Exception {
+        assertTrue(main("data", "--help")
+                .out()
+                .contains("example-upstream https://example.invalid/example-upstream.git at 0123456 (1 pinned files)"));
         GitFixture repo = GitFixture.init(tmp.resolve("repo"));
         String good = repo.commit(Map.of(ExampleFamily.PINNED_FILE, GitFixture.text(ExampleFamily.PINNED_TEXT)));
         Path dir = tmp.resolve("data");
-        Run r = main("data", "fetch", "example-upstream", "--from", repo.url(), "--commit", good, "--dir", dir.toString());
+        Run r = main(
+                "data", "fetch", "example-upstream", "--from", repo.url(), "--commit", good, "--dir", dir.toString());
         assertEquals(0, r.code(), r.out() + r.err());
         assertTrue(r.out().contains("  verified  counters.jsonl\n"), r.out());
-        assertTrue(r.out().contains("example-upstream: 1 verified, 0 differing as documented, 0 differing unexpectedly, 0 missing"), r.out());
+        assertTrue(
+                r.out()
+                        .contains(
+                                "example-upstream: 1 verified, 0 differing as documented, 0 differing unexpectedly, 0 missing"),
+                r.out());
         assertTrue(r.out().contains("  export BROKKR_EXAMPLE_DATA=" + dir.resolve("example-upstream") + " "), r.out());
         assertEquals(ExampleFamily.PINNED_TEXT, Files.readString(dir.resolve("example-upstream/counters.jsonl")));
 
-        String changed = repo.commit(Map.of(ExampleFamily.PINNED_FILE, GitFixture.text("{\"adds\": [5], \"counter\": 5}\n")));
-        Run bad = main("data", "fetch", "example-upstream", "--from", repo.url(), "--commit", changed, "--dir", dir.toString());
+        String changed =
+                repo.commit(Map.of(ExampleFamily.PINNED_FILE, GitFixture.text("{\"adds\": [5], \"counter\": 5}\n")));
+        Run bad = main(
+                "data",
+                "fetch",
+                "example-upstream",
+                "--from",
+                repo.url(),
+                "--commit",
+                changed,
+                "--dir",
+                dir.toString());
         assertEquals(1, bad.code(), bad.out());
         assertTrue(bad.out().contains("  DIFFERS   counters.jsonl\n            sha256 "), bad.out());
         assertTrue(bad.out().contains("pinned " + ExampleFamily.PINNED_SHA256), bad.out());
     }
 
     /** {@code conformance example}: the pinned corpus replays clean; a planted mismatch is found, named and counted. */
-    @Test void conformanceFindsThePlantedMismatch() throws Exception {
+    @Test
+    void conformanceFindsThePlantedMismatch() throws Exception {
         Path clean = Files.writeString(tmp.resolve("clean.jsonl"), ExampleFamily.PINNED_TEXT);
         Run ok = main("conformance", "example", "--corpus", clean.toString());
         assertEquals(0, ok.code(), ok.out() + ok.err());
         assertEquals("2 records, 0 mismatches\n", ok.out());
 
-        Path planted = Files.writeString(tmp.resolve("planted.jsonl"), ExampleFamily.PINNED_TEXT + "{\"adds\": [2, 2], \"counter\": 5}\n");
+        Path planted = Files.writeString(
+                tmp.resolve("planted.jsonl"), ExampleFamily.PINNED_TEXT + "{\"adds\": [2, 2], \"counter\": 5}\n");
         Run r = main("conformance", "example", "--corpus=" + planted);
         assertEquals(1, r.code(), r.out() + r.err());
         assertEquals(planted + ":3: counter 4, recorded 5\n3 records, 1 mismatches\n", r.out());
@@ -99,12 +147,17 @@ class ExampleFamilyTest {
         Run missing = main("conformance", "example");
         assertEquals(2, missing.code());
         assertTrue(missing.err().startsWith("brokkr conformance: missing --corpus\n"), missing.err());
-        Run empty = main("conformance", "example", "--corpus", Files.writeString(tmp.resolve("empty.jsonl"), "").toString());
+        Run empty = main(
+                "conformance",
+                "example",
+                "--corpus",
+                Files.writeString(tmp.resolve("empty.jsonl"), "").toString());
         assertEquals(2, empty.code(), "a corpus that proves nothing is never a pass");
     }
 
     /** {@code experiment export --format example-csv}: the stored attempts of an example run, through the family's format. */
-    @Test void experimentExportWritesItsFormat() throws Exception {
+    @Test
+    void experimentExportWritesItsFormat() throws Exception {
         Path spec = ExampleDomainTest.experimentFile(tmp);
         Path dir = tmp.resolve("run");
         Run run = main("experiment", "run", spec.toString(), "--dir", dir.toString(), "--no-progress");

@@ -1,14 +1,10 @@
 package brokkr.kernel;
 
+import static org.junit.jupiter.api.Assertions.*;
+
 import brokkr.magics.Display;
 import brokkr.magics.DomainSummary;
 import brokkr.magics.Session;
-import org.dflib.jjava.jupyter.kernel.display.mime.MIMEType;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Test;
-import tech.tablesaw.api.Table;
-
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -17,19 +13,26 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
-
-import static org.junit.jupiter.api.Assertions.*;
+import org.dflib.jjava.jupyter.kernel.display.mime.MIMEType;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import tech.tablesaw.api.Table;
 
 class CellEvaluatorTest {
     static JShellEvaluator java;
     static CellEvaluator cells;
 
-    @BeforeAll static void start() {
+    @BeforeAll
+    static void start() {
         java = new JShellEvaluator(List.of("static brokkr.kernel.Notebook.*"));
         cells = new CellEvaluator(java, new Session());
     }
 
-    @AfterAll static void stop() { java.close(); }
+    @AfterAll
+    static void stop() {
+        java.close();
+    }
 
     static Object value(String code) {
         JShellEvaluator.Value v = cells.eval(code, o -> {});
@@ -37,7 +40,8 @@ class CellEvaluatorTest {
         return v.object();
     }
 
-    @Test void expressionValueIsTheLiveObject() {
+    @Test
+    void expressionValueIsTheLiveObject() {
         assertEquals(3, value("1 + 2"));
         cells.eval("var sb = new StringBuilder(\"ab\");", o -> {});
         Object sb = value("sb");
@@ -45,18 +49,21 @@ class CellEvaluatorTest {
         assertSame(sb, value("sb"));
     }
 
-    @Test void aTrailingSemicolonHidesTheValue() {
+    @Test
+    void aTrailingSemicolonHidesTheValue() {
         assertFalse(cells.eval("System.out.printf(\"\");", o -> {}).present());
         assertFalse(cells.eval("Math.max(1, 2);", o -> {}).present());
         assertEquals(2, value("Math.max(1, 2)"));
     }
 
-    @Test void declarationsHaveNoValue() {
+    @Test
+    void declarationsHaveNoValue() {
         assertFalse(cells.eval("int declared = 4;", o -> {}).present());
         assertEquals(5, value("declared + 1"));
     }
 
-    @Test void magicResultBindsToATypedVariableUsableInTheNextCell() {
+    @Test
+    void magicResultBindsToATypedVariableUsableInTheNextCell() {
         cells.eval("var d = %domain load loop", o -> {});
         assertEquals(5, value("d.tasks()"));
         assertEquals("brokkr.magics.DomainSummary", value("d.getClass().getName()"));
@@ -65,23 +72,28 @@ class CellEvaluatorTest {
         assertInstanceOf(DomainSummary.class, value("d2"));
     }
 
-    @Test void magicsAndJavaRunInOrderAndEarlierValuesAreShown() {
+    @Test
+    void magicsAndJavaRunInOrderAndEarlierValuesAreShown() {
         List<Object> shown = new ArrayList<>();
-        Object last = cells.eval("%domain load loop\nint n = 2;\nn * 21", shown::add).object();
+        Object last =
+                cells.eval("%domain load loop\nint n = 2;\nn * 21", shown::add).object();
         assertEquals(42, last);
         assertEquals(1, shown.size());
         assertInstanceOf(DomainSummary.class, shown.getFirst());
         assertEquals(7, value("10 % 3 + 6"));
     }
 
-    @Test void compileErrorNamesTheLine() {
+    @Test
+    void compileErrorNamesTheLine() {
         CellException e = assertThrows(CellException.class, () -> cells.eval("int a = 1;\nString s = a;", o -> {}));
         assertEquals(CellException.Kind.COMPILE, e.kind());
-        assertTrue(e.traceback().getFirst().startsWith("line 2: "), e.traceback().toString());
+        assertTrue(
+                e.traceback().getFirst().startsWith("line 2: "), e.traceback().toString());
         assertTrue(e.evalue().contains("incompatible types"), e.evalue());
     }
 
-    @Test void runtimeErrorShowsUserFramesOnly() {
+    @Test
+    void runtimeErrorShowsUserFramesOnly() {
         CellException e = assertThrows(CellException.class, () -> cells.eval("int z = 0;\nint q = 1 / z;", o -> {}));
         assertEquals("java.lang.ArithmeticException", e.ename());
         assertEquals("/ by zero", e.evalue());
@@ -91,7 +103,8 @@ class CellEvaluatorTest {
         assertTrue(tb.contains("at cell: top level (snippet #"), tb);
     }
 
-    @Test void wrongMagicArgumentsGiveUsageNotStackTrace() {
+    @Test
+    void wrongMagicArgumentsGiveUsageNotStackTrace() {
         cells.eval("%domain load loop", o -> {});
         CellException e = assertThrows(CellException.class, () -> cells.eval("%tasks --bogus x", o -> {}));
         assertEquals(CellException.Kind.USAGE, e.kind());
@@ -101,7 +114,8 @@ class CellEvaluatorTest {
         assertTrue(u.evalue().contains("no line magic %nosuchmagic"), u.evalue());
     }
 
-    @Test void endlessLoopIsInterruptedAndTheSessionSurvives() throws Exception {
+    @Test
+    void endlessLoopIsInterruptedAndTheSessionSurvives() throws Exception {
         cells.eval("int kept = 41;", o -> {});
         CompletableFuture<Throwable> f = CompletableFuture.supplyAsync(() -> {
             try {
@@ -120,18 +134,21 @@ class CellEvaluatorTest {
         assertEquals(42, value("kept + 1"));
     }
 
-    @Test void completionInspectionAndCompleteness() {
+    @Test
+    void completionInspectionAndCompleteness() {
         JShellEvaluator.Completion c = java.complete("Strin", 5);
         assertTrue(c.matches().contains("String"), c.matches().toString());
         assertEquals(0, c.start());
         JShellEvaluator.Inspection doc = java.inspect("Math.max(1, 2)", 6);
         assertNotNull(doc);
         assertTrue(doc.text().contains("max("), doc.text());
-        assertEquals("incomplete", java.isComplete("for (int i = 0; i < 3; i++) {").status());
+        assertEquals(
+                "incomplete", java.isComplete("for (int i = 0; i < 3; i++) {").status());
         assertEquals("complete", java.isComplete("int x = 3;").status());
     }
 
-    @Test void inspectionAtTheEndOfAnIdentifierShowsRenderedJavadoc() {
+    @Test
+    void inspectionAtTheEndOfAnIdentifierShowsRenderedJavadoc() {
         for (String code : List.of("Math.max", "int m = Math.max")) {
             JShellEvaluator.Inspection doc = java.inspect(code, code.length());
             assertNotNull(doc, "nothing for the cursor at the end of " + code);
@@ -141,24 +158,28 @@ class CellEvaluatorTest {
             assertTrue(doc.markdown().contains("Returns the greater of two `int` values."), doc.markdown());
             assertTrue(doc.markdown().contains("**Parameters:**\n- `a` – an argument."), doc.markdown());
             for (String raw : List.of("{@code", "{@link", "<p>", "@param", "@return")) {
-                assertFalse(doc.text().contains(raw) || doc.markdown().contains(raw), raw + " left in:\n" + doc.markdown());
+                assertFalse(
+                        doc.text().contains(raw) || doc.markdown().contains(raw), raw + " left in:\n" + doc.markdown());
             }
         }
         assertNotNull(java.inspect("List.of", 3), "in the middle of a type name");
         assertNull(java.inspect("noSuchThingAnywhere", 19));
     }
 
-    @Test void errorsNameCellCodeAsWrittenWithoutJShellInternals() {
+    @Test
+    void errorsNameCellCodeAsWrittenWithoutJShellInternals() {
         cells.eval("class Boom extends RuntimeException { Boom() { super(\"boom\"); } }", o -> {});
         cells.eval("class Widget {}", o -> {});
         List<String> texts = new ArrayList<>();
         CellException thrown = assertThrows(CellException.class, () -> cells.eval("throw new Boom();", o -> {}));
         assertEquals("Boom", thrown.ename());
         texts.add(String.join("\n", CellException.lines(thrown)));
-        CellException npe = assertThrows(CellException.class, () -> cells.eval("Widget w = null;\nw.hashCode()", o -> {}));
+        CellException npe =
+                assertThrows(CellException.class, () -> cells.eval("Widget w = null;\nw.hashCode()", o -> {}));
         assertTrue(npe.evalue().contains("because \"w\" is null"), npe.evalue());
         texts.add(String.join("\n", CellException.lines(npe)));
-        CellException cast = assertThrows(CellException.class, () -> cells.eval("Object o = new Widget();\nString s = (String) o;", o -> {}));
+        CellException cast = assertThrows(
+                CellException.class, () -> cells.eval("Object o = new Widget();\nString s = (String) o;", o -> {}));
         assertTrue(cast.evalue().startsWith("class Widget cannot be cast to class java.lang.String"), cast.evalue());
         texts.add(String.join("\n", CellException.lines(cast)));
         CellException missing = assertThrows(CellException.class, () -> cells.eval("undefinedThing + 1", o -> {}));
@@ -168,24 +189,35 @@ class CellEvaluatorTest {
         assertEquals("java.lang.StackOverflowError", deep.ename());
         List<String> deepLines = CellException.lines(deep);
         assertTrue(deepLines.size() < 10, "a runaway recursion is a few lines: " + deepLines);
-        assertTrue(deepLines.stream().anyMatch(l -> l.matches("\t\\.\\.\\. the frame above \\d+ more times")), deepLines.toString());
+        assertTrue(
+                deepLines.stream().anyMatch(l -> l.matches("\t\\.\\.\\. the frame above \\d+ more times")),
+                deepLines.toString());
         assertEquals("java.lang.StackOverflowError", deepLines.getFirst(), "no ': ' after a name without a message");
         texts.add(String.join("\n", deepLines));
         for (String t : texts) {
-            assertFalse(t.contains("REPL.") || t.contains("$JShell$") || t.contains("$Cancel$") || t.contains("stopCheck")
-                    || t.contains("RemoteClassLoader") || t.matches("(?s).*location: class\\s*(\n.*)?$"), t);
+            assertFalse(
+                    t.contains("REPL.")
+                            || t.contains("$JShell$")
+                            || t.contains("$Cancel$")
+                            || t.contains("stopCheck")
+                            || t.contains("RemoteClassLoader")
+                            || t.matches("(?s).*location: class\\s*(\n.*)?$"),
+                    t);
             assertFalse(t.lines().anyMatch(l -> l.strip().equals("location: class")), t);
         }
     }
 
-    @Test void arraysRecordsAndCellObjectsPrintReadably() {
-        var text = (Function<Object, String>) o ->
-                String.valueOf(ReadableValues.renderer().render(o).getData(MIMEType.TEXT_PLAIN));
+    @Test
+    void arraysRecordsAndCellObjectsPrintReadably() {
+        var text = (Function<Object, String>)
+                o -> String.valueOf(ReadableValues.renderer().render(o).getData(MIMEType.TEXT_PLAIN));
         assertEquals("[1, 2, 3]", text.apply(value("new int[]{1, 2, 3}")));
         assertEquals("[[1], [2, 3]]", text.apply(value("new int[][]{{1}, {2, 3}}")));
         assertEquals("[a, null]", text.apply(value("new String[]{\"a\", null}")));
         cells.eval("record Pt(int x, double[] ys, List<int[]> more) {}", o -> {});
-        assertEquals("Pt[x=1, ys=[0.5], more=[[7]]]", text.apply(value("new Pt(1, new double[]{0.5}, List.of(new int[]{7}))")));
+        assertEquals(
+                "Pt[x=1, ys=[0.5], more=[[7]]]",
+                text.apply(value("new Pt(1, new double[]{0.5}, List.of(new int[]{7}))")));
         cells.eval("record Named(int x) { public String toString() { return \"named \" + x; } }", o -> {});
         assertEquals("named 3", text.apply(value("new Named(3)")), "a record's own toString is kept");
         cells.eval("class Plain {}", o -> {});
@@ -198,20 +230,31 @@ class CellEvaluatorTest {
         assertTrue(text.apply(value("%help run")).contains("%run --task ID --candidate C|PROVIDER:MODEL"));
     }
 
-    @Test void displayShowsTheValueOnceAndItsHandleIsNoValueOfTheCell() {
+    @Test
+    void displayShowsTheValueOnceAndItsHandleIsNoValueOfTheCell() {
         Session s = cells.session();
         List<Object> shown = new ArrayList<>();
         List<String> updated = new ArrayList<>();
         Display before = s.display();
         s.display(new Display() {
-            @Override public String show(Object value) { shown.add(value); return "id-" + shown.size(); }
-            @Override public void update(String id, Object value) { updated.add(id + "=" + value); }
+            @Override
+            public String show(Object value) {
+                shown.add(value);
+                return "id-" + shown.size();
+            }
+
+            @Override
+            public void update(String id, Object value) {
+                updated.add(id + "=" + value);
+            }
         });
         Session.publish(s);
         try {
             assertFalse(cells.eval("display(\"first\")", o -> {}).present(), "display(x) has no value of its own");
             assertEquals(List.of("first"), shown);
-            cells.eval("var handle = display(\"again\");\nhandle.update(\"third\");\nupdate(handle, \"fourth\");", o -> {});
+            cells.eval(
+                    "var handle = display(\"again\");\nhandle.update(\"third\");\nupdate(handle, \"fourth\");",
+                    o -> {});
             assertEquals(List.of("id-2=third", "id-2=fourth"), updated);
             assertEquals("id-2", value("handle.id()"));
         } finally {
@@ -219,14 +262,17 @@ class CellEvaluatorTest {
         }
     }
 
-    @Test void timeReportsWallTimeAndKeepsTheValue() {
+    @Test
+    void timeReportsWallTimeAndKeepsTheValue() {
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         PrintStream out = System.out;
         System.setOut(new PrintStream(bytes, true, StandardCharsets.UTF_8));
         try {
             assertEquals(6, value("%time 1 + 5"));
             List<Object> shown = new ArrayList<>();
-            Object last = cells.eval("%%time\nThread.sleep(30);\n%domain load loop\nint timed = 7;\ntimed * 6", shown::add).object();
+            Object last = cells.eval(
+                            "%%time\nThread.sleep(30);\n%domain load loop\nint timed = 7;\ntimed * 6", shown::add)
+                    .object();
             assertEquals(42, last);
             assertEquals(1, shown.size(), "the domain summary inside %%time is shown as in any cell");
             assertFalse(cells.eval("%time int declaredInTime = 3;", o -> {}).present());
@@ -237,7 +283,10 @@ class CellEvaluatorTest {
         } finally {
             System.setOut(out);
         }
-        List<String> lines = bytes.toString(StandardCharsets.UTF_8).lines().filter(l -> l.startsWith("Wall time: ")).toList();
+        List<String> lines = bytes.toString(StandardCharsets.UTF_8)
+                .lines()
+                .filter(l -> l.startsWith("Wall time: "))
+                .toList();
         assertEquals(4, lines.size(), lines.toString());
         assertTrue(lines.get(1).matches("Wall time: \\d+(\\.\\d)? ms|Wall time: \\d\\.\\d\\d s"), lines.get(1));
         assertEquals("850 µs", KernelMagics.duration(850_000));
@@ -248,7 +297,8 @@ class CellEvaluatorTest {
         assertEquals(CellException.Kind.USAGE, e.kind());
     }
 
-    @Test void varsListsTheSessionsVariablesWithTypeAndShortValue() {
+    @Test
+    void varsListsTheSessionsVariablesWithTypeAndShortValue() {
         cells.eval("int counted = 12;\nString label = \"x\".repeat(200);\nint[] arr = {4, 5};\n1 + 1", o -> {});
         Table t = (Table) value("%vars");
         List<String> names = t.stringColumn("name").asList();

@@ -1,8 +1,8 @@
 package brokkr.kernel;
 
-import org.junit.jupiter.api.Test;
-
 import static org.junit.jupiter.api.Assertions.*;
+
+import org.junit.jupiter.api.Test;
 
 class JavadocTest {
     static final String RAW = """
@@ -25,7 +25,8 @@ class JavadocTest {
              @since 17
             """;
 
-    @Test void markdown() {
+    @Test
+    void markdown() {
         String md = Javadoc.render(RAW, Javadoc.Style.MARKDOWN);
         assertEquals("""
                 Returns the `List<String>` of names, see the factory and `names`; a < b & `Integer.MAX_VALUE`.
@@ -52,9 +53,13 @@ class JavadocTest {
                 **Since:** 17""", md);
     }
 
-    @Test void plainText() {
+    @Test
+    void plainText() {
         String text = Javadoc.render(RAW, Javadoc.Style.PLAIN);
-        assertTrue(text.startsWith("Returns the List<String> of names, see the factory and names; a < b & Integer.MAX_VALUE."), text);
+        assertTrue(
+                text.startsWith(
+                        "Returns the List<String> of names, see the factory and names; a < b & Integer.MAX_VALUE."),
+                text);
         assertTrue(text.contains("\n\n- one x\n- two\n"), text);
         assertTrue(text.contains("\n    var xs = List.of(1, 2);\n    if (a < b) { }\n"), text);
         assertTrue(text.contains("Parameters:\n  limit – how many, at most\n  prefix – the start"), text);
@@ -62,7 +67,8 @@ class JavadocTest {
         assertFalse(text.contains("{@") || text.contains("<p>") || text.contains("`") || text.contains("**"), text);
     }
 
-    @Test void blankAndEntityEdgeCases() {
+    @Test
+    void blankAndEntityEdgeCases() {
         assertEquals("", Javadoc.render(null, Javadoc.Style.PLAIN));
         assertEquals("", Javadoc.render("  \n ", Javadoc.Style.MARKDOWN));
         assertEquals("x ≤ y &bogus; A", Javadoc.render("x &le; y &bogus; &#65;", Javadoc.Style.PLAIN));

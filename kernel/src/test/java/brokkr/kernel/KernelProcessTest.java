@@ -1,16 +1,9 @@
 package brokkr.kernel;
 
+import static org.junit.jupiter.api.Assertions.*;
+
 import brokkr.value.Json;
 import brokkr.value.PyDict;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.io.TempDir;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
-import org.zeromq.SocketType;
-import org.zeromq.ZMQ;
-
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -23,8 +16,14 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
-
-import static org.junit.jupiter.api.Assertions.*;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import org.zeromq.SocketType;
+import org.zeromq.ZMQ;
 
 /**
  * The kernel as Jupyter runs it, a process of its own: it exits when the client that started it dies
@@ -34,14 +33,18 @@ import static org.junit.jupiter.api.Assertions.*;
 @Timeout(value = 4, unit = TimeUnit.MINUTES)
 class KernelProcessTest {
     static final String KEY = "5c1d8a4e-2f0b-4a7e-9d3c-b6e1f0a2c4d8";
-    static final String JAVA = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+    static final String JAVA =
+            Path.of(System.getProperty("java.home"), "bin", "java").toString();
 
-    @TempDir Path tmp;
+    @TempDir
+    Path tmp;
+
     final List<ProcessHandle> started = new ArrayList<>();
     final List<ZMQ.Socket> sockets = new ArrayList<>();
     ZMQ.Context ctx;
 
-    @AfterEach void killLeftovers() {
+    @AfterEach
+    void killLeftovers() {
         for (ProcessHandle p : started) p.destroyForcibly();
         sockets.forEach(ZMQ.Socket::close);
         if (ctx != null) ctx.close();
@@ -50,33 +53,47 @@ class KernelProcessTest {
     record Ports(int shell, int iopub, int stdin, int control, int hb) {}
 
     static int freePort() throws IOException {
-        try (ServerSocket s = new ServerSocket(0)) { return s.getLocalPort(); }
+        try (ServerSocket s = new ServerSocket(0)) {
+            return s.getLocalPort();
+        }
     }
 
     Path connectionFile(Ports p) throws IOException {
         Path f = tmp.resolve("kernel-" + UUID.randomUUID() + ".json");
-        Files.writeString(f, "{\"shell_port\":" + p.shell() + ",\"iopub_port\":" + p.iopub() + ",\"stdin_port\":" + p.stdin()
-                + ",\"control_port\":" + p.control() + ",\"hb_port\":" + p.hb() + ",\"ip\":\"127.0.0.1\",\"key\":\"" + KEY
-                + "\",\"transport\":\"tcp\",\"signature_scheme\":\"hmac-sha256\",\"kernel_name\":\"brokkr\"}");
+        Files.writeString(
+                f,
+                "{\"shell_port\":" + p.shell() + ",\"iopub_port\":" + p.iopub() + ",\"stdin_port\":" + p.stdin()
+                        + ",\"control_port\":" + p.control() + ",\"hb_port\":" + p.hb()
+                        + ",\"ip\":\"127.0.0.1\",\"key\":\"" + KEY
+                        + "\",\"transport\":\"tcp\",\"signature_scheme\":\"hmac-sha256\",\"kernel_name\":\"brokkr\"}");
         return f;
     }
 
     static List<String> kernelCommand(String mainClass, Path connectionFile) {
-        List<String> cmd = new ArrayList<>(List.of(JAVA, "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-Djava.awt.headless=true",
-                "-cp", System.getProperty("java.class.path"), mainClass));
+        List<String> cmd = new ArrayList<>(List.of(
+                JAVA,
+                "-XX:TieredStopAtLevel=1",
+                "-XX:+UseSerialGC",
+                "-Djava.awt.headless=true",
+                "-cp",
+                System.getProperty("java.class.path"),
+                mainClass));
         if (mainClass.equals("brokkr.cli.Main")) cmd.addAll(List.of("kernel", "run"));
         cmd.addAll(List.of("--connection-file", connectionFile.toString()));
         return cmd;
     }
 
     static String shellQuote(List<String> words) {
-        return String.join(" ", words.stream().map(w -> "'" + w.replace("'", "'\\''") + "'").toList());
+        return String.join(
+                " ",
+                words.stream().map(w -> "'" + w.replace("'", "'\\''") + "'").toList());
     }
 
     /** A signed request on a DEALER socket; returns its msg_id. */
     static String send(ZMQ.Socket socket, String type, String content) throws Exception {
         String id = UUID.randomUUID().toString();
-        String header = "{\"msg_id\":\"" + id + "\",\"username\":\"test\",\"session\":\"p1\",\"date\":\"2026-01-01T00:00:00.000Z\","
+        String header = "{\"msg_id\":\"" + id
+                + "\",\"username\":\"test\",\"session\":\"p1\",\"date\":\"2026-01-01T00:00:00.000Z\","
                 + "\"msg_type\":\"" + type + "\",\"version\":\"5.3\"}";
         List<String> parts = List.of(header, "{}", "{}", content);
         socket.sendMore("<IDS|MSG>");
@@ -94,7 +111,8 @@ class KernelProcessTest {
             poller.register(socket, ZMQ.Poller.POLLIN);
             if (poller.poll(Math.max(1, end - System.currentTimeMillis())) <= 0) return null;
             List<String> frames = new ArrayList<>();
-            do frames.add(socket.recvStr()); while (socket.hasReceiveMore());
+            do frames.add(socket.recvStr());
+            while (socket.hasReceiveMore());
             int d = frames.indexOf("<IDS|MSG>");
             PyDict header = Json.parse(frames.get(d + 2)).asDict();
             String type = header.get("msg_type").asStr();
@@ -134,7 +152,8 @@ class KernelProcessTest {
     void theKernelExitsWhenItsClientDies(String which) throws Exception {
         Ports ports = new Ports(freePort(), freePort(), freePort(), freePort(), freePort());
         Path log = tmp.resolve("kernel.log");
-        String launch = shellQuote(kernelCommand("brokkr.cli.Main", connectionFile(ports))) + " >'" + log + "' 2>&1 & echo $!; wait";
+        String launch = shellQuote(kernelCommand("brokkr.cli.Main", connectionFile(ports))) + " >'" + log
+                + "' 2>&1 & echo $!; wait";
         List<String> cmd = which.equals("direct")
                 ? List.of("bash", "-c", launch)
                 : List.of("bash", "-c", "JPY_PARENT_PID=$$ bash -c " + shellQuote(List.of(launch)) + " & wait");
@@ -142,25 +161,33 @@ class KernelProcessTest {
         pb.environment().remove("JPY_PARENT_PID");
         Process client = pb.start();
         started.add(client.toHandle());
-        long kernelPid = Long.parseLong(new BufferedReader(new InputStreamReader(client.getInputStream(), StandardCharsets.UTF_8)).readLine().strip());
+        long kernelPid = Long.parseLong(
+                new BufferedReader(new InputStreamReader(client.getInputStream(), StandardCharsets.UTF_8))
+                        .readLine()
+                        .strip());
         ProcessHandle kernel = ProcessHandle.of(kernelPid).orElseThrow();
         started.add(kernel);
         kernel.parent().ifPresent(started::add);
 
         awaitReady(connect(SocketType.DEALER, ports.shell()));
-        if (which.equals("named")) assertNotEquals(client.pid(), kernel.parent().orElseThrow().pid(), "the client must be a grandparent");
+        if (which.equals("named"))
+            assertNotEquals(client.pid(), kernel.parent().orElseThrow().pid(), "the client must be a grandparent");
         else assertEquals(client.pid(), kernel.parent().orElseThrow().pid());
         client.destroyForcibly();
         client.waitFor();
-        assertTrue(exitsWithin(kernel, 30_000), "the kernel outlived its client by 30 s; log:\n" + Files.readString(log));
+        assertTrue(
+                exitsWithin(kernel, 30_000), "the kernel outlived its client by 30 s; log:\n" + Files.readString(log));
         assertTrue(Files.readString(log).contains("exited; shutting down"), Files.readString(log));
     }
 
-    @Test void aShutdownRequestEndsTheProcessEvenWhileACellIgnoresInterrupts() throws Exception {
+    @Test
+    void aShutdownRequestEndsTheProcessEvenWhileACellIgnoresInterrupts() throws Exception {
         Ports ports = new Ports(freePort(), freePort(), freePort(), freePort(), freePort());
         Path log = tmp.resolve("kernel.log");
         Process kernel = new ProcessBuilder(kernelCommand(StubbornKernelMain.class.getName(), connectionFile(ports)))
-                .redirectErrorStream(true).redirectOutput(log.toFile()).start();
+                .redirectErrorStream(true)
+                .redirectOutput(log.toFile())
+                .start();
         started.add(kernel.toHandle());
         ZMQ.Socket shell = connect(SocketType.DEALER, ports.shell());
         ZMQ.Socket iopub = connect(SocketType.SUB, ports.iopub());
@@ -173,7 +200,9 @@ class KernelProcessTest {
         assertTrue(started.contains(StubbornKernelMain.STARTED), started);
         send(control, "shutdown_request", "{\"restart\":false}");
         assertNotNull(next(control, 30_000, "shutdown_reply"), "no shutdown_reply");
-        assertTrue(exitsWithin(kernel.toHandle(), 30_000), "the kernel ignored shutdown_request for 30 s; log:\n" + Files.readString(log));
+        assertTrue(
+                exitsWithin(kernel.toHandle(), 30_000),
+                "the kernel ignored shutdown_request for 30 s; log:\n" + Files.readString(log));
         assertEquals(0, kernel.exitValue());
     }
 
@@ -182,26 +211,36 @@ class KernelProcessTest {
      * a cell that loads sqlite's native library and Tablesaw (whose classgraph calls sun.misc.Unsafe) prints
      * its result and no JDK warning, neither in the cell nor in the kernel's log.
      */
-    @Test void theInstalledKernelspecStartsFromItsCopyAndCellsShowNoJdkWarnings() throws Exception {
+    @Test
+    void theInstalledKernelspecStartsFromItsCopyAndCellsShowNoJdkWarnings() throws Exception {
         Path spec = KernelSpec.install(new KernelSpec.Prefix(tmp.resolve("prefix")), Map.of());
         Ports ports = new Ports(freePort(), freePort(), freePort(), freePort(), freePort());
         Path connection = connectionFile(ports);
-        List<String> argv = new ArrayList<>(Json.parse(Files.readString(spec.resolve("kernel.json"))).asDict().get("argv").asList()
-                .stream().map(v -> v.asStr().replace("{connection_file}", connection.toString())).toList());
+        List<String> argv = new ArrayList<>(
+                Json.parse(Files.readString(spec.resolve("kernel.json"))).asDict().get("argv").asList().stream()
+                        .map(v -> v.asStr().replace("{connection_file}", connection.toString()))
+                        .toList());
         argv.add(1, "-Dorg.sqlite.tmpdir=" + Files.createDirectories(tmp.resolve("sqlite-native")));
         Path log = tmp.resolve("kernel.log");
-        Process kernel = new ProcessBuilder(argv).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        Process kernel = new ProcessBuilder(argv)
+                .redirectErrorStream(true)
+                .redirectOutput(log.toFile())
+                .start();
         started.add(kernel.toHandle());
         ZMQ.Socket shell = connect(SocketType.DEALER, ports.shell());
         ZMQ.Socket iopub = connect(SocketType.SUB, ports.iopub());
         awaitReady(shell);
-        send(shell, "execute_request", KernelProtocolTest.executeContent(
-                "Table t = Table.create(\"t\", tech.tablesaw.api.IntColumn.create(\"n\", 1, 2));\n"
-                + "try (var c = java.sql.DriverManager.getConnection(\"jdbc:sqlite::memory:\")) { c.createStatement().execute(\"select 1\"); }\n"
-                + "System.out.println(\"rows \" + t.rowCount());"));
+        send(
+                shell,
+                "execute_request",
+                KernelProtocolTest.executeContent(
+                        "Table t = Table.create(\"t\", tech.tablesaw.api.IntColumn.create(\"n\", 1, 2));\n"
+                                + "try (var c = java.sql.DriverManager.getConnection(\"jdbc:sqlite::memory:\")) { c.createStatement().execute(\"select 1\"); }\n"
+                                + "System.out.println(\"rows \" + t.rowCount());"));
         StringBuilder streams = new StringBuilder();
         for (String m; (m = next(iopub, 60_000, null)) != null; ) {
-            if (m.startsWith("stream ") || m.startsWith("error ")) streams.append(m).append('\n');
+            if (m.startsWith("stream ") || m.startsWith("error "))
+                streams.append(m).append('\n');
             if (m.startsWith("status ") && m.contains("idle") && !streams.isEmpty()) break;
         }
         assertTrue(streams.toString().contains("rows 2"), streams + "\nlog:\n" + Files.readString(log));
@@ -209,7 +248,8 @@ class KernelProcessTest {
         assertFalse(Files.readString(log).contains("WARNING"), Files.readString(log));
     }
 
-    @Test void theWatchedClientsAreTheParentAndTheAncestorJpyParentPidNames() {
+    @Test
+    void theWatchedClientsAreTheParentAndTheAncestorJpyParentPidNames() {
         ProcessHandle self = ProcessHandle.current();
         ProcessHandle parent = self.parent().orElseThrow();
         ProcessHandle grandparent = parent.parent().orElseThrow();

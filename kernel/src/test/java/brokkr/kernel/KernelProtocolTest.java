@@ -1,26 +1,25 @@
 package brokkr.kernel;
 
+import static org.junit.jupiter.api.Assertions.*;
+
 import brokkr.python.PyJson;
 import brokkr.value.Json;
 import brokkr.value.PyDict;
 import brokkr.value.Value;
-import org.dflib.jjava.jupyter.kernel.KernelConnectionProperties;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Test;
-import org.zeromq.SocketType;
-import org.zeromq.ZMQ;
-
-import javax.crypto.Mac;
-import javax.crypto.spec.SecretKeySpec;
 import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.UUID;
-
-import static org.junit.jupiter.api.Assertions.*;
+import javax.crypto.Mac;
+import javax.crypto.spec.SecretKeySpec;
+import org.dflib.jjava.jupyter.kernel.KernelConnectionProperties;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.zeromq.SocketType;
+import org.zeromq.ZMQ;
 
 /**
  * The kernel over real ZeroMQ sockets in this JVM: a client signing with the connection key gets
@@ -36,13 +35,20 @@ class KernelProtocolTest {
     static Thread server;
 
     static int freePort() throws Exception {
-        try (ServerSocket s = new ServerSocket(0)) { return s.getLocalPort(); }
+        try (ServerSocket s = new ServerSocket(0)) {
+            return s.getLocalPort();
+        }
     }
 
-    @BeforeAll static void start() throws Exception {
-        int shellPort = freePort(), iopubPort = freePort(), stdinPort = freePort(), controlPort = freePort(), hbPort = freePort();
-        KernelConnectionProperties props = new KernelConnectionProperties("127.0.0.1", controlPort, shellPort, stdinPort, hbPort,
-                iopubPort, "tcp", "hmac-sha256", KEY);
+    @BeforeAll
+    static void start() throws Exception {
+        int shellPort = freePort(),
+                iopubPort = freePort(),
+                stdinPort = freePort(),
+                controlPort = freePort(),
+                hbPort = freePort();
+        KernelConnectionProperties props = new KernelConnectionProperties(
+                "127.0.0.1", controlPort, shellPort, stdinPort, hbPort, iopubPort, "tcp", "hmac-sha256", KEY);
         kernel = BrokkrKernelBuilder.builder().build();
         connection = new BrokkrConnection(props);
         kernel.becomeHandlerForConnection(connection);
@@ -57,7 +63,8 @@ class KernelProtocolTest {
         Thread.sleep(300);
     }
 
-    @AfterAll static void stop() {
+    @AfterAll
+    static void stop() {
         kernel.onShutdown(false);
         shell.close();
         iopub.close();
@@ -83,7 +90,8 @@ class KernelProtocolTest {
     /** A request's frames after the delimiter: signature, header, parent header, metadata, content. */
     static List<String> frames(String key, String type, String content) throws Exception {
         String id = UUID.randomUUID().toString();
-        String header = "{\"msg_id\":\"" + id + "\",\"username\":\"test\",\"session\":\"s1\",\"date\":\"2026-01-01T00:00:00.000Z\","
+        String header = "{\"msg_id\":\"" + id
+                + "\",\"username\":\"test\",\"session\":\"s1\",\"date\":\"2026-01-01T00:00:00.000Z\","
                 + "\"msg_type\":\"" + type + "\",\"version\":\"5.3\"}";
         List<String> parts = List.of(header, "{}", "{}", content);
         List<String> frames = new ArrayList<>();
@@ -104,9 +112,13 @@ class KernelProtocolTest {
         poller.register(shell, ZMQ.Poller.POLLIN);
         if (poller.poll(timeoutMs) <= 0) return null;
         List<String> frames = new ArrayList<>();
-        do frames.add(shell.recvStr()); while (shell.hasReceiveMore());
+        do frames.add(shell.recvStr());
+        while (shell.hasReceiveMore());
         int d = frames.indexOf("<IDS|MSG>");
-        return List.of(Json.parse(frames.get(d + 2)).asDict(), Json.parse(frames.get(d + 3)).asDict(), Json.parse(frames.get(d + 5)).asDict());
+        return List.of(
+                Json.parse(frames.get(d + 2)).asDict(),
+                Json.parse(frames.get(d + 3)).asDict(),
+                Json.parse(frames.get(d + 5)).asDict());
     }
 
     static String execute(String key, String code) throws Exception {
@@ -125,7 +137,11 @@ class KernelProtocolTest {
             List<String> frames = new ArrayList<>();
             String f = iopub.recvStr(ZMQ.DONTWAIT);
             if (f == null) {
-                try { Thread.sleep(20); } catch (InterruptedException e) { throw new RuntimeException(e); }
+                try {
+                    Thread.sleep(20);
+                } catch (InterruptedException e) {
+                    throw new RuntimeException(e);
+                }
                 continue;
             }
             frames.add(f);
@@ -133,8 +149,14 @@ class KernelProtocolTest {
             int d = frames.indexOf("<IDS|MSG>");
             PyDict header = Json.parse(frames.get(d + 2)).asDict();
             PyDict parent = Json.parse(frames.get(d + 3)).asDict();
-            if (header.get("msg_type").asStr().equals("execute_result") && parent.get("msg_id").asStr().equals(msgId)) {
-                return Json.parse(frames.get(d + 5)).asDict().get("data").asDict().get("text/plain").asStr();
+            if (header.get("msg_type").asStr().equals("execute_result")
+                    && parent.get("msg_id").asStr().equals(msgId)) {
+                return Json.parse(frames.get(d + 5))
+                        .asDict()
+                        .get("data")
+                        .asDict()
+                        .get("text/plain")
+                        .asStr();
             }
         }
         return null;
@@ -147,7 +169,11 @@ class KernelProtocolTest {
         while (System.currentTimeMillis() < end && !text.toString().contains(expected)) {
             String f = iopub.recvStr(ZMQ.DONTWAIT);
             if (f == null) {
-                try { Thread.sleep(20); } catch (InterruptedException e) { throw new RuntimeException(e); }
+                try {
+                    Thread.sleep(20);
+                } catch (InterruptedException e) {
+                    throw new RuntimeException(e);
+                }
                 continue;
             }
             List<String> frames = new ArrayList<>();
@@ -157,15 +183,18 @@ class KernelProtocolTest {
             PyDict header = Json.parse(frames.get(d + 2)).asDict();
             PyDict parent = Json.parse(frames.get(d + 3)).asDict();
             PyDict content = Json.parse(frames.get(d + 5)).asDict();
-            if (header.get("msg_type").asStr().equals("stream") && parent.get("msg_id") != null
-                    && parent.get("msg_id").asStr().equals(msgId) && content.get("name").asStr().equals(name)) {
+            if (header.get("msg_type").asStr().equals("stream")
+                    && parent.get("msg_id") != null
+                    && parent.get("msg_id").asStr().equals(msgId)
+                    && content.get("name").asStr().equals(name)) {
                 text.append(content.get("text").asStr());
             }
         }
         return text.toString();
     }
 
-    @Test void signedRequestsAreAnsweredBadlySignedOnesDropped() throws Exception {
+    @Test
+    void signedRequestsAreAnsweredBadlySignedOnesDropped() throws Exception {
         String info = send(KEY, "kernel_info_request", "{}");
         List<PyDict> r = reply(30_000);
         assertNotNull(r);
@@ -189,7 +218,8 @@ class KernelProtocolTest {
         assertEquals("20", result(after), "the rejected requests must not have run");
     }
 
-    @Test void aSignedMessageReplayedIsDroppedAndRunsOnce() throws Exception {
+    @Test
+    void aSignedMessageReplayedIsDroppedAndRunsOnce() throws Exception {
         execute(KEY, "int replays = 0;");
         assertEquals("ok", reply(60_000).get(2).get("status").asStr());
         List<String> once = frames(KEY, "execute_request", executeContent("replays++;"));
@@ -204,7 +234,8 @@ class KernelProtocolTest {
         assertEquals("1", result(after), "the replayed request must not have run again");
     }
 
-    @Test void aBackgroundThreadPrintsToTheRunningCellElseTheLastOne() throws Exception {
+    @Test
+    void aBackgroundThreadPrintsToTheRunningCellElseTheLastOne() throws Exception {
         String starter = execute(KEY, """
                 var go = new java.util.concurrent.CountDownLatch(1);
                 var printed = new java.util.concurrent.CountDownLatch(1);
@@ -221,9 +252,13 @@ class KernelProtocolTest {
                 }).start();
                 """);
         assertEquals("ok", reply(60_000).get(2).get("status").asStr());
-        assertEquals("after its cell ended\n", stream(starter, "stdout", "\n"), "printed when no cell runs: the last cell's");
+        assertEquals(
+                "after its cell ended\n",
+                stream(starter, "stdout", "\n"),
+                "printed when no cell runs: the last cell's");
         String other = execute(KEY, "go.countDown(); printed.await();");
         assertEquals("ok", reply(60_000).get(2).get("status").asStr());
-        assertEquals("while another cell runs\n", stream(other, "stderr", "\n"), "printed while a cell runs: that cell's");
+        assertEquals(
+                "while another cell runs\n", stream(other, "stderr", "\n"), "printed while a cell runs: that cell's");
     }
 }

@@ -1,9 +1,6 @@
 package brokkr.kernel;
 
 import com.sun.net.httpserver.HttpServer;
-
-import javax.tools.JavaCompiler;
-import javax.tools.ToolProvider;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -20,6 +17,8 @@ import java.util.List;
 import java.util.jar.JarEntry;
 import java.util.jar.JarOutputStream;
 import java.util.stream.Stream;
+import javax.tools.JavaCompiler;
+import javax.tools.ToolProvider;
 
 /**
  * A Maven repository made on disk for a test, laid out as Maven lays one out (poms, jars, SHA-1 files):
@@ -36,20 +35,30 @@ public final class MavenFixture {
 
     public final Path remote;
 
-    private MavenFixture(Path remote) { this.remote = remote; }
+    private MavenFixture(Path remote) {
+        this.remote = remote;
+    }
 
     public static MavenFixture create(Path dir) throws IOException {
         Path src = Files.createDirectories(dir.resolve("src"));
         Files.createDirectories(src.resolve("fixture/dep"));
-        Files.writeString(src.resolve("fixture/dep/TinyDep.java"),
+        Files.writeString(
+                src.resolve("fixture/dep/TinyDep.java"),
                 "package fixture.dep; public final class TinyDep { public static String version() { return \"2.0\"; } }");
-        Files.writeString(src.resolve("fixture/Tiny.java"),
+        Files.writeString(
+                src.resolve("fixture/Tiny.java"),
                 "package fixture; public final class Tiny { public static String hello() {"
-                + " return \"hello from tiny-lib and tiny-dep \" + fixture.dep.TinyDep.version(); } }");
+                        + " return \"hello from tiny-lib and tiny-dep \" + fixture.dep.TinyDep.version(); } }");
         Path classes = Files.createDirectories(dir.resolve("classes"));
         JavaCompiler javac = ToolProvider.getSystemJavaCompiler();
         ByteArrayOutputStream diag = new ByteArrayOutputStream();
-        int rc = javac.run(null, diag, diag, "-d", classes.toString(), src.resolve("fixture/dep/TinyDep.java").toString(),
+        int rc = javac.run(
+                null,
+                diag,
+                diag,
+                "-d",
+                classes.toString(),
+                src.resolve("fixture/dep/TinyDep.java").toString(),
                 src.resolve("fixture/Tiny.java").toString());
         if (rc != 0) throw new IllegalStateException("fixture does not compile: " + diag);
 
@@ -74,8 +83,10 @@ public final class MavenFixture {
                """.formatted(artifact, version, dependencies);
     }
 
-    private static void publish(Path repo, String artifact, String version, String pom, Path classes, String classFile) throws IOException {
-        Path dir = Files.createDirectories(repo.resolve(GROUP.replace('.', '/')).resolve(artifact).resolve(version));
+    private static void publish(Path repo, String artifact, String version, String pom, Path classes, String classFile)
+            throws IOException {
+        Path dir = Files.createDirectories(
+                repo.resolve(GROUP.replace('.', '/')).resolve(artifact).resolve(version));
         String base = artifact + "-" + version;
         writeWithSha1(dir.resolve(base + ".pom"), pom.getBytes(StandardCharsets.UTF_8));
         ByteArrayOutputStream jar = new ByteArrayOutputStream();
@@ -90,7 +101,8 @@ public final class MavenFixture {
     private static void writeWithSha1(Path file, byte[] bytes) throws IOException {
         Files.write(file, bytes);
         try {
-            String sha1 = HexFormat.of().formatHex(MessageDigest.getInstance("SHA-1").digest(bytes));
+            String sha1 =
+                    HexFormat.of().formatHex(MessageDigest.getInstance("SHA-1").digest(bytes));
             Files.writeString(file.resolveSibling(file.getFileName() + ".sha1"), sha1);
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException(e);
@@ -111,7 +123,8 @@ public final class MavenFixture {
     /** The repository over HTTP on loopback, answering 401 without {@code user:password} Basic credentials. */
     public HttpServer serve(String user, String password) throws IOException {
         HttpServer server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
-        String expected = "Basic " + Base64.getEncoder().encodeToString((user + ":" + password).getBytes(StandardCharsets.UTF_8));
+        String expected =
+                "Basic " + Base64.getEncoder().encodeToString((user + ":" + password).getBytes(StandardCharsets.UTF_8));
         server.createContext("/repo/", exchange -> {
             try (exchange) {
                 if (!expected.equals(exchange.getRequestHeaders().getFirst("Authorization"))) {
@@ -119,7 +132,8 @@ public final class MavenFixture {
                     exchange.sendResponseHeaders(401, -1);
                     return;
                 }
-                Path f = remote.resolve(exchange.getRequestURI().getPath().substring("/repo/".length())).normalize();
+                Path f = remote.resolve(exchange.getRequestURI().getPath().substring("/repo/".length()))
+                        .normalize();
                 if (!f.startsWith(remote) || !Files.isRegularFile(f)) {
                     exchange.sendResponseHeaders(404, -1);
                     return;
@@ -127,7 +141,10 @@ public final class MavenFixture {
                 byte[] body = Files.readAllBytes(f);
                 boolean head = exchange.getRequestMethod().equals("HEAD");
                 exchange.sendResponseHeaders(200, head ? -1 : body.length);
-                if (!head) try (OutputStream out = exchange.getResponseBody()) { out.write(body); }
+                if (!head)
+                    try (OutputStream out = exchange.getResponseBody()) {
+                        out.write(body);
+                    }
             }
         });
         server.start();
@@ -142,7 +159,10 @@ public final class MavenFixture {
     public static List<String> files(Path dir) throws IOException {
         if (!Files.isDirectory(dir)) return List.of();
         try (Stream<Path> s = Files.walk(dir)) {
-            return s.filter(Files::isRegularFile).map(p -> dir.relativize(p).toString()).sorted().toList();
+            return s.filter(Files::isRegularFile)
+                    .map(p -> dir.relativize(p).toString())
+                    .sorted()
+                    .toList();
         }
     }
 }

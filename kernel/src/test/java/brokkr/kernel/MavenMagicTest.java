@@ -1,10 +1,9 @@
 package brokkr.kernel;
 
+import static org.junit.jupiter.api.Assertions.*;
+
 import brokkr.magics.Session;
 import com.sun.net.httpserver.HttpServer;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -12,8 +11,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.function.Supplier;
-
-import static org.junit.jupiter.api.Assertions.*;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * {@code %maven}, {@code %jars} and {@code %classpath} against a Maven repository made by the test
@@ -21,7 +20,8 @@ import static org.junit.jupiter.api.Assertions.*;
  * the network.
  */
 class MavenMagicTest {
-    @TempDir Path tmp;
+    @TempDir
+    Path tmp;
 
     static Supplier<MavenDependencies> settings(Path file) {
         return () -> new MavenDependencies(new MavenDependencies.SettingsFiles(file, null, null, null));
@@ -34,7 +34,10 @@ class MavenMagicTest {
             return v.object();
         }
 
-        @Override public void close() { java.close(); }
+        @Override
+        public void close() {
+            java.close();
+        }
     }
 
     static Cells cells(Supplier<MavenDependencies> maven) {
@@ -42,12 +45,12 @@ class MavenMagicTest {
         return new Cells(java, new CellEvaluator(java, new Session(), maven));
     }
 
-    @Test void mavenResolvesTransitivelyThroughTheSettingsMirrorAndTheNextCellUsesTheJars() throws Exception {
+    @Test
+    void mavenResolvesTransitivelyThroughTheSettingsMirrorAndTheNextCellUsesTheJars() throws Exception {
         MavenFixture repo = MavenFixture.create(tmp.resolve("fixture"));
         Path local = tmp.resolve("local");
         Path settings = MavenFixture.settings(tmp.resolve("settings.xml"), local, """
-                <mirrors><mirror><id>fixture</id><mirrorOf>*</mirrorOf><url>%s</url></mirror></mirrors>"""
-                .formatted(repo.remote.toUri()));
+                <mirrors><mirror><id>fixture</id><mirrorOf>*</mirrorOf><url>%s</url></mirror></mirrors>""".formatted(repo.remote.toUri()));
         try (Cells c = cells(settings(settings))) {
             Object added = c.value("%maven " + MavenFixture.LIB);
             String text = ((KernelMagics.ClassPathChange) added).text();
@@ -65,61 +68,90 @@ class MavenMagicTest {
             assertEquals("2.0", c.value("TinyDep.version()"));
 
             // again: nothing new; %classpath lists both, in order, with what brought them
-            assertTrue(((KernelMagics.ClassPathChange) c.value("%maven " + MavenFixture.LIB)).text().startsWith("nothing new"));
+            assertTrue(((KernelMagics.ClassPathChange) c.value("%maven " + MavenFixture.LIB))
+                    .text()
+                    .startsWith("nothing new"));
             String cp = ((KernelMagics.ClassPathChange) c.value("%classpath")).text();
             assertTrue(cp.startsWith("2 class path entries added"), cp);
             assertTrue(cp.indexOf("tiny-lib-1.0.jar") < cp.indexOf("tiny-dep-2.0.jar"), cp);
         }
     }
 
-    @Test void magicsFindTheAddedJarsThroughTheirContextClassLoader() throws Exception {
+    @Test
+    void magicsFindTheAddedJarsThroughTheirContextClassLoader() throws Exception {
         MavenFixture repo = MavenFixture.create(tmp.resolve("fixture"));
-        Path settings = MavenFixture.settings(tmp.resolve("settings.xml"), tmp.resolve("local"), """
-                <mirrors><mirror><id>fixture</id><mirrorOf>*</mirrorOf><url>%s</url></mirror></mirrors>"""
-                .formatted(repo.remote.toUri()));
+        Path settings = MavenFixture.settings(
+                tmp.resolve("settings.xml"), tmp.resolve("local"), """
+                <mirrors><mirror><id>fixture</id><mirrorOf>*</mirrorOf><url>%s</url></mirror></mirrors>""".formatted(repo.remote.toUri()));
         try (Cells c = cells(settings(settings))) {
-            c.cells.session().magics().line("probe", "%probe", "test: calls fixture.Tiny.hello through the context class loader",
-                    (session, a) -> Class.forName("fixture.Tiny", true, Thread.currentThread().getContextClassLoader())
-                            .getMethod("hello").invoke(null));
+            c.cells
+                    .session()
+                    .magics()
+                    .line(
+                            "probe",
+                            "%probe",
+                            "test: calls fixture.Tiny.hello through the context class loader",
+                            (session, a) -> Class.forName(
+                                            "fixture.Tiny",
+                                            true,
+                                            Thread.currentThread().getContextClassLoader())
+                                    .getMethod("hello")
+                                    .invoke(null));
             c.value("%maven " + MavenFixture.LIB);
             assertEquals(MavenFixture.HELLO, c.value("%probe"));
         }
     }
 
-    @Test void activeProfileRepositoriesAndServerCredentialsAreUsed() throws Exception {
+    @Test
+    void activeProfileRepositoriesAndServerCredentialsAreUsed() throws Exception {
         MavenFixture repo = MavenFixture.create(tmp.resolve("fixture"));
         HttpServer server = repo.serve("reader", "s3cret");
         try {
-            String central = "<mirrors><mirror><id>no-central</id><mirrorOf>central</mirrorOf><url>" + tmp.resolve("empty").toUri()
-                    + "</url></mirror></mirrors>";
+            String central = "<mirrors><mirror><id>no-central</id><mirrorOf>central</mirrorOf><url>"
+                    + tmp.resolve("empty").toUri() + "</url></mirror></mirrors>";
             String profile = """
                     <profiles><profile><id>fixture</id>
                       <repositories><repository><id>fixture-http</id><url>%s</url></repository></repositories>
                     </profile></profiles>
                     <activeProfiles><activeProfile>fixture</activeProfile></activeProfiles>""".formatted(MavenFixture.url(server));
-            Path good = MavenFixture.settings(tmp.resolve("good.xml"), tmp.resolve("local-good"), central + profile
-                    + "<servers><server><id>fixture-http</id><username>reader</username><password>s3cret</password></server></servers>");
+            Path good = MavenFixture.settings(
+                    tmp.resolve("good.xml"),
+                    tmp.resolve("local-good"),
+                    central + profile
+                            + "<servers><server><id>fixture-http</id><username>reader</username><password>s3cret</password></server></servers>");
             try (Cells c = cells(settings(good))) {
-                assertEquals(List.of("fixture-http", "central"),
-                        settings(good).get().repositories().stream().map(r -> r.getId()).toList());
+                assertEquals(
+                        List.of("fixture-http", "central"),
+                        settings(good).get().repositories().stream()
+                                .map(r -> r.getId())
+                                .toList());
                 c.value("%maven " + MavenFixture.LIB);
                 assertEquals(MavenFixture.HELLO, c.value("fixture.Tiny.hello()"));
             }
-            Path bad = MavenFixture.settings(tmp.resolve("bad.xml"), tmp.resolve("local-bad"), central + profile
-                    + "<servers><server><id>fixture-http</id><username>reader</username><password>wrong</password></server></servers>");
+            Path bad = MavenFixture.settings(
+                    tmp.resolve("bad.xml"),
+                    tmp.resolve("local-bad"),
+                    central + profile
+                            + "<servers><server><id>fixture-http</id><username>reader</username><password>wrong</password></server></servers>");
             try (Cells c = cells(settings(bad))) {
-                CellException e = assertThrows(CellException.class, () -> c.cells.eval("%maven " + MavenFixture.LIB, o -> {}));
+                CellException e =
+                        assertThrows(CellException.class, () -> c.cells.eval("%maven " + MavenFixture.LIB, o -> {}));
                 assertEquals("DependencyResolutionError", e.ename());
-                assertTrue(e.evalue().contains("dev.brokkr.fixture:tiny-lib") && e.evalue().contains("fixture-http"), e.evalue());
+                assertTrue(
+                        e.evalue().contains("dev.brokkr.fixture:tiny-lib")
+                                && e.evalue().contains("fixture-http"),
+                        e.evalue());
                 assertFalse(e.evalue().contains("wrong"), "a password is never shown: " + e.evalue());
-                assertFalse(String.join("\n", e.traceback()).contains("\tat "), "no stack trace for a resolution error");
+                assertFalse(
+                        String.join("\n", e.traceback()).contains("\tat "), "no stack trace for a resolution error");
             }
         } finally {
             server.stop(0);
         }
     }
 
-    @Test void jarsAddsFilesAndGlobsAndBadArgumentsAreUsageErrors() throws Exception {
+    @Test
+    void jarsAddsFilesAndGlobsAndBadArgumentsAreUsageErrors() throws Exception {
         MavenFixture repo = MavenFixture.create(tmp.resolve("fixture"));
         Path libs = Files.createDirectories(tmp.resolve("libs/nested"));
         Path group = repo.remote.resolve("dev/brokkr/fixture");
@@ -133,8 +165,13 @@ class MavenMagicTest {
             assertTrue(deep.startsWith("added 1 entry") && deep.contains("tiny-dep-2.0.jar"), deep);
             assertEquals(MavenFixture.HELLO, c.value("fixture.Tiny.hello()"));
             List<String> errors = new ArrayList<>();
-            for (String bad : List.of("%jars", "%jars " + tmp.resolve("libs/readme.txt"), "%jars " + tmp.resolve("nope") + "/*.jar",
-                    "%jars " + tmp.resolve("missing.jar"), "%maven", "%maven not-coordinates")) {
+            for (String bad : List.of(
+                    "%jars",
+                    "%jars " + tmp.resolve("libs/readme.txt"),
+                    "%jars " + tmp.resolve("nope") + "/*.jar",
+                    "%jars " + tmp.resolve("missing.jar"),
+                    "%maven",
+                    "%maven not-coordinates")) {
                 CellException e = assertThrows(CellException.class, () -> c.cells.eval(bad, o -> {}), bad);
                 assertEquals(CellException.Kind.USAGE, e.kind(), bad);
                 errors.add(e.evalue());
@@ -146,7 +183,8 @@ class MavenMagicTest {
         }
     }
 
-    @Test void settingsFilesFollowMavensConventions() {
+    @Test
+    void settingsFilesFollowMavensConventions() {
         Properties p = new Properties();
         p.setProperty("user.home", "/home/u");
         MavenDependencies.SettingsFiles f = MavenDependencies.settingsFiles(Map.of("MAVEN_HOME", "/opt/maven"), p);
@@ -161,8 +199,11 @@ class MavenMagicTest {
         assertNull(f.global());
         assertEquals("/tmp/repo", f.localRepositoryOverride());
         // no settings file at all: ~/.m2/repository and Maven Central, as mvn
-        MavenDependencies none = new MavenDependencies(new MavenDependencies.SettingsFiles(Path.of("/nonexistent/settings.xml"), null, null, null));
+        MavenDependencies none = new MavenDependencies(
+                new MavenDependencies.SettingsFiles(Path.of("/nonexistent/settings.xml"), null, null, null));
         assertEquals(Path.of(System.getProperty("user.home"), ".m2", "repository"), none.localRepository());
-        assertEquals(List.of(MavenDependencies.CENTRAL_URL), none.repositories().stream().map(r -> r.getUrl()).toList());
+        assertEquals(
+                List.of(MavenDependencies.CENTRAL_URL),
+                none.repositories().stream().map(r -> r.getUrl()).toList());
     }
 }

@@ -1,13 +1,8 @@
 package brokkr.magics;
 
-import brokkr.magics.view.RunView;
-import brokkr.magics.view.TaskView;
 import brokkr.conversation.Candidate;
-import brokkr.eval.AgentDef;
-import brokkr.repl.Harness;
 import brokkr.eval.Attempt;
 import brokkr.eval.BenchmarkProvider;
-import brokkr.eval.EnvironmentDef;
 import brokkr.eval.Evaluation;
 import brokkr.eval.Exploration;
 import brokkr.eval.ModelRef;
@@ -15,6 +10,9 @@ import brokkr.eval.ToolWorld;
 import brokkr.experiment.ExperimentSpec;
 import brokkr.experiment.Planner;
 import brokkr.experiment.Registry;
+import brokkr.magics.view.RunView;
+import brokkr.magics.view.TaskView;
+import brokkr.repl.Harness;
 import brokkr.run.Policy;
 import brokkr.run.Runner;
 import brokkr.value.PyDict;
@@ -22,8 +20,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeSet;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
 import java.util.function.Supplier;
 
@@ -37,20 +33,32 @@ public record Bench(BenchmarkProvider provider, Exploration exploration) {
     /** The action space experiments give a candidate that names none. */
     static final String ACTION_SPACE = "tools";
 
-    public String name() { return provider.name(); }
+    public String name() {
+        return provider.name();
+    }
 
-    public DomainSummary summary() { return DomainSummary.of(name(), exploration.summary()); }
+    public DomainSummary summary() {
+        return DomainSummary.of(name(), exploration.summary());
+    }
 
     /** Every task, in the domain's order. */
-    public List<Exploration.TaskRow> tasks() { return exploration.tasks(); }
+    public List<Exploration.TaskRow> tasks() {
+        return exploration.tasks();
+    }
 
-    public TaskView task(String id) { return TaskView.of(name(), usage(() -> exploration.task(id))); }
+    public TaskView task(String id) {
+        return TaskView.of(name(), usage(() -> exploration.task(id)));
+    }
 
     /** A fresh world for a task (or the domain's pristine world when {@code taskId} is null). */
-    public ToolWorld fork(String taskId) { return usage(() -> exploration.fork(taskId)); }
+    public ToolWorld fork(String taskId) {
+        return usage(() -> exploration.fork(taskId));
+    }
 
     /** The scripted candidates {@link #run} offers. */
-    public List<String> candidates() { return exploration.candidates(); }
+    public List<String> candidates() {
+        return exploration.candidates();
+    }
 
     /**
      * One episode of a scripted candidate on a task: the cell run by the one runner (task,
@@ -66,10 +74,14 @@ public record Bench(BenchmarkProvider provider, Exploration exploration) {
      * registry's one resolver: keys and base URLs come from the environment) and the candidate's label.
      */
     public record Plan(brokkr.run.Plan plan, String candidate) {
-        public Evaluation.Cell cell() { return plan.units().getFirst().cell(); }
+        public Evaluation.Cell cell() {
+            return plan.units().getFirst().cell();
+        }
 
         /** Whether any role is played by a model rather than the domain's scripted ones. */
-        public boolean usesModels() { return plan.usesModels(); }
+        public boolean usesModels() {
+            return plan.usesModels();
+        }
     }
 
     /**
@@ -86,29 +98,43 @@ public record Bench(BenchmarkProvider provider, Exploration exploration) {
      * As above, the candidate driven by {@code harness} in {@code actionSpace} (e.g. Brokkr's loop with the
      * Java REPL), planned by the one planner: a harness the domain does not host is refused, naming those it does.
      */
-    public Plan plan(String candidate, String taskId, Map<String, String> roles, Registry registry, Harness harness, String actionSpace) {
+    public Plan plan(
+            String candidate,
+            String taskId,
+            Map<String, String> roles,
+            Registry registry,
+            Harness harness,
+            String actionSpace) {
         List<String> offered = candidates();
         ModelRef agent = modelRef("--candidate", candidate);
         if (agent == null || agent.provider().equals(BenchmarkProvider.SCRIPTED)) {
             String scripted = agent == null ? candidate : agent.model();
             if (offered.isEmpty()) {
-                throw new MagicUsageException(name() + " offers no scripted candidate for a single run: give a model as --candidate PROVIDER:MODEL"
+                throw new MagicUsageException(name()
+                        + " offers no scripted candidate for a single run: give a model as --candidate PROVIDER:MODEL"
                         + " or run it in an experiment (%%experiment with domain: " + name() + ")");
             }
             if (!offered.contains(scripted)) {
-                throw new MagicUsageException("unknown " + name() + " candidate '" + scripted + "' (one of " + String.join(", ", offered)
-                        + ", or a model as PROVIDER:MODEL, e.g. openai:gpt-4.1)");
+                throw new MagicUsageException("unknown " + name() + " candidate '" + scripted + "' (one of "
+                        + String.join(", ", offered) + ", or a model as PROVIDER:MODEL, e.g. openai:gpt-4.1)");
             }
             agent = new ModelRef(BenchmarkProvider.SCRIPTED, scripted);
         }
         Map<String, ModelRef> given = new LinkedHashMap<>();
-        List<String> known = exploration.modelRoles().stream().map(Exploration.ModelRole::role).toList();
+        List<String> known = exploration.modelRoles().stream()
+                .map(Exploration.ModelRole::role)
+                .toList();
         roles.forEach((role, spec) -> {
             if (spec == null) return;
-            if (!known.contains(role)) throw new MagicUsageException(name() + " takes no --" + role + " model"
-                    + (known.isEmpty() ? " (its agent is the only model)" : " (its roles: " + String.join(", ", known) + ")"));
+            if (!known.contains(role))
+                throw new MagicUsageException(name() + " takes no --" + role + " model"
+                        + (known.isEmpty()
+                                ? " (its agent is the only model)"
+                                : " (its roles: " + String.join(", ", known) + ")"));
             ModelRef ref = modelRef("--" + role, spec);
-            if (ref == null) throw new MagicUsageException("--" + role + " takes PROVIDER:MODEL (e.g. openai:gpt-4.1), not '" + spec + "'");
+            if (ref == null)
+                throw new MagicUsageException(
+                        "--" + role + " takes PROVIDER:MODEL (e.g. openai:gpt-4.1), not '" + spec + "'");
             given.put(role, ref);
         });
         boolean modelAgent = !agent.provider().equals(BenchmarkProvider.SCRIPTED);
@@ -118,13 +144,25 @@ public record Bench(BenchmarkProvider provider, Exploration exploration) {
                 if (!given.containsKey(r.role())) missing.add("--" + r.role() + " PROVIDER:MODEL (" + r.plays() + ")");
             }
             if (!missing.isEmpty()) {
-                throw new MagicUsageException("a model candidate on " + name() + " also needs " + String.join(" and ", missing));
+                throw new MagicUsageException(
+                        "a model candidate on " + name() + " also needs " + String.join(" and ", missing));
             }
         }
         usage(() -> exploration.task(taskId));
         ExperimentSpec.CandidateSpec c = new ExperimentSpec.CandidateSpec(candidate, agent, actionSpace, null, harness);
-        return new Plan(usage(() -> Planner.open(Planner.cells(provider, List.of(taskId), given, PyDict.empty(), List.of(c), 1,
-                registry.resolver(), registry), ExperimentSpec.CacheSpec.NONE)), candidate);
+        return new Plan(
+                usage(() -> Planner.open(
+                        Planner.cells(
+                                provider,
+                                List.of(taskId),
+                                given,
+                                PyDict.empty(),
+                                List.of(c),
+                                1,
+                                registry.resolver(),
+                                registry),
+                        ExperimentSpec.CacheSpec.NONE)),
+                candidate);
     }
 
     /**

@@ -19,17 +19,26 @@ public final class Benches {
     private static final Map<BenchmarkProvider, Bench> LOADED = new WeakHashMap<>();
 
     public static List<String> names(Registry registry) {
-        return registry.benchmarks().values().stream().filter(p -> p.exploration().isPresent()).map(BenchmarkProvider::name).toList();
+        return registry.benchmarks().values().stream()
+                .filter(p -> p.exploration().isPresent())
+                .map(BenchmarkProvider::name)
+                .toList();
     }
 
     public static Bench load(Registry registry, String name) {
         BenchmarkProvider p = registry.benchmarks().get(name);
-        if (p == null) throw new MagicUsageException("unknown domain '" + name + "' (one of " + String.join(", ", names(registry)) + ")");
+        if (p == null)
+            throw new MagicUsageException(
+                    "unknown domain '" + name + "' (one of " + String.join(", ", names(registry)) + ")");
         synchronized (LOADED) {
             Bench b = LOADED.get(p);
             if (b == null) {
-                b = new Bench(p, p.exploration().orElseThrow(() -> new MagicUsageException(
-                        "domain '" + name + "' offers no exploration: it runs in experiments only (%%experiment with domain: " + name + ")")));
+                b = new Bench(
+                        p,
+                        p.exploration()
+                                .orElseThrow(() -> new MagicUsageException("domain '" + name
+                                        + "' offers no exploration: it runs in experiments only (%%experiment with domain: "
+                                        + name + ")")));
                 LOADED.put(p, b);
             }
             return b;

@@ -11,7 +11,12 @@ public interface Display {
     void update(String id, Object value);
 
     Display NONE = new Display() {
-        @Override public String show(Object value) { return ""; }
-        @Override public void update(String id, Object value) {}
+        @Override
+        public String show(Object value) {
+            return "";
+        }
+
+        @Override
+        public void update(String id, Object value) {}
     };
 }

@@ -17,17 +17,31 @@ public record MagicArgs(String raw, List<String> words) {
         words = List.copyOf(words);
     }
 
-    public static MagicArgs of(String raw) { return new MagicArgs(raw, split(raw == null ? "" : raw)); }
+    public static MagicArgs of(String raw) {
+        return new MagicArgs(raw, split(raw == null ? "" : raw));
+    }
 
-    public static MagicArgs of(String... words) { return new MagicArgs(String.join(" ", words), List.of(words)); }
+    public static MagicArgs of(String... words) {
+        return new MagicArgs(String.join(" ", words), List.of(words));
+    }
 
-    public boolean isEmpty() { return words.isEmpty(); }
+    public boolean isEmpty() {
+        return words.isEmpty();
+    }
 
     /** Options given as {@code --name value} or {@code --name=value}, and the positionals, in order. */
     public record Parsed(Map<String, String> options, List<String> positionals) {
-        public String option(String name) { return options.get(name); }
-        public String option(String name, String dflt) { return options.getOrDefault(name, dflt); }
-        public String positional(int i) { return i < positionals.size() ? positionals.get(i) : null; }
+        public String option(String name) {
+            return options.get(name);
+        }
+
+        public String option(String name, String dflt) {
+            return options.getOrDefault(name, dflt);
+        }
+
+        public String positional(int i) {
+            return i < positionals.size() ? positionals.get(i) : null;
+        }
     }
 
     /** Parses against the allowed option names (without dashes); an unknown option or a missing value is a usage error. */
@@ -44,7 +58,8 @@ public record MagicArgs(String raw, List<String> words) {
                 if (eq >= 0) value = w.substring(eq + 1);
                 else if (i + 1 < words.size()) value = words.get(++i);
                 else throw new MagicUsageException("--" + name + " needs a value");
-                if (options.putIfAbsent(name, value) != null) throw new MagicUsageException("--" + name + " given twice");
+                if (options.putIfAbsent(name, value) != null)
+                    throw new MagicUsageException("--" + name + " given twice");
             } else {
                 positionals.add(w);
             }

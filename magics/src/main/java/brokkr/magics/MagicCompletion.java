@@ -1,7 +1,6 @@
 package brokkr.magics;
 
 import brokkr.eval.Exploration;
-
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -28,11 +27,15 @@ public final class MagicCompletion {
         if (!trimmed.contains(" ")) {
             boolean cell = trimmed.startsWith("%%");
             String typed = trimmed.replaceFirst("^%%?", "");
-            List<String> names = s.magics().infos().stream().filter(i -> i.cell() == cell).map(MagicInfo::name)
-                    .filter(n -> n.startsWith(typed)).toList();
+            List<String> names = s.magics().infos().stream()
+                    .filter(i -> i.cell() == cell)
+                    .map(MagicInfo::name)
+                    .filter(n -> n.startsWith(typed))
+                    .toList();
             return new Result(names, cursor - typed.length());
         }
-        List<String> words = List.of(trimmed.substring(0, trimmed.length() - word.length()).strip().split("\\s+"));
+        List<String> words = List.of(
+                trimmed.substring(0, trimmed.length() - word.length()).strip().split("\\s+"));
         String magic = words.getFirst().replaceFirst("^%%?", "");
         String prev = words.getLast();
         Set<String> options = new LinkedHashSet<>();
@@ -42,18 +45,23 @@ public final class MagicCompletion {
                 if (words.size() == 1) options.add("load");
                 else if (words.size() == 2 && prev.equals("load")) options.addAll(Benches.names(s.registry()));
             }
-            case "task", "fork" -> { if (words.size() == 1) options.addAll(taskIds(s)); }
+            case "task", "fork" -> {
+                if (words.size() == 1) options.addAll(taskIds(s));
+            }
             case "tasks" -> {
                 if (prev.equals("--split")) options.addAll(splits(s));
                 else options.add("--split");
             }
             case "run" -> {
-                if (prev.equals("--candidate")) options.addAll(loaded(s) ? s.domain().candidates() : List.of());
+                if (prev.equals("--candidate"))
+                    options.addAll(loaded(s) ? s.domain().candidates() : List.of());
                 else if (prev.equals("--task")) options.addAll(taskIds(s));
                 else options.addAll(List.of("--candidate", "--task"));
             }
-            case "call" -> { if (words.size() == 1 && loaded(s)) options.addAll(s.world().tools()); }
-            default -> { }
+            case "call" -> {
+                if (words.size() == 1 && loaded(s)) options.addAll(s.world().tools());
+            }
+            default -> {}
         }
         List<String> matches = new ArrayList<>();
         for (String o : options) if (o.startsWith(word)) matches.add(o);
@@ -70,7 +78,9 @@ public final class MagicCompletion {
     }
 
     private static List<String> taskIds(Session s) {
-        return loaded(s) ? s.domain().tasks().stream().map(Exploration.TaskRow::id).toList() : List.of();
+        return loaded(s)
+                ? s.domain().tasks().stream().map(Exploration.TaskRow::id).toList()
+                : List.of();
     }
 
     private static Set<String> splits(Session s) {

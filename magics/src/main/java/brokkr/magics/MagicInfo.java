@@ -7,5 +7,7 @@ package brokkr.magics;
  * @param help     what it does, a few lines
  */
 public record MagicInfo(String name, boolean cell, String synopsis, String help) {
-    public String prefixed() { return (cell ? "%%" : "%") + name; }
+    public String prefixed() {
+        return (cell ? "%%" : "%") + name;
+    }
 }

@@ -13,6 +13,7 @@ import java.util.TreeMap;
  */
 public final class MagicRegistry {
     private record Line(MagicInfo info, LineMagic magic) {}
+
     private record Cell(MagicInfo info, CellMagic magic) {}
 
     private final Map<String, Line> lines = new TreeMap<>();
@@ -35,9 +36,13 @@ public final class MagicRegistry {
         return this;
     }
 
-    public boolean hasLine(String name) { return lines.containsKey(name); }
+    public boolean hasLine(String name) {
+        return lines.containsKey(name);
+    }
 
-    public boolean hasCell(String name) { return cells.containsKey(name); }
+    public boolean hasCell(String name) {
+        return cells.containsKey(name);
+    }
 
     public Object evalLine(Session session, String name, String args) throws Exception {
         Line l = lines.get(name);
@@ -51,7 +56,9 @@ public final class MagicRegistry {
         return withUsage(c.info, () -> c.magic.eval(session, MagicArgs.of(args), body));
     }
 
-    private interface Body { Object run() throws Exception; }
+    private interface Body {
+        Object run() throws Exception;
+    }
 
     /** A usage error comes back with the magic's synopsis appended, so the user sees how to call it. */
     private static Object withUsage(MagicInfo info, Body body) throws Exception {

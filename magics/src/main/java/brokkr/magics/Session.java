@@ -1,5 +1,8 @@
 package brokkr.magics;
 
+import brokkr.eval.Exploration;
+import brokkr.eval.ToolWorld;
+import brokkr.experiment.Registry;
 import brokkr.magics.view.CallOutcome;
 import brokkr.magics.view.ForkView;
 import brokkr.magics.view.Rich;
@@ -7,19 +10,12 @@ import brokkr.magics.view.RunView;
 import brokkr.magics.view.Tables;
 import brokkr.magics.view.TaskView;
 import brokkr.magics.view.WorldDiff;
-import brokkr.repl.Harness;
-import brokkr.eval.Exploration;
-import brokkr.eval.ToolWorld;
-import brokkr.experiment.Registry;
 import brokkr.python.PyJson;
-import brokkr.world.WorldHash;
+import brokkr.repl.Harness;
 import brokkr.value.Json;
 import brokkr.value.PyDict;
 import brokkr.value.Value;
-import tech.tablesaw.api.IntColumn;
-import tech.tablesaw.api.StringColumn;
-import tech.tablesaw.api.Table;
-
+import brokkr.world.WorldHash;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -28,6 +24,9 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
+import tech.tablesaw.api.IntColumn;
+import tech.tablesaw.api.StringColumn;
+import tech.tablesaw.api.Table;
 
 /**
  * The state the magics share (the loaded domain, the current fork) and their plain-Java API: every
@@ -45,7 +44,9 @@ public final class Session {
     private ToolWorld fork;
     private String forkTask;
 
-    public Session(MagicRegistry magics) { this(magics, Registry.process()); }
+    public Session(MagicRegistry magics) {
+        this(magics, Registry.process());
+    }
 
     /** A session whose domains and models come from {@code models} (the process's one registry by default). */
     public Session(MagicRegistry magics, Registry models) {
@@ -53,7 +54,9 @@ public final class Session {
         this.models = models;
     }
 
-    public Session() { this(MagicRegistry.standard()); }
+    public Session() {
+        this(MagicRegistry.standard());
+    }
 
     /** The session of the running kernel or REPL (a new one when none was published). */
     public static Session current() {
@@ -67,16 +70,26 @@ public final class Session {
         return s;
     }
 
-    public static void publish(Session s) { current = s; }
+    public static void publish(Session s) {
+        current = s;
+    }
 
-    public MagicRegistry magics() { return magics; }
+    public MagicRegistry magics() {
+        return magics;
+    }
 
     /** The benchmarks and model factories this session's runs use. */
-    public Registry registry() { return models; }
+    public Registry registry() {
+        return models;
+    }
 
-    public Display display() { return display; }
+    public Display display() {
+        return display;
+    }
 
-    public void display(Display d) { this.display = d == null ? Display.NONE : d; }
+    public void display(Display d) {
+        this.display = d == null ? Display.NONE : d;
+    }
 
     /** Runs one magic line ({@code %name args}, the percent optional) as plain Java. */
     public Object magic(String line) throws Exception {
@@ -99,7 +112,9 @@ public final class Session {
     }
 
     public synchronized Bench domain() {
-        if (domain == null) throw new MagicUsageException("no domain loaded: %domain load NAME (one of " + String.join(", ", Benches.names(models)) + ")");
+        if (domain == null)
+            throw new MagicUsageException(
+                    "no domain loaded: %domain load NAME (one of " + String.join(", ", Benches.names(models)) + ")");
         return domain;
     }
 
@@ -108,20 +123,35 @@ public final class Session {
         Bench b = domain();
         List<Exploration.TaskRow> rows = b.tasks().stream()
                 .filter(r -> split == null || r.splits().contains(split))
-                .filter(r -> text == null || (r.id() + " " + r.scenario()).toLowerCase(Locale.ROOT).contains(text.toLowerCase(Locale.ROOT)))
+                .filter(r -> text == null
+                        || (r.id() + " " + r.scenario())
+                                .toLowerCase(Locale.ROOT)
+                                .contains(text.toLowerCase(Locale.ROOT)))
                 .toList();
         if (split != null && b.tasks().stream().noneMatch(r -> r.splits().contains(split))) {
             throw new MagicUsageException("no split '" + split + "' in " + b.name());
         }
-        return Table.create(b.name() + " tasks",
-                StringColumn.create("id", rows.stream().map(Exploration.TaskRow::id).toList()),
-                StringColumn.create("splits", rows.stream().map(r -> String.join(",", r.splits())).toList()),
-                StringColumn.create("scenario", rows.stream().map(Exploration.TaskRow::scenario).toList()),
-                StringColumn.create("reward basis", rows.stream().map(Exploration.TaskRow::rewardBasis).toList()),
-                IntColumn.create("gold actions", rows.stream().mapToInt(Exploration.TaskRow::goldActions).toArray()));
+        return Table.create(
+                b.name() + " tasks",
+                StringColumn.create(
+                        "id", rows.stream().map(Exploration.TaskRow::id).toList()),
+                StringColumn.create(
+                        "splits",
+                        rows.stream().map(r -> String.join(",", r.splits())).toList()),
+                StringColumn.create(
+                        "scenario",
+                        rows.stream().map(Exploration.TaskRow::scenario).toList()),
+                StringColumn.create(
+                        "reward basis",
+                        rows.stream().map(Exploration.TaskRow::rewardBasis).toList()),
+                IntColumn.create(
+                        "gold actions",
+                        rows.stream().mapToInt(Exploration.TaskRow::goldActions).toArray()));
     }
 
-    public TaskView task(String id) { return domain().task(id); }
+    public TaskView task(String id) {
+        return domain().task(id);
+    }
 
     /** Forks a fresh world (of a task, or the pristine one) and makes it current for {@link #call}. */
     public ForkView fork(String taskId) {
@@ -144,12 +174,14 @@ public final class Session {
     public CallOutcome call(String tool, String jsonArgs) {
         ToolWorld w = world();
         if (!w.tools().contains(tool)) {
-            throw new MagicUsageException("no tool '" + tool + "' in " + domain().name() + " (tools: " + String.join(", ", w.tools()) + ")");
+            throw new MagicUsageException(
+                    "no tool '" + tool + "' in " + domain().name() + " (tools: " + String.join(", ", w.tools()) + ")");
         }
         PyDict args;
         try {
             Value v = jsonArgs == null || jsonArgs.isBlank() ? PyDict.empty() : Json.parse(jsonArgs);
-            if (!(v instanceof PyDict d)) throw new MagicUsageException("arguments must be a JSON object, got " + v.typeName());
+            if (!(v instanceof PyDict d))
+                throw new MagicUsageException("arguments must be a JSON object, got " + v.typeName());
             args = d;
         } catch (Json.JsonFormatException e) {
             throw new MagicUsageException("arguments are not valid JSON: " + e.getMessage());
@@ -158,13 +190,21 @@ public final class Session {
         synchronized (this) {
             if (fork == w) fork = step.after();
         }
-        return new CallOutcome(tool, PyJson.dumps(args), step.result().content(), step.result().error(),
+        return new CallOutcome(
+                tool,
+                PyJson.dumps(args),
+                step.result().content(),
+                step.result().error(),
                 WorldDiff.diff(w.state(), step.after().state()));
     }
 
-    public String forkTask() { return forkTask; }
+    public String forkTask() {
+        return forkTask;
+    }
 
-    public RunView run(String candidate, String taskId) { return domain().run(candidate, taskId); }
+    public RunView run(String candidate, String taskId) {
+        return domain().run(candidate, taskId);
+    }
 
     /**
      * One run of {@code candidate} (a scripted name or {@code PROVIDER:MODEL}) on a task, with models
@@ -177,7 +217,8 @@ public final class Session {
     }
 
     /** As above, the candidate under {@code harness} in {@code actionSpace} ({@code %run ... --harness loop --action-space repl}). */
-    public RunView run(String candidate, String taskId, Map<String, String> roles, Harness harness, String actionSpace) throws InterruptedException {
+    public RunView run(String candidate, String taskId, Map<String, String> roles, Harness harness, String actionSpace)
+            throws InterruptedException {
         Bench b = domain();
         Bench.Plan plan = b.plan(candidate, taskId, roles, models, harness, actionSpace);
         if (!plan.usesModels()) return b.run(plan, () -> {});
@@ -185,21 +226,30 @@ public final class Session {
         long t0 = System.nanoTime();
         String id = display.show(new RunProgress(b.name(), taskId, candidate, 0, 0, false));
         CompletableFuture<RunView> run = new CompletableFuture<>();
-        Thread worker = Thread.ofPlatform().name("run-" + b.name() + "-" + taskId).daemon(true).start(() -> {
-            try {
-                run.complete(b.run(plan, calls::incrementAndGet));
-            } catch (Throwable t) {
-                run.completeExceptionally(t);
-            }
-        });
+        Thread worker = Thread.ofPlatform()
+                .name("run-" + b.name() + "-" + taskId)
+                .daemon(true)
+                .start(() -> {
+                    try {
+                        run.complete(b.run(plan, calls::incrementAndGet));
+                    } catch (Throwable t) {
+                        run.completeExceptionally(t);
+                    }
+                });
         try {
             while (true) {
                 try {
                     RunView v = run.get(500, TimeUnit.MILLISECONDS);
-                    display.update(id, new RunProgress(b.name(), taskId, candidate, calls.get(), (System.nanoTime() - t0) / 1e9, true));
+                    display.update(
+                            id,
+                            new RunProgress(
+                                    b.name(), taskId, candidate, calls.get(), (System.nanoTime() - t0) / 1e9, true));
                     return v;
                 } catch (TimeoutException e) {
-                    display.update(id, new RunProgress(b.name(), taskId, candidate, calls.get(), (System.nanoTime() - t0) / 1e9, false));
+                    display.update(
+                            id,
+                            new RunProgress(
+                                    b.name(), taskId, candidate, calls.get(), (System.nanoTime() - t0) / 1e9, false));
                 }
             }
         } catch (InterruptedException e) {
@@ -214,13 +264,27 @@ public final class Session {
     }
 
     /** The live line of a single run that calls models. */
-    public record RunProgress(String domain, String taskId, String candidate, int modelCalls, double seconds, boolean finished) implements Rich {
-        @Override public String text() {
-            return String.format(Locale.ROOT, "%s task %s, %s: %d model call%s, %.1f s%s", domain, taskId, candidate, modelCalls,
-                    modelCalls == 1 ? "" : "s", seconds, finished ? ", finished" : "");
+    public record RunProgress(
+            String domain, String taskId, String candidate, int modelCalls, double seconds, boolean finished)
+            implements Rich {
+        @Override
+        public String text() {
+            return String.format(
+                    Locale.ROOT,
+                    "%s task %s, %s: %d model call%s, %.1f s%s",
+                    domain,
+                    taskId,
+                    candidate,
+                    modelCalls,
+                    modelCalls == 1 ? "" : "s",
+                    seconds,
+                    finished ? ", finished" : "");
         }
-        @Override public String html() {
-            return "<div class=\"brokkr-progress\">" + (finished ? "" : "<progress style=\"width:12em\"></progress> ") + Tables.esc(text()) + "</div>";
+
+        @Override
+        public String html() {
+            return "<div class=\"brokkr-progress\">" + (finished ? "" : "<progress style=\"width:12em\"></progress> ")
+                    + Tables.esc(text()) + "</div>";
         }
     }
 

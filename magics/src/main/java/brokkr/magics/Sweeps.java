@@ -2,15 +2,13 @@ package brokkr.magics;
 
 import brokkr.magics.view.RunView;
 import brokkr.render.chart.Charts;
-
+import java.util.ArrayList;
+import java.util.List;
 import org.knowm.xchart.XYChart;
 import tech.tablesaw.api.DoubleColumn;
 import tech.tablesaw.api.IntColumn;
 import tech.tablesaw.api.StringColumn;
 import tech.tablesaw.api.Table;
-
-import java.util.ArrayList;
-import java.util.List;
 
 /**
  * Sweeps of a domain whose task ids are sizes, with its scripted candidates, as tables and charts: one episode per
@@ -39,16 +37,25 @@ public final class Sweeps {
                 cand.add(c);
                 size.add(n);
                 calls.add(r.transcript().toolCalls().size());
-                turns.add((int) r.transcript().assistantMessages().stream().filter(m -> m.hasToolCalls()).count());
+                turns.add((int) r.transcript().assistantMessages().stream()
+                        .filter(m -> m.hasToolCalls())
+                        .count());
                 reward.add(r.reward());
                 line.add(r.resultLine());
             }
         }
-        return Table.create(b.name() + " sweep", StringColumn.create("candidate", cand),
-                IntColumn.create(sizeName, size.stream().mapToInt(Integer::intValue).toArray()),
-                IntColumn.create("tool calls", calls.stream().mapToInt(Integer::intValue).toArray()),
-                IntColumn.create("tool turns", turns.stream().mapToInt(Integer::intValue).toArray()),
-                DoubleColumn.create("reward", reward.stream().mapToDouble(Double::doubleValue).toArray()),
+        return Table.create(
+                b.name() + " sweep",
+                StringColumn.create("candidate", cand),
+                IntColumn.create(
+                        sizeName, size.stream().mapToInt(Integer::intValue).toArray()),
+                IntColumn.create(
+                        "tool calls", calls.stream().mapToInt(Integer::intValue).toArray()),
+                IntColumn.create(
+                        "tool turns", turns.stream().mapToInt(Integer::intValue).toArray()),
+                DoubleColumn.create(
+                        "reward",
+                        reward.stream().mapToDouble(Double::doubleValue).toArray()),
                 StringColumn.create("result", line));
     }
 

@@ -1,13 +1,11 @@
 package brokkr.magics;
 
+import static org.junit.jupiter.api.Assertions.*;
+
+import brokkr.experiment.ExperimentQuery;
+import brokkr.experiment.ExperimentStore;
 import brokkr.magics.builtin.ExperimentMagics;
 import brokkr.magics.display.Rendering;
-import org.dflib.jjava.jupyter.kernel.display.DisplayData;
-import org.dflib.jjava.jupyter.kernel.display.Renderer;
-import org.dflib.jjava.jupyter.kernel.display.mime.MIMEType;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -16,15 +14,19 @@ import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import brokkr.experiment.ExperimentQuery;
-import brokkr.experiment.ExperimentStore;
-
-import static org.junit.jupiter.api.Assertions.*;
+import org.dflib.jjava.jupyter.kernel.display.DisplayData;
+import org.dflib.jjava.jupyter.kernel.display.Renderer;
+import org.dflib.jjava.jupyter.kernel.display.mime.MIMEType;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 class ExperimentMagicsTest {
-    static { System.setProperty("java.awt.headless", "true"); }
+    static {
+        System.setProperty("java.awt.headless", "true");
+    }
 
-    @TempDir Path tmp;
+    @TempDir
+    Path tmp;
 
     /**
      * Records what a magic shows and updates, as the kernel's display would publish it, and which
@@ -34,13 +36,24 @@ class ExperimentMagicsTest {
         final List<Object> shown = new ArrayList<>();
         final List<Object> updates = new ArrayList<>();
         final Set<Thread> threads = new HashSet<>();
-        @Override public synchronized String show(Object value) { threads.add(Thread.currentThread()); shown.add(value); return "d1"; }
-        @Override public synchronized void update(String id, Object value) {
+
+        @Override
+        public synchronized String show(Object value) {
+            threads.add(Thread.currentThread());
+            shown.add(value);
+            return "d1";
+        }
+
+        @Override
+        public synchronized void update(String id, Object value) {
             threads.add(Thread.currentThread());
             assertEquals("d1", id);
             updates.add(value);
         }
-        synchronized Object last() { return updates.getLast(); }
+
+        synchronized Object last() {
+            return updates.getLast();
+        }
     }
 
     private static final String SPEC = """
@@ -54,7 +67,8 @@ class ExperimentMagicsTest {
             parallelism: 4
             """;
 
-    @Test void cellMagicRunsShowsProgressAndScores() throws Exception {
+    @Test
+    void cellMagicRunsShowsProgressAndScores() throws Exception {
         Session s = new Session();
         Recording d = new Recording();
         s.display(d);
@@ -68,15 +82,24 @@ class ExperimentMagicsTest {
         assertEquals(12, last.done());
         assertEquals(12, last.total());
         var rows = view.scorecard().scorecard().rows();
-        assertEquals(List.of("early", "ideal"), rows.stream().map(r -> r.candidate()).sorted().toList());
-        var ideal = rows.stream().filter(r -> r.candidate().equals("ideal")).findFirst().orElseThrow();
+        assertEquals(
+                List.of("early", "ideal"),
+                rows.stream().map(r -> r.candidate()).sorted().toList());
+        var ideal = rows.stream()
+                .filter(r -> r.candidate().equals("ideal"))
+                .findFirst()
+                .orElseThrow();
         assertEquals(1.0, ideal.avgReward());
         assertEquals(List.of(1.0, 1.0, 1.0), ideal.passHatK());
         assertTrue(view.html().contains("<table") && view.html().contains("pass^3"));
         // tables and text drawn from the run's scorecard (the engine keeps the numbers; ExperimentTables draws them)
         var summary = view.scorecard().summary();
         assertEquals(2, summary.rowCount());
-        assertEquals(1.0, summary.where(summary.stringColumn("candidate").isEqualTo("ideal")).doubleColumn("pass^3").get(0));
+        assertEquals(
+                1.0,
+                summary.where(summary.stringColumn("candidate").isEqualTo("ideal"))
+                        .doubleColumn("pass^3")
+                        .get(0));
         assertEquals(4, view.scorecard().tasks().rowCount());
         assertTrue(view.text().contains("pass^3") && view.text().contains("early"), view.text());
 
@@ -91,10 +114,19 @@ class ExperimentMagicsTest {
 
         var pk = (ExperimentMagics.PassKView) s.magic("%passk " + dir + " --by candidate");
         assertEquals(6, pk.table().rowCount());
-        assertEquals(2, pk.chart().getSeriesMap().values().stream().filter(x -> x.isShowInLegend()).count(), "the legend names the two candidates");
+        assertEquals(
+                2,
+                pk.chart().getSeriesMap().values().stream()
+                        .filter(x -> x.isShowInLegend())
+                        .count(),
+                "the legend names the two candidates");
         // Every point has its 95% interval as a bar: deterministic candidates have se 0, but the Wilson-type
         // interval (2 tasks, rates 0 and 1) keeps a width.
-        assertEquals(6, pk.chart().getSeriesMap().values().stream().filter(x -> !x.isShowInLegend()).count());
+        assertEquals(
+                6,
+                pk.chart().getSeriesMap().values().stream()
+                        .filter(x -> !x.isShowInLegend())
+                        .count());
         assertEquals(0.0, pk.table().doubleColumn("se").get(0));
         assertEquals("wilson", pk.table().stringColumn("read").get(0));
         assertEquals(2, pk.table().intColumn("tasks").get(0));
@@ -125,7 +157,8 @@ class ExperimentMagicsTest {
      * The kernel interrupts the thread running the cell: the run is cancelled (nothing keeps running or
      * holds the lock), the display says Interrupted with what was kept, and the next run resumes.
      */
-    @Test void interruptingTheCellCancelsTheRunAndTheNextOneResumes() throws Exception {
+    @Test
+    void interruptingTheCellCancelsTheRunAndTheNextOneResumes() throws Exception {
         Session s = new Session();
         Recording d = new Recording();
         s.display(d);
@@ -150,7 +183,7 @@ class ExperimentMagicsTest {
         Thread.sleep(500);
         assertEquals(calls, SlowBench.CALLS.get(), "cells kept running after the interrupt");
         assertEquals(kept, stored(dir));
-        ExperimentStore.openForRun(dir).close();     // the run lock is free: no "another process"
+        ExperimentStore.openForRun(dir).close(); // the run lock is free: no "another process"
         assertFalse(d.threads.contains(cell), "the display was touched from the interruptible cell thread");
         var last = (ExperimentMagics.ProgressView) d.last();
         assertTrue(last.interrupted() && last.finished(), last.text());
@@ -167,7 +200,8 @@ class ExperimentMagicsTest {
         assertTrue(again.result().complete());
     }
 
-    @Test void lineMagicReadsAFile() throws Exception {
+    @Test
+    void lineMagicReadsAFile() throws Exception {
         Path file = tmp.resolve("par.yaml");
         Files.writeString(file, """
                 name: par
@@ -182,20 +216,33 @@ class ExperimentMagicsTest {
         assertEquals(1.0, view.scorecard().scorecard().rows().getFirst().avgReward());
     }
 
-    @Test void wrongArgumentsAreUsageErrors() {
+    @Test
+    void wrongArgumentsAreUsageErrors() {
         Session s = new Session();
-        assertTrue(assertThrows(MagicUsageException.class, () -> s.magic("%experiment")).getMessage().contains("which experiment file?"));
-        assertTrue(assertThrows(MagicUsageException.class, () -> s.magic("%experiment " + tmp.resolve("none.yaml"))).getMessage()
+        assertTrue(assertThrows(MagicUsageException.class, () -> s.magic("%experiment"))
+                .getMessage()
+                .contains("which experiment file?"));
+        assertTrue(assertThrows(MagicUsageException.class, () -> s.magic("%experiment " + tmp.resolve("none.yaml")))
+                .getMessage()
                 .contains("no experiment file"));
-        assertTrue(assertThrows(MagicUsageException.class, () -> s.magics().evalCell(s, "experiment", "", "name: x\ncolour: red\n"))
-                .getMessage().contains("usage: %%experiment"));
-        assertTrue(assertThrows(MagicUsageException.class, () -> s.magics().evalCell(s, "experiment", "", "a: [1,")).getMessage()
+        assertTrue(assertThrows(
+                        MagicUsageException.class,
+                        () -> s.magics().evalCell(s, "experiment", "", "name: x\ncolour: red\n"))
+                .getMessage()
+                .contains("usage: %%experiment"));
+        assertTrue(assertThrows(MagicUsageException.class, () -> s.magics().evalCell(s, "experiment", "", "a: [1,"))
+                .getMessage()
                 .contains("not YAML"));
-        assertTrue(assertThrows(MagicUsageException.class, () -> s.magic("%scorecard " + tmp)).getMessage().contains("holds no experiment"));
-        assertTrue(assertThrows(MagicUsageException.class, () -> s.magic("%passk " + tmp + " --by task")).getMessage()
+        assertTrue(assertThrows(MagicUsageException.class, () -> s.magic("%scorecard " + tmp))
+                .getMessage()
+                .contains("holds no experiment"));
+        assertTrue(assertThrows(MagicUsageException.class, () -> s.magic("%passk " + tmp + " --by task"))
+                .getMessage()
                 .contains("--by takes 'candidate'"));
-        String unknownDomain = "domain: atlantis\nsplit: smoke\ncandidates: [{id: a, provider: scripted, model: ideal}]\n";
-        MagicUsageException e = assertThrows(MagicUsageException.class,
+        String unknownDomain =
+                "domain: atlantis\nsplit: smoke\ncandidates: [{id: a, provider: scripted, model: ideal}]\n";
+        MagicUsageException e = assertThrows(
+                MagicUsageException.class,
                 () -> s.magics().evalCell(s, "experiment", "--dir " + tmp.resolve("x"), unknownDomain));
         assertTrue(e.getMessage().contains("atlantis"), e.getMessage());
     }

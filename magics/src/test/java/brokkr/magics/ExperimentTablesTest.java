@@ -1,8 +1,9 @@
 package brokkr.magics;
 
-import brokkr.magics.builtin.ExperimentMagics;
-import brokkr.magics.view.ExperimentTables;
-import brokkr.magics.view.Tables;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import brokkr.eval.Attempt;
 import brokkr.eval.Check;
 import brokkr.eval.Evidence;
@@ -10,31 +11,63 @@ import brokkr.eval.TrustTier;
 import brokkr.experiment.EpisodeCost;
 import brokkr.experiment.Inspect;
 import brokkr.experiment.Scorecard;
-import org.junit.jupiter.api.Test;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertTrue;
-
+import brokkr.magics.builtin.ExperimentMagics;
+import brokkr.magics.view.ExperimentTables;
+import brokkr.magics.view.Tables;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
-import tech.tablesaw.api.Table;
 import java.util.Map;
+import org.junit.jupiter.api.Test;
+import tech.tablesaw.api.Table;
 
 class ExperimentTablesTest {
     static Scorecard sample() {
-        var gold = new Scorecard.CandidateScore("tau2-retail", "gold", "a1", 2, 6, 1, 1.0, List.of(1.0, 1.0, 1.0),
-                List.of(new Scorecard.TaskScore("5", 3, 3, 1.0, List.of(1.0, 1.0, 1.0)), new Scorecard.TaskScore("12", 3, 3, 1.0, List.of(1.0, 1.0, 1.0))),
+        var gold = new Scorecard.CandidateScore(
+                "tau2-retail",
+                "gold",
+                "a1",
+                2,
+                6,
+                1,
+                1.0,
+                List.of(1.0, 1.0, 1.0),
+                List.of(
+                        new Scorecard.TaskScore("5", 3, 3, 1.0, List.of(1.0, 1.0, 1.0)),
+                        new Scorecard.TaskScore("12", 3, 3, 1.0, List.of(1.0, 1.0, 1.0))),
                 List.of(new Scorecard.CheckScore("setup_verified", 6, 0), new Scorecard.CheckScore("db", 6, 0)),
-                Map.of(TrustTier.MODEL_JUDGED, 2, TrustTier.DETERMINISTIC, 4), new Scorecard.Cost(1234, 56, 12.5, 75,
-                        new EpisodeCost.Means(6, 1234 / 6.0, 56 / 6.0, 4.0, 3.5, 12345.5)));
-        // A scripted model: no tokens reported (missing, never 0), its steps and request characters counted. 3 of 5 attempts passed; pass^1 = (2/3 + 1/2) / 2 = 7/12, pass^2 = (1/3 + 0) / 2 = 1/6.
-        var flaky = new Scorecard.CandidateScore("tau2-retail", "flaky-model", "a2", 2, 5, 2, 0.6, List.of(7.0 / 12, 1.0 / 6),
-                List.of(new Scorecard.TaskScore("5", 3, 2, 2.0 / 3, List.of(2.0 / 3, 1.0 / 3, 0.0)), new Scorecard.TaskScore("12", 2, 1, 0.5, List.of(0.5, 0.0))),
+                Map.of(TrustTier.MODEL_JUDGED, 2, TrustTier.DETERMINISTIC, 4),
+                new Scorecard.Cost(
+                        1234, 56, 12.5, 75, new EpisodeCost.Means(6, 1234 / 6.0, 56 / 6.0, 4.0, 3.5, 12345.5)));
+        // A scripted model: no tokens reported (missing, never 0), its steps and request characters counted. 3 of 5
+        // attempts passed; pass^1 = (2/3 + 1/2) / 2 = 7/12, pass^2 = (1/3 + 0) / 2 = 1/6.
+        var flaky = new Scorecard.CandidateScore(
+                "tau2-retail",
+                "flaky-model",
+                "a2",
+                2,
+                5,
+                2,
+                0.6,
+                List.of(7.0 / 12, 1.0 / 6),
+                List.of(
+                        new Scorecard.TaskScore("5", 3, 2, 2.0 / 3, List.of(2.0 / 3, 1.0 / 3, 0.0)),
+                        new Scorecard.TaskScore("12", 2, 1, 0.5, List.of(0.5, 0.0))),
                 List.of(new Scorecard.CheckScore("setup_verified", 5, 0), new Scorecard.CheckScore("db", 5, 2)),
-                Map.of(TrustTier.DETERMINISTIC, 5), new Scorecard.Cost(0, 0, 1234.5678, 6172,
-                        new EpisodeCost.Means(5, Double.NaN, Double.NaN, 10.0, 2.6, 8400.0)));
-        var down = new Scorecard.CandidateScore("loop", "down", "a3", 0, 0, 4, 0.0, List.of(), List.of(), List.of(), Map.of(),
+                Map.of(TrustTier.DETERMINISTIC, 5),
+                new Scorecard.Cost(
+                        0, 0, 1234.5678, 6172, new EpisodeCost.Means(5, Double.NaN, Double.NaN, 10.0, 2.6, 8400.0)));
+        var down = new Scorecard.CandidateScore(
+                "loop",
+                "down",
+                "a3",
+                0,
+                0,
+                4,
+                0.0,
+                List.of(),
+                List.of(),
+                List.of(),
+                Map.of(),
                 new Scorecard.Cost(0, 0, 0, 0, EpisodeCost.Means.NONE));
         return new Scorecard(List.of(gold, flaky, down), 16, 5);
     }
@@ -46,29 +79,45 @@ class ExperimentTablesTest {
     }
 
     /** The CLI's text (experiment run/show) and the notebook's tables, frozen byte for byte. */
-    @Test void scorecardRendersExactlyAsFrozen() throws Exception {
+    @Test
+    void scorecardRendersExactlyAsFrozen() throws Exception {
         Scorecard s = sample();
         assertEquals(golden("scorecard.txt"), ExperimentTables.text(s));
         assertEquals(golden("scorecard-empty.txt"), ExperimentTables.text(new Scorecard(List.of(), 0, 0)));
         assertEquals(golden("scorecard.html"), new ExperimentMagics.ScorecardView("d", s).html());
-        assertEquals(golden("scorecard-tables.txt"), Tables.text(ExperimentTables.summary(s)) + Tables.text(ExperimentTables.tasks(s)) + Tables.text(ExperimentTables.checks(s)));
+        assertEquals(
+                golden("scorecard-tables.txt"),
+                Tables.text(ExperimentTables.summary(s))
+                        + Tables.text(ExperimentTables.tasks(s))
+                        + Tables.text(ExperimentTables.checks(s)));
     }
 
     /** A candidate with no scored attempt has no average reward: "–" in the text and HTML, missing in the tables, never 0.000. */
-    @Test void aCandidateWithNoScoredAttemptShowsADashNeverZero() {
+    @Test
+    void aCandidateWithNoScoredAttemptShowsADashNeverZero() {
         Scorecard s = sample();
-        String downLine = ExperimentTables.text(s).lines().filter(l -> l.startsWith("loop")).findFirst().orElseThrow();
-        // tasks 0, trials –, attempts 0, infra 4, avg_reward/se/t95_lo/t95_hi –, pass^1..3 –, the five costs per episode –, duration –, trust –
-        assertEquals(List.of("loop", "down", "0", "–", "0", "4", "–", "–", "–", "–", "–", "–", "–", "–", "–", "–", "–", "–", "–", "–"),
+        String downLine = ExperimentTables.text(s)
+                .lines()
+                .filter(l -> l.startsWith("loop"))
+                .findFirst()
+                .orElseThrow();
+        // tasks 0, trials –, attempts 0, infra 4, avg_reward/se/t95_lo/t95_hi –, pass^1..3 –, the five costs per
+        // episode –, duration –, trust –
+        assertEquals(
+                List.of(
+                        "loop", "down", "0", "–", "0", "4", "–", "–", "–", "–", "–", "–", "–", "–", "–", "–", "–", "–",
+                        "–", "–"),
                 List.of(downLine.split("\\s+")));
         Table summary = ExperimentTables.summary(s);
         assertTrue(summary.doubleColumn("avg_reward").isMissing(2), "missing, not 0.0");
         assertTrue(summary.doubleColumn("mean_duration_ms").isMissing(2));
-        assertTrue(summary.doubleColumn("se").isMissing(2) && summary.doubleColumn("t95_lo").isMissing(2));
+        assertTrue(summary.doubleColumn("se").isMissing(2)
+                && summary.doubleColumn("t95_lo").isMissing(2));
         Table stats = ExperimentTables.statistics(s);
         Table down = stats.where(stats.stringColumn("candidate").isEqualTo("down"));
         assertEquals(1, down.rowCount(), "only avg_reward: no pass^k without a scored trial");
-        for (String c : List.of("value", "se", "t95_lo", "t95_hi", "wilson95_lo", "wilson95_hi")) assertTrue(down.doubleColumn(c).isMissing(0), c);
+        for (String c : List.of("value", "se", "t95_lo", "t95_hi", "wilson95_lo", "wilson95_hi"))
+            assertTrue(down.doubleColumn(c).isMissing(0), c);
         assertEquals(4, down.intColumn("infra_excluded").get(0));
         assertEquals(1.0, summary.doubleColumn("avg_reward").get(0));
         String html = new ExperimentMagics.ScorecardView("d", s).html();
@@ -83,23 +132,36 @@ class ExperimentTablesTest {
      * view (text, the table, HTML); the scripted flaky-model reported no tokens, so its token cells are
      * missing ("–"), never 0, while its steps, calls and request characters show.
      */
-    @Test void theSummaryShowsTheCostsPerEpisodeAndADashForTokensNoModelReported() {
+    @Test
+    void theSummaryShowsTheCostsPerEpisodeAndADashForTokensNoModelReported() {
         Scorecard s = sample();
         Table summary = ExperimentTables.summary(s);
-        assertEquals(List.of("in_tok/ep", "out_tok/ep", "steps/ep", "calls/ep", "req_chars/ep"),
-                summary.columnNames().subList(summary.columnIndex("in_tok/ep"), summary.columnIndex("mean_duration_ms")));
+        assertEquals(
+                List.of("in_tok/ep", "out_tok/ep", "steps/ep", "calls/ep", "req_chars/ep"),
+                summary.columnNames()
+                        .subList(summary.columnIndex("in_tok/ep"), summary.columnIndex("mean_duration_ms")));
         assertEquals(1234 / 6.0, summary.doubleColumn("in_tok/ep").get(0), 1e-12);
         assertEquals(12345.5, summary.doubleColumn("req_chars/ep").get(0));
-        assertTrue(summary.doubleColumn("in_tok/ep").isMissing(1) && summary.doubleColumn("out_tok/ep").isMissing(1), "not reported: missing");
+        assertTrue(
+                summary.doubleColumn("in_tok/ep").isMissing(1)
+                        && summary.doubleColumn("out_tok/ep").isMissing(1),
+                "not reported: missing");
         assertEquals(10.0, summary.doubleColumn("steps/ep").get(1));
         assertEquals(2.6, summary.doubleColumn("calls/ep").get(1));
-        String flakyLine = ExperimentTables.text(s).lines().filter(l -> l.contains("flaky-model") && l.contains("deterministic")).findFirst().orElseThrow();
+        String flakyLine = ExperimentTables.text(s)
+                .lines()
+                .filter(l -> l.contains("flaky-model") && l.contains("deterministic"))
+                .findFirst()
+                .orElseThrow();
         assertTrue(flakyLine.matches(".*\\s–\\s+–\\s+10\\.0\\s+2\\.60\\s+8400\\s.*"), flakyLine);
         String html = new ExperimentMagics.ScorecardView("d", s).html();
         for (String h : ExperimentTables.PER_EPISODE) assertTrue(html.contains(">" + Tables.esc(h) + "</th>"), h);
         String row = html.substring(html.indexOf(">flaky-model<"));
         row = row.substring(0, row.indexOf("</tr>"));
-        assertTrue(row.contains(">–</td><td style=\"text-align:right;white-space:nowrap\">–</td><td style=\"text-align:right;white-space:nowrap\">10.0</td>"), row);
+        assertTrue(
+                row.contains(
+                        ">–</td><td style=\"text-align:right;white-space:nowrap\">–</td><td style=\"text-align:right;white-space:nowrap\">10.0</td>"),
+                row);
     }
 
     /**
@@ -108,9 +170,12 @@ class ExperimentTablesTest {
      * (12.706 for 1 df) clipped to [0, 1]; Wilson-type: CR0 variance 0.0032, n_eff = 0.24/0.0032 = 75 capped
      * at the 5 trials, Wilson(0.6, 5, 12.706) = [0.010867, 0.995141] (the formula evaluated in SciPy).
      */
-    @Test void statisticsTableCarriesTheHandWorkedNumbers() {
+    @Test
+    void statisticsTableCarriesTheHandWorkedNumbers() {
         Table stats = ExperimentTables.statistics(sample());
-        Table flaky = stats.where(stats.stringColumn("candidate").isEqualTo("flaky-model").and(stats.stringColumn("metric").isEqualTo("avg_reward")));
+        Table flaky = stats.where(stats.stringColumn("candidate")
+                .isEqualTo("flaky-model")
+                .and(stats.stringColumn("metric").isEqualTo("avg_reward")));
         assertEquals(0.6, flaky.doubleColumn("value").get(0), 1e-12);
         assertEquals(0.08, flaky.doubleColumn("se").get(0), 1e-12);
         assertEquals(0.0, flaky.doubleColumn("t95_lo").get(0));
@@ -121,26 +186,74 @@ class ExperimentTablesTest {
         assertEquals("2-3", flaky.stringColumn("trials").get(0));
         assertEquals(5, flaky.intColumn("attempts").get(0));
         assertEquals(2, flaky.intColumn("infra_excluded").get(0));
-        assertEquals(List.of("avg_reward", "pass^1", "pass^2"),
-                stats.where(stats.stringColumn("candidate").isEqualTo("flaky-model")).stringColumn("metric").asList());
-        assertTrue(ExperimentTables.text(sample()).contains("infrastructure failures are excluded from every metric and denominator"));
+        assertEquals(
+                List.of("avg_reward", "pass^1", "pass^2"),
+                stats.where(stats.stringColumn("candidate").isEqualTo("flaky-model"))
+                        .stringColumn("metric")
+                        .asList());
+        assertTrue(ExperimentTables.text(sample())
+                .contains("infrastructure failures are excluded from every metric and denominator"));
     }
 
     /**
      * {@code ./brokkr experiment attempts}: numbers right-aligned with three significant digits, durations
      * in ms or s, a missing reward and empty texts as "–", long errors cut to one line of 100.
      */
-    @Test void attemptsListAsTheCliPrintsThem() {
+    @Test
+    void attemptsListAsTheCliPrintsThem() {
         String longError = "infrastructure failure: openai gpt: 5 attempts failed;\nlast: " + "x".repeat(100);
         var rows = List.of(
-                new Inspect.AttemptRow(new Attempt(1, "e1", "a1", 0, "5", Attempt.Status.COMPLETED,
-                        List.of(new Check("setup_verified", true), new Check("db", true)), 1.0, TrustTier.DETERMINISTIC, Evidence.EMPTY, null, 0, 124),
-                        "tau2-retail", "gold"),
-                new Inspect.AttemptRow(new Attempt(12, "e1", "a2", 3, "12", Attempt.Status.COMPLETED,
-                        List.of(new Check("db", false), new Check("nl_assertion", false)), 0.0, TrustTier.MODEL_JUDGED, Evidence.EMPTY, null, 0, 7),
-                        "tau2-retail", "stop-at-once"),
-                new Inspect.AttemptRow(new Attempt(13, "e2", "a3", 1, "5", Attempt.Status.INFRASTRUCTURE_FAILURE, List.of(), 0.0, null,
-                        Evidence.EMPTY, longError, 0, 5887), "loop", "down"));
+                new Inspect.AttemptRow(
+                        new Attempt(
+                                1,
+                                "e1",
+                                "a1",
+                                0,
+                                "5",
+                                Attempt.Status.COMPLETED,
+                                List.of(new Check("setup_verified", true), new Check("db", true)),
+                                1.0,
+                                TrustTier.DETERMINISTIC,
+                                Evidence.EMPTY,
+                                null,
+                                0,
+                                124),
+                        "tau2-retail",
+                        "gold"),
+                new Inspect.AttemptRow(
+                        new Attempt(
+                                12,
+                                "e1",
+                                "a2",
+                                3,
+                                "12",
+                                Attempt.Status.COMPLETED,
+                                List.of(new Check("db", false), new Check("nl_assertion", false)),
+                                0.0,
+                                TrustTier.MODEL_JUDGED,
+                                Evidence.EMPTY,
+                                null,
+                                0,
+                                7),
+                        "tau2-retail",
+                        "stop-at-once"),
+                new Inspect.AttemptRow(
+                        new Attempt(
+                                13,
+                                "e2",
+                                "a3",
+                                1,
+                                "5",
+                                Attempt.Status.INFRASTRUCTURE_FAILURE,
+                                List.of(),
+                                0.0,
+                                null,
+                                Evidence.EMPTY,
+                                longError,
+                                0,
+                                5887),
+                        "loop",
+                        "down"));
         String expected = """
                 id  benchmark    candidate     task  trial  status                  reward  failed_checks    duration  error
                  1  tau2-retail  gold          5         1  completed                 1.00  –                  124 ms  –

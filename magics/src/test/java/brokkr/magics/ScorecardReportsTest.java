@@ -1,12 +1,12 @@
 package brokkr.magics;
 
-import brokkr.magics.builtin.ExperimentMagics;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import brokkr.experiment.ExperimentSpec;
 import brokkr.experiment.Experiments;
 import brokkr.experiment.Registry;
+import brokkr.magics.builtin.ExperimentMagics;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
@@ -14,9 +14,11 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** %scorecard shows a benchmark's own report beside the scorecard (BFCL's per category), as the CLI does; a benchmark without one adds nothing. */
 class ScorecardReportsTest {
-    @TempDir Path tmp;
+    @TempDir
+    Path tmp;
 
-    @Test void theBfclScorecardCarriesItsPerCategoryReport() throws Exception {
+    @Test
+    void theBfclScorecardCarriesItsPerCategoryReport() throws Exception {
         Path file = tmp.resolve("b.yaml");
         Files.writeString(file, """
                 name: bfcl-nb
@@ -31,18 +33,29 @@ class ScorecardReportsTest {
         assertEquals(1, view.reports().size());
         // Cells carry alignment styles; the assertions read the cells' contents.
         String html = view.html().replaceAll("<td [^>]*>", "<td>");
-        assertTrue(html.contains("<p>bfcl / gold: per category</p><table class=\"brokkr-table\"><caption>per category</caption>"), html);
+        assertTrue(
+                html.contains(
+                        "<p>bfcl / gold: per category</p><table class=\"brokkr-table\"><caption>per category</caption>"),
+                html);
         assertTrue(html.contains("<td>live_irrelevance</td><td>1</td><td>1</td>"), html);
         assertTrue(html.matches("(?s).*<td>irrelevance detection \\(unweighted\\)</td><td>1(\\.0+)?</td>.*"), html);
-        assertTrue(html.contains("<td>live overall (weighted)</td><td>\u2013</td>"), "not computable without the live categories: " + html);
+        assertTrue(
+                html.contains("<td>live overall (weighted)</td><td>\u2013</td>"),
+                "not computable without the live categories: " + html);
         assertTrue(html.contains("<li>accuracy = passed / graded"), html);
         String text = view.text();
-        assertTrue(text.matches("(?s).*bfcl / gold: per category\\n.*irrelevance detection \\(unweighted\\)\\s+1\\.00\\n.*"), text);
+        assertTrue(
+                text.matches(
+                        "(?s).*bfcl / gold: per category\\n.*irrelevance detection \\(unweighted\\)\\s+1\\.00\\n.*"),
+                text);
     }
 
-    @Test void aBenchmarkWithoutAReportAddsNothing() throws Exception {
+    @Test
+    void aBenchmarkWithoutAReportAddsNothing() throws Exception {
         Path file = tmp.resolve("l.yaml");
-        Files.writeString(file, "name: loop-nb\ndomain: loop\nsplit: smoke\ncandidates: [{id: ideal, provider: scripted, model: ideal}]\n");
+        Files.writeString(
+                file,
+                "name: loop-nb\ndomain: loop\nsplit: smoke\ncandidates: [{id: ideal, provider: scripted, model: ideal}]\n");
         Path dir = tmp.resolve("loop");
         Experiments.run(ExperimentSpec.read(file), dir, Registry.load());
         ExperimentMagics.ScorecardView view = ExperimentMagics.scorecard(dir);

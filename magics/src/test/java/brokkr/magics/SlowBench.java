@@ -30,23 +30,33 @@ import java.util.concurrent.atomic.AtomicInteger;
 public final class SlowBench implements BenchmarkProvider {
     static final AtomicInteger CALLS = new AtomicInteger();
 
-    @Override public String name() { return "slow"; }
+    @Override
+    public String name() {
+        return "slow";
+    }
 
-    @Override public List<String> tasks(String split) {
+    @Override
+    public List<String> tasks(String split) {
         if (!split.equals("all")) throw new IllegalArgumentException("unknown split " + split);
         List<String> out = new ArrayList<>();
         for (int i = 0; i < 10; i++) out.add("s" + i);
         return out;
     }
 
-    @Override public EnvironmentDef environment(String taskId, Map<String, ModelRef> models) {
+    @Override
+    public EnvironmentDef environment(String taskId, Map<String, ModelRef> models) {
         return new EnvironmentDef("slow", "v1", Map.of(), taskId, Map.of(), null);
     }
 
-    @Override public WorldSetup worldSetup() { return (env, fork) -> PyDict.empty(); }
+    @Override
+    public WorldSetup worldSetup() {
+        return (env, fork) -> PyDict.empty();
+    }
 
-    @Override public Candidate scripted(String role, ModelRef model, EnvironmentDef env) {
-        if (!model.model().equals("sleepy")) throw new IllegalArgumentException("no scripted " + role + " '" + model.model() + "'");
+    @Override
+    public Candidate scripted(String role, ModelRef model, EnvironmentDef env) {
+        if (!model.model().equals("sleepy"))
+            throw new IllegalArgumentException("no scripted " + role + " '" + model.model() + "'");
         return (history, tools) -> {
             try {
                 Thread.sleep(150);
@@ -59,14 +69,20 @@ public final class SlowBench implements BenchmarkProvider {
         };
     }
 
-    @Override public Protocol protocol() {
+    @Override
+    public Protocol protocol() {
         return ctx -> {
             Turn t = ctx.candidate().next(List.of(new Message.User("work slowly")), List.of());
-            return new Interaction(PyList.of(PyDict.of("role", "assistant", "content", t.message().content())), PyDict.empty(), "done");
+            return new Interaction(
+                    PyList.of(PyDict.of(
+                            "role", "assistant", "content", t.message().content())),
+                    PyDict.empty(),
+                    "done");
         };
     }
 
-    @Override public Evaluator evaluator() {
+    @Override
+    public Evaluator evaluator() {
         return (run, models) -> new Verdict(List.of(new Check("done", true)), 1.0, TrustTier.DETERMINISTIC, null);
     }
 }

@@ -15,7 +15,9 @@ import org.knowm.xchart.XYChart;
 
 /** A sweep's chart has the look of Brokkr's charts (moved here from ChartsTest with the charts' move to brokkr.render). */
 class SweepsTest {
-    static { System.setProperty("java.awt.headless", "true"); }
+    static {
+        System.setProperty("java.awt.headless", "true");
+    }
 
     static Path write(String name, byte[] png) throws Exception {
         Path dir = Path.of("target", "charts");
@@ -23,7 +25,8 @@ class SweepsTest {
         return Files.write(dir.resolve(name), png);
     }
 
-    @Test void sweepChartsShareTheLook() throws Exception {
+    @Test
+    void sweepChartsShareTheLook() throws Exception {
         var sweep = Sweeps.sweep("loop", "depth", List.of(10, 20, 50), List.of("ideal", "early-stop", "retry"));
         XYChart chart = Sweeps.chart(sweep, "tool calls");
         byte[] png = ChartImages.png(chart);

@@ -19,7 +19,9 @@ public final class JsonText {
     /** The text indented (two spaces, non-ASCII kept) when it is a JSON object or array; null otherwise. */
     public static String pretty(String text) {
         Value v = parse(text);
-        return v == null ? null : PyJson.dumps(v, PyJson.DumpOptions.DEFAULT.withIndent(2).withEnsureAscii(false));
+        return v == null
+                ? null
+                : PyJson.dumps(v, PyJson.DumpOptions.DEFAULT.withIndent(2).withEnsureAscii(false));
     }
 
     /**
@@ -28,11 +30,13 @@ public final class JsonText {
      */
     public static String html(String text) {
         Value v = parse(text);
-        if (v == null) return "<pre class=\"brokkr-text\" style=\"white-space:pre-wrap;margin:0\">" + Html.esc(text) + "</pre>";
+        if (v == null)
+            return "<pre class=\"brokkr-text\" style=\"white-space:pre-wrap;margin:0\">" + Html.esc(text) + "</pre>";
         String pretty = PyJson.dumps(v, PyJson.DumpOptions.DEFAULT.withIndent(2).withEnsureAscii(false));
         long lines = pretty.lines().count();
-        return "<details class=\"brokkr-json\"" + (lines <= OPEN_LINES ? " open" : "") + "><summary>" + Html.esc(shape(v)) + "</summary>"
-                + "<pre style=\"white-space:pre-wrap;margin:0\">" + Html.esc(pretty) + "</pre></details>";
+        return "<details class=\"brokkr-json\"" + (lines <= OPEN_LINES ? " open" : "") + "><summary>"
+                + Html.esc(shape(v)) + "</summary>" + "<pre style=\"white-space:pre-wrap;margin:0\">" + Html.esc(pretty)
+                + "</pre></details>";
     }
 
     /** {@code "JSON object: order_id, status, items"} or {@code "JSON array of 3"}. */

@@ -3,12 +3,8 @@ package brokkr.domains.bfcl;
 import brokkr.domains.bfcl.PyObj.Atom;
 import brokkr.domains.bfcl.PyObj.Dict;
 import brokkr.domains.bfcl.PyObj.Seq;
-import brokkr.value.PyDict;
 import brokkr.value.PyFloat;
 import brokkr.value.PyInt;
-import brokkr.value.PyList;
-import brokkr.value.PyStr;
-import brokkr.value.Value;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -39,7 +35,9 @@ public final class AstChecker {
 
     /** Upstream raised (a KeyError, TypeError, ...) where Python would have: the data or answer is outside the checker's domain. */
     public static final class CheckerException extends RuntimeException {
-        CheckerException(String message) { super(message); }
+        CheckerException(String message) {
+            super(message);
+        }
     }
 
     private static final String UNCLEAR = "simple_function_checker:unclear";
@@ -58,11 +56,15 @@ public final class AstChecker {
     }
 
     /** ast_checker.py ast_checker: the dispatch is on substrings of the category name. */
-    public static Result check(FunctionDoc.Docs functions, Seq modelOutput, Seq possibleAnswer, String category, boolean underscoreToDot) {
-        if (category.contains("parallel")) return parallelNoOrder(functions, modelOutput, possibleAnswer, underscoreToDot);
+    public static Result check(
+            FunctionDoc.Docs functions, Seq modelOutput, Seq possibleAnswer, String category, boolean underscoreToDot) {
+        if (category.contains("parallel"))
+            return parallelNoOrder(functions, modelOutput, possibleAnswer, underscoreToDot);
         if (category.contains("multiple")) return multiple(functions, modelOutput, possibleAnswer, underscoreToDot);
-        if (modelOutput.size() != 1) return Result.fail("simple_function_checker:wrong_count", "Wrong number of functions.");
-        return simple(functions.get(0), asDictObj(modelOutput.get(0)), asDictObj(possibleAnswer.get(0)), underscoreToDot);
+        if (modelOutput.size() != 1)
+            return Result.fail("simple_function_checker:wrong_count", "Wrong number of functions.");
+        return simple(
+                functions.get(0), asDictObj(modelOutput.get(0)), asDictObj(possibleAnswer.get(0)), underscoreToDot);
     }
 
     /** ast_checker.py find_description: the first doc of that name, else None (which the caller then fails on). */
@@ -87,7 +89,8 @@ public final class AstChecker {
     }
 
     /** ast_checker.py parallel_function_checker_no_order: greedy first match per expected call. */
-    private static Result parallelNoOrder(FunctionDoc.Docs functions, Seq modelOutput, Seq possibleAnswers, boolean u2d) {
+    private static Result parallelNoOrder(
+            FunctionDoc.Docs functions, Seq modelOutput, Seq possibleAnswers, boolean u2d) {
         if (modelOutput.size() != possibleAnswers.size())
             return Result.fail("parallel_function_checker_no_order:wrong_count", "Wrong number of functions.");
         boolean[] matched = new boolean[modelOutput.size()];
@@ -141,20 +144,23 @@ public final class AstChecker {
 
         String funcName = convertFuncName(doc.name(), u2d);
         if (!modelOutput.has(funcName))
-            return Result.fail("simple_function_checker:wrong_func_name",
+            return Result.fail(
+                    "simple_function_checker:wrong_func_name",
                     "Function name " + reprStr(funcName) + " not found in model output.");
         Dict modelParams = asDictObj(modelOutput.get(funcName));
 
         for (String p : doc.required()) {
             if (!modelParams.has(p))
-                return Result.fail("simple_function_checker:missing_required", "Missing required parameter: " + reprStr(p) + ".");
+                return Result.fail(
+                        "simple_function_checker:missing_required", "Missing required parameter: " + reprStr(p) + ".");
         }
 
         for (int pi = 0; pi < modelParams.size(); pi++) {
             String param = modelParams.keyAt(pi);
             PyObj value = modelParams.valueAt(pi);
             if (!paramDetails.containsKey(param) || !possible.has(param))
-                return Result.fail("simple_function_checker:unexpected_param", "Unexpected parameter: " + reprStr(param) + ".");
+                return Result.fail(
+                        "simple_function_checker:unexpected_param", "Unexpected parameter: " + reprStr(param) + ".");
             FunctionDoc.Param details = paramDetails.get(param);
             if (details.problem() != null) throw new CheckerException(details.problem());
             String description = details.type();
@@ -195,14 +201,18 @@ public final class AstChecker {
                 }
             }
             if (!in(value, answers))
-                return Result.fail("value_error:others", "Invalid value for parameter " + reprStr(param) + ": "
-                        + PyObj.repr(value) + ". Expected one of " + PyObj.str(answers) + ".");
+                return Result.fail(
+                        "value_error:others",
+                        "Invalid value for parameter " + reprStr(param) + ": " + PyObj.repr(value)
+                                + ". Expected one of " + PyObj.str(answers) + ".");
         }
 
         for (int i = 0; i < possible.size(); i++) {
             if (!modelParams.has(possible.keyAt(i)) && !in(PyObj.EMPTY_STR, possible.valueAt(i)))
-                return Result.fail("simple_function_checker:missing_optional",
-                        "Optional parameter " + reprStr(possible.keyAt(i)) + " not provided and not marked as optional.");
+                return Result.fail(
+                        "simple_function_checker:missing_optional",
+                        "Optional parameter " + reprStr(possible.keyAt(i))
+                                + " not provided and not marked as optional.");
         }
         return result;
     }
@@ -220,8 +230,8 @@ public final class AstChecker {
      * the "variable" test, so {@code type_error:nested} comes back only when the value's type is also
      * the answers' type, and otherwise the simple message is appended after the nested one.
      */
-    private static TypeResult typeChecker(String param, PyObj value, PyObj answers, String description,
-                                          String expected, String nested) {
+    private static TypeResult typeChecker(
+            String param, PyObj value, PyObj answers, String description, String expected, String nested) {
         boolean isVariable = false;
         String answerType = possibleAnswerType(answers);
         if (answerType != null && !answerType.equals(expected)) isVariable = true;
@@ -234,7 +244,9 @@ public final class AstChecker {
                 boolean flag = true;
                 if (PyObj.isList(item)) {
                     for (PyObj v : iterate(value)) {
-                        if (!typeChecker(param, v, item, nested, nested, null).result.valid()) {
+                        if (!typeChecker(param, v, item, nested, nested, null)
+                                .result
+                                .valid()) {
                             flag = false;
                             break;
                         }
@@ -242,8 +254,9 @@ public final class AstChecker {
                 }
                 if (flag) return new TypeResult(Result.VALID, isVariable);
             }
-            errors.add(PyObj.str("Nested type checking failed for parameter " + reprStr(param) + ". Expected outer type "
-                    + description + " with inner type <class '" + nested + "'>. Parameter value: " + PyObj.repr(value) + "."));
+            errors.add(PyObj.str("Nested type checking failed for parameter " + reprStr(param)
+                    + ". Expected outer type " + description + " with inner type <class '" + nested
+                    + "'>. Parameter value: " + PyObj.repr(value) + "."));
             errorType = "type_error:nested";
             if (answerType != null && value.typeName().equals(answerType))
                 return new TypeResult(new Result(false, errors, errorType), true);
@@ -268,7 +281,7 @@ public final class AstChecker {
         for (int i = 0; i < n && ascii; i++) {
             char c = s.charAt(i);
             switch (c) {
-                case ' ', ',', '.', '/', '-', '_', '*', '^' -> { }
+                case ' ', ',', '.', '/', '-', '_', '*', '^' -> {}
                 case '\'' -> out[k++] = '"';
                 default -> {
                     if (c >= 0x80) ascii = false;
@@ -281,7 +294,7 @@ public final class AstChecker {
         for (int i = 0; i < n; i++) {
             char c = s.charAt(i);
             switch (c) {
-                case ' ', ',', '.', '/', '-', '_', '*', '^' -> { }
+                case ' ', ',', '.', '/', '-', '_', '*', '^' -> {}
                 default -> sb.append(c);
             }
         }
@@ -300,8 +313,10 @@ public final class AstChecker {
         for (PyObj a : iterate(answers)) {
             if (PyObj.isStr(a) && standardize(PyObj.strValue(a)).equals(std)) return Result.VALID;
         }
-        return Result.fail("value_error:string", "Invalid value for parameter " + reprStr(param) + ": " + PyObj.repr(value)
-                + ". Expected one of " + PyObj.str(answers) + ". Case insensitive.");
+        return Result.fail(
+                "value_error:string",
+                "Invalid value for parameter " + reprStr(param) + ": " + PyObj.repr(value) + ". Expected one of "
+                        + PyObj.str(answers) + ". Case insensitive.");
     }
 
     /** ast_checker.py list_checker: str elements standardised on both sides, then list membership. */
@@ -315,8 +330,10 @@ public final class AstChecker {
             for (PyObj x : indexable(a)) sa.add(standardized(x));
             if (PyObj.eq(standardValue, PyObj.list(sa))) return Result.VALID;
         }
-        return Result.fail("value_error:list/tuple", "Invalid value for parameter " + reprStr(param) + ": "
-                + PyObj.repr(value) + ". Expected one of " + PyObj.str(answers) + ".");
+        return Result.fail(
+                "value_error:list/tuple",
+                "Invalid value for parameter " + reprStr(param) + ": " + PyObj.repr(value) + ". Expected one of "
+                        + PyObj.str(answers) + ".");
     }
 
     /**
@@ -379,7 +396,8 @@ public final class AstChecker {
             List<PyObj> elements = indexable(candidate);
             for (int i = 0; i < value.size(); i++) {
                 if (!(value.get(i) instanceof Dict d))
-                    throw new CheckerException("AttributeError: '" + value.get(i).typeName() + "' object has no attribute 'items'");
+                    throw new CheckerException(
+                            "AttributeError: '" + value.get(i).typeName() + "' object has no attribute 'items'");
                 result = dictChecker(d, PyObj.list(List.of(elements.get(i))));
                 if (!result.valid()) {
                     flag = false;
@@ -398,7 +416,9 @@ public final class AstChecker {
             return false;
         }
         if (PyObj.isStr(container)) {
-            if (!PyObj.isStr(x)) throw new CheckerException("TypeError: 'in <string>' requires string as left operand, not " + x.typeName());
+            if (!PyObj.isStr(x))
+                throw new CheckerException(
+                        "TypeError: 'in <string>' requires string as left operand, not " + x.typeName());
             return PyObj.strValue(container).contains(PyObj.strValue(x));
         }
         if (container instanceof Dict d) return PyObj.isStr(x) && d.has(PyObj.strValue(x));
@@ -428,7 +448,8 @@ public final class AstChecker {
     private static int len(PyObj o) {
         if (o instanceof Seq s) return s.size();
         if (o instanceof Dict d) return d.size();
-        if (PyObj.isStr(o)) return PyObj.strValue(o).codePointCount(0, PyObj.strValue(o).length());
+        if (PyObj.isStr(o))
+            return PyObj.strValue(o).codePointCount(0, PyObj.strValue(o).length());
         throw new CheckerException("TypeError: object of type '" + o.typeName() + "' has no len()");
     }
 

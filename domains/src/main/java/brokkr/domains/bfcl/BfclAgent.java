@@ -36,9 +36,19 @@ public sealed interface BfclAgent {
     Attempt attempt(BfclTask task);
 
     /** One task's outcome: the decoded answer, or an infrastructure failure (excluded from scores). */
-    record Attempt(BfclHarness.Answer answer, List<Message> messages, List<ModelCall> calls, Usage usage, List<ToolCall> recorded,
-                   InfrastructureFailure failure) {
-        public Attempt { messages = List.copyOf(messages); calls = List.copyOf(calls); recorded = List.copyOf(recorded); }
+    record Attempt(
+            BfclHarness.Answer answer,
+            List<Message> messages,
+            List<ModelCall> calls,
+            Usage usage,
+            List<ToolCall> recorded,
+            InfrastructureFailure failure) {
+        public Attempt {
+            messages = List.copyOf(messages);
+            calls = List.copyOf(calls);
+            recorded = List.copyOf(recorded);
+        }
+
         static Attempt failed(List<Message> opening, InfrastructureFailure f) {
             return new Attempt(null, opening, f.attempts(), Usage.ZERO, List.of(), f);
         }
@@ -54,9 +64,14 @@ public sealed interface BfclAgent {
     String STUB = "{\"status\": \"recorded\"}";
 
     /** {@code systemPrompt}: the candidate's own system prompt (null: the task's messages only). */
-    record Reference(Candidate model, ToolCompiler.Style style, Boolean parallelToolCalls, String systemPrompt) implements BfclAgent {
-        public Reference(Candidate model, ToolCompiler.Style style, Boolean parallelToolCalls) { this(model, style, parallelToolCalls, null); }
-        @Override public Attempt attempt(BfclTask task) {
+    record Reference(Candidate model, ToolCompiler.Style style, Boolean parallelToolCalls, String systemPrompt)
+            implements BfclAgent {
+        public Reference(Candidate model, ToolCompiler.Style style, Boolean parallelToolCalls) {
+            this(model, style, parallelToolCalls, null);
+        }
+
+        @Override
+        public Attempt attempt(BfclTask task) {
             List<Message> opening = BfclHarness.opening(task, systemPrompt);
             Turn turn;
             try {
@@ -65,13 +80,24 @@ public sealed interface BfclAgent {
                 return Attempt.failed(opening, f);
             }
             Message.Assistant m = turn.message();
-            return new Attempt(BfclHarness.decode(m), plus(opening, m), turn.calls(), m.usage() == null ? Usage.ZERO : m.usage(), List.of(), null);
+            return new Attempt(
+                    BfclHarness.decode(m),
+                    plus(opening, m),
+                    turn.calls(),
+                    m.usage() == null ? Usage.ZERO : m.usage(),
+                    List.of(),
+                    null);
         }
     }
 
-    record Tools(Candidate model, ToolCompiler.Style style, Boolean parallelToolCalls, String systemPrompt) implements BfclAgent {
-        public Tools(Candidate model, ToolCompiler.Style style, Boolean parallelToolCalls) { this(model, style, parallelToolCalls, null); }
-        @Override public Attempt attempt(BfclTask task) {
+    record Tools(Candidate model, ToolCompiler.Style style, Boolean parallelToolCalls, String systemPrompt)
+            implements BfclAgent {
+        public Tools(Candidate model, ToolCompiler.Style style, Boolean parallelToolCalls) {
+            this(model, style, parallelToolCalls, null);
+        }
+
+        @Override
+        public Attempt attempt(BfclTask task) {
             List<ToolCall> recorded = Collections.synchronizedList(new ArrayList<>());
             ToolExecutor recorder = calls -> {
                 List<Message.Tool> out = new ArrayList<>(calls.size());
@@ -85,7 +111,10 @@ public sealed interface BfclAgent {
             Transcript t = new AgentLoop(1).run(model, opening, BfclHarness.tools(task, style), recorder);
             if (t.stop() == Transcript.Stop.INFRASTRUCTURE_FAILURE) {
                 InfrastructureFailure f = t.failure();
-                return Attempt.failed(t.messages(), new InfrastructureFailure(f == null ? "infrastructure failure" : f.getMessage(), t.modelCalls(), f));
+                return Attempt.failed(
+                        t.messages(),
+                        new InfrastructureFailure(
+                                f == null ? "infrastructure failure" : f.getMessage(), t.modelCalls(), f));
             }
             Message.Assistant first = t.assistantMessages().getFirst();
             return new Attempt(BfclHarness.decode(first), t.messages(), t.modelCalls(), t.usage(), recorded, null);
@@ -99,30 +128,41 @@ public sealed interface BfclAgent {
      * evaluation is one emitted call, in order (so parallel calls are one snippet). The snippet's result
      * goes back to nobody: the step is the answer.
      */
-    record Repl(Candidate model, ToolCompiler.Style style, Boolean parallelToolCalls, String systemPrompt, Harness harness) implements BfclAgent {
-        @Override public Attempt attempt(BfclTask task) {
+    record Repl(
+            Candidate model, ToolCompiler.Style style, Boolean parallelToolCalls, String systemPrompt, Harness harness)
+            implements BfclAgent {
+        @Override
+        public Attempt attempt(BfclTask task) {
             List<ToolCall> recorded = Collections.synchronizedList(new ArrayList<>());
             List<brokkr.conversation.ToolSpec> functions = BfclHarness.tools(task, style);
             JavaApi api = JavaApi.recorders(functions);
             String prompt = replPrompt(harness, api) + (systemPrompt == null ? "" : "\n\n" + systemPrompt);
             try (Sandbox sandbox = SandboxPool.shared(harness.sandboxConfig()).acquire()) {
                 JavaRepl repl = JavaRepl.open(sandbox, api, functions, harness.outputLimit(), STUB, recorded::add);
-                ToolExecutor executor = calls -> repl.execute(calls, null, m -> { throw new IllegalStateException("BFCL has no protocol calls"); });
+                ToolExecutor executor = calls -> repl.execute(calls, null, m -> {
+                    throw new IllegalStateException("BFCL has no protocol calls");
+                });
                 List<Message> opening = BfclHarness.opening(task, prompt);
                 Transcript t = new AgentLoop(1).run(model, opening, List.of(JavaRepl.SPEC), executor);
                 if (t.stop() == Transcript.Stop.INFRASTRUCTURE_FAILURE) {
                     InfrastructureFailure f = t.failure();
-                    return Attempt.failed(t.messages(), new InfrastructureFailure(f == null ? "infrastructure failure" : f.getMessage(), t.modelCalls(), f));
+                    return Attempt.failed(
+                            t.messages(),
+                            new InfrastructureFailure(
+                                    f == null ? "infrastructure failure" : f.getMessage(), t.modelCalls(), f));
                 }
                 Message.Assistant first = t.assistantMessages().getFirst();
                 List<ToolCall> emitted = List.copyOf(recorded);
-                BfclHarness.Answer answer = first.hasToolCalls() ? BfclHarness.decode(new Message.Assistant(null, emitted)) : BfclHarness.decode(first);
+                BfclHarness.Answer answer = first.hasToolCalls()
+                        ? BfclHarness.decode(new Message.Assistant(null, emitted))
+                        : BfclHarness.decode(first);
                 return new Attempt(answer, t.messages(), t.modelCalls(), t.usage(), emitted, null);
             }
         }
 
         static String replPrompt(Harness h, JavaApi api) {
-            return "You answer by calling " + JavaRepl.TOOL + "(code) once with Java code (JShell snippets). " + JavaApi.RECORDER_CALLS
+            return "You answer by calling " + JavaRepl.TOOL + "(code) once with Java code (JShell snippets). "
+                    + JavaApi.RECORDER_CALLS
                     + " Every method call your code makes is one function call of your answer, in order: several calls are parallel calls. "
                     + JavaApi.RECORDER_LITERALS + " If no function fits the request, answer with text instead.\n\n"
                     + "## Guidance\n" + h.replGuidance().text("") + "\n\n## Functions\n" + api.reference();
@@ -135,22 +175,28 @@ public sealed interface BfclAgent {
      * unsatisfiable task it sends its best construction, which the checker rejects.
      */
     record GoldCandidate(BfclTask task) implements Candidate {
-        @Override public Turn next(List<Message> history, List<brokkr.conversation.ToolSpec> tools) {
+        @Override
+        public Turn next(List<Message> history, List<brokkr.conversation.ToolSpec> tools) {
             if (!task.category().expectsCall()) return Turn.of(new Message.Assistant("None of the functions applies."));
-            PyObj answer = GoldAnswers.accepted(task, true).orElseGet(() -> GoldAnswers.candidates(task, true).getFirst());
+            PyObj answer = GoldAnswers.accepted(task, true)
+                    .orElseGet(() -> GoldAnswers.candidates(task, true).getFirst());
             if (tools.size() == 1 && tools.getFirst().name().equals(JavaRepl.TOOL)) {
                 // The REPL action space: the same calls as Java, one recorder method call each.
                 StringBuilder code = new StringBuilder();
                 for (PyObj call : ((PyObj.Seq) answer).items()) {
-                    Map.Entry<String, PyObj> e = ((PyObj.Dict) call).entries().entrySet().iterator().next();
-                    code.append(JavaApi.recorderCall(e.getKey(), (PyDict) PyObj.toJson(e.getValue()))).append(";\n");
+                    Map.Entry<String, PyObj> e =
+                            ((PyObj.Dict) call).entries().entrySet().iterator().next();
+                    code.append(JavaApi.recorderCall(e.getKey(), (PyDict) PyObj.toJson(e.getValue())))
+                            .append(";\n");
                 }
-                return Turn.of(new Message.Assistant(null, List.of(new ToolCall("call_0", JavaRepl.TOOL, PyDict.of("code", code.toString())))));
+                return Turn.of(new Message.Assistant(
+                        null, List.of(new ToolCall("call_0", JavaRepl.TOOL, PyDict.of("code", code.toString())))));
             }
             List<ToolCall> calls = new ArrayList<>();
             int i = 0;
             for (PyObj call : ((PyObj.Seq) answer).items()) {
-                Map.Entry<String, PyObj> e = ((PyObj.Dict) call).entries().entrySet().iterator().next();
+                Map.Entry<String, PyObj> e =
+                        ((PyObj.Dict) call).entries().entrySet().iterator().next();
                 calls.add(new ToolCall("call_" + i++, e.getKey(), (PyDict) PyObj.toJson(e.getValue())));
             }
             return Turn.of(new Message.Assistant(null, calls));

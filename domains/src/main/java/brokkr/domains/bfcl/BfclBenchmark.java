@@ -1,8 +1,9 @@
 package brokkr.domains.bfcl;
 
 import brokkr.conversation.Candidate;
-import brokkr.eval.Attempt;
+import brokkr.conversation.Message;
 import brokkr.eval.AgentInterface;
+import brokkr.eval.Attempt;
 import brokkr.eval.BenchmarkProvider;
 import brokkr.eval.Check;
 import brokkr.eval.EnvironmentDef;
@@ -27,7 +28,6 @@ import brokkr.value.Value;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
-import brokkr.conversation.Message;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -78,9 +78,15 @@ public final class BfclBenchmark implements BenchmarkProvider {
         return t;
     }
 
-    @Override public String name() { return "bfcl"; }
+    @Override
+    public String name() {
+        return "bfcl";
+    }
 
-    @Override public Optional<Exploration> exploration() { return Optional.of(new BfclExploration(this::data)); }
+    @Override
+    public Optional<Exploration> exploration() {
+        return Optional.of(new BfclExploration(this::data));
+    }
 
     /**
      * Splits: {@code all}; {@code smoke} (2 tasks per category, seed 7); a category id, or several
@@ -88,19 +94,23 @@ public final class BfclBenchmark implements BenchmarkProvider {
      * N tasks per category, {@link BfclData#sample}) and optionally {@code :seed=S} (default 0), e.g.
      * {@code all:sample=5:seed=7}, the tasks of {@code bfcl run --sample 5 --seed 7}.
      */
-    @Override public List<String> tasks(String split) {
+    @Override
+    public List<String> tasks(String split) {
         BfclData d = data();
         String[] parts = split.split(":", -1);
         List<BfclCategory> categories;
         if (parts[0].equals("smoke")) {
-            if (parts.length > 1) throw new IllegalArgumentException("split smoke is a sample already (2 per category, seed 7): '" + split + "'");
+            if (parts.length > 1)
+                throw new IllegalArgumentException(
+                        "split smoke is a sample already (2 per category, seed 7): '" + split + "'");
             return ids(d.sample(List.of(BfclCategory.values()), 2, 7));
         } else if (parts[0].equals("all")) {
             categories = List.of(BfclCategory.values());
         } else {
             categories = new ArrayList<>();
             for (String c : parts[0].split(",")) {
-                if (!BfclCategory.ids().contains(c)) throw new IllegalArgumentException("unknown split '" + split + "' (" + SPLITS + ")");
+                if (!BfclCategory.ids().contains(c))
+                    throw new IllegalArgumentException("unknown split '" + split + "' (" + SPLITS + ")");
                 categories.add(BfclCategory.of(c));
             }
         }
@@ -109,35 +119,45 @@ public final class BfclBenchmark implements BenchmarkProvider {
         for (int i = 1; i < parts.length; i++) {
             String p = parts[i];
             try {
-                if (p.startsWith("sample=") && sample == null) sample = Integer.parseInt(p.substring("sample=".length()));
+                if (p.startsWith("sample=") && sample == null)
+                    sample = Integer.parseInt(p.substring("sample=".length()));
                 else if (p.startsWith("seed=") && seed == null) seed = Long.parseLong(p.substring("seed=".length()));
                 else throw new IllegalArgumentException("unknown split '" + split + "' (" + SPLITS + ")");
             } catch (NumberFormatException e) {
                 throw new IllegalArgumentException("split '" + split + "': " + p + " needs an integer");
             }
         }
-        if (sample != null && sample < 1) throw new IllegalArgumentException("split '" + split + "': sample must be at least 1");
-        if (seed != null && sample == null) throw new IllegalArgumentException("split '" + split + "': seed goes with sample=N");
+        if (sample != null && sample < 1)
+            throw new IllegalArgumentException("split '" + split + "': sample must be at least 1");
+        if (seed != null && sample == null)
+            throw new IllegalArgumentException("split '" + split + "': seed goes with sample=N");
         return ids(d.sample(categories, sample, seed == null ? 0 : seed));
     }
 
-    private static final String SPLITS = "all, smoke, or categories joined by commas: " + String.join(", ", BfclCategory.ids())
-            + "; then optionally :sample=N[:seed=S]";
+    private static final String SPLITS = "all, smoke, or categories joined by commas: "
+            + String.join(", ", BfclCategory.ids()) + "; then optionally :sample=N[:seed=S]";
 
     /** The split of {@code n} tasks per category of {@code categories} (all of them when null) chosen by {@code seed}. */
     public static String split(List<BfclCategory> categories, Integer n, long seed) {
-        String set = categories.equals(List.of(BfclCategory.values())) ? "all"
+        String set = categories.equals(List.of(BfclCategory.values()))
+                ? "all"
                 : String.join(",", categories.stream().map(BfclCategory::id).toList());
         return n == null ? set : set + ":sample=" + n + ":seed=" + seed;
     }
 
-    private static List<String> ids(List<BfclTask> tasks) { return tasks.stream().map(BfclTask::id).toList(); }
+    private static List<String> ids(List<BfclTask> tasks) {
+        return tasks.stream().map(BfclTask::id).toList();
+    }
 
-    @Override public EnvironmentDef environment(String taskId, Map<String, ModelRef> models) {
+    @Override
+    public EnvironmentDef environment(String taskId, Map<String, ModelRef> models) {
         BfclTask t = task(taskId);
         Map<String, String> digests = new LinkedHashMap<>();
-        digests.put(t.category().questionFile(), BfclData.DIGESTS.get(t.category().questionFile()));
-        if (!t.category().relevance()) digests.put(t.category().answerFile(), BfclData.DIGESTS.get(t.category().answerFile()));
+        digests.put(
+                t.category().questionFile(), BfclData.DIGESTS.get(t.category().questionFile()));
+        if (!t.category().relevance())
+            digests.put(
+                    t.category().answerFile(), BfclData.DIGESTS.get(t.category().answerFile()));
         PyDict options = PyDict.builder()
                 .put("category", new PyStr(t.category().id()))
                 .put("unsatisfiable", PyBool.of(!t.category().relevance() && GoldAnswers.unsatisfiable(t)))
@@ -156,13 +176,15 @@ public final class BfclBenchmark implements BenchmarkProvider {
         PyList model = ToolCompiler.modelFunctions(t.functions());
         PyDict.Builder b = PyDict.builder();
         for (ToolCompiler.Style s : List.of(ToolCompiler.Style.OPENAI_COMPLETIONS, ToolCompiler.Style.ANTHROPIC)) {
-            String json = PyJson.dumps(ToolCompiler.compile(model, s), PyJson.DumpOptions.DEFAULT.withEnsureAscii(false));
+            String json =
+                    PyJson.dumps(ToolCompiler.compile(model, s), PyJson.DumpOptions.DEFAULT.withEnsureAscii(false));
             b.put(s.name().toLowerCase(), new PyStr(BfclData.sha256(json.getBytes(StandardCharsets.UTF_8))));
         }
         return b.build();
     }
 
-    @Override public WorldSetup worldSetup() {
+    @Override
+    public WorldSetup worldSetup() {
         return (env, fork) -> {
             fork.set(PyDict.empty());
             return PyDict.of("tools_sha256", toolDigests(task(env.taskId())));
@@ -170,18 +192,22 @@ public final class BfclBenchmark implements BenchmarkProvider {
     }
 
     static ToolCompiler.Style style(String provider) {
-        return provider.equalsIgnoreCase("anthropic") ? ToolCompiler.Style.ANTHROPIC : ToolCompiler.Style.OPENAI_COMPLETIONS;
+        return provider.equalsIgnoreCase("anthropic")
+                ? ToolCompiler.Style.ANTHROPIC
+                : ToolCompiler.Style.OPENAI_COMPLETIONS;
     }
 
     /**
      * One model step answers a task: upstream's own request ({@code reference}) or the JSON tools, or
      * Brokkr's loop with the tools or the Java REPL.
      */
-    @Override public AgentInterface agentInterface() {
+    @Override
+    public AgentInterface agentInterface() {
         return AgentInterface.referenceAndLoop(AgentInterface.Shape.ONE_STEP, List.of("reference", "tools"));
     }
 
-    @Override public Protocol protocol() {
+    @Override
+    public Protocol protocol() {
         return ctx -> {
             BfclTask t = task(ctx.env().taskId());
             Boolean parallel = ctx.agent().options().get("parallel_tool_calls") instanceof PyBool b ? b.value() : null;
@@ -194,7 +220,9 @@ public final class BfclBenchmark implements BenchmarkProvider {
                     if (!h.loop()) throw new IllegalArgumentException("bfcl's action space repl needs harness: loop");
                     yield new BfclAgent.Repl(ctx.candidate(), style, parallel, ctx.systemPrompt(), h);
                 }
-                default -> throw new IllegalArgumentException("bfcl has no action space '" + ctx.agent().actionSpace() + "' (reference, tools, repl)");
+                default ->
+                    throw new IllegalArgumentException(
+                            "bfcl has no action space '" + ctx.agent().actionSpace() + "' (reference, tools, repl)");
             };
             BfclAgent.Attempt a = agent.attempt(t);
             if (a.failure() != null) throw a.failure();
@@ -207,14 +235,22 @@ public final class BfclBenchmark implements BenchmarkProvider {
             // The answer's function calls: the model's own under reference, those its recorder functions (JSON tools or
             // the REPL's methods) noted otherwise; model steps and request sizes come from the recorded calls.
             long calls = agent instanceof BfclAgent.Reference
-                    ? a.messages().stream().mapToLong(m -> m instanceof Message.Assistant x ? x.toolCalls().size() : 0).sum()
+                    ? a.messages().stream()
+                            .mapToLong(m -> m instanceof Message.Assistant x
+                                    ? x.toolCalls().size()
+                                    : 0)
+                            .sum()
                     : a.recorded().size();
-            return new Interaction(Transcripts.toValue(a.messages()), output, answer.decoded() == null ? "no_call" : "called",
+            return new Interaction(
+                    Transcripts.toValue(a.messages()),
+                    output,
+                    answer.decoded() == null ? "no_call" : "called",
                     Interaction.Counts.toolCalls(calls));
         };
     }
 
-    @Override public Evaluator evaluator() {
+    @Override
+    public Evaluator evaluator() {
         return (run, models) -> {
             BfclTask t = task(run.env().taskId());
             PyDict out = run.interaction().output();
@@ -240,7 +276,8 @@ public final class BfclBenchmark implements BenchmarkProvider {
     }
 
     /** Upstream's per-category accuracy and aggregates over the outcomes ({@link BfclScores}), as {@code bfcl run} prints them. */
-    @Override public List<Report> reports(List<Report.Outcome> outcomes) {
+    @Override
+    public List<Report> reports(List<Report.Outcome> outcomes) {
         List<BfclScores.TaskResult> results = new ArrayList<>();
         for (Report.Outcome o : outcomes) results.add(BfclScores.TaskResult.of(o.environment(), o.attempt()));
         return List.of(BfclScores.report(BfclScores.summarize(results)));
@@ -257,26 +294,47 @@ public final class BfclBenchmark implements BenchmarkProvider {
         List<Value> assistant = new ArrayList<>();
         if (a.evidence().transcript() instanceof PyList messages) {
             for (Value m : messages) {
-                if (m instanceof PyDict d && d.get("role") instanceof PyStr r && r.value().equals("assistant")) assistant.add(d.without("usage"));
+                if (m instanceof PyDict d
+                        && d.get("role") instanceof PyStr r
+                        && r.value().equals("assistant")) assistant.add(d.without("usage"));
             }
         }
-        PyDict.Builder b = PyDict.builder().put("id", env.taskId()).put("category", env.options().get("category"))
+        PyDict.Builder b = PyDict.builder()
+                .put("id", env.taskId())
+                .put("category", env.options().get("category"))
                 .put("status", a.status().wire())
-                .put("model_output", PyDict.builder().put("answer", out.getOrDefault("answer", PyNone.NONE))
-                        .put("decode_error", out.getOrDefault("decode_error", PyNone.NONE)).put("assistant", PyList.of(assistant)).build());
+                .put(
+                        "model_output",
+                        PyDict.builder()
+                                .put("answer", out.getOrDefault("answer", PyNone.NONE))
+                                .put("decode_error", out.getOrDefault("decode_error", PyNone.NONE))
+                                .put("assistant", PyList.of(assistant))
+                                .build());
         if (a.completed()) {
-            b.put("verdict", PyDict.builder().put("valid", PyBool.of(a.check("checker_valid").map(Check::passed).orElse(false)))
-                    .put("reward", a.reward()).put("error_type", details.getOrDefault("error_type", PyNone.NONE))
-                    .put("error", details.getOrDefault("error", PyNone.NONE)).put("unsatisfiable", PyBool.of(unsatisfiable(env))).build());
+            b.put(
+                    "verdict",
+                    PyDict.builder()
+                            .put(
+                                    "valid",
+                                    PyBool.of(a.check("checker_valid")
+                                            .map(Check::passed)
+                                            .orElse(false)))
+                            .put("reward", a.reward())
+                            .put("error_type", details.getOrDefault("error_type", PyNone.NONE))
+                            .put("error", details.getOrDefault("error", PyNone.NONE))
+                            .put("unsatisfiable", PyBool.of(unsatisfiable(env)))
+                            .build());
         } else {
             b.put("verdict", PyNone.NONE).put("error", a.error() == null ? PyNone.NONE : new PyStr(a.error()));
         }
         return b.build();
     }
 
-    @Override public Candidate scripted(String role, ModelRef model, EnvironmentDef env) {
+    @Override
+    public Candidate scripted(String role, ModelRef model, EnvironmentDef env) {
         if (!role.equals("agent")) throw new IllegalArgumentException("bfcl has no scripted " + role);
-        if (!model.model().equals("gold")) throw new IllegalArgumentException("unknown bfcl candidate '" + model.model() + "' (gold)");
+        if (!model.model().equals("gold"))
+            throw new IllegalArgumentException("unknown bfcl candidate '" + model.model() + "' (gold)");
         return new BfclAgent.GoldCandidate(task(env.taskId()));
     }
 }

@@ -29,22 +29,38 @@ public enum BfclCategory {
         this.live = live;
     }
 
-    public String id() { return id; }
-    public boolean relevance() { return relevance; }
-    public boolean live() { return live; }
+    public String id() {
+        return id;
+    }
+
+    public boolean relevance() {
+        return relevance;
+    }
+
+    public boolean live() {
+        return live;
+    }
     /** Whether a call is expected (relevance and every AST category) rather than none (irrelevance). */
-    public boolean expectsCall() { return !id.contains("irrelevance"); }
+    public boolean expectsCall() {
+        return !id.contains("irrelevance");
+    }
 
     /** Upstream's question file, relative to the data directory. */
-    public String questionFile() { return "BFCL_v4_" + id + ".json"; }
+    public String questionFile() {
+        return "BFCL_v4_" + id + ".json";
+    }
 
     /** Upstream's possible-answer file (AST categories only). */
-    public String answerFile() { return "possible_answer/BFCL_v4_" + id + ".json"; }
+    public String answerFile() {
+        return "possible_answer/BFCL_v4_" + id + ".json";
+    }
 
     public static BfclCategory of(String id) {
         for (BfclCategory c : values()) if (c.id.equals(id)) return c;
         throw new IllegalArgumentException("unknown BFCL category '" + id + "' (known: " + ids() + ")");
     }
 
-    public static List<String> ids() { return java.util.Arrays.stream(values()).map(BfclCategory::id).toList(); }
+    public static List<String> ids() {
+        return java.util.Arrays.stream(values()).map(BfclCategory::id).toList();
+    }
 }

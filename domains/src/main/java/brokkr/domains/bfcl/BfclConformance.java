@@ -20,8 +20,17 @@ public final class BfclConformance {
     private BfclConformance() {}
 
     /** One corpus line, decoded; {@code file} and {@code lineNo} say where it came from. */
-    public record Line(Path file, int lineNo, String taskId, String category, PyObj modelOutput, boolean underscoreToDot,
-                       boolean valid, String errorType, PyObj error, PyObj checkerReturn) {}
+    public record Line(
+            Path file,
+            int lineNo,
+            String taskId,
+            String category,
+            PyObj modelOutput,
+            boolean underscoreToDot,
+            boolean valid,
+            String errorType,
+            PyObj error,
+            PyObj checkerReturn) {}
 
     public record Report(int checked, int mismatches, long gradeNanos) {}
 
@@ -32,9 +41,17 @@ public final class BfclConformance {
     public static List<Line> read(Path corpus) {
         List<Line> out = new ArrayList<>();
         for (Corpus.Record d : Corpus.read(corpus)) {
-            Value err = d.required("error"), ret = d.has("checker_return") ? d.object("checker_return").value() : null;
-            out.add(new Line(d.file(), d.line(), d.string("task_id"), d.string("category"), decoded(d, "model_output", d.required("model_output")),
-                    d.bool("underscore_to_dot"), d.bool("valid"), d.stringOrNull("error_type"),
+            Value err = d.required("error"),
+                    ret = d.has("checker_return") ? d.object("checker_return").value() : null;
+            out.add(new Line(
+                    d.file(),
+                    d.line(),
+                    d.string("task_id"),
+                    d.string("category"),
+                    decoded(d, "model_output", d.required("model_output")),
+                    d.bool("underscore_to_dot"),
+                    d.bool("valid"),
+                    d.stringOrNull("error_type"),
                     err instanceof PyNone ? null : decoded(d, "error", err),
                     ret == null ? null : decoded(d, "checker_return", ret)));
         }
@@ -57,7 +74,8 @@ public final class BfclConformance {
         List<BfclTask> lineTasks = new ArrayList<>(lines.size());
         for (Line l : lines) {
             BfclTask t = tasks.get(l.taskId());
-            if (t == null) throw new Corpus.CorpusException(l.file() + ":" + l.lineNo() + ": unknown task " + l.taskId());
+            if (t == null)
+                throw new Corpus.CorpusException(l.file() + ":" + l.lineNo() + ": unknown task " + l.taskId());
             lineTasks.add(t);
         }
         long t0 = System.nanoTime();
@@ -77,7 +95,9 @@ public final class BfclConformance {
             String diff = difference(lines.get(i), verdicts.get(i));
             if (diff == null) continue;
             mismatches++;
-            if (mismatches <= show) out.println("line " + lines.get(i).lineNo() + " (" + lines.get(i).taskId() + "): " + diff);
+            if (mismatches <= show)
+                out.println(
+                        "line " + lines.get(i).lineNo() + " (" + lines.get(i).taskId() + "): " + diff);
         }
         out.println(lines.size() + " checked, " + mismatches + " mismatches");
         return new Report(lines.size(), mismatches, nanos);
@@ -88,7 +108,8 @@ public final class BfclConformance {
         int valid = 0;
         for (int i = 0; i < lines.size(); i++) {
             Line l = lines.get(i);
-            if (BfclGrader.grade(lineTasks.get(i), l.modelOutput(), l.underscoreToDot()).valid()) valid++;
+            if (BfclGrader.grade(lineTasks.get(i), l.modelOutput(), l.underscoreToDot())
+                    .valid()) valid++;
         }
         return valid;
     }
@@ -96,7 +117,8 @@ public final class BfclConformance {
     /** Null when the verdict reproduces the line, else a description of the first difference. */
     static String difference(Line l, BfclGrader.Verdict v) {
         if (v == null) return "the checker raised where upstream did not";
-        if (v.valid() != l.valid()) return "valid " + v.valid() + ", upstream " + l.valid() + " (" + l.errorType() + ")";
+        if (v.valid() != l.valid())
+            return "valid " + v.valid() + ", upstream " + l.valid() + " (" + l.errorType() + ")";
         if (!Objects.equals(v.errorType(), l.errorType()))
             return "error_type " + v.errorType() + ", upstream " + l.errorType();
         PyObj mine = v.errors() == null ? null : PyObj.list(v.errors());
@@ -115,5 +137,4 @@ public final class BfclConformance {
     private static String show(PyObj o) {
         return o == null ? "null" : PyJson.dumps(PyObj.toJson(o), PyJson.DumpOptions.DEFAULT.withEnsureAscii(false));
     }
-
 }

@@ -50,67 +50,87 @@ public final class BfclData {
      * folder is the data directory.
      */
     public static UpstreamData upstream() {
-        return new UpstreamData("gorilla", "https://github.com/ShishirPatil/gorilla", UPSTREAM_COMMIT,
-                REL.substring(REL.indexOf("berkeley-function-call-leaderboard")), "BROKKR_BFCL_DATA", "brokkr.bfcl.data",
+        return new UpstreamData(
+                "gorilla",
+                "https://github.com/ShishirPatil/gorilla",
+                UPSTREAM_COMMIT,
+                REL.substring(REL.indexOf("berkeley-function-call-leaderboard")),
+                "BROKKR_BFCL_DATA",
+                "brokkr.bfcl.data",
                 UpstreamData.pins(DIGESTS));
     }
 
     /** Pinned digests, from the upstream MANIFEST. */
     static final Map<String, String> DIGESTS = Map.ofEntries(
-            Map.entry("BFCL_v4_simple_python.json",
-                    "82dd63ba502eb2520c6b5d1d9a5c4b590e03ff261565175561f6228a367d1991"),
-            Map.entry("possible_answer/BFCL_v4_simple_python.json",
+            Map.entry("BFCL_v4_simple_python.json", "82dd63ba502eb2520c6b5d1d9a5c4b590e03ff261565175561f6228a367d1991"),
+            Map.entry(
+                    "possible_answer/BFCL_v4_simple_python.json",
                     "90cd5bc653690ee8e459b5b3f3fc9458606f7f3fcbf795bb51b7dc581f8c86dc"),
-            Map.entry("BFCL_v4_multiple.json",
-                    "aef168155ebd74b7ac2401198b201343bc7d16d7a3d7e0d4e6d8ee82c6969b2a"),
-            Map.entry("possible_answer/BFCL_v4_multiple.json",
+            Map.entry("BFCL_v4_multiple.json", "aef168155ebd74b7ac2401198b201343bc7d16d7a3d7e0d4e6d8ee82c6969b2a"),
+            Map.entry(
+                    "possible_answer/BFCL_v4_multiple.json",
                     "244e00ce9395df948bcafc7bee64e8f9c87ef70887587d83cae45b13699f3047"),
-            Map.entry("BFCL_v4_parallel.json",
-                    "19f51a82eff42e5d62541aa500115a056eb78f437c2ba1f10415fd7c8e5dda84"),
-            Map.entry("possible_answer/BFCL_v4_parallel.json",
+            Map.entry("BFCL_v4_parallel.json", "19f51a82eff42e5d62541aa500115a056eb78f437c2ba1f10415fd7c8e5dda84"),
+            Map.entry(
+                    "possible_answer/BFCL_v4_parallel.json",
                     "8a6aa19c1adddc6a5a2f7e40f9dbf30cc7e95815e7b830c90589ab318229e0f0"),
-            Map.entry("BFCL_v4_parallel_multiple.json",
+            Map.entry(
+                    "BFCL_v4_parallel_multiple.json",
                     "8863ea8433239f55c5f016154cf0830853c89f693c6ea270396a2fa121960579"),
-            Map.entry("possible_answer/BFCL_v4_parallel_multiple.json",
+            Map.entry(
+                    "possible_answer/BFCL_v4_parallel_multiple.json",
                     "5ebf24f458c1f16300c05505d83d6f0a1b68b79be273a033febd0d4f840507e3"),
-            Map.entry("BFCL_v4_irrelevance.json",
-                    "2b6ed4c2e992cdcf5f1678a701851f944bef7550ee026ed1ddb89efed5be01a6"),
-            Map.entry("BFCL_v4_live_simple.json",
-                    "1af2ac87dca47556db7b7e37e51e28b459a38b594e3c7b3c792b4903598ca0c4"),
-            Map.entry("possible_answer/BFCL_v4_live_simple.json",
+            Map.entry("BFCL_v4_irrelevance.json", "2b6ed4c2e992cdcf5f1678a701851f944bef7550ee026ed1ddb89efed5be01a6"),
+            Map.entry("BFCL_v4_live_simple.json", "1af2ac87dca47556db7b7e37e51e28b459a38b594e3c7b3c792b4903598ca0c4"),
+            Map.entry(
+                    "possible_answer/BFCL_v4_live_simple.json",
                     "fec9cfa9744a936f9126981e85a2023da1e63e273eafebc81923a1162fad70ce"),
-            Map.entry("BFCL_v4_live_multiple.json",
-                    "fd8ccfad4d911420d0e3341dbe2fff77d1d341da934248b9bb2bda24ab3a10c8"),
-            Map.entry("possible_answer/BFCL_v4_live_multiple.json",
+            Map.entry("BFCL_v4_live_multiple.json", "fd8ccfad4d911420d0e3341dbe2fff77d1d341da934248b9bb2bda24ab3a10c8"),
+            Map.entry(
+                    "possible_answer/BFCL_v4_live_multiple.json",
                     "97e90d59c5bd76c55a2920ce93e5566e9046307d3f558578f085f9d3a56c3084"),
-            Map.entry("BFCL_v4_live_parallel.json",
-                    "6c26e9fdc3350cf596e6d1ea9c179cbff834761bccf562f4141ed29a839ca421"),
-            Map.entry("possible_answer/BFCL_v4_live_parallel.json",
+            Map.entry("BFCL_v4_live_parallel.json", "6c26e9fdc3350cf596e6d1ea9c179cbff834761bccf562f4141ed29a839ca421"),
+            Map.entry(
+                    "possible_answer/BFCL_v4_live_parallel.json",
                     "8a9f189ff0e832ebbbbdade1fd95a7dbcc67406e9177df3f0aad76f59ab00350"),
-            Map.entry("BFCL_v4_live_parallel_multiple.json",
+            Map.entry(
+                    "BFCL_v4_live_parallel_multiple.json",
                     "21d4b9319c1faac431e22757b367ea28917fe467364c3a4b17f16ec06d4f6e79"),
-            Map.entry("possible_answer/BFCL_v4_live_parallel_multiple.json",
+            Map.entry(
+                    "possible_answer/BFCL_v4_live_parallel_multiple.json",
                     "f5b5f360556c5feb51db46fb9f56ee4b304f4b45b161599bbb14161c98a2873f"),
-            Map.entry("BFCL_v4_live_irrelevance.json",
+            Map.entry(
+                    "BFCL_v4_live_irrelevance.json",
                     "6559fda2beaceb609a2cd2e504c65b4a56cb448e1ef88fddfd199e163d163349"),
-            Map.entry("BFCL_v4_live_relevance.json",
-                    "e03f9e241657a137cba48a89ee12f47bf3fcb7e4f6274263e9c699a0c974203a"));
+            Map.entry(
+                    "BFCL_v4_live_relevance.json", "e03f9e241657a137cba48a89ee12f47bf3fcb7e4f6274263e9c699a0c974203a"));
 
     /** A data file that is missing, malformed or not the pinned one. */
     public static final class BfclDataException extends RuntimeException {
-        public BfclDataException(String message) { super(message); }
-        public BfclDataException(String message, Throwable cause) { super(message, cause); }
+        public BfclDataException(String message) {
+            super(message);
+        }
+
+        public BfclDataException(String message, Throwable cause) {
+            super(message, cause);
+        }
     }
 
     private final Path dir;
     private final Map<BfclCategory, List<BfclTask>> tasks = new EnumMap<>(BfclCategory.class);
 
-    private BfclData(Path dir) { this.dir = dir; }
+    private BfclData(Path dir) {
+        this.dir = dir;
+    }
 
-    public Path dir() { return dir; }
+    public Path dir() {
+        return dir;
+    }
 
     /** Reads every category from the directory documented on the class. */
-    public static BfclData load() { return load(locate()); }
+    public static BfclData load() {
+        return load(locate());
+    }
 
     /** Reads every category from {@code dir}, verifying each file's digest. */
     public static BfclData load(Path dir) {
@@ -121,14 +141,20 @@ public final class BfclData {
 
     public static Path locate() {
         try {
-            return DataDirs.locate("BFCL data directory", "brokkr.bfcl.data", "BROKKR_BFCL_DATA",
-                    REL.substring("shared/".length()), null);
+            return DataDirs.locate(
+                    "BFCL data directory",
+                    "brokkr.bfcl.data",
+                    "BROKKR_BFCL_DATA",
+                    REL.substring("shared/".length()),
+                    null);
         } catch (DataDirs.NotFound e) {
             throw new BfclDataException(e.getMessage());
         }
     }
 
-    public List<BfclTask> tasks(BfclCategory c) { return tasks.get(c); }
+    public List<BfclTask> tasks(BfclCategory c) {
+        return tasks.get(c);
+    }
 
     /** Every task, categories in upstream order, tasks in file order. */
     public List<BfclTask> all() {
@@ -153,7 +179,8 @@ public final class BfclData {
             Map<BfclTask, Integer> position = new LinkedHashMap<>();
             for (int i = 0; i < tasks.size(); i++) position.put(tasks.get(i), i);
             List<BfclTask> ranked = new ArrayList<>(tasks);
-            ranked.sort(Comparator.comparing((BfclTask t) -> sha256((seed + "/" + t.id()).getBytes(StandardCharsets.UTF_8))));
+            ranked.sort(Comparator.comparing(
+                    (BfclTask t) -> sha256((seed + "/" + t.id()).getBytes(StandardCharsets.UTF_8))));
             List<BfclTask> chosen = new ArrayList<>(ranked.subList(0, n));
             chosen.sort(Comparator.comparing(position::get));
             out.addAll(chosen);
@@ -172,7 +199,8 @@ public final class BfclData {
         List<Value> questions = readLines(c.questionFile());
         List<Value> answers = c.relevance() ? null : readLines(c.answerFile());
         if (answers != null && answers.size() != questions.size())
-            throw new BfclDataException(c.answerFile() + ": " + answers.size() + " answers for " + questions.size() + " questions");
+            throw new BfclDataException(
+                    c.answerFile() + ": " + answers.size() + " answers for " + questions.size() + " questions");
         List<BfclTask> out = new ArrayList<>(questions.size());
         for (int i = 0; i < questions.size(); i++) {
             PyDict q = questions.get(i).asDict();
@@ -181,7 +209,8 @@ public final class BfclData {
             if (answers != null) {
                 PyDict a = answers.get(i).asDict();
                 if (!a.get("id").asStr().equals(id))
-                    throw new BfclDataException(c.answerFile() + ": line " + (i + 1) + " is " + a.get("id").asStr() + ", expected " + id);
+                    throw new BfclDataException(c.answerFile() + ": line " + (i + 1) + " is "
+                            + a.get("id").asStr() + ", expected " + id);
                 possible = (PyObj.Seq) PyObj.fromJson(a.get("ground_truth"));
             }
             out.add(new BfclTask(id, c, q.get("question"), (PyList) q.get("function"), possible));

@@ -20,9 +20,12 @@ import java.util.function.Supplier;
 final class BfclExploration implements Exploration {
     private final Supplier<BfclData> data;
 
-    BfclExploration(Supplier<BfclData> data) { this.data = data; }
+    BfclExploration(Supplier<BfclData> data) {
+        this.data = data;
+    }
 
-    @Override public Summary summary() {
+    @Override
+    public Summary summary() {
         BfclData d = data.get();
         Map<String, Integer> perCategory = new LinkedHashMap<>();
         List<DataFile> files = new ArrayList<>();
@@ -31,12 +34,19 @@ final class BfclExploration implements Exploration {
             files.add(file(c.questionFile()));
             if (!c.relevance()) files.add(file(c.answerFile()));
         }
-        return new Summary("Berkeley function-calling leaderboard, single-turn categories", d.all().size(), perCategory,
-                List.of("(per task: the question's function docs)"), 0, files);
+        return new Summary(
+                "Berkeley function-calling leaderboard, single-turn categories",
+                d.all().size(),
+                perCategory,
+                List.of("(per task: the question's function docs)"),
+                0,
+                files);
     }
 
     /** Loading already refused any file whose bytes are not the pinned ones. */
-    private static DataFile file(String rel) { return new DataFile(rel, BfclData.DIGESTS.get(rel), true); }
+    private static DataFile file(String rel) {
+        return new DataFile(rel, BfclData.DIGESTS.get(rel), true);
+    }
 
     private static String question(BfclTask t) {
         StringBuilder sb = new StringBuilder();
@@ -44,9 +54,12 @@ final class BfclExploration implements Exploration {
             for (Value turn : turns) {
                 if (!(turn instanceof PyList msgs)) continue;
                 for (Value m : msgs) {
-                    if (m instanceof PyDict d && d.get("content") != null && !d.get("content").isNone()) {
+                    if (m instanceof PyDict d
+                            && d.get("content") != null
+                            && !d.get("content").isNone()) {
                         if (!sb.isEmpty()) sb.append('\n');
-                        sb.append(d.get("role") == null ? "" : d.get("role").asStr() + ": ").append(d.get("content").asStr());
+                        sb.append(d.get("role") == null ? "" : d.get("role").asStr() + ": ")
+                                .append(d.get("content").asStr());
                     }
                 }
             }
@@ -65,28 +78,42 @@ final class BfclExploration implements Exploration {
         return out;
     }
 
-    @Override public List<TaskRow> tasks() {
+    @Override
+    public List<TaskRow> tasks() {
         List<TaskRow> out = new ArrayList<>();
         for (BfclTask t : data.get().all()) {
-            out.add(new TaskRow(t.id(), List.of(t.category().id()), question(t).replaceFirst("^user: ", ""), basis(t), answers(t).size()));
+            out.add(new TaskRow(
+                    t.id(),
+                    List.of(t.category().id()),
+                    question(t).replaceFirst("^user: ", ""),
+                    basis(t),
+                    answers(t).size()));
         }
         return out;
     }
 
-    @Override public TaskDetail task(String id) {
+    @Override
+    public TaskDetail task(String id) {
         BfclTask t = data.get().byId().get(id);
         if (t == null) throw new IllegalArgumentException("no bfcl task '" + id + "'");
         List<String> functions = new ArrayList<>();
-        for (Value f : t.functions()) if (f instanceof PyDict d && d.get("name") != null) functions.add(d.get("name").asStr());
+        for (Value f : t.functions())
+            if (f instanceof PyDict d && d.get("name") != null)
+                functions.add(d.get("name").asStr());
         String scenario = question(t) + "\nfunctions: " + String.join(", ", functions);
         return new TaskDetail(id, scenario, basis(t), answers(t), "none (a single call, no world)");
     }
 
-    @Override public ToolWorld fork(String taskId) {
-        throw new UnsupportedOperationException("bfcl tasks are single function calls graded by their AST: there is no world to fork"
-                + " (the task detail shows its function docs and possible answers)");
+    @Override
+    public ToolWorld fork(String taskId) {
+        throw new UnsupportedOperationException(
+                "bfcl tasks are single function calls graded by their AST: there is no world to fork"
+                        + " (the task detail shows its function docs and possible answers)");
     }
 
     /** None: a task is one model call, run in experiments with the scripted candidate {@code gold} or a model. */
-    @Override public List<String> candidates() { return List.of(); }
+    @Override
+    public List<String> candidates() {
+        return List.of();
+    }
 }

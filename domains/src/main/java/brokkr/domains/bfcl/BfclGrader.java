@@ -15,13 +15,20 @@ public final class BfclGrader {
     /** A verdict: {@code errorType} and {@code errors} are null iff valid; {@code checker} is the raw checker result (AST categories that passed the format check). */
     public record Verdict(boolean valid, String errorType, List<PyObj> errors, AstChecker.Result checker) {}
 
-    static final String WRONG_FORMAT = "Did not output in the specified format. Note: the model_result is wrapped in a string to ensure json serializability.";
+    static final String WRONG_FORMAT =
+            "Did not output in the specified format. Note: the model_result is wrapped in a string to ensure json serializability.";
 
     public static Verdict grade(BfclTask task, PyObj decoded, boolean underscoreToDot) {
         if (task.category().relevance()) return relevance(task.category(), decoded);
         if (!isFunctionCallingFormat(decoded))
-            return new Verdict(false, "ast_decoder:decoder_wrong_output_format", List.of(PyObj.str(WRONG_FORMAT)), null);
-        AstChecker.Result r = AstChecker.check(task.checkerDocs(), (Seq) decoded, task.possibleAnswer(), task.category().id(), underscoreToDot);
+            return new Verdict(
+                    false, "ast_decoder:decoder_wrong_output_format", List.of(PyObj.str(WRONG_FORMAT)), null);
+        AstChecker.Result r = AstChecker.check(
+                task.checkerDocs(),
+                (Seq) decoded,
+                task.possibleAnswer(),
+                task.category().id(),
+                underscoreToDot);
         return r.valid() ? new Verdict(true, null, null, r) : new Verdict(false, r.errorType(), r.errors(), r);
     }
 
@@ -34,13 +41,20 @@ public final class BfclGrader {
         boolean containsCall = !isEmptyOutput(decoded);
         if (category.id().contains("irrelevance")) {
             return containsCall
-                    ? new Verdict(false, "irrelevance_error:decoder_success",
-                            List.of(PyObj.str("Valid syntax. Successfully decode AST when it should not.")), null)
+                    ? new Verdict(
+                            false,
+                            "irrelevance_error:decoder_success",
+                            List.of(PyObj.str("Valid syntax. Successfully decode AST when it should not.")),
+                            null)
                     : new Verdict(true, null, null, null);
         }
-        return containsCall ? new Verdict(true, null, null, null)
-                : new Verdict(false, "relevance_error:decoder_failed",
-                        List.of(PyObj.str("Invalid syntax. Failed to decode AST when it should have. None")), null);
+        return containsCall
+                ? new Verdict(true, null, null, null)
+                : new Verdict(
+                        false,
+                        "relevance_error:decoder_failed",
+                        List.of(PyObj.str("Invalid syntax. Failed to decode AST when it should have. None")),
+                        null);
     }
 
     /** utils.py is_function_calling_format_output: a list of one-key dicts whose value is a dict ([] included). */

@@ -22,8 +22,13 @@ public final class BfclHarness {
 
     /** A decoded answer, or the reason decoding failed. */
     public record Answer(PyObj decoded, String decodeError) {
-        public static Answer of(PyObj decoded) { return new Answer(decoded, null); }
-        public static Answer failed(String why) { return new Answer(null, why); }
+        public static Answer of(PyObj decoded) {
+            return new Answer(decoded, null);
+        }
+
+        public static Answer failed(String why) {
+            return new Answer(null, why);
+        }
     }
 
     /** The task's single turn ({@code question[0]}) as messages. */
@@ -34,11 +39,12 @@ public final class BfclHarness {
             PyDict d = m.asDict();
             String role = d.get("role").asStr();
             String content = d.get("content").asStr();
-            out.add(switch (role) {
-                case "system" -> new Message.System(content);
-                case "assistant" -> new Message.Assistant(content);
-                default -> new Message.User(content);
-            });
+            out.add(
+                    switch (role) {
+                        case "system" -> new Message.System(content);
+                        case "assistant" -> new Message.Assistant(content);
+                        default -> new Message.User(content);
+                    });
         }
         return out;
     }
@@ -51,7 +57,8 @@ public final class BfclHarness {
         List<Message> opening = opening(task);
         if (systemPrompt == null) return opening;
         List<Message> out = new ArrayList<>(opening);
-        if (!out.isEmpty() && out.getFirst() instanceof Message.System s) out.set(0, new Message.System(systemPrompt + "\n\n" + s.content()));
+        if (!out.isEmpty() && out.getFirst() instanceof Message.System s)
+            out.set(0, new Message.System(systemPrompt + "\n\n" + s.content()));
         else out.addFirst(new Message.System(systemPrompt));
         return out;
     }
@@ -68,8 +75,10 @@ public final class BfclHarness {
         List<ToolSpec> out = new ArrayList<>(compiled.size());
         for (Value v : compiled) {
             PyDict f = v.asDict();
-            if (style == ToolCompiler.Style.OPENAI_COMPLETIONS) f = f.get("function").asDict();
-            PyDict schema = (style == ToolCompiler.Style.ANTHROPIC ? f.get("input_schema") : f.get("parameters")).asDict();
+            if (style == ToolCompiler.Style.OPENAI_COMPLETIONS)
+                f = f.get("function").asDict();
+            PyDict schema =
+                    (style == ToolCompiler.Style.ANTHROPIC ? f.get("input_schema") : f.get("parameters")).asDict();
             out.add(new ToolSpec(f.get("name").asStr(), f.get("description").asStr(), schema));
         }
         return out;
@@ -77,10 +86,12 @@ public final class BfclHarness {
 
     /** Upstream's FC decode of one assistant message. */
     public static Answer decode(Message.Assistant reply) {
-        if (!reply.hasToolCalls()) return Answer.failed("the response has no function call (text: " + reply.content() + ")");
+        if (!reply.hasToolCalls())
+            return Answer.failed("the response has no function call (text: " + reply.content() + ")");
         List<PyObj> calls = new ArrayList<>();
         for (ToolCall c : reply.toolCalls()) {
-            if (c.isMalformed()) return Answer.failed("arguments of " + c.name() + " are not a JSON object: " + c.malformed());
+            if (c.isMalformed())
+                return Answer.failed("arguments of " + c.name() + " are not a JSON object: " + c.malformed());
             Map<String, PyObj> call = new LinkedHashMap<>();
             call.put(c.name(), PyObj.ofValue(c.arguments()));
             calls.add(new PyObj.Dict(call));
@@ -92,7 +103,10 @@ public final class BfclHarness {
     public static BfclGrader.Verdict grade(BfclTask task, Answer answer, boolean underscoreToDot) {
         if (answer.decoded() != null) return BfclGrader.grade(task, answer.decoded(), underscoreToDot);
         if (task.category().relevance()) return BfclGrader.relevance(task.category(), PyObj.list(List.of()));
-        return new BfclGrader.Verdict(false, "ast_decoder:decoder_failed",
-                List.of(PyObj.str("Invalid syntax. Failed to decode AST. " + answer.decodeError())), null);
+        return new BfclGrader.Verdict(
+                false,
+                "ast_decoder:decoder_failed",
+                List.of(PyObj.str("Invalid syntax. Failed to decode AST. " + answer.decodeError())),
+                null);
     }
 }

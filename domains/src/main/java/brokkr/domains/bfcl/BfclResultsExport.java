@@ -1,17 +1,14 @@
 package brokkr.domains.bfcl;
 
-import java.util.HashSet;
-import java.util.Set;
 import brokkr.eval.Attempt;
 import brokkr.eval.Evidence;
-import brokkr.family.ResultCell;
 import brokkr.experiment.Registry;
+import brokkr.family.ResultCell;
 import brokkr.python.PyJson;
 import brokkr.python.PyRepr;
 import brokkr.python.PyRound;
 import brokkr.value.PyDict;
 import brokkr.value.PyFloat;
-import brokkr.value.PyInt;
 import brokkr.value.PyList;
 import brokkr.value.PyStr;
 import brokkr.value.Value;
@@ -22,9 +19,11 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.EnumMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * An experiment's BFCL attempts in gorilla's own layout (commit 6ea5797, {@code bfcl_eval}), so a Brokkr run and
@@ -50,19 +49,68 @@ public final class BfclResultsExport {
     private BfclResultsExport() {}
 
     /** upstream's {@code constants/column_headers.py}. */
-    public static final List<String> COLUMNS_OVERALL = List.of("Rank", "Overall Acc", "Model", "Model Link", "Total Cost ($)",
-            "Latency Mean (s)", "Latency Standard Deviation (s)", "Latency 95th Percentile (s)", "Non-Live AST Acc", "Non-Live Simple AST",
-            "Non-Live Multiple AST", "Non-Live Parallel AST", "Non-Live Parallel Multiple AST", "Live Acc", "Live Simple AST",
-            "Live Multiple AST", "Live Parallel AST", "Live Parallel Multiple AST", "Multi Turn Acc", "Multi Turn Base",
-            "Multi Turn Miss Func", "Multi Turn Miss Param", "Multi Turn Long Context", "Web Search Acc", "Web Search Base",
-            "Web Search No Snippet", "Memory Acc", "Memory KV", "Memory Vector", "Memory Recursive Summarization",
-            "Relevance Detection", "Irrelevance Detection", "Format Sensitivity Max Delta", "Format Sensitivity Standard Deviation",
-            "Organization", "License");
-    public static final List<String> COLUMNS_NON_LIVE = List.of("Rank", "Model", "Non-Live Overall Acc", "AST Summary", "Simple AST",
-            "Python Simple AST", "Java Simple AST", "JavaScript Simple AST", "Multiple AST", "Parallel AST", "Parallel Multiple AST",
+    public static final List<String> COLUMNS_OVERALL = List.of(
+            "Rank",
+            "Overall Acc",
+            "Model",
+            "Model Link",
+            "Total Cost ($)",
+            "Latency Mean (s)",
+            "Latency Standard Deviation (s)",
+            "Latency 95th Percentile (s)",
+            "Non-Live AST Acc",
+            "Non-Live Simple AST",
+            "Non-Live Multiple AST",
+            "Non-Live Parallel AST",
+            "Non-Live Parallel Multiple AST",
+            "Live Acc",
+            "Live Simple AST",
+            "Live Multiple AST",
+            "Live Parallel AST",
+            "Live Parallel Multiple AST",
+            "Multi Turn Acc",
+            "Multi Turn Base",
+            "Multi Turn Miss Func",
+            "Multi Turn Miss Param",
+            "Multi Turn Long Context",
+            "Web Search Acc",
+            "Web Search Base",
+            "Web Search No Snippet",
+            "Memory Acc",
+            "Memory KV",
+            "Memory Vector",
+            "Memory Recursive Summarization",
+            "Relevance Detection",
+            "Irrelevance Detection",
+            "Format Sensitivity Max Delta",
+            "Format Sensitivity Standard Deviation",
+            "Organization",
+            "License");
+
+    public static final List<String> COLUMNS_NON_LIVE = List.of(
+            "Rank",
+            "Model",
+            "Non-Live Overall Acc",
+            "AST Summary",
+            "Simple AST",
+            "Python Simple AST",
+            "Java Simple AST",
+            "JavaScript Simple AST",
+            "Multiple AST",
+            "Parallel AST",
+            "Parallel Multiple AST",
             "Irrelevance Detection");
-    public static final List<String> COLUMNS_LIVE = List.of("Rank", "Model", "Live Overall Acc", "AST Summary", "Python Simple AST",
-            "Python Multiple AST", "Python Parallel AST", "Python Parallel Multiple AST", "Irrelevance Detection", "Relevance Detection");
+    public static final List<String> COLUMNS_LIVE = List.of(
+            "Rank",
+            "Model",
+            "Live Overall Acc",
+            "AST Summary",
+            "Python Simple AST",
+            "Python Multiple AST",
+            "Python Parallel AST",
+            "Python Parallel Multiple AST",
+            "Irrelevance Detection",
+            "Relevance Detection");
 
     private static final String NA = "N/A";
 
@@ -78,16 +126,20 @@ public final class BfclResultsExport {
         Map<String, String> files = new LinkedHashMap<>();
         Map<String, Map<BfclCategory, List<Entry>>> byCandidate = new LinkedHashMap<>();
         Map<String, Set<String>> seen = new LinkedHashMap<>();
-        List<ResultCell> ours = new ArrayList<>(cells.stream().filter(c -> c.benchmark().equals("bfcl")).toList());
+        List<ResultCell> ours = new ArrayList<>(
+                cells.stream().filter(c -> c.benchmark().equals("bfcl")).toList());
         ours.sort(Comparator.comparingInt(ResultCell::repetition));
         for (ResultCell c : ours) {
             Attempt a = c.attempt();
             if (a == null) continue;
             Set<String> tasks = seen.computeIfAbsent(c.candidate(), k -> new HashSet<>());
             if (!tasks.add(c.taskId())) continue; // one entry per task: the first repetition with an attempt
-            BfclCategory category = BfclCategory.of(c.environment().options().get("category").asStr());
-            byCandidate.computeIfAbsent(c.candidate(), k -> new EnumMap<>(BfclCategory.class))
-                    .computeIfAbsent(category, k -> new ArrayList<>()).add(entry(c.taskId(), a));
+            BfclCategory category =
+                    BfclCategory.of(c.environment().options().get("category").asStr());
+            byCandidate
+                    .computeIfAbsent(c.candidate(), k -> new EnumMap<>(BfclCategory.class))
+                    .computeIfAbsent(category, k -> new ArrayList<>())
+                    .add(entry(c.taskId(), a));
         }
         List<Row> rows = new ArrayList<>();
         for (var e : byCandidate.entrySet()) {
@@ -98,13 +150,22 @@ public final class BfclResultsExport {
                 StringBuilder sb = new StringBuilder();
                 for (Entry x : entries) sb.append(PyJson.dumps(x.json())).append('\n');
                 String group = ce.getKey().live() ? "live" : "non_live";
-                files.put("result/" + model + "/" + group + "/BFCL_v4_" + ce.getKey().id() + "_result.json", sb.toString());
+                files.put(
+                        "result/" + model + "/" + group + "/BFCL_v4_"
+                                + ce.getKey().id() + "_result.json",
+                        sb.toString());
             }
             rows.add(row(e.getKey(), e.getValue(), bench));
         }
-        files.put("score/data_overall.csv", csv(COLUMNS_OVERALL, rows.stream().map(Row::overall).toList(), 1, List.of(4, 5, 6, 7, 32, 33)));
-        files.put("score/data_non_live.csv", csv(COLUMNS_NON_LIVE, rows.stream().map(Row::nonLive).toList(), 2, List.of()));
-        files.put("score/data_live.csv", csv(COLUMNS_LIVE, rows.stream().map(Row::live).toList(), 2, List.of()));
+        files.put(
+                "score/data_overall.csv",
+                csv(COLUMNS_OVERALL, rows.stream().map(Row::overall).toList(), 1, List.of(4, 5, 6, 7, 32, 33)));
+        files.put(
+                "score/data_non_live.csv",
+                csv(COLUMNS_NON_LIVE, rows.stream().map(Row::nonLive).toList(), 2, List.of()));
+        files.put(
+                "score/data_live.csv",
+                csv(COLUMNS_LIVE, rows.stream().map(Row::live).toList(), 2, List.of()));
         return new Export(files, List.copyOf(byCandidate.keySet()));
     }
 
@@ -114,14 +175,16 @@ public final class BfclResultsExport {
     static Entry entry(String id, Attempt a) {
         Evidence e = a.evidence();
         long millis = 0;
-        for (Evidence.RecordedCall rc : e.modelCalls()) if (rc.role().equals(Evidence.AGENT)) millis += rc.call().durationMillis();
+        for (Evidence.RecordedCall rc : e.modelCalls())
+            if (rc.role().equals(Evidence.AGENT)) millis += rc.call().durationMillis();
         double latency = millis / 1000.0;
         PyDict.Builder b = PyDict.builder().put("id", id);
         if (!a.completed()) {
             b.put("result", "Error during inference: " + (a.error() == null ? "no verdict" : a.error()));
         } else {
             b.put("result", result(e.transcript()));
-            b.put("input_token_count", e.agentUsage().inputTokens()).put("output_token_count", e.agentUsage().outputTokens());
+            b.put("input_token_count", e.agentUsage().inputTokens())
+                    .put("output_token_count", e.agentUsage().outputTokens());
             b.put("latency", new PyFloat(latency));
         }
         return new Entry(id, b.build(), a.completed() && a.reward() == 1.0, latency);
@@ -130,13 +193,18 @@ public final class BfclResultsExport {
     /** Upstream's FC handlers' {@code model_responses}: {@code [{name: arguments}]} of the last assistant message's calls, else its text. */
     static Value result(Value transcript) {
         PyDict last = null;
-        if (transcript instanceof PyList l) for (Value m : l) if (m instanceof PyDict d && d.get("role") instanceof PyStr r && r.value().equals("assistant")) last = d;
+        if (transcript instanceof PyList l)
+            for (Value m : l)
+                if (m instanceof PyDict d
+                        && d.get("role") instanceof PyStr r
+                        && r.value().equals("assistant")) last = d;
         if (last == null) return new PyStr("");
         if (last.get("tool_calls") instanceof PyList calls && !calls.isEmpty()) {
             List<Value> out = new ArrayList<>();
             for (Value cv : calls) {
                 PyDict c = cv.asDict();
-                String args = c.get("raw_arguments") instanceof PyStr raw ? raw.value()
+                String args = c.get("raw_arguments") instanceof PyStr raw
+                        ? raw.value()
                         : PyJson.dumps(c.get("arguments") == null ? PyDict.empty() : c.get("arguments"));
                 out.add(PyDict.of(c.get("name").asStr(), args));
             }
@@ -173,40 +241,103 @@ public final class BfclResultsExport {
                 s.put(c.id(), new Score(acc, es.size(), acc));
             }
         }
-        // Categories Brokkr does not run: always "N/A"; their sizes enter only unweighted means, where they do not count.
+        // Categories Brokkr does not run: always "N/A"; their sizes enter only unweighted means, where they do not
+        // count.
         Score absent = new Score(0, 0, null);
         Score simple = unweighted(List.of(s.get("simple_python"), absent, absent), true);
         Score multiple = s.get("multiple"), parallel = s.get("parallel"), parallelMultiple = s.get("parallel_multiple");
         Score summaryNonLive = unweighted(List.of(simple, multiple, parallel, parallelMultiple), true);
         Score overallNonLive = unweighted(List.of(simple, multiple, parallel, parallelMultiple), false);
-        List<Score> liveAst = List.of(s.get("live_simple"), s.get("live_multiple"), s.get("live_parallel"), s.get("live_parallel_multiple"));
+        List<Score> liveAst = List.of(
+                s.get("live_simple"), s.get("live_multiple"), s.get("live_parallel"), s.get("live_parallel_multiple"));
         Score summaryLive = weighted(liveAst, true), overallLive = weighted(liveAst, false);
         Score multiTurn = unweighted(List.of(absent, absent, absent, absent), false);
-        Score webSearch = unweighted(List.of(absent, absent), true), memory = unweighted(List.of(absent, absent, absent), true);
+        Score webSearch = unweighted(List.of(absent, absent), true),
+                memory = unweighted(List.of(absent, absent, absent), true);
         Score agentic = unweighted(List.of(webSearch, memory), false);
         Score irrelevance = unweighted(List.of(s.get("irrelevance"), s.get("live_irrelevance")), true);
         Score relevance = s.get("live_relevance");
-        Score total = percentageWeighted(List.of(overallNonLive, overallLive, irrelevance, multiTurn, agentic), List.of(10.0, 10.0, 10.0, 30.0, 40.0));
+        Score total = percentageWeighted(
+                List.of(overallNonLive, overallLive, irrelevance, multiTurn, agentic),
+                List.of(10.0, 10.0, 10.0, 30.0, 40.0));
         Object[] latency = latency(cats);
-        List<Object> overall = new ArrayList<>(Arrays.asList("N/A", d(total), model, NA, NA, latency[0], latency[1], latency[2],
-                d(summaryNonLive), d(simple), d(multiple), d(parallel), d(parallelMultiple),
-                d(overallLive), d(s.get("live_simple")), d(s.get("live_multiple")), d(s.get("live_parallel")), d(s.get("live_parallel_multiple")),
-                d(multiTurn), NA, NA, NA, NA, d(webSearch), NA, NA, d(memory), NA, NA, NA,
-                d(relevance), d(irrelevance), NA, NA, NA, NA));
-        List<Object> nonLive = new ArrayList<>(Arrays.asList("N/A", model, d(overallNonLive), d(summaryNonLive), d(simple), d(s.get("simple_python")),
-                NA, NA, d(multiple), d(parallel), d(parallelMultiple), d(s.get("irrelevance"))));
-        List<Object> live = new ArrayList<>(Arrays.asList("N/A", model, d(overallLive), d(summaryLive), d(s.get("live_simple")), d(s.get("live_multiple")),
-                d(s.get("live_parallel")), d(s.get("live_parallel_multiple")), d(s.get("live_irrelevance")), d(relevance)));
+        List<Object> overall = new ArrayList<>(Arrays.asList(
+                "N/A",
+                d(total),
+                model,
+                NA,
+                NA,
+                latency[0],
+                latency[1],
+                latency[2],
+                d(summaryNonLive),
+                d(simple),
+                d(multiple),
+                d(parallel),
+                d(parallelMultiple),
+                d(overallLive),
+                d(s.get("live_simple")),
+                d(s.get("live_multiple")),
+                d(s.get("live_parallel")),
+                d(s.get("live_parallel_multiple")),
+                d(multiTurn),
+                NA,
+                NA,
+                NA,
+                NA,
+                d(webSearch),
+                NA,
+                NA,
+                d(memory),
+                NA,
+                NA,
+                NA,
+                d(relevance),
+                d(irrelevance),
+                NA,
+                NA,
+                NA,
+                NA));
+        List<Object> nonLive = new ArrayList<>(Arrays.asList(
+                "N/A",
+                model,
+                d(overallNonLive),
+                d(summaryNonLive),
+                d(simple),
+                d(s.get("simple_python")),
+                NA,
+                NA,
+                d(multiple),
+                d(parallel),
+                d(parallelMultiple),
+                d(s.get("irrelevance"))));
+        List<Object> live = new ArrayList<>(Arrays.asList(
+                "N/A",
+                model,
+                d(overallLive),
+                d(summaryLive),
+                d(s.get("live_simple")),
+                d(s.get("live_multiple")),
+                d(s.get("live_parallel")),
+                d(s.get("live_parallel_multiple")),
+                d(s.get("live_irrelevance")),
+                d(relevance)));
         return new Row(overall, nonLive, live);
     }
 
-    private static Object d(Score s) { return s.display() == null ? NA : s.display(); }
+    private static Object d(Score s) {
+        return s.display() == null ? NA : s.display();
+    }
 
     private static Score weighted(List<Score> xs, boolean naIfMissing) {
         int total = 0;
         double acc = 0;
         boolean na = false;
-        for (Score x : xs) { na |= x.display() == null; total += x.total(); acc += x.accuracy() * x.total(); }
+        for (Score x : xs) {
+            na |= x.display() == null;
+            total += x.total();
+            acc += x.accuracy() * x.total();
+        }
         double a = acc / total;
         return new Score(a, total, na && naIfMissing ? null : a);
     }
@@ -215,7 +346,11 @@ public final class BfclResultsExport {
         int total = 0;
         double acc = 0;
         boolean na = false;
-        for (Score x : xs) { na |= x.display() == null; total += x.total(); acc += x.accuracy(); }
+        for (Score x : xs) {
+            na |= x.display() == null;
+            total += x.total();
+            acc += x.accuracy();
+        }
         double a = acc / xs.size();
         return new Score(a, total, na && naIfMissing ? null : a);
     }
@@ -225,7 +360,10 @@ public final class BfclResultsExport {
         for (double w : weights) sum += w;
         double acc = 0;
         int total = 0;
-        for (int i = 0; i < xs.size(); i++) { acc += xs.get(i).accuracy() * (weights.get(i) / sum); total += xs.get(i).total(); }
+        for (int i = 0; i < xs.size(); i++) {
+            acc += xs.get(i).accuracy() * (weights.get(i) / sum);
+            total += xs.get(i).total();
+        }
         return new Score(acc, total, acc);
     }
 
@@ -252,7 +390,10 @@ public final class BfclResultsExport {
         BigDecimal n = BigDecimal.valueOf(xs.size()), sum = BigDecimal.ZERO;
         for (double x : xs) sum = sum.add(new BigDecimal(x));
         BigDecimal m = sum.divide(n, mc), ss = BigDecimal.ZERO;
-        for (double x : xs) { BigDecimal dx = new BigDecimal(x).subtract(m); ss = ss.add(dx.multiply(dx)); }
+        for (double x : xs) {
+            BigDecimal dx = new BigDecimal(x).subtract(m);
+            ss = ss.add(dx.multiply(dx));
+        }
         return ss.divide(n.subtract(BigDecimal.ONE), mc).sqrt(mc).doubleValue();
     }
 
@@ -270,7 +411,8 @@ public final class BfclResultsExport {
     static String csv(List<String> header, List<List<Object>> rows, int sortColumn, List<Integer> plainNumbers) {
         List<List<Object>> data = new ArrayList<>();
         for (List<Object> r : rows) data.add(new ArrayList<>(r));
-        data.sort(Comparator.comparingDouble((List<Object> r) -> r.get(sortColumn) instanceof Double v ? v : -1).reversed());
+        data.sort(Comparator.comparingDouble((List<Object> r) -> r.get(sortColumn) instanceof Double v ? v : -1)
+                .reversed());
         List<String> lines = new ArrayList<>();
         lines.add(String.join(",", header));
         for (int i = 0; i < data.size(); i++) {
@@ -281,7 +423,10 @@ public final class BfclResultsExport {
                 Object v = r.get(j);
                 if (v instanceof String str) cells.add(str);
                 else if (plainNumbers.contains(j)) cells.add(PyRepr.str(new PyFloat((Double) v)));
-                else cells.add(new BigDecimal((Double) v * 100).setScale(2, RoundingMode.HALF_EVEN).toPlainString() + "%");
+                else
+                    cells.add(new BigDecimal((Double) v * 100)
+                                    .setScale(2, RoundingMode.HALF_EVEN)
+                                    .toPlainString() + "%");
             }
             lines.add(String.join(",", cells));
         }

@@ -18,18 +18,29 @@ public final class BfclScores {
     private BfclScores() {}
 
     /** One task's result: its category, whether no answer can pass it, whether it passed, whether it was not scored. */
-    public record TaskResult(BfclCategory category, boolean unsatisfiable, boolean passed, boolean infrastructureFailure) {
+    public record TaskResult(
+            BfclCategory category, boolean unsatisfiable, boolean passed, boolean infrastructureFailure) {
         /** The result of an attempt of {@link BfclBenchmark} on {@code env} (which names the task's category). */
         public static TaskResult of(EnvironmentDef env, Attempt a) {
-            if (!env.id().equals(a.environmentId())) throw new IllegalArgumentException("attempt " + a.taskId() + " is not of environment " + env.taskId());
-            return new TaskResult(BfclCategory.of(env.options().get("category").asStr()), BfclBenchmark.unsatisfiable(env), a.success(), !a.completed());
+            if (!env.id().equals(a.environmentId()))
+                throw new IllegalArgumentException("attempt " + a.taskId() + " is not of environment " + env.taskId());
+            return new TaskResult(
+                    BfclCategory.of(env.options().get("category").asStr()),
+                    BfclBenchmark.unsatisfiable(env),
+                    a.success(),
+                    !a.completed());
         }
     }
 
     /** One category's score: upstream's accuracy is passed / tasks graded. */
     public record CategoryScore(BfclCategory category, int tasks, int passed, int unsatisfiable, int failures) {
-        public int graded() { return tasks - failures; }
-        public double accuracy() { return graded() == 0 ? 0 : (double) passed / graded(); }
+        public int graded() {
+            return tasks - failures;
+        }
+
+        public double accuracy() {
+            return graded() == 0 ? 0 : (double) passed / graded();
+        }
     }
 
     /**
@@ -41,9 +52,15 @@ public final class BfclScores {
      * summary also averages in the Java and JavaScript categories, which are out of scope, so it is
      * not given. An aggregate is null when one of its categories was not run.
      */
-    public record Summary(Map<BfclCategory, CategoryScore> categories, Double liveOverall, Double irrelevanceDetection) {
-        public int passed() { return categories.values().stream().mapToInt(CategoryScore::passed).sum(); }
-        public int tasks() { return categories.values().stream().mapToInt(CategoryScore::tasks).sum(); }
+    public record Summary(
+            Map<BfclCategory, CategoryScore> categories, Double liveOverall, Double irrelevanceDetection) {
+        public int passed() {
+            return categories.values().stream().mapToInt(CategoryScore::passed).sum();
+        }
+
+        public int tasks() {
+            return categories.values().stream().mapToInt(CategoryScore::tasks).sum();
+        }
     }
 
     public static Summary summarize(List<TaskResult> results) {
@@ -58,8 +75,11 @@ public final class BfclScores {
         Map<BfclCategory, CategoryScore> scores = new EnumMap<>(BfclCategory.class);
         counts.forEach((k, c) -> scores.put(k, new CategoryScore(k, c[0], c[1], c[2], c[3])));
         Double live = null;
-        List<BfclCategory> liveAst = List.of(BfclCategory.LIVE_SIMPLE, BfclCategory.LIVE_MULTIPLE,
-                BfclCategory.LIVE_PARALLEL, BfclCategory.LIVE_PARALLEL_MULTIPLE);
+        List<BfclCategory> liveAst = List.of(
+                BfclCategory.LIVE_SIMPLE,
+                BfclCategory.LIVE_MULTIPLE,
+                BfclCategory.LIVE_PARALLEL,
+                BfclCategory.LIVE_PARALLEL_MULTIPLE);
         if (scores.keySet().containsAll(liveAst)) {
             double sum = 0;
             int n = 0;
@@ -71,12 +91,15 @@ public final class BfclScores {
         }
         Double irrelevance = null;
         if (scores.containsKey(BfclCategory.IRRELEVANCE) && scores.containsKey(BfclCategory.LIVE_IRRELEVANCE))
-            irrelevance = (scores.get(BfclCategory.IRRELEVANCE).accuracy() + scores.get(BfclCategory.LIVE_IRRELEVANCE).accuracy()) / 2;
+            irrelevance = (scores.get(BfclCategory.IRRELEVANCE).accuracy()
+                            + scores.get(BfclCategory.LIVE_IRRELEVANCE).accuracy())
+                    / 2;
         return new Summary(scores, live, irrelevance);
     }
 
     /** The names of upstream's two aggregates, as both reports give them. */
-    public static final String LIVE_OVERALL = "live overall (weighted)", IRRELEVANCE_DETECTION = "irrelevance detection (unweighted)";
+    public static final String LIVE_OVERALL = "live overall (weighted)",
+            IRRELEVANCE_DETECTION = "irrelevance detection (unweighted)";
 
     /**
      * The summary as plain report data: the same table and aggregates {@link #format} prints, accuracy
@@ -85,31 +108,59 @@ public final class BfclScores {
     public static Report report(Summary s) {
         List<List<Object>> rows = new ArrayList<>();
         for (CategoryScore c : s.categories().values()) {
-            rows.add(Arrays.asList(c.category().id(), c.tasks(), c.passed(), c.graded() == 0 ? null : c.accuracy(),
-                    c.unsatisfiable(), c.failures()));
+            rows.add(Arrays.asList(
+                    c.category().id(),
+                    c.tasks(),
+                    c.passed(),
+                    c.graded() == 0 ? null : c.accuracy(),
+                    c.unsatisfiable(),
+                    c.failures()));
         }
-        rows.add(Arrays.asList("total", s.tasks(), s.passed(), null,
-                s.categories().values().stream().mapToInt(CategoryScore::unsatisfiable).sum(),
-                s.categories().values().stream().mapToInt(CategoryScore::failures).sum()));
-        return new Report("per category", List.of("category", "tasks", "passed", "accuracy", "unsat", "infra"), rows,
-                List.of(new Report.Figure(LIVE_OVERALL, s.liveOverall()), new Report.Figure(IRRELEVANCE_DETECTION, s.irrelevanceDetection())),
-                List.of("accuracy = passed / graded (tasks without an infrastructure failure); unsat: tasks no answer can pass",
-                        LIVE_OVERALL + ": live_simple, live_multiple, live_parallel, live_parallel_multiple weighted by graded tasks",
-                        IRRELEVANCE_DETECTION + ": the mean of irrelevance and live_irrelevance; an aggregate is missing when one of its categories was not run"));
+        rows.add(Arrays.asList(
+                "total",
+                s.tasks(),
+                s.passed(),
+                null,
+                s.categories().values().stream()
+                        .mapToInt(CategoryScore::unsatisfiable)
+                        .sum(),
+                s.categories().values().stream()
+                        .mapToInt(CategoryScore::failures)
+                        .sum()));
+        return new Report(
+                "per category",
+                List.of("category", "tasks", "passed", "accuracy", "unsat", "infra"),
+                rows,
+                List.of(
+                        new Report.Figure(LIVE_OVERALL, s.liveOverall()),
+                        new Report.Figure(IRRELEVANCE_DETECTION, s.irrelevanceDetection())),
+                List.of(
+                        "accuracy = passed / graded (tasks without an infrastructure failure); unsat: tasks no answer can pass",
+                        LIVE_OVERALL
+                                + ": live_simple, live_multiple, live_parallel, live_parallel_multiple weighted by graded tasks",
+                        IRRELEVANCE_DETECTION
+                                + ": the mean of irrelevance and live_irrelevance; an aggregate is missing when one of its categories was not run"));
     }
 
     /** The report printed by {@code ./brokkr bfcl run}. */
     public static String format(Summary s) {
         StringBuilder sb = new StringBuilder();
-        sb.append(String.format("%-24s %6s %6s %9s %6s %6s%n", "category", "tasks", "passed", "accuracy", "unsat", "infra"));
+        sb.append(String.format(
+                "%-24s %6s %6s %9s %6s %6s%n", "category", "tasks", "passed", "accuracy", "unsat", "infra"));
         for (CategoryScore c : s.categories().values()) {
-            sb.append(String.format("%-24s %6d %6d %9.4f %6d %6d%n", c.category().id(), c.tasks(), c.passed(), c.accuracy(),
-                    c.unsatisfiable(), c.failures()));
+            sb.append(String.format(
+                    "%-24s %6d %6d %9.4f %6d %6d%n",
+                    c.category().id(), c.tasks(), c.passed(), c.accuracy(), c.unsatisfiable(), c.failures()));
         }
         sb.append(String.format("%-24s %6d %6d%n", "total", s.tasks(), s.passed()));
-        sb.append(LIVE_OVERALL).append(": ").append(s.liveOverall() == null ? "N/A" : String.format("%.4f", s.liveOverall())).append('\n');
-        sb.append(IRRELEVANCE_DETECTION).append(": ")
-                .append(s.irrelevanceDetection() == null ? "N/A" : String.format("%.4f", s.irrelevanceDetection())).append('\n');
+        sb.append(LIVE_OVERALL)
+                .append(": ")
+                .append(s.liveOverall() == null ? "N/A" : String.format("%.4f", s.liveOverall()))
+                .append('\n');
+        sb.append(IRRELEVANCE_DETECTION)
+                .append(": ")
+                .append(s.irrelevanceDetection() == null ? "N/A" : String.format("%.4f", s.irrelevanceDetection()))
+                .append('\n');
         return sb.toString();
     }
 }

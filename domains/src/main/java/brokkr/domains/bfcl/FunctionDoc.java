@@ -21,7 +21,9 @@ record FunctionDoc(String name, List<String> required, Map<String, Param> params
 
     /** A task's docs in order, plus the first doc of each name (find_description's answer). */
     record Docs(List<FunctionDoc> list, Map<String, FunctionDoc> byName) {
-        FunctionDoc get(int i) { return list.get(i); }
+        FunctionDoc get(int i) {
+            return list.get(i);
+        }
     }
 
     static Docs of(PyList functions) {
@@ -36,13 +38,18 @@ record FunctionDoc(String name, List<String> required, Map<String, Param> params
     }
 
     static FunctionDoc of(Value v) {
-        if (!(v instanceof PyDict d) || !(d.get("name") instanceof PyStr name)) return new FunctionDoc(null, List.of(), Map.of(), "doc without a name");
-        if (!(d.get("parameters") instanceof PyDict parameters)) return new FunctionDoc(name.value(), List.of(), Map.of(), "KeyError: 'parameters'");
-        if (!(parameters.get("properties") instanceof PyDict properties)) return new FunctionDoc(name.value(), List.of(), Map.of(), "KeyError: 'properties'");
-        if (!(parameters.get("required") instanceof PyList req)) return new FunctionDoc(name.value(), List.of(), Map.of(), "KeyError: 'required'");
+        if (!(v instanceof PyDict d) || !(d.get("name") instanceof PyStr name))
+            return new FunctionDoc(null, List.of(), Map.of(), "doc without a name");
+        if (!(d.get("parameters") instanceof PyDict parameters))
+            return new FunctionDoc(name.value(), List.of(), Map.of(), "KeyError: 'parameters'");
+        if (!(parameters.get("properties") instanceof PyDict properties))
+            return new FunctionDoc(name.value(), List.of(), Map.of(), "KeyError: 'properties'");
+        if (!(parameters.get("required") instanceof PyList req))
+            return new FunctionDoc(name.value(), List.of(), Map.of(), "KeyError: 'required'");
         List<String> required = new ArrayList<>();
         for (Value r : req) {
-            if (!(r instanceof PyStr s)) return new FunctionDoc(name.value(), List.of(), Map.of(), "required holds a " + r.typeName());
+            if (!(r instanceof PyStr s))
+                return new FunctionDoc(name.value(), List.of(), Map.of(), "required holds a " + r.typeName());
             required.add(s.value());
         }
         Map<String, Param> params = new HashMap<>();

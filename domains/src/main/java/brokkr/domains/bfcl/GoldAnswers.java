@@ -20,9 +20,16 @@ public final class GoldAnswers {
     private GoldAnswers() {}
 
     /** Which parameters to send: SMART = required by the doc or not optional in the answer; ALL = every one with a value; NO_OPTIONAL = only those not marked optional. */
-    enum Include { SMART, ALL, NO_OPTIONAL }
+    enum Include {
+        SMART,
+        ALL,
+        NO_OPTIONAL
+    }
 
-    enum Pick { FIRST, LAST }
+    enum Pick {
+        FIRST,
+        LAST
+    }
 
     /** The first constructed answer the checker accepts under {@code underscoreToDot}, if any. */
     public static Optional<PyObj> accepted(BfclTask task, boolean underscoreToDot) {
@@ -64,10 +71,12 @@ public final class GoldAnswers {
     private static PyObj build(BfclTask task, boolean u2d, Include inc, Pick pick) {
         List<PyObj> calls = new ArrayList<>();
         for (PyObj expected : task.possibleAnswer().items()) {
-            Map.Entry<String, PyObj> e = ((Dict) expected).entries().entrySet().iterator().next();
+            Map.Entry<String, PyObj> e =
+                    ((Dict) expected).entries().entrySet().iterator().next();
             PyDict doc = docOf(task, e.getKey());
             PyDict params = doc == null ? PyDict.empty() : doc.get("parameters").asDict();
-            PyDict properties = params.getOrDefault("properties", PyDict.empty()).asDict();
+            PyDict properties =
+                    params.getOrDefault("properties", PyDict.empty()).asDict();
             List<String> required = new ArrayList<>();
             Value req = params.get("required");
             if (req != null) for (Value r : req.asList()) required.add(r.asStr());
@@ -103,7 +112,10 @@ public final class GoldAnswers {
     private static PyObj shape(PyObj v, Value details, Pick pick) {
         String type = details instanceof PyDict d && d.get("type") instanceof PyStr s ? s.value() : "";
         if (type.equals("dict") && v instanceof Dict d) return dictAnswer(d, pick);
-        if (type.equals("array") && v instanceof Seq s && !s.items().isEmpty() && s.items().stream().allMatch(x -> x instanceof Dict)) {
+        if (type.equals("array")
+                && v instanceof Seq s
+                && !s.items().isEmpty()
+                && s.items().stream().allMatch(x -> x instanceof Dict)) {
             List<PyObj> items = new ArrayList<>();
             for (PyObj x : s.items()) items.add(dictAnswer((Dict) x, pick));
             return PyObj.list(items);
@@ -122,7 +134,9 @@ public final class GoldAnswers {
     }
 
     private static PyObj pickValue(Seq values, Pick pick) {
-        List<PyObj> nonEmpty = values.items().stream().filter(x -> !PyObj.eq(x, PyObj.EMPTY_STR)).toList();
+        List<PyObj> nonEmpty = values.items().stream()
+                .filter(x -> !PyObj.eq(x, PyObj.EMPTY_STR))
+                .toList();
         if (nonEmpty.isEmpty()) return null;
         return pick == Pick.FIRST ? nonEmpty.getFirst() : nonEmpty.getLast();
     }

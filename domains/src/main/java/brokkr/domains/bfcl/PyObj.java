@@ -26,14 +26,26 @@ public sealed interface PyObj permits PyObj.Atom, PyObj.Seq, PyObj.Dict {
 
     /** A str, int, float, bool or None. */
     record Atom(Value value) implements PyObj {
-        @Override public String typeName() { return value.typeName(); }
+        @Override
+        public String typeName() {
+            return value.typeName();
+        }
     }
 
     /** A list ({@code tuple == false}) or a tuple. */
     record Seq(List<PyObj> items, boolean tuple) implements PyObj {
-        @Override public String typeName() { return tuple ? "tuple" : "list"; }
-        int size() { return items.size(); }
-        PyObj get(int i) { return items.get(i); }
+        @Override
+        public String typeName() {
+            return tuple ? "tuple" : "list";
+        }
+
+        int size() {
+            return items.size();
+        }
+
+        PyObj get(int i) {
+            return items.get(i);
+        }
     }
 
     /**
@@ -62,10 +74,22 @@ public sealed interface PyObj permits PyObj.Atom, PyObj.Seq, PyObj.Dict {
             }
         }
 
-        @Override public String typeName() { return "dict"; }
-        public int size() { return keys.length; }
-        public String keyAt(int i) { return keys[i]; }
-        public PyObj valueAt(int i) { return values[i]; }
+        @Override
+        public String typeName() {
+            return "dict";
+        }
+
+        public int size() {
+            return keys.length;
+        }
+
+        public String keyAt(int i) {
+            return keys[i];
+        }
+
+        public PyObj valueAt(int i) {
+            return values[i];
+        }
 
         int find(String k) {
             if (index != null) {
@@ -76,7 +100,9 @@ public sealed interface PyObj permits PyObj.Atom, PyObj.Seq, PyObj.Dict {
             return -1;
         }
 
-        public boolean has(String k) { return find(k) >= 0; }
+        public boolean has(String k) {
+            return find(k) >= 0;
+        }
 
         /** The value under {@code k}, or Java null. */
         public PyObj get(String k) {
@@ -91,9 +117,20 @@ public sealed interface PyObj permits PyObj.Atom, PyObj.Seq, PyObj.Dict {
             return m;
         }
 
-        @Override public boolean equals(Object o) { return o instanceof Dict d && same(this, d); }
-        @Override public int hashCode() { return java.util.Arrays.hashCode(keys); }
-        @Override public String toString() { return repr(this); }
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof Dict d && same(this, d);
+        }
+
+        @Override
+        public int hashCode() {
+            return java.util.Arrays.hashCode(keys);
+        }
+
+        @Override
+        public String toString() {
+            return repr(this);
+        }
     }
 
     /** {@code type(x).__name__}. */
@@ -101,9 +138,13 @@ public sealed interface PyObj permits PyObj.Atom, PyObj.Seq, PyObj.Dict {
 
     PyObj EMPTY_STR = new Atom(new PyStr(""));
 
-    static PyObj str(String s) { return new Atom(new PyStr(s)); }
+    static PyObj str(String s) {
+        return new Atom(new PyStr(s));
+    }
 
-    static Seq list(List<PyObj> items) { return new Seq(items, false); }
+    static Seq list(List<PyObj> items) {
+        return new Seq(items, false);
+    }
 
     /** Decodes the corpus encoding: {@code {"$tuple": [...]}} is a tuple, everything else as is. */
     static PyObj fromJson(Value v) {
@@ -205,11 +246,17 @@ public sealed interface PyObj permits PyObj.Atom, PyObj.Seq, PyObj.Dict {
         return true;
     }
 
-    static boolean isStr(PyObj o) { return o instanceof Atom a && a.value() instanceof PyStr; }
+    static boolean isStr(PyObj o) {
+        return o instanceof Atom a && a.value() instanceof PyStr;
+    }
 
-    static String strValue(PyObj o) { return ((PyStr) ((Atom) o).value()).value(); }
+    static String strValue(PyObj o) {
+        return ((PyStr) ((Atom) o).value()).value();
+    }
 
-    static boolean isList(PyObj o) { return o instanceof Seq s && !s.tuple(); }
+    static boolean isList(PyObj o) {
+        return o instanceof Seq s && !s.tuple();
+    }
 
     /** {@code repr(o)}. */
     static String repr(PyObj o) {
@@ -219,7 +266,9 @@ public sealed interface PyObj permits PyObj.Atom, PyObj.Seq, PyObj.Dict {
     }
 
     /** {@code str(o)} (what an f-string interpolates): a str is itself, anything else its repr. */
-    static String str(PyObj o) { return isStr(o) ? strValue(o) : repr(o); }
+    static String str(PyObj o) {
+        return isStr(o) ? strValue(o) : repr(o);
+    }
 
     static void repr(PyObj o, StringBuilder sb) {
         switch (o) {

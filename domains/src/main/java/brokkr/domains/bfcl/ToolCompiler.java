@@ -21,21 +21,42 @@ public final class ToolCompiler {
     private ToolCompiler() {}
 
     /** The compiled shapes reproduced (upstream ModelStyle). */
-    public enum Style { OPENAI_COMPLETIONS, OPENAI_RESPONSES, ANTHROPIC }
+    public enum Style {
+        OPENAI_COMPLETIONS,
+        OPENAI_RESPONSES,
+        ANTHROPIC
+    }
 
     static final String PYTHON_HINT = " Note that the provided function is in Python 3 syntax.";
 
     /** constants/type_mappings.py GORILLA_TO_OPENAPI. */
     static final Map<String, String> GORILLA_TO_OPENAPI = Map.ofEntries(
-            Map.entry("integer", "integer"), Map.entry("number", "number"), Map.entry("float", "number"),
-            Map.entry("string", "string"), Map.entry("boolean", "boolean"), Map.entry("bool", "boolean"),
-            Map.entry("array", "array"), Map.entry("list", "array"), Map.entry("dict", "object"),
-            Map.entry("object", "object"), Map.entry("tuple", "array"), Map.entry("any", "string"),
-            Map.entry("byte", "integer"), Map.entry("short", "integer"), Map.entry("long", "integer"),
-            Map.entry("double", "number"), Map.entry("char", "string"), Map.entry("ArrayList", "array"),
-            Map.entry("Array", "array"), Map.entry("HashMap", "object"), Map.entry("Hashtable", "object"),
-            Map.entry("Queue", "array"), Map.entry("Stack", "array"), Map.entry("Any", "string"),
-            Map.entry("String", "string"), Map.entry("Bigint", "integer"));
+            Map.entry("integer", "integer"),
+            Map.entry("number", "number"),
+            Map.entry("float", "number"),
+            Map.entry("string", "string"),
+            Map.entry("boolean", "boolean"),
+            Map.entry("bool", "boolean"),
+            Map.entry("array", "array"),
+            Map.entry("list", "array"),
+            Map.entry("dict", "object"),
+            Map.entry("object", "object"),
+            Map.entry("tuple", "array"),
+            Map.entry("any", "string"),
+            Map.entry("byte", "integer"),
+            Map.entry("short", "integer"),
+            Map.entry("long", "integer"),
+            Map.entry("double", "number"),
+            Map.entry("char", "string"),
+            Map.entry("ArrayList", "array"),
+            Map.entry("Array", "array"),
+            Map.entry("HashMap", "object"),
+            Map.entry("Hashtable", "object"),
+            Map.entry("Queue", "array"),
+            Map.entry("Stack", "array"),
+            Map.entry("Any", "string"),
+            Map.entry("String", "string"),
+            Map.entry("Bigint", "integer"));
 
     /** The docs a model sees: each description with the Python-3 hint appended (Python categories only). */
     public static PyList modelFunctions(PyList checkerFunctions) {
@@ -58,17 +79,25 @@ public final class ToolCompiler {
             PyDict params = dict(item, "parameters").with("type", new PyStr("object"));
             params = params.with("properties", castToOpenAiType(dict(params, "properties")));
             item = item.with("parameters", params);
-            if (style == Style.ANTHROPIC) item = item.with("input_schema", params).without("parameters");
+            if (style == Style.ANTHROPIC)
+                item = item.with("input_schema", params).without("parameters");
             if (item.containsKey("response") && style == Style.ANTHROPIC) {
-                item = item.with("description", new PyStr(str(item, "description")
-                        + " The response field has the following schema: " + PyJson.dumps(item.get("response"))))
+                item = item.with(
+                                "description",
+                                new PyStr(str(item, "description") + " The response field has the following schema: "
+                                        + PyJson.dumps(item.get("response"))))
                         .without("response");
             }
-            out.add(switch (style) {
-                case ANTHROPIC -> item;
-                case OPENAI_RESPONSES -> item.with("type", new PyStr("function"));
-                case OPENAI_COMPLETIONS -> PyDict.builder().put("type", new PyStr("function")).put("function", item).build();
-            });
+            out.add(
+                    switch (style) {
+                        case ANTHROPIC -> item;
+                        case OPENAI_RESPONSES -> item.with("type", new PyStr("function"));
+                        case OPENAI_COMPLETIONS ->
+                            PyDict.builder()
+                                    .put("type", new PyStr("function"))
+                                    .put("function", item)
+                                    .build();
+                    });
         }
         return PyList.of(out);
     }
@@ -113,7 +142,8 @@ public final class ToolCompiler {
     /** {@code mapping[t]} where upstream indexes the mapping directly (a KeyError for an unknown type). */
     private static String strictMap(String type) {
         String t = GORILLA_TO_OPENAPI.get(type);
-        if (t == null) throw new IllegalArgumentException("KeyError: '" + type + "' (items type outside GORILLA_TO_OPENAPI)");
+        if (t == null)
+            throw new IllegalArgumentException("KeyError: '" + type + "' (items type outside GORILLA_TO_OPENAPI)");
         return t;
     }
 

@@ -34,7 +34,9 @@ public final class Corpus {
 
     /** A corpus that cannot be replayed as it is; the message starts with {@code FILE:} or {@code FILE:LINE:}. */
     public static final class CorpusException extends IllegalArgumentException {
-        public CorpusException(String message) { super(message); }
+        public CorpusException(String message) {
+            super(message);
+        }
     }
 
     /** One non-blank line of a corpus, not yet parsed (parsing is left to the replay's workers). */
@@ -45,7 +47,8 @@ public final class Corpus {
             try {
                 v = Json.parse(text);
             } catch (Json.JsonFormatException e) {
-                throw new CorpusException(file + ":" + number + ": not JSON: " + e.getMessage().lines().findFirst().orElse(""));
+                throw new CorpusException(file + ":" + number + ": not JSON: "
+                        + e.getMessage().lines().findFirst().orElse(""));
             }
             if (v instanceof PyDict d) return new Record(file, number, "", d);
             throw new CorpusException(file + ":" + number + ": a record is a JSON object, got a JSON " + jsonType(v));
@@ -57,7 +60,9 @@ public final class Corpus {
      * accessors fail with the location of a field that is missing or of the wrong type.
      */
     public record Record(Path file, int line, String path, PyDict value) {
-        public boolean has(String field) { return value.containsKey(field); }
+        public boolean has(String field) {
+            return value.containsKey(field);
+        }
 
         /** A field that must be present (its value may be JSON null). */
         public Value required(String field) {
@@ -104,20 +109,26 @@ public final class Corpus {
             List<Record> out = new ArrayList<>(list.size());
             for (int i = 0; i < list.size(); i++) {
                 String at = name(field) + "[" + i + "]";
-                if (!(list.get(i) instanceof PyDict d)) throw fail("'" + at + "' must be an object, got a JSON " + jsonType(list.get(i)));
+                if (!(list.get(i) instanceof PyDict d))
+                    throw fail("'" + at + "' must be an object, got a JSON " + jsonType(list.get(i)));
                 out.add(new Record(file, line, at, d));
             }
             return out;
         }
 
         /** An error at this record's line. */
-        public CorpusException fail(String message) { return new CorpusException(file + ":" + line + ": " + message); }
-
-        private CorpusException wrongType(String field, String expected) {
-            return fail("field '" + name(field) + "' must be " + expected + ", got a JSON " + jsonType(value.get(field)));
+        public CorpusException fail(String message) {
+            return new CorpusException(file + ":" + line + ": " + message);
         }
 
-        private String name(String field) { return path.isEmpty() ? field : path + "." + field; }
+        private CorpusException wrongType(String field, String expected) {
+            return fail(
+                    "field '" + name(field) + "' must be " + expected + ", got a JSON " + jsonType(value.get(field)));
+        }
+
+        private String name(String field) {
+            return path.isEmpty() ? field : path + "." + field;
+        }
     }
 
     /** The non-blank lines of a corpus file; a CorpusException when it cannot be read or has none. */
@@ -133,8 +144,10 @@ public final class Corpus {
             throw new CorpusException(file + ": cannot read: " + e.getMessage());
         }
         bytes = gunzipIfCompressed(file, bytes);
-        CharsetDecoder utf8 = StandardCharsets.UTF_8.newDecoder()
-                .onMalformedInput(CodingErrorAction.REPORT).onUnmappableCharacter(CodingErrorAction.REPORT);
+        CharsetDecoder utf8 = StandardCharsets.UTF_8
+                .newDecoder()
+                .onMalformedInput(CodingErrorAction.REPORT)
+                .onUnmappableCharacter(CodingErrorAction.REPORT);
         List<Line> out = new ArrayList<>();
         int start = 0, number = 0;
         while (start < bytes.length) {

@@ -31,7 +31,9 @@ public abstract class SyntheticBenchmark implements BenchmarkProvider {
 
     private final Map<String, List<Integer>> splits;
 
-    protected SyntheticBenchmark(Map<String, List<Integer>> splits) { this.splits = splits; }
+    protected SyntheticBenchmark(Map<String, List<Integer>> splits) {
+        this.splits = splits;
+    }
 
     /** The task's world (seeded by its size). */
     protected abstract Value world(int size);
@@ -40,14 +42,18 @@ public abstract class SyntheticBenchmark implements BenchmarkProvider {
     protected abstract Candidate scriptedAgent(String name, int size);
 
     /** Scripted candidates (the CLI's {@code --candidate} names) play the agent; there are no scripted users or judges. */
-    @Override public Candidate scripted(String role, ModelRef model, EnvironmentDef env) {
+    @Override
+    public Candidate scripted(String role, ModelRef model, EnvironmentDef env) {
         if (!role.equals("agent")) throw new IllegalArgumentException(name() + " has no scripted " + role);
         return scriptedAgent(model.model(), size(env.taskId()));
     }
 
-    @Override public List<String> tasks(String split) {
+    @Override
+    public List<String> tasks(String split) {
         List<Integer> sizes = splits.get(split);
-        if (sizes == null) throw new IllegalArgumentException("unknown split '" + split + "' (one of " + String.join(", ", splits.keySet()) + ")");
+        if (sizes == null)
+            throw new IllegalArgumentException(
+                    "unknown split '" + split + "' (one of " + String.join(", ", splits.keySet()) + ")");
         return sizes.stream().map(String::valueOf).toList();
     }
 
@@ -61,13 +67,21 @@ public abstract class SyntheticBenchmark implements BenchmarkProvider {
         throw new IllegalArgumentException("unknown task " + taskId + " (a task is a size from 1 to 10000)");
     }
 
-    @Override public EnvironmentDef environment(String taskId, Map<String, ModelRef> models) {
+    @Override
+    public EnvironmentDef environment(String taskId, Map<String, ModelRef> models) {
         // No user simulator and no judge: the grade is a pure function of the transcript. The world's
         // content id pins what the generator produced for this size.
-        return new EnvironmentDef(name(), REVISION, Map.of("world", ContentId.of(world(size(taskId))).hex()), taskId, Map.of(), null);
+        return new EnvironmentDef(
+                name(),
+                REVISION,
+                Map.of("world", ContentId.of(world(size(taskId))).hex()),
+                taskId,
+                Map.of(),
+                null);
     }
 
-    @Override public WorldSetup worldSetup() {
+    @Override
+    public WorldSetup worldSetup() {
         return (env, fork) -> {
             Value w = world(size(env.taskId()));
             fork.set(w);
@@ -79,7 +93,10 @@ public abstract class SyntheticBenchmark implements BenchmarkProvider {
     protected static List<Message> opening(RunContext ctx, List<Message> taskOpening) {
         if (ctx.systemPrompt() == null) return taskOpening;
         List<Message> out = new ArrayList<>(taskOpening);
-        out.set(0, new Message.System(ctx.systemPrompt() + "\n\n" + taskOpening.getFirst().content()));
+        out.set(
+                0,
+                new Message.System(
+                        ctx.systemPrompt() + "\n\n" + taskOpening.getFirst().content()));
         return out;
     }
 
@@ -95,7 +112,8 @@ public abstract class SyntheticBenchmark implements BenchmarkProvider {
      * The synthetic tools only read, so replaying a record's tool calls from the initial world leaves
      * the initial world: verify-world then checks the recorded final hash against it.
      */
-    @Override public Optional<WorldReplay> worldReplay() {
+    @Override
+    public Optional<WorldReplay> worldReplay() {
         return Optional.of((env, evidence) -> world(size(env.taskId())));
     }
 

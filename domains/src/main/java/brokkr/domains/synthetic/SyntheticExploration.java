@@ -27,13 +27,24 @@ public abstract class SyntheticExploration implements Exploration {
     protected abstract TaskRow row(int size);
 
     /** The size of the world {@code %fork} makes without a task. */
-    protected int pristineSize() { return standard.getFirst(); }
-
-    protected Summary summary(String description, String tool, int policyChars) {
-        return new Summary(description, standard.size(), Map.of("standard", standard.size()), List.of(tool), policyChars, List.of());
+    protected int pristineSize() {
+        return standard.getFirst();
     }
 
-    @Override public List<TaskRow> tasks() { return standard.stream().map(this::row).toList(); }
+    protected Summary summary(String description, String tool, int policyChars) {
+        return new Summary(
+                description,
+                standard.size(),
+                Map.of("standard", standard.size()),
+                List.of(tool),
+                policyChars,
+                List.of());
+    }
+
+    @Override
+    public List<TaskRow> tasks() {
+        return standard.stream().map(this::row).toList();
+    }
 
     /** A task id as a size; IllegalArgumentException when it is not a positive integer. */
     protected int size(String id) {
@@ -43,10 +54,13 @@ public abstract class SyntheticExploration implements Exploration {
         } catch (NumberFormatException ignored) {
             // falls through to the error below
         }
-        throw new IllegalArgumentException(name() + " task ids are " + sizeMeaning + " (positive integers), got '" + id + "'");
+        throw new IllegalArgumentException(
+                name() + " task ids are " + sizeMeaning + " (positive integers), got '" + id + "'");
     }
 
-    protected int forkSize(String taskId) { return taskId == null ? pristineSize() : size(taskId); }
+    protected int forkSize(String taskId) {
+        return taskId == null ? pristineSize() : size(taskId);
+    }
 
     /** An integer the protocol or the evaluator reported ({@code details}, else {@code output}). */
     protected static int reported(Attempt a, String key) {

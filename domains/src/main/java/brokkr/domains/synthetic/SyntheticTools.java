@@ -6,9 +6,9 @@ import brokkr.conversation.Message;
 import brokkr.conversation.ToolCall;
 import brokkr.conversation.ToolSpec;
 import brokkr.python.PyJson;
+import brokkr.tool.ToolSet;
 import brokkr.value.PyDict;
 import brokkr.value.PyList;
-import brokkr.tool.ToolSet;
 import brokkr.value.PyStr;
 import brokkr.value.Value;
 import java.util.ArrayList;
@@ -39,15 +39,23 @@ public final class SyntheticTools {
      */
     /** The schema both synthetic tools share: one required string parameter. */
     public static ToolSpec oneStringParam(String tool, String description, String param, String paramDescription) {
-        return new ToolSpec(tool, description, PyDict.of("type", "object",
-                "properties", PyDict.of(param, PyDict.of("type", "string", "description", paramDescription)),
-                "required", PyList.of(new PyStr(param))));
+        return new ToolSpec(
+                tool,
+                description,
+                PyDict.of(
+                        "type",
+                        "object",
+                        "properties",
+                        PyDict.of(param, PyDict.of("type", "string", "description", paramDescription)),
+                        "required",
+                        PyList.of(new PyStr(param))));
     }
 
     public static ToolHandler readOnly(ToolSet tools, Value world) {
         return call -> switch (tools.dispatch(world, call.name(), call.arguments())) {
             case ToolSet.Outcome.Ok ok -> ToolResult.ok(text(ok.result()));
-            case ToolSet.Outcome.Failed f -> ToolResult.error("ERROR: " + f.error().str());
+            case ToolSet.Outcome.Failed f ->
+                ToolResult.error("ERROR: " + f.error().str());
             case ToolSet.Outcome.Unknown u -> ToolResult.error("ERROR: unknown tool '" + u.name() + "'.");
         };
     }
@@ -59,7 +67,9 @@ public final class SyntheticTools {
 
     /** The calls of {@code name} in a conversation, each with the tool message answering it (null if none). */
     public record Answered(ToolCall call, Message.Tool result) {
-        public boolean ok() { return result != null && !result.error(); }
+        public boolean ok() {
+            return result != null && !result.error();
+        }
     }
 
     public static List<Answered> answeredCalls(List<Message> history, String name) {
@@ -78,6 +88,7 @@ public final class SyntheticTools {
     }
 
     /** A fresh id for a scripted tool call, unique within a conversation of fewer than 10^6 calls. */
-    public static String callId(int n) { return "call_" + n; }
-
+    public static String callId(int n) {
+        return "call_" + n;
+    }
 }

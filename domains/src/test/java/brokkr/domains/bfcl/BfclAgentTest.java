@@ -23,8 +23,13 @@ import org.junit.jupiter.api.Test;
  * answers like the gold candidate for the task under test.
  */
 class BfclAgentTest {
-    static final List<String> TASKS = List.of("simple_python_1", "parallel_0", "parallel_multiple_0", "irrelevance_0",
-            "live_relevance_0-0-0", "live_multiple_0-0-0");
+    static final List<String> TASKS = List.of(
+            "simple_python_1",
+            "parallel_0",
+            "parallel_multiple_0",
+            "irrelevance_0",
+            "live_relevance_0-0-0",
+            "live_multiple_0-0-0");
 
     record Setup(ScriptedModelServer server, AtomicReference<BfclTask> current) {}
 
@@ -34,7 +39,10 @@ class BfclAgentTest {
             BfclAgent.Attempt a = agent.attempt(t);
             return new Graded(a, a.failure() != null ? null : BfclHarness.grade(t, a.answer(), true));
         }
-        boolean passed() { return verdict != null && verdict.valid(); }
+
+        boolean passed() {
+            return verdict != null && verdict.valid();
+        }
     }
 
     static Setup server() {
@@ -47,7 +55,10 @@ class BfclAgentTest {
     void referenceMakesOneCallWithTheCompiledToolsAndPasses() {
         Setup s = server();
         try (ScriptedModelServer server = s.server()) {
-            ModelProvider model = Providers.fromEnvironment(server.openAiEnv(), "openai", "scripted",
+            ModelProvider model = Providers.fromEnvironment(
+                    server.openAiEnv(),
+                    "openai",
+                    "scripted",
                     ProviderOptions.defaults("scripted").withParallelToolCalls(true));
             BfclAgent agent = new BfclAgent.Reference(model, ToolCompiler.Style.OPENAI_COMPLETIONS, true);
             int requests = 0;
@@ -59,7 +70,8 @@ class BfclAgentTest {
                 assertEquals(++requests, server.requestCount(), "one model call per task");
                 PyDict body = server.requests().getLast().json();
                 assertEquals(PyBool.TRUE, body.get("parallel_tool_calls"));
-                Value expected = ToolCompiler.compile(ToolCompiler.modelFunctions(t.functions()), ToolCompiler.Style.OPENAI_COMPLETIONS);
+                Value expected = ToolCompiler.compile(
+                        ToolCompiler.modelFunctions(t.functions()), ToolCompiler.Style.OPENAI_COMPLETIONS);
                 assertEquals(expected, body.get("tools"), id + ": the request carries upstream's compiled tools");
                 assertEquals(1, r.attempt().calls().size());
             }
@@ -70,7 +82,10 @@ class BfclAgentTest {
     void toolsTakesOneAgentStepWithRecordersAndPasses() {
         Setup s = server();
         try (ScriptedModelServer server = s.server()) {
-            ModelProvider model = Providers.fromEnvironment(server.openAiEnv(), "openai", "scripted",
+            ModelProvider model = Providers.fromEnvironment(
+                    server.openAiEnv(),
+                    "openai",
+                    "scripted",
                     ProviderOptions.defaults("scripted").withParallelToolCalls(false));
             BfclAgent agent = new BfclAgent.Tools(model, ToolCompiler.Style.OPENAI_COMPLETIONS, false);
             int requests = 0;
@@ -81,9 +96,16 @@ class BfclAgentTest {
                 assertTrue(r.passed(), id + " " + r.verdict());
                 assertEquals(++requests, server.requestCount(), "the step is never followed by a second one");
                 assertEquals(PyBool.FALSE, server.requests().getLast().json().get("parallel_tool_calls"));
-                List<ToolCall> sent = new BfclAgent.GoldCandidate(t).next(List.of(), List.of()).message().toolCalls();
-                assertEquals(sent.stream().map(ToolCall::name).toList(), r.attempt().recorded().stream().map(ToolCall::name).toList());
-                assertEquals(sent.stream().map(ToolCall::arguments).toList(), r.attempt().recorded().stream().map(ToolCall::arguments).toList());
+                List<ToolCall> sent = new BfclAgent.GoldCandidate(t)
+                        .next(List.of(), List.of())
+                        .message()
+                        .toolCalls();
+                assertEquals(
+                        sent.stream().map(ToolCall::name).toList(),
+                        r.attempt().recorded().stream().map(ToolCall::name).toList());
+                assertEquals(
+                        sent.stream().map(ToolCall::arguments).toList(),
+                        r.attempt().recorded().stream().map(ToolCall::arguments).toList());
             }
         }
     }
@@ -92,22 +114,25 @@ class BfclAgentTest {
     void anthropicWireCarriesTheAnthropicStyle() {
         Setup s = server();
         try (ScriptedModelServer server = s.server()) {
-            ModelProvider model = Providers.fromEnvironment(server.anthropicEnv("test-key"), "anthropic", "scripted",
-                    ProviderOptions.defaults("scripted"));
+            ModelProvider model = Providers.fromEnvironment(
+                    server.anthropicEnv("test-key"), "anthropic", "scripted", ProviderOptions.defaults("scripted"));
             BfclAgent agent = new BfclAgent.Reference(model, ToolCompiler.Style.ANTHROPIC, null);
             BfclTask t = Shared.data().byId().get("parallel_multiple_0");
             s.current().set(t);
             assertTrue(Graded.of(t, agent).passed());
             PyList tools = (PyList) server.requests().getLast().json().get("tools");
-            assertEquals(ToolCompiler.compile(ToolCompiler.modelFunctions(t.functions()), ToolCompiler.Style.ANTHROPIC), tools);
+            assertEquals(
+                    ToolCompiler.compile(ToolCompiler.modelFunctions(t.functions()), ToolCompiler.Style.ANTHROPIC),
+                    tools);
         }
     }
 
     @Test
     void aWrongModelAnswerFails() {
-        try (ScriptedModelServer server = ScriptedModelServer.ofCandidate(
-                (h, tools) -> brokkr.conversation.Turn.of(new brokkr.conversation.Message.Assistant("I would call math.factorial(5).")))) {
-            ModelProvider model = Providers.fromEnvironment(server.openAiEnv(), "openai", "scripted", ProviderOptions.defaults("scripted"));
+        try (ScriptedModelServer server = ScriptedModelServer.ofCandidate((h, tools) -> brokkr.conversation.Turn.of(
+                new brokkr.conversation.Message.Assistant("I would call math.factorial(5).")))) {
+            ModelProvider model = Providers.fromEnvironment(
+                    server.openAiEnv(), "openai", "scripted", ProviderOptions.defaults("scripted"));
             BfclTask t = Shared.data().byId().get("simple_python_1");
             Graded r = Graded.of(t, new BfclAgent.Reference(model, ToolCompiler.Style.OPENAI_COMPLETIONS, null));
             assertFalse(r.passed());

@@ -12,9 +12,11 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 class BfclDataTest {
-    @TempDir Path tmp;
+    @TempDir
+    Path tmp;
 
-    @Test void elevenCategories3491Tasks() {
+    @Test
+    void elevenCategories3491Tasks() {
         BfclData d = Shared.data();
         assertEquals(3491, d.all().size());
         assertEquals(400, d.tasks(BfclCategory.SIMPLE_PYTHON).size());
@@ -23,7 +25,8 @@ class BfclDataTest {
         assertEquals(null, d.tasks(BfclCategory.IRRELEVANCE).getFirst().possibleAnswer());
     }
 
-    @Test void aChangedFileIsAnErrorNamingItAndBothDigests() throws Exception {
+    @Test
+    void aChangedFileIsAnErrorNamingItAndBothDigests() throws Exception {
         Path src = Shared.data().dir();
         Path copy = tmp.resolve("data");
         Files.createDirectories(copy.resolve("possible_answer"));
@@ -40,6 +43,8 @@ class BfclDataTest {
         var e = assertThrows(BfclData.BfclDataException.class, () -> BfclData.load(copy));
         assertTrue(e.getMessage().contains("BFCL_v4_parallel.json"), e.getMessage());
         assertTrue(e.getMessage().contains(actual), e.getMessage());
-        assertTrue(e.getMessage().contains("8a6aa19c1adddc6a5a2f7e40f9dbf30cc7e95815e7b830c90589ab318229e0f0"), e.getMessage());
+        assertTrue(
+                e.getMessage().contains("8a6aa19c1adddc6a5a2f7e40f9dbf30cc7e95815e7b830c90589ab318229e0f0"),
+                e.getMessage());
     }
 }

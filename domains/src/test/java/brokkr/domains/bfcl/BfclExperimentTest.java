@@ -1,17 +1,16 @@
 package brokkr.domains.bfcl;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import brokkr.eval.Attempt;
 import brokkr.eval.EnvironmentDef;
 import brokkr.eval.ModelRef;
+import brokkr.experiment.ExperimentQuery;
 import brokkr.experiment.ExperimentSpec;
 import brokkr.experiment.Experiments;
 import brokkr.experiment.Registry;
 import brokkr.experiment.Scorecard;
-import brokkr.experiment.ExperimentQuery;
 import brokkr.repl.Harness;
 import brokkr.value.PyBool;
 import brokkr.value.PyDict;
@@ -25,15 +24,19 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** BFCL on the experiment path: the scripted gold candidate through both action spaces. */
 class BfclExperimentTest {
-    @TempDir Path tmp;
+    @TempDir
+    Path tmp;
 
-    static final List<String> UNSAT = List.of("live_simple_106-63-0", "live_simple_112-68-0", "live_multiple_862-181-3", "live_multiple_964-207-0");
+    static final List<String> UNSAT = List.of(
+            "live_simple_106-63-0", "live_simple_112-68-0", "live_multiple_862-181-3", "live_multiple_964-207-0");
 
-    @Test void registeredAsAService() {
+    @Test
+    void registeredAsAService() {
         assertTrue(Registry.load().benchmarks().get("bfcl") instanceof BfclBenchmark);
     }
 
-    @Test void environmentDefsMarkTheUnsatisfiableTasks() {
+    @Test
+    void environmentDefsMarkTheUnsatisfiableTasks() {
         BfclBenchmark b = new BfclBenchmark(Shared.data());
         int marked = 0;
         for (String id : b.tasks("all")) {
@@ -49,15 +52,28 @@ class BfclExperimentTest {
         assertEquals(16, b.tasks("live_parallel").size());
     }
 
-    @Test void goldPassesEverySatisfiableTaskThroughBothActionSpaces() {
+    @Test
+    void goldPassesEverySatisfiableTaskThroughBothActionSpaces() {
         List<String> tasks = new ArrayList<>(new BfclBenchmark(Shared.data()).tasks("smoke"));
         tasks.addAll(UNSAT);
         tasks.addAll(List.of("simple_python_1", "parallel_multiple_10"));
         var gold = new ExperimentSpec.CandidateSpec("gold-tools", new ModelRef("scripted", "gold"), "tools", null);
-        var goldRef = new ExperimentSpec.CandidateSpec("gold-reference",
-                new ModelRef("scripted", "gold", PyDict.of("parallel_tool_calls", true)), "reference", null);
-        var spec = new ExperimentSpec("bfcl", List.of(new ExperimentSpec.DomainSpec("bfcl", null, tasks)), List.of(gold, goldRef),
-                1, 4, Map.of(), Map.of(), 0, Duration.ofSeconds(60), false);
+        var goldRef = new ExperimentSpec.CandidateSpec(
+                "gold-reference",
+                new ModelRef("scripted", "gold", PyDict.of("parallel_tool_calls", true)),
+                "reference",
+                null);
+        var spec = new ExperimentSpec(
+                "bfcl",
+                List.of(new ExperimentSpec.DomainSpec("bfcl", null, tasks)),
+                List.of(gold, goldRef),
+                1,
+                4,
+                Map.of(),
+                Map.of(),
+                0,
+                Duration.ofSeconds(60),
+                false);
         var r = Experiments.run(spec, tmp.resolve("bfcl"), Registry.load());
         assertEquals(2 * tasks.size(), r.completed());
         for (Scorecard.CandidateScore row : r.scorecard().rows()) {
@@ -66,23 +82,43 @@ class BfclExperimentTest {
         try (ExperimentQuery store = ExperimentQuery.open(tmp.resolve("bfcl"))) {
             for (Attempt a : store.attempts(true)) {
                 assertEquals(UNSAT.contains(a.taskId()) ? 0.0 : 1.0, a.reward(), a.taskId());
-                assertEquals(PyBool.of(UNSAT.contains(a.taskId())), a.evidence().details().get("unsatisfiable"), a.taskId());
+                assertEquals(
+                        PyBool.of(UNSAT.contains(a.taskId())),
+                        a.evidence().details().get("unsatisfiable"),
+                        a.taskId());
             }
         }
     }
 
-    @Test void goldThroughTheLoopHarnessPassesEverySatisfiableTaskOfAll3491() {
+    @Test
+    void goldThroughTheLoopHarnessPassesEverySatisfiableTaskOfAll3491() {
         List<String> tasks = new BfclBenchmark(Shared.data()).tasks("all");
-        var loop = new ExperimentSpec.CandidateSpec("gold-loop", new ModelRef("scripted", "gold"), "tools", null,
+        var loop = new ExperimentSpec.CandidateSpec(
+                "gold-loop",
+                new ModelRef("scripted", "gold"),
+                "tools",
+                null,
                 Harness.of("loop", "tools", null, PyDict.empty()));
-        var spec = new ExperimentSpec("bfcl-loop", List.of(new ExperimentSpec.DomainSpec("bfcl", null, tasks)), List.of(loop),
-                1, 4, Map.of(), Map.of(), 0, Duration.ofSeconds(60), false);
+        var spec = new ExperimentSpec(
+                "bfcl-loop",
+                List.of(new ExperimentSpec.DomainSpec("bfcl", null, tasks)),
+                List.of(loop),
+                1,
+                4,
+                Map.of(),
+                Map.of(),
+                0,
+                Duration.ofSeconds(60),
+                false);
         var r = Experiments.run(spec, tmp.resolve("bfcl-loop"), Registry.load());
         assertEquals(3491, r.completed(), r.summary());
         int passed = 0;
         try (ExperimentQuery store = ExperimentQuery.open(tmp.resolve("bfcl-loop"))) {
             for (Attempt a : store.attempts(true)) {
-                assertEquals(UNSAT.contains(a.taskId()) ? 0.0 : 1.0, a.reward(), a.taskId() + " " + a.evidence().details());
+                assertEquals(
+                        UNSAT.contains(a.taskId()) ? 0.0 : 1.0,
+                        a.reward(),
+                        a.taskId() + " " + a.evidence().details());
                 if (a.reward() == 1.0) passed++;
             }
         }

@@ -28,9 +28,11 @@ import org.junit.jupiter.api.io.TempDir;
  * unsatisfiable tasks and the parallel categories' first tasks).
  */
 class BfclReplTest {
-    @TempDir Path tmp;
+    @TempDir
+    Path tmp;
 
-    @Test void goldThroughTheReplPassesEverySatisfiableTask() throws Exception {
+    @Test
+    void goldThroughTheReplPassesEverySatisfiableTask() throws Exception {
         BfclBenchmark b = new BfclBenchmark(Shared.data());
         List<String> tasks = new ArrayList<>();
         if (!Boolean.getBoolean("brokkr.harness.sample")) {
@@ -39,20 +41,38 @@ class BfclReplTest {
         } else {
             tasks.addAll(b.tasks("smoke"));
             tasks.addAll(BfclExperimentTest.UNSAT);
-            for (String c : List.of("parallel", "parallel_multiple", "live_parallel", "live_parallel_multiple")) tasks.addAll(b.tasks(c).subList(0, 2));
+            for (String c : List.of("parallel", "parallel_multiple", "live_parallel", "live_parallel_multiple"))
+                tasks.addAll(b.tasks(c).subList(0, 2));
             tasks = new ArrayList<>(new java.util.LinkedHashSet<>(tasks));
         }
-        var repl = new ExperimentSpec.CandidateSpec("gold-repl", new ModelRef("scripted", "gold"), "repl", null,
+        var repl = new ExperimentSpec.CandidateSpec(
+                "gold-repl",
+                new ModelRef("scripted", "gold"),
+                "repl",
+                null,
                 Harness.of("loop", "repl", "compute", PyDict.empty()));
-        var spec = new ExperimentSpec("bfcl-repl", List.of(new ExperimentSpec.DomainSpec("bfcl", null, tasks)), List.of(repl),
-                1, 2, Map.of(), Map.of(), 0, Duration.ofSeconds(120), false);
+        var spec = new ExperimentSpec(
+                "bfcl-repl",
+                List.of(new ExperimentSpec.DomainSpec("bfcl", null, tasks)),
+                List.of(repl),
+                1,
+                2,
+                Map.of(),
+                Map.of(),
+                0,
+                Duration.ofSeconds(120),
+                false);
         var r = Experiments.run(spec, tmp.resolve("bfcl"), Registry.load());
         assertEquals(tasks.size(), r.completed(), r.summary());
         int passed = 0, parallelCalls = 0;
         try (ExperimentQuery store = ExperimentQuery.open(tmp.resolve("bfcl"))) {
             for (Attempt a : store.attempts(true)) {
                 boolean unsat = BfclExperimentTest.UNSAT.contains(a.taskId());
-                assertEquals(unsat ? 0.0 : 1.0, a.reward(), a.taskId() + " " + a.evidence().details() + " " + a.evidence().output());
+                assertEquals(
+                        unsat ? 0.0 : 1.0,
+                        a.reward(),
+                        a.taskId() + " " + a.evidence().details() + " "
+                                + a.evidence().output());
                 if (a.reward() == 1.0) passed++;
                 if (a.evidence().output().get("answer") instanceof PyList l && l.size() > 1) parallelCalls++;
             }

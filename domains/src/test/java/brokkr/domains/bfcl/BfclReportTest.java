@@ -17,15 +17,20 @@ import org.junit.jupiter.api.Test;
 
 /** BFCL's report on the experiment path is bfcl run's summary as data: the same rows, the total, the two aggregates. */
 class BfclReportTest {
-    @Test void theReportIsTheSummaryAsData() {
+    @Test
+    void theReportIsTheSummaryAsData() {
         BfclBenchmark b = new BfclBenchmark(Shared.data());
         AgentDef gold = AgentDef.of(new ModelRef("scripted", "gold"), "reference", null);
         List<Report.Outcome> outcomes = new ArrayList<>();
         List<BfclScores.TaskResult> results = new ArrayList<>();
         for (String id : b.tasks("all:sample=4:seed=3")) {
             EnvironmentDef env = b.environment(id, Map.of());
-            Attempt a = Evaluation.evaluate(new Evaluation.Cell(b, env, gold, null, 0),
-                    ref -> { throw new AssertionError("gold is the benchmark's own model"); }, new Evaluation.Recorder());
+            Attempt a = Evaluation.evaluate(
+                    new Evaluation.Cell(b, env, gold, null, 0),
+                    ref -> {
+                        throw new AssertionError("gold is the benchmark's own model");
+                    },
+                    new Evaluation.Recorder());
             outcomes.add(new Report.Outcome(env, a));
             results.add(BfclScores.TaskResult.of(env, a));
         }
@@ -37,13 +42,23 @@ class BfclReportTest {
         assertEquals(s.categories().size() + 1, r.rows().size());
         int i = 0;
         for (BfclScores.CategoryScore c : s.categories().values()) {
-            assertEquals(Arrays.asList(c.category().id(), c.tasks(), c.passed(), c.accuracy(), c.unsatisfiable(), c.failures()), r.rows().get(i++));
+            assertEquals(
+                    Arrays.asList(
+                            c.category().id(), c.tasks(), c.passed(), c.accuracy(), c.unsatisfiable(), c.failures()),
+                    r.rows().get(i++));
         }
-        int unsat = s.categories().values().stream().mapToInt(BfclScores.CategoryScore::unsatisfiable).sum();
+        int unsat = s.categories().values().stream()
+                .mapToInt(BfclScores.CategoryScore::unsatisfiable)
+                .sum();
         assertEquals(s.tasks() - s.passed(), unsat, "gold fails exactly the unsatisfiable tasks");
-        assertEquals(Arrays.asList("total", s.tasks(), s.passed(), null, unsat, 0), r.rows().getLast());
-        assertEquals(List.of(new Report.Figure(BfclScores.LIVE_OVERALL, s.liveOverall()),
-                new Report.Figure(BfclScores.IRRELEVANCE_DETECTION, s.irrelevanceDetection())), r.figures());
+        assertEquals(
+                Arrays.asList("total", s.tasks(), s.passed(), null, unsat, 0),
+                r.rows().getLast());
+        assertEquals(
+                List.of(
+                        new Report.Figure(BfclScores.LIVE_OVERALL, s.liveOverall()),
+                        new Report.Figure(BfclScores.IRRELEVANCE_DETECTION, s.irrelevanceDetection())),
+                r.figures());
 
         // One category only: both aggregates cannot be computed.
         Report one = b.reports(outcomes.subList(0, 4)).getFirst();

@@ -25,8 +25,12 @@ class BfclScoresTest {
         List<BfclScores.TaskResult> results = new ArrayList<>();
         for (String id : b.tasks("all")) {
             EnvironmentDef env = b.environment(id, Map.of());
-            Attempt a = Evaluation.evaluate(new Evaluation.Cell(b, env, gold, null, 0),
-                    ref -> { throw new AssertionError("gold is the benchmark's own model"); }, new Evaluation.Recorder());
+            Attempt a = Evaluation.evaluate(
+                    new Evaluation.Cell(b, env, gold, null, 0),
+                    ref -> {
+                        throw new AssertionError("gold is the benchmark's own model");
+                    },
+                    new Evaluation.Recorder());
             BfclScores.TaskResult r = BfclScores.TaskResult.of(env, a);
             assertFalse(r.infrastructureFailure(), id + " " + a.error());
             assertEquals(!r.unsatisfiable(), r.passed(), id + " " + a.evidence().details());
@@ -51,10 +55,12 @@ class BfclScoresTest {
         assertEquals(33, a.size());
         assertEquals(a, b);
         assertNotEquals(a, c);
-        for (BfclCategory cat : cats) assertEquals(3, a.stream().filter(t -> t.category() == cat).count());
+        for (BfclCategory cat : cats)
+            assertEquals(3, a.stream().filter(t -> t.category() == cat).count());
         // a larger slice contains the smaller one (membership depends only on the seed and the id)
         assertTrue(data.sample(cats, 5, 7).containsAll(a));
-        assertEquals(16, data.sample(List.of(BfclCategory.LIVE_RELEVANCE), 100, 7).size());
+        assertEquals(
+                16, data.sample(List.of(BfclCategory.LIVE_RELEVANCE), 100, 7).size());
     }
 
     /** The slices bfcl run picks are splits an experiment can name. */
@@ -62,7 +68,8 @@ class BfclScoresTest {
     void samplesAreSplits() {
         BfclData data = Shared.data();
         BfclBenchmark b = new BfclBenchmark(data);
-        List<BfclCategory> all = List.of(BfclCategory.values()), two = List.of(BfclCategory.LIVE_SIMPLE, BfclCategory.SIMPLE_PYTHON);
+        List<BfclCategory> all = List.of(BfclCategory.values()),
+                two = List.of(BfclCategory.LIVE_SIMPLE, BfclCategory.SIMPLE_PYTHON);
         assertEquals("all:sample=3:seed=7", BfclBenchmark.split(all, 3, 7));
         assertEquals("live_simple,simple_python", BfclBenchmark.split(two, null, 7));
         assertEquals(ids(data.sample(all, 3, 7)), b.tasks("all:sample=3:seed=7"));
@@ -70,7 +77,14 @@ class BfclScoresTest {
         assertEquals(ids(data.sample(two, null, 0)), b.tasks(BfclBenchmark.split(two, null, 7)));
         assertEquals(ids(data.sample(all, 2, 7)), b.tasks("smoke"));
         assertEquals(ids(data.tasks(BfclCategory.IRRELEVANCE)), b.tasks("irrelevance"));
-        for (String bad : List.of("java", "all:sample=0", "all:seed=3", "all:sample=x", "smoke:sample=2", "all:sample=2:sample=3", "all:top=2")) {
+        for (String bad : List.of(
+                "java",
+                "all:sample=0",
+                "all:seed=3",
+                "all:sample=x",
+                "smoke:sample=2",
+                "all:sample=2:sample=3",
+                "all:top=2")) {
             assertThrows(IllegalArgumentException.class, () -> b.tasks(bad), bad);
         }
     }
@@ -82,8 +96,11 @@ class BfclScoresTest {
         assertFalse(v.valid());
         assertEquals("ast_decoder:decoder_failed", v.errorType());
         BfclTask irr = Shared.data().tasks(BfclCategory.IRRELEVANCE).getFirst();
-        assertTrue(BfclHarness.grade(irr, BfclHarness.Answer.failed("text"), true).valid());
+        assertTrue(
+                BfclHarness.grade(irr, BfclHarness.Answer.failed("text"), true).valid());
     }
 
-    private static List<String> ids(List<BfclTask> tasks) { return tasks.stream().map(BfclTask::id).toList(); }
+    private static List<String> ids(List<BfclTask> tasks) {
+        return tasks.stream().map(BfclTask::id).toList();
+    }
 }

@@ -23,7 +23,13 @@ class GoldAnswersTest {
             assertEquals(2, u.asDict().get("unsatisfiable_for").asList().size());
         }
         assertEquals(expected, found);
-        assertEquals(List.of("live_simple_106-63-0", "live_simple_112-68-0", "live_multiple_862-181-3", "live_multiple_964-207-0"), found);
+        assertEquals(
+                List.of(
+                        "live_simple_106-63-0",
+                        "live_simple_112-68-0",
+                        "live_multiple_862-181-3",
+                        "live_multiple_964-207-0"),
+                found);
     }
 
     /** The rejections upstream recorded for those tasks are reproduced verdict for verdict. */
@@ -39,7 +45,8 @@ class GoldAnswersTest {
             boolean matched = false;
             for (boolean u2d : new boolean[] {true, false}) {
                 BfclGrader.Verdict v = BfclGrader.grade(t, PyObj.fromJson(rejection.get("model_output")), u2d);
-                matched |= !v.valid() && v.errorType().equals(rejection.get("error_type").asStr())
+                matched |= !v.valid()
+                        && v.errorType().equals(rejection.get("error_type").asStr())
                         && PyObj.same(PyObj.list(v.errors()), PyObj.fromJson(rejection.get("error")));
             }
             assertTrue(matched, t.id());
@@ -49,7 +56,9 @@ class GoldAnswersTest {
                 BfclGrader.Verdict v = BfclGrader.grade(t, PyObj.fromJson(probe.get("model_output")), u2d);
                 assertEquals(false, v.valid(), t.id());
                 assertEquals(probe.get("error_type").asStr(), v.errorType(), t.id());
-                assertTrue(PyObj.same(PyObj.list(v.errors()), PyObj.fromJson(probe.get("error"))), t.id() + " " + v.errors());
+                assertTrue(
+                        PyObj.same(PyObj.list(v.errors()), PyObj.fromJson(probe.get("error"))),
+                        t.id() + " " + v.errors());
                 checked++;
             }
         }

@@ -17,7 +17,9 @@ public final class GradeBenchmark {
     static final double UPSTREAM_SECONDS = 0.60;
 
     public static void main(String[] args) {
-        Path corpus = args.length > 0 ? Path.of(args[0]) : Path.of("..", "shared", "conformance", "bfcl", "verdicts-seed7.jsonl");
+        Path corpus = args.length > 0
+                ? Path.of(args[0])
+                : Path.of("..", "shared", "conformance", "bfcl", "verdicts-seed7.jsonl");
         BfclData data = BfclData.load();
         List<BfclConformance.Line> lines = BfclConformance.read(corpus);
         Map<String, BfclTask> byId = data.byId();
@@ -38,9 +40,11 @@ public final class GradeBenchmark {
             bestCpu = Math.min(bestCpu, cpu);
         }
         System.out.printf("%d lines, %d valid verdicts per round%n", lines.size(), sink / rounds);
-        System.out.printf("first round %.1f ms wall; best of %d: %.1f ms wall, %.1f ms CPU (%.2f us/line)%n", first * 1e3, rounds,
-                best * 1e3, bestCpu * 1e3, bestCpu * 1e6 / lines.size());
-        System.out.printf("upstream %.2f s: %.1fx faster (best wall), %.1fx (best CPU), %.1fx on the first round%n", UPSTREAM_SECONDS,
-                UPSTREAM_SECONDS / best, UPSTREAM_SECONDS / bestCpu, UPSTREAM_SECONDS / first);
+        System.out.printf(
+                "first round %.1f ms wall; best of %d: %.1f ms wall, %.1f ms CPU (%.2f us/line)%n",
+                first * 1e3, rounds, best * 1e3, bestCpu * 1e3, bestCpu * 1e6 / lines.size());
+        System.out.printf(
+                "upstream %.2f s: %.1fx faster (best wall), %.1fx (best CPU), %.1fx on the first round%n",
+                UPSTREAM_SECONDS, UPSTREAM_SECONDS / best, UPSTREAM_SECONDS / bestCpu, UPSTREAM_SECONDS / first);
     }
 }

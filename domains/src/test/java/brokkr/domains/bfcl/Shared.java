@@ -12,10 +12,13 @@ final class Shared {
             Path s = d.resolve("shared");
             if (Files.isDirectory(s.resolve("upstream"))) return s;
         }
-        throw new IllegalStateException("no shared/upstream above " + Path.of("").toAbsolutePath());
+        throw new IllegalStateException(
+                "no shared/upstream above " + Path.of("").toAbsolutePath());
     }
 
-    static Path conformance(String file) { return shared().resolve("conformance/bfcl").resolve(file); }
+    static Path conformance(String file) {
+        return shared().resolve("conformance/bfcl").resolve(file);
+    }
 
     private static BfclData data;
 

@@ -40,11 +40,15 @@ class ToolCompilerTest {
                 [{"name": "a.b", "description": "d", "parameters": {"type": "dict", "properties":
                   {"x": {"type": "float", "description": "X."}, "y": {"description": "Y."}},
                   "required": ["x"]}, "response": {"k": "v"}}]""");
-        PyDict anthropic = ToolCompiler.compile(ToolCompiler.modelFunctions(fs), ToolCompiler.Style.ANTHROPIC).get(0).asDict();
-        assertEquals("{\"name\": \"a_b\", \"description\": \"d Note that the provided function is in Python 3 syntax."
-                + " The response field has the following schema: {\\\"k\\\": \\\"v\\\"}\", \"input_schema\": {\"type\": \"object\","
-                + " \"properties\": {\"x\": {\"type\": \"number\", \"description\": \"X. This is a float type value.\", \"format\": \"float\"},"
-                + " \"y\": {\"description\": \"Y.\", \"type\": \"string\"}}, \"required\": [\"x\"]}}", PyJson.dumps(anthropic));
+        PyDict anthropic = ToolCompiler.compile(ToolCompiler.modelFunctions(fs), ToolCompiler.Style.ANTHROPIC)
+                .get(0)
+                .asDict();
+        assertEquals(
+                "{\"name\": \"a_b\", \"description\": \"d Note that the provided function is in Python 3 syntax."
+                        + " The response field has the following schema: {\\\"k\\\": \\\"v\\\"}\", \"input_schema\": {\"type\": \"object\","
+                        + " \"properties\": {\"x\": {\"type\": \"number\", \"description\": \"X. This is a float type value.\", \"format\": \"float\"},"
+                        + " \"y\": {\"description\": \"Y.\", \"type\": \"string\"}}, \"required\": [\"x\"]}}",
+                PyJson.dumps(anthropic));
     }
 
     static Value record(BfclTask t) {

@@ -15,11 +15,11 @@ import brokkr.domains.synthetic.loop.PointerChasing;
 import brokkr.eval.Attempt;
 import brokkr.eval.ModelRef;
 import brokkr.eval.Transcripts;
+import brokkr.experiment.ExperimentQuery;
 import brokkr.experiment.ExperimentSpec;
 import brokkr.experiment.Experiments;
 import brokkr.experiment.ProviderModels;
 import brokkr.experiment.Registry;
-import brokkr.experiment.ExperimentQuery;
 import brokkr.provider.DecodedRequest;
 import brokkr.provider.OpenAiChat;
 import brokkr.provider.ProviderOptions;
@@ -47,7 +47,8 @@ import org.junit.jupiter.api.io.TempDir;
  * nor the experiment store (evidence, answers, request and response bodies) holds the key.
  */
 class EchoedKeyLoopTest {
-    @TempDir Path tmp;
+    @TempDir
+    Path tmp;
 
     static final String KEY = "sk-proj/Ab9+cD/eF==\"q-7f3a";
 
@@ -58,10 +59,11 @@ class EchoedKeyLoopTest {
             DecodedRequest req = r.chat();
             Turn t = ideal.next(req.history(), req.tools());
             String heard = r.credential();
-            String echo = " [" + heard + " | " + PyJson.dumps(new PyStr(heard)).replace("/", "\\/")
-                    + " | " + URLEncoder.encode(heard, StandardCharsets.UTF_8) + "]";
+            String echo = " [" + heard + " | " + PyJson.dumps(new PyStr(heard)).replace("/", "\\/") + " | "
+                    + URLEncoder.encode(heard, StandardCharsets.UTF_8) + "]";
             Message.Assistant m = t.message();
-            Message.Assistant said = new Message.Assistant((m.content() == null ? "" : m.content()) + echo, m.toolCalls(), m.usage());
+            Message.Assistant said =
+                    new Message.Assistant((m.content() == null ? "" : m.content()) + echo, m.toolCalls(), m.usage());
             return Reply.json(OpenAiChat.encodeResponse(said, req.model(), "chatcmpl-" + r.index()));
         });
     }
@@ -72,11 +74,13 @@ class EchoedKeyLoopTest {
         assertFalse(s.contains("Ab9+cD"), "a fragment of the key is in " + where + ": " + s);
     }
 
-    @Test void theLoopsPrintedResultAndTranscriptHoldNoKey() throws Exception {
+    @Test
+    void theLoopsPrintedResultAndTranscriptHoldNoKey() throws Exception {
         try (ScriptedModelServer server = echoingServer()) {
             var env = Map.of("OPENAI_BASE_URL", server.baseUrl(), "OPENAI_API_KEY", KEY);
             PointerChain chain = PointerChain.of(5);
-            Transcript t = PointerChasing.play(chain, Providers.fromEnvironment(env, "openai", "m", ProviderOptions.defaults("m")));
+            Transcript t = PointerChasing.play(
+                    chain, Providers.fromEnvironment(env, "openai", "m", ProviderOptions.defaults("m")));
             assertEquals("Bearer " + KEY, server.requests().getFirst().credential(), "the key was sent");
             String line = PointerChasing.score(chain, t).line();
             assertTrue(line.startsWith("FAIL depth=5 toolCalls=5/5"), line);
@@ -91,13 +95,24 @@ class EchoedKeyLoopTest {
         }
     }
 
-    @Test void theExperimentStoreHoldsNoKey() throws Exception {
+    @Test
+    void theExperimentStoreHoldsNoKey() throws Exception {
         try (ScriptedModelServer server = echoingServer()) {
-            ProviderModels openai = new ProviderModels("openai", Map.of("OPENAI_BASE_URL", server.baseUrl(), "OPENAI_API_KEY", KEY)) {};
+            ProviderModels openai =
+                    new ProviderModels("openai", Map.of("OPENAI_BASE_URL", server.baseUrl(), "OPENAI_API_KEY", KEY)) {};
             Registry registry = Registry.load().with(List.of(), List.of(openai));
             var candidate = new ExperimentSpec.CandidateSpec("model", new ModelRef("openai", "echo"), "tools", null);
-            var spec = new ExperimentSpec("echo", List.of(new ExperimentSpec.DomainSpec("loop", "smoke", null)), List.of(candidate), 1, 2,
-                    Map.of(), Map.of(), 0, Duration.ofSeconds(60), false);
+            var spec = new ExperimentSpec(
+                    "echo",
+                    List.of(new ExperimentSpec.DomainSpec("loop", "smoke", null)),
+                    List.of(candidate),
+                    1,
+                    2,
+                    Map.of(),
+                    Map.of(),
+                    0,
+                    Duration.ofSeconds(60),
+                    false);
             Path dir = tmp.resolve("echo");
             var r = Experiments.run(spec, dir, registry);
             assertEquals(2, r.completed(), r.summary());

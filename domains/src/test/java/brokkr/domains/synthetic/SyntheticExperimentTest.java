@@ -1,28 +1,27 @@
 package brokkr.domains.synthetic;
 
-import brokkr.domains.synthetic.loop.LoopBenchmark;
-import brokkr.domains.synthetic.parallel.ParallelBenchmark;
-
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import brokkr.conversation.InfrastructureFailure;
+import brokkr.domains.synthetic.loop.LoopBenchmark;
 import brokkr.domains.synthetic.loop.LoopFollower;
 import brokkr.domains.synthetic.loop.PointerChain;
 import brokkr.domains.synthetic.loop.PointerChasing;
 import brokkr.domains.synthetic.parallel.Batcher;
 import brokkr.domains.synthetic.parallel.ConcurrencyGauge;
 import brokkr.domains.synthetic.parallel.LookupTable;
+import brokkr.domains.synthetic.parallel.ParallelBenchmark;
 import brokkr.domains.synthetic.parallel.ParallelDiscrimination;
 import brokkr.eval.Attempt;
 import brokkr.eval.ModelFactory;
 import brokkr.eval.ModelRef;
+import brokkr.experiment.ExperimentQuery;
 import brokkr.experiment.ExperimentSpec;
 import brokkr.experiment.Experiments;
 import brokkr.experiment.Inspect;
 import brokkr.experiment.Registry;
 import brokkr.experiment.Scorecard;
-import brokkr.experiment.ExperimentQuery;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -32,33 +31,58 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** The synthetic benchmarks on the experiment path, with their scripted candidates. */
 class SyntheticExperimentTest {
-    @TempDir Path tmp;
+    @TempDir
+    Path tmp;
 
     static ExperimentSpec.CandidateSpec c(String label, String model) {
         return new ExperimentSpec.CandidateSpec(label, new ModelRef("scripted", model), "tools", null);
     }
 
     static Scorecard.CandidateScore row(Scorecard s, String bench, String cand) {
-        return s.rows().stream().filter(r -> r.benchmark().equals(bench) && r.candidate().equals(cand)).findFirst().orElseThrow();
+        return s.rows().stream()
+                .filter(r -> r.benchmark().equals(bench) && r.candidate().equals(cand))
+                .findFirst()
+                .orElseThrow();
     }
 
-    @Test void servicesRegisterBothBenchmarks() {
+    @Test
+    void servicesRegisterBothBenchmarks() {
         Registry r = Registry.load();
         assertTrue(r.benchmarks().get("loop") instanceof LoopBenchmark);
         assertTrue(r.benchmarks().get("parallel") instanceof ParallelBenchmark);
     }
 
-    @Test void anUnknownScriptedCandidateIsASpecError() {
-        var spec = new ExperimentSpec("x", List.of(new ExperimentSpec.DomainSpec("loop", "smoke", null)), List.of(c("x", "batch")), 1, 1,
-                Map.of(), Map.of(), 0, Duration.ofSeconds(60), false);
-        var e = org.junit.jupiter.api.Assertions.assertThrows(ExperimentSpec.SpecException.class, () -> Experiments.run(spec, tmp.resolve("x"), Registry.load()));
+    @Test
+    void anUnknownScriptedCandidateIsASpecError() {
+        var spec = new ExperimentSpec(
+                "x",
+                List.of(new ExperimentSpec.DomainSpec("loop", "smoke", null)),
+                List.of(c("x", "batch")),
+                1,
+                1,
+                Map.of(),
+                Map.of(),
+                0,
+                Duration.ofSeconds(60),
+                false);
+        var e = org.junit.jupiter.api.Assertions.assertThrows(
+                ExperimentSpec.SpecException.class, () -> Experiments.run(spec, tmp.resolve("x"), Registry.load()));
         assertTrue(e.getMessage().contains("unknown loop candidate 'batch'"), e.getMessage());
     }
 
-    @Test void loopScorecardAgreesWithPointerChasingScore() {
-        var spec = new ExperimentSpec("loop", List.of(new ExperimentSpec.DomainSpec("loop", "smoke", null)),
+    @Test
+    void loopScorecardAgreesWithPointerChasingScore() {
+        var spec = new ExperimentSpec(
+                "loop",
+                List.of(new ExperimentSpec.DomainSpec("loop", "smoke", null)),
                 List.of(c("ideal", "ideal"), c("early", "early-stop"), c("retry", "retry")),
-                2, 4, Map.of(), Map.of(), 0, Duration.ofSeconds(60), false);
+                2,
+                4,
+                Map.of(),
+                Map.of(),
+                0,
+                Duration.ofSeconds(60),
+                false);
         var r = Experiments.run(spec, tmp.resolve("loop"), Registry.load());
         assertEquals(12, r.completed());
         Scorecard s = r.scorecard();
@@ -69,7 +93,9 @@ class SyntheticExperimentTest {
         var retry = row(s, "loop", "retry").perCheck();
         assertEquals(new Scorecard.CheckScore("secret_correct", 4, 0), retry.get(2));
         assertEquals(new Scorecard.CheckScore("exact_tool_calls", 4, 4), retry.get(3));
-        assertEquals(new Scorecard.CheckScore("secret_correct", 4, 4), row(s, "loop", "early").perCheck().get(2));
+        assertEquals(
+                new Scorecard.CheckScore("secret_correct", 4, 4),
+                row(s, "loop", "early").perCheck().get(2));
 
         // Each verdict is PointerChasing.score's PASS/FAIL for the same candidate and depth.
         try (ExperimentQuery store = ExperimentQuery.open(tmp.resolve("loop"))) {
@@ -79,7 +105,8 @@ class SyntheticExperimentTest {
                 PointerChain chain = PointerChain.of(Integer.parseInt(a.taskId()));
                 String label = labels.get(a.agentId());
                 LoopFollower f = LoopFollower.named(label.equals("early") ? "early-stop" : label, chain.depth());
-                boolean passed = PointerChasing.score(chain, PointerChasing.play(chain, f)).passed();
+                boolean passed = PointerChasing.score(chain, PointerChasing.play(chain, f))
+                        .passed();
                 assertEquals(passed ? 1.0 : 0.0, a.reward(), labels.get(a.agentId()) + " depth " + a.taskId());
                 assertTrue(Inspect.verifyWorld(store, Registry.load(), a.id()).matches());
             }
@@ -88,9 +115,19 @@ class SyntheticExperimentTest {
         }
     }
 
-    @Test void parallelScorecardAgreesWithParallelDiscriminationScore() {
-        var spec = new ExperimentSpec("par", List.of(new ExperimentSpec.DomainSpec("parallel", "test", null)),
-                List.of(c("batch", "batch"), c("serial", "serial")), 1, 4, Map.of(), Map.of(), 0, Duration.ofSeconds(60), false);
+    @Test
+    void parallelScorecardAgreesWithParallelDiscriminationScore() {
+        var spec = new ExperimentSpec(
+                "par",
+                List.of(new ExperimentSpec.DomainSpec("parallel", "test", null)),
+                List.of(c("batch", "batch"), c("serial", "serial")),
+                1,
+                4,
+                Map.of(),
+                Map.of(),
+                0,
+                Duration.ofSeconds(60),
+                false);
         var r = Experiments.run(spec, tmp.resolve("par"), Registry.load());
         assertEquals(6, r.completed());
         for (String cand : List.of("batch", "serial")) {
@@ -105,7 +142,8 @@ class SyntheticExperimentTest {
             for (Attempt a : store.attempts(true)) {
                 int n = Integer.parseInt(a.taskId());
                 var details = a.evidence().details();
-                boolean batch = a.evidence().modelCalls().isEmpty() && a.evidence().transcript().asList().size() == 2 + 1 + n + 1;
+                boolean batch = a.evidence().modelCalls().isEmpty()
+                        && a.evidence().transcript().asList().size() == 2 + 1 + n + 1;
                 long turns = ((brokkr.value.PyInt) details.get("turns")).longValue();
                 assertTrue(turns == 1 || turns == n, "turns " + turns);
                 assertEquals(batch, turns == 1);
@@ -113,15 +151,38 @@ class SyntheticExperimentTest {
         }
     }
 
-    @Test void aCandidateSystemPromptPrecedesTheTaskAndIsANewCandidate() {
+    @Test
+    void aCandidateSystemPromptPrecedesTheTaskAndIsANewCandidate() {
         var plain = c("ideal", "ideal");
-        var prompted = new ExperimentSpec.CandidateSpec("ideal", new ModelRef("scripted", "ideal"), "tools", "Be careful.");
-        var spec = new ExperimentSpec("p", List.of(new ExperimentSpec.DomainSpec("loop", null, List.of("5"))), List.of(plain), 1, 1,
-                Map.of(), Map.of(), 0, Duration.ofSeconds(60), false);
+        var prompted =
+                new ExperimentSpec.CandidateSpec("ideal", new ModelRef("scripted", "ideal"), "tools", "Be careful.");
+        var spec = new ExperimentSpec(
+                "p",
+                List.of(new ExperimentSpec.DomainSpec("loop", null, List.of("5"))),
+                List.of(plain),
+                1,
+                1,
+                Map.of(),
+                Map.of(),
+                0,
+                Duration.ofSeconds(60),
+                false);
         Path dir = tmp.resolve("p");
         Experiments.run(spec, dir, Registry.load());
-        var second = Experiments.run(new ExperimentSpec("p", spec.domains(), List.of(prompted), 1, 1, Map.of(), Map.of(), 0, Duration.ofSeconds(60), false),
-                dir, Registry.load());
+        var second = Experiments.run(
+                new ExperimentSpec(
+                        "p",
+                        spec.domains(),
+                        List.of(prompted),
+                        1,
+                        1,
+                        Map.of(),
+                        Map.of(),
+                        0,
+                        Duration.ofSeconds(60),
+                        false),
+                dir,
+                Registry.load());
         assertEquals(1, second.ran());
         assertEquals(1.0, second.scorecard().rows().getFirst().avgReward());
         try (ExperimentQuery store = ExperimentQuery.open(dir)) {
@@ -130,16 +191,32 @@ class SyntheticExperimentTest {
         }
     }
 
-    @Test void anUnreachableModelIsAnInfrastructureFailureNotAFail() {
+    @Test
+    void anUnreachableModelIsAnInfrastructureFailureNotAFail() {
         ModelFactory down = new ModelFactory() {
-            @Override public String provider() { return "down"; }
-            @Override public brokkr.conversation.Candidate create(ModelRef m) {
-                return (h, t) -> { throw new InfrastructureFailure("HTTP 503 after 5 attempts", List.of(), null); };
+            @Override
+            public String provider() {
+                return "down";
+            }
+
+            @Override
+            public brokkr.conversation.Candidate create(ModelRef m) {
+                return (h, t) -> {
+                    throw new InfrastructureFailure("HTTP 503 after 5 attempts", List.of(), null);
+                };
             }
         };
-        var spec = new ExperimentSpec("d", List.of(new ExperimentSpec.DomainSpec("loop", "smoke", null)),
-                List.of(new ExperimentSpec.CandidateSpec("m", new ModelRef("down", "m"), "tools", null)), 1, 2, Map.of(), Map.of(), 0,
-                Duration.ofSeconds(60), false);
+        var spec = new ExperimentSpec(
+                "d",
+                List.of(new ExperimentSpec.DomainSpec("loop", "smoke", null)),
+                List.of(new ExperimentSpec.CandidateSpec("m", new ModelRef("down", "m"), "tools", null)),
+                1,
+                2,
+                Map.of(),
+                Map.of(),
+                0,
+                Duration.ofSeconds(60),
+                false);
         var r = Experiments.run(spec, tmp.resolve("d"), Registry.load().with(List.of(), List.of(down)));
         assertEquals(2, r.infrastructureFailures());
         assertEquals(0, r.scorecard().rows().getFirst().attempts());

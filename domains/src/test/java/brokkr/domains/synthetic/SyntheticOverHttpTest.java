@@ -8,11 +8,11 @@ import brokkr.domains.synthetic.loop.LoopFollower;
 import brokkr.domains.synthetic.loop.PointerChain;
 import brokkr.eval.Attempt;
 import brokkr.eval.ModelRef;
+import brokkr.experiment.ExperimentQuery;
 import brokkr.experiment.ExperimentSpec;
 import brokkr.experiment.Experiments;
 import brokkr.experiment.ProviderModels;
 import brokkr.experiment.Registry;
-import brokkr.experiment.ExperimentQuery;
 import brokkr.provider.DecodedRequest;
 import brokkr.provider.OpenAiChat;
 import brokkr.provider.testing.ScriptedModelServer;
@@ -36,19 +36,23 @@ import org.junit.jupiter.api.io.TempDir;
  * at its timeout still occupies the server).
  */
 class SyntheticOverHttpTest {
-    @TempDir Path tmp;
+    @TempDir
+    Path tmp;
 
-    @Test void serverErrorsAndTimeoutsAreInfrastructureFailuresCompletedOnResume() throws Exception {
+    @Test
+    void serverErrorsAndTimeoutsAreInfrastructureFailuresCompletedOnResume() throws Exception {
         AtomicBoolean broken = new AtomicBoolean(true);
         AtomicInteger inFlight = new AtomicInteger(), maxInFlight = new AtomicInteger();
-        String start10 = PointerChain.of(10).start(), start5 = PointerChain.of(5).start();
+        String start10 = PointerChain.of(10).start(),
+                start5 = PointerChain.of(5).start();
         LoopFollower ideal = LoopFollower.ideal();
         try (ScriptedModelServer server = ScriptedModelServer.start(r -> {
             maxInFlight.accumulateAndGet(inFlight.incrementAndGet(), Math::max);
             try {
                 DecodedRequest req = r.chat();
                 String system = req.history().getFirst().content();
-                if (broken.get() && system.contains(start10)) return Reply.json(500, "{\"error\": {\"message\": \"overloaded\", \"type\": \"server_error\"}}");
+                if (broken.get() && system.contains(start10))
+                    return Reply.json(500, "{\"error\": {\"message\": \"overloaded\", \"type\": \"server_error\"}}");
                 if (broken.get() && system.contains(start5)) {
                     Thread.sleep(2500); // past the client's 1 s timeout
                 }
@@ -60,10 +64,25 @@ class SyntheticOverHttpTest {
         })) {
             ProviderModels openai = new ProviderModels("openai", server.openAiEnv()) {};
             Registry registry = Registry.load().with(List.of(), List.of(openai));
-            var candidate = new ExperimentSpec.CandidateSpec("model", new ModelRef("openai", "scripted-ideal",
-                    PyDict.of("max_attempts", 1, "timeout_seconds", 1.0, "temperature", 0.0)), "tools", null);
-            var spec = new ExperimentSpec("http", List.of(new ExperimentSpec.DomainSpec("loop", "smoke", null)), List.of(candidate), 2, 4,
-                    Map.of("openai", new ExperimentSpec.ProviderLimit(1, 0)), Map.of(), 3, Duration.ofSeconds(60), false);
+            var candidate = new ExperimentSpec.CandidateSpec(
+                    "model",
+                    new ModelRef(
+                            "openai",
+                            "scripted-ideal",
+                            PyDict.of("max_attempts", 1, "timeout_seconds", 1.0, "temperature", 0.0)),
+                    "tools",
+                    null);
+            var spec = new ExperimentSpec(
+                    "http",
+                    List.of(new ExperimentSpec.DomainSpec("loop", "smoke", null)),
+                    List.of(candidate),
+                    2,
+                    4,
+                    Map.of("openai", new ExperimentSpec.ProviderLimit(1, 0)),
+                    Map.of(),
+                    3,
+                    Duration.ofSeconds(60),
+                    false);
             Path dir = tmp.resolve("http");
 
             var first = Experiments.run(spec, dir, registry);
@@ -73,8 +92,11 @@ class SyntheticOverHttpTest {
                 for (Attempt a : store.attempts(true)) {
                     var calls = a.evidence().modelCalls();
                     assertEquals(1, calls.size(), a.error());
-                    assertTrue(calls.getFirst().call().requestBody().contains("\"temperature\""), "the exact request is recorded");
-                    if (a.taskId().equals("10")) assertEquals(500, calls.getFirst().call().status());
+                    assertTrue(
+                            calls.getFirst().call().requestBody().contains("\"temperature\""),
+                            "the exact request is recorded");
+                    if (a.taskId().equals("10"))
+                        assertEquals(500, calls.getFirst().call().status());
                     else assertEquals(0, calls.getFirst().call().status(), "a timeout has no response");
                 }
             }
@@ -91,10 +113,12 @@ class SyntheticOverHttpTest {
             // Every successful attempt recorded each model request: depth + 1 of them.
             try (ExperimentQuery store = ExperimentQuery.open(dir)) {
                 for (Attempt a : store.attempts(true)) {
-                    if (a.completed()) assertEquals(Integer.parseInt(a.taskId()) + 1, a.evidence().modelCalls().size());
+                    if (a.completed())
+                        assertEquals(
+                                Integer.parseInt(a.taskId()) + 1,
+                                a.evidence().modelCalls().size());
                 }
             }
         }
     }
-
 }

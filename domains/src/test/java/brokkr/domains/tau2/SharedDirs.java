@@ -12,11 +12,16 @@ public final class SharedDirs {
             Path s = d.resolve("shared");
             if (Files.isDirectory(s.resolve("upstream"))) return s;
         }
-        throw new IllegalStateException("no shared/upstream above " + Path.of("").toAbsolutePath());
+        throw new IllegalStateException(
+                "no shared/upstream above " + Path.of("").toAbsolutePath());
     }
 
-    public static Path tau2Data() { return shared().resolve("upstream/tau2-bench"); }
+    public static Path tau2Data() {
+        return shared().resolve("upstream/tau2-bench");
+    }
 
     /** A file of a tau2 domain's conformance corpora ({@code shared/conformance/tau2/<domain>/}). */
-    public static Path conformance(String domain, String file) { return shared().resolve("conformance/tau2").resolve(domain).resolve(file); }
+    public static Path conformance(String domain, String file) {
+        return shared().resolve("conformance/tau2").resolve(domain).resolve(file);
+    }
 }

@@ -90,7 +90,9 @@ public final class PyEval {
     }
 
     /** Evaluates {@code e} for use: what a deferred value stands for. */
-    private Object use(PyExpr e) { return now(eval(e)); }
+    private Object use(PyExpr e) {
+        return now(eval(e));
+    }
 
     public Object eval(PyExpr e) {
         return switch (e) {
@@ -104,8 +106,11 @@ public final class PyEval {
             case PyExpr.Attr a -> attribute(use(a.obj()), a.name());
             case PyExpr.Call c -> call(c);
             case PyExpr.Subscript s -> subscript(use(s.obj()), deep(eval(s.index())));
-            case PyExpr.Slice s -> new SliceObj(s.lower() == null ? PyNone.NONE : use(s.lower()),
-                    s.upper() == null ? PyNone.NONE : use(s.upper()), s.step() == null ? PyNone.NONE : use(s.step()));
+            case PyExpr.Slice s ->
+                new SliceObj(
+                        s.lower() == null ? PyNone.NONE : use(s.lower()),
+                        s.upper() == null ? PyNone.NONE : use(s.upper()),
+                        s.step() == null ? PyNone.NONE : use(s.step()));
             case PyExpr.Tuple t -> new PyTuple(items(t.items()));
             case PyExpr.ListDisplay l -> TreePVector.from(items(l.items()));
             case PyExpr.SetDisplay s -> {
@@ -203,17 +208,20 @@ public final class PyEval {
                     try {
                         args.addAll(PyObjectOps.iterate(v));
                     } catch (PyException err) {
-                        throw PyException.typeError(qualname(fn) + " argument after * must be an iterable, not " + PyObjects.typeName(v));
+                        throw PyException.typeError(
+                                qualname(fn) + " argument after * must be an iterable, not " + PyObjects.typeName(v));
                     }
                 }
                 case 2 -> {
                     if (!(v instanceof Map<?, ?> m)) {
-                        throw PyException.typeError(qualname(fn) + " argument after ** must be a mapping, not " + PyObjects.typeName(v));
+                        throw PyException.typeError(
+                                qualname(fn) + " argument after ** must be a mapping, not " + PyObjects.typeName(v));
                     }
                     for (Map.Entry<?, ?> en : m.entrySet()) {
                         if (!(en.getKey() instanceof String k)) throw PyException.typeError("keywords must be strings");
                         if (kwargs.containsKey(k)) {
-                            throw PyException.typeError(qualname(fn) + " got multiple values for keyword argument '" + k + "'");
+                            throw PyException.typeError(
+                                    qualname(fn) + " got multiple values for keyword argument '" + k + "'");
                         }
                         kwargs.put(k, en.getValue());
                     }
@@ -240,8 +248,13 @@ public final class PyEval {
     }
 
     record SliceObj(Object start, Object stop, Object step) implements PyObjects.Custom {
-        @Override public String pyTypeName() { return "slice"; }
-        @Override public String pyRepr() {
+        @Override
+        public String pyTypeName() {
+            return "slice";
+        }
+
+        @Override
+        public String pyRepr() {
             return "slice(" + PyObjects.repr(start) + ", " + PyObjects.repr(stop) + ", " + PyObjects.repr(step) + ")";
         }
     }
@@ -252,19 +265,27 @@ public final class PyEval {
             throw PyException.typeError("type '" + b.name() + "' is not subscriptable");
         }
         if (index instanceof SliceObj s) {
-            if (obj instanceof Map<?, ?> && !python.slicesHashable()) throw PyException.typeError("unhashable type: 'slice'");
+            if (obj instanceof Map<?, ?> && !python.slicesHashable())
+                throw PyException.typeError("unhashable type: 'slice'");
             switch (obj) {
-                case List<?> l -> { return slice(l, s, false, false); }
-                case PyTuple t -> { return slice(t.items(), s, true, false); }
-                case String str -> { return slice(PyObjectOps.iterate(str), s, false, true); }
-                default -> { }
+                case List<?> l -> {
+                    return slice(l, s, false, false);
+                }
+                case PyTuple t -> {
+                    return slice(t.items(), s, true, false);
+                }
+                case String str -> {
+                    return slice(PyObjectOps.iterate(str), s, false, true);
+                }
+                default -> {}
             }
         }
         try {
             return PyObjectOps.getItem(obj, index);
         } catch (PyException e) {
             // the KeyError quotes the key under this evaluator's release
-            if (e.pyType().equals("KeyError") && obj instanceof Map<?, ?>) throw new PyException("KeyError", PyObjects.repr(index, python));
+            if (e.pyType().equals("KeyError") && obj instanceof Map<?, ?>)
+                throw new PyException("KeyError", PyObjects.repr(index, python));
             throw e;
         }
     }
@@ -286,9 +307,12 @@ public final class PyEval {
     }
 
     private static int sliceIndex(Object o) {
-        if (!PyObjects.isInt(o)) throw PyException.typeError("slice indices must be integers or None or have an __index__ method");
+        if (!PyObjects.isInt(o))
+            throw PyException.typeError("slice indices must be integers or None or have an __index__ method");
         BigInteger i = PyObjects.asBigInteger(o);
-        return i.max(BigInteger.valueOf(Integer.MIN_VALUE / 2)).min(BigInteger.valueOf(Integer.MAX_VALUE / 2)).intValue();
+        return i.max(BigInteger.valueOf(Integer.MIN_VALUE / 2))
+                .min(BigInteger.valueOf(Integer.MAX_VALUE / 2))
+                .intValue();
     }
 
     private static int clamp(int i, int n, int step) {
@@ -306,8 +330,9 @@ public final class PyEval {
             case "//" -> PyObjectOps.floordiv(a, b);
             case "%" -> PyObjectOps.mod(a, b);
             case "**" -> PyObjectOps.pow(a, b);
-            default -> throw PyException.typeError("unsupported operand type(s) for " + op + ": '" + PyObjects.typeName(a)
-                    + "' and '" + PyObjects.typeName(b) + "'");
+            default ->
+                throw PyException.typeError("unsupported operand type(s) for " + op + ": '" + PyObjects.typeName(a)
+                        + "' and '" + PyObjects.typeName(b) + "'");
         };
     }
 

@@ -37,23 +37,68 @@ public final class PyParser {
      * SOFT_ERROR: a tokenizer error CPython reports only when the parser reaches it (tok->done set, no
      * exception: a bad line continuation); tokenizing stops there, as the full-source check does.
      */
-    private enum T { NAME, NUMBER, STRING, OP, NEWLINE, END, EOF_IN_BRACKETS, SOFT_ERROR }
+    private enum T {
+        NAME,
+        NUMBER,
+        STRING,
+        OP,
+        NEWLINE,
+        END,
+        EOF_IN_BRACKETS,
+        SOFT_ERROR
+    }
 
     private record Tok(T type, String text, int line, int start, Object value, int level) {}
 
-    private static final Set<String> KEYWORDS = Set.of("False", "None", "True", "and", "as", "assert", "async", "await",
-            "break", "class", "continue", "def", "del", "elif", "else", "except", "finally", "for", "from", "global", "if",
-            "import", "in", "is", "lambda", "nonlocal", "not", "or", "pass", "raise", "return", "try", "while", "with", "yield");
+    private static final Set<String> KEYWORDS = Set.of(
+            "False",
+            "None",
+            "True",
+            "and",
+            "as",
+            "assert",
+            "async",
+            "await",
+            "break",
+            "class",
+            "continue",
+            "def",
+            "del",
+            "elif",
+            "else",
+            "except",
+            "finally",
+            "for",
+            "from",
+            "global",
+            "if",
+            "import",
+            "in",
+            "is",
+            "lambda",
+            "nonlocal",
+            "not",
+            "or",
+            "pass",
+            "raise",
+            "return",
+            "try",
+            "while",
+            "with",
+            "yield");
 
-    private static final String[] OPERATORS = {"**=", "//=", ">>=", "<<=", "...", "!=", "==", "<=", ">=", "**", "//", "->",
-            "+=", "-=", "*=", "/=", "%=", "&=", "|=", "^=", "@=", ":=", ">>", "<<", "(", ")", "[", "]", "{", "}", ",", ":",
-            ".", ";", "@", "=", "+", "-", "*", "/", "%", "&", "|", "^", "~", "<", ">"};
+    private static final String[] OPERATORS = {
+        "**=", "//=", ">>=", "<<=", "...", "!=", "==", "<=", ">=", "**", "//", "->", "+=", "-=", "*=", "/=", "%=", "&=",
+        "|=", "^=", "@=", ":=", ">>", "<<", "(", ")", "[", "]", "{", "}", ",", ":", ".", ";", "@", "=", "+", "-", "*",
+        "/", "%", "&", "|", "^", "~", "<", ">"
+    };
 
     private final String src;
     private final CPython python;
     private final List<Tok> toks = new ArrayList<>();
     /** The first tokenizer error, raised when the parser reaches it or fails anywhere. */
     private PyException tokError;
+
     private int pos;
     private int furthest;
 
@@ -68,7 +113,9 @@ public final class PyParser {
 
     /** A plain "invalid syntax": what a failing alternative gives, which an enclosing rule may try past. */
     private static final class GenericSyntaxError extends PyException {
-        GenericSyntaxError(int line) { super("SyntaxError", "invalid syntax (<string>, line " + line + ")"); }
+        GenericSyntaxError(int line) {
+            super("SyntaxError", "invalid syntax (<string>, line " + line + ")");
+        }
     }
 
     /**
@@ -84,7 +131,8 @@ public final class PyParser {
 
     /** Parses {@code source} as {@code eval(source)} would under {@code python}. */
     public static PyExpr parse(String source, CPython python) {
-        if (source.indexOf('\0') >= 0) throw new PyException("SyntaxError", "source code string cannot contain null bytes");
+        if (source.indexOf('\0') >= 0)
+            throw new PyException("SyntaxError", "source code string cannot contain null bytes");
         // bltinmodule.c builtin_eval_impl: leading spaces and tabs are stripped.
         int i = 0;
         while (i < source.length() && (source.charAt(i) == ' ' || source.charAt(i) == '\t')) i++;
@@ -117,17 +165,30 @@ public final class PyParser {
                 }
                 if (lineHasTokens) toks.add(new Tok(T.NEWLINE, "", line, i, null, 0));
                 // a source of only whitespace ends "at line 0"; a comment counts as a line
-                toks.add(new Tok(T.END, "", (toks.isEmpty() || onlyNewlines()) && src.isBlank() ? 0 : Math.max(line, 1), i, null, 0));
+                toks.add(new Tok(
+                        T.END,
+                        "",
+                        (toks.isEmpty() || onlyNewlines()) && src.isBlank() ? 0 : Math.max(line, 1),
+                        i,
+                        null,
+                        0));
                 return;
             }
             char c = src.charAt(i);
-            if (c == ' ' || c == '\t' || c == '\f') { i++; continue; }
+            if (c == ' ' || c == '\t' || c == '\f') {
+                i++;
+                continue;
+            }
             if (c == '#') {
                 while (i < n && src.charAt(i) != '\n' && src.charAt(i) != '\r') i++;
                 continue;
             }
             if (c == '\\') {
-                if (i + 1 < n && src.charAt(i + 1) == '\n') { i += 2; line++; continue; }
+                if (i + 1 < n && src.charAt(i + 1) == '\n') {
+                    i += 2;
+                    line++;
+                    continue;
+                }
                 String msg = "unexpected character after line continuation character";
                 toks.add(new Tok(T.SOFT_ERROR, msg, line, i, null, parens.size()));
                 return;
@@ -180,11 +241,15 @@ public final class PyParser {
             }
             String op = null;
             for (String o : OPERATORS) {
-                if (src.startsWith(o, i)) { op = o; break; }
+                if (src.startsWith(o, i)) {
+                    op = o;
+                    break;
+                }
             }
             if (op == null) {
                 if (c == '!' || c == '$' || c == '?' || c == '`') {
-                    // tokenizer.c PyToken_OneChar: an OP token the grammar has no use for (a parser error, not a tokenizer one)
+                    // tokenizer.c PyToken_OneChar: an OP token the grammar has no use for (a parser error, not a
+                    // tokenizer one)
                     toks.add(new Tok(T.OP, "!", line, i, null, parens.size()));
                     i++;
                     continue;
@@ -193,7 +258,10 @@ public final class PyParser {
                 if (Character.isHighSurrogate(c) || cp > 127 || cp < 32) {
                     // tokenizer.c verify_identifier / tok_get: Py_UNICODE_ISPRINTABLE decides the wording
                     if (cp > 127 && python.isPrintable(cp)) {
-                        fail("invalid character '" + new String(Character.toChars(cp)) + "' (U+" + String.format("%04X", cp) + ")", line);
+                        fail(
+                                "invalid character '" + new String(Character.toChars(cp)) + "' (U+"
+                                        + String.format("%04X", cp) + ")",
+                                line);
                     } else {
                         fail("invalid non-printable character U+" + String.format("%04X", cp), line);
                     }
@@ -205,20 +273,30 @@ public final class PyParser {
             switch (op) {
                 case "(", "[", "{" -> parens.push(new int[] {op.charAt(0), line});
                 case ")", "]", "}" -> {
-                    if (parens.isEmpty()) { fail("unmatched '" + op + "'", line); return; }
+                    if (parens.isEmpty()) {
+                        fail("unmatched '" + op + "'", line);
+                        return;
+                    }
                     int[] open = parens.pop();
                     char want = open[0] == '(' ? ')' : open[0] == '[' ? ']' : '}';
                     if (want != op.charAt(0)) {
-                        String msg = "closing parenthesis '" + op + "' does not match opening parenthesis '" + (char) open[0] + "'";
+                        String msg = "closing parenthesis '" + op + "' does not match opening parenthesis '"
+                                + (char) open[0] + "'";
                         if (open[1] != line) msg += " on line " + open[1];
                         fail(msg, line);
                         return;
                     }
                     level = parens.size();
                 }
-                default -> { }
+                default -> {}
             }
-            toks.add(new Tok(T.OP, op, line, i, null, op.equals(")") || op.equals("]") || op.equals("}") ? level : parens.size()));
+            toks.add(new Tok(
+                    T.OP,
+                    op,
+                    line,
+                    i,
+                    null,
+                    op.equals(")") || op.equals("]") || op.equals("}") ? level : parens.size()));
             i += op.length();
         }
     }
@@ -237,7 +315,9 @@ public final class PyParser {
     }
 
     private static boolean isIdPart(char c) {
-        return c == '_' || Character.isLetterOrDigit(c) || c > 127 && Character.isUnicodeIdentifierPart(c) && !Character.isIdentifierIgnorable(c);
+        return c == '_'
+                || Character.isLetterOrDigit(c)
+                || c > 127 && Character.isUnicodeIdentifierPart(c) && !Character.isIdentifierIgnorable(c);
     }
 
     private static boolean isStringPrefix(String w) {
@@ -260,7 +340,8 @@ public final class PyParser {
         StringBuilder sb = new StringBuilder();
         while (true) {
             if (i >= n) {
-                if (triple) fail("unterminated triple-quoted string literal (detected at line " + line + ")", startLine);
+                if (triple)
+                    fail("unterminated triple-quoted string literal (detected at line " + line + ")", startLine);
                 else fail("unterminated string literal (detected at line " + line + ")", startLine);
                 return null;
             }
@@ -281,7 +362,10 @@ public final class PyParser {
                 continue;
             }
             if (c == '\\') {
-                if (i + 1 >= n) { i++; continue; }
+                if (i + 1 >= n) {
+                    i++;
+                    continue;
+                }
                 char d = src.charAt(i + 1);
                 if (raw) {
                     sb.append(c).append(d);
@@ -304,22 +388,33 @@ public final class PyParser {
                     case 'v' -> sb.append('\u000b');
                     case 'x', 'u', 'U' -> {
                         int len = d == 'x' ? 2 : d == 'u' ? 4 : 8;
-                        if (bytes && d != 'x') { sb.append('\\').append(d); break; }
+                        if (bytes && d != 'x') {
+                            sb.append('\\').append(d);
+                            break;
+                        }
                         int j = i;
                         while (j < n && j - i < len && Character.digit(src.charAt(j), 16) >= 0) j++;
                         if (j - i < len) {
-                            String kind = d == 'x' ? "truncated \\xXX escape" : d == 'u' ? "truncated \\uXXXX escape" : "truncated \\UXXXXXXXX escape";
+                            String kind = d == 'x'
+                                    ? "truncated \\xXX escape"
+                                    : d == 'u' ? "truncated \\uXXXX escape" : "truncated \\UXXXXXXXX escape";
                             int at = escapeOffset(q + (triple ? 3 : 1), i - 2);
-                            if (bad == null) bad = new BadLiteral("(unicode error) 'unicodeescape' codec can't decode bytes in position " + at + "-"
-                                    + (at + 1 + (j - i)) + ": " + kind, startLine);
+                            if (bad == null)
+                                bad = new BadLiteral(
+                                        "(unicode error) 'unicodeescape' codec can't decode bytes in position " + at
+                                                + "-" + (at + 1 + (j - i)) + ": " + kind,
+                                        startLine);
                             i = j;
                             break;
                         }
                         int cp = Integer.parseInt(src.substring(i, j), 16);
                         if (cp > 0x10FFFF) {
                             int at = escapeOffset(q + (triple ? 3 : 1), i - 2);
-                            if (bad == null) bad = new BadLiteral("(unicode error) 'unicodeescape' codec can't decode bytes in position " + at + "-"
-                                    + (at + 9) + ": illegal Unicode character", startLine);
+                            if (bad == null)
+                                bad = new BadLiteral(
+                                        "(unicode error) 'unicodeescape' codec can't decode bytes in position " + at
+                                                + "-" + (at + 9) + ": illegal Unicode character",
+                                        startLine);
                             i = j;
                             break;
                         }
@@ -329,18 +424,29 @@ public final class PyParser {
                     case 'N' -> {
                         int close = src.indexOf('}', i);
                         if (bytes || i >= n || src.charAt(i) != '{' || close < 0) {
-                            if (bytes) { sb.append("\\N"); break; }
-                            if (bad == null) bad = new BadLiteral("(unicode error) 'unicodeescape' codec can't decode bytes in position "
-                                    + escapeOffset(q + (triple ? 3 : 1), i - 2) + "-" + (escapeOffset(q + (triple ? 3 : 1), i - 2) + 1)
-                                    + ": malformed \\N character escape", startLine);
+                            if (bytes) {
+                                sb.append("\\N");
+                                break;
+                            }
+                            if (bad == null)
+                                bad = new BadLiteral(
+                                        "(unicode error) 'unicodeescape' codec can't decode bytes in position "
+                                                + escapeOffset(q + (triple ? 3 : 1), i - 2) + "-"
+                                                + (escapeOffset(q + (triple ? 3 : 1), i - 2) + 1)
+                                                + ": malformed \\N character escape",
+                                        startLine);
                             break;
                         }
                         try {
                             sb.appendCodePoint(Character.codePointOf(src.substring(i + 1, close)));
                         } catch (IllegalArgumentException e) {
-                            if (bad == null) bad = new BadLiteral("(unicode error) 'unicodeescape' codec can't decode bytes in position "
-                                    + escapeOffset(q + (triple ? 3 : 1), i - 2) + "-" + (escapeOffset(q + (triple ? 3 : 1), i - 2) + close - i + 2)
-                                    + ": unknown Unicode character name", startLine);
+                            if (bad == null)
+                                bad = new BadLiteral(
+                                        "(unicode error) 'unicodeescape' codec can't decode bytes in position "
+                                                + escapeOffset(q + (triple ? 3 : 1), i - 2) + "-"
+                                                + (escapeOffset(q + (triple ? 3 : 1), i - 2) + close - i + 2)
+                                                + ": unknown Unicode character name",
+                                        startLine);
                         }
                         i = close + 1;
                     }
@@ -348,11 +454,13 @@ public final class PyParser {
                         if (d >= '0' && d <= '7') {
                             int j = i - 1;
                             int v = 0;
-                            while (j < n && j < i + 2 && src.charAt(j) >= '0' && src.charAt(j) <= '7') v = v * 8 + (src.charAt(j++) - '0');
+                            while (j < n && j < i + 2 && src.charAt(j) >= '0' && src.charAt(j) <= '7')
+                                v = v * 8 + (src.charAt(j++) - '0');
                             sb.appendCodePoint(v);
                             i = j;
                         } else {
-                            sb.append('\\').append(d); // an unknown escape keeps its backslash (a DeprecationWarning only)
+                            sb.append('\\')
+                                    .append(d); // an unknown escape keeps its backslash (a DeprecationWarning only)
                         }
                     }
                 }
@@ -411,7 +519,11 @@ public final class PyParser {
                     j++;
                     continue;
                 }
-                if (Character.digit(d, radix) >= 0) { digits.append(d); j++; continue; }
+                if (Character.digit(d, radix) >= 0) {
+                    digits.append(d);
+                    j++;
+                    continue;
+                }
                 if (Character.isDigit(d)) {
                     fail("invalid digit '" + d + "' in " + name + " literal", line);
                     return null;
@@ -466,7 +578,9 @@ public final class PyParser {
         if (isFloat) return Double.parseDouble(t);
         // tokenizer.c tok_get: a decimal integer other than zero may not start with 0
         if (t.length() > 1 && t.charAt(0) == '0' && !t.chars().allMatch(ch -> ch == '0')) {
-            fail("leading zeros in decimal integer literals are not permitted; use an 0o prefix for octal integers", line);
+            fail(
+                    "leading zeros in decimal integer literals are not permitted; use an 0o prefix for octal integers",
+                    line);
             return null;
         }
         return PyInts.parseDecimal(t, 0, t.length());
@@ -484,7 +598,11 @@ public final class PyParser {
         int n = src.length();
         while (j < n) {
             char d = src.charAt(j);
-            if (Character.isDigit(d) && d < 128) { text.append(d); j++; continue; }
+            if (Character.isDigit(d) && d < 128) {
+                text.append(d);
+                j++;
+                continue;
+            }
             if (d == '_') {
                 if (j + 1 >= n || !Character.isDigit(src.charAt(j + 1))) {
                     fail("invalid decimal literal", line);
@@ -606,7 +724,10 @@ public final class PyParser {
     private boolean startsExpression() {
         Tok t = peek();
         return switch (t.type) {
-            case NAME -> !KEYWORDS.contains(t.text) || Set.of("True", "False", "None", "not", "lambda", "await").contains(t.text);
+            case NAME ->
+                !KEYWORDS.contains(t.text)
+                        || Set.of("True", "False", "None", "not", "lambda", "await")
+                                .contains(t.text);
             case NUMBER, STRING -> true;
             case OP -> Set.of("(", "[", "{", "-", "+", "~", "*", "...").contains(t.text);
             default -> false;
@@ -647,7 +768,10 @@ public final class PyParser {
         PyExpr first = conjunction();
         if (!isKw("or")) return first;
         List<PyExpr> values = new ArrayList<>(List.of(first));
-        while (isKw("or")) { pos++; values.add(conjunction()); }
+        while (isKw("or")) {
+            pos++;
+            values.add(conjunction());
+        }
         return new PyExpr.BoolOp("or", values);
     }
 
@@ -655,7 +779,10 @@ public final class PyParser {
         PyExpr first = inversion();
         if (!isKw("and")) return first;
         List<PyExpr> values = new ArrayList<>(List.of(first));
-        while (isKw("and")) { pos++; values.add(inversion()); }
+        while (isKw("and")) {
+            pos++;
+            values.add(inversion());
+        }
         return new PyExpr.BoolOp("and", values);
     }
 
@@ -674,12 +801,21 @@ public final class PyParser {
         while (true) {
             Tok t = peek();
             String op = null;
-            if (t.type == T.OP && Set.of("==", "!=", "<", ">", "<=", ">=").contains(t.text)) { op = t.text; pos++; }
-            else if (isKw("in")) { op = "in"; pos++; }
-            else if (isKw("not") && peekAt(1).type == T.NAME && peekAt(1).text.equals("in")) { op = "not in"; pos += 2; }
-            else if (isKw("is")) {
+            if (t.type == T.OP && Set.of("==", "!=", "<", ">", "<=", ">=").contains(t.text)) {
+                op = t.text;
                 pos++;
-                if (isKw("not")) { pos++; op = "is not"; } else op = "is";
+            } else if (isKw("in")) {
+                op = "in";
+                pos++;
+            } else if (isKw("not") && peekAt(1).type == T.NAME && peekAt(1).text.equals("in")) {
+                op = "not in";
+                pos += 2;
+            } else if (isKw("is")) {
+                pos++;
+                if (isKw("not")) {
+                    pos++;
+                    op = "is not";
+                } else op = "is";
             }
             if (op == null) break;
             ops.add(op);
@@ -688,10 +824,17 @@ public final class PyParser {
         return ops.isEmpty() ? left : new PyExpr.Compare(left, ops, rights);
     }
 
-    private PyExpr orExpr() { return binaryLevel(0); }
+    private PyExpr orExpr() {
+        return binaryLevel(0);
+    }
 
-    private static final List<Set<String>> LEVELS = List.of(Set.of("|"), Set.of("^"), Set.of("&"), Set.of("<<", ">>"),
-            Set.of("+", "-"), Set.of("*", "/", "//", "%", "@"));
+    private static final List<Set<String>> LEVELS = List.of(
+            Set.of("|"),
+            Set.of("^"),
+            Set.of("&"),
+            Set.of("<<", ">>"),
+            Set.of("+", "-"),
+            Set.of("*", "/", "//", "%", "@"));
 
     private PyExpr binaryLevel(int level) {
         if (level == LEVELS.size()) return factor();
@@ -785,14 +928,20 @@ public final class PyParser {
                 sawDoubleStar = true;
             } else if (isOp("*")) {
                 pos++;
-                if (sawDoubleStar) throw invalid("iterable argument unpacking follows keyword argument unpacking", start.line);
+                if (sawDoubleStar)
+                    throw invalid("iterable argument unpacking follows keyword argument unpacking", start.line);
                 args.add(new PyExpr.Arg(null, expression(), 1));
-            } else if (start.type == T.NAME && !KEYWORDS.contains(start.text) && peekAt(1).type == T.OP && peekAt(1).text.equals("=")) {
+            } else if (start.type == T.NAME
+                    && !KEYWORDS.contains(start.text)
+                    && peekAt(1).type == T.OP
+                    && peekAt(1).text.equals("=")) {
                 pos += 2;
                 args.add(new PyExpr.Arg(start.text, expression(), 0));
                 sawKeyword = true;
-            } else if (start.type == T.NAME && Set.of("True", "False", "None").contains(start.text)
-                    && peekAt(1).type == T.OP && peekAt(1).text.equals("=")) {
+            } else if (start.type == T.NAME
+                    && Set.of("True", "False", "None").contains(start.text)
+                    && peekAt(1).type == T.OP
+                    && peekAt(1).text.equals("=")) {
                 throw invalid("cannot assign to " + start.text, start.line);
             } else {
                 if (!startsExpression()) throw generic();
@@ -803,12 +952,18 @@ public final class PyParser {
                 if (isKw("for") || isKw("async")) throw generic();
                 if (!isOp(",") && !isOp(")") && invalidRules) checkForgottenComma(value);
                 if (sawKeyword || sawDoubleStar) {
-                    throw invalid(sawDoubleStar ? "positional argument follows keyword argument unpacking"
-                            : "positional argument follows keyword argument", start.line);
+                    throw invalid(
+                            sawDoubleStar
+                                    ? "positional argument follows keyword argument unpacking"
+                                    : "positional argument follows keyword argument",
+                            start.line);
                 }
                 args.add(new PyExpr.Arg(null, value, 0));
             }
-            if (isOp(",")) { pos++; continue; }
+            if (isOp(",")) {
+                pos++;
+                continue;
+            }
             if (!isOp(")")) {
                 checkForgottenComma(args.isEmpty() ? null : args.getLast().value());
                 throw generic();
@@ -831,10 +986,14 @@ public final class PyParser {
         Integer startIndex = starts.get(previous);
         Tok first = startIndex == null ? toks.get(pos - 1) : toks.get(startIndex);
         Tok second = startIndex == null || startIndex + 1 >= toks.size() ? null : toks.get(startIndex + 1);
-        boolean exempt = first.type == T.NAME && (second != null && second.type == T.STRING
-                || "_".startsWith(first.text) || "case".startsWith(first.text) || "match".startsWith(first.text))
+        boolean exempt = first.type == T.NAME
+                        && (second != null && second.type == T.STRING
+                                || "_".startsWith(first.text)
+                                || "case".startsWith(first.text)
+                                || "match".startsWith(first.text))
                 // _PyPegen_check_legacy_stmt: print/exec leave it to invalid_legacy_expression
-                || previous instanceof PyExpr.Name nm0 && (nm0.id().equals("print") || nm0.id().equals("exec"));
+                || previous instanceof PyExpr.Name nm0
+                        && (nm0.id().equals("print") || nm0.id().equals("exec"));
         int save = pos;
         if (!exempt) {
             invalidRules = false;
@@ -848,13 +1007,16 @@ public final class PyParser {
                 invalidRules = true;
                 pos = save;
             }
-            if (last != null && last.level > 0) throw syntaxError("invalid syntax. Perhaps you forgot a comma?", first.line);
+            if (last != null && last.level > 0)
+                throw syntaxError("invalid syntax. Perhaps you forgot a comma?", first.line);
         }
         if (previous instanceof PyExpr.Name nm && !isOp("(")) {
             try {
                 PyExpr rest = expressions();
                 if (nm.id().equals("print") || nm.id().equals("exec")) {
-                    throw syntaxError("Missing parentheses in call to '" + nm.id() + "'. Did you mean " + nm.id() + "(...)?", first.line);
+                    throw syntaxError(
+                            "Missing parentheses in call to '" + nm.id() + "'. Did you mean " + nm.id() + "(...)?",
+                            first.line);
                 }
                 checkForgottenComma(rest);
             } catch (GenericSyntaxError e) {
@@ -889,7 +1051,8 @@ public final class PyParser {
                 } finally {
                     pos = save;
                 }
-                if (!assignFollows) throw syntaxError("invalid syntax. Maybe you meant '==' or ':=' instead of '='?", t.line);
+                if (!assignFollows)
+                    throw syntaxError("invalid syntax. Maybe you meant '==' or ':=' instead of '='?", t.line);
                 return;
             }
         }
@@ -908,7 +1071,8 @@ public final class PyParser {
         } finally {
             pos = save;
         }
-        throw syntaxError("cannot assign to " + exprName(target) + " here. Maybe you meant '==' instead of '='?", t.line);
+        throw syntaxError(
+                "cannot assign to " + exprName(target) + " here. Maybe you meant '==' instead of '='?", t.line);
     }
 
     /** pegen.c _PyPegen_get_expr_name. */
@@ -928,8 +1092,12 @@ public final class PyParser {
             case PyExpr.Compare c -> "comparison";
             case PyExpr.DictDisplay d -> "dict literal";
             case PyExpr.SetDisplay d -> "set display";
-            case PyExpr.Const c -> c.value() == PyObjects.ELLIPSIS ? "ellipsis"
-                    : c.value() instanceof Boolean b ? (b ? "True" : "False") : c.value() == brokkr.value.PyNone.NONE ? "None" : "literal";
+            case PyExpr.Const c ->
+                c.value() == PyObjects.ELLIPSIS
+                        ? "ellipsis"
+                        : c.value() instanceof Boolean b
+                                ? (b ? "True" : "False")
+                                : c.value() == brokkr.value.PyNone.NONE ? "None" : "literal";
             case PyExpr.Slice s -> "slice";
         };
     }
@@ -940,11 +1108,17 @@ public final class PyParser {
             case NAME -> {
                 pos++;
                 switch (t.text) {
-                    case "True": return new PyExpr.Const(Boolean.TRUE);
-                    case "False": return new PyExpr.Const(Boolean.FALSE);
-                    case "None": return new PyExpr.Const(brokkr.value.PyNone.NONE);
+                    case "True":
+                        return new PyExpr.Const(Boolean.TRUE);
+                    case "False":
+                        return new PyExpr.Const(Boolean.FALSE);
+                    case "None":
+                        return new PyExpr.Const(brokkr.value.PyNone.NONE);
                     default:
-                        if (KEYWORDS.contains(t.text)) { pos--; throw generic(); }
+                        if (KEYWORDS.contains(t.text)) {
+                            pos--;
+                            throw generic();
+                        }
                         return new PyExpr.Name(t.text);
                 }
             }
@@ -962,8 +1136,7 @@ public final class PyParser {
                     if ((v instanceof PyBytes) != (more instanceof PyBytes)) {
                         throw syntaxError("cannot mix bytes and nonbytes literals", t.line);
                     }
-                    v = v instanceof PyBytes a ? a.concat((PyBytes) more)
-                            : (String) v + more;
+                    v = v instanceof PyBytes a ? a.concat((PyBytes) more) : (String) v + more;
                 }
                 return new PyExpr.Const(v);
             }
@@ -971,12 +1144,16 @@ public final class PyParser {
                 switch (t.text) {
                     case "(" -> {
                         pos++;
-                        if (isOp(")")) { pos++; return new PyExpr.Tuple(List.of()); }
+                        if (isOp(")")) {
+                            pos++;
+                            return new PyExpr.Tuple(List.of());
+                        }
                         checkAssignmentInElement();
                         PyExpr first = starOrExpression();
                         if (isOp(")")) {
                             pos++;
-                            if (first instanceof PyExpr.Starred) throw syntaxError("cannot use starred expression here", t.line);
+                            if (first instanceof PyExpr.Starred)
+                                throw syntaxError("cannot use starred expression here", t.line);
                             return first;
                         }
                         if (isKw("for")) throw generic();
@@ -1005,7 +1182,10 @@ public final class PyParser {
                             checkAssignmentInElement();
                             items.add(starOrExpression());
                             if (isKw("for")) throw generic();
-                            if (isOp(",")) { pos++; continue; }
+                            if (isOp(",")) {
+                                pos++;
+                                continue;
+                            }
                             if (!isOp("]")) {
                                 checkForgottenComma(items.getLast());
                                 throw generic();
@@ -1030,7 +1210,10 @@ public final class PyParser {
     }
 
     private PyExpr braces() {
-        if (isOp("}")) { pos++; return new PyExpr.DictDisplay(List.of(), List.of()); }
+        if (isOp("}")) {
+            pos++;
+            return new PyExpr.DictDisplay(List.of(), List.of());
+        }
         List<PyExpr> keys = new ArrayList<>();
         List<PyExpr> values = new ArrayList<>();
         List<PyExpr> items = new ArrayList<>();
@@ -1064,7 +1247,10 @@ public final class PyParser {
                 }
             }
             if (isKw("for")) throw generic();
-            if (isOp(",")) { pos++; continue; }
+            if (isOp(",")) {
+                pos++;
+                continue;
+            }
             if (!isOp("}")) {
                 checkForgottenComma(dict ? values.getLast() : items.getLast());
                 throw generic();
@@ -1081,12 +1267,16 @@ public final class PyParser {
                 checkRepeatedKeywords(c.fn());
                 Set<String> seen = new HashSet<>();
                 for (PyExpr.Arg a : c.args()) {
-                    if (a.name() != null && !seen.add(a.name())) throw syntaxError("keyword argument repeated: " + a.name(), 1);
+                    if (a.name() != null && !seen.add(a.name()))
+                        throw syntaxError("keyword argument repeated: " + a.name(), 1);
                 }
                 for (PyExpr.Arg a : c.args()) checkRepeatedKeywords(a.value());
             }
             case PyExpr.Attr a -> checkRepeatedKeywords(a.obj());
-            case PyExpr.Subscript s -> { checkRepeatedKeywords(s.obj()); checkRepeatedKeywords(s.index()); }
+            case PyExpr.Subscript s -> {
+                checkRepeatedKeywords(s.obj());
+                checkRepeatedKeywords(s.index());
+            }
             case PyExpr.Slice s -> {
                 if (s.lower() != null) checkRepeatedKeywords(s.lower());
                 if (s.upper() != null) checkRepeatedKeywords(s.upper());
@@ -1096,17 +1286,29 @@ public final class PyParser {
             case PyExpr.ListDisplay l -> l.items().forEach(PyParser::checkRepeatedKeywords);
             case PyExpr.SetDisplay s -> s.items().forEach(PyParser::checkRepeatedKeywords);
             case PyExpr.DictDisplay d -> {
-                d.keys().forEach(k -> { if (k != null) checkRepeatedKeywords(k); });
+                d.keys().forEach(k -> {
+                    if (k != null) checkRepeatedKeywords(k);
+                });
                 d.values().forEach(PyParser::checkRepeatedKeywords);
             }
             case PyExpr.Starred s -> checkRepeatedKeywords(s.value());
             case PyExpr.Unary u -> checkRepeatedKeywords(u.operand());
-            case PyExpr.Binary b -> { checkRepeatedKeywords(b.left()); checkRepeatedKeywords(b.right()); }
+            case PyExpr.Binary b -> {
+                checkRepeatedKeywords(b.left());
+                checkRepeatedKeywords(b.right());
+            }
             case PyExpr.BoolOp b -> b.values().forEach(PyParser::checkRepeatedKeywords);
-            case PyExpr.Compare c -> { checkRepeatedKeywords(c.left()); c.rights().forEach(PyParser::checkRepeatedKeywords); }
-            case PyExpr.IfExp i -> { checkRepeatedKeywords(i.test()); checkRepeatedKeywords(i.body()); checkRepeatedKeywords(i.orElse()); }
-            case PyExpr.Const c -> { }
-            case PyExpr.Name n -> { }
+            case PyExpr.Compare c -> {
+                checkRepeatedKeywords(c.left());
+                c.rights().forEach(PyParser::checkRepeatedKeywords);
+            }
+            case PyExpr.IfExp i -> {
+                checkRepeatedKeywords(i.test());
+                checkRepeatedKeywords(i.body());
+                checkRepeatedKeywords(i.orElse());
+            }
+            case PyExpr.Const c -> {}
+            case PyExpr.Name n -> {}
         }
     }
 }

@@ -16,7 +16,9 @@ import java.util.concurrent.TimeUnit;
 public final class GitFixture {
     private final Path dir;
 
-    private GitFixture(Path dir) { this.dir = dir; }
+    private GitFixture(Path dir) {
+        this.dir = dir;
+    }
 
     public static GitFixture init(Path dir) throws IOException {
         Files.createDirectories(dir);
@@ -25,9 +27,13 @@ public final class GitFixture {
         return g;
     }
 
-    public Path dir() { return dir; }
+    public Path dir() {
+        return dir;
+    }
 
-    public String url() { return dir.toAbsolutePath().toUri().toString(); }
+    public String url() {
+        return dir.toAbsolutePath().toUri().toString();
+    }
 
     /** Writes (or, for a null content, deletes) files and commits them; returns the commit id. */
     public String commit(Map<String, byte[]> files) throws IOException {
@@ -41,7 +47,18 @@ public final class GitFixture {
             Files.write(f, e.getValue());
         }
         git("add", "-A");
-        git("-c", "user.email=fixture@brokkr.test", "-c", "user.name=fixture", "-c", "commit.gpgsign=false", "commit", "-q", "--allow-empty", "-m", "fixture");
+        git(
+                "-c",
+                "user.email=fixture@brokkr.test",
+                "-c",
+                "user.name=fixture",
+                "-c",
+                "commit.gpgsign=false",
+                "commit",
+                "-q",
+                "--allow-empty",
+                "-m",
+                "fixture");
         return git("rev-parse", "HEAD").strip();
     }
 
@@ -52,15 +69,21 @@ public final class GitFixture {
         return commit(files);
     }
 
-    public static byte[] text(String s) { return s.getBytes(StandardCharsets.UTF_8); }
+    public static byte[] text(String s) {
+        return s.getBytes(StandardCharsets.UTF_8);
+    }
 
     private String git(String... args) throws IOException {
         List<String> cmd = new ArrayList<>(List.of("git"));
         cmd.addAll(List.of(args));
-        Process p = new ProcessBuilder(cmd).directory(dir.toFile()).redirectErrorStream(true).start();
+        Process p = new ProcessBuilder(cmd)
+                .directory(dir.toFile())
+                .redirectErrorStream(true)
+                .start();
         String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         try {
-            if (!p.waitFor(2, TimeUnit.MINUTES) || p.exitValue() != 0) throw new IOException("git " + String.join(" ", args) + ": " + out);
+            if (!p.waitFor(2, TimeUnit.MINUTES) || p.exitValue() != 0)
+                throw new IOException("git " + String.join(" ", args) + ": " + out);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IOException(e);

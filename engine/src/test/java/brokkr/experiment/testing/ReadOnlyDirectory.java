@@ -33,12 +33,15 @@ public final class ReadOnlyDirectory implements AutoCloseable {
 
     public static ReadOnlyDirectory of(Path dir) throws IOException, InterruptedException {
         List<Path> files;
-        try (var l = Files.list(dir)) { files = l.toList(); }
+        try (var l = Files.list(dir)) {
+            files = l.toList();
+        }
         if (!"root".equals(System.getProperty("user.name"))) {
             ReadOnlyDirectory ro = new ReadOnlyDirectory(dir, files, false);
             for (Path p : all(dir, files)) {
                 ro.permissions.put(p, Files.getPosixFilePermissions(p));
-                Files.setPosixFilePermissions(p, PosixFilePermissions.fromString(Files.isDirectory(p) ? "r-xr-xr-x" : "r--r--r--"));
+                Files.setPosixFilePermissions(
+                        p, PosixFilePermissions.fromString(Files.isDirectory(p) ? "r-xr-xr-x" : "r--r--r--"));
             }
             return ro;
         }
@@ -66,7 +69,8 @@ public final class ReadOnlyDirectory implements AutoCloseable {
         }
     }
 
-    @Override public void close() throws IOException, InterruptedException {
+    @Override
+    public void close() throws IOException, InterruptedException {
         if (immutable) {
             chattr("-i", dir, files);
         } else {

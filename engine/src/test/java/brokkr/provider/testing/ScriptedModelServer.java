@@ -18,7 +18,6 @@ import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -69,13 +68,22 @@ import java.util.function.Function;
 public final class ScriptedModelServer implements AutoCloseable {
 
     /** One request as received. {@code headers} have lower-case names; credentials are redacted there. */
-    public record Request(int index, String method, String path, Map<String, String> headers, String body, String credential) {
-        public PyDict json() { return Json.parse(body).asDict(); }
+    public record Request(
+            int index, String method, String path, Map<String, String> headers, String body, String credential) {
+        public PyDict json() {
+            return Json.parse(body).asDict();
+        }
         /** The body read as a Chat Completions request. */
-        public DecodedRequest chat() { return OpenAiChat.decodeRequest(body); }
+        public DecodedRequest chat() {
+            return OpenAiChat.decodeRequest(body);
+        }
         /** The body read as an Anthropic Messages request. */
-        public DecodedRequest anthropic() { return AnthropicMessages.decodeRequest(body); }
-        @Override public String toString() {
+        public DecodedRequest anthropic() {
+            return AnthropicMessages.decodeRequest(body);
+        }
+
+        @Override
+        public String toString() {
             return "Request[" + index + " " + method + " " + path + ", headers=" + headers + ", body=" + body + "]";
         }
     }
@@ -84,22 +92,38 @@ public final class ScriptedModelServer implements AutoCloseable {
     public sealed interface Reply {
         /** Answer with {@code status}, {@code headers} and {@code body} (JSON content type unless given). */
         record Respond(int status, Map<String, String> headers, String body) implements Reply {
-            public Respond { headers = Map.copyOf(headers); Objects.requireNonNull(body); }
+            public Respond {
+                headers = Map.copyOf(headers);
+                Objects.requireNonNull(body);
+            }
         }
         /** Accept the request and never answer (until the server closes). */
         record Stall() implements Reply {}
         /** Send the status line, headers and a {@code Content-Length} of {@code declaredLength}, then part of the body, then nothing. */
         record StallBody(int status, String partialBody, int declaredLength) implements Reply {}
 
-        static Reply json(PyDict body) { return new Respond(200, Map.of(), PyJson.dumps(body)); }
-        static Reply json(int status, String body) { return new Respond(status, Map.of(), body); }
+        static Reply json(PyDict body) {
+            return new Respond(200, Map.of(), PyJson.dumps(body));
+        }
+
+        static Reply json(int status, String body) {
+            return new Respond(status, Map.of(), body);
+        }
+
         static Reply status(int status, String body, String... headerNamesAndValues) {
             Map<String, String> h = new LinkedHashMap<>();
-            for (int i = 0; i + 1 < headerNamesAndValues.length; i += 2) h.put(headerNamesAndValues[i], headerNamesAndValues[i + 1]);
+            for (int i = 0; i + 1 < headerNamesAndValues.length; i += 2)
+                h.put(headerNamesAndValues[i], headerNamesAndValues[i + 1]);
             return new Respond(status, h, body);
         }
-        static Reply stall() { return new Stall(); }
-        static Reply stallBody(int status, String partialBody, int declaredLength) { return new StallBody(status, partialBody, declaredLength); }
+
+        static Reply stall() {
+            return new Stall();
+        }
+
+        static Reply stallBody(int status, String partialBody, int declaredLength) {
+            return new StallBody(status, partialBody, declaredLength);
+        }
     }
 
     /** Decides the reply to a request; an exception becomes a 500 with the exception's text. */
@@ -134,7 +158,8 @@ public final class ScriptedModelServer implements AutoCloseable {
     /** The n-th request gets the n-th reply; requests beyond the script get a 500 saying so. */
     public static ScriptedModelServer sequence(Reply... replies) {
         List<Reply> script = List.of(replies);
-        return start(r -> r.index() < script.size() ? script.get(r.index())
+        return start(r -> r.index() < script.size()
+                ? script.get(r.index())
                 : Reply.json(500, "{\"error\": {\"message\": \"script exhausted\"}}"));
     }
 
@@ -158,38 +183,54 @@ public final class ScriptedModelServer implements AutoCloseable {
             String model = req.model() == null ? "scripted" : req.model();
             try {
                 Turn t = candidate.next(req.history(), req.tools());
-                return Reply.json(anthropic
-                        ? AnthropicMessages.encodeResponse(t.message(), model, "msg_scripted_" + r.index())
-                        : OpenAiChat.encodeResponse(t.message(), model, "chatcmpl-scripted-" + r.index()));
+                return Reply.json(
+                        anthropic
+                                ? AnthropicMessages.encodeResponse(t.message(), model, "msg_scripted_" + r.index())
+                                : OpenAiChat.encodeResponse(t.message(), model, "chatcmpl-scripted-" + r.index()));
             } catch (InfrastructureFailure f) {
-                return Reply.json(500, PyJson.dumps(PyDict.of("error", PyDict.of("message", f.getMessage(), "type", "server_error"))));
+                return Reply.json(
+                        500,
+                        PyJson.dumps(PyDict.of("error", PyDict.of("message", f.getMessage(), "type", "server_error"))));
             }
         });
     }
 
     /** {@code http://127.0.0.1:<port>}. */
     public String url() {
-        return "http://" + server.getAddress().getAddress().getHostAddress() + ":" + server.getAddress().getPort();
+        return "http://" + server.getAddress().getAddress().getHostAddress() + ":"
+                + server.getAddress().getPort();
     }
 
     /** The OpenAI-style base URL, {@code http://127.0.0.1:<port>/v1}. */
-    public String baseUrl() { return url() + "/v1"; }
+    public String baseUrl() {
+        return url() + "/v1";
+    }
 
     /** An environment for {@code Providers.fromEnvironment(env, "openai", ...)} pointing at this server. */
-    public Map<String, String> openAiEnv() { return Map.of("OPENAI_BASE_URL", baseUrl()); }
+    public Map<String, String> openAiEnv() {
+        return Map.of("OPENAI_BASE_URL", baseUrl());
+    }
 
     /** An environment for {@code Providers.fromEnvironment(env, "anthropic", ...)} pointing at this server, with {@code key}. */
-    public Map<String, String> anthropicEnv(String key) { return Map.of("ANTHROPIC_BASE_URL", url(), "ANTHROPIC_API_KEY", key); }
+    public Map<String, String> anthropicEnv(String key) {
+        return Map.of("ANTHROPIC_BASE_URL", url(), "ANTHROPIC_API_KEY", key);
+    }
 
     /** Every request received so far, in arrival order. */
-    public List<Request> requests() { return List.copyOf(requests); }
+    public List<Request> requests() {
+        return List.copyOf(requests);
+    }
 
-    public int requestCount() { return requests.size(); }
+    public int requestCount() {
+        return requests.size();
+    }
 
     private void serve(HttpExchange ex, Handler handler) throws IOException {
         try (ex) {
             byte[] in;
-            try (InputStream is = ex.getRequestBody()) { in = is.readAllBytes(); }
+            try (InputStream is = ex.getRequestBody()) {
+                in = is.readAllBytes();
+            }
             Map<String, String> headers = new LinkedHashMap<>();
             String credential = null;
             for (var e : ex.getRequestHeaders().entrySet()) {
@@ -201,14 +242,22 @@ public final class ScriptedModelServer implements AutoCloseable {
                 }
                 headers.put(name, value);
             }
-            Request req = new Request(counter.getAndIncrement(), ex.getRequestMethod(), ex.getRequestURI().getPath(),
-                    Map.copyOf(headers), new String(in, StandardCharsets.UTF_8), credential);
+            Request req = new Request(
+                    counter.getAndIncrement(),
+                    ex.getRequestMethod(),
+                    ex.getRequestURI().getPath(),
+                    Map.copyOf(headers),
+                    new String(in, StandardCharsets.UTF_8),
+                    credential);
             requests.add(req);
             Reply reply;
             try {
                 reply = handler.handle(req);
             } catch (Exception e) {
-                reply = Reply.json(500, PyJson.dumps(PyDict.of("error", PyDict.of("message", String.valueOf(e), "type", "server_error"))));
+                reply = Reply.json(
+                        500,
+                        PyJson.dumps(
+                                PyDict.of("error", PyDict.of("message", String.valueOf(e), "type", "server_error"))));
             }
             switch (reply) {
                 case Reply.Respond r -> {
@@ -218,7 +267,10 @@ public final class ScriptedModelServer implements AutoCloseable {
                     }
                     r.headers().forEach(ex.getResponseHeaders()::add);
                     ex.sendResponseHeaders(r.status(), out.length == 0 ? -1 : out.length);
-                    if (out.length > 0) try (OutputStream os = ex.getResponseBody()) { os.write(out); }
+                    if (out.length > 0)
+                        try (OutputStream os = ex.getResponseBody()) {
+                            os.write(out);
+                        }
                 }
                 case Reply.Stall s -> awaitClose();
                 case Reply.StallBody s -> {
@@ -245,11 +297,15 @@ public final class ScriptedModelServer implements AutoCloseable {
     }
 
     /** Releases stalled requests and stops the server at once. */
-    @Override public void close() {
+    @Override
+    public void close() {
         closed.countDown();
         server.stop(0);
         executor.shutdownNow();
     }
 
-    @Override public String toString() { return "ScriptedModelServer[" + url() + ", " + requests.size() + " requests]"; }
+    @Override
+    public String toString() {
+        return "ScriptedModelServer[" + url() + ", " + requests.size() + " requests]";
+    }
 }

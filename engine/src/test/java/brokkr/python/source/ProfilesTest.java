@@ -33,15 +33,20 @@ class ProfilesTest {
 
     @Test
     void theTokenizerNamesACharacterPrintableOnlyIfTheReleaseDoes() {
-        assertEquals("invalid non-printable character U+1FAE8 (<string>, line 1)", syntaxError("f(" + SHAKING_FACE + ")", CPython.V3_11));
-        assertEquals("invalid character '" + SHAKING_FACE + "' (U+1FAE8) (<string>, line 1)", syntaxError("f(" + SHAKING_FACE + ")", CPython.V3_13));
+        assertEquals(
+                "invalid non-printable character U+1FAE8 (<string>, line 1)",
+                syntaxError("f(" + SHAKING_FACE + ")", CPython.V3_11));
+        assertEquals(
+                "invalid character '" + SHAKING_FACE + "' (U+1FAE8) (<string>, line 1)",
+                syntaxError("f(" + SHAKING_FACE + ")", CPython.V3_13));
         // an emoji of Unicode 6.0 is printable under both
         assertEquals("invalid character '\u2705' (U+2705) (<string>, line 1)", syntaxError("f(\u2705)", CPython.V3_11));
     }
 
     @Test
     void aKeyErrorQuotesTheKeyUnderTheProfile() {
-        PyException e = assertThrows(PyException.class, () -> PyLiterals.eval("{'a': 1}['\\U0001FAE8']", CPython.V3_11));
+        PyException e =
+                assertThrows(PyException.class, () -> PyLiterals.eval("{'a': 1}['\\U0001FAE8']", CPython.V3_11));
         assertEquals("KeyError", e.pyType());
         assertEquals("'\\U0001fae8'", e.str());
         e = assertThrows(PyException.class, () -> PyLiterals.eval("{'a': 1}['\\U0001FAE8']", CPython.V3_13));

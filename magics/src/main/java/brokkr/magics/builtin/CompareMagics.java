@@ -1,28 +1,26 @@
 package brokkr.magics.builtin;
 
+import brokkr.experiment.Comparison;
+import brokkr.experiment.ExperimentQuery;
+import brokkr.experiment.ExperimentStore;
 import brokkr.magics.MagicArgs;
 import brokkr.magics.MagicExtension;
 import brokkr.magics.MagicRegistry;
 import brokkr.magics.MagicUsageException;
 import brokkr.magics.Session;
-import brokkr.render.chart.ChartImages;
 import brokkr.magics.view.Rich;
 import brokkr.magics.view.Tables;
 import brokkr.magics.view.TablesawTables;
+import brokkr.render.chart.ChartImages;
 import brokkr.render.chart.Charts;
 import brokkr.render.experiment.ComparisonTables;
-
-import brokkr.experiment.Comparison;
-import brokkr.experiment.ExperimentQuery;
-import brokkr.experiment.ExperimentStore;
-import org.knowm.xchart.CategoryChart;
-import tech.tablesaw.api.Table;
-
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Base64;
 import java.util.List;
 import java.util.Set;
+import org.knowm.xchart.CategoryChart;
+import tech.tablesaw.api.Table;
 
 /**
  * {@code %compare DIR [DIR2] [--a C1] [--b C2]}: a paired comparison of two candidates on the same
@@ -31,7 +29,9 @@ import java.util.Set;
 public final class CompareMagics implements MagicExtension {
     @Override
     public void install(MagicRegistry r) {
-        r.line("compare", "%compare DIR [DIR2] [--a C1] [--b C2]",
+        r.line(
+                "compare",
+                "%compare DIR [DIR2] [--a C1] [--b C2]",
                 "Paired comparison of two candidates on the same tasks (of DIR, or a of DIR and b of DIR2): per-task differences, mean"
                         + " difference with its paired standard error and 95% interval, paired t and sign-flip p-values, minimum detectable"
                         + " effect, and a chart of the per-task differences.",
@@ -40,30 +40,62 @@ public final class CompareMagics implements MagicExtension {
 
     static Object compareLine(Session s, MagicArgs a) {
         var p = a.parse(Set.of("a", "b"), 2);
-        if (p.positional(0) == null) throw new MagicUsageException("which experiment directory? %compare DIR [DIR2] [--a C1] [--b C2]");
-        return compare(Path.of(p.positional(0)), p.positional(1) == null ? null : Path.of(p.positional(1)), p.option("a"), p.option("b"));
+        if (p.positional(0) == null)
+            throw new MagicUsageException("which experiment directory? %compare DIR [DIR2] [--a C1] [--b C2]");
+        return compare(
+                Path.of(p.positional(0)),
+                p.positional(1) == null ? null : Path.of(p.positional(1)),
+                p.option("a"),
+                p.option("b"));
     }
 
     /** The comparison's tables, notes and charts (one per benchmark); text and HTML with the charts inline. */
     public record CompareView(List<Comparison> comparisons) implements Rich {
-        public Table metrics() { return TablesawTables.tablesaw(ComparisonTables.metrics(comparisons)); }
-        public Table tasks() { return TablesawTables.tablesaw(ComparisonTables.tasks(comparisons)); }
-        public Table unmatched() { return TablesawTables.tablesaw(ComparisonTables.unmatched(comparisons)); }
-        public List<CategoryChart> charts() { return comparisons.stream().map(Charts::taskDifferences).toList(); }
+        public Table metrics() {
+            return TablesawTables.tablesaw(ComparisonTables.metrics(comparisons));
+        }
 
-        @Override public String text() { return ComparisonTables.text(comparisons); }
+        public Table tasks() {
+            return TablesawTables.tablesaw(ComparisonTables.tasks(comparisons));
+        }
 
-        @Override public String html() {
-            StringBuilder sb = new StringBuilder("<div class=\"brokkr-compare\"><p><b>").append(Tables.esc(ComparisonTables.head(comparisons))).append("</b></p>");
-            sb.append(Tables.html(metrics())).append("<p class=\"brokkr-note\">").append(Tables.esc(ComparisonTables.NOTE).replace("\n", "<br>")).append("</p><ul>");
-            for (String n : ComparisonTables.notes(comparisons)) sb.append("<li>").append(Tables.esc(n)).append("</li>");
+        public Table unmatched() {
+            return TablesawTables.tablesaw(ComparisonTables.unmatched(comparisons));
+        }
+
+        public List<CategoryChart> charts() {
+            return comparisons.stream().map(Charts::taskDifferences).toList();
+        }
+
+        @Override
+        public String text() {
+            return ComparisonTables.text(comparisons);
+        }
+
+        @Override
+        public String html() {
+            StringBuilder sb = new StringBuilder("<div class=\"brokkr-compare\"><p><b>")
+                    .append(Tables.esc(ComparisonTables.head(comparisons)))
+                    .append("</b></p>");
+            sb.append(Tables.html(metrics()))
+                    .append("<p class=\"brokkr-note\">")
+                    .append(Tables.esc(ComparisonTables.NOTE).replace("\n", "<br>"))
+                    .append("</p><ul>");
+            for (String n : ComparisonTables.notes(comparisons))
+                sb.append("<li>").append(Tables.esc(n)).append("</li>");
             sb.append("</ul>");
             for (CategoryChart c : charts()) {
-                sb.append("<img src=\"data:image/png;base64,").append(Base64.getEncoder().encodeToString(ChartImages.png(c)))
-                  .append("\" alt=\"").append(Tables.esc(c.getTitle())).append("\"/>");
+                sb.append("<img src=\"data:image/png;base64,")
+                        .append(Base64.getEncoder().encodeToString(ChartImages.png(c)))
+                        .append("\" alt=\"")
+                        .append(Tables.esc(c.getTitle()))
+                        .append("\"/>");
             }
             if (unmatched().rowCount() > 0) sb.append(Tables.html(unmatched()));
-            if (tasks().rowCount() > 0) sb.append("<details><summary>per task</summary>").append(Tables.html(tasks())).append("</details>");
+            if (tasks().rowCount() > 0)
+                sb.append("<details><summary>per task</summary>")
+                        .append(Tables.html(tasks()))
+                        .append("</details>");
             return sb.append("</div>").toString();
         }
     }
@@ -74,12 +106,16 @@ public final class CompareMagics implements MagicExtension {
      */
     public static CompareView compare(Path dir, Path dir2, String a, String b) {
         for (Path d : dir2 == null ? List.of(dir) : List.of(dir, dir2)) {
-            if (!Files.isRegularFile(ExperimentStore.file(d))) throw new MagicUsageException(d + " holds no experiment (no " + ExperimentStore.FILE + ")");
+            if (!Files.isRegularFile(ExperimentStore.file(d)))
+                throw new MagicUsageException(d + " holds no experiment (no " + ExperimentStore.FILE + ")");
         }
-        try (ExperimentQuery qa = ExperimentQuery.open(dir); ExperimentQuery qb = dir2 == null ? null : ExperimentQuery.open(dir2)) {
+        try (ExperimentQuery qa = ExperimentQuery.open(dir);
+                ExperimentQuery qb = dir2 == null ? null : ExperimentQuery.open(dir2)) {
             ExperimentQuery other = qb == null ? qa : qb;
-            List<String> ab = Comparison.resolve(Comparison.candidates(qa), Comparison.candidates(other), qb != null, a, b);
-            return new CompareView(Comparison.between(qa, dir.toString(), ab.get(0), other, (dir2 == null ? dir : dir2).toString(), ab.get(1)));
+            List<String> ab =
+                    Comparison.resolve(Comparison.candidates(qa), Comparison.candidates(other), qb != null, a, b);
+            return new CompareView(Comparison.between(
+                    qa, dir.toString(), ab.get(0), other, (dir2 == null ? dir : dir2).toString(), ab.get(1)));
         } catch (IllegalArgumentException e) {
             throw new MagicUsageException(e.getMessage());
         }

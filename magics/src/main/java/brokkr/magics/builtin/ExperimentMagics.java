@@ -1,5 +1,14 @@
 package brokkr.magics.builtin;
 
+import brokkr.eval.Attempt;
+import brokkr.experiment.BenchmarkReports;
+import brokkr.experiment.ExperimentQuery;
+import brokkr.experiment.ExperimentSpec;
+import brokkr.experiment.ExperimentStore;
+import brokkr.experiment.Experiments;
+import brokkr.experiment.Planner;
+import brokkr.experiment.ProgressListener;
+import brokkr.experiment.Scorecard;
 import brokkr.magics.Display;
 import brokkr.magics.MagicArgs;
 import brokkr.magics.MagicExtension;
@@ -10,18 +19,7 @@ import brokkr.magics.view.ExperimentTables;
 import brokkr.magics.view.Rich;
 import brokkr.magics.view.Tables;
 import brokkr.render.chart.Charts;
-
-import brokkr.eval.Attempt;
-import brokkr.experiment.Planner;
-import brokkr.experiment.BenchmarkReports;
 import brokkr.run.Cancellation;
-import brokkr.experiment.ExperimentQuery;
-import brokkr.experiment.ExperimentSpec;
-import brokkr.experiment.ExperimentStore;
-import brokkr.experiment.Experiments;
-import brokkr.experiment.ProgressListener;
-import brokkr.experiment.Registry;
-import brokkr.experiment.Scorecard;
 import brokkr.value.Json;
 import brokkr.value.PyDict;
 import brokkr.value.Value;
@@ -29,12 +27,6 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
-import org.knowm.xchart.XYChart;
-import tech.tablesaw.api.DoubleColumn;
-import tech.tablesaw.api.IntColumn;
-import tech.tablesaw.api.StringColumn;
-import tech.tablesaw.api.Table;
-
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -48,6 +40,9 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
+import org.knowm.xchart.XYChart;
+import tech.tablesaw.api.IntColumn;
+import tech.tablesaw.api.Table;
 
 /**
  * The experiment magics over {@code brokkr.experiment}, plugged in as a {@link MagicExtension}
@@ -58,20 +53,29 @@ import java.util.concurrent.atomic.AtomicReference;
 public final class ExperimentMagics implements MagicExtension {
     @Override
     public void install(MagicRegistry r) {
-        r.line("experiment", "%experiment FILE [--dir DIR]",
-                "Runs (or resumes) the experiment of a YAML/JSON file with a live progress display, then shows its scorecard."
-                        + " Default DIR: .brokkr/experiments/NAME.", ExperimentMagics::experimentLine)
-         .cell("experiment", "%%experiment [--dir DIR] [--name NAME]",
-                 "Runs (or resumes) the experiment defined in the cell body (YAML or JSON, as in an experiment file).",
-                 ExperimentMagics::experimentCell)
-         .line("scorecard", "%scorecard DIR",
-                 "The scorecard of the experiment in DIR: average reward and pass^k per candidate with standard errors over tasks and"
-                         + " 95% intervals, failures by check, per task.",
-                 ExperimentMagics::scorecardLine)
-         .line("passk", "%passk DIR [--by candidate]",
-                 "pass^k against k, one curve per benchmark and candidate with 95% intervals as error bars, as a chart (PNG and SVG)"
-                         + " with the numbers (standard errors, intervals, denominators) as a table.",
-                 ExperimentMagics::passkLine);
+        r.line(
+                        "experiment",
+                        "%experiment FILE [--dir DIR]",
+                        "Runs (or resumes) the experiment of a YAML/JSON file with a live progress display, then shows its scorecard."
+                                + " Default DIR: .brokkr/experiments/NAME.",
+                        ExperimentMagics::experimentLine)
+                .cell(
+                        "experiment",
+                        "%%experiment [--dir DIR] [--name NAME]",
+                        "Runs (or resumes) the experiment defined in the cell body (YAML or JSON, as in an experiment file).",
+                        ExperimentMagics::experimentCell)
+                .line(
+                        "scorecard",
+                        "%scorecard DIR",
+                        "The scorecard of the experiment in DIR: average reward and pass^k per candidate with standard errors over tasks and"
+                                + " 95% intervals, failures by check, per task.",
+                        ExperimentMagics::scorecardLine)
+                .line(
+                        "passk",
+                        "%passk DIR [--by candidate]",
+                        "pass^k against k, one curve per benchmark and candidate with 95% intervals as error bars, as a chart (PNG and SVG)"
+                                + " with the numbers (standard errors, intervals, denominators) as a table.",
+                        ExperimentMagics::passkLine);
     }
 
     static Object experimentLine(Session s, MagicArgs a) throws Exception {
@@ -90,13 +94,16 @@ public final class ExperimentMagics implements MagicExtension {
 
     static Object experimentCell(Session s, MagicArgs a, String body) throws Exception {
         var p = a.parse(Set.of("dir", "name"), 0);
-        if (body == null || body.isBlank()) throw new MagicUsageException("the cell body is the experiment (YAML or JSON)");
+        if (body == null || body.isBlank())
+            throw new MagicUsageException("the cell body is the experiment (YAML or JSON)");
         ExperimentSpec spec;
         try {
             JsonNode node = new ObjectMapper(new YAMLFactory()).readTree(body);
-            if (node == null || !node.isObject()) throw new MagicUsageException("the cell body must be a mapping (YAML or JSON)");
+            if (node == null || !node.isObject())
+                throw new MagicUsageException("the cell body must be a mapping (YAML or JSON)");
             Value v = Json.parse(new ObjectMapper().writeValueAsString(node));
-            spec = ExperimentSpec.fromValue((PyDict) v, p.option("name", "notebook"), Path.of("").toAbsolutePath());
+            spec = ExperimentSpec.fromValue(
+                    (PyDict) v, p.option("name", "notebook"), Path.of("").toAbsolutePath());
         } catch (JsonProcessingException e) {
             throw new MagicUsageException("the cell body is not YAML: " + e.getOriginalMessage());
         } catch (ExperimentSpec.SpecException e) {
@@ -111,8 +118,13 @@ public final class ExperimentMagics implements MagicExtension {
 
     /** The outcome of {@code %experiment}: the run's counts and its scorecard. */
     public record ExperimentView(Experiments.Result result, ScorecardView scorecard) implements Rich {
-        @Override public String text() { return result.summary() + "\n\n" + scorecard.text(); }
-        @Override public String html() {
+        @Override
+        public String text() {
+            return result.summary() + "\n\n" + scorecard.text();
+        }
+
+        @Override
+        public String html() {
             return "<p>" + Tables.esc(result.summary()) + "</p>" + scorecard.html();
         }
     }
@@ -121,23 +133,37 @@ public final class ExperimentMagics implements MagicExtension {
      * A live progress line: published once and replaced in place as attempts complete; at the end it
      * says the run finished or was interrupted (with the cells kept).
      */
-    public record ProgressView(String name, int done, int total, int alreadyDone, double seconds, boolean finished, boolean interrupted)
+    public record ProgressView(
+            String name, int done, int total, int alreadyDone, double seconds, boolean finished, boolean interrupted)
             implements Rich {
-        @Override public String text() {
-            return String.format(Locale.ROOT, "%s: %d/%d cells done%s, %.1f s%s", name, done, total,
-                    alreadyDone > 0 ? " (" + alreadyDone + " before this run)" : "", seconds,
-                    interrupted ? ", Interrupted: the " + done + " done are kept; run it again to resume" : finished ? ", finished" : "");
+        @Override
+        public String text() {
+            return String.format(
+                    Locale.ROOT,
+                    "%s: %d/%d cells done%s, %.1f s%s",
+                    name,
+                    done,
+                    total,
+                    alreadyDone > 0 ? " (" + alreadyDone + " before this run)" : "",
+                    seconds,
+                    interrupted
+                            ? ", Interrupted: the " + done + " done are kept; run it again to resume"
+                            : finished ? ", finished" : "");
         }
-        @Override public String html() {
-            return "<div><progress value=\"" + done + "\" max=\"" + Math.max(total, 1) + "\" style=\"width:30em\"></progress> "
-                    + Tables.esc(text()) + "</div>";
+
+        @Override
+        public String html() {
+            return "<div><progress value=\"" + done + "\" max=\"" + Math.max(total, 1)
+                    + "\" style=\"width:30em\"></progress> " + Tables.esc(text()) + "</div>";
         }
     }
 
     /** Counts the attempts a run completes (the runner calls it on its writer thread) for the live display. */
     private static final class CompletedCount implements ProgressListener {
         final AtomicInteger completed = new AtomicInteger();
-        @Override public void attemptFinished(Attempt attempt) {
+
+        @Override
+        public void attemptFinished(Attempt attempt) {
             if (attempt.completed()) completed.incrementAndGet();
         }
     }
@@ -167,13 +193,28 @@ public final class ExperimentMagics implements MagicExtension {
         Display display = s.display();
         CompletedCount progress = new CompletedCount();
         Cancellation cancellation = new Cancellation();
-        ScheduledExecutorService painter = Executors.newSingleThreadScheduledExecutor(
-                r -> Thread.ofPlatform().name("experiment-display-" + spec.name()).daemon(true).unstarted(r));
+        ScheduledExecutorService painter = Executors.newSingleThreadScheduledExecutor(r -> Thread.ofPlatform()
+                .name("experiment-display-" + spec.name())
+                .daemon(true)
+                .unstarted(r));
         AtomicReference<String> id = new AtomicReference<>();
-        painter.execute(() -> id.set(display.show(new ProgressView(spec.name(), before, total, before, 0, false, false))));
+        painter.execute(
+                () -> id.set(display.show(new ProgressView(spec.name(), before, total, before, 0, false, false))));
         // A completed attempt completes a cell that had none: the store's completed cells are before + these.
-        painter.scheduleWithFixedDelay(() -> display.update(id.get(), new ProgressView(spec.name(), before + progress.completed.get(), total,
-                before, (System.nanoTime() - t0) / 1e9, false, false)), REFRESH_MILLIS, REFRESH_MILLIS, TimeUnit.MILLISECONDS);
+        painter.scheduleWithFixedDelay(
+                () -> display.update(
+                        id.get(),
+                        new ProgressView(
+                                spec.name(),
+                                before + progress.completed.get(),
+                                total,
+                                before,
+                                (System.nanoTime() - t0) / 1e9,
+                                false,
+                                false)),
+                REFRESH_MILLIS,
+                REFRESH_MILLIS,
+                TimeUnit.MILLISECONDS);
         CompletableFuture<Experiments.Result> run = new CompletableFuture<>();
         Thread.ofPlatform().name("experiment-" + spec.name()).daemon(true).start(() -> {
             try {
@@ -191,7 +232,7 @@ public final class ExperimentMagics implements MagicExtension {
             } catch (InterruptedException e) {
                 interrupted = true;
                 cancellation.cancel();
-                result = awaitUninterruptibly(run);   // the cells in flight are abandoned: this is short
+                result = awaitUninterruptibly(run); // the cells in flight are abandoned: this is short
             }
         } catch (ExecutionException e) {
             failure = e.getCause();
@@ -199,19 +240,29 @@ public final class ExperimentMagics implements MagicExtension {
             Experiments.Result r = result;
             boolean stopped = interrupted;
             painter.execute(() -> {
-                if (r != null) display.update(id.get(), new ProgressView(spec.name(), r.completed() + r.skipped(), total, before,
-                        (System.nanoTime() - t0) / 1e9, true, stopped));
+                if (r != null)
+                    display.update(
+                            id.get(),
+                            new ProgressView(
+                                    spec.name(),
+                                    r.completed() + r.skipped(),
+                                    total,
+                                    before,
+                                    (System.nanoTime() - t0) / 1e9,
+                                    true,
+                                    stopped));
             });
             painter.shutdown();
             awaitUninterruptibly(painter);
         }
         if (interrupted && failure == null) {
-            throw new InterruptedException("experiment " + spec.name() + " interrupted: " + (result.completed() + result.skipped()) + "/" + total
-                    + " cells done and kept in " + dir);
+            throw new InterruptedException("experiment " + spec.name() + " interrupted: "
+                    + (result.completed() + result.skipped()) + "/" + total + " cells done and kept in " + dir);
         }
         if (failure != null) {
             if (failure instanceof ExperimentSpec.SpecException se) throw new MagicUsageException(se.getMessage());
-            if (failure instanceof IllegalStateException ise && String.valueOf(ise.getMessage()).contains("run.lock")) {
+            if (failure instanceof IllegalStateException ise
+                    && String.valueOf(ise.getMessage()).contains("run.lock")) {
                 throw new MagicUsageException(ise.getMessage());
             }
             if (failure instanceof Exception ex) throw ex;
@@ -220,14 +271,15 @@ public final class ExperimentMagics implements MagicExtension {
         return new ExperimentView(result, new ScorecardView(dir.toString(), result.scorecard()));
     }
 
-    private static Experiments.Result awaitUninterruptibly(CompletableFuture<Experiments.Result> run) throws ExecutionException {
+    private static Experiments.Result awaitUninterruptibly(CompletableFuture<Experiments.Result> run)
+            throws ExecutionException {
         boolean interrupted = false;
         try {
             while (true) {
                 try {
                     return run.get();
                 } catch (InterruptedException again) {
-                    interrupted = true;   // a second interrupt while the run winds down changes nothing
+                    interrupted = true; // a second interrupt while the run winds down changes nothing
                 }
             }
         } finally {
@@ -249,7 +301,9 @@ public final class ExperimentMagics implements MagicExtension {
     static int completedCells(Path dir) {
         if (!Files.isRegularFile(ExperimentStore.file(dir))) return 0;
         try (ExperimentQuery store = ExperimentQuery.open(dir)) {
-            return (int) store.cellStates().values().stream().filter(c -> c.completed() > 0).count();
+            return (int) store.cellStates().values().stream()
+                    .filter(c -> c.completed() > 0)
+                    .count();
         } catch (RuntimeException e) {
             return 0;
         }
@@ -259,10 +313,21 @@ public final class ExperimentMagics implements MagicExtension {
 
     /** A scorecard as HTML tables: the summary, failures by check, and per task (folded). */
     public record ScorecardView(String dir, Scorecard scorecard) implements Rich {
-        public Table summary() { return ExperimentTables.summary(scorecard); }
-        public Table statistics() { return ExperimentTables.statistics(scorecard); }
-        public Table checks() { return ExperimentTables.checks(scorecard); }
-        public Table tasks() { return ExperimentTables.tasks(scorecard); }
+        public Table summary() {
+            return ExperimentTables.summary(scorecard);
+        }
+
+        public Table statistics() {
+            return ExperimentTables.statistics(scorecard);
+        }
+
+        public Table checks() {
+            return ExperimentTables.checks(scorecard);
+        }
+
+        public Table tasks() {
+            return ExperimentTables.tasks(scorecard);
+        }
 
         /**
          * The benchmarks' own reports over the directory's current cells (BFCL: accuracy per category with
@@ -276,30 +341,45 @@ public final class ExperimentMagics implements MagicExtension {
             }
         }
 
-        @Override public String text() {
+        @Override
+        public String text() {
             StringBuilder sb = new StringBuilder(ExperimentTables.text(scorecard));
             for (BenchmarkReports.CandidateReport r : reports()) sb.append('\n').append(ExperimentTables.reportText(r));
             return sb.toString();
         }
 
-        @Override public String html() {
+        @Override
+        public String html() {
             StringBuilder sb = new StringBuilder("<div class=\"brokkr-scorecard\">");
-            sb.append("<p><b>").append(Tables.esc(dir)).append("</b>: ").append(scorecard.cells()).append(" cells, ")
-              .append(scorecard.pendingCells()).append(" without a completed attempt; infrastructure failures enter no metric</p>");
+            sb.append("<p><b>")
+                    .append(Tables.esc(dir))
+                    .append("</b>: ")
+                    .append(scorecard.cells())
+                    .append(" cells, ")
+                    .append(scorecard.pendingCells())
+                    .append(" without a completed attempt; infrastructure failures enter no metric</p>");
             sb.append(Tables.html(summary()));
             if (statistics().rowCount() > 0) sb.append(ExperimentTables.statisticsHtml(statistics()));
             for (BenchmarkReports.CandidateReport r : reports()) {
-                sb.append("<p>").append(Tables.esc(r.benchmark() + " / " + r.candidate() + ": " + r.report().title())).append("</p>")
-                  .append(Tables.html(ExperimentTables.report(r.report())));
+                sb.append("<p>")
+                        .append(Tables.esc(r.benchmark() + " / " + r.candidate() + ": "
+                                + r.report().title()))
+                        .append("</p>")
+                        .append(Tables.html(ExperimentTables.report(r.report())));
                 if (!r.report().figures().isEmpty()) sb.append(Tables.html(ExperimentTables.figures(r.report())));
                 if (!r.report().notes().isEmpty()) {
                     sb.append("<ul class=\"brokkr-notes\">");
-                    for (String n : r.report().notes()) sb.append("<li>").append(Tables.esc(n)).append("</li>");
+                    for (String n : r.report().notes())
+                        sb.append("<li>").append(Tables.esc(n)).append("</li>");
                     sb.append("</ul>");
                 }
             }
-            if (checks().rowCount() > 0) sb.append("<p>Checks (failed of evaluated)</p>").append(Tables.html(checks()));
-            if (tasks().rowCount() > 0) sb.append("<details><summary>per task</summary>").append(Tables.html(tasks())).append("</details>");
+            if (checks().rowCount() > 0)
+                sb.append("<p>Checks (failed of evaluated)</p>").append(Tables.html(checks()));
+            if (tasks().rowCount() > 0)
+                sb.append("<details><summary>per task</summary>")
+                        .append(Tables.html(tasks()))
+                        .append("</details>");
             return sb.append("</div>").toString();
         }
     }
@@ -311,7 +391,8 @@ public final class ExperimentMagics implements MagicExtension {
     }
 
     public static ScorecardView scorecard(Path dir) {
-        if (!Files.isRegularFile(ExperimentStore.file(dir))) throw new MagicUsageException(dir + " holds no experiment (no " + ExperimentStore.FILE + ")");
+        if (!Files.isRegularFile(ExperimentStore.file(dir)))
+            throw new MagicUsageException(dir + " holds no experiment (no " + ExperimentStore.FILE + ")");
         return new ScorecardView(dir.toString(), Experiments.scorecard(dir));
     }
 
@@ -320,7 +401,9 @@ public final class ExperimentMagics implements MagicExtension {
     /** The name of the experiment last run in {@code dir} (the directory's name for a store that has none). */
     public static String experimentName(Path dir) {
         try (ExperimentQuery q = ExperimentQuery.open(dir)) {
-            return q.experiment().map(Map.Entry::getKey).orElse(String.valueOf(dir.toAbsolutePath().getFileName()));
+            return q.experiment()
+                    .map(Map.Entry::getKey)
+                    .orElse(String.valueOf(dir.toAbsolutePath().getFileName()));
         }
     }
 
@@ -331,7 +414,8 @@ public final class ExperimentMagics implements MagicExtension {
         var p = a.parse(Set.of("by"), 1);
         if (p.positional(0) == null) throw new MagicUsageException("which experiment directory?");
         String by = p.option("by", "candidate");
-        if (!by.equals("candidate")) throw new MagicUsageException("--by takes 'candidate' (one curve per benchmark and candidate)");
+        if (!by.equals("candidate"))
+            throw new MagicUsageException("--by takes 'candidate' (one curve per benchmark and candidate)");
         return passk(Path.of(p.positional(0)));
     }
 
@@ -346,11 +430,25 @@ public final class ExperimentMagics implements MagicExtension {
         if (rows.rowCount() == 0) throw new MagicUsageException(dir + " has no completed attempts yet");
         IntColumn k = IntColumn.create("k");
         for (String m : rows.stringColumn("metric")) k.append(Integer.parseInt(m.substring("pass^".length())));
-        Table table = Table.create("pass^k", rows.column("benchmark").copy(), rows.column("candidate").copy(), k);
-        for (String c : List.of("value", "se", "t95_lo", "t95_hi", "wilson95_lo", "wilson95_hi", "read", "tasks", "trials", "attempts", "infra_excluded")) {
+        Table table = Table.create(
+                "pass^k",
+                rows.column("benchmark").copy(),
+                rows.column("candidate").copy(),
+                k);
+        for (String c : List.of(
+                "value",
+                "se",
+                "t95_lo",
+                "t95_hi",
+                "wilson95_lo",
+                "wilson95_hi",
+                "read",
+                "tasks",
+                "trials",
+                "attempts",
+                "infra_excluded")) {
             table.addColumns(rows.column(c).copy().setName(c.equals("value") ? "pass^k" : c));
         }
         return new PassKView(table, Charts.passK(experimentName(dir), sc));
     }
-
 }

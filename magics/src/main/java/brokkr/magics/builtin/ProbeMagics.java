@@ -1,17 +1,5 @@
 package brokkr.magics.builtin;
 
-import brokkr.magics.Bench;
-import brokkr.magics.Benches;
-import brokkr.magics.MagicArgs;
-import brokkr.magics.MagicExtension;
-import brokkr.magics.MagicRegistry;
-import brokkr.magics.MagicUsageException;
-import brokkr.magics.Session;
-import brokkr.magics.view.Figure;
-import brokkr.magics.view.Rich;
-import brokkr.magics.view.Tables;
-import brokkr.render.chart.ProbeCharts;
-
 import brokkr.conversation.Candidate;
 import brokkr.conversation.Message;
 import brokkr.eval.Attempt;
@@ -27,18 +15,22 @@ import brokkr.experiment.ExperimentStore;
 import brokkr.experiment.ProbeResult;
 import brokkr.experiment.ProbeStore;
 import brokkr.experiment.Probes;
-import brokkr.run.Policy;
-import brokkr.run.Runner;
 import brokkr.experiment.Registry;
 import brokkr.experiment.StoredBranches;
+import brokkr.magics.Bench;
+import brokkr.magics.MagicArgs;
+import brokkr.magics.MagicExtension;
+import brokkr.magics.MagicRegistry;
+import brokkr.magics.MagicUsageException;
+import brokkr.magics.Session;
+import brokkr.magics.view.Figure;
+import brokkr.magics.view.Rich;
+import brokkr.magics.view.Tables;
+import brokkr.render.chart.ProbeCharts;
+import brokkr.run.Policy;
+import brokkr.run.Runner;
 import brokkr.value.Value;
 import brokkr.world.WorldHash;
-import org.knowm.xchart.CategoryChart;
-import tech.tablesaw.api.DoubleColumn;
-import tech.tablesaw.api.IntColumn;
-import tech.tablesaw.api.StringColumn;
-import tech.tablesaw.api.Table;
-
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -51,6 +43,11 @@ import java.util.WeakHashMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
 import java.util.stream.Collectors;
+import org.knowm.xchart.CategoryChart;
+import tech.tablesaw.api.DoubleColumn;
+import tech.tablesaw.api.IntColumn;
+import tech.tablesaw.api.StringColumn;
+import tech.tablesaw.api.Table;
 
 /**
  * Decision-point probes, checkpoints and branches in the notebook ({@link MagicExtension}):
@@ -64,69 +61,106 @@ public final class ProbeMagics implements MagicExtension {
 
     @Override
     public void install(MagicRegistry r) {
-        r.line("probe", "%probe DIR ATTEMPT_ID --at K --candidate C [-n N] [--vs C2] [--seed S] | %probe TASK CUT --candidate C [-n N] [--vs C2] [--recorded-by R]",
-                "A decision-point probe: rebuilds the world at the K-th customer message of a recorded attempt (of the store in DIR, or of a"
-                        + " run of R, default the domain's first scripted candidate, on TASK of the loaded domain) by replaying its effects, and"
-                        + " samples candidate C's answer to that message N times (default " + DEFAULT_SAMPLES + ") in parallel: a chart of outcome"
-                        + " classes with counts (the gold class marked), the sampled calls, and with --vs C2 both candidates in the same rounds"
-                        + " with Fisher's exact test. C: a scripted name (gold, gold-50) or PROVIDER:MODEL. Stored in DIR as a diagnostic"
-                        + " probe record, never in a scorecard.", ProbeMagics::probeLine)
-         .line("checkpoint", "%checkpoint TASK --at K [--candidate C] [--user PROVIDER:MODEL] [--judge PROVIDER:MODEL]",
-                 "Runs an episode of C (default the domain's first scripted candidate) on TASK of the loaded domain until the customer's K-th"
-                         + " message and holds it: nothing graded, the candidate idle. Names the checkpoint (cp1, cp2, ...) for %branch.",
-                 ProbeMagics::checkpointLine)
-         .line("branch", "%branch CP -n N [--candidate C[,C2...]] [--user PROVIDER:MODEL[,...]] [--judge PROVIDER:MODEL] [--dir DIR]",
-                 "Runs N branches of checkpoint CP per variant (each listed candidate x user; default the checkpoint's), concurrently, each"
-                         + " an ordinary graded attempt: a table of branch rewards and a chart of the reward distribution per variant"
-                         + " (this checkpoint's earlier %branch variants included; a repeated variant continues with new branch indices)."
-                         + " --dir DIR also stores them in that experiment directory: each branch its own cell, listed by experiment"
-                         + " show/attempts/transcript as candidate 'C [branch CHECKPOINT@K]', never in the plain candidate's row.", ProbeMagics::branchLine);
+        r.line(
+                        "probe",
+                        "%probe DIR ATTEMPT_ID --at K --candidate C [-n N] [--vs C2] [--seed S] | %probe TASK CUT --candidate C [-n N] [--vs C2] [--recorded-by R]",
+                        "A decision-point probe: rebuilds the world at the K-th customer message of a recorded attempt (of the store in DIR, or of a"
+                                + " run of R, default the domain's first scripted candidate, on TASK of the loaded domain) by replaying its effects, and"
+                                + " samples candidate C's answer to that message N times (default " + DEFAULT_SAMPLES
+                                + ") in parallel: a chart of outcome"
+                                + " classes with counts (the gold class marked), the sampled calls, and with --vs C2 both candidates in the same rounds"
+                                + " with Fisher's exact test. C: a scripted name (gold, gold-50) or PROVIDER:MODEL. Stored in DIR as a diagnostic"
+                                + " probe record, never in a scorecard.",
+                        ProbeMagics::probeLine)
+                .line(
+                        "checkpoint",
+                        "%checkpoint TASK --at K [--candidate C] [--user PROVIDER:MODEL] [--judge PROVIDER:MODEL]",
+                        "Runs an episode of C (default the domain's first scripted candidate) on TASK of the loaded domain until the customer's K-th"
+                                + " message and holds it: nothing graded, the candidate idle. Names the checkpoint (cp1, cp2, ...) for %branch.",
+                        ProbeMagics::checkpointLine)
+                .line(
+                        "branch",
+                        "%branch CP -n N [--candidate C[,C2...]] [--user PROVIDER:MODEL[,...]] [--judge PROVIDER:MODEL] [--dir DIR]",
+                        "Runs N branches of checkpoint CP per variant (each listed candidate x user; default the checkpoint's), concurrently, each"
+                                + " an ordinary graded attempt: a table of branch rewards and a chart of the reward distribution per variant"
+                                + " (this checkpoint's earlier %branch variants included; a repeated variant continues with new branch indices)."
+                                + " --dir DIR also stores them in that experiment directory: each branch its own cell, listed by experiment"
+                                + " show/attempts/transcript as candidate 'C [branch CHECKPOINT@K]', never in the plain candidate's row.",
+                        ProbeMagics::branchLine);
     }
 
     // ---- %probe ----
 
     /** One candidate's probe: the chart, the outcome table and the sampled calls. */
     public record ProbeView(ProbeResult result, String stored) implements Figure {
-        @Override public CategoryChart chart() { return ProbeCharts.probe(result); }
+        @Override
+        public CategoryChart chart() {
+            return ProbeCharts.probe(result);
+        }
 
-        public Table outcomes() { return outcomeTable(result); }
+        public Table outcomes() {
+            return outcomeTable(result);
+        }
 
-        public Table samples() { return sampleTable(result); }
+        public Table samples() {
+            return sampleTable(result);
+        }
 
-        @Override public String html() {
+        @Override
+        public String html() {
             return "<p>" + Tables.esc(goldLine(result)) + "</p>" + Tables.html(outcomes())
-                    + "<details><summary>sampled calls (" + result.n() + ")</summary>" + Tables.html(samples()) + "</details>"
+                    + "<details><summary>sampled calls (" + result.n() + ")</summary>" + Tables.html(samples())
+                    + "</details>"
                     + (stored == null ? "" : "<p>" + Tables.esc(stored) + "</p>");
         }
 
-        @Override public String text() { return result.table() + (stored == null ? "" : "\n" + stored); }
+        @Override
+        public String text() {
+            return result.table() + (stored == null ? "" : "\n" + stored);
+        }
     }
 
     /** Two candidates side by side, with the p-value. */
     public record ComparisonView(Probes.Comparison comparison, String stored) implements Figure {
-        @Override public CategoryChart chart() { return ProbeCharts.comparison(comparison); }
+        @Override
+        public CategoryChart chart() {
+            return ProbeCharts.comparison(comparison);
+        }
 
-        @Override public String html() {
+        @Override
+        public String html() {
             ProbeResult a = comparison.first(), b = comparison.second();
             return "<p>" + Tables.esc(goldLine(a)) + "</p><p><b>" + Tables.esc(pLine(comparison)) + "</b></p>"
                     + "<p>" + Tables.esc(a.candidate()) + "</p>" + Tables.html(outcomeTable(a))
                     + "<p>" + Tables.esc(b.candidate()) + "</p>" + Tables.html(outcomeTable(b))
-                    + "<details><summary>sampled calls</summary>" + Tables.html(sampleTable(a)) + Tables.html(sampleTable(b)) + "</details>"
+                    + "<details><summary>sampled calls</summary>" + Tables.html(sampleTable(a))
+                    + Tables.html(sampleTable(b)) + "</details>"
                     + (stored == null ? "" : "<p>" + Tables.esc(stored) + "</p>");
         }
 
-        @Override public String text() { return comparison.table() + (stored == null ? "" : "\n" + stored); }
+        @Override
+        public String text() {
+            return comparison.table() + (stored == null ? "" : "\n" + stored);
+        }
     }
 
     static String goldLine(ProbeResult r) {
-        return "customer message " + r.at() + ": \"" + Session.clip(String.valueOf(r.customerMessage()), 160) + "\"; gold next action: "
+        return "customer message " + r.at() + ": \"" + Session.clip(String.valueOf(r.customerMessage()), 160)
+                + "\"; gold next action: "
                 + (r.gold() == null ? "none (the record ends here)" : ProbeResult.classKey(r.gold()));
     }
 
     static String pLine(Probes.Comparison c) {
-        return String.format(Locale.ROOT, "matches gold: %s %d/%d, %s %d/%d; Fisher's exact test (two-sided) p = %.4g",
-                c.first().candidate(), c.first().matchesGold(), c.first().n(), c.second().candidate(), c.second().matchesGold(),
-                c.second().n(), c.test().pValue());
+        return String.format(
+                Locale.ROOT,
+                "matches gold: %s %d/%d, %s %d/%d; Fisher's exact test (two-sided) p = %.4g",
+                c.first().candidate(),
+                c.first().matchesGold(),
+                c.first().n(),
+                c.second().candidate(),
+                c.second().matchesGold(),
+                c.second().n(),
+                c.test().pValue());
     }
 
     static Table outcomeTable(ProbeResult r) {
@@ -144,15 +178,28 @@ public final class ProbeMagics implements MagicExtension {
 
     static Table sampleTable(ProbeResult r) {
         IntColumn idx = IntColumn.create("sample"), round = IntColumn.create("round");
-        StringColumn cand = StringColumn.create("candidate"), action = StringColumn.create("next action"), result = StringColumn.create("environment answered");
+        StringColumn cand = StringColumn.create("candidate"),
+                action = StringColumn.create("next action"),
+                result = StringColumn.create("environment answered");
         for (ProbeResult.Sample s : r.samples()) {
             idx.append(s.index());
             round.append(s.round());
             cand.append(r.candidate());
             NextAction a = s.action();
-            action.append(a.kind() == NextAction.Kind.CALL ? a.callsText() : a.kind().name().toLowerCase(Locale.ROOT) + ": " + Session.clip(String.valueOf(a.text()), 100));
-            result.append(a.results().isEmpty() ? "" : String.join(" | ", a.results().stream()
-                    .map(x -> (x.error() ? "error: " : "") + Session.clip(String.valueOf(x.content()), 80)).toList()));
+            action.append(
+                    a.kind() == NextAction.Kind.CALL
+                            ? a.callsText()
+                            : a.kind().name().toLowerCase(Locale.ROOT) + ": "
+                                    + Session.clip(String.valueOf(a.text()), 100));
+            result.append(
+                    a.results().isEmpty()
+                            ? ""
+                            : String.join(
+                                    " | ",
+                                    a.results().stream()
+                                            .map(x -> (x.error() ? "error: " : "")
+                                                    + Session.clip(String.valueOf(x.content()), 80))
+                                            .toList()));
         }
         return Table.create("samples", idx, round, cand, action, result);
     }
@@ -160,69 +207,119 @@ public final class ProbeMagics implements MagicExtension {
     static Object probeLine(Session s, MagicArgs a) throws Exception {
         var p = withShortN(a).parse(Set.of("at", "candidate", "n", "vs", "seed", "recorded-by", "parallelism"), 2);
         String first = p.positional(0);
-        if (first == null) throw new MagicUsageException("probe what? DIR ATTEMPT_ID --at K, or TASK CUT on the loaded domain");
-        if (p.option("candidate") == null) throw new MagicUsageException("--candidate C is required (a scripted name or PROVIDER:MODEL)");
+        if (first == null)
+            throw new MagicUsageException("probe what? DIR ATTEMPT_ID --at K, or TASK CUT on the loaded domain");
+        if (p.option("candidate") == null)
+            throw new MagicUsageException("--candidate C is required (a scripted name or PROVIDER:MODEL)");
         int n = positiveInt("-n", p.option("n", String.valueOf(DEFAULT_SAMPLES)));
         long seed = longOption("--seed", p.option("seed", "0"));
-        int parallelism = positiveInt("--parallelism", p.option("parallelism", String.valueOf(Probes.DEFAULT_PARALLELISM)));
+        int parallelism =
+                positiveInt("--parallelism", p.option("parallelism", String.valueOf(Probes.DEFAULT_PARALLELISM)));
         ModelRef cand = ref(p.option("candidate"));
         ModelRef vs = p.option("vs") == null ? null : ref(p.option("vs"));
         Path dir = Path.of(first);
         if (Files.isRegularFile(ExperimentStore.file(dir))) {
-            if (p.positional(1) == null) throw new MagicUsageException("which attempt of " + dir + "? %probe DIR ATTEMPT_ID --at K");
-            if (p.option("recorded-by") != null) throw new MagicUsageException("--recorded-by is for TASK CUT on the loaded domain, not a store's attempt");
+            if (p.positional(1) == null)
+                throw new MagicUsageException("which attempt of " + dir + "? %probe DIR ATTEMPT_ID --at K");
+            if (p.option("recorded-by") != null)
+                throw new MagicUsageException(
+                        "--recorded-by is for TASK CUT on the loaded domain, not a store's attempt");
             long id = longOption("ATTEMPT_ID", p.positional(1));
             int at = positiveInt("--at", required(p.option("at"), "--at K (the customer message) is required"));
-            return vs == null ? probe(dir, id, at, cand, n, seed, parallelism) : compare(dir, id, at, cand, vs, n, seed, parallelism);
+            return vs == null
+                    ? probe(dir, id, at, cand, n, seed, parallelism)
+                    : compare(dir, id, at, cand, vs, n, seed, parallelism);
         }
         String cut = p.option("at") != null ? p.option("at") : p.positional(1);
         if (cut == null) throw new MagicUsageException("which customer message? %probe TASK CUT (or --at K)");
-        if (p.option("at") != null && p.positional(1) != null) throw new MagicUsageException("give the cut once: TASK CUT or TASK --at K");
+        if (p.option("at") != null && p.positional(1) != null)
+            throw new MagicUsageException("give the cut once: TASK CUT or TASK --at K");
         Bench b = s.domain();
         Attempt record = record(s, b, first, p.option("recorded-by"));
         int at = positiveInt("CUT", cut);
-        DecisionPoint dp = usage(() -> Probes.decisionPoint(b.provider(), b.provider().environment(first, Map.of()), record.evidence().transcript(), at));
+        DecisionPoint dp = usage(() -> Probes.decisionPoint(
+                b.provider(),
+                b.provider().environment(first, Map.of()),
+                record.evidence().transcript(),
+                at));
         Function<ModelRef, Candidate> models = models(s.registry());
-        if (vs == null) return new ProbeView(usage(() -> Probes.probe(b.provider(), dp, 0, cand, label(cand), n, seed, models, parallelism)), null);
-        return new ComparisonView(usage(() -> Probes.compare(b.provider(), dp, 0, cand, label(cand), vs, label(vs), n, seed, models, parallelism)), null);
+        if (vs == null)
+            return new ProbeView(
+                    usage(() -> Probes.probe(b.provider(), dp, 0, cand, label(cand), n, seed, models, parallelism)),
+                    null);
+        return new ComparisonView(
+                usage(() -> Probes.compare(
+                        b.provider(), dp, 0, cand, label(cand), vs, label(vs), n, seed, models, parallelism)),
+                null);
     }
 
     /** A run of a scripted candidate on the loaded domain (default its first), on the evaluation path: the record a TASK CUT probe reads. */
     static Attempt record(Session s, Bench b, String task, String recordedBy) {
-        if (b.candidates().isEmpty() && recordedBy == null) throw new MagicUsageException(b.name() + " offers no scripted candidate to record a run: probe a store's attempt");
+        if (b.candidates().isEmpty() && recordedBy == null)
+            throw new MagicUsageException(
+                    b.name() + " offers no scripted candidate to record a run: probe a store's attempt");
         String by = recordedBy != null ? recordedBy : b.candidates().getFirst();
         Bench.Plan plan = b.plan(by, task, Map.of(), s.registry());
         Attempt a = Runner.attempts(plan.plan(), Policy.of(1)).getFirst();
-        if (a.evidence().transcript().isNone()) throw new MagicUsageException("the run of " + by + " on task " + task + " left no transcript: " + a.error());
+        if (a.evidence().transcript().isNone())
+            throw new MagicUsageException(
+                    "the run of " + by + " on task " + task + " left no transcript: " + a.error());
         return a;
     }
 
     /** Probes attempt {@code attemptId} of the store in {@code dir} at its {@code at}-th customer message and stores the probe record there. */
-    public static ProbeView probe(Path dir, long attemptId, int at, ModelRef candidate, int n, long seed, int parallelism) throws InterruptedException {
-        Registry registry = Session.current().registry();
-        Probes.Recorded rec = recorded(dir, registry, attemptId);
-        DecisionPoint dp = usage(() -> rec.at(at));
-        ProbeResult r = usage(() -> Probes.probe(rec.provider(), dp, attemptId, candidate, label(candidate), n, seed, models(registry), parallelism));
-        return new ProbeView(r, store(dir, st -> List.of(st.recordProbe(r))));
-    }
-
-    /** {@link #probe} for two candidates in the same rounds, with Fisher's exact test; both stored as one comparison. */
-    public static ComparisonView compare(Path dir, long attemptId, int at, ModelRef first, ModelRef second, int n, long seed, int parallelism)
+    public static ProbeView probe(
+            Path dir, long attemptId, int at, ModelRef candidate, int n, long seed, int parallelism)
             throws InterruptedException {
         Registry registry = Session.current().registry();
         Probes.Recorded rec = recorded(dir, registry, attemptId);
         DecisionPoint dp = usage(() -> rec.at(at));
-        Probes.Comparison c = usage(() -> Probes.compare(rec.provider(), dp, attemptId, first, label(first), second, label(second), n, seed,
-                models(registry), parallelism));
+        ProbeResult r = usage(() -> Probes.probe(
+                rec.provider(), dp, attemptId, candidate, label(candidate), n, seed, models(registry), parallelism));
+        return new ProbeView(r, store(dir, st -> List.of(st.recordProbe(r))));
+    }
+
+    /** {@link #probe} for two candidates in the same rounds, with Fisher's exact test; both stored as one comparison. */
+    public static ComparisonView compare(
+            Path dir, long attemptId, int at, ModelRef first, ModelRef second, int n, long seed, int parallelism)
+            throws InterruptedException {
+        Registry registry = Session.current().registry();
+        Probes.Recorded rec = recorded(dir, registry, attemptId);
+        DecisionPoint dp = usage(() -> rec.at(at));
+        Probes.Comparison c = usage(() -> Probes.compare(
+                rec.provider(),
+                dp,
+                attemptId,
+                first,
+                label(first),
+                second,
+                label(second),
+                n,
+                seed,
+                models(registry),
+                parallelism));
         return new ComparisonView(c, store(dir, st -> st.recordComparison(c)));
     }
 
     /** Probes any recorded transcript value of task {@code taskId} of the loaded domain (e.g. {@code run.attempt().evidence().transcript()}). */
-    public static ProbeView probeTrajectory(Session s, String taskId, Value transcript, int at, ModelRef candidate, int n, long seed) throws InterruptedException {
+    public static ProbeView probeTrajectory(
+            Session s, String taskId, Value transcript, int at, ModelRef candidate, int n, long seed)
+            throws InterruptedException {
         Bench b = s.domain();
-        DecisionPoint dp = usage(() -> Probes.decisionPoint(b.provider(), b.provider().environment(taskId, Map.of()), transcript, at));
-        return new ProbeView(usage(() -> Probes.probe(b.provider(), dp, 0, candidate, label(candidate), n, seed, models(s.registry()),
-                Probes.DEFAULT_PARALLELISM)), null);
+        DecisionPoint dp = usage(
+                () -> Probes.decisionPoint(b.provider(), b.provider().environment(taskId, Map.of()), transcript, at));
+        return new ProbeView(
+                usage(() -> Probes.probe(
+                        b.provider(),
+                        dp,
+                        0,
+                        candidate,
+                        label(candidate),
+                        n,
+                        seed,
+                        models(s.registry()),
+                        Probes.DEFAULT_PARALLELISM)),
+                null);
     }
 
     private static Probes.Recorded recorded(Path dir, Registry registry, long attemptId) {
@@ -233,14 +330,18 @@ public final class ProbeMagics implements MagicExtension {
         }
     }
 
-    private interface StoreWork { List<ProbeStore.ProbeRecord> run(ExperimentStore s); }
+    private interface StoreWork {
+        List<ProbeStore.ProbeRecord> run(ExperimentStore s);
+    }
 
     /** Stores probe records in the experiment's store; says where (or why not, when a run holds the store). */
     private static String store(Path dir, StoreWork work) {
         try (ExperimentStore st = ExperimentStore.openForRun(dir)) {
             List<ProbeStore.ProbeRecord> recs = work.run(st);
             return "stored in " + dir + " as diagnostic probe record" + (recs.size() == 1 ? " #" : "s #")
-                    + String.join(", #", recs.stream().map(r -> String.valueOf(r.id())).toList()) + " (never in a scorecard)";
+                    + String.join(
+                            ", #",
+                            recs.stream().map(r -> String.valueOf(r.id())).toList()) + " (never in a scorecard)";
         } catch (IllegalStateException e) {
             return "not stored: " + e.getMessage();
         }
@@ -256,38 +357,65 @@ public final class ProbeMagics implements MagicExtension {
 
     private static final Map<Session, Held> HELD = new WeakHashMap<>();
 
-    static synchronized Held held(Session s) { return HELD.computeIfAbsent(s, k -> new Held()); }
+    static synchronized Held held(Session s) {
+        return HELD.computeIfAbsent(s, k -> new Held());
+    }
 
     /** A checkpoint: its name, the held log and the world it holds. */
     public record CheckpointView(String name, Checkpoint checkpoint) implements Rich {
-        public String worldHash() { return WorldHash.sha256(checkpoint.world(), true); }
+        public String worldHash() {
+            return WorldHash.sha256(checkpoint.world(), true);
+        }
 
         List<String[]> lines() {
             List<String[]> out = new ArrayList<>();
             for (var m : Transcripts.fromValue(checkpoint.transcript())) {
                 String role = m.getClass().getSimpleName().toLowerCase(Locale.ROOT);
                 String text = m instanceof Message.Assistant as && as.hasToolCalls()
-                        ? String.join("; ", as.toolCalls().stream().map(c -> c.name() + "(" + c.rawArguments() + ")").toList())
+                        ? String.join(
+                                "; ",
+                                as.toolCalls().stream()
+                                        .map(c -> c.name() + "(" + c.rawArguments() + ")")
+                                        .toList())
                         : String.valueOf(contentOf(m));
                 out.add(new String[] {role, Session.clip(text, 160)});
             }
             return out;
         }
 
-        @Override public String text() {
-            StringBuilder sb = new StringBuilder(String.format(Locale.ROOT, "%s: %s task %s held at customer message %d (%s, checkpoint %s, world %s)%n",
-                    name, checkpoint.cell().provider().name(), checkpoint.taskId(), checkpoint.at(), checkpoint.agent().modelRef(),
-                    checkpoint.id().substring(0, 12), worldHash().substring(0, 12)));
-            for (String[] l : lines()) sb.append("  ").append(l[0]).append(": ").append(l[1]).append('\n');
+        @Override
+        public String text() {
+            StringBuilder sb = new StringBuilder(String.format(
+                    Locale.ROOT,
+                    "%s: %s task %s held at customer message %d (%s, checkpoint %s, world %s)%n",
+                    name,
+                    checkpoint.cell().provider().name(),
+                    checkpoint.taskId(),
+                    checkpoint.at(),
+                    checkpoint.agent().modelRef(),
+                    checkpoint.id().substring(0, 12),
+                    worldHash().substring(0, 12)));
+            for (String[] l : lines())
+                sb.append("  ").append(l[0]).append(": ").append(l[1]).append('\n');
             return sb.toString().stripTrailing();
         }
 
-        @Override public String html() {
-            StringBuilder sb = new StringBuilder("<div class=\"brokkr-checkpoint\"><p><b>").append(Tables.esc(name)).append("</b>: ")
-                    .append(Tables.esc(checkpoint.cell().provider().name() + " task " + checkpoint.taskId() + " held at customer message "
-                            + checkpoint.at() + ", candidate " + checkpoint.agent().modelRef() + "; world " + worldHash().substring(0, 12)))
+        @Override
+        public String html() {
+            StringBuilder sb = new StringBuilder("<div class=\"brokkr-checkpoint\"><p><b>")
+                    .append(Tables.esc(name))
+                    .append("</b>: ")
+                    .append(Tables.esc(checkpoint.cell().provider().name() + " task " + checkpoint.taskId()
+                            + " held at customer message " + checkpoint.at() + ", candidate "
+                            + checkpoint.agent().modelRef() + "; world "
+                            + worldHash().substring(0, 12)))
                     .append("</p><table><tr><th>role</th><th>message</th></tr>");
-            for (String[] l : lines()) sb.append("<tr><td>").append(Tables.esc(l[0])).append("</td><td>").append(Tables.esc(l[1])).append("</td></tr>");
+            for (String[] l : lines())
+                sb.append("<tr><td>")
+                        .append(Tables.esc(l[0]))
+                        .append("</td><td>")
+                        .append(Tables.esc(l[1]))
+                        .append("</td></tr>");
             return sb.append("</table></div>").toString();
         }
     }
@@ -303,16 +431,28 @@ public final class ProbeMagics implements MagicExtension {
 
     /** Branch results of one checkpoint: a table of rewards and the distribution per variant. */
     /** @param storedIn the experiment directory the branches of this %branch were stored in, or null */
-    public record BranchesView(String checkpoint, String benchmark, int at, String task, Map<String, List<Attempt>> byVariant,
-                               Path storedIn, List<Long> storedIds) implements Figure {
-        @Override public CategoryChart chart() {
+    public record BranchesView(
+            String checkpoint,
+            String benchmark,
+            int at,
+            String task,
+            Map<String, List<Attempt>> byVariant,
+            Path storedIn,
+            List<Long> storedIds)
+            implements Figure {
+        @Override
+        public CategoryChart chart() {
             int n = byVariant.values().stream().mapToInt(List::size).sum();
-            return ProbeCharts.rewards("Branches of " + checkpoint + " (" + benchmark + " task " + ProbeCharts.task(task) + ", customer message " + at + "): reward by variant ("
-                    + n + " branches)", byVariant);
+            return ProbeCharts.rewards(
+                    "Branches of " + checkpoint + " (" + benchmark + " task " + ProbeCharts.task(task)
+                            + ", customer message " + at + "): reward by variant (" + n + " branches)",
+                    byVariant);
         }
 
         public Table table() {
-            StringColumn variant = StringColumn.create("variant"), termination = StringColumn.create("termination"), failed = StringColumn.create("failed checks");
+            StringColumn variant = StringColumn.create("variant"),
+                    termination = StringColumn.create("termination"),
+                    failed = StringColumn.create("failed checks");
             IntColumn branch = IntColumn.create("branch");
             DoubleColumn reward = DoubleColumn.create("reward");
             byVariant.forEach((v, as) -> {
@@ -320,8 +460,16 @@ public final class ProbeMagics implements MagicExtension {
                     variant.append(v);
                     branch.append(a.repetition());
                     reward.append(a.completed() ? a.reward() : Double.NaN);
-                    termination.append(a.completed() ? a.evidence().termination() : "not graded: " + Session.clip(String.valueOf(a.error()), 80));
-                    failed.append(String.join(", ", a.checks().stream().filter(c -> !c.passed()).map(c -> c.name()).toList()));
+                    termination.append(
+                            a.completed()
+                                    ? a.evidence().termination()
+                                    : "not graded: " + Session.clip(String.valueOf(a.error()), 80));
+                    failed.append(String.join(
+                            ", ",
+                            a.checks().stream()
+                                    .filter(c -> !c.passed())
+                                    .map(c -> c.name())
+                                    .toList()));
                 }
             });
             return Table.create("branches", variant, branch, reward, termination, failed);
@@ -334,7 +482,11 @@ public final class ProbeMagics implements MagicExtension {
             byVariant.forEach((v, as) -> {
                 variant.append(v);
                 n.append(as.size());
-                mean.append(as.stream().filter(Attempt::completed).mapToDouble(Attempt::reward).average().orElse(Double.NaN));
+                mean.append(as.stream()
+                        .filter(Attempt::completed)
+                        .mapToDouble(Attempt::reward)
+                        .average()
+                        .orElse(Double.NaN));
             });
             return Table.create("variants", variant, n, mean);
         }
@@ -342,16 +494,22 @@ public final class ProbeMagics implements MagicExtension {
         /** Where the branches were stored, as a sentence (empty when they were not). */
         public String storedNote() {
             if (storedIn == null) return "";
-            return storedIds.size() + " branch attempt(s) stored in " + storedIn + " (ids " + storedIds.stream().map(String::valueOf)
-                    .collect(Collectors.joining(", ")) + "; experiment show/attempts/transcript " + storedIn + ")";
+            return storedIds.size() + " branch attempt(s) stored in " + storedIn + " (ids "
+                    + storedIds.stream().map(String::valueOf).collect(Collectors.joining(", "))
+                    + "; experiment show/attempts/transcript " + storedIn + ")";
         }
 
-        @Override public String html() {
+        @Override
+        public String html() {
             String note = storedIn == null ? "" : "<p>" + Tables.esc(storedNote()) + "</p>";
-            return Tables.html(summary()) + note + "<details><summary>every branch</summary>" + Tables.html(table()) + "</details>";
+            return Tables.html(summary()) + note + "<details><summary>every branch</summary>" + Tables.html(table())
+                    + "</details>";
         }
 
-        @Override public String text() { return Tables.text(summary()) + (storedIn == null ? "" : "\n" + storedNote()) + "\n" + Tables.text(table()); }
+        @Override
+        public String text() {
+            return Tables.text(summary()) + (storedIn == null ? "" : "\n" + storedNote()) + "\n" + Tables.text(table());
+        }
     }
 
     static Object checkpointLine(Session s, MagicArgs a) throws Exception {
@@ -364,13 +522,19 @@ public final class ProbeMagics implements MagicExtension {
     }
 
     /** Holds an episode of {@code candidate} (null: the domain's first scripted one) on a task of the loaded domain at customer message {@code at}. */
-    public static CheckpointView checkpoint(Session s, String task, int at, String candidate, Map<String, String> roles) throws Exception {
+    public static CheckpointView checkpoint(Session s, String task, int at, String candidate, Map<String, String> roles)
+            throws Exception {
         Bench b = s.domain();
-        if (b.provider().branching().isEmpty()) throw new MagicUsageException(b.name() + " has no checkpoints (its interaction cannot be held)");
-        String c = candidate != null ? candidate : b.candidates().isEmpty() ? null : b.candidates().getFirst();
-        if (c == null) throw new MagicUsageException("--candidate C is required: " + b.name() + " offers no scripted candidate");
+        if (b.provider().branching().isEmpty())
+            throw new MagicUsageException(b.name() + " has no checkpoints (its interaction cannot be held)");
+        String c = candidate != null
+                ? candidate
+                : b.candidates().isEmpty() ? null : b.candidates().getFirst();
+        if (c == null)
+            throw new MagicUsageException("--candidate C is required: " + b.name() + " offers no scripted candidate");
         Bench.Plan plan = b.plan(c, task, roles, s.registry());
-        Checkpoint cp = usage(() -> Branches.checkpoint(plan.cell(), at, plan.plan().models()));
+        Checkpoint cp =
+                usage(() -> Branches.checkpoint(plan.cell(), at, plan.plan().models()));
         Held h = held(s);
         String name;
         synchronized (h) {
@@ -386,11 +550,20 @@ public final class ProbeMagics implements MagicExtension {
         int n = positiveInt("-n", required(p.option("n"), "-n N (branches per variant) is required"));
         int parallelism = positiveInt("--parallelism", p.option("parallelism", "8"));
         Path dir = p.option("dir") == null ? null : Path.of(p.option("dir"));
-        return branch(s, p.positional(0), n, list(p.option("candidate")), list(p.option("user")), p.option("judge"), parallelism, dir);
+        return branch(
+                s,
+                p.positional(0),
+                n,
+                list(p.option("candidate")),
+                list(p.option("user")),
+                p.option("judge"),
+                parallelism,
+                dir);
     }
 
     /** Runs {@code n} branches of checkpoint {@code name} per variant (candidates x users; empty lists keep the checkpoint's). */
-    public static BranchesView branch(Session s, String name, int n, List<String> candidates, List<String> users, String judge, int parallelism)
+    public static BranchesView branch(
+            Session s, String name, int n, List<String> candidates, List<String> users, String judge, int parallelism)
             throws InterruptedException {
         return branch(s, name, n, candidates, users, judge, parallelism, null);
     }
@@ -399,28 +572,45 @@ public final class ProbeMagics implements MagicExtension {
      * As above; with {@code dir} (not null) the branches are also stored there as ordinary attempts
      * ({@link StoredBranches}). A variant run again continues with new branch indices (new trial seeds).
      */
-    public static BranchesView branch(Session s, String name, int n, List<String> candidates, List<String> users, String judge, int parallelism,
-                                      Path dir) throws InterruptedException {
+    public static BranchesView branch(
+            Session s,
+            String name,
+            int n,
+            List<String> candidates,
+            List<String> users,
+            String judge,
+            int parallelism,
+            Path dir)
+            throws InterruptedException {
         Held h = held(s);
         Checkpoint cp;
         synchronized (h) {
             cp = h.checkpoints.get(name);
-            if (cp == null) throw new MagicUsageException("no checkpoint '" + name + "'" + (h.checkpoints.isEmpty() ? " (make one with %checkpoint TASK --at K)"
-                    : " (this session's: " + String.join(", ", h.checkpoints.keySet()) + ")"));
+            if (cp == null)
+                throw new MagicUsageException("no checkpoint '" + name + "'"
+                        + (h.checkpoints.isEmpty()
+                                ? " (make one with %checkpoint TASK --at K)"
+                                : " (this session's: " + String.join(", ", h.checkpoints.keySet()) + ")"));
         }
         List<ModelRef> agents = new ArrayList<>();
-        if (candidates.isEmpty()) agents.add(null); else for (String c : candidates) agents.add(ref(c));
+        if (candidates.isEmpty()) agents.add(null);
+        else for (String c : candidates) agents.add(ref(c));
         List<ModelRef> userRefs = new ArrayList<>();
-        if (users.isEmpty()) userRefs.add(null); else for (String u : users) userRefs.add(modelOnly("--user", u));
+        if (users.isEmpty()) userRefs.add(null);
+        else for (String u : users) userRefs.add(modelOnly("--user", u));
         ModelRef judgeRef = judge == null ? null : modelOnly("--judge", judge);
         Map<String, List<Branches.Branch>> planned = new LinkedHashMap<>();
         for (ModelRef ag : agents) {
             for (ModelRef u : userRefs) {
                 Branches.Variant v = new Branches.Variant(ag, u, judgeRef);
-                String key = v.label().equals("same") ? "checkpoint's (" + cp.agent().modelRef() + ")" : v.label();
+                String key =
+                        v.label().equals("same") ? "checkpoint's (" + cp.agent().modelRef() + ")" : v.label();
                 int from;
                 synchronized (h) {
-                    from = h.branches.getOrDefault(name, Map.of()).getOrDefault(key, List.of()).size();
+                    from = h.branches
+                            .getOrDefault(name, Map.of())
+                            .getOrDefault(key, List.of())
+                            .size();
                 }
                 List<Branches.Branch> bs = new ArrayList<>();
                 for (int i = 0; i < n; i++) bs.add(Branches.branch(cp, v, from + i));
@@ -428,8 +618,10 @@ public final class ProbeMagics implements MagicExtension {
             }
         }
         Function<ModelRef, Candidate> models = models(s.registry());
-        List<Branches.Branch> all = planned.values().stream().flatMap(List::stream).toList();
-        List<Attempt> attempts = dir == null ? usage(() -> StoredBranches.runUnstored(all, models, parallelism))
+        List<Branches.Branch> all =
+                planned.values().stream().flatMap(List::stream).toList();
+        List<Attempt> attempts = dir == null
+                ? usage(() -> StoredBranches.runUnstored(all, models, parallelism))
                 : usage(() -> StoredBranches.run(dir, all, models, parallelism));
         Map<String, List<Attempt>> results;
         synchronized (h) {
@@ -441,7 +633,13 @@ public final class ProbeMagics implements MagicExtension {
             }
             results = copy(results);
         }
-        return new BranchesView(name, cp.cell().provider().name(), cp.at(), cp.taskId(), results, dir,
+        return new BranchesView(
+                name,
+                cp.cell().provider().name(),
+                cp.at(),
+                cp.taskId(),
+                results,
+                dir,
                 dir == null ? List.of() : attempts.stream().map(Attempt::id).toList());
     }
 
@@ -455,7 +653,8 @@ public final class ProbeMagics implements MagicExtension {
 
     /** {@code -n N} as {@code --n N} (the magics' options are long ones). */
     static MagicArgs withShortN(MagicArgs a) {
-        return new MagicArgs(a.raw(), a.words().stream().map(w -> w.equals("-n") ? "--n" : w).toList());
+        return new MagicArgs(
+                a.raw(), a.words().stream().map(w -> w.equals("-n") ? "--n" : w).toList());
     }
 
     static ModelRef ref(String spec) {
@@ -468,17 +667,23 @@ public final class ProbeMagics implements MagicExtension {
 
     static ModelRef modelOnly(String option, String spec) {
         ModelRef r = Bench.modelRef(option, spec);
-        if (r == null) throw new MagicUsageException(option + " takes PROVIDER:MODEL (e.g. openai:gpt-4.1), not '" + spec + "'");
+        if (r == null)
+            throw new MagicUsageException(option + " takes PROVIDER:MODEL (e.g. openai:gpt-4.1), not '" + spec + "'");
         return r;
     }
 
     static List<String> list(String csv) {
         if (csv == null) return List.of();
-        return List.of(csv.split(",")).stream().map(String::strip).filter(x -> !x.isEmpty()).toList();
+        return List.of(csv.split(",")).stream()
+                .map(String::strip)
+                .filter(x -> !x.isEmpty())
+                .toList();
     }
 
     /** A candidate's label: its scripted name, or PROVIDER/MODEL. */
-    static String label(ModelRef r) { return r.provider().equals(BenchmarkProvider.SCRIPTED) ? r.model() : r.toString(); }
+    static String label(ModelRef r) {
+        return r.provider().equals(BenchmarkProvider.SCRIPTED) ? r.model() : r.toString();
+    }
 
     /** The registry's one resolver, each model reference opened once. */
     static Function<ModelRef, Candidate> models(Registry registry) {
@@ -510,7 +715,9 @@ public final class ProbeMagics implements MagicExtension {
         }
     }
 
-    private interface Answer<T, E extends Exception> { T get() throws E; }
+    private interface Answer<T, E extends Exception> {
+        T get() throws E;
+    }
 
     /** The engine's IllegalArgumentException (an unknown task, a cut the record does not reach) as a usage error. */
     private static <T, E extends Exception> T usage(Answer<T, E> answer) throws E {

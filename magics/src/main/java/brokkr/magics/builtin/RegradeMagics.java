@@ -1,24 +1,23 @@
 package brokkr.magics.builtin;
 
-import brokkr.magics.MagicArgs;
 import brokkr.eval.ModelRef;
+import brokkr.experiment.ExperimentStore;
 import brokkr.experiment.Planner;
+import brokkr.experiment.Regrade;
+import brokkr.magics.MagicArgs;
 import brokkr.magics.MagicExtension;
 import brokkr.magics.MagicRegistry;
 import brokkr.magics.MagicUsageException;
 import brokkr.magics.Session;
 import brokkr.magics.view.Rich;
 import brokkr.magics.view.Tables;
-import brokkr.experiment.ExperimentStore;
-import brokkr.experiment.Regrade;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Set;
 import tech.tablesaw.api.DoubleColumn;
 import tech.tablesaw.api.IntColumn;
 import tech.tablesaw.api.StringColumn;
 import tech.tablesaw.api.Table;
-
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.util.Set;
 
 /**
  * {@code %regrade DIR --judge PROVIDER:MODEL [--parallelism N]}: the judged checks of every completed
@@ -26,8 +25,11 @@ import java.util.Set;
  * recorded ones, and how far they agree. Also plain Java: {@link #regrade}.
  */
 public final class RegradeMagics implements MagicExtension {
-    @Override public void install(MagicRegistry r) {
-        r.line("regrade", "%regrade DIR --judge PROVIDER:MODEL [--parallelism N]",
+    @Override
+    public void install(MagicRegistry r) {
+        r.line(
+                "regrade",
+                "%regrade DIR --judge PROVIDER:MODEL [--parallelism N]",
                 "Judges the model-judged checks (tau2: NL assertions) of every completed attempt in DIR again from its record,"
                         + " calling only the judge (keys and base URLs from the environment); stores the new verdicts beside the"
                         + " recorded ones and shows assertions and episode verdicts agreeing and every disagreement.",
@@ -38,7 +40,8 @@ public final class RegradeMagics implements MagicExtension {
         var p = a.parse(Set.of("judge", "parallelism"), 1);
         if (p.positional(0) == null) throw new MagicUsageException("which experiment directory?");
         String judge = p.option("judge");
-        if (judge == null) throw new MagicUsageException("--judge PROVIDER:MODEL is required (e.g. --judge openai:gpt-4.1)");
+        if (judge == null)
+            throw new MagicUsageException("--judge PROVIDER:MODEL is required (e.g. --judge openai:gpt-4.1)");
         int parallelism;
         try {
             parallelism = Integer.parseInt(p.option("parallelism", String.valueOf(Regrade.DEFAULT_PARALLELISM)));
@@ -56,7 +59,8 @@ public final class RegradeMagics implements MagicExtension {
         } catch (IllegalArgumentException e) {
             throw new MagicUsageException(e.getMessage());
         }
-        if (!Files.isRegularFile(ExperimentStore.file(dir))) throw new MagicUsageException(dir + " holds no experiment (no " + ExperimentStore.FILE + ")");
+        if (!Files.isRegularFile(ExperimentStore.file(dir)))
+            throw new MagicUsageException(dir + " holds no experiment (no " + ExperimentStore.FILE + ")");
         try {
             return new RegradeView(Regrade.run(dir, judgeRef.provider(), judgeRef.model(), s.registry(), parallelism));
         } catch (IllegalArgumentException e) {
@@ -69,40 +73,84 @@ public final class RegradeMagics implements MagicExtension {
         /** One row per statement the new judge and the record disagree on. */
         public Table disagreements() {
             var rs = result.disagreements();
-            return Table.create("disagreements",
-                    StringColumn.create("benchmark", rs.stream().map(d -> d.place().benchmark()).toList()),
-                    StringColumn.create("candidate", rs.stream().map(d -> d.place().candidate()).toList()),
-                    StringColumn.create("task", rs.stream().map(d -> d.place().taskId()).toList()),
-                    IntColumn.create("trial", rs.stream().mapToInt(d -> d.place().trial()).toArray()),
-                    StringColumn.create("assertion", rs.stream().map(Regrade.Disagreement::statement).toList()),
-                    StringColumn.create("recorded", rs.stream().map(d -> Regrade.Result.verdict(d.recorded())).toList()),
-                    StringColumn.create("new", rs.stream().map(d -> Regrade.Result.verdict(d.now())).toList()));
+            return Table.create(
+                    "disagreements",
+                    StringColumn.create(
+                            "benchmark",
+                            rs.stream().map(d -> d.place().benchmark()).toList()),
+                    StringColumn.create(
+                            "candidate",
+                            rs.stream().map(d -> d.place().candidate()).toList()),
+                    StringColumn.create(
+                            "task", rs.stream().map(d -> d.place().taskId()).toList()),
+                    IntColumn.create(
+                            "trial",
+                            rs.stream().mapToInt(d -> d.place().trial()).toArray()),
+                    StringColumn.create(
+                            "assertion",
+                            rs.stream().map(Regrade.Disagreement::statement).toList()),
+                    StringColumn.create(
+                            "recorded",
+                            rs.stream()
+                                    .map(d -> Regrade.Result.verdict(d.recorded()))
+                                    .toList()),
+                    StringColumn.create(
+                            "new",
+                            rs.stream()
+                                    .map(d -> Regrade.Result.verdict(d.now()))
+                                    .toList()));
         }
 
         /** One row per episode whose verdict changed. */
         public Table episodeChanges() {
             var cs = result.episodeChanges();
-            return Table.create("episode verdicts changed",
-                    StringColumn.create("benchmark", cs.stream().map(c -> c.place().benchmark()).toList()),
-                    StringColumn.create("candidate", cs.stream().map(c -> c.place().candidate()).toList()),
-                    StringColumn.create("task", cs.stream().map(c -> c.place().taskId()).toList()),
-                    IntColumn.create("trial", cs.stream().mapToInt(c -> c.place().trial()).toArray()),
-                    DoubleColumn.create("recorded_reward", cs.stream().mapToDouble(Regrade.EpisodeChange::recordedReward).toArray()),
-                    DoubleColumn.create("new_reward", cs.stream().mapToDouble(Regrade.EpisodeChange::newReward).toArray()));
+            return Table.create(
+                    "episode verdicts changed",
+                    StringColumn.create(
+                            "benchmark",
+                            cs.stream().map(c -> c.place().benchmark()).toList()),
+                    StringColumn.create(
+                            "candidate",
+                            cs.stream().map(c -> c.place().candidate()).toList()),
+                    StringColumn.create(
+                            "task", cs.stream().map(c -> c.place().taskId()).toList()),
+                    IntColumn.create(
+                            "trial",
+                            cs.stream().mapToInt(c -> c.place().trial()).toArray()),
+                    DoubleColumn.create(
+                            "recorded_reward",
+                            cs.stream()
+                                    .mapToDouble(Regrade.EpisodeChange::recordedReward)
+                                    .toArray()),
+                    DoubleColumn.create(
+                            "new_reward",
+                            cs.stream()
+                                    .mapToDouble(Regrade.EpisodeChange::newReward)
+                                    .toArray()));
         }
 
-        @Override public String text() { return result.text().stripTrailing(); }
+        @Override
+        public String text() {
+            return result.text().stripTrailing();
+        }
 
-        @Override public String html() {
+        @Override
+        public String html() {
             StringBuilder sb = new StringBuilder("<div>");
-            result.text().lines().limit(3).forEach(l -> sb.append("<p>").append(Tables.esc(l)).append("</p>"));
+            result.text()
+                    .lines()
+                    .limit(3)
+                    .forEach(l -> sb.append("<p>").append(Tables.esc(l)).append("</p>"));
             if (!result.disagreements().isEmpty()) sb.append(Tables.html(disagreements()));
             if (!result.episodeChanges().isEmpty()) sb.append(Tables.html(episodeChanges()));
             if (!result.failures().isEmpty()) {
                 sb.append("<p>without a new verdict:</p><ul>");
                 for (Regrade.Failure f : result.failures()) {
-                    sb.append("<li>").append(Tables.esc(f.place().benchmark() + " " + f.place().candidate() + " task " + f.place().taskId()
-                            + " trial " + f.place().trial() + ": " + f.error())).append("</li>");
+                    sb.append("<li>")
+                            .append(Tables.esc(f.place().benchmark() + " "
+                                    + f.place().candidate() + " task "
+                                    + f.place().taskId() + " trial " + f.place().trial() + ": " + f.error()))
+                            .append("</li>");
                 }
                 sb.append("</ul>");
             }

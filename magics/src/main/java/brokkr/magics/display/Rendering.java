@@ -6,14 +6,12 @@ import brokkr.magics.view.Rich;
 import brokkr.magics.view.Tables;
 import brokkr.magics.view.TranscriptView;
 import brokkr.render.chart.ChartImages;
-
+import java.util.Base64;
 import org.dflib.jjava.jupyter.kernel.display.RenderContext;
 import org.dflib.jjava.jupyter.kernel.display.Renderer;
 import org.dflib.jjava.jupyter.kernel.display.mime.MIMEType;
 import org.knowm.xchart.internal.chartpart.Chart;
 import tech.tablesaw.api.Table;
-
-import java.util.Base64;
 
 /**
  * Brokkr's renderers on JJava's one {@link Renderer} registry, which the kernel and the REPL share and
@@ -38,9 +36,7 @@ public final class Rendering {
                 .preferring(MIMEType.TEXT_HTML, MIMEType.TEXT_PLAIN)
                 .supporting(MIMEType.TEXT_MARKDOWN)
                 .register(Rendering::table);
-        r.createRegistration(Chart.class)
-                .preferring(PNG, SVG)
-                .register(Rendering::chart);
+        r.createRegistration(Chart.class).preferring(PNG, SVG).register(Rendering::chart);
         r.createRegistration(ExperimentMagics.PassKView.class)
                 .preferring(MIMEType.TEXT_HTML, PNG, SVG, MIMEType.TEXT_PLAIN)
                 .register(Rendering::passk);
@@ -73,8 +69,10 @@ public final class Rendering {
     static void passk(ExperimentMagics.PassKView v, RenderContext ctx) {
         byte[] png = png(v.chart());
         String b64 = Base64.getEncoder().encodeToString(png);
-        ctx.renderIfRequested(MIMEType.TEXT_HTML, () -> "<div class=\"brokkr-passk\"><img src=\"data:image/png;base64," + b64
-                + "\" alt=\"pass^k by candidate\"/>" + Tables.html(v.table()) + "</div>");
+        ctx.renderIfRequested(
+                MIMEType.TEXT_HTML,
+                () -> "<div class=\"brokkr-passk\"><img src=\"data:image/png;base64," + b64
+                        + "\" alt=\"pass^k by candidate\"/>" + Tables.html(v.table()) + "</div>");
         ctx.renderIfRequested(PNG, () -> b64);
         ctx.renderIfRequested(SVG, () -> svg(v.chart()));
         ctx.renderIfRequested(MIMEType.TEXT_PLAIN, () -> Tables.text(v.table()));
@@ -83,8 +81,10 @@ public final class Rendering {
     /** A figure in one output: HTML (the chart inline, then its tables), PNG and SVG besides, text. */
     static void figure(Figure f, RenderContext ctx) {
         String b64 = Base64.getEncoder().encodeToString(png(f.chart()));
-        ctx.renderIfRequested(MIMEType.TEXT_HTML, () -> "<div class=\"brokkr-figure\"><img src=\"data:image/png;base64," + b64
-                + "\" alt=\"" + Tables.esc(f.chart().getTitle()) + "\"/>" + f.html() + "</div>");
+        ctx.renderIfRequested(
+                MIMEType.TEXT_HTML,
+                () -> "<div class=\"brokkr-figure\"><img src=\"data:image/png;base64," + b64 + "\" alt=\""
+                        + Tables.esc(f.chart().getTitle()) + "\"/>" + f.html() + "</div>");
         ctx.renderIfRequested(PNG, () -> b64);
         ctx.renderIfRequested(SVG, () -> svg(f.chart()));
         ctx.renderIfRequested(MIMEType.TEXT_PLAIN, f::text);
@@ -99,9 +99,13 @@ public final class Rendering {
 
     /** The chart as PNG ({@link ChartImages#png}). */
     @SuppressWarnings("rawtypes")
-    public static byte[] png(Chart c) { return ChartImages.png(c); }
+    public static byte[] png(Chart c) {
+        return ChartImages.png(c);
+    }
 
     /** The chart as an SVG element ({@link ChartImages#svg}). */
     @SuppressWarnings("rawtypes")
-    public static String svg(Chart c) { return ChartImages.svg(c); }
+    public static String svg(Chart c) {
+        return ChartImages.svg(c);
+    }
 }

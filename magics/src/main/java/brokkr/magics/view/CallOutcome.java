@@ -1,12 +1,10 @@
 package brokkr.magics.view;
 
-import brokkr.render.JsonText;
-
 import brokkr.python.PyJson;
+import brokkr.render.JsonText;
+import java.util.List;
 import tech.tablesaw.api.StringColumn;
 import tech.tablesaw.api.Table;
-
-import java.util.List;
 
 /**
  * {@code %call TOOL {json}}: the tool message's content (JSON indented, folded in HTML when long), its
@@ -14,19 +12,39 @@ import java.util.List;
  */
 public record CallOutcome(String tool, String arguments, String content, boolean error, List<WorldDiff.Change> changes)
         implements Rich {
-    public CallOutcome { changes = List.copyOf(changes); }
-
-    public Table diffTable() {
-        return Table.create("world diff",
-                StringColumn.create("path", changes.stream().map(WorldDiff.Change::path).toList()),
-                StringColumn.create("change", changes.stream().map(c -> c.kind().name().toLowerCase()).toList()),
-                StringColumn.create("before", changes.stream().map(c -> c.before() == null ? "" : PyJson.dumps(c.before())).toList()),
-                StringColumn.create("after", changes.stream().map(c -> c.after() == null ? "" : PyJson.dumps(c.after())).toList()));
+    public CallOutcome {
+        changes = List.copyOf(changes);
     }
 
-    @Override public String text() {
+    public Table diffTable() {
+        return Table.create(
+                "world diff",
+                StringColumn.create(
+                        "path", changes.stream().map(WorldDiff.Change::path).toList()),
+                StringColumn.create(
+                        "change",
+                        changes.stream().map(c -> c.kind().name().toLowerCase()).toList()),
+                StringColumn.create(
+                        "before",
+                        changes.stream()
+                                .map(c -> c.before() == null ? "" : PyJson.dumps(c.before()))
+                                .toList()),
+                StringColumn.create(
+                        "after",
+                        changes.stream()
+                                .map(c -> c.after() == null ? "" : PyJson.dumps(c.after()))
+                                .toList()));
+    }
+
+    @Override
+    public String text() {
         StringBuilder sb = new StringBuilder();
-        sb.append(tool).append("(").append(arguments).append(")").append(error ? "  [error]" : "").append('\n');
+        sb.append(tool)
+                .append("(")
+                .append(arguments)
+                .append(")")
+                .append(error ? "  [error]" : "")
+                .append('\n');
         String json = JsonText.pretty(content);
         sb.append(json != null ? json : content).append('\n');
         if (changes.isEmpty()) sb.append("world unchanged");
@@ -37,13 +55,23 @@ public record CallOutcome(String tool, String arguments, String content, boolean
         return sb.toString();
     }
 
-    @Override public String html() {
+    @Override
+    public String html() {
         StringBuilder sb = new StringBuilder("<div class=\"brokkr-call\">");
-        sb.append("<p><code>").append(Tables.esc(tool)).append("(").append(Tables.esc(arguments)).append(")</code> ")
-          .append(error ? "<b style=\"color:#b00\">error</b>" : "<b style=\"color:#070\">ok</b>").append("</p>");
+        sb.append("<p><code>")
+                .append(Tables.esc(tool))
+                .append("(")
+                .append(Tables.esc(arguments))
+                .append(")</code> ")
+                .append(error ? "<b style=\"color:#b00\">error</b>" : "<b style=\"color:#070\">ok</b>")
+                .append("</p>");
         sb.append(JsonText.html(content));
         if (changes.isEmpty()) sb.append("<p>world unchanged</p>");
-        else sb.append("<p>world changes (").append(changes.size()).append("):</p>").append(Tables.html(diffTable()));
+        else
+            sb.append("<p>world changes (")
+                    .append(changes.size())
+                    .append("):</p>")
+                    .append(Tables.html(diffTable()));
         return sb.append("</div>").toString();
     }
 }

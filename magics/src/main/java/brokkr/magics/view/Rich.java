@@ -6,7 +6,10 @@ package brokkr.magics.view;
  */
 public interface Rich {
     String text();
+
     String html();
     /** Markdown, or null when the value has none (the text is then the fallback). */
-    default String markdown() { return null; }
+    default String markdown() {
+        return null;
+    }
 }

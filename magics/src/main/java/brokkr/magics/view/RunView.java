@@ -1,7 +1,5 @@
 package brokkr.magics.view;
 
-import brokkr.render.JsonText;
-
 import brokkr.agent.Transcript;
 import brokkr.conversation.Message;
 import brokkr.conversation.ModelCall;
@@ -10,7 +8,7 @@ import brokkr.eval.Attempt;
 import brokkr.eval.Evidence;
 import brokkr.eval.Exploration;
 import brokkr.eval.Transcripts;
-
+import brokkr.render.JsonText;
 import java.util.Arrays;
 import java.util.List;
 
@@ -23,8 +21,17 @@ import java.util.List;
  * @param resultLine the domain's one-line result, or the error of an attempt that did not complete
  * @param attempt    the attempt itself, for code: its checks, evidence and details
  */
-public record RunView(String domain, String candidate, String taskId, List<Line> dialogue, String stop, List<Check> checks,
-                      double reward, String resultLine, Attempt attempt) implements Rich {
+public record RunView(
+        String domain,
+        String candidate,
+        String taskId,
+        List<Line> dialogue,
+        String stop,
+        List<Check> checks,
+        double reward,
+        String resultLine,
+        Attempt attempt)
+        implements Rich {
     public record Check(String name, boolean passed, String detail) {}
 
     /** One message: who, what, and whether it is an error result. */
@@ -37,15 +44,29 @@ public record RunView(String domain, String candidate, String taskId, List<Line>
 
     /** A run's view: the attempt's transcript as dialogue, the domain's report (null for an attempt that did not complete). */
     public static RunView of(String domain, String candidate, Attempt a, Exploration.RunReport report) {
-        List<Line> lines = messages(a).stream().map(m -> new Line(role(m), body(m))).toList();
-        List<Check> checks = report == null ? List.of()
-                : report.checks().stream().map(c -> new Check(c.name(), c.passed(), c.detail())).toList();
-        return new RunView(domain, candidate, a.taskId(), lines, a.evidence().termination(), checks, a.reward(),
-                report == null ? a.error() : report.resultLine(), a);
+        List<Line> lines =
+                messages(a).stream().map(m -> new Line(role(m), body(m))).toList();
+        List<Check> checks = report == null
+                ? List.of()
+                : report.checks().stream()
+                        .map(c -> new Check(c.name(), c.passed(), c.detail()))
+                        .toList();
+        return new RunView(
+                domain,
+                candidate,
+                a.taskId(),
+                lines,
+                a.evidence().termination(),
+                checks,
+                a.reward(),
+                report == null ? a.error() : report.resultLine(),
+                a);
     }
 
     private static List<Message> messages(Attempt a) {
-        return a.evidence().transcript().isNone() ? List.of() : Transcripts.fromValue(a.evidence().transcript());
+        return a.evidence().transcript().isNone()
+                ? List.of()
+                : Transcripts.fromValue(a.evidence().transcript());
     }
 
     /**
@@ -53,20 +74,30 @@ public record RunView(String domain, String candidate, String taskId, List<Line>
      * {@link Transcript.Stop}); null otherwise (a conversation with a simulated user has two parties).
      */
     public Transcript transcript() {
-        Transcript.Stop s = Arrays.stream(Transcript.Stop.values()).filter(x -> x.name().equalsIgnoreCase(stop)).findFirst().orElse(null);
+        Transcript.Stop s = Arrays.stream(Transcript.Stop.values())
+                .filter(x -> x.name().equalsIgnoreCase(stop))
+                .findFirst()
+                .orElse(null);
         if (s == null) return null;
-        List<ModelCall> calls = attempt.evidence().modelCalls().stream().filter(c -> c.role().equals(Evidence.AGENT))
-                .map(Evidence.RecordedCall::call).toList();
+        List<ModelCall> calls = attempt.evidence().modelCalls().stream()
+                .filter(c -> c.role().equals(Evidence.AGENT))
+                .map(Evidence.RecordedCall::call)
+                .toList();
         return new Transcript(messages(attempt), attempt.evidence().agentUsage(), calls, s, null);
     }
 
-    public boolean passed() { return checks.stream().allMatch(Check::passed); }
+    public boolean passed() {
+        return checks.stream().allMatch(Check::passed);
+    }
 
     static String calls(List<ToolCall> calls) {
         StringBuilder sb = new StringBuilder();
         for (ToolCall c : calls) {
             if (!sb.isEmpty()) sb.append("; ");
-            sb.append(c.name()).append('(').append(c.rawArguments() != null ? c.rawArguments() : String.valueOf(c.arguments())).append(')');
+            sb.append(c.name())
+                    .append('(')
+                    .append(c.rawArguments() != null ? c.rawArguments() : String.valueOf(c.arguments()))
+                    .append(')');
         }
         return sb.toString();
     }
@@ -93,48 +124,104 @@ public record RunView(String domain, String candidate, String taskId, List<Line>
         return calls.isEmpty() ? c : (c.isEmpty() ? "" : c + "\n") + "→ " + calls(calls);
     }
 
-    static String clip(String s, int n) { return s.length() <= n ? s : s.substring(0, n - 3) + "..."; }
+    static String clip(String s, int n) {
+        return s.length() <= n ? s : s.substring(0, n - 3) + "...";
+    }
 
-    @Override public String text() {
+    @Override
+    public String text() {
         StringBuilder sb = new StringBuilder();
-        sb.append(domain).append(" task ").append(taskId).append(", candidate ").append(candidate).append(": ")
-          .append(resultLine).append('\n');
-        sb.append("dialogue (").append(dialogue.size()).append(" messages, stop=").append(stop).append("):\n");
+        sb.append(domain)
+                .append(" task ")
+                .append(taskId)
+                .append(", candidate ")
+                .append(candidate)
+                .append(": ")
+                .append(resultLine)
+                .append('\n');
+        sb.append("dialogue (")
+                .append(dialogue.size())
+                .append(" messages, stop=")
+                .append(stop)
+                .append("):\n");
         for (Line l : dialogue) {
-            sb.append(String.format("  %-12s %s%n", l.role(), clip(l.text(), 160).replace("\n", "\n               ")));
+            sb.append(
+                    String.format("  %-12s %s%n", l.role(), clip(l.text(), 160).replace("\n", "\n               ")));
         }
         sb.append("grade: reward ").append(reward).append('\n');
-        for (Check c : checks) sb.append("  ").append(c.passed() ? "PASS " : "FAIL ").append(c.name()).append(": ").append(c.detail()).append('\n');
+        for (Check c : checks)
+            sb.append("  ")
+                    .append(c.passed() ? "PASS " : "FAIL ")
+                    .append(c.name())
+                    .append(": ")
+                    .append(c.detail())
+                    .append('\n');
         return sb.toString().stripTrailing();
     }
 
-    @Override public String markdown() {
+    @Override
+    public String markdown() {
         StringBuilder sb = new StringBuilder();
-        sb.append("**").append(domain).append("** task `").append(taskId).append("`, candidate `").append(candidate)
-          .append("`: ").append(resultLine).append("\n\n| role | content |\n| --- | --- |\n");
+        sb.append("**")
+                .append(domain)
+                .append("** task `")
+                .append(taskId)
+                .append("`, candidate `")
+                .append(candidate)
+                .append("`: ")
+                .append(resultLine)
+                .append("\n\n| role | content |\n| --- | --- |\n");
         for (Line l : dialogue) {
-            sb.append("| ").append(l.role()).append(" | ").append(clip(l.text(), 300).replace("|", "\\|").replace("\n", "<br>")).append(" |\n");
+            sb.append("| ")
+                    .append(l.role())
+                    .append(" | ")
+                    .append(clip(l.text(), 300).replace("|", "\\|").replace("\n", "<br>"))
+                    .append(" |\n");
         }
         sb.append("\n**Grade:** reward ").append(reward).append("\n\n");
-        for (Check c : checks) sb.append("- ").append(c.passed() ? "✅ " : "❌ ").append(c.name()).append(": ").append(c.detail()).append('\n');
+        for (Check c : checks)
+            sb.append("- ")
+                    .append(c.passed() ? "✅ " : "❌ ")
+                    .append(c.name())
+                    .append(": ")
+                    .append(c.detail())
+                    .append('\n');
         return sb.toString();
     }
 
-    @Override public String html() {
+    @Override
+    public String html() {
         StringBuilder sb = new StringBuilder("<div class=\"brokkr-run\">");
-        sb.append("<p><b>").append(Tables.esc(domain)).append("</b> task <code>").append(Tables.esc(taskId))
-          .append("</code>, candidate <code>").append(Tables.esc(candidate)).append("</code>: ")
-          .append(Tables.esc(resultLine)).append("</p>");
-        sb.append("<details><summary>dialogue: ").append(dialogue.size()).append(" messages, stop=").append(Tables.esc(stop))
-          .append("</summary><table class=\"brokkr-transcript\">");
+        sb.append("<p><b>")
+                .append(Tables.esc(domain))
+                .append("</b> task <code>")
+                .append(Tables.esc(taskId))
+                .append("</code>, candidate <code>")
+                .append(Tables.esc(candidate))
+                .append("</code>: ")
+                .append(Tables.esc(resultLine))
+                .append("</p>");
+        sb.append("<details><summary>dialogue: ")
+                .append(dialogue.size())
+                .append(" messages, stop=")
+                .append(Tables.esc(stop))
+                .append("</summary><table class=\"brokkr-transcript\">");
         for (Line l : dialogue) {
-            sb.append("<tr><td style=\"text-align:left;vertical-align:top\"><b>").append(Tables.esc(l.role()))
-              .append("</b></td><td style=\"text-align:left\">").append(JsonText.html(l.text())).append("</td></tr>");
+            sb.append("<tr><td style=\"text-align:left;vertical-align:top\"><b>")
+                    .append(Tables.esc(l.role()))
+                    .append("</b></td><td style=\"text-align:left\">")
+                    .append(JsonText.html(l.text()))
+                    .append("</td></tr>");
         }
         sb.append("</table></details><p><b>Grade:</b> reward ").append(reward).append("</p><ul>");
         for (Check c : checks) {
-            sb.append("<li>").append(c.passed() ? "✅" : "❌").append(' ').append(Tables.esc(c.name())).append(": ")
-              .append(Tables.esc(c.detail())).append("</li>");
+            sb.append("<li>")
+                    .append(c.passed() ? "✅" : "❌")
+                    .append(' ')
+                    .append(Tables.esc(c.name()))
+                    .append(": ")
+                    .append(Tables.esc(c.detail()))
+                    .append("</li>");
         }
         return sb.append("</ul></div>").toString();
     }

@@ -26,26 +26,44 @@ public final class Tables {
     /** What a table shows for a value that does not exist (a candidate with no scored attempt has no average reward): never 0. */
     public static final String MISSING = TableText.MISSING;
 
-    public static boolean numeric(Column<?> c) { return TablesawTables.plain(c).numeric(); }
+    public static boolean numeric(Column<?> c) {
+        return TablesawTables.plain(c).numeric();
+    }
 
     /** The column's name as shown: a duration column's without its {@code _ms}. */
-    public static String header(Column<?> c) { return TableText.header(TablesawTables.plain(c)); }
+    public static String header(Column<?> c) {
+        return TableText.header(TablesawTables.plain(c));
+    }
 
     /** One cell as shown; {@code missing} for a missing value. */
-    public static String cell(Column<?> c, int row, String missing) { return TableText.cell(TablesawTables.plain(c), row, missing); }
+    public static String cell(Column<?> c, int row, String missing) {
+        return TableText.cell(TablesawTables.plain(c), row, missing);
+    }
 
-    public static String html(Table t) { return TableHtml.html(TablesawTables.plain(t)); }
+    public static String html(Table t) {
+        return TableHtml.html(TablesawTables.plain(t));
+    }
 
     /** The table's name (when it has one) over its aligned text. */
-    public static String text(Table t) { return TableText.text(TablesawTables.plain(t)); }
+    public static String text(Table t) {
+        return TableText.text(TablesawTables.plain(t));
+    }
 
     /** Aligned plain text, two spaces between columns ({@link TableText#aligned}). */
-    public static String aligned(Table t) { return TableText.aligned(TablesawTables.plain(t)); }
+    public static String aligned(Table t) {
+        return TableText.aligned(TablesawTables.plain(t));
+    }
 
     /** Words onto lines of at most {@code width} (a longer word is cut), at most {@code maxLines}, the last ending "..." when cut. */
-    public static List<String> wrap(String s, int width, int maxLines) { return TableText.wrap(s, width, maxLines); }
+    public static List<String> wrap(String s, int width, int maxLines) {
+        return TableText.wrap(s, width, maxLines);
+    }
 
-    public static String markdown(Table t) { return TableMarkdown.markdown(TablesawTables.plain(t)); }
+    public static String markdown(Table t) {
+        return TableMarkdown.markdown(TablesawTables.plain(t));
+    }
 
-    public static String esc(String s) { return Html.esc(s); }
+    public static String esc(String s) {
+        return Html.esc(s);
+    }
 }

@@ -54,22 +54,30 @@ public final class TablesawTables {
         switch (c.kind()) {
             case INTEGER -> {
                 IntColumn out = IntColumn.create(c.name());
-                for (Object v : c.values()) if (v == null) out.appendMissing(); else out.append((Integer) v);
+                for (Object v : c.values())
+                    if (v == null) out.appendMissing();
+                    else out.append((Integer) v);
                 return out;
             }
             case LONG -> {
                 LongColumn out = LongColumn.create(c.name());
-                for (Object v : c.values()) if (v == null) out.appendMissing(); else out.append((Long) v);
+                for (Object v : c.values())
+                    if (v == null) out.appendMissing();
+                    else out.append((Long) v);
                 return out;
             }
             case DOUBLE, NUMBER -> {
                 DoubleColumn out = DoubleColumn.create(c.name());
-                for (Object v : c.values()) if (v == null) out.appendMissing(); else out.append(((Number) v).doubleValue());
+                for (Object v : c.values())
+                    if (v == null) out.appendMissing();
+                    else out.append(((Number) v).doubleValue());
                 return out;
             }
             default -> {
                 StringColumn out = StringColumn.create(c.name());
-                for (Object v : c.values()) if (v == null) out.appendMissing(); else out.append(String.valueOf(v));
+                for (Object v : c.values())
+                    if (v == null) out.appendMissing();
+                    else out.append(String.valueOf(v));
                 return out;
             }
         }

@@ -4,7 +4,6 @@ import brokkr.python.PyJson;
 import brokkr.value.PyDict;
 import brokkr.value.PyList;
 import brokkr.value.Value;
-
 import java.util.ArrayList;
 import java.util.List;
 
@@ -16,7 +15,11 @@ import java.util.List;
 public final class WorldDiff {
     private WorldDiff() {}
 
-    public enum Kind { ADDED, REMOVED, CHANGED }
+    public enum Kind {
+        ADDED,
+        REMOVED,
+        CHANGED
+    }
 
     /** One difference; {@code before} is null when added, {@code after} null when removed. */
     public record Change(String path, Kind kind, Value before, Value after) {
@@ -46,14 +49,17 @@ public final class WorldDiff {
             }
             for (var e : db.entries()) {
                 if (!da.containsKey(e.getKey())) {
-                    out.add(new Change(path + "[" + PyJson.dumps(Value.str(e.getKey())) + "]", Kind.ADDED, null, e.getValue()));
+                    out.add(new Change(
+                            path + "[" + PyJson.dumps(Value.str(e.getKey())) + "]", Kind.ADDED, null, e.getValue()));
                 }
             }
         } else if (a instanceof PyList la && b instanceof PyList lb) {
             int common = Math.min(la.size(), lb.size());
             for (int i = 0; i < common; i++) walk(path + "[" + i + "]", la.get(i), lb.get(i), out);
-            for (int i = common; i < la.size(); i++) out.add(new Change(path + "[" + i + "]", Kind.REMOVED, la.get(i), null));
-            for (int i = common; i < lb.size(); i++) out.add(new Change(path + "[" + i + "]", Kind.ADDED, null, lb.get(i)));
+            for (int i = common; i < la.size(); i++)
+                out.add(new Change(path + "[" + i + "]", Kind.REMOVED, la.get(i), null));
+            for (int i = common; i < lb.size(); i++)
+                out.add(new Change(path + "[" + i + "]", Kind.ADDED, null, lb.get(i)));
         } else {
             out.add(new Change(path.isEmpty() ? "(world)" : path, Kind.CHANGED, a, b));
         }

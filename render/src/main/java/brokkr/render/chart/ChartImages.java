@@ -48,10 +48,14 @@ public final class ChartImages {
     }
 
     /** The decision-point probe chart of one candidate ({@link ProbeCharts#probe}) as PNG. */
-    public static byte[] probePng(ProbeResult r) { return png(ProbeCharts.probe(r)); }
+    public static byte[] probePng(ProbeResult r) {
+        return png(ProbeCharts.probe(r));
+    }
 
     /** Two candidates at one decision point ({@link ProbeCharts#comparison}) as PNG. */
-    public static byte[] probePng(Probes.Comparison c) { return png(ProbeCharts.comparison(c)); }
+    public static byte[] probePng(Probes.Comparison c) {
+        return png(ProbeCharts.comparison(c));
+    }
 
     /** The per-task differences of a comparison ({@link Charts#taskDifferences}): PNG bytes, or SVG text as UTF-8 when {@code svg}. */
     public static byte[] taskDifferences(Comparison c, boolean svg) {

@@ -1,24 +1,10 @@
 package brokkr.render.chart;
 
-import brokkr.render.Numbers;
-import brokkr.render.experiment.ScorecardTables;
-
 import brokkr.experiment.Comparison;
 import brokkr.experiment.Scorecard;
+import brokkr.render.Numbers;
+import brokkr.render.experiment.ScorecardTables;
 import brokkr.stats.Estimate;
-import org.knowm.xchart.CategoryChart;
-import org.knowm.xchart.CategoryChartBuilder;
-import org.knowm.xchart.CategorySeries;
-import org.knowm.xchart.XYChart;
-import org.knowm.xchart.XYChartBuilder;
-import org.knowm.xchart.XYSeries;
-import org.knowm.xchart.internal.chartpart.Chart;
-import org.knowm.xchart.style.AxesChartStyler;
-import org.knowm.xchart.style.CategoryStyler;
-import org.knowm.xchart.style.Styler;
-import org.knowm.xchart.style.markers.Marker;
-import org.knowm.xchart.style.markers.SeriesMarkers;
-
 import java.awt.BasicStroke;
 import java.awt.Color;
 import java.awt.Font;
@@ -31,6 +17,18 @@ import java.awt.geom.Rectangle2D;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import org.knowm.xchart.CategoryChart;
+import org.knowm.xchart.CategoryChartBuilder;
+import org.knowm.xchart.CategorySeries;
+import org.knowm.xchart.XYChart;
+import org.knowm.xchart.XYChartBuilder;
+import org.knowm.xchart.XYSeries;
+import org.knowm.xchart.internal.chartpart.Chart;
+import org.knowm.xchart.style.AxesChartStyler;
+import org.knowm.xchart.style.CategoryStyler;
+import org.knowm.xchart.style.Styler;
+import org.knowm.xchart.style.markers.Marker;
+import org.knowm.xchart.style.markers.SeriesMarkers;
 
 /**
  * Brokkr's charts: one clean look (white, light grid, readable fonts) at a size that reads in a
@@ -45,24 +43,43 @@ public final class Charts {
     public static final int HEIGHT = 520;
 
     /** Okabe and Ito's colour-blind-safe palette (without its yellow, too pale on white). */
-    public static final Color[] COLORS = {new Color(0x0072B2), new Color(0xD55E00), new Color(0x009E73), new Color(0xCC79A7),
-            new Color(0x56B4E9), new Color(0xE69F00), new Color(0x000000)};
+    public static final Color[] COLORS = {
+        new Color(0x0072B2),
+        new Color(0xD55E00),
+        new Color(0x009E73),
+        new Color(0xCC79A7),
+        new Color(0x56B4E9),
+        new Color(0xE69F00),
+        new Color(0x000000)
+    };
     /**
      * Open markers, each series' smaller than the one before and of another shape: where two series
      * share a point both outlines show (nested), which filled markers of one size would hide.
      */
-    static final Marker[] MARKERS = {new Open(Open.Kind.CIRCLE, 1.5), new Open(Open.Kind.SQUARE, 1.1), new Open(Open.Kind.DIAMOND, 0.9),
-            new Open(Open.Kind.TRIANGLE, 0.75), new Open(Open.Kind.CIRCLE, 0.55), new Open(Open.Kind.SQUARE, 0.45)};
+    static final Marker[] MARKERS = {
+        new Open(Open.Kind.CIRCLE, 1.5),
+        new Open(Open.Kind.SQUARE, 1.1),
+        new Open(Open.Kind.DIAMOND, 0.9),
+        new Open(Open.Kind.TRIANGLE, 0.75),
+        new Open(Open.Kind.CIRCLE, 0.55),
+        new Open(Open.Kind.SQUARE, 0.45)
+    };
     /** Solid and wide first, then narrower dashed, dotted and dash-dotted lines that leave the wider ones visible beside them. */
     static final BasicStroke[] LINES = {
-            new BasicStroke(5f, BasicStroke.CAP_ROUND, BasicStroke.JOIN_ROUND),
-            new BasicStroke(2.5f, BasicStroke.CAP_BUTT, BasicStroke.JOIN_ROUND, 10f, new float[] {10f, 6f}, 0f),
-            new BasicStroke(2.5f, BasicStroke.CAP_ROUND, BasicStroke.JOIN_ROUND, 10f, new float[] {1f, 6f}, 0f),
-            new BasicStroke(2f, BasicStroke.CAP_BUTT, BasicStroke.JOIN_ROUND, 10f, new float[] {12f, 5f, 2f, 5f}, 0f)};
+        new BasicStroke(5f, BasicStroke.CAP_ROUND, BasicStroke.JOIN_ROUND),
+        new BasicStroke(2.5f, BasicStroke.CAP_BUTT, BasicStroke.JOIN_ROUND, 10f, new float[] {10f, 6f}, 0f),
+        new BasicStroke(2.5f, BasicStroke.CAP_ROUND, BasicStroke.JOIN_ROUND, 10f, new float[] {1f, 6f}, 0f),
+        new BasicStroke(2f, BasicStroke.CAP_BUTT, BasicStroke.JOIN_ROUND, 10f, new float[] {12f, 5f, 2f, 5f}, 0f)
+    };
 
     /** An outlined marker filled white, {@code scale} times the styler's marker size. */
     static final class Open extends Marker {
-        enum Kind { CIRCLE, SQUARE, DIAMOND, TRIANGLE }
+        enum Kind {
+            CIRCLE,
+            SQUARE,
+            DIAMOND,
+            TRIANGLE
+        }
 
         private final Kind kind;
         private final double scale;
@@ -72,13 +89,19 @@ public final class Charts {
             this.scale = scale;
         }
 
-        @Override public void paint(Graphics2D g, double x, double y, int markerSize) {
+        @Override
+        public void paint(Graphics2D g, double x, double y, int markerSize) {
             double r = markerSize * scale / 2;
             Shape shape = switch (kind) {
                 case CIRCLE -> new Ellipse2D.Double(x - r, y - r, 2 * r, 2 * r);
                 case SQUARE -> new Rectangle2D.Double(x - r * 0.9, y - r * 0.9, 1.8 * r, 1.8 * r);
-                case DIAMOND -> polygon(new double[] {x, x + r * 1.2, x, x - r * 1.2}, new double[] {y - r * 1.2, y, y + r * 1.2, y});
-                case TRIANGLE -> polygon(new double[] {x, x + r * 1.1, x - r * 1.1}, new double[] {y - r * 1.2, y + r * 0.9, y + r * 0.9});
+                case DIAMOND ->
+                    polygon(new double[] {x, x + r * 1.2, x, x - r * 1.2}, new double[] {y - r * 1.2, y, y + r * 1.2, y
+                    });
+                case TRIANGLE ->
+                    polygon(
+                            new double[] {x, x + r * 1.1, x - r * 1.1},
+                            new double[] {y - r * 1.2, y + r * 0.9, y + r * 0.9});
             };
             Paint ink = g.getPaint();
             g.setPaint(Color.WHITE);
@@ -151,7 +174,13 @@ public final class Charts {
 
     /** An XY chart of the default size and the clean look. */
     public static XYChart xy(String title, String xTitle, String yTitle) {
-        return clean(new XYChartBuilder().width(WIDTH).height(HEIGHT).title(title).xAxisTitle(xTitle).yAxisTitle(yTitle).build());
+        return clean(new XYChartBuilder()
+                .width(WIDTH)
+                .height(HEIGHT)
+                .title(title)
+                .xAxisTitle(xTitle)
+                .yAxisTitle(yTitle)
+                .build());
     }
 
     /** x ticks only at whole numbers (k, sizes): XChart would otherwise label 1.5, 2.5 for a few points. */
@@ -159,13 +188,19 @@ public final class Charts {
         // XChart keeps a tick spacing only when its labels are all different and fit (else it widens the
         // spacing, down to the axis ends alone): the unlabelled ticks between whole numbers get short
         // blanks, one space more for each whole number below them.
-        chart.getStyler().setxAxisTickLabelsFormattingFunction(x -> Math.abs(x - Math.rint(x)) < 1e-9 ? String.valueOf(Math.round(x))
-                : " ".repeat(1 + (int) Math.floor(Math.abs(x))));
+        chart.getStyler()
+                .setxAxisTickLabelsFormattingFunction(x -> Math.abs(x - Math.rint(x)) < 1e-9
+                        ? String.valueOf(Math.round(x))
+                        : " ".repeat(1 + (int) Math.floor(Math.abs(x))));
     }
 
     /** A rate axis: 0 to 1 with ticks every 0.1 labelled 0.0 to 1.0. */
     public static void unitY(XYChart chart) {
-        chart.getStyler().setYAxisMin(0.0).setYAxisMax(1.0).setYAxisDecimalPattern("0.0").setYAxisTickMarkSpacingHint(40);
+        chart.getStyler()
+                .setYAxisMin(0.0)
+                .setYAxisMax(1.0)
+                .setYAxisDecimalPattern("0.0")
+                .setYAxisTickMarkSpacingHint(40);
     }
 
     /**
@@ -176,11 +211,17 @@ public final class Charts {
      * bars of equal values do not hide each other.
      */
     public static XYChart passK(String experiment, Scorecard sc) {
-        XYChart chart = xy(passKTitle(experiment, sc), "k (trials that must all pass)", "pass^k (bars: 95% interval over tasks)");
+        XYChart chart = xy(
+                passKTitle(experiment, sc), "k (trials that must all pass)", "pass^k (bars: 95% interval over tasks)");
         integerX(chart);
         unitY(chart);
-        boolean benchmarks = sc.rows().stream().map(Scorecard.CandidateScore::benchmark).distinct().count() > 1;
-        List<Scorecard.CandidateScore> drawn = sc.rows().stream().filter(r -> !r.passHatK().isEmpty()).toList();
+        boolean benchmarks = sc.rows().stream()
+                        .map(Scorecard.CandidateScore::benchmark)
+                        .distinct()
+                        .count()
+                > 1;
+        List<Scorecard.CandidateScore> drawn =
+                sc.rows().stream().filter(r -> !r.passHatK().isEmpty()).toList();
         List<double[]> xsOf = new ArrayList<>();
         for (int c = 0; c < drawn.size(); c++) {
             Scorecard.CandidateScore r = drawn.get(c);
@@ -202,7 +243,8 @@ public final class Charts {
             List<Estimate.Interval> wilson = r.passHatKWilson();
             for (int i = 0; i < est.size(); i++) {
                 Estimate.Interval iv = ScorecardTables.readInterval(est.get(i), wilson.get(i));
-                if (iv.defined() && iv.high() > iv.low()) errorBar(chart, "95% " + c + "/" + i, xsOf.get(c)[i], iv, COLORS[c % COLORS.length]);
+                if (iv.defined() && iv.high() > iv.low())
+                    errorBar(chart, "95% " + c + "/" + i, xsOf.get(c)[i], iv, COLORS[c % COLORS.length]);
             }
         }
         int maxK = sc.maxK();
@@ -220,8 +262,9 @@ public final class Charts {
     /** An I-beam from {@code iv.low()} to {@code iv.high()} at {@code x}, thin and solid, in the series' colour, out of the legend. */
     static void errorBar(XYChart chart, String name, double x, Estimate.Interval iv, Color colour) {
         double w = 0.03;
-        XYSeries bar = chart.addSeries(name, new double[] {x - w, x + w, x, x, x - w, x + w},
-                new double[] {iv.high(), iv.high(), iv.high(), iv.low(), iv.low(), iv.low()});
+        XYSeries bar = chart.addSeries(name, new double[] {x - w, x + w, x, x, x - w, x + w}, new double[] {
+            iv.high(), iv.high(), iv.high(), iv.low(), iv.low(), iv.low()
+        });
         bar.setXYSeriesRenderStyle(XYSeries.XYSeriesRenderStyle.Line);
         bar.setMarker(SeriesMarkers.NONE);
         bar.setLineColor(colour);
@@ -237,9 +280,14 @@ public final class Charts {
     public static CategoryChart taskDifferences(Comparison c) {
         boolean dirs = c.acrossDirectories();
         String a = c.a().label(dirs), b = c.b().label(dirs);
-        CategoryChart chart = clean(new CategoryChartBuilder().width(WIDTH).height(HEIGHT)
-                .title(c.benchmark() + ": mean reward per task, " + a + " - " + b + " (" + c.tasks().size() + (c.tasks().size() == 1 ? " task)" : " tasks)"))
-                .xAxisTitle("task (sorted by difference)").yAxisTitle("difference in mean reward (a - b)").build());
+        CategoryChart chart = clean(new CategoryChartBuilder()
+                .width(WIDTH)
+                .height(HEIGHT)
+                .title(c.benchmark() + ": mean reward per task, " + a + " - " + b + " ("
+                        + c.tasks().size() + (c.tasks().size() == 1 ? " task)" : " tasks)"))
+                .xAxisTitle("task (sorted by difference)")
+                .yAxisTitle("difference in mean reward (a - b)")
+                .build());
         CategoryStyler st = chart.getStyler();
         st.setOverlapped(true);
         st.setAvailableSpaceFill(0.7);
@@ -248,26 +296,48 @@ public final class Charts {
         st.setPlotGridVerticalLinesVisible(false);
         if (c.tasks().isEmpty()) return chart;
         List<Comparison.TaskDifference> sorted = c.tasks().stream()
-                .sorted(Comparator.comparingDouble(Comparison.TaskDifference::rewardDifference).reversed()).toList();
-        List<String> ids = sorted.stream().map(Comparison.TaskDifference::taskId).toList();
-        List<Double> up = sorted.stream().map(t -> Math.max(0, t.rewardDifference())).toList();
-        List<Double> down = sorted.stream().map(t -> Math.min(0, t.rewardDifference())).toList();
+                .sorted(Comparator.comparingDouble(Comparison.TaskDifference::rewardDifference)
+                        .reversed())
+                .toList();
+        List<String> ids =
+                sorted.stream().map(Comparison.TaskDifference::taskId).toList();
+        List<Double> up =
+                sorted.stream().map(t -> Math.max(0, t.rewardDifference())).toList();
+        List<Double> down =
+                sorted.stream().map(t -> Math.min(0, t.rewardDifference())).toList();
         chart.addSeries(a + " higher", ids, up).setFillColor(COLORS[0]);
         chart.addSeries(b + " higher", ids, down).setFillColor(COLORS[1]);
         Estimate d = c.reward().difference();
         line(chart, "mean difference " + Numbers.sig3(d.value()), ids, d.value(), INK, new BasicStroke(2.5f));
         if (d.t95().defined()) {
-            BasicStroke dashed = new BasicStroke(1.8f, BasicStroke.CAP_BUTT, BasicStroke.JOIN_ROUND, 10f, new float[] {8f, 5f}, 0f);
-            line(chart, "95% interval [" + Numbers.sig3(d.t95().low()) + ", " + Numbers.sig3(d.t95().high()) + "]", ids, d.t95().low(), INK, dashed);
+            BasicStroke dashed =
+                    new BasicStroke(1.8f, BasicStroke.CAP_BUTT, BasicStroke.JOIN_ROUND, 10f, new float[] {8f, 5f}, 0f);
+            line(
+                    chart,
+                    "95% interval [" + Numbers.sig3(d.t95().low()) + ", "
+                            + Numbers.sig3(d.t95().high()) + "]",
+                    ids,
+                    d.t95().low(),
+                    INK,
+                    dashed);
             line(chart, "95% interval high", ids, d.t95().high(), INK, dashed).setShowInLegend(false);
         }
-        double lo = Math.min(-0.05, Math.min(down.stream().mapToDouble(x -> x).min().orElse(0), d.t95().defined() ? d.t95().low() : 0));
-        double hi = Math.max(0.05, Math.max(up.stream().mapToDouble(x -> x).max().orElse(0), d.t95().defined() ? d.t95().high() : 0));
+        double lo = Math.min(
+                -0.05,
+                Math.min(
+                        down.stream().mapToDouble(x -> x).min().orElse(0),
+                        d.t95().defined() ? d.t95().low() : 0));
+        double hi = Math.max(
+                0.05,
+                Math.max(
+                        up.stream().mapToDouble(x -> x).max().orElse(0),
+                        d.t95().defined() ? d.t95().high() : 0));
         st.setYAxisMin(lo - 0.05).setYAxisMax(hi + 0.05);
         return chart;
     }
 
-    private static CategorySeries line(CategoryChart chart, String name, List<String> ids, double y, Color colour, BasicStroke stroke) {
+    private static CategorySeries line(
+            CategoryChart chart, String name, List<String> ids, double y, Color colour, BasicStroke stroke) {
         CategorySeries s = chart.addSeries(name, ids, ids.stream().map(x -> y).toList());
         s.setChartCategorySeriesRenderStyle(CategorySeries.CategorySeriesRenderStyle.Line);
         s.setMarker(SeriesMarkers.NONE);
@@ -278,8 +348,16 @@ public final class Charts {
 
     /** {@code "NAME: pass^k by candidate (T tasks, N trials)"}; a range of tasks when candidates ran on different numbers. */
     static String passKTitle(String experiment, Scorecard sc) {
-        int min = sc.rows().stream().filter(r -> !r.passHatK().isEmpty()).mapToInt(Scorecard.CandidateScore::tasks).min().orElse(0);
-        int max = sc.rows().stream().filter(r -> !r.passHatK().isEmpty()).mapToInt(Scorecard.CandidateScore::tasks).max().orElse(0);
+        int min = sc.rows().stream()
+                .filter(r -> !r.passHatK().isEmpty())
+                .mapToInt(Scorecard.CandidateScore::tasks)
+                .min()
+                .orElse(0);
+        int max = sc.rows().stream()
+                .filter(r -> !r.passHatK().isEmpty())
+                .mapToInt(Scorecard.CandidateScore::tasks)
+                .max()
+                .orElse(0);
         String tasks = (min == max ? String.valueOf(max) : min + "-" + max) + (max == 1 ? " task" : " tasks");
         int k = sc.maxK();
         return experiment + ": pass^k by candidate (" + tasks + ", " + k + (k == 1 ? " trial)" : " trials)");

@@ -2,11 +2,10 @@ package brokkr.render.experiment;
 
 import brokkr.experiment.Comparison;
 import brokkr.experiment.Comparison.TaskDifference;
-import brokkr.stats.Paired;
-import brokkr.stats.SignFlip;
 import brokkr.render.table.PlainTable;
 import brokkr.render.table.TableText;
-
+import brokkr.stats.Paired;
+import brokkr.stats.SignFlip;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -22,15 +21,16 @@ public final class ComparisonTables {
     public static String head(List<Comparison> cs) {
         Comparison c = cs.getFirst();
         boolean dirs = c.acrossDirectories();
-        return "a = " + c.a().label(dirs) + ", b = " + c.b().label(dirs) + ": differences a - b over the tasks both scored"
-                + (dirs ? "" : " (in " + c.a().dir() + ")");
+        return "a = " + c.a().label(dirs) + ", b = " + c.b().label(dirs)
+                + ": differences a - b over the tasks both scored" + (dirs ? "" : " (in " + c.a().dir() + ")");
     }
 
     /** What the metrics table's columns rest on (two lines). */
-    public static final String NOTE = "per task: the mean over the trials both sides scored (aligned by trial); se = sd(d)/sqrt(tasks), "
-            + "t95 with tasks-1 df; p_t: paired t, p_signflip: sign-flip permutation test\n"
-            + "mde80: the difference detectable with 80% power at the 5% level, (t_0.975 + t_0.80) * se (Bloom 1995); "
-            + "infrastructure failures are never scored, so never paired";
+    public static final String NOTE =
+            "per task: the mean over the trials both sides scored (aligned by trial); se = sd(d)/sqrt(tasks), "
+                    + "t95 with tasks-1 df; p_t: paired t, p_signflip: sign-flip permutation test\n"
+                    + "mde80: the difference detectable with 80% power at the 5% level, (t_0.975 + t_0.80) * se (Bloom 1995); "
+                    + "infrastructure failures are never scored, so never paired";
 
     /**
      * One row per benchmark × metric (avg_reward, pass^1..K): the tasks compared, each side's mean, the
@@ -38,11 +38,19 @@ public final class ComparisonTables {
      * p-values, the minimum detectable effect; undefined values missing (a dash), never 0.
      */
     public static PlainTable metrics(List<Comparison> cs) {
-        PlainTable.Builder bench = PlainTable.text("benchmark"), metric = PlainTable.text("metric"), trials = PlainTable.text("trials");
+        PlainTable.Builder bench = PlainTable.text("benchmark"),
+                metric = PlainTable.text("metric"),
+                trials = PlainTable.text("trials");
         PlainTable.Builder tasks = PlainTable.integers("tasks");
-        PlainTable.Builder a = PlainTable.doubles("a"), b = PlainTable.doubles("b"), diff = PlainTable.doubles("diff"), se = PlainTable.doubles("se"),
-                low = PlainTable.doubles("t95_lo"), high = PlainTable.doubles("t95_hi"), pT = PlainTable.doubles("p_t"),
-                pFlip = PlainTable.doubles("p_signflip"), mde = PlainTable.doubles("mde80");
+        PlainTable.Builder a = PlainTable.doubles("a"),
+                b = PlainTable.doubles("b"),
+                diff = PlainTable.doubles("diff"),
+                se = PlainTable.doubles("se"),
+                low = PlainTable.doubles("t95_lo"),
+                high = PlainTable.doubles("t95_hi"),
+                pT = PlainTable.doubles("p_t"),
+                pFlip = PlainTable.doubles("p_signflip"),
+                mde = PlainTable.doubles("mde80");
         for (Comparison c : cs) {
             List<String> names = new ArrayList<>(List.of("avg_reward"));
             List<Paired> ps = new ArrayList<>(List.of(c.reward()));
@@ -73,7 +81,9 @@ public final class ComparisonTables {
         int maxK = cs.stream().mapToInt(Comparison::maxK).max().orElse(0);
         PlainTable.Builder bench = PlainTable.text("benchmark"), task = PlainTable.text("task");
         PlainTable.Builder trials = PlainTable.integers("trials");
-        PlainTable.Builder a = PlainTable.doubles("reward_a"), b = PlainTable.doubles("reward_b"), diff = PlainTable.doubles("reward_diff");
+        PlainTable.Builder a = PlainTable.doubles("reward_a"),
+                b = PlainTable.doubles("reward_b"),
+                diff = PlainTable.doubles("reward_diff");
         List<PlainTable.Builder> pass = new ArrayList<>();
         for (int k = 1; k <= maxK; k++) pass.add(PlainTable.doubles("pass^" + k + "_diff"));
         for (Comparison c : cs) {
@@ -85,7 +95,8 @@ public final class ComparisonTables {
                 b.append(t.rewardB());
                 diff.append(t.rewardDifference());
                 for (int k = 1; k <= maxK; k++) {
-                    if (k <= c.maxK()) pass.get(k - 1).append(t.passHatKDifference(k)); else pass.get(k - 1).appendMissing();
+                    if (k <= c.maxK()) pass.get(k - 1).append(t.passHatKDifference(k));
+                    else pass.get(k - 1).appendMissing();
                 }
             }
         }
@@ -96,7 +107,9 @@ public final class ComparisonTables {
 
     /** The tasks left out of the comparison, and why. */
     public static PlainTable unmatched(List<Comparison> cs) {
-        PlainTable.Builder bench = PlainTable.text("benchmark"), task = PlainTable.text("task"), reason = PlainTable.text("reason");
+        PlainTable.Builder bench = PlainTable.text("benchmark"),
+                task = PlainTable.text("task"),
+                reason = PlainTable.text("reason");
         for (Comparison c : cs) {
             for (Comparison.Unmatched u : c.unmatched()) {
                 bench.append(c.benchmark());
@@ -112,7 +125,8 @@ public final class ComparisonTables {
         List<String> out = new ArrayList<>();
         for (Comparison c : cs) {
             SignFlip.Result r = c.reward().signFlip();
-            out.add(c.benchmark() + ": " + c.tasks().size() + " tasks compared, " + c.unmatched().size() + " left out" + (c.unmatched().isEmpty() ? "" : " (listed below)") + ", "
+            out.add(c.benchmark() + ": " + c.tasks().size() + " tasks compared, "
+                    + c.unmatched().size() + " left out" + (c.unmatched().isEmpty() ? "" : " (listed below)") + ", "
                     + c.trialsExcluded() + " scored trials without a partner left out; sign-flip p " + r.method()
                     + (r.exact() ? "" : " (exact up to " + SignFlip.EXACT_MAX_TASKS + " tasks)"));
         }

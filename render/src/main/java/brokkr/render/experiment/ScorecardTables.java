@@ -2,8 +2,8 @@ package brokkr.render.experiment;
 
 import brokkr.eval.Attempt;
 import brokkr.eval.Check;
-import brokkr.eval.TrustTier;
 import brokkr.eval.Report;
+import brokkr.eval.TrustTier;
 import brokkr.experiment.BenchmarkReports;
 import brokkr.experiment.EpisodeCost;
 import brokkr.experiment.ExperimentQuery;
@@ -12,13 +12,12 @@ import brokkr.experiment.Scorecard;
 import brokkr.experiment.Scorecard.CandidateScore;
 import brokkr.experiment.Scorecard.CheckScore;
 import brokkr.experiment.Scorecard.TaskScore;
-import brokkr.stats.Estimate;
-import brokkr.stats.Wilson;
 import brokkr.render.Html;
 import brokkr.render.table.PlainTable;
 import brokkr.render.table.TableHtml;
 import brokkr.render.table.TableText;
-
+import brokkr.stats.Estimate;
+import brokkr.stats.Wilson;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
@@ -45,12 +44,17 @@ public final class ScorecardTables {
      */
     public static PlainTable summary(Scorecard s) {
         PlainTable.Builder bench = PlainTable.text("benchmark"), cand = PlainTable.text("candidate");
-        PlainTable.Builder tasks = PlainTable.integers("tasks"), attempts = PlainTable.integers("attempts"), infra = PlainTable.integers("infra_failures");
+        PlainTable.Builder tasks = PlainTable.integers("tasks"),
+                attempts = PlainTable.integers("attempts"),
+                infra = PlainTable.integers("infra_failures");
         PlainTable.Builder trials = PlainTable.text("trials");
-        PlainTable.Builder reward = PlainTable.doubles("avg_reward"), se = PlainTable.doubles("se"),
-                low = PlainTable.doubles("t95_lo"), high = PlainTable.doubles("t95_hi");
+        PlainTable.Builder reward = PlainTable.doubles("avg_reward"),
+                se = PlainTable.doubles("se"),
+                low = PlainTable.doubles("t95_lo"),
+                high = PlainTable.doubles("t95_hi");
         List<PlainTable.Builder> pass = passColumns(s.maxK());
-        List<PlainTable.Builder> perEpisode = PER_EPISODE.stream().map(PlainTable::doubles).toList();
+        List<PlainTable.Builder> perEpisode =
+                PER_EPISODE.stream().map(PlainTable::doubles).toList();
         PlainTable.Builder dur = PlainTable.doubles("mean_duration_ms");
         PlainTable.Builder trust = PlainTable.text("trust");
         for (CandidateScore r : s.rows()) {
@@ -61,7 +65,8 @@ public final class ScorecardTables {
             attempts.append(r.attempts());
             infra.append(r.infrastructureFailures());
             // No scored attempt: no average reward and no mean duration (missing, drawn as a dash), never 0.
-            if (r.scored()) reward.append(r.avgReward()); else reward.appendMissing();
+            if (r.scored()) reward.append(r.avgReward());
+            else reward.appendMissing();
             Estimate e = r.rewardEstimate();
             se.append(e.se());
             low.append(e.t95().low());
@@ -70,10 +75,12 @@ public final class ScorecardTables {
             EpisodeCost.Means m = r.cost().perEpisode();
             double[] costs = {m.inputTokens(), m.outputTokens(), m.modelSteps(), m.toolCalls(), m.requestChars()};
             for (int i = 0; i < costs.length; i++) perEpisode.get(i).append(costs[i]);
-            if (r.scored()) dur.append(r.cost().meanDurationMs()); else dur.appendMissing();
+            if (r.scored()) dur.append(r.cost().meanDurationMs());
+            else dur.appendMissing();
             trust.append(trustText(r.trust()));
         }
-        List<PlainTable.Builder> cols = new ArrayList<>(List.<PlainTable.Builder>of(bench, cand, tasks, trials, attempts, infra, reward, se, low, high));
+        List<PlainTable.Builder> cols = new ArrayList<>(
+                List.<PlainTable.Builder>of(bench, cand, tasks, trials, attempts, infra, reward, se, low, high));
         cols.addAll(pass);
         cols.addAll(perEpisode);
         cols.addAll(List.<PlainTable.Builder>of(dur, trust));
@@ -85,13 +92,16 @@ public final class ScorecardTables {
      * the agent's input and output tokens, its model steps, the tool calls the protocol recorded and the
      * characters of the requests its model was sent.
      */
-    public static final List<String> PER_EPISODE = List.of("in_tok/ep", "out_tok/ep", "steps/ep", "calls/ep", "req_chars/ep");
+    public static final List<String> PER_EPISODE =
+            List.of("in_tok/ep", "out_tok/ep", "steps/ep", "calls/ep", "req_chars/ep");
 
     /** What the statistics table says under its name: how its intervals are made and what they leave out (three lines). */
-    public static final String STATISTICS_NOTE = "95% intervals over tasks; infrastructure failures are excluded from every metric and denominator\n"
-            + "t95: t with tasks-1 df around the standard error clustered by task; intervals of rates clipped to [0, 1]\n"
-            + "wilson95: Wilson-type (design-effect n, t quantile), the one to read (read: wilson) with fewer than " + Wilson.FEW_TASKS
-            + " tasks or a rate within " + Wilson.NEAR_EDGE + " of 0 or 1";
+    public static final String STATISTICS_NOTE =
+            "95% intervals over tasks; infrastructure failures are excluded from every metric and denominator\n"
+                    + "t95: t with tasks-1 df around the standard error clustered by task; intervals of rates clipped to [0, 1]\n"
+                    + "wilson95: Wilson-type (design-effect n, t quantile), the one to read (read: wilson) with fewer than "
+                    + Wilson.FEW_TASKS
+                    + " tasks or a rate within " + Wilson.NEAR_EDGE + " of 0 or 1";
 
     /**
      * One row per benchmark × candidate × metric (avg_reward, pass^1..n): the value, its standard error
@@ -99,11 +109,19 @@ public final class ScorecardTables {
      * it rests on (tasks, scored trials per task, scored attempts, infrastructure failures left out).
      */
     public static PlainTable statistics(Scorecard s) {
-        PlainTable.Builder bench = PlainTable.text("benchmark"), cand = PlainTable.text("candidate"), metric = PlainTable.text("metric");
-        PlainTable.Builder value = PlainTable.doubles("value"), se = PlainTable.doubles("se"), tLow = PlainTable.doubles("t95_lo"),
-                tHigh = PlainTable.doubles("t95_hi"), wLow = PlainTable.doubles("wilson95_lo"), wHigh = PlainTable.doubles("wilson95_hi");
+        PlainTable.Builder bench = PlainTable.text("benchmark"),
+                cand = PlainTable.text("candidate"),
+                metric = PlainTable.text("metric");
+        PlainTable.Builder value = PlainTable.doubles("value"),
+                se = PlainTable.doubles("se"),
+                tLow = PlainTable.doubles("t95_lo"),
+                tHigh = PlainTable.doubles("t95_hi"),
+                wLow = PlainTable.doubles("wilson95_lo"),
+                wHigh = PlainTable.doubles("wilson95_hi");
         PlainTable.Builder read = PlainTable.text("read"), trials = PlainTable.text("trials");
-        PlainTable.Builder tasks = PlainTable.integers("tasks"), attempts = PlainTable.integers("attempts"), infra = PlainTable.integers("infra_excluded");
+        PlainTable.Builder tasks = PlainTable.integers("tasks"),
+                attempts = PlainTable.integers("attempts"),
+                infra = PlainTable.integers("infra_excluded");
         for (CandidateScore r : s.rows()) {
             List<String> names = new ArrayList<>(List.of("avg_reward"));
             List<Estimate> estimates = new ArrayList<>(List.of(r.rewardEstimate()));
@@ -122,7 +140,8 @@ public final class ScorecardTables {
                 tHigh.append(e.t95().high());
                 wLow.append(wilson.get(i).low());
                 wHigh.append(wilson.get(i).high());
-                Estimate.Interval shown = readInterval(e, wilson.get(i)); // the very Wilson instance when that is the one to read
+                Estimate.Interval shown =
+                        readInterval(e, wilson.get(i)); // the very Wilson instance when that is the one to read
                 read.append(!shown.defined() ? "" : shown == wilson.get(i) ? "wilson" : "t");
                 tasks.append(r.tasks());
                 trials.append(trialsText(r));
@@ -130,7 +149,22 @@ public final class ScorecardTables {
                 infra.append(r.infrastructureFailures());
             }
         }
-        return PlainTable.of("statistics", bench, cand, metric, value, se, tLow, tHigh, wLow, wHigh, read, tasks, trials, attempts, infra);
+        return PlainTable.of(
+                "statistics",
+                bench,
+                cand,
+                metric,
+                value,
+                se,
+                tLow,
+                tHigh,
+                wLow,
+                wHigh,
+                read,
+                tasks,
+                trials,
+                attempts,
+                infra);
     }
 
     /**
@@ -151,7 +185,9 @@ public final class ScorecardTables {
 
     /** One row per benchmark × candidate × task. */
     public static PlainTable tasks(Scorecard s) {
-        PlainTable.Builder bench = PlainTable.text("benchmark"), cand = PlainTable.text("candidate"), task = PlainTable.text("task");
+        PlainTable.Builder bench = PlainTable.text("benchmark"),
+                cand = PlainTable.text("candidate"),
+                task = PlainTable.text("task");
         PlainTable.Builder trials = PlainTable.integers("trials"), succ = PlainTable.integers("successes");
         PlainTable.Builder reward = PlainTable.doubles("avg_reward");
         List<PlainTable.Builder> pass = passColumns(s.maxK());
@@ -166,14 +202,17 @@ public final class ScorecardTables {
                 appendCurve(pass, t.passHatK());
             }
         }
-        List<PlainTable.Builder> cols = new ArrayList<>(List.<PlainTable.Builder>of(bench, cand, task, trials, succ, reward));
+        List<PlainTable.Builder> cols =
+                new ArrayList<>(List.<PlainTable.Builder>of(bench, cand, task, trials, succ, reward));
         cols.addAll(pass);
         return PlainTable.of("tasks", cols.toArray(PlainTable.Builder[]::new));
     }
 
     /** One row per benchmark × candidate × check: how often it was evaluated and failed. */
     public static PlainTable checks(Scorecard s) {
-        PlainTable.Builder bench = PlainTable.text("benchmark"), cand = PlainTable.text("candidate"), check = PlainTable.text("check");
+        PlainTable.Builder bench = PlainTable.text("benchmark"),
+                cand = PlainTable.text("candidate"),
+                check = PlainTable.text("check");
         PlainTable.Builder evaluated = PlainTable.integers("evaluated"), failed = PlainTable.integers("failed");
         PlainTable.Builder rate = PlainTable.doubles("fail_rate");
         for (CandidateScore r : s.rows()) {
@@ -196,7 +235,9 @@ public final class ScorecardTables {
      */
     public static PlainTable attempts(List<Inspect.AttemptRow> rows) {
         PlainTable.Builder id = PlainTable.longs("id");
-        PlainTable.Builder bench = PlainTable.text("benchmark"), cand = PlainTable.text("candidate"), task = PlainTable.text("task");
+        PlainTable.Builder bench = PlainTable.text("benchmark"),
+                cand = PlainTable.text("candidate"),
+                task = PlainTable.text("task");
         PlainTable.Builder trial = PlainTable.integers("trial");
         PlainTable.Builder status = PlainTable.text("status");
         PlainTable.Builder reward = PlainTable.doubles("reward");
@@ -211,8 +252,14 @@ public final class ScorecardTables {
             task.append(a.taskId());
             trial.append(a.repetition() + 1);
             status.append(a.status().wire());
-            if (a.completed()) reward.append(a.reward()); else reward.appendMissing();
-            failedChecks.append(String.join(",", a.checks().stream().filter(x -> !x.passed()).map(Check::name).toList()));
+            if (a.completed()) reward.append(a.reward());
+            else reward.appendMissing();
+            failedChecks.append(String.join(
+                    ",",
+                    a.checks().stream()
+                            .filter(x -> !x.passed())
+                            .map(Check::name)
+                            .toList()));
             ms.append(a.durationMillis());
             error.append(a.error() == null ? "" : abbreviate(a.error(), 100));
         }
@@ -222,13 +269,20 @@ public final class ScorecardTables {
     /** The scorecard as plain text: summary, failures by check, per-task results. */
     public static String text(Scorecard s) {
         StringBuilder sb = new StringBuilder();
-        sb.append("cells: ").append(s.cells()).append(", without a completed attempt: ").append(s.pendingCells()).append('\n');
+        sb.append("cells: ")
+                .append(s.cells())
+                .append(", without a completed attempt: ")
+                .append(s.pendingCells())
+                .append('\n');
         sb.append("infrastructure failures are excluded from every metric\n\n");
         sb.append(TableText.aligned(summary(s))).append('\n');
         PlainTable statistics = statistics(s);
         if (statistics.rowCount() > 0) sb.append(statisticsText(statistics)).append('\n');
         PlainTable checks = checks(s);
-        if (checks.rowCount() > 0) sb.append("checks (failed of evaluated)\n").append(TableText.aligned(checks)).append('\n');
+        if (checks.rowCount() > 0)
+            sb.append("checks (failed of evaluated)\n")
+                    .append(TableText.aligned(checks))
+                    .append('\n');
         PlainTable tasks = tasks(s);
         if (tasks.rowCount() > 0) sb.append("per task\n").append(TableText.aligned(tasks));
         return sb.toString();
@@ -241,7 +295,8 @@ public final class ScorecardTables {
 
     /** The statistics table with its note above it, as HTML. */
     public static String statisticsHtml(PlainTable statistics) {
-        return "<p class=\"brokkr-note\">Statistics: " + Html.esc(STATISTICS_NOTE).replace("\n", "<br>") + "</p>" + TableHtml.html(statistics);
+        return "<p class=\"brokkr-note\">Statistics: "
+                + Html.esc(STATISTICS_NOTE).replace("\n", "<br>") + "</p>" + TableHtml.html(statistics);
     }
 
     /**
@@ -256,15 +311,24 @@ public final class ScorecardTables {
             List<Object> values = r.rows().stream().map(row -> row.get(col)).toList();
             if (values.stream().allMatch(v -> v == null || v instanceof Integer)) {
                 PlainTable.Builder ic = PlainTable.integers(name);
-                values.forEach(v -> { if (v == null) ic.appendMissing(); else ic.append((Integer) v); });
+                values.forEach(v -> {
+                    if (v == null) ic.appendMissing();
+                    else ic.append((Integer) v);
+                });
                 cols.add(ic);
             } else if (values.stream().allMatch(v -> v == null || v instanceof Integer || v instanceof Long)) {
                 PlainTable.Builder lc = PlainTable.longs(name);
-                values.forEach(v -> { if (v == null) lc.appendMissing(); else lc.append(((Number) v).longValue()); });
+                values.forEach(v -> {
+                    if (v == null) lc.appendMissing();
+                    else lc.append(((Number) v).longValue());
+                });
                 cols.add(lc);
             } else if (values.stream().allMatch(v -> v == null || v instanceof Number)) {
                 PlainTable.Builder dc = PlainTable.doubles(name);
-                values.forEach(v -> { if (v == null) dc.appendMissing(); else dc.append(((Number) v).doubleValue()); });
+                values.forEach(v -> {
+                    if (v == null) dc.appendMissing();
+                    else dc.append(((Number) v).doubleValue());
+                });
                 cols.add(dc);
             } else {
                 PlainTable.Builder sc = PlainTable.text(name);
@@ -281,19 +345,27 @@ public final class ScorecardTables {
         PlainTable.Builder value = PlainTable.doubles("value");
         for (Report.Figure f : r.figures()) {
             name.append(f.name());
-            if (f.value() == null) value.appendMissing(); else value.append(f.value());
+            if (f.value() == null) value.appendMissing();
+            else value.append(f.value());
         }
         return PlainTable.of(r.title() + ": figures", name, value);
     }
 
     /** One benchmark × candidate report as plain text: its title, table, figures and notes. */
-    public static String reportText(BenchmarkReports.CandidateReport cr) { return reportText(cr, true); }
+    public static String reportText(BenchmarkReports.CandidateReport cr) {
+        return reportText(cr, true);
+    }
 
     /** As {@link #reportText(BenchmarkReports.CandidateReport)}, the notes only {@code withNotes} (once per benchmark in a listing of several candidates). */
     public static String reportText(BenchmarkReports.CandidateReport cr, boolean withNotes) {
         Report r = cr.report();
         StringBuilder sb = new StringBuilder();
-        sb.append(cr.benchmark()).append(" / ").append(cr.candidate()).append(": ").append(r.title()).append('\n');
+        sb.append(cr.benchmark())
+                .append(" / ")
+                .append(cr.candidate())
+                .append(": ")
+                .append(r.title())
+                .append('\n');
         sb.append(TableText.aligned(report(r)));
         if (!r.figures().isEmpty()) sb.append('\n').append(TableText.aligned(figures(r)));
         if (withNotes) for (String n : r.notes()) sb.append("  ").append(n).append('\n');
@@ -306,8 +378,11 @@ public final class ScorecardTables {
      * attempt, how many current cells it has, and when it last ran (UTC).
      */
     public static PlainTable experiments(Map<String, ExperimentQuery.Overview> byDir) {
-        PlainTable.Builder dir = PlainTable.text("dir"), name = PlainTable.text("name"), domains = PlainTable.text("domains"),
-                candidates = PlainTable.text("candidates"), last = PlainTable.text("last_run_utc");
+        PlainTable.Builder dir = PlainTable.text("dir"),
+                name = PlainTable.text("name"),
+                domains = PlainTable.text("domains"),
+                candidates = PlainTable.text("candidates"),
+                last = PlainTable.text("last_run_utc");
         PlainTable.Builder done = PlainTable.integers("cells_done"), cells = PlainTable.integers("cells");
         byDir.forEach((d, o) -> {
             dir.append(d);
@@ -321,7 +396,8 @@ public final class ScorecardTables {
         return PlainTable.of("experiments", dir, name, domains, candidates, done, cells, last);
     }
 
-    private static final DateTimeFormatter UTC = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss", Locale.ROOT).withZone(ZoneOffset.UTC);
+    private static final DateTimeFormatter UTC =
+            DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss", Locale.ROOT).withZone(ZoneOffset.UTC);
 
     /** pass^1..pass^maxK columns. */
     private static List<PlainTable.Builder> passColumns(int maxK) {
@@ -333,13 +409,18 @@ public final class ScorecardTables {
     /** A curve shorter than the columns (a row with fewer trials than another) leaves the rest missing. */
     private static void appendCurve(List<PlainTable.Builder> pass, List<Double> curve) {
         for (int k = 1; k <= pass.size(); k++) {
-            if (k <= curve.size()) pass.get(k - 1).append(curve.get(k - 1)); else pass.get(k - 1).appendMissing();
+            if (k <= curve.size()) pass.get(k - 1).append(curve.get(k - 1));
+            else pass.get(k - 1).appendMissing();
         }
     }
 
     private static String trustText(Map<TrustTier, Integer> trust) {
         StringBuilder sb = new StringBuilder();
-        new TreeMap<>(trust).forEach((t, n) -> sb.append(sb.isEmpty() ? "" : " ").append(t.name().toLowerCase(Locale.ROOT)).append(':').append(n));
+        new TreeMap<>(trust)
+                .forEach((t, n) -> sb.append(sb.isEmpty() ? "" : " ")
+                        .append(t.name().toLowerCase(Locale.ROOT))
+                        .append(':')
+                        .append(n));
         return sb.toString();
     }
 

@@ -19,7 +19,6 @@ import brokkr.render.chart.ChartImages;
 import brokkr.render.chart.Charts;
 import brokkr.render.experiment.ScorecardTables;
 import brokkr.render.table.TableHtml;
-
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -43,15 +42,21 @@ import java.util.Map;
  * @param specJson the spec the store last ran, as JSON ("" when it has none)
  * @param attempts every attempt of the current cells, in scorecard order (candidate, task, repetition)
  */
-public record ExperimentReport(String name, String dir, String specJson, Scorecard scorecard, List<AttemptView> attempts) {
+public record ExperimentReport(
+        String name, String dir, String specJson, Scorecard scorecard, List<AttemptView> attempts) {
     public ExperimentReport {
         attempts = List.copyOf(attempts);
     }
 
     /** One attempt as the page shows it: its cell, its messages and its grade read by its domain. */
     public record AttemptView(Inspect.AttemptRow row, List<Message> messages, Exploration.RunReport grade) {
-        public Attempt attempt() { return row.attempt(); }
-        public boolean passed() { return attempt().success(); }
+        public Attempt attempt() {
+            return row.attempt();
+        }
+
+        public boolean passed() {
+            return attempt().success();
+        }
     }
 
     /** Reads {@code dir}'s store (read-only); {@code registry} lends each domain's reading of its attempts. */
@@ -59,13 +64,18 @@ public record ExperimentReport(String name, String dir, String specJson, Scoreca
         try (ExperimentQuery q = ExperimentQuery.open(dir)) {
             Scorecard sc = Scorecard.of(q);
             var experiment = q.experiment();
-            String name = experiment.map(Map.Entry::getKey).orElse(String.valueOf(dir.toAbsolutePath().getFileName()));
+            String name = experiment
+                    .map(Map.Entry::getKey)
+                    .orElse(String.valueOf(dir.toAbsolutePath().getFileName()));
             String spec = experiment.map(Map.Entry::getValue).orElse("");
             List<AttemptView> views = new ArrayList<>();
             for (Inspect.AttemptRow listed : order(Inspect.attempts(q, false), sc)) {
-                // The listing carries no evidence (it is most of a store's bytes): read each attempt whole, one at a time.
-                Inspect.AttemptRow row = new Inspect.AttemptRow(q.attempt(listed.attempt().id()).orElse(listed.attempt()),
-                        listed.benchmark(), listed.candidate());
+                // The listing carries no evidence (it is most of a store's bytes): read each attempt whole, one at a
+                // time.
+                Inspect.AttemptRow row = new Inspect.AttemptRow(
+                        q.attempt(listed.attempt().id()).orElse(listed.attempt()),
+                        listed.benchmark(),
+                        listed.candidate());
                 views.add(new AttemptView(row, messages(row.attempt()), grade(registry, row)));
             }
             return new ExperimentReport(name, dir.toString(), spec, sc, views);
@@ -78,18 +88,28 @@ public record ExperimentReport(String name, String dir, String specJson, Scoreca
         Map<List<String>, Integer> task = new HashMap<>();
         for (Scorecard.CandidateScore r : sc.rows()) {
             group.putIfAbsent(List.of(r.benchmark(), r.candidate()), group.size());
-            for (Scorecard.TaskScore t : r.perTask()) task.putIfAbsent(List.of(r.benchmark(), r.candidate(), t.taskId()), task.size());
+            for (Scorecard.TaskScore t : r.perTask())
+                task.putIfAbsent(List.of(r.benchmark(), r.candidate(), t.taskId()), task.size());
         }
-        return rows.stream().sorted(Comparator
-                .comparingInt((Inspect.AttemptRow r) -> group.getOrDefault(List.of(r.benchmark(), r.candidate()), Integer.MAX_VALUE))
-                .thenComparingInt(r -> task.getOrDefault(List.of(r.benchmark(), r.candidate(), r.attempt().taskId()), Integer.MAX_VALUE))
-                .thenComparingInt(r -> r.attempt().repetition())
-                .thenComparingLong(r -> r.attempt().id())).toList();
+        return rows.stream()
+                .sorted(Comparator.comparingInt((Inspect.AttemptRow r) ->
+                                group.getOrDefault(List.of(r.benchmark(), r.candidate()), Integer.MAX_VALUE))
+                        .thenComparingInt(r -> task.getOrDefault(
+                                List.of(
+                                        r.benchmark(),
+                                        r.candidate(),
+                                        r.attempt().taskId()),
+                                Integer.MAX_VALUE))
+                        .thenComparingInt(r -> r.attempt().repetition())
+                        .thenComparingLong(r -> r.attempt().id()))
+                .toList();
     }
 
     private static List<Message> messages(Attempt a) {
         try {
-            return a.evidence().transcript().isNone() ? List.of() : Transcripts.fromValue(a.evidence().transcript());
+            return a.evidence().transcript().isNone()
+                    ? List.of()
+                    : Transcripts.fromValue(a.evidence().transcript());
         } catch (RuntimeException e) {
             return List.of(new Message.System("(transcript not in message form: " + e.getMessage() + ")\n"
                     + PyJson.dumps(a.evidence().transcript())));
@@ -108,8 +128,11 @@ public record ExperimentReport(String name, String dir, String specJson, Scoreca
                 // A record the domain cannot read (an older evidence shape) still shows its own checks.
             }
         }
-        return new Exploration.RunReport("reward " + Numbers.sig3(a.reward()) + ", " + a.evidence().termination(),
-                a.checks().stream().map(c -> new Exploration.CheckLine(c.name(), c.passed(), c.passed() ? "passed" : "failed")).toList());
+        return new Exploration.RunReport(
+                "reward " + Numbers.sig3(a.reward()) + ", " + a.evidence().termination(),
+                a.checks().stream()
+                        .map(c -> new Exploration.CheckLine(c.name(), c.passed(), c.passed() ? "passed" : "failed"))
+                        .toList());
     }
 
     // ---------------------------------------------------------------- HTML
@@ -118,46 +141,80 @@ public record ExperimentReport(String name, String dir, String specJson, Scoreca
         StringBuilder sb = new StringBuilder(64 * 1024);
         int failed = (int) attempts.stream().filter(a -> !a.passed()).count();
         sb.append("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">")
-          .append("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">")
-          .append("<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:\">")
-          .append("<title>").append(esc(name)).append(" - Brokkr report</title><style>").append(resource("report.css")).append("</style></head><body>");
-        sb.append("<header><h1>").append(esc(name)).append("</h1><p class=\"sub\">Brokkr experiment report · <code>").append(esc(dir))
-          .append("</code> · ").append(scorecard.cells()).append(" cells, ").append(scorecard.pendingCells())
-          .append(" without a completed attempt · ").append(attempts.size()).append(" attempts, ").append(failed)
-          .append(" not passed · infrastructure failures enter no metric</p></header><main>");
+                .append("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">")
+                .append(
+                        "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:\">")
+                .append("<title>")
+                .append(esc(name))
+                .append(" - Brokkr report</title><style>")
+                .append(resource("report.css"))
+                .append("</style></head><body>");
+        sb.append("<header><h1>")
+                .append(esc(name))
+                .append("</h1><p class=\"sub\">Brokkr experiment report · <code>")
+                .append(esc(dir))
+                .append("</code> · ")
+                .append(scorecard.cells())
+                .append(" cells, ")
+                .append(scorecard.pendingCells())
+                .append(" without a completed attempt · ")
+                .append(attempts.size())
+                .append(" attempts, ")
+                .append(failed)
+                .append(" not passed · infrastructure failures enter no metric</p></header><main>");
 
-        sb.append("<section id=\"scorecard\"><h2>Scorecard</h2><div class=\"scroll\">").append(TableHtml.html(ScorecardTables.summary(scorecard))).append("</div>");
+        sb.append("<section id=\"scorecard\"><h2>Scorecard</h2><div class=\"scroll\">")
+                .append(TableHtml.html(ScorecardTables.summary(scorecard)))
+                .append("</div>");
         var statistics = ScorecardTables.statistics(scorecard);
         if (statistics.rowCount() > 0) {
-            sb.append("<div class=\"scroll\" id=\"statistics\">").append(ScorecardTables.statisticsHtml(statistics)).append("</div>");
+            sb.append("<div class=\"scroll\" id=\"statistics\">")
+                    .append(ScorecardTables.statisticsHtml(statistics))
+                    .append("</div>");
         }
         if (!specJson.isEmpty()) {
-            sb.append("<details class=\"spec\"><summary>experiment definition</summary>").append(JsonText.html(specJson)).append("</details>");
+            sb.append("<details class=\"spec\"><summary>experiment definition</summary>")
+                    .append(JsonText.html(specJson))
+                    .append("</details>");
         }
         sb.append("</section>");
 
         if (scorecard.maxK() > 0) {
             var chart = Charts.passK(name, scorecard);
             // VectorGraphics2D draws text as outlines: the figure's label and caption carry the title as text.
-            sb.append("<section id=\"passk\"><h2>pass^k</h2><figure role=\"img\" aria-label=\"").append(esc(chart.getTitle())).append("\">")
-              .append(ChartImages.svg(chart)).append("<figcaption><b>").append(esc(chart.getTitle()))
-              .append("</b>: the chance that k trials of a task all pass, averaged over tasks (upstream tau2's estimate); bars: its 95% interval over tasks,")
-              .append(" the Wilson-type one with fewer than 30 tasks or near 0 or 1, else t (as the statistics table marks).</figcaption></figure></section>");
+            sb.append("<section id=\"passk\"><h2>pass^k</h2><figure role=\"img\" aria-label=\"")
+                    .append(esc(chart.getTitle()))
+                    .append("\">")
+                    .append(ChartImages.svg(chart))
+                    .append("<figcaption><b>")
+                    .append(esc(chart.getTitle()))
+                    .append(
+                            "</b>: the chance that k trials of a task all pass, averaged over tasks (upstream tau2's estimate); bars: its 95% interval over tasks,")
+                    .append(
+                            " the Wilson-type one with fewer than 30 tasks or near 0 or 1, else t (as the statistics table marks).</figcaption></figure></section>");
         }
 
-        sb.append("<div class=\"controls\" id=\"controls\"><label><input type=\"checkbox\" id=\"failed-only\"> failed only</label>")
-          .append("<button type=\"button\" id=\"expand-all\">expand all</button><button type=\"button\" id=\"collapse-all\">collapse all</button>")
-          .append("<span id=\"shown\" class=\"sub\"></span></div>");
+        sb.append(
+                        "<div class=\"controls\" id=\"controls\"><label><input type=\"checkbox\" id=\"failed-only\"> failed only</label>")
+                .append(
+                        "<button type=\"button\" id=\"expand-all\">expand all</button><button type=\"button\" id=\"collapse-all\">collapse all</button>")
+                .append("<span id=\"shown\" class=\"sub\"></span></div>");
 
-        sb.append("<section id=\"tasks\"><h2>Per task</h2><div class=\"scroll\">").append(taskTable()).append("</div></section>");
+        sb.append("<section id=\"tasks\"><h2>Per task</h2><div class=\"scroll\">")
+                .append(taskTable())
+                .append("</div></section>");
 
         var checks = ScorecardTables.checks(scorecard);
-        if (checks.rowCount() > 0) sb.append("<section id=\"checks\"><h2>Checks (failed of evaluated)</h2><div class=\"scroll\">").append(TableHtml.html(checks)).append("</div></section>");
+        if (checks.rowCount() > 0)
+            sb.append("<section id=\"checks\"><h2>Checks (failed of evaluated)</h2><div class=\"scroll\">")
+                    .append(TableHtml.html(checks))
+                    .append("</div></section>");
 
         sb.append("<section id=\"attempts\"><h2>Attempts</h2>");
         if (attempts.isEmpty()) sb.append("<p class=\"sub\">no attempts yet</p>");
         for (AttemptView a : attempts) attempt(sb, a);
-        sb.append("</section></main><footer class=\"sub\">written by <code>./brokkr report</code>; self-contained: no server, no network</footer>");
+        sb.append(
+                "</section></main><footer class=\"sub\">written by <code>./brokkr report</code>; self-contained: no server, no network</footer>");
         sb.append("<script>").append(resource("report.js")).append("</script></body></html>\n");
         return sb.toString();
     }
@@ -165,55 +222,111 @@ public record ExperimentReport(String name, String dir, String specJson, Scoreca
     private String taskTable() {
         int maxK = scorecard.maxK();
         StringBuilder sb = new StringBuilder("<table class=\"brokkr-table tasks\"><thead><tr>");
-        for (String h : List.of("benchmark", "candidate", "task")) sb.append("<th style=\"text-align:left\">").append(h).append("</th>");
-        for (String h : List.of("trials", "successes", "avg_reward")) sb.append("<th style=\"text-align:right\">").append(h).append("</th>");
-        for (int k = 1; k <= maxK; k++) sb.append("<th style=\"text-align:right\">pass^").append(k).append("</th>");
+        for (String h : List.of("benchmark", "candidate", "task"))
+            sb.append("<th style=\"text-align:left\">").append(h).append("</th>");
+        for (String h : List.of("trials", "successes", "avg_reward"))
+            sb.append("<th style=\"text-align:right\">").append(h).append("</th>");
+        for (int k = 1; k <= maxK; k++)
+            sb.append("<th style=\"text-align:right\">pass^").append(k).append("</th>");
         sb.append("<th></th></tr></thead><tbody>");
         for (Scorecard.CandidateScore r : scorecard.rows()) {
             for (Scorecard.TaskScore t : r.perTask()) {
                 boolean passed = t.trials() > 0 && t.successes() == t.trials();
-                sb.append("<tr class=\"task-row\" data-passed=\"").append(passed ? 1 : 0).append("\"><td>").append(esc(r.benchmark()))
-                  .append("</td><td>").append(esc(r.candidate())).append("</td><td>").append(esc(t.taskId())).append("</td>")
-                  .append(num(String.valueOf(t.trials()))).append(num(String.valueOf(t.successes()))).append(num(Numbers.sig3(t.avgReward())));
-                for (int k = 1; k <= maxK; k++) num(sb, k <= t.passHatK().size() ? Numbers.sig3(t.passHatK().get(k - 1)) : "");
-                sb.append("<td>").append(passed ? "<span class=\"ok\">✓ all passed</span>" : "<span class=\"bad\">✗ " + (t.trials() - t.successes()) + " failed</span>")
-                  .append("</td></tr>");
+                sb.append("<tr class=\"task-row\" data-passed=\"")
+                        .append(passed ? 1 : 0)
+                        .append("\"><td>")
+                        .append(esc(r.benchmark()))
+                        .append("</td><td>")
+                        .append(esc(r.candidate()))
+                        .append("</td><td>")
+                        .append(esc(t.taskId()))
+                        .append("</td>")
+                        .append(num(String.valueOf(t.trials())))
+                        .append(num(String.valueOf(t.successes())))
+                        .append(num(Numbers.sig3(t.avgReward())));
+                for (int k = 1; k <= maxK; k++)
+                    num(sb, k <= t.passHatK().size() ? Numbers.sig3(t.passHatK().get(k - 1)) : "");
+                sb.append("<td>")
+                        .append(
+                                passed
+                                        ? "<span class=\"ok\">✓ all passed</span>"
+                                        : "<span class=\"bad\">✗ " + (t.trials() - t.successes()) + " failed</span>")
+                        .append("</td></tr>");
             }
         }
         return sb.append("</tbody></table>").toString();
     }
 
-    private static String num(String s) { return "<td style=\"text-align:right\">" + esc(s) + "</td>"; }
+    private static String num(String s) {
+        return "<td style=\"text-align:right\">" + esc(s) + "</td>";
+    }
 
-    private static void num(StringBuilder sb, String s) { sb.append(num(s)); }
+    private static void num(StringBuilder sb, String s) {
+        sb.append(num(s));
+    }
 
     private static void attempt(StringBuilder sb, AttemptView v) {
         Attempt a = v.attempt();
         Evidence e = a.evidence();
-        String status = !a.completed() ? "<span class=\"bad\">infrastructure failure</span>"
+        String status = !a.completed()
+                ? "<span class=\"bad\">infrastructure failure</span>"
                 : v.passed() ? "<span class=\"ok\">✓ passed</span>" : "<span class=\"bad\">✗ failed</span>";
-        sb.append("<details class=\"attempt\" id=\"attempt-").append(a.id()).append("\" data-passed=\"").append(v.passed() ? 1 : 0).append("\">");
-        sb.append("<summary><span class=\"aid\">#").append(a.id()).append("</span> ").append(esc(v.row().benchmark())).append(" · <b>")
-          .append(esc(v.row().candidate())).append("</b> · task <code>").append(esc(a.taskId())).append("</code> · trial ").append(a.repetition() + 1)
-          .append(" · ").append(status);
+        sb.append("<details class=\"attempt\" id=\"attempt-")
+                .append(a.id())
+                .append("\" data-passed=\"")
+                .append(v.passed() ? 1 : 0)
+                .append("\">");
+        sb.append("<summary><span class=\"aid\">#")
+                .append(a.id())
+                .append("</span> ")
+                .append(esc(v.row().benchmark()))
+                .append(" · <b>")
+                .append(esc(v.row().candidate()))
+                .append("</b> · task <code>")
+                .append(esc(a.taskId()))
+                .append("</code> · trial ")
+                .append(a.repetition() + 1)
+                .append(" · ")
+                .append(status);
         if (a.completed()) sb.append(" · reward ").append(Numbers.sig3(a.reward()));
-        sb.append(" · ").append(v.messages().size()).append(" messages · ").append(Numbers.duration(a.durationMillis())).append("</summary>");
+        sb.append(" · ")
+                .append(v.messages().size())
+                .append(" messages · ")
+                .append(Numbers.duration(a.durationMillis()))
+                .append("</summary>");
         sb.append("<div class=\"attempt-body\"><div class=\"grade\"><h3>Grade</h3>");
         if (a.completed()) {
-            sb.append("<p>").append(esc(v.grade().resultLine())).append(" · trust ").append(esc(a.trust().name().toLowerCase(Locale.ROOT))).append("</p>");
-            sb.append("<table class=\"checks\"><thead><tr><th style=\"text-align:left\">check</th><th style=\"text-align:left\">result</th><th style=\"text-align:left\">about</th></tr></thead><tbody>");
+            sb.append("<p>")
+                    .append(esc(v.grade().resultLine()))
+                    .append(" · trust ")
+                    .append(esc(a.trust().name().toLowerCase(Locale.ROOT)))
+                    .append("</p>");
+            sb.append(
+                    "<table class=\"checks\"><thead><tr><th style=\"text-align:left\">check</th><th style=\"text-align:left\">result</th><th style=\"text-align:left\">about</th></tr></thead><tbody>");
             for (Exploration.CheckLine c : v.grade().checks()) {
-                sb.append("<tr><td><code>").append(esc(c.name())).append("</code></td><td>")
-                  .append(c.passed() ? "<span class=\"ok\">✓ pass</span>" : "<span class=\"bad\">✗ fail</span>").append("</td><td>")
-                  .append(esc(c.detail())).append("</td></tr>");
+                sb.append("<tr><td><code>")
+                        .append(esc(c.name()))
+                        .append("</code></td><td>")
+                        .append(c.passed() ? "<span class=\"ok\">✓ pass</span>" : "<span class=\"bad\">✗ fail</span>")
+                        .append("</td><td>")
+                        .append(esc(c.detail()))
+                        .append("</td></tr>");
             }
             sb.append("</tbody></table>");
         } else {
             sb.append("<pre class=\"error\">").append(esc(a.error())).append("</pre>");
         }
-        sb.append("<p class=\"sub\">termination ").append(esc(e.termination().isEmpty() ? "-" : e.termination())).append(" · model calls ")
-          .append(e.modelCalls().size());
-        e.usage().forEach((role, u) -> sb.append(" · ").append(esc(role)).append(" tokens ").append(u.inputTokens()).append('/').append(u.outputTokens()));
+        sb.append("<p class=\"sub\">termination ")
+                .append(esc(e.termination().isEmpty() ? "-" : e.termination()))
+                .append(" · model calls ")
+                .append(e.modelCalls().size());
+        e.usage()
+                .forEach((role, u) -> sb.append(" · ")
+                        .append(esc(role))
+                        .append(" tokens ")
+                        .append(u.inputTokens())
+                        .append('/')
+                        .append(u.outputTokens()));
         sb.append("</p></div><div class=\"dialogue\"><h3>Transcript</h3>");
         if (v.messages().isEmpty()) sb.append("<p class=\"sub\">no transcript recorded</p>");
         for (Message m : v.messages()) message(sb, m);
@@ -222,31 +335,49 @@ public record ExperimentReport(String name, String dir, String specJson, Scoreca
 
     private static void message(StringBuilder sb, Message m) {
         switch (m) {
-            case Message.System s -> sb.append("<details class=\"msg msg-system\"><summary><span class=\"role\">system</span> ")
-                    .append(s.content() == null ? 0 : s.content().length()).append(" characters</summary><pre>").append(esc(s.content()))
-                    .append("</pre></details>");
+            case Message.System s ->
+                sb.append("<details class=\"msg msg-system\"><summary><span class=\"role\">system</span> ")
+                        .append(s.content() == null ? 0 : s.content().length())
+                        .append(" characters</summary><pre>")
+                        .append(esc(s.content()))
+                        .append("</pre></details>");
             case Message.User u -> turn(sb, "user", u.content(), u.toolCalls());
             case Message.Assistant a -> turn(sb, "assistant", a.content(), a.toolCalls());
             case Message.Tool t -> {
-                sb.append("<div class=\"msg msg-tool").append(t.error() ? " msg-error" : "").append("\"><div class=\"role\">tool")
-                  .append(t.name() == null ? "" : " · <code>" + esc(t.name()) + "</code>").append(t.error() ? " · <span class=\"bad\">error</span>" : "")
-                  .append("</div><div class=\"body\">").append(JsonText.html(t.content() == null ? "" : t.content())).append("</div></div>");
+                sb.append("<div class=\"msg msg-tool")
+                        .append(t.error() ? " msg-error" : "")
+                        .append("\"><div class=\"role\">tool")
+                        .append(t.name() == null ? "" : " · <code>" + esc(t.name()) + "</code>")
+                        .append(t.error() ? " · <span class=\"bad\">error</span>" : "")
+                        .append("</div><div class=\"body\">")
+                        .append(JsonText.html(t.content() == null ? "" : t.content()))
+                        .append("</div></div>");
             }
         }
     }
 
     private static void turn(StringBuilder sb, String role, String content, List<ToolCall> calls) {
-        sb.append("<div class=\"msg msg-").append(role).append("\"><div class=\"role\">").append(role).append("</div><div class=\"body\">");
-        if (content != null && !content.isEmpty()) sb.append("<pre>").append(esc(content)).append("</pre>");
+        sb.append("<div class=\"msg msg-")
+                .append(role)
+                .append("\"><div class=\"role\">")
+                .append(role)
+                .append("</div><div class=\"body\">");
+        if (content != null && !content.isEmpty())
+            sb.append("<pre>").append(esc(content)).append("</pre>");
         for (ToolCall c : calls) {
             String args = c.rawArguments() != null ? c.rawArguments() : PyJson.dumps(c.arguments());
-            sb.append("<div class=\"call\"><span class=\"arrow\">→</span> <code>").append(esc(c.name())).append("</code>")
-              .append(JsonText.html(args)).append("</div>");
+            sb.append("<div class=\"call\"><span class=\"arrow\">→</span> <code>")
+                    .append(esc(c.name()))
+                    .append("</code>")
+                    .append(JsonText.html(args))
+                    .append("</div>");
         }
         sb.append("</div></div>");
     }
 
-    private static String esc(String s) { return Html.esc(s); }
+    private static String esc(String s) {
+        return Html.esc(s);
+    }
 
     static String resource(String name) {
         try (InputStream in = ExperimentReport.class.getResourceAsStream(name)) {

@@ -18,17 +18,24 @@ public record PlainTable(String title, List<Column> columns, List<String> notes)
         notes = List.copyOf(notes);
         for (Column c : columns) {
             if (c.values().size() != columns.getFirst().values().size()) {
-                throw new IllegalArgumentException("column " + c.name() + " has " + c.values().size() + " rows, "
-                        + columns.getFirst().name() + " " + columns.getFirst().values().size());
+                throw new IllegalArgumentException("column " + c.name() + " has "
+                        + c.values().size() + " rows, " + columns.getFirst().name() + " "
+                        + columns.getFirst().values().size());
             }
         }
     }
 
     /** What a column holds: whole numbers, doubles, other numbers (right-aligned) or anything else shown as its text. */
     public enum Kind {
-        TEXT, INTEGER, LONG, DOUBLE, NUMBER;
+        TEXT,
+        INTEGER,
+        LONG,
+        DOUBLE,
+        NUMBER;
 
-        public boolean numeric() { return this != TEXT; }
+        public boolean numeric() {
+            return this != TEXT;
+        }
     }
 
     /** One column; its values are null where missing ({@link java.util.Collections#unmodifiableList} of the builder's, nulls allowed). */
@@ -37,47 +44,80 @@ public record PlainTable(String title, List<Column> columns, List<String> notes)
             values = java.util.Collections.unmodifiableList(new ArrayList<>(values));
         }
 
-        public boolean numeric() { return kind.numeric(); }
+        public boolean numeric() {
+            return kind.numeric();
+        }
 
-        public boolean isMissing(int row) { return values.get(row) == null; }
+        public boolean isMissing(int row) {
+            return values.get(row) == null;
+        }
 
-        public Object get(int row) { return values.get(row); }
+        public Object get(int row) {
+            return values.get(row);
+        }
 
-        public int size() { return values.size(); }
+        public int size() {
+            return values.size();
+        }
     }
 
-    public static PlainTable of(String title, List<Column> columns) { return new PlainTable(title, columns, List.of()); }
+    public static PlainTable of(String title, List<Column> columns) {
+        return new PlainTable(title, columns, List.of());
+    }
 
     public static PlainTable of(String title, Builder... columns) {
         return of(title, Arrays.stream(columns).map(Builder::build).toList());
     }
 
-    public PlainTable withNotes(List<String> notes) { return new PlainTable(title, columns, notes); }
+    public PlainTable withNotes(List<String> notes) {
+        return new PlainTable(title, columns, notes);
+    }
 
-    public int rowCount() { return columns.isEmpty() ? 0 : columns.getFirst().size(); }
+    public int rowCount() {
+        return columns.isEmpty() ? 0 : columns.getFirst().size();
+    }
 
-    public int columnCount() { return columns.size(); }
+    public int columnCount() {
+        return columns.size();
+    }
 
-    public Column column(int i) { return columns.get(i); }
+    public Column column(int i) {
+        return columns.get(i);
+    }
 
     public Column column(String name) {
-        return columns.stream().filter(c -> c.name().equals(name)).findFirst()
+        return columns.stream()
+                .filter(c -> c.name().equals(name))
+                .findFirst()
                 .orElseThrow(() -> new IllegalArgumentException("no column " + name + " in " + title));
     }
 
     /** The first {@code n} rows (the whole table when it has no more). */
     public PlainTable first(int n) {
         if (rowCount() <= n) return this;
-        return new PlainTable(title, columns.stream().map(c -> new Column(c.name(), c.kind(), c.values().subList(0, n))).toList(), notes);
+        return new PlainTable(
+                title,
+                columns.stream()
+                        .map(c -> new Column(c.name(), c.kind(), c.values().subList(0, n)))
+                        .toList(),
+                notes);
     }
 
-    public static Builder text(String name) { return new Builder(name, Kind.TEXT); }
+    public static Builder text(String name) {
+        return new Builder(name, Kind.TEXT);
+    }
 
-    public static Builder integers(String name) { return new Builder(name, Kind.INTEGER); }
+    public static Builder integers(String name) {
+        return new Builder(name, Kind.INTEGER);
+    }
 
-    public static Builder longs(String name) { return new Builder(name, Kind.LONG); }
+    public static Builder longs(String name) {
+        return new Builder(name, Kind.LONG);
+    }
 
-    public static Builder doubles(String name) { return new Builder(name, Kind.DOUBLE); }
+    public static Builder doubles(String name) {
+        return new Builder(name, Kind.DOUBLE);
+    }
 
     /** A column filled one value at a time, as the tables of a scorecard are built row by row. */
     public static final class Builder {
@@ -90,26 +130,37 @@ public record PlainTable(String title, List<Column> columns, List<String> notes)
             this.kind = kind;
         }
 
-        public Builder append(String v) { return add(v == null || v.isEmpty() ? null : v); }
+        public Builder append(String v) {
+            return add(v == null || v.isEmpty() ? null : v);
+        }
 
         /** A whole number; widened as the column holds it (a long or double column takes ints, as Java assigns them). */
         public Builder append(int v) {
-            return add(switch (kind) {
-                case LONG -> (Object) (long) v;
-                case DOUBLE -> (Object) (double) v;
-                default -> (Object) v;
-            });
+            return add(
+                    switch (kind) {
+                        case LONG -> (Object) (long) v;
+                        case DOUBLE -> (Object) (double) v;
+                        default -> (Object) v;
+                    });
         }
 
-        public Builder append(long v) { return add(kind == Kind.DOUBLE ? (Object) (double) v : (Object) v); }
+        public Builder append(long v) {
+            return add(kind == Kind.DOUBLE ? (Object) (double) v : (Object) v);
+        }
 
         /** NaN is missing: a value that cannot be computed is drawn as a dash, never as 0 or NaN. */
-        public Builder append(double v) { return add(Double.isNaN(v) ? null : v); }
+        public Builder append(double v) {
+            return add(Double.isNaN(v) ? null : v);
+        }
 
-        public Builder appendMissing() { return add(null); }
+        public Builder appendMissing() {
+            return add(null);
+        }
 
         private Builder add(Object v) {
-            if (v != null && !fits(v)) throw new IllegalArgumentException(name + " holds " + kind + ", not " + v.getClass().getSimpleName());
+            if (v != null && !fits(v))
+                throw new IllegalArgumentException(
+                        name + " holds " + kind + ", not " + v.getClass().getSimpleName());
             values.add(v);
             return this;
         }
@@ -124,8 +175,12 @@ public record PlainTable(String title, List<Column> columns, List<String> notes)
             };
         }
 
-        public int size() { return values.size(); }
+        public int size() {
+            return values.size();
+        }
 
-        public Column build() { return new Column(name, kind, values); }
+        public Column build() {
+            return new Column(name, kind, values);
+        }
     }
 }

@@ -16,9 +16,15 @@ public final class TableHtml {
 
     public static String html(PlainTable t) {
         StringBuilder sb = new StringBuilder("<table class=\"brokkr-table\">");
-        if (t.title() != null && !t.title().isBlank()) sb.append("<caption>").append(esc(t.title())).append("</caption>");
+        if (t.title() != null && !t.title().isBlank())
+            sb.append("<caption>").append(esc(t.title())).append("</caption>");
         sb.append("<thead><tr>");
-        for (PlainTable.Column c : t.columns()) sb.append("<th style=\"text-align:").append(align(c)).append("\">").append(esc(TableText.header(c))).append("</th>");
+        for (PlainTable.Column c : t.columns())
+            sb.append("<th style=\"text-align:")
+                    .append(align(c))
+                    .append("\">")
+                    .append(esc(TableText.header(c)))
+                    .append("</th>");
         sb.append("</tr></thead><tbody>");
         for (int r = 0; r < t.rowCount(); r++) {
             sb.append("<tr>");
@@ -26,11 +32,16 @@ public final class TableHtml {
             sb.append("</tr>");
         }
         sb.append("</tbody></table>");
-        if (!t.notes().isEmpty()) sb.append("<p class=\"brokkr-note\">").append(esc(String.join("\n", t.notes())).replace("\n", "<br>")).append("</p>");
+        if (!t.notes().isEmpty())
+            sb.append("<p class=\"brokkr-note\">")
+                    .append(esc(String.join("\n", t.notes())).replace("\n", "<br>"))
+                    .append("</p>");
         return sb.toString();
     }
 
-    private static String align(PlainTable.Column c) { return c.numeric() ? "right" : "left"; }
+    private static String align(PlainTable.Column c) {
+        return c.numeric() ? "right" : "left";
+    }
 
     private static String cell(PlainTable.Column c, int r) {
         String s = TableText.cell(c, r, c.numeric() ? TableText.MISSING : "");
@@ -41,7 +52,7 @@ public final class TableHtml {
         if (s.length() <= TableText.FOLD && s.indexOf('\n') < 0) return open + esc(s) + "</td>";
         String head = s.lines().findFirst().orElse("");
         if (head.length() > 80) head = head.substring(0, 77);
-        return open + "<details class=\"brokkr-long\"><summary>" + esc(head) + "...</summary><div style=\"white-space:pre-wrap\">"
-                + esc(s) + "</div></details></td>";
+        return open + "<details class=\"brokkr-long\"><summary>" + esc(head)
+                + "...</summary><div style=\"white-space:pre-wrap\">" + esc(s) + "</div></details></td>";
     }
 }

@@ -23,6 +23,8 @@ public final class TableJson {
     }
 
     private static Value value(Object v) {
-        return v instanceof Integer || v instanceof Long || v instanceof Double || v instanceof Boolean ? Value.of(v) : Value.str(String.valueOf(v));
+        return v instanceof Integer || v instanceof Long || v instanceof Double || v instanceof Boolean
+                ? Value.of(v)
+                : Value.str(String.valueOf(v));
     }
 }

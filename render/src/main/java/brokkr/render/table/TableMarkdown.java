@@ -6,15 +6,19 @@ public final class TableMarkdown {
 
     public static String markdown(PlainTable t) {
         StringBuilder sb = new StringBuilder("|");
-        for (PlainTable.Column c : t.columns()) sb.append(' ').append(md(TableText.header(c))).append(" |");
+        for (PlainTable.Column c : t.columns())
+            sb.append(' ').append(md(TableText.header(c))).append(" |");
         sb.append("\n|");
         for (PlainTable.Column c : t.columns()) sb.append(c.numeric() ? " ---: |" : " :--- |");
         for (int r = 0; r < t.rowCount(); r++) {
             sb.append("\n|");
-            for (PlainTable.Column c : t.columns()) sb.append(' ').append(md(TableText.cell(c, r, ""))).append(" |");
+            for (PlainTable.Column c : t.columns())
+                sb.append(' ').append(md(TableText.cell(c, r, ""))).append(" |");
         }
         return sb.toString();
     }
 
-    private static String md(String s) { return s == null ? "" : s.replace("|", "\\|").replace("\n", " "); }
+    private static String md(String s) {
+        return s == null ? "" : s.replace("|", "\\|").replace("\n", " ");
+    }
 }

@@ -29,7 +29,9 @@ public final class TableText {
     /** What a table shows for a value that does not exist (a candidate with no scored attempt has no average reward): never 0. */
     public static final String MISSING = "\u2013";
 
-    static boolean duration(PlainTable.Column c) { return c.numeric() && c.name().endsWith(DURATION_SUFFIX); }
+    static boolean duration(PlainTable.Column c) {
+        return c.numeric() && c.name().endsWith(DURATION_SUFFIX);
+    }
 
     /** The column's name as shown: a duration column's without its {@code _ms}. */
     public static String header(PlainTable.Column c) {
@@ -54,7 +56,8 @@ public final class TableText {
 
     private static String notes(PlainTable t) {
         StringBuilder sb = new StringBuilder();
-        for (String n : t.notes()) sb.append("  ").append(n.replace("\n", "\n  ")).append('\n');
+        for (String n : t.notes())
+            sb.append("  ").append(n.replace("\n", "\n  ")).append('\n');
         return sb.toString();
     }
 
@@ -85,7 +88,8 @@ public final class TableText {
             }
             for (int l = 0; l < height; l++) {
                 String[] row = new String[nc];
-                for (int c = 0; c < nc; c++) row[c] = l < cells.get(c).size() ? cells.get(c).get(l) : "";
+                for (int c = 0; c < nc; c++)
+                    row[c] = l < cells.get(c).size() ? cells.get(c).get(l) : "";
                 rows.add(row);
             }
         }
@@ -112,11 +116,17 @@ public final class TableText {
         StringBuilder cur = new StringBuilder();
         for (String word : one.split(" ")) {
             while (word.length() > width) {
-                if (!cur.isEmpty()) { lines.add(cur.toString()); cur.setLength(0); }
+                if (!cur.isEmpty()) {
+                    lines.add(cur.toString());
+                    cur.setLength(0);
+                }
                 lines.add(word.substring(0, width));
                 word = word.substring(width);
             }
-            if (!cur.isEmpty() && cur.length() + 1 + word.length() > width) { lines.add(cur.toString()); cur.setLength(0); }
+            if (!cur.isEmpty() && cur.length() + 1 + word.length() > width) {
+                lines.add(cur.toString());
+                cur.setLength(0);
+            }
             if (!cur.isEmpty()) cur.append(' ');
             cur.append(word);
         }

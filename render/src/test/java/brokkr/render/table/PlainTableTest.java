@@ -11,8 +11,11 @@ import org.junit.jupiter.api.Test;
 /** The plain table and its renderers: what a missing value is in each format, durations, limits, notes. */
 class PlainTableTest {
     static PlainTable sample() {
-        PlainTable.Builder name = PlainTable.text("name"), n = PlainTable.integers("n"), id = PlainTable.longs("id"),
-                rate = PlainTable.doubles("rate"), ms = PlainTable.longs("wall_ms");
+        PlainTable.Builder name = PlainTable.text("name"),
+                n = PlainTable.integers("n"),
+                id = PlainTable.longs("id"),
+                rate = PlainTable.doubles("rate"),
+                ms = PlainTable.longs("wall_ms");
         name.append("a, b").append("").append("c");
         n.append(1).appendMissing().append(30);
         id.append(7).append(8L).append(9);
@@ -21,7 +24,8 @@ class PlainTableTest {
         return PlainTable.of("t", name, n, id, rate, ms);
     }
 
-    @Test void aMissingValueIsADashInTextEmptyInCsvAndNullInJson() {
+    @Test
+    void aMissingValueIsADashInTextEmptyInCsvAndNullInJson() {
         PlainTable t = sample();
         assertTrue(t.column("name").isMissing(1) && t.column("rate").isMissing(1), "an empty text and NaN are missing");
         assertEquals("""
@@ -31,27 +35,47 @@ class PlainTableTest {
                 –      –   8      –      1.50 s
                 c     30   9   1.00  2 min 05 s
                 """, TableText.text(t));
-        assertEquals("name,n,id,rate,wall_ms\r\n\"a, b\",1,7,0.6666666666666666,12\r\n,,8,,1500\r\nc,30,9,1.0,125000\r\n", TableCsv.csv(t));
-        assertEquals("[{\"name\": \"a, b\", \"n\": 1, \"id\": 7, \"rate\": 0.6666666666666666, \"wall_ms\": 12}, "
-                + "{\"name\": null, \"n\": null, \"id\": 8, \"rate\": null, \"wall_ms\": 1500}, "
-                + "{\"name\": \"c\", \"n\": 30, \"id\": 9, \"rate\": 1.0, \"wall_ms\": 125000}]", PyJson.dumps(TableJson.rows(t)));
+        assertEquals(
+                "name,n,id,rate,wall_ms\r\n\"a, b\",1,7,0.6666666666666666,12\r\n,,8,,1500\r\nc,30,9,1.0,125000\r\n",
+                TableCsv.csv(t));
+        assertEquals(
+                "[{\"name\": \"a, b\", \"n\": 1, \"id\": 7, \"rate\": 0.6666666666666666, \"wall_ms\": 12}, "
+                        + "{\"name\": null, \"n\": null, \"id\": 8, \"rate\": null, \"wall_ms\": 1500}, "
+                        + "{\"name\": \"c\", \"n\": 30, \"id\": 9, \"rate\": 1.0, \"wall_ms\": 125000}]",
+                PyJson.dumps(TableJson.rows(t)));
         String html = TableHtml.html(t);
         assertTrue(html.startsWith("<table class=\"brokkr-table\"><caption>t</caption>"), html);
-        assertTrue(html.contains("<td style=\"text-align:right;white-space:nowrap\">–</td>"), "a missing number: a dash");
-        assertTrue(html.contains("<td style=\"text-align:left;vertical-align:top;max-width:48em\"></td>"), "a missing text: empty");
-        assertEquals("| name | n | id | rate | wall |\n| :--- | ---: | ---: | ---: | ---: |\n| a, b | 1 | 7 | 0.667 | 12 ms |\n"
-                + "|  |  | 8 |  | 1.50 s |\n| c | 30 | 9 | 1.00 | 2 min 05 s |", TableMarkdown.markdown(t));
+        assertTrue(
+                html.contains("<td style=\"text-align:right;white-space:nowrap\">–</td>"), "a missing number: a dash");
+        assertTrue(
+                html.contains("<td style=\"text-align:left;vertical-align:top;max-width:48em\"></td>"),
+                "a missing text: empty");
+        assertEquals(
+                "| name | n | id | rate | wall |\n| :--- | ---: | ---: | ---: | ---: |\n| a, b | 1 | 7 | 0.667 | 12 ms |\n"
+                        + "|  |  | 8 |  | 1.50 s |\n| c | 30 | 9 | 1.00 | 2 min 05 s |",
+                TableMarkdown.markdown(t));
     }
 
-    @Test void firstRowsNotesAndKinds() {
+    @Test
+    void firstRowsNotesAndKinds() {
         PlainTable t = sample().withNotes(List.of("one note", "two\nlines"));
         assertEquals(2, t.first(2).rowCount());
         assertEquals(t, t.first(5), "a limit above the rows keeps the table");
         assertTrue(TableText.text(t).endsWith("  one note\n  two\n  lines\n"), TableText.text(t));
-        assertTrue(TableHtml.html(t).endsWith("</table><p class=\"brokkr-note\">one note<br>two<br>lines</p>"), TableHtml.html(t));
-        assertEquals(List.of(PlainTable.Kind.TEXT, PlainTable.Kind.INTEGER, PlainTable.Kind.LONG, PlainTable.Kind.DOUBLE, PlainTable.Kind.LONG),
+        assertTrue(
+                TableHtml.html(t).endsWith("</table><p class=\"brokkr-note\">one note<br>two<br>lines</p>"),
+                TableHtml.html(t));
+        assertEquals(
+                List.of(
+                        PlainTable.Kind.TEXT,
+                        PlainTable.Kind.INTEGER,
+                        PlainTable.Kind.LONG,
+                        PlainTable.Kind.DOUBLE,
+                        PlainTable.Kind.LONG),
                 t.columns().stream().map(PlainTable.Column::kind).toList());
         assertEquals(Long.class, t.column("id").get(0).getClass(), "an int appended to a long column is a long");
-        assertThrows(IllegalArgumentException.class, () -> PlainTable.of("bad", PlainTable.text("a").append("x"), PlainTable.integers("b")));
+        assertThrows(
+                IllegalArgumentException.class,
+                () -> PlainTable.of("bad", PlainTable.text("a").append("x"), PlainTable.integers("b")));
     }
 }

@@ -9,15 +9,15 @@ import brokkr.domains.bfcl.BfclBenchmark;
 import brokkr.domains.bfcl.BfclCategory;
 import brokkr.domains.bfcl.BfclScores;
 import brokkr.eval.AgentDef;
-import brokkr.repl.Harness;
 import brokkr.eval.Attempt;
 import brokkr.eval.BenchmarkProvider;
 import brokkr.eval.EnvironmentDef;
 import brokkr.eval.Evaluation;
 import brokkr.eval.ModelRef;
 import brokkr.experiment.Registry;
-import brokkr.value.PyBool;
 import brokkr.python.PyJson;
+import brokkr.repl.Harness;
+import brokkr.value.PyBool;
 import brokkr.value.PyDict;
 import java.io.BufferedWriter;
 import java.io.IOException;
@@ -43,13 +43,22 @@ public record BfclCommand(Registry registry, Map<String, String> env) implements
     }
 
     /** With the process's registry and environment. */
-    public BfclCommand(CommandContext context) { this(context.registry(), context.env()); }
+    public BfclCommand(CommandContext context) {
+        this(context.registry(), context.env());
+    }
 
-    @Override public String name() { return "bfcl"; }
+    @Override
+    public String name() {
+        return "bfcl";
+    }
 
-    @Override public String summary() { return "run a candidate on BFCL single-turn categories and score it"; }
+    @Override
+    public String summary() {
+        return "run a candidate on BFCL single-turn categories and score it";
+    }
 
-    @Override public String usage() {
+    @Override
+    public String usage() {
         return """
                usage: ./brokkr bfcl run --agent gold|gold-repl|gold-loop|reference|tools|repl|loop [--repl-guidance G] [--sample N] [--seed S]
                                         [--categories C1,C2,...] [--provider P --model M]
@@ -80,8 +89,7 @@ public record BfclCommand(Registry registry, Map<String, String> env) implements
                overall (the mean of the four).
                Categories: %s. Keys come from the environment (OPENAI_API_KEY, ANTHROPIC_API_KEY, ...).
                The data directory is -Dbrokkr.bfcl.data / BROKKR_BFCL_DATA, else ../shared/upstream/gorilla/...
-               (./brokkr data fetch gorilla fetches it)."""
-                .formatted(String.join(", ", BfclCategory.ids()));
+               (./brokkr data fetch gorilla fetches it).""".formatted(String.join(", ", BfclCategory.ids()));
     }
 
     @Override
@@ -98,7 +106,16 @@ public record BfclCommand(Registry registry, Map<String, String> env) implements
         for (int i = 1; i < args.size(); i++) {
             String a = args.get(i);
             String v = switch (a) {
-                case "--agent", "--sample", "--seed", "--categories", "--provider", "--model", "--parallel-tool-calls", "--jobs", "--out", "--repl-guidance" -> {
+                case "--agent",
+                        "--sample",
+                        "--seed",
+                        "--categories",
+                        "--provider",
+                        "--model",
+                        "--parallel-tool-calls",
+                        "--jobs",
+                        "--out",
+                        "--repl-guidance" -> {
                     if (i + 1 >= args.size()) throw new UsageException(a + " needs a value");
                     yield args.get(++i);
                 }
@@ -115,7 +132,8 @@ public record BfclCommand(Registry registry, Map<String, String> env) implements
                     case "--model" -> model = v;
                     case "--out" -> outFile = Path.of(v);
                     case "--parallel-tool-calls" -> {
-                        if (!v.equals("true") && !v.equals("false")) throw new UsageException("--parallel-tool-calls takes true or false");
+                        if (!v.equals("true") && !v.equals("false"))
+                            throw new UsageException("--parallel-tool-calls takes true or false");
                         parallel = Boolean.parseBoolean(v);
                     }
                     case "--categories" -> {
@@ -140,8 +158,10 @@ public record BfclCommand(Registry registry, Map<String, String> env) implements
             // The gold answer comes as a scripted model's one reply to the compiled tools.
             case "gold" -> AgentDef.of(new ModelRef(BenchmarkProvider.SCRIPTED, "gold"), "reference", null);
             case "reference", "tools" -> {
-                if (provider == null || model == null) throw new UsageException("--agent " + agentName + " needs --provider and --model");
-                PyDict options = parallel == null ? PyDict.empty() : PyDict.of("parallel_tool_calls", PyBool.of(parallel));
+                if (provider == null || model == null)
+                    throw new UsageException("--agent " + agentName + " needs --provider and --model");
+                PyDict options =
+                        parallel == null ? PyDict.empty() : PyDict.of("parallel_tool_calls", PyBool.of(parallel));
                 yield AgentDef.of(new ModelRef(provider, model, options), agentName, null);
             }
             // Brokkr's loop with the REPL action space: one java_eval, the functions as Java recorder methods.
@@ -152,23 +172,38 @@ public record BfclCommand(Registry registry, Map<String, String> env) implements
                 } catch (IllegalArgumentException e) {
                     throw new UsageException(e.getMessage());
                 }
-                if (agentName.equals("gold-repl")) yield AgentDef.of(new ModelRef(BenchmarkProvider.SCRIPTED, "gold"), Harness.REPL, null).withHarness(h.toValue());
-                if (provider == null || model == null) throw new UsageException("--agent repl needs --provider and --model");
-                PyDict options = parallel == null ? PyDict.empty() : PyDict.of("parallel_tool_calls", PyBool.of(parallel));
-                yield AgentDef.of(new ModelRef(provider, model, options), Harness.REPL, null).withHarness(h.toValue());
+                if (agentName.equals("gold-repl"))
+                    yield AgentDef.of(new ModelRef(BenchmarkProvider.SCRIPTED, "gold"), Harness.REPL, null)
+                            .withHarness(h.toValue());
+                if (provider == null || model == null)
+                    throw new UsageException("--agent repl needs --provider and --model");
+                PyDict options =
+                        parallel == null ? PyDict.empty() : PyDict.of("parallel_tool_calls", PyBool.of(parallel));
+                yield AgentDef.of(new ModelRef(provider, model, options), Harness.REPL, null)
+                        .withHarness(h.toValue());
             }
             // Brokkr's loop with the JSON tools: multi-turn only (a single-turn answer is one step, --agent tools).
             case "loop", "gold-loop" -> {
-                if (!categories.isEmpty()) throw new UsageException("--agent " + agentName + " runs multi-turn categories only (single-turn: tools)");
+                if (!categories.isEmpty())
+                    throw new UsageException(
+                            "--agent " + agentName + " runs multi-turn categories only (single-turn: tools)");
                 Harness h = Harness.of(Harness.LOOP, "tools", null, PyDict.empty());
-                if (agentName.equals("gold-loop")) yield AgentDef.of(new ModelRef(BenchmarkProvider.SCRIPTED, "gold"), "tools", null).withHarness(h.toValue());
-                if (provider == null || model == null) throw new UsageException("--agent loop needs --provider and --model");
-                PyDict options = parallel == null ? PyDict.empty() : PyDict.of("parallel_tool_calls", PyBool.of(parallel));
-                yield AgentDef.of(new ModelRef(provider, model, options), "tools", null).withHarness(h.toValue());
+                if (agentName.equals("gold-loop"))
+                    yield AgentDef.of(new ModelRef(BenchmarkProvider.SCRIPTED, "gold"), "tools", null)
+                            .withHarness(h.toValue());
+                if (provider == null || model == null)
+                    throw new UsageException("--agent loop needs --provider and --model");
+                PyDict options =
+                        parallel == null ? PyDict.empty() : PyDict.of("parallel_tool_calls", PyBool.of(parallel));
+                yield AgentDef.of(new ModelRef(provider, model, options), "tools", null)
+                        .withHarness(h.toValue());
             }
-            default -> throw new UsageException("unknown agent '" + agentName + "' (gold, gold-repl, gold-loop, reference, tools, repl, loop)");
+            default ->
+                throw new UsageException(
+                        "unknown agent '" + agentName + "' (gold, gold-repl, gold-loop, reference, tools, repl, loop)");
         };
-        if (replGuidance != null && !agentName.endsWith("repl")) throw new UsageException("--repl-guidance applies to --agent repl and gold-repl");
+        if (replGuidance != null && !agentName.endsWith("repl"))
+            throw new UsageException("--repl-guidance applies to --agent repl and gold-repl");
         Function<ModelRef, Candidate> models = Cells.providers(registry, env);
         if (!agent.provider().equals(BenchmarkProvider.SCRIPTED)) {
             try {
@@ -183,8 +218,11 @@ public record BfclCommand(Registry registry, Map<String, String> env) implements
         }
         BenchmarkProvider bfcl = registry.benchmark("bfcl");
         List<EnvironmentDef> envs = new ArrayList<>();
-        for (String id : bfcl.tasks(BfclBenchmark.split(categories, sample, seed))) envs.add(bfcl.environment(id, Map.of()));
-        List<Evaluation.Cell> cells = envs.stream().map(e -> new Evaluation.Cell(bfcl, e, agent, null, 0)).toList();
+        for (String id : bfcl.tasks(BfclBenchmark.split(categories, sample, seed)))
+            envs.add(bfcl.environment(id, Map.of()));
+        List<Evaluation.Cell> cells = envs.stream()
+                .map(e -> new Evaluation.Cell(bfcl, e, agent, null, 0))
+                .toList();
         long t0 = System.nanoTime();
         List<Attempt> attempts = new ArrayList<>();
         try (BufferedWriter log = outFile == null ? null : OwnerOnlyFile.create(outFile)) {
@@ -192,7 +230,9 @@ public record BfclCommand(Registry registry, Map<String, String> env) implements
                 attempts.add(a);
                 if (log == null) return;
                 try {
-                    log.write(PyJson.dumps(BfclBenchmark.outputRecord(envs.get(attempts.size() - 1), a), PyJson.DumpOptions.DEFAULT.withEnsureAscii(false)));
+                    log.write(PyJson.dumps(
+                            BfclBenchmark.outputRecord(envs.get(attempts.size() - 1), a),
+                            PyJson.DumpOptions.DEFAULT.withEnsureAscii(false)));
                     log.newLine();
                     log.flush();
                 } catch (IOException e) {
@@ -206,7 +246,8 @@ public record BfclCommand(Registry registry, Map<String, String> env) implements
         for (int i = 0; i < envs.size(); i++) results.add(BfclScores.TaskResult.of(envs.get(i), attempts.get(i)));
         boolean scripted = agent.provider().equals(BenchmarkProvider.SCRIPTED);
         out.println("agent " + agentName + (scripted || parallel == null ? "" : ", parallel_tool_calls " + parallel)
-                + ", " + envs.size() + " tasks" + (sample == null ? "" : " (sample " + sample + " per category, seed " + seed + ")"));
+                + ", " + envs.size() + " tasks"
+                + (sample == null ? "" : " (sample " + sample + " per category, seed " + seed + ")"));
         out.print(BfclScores.format(BfclScores.summarize(results)));
         err.println("ran in " + (System.nanoTime() - t0) / 1_000_000 + " ms");
         return 0;

@@ -28,26 +28,51 @@ import java.util.Map;
  * --format bfcl}) and {@code ./brokkr bfcl run}.
  */
 public final class BfclFamily implements BenchmarkFamily {
-    @Override public String name() { return "bfcl"; }
+    @Override
+    public String name() {
+        return "bfcl";
+    }
 
-    @Override public List<UpstreamData> upstreamData(Registry registry) { return List.of(BfclData.upstream()); }
+    @Override
+    public List<UpstreamData> upstreamData(Registry registry) {
+        return List.of(BfclData.upstream());
+    }
 
     /** The pinned commit without building the pins (a constant: BfclData's digests are not loaded for {@code --version}). */
-    @Override public List<String> upstreamRevisions(Registry registry) { return List.of("gorilla " + BfclData.UPSTREAM_COMMIT.substring(0, 7)); }
+    @Override
+    public List<String> upstreamRevisions(Registry registry) {
+        return List.of("gorilla " + BfclData.UPSTREAM_COMMIT.substring(0, 7));
+    }
 
-    @Override public List<ConformanceSuite> conformance(Registry registry) { return List.of(new Verdicts(), new MultiTurn()); }
+    @Override
+    public List<ConformanceSuite> conformance(Registry registry) {
+        return List.of(new Verdicts(), new MultiTurn());
+    }
 
-    @Override public List<ResultFormat> resultFormats(Registry registry) { return List.of(new Results()); }
+    @Override
+    public List<ResultFormat> resultFormats(Registry registry) {
+        return List.of(new Results());
+    }
 
-    @Override public List<Command> commands(CommandContext context) { return List.of(new BfclCommand(context)); }
+    @Override
+    public List<Command> commands(CommandContext context) {
+        return List.of(new BfclCommand(context));
+    }
 
     /** {@code conformance bfcl --corpus FILE}: upstream's checker verdicts, line by line. */
     private record Verdicts() implements ConformanceSuite {
-        @Override public String name() { return "bfcl"; }
+        @Override
+        public String name() {
+            return "bfcl";
+        }
 
-        @Override public String synopsis() { return "--corpus FILE"; }
+        @Override
+        public String synopsis() {
+            return "--corpus FILE";
+        }
 
-        @Override public String help() {
+        @Override
+        public String help() {
             return """
                     bfcl: grades every line of a verdict corpus (verdicts-*.jsonl, the format of
                     ../shared/conformance/bfcl/README.md) and compares valid, error_type and the error list with
@@ -55,7 +80,8 @@ public final class BfclFamily implements BenchmarkFamily {
                     directory is -Dbrokkr.bfcl.data / BROKKR_BFCL_DATA, else ../shared/upstream/gorilla/...""";
         }
 
-        @Override public Replay replay(Path corpus, Map<String, String> options, PrintStream out, PrintStream err) {
+        @Override
+        public Replay replay(Path corpus, Map<String, String> options, PrintStream out, PrintStream err) {
             BfclConformance.Report r;
             try {
                 r = BfclConformance.run(BfclData.load(), BfclConformance.read(corpus), out, 20);
@@ -69,11 +95,18 @@ public final class BfclFamily implements BenchmarkFamily {
 
     /** {@code conformance bfcl-multi-turn --corpus FILE}: a multi-turn execution (or verdict) corpus, each record from a pristine process. */
     private record MultiTurn() implements ConformanceSuite {
-        @Override public String name() { return "bfcl-multi-turn"; }
+        @Override
+        public String name() {
+            return "bfcl-multi-turn";
+        }
 
-        @Override public String synopsis() { return "--corpus FILE"; }
+        @Override
+        public String synopsis() {
+            return "--corpus FILE";
+        }
 
-        @Override public String help() {
+        @Override
+        public String help() {
             return """
                     bfcl-multi-turn: replays a BFCL v4 multi-turn execution corpus (gold-exec, fuzz-seed*; the
                     format of ../shared/conformance/bfcl/multi_turn/README.md; .jsonl or .jsonl.gz), each record
@@ -81,10 +114,12 @@ public final class BfclFamily implements BenchmarkFamily {
                     first difference of each mismatching record, then "N records, M calls, K mismatches".""";
         }
 
-        @Override public Replay replay(Path corpus, Map<String, String> options, PrintStream out, PrintStream err) {
+        @Override
+        public Replay replay(Path corpus, Map<String, String> options, PrintStream out, PrintStream err) {
             MultiTurnConformance.Report r;
             try {
-                r = MultiTurnVerdicts.isVerdictCorpus(corpus) ? MultiTurnVerdicts.run(MultiTurnData.load(), corpus, out)
+                r = MultiTurnVerdicts.isVerdictCorpus(corpus)
+                        ? MultiTurnVerdicts.run(MultiTurnData.load(), corpus, out)
                         : MultiTurnConformance.run(MultiTurnData.load(), corpus, out);
             } catch (Corpus.CorpusException e) {
                 throw new Command.InputException(e.getMessage());
@@ -96,24 +131,35 @@ public final class BfclFamily implements BenchmarkFamily {
 
     /** Upstream's {@code result/} files per candidate and {@code score/} CSVs: a directory tree. */
     private record Results() implements ResultFormat {
-        @Override public String name() { return "bfcl"; }
+        @Override
+        public String name() {
+            return "bfcl";
+        }
 
-        @Override public String exportHelp() {
+        @Override
+        public String exportHelp() {
             return """
                     bfcl: upstream's result/MODEL/GROUP/BFCL_v4_CATEGORY_result.json files per candidate
                     and score/data_overall.csv, data_non_live.csv, data_live.csv with upstream's columns,
                     under --out DIR (required)""";
         }
 
-        @Override public String directoryTree() { return "a directory tree (result/, score/)"; }
+        @Override
+        public String directoryTree() {
+            return "a directory tree (result/, score/)";
+        }
 
-        @Override public Exported export(List<ResultCell> cells, Registry registry) {
+        @Override
+        public Exported export(List<ResultCell> cells, Registry registry) {
             BfclResultsExport.Export e = BfclResultsExport.export(cells, registry);
             if (e.candidates().isEmpty()) return new Exported(List.of(), null);
             List<ExportedFile> files = new ArrayList<>();
             e.files().forEach((path, text) -> files.add(new ExportedFile(path, text, null, List.of())));
-            return new Exported(files, "wrote " + (e.files().size() - 3) + " result files of " + e.candidates().size()
-                    + " candidate(s) and score/data_overall.csv, data_non_live.csv, data_live.csv");
+            return new Exported(
+                    files,
+                    "wrote " + (e.files().size() - 3) + " result files of "
+                            + e.candidates().size()
+                            + " candidate(s) and score/data_overall.csv, data_non_live.csv, data_live.csv");
         }
     }
 }

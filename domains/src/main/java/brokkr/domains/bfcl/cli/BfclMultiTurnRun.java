@@ -34,13 +34,25 @@ import java.util.function.Function;
 final class BfclMultiTurnRun {
     private BfclMultiTurnRun() {}
 
-    static boolean isMultiTurn(String category) { return MultiTurnData.CATEGORIES.contains(category); }
+    static boolean isMultiTurn(String category) {
+        return MultiTurnData.CATEGORIES.contains(category);
+    }
 
-    static void run(Registry registry, List<String> categories, AgentDef agent, Integer sample, long seed, int jobs, Function<ModelRef, Candidate> models,
-                    PrintStream out) throws InterruptedException {
-        if (!agent.actionSpace().equals("reference") && !Harness.fromValue(agent.harness()).loop()) {
-            throw new Command.UsageException("multi-turn categories take --agent gold or reference (upstream's function-calling loop), "
-                    + "loop or repl (Brokkr's agent loop; gold-loop, gold-repl), not " + agent.actionSpace());
+    static void run(
+            Registry registry,
+            List<String> categories,
+            AgentDef agent,
+            Integer sample,
+            long seed,
+            int jobs,
+            Function<ModelRef, Candidate> models,
+            PrintStream out)
+            throws InterruptedException {
+        if (!agent.actionSpace().equals("reference")
+                && !Harness.fromValue(agent.harness()).loop()) {
+            throw new Command.UsageException(
+                    "multi-turn categories take --agent gold or reference (upstream's function-calling loop), "
+                            + "loop or repl (Brokkr's agent loop; gold-loop, gold-repl), not " + agent.actionSpace());
         }
         BenchmarkProvider b = registry.benchmark("bfcl-multi-turn");
         List<EnvironmentDef> envs = new ArrayList<>();
@@ -52,7 +64,9 @@ final class BfclMultiTurnRun {
             }
             for (String id : ids) envs.add(b.environment(id, Map.of()));
         }
-        List<Evaluation.Cell> cells = envs.stream().map(e -> new Evaluation.Cell(b, e, agent, null, 0)).toList();
+        List<Evaluation.Cell> cells = envs.stream()
+                .map(e -> new Evaluation.Cell(b, e, agent, null, 0))
+                .toList();
         List<Attempt> attempts = new ArrayList<>();
         Cells.run(cells, models, jobs, attempts::add);
         List<Report.Outcome> outcomes = new ArrayList<>();
@@ -62,7 +76,8 @@ final class BfclMultiTurnRun {
             if (!attempts.get(i).completed()) infra++;
         }
         Report r = b.reports(outcomes).getFirst();
-        out.println("multi-turn: " + envs.size() + " tasks" + (sample == null ? "" : " (sample " + sample + " per category, seed " + seed + ")")
+        out.println("multi-turn: " + envs.size() + " tasks"
+                + (sample == null ? "" : " (sample " + sample + " per category, seed " + seed + ")")
                 + (infra == 0 ? "" : ", " + infra + " without a verdict (infrastructure)"));
         out.printf("%-26s %6s %6s %9s%n", "category", "tasks", "valid", "accuracy");
         for (List<Object> row : r.rows()) {
@@ -70,13 +85,14 @@ final class BfclMultiTurnRun {
             out.printf("%-26s %6d %6d %8.2f%%%n", row.get(0), row.get(1), row.get(2), 100 * (Double) row.get(3));
         }
         Double overall = r.figures().getFirst().value();
-        out.println("multi-turn overall (mean of the four categories): " + (overall == null ? "N/A (not all four were run)"
-                : String.format("%.2f%%", 100 * overall)));
+        out.println("multi-turn overall (mean of the four categories): "
+                + (overall == null ? "N/A (not all four were run)" : String.format("%.2f%%", 100 * overall)));
     }
 
     private static String sha256(String s) {
         try {
-            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(s.getBytes(StandardCharsets.UTF_8)));
+            return HexFormat.of()
+                    .formatHex(MessageDigest.getInstance("SHA-256").digest(s.getBytes(StandardCharsets.UTF_8)));
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException(e);
         }

@@ -20,7 +20,8 @@ public record BackendClass(String name, boolean stateless, Loader loader, Map<St
     public static BackendClass of(String name, boolean stateless, Loader loader, List<Method> methods) {
         Map<String, Method> byName = new LinkedHashMap<>();
         for (Method m : methods) {
-            if (byName.put(m.name(), m) != null) throw new IllegalArgumentException(name + ": method " + m.name() + " twice");
+            if (byName.put(m.name(), m) != null)
+                throw new IllegalArgumentException(name + ": method " + m.name() + " twice");
         }
         return new BackendClass(name, stateless, loader, byName);
     }

@@ -12,8 +12,15 @@ public final class Backends {
     private Backends() {}
 
     /** The classes BFCL v4's multi-turn categories involve ({@code CLASS_FILE_PATH_MAPPING} minus the agentic ones). */
-    public static final List<String> NAMES = List.of("GorillaFileSystem", "MathAPI", "MessageAPI", "TwitterAPI",
-            "TicketAPI", "TradingBot", "TravelAPI", "VehicleControlAPI");
+    public static final List<String> NAMES = List.of(
+            "GorillaFileSystem",
+            "MathAPI",
+            "MessageAPI",
+            "TwitterAPI",
+            "TicketAPI",
+            "TradingBot",
+            "TravelAPI",
+            "VehicleControlAPI");
 
     private static final String PACKAGE = "brokkr.domains.bfcl.multiturn.backends.";
     private static final Map<String, Optional<BackendClass>> CACHE = new ConcurrentHashMap<>();
@@ -25,8 +32,9 @@ public final class Backends {
 
     /** The class registered under {@code name}; an {@link IllegalArgumentException} naming it if there is none. */
     public static BackendClass get(String name) {
-        return find(name).orElseThrow(() -> new IllegalArgumentException("no multi-turn backend class " + name
-                + " (known: " + String.join(", ", NAMES) + ")"));
+        return find(name)
+                .orElseThrow(() -> new IllegalArgumentException(
+                        "no multi-turn backend class " + name + " (known: " + String.join(", ", NAMES) + ")"));
     }
 
     private static Optional<BackendClass> load(String name) {

@@ -34,7 +34,8 @@ public final class Executor {
     static final Set<String> FORBIDDEN = Set.of("kill", "exit", "quit", "remove", "unlink", "popen", "Popen", "run");
 
     /** {@code re.sub(r"\b([a-zA-Z_]\w*)\s*(?=\()", ...)} in _process_method_calls (Python's \w and \b are Unicode-aware). */
-    private static final Pattern CALLED_NAME = Pattern.compile("\\b([a-zA-Z_]\\w*)\\s*(?=\\()", Pattern.UNICODE_CHARACTER_CLASS);
+    private static final Pattern CALLED_NAME =
+            Pattern.compile("\\b([a-zA-Z_]\\w*)\\s*(?=\\()", Pattern.UNICODE_CHARACTER_CLASS);
 
     private static final Pattern VARIABLE_CHARS = Pattern.compile("[-./:]");
 
@@ -48,7 +49,8 @@ public final class Executor {
     }
 
     /** Runs {@code calls} in order (one {@code execute_multi_turn_func_call}). */
-    public static Execution execute(World world, TaskSetup task, String modelName, boolean evalRun, List<String> calls) {
+    public static Execution execute(
+            World world, TaskSetup task, String modelName, boolean evalRun, List<String> calls) {
         Map<String, String> methodOwner = new HashMap<>();
         Map<String, BackendClass> classOf = new HashMap<>();
         World w = world;
@@ -56,7 +58,8 @@ public final class Executor {
             BackendClass cls = Backends.get(className);
             String var = variable(modelName, evalRun, task.taskId(), className);
             if (w.instance(var) == null) {
-                Object config = cls.stateless() ? PyObjects.dict()
+                Object config = cls.stateless()
+                        ? PyObjects.dict()
                         : task.initialConfig().getOrDefault(className, PyObjects.dict());
                 Outcome made = cls.loader().load(config, task.longContext(), w.globals());
                 w = w.with(var, made.self(), made.globals());
@@ -87,7 +90,9 @@ public final class Executor {
     static final class Session {
         World world;
 
-        Session(World world) { this.world = world; }
+        Session(World world) {
+            this.world = world;
+        }
 
         String run(String call) {
             try {
@@ -98,7 +103,8 @@ public final class Executor {
                     String[] parts = head.split("\\.", -1);
                     head = parts[1];
                 }
-                if (FORBIDDEN.contains(head)) throw new PyException("Exception", "Function call " + head + " is not allowed.");
+                if (FORBIDDEN.contains(head))
+                    throw new PyException("Exception", "Function call " + head + " is not allowed.");
                 PyExpr expr = PyParser.parse(call, BfclData.PYTHON);
                 Object result = PyEval.deep(new PyEval(this::global, BfclData.PYTHON).eval(expr));
                 return render(world.globals().resolve(result));
@@ -134,7 +140,9 @@ public final class Executor {
 
     /** A backend instance as a Python object in the eval namespace. */
     record InstanceRef(Session session, String variable) implements PyObjects.Custom, PyObjects.Attributes {
-        Backend backend() { return session.world.instance(variable); }
+        Backend backend() {
+            return session.world.instance(variable);
+        }
 
         /** The class name is the variable's last part before {@code _instance} (class names hold no '_'). */
         BackendClass cls() {
@@ -142,13 +150,18 @@ public final class Executor {
             return Backends.get(base.substring(base.lastIndexOf('_') + 1));
         }
 
-        @Override public String pyTypeName() { return cls().name(); }
+        @Override
+        public String pyTypeName() {
+            return cls().name();
+        }
 
-        @Override public String pyRepr() {
+        @Override
+        public String pyRepr() {
             return "<" + cls().name() + " object>";
         }
 
-        @Override public Object attribute(String name) {
+        @Override
+        public Object attribute(String name) {
             BackendClass cls = cls();
             Method m = cls.methods().get(name);
             if (m != null) return new BoundMethod(this, cls, m);
@@ -160,12 +173,27 @@ public final class Executor {
 
     /** {@code instance.method}: calling it binds the arguments and runs the body against the current world. */
     record BoundMethod(InstanceRef self, BackendClass cls, Method method) implements PyObjects.Callable {
-        @Override public String pyTypeName() { return "method"; }
-        @Override public String pyRepr() { return "<bound method " + qualnameBare() + " of " + self.pyRepr() + ">"; }
-        String qualnameBare() { return cls.name() + "." + method.name(); }
-        @Override public String qualname() { return qualnameBare() + "()"; }
+        @Override
+        public String pyTypeName() {
+            return "method";
+        }
 
-        @Override public Object call(List<Object> args, Map<String, Object> kwargs) {
+        @Override
+        public String pyRepr() {
+            return "<bound method " + qualnameBare() + " of " + self.pyRepr() + ">";
+        }
+
+        String qualnameBare() {
+            return cls.name() + "." + method.name();
+        }
+
+        @Override
+        public String qualname() {
+            return qualnameBare() + "()";
+        }
+
+        @Override
+        public Object call(List<Object> args, Map<String, Object> kwargs) {
             Object[] bound = bind(qualnameBare(), method.params(), args, kwargs);
             Session s = self.session();
             Outcome out;
@@ -215,9 +243,20 @@ public final class Executor {
 
     /** A {@link Live} result of the instance {@code variable}, looked up in the session's current world. */
     record LiveRef(Session session, String variable, Live live) implements PyObjects.Custom, PyEval.Deferred {
-        @Override public Object current() { return live.in(session.world.instance(variable)); }
-        @Override public String pyTypeName() { return PyObjects.typeName(current()); }
-        @Override public String pyRepr() { return PyObjects.repr(current()); }
+        @Override
+        public Object current() {
+            return live.in(session.world.instance(variable));
+        }
+
+        @Override
+        public String pyTypeName() {
+            return PyObjects.typeName(current());
+        }
+
+        @Override
+        public String pyRepr() {
+            return PyObjects.repr(current());
+        }
     }
 
     /**
@@ -228,12 +267,21 @@ public final class Executor {
 
     static Object[] bind(String qualname, List<Method.Param> params, List<Object> args, Map<String, Object> kwargs) {
         List<String> names = new java.util.AbstractList<>() { // a view: binding runs on every call
-            @Override public String get(int i) { return params.get(i).name(); }
-            @Override public int size() { return params.size(); }
-        };
-        List<Object> values = PyArgumentBinding.bind(qualname, SELF, names, i -> params.get(i).isRequired(), args, kwargs, BfclData.PYTHON);
+                    @Override
+                    public String get(int i) {
+                        return params.get(i).name();
+                    }
+
+                    @Override
+                    public int size() {
+                        return params.size();
+                    }
+                };
+        List<Object> values = PyArgumentBinding.bind(
+                qualname, SELF, names, i -> params.get(i).isRequired(), args, kwargs, BfclData.PYTHON);
         Object[] out = new Object[params.size()];
-        for (int i = 0; i < out.length; i++) out[i] = values.get(i) != null ? values.get(i) : params.get(i).dflt();
+        for (int i = 0; i < out.length; i++)
+            out[i] = values.get(i) != null ? values.get(i) : params.get(i).dflt();
         return out;
     }
 }

@@ -5,10 +5,10 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Supplier;
-import org.pcollections.OrderedPMap;
-import org.pcollections.TreePVector;
 import org.pcollections.HashTreePMap;
+import org.pcollections.OrderedPMap;
 import org.pcollections.PMap;
+import org.pcollections.TreePVector;
 
 /**
  * The process-global mutable state of upstream's Python process that backends share across instances
@@ -29,7 +29,9 @@ public record Globals(PMap<String, Object> cells) {
         return v != null ? v : initial.get();
     }
 
-    public Globals with(String cell, Object value) { return new Globals(cells.plus(cell, value)); }
+    public Globals with(String cell, Object value) {
+        return new Globals(cells.plus(cell, value));
+    }
 
     /** A new {@link SharedList} cell holding {@code value}, named {@code prefix#n} (n counts per process). */
     public record Allocated(SharedList ref, Globals globals) {}
@@ -42,7 +44,9 @@ public record Globals(PMap<String, Object> cells) {
     }
 
     /** The current list of a {@link SharedList}'s cell (empty if never written). */
-    public Object list(SharedList ref) { return get(ref.cell(), TreePVector::empty); }
+    public Object list(SharedList ref) {
+        return get(ref.cell(), TreePVector::empty);
+    }
 
     /** {@code v} with every {@link SharedList} inside it replaced by its current list (the same object if there is none). */
     public Object resolve(Object v) {

@@ -18,6 +18,13 @@ public record Live(Object value, Function<Backend, Object> view) implements PyOb
         return v != null ? v : value;
     }
 
-    @Override public String pyTypeName() { return "live view"; }
-    @Override public String pyRepr() { return "<live view>"; }
+    @Override
+    public String pyTypeName() {
+        return "live view";
+    }
+
+    @Override
+    public String pyRepr() {
+        return "<live view>";
+    }
 }

@@ -50,11 +50,14 @@ import org.pcollections.TreePVector;
 public final class LongContextData {
     /** sha256 of long_context.py at gorilla 6ea5797 (190,330 bytes). */
     public static final String SHA256 = "5c9a5710115609c779e5b2ccb43f6ad58271ed96f2ea7a797edb0d65c385aa38";
-    static final String UPSTREAM_PATH = "berkeley-function-call-leaderboard/bfcl_eval/eval_checker/multi_turn_eval/func_source_code/long_context.py";
+
+    static final String UPSTREAM_PATH =
+            "berkeley-function-call-leaderboard/bfcl_eval/eval_checker/multi_turn_eval/func_source_code/long_context.py";
     /** Brokkr's transcription of the upstream file (a classpath resource beside this class). */
     public static final String RESOURCE = "long_context.json";
     /** sha256 of {@link #RESOURCE}. */
     public static final String RESOURCE_SHA256 = "c4b98aa8805af9a9fec145837a722f8c21cfe14d25232ed63b6405b3046cc273";
+
     static final String PYTHON_ONLY = "$python";
 
     private static volatile LongContextData loaded;
@@ -72,7 +75,8 @@ public final class LongContextData {
         LongContextData d = loaded;
         if (d == null) {
             synchronized (LongContextData.class) {
-                if (loaded == null) loaded = override().map(LongContextData::load).orElseGet(LongContextData::fromResource);
+                if (loaded == null)
+                    loaded = override().map(LongContextData::load).orElseGet(LongContextData::fromResource);
                 d = loaded;
             }
         }
@@ -90,10 +94,13 @@ public final class LongContextData {
     public static LongContextData fromResource() {
         byte[] bytes;
         try (InputStream in = LongContextData.class.getResourceAsStream(RESOURCE)) {
-            if (in == null) throw new BfclData.BfclDataException("BFCL long-context resource " + RESOURCE + " is missing from the classpath");
+            if (in == null)
+                throw new BfclData.BfclDataException(
+                        "BFCL long-context resource " + RESOURCE + " is missing from the classpath");
             bytes = in.readAllBytes();
         } catch (IOException e) {
-            throw new BfclData.BfclDataException("BFCL long-context resource " + RESOURCE + " cannot be read: " + e.getMessage(), e);
+            throw new BfclData.BfclDataException(
+                    "BFCL long-context resource " + RESOURCE + " cannot be read: " + e.getMessage(), e);
         }
         return fromResourceBytes(RESOURCE, bytes);
     }
@@ -102,17 +109,21 @@ public final class LongContextData {
     static LongContextData fromResourceBytes(String name, byte[] bytes) {
         String actual = sha256(bytes);
         if (!actual.equals(RESOURCE_SHA256)) {
-            throw new BfclData.BfclDataException("BFCL long-context resource " + name + " has sha256 " + actual + ", expected " + RESOURCE_SHA256);
+            throw new BfclData.BfclDataException(
+                    "BFCL long-context resource " + name + " has sha256 " + actual + ", expected " + RESOURCE_SHA256);
         }
         try {
             Map<String, Value> doc = Json.read(bytes).asDict().asMap();
             String from = doc.get("provenance").asDict().get("sha256").asStr();
-            if (!from.equals(SHA256)) throw new IllegalArgumentException("transcribes a source with sha256 " + from + ", expected " + SHA256);
+            if (!from.equals(SHA256))
+                throw new IllegalArgumentException("transcribes a source with sha256 " + from + ", expected " + SHA256);
             Map<String, Object> out = new LinkedHashMap<>();
-            for (Map.Entry<String, Value> e : doc.get("values").asDict().entries()) out.put(e.getKey(), decode(e.getValue()));
+            for (Map.Entry<String, Value> e : doc.get("values").asDict().entries())
+                out.put(e.getKey(), decode(e.getValue()));
             return new LongContextData(name, out);
         } catch (RuntimeException e) {
-            throw new BfclData.BfclDataException("BFCL long-context resource " + name + " is malformed: " + e.getMessage(), e);
+            throw new BfclData.BfclDataException(
+                    "BFCL long-context resource " + name + " is malformed: " + e.getMessage(), e);
         }
     }
 
@@ -123,15 +134,17 @@ public final class LongContextData {
                 for (Value item : l) items.add(decode(item));
                 yield TreePVector.from(items);
             }
-            case PyDict d when d.containsKey(PYTHON_ONLY) -> switch (d.get(PYTHON_ONLY).asStr()) {
-                case "Ellipsis" -> PyObjects.ELLIPSIS;
-                case "tuple" -> {
-                    List<Object> items = new ArrayList<>();
-                    for (Value item : d.get("items").asList()) items.add(decode(item));
-                    yield new PyTuple(items);
-                }
-                default -> throw new IllegalArgumentException("unknown Python-only value " + d);
-            };
+            case PyDict d
+            when d.containsKey(PYTHON_ONLY) ->
+                switch (d.get(PYTHON_ONLY).asStr()) {
+                    case "Ellipsis" -> PyObjects.ELLIPSIS;
+                    case "tuple" -> {
+                        List<Object> items = new ArrayList<>();
+                        for (Value item : d.get("items").asList()) items.add(decode(item));
+                        yield new PyTuple(items);
+                    }
+                    default -> throw new IllegalArgumentException("unknown Python-only value " + d);
+                };
             case PyDict d -> {
                 OrderedPMap<Object, Object> m = OrderedPMap.empty();
                 for (Map.Entry<String, Value> e : d.entries()) m = m.plus(e.getKey(), decode(e.getValue()));
@@ -147,27 +160,34 @@ public final class LongContextData {
         try {
             bytes = Files.readAllBytes(file);
         } catch (IOException e) {
-            throw new BfclData.BfclDataException("BFCL long-context data " + file + " cannot be read (" + e.getMessage()
-                    + "); it is upstream's " + UPSTREAM_PATH + " at gorilla " + BfclData.UPSTREAM_COMMIT
-                    + " (named by -Dbrokkr.bfcl.long_context=FILE or BROKKR_BFCL_LONG_CONTEXT)", e);
+            throw new BfclData.BfclDataException(
+                    "BFCL long-context data " + file + " cannot be read (" + e.getMessage()
+                            + "); it is upstream's " + UPSTREAM_PATH + " at gorilla " + BfclData.UPSTREAM_COMMIT
+                            + " (named by -Dbrokkr.bfcl.long_context=FILE or BROKKR_BFCL_LONG_CONTEXT)",
+                    e);
         }
         String actual = sha256(bytes);
         if (!actual.equals(SHA256)) {
-            throw new BfclData.BfclDataException("BFCL long-context data " + file + " has sha256 " + actual + ", expected " + SHA256);
+            throw new BfclData.BfclDataException(
+                    "BFCL long-context data " + file + " has sha256 " + actual + ", expected " + SHA256);
         }
         try {
             return new LongContextData(file.toString(), module(new String(bytes, StandardCharsets.UTF_8)));
         } catch (IllegalArgumentException e) {
-            throw new BfclData.BfclDataException("BFCL long-context data " + file + " is malformed: " + e.getMessage(), e);
+            throw new BfclData.BfclDataException(
+                    "BFCL long-context data " + file + " is malformed: " + e.getMessage(), e);
         }
     }
 
     /** Where the values were read from (the resource's name or the upstream file's path). */
-    public String source() { return source; }
+    public String source() {
+        return source;
+    }
 
     /** The module globals in the source's order. */
-    public Map<String, Object> values() { return Collections.unmodifiableMap(values); }
-
+    public Map<String, Object> values() {
+        return Collections.unmodifiableMap(values);
+    }
 
     /** The module global {@code name}; an {@link IllegalArgumentException} naming it if the file has none. */
     public Object value(String name) {

@@ -25,12 +25,23 @@ public record Method(String name, List<Param> params, Body body) {
     public record Param(String name, Object dflt) {
         /** Marks a parameter without a default. */
         public static final Object REQUIRED = new Object() {
-            @Override public String toString() { return "<required>"; }
+            @Override
+            public String toString() {
+                return "<required>";
+            }
         };
 
-        public static Param required(String name) { return new Param(name, REQUIRED); }
-        public static Param optional(String name, Object dflt) { return new Param(name, dflt); }
-        public boolean isRequired() { return dflt == REQUIRED; }
+        public static Param required(String name) {
+            return new Param(name, REQUIRED);
+        }
+
+        public static Param optional(String name, Object dflt) {
+            return new Param(name, dflt);
+        }
+
+        public boolean isRequired() {
+            return dflt == REQUIRED;
+        }
     }
 
     /** The method body. Raise a Python exception as {@link PyException} (its {@code str()} becomes the error). */

@@ -86,11 +86,18 @@ public final class MultiTurnBenchmark implements BenchmarkProvider {
         return t;
     }
 
-    @Override public String name() { return "bfcl-multi-turn"; }
+    @Override
+    public String name() {
+        return "bfcl-multi-turn";
+    }
 
-    @Override public Optional<Exploration> exploration() { return Optional.of(new MultiTurnExploration(this::data)); }
+    @Override
+    public Optional<Exploration> exploration() {
+        return Optional.of(new MultiTurnExploration(this::data));
+    }
 
-    @Override public List<String> tasks(String split) {
+    @Override
+    public List<String> tasks(String split) {
         List<String> categories;
         int perCategory = Integer.MAX_VALUE;
         if (split.equals("all")) {
@@ -102,8 +109,9 @@ public final class MultiTurnBenchmark implements BenchmarkProvider {
             categories = List.of(split.split(","));
             for (String c : categories) {
                 if (!MultiTurnData.CATEGORIES.contains(c)) {
-                    throw new IllegalArgumentException("unknown split '" + split + "' (all, smoke, or categories joined by commas: "
-                            + String.join(", ", MultiTurnData.CATEGORIES) + ")");
+                    throw new IllegalArgumentException(
+                            "unknown split '" + split + "' (all, smoke, or categories joined by commas: "
+                                    + String.join(", ", MultiTurnData.CATEGORIES) + ")");
                 }
             }
         }
@@ -117,10 +125,12 @@ public final class MultiTurnBenchmark implements BenchmarkProvider {
         return out;
     }
 
-    @Override public EnvironmentDef environment(String taskId, Map<String, ModelRef> models) {
+    @Override
+    public EnvironmentDef environment(String taskId, Map<String, ModelRef> models) {
         MultiTurnData.Task t = task(taskId);
         Map<String, String> digests = new LinkedHashMap<>();
-        digests.put("BFCL_v4_" + t.category() + ".json", MultiTurnData.DIGESTS.get("BFCL_v4_" + t.category() + ".json"));
+        digests.put(
+                "BFCL_v4_" + t.category() + ".json", MultiTurnData.DIGESTS.get("BFCL_v4_" + t.category() + ".json"));
         String answers = "possible_answer/BFCL_v4_" + t.category() + ".json";
         digests.put(answers, MultiTurnData.DIGESTS.get(answers));
         for (String cls : t.involvedClasses()) {
@@ -128,13 +138,15 @@ public final class MultiTurnBenchmark implements BenchmarkProvider {
             digests.put("multi_turn_func_doc/" + f[0], f[1]);
         }
         if (t.setup().longContext()) digests.put(LongContextData.UPSTREAM_PATH, LongContextData.SHA256);
-        PyDict options = PyDict.builder().put("category", new PyStr(t.category())).build();
+        PyDict options =
+                PyDict.builder().put("category", new PyStr(t.category())).build();
         return new EnvironmentDef(name(), REVISION, digests, taskId, Map.of(), options);
     }
 
     /** The initial world's per-class state hashes ({@code execute_multi_turn_func_call([], ...)}). */
     static PyDict initialShas(MultiTurnData.Task t) {
-        World w = Executor.execute(World.EMPTY, t.setup(), MODEL_NAME, false, List.of()).world();
+        World w = Executor.execute(World.EMPTY, t.setup(), MODEL_NAME, false, List.of())
+                .world();
         return stateShas(t, w);
     }
 
@@ -156,30 +168,36 @@ public final class MultiTurnBenchmark implements BenchmarkProvider {
         return b.build();
     }
 
-    @Override public WorldSetup worldSetup() {
+    @Override
+    public WorldSetup worldSetup() {
         return (env, fork) -> {
             MultiTurnData.Task t = task(env.taskId());
-            World w = Executor.execute(World.EMPTY, t.setup(), MODEL_NAME, false, List.of()).world();
+            World w = Executor.execute(World.EMPTY, t.setup(), MODEL_NAME, false, List.of())
+                    .world();
             fork.set(stateDump(t, w));
             return PyDict.of("initial_state_sha", stateShas(t, w));
         };
     }
 
     /** Upstream's fixed user turns; upstream's loop (as reference or tools), or Brokkr's loop with tools or the Java REPL. */
-    @Override public AgentInterface agentInterface() {
+    @Override
+    public AgentInterface agentInterface() {
         return AgentInterface.referenceAndLoop(AgentInterface.Shape.USER_TURNS, List.of("reference", "tools"));
     }
 
-    @Override public Protocol protocol() {
+    @Override
+    public Protocol protocol() {
         return ctx -> {
             MultiTurnData.Task t = task(ctx.env().taskId());
-            ToolCompiler.Style style = ctx.agent().provider().equalsIgnoreCase("anthropic") ? ToolCompiler.Style.ANTHROPIC
+            ToolCompiler.Style style = ctx.agent().provider().equalsIgnoreCase("anthropic")
+                    ? ToolCompiler.Style.ANTHROPIC
                     : ToolCompiler.Style.OPENAI_COMPLETIONS;
             Harness harness = Harness.fromValue(ctx.agent().harness());
             String space = ctx.agent().actionSpace();
             MultiTurnInference.Trajectory tr;
             if (harness.loop()) {
-                tr = MultiTurnHarness.run(harness, space, t, tools(), ctx.candidate(), style, MODEL_NAME, ctx.systemPrompt());
+                tr = MultiTurnHarness.run(
+                        harness, space, t, tools(), ctx.candidate(), style, MODEL_NAME, ctx.systemPrompt());
             } else {
                 // Upstream's loop executes every step's calls against the backends, so it is both the reference
                 // candidate's protocol and a tool-calling loop: the notebook's %run (action space tools) runs it too.
@@ -194,29 +212,44 @@ public final class MultiTurnBenchmark implements BenchmarkProvider {
             List<Value> turns = new ArrayList<>();
             for (List<List<String>> turn : tr.turns()) {
                 List<Value> steps = new ArrayList<>();
-                for (List<String> step : turn) steps.add(PyList.of(step.stream().map(s -> (Value) new PyStr(s)).toList()));
+                for (List<String> step : turn)
+                    steps.add(PyList.of(
+                            step.stream().map(s -> (Value) new PyStr(s)).toList()));
                 turns.add(PyList.of(steps));
             }
-            PyDict output = PyDict.builder().put("turns", PyList.of(turns)).put("force_quit", PyBool.of(tr.forceQuit())).build();
+            PyDict output = PyDict.builder()
+                    .put("turns", PyList.of(turns))
+                    .put("force_quit", PyBool.of(tr.forceQuit()))
+                    .build();
             // The domain calls are the trajectory's (each step's decoded calls, however the model expressed them: JSON
             // tools or Java in a REPL snippet); model steps and request sizes come from the recorded calls.
-            long calls = tr.turns().stream().flatMap(List::stream).mapToLong(List::size).sum();
-            return new Interaction(Transcripts.toValue(tr.messages()), output, tr.forceQuit() ? "force_quit" : "completed",
+            long calls = tr.turns().stream()
+                    .flatMap(List::stream)
+                    .mapToLong(List::size)
+                    .sum();
+            return new Interaction(
+                    Transcripts.toValue(tr.messages()),
+                    output,
+                    tr.forceQuit() ? "force_quit" : "completed",
                     Interaction.Counts.toolCalls(calls));
         };
     }
 
-    @Override public Evaluator evaluator() {
+    @Override
+    public Evaluator evaluator() {
         return (run, models) -> {
             MultiTurnData.Task t = task(run.env().taskId());
             boolean setup = initialShas(t).equals(run.setupEvidence().get("initial_state_sha"));
             Value turns = run.interaction().output().get("turns");
-            MultiTurnChecker.Verdict v = MultiTurnChecker.check(t, turns == null ? PyNone.NONE : PyObjects.fromValue(turns), MODEL_NAME);
+            MultiTurnChecker.Verdict v =
+                    MultiTurnChecker.check(t, turns == null ? PyNone.NONE : PyObjects.fromValue(turns), MODEL_NAME);
             List<Check> checks = List.of(new Check("setup_verified", setup), new Check("checker_valid", v.valid()));
             PyDict details = PyDict.builder()
                     .put("category", new PyStr(t.category()))
                     .put("error_type", v.errorType() == null ? PyNone.NONE : new PyStr(v.errorType()))
-                    .put("error_message", v.errorMessage() == null ? PyNone.NONE : new PyStr(PyObjects.str(v.errorMessage())))
+                    .put(
+                            "error_message",
+                            v.errorMessage() == null ? PyNone.NONE : new PyStr(PyObjects.str(v.errorMessage())))
                     .build();
             return new Verdict(checks, setup && v.valid() ? 1.0 : 0.0, TrustTier.DETERMINISTIC, details);
         };
@@ -226,7 +259,8 @@ public final class MultiTurnBenchmark implements BenchmarkProvider {
      * Upstream's multi-turn accuracy: per category the share of tasks graded valid, and the overall multi-turn
      * accuracy as the unweighted mean of the four category accuracies (null until all four were run).
      */
-    @Override public List<Report> reports(List<Report.Outcome> outcomes) {
+    @Override
+    public List<Report> reports(List<Report.Outcome> outcomes) {
         Map<String, int[]> byCategory = new LinkedHashMap<>();
         for (String c : MultiTurnData.CATEGORIES) byCategory.put(c, new int[2]);
         for (Report.Outcome o : outcomes) {
@@ -246,14 +280,20 @@ public final class MultiTurnBenchmark implements BenchmarkProvider {
             rows.add(new ArrayList<>(Arrays.asList(e.getKey(), n[0], n[1], acc)));
         }
         List<Report.Figure> figures = List.of(new Report.Figure("multi_turn_overall_accuracy", all ? sum / 4 : null));
-        return List.of(new Report("multi-turn accuracy per category", List.of("category", "tasks", "valid", "accuracy"),
-                rows, figures, List.of("overall = unweighted mean of the four category accuracies (upstream's multi-turn "
-                + "overall); null until all four categories were run; infrastructure failures are left out")));
+        return List.of(new Report(
+                "multi-turn accuracy per category",
+                List.of("category", "tasks", "valid", "accuracy"),
+                rows,
+                figures,
+                List.of("overall = unweighted mean of the four category accuracies (upstream's multi-turn "
+                        + "overall); null until all four categories were run; infrastructure failures are left out")));
     }
 
-    @Override public Candidate scripted(String role, ModelRef model, EnvironmentDef env) {
+    @Override
+    public Candidate scripted(String role, ModelRef model, EnvironmentDef env) {
         if (!role.equals("agent")) throw new IllegalArgumentException("bfcl-multi-turn has no scripted " + role);
-        if (!model.model().equals("gold")) throw new IllegalArgumentException("unknown bfcl-multi-turn candidate '" + model.model() + "' (gold)");
+        if (!model.model().equals("gold"))
+            throw new IllegalArgumentException("unknown bfcl-multi-turn candidate '" + model.model() + "' (gold)");
         return new MultiTurnInference.GoldCandidate(task(env.taskId()));
     }
 }

@@ -28,21 +28,34 @@ public final class MultiTurnChecker {
      * inference_error / force_terminated (as upstream); {@code details} everything else upstream puts in
      * {@code error} ({@code details}, {@code execution_result}), as Python objects; the world after grading.
      */
-    public record Verdict(boolean valid, String errorType, Object errorMessage, Map<Object, Object> details, World world) {
-        static Verdict ok(World w) { return new Verdict(true, null, null, PyObjects.dict(), w); }
+    public record Verdict(
+            boolean valid, String errorType, Object errorMessage, Map<Object, Object> details, World world) {
+        static Verdict ok(World w) {
+            return new Verdict(true, null, null, PyObjects.dict(), w);
+        }
     }
 
     /** Grades {@code candidate} (turns, steps, decoded call strings; anything but a list: an inference error). */
     public static Verdict check(MultiTurnData.Task task, Object candidate, String modelName) {
         if (!(candidate instanceof List<?> turns)) {
-            return new Verdict(false, "multi_turn:inference_error",
-                    PyObjects.list("Error during inference phase. Model did not output a list of model responses."), PyObjects.dict(), World.EMPTY);
+            return new Verdict(
+                    false,
+                    "multi_turn:inference_error",
+                    PyObjects.list("Error during inference phase. Model did not output a list of model responses."),
+                    PyObjects.dict(),
+                    World.EMPTY);
         }
         List<List<String>> gt = task.groundTruth();
         if (turns.size() != gt.size()) {
-            return new Verdict(false, "multi_turn:force_terminated", PyObjects.list("Model was force-terminated during inference phase. "
-                    + "The length of the model result turns (" + turns.size() + ") does not match the length of the ground truth turns ("
-                    + gt.size() + ")."), PyObjects.dict(), World.EMPTY);
+            return new Verdict(
+                    false,
+                    "multi_turn:force_terminated",
+                    PyObjects.list("Model was force-terminated during inference phase. "
+                            + "The length of the model result turns (" + turns.size()
+                            + ") does not match the length of the ground truth turns ("
+                            + gt.size() + ")."),
+                    PyObjects.dict(),
+                    World.EMPTY);
         }
         List<List<List<String>>> decoded = new ArrayList<>();
         for (Object turn : turns) {
@@ -79,28 +92,49 @@ public final class MultiTurnChecker {
             Executor.Execution g = Executor.execute(world, setup, gtName, true, gtTurn);
             world = g.world();
             allModelResults.addAll(turnModelResults);
-            executionResults.add(PyObjects.dict("model", TreePVector.from(uncombined), "ground_truth", TreePVector.from(g.results())));
+            executionResults.add(PyObjects.dict(
+                    "model", TreePVector.from(uncombined), "ground_truth", TreePVector.from(g.results())));
             if (!gtTurn.isEmpty() && steps.isEmpty()) {
-                return new Verdict(false, "multi_turn:empty_turn_model_response", "Model response list is empty for turn " + t,
-                        PyObjects.dict("details", PyObjects.dict("execution_result", TreePVector.from(executionResults))), world);
+                return new Verdict(
+                        false,
+                        "multi_turn:empty_turn_model_response",
+                        "Model response list is empty for turn " + t,
+                        PyObjects.dict(
+                                "details", PyObjects.dict("execution_result", TreePVector.from(executionResults))),
+                        world);
             }
             if (gtTurn.isEmpty()) continue;
             Verdict state = stateCheck(task, setup, world, modelName, gtName, executionResults);
             if (state != null) return state;
             List<Object> missing = missing(g.results(), allModelResults);
             if (!missing.isEmpty()) {
-                return new Verdict(false, "multi_turn:execution_response_mismatch", "Model response execution results so far does not "
-                        + "contain all the ground truth response execution results for turn " + t + ".",
-                        PyObjects.dict("details", PyObjects.dict("missing_items", TreePVector.from(missing),
-                                "model_response (including all previous turns)", TreePVector.from(allModelResults),
-                                "ground_truth_response (only the current turn)", TreePVector.from(g.results()))), world);
+                return new Verdict(
+                        false,
+                        "multi_turn:execution_response_mismatch",
+                        "Model response execution results so far does not "
+                                + "contain all the ground truth response execution results for turn " + t + ".",
+                        PyObjects.dict(
+                                "details",
+                                PyObjects.dict(
+                                        "missing_items",
+                                        TreePVector.from(missing),
+                                        "model_response (including all previous turns)",
+                                        TreePVector.from(allModelResults),
+                                        "ground_truth_response (only the current turn)",
+                                        TreePVector.from(g.results()))),
+                        world);
             }
         }
         return Verdict.ok(world);
     }
 
-    private static Verdict stateCheck(MultiTurnData.Task task, TaskSetup setup, World world, String modelName, String gtName,
-                                      List<Object> executionResults) {
+    private static Verdict stateCheck(
+            MultiTurnData.Task task,
+            TaskSetup setup,
+            World world,
+            String modelName,
+            String gtName,
+            List<Object> executionResults) {
         Globals globals = world.globals();
         for (String cls : task.involvedClasses()) {
             Backend model = world.instance(Executor.variable(modelName, true, setup.taskId(), cls));
@@ -110,14 +144,27 @@ public final class MultiTurnChecker {
             for (Map.Entry<String, Object> e : gs.entrySet()) {
                 Object m = ms.get(e.getKey());
                 if (!pyEq(globals.resolve(m), globals.resolve(e.getValue()))) {
-                    differences = differences.plus(e.getKey(), PyObjects.dict("model", m, "ground_truth", e.getValue()));
+                    differences =
+                            differences.plus(e.getKey(), PyObjects.dict("model", m, "ground_truth", e.getValue()));
                 }
             }
             if (!differences.isEmpty()) {
-                return new Verdict(false, "multi_turn:instance_state_mismatch",
+                return new Verdict(
+                        false,
+                        "multi_turn:instance_state_mismatch",
                         "Model instance for " + cls + " does not match the state with ground truth instance.",
-                        PyObjects.dict("details", PyObjects.dict("differences", differences, "model_instance_state", ordered(ms),
-                                "ground_truth_instance_state", ordered(gs)), "execution_result", TreePVector.from(executionResults)), world);
+                        PyObjects.dict(
+                                "details",
+                                PyObjects.dict(
+                                        "differences",
+                                        differences,
+                                        "model_instance_state",
+                                        ordered(ms),
+                                        "ground_truth_instance_state",
+                                        ordered(gs)),
+                                "execution_result",
+                                TreePVector.from(executionResults)),
+                        world);
             }
         }
         return null;
@@ -143,7 +190,8 @@ public final class MultiTurnChecker {
      */
     static boolean pyEq(Object a, Object b) {
         if (a instanceof StateNode || b instanceof StateNode) {
-            return a instanceof StateNode && b instanceof StateNode
+            return a instanceof StateNode
+                    && b instanceof StateNode
                     && StateDump.canonical(StateDump.render(a)).equals(StateDump.canonical(StateDump.render(b)));
         }
         if (a instanceof Map<?, ?> m) {

@@ -27,7 +27,9 @@ public final class MultiTurnConformance {
      * {@code skipped} records not replayed because a backend class is not available (named in {@code missingClasses}).
      */
     public record Report(int records, long calls, int mismatches, int skipped, Set<String> missingClasses, long nanos) {
-        public String summary() { return records + " records, " + calls + " calls, " + mismatches + " mismatches"; }
+        public String summary() {
+            return records + " records, " + calls + " calls, " + mismatches + " mismatches";
+        }
     }
 
     private static final int MAX_RESULT = 2048;
@@ -70,7 +72,9 @@ public final class MultiTurnConformance {
             String taskId = r.string("task_id");
             MultiTurnData.Task task = data.task(taskId);
             if (task == null) throw r.fail("unknown task " + taskId);
-            List<String> absent = task.involvedClasses().stream().filter(c -> Backends.find(c).isEmpty()).toList();
+            List<String> absent = task.involvedClasses().stream()
+                    .filter(c -> Backends.find(c).isEmpty())
+                    .toList();
             if (!absent.isEmpty()) {
                 skipped++;
                 missing.addAll(absent);
@@ -85,7 +89,9 @@ public final class MultiTurnConformance {
             }
         }
         Report rep = new Report(records, calls, mismatches, skipped, missing, System.nanoTime() - start);
-        if (skipped > 0) out.println("skipped " + skipped + " records: backend classes not available: " + String.join(", ", missing));
+        if (skipped > 0)
+            out.println(
+                    "skipped " + skipped + " records: backend classes not available: " + String.join(", ", missing));
         out.println(rep.summary());
         return rep;
     }
@@ -115,11 +121,17 @@ public final class MultiTurnConformance {
             TaskSetup setup = task.setup();
             Executor.Execution ex = Executor.execute(World.EMPTY, setup, model, true, List.of());
             World w = ex.world();
-            String d = compareStates("initial state", w, setup, r.object("initial_state_sha").value(),
+            String d = compareStates(
+                    "initial state",
+                    w,
+                    setup,
+                    r.object("initial_state_sha").value(),
                     r.has("initial_state") ? r.object("initial_state").value() : null);
             if (d != null) return d;
             for (Corpus.Record turn : r.objects("turns")) {
-                int t = turn.value().get("turn") instanceof brokkr.value.PyInt i ? i.value().intValue() : -1;
+                int t = turn.value().get("turn") instanceof brokkr.value.PyInt i
+                        ? i.value().intValue()
+                        : -1;
                 List<List<Corpus.Record>> steps = new ArrayList<>();
                 if (turn.has("steps")) {
                     for (Value step : turn.value().get("steps").asList()) {
@@ -135,7 +147,8 @@ public final class MultiTurnConformance {
                 }
                 for (int s = 0; s < steps.size(); s++) {
                     List<Corpus.Record> step = steps.get(s);
-                    List<String> callTexts = step.stream().map(c -> c.string("call")).toList();
+                    List<String> callTexts =
+                            step.stream().map(c -> c.string("call")).toList();
                     where = "turn " + t + " step " + s;
                     Executor.Execution e = Executor.execute(w, setup, model, true, callTexts);
                     w = e.world();
@@ -144,15 +157,22 @@ public final class MultiTurnConformance {
                         Value expected = step.get(c).required("result");
                         String got = e.results().get(c);
                         if (!resultMatches(expected, got)) {
-                            return "turn " + t + (turn.has("steps") ? " step " + s : "") + " call " + c + " " + clip(callTexts.get(c))
-                                    + ": expected " + clip(expectedText(expected)) + ", got " + clip(PyJson.dumps(new PyStr(got)));
+                            return "turn " + t + (turn.has("steps") ? " step " + s : "") + " call " + c + " "
+                                    + clip(callTexts.get(c)) + ": expected " + clip(expectedText(expected)) + ", got "
+                                    + clip(PyJson.dumps(new PyStr(got)));
                         }
                     }
                 }
-                d = compareStates("after turn " + t, w, setup, turn.object("state_sha").value(),
+                d = compareStates(
+                        "after turn " + t,
+                        w,
+                        setup,
+                        turn.object("state_sha").value(),
                         turn.has("state") ? turn.object("state").value() : null);
                 if (d != null) {
-                    if (turn.has("state_changes")) d += "; recorded changes " + clip(PyJson.dumps(turn.object("state_changes").value()));
+                    if (turn.has("state_changes"))
+                        d += "; recorded changes "
+                                + clip(PyJson.dumps(turn.object("state_changes").value()));
                     return d;
                 }
             }
@@ -166,12 +186,15 @@ public final class MultiTurnConformance {
                 Value want = expectedSha.get(cls);
                 if (want == null || !want.asStr().equals(sha)) {
                     String detail = "";
-                    if (expectedState != null && expectedState.get(cls) instanceof PyDict es && state instanceof PyDict got) {
+                    if (expectedState != null
+                            && expectedState.get(cls) instanceof PyDict es
+                            && state instanceof PyDict got) {
                         detail = "; " + firstDifference(es, got);
                     } else if (state instanceof PyDict got) {
                         detail = "; state " + clip(StateDump.canonical(got));
                     }
-                    return cls + " state " + when + ": sha " + sha + ", expected " + (want == null ? "none" : want.asStr()) + detail;
+                    return cls + " state " + when + ": sha " + sha + ", expected "
+                            + (want == null ? "none" : want.asStr()) + detail;
                 }
             }
             return null;
@@ -182,7 +205,8 @@ public final class MultiTurnConformance {
             keys.addAll(got.keys());
             for (String k : keys) {
                 Value e = expected.get(k), g = got.get(k);
-                String et = e == null ? "absent" : StateDump.canonical(e), gt = g == null ? "absent" : StateDump.canonical(g);
+                String et = e == null ? "absent" : StateDump.canonical(e),
+                        gt = g == null ? "absent" : StateDump.canonical(g);
                 if (!et.equals(gt)) return "attribute " + k + ": expected " + clip(et) + ", got " + clip(gt);
             }
             return "no attribute differs (hash input differs)";
@@ -193,7 +217,8 @@ public final class MultiTurnConformance {
         if (expected instanceof PyStr s) return s.value().equals(got);
         if (expected instanceof PyDict d && d.get("$sha") != null) {
             int len = got.codePointCount(0, got.length());
-            return len > MAX_RESULT && StateDump.sha16(got).equals(d.get("$sha").asStr())
+            return len > MAX_RESULT
+                    && StateDump.sha16(got).equals(d.get("$sha").asStr())
                     && len == ((brokkr.value.PyInt) d.get("$len")).value().intValue();
         }
         return false;

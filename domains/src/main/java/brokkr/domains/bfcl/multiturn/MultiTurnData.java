@@ -25,26 +25,36 @@ import java.util.Map;
  */
 public final class MultiTurnData {
     /** The categories in upstream order. */
-    public static final List<String> CATEGORIES = List.of("multi_turn_base", "multi_turn_miss_func",
-            "multi_turn_miss_param", "multi_turn_long_context");
+    public static final List<String> CATEGORIES =
+            List.of("multi_turn_base", "multi_turn_miss_func", "multi_turn_miss_param", "multi_turn_long_context");
 
     static final Map<String, String> DIGESTS = Map.of(
             "BFCL_v4_multi_turn_base.json", "1a21a995d06fd6f20ba55de7bced30ef953ec35e998f502ec2ecf4d66ef1c43a",
-            "possible_answer/BFCL_v4_multi_turn_base.json", "1fee67823b317571649177dd89d63969feaae4e810cc7448ee55ba797fb7c8fc",
+            "possible_answer/BFCL_v4_multi_turn_base.json",
+                    "1fee67823b317571649177dd89d63969feaae4e810cc7448ee55ba797fb7c8fc",
             "BFCL_v4_multi_turn_long_context.json", "78c3268c5cc8e97c0f4ec6c811b3b9a2bba14323b1830b7a874b06d822749324",
-            "possible_answer/BFCL_v4_multi_turn_long_context.json", "e82aa0e839c39d23c64a05834f7ae024d7c9738ec21738ecee78dc876e3d0d18",
+            "possible_answer/BFCL_v4_multi_turn_long_context.json",
+                    "e82aa0e839c39d23c64a05834f7ae024d7c9738ec21738ecee78dc876e3d0d18",
             "BFCL_v4_multi_turn_miss_func.json", "87d28ce10e37d864b72de85d5732eef2a867b241d6c1c99b4ae682c9e3ea921c",
-            "possible_answer/BFCL_v4_multi_turn_miss_func.json", "69e679b806d1c871b05393a4b95583bb973248e5b8d96c2d7f4ca05e29fc32e6",
+            "possible_answer/BFCL_v4_multi_turn_miss_func.json",
+                    "69e679b806d1c871b05393a4b95583bb973248e5b8d96c2d7f4ca05e29fc32e6",
             "BFCL_v4_multi_turn_miss_param.json", "f0c66dda3795f5f53e3e1c0cc8ba0246b6761c8f58bdba8317203bf451ab8838",
-            "possible_answer/BFCL_v4_multi_turn_miss_param.json", "59c442901779e2c31c33abcd566d032e03736e5ad8069de2fe05489873046ecf");
+            "possible_answer/BFCL_v4_multi_turn_miss_param.json",
+                    "59c442901779e2c31c33abcd566d032e03736e5ad8069de2fe05489873046ecf");
 
     /**
      * One task: its id and category, the user turns ({@code question}), {@code initial_config} as a
      * Python dict, {@code involved_classes}, {@code missed_function} (turn index to held-out function
      * names; empty outside miss_func) and the ground truth (per turn, the call strings).
      */
-    public record Task(String id, String category, PyList question, Map<Object, Object> initialConfig,
-                       List<String> involvedClasses, Map<Integer, List<String>> missedFunction, List<List<String>> groundTruth) {
+    public record Task(
+            String id,
+            String category,
+            PyList question,
+            Map<Object, Object> initialConfig,
+            List<String> involvedClasses,
+            Map<Integer, List<String>> missedFunction,
+            List<List<String>> groundTruth) {
         public TaskSetup setup() {
             return new TaskSetup(id, involvedClasses, initialConfig, TaskSetup.isLongContext(id));
         }
@@ -52,9 +62,13 @@ public final class MultiTurnData {
 
     private final Map<String, Task> tasks;
 
-    private MultiTurnData(Map<String, Task> tasks) { this.tasks = tasks; }
+    private MultiTurnData(Map<String, Task> tasks) {
+        this.tasks = tasks;
+    }
 
-    public static MultiTurnData load() { return load(BfclData.locate()); }
+    public static MultiTurnData load() {
+        return load(BfclData.locate());
+    }
 
     /** Reads the four categories from a gorilla data directory, verifying each file's digest. */
     public static MultiTurnData load(Path dir) {
@@ -63,14 +77,16 @@ public final class MultiTurnData {
             List<Value> questions = readLines(dir, "BFCL_v4_" + c + ".json");
             List<Value> answers = readLines(dir, "possible_answer/BFCL_v4_" + c + ".json");
             if (questions.size() != answers.size()) {
-                throw new BfclData.BfclDataException(c + ": " + answers.size() + " answers for " + questions.size() + " questions");
+                throw new BfclData.BfclDataException(
+                        c + ": " + answers.size() + " answers for " + questions.size() + " questions");
             }
             for (int i = 0; i < questions.size(); i++) {
                 PyDict q = questions.get(i).asDict();
                 PyDict a = answers.get(i).asDict();
                 String id = q.get("id").asStr();
                 if (!a.get("id").asStr().equals(id)) {
-                    throw new BfclData.BfclDataException(c + ": answer line " + (i + 1) + " is " + a.get("id").asStr() + ", expected " + id);
+                    throw new BfclData.BfclDataException(c + ": answer line " + (i + 1) + " is "
+                            + a.get("id").asStr() + ", expected " + id);
                 }
                 @SuppressWarnings("unchecked")
                 Map<Object, Object> config = (Map<Object, Object>) PyObjects.fromValue(q.get("initial_config"));
@@ -91,15 +107,28 @@ public final class MultiTurnData {
                     for (Value call : turn.asList()) calls.add(call.asStr());
                     gt.add(List.copyOf(calls));
                 }
-                tasks.put(id, new Task(id, c, q.get("question").asList(), config, List.copyOf(classes), missed, List.copyOf(gt)));
+                tasks.put(
+                        id,
+                        new Task(
+                                id,
+                                c,
+                                q.get("question").asList(),
+                                config,
+                                List.copyOf(classes),
+                                missed,
+                                List.copyOf(gt)));
             }
         }
         return new MultiTurnData(tasks);
     }
 
-    public Task task(String id) { return tasks.get(id); }
+    public Task task(String id) {
+        return tasks.get(id);
+    }
 
-    public List<Task> all() { return List.copyOf(tasks.values()); }
+    public List<Task> all() {
+        return List.copyOf(tasks.values());
+    }
 
     private static List<Value> readLines(Path dir, String rel) {
         Path file = dir.resolve(rel);
@@ -111,12 +140,14 @@ public final class MultiTurnData {
         }
         String actual;
         try {
-            actual = HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(bytes));
+            actual = HexFormat.of()
+                    .formatHex(MessageDigest.getInstance("SHA-256").digest(bytes));
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException(e);
         }
         if (!actual.equals(DIGESTS.get(rel))) {
-            throw new BfclData.BfclDataException("BFCL data file " + file + " has sha256 " + actual + ", expected " + DIGESTS.get(rel));
+            throw new BfclData.BfclDataException(
+                    "BFCL data file " + file + " has sha256 " + actual + ", expected " + DIGESTS.get(rel));
         }
         List<Value> out = new ArrayList<>();
         for (String line : new String(bytes, StandardCharsets.UTF_8).split("\n")) {

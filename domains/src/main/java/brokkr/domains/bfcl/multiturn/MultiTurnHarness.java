@@ -46,27 +46,40 @@ public final class MultiTurnHarness {
     private MultiTurnHarness() {}
 
     /** Plays {@code task} with {@code model} under the loop harness {@code h}, in {@code actionSpace} tools or repl. */
-    public static MultiTurnInference.Trajectory run(Harness h, String actionSpace, MultiTurnData.Task task, MultiTurnTools tools,
-                                                    Candidate model, ToolCompiler.Style style, String modelName, String systemPrompt) {
+    public static MultiTurnInference.Trajectory run(
+            Harness h,
+            String actionSpace,
+            MultiTurnData.Task task,
+            MultiTurnTools tools,
+            Candidate model,
+            ToolCompiler.Style style,
+            String modelName,
+            String systemPrompt) {
         if (!h.loop()) throw new IllegalArgumentException("MultiTurnHarness runs harness loop, not " + h.label());
         boolean repl = actionSpace.equals(Harness.REPL);
         if (!repl && !actionSpace.equals("tools")) {
-            throw new IllegalArgumentException("bfcl-multi-turn's harness loop takes action_space tools or repl, not '" + actionSpace + "'");
+            throw new IllegalArgumentException(
+                    "bfcl-multi-turn's harness loop takes action_space tools or repl, not '" + actionSpace + "'");
         }
         if (repl != (h.replGuidance() != null)) {
-            throw new IllegalArgumentException("harness " + h.label() + " does not go with action_space " + actionSpace);
+            throw new IllegalArgumentException(
+                    "harness " + h.label() + " does not go with action_space " + actionSpace);
         }
-        if (!repl) return MultiTurnInference.play(task, tools, style, modelName, new Loop(model, systemPrompt, h.maxTurnSteps(), null));
+        if (!repl)
+            return MultiTurnInference.play(
+                    task, tools, style, modelName, new Loop(model, systemPrompt, h.maxTurnSteps(), null));
         List<ToolSpec> initial = MultiTurnTools.specs(tools.initial(task), style);
         JavaApi api = replApi(initial);
         String prompt = replPrompt(h, api) + (systemPrompt == null ? "" : "\n\n" + systemPrompt);
         // Any function of the task's classes may be called by name, as upstream's executor runs any function a model
         // names, offered yet or not (multi_turn_miss_func_49's ground truth calls tail two turns before it is offered).
         List<ToolSpec> callable = new ArrayList<>(initial);
-        for (int turn : task.missedFunction().keySet()) callable.addAll(MultiTurnTools.specs(tools.added(task, turn), style));
+        for (int turn : task.missedFunction().keySet())
+            callable.addAll(MultiTurnTools.specs(tools.added(task, turn), style));
         try (Sandbox sandbox = SandboxPool.shared(h.sandboxConfig()).acquire()) {
             JavaRepl repl0 = JavaRepl.open(sandbox, api, callable, h.outputLimit(), null, null);
-            return MultiTurnInference.play(task, tools, style, modelName, new Loop(model, prompt, h.maxTurnSteps(), new Repl(repl0, initial)));
+            return MultiTurnInference.play(
+                    task, tools, style, modelName, new Loop(model, prompt, h.maxTurnSteps(), new Repl(repl0, initial)));
         }
     }
 
@@ -79,9 +92,11 @@ public final class MultiTurnHarness {
     /** What the REPL candidate is told: the action space, how functions are called and answered, the guidance, every function as Java. */
     public static String replPrompt(Harness h, JavaApi api) {
         return "# How you act\n" + JavaRepl.actionSpaceText(h)
-                + JavaApi.RECORDER_CALLS + " Each call is made at once against the environment, is one function call of yours, "
+                + JavaApi.RECORDER_CALLS
+                + " Each call is made at once against the environment, is one function call of yours, "
                 + "and returns the function's result text exactly as it gives it (usually JSON; an error is its text). "
-                + JavaApi.RECORDER_LITERALS + " parse(text) turns JSON text into maps, lists, strings, numbers and booleans; "
+                + JavaApi.RECORDER_LITERALS
+                + " parse(text) turns JSON text into maps, lists, strings, numbers and booleans; "
                 + "shape(x) gives a compact summary of a value's structure; call(\"name\", map(...)) calls a function by name. "
                 + "java.util, java.util.stream and java.math are imported. "
                 + "Functions made available later are announced in a user message with their Java signatures and are methods "
@@ -111,8 +126,10 @@ public final class MultiTurnHarness {
             for (ToolSpec m : methods) this.methods.add(m.name());
         }
 
-        @Override public List<ToolSpec> tools(List<ToolSpec> functions) {
-            List<ToolSpec> added = functions.stream().filter(f -> !methods.contains(f.name())).toList();
+        @Override
+        public List<ToolSpec> tools(List<ToolSpec> functions) {
+            List<ToolSpec> added =
+                    functions.stream().filter(f -> !methods.contains(f.name())).toList();
             if (!added.isEmpty()) {
                 repl = repl.with(JavaApi.recorderMethods(added), added);
                 for (ToolSpec f : added) methods.add(f.name());
@@ -120,7 +137,9 @@ public final class MultiTurnHarness {
             return repl.tools(functions);
         }
 
-        @Override public List<Message.Tool> execute(List<ToolCall> calls, Message.Assistant message, YieldingLoop.ProtocolCalls protocol) {
+        @Override
+        public List<Message.Tool> execute(
+                List<ToolCall> calls, Message.Assistant message, YieldingLoop.ProtocolCalls protocol) {
             return repl.execute(calls, message, protocol);
         }
     }
@@ -139,12 +158,16 @@ public final class MultiTurnHarness {
             if (systemPrompt != null) working.add(new Message.System(systemPrompt));
         }
 
-        @Override public String heldOutMessage(List<ToolSpec> added) {
+        @Override
+        public String heldOutMessage(List<ToolSpec> added) {
             if (actions == YieldingLoop.Actions.PROTOCOL_TOOLS) return MultiTurnInference.ADDITIONAL_FUNCTION_PROMPT;
-            return "## New functions (Java methods)\n" + JavaApi.recorderMethods(added).reference() + MultiTurnInference.ADDITIONAL_FUNCTION_PROMPT;
+            return "## New functions (Java methods)\n"
+                    + JavaApi.recorderMethods(added).reference() + MultiTurnInference.ADDITIONAL_FUNCTION_PROMPT;
         }
 
-        @Override public void turn(List<Message> turnMessages, List<ToolSpec> functions, MultiTurnInference.Steps steps) throws InfrastructureFailure {
+        @Override
+        public void turn(List<Message> turnMessages, List<ToolSpec> functions, MultiTurnInference.Steps steps)
+                throws InfrastructureFailure {
             working.addAll(turnMessages);
             // Each call the actions hand over, decoded as upstream decodes a function call and executed at once.
             YieldingLoop.ProtocolCalls execute = callsMessage -> {
@@ -177,12 +200,17 @@ public final class MultiTurnHarness {
             working = new ArrayList<>(t.messages());
             switch (t.stop()) {
                 case ANSWERED -> steps.answered();
-                case MAX_STEPS -> { } // the turn ends unanswered
-                case INFRASTRUCTURE_FAILURE -> throw t.failure() != null ? t.failure()
-                        : new InfrastructureFailure("infrastructure failure", t.modelCalls(), null);
+                case MAX_STEPS -> {} // the turn ends unanswered
+                case INFRASTRUCTURE_FAILURE ->
+                    throw t.failure() != null
+                            ? t.failure()
+                            : new InfrastructureFailure("infrastructure failure", t.modelCalls(), null);
             }
         }
 
-        @Override public List<Message> messages() { return List.copyOf(working); }
+        @Override
+        public List<Message> messages() {
+            return List.copyOf(working);
+        }
     }
 }

@@ -43,18 +43,29 @@ public final class MultiTurnInference {
 
     /** constants/default_prompts.py. */
     public static final int MAXIMUM_STEP_LIMIT = 20;
-    public static final String ADDITIONAL_FUNCTION_PROMPT = "I have updated some more functions you can choose from. What about now?";
+
+    public static final String ADDITIONAL_FUNCTION_PROMPT =
+            "I have updated some more functions you can choose from. What about now?";
 
     /**
      * A played task: per turn, per step, the decoded call strings (an empty list for a step without a call);
      * the conversation; the world after the last step; whether the step limit cut it short; an
      * infrastructure failure that stopped it (then the trajectory is partial).
      */
-    public record Trajectory(List<List<List<String>>> turns, List<Message> messages, World world, boolean forceQuit,
-                             InfrastructureFailure failure) {}
+    public record Trajectory(
+            List<List<List<String>>> turns,
+            List<Message> messages,
+            World world,
+            boolean forceQuit,
+            InfrastructureFailure failure) {}
 
-    public static Trajectory run(MultiTurnData.Task task, MultiTurnTools tools, Candidate model, ToolCompiler.Style style,
-                                 String modelName, String systemPrompt) {
+    public static Trajectory run(
+            MultiTurnData.Task task,
+            MultiTurnTools tools,
+            Candidate model,
+            ToolCompiler.Style style,
+            String modelName,
+            String systemPrompt) {
         return play(task, tools, style, modelName, new Upstream(model, systemPrompt));
     }
 
@@ -65,7 +76,9 @@ public final class MultiTurnInference {
      */
     public interface Player {
         /** The user message a held-out turn begins with, given the functions it adds (as the model is offered them). */
-        default String heldOutMessage(List<ToolSpec> added) { return ADDITIONAL_FUNCTION_PROMPT; }
+        default String heldOutMessage(List<ToolSpec> added) {
+            return ADDITIONAL_FUNCTION_PROMPT;
+        }
 
         /**
          * Plays one turn: its messages join the conversation, then model steps, each step's calls made through
@@ -136,7 +149,9 @@ public final class MultiTurnInference {
         }
 
         /** Upstream's {@code count > MAXIMUM_STEP_LIMIT}: the turn, and the task, end here. */
-        public boolean forceQuit() { return count > MAXIMUM_STEP_LIMIT; }
+        public boolean forceQuit() {
+            return count > MAXIMUM_STEP_LIMIT;
+        }
 
         List<List<String>> recorded() {
             endStep();
@@ -145,9 +160,11 @@ public final class MultiTurnInference {
     }
 
     /** Plays {@code task} with {@code player}: per turn its user message(s), or a held-out turn's functions and message. */
-    public static Trajectory play(MultiTurnData.Task task, MultiTurnTools tools, ToolCompiler.Style style, String modelName, Player player) {
+    public static Trajectory play(
+            MultiTurnData.Task task, MultiTurnTools tools, ToolCompiler.Style style, String modelName, Player player) {
         TaskSetup setup = task.setup();
-        World world = Executor.execute(World.EMPTY, setup, modelName, false, List.of()).world();
+        World world = Executor.execute(World.EMPTY, setup, modelName, false, List.of())
+                .world();
         PyList functions = tools.initial(task);
         List<ToolSpec> specs = MultiTurnTools.specs(functions, style);
         List<List<List<String>>> turns = new ArrayList<>();
@@ -164,7 +181,8 @@ public final class MultiTurnInference {
             } else {
                 for (Value m : task.question().get(turn).asList()) {
                     PyDict d = m.asDict();
-                    String role = d.get("role").asStr(), content = d.get("content").asStr();
+                    String role = d.get("role").asStr(),
+                            content = d.get("content").asStr();
                     userMessages.add(role.equals("system") ? new Message.System(content) : new Message.User(content));
                 }
             }
@@ -195,10 +213,13 @@ public final class MultiTurnInference {
             if (systemPrompt != null) messages.add(new Message.System(systemPrompt));
         }
 
-        @Override public void turn(List<Message> turnMessages, List<ToolSpec> functions, Steps steps) throws InfrastructureFailure {
+        @Override
+        public void turn(List<Message> turnMessages, List<ToolSpec> functions, Steps steps)
+                throws InfrastructureFailure {
             messages.addAll(turnMessages);
             while (true) {
-                Message.Assistant a = model.next(List.copyOf(messages), functions).message();
+                Message.Assistant a =
+                        model.next(List.copyOf(messages), functions).message();
                 messages.add(a);
                 List<String> decoded = decode(a);
                 if (decoded.isEmpty()) {
@@ -246,24 +267,35 @@ public final class MultiTurnInference {
      * harness's working one.
      */
     public record GoldCandidate(MultiTurnData.Task task) implements Candidate {
-        @Override public Turn next(List<Message> history, List<ToolSpec> tools) {
+        @Override
+        public Turn next(List<Message> history, List<ToolSpec> tools) {
             Message last = history.getLast();
-            if (!(last instanceof Message.User) && !(last instanceof Message.System)) return Turn.of(new Message.Assistant("Done."));
+            if (!(last instanceof Message.User) && !(last instanceof Message.System))
+                return Turn.of(new Message.Assistant("Done."));
             int turn = turnOf(history);
             List<String> calls = task.groundTruth().get(turn);
             if (calls.isEmpty()) return Turn.of(new Message.Assistant("Nothing to do."));
             List<ToolCall> out = new ArrayList<>();
-            for (int i = 0; i < calls.size(); i++) out.add(toolCall("call_" + turn + "_" + i, calls.get(i), task.involvedClasses()));
+            for (int i = 0; i < calls.size(); i++)
+                out.add(toolCall("call_" + turn + "_" + i, calls.get(i), task.involvedClasses()));
             if (tools.size() == 1 && tools.getFirst().name().equals(JavaRepl.TOOL)) {
                 // The REPL action space (harness loop): the same calls as one snippet, one recorder method call each.
                 StringBuilder code = new StringBuilder();
                 for (ToolCall c : out) {
-                    // A function held out until a later turn is no method yet: called by name, as upstream's executor runs it.
-                    boolean heldOut = task.missedFunction().entrySet().stream().anyMatch(e -> e.getKey() > turn && e.getValue().contains(c.name()));
-                    code.append(heldOut ? "call(" + JavaApi.lit(c.name()) + ", " + JavaApi.literal(c.arguments()) + ")"
-                            : JavaApi.recorderCall(c.name(), c.arguments())).append(";\n");
+                    // A function held out until a later turn is no method yet: called by name, as upstream's executor
+                    // runs it.
+                    boolean heldOut = task.missedFunction().entrySet().stream()
+                            .anyMatch(e -> e.getKey() > turn && e.getValue().contains(c.name()));
+                    code.append(
+                                    heldOut
+                                            ? "call(" + JavaApi.lit(c.name()) + ", " + JavaApi.literal(c.arguments())
+                                                    + ")"
+                                            : JavaApi.recorderCall(c.name(), c.arguments()))
+                            .append(";\n");
                 }
-                return Turn.of(new Message.Assistant(null, List.of(new ToolCall("call_" + turn, JavaRepl.TOOL, PyDict.of("code", code.toString())))));
+                return Turn.of(new Message.Assistant(
+                        null,
+                        List.of(new ToolCall("call_" + turn, JavaRepl.TOOL, PyDict.of("code", code.toString())))));
             }
             return Turn.of(new Message.Assistant(null, out));
         }
@@ -276,7 +308,8 @@ public final class MultiTurnInference {
                 if (task.missedFunction().containsKey(t)) {
                     seen++;
                 } else {
-                    for (Value m : task.question().get(t).asList()) if (!m.asDict().get("role").asStr().equals("system")) seen++;
+                    for (Value m : task.question().get(t).asList())
+                        if (!m.asDict().get("role").asStr().equals("system")) seen++;
                 }
                 if (users <= seen) return t;
             }
@@ -298,13 +331,19 @@ public final class MultiTurnInference {
         Method method = null;
         for (String cls : classes) {
             Method m = Backends.get(cls).methods().get(name.id());
-            if (m != null) { method = m; break; }
+            if (m != null) {
+                method = m;
+                break;
+            }
         }
-        if (method == null) throw new IllegalArgumentException("no involved class has a method " + name.id() + ": " + call);
+        if (method == null)
+            throw new IllegalArgumentException("no involved class has a method " + name.id() + ": " + call);
         int position = 0;
         for (PyExpr.Arg a : c.args()) {
             if (a.star() != 0) throw new IllegalArgumentException("unpacking in a ground-truth call: " + call);
-            String param = a.name() != null ? a.name() : method.params().get(position++).name();
+            String param = a.name() != null
+                    ? a.name()
+                    : method.params().get(position++).name();
             args.put(param, json(eval.eval(a.value())));
         }
         return new ToolCall(id, name.id(), args.build());
@@ -318,7 +357,8 @@ public final class MultiTurnInference {
             case Double d -> new PyFloat(d);
             case String s -> new PyStr(s);
             case List<?> l -> PyList.of(l.stream().map(MultiTurnInference::json).toList());
-            case PyTuple t -> PyList.of(t.items().stream().map(MultiTurnInference::json).toList());
+            case PyTuple t ->
+                PyList.of(t.items().stream().map(MultiTurnInference::json).toList());
             case Map<?, ?> m -> {
                 PyDict.Builder b = PyDict.builder();
                 for (Map.Entry<?, ?> en : m.entrySet()) b.put((String) en.getKey(), json(en.getValue()));

@@ -29,20 +29,42 @@ import java.util.Map;
 public final class MultiTurnTools {
     /** {@code MULTI_TURN_FUNC_DOC_FILE_MAPPING} (constants/executable_backend_config.py) with the upstream MANIFEST's digests. */
     static final Map<String, String[]> FILES = Map.of(
-            "GorillaFileSystem", new String[] {"gorilla_file_system.json", "c4c1b741c71e2a17c97a5dc9c4a91d89978c4eaece56494d14272d5df6c650e9"},
-            "MathAPI", new String[] {"math_api.json", "83fa31708c89442bdcf12ac4dfbe3be8663ec9183a1b1524a9fda98164bc7e0b"},
-            "MessageAPI", new String[] {"message_api.json", "4d58ea933a5d2b280d7a52366617fb47fecd333d7b0e08e724db6fa12fb5f847"},
-            "TwitterAPI", new String[] {"posting_api.json", "87f9fc404a06e4107d7c366f1399c596440e84c16cb119faf374b2f532d86e8b"},
-            "TicketAPI", new String[] {"ticket_api.json", "31324e0380782664fe82ba05bd23517808ad55692b45a5fe7c3d4d395fe4f0f8"},
-            "TradingBot", new String[] {"trading_bot.json", "1a7933fd8f0cb8fbec38aeae05cb8c24132747cad4904fe1c13ac3d01fc22c2d"},
-            "TravelAPI", new String[] {"travel_booking.json", "f17b950c13adddf41d0848077df58788252e4c2e7cad5cfa71c8c4bf04f57b26"},
-            "VehicleControlAPI", new String[] {"vehicle_control.json", "0c8a66292844874ef7b168f343bc394d8615d2d9e1f4387999a9ee23011eac78"});
+            "GorillaFileSystem",
+                    new String[] {
+                        "gorilla_file_system.json", "c4c1b741c71e2a17c97a5dc9c4a91d89978c4eaece56494d14272d5df6c650e9"
+                    },
+            "MathAPI",
+                    new String[] {"math_api.json", "83fa31708c89442bdcf12ac4dfbe3be8663ec9183a1b1524a9fda98164bc7e0b"},
+            "MessageAPI",
+                    new String[] {"message_api.json", "4d58ea933a5d2b280d7a52366617fb47fecd333d7b0e08e724db6fa12fb5f847"
+                    },
+            "TwitterAPI",
+                    new String[] {"posting_api.json", "87f9fc404a06e4107d7c366f1399c596440e84c16cb119faf374b2f532d86e8b"
+                    },
+            "TicketAPI",
+                    new String[] {"ticket_api.json", "31324e0380782664fe82ba05bd23517808ad55692b45a5fe7c3d4d395fe4f0f8"
+                    },
+            "TradingBot",
+                    new String[] {"trading_bot.json", "1a7933fd8f0cb8fbec38aeae05cb8c24132747cad4904fe1c13ac3d01fc22c2d"
+                    },
+            "TravelAPI",
+                    new String[] {
+                        "travel_booking.json", "f17b950c13adddf41d0848077df58788252e4c2e7cad5cfa71c8c4bf04f57b26"
+                    },
+            "VehicleControlAPI",
+                    new String[] {
+                        "vehicle_control.json", "0c8a66292844874ef7b168f343bc394d8615d2d9e1f4387999a9ee23011eac78"
+                    });
 
     private final Map<String, List<PyDict>> docs;
 
-    private MultiTurnTools(Map<String, List<PyDict>> docs) { this.docs = docs; }
+    private MultiTurnTools(Map<String, List<PyDict>> docs) {
+        this.docs = docs;
+    }
 
-    public static MultiTurnTools load() { return load(BfclData.locate()); }
+    public static MultiTurnTools load() {
+        return load(BfclData.locate());
+    }
 
     public static MultiTurnTools load(Path dataDir) {
         Map<String, List<PyDict>> docs = new LinkedHashMap<>();
@@ -56,10 +78,12 @@ public final class MultiTurnTools {
             }
             String actual = sha256(bytes);
             if (!actual.equals(e.getValue()[1])) {
-                throw new BfclData.BfclDataException("BFCL data file " + file + " has sha256 " + actual + ", expected " + e.getValue()[1]);
+                throw new BfclData.BfclDataException(
+                        "BFCL data file " + file + " has sha256 " + actual + ", expected " + e.getValue()[1]);
             }
             List<PyDict> list = new ArrayList<>();
-            for (String line : new String(bytes, StandardCharsets.UTF_8).split("\n")) if (!line.isBlank()) list.add(Json.parse(line).asDict());
+            for (String line : new String(bytes, StandardCharsets.UTF_8).split("\n"))
+                if (!line.isBlank()) list.add(Json.parse(line).asDict());
             docs.put(e.getKey(), List.copyOf(list));
         }
         return new MultiTurnTools(docs);
@@ -72,7 +96,10 @@ public final class MultiTurnTools {
         for (List<String> names : task.missedFunction().values()) {
             for (String name : names) {
                 for (int i = 0; i < functions.size(); i++) {
-                    if (functions.get(i).asDict().get("name").asStr().equals(name)) { functions.remove(i); break; }
+                    if (functions.get(i).asDict().get("name").asStr().equals(name)) {
+                        functions.remove(i);
+                        break;
+                    }
                 }
             }
         }
@@ -85,7 +112,11 @@ public final class MultiTurnTools {
         List<Value> all = new ArrayList<>();
         for (String cls : task.involvedClasses()) all.addAll(docs(cls));
         for (String name : task.missedFunction().getOrDefault(turn, List.of())) {
-            for (Value f : all) if (f.asDict().get("name").asStr().equals(name)) { out.add(f); break; }
+            for (Value f : all)
+                if (f.asDict().get("name").asStr().equals(name)) {
+                    out.add(f);
+                    break;
+                }
         }
         return PyList.of(out);
     }
@@ -102,8 +133,10 @@ public final class MultiTurnTools {
         List<ToolSpec> out = new ArrayList<>(compiled.size());
         for (Value v : compiled) {
             PyDict f = v.asDict();
-            if (style == ToolCompiler.Style.OPENAI_COMPLETIONS) f = f.get("function").asDict();
-            PyDict schema = (style == ToolCompiler.Style.ANTHROPIC ? f.get("input_schema") : f.get("parameters")).asDict();
+            if (style == ToolCompiler.Style.OPENAI_COMPLETIONS)
+                f = f.get("function").asDict();
+            PyDict schema =
+                    (style == ToolCompiler.Style.ANTHROPIC ? f.get("input_schema") : f.get("parameters")).asDict();
             out.add(new ToolSpec(f.get("name").asStr(), f.get("description").asStr(), schema));
         }
         return out;

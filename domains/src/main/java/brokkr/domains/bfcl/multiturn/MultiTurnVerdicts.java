@@ -42,12 +42,15 @@ public final class MultiTurnVerdicts {
             Value candidate = v.get("candidate");
             String diff;
             try {
-                MultiTurnChecker.Verdict verdict = MultiTurnChecker.check(task, PyObjects.fromValue(candidate), r.string("model_name"));
+                MultiTurnChecker.Verdict verdict =
+                        MultiTurnChecker.check(task, PyObjects.fromValue(candidate), r.string("model_name"));
                 diff = compare(v, verdict);
             } catch (RuntimeException e) {
                 diff = "internal error: " + e;
             }
-            return new MultiTurnConformance.Checked(countCalls(candidate), diff,
+            return new MultiTurnConformance.Checked(
+                    countCalls(candidate),
+                    diff,
                     corpus.getFileName() + ":" + r.line() + " " + r.string("task_id") + " " + v.get("perturbation"));
         });
     }
@@ -64,11 +67,13 @@ public final class MultiTurnVerdicts {
         if (valid != v.valid()) return "valid: expected " + valid + ", got " + v.valid();
         Value type = expected.get("error_type");
         String expectedType = type instanceof PyNone || type == null ? null : type.asStr();
-        if (!java.util.Objects.equals(expectedType, v.errorType())) return "error_type: expected " + expectedType + ", got " + v.errorType();
+        if (!java.util.Objects.equals(expectedType, v.errorType()))
+            return "error_type: expected " + expectedType + ", got " + v.errorType();
         if (v.valid()) return null;
         Value message = StateDump.render(v.errorMessage());
         if (!StateDump.canonical(message).equals(StateDump.canonical(expected.get("error_message")))) {
-            return "error_message: expected " + StateDump.canonical(expected.get("error_message")) + ", got " + StateDump.canonical(message);
+            return "error_message: expected " + StateDump.canonical(expected.get("error_message")) + ", got "
+                    + StateDump.canonical(message);
         }
         Value details = shorten(StateDump.render(v.world().globals().resolve(v.details())));
         Value expectedDetails = expected.getOrDefault("error_details", PyDict.empty());
@@ -91,7 +96,10 @@ public final class MultiTurnVerdicts {
             for (Value x : l) out.add(shorten(x));
             return PyList.of(out);
         }
-        return PyDict.builder().put("$sha", new PyStr(StateDump.sha16(text))).put("$len", PyInt.of(text.length())).build();
+        return PyDict.builder()
+                .put("$sha", new PyStr(StateDump.sha16(text)))
+                .put("$len", PyInt.of(text.length()))
+                .build();
     }
 
     private static String firstDifference(String want, String got) {

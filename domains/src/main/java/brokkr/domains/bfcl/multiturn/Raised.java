@@ -22,11 +22,17 @@ public final class Raised extends PyException {
     }
 
     /** The Python exception raised. */
-    public PyException cause() { return cause; }
+    public PyException cause() {
+        return cause;
+    }
 
     /** The instance as it was when the exception was raised. */
-    public Backend self() { return self; }
+    public Backend self() {
+        return self;
+    }
 
     /** The process globals as they were when the exception was raised. */
-    public Globals globals() { return globals; }
+    public Globals globals() {
+        return globals;
+    }
 }

@@ -10,6 +10,13 @@ import brokkr.python.PyObjects;
  * state compared, so a change through any holder shows in all of them.
  */
 public record SharedList(String cell) implements PyObjects.Custom {
-    @Override public String pyTypeName() { return "list"; }
-    @Override public String pyRepr() { return "<shared list " + cell + ">"; }
+    @Override
+    public String pyTypeName() {
+        return "list";
+    }
+
+    @Override
+    public String pyRepr() {
+        return "<shared list " + cell + ">";
+    }
 }

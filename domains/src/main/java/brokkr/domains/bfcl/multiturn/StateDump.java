@@ -3,8 +3,8 @@ package brokkr.domains.bfcl.multiturn;
 import brokkr.python.PyJson;
 import brokkr.python.PyObjects;
 import brokkr.python.PySet;
-import brokkr.python.PyTuple;
 import brokkr.python.PyStrings;
+import brokkr.python.PyTuple;
 import brokkr.value.PyBool;
 import brokkr.value.PyDict;
 import brokkr.value.PyFloat;
@@ -33,7 +33,8 @@ import java.util.Map;
 public final class StateDump {
     private StateDump() {}
 
-    private static final PyJson.DumpOptions CANONICAL = PyJson.DumpOptions.COMPACT.withSortKeys(true).withAllowNan(false);
+    private static final PyJson.DumpOptions CANONICAL =
+            PyJson.DumpOptions.COMPACT.withSortKeys(true).withAllowNan(false);
 
     /** {@code R(x)}. */
     public static Value render(Object o) {
@@ -41,8 +42,8 @@ public final class StateDump {
             case PyNone n -> PyNone.NONE;
             case Boolean b -> PyBool.of(b);
             case BigInteger i -> new PyInt(i);
-            case Double d -> Double.isFinite(d) ? new PyFloat(d)
-                    : PyDict.of("$float", d.isNaN() ? "nan" : d > 0 ? "inf" : "-inf");
+            case Double d ->
+                Double.isFinite(d) ? new PyFloat(d) : PyDict.of("$float", d.isNaN() ? "nan" : d > 0 ? "inf" : "-inf");
             case String s -> new PyStr(s);
             case List<?> l -> {
                 List<Value> items = new ArrayList<>(l.size());
@@ -56,14 +57,19 @@ public final class StateDump {
             }
             case Map<?, ?> m -> {
                 boolean allStr = true;
-                for (Object k : m.keySet()) if (!(k instanceof String)) { allStr = false; break; }
+                for (Object k : m.keySet())
+                    if (!(k instanceof String)) {
+                        allStr = false;
+                        break;
+                    }
                 if (allStr) {
                     PyDict.Builder b = PyDict.builder();
                     for (Map.Entry<?, ?> e : m.entrySet()) b.put((String) e.getKey(), render(e.getValue()));
                     yield b.build();
                 }
                 List<Value[]> pairs = new ArrayList<>();
-                for (Map.Entry<?, ?> e : m.entrySet()) pairs.add(new Value[] {render(e.getKey()), render(e.getValue())});
+                for (Map.Entry<?, ?> e : m.entrySet())
+                    pairs.add(new Value[] {render(e.getKey()), render(e.getValue())});
                 List<String> keyTexts = new ArrayList<>();
                 pairs.sort(Comparator.comparing((Value[] p) -> canonical(p[0]), PyStrings::compare));
                 List<Value> rows = new ArrayList<>();
@@ -78,12 +84,16 @@ public final class StateDump {
             }
             case StateNode node -> node.render();
             case PyObjects.Custom c -> PyDict.of("$repr", c.pyRepr(), "$type", c.pyTypeName());
-            default -> throw new IllegalArgumentException("not a Python object: " + o.getClass().getName());
+            default ->
+                throw new IllegalArgumentException(
+                        "not a Python object: " + o.getClass().getName());
         };
     }
 
     /** The canonical text of a rendering. */
-    public static String canonical(Value rendered) { return PyJson.dumps(rendered, CANONICAL); }
+    public static String canonical(Value rendered) {
+        return PyJson.dumps(rendered, CANONICAL);
+    }
 
     /** The rendering of an instance's state: {@code {attr: R(value)}}. */
     public static Value renderState(Map<String, Object> state) {
@@ -93,7 +103,9 @@ public final class StateDump {
     }
 
     /** First 16 hex digits of SHA-256 over the canonical text. */
-    public static String sha(Value rendered) { return sha16(canonical(rendered)); }
+    public static String sha(Value rendered) {
+        return sha16(canonical(rendered));
+    }
 
     public static String sha16(String text) {
         try {

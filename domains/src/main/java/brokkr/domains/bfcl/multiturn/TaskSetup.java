@@ -8,7 +8,8 @@ import java.util.Map;
  * involves (in order), its {@code initial_config} (a Python dict of class name to that class's
  * scenario; classes not involved are ignored) and whether it is a long-context task.
  */
-public record TaskSetup(String taskId, List<String> involvedClasses, Map<Object, Object> initialConfig, boolean longContext) {
+public record TaskSetup(
+        String taskId, List<String> involvedClasses, Map<Object, Object> initialConfig, boolean longContext) {
     public TaskSetup {
         involvedClasses = List.copyOf(involvedClasses);
     }

@@ -15,15 +15,21 @@ public record World(PMap<String, Backend> instances, Globals globals) {
     /** A pristine process: no instances, import-time globals. */
     public static final World EMPTY = new World(HashTreePMap.empty(), Globals.EMPTY);
 
-    public Backend instance(String variable) { return instances.get(variable); }
+    public Backend instance(String variable) {
+        return instances.get(variable);
+    }
 
     public World with(String variable, Backend instance, Globals newGlobals) {
         return new World(instances.plus(variable, instance), newGlobals);
     }
 
-    public World withGlobals(Globals newGlobals) { return new World(instances, newGlobals); }
+    public World withGlobals(Globals newGlobals) {
+        return new World(instances, newGlobals);
+    }
 
-    public Map<String, Backend> asMap() { return instances; }
+    public Map<String, Backend> asMap() {
+        return instances;
+    }
 
     /** What the checker compares of an instance ({@link Backend#state}), process-global references resolved. */
     @SuppressWarnings("unchecked")

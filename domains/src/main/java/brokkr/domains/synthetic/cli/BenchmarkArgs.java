@@ -12,8 +12,8 @@ import java.util.List;
 record BenchmarkArgs(int size, String model, String provider, String candidate) {
     static final String DEFAULT_PROVIDER = "openai";
 
-    static BenchmarkArgs parse(List<String> args, String sizeName, int defaultSize, String defaultCandidate,
-                               List<String> candidates) {
+    static BenchmarkArgs parse(
+            List<String> args, String sizeName, int defaultSize, String defaultCandidate, List<String> candidates) {
         Integer size = null;
         String model = null, provider = null, candidate = null;
         for (int i = 0; i < args.size(); i++) {
@@ -49,11 +49,15 @@ record BenchmarkArgs(int size, String model, String provider, String candidate) 
             }
         }
         if (provider != null && model == null) throw new Command.UsageException("--provider needs --model");
-        if (candidate != null && model != null) throw new Command.UsageException("--candidate and --model exclude each other");
+        if (candidate != null && model != null)
+            throw new Command.UsageException("--candidate and --model exclude each other");
         if (candidate != null && !candidates.contains(candidate)) {
-            throw new Command.UsageException("unknown candidate '" + candidate + "' (one of " + String.join(", ", candidates) + ")");
+            throw new Command.UsageException(
+                    "unknown candidate '" + candidate + "' (one of " + String.join(", ", candidates) + ")");
         }
-        return new BenchmarkArgs(size == null ? defaultSize : size, model,
+        return new BenchmarkArgs(
+                size == null ? defaultSize : size,
+                model,
                 model == null ? null : provider == null ? DEFAULT_PROVIDER : provider,
                 model == null && candidate == null ? defaultCandidate : candidate);
     }

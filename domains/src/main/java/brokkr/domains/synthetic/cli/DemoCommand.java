@@ -11,11 +11,18 @@ import java.util.List;
  * both synthetic benchmarks with their built-in scripted candidates, one result line each.
  */
 public record DemoCommand(Registry registry, ModelSource models) implements Command {
-    @Override public String name() { return "demo"; }
+    @Override
+    public String name() {
+        return "demo";
+    }
 
-    @Override public String summary() { return "the main job on embedded defaults: loop 50 and parallel 8, scripted"; }
+    @Override
+    public String summary() {
+        return "the main job on embedded defaults: loop 50 and parallel 8, scripted";
+    }
 
-    @Override public String usage() {
+    @Override
+    public String usage() {
         return """
                usage: ./brokkr demo
 

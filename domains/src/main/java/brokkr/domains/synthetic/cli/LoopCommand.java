@@ -14,11 +14,18 @@ import java.util.List;
  * a preset over the evaluation path (task {@code depth} of benchmark {@code loop}, see {@link SyntheticPreset}).
  */
 public record LoopCommand(Registry registry, ModelSource models) implements Command {
-    @Override public String name() { return "loop"; }
+    @Override
+    public String name() {
+        return "loop";
+    }
 
-    @Override public String summary() { return "pointer chasing: a serial tool loop of DEPTH hops (default 50)"; }
+    @Override
+    public String summary() {
+        return "pointer chasing: a serial tool loop of DEPTH hops (default 50)";
+    }
 
-    @Override public String usage() {
+    @Override
+    public String usage() {
         return """
                usage: ./brokkr loop [DEPTH] [--model M [--provider openai|anthropic]] [--candidate NAME]
 

@@ -14,11 +14,18 @@ import java.util.List;
  * a preset over the evaluation path (task {@code tasks} of benchmark {@code parallel}, see {@link SyntheticPreset}).
  */
 public record ParallelCommand(Registry registry, ModelSource models) implements Command {
-    @Override public String name() { return "parallel"; }
+    @Override
+    public String name() {
+        return "parallel";
+    }
 
-    @Override public String summary() { return "parallel discrimination: TASKS independent lookups (default 8)"; }
+    @Override
+    public String summary() {
+        return "parallel discrimination: TASKS independent lookups (default 8)";
+    }
 
-    @Override public String usage() {
+    @Override
+    public String usage() {
         return """
                usage: ./brokkr parallel [TASKS] [--model M [--provider openai|anthropic]] [--candidate NAME]
 

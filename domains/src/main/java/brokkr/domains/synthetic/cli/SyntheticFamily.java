@@ -12,11 +12,17 @@ import java.util.List;
  * models opened from the process's environment.
  */
 public final class SyntheticFamily implements BenchmarkFamily {
-    @Override public String name() { return "synthetic"; }
+    @Override
+    public String name() {
+        return "synthetic";
+    }
 
-    @Override public List<Command> commands(CommandContext context) {
+    @Override
+    public List<Command> commands(CommandContext context) {
         ModelSource models = ModelSource.fromEnvironment(context.env());
-        return List.of(new DemoCommand(context.registry(), models), new LoopCommand(context.registry(), models),
+        return List.of(
+                new DemoCommand(context.registry(), models),
+                new LoopCommand(context.registry(), models),
                 new ParallelCommand(context.registry(), models));
     }
 }

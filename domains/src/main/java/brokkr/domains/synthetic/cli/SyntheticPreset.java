@@ -7,17 +7,17 @@ import brokkr.eval.Attempt;
 import brokkr.eval.BenchmarkProvider;
 import brokkr.eval.EnvironmentDef;
 import brokkr.eval.Evaluation;
+import brokkr.eval.Evidence;
+import brokkr.eval.ModelRef;
 import brokkr.experiment.ExperimentSpec;
 import brokkr.experiment.Planner;
+import brokkr.experiment.Registry;
 import brokkr.run.Plan;
 import brokkr.run.Policy;
 import brokkr.run.Runner;
 import brokkr.value.PyDict;
-import java.util.List;
-import brokkr.eval.Evidence;
-import brokkr.eval.ModelRef;
-import brokkr.experiment.Registry;
 import java.io.PrintStream;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -45,11 +45,15 @@ final class SyntheticPreset {
         } catch (IllegalArgumentException e) {
             throw new Command.UsageException(e.getMessage());
         }
-        ModelRef ref = model == null ? new ModelRef(BenchmarkProvider.SCRIPTED, a.candidate()) : new ModelRef(a.provider(), a.model());
-        ExperimentSpec.CandidateSpec candidate = new ExperimentSpec.CandidateSpec(a.model() == null ? a.candidate() : ref.toString(), ref, "tools", null);
+        ModelRef ref = model == null
+                ? new ModelRef(BenchmarkProvider.SCRIPTED, a.candidate())
+                : new ModelRef(a.provider(), a.model());
+        ExperimentSpec.CandidateSpec candidate = new ExperimentSpec.CandidateSpec(
+                a.model() == null ? a.candidate() : ref.toString(), ref, "tools", null);
         Plan plan;
         try {
-            plan = Planner.cells(provider, List.of(env.taskId()), Map.of(), PyDict.empty(), List.of(candidate), 1, r -> model);
+            plan = Planner.cells(
+                    provider, List.of(env.taskId()), Map.of(), PyDict.empty(), List.of(candidate), 1, r -> model);
         } catch (IllegalArgumentException e) {
             throw new Command.UsageException(e.getMessage()); // an unknown scripted candidate
         }
@@ -61,8 +65,9 @@ final class SyntheticPreset {
         if (a.completed()) return false;
         String error = a.error() == null ? "" : a.error();
         if (error.startsWith(Evaluation.INFRASTRUCTURE_FAILURE)) {
-            err.println("brokkr " + command + ": infrastructure failure, run not scored: " + error.substring(Evaluation.INFRASTRUCTURE_FAILURE.length())
-                    + " (" + a.evidence().modelCalls().size() + " model call attempts)");
+            err.println("brokkr " + command + ": infrastructure failure, run not scored: "
+                    + error.substring(Evaluation.INFRASTRUCTURE_FAILURE.length()) + " ("
+                    + a.evidence().modelCalls().size() + " model call attempts)");
         } else {
             err.println("brokkr " + command + ": " + error);
         }
@@ -72,8 +77,15 @@ final class SyntheticPreset {
     /** One diagnostic line for a model run: steps, attempts, tokens and why the run stopped. */
     static void summary(Attempt a, PrintStream err) {
         Evidence e = a.evidence();
-        long steps = e.transcript().asList().stream().filter(m -> m.asDict().get("role").asStr().equals("assistant")).count();
-        err.printf("steps=%d modelCalls=%d inputTokens=%d outputTokens=%d stop=%s%n", steps,
-                e.modelCalls().size(), e.agentUsage().inputTokens(), e.agentUsage().outputTokens(), e.termination());
+        long steps = e.transcript().asList().stream()
+                .filter(m -> m.asDict().get("role").asStr().equals("assistant"))
+                .count();
+        err.printf(
+                "steps=%d modelCalls=%d inputTokens=%d outputTokens=%d stop=%s%n",
+                steps,
+                e.modelCalls().size(),
+                e.agentUsage().inputTokens(),
+                e.agentUsage().outputTokens(),
+                e.termination());
     }
 }

@@ -1,11 +1,10 @@
 package brokkr.domains.synthetic.loop;
 
-import brokkr.domains.synthetic.SyntheticBenchmark;
-
 import brokkr.agent.AgentLoop;
 import brokkr.agent.ToolExecutor;
 import brokkr.agent.Transcript;
 import brokkr.conversation.Candidate;
+import brokkr.domains.synthetic.SyntheticBenchmark;
 import brokkr.eval.Check;
 import brokkr.eval.Evaluator;
 import brokkr.eval.Exploration;
@@ -31,30 +30,51 @@ import java.util.Optional;
  * ({@code provider: scripted}): {@code ideal}, {@code early-stop}, {@code retry}.
  */
 public final class LoopBenchmark extends SyntheticBenchmark {
-    public LoopBenchmark() { super(Map.of("smoke", List.of(5, 10), "test", List.of(10, 25, 50, 100))); }
+    public LoopBenchmark() {
+        super(Map.of("smoke", List.of(5, 10), "test", List.of(10, 25, 50, 100)));
+    }
 
-    @Override public String name() { return "loop"; }
+    @Override
+    public String name() {
+        return "loop";
+    }
 
-    @Override protected Value world(int depth) { return PointerChain.of(depth).hops(); }
+    @Override
+    protected Value world(int depth) {
+        return PointerChain.of(depth).hops();
+    }
 
     /** {@code ideal}, {@code early-stop} (after half the hops), {@code retry} (the middle hop twice), as {@code ./brokkr loop --candidate}. */
-    @Override protected Candidate scriptedAgent(String name, int depth) { return LoopFollower.named(name, depth); }
+    @Override
+    protected Candidate scriptedAgent(String name, int depth) {
+        return LoopFollower.named(name, depth);
+    }
 
-    @Override public Protocol protocol() {
+    @Override
+    public Protocol protocol() {
         return ctx -> {
             PointerChain chain = PointerChain.of(size(ctx.env().taskId()));
             // PointerChasing.play, with the candidate's own system prompt in the opening.
-            Transcript t = requireScored(new AgentLoop(PointerChasing.maxSteps(chain.depth())).run(ctx.candidate(),
-                    opening(ctx, PointerChasing.opening(chain)), PointerChasing.TOOLS, ToolExecutor.sequential(PointerChasing.handler(chain))));
-            int calls = (int) t.toolCalls().stream().filter(c -> c.name().equals(PointerChasing.TOOL)).count();
+            Transcript t = requireScored(new AgentLoop(PointerChasing.maxSteps(chain.depth()))
+                    .run(
+                            ctx.candidate(),
+                            opening(ctx, PointerChasing.opening(chain)),
+                            PointerChasing.TOOLS,
+                            ToolExecutor.sequential(PointerChasing.handler(chain))));
+            int calls = (int) t.toolCalls().stream()
+                    .filter(c -> c.name().equals(PointerChasing.TOOL))
+                    .count();
             String answer = t.finalAnswer();
-            return new Interaction(Transcripts.toValue(t.messages()),
+            return new Interaction(
+                    Transcripts.toValue(t.messages()),
                     PyDict.of("tool_calls", calls, "answer", answer == null ? PyNone.NONE : new PyStr(answer)),
-                    t.stop().name().toLowerCase(), Interaction.Counts.toolCalls(calls));
+                    t.stop().name().toLowerCase(),
+                    Interaction.Counts.toolCalls(calls));
         };
     }
 
-    @Override public Evaluator evaluator() {
+    @Override
+    public Evaluator evaluator() {
         return (run, models) -> {
             PointerChain chain = PointerChain.of(size(run.env().taskId()));
             PyDict out = run.interaction().output();
@@ -66,12 +86,20 @@ public final class LoopBenchmark extends SyntheticBenchmark {
             boolean secret = actual.equals(chain.secret());
             boolean exact = calls == chain.depth();
             // PointerChasing.score: PASS iff the secret is right and exactly depth calls were made.
-            return new Verdict(List.of(new Check("setup_verified", setup), new Check("answered", answered),
-                    new Check("secret_correct", secret), new Check("exact_tool_calls", exact)),
-                    setup && secret && exact ? 1.0 : 0.0, TrustTier.DETERMINISTIC,
+            return new Verdict(
+                    List.of(
+                            new Check("setup_verified", setup),
+                            new Check("answered", answered),
+                            new Check("secret_correct", secret),
+                            new Check("exact_tool_calls", exact)),
+                    setup && secret && exact ? 1.0 : 0.0,
+                    TrustTier.DETERMINISTIC,
                     PyDict.of("depth", chain.depth(), "tool_calls", calls));
         };
     }
 
-    @Override public Optional<Exploration> exploration() { return Optional.of(new LoopExploration()); }
+    @Override
+    public Optional<Exploration> exploration() {
+        return Optional.of(new LoopExploration());
+    }
 }

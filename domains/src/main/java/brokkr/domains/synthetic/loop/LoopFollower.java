@@ -29,13 +29,19 @@ public record LoopFollower(String name, int stopAfter, int repeatAt) implements 
     public static final List<String> NAMES = List.of("ideal", "early-stop", "retry");
 
     /** Calls follow_pointer exactly once per hop and answers with the secret. */
-    public static LoopFollower ideal() { return new LoopFollower("ideal", Integer.MAX_VALUE, 0); }
+    public static LoopFollower ideal() {
+        return new LoopFollower("ideal", Integer.MAX_VALUE, 0);
+    }
 
     /** Stops walking after {@code hops} calls and answers with the fragments it has. */
-    public static LoopFollower earlyStop(int hops) { return new LoopFollower("early-stop", hops, 0); }
+    public static LoopFollower earlyStop(int hops) {
+        return new LoopFollower("early-stop", hops, 0);
+    }
 
     /** Calls the key of hop {@code hop} twice, otherwise ideal: the right secret in one call too many. */
-    public static LoopFollower retry(int hop) { return new LoopFollower("retry", Integer.MAX_VALUE, hop); }
+    public static LoopFollower retry(int hop) {
+        return new LoopFollower("retry", Integer.MAX_VALUE, hop);
+    }
 
     /** The CLI's candidates for a depth: the early stopper stops after half the hops, the retrier repeats the middle hop. */
     public static LoopFollower named(String name, int depth) {
@@ -43,7 +49,8 @@ public record LoopFollower(String name, int stopAfter, int repeatAt) implements 
             case "ideal" -> ideal();
             case "early-stop" -> earlyStop(depth / 2);
             case "retry" -> retry(Math.max(1, depth / 2));
-            default -> throw new IllegalArgumentException("unknown loop candidate '" + name + "' (one of " + NAMES + ")");
+            default ->
+                throw new IllegalArgumentException("unknown loop candidate '" + name + "' (one of " + NAMES + ")");
         };
     }
 
@@ -52,7 +59,9 @@ public record LoopFollower(String name, int stopAfter, int repeatAt) implements 
 
     /** One answered call: the key it asked for and, when it succeeded, what it revealed. */
     record Step(String key, String fragment, String next) {
-        boolean ok() { return next != null; }
+        boolean ok() {
+            return next != null;
+        }
 
         static Step of(ToolCall call, Message.Tool result) {
             String key = call.arguments().get("key") instanceof PyStr s ? s.value() : null;
@@ -94,9 +103,11 @@ public record LoopFollower(String name, int stopAfter, int repeatAt) implements 
         int rest = n - opening;
         if (rest == 0) return new Walk(0, null);
         if (rest % 2 == 0
-                && history.get(n - 2) instanceof Message.Assistant a && a.toolCalls().size() == 1
+                && history.get(n - 2) instanceof Message.Assistant a
+                && a.toolCalls().size() == 1
                 && a.toolCalls().getFirst().name().equals(PointerChasing.TOOL)
-                && history.get(n - 1) instanceof Message.Tool t && Objects.equals(t.toolCallId(), a.toolCalls().getFirst().id())) {
+                && history.get(n - 1) instanceof Message.Tool t
+                && Objects.equals(t.toolCallId(), a.toolCalls().getFirst().id())) {
             return new Walk(rest / 2, Step.of(a.toolCalls().getFirst(), t));
         }
         List<Step> steps = steps(history);
@@ -106,7 +117,8 @@ public record LoopFollower(String name, int stopAfter, int repeatAt) implements 
     /** Every follow_pointer call of the conversation with what it revealed. */
     static List<Step> steps(List<Message> history) {
         List<Step> steps = new ArrayList<>();
-        for (SyntheticTools.Answered a : SyntheticTools.answeredCalls(history, PointerChasing.TOOL)) steps.add(Step.of(a.call(), a.result()));
+        for (SyntheticTools.Answered a : SyntheticTools.answeredCalls(history, PointerChasing.TOOL))
+            steps.add(Step.of(a.call(), a.result()));
         return steps;
     }
 
@@ -122,7 +134,8 @@ public record LoopFollower(String name, int stopAfter, int repeatAt) implements 
 
     static Turn call(String key, int n) {
         PyDict args = PyDict.of("key", key);
-        return Turn.of(new Message.Assistant(null,
+        return Turn.of(new Message.Assistant(
+                null,
                 List.of(new ToolCall(SyntheticTools.callId(n), PointerChasing.TOOL, args, PyJson.dumps(args), null))));
     }
 

@@ -11,8 +11,10 @@ import brokkr.value.Value;
  */
 public record LoopResult(int depth, int toolCalls, boolean passed, String expected, String actual) {
     public String line() {
-        return passed ? "PASS depth=%d toolCalls=%d/%d".formatted(depth, toolCalls, depth)
-                : "FAIL depth=%d toolCalls=%d/%d expected=%s actual=%s".formatted(depth, toolCalls, depth, expected, actual);
+        return passed
+                ? "PASS depth=%d toolCalls=%d/%d".formatted(depth, toolCalls, depth)
+                : "FAIL depth=%d toolCalls=%d/%d expected=%s actual=%s"
+                        .formatted(depth, toolCalls, depth, expected, actual);
     }
 
     /**
@@ -22,7 +24,8 @@ public record LoopResult(int depth, int toolCalls, boolean passed, String expect
      * was not scored (an infrastructure failure).
      */
     public static LoopResult of(Attempt a) {
-        if (!a.completed()) throw new IllegalArgumentException("loop task " + a.taskId() + " was not scored: " + a.error());
+        if (!a.completed())
+            throw new IllegalArgumentException("loop task " + a.taskId() + " was not scored: " + a.error());
         PointerChain chain = PointerChain.of(Integer.parseInt(a.taskId()));
         int calls = (int) ((PyInt) a.evidence().output().get("tool_calls")).longValue();
         Value answer = a.evidence().output().get("answer");

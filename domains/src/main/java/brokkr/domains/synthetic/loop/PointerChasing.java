@@ -57,21 +57,29 @@ public final class PointerChasing {
         return List.of(new Message.System(systemPrompt(chain)), new Message.User(USER_PROMPT));
     }
 
-    public static final ToolSpec SPEC = SyntheticTools.oneStringParam(TOOL,
+    public static final ToolSpec SPEC = SyntheticTools.oneStringParam(
+            TOOL,
             "Returns the hop at a key as 'fragment=<value> next=<key>'. When next=END the chain is complete.",
-            "key", "The current key of the chain");
+            "key",
+            "The current key of the chain");
 
     public static final List<ToolSpec> TOOLS = List.of(SPEC);
 
     /** follow_pointer(key) on the chain's hops; an unknown key is an error result (and still a call). */
-    static final ToolSet TOOL_SET = new ToolSet(List.of(new ToolDef(TOOL, TOOL, List.of(Param.required("key")),
+    static final ToolSet TOOL_SET = new ToolSet(List.of(new ToolDef(
+            TOOL,
+            TOOL,
+            List.of(Param.required("key")),
             (world, args) -> {
                 String key = SyntheticTools.text(args.get("key"));
                 if (!(world.get().asDict().get(key) instanceof PyDict hop)) {
-                    throw new PyException("LookupError", "unknown key '" + key + "'. Re-check the previous next value.");
+                    throw new PyException(
+                            "LookupError", "unknown key '" + key + "'. Re-check the previous next value.");
                 }
-                return new PyStr("fragment=" + hop.get("fragment").asStr() + " next=" + hop.get("next").asStr());
-            }, false)));
+                return new PyStr("fragment=" + hop.get("fragment").asStr() + " next="
+                        + hop.get("next").asStr());
+            },
+            false)));
 
     public static ToolHandler handler(PointerChain chain) {
         return SyntheticTools.readOnly(TOOL_SET, chain.hops());
@@ -81,7 +89,9 @@ public final class PointerChasing {
      * The walk needs one step per hop plus one to answer; 20 more absorb stray steps (a retry after an
      * unknown-key error), as zsmith's agentLoopBenchmark sets {@code maxIterations = depth + 20}.
      */
-    public static int maxSteps(int depth) { return depth + 20; }
+    public static int maxSteps(int depth) {
+        return depth + 20;
+    }
 
     public static Transcript play(PointerChain chain, Candidate candidate) {
         return new AgentLoop(maxSteps(chain.depth()))
@@ -89,7 +99,9 @@ public final class PointerChasing {
     }
 
     public static LoopResult score(PointerChain chain, Transcript transcript) {
-        int calls = (int) transcript.toolCalls().stream().filter(c -> c.name().equals(TOOL)).count();
+        int calls = (int) transcript.toolCalls().stream()
+                .filter(c -> c.name().equals(TOOL))
+                .count();
         String answer = transcript.finalAnswer();
         String actual = answer == null ? "" : answer.replaceAll("\\s", "");
         boolean passed = actual.equals(chain.secret()) && calls == chain.depth();

@@ -26,16 +26,21 @@ public record Batcher(String name, int perTurn) implements Candidate {
     public static final List<String> NAMES = List.of("batch", "serial");
 
     /** All lookups in one turn: the ideal. */
-    public static Batcher batch() { return new Batcher("batch", Integer.MAX_VALUE); }
+    public static Batcher batch() {
+        return new Batcher("batch", Integer.MAX_VALUE);
+    }
 
     /** One lookup per turn. */
-    public static Batcher serial() { return new Batcher("serial", 1); }
+    public static Batcher serial() {
+        return new Batcher("serial", 1);
+    }
 
     public static Batcher named(String name) {
         return switch (name) {
             case "batch" -> batch();
             case "serial" -> serial();
-            default -> throw new IllegalArgumentException("unknown parallel candidate '" + name + "' (one of " + NAMES + ")");
+            default ->
+                throw new IllegalArgumentException("unknown parallel candidate '" + name + "' (one of " + NAMES + ")");
         };
     }
 
@@ -48,8 +53,11 @@ public record Batcher(String name, int perTurn) implements Candidate {
         int made = 0;
         for (SyntheticTools.Answered a : SyntheticTools.answeredCalls(history, ParallelDiscrimination.TOOL)) {
             made++;
-            Matcher m = a.ok() && a.result().content() != null ? VALUE.matcher(a.result().content()) : null;
-            if (m != null && m.matches() && a.call().arguments().get("id") instanceof PyStr id) values.put(id.value(), m.group(1));
+            Matcher m = a.ok() && a.result().content() != null
+                    ? VALUE.matcher(a.result().content())
+                    : null;
+            if (m != null && m.matches() && a.call().arguments().get("id") instanceof PyStr id)
+                values.put(id.value(), m.group(1));
         }
         List<String> todo = new ArrayList<>();
         for (String id : ids(history)) if (!values.containsKey(id)) todo.add(id);
@@ -60,8 +68,12 @@ public record Batcher(String name, int perTurn) implements Candidate {
         List<ToolCall> calls = new ArrayList<>();
         for (String id : todo.subList(0, Math.min(perTurn, todo.size()))) {
             PyDict args = PyDict.of("id", id);
-            calls.add(new ToolCall(SyntheticTools.callId(made + calls.size() + 1), ParallelDiscrimination.TOOL, args,
-                    PyJson.dumps(args), null));
+            calls.add(new ToolCall(
+                    SyntheticTools.callId(made + calls.size() + 1),
+                    ParallelDiscrimination.TOOL,
+                    args,
+                    PyJson.dumps(args),
+                    null));
         }
         return Turn.of(new Message.Assistant(null, calls));
     }

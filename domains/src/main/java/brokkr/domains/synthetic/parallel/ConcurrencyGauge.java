@@ -19,11 +19,18 @@ public final class ConcurrencyGauge {
     private final AtomicInteger max = new AtomicInteger();
     private final Duration hold;
 
-    public ConcurrencyGauge(Duration hold) { this.hold = hold; }
-    public ConcurrencyGauge() { this(DEFAULT_HOLD); }
+    public ConcurrencyGauge(Duration hold) {
+        this.hold = hold;
+    }
+
+    public ConcurrencyGauge() {
+        this(DEFAULT_HOLD);
+    }
 
     /** The most calls that were in flight at the same time so far. */
-    public int maxConcurrency() { return max.get(); }
+    public int maxConcurrency() {
+        return max.get();
+    }
 
     /** {@code inner}, each call counted in flight for the hold time around it. */
     public ToolHandler wrap(ToolHandler inner) {

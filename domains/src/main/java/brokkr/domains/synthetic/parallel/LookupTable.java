@@ -34,7 +34,11 @@ public record LookupTable(int tasks, PyDict values) {
         return new LookupTable(tasks, values.build());
     }
 
-    public List<String> ids() { return new ArrayList<>(values.keys()); }
+    public List<String> ids() {
+        return new ArrayList<>(values.keys());
+    }
 
-    public List<String> valueList() { return values.asMap().values().stream().map(v -> v.asStr()).toList(); }
+    public List<String> valueList() {
+        return values.asMap().values().stream().map(v -> v.asStr()).toList();
+    }
 }

@@ -1,11 +1,10 @@
 package brokkr.domains.synthetic.parallel;
 
-import brokkr.domains.synthetic.SyntheticBenchmark;
-
 import brokkr.agent.AgentLoop;
 import brokkr.agent.ToolExecutor;
 import brokkr.agent.Transcript;
 import brokkr.conversation.Candidate;
+import brokkr.domains.synthetic.SyntheticBenchmark;
 import brokkr.domains.synthetic.SyntheticTools;
 import brokkr.eval.Check;
 import brokkr.eval.Evaluator;
@@ -40,26 +39,43 @@ import java.util.Set;
  * {@code batch}, {@code serial}.
  */
 public final class ParallelBenchmark extends SyntheticBenchmark {
-    public ParallelBenchmark() { super(Map.of("smoke", List.of(4), "test", List.of(4, 8, 16))); }
+    public ParallelBenchmark() {
+        super(Map.of("smoke", List.of(4), "test", List.of(4, 8, 16)));
+    }
 
-    @Override public String name() { return "parallel"; }
+    @Override
+    public String name() {
+        return "parallel";
+    }
 
-    @Override protected Value world(int tasks) { return LookupTable.of(tasks).values(); }
+    @Override
+    protected Value world(int tasks) {
+        return LookupTable.of(tasks).values();
+    }
 
     /** {@code batch} (every lookup in one turn) and {@code serial} (one per turn), as {@code ./brokkr parallel --candidate}. */
-    @Override protected Candidate scriptedAgent(String name, int tasks) { return Batcher.named(name); }
+    @Override
+    protected Candidate scriptedAgent(String name, int tasks) {
+        return Batcher.named(name);
+    }
 
-    @Override public Protocol protocol() {
+    @Override
+    public Protocol protocol() {
         return ctx -> {
             LookupTable table = LookupTable.of(size(ctx.env().taskId()));
             ConcurrencyGauge gauge = new ConcurrencyGauge();
             // ParallelDiscrimination.play, with the candidate's own system prompt in the opening.
-            Transcript t = requireScored(new AgentLoop(ParallelDiscrimination.maxSteps(table.tasks())).run(ctx.candidate(),
-                    opening(ctx, ParallelDiscrimination.opening(table)), ParallelDiscrimination.TOOLS,
-                    ToolExecutor.concurrent(gauge.wrap(ParallelDiscrimination.handler(table)))));
+            Transcript t = requireScored(new AgentLoop(ParallelDiscrimination.maxSteps(table.tasks()))
+                    .run(
+                            ctx.candidate(),
+                            opening(ctx, ParallelDiscrimination.opening(table)),
+                            ParallelDiscrimination.TOOLS,
+                            ToolExecutor.concurrent(gauge.wrap(ParallelDiscrimination.handler(table)))));
             int calls = 0, turns = 0;
             for (var a : t.assistantMessages()) {
-                long n = a.toolCalls().stream().filter(c -> c.name().equals(ParallelDiscrimination.TOOL)).count();
+                long n = a.toolCalls().stream()
+                        .filter(c -> c.name().equals(ParallelDiscrimination.TOOL))
+                        .count();
                 calls += (int) n;
                 if (n > 0) turns++;
             }
@@ -68,33 +84,60 @@ public final class ParallelBenchmark extends SyntheticBenchmark {
                 if (a.ok() && a.call().arguments().get("id") instanceof PyStr s) found.add(s.value());
             }
             String answer = t.finalAnswer();
-            return new Interaction(Transcripts.toValue(t.messages()), PyDict.builder()
-                    .put("calls", calls).put("turns", turns).put("max_concurrency", gauge.maxConcurrency())
-                    .put("answered_ids", PyList.of(found.stream().map(PyStr::new).toList()))
-                    .put("answer", answer == null ? PyNone.NONE : new PyStr(answer)).build(),
-                    t.stop().name().toLowerCase(), Interaction.Counts.toolCalls(calls));
+            return new Interaction(
+                    Transcripts.toValue(t.messages()),
+                    PyDict.builder()
+                            .put("calls", calls)
+                            .put("turns", turns)
+                            .put("max_concurrency", gauge.maxConcurrency())
+                            .put(
+                                    "answered_ids",
+                                    PyList.of(found.stream().map(PyStr::new).toList()))
+                            .put("answer", answer == null ? PyNone.NONE : new PyStr(answer))
+                            .build(),
+                    t.stop().name().toLowerCase(),
+                    Interaction.Counts.toolCalls(calls));
         };
     }
 
-    @Override public Evaluator evaluator() {
+    @Override
+    public Evaluator evaluator() {
         return (run, models) -> {
             LookupTable table = LookupTable.of(size(run.env().taskId()));
             PyDict out = run.interaction().output();
             Set<String> found = new HashSet<>();
             for (Value v : out.get("answered_ids").asList()) found.add(v.asStr());
             Value answer = out.get("answer");
-            Set<String> tokens = answer.isNone() ? Set.of() : new HashSet<>(Arrays.asList(answer.asStr().trim().split("[\\s,]+")));
+            Set<String> tokens = answer.isNone()
+                    ? Set.of()
+                    : new HashSet<>(Arrays.asList(answer.asStr().trim().split("[\\s,]+")));
             boolean setup = setupVerified(run.env(), run.setupEvidence());
             boolean lookedUp = found.containsAll(table.ids());
             boolean values = tokens.containsAll(table.valueList());
-            int calls = (int) ((PyInt) out.get("calls")).longValue(), turns = (int) ((PyInt) out.get("turns")).longValue();
-            return new Verdict(List.of(new Check("setup_verified", setup), new Check("answered", !answer.isNone()),
-                    new Check("all_ids_looked_up", lookedUp), new Check("all_values_answered", values)),
-                    setup && lookedUp && values ? 1.0 : 0.0, TrustTier.DETERMINISTIC,
-                    PyDict.of("calls", calls, "turns", turns, "max_concurrency", out.get("max_concurrency"),
-                            "efficiency", turns == 0 ? 0.0 : (double) calls / turns));
+            int calls = (int) ((PyInt) out.get("calls")).longValue(),
+                    turns = (int) ((PyInt) out.get("turns")).longValue();
+            return new Verdict(
+                    List.of(
+                            new Check("setup_verified", setup),
+                            new Check("answered", !answer.isNone()),
+                            new Check("all_ids_looked_up", lookedUp),
+                            new Check("all_values_answered", values)),
+                    setup && lookedUp && values ? 1.0 : 0.0,
+                    TrustTier.DETERMINISTIC,
+                    PyDict.of(
+                            "calls",
+                            calls,
+                            "turns",
+                            turns,
+                            "max_concurrency",
+                            out.get("max_concurrency"),
+                            "efficiency",
+                            turns == 0 ? 0.0 : (double) calls / turns));
         };
     }
 
-    @Override public Optional<Exploration> exploration() { return Optional.of(new ParallelExploration()); }
+    @Override
+    public Optional<Exploration> exploration() {
+        return Optional.of(new ParallelExploration());
+    }
 }

@@ -54,20 +54,26 @@ public final class ParallelDiscrimination {
         return List.of(new Message.System(systemPrompt(table)), new Message.User(USER_PROMPT));
     }
 
-    public static final ToolSpec SPEC = SyntheticTools.oneStringParam(TOOL,
+    public static final ToolSpec SPEC = SyntheticTools.oneStringParam(
+            TOOL,
             "Returns the value of an id as 'value=<token>'. Each id is independent of the others.",
-            "id", "The id to look up");
+            "id",
+            "The id to look up");
 
     public static final List<ToolSpec> TOOLS = List.of(SPEC);
 
-    static final ToolSet TOOL_SET = new ToolSet(List.of(new ToolDef(TOOL, TOOL, List.of(Param.required("id")),
+    static final ToolSet TOOL_SET = new ToolSet(List.of(new ToolDef(
+            TOOL,
+            TOOL,
+            List.of(Param.required("id")),
             (world, args) -> {
                 String id = SyntheticTools.text(args.get("id"));
                 if (!(world.get().asDict().get(id) instanceof PyStr value)) {
                     throw new PyException("LookupError", "unknown id '" + id + "'.");
                 }
                 return new PyStr("value=" + value.value());
-            }, false)));
+            },
+            false)));
 
     /** The lookup tool on the table, without the gauge. */
     public static ToolHandler handler(LookupTable table) {
@@ -75,12 +81,14 @@ public final class ParallelDiscrimination {
     }
 
     /** A serial agent needs one step per lookup plus one to answer; zsmith allows {@code tasks + 20}. */
-    public static int maxSteps(int tasks) { return tasks + 20; }
+    public static int maxSteps(int tasks) {
+        return tasks + 20;
+    }
 
     /** One run: the table's lookups behind {@code gauge}, each turn's calls on concurrent virtual threads. */
     public static Transcript play(LookupTable table, Candidate candidate, ConcurrencyGauge gauge) {
-        return new AgentLoop(maxSteps(table.tasks())).run(candidate, opening(table), TOOLS,
-                ToolExecutor.concurrent(gauge.wrap(handler(table))));
+        return new AgentLoop(maxSteps(table.tasks()))
+                .run(candidate, opening(table), TOOLS, ToolExecutor.concurrent(gauge.wrap(handler(table))));
     }
 
     public static ParallelResult score(LookupTable table, Transcript transcript, int maxConcurrency) {
@@ -96,7 +104,9 @@ public final class ParallelDiscrimination {
             if (a.ok() && id instanceof PyStr s) found.add(s.value());
         }
         String answer = transcript.finalAnswer();
-        Set<String> tokens = answer == null ? Set.of() : new HashSet<>(Arrays.asList(answer.trim().split("[\\s,]+")));
+        Set<String> tokens = answer == null
+                ? Set.of()
+                : new HashSet<>(Arrays.asList(answer.trim().split("[\\s,]+")));
         boolean correct = found.containsAll(table.ids()) && tokens.containsAll(table.valueList());
         return new ParallelResult(table.tasks(), calls, turns, maxConcurrency, correct);
     }

@@ -11,7 +11,9 @@ import brokkr.value.PyInt;
  * calls / turns as a Python float repr; with no lookup turn at all it is {@code 0.0} (no division).
  */
 public record ParallelResult(int tasks, int calls, int turns, int maxConcurrency, boolean correct) {
-    public double efficiency() { return turns == 0 ? 0.0 : (double) calls / turns; }
+    public double efficiency() {
+        return turns == 0 ? 0.0 : (double) calls / turns;
+    }
 
     public String line() {
         return "pd tasks=%d calls=%d turns=%d maxConcurrency=%d efficiency=%s correct=%s"
@@ -25,11 +27,18 @@ public record ParallelResult(int tasks, int calls, int turns, int maxConcurrency
      * not scored (an infrastructure failure).
      */
     public static ParallelResult of(Attempt a) {
-        if (!a.completed()) throw new IllegalArgumentException("parallel task " + a.taskId() + " was not scored: " + a.error());
+        if (!a.completed())
+            throw new IllegalArgumentException("parallel task " + a.taskId() + " was not scored: " + a.error());
         PyDict out = a.evidence().output();
-        return new ParallelResult(Integer.parseInt(a.taskId()), integer(out, "calls"), integer(out, "turns"), integer(out, "max_concurrency"),
+        return new ParallelResult(
+                Integer.parseInt(a.taskId()),
+                integer(out, "calls"),
+                integer(out, "turns"),
+                integer(out, "max_concurrency"),
                 a.success());
     }
 
-    private static int integer(PyDict d, String k) { return (int) ((PyInt) d.get(k)).longValue(); }
+    private static int integer(PyDict d, String k) {
+        return (int) ((PyInt) d.get(k)).longValue();
+    }
 }

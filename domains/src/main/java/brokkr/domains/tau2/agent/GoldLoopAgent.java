@@ -41,32 +41,44 @@ public record GoldLoopAgent(TaskSpec task, List<ToolSpec> domainTools) implement
             if (!(history.get(i) instanceof Message.Assistant a)) continue;
             if (a.hasToolCalls()) callTurns++;
             String c = a.content();
-            if (c != null && c.startsWith(GoldReplayAgent.USER_ACTIONS_REQUEST) && answeredLater(history, i)) answeredRequests++;
+            if (c != null && c.startsWith(GoldReplayAgent.USER_ACTIONS_REQUEST) && answeredLater(history, i))
+                answeredRequests++;
             if (c != null && c.startsWith(GoldReplayAgent.COMMUNICATE_PREFIX)) communicated = true;
         }
-        GoldScript script = GoldScript.of(task.criteria() == null ? List.of() : task.criteria().actionsOrEmpty());
+        GoldScript script = GoldScript.of(
+                task.criteria() == null ? List.of() : task.criteria().actionsOrEmpty());
         List<Object> phases = phases(script);
         for (Object phase : phases) {
             if (phase instanceof GoldScript.UserBlock block) {
-                if (answeredRequests > 0) { answeredRequests--; continue; }
-                return Turn.of(new Message.Assistant(GoldReplayAgent.USER_ACTIONS_REQUEST + " " + block.actions().stream()
-                        .map(GoldAction::name).collect(Collectors.joining(", "))));
+                if (answeredRequests > 0) {
+                    answeredRequests--;
+                    continue;
+                }
+                return Turn.of(new Message.Assistant(GoldReplayAgent.USER_ACTIONS_REQUEST + " "
+                        + block.actions().stream().map(GoldAction::name).collect(Collectors.joining(", "))));
             }
-            @SuppressWarnings("unchecked") List<GoldScript.AgentStep> run = (List<GoldScript.AgentStep>) phase;
-            if (callTurns > 0) { callTurns--; continue; }
+            @SuppressWarnings("unchecked")
+            List<GoldScript.AgentStep> run = (List<GoldScript.AgentStep>) phase;
+            if (callTurns > 0) {
+                callTurns--;
+                continue;
+            }
             if (repl) {
                 StringBuilder code = new StringBuilder();
                 for (GoldScript.AgentStep s : run) code.append(java(s.action())).append(";\n");
-                return Turn.of(new Message.Assistant(null, List.of(new ToolCall(null, JavaRepl.TOOL, PyDict.of("code", code.toString())))));
+                return Turn.of(new Message.Assistant(
+                        null, List.of(new ToolCall(null, JavaRepl.TOOL, PyDict.of("code", code.toString())))));
             }
             List<ToolCall> calls = new ArrayList<>();
             for (GoldScript.AgentStep s : run) calls.add(GoldReplayAgent.call("gold-" + s.index(), s.action()));
             return Turn.of(new Message.Assistant(null, calls));
         }
         List<String> infos = task.criteria() == null || task.criteria().communicateInfo() == null
-                ? List.of() : task.criteria().communicateInfo();
+                ? List.of()
+                : task.criteria().communicateInfo();
         if (!infos.isEmpty() && !communicated) {
-            return Turn.of(new Message.Assistant(GoldReplayAgent.COMMUNICATE_PREFIX + " " + String.join("; ", infos) + "."));
+            return Turn.of(
+                    new Message.Assistant(GoldReplayAgent.COMMUNICATE_PREFIX + " " + String.join("; ", infos) + "."));
         }
         return Turn.of(new Message.Assistant(GoldReplayAgent.CLOSING));
     }
@@ -76,8 +88,14 @@ public record GoldLoopAgent(TaskSpec task, List<ToolSpec> domainTools) implement
         List<Object> out = new ArrayList<>();
         List<GoldScript.AgentStep> run = new ArrayList<>();
         for (GoldScript.Segment s : script.segments()) {
-            if (s instanceof GoldScript.AgentStep step) { run.add(step); continue; }
-            if (!run.isEmpty()) { out.add(List.copyOf(run)); run.clear(); }
+            if (s instanceof GoldScript.AgentStep step) {
+                run.add(step);
+                continue;
+            }
+            if (!run.isEmpty()) {
+                out.add(List.copyOf(run));
+                run.clear();
+            }
             out.add(s);
         }
         if (!run.isEmpty()) out.add(List.copyOf(run));
@@ -91,20 +109,29 @@ public record GoldLoopAgent(TaskSpec task, List<ToolSpec> domainTools) implement
 
     /** One gold action as a Java call on the tau2 object. */
     String java(GoldAction a) {
-        ToolSpec spec = domainTools.stream().filter(t -> t.name().equals(a.name())).findFirst().orElse(null);
+        ToolSpec spec = domainTools.stream()
+                .filter(t -> t.name().equals(a.name()))
+                .findFirst()
+                .orElse(null);
         String ns = Tau2Harness.NAMESPACE;
         if (spec != null) {
-            List<String> order = spec.parameters().get("properties") instanceof PyDict p ? new ArrayList<>(p.keys()) : List.of();
+            List<String> order =
+                    spec.parameters().get("properties") instanceof PyDict p ? new ArrayList<>(p.keys()) : List.of();
             List<String> given = new ArrayList<>(a.arguments().keys());
             int required = spec.parameters().get("required") instanceof PyList r ? r.size() : 0;
-            if (given.size() >= required && order.subList(0, Math.min(given.size(), order.size())).equals(given) && fits(spec, a.arguments())) {
+            if (given.size() >= required
+                    && order.subList(0, Math.min(given.size(), order.size())).equals(given)
+                    && fits(spec, a.arguments())) {
                 List<String> args = new ArrayList<>();
                 for (String k : given) args.add(JavaApi.literal(a.arguments().get(k)));
                 return ns + "." + JavaApi.javaName(a.name()) + "(" + String.join(", ", args) + ")";
             }
         }
         List<String> kv = new ArrayList<>();
-        for (Map.Entry<String, Value> e : a.arguments().entries()) { kv.add(JavaApi.lit(e.getKey())); kv.add(JavaApi.literal(e.getValue())); }
+        for (Map.Entry<String, Value> e : a.arguments().entries()) {
+            kv.add(JavaApi.lit(e.getKey()));
+            kv.add(JavaApi.literal(e.getValue()));
+        }
         return ns + ".call(" + JavaApi.lit(a.name()) + ", map(" + String.join(", ", kv) + "))";
     }
 

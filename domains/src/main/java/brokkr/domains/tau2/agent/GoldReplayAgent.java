@@ -1,15 +1,14 @@
 package brokkr.domains.tau2.agent;
 
-import brokkr.domains.tau2.orchestrator.Orchestrator;
-
 import brokkr.conversation.Candidate;
 import brokkr.conversation.Message;
 import brokkr.conversation.ToolCall;
 import brokkr.conversation.ToolSpec;
 import brokkr.conversation.Turn;
-import brokkr.python.PyJson;
 import brokkr.domains.tau2.model.GoldAction;
 import brokkr.domains.tau2.model.TaskSpec;
+import brokkr.domains.tau2.orchestrator.Orchestrator;
+import brokkr.python.PyJson;
 import java.util.List;
 import java.util.stream.Collectors;
 
@@ -37,22 +36,30 @@ public record GoldReplayAgent(TaskSpec task) implements Candidate {
             if (c != null && c.startsWith(USER_ACTIONS_REQUEST) && answeredLater(history, i)) answeredRequests++;
             if (c != null && c.startsWith(COMMUNICATE_PREFIX)) communicated = true;
         }
-        GoldScript script = GoldScript.of(task.criteria() == null ? List.of() : task.criteria().actionsOrEmpty());
+        GoldScript script = GoldScript.of(
+                task.criteria() == null ? List.of() : task.criteria().actionsOrEmpty());
         for (GoldScript.Segment s : script.segments()) {
             switch (s) {
                 case GoldScript.AgentStep step -> {
-                    if (toolTurns > 0) { toolTurns--; continue; }
+                    if (toolTurns > 0) {
+                        toolTurns--;
+                        continue;
+                    }
                     return Turn.of(new Message.Assistant(null, List.of(call("gold-" + step.index(), step.action()))));
                 }
                 case GoldScript.UserBlock block -> {
-                    if (answeredRequests > 0) { answeredRequests--; continue; }
-                    return Turn.of(new Message.Assistant(USER_ACTIONS_REQUEST + " " + block.actions().stream()
-                            .map(GoldAction::name).collect(Collectors.joining(", "))));
+                    if (answeredRequests > 0) {
+                        answeredRequests--;
+                        continue;
+                    }
+                    return Turn.of(new Message.Assistant(USER_ACTIONS_REQUEST + " "
+                            + block.actions().stream().map(GoldAction::name).collect(Collectors.joining(", "))));
                 }
             }
         }
         List<String> infos = task.criteria() == null || task.criteria().communicateInfo() == null
-                ? List.of() : task.criteria().communicateInfo();
+                ? List.of()
+                : task.criteria().communicateInfo();
         if (!infos.isEmpty() && !communicated) {
             return Turn.of(new Message.Assistant(COMMUNICATE_PREFIX + " " + String.join("; ", infos) + "."));
         }

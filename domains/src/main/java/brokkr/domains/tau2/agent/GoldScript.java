@@ -12,6 +12,7 @@ import java.util.List;
 public record GoldScript(List<Segment> segments) {
 
     public sealed interface Segment permits AgentStep, UserBlock {}
+
     public record AgentStep(int index, GoldAction action) implements Segment {}
     /** User actions {@code first .. first+actions.size()-1} (0-based among the task's user actions). */
     public record UserBlock(int first, List<GoldAction> actions) implements Segment {}
@@ -27,7 +28,10 @@ public record GoldScript(List<Segment> segments) {
                 run.add(a);
                 userIndex++;
             } else {
-                if (!run.isEmpty()) { out.add(new UserBlock(runStart, List.copyOf(run))); run.clear(); }
+                if (!run.isEmpty()) {
+                    out.add(new UserBlock(runStart, List.copyOf(run)));
+                    run.clear();
+                }
                 out.add(new AgentStep(i, a));
             }
         }

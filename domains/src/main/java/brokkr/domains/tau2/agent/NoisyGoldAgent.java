@@ -24,7 +24,8 @@ public record NoisyGoldAgent(TaskSpec task, double goldRate, long seed) implemen
     public static final String QUESTION = "Before I do anything, could you confirm your request once more?";
 
     public NoisyGoldAgent {
-        if (!(goldRate >= 0 && goldRate <= 1)) throw new IllegalArgumentException("goldRate must be within [0, 1], not " + goldRate);
+        if (!(goldRate >= 0 && goldRate <= 1))
+            throw new IllegalArgumentException("goldRate must be within [0, 1], not " + goldRate);
     }
 
     @Override
@@ -37,7 +38,8 @@ public record NoisyGoldAgent(TaskSpec task, double goldRate, long seed) implemen
         ToolCall c = g.toolCalls().getFirst();
         if (draw.nextBoolean() && !c.arguments().isEmpty()) {
             PyDict fewer = c.arguments().without(c.arguments().keys().iterator().next());
-            return Turn.of(new Message.Assistant(null, List.of(new ToolCall(c.id(), c.name(), fewer, PyJson.dumps(fewer), null))));
+            return Turn.of(new Message.Assistant(
+                    null, List.of(new ToolCall(c.id(), c.name(), fewer, PyJson.dumps(fewer), null))));
         }
         return Turn.of(new Message.Assistant(QUESTION));
     }

@@ -10,18 +10,40 @@ import java.util.Map;
 
 /** tau2-bench's airline domain as benchmark {@code tau2-airline}. */
 public final class AirlineBenchmark extends Tau2Benchmark {
-    public AirlineBenchmark() { super(AirlineDomain.DOMAIN); }
+    public AirlineBenchmark() {
+        super(AirlineDomain.DOMAIN);
+    }
 
-    @Override protected Map<String, String> digests() { return AirlineDomain.DIGESTS; }
+    @Override
+    protected Map<String, String> digests() {
+        return AirlineDomain.DIGESTS;
+    }
 
-    @Override protected Map<String, String> dataNotes() { return AirlineDomain.RECONSTRUCTED; }
+    @Override
+    protected Map<String, String> dataNotes() {
+        return AirlineDomain.RECONSTRUCTED;
+    }
 
     /** Users have no tools and there is no {@code sync_tools}, as in retail. */
-    @Override protected Loaded load(Tau2Data data) {
+    @Override
+    protected Loaded load(Tau2Data data) {
         AirlineDomain d = new AirlineDomain(data);
-        Tau2Domain episodes = new Tau2Domain(AirlineDomain.DOMAIN, d.episodeEnvironment(), d.taskSpecs(), d::split, d.agentSystemPrompt(),
+        Tau2Domain episodes = new Tau2Domain(
+                AirlineDomain.DOMAIN,
+                d.episodeEnvironment(),
+                d.taskSpecs(),
+                d::split,
+                d.agentSystemPrompt(),
                 task -> d.userSystemPrompt(task.raw()));
-        return new Loaded(episodes, d.factory(), new Tau2Exploration.Catalogue("tau2-bench airline customer service", episodes,
-                List.copyOf(d.splits().keys()), d.policy(), AirlineDomain.DIGESTS, new Worlds(d.db(), null)));
+        return new Loaded(
+                episodes,
+                d.factory(),
+                new Tau2Exploration.Catalogue(
+                        "tau2-bench airline customer service",
+                        episodes,
+                        List.copyOf(d.splits().keys()),
+                        d.policy(),
+                        AirlineDomain.DIGESTS,
+                        new Worlds(d.db(), null)));
     }
 }

@@ -11,8 +11,6 @@ import brokkr.python.PyOps;
 import brokkr.python.PyRepr;
 import brokkr.python.PydanticSchema.ModelSchema;
 import brokkr.tool.Args;
-import brokkr.tool.Param;
-import brokkr.tool.ToolDef;
 import brokkr.tool.ToolFunction;
 import brokkr.tool.WorldCell;
 import brokkr.value.PyDict;
@@ -45,13 +43,26 @@ public final class AirlineTools {
     static final String CLS = "AirlineTools";
 
     /** Methods decorated {@code @is_tool(ToolType.WRITE)} ({@code mutates_state=True}). */
-    static final Set<String> WRITE = Set.of("book_reservation", "cancel_reservation", "send_certificate",
-            "update_reservation_baggages", "update_reservation_flights", "update_reservation_passengers");
+    static final Set<String> WRITE = Set.of(
+            "book_reservation",
+            "cancel_reservation",
+            "send_certificate",
+            "update_reservation_baggages",
+            "update_reservation_flights",
+            "update_reservation_passengers");
 
     /** Tools returning a pydantic model or a list of them ({@code to_json_str} dumps those without stringifying numbers). */
-    static final Set<String> MODEL_RESULTS = Set.of("book_reservation", "cancel_reservation", "get_reservation_details",
-            "get_user_details", "list_all_airports", "search_direct_flight", "search_onestop_flight",
-            "update_reservation_baggages", "update_reservation_flights", "update_reservation_passengers");
+    static final Set<String> MODEL_RESULTS = Set.of(
+            "book_reservation",
+            "cancel_reservation",
+            "get_reservation_details",
+            "get_user_details",
+            "list_all_airports",
+            "search_direct_flight",
+            "search_onestop_flight",
+            "update_reservation_baggages",
+            "update_reservation_flights",
+            "update_reservation_passengers");
 
     /** {@code _get_datetime}: upstream's fixed current time. */
     static final String NOW = "2024-05-15T15:00:00";
@@ -60,7 +71,8 @@ public final class AirlineTools {
     static final List<String> NEW_RESERVATION_IDS = List.of("HATHAT", "HATHAU", "HATHAV");
 
     /** {@code _get_new_payment_id} as {@code send_certificate} uses it: {@code certificate_<id>}. */
-    static final List<String> NEW_CERTIFICATE_IDS = List.of("certificate_3221322", "certificate_3221323", "certificate_3221324");
+    static final List<String> NEW_CERTIFICATE_IDS =
+            List.of("certificate_3221322", "certificate_3221323", "certificate_3221324");
 
     public static Tau2Toolkit toolkit() {
         Map<String, ToolFunction> bodies = Map.ofEntries(
@@ -70,22 +82,33 @@ public final class AirlineTools {
                 Map.entry("get_reservation_details", (c, a) -> getReservation(c, a.get("reservation_id"))),
                 Map.entry("get_user_details", (c, a) -> getUser(c, a.get("user_id"))),
                 Map.entry("list_all_airports", (c, a) -> AIRPORTS),
-                Map.entry("search_direct_flight", (c, a) -> PyList.of(searchDirectFlight(c, a.get("date"), a.get("origin"),
-                        a.get("destination"), PyNone.NONE))),
+                Map.entry(
+                        "search_direct_flight",
+                        (c, a) -> PyList.of(searchDirectFlight(
+                                c, a.get("date"), a.get("origin"), a.get("destination"), PyNone.NONE))),
                 Map.entry("search_onestop_flight", AirlineTools::searchOnestopFlight),
                 Map.entry("send_certificate", AirlineTools::sendCertificate),
                 Map.entry("transfer_to_human_agents", (c, a) -> new PyStr("Transfer successful")),
                 Map.entry("update_reservation_baggages", AirlineTools::updateReservationBaggages),
                 Map.entry("update_reservation_flights", AirlineTools::updateReservationFlights),
                 Map.entry("update_reservation_passengers", AirlineTools::updateReservationPassengers),
-                Map.entry("get_flight_status", (c, a) -> getFlightInstance(c, a.get("flight_number"), a.get("date")).get("status")));
-        return Tau2Toolkit.builder(CLS, AirlineToolDocs.DOCS).bodies(bodies).mutating(WRITE).modelResults(MODEL_RESULTS)
-                .generic(Set.of("calculate", "transfer_to_human_agents")).build();
+                Map.entry(
+                        "get_flight_status",
+                        (c, a) -> getFlightInstance(c, a.get("flight_number"), a.get("date"))
+                                .get("status")));
+        return Tau2Toolkit.builder(CLS, AirlineToolDocs.DOCS)
+                .bodies(bodies)
+                .mutating(WRITE)
+                .modelResults(MODEL_RESULTS)
+                .generic(Set.of("calculate", "transfer_to_human_agents"))
+                .build();
     }
 
     // ---- DB access (AirlineTools._get_user / _get_reservation / _get_flight / _get_flight_instance)
 
-    private static PyDict table(WorldCell c, String name) { return c.get().asDict().get(name).asDict(); }
+    private static PyDict table(WorldCell c, String name) {
+        return c.get().asDict().get(name).asDict();
+    }
 
     /** {@code self.db.<table>[key] = value} (or an in-place change of the object stored there). */
     private static void put(WorldCell c, String table, String key, PyDict value) {
@@ -109,7 +132,8 @@ public final class AirlineTools {
 
     static PyDict getFlight(WorldCell c, Value flightNumber) {
         PyDict flights = table(c, "flights");
-        if (!PyBuiltins.contains(flights, flightNumber)) throw valueError("Flight " + PyRepr.str(flightNumber) + " not found");
+        if (!PyBuiltins.contains(flights, flightNumber))
+            throw valueError("Flight " + PyRepr.str(flightNumber) + " not found");
         return flights.get(flightNumber.asStr()).asDict();
     }
 
@@ -124,14 +148,25 @@ public final class AirlineTools {
     /** {@code flight.dates[date] = instance}, for the in-place seat update. */
     private static void putFlightInstance(WorldCell c, String flightNumber, String date, PyDict instance) {
         PyDict flight = table(c, "flights").get(flightNumber).asDict();
-        put(c, "flights", flightNumber, flight.with("dates", flight.get("dates").asDict().with(date, instance)));
+        put(
+                c,
+                "flights",
+                flightNumber,
+                flight.with("dates", flight.get("dates").asDict().with(date, instance)));
     }
 
     private static void putPaymentMethod(WorldCell c, PyDict user, String id, PyDict method) {
-        put(c, "users", user.get("user_id").asStr(), user.with("payment_methods", user.get("payment_methods").asDict().with(id, method)));
+        put(
+                c,
+                "users",
+                user.get("user_id").asStr(),
+                user.with(
+                        "payment_methods", user.get("payment_methods").asDict().with(id, method)));
     }
 
-    private static boolean isAvailable(PyDict instance) { return instance.get("status").equals(new PyStr("available")); }
+    private static boolean isAvailable(PyDict instance) {
+        return instance.get("status").equals(new PyStr("available"));
+    }
 
     /** {@code d[key]} on a dict of str keys: unhashable keys raise TypeError, absent ones KeyError(repr). */
     private static Value item(PyDict d, Value key) {
@@ -176,12 +211,20 @@ public final class AirlineTools {
         PyDict user = getUser(c, userId);
         String reservationId = newReservationId(c);
         PyDict reservation = AirlineModel.RESERVATION.create(PyDict.builder()
-                .put("reservation_id", reservationId).put("user_id", userId).put("origin", a.get("origin"))
-                .put("destination", a.get("destination")).put("flight_type", a.get("flight_type")).put("cabin", cabin)
-                .put("flights", PyList.empty()).put("passengers", passengers.value())
-                .put("payment_history", paymentMethods.value()).put("created_at", NOW)
-                .put("total_baggages", a.get("total_baggages")).put("nonfree_baggages", nonfreeBaggages)
-                .put("insurance", a.get("insurance")).build());
+                .put("reservation_id", reservationId)
+                .put("user_id", userId)
+                .put("origin", a.get("origin"))
+                .put("destination", a.get("destination"))
+                .put("flight_type", a.get("flight_type"))
+                .put("cabin", cabin)
+                .put("flights", PyList.empty())
+                .put("passengers", passengers.value())
+                .put("payment_history", paymentMethods.value())
+                .put("created_at", NOW)
+                .put("total_baggages", a.get("total_baggages"))
+                .put("nonfree_baggages", nonfreeBaggages)
+                .put("insurance", a.get("insurance"))
+                .build());
         // Reservation validated the lists: from here on passengers and payment_methods are models.
         PyInt passengerCount = PyInt.of(PyBuiltins.len(passengers.value()));
         Value totalPrice = PyInt.of(0);
@@ -200,8 +243,16 @@ public final class AirlineTools {
             }
             Value price = item(instance.get("prices").asDict(), cabin);
             reservationFlights = reservationFlights.plus(AirlineModel.RESERVATION_FLIGHT.create(PyDict.of(
-                    "origin", flight.get("origin"), "destination", flight.get("destination"),
-                    "flight_number", flightNumber, "date", date, "price", price)));
+                    "origin",
+                    flight.get("origin"),
+                    "destination",
+                    flight.get("destination"),
+                    "flight_number",
+                    flightNumber,
+                    "date",
+                    date,
+                    "price",
+                    price)));
             flightDates.add(new String[] {flightNumber.asStr(), date.asStr()});
             totalPrice = PyArith.iadd(totalPrice, PyArith.mul(price, passengerCount));
         }
@@ -216,14 +267,17 @@ public final class AirlineTools {
         for (Value p : payments) {
             Value paymentId = p.asDict().get("payment_id"), amount = p.asDict().get("amount");
             PyDict methods = user.get("payment_methods").asDict();
-            if (!PyBuiltins.contains(methods, paymentId)) throw valueError("Payment method " + PyRepr.str(paymentId) + " not found");
+            if (!PyBuiltins.contains(methods, paymentId))
+                throw valueError("Payment method " + PyRepr.str(paymentId) + " not found");
             PyDict method = methods.get(paymentId.asStr()).asDict();
-            if (PyBuiltins.inStrSet(method.get("source"), "gift_card", "certificate") && PyOps.lt(method.get("amount"), amount)) {
+            if (PyBuiltins.inStrSet(method.get("source"), "gift_card", "certificate")
+                    && PyOps.lt(method.get("amount"), amount)) {
                 throw valueError("Not enough balance in payment method " + PyRepr.str(paymentId));
             }
         }
         Value totalPayment = PyInt.of(0);
-        for (Value p : payments) totalPayment = PyArith.add(totalPayment, p.asDict().get("amount"));
+        for (Value p : payments)
+            totalPayment = PyArith.add(totalPayment, p.asDict().get("amount"));
         if (PyOps.ne(totalPayment, totalPrice)) {
             throw valueError("Payment amount does not add up, total price is " + PyRepr.str(totalPrice) + ", but paid "
                     + PyRepr.str(totalPayment));
@@ -236,20 +290,31 @@ public final class AirlineTools {
             PyDict methods = user.get("payment_methods").asDict();
             PyDict method = item(methods, paymentId).asDict();
             if (method.get("source").equals(new PyStr("gift_card"))) {
-                putPaymentMethod(c, user, paymentId.asStr(), method.with("amount", PyArith.isub(method.get("amount"), amount)));
+                putPaymentMethod(
+                        c, user, paymentId.asStr(), method.with("amount", PyArith.isub(method.get("amount"), amount)));
             } else if (method.get("source").equals(new PyStr("certificate"))) {
                 put(c, "users", userId.asStr(), user.with("payment_methods", methods.without(paymentId.asStr())));
             }
         }
         for (String[] fd : flightDates) { // the same flight and date twice is decremented twice (one object)
-            PyDict instance = table(c, "flights").get(fd[0]).asDict().get("dates").asDict().get(fd[1]).asDict();
+            PyDict instance = table(c, "flights")
+                    .get(fd[0])
+                    .asDict()
+                    .get("dates")
+                    .asDict()
+                    .get(fd[1])
+                    .asDict();
             PyDict seats = instance.get("available_seats").asDict();
             seats = seats.with(cabin.asStr(), PyArith.isub(seats.get(cabin.asStr()), passengerCount));
             putFlightInstance(c, fd[0], fd[1], instance.with("available_seats", seats));
         }
         put(c, "reservations", reservationId, reservation);
         user = table(c, "users").get(userId.asStr()).asDict();
-        put(c, "users", userId.asStr(), user.with("reservations", user.get("reservations").asList().plus(new PyStr(reservationId))));
+        put(
+                c,
+                "users",
+                userId.asStr(),
+                user.with("reservations", user.get("reservations").asList().plus(new PyStr(reservationId))));
         return reservation;
     }
 
@@ -269,8 +334,11 @@ public final class AirlineTools {
         PyList history = reservation.get("payment_history").asList();
         List<Value> refunds = new ArrayList<>();
         for (Value p : history) {
-            refunds.add(AirlineModel.PAYMENT.create(PyDict.of("payment_id", p.asDict().get("payment_id"),
-                    "amount", PyArith.neg(p.asDict().get("amount")))));
+            refunds.add(AirlineModel.PAYMENT.create(PyDict.of(
+                    "payment_id",
+                    p.asDict().get("payment_id"),
+                    "amount",
+                    PyArith.neg(p.asDict().get("amount")))));
         }
         for (Value r : refunds) history = history.plus(r);
         reservation = reservation.with("payment_history", history);
@@ -282,12 +350,30 @@ public final class AirlineTools {
 
     /** {@code AirlineTools.list_all_airports}. */
     static final PyList AIRPORTS;
+
     static {
-        String[][] airports = {{"SFO", "San Francisco"}, {"JFK", "New York"}, {"LAX", "Los Angeles"}, {"ORD", "Chicago"},
-                {"DFW", "Dallas"}, {"DEN", "Denver"}, {"SEA", "Seattle"}, {"ATL", "Atlanta"}, {"MIA", "Miami"},
-                {"BOS", "Boston"}, {"PHX", "Phoenix"}, {"IAH", "Houston"}, {"LAS", "Las Vegas"}, {"MCO", "Orlando"},
-                {"EWR", "Newark"}, {"CLT", "Charlotte"}, {"MSP", "Minneapolis"}, {"DTW", "Detroit"},
-                {"PHL", "Philadelphia"}, {"LGA", "LaGuardia"}};
+        String[][] airports = {
+            {"SFO", "San Francisco"},
+            {"JFK", "New York"},
+            {"LAX", "Los Angeles"},
+            {"ORD", "Chicago"},
+            {"DFW", "Dallas"},
+            {"DEN", "Denver"},
+            {"SEA", "Seattle"},
+            {"ATL", "Atlanta"},
+            {"MIA", "Miami"},
+            {"BOS", "Boston"},
+            {"PHX", "Phoenix"},
+            {"IAH", "Houston"},
+            {"LAS", "Las Vegas"},
+            {"MCO", "Orlando"},
+            {"EWR", "Newark"},
+            {"CLT", "Charlotte"},
+            {"MSP", "Minneapolis"},
+            {"DTW", "Detroit"},
+            {"PHL", "Philadelphia"},
+            {"LGA", "LaGuardia"}
+        };
         List<Value> out = new ArrayList<>();
         for (String[] p : airports) out.add(AirlineModel.AIRPORT_CODE.create(PyDict.of("iata", p[0], "city", p[1])));
         AIRPORTS = PyList.of(out);
@@ -310,11 +396,15 @@ public final class AirlineTools {
             if (!PyOps.eq(instance.get("status"), new PyStr("available"))) continue;
             if (!(leaveAfter.isNone() || PyOps.ge(flight.get("scheduled_departure_time_est"), leaveAfter))) continue;
             results.add(AirlineModel.DIRECT_FLIGHT.create(PyDict.builder()
-                    .put("flight_number", flight.get("flight_number")).put("origin", flight.get("origin"))
-                    .put("destination", flight.get("destination")).put("status", "available")
+                    .put("flight_number", flight.get("flight_number"))
+                    .put("origin", flight.get("origin"))
+                    .put("destination", flight.get("destination"))
+                    .put("status", "available")
                     .put("scheduled_departure_time_est", flight.get("scheduled_departure_time_est"))
                     .put("scheduled_arrival_time_est", flight.get("scheduled_arrival_time_est"))
-                    .put("available_seats", instance.get("available_seats")).put("prices", instance.get("prices")).build()));
+                    .put("available_seats", instance.get("available_seats"))
+                    .put("prices", instance.get("prices"))
+                    .build()));
         }
         return results;
     }
@@ -330,7 +420,8 @@ public final class AirlineTools {
         for (PyDict first : searchDirectFlight(c, date, origin, PyNone.NONE, PyNone.NONE)) {
             PyDict result1 = first.with("date", date);
             Value arrival = result1.get("scheduled_arrival_time_est");
-            Value date2 = arrival.asStr().contains("+1") ? new PyStr("2024-05-" + (pyInt(lastTwo(date.asStr())) + 1)) : date;
+            Value date2 =
+                    arrival.asStr().contains("+1") ? new PyStr("2024-05-" + (pyInt(lastTwo(date.asStr())) + 1)) : date;
             for (PyDict second : searchDirectFlight(c, date2, result1.get("destination"), destination, arrival)) {
                 results.add(PyList.of(result1, second.with("date", date2)));
             }
@@ -359,7 +450,8 @@ public final class AirlineTools {
         PyDict user = getUser(c, userId);
         for (String paymentId : NEW_CERTIFICATE_IDS) {
             if (!user.get("payment_methods").asDict().containsKey(paymentId)) {
-                PyDict certificate = AirlineModel.CERTIFICATE.create(PyDict.of("id", paymentId, "amount", amount, "source", "certificate"));
+                PyDict certificate = AirlineModel.CERTIFICATE.create(
+                        PyDict.of("id", paymentId, "amount", amount, "source", "certificate"));
                 putPaymentMethod(c, user, paymentId, certificate);
                 return new PyStr("Certificate " + paymentId + " added to user " + PyRepr.str(userId) + " with amount "
                         + PyRepr.str(amount) + ".");
@@ -377,10 +469,13 @@ public final class AirlineTools {
         if (!PyBuiltins.contains(methods, paymentId)) throw valueError("Payment method not found");
         PyDict method = methods.get(paymentId.asStr()).asDict();
         Value source = method.get("source");
-        if (PyOps.eq(source, new PyStr("certificate"))) throw valueError("Certificate cannot be used to update reservation");
+        if (PyOps.eq(source, new PyStr("certificate")))
+            throw valueError("Certificate cannot be used to update reservation");
         boolean giftCard = PyOps.eq(source, new PyStr("gift_card"));
         if (giftCard && PyOps.lt(method.get("amount"), totalPrice)) throw valueError("Gift card balance is not enough");
-        if (giftCard) putPaymentMethod(c, user, paymentId.asStr(), method.with("amount", PyArith.isub(method.get("amount"), totalPrice)));
+        if (giftCard)
+            putPaymentMethod(
+                    c, user, paymentId.asStr(), method.with("amount", PyArith.isub(method.get("amount"), totalPrice)));
         if (PyOps.ne(totalPrice, PyInt.of(0))) {
             return AirlineModel.PAYMENT.create(PyDict.of("payment_id", paymentId, "amount", totalPrice));
         }
@@ -392,12 +487,14 @@ public final class AirlineTools {
         Value reservationId = a.get("reservation_id"), nonfree = a.get("nonfree_baggages");
         PyDict reservation = getReservation(c, reservationId);
         PyDict user = getUser(c, reservation.get("user_id"));
-        Value totalPrice = PyArith.mul(PyInt.of(50),
-                PyBuiltins.max(PyInt.of(0), PyArith.sub(nonfree, reservation.get("nonfree_baggages"))));
+        Value totalPrice = PyArith.mul(
+                PyInt.of(50), PyBuiltins.max(PyInt.of(0), PyArith.sub(nonfree, reservation.get("nonfree_baggages"))));
         Value payment = paymentForUpdate(c, user, a.get("payment_id"), totalPrice);
         String rid = reservationId.asStr();
         if (payment != null) {
-            reservation = reservation.with("payment_history", reservation.get("payment_history").asList().plus(payment));
+            reservation = reservation.with(
+                    "payment_history",
+                    reservation.get("payment_history").asList().plus(payment));
             put(c, "reservations", rid, reservation);
         }
         reservation = reservation.with("total_baggages", a.get("total_baggages"));
@@ -447,9 +544,17 @@ public final class AirlineTools {
             if (PyOps.lt(item(instance.get("available_seats").asDict(), cabin), passengerCount)) {
                 throw valueError("Not enough seats on flight " + PyRepr.str(flightNumber));
             }
-            PyDict reservationFlight = AirlineModel.RESERVATION_FLIGHT.create(PyDict.of("flight_number", flightNumber,
-                    "date", date, "price", item(instance.get("prices").asDict(), cabin),
-                    "origin", flight.get("origin"), "destination", flight.get("destination")));
+            PyDict reservationFlight = AirlineModel.RESERVATION_FLIGHT.create(PyDict.of(
+                    "flight_number",
+                    flightNumber,
+                    "date",
+                    date,
+                    "price",
+                    item(instance.get("prices").asDict(), cabin),
+                    "origin",
+                    flight.get("origin"),
+                    "destination",
+                    flight.get("destination")));
             totalPrice = PyArith.iadd(totalPrice, PyArith.mul(reservationFlight.get("price"), passengerCount));
             reservationFlights.add(reservationFlight);
         }
@@ -459,7 +564,9 @@ public final class AirlineTools {
         Value payment = paymentForUpdate(c, user, a.get("payment_id"), totalPrice);
         String rid = reservationId.asStr();
         if (payment != null) {
-            reservation = reservation.with("payment_history", reservation.get("payment_history").asList().plus(payment));
+            reservation = reservation.with(
+                    "payment_history",
+                    reservation.get("payment_history").asList().plus(payment));
             put(c, "reservations", rid, reservation);
         }
         reservation = reservation.with("flights", PyList.of(reservationFlights)).with("cabin", cabin);

@@ -25,7 +25,8 @@ final class AgentDiscoverableTools {
         BODIES.putAll(BankAccountTools.BODIES);
         BODIES.putAll(DebitCardTools.BODIES);
         for (Discoverable d : Discoverable.agent()) {
-            if (!BODIES.containsKey(d.name())) throw new IllegalStateException("no body for discoverable tool " + d.name());
+            if (!BODIES.containsKey(d.name()))
+                throw new IllegalStateException("no body for discoverable tool " + d.name());
         }
     }
 
@@ -33,13 +34,15 @@ final class AgentDiscoverableTools {
         ToolFunction f = BODIES.get(name);
         if (f != null) return f;
         return (c, a) -> {
-            throw new PyException("NotImplementedError", "discoverable tool " + name + " is not transcribed in Brokkr yet");
+            throw new PyException(
+                    "NotImplementedError", "discoverable tool " + name + " is not transcribed in Brokkr yet");
         };
     }
 
     /** {@code _get_account_balance}: {@code _parse_balance(account.get("current_holdings", account.get("balance", 0)))}. */
     static double accountBalance(brokkr.value.PyDict account) {
-        return parseBalance(account.getOrDefault("current_holdings", account.getOrDefault("balance", brokkr.value.PyInt.of(0))));
+        return parseBalance(
+                account.getOrDefault("current_holdings", account.getOrDefault("balance", brokkr.value.PyInt.of(0))));
     }
 
     /** {@code _parse_balance}: a number, or a str such as {@code "$2,850.00"}; anything else is 0.0. */
@@ -48,7 +51,8 @@ final class AgentDiscoverableTools {
             case brokkr.value.PyInt i -> PyBuiltins.toDouble(i);
             case brokkr.value.PyFloat f -> f.value();
             case brokkr.value.PyBool b -> b.value() ? 1.0 : 0.0;
-            case PyStr s -> PyBuiltins.toFloat(new PyStr(s.value().replace("$", "").replace(",", "")));
+            case PyStr s ->
+                PyBuiltins.toFloat(new PyStr(s.value().replace("$", "").replace(",", "")));
             default -> 0.0;
         };
     }

@@ -25,19 +25,31 @@ final class BankPy {
 
     static final Value NONE = PyNone.NONE;
 
-    static boolean t(Value v) { return PyBuiltins.truthy(v); }
+    static boolean t(Value v) {
+        return PyBuiltins.truthy(v);
+    }
 
-    static String s(Value v) { return PyRepr.str(v); }
+    static String s(Value v) {
+        return PyRepr.str(v);
+    }
 
-    static PyStr ps(String s) { return new PyStr(s); }
+    static PyStr ps(String s) {
+        return new PyStr(s);
+    }
 
-    static PyList strs(List<String> xs) { return BankingUserTools.strList(xs); }
+    static PyList strs(List<String> xs) {
+        return BankingUserTools.strList(xs);
+    }
 
     /** {@code v in [options]} (list membership by ==, never raises). */
-    static boolean oneOf(Value v, List<String> options) { return PyBuiltins.in(v, strs(options)); }
+    static boolean oneOf(Value v, List<String> options) {
+        return PyBuiltins.in(v, strs(options));
+    }
 
     /** {@code str(list_of_str)}, as an f-string prints a list. */
-    static String listRepr(List<String> xs) { return PyRepr.repr(strs(xs)); }
+    static String listRepr(List<String> xs) {
+        return PyRepr.repr(strs(xs));
+    }
 
     /** {@code v.replace('_', ' ').title()}. */
     static String title(Value v) {
@@ -52,9 +64,13 @@ final class BankPy {
     }
 
     /** {@code f"{v:.2f}"}. */
-    static String f2(Value v) { return PyFormat.format(v, ".2f"); }
+    static String f2(Value v) {
+        return PyFormat.format(v, ".2f");
+    }
 
-    static String f2(double v) { return PyFormat.format(new PyFloat(v), ".2f"); }
+    static String f2(double v) {
+        return PyFormat.format(new PyFloat(v), ".2f");
+    }
 
     /** {@code self.db.<table>.data.get(key)} / {@code key in ...}: null when absent; an unhashable key raises. */
     static PyDict row(WorldCell c, String table, Value key) {
@@ -62,25 +78,43 @@ final class BankPy {
         return key instanceof PyStr k ? DbQuery.record(c, table, k.value()) : null;
     }
 
-    static Value get(PyDict d, String key) { return d.getOrDefault(key, NONE); }
+    static Value get(PyDict d, String key) {
+        return d.getOrDefault(key, NONE);
+    }
 
-    static Value get(PyDict d, String key, Value dflt) { return d.getOrDefault(key, dflt); }
+    static Value get(PyDict d, String key, Value dflt) {
+        return d.getOrDefault(key, dflt);
+    }
 
-    static Value get(PyDict d, String key, String dflt) { return d.getOrDefault(key, new PyStr(dflt)); }
+    static Value get(PyDict d, String key, String dflt) {
+        return d.getOrDefault(key, new PyStr(dflt));
+    }
 
-    static boolean eq(Value a, Value b) { return PyOps.eq(a, b); }
+    static boolean eq(Value a, Value b) {
+        return PyOps.eq(a, b);
+    }
 
-    static boolean eq(Value a, String b) { return PyOps.eq(a, new PyStr(b)); }
+    static boolean eq(Value a, String b) {
+        return PyOps.eq(a, new PyStr(b));
+    }
 
     /** {@code json.dumps(d, indent=2)}. */
-    static String j2(PyDict d) { return BankingTools.jsonIndent2(d); }
+    static String j2(PyDict d) {
+        return BankingTools.jsonIndent2(d);
+    }
 
-    static PyDict dict(Object... kv) { return PyDict.of(kv); }
+    static PyDict dict(Object... kv) {
+        return PyDict.of(kv);
+    }
 
     /** A query result that found nothing ({@code "No results found"} is never produced, but upstream tests both). */
-    static boolean none(String queryResult) { return queryResult.contains("No results found") || queryResult.contains("No records found"); }
+    static boolean none(String queryResult) {
+        return queryResult.contains("No results found") || queryResult.contains("No records found");
+    }
 
-    static PyInt i(long v) { return PyInt.of(v); }
+    static PyInt i(long v) {
+        return PyInt.of(v);
+    }
 
     /** {@code float(str(v).replace('$', '').replace(',', ''))}, or 0.0 on ValueError / TypeError. */
     static double moneyOr0(Value v) {

@@ -4,9 +4,9 @@ import brokkr.conversation.ToolSpec;
 import brokkr.domains.tau2.conformance.Tau2Conformance;
 import brokkr.domains.tau2.environment.EpisodeEnvironment;
 import brokkr.domains.tau2.environment.Tau2Data;
-import brokkr.domains.tau2.environment.Tau2EpisodeEnvironment;
 import brokkr.domains.tau2.environment.Tau2Environment;
 import brokkr.domains.tau2.environment.Tau2Environment.Worlds;
+import brokkr.domains.tau2.environment.Tau2EpisodeEnvironment;
 import brokkr.domains.tau2.environment.Tau2Toolkit;
 import brokkr.domains.tau2.model.GoldAction;
 import brokkr.domains.tau2.model.TaskSpec;
@@ -44,11 +44,29 @@ public final class BankingDomain {
     private static final String DIR = "data/tau2/domains/banking_knowledge/";
 
     /** {@code TransactionalDB}'s fields in class order: model_dump() writes every one (absent ones as defaults). */
-    static final List<String> TABLES = List.of("users", "accounts", "debit_cards", "referrals", "credit_card_applications",
-            "user_discoverable_tools", "user_discoverable_tool_calls", "verification_history", "credit_card_transaction_history",
-            "cash_back_disputes", "bank_account_transaction_history", "credit_card_accounts", "agent_discoverable_tools",
-            "task_config", "human_transfer_requests", "transaction_disputes", "credit_card_orders", "debit_card_orders",
-            "credit_card_closure_reasons", "credit_card_account_flags", "credit_limit_increase_requests", "payment_history",
+    static final List<String> TABLES = List.of(
+            "users",
+            "accounts",
+            "debit_cards",
+            "referrals",
+            "credit_card_applications",
+            "user_discoverable_tools",
+            "user_discoverable_tool_calls",
+            "verification_history",
+            "credit_card_transaction_history",
+            "cash_back_disputes",
+            "bank_account_transaction_history",
+            "credit_card_accounts",
+            "agent_discoverable_tools",
+            "task_config",
+            "human_transfer_requests",
+            "transaction_disputes",
+            "credit_card_orders",
+            "debit_card_orders",
+            "credit_card_closure_reasons",
+            "credit_card_account_flags",
+            "credit_limit_increase_requests",
+            "payment_history",
             "debit_card_disputes");
 
     /** sha256 of every upstream file read, by path; the documents in knowledge-base index order. */
@@ -92,12 +110,16 @@ public final class BankingDomain {
         List<KnowledgeBase.Doc> docs = new ArrayList<>();
         for (String path : DOCUMENT_ORDER) {
             PyDict d = Json.read(bytes(path)).asDict();
-            docs.add(new KnowledgeBase.Doc(d.get("id").asStr(), d.get("title").asStr(), d.get("content").asStr()));
+            docs.add(new KnowledgeBase.Doc(
+                    d.get("id").asStr(),
+                    d.get("title").asStr(),
+                    d.get("content").asStr()));
         }
         this.kb = new KnowledgeBase(docs);
         this.policy = policy(text(DIR + "prompts/classic_rag_bm25_no_grep.md"));
         Map<String, String> taskFiles = new TreeMap<>(); // sorted(tasks_dir.glob("task_*.json"))
-        for (String p : DIGESTS.keySet()) if (p.matches(Pattern.quote(DIR) + "tasks/task_.*\\.json")) taskFiles.put(p, p);
+        for (String p : DIGESTS.keySet())
+            if (p.matches(Pattern.quote(DIR) + "tasks/task_.*\\.json")) taskFiles.put(p, p);
         for (String p : taskFiles.keySet()) {
             PyDict t = Json.read(bytes(p)).asDict();
             tasks.put(t.get("id").asStr(), t);
@@ -109,7 +131,9 @@ public final class BankingDomain {
         this.userToolkit = BankingUserTools.toolkit();
     }
 
-    public static BankingDomain load() { return new BankingDomain(Tau2Data.locate()); }
+    public static BankingDomain load() {
+        return new BankingDomain(Tau2Data.locate());
+    }
 
     private byte[] bytes(String rel) {
         String sha = DIGESTS.get(rel);
@@ -117,13 +141,16 @@ public final class BankingDomain {
         return data.read(rel, sha);
     }
 
-    private String text(String rel) { return new String(bytes(rel), StandardCharsets.UTF_8); }
+    private String text(String rel) {
+        return new String(bytes(rel), StandardCharsets.UTF_8);
+    }
 
     /** {@code load_prompt_template}: {@code {{component:NAME}}} replaced by {@code components/NAME.md}. */
     private String policy(String template) {
         Matcher m = Pattern.compile("\\{\\{component:(\\w+)\\}\\}").matcher(template);
         StringBuilder sb = new StringBuilder();
-        while (m.find()) m.appendReplacement(sb, Matcher.quoteReplacement(text(DIR + "prompts/components/" + m.group(1) + ".md")));
+        while (m.find())
+            m.appendReplacement(sb, Matcher.quoteReplacement(text(DIR + "prompts/components/" + m.group(1) + ".md")));
         m.appendTail(sb);
         return sb.toString();
     }
@@ -139,9 +166,11 @@ public final class BankingDomain {
                 PyDict td = table.asDict();
                 if (td.containsKey("data")) data = td.get("data").asDict();
                 if (td.containsKey("notes")) notes = td.get("notes");
-                if (!(notes instanceof PyStr)) throw new IllegalArgumentException(what + ": " + t + ".notes is not a string");
+                if (!(notes instanceof PyStr))
+                    throw new IllegalArgumentException(what + ": " + t + ".notes is not a string");
                 for (Value rec : data.asMap().values()) {
-                    if (!(rec instanceof PyDict)) throw new IllegalArgumentException(what + ": a record of " + t + " is not an object");
+                    if (!(rec instanceof PyDict))
+                        throw new IllegalArgumentException(what + ": a record of " + t + " is not an object");
                 }
             }
             b.put(t, PyDict.of("data", data, "notes", notes));
@@ -154,21 +183,37 @@ public final class BankingDomain {
         PyDict out = base;
         for (Map.Entry<String, Value> e : update.entries()) {
             Value old = out.get(e.getKey());
-            if (old instanceof PyDict od && e.getValue() instanceof PyDict nd) out = out.with(e.getKey(), merge(od, nd));
+            if (old instanceof PyDict od && e.getValue() instanceof PyDict nd)
+                out = out.with(e.getKey(), merge(od, nd));
             else out = out.with(e.getKey(), e.getValue());
         }
         return out;
     }
 
-    public PyDict db() { return db; }
-    public KnowledgeBase knowledgeBase() { return kb; }
-    public String policy() { return policy; }
-    public Map<String, PyDict> tasks() { return tasks; }
-    public Tau2Toolkit userToolkit() { return userToolkit; }
+    public PyDict db() {
+        return db;
+    }
+
+    public KnowledgeBase knowledgeBase() {
+        return kb;
+    }
+
+    public String policy() {
+        return policy;
+    }
+
+    public Map<String, PyDict> tasks() {
+        return tasks;
+    }
+
+    public Tau2Toolkit userToolkit() {
+        return userToolkit;
+    }
 
     /** The agent toolkit with the retriever's {@code top_k} (null: upstream's default, 10). */
     public Tau2Toolkit toolkit(Value topK) {
-        return toolkits.computeIfAbsent(topK == null || topK.isNone() ? PyInt.of(10) : topK, k -> BankingTools.toolkit(kb, k));
+        return toolkits.computeIfAbsent(
+                topK == null || topK.isNone() ? PyInt.of(10) : topK, k -> BankingTools.toolkit(kb, k));
     }
 
     public PyDict task(String id) {
@@ -205,14 +250,18 @@ public final class BankingDomain {
         }
         Value actions = state.get("initialization_actions");
         if (actions != null && !actions.isNone() && !actions.asList().isEmpty()) {
-            throw new UnsupportedOperationException("banking_knowledge task " + taskId + " has initialization_actions; not transcribed");
+            throw new UnsupportedOperationException(
+                    "banking_knowledge task " + taskId + " has initialization_actions; not transcribed");
         }
         return out;
     }
 
     /** A fresh environment ({@code get_environment(retrieval_variant="bm25", ...)}) with the task's initial state. */
     public Tau2Environment environment(String initTaskId, Value topK, List<String> readLogAllowlist) {
-        return new Tau2Environment(toolkit(topK), userToolkit, null,
+        return new Tau2Environment(
+                toolkit(topK),
+                userToolkit,
+                null,
                 new Worlds(initialDb(initTaskId), null, BankingTools.session(readLogAllowlist)));
     }
 
@@ -222,9 +271,13 @@ public final class BankingDomain {
      */
     public Tau2Conformance.EnvironmentFactory factory() {
         return new Tau2Conformance.EnvironmentFactory() {
-            @Override public Tau2Environment create(String initTaskId) { return environment(initTaskId, null, List.of()); }
+            @Override
+            public Tau2Environment create(String initTaskId) {
+                return environment(initTaskId, null, List.of());
+            }
 
-            @Override public Tau2Environment create(String initTaskId, Value process, PyDict envKwargs) {
+            @Override
+            public Tau2Environment create(String initTaskId, Value process, PyDict envKwargs) {
                 Value topK = null;
                 if (envKwargs != null && envKwargs.get("retrieval_kwargs") instanceof PyDict rk) topK = rk.get("top_k");
                 return environment(initTaskId, topK, List.of());
@@ -250,7 +303,8 @@ public final class BankingDomain {
         List<String> out = new ArrayList<>();
         if (task.criteria() == null) return out;
         for (GoldAction a : task.criteria().actionsOrEmpty()) {
-            if (a.name().equals("call_discoverable_agent_tool") && a.arguments().get("agent_tool_name") instanceof PyStr s
+            if (a.name().equals("call_discoverable_agent_tool")
+                    && a.arguments().get("agent_tool_name") instanceof PyStr s
                     && !out.contains(s.value())) {
                 out.add(s.value());
             }
@@ -260,8 +314,12 @@ public final class BankingDomain {
 
     /** The environment as episodes run it: each episode (and its grading) builds the task's environment afresh. */
     public EpisodeEnvironment<Worlds> episodeEnvironment() {
-        return new Tau2EpisodeEnvironment(toolkit(null), userToolkit, null,
-                (task, process) -> environment(task.id(), null, readLogAllowlist(task)), this::userToolSpecs);
+        return new Tau2EpisodeEnvironment(
+                toolkit(null),
+                userToolkit,
+                null,
+                (task, process) -> environment(task.id(), null, readLogAllowlist(task)),
+                this::userToolSpecs);
     }
 
     /** {@code env.get_user_tools(include=task.user_tools)}: the task's named user tools, in toolkit order. */
@@ -274,12 +332,19 @@ public final class BankingDomain {
         List<Value> all = userToolkit.openaiSchemas();
         if (include == null || include.isNone()) return all;
         List<String> names = include.asList().stream().map(Value::asStr).toList();
-        return all.stream().filter(s -> names.contains(s.asDict().get("function").asDict().get("name").asStr())).toList();
+        return all.stream()
+                .filter(s -> names.contains(
+                        s.asDict().get("function").asDict().get("name").asStr()))
+                .toList();
     }
 
-    public String agentSystemPrompt() { return Tau2Prompts.agentSystemPrompt(policy); }
+    public String agentSystemPrompt() {
+        return Tau2Prompts.agentSystemPrompt(policy);
+    }
 
-    public List<Value> agentToolSchemas() { return toolkit(null).openaiSchemas(); }
+    public List<Value> agentToolSchemas() {
+        return toolkit(null).openaiSchemas();
+    }
 
     /**
      * {@code UserSimulator.system_prompt}: the guidelines for users with tools when the task gives the user
@@ -291,5 +356,7 @@ public final class BankingDomain {
     }
 
     /** Every task (upstream's {@code get_tasks} ignores the split name). */
-    public List<String> split(String name) { return new ArrayList<>(tasks.keySet()); }
+    public List<String> split(String name) {
+        return new ArrayList<>(tasks.keySet());
+    }
 }

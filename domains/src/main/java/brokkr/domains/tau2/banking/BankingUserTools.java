@@ -33,12 +33,26 @@ final class BankingUserTools {
     private BankingUserTools() {}
 
     static final String CLS = "KnowledgeUserTools";
-    static final java.util.Set<String> MUTATES = java.util.Set.of("apply_for_credit_card", "submit_referral",
-            "call_discoverable_user_tool", "request_human_agent_transfer", "submit_transaction");
+    static final java.util.Set<String> MUTATES = java.util.Set.of(
+            "apply_for_credit_card",
+            "submit_referral",
+            "call_discoverable_user_tool",
+            "request_human_agent_transfer",
+            "submit_transaction");
 
-    static final List<String> VALID_CREDIT_CARD_TYPES = List.of("Bronze Rewards Card", "Business Bronze Rewards Card",
-            "Business Gold Rewards Card", "Business Platinum Rewards Card", "Business Silver Rewards Card", "Crypto-Cash Back",
-            "Diamond Elite Card", "EcoCard", "Gold Rewards Card", "Green Rewards Card", "Platinum Rewards Card", "Silver Rewards Card",
+    static final List<String> VALID_CREDIT_CARD_TYPES = List.of(
+            "Bronze Rewards Card",
+            "Business Bronze Rewards Card",
+            "Business Gold Rewards Card",
+            "Business Platinum Rewards Card",
+            "Business Silver Rewards Card",
+            "Crypto-Cash Back",
+            "Diamond Elite Card",
+            "EcoCard",
+            "Gold Rewards Card",
+            "Green Rewards Card",
+            "Platinum Rewards Card",
+            "Silver Rewards Card",
             "Silver Zoom Card");
 
     /** {@code CREDIT_CARD_REWARDS}: card type → category → percentage, in upstream's order. */
@@ -74,22 +88,37 @@ final class BankingUserTools {
                 "list_discoverable_user_tools", BankingUserTools::listDiscoverableUserTools,
                 "request_human_agent_transfer", BankingUserTools::requestHumanAgentTransfer,
                 "submit_transaction", BankingUserTools::submitTransaction);
-        List<ToolDef> discoverable = Discoverable.users().stream().map(d -> d.def(UserDiscoverableTools.body(d.name()))).toList();
-        List<ToolDef> functions = List.of(new ToolDef("query_database", CLS + ".query_database",
+        List<ToolDef> discoverable = Discoverable.users().stream()
+                .map(d -> d.def(UserDiscoverableTools.body(d.name())))
+                .toList();
+        List<ToolDef> functions = List.of(new ToolDef(
+                "query_database",
+                CLS + ".query_database",
                 List.of(Param.required("database_name"), Param.optional("constraints", new PyStr("{}"))),
-                (c, a) -> new PyStr(DbQuery.queryTool(c, a.get("database_name"), a.get("constraints"))), false));
-        return Tau2Toolkit.builder(CLS, BankingToolDocs.USER).bodies(bodies).mutating(MUTATES).extraTools(discoverable)
-                .functions(functions).sharesAgentDb().build();
+                (c, a) -> new PyStr(DbQuery.queryTool(c, a.get("database_name"), a.get("constraints"))),
+                false));
+        return Tau2Toolkit.builder(CLS, BankingToolDocs.USER)
+                .bodies(bodies)
+                .mutating(MUTATES)
+                .extraTools(discoverable)
+                .functions(functions)
+                .sharesAgentDb()
+                .build();
     }
 
-    static String str(Value v) { return PyRepr.str(v); }
+    static String str(Value v) {
+        return PyRepr.str(v);
+    }
 
-    private static PyStr s(String v) { return new PyStr(v); }
+    private static PyStr s(String v) {
+        return new PyStr(v);
+    }
 
     private static Value applyForCreditCard(WorldCell c, Args a) {
         Value cardType = a.get("card_type"), name = a.get("customer_name"), sub = a.get("rho_bank_subscription");
         if (!PyBuiltins.in(cardType, strList(VALID_CREDIT_CARD_TYPES))) {
-            return s("Error: Invalid card_type '" + str(cardType) + "'. Must be one of: " + PyRepr.repr(strList(VALID_CREDIT_CARD_TYPES)));
+            return s("Error: Invalid card_type '" + str(cardType) + "'. Must be one of: "
+                    + PyRepr.repr(strList(VALID_CREDIT_CARD_TYPES)));
         }
         double income;
         try {
@@ -99,9 +128,17 @@ final class BankingUserTools {
             return s("Error: Invalid annual_income. Must be a number.");
         }
         PyFloat incomeV = new PyFloat(income);
-        String id = BankingTools.deterministicId("credit_card:" + str(cardType) + ":" + str(name) + ":" + str(incomeV) + ":" + str(sub), 16);
-        PyDict record = PyDict.builder().put("application_id", id).put("card_type", cardType).put("customer_name", name)
-                .put("annual_income", incomeV).put("rho_bank_subscription", sub).put("status", "PENDING").put("date", BankingTools.TODAY).build();
+        String id = BankingTools.deterministicId(
+                "credit_card:" + str(cardType) + ":" + str(name) + ":" + str(incomeV) + ":" + str(sub), 16);
+        PyDict record = PyDict.builder()
+                .put("application_id", id)
+                .put("card_type", cardType)
+                .put("customer_name", name)
+                .put("annual_income", incomeV)
+                .put("rho_bank_subscription", sub)
+                .put("status", "PENDING")
+                .put("date", BankingTools.TODAY)
+                .build();
         if (!DbQuery.add(c, "credit_card_applications", id, record)) {
             return s("Failed to submit application: Record ID '" + id + "' may already exist.");
         }
@@ -113,12 +150,20 @@ final class BankingUserTools {
         Value userId = a.get("user_id"), type = a.get("account_type");
         // ":".join(seed_parts): non-str parts are join's TypeError
         String id = BankingTools.deterministicId(join("referral", userId, type), 16);
-        PyDict record = PyDict.builder().put("referral_id", id).put("referrer_id", userId).put("referred_account_type", type)
-                .put("referral_status", "NO_PROGRESS").put("date", BankingTools.TODAY).build();
-        if (!DbQuery.add(c, "referrals", id, record)) return s("Failed to submit referral: Record ID '" + id + "' may already exist.");
-        return s("Referral request submitted successfully!\n  - Referral ID: " + id + "\n  - Referrer ID: " + str(userId)
-                + "\n  - Account Type: " + str(type) + "\n  - Status: NO_PROGRESS\n  - Date: " + BankingTools.TODAY + "\n\n"
-                + "Share your referral ID with the person you're referring. They will need to use this when applying for their account.");
+        PyDict record = PyDict.builder()
+                .put("referral_id", id)
+                .put("referrer_id", userId)
+                .put("referred_account_type", type)
+                .put("referral_status", "NO_PROGRESS")
+                .put("date", BankingTools.TODAY)
+                .build();
+        if (!DbQuery.add(c, "referrals", id, record))
+            return s("Failed to submit referral: Record ID '" + id + "' may already exist.");
+        return s(
+                "Referral request submitted successfully!\n  - Referral ID: " + id + "\n  - Referrer ID: " + str(userId)
+                        + "\n  - Account Type: " + str(type) + "\n  - Status: NO_PROGRESS\n  - Date: "
+                        + BankingTools.TODAY + "\n\n"
+                        + "Share your referral ID with the person you're referring. They will need to use this when applying for their account.");
     }
 
     /** {@code ":".join(parts)}: every part must be a str. */
@@ -128,7 +173,9 @@ final class BankingUserTools {
             Object p = parts[i];
             if (p instanceof String s) out.add(s);
             else if (p instanceof PyStr s) out.add(s.value());
-            else throw PyException.typeError("sequence item " + i + ": expected str instance, " + ((Value) p).typeName() + " found");
+            else
+                throw PyException.typeError(
+                        "sequence item " + i + ": expected str instance, " + ((Value) p).typeName() + " found");
         }
         return String.join(":", out);
     }
@@ -145,7 +192,8 @@ final class BankingUserTools {
             return s("Error: Invalid JSON in arguments: " + e.str());
         }
         for (Param p : d.params()) {
-            if (p.isRequired() && !PyBuiltins.in(new PyStr(p.name()), args)) return s("Error: Missing required parameter: " + p.name());
+            if (p.isRequired() && !PyBuiltins.in(new PyStr(p.name()), args))
+                return s("Error: Missing required parameter: " + p.name());
         }
         for (Value k : PyBuiltins.iterate(args)) {
             if (!d.hasParam(k)) return s("Error: Unexpected parameter: " + str(k));
@@ -171,8 +219,16 @@ final class BankingUserTools {
         if (existing.contains("No records found") || existing.contains("No results found")) count = 1;
         else count = countOccurrences(existing, "request_id") + 1;
         String id = "transfer_request_" + count;
-        DbQuery.add(c, "human_transfer_requests", id, PyDict.builder().put("request_id", id).put("request_number", PyInt.of(count))
-                .put("requested_at", BankingTools.TODAY).put("status", "PENDING").build());
+        DbQuery.add(
+                c,
+                "human_transfer_requests",
+                id,
+                PyDict.builder()
+                        .put("request_id", id)
+                        .put("request_number", PyInt.of(count))
+                        .put("requested_at", BankingTools.TODAY)
+                        .put("status", "PENDING")
+                        .build());
         return s("Transfer request #" + count + " submitted.\nThe agent will process your request.");
     }
 
@@ -183,35 +239,59 @@ final class BankingUserTools {
     }
 
     private static Value submitTransaction(WorldCell c, Args a) {
-        Value userId = a.get("user_id"), card = a.get("credit_card_type"), merchant = a.get("merchant_name"), amount = a.get("amount"),
+        Value userId = a.get("user_id"),
+                card = a.get("credit_card_type"),
+                merchant = a.get("merchant_name"),
+                amount = a.get("amount"),
                 category = a.get("category");
         PyBuiltins.requireHashable(card);
         Map<String, Double> rates = card instanceof PyStr cs ? REWARDS.get(cs.value()) : null;
         if (rates == null) {
-            return s("Error: Unknown credit card type '" + str(card) + "'. Available types: " + PyRepr.repr(strList(new ArrayList<>(REWARDS.keySet()))));
+            return s("Error: Unknown credit card type '" + str(card) + "'. Available types: "
+                    + PyRepr.repr(strList(new ArrayList<>(REWARDS.keySet()))));
         }
         String amount2 = PyFormat.format(amount, ".2f");
-        String id = "txn_" + BankingTools.deterministicId(join("transaction", userId, card, merchant, amount2, category), 12);
+        String id = "txn_"
+                + BankingTools.deterministicId(join("transaction", userId, card, merchant, amount2, category), 12);
         PyBuiltins.requireHashable(category);
-        Double rate = category instanceof PyStr cat && rates.containsKey(cat.value()) ? rates.get(cat.value()) : rates.get("default");
+        Double rate = category instanceof PyStr cat && rates.containsKey(cat.value())
+                ? rates.get(cat.value())
+                : rates.get("default");
         // int(amount * reward_rate)
         Value product = PyArith.mul(amount, new PyFloat(rate));
         Value points = PyBuiltins.intOf(product);
-        PyDict record = PyDict.builder().put("transaction_id", id).put("user_id", userId).put("credit_card_type", card)
-                .put("merchant_name", merchant).put("transaction_amount", "$" + amount2).put("transaction_date", BankingTools.TODAY)
-                .put("category", category).put("status", "COMPLETED").put("rewards_earned", str(points) + " points").build();
+        PyDict record = PyDict.builder()
+                .put("transaction_id", id)
+                .put("user_id", userId)
+                .put("credit_card_type", card)
+                .put("merchant_name", merchant)
+                .put("transaction_amount", "$" + amount2)
+                .put("transaction_date", BankingTools.TODAY)
+                .put("category", category)
+                .put("status", "COMPLETED")
+                .put("rewards_earned", str(points) + " points")
+                .build();
         if (!DbQuery.add(c, "credit_card_transaction_history", id, record)) {
             return s("Failed to submit transaction: Record ID '" + id + "' may already exist.");
         }
-        return s("Transaction submitted successfully!\n  - Transaction ID: " + id + "\n  - User ID: " + str(userId) + "\n  - Card Type: "
-                + str(card) + "\n  - Merchant: " + str(merchant) + "\n  - Amount: $" + amount2 + "\n  - Category: " + str(category)
-                + "\n  - Date: " + BankingTools.TODAY + "\n  - Rewards Earned: " + str(points) + " points (" + str(new PyFloat(rate))
+        return s("Transaction submitted successfully!\n  - Transaction ID: " + id + "\n  - User ID: " + str(userId)
+                + "\n  - Card Type: "
+                + str(card) + "\n  - Merchant: " + str(merchant) + "\n  - Amount: $" + amount2 + "\n  - Category: "
+                + str(category)
+                + "\n  - Date: " + BankingTools.TODAY + "\n  - Rewards Earned: " + str(points) + " points ("
+                + str(new PyFloat(rate))
                 + "% cashback rate)\n");
     }
 
-    static PyList strList(List<String> xs) { return PyList.of(xs.stream().map(x -> (Value) new PyStr(x)).toList()); }
+    static PyList strList(List<String> xs) {
+        return PyList.of(xs.stream().map(x -> (Value) new PyStr(x)).toList());
+    }
 
-    static String jsonIndent2(Value v) { return PyJson.dumps(v, PyJson.DumpOptions.DEFAULT.withIndent(2)); }
+    static String jsonIndent2(Value v) {
+        return PyJson.dumps(v, PyJson.DumpOptions.DEFAULT.withIndent(2));
+    }
 
-    static boolean lt(Value a, Value b) { return PyOps.lt(a, b); }
+    static boolean lt(Value a, Value b) {
+        return PyOps.lt(a, b);
+    }
 }

@@ -56,7 +56,8 @@ public final class Bm25Index {
      * reach every CLI user's stderr. Held strongly: JUL keeps loggers weakly, a level set on a collected
      * logger is lost.
      */
-    private static final Logger LUCENE_VECTORIZATION = Logger.getLogger("org.apache.lucene.internal.vectorization.VectorizationProvider");
+    private static final Logger LUCENE_VECTORIZATION =
+            Logger.getLogger("org.apache.lucene.internal.vectorization.VectorizationProvider");
 
     static {
         LUCENE_VECTORIZATION.setLevel(Level.SEVERE);
@@ -91,9 +92,14 @@ public final class Bm25Index {
         type.freeze();
         Map<String, int[][]> raw = new HashMap<>();
         try (ByteBuffersDirectory dir = new ByteBuffersDirectory();
-             IndexWriter w = new IndexWriter(dir, new IndexWriterConfig(new PythonSplitAnalyzer())
-                     .setOpenMode(IndexWriterConfig.OpenMode.CREATE).setRAMBufferSizeMB(256).setCommitOnClose(false)
-                     .setUseCompoundFile(false).setMergePolicy(NoMergePolicy.INSTANCE))) {
+                IndexWriter w = new IndexWriter(
+                        dir,
+                        new IndexWriterConfig(new PythonSplitAnalyzer())
+                                .setOpenMode(IndexWriterConfig.OpenMode.CREATE)
+                                .setRAMBufferSizeMB(256)
+                                .setCommitOnClose(false)
+                                .setUseCompoundFile(false)
+                                .setMergePolicy(NoMergePolicy.INSTANCE))) {
             for (int d = 0; d < n; d++) {
                 List<String> tokens = tokenize(contents.get(d));
                 docLen[d] = tokens.size();
@@ -104,7 +110,9 @@ public final class Bm25Index {
                 w.addDocument(doc);
             }
             try (DirectoryReader r = DirectoryReader.open(w)) {
-                if (r.leaves().size() > 1) throw new IllegalStateException("expected one segment, got " + r.leaves().size());
+                if (r.leaves().size() > 1)
+                    throw new IllegalStateException(
+                            "expected one segment, got " + r.leaves().size());
                 if (n > 0) {
                     LeafReader leaf = r.leaves().get(0).reader();
                     Terms terms = leaf.terms(FIELD);
@@ -127,7 +135,8 @@ public final class Bm25Index {
             throw new UncheckedIOException(e);
         }
         if (raw.size() != vocabulary.size()) {
-            throw new IllegalStateException("the Lucene index has " + raw.size() + " terms, the documents " + vocabulary.size() + " tokens");
+            throw new IllegalStateException(
+                    "the Lucene index has " + raw.size() + " terms, the documents " + vocabulary.size() + " tokens");
         }
         this.avgdl = (double) total / n; // num_doc / self.corpus_size
         // BM25Okapi._calc_idf: idf = log(N - nd + 0.5) - log(nd + 0.5), summed in nd's order; negative
@@ -151,12 +160,18 @@ public final class Bm25Index {
         this.postings = p;
     }
 
-    private double floored(double idf) { return idf < 0 ? EPSILON * averageIdf : idf; }
+    private double floored(double idf) {
+        return idf < 0 ? EPSILON * averageIdf : idf;
+    }
 
     /** {@code text.lower().split()}: Python's full lower-case mapping, then runs of Python whitespace. */
-    public static List<String> tokenize(String text) { return PyStrings.split(PyStrings.lower(text)); }
+    public static List<String> tokenize(String text) {
+        return PyStrings.split(PyStrings.lower(text));
+    }
 
-    private double rawIdf(int nd) { return Math.log(n - nd + 0.5) - Math.log(nd + 0.5); }
+    private double rawIdf(int nd) {
+        return Math.log(n - nd + 0.5) - Math.log(nd + 0.5);
+    }
 
     /** {@code self.idf[word]}, floored; null for a word not in the index ({@code idf.get(q) or 0}). */
     public Double idf(String word) {
@@ -164,11 +179,25 @@ public final class Bm25Index {
         return p == null ? null : floored(rawIdf(p.docFreq()));
     }
 
-    public int size() { return n; }
-    public double avgdl() { return avgdl; }
-    public double averageIdf() { return averageIdf; }
-    public int vocabularySize() { return vocabularySize; }
-    public long totalTokens() { return totalTokens; }
+    public int size() {
+        return n;
+    }
+
+    public double avgdl() {
+        return avgdl;
+    }
+
+    public double averageIdf() {
+        return averageIdf;
+    }
+
+    public int vocabularySize() {
+        return vocabularySize;
+    }
+
+    public long totalTokens() {
+        return totalTokens;
+    }
 
     /**
      * {@code BM25Okapi.get_scores(query.lower().split())}: for each query token in order (duplicates
@@ -209,14 +238,18 @@ public final class Bm25Index {
         private final List<String> tokens;
         private Iterator<String> it;
 
-        ListTokenStream(List<String> tokens) { this.tokens = new ArrayList<>(tokens); }
+        ListTokenStream(List<String> tokens) {
+            this.tokens = new ArrayList<>(tokens);
+        }
 
-        @Override public void reset() throws IOException {
+        @Override
+        public void reset() throws IOException {
             super.reset();
             it = tokens.iterator();
         }
 
-        @Override public boolean incrementToken() {
+        @Override
+        public boolean incrementToken() {
             if (!it.hasNext()) return false;
             clearAttributes();
             term.setEmpty().append(it.next());
@@ -226,7 +259,8 @@ public final class Bm25Index {
 
     /** The writer's analyzer is never asked to analyse text: every field arrives as a token stream. */
     private static final class PythonSplitAnalyzer extends Analyzer {
-        @Override protected TokenStreamComponents createComponents(String fieldName) {
+        @Override
+        protected TokenStreamComponents createComponents(String fieldName) {
             throw new UnsupportedOperationException("fields are pre-tokenised (Bm25Index.tokenize)");
         }
     }

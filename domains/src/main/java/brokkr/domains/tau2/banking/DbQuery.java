@@ -26,16 +26,38 @@ final class DbQuery {
     private DbQuery() {}
 
     /** {@code _load_databases}: the tables {@code query_database_tool} can see (all of them), in its order. */
-    static final List<String> QUERYABLE = List.of("users", "accounts", "referrals", "credit_card_applications",
-            "user_discoverable_tools", "user_discoverable_tool_calls", "agent_discoverable_tools", "task_config",
-            "verification_history", "credit_card_transaction_history", "cash_back_disputes", "bank_account_transaction_history",
-            "credit_card_accounts", "human_transfer_requests", "transaction_disputes", "credit_card_orders",
-            "credit_card_closure_reasons", "credit_card_account_flags", "debit_cards", "debit_card_orders", "debit_card_disputes",
-            "credit_limit_increase_requests", "payment_history");
+    static final List<String> QUERYABLE = List.of(
+            "users",
+            "accounts",
+            "referrals",
+            "credit_card_applications",
+            "user_discoverable_tools",
+            "user_discoverable_tool_calls",
+            "agent_discoverable_tools",
+            "task_config",
+            "verification_history",
+            "credit_card_transaction_history",
+            "cash_back_disputes",
+            "bank_account_transaction_history",
+            "credit_card_accounts",
+            "human_transfer_requests",
+            "transaction_disputes",
+            "credit_card_orders",
+            "credit_card_closure_reasons",
+            "credit_card_account_flags",
+            "debit_cards",
+            "debit_card_orders",
+            "debit_card_disputes",
+            "credit_limit_increase_requests",
+            "payment_history");
 
-    static PyDict table(WorldCell c, String name) { return db(c).get(name).asDict().get("data").asDict(); }
+    static PyDict table(WorldCell c, String name) {
+        return db(c).get(name).asDict().get("data").asDict();
+    }
 
-    static PyDict db(WorldCell c) { return BankingTools.db(c); }
+    static PyDict db(WorldCell c) {
+        return BankingTools.db(c);
+    }
 
     /** {@code table.data[record_id]}, or null. */
     static PyDict record(WorldCell c, String tableName, String id) {
@@ -47,7 +69,8 @@ final class DbQuery {
     static void put(WorldCell c, String tableName, String id, PyDict record) {
         PyDict db = db(c);
         PyDict t = db.get(tableName).asDict();
-        BankingTools.setDb(c, db.with(tableName, t.with("data", t.get("data").asDict().with(id, record))));
+        BankingTools.setDb(
+                c, db.with(tableName, t.with("data", t.get("data").asDict().with(id, record))));
     }
 
     /** {@code table.data[record_id][field] = value}. */
@@ -81,18 +104,23 @@ final class DbQuery {
      */
     static List<Match> queryDb(WorldCell c, String dbName, Value constraints) {
         if (!(constraints instanceof PyDict cons)) {
-            throw PyException.typeError("tau2.domains.banking_knowledge.db_query.query_db() argument after ** must be a mapping, not "
-                    + constraints.typeName());
+            throw PyException.typeError(
+                    "tau2.domains.banking_knowledge.db_query.query_db() argument after ** must be a mapping, not "
+                            + constraints.typeName());
         }
-        if (cons.containsKey("return_ids")) throw PyException.typeError("query_db() got multiple values for keyword argument 'return_ids'");
-        if (cons.containsKey("db")) throw PyException.typeError("query_db() got multiple values for keyword argument 'db'");
-        if (cons.containsKey("db_name")) throw PyException.typeError("query_db() got multiple values for argument 'db_name'");
+        if (cons.containsKey("return_ids"))
+            throw PyException.typeError("query_db() got multiple values for keyword argument 'return_ids'");
+        if (cons.containsKey("db"))
+            throw PyException.typeError("query_db() got multiple values for keyword argument 'db'");
+        if (cons.containsKey("db_name"))
+            throw PyException.typeError("query_db() got multiple values for argument 'db_name'");
         Value limit = cons.getOrDefault("limit", PyNone.NONE);
         PyDict filters = cons.without("limit");
         List<Match> out = new ArrayList<>();
         Value tableValue = db(c).get(dbName);
         if (tableValue == null) return out;
-        for (Map.Entry<String, Value> e : tableValue.asDict().get("data").asDict().entries()) {
+        for (Map.Entry<String, Value> e :
+                tableValue.asDict().get("data").asDict().entries()) {
             PyDict rec = e.getValue().asDict();
             if (matches(rec, filters)) {
                 out.add(new Match(e.getKey(), rec));
@@ -146,9 +174,13 @@ final class DbQuery {
      */
     static String queryTool(WorldCell c, Value databaseName, Value constraints) {
         try {
-            if (!PyBuiltins.in(databaseName, PyList.of(QUERYABLE.stream().map(s -> (Value) new PyStr(s)).toList()))) {
+            if (!PyBuiltins.in(
+                    databaseName,
+                    PyList.of(QUERYABLE.stream().map(s -> (Value) new PyStr(s)).toList()))) {
                 return "Error: Database '" + PyRepr.str(databaseName) + "' not found. Available: "
-                        + PyRepr.repr(PyList.of(QUERYABLE.stream().map(s -> (Value) new PyStr(s)).toList()));
+                        + PyRepr.repr(PyList.of(QUERYABLE.stream()
+                                .map(s -> (Value) new PyStr(s))
+                                .toList()));
             }
             String name = databaseName.asStr();
             Value dict;
@@ -164,7 +196,8 @@ final class DbQuery {
             int i = 1;
             for (Match m : results) {
                 lines.add((i++) + ". Record ID: " + m.id());
-                for (Map.Entry<String, Value> f : m.record().entries()) lines.add("   " + f.getKey() + ": " + PyRepr.str(f.getValue()));
+                for (Map.Entry<String, Value> f : m.record().entries())
+                    lines.add("   " + f.getKey() + ": " + PyRepr.str(f.getValue()));
                 lines.add("");
             }
             return String.join("\n", lines);

@@ -38,9 +38,16 @@ record Discoverable(String name, String owner, boolean mutates, List<Param> para
                 for (Value p : t.get("params").asList()) {
                     PyDict pd = p.asDict();
                     String n = pd.get("name").asStr();
-                    ps.add(pd.get("has_default") == PyBool.TRUE ? Param.optional(n, pd.get("default")) : Param.required(n));
+                    ps.add(
+                            pd.get("has_default") == PyBool.TRUE
+                                    ? Param.optional(n, pd.get("default"))
+                                    : Param.required(n));
                 }
-                Discoverable d = new Discoverable(e.getKey(), t.get("owner").asStr(), t.get("mutates") == PyBool.TRUE, List.copyOf(ps),
+                Discoverable d = new Discoverable(
+                        e.getKey(),
+                        t.get("owner").asStr(),
+                        t.get("mutates") == PyBool.TRUE,
+                        List.copyOf(ps),
                         t.get("tool_info").asDict());
                 (d.owner().equals("agent") ? AGENT : USER).put(d.name(), d);
             }
@@ -49,18 +56,37 @@ record Discoverable(String name, String owner, boolean mutates, List<Param> para
         }
     }
 
-    static List<Discoverable> agent() { return List.copyOf(AGENT.values()); }
-    static List<Discoverable> users() { return List.copyOf(USER.values()); }
-    static Discoverable agent(String name) { return AGENT.get(name); }
-    static Discoverable user(String name) { return USER.get(name); }
+    static List<Discoverable> agent() {
+        return List.copyOf(AGENT.values());
+    }
 
-    String qualname() { return (owner.equals("agent") ? "KnowledgeTools." : "KnowledgeUserTools.") + name; }
+    static List<Discoverable> users() {
+        return List.copyOf(USER.values());
+    }
 
-    ToolDef def(ToolFunction body) { return new ToolDef(name, qualname(), params, body, mutates); }
+    static Discoverable agent(String name) {
+        return AGENT.get(name);
+    }
 
-    boolean hasParam(Value key) { return key instanceof PyStr s && params.stream().anyMatch(p -> p.name().equals(s.value())); }
+    static Discoverable user(String name) {
+        return USER.get(name);
+    }
 
-    String description() { return toolInfo.get("description").asStr(); }
+    String qualname() {
+        return (owner.equals("agent") ? "KnowledgeTools." : "KnowledgeUserTools.") + name;
+    }
+
+    ToolDef def(ToolFunction body) {
+        return new ToolDef(name, qualname(), params, body, mutates);
+    }
+
+    boolean hasParam(Value key) {
+        return key instanceof PyStr s && params.stream().anyMatch(p -> p.name().equals(s.value()));
+    }
+
+    String description() {
+        return toolInfo.get("description").asStr();
+    }
 
     /** {@code method(**args)} on the cell: binding errors and the body's exceptions propagate. */
     Value invoke(ToolFunction body, WorldCell c, Value args) {
@@ -74,7 +100,8 @@ record Discoverable(String name, String owner, boolean mutates, List<Param> para
         for (Map.Entry<String, Value> e : toolInfo.get("parameters").asDict().entries()) {
             PyDict p = e.getValue().asDict();
             String req = p.get("required") == PyBool.TRUE ? " (required)" : " (optional)";
-            lines.add("  - " + e.getKey() + ": " + p.get("type").asStr() + req + " - " + p.get("description").asStr());
+            lines.add("  - " + e.getKey() + ": " + p.get("type").asStr() + req + " - "
+                    + p.get("description").asStr());
         }
         String params = lines.isEmpty() ? "  (no parameters)" : String.join("\n", lines);
         return "Tool: " + name + "\nDescription: " + description() + "\nParameters:\n" + params;

@@ -37,8 +37,13 @@ public final class KnowledgeBase {
         this.index = new Bm25Index(this.docs.stream().map(Doc::content).toList());
     }
 
-    public List<Doc> docs() { return docs; }
-    public Bm25Index index() { return index; }
+    public List<Doc> docs() {
+        return docs;
+    }
+
+    public Bm25Index index() {
+        return index;
+    }
 
     /** The ranked (index, score) results of {@code BM25Retriever.retrieve} with {@code self.top_k = topK}. */
     public record Hit(int doc, double score) {}
@@ -71,7 +76,8 @@ public final class KnowledgeBase {
     private static int sliceEnd(Value k, int len) {
         long v;
         if (k instanceof PyBool b) v = b.value() ? 1 : 0;
-        else if (k instanceof PyInt i) v = i.fitsLong() ? i.longValue() : i.value().signum() * (long) Integer.MAX_VALUE;
+        else if (k instanceof PyInt i)
+            v = i.fitsLong() ? i.longValue() : i.value().signum() * (long) Integer.MAX_VALUE;
         else if (k.isNone()) v = len;
         else throw PyException.typeError("slice indices must be integers or None or have an __index__ method");
         if (v < 0) v = Math.max(0, len + v);
@@ -87,8 +93,8 @@ public final class KnowledgeBase {
             Doc d = docs.get(h.doc());
             String title = d.title() == null || d.title().isEmpty() ? "Untitled" : d.title();
             String content = d.content() == null ? "" : d.content();
-            parts.add((i++) + ". " + title + "\n   ID: " + d.id() + "\n   Score: " + PyFormat.format(new PyFloat(h.score()), ".4f")
-                    + "\n   Content: " + content + "\n");
+            parts.add((i++) + ". " + title + "\n   ID: " + d.id() + "\n   Score: "
+                    + PyFormat.format(new PyFloat(h.score()), ".4f") + "\n   Content: " + content + "\n");
         }
         return String.join("\n", parts) + TIMING;
     }

@@ -31,7 +31,9 @@ final class UserDiscoverableTools {
         return f;
     }
 
-    private static String str(Value v) { return BankingTools.str(v); }
+    private static String str(Value v) {
+        return BankingTools.str(v);
+    }
 
     private static String checkGiven(WorldCell c, String tool) {
         String r = DbQuery.queryBy(c, "user_discoverable_tools", "tool_name", new PyStr(tool));
@@ -43,10 +45,20 @@ final class UserDiscoverableTools {
     }
 
     private static void logCall(WorldCell c, String tool, PyDict args) {
-        String id = BankingTools.deterministicId("user_discoverable_tool_call:" + tool + ":"
-                + brokkr.python.PyJson.dumps(args, brokkr.python.PyJson.DumpOptions.SORTED), 16);
-        DbQuery.add(c, "user_discoverable_tool_calls", id, PyDict.builder().put("tool_name", tool).put("arguments", args)
-                .put("called_at", BankingTools.TODAY).put("status", "CALLED").build());
+        String id = BankingTools.deterministicId(
+                "user_discoverable_tool_call:" + tool + ":"
+                        + brokkr.python.PyJson.dumps(args, brokkr.python.PyJson.DumpOptions.SORTED),
+                16);
+        DbQuery.add(
+                c,
+                "user_discoverable_tool_calls",
+                id,
+                PyDict.builder()
+                        .put("tool_name", tool)
+                        .put("arguments", args)
+                        .put("called_at", BankingTools.TODAY)
+                        .put("status", "CALLED")
+                        .build());
     }
 
     private static Value submitCashBackDispute(WorldCell c, Args a) {
@@ -63,20 +75,26 @@ final class UserDiscoverableTools {
             Value settings = config.getOrDefault("dispute_settings", PyDict.empty());
             autoResolve = PyBuiltins.truthy(getOr(settings, "auto_resolve_disputes", brokkr.value.PyBool.FALSE));
         }
-        PyDict.Builder rec = PyDict.builder().put("dispute_id", disputeId).put("user_id", userId).put("transaction_id", txn)
+        PyDict.Builder rec = PyDict.builder()
+                .put("dispute_id", disputeId)
+                .put("user_id", userId)
+                .put("transaction_id", txn)
                 .put("submitted_at", BankingTools.TODAY);
         String status;
         if (autoResolve) {
             rec.put("status", "RESOLVED").put("resolution", "APPROVED");
-            status = "Status: RESOLVED - The dispute has been reviewed and approved. The transaction rewards need to be updated.";
+            status =
+                    "Status: RESOLVED - The dispute has been reviewed and approved. The transaction rewards need to be updated.";
         } else {
             rec.put("status", "SUBMITTED");
             status = "Status: SUBMITTED - Your dispute has been queued for review.";
         }
         boolean ok = DbQuery.add(c, "cash_back_disputes", disputeId, rec.build());
-        String result = "Cash back dispute submitted successfully. Your case has been queued for review.\n\nExecuted: " + tool
-                + "\nArguments: " + BankingTools.jsonIndent2(args) + "\n";
-        result += ok ? "Dispute ID: " + disputeId + "\n" + status : "Note: Dispute may have already been submitted for this transaction.";
+        String result = "Cash back dispute submitted successfully. Your case has been queued for review.\n\nExecuted: "
+                + tool + "\nArguments: " + BankingTools.jsonIndent2(args) + "\n";
+        result += ok
+                ? "Dispute ID: " + disputeId + "\n" + status
+                : "Note: Dispute may have already been submitted for this transaction.";
         return new PyStr(result);
     }
 
@@ -94,11 +112,22 @@ final class UserDiscoverableTools {
         PyDict args = PyDict.of("user_id", userId, "card_name", card);
         logCall(c, tool, args);
         String id = BankingTools.deterministicId("referral_link:" + str(userId) + ":" + str(card), 16);
-        boolean ok = DbQuery.add(c, "referrals", id, PyDict.builder().put("referral_id", id).put("referrer_id", userId)
-                .put("referred_account_type", card).put("referral_status", "NO_PROGRESS").put("date", BankingTools.TODAY).build());
-        String result = "Referral link generated successfully. Share this link with the person you want to refer.\n\nExecuted: " + tool
-                + "\nArguments: " + BankingTools.jsonIndent2(args) + "\n";
-        result += ok ? "Referral ID: " + id + "\nReferral link: https://rhobank.com/refer/" + id
+        boolean ok = DbQuery.add(
+                c,
+                "referrals",
+                id,
+                PyDict.builder()
+                        .put("referral_id", id)
+                        .put("referrer_id", userId)
+                        .put("referred_account_type", card)
+                        .put("referral_status", "NO_PROGRESS")
+                        .put("date", BankingTools.TODAY)
+                        .build());
+        String result =
+                "Referral link generated successfully. Share this link with the person you want to refer.\n\nExecuted: "
+                        + tool + "\nArguments: " + BankingTools.jsonIndent2(args) + "\n";
+        result += ok
+                ? "Referral ID: " + id + "\nReferral link: https://rhobank.com/refer/" + id
                 : "Note: A referral link for this card may have already been generated.";
         return new PyStr(result);
     }
@@ -123,8 +152,8 @@ final class UserDiscoverableTools {
             }
         }
         while (last4.length() < 4) last4.append('0');
-        return new PyStr("Card information retrieved successfully.\n\nExecuted: " + tool + "\nArguments: " + BankingTools.jsonIndent2(args)
-                + "\nLast 4 digits of card: " + last4);
+        return new PyStr("Card information retrieved successfully.\n\nExecuted: " + tool + "\nArguments: "
+                + BankingTools.jsonIndent2(args) + "\nLast 4 digits of card: " + last4);
     }
 
     private static Value depositCheck(WorldCell c, Args a) {
@@ -148,13 +177,21 @@ final class UserDiscoverableTools {
         if (!PyBuiltins.inStrSet(account.getOrDefault("status", brokkr.value.PyNone.NONE), "ACTIVE", "OPEN")) {
             return new PyStr("Error: Account '" + str(accountId) + "' is not active.");
         }
-        double current = AgentDiscoverableTools.parseBalance(account.getOrDefault("current_holdings",
-                account.getOrDefault("balance", brokkr.value.PyInt.of(0))));
+        double current = AgentDiscoverableTools.parseBalance(
+                account.getOrDefault("current_holdings", account.getOrDefault("balance", brokkr.value.PyInt.of(0))));
         double balance = current + amount;
-        DbQuery.setField(c, "accounts", ((PyStr) accountId).value(), "current_holdings", new PyStr("$" + PyFormat.fixed(balance, 2)));
-        return new PyStr("Check deposited successfully. Funds will be available according to your account's deposit policy.\n\n"
-                + "Executed: " + tool + "\nArguments: " + BankingTools.jsonIndent2(args) + "\nCheck deposit processed!\n  - Account: "
-                + str(accountId) + "\n  - Check Amount: $" + PyFormat.fixed(amount, 2) + "\n  - Previous Balance: $"
-                + PyFormat.fixed(current, 2) + "\n  - New Balance: $" + PyFormat.fixed(balance, 2));
+        DbQuery.setField(
+                c,
+                "accounts",
+                ((PyStr) accountId).value(),
+                "current_holdings",
+                new PyStr("$" + PyFormat.fixed(balance, 2)));
+        return new PyStr(
+                "Check deposited successfully. Funds will be available according to your account's deposit policy.\n\n"
+                        + "Executed: " + tool + "\nArguments: " + BankingTools.jsonIndent2(args)
+                        + "\nCheck deposit processed!\n  - Account: "
+                        + str(accountId) + "\n  - Check Amount: $" + PyFormat.fixed(amount, 2)
+                        + "\n  - Previous Balance: $"
+                        + PyFormat.fixed(current, 2) + "\n  - New Balance: $" + PyFormat.fixed(balance, 2));
     }
 }

@@ -1,12 +1,6 @@
 package brokkr.domains.tau2.cli;
 
 import brokkr.command.Cells;
-import brokkr.run.Sink;
-import brokkr.run.Runner;
-import brokkr.run.Policy;
-import brokkr.run.Plan;
-import brokkr.experiment.Planner;
-import brokkr.experiment.ExperimentSpec;
 import brokkr.command.Command;
 import brokkr.command.CommandContext;
 import brokkr.command.RecordFile;
@@ -15,16 +9,22 @@ import brokkr.domains.tau2.runner.Tau2Attempt;
 import brokkr.domains.tau2.runner.Tau2Benchmark;
 import brokkr.domains.tau2.runner.Tau2Domains;
 import brokkr.eval.AgentDef;
-import brokkr.repl.Harness;
 import brokkr.eval.Attempt;
 import brokkr.eval.BenchmarkProvider;
 import brokkr.eval.EnvironmentDef;
 import brokkr.eval.Evaluation;
 import brokkr.eval.Evidence;
 import brokkr.eval.ModelRef;
+import brokkr.experiment.ExperimentSpec;
 import brokkr.experiment.PassHatK;
+import brokkr.experiment.Planner;
 import brokkr.experiment.Registry;
 import brokkr.python.PyJson;
+import brokkr.repl.Harness;
+import brokkr.run.Plan;
+import brokkr.run.Policy;
+import brokkr.run.Runner;
+import brokkr.run.Sink;
 import brokkr.value.PyBool;
 import brokkr.value.PyDict;
 import java.io.IOException;
@@ -50,6 +50,7 @@ import java.util.function.Function;
 public final class Tau2Command implements Command {
     /** The process's registry, and where provider settings and keys come from (the process environment, or a map in tests). */
     private final Registry registry;
+
     private final Map<String, String> env;
 
     public Tau2Command(CommandContext context) {
@@ -57,11 +58,18 @@ public final class Tau2Command implements Command {
         this.env = context.env();
     }
 
-    @Override public String name() { return "tau2"; }
+    @Override
+    public String name() {
+        return "tau2";
+    }
 
-    @Override public String summary() { return "run tau2-bench episodes (upstream protocol and grading); re-grade upstream's own runs"; }
+    @Override
+    public String summary() {
+        return "run tau2-bench episodes (upstream protocol and grading); re-grade upstream's own runs";
+    }
 
-    @Override public String usage() {
+    @Override
+    public String usage() {
         return """
                 usage: ./brokkr tau2 run --domain DOMAIN --agent gold|stop|llm [--split NAME] [--task ID]...
                                          [--model M] [--user-model M] [--judge-model M] [--provider P]
@@ -108,18 +116,63 @@ public final class Tau2Command implements Command {
     }
 
     /** The parsed flags; {@code domain} is upstream's short name, {@code options} are those the flags set, as EnvironmentDef options. */
-    public record Args(String domain, String agent, String split, List<String> tasks, String model, String userModel,
-                String judgeModel, String provider, int trials, int parallelism, PyDict options, Path out, Harness harness, String actionSpace) {
-        Args(String domain, String agent, String split, List<String> tasks, String model, String userModel,
-             String judgeModel, String provider, int trials, int parallelism, PyDict options, Path out) {
-            this(domain, agent, split, tasks, model, userModel, judgeModel, provider, trials, parallelism, options, out, Harness.DEFAULT_REFERENCE, "tools");
+    public record Args(
+            String domain,
+            String agent,
+            String split,
+            List<String> tasks,
+            String model,
+            String userModel,
+            String judgeModel,
+            String provider,
+            int trials,
+            int parallelism,
+            PyDict options,
+            Path out,
+            Harness harness,
+            String actionSpace) {
+        Args(
+                String domain,
+                String agent,
+                String split,
+                List<String> tasks,
+                String model,
+                String userModel,
+                String judgeModel,
+                String provider,
+                int trials,
+                int parallelism,
+                PyDict options,
+                Path out) {
+            this(
+                    domain,
+                    agent,
+                    split,
+                    tasks,
+                    model,
+                    userModel,
+                    judgeModel,
+                    provider,
+                    trials,
+                    parallelism,
+                    options,
+                    out,
+                    Harness.DEFAULT_REFERENCE,
+                    "tools");
         }
     }
 
     /** The flags of {@code tau2 run} over {@code registry}'s tau2 domains; a bad flag is a {@link UsageException}. */
     public static Args parse(List<String> args, Registry registry) {
-        if (args.isEmpty() || !args.get(0).equals("run")) throw new UsageException("expected the subcommand 'run' or 'evaluate'");
-        String domain = null, agent = null, split = null, model = null, userModel = null, judgeModel = null, provider = "openai";
+        if (args.isEmpty() || !args.get(0).equals("run"))
+            throw new UsageException("expected the subcommand 'run' or 'evaluate'");
+        String domain = null,
+                agent = null,
+                split = null,
+                model = null,
+                userModel = null,
+                judgeModel = null,
+                provider = "openai";
         List<String> tasks = new ArrayList<>();
         int trials = 1, parallelism = 1;
         // What the flags set, as options of every task's EnvironmentDef (over upstream's defaults).
@@ -132,9 +185,23 @@ public final class Tau2Command implements Command {
             switch (a) {
                 case "--enforce-protocol" -> options.put(Tau2Benchmark.ENFORCE_COMMUNICATION_PROTOCOL, PyBool.TRUE);
                 case "--agent-stop-token" -> agentStopToken = true;
-                case "--domain", "--agent", "--split", "--task", "--model", "--user-model", "--judge-model", "--provider",
-                     "--trials", "--seed", "--parallelism", "--max-steps", "--max-errors", "--out",
-                     "--harness", "--action-space", "--repl-guidance" -> {
+                case "--domain",
+                        "--agent",
+                        "--split",
+                        "--task",
+                        "--model",
+                        "--user-model",
+                        "--judge-model",
+                        "--provider",
+                        "--trials",
+                        "--seed",
+                        "--parallelism",
+                        "--max-steps",
+                        "--max-errors",
+                        "--out",
+                        "--harness",
+                        "--action-space",
+                        "--repl-guidance" -> {
                     if (i + 1 >= args.size()) throw new UsageException(a + " needs a value");
                     String v = args.get(++i);
                     switch (a) {
@@ -169,21 +236,29 @@ public final class Tau2Command implements Command {
         }
         if (domain == null) throw new UsageException("--domain is required");
         Tau2Benchmark named = Tau2Domains.find(registry, domain);
-        if (named == null) throw new UsageException("unknown domain '" + domain + "' (available: " + String.join(", ", Tau2Domains.names(registry)) + ")");
+        if (named == null)
+            throw new UsageException("unknown domain '" + domain + "' (available: "
+                    + String.join(", ", Tau2Domains.names(registry)) + ")");
         domain = named.domainName(); // tau2-retail and retail are one domain
         if (agent == null) throw new UsageException("--agent is required");
-        if (!List.of("gold", "stop", "llm").contains(agent)) throw new UsageException("--agent must be gold, stop or llm, not '" + agent + "'");
+        if (!List.of("gold", "stop", "llm").contains(agent))
+            throw new UsageException("--agent must be gold, stop or llm, not '" + agent + "'");
         if (agent.equals("llm") && model == null) throw new UsageException("--agent llm needs --model");
-        if (!agent.equals("llm") && model != null) throw new UsageException("--model is the llm agent's model; --agent " + agent + " is scripted");
+        if (!agent.equals("llm") && model != null)
+            throw new UsageException("--model is the llm agent's model; --agent " + agent + " is scripted");
         if (agent.equals("llm") && userModel == null) {
-            throw new UsageException("--agent llm needs --user-model (the scripted user only opens the conversation and says thanks)");
+            throw new UsageException(
+                    "--agent llm needs --user-model (the scripted user only opens the conversation and says thanks)");
         }
         if (agent.equals("llm") && judgeModel == null) {
-            throw new UsageException("--agent llm needs --judge-model (the scripted judge only knows the gold verdict)");
+            throw new UsageException(
+                    "--agent llm needs --judge-model (the scripted judge only knows the gold verdict)");
         }
-        if (agentStopToken && !agent.equals("llm")) throw new UsageException("--agent-stop-token applies to --agent llm (scripted agents always stop on it)");
+        if (agentStopToken && !agent.equals("llm"))
+            throw new UsageException("--agent-stop-token applies to --agent llm (scripted agents always stop on it)");
         if (split != null && split.isBlank()) throw new UsageException("--split needs a split name");
-        // Which splits exist is the domain's to say (preset: upstream's "Invalid task split name" error, or telecom's missing tasks).
+        // Which splits exist is the domain's to say (preset: upstream's "Invalid task split name" error, or telecom's
+        // missing tasks).
         if (split != null && !tasks.isEmpty()) throw new UsageException("give --split or --task, not both");
         if (split == null && tasks.isEmpty()) split = "base";
         if (agentStopToken) options.put(Tau2Benchmark.AGENT_STOP_TOKEN, PyBool.TRUE);
@@ -193,8 +268,23 @@ public final class Tau2Command implements Command {
         } catch (IllegalArgumentException e) {
             throw new UsageException(e.getMessage());
         }
-        if (!h.loop() && !actionSpace.equals("tools")) throw new UsageException("--action-space " + actionSpace + " needs --harness loop");
-        return new Args(domain, agent, split, List.copyOf(tasks), model, userModel, judgeModel, provider, trials, parallelism, options.build(), out, h, actionSpace);
+        if (!h.loop() && !actionSpace.equals("tools"))
+            throw new UsageException("--action-space " + actionSpace + " needs --harness loop");
+        return new Args(
+                domain,
+                agent,
+                split,
+                List.copyOf(tasks),
+                model,
+                userModel,
+                judgeModel,
+                provider,
+                trials,
+                parallelism,
+                options.build(),
+                out,
+                h,
+                actionSpace);
     }
 
     private static int positive(String flag, String v) {
@@ -213,40 +303,61 @@ public final class Tau2Command implements Command {
      * definitions, and the plan itself (task × trial, models from the registry's resolver with this
      * command's environment).
      */
-    public record Preset(BenchmarkProvider benchmark, AgentDef agent, Map<String, ModelRef> roles, List<EnvironmentDef> environments, Plan plan) {}
+    public record Preset(
+            BenchmarkProvider benchmark,
+            AgentDef agent,
+            Map<String, ModelRef> roles,
+            List<EnvironmentDef> environments,
+            Plan plan) {}
 
     /** The flags as a plan: unknown tasks and scripted models, and a harness the domain does not host, are usage errors. */
-    public static Preset preset(Args a, Registry registry) { return preset(a, registry, Map.of()); }
+    public static Preset preset(Args a, Registry registry) {
+        return preset(a, registry, Map.of());
+    }
 
     static Preset preset(Args a, Registry registry, Map<String, String> env) {
         BenchmarkProvider bench = registry.benchmark("tau2-" + a.domain());
-        ModelRef agentModel = a.agent().equals("llm") ? Tau2Benchmark.upstreamModel(a.provider(), a.model(), Evidence.AGENT)
+        ModelRef agentModel = a.agent().equals("llm")
+                ? Tau2Benchmark.upstreamModel(a.provider(), a.model(), Evidence.AGENT)
                 : new ModelRef(BenchmarkProvider.SCRIPTED, a.agent());
         String label = a.agent().equals("llm") ? a.provider() + ":" + a.model() : a.agent();
         Map<String, ModelRef> roles = new LinkedHashMap<>(); // none named: the benchmark's scripted user and judge
         if (a.userModel() != null) roles.put("user", Tau2Benchmark.upstreamModel(a.provider(), a.userModel(), "user"));
-        if (a.judgeModel() != null) roles.put("judge", Tau2Benchmark.upstreamModel(a.provider(), a.judgeModel(), "judge"));
+        if (a.judgeModel() != null)
+            roles.put("judge", Tau2Benchmark.upstreamModel(a.provider(), a.judgeModel(), "judge"));
         Plan plan;
         try {
             List<String> tasks = a.tasks().isEmpty() ? bench.tasks(a.split()) : a.tasks();
-            plan = Planner.cells(bench, tasks, roles, a.options(),
-                    List.of(new ExperimentSpec.CandidateSpec(label, agentModel, a.actionSpace(), null, a.harness())), a.trials(),
-                    Cells.providers(registry, env)); // providers are checked when the plan is opened: an input error, not a usage one
+            plan = Planner.cells(
+                    bench,
+                    tasks,
+                    roles,
+                    a.options(),
+                    List.of(new ExperimentSpec.CandidateSpec(label, agentModel, a.actionSpace(), null, a.harness())),
+                    a.trials(),
+                    Cells.providers(
+                            registry,
+                            env)); // providers are checked when the plan is opened: an input error, not a usage one
         } catch (IllegalArgumentException e) {
             throw new UsageException(e.getMessage());
         }
         List<EnvironmentDef> envs = new ArrayList<>();
-        for (Plan.Unit u : plan.units()) if (u.cell().repetition() == 0) envs.add(u.cell().env());
+        for (Plan.Unit u : plan.units())
+            if (u.cell().repetition() == 0) envs.add(u.cell().env());
         return new Preset(bench, plan.units().getFirst().cell().agent(), Map.copyOf(roles), List.copyOf(envs), plan);
     }
 
     @Override
     public int run(List<String> argv, PrintStream out, PrintStream err) throws IOException, InterruptedException {
-        if (!argv.isEmpty() && argv.get(0).equals("evaluate")) return Tau2Evaluation.run(argv.subList(1, argv.size()), registry, env, out, err);
+        if (!argv.isEmpty() && argv.get(0).equals("evaluate"))
+            return Tau2Evaluation.run(argv.subList(1, argv.size()), registry, env, out, err);
         Args a = parse(argv, registry);
         Preset p = preset(a, registry, env);
         try {
-            Planner.open(p.plan(), ExperimentSpec.CacheSpec.NONE); // a bad provider configuration is an input error before any episode runs
+            Planner.open(
+                    p.plan(),
+                    ExperimentSpec.CacheSpec
+                            .NONE); // a bad provider configuration is an input error before any episode runs
         } catch (IllegalArgumentException e) {
             throw new InputException(e.getMessage());
         }
@@ -258,17 +369,31 @@ public final class Tau2Command implements Command {
     }
 
     /** Runs the preset's cells, prints a line per episode and the summary, appends each episode to {@code log}. */
-    private int episodes(Args a, Preset p, Function<ModelRef, Candidate> models, RecordFile log, PrintStream out, PrintStream err)
+    private int episodes(
+            Args a, Preset p, Function<ModelRef, Candidate> models, RecordFile log, PrintStream out, PrintStream err)
             throws IOException, InterruptedException {
         BenchmarkProvider bench = p.benchmark();
         AgentDef agent = p.agent();
         List<EnvironmentDef> envs = p.environments();
         String agentName = a.agent().equals("llm") ? a.provider() + ":" + a.model() : a.agent();
-        String judgeName = a.judgeModel() != null ? a.provider() + ":" + a.judgeModel()
-                : Tau2Benchmark.judgeName(envs.isEmpty() ? Tau2Benchmark.DEFAULT_JUDGE : envs.getFirst().models().get("judge"), agent);
-        out.printf("tau2 %s: %d task(s) x %d trial(s), agent %s, user %s, judge %s%s%n", a.domain(), envs.size(), a.trials(),
-                agentName, a.userModel() == null ? "scripted" : a.provider() + ":" + a.userModel(), judgeName,
-                PyBool.TRUE.equals(a.options().get(Tau2Benchmark.ENFORCE_COMMUNICATION_PROTOCOL)) ? ", protocol enforced" : "");
+        String judgeName = a.judgeModel() != null
+                ? a.provider() + ":" + a.judgeModel()
+                : Tau2Benchmark.judgeName(
+                        envs.isEmpty()
+                                ? Tau2Benchmark.DEFAULT_JUDGE
+                                : envs.getFirst().models().get("judge"),
+                        agent);
+        out.printf(
+                "tau2 %s: %d task(s) x %d trial(s), agent %s, user %s, judge %s%s%n",
+                a.domain(),
+                envs.size(),
+                a.trials(),
+                agentName,
+                a.userModel() == null ? "scripted" : a.provider() + ":" + a.userModel(),
+                judgeName,
+                PyBool.TRUE.equals(a.options().get(Tau2Benchmark.ENFORCE_COMMUNICATION_PROTOCOL))
+                        ? ", protocol enforced"
+                        : "");
         out.printf("%-6s %-5s %-6s %-22s %-5s %s%n", "task", "trial", "reward", "termination", "steps", "checks");
         String userName = a.userModel() == null ? "scripted-user" : a.provider() + ":" + a.userModel();
         List<Attempt> attempts = new ArrayList<>();
@@ -279,11 +404,19 @@ public final class Tau2Command implements Command {
                 Tau2Attempt r = new Tau2Attempt(attempt);
                 int trial = attempt.repetition() + 1;
                 attempts.add(attempt);
-                out.printf("%-6s %-5d %-6s %-22s %-5d %s%n", r.taskId(), trial, r.infrastructureFailure() ? "-" : String.format(Locale.ROOT, "%.1f", r.reward()),
-                        r.termination().isEmpty() ? "-" : r.termination(), r.steps(), r.checks());
+                out.printf(
+                        "%-6s %-5d %-6s %-22s %-5d %s%n",
+                        r.taskId(),
+                        trial,
+                        r.infrastructureFailure() ? "-" : String.format(Locale.ROOT, "%.1f", r.reward()),
+                        r.termination().isEmpty() ? "-" : r.termination(),
+                        r.steps(),
+                        r.checks());
                 if (log == null) return;
                 try {
-                    log.append(PyJson.dumps(r.toJson(agentName, userName, judgeName, trial), PyJson.DumpOptions.DEFAULT.withEnsureAscii(false)));
+                    log.append(PyJson.dumps(
+                            r.toJson(agentName, userName, judgeName, trial),
+                            PyJson.DumpOptions.DEFAULT.withEnsureAscii(false)));
                 } catch (IOException e) {
                     throw new UncheckedIOException(e);
                 }
@@ -303,17 +436,32 @@ public final class Tau2Command implements Command {
             c[0]++;
             if (g.success()) c[1]++;
         }
-        List<PassHatK.TaskTrials> trials = perTask.values().stream().map(c -> new PassHatK.TaskTrials(c[0], c[1])).toList();
-        out.printf(Locale.ROOT, "average reward: %.4f over %d episode(s) of %d task(s) (%d infrastructure failure(s) excluded) in %.1f s%n",
-                graded.isEmpty() ? 0.0 : sum / graded.size(), graded.size(), perTask.size(), attempts.size() - graded.size(), seconds);
+        List<PassHatK.TaskTrials> trials = perTask.values().stream()
+                .map(c -> new PassHatK.TaskTrials(c[0], c[1]))
+                .toList();
+        out.printf(
+                Locale.ROOT,
+                "average reward: %.4f over %d episode(s) of %d task(s) (%d infrastructure failure(s) excluded) in %.1f s%n",
+                graded.isEmpty() ? 0.0 : sum / graded.size(),
+                graded.size(),
+                perTask.size(),
+                attempts.size() - graded.size(),
+                seconds);
         List<Double> curve = PassHatK.curve(trials);
         for (int k = 1; k <= curve.size(); k++) out.printf(Locale.ROOT, "pass^%d: %.4f%n", k, curve.get(k - 1));
         List<Attempt> unscored = attempts.stream().filter(x -> !x.completed()).toList();
         if (unscored.isEmpty()) return 0;
         // No verdict is not a score of 0: the run is incomplete, and its exit status says so.
         Attempt first = unscored.getFirst();
-        err.printf(Locale.ROOT, "brokkr tau2: %d of %d episode(s) have no verdict (not scored; first: task %s trial %d: %s); exit status %d%n",
-                unscored.size(), attempts.size(), first.taskId(), first.repetition() + 1, first.error(), EXIT_NO_VERDICT);
+        err.printf(
+                Locale.ROOT,
+                "brokkr tau2: %d of %d episode(s) have no verdict (not scored; first: task %s trial %d: %s); exit status %d%n",
+                unscored.size(),
+                attempts.size(),
+                first.taskId(),
+                first.repetition() + 1,
+                first.error(),
+                EXIT_NO_VERDICT);
         return EXIT_NO_VERDICT;
     }
 }

@@ -1,8 +1,6 @@
 package brokkr.domains.tau2.cli;
 
-import brokkr.experiment.Registry;
 import brokkr.command.Cells;
-import brokkr.command.Command;
 import brokkr.command.Command.InputException;
 import brokkr.command.Command.UsageException;
 import brokkr.conversation.Candidate;
@@ -10,6 +8,7 @@ import brokkr.domains.tau2.conformance.Tau2Regrade;
 import brokkr.domains.tau2.runner.Tau2Benchmark;
 import brokkr.domains.tau2.runner.Tau2Evaluate;
 import brokkr.eval.ModelRef;
+import brokkr.experiment.Registry;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -45,7 +44,8 @@ final class Tau2Evaluation {
             switch (a) {
                 case "--judge-model", "--provider" -> {
                     if (i + 1 >= args.size()) throw new UsageException(a + " needs a value");
-                    if (a.equals("--judge-model")) judgeModel = args.get(++i); else provider = args.get(++i);
+                    if (a.equals("--judge-model")) judgeModel = args.get(++i);
+                    else provider = args.get(++i);
                 }
                 default -> {
                     if (a.startsWith("--")) throw new UsageException("unknown argument '" + a + "'");
@@ -55,7 +55,8 @@ final class Tau2Evaluation {
             }
         }
         if (file == null) throw new UsageException("tau2 evaluate needs a FILE");
-        if (provider != null && judgeModel == null) throw new UsageException("--provider is the judge model's provider; give --judge-model");
+        if (provider != null && judgeModel == null)
+            throw new UsageException("--provider is the judge model's provider; give --judge-model");
         if (!Files.isRegularFile(file)) throw new InputException("cannot read " + file + ": no such file");
         Candidate judge = null;
         String judgeName = null;

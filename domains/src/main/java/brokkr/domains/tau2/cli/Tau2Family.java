@@ -25,35 +25,64 @@ import java.util.Map;
  * ({@code experiment export|import --format tau2}) and {@code ./brokkr tau2 run|evaluate}.
  */
 public final class Tau2Family implements BenchmarkFamily {
-    @Override public String name() { return "tau2"; }
+    @Override
+    public String name() {
+        return "tau2";
+    }
 
-    @Override public List<UpstreamData> upstreamData(Registry registry) { return List.of(Tau2Domains.upstream(registry)); }
+    @Override
+    public List<UpstreamData> upstreamData(Registry registry) {
+        return List.of(Tau2Domains.upstream(registry));
+    }
 
     /** The pinned commit without listing the domains' pins: {@code --version} stays as cheap as printing a constant. */
-    @Override public List<String> upstreamRevisions(Registry registry) { return List.of("tau2-bench " + Tau2Domains.UPSTREAM_REVISION.substring(0, 7)); }
+    @Override
+    public List<String> upstreamRevisions(Registry registry) {
+        return List.of("tau2-bench " + Tau2Domains.UPSTREAM_REVISION.substring(0, 7));
+    }
 
-    @Override public String dataNotes() {
+    @Override
+    public String dataNotes() {
         return """
                 tau2-bench's airline db.json is a reconstruction (upstream's file at the pinned commit was not
                 available when the domain was transcribed), so a copy fetched from upstream differs from its pin, as
                 expected, and the airline domain refuses it (retail and the user simulator's files verify).""";
     }
 
-    @Override public List<ConformanceSuite> conformance(Registry registry) { return List.of(new Replay(registry)); }
+    @Override
+    public List<ConformanceSuite> conformance(Registry registry) {
+        return List.of(new Replay(registry));
+    }
 
-    @Override public List<ResultFormat> resultFormats(Registry registry) { return List.of(new Results()); }
+    @Override
+    public List<ResultFormat> resultFormats(Registry registry) {
+        return List.of(new Results());
+    }
 
-    @Override public List<Command> commands(CommandContext context) { return List.of(new Tau2Command(context)); }
+    @Override
+    public List<Command> commands(CommandContext context) {
+        return List.of(new Tau2Command(context));
+    }
 
     /** {@code conformance tau2 --domain D --corpus FILE}: a tau2 corpus replayed call by call against one domain's environment. */
     private record Replay(Registry registry) implements ConformanceSuite {
-        @Override public String name() { return "tau2"; }
+        @Override
+        public String name() {
+            return "tau2";
+        }
 
-        @Override public List<String> options() { return List.of("--domain"); }
+        @Override
+        public List<String> options() {
+            return List.of("--domain");
+        }
 
-        @Override public String synopsis() { return "--domain DOMAIN --corpus FILE"; }
+        @Override
+        public String synopsis() {
+            return "--domain DOMAIN --corpus FILE";
+        }
 
-        @Override public String help() {
+        @Override
+        public String help() {
             return """
                     Replays every sequence of a tau2 conformance corpus (gold.jsonl, fuzz-seed*.jsonl; the format
                     of ../shared/conformance/tau2/README.md) from its initial world and compares each call's
@@ -62,11 +91,14 @@ public final class Tau2Family implements BenchmarkFamily {
                     Domains: %s.""".formatted(String.join(", ", Tau2Domains.names(registry)));
         }
 
-        @Override public ConformanceSuite.Replay replay(Path corpus, Map<String, String> options, PrintStream out, PrintStream err) {
+        @Override
+        public ConformanceSuite.Replay replay(
+                Path corpus, Map<String, String> options, PrintStream out, PrintStream err) {
             String domain = options.get("--domain");
             Tau2Conformance.EnvironmentFactory factory = Tau2Domains.factory(registry, domain);
-            if (factory == null) throw new Command.UsageException("unknown tau2 domain '" + domain + "' (known: "
-                    + String.join(", ", Tau2Domains.names(registry)) + ")");
+            if (factory == null)
+                throw new Command.UsageException("unknown tau2 domain '" + domain + "' (known: "
+                        + String.join(", ", Tau2Domains.names(registry)) + ")");
             Tau2Conformance.Report r;
             try {
                 r = Tau2Conformance.run(factory, corpus, out);
@@ -83,28 +115,41 @@ public final class Tau2Family implements BenchmarkFamily {
         /** Upstream's runner writes results.json with json.dump(indent=2): ASCII, 2-space indent. */
         private static final PyJson.DumpOptions UPSTREAM = PyJson.DumpOptions.DEFAULT.withIndent(2);
 
-        @Override public String name() { return "tau2"; }
+        @Override
+        public String name() {
+            return "tau2";
+        }
 
-        @Override public String exportHelp() {
+        @Override
+        public String exportHelp() {
             return """
                     tau2: per tau2 domain and candidate, upstream's Results JSON as its runner writes
                     results.json (upstream's viewer and metrics read it); one file goes to --out FILE (or
                     to stdout), several into the directory --out DIR as BENCHMARK.CANDIDATE.json.""";
         }
 
-        @Override public Exported export(List<ResultCell> cells, Registry registry) {
+        @Override
+        public Exported export(List<ResultCell> cells, Registry registry) {
             List<ExportedFile> files = Tau2ResultsExport.export(cells, registry).stream()
-                    .map(e -> new ExportedFile(e.fileName(), PyJson.dumps(e.results(), UPSTREAM), e.benchmark() + ", " + e.candidate(), e.warnings()))
+                    .map(e -> new ExportedFile(
+                            e.fileName(),
+                            PyJson.dumps(e.results(), UPSTREAM),
+                            e.benchmark() + ", " + e.candidate(),
+                            e.warnings()))
                     .toList();
             return new Exported(files, null);
         }
 
-        @Override public String importHelp() {
+        @Override
+        public String importHelp() {
             return """
                     an upstream tau2 results file or graded corpus (.json, .jsonl, .jsonl.gz) as a new
                     experiment store in DIR: scorecards, pass^k, transcripts and report of upstream's runs""";
         }
 
-        @Override public Imported importFile(Path file, Registry registry) { return Tau2ResultsImport.read(file, registry); }
+        @Override
+        public Imported importFile(Path file, Registry registry) {
+            return Tau2ResultsImport.read(file, registry);
+        }
     }
 }

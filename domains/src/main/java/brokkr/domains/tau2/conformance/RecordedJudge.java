@@ -1,6 +1,5 @@
 package brokkr.domains.tau2.conformance;
 
-import brokkr.value.PyStr;
 import brokkr.conversation.Message;
 import brokkr.domains.tau2.evaluator.Checks.NlAssertionCheck;
 import brokkr.domains.tau2.evaluator.ModelNlJudge;
@@ -12,6 +11,7 @@ import brokkr.value.PyDict;
 import brokkr.value.PyFloat;
 import brokkr.value.PyList;
 import brokkr.value.PyNone;
+import brokkr.value.PyStr;
 import brokkr.value.Value;
 import java.util.ArrayList;
 import java.util.List;
@@ -27,6 +27,7 @@ import java.util.List;
 final class RecordedJudge implements NlJudge {
     /** Upstream's judge model and call settings ({@code DEFAULT_LLM_NL_ASSERTIONS}, {@code src/tau2/config.py}). */
     static final String UPSTREAM_MODEL = "gpt-4.1-2025-04-14";
+
     static final String CALL_NAME = "nl_assertions_eval";
 
     private final List<PyDict> exchanges;
@@ -40,19 +41,27 @@ final class RecordedJudge implements NlJudge {
         this.recordedRewardInfo = recordedRewardInfo;
     }
 
-    @Override public String name() { return "recorded-upstream-verdicts"; }
+    @Override
+    public String name() {
+        return "recorded-upstream-verdicts";
+    }
 
-    List<String> differences() { return List.copyOf(differences); }
+    List<String> differences() {
+        return List.copyOf(differences);
+    }
 
     /** Recorded exchanges the re-grade never asked for (upstream asked its judge more often). */
-    int unused() { return exchanges == null ? 0 : exchanges.size() - asked; }
+    int unused() {
+        return exchanges == null ? 0 : exchanges.size() - asked;
+    }
 
     @Override
     public Verdict judge(List<Tau2Message> trajectory, List<String> nlAssertions) {
         int n = asked++;
         if (exchanges == null) return new Verdict(recordedChecks(), List.of());
         if (n >= exchanges.size()) {
-            differences.add("judge: Brokkr asked the judge (call " + (n + 1) + "); upstream's run made " + exchanges.size() + " judge call(s)");
+            differences.add("judge: Brokkr asked the judge (call " + (n + 1) + "); upstream's run made "
+                    + exchanges.size() + " judge call(s)");
             throw new JudgeFormatException("no recorded judge answer");
         }
         PyDict exchange = exchanges.get(n);
@@ -70,9 +79,14 @@ final class RecordedJudge implements NlJudge {
         for (Message m : ModelNlJudge.request(trajectory, nlAssertions)) {
             messages.add(PyDict.of("role", m instanceof Message.System ? "system" : "user", "content", m.content()));
         }
-        return PyDict.builder().put("model", UPSTREAM_MODEL).put("call_name", CALL_NAME).put("tools", PyNone.NONE)
-                .put("tool_choice", PyNone.NONE).put("kwargs", PyDict.of("temperature", new PyFloat(0.0)))
-                .put("messages", PyList.of(messages)).build();
+        return PyDict.builder()
+                .put("model", UPSTREAM_MODEL)
+                .put("call_name", CALL_NAME)
+                .put("tools", PyNone.NONE)
+                .put("tool_choice", PyNone.NONE)
+                .put("kwargs", PyDict.of("temperature", new PyFloat(0.0)))
+                .put("messages", PyList.of(messages))
+                .build();
     }
 
     private List<NlAssertionCheck> recordedChecks() {
@@ -80,7 +94,9 @@ final class RecordedJudge implements NlJudge {
         if (recordedRewardInfo != null && recordedRewardInfo.get("nl_assertions") instanceof PyList l) {
             for (Value v : l) {
                 PyDict d = v.asDict();
-                out.add(new NlAssertionCheck(d.get("nl_assertion").asStr(), d.get("met") instanceof PyBool b && b.value(),
+                out.add(new NlAssertionCheck(
+                        d.get("nl_assertion").asStr(),
+                        d.get("met") instanceof PyBool b && b.value(),
                         UpstreamSimulation.str(d.get("justification"))));
             }
         }

@@ -48,16 +48,22 @@ public final class Tau2Conformance {
          * The process state a record starts from, after a record on {@code initTaskId} started from
          * {@code before} (null: the process's start); null for domains without such state.
          */
-        default Value processAfter(Value before, String initTaskId) { return null; }
+        default Value processAfter(Value before, String initTaskId) {
+            return null;
+        }
 
         /** A fresh environment in a process whose state is {@code process} ({@link #processAfter}, or an environment's session). */
-        default Tau2Environment create(String initTaskId, Value process) { return create(initTaskId); }
+        default Tau2Environment create(String initTaskId, Value process) {
+            return create(initTaskId);
+        }
 
         /**
          * A fresh environment built with a record's {@code env_kwargs_extra} (constructor kwargs beyond the
          * domain's defaults, e.g. banking's {@code retrieval_kwargs}); null or absent for most records.
          */
-        default Tau2Environment create(String initTaskId, Value process, PyDict envKwargs) { return create(initTaskId, process); }
+        default Tau2Environment create(String initTaskId, Value process, PyDict envKwargs) {
+            return create(initTaskId, process);
+        }
     }
 
     /**
@@ -68,13 +74,15 @@ public final class Tau2Conformance {
      * @param millis              wall time of the replay
      * @param hashMillis          time spent computing DB hashes (summed over workers)
      */
-    public record Report(int sequences, int calls, int mismatches, int mismatchedSequences, long millis, long hashMillis) {
+    public record Report(
+            int sequences, int calls, int mismatches, int mismatchedSequences, long millis, long hashMillis) {
         /** The closing line of a replay, exactly as the conformance command prints it. */
         public String summaryLine() {
             return sequences + " sequences, " + calls + " calls, " + mismatches + " mismatches";
         }
 
-        @Override public String toString() {
+        @Override
+        public String toString() {
             return summaryLine() + " (" + mismatchedSequences + " sequences differ), " + millis + " ms";
         }
     }
@@ -168,7 +176,12 @@ public final class Tau2Conformance {
                 if (out != null) out.println(res.firstDiff);
             }
         }
-        Report rep = new Report(results.length, calls, mismatches, badSeqs, (System.nanoTime() - t0) / 1_000_000,
+        Report rep = new Report(
+                results.length,
+                calls,
+                mismatches,
+                badSeqs,
+                (System.nanoTime() - t0) / 1_000_000,
                 hashNanos / 1_000_000);
         if (out != null) out.println(rep.summaryLine());
         return rep;
@@ -186,6 +199,7 @@ public final class Tau2Conformance {
             hashNanos += System.nanoTime() - t;
             return v;
         }
+
         void diff(String what) {
             if (mismatches++ == 0) firstDiff = what;
         }
@@ -208,11 +222,25 @@ public final class Tau2Conformance {
     }
 
     /** One tool call of a record, with the fields a replay needs checked up front. */
-    private record Call(String requestor, String name, PyDict arguments, String content, boolean error,
-                        String dbHash, String userDbHash, boolean timingMasked) {
+    private record Call(
+            String requestor,
+            String name,
+            PyDict arguments,
+            String content,
+            boolean error,
+            String dbHash,
+            String userDbHash,
+            boolean timingMasked) {
         static Call of(Corpus.Record c) {
-            return new Call(c.string("requestor"), c.string("name"), c.object("arguments").value(), c.string("content"),
-                    c.bool("error"), c.optionalString("db_hash"), c.optionalString("user_db_hash"), c.optionalBool("timing_masked", false));
+            return new Call(
+                    c.string("requestor"),
+                    c.string("name"),
+                    c.object("arguments").value(),
+                    c.string("content"),
+                    c.bool("error"),
+                    c.optionalString("db_hash"),
+                    c.optionalString("user_db_hash"),
+                    c.optionalBool("timing_masked", false));
         }
     }
 
@@ -220,26 +248,37 @@ public final class Tau2Conformance {
     private record Assertion(EnvAssertion assertion, boolean met) {
         static Assertion of(Corpus.Record a) {
             Value av = a.required("assert_value");
-            return new Assertion(new EnvAssertion(Requestor.parse(a.string("env_type")), a.string("func_name"), a.object("arguments").value(),
-                    !(av instanceof PyBool b) || b.value(), null), a.bool("met"));
+            return new Assertion(
+                    new EnvAssertion(
+                            Requestor.parse(a.string("env_type")),
+                            a.string("func_name"),
+                            a.object("arguments").value(),
+                            !(av instanceof PyBool b) || b.value(),
+                            null),
+                    a.bool("met"));
         }
     }
 
     private static SeqResult replayRecord(EnvironmentFactory factory, Corpus.Record rec, Value process) {
         SeqResult res = new SeqResult();
         boolean gold = rec.has("actions");
-        if (!gold && !rec.has("calls")) throw rec.fail("a record has 'actions' (gold) or 'calls' (fuzz); this one has neither");
+        if (!gold && !rec.has("calls"))
+            throw rec.fail("a record has 'actions' (gold) or 'calls' (fuzz); this one has neither");
         String taskId = gold ? rec.string("task_id") : rec.optionalString("init_task_id");
         String label = gold ? "task " + taskId : "seq " + rec.required("seq") + " (" + rec.string("kind") + ")";
-        List<Call> calls = rec.objects(gold ? "actions" : "calls").stream().map(Call::of).toList();
-        String initialDb = rec.stringOrNull("initial_db_hash"), initialUserDb = rec.stringOrNull("initial_user_db_hash");
+        List<Call> calls =
+                rec.objects(gold ? "actions" : "calls").stream().map(Call::of).toList();
+        String initialDb = rec.stringOrNull("initial_db_hash"),
+                initialUserDb = rec.stringOrNull("initial_user_db_hash");
         String finalDb = rec.stringOrNull("final_db_hash"), finalUserDb = rec.stringOrNull("final_user_db_hash");
         boolean graded = gold && rec.has("grader_gold_db_hash");
         String graderDb = graded ? rec.stringOrNull("grader_gold_db_hash") : null;
         String graderUserDb = graded ? rec.optionalString("grader_gold_user_db_hash") : null;
 
-        PyDict envKwargs = rec.has("env_kwargs_extra") ? rec.object("env_kwargs_extra").value() : null;
-        Tau2Environment env = envKwargs == null ? factory.create(taskId, process) : factory.create(taskId, process, envKwargs);
+        PyDict envKwargs =
+                rec.has("env_kwargs_extra") ? rec.object("env_kwargs_extra").value() : null;
+        Tau2Environment env =
+                envKwargs == null ? factory.create(taskId, process) : factory.create(taskId, process, envKwargs);
         checkHash(res, label + " initial db_hash", initialDb, res.hash(env::dbHash), true);
         checkHash(res, label + " initial user_db_hash", initialUserDb, res.hash(env::userDbHash), true);
         int i = 0;
@@ -247,8 +286,8 @@ public final class Tau2Conformance {
             res.calls++;
             Tau2Environment.ToolMessage m = env.getResponse(c.name(), c.arguments(), c.requestor());
             int index = i;
-            Supplier<String> whereOf = () -> label + " call " + index + " " + c.requestor() + " " + c.name() + " "
-                    + PyJson.dumps(c.arguments());
+            Supplier<String> whereOf = () ->
+                    label + " call " + index + " " + c.requestor() + " " + c.name() + " " + PyJson.dumps(c.arguments());
             String actual = c.timingMasked() ? maskTiming(m.content()) : m.content();
             if (!Objects.equals(c.content(), actual)) {
                 res.diff(whereOf.get() + ": content\n  expected: " + c.content() + "\n  actual:   " + actual);
@@ -256,16 +295,19 @@ public final class Tau2Conformance {
                 res.diff(whereOf.get() + ": error flag expected " + c.error() + ", got " + m.error());
             }
             if (c.dbHash() != null) checkHash(res, whereOf, ": db_hash", c.dbHash(), res.hash(env::dbHash), false);
-            if (c.userDbHash() != null) checkHash(res, whereOf, ": user_db_hash", c.userDbHash(), res.hash(env::userDbHash), false);
+            if (c.userDbHash() != null)
+                checkHash(res, whereOf, ": user_db_hash", c.userDbHash(), res.hash(env::userDbHash), false);
             i++;
         }
         checkHash(res, label + " final db_hash", finalDb, res.hash(env::dbHash), true);
         checkHash(res, label + " final user_db_hash", finalUserDb, res.hash(env::userDbHash), true);
         if (gold && rec.has("env_assertions")) {
-            List<Assertion> assertions = rec.objects("env_assertions").stream().map(Assertion::of).toList();
+            List<Assertion> assertions =
+                    rec.objects("env_assertions").stream().map(Assertion::of).toList();
             for (int k = 0; k < assertions.size(); k++) {
                 Assertion a = assertions.get(k);
-                String what = label + " env_assertion " + k + " " + a.assertion().funcName();
+                String what =
+                        label + " env_assertion " + k + " " + a.assertion().funcName();
                 try {
                     boolean met = env.runEnvAssertion(a.assertion());
                     if (met != a.met()) res.diff(what + ": met expected " + a.met() + ", got " + met);
@@ -273,9 +315,18 @@ public final class Tau2Conformance {
                     res.diff(what + ": raised " + e.pyType() + ": " + e.str());
                 }
             }
-            checkHash(res, label + " db_hash_after_env_assertions", rec.stringOrNull("db_hash_after_env_assertions"), res.hash(env::dbHash), true);
-            checkHash(res, label + " user_db_hash_after_env_assertions", rec.stringOrNull("user_db_hash_after_env_assertions"),
-                    res.hash(env::userDbHash), true);
+            checkHash(
+                    res,
+                    label + " db_hash_after_env_assertions",
+                    rec.stringOrNull("db_hash_after_env_assertions"),
+                    res.hash(env::dbHash),
+                    true);
+            checkHash(
+                    res,
+                    label + " user_db_hash_after_env_assertions",
+                    rec.stringOrNull("user_db_hash_after_env_assertions"),
+                    res.hash(env::userDbHash),
+                    true);
         }
         if (graded) {
             // The grader's gold environment (EnvironmentEvaluator): fresh env, make_tool_call per action,
@@ -288,8 +339,8 @@ public final class Tau2Conformance {
         return res;
     }
 
-    private static void checkHash(SeqResult res, Supplier<String> where, String what, String expected,
-                                  String actual, boolean nullable) {
+    private static void checkHash(
+            SeqResult res, Supplier<String> where, String what, String expected, String actual, boolean nullable) {
         if (!Objects.equals(expected, actual)) checkHash(res, where.get() + what, expected, actual, nullable);
     }
 
@@ -301,8 +352,8 @@ public final class Tau2Conformance {
         if (!Objects.equals(expected, actual)) res.diff(what + ": expected " + expected + ", got " + actual);
     }
 
-    private static final Pattern TIMING = Pattern.compile(
-            "\n\n\\[Timing: retrieval=[0-9]+ms(?:, reranking=[0-9]+ms)?, total=[0-9]+ms\\]\\z");
+    private static final Pattern TIMING =
+            Pattern.compile("\n\n\\[Timing: retrieval=[0-9]+ms(?:, reranking=[0-9]+ms)?, total=[0-9]+ms\\]\\z");
 
     /** The corpus's {@code mask_kb_timing}: every digit run of the trailing timing suffix becomes "0". */
     static String maskTiming(String s) {

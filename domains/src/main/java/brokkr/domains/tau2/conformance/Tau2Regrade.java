@@ -5,6 +5,7 @@ import brokkr.domains.tau2.environment.EpisodeEnvironment;
 import brokkr.domains.tau2.environment.EpisodeEnvironment.Call;
 import brokkr.domains.tau2.environment.EpisodeEnvironment.GradingReplay;
 import brokkr.domains.tau2.environment.Tau2Environment.Worlds;
+import brokkr.domains.tau2.evaluator.EnvEvaluator;
 import brokkr.domains.tau2.evaluator.EnvEvidence;
 import brokkr.domains.tau2.evaluator.Grade;
 import brokkr.domains.tau2.evaluator.NlJudge;
@@ -13,7 +14,6 @@ import brokkr.domains.tau2.model.Requestor;
 import brokkr.domains.tau2.model.TaskSpec;
 import brokkr.domains.tau2.model.Tau2Message;
 import brokkr.domains.tau2.model.TerminationReason;
-import brokkr.domains.tau2.evaluator.EnvEvaluator;
 import brokkr.python.PyJson;
 import brokkr.value.PyDict;
 import brokkr.value.PyList;
@@ -50,21 +50,33 @@ public final class Tau2Regrade {
 
     /** One simulation re-graded: Brokkr's reward info (null when grading could not run) and every difference found. */
     public record Outcome(UpstreamSimulation simulation, PyDict rewardInfo, List<String> differences) {
-        public Outcome { differences = List.copyOf(differences); }
+        public Outcome {
+            differences = List.copyOf(differences);
+        }
 
-        public boolean matches() { return differences.isEmpty(); }
+        public boolean matches() {
+            return differences.isEmpty();
+        }
     }
 
     /** A file re-graded, outcomes in file order. */
     public record Report(List<Outcome> outcomes) {
-        public Report { outcomes = List.copyOf(outcomes); }
+        public Report {
+            outcomes = List.copyOf(outcomes);
+        }
 
-        public int simulations() { return outcomes.size(); }
+        public int simulations() {
+            return outcomes.size();
+        }
 
-        public int mismatches() { return (int) outcomes.stream().filter(o -> !o.matches()).count(); }
+        public int mismatches() {
+            return (int) outcomes.stream().filter(o -> !o.matches()).count();
+        }
 
         /** The closing line {@code tau2 evaluate} prints. */
-        public String summaryLine() { return simulations() + " simulations, " + mismatches() + " mismatches"; }
+        public String summaryLine() {
+            return simulations() + " simulations, " + mismatches() + " mismatches";
+        }
     }
 
     /**
@@ -91,7 +103,8 @@ public final class Tau2Regrade {
             Outcome o = graded.outcome();
             if (!o.matches() && out != null) {
                 out.println(sim.label() + " task " + sim.taskId() + (sim.trial() == null ? "" : " trial " + sim.trial())
-                        + ": " + o.differences().getFirst() + (o.differences().size() > 1 ? " (+" + (o.differences().size() - 1) + " more)" : ""));
+                        + ": " + o.differences().getFirst()
+                        + (o.differences().size() > 1 ? " (+" + (o.differences().size() - 1) + " more)" : ""));
             }
             outcomes.add(o);
         }
@@ -110,7 +123,8 @@ public final class Tau2Regrade {
      */
     public static PyDict rewardInfo(UpstreamSimulation sim, Domain domain) {
         Outcome o = regrade(sim, domain, null);
-        if (o.rewardInfo() == null) throw new IllegalStateException(sim.label() + ": " + String.join("; ", o.differences()));
+        if (o.rewardInfo() == null)
+            throw new IllegalStateException(sim.label() + ": " + String.join("; ", o.differences()));
         return o.rewardInfo();
     }
 
@@ -136,14 +150,16 @@ public final class Tau2Regrade {
         }
         if (recorded != null) {
             differences.addAll(recorded.differences());
-            if (recorded.unused() > 0) differences.add("judge: upstream asked its judge " + recorded.unused() + " more time(s) than Brokkr");
+            if (recorded.unused() > 0)
+                differences.add("judge: upstream asked its judge " + recorded.unused() + " more time(s) than Brokkr");
         }
         if (mine != null) {
             if (sim.rewardInfo() == null) {
                 differences.add("the record has no reward_info");
             } else {
                 for (String field : UpstreamRewardInfo.FIELDS) {
-                    String d = firstDifference(field, sim.rewardInfo().getOrDefault(field, PyNone.NONE), mine.get(field));
+                    String d =
+                            firstDifference(field, sim.rewardInfo().getOrDefault(field, PyNone.NONE), mine.get(field));
                     if (d != null) differences.add(d);
                 }
             }
@@ -151,8 +167,15 @@ public final class Tau2Regrade {
         return new Graded(new Outcome(sim, mine, differences), end[0]);
     }
 
-    private static PyDict rewardInfo(UpstreamSimulation sim, Domain domain, TaskSpec task, NlJudge judge, List<String> differences,
-                                     Worlds previous, Worlds[] processEnd) throws InfrastructureFailure {
+    private static PyDict rewardInfo(
+            UpstreamSimulation sim,
+            Domain domain,
+            TaskSpec task,
+            NlJudge judge,
+            List<String> differences,
+            Worlds previous,
+            Worlds[] processEnd)
+            throws InfrastructureFailure {
         TerminationReason reason = termination(sim.termination());
         EpisodeEnvironment<Worlds> env = domain.environment();
         UpstreamMessages.Parsed parsed = UpstreamMessages.parse(sim.messages());
@@ -161,11 +184,18 @@ public final class Tau2Regrade {
         processEnd[0] = live;
         if (!reason.isNormalStop()) {
             // evaluate_simulation returns before any evaluator runs: no environment is built.
-            g = Tau2Grader.grade(task, parsed.trajectory(), false, reason.value(),
-                    new EnvEvidence(null, null, null, null, List.of(), List.of()), judge);
+            g = Tau2Grader.grade(
+                    task,
+                    parsed.trajectory(),
+                    false,
+                    reason.value(),
+                    new EnvEvidence(null, null, null, null, List.of(), List.of()),
+                    judge);
         } else {
             GradingReplay<Worlds> predicted = env.gradingReplay(task, live, parsed.calls());
-            differences.addAll(predicted.differences().stream().map(d -> "strict replay (upstream raises here): " + d).toList());
+            differences.addAll(predicted.differences().stream()
+                    .map(d -> "strict replay (upstream raises here): " + d)
+                    .toList());
             EnvEvidence evidence = EnvEvaluator.evidence(env, task, predicted.world());
             processEnd[0] = env.goldReplay(task, predicted.world()).world();
             g = Tau2Grader.grade(task, parsed.trajectory(), true, reason.value(), evidence, judge);
@@ -181,10 +211,14 @@ public final class Tau2Regrade {
     static Worlds liveReplay(EpisodeEnvironment<Worlds> env, Worlds initial, List<Tau2Message> t) {
         Worlds w = initial;
         for (int i = 0; i < t.size(); i++) {
-            if (t.get(i) instanceof Tau2Message.Participant p && p.isToolCall()
-                    && i + 1 < t.size() && t.get(i + 1) instanceof Tau2Message.ToolResult) {
+            if (t.get(i) instanceof Tau2Message.Participant p
+                    && p.isToolCall()
+                    && i + 1 < t.size()
+                    && t.get(i + 1) instanceof Tau2Message.ToolResult) {
                 Requestor requestor = p instanceof Tau2Message.Agent ? Requestor.ASSISTANT : Requestor.USER;
-                List<Call> calls = p.toolCalls().stream().map(c -> new Call(c.name(), c.arguments())).toList();
+                List<Call> calls = p.toolCalls().stream()
+                        .map(c -> new Call(c.name(), c.arguments()))
+                        .toList();
                 w = env.sync(env.respondAll(w, requestor, calls).world());
             }
         }
@@ -218,5 +252,7 @@ public final class Tau2Regrade {
         return path + ": upstream " + clip(PyJson.dumps(upstream)) + ", Brokkr " + clip(PyJson.dumps(brokkr));
     }
 
-    private static String clip(String s) { return s.length() <= 200 ? s : s.substring(0, 200) + "…"; }
+    private static String clip(String s) {
+        return s.length() <= 200 ? s : s.substring(0, 200) + "…";
+    }
 }

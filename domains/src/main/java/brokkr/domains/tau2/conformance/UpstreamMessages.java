@@ -1,6 +1,5 @@
 package brokkr.domains.tau2.conformance;
 
-import java.util.Objects;
 import brokkr.conversation.ToolCall;
 import brokkr.conversation.Usage;
 import brokkr.domains.tau2.environment.EpisodeEnvironment.RecordedCall;
@@ -15,6 +14,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 
 /**
  * Upstream's message JSON ({@code AssistantMessage}, {@code UserMessage}, {@code ToolMessage} of
@@ -26,7 +26,10 @@ public final class UpstreamMessages {
 
     /** The trajectory (tool results named after the call they answer) and the calls with their recorded results. */
     public record Parsed(List<Tau2Message> trajectory, List<RecordedCall> calls) {
-        public Parsed { trajectory = List.copyOf(trajectory); calls = List.copyOf(calls); }
+        public Parsed {
+            trajectory = List.copyOf(trajectory);
+            calls = List.copyOf(calls);
+        }
     }
 
     public static Parsed parse(PyList messages) {
@@ -42,20 +45,34 @@ public final class UpstreamMessages {
                         for (Value tv : tcs) {
                             PyDict c = tv.asDict();
                             String id = UpstreamSimulation.str(c.get("id"));
-                            calls.add(new ToolCall(id, c.get("name").asStr(), c.get("arguments").asDict(), null, null));
+                            calls.add(new ToolCall(
+                                    id,
+                                    c.get("name").asStr(),
+                                    c.get("arguments").asDict(),
+                                    null,
+                                    null));
                             callNames.put(id, c.get("name").asStr());
                         }
                     }
                     String content = UpstreamSimulation.str(d.get("content"));
                     Usage usage = usage(d.get("usage"));
-                    out.add(role.equals("assistant") ? new Tau2Message.Agent(content, calls, usage) : new Tau2Message.User(content, calls, usage));
+                    out.add(
+                            role.equals("assistant")
+                                    ? new Tau2Message.Agent(content, calls, usage)
+                                    : new Tau2Message.User(content, calls, usage));
                 }
                 case "tool" -> {
                     String id = UpstreamSimulation.str(d.get("id"));
-                    out.add(new Tau2Message.ToolResult(id, callNames.getOrDefault(id, ""), UpstreamSimulation.str(d.get("content")),
-                            Requestor.parse(d.get("requestor").asStr()), d.get("error") instanceof PyBool b && b.value()));
+                    out.add(new Tau2Message.ToolResult(
+                            id,
+                            callNames.getOrDefault(id, ""),
+                            UpstreamSimulation.str(d.get("content")),
+                            Requestor.parse(d.get("requestor").asStr()),
+                            d.get("error") instanceof PyBool b && b.value()));
                 }
-                default -> throw new IllegalArgumentException("a message with role '" + role + "' (not assistant, user or tool)");
+                default ->
+                    throw new IllegalArgumentException(
+                            "a message with role '" + role + "' (not assistant, user or tool)");
             }
         }
         return new Parsed(out, pair(messages));
@@ -72,17 +89,28 @@ public final class UpstreamMessages {
         while (i < messages.size()) {
             PyDict m = messages.get(i++).asDict();
             String role = m.get("role").asStr();
-            if (role.equals("tool")) throw new IllegalArgumentException("Tool message not expected. Tool messages should always follow a tool call.");
+            if (role.equals("tool"))
+                throw new IllegalArgumentException(
+                        "Tool message not expected. Tool messages should always follow a tool call.");
             if (!(m.get("tool_calls") instanceof PyList tcs) || tcs.isEmpty()) continue;
             for (Value tv : tcs) {
                 PyDict tc = tv.asDict();
                 if (i >= messages.size()) throw new IllegalArgumentException("Tool message expected. Got None.");
                 PyDict tm = messages.get(i++).asDict();
-                if (!tm.get("role").asStr().equals("tool")) throw new IllegalArgumentException("Tool message expected. Got " + tm.get("role").asStr() + " message");
+                if (!tm.get("role").asStr().equals("tool"))
+                    throw new IllegalArgumentException(
+                            "Tool message expected. Got " + tm.get("role").asStr() + " message");
                 String id = UpstreamSimulation.str(tc.get("id")), tmId = UpstreamSimulation.str(tm.get("id"));
-                if (!Objects.equals(id, tmId)) throw new IllegalArgumentException("Tool call id mismatch. Got " + id + " and " + tmId);
-                Requestor r = tc.get("requestor") == null || tc.get("requestor").isNone() ? Requestor.ASSISTANT : Requestor.parse(tc.get("requestor").asStr());
-                out.add(new RecordedCall(r, tc.get("name").asStr(), tc.get("arguments").asDict(), UpstreamSimulation.str(tm.get("content"))));
+                if (!Objects.equals(id, tmId))
+                    throw new IllegalArgumentException("Tool call id mismatch. Got " + id + " and " + tmId);
+                Requestor r = tc.get("requestor") == null || tc.get("requestor").isNone()
+                        ? Requestor.ASSISTANT
+                        : Requestor.parse(tc.get("requestor").asStr());
+                out.add(new RecordedCall(
+                        r,
+                        tc.get("name").asStr(),
+                        tc.get("arguments").asDict(),
+                        UpstreamSimulation.str(tm.get("content"))));
             }
         }
         return out;

@@ -1,6 +1,6 @@
 package brokkr.domains.tau2.conformance;
 
-import java.util.Locale;
+import brokkr.experiment.PassHatK;
 import brokkr.python.NumpyFloats;
 import brokkr.value.PyBool;
 import brokkr.value.PyDict;
@@ -9,12 +9,12 @@ import brokkr.value.PyInt;
 import brokkr.value.PyList;
 import brokkr.value.PyStr;
 import brokkr.value.Value;
-import brokkr.experiment.PassHatK;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
 
@@ -44,7 +44,8 @@ public final class UpstreamMetrics {
         if (evaluated.isEmpty()) return build(0.0, PyDict.empty(), 0.0, c);
 
         Map<String, PyDict> tasks = new HashMap<>();
-        for (Value t : results.get("tasks").asList()) tasks.put(t.asDict().get("id").asStr(), t.asDict());
+        for (Value t : results.get("tasks").asList())
+            tasks.put(t.asDict().get("id").asStr(), t.asDict());
         // get_metrics_df: success per simulation; max k = info.num_trials, lowered to the fewest trials of a task.
         Map<String, int[]> perTask = new TreeMap<>(); // task id (sorted as groupby sorts) -> [trials, successes]
         List<Double> rewards = new ArrayList<>(), costs = new ArrayList<>();
@@ -67,7 +68,8 @@ public final class UpstreamMetrics {
             for (int i = 0; i < order.size(); i++) {
                 int[] t = perTask.get(order.get(i));
                 // math.comb as PassHatK has it; the quotient of the two doubles, as the recorded metrics were computed
-                perTaskValues[i] = PassHatK.comb(t[1], k).doubleValue() / PassHatK.comb(t[0], k).doubleValue();
+                perTaskValues[i] = PassHatK.comb(t[1], k).doubleValue()
+                        / PassHatK.comb(t[0], k).doubleValue();
             }
             passHat.put(Integer.toString(k), new PyFloat(NumpyFloats.mean(perTaskValues)));
         }
@@ -80,7 +82,9 @@ public final class UpstreamMetrics {
     /** {@code AgentMetrics.as_dict()}: the headline numbers with {@code pass_hat_k} keys. */
     public static PyDict asDict(PyDict metrics) {
         PyDict.Builder b = PyDict.builder();
-        for (String k : List.of("avg_reward", "avg_agent_cost", "total_simulations", "total_tasks", "infra_error_count")) b.put(k, metrics.get(k));
+        for (String k :
+                List.of("avg_reward", "avg_agent_cost", "total_simulations", "total_tasks", "infra_error_count"))
+            b.put(k, metrics.get(k));
         for (var e : metrics.get("pass_hat_ks").asDict().entries()) b.put("pass_hat_" + e.getKey(), e.getValue());
         return b.build();
     }
@@ -94,7 +98,9 @@ public final class UpstreamMetrics {
         int userStop, agentStop, maxSteps, error;
         int unresponsive, responsivenessInfo;
         final Map<String, Integer> agentErrors = new LinkedHashMap<>(), userErrors = new LinkedHashMap<>();
-        final Map<String, Integer> maxAgent = new LinkedHashMap<>(), maxUser = new LinkedHashMap<>(), firstCritical = new LinkedHashMap<>();
+        final Map<String, Integer> maxAgent = new LinkedHashMap<>(),
+                maxUser = new LinkedHashMap<>(),
+                firstCritical = new LinkedHashMap<>();
         final Map<String, Map<String, Integer>> agentTags = new LinkedHashMap<>(), userTags = new LinkedHashMap<>();
 
         void add(PyDict s) {
@@ -104,12 +110,19 @@ public final class UpstreamMetrics {
                         PyDict a = v.asDict();
                         boolean match = a.get("action_match") instanceof PyBool b && b.value();
                         String type = str(a.get("tool_type"));
-                        if ("read".equals(type)) { readTotal++; if (match) readCorrect++; }
-                        if ("write".equals(type)) { writeTotal++; if (match) writeCorrect++; }
+                        if ("read".equals(type)) {
+                            readTotal++;
+                            if (match) readCorrect++;
+                        }
+                        if ("write".equals(type)) {
+                            writeTotal++;
+                            if (match) writeCorrect++;
+                        }
                     }
                 }
                 if (ri.get("db_check") instanceof PyDict db) {
-                    if (db.get("db_match") instanceof PyBool b && b.value()) dbMatch++; else dbMismatch++;
+                    if (db.get("db_match") instanceof PyBool b && b.value()) dbMatch++;
+                    else dbMismatch++;
                 } else {
                     dbNotChecked++;
                 }
@@ -130,7 +143,7 @@ public final class UpstreamMetrics {
                 case "agent_stop" -> agentStop++;
                 case "max_steps" -> maxSteps++;
                 case "too_many_errors", "agent_error", "user_error" -> error++;
-                default -> { }
+                default -> {}
             }
             if (s.get("info") instanceof PyDict info && info.containsKey("had_unresponsive_period")) {
                 responsivenessInfo++;
@@ -138,8 +151,12 @@ public final class UpstreamMetrics {
             }
             if (s.get("review") instanceof PyDict review) {
                 List<PyDict> errors = errors(review);
-                List<PyDict> agent = errors.stream().filter(e -> "agent".equals(str(e.get("source")))).toList();
-                List<PyDict> user = errors.stream().filter(e -> "user".equals(str(e.get("source")))).toList();
+                List<PyDict> agent = errors.stream()
+                        .filter(e -> "agent".equals(str(e.get("source"))))
+                        .toList();
+                List<PyDict> user = errors.stream()
+                        .filter(e -> "user".equals(str(e.get("source"))))
+                        .toList();
                 if (!agent.isEmpty()) {
                     String max = "none";
                     for (PyDict e : agent) {
@@ -148,23 +165,30 @@ public final class UpstreamMetrics {
                         if (sev.equals("critical")) max = "critical";
                         else if (sev.equals("minor") && !max.equals("critical")) max = "minor";
                         else if (max.equals("none")) max = sev;
-                        for (String tag : tags(e)) bump(agentTags.computeIfAbsent(tag, k -> new LinkedHashMap<>()), sev);
+                        for (String tag : tags(e))
+                            bump(agentTags.computeIfAbsent(tag, k -> new LinkedHashMap<>()), sev);
                     }
                     bump(maxAgent, max);
                 } else {
                     bump(maxAgent, "none");
                 }
-                if (!user.isEmpty()) bump(maxUser, userMax(user)); else bump(maxUser, "none");
+                if (!user.isEmpty()) bump(maxUser, userMax(user));
+                else bump(maxUser, "none");
                 PyDict first = null;
                 double firstAt = Double.POSITIVE_INFINITY;
                 for (PyDict e : errors) {
                     String src = str(e.get("source")), sev = str(e.get("severity"));
                     boolean critical = ("agent".equals(src) && "critical".equals(sev))
-                            || ("user".equals(src) && ("critical_helped".equals(sev) || "critical_hindered".equals(sev)));
+                            || ("user".equals(src)
+                                    && ("critical_helped".equals(sev) || "critical_hindered".equals(sev)));
                     if (!critical) continue;
-                    double at = e.get("tick_start") instanceof PyInt t ? t.longValue()
+                    double at = e.get("tick_start") instanceof PyInt t
+                            ? t.longValue()
                             : e.get("turn_idx") instanceof PyInt t2 ? t2.longValue() : Double.POSITIVE_INFINITY;
-                    if (first == null || at < firstAt) { first = e; firstAt = at; } // min() keeps the first of equals
+                    if (first == null || at < firstAt) {
+                        first = e;
+                        firstAt = at;
+                    } // min() keeps the first of equals
                 }
                 bump(firstCritical, first == null ? "none" : str(first.get("source")));
             } else if (s.get("user_only_review") instanceof PyDict review) {
@@ -172,7 +196,9 @@ public final class UpstreamMetrics {
                 bump(maxAgent, "none");
                 if (!user.isEmpty()) {
                     bump(maxUser, userMax(user));
-                    boolean critical = user.stream().anyMatch(e -> "critical_helped".equals(str(e.get("severity"))) || "critical_hindered".equals(str(e.get("severity"))));
+                    boolean critical = user.stream()
+                            .anyMatch(e -> "critical_helped".equals(str(e.get("severity")))
+                                    || "critical_hindered".equals(str(e.get("severity"))));
                     bump(firstCritical, critical ? "user" : "none");
                 } else {
                     bump(maxUser, "none");
@@ -187,7 +213,8 @@ public final class UpstreamMetrics {
                 String sev = severity(e);
                 bump(userErrors, sev);
                 if (sev.equals("critical_helped") || sev.equals("critical_hindered")) max = sev;
-                else if (sev.equals("minor") && !max.equals("critical_helped") && !max.equals("critical_hindered")) max = "minor";
+                else if (sev.equals("minor") && !max.equals("critical_helped") && !max.equals("critical_hindered"))
+                    max = "minor";
                 else if (max.equals("none")) max = sev;
                 for (String tag : tags(e)) bump(userTags.computeIfAbsent(tag, k -> new LinkedHashMap<>()), sev);
             }
@@ -196,26 +223,53 @@ public final class UpstreamMetrics {
     }
 
     private static PyDict build(double avgReward, PyDict passHat, double avgCost, Counts c) {
-        return PyDict.builder().put("avg_reward", new PyFloat(avgReward)).put("pass_hat_ks", passHat).put("avg_agent_cost", new PyFloat(avgCost))
-                .put("total_simulations", c.simulations).put("total_tasks", c.tasks).put("infra_error_count", c.infra)
-                .put("total_read_actions", c.readTotal).put("correct_read_actions", c.readCorrect)
-                .put("total_write_actions", c.writeTotal).put("correct_write_actions", c.writeCorrect)
-                .put("db_match_count", c.dbMatch).put("db_mismatch_count", c.dbMismatch).put("db_not_checked", c.dbNotChecked)
-                .put("auth_succeeded", c.authSucceeded).put("auth_failed", c.authFailed).put("auth_not_needed", c.authNotNeeded)
+        return PyDict.builder()
+                .put("avg_reward", new PyFloat(avgReward))
+                .put("pass_hat_ks", passHat)
+                .put("avg_agent_cost", new PyFloat(avgCost))
+                .put("total_simulations", c.simulations)
+                .put("total_tasks", c.tasks)
+                .put("infra_error_count", c.infra)
+                .put("total_read_actions", c.readTotal)
+                .put("correct_read_actions", c.readCorrect)
+                .put("total_write_actions", c.writeTotal)
+                .put("correct_write_actions", c.writeCorrect)
+                .put("db_match_count", c.dbMatch)
+                .put("db_mismatch_count", c.dbMismatch)
+                .put("db_not_checked", c.dbNotChecked)
+                .put("auth_succeeded", c.authSucceeded)
+                .put("auth_failed", c.authFailed)
+                .put("auth_not_needed", c.authNotNeeded)
                 .put("auth_not_checked", c.authNotChecked)
-                .put("termination_user_stop", c.userStop).put("termination_agent_stop", c.agentStop).put("termination_max_steps", c.maxSteps)
-                .put("termination_error", c.error).put("termination_infrastructure_error", c.infra)
-                .put("sims_with_unresponsive_period", c.unresponsive).put("sims_with_responsiveness_info", c.responsivenessInfo)
-                .put("agent_errors_by_severity", counts(c.agentErrors)).put("user_errors_by_severity", counts(c.userErrors))
-                .put("sims_by_max_agent_severity", counts(c.maxAgent)).put("sims_by_max_user_severity", counts(c.maxUser))
+                .put("termination_user_stop", c.userStop)
+                .put("termination_agent_stop", c.agentStop)
+                .put("termination_max_steps", c.maxSteps)
+                .put("termination_error", c.error)
+                .put("termination_infrastructure_error", c.infra)
+                .put("sims_with_unresponsive_period", c.unresponsive)
+                .put("sims_with_responsiveness_info", c.responsivenessInfo)
+                .put("agent_errors_by_severity", counts(c.agentErrors))
+                .put("user_errors_by_severity", counts(c.userErrors))
+                .put("sims_by_max_agent_severity", counts(c.maxAgent))
+                .put("sims_by_max_user_severity", counts(c.maxUser))
                 .put("sims_by_first_critical_source", counts(c.firstCritical))
-                .put("agent_error_tags_by_severity", nested(c.agentTags)).put("user_error_tags_by_severity", nested(c.userTags)).build();
+                .put("agent_error_tags_by_severity", nested(c.agentTags))
+                .put("user_error_tags_by_severity", nested(c.userTags))
+                .build();
     }
 
     /** {@code len(actions)} of the task's gold actions by requestor; -1 for a lone transfer ({@code Results._task_metrics}). */
     static int numActions(PyDict task) {
-        if (task == null || !(task.get("evaluation_criteria") instanceof PyDict ec) || !(ec.get("actions") instanceof PyList actions)) return 0;
-        if (actions.size() == 1 && actions.get(0).asDict().get("name").asStr().toLowerCase(Locale.ROOT).contains("transfer")) return -1;
+        if (task == null
+                || !(task.get("evaluation_criteria") instanceof PyDict ec)
+                || !(ec.get("actions") instanceof PyList actions)) return 0;
+        if (actions.size() == 1
+                && actions.get(0)
+                        .asDict()
+                        .get("name")
+                        .asStr()
+                        .toLowerCase(Locale.ROOT)
+                        .contains("transfer")) return -1;
         int n = 0;
         for (Value a : actions) {
             String r = str(a.asDict().get("requestor"));
@@ -241,7 +295,9 @@ public final class UpstreamMetrics {
         return out;
     }
 
-    private static void bump(Map<String, Integer> m, String k) { m.merge(k, 1, Integer::sum); }
+    private static void bump(Map<String, Integer> m, String k) {
+        m.merge(k, 1, Integer::sum);
+    }
 
     private static PyDict counts(Map<String, Integer> m) {
         PyDict.Builder b = PyDict.builder();
@@ -276,5 +332,7 @@ public final class UpstreamMetrics {
         return a;
     }
 
-    private static String str(Value v) { return v instanceof PyStr s ? s.value() : null; }
+    private static String str(Value v) {
+        return v instanceof PyStr s ? s.value() : null;
+    }
 }

@@ -1,10 +1,10 @@
 package brokkr.domains.tau2.conformance;
 
-import brokkr.value.PyStr;
 import brokkr.value.Json;
 import brokkr.value.PyDict;
 import brokkr.value.PyInt;
 import brokkr.value.PyList;
+import brokkr.value.PyStr;
 import brokkr.value.Value;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
@@ -29,9 +29,13 @@ public final class UpstreamRecords {
 
     /** What a file holds: its simulations in file order, and the results file's whole JSON (null for a corpus). */
     public record Contents(Path file, List<UpstreamSimulation> simulations, PyDict results) {
-        public Contents { simulations = List.copyOf(simulations); }
+        public Contents {
+            simulations = List.copyOf(simulations);
+        }
 
-        public boolean isResultsFile() { return results != null; }
+        public boolean isResultsFile() {
+            return results != null;
+        }
     }
 
     public static Contents read(Path file) {
@@ -54,7 +58,9 @@ public final class UpstreamRecords {
             try {
                 v = Json.parse(line);
             } catch (RuntimeException e) {
-                throw new IllegalArgumentException(label + ": not a JSON object (" + e.getMessage().lines().findFirst().orElse("") + "); expected an upstream results file or one graded episode per line");
+                throw new IllegalArgumentException(label + ": not a JSON object ("
+                        + e.getMessage().lines().findFirst().orElse("")
+                        + "); expected an upstream results file or one graded episode per line");
             }
             if (!(v instanceof PyDict d)) throw new IllegalArgumentException(label + ": not a JSON object");
             out.add(graded(label, d));
@@ -68,16 +74,27 @@ public final class UpstreamRecords {
         if (results.get("info") instanceof PyDict info && info.get("environment_info") instanceof PyDict env) {
             domain = UpstreamSimulation.str(env.get("domain_name"));
         }
-        if (domain == null) throw new IllegalArgumentException(name + ": a results file without info.environment_info.domain_name");
-        if (!(results.get("simulations") instanceof PyList sims)) throw new IllegalArgumentException(name + ": 'simulations' is not a list");
+        if (domain == null)
+            throw new IllegalArgumentException(name + ": a results file without info.environment_info.domain_name");
+        if (!(results.get("simulations") instanceof PyList sims))
+            throw new IllegalArgumentException(name + ": 'simulations' is not a list");
         List<UpstreamSimulation> out = new ArrayList<>();
         int i = 0;
         for (Value v : sims) {
             String label = name + "#" + (i++);
-            if (!(v instanceof PyDict d)) throw new IllegalArgumentException(label + ": a simulation that is not a JSON object");
-            out.add(new UpstreamSimulation(label, domain, required(label, d, "task_id"), integer(d.get("trial")),
-                    longOrNull(d.get("seed")), required(label, d, "termination_reason"), messages(label, d),
-                    d.get("reward_info") instanceof PyDict ri ? ri : null, null, d));
+            if (!(v instanceof PyDict d))
+                throw new IllegalArgumentException(label + ": a simulation that is not a JSON object");
+            out.add(new UpstreamSimulation(
+                    label,
+                    domain,
+                    required(label, d, "task_id"),
+                    integer(d.get("trial")),
+                    longOrNull(d.get("seed")),
+                    required(label, d, "termination_reason"),
+                    messages(label, d),
+                    d.get("reward_info") instanceof PyDict ri ? ri : null,
+                    null,
+                    d));
         }
         return out;
     }
@@ -85,9 +102,17 @@ public final class UpstreamRecords {
     private static UpstreamSimulation graded(String label, PyDict d) {
         List<PyDict> judge = new ArrayList<>();
         if (d.get("judge") instanceof PyList l) for (Value j : l) judge.add(j.asDict());
-        return new UpstreamSimulation(label, required(label, d, "domain"), required(label, d, "task_id"), integer(d.get("trial")),
-                longOrNull(d.get("seed")), required(label, d, "termination_reason"), messages(label, d),
-                d.get("reward_info") instanceof PyDict ri ? ri : null, judge, d);
+        return new UpstreamSimulation(
+                label,
+                required(label, d, "domain"),
+                required(label, d, "task_id"),
+                integer(d.get("trial")),
+                longOrNull(d.get("seed")),
+                required(label, d, "termination_reason"),
+                messages(label, d),
+                d.get("reward_info") instanceof PyDict ri ? ri : null,
+                judge,
+                d);
     }
 
     private static PyList messages(String label, PyDict d) {
@@ -101,9 +126,13 @@ public final class UpstreamRecords {
         return s;
     }
 
-    private static Integer integer(Value v) { return v instanceof PyInt i ? (int) i.longValue() : null; }
+    private static Integer integer(Value v) {
+        return v instanceof PyInt i ? (int) i.longValue() : null;
+    }
 
-    private static Long longOrNull(Value v) { return v instanceof PyInt i ? i.longValue() : null; }
+    private static Long longOrNull(Value v) {
+        return v instanceof PyInt i ? i.longValue() : null;
+    }
 
     private static String text(Path file) {
         try {

@@ -1,7 +1,7 @@
 package brokkr.domains.tau2.conformance;
 
-import brokkr.value.PyFloat;
 import brokkr.value.PyDict;
+import brokkr.value.PyFloat;
 import brokkr.value.PyInt;
 import brokkr.value.PyList;
 import brokkr.value.PyStr;
@@ -23,20 +23,35 @@ import java.util.List;
  *                    file keeps none (results files): the recorded verdicts in {@code rewardInfo} stand in
  * @param raw         the whole record
  */
-public record UpstreamSimulation(String label, String domain, String taskId, Integer trial, Long seed, String termination,
-                                 PyList messages, PyDict rewardInfo, List<PyDict> judgeCalls, PyDict raw) {
+public record UpstreamSimulation(
+        String label,
+        String domain,
+        String taskId,
+        Integer trial,
+        Long seed,
+        String termination,
+        PyList messages,
+        PyDict rewardInfo,
+        List<PyDict> judgeCalls,
+        PyDict raw) {
     public UpstreamSimulation {
         judgeCalls = judgeCalls == null ? null : List.copyOf(judgeCalls);
     }
 
     /** {@code SimulationRun.agent_cost}, 0 when null. */
-    public double agentCost() { return number(raw.get("agent_cost")); }
+    public double agentCost() {
+        return number(raw.get("agent_cost"));
+    }
 
     /** {@code SimulationRun.user_cost}, 0 when null. */
-    public double userCost() { return number(raw.get("user_cost")); }
+    public double userCost() {
+        return number(raw.get("user_cost"));
+    }
 
     /** The recorded reward, 0 when the run recorded no reward info. */
-    public double reward() { return rewardInfo == null ? 0.0 : number(rewardInfo.get("reward")); }
+    public double reward() {
+        return rewardInfo == null ? 0.0 : number(rewardInfo.get("reward"));
+    }
 
     static double number(Value v) {
         if (v == null || v.isNone()) return 0.0;
@@ -44,5 +59,7 @@ public record UpstreamSimulation(String label, String domain, String taskId, Int
         return ((PyFloat) v).value();
     }
 
-    static String str(Value v) { return v == null || v.isNone() ? null : ((PyStr) v).value(); }
+    static String str(Value v) {
+        return v == null || v.isNone() ? null : ((PyStr) v).value();
+    }
 }

@@ -70,7 +70,9 @@ public final class Calculate {
         return v;
     }
 
-    private static String typeName(Value v) { return v == EMPTY_TUPLE ? "tuple" : v.typeName(); }
+    private static String typeName(Value v) {
+        return v == EMPTY_TUPLE ? "tuple" : v.typeName();
+    }
 
     private static PyException syntax(String msg, int line) {
         return new PyException("SyntaxError", msg + " (<string>, line " + line + ")");
@@ -103,7 +105,9 @@ public final class Calculate {
             return v;
         }
 
-        private void skip() { while (pos < s.length() && s.charAt(pos) == ' ') pos++; }
+        private void skip() {
+            while (pos < s.length() && s.charAt(pos) == ' ') pos++;
+        }
 
         private boolean peek(String tok) {
             skip();
@@ -131,10 +135,16 @@ public final class Calculate {
             while (true) {
                 skip();
                 if (s.startsWith("**", pos)) return v;
-                if (s.startsWith("//", pos)) { pos += 2; v = floordiv(v, factor()); }
-                else if (pos < s.length() && s.charAt(pos) == '*') { pos++; v = mul(v, factor()); }
-                else if (pos < s.length() && s.charAt(pos) == '/') { pos++; v = truediv(v, factor()); }
-                else return v;
+                if (s.startsWith("//", pos)) {
+                    pos += 2;
+                    v = floordiv(v, factor());
+                } else if (pos < s.length() && s.charAt(pos) == '*') {
+                    pos++;
+                    v = mul(v, factor());
+                } else if (pos < s.length() && s.charAt(pos) == '/') {
+                    pos++;
+                    v = truediv(v, factor());
+                } else return v;
             }
         }
 
@@ -143,7 +153,8 @@ public final class Calculate {
             skip();
             if (pos < s.length() && (s.charAt(pos) == '+' || s.charAt(pos) == '-')) {
                 char op = s.charAt(pos++);
-                if (++depth > 2000) throw new PyException("RecursionError", "maximum recursion depth exceeded during compilation");
+                if (++depth > 2000)
+                    throw new PyException("RecursionError", "maximum recursion depth exceeded during compilation");
                 Value v = factor();
                 depth--;
                 return op == '-' ? neg(v) : pos(v);
@@ -198,7 +209,11 @@ public final class Calculate {
                 pos++;
                 open++;
                 skip();
-                if (pos < s.length() && s.charAt(pos) == ')') { pos++; open--; return EMPTY_TUPLE; }
+                if (pos < s.length() && s.charAt(pos) == ')') {
+                    pos++;
+                    open--;
+                    return EMPTY_TUPLE;
+                }
                 if (++depth > 200) throw syntax("too many nested parentheses", 1);
                 Value v = expr();
                 depth--;
@@ -228,31 +243,39 @@ public final class Calculate {
             }
             if (isFloat) return new PyFloat(Double.parseDouble(text));
             if (text.length() > 1 && text.charAt(0) == '0' && !text.chars().allMatch(ch -> ch == '0')) {
-                throw syntax("leading zeros in decimal integer literals are not permitted; use an 0o prefix for octal integers", 1);
+                throw syntax(
+                        "leading zeros in decimal integer literals are not permitted; use an 0o prefix for octal integers",
+                        1);
             }
             return new PyInt(new BigInteger(text));
         }
     }
 
-    private static boolean isTuple(Value v) { return v == EMPTY_TUPLE; }
+    private static boolean isTuple(Value v) {
+        return v == EMPTY_TUPLE;
+    }
 
     private static PyException unsupported(String op, Value a, Value b) {
-        return PyException.typeError("unsupported operand type(s) for " + op + ": '" + typeName(a) + "' and '" + typeName(b) + "'");
+        return PyException.typeError(
+                "unsupported operand type(s) for " + op + ": '" + typeName(a) + "' and '" + typeName(b) + "'");
     }
 
     private static Value add(Value a, Value b) {
         if (isTuple(a) && isTuple(b)) return EMPTY_TUPLE;
         if (isTuple(a) || isTuple(b)) {
-            if (isTuple(a)) throw PyException.typeError("can only concatenate tuple (not \"" + typeName(b) + "\") to tuple");
+            if (isTuple(a))
+                throw PyException.typeError("can only concatenate tuple (not \"" + typeName(b) + "\") to tuple");
             throw unsupported("+", a, b);
         }
-        if (a instanceof PyInt x && b instanceof PyInt y) return new PyInt(x.value().add(y.value()));
+        if (a instanceof PyInt x && b instanceof PyInt y)
+            return new PyInt(x.value().add(y.value()));
         return new PyFloat(PyBuiltins.toDouble(a) + PyBuiltins.toDouble(b));
     }
 
     private static Value sub(Value a, Value b) {
         if (isTuple(a) || isTuple(b)) throw unsupported("-", a, b);
-        if (a instanceof PyInt x && b instanceof PyInt y) return new PyInt(x.value().subtract(y.value()));
+        if (a instanceof PyInt x && b instanceof PyInt y)
+            return new PyInt(x.value().subtract(y.value()));
         return new PyFloat(PyBuiltins.toDouble(a) - PyBuiltins.toDouble(b));
     }
 
@@ -260,10 +283,12 @@ public final class Calculate {
         if (isTuple(a) && b instanceof PyInt) return EMPTY_TUPLE;
         if (isTuple(b) && a instanceof PyInt) return EMPTY_TUPLE;
         if (isTuple(a) || isTuple(b)) {
-            if (isTuple(a) || isTuple(b)) throw PyException.typeError("can't multiply sequence by non-int of type '"
-                    + typeName(isTuple(a) ? b : a) + "'");
+            if (isTuple(a) || isTuple(b))
+                throw PyException.typeError(
+                        "can't multiply sequence by non-int of type '" + typeName(isTuple(a) ? b : a) + "'");
         }
-        if (a instanceof PyInt x && b instanceof PyInt y) return new PyInt(x.value().multiply(y.value()));
+        if (a instanceof PyInt x && b instanceof PyInt y)
+            return new PyInt(x.value().multiply(y.value()));
         return new PyFloat(PyBuiltins.toDouble(a) * PyBuiltins.toDouble(b));
     }
 
@@ -277,7 +302,8 @@ public final class Calculate {
             }
             BigDecimal q = new BigDecimal(x.value()).divide(new BigDecimal(y.value()), new MathContext(60));
             double d = q.doubleValue();
-            if (Double.isInfinite(d)) throw new PyException("OverflowError", "integer division result too large for a float");
+            if (Double.isInfinite(d))
+                throw new PyException("OverflowError", "integer division result too large for a float");
             return new PyFloat(d);
         }
         double y = PyBuiltins.toDouble(b);
@@ -288,7 +314,8 @@ public final class Calculate {
     private static Value floordiv(Value a, Value b) {
         if (isTuple(a) || isTuple(b)) throw unsupported("//", a, b);
         if (a instanceof PyInt x && b instanceof PyInt y) {
-            if (y.value().signum() == 0) throw new PyException("ZeroDivisionError", "integer division or modulo by zero");
+            if (y.value().signum() == 0)
+                throw new PyException("ZeroDivisionError", "integer division or modulo by zero");
             BigInteger[] qr = x.value().divideAndRemainder(y.value());
             BigInteger q = qr[0];
             if (qr[1].signum() != 0 && (qr[1].signum() != y.value().signum())) q = q.subtract(BigInteger.ONE);
@@ -325,7 +352,8 @@ public final class Calculate {
 
     private static Value pow(Value a, Value b) {
         if (isTuple(a) || isTuple(b)) {
-            throw PyException.typeError("unsupported operand type(s) for ** or pow(): '" + typeName(a) + "' and '" + typeName(b) + "'");
+            throw PyException.typeError(
+                    "unsupported operand type(s) for ** or pow(): '" + typeName(a) + "' and '" + typeName(b) + "'");
         }
         if (a instanceof PyInt x && b instanceof PyInt y) {
             if (y.value().signum() >= 0) {
@@ -335,12 +363,14 @@ public final class Calculate {
                     if (base.equals(BigInteger.ONE)) return PyInt.of(1);
                     return PyInt.of(y.value().testBit(0) ? -1 : 1);
                 }
-                if (y.value().bitLength() > 31 || (long) base.bitLength() * y.value().intValue() > 64_000_000L) {
+                if (y.value().bitLength() > 31
+                        || (long) base.bitLength() * y.value().intValue() > 64_000_000L) {
                     throw new PyException("MemoryError", "");
                 }
                 return new PyInt(base.pow(y.value().intValue()));
             }
-            if (x.value().signum() == 0) throw new PyException("ZeroDivisionError", "0.0 cannot be raised to a negative power");
+            if (x.value().signum() == 0)
+                throw new PyException("ZeroDivisionError", "0.0 cannot be raised to a negative power");
             return floatPow(PyBuiltins.toDouble(a), PyBuiltins.toDouble(b));
         }
         return floatPow(PyBuiltins.toDouble(a), PyBuiltins.toDouble(b));

@@ -32,7 +32,9 @@ public interface EpisodeEnvironment<W> {
      * process): state upstream keeps outside its DBs carries over (telecom's class-level VPN details), except
      * what the oracle restarts per episode (telecom's bill-id counter, shared/conformance/tau2/README.md).
      */
-    default W initialWorld(TaskSpec task, W previousEpisodeEnd) { return initialWorld(task); }
+    default W initialWorld(TaskSpec task, W previousEpisodeEnd) {
+        return initialWorld(task);
+    }
 
     /**
      * {@code Environment.get_response(ToolCall(...))}: dispatch by requestor, {@code "Error: " + str(e)}
@@ -61,14 +63,18 @@ public interface EpisodeEnvironment<W> {
 
     /** The world after all calls of a step, and each call's response in order. */
     record Step<W>(W world, List<Response<W>> responses) {
-        public Step { responses = List.copyOf(responses); }
+        public Step {
+            responses = List.copyOf(responses);
+        }
     }
 
     /**
      * {@code Environment.sync_tools()}, which the orchestrator runs after every step; identity where a
      * domain has none. It raises where upstream's does (the orchestrator's step then fails).
      */
-    default W sync(W world) { return world; }
+    default W sync(W world) {
+        return world;
+    }
 
     /**
      * The grader's gold environment ({@code EnvironmentEvaluator.calculate_reward}): a fresh environment
@@ -82,7 +88,9 @@ public interface EpisodeEnvironment<W> {
      * process: state the domain keeps outside its DBs carries over (telecom's bill-id draws continue, so
      * the gold replay's new bills get other ids than the episode's, as upstream's random ids always do).
      */
-    default GoldReplay<W> goldReplay(TaskSpec task, W episodeEnd) { return goldReplay(task); }
+    default GoldReplay<W> goldReplay(TaskSpec task, W episodeEnd) {
+        return goldReplay(task);
+    }
 
     /**
      * The grader's predicted environment as upstream re-grades a recorded trajectory
@@ -103,14 +111,18 @@ public interface EpisodeEnvironment<W> {
      * Upstream {@code get_tool_types(env.tools)} updated with the user toolkit's: a tool's {@code ToolType}
      * value ({@code "read"}, {@code "write"}, ...), null for a name neither toolkit has.
      */
-    default String toolType(String name) { return null; }
+    default String toolType(String name) {
+        return null;
+    }
 
     /** A tool call of a recorded trajectory with the content its {@code ToolMessage} recorded. */
     record RecordedCall(Requestor requestor, String name, PyDict arguments, String content) {}
 
     /** The predicted world and, per replayed call whose content differs from the recorded one, a description. */
     record GradingReplay<W>(W world, List<String> differences) {
-        public GradingReplay { differences = List.copyOf(differences); }
+        public GradingReplay {
+            differences = List.copyOf(differences);
+        }
     }
 
     /** {@code Environment.get_db_hash()}. */
@@ -129,11 +141,15 @@ public interface EpisodeEnvironment<W> {
 
     /** The gold world and, per swallowed exception, {@code "<tool>: <str(e)>"}. */
     record GoldReplay<W>(W world, java.util.List<String> errors) {
-        public GoldReplay { errors = java.util.List.copyOf(errors); }
+        public GoldReplay {
+            errors = java.util.List.copyOf(errors);
+        }
     }
 
     /** An assertion's result and the world after it; {@code error} is what its function raised (then not met), else null. */
     record AssertionOutcome<W>(W world, boolean met, String error) {
-        public AssertionOutcome(W world, boolean met) { this(world, met, null); }
+        public AssertionOutcome(W world, boolean met) {
+            this(world, met, null);
+        }
     }
 }

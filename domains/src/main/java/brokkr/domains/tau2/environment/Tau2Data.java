@@ -11,9 +11,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
-import java.util.ArrayList;
 import java.util.HexFormat;
-import java.util.List;
 import java.util.Map;
 
 /**
@@ -28,9 +26,13 @@ import java.util.Map;
 public final class Tau2Data {
     private final Path root;
 
-    public Tau2Data(Path root) { this.root = root; }
+    public Tau2Data(Path root) {
+        this.root = root;
+    }
 
-    public Path root() { return root; }
+    public Path root() {
+        return root;
+    }
 
     /** Pinned digests of the domain-independent files (upstream MANIFEST.md). */
     public static final Map<String, String> USER_SIMULATOR_DIGESTS = Map.of(
@@ -42,8 +44,12 @@ public final class Tau2Data {
     /** Resolves the data directory as documented on the class. */
     public static Tau2Data locate() {
         try {
-            return new Tau2Data(brokkr.data.DataDirs.locate("tau2-bench data directory", "brokkr.tau2.data", "BROKKR_TAU2_DATA",
-                    "upstream/tau2-bench", "data/tau2"));
+            return new Tau2Data(brokkr.data.DataDirs.locate(
+                    "tau2-bench data directory",
+                    "brokkr.tau2.data",
+                    "BROKKR_TAU2_DATA",
+                    "upstream/tau2-bench",
+                    "data/tau2"));
         } catch (brokkr.data.DataDirs.NotFound e) {
             throw new Tau2DataException(e.getMessage());
         }
@@ -60,7 +66,8 @@ public final class Tau2Data {
         }
         String actual = sha256Hex(bytes);
         if (!actual.equals(pinnedSha256)) {
-            throw new Tau2DataException("tau2 data file " + file + " has sha256 " + actual + ", expected (pinned) " + pinnedSha256);
+            throw new Tau2DataException(
+                    "tau2 data file " + file + " has sha256 " + actual + ", expected (pinned) " + pinnedSha256);
         }
         return bytes;
     }
@@ -94,6 +101,8 @@ public final class Tau2Data {
 
     /** A missing data directory or a file whose digest differs from the pinned one. */
     public static final class Tau2DataException extends RuntimeException {
-        public Tau2DataException(String message) { super(message); }
+        public Tau2DataException(String message) {
+            super(message);
+        }
     }
 }

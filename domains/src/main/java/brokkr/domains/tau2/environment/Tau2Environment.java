@@ -53,7 +53,9 @@ public final class Tau2Environment {
      * none): what an environment holds between calls.
      */
     public record Worlds(Value db, Value userDb, Value session) {
-        public Worlds(Value db, Value userDb) { this(db, userDb, null); }
+        public Worlds(Value db, Value userDb) {
+            this(db, userDb, null);
+        }
     }
 
     /**
@@ -68,7 +70,9 @@ public final class Tau2Environment {
             this.partial = partial;
         }
 
-        public Worlds partial() { return partial; }
+        public Worlds partial() {
+            return partial;
+        }
     }
 
     /**
@@ -78,7 +82,8 @@ public final class Tau2Environment {
      * @param userDb   its DB value, or null
      * @param sync     {@code sync_tools()}; {@code UnaryOperator.identity()} when the domain has none
      */
-    public Tau2Environment(Tau2Toolkit agentKit, Value db, Tau2Toolkit userKit, Value userDb, UnaryOperator<Worlds> sync) {
+    public Tau2Environment(
+            Tau2Toolkit agentKit, Value db, Tau2Toolkit userKit, Value userDb, UnaryOperator<Worlds> sync) {
         this(agentKit, userKit, sync, new Worlds(db, userDb, null));
     }
 
@@ -105,18 +110,39 @@ public final class Tau2Environment {
         return new Tau2Environment(kit, db, null, null, null);
     }
 
-    public Value db() { return db; }
-    public Value userDb() { return userDb; }
-    public Value session() { return session; }
-    public Worlds worlds() { return new Worlds(db, userDb, session); }
-    public Tau2Toolkit agentToolkit() { return agentKit; }
-    public Tau2Toolkit userToolkit() { return userKit; }
+    public Value db() {
+        return db;
+    }
+
+    public Value userDb() {
+        return userDb;
+    }
+
+    public Value session() {
+        return session;
+    }
+
+    public Worlds worlds() {
+        return new Worlds(db, userDb, session);
+    }
+
+    public Tau2Toolkit agentToolkit() {
+        return agentKit;
+    }
+
+    public Tau2Toolkit userToolkit() {
+        return userKit;
+    }
 
     /** {@code Environment.get_db_hash()}: null without an agent toolkit. */
-    public String dbHash() { return agentKit == null ? null : WorldHash.sha256(db, true); }
+    public String dbHash() {
+        return agentKit == null ? null : WorldHash.sha256(db, true);
+    }
 
     /** {@code Environment.get_user_db_hash()}: null without a user toolkit. */
-    public String userDbHash() { return userKit == null ? null : WorldHash.sha256(userDb, true); }
+    public String userDbHash() {
+        return userKit == null ? null : WorldHash.sha256(userDb, true);
+    }
 
     /** {@code Environment._has_tool}: a tool of the agent's or the user's toolkit, whichever the requestor. */
     public boolean hasTool(String name) {
@@ -125,7 +151,8 @@ public final class Tau2Environment {
 
     /** {@code Environment._is_mutating_tool}: the tool's {@code mutates_state}, True for unknown names. */
     public boolean isMutatingTool(String name) {
-        if (agentTools != null && agentTools.has(name)) return agentTools.get(name).mutates();
+        if (agentTools != null && agentTools.has(name))
+            return agentTools.get(name).mutates();
         if (userTools != null && userTools.has(name)) return userTools.get(name).mutates();
         return true;
     }
@@ -155,7 +182,8 @@ public final class Tau2Environment {
         }
         for (String k : arguments.keys()) {
             if (k.equals("self") || k.equals("tool_name")) {
-                return err(PyException.typeError("Environment.make_tool_call() got multiple values for argument '" + k + "'"));
+                return err(PyException.typeError(
+                        "Environment.make_tool_call() got multiple values for argument '" + k + "'"));
             }
         }
         boolean user;
@@ -174,19 +202,23 @@ public final class Tau2Environment {
         if (def == null) return err(PyException.valueError("Tool '" + name + "' not found."));
         ToolSet.Outcome out = dispatch(tools, kit, user, name, arguments);
         return switch (out) {
-            case ToolSet.Outcome.Ok ok -> new Result(ok.result(), kit.modelResults().contains(name), null);
+            case ToolSet.Outcome.Ok ok ->
+                new Result(ok.result(), kit.modelResults().contains(name), null);
             case ToolSet.Outcome.Failed f -> err(f.error());
             case ToolSet.Outcome.Unknown u -> err(PyException.valueError("Tool '" + name + "' not found."));
         };
     }
 
-    private static Result err(PyException e) { return new Result(null, false, e); }
+    private static Result err(PyException e) {
+        return new Result(null, false, e);
+    }
 
     /** Runs a function of a toolkit on its DB (and the session, for a session-scoped kit), keeping the world it leaves. */
     private ToolSet.Outcome dispatch(ToolSet functions, Tau2Toolkit kit, boolean user, String name, PyDict arguments) {
         boolean shared = userKit != null && userKit.sharesAgentDb();
         Value kitDb = user && !shared ? userDb : db;
-        ToolSet.Outcome out = functions.dispatch(kit.sessionScoped() ? Tau2Toolkit.scoped(kitDb, session) : kitDb, name, arguments);
+        ToolSet.Outcome out =
+                functions.dispatch(kit.sessionScoped() ? Tau2Toolkit.scoped(kitDb, session) : kitDb, name, arguments);
         Value w = out.world();
         if (kit.sessionScoped()) {
             session = w.asDict().get(Tau2Toolkit.SESSION);
@@ -256,7 +288,8 @@ public final class Tau2Environment {
     public boolean runEnvAssertion(EnvAssertion a) {
         Value res = runEnvFunctionCall(a.envType().wire(), a.funcName(), a.arguments());
         if (!(res instanceof PyBool b)) {
-            throw PyException.valueError("Function " + a.funcName() + " returned <class '" + res.typeName() + "'> instead of bool");
+            throw PyException.valueError(
+                    "Function " + a.funcName() + " returned <class '" + res.typeName() + "'> instead of bool");
         }
         return b.value() == a.assertValue();
     }

@@ -4,15 +4,15 @@ import brokkr.conversation.ToolSpec;
 import brokkr.domains.tau2.environment.Tau2Environment.Worlds;
 import brokkr.domains.tau2.model.EnvAssertion;
 import brokkr.domains.tau2.model.GoldAction;
+import brokkr.domains.tau2.model.Requestor;
+import brokkr.domains.tau2.model.TaskSpec;
 import brokkr.python.PyException;
 import brokkr.python.PyJsonLoads;
 import brokkr.python.PyOps;
 import brokkr.python.PyRepr;
+import brokkr.value.PyDict;
 import brokkr.value.PyNone;
 import brokkr.value.PyStr;
-import brokkr.domains.tau2.model.Requestor;
-import brokkr.domains.tau2.model.TaskSpec;
-import brokkr.value.PyDict;
 import brokkr.value.Value;
 import brokkr.world.WorldHash;
 import java.util.ArrayList;
@@ -45,8 +45,12 @@ public final class Tau2EpisodeEnvironment implements EpisodeEnvironment<Worlds> 
      * @param sync      {@code sync_tools()}, null for identity
      * @param userTools the user simulator's tools for a task (empty list when none)
      */
-    public Tau2EpisodeEnvironment(Tau2Toolkit agentKit, Tau2Toolkit userKit, UnaryOperator<Worlds> sync,
-                                  Function<TaskSpec, Tau2Environment> fresh, Function<TaskSpec, List<ToolSpec>> userTools) {
+    public Tau2EpisodeEnvironment(
+            Tau2Toolkit agentKit,
+            Tau2Toolkit userKit,
+            UnaryOperator<Worlds> sync,
+            Function<TaskSpec, Tau2Environment> fresh,
+            Function<TaskSpec, List<ToolSpec>> userTools) {
         this(agentKit, userKit, sync, (task, process) -> fresh.apply(task), userTools);
     }
 
@@ -54,8 +58,12 @@ public final class Tau2EpisodeEnvironment implements EpisodeEnvironment<Worlds> 
      * @param fresh a fresh environment with the task's initial state in a process whose state is the given
      *              session value (null: a fresh process)
      */
-    public Tau2EpisodeEnvironment(Tau2Toolkit agentKit, Tau2Toolkit userKit, UnaryOperator<Worlds> sync,
-                                  BiFunction<TaskSpec, Value, Tau2Environment> fresh, Function<TaskSpec, List<ToolSpec>> userTools) {
+    public Tau2EpisodeEnvironment(
+            Tau2Toolkit agentKit,
+            Tau2Toolkit userKit,
+            UnaryOperator<Worlds> sync,
+            BiFunction<TaskSpec, Value, Tau2Environment> fresh,
+            Function<TaskSpec, List<ToolSpec>> userTools) {
         this(agentKit, userKit, sync, fresh, userTools, UnaryOperator.identity());
     }
 
@@ -63,9 +71,13 @@ public final class Tau2EpisodeEnvironment implements EpisodeEnvironment<Worlds> 
      * @param nextEpisode the session a recorded episode starts with after an earlier one's environments left
      *                    {@code session} ({@link #initialWorld(TaskSpec, Worlds)})
      */
-    public Tau2EpisodeEnvironment(Tau2Toolkit agentKit, Tau2Toolkit userKit, UnaryOperator<Worlds> sync,
-                                  BiFunction<TaskSpec, Value, Tau2Environment> fresh, Function<TaskSpec, List<ToolSpec>> userTools,
-                                  UnaryOperator<Value> nextEpisode) {
+    public Tau2EpisodeEnvironment(
+            Tau2Toolkit agentKit,
+            Tau2Toolkit userKit,
+            UnaryOperator<Worlds> sync,
+            BiFunction<TaskSpec, Value, Tau2Environment> fresh,
+            Function<TaskSpec, List<ToolSpec>> userTools,
+            UnaryOperator<Value> nextEpisode) {
         this.nextEpisode = nextEpisode;
         this.agentKit = agentKit;
         this.userKit = userKit;
@@ -80,23 +92,42 @@ public final class Tau2EpisodeEnvironment implements EpisodeEnvironment<Worlds> 
         List<ToolSpec> out = new ArrayList<>(openaiSchemas.size());
         for (Value v : openaiSchemas) {
             PyDict f = v.asDict().get("function").asDict();
-            out.add(new ToolSpec(f.get("name").asStr(), f.get("description").asStr(), f.get("parameters").asDict()));
+            out.add(new ToolSpec(
+                    f.get("name").asStr(),
+                    f.get("description").asStr(),
+                    f.get("parameters").asDict()));
         }
         return List.copyOf(out);
     }
 
-    private Tau2Environment at(Worlds w) { return new Tau2Environment(agentKit, userKit, sync, w); }
+    private Tau2Environment at(Worlds w) {
+        return new Tau2Environment(agentKit, userKit, sync, w);
+    }
 
-    private static Worlds worlds(Tau2Environment e) { return e.worlds(); }
+    private static Worlds worlds(Tau2Environment e) {
+        return e.worlds();
+    }
 
-    @Override public List<ToolSpec> agentTools() { return agentTools; }
+    @Override
+    public List<ToolSpec> agentTools() {
+        return agentTools;
+    }
 
-    @Override public List<ToolSpec> userTools(TaskSpec task) { return userTools.apply(task); }
+    @Override
+    public List<ToolSpec> userTools(TaskSpec task) {
+        return userTools.apply(task);
+    }
 
-    @Override public Worlds initialWorld(TaskSpec task) { return worlds(fresh.apply(task, null)); }
+    @Override
+    public Worlds initialWorld(TaskSpec task) {
+        return worlds(fresh.apply(task, null));
+    }
 
-    @Override public Worlds initialWorld(TaskSpec task, Worlds previousEpisodeEnd) {
-        Value session = previousEpisodeEnd == null || previousEpisodeEnd.session() == null ? null : nextEpisode.apply(previousEpisodeEnd.session());
+    @Override
+    public Worlds initialWorld(TaskSpec task, Worlds previousEpisodeEnd) {
+        Value session = previousEpisodeEnd == null || previousEpisodeEnd.session() == null
+                ? null
+                : nextEpisode.apply(previousEpisodeEnd.session());
         return worlds(fresh.apply(task, session));
     }
 
@@ -118,18 +149,25 @@ public final class Tau2EpisodeEnvironment implements EpisodeEnvironment<Worlds> 
         return new Step<>(worlds(e), out);
     }
 
-    @Override public Worlds sync(Worlds world) { return sync.apply(world); }
+    @Override
+    public Worlds sync(Worlds world) {
+        return sync.apply(world);
+    }
 
     @Override
-    public GoldReplay<Worlds> goldReplay(TaskSpec task) { return goldReplay(task, (Worlds) null); }
+    public GoldReplay<Worlds> goldReplay(TaskSpec task) {
+        return goldReplay(task, (Worlds) null);
+    }
 
     @Override
     public GoldReplay<Worlds> goldReplay(TaskSpec task, Worlds episodeEnd) {
         Tau2Environment e = fresh.apply(task, episodeEnd == null ? null : episodeEnd.session());
         List<String> errors = new ArrayList<>();
-        List<GoldAction> gold = task.criteria() == null ? List.of() : task.criteria().actionsOrEmpty();
+        List<GoldAction> gold =
+                task.criteria() == null ? List.of() : task.criteria().actionsOrEmpty();
         for (GoldAction a : gold) {
-            Tau2Environment.Result r = e.makeToolCall(a.name(), a.arguments(), a.requestor().wire());
+            Tau2Environment.Result r =
+                    e.makeToolCall(a.name(), a.arguments(), a.requestor().wire());
             if (r.error() != null) errors.add(a.name() + ": " + r.error().str());
         }
         return new GoldReplay<>(worlds(e), errors);
@@ -143,10 +181,12 @@ public final class Tau2EpisodeEnvironment implements EpisodeEnvironment<Worlds> 
         for (RecordedCall c : calls) {
             i++;
             if (!e.hasTool(c.name()) || !e.isMutatingTool(c.name())) continue;
-            Tau2Environment.ToolMessage m = e.getResponse(c.name(), c.arguments(), c.requestor().wire());
+            Tau2Environment.ToolMessage m =
+                    e.getResponse(c.name(), c.arguments(), c.requestor().wire());
             if (!PyOps.eq(loadsOrText(m.content()), loadsOrText(c.content()))) {
-                differences.add("replayed call " + i + " (" + c.name() + ") returned " + PyRepr.repr(new PyStr(m.content()))
-                        + ", the record has " + PyRepr.repr(new PyStr(c.content() == null ? "None" : c.content())));
+                differences.add("replayed call " + i + " (" + c.name() + ") returned "
+                        + PyRepr.repr(new PyStr(m.content())) + ", the record has "
+                        + PyRepr.repr(new PyStr(c.content() == null ? "None" : c.content())));
             }
         }
         e.syncTools();
@@ -187,7 +227,13 @@ public final class Tau2EpisodeEnvironment implements EpisodeEnvironment<Worlds> 
         }
     }
 
-    @Override public String dbHash(Worlds w) { return w.db() == null ? null : WorldHash.sha256(w.db(), true); }
+    @Override
+    public String dbHash(Worlds w) {
+        return w.db() == null ? null : WorldHash.sha256(w.db(), true);
+    }
 
-    @Override public String userDbHash(Worlds w) { return userKit == null || w.userDb() == null ? null : WorldHash.sha256(w.userDb(), true); }
+    @Override
+    public String userDbHash(Worlds w) {
+        return userKit == null || w.userDb() == null ? null : WorldHash.sha256(w.userDb(), true);
+    }
 }

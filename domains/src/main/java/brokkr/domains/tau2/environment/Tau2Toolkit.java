@@ -47,8 +47,15 @@ public final class Tau2Toolkit {
      *                      {@code KnowledgeUserTools(db)} gets the same {@code TransactionalDB}), so every
      *                      write of either side, partial ones included, is seen by both
      */
-    private Tau2Toolkit(String className, List<ToolDef> defs, Set<String> modelResults, List<ToolSchema.ToolDoc> docs,
-                        List<ToolDef> functions, boolean sessionScoped, boolean sharesAgentDb, Set<String> genericTools) {
+    private Tau2Toolkit(
+            String className,
+            List<ToolDef> defs,
+            Set<String> modelResults,
+            List<ToolSchema.ToolDoc> docs,
+            List<ToolDef> functions,
+            boolean sessionScoped,
+            boolean sharesAgentDb,
+            Set<String> genericTools) {
         this.sharesAgentDb = sharesAgentDb;
         this.genericTools = Set.copyOf(genericTools);
         this.className = className;
@@ -64,7 +71,9 @@ public final class Tau2Toolkit {
     }
 
     /** The toolkit of Python class {@code className} whose tools are documented by {@code docs}, in upstream order. */
-    public static Builder builder(String className, List<ToolSchema.ToolDoc> docs) { return new Builder(className, docs); }
+    public static Builder builder(String className, List<ToolSchema.ToolDoc> docs) {
+        return new Builder(className, docs);
+    }
 
     /**
      * Builds a toolkit: one tool per doc, in the docs' order, named {@code <class>.<tool>} (unless
@@ -86,23 +95,50 @@ public final class Tau2Toolkit {
         }
 
         /** The tools' bodies by name. */
-        public Builder bodies(Map<String, ToolFunction> bodies) { this.bodies = Map.copyOf(bodies); return this; }
+        public Builder bodies(Map<String, ToolFunction> bodies) {
+            this.bodies = Map.copyOf(bodies);
+            return this;
+        }
         /** The tools whose upstream {@code mutates_state} is true. */
-        public Builder mutating(Set<String> names) { this.mutating = Set.copyOf(names); return this; }
+        public Builder mutating(Set<String> names) {
+            this.mutating = Set.copyOf(names);
+            return this;
+        }
         /** The tools decorated {@code @is_tool(ToolType.GENERIC)} ({@link Tau2Toolkit#toolType}). */
-        public Builder generic(Set<String> names) { this.generic = Set.copyOf(names); return this; }
+        public Builder generic(Set<String> names) {
+            this.generic = Set.copyOf(names);
+            return this;
+        }
         /** The tools whose results are pydantic models or lists of them. */
-        public Builder modelResults(Set<String> names) { this.modelResults = Set.copyOf(names); return this; }
+        public Builder modelResults(Set<String> names) {
+            this.modelResults = Set.copyOf(names);
+            return this;
+        }
         /** A tool defined on another class (a mixin's), as Python names it in messages. */
-        public Builder qualifiedName(String tool, String qualified) { qualifiedNames.put(tool, qualified); return this; }
+        public Builder qualifiedName(String tool, String qualified) {
+            qualifiedNames.put(tool, qualified);
+            return this;
+        }
         /** Tools of the class without a doc of their own, after the documented ones. */
-        public Builder extraTools(List<ToolDef> defs) { this.extraTools = List.copyOf(defs); return this; }
+        public Builder extraTools(List<ToolDef> defs) {
+            this.extraTools = List.copyOf(defs);
+            return this;
+        }
         /** The class's methods that are not tools. */
-        public Builder functions(List<ToolDef> defs) { this.functions = List.copyOf(defs); return this; }
+        public Builder functions(List<ToolDef> defs) {
+            this.functions = List.copyOf(defs);
+            return this;
+        }
         /** Its functions see the DB and the session ({@link Tau2Toolkit#scoped}). */
-        public Builder sessionScoped() { this.sessionScoped = true; return this; }
+        public Builder sessionScoped() {
+            this.sessionScoped = true;
+            return this;
+        }
         /** A user toolkit on the agent's DB object itself. */
-        public Builder sharesAgentDb() { this.sharesAgentDb = true; return this; }
+        public Builder sharesAgentDb() {
+            this.sharesAgentDb = true;
+            return this;
+        }
 
         public Tau2Toolkit build() {
             List<ToolDef> defs = new ArrayList<>();
@@ -110,31 +146,63 @@ public final class Tau2Toolkit {
                 ToolFunction body = bodies.get(doc.name());
                 if (body == null) throw new IllegalStateException("no body for " + doc.name());
                 List<Param> params = doc.params().stream()
-                        .map(p -> p.dflt() == null ? Param.required(p.name()) : Param.optional(p.name(), p.dflt())).toList();
-                defs.add(new ToolDef(doc.name(), qualifiedNames.getOrDefault(doc.name(), className + "." + doc.name()), params, body,
+                        .map(p -> p.dflt() == null ? Param.required(p.name()) : Param.optional(p.name(), p.dflt()))
+                        .toList();
+                defs.add(new ToolDef(
+                        doc.name(),
+                        qualifiedNames.getOrDefault(doc.name(), className + "." + doc.name()),
+                        params,
+                        body,
                         mutating.contains(doc.name())));
             }
             if (defs.size() != bodies.size()) throw new IllegalStateException("tool docs and bodies differ");
             defs.addAll(extraTools);
-            return new Tau2Toolkit(className, defs, modelResults, docs, functions, sessionScoped, sharesAgentDb, generic);
+            return new Tau2Toolkit(
+                    className, defs, modelResults, docs, functions, sessionScoped, sharesAgentDb, generic);
         }
     }
 
-    public String className() { return className; }
-    public List<ToolDef> defs() { return defs; }
-    public Set<String> modelResults() { return modelResults; }
-    public List<ToolSchema.ToolDoc> docs() { return docs; }
-    public List<ToolDef> functions() { return functions; }
-    public boolean sessionScoped() { return sessionScoped; }
-    public boolean sharesAgentDb() { return sharesAgentDb; }
+    public String className() {
+        return className;
+    }
 
-    public ToolSet toolSet() { return toolSet; }
+    public List<ToolDef> defs() {
+        return defs;
+    }
+
+    public Set<String> modelResults() {
+        return modelResults;
+    }
+
+    public List<ToolSchema.ToolDoc> docs() {
+        return docs;
+    }
+
+    public List<ToolDef> functions() {
+        return functions;
+    }
+
+    public boolean sessionScoped() {
+        return sessionScoped;
+    }
+
+    public boolean sharesAgentDb() {
+        return sharesAgentDb;
+    }
+
+    public ToolSet toolSet() {
+        return toolSet;
+    }
 
     /** Every method reachable by {@code getattr(toolkit, name)}: the tools and the other functions. */
-    public ToolSet functionSet() { return functionSet; }
+    public ToolSet functionSet() {
+        return functionSet;
+    }
 
     /** The world value a session-scoped toolkit's functions work on. */
-    public static PyDict scoped(Value db, Value session) { return PyDict.of(DB, db, SESSION, session); }
+    public static PyDict scoped(Value db, Value session) {
+        return PyDict.of(DB, db, SESSION, session);
+    }
 
     /**
      * Upstream {@code ToolKitBase.tool_type(name)} ({@code src/tau2/environment/toolkit.py}): the

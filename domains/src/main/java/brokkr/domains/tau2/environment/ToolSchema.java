@@ -22,7 +22,9 @@ public final class ToolSchema {
      * and its default (null: required; a parameter with a default is not in {@code required}).
      */
     public record ParamDoc(String name, String description, PyDict typeSchema, Value dflt) {
-        public ParamDoc(String name, String description, PyDict typeSchema) { this(name, description, typeSchema, null); }
+        public ParamDoc(String name, String description, PyDict typeSchema) {
+            this(name, description, typeSchema, null);
+        }
     }
 
     /**
@@ -30,7 +32,10 @@ public final class ToolSchema {
      * {@code $defs} of the models its parameter types refer to (null when none).
      */
     public record ToolDoc(String name, String shortDesc, String longDesc, List<ParamDoc> params, PyDict defs) {
-        public ToolDoc { params = List.copyOf(params); }
+        public ToolDoc {
+            params = List.copyOf(params);
+        }
+
         public ToolDoc(String name, String shortDesc, String longDesc, List<ParamDoc> params) {
             this(name, shortDesc, longDesc, params, null);
         }
@@ -46,7 +51,10 @@ public final class ToolSchema {
     public static final PyDict INTEGER = PyDict.of("type", "integer");
     public static final PyDict NUMBER = PyDict.of("type", "number");
     public static final PyDict BOOLEAN = PyDict.of("type", "boolean");
-    public static PyDict arrayOf(PyDict items) { return PyDict.of("items", items, "type", "array"); }
+
+    public static PyDict arrayOf(PyDict items) {
+        return PyDict.of("items", items, "type", "array");
+    }
 
     /** The {@code openai_schema} dict, keys in pydantic's order. */
     public static Value openaiSchema(ToolDoc doc) {
@@ -67,8 +75,11 @@ public final class ToolSchema {
         if (!required.isEmpty()) params.put("required", PyList.of(required));
         params.put("title", new PyStr("parameters"));
         params.put("type", new PyStr("object"));
-        return PyDict.of("type", "function",
-                "function", PyDict.of("name", doc.name(), "description", doc.description(), "parameters", params.build()));
+        return PyDict.of(
+                "type",
+                "function",
+                "function",
+                PyDict.of("name", doc.name(), "description", doc.description(), "parameters", params.build()));
     }
 
     /** pydantic's {@code GenerateJsonSchema} sorts schema keys (recursively; list items keep their own order). */
@@ -84,5 +95,7 @@ public final class ToolSchema {
     }
 
     /** pydantic's default field title ({@link PydanticSchema#fieldTitle}). */
-    public static String title(String name) { return PydanticSchema.fieldTitle(name); }
+    public static String title(String name) {
+        return PydanticSchema.fieldTitle(name);
+    }
 }

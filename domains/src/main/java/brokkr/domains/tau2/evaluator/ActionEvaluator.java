@@ -1,10 +1,9 @@
 package brokkr.domains.tau2.evaluator;
 
-import brokkr.domains.tau2.model.GoldAction;
-import brokkr.domains.tau2.model.Tau2Message;
-
 import brokkr.conversation.ToolCall;
 import brokkr.domains.tau2.evaluator.Checks.ActionCheck;
+import brokkr.domains.tau2.model.GoldAction;
+import brokkr.domains.tau2.model.Tau2Message;
 import brokkr.value.PyDict;
 import brokkr.value.Value;
 import java.util.ArrayList;
@@ -33,7 +32,11 @@ public final class ActionEvaluator {
         List<ActionCheck> out = new ArrayList<>(gold.size());
         for (GoldAction g : gold) {
             boolean found = false;
-            for (ToolCall tc : predicted) if (matches(g, tc)) { found = true; break; }
+            for (ToolCall tc : predicted)
+                if (matches(g, tc)) {
+                    found = true;
+                    break;
+                }
             out.add(new ActionCheck(g, found));
         }
         return out;

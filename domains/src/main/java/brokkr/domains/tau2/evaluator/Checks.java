@@ -11,8 +11,12 @@ public final class Checks {
      * Upstream {@code DBCheck}: the agent DB and the user DB (null hashes on both sides when the domain
      * has no user DB) must both equal the gold environment's.
      */
-    public record DbCheck(boolean dbMatch, String goldDbHash, String predictedDbHash,
-                          String goldUserDbHash, String predictedUserDbHash) {}
+    public record DbCheck(
+            boolean dbMatch,
+            String goldDbHash,
+            String predictedDbHash,
+            String goldUserDbHash,
+            String predictedUserDbHash) {}
 
     /** Upstream {@code ActionCheck}: whether a gold action appears among the predicted tool calls. */
     public record ActionCheck(GoldAction action, boolean actionMatch) {}
@@ -25,6 +29,8 @@ public final class Checks {
 
     /** Upstream {@code EnvAssertionCheck}; {@code error} is what the assertion's function raised (not met then), else null. */
     public record EnvAssertionCheck(EnvAssertion assertion, boolean met, String error) {
-        public EnvAssertionCheck(EnvAssertion assertion, boolean met) { this(assertion, met, null); }
+        public EnvAssertionCheck(EnvAssertion assertion, boolean met) {
+            this(assertion, met, null);
+        }
     }
 }

@@ -1,8 +1,7 @@
 package brokkr.domains.tau2.evaluator;
 
-import brokkr.domains.tau2.model.Tau2Message;
-
 import brokkr.domains.tau2.evaluator.Checks.CommunicateCheck;
+import brokkr.domains.tau2.model.Tau2Message;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -23,11 +22,18 @@ public final class CommunicateEvaluator {
             String foundIn = null;
             for (Tau2Message m : trajectory) {
                 if (!(m instanceof Tau2Message.Agent a) || !a.hasText()) continue;
-                if (a.content().toLowerCase(Locale.ROOT).replace(",", "").contains(needle)) { foundIn = a.content(); break; }
+                if (a.content().toLowerCase(Locale.ROOT).replace(",", "").contains(needle)) {
+                    foundIn = a.content();
+                    break;
+                }
             }
-            out.add(foundIn != null
-                    ? new CommunicateCheck(info, true, "Information '" + info + "' communicated in the message:\n '" + foundIn + "'")
-                    : new CommunicateCheck(info, false, "Information '" + info + "' not communicated."));
+            out.add(
+                    foundIn != null
+                            ? new CommunicateCheck(
+                                    info,
+                                    true,
+                                    "Information '" + info + "' communicated in the message:\n '" + foundIn + "'")
+                            : new CommunicateCheck(info, false, "Information '" + info + "' not communicated."));
         }
         return out;
     }

@@ -22,14 +22,20 @@ public final class EnvEvaluator {
         EpisodeEnvironment.GoldReplay<W> gold = env.goldReplay(task, finalWorld);
         List<EnvAssertionCheck> assertions = new ArrayList<>();
         List<EnvAssertion> declared = task.criteria() == null || task.criteria().envAssertions() == null
-                ? List.of() : task.criteria().envAssertions();
+                ? List.of()
+                : task.criteria().envAssertions();
         W w = finalWorld;
         for (EnvAssertion a : declared) {
             EpisodeEnvironment.AssertionOutcome<W> o = env.envAssertion(w, a);
             w = o.world();
             assertions.add(new EnvAssertionCheck(a, o.met(), o.error()));
         }
-        return new EnvEvidence(env.dbHash(gold.world()), env.userDbHash(gold.world()),
-                env.dbHash(finalWorld), env.userDbHash(finalWorld), assertions, gold.errors());
+        return new EnvEvidence(
+                env.dbHash(gold.world()),
+                env.userDbHash(gold.world()),
+                env.dbHash(finalWorld),
+                env.userDbHash(finalWorld),
+                assertions,
+                gold.errors());
     }
 }

@@ -9,8 +9,13 @@ import java.util.List;
  * world hashes, and the env assertions evaluated on that final world. User hashes are null for domains
  * without a user DB.
  */
-public record EnvEvidence(String goldDbHash, String goldUserDbHash, String predictedDbHash, String predictedUserDbHash,
-                          List<EnvAssertionCheck> envAssertions, List<String> goldActionErrors) {
+public record EnvEvidence(
+        String goldDbHash,
+        String goldUserDbHash,
+        String predictedDbHash,
+        String predictedUserDbHash,
+        List<EnvAssertionCheck> envAssertions,
+        List<String> goldActionErrors) {
     public EnvEvidence {
         envAssertions = List.copyOf(envAssertions);
         goldActionErrors = List.copyOf(goldActionErrors);

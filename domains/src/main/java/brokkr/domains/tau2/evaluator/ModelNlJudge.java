@@ -1,13 +1,12 @@
 package brokkr.domains.tau2.evaluator;
 
-import brokkr.domains.tau2.model.Tau2Message;
-
 import brokkr.conversation.Candidate;
 import brokkr.conversation.InfrastructureFailure;
 import brokkr.conversation.Message;
 import brokkr.conversation.Turn;
-import brokkr.python.PyRepr;
 import brokkr.domains.tau2.evaluator.Checks.NlAssertionCheck;
+import brokkr.domains.tau2.model.Tau2Message;
+import brokkr.python.PyRepr;
 import brokkr.value.Json;
 import brokkr.value.PyBool;
 import brokkr.value.PyDict;
@@ -30,7 +29,8 @@ import java.util.Locale;
 public record ModelNlJudge(String name, Candidate model) implements NlJudge {
 
     /** Upstream's system prompt, character for character: an unindented triple-quoted literal keeps its 8-space indentation. */
-    public static final String SYSTEM_PROMPT = String.join("\n",
+    public static final String SYSTEM_PROMPT = String.join(
+            "\n",
             "",
             "        TASK",
             "        - You will be given a list of expected outcomes and a conversation that was collected during a test case run.",
@@ -98,12 +98,14 @@ public record ModelNlJudge(String name, Candidate model) implements NlJudge {
         } catch (Json.JsonFormatException e) {
             throw new JudgeFormatException("judge answer is not JSON: " + e.getMessage());
         }
-        if (!(data instanceof PyDict d)) throw new JudgeFormatException("judge answer is a JSON " + data.typeName() + ", not an object");
+        if (!(data instanceof PyDict d))
+            throw new JudgeFormatException("judge answer is a JSON " + data.typeName() + ", not an object");
         Value results = d.get("results");
         if (results == null) return List.of();
         List<NlAssertionCheck> out = new ArrayList<>();
         for (Value r : iterate(results)) {
-            if (!(r instanceof PyDict rd)) throw new JudgeFormatException("a result is a " + r.typeName() + ", not an object");
+            if (!(r instanceof PyDict rd))
+                throw new JudgeFormatException("a result is a " + r.typeName() + ", not an object");
             out.add(new NlAssertionCheck(str(rd, "expectedOutcome"), bool(rd, "metExpectation"), str(rd, "reasoning")));
         }
         return out;
@@ -130,7 +132,9 @@ public record ModelNlJudge(String name, Candidate model) implements NlJudge {
         Value v = d.get(k);
         if (v == null) throw new JudgeFormatException("result has no key '" + k + "'");
         switch (v) {
-            case PyBool b -> { return b.value(); }
+            case PyBool b -> {
+                return b.value();
+            }
             case PyInt i -> {
                 if (i.value().equals(BigInteger.ONE)) return true;
                 if (i.value().signum() == 0) return false;
@@ -141,12 +145,16 @@ public record ModelNlJudge(String name, Candidate model) implements NlJudge {
             }
             case PyStr s -> {
                 switch (s.value().toLowerCase(Locale.ROOT)) {
-                    case "1", "on", "t", "true", "y", "yes" -> { return true; }
-                    case "0", "off", "f", "false", "n", "no" -> { return false; }
-                    default -> { }
+                    case "1", "on", "t", "true", "y", "yes" -> {
+                        return true;
+                    }
+                    case "0", "off", "f", "false", "n", "no" -> {
+                        return false;
+                    }
+                    default -> {}
                 }
             }
-            default -> { }
+            default -> {}
         }
         throw new JudgeFormatException("'" + k + "' is not a valid boolean: " + PyRepr.repr(v));
     }

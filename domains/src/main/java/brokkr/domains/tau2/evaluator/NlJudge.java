@@ -1,10 +1,9 @@
 package brokkr.domains.tau2.evaluator;
 
-import brokkr.domains.tau2.model.Tau2Message;
-
 import brokkr.conversation.InfrastructureFailure;
 import brokkr.conversation.ModelCall;
 import brokkr.domains.tau2.evaluator.Checks.NlAssertionCheck;
+import brokkr.domains.tau2.model.Tau2Message;
 import java.util.List;
 
 /**
@@ -19,11 +18,16 @@ public interface NlJudge {
 
     /** The checks as the judge returned them, plus the model calls made (none for scripted judges). */
     record Verdict(List<NlAssertionCheck> checks, List<ModelCall> calls) {
-        public Verdict { checks = List.copyOf(checks); calls = List.copyOf(calls); }
+        public Verdict {
+            checks = List.copyOf(checks);
+            calls = List.copyOf(calls);
+        }
     }
 
     /** The judge answered, but not in the shape upstream parses: upstream's evaluation raises there. */
     final class JudgeFormatException extends RuntimeException {
-        public JudgeFormatException(String message) { super(message); }
+        public JudgeFormatException(String message) {
+            super(message);
+        }
     }
 }

@@ -1,8 +1,7 @@
 package brokkr.domains.tau2.evaluator;
 
-import brokkr.domains.tau2.model.Tau2Message;
-
 import brokkr.domains.tau2.evaluator.Checks.NlAssertionCheck;
+import brokkr.domains.tau2.model.Tau2Message;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -15,15 +14,21 @@ import java.util.List;
 public record ScriptedVerdictJudge(String name, boolean verdict) implements NlJudge {
 
     /** For gold-replay trajectories: the gold verdict is that every assertion is met. */
-    public static ScriptedVerdictJudge goldVerdict() { return new ScriptedVerdictJudge("scripted-gold-verdict", true); }
+    public static ScriptedVerdictJudge goldVerdict() {
+        return new ScriptedVerdictJudge("scripted-gold-verdict", true);
+    }
 
     /** For trajectories in which the agent does nothing: every assertion is unmet. */
-    public static ScriptedVerdictJudge allUnmet() { return new ScriptedVerdictJudge("scripted-all-unmet", false); }
+    public static ScriptedVerdictJudge allUnmet() {
+        return new ScriptedVerdictJudge("scripted-all-unmet", false);
+    }
 
     @Override
     public Verdict judge(List<Tau2Message> trajectory, List<String> nlAssertions) {
         List<NlAssertionCheck> checks = new ArrayList<>();
-        for (String a : nlAssertions) checks.add(new NlAssertionCheck(a, verdict, "scripted judge (" + name + "): told the verdict, no model was asked"));
+        for (String a : nlAssertions)
+            checks.add(new NlAssertionCheck(
+                    a, verdict, "scripted judge (" + name + "): told the verdict, no model was asked"));
         return new Verdict(checks, List.of());
     }
 }

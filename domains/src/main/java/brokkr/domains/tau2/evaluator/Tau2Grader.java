@@ -1,10 +1,5 @@
 package brokkr.domains.tau2.evaluator;
 
-import brokkr.domains.tau2.model.EvaluationCriteria;
-import brokkr.domains.tau2.model.RewardType;
-import brokkr.domains.tau2.model.TaskSpec;
-import brokkr.domains.tau2.model.Tau2Message;
-
 import brokkr.conversation.InfrastructureFailure;
 import brokkr.conversation.ModelCall;
 import brokkr.domains.tau2.evaluator.Checks.ActionCheck;
@@ -12,6 +7,10 @@ import brokkr.domains.tau2.evaluator.Checks.CommunicateCheck;
 import brokkr.domains.tau2.evaluator.Checks.DbCheck;
 import brokkr.domains.tau2.evaluator.Checks.EnvAssertionCheck;
 import brokkr.domains.tau2.evaluator.Checks.NlAssertionCheck;
+import brokkr.domains.tau2.model.EvaluationCriteria;
+import brokkr.domains.tau2.model.RewardType;
+import brokkr.domains.tau2.model.TaskSpec;
+import brokkr.domains.tau2.model.Tau2Message;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -31,19 +30,48 @@ public final class Tau2Grader {
      *                        and nothing is evaluated upstream (checks here are diagnostics)
      * @param termination     the termination reason's upstream value, for the note
      */
-    public static Grade grade(TaskSpec task, List<Tau2Message> trajectory, boolean stoppedNormally, String termination,
-                              EnvEvidence env, NlJudge judge) throws InfrastructureFailure {
+    public static Grade grade(
+            TaskSpec task,
+            List<Tau2Message> trajectory,
+            boolean stoppedNormally,
+            String termination,
+            EnvEvidence env,
+            NlJudge judge)
+            throws InfrastructureFailure {
         EvaluationCriteria ec = task.criteria();
         if (!stoppedNormally) {
             DbCheck db = ec == null ? null : dbCheck(ec, env);
             List<ActionCheck> actions = ec == null ? List.of() : ActionEvaluator.check(trajectory, ec.actionsOrEmpty());
-            List<CommunicateCheck> comm = ec == null || ec.communicateInfo() == null ? List.of()
+            List<CommunicateCheck> comm = ec == null || ec.communicateInfo() == null
+                    ? List.of()
                     : CommunicateEvaluator.check(trajectory, ec.communicateInfo());
-            return new Grade(0.0, false, null, Map.of(), db, env.envAssertions(), actions, comm, null, null, List.of(),
+            return new Grade(
+                    0.0,
+                    false,
+                    null,
+                    Map.of(),
+                    db,
+                    env.envAssertions(),
+                    actions,
+                    comm,
+                    null,
+                    null,
+                    List.of(),
                     "Simulation terminated prematurely. Termination reason: " + termination);
         }
         if (ec == null) {
-            return new Grade(1.0, true, null, Map.of(), null, List.of(), List.of(), List.of(), null, null, List.of(),
+            return new Grade(
+                    1.0,
+                    true,
+                    null,
+                    Map.of(),
+                    null,
+                    List.of(),
+                    List.of(),
+                    List.of(),
+                    null,
+                    null,
+                    List.of(),
                     "No evaluation criteria");
         }
         Map<RewardType, Double> breakdown = new LinkedHashMap<>();
@@ -58,8 +86,14 @@ public final class Tau2Grader {
             if (!shortCircuit) {
                 double dbReward = db.dbMatch() ? 1.0 : 0.0;
                 double envReward = envChecks.stream().allMatch(EnvAssertionCheck::met) ? 1.0 : 0.0;
-                if (ec.basisIncludes(RewardType.DB)) { breakdown.put(RewardType.DB, dbReward); reward *= dbReward; }
-                if (ec.basisIncludes(RewardType.ENV_ASSERTION)) { breakdown.put(RewardType.ENV_ASSERTION, envReward); reward *= envReward; }
+                if (ec.basisIncludes(RewardType.DB)) {
+                    breakdown.put(RewardType.DB, dbReward);
+                    reward *= dbReward;
+                }
+                if (ec.basisIncludes(RewardType.ENV_ASSERTION)) {
+                    breakdown.put(RewardType.ENV_ASSERTION, envReward);
+                    reward *= envReward;
+                }
             }
         }
         if (shortCircuit) envChecks = List.of();
@@ -79,7 +113,8 @@ public final class Tau2Grader {
             if (ec.nlAssertions() == null || ec.nlAssertions().isEmpty()) {
                 nl = List.of();
             } else {
-                NlJudge.Verdict v = Objects.requireNonNull(judge, "task needs an NL judge").judge(trajectory, ec.nlAssertions());
+                NlJudge.Verdict v =
+                        Objects.requireNonNull(judge, "task needs an NL judge").judge(trajectory, ec.nlAssertions());
                 nl = v.checks();
                 judgeName = judge.name();
                 judgeCalls = v.calls();
@@ -89,22 +124,37 @@ public final class Tau2Grader {
             reward *= r;
         }
 
-        List<CommunicateCheck> comm = ec.communicateInfo() == null ? List.of() : CommunicateEvaluator.check(trajectory, ec.communicateInfo());
+        List<CommunicateCheck> comm =
+                ec.communicateInfo() == null ? List.of() : CommunicateEvaluator.check(trajectory, ec.communicateInfo());
         if (ec.basisIncludes(RewardType.COMMUNICATE)) {
             double r = comm.stream().allMatch(CommunicateCheck::met) ? 1.0 : 0.0;
             breakdown.put(RewardType.COMMUNICATE, r);
             reward *= r;
         }
-        return new Grade(reward, true, ec.rewardBasis(), breakdown, db, envChecks, actions, comm, nl, judgeName, judgeCalls, null);
+        return new Grade(
+                reward,
+                true,
+                ec.rewardBasis(),
+                breakdown,
+                db,
+                envChecks,
+                actions,
+                comm,
+                nl,
+                judgeName,
+                judgeCalls,
+                null);
     }
 
     /** Upstream {@code DBCheck}: agent and user DB hashes both equal to the gold environment's. */
     static DbCheck dbCheck(EvaluationCriteria ec, EnvEvidence env) {
         if (ec.actions() == null && ec.envAssertions() == null) {
-            return new DbCheck(true, env.goldDbHash(), env.predictedDbHash(), env.goldUserDbHash(), env.predictedUserDbHash());
+            return new DbCheck(
+                    true, env.goldDbHash(), env.predictedDbHash(), env.goldUserDbHash(), env.predictedUserDbHash());
         }
         boolean match = Objects.equals(env.goldDbHash(), env.predictedDbHash())
                 && Objects.equals(env.goldUserDbHash(), env.predictedUserDbHash());
-        return new DbCheck(match, env.goldDbHash(), env.predictedDbHash(), env.goldUserDbHash(), env.predictedUserDbHash());
+        return new DbCheck(
+                match, env.goldDbHash(), env.predictedDbHash(), env.goldUserDbHash(), env.predictedUserDbHash());
     }
 }

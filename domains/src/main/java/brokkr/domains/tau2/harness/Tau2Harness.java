@@ -27,9 +27,10 @@ public final class Tau2Harness {
     public record Agent(Candidate candidate, String systemPrompt, AutoCloseable resources) {}
 
     public static Agent of(Harness h, Candidate model, String systemPrompt, List<ToolSpec> tools) {
-        if (!h.loop()) return new Agent(model, systemPrompt, () -> { });
+        if (!h.loop()) return new Agent(model, systemPrompt, () -> {});
         if (h.replGuidance() == null) {
-            YieldingLoop loop = new YieldingLoop(model, systemPrompt, YieldingLoop.Actions.PROTOCOL_TOOLS, h.maxTurnSteps());
+            YieldingLoop loop =
+                    new YieldingLoop(model, systemPrompt, YieldingLoop.Actions.PROTOCOL_TOOLS, h.maxTurnSteps());
             return new Agent(loop, systemPrompt, loop);
         }
         JavaApi api = api(tools);
@@ -46,17 +47,22 @@ public final class Tau2Harness {
         return new Agent(loop, prompt, loop);
     }
 
-    public static JavaApi api(List<ToolSpec> tools) { return JavaApi.namespace(NAMESPACE, "Tau2Tools", tools); }
+    public static JavaApi api(List<ToolSpec> tools) {
+        return JavaApi.namespace(NAMESPACE, "Tau2Tools", tools);
+    }
 
     /** What the REPL candidate is told beyond the domain's policy: the action space, the guidance, every tool as Java. */
     public static String replPrompt(Harness h, JavaApi api) {
         return "# How you act\n" + JavaRepl.actionSpaceText(h)
-                + "The domain's tools are methods of the object `" + NAMESPACE + "`; each call is made at once, is one tool call "
+                + "The domain's tools are methods of the object `" + NAMESPACE
+                + "`; each call is made at once, is one tool call "
                 + "of yours (writes change the database as the tool would), and returns the tool's result text exactly as the "
                 + "tool gives it (usually JSON; an error result is its text, often starting with \"Error\"). "
                 + NAMESPACE + ".parse(text) turns JSON text into maps, lists, strings, numbers and booleans; "
-                + NAMESPACE + ".shape(x) gives a compact summary of a value's structure; " + NAMESPACE + ".doc(\"name\") a tool's "
-                + "description; " + NAMESPACE + ".tools() the tool names; " + NAMESPACE + ".call(\"name\", map(...)) calls a tool "
+                + NAMESPACE + ".shape(x) gives a compact summary of a value's structure; " + NAMESPACE
+                + ".doc(\"name\") a tool's "
+                + "description; " + NAMESPACE + ".tools() the tool names; " + NAMESPACE
+                + ".call(\"name\", map(...)) calls a tool "
                 + "by name with keyword arguments. map(k1, v1, ...) and list(...) build maps and lists. java.util, "
                 + "java.util.stream and java.math are imported.\n"
                 + "To talk to the user, answer with text (no tool call).\n\n"

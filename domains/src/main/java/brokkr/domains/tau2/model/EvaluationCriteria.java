@@ -7,9 +7,12 @@ import java.util.List;
  * absent, because upstream distinguishes them: {@code actions is None and env_assertions is None}
  * short-circuits the DB check to a match ({@code EnvironmentEvaluator.calculate_reward}).
  */
-public record EvaluationCriteria(List<GoldAction> actions, List<EnvAssertion> envAssertions,
-                                 List<String> communicateInfo, List<String> nlAssertions,
-                                 List<RewardType> rewardBasis) {
+public record EvaluationCriteria(
+        List<GoldAction> actions,
+        List<EnvAssertion> envAssertions,
+        List<String> communicateInfo,
+        List<String> nlAssertions,
+        List<RewardType> rewardBasis) {
     public EvaluationCriteria {
         actions = actions == null ? null : List.copyOf(actions);
         envAssertions = envAssertions == null ? null : List.copyOf(envAssertions);
@@ -18,7 +21,11 @@ public record EvaluationCriteria(List<GoldAction> actions, List<EnvAssertion> en
         rewardBasis = List.copyOf(rewardBasis);
     }
 
-    public List<GoldAction> actionsOrEmpty() { return actions == null ? List.of() : actions; }
+    public List<GoldAction> actionsOrEmpty() {
+        return actions == null ? List.of() : actions;
+    }
 
-    public boolean basisIncludes(RewardType t) { return rewardBasis.contains(t); }
+    public boolean basisIncludes(RewardType t) {
+        return rewardBasis.contains(t);
+    }
 }

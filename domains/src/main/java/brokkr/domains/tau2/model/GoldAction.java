@@ -8,8 +8,8 @@ import java.util.List;
  * trajectory. {@code compareArgs} null means "compare all the predicted call's arguments" (upstream
  * {@code compare_args=None}); an empty list means "the name alone decides".
  */
-public record GoldAction(String actionId, Requestor requestor, String name, PyDict arguments,
-                         List<String> compareArgs, String info) {
+public record GoldAction(
+        String actionId, Requestor requestor, String name, PyDict arguments, List<String> compareArgs, String info) {
     public GoldAction {
         compareArgs = compareArgs == null ? null : List.copyOf(compareArgs);
     }

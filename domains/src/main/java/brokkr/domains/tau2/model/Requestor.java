@@ -2,14 +2,19 @@ package brokkr.domains.tau2.model;
 
 /** Upstream {@code ToolRequestor}: who made a tool call, so the environment picks agent or user tools. */
 public enum Requestor {
-    ASSISTANT("assistant"), USER("user");
+    ASSISTANT("assistant"),
+    USER("user");
 
     private final String wire;
 
-    Requestor(String wire) { this.wire = wire; }
+    Requestor(String wire) {
+        this.wire = wire;
+    }
 
     /** The string upstream uses ({@code "assistant"} / {@code "user"}). */
-    public String wire() { return wire; }
+    public String wire() {
+        return wire;
+    }
 
     public static Requestor parse(String s) {
         return switch (s) {

@@ -48,7 +48,8 @@ public record TaskSpec(String id, PyDict raw, EvaluationCriteria criteria) {
         Value scenario = raw.get("user_scenario");
         if (scenario == null || scenario.isNone()) return "Hello.";
         Value instr = scenario.asDict().get("instructions");
-        if (instr instanceof PyDict d && d.get("reason_for_call") != null) return d.get("reason_for_call").asStr();
+        if (instr instanceof PyDict d && d.get("reason_for_call") != null)
+            return d.get("reason_for_call").asStr();
         if (instr != null && !instr.isNone() && !(instr instanceof PyDict)) return instr.asStr();
         return "Hello.";
     }
@@ -65,8 +66,11 @@ public record TaskSpec(String id, PyDict raw, EvaluationCriteria criteria) {
             for (Value a : ec.get("env_assertions").asList()) {
                 PyDict d = a.asDict();
                 Value av = d.get("assert_value");
-                assertions.add(new EnvAssertion(Requestor.parse(d.get("env_type").asStr()), d.get("func_name").asStr(),
-                        d.get("arguments").asDict(), av == null || av.isNone() || ((brokkr.value.PyBool) av).value(),
+                assertions.add(new EnvAssertion(
+                        Requestor.parse(d.get("env_type").asStr()),
+                        d.get("func_name").asStr(),
+                        d.get("arguments").asDict(),
+                        av == null || av.isNone() || ((brokkr.value.PyBool) av).value(),
                         present(d, "message") ? d.get("message").asStr() : null));
             }
         }
@@ -75,14 +79,21 @@ public record TaskSpec(String id, PyDict raw, EvaluationCriteria criteria) {
             basis = new ArrayList<>();
             for (Value b : ec.get("reward_basis").asList()) basis.add(RewardType.parse(b.asStr()));
         }
-        return new EvaluationCriteria(actions, assertions, strings(ec, "communicate_info"), strings(ec, "nl_assertions"), basis);
+        return new EvaluationCriteria(
+                actions, assertions, strings(ec, "communicate_info"), strings(ec, "nl_assertions"), basis);
     }
 
     static GoldAction parseAction(PyDict a) {
         List<String> compare = present(a, "compare_args") ? strings(a, "compare_args") : null;
-        Requestor r = present(a, "requestor") ? Requestor.parse(a.get("requestor").asStr()) : Requestor.ASSISTANT;
-        return new GoldAction(a.get("action_id").asStr(), r, a.get("name").asStr(), a.get("arguments").asDict(),
-                compare, present(a, "info") ? a.get("info").asStr() : null);
+        Requestor r =
+                present(a, "requestor") ? Requestor.parse(a.get("requestor").asStr()) : Requestor.ASSISTANT;
+        return new GoldAction(
+                a.get("action_id").asStr(),
+                r,
+                a.get("name").asStr(),
+                a.get("arguments").asDict(),
+                compare,
+                present(a, "info") ? a.get("info").asStr() : null);
     }
 
     private static boolean present(PyDict d, String k) {

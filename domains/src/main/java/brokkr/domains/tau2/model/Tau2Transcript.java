@@ -47,17 +47,30 @@ public final class Tau2Transcript {
                 String requestor = (p instanceof Tau2Message.Agent ? Requestor.ASSISTANT : Requestor.USER).wire();
                 List<Value> calls = new ArrayList<>();
                 for (ToolCall tc : p.toolCalls()) {
-                    PyDict.Builder c = PyDict.builder().put("id", text(tc.id())).put("name", tc.name())
-                            .put("arguments", tc.arguments() == null ? PyDict.empty() : tc.arguments()).put("requestor", requestor);
+                    PyDict.Builder c = PyDict.builder()
+                            .put("id", text(tc.id()))
+                            .put("name", tc.name())
+                            .put("arguments", tc.arguments() == null ? PyDict.empty() : tc.arguments())
+                            .put("requestor", requestor);
                     if (tc.rawArguments() != null) c.put("raw_arguments", tc.rawArguments());
                     if (tc.malformed() != null) c.put("malformed", tc.malformed());
                     calls.add(c.build());
                 }
                 b.put("tool_calls", calls.isEmpty() ? PyNone.NONE : PyList.of(calls));
-                b.put("usage", PyDict.of("input_tokens", p.usage().inputTokens(), "output_tokens", p.usage().outputTokens()));
+                b.put(
+                        "usage",
+                        PyDict.of(
+                                "input_tokens",
+                                p.usage().inputTokens(),
+                                "output_tokens",
+                                p.usage().outputTokens()));
             }
-            case Tau2Message.ToolResult t -> b.put("id", text(t.id())).put("name", t.name()).put("content", text(t.content()))
-                    .put("requestor", t.requestor().wire()).put("error", PyBool.of(t.error()));
+            case Tau2Message.ToolResult t ->
+                b.put("id", text(t.id()))
+                        .put("name", t.name())
+                        .put("content", text(t.content()))
+                        .put("requestor", t.requestor().wire())
+                        .put("error", PyBool.of(t.error()));
         }
         return b.build();
     }
@@ -74,20 +87,31 @@ public final class Tau2Transcript {
                     if (cs != null && !cs.isNone()) {
                         for (Value cv : cs.asList()) {
                             PyDict c = cv.asDict();
-                            calls.add(new ToolCall(str(c.get("id")), c.get("name").asStr(), c.get("arguments").asDict(),
-                                    str(c.get("raw_arguments")), str(c.get("malformed"))));
+                            calls.add(new ToolCall(
+                                    str(c.get("id")),
+                                    c.get("name").asStr(),
+                                    c.get("arguments").asDict(),
+                                    str(c.get("raw_arguments")),
+                                    str(c.get("malformed"))));
                         }
                     }
                     PyDict u = d.get("usage").asDict();
-                    Usage usage = new Usage(((PyInt) u.get("input_tokens")).longValue(), ((PyInt) u.get("output_tokens")).longValue());
-                    out.add(role.equals("assistant") ? new Tau2Message.Agent(str(d.get("content")), calls, usage)
-                            : new Tau2Message.User(str(d.get("content")), calls, usage));
+                    Usage usage = new Usage(
+                            ((PyInt) u.get("input_tokens")).longValue(), ((PyInt) u.get("output_tokens")).longValue());
+                    out.add(
+                            role.equals("assistant")
+                                    ? new Tau2Message.Agent(str(d.get("content")), calls, usage)
+                                    : new Tau2Message.User(str(d.get("content")), calls, usage));
                 }
                 case "tool" -> {
                     // Transcripts recorded before the shape followed upstream name the call "tool_call_id".
                     Value id = d.containsKey("id") ? d.get("id") : d.get("tool_call_id");
-                    out.add(new Tau2Message.ToolResult(str(id), d.get("name").asStr(), str(d.get("content")),
-                            Requestor.parse(d.get("requestor").asStr()), ((PyBool) d.get("error")).value()));
+                    out.add(new Tau2Message.ToolResult(
+                            str(id),
+                            d.get("name").asStr(),
+                            str(d.get("content")),
+                            Requestor.parse(d.get("requestor").asStr()),
+                            ((PyBool) d.get("error")).value()));
                 }
                 default -> throw new IllegalArgumentException("not a tau2 transcript message role: " + role);
             }
@@ -95,7 +119,11 @@ public final class Tau2Transcript {
         return out;
     }
 
-    private static Value text(String s) { return s == null ? PyNone.NONE : new PyStr(s); }
+    private static Value text(String s) {
+        return s == null ? PyNone.NONE : new PyStr(s);
+    }
 
-    private static String str(Value v) { return v == null || v.isNone() ? null : v.asStr(); }
+    private static String str(Value v) {
+        return v == null || v.isNone() ? null : v.asStr();
+    }
 }

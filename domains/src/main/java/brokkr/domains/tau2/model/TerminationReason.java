@@ -16,10 +16,16 @@ public enum TerminationReason {
 
     private final String value;
 
-    TerminationReason(String value) { this.value = value; }
+    TerminationReason(String value) {
+        this.value = value;
+    }
 
-    public String value() { return value; }
+    public String value() {
+        return value;
+    }
 
     /** Upstream {@code evaluate_simulation} grades only these; everything else scores 0. */
-    public boolean isNormalStop() { return this == USER_STOP || this == AGENT_STOP; }
+    public boolean isNormalStop() {
+        return this == USER_STOP || this == AGENT_STOP;
+    }
 }

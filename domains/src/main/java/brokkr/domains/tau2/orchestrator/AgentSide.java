@@ -14,8 +14,11 @@ import java.util.List;
  *        text for the user; only agents whose class defines it (solo/gym agents, and Brokkr's scripted
  *        agents) stop this way. {@link #llmAgent} follows upstream.
  */
-public record AgentSide(String name, Candidate candidate, String systemPrompt, List<ToolSpec> tools, boolean stopsOnToken) {
-    public AgentSide { tools = List.copyOf(tools); }
+public record AgentSide(
+        String name, Candidate candidate, String systemPrompt, List<ToolSpec> tools, boolean stopsOnToken) {
+    public AgentSide {
+        tools = List.copyOf(tools);
+    }
 
     /** Upstream's {@code LLMAgent}: never stops by itself. */
     public static AgentSide llmAgent(String name, Candidate candidate, String systemPrompt, List<ToolSpec> tools) {

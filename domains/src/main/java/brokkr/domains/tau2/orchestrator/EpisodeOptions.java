@@ -16,7 +16,15 @@ public record EpisodeOptions(int maxSteps, int maxErrors, boolean enforceCommuni
         if (maxErrors < 1) throw new IllegalArgumentException("maxErrors must be at least 1");
     }
 
-    public EpisodeOptions withEnforcedProtocol(boolean on) { return new EpisodeOptions(maxSteps, maxErrors, on); }
-    public EpisodeOptions withMaxSteps(int n) { return new EpisodeOptions(n, maxErrors, enforceCommunicationProtocol); }
-    public EpisodeOptions withMaxErrors(int n) { return new EpisodeOptions(maxSteps, n, enforceCommunicationProtocol); }
+    public EpisodeOptions withEnforcedProtocol(boolean on) {
+        return new EpisodeOptions(maxSteps, maxErrors, on);
+    }
+
+    public EpisodeOptions withMaxSteps(int n) {
+        return new EpisodeOptions(n, maxErrors, enforceCommunicationProtocol);
+    }
+
+    public EpisodeOptions withMaxErrors(int n) {
+        return new EpisodeOptions(maxSteps, n, enforceCommunicationProtocol);
+    }
 }

@@ -1,16 +1,15 @@
 package brokkr.domains.tau2.orchestrator;
 
-import brokkr.domains.tau2.environment.EpisodeEnvironment;
-import brokkr.domains.tau2.model.TerminationReason;
-
 import brokkr.conversation.InfrastructureFailure;
 import brokkr.conversation.Message;
 import brokkr.conversation.ModelCall;
 import brokkr.conversation.ToolCall;
 import brokkr.conversation.Turn;
 import brokkr.conversation.Usage;
+import brokkr.domains.tau2.environment.EpisodeEnvironment;
 import brokkr.domains.tau2.model.Requestor;
 import brokkr.domains.tau2.model.Tau2Message;
+import brokkr.domains.tau2.model.TerminationReason;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -43,15 +42,28 @@ public final class Orchestrator<W> {
     public static final String GREETING = "Hi! How can I help you today?";
     /** Upstream {@code STOP}, {@code TRANSFER}, {@code OUT_OF_SCOPE} ({@code src/tau2/user/user_simulator_base.py}). */
     public static final String STOP = "###STOP###";
+
     public static final String TRANSFER = "###TRANSFER###";
     public static final String OUT_OF_SCOPE = "###OUT-OF-SCOPE###";
 
-    private enum Role { AGENT, USER, ENV }
+    private enum Role {
+        AGENT,
+        USER,
+        ENV
+    }
 
     /** What one episode produced, before grading. */
-    public record Run<W>(List<Tau2Message> trajectory, TerminationReason termination, String note, W finalWorld,
-                      int steps, int toolErrors, Usage agentUsage, Usage userUsage,
-                      List<ModelCall> agentCalls, List<ModelCall> userCalls) {
+    public record Run<W>(
+            List<Tau2Message> trajectory,
+            TerminationReason termination,
+            String note,
+            W finalWorld,
+            int steps,
+            int toolErrors,
+            Usage agentUsage,
+            Usage userUsage,
+            List<ModelCall> agentCalls,
+            List<ModelCall> userCalls) {
         public Run {
             trajectory = List.copyOf(trajectory);
             agentCalls = List.copyOf(agentCalls);
@@ -68,20 +80,32 @@ public final class Orchestrator<W> {
      * @param agentState the agent's working context (its view of the conversation, without the held message)
      * @param userState  the customer's history (its own view, the held message included)
      */
-    public record Held<W>(List<Tau2Message> trajectory, List<Message> agentState, List<Tau2Message> userState,
-                          List<ModelCall> agentCalls, List<ModelCall> userCalls, Usage agentUsage, Usage userUsage,
-                          W world, int steps, int toolErrors, int customerMessages) {
+    public record Held<W>(
+            List<Tau2Message> trajectory,
+            List<Message> agentState,
+            List<Tau2Message> userState,
+            List<ModelCall> agentCalls,
+            List<ModelCall> userCalls,
+            Usage agentUsage,
+            Usage userUsage,
+            W world,
+            int steps,
+            int toolErrors,
+            int customerMessages) {
         public Held {
             trajectory = List.copyOf(trajectory);
             agentState = List.copyOf(agentState);
             userState = List.copyOf(userState);
             agentCalls = List.copyOf(agentCalls);
             userCalls = List.copyOf(userCalls);
-            if (!(trajectory.getLast() instanceof Tau2Message.User)) throw new IllegalArgumentException("a held episode ends with the customer's message");
+            if (!(trajectory.getLast() instanceof Tau2Message.User))
+                throw new IllegalArgumentException("a held episode ends with the customer's message");
         }
 
         /** The customer's message held back from the agent. */
-        public Tau2Message.User message() { return (Tau2Message.User) trajectory.getLast(); }
+        public Tau2Message.User message() {
+            return (Tau2Message.User) trajectory.getLast();
+        }
     }
 
     /** Where {@link #runUntil} stopped: {@code held}, or {@code ended} when the episode finished before the checkpoint. */
@@ -91,8 +115,12 @@ public final class Orchestrator<W> {
      * The agent's answer to a held message, and what the environment answered to its tool calls on the
      * held world: {@code message} null when the candidate failed ({@code failure} says why).
      */
-    public record Answer<W>(Tau2Message.Agent message, List<Tau2Message.ToolResult> results, W world,
-                            List<ModelCall> calls, String failure) {
+    public record Answer<W>(
+            Tau2Message.Agent message,
+            List<Tau2Message.ToolResult> results,
+            W world,
+            List<ModelCall> calls,
+            String failure) {
         public Answer {
             results = List.copyOf(results);
             calls = List.copyOf(calls);
@@ -118,11 +146,12 @@ public final class Orchestrator<W> {
     private TerminationReason reason;
     private String note;
     private int steps, errors;
-    private int customerMessages;   // the customer's messages delivered to the agent so far
-    private int holdAt;             // hold the episode at this customer message (0: never)
+    private int customerMessages; // the customer's messages delivered to the agent so far
+    private int holdAt; // hold the episode at this customer message (0: never)
     private boolean ran;
 
-    private Orchestrator(EpisodeEnvironment<W> env, W initialWorld, AgentSide agent, UserSide user, EpisodeOptions options) {
+    private Orchestrator(
+            EpisodeEnvironment<W> env, W initialWorld, AgentSide agent, UserSide user, EpisodeOptions options) {
         this.env = env;
         this.world = initialWorld;
         this.agent = agent;
@@ -131,7 +160,8 @@ public final class Orchestrator<W> {
     }
 
     /** An orchestrator continuing a held episode: the held message is the next to deliver, to the agent. */
-    private Orchestrator(EpisodeEnvironment<W> env, Held<W> held, AgentSide agent, UserSide user, EpisodeOptions options) {
+    private Orchestrator(
+            EpisodeEnvironment<W> env, Held<W> held, AgentSide agent, UserSide user, EpisodeOptions options) {
         this(env, held.world(), agent, user, options);
         trajectory.addAll(held.trajectory());
         agentState.addAll(held.agentState());
@@ -150,7 +180,8 @@ public final class Orchestrator<W> {
     }
 
     /** Runs one episode from {@code initialWorld} (the task's initial state already applied). */
-    public static <W> Run<W> run(EpisodeEnvironment<W> env, W initialWorld, AgentSide agent, UserSide user, EpisodeOptions options) {
+    public static <W> Run<W> run(
+            EpisodeEnvironment<W> env, W initialWorld, AgentSide agent, UserSide user, EpisodeOptions options) {
         Orchestrator<W> o = new Orchestrator<>(env, initialWorld, agent, user, options);
         o.start();
         o.loop();
@@ -163,9 +194,16 @@ public final class Orchestrator<W> {
      * nothing is graded, the agent has not seen it. When the episode ends first (the customer stops, a
      * limit is reached) the result is the finished run instead.
      */
-    public static <W> Checkpoint<W> runUntil(EpisodeEnvironment<W> env, W initialWorld, AgentSide agent, UserSide user,
-                                             EpisodeOptions options, int customerMessage) {
-        if (customerMessage < 1) throw new IllegalArgumentException("the checkpoint's customer message counts from 1, not " + customerMessage);
+    public static <W> Checkpoint<W> runUntil(
+            EpisodeEnvironment<W> env,
+            W initialWorld,
+            AgentSide agent,
+            UserSide user,
+            EpisodeOptions options,
+            int customerMessage) {
+        if (customerMessage < 1)
+            throw new IllegalArgumentException(
+                    "the checkpoint's customer message counts from 1, not " + customerMessage);
         Orchestrator<W> o = new Orchestrator<>(env, initialWorld, agent, user, options);
         o.holdAt = customerMessage;
         o.start();
@@ -174,7 +212,8 @@ public final class Orchestrator<W> {
     }
 
     /** Delivers a held episode's message to the agent and runs the episode to its end; {@code held} is unchanged. */
-    public static <W> Run<W> resume(EpisodeEnvironment<W> env, Held<W> held, AgentSide agent, UserSide user, EpisodeOptions options) {
+    public static <W> Run<W> resume(
+            EpisodeEnvironment<W> env, Held<W> held, AgentSide agent, UserSide user, EpisodeOptions options) {
         Orchestrator<W> o = new Orchestrator<>(env, held, agent, user, options);
         o.loop();
         return o.finished();
@@ -188,22 +227,32 @@ public final class Orchestrator<W> {
     public static <W> Answer<W> answer(EpisodeEnvironment<W> env, Held<W> held, AgentSide agent) {
         Orchestrator<W> o = new Orchestrator<>(env, held, agent, null, EpisodeOptions.DEFAULT);
         Tau2Message.Agent msg = o.agentTurn();
-        if (msg == null) return new Answer<>(null, List.of(), held.world(), o.agentCalls.subList(held.agentCalls().size(), o.agentCalls.size()), o.note);
+        if (msg == null)
+            return new Answer<>(
+                    null,
+                    List.of(),
+                    held.world(),
+                    o.agentCalls.subList(held.agentCalls().size(), o.agentCalls.size()),
+                    o.note);
         List<Tau2Message.ToolResult> results = new ArrayList<>();
         W w = held.world();
         if (!o.validate(msg, TerminationReason.AGENT_ERROR) && msg.isToolCall()) {
             w = env.sync(w);
-            List<EpisodeEnvironment.Call> calls = msg.toolCalls().stream().map(tc -> new EpisodeEnvironment.Call(tc.name(), tc.arguments())).toList();
+            List<EpisodeEnvironment.Call> calls = msg.toolCalls().stream()
+                    .map(tc -> new EpisodeEnvironment.Call(tc.name(), tc.arguments()))
+                    .toList();
             EpisodeEnvironment.Step<W> executed = env.respondAll(w, Requestor.ASSISTANT, calls);
             w = executed.world();
             for (int i = 0; i < calls.size(); i++) {
                 ToolCall tc = msg.toolCalls().get(i);
                 EpisodeEnvironment.Response<W> r = executed.responses().get(i);
-                results.add(new Tau2Message.ToolResult(tc.id(), tc.name(), r.content(), Requestor.ASSISTANT, r.error()));
+                results.add(
+                        new Tau2Message.ToolResult(tc.id(), tc.name(), r.content(), Requestor.ASSISTANT, r.error()));
             }
             w = env.sync(w);
         }
-        return new Answer<>(msg, results, w, o.agentCalls.subList(held.agentCalls().size(), o.agentCalls.size()), o.note);
+        return new Answer<>(
+                msg, results, w, o.agentCalls.subList(held.agentCalls().size(), o.agentCalls.size()), o.note);
     }
 
     private void start() {
@@ -227,7 +276,18 @@ public final class Orchestrator<W> {
     }
 
     private Held<W> held() {
-        return new Held<>(trajectory, agentState, userState, agentCalls, userCalls, agentUsage, userUsage, world, steps, errors, customerMessages);
+        return new Held<>(
+                trajectory,
+                agentState,
+                userState,
+                agentCalls,
+                userCalls,
+                agentUsage,
+                userUsage,
+                world,
+                steps,
+                errors,
+                customerMessages);
     }
 
     private Run<W> finished() {
@@ -253,14 +313,18 @@ public final class Orchestrator<W> {
             message = msg;
             from = Role.AGENT;
             to = msg.isToolCall() ? Role.ENV : Role.USER;
-            if (!validate(msg, TerminationReason.AGENT_ERROR) && agent.stopsOnToken() && msg.content() != null && msg.content().contains(STOP)) {
+            if (!validate(msg, TerminationReason.AGENT_ERROR)
+                    && agent.stopsOnToken()
+                    && msg.content() != null
+                    && msg.content().contains(STOP)) {
                 stop(TerminationReason.AGENT_STOP);
             }
         } else if ((from == Role.AGENT || from == Role.USER) && to == Role.ENV) {
             Tau2Message.Participant caller = (Tau2Message.Participant) message;
             Requestor requestor = from == Role.AGENT ? Requestor.ASSISTANT : Requestor.USER;
             List<EpisodeEnvironment.Call> calls = caller.toolCalls().stream()
-                    .map(tc -> new EpisodeEnvironment.Call(tc.name(), tc.arguments())).toList();
+                    .map(tc -> new EpisodeEnvironment.Call(tc.name(), tc.arguments()))
+                    .toList();
             EpisodeEnvironment.Step<W> executed = env.respondAll(world, requestor, calls);
             world = executed.world();
             List<Tau2Message.ToolResult> results = new ArrayList<>();
@@ -354,11 +418,18 @@ public final class Orchestrator<W> {
     /** Tool calls with arguments always present (a candidate may leave them null; upstream's are a dict). */
     private static List<ToolCall> withArguments(List<ToolCall> calls) {
         if (calls.stream().allMatch(c -> c.arguments() != null)) return calls;
-        return calls.stream().map(c -> c.arguments() != null ? c
-                : new ToolCall(c.id(), c.name(), brokkr.value.PyDict.empty(), c.rawArguments(), c.malformed())).toList();
+        return calls.stream()
+                .map(c -> c.arguments() != null
+                        ? c
+                        : new ToolCall(c.id(), c.name(), brokkr.value.PyDict.empty(), c.rawArguments(), c.malformed()))
+                .toList();
     }
 
-    private Turn ask(brokkr.conversation.Candidate c, List<Message> history, List<brokkr.conversation.ToolSpec> tools, List<ModelCall> record) {
+    private Turn ask(
+            brokkr.conversation.Candidate c,
+            List<Message> history,
+            List<brokkr.conversation.ToolSpec> tools,
+            List<ModelCall> record) {
         try {
             Turn t = c.next(history, tools);
             record.addAll(t.calls());
@@ -400,11 +471,13 @@ public final class Orchestrator<W> {
         return switch (m) {
             case Tau2Message.User u -> new Message.Assistant(u.content(), u.toolCalls(), u.usage());
             case Tau2Message.Agent a -> {
-                if (a.isToolCall()) throw new IllegalStateException("Tool calls are not supported in the flipped messages");
+                if (a.isToolCall())
+                    throw new IllegalStateException("Tool calls are not supported in the flipped messages");
                 yield new Message.User(a.content());
             }
             case Tau2Message.ToolResult t -> {
-                if (t.requestor() != Requestor.USER) throw new IllegalStateException("Tool messages should be sent to the user in this message history");
+                if (t.requestor() != Requestor.USER)
+                    throw new IllegalStateException("Tool messages should be sent to the user in this message history");
                 yield new Message.Tool(t.id(), t.name(), t.content(), t.error());
             }
         };
@@ -439,7 +512,8 @@ public final class Orchestrator<W> {
     /** Upstream {@code _finalize}: the last message must not be addressed to the environment unless a participant erred. */
     private void finish() {
         boolean participantError = reason == TerminationReason.AGENT_ERROR || reason == TerminationReason.USER_ERROR;
-        boolean infra = reason == TerminationReason.INFRASTRUCTURE_ERROR || reason == TerminationReason.UNEXPECTED_ERROR;
+        boolean infra =
+                reason == TerminationReason.INFRASTRUCTURE_ERROR || reason == TerminationReason.UNEXPECTED_ERROR;
         if (to == Role.ENV && !participantError && !infra) {
             note = "episode ended (" + reason.value() + ") on a message addressed to the environment; upstream's "
                     + "_finalize raises here and its runner records infrastructure_error";

@@ -97,8 +97,16 @@ public final class Tau2Prompts {
     }
 
     private static boolean isLineBreak(char c) {
-        return c == '\n' || c == '\r' || c == 0x0b || c == 0x0c || c == 0x1c || c == 0x1d || c == 0x1e
-                || c == 0x85 || c == 0x2028 || c == 0x2029;
+        return c == '\n'
+                || c == '\r'
+                || c == 0x0b
+                || c == 0x0c
+                || c == 0x1c
+                || c == 0x1d
+                || c == 0x1e
+                || c == 0x85
+                || c == 0x2028
+                || c == 0x2029;
     }
 
     /** {@code str.isspace()} (false for the empty string). */
@@ -110,7 +118,16 @@ public final class Tau2Prompts {
 
     /** Python's {@code Py_UNICODE_ISSPACE}. */
     public static boolean isPyWhitespace(char c) {
-        return (c >= 0x09 && c <= 0x0d) || (c >= 0x1c && c <= 0x20) || c == 0x85 || c == 0xa0 || c == 0x1680
-                || (c >= 0x2000 && c <= 0x200a) || c == 0x2028 || c == 0x2029 || c == 0x202f || c == 0x205f || c == 0x3000;
+        return (c >= 0x09 && c <= 0x0d)
+                || (c >= 0x1c && c <= 0x20)
+                || c == 0x85
+                || c == 0xa0
+                || c == 0x1680
+                || (c >= 0x2000 && c <= 0x200a)
+                || c == 0x2028
+                || c == 0x2029
+                || c == 0x202f
+                || c == 0x205f
+                || c == 0x3000;
     }
 }

@@ -10,5 +10,7 @@ import java.util.List;
  * given upstream's per-task user-simulator system prompt and the user tools (empty when none).
  */
 public record UserSide(String name, Candidate candidate, String systemPrompt, List<ToolSpec> tools) {
-    public UserSide { tools = List.copyOf(tools); }
+    public UserSide {
+        tools = List.copyOf(tools);
+    }
 }

@@ -1,17 +1,14 @@
 package brokkr.domains.tau2.retail;
 
-import brokkr.domains.tau2.runner.TaskFiles;
-
 import brokkr.domains.tau2.conformance.Tau2Conformance;
 import brokkr.domains.tau2.environment.Tau2Data;
 import brokkr.domains.tau2.environment.Tau2Environment;
-import brokkr.domains.tau2.orchestrator.Tau2Prompts;
 import brokkr.domains.tau2.environment.Tau2Toolkit;
+import brokkr.domains.tau2.runner.TaskFiles;
 import brokkr.value.Json;
 import brokkr.value.PyDict;
 import brokkr.value.PyList;
 import brokkr.value.Value;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
@@ -27,7 +24,8 @@ public final class RetailDomain {
     public static final Map<String, String> DIGESTS = Map.of(
             "data/tau2/domains/retail/db.json", "413a65160adbdb5fde0ffc0015c49b6d70250b10c18128de169b597af7766765",
             "data/tau2/domains/retail/policy.md", "2c9652afbce57d6e087768d37cda64d31c53d50b3e3225cfdb791bac66466467",
-            "data/tau2/domains/retail/split_tasks.json", "ed0580ec52575b63fbf76568af42490da6ee7783ecb4aa81af46961291358f20",
+            "data/tau2/domains/retail/split_tasks.json",
+                    "ed0580ec52575b63fbf76568af42490da6ee7783ecb4aa81af46961291358f20",
             "data/tau2/domains/retail/tasks.json", "8e03ebce7901bd6218e7a7dc3105faa9324091a68058f7fe61c65262868812e8");
 
     private final Tau2Data data;
@@ -43,18 +41,38 @@ public final class RetailDomain {
     }
 
     /** Loads from the located data directory ({@link Tau2Data#locate()}). */
-    public static RetailDomain load() { return new RetailDomain(Tau2Data.locate()); }
+    public static RetailDomain load() {
+        return new RetailDomain(Tau2Data.locate());
+    }
 
-    private byte[] read(String rel) { return data.read(rel, DIGESTS.get(rel)); }
+    private byte[] read(String rel) {
+        return data.read(rel, DIGESTS.get(rel));
+    }
 
-    public PyDict db() { return db; }
-    public String policy() { return files.policy(); }
-    public PyList tasks() { return files.tasks(); }
-    public PyDict splits() { return files.splits(); }
-    public Tau2Toolkit toolkit() { return toolkit; }
+    public PyDict db() {
+        return db;
+    }
+
+    public String policy() {
+        return files.policy();
+    }
+
+    public PyList tasks() {
+        return files.tasks();
+    }
+
+    public PyDict splits() {
+        return files.splits();
+    }
+
+    public Tau2Toolkit toolkit() {
+        return toolkit;
+    }
 
     /** {@code get_environment()}: a fresh environment on the pristine DB. */
-    public Tau2Environment environment() { return Tau2Environment.agentOnly(toolkit, db); }
+    public Tau2Environment environment() {
+        return Tau2Environment.agentOnly(toolkit, db);
+    }
 
     /**
      * An environment for a conformance record: pristine, or (with a task id) after that task's initial
@@ -65,25 +83,38 @@ public final class RetailDomain {
             PyDict task = task(initTaskId);
             Value init = task.get("initial_state");
             if (init != null && !init.isNone()) {
-                throw new UnsupportedOperationException("retail task " + initTaskId + " has an initial_state; not transcribed");
+                throw new UnsupportedOperationException(
+                        "retail task " + initTaskId + " has an initial_state; not transcribed");
             }
         }
         return environment();
     }
 
-    public Tau2Conformance.EnvironmentFactory factory() { return this::environment; }
+    public Tau2Conformance.EnvironmentFactory factory() {
+        return this::environment;
+    }
 
-    public PyDict task(String id) { return files.task(id); }
+    public PyDict task(String id) {
+        return files.task(id);
+    }
 
     /** {@code LLMAgent.system_prompt} for retail. */
-    public String agentSystemPrompt() { return files.agentSystemPrompt(); }
+    public String agentSystemPrompt() {
+        return files.agentSystemPrompt();
+    }
 
     /** {@code [t.openai_schema for t in env.get_tools()]}. */
-    public List<Value> agentToolSchemas() { return toolkit.openaiSchemas(); }
+    public List<Value> agentToolSchemas() {
+        return toolkit.openaiSchemas();
+    }
 
     /** {@code UserSimulator.system_prompt} of a task (retail users have no tools). */
-    public String userSystemPrompt(PyDict task) { return files.userSystemPrompt(task); }
+    public String userSystemPrompt(PyDict task) {
+        return files.userSystemPrompt(task);
+    }
 
     /** Task ids of a split, in task-file order. */
-    public List<String> split(String name) { return files.split(name); }
+    public List<String> split(String name) {
+        return files.split(name);
+    }
 }

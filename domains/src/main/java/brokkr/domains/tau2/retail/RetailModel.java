@@ -19,8 +19,15 @@ final class RetailModel {
 
     static final String[] ADDRESS = {"address1", "address2", "city", "country", "state", "zip"};
     /** {@code Order}'s optional fields, all defaulting to None. */
-    static final String[] ORDER_OPTIONAL = {"cancel_reason", "exchange_items", "exchange_new_items",
-            "exchange_payment_method_id", "exchange_price_difference", "return_items", "return_payment_method_id"};
+    static final String[] ORDER_OPTIONAL = {
+        "cancel_reason",
+        "exchange_items",
+        "exchange_new_items",
+        "exchange_payment_method_id",
+        "exchange_price_difference",
+        "return_items",
+        "return_payment_method_id"
+    };
 
     static PyDict db(Value raw) {
         PyDict d = raw.asDict();
@@ -55,25 +62,38 @@ final class RetailModel {
 
     static PyDict variant(Value v) {
         PyDict d = v.asDict();
-        return PyDict.builder().put("item_id", req(d, "item_id")).put("options", req(d, "options"))
-                .put("available", req(d, "available")).put("price", flt(req(d, "price"))).build();
+        return PyDict.builder()
+                .put("item_id", req(d, "item_id"))
+                .put("options", req(d, "options"))
+                .put("available", req(d, "available"))
+                .put("price", flt(req(d, "price")))
+                .build();
     }
 
     static PyDict product(Value v) {
         PyDict d = v.asDict();
-        return PyDict.builder().put("name", req(d, "name")).put("product_id", req(d, "product_id"))
-                .put("variants", mapValues(req(d, "variants"), RetailModel::variant)).build();
+        return PyDict.builder()
+                .put("name", req(d, "name"))
+                .put("product_id", req(d, "product_id"))
+                .put("variants", mapValues(req(d, "variants"), RetailModel::variant))
+                .build();
     }
 
-    static PyDict address(Value v) { return fields(v.asDict(), ADDRESS); }
+    static PyDict address(Value v) {
+        return fields(v.asDict(), ADDRESS);
+    }
 
     static PyDict paymentMethod(Value v) {
         PyDict d = v.asDict();
         String source = req(d, "source").asStr();
         return switch (source) {
             case "credit_card" -> fields(d, "source", "id", "brand", "last_four");
-            case "gift_card" -> PyDict.builder().put("source", d.get("source")).put("id", req(d, "id"))
-                    .put("balance", flt(req(d, "balance"))).build();
+            case "gift_card" ->
+                PyDict.builder()
+                        .put("source", d.get("source"))
+                        .put("id", req(d, "id"))
+                        .put("balance", flt(req(d, "balance")))
+                        .build();
             case "paypal" -> fields(d, "source", "id");
             default -> throw new IllegalArgumentException("retail db: unknown payment source " + source);
         };
@@ -81,24 +101,32 @@ final class RetailModel {
 
     static PyDict user(Value v) {
         PyDict d = v.asDict();
-        return PyDict.builder().put("user_id", req(d, "user_id"))
+        return PyDict.builder()
+                .put("user_id", req(d, "user_id"))
                 .put("name", fields(req(d, "name").asDict(), "first_name", "last_name"))
                 .put("address", address(req(d, "address")))
                 .put("email", req(d, "email"))
                 .put("payment_methods", mapValues(req(d, "payment_methods"), RetailModel::paymentMethod))
-                .put("orders", req(d, "orders")).build();
+                .put("orders", req(d, "orders"))
+                .build();
     }
 
     static PyDict order(Value v) {
         PyDict d = v.asDict();
-        PyDict.Builder b = PyDict.builder().put("order_id", req(d, "order_id")).put("user_id", req(d, "user_id"))
+        PyDict.Builder b = PyDict.builder()
+                .put("order_id", req(d, "order_id"))
+                .put("user_id", req(d, "user_id"))
                 .put("address", address(req(d, "address")));
         java.util.List<Value> items = new java.util.ArrayList<>();
         for (Value it : req(d, "items").asList()) {
             PyDict i = it.asDict();
-            items.add(PyDict.builder().put("name", req(i, "name")).put("product_id", req(i, "product_id"))
-                    .put("item_id", req(i, "item_id")).put("price", flt(req(i, "price")))
-                    .put("options", req(i, "options")).build());
+            items.add(PyDict.builder()
+                    .put("name", req(i, "name"))
+                    .put("product_id", req(i, "product_id"))
+                    .put("item_id", req(i, "item_id"))
+                    .put("price", flt(req(i, "price")))
+                    .put("options", req(i, "options"))
+                    .build());
         }
         b.put("items", PyList.of(items));
         b.put("status", req(d, "status"));
@@ -116,13 +144,19 @@ final class RetailModel {
     }
 
     static PyDict payment(PyDict p) {
-        return PyDict.builder().put("transaction_type", req(p, "transaction_type"))
-                .put("amount", flt(req(p, "amount"))).put("payment_method_id", req(p, "payment_method_id")).build();
+        return PyDict.builder()
+                .put("transaction_type", req(p, "transaction_type"))
+                .put("amount", flt(req(p, "amount")))
+                .put("payment_method_id", req(p, "payment_method_id"))
+                .build();
     }
 
     /** {@code OrderPayment(transaction_type=..., amount=..., payment_method_id=...)}: amount coerced to float. */
     static PyDict newPayment(String type, double amount, Value paymentMethodId) {
-        return PyDict.builder().put("transaction_type", type).put("amount", new PyFloat(amount))
-                .put("payment_method_id", paymentMethodId).build();
+        return PyDict.builder()
+                .put("transaction_type", type)
+                .put("amount", new PyFloat(amount))
+                .put("payment_method_id", paymentMethodId)
+                .build();
     }
 }

@@ -2,14 +2,12 @@ package brokkr.domains.tau2.retail;
 
 import static brokkr.python.PyException.valueError;
 
-import brokkr.python.Pydantic;
-import brokkr.python.PyBuiltins;
-import brokkr.python.PyJson;
 import brokkr.domains.tau2.environment.Calculate;
 import brokkr.domains.tau2.environment.Tau2Toolkit;
+import brokkr.python.PyBuiltins;
+import brokkr.python.PyJson;
+import brokkr.python.Pydantic;
 import brokkr.tool.Args;
-import brokkr.tool.Param;
-import brokkr.tool.ToolDef;
 import brokkr.tool.ToolFunction;
 import brokkr.tool.WorldCell;
 import brokkr.value.PyDict;
@@ -36,15 +34,28 @@ public final class RetailTools {
     static final String CLS = "RetailTools";
 
     /** Methods decorated {@code @is_tool(ToolType.WRITE)} ({@code mutates_state=True}). */
-    static final Set<String> WRITE = Set.of("cancel_pending_order", "exchange_delivered_order_items",
-            "modify_pending_order_address", "modify_pending_order_items", "modify_pending_order_payment",
-            "modify_user_address", "return_delivered_order_items");
+    static final Set<String> WRITE = Set.of(
+            "cancel_pending_order",
+            "exchange_delivered_order_items",
+            "modify_pending_order_address",
+            "modify_pending_order_items",
+            "modify_pending_order_payment",
+            "modify_user_address",
+            "return_delivered_order_items");
 
     /** Tools returning a pydantic model (Order, Product, Variant, User). */
-    static final Set<String> MODEL_RESULTS = Set.of("cancel_pending_order", "exchange_delivered_order_items",
-            "get_order_details", "get_product_details", "get_item_details", "get_user_details",
-            "modify_pending_order_address", "modify_pending_order_items", "modify_pending_order_payment",
-            "modify_user_address", "return_delivered_order_items");
+    static final Set<String> MODEL_RESULTS = Set.of(
+            "cancel_pending_order",
+            "exchange_delivered_order_items",
+            "get_order_details",
+            "get_product_details",
+            "get_item_details",
+            "get_user_details",
+            "modify_pending_order_address",
+            "modify_pending_order_items",
+            "modify_pending_order_payment",
+            "modify_user_address",
+            "return_delivered_order_items");
 
     public static Tau2Toolkit toolkit() {
         Map<String, ToolFunction> bodies = Map.ofEntries(
@@ -64,15 +75,23 @@ public final class RetailTools {
                 Map.entry("modify_user_address", RetailTools::modifyUserAddress),
                 Map.entry("return_delivered_order_items", RetailTools::returnDeliveredOrderItems),
                 Map.entry("transfer_to_human_agents", (c, a) -> new PyStr("Transfer successful")));
-        return Tau2Toolkit.builder(CLS, RetailToolDocs.DOCS).bodies(bodies).mutating(WRITE).modelResults(MODEL_RESULTS)
-                .generic(Set.of("calculate", "transfer_to_human_agents")).build();
+        return Tau2Toolkit.builder(CLS, RetailToolDocs.DOCS)
+                .bodies(bodies)
+                .mutating(WRITE)
+                .modelResults(MODEL_RESULTS)
+                .generic(Set.of("calculate", "transfer_to_human_agents"))
+                .build();
     }
 
     // ---- DB access (RetailTools._get_order / _get_user / _get_product / _get_variant / _get_payment_method)
 
-    private static PyDict db(WorldCell c) { return c.get().asDict(); }
+    private static PyDict db(WorldCell c) {
+        return c.get().asDict();
+    }
 
-    private static PyDict table(WorldCell c, String name) { return db(c).get(name).asDict(); }
+    private static PyDict table(WorldCell c, String name) {
+        return db(c).get(name).asDict();
+    }
 
     private static void put(WorldCell c, String table, String key, PyDict value) {
         PyDict d = db(c);
@@ -122,7 +141,9 @@ public final class RetailTools {
         return pm.get("source") instanceof PyStr s && s.value().equals("gift_card");
     }
 
-    private static double num(Value v) { return PyBuiltins.toDouble(v); }
+    private static double num(Value v) {
+        return PyBuiltins.toDouble(v);
+    }
 
     /** {@code OrderPayment(...)}: pydantic coerces an int amount to float (e.g. {@code abs(0)} → 0.0). */
     private static PyDict orderPayment(String type, double amount, Value paymentMethodId) {
@@ -169,8 +190,15 @@ public final class RetailTools {
     private static final class Diff {
         boolean isInt = true;
         double value;
-        void add(double x) { value = isInt ? 0 + x : value + x; isInt = false; }
-        Value asValue() { return isInt ? PyInt.of(0) : new PyFloat(value); }
+
+        void add(double x) {
+            value = isInt ? 0 + x : value + x;
+            isInt = false;
+        }
+
+        Value asValue() {
+            return isInt ? PyInt.of(0) : new PyFloat(value);
+        }
     }
 
     // ---- tools
@@ -184,7 +212,8 @@ public final class RetailTools {
     static Value cancelPendingOrder(WorldCell c, Args a) {
         Value orderId = a.get("order_id"), reason = a.get("reason");
         PyDict order = getOrder(c, orderId);
-        if (!order.get("status").equals(new PyStr("pending"))) throw valueError("Non-pending order cannot be cancelled");
+        if (!order.get("status").equals(new PyStr("pending")))
+            throw valueError("Non-pending order cannot be cancelled");
         if (!PyBuiltins.inStrSet(reason, "no longer needed", "ordered by mistake")) throw valueError("Invalid reason");
         List<Value> refunds = new ArrayList<>();
         for (Value pv : order.get("payment_history").asList()) {
@@ -200,7 +229,9 @@ public final class RetailTools {
         }
         PyList history = order.get("payment_history").asList();
         for (Value r : refunds) history = history.plus(r);
-        order = order.with("status", new PyStr("cancelled")).with("cancel_reason", reason).with("payment_history", history);
+        order = order.with("status", new PyStr("cancelled"))
+                .with("cancel_reason", reason)
+                .with("payment_history", history);
         put(c, "orders", orderId.asStr(), order);
         return order;
     }
@@ -210,12 +241,15 @@ public final class RetailTools {
         Value orderId = a.get("order_id"), ids = a.get("item_ids"), newIds = a.get("new_item_ids");
         Value pmId = a.get("payment_method_id");
         PyDict order = getOrder(c, orderId);
-        if (!order.get("status").equals(new PyStr("delivered"))) throw valueError("Non-delivered order cannot be exchanged");
+        if (!order.get("status").equals(new PyStr("delivered")))
+            throw valueError("Non-delivered order cannot be exchanged");
         PyList all = itemIds(order);
         for (Value id : PyBuiltins.iterate(ids)) {
-            if (PyBuiltins.count(ids, id) > PyBuiltins.count(all, id)) throw valueError("Number of " + PyBuiltins.str(id) + " not found.");
+            if (PyBuiltins.count(ids, id) > PyBuiltins.count(all, id))
+                throw valueError("Number of " + PyBuiltins.str(id) + " not found.");
         }
-        if (PyBuiltins.len(ids) != PyBuiltins.len(newIds)) throw valueError("The number of items to be exchanged should match.");
+        if (PyBuiltins.len(ids) != PyBuiltins.len(newIds))
+            throw valueError("The number of items to be exchanged should match.");
         Diff diff = new Diff();
         for (Value[] pair : zip(ids, newIds)) {
             int idx = findItem(order, pair[0]);
@@ -237,7 +271,8 @@ public final class RetailTools {
         put(c, "orders", oid, order);
         order = order.with("exchange_items", PyBuiltins.sorted(ids));
         put(c, "orders", oid, order);
-        order = order.with("exchange_new_items", PyBuiltins.sorted(newIds)).with("exchange_payment_method_id", pmId)
+        order = order.with("exchange_new_items", PyBuiltins.sorted(newIds))
+                .with("exchange_payment_method_id", pmId)
                 .with("exchange_price_difference", diffPrice);
         put(c, "orders", oid, order);
         return order;
@@ -257,7 +292,8 @@ public final class RetailTools {
             if (!userFirst.equals(firstLower)) continue;
             String userLast = PyBuiltins.lower(name.get("last_name"));
             if (lastLower == null) lastLower = PyBuiltins.lower(last);
-            if (userLast.equals(lastLower) && PyBuiltins.eq(user.get("address").asDict().get("zip"), zip)) {
+            if (userLast.equals(lastLower)
+                    && PyBuiltins.eq(user.get("address").asDict().get("zip"), zip)) {
                 return new PyStr(e.getKey());
             }
         }
@@ -318,13 +354,16 @@ public final class RetailTools {
         if (!order.get("status").equals(new PyStr("pending"))) throw valueError("Non-pending order cannot be modified");
         PyList all = itemIds(order);
         for (Value id : PyBuiltins.iterate(ids)) {
-            if (PyBuiltins.count(ids, id) > PyBuiltins.count(all, id)) throw valueError(PyBuiltins.str(id) + " not found");
+            if (PyBuiltins.count(ids, id) > PyBuiltins.count(all, id))
+                throw valueError(PyBuiltins.str(id) + " not found");
         }
-        if (PyBuiltins.len(ids) != PyBuiltins.len(newIds)) throw valueError("The number of items to be exchanged should match");
+        if (PyBuiltins.len(ids) != PyBuiltins.len(newIds))
+            throw valueError("The number of items to be exchanged should match");
         Diff diff = new Diff();
         PyDict variant = null;
         for (Value[] pair : zip(ids, newIds)) {
-            if (PyBuiltins.eq(pair[0], pair[1])) throw valueError("The new item id should be different from the old item id");
+            if (PyBuiltins.eq(pair[0], pair[1]))
+                throw valueError("The new item id should be different from the old item id");
             int idx = findItem(order, pair[0]);
             if (idx < 0) throw valueError("Item " + PyBuiltins.str(pair[0]) + " not found");
             PyDict item = order.get("items").asList().get(idx).asDict();
@@ -342,18 +381,25 @@ public final class RetailTools {
         }
         double d = num(diffPrice);
         String oid = orderId.asStr();
-        order = order.with("payment_history", order.get("payment_history").asList()
-                .plus(orderPayment(d > 0 ? "payment" : "refund", Math.abs(d), pmId)));
+        order = order.with(
+                "payment_history",
+                order.get("payment_history")
+                        .asList()
+                        .plus(orderPayment(d > 0 ? "payment" : "refund", Math.abs(d), pmId)));
         put(c, "orders", oid, order);
         if (isGiftCard(pm)) { // balance -= diff_price; balance = round(balance, 2)
-            putPaymentMethod(c, userId, pmId, pm.with("balance", new PyFloat(PyBuiltins.round(num(pm.get("balance")) - d, 2))));
+            putPaymentMethod(
+                    c, userId, pmId, pm.with("balance", new PyFloat(PyBuiltins.round(num(pm.get("balance")) - d, 2))));
         }
         for (Value[] pair : zip(ids, newIds)) {
             int idx = findItem(order, pair[0]);
             if (idx < 0) throw valueError("Item " + PyBuiltins.str(pair[0]) + " not found");
             PyList items = order.get("items").asList();
-            PyDict item = items.get(idx).asDict().with("item_id", pair[1])
-                    .with("price", variant.get("price")).with("options", variant.get("options"));
+            PyDict item = items.get(idx)
+                    .asDict()
+                    .with("item_id", pair[1])
+                    .with("price", variant.get("price"))
+                    .with("options", variant.get("options"));
             order = order.with("items", items.with(idx, item));
             put(c, "orders", oid, order);
         }
@@ -370,27 +416,38 @@ public final class RetailTools {
         Value userId = order.get("user_id");
         PyDict pm = getPaymentMethod(c, userId, pmId);
         PyList history = order.get("payment_history").asList();
-        if (history.size() != 1 || !history.get(0).asDict().get("transaction_type").equals(new PyStr("payment"))) {
+        if (history.size() != 1
+                || !history.get(0).asDict().get("transaction_type").equals(new PyStr("payment"))) {
             throw valueError("There should be exactly one payment for a pending order");
         }
         PyDict first = history.get(0).asDict();
         Value oldPmId = first.get("payment_method_id");
-        if (PyBuiltins.eq(oldPmId, pmId)) throw valueError("The new payment method should be different from the current one");
+        if (PyBuiltins.eq(oldPmId, pmId))
+            throw valueError("The new payment method should be different from the current one");
         Value amount = first.get("amount");
         if (isGiftCard(pm) && PyBuiltins.lt(pm.get("balance"), amount)) {
             throw valueError("Insufficient gift card balance to pay for the order");
         }
         double amt = num(amount);
-        order = order.with("payment_history", history.plus(orderPayment("payment", amt, pmId))
-                .plus(orderPayment("refund", amt, oldPmId)));
+        order = order.with(
+                "payment_history",
+                history.plus(orderPayment("payment", amt, pmId)).plus(orderPayment("refund", amt, oldPmId)));
         String oid = orderId.asStr();
         put(c, "orders", oid, order);
         if (isGiftCard(pm)) {
-            putPaymentMethod(c, userId, pmId, pm.with("balance", new PyFloat(PyBuiltins.round(num(pm.get("balance")) - amt, 2))));
+            putPaymentMethod(
+                    c,
+                    userId,
+                    pmId,
+                    pm.with("balance", new PyFloat(PyBuiltins.round(num(pm.get("balance")) - amt, 2))));
         }
         PyDict old = getPaymentMethod(c, userId, oldPmId);
         if (isGiftCard(old)) {
-            putPaymentMethod(c, userId, oldPmId, old.with("balance", new PyFloat(PyBuiltins.round(num(old.get("balance")) + amt, 2))));
+            putPaymentMethod(
+                    c,
+                    userId,
+                    oldPmId,
+                    old.with("balance", new PyFloat(PyBuiltins.round(num(old.get("balance")) + amt, 2))));
         }
         return order;
     }
@@ -408,7 +465,8 @@ public final class RetailTools {
     static Value returnDeliveredOrderItems(WorldCell c, Args a) {
         Value orderId = a.get("order_id"), ids = a.get("item_ids"), pmId = a.get("payment_method_id");
         PyDict order = getOrder(c, orderId);
-        if (!order.get("status").equals(new PyStr("delivered"))) throw valueError("Non-delivered order cannot be returned");
+        if (!order.get("status").equals(new PyStr("delivered")))
+            throw valueError("Non-delivered order cannot be returned");
         PyDict user = getUser(c, order.get("user_id"));
         PyDict pm = getPaymentMethod(c, user.get("user_id"), pmId);
         if (!isGiftCard(pm)) {

@@ -1,7 +1,6 @@
 package brokkr.domains.tau2.runner;
 
 import brokkr.domains.tau2.environment.Tau2Data;
-
 import brokkr.domains.tau2.model.TaskSpec;
 import brokkr.domains.tau2.orchestrator.Tau2Prompts;
 import brokkr.value.Json;
@@ -27,9 +26,16 @@ public record TaskFiles(String domain, String policy, PyList tasks, PyDict split
     public static TaskFiles read(Tau2Data data, String domain, Map<String, String> digests) {
         String dir = "data/tau2/domains/" + domain + "/";
         String policy = data.readText(dir + "policy.md", digests.get(dir + "policy.md"));
-        PyList tasks = Json.read(data.read(dir + "tasks.json", digests.get(dir + "tasks.json"))).asList();
-        PyDict splits = Json.read(data.read(dir + "split_tasks.json", digests.get(dir + "split_tasks.json"))).asDict();
-        return new TaskFiles(domain, policy, tasks, splits, data.readText(GUIDELINES, Tau2Data.USER_SIMULATOR_DIGESTS.get(GUIDELINES)));
+        PyList tasks = Json.read(data.read(dir + "tasks.json", digests.get(dir + "tasks.json")))
+                .asList();
+        PyDict splits = Json.read(data.read(dir + "split_tasks.json", digests.get(dir + "split_tasks.json")))
+                .asDict();
+        return new TaskFiles(
+                domain,
+                policy,
+                tasks,
+                splits,
+                data.readText(GUIDELINES, Tau2Data.USER_SIMULATOR_DIGESTS.get(GUIDELINES)));
     }
 
     public PyDict task(String id) {
@@ -50,7 +56,9 @@ public record TaskFiles(String domain, String policy, PyList tasks, PyDict split
     /** Task ids of a split, in task-file order (upstream {@code get_tasks(task_split_name=...)}). */
     public List<String> split(String name) {
         Value ids = splits.get(name);
-        if (ids == null) throw new IllegalArgumentException("Invalid task split name: " + name + ". Valid splits are: " + splits.keys());
+        if (ids == null)
+            throw new IllegalArgumentException(
+                    "Invalid task split name: " + name + ". Valid splits are: " + splits.keys());
         Set<String> wanted = new HashSet<>();
         for (Value v : ids.asList()) wanted.add(v.asStr());
         List<String> out = new ArrayList<>();
@@ -62,8 +70,12 @@ public record TaskFiles(String domain, String policy, PyList tasks, PyDict split
     }
 
     /** {@code LLMAgent.system_prompt}: the policy in upstream's instructions. */
-    public String agentSystemPrompt() { return Tau2Prompts.agentSystemPrompt(policy); }
+    public String agentSystemPrompt() {
+        return Tau2Prompts.agentSystemPrompt(policy);
+    }
 
     /** {@code UserSimulator.system_prompt} of a task whose user has no tools. */
-    public String userSystemPrompt(PyDict task) { return Tau2Prompts.userSystemPrompt(userGuidelines, task.get("user_scenario")); }
+    public String userSystemPrompt(PyDict task) {
+        return Tau2Prompts.userSystemPrompt(userGuidelines, task.get("user_scenario"));
+    }
 }

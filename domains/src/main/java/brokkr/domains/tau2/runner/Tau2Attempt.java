@@ -26,28 +26,46 @@ import java.util.stream.Collectors;
  * JSON) and the recorded model calls by role.
  */
 public record Tau2Attempt(Attempt attempt) {
-    public String taskId() { return attempt.taskId(); }
+    public String taskId() {
+        return attempt.taskId();
+    }
 
     /** Excluded from metrics: the episode could not finish, or its grading could not (a judge failure), as upstream excludes them. */
-    public boolean infrastructureFailure() { return !attempt.completed(); }
+    public boolean infrastructureFailure() {
+        return !attempt.completed();
+    }
 
-    public double reward() { return attempt.reward(); }
+    public double reward() {
+        return attempt.reward();
+    }
 
     /** Upstream's termination reason; empty when the run failed before the conversation ended. */
-    public String termination() { return attempt.evidence().termination(); }
+    public String termination() {
+        return attempt.evidence().termination();
+    }
 
-    public int steps() { return integer(output().get("steps")); }
+    public int steps() {
+        return integer(output().get("steps"));
+    }
 
-    public int toolErrors() { return integer(output().get("tool_errors")); }
+    public int toolErrors() {
+        return integer(output().get("tool_errors"));
+    }
 
     /** The orchestrator's note on how the episode ended (e.g. the failed model call), or null. */
-    public String note() { return str(output().get("note")); }
+    public String note() {
+        return str(output().get("note"));
+    }
 
     /** The seed the trial's agent and user models got (upstream's per-trial seed). */
-    public long seed() { return output().get("seed") instanceof PyInt i ? i.longValue() : 0; }
+    public long seed() {
+        return output().get("seed") instanceof PyInt i ? i.longValue() : 0;
+    }
 
     /** Upstream's grade as JSON ({@code reward}, {@code reward_basis}, {@code checks}, ...), or null when the episode was not graded. */
-    public PyDict grade() { return attempt.evidence().details().get("grade") instanceof PyDict g ? g : null; }
+    public PyDict grade() {
+        return attempt.evidence().details().get("grade") instanceof PyDict g ? g : null;
+    }
 
     /** Why grading could not finish (the judge failed), or null: the conversation ended, the attempt still failed. */
     public String gradingFailure() {
@@ -63,15 +81,19 @@ public record Tau2Attempt(Attempt attempt) {
         if (gradingFailure() != null) return "grading failed: " + gradingFailure();
         PyDict g = grade();
         if (g == null) {
-            if (termination().equals("infrastructure_error")) return "not evaluated" + (note() != null ? ": " + note() : "");
+            if (termination().equals("infrastructure_error"))
+                return "not evaluated" + (note() != null ? ": " + note() : "");
             return failure();
         }
         if (!((PyBool) g.get("evaluated")).value()) return "not evaluated" + (note() != null ? ": " + note() : "");
-        Set<String> basis = g.get("reward_basis").isNone() ? Set.of()
+        Set<String> basis = g.get("reward_basis").isNone()
+                ? Set.of()
                 : g.get("reward_basis").asList().stream().map(Value::asStr).collect(Collectors.toSet());
         List<String> failed = new ArrayList<>();
         for (var e : g.get("checks").asDict().entries()) {
-            String component = e.getKey().contains(":") ? e.getKey().substring(0, e.getKey().indexOf(':')) : e.getKey();
+            String component = e.getKey().contains(":")
+                    ? e.getKey().substring(0, e.getKey().indexOf(':'))
+                    : e.getKey();
             if (!((PyBool) e.getValue()).value() && basis.contains(component)) failed.add(e.getKey());
         }
         if (!failed.isEmpty()) return "failed " + String.join(", ", failed);
@@ -102,23 +124,35 @@ public record Tau2Attempt(Attempt attempt) {
         b.put("steps", PyInt.of(steps()));
         b.put("tool_errors", PyInt.of(toolErrors()));
         b.put("duration_ms", PyInt.of(attempt.durationMillis()));
-        b.put("usage", PyDict.of("agent", usage(e.usage().getOrDefault("agent", Usage.ZERO)), "user", usage(e.usage().getOrDefault("user", Usage.ZERO))));
+        b.put(
+                "usage",
+                PyDict.of(
+                        "agent",
+                        usage(e.usage().getOrDefault("agent", Usage.ZERO)),
+                        "user",
+                        usage(e.usage().getOrDefault("user", Usage.ZERO))));
         b.put("initial_db_hash", e.setup().getOrDefault("initial_db_hash", PyNone.NONE));
         // The fork holds the agent DB (retail's users have none), so the final world's hash is the final DB's.
         b.put("final_db_hash", nullable(e.finalWorldSha256()));
         b.put("messages", e.transcript());
-        b.put("model_calls", PyDict.of("agent", calls(e, "agent"), "user", calls(e, "user"), "judge", calls(e, "judge")));
+        b.put(
+                "model_calls",
+                PyDict.of("agent", calls(e, "agent"), "user", calls(e, "user"), "judge", calls(e, "judge")));
         b.put("trial", PyInt.of(trial));
         b.put("seed", PyInt.of(seed()));
         return b.build();
     }
 
-    private PyDict output() { return attempt.evidence().output(); }
+    private PyDict output() {
+        return attempt.evidence().output();
+    }
 
     /** The attempt's error without the runner's prefix. */
     private String failure() {
         String err = attempt.error() == null ? "" : attempt.error();
-        return err.startsWith(Evaluation.INFRASTRUCTURE_FAILURE) ? err.substring(Evaluation.INFRASTRUCTURE_FAILURE.length()) : err;
+        return err.startsWith(Evaluation.INFRASTRUCTURE_FAILURE)
+                ? err.substring(Evaluation.INFRASTRUCTURE_FAILURE.length())
+                : err;
     }
 
     private static PyList calls(Evidence e, String role) {
@@ -126,18 +160,34 @@ public record Tau2Attempt(Attempt attempt) {
         for (Evidence.RecordedCall rc : e.modelCalls()) {
             if (!rc.role().equals(role)) continue;
             ModelCall c = rc.call();
-            out.add(PyDict.builder().put("provider", nullable(c.provider())).put("model", nullable(c.model())).put("attempt", PyInt.of(c.attempt()))
-                    .put("request_body", nullable(c.requestBody())).put("status", PyInt.of(c.status())).put("response_body", nullable(c.responseBody()))
-                    .put("error", nullable(c.error())).put("started_at_ms", PyInt.of(c.startedAtMillis())).put("duration_ms", PyInt.of(c.durationMillis())).build());
+            out.add(PyDict.builder()
+                    .put("provider", nullable(c.provider()))
+                    .put("model", nullable(c.model()))
+                    .put("attempt", PyInt.of(c.attempt()))
+                    .put("request_body", nullable(c.requestBody()))
+                    .put("status", PyInt.of(c.status()))
+                    .put("response_body", nullable(c.responseBody()))
+                    .put("error", nullable(c.error()))
+                    .put("started_at_ms", PyInt.of(c.startedAtMillis()))
+                    .put("duration_ms", PyInt.of(c.durationMillis()))
+                    .build());
         }
         return PyList.of(out);
     }
 
-    private static PyDict usage(Usage u) { return PyDict.of("input_tokens", u.inputTokens(), "output_tokens", u.outputTokens()); }
+    private static PyDict usage(Usage u) {
+        return PyDict.of("input_tokens", u.inputTokens(), "output_tokens", u.outputTokens());
+    }
 
-    private static int integer(Value v) { return v instanceof PyInt i ? (int) i.longValue() : 0; }
+    private static int integer(Value v) {
+        return v instanceof PyInt i ? (int) i.longValue() : 0;
+    }
 
-    private static String str(Value v) { return v == null || v.isNone() ? null : v.asStr(); }
+    private static String str(Value v) {
+        return v == null || v.isNone() ? null : v.asStr();
+    }
 
-    private static Value nullable(String s) { return s == null ? PyNone.NONE : new PyStr(s); }
+    private static Value nullable(String s) {
+        return s == null ? PyNone.NONE : new PyStr(s);
+    }
 }

@@ -78,6 +78,7 @@ public abstract class Tau2Benchmark implements BenchmarkProvider {
     public static final String STOP = "stop";
     /** The gold replay batching every run of assistant actions into one turn (for Brokkr's agent loop). */
     public static final String GOLD_BATCH = "gold-batch";
+
     public static final String SCRIPTED_USER = "user";
     public static final String KNOWN_VERDICT = "known-verdict";
     /**
@@ -89,6 +90,7 @@ public abstract class Tau2Benchmark implements BenchmarkProvider {
 
     /** The user and judge an experiment gets when it names none: fit for the scripted candidates only. */
     public static final ModelRef DEFAULT_USER = new ModelRef(SCRIPTED, SCRIPTED_USER);
+
     public static final ModelRef DEFAULT_JUDGE = new ModelRef(SCRIPTED, KNOWN_VERDICT);
 
     /**
@@ -120,13 +122,18 @@ public abstract class Tau2Benchmark implements BenchmarkProvider {
      * What a domain package loads from its data files (digests verified): the domain as episodes run it,
      * its environments for conformance replay, and what exploring it shows.
      */
-    public record Loaded(Tau2Domain episodes, Tau2Conformance.EnvironmentFactory environments, Tau2Exploration.Catalogue catalogue) {}
+    public record Loaded(
+            Tau2Domain episodes,
+            Tau2Conformance.EnvironmentFactory environments,
+            Tau2Exploration.Catalogue catalogue) {}
 
     /** Loads the domain's data from {@code data}, every file's digest verified; the benchmark's own is loaded once, on first use. */
     protected abstract Loaded load(Tau2Data data);
 
     /** The domain's data loaded from another data directory (a copy, e.g.), digests verified; the benchmark's own data is not touched. */
-    public Loaded loadFrom(Tau2Data data) { return load(data); }
+    public Loaded loadFrom(Tau2Data data) {
+        return load(data);
+    }
 
     /** The sha256 of each of the domain's own upstream files, by path (the user simulator's are added here). */
     protected abstract Map<String, String> digests();
@@ -136,7 +143,9 @@ public abstract class Tau2Benchmark implements BenchmarkProvider {
      * reconstruction, a substitute from another commit), by path: a copy fetched from upstream is
      * expected to differ from these pins ({@code ./brokkr data fetch} says so). None by default.
      */
-    protected Map<String, String> dataNotes() { return Map.of(); }
+    protected Map<String, String> dataNotes() {
+        return Map.of();
+    }
 
     /** Every pin of {@link #dataDigests()} with its note, if any, for fetching the data from upstream. */
     public Map<String, UpstreamData.Pin> dataPins() {
@@ -147,9 +156,14 @@ public abstract class Tau2Benchmark implements BenchmarkProvider {
     }
 
     /** Upstream's name of the domain ({@code retail}). */
-    public String domainName() { return domainName; }
+    public String domainName() {
+        return domainName;
+    }
 
-    @Override public String name() { return "tau2-" + domainName; }
+    @Override
+    public String name() {
+        return "tau2-" + domainName;
+    }
 
     /** The sha256 of every upstream file the domain's episodes depend on, by path: its own and the user simulator's guidelines. */
     public Map<String, String> dataDigests() {
@@ -171,14 +185,23 @@ public abstract class Tau2Benchmark implements BenchmarkProvider {
     }
 
     /** The domain as episodes run it. */
-    public Tau2Domain domain() { return loaded().episodes(); }
+    public Tau2Domain domain() {
+        return loaded().episodes();
+    }
 
-    @Override public Optional<Exploration> exploration() { return Optional.of(exploration); }
+    @Override
+    public Optional<Exploration> exploration() {
+        return Optional.of(exploration);
+    }
 
     /** The NL assertions judged again from a record ({@link Tau2Rejudging}). */
-    @Override public Optional<Rejudging> rejudging() { return Optional.of(new Tau2Rejudging(this)); }
+    @Override
+    public Optional<Rejudging> rejudging() {
+        return Optional.of(new Tau2Rejudging(this));
+    }
 
-    @Override public List<String> tasks(String split) {
+    @Override
+    public List<String> tasks(String split) {
         return domain().split(split).stream().map(TaskSpec::id).toList();
     }
 
@@ -200,41 +223,65 @@ public abstract class Tau2Benchmark implements BenchmarkProvider {
      */
     public static final String AGENT_STOP_TOKEN = "agent_stop_token";
 
-    @Override public EnvironmentDef environment(String taskId, Map<String, ModelRef> models) {
+    @Override
+    public EnvironmentDef environment(String taskId, Map<String, ModelRef> models) {
         return environment(taskId, models, PyDict.empty());
     }
 
     /** Options: {@value #MAX_STEPS}, {@value #MAX_ERRORS}, {@value #ENFORCE_COMMUNICATION_PROTOCOL}, {@value #RUN_SEED}, {@value #AGENT_STOP_TOKEN}. */
-    @Override public EnvironmentDef environment(String taskId, Map<String, ModelRef> models, PyDict options) {
+    @Override
+    public EnvironmentDef environment(String taskId, Map<String, ModelRef> models, PyDict options) {
         TaskSpec task = domain().task(taskId);
-        if (task.hasMessageHistory()) throw new IllegalArgumentException("task " + taskId + " starts from a message history, which is not supported");
+        if (task.hasMessageHistory())
+            throw new IllegalArgumentException(
+                    "task " + taskId + " starts from a message history, which is not supported");
         Map<String, ModelRef> roles = new TreeMap<>();
         roles.put("user", models.getOrDefault("user", DEFAULT_USER));
         roles.put("judge", models.getOrDefault("judge", DEFAULT_JUDGE));
-        return new EnvironmentDef(name(), Tau2Domains.UPSTREAM_REVISION, dataDigests(), taskId, roles, Tau2Options.of(options));
+        return new EnvironmentDef(
+                name(), Tau2Domains.UPSTREAM_REVISION, dataDigests(), taskId, roles, Tau2Options.of(options));
     }
 
     // ---------------------------------------------------------------- the evaluation path, by role
 
-    @Override public WorldSetup worldSetup() { return Tau2Fork.setup(this::domain); }
+    @Override
+    public WorldSetup worldSetup() {
+        return Tau2Fork.setup(this::domain);
+    }
 
-    @Override public Optional<WorldReplay> worldReplay() { return Optional.of(Tau2Fork.replay(this::domain)); }
+    @Override
+    public Optional<WorldReplay> worldReplay() {
+        return Optional.of(Tau2Fork.replay(this::domain));
+    }
 
-    @Override public Candidate scripted(String role, ModelRef model, EnvironmentDef env) {
+    @Override
+    public Candidate scripted(String role, ModelRef model, EnvironmentDef env) {
         return Tau2ScriptedModels.of(name(), domain(), role, model, env.taskId());
     }
 
     /** A conversation with the simulated customer; the reference agent with tools, or Brokkr's loop with tools or the Java REPL. */
-    @Override public AgentInterface agentInterface() {
+    @Override
+    public AgentInterface agentInterface() {
         return AgentInterface.referenceAndLoop(AgentInterface.Shape.CONVERSATION, List.of("tools"));
     }
 
-    @Override public Protocol protocol() { return Tau2Protocol.of(this); }
+    @Override
+    public Protocol protocol() {
+        return Tau2Protocol.of(this);
+    }
 
-    @Override public Evaluator evaluator() { return Tau2Evaluator.of(this); }
+    @Override
+    public Evaluator evaluator() {
+        return Tau2Evaluator.of(this);
+    }
 
-    @Override public Optional<Branching> branching() { return Optional.of(new Tau2Branching(this)); }
+    @Override
+    public Optional<Branching> branching() {
+        return Optional.of(new Tau2Branching(this));
+    }
 
     /** The name of the judge {@code judge} is for {@code agent}'s episodes (a scripted judge's name says which verdict it knows). */
-    public static String judgeName(ModelRef judge, AgentDef agent) { return Tau2Evaluator.judgeName(judge, agent); }
+    public static String judgeName(ModelRef judge, AgentDef agent) {
+        return Tau2Evaluator.judgeName(judge, agent);
+    }
 }

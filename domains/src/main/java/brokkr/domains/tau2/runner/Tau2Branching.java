@@ -2,16 +2,16 @@ package brokkr.domains.tau2.runner;
 
 import brokkr.conversation.Candidate;
 import brokkr.conversation.InfrastructureFailure;
-import brokkr.conversation.ModelCall;
 import brokkr.conversation.Message;
+import brokkr.conversation.ModelCall;
 import brokkr.conversation.ToolSpec;
 import brokkr.conversation.Turn;
 import brokkr.domains.tau2.environment.EpisodeEnvironment;
 import brokkr.domains.tau2.environment.Tau2Environment.Worlds;
 import brokkr.domains.tau2.model.TaskSpec;
-import brokkr.domains.tau2.model.TerminationReason;
 import brokkr.domains.tau2.model.Tau2Message;
 import brokkr.domains.tau2.model.Tau2Transcript;
+import brokkr.domains.tau2.model.TerminationReason;
 import brokkr.domains.tau2.orchestrator.AgentSide;
 import brokkr.domains.tau2.orchestrator.Orchestrator;
 import brokkr.domains.tau2.orchestrator.UserSide;
@@ -38,7 +38,9 @@ import java.util.Optional;
 final class Tau2Branching implements Branching {
     private final Tau2Benchmark benchmark;
 
-    Tau2Branching(Tau2Benchmark benchmark) { this.benchmark = benchmark; }
+    Tau2Branching(Tau2Benchmark benchmark) {
+        this.benchmark = benchmark;
+    }
 
     /** A held tau2 episode with its world and log in the benchmark's value forms (computed once, shared by every branch). */
     record Tau2Held(Orchestrator.Held<Worlds> episode, Value world, Value transcript) implements Held {
@@ -46,7 +48,10 @@ final class Tau2Branching implements Branching {
             return new Tau2Held(e, Tau2Fork.encode(e.world()), Tau2Transcript.toValue(e.trajectory()));
         }
 
-        @Override public int customerMessage() { return episode.customerMessages(); }
+        @Override
+        public int customerMessage() {
+            return episode.customerMessages();
+        }
     }
 
     /**
@@ -57,63 +62,94 @@ final class Tau2Branching implements Branching {
         Tau2Protocol.Sides s = Tau2Protocol.sides(benchmark, ctx);
         if (s.harness().loop()) {
             s.release();
-            throw new IllegalArgumentException("checkpoints and branches are of the reference harness; harness loop (action space "
-                    + ctx.agent().actionSpace() + ") keeps a working conversation and, for repl, a sandbox JVM that a fork cannot share");
+            throw new IllegalArgumentException(
+                    "checkpoints and branches are of the reference harness; harness loop (action space "
+                            + ctx.agent().actionSpace()
+                            + ") keeps a working conversation and, for repl, a sandbox JVM that a fork cannot share");
         }
         return s;
     }
 
-    @Override public Held hold(RunContext ctx, int at) throws InfrastructureFailure {
+    @Override
+    public Held hold(RunContext ctx, int at) throws InfrastructureFailure {
         Tau2Protocol.Sides s = referenceSides(ctx);
-        Orchestrator.Checkpoint<Worlds> cp = Orchestrator.runUntil(s.env(), s.world(), s.agent(), s.user(), s.options(), at);
+        Orchestrator.Checkpoint<Worlds> cp =
+                Orchestrator.runUntil(s.env(), s.world(), s.agent(), s.user(), s.options(), at);
         if (cp.ended() != null) {
             Orchestrator.Run<Worlds> r = cp.ended();
             if (r.termination() == TerminationReason.INFRASTRUCTURE_ERROR) {
                 List<ModelCall> calls = new ArrayList<>(r.agentCalls());
                 calls.addAll(r.userCalls());
-                throw new InfrastructureFailure("the episode could not reach customer message " + at + ": " + r.note(), calls, null);
+                throw new InfrastructureFailure(
+                        "the episode could not reach customer message " + at + ": " + r.note(), calls, null);
             }
-            throw new IllegalArgumentException("the episode of " + benchmark.name() + " task " + s.task().id() + " ended ("
-                    + r.termination().value() + (r.note() == null ? "" : ": " + r.note()) + ") after " + customerMessages(r.trajectory())
-                    + " customer message(s), before customer message " + at);
+            throw new IllegalArgumentException(
+                    "the episode of " + benchmark.name() + " task " + s.task().id() + " ended ("
+                            + r.termination().value() + (r.note() == null ? "" : ": " + r.note()) + ") after "
+                            + customerMessages(r.trajectory())
+                            + " customer message(s), before customer message " + at);
         }
         return Tau2Held.of(cp.held());
     }
 
-    @Override public Protocol resume(Held held) {
+    @Override
+    public Protocol resume(Held held) {
         Tau2Held h = (Tau2Held) held;
         return ctx -> {
             Tau2Protocol.Sides s = referenceSides(ctx);
             Orchestrator.Held<Worlds> e = h.episode();
             // The fork holds the checkpoint's world (the branch's setup put it there): the episode continues on it.
-            Orchestrator.Held<Worlds> onFork = new Orchestrator.Held<>(e.trajectory(), e.agentState(), e.userState(), e.agentCalls(),
-                    e.userCalls(), e.agentUsage(), e.userUsage(), s.world(), e.steps(), e.toolErrors(), e.customerMessages());
-            return Tau2Protocol.interaction(ctx, s, Orchestrator.resume(s.env(), onFork, s.agent(), s.user(), s.options()));
+            Orchestrator.Held<Worlds> onFork = new Orchestrator.Held<>(
+                    e.trajectory(),
+                    e.agentState(),
+                    e.userState(),
+                    e.agentCalls(),
+                    e.userCalls(),
+                    e.agentUsage(),
+                    e.userUsage(),
+                    s.world(),
+                    e.steps(),
+                    e.toolErrors(),
+                    e.customerMessages());
+            return Tau2Protocol.interaction(
+                    ctx, s, Orchestrator.resume(s.env(), onFork, s.agent(), s.user(), s.options()));
         };
     }
 
-    @Override public DecisionPoint decisionPoint(EnvironmentDef env, Value transcript, int at) {
-        if (at < 1) throw new IllegalArgumentException("a decision point is at a customer message counted from 1, not " + at);
+    @Override
+    public DecisionPoint decisionPoint(EnvironmentDef env, Value transcript, int at) {
+        if (at < 1)
+            throw new IllegalArgumentException("a decision point is at a customer message counted from 1, not " + at);
         Tau2Domain d = benchmark.domain();
         TaskSpec task = d.task(env.taskId());
         List<Tau2Message> record = Tau2Transcript.fromValue(transcript);
         int available = answeredCustomerMessages(record);
         if (at > available) {
-            throw new IllegalArgumentException("the record of " + benchmark.name() + " task " + task.id() + " has " + available
-                    + " customer message(s) the agent answered, not " + at);
+            throw new IllegalArgumentException("the record of " + benchmark.name() + " task " + task.id() + " has "
+                    + available + " customer message(s) the agent answered, not " + at);
         }
         EpisodeEnvironment<Worlds> e = d.environment();
-        AgentSide agent = new AgentSide("recorded", replay(record, Tau2Message.Agent.class), d.agentSystemPrompt(), e.agentTools(), false);
+        AgentSide agent = new AgentSide(
+                "recorded", replay(record, Tau2Message.Agent.class), d.agentSystemPrompt(), e.agentTools(), false);
         UserSide user = new UserSide("recorded", replay(record, Tau2Message.User.class), "", e.userTools(task));
-        Orchestrator.Checkpoint<Worlds> cp = Orchestrator.runUntil(e, e.initialWorld(task), agent, user,
-                Tau2Options.episodeOptions(env.options()), at);
+        Orchestrator.Checkpoint<Worlds> cp = Orchestrator.runUntil(
+                e, e.initialWorld(task), agent, user, Tau2Options.episodeOptions(env.options()), at);
         if (cp.ended() != null) {
-            throw new IllegalArgumentException("the record of " + benchmark.name() + " task " + task.id() + " does not replay to customer message "
-                    + at + ": the episode ended (" + cp.ended().termination().value() + (cp.ended().note() == null ? "" : ": " + cp.ended().note()) + ")");
+            throw new IllegalArgumentException("the record of " + benchmark.name() + " task " + task.id()
+                    + " does not replay to customer message " + at + ": the episode ended ("
+                    + cp.ended().termination().value()
+                    + (cp.ended().note() == null ? "" : ": " + cp.ended().note()) + ")");
         }
         Orchestrator.Held<Worlds> held = cp.held();
         checkReplayed(record, held.trajectory(), task.id());
-        return new Tau2DecisionPoint(env, at, e, held, d.agentSystemPrompt(), e.agentTools(), recordedNext(record, held.trajectory().size()));
+        return new Tau2DecisionPoint(
+                env,
+                at,
+                e,
+                held,
+                d.agentSystemPrompt(),
+                e.agentTools(),
+                recordedNext(record, held.trajectory().size()));
     }
 
     /** Messages of the customer that reached the agent (its tool calls on its own side go to the environment). */
@@ -126,7 +162,9 @@ final class Tau2Branching implements Branching {
     /** Customer messages to the agent that the record's agent answered: the cuts a decision point can be at. */
     static int answeredCustomerMessages(List<Tau2Message> t) {
         int n = 0;
-        for (int i = 0; i + 1 < t.size(); i++) if (t.get(i) instanceof Tau2Message.User u && !u.isToolCall() && t.get(i + 1) instanceof Tau2Message.Agent) n++;
+        for (int i = 0; i + 1 < t.size(); i++)
+            if (t.get(i) instanceof Tau2Message.User u && !u.isToolCall() && t.get(i + 1) instanceof Tau2Message.Agent)
+                n++;
         return n;
     }
 
@@ -138,8 +176,11 @@ final class Tau2Branching implements Branching {
         List<Tau2Message.Participant> own = new ArrayList<>();
         for (Tau2Message m : record) if (side.isInstance(m)) own.add((Tau2Message.Participant) m);
         return (history, tools) -> {
-            int next = (int) history.stream().filter(Message.Assistant.class::isInstance).count();
-            if (next >= own.size()) throw new IllegalArgumentException("the record has no more " + side.getSimpleName().toLowerCase() + " messages");
+            int next = (int)
+                    history.stream().filter(Message.Assistant.class::isInstance).count();
+            if (next >= own.size())
+                throw new IllegalArgumentException(
+                        "the record has no more " + side.getSimpleName().toLowerCase() + " messages");
             Tau2Message.Participant m = own.get(next);
             return Turn.of(new Message.Assistant(m.content(), m.toolCalls(), m.usage()));
         };
@@ -148,10 +189,11 @@ final class Tau2Branching implements Branching {
     /** The replayed log must be the record's: the same tool results where the record has them. */
     private static void checkReplayed(List<Tau2Message> record, List<Tau2Message> replayed, String taskId) {
         for (int i = 0; i < replayed.size(); i++) {
-            if (replayed.get(i) instanceof Tau2Message.ToolResult r && record.get(i) instanceof Tau2Message.ToolResult q
+            if (replayed.get(i) instanceof Tau2Message.ToolResult r
+                    && record.get(i) instanceof Tau2Message.ToolResult q
                     && (!Objects.equals(r.content(), q.content()) || r.error() != q.error())) {
-                throw new IllegalArgumentException("the record of task " + taskId + " does not replay: message " + i + " (" + q.name()
-                        + ") recorded " + clip(q.content()) + ", replayed " + clip(r.content()));
+                throw new IllegalArgumentException("the record of task " + taskId + " does not replay: message " + i
+                        + " (" + q.name() + ") recorded " + clip(q.content()) + ", replayed " + clip(r.content()));
             }
         }
     }
@@ -172,9 +214,17 @@ final class Tau2Branching implements Branching {
     }
 
     /** A decision point of a tau2 episode: the held episode rebuilt from the record. */
-    record Tau2DecisionPoint(EnvironmentDef env, int at, EpisodeEnvironment<Worlds> environment, Orchestrator.Held<Worlds> held,
-                             String systemPrompt, List<ToolSpec> tools, Optional<NextAction> recorded) implements DecisionPoint {
-        @Override public List<Message> history() {
+    record Tau2DecisionPoint(
+            EnvironmentDef env,
+            int at,
+            EpisodeEnvironment<Worlds> environment,
+            Orchestrator.Held<Worlds> held,
+            String systemPrompt,
+            List<ToolSpec> tools,
+            Optional<NextAction> recorded)
+            implements DecisionPoint {
+        @Override
+        public List<Message> history() {
             List<Message> h = new ArrayList<>(held.agentState().size() + 2);
             h.add(new Message.System(systemPrompt));
             h.addAll(held.agentState());
@@ -182,12 +232,19 @@ final class Tau2Branching implements Branching {
             return List.copyOf(h);
         }
 
-        @Override public String customerMessage() { return held.message().content(); }
+        @Override
+        public String customerMessage() {
+            return held.message().content();
+        }
 
-        @Override public NextAction answer(Candidate candidate) {
-            Orchestrator.Answer<Worlds> a = Orchestrator.answer(environment, held, new AgentSide("probe", candidate, systemPrompt, tools, false));
+        @Override
+        public NextAction answer(Candidate candidate) {
+            Orchestrator.Answer<Worlds> a = Orchestrator.answer(
+                    environment, held, new AgentSide("probe", candidate, systemPrompt, tools, false));
             if (a.message() == null) return NextAction.failed(a.failure());
-            List<NextAction.Result> results = a.results().stream().map(r -> new NextAction.Result(r.content(), r.error())).toList();
+            List<NextAction.Result> results = a.results().stream()
+                    .map(r -> new NextAction.Result(r.content(), r.error()))
+                    .toList();
             return NextAction.of(a.message().content(), a.message().toolCalls(), results);
         }
     }

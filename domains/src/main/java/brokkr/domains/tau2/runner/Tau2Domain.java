@@ -1,7 +1,7 @@
 package brokkr.domains.tau2.runner;
 
-import brokkr.domains.tau2.environment.Tau2Environment.Worlds;
 import brokkr.domains.tau2.environment.EpisodeEnvironment;
+import brokkr.domains.tau2.environment.Tau2Environment.Worlds;
 import brokkr.domains.tau2.model.TaskSpec;
 import java.util.ArrayList;
 import java.util.List;
@@ -13,9 +13,13 @@ import java.util.function.Function;
  * upstream's agent system prompt and the per-task user-simulator prompt. A domain package builds it
  * ({@link Tau2Benchmark#load}); {@link Tau2Domains#load} finds it by name.
  */
-public record Tau2Domain(String name, EpisodeEnvironment<Worlds> environment, Map<String, TaskSpec> tasks,
-                         Function<String, List<String>> splits, String agentSystemPrompt,
-                         Function<TaskSpec, String> userSystemPrompt) {
+public record Tau2Domain(
+        String name,
+        EpisodeEnvironment<Worlds> environment,
+        Map<String, TaskSpec> tasks,
+        Function<String, List<String>> splits,
+        String agentSystemPrompt,
+        Function<TaskSpec, String> userSystemPrompt) {
 
     /** The tasks of a split, in task-file order. */
     public List<TaskSpec> split(String split) {

@@ -25,6 +25,7 @@ public final class Tau2Evaluate {
      * @param judgeName  the judge's name in reports
      */
     public static Tau2Regrade.Report evaluate(Path file, Candidate judgeModel, String judgeName, PrintStream out) {
-        return Tau2Regrade.evaluate(file, Tau2Evaluate::domain, judgeModel == null ? null : new ModelNlJudge(judgeName, judgeModel), out);
+        return Tau2Regrade.evaluate(
+                file, Tau2Evaluate::domain, judgeModel == null ? null : new ModelNlJudge(judgeName, judgeModel), out);
     }
 }

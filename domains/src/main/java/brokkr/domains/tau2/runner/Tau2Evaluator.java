@@ -63,7 +63,13 @@ final class Tau2Evaluator {
             ModelRef judgeRef = run.env().models().get("judge");
             Grade g;
             try {
-                g = Tau2Grader.grade(task, seen.trajectory(), reason.isNormalStop(), reason.value(), evidence, judge(judgeRef, run.agent(), models));
+                g = Tau2Grader.grade(
+                        task,
+                        seen.trajectory(),
+                        reason.isNormalStop(),
+                        reason.value(),
+                        evidence,
+                        judge(judgeRef, run.agent(), models));
             } catch (NlJudge.JudgeFormatException e) {
                 // Upstream's evaluation raises on an unparsable judge answer and its runner records an
                 // infrastructure error: not the candidate's fault. The judge's calls are recorded already.
@@ -76,9 +82,15 @@ final class Tau2Evaluator {
             checks.add(new Check("setup_verified", setup));
             checks.add(new Check("terminated_normally", reason.isNormalStop()));
             checks.addAll(componentChecks(g, task));
-            TrustTier trust = g.judge() == null ? TrustTier.DETERMINISTIC
-                    : judgeRef.provider().equals(BenchmarkProvider.SCRIPTED) ? TrustTier.SELF_REPORTED : TrustTier.MODEL_JUDGED;
-            return new Verdict(checks, setup ? g.reward() : 0.0, trust,
+            TrustTier trust = g.judge() == null
+                    ? TrustTier.DETERMINISTIC
+                    : judgeRef.provider().equals(BenchmarkProvider.SCRIPTED)
+                            ? TrustTier.SELF_REPORTED
+                            : TrustTier.MODEL_JUDGED;
+            return new Verdict(
+                    checks,
+                    setup ? g.reward() : 0.0,
+                    trust,
                     PyDict.of("termination", reason.value(), "grade", g.toValue()));
         };
     }
@@ -88,12 +100,16 @@ final class Tau2Evaluator {
 
     private static Observed observed(FinishedRun run, EpisodeEnvironment<Worlds> env, TaskSpec task) {
         Tau2AttemptMemo.Setup setup = Tau2AttemptMemo.setupWithEvidence(run.setupEvidence());
-        Tau2AttemptMemo.Episode episode = Tau2AttemptMemo.episode(run.interaction().transcript(), run.finalWorld());
+        Tau2AttemptMemo.Episode episode =
+                Tau2AttemptMemo.episode(run.interaction().transcript(), run.finalWorld());
         Tau2AttemptMemo.clear(); // read once: the thread's next attempt sets up its own
         Worlds initial = setup != null ? setup.initial() : env.initialWorld(task);
         String initialHash = setup != null ? setup.dbHash() : env.dbHash(initial);
         if (episode != null) return new Observed(initialHash, episode.trajectory(), episode.finalWorld());
-        return new Observed(initialHash, Tau2Transcript.fromValue(run.interaction().transcript()), Tau2Fork.decode(run.finalWorld(), initial));
+        return new Observed(
+                initialHash,
+                Tau2Transcript.fromValue(run.interaction().transcript()),
+                Tau2Fork.decode(run.finalWorld(), initial));
     }
 
     /**
@@ -104,7 +120,12 @@ final class Tau2Evaluator {
     static List<Check> componentChecks(Grade g, TaskSpec task) {
         List<Check> out = new ArrayList<>();
         if (task.criteria() == null) return out;
-        for (RewardType t : List.of(RewardType.DB, RewardType.ENV_ASSERTION, RewardType.ACTION, RewardType.NL_ASSERTION, RewardType.COMMUNICATE)) {
+        for (RewardType t : List.of(
+                RewardType.DB,
+                RewardType.ENV_ASSERTION,
+                RewardType.ACTION,
+                RewardType.NL_ASSERTION,
+                RewardType.COMMUNICATE)) {
             if (!task.criteria().basisIncludes(t)) continue;
             String name = t.name().toLowerCase(Locale.ROOT);
             Double r = g.breakdown().get(t);
@@ -115,10 +136,12 @@ final class Tau2Evaluator {
             switch (t) {
                 // Upstream's short cut (no actions, no env assertions): no DB entry, the DB counts as matched.
                 case DB -> out.add(new Check(name, g.db() == null || g.db().dbMatch()));
-                case ENV_ASSERTION -> out.add(new Check(name, g.envAssertions().stream().allMatch(Checks.EnvAssertionCheck::met)));
+                case ENV_ASSERTION ->
+                    out.add(new Check(name, g.envAssertions().stream().allMatch(Checks.EnvAssertionCheck::met)));
                 case ACTION -> out.add(new Check(name, g.actions().stream().allMatch(Checks.ActionCheck::actionMatch)));
-                case COMMUNICATE -> out.add(new Check(name, g.communicate().stream().allMatch(Checks.CommunicateCheck::met)));
-                case NL_ASSERTION -> { } // not evaluated: the judge was not asked
+                case COMMUNICATE ->
+                    out.add(new Check(name, g.communicate().stream().allMatch(Checks.CommunicateCheck::met)));
+                case NL_ASSERTION -> {} // not evaluated: the judge was not asked
             }
         }
         return out;
@@ -148,13 +171,19 @@ final class Tau2Evaluator {
      */
     private static NlJudge knownVerdict(AgentDef agent) {
         boolean scripted = agent.provider().equals(BenchmarkProvider.SCRIPTED);
-        if (scripted && (agent.model().equals(GOLD) || agent.model().equals(GOLD_BATCH))) return ScriptedVerdictJudge.goldVerdict();
+        if (scripted && (agent.model().equals(GOLD) || agent.model().equals(GOLD_BATCH)))
+            return ScriptedVerdictJudge.goldVerdict();
         if (scripted && agent.model().equals(STOP)) return ScriptedVerdictJudge.allUnmet();
         return new NlJudge() {
-            @Override public String name() { return "scripted-" + KNOWN_VERDICT; }
-            @Override public NlJudge.Verdict judge(List<Tau2Message> trajectory, List<String> nlAssertions) {
-                throw new IllegalArgumentException("the known-verdict judge has no verdict for candidate " + agent.modelRef()
-                        + "; name a judge model (the experiment's 'judge')");
+            @Override
+            public String name() {
+                return "scripted-" + KNOWN_VERDICT;
+            }
+
+            @Override
+            public NlJudge.Verdict judge(List<Tau2Message> trajectory, List<String> nlAssertions) {
+                throw new IllegalArgumentException("the known-verdict judge has no verdict for candidate "
+                        + agent.modelRef() + "; name a judge model (the experiment's 'judge')");
             }
         };
     }

@@ -41,8 +41,13 @@ public final class Tau2Exploration implements Exploration {
      * What a tau2 domain's files hold besides its episodes: the split names, the policy, the domain's
      * own data files with their pinned digests (loading refused any other bytes) and the pristine world.
      */
-    public record Catalogue(String description, Tau2Domain episodes, List<String> splits, String policy,
-                            Map<String, String> files, Worlds pristine) {
+    public record Catalogue(
+            String description,
+            Tau2Domain episodes,
+            List<String> splits,
+            String policy,
+            Map<String, String> files,
+            Worlds pristine) {
         public Catalogue {
             splits = List.copyOf(splits);
             files = Map.copyOf(files);
@@ -70,9 +75,13 @@ public final class Tau2Exploration implements Exploration {
         return c;
     }
 
-    private EpisodeEnvironment<Worlds> environment() { return catalogue().episodes().environment(); }
+    private EpisodeEnvironment<Worlds> environment() {
+        return catalogue().episodes().environment();
+    }
 
-    private List<String> toolNames() { return environment().agentTools().stream().map(ToolSpec::name).toList(); }
+    private List<String> toolNames() {
+        return environment().agentTools().stream().map(ToolSpec::name).toList();
+    }
 
     private TaskSpec spec(String id) {
         TaskSpec t = catalogue().episodes().tasks().get(id);
@@ -80,44 +89,67 @@ public final class Tau2Exploration implements Exploration {
         return t;
     }
 
-    @Override public Summary summary() {
+    @Override
+    public Summary summary() {
         Catalogue c = catalogue();
         Map<String, Integer> perSplit = new LinkedHashMap<>();
         for (String s : c.splits()) perSplit.put(s, c.episodes().split(s).size());
-        List<DataFile> files = c.files().entrySet().stream().sorted(Map.Entry.comparingByKey())
-                .map(e -> new DataFile(e.getKey(), e.getValue(), true)).toList();
-        return new Summary(c.description(), c.episodes().tasks().size(), perSplit, toolNames(), c.policy().length(), files);
+        List<DataFile> files = c.files().entrySet().stream()
+                .sorted(Map.Entry.comparingByKey())
+                .map(e -> new DataFile(e.getKey(), e.getValue(), true))
+                .toList();
+        return new Summary(
+                c.description(),
+                c.episodes().tasks().size(),
+                perSplit,
+                toolNames(),
+                c.policy().length(),
+                files);
     }
 
-    @Override public List<TaskRow> tasks() {
+    @Override
+    public List<TaskRow> tasks() {
         Catalogue c = catalogue();
         Map<String, List<String>> splitsOf = new LinkedHashMap<>();
         for (String s : c.splits()) {
-            for (TaskSpec t : c.episodes().split(s)) splitsOf.computeIfAbsent(t.id(), k -> new ArrayList<>()).add(s);
+            for (TaskSpec t : c.episodes().split(s))
+                splitsOf.computeIfAbsent(t.id(), k -> new ArrayList<>()).add(s);
         }
         List<TaskRow> out = new ArrayList<>();
         for (TaskSpec t : c.episodes().tasks().values()) {
             String reason = text(instructions(t).get("reason_for_call"));
-            out.add(new TaskRow(t.id(), splitsOf.getOrDefault(t.id(), List.of()), reason == null ? "" : reason, rewardBasis(t),
+            out.add(new TaskRow(
+                    t.id(),
+                    splitsOf.getOrDefault(t.id(), List.of()),
+                    reason == null ? "" : reason,
+                    rewardBasis(t),
                     gold(t).size()));
         }
         return out;
     }
 
-    @Override public TaskDetail task(String id) {
+    @Override
+    public TaskDetail task(String id) {
         TaskSpec t = spec(id);
         PyDict ins = instructions(t);
         StringBuilder scenario = new StringBuilder();
         for (String k : List.of("reason_for_call", "known_info", "unknown_info", "task_instructions")) {
             String s = text(ins.get(k));
-            if (s != null) scenario.append(scenario.isEmpty() ? "" : "\n").append(k.replace('_', ' ')).append(": ").append(s);
+            if (s != null)
+                scenario.append(scenario.isEmpty() ? "" : "\n")
+                        .append(k.replace('_', ' '))
+                        .append(": ")
+                        .append(s);
         }
-        List<String> gold = gold(t).stream().map(a -> a.name() + "(" + PyJson.dumps(a.arguments()) + ")").toList();
+        List<String> gold = gold(t).stream()
+                .map(a -> a.name() + "(" + PyJson.dumps(a.arguments()) + ")")
+                .toList();
         EpisodeEnvironment<Worlds> env = environment();
         return new TaskDetail(id, scenario.toString(), rewardBasis(t), gold, env.dbHash(env.initialWorld(t)));
     }
 
-    @Override public ToolWorld fork(String taskId) {
+    @Override
+    public ToolWorld fork(String taskId) {
         EpisodeEnvironment<Worlds> env = environment();
         Worlds w = taskId == null ? catalogue().pristine() : env.initialWorld(spec(taskId));
         return new Fork(env, w, toolNames());
@@ -125,19 +157,29 @@ public final class Tau2Exploration implements Exploration {
 
     /** A world of the episode environment with the agent's tools; each call answers as in an episode and yields the next world. */
     private record Fork(EpisodeEnvironment<Worlds> env, Worlds worlds, List<String> tools) implements ToolWorld {
-        @Override public Value state() { return Tau2Fork.encode(worlds); }
+        @Override
+        public Value state() {
+            return Tau2Fork.encode(worlds);
+        }
 
-        @Override public Step call(String tool, PyDict args) {
+        @Override
+        public Step call(String tool, PyDict args) {
             EpisodeEnvironment.Response<Worlds> r = env.respond(worlds, Requestor.ASSISTANT, tool, args);
             return new Step(new ToolResult(r.content(), r.error()), new Fork(env, r.world(), tools));
         }
     }
 
-    @Override public List<String> candidates() { return CANDIDATES; }
+    @Override
+    public List<String> candidates() {
+        return CANDIDATES;
+    }
 
     /** A model candidate needs a model customer and a model judge (see {@link Tau2Benchmark}). */
-    @Override public List<ModelRole> modelRoles() {
-        return List.of(new ModelRole("user", "the customer (user simulator)"), new ModelRole("judge", "the judge of the NL assertions"));
+    @Override
+    public List<ModelRole> modelRoles() {
+        return List.of(
+                new ModelRole("user", "the customer (user simulator)"),
+                new ModelRole("judge", "the judge of the NL assertions"));
     }
 
     /**
@@ -146,10 +188,16 @@ public final class Tau2Exploration implements Exploration {
      * outside it). Every basis component is listed: one the task gives no checks (a task without NL
      * assertions whose basis names NL_ASSERTION) gets a line with its score, which upstream counts too.
      */
-    @Override public RunReport report(Attempt a) {
+    @Override
+    public RunReport report(Attempt a) {
         PyDict output = a.evidence().output();
-        String line = String.format(Locale.ROOT, "reward %.1f, %s, %d steps, %d tool errors", a.reward(), a.evidence().termination(),
-                ((PyInt) output.get("steps")).longValue(), ((PyInt) output.get("tool_errors")).longValue());
+        String line = String.format(
+                Locale.ROOT,
+                "reward %.1f, %s, %d steps, %d tool errors",
+                a.reward(),
+                a.evidence().termination(),
+                ((PyInt) output.get("steps")).longValue(),
+                ((PyInt) output.get("tool_errors")).longValue());
         List<CheckLine> inBasis = new ArrayList<>(), diagnostics = new ArrayList<>();
         if (a.evidence().details().get("grade") instanceof PyDict grade) {
             List<String> basis = new ArrayList<>();
@@ -173,8 +221,14 @@ public final class Tau2Exploration implements Exploration {
                     inBasis.add(new CheckLine(component, false, "in the reward basis: not scored"));
                 } else {
                     double r = score.value();
-                    inBasis.add(new CheckLine(component, r >= 1 - 1e-6, String.format(Locale.ROOT,
-                            "in the reward basis: no %s in this task, scored %.1f", uncheckedNoun(component), r)));
+                    inBasis.add(new CheckLine(
+                            component,
+                            r >= 1 - 1e-6,
+                            String.format(
+                                    Locale.ROOT,
+                                    "in the reward basis: no %s in this task, scored %.1f",
+                                    uncheckedNoun(component),
+                                    r)));
                 }
             }
         }
@@ -201,13 +255,18 @@ public final class Tau2Exploration implements Exploration {
         return i instanceof PyDict d ? d : PyDict.empty();
     }
 
-    private static List<GoldAction> gold(TaskSpec t) { return t.criteria() == null ? List.of() : t.criteria().actionsOrEmpty(); }
+    private static List<GoldAction> gold(TaskSpec t) {
+        return t.criteria() == null ? List.of() : t.criteria().actionsOrEmpty();
+    }
 
     private static String rewardBasis(TaskSpec t) {
         if (t.criteria() == null) return "";
-        return String.join(", ", t.criteria().rewardBasis().stream().map(RewardType::name).toList());
+        return String.join(
+                ", ", t.criteria().rewardBasis().stream().map(RewardType::name).toList());
     }
 
     /** A scenario field as text: a string as is, anything else (a list of facts) as its JSON. */
-    private static String text(Value v) { return v == null || v.isNone() ? null : v instanceof PyStr s ? s.value() : PyJson.dumps(v); }
+    private static String text(Value v) {
+        return v == null || v.isNone() ? null : v instanceof PyStr s ? s.value() : PyJson.dumps(v);
+    }
 }

@@ -65,11 +65,14 @@ final class Tau2Fork {
             Worlds w = e.initialWorld(d.task(env.taskId()));
             List<Tau2Message> t = Tau2Transcript.fromValue(evidence.transcript());
             for (int i = 0; i < t.size(); i++) {
-                if (t.get(i) instanceof Tau2Message.Participant p && p.isToolCall()
-                        && i + 1 < t.size() && t.get(i + 1) instanceof Tau2Message.ToolResult) {
+                if (t.get(i) instanceof Tau2Message.Participant p
+                        && p.isToolCall()
+                        && i + 1 < t.size()
+                        && t.get(i + 1) instanceof Tau2Message.ToolResult) {
                     Requestor requestor = p instanceof Tau2Message.Agent ? Requestor.ASSISTANT : Requestor.USER;
                     List<EpisodeEnvironment.Call> calls = p.toolCalls().stream()
-                            .map(c -> new EpisodeEnvironment.Call(c.name(), c.arguments())).toList();
+                            .map(c -> new EpisodeEnvironment.Call(c.name(), c.arguments()))
+                            .toList();
                     w = e.sync(e.respondAll(w, requestor, calls).world());
                 }
             }
@@ -77,5 +80,7 @@ final class Tau2Fork {
         };
     }
 
-    static Value nullable(String s) { return s == null ? PyNone.NONE : new PyStr(s); }
+    static Value nullable(String s) {
+        return s == null ? PyNone.NONE : new PyStr(s);
+    }
 }

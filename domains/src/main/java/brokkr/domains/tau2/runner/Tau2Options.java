@@ -21,9 +21,11 @@ final class Tau2Options {
 
     /** Upstream's orchestrator defaults, the options of every EnvironmentDef that sets none. */
     private static final PyDict DEFAULTS = PyDict.builder()
-            .put(MAX_STEPS, EpisodeOptions.DEFAULT.maxSteps()).put(MAX_ERRORS, EpisodeOptions.DEFAULT.maxErrors())
+            .put(MAX_STEPS, EpisodeOptions.DEFAULT.maxSteps())
+            .put(MAX_ERRORS, EpisodeOptions.DEFAULT.maxErrors())
             .put(ENFORCE_COMMUNICATION_PROTOCOL, PyBool.of(EpisodeOptions.DEFAULT.enforceCommunicationProtocol()))
-            .put(RUN_SEED, TrialSeeds.DEFAULT_RUN_SEED).build();
+            .put(RUN_SEED, TrialSeeds.DEFAULT_RUN_SEED)
+            .build();
 
     /** The given options over upstream's defaults, checked; {@value Tau2Benchmark#AGENT_STOP_TOKEN} only when true. */
     static PyDict of(PyDict given) {
@@ -39,13 +41,22 @@ final class Tau2Options {
                     o = o.with(k, v);
                 }
                 case RUN_SEED -> {
-                    if (!(v instanceof PyInt i) || i.value().bitLength() > 63) throw new IllegalArgumentException("option " + k + " must be an integer");
+                    if (!(v instanceof PyInt i) || i.value().bitLength() > 63)
+                        throw new IllegalArgumentException("option " + k + " must be an integer");
                     o = o.with(k, v);
                 }
                 case ENFORCE_COMMUNICATION_PROTOCOL -> o = o.with(k, flag(k, v));
                 case AGENT_STOP_TOKEN -> o = flag(k, v).value() ? o.with(k, PyBool.TRUE) : o.without(k);
-                default -> throw new IllegalArgumentException("unknown option '" + k + "' (known: " + String.join(", ",
-                        MAX_STEPS, MAX_ERRORS, ENFORCE_COMMUNICATION_PROTOCOL, RUN_SEED, AGENT_STOP_TOKEN) + ")");
+                default ->
+                    throw new IllegalArgumentException("unknown option '" + k + "' (known: "
+                            + String.join(
+                                    ", ",
+                                    MAX_STEPS,
+                                    MAX_ERRORS,
+                                    ENFORCE_COMMUNICATION_PROTOCOL,
+                                    RUN_SEED,
+                                    AGENT_STOP_TOKEN)
+                            + ")");
             }
         }
         return o;
@@ -58,13 +69,21 @@ final class Tau2Options {
 
     /** The orchestrator's settings of checked options. */
     static EpisodeOptions episodeOptions(PyDict o) {
-        return new EpisodeOptions((int) num(o.get(MAX_STEPS)), (int) num(o.get(MAX_ERRORS)),
+        return new EpisodeOptions(
+                (int) num(o.get(MAX_STEPS)),
+                (int) num(o.get(MAX_ERRORS)),
                 ((PyBool) o.get(ENFORCE_COMMUNICATION_PROTOCOL)).value());
     }
 
-    static boolean agentStopToken(PyDict o) { return o.get(AGENT_STOP_TOKEN) instanceof PyBool b && b.value(); }
+    static boolean agentStopToken(PyDict o) {
+        return o.get(AGENT_STOP_TOKEN) instanceof PyBool b && b.value();
+    }
 
-    static long runSeed(PyDict o) { return num(o.get(RUN_SEED)); }
+    static long runSeed(PyDict o) {
+        return num(o.get(RUN_SEED));
+    }
 
-    private static long num(Value v) { return ((PyInt) v).longValue(); }
+    private static long num(Value v) {
+        return ((PyInt) v).longValue();
+    }
 }

@@ -42,9 +42,18 @@ final class Tau2Protocol {
      * asked, counted the same way under every harness ({@link Interaction.Counter}: its steps and the
      * characters of each request, what input tokens grow with).
      */
-    record Sides(Tau2Domain domain, TaskSpec task, EpisodeEnvironment<Worlds> env, AgentSide agent, UserSide user,
-                 EpisodeOptions options, long seed, Worlds world, Harness harness, AutoCloseable resources,
-                 Interaction.Counter agentCounter) {
+    record Sides(
+            Tau2Domain domain,
+            TaskSpec task,
+            EpisodeEnvironment<Worlds> env,
+            AgentSide agent,
+            UserSide user,
+            EpisodeOptions options,
+            long seed,
+            Worlds world,
+            Harness harness,
+            AutoCloseable resources,
+            Interaction.Counter agentCounter) {
         void release() {
             try {
                 resources.close();
@@ -74,30 +83,53 @@ final class Tau2Protocol {
         TaskSpec task = d.task(ctx.env().taskId());
         AgentDef agentDef = ctx.agent();
         Harness harness = Harness.fromValue(agentDef.harness());
-        if (!agentDef.actionSpace().equals("tools") && !(harness.loop() && agentDef.actionSpace().equals(Harness.REPL))) {
-            throw new IllegalArgumentException(benchmark.name() + " has the action spaces 'tools' and (with harness: loop) 'repl', not '"
-                    + agentDef.actionSpace() + "'");
+        if (!agentDef.actionSpace().equals("tools")
+                && !(harness.loop() && agentDef.actionSpace().equals(Harness.REPL))) {
+            throw new IllegalArgumentException(
+                    benchmark.name() + " has the action spaces 'tools' and (with harness: loop) 'repl', not '"
+                            + agentDef.actionSpace() + "'");
         }
         boolean scriptedAgent = agentDef.provider().equals(BenchmarkProvider.SCRIPTED);
         ModelRef userRef = ctx.env().models().get("user");
         if (!scriptedAgent && userRef.provider().equals(BenchmarkProvider.SCRIPTED)) {
-            throw new IllegalArgumentException("a model candidate needs a user simulator model (the experiment's 'user'); "
-                    + "the scripted user only plays opposite the scripted candidates");
+            throw new IllegalArgumentException(
+                    "a model candidate needs a user simulator model (the experiment's 'user'); "
+                            + "the scripted user only plays opposite the scripted candidates");
         }
         PyDict opts = ctx.env().options();
         long seed = TrialSeeds.of(Tau2Options.runSeed(opts), ctx.repetition() + 1)[ctx.repetition()];
-        Candidate agentModel = seeded(agentDef.provider()) ? ctx.models().model("agent", PyDict.of("seed", seed)) : ctx.candidate();
-        Candidate userModel = ctx.models().model("user", seeded(userRef.provider()) ? PyDict.of("seed", seed) : PyDict.empty());
-        String prompt = ctx.systemPrompt() == null ? d.agentSystemPrompt() : ctx.systemPrompt() + "\n\n" + d.agentSystemPrompt();
+        Candidate agentModel =
+                seeded(agentDef.provider()) ? ctx.models().model("agent", PyDict.of("seed", seed)) : ctx.candidate();
+        Candidate userModel =
+                ctx.models().model("user", seeded(userRef.provider()) ? PyDict.of("seed", seed) : PyDict.empty());
+        String prompt = ctx.systemPrompt() == null
+                ? d.agentSystemPrompt()
+                : ctx.systemPrompt() + "\n\n" + d.agentSystemPrompt();
         EpisodeEnvironment<Worlds> env = d.environment();
         Interaction.Counter counter = new Interaction.Counter();
         Tau2Harness.Agent harnessed = Tau2Harness.of(harness, counter.wrap(agentModel), prompt, env.agentTools());
-        // Upstream's LLMAgent never stops by itself (unless the environment says so); the scripted agents stop on ###STOP###.
-        AgentSide agent = new AgentSide(agentDef.modelRef().toString(), harnessed.candidate(), harnessed.systemPrompt(), env.agentTools(),
+        // Upstream's LLMAgent never stops by itself (unless the environment says so); the scripted agents stop on
+        // ###STOP###.
+        AgentSide agent = new AgentSide(
+                agentDef.modelRef().toString(),
+                harnessed.candidate(),
+                harnessed.systemPrompt(),
+                env.agentTools(),
                 scriptedAgent || Tau2Options.agentStopToken(opts));
-        UserSide user = new UserSide(userRef.toString(), userModel, d.userSystemPrompt().apply(task), env.userTools(task));
-        return new Sides(d, task, env, agent, user, Tau2Options.episodeOptions(opts), seed, world(ctx, env, task), harness,
-                harnessed.resources(), counter);
+        UserSide user =
+                new UserSide(userRef.toString(), userModel, d.userSystemPrompt().apply(task), env.userTools(task));
+        return new Sides(
+                d,
+                task,
+                env,
+                agent,
+                user,
+                Tau2Options.episodeOptions(opts),
+                seed,
+                world(ctx, env, task),
+                harness,
+                harnessed.resources(),
+                counter);
     }
 
     /** The world the fork holds: the setup's own when the fork still holds what it put there, else decoded (a branch's checkpoint). */
@@ -108,19 +140,32 @@ final class Tau2Protocol {
     }
 
     /** The interaction of a finished episode, its final world written to the fork; a failed model call is an interrupted interaction. */
-    static Interaction interaction(RunContext ctx, Sides s, Orchestrator.Run<Worlds> run) throws InterruptedInteraction {
+    static Interaction interaction(RunContext ctx, Sides s, Orchestrator.Run<Worlds> run)
+            throws InterruptedInteraction {
         Value transcript = Tau2Transcript.toValue(run.trajectory());
-        Interaction interaction = new Interaction(transcript,
-                PyDict.of("steps", run.steps(), "tool_errors", run.toolErrors(), "seed", s.seed(), "note", Tau2Fork.nullable(run.note())),
-                run.termination().value(), s.agentCounter().counts(agentToolCalls(run.trajectory())));
+        Interaction interaction = new Interaction(
+                transcript,
+                PyDict.of(
+                        "steps",
+                        run.steps(),
+                        "tool_errors",
+                        run.toolErrors(),
+                        "seed",
+                        s.seed(),
+                        "note",
+                        Tau2Fork.nullable(run.note())),
+                run.termination().value(),
+                s.agentCounter().counts(agentToolCalls(run.trajectory())));
         switch (run.termination()) {
             case INFRASTRUCTURE_ERROR -> {
                 List<ModelCall> calls = new ArrayList<>(run.agentCalls());
                 calls.addAll(run.userCalls());
-                throw new InterruptedInteraction("tau2 episode ended with infrastructure_error: " + run.note(), calls, interaction);
+                throw new InterruptedInteraction(
+                        "tau2 episode ended with infrastructure_error: " + run.note(), calls, interaction);
             }
-            case UNEXPECTED_ERROR -> throw new IllegalStateException("tau2 episode ended with unexpected_error: " + run.note());
-            default -> { }
+            case UNEXPECTED_ERROR ->
+                throw new IllegalStateException("tau2 episode ended with unexpected_error: " + run.note());
+            default -> {}
         }
         Worlds finalWorld = s.env().sync(run.finalWorld());
         Value fork = Tau2Fork.encode(finalWorld);
@@ -132,10 +177,14 @@ final class Tau2Protocol {
     /** The domain calls the agent made (under a REPL harness, those its snippets made), as the trajectory records them. */
     static long agentToolCalls(List<Tau2Message> trajectory) {
         long n = 0;
-        for (Tau2Message m : trajectory) if (m instanceof Tau2Message.Agent a && a.isToolCall()) n += a.toolCalls().size();
+        for (Tau2Message m : trajectory)
+            if (m instanceof Tau2Message.Agent a && a.isToolCall())
+                n += a.toolCalls().size();
         return n;
     }
 
     /** Upstream's litellm passes {@code seed} to OpenAI-compatible providers only. */
-    private static boolean seeded(String provider) { return Providers.openAiCompatible(provider); }
+    private static boolean seeded(String provider) {
+        return Providers.openAiCompatible(provider);
+    }
 }

@@ -37,21 +37,34 @@ import java.util.Optional;
 record Tau2Rejudging(Tau2Benchmark benchmark) implements Rejudging {
     private static final String NL_CHECK = RewardType.NL_ASSERTION.name().toLowerCase(Locale.ROOT);
 
-    @Override public ModelRef judge(String provider, String model) { return Tau2Benchmark.upstreamModel(provider, model, "judge"); }
+    @Override
+    public ModelRef judge(String provider, String model) {
+        return Tau2Benchmark.upstreamModel(provider, model, "judge");
+    }
 
-    @Override public Optional<Rejudged> rejudge(EnvironmentDef env, Attempt attempt, Candidate judge) throws InfrastructureFailure {
-        if (!attempt.completed() || !(attempt.evidence().details().get("grade") instanceof PyDict grade)) return Optional.empty();
-        if (!(grade.get("evaluated") instanceof PyBool evaluated) || !evaluated.value()
-                || !(grade.get("nl_assertions") instanceof PyList recorded) || !(grade.get("judge") instanceof PyStr)) {
+    @Override
+    public Optional<Rejudged> rejudge(EnvironmentDef env, Attempt attempt, Candidate judge)
+            throws InfrastructureFailure {
+        if (!attempt.completed() || !(attempt.evidence().details().get("grade") instanceof PyDict grade))
+            return Optional.empty();
+        if (!(grade.get("evaluated") instanceof PyBool evaluated)
+                || !evaluated.value()
+                || !(grade.get("nl_assertions") instanceof PyList recorded)
+                || !(grade.get("judge") instanceof PyStr)) {
             return Optional.empty();
         }
         TaskSpec task = benchmark.domain().task(env.taskId());
-        List<String> assertions = task.criteria() == null || task.criteria().nlAssertions() == null ? List.of() : task.criteria().nlAssertions();
+        List<String> assertions = task.criteria() == null || task.criteria().nlAssertions() == null
+                ? List.of()
+                : task.criteria().nlAssertions();
         if (assertions.isEmpty()) return Optional.empty();
-        List<Tau2Message> trajectory = Tau2Transcript.fromValue(attempt.evidence().transcript());
+        List<Tau2Message> trajectory =
+                Tau2Transcript.fromValue(attempt.evidence().transcript());
         List<NlAssertionCheck> now;
         try {
-            now = new ModelNlJudge("regrade", judge).judge(trajectory, assertions).checks();
+            now = new ModelNlJudge("regrade", judge)
+                    .judge(trajectory, assertions)
+                    .checks();
         } catch (NlJudge.JudgeFormatException e) {
             // As the evaluator treats it: upstream's evaluation raises, which is no verdict (the call is recorded).
             throw new InfrastructureFailure("judge: " + e.getMessage(), List.of(), e);
@@ -62,8 +75,13 @@ record Tau2Rejudging(Tau2Benchmark benchmark) implements Rejudging {
         for (int i = 0; i < Math.max(assertions.size(), Math.max(recorded.size(), now.size())); i++) {
             PyDict r = i < recorded.size() ? recorded.items().get(i).asDict() : null;
             NlAssertionCheck n = i < now.size() ? now.get(i) : null;
-            String statement = i < assertions.size() ? assertions.get(i) : n != null ? n.nlAssertion() : r.get("nl_assertion").asStr();
-            judgements.add(new Judgement(statement, r == null ? null : ((PyBool) r.get("met")).value(), n == null ? null : n.met(),
+            String statement = i < assertions.size()
+                    ? assertions.get(i)
+                    : n != null ? n.nlAssertion() : r.get("nl_assertion").asStr();
+            judgements.add(new Judgement(
+                    statement,
+                    r == null ? null : ((PyBool) r.get("met")).value(),
+                    n == null ? null : n.met(),
                     n == null ? null : n.justification()));
         }
         // Upstream: the NL reward is 1 when every check the judge listed is met (an empty list passes).
@@ -72,7 +90,9 @@ record Tau2Rejudging(Tau2Benchmark benchmark) implements Rejudging {
         for (var e : grade.get("reward_breakdown").asDict().entries()) {
             reward *= e.getKey().equals(RewardType.NL_ASSERTION.name()) ? (nlMet ? 1.0 : 0.0) : number(e.getValue());
         }
-        List<Check> checks = attempt.checks().stream().map(c -> c.name().equals(NL_CHECK) ? new Check(NL_CHECK, nlMet) : c).toList();
+        List<Check> checks = attempt.checks().stream()
+                .map(c -> c.name().equals(NL_CHECK) ? new Check(NL_CHECK, nlMet) : c)
+                .toList();
         return Optional.of(new Rejudged(judgements, reward, checks));
     }
 

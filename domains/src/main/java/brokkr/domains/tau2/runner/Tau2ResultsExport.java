@@ -50,10 +50,14 @@ public final class Tau2ResultsExport {
 
     /** One results file: the benchmark ({@code tau2-retail}), the candidate's label and upstream's JSON. */
     public record Export(String benchmark, String domain, String candidate, PyDict results, List<String> warnings) {
-        public Export { warnings = List.copyOf(warnings); }
+        public Export {
+            warnings = List.copyOf(warnings);
+        }
 
         /** A file name for it: {@code tau2-retail.gold.json}. */
-        public String fileName() { return benchmark + "." + candidate.replaceAll("[^A-Za-z0-9._-]", "_") + ".json"; }
+        public String fileName() {
+            return benchmark + "." + candidate.replaceAll("[^A-Za-z0-9._-]", "_") + ".json";
+        }
     }
 
     /** Upstream's half-duplex text streaming default ({@code TextRunConfig}), recorded in every {@code Info}. */
@@ -69,11 +73,13 @@ public final class Tau2ResultsExport {
         Map<List<String>, List<ResultCell>> groups = new LinkedHashMap<>();
         for (ResultCell c : cells) {
             if (!(registry.benchmarks().get(c.benchmark()) instanceof Tau2Benchmark)) continue;
-            groups.computeIfAbsent(List.of(c.benchmark(), c.candidate()), k -> new ArrayList<>()).add(c);
+            groups.computeIfAbsent(List.of(c.benchmark(), c.candidate()), k -> new ArrayList<>())
+                    .add(c);
         }
         List<Export> out = new ArrayList<>();
         for (var e : groups.entrySet()) {
-            Tau2Benchmark bench = (Tau2Benchmark) registry.benchmarks().get(e.getKey().get(0));
+            Tau2Benchmark bench =
+                    (Tau2Benchmark) registry.benchmarks().get(e.getKey().get(0));
             out.add(export(bench, e.getKey().get(1), e.getValue()));
         }
         return out;
@@ -84,7 +90,8 @@ public final class Tau2ResultsExport {
         Tau2Regrade.Domain grading = Tau2Evaluate.domain(domain.name());
         List<String> taskOrder = new ArrayList<>(domain.tasks().keySet());
         List<ResultCell> ordered = new ArrayList<>(cells);
-        ordered.sort(Comparator.<ResultCell>comparingInt(ResultCell::repetition).thenComparingInt(c -> taskOrder.indexOf(c.taskId())));
+        ordered.sort(Comparator.<ResultCell>comparingInt(ResultCell::repetition)
+                .thenComparingInt(c -> taskOrder.indexOf(c.taskId())));
         EnvironmentDef env = ordered.getFirst().environment();
         AgentDef agent = ordered.getFirst().agent();
         int trials = ordered.stream().mapToInt(c -> c.repetition() + 1).max().orElse(0);
@@ -101,50 +108,111 @@ public final class Tau2ResultsExport {
             sims.add(simulation(a, domain, grading, policy, sims.size() + 1, warnings, bench.name() + "/" + candidate));
         }
         List<Value> tasks = new ArrayList<>();
-        for (String id : taskOrder) if (taskIds.contains(id)) tasks.add(domain.task(id).raw());
+        for (String id : taskOrder)
+            if (taskIds.contains(id)) tasks.add(domain.task(id).raw());
         PyDict opts = env.options();
         PyDict info = PyDict.builder()
                 .put("git_commit", Tau2Domains.UPSTREAM_REVISION)
                 .put("num_trials", trials)
                 .put("max_steps", opts.get(Tau2Benchmark.MAX_STEPS))
                 .put("max_errors", opts.get(Tau2Benchmark.MAX_ERRORS))
-                .put("user_info", PyDict.builder().put("implementation", implementation(env.models().get("user"), "user_simulator"))
-                        .put("llm", llm(env.models().get("user"))).put("llm_args", env.models().get("user").options())
-                        .put("global_simulation_guidelines", guidelines()).put("voice_settings", PyNone.NONE).put("persona_config", PyNone.NONE).build())
-                .put("agent_info", PyDict.builder().put("implementation", implementation(agent.modelRef(), "llm_agent"))
-                        .put("llm", llm(agent.modelRef())).put("llm_args", agent.options()).put("voice_settings", PyNone.NONE).build())
-                .put("environment_info", PyDict.builder().put("domain_name", domain.name()).put("policy", policy).put("tool_defs", PyNone.NONE).build())
+                .put(
+                        "user_info",
+                        PyDict.builder()
+                                .put(
+                                        "implementation",
+                                        implementation(env.models().get("user"), "user_simulator"))
+                                .put("llm", llm(env.models().get("user")))
+                                .put("llm_args", env.models().get("user").options())
+                                .put("global_simulation_guidelines", guidelines())
+                                .put("voice_settings", PyNone.NONE)
+                                .put("persona_config", PyNone.NONE)
+                                .build())
+                .put(
+                        "agent_info",
+                        PyDict.builder()
+                                .put("implementation", implementation(agent.modelRef(), "llm_agent"))
+                                .put("llm", llm(agent.modelRef()))
+                                .put("llm_args", agent.options())
+                                .put("voice_settings", PyNone.NONE)
+                                .build())
+                .put(
+                        "environment_info",
+                        PyDict.builder()
+                                .put("domain_name", domain.name())
+                                .put("policy", policy)
+                                .put("tool_defs", PyNone.NONE)
+                                .build())
                 .put("seed", opts.get(Tau2Benchmark.RUN_SEED))
                 .put("text_streaming_config", TEXT_STREAMING)
-                .put("speech_complexity", PyNone.NONE).put("audio_native_config", PyNone.NONE)
-                .put("retrieval_config", PyNone.NONE).put("retrieval_config_kwargs", PyNone.NONE)
+                .put("speech_complexity", PyNone.NONE)
+                .put("audio_native_config", PyNone.NONE)
+                .put("retrieval_config", PyNone.NONE)
+                .put("retrieval_config_kwargs", PyNone.NONE)
                 .build();
         PyDict results = PyDict.builder()
                 .put("timestamp", first == Long.MAX_VALUE ? PyNone.NONE : new PyStr(iso(first)))
-                .put("info", info).put("tasks", PyList.of(tasks)).put("simulations", PyList.of(sims))
-                .put("simulation_index", PyNone.NONE).build();
+                .put("info", info)
+                .put("tasks", PyList.of(tasks))
+                .put("simulations", PyList.of(sims))
+                .put("simulation_index", PyNone.NONE)
+                .build();
         return new Export(bench.name(), domain.name(), candidate, results, warnings);
     }
 
-    private static PyDict simulation(Attempt a, Tau2Domain domain, Tau2Regrade.Domain grading, String policy, int n,
-                                     List<String> warnings, String label) {
+    private static PyDict simulation(
+            Attempt a,
+            Tau2Domain domain,
+            Tau2Regrade.Domain grading,
+            String policy,
+            int n,
+            List<String> warnings,
+            String label) {
         Evidence e = a.evidence();
         String termination = a.completed() ? e.termination() : "infrastructure_error";
         PyList messages = messages(e.transcript());
         Value seed = e.output().get("seed") instanceof PyInt s ? s : PyNone.NONE;
         PyDict rewardInfo;
         if (!a.completed()) {
-            rewardInfo = PyDict.of("reward", 0.0, "db_check", PyNone.NONE, "env_assertions", PyNone.NONE, "action_checks", PyNone.NONE,
-                    "nl_assertions", PyNone.NONE, "communicate_checks", PyNone.NONE, "reward_basis", PyNone.NONE, "reward_breakdown", PyNone.NONE,
-                    "info", PyDict.of("note", "Simulation terminated prematurely. Termination reason: infrastructure_error"));
+            rewardInfo = PyDict.of(
+                    "reward",
+                    0.0,
+                    "db_check",
+                    PyNone.NONE,
+                    "env_assertions",
+                    PyNone.NONE,
+                    "action_checks",
+                    PyNone.NONE,
+                    "nl_assertions",
+                    PyNone.NONE,
+                    "communicate_checks",
+                    PyNone.NONE,
+                    "reward_basis",
+                    PyNone.NONE,
+                    "reward_breakdown",
+                    PyNone.NONE,
+                    "info",
+                    PyDict.of("note", "Simulation terminated prematurely. Termination reason: infrastructure_error"));
         } else {
-            Value nl = e.details().get("grade") instanceof PyDict g && g.get("nl_assertions") != null ? g.get("nl_assertions") : PyNone.NONE;
-            UpstreamSimulation sim = new UpstreamSimulation(label + " attempt " + a.id(), domain.name(), a.taskId(), a.repetition(),
-                    seed instanceof PyInt s ? s.longValue() : null, termination, messages, PyDict.of("nl_assertions", nl), null, PyDict.empty());
+            Value nl = e.details().get("grade") instanceof PyDict g && g.get("nl_assertions") != null
+                    ? g.get("nl_assertions")
+                    : PyNone.NONE;
+            UpstreamSimulation sim = new UpstreamSimulation(
+                    label + " attempt " + a.id(),
+                    domain.name(),
+                    a.taskId(),
+                    a.repetition(),
+                    seed instanceof PyInt s ? s.longValue() : null,
+                    termination,
+                    messages,
+                    PyDict.of("nl_assertions", nl),
+                    null,
+                    PyDict.empty());
             rewardInfo = Tau2Regrade.rewardInfo(sim, grading);
             double r = ((PyFloat) rewardInfo.get("reward")).value();
-            if (r != a.reward()) warnings.add("attempt " + a.id() + " (task " + a.taskId() + ", trial " + (a.repetition() + 1) + "): the stored reward is "
-                    + a.reward() + ", the trajectory grades " + r);
+            if (r != a.reward())
+                warnings.add("attempt " + a.id() + " (task " + a.taskId() + ", trial " + (a.repetition() + 1)
+                        + "): the stored reward is " + a.reward() + ", the trajectory grades " + r);
         }
         long end = a.startedAtMillis() + a.durationMillis();
         PyDict.Builder b = PyDict.builder()
@@ -155,16 +223,24 @@ public final class Tau2ResultsExport {
                 .put("end_time", iso(end))
                 .put("duration", a.durationMillis() / 1000.0)
                 .put("termination_reason", termination)
-                .put("agent_cost", PyNone.NONE).put("user_cost", PyNone.NONE).put("agent_usage", PyNone.NONE)
+                .put("agent_cost", PyNone.NONE)
+                .put("user_cost", PyNone.NONE)
+                .put("agent_usage", PyNone.NONE)
                 .put("reward_info", rewardInfo)
                 .put("messages", messages)
                 .put("ticks", PyNone.NONE)
                 .put("trial", a.repetition())
                 .put("seed", seed)
                 .put("mode", "half_duplex")
-                .put("speech_environment", PyNone.NONE).put("review", PyNone.NONE).put("user_only_review", PyNone.NONE)
-                .put("info", PyNone.NONE).put("auth_classification", PyNone.NONE).put("hallucination_retries_used", 0)
-                .put("hallucination_check", PyNone.NONE).put("provider_session_id", PyNone.NONE).put("policy", policy)
+                .put("speech_environment", PyNone.NONE)
+                .put("review", PyNone.NONE)
+                .put("user_only_review", PyNone.NONE)
+                .put("info", PyNone.NONE)
+                .put("auth_classification", PyNone.NONE)
+                .put("hallucination_retries_used", 0)
+                .put("hallucination_check", PyNone.NONE)
+                .put("provider_session_id", PyNone.NONE)
+                .put("policy", policy)
                 .put("effect_timeline", PyNone.NONE);
         return b.build();
     }
@@ -179,9 +255,15 @@ public final class Tau2ResultsExport {
             String role = d.get("role").asStr();
             if (role.equals("tool")) {
                 Value id = d.containsKey("id") ? d.get("id") : d.getOrDefault("tool_call_id", PyNone.NONE);
-                out.add(PyDict.builder().put("id", id).put("role", "tool").put("content", d.getOrDefault("content", PyNone.NONE))
-                        .put("requestor", d.get("requestor")).put("error", d.getOrDefault("error", PyBool.FALSE)).put("turn_idx", turn++)
-                        .put("timestamp", PyNone.NONE).build());
+                out.add(PyDict.builder()
+                        .put("id", id)
+                        .put("role", "tool")
+                        .put("content", d.getOrDefault("content", PyNone.NONE))
+                        .put("requestor", d.get("requestor"))
+                        .put("error", d.getOrDefault("error", PyBool.FALSE))
+                        .put("turn_idx", turn++)
+                        .put("timestamp", PyNone.NONE)
+                        .build());
                 continue;
             }
             Value calls = PyNone.NONE;
@@ -189,18 +271,42 @@ public final class Tau2ResultsExport {
                 List<Value> cs = new ArrayList<>();
                 for (Value tv : tcs) {
                     PyDict c = tv.asDict();
-                    cs.add(PyDict.of("id", c.getOrDefault("id", PyNone.NONE), "name", c.get("name"), "arguments", c.getOrDefault("arguments", PyDict.empty()),
-                            "requestor", c.getOrDefault("requestor", new PyStr(role.equals("user") ? "user" : "assistant"))));
+                    cs.add(PyDict.of(
+                            "id",
+                            c.getOrDefault("id", PyNone.NONE),
+                            "name",
+                            c.get("name"),
+                            "arguments",
+                            c.getOrDefault("arguments", PyDict.empty()),
+                            "requestor",
+                            c.getOrDefault("requestor", new PyStr(role.equals("user") ? "user" : "assistant"))));
                 }
                 calls = PyList.of(cs);
             }
-            out.add(PyDict.builder().put("role", role).put("content", d.getOrDefault("content", PyNone.NONE)).put("tool_calls", calls)
-                    .put("is_audio", PyBool.FALSE).put("turn_idx", turn++).put("timestamp", PyNone.NONE).put("cost", PyNone.NONE)
-                    .put("usage", usage(d.get("usage"))).put("raw_data", PyNone.NONE).put("generation_time_seconds", PyNone.NONE)
-                    .put("audio_format", PyNone.NONE).put("audio_path", PyNone.NONE).put("audio_script_gold", PyNone.NONE)
-                    .put("speech_effects", PyNone.NONE).put("source_effects", PyNone.NONE).put("channel_effects", PyNone.NONE)
-                    .put("turn_taking_action", PyNone.NONE).put("utterance_ids", PyNone.NONE).put("chunk_id", PyNone.NONE)
-                    .put("is_final_chunk", PyBool.TRUE).put("source", PyNone.NONE).put("contains_speech", PyBool.TRUE).build());
+            out.add(PyDict.builder()
+                    .put("role", role)
+                    .put("content", d.getOrDefault("content", PyNone.NONE))
+                    .put("tool_calls", calls)
+                    .put("is_audio", PyBool.FALSE)
+                    .put("turn_idx", turn++)
+                    .put("timestamp", PyNone.NONE)
+                    .put("cost", PyNone.NONE)
+                    .put("usage", usage(d.get("usage")))
+                    .put("raw_data", PyNone.NONE)
+                    .put("generation_time_seconds", PyNone.NONE)
+                    .put("audio_format", PyNone.NONE)
+                    .put("audio_path", PyNone.NONE)
+                    .put("audio_script_gold", PyNone.NONE)
+                    .put("speech_effects", PyNone.NONE)
+                    .put("source_effects", PyNone.NONE)
+                    .put("channel_effects", PyNone.NONE)
+                    .put("turn_taking_action", PyNone.NONE)
+                    .put("utterance_ids", PyNone.NONE)
+                    .put("chunk_id", PyNone.NONE)
+                    .put("is_final_chunk", PyBool.TRUE)
+                    .put("source", PyNone.NONE)
+                    .put("contains_speech", PyBool.TRUE)
+                    .build());
         }
         return PyList.of(out);
     }
@@ -208,7 +314,8 @@ public final class Tau2ResultsExport {
     /** Brokkr's token counts in litellm's usage keys; null when the message had no model call (scripted). */
     private static Value usage(Value u) {
         if (!(u instanceof PyDict d)) return PyNone.NONE;
-        long in = d.get("input_tokens") instanceof PyInt i ? i.longValue() : 0, out = d.get("output_tokens") instanceof PyInt o ? o.longValue() : 0;
+        long in = d.get("input_tokens") instanceof PyInt i ? i.longValue() : 0,
+                out = d.get("output_tokens") instanceof PyInt o ? o.longValue() : 0;
         if (in == 0 && out == 0) return PyNone.NONE;
         return PyDict.of("prompt_tokens", in, "completion_tokens", out, "total_tokens", in + out);
     }
@@ -217,25 +324,32 @@ public final class Tau2ResultsExport {
     static String policy(Tau2Domain d) {
         String p = d.agentSystemPrompt();
         int from = p.indexOf("\n<policy>\n"), to = p.lastIndexOf("\n</policy>");
-        if (from < 0 || to < from) throw new IllegalStateException(d.name() + ": the agent prompt has no <policy> section");
+        if (from < 0 || to < from)
+            throw new IllegalStateException(d.name() + ": the agent prompt has no <policy> section");
         return p.substring(from + "\n<policy>\n".length(), to);
     }
 
     /** Upstream's {@code global_simulation_guidelines}: the user simulator's guidelines file. */
     private static String guidelines() {
         String path = "data/tau2/user_simulator/simulation_guidelines.md";
-        return new String(Tau2Data.locate().read(path, Tau2Data.USER_SIMULATOR_DIGESTS.get(path)), StandardCharsets.UTF_8);
+        return new String(
+                Tau2Data.locate().read(path, Tau2Data.USER_SIMULATOR_DIGESTS.get(path)), StandardCharsets.UTF_8);
     }
 
     private static Value implementation(ModelRef m, String upstreamName) {
-        return new PyStr(m.provider().equals(BenchmarkProvider.SCRIPTED) ? "brokkr_scripted_" + m.model() : upstreamName);
+        return new PyStr(
+                m.provider().equals(BenchmarkProvider.SCRIPTED) ? "brokkr_scripted_" + m.model() : upstreamName);
     }
 
     private static Value llm(ModelRef m) {
-        return new PyStr(m.provider().equals(BenchmarkProvider.SCRIPTED) ? "scripted:" + m.model() : m.provider() + ":" + m.model());
+        return new PyStr(
+                m.provider().equals(BenchmarkProvider.SCRIPTED)
+                        ? "scripted:" + m.model()
+                        : m.provider() + ":" + m.model());
     }
 
     private static String iso(long epochMillis) {
-        return LocalDateTime.ofInstant(Instant.ofEpochMilli(epochMillis), ZoneOffset.UTC).format(ISO);
+        return LocalDateTime.ofInstant(Instant.ofEpochMilli(epochMillis), ZoneOffset.UTC)
+                .format(ISO);
     }
 }

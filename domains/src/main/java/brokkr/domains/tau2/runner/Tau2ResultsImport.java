@@ -56,7 +56,9 @@ public final class Tau2ResultsImport {
         UpstreamRecords.Contents contents = UpstreamRecords.read(file);
         String domainName = contents.simulations().getFirst().domain();
         for (UpstreamSimulation s : contents.simulations()) {
-            if (!s.domain().equals(domainName)) throw new IllegalArgumentException(s.label() + ": domain " + s.domain() + " in a file of " + domainName);
+            if (!s.domain().equals(domainName))
+                throw new IllegalArgumentException(
+                        s.label() + ": domain " + s.domain() + " in a file of " + domainName);
         }
         Tau2Benchmark bench = Tau2Domains.benchmark(registry, domainName);
         Tau2Domain domain = bench.domain();
@@ -67,12 +69,16 @@ public final class Tau2ResultsImport {
         ModelRef userRef = new ModelRef("upstream", "recorded-user");
         PyDict options = PyDict.empty();
         if (info != null) {
-            PyDict agent = info.get("agent_info").asDict(), user = info.get("user_info").asDict();
+            PyDict agent = info.get("agent_info").asDict(),
+                    user = info.get("user_info").asDict();
             String impl = text(agent.get("implementation"), "agent"), llm = text(agent.get("llm"), "");
             candidate = "upstream:" + impl + (llm.isEmpty() ? "" : ":" + llm);
             agentRef = new ModelRef("upstream", impl + (llm.isEmpty() ? "" : ":" + llm), dict(agent.get("llm_args")));
             String userLlm = text(user.get("llm"), "");
-            userRef = new ModelRef("upstream", text(user.get("implementation"), "user") + (userLlm.isEmpty() ? "" : ":" + userLlm), dict(user.get("llm_args")));
+            userRef = new ModelRef(
+                    "upstream",
+                    text(user.get("implementation"), "user") + (userLlm.isEmpty() ? "" : ":" + userLlm),
+                    dict(user.get("llm_args")));
             PyDict.Builder o = PyDict.builder();
             if (info.get("max_steps") instanceof PyInt v) o.put(Tau2Benchmark.MAX_STEPS, v);
             if (info.get("max_errors") instanceof PyInt v) o.put(Tau2Benchmark.MAX_ERRORS, v);
@@ -96,29 +102,80 @@ public final class Tau2ResultsImport {
             int occurrence = seen.merge(env.id(), 1, Integer::sum) - 1;
             int repetition = s.trial() != null ? s.trial() : occurrence;
             if (!keys.add(List.of(env.id(), repetition))) {
-                throw new IllegalArgumentException(s.label() + ": task " + s.taskId() + " trial " + repetition + " appears twice");
+                throw new IllegalArgumentException(
+                        s.label() + ": task " + s.taskId() + " trial " + repetition + " appears twice");
             }
-            cells.add(new ResultCell(bench.name(), candidate, s.taskId(), repetition, env, agentDef, attempt(s, task, env.id(), agentDef.id(), repetition)));
+            cells.add(new ResultCell(
+                    bench.name(),
+                    candidate,
+                    s.taskId(),
+                    repetition,
+                    env,
+                    agentDef,
+                    attempt(s, task, env.id(), agentDef.id(), repetition)));
         }
-        String name = file.getFileName().toString().replaceAll("\\.(jsonl\\.gz|json\\.gz|jsonl|json|gz)$", "").replaceAll("[^A-Za-z0-9._-]", "_");
-        String spec = PyJson.dumps(PyDict.of("imported_from", file.toAbsolutePath().toString(),
-                "format", contents.isResultsFile() ? "tau2 results" : "tau2 graded corpus", "benchmark", bench.name(), "candidate", candidate));
+        String name = file.getFileName()
+                .toString()
+                .replaceAll("\\.(jsonl\\.gz|json\\.gz|jsonl|json|gz)$", "")
+                .replaceAll("[^A-Za-z0-9._-]", "_");
+        String spec = PyJson.dumps(PyDict.of(
+                "imported_from",
+                file.toAbsolutePath().toString(),
+                "format",
+                contents.isResultsFile() ? "tau2 results" : "tau2 graded corpus",
+                "benchmark",
+                bench.name(),
+                "candidate",
+                candidate));
         long infra = cells.stream().filter(c -> !c.attempt().completed()).count();
-        return new ResultFormat.Imported(name, spec, cells, cells.size() + " simulations of " + bench.name() + " by " + candidate,
+        return new ResultFormat.Imported(
+                name,
+                spec,
+                cells,
+                cells.size() + " simulations of " + bench.name() + " by " + candidate,
                 infra > 0 ? List.of(infra + " infrastructure errors, not scored") : List.of());
     }
 
-    private static Attempt attempt(UpstreamSimulation s, TaskSpec task, String environmentId, String agentId, int repetition) {
+    private static Attempt attempt(
+            UpstreamSimulation s, TaskSpec task, String environmentId, String agentId, int repetition) {
         PyDict ri = s.rewardInfo();
-        Value transcript = Tau2Transcript.toValue(UpstreamMessages.parse(s.messages()).trajectory());
+        Value transcript =
+                Tau2Transcript.toValue(UpstreamMessages.parse(s.messages()).trajectory());
         PyDict output = PyDict.of("seed", s.seed() == null ? PyNone.NONE : PyInt.of(s.seed()), "note", PyNone.NONE);
-        PyDict details = PyDict.of("termination", s.termination(), "upstream_reward_info", ri == null ? PyNone.NONE : ri, "source", s.label());
-        Evidence evidence = new Evidence(PyDict.empty(), transcript, output, s.termination(), null, List.of(), Map.of(), PyDict.empty(), details);
+        PyDict details = PyDict.of(
+                "termination",
+                s.termination(),
+                "upstream_reward_info",
+                ri == null ? PyNone.NONE : ri,
+                "source",
+                s.label());
+        Evidence evidence = new Evidence(
+                PyDict.empty(),
+                transcript,
+                output,
+                s.termination(),
+                null,
+                List.of(),
+                Map.of(),
+                PyDict.empty(),
+                details);
         long started = millis(s.raw().get("start_time"));
         long duration = s.raw().get("duration") instanceof PyFloat d ? Math.round(d.value() * 1000) : 0;
         if (s.termination().equals("infrastructure_error")) {
-            return new Attempt(0, environmentId, agentId, repetition, s.taskId(), Attempt.Status.INFRASTRUCTURE_FAILURE,
-                    List.of(), 0.0, null, evidence, "upstream recorded an infrastructure_error", started, duration);
+            return new Attempt(
+                    0,
+                    environmentId,
+                    agentId,
+                    repetition,
+                    s.taskId(),
+                    Attempt.Status.INFRASTRUCTURE_FAILURE,
+                    List.of(),
+                    0.0,
+                    null,
+                    evidence,
+                    "upstream recorded an infrastructure_error",
+                    started,
+                    duration);
         }
         boolean normal = s.termination().equals("user_stop") || s.termination().equals("agent_stop");
         List<Check> checks = new ArrayList<>();
@@ -126,14 +183,32 @@ public final class Tau2ResultsImport {
         PyDict breakdown = ri != null && ri.get("reward_breakdown") instanceof PyDict b ? b : PyDict.empty();
         boolean judged = false;
         if (normal && task.criteria() != null) {
-            for (RewardType t : List.of(RewardType.DB, RewardType.ENV_ASSERTION, RewardType.ACTION, RewardType.NL_ASSERTION, RewardType.COMMUNICATE)) {
+            for (RewardType t : List.of(
+                    RewardType.DB,
+                    RewardType.ENV_ASSERTION,
+                    RewardType.ACTION,
+                    RewardType.NL_ASSERTION,
+                    RewardType.COMMUNICATE)) {
                 if (!task.criteria().basisIncludes(t) || !(breakdown.get(t.name()) instanceof PyFloat r)) continue;
                 checks.add(new Check(t.name().toLowerCase(Locale.ROOT), r.value() == 1.0));
-                if (t == RewardType.NL_ASSERTION && ri.get("nl_assertions") instanceof PyList nl && !nl.isEmpty()) judged = true;
+                if (t == RewardType.NL_ASSERTION && ri.get("nl_assertions") instanceof PyList nl && !nl.isEmpty())
+                    judged = true;
             }
         }
-        return new Attempt(0, environmentId, agentId, repetition, s.taskId(), Attempt.Status.COMPLETED, checks,
-                s.reward(), judged ? TrustTier.MODEL_JUDGED : TrustTier.DETERMINISTIC, evidence, null, started, duration);
+        return new Attempt(
+                0,
+                environmentId,
+                agentId,
+                repetition,
+                s.taskId(),
+                Attempt.Status.COMPLETED,
+                checks,
+                s.reward(),
+                judged ? TrustTier.MODEL_JUDGED : TrustTier.DETERMINISTIC,
+                evidence,
+                null,
+                started,
+                duration);
     }
 
     /** Upstream's {@code datetime.isoformat()} times (no zone: read as UTC); 0 when absent or unreadable. */
@@ -146,7 +221,11 @@ public final class Tau2ResultsImport {
         }
     }
 
-    private static String text(Value v, String dflt) { return v instanceof PyStr s ? s.value() : dflt; }
+    private static String text(Value v, String dflt) {
+        return v instanceof PyStr s ? s.value() : dflt;
+    }
 
-    private static PyDict dict(Value v) { return v instanceof PyDict d ? d : PyDict.empty(); }
+    private static PyDict dict(Value v) {
+        return v instanceof PyDict d ? d : PyDict.empty();
+    }
 }

@@ -29,19 +29,39 @@ final class Phone {
     private static final String CLASS_VPN = "vpn_details";
     private final WorldCell cell;
 
-    Phone(WorldCell cell) { this.cell = cell; }
+    Phone(WorldCell cell) {
+        this.cell = cell;
+    }
 
     // ---------------------------------------------------------------- attributes
 
-    private PyDict world() { return cell.get().asDict(); }
-    private PyDict db() { return world().get(Tau2Toolkit.DB).asDict(); }
-    private PyDict device() { return db().get("device").asDict(); }
-    private PyDict surroundings() { return db().get("surroundings").asDict(); }
+    private PyDict world() {
+        return cell.get().asDict();
+    }
 
-    private void setDb(PyDict db) { cell.set(world().with(Tau2Toolkit.DB, db)); }
+    private PyDict db() {
+        return world().get(Tau2Toolkit.DB).asDict();
+    }
 
-    Value dev(String field) { return device().get(field); }
-    boolean devTrue(String field) { return PyTruth.truthy(dev(field)); }
+    private PyDict device() {
+        return db().get("device").asDict();
+    }
+
+    private PyDict surroundings() {
+        return db().get("surroundings").asDict();
+    }
+
+    private void setDb(PyDict db) {
+        cell.set(world().with(Tau2Toolkit.DB, db));
+    }
+
+    Value dev(String field) {
+        return device().get(field);
+    }
+
+    boolean devTrue(String field) {
+        return PyTruth.truthy(dev(field));
+    }
     /** {@code device.<field> = v}; assigning the value it already has changes nothing (the same node stays, its hash memo too). */
     void setDev(String field, Value v) {
         PyDict d = device();
@@ -57,16 +77,27 @@ final class Phone {
         return !(v instanceof PyDict) && !(v instanceof PyList) && v.equals(old);
     }
 
-    Value sur(String field) { return surroundings().get(field); }
-    private boolean surTrue(String field) { return PyTruth.truthy(sur(field)); }
+    Value sur(String field) {
+        return surroundings().get(field);
+    }
+
+    private boolean surTrue(String field) {
+        return PyTruth.truthy(sur(field));
+    }
+
     void setSur(String field, Value v) {
         PyDict s = surroundings();
         if (sameLeaf(v, s.get(field))) return;
         setDb(db().with("surroundings", s.with(field, v)));
     }
 
-    private boolean devIs(String field, String member) { return PyOps.eq(dev(field), new PyStr(member)); }
-    private void setDev(String field, String member) { setDev(field, new PyStr(member)); }
+    private boolean devIs(String field, String member) {
+        return PyOps.eq(dev(field), new PyStr(member));
+    }
+
+    private void setDev(String field, String member) {
+        setDev(field, new PyStr(member));
+    }
 
     /** {@code device.active_apn_settings.<field>}: a model's field, or CPython's AttributeError on a raw value stored there. */
     private Value apn(String field) {
@@ -89,7 +120,9 @@ final class Phone {
         cell.set(world().with(Tau2Toolkit.SESSION, s.toValue()));
     }
 
-    private PyDict defaultVpnDetails() { return TelecomSession.of(world().get(Tau2Toolkit.SESSION)).defaultVpnDetails(); }
+    private PyDict defaultVpnDetails() {
+        return TelecomSession.of(world().get(Tau2Toolkit.SESSION)).defaultVpnDetails();
+    }
 
     /** {@code device.app_statuses.get(app_name)}: null when absent; an unhashable name is CPython's TypeError. */
     PyDict app(Value appName) {
@@ -114,14 +147,16 @@ final class Phone {
             indicators.add("\u2708\ufe0f Airplane Mode");
         } else {
             Value signal = dev("network_signal_strength");
-            String shown = signal instanceof PyStr s ? switch (s.value()) {
-                case "none" -> "\ud83d\udcf5 No Signal";
-                case "poor" -> "\ud83d\udcf6\u00b9 Poor";
-                case "fair" -> "\ud83d\udcf6\u00b2 Fair";
-                case "good" -> "\ud83d\udcf6\u00b3 Good";
-                case "excellent" -> "\ud83d\udcf6\u2074 Excellent";
-                default -> "\ud83d\udcf5 No Signal";
-            } : "\ud83d\udcf5 No Signal";
+            String shown = signal instanceof PyStr s
+                    ? switch (s.value()) {
+                        case "none" -> "\ud83d\udcf5 No Signal";
+                        case "poor" -> "\ud83d\udcf6\u00b9 Poor";
+                        case "fair" -> "\ud83d\udcf6\u00b2 Fair";
+                        case "good" -> "\ud83d\udcf6\u00b3 Good";
+                        case "excellent" -> "\ud83d\udcf6\u2074 Excellent";
+                        default -> "\ud83d\udcf5 No Signal";
+                    }
+                    : "\ud83d\udcf5 No Signal";
             indicators.add(shown);
             boolean hasTech = !devIs("network_technology_connected", "none");
             if (hasTech) indicators.add(TelecomUserTools.enumValue(dev("network_technology_connected")));
@@ -133,7 +168,10 @@ final class Phone {
             }
         }
         if (devTrue("wifi_enabled") && devTrue("wifi_connected")) {
-            indicators.add(devTrue("wifi_ssid") ? "\ud83d\udce1 Connected to " + PyRepr.str(dev("wifi_ssid")) : "\ud83d\udce1 Enabled");
+            indicators.add(
+                    devTrue("wifi_ssid")
+                            ? "\ud83d\udce1 Connected to " + PyRepr.str(dev("wifi_ssid"))
+                            : "\ud83d\udce1 Enabled");
         }
         if (devTrue("vpn_connected")) indicators.add("\ud83d\udd12 VPN Connected");
         indicators.add("\ud83d\udd0b " + PyRepr.str(dev("battery_level")) + "%");
@@ -223,7 +261,8 @@ final class Phone {
     /** {@code _set_network_mode_preference} and {@code set_network_mode_preference}. */
     String setNetworkModePreference(Value mode) {
         Value valid;
-        if (mode instanceof PyStr s && !TelecomModel.NETWORK_MODE_PREFERENCE.values().contains(s.value())) {
+        if (mode instanceof PyStr s
+                && !TelecomModel.NETWORK_MODE_PREFERENCE.values().contains(s.value())) {
             valid = PyNone.NONE; // NetworkModePreference(mode) raised ValueError
         } else {
             // a str became the member; anything else is stored as given
@@ -247,23 +286,40 @@ final class Phone {
         return !surTrue("mobile_data_usage_exceeded");
     }
 
-    private static final Map<String, double[]> TECH_SPEED = Map.of("2G", new double[] {0.1, 0.4}, "3G", new double[] {1.0, 5.0},
-            "4G", new double[] {10.0, 100.0}, "5G", new double[] {50.0, 500.0}, "none", new double[] {0.0, 0.0});
-    private static final Map<String, Double> SIGNAL_FACTOR = Map.of("poor", 0.2, "fair", 0.5, "good", 0.8, "excellent", 1.0, "none", 0.0);
+    private static final Map<String, double[]> TECH_SPEED = Map.of(
+            "2G",
+            new double[] {0.1, 0.4},
+            "3G",
+            new double[] {1.0, 5.0},
+            "4G",
+            new double[] {10.0, 100.0},
+            "5G",
+            new double[] {50.0, 500.0},
+            "none",
+            new double[] {0.0, 0.0});
+    private static final Map<String, Double> SIGNAL_FACTOR =
+            Map.of("poor", 0.2, "fair", 0.5, "good", 0.8, "excellent", 1.0, "none", 0.0);
 
     /** {@code _run_speed_test}. */
     SpeedTest speedTest() {
         if (!mobileDataWorking()) return new SpeedTest(null, "No Connection");
         Value details = dev(CLASS_VPN);
-        double base = devTrue("vpn_connected") && PyTruth.truthy(details) && details instanceof PyDict d
-                && PyOps.eq(d.get("server_performance"), new PyStr("poor")) ? 0.1 : 1.0;
+        double base = devTrue("vpn_connected")
+                        && PyTruth.truthy(details)
+                        && details instanceof PyDict d
+                        && PyOps.eq(d.get("server_performance"), new PyStr("poor"))
+                ? 0.1
+                : 1.0;
         if (devTrue("data_saver_mode")) base *= 0.2;
         Value tech = dev("network_technology_connected");
-        double[] range = tech instanceof PyStr t ? TECH_SPEED.getOrDefault(t.value(), new double[] {0.0, 0.0}) : new double[] {0.0, 0.0};
+        double[] range = tech instanceof PyStr t
+                ? TECH_SPEED.getOrDefault(t.value(), new double[] {0.0, 0.0})
+                : new double[] {0.0, 0.0};
         Value signal = dev("network_signal_strength");
         double factor = signal instanceof PyStr s ? SIGNAL_FACTOR.getOrDefault(s.value(), 0.0) : 0.0;
         double speed = PyRound.round((range[0] + range[1]) / 2.0 * factor * base, 2);
-        String desc = speed < 1 ? "Very Poor" : speed < 5 ? "Poor" : speed < 25 ? "Fair" : speed < 100 ? "Good" : "Excellent";
+        String desc =
+                speed < 1 ? "Very Poor" : speed < 5 ? "Poor" : speed < 25 ? "Fair" : speed < 100 ? "Good" : "Excellent";
         return new SpeedTest(speed, desc);
     }
 
@@ -315,7 +371,8 @@ final class Phone {
 
     /** {@code toggle_wifi}. */
     String toggleWifi() {
-        if (devTrue("airplane_mode")) return "Cannot change Wi-Fi settings while Airplane Mode is ON.\nStatus Bar: " + statusBar();
+        if (devTrue("airplane_mode"))
+            return "Cannot change Wi-Fi settings while Airplane Mode is ON.\nStatus Bar: " + statusBar();
         boolean on = !devTrue("wifi_enabled");
         setDev("wifi_enabled", PyBool.of(on));
         if (!on) clearWifi();
@@ -340,7 +397,8 @@ final class Phone {
         String name = TelecomUserTools.enumValue(d.get("apn_name"));
         Value url = d.get("mmsc_url");
         return "Current APN Name: " + (name.isEmpty() ? "Not Set" : name) + "\nMMSC URL (for picture messages): "
-                + (PyTruth.truthy(url) ? PyRepr.str(url) : "Not Set") + "\n(These are technical settings, usually best left unchanged.)";
+                + (PyTruth.truthy(url) ? PyRepr.str(url) : "Not Set")
+                + "\n(These are technical settings, usually best left unchanged.)";
     }
 
     /** {@code set_apn_settings}: a dict becomes {@code APNSettings(**d)}; anything else is stored as given, then read. */
@@ -388,7 +446,8 @@ final class Phone {
             if (!first) sb.append(", ");
             first = false;
             sb.append(PyRepr.reprStr(e.getKey())).append(": ");
-            if (e.getKey().equals("server_performance") && e.getValue() instanceof PyStr s) sb.append(TelecomModel.performanceLevelRepr(s.value()));
+            if (e.getKey().equals("server_performance") && e.getValue() instanceof PyStr s)
+                sb.append(TelecomModel.performanceLevelRepr(s.value()));
             else sb.append(PyRepr.repr(e.getValue()));
         }
         return sb.append('}').toString();
@@ -416,7 +475,8 @@ final class Phone {
     private static List<String> allowed(PyDict permissions) {
         List<String> out = new ArrayList<>();
         for (Map.Entry<String, Value> e : permissions.entries()) {
-            if (PyTruth.truthy(e.getValue())) out.add(e.getKey().replace('_', ' ').toLowerCase(java.util.Locale.ROOT));
+            if (PyTruth.truthy(e.getValue()))
+                out.add(e.getKey().replace('_', ' ').toLowerCase(java.util.Locale.ROOT));
         }
         return out;
     }
@@ -453,9 +513,10 @@ final class Phone {
             PyDict perms = app.get("permissions").asDict();
             if (!perms.containsKey(perm)) {
                 ok = false;
-                List<Value> names = perms.keys().stream().map(k -> (Value) new PyStr(k)).toList();
-                message = "Permission '" + perm + "' not tracked for app '" + PyRepr.str(appName) + "', available permissions: "
-                        + PyRepr.repr(PyList.of(names));
+                List<Value> names =
+                        perms.keys().stream().map(k -> (Value) new PyStr(k)).toList();
+                message = "Permission '" + perm + "' not tracked for app '" + PyRepr.str(appName)
+                        + "', available permissions: " + PyRepr.repr(PyList.of(names));
             } else {
                 setPermission(appName.asStr(), perm, PyBool.TRUE);
                 ok = true;

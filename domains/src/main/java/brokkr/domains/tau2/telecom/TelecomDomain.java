@@ -4,9 +4,9 @@ import brokkr.conversation.ToolSpec;
 import brokkr.domains.tau2.conformance.Tau2Conformance;
 import brokkr.domains.tau2.environment.EpisodeEnvironment;
 import brokkr.domains.tau2.environment.Tau2Data;
-import brokkr.domains.tau2.environment.Tau2EpisodeEnvironment;
 import brokkr.domains.tau2.environment.Tau2Environment;
 import brokkr.domains.tau2.environment.Tau2Environment.Worlds;
+import brokkr.domains.tau2.environment.Tau2EpisodeEnvironment;
 import brokkr.domains.tau2.environment.Tau2Toolkit;
 import brokkr.domains.tau2.model.TaskSpec;
 import brokkr.domains.tau2.orchestrator.Tau2Prompts;
@@ -38,11 +38,15 @@ public final class TelecomDomain {
     /** sha256 of the upstream files this transcription was proven against (upstream MANIFEST.md). */
     public static final Map<String, String> DIGESTS = Map.of(
             "data/tau2/domains/telecom/db.toml", "562d647ef9d7df8df91eafd8ee76036e707c8f9e32aaedc4a7fde06975aea2c0",
-            "data/tau2/domains/telecom/user_db.toml", "4886107ea0c16f8e16d74bef91cfb557de61822afe9361f5a9b241806aea2e4c",
-            "data/tau2/domains/telecom/main_policy.md", "95943844a0cf11fdf0e2842b483b81d9f9338aa53235712ed131db075d086ed7",
-            "data/tau2/domains/telecom/tech_support_manual.md", "015a3ee49ec8c199c5e1a059c922081937b92cf3a5ea74fedbc4357816f389ba",
+            "data/tau2/domains/telecom/user_db.toml",
+                    "4886107ea0c16f8e16d74bef91cfb557de61822afe9361f5a9b241806aea2e4c",
+            "data/tau2/domains/telecom/main_policy.md",
+                    "95943844a0cf11fdf0e2842b483b81d9f9338aa53235712ed131db075d086ed7",
+            "data/tau2/domains/telecom/tech_support_manual.md",
+                    "015a3ee49ec8c199c5e1a059c922081937b92cf3a5ea74fedbc4357816f389ba",
             "data/tau2/domains/telecom/tasks.json", "192a2c143b3b512c37c3775fdf6c5040c33717388620c38b140c731dc6153cd7",
-            "data/tau2/domains/telecom/split_tasks.json", "605b488bb9a6acb3c7f4505240a855fdc8681d09aadb16a8f38b2efcfc5c3aec");
+            "data/tau2/domains/telecom/split_tasks.json",
+                    "605b488bb9a6acb3c7f4505240a855fdc8681d09aadb16a8f38b2efcfc5c3aec");
 
     private static final String DIR = "data/tau2/domains/telecom/";
 
@@ -65,8 +69,12 @@ public final class TelecomDomain {
 
     public TelecomDomain(Tau2Data data) {
         this.data = data;
-        this.db = TelecomModel.TELECOM_DB.validatePython(data.readToml(DIR + "db.toml", DIGESTS.get(DIR + "db.toml"))).asDict();
-        this.userDb = TelecomModel.TELECOM_USER_DB.validatePython(data.readToml(DIR + "user_db.toml", DIGESTS.get(DIR + "user_db.toml"))).asDict();
+        this.db = TelecomModel.TELECOM_DB
+                .validatePython(data.readToml(DIR + "db.toml", DIGESTS.get(DIR + "db.toml")))
+                .asDict();
+        this.userDb = TelecomModel.TELECOM_USER_DB
+                .validatePython(data.readToml(DIR + "user_db.toml", DIGESTS.get(DIR + "user_db.toml")))
+                .asDict();
         // get_environment(policy_type="manual"): the main policy and the manual tech-support policy, tagged
         this.policy = "<main_policy>\n" + text(DIR + "main_policy.md") + "\n</main_policy>\n<tech_support_policy>\n"
                 + text(DIR + "tech_support_manual.md") + "\n</tech_support_policy>";
@@ -81,22 +89,50 @@ public final class TelecomDomain {
     }
 
     /** Loads from the located data directory ({@link Tau2Data#locate()}). */
-    public static TelecomDomain load() { return new TelecomDomain(Tau2Data.locate()); }
+    public static TelecomDomain load() {
+        return new TelecomDomain(Tau2Data.locate());
+    }
 
-    private byte[] read(String rel) { return data.read(rel, DIGESTS.get(rel)); }
+    private byte[] read(String rel) {
+        return data.read(rel, DIGESTS.get(rel));
+    }
 
-    private String text(String rel) { return new String(read(rel), StandardCharsets.UTF_8); }
+    private String text(String rel) {
+        return new String(read(rel), StandardCharsets.UTF_8);
+    }
 
-    public PyDict db() { return db; }
-    public PyDict userDb() { return userDb; }
-    public String policy() { return policy; }
-    public PyList tasks() { return tasks; }
-    public PyDict splits() { return splits; }
-    public Tau2Toolkit toolkit() { return toolkit; }
-    public Tau2Toolkit userToolkit() { return userToolkit; }
+    public PyDict db() {
+        return db;
+    }
+
+    public PyDict userDb() {
+        return userDb;
+    }
+
+    public String policy() {
+        return policy;
+    }
+
+    public PyList tasks() {
+        return tasks;
+    }
+
+    public PyDict splits() {
+        return splits;
+    }
+
+    public Tau2Toolkit toolkit() {
+        return toolkit;
+    }
+
+    public Tau2Toolkit userToolkit() {
+        return userToolkit;
+    }
 
     /** The pristine worlds of a fresh process: both DBs as loaded, no bill-id draws, the class-level VPN details as defined. */
-    public Worlds pristine() { return new Worlds(db, userDb, TelecomSession.FRESH.toValue()); }
+    public Worlds pristine() {
+        return new Worlds(db, userDb, TelecomSession.FRESH.toValue());
+    }
 
     /** {@code get_environment()} in a process whose state is {@code process} (null: a fresh process). */
     public Tau2Environment environment(Value process) {
@@ -112,7 +148,9 @@ public final class TelecomDomain {
     public Tau2Environment environment(String initTaskId, Value process) {
         if (initTaskId == null) return environment(process);
         Value before = process == null ? TelecomSession.FRESH.toValue() : process;
-        Worlds w = initialWorlds.computeIfAbsent(List.of(new PyStr(initTaskId), before), k -> setState(initTaskId, before).worlds());
+        Worlds w = initialWorlds.computeIfAbsent(
+                List.of(new PyStr(initTaskId), before),
+                k -> setState(initTaskId, before).worlds());
         return new Tau2Environment(toolkit, userToolkit, TelecomSync.INSTANCE, w);
     }
 
@@ -122,13 +160,17 @@ public final class TelecomDomain {
         if (init == null) return env;
         Value data = init.get("initialization_data");
         if (data != null && !data.isNone()) {
-            throw new UnsupportedOperationException("telecom task " + initTaskId + " has initialization_data; not transcribed");
+            throw new UnsupportedOperationException(
+                    "telecom task " + initTaskId + " has initialization_data; not transcribed");
         }
         Value actions = init.get("initialization_actions");
         if (actions != null && !actions.isNone()) {
             for (Value a : actions.asList()) {
                 PyDict call = a.asDict();
-                env.runEnvFunctionCall(call.get("env_type").asStr(), call.get("func_name").asStr(), call.get("arguments").asDict());
+                env.runEnvFunctionCall(
+                        call.get("env_type").asStr(),
+                        call.get("func_name").asStr(),
+                        call.get("arguments").asDict());
             }
         }
         env.syncTools();
@@ -147,14 +189,23 @@ public final class TelecomDomain {
      */
     public Tau2Conformance.EnvironmentFactory factory() {
         return new Tau2Conformance.EnvironmentFactory() {
-            @Override public Tau2Environment create(String initTaskId) { return environment(initTaskId, null); }
+            @Override
+            public Tau2Environment create(String initTaskId) {
+                return environment(initTaskId, null);
+            }
 
-            @Override public Tau2Environment create(String initTaskId, Value process) { return environment(initTaskId, process); }
+            @Override
+            public Tau2Environment create(String initTaskId, Value process) {
+                return environment(initTaskId, process);
+            }
 
-            @Override public Value processAfter(Value before, String initTaskId) {
+            @Override
+            public Value processAfter(Value before, String initTaskId) {
                 TelecomSession s = before == null ? TelecomSession.FRESH : TelecomSession.of(before);
                 if (initTaskId == null) return s.nextRecord().toValue();
-                return TelecomSession.of(environment(initTaskId, s.toValue()).session()).nextRecord().toValue();
+                return TelecomSession.of(environment(initTaskId, s.toValue()).session())
+                        .nextRecord()
+                        .toValue();
             }
         };
     }
@@ -181,18 +232,28 @@ public final class TelecomDomain {
      * initialization actions; the grader's gold environment continues the episode's process.
      */
     public EpisodeEnvironment<Worlds> episodeEnvironment() {
-        return new Tau2EpisodeEnvironment(toolkit, userToolkit, TelecomSync.INSTANCE,
-                (task, process) -> environment(task.id(), process), task -> userToolSpecs,
+        return new Tau2EpisodeEnvironment(
+                toolkit,
+                userToolkit,
+                TelecomSync.INSTANCE,
+                (task, process) -> environment(task.id(), process),
+                task -> userToolSpecs,
                 session -> TelecomSession.of(session).nextRecord().toValue());
     }
 
     /** {@code LLMAgent.system_prompt} for telecom. */
-    public String agentSystemPrompt() { return Tau2Prompts.agentSystemPrompt(policy); }
+    public String agentSystemPrompt() {
+        return Tau2Prompts.agentSystemPrompt(policy);
+    }
 
-    public List<Value> agentToolSchemas() { return toolkit.openaiSchemas(); }
+    public List<Value> agentToolSchemas() {
+        return toolkit.openaiSchemas();
+    }
 
     /** {@code env.get_user_tools()}: every user tool (no telecom task restricts them). */
-    public List<Value> userToolSchemas() { return userToolkit.openaiSchemas(); }
+    public List<Value> userToolSchemas() {
+        return userToolkit.openaiSchemas();
+    }
 
     /** {@code UserSimulator.system_prompt} of a task: the guidelines for users with tools. */
     public String userSystemPrompt(PyDict task) {
@@ -206,16 +267,19 @@ public final class TelecomDomain {
      */
     public List<String> split(String name) {
         Value ids = splits.get(name);
-        if (ids == null) throw new IllegalArgumentException("Invalid task split name: " + name + ". Valid splits are: " + splits.keys());
+        if (ids == null)
+            throw new IllegalArgumentException(
+                    "Invalid task split name: " + name + ". Valid splits are: " + splits.keys());
         Set<String> wanted = new HashSet<>();
         for (Value v : ids.asList()) wanted.add(v.asStr());
         List<String> out = new ArrayList<>();
         for (String id : tasksById.keySet()) if (wanted.contains(id)) out.add(id);
         if (out.size() < wanted.size()) {
-            throw new IllegalArgumentException("telecom split '" + name + "' names " + wanted.size() + " tasks but only " + out.size()
-                    + " of them are available: upstream's tasks_full.json (the full task set) is not present here, only the "
-                    + tasks.size() + " base tasks of tasks.json (see upstream MANIFEST.md); available splits: "
-                    + String.join(", ", availableSplits()));
+            throw new IllegalArgumentException(
+                    "telecom split '" + name + "' names " + wanted.size() + " tasks but only " + out.size()
+                            + " of them are available: upstream's tasks_full.json (the full task set) is not present here, only the "
+                            + tasks.size() + " base tasks of tasks.json (see upstream MANIFEST.md); available splits: "
+                            + String.join(", ", availableSplits()));
         }
         return out;
     }
@@ -225,7 +289,11 @@ public final class TelecomDomain {
         List<String> out = new ArrayList<>();
         for (String s : splits.keys()) {
             boolean all = true;
-            for (Value v : splits.get(s).asList()) if (!tasksById.containsKey(v.asStr())) { all = false; break; }
+            for (Value v : splits.get(s).asList())
+                if (!tasksById.containsKey(v.asStr())) {
+                    all = false;
+                    break;
+                }
             if (all) out.add(s);
         }
         return out;

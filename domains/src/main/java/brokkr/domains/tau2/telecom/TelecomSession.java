@@ -30,15 +30,25 @@ record TelecomSession(long billIdDraws, PyDict defaultVpnDetails) {
         return new TelecomSession(((PyInt) d.get(DRAWS)).longValue(), d.get(VPN).asDict());
     }
 
-    PyDict toValue() { return PyDict.of(DRAWS, billIdDraws, VPN, defaultVpnDetails); }
+    PyDict toValue() {
+        return PyDict.of(DRAWS, billIdDraws, VPN, defaultVpnDetails);
+    }
 
     /** The next {@code uuid4()} draw's bill id and the session after it. */
-    TelecomSession draw() { return new TelecomSession(billIdDraws + 1, defaultVpnDetails); }
+    TelecomSession draw() {
+        return new TelecomSession(billIdDraws + 1, defaultVpnDetails);
+    }
 
-    String lastBillId() { return String.format(java.util.Locale.ROOT, "B%08x", billIdDraws); }
+    String lastBillId() {
+        return String.format(java.util.Locale.ROOT, "B%08x", billIdDraws);
+    }
 
-    TelecomSession withVpnDetails(PyDict d) { return new TelecomSession(billIdDraws, d); }
+    TelecomSession withVpnDetails(PyDict d) {
+        return new TelecomSession(billIdDraws, d);
+    }
 
     /** The same process at the start of the next task or sequence: the oracle's draw counter restarts. */
-    TelecomSession nextRecord() { return new TelecomSession(0, defaultVpnDetails); }
+    TelecomSession nextRecord() {
+        return new TelecomSession(0, defaultVpnDetails);
+    }
 }

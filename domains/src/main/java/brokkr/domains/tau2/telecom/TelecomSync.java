@@ -26,7 +26,8 @@ final class TelecomSync implements UnaryOperator<Worlds> {
 
     private TelecomSync() {}
 
-    @Override public Worlds apply(Worlds w) {
+    @Override
+    public Worlds apply(Worlds w) {
         PyDict db = w.db().asDict();
         PyDict user = w.userDb().asDict();
         Value phone = surroundings(user).get("phone_number");
@@ -35,9 +36,11 @@ final class TelecomSync implements UnaryOperator<Worlds> {
             PyDict line = TelecomTools.lineByPhone(db, phone).value();
             user = setSur(user, "line_active", PyBool.of(PyOps.eq(line.get("status"), new PyStr(TelecomModel.ACTIVE))));
             user = setSur(user, "roaming_allowed", PyBool.of(PyTruth.truthy(line.get("roaming_enabled"))));
-            // _get_line_by_phone / _get_plan_by_id raise their own ValueError before sync_tools' "Wrong scenario" checks
+            // _get_line_by_phone / _get_plan_by_id raise their own ValueError before sync_tools' "Wrong scenario"
+            // checks
             PyDict plan = TelecomTools.planById(db, line.get("plan_id")).value();
-            boolean exceeded = PyOps.ge(line.get("data_used_gb"), PyArith.add(plan.get("data_limit_gb"), line.get("data_refueling_gb")));
+            boolean exceeded = PyOps.ge(
+                    line.get("data_used_gb"), PyArith.add(plan.get("data_limit_gb"), line.get("data_refueling_gb")));
             user = setSur(user, "mobile_data_usage_exceeded", PyBool.of(exceeded));
             Value request = surroundings(user).get("payment_request");
             if (!request.isNone() && PyTruth.truthy(request.asDict().get("paid"))) {
@@ -49,8 +52,11 @@ final class TelecomSync implements UnaryOperator<Worlds> {
                 List<PyDict> bills = TelecomTools.billsAwaitingPayment(db, customer);
                 if (!bills.isEmpty()) {
                     PyDict bill = bills.get(0);
-                    user = setSur(user, "payment_request", TelecomModel.PAYMENT_REQUEST.create(
-                            PyDict.of("bill_id", bill.get("bill_id"), "amount_due", bill.get("total_due"))));
+                    user = setSur(
+                            user,
+                            "payment_request",
+                            TelecomModel.PAYMENT_REQUEST.create(
+                                    PyDict.of("bill_id", bill.get("bill_id"), "amount_due", bill.get("total_due"))));
                 }
             }
             return new Worlds(db, user, w.session());
@@ -59,7 +65,9 @@ final class TelecomSync implements UnaryOperator<Worlds> {
         }
     }
 
-    private static PyDict surroundings(PyDict user) { return user.get("surroundings").asDict(); }
+    private static PyDict surroundings(PyDict user) {
+        return user.get("surroundings").asDict();
+    }
 
     /** Assigning the value a field already has keeps the same node (and its hash memo). */
     private static PyDict setSur(PyDict user, String field, Value v) {

@@ -21,16 +21,19 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 class LongContextDataTest {
-    @TempDir Path tmp;
+    @TempDir
+    Path tmp;
 
     @Test
     void aFileThatIsNotThePinnedOneIsRefusedByName() throws IOException {
         Path f = tmp.resolve("long_context.py");
         Files.writeString(f, "A = [1, 2]\n");
         BfclData.BfclDataException e = assertThrows(BfclData.BfclDataException.class, () -> LongContextData.load(f));
-        assertTrue(e.getMessage().contains(f.toString()) && e.getMessage().contains("expected " + LongContextData.SHA256), e.getMessage());
-        BfclData.BfclDataException missing = assertThrows(BfclData.BfclDataException.class,
-                () -> LongContextData.load(tmp.resolve("absent.py")));
+        assertTrue(
+                e.getMessage().contains(f.toString()) && e.getMessage().contains("expected " + LongContextData.SHA256),
+                e.getMessage());
+        BfclData.BfclDataException missing =
+                assertThrows(BfclData.BfclDataException.class, () -> LongContextData.load(tmp.resolve("absent.py")));
         assertTrue(missing.getMessage().contains("BROKKR_BFCL_LONG_CONTEXT"), missing.getMessage());
     }
 
@@ -38,9 +41,13 @@ class LongContextDataTest {
     @Test
     void aChangedResourceIsRefusedByName() throws IOException {
         String text = new String(resourceBytes(), StandardCharsets.UTF_8).replaceFirst("\"JHGUN\"", "\"JHGUM\"");
-        BfclData.BfclDataException e = assertThrows(BfclData.BfclDataException.class,
-                () -> LongContextData.fromResourceBytes("long_context.json (edited)", text.getBytes(StandardCharsets.UTF_8)));
-        assertTrue(e.getMessage().contains("long_context.json (edited)") && e.getMessage().contains("expected " + LongContextData.RESOURCE_SHA256),
+        BfclData.BfclDataException e = assertThrows(
+                BfclData.BfclDataException.class,
+                () -> LongContextData.fromResourceBytes(
+                        "long_context.json (edited)", text.getBytes(StandardCharsets.UTF_8)));
+        assertTrue(
+                e.getMessage().contains("long_context.json (edited)")
+                        && e.getMessage().contains("expected " + LongContextData.RESOURCE_SHA256),
                 e.getMessage());
     }
 
@@ -66,14 +73,19 @@ class LongContextDataTest {
     /** The generator's encoding of the decoded values reproduces the resource byte for byte (int/float, Ellipsis, order kept). */
     @Test
     void resourceRoundTrips() throws IOException {
-        assertEquals(new String(resourceBytes(), StandardCharsets.UTF_8), LongContextResource.encode(LongContextData.fromResource().values()));
+        assertEquals(
+                new String(resourceBytes(), StandardCharsets.UTF_8),
+                LongContextResource.encode(LongContextData.fromResource().values()));
     }
 
     /** With an upstream checkout named (-Dbrokkr.bfcl.long_context / BROKKR_BFCL_LONG_CONTEXT), its values are the resource's. */
     @Test
     void upstreamFileWhenNamedEqualsTheResource() {
-        LongContextData.override().ifPresent(f -> assertEquals(LongContextResource.encode(LongContextData.fromResource().values()),
-                LongContextResource.encode(LongContextData.load(f).values())));
+        LongContextData.override()
+                .ifPresent(f -> assertEquals(
+                        LongContextResource.encode(
+                                LongContextData.fromResource().values()),
+                        LongContextResource.encode(LongContextData.load(f).values())));
     }
 
     private static byte[] resourceBytes() throws IOException {

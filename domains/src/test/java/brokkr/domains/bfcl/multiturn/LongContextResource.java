@@ -42,13 +42,18 @@ public final class LongContextResource {
     /** The resource text for {@code values} (ASCII, one module global per line). */
     static String encode(Map<String, Object> values) {
         StringBuilder sb = new StringBuilder("{\"provenance\": {");
-        sb.append("\"repository\": \"https://github.com/ShishirPatil/gorilla\", \"commit\": \"").append(BfclData.UPSTREAM_COMMIT)
-                .append("\", \"path\": \"").append(LongContextData.UPSTREAM_PATH)
-                .append("\", \"sha256\": \"").append(LongContextData.SHA256)
-                .append("\", \"license\": \"Apache-2.0\", \"note\": \"the module-level values of the upstream file, "
-                        + "read with brokkr's PyLiterals and written by brokkr.domains.bfcl.multiturn.LongContextResource (domains test scope)\"},\n");
-        sb.append("\"encoding\": \"JSON; float as repr(x); None as null; dict keys are str in insertion order; "
-                + "{\\\"$python\\\": \\\"Ellipsis\\\"} is Ellipsis; {\\\"$python\\\": \\\"tuple\\\", \\\"items\\\": [...]} is a tuple\",\n");
+        sb.append("\"repository\": \"https://github.com/ShishirPatil/gorilla\", \"commit\": \"")
+                .append(BfclData.UPSTREAM_COMMIT)
+                .append("\", \"path\": \"")
+                .append(LongContextData.UPSTREAM_PATH)
+                .append("\", \"sha256\": \"")
+                .append(LongContextData.SHA256)
+                .append(
+                        "\", \"license\": \"Apache-2.0\", \"note\": \"the module-level values of the upstream file, "
+                                + "read with brokkr's PyLiterals and written by brokkr.domains.bfcl.multiturn.LongContextResource (domains test scope)\"},\n");
+        sb.append(
+                "\"encoding\": \"JSON; float as repr(x); None as null; dict keys are str in insertion order; "
+                        + "{\\\"$python\\\": \\\"Ellipsis\\\"} is Ellipsis; {\\\"$python\\\": \\\"tuple\\\", \\\"items\\\": [...]} is a tuple\",\n");
         sb.append("\"values\": {");
         boolean first = true;
         for (Map.Entry<String, Object> e : values.entrySet()) {
@@ -67,7 +72,8 @@ public final class LongContextResource {
             case Boolean b -> sb.append(b);
             case BigInteger i -> sb.append(i);
             case Double d -> {
-                if (d.isNaN() || d.isInfinite()) throw new IllegalArgumentException("non-finite float " + d + " has no JSON form here");
+                if (d.isNaN() || d.isInfinite())
+                    throw new IllegalArgumentException("non-finite float " + d + " has no JSON form here");
                 sb.append(PyJson.floatJson(d));
             }
             case String s -> str(s, sb);
@@ -81,8 +87,10 @@ public final class LongContextResource {
                 sb.append('{');
                 boolean first = true;
                 for (Map.Entry<?, ?> e : m.entrySet()) {
-                    if (!(e.getKey() instanceof String k)) throw new IllegalArgumentException("dict key " + PyObjects.repr(e.getKey()) + " is not a str");
-                    if (k.equals(LongContextData.PYTHON_ONLY)) throw new IllegalArgumentException("dict key " + k + " is reserved by the encoding");
+                    if (!(e.getKey() instanceof String k))
+                        throw new IllegalArgumentException("dict key " + PyObjects.repr(e.getKey()) + " is not a str");
+                    if (k.equals(LongContextData.PYTHON_ONLY))
+                        throw new IllegalArgumentException("dict key " + k + " is reserved by the encoding");
                     if (!first) sb.append(", ");
                     first = false;
                     str(k, sb);
@@ -92,7 +100,8 @@ public final class LongContextResource {
                 sb.append('}');
             }
             default -> {
-                if (o != PyObjects.ELLIPSIS) throw new IllegalArgumentException("no encoding for a " + PyObjects.typeName(o));
+                if (o != PyObjects.ELLIPSIS)
+                    throw new IllegalArgumentException("no encoding for a " + PyObjects.typeName(o));
                 sb.append("{\"").append(LongContextData.PYTHON_ONLY).append("\": \"Ellipsis\"}");
             }
         }

@@ -22,7 +22,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** bfcl-multi-turn on the experiment path: the scripted reference candidate through upstream's loop and checker. */
 class MultiTurnBenchmarkTest {
-    @TempDir Path tmp;
+    @TempDir
+    Path tmp;
 
     @Test
     void registeredWithSplits() {
@@ -32,8 +33,15 @@ class MultiTurnBenchmarkTest {
         assertEquals(400, b.tasks("multi_turn_base,multi_turn_miss_func").size());
         assertEquals(8, b.tasks("smoke").size());
         assertThrows(IllegalArgumentException.class, () -> b.tasks("multi_turn_composite"));
-        assertEquals("multi_turn_long_context", b.environment("multi_turn_long_context_3", Map.of()).options().get("category").asStr());
-        assertTrue(b.environment("multi_turn_long_context_3", Map.of()).dataDigests().containsKey(LongContextData.UPSTREAM_PATH));
+        assertEquals(
+                "multi_turn_long_context",
+                b.environment("multi_turn_long_context_3", Map.of())
+                        .options()
+                        .get("category")
+                        .asStr());
+        assertTrue(b.environment("multi_turn_long_context_3", Map.of())
+                .dataDigests()
+                .containsKey(LongContextData.UPSTREAM_PATH));
     }
 
     /** Ground truth played as a model (one step per turn, then a text step) is graded valid by upstream's checker. */
@@ -45,15 +53,26 @@ class MultiTurnBenchmarkTest {
             int n = 0;
             for (String id : b.tasks(c)) {
                 // Tasks whose classes all have a backend on this branch.
-                if (n < 3 && b.task(id).involvedClasses().stream().allMatch(x -> Backends.find(x).isPresent())) {
+                if (n < 3
+                        && b.task(id).involvedClasses().stream()
+                                .allMatch(x -> Backends.find(x).isPresent())) {
                     tasks.add(id);
                     n++;
                 }
             }
         }
         var gold = new ExperimentSpec.CandidateSpec("gold", new ModelRef("scripted", "gold"), "reference", null);
-        var spec = new ExperimentSpec("mt", List.of(new ExperimentSpec.DomainSpec("bfcl-multi-turn", null, tasks)), List.of(gold),
-                1, 2, Map.of(), Map.of(), 0, Duration.ofSeconds(120), false);
+        var spec = new ExperimentSpec(
+                "mt",
+                List.of(new ExperimentSpec.DomainSpec("bfcl-multi-turn", null, tasks)),
+                List.of(gold),
+                1,
+                2,
+                Map.of(),
+                Map.of(),
+                0,
+                Duration.ofSeconds(120),
+                false);
         var r = Experiments.run(spec, tmp.resolve("mt"), Registry.load());
         assertEquals(tasks.size(), r.completed());
         List<Report.Outcome> outcomes = new ArrayList<>();
@@ -74,7 +93,8 @@ class MultiTurnBenchmarkTest {
         MultiTurnData.Task t = data.task("multi_turn_base_50");
         List<Object> turns = new ArrayList<>();
         for (int i = 0; i < t.groundTruth().size(); i++) turns.add(brokkr.python.PyObjects.list());
-        MultiTurnChecker.Verdict v = MultiTurnChecker.check(t, brokkr.python.PyObjects.listOf(turns), MultiTurnBenchmark.MODEL_NAME);
+        MultiTurnChecker.Verdict v =
+                MultiTurnChecker.check(t, brokkr.python.PyObjects.listOf(turns), MultiTurnBenchmark.MODEL_NAME);
         assertEquals("multi_turn:empty_turn_model_response", v.errorType());
         assertEquals("Model response list is empty for turn 0", v.errorMessage());
     }

@@ -16,14 +16,19 @@ import org.junit.jupiter.api.Test;
  */
 class MultiTurnConformanceTest {
     @Test
-    void goldExecEveryRecord() { replay("gold-exec.jsonl.gz", 800); }
+    void goldExecEveryRecord() {
+        replay("gold-exec.jsonl.gz", 800);
+    }
 
     @Test
-    void fuzzSeed11EveryRecord() { replay("fuzz-seed11.jsonl.gz", 12_000); }
+    void fuzzSeed11EveryRecord() {
+        replay("fuzz-seed11.jsonl.gz", 12_000);
+    }
 
     private static void replay(String corpus, int records) {
         ByteArrayOutputStream buf = new ByteArrayOutputStream();
-        MultiTurnConformance.Report r = MultiTurnConformance.run(MultiTurnData.load(), shared(corpus), new PrintStream(buf, true, StandardCharsets.UTF_8));
+        MultiTurnConformance.Report r = MultiTurnConformance.run(
+                MultiTurnData.load(), shared(corpus), new PrintStream(buf, true, StandardCharsets.UTF_8));
         String printed = buf.toString(StandardCharsets.UTF_8);
         System.out.println("[bfcl-multi-turn] " + corpus + ": " + r.summary());
         assertEquals(0, r.skipped(), printed);
@@ -36,6 +41,7 @@ class MultiTurnConformanceTest {
             Path s = d.resolve("shared/conformance/bfcl/multi_turn").resolve(file);
             if (Files.isRegularFile(s)) return s;
         }
-        throw new IllegalStateException("no shared/conformance/bfcl/multi_turn/" + file + " above " + Path.of("").toAbsolutePath());
+        throw new IllegalStateException("no shared/conformance/bfcl/multi_turn/" + file + " above "
+                + Path.of("").toAbsolutePath());
     }
 }

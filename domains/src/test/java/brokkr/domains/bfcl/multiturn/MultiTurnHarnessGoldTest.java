@@ -29,15 +29,24 @@ import org.junit.jupiter.api.io.TempDir;
  * hash equal the reference's, so the checker graded the very calls upstream's loop records.
  */
 class MultiTurnHarnessGoldTest {
-    @TempDir Path tmp;
+    @TempDir
+    Path tmp;
 
     static ExperimentSpec.CandidateSpec loop() {
-        return new ExperimentSpec.CandidateSpec("gold-loop", new ModelRef("scripted", "gold"), "tools", null,
+        return new ExperimentSpec.CandidateSpec(
+                "gold-loop",
+                new ModelRef("scripted", "gold"),
+                "tools",
+                null,
                 Harness.of("loop", "tools", null, PyDict.empty()));
     }
 
     static ExperimentSpec.CandidateSpec repl() {
-        return new ExperimentSpec.CandidateSpec("gold-repl", new ModelRef("scripted", "gold"), "repl", null,
+        return new ExperimentSpec.CandidateSpec(
+                "gold-repl",
+                new ModelRef("scripted", "gold"),
+                "repl",
+                null,
                 Harness.of("loop", "repl", "shape", PyDict.empty()));
     }
 
@@ -52,7 +61,8 @@ class MultiTurnHarnessGoldTest {
         List<String> out = new ArrayList<>();
         for (int i = 0; i < all.size(); i++) {
             MultiTurnData.Task t = data.task(all.get(i));
-            boolean longTurn = t.groundTruth().stream().anyMatch(turn -> turn.size() > MultiTurnInference.MAXIMUM_STEP_LIMIT);
+            boolean longTurn =
+                    t.groundTruth().stream().anyMatch(turn -> turn.size() > MultiTurnInference.MAXIMUM_STEP_LIMIT);
             if (i % 8 == 0 || longTurn || callsAHeldOutFunctionEarly(t)) out.add(all.get(i));
         }
         return out;
@@ -62,7 +72,9 @@ class MultiTurnHarnessGoldTest {
     static boolean callsAHeldOutFunctionEarly(MultiTurnData.Task t) {
         for (var e : t.missedFunction().entrySet()) {
             for (int turn = 0; turn < e.getKey(); turn++) {
-                for (String call : t.groundTruth().get(turn)) if (e.getValue().contains(call.substring(0, call.indexOf('(')).strip())) return true;
+                for (String call : t.groundTruth().get(turn))
+                    if (e.getValue()
+                            .contains(call.substring(0, call.indexOf('(')).strip())) return true;
             }
         }
         return false;
@@ -74,22 +86,39 @@ class MultiTurnHarnessGoldTest {
         assertEquals(800, all.size());
         List<String> repl = replTasks(all);
         for (String c : MultiTurnData.CATEGORIES) assertTrue(repl.stream().anyMatch(id -> id.equals(c + "_0")), c);
-        assertTrue(repl.contains("multi_turn_long_context_38") && repl.contains("multi_turn_long_context_46"), "34 calls in one turn");
+        assertTrue(
+                repl.contains("multi_turn_long_context_38") && repl.contains("multi_turn_long_context_46"),
+                "34 calls in one turn");
         assertTrue(repl.contains("multi_turn_miss_func_49"), "tail called two turns before it is offered");
         var reference = new ExperimentSpec.CandidateSpec("gold", new ModelRef("scripted", "gold"), "reference", null);
         Map<String, Attempt> ref = run("reference", all, reference);
         Map<String, Attempt> loop = run("loop", all, loop());
         long t0 = System.nanoTime();
         Map<String, Attempt> java = run("repl", repl, repl());
-        System.out.printf("bfcl-multi-turn gold through the REPL: %d tasks in %d ms%n", repl.size(), (System.nanoTime() - t0) / 1_000_000);
-        for (String id : all) assertEquals(1.0, ref.get(id).reward(), "reference gold " + id + " " + ref.get(id).evidence().details());
+        System.out.printf(
+                "bfcl-multi-turn gold through the REPL: %d tasks in %d ms%n",
+                repl.size(), (System.nanoTime() - t0) / 1_000_000);
+        for (String id : all)
+            assertEquals(
+                    1.0,
+                    ref.get(id).reward(),
+                    "reference gold " + id + " " + ref.get(id).evidence().details());
         compare(ref, loop, all, "loop/tools");
         compare(ref, java, repl, "loop/repl");
     }
 
     private Map<String, Attempt> run(String name, List<String> tasks, ExperimentSpec.CandidateSpec c) {
-        var spec = new ExperimentSpec("mt-" + name, List.of(new ExperimentSpec.DomainSpec("bfcl-multi-turn", null, tasks)), List.of(c),
-                1, 2, Map.of(), Map.of(), 0, Duration.ofSeconds(300), false);
+        var spec = new ExperimentSpec(
+                "mt-" + name,
+                List.of(new ExperimentSpec.DomainSpec("bfcl-multi-turn", null, tasks)),
+                List.of(c),
+                1,
+                2,
+                Map.of(),
+                Map.of(),
+                0,
+                Duration.ofSeconds(300),
+                false);
         var r = Experiments.run(spec, tmp.resolve(name), Registry.load());
         assertEquals(0, r.infrastructureFailures(), r.summary());
         assertEquals(tasks.size(), r.completed(), r.summary());
@@ -100,12 +129,20 @@ class MultiTurnHarnessGoldTest {
         return out;
     }
 
-    private static void compare(Map<String, Attempt> ref, Map<String, Attempt> got, List<String> tasks, String harness) {
+    private static void compare(
+            Map<String, Attempt> ref, Map<String, Attempt> got, List<String> tasks, String harness) {
         for (String id : tasks) {
             Attempt r = ref.get(id), a = got.get(id);
-            assertEquals(r.reward(), a.reward(), harness + " " + id + " " + a.evidence().details());
-            assertEquals(PyJson.dumps(r.evidence().output().get("turns")), PyJson.dumps(a.evidence().output().get("turns")), harness + " trajectory " + id);
-            assertEquals(r.evidence().finalWorldSha256(), a.evidence().finalWorldSha256(), harness + " final world " + id);
+            assertEquals(
+                    r.reward(),
+                    a.reward(),
+                    harness + " " + id + " " + a.evidence().details());
+            assertEquals(
+                    PyJson.dumps(r.evidence().output().get("turns")),
+                    PyJson.dumps(a.evidence().output().get("turns")),
+                    harness + " trajectory " + id);
+            assertEquals(
+                    r.evidence().finalWorldSha256(), a.evidence().finalWorldSha256(), harness + " final world " + id);
         }
     }
 }

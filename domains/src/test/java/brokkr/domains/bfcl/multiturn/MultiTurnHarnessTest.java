@@ -31,27 +31,47 @@ class MultiTurnHarnessTest {
 
     /** Calls {@code pwd()} in every step, counting its steps. */
     record Looping(AtomicInteger steps, String code) implements Candidate {
-        @Override public Turn next(List<Message> history, List<brokkr.conversation.ToolSpec> tools) {
+        @Override
+        public Turn next(List<Message> history, List<brokkr.conversation.ToolSpec> tools) {
             int n = steps.incrementAndGet();
-            if (code != null) return Turn.of(new Message.Assistant(null, List.of(new ToolCall("s" + n, JavaRepl.TOOL, PyDict.of("code", code)))));
+            if (code != null)
+                return Turn.of(new Message.Assistant(
+                        null, List.of(new ToolCall("s" + n, JavaRepl.TOOL, PyDict.of("code", code)))));
             return Turn.of(new Message.Assistant(null, List.of(new ToolCall("s" + n, "pwd", PyDict.empty()))));
         }
     }
 
     static MultiTurnInference.Trajectory run(Harness h, String space, Candidate model) {
-        return MultiTurnHarness.run(h, space, TASK, TOOLS, model, ToolCompiler.Style.OPENAI_COMPLETIONS, MultiTurnBenchmark.MODEL_NAME, null);
+        return MultiTurnHarness.run(
+                h,
+                space,
+                TASK,
+                TOOLS,
+                model,
+                ToolCompiler.Style.OPENAI_COMPLETIONS,
+                MultiTurnBenchmark.MODEL_NAME,
+                null);
     }
 
     @Test
     void theStepLimitForceQuitsAsUpstreamsLoopDoes() {
-        AtomicInteger upstreamSteps = new AtomicInteger(), loopSteps = new AtomicInteger(), replSteps = new AtomicInteger();
-        var upstream = MultiTurnInference.run(TASK, TOOLS, new Looping(upstreamSteps, null), ToolCompiler.Style.OPENAI_COMPLETIONS,
-                MultiTurnBenchmark.MODEL_NAME, null);
+        AtomicInteger upstreamSteps = new AtomicInteger(),
+                loopSteps = new AtomicInteger(),
+                replSteps = new AtomicInteger();
+        var upstream = MultiTurnInference.run(
+                TASK,
+                TOOLS,
+                new Looping(upstreamSteps, null),
+                ToolCompiler.Style.OPENAI_COMPLETIONS,
+                MultiTurnBenchmark.MODEL_NAME,
+                null);
         var loop = run(LOOP, "tools", new Looping(loopSteps, null));
         var repl = run(REPL, "repl", new Looping(replSteps, "pwd(map());"));
         assertTrue(upstream.forceQuit());
         assertEquals(1, upstream.turns().size());
-        assertEquals(MultiTurnInference.MAXIMUM_STEP_LIMIT + 1, upstream.turns().getFirst().size());
+        assertEquals(
+                MultiTurnInference.MAXIMUM_STEP_LIMIT + 1,
+                upstream.turns().getFirst().size());
         for (var t : List.of(loop, repl)) {
             assertTrue(t.forceQuit());
             assertEquals(upstream.turns(), t.turns());
@@ -59,7 +79,10 @@ class MultiTurnHarnessTest {
         assertEquals(upstreamSteps.get(), loopSteps.get());
         assertEquals(upstreamSteps.get(), replSteps.get());
         // The working conversation ends with the last step's results: nothing after the limit was asked of the model.
-        assertTrue(repl.messages().getLast() instanceof Message.Tool r && r.content().contains("current_working_directory"), repl.messages().getLast().toString());
+        assertTrue(
+                repl.messages().getLast() instanceof Message.Tool r
+                        && r.content().contains("current_working_directory"),
+                repl.messages().getLast().toString());
     }
 
     @Test
@@ -67,7 +90,8 @@ class MultiTurnHarnessTest {
         String thirty = "for (int i = 0; i < 30; i++) pwd(map());";
         Candidate model = (history, tools) -> history.getLast() instanceof Message.Tool
                 ? Turn.of(new Message.Assistant("done"))
-                : Turn.of(new Message.Assistant(null, List.of(new ToolCall("c", JavaRepl.TOOL, PyDict.of("code", thirty)))));
+                : Turn.of(new Message.Assistant(
+                        null, List.of(new ToolCall("c", JavaRepl.TOOL, PyDict.of("code", thirty)))));
         var t = run(REPL, "repl", model);
         assertFalse(t.forceQuit());
         assertEquals(TASK.question().size(), t.turns().size());

@@ -37,7 +37,8 @@ class MultiTurnInferenceTest {
         Map<String, PyDict> toolsets = new HashMap<>();
         List<PyDict> tasks = new ArrayList<>();
         lines("tools.jsonl.gz", r -> {
-            if (r.get("record").asStr().equals("toolset")) toolsets.put(r.get("toolset_id").asStr(), r);
+            if (r.get("record").asStr().equals("toolset"))
+                toolsets.put(r.get("toolset_id").asStr(), r);
             else tasks.add(r);
         });
         assertEquals(800, tasks.size());
@@ -47,8 +48,14 @@ class MultiTurnInferenceTest {
             PyDict initial = toolsets.get(t.get("initial_toolset").asStr());
             PyList functions = tools.initial(task);
             assertEquals(dumps(initial.get("model_functions")), dumps(functions), task.id());
-            assertEquals(dumps(initial.get("openai_completions")), dumps(ToolCompiler.compile(functions, ToolCompiler.Style.OPENAI_COMPLETIONS)), task.id());
-            assertEquals(dumps(initial.get("anthropic")), dumps(ToolCompiler.compile(functions, ToolCompiler.Style.ANTHROPIC)), task.id());
+            assertEquals(
+                    dumps(initial.get("openai_completions")),
+                    dumps(ToolCompiler.compile(functions, ToolCompiler.Style.OPENAI_COMPLETIONS)),
+                    task.id());
+            assertEquals(
+                    dumps(initial.get("anthropic")),
+                    dumps(ToolCompiler.compile(functions, ToolCompiler.Style.ANTHROPIC)),
+                    task.id());
             for (Value h : t.get("holdout").asList()) {
                 PyDict hd = h.asDict();
                 int turn = ((brokkr.value.PyInt) hd.get("turn")).value().intValueExact();
@@ -57,8 +64,13 @@ class MultiTurnInferenceTest {
                 List<Value> after = new ArrayList<>(functions.items());
                 after.addAll(added.items());
                 functions = PyList.of(after);
-                assertEquals(dumps(toolsets.get(hd.get("toolset_after").asStr()).get("model_functions")), dumps(functions), task.id());
-                assertEquals(MultiTurnInference.ADDITIONAL_FUNCTION_PROMPT, hd.get("fc_user_message").asStr());
+                assertEquals(
+                        dumps(toolsets.get(hd.get("toolset_after").asStr()).get("model_functions")),
+                        dumps(functions),
+                        task.id());
+                assertEquals(
+                        MultiTurnInference.ADDITIONAL_FUNCTION_PROMPT,
+                        hd.get("fc_user_message").asStr());
                 holdouts++;
             }
         }
@@ -79,15 +91,21 @@ class MultiTurnInferenceTest {
         lines("gold-exec.jsonl.gz", r -> {
             MultiTurnData.Task task = data.task(r.get("task_id").asStr());
             if (!classes.containsAll(task.involvedClasses()) || task.setup().longContext()) return;
-            MultiTurnInference.Trajectory t = MultiTurnInference.run(task, tools, new MultiTurnInference.GoldCandidate(task),
-                    ToolCompiler.Style.OPENAI_COMPLETIONS, MODEL, null);
+            MultiTurnInference.Trajectory t = MultiTurnInference.run(
+                    task,
+                    tools,
+                    new MultiTurnInference.GoldCandidate(task),
+                    ToolCompiler.Style.OPENAI_COMPLETIONS,
+                    MODEL,
+                    null);
             assertFalse(t.forceQuit());
             assertEquals(task.groundTruth().size(), t.turns().size(), task.id());
             List<String> results = new ArrayList<>();
             for (Message m : t.messages()) if (m instanceof Message.Tool tm) results.add(tm.content());
             List<String> expected = new ArrayList<>();
             for (Value turn : r.get("turns").asList()) {
-                for (Value c : turn.asDict().get("calls").asList()) expected.add(c.asDict().get("result").asStr());
+                for (Value c : turn.asDict().get("calls").asList())
+                    expected.add(c.asDict().get("result").asStr());
             }
             assertEquals(expected, results, task.id());
             for (int i = 0; i < t.turns().size(); i++) {
@@ -101,7 +119,9 @@ class MultiTurnInferenceTest {
         assertTrue(played[0] >= 150, "played " + played[0]);
     }
 
-    private static String dumps(Value v) { return PyJson.dumps(v); }
+    private static String dumps(Value v) {
+        return PyJson.dumps(v);
+    }
 
     private static void lines(String corpus, Consumer<PyDict> each) throws IOException {
         Path f = null;
@@ -110,8 +130,10 @@ class MultiTurnInferenceTest {
             if (Files.isRegularFile(s)) f = s;
         }
         if (f == null) throw new IllegalStateException("no shared/conformance/bfcl/multi_turn/" + corpus);
-        try (BufferedReader in = new BufferedReader(new InputStreamReader(new GZIPInputStream(Files.newInputStream(f)), StandardCharsets.UTF_8))) {
-            for (String line = in.readLine(); line != null; line = in.readLine()) each.accept(Json.parse(line).asDict());
+        try (BufferedReader in = new BufferedReader(
+                new InputStreamReader(new GZIPInputStream(Files.newInputStream(f)), StandardCharsets.UTF_8))) {
+            for (String line = in.readLine(); line != null; line = in.readLine())
+                each.accept(Json.parse(line).asDict());
         }
     }
 }

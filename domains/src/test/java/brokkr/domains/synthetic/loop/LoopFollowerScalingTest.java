@@ -24,8 +24,17 @@ class LoopFollowerScalingTest {
     static final class Counting extends AbstractList<Message> {
         final List<Message> messages = new ArrayList<>();
         long reads;
-        @Override public Message get(int i) { reads++; return messages.get(i); }
-        @Override public int size() { return messages.size(); }
+
+        @Override
+        public Message get(int i) {
+            reads++;
+            return messages.get(i);
+        }
+
+        @Override
+        public int size() {
+            return messages.size();
+        }
     }
 
     /** Walks {@code chain} with {@code follower} as the agent loop does; the messages read in all. */
@@ -40,11 +49,13 @@ class LoopFollowerScalingTest {
             history.messages.addAll(tools.execute(t.message().toolCalls()));
         }
         var transcript = new Transcript(history.messages, Usage.ZERO, List.of(), Transcript.Stop.ANSWERED, null);
-        assertEquals(expectedLine, PointerChasing.score(chain, transcript).line().substring(0, expectedLine.length()));
+        assertEquals(
+                expectedLine, PointerChasing.score(chain, transcript).line().substring(0, expectedLine.length()));
         return history.reads;
     }
 
-    @Test void everyFollowerReadsALinearNumberOfMessages() throws Exception {
+    @Test
+    void everyFollowerReadsALinearNumberOfMessages() throws Exception {
         PointerChain chain = PointerChain.of(3_000);
         int n = chain.depth();
         long ideal = readsOfAWalk(chain, LoopFollower.ideal(), "PASS depth=3000 toolCalls=3000/3000");
@@ -52,7 +63,10 @@ class LoopFollowerScalingTest {
         long retry = readsOfAWalk(chain, LoopFollower.retry(n / 2), "FAIL depth=3000 toolCalls=3001/3000");
         // Each step reads a few messages at the start and the end; the answer reads the 2n + 2 once.
         for (long reads : new long[] {ideal, early, retry}) {
-            assertTrue(reads < 12L * n, "messages read for a walk of " + n + " hops: " + reads + " (re-reading per step: ~" + (long) n * n + ")");
+            assertTrue(
+                    reads < 12L * n,
+                    "messages read for a walk of " + n + " hops: " + reads + " (re-reading per step: ~" + (long) n * n
+                            + ")");
         }
     }
 }

@@ -21,7 +21,9 @@ class PointerChasingTest {
         return PointerChasing.score(chain, PointerChasing.play(chain, c)).line();
     }
 
-    static ToolCall follow(String id, String key) { return new ToolCall(id, "follow_pointer", PyDict.of("key", key)); }
+    static ToolCall follow(String id, String key) {
+        return new ToolCall(id, "follow_pointer", PyDict.of("key", key));
+    }
 
     /** Plays fixed messages in order, ignoring what the tools answer. */
     static Candidate script(List<Message.Assistant> replies) {
@@ -31,7 +33,9 @@ class PointerChasingTest {
 
     static List<String> keysInOrder(PointerChain chain) {
         List<String> keys = new ArrayList<>();
-        for (String k = chain.start(); !k.equals(PointerChain.END); k = chain.hop(k).get("next").asStr()) keys.add(k);
+        for (String k = chain.start();
+                !k.equals(PointerChain.END);
+                k = chain.hop(k).get("next").asStr()) keys.add(k);
         return keys;
     }
 
@@ -69,15 +73,21 @@ class PointerChasingTest {
         String f2 = chain.hop(keys.get(2)).get("fragment").asStr();
         assertEquals(ToolResult.ok("fragment=" + f0 + " next=" + keys.get(1)), tool.handle(follow("a", chain.start())));
         assertEquals(ToolResult.ok("fragment=" + f2 + " next=END"), tool.handle(follow("b", keys.get(2))));
-        assertEquals(ToolResult.error("ERROR: unknown key 'nope'. Re-check the previous next value."),
+        assertEquals(
+                ToolResult.error("ERROR: unknown key 'nope'. Re-check the previous next value."),
                 tool.handle(follow("c", "nope")));
-        assertEquals(ToolResult.error("ERROR: unknown key '42'. Re-check the previous next value."),
+        assertEquals(
+                ToolResult.error("ERROR: unknown key '42'. Re-check the previous next value."),
                 tool.handle(new ToolCall("d", "follow_pointer", PyDict.of("key", 42))));
-        assertEquals(ToolResult.error("ERROR: follow_pointer() missing 1 required positional argument: 'key'"),
+        assertEquals(
+                ToolResult.error("ERROR: follow_pointer() missing 1 required positional argument: 'key'"),
                 tool.handle(new ToolCall("e", "follow_pointer", PyDict.empty())));
-        assertEquals(ToolResult.error("ERROR: follow_pointer() got an unexpected keyword argument 'k'"),
+        assertEquals(
+                ToolResult.error("ERROR: follow_pointer() got an unexpected keyword argument 'k'"),
                 tool.handle(new ToolCall("f", "follow_pointer", PyDict.of("k", "x"))));
-        assertEquals(ToolResult.error("ERROR: unknown tool 'lookup'."), tool.handle(new ToolCall("g", "lookup", PyDict.empty())));
+        assertEquals(
+                ToolResult.error("ERROR: unknown tool 'lookup'."),
+                tool.handle(new ToolCall("g", "lookup", PyDict.empty())));
     }
 
     @Test
@@ -90,24 +100,30 @@ class PointerChasingTest {
     @Test
     void theEarlyStopperFailsWithHalfTheSecret() {
         String secret = PointerChain.of(50).secret();
-        assertEquals("FAIL depth=50 toolCalls=25/50 expected=" + secret + " actual=" + secret.substring(0, 100),
+        assertEquals(
+                "FAIL depth=50 toolCalls=25/50 expected=" + secret + " actual=" + secret.substring(0, 100),
                 line(50, LoopFollower.earlyStop(25)));
-        assertEquals("FAIL depth=50 toolCalls=25/50 expected=" + secret + " actual=" + secret.substring(0, 100),
+        assertEquals(
+                "FAIL depth=50 toolCalls=25/50 expected=" + secret + " actual=" + secret.substring(0, 100),
                 line(50, LoopFollower.named("early-stop", 50)));
-        assertEquals("FAIL depth=5 toolCalls=2/5 expected=x98py88ps6khubuujhqh actual=x98py88p",
+        assertEquals(
+                "FAIL depth=5 toolCalls=2/5 expected=x98py88ps6khubuujhqh actual=x98py88p",
                 line(5, LoopFollower.named("early-stop", 5)));
     }
 
     @Test
     void theRetrierAssemblesTheSecretButMakesOneCallTooMany() {
         String secret = PointerChain.of(50).secret();
-        assertEquals("FAIL depth=50 toolCalls=51/50 expected=" + secret + " actual=" + secret,
+        assertEquals(
+                "FAIL depth=50 toolCalls=51/50 expected=" + secret + " actual=" + secret,
                 line(50, LoopFollower.named("retry", 50)));
         PointerChain chain = PointerChain.of(50);
         Transcript t = PointerChasing.play(chain, LoopFollower.retry(25));
         List<ToolCall> calls = t.toolCalls();
         assertEquals(calls.get(24).arguments(), calls.get(25).arguments(), "hop 25 is asked for twice in a row");
-        assertEquals("FAIL depth=1 toolCalls=2/1 expected=" + PointerChain.of(1).secret() + " actual=" + PointerChain.of(1).secret(),
+        assertEquals(
+                "FAIL depth=1 toolCalls=2/1 expected=" + PointerChain.of(1).secret() + " actual="
+                        + PointerChain.of(1).secret(),
                 line(1, LoopFollower.named("retry", 1)));
     }
 
@@ -123,7 +139,8 @@ class PointerChasingTest {
         Message.Tool first = t.toolResultsById().get("x");
         assertTrue(first.error());
         assertEquals("ERROR: unknown key 'kwrong'. Re-check the previous next value.", first.content());
-        assertEquals("FAIL depth=4 toolCalls=5/4 expected=" + chain.secret() + " actual=" + chain.secret(),
+        assertEquals(
+                "FAIL depth=4 toolCalls=5/4 expected=" + chain.secret() + " actual=" + chain.secret(),
                 PointerChasing.score(chain, t).line());
     }
 
@@ -132,17 +149,23 @@ class PointerChasingTest {
         PointerChain chain = PointerChain.of(3);
         List<String> keys = keysInOrder(chain);
         String s = chain.secret();
-        for (var answer : List.of(s.substring(0, 4) + " " + s.substring(4, 8) + "\n" + s.substring(8), "  " + s + "\n")) {
+        for (var answer :
+                List.of(s.substring(0, 4) + " " + s.substring(4, 8) + "\n" + s.substring(8), "  " + s + "\n")) {
             List<Message.Assistant> replies = new ArrayList<>();
             for (String k : keys) replies.add(new Message.Assistant(null, List.of(follow(k, k))));
             replies.add(new Message.Assistant(answer));
-            assertEquals("PASS depth=3 toolCalls=3/3", PointerChasing.score(chain, PointerChasing.play(chain, script(replies))).line());
+            assertEquals(
+                    "PASS depth=3 toolCalls=3/3",
+                    PointerChasing.score(chain, PointerChasing.play(chain, script(replies)))
+                            .line());
         }
         List<Message.Assistant> prose = new ArrayList<>();
         for (String k : keys) prose.add(new Message.Assistant(null, List.of(follow(k, k))));
         prose.add(new Message.Assistant("The secret is " + s + "."));
-        assertEquals("FAIL depth=3 toolCalls=3/3 expected=" + s + " actual=Thesecretis" + s + ".",
-                PointerChasing.score(chain, PointerChasing.play(chain, script(prose))).line());
+        assertEquals(
+                "FAIL depth=3 toolCalls=3/3 expected=" + s + " actual=Thesecretis" + s + ".",
+                PointerChasing.score(chain, PointerChasing.play(chain, script(prose)))
+                        .line());
     }
 
     @Test
@@ -152,18 +175,26 @@ class PointerChasingTest {
         Candidate stubborn = (history, tools) -> Turn.of(new Message.Assistant(null, List.of(malformed)));
         Transcript t = PointerChasing.play(chain, stubborn);
         assertEquals(Transcript.Stop.MAX_STEPS, t.stop());
-        assertEquals("FAIL depth=3 toolCalls=23/3 expected=" + chain.secret() + " actual=", PointerChasing.score(chain, t).line());
+        assertEquals(
+                "FAIL depth=3 toolCalls=23/3 expected=" + chain.secret() + " actual=",
+                PointerChasing.score(chain, t).line());
     }
 
     @Test
     void otherToolNamesAreNotPointerCalls() {
         PointerChain chain = PointerChain.of(2);
         List<String> keys = keysInOrder(chain);
-        Transcript t = PointerChasing.play(chain, script(List.of(
-                new Message.Assistant(null, List.of(new ToolCall("l", "lookup", PyDict.of("id", "x")), follow("a", keys.get(0)))),
-                new Message.Assistant(null, List.of(follow("b", keys.get(1)))),
-                new Message.Assistant(chain.secret()))));
-        assertEquals("ERROR: unknown tool 'lookup'.", t.toolResultsById().get("l").content());
-        assertEquals("PASS depth=2 toolCalls=2/2", PointerChasing.score(chain, t).line());
+        Transcript t = PointerChasing.play(
+                chain,
+                script(List.of(
+                        new Message.Assistant(
+                                null,
+                                List.of(new ToolCall("l", "lookup", PyDict.of("id", "x")), follow("a", keys.get(0)))),
+                        new Message.Assistant(null, List.of(follow("b", keys.get(1)))),
+                        new Message.Assistant(chain.secret()))));
+        assertEquals(
+                "ERROR: unknown tool 'lookup'.", t.toolResultsById().get("l").content());
+        assertEquals(
+                "PASS depth=2 toolCalls=2/2", PointerChasing.score(chain, t).line());
     }
 }

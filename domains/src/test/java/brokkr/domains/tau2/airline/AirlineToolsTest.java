@@ -16,7 +16,6 @@ import brokkr.value.PyInt;
 import brokkr.value.PyList;
 import brokkr.value.PyStr;
 import brokkr.value.Value;
-import java.io.IOException;
 import java.io.InputStream;
 import java.net.URISyntaxException;
 import java.nio.file.Files;
@@ -72,57 +71,122 @@ class AirlineToolsTest {
     }
 
     private static PyDict paymentMethod(Tau2Environment env, String user, String id) {
-        return env.db().asDict().get("users").asDict().get(user).asDict().get("payment_methods").asDict().get(id).asDict();
+        return env.db()
+                .asDict()
+                .get("users")
+                .asDict()
+                .get(user)
+                .asDict()
+                .get("payment_methods")
+                .asDict()
+                .get(id)
+                .asDict();
     }
 
     @Test
     void baggageCountsAreStoredAsGivenAndAGiftCardStaysChargedWhenThePaymentIsRefused() {
         Tau2Environment env = domain.environment();
-        ToolMessage m = call(env, "update_reservation_baggages",
+        ToolMessage m = call(
+                env,
+                "update_reservation_baggages",
                 "{\"reservation_id\": \"R9QDGB\", \"total_baggages\": \"5\", \"nonfree_baggages\": 1.5, \"payment_id\": \"credit_card_6082923\"}");
         assertFalse(m.error(), m.content());
         assertTrue(m.content().contains("\"total_baggages\": \"5\", \"nonfree_baggages\": 1.5,"), m.content());
         assertEquals(new PyStr("5"), reservation(env, "R9QDGB").get("total_baggages"));
         // 50 * max(0, 1.5 - 0) = 75.0, which Payment(amount=...) takes as the int 75
-        assertEquals(PyInt.of(75), reservation(env, "R9QDGB").get("payment_history").asList().get(1).asDict().get("amount"));
+        assertEquals(
+                PyInt.of(75),
+                reservation(env, "R9QDGB")
+                        .get("payment_history")
+                        .asList()
+                        .get(1)
+                        .asDict()
+                        .get("amount"));
 
         String before = env.dbHash();
-        m = call(env, "update_reservation_baggages",
+        m = call(
+                env,
+                "update_reservation_baggages",
                 "{\"reservation_id\": \"R9QDGB\", \"total_baggages\": 2, \"nonfree_baggages\": 1.51, \"payment_id\": \"gift_card_5309492\"}");
         assertTrue(m.error());
-        assertTrue(m.content().startsWith("Error: 1 validation error for Payment\namount\n  Input should be a valid integer, "
-                + "got a number with a fractional part [type=int_from_float, input_value=0.5000000000000004, input_type=float]"), m.content());
+        assertTrue(
+                m.content()
+                        .startsWith(
+                                "Error: 1 validation error for Payment\namount\n  Input should be a valid integer, "
+                                        + "got a number with a fractional part [type=int_from_float, input_value=0.5000000000000004, input_type=float]"),
+                m.content());
         assertTrue(!before.equals(env.dbHash()), "the gift card charge before the failing Payment stays");
-        assertEquals(new PyFloat(98.0 - 0.5000000000000004), paymentMethod(env, "mei_hernandez_8984", "gift_card_5309492").get("amount"));
+        assertEquals(
+                new PyFloat(98.0 - 0.5000000000000004),
+                paymentMethod(env, "mei_hernandez_8984", "gift_card_5309492").get("amount"));
         assertEquals(new PyFloat(1.5), reservation(env, "R9QDGB").get("nonfree_baggages"));
     }
 
     @Test
     void newIdsAreUpstreamsFixedOnesAndCancellingReleasesNoSeat() {
         Tau2Environment env = domain.environment();
-        String book = "{\"user_id\": \"mei_hernandez_8984\", \"origin\": \"JFK\", \"destination\": \"MIA\", \"flight_type\": \"one_way\","
-                + " \"cabin\": \"economy\", \"flights\": [{\"flight_number\": \"HAT014\", \"date\": \"2024-05-17\"}],"
-                + " \"passengers\": [{\"first_name\": \"Ann\", \"last_name\": \"Lee\", \"dob\": \"1990-01-01\"}],"
-                + " \"payment_methods\": [{\"payment_id\": \"credit_card_6082923\", \"amount\": 198}],"
-                + " \"total_baggages\": 1, \"nonfree_baggages\": 0, \"insurance\": \"no\"}";
-        PyDict flightDate = env.db().asDict().get("flights").asDict().get("HAT014").asDict().get("dates").asDict().get("2024-05-17").asDict();
+        String book =
+                "{\"user_id\": \"mei_hernandez_8984\", \"origin\": \"JFK\", \"destination\": \"MIA\", \"flight_type\": \"one_way\","
+                        + " \"cabin\": \"economy\", \"flights\": [{\"flight_number\": \"HAT014\", \"date\": \"2024-05-17\"}],"
+                        + " \"passengers\": [{\"first_name\": \"Ann\", \"last_name\": \"Lee\", \"dob\": \"1990-01-01\"}],"
+                        + " \"payment_methods\": [{\"payment_id\": \"credit_card_6082923\", \"amount\": 198}],"
+                        + " \"total_baggages\": 1, \"nonfree_baggages\": 0, \"insurance\": \"no\"}";
+        PyDict flightDate = env.db()
+                .asDict()
+                .get("flights")
+                .asDict()
+                .get("HAT014")
+                .asDict()
+                .get("dates")
+                .asDict()
+                .get("2024-05-17")
+                .asDict();
         Value seats = flightDate.get("available_seats").asDict().get("economy");
         for (String id : new String[] {"HATHAT", "HATHAU", "HATHAV"}) {
             ToolMessage m = call(env, "book_reservation", book);
             assertTrue(m.content().startsWith("{\"reservation_id\": \"" + id + "\""), m.content());
             assertEquals(new PyStr(AirlineTools.NOW), reservation(env, id).get("created_at"));
         }
-        assertEquals("Error: Too many reservations", call(env, "book_reservation", book).content());
-        PyDict after = env.db().asDict().get("flights").asDict().get("HAT014").asDict().get("dates").asDict().get("2024-05-17").asDict();
-        assertEquals(((PyInt) seats).longValue() - 3, ((PyInt) after.get("available_seats").asDict().get("economy")).longValue());
+        assertEquals(
+                "Error: Too many reservations",
+                call(env, "book_reservation", book).content());
+        PyDict after = env.db()
+                .asDict()
+                .get("flights")
+                .asDict()
+                .get("HAT014")
+                .asDict()
+                .get("dates")
+                .asDict()
+                .get("2024-05-17")
+                .asDict();
+        assertEquals(
+                ((PyInt) seats).longValue() - 3,
+                ((PyInt) after.get("available_seats").asDict().get("economy")).longValue());
         call(env, "cancel_reservation", "{\"reservation_id\": \"HATHAT\"}");
-        assertEquals(after, env.db().asDict().get("flights").asDict().get("HAT014").asDict().get("dates").asDict().get("2024-05-17"));
+        assertEquals(
+                after,
+                env.db()
+                        .asDict()
+                        .get("flights")
+                        .asDict()
+                        .get("HAT014")
+                        .asDict()
+                        .get("dates")
+                        .asDict()
+                        .get("2024-05-17"));
         assertEquals(new PyStr("cancelled"), reservation(env, "HATHAT").get("status"));
-        assertEquals("Certificate certificate_3221322 added to user mei_hernandez_8984 with amount 100.",
-                call(env, "send_certificate", "{\"user_id\": \"mei_hernandez_8984\", \"amount\": 100}").content());
-        assertEquals("Certificate certificate_3221323 added to user mei_hernandez_8984 with amount 2.5.",
-                call(env, "send_certificate", "{\"user_id\": \"mei_hernandez_8984\", \"amount\": \"2.5\"}").content());
-        assertEquals(new PyFloat(2.5), paymentMethod(env, "mei_hernandez_8984", "certificate_3221323").get("amount"));
+        assertEquals(
+                "Certificate certificate_3221322 added to user mei_hernandez_8984 with amount 100.",
+                call(env, "send_certificate", "{\"user_id\": \"mei_hernandez_8984\", \"amount\": 100}")
+                        .content());
+        assertEquals(
+                "Certificate certificate_3221323 added to user mei_hernandez_8984 with amount 2.5.",
+                call(env, "send_certificate", "{\"user_id\": \"mei_hernandez_8984\", \"amount\": \"2.5\"}")
+                        .content());
+        assertEquals(
+                new PyFloat(2.5),
+                paymentMethod(env, "mei_hernandez_8984", "certificate_3221323").get("amount"));
     }
 
     /**
@@ -142,7 +206,8 @@ class AirlineToolsTest {
         PyDict second = null;
         for (Value f : flights.asMap().values()) {
             PyDict fd = f.asDict();
-            if (fd.get("origin").equals(new PyStr("PHX")) && fd.get("dates").asDict().get("2024-05-20") instanceof PyDict d
+            if (fd.get("origin").equals(new PyStr("PHX"))
+                    && fd.get("dates").asDict().get("2024-05-20") instanceof PyDict d
                     && d.get("status").equals(new PyStr("available"))) {
                 second = fd;
                 onward = fd.get("destination").asStr();
@@ -150,11 +215,20 @@ class AirlineToolsTest {
             }
         }
         PyDict secondLeg = second.get("dates").asDict().get("2024-05-20").asDict();
-        PyDict world = db.with("flights", flights
-                .with("HAT002", first.with("dates", first.get("dates").asDict().with("2024-05-01", available)))
-                .with(second.get("flight_number").asStr(), second.with("dates", second.get("dates").asDict().with("2024-05-2", secondLeg))));
+        PyDict world = db.with(
+                "flights",
+                flights.with(
+                                "HAT002",
+                                first.with("dates", first.get("dates").asDict().with("2024-05-01", available)))
+                        .with(
+                                second.get("flight_number").asStr(),
+                                second.with(
+                                        "dates", second.get("dates").asDict().with("2024-05-2", secondLeg))));
         Tau2Environment env = Tau2Environment.agentOnly(domain.toolkit(), world);
-        ToolMessage m = call(env, "search_onestop_flight", "{\"origin\": \"LGA\", \"destination\": \"" + onward + "\", \"date\": \"2024-05-01\"}");
+        ToolMessage m = call(
+                env,
+                "search_onestop_flight",
+                "{\"origin\": \"LGA\", \"destination\": \"" + onward + "\", \"date\": \"2024-05-01\"}");
         PyList pairs = Json.parse(m.content()).asList();
         boolean found = false;
         for (Value p : pairs) {

@@ -21,26 +21,34 @@ class BankingPromptsTest {
     @BeforeAll
     static void load() {
         domain = new BankingDomain(new Tau2Data(SharedDirs.tau2Data()));
-        prompts = Json.read(SharedDirs.conformance("banking_knowledge", "prompts.json")).asDict();
+        prompts = Json.read(SharedDirs.conformance("banking_knowledge", "prompts.json"))
+                .asDict();
     }
 
     @Test
     void agentSystemPrompt() {
-        assertEquals("bm25", prompts.get("env_kwargs").asDict().get("retrieval_variant").asStr());
+        assertEquals(
+                "bm25",
+                prompts.get("env_kwargs").asDict().get("retrieval_variant").asStr());
         assertEquals(prompts.get("agent_system_prompt").asStr(), domain.agentSystemPrompt());
     }
 
     private static void sameSchemas(PyList expected, List<Value> actual, int count) {
         assertEquals(count, actual.size());
         assertEquals(expected.size(), actual.size());
-        for (int i = 0; i < expected.size(); i++) assertEquals(PyJson.dumps(expected.get(i)), PyJson.dumps(actual.get(i)), "schema " + i);
+        for (int i = 0; i < expected.size(); i++)
+            assertEquals(PyJson.dumps(expected.get(i)), PyJson.dumps(actual.get(i)), "schema " + i);
     }
 
     @Test
-    void agentToolSchemas() { sameSchemas(prompts.get("agent_tools").asList(), domain.agentToolSchemas(), 15); }
+    void agentToolSchemas() {
+        sameSchemas(prompts.get("agent_tools").asList(), domain.agentToolSchemas(), 15);
+    }
 
     @Test
-    void userToolSchemas() { sameSchemas(prompts.get("user_tools_all").asList(), domain.userToolkit().openaiSchemas(), 6); }
+    void userToolSchemas() {
+        sameSchemas(prompts.get("user_tools_all").asList(), domain.userToolkit().openaiSchemas(), 6);
+    }
 
     @Test
     void userSystemPromptsAndToolsPerTask() {
@@ -53,13 +61,19 @@ class BankingPromptsTest {
             assertEquals(t.get("user_system_prompt").asStr(), domain.userSystemPrompt(domain.task(id)), "task " + id);
             Value expected = t.get("user_tools");
             List<Value> actual = domain.userToolSchemas(domain.task(id));
-            assertEquals(PyJson.dumps(expected), PyJson.dumps(expected.isNone() && actual.isEmpty() ? expected : PyList.of(actual)), "task " + id);
+            assertEquals(
+                    PyJson.dumps(expected),
+                    PyJson.dumps(expected.isNone() && actual.isEmpty() ? expected : PyList.of(actual)),
+                    "task " + id);
         }
     }
 
     @Test
     void discoverableToolsAreCallableButNotListed() {
-        assertEquals(44, Discoverable.agent().size(), "43 agent-discoverable tools and the placeholder example_agent_tool_0000");
+        assertEquals(
+                44,
+                Discoverable.agent().size(),
+                "43 agent-discoverable tools and the placeholder example_agent_tool_0000");
         assertEquals(4, Discoverable.users().size());
         var kit = domain.toolkit(null);
         assertEquals(15 + 44, kit.defs().size());

@@ -27,7 +27,8 @@ class Bm25IndexTest {
     @BeforeAll
     static void load() {
         domain = new BankingDomain(new Tau2Data(SharedDirs.tau2Data()));
-        facts = Json.read(SharedDirs.conformance("banking_knowledge", "kb-bm25-index.json")).asDict();
+        facts = Json.read(SharedDirs.conformance("banking_knowledge", "kb-bm25-index.json"))
+                .asDict();
     }
 
     @Test
@@ -45,12 +46,18 @@ class Bm25IndexTest {
 
     @Test
     void documentsAreIndexedInTheOraclesOrder() {
-        List<String> ids = domain.knowledgeBase().docs().stream().map(KnowledgeBase.Doc::id).toList();
-        List<String> expected = facts.get("doc_order").asList().stream().map(v -> v.asDict().get("id").asStr()).toList();
+        List<String> ids = domain.knowledgeBase().docs().stream()
+                .map(KnowledgeBase.Doc::id)
+                .toList();
+        List<String> expected = facts.get("doc_order").asList().stream()
+                .map(v -> v.asDict().get("id").asStr())
+                .toList();
         assertEquals(expected, ids);
         // a query matching nothing lists the first 10 documents of that order, each scoring 0.0000
         List<KnowledgeBase.Hit> hits = domain.knowledgeBase().retrieve(new PyStr("zzqx-nothing"), PyInt.of(10));
-        assertEquals(List.of(0, 1, 2, 3, 4, 5, 6, 7, 8, 9), hits.stream().map(KnowledgeBase.Hit::doc).toList());
+        assertEquals(
+                List.of(0, 1, 2, 3, 4, 5, 6, 7, 8, 9),
+                hits.stream().map(KnowledgeBase.Hit::doc).toList());
         assertTrue(domain.knowledgeBase().format(hits).contains("   Score: 0.0000\n"));
     }
 
@@ -61,11 +68,19 @@ class Bm25IndexTest {
         assertEquals(8, kb.retrieve(q, PyInt.of(-690)).size());
         assertEquals(1, kb.retrieve(q, PyBool.TRUE).size());
         assertEquals(698, kb.retrieve(q, PyInt.of(5000)).size());
-        assertEquals("slice indices must be integers or None or have an __index__ method",
-                assertThrows(PyException.class, () -> kb.retrieve(q, new PyFloat(2.5))).str());
-        assertEquals("'<' not supported between instances of 'int' and 'str'",
-                assertThrows(PyException.class, () -> kb.retrieve(q, new PyStr("5"))).str());
-        assertEquals("No relevant documents found." + KnowledgeBase.TIMING, kb.kbSearch(new PyStr(" \u3000"), PyInt.of(10)));
-        assertEquals("'int' object has no attribute 'strip'", assertThrows(PyException.class, () -> kb.kbSearch(PyInt.of(3), PyInt.of(10))).str());
+        assertEquals(
+                "slice indices must be integers or None or have an __index__ method",
+                assertThrows(PyException.class, () -> kb.retrieve(q, new PyFloat(2.5)))
+                        .str());
+        assertEquals(
+                "'<' not supported between instances of 'int' and 'str'",
+                assertThrows(PyException.class, () -> kb.retrieve(q, new PyStr("5")))
+                        .str());
+        assertEquals(
+                "No relevant documents found." + KnowledgeBase.TIMING, kb.kbSearch(new PyStr(" \u3000"), PyInt.of(10)));
+        assertEquals(
+                "'int' object has no attribute 'strip'",
+                assertThrows(PyException.class, () -> kb.kbSearch(PyInt.of(3), PyInt.of(10)))
+                        .str());
     }
 }

@@ -19,7 +19,8 @@ import org.junit.jupiter.params.provider.ValueSource;
 class Tau2RegradeTest {
 
     private static Tau2Regrade.Report evaluate(Path file, ByteArrayOutputStream log) {
-        return Tau2Regrade.evaluate(file, Tau2Evaluate::domain, null, new PrintStream(log, true, StandardCharsets.UTF_8));
+        return Tau2Regrade.evaluate(
+                file, Tau2Evaluate::domain, null, new PrintStream(log, true, StandardCharsets.UTF_8));
     }
 
     @ParameterizedTest
@@ -27,18 +28,33 @@ class Tau2RegradeTest {
     void gradedCorpusRegradesWithoutMismatch(String domain) {
         ByteArrayOutputStream log = new ByteArrayOutputStream();
         Tau2Regrade.Report r = evaluate(SharedDirs.conformance(domain, "graded-seed11.jsonl.gz"), log);
-        int expected = switch (domain) { case "retail" -> 910; case "airline" -> 386; case "telecom" -> 1026; default -> 776; };
+        int expected = switch (domain) {
+            case "retail" -> 910;
+            case "airline" -> 386;
+            case "telecom" -> 1026;
+            default -> 776;
+        };
         assertEquals(expected, r.simulations());
         assertEquals(0, r.mismatches(), log.toString(StandardCharsets.UTF_8));
         assertEquals(expected + " simulations, 0 mismatches", r.summaryLine());
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"retail/results-gold.json", "retail/results-mixed.json", "airline/results-mixed.json", "telecom/results-mixed.json", "telecom/results-gold.json",
-            "airline/results-gold.json", "banking_knowledge/results-gold.json", "banking_knowledge/results-mixed.json"})
+    @ValueSource(
+            strings = {
+                "retail/results-gold.json",
+                "retail/results-mixed.json",
+                "airline/results-mixed.json",
+                "telecom/results-mixed.json",
+                "telecom/results-gold.json",
+                "airline/results-gold.json",
+                "banking_knowledge/results-gold.json",
+                "banking_knowledge/results-mixed.json"
+            })
     void resultsFilesRegradeWithoutMismatch(String file) {
         ByteArrayOutputStream log = new ByteArrayOutputStream();
-        Tau2Regrade.Report r = evaluate(SharedDirs.shared().resolve("conformance/tau2/results").resolve(file), log);
+        Tau2Regrade.Report r =
+                evaluate(SharedDirs.shared().resolve("conformance/tau2/results").resolve(file), log);
         assertTrue(r.simulations() > 0);
         assertEquals(0, r.mismatches(), log.toString(StandardCharsets.UTF_8));
     }

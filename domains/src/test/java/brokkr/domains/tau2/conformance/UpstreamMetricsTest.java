@@ -23,15 +23,22 @@ class UpstreamMetricsTest {
     @Test
     void metricsOfEveryExampleFileEqualTheRecordedOnes() {
         Path dir = SharedDirs.shared().resolve("conformance/tau2/results");
-        PyList files = Json.read(dir.resolve("results-metrics.json")).asDict().get("files").asList();
+        PyList files = Json.read(dir.resolve("results-metrics.json"))
+                .asDict()
+                .get("files")
+                .asList();
         assertEquals(8, files.size());
         for (Value f : files) {
             PyDict entry = f.asDict();
-            Path file = dir.resolve(entry.get("domain").asStr()).resolve(entry.get("file").asStr());
+            Path file = dir.resolve(entry.get("domain").asStr())
+                    .resolve(entry.get("file").asStr());
             UpstreamRecords.Contents contents = UpstreamRecords.read(file);
             PyDict metrics = UpstreamMetrics.compute(contents.results());
             assertEquals(PyJson.dumps(entry.get("metrics")), PyJson.dumps(metrics), file.toString());
-            assertEquals(PyJson.dumps(entry.get("metrics_as_dict")), PyJson.dumps(UpstreamMetrics.asDict(metrics)), file.toString());
+            assertEquals(
+                    PyJson.dumps(entry.get("metrics_as_dict")),
+                    PyJson.dumps(UpstreamMetrics.asDict(metrics)),
+                    file.toString());
             List<Value> rewards = new ArrayList<>();
             for (UpstreamSimulation s : contents.simulations()) rewards.add(new PyFloat(s.reward()));
             assertEquals(PyJson.dumps(entry.get("rewards")), PyJson.dumps(PyList.of(rewards)), file.toString());

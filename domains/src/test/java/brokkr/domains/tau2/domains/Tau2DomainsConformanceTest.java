@@ -29,29 +29,46 @@ class Tau2DomainsConformanceTest {
     static final Map<String, List<Corpus>> CORPORA = Map.of(
             "retail", List.of(new Corpus("gold.jsonl", 114, 550, 1), new Corpus("fuzz-seed11.jsonl", 800, 5644, 1)),
             "airline", List.of(new Corpus("gold.jsonl", 50, 142, 1), new Corpus("fuzz-seed11.jsonl", 800, 5487, 1)),
-            "telecom", List.of(new Corpus("gold.jsonl", 114, 516, 1), new Corpus("fuzz-seed11.jsonl", 1000, 6529, 1),
-                    new Corpus("fuzz-seed11.jsonl", 1000, 6529, 4)),
-            "banking_knowledge", List.of(new Corpus("gold.jsonl", 97, 955, 1), new Corpus("fuzz-seed11.jsonl", 1000, 7085, 2),
-                    new Corpus("kb-search-seed11.jsonl", 340, 1994, 2)));
+            "telecom",
+                    List.of(
+                            new Corpus("gold.jsonl", 114, 516, 1),
+                            new Corpus("fuzz-seed11.jsonl", 1000, 6529, 1),
+                            new Corpus("fuzz-seed11.jsonl", 1000, 6529, 4)),
+            "banking_knowledge",
+                    List.of(
+                            new Corpus("gold.jsonl", 97, 955, 1),
+                            new Corpus("fuzz-seed11.jsonl", 1000, 7085, 2),
+                            new Corpus("kb-search-seed11.jsonl", 340, 1994, 2)));
 
-    static Stream<String> domains() { return Tau2Domains.names().stream(); }
+    static Stream<String> domains() {
+        return Tau2Domains.names().stream();
+    }
 
-    @Test void everyRegisteredDomainAndEveryCorpusFileIsReplayed() throws IOException {
+    @Test
+    void everyRegisteredDomainAndEveryCorpusFileIsReplayed() throws IOException {
         assertEquals(new TreeSet<>(CORPORA.keySet()), new TreeSet<>(Tau2Domains.names()));
         for (String d : Tau2Domains.names()) {
             TreeSet<String> files = new TreeSet<>();
-            try (Stream<Path> s = Files.list(SharedDirs.conformance(d, "gold.jsonl").getParent())) {
-                s.map(p -> p.getFileName().toString()).filter(n -> n.endsWith(".jsonl")).forEach(files::add);
+            try (Stream<Path> s =
+                    Files.list(SharedDirs.conformance(d, "gold.jsonl").getParent())) {
+                s.map(p -> p.getFileName().toString())
+                        .filter(n -> n.endsWith(".jsonl"))
+                        .forEach(files::add);
             }
-            assertEquals(files, new TreeSet<>(CORPORA.get(d).stream().map(Corpus::file).toList()), d);
+            assertEquals(
+                    files,
+                    new TreeSet<>(CORPORA.get(d).stream().map(Corpus::file).toList()),
+                    d);
         }
     }
 
-    @ParameterizedTest(name = "{0}") @MethodSource("domains")
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("domains")
     void replaysEveryCorpusWithoutMismatch(String domain) {
         Tau2Conformance.EnvironmentFactory factory = Tau2Domains.factory(domain);
         for (Corpus c : CORPORA.get(domain)) {
-            Tau2Conformance.Report r = Tau2Conformance.run(factory, SharedDirs.conformance(domain, c.file()), System.out, c.threads());
+            Tau2Conformance.Report r =
+                    Tau2Conformance.run(factory, SharedDirs.conformance(domain, c.file()), System.out, c.threads());
             String what = domain + " " + c;
             assertEquals(c.sequences(), r.sequences(), what);
             assertEquals(c.calls(), r.calls(), what);
@@ -60,10 +77,12 @@ class Tau2DomainsConformanceTest {
     }
 
     /** A second replay in the same JVM (warm: the classes compiled, the data loaded) still agrees. */
-    @ParameterizedTest(name = "{0}") @MethodSource("domains")
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("domains")
     void aWarmReplayAgreesToo(String domain) {
         Tau2Benchmark b = Tau2Domains.benchmark(domain);
-        Tau2Conformance.Report warm = Tau2Conformance.run(b.loaded().environments(), SharedDirs.conformance(domain, "fuzz-seed11.jsonl"), null);
+        Tau2Conformance.Report warm = Tau2Conformance.run(
+                b.loaded().environments(), SharedDirs.conformance(domain, "fuzz-seed11.jsonl"), null);
         System.out.println(domain + " fuzz-seed11 warm replay: " + warm);
         assertEquals(0, warm.mismatches());
     }

@@ -14,18 +14,21 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Every registered tau2 domain loads only the data it pins: a copy of its pinned files loads, and the same copy
  * with a tasks file or its policy changed is refused, naming the file, the pinned digest and the actual one.
  */
 class Tau2DomainsDataTest {
-    static Stream<String> domains() { return Tau2Domains.names().stream(); }
+    static Stream<String> domains() {
+        return Tau2Domains.names().stream();
+    }
 
-    @ParameterizedTest(name = "{0}") @MethodSource("domains")
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("domains")
     void aChangedTasksFileOrPolicyIsRefused(String domain, @TempDir Path tmp) throws IOException {
         Tau2Benchmark b = Tau2Domains.benchmark(domain);
         Map<String, String> pins = b.dataDigests();
@@ -36,12 +39,23 @@ class Tau2DomainsDataTest {
             Files.copy(src.resolve(rel), to);
         }
         Tau2Data copy = new Tau2Data(tmp);
-        assertEquals(b.domain().tasks().keySet(), b.loadFrom(copy).episodes().tasks().keySet(), "the intact copy loads");
-        // Its (first) tasks file (tasks.json, or banking_knowledge's tasks/task_NNN.json, which it reads instead) and its (first) policy file.
-        List<String> ordered = new java.util.TreeSet<>(pins.keySet()).stream().filter(rel -> rel.startsWith("data/tau2/domains/")).toList();
-        String tasks = ordered.stream().filter(rel -> rel.contains("/tasks/task_")).findFirst()
-                .orElseGet(() -> ordered.stream().filter(rel -> rel.endsWith("/tasks.json")).findFirst().orElseThrow());
-        String policy = ordered.stream().filter(rel -> rel.contains("policy")).findFirst().orElseThrow();
+        assertEquals(
+                b.domain().tasks().keySet(), b.loadFrom(copy).episodes().tasks().keySet(), "the intact copy loads");
+        // Its (first) tasks file (tasks.json, or banking_knowledge's tasks/task_NNN.json, which it reads instead) and
+        // its (first) policy file.
+        List<String> ordered = new java.util.TreeSet<>(pins.keySet())
+                .stream().filter(rel -> rel.startsWith("data/tau2/domains/")).toList();
+        String tasks = ordered.stream()
+                .filter(rel -> rel.contains("/tasks/task_"))
+                .findFirst()
+                .orElseGet(() -> ordered.stream()
+                        .filter(rel -> rel.endsWith("/tasks.json"))
+                        .findFirst()
+                        .orElseThrow());
+        String policy = ordered.stream()
+                .filter(rel -> rel.contains("policy"))
+                .findFirst()
+                .orElseThrow();
         List<String> changed = List.of(tasks, policy);
         for (String rel : changed) {
             Path file = tmp.resolve(rel);

@@ -47,29 +47,43 @@ class Tau2DomainsEpisodesTest {
      * Brokkr computes them: the final DBs' (not banking_knowledge's, whose record hashes its DB otherwise), the
      * grader's gold environment's (retail, airline); and whether agent and user share one DB (banking_knowledge).
      */
-    record Expected(int tasks, int userStops, int communicateChecks, int judged, int withAction, int userCalls, int dbMatches,
-                    boolean everyCheckPasses, Hashes hashes) {}
+    record Expected(
+            int tasks,
+            int userStops,
+            int communicateChecks,
+            int judged,
+            int withAction,
+            int userCalls,
+            int dbMatches,
+            boolean everyCheckPasses,
+            Hashes hashes) {}
 
     /** The hashes a domain's episodes are checked against upstream's record by. */
     record Hashes(boolean finalDbs, boolean graderGold, boolean sharedDb) {}
 
     static final Map<String, Expected> EXPECTED = Map.of(
-            // retail: no info string has a comma, so even the COMMUNICATE checks outside its basis pass; 40 tasks have NL assertions
+            // retail: no info string has a comma, so even the COMMUNICATE checks outside its basis pass; 40 tasks have
+            // NL assertions
             "retail", new Expected(114, 0, 61, 40, 0, 0, 114, true, new Hashes(true, true, false)),
             // airline: tasks 3, 7, 11, 14, 18, 23 have 1+1+1+3+1+3 infos; NL assertions are outside its basis
             "airline", new Expected(50, 0, 10, 0, 0, 0, 50, true, new Hashes(true, true, false)),
-            // banking_knowledge: dual control over one shared DB (its record allows a closing transfer to end on the user's side; none does)
+            // banking_knowledge: dual control over one shared DB (its record allows a closing transfer to end on the
+            // user's side; none does)
             "banking_knowledge", new Expected(97, 0, 0, 1, 9, 102, 97, false, new Hashes(false, false, true)),
             "telecom", new Expected(114, 0, 0, 0, 20, 393, 114 - 71, false, new Hashes(true, false, false)));
 
     /** Retail's figures as its own test pinned them: the tasks stop passes, and those whose gold actions leave the DB unchanged. */
     static final Map<String, Set<String>> STOP_PASSES = Map.of("retail", Set.of("10", "12", "25", "50", "57", "65"));
-    static final Map<String, Set<String>> DB_UNCHANGED = Map.of("retail", Set.of("10", "12", "24", "25", "50", "57", "62", "65", "67", "68", "105"));
+
+    static final Map<String, Set<String>> DB_UNCHANGED =
+            Map.of("retail", Set.of("10", "12", "24", "25", "50", "57", "62", "65", "67", "68", "105"));
 
     /** Domains whose DB check is of the agent DB alone (no user DB, no session). */
     static final Set<String> SINGLE_DB = Set.of("retail", "airline");
 
-    static Stream<String> domains() { return Tau2Domains.names().stream(); }
+    static Stream<String> domains() {
+        return Tau2Domains.names().stream();
+    }
 
     static Map<String, PyDict> gold(String domain) throws IOException {
         Map<String, PyDict> gold = new LinkedHashMap<>();
@@ -80,11 +94,13 @@ class Tau2DomainsEpisodesTest {
         return gold;
     }
 
-    @Test void everyRegisteredDomainHasItsExpectations() {
+    @Test
+    void everyRegisteredDomainHasItsExpectations() {
         assertEquals(new TreeSet<>(EXPECTED.keySet()), new TreeSet<>(Tau2Domains.names()));
     }
 
-    @ParameterizedTest(name = "{0}") @MethodSource("domains")
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("domains")
     void everyTaskScoresOneWithTheGoldAgentAndUserAsUpstreamRecorded(String domain) throws IOException {
         Expected x = EXPECTED.get(domain);
         Tau2Benchmark b = Tau2Domains.benchmark(domain);
@@ -96,16 +112,25 @@ class Tau2DomainsEpisodesTest {
             String id = t.id();
             Tau2Cell r = Tau2Cell.scriptedRun(b, id, Tau2Benchmark.GOLD);
             PyDict rec = gold.get(id), ev = rec.get("evaluator").asDict();
-            assertTrue(r.termination() == TerminationReason.AGENT_STOP || r.termination() == TerminationReason.USER_STOP, id + " " + r.termination());
+            assertTrue(
+                    r.termination() == TerminationReason.AGENT_STOP || r.termination() == TerminationReason.USER_STOP,
+                    id + " " + r.termination());
             if (r.termination() == TerminationReason.USER_STOP) userStops++;
             assertEquals(1.0, r.reward(), () -> id + " " + r.checks());
             assertEquals(((PyFloat) ev.get("reward")).value(), r.reward(), id);
-            if (x.everyCheckPasses()) assertTrue(r.checks().values().stream().allMatch(c -> c), () -> id + " " + r.checks());
+            if (x.everyCheckPasses())
+                assertTrue(r.checks().values().stream().allMatch(c -> c), () -> id + " " + r.checks());
             assertEquals(((PyBool) ev.get("db_match")).value(), r.dbMatch(), id);
             if (r.dbMatch()) dbMatches++;
-            // the grade keys env assertions by function name; no task names a function twice, so the list is the assertions'
+            // the grade keys env assertions by function name; no task names a function twice, so the list is the
+            // assertions'
             List<Boolean> met = r.checks("ENV_ASSERTION");
-            assertEquals(t.criteria().envAssertions() == null ? 0 : t.criteria().envAssertions().size(), met.size(), id);
+            assertEquals(
+                    t.criteria().envAssertions() == null
+                            ? 0
+                            : t.criteria().envAssertions().size(),
+                    met.size(),
+                    id);
             assertEquals(bools(ev.get("env_assertions_met")), met, id);
             if (t.criteria().basisIncludes(RewardType.ACTION)) {
                 withAction++;
@@ -118,12 +143,15 @@ class Tau2DomainsEpisodesTest {
             }
             // the gold calls' results, in gold order, are upstream's: requestor, content and error flag
             List<Tau2Message.ToolResult> results = r.transcript().stream()
-                    .filter(m -> m instanceof Tau2Message.ToolResult).map(m -> (Tau2Message.ToolResult) m).toList();
+                    .filter(m -> m instanceof Tau2Message.ToolResult)
+                    .map(m -> (Tau2Message.ToolResult) m)
+                    .toList();
             List<Value> recorded = rec.get("actions").asList().items();
             assertEquals(recorded.size(), results.size(), id);
             for (int i = 0; i < results.size(); i++) {
                 PyDict a = recorded.get(i).asDict();
-                assertEquals(a.get("requestor").asStr(), results.get(i).requestor().wire(), id + " call " + i);
+                assertEquals(
+                        a.get("requestor").asStr(), results.get(i).requestor().wire(), id + " call " + i);
                 assertEquals(a.get("content").asStr(), results.get(i).content(), id + " call " + i);
                 assertEquals(((PyBool) a.get("error")).value(), results.get(i).error(), id + " call " + i);
                 if (results.get(i).requestor() == Requestor.USER) userCalls++;
@@ -139,10 +167,22 @@ class Tau2DomainsEpisodesTest {
                 assertEquals(rec.get("grader_gold_user_db_hash"), r.db().get("gold_user_db_hash"), id);
             }
             // agent and user share one DB: both hashes are the same value
-            if (x.hashes().sharedDb()) assertEquals(r.db().get("predicted_db_hash"), r.db().get("predicted_user_db_hash"), id);
+            if (x.hashes().sharedDb())
+                assertEquals(r.db().get("predicted_db_hash"), r.db().get("predicted_user_db_hash"), id);
             passed++;
         }
-        assertEquals(x, new Expected(passed, userStops, communicate, judged, withAction, userCalls, dbMatches, x.everyCheckPasses(), x.hashes()));
+        assertEquals(
+                x,
+                new Expected(
+                        passed,
+                        userStops,
+                        communicate,
+                        judged,
+                        withAction,
+                        userCalls,
+                        dbMatches,
+                        x.everyCheckPasses(),
+                        x.hashes()));
     }
 
     /**
@@ -150,16 +190,20 @@ class Tau2DomainsEpisodesTest {
      * nothing of it in their basis (no DB write by the gold actions, no info to communicate, no NL assertion, no
      * action, no env assertion), as upstream's grader would.
      */
-    @ParameterizedTest(name = "{0}") @MethodSource("domains")
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("domains")
     void theStopAtOnceAgentPassesExactlyTheTasksThatAskNothing(String domain) throws IOException {
         Tau2Benchmark b = Tau2Domains.benchmark(domain);
         Map<String, PyDict> gold = gold(domain);
         Set<String> expected = new TreeSet<>(), passed = new TreeSet<>(), dbUnchanged = new TreeSet<>();
         for (TaskSpec t : b.domain().split("base")) {
             Tau2Cell r = Tau2Cell.scriptedRun(b, t.id(), Tau2Benchmark.STOP);
-            assertTrue(r.termination() == TerminationReason.AGENT_STOP || r.termination() == TerminationReason.USER_STOP, t.id() + " " + r.termination());
+            assertTrue(
+                    r.termination() == TerminationReason.AGENT_STOP || r.termination() == TerminationReason.USER_STOP,
+                    t.id() + " " + r.termination());
             // stopping at once: the greeting, the customer's opening and the stop
-            if (r.termination() == TerminationReason.AGENT_STOP) assertEquals(3, r.transcript().size(), t.id());
+            if (r.termination() == TerminationReason.AGENT_STOP)
+                assertEquals(3, r.transcript().size(), t.id());
             PyDict rec = gold.get(t.id());
             boolean goldWrites = !rec.get("grader_gold_db_hash").equals(rec.get("initial_db_hash"));
             if (!goldWrites) dbUnchanged.add(t.id());
@@ -176,13 +220,21 @@ class Tau2DomainsEpisodesTest {
 
     static boolean asksNothing(EvaluationCriteria c, boolean goldWrites) {
         return !(c.basisIncludes(RewardType.DB) && goldWrites)
-                && !(c.basisIncludes(RewardType.COMMUNICATE) && c.communicateInfo() != null && !c.communicateInfo().isEmpty())
-                && !(c.basisIncludes(RewardType.NL_ASSERTION) && c.nlAssertions() != null && !c.nlAssertions().isEmpty())
+                && !(c.basisIncludes(RewardType.COMMUNICATE)
+                        && c.communicateInfo() != null
+                        && !c.communicateInfo().isEmpty())
+                && !(c.basisIncludes(RewardType.NL_ASSERTION)
+                        && c.nlAssertions() != null
+                        && !c.nlAssertions().isEmpty())
                 && !(c.basisIncludes(RewardType.ACTION) && !c.actionsOrEmpty().isEmpty())
-                && !(c.basisIncludes(RewardType.ENV_ASSERTION) && c.envAssertions() != null && !c.envAssertions().isEmpty());
+                && !(c.basisIncludes(RewardType.ENV_ASSERTION)
+                        && c.envAssertions() != null
+                        && !c.envAssertions().isEmpty());
     }
 
     static List<Boolean> bools(Value v) {
-        return v == null || v.isNone() ? List.of() : v.asList().stream().map(b -> ((PyBool) b).value()).toList();
+        return v == null || v.isNone()
+                ? List.of()
+                : v.asList().stream().map(b -> ((PyBool) b).value()).toList();
     }
 }

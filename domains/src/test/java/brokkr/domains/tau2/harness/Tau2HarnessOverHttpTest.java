@@ -43,7 +43,8 @@ import org.junit.jupiter.api.io.TempDir;
  * writes the gold calls; the loop model batches the gold calls over Anthropic's wire. Both score 1.0.
  */
 public class Tau2HarnessOverHttpTest {
-    @TempDir Path tmp;
+    @TempDir
+    Path tmp;
 
     static final String BROKEN_JAVA = "tau2.get_order_details(\"#W0000000\"";
 
@@ -51,32 +52,46 @@ public class Tau2HarnessOverHttpTest {
     static TaskSpec task(Tau2Benchmark retail) {
         for (String id : retail.tasks("test")) {
             TaskSpec t = retail.domain().task(id);
-            if (t.criteria() != null && !t.criteria().basisIncludes(RewardType.NL_ASSERTION) && t.criteria().actionsOrEmpty().size() >= 3) return t;
+            if (t.criteria() != null
+                    && !t.criteria().basisIncludes(RewardType.NL_ASSERTION)
+                    && t.criteria().actionsOrEmpty().size() >= 3) return t;
         }
         throw new AssertionError("no such task");
     }
 
     /** The REPL model: broken Java first, then (having read the compile error) the gold calls as Java. */
     static Turn replModel(GoldLoopAgent gold, List<Message> history, List<ToolSpec> tools) {
-        boolean triedBroken = history.stream().anyMatch(m -> m instanceof Message.Assistant a
-                && a.toolCalls().stream().anyMatch(c -> c.arguments().get("code") != null && c.arguments().get("code").asStr().equals(BROKEN_JAVA)));
+        boolean triedBroken = history.stream()
+                .anyMatch(m -> m instanceof Message.Assistant a
+                        && a.toolCalls().stream()
+                                .anyMatch(c -> c.arguments().get("code") != null
+                                        && c.arguments().get("code").asStr().equals(BROKEN_JAVA)));
         if (!triedBroken) {
-            return Turn.of(new Message.Assistant(null, List.of(new brokkr.conversation.ToolCall("bad-1", JavaRepl.TOOL, PyDict.of("code", BROKEN_JAVA)))));
+            return Turn.of(new Message.Assistant(
+                    null,
+                    List.of(new brokkr.conversation.ToolCall("bad-1", JavaRepl.TOOL, PyDict.of("code", BROKEN_JAVA)))));
         }
         // The gold script positions itself by the call turns: leave out the broken exchange.
         List<Message> rest = new ArrayList<>();
         for (int i = 0; i < history.size(); i++) {
-            if (history.get(i) instanceof Message.Assistant a && a.hasToolCalls() && a.toolCalls().getFirst().id().equals("bad-1")) { i++; continue; }
+            if (history.get(i) instanceof Message.Assistant a
+                    && a.hasToolCalls()
+                    && a.toolCalls().getFirst().id().equals("bad-1")) {
+                i++;
+                continue;
+            }
             rest.add(history.get(i));
         }
         return gold.next(rest, tools);
     }
 
-    @Test void replOverOpenAiAndLoopOverAnthropicScoreOneAndTheCompileErrorReachesTheModel() throws Exception {
+    @Test
+    void replOverOpenAiAndLoopOverAnthropicScoreOneAndTheCompileErrorReachesTheModel() throws Exception {
         Registry base = Registry.load();
         Tau2Benchmark retail = (Tau2Benchmark) base.benchmarks().get("tau2-retail");
         TaskSpec task = task(retail);
-        GoldLoopAgent gold = new GoldLoopAgent(task, retail.domain().environment().agentTools());
+        GoldLoopAgent gold =
+                new GoldLoopAgent(task, retail.domain().environment().agentTools());
         ScriptedUser customer = new ScriptedUser(task);
         try (ScriptedModelServer server = ScriptedModelServer.start(r -> {
             boolean anthropic = r.path().endsWith("/messages");
@@ -86,31 +101,64 @@ public class Tau2HarnessOverHttpTest {
                 case "repl-model" -> replModel(gold, req.history(), req.tools());
                 default -> gold.next(req.history(), req.tools());
             };
-            return Reply.json(anthropic ? AnthropicMessages.encodeResponse(t.message(), req.model(), "msg_" + r.index())
-                    : OpenAiChat.encodeResponse(t.message(), req.model(), "chatcmpl-" + r.index()));
+            return Reply.json(
+                    anthropic
+                            ? AnthropicMessages.encodeResponse(t.message(), req.model(), "msg_" + r.index())
+                            : OpenAiChat.encodeResponse(t.message(), req.model(), "chatcmpl-" + r.index()));
         })) {
-            Map<String, String> env = Map.of("OPENAI_BASE_URL", server.baseUrl(), "ANTHROPIC_BASE_URL", server.url(), "ANTHROPIC_API_KEY", "test-key");
+            Map<String, String> env = Map.of(
+                    "OPENAI_BASE_URL",
+                    server.baseUrl(),
+                    "ANTHROPIC_BASE_URL",
+                    server.url(),
+                    "ANTHROPIC_API_KEY",
+                    "test-key");
             List<ModelFactory> wire = List.of(factory("openai", env), factory("anthropic", env));
             Registry registry = base.with(List.of(), wire);
-            var repl = new ExperimentSpec.CandidateSpec("repl", new ModelRef("openai", "repl-model"), "repl", null,
+            var repl = new ExperimentSpec.CandidateSpec(
+                    "repl",
+                    new ModelRef("openai", "repl-model"),
+                    "repl",
+                    null,
                     Harness.of("loop", "repl", "inspect", PyDict.empty()));
-            var loop = new ExperimentSpec.CandidateSpec("loop", new ModelRef("anthropic", "loop-model"), "tools", null,
+            var loop = new ExperimentSpec.CandidateSpec(
+                    "loop",
+                    new ModelRef("anthropic", "loop-model"),
+                    "tools",
+                    null,
                     Harness.of("loop", "tools", null, PyDict.empty()));
-            var spec = new ExperimentSpec("over-http", List.of(new ExperimentSpec.DomainSpec("tau2-retail", null, List.of(task.id()))),
-                    List.of(repl, loop), 1, 1, Map.of(), Map.of("user", new ModelRef("openai", "customer")), 0, Duration.ofSeconds(120), false);
+            var spec = new ExperimentSpec(
+                    "over-http",
+                    List.of(new ExperimentSpec.DomainSpec("tau2-retail", null, List.of(task.id()))),
+                    List.of(repl, loop),
+                    1,
+                    1,
+                    Map.of(),
+                    Map.of("user", new ModelRef("openai", "customer")),
+                    0,
+                    Duration.ofSeconds(120),
+                    false);
             var result = Experiments.run(spec, tmp.resolve("x"), registry);
             assertEquals(2, result.completed(), result.summary());
-            for (var row : result.scorecard().rows()) assertEquals(1.0, row.avgReward(), row.candidate() + " " + result.summary());
-            boolean compileErrorSeen = server.requests().stream().filter(q -> q.path().endsWith("/chat/completions"))
-                    .anyMatch(q -> q.chat().history().stream().anyMatch(m -> m instanceof Message.Tool t
-                            && t.content().startsWith("Compile error: ")));
+            for (var row : result.scorecard().rows())
+                assertEquals(1.0, row.avgReward(), row.candidate() + " " + result.summary());
+            boolean compileErrorSeen = server.requests().stream()
+                    .filter(q -> q.path().endsWith("/chat/completions"))
+                    .anyMatch(q -> q.chat().history().stream()
+                            .anyMatch(m ->
+                                    m instanceof Message.Tool t && t.content().startsWith("Compile error: ")));
             assertTrue(compileErrorSeen, "the compile error went back to the model as its tool result");
-            assertTrue(server.requests().stream().anyMatch(q -> q.path().endsWith("/messages")), "the loop candidate spoke Anthropic's wire");
+            assertTrue(
+                    server.requests().stream().anyMatch(q -> q.path().endsWith("/messages")),
+                    "the loop candidate spoke Anthropic's wire");
             try (ExperimentQuery store = ExperimentQuery.open(tmp.resolve("x"))) {
                 for (Attempt a : store.attempts(true)) {
                     String transcript = brokkr.python.PyJson.dumps(a.evidence().transcript());
-                    for (var action : task.criteria().actionsOrEmpty()) assertTrue(transcript.contains("\"" + action.name() + "\""), action.name());
-                    assertTrue(!transcript.contains(JavaRepl.TOOL), "the tau2 trajectory holds the domain's calls, not java_eval");
+                    for (var action : task.criteria().actionsOrEmpty())
+                        assertTrue(transcript.contains("\"" + action.name() + "\""), action.name());
+                    assertTrue(
+                            !transcript.contains(JavaRepl.TOOL),
+                            "the tau2 trajectory holds the domain's calls, not java_eval");
                 }
             }
         }
@@ -119,8 +167,13 @@ public class Tau2HarnessOverHttpTest {
     /** A model factory for {@code provider} reading its base URL and key from {@code env} (a loopback server's). */
     public static ModelFactory factory(String provider, Map<String, String> env) {
         return new ModelFactory() {
-            @Override public String provider() { return provider; }
-            @Override public brokkr.conversation.Candidate create(ModelRef model) {
+            @Override
+            public String provider() {
+                return provider;
+            }
+
+            @Override
+            public brokkr.conversation.Candidate create(ModelRef model) {
                 return Providers.fromEnvironment(env, provider, model.model(), ProviderOptions.defaults(model.model()));
             }
         };

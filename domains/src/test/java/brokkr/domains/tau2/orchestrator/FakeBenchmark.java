@@ -21,11 +21,20 @@ final class FakeBenchmark extends Tau2Benchmark {
         this.tasks = Map.copyOf(m);
     }
 
-    @Override protected Map<String, String> digests() { return Map.of(); }
+    @Override
+    protected Map<String, String> digests() {
+        return Map.of();
+    }
 
-    @Override protected Loaded load(brokkr.domains.tau2.environment.Tau2Data data) {
-        Tau2Domain d = new Tau2Domain("fake", new FakeEnvironment(), tasks, split -> List.copyOf(tasks.keySet()),
-                "AGENT PROMPT", task -> "USER PROMPT");
+    @Override
+    protected Loaded load(brokkr.domains.tau2.environment.Tau2Data data) {
+        Tau2Domain d = new Tau2Domain(
+                "fake",
+                new FakeEnvironment(),
+                tasks,
+                split -> List.copyOf(tasks.keySet()),
+                "AGENT PROMPT",
+                task -> "USER PROMPT");
         return new Loaded(d, null, null);
     }
 }

@@ -1,13 +1,12 @@
 package brokkr.domains.tau2.orchestrator;
 
+import brokkr.conversation.ToolSpec;
 import brokkr.domains.tau2.environment.EpisodeEnvironment;
 import brokkr.domains.tau2.environment.Tau2Environment.Worlds;
-
-import brokkr.conversation.ToolSpec;
-import brokkr.python.PyJson;
 import brokkr.domains.tau2.model.GoldAction;
 import brokkr.domains.tau2.model.Requestor;
 import brokkr.domains.tau2.model.TaskSpec;
+import brokkr.python.PyJson;
 import brokkr.value.PyDict;
 import brokkr.value.PyStr;
 import brokkr.value.Value;
@@ -24,20 +23,33 @@ import java.util.List;
 final class FakeEnvironment implements EpisodeEnvironment<Worlds> {
     static final PyDict PARAMS = PyDict.of("type", "object", "properties", PyDict.empty());
 
-    @Override public List<ToolSpec> agentTools() {
-        return List.of(new ToolSpec("set", "Set a key.", PARAMS), new ToolSpec("get", "Get a key.", PARAMS), new ToolSpec("fail", "Fails.", PARAMS));
+    @Override
+    public List<ToolSpec> agentTools() {
+        return List.of(
+                new ToolSpec("set", "Set a key.", PARAMS),
+                new ToolSpec("get", "Get a key.", PARAMS),
+                new ToolSpec("fail", "Fails.", PARAMS));
     }
 
-    @Override public List<ToolSpec> userTools(TaskSpec task) { return List.of(new ToolSpec("press", "Press a button.", PARAMS)); }
+    @Override
+    public List<ToolSpec> userTools(TaskSpec task) {
+        return List.of(new ToolSpec("press", "Press a button.", PARAMS));
+    }
 
-    @Override public Worlds initialWorld(TaskSpec task) { return new Worlds(initial(), null); }
+    @Override
+    public Worlds initialWorld(TaskSpec task) {
+        return new Worlds(initial(), null);
+    }
 
-    private static PyDict initial() { return PyDict.of("agent", PyDict.of("a", 1), "user", PyDict.empty()); }
+    private static PyDict initial() {
+        return PyDict.of("agent", PyDict.of("a", 1), "user", PyDict.empty());
+    }
 
     @Override
     public Response<Worlds> respond(Worlds world, Requestor requestor, String name, PyDict args) {
         Step s = call(world.db().asDict(), requestor, name, args);
-        return new Response<>(new Worlds(s.world, null), s.error == null ? s.content : "Error: " + s.error, s.error != null);
+        return new Response<>(
+                new Worlds(s.world, null), s.error == null ? s.content : "Error: " + s.error, s.error != null);
     }
 
     private record Step(PyDict world, String content, String error) {}
@@ -50,12 +62,15 @@ final class FakeEnvironment implements EpisodeEnvironment<Worlds> {
         }
         PyDict agent = w.get("agent").asDict();
         boolean keyed = name.equals("set") || name.equals("get");
-        if (keyed && !args.containsKey("key")) return new Step(w, null, "FakeTools." + name + "() missing 1 required positional argument: 'key'");
+        if (keyed && !args.containsKey("key"))
+            return new Step(w, null, "FakeTools." + name + "() missing 1 required positional argument: 'key'");
         return switch (name) {
             case "set" -> new Step(w.with("agent", agent.with(args.get("key").asStr(), args.get("value"))), "ok", null);
             case "get" -> {
                 Value v = agent.get(args.get("key").asStr());
-                yield v == null ? new Step(w, null, "'" + args.get("key").asStr() + "'") : new Step(w, PyJson.dumps(v), null);
+                yield v == null
+                        ? new Step(w, null, "'" + args.get("key").asStr() + "'")
+                        : new Step(w, PyJson.dumps(v), null);
             }
             case "fail" -> new Step(w, null, "always fails");
             default -> new Step(w, null, "Tool '" + name + "' not found.");
@@ -74,7 +89,13 @@ final class FakeEnvironment implements EpisodeEnvironment<Worlds> {
         return new GoldReplay<>(new Worlds(w, null), errors);
     }
 
-    @Override public String dbHash(Worlds w) { return PyJson.dumps(w.db().asDict().get("agent"), PyJson.DumpOptions.SORTED); }
+    @Override
+    public String dbHash(Worlds w) {
+        return PyJson.dumps(w.db().asDict().get("agent"), PyJson.DumpOptions.SORTED);
+    }
 
-    @Override public String userDbHash(Worlds w) { return PyJson.dumps(w.db().asDict().get("user"), PyJson.DumpOptions.SORTED); }
+    @Override
+    public String userDbHash(Worlds w) {
+        return PyJson.dumps(w.db().asDict().get("user"), PyJson.DumpOptions.SORTED);
+    }
 }

@@ -1,11 +1,5 @@
 package brokkr.domains.tau2.orchestrator;
 
-import brokkr.domains.tau2.agent.StopAtOnceAgent;
-
-import brokkr.domains.tau2.agent.GoldReplayAgent;
-import brokkr.domains.tau2.model.TerminationReason;
-import brokkr.domains.tau2.user.ScriptedUser;
-
 import static org.junit.jupiter.api.Assertions.*;
 
 import brokkr.conversation.Candidate;
@@ -13,11 +7,15 @@ import brokkr.conversation.InfrastructureFailure;
 import brokkr.conversation.Message;
 import brokkr.conversation.ToolCall;
 import brokkr.conversation.Turn;
+import brokkr.domains.tau2.agent.GoldReplayAgent;
+import brokkr.domains.tau2.agent.StopAtOnceAgent;
 import brokkr.domains.tau2.model.Requestor;
-import brokkr.domains.tau2.runner.Tau2Benchmark;
-import brokkr.domains.tau2.runner.Tau2Cell;
 import brokkr.domains.tau2.model.TaskSpec;
 import brokkr.domains.tau2.model.Tau2Message;
+import brokkr.domains.tau2.model.TerminationReason;
+import brokkr.domains.tau2.runner.Tau2Benchmark;
+import brokkr.domains.tau2.runner.Tau2Cell;
+import brokkr.domains.tau2.user.ScriptedUser;
 import brokkr.value.Json;
 import brokkr.value.PyDict;
 import java.util.ArrayList;
@@ -54,8 +52,15 @@ class OrchestratorTest {
 
     /** The episode options as the benchmark's options; the test agent stops on ###STOP### as the scripted ones do. */
     static PyDict options(EpisodeOptions o, boolean agentStopToken) {
-        return PyDict.of(Tau2Benchmark.MAX_STEPS, o.maxSteps(), Tau2Benchmark.MAX_ERRORS, o.maxErrors(),
-                Tau2Benchmark.ENFORCE_COMMUNICATION_PROTOCOL, o.enforceCommunicationProtocol(), Tau2Benchmark.AGENT_STOP_TOKEN, agentStopToken);
+        return PyDict.of(
+                Tau2Benchmark.MAX_STEPS,
+                o.maxSteps(),
+                Tau2Benchmark.MAX_ERRORS,
+                o.maxErrors(),
+                Tau2Benchmark.ENFORCE_COMMUNICATION_PROTOCOL,
+                o.enforceCommunicationProtocol(),
+                Tau2Benchmark.AGENT_STOP_TOKEN,
+                agentStopToken);
     }
 
     static Tau2Cell run(TaskSpec t, Candidate a, Candidate u, EpisodeOptions o) {
@@ -63,8 +68,14 @@ class OrchestratorTest {
     }
 
     static Tau2Cell run(TaskSpec t, Candidate a, Candidate u, EpisodeOptions o, boolean agentStopToken) {
-        return Tau2Cell.run(BENCH, t.id(), Tau2Cell.test("agent"), Tau2Cell.test("user"), Tau2Cell.scripted(Tau2Benchmark.ALL_MET),
-                options(o, agentStopToken), Map.of("agent", a, "user", u));
+        return Tau2Cell.run(
+                BENCH,
+                t.id(),
+                Tau2Cell.test("agent"),
+                Tau2Cell.test("user"),
+                Tau2Cell.scripted(Tau2Benchmark.ALL_MET),
+                options(o, agentStopToken),
+                Map.of("agent", a, "user", u));
     }
 
     @Test
@@ -73,18 +84,34 @@ class OrchestratorTest {
         assertEquals(TerminationReason.AGENT_STOP, r.termination());
         assertEquals(1.0, r.reward(), r.checks().toString());
         // the configured judge (the default, known-verdict) as the run names it, and the judge that was asked
-        assertEquals("scripted-gold-verdict", Tau2Benchmark.judgeName(Tau2Benchmark.DEFAULT_JUDGE,
-                brokkr.eval.AgentDef.of(Tau2Cell.scripted(Tau2Benchmark.GOLD), "tools", null)));
+        assertEquals(
+                "scripted-gold-verdict",
+                Tau2Benchmark.judgeName(
+                        Tau2Benchmark.DEFAULT_JUDGE,
+                        brokkr.eval.AgentDef.of(Tau2Cell.scripted(Tau2Benchmark.GOLD), "tools", null)));
         assertEquals("scripted-gold-verdict", r.judge());
-        List<String> shape = r.transcript().stream().map(OrchestratorTest::describe).toList();
-        assertEquals(List.of(
-                "assistant:Hi! How can I help you today?", "user:Please set b to 2.",
-                "assistant->get", "tool(assistant):1", "assistant->set", "tool(assistant):ok",
-                "assistant:" + GoldReplayAgent.USER_ACTIONS_REQUEST + " press, press",
-                "user->press", "tool(user):ok", "user->press", "tool(user):ok", "user:Done.",
-                "assistant->set", "tool(assistant):ok",
-                "assistant:" + GoldReplayAgent.COMMUNICATE_PREFIX + " b is 2; total: 1,000.", "user:Thank you.",
-                "assistant:" + GoldReplayAgent.CLOSING), shape);
+        List<String> shape =
+                r.transcript().stream().map(OrchestratorTest::describe).toList();
+        assertEquals(
+                List.of(
+                        "assistant:Hi! How can I help you today?",
+                        "user:Please set b to 2.",
+                        "assistant->get",
+                        "tool(assistant):1",
+                        "assistant->set",
+                        "tool(assistant):ok",
+                        "assistant:" + GoldReplayAgent.USER_ACTIONS_REQUEST + " press, press",
+                        "user->press",
+                        "tool(user):ok",
+                        "user->press",
+                        "tool(user):ok",
+                        "user:Done.",
+                        "assistant->set",
+                        "tool(assistant):ok",
+                        "assistant:" + GoldReplayAgent.COMMUNICATE_PREFIX + " b is 2; total: 1,000.",
+                        "user:Thank you.",
+                        "assistant:" + GoldReplayAgent.CLOSING),
+                shape);
         // Communicate is not in the basis, but checked: the comma-bearing info can never be met (upstream quirk).
         assertEquals(true, r.checks().get("COMMUNICATE:b is 2"));
         assertEquals(false, r.checks().get("COMMUNICATE:total: 1,000"));
@@ -96,7 +123,8 @@ class OrchestratorTest {
     static String describe(Tau2Message m) {
         return switch (m) {
             case Tau2Message.ToolResult t -> "tool(" + t.requestor().wire() + "):" + t.content();
-            case Tau2Message.Participant p when p.isToolCall() -> p.role() + "->" + p.toolCalls().get(0).name();
+            case Tau2Message.Participant p
+            when p.isToolCall() -> p.role() + "->" + p.toolCalls().get(0).name();
             case Tau2Message.Participant p -> p.role() + ":" + p.content();
         };
     }
@@ -107,7 +135,8 @@ class OrchestratorTest {
         assertEquals(TerminationReason.AGENT_STOP, r.termination());
         assertEquals(0.0, r.reward());
         assertFalse(r.dbMatch());
-        assertEquals(List.of("DB", "ACTION:a0", "ACTION:a1", "ACTION:u0", "ACTION:u1", "ACTION:a2"), r.failedBasisChecks());
+        assertEquals(
+                List.of("DB", "ACTION:a0", "ACTION:a1", "ACTION:u0", "ACTION:u1", "ACTION:a2"), r.failedBasisChecks());
         assertEquals(3, r.transcript().size());
     }
 
@@ -116,7 +145,8 @@ class OrchestratorTest {
         AtomicInteger n = new AtomicInteger();
         return (history, tools) -> {
             List<ToolCall> calls = new ArrayList<>();
-            for (int i = 0; i < perTurn; i++) calls.add(new ToolCall("c" + n.incrementAndGet(), tool, PyDict.of("key", "a")));
+            for (int i = 0; i < perTurn; i++)
+                calls.add(new ToolCall("c" + n.incrementAndGet(), tool, PyDict.of("key", "a")));
             return Turn.of(new Message.Assistant(null, calls));
         };
     }
@@ -143,7 +173,8 @@ class OrchestratorTest {
         r = run(FULL, caller("fail", 3), new ScriptedUser(FULL), EpisodeOptions.DEFAULT);
         assertEquals(TerminationReason.TOO_MANY_ERRORS, r.termination());
         assertEquals(12, r.toolErrors(), "parallel calls all count; the check runs after the environment step");
-        Tau2Message.ToolResult last = (Tau2Message.ToolResult) r.transcript().get(r.transcript().size() - 1);
+        Tau2Message.ToolResult last =
+                (Tau2Message.ToolResult) r.transcript().get(r.transcript().size() - 1);
         assertTrue(last.error());
         assertEquals("Error: always fails", last.content());
     }
@@ -151,7 +182,10 @@ class OrchestratorTest {
     @Test
     void emptyAgentMessageIsAnAgentError() {
         for (boolean strict : new boolean[] {false, true}) {
-            Tau2Cell r = run(FULL, (h, t) -> Turn.of(new Message.Assistant("  \n")), new ScriptedUser(FULL),
+            Tau2Cell r = run(
+                    FULL,
+                    (h, t) -> Turn.of(new Message.Assistant("  \n")),
+                    new ScriptedUser(FULL),
                     EpisodeOptions.DEFAULT.withEnforcedProtocol(strict));
             assertEquals(TerminationReason.AGENT_ERROR, r.termination());
             assertEquals(0.0, r.reward());
@@ -161,7 +195,11 @@ class OrchestratorTest {
 
     @Test
     void emptyUserMessageIsAUserError() {
-        Tau2Cell r = run(FULL, new GoldReplayAgent(FULL), (h, t) -> Turn.of(new Message.Assistant(null)), EpisodeOptions.DEFAULT);
+        Tau2Cell r = run(
+                FULL,
+                new GoldReplayAgent(FULL),
+                (h, t) -> Turn.of(new Message.Assistant(null)),
+                EpisodeOptions.DEFAULT);
         assertEquals(TerminationReason.USER_ERROR, r.termination());
     }
 
@@ -169,8 +207,12 @@ class OrchestratorTest {
     static Candidate textAndTool() {
         return (history, tools) -> {
             boolean called = history.stream().anyMatch(m -> m instanceof Message.Assistant a && a.hasToolCalls());
-            return Turn.of(called ? new Message.Assistant(Orchestrator.STOP)
-                    : new Message.Assistant("Let me check.", List.of(new ToolCall("c1", "set", PyDict.of("key", "b", "value", 2)))));
+            return Turn.of(
+                    called
+                            ? new Message.Assistant(Orchestrator.STOP)
+                            : new Message.Assistant(
+                                    "Let me check.",
+                                    List.of(new ToolCall("c1", "set", PyDict.of("key", "b", "value", 2)))));
         };
     }
 
@@ -183,17 +225,25 @@ class OrchestratorTest {
         };
         Tau2Cell r = run(FULL, textAndTool(), recordingUser, EpisodeOptions.DEFAULT);
         assertEquals(TerminationReason.AGENT_STOP, r.termination());
-        assertEquals(List.of("assistant:Hi! How can I help you today?", "user:Please set b to 2.", "assistant->set", "tool(assistant):ok",
-                "assistant:###STOP###"), r.transcript().stream().map(OrchestratorTest::describe).toList());
+        assertEquals(
+                List.of(
+                        "assistant:Hi! How can I help you today?",
+                        "user:Please set b to 2.",
+                        "assistant->set",
+                        "tool(assistant):ok",
+                        "assistant:###STOP###"),
+                r.transcript().stream().map(OrchestratorTest::describe).toList());
         assertEquals(1, userViews.size());
         assertTrue(userViews.get(0).stream().noneMatch(m -> "Let me check.".equals(m.content())));
         // The user's view is flipped: the agent's greeting is a user message to the user model.
-        assertEquals(List.of(new Message.System("USER PROMPT"), new Message.User(Orchestrator.GREETING)), userViews.get(0));
+        assertEquals(
+                List.of(new Message.System("USER PROMPT"), new Message.User(Orchestrator.GREETING)), userViews.get(0));
     }
 
     @Test
     void protocolOnEndsOnTextWithToolCallsBeforeTheyRun() {
-        Tau2Cell r = run(FULL, textAndTool(), new ScriptedUser(FULL), EpisodeOptions.DEFAULT.withEnforcedProtocol(true));
+        Tau2Cell r =
+                run(FULL, textAndTool(), new ScriptedUser(FULL), EpisodeOptions.DEFAULT.withEnforcedProtocol(true));
         assertEquals(TerminationReason.AGENT_ERROR, r.termination());
         assertEquals("agent sent both text content and tool calls", r.note());
         assertEquals(3, r.transcript().size(), "the tool call was not executed");
@@ -203,7 +253,11 @@ class OrchestratorTest {
     @Test
     void userStopMarkersEndTheEpisode() {
         for (String marker : List.of(Orchestrator.STOP, Orchestrator.TRANSFER, Orchestrator.OUT_OF_SCOPE)) {
-            Tau2Cell r = run(FULL, new GoldReplayAgent(FULL), (h, t) -> Turn.of(new Message.Assistant("bye " + marker)), EpisodeOptions.DEFAULT);
+            Tau2Cell r = run(
+                    FULL,
+                    new GoldReplayAgent(FULL),
+                    (h, t) -> Turn.of(new Message.Assistant("bye " + marker)),
+                    EpisodeOptions.DEFAULT);
             assertEquals(TerminationReason.USER_STOP, r.termination(), marker);
             assertEquals(0.0, r.reward(), "graded: the DB was never written");
             assertTrue(r.evaluated());
@@ -216,12 +270,14 @@ class OrchestratorTest {
         Tau2Cell r = run(FULL, new GoldReplayAgent(FULL), new ScriptedUser(FULL), EpisodeOptions.DEFAULT, false);
         assertEquals(TerminationReason.USER_STOP, r.termination());
         assertEquals(1.0, r.reward());
-        assertEquals("user:###STOP###", describe(r.transcript().get(r.transcript().size() - 1)));
+        assertEquals(
+                "user:###STOP###", describe(r.transcript().get(r.transcript().size() - 1)));
     }
 
     @Test
     void stopTogetherWithToolCallsEndsAddressedToTheEnvironment() {
-        Candidate a = (h, t) -> Turn.of(new Message.Assistant(Orchestrator.STOP, List.of(new ToolCall("c1", "get", PyDict.of("key", "a")))));
+        Candidate a = (h, t) -> Turn.of(
+                new Message.Assistant(Orchestrator.STOP, List.of(new ToolCall("c1", "get", PyDict.of("key", "a")))));
         Tau2Cell r = run(FULL, a, new ScriptedUser(FULL), EpisodeOptions.DEFAULT);
         assertEquals(TerminationReason.INFRASTRUCTURE_ERROR, r.termination());
         assertTrue(r.infrastructureFailure());
@@ -229,7 +285,9 @@ class OrchestratorTest {
 
     @Test
     void infrastructureFailureIsRecordedAndExcluded() {
-        Candidate broken = (h, t) -> { throw new InfrastructureFailure("provider down", List.of(), null); };
+        Candidate broken = (h, t) -> {
+            throw new InfrastructureFailure("provider down", List.of(), null);
+        };
         Tau2Cell r = run(FULL, broken, new ScriptedUser(FULL), EpisodeOptions.DEFAULT);
         assertEquals(TerminationReason.INFRASTRUCTURE_ERROR, r.termination());
         assertEquals("provider down", r.note());
@@ -238,7 +296,8 @@ class OrchestratorTest {
 
     @Test
     void malformedToolArgumentsAreAnAgentError() {
-        Candidate a = (h, t) -> Turn.of(new Message.Assistant(null, List.of(new ToolCall("c1", "get", PyDict.empty(), "{oops", "not JSON"))));
+        Candidate a = (h, t) -> Turn.of(
+                new Message.Assistant(null, List.of(new ToolCall("c1", "get", PyDict.empty(), "{oops", "not JSON"))));
         Tau2Cell r = run(FULL, a, new ScriptedUser(FULL), EpisodeOptions.DEFAULT);
         assertEquals(TerminationReason.AGENT_ERROR, r.termination());
     }
@@ -247,9 +306,12 @@ class OrchestratorTest {
     void userToolResultsGoBackToTheUserOnly() {
         Tau2Cell r = run(FULL, new GoldReplayAgent(FULL), new ScriptedUser(FULL), EpisodeOptions.DEFAULT);
         for (Tau2Message m : r.transcript()) {
-            if (m instanceof Tau2Message.ToolResult t && t.name().equals("press")) assertEquals(Requestor.USER, t.requestor());
+            if (m instanceof Tau2Message.ToolResult t && t.name().equals("press"))
+                assertEquals(Requestor.USER, t.requestor());
         }
-        assertEquals("{\"go\": \"pressed\", \"ok\": \"pressed\"}", r.db().get("predicted_user_db_hash").asStr());
+        assertEquals(
+                "{\"go\": \"pressed\", \"ok\": \"pressed\"}",
+                r.db().get("predicted_user_db_hash").asStr());
         assertEquals(r.db().get("gold_user_db_hash"), r.db().get("predicted_user_db_hash"));
     }
 

@@ -1,8 +1,6 @@
 package brokkr.domains.tau2.retail;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import brokkr.domains.tau2.SharedDirs;
 import brokkr.domains.tau2.conformance.Tau2Conformance;
@@ -20,8 +18,10 @@ class RetailDataTest {
     /** The replayer reports a changed content, error flag or hash. */
     @Test
     void replayerSeesDifferences(@TempDir Path tmp) throws IOException {
-        List<String> lines = Files.readAllLines(SharedDirs.conformance("retail", "fuzz-seed11.jsonl")).subList(0, 3);
-        String l0 = lines.get(0).replace("\\\"status\\\": \\\"return requested\\\"", "\\\"status\\\": \\\"delivered\\\"");
+        List<String> lines = Files.readAllLines(SharedDirs.conformance("retail", "fuzz-seed11.jsonl"))
+                .subList(0, 3);
+        String l0 =
+                lines.get(0).replace("\\\"status\\\": \\\"return requested\\\"", "\\\"status\\\": \\\"delivered\\\"");
         String l1 = lines.get(1).replaceFirst("\"error\": false", "\"error\": true");
         String l2 = lines.get(2).replaceFirst("\"final_db_hash\": \"[0-9a-f]", "\"final_db_hash\": \"x");
         Path corpus = tmp.resolve("mutated.jsonl");

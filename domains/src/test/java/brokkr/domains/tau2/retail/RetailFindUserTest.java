@@ -20,13 +20,23 @@ class RetailFindUserTest {
 
     @Test
     void argumentsAreLoweredWherePythonEvaluatesThem() {
-        assertEquals("Error: 'int' object has no attribute 'lower'", call("find_user_id_by_name_zip", "first_name", 5, "last_name", "x", "zip", "1"));
-        assertEquals("Error: User not found", call("find_user_id_by_name_zip", "first_name", "Nobody-At-All", "last_name", 5, "zip", "1"),
+        assertEquals(
+                "Error: 'int' object has no attribute 'lower'",
+                call("find_user_id_by_name_zip", "first_name", 5, "last_name", "x", "zip", "1"));
+        assertEquals(
+                "Error: User not found",
+                call("find_user_id_by_name_zip", "first_name", "Nobody-At-All", "last_name", 5, "zip", "1"),
                 "no first name matches, so last_name.lower() is never evaluated");
-        assertEquals("Error: 'int' object has no attribute 'lower'", call("find_user_id_by_name_zip", "first_name", "Yusuf", "last_name", 5, "zip", "1"),
+        assertEquals(
+                "Error: 'int' object has no attribute 'lower'",
+                call("find_user_id_by_name_zip", "first_name", "Yusuf", "last_name", 5, "zip", "1"),
                 "a first name matches: last_name.lower() raises");
-        assertEquals("yusuf_rossi_9620", call("find_user_id_by_name_zip", "first_name", "YUSUF", "last_name", "rossi", "zip", "19122"));
-        assertEquals("Error: 'list' object has no attribute 'lower'", call("find_user_id_by_email", "email", java.util.List.of("a")));
+        assertEquals(
+                "yusuf_rossi_9620",
+                call("find_user_id_by_name_zip", "first_name", "YUSUF", "last_name", "rossi", "zip", "19122"));
+        assertEquals(
+                "Error: 'list' object has no attribute 'lower'",
+                call("find_user_id_by_email", "email", java.util.List.of("a")));
         assertEquals("Error: User not found", call("find_user_id_by_email", "email", "NOBODY@example.com"));
     }
 }

@@ -1,39 +1,37 @@
 package brokkr.domains.tau2.retail;
 
+import static org.junit.jupiter.api.Assertions.*;
+
+import brokkr.conversation.Message;
 import brokkr.conversation.ModelCall;
+import brokkr.conversation.Turn;
 import brokkr.domains.tau2.agent.GoldReplayAgent;
-import brokkr.domains.tau2.user.ScriptedUser;
+import brokkr.domains.tau2.evaluator.ModelNlJudge;
+import brokkr.domains.tau2.model.TaskSpec;
+import brokkr.domains.tau2.model.TerminationReason;
+import brokkr.domains.tau2.orchestrator.Orchestrator;
 import brokkr.domains.tau2.runner.Tau2Benchmark;
 import brokkr.domains.tau2.runner.Tau2Cell;
+import brokkr.domains.tau2.runner.Tau2Domain;
+import brokkr.domains.tau2.runner.Tau2Domains;
+import brokkr.domains.tau2.user.ScriptedUser;
 import brokkr.eval.AgentDef;
 import brokkr.eval.Attempt;
 import brokkr.eval.Evaluation;
 import brokkr.eval.Evidence;
 import brokkr.eval.ModelRef;
-import java.util.Map;
-
-import brokkr.domains.tau2.runner.Tau2Domain;
-import brokkr.domains.tau2.runner.Tau2Domains;
-
-import static org.junit.jupiter.api.Assertions.*;
-
-import brokkr.conversation.Message;
-import brokkr.conversation.Turn;
 import brokkr.provider.ModelProvider;
 import brokkr.provider.ProviderOptions;
 import brokkr.provider.Providers;
 import brokkr.provider.testing.ScriptedModelServer;
 import brokkr.python.PyJson;
-import brokkr.domains.tau2.orchestrator.Orchestrator;
-import brokkr.domains.tau2.model.TerminationReason;
-import brokkr.domains.tau2.evaluator.ModelNlJudge;
-import brokkr.domains.tau2.model.TaskSpec;
 import brokkr.value.Json;
 import brokkr.value.PyDict;
 import brokkr.value.PyList;
 import brokkr.value.Value;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -44,36 +42,64 @@ import org.junit.jupiter.api.Test;
 class RetailModelEpisodeTest {
 
     static ModelProvider provider(ScriptedModelServer s, String model) {
-        return Providers.fromEnvironment(s.openAiEnv(), "openai", model, ProviderOptions.defaults(model).withTemperature(0.0).withMaxAttempts(1));
+        return Providers.fromEnvironment(
+                s.openAiEnv(),
+                "openai",
+                model,
+                ProviderOptions.defaults(model).withTemperature(0.0).withMaxAttempts(1));
     }
 
     static List<ModelCall> calls(Attempt a, String role) {
-        return a.evidence().modelCalls().stream().filter(c -> c.role().equals(role)).map(Evidence.RecordedCall::call).toList();
+        return a.evidence().modelCalls().stream()
+                .filter(c -> c.role().equals(role))
+                .map(Evidence.RecordedCall::call)
+                .toList();
     }
 
     @Test
     void goldThroughModelProvidersScoresOneAndRecordsTheExactRequests() {
         Tau2Domain domain = Tau2Domains.load("retail");
         TaskSpec task = domain.split("base").stream()
-                .filter(t -> t.criteria().nlAssertions() != null && !t.criteria().nlAssertions().isEmpty() && t.criteria().actionsOrEmpty().size() >= 2)
-                .findFirst().orElseThrow();
+                .filter(t -> t.criteria().nlAssertions() != null
+                        && !t.criteria().nlAssertions().isEmpty()
+                        && t.criteria().actionsOrEmpty().size() >= 2)
+                .findFirst()
+                .orElseThrow();
         List<String> assertions = task.criteria().nlAssertions();
         try (ScriptedModelServer agentServer = ScriptedModelServer.ofCandidate(new GoldReplayAgent(task));
-             ScriptedModelServer userServer = ScriptedModelServer.ofCandidate(new ScriptedUser(task));
-             ScriptedModelServer judgeServer = ScriptedModelServer.ofCandidate((history, tools) -> {
-                 List<Value> results = new ArrayList<>();
-                 for (String a : assertions) results.add(PyDict.of("expectedOutcome", a, "reasoning", "stated", "metExpectation", true));
-                 return Turn.of(new Message.Assistant(PyJson.dumps(PyDict.of("results", PyList.of(results)))));
-             })) {
+                ScriptedModelServer userServer = ScriptedModelServer.ofCandidate(new ScriptedUser(task));
+                ScriptedModelServer judgeServer = ScriptedModelServer.ofCandidate((history, tools) -> {
+                    List<Value> results = new ArrayList<>();
+                    for (String a : assertions)
+                        results.add(PyDict.of("expectedOutcome", a, "reasoning", "stated", "metExpectation", true));
+                    return Turn.of(new Message.Assistant(PyJson.dumps(PyDict.of("results", PyList.of(results)))));
+                })) {
             // A cell of the registered benchmark the production way; the runner's models are the three providers.
-            Map<String, ModelProvider> byModel = Map.of("agent-model", provider(agentServer, "agent-model"),
-                    "user-model", provider(userServer, "user-model"), "judge-model", provider(judgeServer, "judge-model"));
+            Map<String, ModelProvider> byModel = Map.of(
+                    "agent-model",
+                    provider(agentServer, "agent-model"),
+                    "user-model",
+                    provider(userServer, "user-model"),
+                    "judge-model",
+                    provider(judgeServer, "judge-model"));
             Tau2Benchmark retail = Tau2Domains.benchmark("retail");
-            Evaluation.Cell cell = new Evaluation.Cell(retail, retail.environment(task.id(), Map.of("user", new ModelRef("openai", "user-model"),
-                    "judge", new ModelRef("openai", "judge-model"))), AgentDef.of(new ModelRef("openai", "agent-model"), "tools", null), null, 0);
+            Evaluation.Cell cell = new Evaluation.Cell(
+                    retail,
+                    retail.environment(
+                            task.id(),
+                            Map.of(
+                                    "user",
+                                    new ModelRef("openai", "user-model"),
+                                    "judge",
+                                    new ModelRef("openai", "judge-model"))),
+                    AgentDef.of(new ModelRef("openai", "agent-model"), "tools", null),
+                    null,
+                    0);
             Attempt attempt = Evaluation.evaluate(cell, ref -> byModel.get(ref.model()), new Evaluation.Recorder());
             Tau2Cell r = new Tau2Cell(attempt);
-            List<ModelCall> agentCalls = calls(attempt, "agent"), userCalls = calls(attempt, "user"), judgeCalls = calls(attempt, "judge");
+            List<ModelCall> agentCalls = calls(attempt, "agent"),
+                    userCalls = calls(attempt, "user"),
+                    judgeCalls = calls(attempt, "judge");
 
             // Upstream's LLMAgent never stops by itself: its closing ###STOP### reached the user, who stopped.
             assertEquals(TerminationReason.USER_STOP, r.termination());
@@ -86,9 +112,12 @@ class RetailModelEpisodeTest {
             // Agent: upstream's system prompt, the greeting as its own first message, the 16 tools, temperature 0.
             PyDict first = Json.parse(agentCalls.get(0).requestBody()).asDict();
             PyList msgs = first.get("messages").asList();
-            assertEquals(domain.agentSystemPrompt(), msgs.get(0).asDict().get("content").asStr());
+            assertEquals(
+                    domain.agentSystemPrompt(),
+                    msgs.get(0).asDict().get("content").asStr());
             assertEquals("assistant", msgs.get(1).asDict().get("role").asStr());
-            assertEquals(Orchestrator.GREETING, msgs.get(1).asDict().get("content").asStr());
+            assertEquals(
+                    Orchestrator.GREETING, msgs.get(1).asDict().get("content").asStr());
             assertEquals("user", msgs.get(2).asDict().get("role").asStr());
             assertEquals(16, first.get("tools").asList().size());
             assertEquals(agentServer.requests().get(0).body(), agentCalls.get(0).requestBody());
@@ -96,15 +125,25 @@ class RetailModelEpisodeTest {
             // User simulator: roles flipped, no tools.
             PyDict u = Json.parse(userCalls.get(0).requestBody()).asDict();
             PyList um = u.get("messages").asList();
-            assertEquals(domain.userSystemPrompt().apply(task), um.get(0).asDict().get("content").asStr());
+            assertEquals(
+                    domain.userSystemPrompt().apply(task),
+                    um.get(0).asDict().get("content").asStr());
             assertEquals("user", um.get(1).asDict().get("role").asStr());
-            assertEquals(Orchestrator.GREETING, um.get(1).asDict().get("content").asStr());
+            assertEquals(
+                    Orchestrator.GREETING, um.get(1).asDict().get("content").asStr());
             assertNull(u.get("tools"));
 
             // Judge: upstream's two prompts, no tools.
-            PyList jm = Json.parse(judgeCalls.get(0).requestBody()).asDict().get("messages").asList();
-            assertEquals(ModelNlJudge.SYSTEM_PROMPT, jm.get(0).asDict().get("content").asStr());
-            assertEquals(ModelNlJudge.userPrompt(r.transcript(), assertions), jm.get(1).asDict().get("content").asStr());
+            PyList jm = Json.parse(judgeCalls.get(0).requestBody())
+                    .asDict()
+                    .get("messages")
+                    .asList();
+            assertEquals(
+                    ModelNlJudge.SYSTEM_PROMPT,
+                    jm.get(0).asDict().get("content").asStr());
+            assertEquals(
+                    ModelNlJudge.userPrompt(r.transcript(), assertions),
+                    jm.get(1).asDict().get("content").asStr());
         }
     }
 }

@@ -3,8 +3,8 @@ package brokkr.domains.tau2.retail;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import brokkr.domains.tau2.SharedDirs;
-import brokkr.python.PyJson;
 import brokkr.domains.tau2.environment.Tau2Data;
+import brokkr.python.PyJson;
 import brokkr.value.Json;
 import brokkr.value.PyDict;
 import brokkr.value.PyList;

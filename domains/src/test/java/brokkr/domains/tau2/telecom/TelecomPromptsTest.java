@@ -42,10 +42,14 @@ class TelecomPromptsTest {
     }
 
     @Test
-    void agentToolSchemas() { sameSchemas(prompts.get("agent_tools").asList(), domain.agentToolSchemas(), 13); }
+    void agentToolSchemas() {
+        sameSchemas(prompts.get("agent_tools").asList(), domain.agentToolSchemas(), 13);
+    }
 
     @Test
-    void userToolSchemas() { sameSchemas(prompts.get("user_tools_all").asList(), domain.userToolSchemas(), 30); }
+    void userToolSchemas() {
+        sameSchemas(prompts.get("user_tools_all").asList(), domain.userToolSchemas(), 30);
+    }
 
     @Test
     void userSystemPromptsAndTools() {
@@ -68,7 +72,8 @@ class TelecomPromptsTest {
         assertEquals(114, domain.split("base").size());
         assertEquals(List.of("train", "test", "base"), domain.availableSplits());
         IllegalArgumentException full = assertThrows(IllegalArgumentException.class, () -> domain.split("full"));
-        assertTrue(full.getMessage().contains("names 2285 tasks but only 114 of them are available"), full.getMessage());
+        assertTrue(
+                full.getMessage().contains("names 2285 tasks but only 114 of them are available"), full.getMessage());
         assertTrue(full.getMessage().contains("tasks_full.json (the full task set) is not present"), full.getMessage());
         IllegalArgumentException small = assertThrows(IllegalArgumentException.class, () -> domain.split("small"));
         assertTrue(small.getMessage().contains("names 20 tasks but only 0"), small.getMessage());

@@ -23,7 +23,6 @@ import brokkr.value.PyDict;
 import brokkr.value.PyNone;
 import brokkr.value.Value;
 import java.math.BigInteger;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -53,7 +52,8 @@ public record GorillaFileSystem(boolean longContext, int root, int currentDir, P
     /** A {@code Directory}: its name, its parent directory's id (-1 for None) and its contents dict's id. */
     record DirCell(Object name, int parent, int contents) {}
 
-    @Override public Map<String, Object> state(Globals globals) {
+    @Override
+    public Map<String, Object> state(Globals globals) {
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("long_context", longContext);
         m.put("root", new NodeView(heap, root));
@@ -62,15 +62,20 @@ public record GorillaFileSystem(boolean longContext, int root, int currentDir, P
 
     /** A File or Directory of this heap as the state dump renders it (what its {@code __eq__} compares). */
     record NodeView(PMap<Integer, Object> heap, int id) implements StateNode {
-        @Override public Value render() {
+        @Override
+        public Value render() {
             Object cell = heap.get(id);
             if (cell instanceof FileCell f) {
-                return PyDict.of("$file", PyDict.of("content", StateDump.render(f.content()), "name", StateDump.render(f.name())));
+                return PyDict.of(
+                        "$file",
+                        PyDict.of("content", StateDump.render(f.content()), "name", StateDump.render(f.name())));
             }
             DirCell d = (DirCell) cell;
             Map<Object, Object> children = new LinkedHashMap<>();
-            for (Map.Entry<Object, Integer> e : contentsOf(heap, d).entrySet()) children.put(e.getKey(), new NodeView(heap, e.getValue()));
-            return PyDict.of("$dir", PyDict.of("contents", StateDump.render(children), "name", StateDump.render(d.name())));
+            for (Map.Entry<Object, Integer> e : contentsOf(heap, d).entrySet())
+                children.put(e.getKey(), new NodeView(heap, e.getValue()));
+            return PyDict.of(
+                    "$dir", PyDict.of("contents", StateDump.render(children), "name", StateDump.render(d.name())));
         }
     }
 
@@ -81,13 +86,21 @@ public record GorillaFileSystem(boolean longContext, int root, int currentDir, P
         return (OrderedPMap<Object, Integer>) heap.get(d.contents());
     }
 
-    private DirCell dir(int id) { return (DirCell) heap.get(id); }
+    private DirCell dir(int id) {
+        return (DirCell) heap.get(id);
+    }
 
-    private OrderedPMap<Object, Integer> contents(int dirId) { return contentsOf(heap, dir(dirId)); }
+    private OrderedPMap<Object, Integer> contents(int dirId) {
+        return contentsOf(heap, dir(dirId));
+    }
 
-    private GorillaFileSystem withHeap(PMap<Integer, Object> h, int next) { return new GorillaFileSystem(longContext, root, currentDir, h, next); }
+    private GorillaFileSystem withHeap(PMap<Integer, Object> h, int next) {
+        return new GorillaFileSystem(longContext, root, currentDir, h, next);
+    }
 
-    private GorillaFileSystem withCurrent(int dirId) { return new GorillaFileSystem(longContext, root, dirId, heap, nextId); }
+    private GorillaFileSystem withCurrent(int dirId) {
+        return new GorillaFileSystem(longContext, root, dirId, heap, nextId);
+    }
 
     private GorillaFileSystem withContents(int dirId, OrderedPMap<Object, Integer> c) {
         return withHeap(heap.plus(dir(dirId).contents(), c), nextId);
@@ -113,14 +126,19 @@ public record GorillaFileSystem(boolean longContext, int root, int currentDir, P
         return id == null ? -1 : id;
     }
 
-    private boolean isDir(int id) { return id >= 0 && heap.get(id) instanceof DirCell; }
+    private boolean isDir(int id) {
+        return id >= 0 && heap.get(id) instanceof DirCell;
+    }
 
-    private boolean isFile(int id) { return id >= 0 && heap.get(id) instanceof FileCell; }
+    private boolean isFile(int id) {
+        return id >= 0 && heap.get(id) instanceof FileCell;
+    }
 
     /** Directory._add_file: ValueError if the name exists. */
     private GorillaFileSystem addFile(int dirId, Object name, Object content) {
         if (has(dirId, name)) {
-            throw PyException.valueError("File '" + str(name) + "' already exists in directory '" + str(dir(dirId).name()) + "'.");
+            throw PyException.valueError("File '" + str(name) + "' already exists in directory '"
+                    + str(dir(dirId).name()) + "'.");
         }
         int[] id = new int[1];
         GorillaFileSystem fs = alloc(new FileCell(name, content), id);
@@ -130,7 +148,8 @@ public record GorillaFileSystem(boolean longContext, int root, int currentDir, P
     /** Directory._add_directory: ValueError if the name exists; the new directory's id in {@code out[0]}. */
     private GorillaFileSystem addDirectory(int dirId, Object name, int[] out) {
         if (has(dirId, name)) {
-            throw PyException.valueError("Directory '" + str(name) + "' already exists in directory '" + str(dir(dirId).name()) + "'.");
+            throw PyException.valueError("Directory '" + str(name) + "' already exists in directory '"
+                    + str(dir(dirId).name()) + "'.");
         }
         int[] c = new int[1];
         GorillaFileSystem fs = alloc(OrderedPMap.empty(), c);
@@ -140,7 +159,9 @@ public record GorillaFileSystem(boolean longContext, int root, int currentDir, P
         return fs.withContents(dirId, fs.contents(dirId).plus(name, d[0]));
     }
 
-    private GorillaFileSystem pop(int dirId, Object name) { return withContents(dirId, contents(dirId).minus(name)); }
+    private GorillaFileSystem pop(int dirId, Object name) {
+        return withContents(dirId, contents(dirId).minus(name));
+    }
 
     /** Replaces a directory's contents dict by the cell {@code contentsId} ({@code dest.contents[name].contents = ...}). */
     private GorillaFileSystem setContentsCell(int dirId, int contentsId) {
@@ -207,15 +228,20 @@ public record GorillaFileSystem(boolean longContext, int root, int currentDir, P
 
     // ---------------------------------------------------------------- methods
 
-    private static GorillaFileSystem self(Backend b) { return (GorillaFileSystem) b; }
+    private static GorillaFileSystem self(Backend b) {
+        return (GorillaFileSystem) b;
+    }
 
-    private static Outcome out(GorillaFileSystem fs, Globals g, Object result) { return new Outcome(fs, g, result); }
+    private static Outcome out(GorillaFileSystem fs, Globals g, Object result) {
+        return new Outcome(fs, g, result);
+    }
 
     private static Outcome pwd(Backend b, Object[] a, Globals g) {
         GorillaFileSystem fs = self(b);
         List<Object> path = new ArrayList<>();
         // `dir.name != self.root` compares a name with a Directory: always true, so the root's name is included
-        for (int d = fs.currentDir; d >= 0; d = fs.dir(d).parent()) path.add(fs.dir(d).name());
+        for (int d = fs.currentDir; d >= 0; d = fs.dir(d).parent())
+            path.add(fs.dir(d).name());
         Collections.reverse(path);
         return out(fs, g, dict("current_working_directory", "/" + PyObjectOps.join("/", TreePVector.from(path))));
     }
@@ -236,7 +262,12 @@ public record GorillaFileSystem(boolean longContext, int root, int currentDir, P
         String folder = rstrip(PyObjectOps.strReceiver(a[0], "rstrip"), '/');
         if (folder.isEmpty()) folder = "/";
         if (!folder.equals(".") && !folder.equals("..") && !folder.equals("/") && folder.contains("/")) {
-            return out(fs, g, dict("error", "cd: " + folder + ": Unsupported path. Only one folder level at a time is supported."));
+            return out(
+                    fs,
+                    g,
+                    dict(
+                            "error",
+                            "cd: " + folder + ": Unsupported path. Only one folder level at a time is supported."));
         }
         if (folder.equals("..")) {
             int parent = fs.dir(fs.currentDir).parent();
@@ -249,10 +280,15 @@ public record GorillaFileSystem(boolean longContext, int root, int currentDir, P
         Object target = fs.navigate(folder);
         if (target instanceof Map<?, ?>) return out(fs, g, target);
         int t = (Integer) target;
-        return out(fs.withCurrent(t), g, dict("current_working_directory", fs.dir(t).name()));
+        return out(
+                fs.withCurrent(t),
+                g,
+                dict("current_working_directory", fs.dir(t).name()));
     }
 
-    private Value render(int id) { return new NodeView(heap, id).render(); }
+    private Value render(int id) {
+        return new NodeView(heap, id).render();
+    }
 
     private static String rstrip(String s, char c) {
         int end = s.length();
@@ -277,16 +313,20 @@ public record GorillaFileSystem(boolean longContext, int root, int currentDir, P
     private static Outcome mkdir(Backend b, Object[] a, Globals g) {
         GorillaFileSystem fs = self(b);
         Object name = a[0];
-        if (!validName(name)) return out(fs, g, dict("error", "mkdir: cannot create directory '" + str(name) + "': Invalid character"));
-        if (fs.has(fs.currentDir, name)) return out(fs, g, dict("error", "mkdir: cannot create directory '" + str(name) + "': File exists"));
+        if (!validName(name))
+            return out(fs, g, dict("error", "mkdir: cannot create directory '" + str(name) + "': Invalid character"));
+        if (fs.has(fs.currentDir, name))
+            return out(fs, g, dict("error", "mkdir: cannot create directory '" + str(name) + "': File exists"));
         return out(fs.addDirectory(fs.currentDir, name, null), g, PyNone.NONE);
     }
 
     private static Outcome touch(Backend b, Object[] a, Globals g) {
         GorillaFileSystem fs = self(b);
         Object name = a[0];
-        if (!validName(name)) return out(fs, g, dict("error", "touch: cannot touch '" + str(name) + "': Invalid character"));
-        if (fs.has(fs.currentDir, name)) return out(fs, g, dict("error", "touch: cannot touch '" + str(name) + "': File exists"));
+        if (!validName(name))
+            return out(fs, g, dict("error", "touch: cannot touch '" + str(name) + "': Invalid character"));
+        if (fs.has(fs.currentDir, name))
+            return out(fs, g, dict("error", "touch: cannot touch '" + str(name) + "': File exists"));
         return out(fs.addFile(fs.currentDir, name, ""), g, PyNone.NONE);
     }
 
@@ -294,7 +334,8 @@ public record GorillaFileSystem(boolean longContext, int root, int currentDir, P
         GorillaFileSystem fs = self(b);
         Object content = a[0], name = a[1];
         if (name == PyNone.NONE) return out(fs, g, dict("terminal_output", content));
-        if (!validName(name)) return out(fs, g, dict("error", "echo: cannot write to '" + str(name) + "': Invalid character"));
+        if (!validName(name))
+            return out(fs, g, dict("error", "echo: cannot write to '" + str(name) + "': Invalid character"));
         if (PyObjects.truthy(name)) {
             if (fs.has(fs.currentDir, name)) {
                 int item = fs.getItem(fs.currentDir, name);
@@ -341,7 +382,8 @@ public record GorillaFileSystem(boolean longContext, int root, int currentDir, P
         Object target = fs.navigate(path);
         if (target instanceof Map<?, ?> err) {
             Object msg = err.get("error");
-            if (msg instanceof String s && s.startsWith("cd:")) return out(fs, g, dict("error", s.replaceFirst("cd:", "find:")));
+            if (msg instanceof String s && s.startsWith("cd:"))
+                return out(fs, g, dict("error", s.replaceFirst("cd:", "find:")));
             return out(fs, g, err);
         }
         List<Object> matches = new ArrayList<>();
@@ -367,15 +409,33 @@ public record GorillaFileSystem(boolean longContext, int root, int currentDir, P
     private static Outcome wc(Backend b, Object[] a, Globals g) {
         GorillaFileSystem fs = self(b);
         Object name = a[0], mode = a[1];
-        if (!PyObjectOps.in(mode, PyObjects.list("l", "w", "c"))) return out(fs, g, dict("error", "wc: invalid mode '" + str(mode) + "'"));
+        if (!PyObjectOps.in(mode, PyObjects.list("l", "w", "c")))
+            return out(fs, g, dict("error", "wc: invalid mode '" + str(mode) + "'"));
         FileCell f = fs.localFile(name);
         if (f != null) {
             Object content = f.content();
             if (PyObjects.eq(mode, "l")) {
-                return out(fs, g, dict("count", BigInteger.valueOf(PyStrMethods.splitlines(PyObjectOps.strReceiver(content, "splitlines")).size()), "type", "lines"));
+                return out(
+                        fs,
+                        g,
+                        dict(
+                                "count",
+                                BigInteger.valueOf(
+                                        PyStrMethods.splitlines(PyObjectOps.strReceiver(content, "splitlines"))
+                                                .size()),
+                                "type",
+                                "lines"));
             }
             if (PyObjects.eq(mode, "w")) {
-                return out(fs, g, dict("count", BigInteger.valueOf(PyStrMethods.split(PyObjectOps.strReceiver(content, "split")).size()), "type", "words"));
+                return out(
+                        fs,
+                        g,
+                        dict(
+                                "count",
+                                BigInteger.valueOf(PyStrMethods.split(PyObjectOps.strReceiver(content, "split"))
+                                        .size()),
+                                "type",
+                                "words"));
             }
             return out(fs, g, dict("count", BigInteger.valueOf(PyObjectOps.len(content)), "type", "characters"));
         }
@@ -386,7 +446,8 @@ public record GorillaFileSystem(boolean longContext, int root, int currentDir, P
         GorillaFileSystem fs = self(b);
         FileCell f = fs.localFile(a[0]);
         if (f != null) {
-            List<String> lines = new ArrayList<>(PyStrMethods.splitlines(PyObjectOps.strReceiver(f.content(), "splitlines")));
+            List<String> lines =
+                    new ArrayList<>(PyStrMethods.splitlines(PyObjectOps.strReceiver(f.content(), "splitlines")));
             lines.sort(brokkr.python.PyStrings::compare);
             return out(fs, g, dict("sorted_content", String.join("\n", lines)));
         }
@@ -426,8 +487,10 @@ public record GorillaFileSystem(boolean longContext, int root, int currentDir, P
                 n += 4;
                 i++;
             } else if (Character.isSurrogate(c)) {
-                throw new PyException("UnicodeEncodeError", "'utf-8' codec can't encode character '\\u" + String.format("%04x", (int) c)
-                        + "' in position " + s.codePointCount(0, i) + ": surrogates not allowed");
+                throw new PyException(
+                        "UnicodeEncodeError",
+                        "'utf-8' codec can't encode character '\\u" + String.format("%04x", (int) c) + "' in position "
+                                + s.codePointCount(0, i) + ": surrogates not allowed");
             } else {
                 n += c < 0x80 ? 1 : c < 0x800 ? 2 : 3;
             }
@@ -460,14 +523,18 @@ public record GorillaFileSystem(boolean longContext, int root, int currentDir, P
         GorillaFileSystem fs = self(b);
         FileCell f = fs.localFile(a[0]);
         if (f != null) {
-            List<Object> content = new ArrayList<>(PyStrMethods.splitlines(PyObjectOps.strReceiver(f.content(), "splitlines")));
+            List<Object> content =
+                    new ArrayList<>(PyStrMethods.splitlines(PyObjectOps.strReceiver(f.content(), "splitlines")));
             Object lines = a[1];
             if (PyObjectOps.gt(lines, BigInteger.valueOf(content.size()))) lines = BigInteger.valueOf(content.size());
             // content[-lines:]
             Object start = PyObjectOps.neg(lines);
-            if (!PyObjects.isInt(start)) throw PyException.typeError("slice indices must be integers or None or have an __index__ method");
-            long s = PyObjects.asBigInteger(start).max(BigInteger.valueOf(-content.size() - 1L))
-                    .min(BigInteger.valueOf(content.size() + 1L)).longValue();
+            if (!PyObjects.isInt(start))
+                throw PyException.typeError("slice indices must be integers or None or have an __index__ method");
+            long s = PyObjects.asBigInteger(start)
+                    .max(BigInteger.valueOf(-content.size() - 1L))
+                    .min(BigInteger.valueOf(content.size() + 1L))
+                    .longValue();
             if (s < 0) s = Math.max(0, s + content.size());
             s = Math.min(s, content.size());
             List<String> last = new ArrayList<>();
@@ -483,8 +550,10 @@ public record GorillaFileSystem(boolean longContext, int root, int currentDir, P
         if (fs.has(fs.currentDir, n1) && fs.has(fs.currentDir, n2)) {
             int i1 = fs.getItem(fs.currentDir, n1), i2 = fs.getItem(fs.currentDir, n2);
             if (fs.isFile(i1) && fs.isFile(i2)) {
-                List<String> c1 = PyStrMethods.splitlines(PyObjectOps.strReceiver(((FileCell) fs.heap.get(i1)).content(), "splitlines"));
-                List<String> c2 = PyStrMethods.splitlines(PyObjectOps.strReceiver(((FileCell) fs.heap.get(i2)).content(), "splitlines"));
+                List<String> c1 = PyStrMethods.splitlines(
+                        PyObjectOps.strReceiver(((FileCell) fs.heap.get(i1)).content(), "splitlines"));
+                List<String> c2 = PyStrMethods.splitlines(
+                        PyObjectOps.strReceiver(((FileCell) fs.heap.get(i2)).content(), "splitlines"));
                 List<String> out = new ArrayList<>();
                 for (int i = 0; i < Math.min(c1.size(), c2.size()); i++) {
                     if (!c1.get(i).equals(c2.get(i))) out.add("- " + c1.get(i) + "\n+ " + c2.get(i));
@@ -499,22 +568,42 @@ public record GorillaFileSystem(boolean longContext, int root, int currentDir, P
         GorillaFileSystem fs = self(b);
         Object source = a[0], destination = a[1];
         int cur = fs.currentDir;
-        if (!fs.has(cur, source)) return out(fs, g, dict("error", "mv: cannot move '" + str(source) + "': No such file or directory"));
+        if (!fs.has(cur, source))
+            return out(fs, g, dict("error", "mv: cannot move '" + str(source) + "': No such file or directory"));
         int item = fs.getItem(cur, source);
         if (PyObjectOps.in("/", destination)) {
-            return out(fs, g, dict("error", "mv: path not allowed in destination. Provide only a file or directory name."));
+            return out(
+                    fs,
+                    g,
+                    dict("error", "mv: path not allowed in destination. Provide only a file or directory name."));
         }
         if (fs.has(cur, destination)) {
             int dest = fs.getItem(cur, destination);
             if (fs.isDir(dest)) {
                 if (fs.has(dest, source)) {
-                    return out(fs, g, dict("error", "mv: cannot move '" + str(source) + "' to '" + str(destination) + "/" + str(source) + "': File exists"));
+                    return out(
+                            fs,
+                            g,
+                            dict(
+                                    "error",
+                                    "mv: cannot move '" + str(source) + "' to '" + str(destination) + "/" + str(source)
+                                            + "': File exists"));
                 }
                 fs = fs.pop(cur, source);
                 fs = fs.transfer(item, dest, source, false);
-                return out(fs, g, dict("result", "'" + str(source) + "' moved to '" + str(destination) + "/" + str(source) + "'"));
+                return out(
+                        fs,
+                        g,
+                        dict(
+                                "result",
+                                "'" + str(source) + "' moved to '" + str(destination) + "/" + str(source) + "'"));
             }
-            return out(fs, g, dict("error", "mv: cannot move '" + str(source) + "' to '" + str(destination) + "': Not a directory"));
+            return out(
+                    fs,
+                    g,
+                    dict(
+                            "error",
+                            "mv: cannot move '" + str(source) + "' to '" + str(destination) + "': Not a directory"));
         }
         fs = fs.pop(cur, source);
         fs = fs.transfer(item, cur, destination, false);
@@ -567,10 +656,14 @@ public record GorillaFileSystem(boolean longContext, int root, int currentDir, P
         GorillaFileSystem fs = self(b);
         Object source = a[0], destination = a[1];
         int cur = fs.currentDir;
-        if (!fs.has(cur, source)) return out(fs, g, dict("error", "cp: cannot copy '" + str(source) + "': No such file or directory"));
+        if (!fs.has(cur, source))
+            return out(fs, g, dict("error", "cp: cannot copy '" + str(source) + "': No such file or directory"));
         int item = fs.getItem(cur, source);
         if (PyObjectOps.in("/", destination)) {
-            return out(fs, g, dict("error", "cp: path not allowed in destination. Provide only a file or directory name."));
+            return out(
+                    fs,
+                    g,
+                    dict("error", "cp: path not allowed in destination. Provide only a file or directory name."));
         }
         if (fs.has(cur, destination)) {
             int dest = fs.getItem(cur, destination);
@@ -578,34 +671,49 @@ public record GorillaFileSystem(boolean longContext, int root, int currentDir, P
                 // upstream looks for the key f"{destination}/{source}", which never exists
                 String newDestination = str(destination) + "/" + str(source);
                 if (fs.has(dest, newDestination)) {
-                    return out(fs, g, dict("error", "cp: cannot copy '" + str(source) + "' to '" + newDestination + "': File exists"));
+                    return out(
+                            fs,
+                            g,
+                            dict(
+                                    "error",
+                                    "cp: cannot copy '" + str(source) + "' to '" + newDestination + "': File exists"));
                 }
                 fs = fs.transfer(item, dest, source, true);
                 return out(fs, g, dict("result", "'" + str(source) + "' copied to '" + newDestination + "'"));
             }
-            return out(fs, g, dict("error", "cp: cannot copy '" + str(source) + "' to '" + str(destination) + "': Not a directory"));
+            return out(
+                    fs,
+                    g,
+                    dict(
+                            "error",
+                            "cp: cannot copy '" + str(source) + "' to '" + str(destination) + "': Not a directory"));
         }
         fs = fs.transfer(item, cur, destination, true);
         return out(fs, g, dict("result", "'" + str(source) + "' copied to '" + str(destination) + "'"));
     }
 
-    public static final BackendClass CLASS = BackendClass.of("GorillaFileSystem", false, GorillaFileSystem::load, List.of(
-            Method.of("pwd", GorillaFileSystem::pwd),
-            Method.of("ls", GorillaFileSystem::ls, optional("a", false)),
-            Method.of("cd", GorillaFileSystem::cd, required("folder")),
-            Method.of("mkdir", GorillaFileSystem::mkdir, required("dir_name")),
-            Method.of("touch", GorillaFileSystem::touch, required("file_name")),
-            Method.of("echo", GorillaFileSystem::echo, required("content"), optional("file_name", PyNone.NONE)),
-            Method.of("cat", GorillaFileSystem::cat, required("file_name")),
-            Method.of("find", GorillaFileSystem::find, optional("path", "."), optional("name", PyNone.NONE)),
-            Method.of("wc", GorillaFileSystem::wc, required("file_name"), optional("mode", "l")),
-            Method.of("sort", GorillaFileSystem::sort, required("file_name")),
-            Method.of("grep", GorillaFileSystem::grep, required("file_name"), required("pattern")),
-            Method.of("du", GorillaFileSystem::du, optional("human_readable", false)),
-            Method.of("tail", GorillaFileSystem::tail, required("file_name"), optional("lines", BigInteger.TEN)),
-            Method.of("diff", GorillaFileSystem::diff, required("file_name1"), required("file_name2")),
-            Method.of("mv", GorillaFileSystem::mv, required("source"), required("destination")),
-            Method.of("rm", GorillaFileSystem::rm, required("file_name")),
-            Method.of("rmdir", GorillaFileSystem::rmdir, required("dir_name")),
-            Method.of("cp", GorillaFileSystem::cp, required("source"), required("destination"))));
+    public static final BackendClass CLASS = BackendClass.of(
+            "GorillaFileSystem",
+            false,
+            GorillaFileSystem::load,
+            List.of(
+                    Method.of("pwd", GorillaFileSystem::pwd),
+                    Method.of("ls", GorillaFileSystem::ls, optional("a", false)),
+                    Method.of("cd", GorillaFileSystem::cd, required("folder")),
+                    Method.of("mkdir", GorillaFileSystem::mkdir, required("dir_name")),
+                    Method.of("touch", GorillaFileSystem::touch, required("file_name")),
+                    Method.of("echo", GorillaFileSystem::echo, required("content"), optional("file_name", PyNone.NONE)),
+                    Method.of("cat", GorillaFileSystem::cat, required("file_name")),
+                    Method.of("find", GorillaFileSystem::find, optional("path", "."), optional("name", PyNone.NONE)),
+                    Method.of("wc", GorillaFileSystem::wc, required("file_name"), optional("mode", "l")),
+                    Method.of("sort", GorillaFileSystem::sort, required("file_name")),
+                    Method.of("grep", GorillaFileSystem::grep, required("file_name"), required("pattern")),
+                    Method.of("du", GorillaFileSystem::du, optional("human_readable", false)),
+                    Method.of(
+                            "tail", GorillaFileSystem::tail, required("file_name"), optional("lines", BigInteger.TEN)),
+                    Method.of("diff", GorillaFileSystem::diff, required("file_name1"), required("file_name2")),
+                    Method.of("mv", GorillaFileSystem::mv, required("source"), required("destination")),
+                    Method.of("rm", GorillaFileSystem::rm, required("file_name")),
+                    Method.of("rmdir", GorillaFileSystem::rmdir, required("dir_name")),
+                    Method.of("cp", GorillaFileSystem::cp, required("source"), required("destination"))));
 }

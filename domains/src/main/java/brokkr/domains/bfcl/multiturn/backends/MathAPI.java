@@ -31,13 +31,20 @@ import java.util.Map;
  */
 public record MathAPI() implements Backend {
 
-    @Override public Map<String, Object> state(Globals globals) { return Map.of(); }
+    @Override
+    public Map<String, Object> state(Globals globals) {
+        return Map.of();
+    }
 
     static final String MP_PREC_CELL = "mpmath.mp.prec";
 
-    private static Outcome ok(Backend b, Globals g, Object result) { return new Outcome(b, g, result); }
+    private static Outcome ok(Backend b, Globals g, Object result) {
+        return new Outcome(b, g, result);
+    }
 
-    private static boolean isTypeError(PyException e) { return e.pyType().equals("TypeError"); }
+    private static boolean isTypeError(PyException e) {
+        return e.pyType().equals("TypeError");
+    }
 
     /** {@code try: return {"result": f()} except TypeError: return {"error": msg}}. */
     private static Outcome guarded(Backend b, Globals g, java.util.function.Supplier<Object> f, String msg) {
@@ -69,40 +76,61 @@ public record MathAPI() implements Backend {
         }
     }
 
-    private static Object sum(Object numbers) { return PyBuiltins.call("sum", BfclData.PYTHON, numbers); }
+    private static Object sum(Object numbers) {
+        return PyBuiltins.call("sum", BfclData.PYTHON, numbers);
+    }
 
-    private static Object len(Object numbers) { return BigInteger.valueOf(PyObjectOps.len(numbers)); }
+    private static Object len(Object numbers) {
+        return BigInteger.valueOf(PyObjectOps.len(numbers));
+    }
 
     private static Outcome mean(Backend b, Object[] a, Globals g) {
         Object numbers = a[0];
         if (!PyObjects.truthy(numbers)) return ok(b, g, dict("error", "Cannot calculate mean of an empty list"));
-        return guarded(b, g, () -> PyObjectOps.truediv(sum(numbers), len(numbers)), "All elements in the list must be numbers");
+        return guarded(
+                b,
+                g,
+                () -> PyObjectOps.truediv(sum(numbers), len(numbers)),
+                "All elements in the list must be numbers");
     }
 
     private static Outcome standardDeviation(Backend b, Object[] a, Globals g) {
         Object numbers = a[0];
-        if (!PyObjects.truthy(numbers)) return ok(b, g, dict("error", "Cannot calculate standard deviation of an empty list"));
-        return guarded(b, g, () -> {
-            Object mean = PyObjectOps.truediv(sum(numbers), len(numbers));
-            Object squares = BigInteger.ZERO;
-            for (Object x : PyObjectOps.iterate(numbers)) {
-                squares = PyObjectOps.add(squares, PyObjectOps.pow(PyObjectOps.sub(x, mean), BigInteger.TWO));
-            }
-            double variance = PyObjectOps.toDouble(PyObjectOps.truediv(squares, len(numbers)));
-            return Math.sqrt(variance);
-        }, "All elements in the list must be numbers");
+        if (!PyObjects.truthy(numbers))
+            return ok(b, g, dict("error", "Cannot calculate standard deviation of an empty list"));
+        return guarded(
+                b,
+                g,
+                () -> {
+                    Object mean = PyObjectOps.truediv(sum(numbers), len(numbers));
+                    Object squares = BigInteger.ZERO;
+                    for (Object x : PyObjectOps.iterate(numbers)) {
+                        squares = PyObjectOps.add(squares, PyObjectOps.pow(PyObjectOps.sub(x, mean), BigInteger.TWO));
+                    }
+                    double variance = PyObjectOps.toDouble(PyObjectOps.truediv(squares, len(numbers)));
+                    return Math.sqrt(variance);
+                },
+                "All elements in the list must be numbers");
     }
 
-    private static final Map<String, Object> TO_METERS = Map.of("km", BigInteger.valueOf(1000), "m", BigInteger.ONE,
-            "cm", 0.01, "mm", 0.001, "um", 1e-6, "nm", 1e-9);
+    private static final Map<String, Object> TO_METERS = Map.of(
+            "km", BigInteger.valueOf(1000), "m", BigInteger.ONE, "cm", 0.01, "mm", 0.001, "um", 1e-6, "nm", 1e-9);
 
-    private static boolean isIntOrFloat(Object v) { return PyObjects.isNumber(v); }
+    private static boolean isIntOrFloat(Object v) {
+        return PyObjects.isNumber(v);
+    }
 
     private static Outcome siUnitConversion(Backend b, Object[] a, Globals g) {
         Object value = a[0], unitIn = a[1], unitOut = a[2];
         if (!isIntOrFloat(value)) return ok(b, g, dict("error", "Value must be a number"));
         if (!inMeters(unitIn) || !inMeters(unitOut)) {
-            return ok(b, g, dict("error", "Conversion from '" + PyObjects.str(unitIn) + "' to '" + PyObjects.str(unitOut) + "' is not supported"));
+            return ok(
+                    b,
+                    g,
+                    dict(
+                            "error",
+                            "Conversion from '" + PyObjects.str(unitIn) + "' to '" + PyObjects.str(unitOut)
+                                    + "' is not supported"));
         }
         try {
             Object meters = PyObjectOps.mul(value, TO_METERS.get((String) unitIn));
@@ -110,7 +138,8 @@ public record MathAPI() implements Backend {
             Object fromMeters = PyObjectOps.truediv(BigInteger.ONE, TO_METERS.get((String) unitOut));
             return ok(b, g, dict("result", PyObjectOps.mul(meters, fromMeters)));
         } catch (PyException e) {
-            if (e.pyType().equals("OverflowError")) return ok(b, g, dict("error", "Conversion resulted in a value too large to represent"));
+            if (e.pyType().equals("OverflowError"))
+                return ok(b, g, dict("error", "Conversion resulted in a value too large to represent"));
             throw e;
         }
     }
@@ -121,10 +150,18 @@ public record MathAPI() implements Backend {
     }
 
     private static final Map<String, Double> CONVERSION = Map.ofEntries(
-            Map.entry("cm_to_in", 0.393701), Map.entry("in_to_cm", 2.54), Map.entry("m_to_ft", 3.28084),
-            Map.entry("ft_to_m", 0.3048), Map.entry("m_to_yd", 1.09361), Map.entry("yd_to_m", 0.9144),
-            Map.entry("km_to_miles", 0.621371), Map.entry("miles_to_km", 1.60934), Map.entry("kg_to_lb", 2.20462),
-            Map.entry("lb_to_kg", 0.453592), Map.entry("celsius_to_fahrenheit", 1.8), Map.entry("fahrenheit_to_celsius", 5.0 / 9));
+            Map.entry("cm_to_in", 0.393701),
+            Map.entry("in_to_cm", 2.54),
+            Map.entry("m_to_ft", 3.28084),
+            Map.entry("ft_to_m", 0.3048),
+            Map.entry("m_to_yd", 1.09361),
+            Map.entry("yd_to_m", 0.9144),
+            Map.entry("km_to_miles", 0.621371),
+            Map.entry("miles_to_km", 1.60934),
+            Map.entry("kg_to_lb", 2.20462),
+            Map.entry("lb_to_kg", 0.453592),
+            Map.entry("celsius_to_fahrenheit", 1.8),
+            Map.entry("fahrenheit_to_celsius", 5.0 / 9));
 
     private static Outcome imperialSiConversion(Backend b, Object[] a, Globals g) {
         Object value = a[0], unitIn = a[1], unitOut = a[2];
@@ -133,7 +170,13 @@ public record MathAPI() implements Backend {
         String key = PyObjects.str(unitIn) + "_to_" + PyObjects.str(unitOut);
         Double factor = CONVERSION.get(key);
         if (factor == null) {
-            return ok(b, g, dict("error", "Conversion from '" + PyObjects.str(unitIn) + "' to '" + PyObjects.str(unitOut) + "' is not supported"));
+            return ok(
+                    b,
+                    g,
+                    dict(
+                            "error",
+                            "Conversion from '" + PyObjects.str(unitIn) + "' to '" + PyObjects.str(unitOut)
+                                    + "' is not supported"));
         }
         try {
             Object result;
@@ -146,7 +189,8 @@ public record MathAPI() implements Backend {
             }
             return ok(b, g, dict("result", result));
         } catch (PyException e) {
-            if (e.pyType().equals("OverflowError")) return ok(b, g, dict("error", "Conversion resulted in a value too large to represent"));
+            if (e.pyType().equals("OverflowError"))
+                return ok(b, g, dict("error", "Conversion resulted in a value too large to represent"));
             throw e;
         }
     }
@@ -177,10 +221,12 @@ public record MathAPI() implements Backend {
         Object number = a[0], precision = a[1];
         String msg = "Input must be a number or computation resulted in an invalid operation";
         try {
-            if (PyObjectOps.lt(number, BigInteger.ZERO)) return ok(b, g, dict("error", "Cannot calculate square root of a negative number"));
+            if (PyObjectOps.lt(number, BigInteger.ZERO))
+                return ok(b, g, dict("error", "Cannot calculate square root of a negative number"));
             // getcontext().prec = precision
             if (!PyObjects.isInt(precision)) {
-                throw PyException.typeError("'" + PyObjects.typeName(precision) + "' object cannot be interpreted as an integer");
+                throw PyException.typeError(
+                        "'" + PyObjects.typeName(precision) + "' object cannot be interpreted as an integer");
             }
             BigInteger p = PyObjects.asBigInteger(precision);
             if (p.signum() <= 0 || p.compareTo(BigInteger.valueOf(999999999999999999L)) > 0) {
@@ -240,14 +286,23 @@ public record MathAPI() implements Backend {
 
     /** A {@code decimal.Decimal}: {@code (-1)^neg * coefficient * 10^exponent}, or a special ("NaN", "Infinity"). */
     record PyDecimal(boolean neg, BigInteger coefficient, long exponent, String special) implements PyObjects.Custom {
-        static PyDecimal special(String s) { return new PyDecimal(false, BigInteger.ZERO, 0, s); }
+        static PyDecimal special(String s) {
+            return new PyDecimal(false, BigInteger.ZERO, 0, s);
+        }
 
-        @Override public String pyTypeName() { return "Decimal"; }
+        @Override
+        public String pyTypeName() {
+            return "Decimal";
+        }
 
-        @Override public String pyRepr() { return "Decimal('" + pyStr() + "')"; }
+        @Override
+        public String pyRepr() {
+            return "Decimal('" + pyStr() + "')";
+        }
 
         /** Decimal.__str__: to-scientific-string. */
-        @Override public String pyStr() {
+        @Override
+        public String pyStr() {
             String sign = neg ? "-" : "";
             if (special != null) return sign + special;
             String digits = coefficient.toString();
@@ -268,22 +323,32 @@ public record MathAPI() implements Backend {
     }
 
     private static Outcome roundNumber(Backend b, Object[] a, Globals g) {
-        return guarded(b, g, () -> PyBuiltins.call("round", BfclData.PYTHON, a[0], a[1]), "First input must be a number, second input must be an integer");
+        return guarded(
+                b,
+                g,
+                () -> PyBuiltins.call("round", BfclData.PYTHON, a[0], a[1]),
+                "First input must be a number, second input must be an integer");
     }
 
     private static Outcome percentage(Backend b, Object[] a, Globals g) {
         if (PyObjects.eq(a[1], BigInteger.ZERO)) return ok(b, g, dict("error", "Whole value cannot be zero"));
-        return guarded(b, g, () -> PyObjectOps.mul(PyObjectOps.truediv(a[0], a[1]), BigInteger.valueOf(100)), "Both inputs must be numbers");
+        return guarded(
+                b,
+                g,
+                () -> PyObjectOps.mul(PyObjectOps.truediv(a[0], a[1]), BigInteger.valueOf(100)),
+                "Both inputs must be numbers");
     }
 
     private static Outcome minValue(Backend b, Object[] a, Globals g) {
         if (!PyObjects.truthy(a[0])) return ok(b, g, dict("error", "Cannot find minimum of an empty list"));
-        return guarded(b, g, () -> PyBuiltins.call("min", BfclData.PYTHON, a[0]), "All elements in the list must be numbers");
+        return guarded(
+                b, g, () -> PyBuiltins.call("min", BfclData.PYTHON, a[0]), "All elements in the list must be numbers");
     }
 
     private static Outcome maxValue(Backend b, Object[] a, Globals g) {
         if (!PyObjects.truthy(a[0])) return ok(b, g, dict("error", "Cannot find maximum of an empty list"));
-        return guarded(b, g, () -> PyBuiltins.call("max", BfclData.PYTHON, a[0]), "All elements in the list must be numbers");
+        return guarded(
+                b, g, () -> PyBuiltins.call("max", BfclData.PYTHON, a[0]), "All elements in the list must be numbers");
     }
 
     private static Outcome sumValues(Backend b, Object[] a, Globals g) {
@@ -291,22 +356,45 @@ public record MathAPI() implements Backend {
         return guarded(b, g, () -> sum(a[0]), "All elements in the list must be numbers");
     }
 
-    public static final BackendClass CLASS = BackendClass.of("MathAPI", true, (config, lc, g) -> new Outcome(new MathAPI(), g, PyNone.NONE), List.of(
-            Method.of("logarithm", MathAPI::logarithm, required("value"), required("base"), required("precision")),
-            Method.of("mean", MathAPI::mean, required("numbers")),
-            Method.of("standard_deviation", MathAPI::standardDeviation, required("numbers")),
-            Method.of("si_unit_conversion", MathAPI::siUnitConversion, required("value"), required("unit_in"), required("unit_out")),
-            Method.of("imperial_si_conversion", MathAPI::imperialSiConversion, required("value"), required("unit_in"), required("unit_out")),
-            Method.of("add", MathAPI::add, required("a"), required("b")),
-            Method.of("subtract", MathAPI::subtract, required("a"), required("b")),
-            Method.of("multiply", MathAPI::multiply, required("a"), required("b")),
-            Method.of("divide", MathAPI::divide, required("a"), required("b")),
-            Method.of("power", MathAPI::power, required("base"), required("exponent")),
-            Method.of("square_root", MathAPI::squareRoot, required("number"), required("precision")),
-            Method.of("absolute_value", MathAPI::absoluteValue, required("number")),
-            Method.of("round_number", MathAPI::roundNumber, required("number"), optional("decimal_places", BigInteger.ZERO)),
-            Method.of("percentage", MathAPI::percentage, required("part"), required("whole")),
-            Method.of("min_value", MathAPI::minValue, required("numbers")),
-            Method.of("max_value", MathAPI::maxValue, required("numbers")),
-            Method.of("sum_values", MathAPI::sumValues, required("numbers"))));
+    public static final BackendClass CLASS = BackendClass.of(
+            "MathAPI",
+            true,
+            (config, lc, g) -> new Outcome(new MathAPI(), g, PyNone.NONE),
+            List.of(
+                    Method.of(
+                            "logarithm",
+                            MathAPI::logarithm,
+                            required("value"),
+                            required("base"),
+                            required("precision")),
+                    Method.of("mean", MathAPI::mean, required("numbers")),
+                    Method.of("standard_deviation", MathAPI::standardDeviation, required("numbers")),
+                    Method.of(
+                            "si_unit_conversion",
+                            MathAPI::siUnitConversion,
+                            required("value"),
+                            required("unit_in"),
+                            required("unit_out")),
+                    Method.of(
+                            "imperial_si_conversion",
+                            MathAPI::imperialSiConversion,
+                            required("value"),
+                            required("unit_in"),
+                            required("unit_out")),
+                    Method.of("add", MathAPI::add, required("a"), required("b")),
+                    Method.of("subtract", MathAPI::subtract, required("a"), required("b")),
+                    Method.of("multiply", MathAPI::multiply, required("a"), required("b")),
+                    Method.of("divide", MathAPI::divide, required("a"), required("b")),
+                    Method.of("power", MathAPI::power, required("base"), required("exponent")),
+                    Method.of("square_root", MathAPI::squareRoot, required("number"), required("precision")),
+                    Method.of("absolute_value", MathAPI::absoluteValue, required("number")),
+                    Method.of(
+                            "round_number",
+                            MathAPI::roundNumber,
+                            required("number"),
+                            optional("decimal_places", BigInteger.ZERO)),
+                    Method.of("percentage", MathAPI::percentage, required("part"), required("whole")),
+                    Method.of("min_value", MathAPI::minValue, required("numbers")),
+                    Method.of("max_value", MathAPI::maxValue, required("numbers")),
+                    Method.of("sum_values", MathAPI::sumValues, required("numbers"))));
 }

@@ -21,17 +21,35 @@ final class Mpmath {
 
     /** A raw mpf: {@code (-1)^neg * man * 2^exp} with {@code man} odd, or one of the special values. */
     record Mpf(Kind kind, boolean neg, BigInteger man, long exp) {
-        enum Kind { FINITE, ZERO, INF, NINF, NAN }
+        enum Kind {
+            FINITE,
+            ZERO,
+            INF,
+            NINF,
+            NAN
+        }
 
         static final Mpf ZERO = new Mpf(Kind.ZERO, false, BigInteger.ZERO, 0);
         static final Mpf INF = new Mpf(Kind.INF, false, BigInteger.ZERO, 0);
         static final Mpf NINF = new Mpf(Kind.NINF, true, BigInteger.ZERO, 0);
         static final Mpf NAN = new Mpf(Kind.NAN, false, BigInteger.ZERO, 0);
 
-        boolean finite() { return kind == Kind.FINITE; }
-        boolean zero() { return kind == Kind.ZERO; }
-        boolean special() { return kind == Kind.INF || kind == Kind.NINF || kind == Kind.NAN; }
-        int sign() { return kind == Kind.ZERO || kind == Kind.NAN ? 0 : neg ? -1 : 1; }
+        boolean finite() {
+            return kind == Kind.FINITE;
+        }
+
+        boolean zero() {
+            return kind == Kind.ZERO;
+        }
+
+        boolean special() {
+            return kind == Kind.INF || kind == Kind.NINF || kind == Kind.NAN;
+        }
+
+        int sign() {
+            return kind == Kind.ZERO || kind == Kind.NAN ? 0 : neg ? -1 : 1;
+        }
+
         Mpf negate() {
             return switch (kind) {
                 case ZERO, NAN -> this;
@@ -72,7 +90,9 @@ final class Mpmath {
         return new Mpf(Mpf.Kind.FINITE, neg, man, exp);
     }
 
-    static Mpf fromInt(BigInteger i) { return make(false, i, 0, 0); }
+    static Mpf fromInt(BigInteger i) {
+        return make(false, i, 0, 0);
+    }
 
     static Mpf fromDouble(double d) {
         if (Double.isNaN(d)) return Mpf.NAN;
@@ -81,7 +101,8 @@ final class Mpmath {
         long bits = Double.doubleToRawLongBits(d);
         int e = (int) ((bits >> 52) & 0x7ff);
         long m = bits & ((1L << 52) - 1);
-        if (e == 0) e = 1; else m |= 1L << 52;
+        if (e == 0) e = 1;
+        else m |= 1L << 52;
         return make(d < 0, BigInteger.valueOf(m), e - 1075L, 0);
     }
 
@@ -109,16 +130,21 @@ final class Mpmath {
 
     static BigDecimal toDecimal(Mpf x) {
         BigDecimal m = new BigDecimal(x.man());
-        BigDecimal v = x.exp() >= 0 ? m.multiply(new BigDecimal(BigInteger.TWO.pow((int) x.exp())))
+        BigDecimal v = x.exp() >= 0
+                ? m.multiply(new BigDecimal(BigInteger.TWO.pow((int) x.exp())))
                 : m.divide(new BigDecimal(BigInteger.TWO.pow((int) -x.exp())));
         return x.neg() ? v.negate() : v;
     }
 
     /** dps_to_prec(n): {@code max(1, int(round((int(n)+1)*3.3219280948873626)))}. */
-    static int dpsToPrec(long dps) { return (int) Math.max(1, Math.round((dps + 1) * 3.3219280948873626)); }
+    static int dpsToPrec(long dps) {
+        return (int) Math.max(1, Math.round((dps + 1) * 3.3219280948873626));
+    }
 
     /** prec_to_dps(n): {@code max(1, int(round(int(n)/3.3219280948873626)-1))}. */
-    static int precToDps(int prec) { return (int) Math.max(1, Math.round(prec / 3.3219280948873626) - 1); }
+    static int precToDps(int prec) {
+        return (int) Math.max(1, Math.round(prec / 3.3219280948873626) - 1);
+    }
 
     /** repr_dps(n): dps + 3, or 17 for dps 15. */
     static int reprDps(int prec) {
@@ -145,10 +171,16 @@ final class Mpmath {
     private static Mpf fromStr(String s, int prec) {
         String t = s.strip().toLowerCase();
         switch (t) {
-            case "inf", "+inf", "infinity", "+infinity" -> { return Mpf.INF; }
-            case "-inf", "-infinity" -> { return Mpf.NINF; }
-            case "nan", "+nan", "-nan" -> { return Mpf.NAN; }
-            default -> { }
+            case "inf", "+inf", "infinity", "+infinity" -> {
+                return Mpf.INF;
+            }
+            case "-inf", "-infinity" -> {
+                return Mpf.NINF;
+            }
+            case "nan", "+nan", "-nan" -> {
+                return Mpf.NAN;
+            }
+            default -> {}
         }
         if (!t.matches("[+-]?(\\d+\\.?\\d*|\\.\\d+)(e[+-]?\\d+)?")) return null;
         return fromDecimal(new BigDecimal(t), prec);
@@ -179,7 +211,9 @@ final class Mpmath {
         return s.special() ? s : t;
     }
 
-    static Mpf sub(Mpf s, Mpf t, int prec) { return add(s, t.negate(), prec); }
+    static Mpf sub(Mpf s, Mpf t, int prec) {
+        return add(s, t.negate(), prec);
+    }
 
     /** mpf_div: 0/0 and x/0 are ZeroDivisionError with an empty message. */
     static Mpf div(Mpf s, Mpf t, int prec) {
@@ -197,7 +231,9 @@ final class Mpmath {
     }
 
     /** mpc_div_mpf: each part divided. */
-    static Mpc div(Mpc z, Mpf p, int prec) { return new Mpc(div(z.re(), p, prec), div(z.im(), p, prec)); }
+    static Mpc div(Mpc z, Mpf p, int prec) {
+        return new Mpc(div(z.re(), p, prec), div(z.im(), p, prec));
+    }
 
     /** mpc_mpf_div: p / (a + bi) with m = a*a + b*b at prec + 10. */
     static Mpc div(Mpf p, Mpc z, int prec) {
@@ -230,7 +266,8 @@ final class Mpmath {
 
     private static Mpf lnPositive(Mpf x, int prec) {
         if (x.man().equals(BigInteger.ONE) && x.exp() == 0) return Mpf.ZERO;
-        int digits = (int) (prec * 0.30103) + 40 + Long.toString(Math.abs(x.exp())).length();
+        int digits =
+                (int) (prec * 0.30103) + 40 + Long.toString(Math.abs(x.exp())).length();
         MathContext mc = new MathContext(digits, RoundingMode.HALF_EVEN);
         // ln(man * 2^exp) = ln(man / 2^bc) + (exp + bc) ln 2, the first argument in [1/2, 1)
         int bc = x.man().bitLength();
@@ -266,8 +303,12 @@ final class Mpmath {
     /** mpf_pi(prec): Machin's formula, rounded. */
     static Mpf pi(int prec) {
         MathContext mc = new MathContext((int) (prec * 0.30103) + 40, RoundingMode.HALF_EVEN);
-        BigDecimal pi = atan(BigDecimal.ONE.divide(BigDecimal.valueOf(5), mc), mc).multiply(BigDecimal.valueOf(16), mc)
-                .subtract(atan(BigDecimal.ONE.divide(BigDecimal.valueOf(239), mc), mc).multiply(BigDecimal.valueOf(4), mc), mc);
+        BigDecimal pi = atan(BigDecimal.ONE.divide(BigDecimal.valueOf(5), mc), mc)
+                .multiply(BigDecimal.valueOf(16), mc)
+                .subtract(
+                        atan(BigDecimal.ONE.divide(BigDecimal.valueOf(239), mc), mc)
+                                .multiply(BigDecimal.valueOf(4), mc),
+                        mc);
         return fromDecimal(pi, prec);
     }
 
@@ -289,11 +330,16 @@ final class Mpmath {
     /** libmpf.to_str(s, dps) with its defaults (strip_zeros, min_fixed = min(-(dps//3), -5), max_fixed = dps). */
     static String toStr(Mpf s, int dps) {
         switch (s.kind()) {
-            case ZERO: return dps != 0 ? "0.0" : ".0";
-            case INF: return "+inf";
-            case NINF: return "-inf";
-            case NAN: return "nan";
-            default: break;
+            case ZERO:
+                return dps != 0 ? "0.0" : ".0";
+            case INF:
+                return "+inf";
+            case NINF:
+                return "-inf";
+            case NAN:
+                return "nan";
+            default:
+                break;
         }
         int minFixed = Math.min(-Math.floorDiv(dps, 3), -5);
         int maxFixed = dps;
@@ -339,7 +385,8 @@ final class Mpmath {
             } else {
                 split = 1;
             }
-            digits = digits.substring(0, Math.min(split, digits.length())) + "." + (split < digits.length() ? digits.substring(split) : "");
+            digits = digits.substring(0, Math.min(split, digits.length())) + "."
+                    + (split < digits.length() ? digits.substring(split) : "");
             int end = digits.length();
             while (end > 0 && digits.charAt(end - 1) == '0') end--;
             digits = digits.substring(0, end);
@@ -352,9 +399,13 @@ final class Mpmath {
 
     /** An mpf or mpc as a Python object ({@code repr} as mpmath at the precision it was computed with). */
     record MpNumber(Object value, int prec) implements PyObjects.Custom {
-        @Override public String pyTypeName() { return value instanceof Mpc ? "mpc" : "mpf"; }
+        @Override
+        public String pyTypeName() {
+            return value instanceof Mpc ? "mpc" : "mpf";
+        }
 
-        @Override public String pyRepr() {
+        @Override
+        public String pyRepr() {
             int dps = reprDps(prec);
             if (value instanceof Mpc c) {
                 return "mpc(real='" + toStr(c.re(), dps) + "', imag='" + toStr(c.im(), dps) + "')";
@@ -362,9 +413,11 @@ final class Mpmath {
             return "mpf('" + toStr((Mpf) value, dps) + "')";
         }
 
-        @Override public String pyStr() {
+        @Override
+        public String pyStr() {
             int dps = precToDps(prec);
-            if (value instanceof Mpc c) return "(" + toStr(c.re(), dps) + (c.im().neg() ? "" : "+") + toStr(c.im(), dps) + "j)";
+            if (value instanceof Mpc c)
+                return "(" + toStr(c.re(), dps) + (c.im().neg() ? "" : "+") + toStr(c.im(), dps) + "j)";
             return toStr((Mpf) value, dps);
         }
     }

@@ -26,7 +26,8 @@ final class PyStrptime {
         }
         Matcher m = pattern(format).matcher(s);
         if (!m.lookingAt()) {
-            throw PyException.valueError("time data " + PyObjects.repr(s) + " does not match format " + PyObjects.repr(format));
+            throw PyException.valueError(
+                    "time data " + PyObjects.repr(s) + " does not match format " + PyObjects.repr(format));
         }
         if (m.end() != s.length()) throw PyException.valueError("unconverted data remains: " + s.substring(m.end()));
         int year = group(m, "Y", 1900), month = group(m, "m", 1), day = group(m, "d", 1);
@@ -64,21 +65,24 @@ final class PyStrptime {
             char c = format.charAt(i);
             if (c == '%' && i + 1 < format.length()) {
                 char d = format.charAt(++i);
-                re.append(switch (d) {
-                    case 'Y' -> "(?<Y>\\d\\d\\d\\d)";
-                    case 'm' -> "(?<m>1[0-2]|0[1-9]|[1-9])";
-                    case 'd' -> "(?<d>3[01]|[12]\\d|0[1-9]|[1-9]| [1-9])";
-                    case 'H' -> "(?<H>2[0-3]|[0-1]\\d|\\d)";
-                    case 'M' -> "(?<M>[0-5]\\d|\\d)";
-                    case 'S' -> "(?<S>6[0-1]|[0-5]\\d|\\d)";
-                    default -> throw new IllegalArgumentException("strptime directive %" + d + " not supported");
-                });
+                re.append(
+                        switch (d) {
+                            case 'Y' -> "(?<Y>\\d\\d\\d\\d)";
+                            case 'm' -> "(?<m>1[0-2]|0[1-9]|[1-9])";
+                            case 'd' -> "(?<d>3[01]|[12]\\d|0[1-9]|[1-9]| [1-9])";
+                            case 'H' -> "(?<H>2[0-3]|[0-1]\\d|\\d)";
+                            case 'M' -> "(?<M>[0-5]\\d|\\d)";
+                            case 'S' -> "(?<S>6[0-1]|[0-5]\\d|\\d)";
+                            default ->
+                                throw new IllegalArgumentException("strptime directive %" + d + " not supported");
+                        });
             } else if (Character.isWhitespace(c)) {
                 re.append("\\s+");
             } else {
                 re.append(Pattern.quote(String.valueOf(c)));
             }
         }
-        return Pattern.compile(re.toString(), Pattern.CASE_INSENSITIVE | Pattern.UNICODE_CASE | Pattern.UNICODE_CHARACTER_CLASS);
+        return Pattern.compile(
+                re.toString(), Pattern.CASE_INSENSITIVE | Pattern.UNICODE_CASE | Pattern.UNICODE_CHARACTER_CLASS);
     }
 }

@@ -12,7 +12,9 @@ final class Seeds {
         return switch (seed) {
             case BigInteger i -> PyRandom.seeded(i);
             case String s -> PyRandom.seeded(s);
-            default -> throw new IllegalArgumentException("random_seed of type " + PyObjects.typeName(seed) + " is not supported");
+            default ->
+                throw new IllegalArgumentException(
+                        "random_seed of type " + PyObjects.typeName(seed) + " is not supported");
         };
     }
 }

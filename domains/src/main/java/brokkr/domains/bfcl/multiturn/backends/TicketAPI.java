@@ -36,7 +36,8 @@ import org.pcollections.TreePVector;
  */
 public record TicketAPI(Object ticketQueue, Object ticketCounter, Object currentUser) implements Backend {
 
-    @Override public Map<String, Object> state(Globals globals) {
+    @Override
+    public Map<String, Object> state(Globals globals) {
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("ticket_queue", ticketQueue);
         m.put("ticket_counter", ticketCounter);
@@ -44,9 +45,13 @@ public record TicketAPI(Object ticketQueue, Object ticketCounter, Object current
         return m;
     }
 
-    private static TicketAPI self(Backend b) { return (TicketAPI) b; }
+    private static TicketAPI self(Backend b) {
+        return (TicketAPI) b;
+    }
 
-    private static Outcome out(TicketAPI t, Globals g, Object result) { return new Outcome(t, g, result); }
+    private static Outcome out(TicketAPI t, Globals g, Object result) {
+        return new Outcome(t, g, result);
+    }
 
     /** _load_scenario: {@code scenario.get(key, DEFAULT_STATE_COPY[key])} for each attribute. */
     private static Outcome load(Object config, boolean longContext, Globals g) {
@@ -73,13 +78,16 @@ public record TicketAPI(Object ticketQueue, Object ticketCounter, Object current
 
     private static PVector<Object> asPVector(Object list) {
         if (list instanceof PVector<?> v) {
-            @SuppressWarnings("unchecked") PVector<Object> p = (PVector<Object>) v;
+            @SuppressWarnings("unchecked")
+            PVector<Object> p = (PVector<Object>) v;
             return p;
         }
         return TreePVector.from(PyObjectOps.iterate(list));
     }
 
-    private static Object ticketItem(Object ticket, String key) { return PyObjectOps.getItem(ticket, key); }
+    private static Object ticketItem(Object ticket, String key) {
+        return PyObjectOps.getItem(ticket, key);
+    }
 
     /** The ticket object at queue position {@code i} (tickets never move: the queue only grows). */
     private Object ticketAt(int i) {
@@ -98,16 +106,31 @@ public record TicketAPI(Object ticketQueue, Object ticketCounter, Object current
     private static Outcome createTicket(Backend b, Object[] a, Globals g) {
         TicketAPI t = self(b);
         Object title = a[0], description = a[1], priority = a[2];
-        if (!truthy(t.currentUser)) return out(t, g, dict("error", "User not authenticated. Please log in to create a ticket."));
+        if (!truthy(t.currentUser))
+            return out(t, g, dict("error", "User not authenticated. Please log in to create a ticket."));
         if (PyObjectOps.lt(priority, BigInteger.ONE) || PyObjectOps.gt(priority, BigInteger.valueOf(5))) {
             return out(t, g, dict("error", "Invalid priority. Priority must be between 1 and 5."));
         }
-        Object ticket = dict("id", t.ticketCounter, "title", title, "description", description, "status", "Open",
-                "priority", priority, "created_by", t.currentUser);
+        Object ticket = dict(
+                "id",
+                t.ticketCounter,
+                "title",
+                title,
+                "description",
+                description,
+                "status",
+                "Open",
+                "priority",
+                priority,
+                "created_by",
+                t.currentUser);
         PVector<Object> queue = asPVector(t.ticketQueue).plus(ticket);
         Object counter = PyObjectOps.add(t.ticketCounter, BigInteger.ONE);
         int index = queue.size() - 1;
-        return out(new TicketAPI(queue, counter, t.currentUser), g, new Live(ticket, b2 -> ((TicketAPI) b2).ticketAt(index)));
+        return out(
+                new TicketAPI(queue, counter, t.currentUser),
+                g,
+                new Live(ticket, b2 -> ((TicketAPI) b2).ticketAt(index)));
     }
 
     private static Outcome getTicket(Backend b, Object[] a, Globals g) {
@@ -128,7 +151,10 @@ public record TicketAPI(Object ticketQueue, Object ticketCounter, Object current
         }
         ticket = setItem(ticket, "status", status);
         if (a.length > 1) ticket = setItem(ticket, "resolution", a[1]);
-        return out(t.withTicket(i, ticket), g, dict("status", "Ticket " + str(id) + " has been " + verb + " successfully."));
+        return out(
+                t.withTicket(i, ticket),
+                g,
+                dict("status", "Ticket " + str(id) + " has been " + verb + " successfully."));
     }
 
     private static final Set<Object> VALID_FIELDS = Set.of("title", "description", "status", "priority");
@@ -157,7 +183,8 @@ public record TicketAPI(Object ticketQueue, Object ticketCounter, Object current
     private static Outcome login(Backend b, Object[] a, Globals g) {
         TicketAPI t = self(b);
         // `if username and password`
-        if (truthy(a[0]) && truthy(a[1])) return out(new TicketAPI(t.ticketQueue, t.ticketCounter, a[0]), g, dict("success", true));
+        if (truthy(a[0]) && truthy(a[1]))
+            return out(new TicketAPI(t.ticketQueue, t.ticketCounter, a[0]), g, dict("success", true));
         return out(t, g, dict("success", false));
     }
 
@@ -168,7 +195,8 @@ public record TicketAPI(Object ticketQueue, Object ticketCounter, Object current
 
     private static Outcome logout(Backend b, Object[] a, Globals g) {
         TicketAPI t = self(b);
-        if (truthy(t.currentUser)) return out(new TicketAPI(t.ticketQueue, t.ticketCounter, PyNone.NONE), g, dict("success", true));
+        if (truthy(t.currentUser))
+            return out(new TicketAPI(t.ticketQueue, t.ticketCounter, PyNone.NONE), g, dict("success", true));
         return out(t, g, dict("success", false));
     }
 
@@ -198,16 +226,30 @@ public record TicketAPI(Object ticketQueue, Object ticketCounter, Object current
         return out(t, g, TreePVector.from(tickets));
     }
 
-    public static final BackendClass CLASS = BackendClass.of("TicketAPI", false, TicketAPI::load, List.of(
-            Method.of("create_ticket", TicketAPI::createTicket, required("title"), optional("description", ""),
-                    optional("priority", BigInteger.ONE)),
-            Method.of("get_ticket", TicketAPI::getTicket, required("ticket_id")),
-            Method.of("close_ticket", (b, a, g) -> setStatus(b, new Object[] {a[0]}, g, "Closed", "closed"), required("ticket_id")),
-            Method.of("resolve_ticket", (b, a, g) -> setStatus(b, a, g, "Resolved", "resolved"), required("ticket_id"),
-                    required("resolution")),
-            Method.of("edit_ticket", TicketAPI::editTicket, required("ticket_id"), required("updates")),
-            Method.of("ticket_login", TicketAPI::login, required("username"), required("password")),
-            Method.of("ticket_get_login_status", TicketAPI::loginStatus),
-            Method.of("logout", TicketAPI::logout),
-            Method.of("get_user_tickets", TicketAPI::userTickets, optional("status", PyNone.NONE))));
+    public static final BackendClass CLASS = BackendClass.of(
+            "TicketAPI",
+            false,
+            TicketAPI::load,
+            List.of(
+                    Method.of(
+                            "create_ticket",
+                            TicketAPI::createTicket,
+                            required("title"),
+                            optional("description", ""),
+                            optional("priority", BigInteger.ONE)),
+                    Method.of("get_ticket", TicketAPI::getTicket, required("ticket_id")),
+                    Method.of(
+                            "close_ticket",
+                            (b, a, g) -> setStatus(b, new Object[] {a[0]}, g, "Closed", "closed"),
+                            required("ticket_id")),
+                    Method.of(
+                            "resolve_ticket",
+                            (b, a, g) -> setStatus(b, a, g, "Resolved", "resolved"),
+                            required("ticket_id"),
+                            required("resolution")),
+                    Method.of("edit_ticket", TicketAPI::editTicket, required("ticket_id"), required("updates")),
+                    Method.of("ticket_login", TicketAPI::login, required("username"), required("password")),
+                    Method.of("ticket_get_login_status", TicketAPI::loginStatus),
+                    Method.of("logout", TicketAPI::logout),
+                    Method.of("get_user_tickets", TicketAPI::userTickets, optional("status", PyNone.NONE))));
 }

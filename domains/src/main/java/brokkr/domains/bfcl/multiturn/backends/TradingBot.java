@@ -37,25 +37,45 @@ public record TradingBot(OrderedPMap<String, Object> attrs, PyRandom random) imp
 
     /** {@code CURRENT_TIME = datetime(2024, 9, 1, 10, 30)}. */
     private static final LocalDateTime CURRENT_TIME = LocalDateTime.of(2024, 9, 1, 10, 30);
+
     private static final DateTimeFormatter TIMESTAMP = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss");
 
-    @Override public Map<String, Object> state(Globals globals) { return attrs; }
+    @Override
+    public Map<String, Object> state(Globals globals) {
+        return attrs;
+    }
 
-    Object get(String attr) { return attrs.get(attr); }
+    Object get(String attr) {
+        return attrs.get(attr);
+    }
 
-    TradingBot with(String attr, Object value) { return new TradingBot(attrs.plus(attr, value), random); }
+    TradingBot with(String attr, Object value) {
+        return new TradingBot(attrs.plus(attr, value), random);
+    }
 
-    boolean longContext() { return PyObjects.truthy(get("long_context")); }
+    boolean longContext() {
+        return PyObjects.truthy(get("long_context"));
+    }
 
-    Map<?, ?> orders() { return (Map<?, ?>) get("orders"); }
+    Map<?, ?> orders() {
+        return (Map<?, ?>) get("orders");
+    }
 
-    Map<?, ?> stocks() { return (Map<?, ?>) get("stocks"); }
+    Map<?, ?> stocks() {
+        return (Map<?, ?>) get("stocks");
+    }
 
-    private static Object ext(String name) { return LongContextData.get().value(name); }
+    private static Object ext(String name) {
+        return LongContextData.get().value(name);
+    }
 
-    private static Outcome ok(TradingBot t, Globals g, Object result) { return new Outcome(t, g, result); }
+    private static Outcome ok(TradingBot t, Globals g, Object result) {
+        return new Outcome(t, g, result);
+    }
 
-    private static OrderedPMap<Object, Object> error(String text) { return PyObjects.dict("error", text); }
+    private static OrderedPMap<Object, Object> error(String text) {
+        return PyObjects.dict("error", text);
+    }
 
     static Outcome load(Object config, boolean longContext, Globals g) {
         Map<?, ?> sc = (Map<?, ?>) config;
@@ -69,8 +89,18 @@ public record TradingBot(OrderedPMap<String, Object> attrs, PyRandom random) imp
             converted = PyObjects.setItem(converted, k, e.getValue());
         }
         a = a.plus("orders", converted);
-        a = a.plus("account_info", or(sc, "account_info", PyObjects.dict("account_id", PyObjects.integer(12345), "balance", 10000.0,
-                "binding_card", PyObjects.integer(1974202140965533L))));
+        a = a.plus(
+                "account_info",
+                or(
+                        sc,
+                        "account_info",
+                        PyObjects.dict(
+                                "account_id",
+                                PyObjects.integer(12345),
+                                "balance",
+                                10000.0,
+                                "binding_card",
+                                PyObjects.integer(1974202140965533L))));
         a = a.plus("authenticated", or(sc, "authenticated", false));
         a = a.plus("market_status", or(sc, "market_status", "Closed"));
         a = a.plus("order_counter", or(sc, "order_counter", PyObjects.integer(12446)));
@@ -78,7 +108,8 @@ public record TradingBot(OrderedPMap<String, Object> attrs, PyRandom random) imp
         a = a.plus("watch_list", or(sc, "watch_list", PyObjects.list("NVDA")));
         a = a.plus("transaction_history", or(sc, "transaction_history", PyObjects.list()));
         a = a.plus("long_context", longContext);
-        PyRandom random = Seeds.random(sc.containsKey("random_seed") ? sc.get("random_seed") : PyObjects.integer(1053520));
+        PyRandom random =
+                Seeds.random(sc.containsKey("random_seed") ? sc.get("random_seed") : PyObjects.integer(1053520));
         return new Outcome(new TradingBot(a, random), g, PyNone.NONE);
     }
 
@@ -94,19 +125,37 @@ public record TradingBot(OrderedPMap<String, Object> attrs, PyRandom random) imp
         return sb.toString();
     }
 
-    private static Object or(Map<?, ?> sc, String key, Object dflt) { return sc.containsKey(key) ? sc.get(key) : dflt; }
+    private static Object or(Map<?, ?> sc, String key, Object dflt) {
+        return sc.containsKey(key) ? sc.get(key) : dflt;
+    }
 
-    private static OrderedPMap<Object, Object> order(long id, String type, String symbol, double price, long amount, String status) {
-        return PyObjects.dict("id", PyObjects.integer(id), "order_type", type, "symbol", symbol, "price", price,
-                "amount", PyObjects.integer(amount), "status", status);
+    private static OrderedPMap<Object, Object> order(
+            long id, String type, String symbol, double price, long amount, String status) {
+        return PyObjects.dict(
+                "id",
+                PyObjects.integer(id),
+                "order_type",
+                type,
+                "symbol",
+                symbol,
+                "price",
+                price,
+                "amount",
+                PyObjects.integer(amount),
+                "status",
+                status);
     }
 
     private static OrderedPMap<Object, Object> defaultOrders() {
-        return PyObjects.dict(PyObjects.integer(12345), order(12345, "Buy", "AAPL", 210.65, 10, "Completed"),
-                PyObjects.integer(12446), order(12446, "Sell", "GOOG", 2840.56, 5, "Pending"));
+        return PyObjects.dict(
+                PyObjects.integer(12345),
+                order(12345, "Buy", "AAPL", 210.65, 10, "Completed"),
+                PyObjects.integer(12446),
+                order(12446, "Sell", "GOOG", 2840.56, 5, "Pending"));
     }
 
-    private static OrderedPMap<Object, Object> stock(double price, double change, double volume, double ma5, double ma20) {
+    private static OrderedPMap<Object, Object> stock(
+            double price, double change, double volume, double ma5, double ma20) {
         return PyObjects.dict("price", price, "percent_change", change, "volume", volume, "MA(5)", ma5, "MA(20)", ma20);
     }
 
@@ -133,7 +182,8 @@ public record TradingBot(OrderedPMap<String, Object> attrs, PyRandom random) imp
     private static PyRandom.Draw<String> timestamp(PyRandom r) {
         long start = CURRENT_TIME.toEpochSecond(ZoneOffset.UTC);
         PyRandom.Draw<Long> d = r.randint(start, start + 86400);
-        String text = LocalDateTime.ofInstant(Instant.ofEpochSecond(d.value()), ZoneOffset.UTC).format(TIMESTAMP);
+        String text = LocalDateTime.ofInstant(Instant.ofEpochSecond(d.value()), ZoneOffset.UTC)
+                .format(TIMESTAMP);
         return new PyRandom.Draw<>(text, d.next());
     }
 
@@ -143,9 +193,33 @@ public record TradingBot(OrderedPMap<String, Object> attrs, PyRandom random) imp
         return ok((TradingBot) self, g, PyObjects.dict("current_time", "10:30 AM"));
     }
 
-    private static final OrderedPMap<Object, Object> SYMBOLS = PyObjects.dict("Apple", "AAPL", "Google", "GOOG", "Tesla", "TSLA",
-            "Microsoft", "MSFT", "Nvidia", "NVDA", "Zeta Corp", "ZETA", "Alpha Tech", "ALPH", "Omega Industries", "OMEG",
-            "Quasar Ltd.", "QUAS", "Neptune Systems", "NEPT", "Synex Solutions", "SYNX", "Amazon", "AMZN", "Gorilla", "GORI");
+    private static final OrderedPMap<Object, Object> SYMBOLS = PyObjects.dict(
+            "Apple",
+            "AAPL",
+            "Google",
+            "GOOG",
+            "Tesla",
+            "TSLA",
+            "Microsoft",
+            "MSFT",
+            "Nvidia",
+            "NVDA",
+            "Zeta Corp",
+            "ZETA",
+            "Alpha Tech",
+            "ALPH",
+            "Omega Industries",
+            "OMEG",
+            "Quasar Ltd.",
+            "QUAS",
+            "Neptune Systems",
+            "NEPT",
+            "Synex Solutions",
+            "SYNX",
+            "Amazon",
+            "AMZN",
+            "Gorilla",
+            "GORI");
 
     static Outcome getSymbolByName(Backend self, Object[] a, Globals g) {
         return ok((TradingBot) self, g, PyObjects.dict("symbol", PyObjects.get(SYMBOLS, a[0], "Stock not found")));
@@ -154,11 +228,16 @@ public record TradingBot(OrderedPMap<String, Object> attrs, PyRandom random) imp
     static Outcome getStockInfo(Backend self, Object[] a, Globals g) {
         TradingBot t = (TradingBot) self;
         Object symbol = a[0];
-        if (!PyObjects.containsKey(t.stocks(), symbol)) return ok(t, g, error("Stock with symbol '" + PyObjects.str(symbol) + "' not found."));
+        if (!PyObjects.containsKey(t.stocks(), symbol))
+            return ok(t, g, error("Stock with symbol '" + PyObjects.str(symbol) + "' not found."));
         Object stock = PyObjectOps.getItem(t.stocks(), symbol);
         if (t.longContext()) {
             if (!(stock instanceof Map<?, ?> m)) throw PyDyn.noAttribute(stock, "copy");
-            return ok(t, g, PyObjects.setItem(PyObjects.setItem(m, "MA(5)", ext("MA_5_EXTENSION")), "MA(20)", ext("MA_20_EXTENSION")));
+            return ok(
+                    t,
+                    g,
+                    PyObjects.setItem(
+                            PyObjects.setItem(m, "MA(5)", ext("MA_5_EXTENSION")), "MA(20)", ext("MA_20_EXTENSION")));
         }
         return ok(t, g, stock);
     }
@@ -167,8 +246,12 @@ public record TradingBot(OrderedPMap<String, Object> attrs, PyRandom random) imp
         TradingBot t = (TradingBot) self;
         Object orderId = a[0];
         if (!PyObjects.containsKey(t.orders(), orderId)) {
-            return ok(t, g, error("Order with ID " + PyObjects.str(orderId) + " not found." + "Here is the list of orders_id: "
-                    + PyObjects.repr(TreePVector.from(new ArrayList<>(t.orders().keySet())))));
+            return ok(
+                    t,
+                    g,
+                    error("Order with ID " + PyObjects.str(orderId) + " not found." + "Here is the list of orders_id: "
+                            + PyObjects.repr(
+                                    TreePVector.from(new ArrayList<>(t.orders().keySet())))));
         }
         Object order = PyObjectOps.getItem(t.orders(), orderId);
         if (t.longContext()) {
@@ -193,7 +276,8 @@ public record TradingBot(OrderedPMap<String, Object> attrs, PyRandom random) imp
     static Outcome cancelOrder(Backend self, Object[] a, Globals g) {
         TradingBot t = (TradingBot) self;
         Object orderId = a[0];
-        if (!PyObjects.containsKey(t.orders(), orderId)) return ok(t, g, error("Order with ID " + PyObjects.str(orderId) + " not found."));
+        if (!PyObjects.containsKey(t.orders(), orderId))
+            return ok(t, g, error("Order with ID " + PyObjects.str(orderId) + " not found."));
         Object order = PyObjectOps.getItem(t.orders(), orderId);
         if (PyObjects.eq(PyObjectOps.getItem(order, "status"), "Completed")) {
             return ok(t, g, error("Can't cancel order " + PyObjects.str(orderId) + ". Order is already completed."));
@@ -206,42 +290,77 @@ public record TradingBot(OrderedPMap<String, Object> attrs, PyRandom random) imp
     static Outcome placeOrder(Backend self, Object[] a, Globals g) {
         TradingBot t = (TradingBot) self;
         Object orderType = a[0], symbol = a[1], price = a[2], amount = a[3];
-        if (!PyObjects.truthy(t.get("authenticated"))) return ok(t, g, error("User not authenticated. Please log in to place an order."));
-        if (!PyObjects.containsKey(t.stocks(), symbol)) return ok(t, g, error("Invalid stock symbol: " + PyObjects.str(symbol)));
+        if (!PyObjects.truthy(t.get("authenticated")))
+            return ok(t, g, error("User not authenticated. Please log in to place an order."));
+        if (!PyObjects.containsKey(t.stocks(), symbol))
+            return ok(t, g, error("Invalid stock symbol: " + PyObjects.str(symbol)));
         if (PyObjectOps.le(price, BigInteger.ZERO) || PyObjectOps.le(amount, BigInteger.ZERO)) {
             return ok(t, g, error("Price and amount must be positive values."));
         }
         if (!(orderType instanceof String type)) throw PyDyn.noAttribute(orderType, "lower");
         Map<?, ?> account = (Map<?, ?>) t.get("account_info");
         if (type.toLowerCase(java.util.Locale.ROOT).equals("buy")) {
-            Object totalCost = PyObjectOps.mul(PyBuiltins.floatOfObject(price, BfclData.PYTHON), PyBuiltins.intOfObject(amount, BfclData.PYTHON), "*");
+            Object totalCost = PyObjectOps.mul(
+                    PyBuiltins.floatOfObject(price, BfclData.PYTHON),
+                    PyBuiltins.intOfObject(amount, BfclData.PYTHON),
+                    "*");
             Object balance = PyObjects.get(account, "balance", BigInteger.ZERO);
             if (PyObjectOps.gt(totalCost, balance)) {
-                return ok(t, g, error("Insufficient funds: required $" + PyDyn.fixed2(totalCost) + " but only $"
-                        + PyDyn.fixed2(PyObjects.get(account, "balance", BigInteger.ZERO)) + " available."));
+                return ok(
+                        t,
+                        g,
+                        error("Insufficient funds: required $" + PyDyn.fixed2(totalCost) + " but only $"
+                                + PyDyn.fixed2(PyObjects.get(account, "balance", BigInteger.ZERO)) + " available."));
             }
         }
         double fprice = PyBuiltins.floatOfObject(price, BfclData.PYTHON);
         Object orderId = t.get("order_counter");
-        OrderedPMap<Object, Object> order = PyObjects.dict("id", orderId, "order_type", orderType, "symbol", symbol, "price", fprice,
-                "amount", amount, "status", "Open");
+        OrderedPMap<Object, Object> order = PyObjects.dict(
+                "id",
+                orderId,
+                "order_type",
+                orderType,
+                "symbol",
+                symbol,
+                "price",
+                fprice,
+                "amount",
+                amount,
+                "status",
+                "Open");
         t = t.with("orders", PyObjects.setItem(t.orders(), orderId, order));
         t = t.with("order_counter", PyObjectOps.add(orderId, BigInteger.ONE, "+="));
-        return ok(t, g, PyObjects.dict("order_id", orderId, "order_type", orderType, "status", "Pending", "price", fprice,
-                "amount", amount));
+        return ok(
+                t,
+                g,
+                PyObjects.dict(
+                        "order_id",
+                        orderId,
+                        "order_type",
+                        orderType,
+                        "status",
+                        "Pending",
+                        "price",
+                        fprice,
+                        "amount",
+                        amount));
     }
 
     static Outcome withdrawFunds(Backend self, Object[] a, Globals g) {
         TradingBot t = (TradingBot) self;
         Object amount = a[0];
-        if (!PyObjects.truthy(t.get("authenticated"))) return ok(t, g, error("User not authenticated. Please log in to make a transaction."));
-        if (!PyObjects.eq(t.get("market_status"), "Open")) return ok(t, g, error("Market is closed. Transactions are not allowed."));
+        if (!PyObjects.truthy(t.get("authenticated")))
+            return ok(t, g, error("User not authenticated. Please log in to make a transaction."));
+        if (!PyObjects.eq(t.get("market_status"), "Open"))
+            return ok(t, g, error("Market is closed. Transactions are not allowed."));
         if (PyObjectOps.le(amount, BigInteger.ZERO)) return ok(t, g, error("Transaction amount must be positive."));
         Map<?, ?> account = (Map<?, ?>) t.get("account_info");
-        if (PyObjectOps.gt(amount, PyObjectOps.getItem(account, "balance"))) return ok(t, g, error("Insufficient funds for withdrawal."));
+        if (PyObjectOps.gt(amount, PyObjectOps.getItem(account, "balance")))
+            return ok(t, g, error("Insufficient funds for withdrawal."));
         Object balance = PyObjectOps.sub(PyObjectOps.getItem(account, "balance"), amount, "-=");
         t = t.with("account_info", PyObjects.setItem(account, "balance", balance));
-        return transaction(t, g, "withdrawal", amount, PyObjects.dict("status", "Withdrawal successful", "new_balance", balance));
+        return transaction(
+                t, g, "withdrawal", amount, PyObjects.dict("status", "Withdrawal successful", "new_balance", balance));
     }
 
     private static Outcome transaction(TradingBot t, Globals g, String type, Object amount, Object result) {
@@ -253,7 +372,8 @@ public record TradingBot(OrderedPMap<String, Object> attrs, PyRandom random) imp
 
     static Outcome getAccountInfo(Backend self, Object[] a, Globals g) {
         TradingBot t = (TradingBot) self;
-        if (!PyObjects.truthy(t.get("authenticated"))) return ok(t, g, error("User not authenticated. Please log in to view account information."));
+        if (!PyObjects.truthy(t.get("authenticated")))
+            return ok(t, g, error("User not authenticated. Please log in to view account information."));
         // The stored dict itself, changed in place by fund_account/withdraw_funds later in the same call string.
         return ok(t, g, new Live(t.get("account_info"), b -> ((TradingBot) b).get("account_info")));
     }
@@ -271,33 +391,48 @@ public record TradingBot(OrderedPMap<String, Object> attrs, PyRandom random) imp
 
     static Outcome tradingLogout(Backend self, Object[] a, Globals g) {
         TradingBot t = (TradingBot) self;
-        if (!PyObjects.truthy(t.get("authenticated"))) return ok(t, g, PyObjects.dict("status", "No user is currently logged in"));
+        if (!PyObjects.truthy(t.get("authenticated")))
+            return ok(t, g, PyObjects.dict("status", "No user is currently logged in"));
         return ok(t.with("authenticated", false), g, PyObjects.dict("status", "Logged out successfully"));
     }
 
     static Outcome fundAccount(Backend self, Object[] a, Globals g) {
         TradingBot t = (TradingBot) self;
         Object amount = a[0];
-        if (!PyObjects.truthy(t.get("authenticated"))) return ok(t, g, error("User not authenticated. Please log in to fund the account."));
+        if (!PyObjects.truthy(t.get("authenticated")))
+            return ok(t, g, error("User not authenticated. Please log in to fund the account."));
         if (PyObjectOps.le(amount, BigInteger.ZERO)) return ok(t, g, error("Funding amount must be positive."));
         Map<?, ?> account = (Map<?, ?>) t.get("account_info");
         Object balance = PyObjectOps.add(PyObjectOps.getItem(account, "balance"), amount, "+=");
         t = t.with("account_info", PyObjects.setItem(account, "balance", balance));
-        return transaction(t, g, "deposit", amount, PyObjects.dict("status", "Account funded successfully", "new_balance", balance));
+        return transaction(
+                t,
+                g,
+                "deposit",
+                amount,
+                PyObjects.dict("status", "Account funded successfully", "new_balance", balance));
     }
 
     static Outcome removeStockFromWatchlist(Backend self, Object[] a, Globals g) {
         TradingBot t = (TradingBot) self;
         Object symbol = a[0];
-        if (!PyObjects.truthy(t.get("authenticated"))) return ok(t, g, error("User not authenticated. Please log in to modify the watchlist."));
+        if (!PyObjects.truthy(t.get("authenticated")))
+            return ok(t, g, error("User not authenticated. Please log in to modify the watchlist."));
         List<?> watch = (List<?>) t.get("watch_list");
-        if (!PyObjectOps.in(symbol, watch)) return ok(t, g, error("Stock " + PyObjects.str(symbol) + " not found in watchlist."));
+        if (!PyObjectOps.in(symbol, watch))
+            return ok(t, g, error("Stock " + PyObjects.str(symbol) + " not found in watchlist."));
         List<Object> out = new ArrayList<>(watch);
         for (int i = 0; i < out.size(); i++) {
-            if (out.get(i) == symbol || PyObjects.eq(out.get(i), symbol)) { out.remove(i); break; }
+            if (out.get(i) == symbol || PyObjects.eq(out.get(i), symbol)) {
+                out.remove(i);
+                break;
+            }
         }
         t = t.with("watch_list", TreePVector.from(out));
-        return ok(t, g, PyObjects.dict("status", "Stock " + PyObjects.str(symbol) + " removed from watchlist successfully."));
+        return ok(
+                t,
+                g,
+                PyObjects.dict("status", "Stock " + PyObjects.str(symbol) + " removed from watchlist successfully."));
     }
 
     static Outcome getWatchlist(Backend self, Object[] a, Globals g) {
@@ -318,20 +453,26 @@ public record TradingBot(OrderedPMap<String, Object> attrs, PyRandom random) imp
         if (!PyObjects.truthy(t.get("authenticated"))) {
             return ok(t, g, PyObjects.list(error("User not authenticated. Please log in to view order history.")));
         }
-        return ok(t, g, PyObjects.dict("history", TreePVector.from(new ArrayList<>(t.orders().keySet()))));
+        return ok(
+                t,
+                g,
+                PyObjects.dict(
+                        "history", TreePVector.from(new ArrayList<>(t.orders().keySet()))));
     }
 
     static Outcome getTransactionHistory(Backend self, Object[] a, Globals g) {
         TradingBot t = (TradingBot) self;
         if (!PyObjects.truthy(t.get("authenticated"))) {
-            return ok(t, g, PyObjects.list(error("User not authenticated. Please log in to view transaction history.")));
+            return ok(
+                    t, g, PyObjects.list(error("User not authenticated. Please log in to view transaction history.")));
         }
         LocalDateTime start = PyObjects.truthy(a[0]) ? PyStrptime.parse(a[0], "%Y-%m-%d") : LocalDateTime.MIN;
         LocalDateTime end = PyObjects.truthy(a[1]) ? PyStrptime.parse(a[1], "%Y-%m-%d") : LocalDateTime.MAX;
         List<Object> filtered = new ArrayList<>();
         for (Object tr : (List<?>) t.get("transaction_history")) {
             if (!start.isAfter(PyStrptime.parse(PyObjectOps.getItem(tr, "timestamp"), "%Y-%m-%d %H:%M:%S"))
-                    && !PyStrptime.parse(PyObjectOps.getItem(tr, "timestamp"), "%Y-%m-%d %H:%M:%S").isAfter(end)) {
+                    && !PyStrptime.parse(PyObjectOps.getItem(tr, "timestamp"), "%Y-%m-%d %H:%M:%S")
+                            .isAfter(end)) {
                 filtered.add(tr);
             }
         }
@@ -347,7 +488,8 @@ public record TradingBot(OrderedPMap<String, Object> attrs, PyRandom random) imp
             tech.addAll((List<?>) ext("TECHNOLOGY_EXTENSION"));
             auto.addAll((List<?>) ext("AUTOMOBILE_EXTENSION"));
         }
-        OrderedPMap<Object, Object> sectors = PyObjects.dict("Technology", TreePVector.from(tech), "Automobile", TreePVector.from(auto));
+        OrderedPMap<Object, Object> sectors =
+                PyObjects.dict("Technology", TreePVector.from(tech), "Automobile", TreePVector.from(auto));
         return ok(t, g, PyObjects.dict("stock_list", PyObjects.get(sectors, a[0], PyObjects.list())));
     }
 
@@ -356,7 +498,8 @@ public record TradingBot(OrderedPMap<String, Object> attrs, PyRandom random) imp
         Object minPrice = a[1], maxPrice = a[2];
         List<Object> out = new ArrayList<>();
         for (Object symbol : PyObjectOps.iterate(a[0])) {
-            if (PyObjectOps.ge(price(t, symbol), minPrice) && PyObjectOps.le(price(t, symbol), maxPrice)) out.add(symbol);
+            if (PyObjectOps.ge(price(t, symbol), minPrice) && PyObjectOps.le(price(t, symbol), maxPrice))
+                out.add(symbol);
         }
         return ok(t, g, PyObjects.dict("filtered_stocks", TreePVector.from(out)));
     }
@@ -388,33 +531,58 @@ public record TradingBot(OrderedPMap<String, Object> attrs, PyRandom random) imp
             if (PyObjectOps.ge(PyObjectOps.abs(change), threshold)) changed.add((String) symbol);
         }
         if (!changed.isEmpty()) {
-            return ok(t, g, PyObjects.dict("notification", "Stocks " + String.join(", ", changed) + " have significant price changes."));
+            return ok(
+                    t,
+                    g,
+                    PyObjects.dict(
+                            "notification",
+                            "Stocks " + String.join(", ", changed) + " have significant price changes."));
         }
         return ok(t, g, PyObjects.dict("notification", "No significant price changes in the selected stocks."));
     }
 
-    public static final BackendClass CLASS = BackendClass.of("TradingBot", false, TradingBot::load, List.of(
-            Method.of("get_current_time", TradingBot::getCurrentTime),
-            Method.of("get_symbol_by_name", TradingBot::getSymbolByName, required("name")),
-            Method.of("get_stock_info", TradingBot::getStockInfo, required("symbol")),
-            Method.of("get_order_details", TradingBot::getOrderDetails, required("order_id")),
-            Method.of("cancel_order", TradingBot::cancelOrder, required("order_id")),
-            Method.of("place_order", TradingBot::placeOrder, required("order_type"), required("symbol"), required("price"),
-                    required("amount")),
-            Method.of("withdraw_funds", TradingBot::withdrawFunds, required("amount")),
-            Method.of("get_account_info", TradingBot::getAccountInfo),
-            Method.of("trading_login", TradingBot::tradingLogin, required("username"), required("password")),
-            Method.of("trading_get_login_status", TradingBot::tradingGetLoginStatus),
-            Method.of("trading_logout", TradingBot::tradingLogout),
-            Method.of("fund_account", TradingBot::fundAccount, required("amount")),
-            Method.of("remove_stock_from_watchlist", TradingBot::removeStockFromWatchlist, required("symbol")),
-            Method.of("get_watchlist", TradingBot::getWatchlist),
-            Method.of("get_order_history", TradingBot::getOrderHistory),
-            Method.of("get_transaction_history", TradingBot::getTransactionHistory, optional("start_date", PyNone.NONE),
-                    optional("end_date", PyNone.NONE)),
-            Method.of("get_available_stocks", TradingBot::getAvailableStocks, required("sector")),
-            Method.of("filter_stocks_by_price", TradingBot::filterStocksByPrice, required("stocks"), required("min_price"),
-                    required("max_price")),
-            Method.of("add_to_watchlist", TradingBot::addToWatchlist, required("stock")),
-            Method.of("notify_price_change", TradingBot::notifyPriceChange, required("stocks"), required("threshold"))));
+    public static final BackendClass CLASS = BackendClass.of(
+            "TradingBot",
+            false,
+            TradingBot::load,
+            List.of(
+                    Method.of("get_current_time", TradingBot::getCurrentTime),
+                    Method.of("get_symbol_by_name", TradingBot::getSymbolByName, required("name")),
+                    Method.of("get_stock_info", TradingBot::getStockInfo, required("symbol")),
+                    Method.of("get_order_details", TradingBot::getOrderDetails, required("order_id")),
+                    Method.of("cancel_order", TradingBot::cancelOrder, required("order_id")),
+                    Method.of(
+                            "place_order",
+                            TradingBot::placeOrder,
+                            required("order_type"),
+                            required("symbol"),
+                            required("price"),
+                            required("amount")),
+                    Method.of("withdraw_funds", TradingBot::withdrawFunds, required("amount")),
+                    Method.of("get_account_info", TradingBot::getAccountInfo),
+                    Method.of("trading_login", TradingBot::tradingLogin, required("username"), required("password")),
+                    Method.of("trading_get_login_status", TradingBot::tradingGetLoginStatus),
+                    Method.of("trading_logout", TradingBot::tradingLogout),
+                    Method.of("fund_account", TradingBot::fundAccount, required("amount")),
+                    Method.of("remove_stock_from_watchlist", TradingBot::removeStockFromWatchlist, required("symbol")),
+                    Method.of("get_watchlist", TradingBot::getWatchlist),
+                    Method.of("get_order_history", TradingBot::getOrderHistory),
+                    Method.of(
+                            "get_transaction_history",
+                            TradingBot::getTransactionHistory,
+                            optional("start_date", PyNone.NONE),
+                            optional("end_date", PyNone.NONE)),
+                    Method.of("get_available_stocks", TradingBot::getAvailableStocks, required("sector")),
+                    Method.of(
+                            "filter_stocks_by_price",
+                            TradingBot::filterStocksByPrice,
+                            required("stocks"),
+                            required("min_price"),
+                            required("max_price")),
+                    Method.of("add_to_watchlist", TradingBot::addToWatchlist, required("stock")),
+                    Method.of(
+                            "notify_price_change",
+                            TradingBot::notifyPriceChange,
+                            required("stocks"),
+                            required("threshold"))));
 }

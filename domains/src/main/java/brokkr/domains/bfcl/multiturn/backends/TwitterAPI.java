@@ -36,8 +36,16 @@ import org.pcollections.TreePVector;
  * every other tweet's list ({@link #MENTIONS_PREFIX}). The default
  * {@code tags} list is never changed in place, so a fresh empty list is the same.
  */
-public record TwitterAPI(Object username, Object password, Object authenticated, Object tweets, Object comments,
-                         Object retweets, Object followingList, Object tweetCounter) implements Backend {
+public record TwitterAPI(
+        Object username,
+        Object password,
+        Object authenticated,
+        Object tweets,
+        Object comments,
+        Object retweets,
+        Object followingList,
+        Object tweetCounter)
+        implements Backend {
 
     /**
      * Every tweet's {@code mentions} list is a {@link SharedList} cell: {@code mention()} extends it in place
@@ -49,7 +57,8 @@ public record TwitterAPI(Object username, Object password, Object authenticated,
     /** The default {@code mentions} list of {@code post_tweet}: one list per process. */
     static final SharedList DEFAULT_MENTIONS = new SharedList("TwitterAPI.post_tweet.mentions");
 
-    @Override public Map<String, Object> state(Globals globals) {
+    @Override
+    public Map<String, Object> state(Globals globals) {
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("username", username);
         m.put("password", password);
@@ -100,7 +109,9 @@ public record TwitterAPI(Object username, Object password, Object authenticated,
     }
 
     /** The tweet stored under {@code key}, or null. */
-    private Object tweet(Object key) { return key == null ? null : map(tweets, "get").get(key); }
+    private Object tweet(Object key) {
+        return key == null ? null : map(tweets, "get").get(key);
+    }
 
     /** A stored tweet as a live result (found again by its key: tweets are never removed). */
     private Live live(Object tweet) {
@@ -118,9 +129,13 @@ public record TwitterAPI(Object username, Object password, Object authenticated,
         throw PyException.attributeError("'" + PyObjects.typeName(o) + "' object has no attribute '" + method + "'");
     }
 
-    private static TwitterAPI self(Backend b) { return (TwitterAPI) b; }
+    private static TwitterAPI self(Backend b) {
+        return (TwitterAPI) b;
+    }
 
-    private static Outcome out(TwitterAPI t, Globals g, Object result) { return new Outcome(t, g, result); }
+    private static Outcome out(TwitterAPI t, Globals g, Object result) {
+        return new Outcome(t, g, result);
+    }
 
     private TwitterAPI withAuthenticated(Object v) {
         return new TwitterAPI(username, password, v, tweets, comments, retweets, followingList, tweetCounter);
@@ -141,17 +156,26 @@ public record TwitterAPI(Object username, Object password, Object authenticated,
 
     private static Outcome postTweet(Backend b, Object[] a, Globals g) {
         TwitterAPI t = self(b);
-        if (!truthy(t.authenticated)) return out(t, g, dict("error", "User not authenticated. Please authenticate before posting."));
+        if (!truthy(t.authenticated))
+            return out(t, g, dict("error", "User not authenticated. Please authenticate before posting."));
         Object mentions = a[2];
         if (mentions instanceof List<?> l) {
             Globals.Allocated cell = g.allocate(MENTIONS_PREFIX, l);
             g = cell.globals();
             mentions = cell.ref();
         }
-        Object tweet = dict("id", t.tweetCounter, "username", t.username, "content", a[0], "tags", a[1], "mentions", mentions);
+        Object tweet =
+                dict("id", t.tweetCounter, "username", t.username, "content", a[0], "tags", a[1], "mentions", mentions);
         Object tweets = PyObjects.setItem(map(t.tweets, "__setitem__"), t.tweetCounter, tweet);
-        TwitterAPI next = new TwitterAPI(t.username, t.password, t.authenticated, tweets, t.comments, t.retweets,
-                t.followingList, PyObjectOps.add(t.tweetCounter, BigInteger.ONE));
+        TwitterAPI next = new TwitterAPI(
+                t.username,
+                t.password,
+                t.authenticated,
+                tweets,
+                t.comments,
+                t.retweets,
+                t.followingList,
+                PyObjectOps.add(t.tweetCounter, BigInteger.ONE));
         Object key = t.tweetCounter;
         return out(next, g, new Live(tweet, b2 -> ((TwitterAPI) b2).tweet(key)));
     }
@@ -159,16 +183,36 @@ public record TwitterAPI(Object username, Object password, Object authenticated,
     private static Outcome retweet(Backend b, Object[] a, Globals g) {
         TwitterAPI t = self(b);
         Object id = a[0];
-        if (!truthy(t.authenticated)) return out(t, g, dict("error", "User not authenticated. Please authenticate before retweeting."));
+        if (!truthy(t.authenticated))
+            return out(t, g, dict("error", "User not authenticated. Please authenticate before retweeting."));
         if (!PyObjectOps.in(id, t.tweets)) return out(t, g, dict("error", "Tweet with ID " + str(id) + " not found."));
         Object retweets = t.retweets;
-        if (!PyObjectOps.in(t.username, retweets)) retweets = PyObjects.setItem(map(retweets, "__setitem__"), t.username, TreePVector.empty());
+        if (!PyObjectOps.in(t.username, retweets))
+            retweets = PyObjects.setItem(map(retweets, "__setitem__"), t.username, TreePVector.empty());
         Object mine = PyObjectOps.getItem(retweets, t.username);
-        TwitterAPI withList = new TwitterAPI(t.username, t.password, t.authenticated, t.tweets, t.comments, retweets, t.followingList, t.tweetCounter);
+        TwitterAPI withList = new TwitterAPI(
+                t.username,
+                t.password,
+                t.authenticated,
+                t.tweets,
+                t.comments,
+                retweets,
+                t.followingList,
+                t.tweetCounter);
         if (PyObjectOps.in(id, mine)) return out(withList, g, dict("retweet_status", "Already retweeted"));
         retweets = PyObjects.setItem(map(retweets, "__setitem__"), t.username, append(mine, id));
-        return out(new TwitterAPI(t.username, t.password, t.authenticated, t.tweets, t.comments, retweets, t.followingList, t.tweetCounter),
-                g, dict("retweet_status", "Successfully retweeted"));
+        return out(
+                new TwitterAPI(
+                        t.username,
+                        t.password,
+                        t.authenticated,
+                        t.tweets,
+                        t.comments,
+                        retweets,
+                        t.followingList,
+                        t.tweetCounter),
+                g,
+                dict("retweet_status", "Successfully retweeted"));
     }
 
     /** {@code list.append(x)} on a value that must be a list. */
@@ -182,14 +226,27 @@ public record TwitterAPI(Object username, Object password, Object authenticated,
     private static Outcome comment(Backend b, Object[] a, Globals g) {
         TwitterAPI t = self(b);
         Object id = a[0];
-        if (!truthy(t.authenticated)) return out(t, g, dict("error", "User not authenticated. Please authenticate before commenting."));
+        if (!truthy(t.authenticated))
+            return out(t, g, dict("error", "User not authenticated. Please authenticate before commenting."));
         if (!PyObjectOps.in(id, t.tweets)) return out(t, g, dict("error", "Tweet with ID " + str(id) + " not found."));
         Object comments = t.comments;
-        if (!PyObjectOps.in(id, comments)) comments = PyObjects.setItem(map(comments, "__setitem__"), id, TreePVector.empty());
+        if (!PyObjectOps.in(id, comments))
+            comments = PyObjects.setItem(map(comments, "__setitem__"), id, TreePVector.empty());
         Object list = PyObjectOps.getItem(comments, id);
-        comments = PyObjects.setItem(map(comments, "__setitem__"), id, append(list, dict("username", t.username, "content", a[1])));
-        return out(new TwitterAPI(t.username, t.password, t.authenticated, t.tweets, comments, t.retweets, t.followingList, t.tweetCounter),
-                g, dict("comment_status", "Comment added successfully"));
+        comments = PyObjects.setItem(
+                map(comments, "__setitem__"), id, append(list, dict("username", t.username, "content", a[1])));
+        return out(
+                new TwitterAPI(
+                        t.username,
+                        t.password,
+                        t.authenticated,
+                        t.tweets,
+                        comments,
+                        t.retweets,
+                        t.followingList,
+                        t.tweetCounter),
+                g,
+                dict("comment_status", "Comment added successfully"));
     }
 
     private static Outcome mention(Backend b, Object[] a, Globals g) {
@@ -206,41 +263,81 @@ public record TwitterAPI(Object username, Object password, Object authenticated,
             throw PyException.attributeError("'" + PyObjects.typeName(mentions) + "' object has no attribute 'extend'");
         }
         Object extended = PyObjectOps.add(mentions, TreePVector.from(PyObjectOps.iterate(a[1])));
-        Object tweets = PyObjects.setItem(map(t.tweets, "__setitem__"), id, PyObjects.setItem(map(tweet, "__setitem__"), "mentions", extended));
-        return out(new TwitterAPI(t.username, t.password, t.authenticated, tweets, t.comments, t.retweets, t.followingList, t.tweetCounter),
-                g, dict("mention_status", "Users mentioned successfully"));
+        Object tweets = PyObjects.setItem(
+                map(t.tweets, "__setitem__"), id, PyObjects.setItem(map(tweet, "__setitem__"), "mentions", extended));
+        return out(
+                new TwitterAPI(
+                        t.username,
+                        t.password,
+                        t.authenticated,
+                        tweets,
+                        t.comments,
+                        t.retweets,
+                        t.followingList,
+                        t.tweetCounter),
+                g,
+                dict("mention_status", "Users mentioned successfully"));
     }
 
     private static Outcome follow(Backend b, Object[] a, Globals g) {
         TwitterAPI t = self(b);
-        if (!truthy(t.authenticated)) return out(t, g, dict("error", "User not authenticated. Please authenticate before following."));
+        if (!truthy(t.authenticated))
+            return out(t, g, dict("error", "User not authenticated. Please authenticate before following."));
         if (PyObjectOps.in(a[0], t.followingList)) return out(t, g, dict("follow_status", false));
-        return out(new TwitterAPI(t.username, t.password, t.authenticated, t.tweets, t.comments, t.retweets,
-                append(t.followingList, a[0]), t.tweetCounter), g, dict("follow_status", true));
+        return out(
+                new TwitterAPI(
+                        t.username,
+                        t.password,
+                        t.authenticated,
+                        t.tweets,
+                        t.comments,
+                        t.retweets,
+                        append(t.followingList, a[0]),
+                        t.tweetCounter),
+                g,
+                dict("follow_status", true));
     }
 
     private static Outcome listFollowing(Backend b, Object[] a, Globals g) {
         TwitterAPI t = self(b);
-        if (!truthy(t.authenticated)) return out(t, g, dict("error", "User not authenticated. Please authenticate before listing following."));
+        if (!truthy(t.authenticated))
+            return out(t, g, dict("error", "User not authenticated. Please authenticate before listing following."));
         return out(t, g, dict("following_list", new Live(t.followingList, b2 -> ((TwitterAPI) b2).followingList)));
     }
 
     private static Outcome unfollow(Backend b, Object[] a, Globals g) {
         TwitterAPI t = self(b);
-        if (!truthy(t.authenticated)) return out(t, g, dict("error", "User not authenticated. Please authenticate before unfollowing."));
+        if (!truthy(t.authenticated))
+            return out(t, g, dict("error", "User not authenticated. Please authenticate before unfollowing."));
         if (!PyObjectOps.in(a[0], t.followingList)) return out(t, g, dict("unfollow_status", false));
         if (!(t.followingList instanceof List<?> l)) {
-            throw PyException.attributeError("'" + PyObjects.typeName(t.followingList) + "' object has no attribute 'remove'");
+            throw PyException.attributeError(
+                    "'" + PyObjects.typeName(t.followingList) + "' object has no attribute 'remove'");
         }
         List<Object> rest = new ArrayList<>(l);
-        for (int i = 0; i < rest.size(); i++) if (PyObjects.eq(rest.get(i), a[0])) { rest.remove(i); break; }
-        return out(new TwitterAPI(t.username, t.password, t.authenticated, t.tweets, t.comments, t.retweets,
-                TreePVector.from(rest), t.tweetCounter), g, dict("unfollow_status", true));
+        for (int i = 0; i < rest.size(); i++)
+            if (PyObjects.eq(rest.get(i), a[0])) {
+                rest.remove(i);
+                break;
+            }
+        return out(
+                new TwitterAPI(
+                        t.username,
+                        t.password,
+                        t.authenticated,
+                        t.tweets,
+                        t.comments,
+                        t.retweets,
+                        TreePVector.from(rest),
+                        t.tweetCounter),
+                g,
+                dict("unfollow_status", true));
     }
 
     private static Outcome getTweet(Backend b, Object[] a, Globals g) {
         TwitterAPI t = self(b);
-        if (!PyObjectOps.in(a[0], t.tweets)) return out(t, g, dict("error", "Tweet with ID " + str(a[0]) + " not found."));
+        if (!PyObjectOps.in(a[0], t.tweets))
+            return out(t, g, dict("error", "Tweet with ID " + str(a[0]) + " not found."));
         Object stored = PyObjectOps.getItem(t.tweets, a[0]);
         Object key = PyObjects.findKey(map(t.tweets, "get"), a[0]);
         return out(t, g, new Live(stored, b2 -> ((TwitterAPI) b2).tweet(key)));
@@ -260,10 +357,12 @@ public record TwitterAPI(Object username, Object password, Object authenticated,
         List<Object> out = new ArrayList<>();
         for (Object tweet : map(t.tweets, "values").values()) {
             String keyword = PyObjectOps.lower(a[0]);
-            boolean hit = PyObjectOps.lower(PyObjectOps.getItem(tweet, "content")).contains(keyword);
+            boolean hit =
+                    PyObjectOps.lower(PyObjectOps.getItem(tweet, "content")).contains(keyword);
             if (!hit) {
                 List<Object> tags = new ArrayList<>();
-                for (Object tag : PyObjectOps.iterate(PyObjectOps.getItem(tweet, "tags"))) tags.add(PyObjectOps.lower(tag));
+                for (Object tag : PyObjectOps.iterate(PyObjectOps.getItem(tweet, "tags")))
+                    tags.add(PyObjectOps.lower(tag));
                 hit = tags.contains(keyword);
             }
             if (hit) out.add(t.live(tweet));
@@ -273,10 +372,16 @@ public record TwitterAPI(Object username, Object password, Object authenticated,
 
     private static Outcome tweetComments(Backend b, Object[] a, Globals g) {
         TwitterAPI t = self(b);
-        if (!PyObjectOps.in(a[0], t.tweets)) return out(t, g, dict("error", "Tweet with ID " + str(a[0]) + " not found."));
+        if (!PyObjectOps.in(a[0], t.tweets))
+            return out(t, g, dict("error", "Tweet with ID " + str(a[0]) + " not found."));
         Object key = PyObjects.findKey(map(t.comments, "get"), a[0]);
         if (key == null) return out(t, g, TreePVector.empty());
-        return out(t, g, new Live(map(t.comments, "get").get(key), b2 -> map(((TwitterAPI) b2).comments, "get").get(key)));
+        return out(
+                t,
+                g,
+                new Live(
+                        map(t.comments, "get").get(key),
+                        b2 -> map(((TwitterAPI) b2).comments, "get").get(key)));
     }
 
     private static Outcome userStats(Backend b, Object[] a, Globals g) {
@@ -287,24 +392,44 @@ public record TwitterAPI(Object username, Object password, Object authenticated,
         }
         long following = PyObjects.eq(a[0], t.username) ? PyObjectOps.len(t.followingList) : 0;
         long retweetCount = PyObjectOps.len(PyObjects.get(map(t.retweets, "get"), a[0], TreePVector.empty()));
-        return out(t, g, dict("tweet_count", BigInteger.valueOf(count), "following_count", BigInteger.valueOf(following),
-                "retweet_count", BigInteger.valueOf(retweetCount)));
+        return out(
+                t,
+                g,
+                dict(
+                        "tweet_count",
+                        BigInteger.valueOf(count),
+                        "following_count",
+                        BigInteger.valueOf(following),
+                        "retweet_count",
+                        BigInteger.valueOf(retweetCount)));
     }
 
-    public static final BackendClass CLASS = BackendClass.of("TwitterAPI", false, TwitterAPI::load, List.of(
-            Method.of("authenticate_twitter", TwitterAPI::authenticate, required("username"), required("password")),
-            Method.of("posting_get_login_status", TwitterAPI::loginStatus),
-            Method.of("post_tweet", TwitterAPI::postTweet, required("content"), optional("tags", TreePVector.empty()),
-                    optional("mentions", DEFAULT_MENTIONS)),
-            Method.of("retweet", TwitterAPI::retweet, required("tweet_id")),
-            Method.of("comment", TwitterAPI::comment, required("tweet_id"), required("comment_content")),
-            Method.of("mention", TwitterAPI::mention, required("tweet_id"), required("mentioned_usernames")),
-            Method.of("follow_user", TwitterAPI::follow, required("username_to_follow")),
-            Method.of("list_all_following", TwitterAPI::listFollowing),
-            Method.of("unfollow_user", TwitterAPI::unfollow, required("username_to_unfollow")),
-            Method.of("get_tweet", TwitterAPI::getTweet, required("tweet_id")),
-            Method.of("get_user_tweets", TwitterAPI::userTweets, required("username")),
-            Method.of("search_tweets", TwitterAPI::searchTweets, required("keyword")),
-            Method.of("get_tweet_comments", TwitterAPI::tweetComments, required("tweet_id")),
-            Method.of("get_user_stats", TwitterAPI::userStats, required("username"))));
+    public static final BackendClass CLASS = BackendClass.of(
+            "TwitterAPI",
+            false,
+            TwitterAPI::load,
+            List.of(
+                    Method.of(
+                            "authenticate_twitter",
+                            TwitterAPI::authenticate,
+                            required("username"),
+                            required("password")),
+                    Method.of("posting_get_login_status", TwitterAPI::loginStatus),
+                    Method.of(
+                            "post_tweet",
+                            TwitterAPI::postTweet,
+                            required("content"),
+                            optional("tags", TreePVector.empty()),
+                            optional("mentions", DEFAULT_MENTIONS)),
+                    Method.of("retweet", TwitterAPI::retweet, required("tweet_id")),
+                    Method.of("comment", TwitterAPI::comment, required("tweet_id"), required("comment_content")),
+                    Method.of("mention", TwitterAPI::mention, required("tweet_id"), required("mentioned_usernames")),
+                    Method.of("follow_user", TwitterAPI::follow, required("username_to_follow")),
+                    Method.of("list_all_following", TwitterAPI::listFollowing),
+                    Method.of("unfollow_user", TwitterAPI::unfollow, required("username_to_unfollow")),
+                    Method.of("get_tweet", TwitterAPI::getTweet, required("tweet_id")),
+                    Method.of("get_user_tweets", TwitterAPI::userTweets, required("username")),
+                    Method.of("search_tweets", TwitterAPI::searchTweets, required("keyword")),
+                    Method.of("get_tweet_comments", TwitterAPI::tweetComments, required("tweet_id")),
+                    Method.of("get_user_stats", TwitterAPI::userStats, required("username"))));
 }
