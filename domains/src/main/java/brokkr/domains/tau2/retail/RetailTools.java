@@ -25,7 +25,7 @@ import java.util.Set;
  * The 16 agent tools of upstream's {@code RetailTools} (src/tau2/domains/retail/tools.py) over an
  * immutable {@code RetailDB} dump. Tools are called as Python bound methods with raw keyword arguments
  * (no argument validation), so every operation on an argument follows CPython's semantics for whatever
- * JSON type arrives ({@link PyOps}). Each in-place mutation of the Python code is a {@link WorldCell#set}
+ * JSON type arrives ({@link brokkr.python.PyOps}). Each in-place mutation of the Python code is a {@link WorldCell#set}
  * at the same point, so a call that raises keeps the writes made before the raise, as upstream does.
  */
 public final class RetailTools {
