@@ -139,6 +139,7 @@ public final class Experiments {
         Runner.Outcome outcome;
         Result result;
         int recordedCompleted, recordedFailed, notRecorded;
+        boolean interrupted = false;
         try (ExperimentStore store = ExperimentStore.openForRun(dir);
                 ModelCache cache = spec.cache().enabled()
                         ? ModelCache.open(
@@ -171,10 +172,10 @@ public final class Experiments {
                 try {
                     outcome = Runner.run(new Plan(pending, plan.models()), policy(spec, cache, cancellation), sink);
                 } finally {
-                    boolean interrupted =
-                            Thread.interrupted(); // kept until the store is closed: its writer must finish first
+                    // The runner keeps the caller's interrupt; held back until the store is closed (its writer must
+                    // finish first).
+                    interrupted = Thread.interrupted();
                     sink.close();
-                    if (interrupted) Thread.currentThread().interrupt();
                 }
                 recordedCompleted = sink.completed();
                 recordedFailed = sink.failed();
@@ -182,7 +183,6 @@ public final class Experiments {
             } finally {
                 progress.finished();
             }
-            boolean interrupted = Thread.interrupted();
             Duration cellsWall = Duration.ofNanos(System.nanoTime() - c0);
             store.checkFile();
             Map<CellKey, CellState> after = store.query().cellStates();
@@ -212,18 +212,8 @@ public final class Experiments {
                     store.meanCommitMillis(),
                     store.commits(),
                     scorecard);
-            if (interrupted)
-                outcome = new Runner.Outcome(
-                        outcome.units(),
-                        outcome.started(),
-                        outcome.delivered(),
-                        outcome.abandoned(),
-                        outcome.notStarted(),
-                        outcome.cancelled(),
-                        true);
         }
-        if (outcome.interrupted())
-            Thread.currentThread().interrupt(); // the caller's interrupt, kept once the store is closed
+        if (interrupted) Thread.currentThread().interrupt(); // the caller's interrupt, kept once the store is closed
         return result;
     }
 

@@ -75,31 +75,10 @@ public final class Planner {
     }
 
     /**
-     * A command's or a magic's cells: {@code tasks} of the benchmark {@code domain} (by name, or a
-     * family's short form) × {@code candidates} × {@code repetitions}, with models for the other roles
-     * and benchmark options, models from the registry configured from {@code env}.
+     * A command's or a magic's cells: {@code tasks} of {@code provider} × {@code candidates} ×
+     * {@code repetitions}, with models for the other roles and benchmark options, models opened by
+     * {@code models} (the registry's resolver with the face's environment, or a test's own).
      */
-    public static Plan cells(
-            Registry registry,
-            Map<String, String> env,
-            String domain,
-            List<String> tasks,
-            Map<String, ModelRef> roles,
-            PyDict options,
-            List<CandidateSpec> candidates,
-            int repetitions) {
-        return cells(
-                registry.benchmarkOrShortName(domain),
-                tasks,
-                roles,
-                options,
-                candidates,
-                repetitions,
-                registry.resolver(env),
-                registry);
-    }
-
-    /** As above, for a provider in hand and the models of {@code models} (a test's, a command's own). */
     public static Plan cells(
             BenchmarkProvider provider,
             List<String> tasks,

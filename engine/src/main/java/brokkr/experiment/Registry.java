@@ -26,19 +26,6 @@ public record Registry(Map<String, BenchmarkProvider> benchmarks, Map<String, Mo
         models = Map.copyOf(models);
     }
 
-    /**
-     * A benchmark by its name, or by the short form a family's command line accepts ({@code retail} for
-     * {@code tau2-retail}: a registered name ending in {@code -NAME}, when exactly one does).
-     */
-    public BenchmarkProvider benchmarkOrShortName(String name) {
-        BenchmarkProvider p = benchmarks.get(name);
-        if (p != null) return p;
-        List<BenchmarkProvider> matches = benchmarks.values().stream()
-                .filter(b -> b.name().endsWith("-" + name))
-                .toList();
-        return matches.size() == 1 ? matches.getFirst() : benchmark(name);
-    }
-
     public static Registry of(List<? extends BenchmarkProvider> benchmarks, List<? extends ModelFactory> models) {
         Map<String, BenchmarkProvider> b = new LinkedHashMap<>();
         for (BenchmarkProvider p : benchmarks) {

@@ -40,7 +40,6 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.WeakHashMap;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
 import java.util.stream.Collectors;
 import org.knowm.xchart.CategoryChart;
@@ -685,11 +684,9 @@ public final class ProbeMagics implements MagicExtension {
         return r.provider().equals(BenchmarkProvider.SCRIPTED) ? r.model() : r.toString();
     }
 
-    /** The registry's one resolver, each model reference opened once. */
+    /** The registry's one resolver (the runner opens each model reference once per run). */
     static Function<ModelRef, Candidate> models(Registry registry) {
-        Map<ModelRef, Candidate> made = new ConcurrentHashMap<>();
-        Function<ModelRef, Candidate> resolver = registry.resolver();
-        return ref -> made.computeIfAbsent(ref, resolver);
+        return registry.resolver();
     }
 
     static String required(String v, String message) {
