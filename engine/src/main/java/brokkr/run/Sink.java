@@ -33,23 +33,6 @@ public interface Sink<R> {
         return new Ordered<>(r -> {});
     }
 
-    /** Both sinks, this one first. */
-    default Sink<R> and(Sink<R> other) {
-        Sink<R> first = this;
-        return new Sink<>() {
-            @Override
-            public void accept(int index, Job<R> job, R result) {
-                first.accept(index, job, result);
-                other.accept(index, job, result);
-            }
-
-            @Override
-            public Throwable fatal() {
-                return first.fatal() != null ? first.fatal() : other.fatal();
-            }
-        };
-    }
-
     /** Hands results on in plan order (holding back those that finish before an earlier unit). */
     final class Ordered<R> implements Sink<R> {
         private final Consumer<R> inOrder;
