@@ -13,9 +13,14 @@ import java.util.Map;
  * Objects read as insertion-ordered maps, arrays as lists, integers as Integer (Long, BigInteger when
  * larger), other numbers as Double. Written Java integers stay integers and doubles always carry a
  * decimal point or exponent, so the harness reads them back as Python int and float.
+ *
+ * <p>Parsing nests at most {@value #MAX_DEPTH} arrays and objects (deeper text is an
+ * IllegalArgumentException, never a StackOverflowError): the harness parses what a sandbox sends.
  */
 public final class MiniJson {
     private MiniJson() {}
+
+    public static final int MAX_DEPTH = 512;
 
     public static Object parse(String text) {
         MiniJson.Reader r = new MiniJson.Reader(text);
@@ -104,6 +109,7 @@ public final class MiniJson {
     private static final class Reader {
         final String s;
         int i;
+        int depth;
 
         Reader(String s) {
             this.s = s;
@@ -120,11 +126,18 @@ public final class MiniJson {
         Object value() {
             if (i >= s.length()) throw error("unexpected end");
             char c = s.charAt(i);
+            if ((c == '{' || c == '[') && depth == MAX_DEPTH) throw error("nested deeper than " + MAX_DEPTH);
             switch (c) {
                 case '{':
-                    return object();
+                    depth++;
+                    Object m = object();
+                    depth--;
+                    return m;
                 case '[':
-                    return array();
+                    depth++;
+                    Object l = array();
+                    depth--;
+                    return l;
                 case '"':
                     return string();
                 case 't':

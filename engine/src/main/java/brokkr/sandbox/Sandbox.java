@@ -2,8 +2,6 @@ package brokkr.sandbox;
 
 import java.io.BufferedOutputStream;
 import java.io.IOException;
-import java.io.ObjectInputStream;
-import java.io.ObjectOutputStream;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -22,9 +20,10 @@ import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.UnaryOperator;
 import java.util.stream.Stream;
 import jdk.jshell.JShell;
-import jdk.jshell.execution.StreamingExecutionControl;
 import jdk.jshell.spi.ExecutionControl;
 import jdk.jshell.spi.ExecutionControlProvider;
 import jdk.jshell.spi.ExecutionEnv;
@@ -105,6 +104,8 @@ public final class Sandbox implements AutoCloseable {
     private static final long STOP_GRACE_MS = 2000;
     private static final long START_LIMIT_S = 60;
     private static final Object EOF = new Object();
+    /** The end of a JVM's responses (compared by identity). */
+    private static final byte[] END = new byte[0];
 
     private final SandboxConfig config;
     private final SandboxImage image;
@@ -246,13 +247,12 @@ public final class Sandbox implements AutoCloseable {
                 case ToolCall c -> answer(j, c, calls);
                 case Leftover l -> leftover = l.threads();
                 case Broken b -> {
-                    return Run.fatal(
-                            new Error(
-                                    Kind.PROTOCOL,
-                                    "the sandbox sent something that is not a protocol message"
-                                            + " (did the snippet write to the JVM's own standard output?)"),
-                            "",
-                            0);
+                    return Run.fatal(brokenWire(), "", 0);
+                }
+                case Snippets.Outcome o
+                when j.broken != null || o.kind() == Snippets.Outcome.Kind.INTERNAL -> {
+                    // The harness's JShell is out of step with its JVM (or closed): never evaluate on it again.
+                    return Run.fatal(brokenWire(), j.capture.text(), j.capture.total());
                 }
                 case Snippets.Outcome o -> {
                     String output = j.capture.text();
@@ -281,6 +281,13 @@ public final class Sandbox implements AutoCloseable {
                 } // EOF
             }
         }
+    }
+
+    private static Error brokenWire() {
+        return new Error(
+                Kind.PROTOCOL,
+                "the sandbox sent something that is not a protocol message"
+                        + " (did the snippet write to the JVM's own standard output?)");
     }
 
     private static void answer(Jvm j, ToolCall c, CallHandler calls) {
@@ -346,7 +353,7 @@ public final class Sandbox implements AutoCloseable {
     private static final class Jvm {
         final Process process;
         final SandboxWire.Framer framer;
-        final SandboxWire.Pipe responses = new SandboxWire.Pipe();
+        final LinkedBlockingQueue<byte[]> responses = new LinkedBlockingQueue<>();
         final Snippets.Capture capture = new Snippets.Capture();
         final LinkedBlockingQueue<Object> events = new LinkedBlockingQueue<>();
         final ExecutorService worker = Executors.newSingleThreadExecutor(r -> {
@@ -355,6 +362,8 @@ public final class Sandbox implements AutoCloseable {
             return t;
         });
         JShell js;
+        /** Why this JVM's protocol cannot be trusted any more (a response out of order or malformed), or null. */
+        volatile String broken;
 
         Jvm(Process process) {
             this.process = process;
@@ -366,9 +375,9 @@ public final class Sandbox implements AutoCloseable {
 
         private void read() {
             try {
-                SandboxWire.readFrames(process.getInputStream(), (channel, bytes) -> {
+                SandboxWire.readFrames(process.getInputStream(), SandboxWire.FROM_SANDBOX_MAX, (channel, bytes) -> {
                     switch (channel) {
-                        case SandboxWire.COMMAND -> responses.feed(bytes);
+                        case SandboxWire.COMMAND -> responses.add(bytes);
                         case SandboxWire.OUTPUT -> capture.write(bytes, 0, bytes.length);
                         case SandboxWire.CALL -> {
                             @SuppressWarnings("unchecked")
@@ -386,13 +395,18 @@ public final class Sandbox implements AutoCloseable {
                         default -> throw new IllegalArgumentException("unexpected channel " + (char) (byte) channel);
                     }
                 });
-            } catch (IOException | RuntimeException e) {
-                if (process.isAlive()) events.add(new Broken(String.valueOf(e.getMessage())));
+            } catch (IOException | RuntimeException | StackOverflowError e) {
+                // Whatever the sandbox sent that is not a well-formed message ends this JVM's trust: never decoded
+                // further, the sandbox is replaced.
+                if (process.isAlive()) {
+                    broken = String.valueOf(e.getMessage());
+                    events.add(new Broken(broken));
+                }
             }
             // The end goes into the queue before the responses end: the evaluation then fails after the episode knows
             // why.
             events.add(EOF);
-            responses.end();
+            responses.add(END);
         }
 
         void send(byte channel, byte[] bytes) {
@@ -418,18 +432,168 @@ public final class Sandbox implements AutoCloseable {
         }
 
         @Override
-        public ExecutionControl generate(ExecutionEnv env, Map<String, String> parameters) throws IOException {
-            ObjectOutputStream commands =
-                    new ObjectOutputStream(new SandboxWire.ChannelOut(jvm.framer, SandboxWire.COMMAND, 1 << 16));
-            commands.flush();
-            ObjectInputStream responses = new ObjectInputStream(jvm.responses);
-            return new StreamingExecutionControl(commands, responses) {
-                @Override
-                public void stop() {
-                    // JShell's stop command would wait behind the running invocation on the command channel.
-                    jvm.send(SandboxWire.STOP, new byte[0]);
-                }
+        public ExecutionControl generate(ExecutionEnv env, Map<String, String> parameters) {
+            return new WireControl(jvm);
+        }
+    }
+
+    /**
+     * JShell's execution control over the wire's plain-data protocol ({@link SandboxWire}): each command
+     * waits for the response with its own sequence number. A response out of order, malformed or of an
+     * unknown kind marks the JVM {@link Jvm#broken} and ends the engine (JShell then closes), and the
+     * sandbox is replaced before anything else is evaluated: a harness JShell out of step with its JVM
+     * is never reused.
+     */
+    private static final class WireControl implements ExecutionControl {
+        private final Jvm jvm;
+        private final AtomicInteger sequence = new AtomicInteger();
+
+        WireControl(Jvm jvm) {
+            this.jvm = jvm;
+        }
+
+        private SandboxWire.Reader request(byte op, UnaryOperator<SandboxWire.Data> operands)
+                throws EngineTerminationException {
+            int seq = sequence.incrementAndGet();
+            jvm.send(
+                    SandboxWire.COMMAND,
+                    operands.apply(new SandboxWire.Data(seq, op)).toBytes());
+            byte[] response;
+            try {
+                response = jvm.responses.take();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new EngineTerminationException("interrupted");
+            }
+            if (response == END) throw new EngineTerminationException("the sandbox JVM ended");
+            SandboxWire.Reader r = new SandboxWire.Reader(response);
+            try {
+                if (r.integer() != seq) throw new IllegalArgumentException("a response out of order");
+            } catch (IllegalArgumentException e) {
+                throw broken(e);
+            }
+            return r;
+        }
+
+        private EngineTerminationException broken(IllegalArgumentException e) {
+            jvm.broken = e.getMessage();
+            jvm.events.add(new Broken(e.getMessage()));
+            return new EngineTerminationException("the sandbox sent a malformed response: " + e.getMessage());
+        }
+
+        /**
+         * A response's status and payload: the value (null for none) or the exception it stands for, not
+         * thrown, so each command throws the kinds it may.
+         */
+        private Object decode(SandboxWire.Reader r) throws EngineTerminationException {
+            try {
+                byte status = r.small();
+                Object out = switch (status) {
+                    case SandboxWire.OK -> null;
+                    case SandboxWire.OK_VALUE -> r.text();
+                    case SandboxWire.USER_EXCEPTION -> {
+                        String message = r.text(), cause = r.text();
+                        yield new UserException(message, String.valueOf(cause), r.stack());
+                    }
+                    case SandboxWire.RESOLUTION_EXCEPTION -> {
+                        int id = r.integer();
+                        yield new ResolutionException(id, r.stack());
+                    }
+                    case SandboxWire.STOPPED -> new StoppedException();
+                    case SandboxWire.CLASS_INSTALL_EXCEPTION -> {
+                        String message = r.text();
+                        yield new ClassInstallException(message, r.booleans());
+                    }
+                    case SandboxWire.NOT_IMPLEMENTED -> new NotImplementedException(r.text());
+                    case SandboxWire.ENGINE_TERMINATION -> new EngineTerminationException(r.text());
+                    case SandboxWire.INTERNAL_EXCEPTION -> new InternalException(r.text());
+                    default -> throw new IllegalArgumentException("a response of unknown kind " + status);
+                };
+                r.end();
+                return out;
+            } catch (IllegalArgumentException e) {
+                throw broken(e);
+            }
+        }
+
+        private String value(Object decoded) throws RunException, EngineTerminationException, InternalException {
+            return switch (decoded) {
+                case null -> null;
+                case String v -> v;
+                case RunException e -> throw e;
+                case EngineTerminationException e -> throw e;
+                case InternalException e -> throw e;
+                default -> throw broken(new IllegalArgumentException("a response of the wrong kind"));
             };
+        }
+
+        private void classes(byte op, ClassBytecodes[] cbcs)
+                throws ClassInstallException, NotImplementedException, EngineTerminationException {
+            Object decoded = decode(request(op, d -> {
+                d.integer(cbcs.length);
+                for (ClassBytecodes c : cbcs) d.text(c.name()).bytes(c.bytecodes());
+                return d;
+            }));
+            switch (decoded) {
+                case null -> {}
+                case ClassInstallException e -> throw e;
+                case NotImplementedException e -> throw e;
+                case EngineTerminationException e -> throw e;
+                default -> throw broken(new IllegalArgumentException("a response of the wrong kind"));
+            }
+        }
+
+        @Override
+        public void load(ClassBytecodes[] cbcs)
+                throws ClassInstallException, NotImplementedException, EngineTerminationException {
+            classes(SandboxWire.OP_LOAD, cbcs);
+        }
+
+        @Override
+        public void redefine(ClassBytecodes[] cbcs)
+                throws ClassInstallException, NotImplementedException, EngineTerminationException {
+            classes(SandboxWire.OP_REDEFINE, cbcs);
+        }
+
+        @Override
+        public String invoke(String className, String methodName)
+                throws RunException, EngineTerminationException, InternalException {
+            return value(
+                    decode(request(SandboxWire.OP_INVOKE, d -> d.text(className).text(methodName))));
+        }
+
+        @Override
+        public String varValue(String className, String varName)
+                throws RunException, EngineTerminationException, InternalException {
+            return value(decode(
+                    request(SandboxWire.OP_VAR_VALUE, d -> d.text(className).text(varName))));
+        }
+
+        @Override
+        public void addToClasspath(String path) throws EngineTerminationException, InternalException {
+            try {
+                value(decode(request(SandboxWire.OP_ADD_CLASSPATH, d -> d.text(path))));
+            } catch (RunException e) {
+                throw new InternalException(e.getMessage());
+            }
+        }
+
+        @Override
+        public void stop() {
+            // A stop of its own channel: a command would wait behind the running invocation.
+            jvm.send(SandboxWire.STOP, new byte[0]);
+        }
+
+        @Override
+        public Object extensionCommand(String command, Object arg) throws NotImplementedException {
+            throw new NotImplementedException("no extension commands");
+        }
+
+        @Override
+        public void close() {
+            jvm.send(
+                    SandboxWire.COMMAND,
+                    new SandboxWire.Data(sequence.incrementAndGet(), SandboxWire.OP_CLOSE).toBytes());
         }
     }
 

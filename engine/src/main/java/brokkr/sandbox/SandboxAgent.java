@@ -6,8 +6,6 @@ import java.io.FileDescriptor;
 import java.io.FileInputStream;
 import java.io.FileOutputStream;
 import java.io.IOException;
-import java.io.ObjectInputStream;
-import java.io.ObjectOutputStream;
 import java.io.PrintStream;
 import java.lang.reflect.Method;
 import java.nio.charset.StandardCharsets;
@@ -18,10 +16,12 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.ForkJoinPool;
+import java.util.concurrent.ForkJoinWorkerThread;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.atomic.AtomicLong;
 import jdk.jshell.execution.LocalExecutionControl;
-import jdk.jshell.execution.Util;
+import jdk.jshell.spi.ExecutionControl;
 
 /**
  * The main class of a sandbox JVM (started by {@link Sandbox}, never in the harness's JVM): JShell's
@@ -51,17 +51,90 @@ public final class SandboxAgent {
         System.setIn(new ByteArrayInputStream(new byte[0]));
         lockProcessLauncher();
         Execution ec = new Execution();
-        SandboxWire.Pipe commands = new SandboxWire.Pipe();
+        BlockingQueue<byte[]> commands = new LinkedBlockingQueue<>();
         Thread reader = new Thread(() -> read(commands, ec), "sandbox-wire");
         reader.setDaemon(true);
         reader.start();
-        ObjectOutputStream responses =
-                new ObjectOutputStream(new SandboxWire.ChannelOut(framer, SandboxWire.COMMAND, 1 << 16));
-        responses.flush();
         // Returns when the harness closes its JShell (an orderly exit, which also lets the JDK write an AOT training
         // record).
-        Util.forwardExecutionControl(ec, new ObjectInputStream(commands), responses);
+        while (true) {
+            SandboxWire.Reader command = new SandboxWire.Reader(commands.take());
+            int sequence = command.integer();
+            byte op = command.small();
+            if (op == SandboxWire.OP_CLOSE) break;
+            byte[] response = execute(ec, sequence, op, command);
+            output.flush(); // what the snippet printed comes before its result
+            framer.send(SandboxWire.COMMAND, response);
+        }
         output.flush();
+    }
+
+    /** One command of the execution protocol, run on the JDK's local engine; its response as plain data. */
+    private static byte[] execute(Execution ec, int sequence, byte op, SandboxWire.Reader command) {
+        try {
+            return switch (op) {
+                case SandboxWire.OP_LOAD, SandboxWire.OP_REDEFINE -> {
+                    int n = command.integer();
+                    if (n < 0 || n > 1 << 16) throw new IllegalArgumentException(n + " classes");
+                    ExecutionControl.ClassBytecodes[] classes = new ExecutionControl.ClassBytecodes[n];
+                    for (int i = 0; i < n; i++)
+                        classes[i] = new ExecutionControl.ClassBytecodes(command.text(), command.bytes());
+                    command.end();
+                    if (op == SandboxWire.OP_LOAD) ec.load(classes);
+                    else ec.redefine(classes);
+                    yield new SandboxWire.Data(sequence, SandboxWire.OK).toBytes();
+                }
+                case SandboxWire.OP_INVOKE, SandboxWire.OP_VAR_VALUE -> {
+                    String className = command.text(), member = command.text();
+                    command.end();
+                    String value =
+                            op == SandboxWire.OP_INVOKE ? ec.invoke(className, member) : ec.varValue(className, member);
+                    yield new SandboxWire.Data(sequence, SandboxWire.OK_VALUE)
+                            .text(value)
+                            .toBytes();
+                }
+                case SandboxWire.OP_ADD_CLASSPATH -> {
+                    String path = command.text();
+                    command.end();
+                    ec.addToClasspath(path);
+                    yield new SandboxWire.Data(sequence, SandboxWire.OK).toBytes();
+                }
+                default ->
+                    new SandboxWire.Data(sequence, SandboxWire.NOT_IMPLEMENTED)
+                            .text("command " + op)
+                            .toBytes();
+            };
+        } catch (ExecutionControl.UserException e) {
+            return new SandboxWire.Data(sequence, SandboxWire.USER_EXCEPTION)
+                    .text(e.getMessage())
+                    .text(e.causeExceptionClass())
+                    .stack(e.getStackTrace())
+                    .toBytes();
+        } catch (ExecutionControl.ResolutionException e) {
+            return new SandboxWire.Data(sequence, SandboxWire.RESOLUTION_EXCEPTION)
+                    .integer(e.id())
+                    .stack(e.getStackTrace())
+                    .toBytes();
+        } catch (ExecutionControl.StoppedException e) {
+            return new SandboxWire.Data(sequence, SandboxWire.STOPPED).toBytes();
+        } catch (ExecutionControl.ClassInstallException e) {
+            return new SandboxWire.Data(sequence, SandboxWire.CLASS_INSTALL_EXCEPTION)
+                    .text(e.getMessage())
+                    .booleans(e.installed())
+                    .toBytes();
+        } catch (ExecutionControl.NotImplementedException e) {
+            return new SandboxWire.Data(sequence, SandboxWire.NOT_IMPLEMENTED)
+                    .text(e.getMessage())
+                    .toBytes();
+        } catch (ExecutionControl.EngineTerminationException e) {
+            return new SandboxWire.Data(sequence, SandboxWire.ENGINE_TERMINATION)
+                    .text(e.getMessage())
+                    .toBytes();
+        } catch (ExecutionControl.ExecutionControlException | RuntimeException e) {
+            return new SandboxWire.Data(sequence, SandboxWire.INTERNAL_EXCEPTION)
+                    .text(String.valueOf(e))
+                    .toBytes();
+        }
     }
 
     /**
@@ -78,21 +151,22 @@ public final class SandboxAgent {
         }
     }
 
-    private static void read(SandboxWire.Pipe commands, Execution ec) {
+    private static void read(BlockingQueue<byte[]> commands, Execution ec) {
         try {
-            SandboxWire.readFrames(new FileInputStream(FileDescriptor.in), (channel, bytes) -> {
-                switch (channel) {
-                    case SandboxWire.COMMAND -> commands.feed(bytes);
-                    case SandboxWire.STOP -> stop(ec);
-                    case SandboxWire.RETURN -> {
-                        @SuppressWarnings("unchecked")
-                        Map<String, Object> m =
-                                (Map<String, Object>) MiniJson.parse(new String(bytes, StandardCharsets.UTF_8));
-                        returns.add(m);
-                    }
-                    default -> {}
-                }
-            });
+            SandboxWire.readFrames(
+                    new FileInputStream(FileDescriptor.in), SandboxWire.TO_SANDBOX_MAX, (channel, bytes) -> {
+                        switch (channel) {
+                            case SandboxWire.COMMAND -> commands.add(bytes);
+                            case SandboxWire.STOP -> stop(ec);
+                            case SandboxWire.RETURN -> {
+                                @SuppressWarnings("unchecked")
+                                Map<String, Object> m =
+                                        (Map<String, Object>) MiniJson.parse(new String(bytes, StandardCharsets.UTF_8));
+                                returns.add(m);
+                            }
+                            default -> {}
+                        }
+                    });
         } catch (IOException | RuntimeException e) {
             // the harness went away or sent something else: end
         }
@@ -158,14 +232,24 @@ public final class SandboxAgent {
         }
     }
 
-    /** Threads a snippet started that are still alive shortly after it returned. */
-    private static List<String> leftoverThreads(Set<Thread> before) {
+    /**
+     * Threads a snippet started that are still alive shortly after it returned: every live thread that
+     * was not alive before the invocation, whatever its name or thread group (a snippet may name its
+     * thread like JShell's own or start it in the system group; an earlier check trusted both). The one
+     * exception is the JDK's common fork-join pool when it is quiescent: its idle workers outlive a
+     * parallel stream by design, and a task of the snippet still in it makes the pool busy, so it is
+     * reported.
+     */
+    static List<String> leftoverThreads(Set<Thread> before) {
         List<String> out = new ArrayList<>();
         for (int attempt = 0; attempt < 5; attempt++) {
             out.clear();
+            boolean poolIdle = ForkJoinPool.commonPool().isQuiescent();
             for (Thread t : Thread.getAllStackTraces().keySet()) {
-                if (!before.contains(t) && t.isAlive() && !t.getName().startsWith("JShell") && !isJdkThread(t))
-                    out.add(t.getName());
+                if (before.contains(t) || !t.isAlive()) continue;
+                if (poolIdle && t instanceof ForkJoinWorkerThread w && w.getPool() == ForkJoinPool.commonPool())
+                    continue;
+                out.add(t.getName());
             }
             if (out.isEmpty()) return out;
             try {
@@ -175,13 +259,5 @@ public final class SandboxAgent {
             }
         }
         return out;
-    }
-
-    private static boolean isJdkThread(Thread t) {
-        ThreadGroup g = t.getThreadGroup();
-        return g != null
-                && g.getName().equals("system")
-                && t.isDaemon()
-                && !t.getName().startsWith("Thread-");
     }
 }

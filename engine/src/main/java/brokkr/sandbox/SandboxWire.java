@@ -1,20 +1,31 @@
 package brokkr.sandbox;
 
+import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
+import java.io.DataOutputStream;
 import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
-import java.util.ArrayDeque;
+import java.nio.charset.StandardCharsets;
 import java.util.function.BiConsumer;
 
 /**
  * The one pipe pair between the harness and a sandbox JVM, carrying several channels as frames
- * ({@code channel byte, length int, bytes}): JShell's execution protocol (commands one way, responses
- * the other), the snippets' output, tool calls and their answers, the stop signal and the leftover-thread
- * report. JShell's own multiplexer ({@code jdk.jshell.execution.Util}) carries only output streams the
- * child writes and inputs it pulls a byte at a time; a stop must reach the child while it executes, and a
- * tool's answer is one message, so both ends use this instead. Used by both JVMs: keep it dependency-free.
+ * ({@code channel byte, length int, bytes}): the execution protocol (one command per frame one way, one
+ * response per frame the other), the snippets' output, tool calls and their answers, the stop signal and
+ * the leftover-thread report. JShell's own multiplexer ({@code jdk.jshell.execution.Util}) carries only
+ * output streams the child writes and inputs it pulls a byte at a time; a stop must reach the child while
+ * it executes, and a tool's answer is one message, so both ends use this instead. Used by both JVMs: keep
+ * it dependency-free.
+ *
+ * <p>Nothing on this wire is Java serialization: JShell's own remote protocol
+ * ({@code jdk.jshell.execution.StreamingExecutionControl}) reads the child's responses with
+ * {@code ObjectInputStream.readObject()}, and what the child sends is written by code a snippet can reach
+ * (a nested-HashSet payload pinned a harness core). Commands and responses here are plain data
+ * ({@link Data}, {@link Reader}): strings, ints and byte arrays, each length checked against what is left
+ * of its frame, and a frame from the sandbox is refused before it is buffered when it is over
+ * {@link #FROM_SANDBOX_MAX}.
  */
 final class SandboxWire {
     private SandboxWire() {}
@@ -32,14 +43,27 @@ final class SandboxWire {
     /** Sandbox to harness: threads a snippet left running (JSON list of names), sent before the invocation's response. */
     static final byte LEFTOVER = 'L';
 
-    private static final int MAX_FRAME = 64 << 20;
+    /** Frames the sandbox reads (class files of a large prelude fit). */
+    static final int TO_SANDBOX_MAX = 64 << 20;
+    /** Frames the harness reads: output comes in 8 KiB frames, a response's value is cut to fit. */
+    static final int FROM_SANDBOX_MAX = 1 << 20;
 
-    /** Thrown by {@link Pipe#read} once the other JVM has gone: unchecked, so JShell's stream code does not print it. */
-    static final class Ended extends RuntimeException {
-        Ended() {
-            super("the sandbox JVM ended", null, false, false);
-        }
-    }
+    // The execution protocol: a command is {int sequence, byte op, operands}, its response {int sequence,
+    // byte status, payload}; the harness takes a response only with the sequence number it expects.
+    static final byte OP_LOAD = 1, OP_REDEFINE = 2, OP_INVOKE = 3, OP_VAR_VALUE = 4, OP_ADD_CLASSPATH = 5, OP_CLOSE = 6;
+    static final byte OK = 0,
+            OK_VALUE = 1,
+            USER_EXCEPTION = 2,
+            RESOLUTION_EXCEPTION = 3,
+            STOPPED = 4,
+            CLASS_INSTALL_EXCEPTION = 5,
+            NOT_IMPLEMENTED = 6,
+            ENGINE_TERMINATION = 7,
+            INTERNAL_EXCEPTION = 8;
+    /** Stack frames a user exception carries (JShell shows a few; the rest would only cost frame space). */
+    static final int MAX_STACK = 64;
+    /** Characters of a value or message the sandbox sends (longer ones are cut, so the frame stays under the cap). */
+    static final int MAX_TEXT = 200_000;
 
     /** Writes whole frames; one frame at a time whichever thread writes. */
     static final class Framer {
@@ -100,68 +124,152 @@ final class SandboxWire {
         }
     }
 
-    /** An input stream fed with chunks by the frame reader; {@link #end()} makes reads throw {@link Ended}. */
-    static final class Pipe extends InputStream {
-        private final ArrayDeque<byte[]> chunks = new ArrayDeque<>();
-        private byte[] current;
-        private int pos;
-        private boolean ended;
+    /** A message being written: plain data only (see the class comment). */
+    static final class Data {
+        private final ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        private final DataOutputStream out = new DataOutputStream(bytes);
 
-        synchronized void feed(byte[] chunk) {
-            if (chunk.length == 0) return;
-            chunks.addLast(chunk);
-            notifyAll();
+        Data(int sequence, byte opOrStatus) {
+            integer(sequence);
+            write(() -> out.writeByte(opOrStatus));
         }
 
-        synchronized void end() {
-            ended = true;
-            notifyAll();
-        }
-
-        private boolean await() {
-            while (current == null || pos == current.length) {
-                current = chunks.pollFirst();
-                pos = 0;
-                if (current != null) continue;
-                if (ended) throw new Ended();
-                try {
-                    wait();
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                    throw new Ended();
-                }
+        private Data write(IoAction a) {
+            try {
+                a.run();
+            } catch (IOException e) {
+                throw new IllegalStateException(e); // a ByteArrayOutputStream does not fail
             }
-            return true;
+            return this;
         }
 
-        @Override
-        public synchronized int read() {
-            await();
-            return current[pos++] & 0xff;
+        private interface IoAction {
+            void run() throws IOException;
         }
 
-        @Override
-        public synchronized int read(byte[] b, int off, int n) {
-            if (n == 0) return 0;
-            await();
-            int k = Math.min(n, current.length - pos);
-            System.arraycopy(current, pos, b, off, k);
-            pos += k;
-            return k;
+        Data integer(int v) {
+            return write(() -> out.writeInt(v));
         }
 
-        @Override
-        public synchronized int available() {
-            return current == null ? 0 : current.length - pos;
+        Data bytes(byte[] b) {
+            return write(() -> {
+                out.writeInt(b.length);
+                out.write(b);
+            });
+        }
+
+        /** A string (null allowed), cut at {@link #MAX_TEXT} characters. */
+        Data text(String s) {
+            return text(s, MAX_TEXT);
+        }
+
+        private Data text(String s, int max) {
+            if (s == null) return integer(-1);
+            return bytes((s.length() > max ? s.substring(0, max) : s).getBytes(StandardCharsets.UTF_8));
+        }
+
+        Data booleans(boolean[] b) {
+            integer(b.length);
+            for (boolean x : b) write(() -> out.writeBoolean(x));
+            return this;
+        }
+
+        Data stack(StackTraceElement[] stack) {
+            int n = Math.min(stack.length, MAX_STACK);
+            integer(n);
+            for (int i = 0; i < n; i++) {
+                StackTraceElement e = stack[i];
+                text(e.getClassName(), 1000)
+                        .text(e.getMethodName(), 1000)
+                        .text(e.getFileName(), 1000)
+                        .integer(e.getLineNumber());
+            }
+            return this;
+        }
+
+        byte[] toBytes() {
+            return bytes.toByteArray();
+        }
+    }
+
+    /**
+     * Reads one message from untrusted bytes: every length and count is checked against what is left
+     * before anything is allocated, and any violation is an {@link IllegalArgumentException}.
+     */
+    static final class Reader {
+        private final byte[] b;
+        private int p;
+
+        Reader(byte[] b) {
+            this.b = b;
+        }
+
+        private void need(long n) {
+            if (n < 0 || n > b.length - p) throw new IllegalArgumentException("a message ended early");
+        }
+
+        int integer() {
+            need(4);
+            int v = ((b[p] & 0xff) << 24) | ((b[p + 1] & 0xff) << 16) | ((b[p + 2] & 0xff) << 8) | (b[p + 3] & 0xff);
+            p += 4;
+            return v;
+        }
+
+        byte small() {
+            need(1);
+            return b[p++];
+        }
+
+        byte[] bytes() {
+            int n = integer();
+            need(n);
+            byte[] out = java.util.Arrays.copyOfRange(b, p, p + n);
+            p += n;
+            return out;
+        }
+
+        String text() {
+            int n = integer();
+            if (n == -1) return null;
+            need(n);
+            String s = new String(b, p, n, StandardCharsets.UTF_8);
+            p += n;
+            return s;
+        }
+
+        boolean[] booleans() {
+            int n = integer();
+            need(n);
+            boolean[] out = new boolean[n];
+            for (int i = 0; i < n; i++) out[i] = b[p++] != 0;
+            return out;
+        }
+
+        StackTraceElement[] stack() {
+            int n = integer();
+            if (n < 0 || n > MAX_STACK) throw new IllegalArgumentException("a stack of " + n + " frames");
+            StackTraceElement[] out = new StackTraceElement[n];
+            for (int i = 0; i < n; i++) {
+                String cls = text(), method = text(), file = text();
+                int line = integer();
+                if (cls == null || method == null) throw new IllegalArgumentException("a stack frame without a name");
+                out[i] = new StackTraceElement(cls, method, file, line);
+            }
+            return out;
+        }
+
+        /** Fails unless the whole message was read. */
+        void end() {
+            if (p != b.length) throw new IllegalArgumentException((b.length - p) + " bytes after a message");
         }
     }
 
     /**
      * Reads frames until the stream ends, handing each to {@code sink}; returns normally at the end and
      * throws {@link IOException} for bytes that are not a frame (a snippet that wrote to the JVM's own
-     * standard output, or a frame beyond the size limit).
+     * standard output, or a frame beyond {@code maxFrame}, refused before its bytes are read).
      */
-    static void readFrames(InputStream in, BiConsumer<Byte, byte[]> sink) throws IOException {
+    static void readFrames(InputStream in, int maxFrame, BiConsumer<Byte, byte[]> sink) throws IOException {
         DataInputStream data = new DataInputStream(in);
         while (true) {
             int channel = data.read();
@@ -172,7 +280,7 @@ final class SandboxWire {
             } catch (EOFException e) {
                 throw new IOException("the wire ended inside a frame header");
             }
-            if (!known((byte) channel) || len < 0 || len > MAX_FRAME) {
+            if (!known((byte) channel) || len < 0 || len > maxFrame) {
                 throw new IOException("not a frame: channel " + channel + ", length " + len);
             }
             byte[] b = new byte[len];

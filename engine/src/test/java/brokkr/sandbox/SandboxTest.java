@@ -3,6 +3,7 @@ package brokkr.sandbox;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
@@ -212,6 +213,95 @@ class SandboxTest {
         Sandbox.EvalResult r = eval(
                 "var w = new java.io.PrintStream(new java.io.FileOutputStream(java.io.FileDescriptor.out)); w.println(\"not json\"); w.flush();");
         assertEquals(Sandbox.Kind.PROTOCOL, r.error().kind());
+        stillWorks();
+    }
+
+    /** Java that writes one frame {@code channel, length, payload} straight onto the sandbox JVM's standard output. */
+    private static String rawFrame(char channel, String payloadExpression) {
+        return "byte[] payload = " + payloadExpression + "; "
+                + "var raw = new java.io.DataOutputStream(new java.io.FileOutputStream(java.io.FileDescriptor.out)); "
+                + "raw.writeByte('" + channel + "'); raw.writeInt(payload.length); raw.write(payload); raw.flush();";
+    }
+
+    /** A well-formed response of the execution protocol (sequence 0, which the harness never sends): "forged". */
+    private static final String FORGED_RESPONSE = "java.nio.ByteBuffer.allocate(4 + 1 + 4 + 8).putInt(0).put((byte) 1)"
+            + ".putInt(8).put(\"\\\"forged\\\"\".getBytes()).array()";
+
+    /** Every later evaluation works (the symptom was "JShell has been closed" for each, System.exit too). */
+    private static void replacedAndInStep(Sandbox.EvalResult attacked) {
+        assertTrue(attacked.reset(), "a sandbox whose wire was forged is replaced: " + attacked);
+        assertNotNull(attacked.error(), "the forged value is never the result");
+        assertFalse(attacked.output().contains("forged")
+                || String.valueOf(attacked.value()).contains("forged"));
+        stillWorks();
+        Sandbox.EvalResult exit = eval("System.exit(4)");
+        assertEquals(Sandbox.Kind.EXITED, exit.error().kind(), String.valueOf(exit.error()));
+        stillWorks();
+    }
+
+    @Test
+    void aForgedFrameWrittenByReflectionOnTheAgentsFrameWriterIsRefused() {
+        Sandbox.EvalResult r =
+                eval("var f = Class.forName(\"brokkr.sandbox.SandboxAgent\").getDeclaredField(\"framer\"); "
+                        + "f.setAccessible(true); Object framer = f.get(null); "
+                        + "var send = framer.getClass().getDeclaredMethod(\"send\", byte.class, byte[].class); "
+                        + "send.setAccessible(true); send.invoke(framer, (byte) 'C', " + FORGED_RESPONSE + "); "
+                        + "Thread.sleep(500);");
+        assertEquals(Sandbox.Kind.PROTOCOL, r.error().kind(), String.valueOf(r.error()));
+        replacedAndInStep(r);
+    }
+
+    @Test
+    void harnessOutOfStepWithItsJvmIsReplacedNeverReused() {
+        // A response the harness did not ask for, written on the raw standard output; then the snippet's own
+        // response arrives as well: two answers to one command.
+        Sandbox.EvalResult r = eval(rawFrame('C', FORGED_RESPONSE) + " Thread.sleep(500);");
+        assertEquals(Sandbox.Kind.PROTOCOL, r.error().kind(), String.valueOf(r.error()));
+        replacedAndInStep(r);
+    }
+
+    @Test
+    void aDeserializationPayloadIsNeverDeserialized() {
+        // The nested-HashSet payload: deserializing it hashes 2^depth sets (it pinned a harness core for good).
+        String payload = "java.util.Set<Object> root = new java.util.HashSet<>(); java.util.Set<Object> s1 = root, "
+                + "s2 = new java.util.HashSet<>(); for (int i = 0; i < 100; i++) { java.util.Set<Object> t1 = new "
+                + "java.util.HashSet<>(), t2 = new java.util.HashSet<>(); t1.add(\"a\"); s1.add(t1); s1.add(t2); "
+                + "s2.add(t1); s2.add(t2); s1 = t1; s2 = t2; } var bytes = new java.io.ByteArrayOutputStream(); "
+                + "new java.io.ObjectOutputStream(bytes).writeObject(root); ";
+        Sandbox.EvalResult r = assertTimeoutPreemptively(
+                Duration.ofSeconds(60),
+                () -> eval(payload + rawFrame('C', "bytes.toByteArray()") + " Thread.sleep(500);"));
+        assertEquals(Sandbox.Kind.PROTOCOL, r.error().kind(), String.valueOf(r.error()));
+        for (var e : Thread.getAllStackTraces().entrySet()) {
+            for (StackTraceElement f : e.getValue()) {
+                assertFalse(
+                        f.getClassName().equals("java.io.ObjectInputStream")
+                                || f.getMethodName().equals("hashCode")
+                                        && f.getClassName().contains("Set"),
+                        "no harness thread deserializes what the sandbox sent: " + e.getKey());
+            }
+        }
+        replacedAndInStep(r);
+    }
+
+    @Test
+    void aFrameOverTheSizeCapIsRefusedBeforeItIsBuffered() {
+        // The header announces 1 GiB: refused on its length, the bytes are never read or allocated.
+        Sandbox.EvalResult r = eval(
+                "var raw = new java.io.DataOutputStream(new java.io.FileOutputStream("
+                        + "java.io.FileDescriptor.out)); raw.writeByte('O'); raw.writeInt(1 << 30); raw.flush(); Thread.sleep(500);");
+        assertEquals(Sandbox.Kind.PROTOCOL, r.error().kind(), String.valueOf(r.error()));
+        assertTrue(r.reset());
+        stillWorks();
+    }
+
+    @Test
+    void aToolCallNestedTenThousandDeepIsAProtocolErrorNotAStackOverflow() {
+        Sandbox.EvalResult r = eval(rawFrame(
+                        'T',
+                        "(\"{\\\"id\\\": 1, \\\"name\\\": \\\"x\\\", \\\"args\\\": {\\\"a\\\": \" + \"[\".repeat(10_000) + \"]\".repeat(10_000) + \"}}\").getBytes()")
+                + " Thread.sleep(500);");
+        assertEquals(Sandbox.Kind.PROTOCOL, r.error().kind(), String.valueOf(r.error()));
         stillWorks();
     }
 
