@@ -2,6 +2,7 @@ package brokkr.experiment;
 
 import brokkr.eval.ContentHash;
 import brokkr.eval.Evidence;
+import brokkr.provider.EnvironmentKeys;
 import brokkr.python.PyJson;
 import brokkr.value.Json;
 import brokkr.value.PyDict;
@@ -48,7 +49,8 @@ final class EvidenceCodec {
     record Encoded(String json, Map<String, String> blobs) {}
 
     static Encoded encode(Evidence evidence) {
-        PyDict v = evidence.toValue();
+        // Every stored text passes the key redactor, for the keys of every provider (not only the run's own).
+        PyDict v = (PyDict) EnvironmentKeys.process().redact(evidence.toValue());
         Map<String, String> blobs = new LinkedHashMap<>();
         // Texts of the evidence itself (transcript, output, setup, details); the bodies come after, pieced around them.
         Value calls = v.get("model_calls");

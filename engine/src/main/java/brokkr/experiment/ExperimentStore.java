@@ -5,6 +5,7 @@ import brokkr.eval.Attempt;
 import brokkr.eval.Check;
 import brokkr.eval.ContentHash;
 import brokkr.eval.EnvironmentDef;
+import brokkr.provider.EnvironmentKeys;
 import brokkr.python.PyJson;
 import brokkr.value.PyBool;
 import brokkr.value.PyList;
@@ -296,7 +297,9 @@ public final class ExperimentStore implements AutoCloseable {
     /** Renders an attempt's JSON; thread-safe and lock-free, meant for the thread that produced the attempt. */
     public static Prepared prepare(Attempt a) {
         long t0 = System.nanoTime();
-        String checks = PyJson.dumps(checksValue(a.checks()), PyJson.DumpOptions.DEFAULT.withEnsureAscii(false));
+        String checks = PyJson.dumps(
+                EnvironmentKeys.process().redact(checksValue(a.checks())),
+                PyJson.DumpOptions.DEFAULT.withEnsureAscii(false));
         EvidenceCodec.Encoded evidence = EvidenceCodec.encode(a.evidence());
         return new Prepared(a, checks, evidence.json(), evidence.blobs(), System.nanoTime() - t0);
     }
@@ -342,7 +345,7 @@ public final class ExperimentStore implements AutoCloseable {
                     p.setString(7, a.trust() == null ? null : a.trust().name());
                     p.setString(8, x.checksJson());
                     p.setString(9, x.evidenceJson());
-                    p.setString(10, a.error());
+                    p.setString(10, EnvironmentKeys.process().redact(a.error()));
                     p.setLong(11, a.startedAtMillis());
                     p.setLong(12, a.durationMillis());
                     p.setLong(13, a.evidence().agentUsage().inputTokens());

@@ -15,21 +15,31 @@ import java.time.Duration;
  * action space is {@code repl}, the model steps one customer turn may take.
  *
  * @param replGuidance null unless the action space is the REPL
+ * @param sandbox how the REPL's sandbox is contained: bubblewrap unless {@code harness_options} ask for
+ *     {@code sandbox: process} by name (then part of the candidate's content, so every attempt records it)
  */
 public record Harness(
-        String kind, ReplGuidance replGuidance, int maxTurnSteps, int outputLimit, int evalTimeoutSeconds, int heapMb) {
+        String kind,
+        ReplGuidance replGuidance,
+        int maxTurnSteps,
+        int outputLimit,
+        int evalTimeoutSeconds,
+        int heapMb,
+        SandboxConfig.Isolation sandbox) {
     public static final String REFERENCE = "reference";
     public static final String LOOP = "loop";
     public static final String REPL = "repl";
 
-    public static final Harness DEFAULT_REFERENCE = new Harness(REFERENCE, null, 0, 0, 0, 0);
+    public static final Harness DEFAULT_REFERENCE =
+            new Harness(REFERENCE, null, 0, 0, 0, 0, SandboxConfig.Isolation.BWRAP);
 
     /** Keys of a harness value besides {@code harness}. */
     public static final String REPL_GUIDANCE = "repl_guidance",
             MAX_TURN_STEPS = "max_turn_steps",
             OUTPUT_LIMIT = "output_limit",
             EVAL_TIMEOUT_SECONDS = "eval_timeout_seconds",
-            HEAP_MB = "heap_mb";
+            HEAP_MB = "heap_mb",
+            SANDBOX = "sandbox";
 
     public boolean loop() {
         return kind.equals(LOOP);
@@ -53,7 +63,15 @@ public record Harness(
         if (!repl && replGuidance != null) throw new IllegalArgumentException("repl_guidance needs action_space: repl");
         ReplGuidance g = repl ? ReplGuidance.of(replGuidance == null ? ReplGuidance.SHAPE.id() : replGuidance) : null;
         int steps = 30, limit = 4000, timeout = 10, heap = 256;
+        SandboxConfig.Isolation sandbox = SandboxConfig.Isolation.BWRAP;
         for (var e : options.entries()) {
+            if (e.getKey().equals(SANDBOX)) {
+                if (!repl) throw new IllegalArgumentException("harness option sandbox is a REPL option");
+                if (!(e.getValue() instanceof PyStr name))
+                    throw new IllegalArgumentException("harness option sandbox must be bwrap or process");
+                sandbox = SandboxConfig.Isolation.ofOption(name.value());
+                continue;
+            }
             int v = positive(e.getKey(), e.getValue());
             switch (e.getKey()) {
                 case MAX_TURN_STEPS -> steps = v;
@@ -62,12 +80,15 @@ public record Harness(
                 case HEAP_MB -> heap = v;
                 default ->
                     throw new IllegalArgumentException("unknown harness option '" + e.getKey() + "' (known: "
-                            + String.join(", ", MAX_TURN_STEPS, OUTPUT_LIMIT, EVAL_TIMEOUT_SECONDS, HEAP_MB) + ")");
+                            + String.join(", ", MAX_TURN_STEPS, OUTPUT_LIMIT, EVAL_TIMEOUT_SECONDS, HEAP_MB, SANDBOX)
+                            + ")");
             }
         }
         if (!repl && (limit != 4000 || timeout != 10 || heap != 256))
             throw new IllegalArgumentException("output_limit, eval_timeout_seconds and heap_mb are REPL options");
-        return repl ? new Harness(LOOP, g, steps, limit, timeout, heap) : new Harness(LOOP, null, steps, 0, 0, 0);
+        return repl
+                ? new Harness(LOOP, g, steps, limit, timeout, heap, sandbox)
+                : new Harness(LOOP, null, steps, 0, 0, 0, SandboxConfig.Isolation.BWRAP);
     }
 
     private static int positive(String key, Value v) {
@@ -84,6 +105,8 @@ public record Harness(
                     .put(OUTPUT_LIMIT, outputLimit)
                     .put(EVAL_TIMEOUT_SECONDS, evalTimeoutSeconds)
                     .put(HEAP_MB, heapMb);
+            // Only when asked for: the content (and so the id) of every other candidate stays as it was.
+            if (sandbox == SandboxConfig.Isolation.PROCESS) b.put(SANDBOX, sandbox.option());
         }
         return b.build();
     }
@@ -97,7 +120,10 @@ public record Harness(
                 num(v, MAX_TURN_STEPS),
                 num(v, OUTPUT_LIMIT),
                 num(v, EVAL_TIMEOUT_SECONDS),
-                num(v, HEAP_MB));
+                num(v, HEAP_MB),
+                v.get(SANDBOX) instanceof PyStr s
+                        ? SandboxConfig.Isolation.ofOption(s.value())
+                        : SandboxConfig.Isolation.BWRAP);
     }
 
     private static int num(PyDict v, String k) {
@@ -108,10 +134,12 @@ public record Harness(
         return Duration.ofSeconds(evalTimeoutSeconds);
     }
 
-    /** The sandbox a REPL harness runs its snippets in: its heap and time limits, output kept well beyond what the model is shown. */
+    /**
+     * The sandbox a REPL harness runs its snippets in: its heap and time limits, output kept well beyond what
+     * the model is shown, and its containment (bubblewrap unless {@code sandbox: process} was asked for).
+     */
     public SandboxConfig sandboxConfig() {
-        return new SandboxConfig(
-                heapMb, evalTimeout(), Math.max(outputLimit * 4, 65536), SandboxConfig.Isolation.detect());
+        return new SandboxConfig(heapMb, evalTimeout(), Math.max(outputLimit * 4, 65536), sandbox);
     }
 
     /** A short label: {@code reference}, {@code loop/tools}, {@code loop/repl:shape}. */

@@ -4,6 +4,7 @@ import brokkr.agent.YieldingLoop;
 import brokkr.conversation.Message;
 import brokkr.conversation.ToolCall;
 import brokkr.conversation.ToolSpec;
+import brokkr.provider.EnvironmentKeys;
 import brokkr.sandbox.MiniJson;
 import brokkr.sandbox.Sandbox;
 import brokkr.value.PyDict;
@@ -106,7 +107,9 @@ public record JavaRepl(
                 continue;
             }
             Sandbox.EvalResult r = sandbox.evaluate(s.value(), (name, args) -> call(name, args, protocol));
-            out.add(new Message.Tool(c.id(), c.name(), render(r, outputLimit), !r.ok()));
+            // A snippet may print what it can read: no key of the harness's environment reaches the model or the store.
+            String shown = EnvironmentKeys.process().redact(render(r, outputLimit));
+            out.add(new Message.Tool(c.id(), c.name(), shown, !r.ok()));
         }
         return out;
     }

@@ -123,19 +123,50 @@ public final class Sandbox implements AutoCloseable {
         this.extraFlags = extraFlags;
     }
 
-    /** Starts a sandbox JVM and waits until it is ready to evaluate. */
+    /**
+     * Starts a sandbox JVM and waits until it is ready to evaluate. IllegalStateException when it should be
+     * contained by bubblewrap and bubblewrap does not work here (never a silent fallback to a plain
+     * process); a plain process, when asked for, is warned about once per harness process.
+     */
     public static Sandbox start(SandboxConfig config) {
-        return start(config, SandboxImage.get(), List.of());
+        return start(config, SandboxImage.get());
     }
 
     /** Starts a sandbox JVM from {@code image} (e.g. {@link SandboxImage#withoutAotCache()}, to measure what the cache saves). */
     public static Sandbox start(SandboxConfig config, SandboxImage image) {
+        if (config.isolation() == SandboxConfig.Isolation.BWRAP && !SandboxConfig.Isolation.bwrapWorks())
+            throw new IllegalStateException("bubblewrap (" + SandboxConfig.Isolation.bwrapPath()
+                    + ") does not work here, and snippets are never run uncontained without being asked: install"
+                    + " bubblewrap, or ask for a plain process with harness_options {sandbox: process} (JVM limits"
+                    + " only: no file-system, network or process-table containment)");
+        if (config.isolation() == SandboxConfig.Isolation.PROCESS) Uncontained.warnOnce();
         return start(config, image, List.of());
     }
 
+    /** The warning for sandboxes run as plain processes, once per harness process (each attempt records the option). */
+    private static final class Uncontained {
+        private static final java.util.concurrent.atomic.AtomicBoolean WARNED =
+                new java.util.concurrent.atomic.AtomicBoolean();
+
+        static void warnOnce() {
+            if (WARNED.compareAndSet(false, true))
+                System.getLogger("brokkr.sandbox")
+                        .log(
+                                System.Logger.Level.WARNING,
+                                "sandbox: process: snippets run in a plain JVM process without bubblewrap (no"
+                                        + " file-system, network or process-table containment; JVM limits only)");
+        }
+    }
+
+    /** Starts a sandbox; a start that fails leaves nothing behind (its JVM, its temporary folder, its task group). */
     static Sandbox start(SandboxConfig config, SandboxImage image, List<String> extraFlags) {
         Sandbox s = new Sandbox(config, image, extraFlags);
-        s.launch();
+        try {
+            s.launch();
+        } catch (RuntimeException e) {
+            s.close();
+            throw e;
+        }
         return s;
     }
 
@@ -153,7 +184,11 @@ public final class Sandbox implements AutoCloseable {
         return resets;
     }
 
-    /** The episode's scratch folder: the only place a snippet may write (under bubblewrap). */
+    /**
+     * The episode's scratch folder: the only place a snippet may write. Under bubblewrap the snippet sees a
+     * tmpfs of {@value SandboxLimits#SCRATCH_BYTES} bytes at this path, and the harness's folder of that name
+     * stays empty; in a plain process it is this folder.
+     */
     public Path scratch() {
         return dir.resolve("scratch");
     }
@@ -203,6 +238,10 @@ public final class Sandbox implements AutoCloseable {
     }
 
     private Run run(Jvm j, String code, CallHandler calls) {
+        return run(j, code, calls, config.evalTimeout());
+    }
+
+    private Run run(Jvm j, String code, CallHandler calls, Duration limit) {
         j.capture.begin(config.outputCapChars());
         j.worker.execute(() -> {
             Snippets.Outcome o;
@@ -213,7 +252,7 @@ public final class Sandbox implements AutoCloseable {
             }
             j.events.add(o);
         });
-        long budget = TimeUnit.MILLISECONDS.toNanos(config.evalTimeout().toMillis());
+        long budget = TimeUnit.MILLISECONDS.toNanos(limit.toMillis());
         boolean stopped = false;
         List<?> leftover = List.of();
         while (true) {
@@ -365,8 +404,14 @@ public final class Sandbox implements AutoCloseable {
         /** Why this JVM's protocol cannot be trusted any more (a response out of order or malformed), or null. */
         volatile String broken;
 
-        Jvm(Process process) {
+        final SandboxLimits.StderrTail stderr;
+        /** The task limit of its process tree, or null where this machine offers none. */
+        final SandboxLimits.TaskGroup group;
+
+        Jvm(Process process, SandboxLimits.TaskGroup group) {
             this.process = process;
+            this.group = group;
+            this.stderr = new SandboxLimits.StderrTail(process.getErrorStream(), "sandbox-stderr-" + process.pid());
             this.framer = new SandboxWire.Framer(new BufferedOutputStream(process.getOutputStream(), 1 << 16));
             Thread reader = new Thread(this::read, "sandbox-reader-" + process.pid());
             reader.setDaemon(true);
@@ -600,26 +645,35 @@ public final class Sandbox implements AutoCloseable {
     private void launch() {
         long t0 = System.nanoTime();
         Process process;
+        SandboxLimits.TaskGroup group = SandboxLimits.TaskGroup.create();
         try {
-            if (dir == null) dir = Files.createTempDirectory("brokkr-sandbox-");
+            // Named after the harness process, so a leftover one names its owner.
+            if (dir == null)
+                dir = Files.createTempDirectory(
+                        "brokkr-sandbox-" + ProcessHandle.current().pid() + "-");
             Files.createDirectories(scratch());
-            ProcessBuilder pb = new ProcessBuilder(command(config, image, extraFlags, scratch()));
+            // A plain process shares the harness's /proc: the harness's own files there become unreadable to it.
+            if (config.isolation() == SandboxConfig.Isolation.PROCESS) SandboxLimits.hideHarness();
+            List<String> command = command(config, image, extraFlags, scratch());
+            ProcessBuilder pb = new ProcessBuilder(group == null ? command : group.wrap(command));
             pb.environment().clear(); // API keys and the like stay in the harness
             pb.environment().put("LANG", "C.UTF-8");
             pb.directory(scratch().toFile());
-            pb.redirectError(dir.resolve("stderr.log").toFile());
             process = LAUNCHER.submit(pb::start).get();
         } catch (IOException e) {
+            if (group != null) group.remove();
             throw new UncheckedIOException("could not start a sandbox JVM: " + e.getMessage(), e);
         } catch (ExecutionException e) {
+            if (group != null) group.remove();
             throw new UncheckedIOException(
                     "could not start a sandbox JVM: " + e.getCause().getMessage(),
                     e.getCause() instanceof IOException io ? io : new IOException(e.getCause()));
         } catch (InterruptedException e) {
+            if (group != null) group.remove();
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted while starting a sandbox JVM");
         }
-        Jvm j = new Jvm(process);
+        Jvm j = new Jvm(process, group);
         jvm = j;
         ScheduledFuture<?> limit = WATCHDOG.schedule(process::destroyForcibly, START_LIMIT_S, TimeUnit.SECONDS);
         try {
@@ -631,9 +685,12 @@ public final class Sandbox implements AutoCloseable {
                     .build();
             j.js.addToClasspath(image.jar().toString());
             // The imports, and the first compile and invocation (the slowest), before the first evaluation.
-            Run warm = run(j, IMPORTS + " 1 + 1", CallHandler.NONE);
+            // Its limit is the start's, not a snippet's: it includes the JVM's start and the harness compiler's first
+            // compile, which a loaded machine makes slow.
+            Run warm = run(j, IMPORTS + " 1 + 1", CallHandler.NONE, Duration.ofSeconds(START_LIMIT_S));
             if (warm.fatal() != null || !warm.result().ok()) {
-                throw new IllegalStateException("its first evaluation failed");
+                Error why = warm.fatal() != null ? warm.fatal() : warm.result().error();
+                throw new IllegalStateException("its first evaluation failed: " + why.kind() + ": " + why.message());
             }
         } catch (RuntimeException e) {
             kill();
@@ -646,12 +703,18 @@ public final class Sandbox implements AutoCloseable {
     }
 
     private String stderrTail() {
-        try {
-            String s = Files.readString(dir.resolve("stderr.log"));
-            return s.length() > 2000 ? s.substring(s.length() - 2000) : s;
-        } catch (IOException e) {
-            return "(no stderr)";
-        }
+        String s = jvm == null ? "" : jvm.stderr.text();
+        return s.length() > 2000 ? s.substring(s.length() - 2000) : s;
+    }
+
+    /** Bytes the current sandbox JVM wrote to its standard error (only the last {@value SandboxLimits#STDERR_TAIL} are kept). */
+    long stderrBytes() {
+        return jvm.stderr.total();
+    }
+
+    /** The highest number of tasks the current sandbox's process tree had, or -1 when it has no task limit. */
+    long peakTasks() {
+        return jvm.group == null ? -1 : jvm.group.peak();
     }
 
     /**
@@ -693,9 +756,9 @@ public final class Sandbox implements AutoCloseable {
         if (image.aotCache() != null) jvm.add("-XX:AOTCache=" + image.aotCache());
         jvm.addAll(extraFlags);
         jvm.addAll(List.of("-cp", image.jar().toString(), SandboxAgent.class.getName()));
-        if (config.isolation() != SandboxConfig.Isolation.BWRAP) return jvm;
+        if (config.isolation() != SandboxConfig.Isolation.BWRAP) return SandboxLimits.withoutCapabilities(jvm);
         List<String> cmd = new ArrayList<>(List.of(
-                SandboxConfig.Isolation.BWRAP_PATH.toString(),
+                SandboxConfig.Isolation.bwrapPath().toString(),
                 "--unshare-all",
                 "--die-with-parent",
                 "--new-session",
@@ -718,13 +781,18 @@ public final class Sandbox implements AutoCloseable {
         bindIfPresent(cmd, image.dir());
         Path spawnHelper = javaHome.resolve("lib/jspawnhelper");
         if (Files.exists(spawnHelper)) cmd.addAll(List.of("--ro-bind", "/dev/null", spawnHelper.toString()));
+        // /dev read-only (its /dev/shm with it: both were RAM without a size limit), the scratch folder a tmpfs of
+        // SCRATCH_BYTES (a bound folder of the host's had none).
         cmd.addAll(List.of(
                 "--proc",
                 "/proc",
                 "--dev",
                 "/dev",
-                "--bind",
-                scratch.toString(),
+                "--remount-ro",
+                "/dev",
+                "--size",
+                Long.toString(SandboxLimits.SCRATCH_BYTES),
+                "--tmpfs",
                 scratch.toString(),
                 "--remount-ro",
                 "/",
@@ -749,6 +817,7 @@ public final class Sandbox implements AutoCloseable {
             Thread.currentThread().interrupt();
         }
         j.worker.shutdownNow();
+        if (j.group != null) j.group.remove();
         try {
             if (j.js != null) j.js.close();
         } catch (RuntimeException e) {

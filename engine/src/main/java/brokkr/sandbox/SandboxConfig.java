@@ -13,7 +13,9 @@ import java.time.Duration;
  *                       calls is not counted); then it is stopped and its result is a timeout error
  * @param outputCapChars characters of a snippet's output the sandbox keeps (the rest is counted, not
  *                       kept); what a model is shown is truncated further by its harness
- * @param isolation      how the child is contained ({@link Isolation#detect()}: bubblewrap when present)
+ * @param isolation      how the child is contained: {@link Isolation#BWRAP} unless a plain process was asked
+ *                       for ({@code harness_options: {sandbox: process}}); a sandbox that should be contained by
+ *                       bubblewrap where bubblewrap does not work does not start (never a silent fallback)
  */
 public record SandboxConfig(int heapMb, Duration evalTimeout, int outputCapChars, Isolation isolation) {
     public SandboxConfig {
@@ -25,7 +27,7 @@ public record SandboxConfig(int heapMb, Duration evalTimeout, int outputCapChars
     }
 
     public static final SandboxConfig DEFAULT =
-            new SandboxConfig(256, Duration.ofSeconds(10), 1 << 20, Isolation.detect());
+            new SandboxConfig(256, Duration.ofSeconds(10), 1 << 20, Isolation.BWRAP);
 
     public SandboxConfig withEvalTimeout(Duration d) {
         return new SandboxConfig(heapMb, d, outputCapChars, isolation);
@@ -39,31 +41,46 @@ public record SandboxConfig(int heapMb, Duration evalTimeout, int outputCapChars
     public enum Isolation {
         /**
          * bubblewrap ({@code bwrap}): new user, PID, network, IPC and UTS namespaces; a read-only root with
-         * only the JDK, the sandbox's own classes and the episode's scratch folder (writable) mounted;
-         * the JDK's process-spawn helper replaced by an empty file; no environment variables.
+         * only the JDK and the sandbox's own classes mounted, a size-limited scratch tmpfs (writable), a
+         * read-only {@code /dev}; the JDK's process-spawn helper replaced by an empty file; no environment
+         * variables.
          */
         BWRAP,
-        /** The child JVM as a plain process (JVM-level limits only: heap, time, output, process launcher, no environment). */
+        /**
+         * The child JVM as a plain process (JVM-level limits only: heap, time, output, process launcher, no
+         * environment, the harness's own process unreadable): only when asked for by name, and warned about.
+         */
         PROCESS;
 
-        static final Path BWRAP_PATH = Path.of("/usr/bin/bwrap");
+        /** The name in harness options ({@code sandbox: bwrap | process}). */
+        public String option() {
+            return name().toLowerCase(java.util.Locale.ROOT);
+        }
 
-        /** bubblewrap when it is installed (the environment variable {@code BROKKR_SANDBOX=process} forces a plain process). */
-        public static Isolation detect() {
-            if ("process".equals(System.getenv("BROKKR_SANDBOX"))) return PROCESS;
-            return BwrapProbe.WORKS ? BWRAP : PROCESS;
+        /** The isolation named {@code name} in harness options; IllegalArgumentException for another name. */
+        public static Isolation ofOption(String name) {
+            for (Isolation i : values()) if (i.option().equals(name)) return i;
+            throw new IllegalArgumentException("sandbox must be bwrap or process, not '" + name + "'");
+        }
+
+        /** bubblewrap's path: {@code /usr/bin/bwrap}, or {@code -Dbrokkr.sandbox.bwrap} (tests point it elsewhere). */
+        static Path bwrapPath() {
+            return Path.of(System.getProperty("brokkr.sandbox.bwrap", "/usr/bin/bwrap"));
+        }
+
+        /** Whether bubblewrap is installed and may create namespaces here (probed once per path: not on every kernel). */
+        static boolean bwrapWorks() {
+            return BwrapProbe.WORKS.computeIfAbsent(bwrapPath(), BwrapProbe::probe);
         }
     }
 
-    /** Whether bubblewrap is installed and may create namespaces here (probed once: it is not on every kernel). */
     private static final class BwrapProbe {
-        static final boolean WORKS = probe();
+        static final java.util.Map<Path, Boolean> WORKS = new java.util.concurrent.ConcurrentHashMap<>();
 
-        private static boolean probe() {
-            if (!Files.isExecutable(Isolation.BWRAP_PATH)) return false;
+        private static boolean probe(Path bwrap) {
+            if (!Files.isExecutable(bwrap)) return false;
             try {
-                Process p = new ProcessBuilder(
-                                Isolation.BWRAP_PATH.toString(), "--unshare-all", "--ro-bind", "/", "/", "true")
+                Process p = new ProcessBuilder(bwrap.toString(), "--unshare-all", "--ro-bind", "/", "/", "true")
                         .redirectErrorStream(true)
                         .redirectOutput(ProcessBuilder.Redirect.DISCARD)
                         .start();

@@ -134,7 +134,9 @@ class SandboxTest {
                     eval("java.nio.file.Files.writeString(java.nio.file.Path.of(\"notes.txt\"), \"ok\"); "
                             + "java.nio.file.Files.readString(java.nio.file.Path.of(\"notes.txt\"))");
             assertTrue(scratch.ok(), String.valueOf(scratch.error()));
-            assertEquals("ok", Files.readString(sandbox.scratch().resolve("notes.txt")));
+            assertEquals("\"ok\"", scratch.value());
+            assertFalse(
+                    Files.exists(sandbox.scratch().resolve("notes.txt")), "the scratch folder is the sandbox's tmpfs");
         } finally {
             Files.deleteIfExists(secret);
             Files.deleteIfExists(target);
@@ -303,6 +305,189 @@ class SandboxTest {
                 + " Thread.sleep(500);");
         assertEquals(Sandbox.Kind.PROTOCOL, r.error().kind(), String.valueOf(r.error()));
         stillWorks();
+    }
+
+    private static final String LINGER =
+            "() -> { while (true) { try { Thread.sleep(50); } catch (InterruptedException e) { } } }";
+
+    @Test
+    void aLeftoverThreadNamedLikeJShellsOwnIsStillFound() {
+        Sandbox.EvalResult r =
+                eval("Thread t = new Thread(" + LINGER + ", \"JShell-exec\"); t.setDaemon(true); t.start();");
+        assertEquals(Sandbox.Kind.LEFTOVER_THREAD, r.error().kind(), String.valueOf(r.error()));
+        assertTrue(r.reset());
+        stillWorks();
+    }
+
+    @Test
+    void aLeftoverDaemonThreadInTheSystemGroupIsStillFound() {
+        Sandbox.EvalResult r = eval("ThreadGroup g = Thread.currentThread().getThreadGroup(); "
+                + "while (g.getParent() != null) g = g.getParent(); "
+                + "Thread t = new Thread(g, " + LINGER + ", \"Common-Cleaner-2\"); t.setDaemon(true); t.start();");
+        assertEquals(Sandbox.Kind.LEFTOVER_THREAD, r.error().kind(), String.valueOf(r.error()));
+        assertTrue(r.reset());
+        stillWorks();
+    }
+
+    @Test
+    void aParallelStreamLeavesNoThreadBehind() {
+        Sandbox.EvalResult r = eval("java.util.stream.IntStream.range(0, 100_000).parallel().map(x -> x % 7).sum()");
+        assertTrue(r.ok(), String.valueOf(r.error()));
+        assertFalse(r.reset(), "the common pool's idle workers are the JDK's, not a leftover");
+    }
+
+    @Test
+    void devAndDevShmAreNotWritable() {
+        assumeTrue(bwrap(), "/dev is bubblewrap's");
+        for (String path : List.of("/dev/shm/fill", "/dev/fill")) {
+            Sandbox.EvalResult r = eval(
+                    "java.nio.file.Files.write(java.nio.file.Path.of(\"" + path + "\"), new byte[1 << 20]).toString()");
+            assertEquals(Sandbox.Kind.EXCEPTION, r.error().kind(), path + ": " + r);
+            assertTrue(
+                    r.error().message().contains("Read-only file system"),
+                    r.error().message());
+        }
+        stillWorks();
+    }
+
+    @Test
+    void theScratchFolderIsSizeLimited() {
+        assumeTrue(bwrap(), "the scratch tmpfs is bubblewrap's");
+        // A sandbox of its own with time to spare: 64 MiB take a while on a loaded machine.
+        try (Sandbox s = Sandbox.start(sandbox.config().withEvalTimeout(Duration.ofSeconds(60)))) {
+            Sandbox.EvalResult r = s.evaluate(
+                    "byte[] mb = new byte[1 << 20]; int written = 0; try (var o = new java.io.FileOutputStream("
+                            + "\"fill.bin\")) { for (; written < 1024; written++) o.write(mb); } "
+                            + "finally { System.out.print(\"written=\" + written); }",
+                    Sandbox.CallHandler.NONE);
+            assertEquals(Sandbox.Kind.EXCEPTION, r.error().kind(), String.valueOf(r));
+            assertTrue(
+                    r.error().message().contains("No space left on device"),
+                    r.error().message());
+            assertEquals(
+                    "written=" + (SandboxLimits.SCRATCH_BYTES >> 20), r.output().strip());
+        }
+    }
+
+    @Test
+    void writesToFileDescriptorTwoAreCountedNotKept() throws Exception {
+        // A sandbox of its own with time to spare: a pipe is slow on a loaded machine.
+        try (Sandbox s = Sandbox.start(sandbox.config().withEvalTimeout(Duration.ofSeconds(60)))) {
+            long before = s.stderrBytes();
+            Sandbox.EvalResult r = s.evaluate(
+                    "var e = new java.io.FileOutputStream(java.io.FileDescriptor.err); "
+                            + "byte[] mb = new byte[1 << 20]; for (int i = 0; i < 64; i++) e.write(mb);",
+                    Sandbox.CallHandler.NONE);
+            assertTrue(r.ok(), String.valueOf(r.error()));
+            long deadline = System.currentTimeMillis() + 20_000;
+            while (s.stderrBytes() - before < 64L << 20 && System.currentTimeMillis() < deadline) Thread.sleep(50);
+            assertEquals(64L << 20, s.stderrBytes() - before, "every byte read and counted");
+            try (var files = Files.walk(s.scratch().getParent())) {
+                long stored = files.filter(Files::isRegularFile)
+                        .mapToLong(f -> f.toFile().length())
+                        .sum();
+                assertTrue(stored < 1 << 20, "nothing of it on disk: " + stored + " bytes");
+            }
+        }
+    }
+
+    @Test
+    void aThreadBombIsBoundedByTheTaskLimit() {
+        assumeTrue(SandboxLimits.taskLimitAvailable(), "a pids cgroup is what bounds tasks here");
+        // A sandbox of its own with time to spare: threads start slowly on a loaded machine.
+        try (Sandbox s = Sandbox.start(sandbox.config().withEvalTimeout(Duration.ofSeconds(30)))) {
+            Sandbox.EvalResult r = s.evaluate(
+                    "int made = 0; try { for (; made < 5000; made++) { Thread t = new Thread(" + LINGER
+                            + "); t.setDaemon(true); t.start(); } } catch (Throwable e) { System.out.print(e.getClass()"
+                            + ".getSimpleName() + \" \"); } System.out.print(\"made=\" + made);",
+                    Sandbox.CallHandler.NONE);
+            assertTrue(r.output().startsWith("OutOfMemoryError"), String.valueOf(r));
+            int made = Integer.parseInt(r.output().replaceAll("(?s).*made=(\\d+).*", "$1"));
+            assertTrue(made < SandboxLimits.MAX_TASKS, "made " + made);
+            assertEquals(Sandbox.Kind.LEFTOVER_THREAD, r.error().kind(), String.valueOf(r.error()));
+            assertTrue(r.reset());
+            assertEquals("2", s.evaluate("1 + 1", Sandbox.CallHandler.NONE).value());
+        }
+    }
+
+    /**
+     * Java that reads everything environment-like a snippet can reach: its own variables (System.getenv fails in the
+     * sandbox: the JDK reads the environment through the process launcher, which cannot initialize there) and every
+     * /proc/N/environ.
+     */
+    private static final String READ_ENVIRONMENTS = "StringBuilder seen = new StringBuilder(); "
+            + "try { seen.append(System.getenv()); } catch (Throwable e) { seen.append(e); } "
+            + "try (var ps = java.nio.file.Files.list(java.nio.file.Path.of(\"/proc\"))) { for (var p : ps.toList()) { "
+            + "try { seen.append(new String(java.nio.file.Files.readAllBytes(p.resolve(\"environ\")))); } "
+            + "catch (Exception e) { } } } seen.toString()";
+
+    private static void noKeyVisible(Sandbox s) {
+        String[] keys = {System.getenv("BROKKR_TEST_OPENAI_API_KEY"), System.getenv("BROKKR_TEST_ANTHROPIC_API_KEY")};
+        assumeTrue(keys[0] != null && keys[1] != null, "the fake keys are set by engine/pom.xml");
+        Sandbox.EvalResult r = s.evaluate(READ_ENVIRONMENTS, Sandbox.CallHandler.NONE);
+        assertTrue(r.ok(), String.valueOf(r.error()));
+        for (String k : keys) assertFalse(r.value().contains(k), "a harness key reached the snippet");
+        Sandbox.EvalResult parent = s.evaluate(
+                "String ppid = java.nio.file.Files.readString(java.nio.file.Path.of(\"/proc/self/stat\")).split(\" \")[3]; "
+                        + "new String(java.nio.file.Files.readAllBytes(java.nio.file.Path.of(\"/proc/\" + ppid + \"/environ\")))"
+                        + ".replace('\\0', ' ').strip()",
+                Sandbox.CallHandler.NONE);
+        // As a plain process its parent is the harness: unreadable. In bubblewrap it is bubblewrap's own init, whose
+        // environment is the one the harness gave it.
+        assertTrue(
+                parent.error() != null || parent.value().matches("\"(LANG=C\\.UTF-8)?( PWD=\\S+)?\""),
+                "the parent's environment is unreadable or the sandbox's own: " + parent);
+    }
+
+    @Test
+    void harnessKeysAreNotVisibleInBubblewrap() {
+        assumeTrue(bwrap());
+        noKeyVisible(sandbox);
+    }
+
+    @Test
+    void harnessKeysAreNotVisibleToAPlainProcessSandbox() {
+        SandboxConfig plain = new SandboxConfig(128, Duration.ofSeconds(5), 1 << 16, SandboxConfig.Isolation.PROCESS);
+        try (Sandbox s = Sandbox.start(plain)) {
+            noKeyVisible(s);
+        }
+    }
+
+    @Test
+    void withoutBubblewrapASandboxDoesNotStartUnlessAPlainProcessIsAskedFor() throws Exception {
+        String old = System.getProperty("brokkr.sandbox.bwrap");
+        Path tmp = Path.of(System.getProperty("java.io.tmpdir"));
+        long dirsBefore = sandboxDirs(tmp);
+        System.setProperty("brokkr.sandbox.bwrap", "/nonexistent/bwrap");
+        try {
+            IllegalStateException e = org.junit.jupiter.api.Assertions.assertThrows(
+                    IllegalStateException.class, () -> Sandbox.start(sandbox.config()));
+            assertTrue(e.getMessage().contains("sandbox: process"), e.getMessage());
+        } finally {
+            if (old == null) System.clearProperty("brokkr.sandbox.bwrap");
+            else System.setProperty("brokkr.sandbox.bwrap", old);
+        }
+        assertEquals(dirsBefore, sandboxDirs(tmp));
+    }
+
+    @Test
+    void aFailedStartLeavesNoTemporaryFolder() throws Exception {
+        Path tmp = Path.of(System.getProperty("java.io.tmpdir"));
+        long before = sandboxDirs(tmp);
+        for (int i = 0; i < 3; i++) {
+            org.junit.jupiter.api.Assertions.assertThrows(
+                    IllegalStateException.class,
+                    () -> Sandbox.start(sandbox.config(), SandboxImage.get(), List.of("-XX:+BrokkrNoSuchFlag")));
+        }
+        assertEquals(before, sandboxDirs(tmp), "each failed start removes its folder");
+    }
+
+    private static long sandboxDirs(Path tmp) throws Exception {
+        try (var l = Files.list(tmp)) {
+            // Only this JVM's (other test JVMs on the machine make their own at the same time).
+            String own = "brokkr-sandbox-" + ProcessHandle.current().pid() + "-";
+            return l.filter(p -> p.getFileName().toString().startsWith(own)).count();
+        }
     }
 
     @Test
