@@ -139,7 +139,11 @@ public final class Sandbox implements AutoCloseable {
                     + ") does not work here, and snippets are never run uncontained without being asked: install"
                     + " bubblewrap, or ask for a plain process with harness_options {sandbox: process} (JVM limits"
                     + " only: no file-system, network or process-table containment)");
-        if (config.isolation() == SandboxConfig.Isolation.PROCESS) Uncontained.warnOnce();
+        if (config.isolation() == SandboxConfig.Isolation.PROCESS) {
+            // A plain process shares the harness's /proc: the harness's own files there become unreadable to it (the
+            // AOT training run, the harness's own code, is started without this).
+            Uncontained.warnOnce(SandboxLimits.hideHarness());
+        }
         return start(config, image, List.of());
     }
 
@@ -148,13 +152,16 @@ public final class Sandbox implements AutoCloseable {
         private static final java.util.concurrent.atomic.AtomicBoolean WARNED =
                 new java.util.concurrent.atomic.AtomicBoolean();
 
-        static void warnOnce() {
+        static void warnOnce(String notHidden) {
             if (WARNED.compareAndSet(false, true))
                 System.getLogger("brokkr.sandbox")
                         .log(
                                 System.Logger.Level.WARNING,
                                 "sandbox: process: snippets run in a plain JVM process without bubblewrap (no"
-                                        + " file-system, network or process-table containment; JVM limits only)");
+                                        + " file-system, network or process-table containment; JVM limits only)"
+                                        + (notHidden == null
+                                                ? ""
+                                                : "; the harness's /proc files stay readable to them: " + notHidden));
         }
     }
 
@@ -652,8 +659,6 @@ public final class Sandbox implements AutoCloseable {
                 dir = Files.createTempDirectory(
                         "brokkr-sandbox-" + ProcessHandle.current().pid() + "-");
             Files.createDirectories(scratch());
-            // A plain process shares the harness's /proc: the harness's own files there become unreadable to it.
-            if (config.isolation() == SandboxConfig.Isolation.PROCESS) SandboxLimits.hideHarness();
             List<String> command = command(config, image, extraFlags, scratch());
             ProcessBuilder pb = new ProcessBuilder(group == null ? command : group.wrap(command));
             pb.environment().clear(); // API keys and the like stay in the harness

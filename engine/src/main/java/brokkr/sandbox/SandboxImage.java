@@ -114,7 +114,14 @@ public final class SandboxImage {
         try (FileChannel lockFile =
                         FileChannel.open(dir.resolve(".lock"), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
                 FileLock lock = lockFile.lock()) { // another harness process may be making the same image
-            if (!Files.exists(jar)) writeJar(classes, jar);
+            // The cached jar is compared with the one these classes make (byte for byte: it is small and written
+            // deterministically), not trusted for existing: a damaged one failed every episode's sandbox. Rewritten,
+            // its AOT cache goes with it (the JDK ties a cache to the jar it was made from).
+            byte[] expected = jarBytes(classes);
+            if (!Files.exists(jar) || !java.util.Arrays.equals(Files.readAllBytes(jar), expected)) {
+                Files.deleteIfExists(aot);
+                writeJar(expected, jar);
+            }
             if (!Boolean.parseBoolean(System.getProperty("brokkr.sandbox.aot", "true"))) {
                 return new SandboxImage(dir, jar, null, "disabled by -Dbrokkr.sandbox.aot=false");
             }
@@ -252,8 +259,19 @@ public final class SandboxImage {
         }
     }
 
-    private static void writeJar(Map<String, byte[]> classes, Path jar) throws IOException {
+    /** The image in {@code dir} (made or repaired there): for tests, which damage a cached image of their own. */
+    static SandboxImage makeIn(Path dir) throws IOException {
+        return make(dir, ownClasses());
+    }
+
+    private static void writeJar(byte[] bytes, Path jar) throws IOException {
         Path tmp = jar.resolveSibling(jar.getFileName() + ".tmp");
+        Files.write(tmp, bytes);
+        Files.move(tmp, jar, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+    }
+
+    /** The jar of {@code classes}, the same bytes every time (entries in name order, their times zero). */
+    private static byte[] jarBytes(Map<String, byte[]> classes) throws IOException {
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         try (JarOutputStream out = new JarOutputStream(bytes)) {
             for (var e : classes.entrySet()) {
@@ -264,7 +282,6 @@ public final class SandboxImage {
                 out.closeEntry();
             }
         }
-        Files.write(tmp, bytes.toByteArray());
-        Files.move(tmp, jar, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+        return bytes.toByteArray();
     }
 }

@@ -7,6 +7,8 @@
  * child's class path and its ahead-of-time cache. The child runs only four classes of this package,
  * {@link brokkr.sandbox.SandboxAgent}, {@code SandboxWire}, {@link brokkr.sandbox.SandboxBridge} and
  * {@link brokkr.sandbox.MiniJson}: they must need nothing but the JDK and each other (an architecture rule), so that a
- * snippet sees none of the harness's classes and the sandbox never fails on a class it cannot load.
+ * snippet sees none of the harness's classes and the sandbox never fails on a class it cannot load. What the child
+ * sends is plain data ({@code SandboxWire}'s protocol, never Java serialization), and {@code SandboxLimits} holds the
+ * operating-system limits its JVM cannot set itself (the stderr tail, the pids cgroup, the plain process's hiding).
  */
 package brokkr.sandbox;

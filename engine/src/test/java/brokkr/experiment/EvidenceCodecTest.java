@@ -76,6 +76,27 @@ class EvidenceCodecTest {
     }
 
     @Test
+    void noKeyOfTheEnvironmentIsStoredWhicheverProviderItBelongsTo() {
+        // Fake keys of two providers in this JVM's environment (engine/pom.xml), in a tool message of the transcript
+        // and a long answer (stored by reference): neither the evidence JSON nor a stored text keeps them.
+        String openai = System.getenv("BROKKR_TEST_OPENAI_API_KEY"),
+                anthropic = System.getenv("BROKKR_TEST_ANTHROPIC_API_KEY");
+        org.junit.jupiter.api.Assumptions.assumeTrue(openai != null && anthropic != null, "set by engine/pom.xml");
+        String text = "the environ said " + openai + " and " + anthropic + " " + answer(5_000, 3);
+        var enc = EvidenceCodec.encode(evidence(text));
+        for (String stored : concat(enc.json(), enc.blobs().values())) {
+            assertFalse(stored.contains(openai) || stored.contains(anthropic), "a key was stored");
+        }
+        assertTrue(String.join("", enc.blobs().values()).contains(brokkr.provider.Secret.REDACTED));
+    }
+
+    private static List<String> concat(String first, java.util.Collection<String> rest) {
+        List<String> out = new java.util.ArrayList<>(rest);
+        out.add(first);
+        return out;
+    }
+
+    @Test
     void aLongAnswerIsStoredOnceAndReadBackExactly() {
         String text = answer(100_000, 1);
         Evidence e = evidence(text);

@@ -1,12 +1,15 @@
 package brokkr.repl;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import brokkr.conversation.ToolSpec;
 import brokkr.eval.AgentDef;
 import brokkr.eval.ModelRef;
+import brokkr.sandbox.SandboxConfig;
 import brokkr.value.PyDict;
 import brokkr.value.PyList;
 import brokkr.value.PyStr;
@@ -44,6 +47,25 @@ class HarnessTest {
                         Harness.of("loop", "repl", "compute", PyDict.empty()).toValue());
         assertEquals(repl, AgentDef.fromValue(repl.toValue()));
         assertEquals("loop/repl:compute", Harness.fromValue(repl.harness()).label());
+    }
+
+    @Test
+    void aPlainProcessSandboxIsAskedForByNameAndIsPartOfTheCandidate() {
+        Harness contained = Harness.of("loop", "repl", "shape", PyDict.empty());
+        assertEquals(SandboxConfig.Isolation.BWRAP, contained.sandboxConfig().isolation(), "never a fallback");
+        assertFalse(contained.toValue().containsKey(Harness.SANDBOX), "other candidates keep their ids");
+        Harness plain = Harness.of("loop", "repl", "shape", PyDict.of("sandbox", "process"));
+        assertEquals(SandboxConfig.Isolation.PROCESS, plain.sandboxConfig().isolation());
+        assertEquals(new PyStr("process"), plain.toValue().get(Harness.SANDBOX), "recorded with every attempt");
+        assertEquals(plain, Harness.fromValue(plain.toValue()));
+        AgentDef a = AgentDef.of(MODEL, "repl", null).withHarness(contained.toValue());
+        AgentDef b = AgentDef.of(MODEL, "repl", null).withHarness(plain.toValue());
+        assertNotEquals(a.id(), b.id());
+        assertThrows(
+                IllegalArgumentException.class, () -> Harness.of("loop", "repl", null, PyDict.of("sandbox", "none")));
+        assertThrows(
+                IllegalArgumentException.class,
+                () -> Harness.of("loop", "tools", null, PyDict.of("sandbox", "process")));
     }
 
     @Test

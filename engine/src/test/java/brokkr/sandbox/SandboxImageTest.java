@@ -1,11 +1,14 @@
 package brokkr.sandbox;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.jar.JarEntry;
@@ -50,6 +53,34 @@ class SandboxImageTest {
             Sandbox.EvalResult bridge = s.evaluate(
                     "Class.forName(\"brokkr.sandbox.SandboxBridge\").getSimpleName()", Sandbox.CallHandler.NONE);
             assertEquals("\"SandboxBridge\"", bridge.value(), String.valueOf(bridge.error()));
+        }
+    }
+
+    @Test
+    void aDamagedCachedJarIsRebuilt() throws Exception {
+        Path dir = Files.createTempDirectory("brokkr-image-test-");
+        String aot = System.getProperty("brokkr.sandbox.aot");
+        System.setProperty("brokkr.sandbox.aot", "false"); // the jar is what is tested; no training run
+        try {
+            SandboxImage made = SandboxImage.makeIn(dir);
+            byte[] good = Files.readAllBytes(made.jar());
+            byte[] damaged = good.clone();
+            damaged[damaged.length / 2] ^= 0x5a; // one byte, inside a class's compressed bytes
+            Files.write(made.jar(), damaged);
+            Files.writeString(dir.resolve("sandbox.aot"), "a stale cache of the damaged jar");
+            SandboxImage again = SandboxImage.makeIn(dir);
+            assertArrayEquals(good, Files.readAllBytes(again.jar()), "rebuilt from the harness's classes");
+            assertFalse(Files.exists(dir.resolve("sandbox.aot")), "the cache of another jar is dropped");
+            try (Sandbox s = Sandbox.start(CONFIG, again)) {
+                assertEquals("2", s.evaluate("1 + 1", Sandbox.CallHandler.NONE).value());
+            }
+        } finally {
+            if (aot == null) System.clearProperty("brokkr.sandbox.aot");
+            else System.setProperty("brokkr.sandbox.aot", aot);
+            try (var walk = Files.walk(dir)) {
+                walk.sorted(java.util.Comparator.reverseOrder())
+                        .forEach(p -> p.toFile().delete());
+            }
         }
     }
 

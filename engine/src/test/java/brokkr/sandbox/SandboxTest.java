@@ -288,10 +288,11 @@ class SandboxTest {
 
     @Test
     void aFrameOverTheSizeCapIsRefusedBeforeItIsBuffered() {
-        // The header announces 1 GiB: refused on its length, the bytes are never read or allocated.
+        // The header announces 32 MiB (over the 1 MiB cap of what the harness reads; the old cap was 64 MiB, and the
+        // harness waited for bytes that never came): refused on its length, the bytes are never read or allocated.
         Sandbox.EvalResult r = eval(
                 "var raw = new java.io.DataOutputStream(new java.io.FileOutputStream("
-                        + "java.io.FileDescriptor.out)); raw.writeByte('O'); raw.writeInt(1 << 30); raw.flush(); Thread.sleep(500);");
+                        + "java.io.FileDescriptor.out)); raw.writeByte('O'); raw.writeInt(32 << 20); raw.flush(); Thread.sleep(500);");
         assertEquals(Sandbox.Kind.PROTOCOL, r.error().kind(), String.valueOf(r.error()));
         assertTrue(r.reset());
         stillWorks();
