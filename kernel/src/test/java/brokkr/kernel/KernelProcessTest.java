@@ -206,6 +206,53 @@ class KernelProcessTest {
         assertEquals(0, kernel.exitValue());
     }
 
+    /** A cell's shutdown hook that never ends (it sleeps forever, deaf to interrupts). */
+    static final String ENDLESS_HOOK = "Runtime.getRuntime().addShutdownHook(new Thread(() -> {"
+            + " try { Thread.sleep(Long.MAX_VALUE); } catch (InterruptedException e) { } }));"
+            + " System.out.println(\"hook registered\");";
+
+    /**
+     * A shutdown hook a cell registered that never ends does not keep the kernel alive: after a
+     * shutdown_request, or its client's death, the process halts once the hooks had their grace period.
+     */
+    @ParameterizedTest(name = "ended by: {0}")
+    @ValueSource(strings = {"shutdown_request", "client killed"})
+    void aShutdownHookThatNeverEndsDoesNotKeepTheKernelAlive(String how) throws Exception {
+        Ports ports = new Ports(freePort(), freePort(), freePort(), freePort(), freePort());
+        Path log = tmp.resolve("kernel.log");
+        String launch = shellQuote(kernelCommand("brokkr.cli.Main", connectionFile(ports))) + " >'" + log
+                + "' 2>&1 & echo $!; wait";
+        ProcessBuilder pb = new ProcessBuilder("bash", "-c", launch).redirectError(ProcessBuilder.Redirect.DISCARD);
+        pb.environment().remove("JPY_PARENT_PID");
+        Process client = pb.start();
+        started.add(client.toHandle());
+        long kernelPid = Long.parseLong(
+                new BufferedReader(new InputStreamReader(client.getInputStream(), StandardCharsets.UTF_8))
+                        .readLine()
+                        .strip());
+        ProcessHandle kernel = ProcessHandle.of(kernelPid).orElseThrow();
+        started.add(kernel);
+        ZMQ.Socket shell = connect(SocketType.DEALER, ports.shell());
+        ZMQ.Socket iopub = connect(SocketType.SUB, ports.iopub());
+        ZMQ.Socket control = connect(SocketType.DEALER, ports.control());
+        awaitReady(shell);
+        send(shell, "execute_request", KernelProtocolTest.executeContent(ENDLESS_HOOK));
+        String printed = next(iopub, 60_000, "stream");
+        assertNotNull(printed, "the cell never ran");
+        assertTrue(printed.contains("hook registered"), printed);
+        if (how.equals("shutdown_request")) {
+            send(control, "shutdown_request", "{\"restart\":false}");
+            assertNotNull(next(control, 30_000, "shutdown_reply"), "no shutdown_reply");
+        } else {
+            client.destroyForcibly();
+            client.waitFor();
+        }
+        assertTrue(
+                exitsWithin(kernel, 30_000),
+                "a cell's endless shutdown hook kept the kernel alive for 30 s; log:\n" + Files.readString(log));
+        assertTrue(Files.readString(log).contains("shutdown hooks did not end"), Files.readString(log));
+    }
+
     /**
      * The kernel as Jupyter starts it from an installed kernelspec (its argv, its own copy of the class path):
      * a cell that loads sqlite's native library and Tablesaw (whose classgraph calls sun.misc.Unsafe) prints
