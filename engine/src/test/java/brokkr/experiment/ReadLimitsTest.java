@@ -1,0 +1,67 @@
+package brokkr.experiment;
+
+import static org.junit.jupiter.api.Assertions.*;
+
+import brokkr.value.Json;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Readers with limits: an endless or huge prompt file and JSON nested without end are refused with errors naming them. */
+class ReadLimitsTest {
+    @TempDir
+    Path tmp;
+
+    private ExperimentSpec.SpecException specWithPrompt(String promptFile) throws Exception {
+        Path yaml = tmp.resolve("exp.yaml");
+        Files.writeString(yaml, """
+                name: limits
+                domain: quiz
+                tasks: [q0]
+                candidates:
+                  - {id: gold, provider: fake, model: gold, system_prompt_file: %s}
+                """.formatted(promptFile));
+        return assertThrows(ExperimentSpec.SpecException.class, () -> ExperimentSpec.read(yaml));
+    }
+
+    @Test
+    void aSystemPromptFileThatNeverEndsIsRefused() throws Exception {
+        ExperimentSpec.SpecException e = specWithPrompt("/dev/zero");
+        assertTrue(
+                e.getMessage().contains("system_prompt_file /dev/zero")
+                        && e.getMessage().contains("larger than 4 MiB"),
+                e.getMessage());
+        Files.write(tmp.resolve("huge.txt"), new byte[ExperimentSpec.MAX_PROMPT_BYTES + 1]);
+        assertTrue(specWithPrompt("huge.txt").getMessage().contains("larger than 4 MiB"));
+        Files.write(tmp.resolve("latin1.txt"), new byte[] {'c', 'a', 'f', (byte) 0xe9});
+        assertTrue(
+                specWithPrompt("latin1.txt").getMessage().contains("cannot read system_prompt_file latin1.txt"),
+                "bytes that are not UTF-8 are refused as before");
+        Files.writeString(tmp.resolve("ok.txt"), "Be brief. ✓");
+        Path yaml = tmp.resolve("ok.yaml");
+        Files.writeString(yaml, """
+                name: limits
+                domain: quiz
+                tasks: [q0]
+                candidates:
+                  - {id: gold, provider: fake, model: gold, system_prompt_file: ok.txt}
+                """);
+        assertEquals(
+                "Be brief. ✓", ExperimentSpec.read(yaml).candidates().getFirst().systemPrompt());
+    }
+
+    @Test
+    void jsonNestedDeeperThanTheLimitIsAnErrorNotAStackOverflow() throws Exception {
+        String deep = "[".repeat(100_000) + "]".repeat(100_000);
+        Json.JsonLimitException e = assertThrows(Json.JsonLimitException.class, () -> Json.parse(deep));
+        assertTrue(e.getMessage().contains("nested deeper than " + Json.MAX_DEPTH), e.getMessage());
+        Path file = tmp.resolve("deep.json");
+        Files.writeString(file, deep);
+        assertTrue(assertThrows(Json.JsonLimitException.class, () -> Json.read(file))
+                .getMessage()
+                .startsWith(file.toString()));
+        String atTheLimit = "[".repeat(Json.MAX_DEPTH) + "]".repeat(Json.MAX_DEPTH);
+        assertNotNull(Json.parse(atTheLimit), "as deep as CPython's json reads is read");
+    }
+}
