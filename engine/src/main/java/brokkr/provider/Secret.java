@@ -217,7 +217,7 @@ public final class Secret {
     }
 
     /** At {@code p}: the end of {@code %XX} escapes of the UTF-8 bytes of {@code c}, or -1. */
-    private static int percentEncoded(String t, int p, int c) {
+    static int percentEncoded(String t, int p, int c) {
         byte[] bytes = new String(Character.toChars(c)).getBytes(StandardCharsets.UTF_8);
         for (byte b : bytes) {
             if (p >= t.length() || t.charAt(p) != '%' || hex(t, p + 1, 2) != (b & 0xFF)) return -1;
@@ -227,7 +227,7 @@ public final class Secret {
     }
 
     /** The value of {@code n} hex digits (either case) at {@code p}, or -1. */
-    private static int hex(String t, int p, int n) {
+    static int hex(String t, int p, int n) {
         if (p + n > t.length()) return -1;
         int v = 0;
         for (int k = 0; k < n; k++) {

@@ -13,7 +13,7 @@ class ReadLimitsTest {
     @TempDir
     Path tmp;
 
-    private ExperimentSpec.SpecException specWithPrompt(String promptFile) throws Exception {
+    private Path specWithPrompt(String promptFile) throws Exception {
         Path yaml = tmp.resolve("exp.yaml");
         Files.writeString(yaml, """
                 name: limits
@@ -22,33 +22,32 @@ class ReadLimitsTest {
                 candidates:
                   - {id: gold, provider: fake, model: gold, system_prompt_file: %s}
                 """.formatted(promptFile));
-        return assertThrows(ExperimentSpec.SpecException.class, () -> ExperimentSpec.read(yaml));
+        return yaml;
+    }
+
+    private String refused(String promptFile) throws Exception {
+        Path yaml = specWithPrompt(promptFile);
+        return assertThrows(ExperimentSpec.SpecException.class, () -> ExperimentSpec.read(yaml))
+                .getMessage();
     }
 
     @Test
     void aSystemPromptFileThatNeverEndsIsRefused() throws Exception {
-        ExperimentSpec.SpecException e = specWithPrompt("/dev/zero");
-        assertTrue(
-                e.getMessage().contains("system_prompt_file /dev/zero")
-                        && e.getMessage().contains("larger than 4 MiB"),
-                e.getMessage());
+        String e = refused("/dev/zero");
+        assertTrue(e.contains("system_prompt_file /dev/zero") && e.contains("larger than 4 MiB"), e);
         Files.write(tmp.resolve("huge.txt"), new byte[ExperimentSpec.MAX_PROMPT_BYTES + 1]);
-        assertTrue(specWithPrompt("huge.txt").getMessage().contains("larger than 4 MiB"));
+        assertTrue(refused("huge.txt").contains("larger than 4 MiB"));
         Files.write(tmp.resolve("latin1.txt"), new byte[] {'c', 'a', 'f', (byte) 0xe9});
         assertTrue(
-                specWithPrompt("latin1.txt").getMessage().contains("cannot read system_prompt_file latin1.txt"),
+                refused("latin1.txt").contains("cannot read system_prompt_file latin1.txt"),
                 "bytes that are not UTF-8 are refused as before");
         Files.writeString(tmp.resolve("ok.txt"), "Be brief. ✓");
-        Path yaml = tmp.resolve("ok.yaml");
-        Files.writeString(yaml, """
-                name: limits
-                domain: quiz
-                tasks: [q0]
-                candidates:
-                  - {id: gold, provider: fake, model: gold, system_prompt_file: ok.txt}
-                """);
         assertEquals(
-                "Be brief. ✓", ExperimentSpec.read(yaml).candidates().getFirst().systemPrompt());
+                "Be brief. ✓",
+                ExperimentSpec.read(specWithPrompt("ok.txt"))
+                        .candidates()
+                        .getFirst()
+                        .systemPrompt());
     }
 
     @Test

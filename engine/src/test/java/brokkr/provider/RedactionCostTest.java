@@ -93,7 +93,10 @@ class RedactionCostTest {
         return out;
     }
 
-    /** The search the redactor did before (every split of every run tried in turn), kept as the reference. */
+    /**
+     * The search the redactor did before (every split of every run tried in turn), kept as the
+     * reference; its escapes are decoded by the redactor's own unchanged helpers.
+     */
     static final class PlainSearch {
         static String redact(String key, String text) {
             int[] cps = key.codePoints().toArray();
@@ -134,11 +137,11 @@ class RedactionCostTest {
                     if (e < 0) return -1;
                     q = e;
                 } else if (at == '%' && c != '%') {
-                    int e = percent(t, q, c);
+                    int e = Secret.percentEncoded(t, q, c);
                     if (e < 0) return -1;
                     q = e;
                 } else if (at == '%') {
-                    int e = percent(t, q, c);
+                    int e = Secret.percentEncoded(t, q, c);
                     int r = e < 0 ? -1 : match(cps, t, e, i + 1);
                     return r >= 0 ? r : match(cps, t, q + 1, i + 1);
                 } else if (at == '+' && c == ' ') {
@@ -155,14 +158,14 @@ class RedactionCostTest {
             if (p >= t.length()) return -1;
             char e = t.charAt(p);
             if (e == 'u') {
-                int unit = hex(t, p + 1, 4);
+                int unit = Secret.hex(t, p + 1, 4);
                 if (unit < 0) return -1;
                 if (Character.isBmpCodePoint(c)) return unit == c ? p + 5 : -1;
                 if (unit != Character.highSurrogate(c)) return -1;
                 int q = p + 5, run = q;
                 while (run < t.length() && t.charAt(run) == '\\') run++;
                 if (run == q || run >= t.length() || t.charAt(run) != 'u') return -1;
-                return hex(t, run + 1, 4) == Character.lowSurrogate(c) ? run + 5 : -1;
+                return Secret.hex(t, run + 1, 4) == Character.lowSurrogate(c) ? run + 5 : -1;
             }
             int shortForm = switch (e) {
                 case '"', '/', '\'' -> e;
@@ -174,25 +177,6 @@ class RedactionCostTest {
                 default -> -1;
             };
             return shortForm == c ? p + 1 : -1;
-        }
-
-        private static int percent(String t, int p, int c) {
-            for (byte b : new String(Character.toChars(c)).getBytes(StandardCharsets.UTF_8)) {
-                if (p >= t.length() || t.charAt(p) != '%' || hex(t, p + 1, 2) != (b & 0xFF)) return -1;
-                p += 3;
-            }
-            return p;
-        }
-
-        private static int hex(String t, int p, int n) {
-            if (p + n > t.length()) return -1;
-            int v = 0;
-            for (int k = 0; k < n; k++) {
-                int d = "0123456789abcdef".indexOf(Character.toLowerCase(t.charAt(p + k)));
-                if (d < 0 || t.charAt(p + k) > 'f') return -1;
-                v = v * 16 + d;
-            }
-            return v;
         }
     }
 }

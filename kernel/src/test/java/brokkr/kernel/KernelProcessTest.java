@@ -143,20 +143,15 @@ class KernelProcessTest {
         return !p.isAlive();
     }
 
-    /**
-     * {@code direct}: the kernel's parent is killed. {@code named}: the client is the grandparent that
-     * JPY_PARENT_PID names; only it is killed, the shell in between lives on, as a launcher script would.
-     */
-    @ParameterizedTest(name = "client killed: {0}")
-    @ValueSource(strings = {"direct", "named"})
-    void theKernelExitsWhenItsClientDies(String which) throws Exception {
-        Ports ports = new Ports(freePort(), freePort(), freePort(), freePort(), freePort());
-        Path log = tmp.resolve("kernel.log");
+    /** A kernel started by a bash client (its parent, or with {@code named} its grandparent that JPY_PARENT_PID names). */
+    record Launched(Process client, ProcessHandle kernel) {}
+
+    Launched launchUnderBash(Ports ports, Path log, boolean named) throws Exception {
         String launch = shellQuote(kernelCommand("brokkr.cli.Main", connectionFile(ports))) + " >'" + log
                 + "' 2>&1 & echo $!; wait";
-        List<String> cmd = which.equals("direct")
-                ? List.of("bash", "-c", launch)
-                : List.of("bash", "-c", "JPY_PARENT_PID=$$ bash -c " + shellQuote(List.of(launch)) + " & wait");
+        List<String> cmd = named
+                ? List.of("bash", "-c", "JPY_PARENT_PID=$$ bash -c " + shellQuote(List.of(launch)) + " & wait")
+                : List.of("bash", "-c", launch);
         ProcessBuilder pb = new ProcessBuilder(cmd).redirectError(ProcessBuilder.Redirect.DISCARD);
         pb.environment().remove("JPY_PARENT_PID");
         Process client = pb.start();
@@ -168,6 +163,21 @@ class KernelProcessTest {
         ProcessHandle kernel = ProcessHandle.of(kernelPid).orElseThrow();
         started.add(kernel);
         kernel.parent().ifPresent(started::add);
+        return new Launched(client, kernel);
+    }
+
+    /**
+     * {@code direct}: the kernel's parent is killed. {@code named}: the client is the grandparent that
+     * JPY_PARENT_PID names; only it is killed, the shell in between lives on, as a launcher script would.
+     */
+    @ParameterizedTest(name = "client killed: {0}")
+    @ValueSource(strings = {"direct", "named"})
+    void theKernelExitsWhenItsClientDies(String which) throws Exception {
+        Ports ports = new Ports(freePort(), freePort(), freePort(), freePort(), freePort());
+        Path log = tmp.resolve("kernel.log");
+        Launched l = launchUnderBash(ports, log, which.equals("named"));
+        Process client = l.client();
+        ProcessHandle kernel = l.kernel();
 
         awaitReady(connect(SocketType.DEALER, ports.shell()));
         if (which.equals("named"))
@@ -220,18 +230,9 @@ class KernelProcessTest {
     void aShutdownHookThatNeverEndsDoesNotKeepTheKernelAlive(String how) throws Exception {
         Ports ports = new Ports(freePort(), freePort(), freePort(), freePort(), freePort());
         Path log = tmp.resolve("kernel.log");
-        String launch = shellQuote(kernelCommand("brokkr.cli.Main", connectionFile(ports))) + " >'" + log
-                + "' 2>&1 & echo $!; wait";
-        ProcessBuilder pb = new ProcessBuilder("bash", "-c", launch).redirectError(ProcessBuilder.Redirect.DISCARD);
-        pb.environment().remove("JPY_PARENT_PID");
-        Process client = pb.start();
-        started.add(client.toHandle());
-        long kernelPid = Long.parseLong(
-                new BufferedReader(new InputStreamReader(client.getInputStream(), StandardCharsets.UTF_8))
-                        .readLine()
-                        .strip());
-        ProcessHandle kernel = ProcessHandle.of(kernelPid).orElseThrow();
-        started.add(kernel);
+        Launched l = launchUnderBash(ports, log, false);
+        Process client = l.client();
+        ProcessHandle kernel = l.kernel();
         ZMQ.Socket shell = connect(SocketType.DEALER, ports.shell());
         ZMQ.Socket iopub = connect(SocketType.SUB, ports.iopub());
         ZMQ.Socket control = connect(SocketType.DEALER, ports.control());
