@@ -20,7 +20,7 @@ public record BenchCommand() implements Command {
 
     @Override
     public String summary() {
-        return "benchmarks: world values (JMH), tau2 corpus replay vs upstream, loop depth scaling, KB search, REPL sandbox, probes and branches, BFCL multi-turn replay/grading and fork cost";
+        return "benchmarks: world values (JMH), tau2 corpus replay vs upstream, loop depth scaling, KB search, REPL sandbox, probes and branches, BFCL multi-turn replay/grading and fork cost, key redaction, interrupt latency";
     }
 
     @Override
@@ -33,6 +33,8 @@ public record BenchCommand() implements Command {
                       ./brokkr bench sandbox [--runs N] [--warmup N]
                       ./brokkr bench probe [--domain DOMAIN] [--task ID] [--rounds N]
                       ./brokkr bench multi-turn [--repeat N] [--forks F] [--tasks ID,ID] [--dir DIR]
+                      ./brokkr bench redact [--mib 1,8] [--rounds N]
+                      ./brokkr bench interrupt [--units N] [--parallelism P] [--rounds N]
 
                world   loads the db.json world of each tau2 domain that has one (%s; or --db DOMAIN) as
                        the domain does (the tau2 data directory: -Dbrokkr.tau2.data, BROKKR_TAU2_DATA, else
@@ -70,14 +72,22 @@ public record BenchCommand() implements Command {
                        (default 3) in one warm JVM, beside upstream's timings in that folder's README (as ratios);
                        then the fork cost of each task's world (default multi_turn_base_0,multi_turn_long_context_0):
                        F (default 1000) forks each running the first ground-truth turn, time per fork and the
-                       heap the forks retain against one world.""".formatted(String.join(", ", WorldBench.domains()), String.join(", ", Tau2Domains.names()));
+                       heap the forks retain against one world.
+               redact  the API-key redactor on adversarial bodies of 1 and 8 MiB (default; an 8 MiB reply is just
+                       under the response cap): backslash runs, with and without the key escaped at the end,
+                       runs of \\u escapes, the key's first character; for a key without and one with
+                       backslashes: best of N (default 3) and ms per MiB (flat: linear).
+               interrupt  interrupt-to-idle latency of %probe and %branch (unstored and --dir) on tau2 retail
+                       with a 200 ms model: N units (default 1000) queued, P (default 8) at a time, the calling
+                       thread interrupted after 2P calls began: time to return, time until no call is in
+                       flight, calls made (median of N rounds, default 5).""".formatted(String.join(", ", WorldBench.domains()), String.join(", ", Tau2Domains.names()));
     }
 
     @Override
     public int run(List<String> args, PrintStream out, PrintStream err) throws Exception {
         if (args.isEmpty())
             throw new UsageException(
-                    "missing benchmark (world, replay, loop, kb-search, sandbox, probe or multi-turn)");
+                    "missing benchmark (world, replay, loop, kb-search, sandbox, probe, multi-turn, redact or interrupt)");
         List<String> rest = args.subList(1, args.size());
         return switch (args.get(0)) {
             case "world" -> usage(() -> WorldBench.run(rest, out));
@@ -87,6 +97,8 @@ public record BenchCommand() implements Command {
             case "sandbox" -> usage(() -> SandboxBench.run(rest, out));
             case "probe" -> usage(() -> ProbeBench.run(rest, out));
             case "multi-turn" -> usage(() -> MultiTurnBench.run(rest, out));
+            case "redact" -> usage(() -> RedactBench.run(rest, out));
+            case "interrupt" -> usage(() -> InterruptBench.run(rest, out));
             default -> throw new UsageException("unknown benchmark '" + args.get(0) + "'");
         };
     }

@@ -22,10 +22,14 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.math.BigDecimal;
 import java.math.BigInteger;
+import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -301,6 +305,29 @@ public record ExperimentSpec(
         return where == null || where.getLineNr() < 1 ? source + ": " : source + ":" + where.getLineNr() + ": ";
     }
 
+    /** The most bytes a {@code system_prompt_file} may hold: far more than any prompt, and no device's endless stream. */
+    public static final int MAX_PROMPT_BYTES = 4 << 20;
+
+    /**
+     * A system prompt file's text (UTF-8, strictly, as {@link Files#readString} reads it), read no
+     * further than {@link #MAX_PROMPT_BYTES}: {@code /dev/zero} or a huge file is refused, not read
+     * until the heap is full.
+     */
+    static String promptText(Path file) throws IOException {
+        byte[] bytes;
+        try (InputStream in = Files.newInputStream(file)) {
+            bytes = in.readNBytes(MAX_PROMPT_BYTES + 1);
+        }
+        if (bytes.length > MAX_PROMPT_BYTES)
+            throw new IOException("larger than " + (MAX_PROMPT_BYTES >> 20) + " MiB, the most a system prompt may be");
+        return StandardCharsets.UTF_8
+                .newDecoder()
+                .onMalformedInput(CodingErrorAction.REPORT)
+                .onUnmappableCharacter(CodingErrorAction.REPORT)
+                .decode(ByteBuffer.wrap(bytes))
+                .toString();
+    }
+
     /** Parses a spec from its data; {@code baseDir} resolves {@code system_prompt_file}. */
     public static ExperimentSpec fromValue(PyDict d, String defaultName, Path baseDir) {
         checkKeys(d, "experiment", TOP);
@@ -348,7 +375,7 @@ public record ExperimentSpec(
                         "candidate " + str(c, "id") + ": system_prompt or system_prompt_file, not both");
             if (promptFile != null) {
                 try {
-                    prompt = Files.readString(baseDir == null ? Path.of(promptFile) : baseDir.resolve(promptFile));
+                    prompt = promptText(baseDir == null ? Path.of(promptFile) : baseDir.resolve(promptFile));
                 } catch (IOException e) {
                     throw new SpecException("candidate " + str(c, "id") + ": cannot read system_prompt_file "
                             + promptFile + ": " + e.getMessage());

@@ -15,6 +15,7 @@ import brokkr.experiment.ExperimentStore.Cell;
 import brokkr.experiment.ExperimentStore.CellKey;
 import brokkr.provider.HttpProvider;
 import brokkr.python.PyJson;
+import brokkr.run.Cancellation;
 import brokkr.run.Policy;
 import brokkr.run.Runner;
 import brokkr.value.Json;
@@ -37,6 +38,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.Semaphore;
 import java.util.function.Function;
 
@@ -256,6 +258,7 @@ public final class Regrade {
             List<Outcome> outcomes = new ArrayList<>();
             List<brokkr.run.Job<Outcome>> jobs = new ArrayList<>();
             List<Integer> slots = new ArrayList<>();
+            Cancellation cancellation = new Cancellation(); // the runner's, when it is cancelled (interrupted)
             for (Attempt light : completed) {
                 EnvironmentDef env = envs.get(light.environmentId());
                 Cell cell = cells.get(new CellKey(light.environmentId(), light.agentId(), light.repetition()));
@@ -283,6 +286,7 @@ public final class Regrade {
                                 judgeLabel,
                                 judge,
                                 calls,
+                                cancellation,
                                 cache,
                                 env,
                                 place,
@@ -302,7 +306,8 @@ public final class Regrade {
                     ref -> {
                         throw new IllegalStateException("a regrade's judges are its own");
                     },
-                    Policy.of(Math.max(1, Math.min(jobs.size(), Policy.MAX_PARALLELISM))),
+                    Policy.of(Math.max(1, Math.min(jobs.size(), Policy.MAX_PARALLELISM)))
+                            .withCancellation(cancellation),
                     judged);
             if (Thread.currentThread().isInterrupted()) throw new IllegalStateException("interrupted while re-judging");
             for (int i = 0; i < slots.size(); i++)
@@ -360,6 +365,7 @@ public final class Regrade {
             String judgeLabel,
             Judge judge,
             Semaphore calls,
+            Cancellation cancellation,
             ModelCache cache,
             EnvironmentDef env,
             Place place,
@@ -369,7 +375,19 @@ public final class Regrade {
         String error = null;
         Candidate model = judge.model().apply(env);
         Candidate limited = (history, tools) -> {
-            calls.acquireUninterruptibly();
+            // Interruptibly, and never past a cancellation: a cancelled regrade's units are interrupted and
+            // abandoned, and one that waited here regardless (or got its turn before its interrupt arrived)
+            // would make its call, and write its row, after the regrade returned.
+            try {
+                calls.acquire();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new CancellationException("the regrade was interrupted");
+            }
+            if (cancellation.isCancelled()) {
+                calls.release();
+                throw new CancellationException("the regrade was interrupted");
+            }
             try {
                 return model.next(history, tools);
             } finally {
@@ -390,6 +408,9 @@ public final class Regrade {
             error = "harness error: " + e;
         }
         if (r.isEmpty() && error == null) return new Outcome(place, a, null, null);
+        // Cancelled: the runner drops this unit's outcome, and its row is not written either.
+        if (cancellation.isCancelled() || Thread.currentThread().isInterrupted())
+            return new Outcome(place, a, null, "interrupted");
         write(store, run, judgeLabel, judge.ref(), a, r.orElse(null), error, recorder);
         return new Outcome(place, a, r.orElse(null), error);
     }

@@ -11,18 +11,21 @@ import java.util.concurrent.locks.ReentrantLock;
  */
 final class ProviderGate {
     /** No limit: calls pass straight through. */
-    static final ProviderGate NONE = new ProviderGate(0, 0);
+    static final ProviderGate NONE = new ProviderGate(0, 0, new Cancellation());
 
     private final Semaphore permits;
     private final long intervalNanos;
     private final ReentrantLock lock = new ReentrantLock();
     private long nextStart = System.nanoTime();
+    /** The run's: a call that gets its turn after the run was cancelled is not sent. */
+    private final Cancellation cancellation;
 
-    ProviderGate(Policy.Limit limit) {
-        this(limit == null ? 0 : limit.concurrency(), limit == null ? 0 : limit.ratePerSecond());
+    ProviderGate(Policy.Limit limit, Cancellation cancellation) {
+        this(limit == null ? 0 : limit.concurrency(), limit == null ? 0 : limit.ratePerSecond(), cancellation);
     }
 
-    private ProviderGate(int concurrency, double ratePerSecond) {
+    private ProviderGate(int concurrency, double ratePerSecond, Cancellation cancellation) {
+        this.cancellation = cancellation;
         this.permits = concurrency <= 0 ? null : new Semaphore(concurrency, true);
         this.intervalNanos = ratePerSecond <= 0 ? 0 : (long) (1e9 / ratePerSecond);
     }
@@ -40,7 +43,21 @@ final class ProviderGate {
     }
 
     private void acquire() {
-        if (permits != null) permits.acquireUninterruptibly();
+        // Interruptibly, and never past a cancellation: a cancelled run interrupts its units and abandons
+        // them, and one that waited here regardless (or got its turn before its interrupt arrived) would
+        // still send its call after the run returned.
+        if (permits != null) {
+            try {
+                permits.acquire();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new CancellationException("interrupted while waiting for the provider's concurrency limit");
+            }
+            if (cancellation.isCancelled()) {
+                permits.release();
+                throw new CancellationException("the run was cancelled while this call waited for its provider");
+            }
+        }
         if (intervalNanos == 0) return;
         long slot;
         lock.lock();
@@ -63,7 +80,7 @@ final class ProviderGate {
         }
     }
 
-    /** The cell was cancelled (timed out) while waiting. */
+    /** The cell was cancelled (timed out, or its run cancelled) while waiting. */
     static final class CancellationException extends RuntimeException {
         CancellationException(String m) {
             super(m);

@@ -49,7 +49,7 @@ public final class RunModels {
                 Candidate model = factory.apply(r);
                 ProviderGate gate = gates.computeIfAbsent(r.provider(), p -> {
                     Policy.Limit limit = policy.providerLimits().get(p);
-                    return limit == null ? ProviderGate.NONE : new ProviderGate(limit);
+                    return limit == null ? ProviderGate.NONE : new ProviderGate(limit, policy.cancellation());
                 });
                 return new Gated(model, gate.wrap(model));
             });

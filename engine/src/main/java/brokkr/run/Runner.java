@@ -161,7 +161,12 @@ public final class Runner {
                 if (cancellation.isCancelled()) cancelled = true;
             }
         } finally {
-            if (cancelled) pool.shutdownNow(); // interrupts the units in flight: runOne abandons them
+            if (cancelled) {
+                // First the flag (a waiting unit that gets its turn before its interrupt must see it), then the
+                // interrupts of the units in flight: runOne abandons them.
+                cancellation.cancel();
+                pool.shutdownNow();
+            }
             interrupted |= awaitUninterruptibly(pool);
         }
         if (interrupted) Thread.currentThread().interrupt(); // the caller's interrupt, kept

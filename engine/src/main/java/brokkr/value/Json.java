@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.core.StreamReadConstraints;
+import com.fasterxml.jackson.core.exc.StreamConstraintsException;
 import com.fasterxml.jackson.core.json.JsonReadFeature;
 import java.io.IOException;
 import java.io.InputStream;
@@ -19,12 +20,20 @@ import java.util.ArrayList;
  * repeated key keeps its first position with the last value.
  */
 public final class Json {
+    /**
+     * The deepest nesting read. CPython's {@code json.loads} stops at about the same depth (a
+     * RecursionError at the interpreter's default recursion limit of 1,000), so no upstream file is
+     * deeper; {@link #readValue} recurses per level, and 5,000 levels overflowed a thread's default stack
+     * (a StackOverflowError, not an error naming the file).
+     */
+    public static final int MAX_DEPTH = 1_000;
+
     private static final JsonFactory FACTORY = JsonFactory.builder()
             .enable(JsonReadFeature.ALLOW_NON_NUMERIC_NUMBERS)
             .streamReadConstraints(StreamReadConstraints.builder()
                     .maxStringLength(Integer.MAX_VALUE)
                     .maxNumberLength(100_000)
-                    .maxNestingDepth(5_000)
+                    .maxNestingDepth(MAX_DEPTH)
                     .build())
             .build();
 
@@ -33,6 +42,8 @@ public final class Json {
     public static Value parse(String text) {
         try (JsonParser p = FACTORY.createParser(text)) {
             return readDocument(p);
+        } catch (StreamConstraintsException e) {
+            throw tooDeep(e);
         } catch (IOException e) {
             throw new JsonFormatException(e.getMessage(), e);
         }
@@ -42,6 +53,8 @@ public final class Json {
         try (InputStream in = Files.newInputStream(file);
                 JsonParser p = FACTORY.createParser(in)) {
             return readDocument(p);
+        } catch (StreamConstraintsException e) {
+            throw new JsonLimitException(file + ": " + tooDeep(e).getMessage(), e);
         } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
             throw new JsonFormatException(file + ": " + e.getMessage(), e);
         } catch (IOException e) {
@@ -52,6 +65,8 @@ public final class Json {
     public static Value read(byte[] utf8) {
         try (JsonParser p = FACTORY.createParser(utf8)) {
             return readDocument(p);
+        } catch (StreamConstraintsException e) {
+            throw tooDeep(e);
         } catch (IOException e) {
             throw new JsonFormatException(e.getMessage(), e);
         }
@@ -110,9 +125,23 @@ public final class Json {
         }
     }
 
+    private static JsonLimitException tooDeep(StreamConstraintsException e) {
+        String m = String.valueOf(e.getOriginalMessage());
+        return new JsonLimitException(
+                m.contains("nesting depth") ? "JSON nested deeper than " + MAX_DEPTH + " levels (the most read)" : m,
+                e);
+    }
+
     /** Malformed JSON text. */
-    public static final class JsonFormatException extends RuntimeException {
+    public static class JsonFormatException extends RuntimeException {
         public JsonFormatException(String message, Throwable cause) {
+            super(message, cause);
+        }
+    }
+
+    /** JSON over a limit of the reader's (nesting deeper than {@link #MAX_DEPTH}): refused, never read further. */
+    public static final class JsonLimitException extends JsonFormatException {
+        public JsonLimitException(String message, Throwable cause) {
             super(message, cause);
         }
     }

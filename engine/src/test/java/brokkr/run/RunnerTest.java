@@ -194,4 +194,65 @@ class RunnerTest {
         assertEquals(1, most.get(), "provider p: one call at a time over all four units");
         assertEquals(1, opened.get(), "one candidate per model reference for the whole run");
     }
+
+    /**
+     * Units waiting for their provider's concurrency limit when the run is cancelled stop waiting: none
+     * of them sends its call after the run returned (they waited uninterruptibly and each sent it).
+     */
+    @Test
+    void unitsWaitingForTheirProvidersLimitSendNothingOnceTheRunIsCancelled() throws Exception {
+        AtomicInteger calls = new AtomicInteger();
+        CountDownLatch firstCall = new CountDownLatch(1);
+        Function<ModelRef, Candidate> models = ref -> (history, tools) -> {
+            calls.incrementAndGet();
+            firstCall.countDown();
+            try {
+                Thread.sleep(100);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            return Turn.of(new Message.Assistant("ok"));
+        };
+        List<Job<String>> jobs = new ArrayList<>();
+        for (int i = 0; i < 50; i++) {
+            int n = i;
+            jobs.add(new Job<>() {
+                @Override
+                public String name() {
+                    return "caller-" + n;
+                }
+
+                @Override
+                public String run(RunModels m) throws Exception {
+                    m.model(new ModelRef("p", "m")).next(List.of(), List.of());
+                    return "ok";
+                }
+
+                @Override
+                public String failed(String error, RunModels m, long s, long d) {
+                    return error;
+                }
+            });
+        }
+        Cancellation c = new Cancellation();
+        Thread canceller = Thread.ofVirtual().start(() -> {
+            try {
+                firstCall.await();
+            } catch (InterruptedException e) {
+                return;
+            }
+            c.cancel();
+        });
+        Runner.Outcome o = Runner.run(
+                jobs,
+                models,
+                Policy.of(50)
+                        .withProviderLimits(Map.of("p", new Policy.Limit(1, 0)))
+                        .withCancellation(c),
+                Sink.memory());
+        canceller.join();
+        assertTrue(o.cancelled());
+        Thread.sleep(1000); // all 50 one at a time would take 5 s
+        assertTrue(calls.get() <= 2, calls.get() + " calls were sent, most after the run was cancelled");
+    }
 }

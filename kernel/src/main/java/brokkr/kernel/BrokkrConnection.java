@@ -12,9 +12,12 @@ import org.zeromq.ZMQ;
 /**
  * JJava's connection with {@link GuardedShellChannel}s in place of its shell and control channels
  * (its own two stay unbound). Every socket binds to exactly the transport, IP and port of the
- * connection file.
+ * connection file, and takes no frame over {@link #MAX_FRAME_BYTES}.
  */
 public final class BrokkrConnection extends JupyterConnection {
+    /** The largest frame a peer may send on any of the kernel's sockets (a cell's source is far smaller). */
+    static final long MAX_FRAME_BYTES = 64L << 20;
+
     private final KernelConnectionProperties props;
     private final ZMQ.Context guardedCtx;
     private final GuardedShellChannel guardedShell;
@@ -34,6 +37,11 @@ public final class BrokkrConnection extends JupyterConnection {
     @Override
     public synchronized void connect() {
         if (connected) return;
+        // Before binding (the option is copied to each connection as it is accepted): ZeroMQ drops a frame
+        // over the cap in its transport, before it is buffered (and before any signature is checked),
+        // and disconnects that peer; else one unsigned 1 GB frame was read whole into the heap.
+        for (ZMQ.Socket s : new ZMQ.Socket[] {heartbeat, iopub, stdin, guardedShell, guardedControl})
+            s.setMaxMsgSize(MAX_FRAME_BYTES);
         heartbeat.bind(props);
         iopub.bind(props);
         stdin.bind(props);

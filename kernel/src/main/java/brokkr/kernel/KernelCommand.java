@@ -103,7 +103,7 @@ public record KernelCommand(Map<String, String> env) implements Command {
     int serve(Path connectionFile) throws Exception {
         System.setProperty("java.awt.headless", "true");
         KernelConnectionProperties props = ConnectionFile.read(connectionFile);
-        System.exit(KernelServer.serve(props, BrokkrKernelBuilder.builder(), env));
+        KernelServer.exit(KernelServer.serve(props, BrokkrKernelBuilder.builder(), env));
         return 0;
     }
 }

@@ -143,20 +143,15 @@ class KernelProcessTest {
         return !p.isAlive();
     }
 
-    /**
-     * {@code direct}: the kernel's parent is killed. {@code named}: the client is the grandparent that
-     * JPY_PARENT_PID names; only it is killed, the shell in between lives on, as a launcher script would.
-     */
-    @ParameterizedTest(name = "client killed: {0}")
-    @ValueSource(strings = {"direct", "named"})
-    void theKernelExitsWhenItsClientDies(String which) throws Exception {
-        Ports ports = new Ports(freePort(), freePort(), freePort(), freePort(), freePort());
-        Path log = tmp.resolve("kernel.log");
+    /** A kernel started by a bash client (its parent, or with {@code named} its grandparent that JPY_PARENT_PID names). */
+    record Launched(Process client, ProcessHandle kernel) {}
+
+    Launched launchUnderBash(Ports ports, Path log, boolean named) throws Exception {
         String launch = shellQuote(kernelCommand("brokkr.cli.Main", connectionFile(ports))) + " >'" + log
                 + "' 2>&1 & echo $!; wait";
-        List<String> cmd = which.equals("direct")
-                ? List.of("bash", "-c", launch)
-                : List.of("bash", "-c", "JPY_PARENT_PID=$$ bash -c " + shellQuote(List.of(launch)) + " & wait");
+        List<String> cmd = named
+                ? List.of("bash", "-c", "JPY_PARENT_PID=$$ bash -c " + shellQuote(List.of(launch)) + " & wait")
+                : List.of("bash", "-c", launch);
         ProcessBuilder pb = new ProcessBuilder(cmd).redirectError(ProcessBuilder.Redirect.DISCARD);
         pb.environment().remove("JPY_PARENT_PID");
         Process client = pb.start();
@@ -168,6 +163,21 @@ class KernelProcessTest {
         ProcessHandle kernel = ProcessHandle.of(kernelPid).orElseThrow();
         started.add(kernel);
         kernel.parent().ifPresent(started::add);
+        return new Launched(client, kernel);
+    }
+
+    /**
+     * {@code direct}: the kernel's parent is killed. {@code named}: the client is the grandparent that
+     * JPY_PARENT_PID names; only it is killed, the shell in between lives on, as a launcher script would.
+     */
+    @ParameterizedTest(name = "client killed: {0}")
+    @ValueSource(strings = {"direct", "named"})
+    void theKernelExitsWhenItsClientDies(String which) throws Exception {
+        Ports ports = new Ports(freePort(), freePort(), freePort(), freePort(), freePort());
+        Path log = tmp.resolve("kernel.log");
+        Launched l = launchUnderBash(ports, log, which.equals("named"));
+        Process client = l.client();
+        ProcessHandle kernel = l.kernel();
 
         awaitReady(connect(SocketType.DEALER, ports.shell()));
         if (which.equals("named"))
@@ -204,6 +214,44 @@ class KernelProcessTest {
                 exitsWithin(kernel.toHandle(), 30_000),
                 "the kernel ignored shutdown_request for 30 s; log:\n" + Files.readString(log));
         assertEquals(0, kernel.exitValue());
+    }
+
+    /** A cell's shutdown hook that never ends (it sleeps forever, deaf to interrupts). */
+    static final String ENDLESS_HOOK = "Runtime.getRuntime().addShutdownHook(new Thread(() -> {"
+            + " try { Thread.sleep(Long.MAX_VALUE); } catch (InterruptedException e) { } }));"
+            + " System.out.println(\"hook registered\");";
+
+    /**
+     * A shutdown hook a cell registered that never ends does not keep the kernel alive: after a
+     * shutdown_request, or its client's death, the process halts once the hooks had their grace period.
+     */
+    @ParameterizedTest(name = "ended by: {0}")
+    @ValueSource(strings = {"shutdown_request", "client killed"})
+    void aShutdownHookThatNeverEndsDoesNotKeepTheKernelAlive(String how) throws Exception {
+        Ports ports = new Ports(freePort(), freePort(), freePort(), freePort(), freePort());
+        Path log = tmp.resolve("kernel.log");
+        Launched l = launchUnderBash(ports, log, false);
+        Process client = l.client();
+        ProcessHandle kernel = l.kernel();
+        ZMQ.Socket shell = connect(SocketType.DEALER, ports.shell());
+        ZMQ.Socket iopub = connect(SocketType.SUB, ports.iopub());
+        ZMQ.Socket control = connect(SocketType.DEALER, ports.control());
+        awaitReady(shell);
+        send(shell, "execute_request", KernelProtocolTest.executeContent(ENDLESS_HOOK));
+        String printed = next(iopub, 60_000, "stream");
+        assertNotNull(printed, "the cell never ran");
+        assertTrue(printed.contains("hook registered"), printed);
+        if (how.equals("shutdown_request")) {
+            send(control, "shutdown_request", "{\"restart\":false}");
+            assertNotNull(next(control, 30_000, "shutdown_reply"), "no shutdown_reply");
+        } else {
+            client.destroyForcibly();
+            client.waitFor();
+        }
+        assertTrue(
+                exitsWithin(kernel, 30_000),
+                "a cell's endless shutdown hook kept the kernel alive for 30 s; log:\n" + Files.readString(log));
+        assertTrue(Files.readString(log).contains("shutdown hooks did not end"), Files.readString(log));
     }
 
     /**

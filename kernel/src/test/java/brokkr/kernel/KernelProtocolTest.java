@@ -33,6 +33,7 @@ class KernelProtocolTest {
     static ZMQ.Context ctx;
     static ZMQ.Socket shell, iopub;
     static Thread server;
+    static int shellPort;
 
     static int freePort() throws Exception {
         try (ServerSocket s = new ServerSocket(0)) {
@@ -42,11 +43,8 @@ class KernelProtocolTest {
 
     @BeforeAll
     static void start() throws Exception {
-        int shellPort = freePort(),
-                iopubPort = freePort(),
-                stdinPort = freePort(),
-                controlPort = freePort(),
-                hbPort = freePort();
+        shellPort = freePort();
+        int iopubPort = freePort(), stdinPort = freePort(), controlPort = freePort(), hbPort = freePort();
         KernelConnectionProperties props = new KernelConnectionProperties(
                 "127.0.0.1", controlPort, shellPort, stdinPort, hbPort, iopubPort, "tcp", "hmac-sha256", KEY);
         kernel = BrokkrKernelBuilder.builder().build();
@@ -216,6 +214,26 @@ class KernelProtocolTest {
         String after = execute(KEY, "x");
         assertEquals("ok", reply(60_000).get(2).get("status").asStr());
         assertEquals("20", result(after), "the rejected requests must not have run");
+    }
+
+    /** An unsigned frame over the cap is dropped by ZeroMQ before it is buffered: the shell channel never reads it. */
+    @Test
+    void aFrameOverTheSizeCapIsDroppedBeforeItIsRead() throws Exception {
+        int before = connection.rejected();
+        ZMQ.Socket flood = ctx.socket(SocketType.DEALER);
+        try {
+            flood.setLinger(0);
+            flood.connect("tcp://127.0.0.1:" + shellPort);
+            flood.send(new byte[(int) BrokkrConnection.MAX_FRAME_BYTES + 1]);
+            Thread.sleep(2000);
+        } finally {
+            flood.close();
+        }
+        String info = send(KEY, "kernel_info_request", "{}");
+        List<PyDict> r = reply(30_000);
+        assertNotNull(r, "the kernel stopped answering after an oversized frame");
+        assertEquals(info, r.get(1).get("msg_id").asStr());
+        assertEquals(before, connection.rejected(), "the oversized frame was read (and then rejected)");
     }
 
     @Test

@@ -25,6 +25,7 @@ public final class StubbornKernelMain {
                         }
                     }
                 });
-        System.exit(KernelServer.serve(props, BrokkrKernelBuilder.builder().magics(magics), System.getenv()));
+        KernelServer.exit(
+                KernelServer.serve(props, BrokkrKernelBuilder.builder().magics(magics), System.getenv()));
     }
 }

@@ -44,6 +44,8 @@ public final class UpstreamRecords {
         Value whole = null;
         try {
             whole = Json.parse(text);
+        } catch (Json.JsonLimitException e) {
+            throw new IllegalArgumentException(name + ": " + e.getMessage());
         } catch (RuntimeException notOneValue) {
             // JSON Lines: more than one value.
         }
@@ -57,6 +59,8 @@ public final class UpstreamRecords {
             Value v;
             try {
                 v = Json.parse(line);
+            } catch (Json.JsonLimitException e) {
+                throw new IllegalArgumentException(label + ": " + e.getMessage());
             } catch (RuntimeException e) {
                 throw new IllegalArgumentException(label + ": not a JSON object ("
                         + e.getMessage().lines().findFirst().orElse("")
@@ -134,19 +138,35 @@ public final class UpstreamRecords {
         return v instanceof PyInt i ? i.longValue() : null;
     }
 
+    /**
+     * The most bytes of text a file may hold, decompressed: a results file of upstream's is far smaller,
+     * and a gzip bomb (3 MB that inflate to a 3 GiB line) is refused here instead of filling the heap.
+     */
+    public static final int MAX_TEXT_BYTES = 512 << 20;
+
     private static String text(Path file) {
-        try {
-            byte[] bytes = Files.readAllBytes(file);
-            if (bytes.length >= 2 && (bytes[0] & 0xff) == 0x1f && (bytes[1] & 0xff) == 0x8b) {
-                try (InputStream in = new GZIPInputStream(new ByteArrayInputStream(bytes))) {
-                    bytes = in.readAllBytes();
-                } catch (IOException e) {
-                    throw new IllegalArgumentException(file + ": a damaged gzip file (" + e.getMessage() + ")");
-                }
-            }
-            return new String(bytes, StandardCharsets.UTF_8);
+        byte[] bytes;
+        try (InputStream raw = Files.newInputStream(file)) {
+            bytes = atMost(raw, file, "holds");
         } catch (IOException e) {
             throw new UncheckedIOException("cannot read " + file, e);
         }
+        if (bytes.length >= 2 && (bytes[0] & 0xff) == 0x1f && (bytes[1] & 0xff) == 0x8b) {
+            try (InputStream in = new GZIPInputStream(new ByteArrayInputStream(bytes))) {
+                bytes = atMost(in, file, "decompresses to");
+            } catch (IOException e) {
+                throw new IllegalArgumentException(file + ": a damaged gzip file (" + e.getMessage() + ")");
+            }
+        }
+        return new String(bytes, StandardCharsets.UTF_8);
+    }
+
+    /** Everything {@code in} gives, refused once it passes {@link #MAX_TEXT_BYTES} (nothing more is read). */
+    private static byte[] atMost(InputStream in, Path file, String verb) throws IOException {
+        byte[] bytes = in.readNBytes(MAX_TEXT_BYTES + 1);
+        if (bytes.length > MAX_TEXT_BYTES)
+            throw new IllegalArgumentException(
+                    file + ": " + verb + " more than " + (MAX_TEXT_BYTES >> 20) + " MiB, the most a results file may");
+        return bytes;
     }
 }
