@@ -51,6 +51,7 @@ public final class HttpProvider implements ModelProvider {
 
     private final WireFormat wire;
     private final URI endpoint;
+    private final String baseUrl;
     private final Secret key;
     private final ProviderOptions options;
     private final HttpClient http;
@@ -61,6 +62,7 @@ public final class HttpProvider implements ModelProvider {
             WireFormat wire, String baseUrl, Secret key, ProviderOptions options, HttpClient http, Effects effects) {
         this.wire = Objects.requireNonNull(wire);
         this.endpoint = wire.endpoint(Objects.requireNonNull(baseUrl, "baseUrl"));
+        this.baseUrl = withoutCredentials(baseUrl);
         this.key = Objects.requireNonNull(key);
         if (!key.isHeaderSafe()) throw new IllegalArgumentException(UNSENDABLE_KEY);
         this.options = Objects.requireNonNull(options);
@@ -90,6 +92,38 @@ public final class HttpProvider implements ModelProvider {
 
     public URI endpoint() {
         return endpoint;
+    }
+
+    /** The configured base URL as recorded: without user info, query or fragment (where credentials may hide). */
+    @Override
+    public String baseUrl() {
+        return baseUrl;
+    }
+
+    /**
+     * {@code base} with what may carry a credential removed ({@code user:password@}, {@code ?key=...},
+     * {@code #...}) and no trailing slash, so that one server is one string; a text that is no URI is
+     * cut at its first {@code @}, {@code ?} or {@code #} the same way.
+     */
+    public static String withoutCredentials(String base) {
+        String b = base.strip();
+        try {
+            URI u = new URI(b);
+            if (u.getScheme() != null && u.getHost() != null) {
+                String s = u.getScheme() + "://" + u.getHost() + (u.getPort() < 0 ? "" : ":" + u.getPort())
+                        + (u.getRawPath() == null ? "" : u.getRawPath());
+                return s.endsWith("/") ? s.substring(0, s.length() - 1) : s;
+            }
+        } catch (java.net.URISyntaxException e) {
+            // recorded by the cut below
+        }
+        int at = b.lastIndexOf('@');
+        if (at >= 0) b = b.substring(at + 1);
+        for (char c : new char[] {'?', '#'}) {
+            int i = b.indexOf(c);
+            if (i >= 0) b = b.substring(0, i);
+        }
+        return b;
     }
 
     /** What one attempt produced: a response (status, body, Retry-After; or a body over the cap, unread) or a transport error. */

@@ -87,6 +87,11 @@ public final class Main {
                 out.println(commands.get(argv.get(1)).usage());
                 return 0;
             }
+            if (argv.size() > 1) { // help for a command there is none of: a usage error, as the command itself would be
+                err.println("brokkr help: unknown command '" + argv.get(1) + "'");
+                printHelp(commands, err);
+                return 2;
+            }
             printHelp(commands, argv.isEmpty() ? err : out);
             return argv.isEmpty() ? 2 : 0;
         }

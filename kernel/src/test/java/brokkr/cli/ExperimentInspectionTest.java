@@ -487,7 +487,8 @@ class ExperimentInspectionTest {
                 "--categories",
                 "simple_python,irrelevance,live_simple",
                 "--out",
-                out.toString());
+                out.toString(),
+                "--force"); // an existing file is replaced only when asked to (issue 31 item 9)
         assertEquals(0, r.code(), r.err());
         assertEquals("rw-------", PosixFilePermissions.toString(Files.getPosixFilePermissions(out)));
         List<String> lines = Files.readAllLines(out);
