@@ -534,7 +534,7 @@ class ExperimentInspectionTest {
                 "1",
                 "--out",
                 tmp.resolve("no/such/dir/x.jsonl").toString());
-        assertEquals(1, bad.code());
+        assertEquals(2, bad.code(), "an --out that cannot be written is an input error, as tau2 run's");
         assertTrue(bad.err().contains("no directory"), bad.err());
     }
 
