@@ -178,7 +178,13 @@ public final class HttpProvider implements ModelProvider {
                 }
             } else {
                 retryable = RetryPolicy.retryableStatus(ex.status());
-                error = "HTTP " + ex.status() + (retryable ? "" : " (not retried): " + Wire.clip(responseBody, 500));
+                // The body says why (an overloaded server, a proxy's page): shown cut short, retried or not.
+                error = "HTTP " + ex.status()
+                        + (retryable
+                                ? responseBody == null || responseBody.isBlank()
+                                        ? ""
+                                        : ": " + oneLine(Wire.clip(responseBody, 300))
+                                : " (not retried): " + Wire.clip(responseBody, 500));
             }
             calls.add(new ModelCall(
                     wire.name(),
@@ -302,7 +308,7 @@ public final class HttpProvider implements ModelProvider {
             Throwable c = e.getCause() == null ? e : e.getCause();
             if (c instanceof HttpTimeoutException) return timeout();
             String kind = c instanceof IOException ? "connection error: " : "request failed: ";
-            return new Exchange(0, null, Optional.empty(), kind + key.redact(String.valueOf(c)), false);
+            return new Exchange(0, null, Optional.empty(), kind + key.redact(transportError(c)), false);
         } catch (InterruptedException e) {
             f.cancel(true);
             Thread.currentThread().interrupt();
@@ -318,6 +324,25 @@ public final class HttpProvider implements ModelProvider {
                     TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0)));
             throw new InfrastructureFailure(describe() + ": interrupted", calls, null);
         }
+    }
+
+    /**
+     * A transport failure with where it happened: the JDK's {@code ConnectException} has no message at all
+     * (a refused connection read "java.net.ConnectException"), so the host and port are always named.
+     */
+    private String transportError(Throwable c) {
+        String what = c.getMessage() == null || c.getMessage().isBlank()
+                ? c.getClass().getName()
+                : c.getClass().getName() + ": " + c.getMessage();
+        if (c instanceof java.net.ConnectException && c.getMessage() == null) what += " (connection refused)";
+        int port = endpoint.getPort() >= 0
+                ? endpoint.getPort()
+                : "https".equalsIgnoreCase(endpoint.getScheme()) ? 443 : 80;
+        return what + " connecting to " + endpoint.getHost() + ":" + port;
+    }
+
+    private static String oneLine(String s) {
+        return s.replaceAll("\\s*[\\r\\n]+\\s*", " ");
     }
 
     private Exchange timeout() {

@@ -4,6 +4,7 @@ import brokkr.command.Command;
 import brokkr.command.CommandContext;
 import brokkr.command.CommandSet;
 import brokkr.command.ErrorMessages;
+import brokkr.command.LogLines;
 import brokkr.experiment.Registry;
 import brokkr.family.BenchmarkFamily;
 import java.io.IOException;
@@ -72,6 +73,7 @@ public final class Main {
     }
 
     public static void main(String[] argv) {
+        LogLines.install(); // retry warnings and other records one line each, never Java logging's two
         System.exit(run(Arrays.asList(argv), System.out, System.err));
     }
 

@@ -655,4 +655,19 @@ class Tau2CommandTest {
                 7L, ((brokkr.value.PyInt) fast.roles().get("user").options().get("timeout_seconds")).longValue());
         assertTrue(run("--help").out().contains("--timeout-seconds"));
     }
+
+    /**
+     * Issue 31 item 7: an episode that ended other than by an agent or user stop is graded 0 and counted, as
+     * upstream's evaluate_simulation does ("Simulation terminated prematurely"); its row says so (before:
+     * "not evaluated", while the average counted its 0).
+     */
+    @Test
+    void anEpisodeEndedEarlyIsSaidToBeGradedZeroAsItIsCounted() {
+        Outcome r = run("run", "--domain", "retail", "--agent", "gold", "--task", "0", "--max-steps", "1");
+        assertEquals(0, r.code(), r.err());
+        String row = r.out().lines().filter(l -> l.startsWith("0 ")).findFirst().orElseThrow();
+        assertTrue(row.contains("ended early (max_steps): reward 0, as upstream grades it"), row);
+        assertFalse(row.contains("not evaluated"), row);
+        assertTrue(r.out().contains("average reward: 0.0000 over 1 episode(s)"), r.out());
+    }
 }
