@@ -158,12 +158,17 @@ public final class ExperimentCommand implements Command {
                   experiment is run again, up to max_infra_retries) or cells out of retries. Inspection opens
                   the store read-only and changes nothing in DIR (a read-only directory is fine).
 
-                experiment file keys: name, domain + split|tasks (or domains: [{name, split|tasks}]),
-                  candidates: [{id, provider, model, action_space, options, system_prompt|system_prompt_file, cache}],
-                  repetitions, parallelism, providers: {NAME: {concurrency, rate_per_second}},
-                  user / judge: {provider, model, options, cache}, max_infra_retries, cell_timeout_seconds, progress,
-                  cache_file (cache: true serves a request identical to one answered before, same model, exact
-                  body and trial, from DIR's model_cache table or the shared cache_file; hits are recorded)""");
+                experiment file keys: name, domain + split|tasks [+ options] (or domains: [{name, split|tasks, options}]),
+                  candidates: [{id, provider, model, action_space, options, system_prompt|system_prompt_file, cache,
+                  harness, repl_guidance, harness_options}], repetitions, parallelism,
+                  providers: {NAME: {concurrency, rate_per_second}}, user / judge: {provider, model, options, cache},
+                  models: {ROLE: {provider, model, options, cache}} (any other role a benchmark names, as user and
+                  judge), max_infra_retries, cell_timeout_seconds, progress, cache_file (cache: true serves a request
+                  identical to one answered before, same model, exact body and trial, from DIR's model_cache table or
+                  the shared cache_file; hits are recorded). harness: reference (the benchmark's agent) or loop
+                  (Brokkr's agent loop), action_space tools or repl, repl_guidance shape|compute|inspect,
+                  harness_options: {max_turn_steps, output_limit, eval_timeout_seconds, heap_mb}. A model's options
+                  timeout_seconds, max_attempts and max_response_bytes are operational: no content id changes""");
     }
 
     @Override
