@@ -5,9 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -23,21 +20,15 @@ class ExitsAndOutputsTest {
     @TempDir
     Path tmp;
 
-    record Run(int code, String out, String err) {}
-
-    static Run main(String... args) {
-        ByteArrayOutputStream out = new ByteArrayOutputStream(), err = new ByteArrayOutputStream();
-        int code = Main.run(
-                List.of(args),
-                new PrintStream(out, true, StandardCharsets.UTF_8),
-                new PrintStream(err, true, StandardCharsets.UTF_8));
-        return new Run(code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+    /** Main.run with captured streams (the CLI tests' one helper). */
+    static CliErrorsTest.Run main(String... args) {
+        return CliErrorsTest.main(args);
     }
 
     /** Before: exit 0 and the command list on stdout. */
     @Test
     void helpForACommandThatDoesNotExistIsAUsageError() {
-        Run r = main("help", "NOSUCHCOMMAND");
+        CliErrorsTest.Run r = main("help", "NOSUCHCOMMAND");
         assertEquals(2, r.code());
         assertTrue(r.err().startsWith("brokkr help: unknown command 'NOSUCHCOMMAND'\n"), r.err());
         assertEquals("", r.out());
@@ -56,7 +47,7 @@ class ExitsAndOutputsTest {
                   - {id: m, provider: openai, model: gpt-x}
                 progress: false
                 """);
-        Run r = main(
+        CliErrorsTest.Run r = main(
                 "experiment", "run", file.toString(), "--dir", tmp.resolve("d").toString());
         assertEquals(2, r.code(), r.err());
         assertTrue(r.err().contains("OPENAI_API_KEY is not set"), r.err());
@@ -66,7 +57,7 @@ class ExitsAndOutputsTest {
     /** Before: the message, then the whole synopsis of experiment. */
     @Test
     void inputErrorsPrintTheMessageOnly() throws Exception {
-        Run show = main("experiment", "show", "/nonexistent");
+        CliErrorsTest.Run show = main("experiment", "show", "/nonexistent");
         assertEquals(2, show.code());
         assertEquals(
                 "brokkr experiment: /nonexistent holds no experiment (no experiment.db)",
@@ -79,14 +70,15 @@ class ExitsAndOutputsTest {
                   - {id: m, provider: scripted, model: gold, system_prompt_file: missing.txt}
                 progress: false
                 """);
-        Run run = main(
+        CliErrorsTest.Run run = main(
                 "experiment", "run", file.toString(), "--dir", tmp.resolve("d").toString());
         assertEquals(2, run.code());
         assertTrue(
                 run.err().startsWith("brokkr experiment: candidate m: cannot read system_prompt_file missing.txt"),
                 run.err());
         assertFalse(run.err().contains("usage:"), run.err());
-        Run noFile = main("experiment", "run", tmp.resolve("none.yaml").toString());
+        CliErrorsTest.Run noFile =
+                main("experiment", "run", tmp.resolve("none.yaml").toString());
         assertEquals(2, noFile.code());
         assertFalse(noFile.err().contains("usage:"), noFile.err());
         // A malformed command line still shows the synopsis.
@@ -100,11 +92,11 @@ class ExitsAndOutputsTest {
         String[] run = {
             "bfcl", "run", "--agent", "gold", "--categories", "simple_python", "--sample", "2", "--out", log.toString()
         };
-        Run first = main(run);
+        CliErrorsTest.Run first = main(run);
         assertEquals(0, first.code(), first.err());
         String before = Files.readString(log);
         assertEquals(2, before.lines().count());
-        Run refused = main(run);
+        CliErrorsTest.Run refused = main(run);
         assertEquals(2, refused.code());
         assertTrue(refused.err().contains("--out " + log + " exists; give --append"), refused.err());
         assertEquals("", refused.out(), "refused before anything ran");
@@ -139,11 +131,12 @@ class ExitsAndOutputsTest {
                 main("experiment", "run", spec.toString(), "--dir", dir.toString())
                         .code());
         var ownerOnly = java.nio.file.attribute.PosixFilePermissions.fromString("rw-------");
-        Run report = main("report", dir.toString());
+        CliErrorsTest.Run report = main("report", dir.toString());
         assertEquals(0, report.code(), report.err());
         assertEquals(ownerOnly, Files.getPosixFilePermissions(dir.resolve("report.html")));
         Path out = tmp.resolve("export");
-        Run export = main("experiment", "export", dir.toString(), "--format", "bfcl", "--out", out.toString());
+        CliErrorsTest.Run export =
+                main("experiment", "export", dir.toString(), "--format", "bfcl", "--out", out.toString());
         assertEquals(0, export.code(), export.err());
         try (var files = Files.walk(out)) {
             for (Path f : files.filter(Files::isRegularFile).toList())
