@@ -17,8 +17,17 @@ import java.nio.file.attribute.PosixFilePermissions;
  * private data, so a new file is created owner-only (0600). Each record goes out as one write of its line
  * and its newline, so a killed run leaves at worst its last line cut short; appending to such a file
  * first ends that line (and says so), so the cut record stays one bad line and the next record is whole.
+ * A file that exists is refused unless the caller says to add to it or to replace it ({@link Existing}):
+ * two runs mixed in one file silently is never what was meant.
  */
 public final class RecordFile implements Closeable {
+    /** What to do with a file that already exists: refuse it, add to it ({@code --append}), replace it ({@code --force}). */
+    public enum Existing {
+        REFUSE,
+        APPEND,
+        REPLACE
+    }
+
     private final FileChannel channel;
 
     private RecordFile(FileChannel channel) {
@@ -31,12 +40,23 @@ public final class RecordFile implements Closeable {
      * is reported on {@code warnings}.
      */
     public static RecordFile open(Path file, String flag, PrintStream warnings) {
+        return open(file, flag, Existing.APPEND, warnings);
+    }
+
+    /** {@link #open(Path, String, PrintStream)}, with what to do when {@code file} exists already. */
+    public static RecordFile open(Path file, String flag, Existing existing, PrintStream warnings) {
         String what = flag + " " + file;
         if (Files.isDirectory(file)) throw new Command.InputException(what + " is a directory, not a file");
         Path parent = file.toAbsolutePath().getParent();
         if (parent != null && !Files.isDirectory(parent))
             throw new Command.InputException(what + ": no directory " + parent);
+        if (existing == Existing.REFUSE && Files.exists(file))
+            throw new Command.InputException(what
+                    + " exists; give --append to add to it or --force to replace it (refused: two runs in one file)");
         try {
+            if (existing == Existing.REPLACE && Files.exists(file)) {
+                OwnerOnlyFile.create(file).close(); // 0600 before it is emptied, as a new one would be
+            }
             create(file);
             long cut;
             try (FileChannel read = FileChannel.open(file, StandardOpenOption.READ)) {

@@ -11,4 +11,13 @@ import java.util.List;
 @FunctionalInterface
 public interface Candidate {
     Turn next(List<Message> history, List<ToolSpec> tools) throws InfrastructureFailure;
+
+    /**
+     * The base URL this model is reached at, for the record of every attempt (scheme, host, port and
+     * path only: never credentials, a query or a fragment); null for a model reached at no URL (a
+     * scripted one). A wrapper (a gate, a cache) answers its model's.
+     */
+    default String baseUrl() {
+        return null;
+    }
 }

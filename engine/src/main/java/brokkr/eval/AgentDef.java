@@ -9,7 +9,8 @@ import java.util.Objects;
  * A candidate, content-addressed: everything that varies between candidates (model, provider,
  * action space, options, the system prompt's sha256) is in the content, so changing any of it is a
  * new candidate with new cells, while unchanged candidates keep theirs. The display label is not
- * content: renaming a candidate does not re-run it.
+ * content: renaming a candidate does not re-run it, and neither are the model's operational options
+ * ({@link ModelRef#OPERATIONAL_OPTIONS}: timeout, attempts), which {@link #toValue} leaves out.
  *
  * @param systemPromptSha256 sha256 of the system prompt text, or null when the benchmark's own prompt is used
  * @param harness the agent harness and its settings ({@code brokkr.repl.Harness}); empty for the
@@ -52,7 +53,7 @@ public record AgentDef(
                 .put("provider", provider)
                 .put("model", model)
                 .put("action_space", actionSpace)
-                .put("options", options)
+                .put("options", ModelRef.identityOptions(options))
                 .put("system_prompt_sha256", systemPromptSha256 == null ? PyNone.NONE : Value.str(systemPromptSha256));
         if (!harness.isEmpty()) b.put("harness", harness);
         return b.build();

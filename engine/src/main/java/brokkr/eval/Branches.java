@@ -182,7 +182,8 @@ public final class Branches {
                 usage,
                 e.timings(),
                 e.details(),
-                e.counts());
+                e.counts(),
+                e.endpoints());
         return new Attempt(
                 a.id(),
                 a.environmentId(),

@@ -36,7 +36,8 @@ public record EnvironmentDef(
         PyDict.Builder digests = PyDict.builder();
         new TreeMap<>(dataDigests).forEach(digests::put);
         PyDict.Builder ms = PyDict.builder();
-        new TreeMap<>(models).forEach((role, m) -> ms.put(role, m.toValue()));
+        // A model's operational options (timeout, attempts) are not what a task means (ModelRef.identity).
+        new TreeMap<>(models).forEach((role, m) -> ms.put(role, m.identity()));
         return PyDict.builder()
                 .put("kind", "environment")
                 .put("benchmark", benchmark)

@@ -179,7 +179,8 @@ public final class Evaluation {
                 rec.usage(),
                 timings,
                 details,
-                in == null ? null : in.counts());
+                in == null ? null : in.counts(),
+                rec.endpoints());
     }
 
     private static long ms(long startNanos) {
@@ -193,6 +194,7 @@ public final class Evaluation {
     public static final class Recorder {
         private final List<Evidence.RecordedCall> calls = new ArrayList<>();
         private final Map<String, Usage> usage = new TreeMap<>();
+        private final Map<String, String> endpoints = new TreeMap<>();
         private final BiFunction<String, Candidate, Candidate> around;
 
         public Recorder() {
@@ -208,6 +210,8 @@ public final class Evaluation {
         }
 
         public Candidate wrap(String role, Candidate model) {
+            String url = model.baseUrl();
+            if (url != null) endpoint(role, url);
             Candidate c = around.apply(role, model);
             return (history, tools) -> {
                 Turn turn;
@@ -220,6 +224,15 @@ public final class Evaluation {
                 add(role, turn.calls(), turn.message().usage());
                 return turn;
             };
+        }
+
+        private synchronized void endpoint(String role, String url) {
+            endpoints.put(role, url);
+        }
+
+        /** The base URL each role's model is reached at (role to URL), as far as the run got. */
+        public synchronized Map<String, String> endpoints() {
+            return Map.copyOf(endpoints);
         }
 
         private synchronized void add(String role, List<ModelCall> cs, Usage u) {

@@ -23,7 +23,9 @@ import java.util.TreeMap;
  * model-call cache says so, {@code cache_hit}), token usage by role (in role order), phase timings,
  * the evaluator's details and what the protocol counted of its agent ({@link Interaction.Counts}, null
  * when it counted nothing; stored under {@code counts} only when present, so other evidence reads and
- * writes as it always has).
+ * writes as it always has) and the base URL each role's model was reached at ({@code endpoints}, role to
+ * URL, never credentials: {@link brokkr.conversation.Candidate#baseUrl}; stored only when a model was
+ * reached at one, so a scripted run's evidence reads as before).
  */
 public record Evidence(
         PyDict setup,
@@ -35,7 +37,8 @@ public record Evidence(
         Map<String, Usage> usage,
         PyDict timings,
         PyDict details,
-        Interaction.Counts counts) {
+        Interaction.Counts counts,
+        Map<String, String> endpoints) {
 
     /** One model-call attempt and the role it served ({@code agent}, {@code user}, {@code judge}). */
     public record RecordedCall(String role, ModelCall call) {}
@@ -52,6 +55,49 @@ public record Evidence(
         usage = Collections.unmodifiableSortedMap(new TreeMap<>(usage));
         timings = timings == null ? PyDict.empty() : timings;
         details = details == null ? PyDict.empty() : details;
+        endpoints = Collections.unmodifiableSortedMap(new TreeMap<>(endpoints == null ? Map.of() : endpoints));
+    }
+
+    /** Evidence that records no endpoint. */
+    public Evidence(
+            PyDict setup,
+            Value transcript,
+            PyDict output,
+            String termination,
+            String finalWorldSha256,
+            List<RecordedCall> modelCalls,
+            Map<String, Usage> usage,
+            PyDict timings,
+            PyDict details,
+            Interaction.Counts counts) {
+        this(
+                setup,
+                transcript,
+                output,
+                termination,
+                finalWorldSha256,
+                modelCalls,
+                usage,
+                timings,
+                details,
+                counts,
+                null);
+    }
+
+    /** This evidence with {@code endpoints} recorded (role to base URL). */
+    public Evidence withEndpoints(Map<String, String> endpoints) {
+        return new Evidence(
+                setup,
+                transcript,
+                output,
+                termination,
+                finalWorldSha256,
+                modelCalls,
+                usage,
+                timings,
+                details,
+                counts,
+                endpoints);
     }
 
     /** Evidence of a protocol that counted nothing. */
@@ -108,6 +154,11 @@ public record Evidence(
                 .put("timings", timings)
                 .put("details", details);
         if (counts != null) b.put("counts", counts.toValue());
+        if (!endpoints.isEmpty()) {
+            PyDict.Builder e = PyDict.builder();
+            endpoints.forEach(e::put);
+            b.put("endpoints", e.build());
+        }
         return b.build();
     }
 
@@ -149,7 +200,15 @@ public record Evidence(
                 usage,
                 d.get("timings").asDict(),
                 d.get("details").asDict(),
-                d.get("counts") instanceof PyDict c ? Interaction.Counts.fromValue(c) : null);
+                d.get("counts") instanceof PyDict c ? Interaction.Counts.fromValue(c) : null,
+                endpoints(d.get("endpoints")));
+    }
+
+    private static Map<String, String> endpoints(Value v) {
+        Map<String, String> out = new TreeMap<>();
+        if (v instanceof PyDict d)
+            d.entries().forEach(e -> out.put(e.getKey(), e.getValue().asStr()));
+        return out;
     }
 
     public static Evidence parse(String json) {

@@ -84,6 +84,33 @@ public final class ExperimentQuery implements AutoCloseable {
         });
     }
 
+    /**
+     * The endpoints the stored attempts were made against, by cell: each distinct {@code endpoints}
+     * record (role to base URL) of its attempts. Attempts stored before endpoints were recorded, and
+     * those of scripted models, have none and are not listed.
+     */
+    public Map<CellKey, List<Map<String, String>>> endpointsByCell() {
+        return db.read(() -> {
+            Map<CellKey, List<Map<String, String>>> out = new LinkedHashMap<>();
+            try (Statement s = db.connection().createStatement();
+                    ResultSet r = s.executeQuery("""
+                    SELECT DISTINCT env_id, agent_id, repetition, json_extract(evidence_json, '$.endpoints')
+                    FROM attempt WHERE json_extract(evidence_json, '$.endpoints') IS NOT NULL""")) {
+                while (r.next()) {
+                    Map<String, String> e = new java.util.TreeMap<>();
+                    Json.parse(r.getString(4))
+                            .asDict()
+                            .entries()
+                            .forEach(x -> e.put(x.getKey(), x.getValue().asStr()));
+                    out.computeIfAbsent(
+                                    new CellKey(r.getString(1), r.getString(2), r.getInt(3)), k -> new ArrayList<>())
+                            .add(e);
+                }
+            }
+            return out;
+        });
+    }
+
     /** The cells, active ones first in the spec's order. */
     public List<Cell> cells() {
         return db.read(() -> {

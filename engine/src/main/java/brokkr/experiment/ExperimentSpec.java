@@ -227,7 +227,8 @@ public record ExperimentSpec(
 
     // ---------------------------------------------------------------- reading
 
-    private static final Set<String> TOP = Set.of(
+    /** The keys of an experiment file's top level (anything else is an error). */
+    public static final Set<String> TOP = Set.of(
             "name",
             "domain",
             "domains",
@@ -351,21 +352,7 @@ public record ExperimentSpec(
         Set<String> cachedCandidates = new HashSet<>(), cachedRoles = new HashSet<>();
         for (Value v : list(d, "candidates")) {
             PyDict c = dict(v, "candidates[]");
-            checkKeys(
-                    c,
-                    "candidate",
-                    Set.of(
-                            "id",
-                            "provider",
-                            "model",
-                            "action_space",
-                            "options",
-                            "system_prompt",
-                            "system_prompt_file",
-                            "cache",
-                            "harness",
-                            "repl_guidance",
-                            "harness_options"));
+            checkKeys(c, "candidate", CANDIDATE_KEYS);
             if (c.containsKey("cache") && bool(c.get("cache"), "candidate " + str(c, "id") + ": cache"))
                 cachedCandidates.add(str(c, "id"));
             String prompt = optStr(c, "system_prompt");
@@ -449,6 +436,20 @@ public record ExperimentSpec(
                 !d.containsKey("progress") || bool(d.get("progress"), "progress"),
                 cache);
     }
+
+    /** The keys of a candidate (anything else is an error). */
+    public static final Set<String> CANDIDATE_KEYS = Set.of(
+            "id",
+            "provider",
+            "model",
+            "action_space",
+            "options",
+            "system_prompt",
+            "system_prompt_file",
+            "cache",
+            "harness",
+            "repl_guidance",
+            "harness_options");
 
     /** The spec as data (stored with the experiment); system prompts appear by sha256 only. */
     public PyDict toValue() {

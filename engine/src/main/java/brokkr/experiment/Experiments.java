@@ -123,7 +123,23 @@ public final class Experiments {
      */
     public static Result run(
             ExperimentSpec spec, Path dir, Registry registry, ProgressListener progress, Cancellation cancellation) {
-        return run(spec, dir, registry, progress, cancellation, ExperimentStore::prepare);
+        return run(spec, dir, registry, progress, cancellation, false);
+    }
+
+    /**
+     * As above; {@code allowEndpointChange}: resume into cells whose attempts were made against another
+     * endpoint (a model's base URL) than this run reaches it at. Without it such a run is refused before
+     * any cell runs ({@link EndpointChangedException}): the same model name on another server is not the
+     * same model, and its results must not be mixed into the old cells silently.
+     */
+    public static Result run(
+            ExperimentSpec spec,
+            Path dir,
+            Registry registry,
+            ProgressListener progress,
+            Cancellation cancellation,
+            boolean allowEndpointChange) {
+        return run(spec, dir, registry, progress, cancellation, ExperimentStore::prepare, allowEndpointChange);
     }
 
     /** As above, rendering each attempt's JSON with {@code prepare} (tests make it fail). */
@@ -134,6 +150,17 @@ public final class Experiments {
             ProgressListener progress,
             Cancellation cancellation,
             Function<Attempt, Prepared> prepare) {
+        return run(spec, dir, registry, progress, cancellation, prepare, false);
+    }
+
+    private static Result run(
+            ExperimentSpec spec,
+            Path dir,
+            Registry registry,
+            ProgressListener progress,
+            Cancellation cancellation,
+            Function<Attempt, Prepared> prepare,
+            boolean allowEndpointChange) {
         long t0 = System.nanoTime();
         Plan plan = Planner.open(Planner.plan(spec, registry), spec.cache());
         Runner.Outcome outcome;
@@ -145,6 +172,7 @@ public final class Experiments {
                         ? ModelCache.open(
                                 spec.cache().file() != null ? spec.cache().file() : ExperimentStore.file(dir))
                         : null) {
+            if (!allowEndpointChange) checkEndpoints(spec.name(), dir, store.query(), plan);
             Map<String, EnvironmentDef> envs = new LinkedHashMap<>();
             Map<String, AgentDef> agents = new LinkedHashMap<>();
             for (Plan.Unit u : plan.units()) {
@@ -215,6 +243,48 @@ public final class Experiments {
         }
         if (interrupted) Thread.currentThread().interrupt(); // the caller's interrupt, kept once the store is closed
         return result;
+    }
+
+    /** A resume refused: stored cells of the plan were made against another endpoint than this run's. */
+    public static final class EndpointChangedException extends IllegalArgumentException {
+        public EndpointChangedException(String message) {
+            super(message);
+        }
+    }
+
+    /**
+     * Refuses a run whose models are reached at another base URL than the stored attempts of its cells
+     * were made against (recorded per role on every attempt, {@code Evidence.endpoints}), naming the first
+     * such model, both URLs and how many cells it concerns. Attempts from before endpoints were recorded
+     * say nothing and pass.
+     */
+    static void checkEndpoints(String name, Path dir, ExperimentQuery query, Plan plan) {
+        Map<CellKey, List<Map<String, String>>> stored = query.endpointsByCell();
+        if (stored.isEmpty()) return;
+        int cells = 0;
+        String first = null;
+        for (Plan.Unit u : plan.units()) {
+            List<Map<String, String>> was = stored.get(StoreSink.key(u));
+            if (was == null) continue;
+            Map<String, String> now = Planner.endpoints(plan, u);
+            String differs = null;
+            for (Map<String, String> w : was) {
+                for (var e : w.entrySet()) {
+                    String current = now.get(e.getKey());
+                    if (current != null && !current.equals(e.getValue()) && differs == null)
+                        differs = "candidate " + u.candidate() + "'s " + e.getKey() + " model was reached at "
+                                + e.getValue() + ", this run reaches it at " + current;
+                }
+            }
+            if (differs == null) continue;
+            cells++;
+            if (first == null) first = differs;
+        }
+        if (cells == 0) return;
+        throw new EndpointChangedException("experiment " + name + " in " + dir + ": " + cells
+                + " stored cell(s) were made against another endpoint (" + first
+                + "); resuming would mix two servers' results under one candidate. Give --allow-endpoint-change"
+                + " to resume into them anyway, or run into another --dir");
     }
 
     /**

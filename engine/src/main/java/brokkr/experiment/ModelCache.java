@@ -142,6 +142,11 @@ final class ModelCache implements AutoCloseable {
 
     private record Cached(ModelCache cache, HttpProvider model, Candidate send, int trial) implements Candidate {
         @Override
+        public String baseUrl() {
+            return model.baseUrl();
+        }
+
+        @Override
         public Turn next(List<Message> history, List<ToolSpec> tools) throws InfrastructureFailure {
             long startedAt = System.currentTimeMillis();
             long t0 = System.nanoTime();

@@ -208,7 +208,16 @@ public final class Planner {
         for (Plan.Unit u : plan.units()) {
             forEachRole(u, (role, ref) -> {
                 if (ref.provider().equals(BenchmarkProvider.SCRIPTED)) return;
-                Candidate c = plan.models().apply(ref);
+                Candidate c;
+                try {
+                    c = plan.models().apply(ref);
+                } catch (SpecException e) {
+                    throw e;
+                } catch (IllegalArgumentException e) {
+                    // An unconfigured provider (a key not set, an unknown provider): an input error, its message as the
+                    // resolver gave it (every face says it alike).
+                    throw new SpecException(e.getMessage());
+                }
                 if (cache.covers(role, u.candidate()) && !(c instanceof HttpProvider)) {
                     throw new SpecException("cache: the " + role + " model " + ref + " of candidate " + u.candidate()
                             + " is not an HTTP model, whose exact requests the cache is keyed by");
@@ -216,6 +225,20 @@ public final class Planner {
             });
         }
         return plan;
+    }
+
+    /**
+     * The base URL each role's model of {@code u} is reached at (role to URL; scripted models and models
+     * reached at no URL are left out), from the plan's models, opened once each.
+     */
+    public static Map<String, String> endpoints(Plan plan, Plan.Unit u) {
+        Map<String, String> out = new java.util.TreeMap<>();
+        forEachRole(u, (role, ref) -> {
+            if (ref.provider().equals(BenchmarkProvider.SCRIPTED)) return;
+            String url = plan.models().apply(ref).baseUrl();
+            if (url != null) out.put(role, url);
+        });
+        return out;
     }
 
     private static void forEachRole(Plan.Unit u, java.util.function.BiConsumer<String, ModelRef> each) {

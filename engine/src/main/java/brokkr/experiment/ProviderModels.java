@@ -19,7 +19,8 @@ import java.util.Map;
  * environment only. A model reference's options map onto {@link ProviderOptions}:
  * {@code temperature}, {@code max_tokens}, {@code parallel_tool_calls}, {@code max_attempts},
  * {@code timeout_seconds}, {@code max_response_bytes} (default 8 MiB); any other option is sent as a top-level request field ({@code seed},
- * {@code top_p}, ...). Options are part of the AgentDef, so changing one makes a new candidate.
+ * {@code top_p}, ...). Options are part of the AgentDef, so changing one makes a new candidate, except the
+ * operational ones ({@link ModelRef#OPERATIONAL_OPTIONS}: timeout, attempts, response size), which change no id.
  */
 public abstract class ProviderModels implements ModelFactory {
     private final String provider;

@@ -153,15 +153,16 @@ public final class StoreSink implements Sink<Attempt>, AutoCloseable {
     /** What is kept of an attempt that could not be recorded: its cell, timing and usage, and why. */
     private static Attempt notRecordable(Attempt a, Throwable t) {
         Evidence kept = new Evidence(
-                null,
-                null,
-                null,
-                null,
-                null,
-                List.of(),
-                a.evidence().usage(),
-                a.evidence().timings(),
-                null);
+                        null,
+                        null,
+                        null,
+                        null,
+                        null,
+                        List.of(),
+                        a.evidence().usage(),
+                        a.evidence().timings(),
+                        null)
+                .withEndpoints(a.evidence().endpoints()); // which server it was made against, for a resume's check
         return new Attempt(
                 0,
                 a.environmentId(),

@@ -51,6 +51,7 @@ public final class HttpProvider implements ModelProvider {
 
     private final WireFormat wire;
     private final URI endpoint;
+    private final String baseUrl;
     private final Secret key;
     private final ProviderOptions options;
     private final HttpClient http;
@@ -61,6 +62,7 @@ public final class HttpProvider implements ModelProvider {
             WireFormat wire, String baseUrl, Secret key, ProviderOptions options, HttpClient http, Effects effects) {
         this.wire = Objects.requireNonNull(wire);
         this.endpoint = wire.endpoint(Objects.requireNonNull(baseUrl, "baseUrl"));
+        this.baseUrl = withoutCredentials(baseUrl);
         this.key = Objects.requireNonNull(key);
         if (!key.isHeaderSafe()) throw new IllegalArgumentException(UNSENDABLE_KEY);
         this.options = Objects.requireNonNull(options);
@@ -90,6 +92,38 @@ public final class HttpProvider implements ModelProvider {
 
     public URI endpoint() {
         return endpoint;
+    }
+
+    /** The configured base URL as recorded: without user info, query or fragment (where credentials may hide). */
+    @Override
+    public String baseUrl() {
+        return baseUrl;
+    }
+
+    /**
+     * {@code base} with what may carry a credential removed ({@code user:password@}, {@code ?key=...},
+     * {@code #...}) and no trailing slash, so that one server is one string; a text that is no URI is
+     * cut at its first {@code @}, {@code ?} or {@code #} the same way.
+     */
+    public static String withoutCredentials(String base) {
+        String b = base.strip();
+        try {
+            URI u = new URI(b);
+            if (u.getScheme() != null && u.getHost() != null) {
+                String s = u.getScheme() + "://" + u.getHost() + (u.getPort() < 0 ? "" : ":" + u.getPort())
+                        + (u.getRawPath() == null ? "" : u.getRawPath());
+                return s.endsWith("/") ? s.substring(0, s.length() - 1) : s;
+            }
+        } catch (java.net.URISyntaxException e) {
+            // recorded by the cut below
+        }
+        int at = b.lastIndexOf('@');
+        if (at >= 0) b = b.substring(at + 1);
+        for (char c : new char[] {'?', '#'}) {
+            int i = b.indexOf(c);
+            if (i >= 0) b = b.substring(0, i);
+        }
+        return b;
     }
 
     /** What one attempt produced: a response (status, body, Retry-After; or a body over the cap, unread) or a transport error. */
@@ -144,7 +178,13 @@ public final class HttpProvider implements ModelProvider {
                 }
             } else {
                 retryable = RetryPolicy.retryableStatus(ex.status());
-                error = "HTTP " + ex.status() + (retryable ? "" : " (not retried): " + Wire.clip(responseBody, 500));
+                // The body says why (an overloaded server, a proxy's page): shown cut short, retried or not.
+                error = "HTTP " + ex.status()
+                        + (retryable
+                                ? responseBody == null || responseBody.isBlank()
+                                        ? ""
+                                        : ": " + oneLine(Wire.clip(responseBody, 300))
+                                : " (not retried): " + Wire.clip(responseBody, 500));
             }
             calls.add(new ModelCall(
                     wire.name(),
@@ -268,7 +308,7 @@ public final class HttpProvider implements ModelProvider {
             Throwable c = e.getCause() == null ? e : e.getCause();
             if (c instanceof HttpTimeoutException) return timeout();
             String kind = c instanceof IOException ? "connection error: " : "request failed: ";
-            return new Exchange(0, null, Optional.empty(), kind + key.redact(String.valueOf(c)), false);
+            return new Exchange(0, null, Optional.empty(), kind + key.redact(transportError(c)), false);
         } catch (InterruptedException e) {
             f.cancel(true);
             Thread.currentThread().interrupt();
@@ -284,6 +324,25 @@ public final class HttpProvider implements ModelProvider {
                     TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0)));
             throw new InfrastructureFailure(describe() + ": interrupted", calls, null);
         }
+    }
+
+    /**
+     * A transport failure with where it happened: the JDK's {@code ConnectException} has no message at all
+     * (a refused connection read "java.net.ConnectException"), so the host and port are always named.
+     */
+    private String transportError(Throwable c) {
+        String what = c.getMessage() == null || c.getMessage().isBlank()
+                ? c.getClass().getName()
+                : c.getClass().getName() + ": " + c.getMessage();
+        if (c instanceof java.net.ConnectException && c.getMessage() == null) what += " (connection refused)";
+        int port = endpoint.getPort() >= 0
+                ? endpoint.getPort()
+                : "https".equalsIgnoreCase(endpoint.getScheme()) ? 443 : 80;
+        return what + " connecting to " + endpoint.getHost() + ":" + port;
+    }
+
+    private static String oneLine(String s) {
+        return s.replaceAll("\\s*[\\r\\n]+\\s*", " ");
     }
 
     private Exchange timeout() {

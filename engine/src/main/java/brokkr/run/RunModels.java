@@ -88,5 +88,10 @@ public final class RunModels {
         public Turn next(List<Message> history, List<ToolSpec> tools) throws InfrastructureFailure {
             return gated.next(history, tools);
         }
+
+        @Override
+        public String baseUrl() {
+            return model.baseUrl();
+        }
     }
 }

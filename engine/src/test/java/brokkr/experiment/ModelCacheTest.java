@@ -128,10 +128,11 @@ class ModelCacheTest {
         try (ScriptedModelServer server = quizModel()) {
             Experiments.run(spec(CACHED, null), dir, registry(env(server)));
             assertEquals(6, server.requestCount());
-            // A new definition whose requests are the same (max_attempts is not sent): all hits, no request.
+            // A new definition whose requests are the same (its own system prompt, the text of the quiz's
+            // default one): all hits, no request.
             Experiments.run(
                     spec(
-                            "  - {id: m2, provider: openai, model: quiz-model, options: {max_attempts: 2}, cache: true}",
+                            "  - {id: m2, provider: openai, model: quiz-model, system_prompt: Answer the quiz., cache: true}",
                             null),
                     dir,
                     registry(env(server)));
@@ -144,9 +145,9 @@ class ModelCacheTest {
                     dir,
                     registry(env(server)));
             assertEquals(12, server.requestCount(), r.summary());
-            // Without cache: true nothing is served from it.
+            // Without cache: true nothing is served from it (seed: a new definition).
             Experiments.run(
-                    spec("  - {id: m4, provider: openai, model: quiz-model, options: {max_attempts: 3}}", null),
+                    spec("  - {id: m4, provider: openai, model: quiz-model, options: {seed: 3}}", null),
                     dir,
                     registry(env(server)));
             assertEquals(18, server.requestCount());

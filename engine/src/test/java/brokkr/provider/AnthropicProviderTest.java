@@ -208,7 +208,9 @@ class AnthropicProviderTest {
             assertEquals(
                     List.of(529, 200, 200),
                     t.calls().stream().map(ModelCall::status).toList());
-            assertEquals("HTTP 529", t.calls().get(0).error());
+            assertTrue(
+                    t.calls().get(0).error().startsWith("HTTP 529: {\"type\": \"error\""),
+                    t.calls().get(0).error());
             assertTrue(t.calls().get(1).error().startsWith("malformed response: error object instead of content"));
             assertEquals(List.of(Duration.ofMillis(50), Duration.ofMillis(100)), fx.sleeps);
         }

@@ -308,7 +308,10 @@ class OpenAiProviderTest {
             assertEquals(List.of(Duration.ofSeconds(7)), fx.sleeps);
             assertEquals(
                     List.of(429, 200), t.calls().stream().map(ModelCall::status).toList());
-            assertEquals("HTTP 429", t.calls().getFirst().error());
+            assertTrue(t.calls()
+                    .getFirst()
+                    .error()
+                    .startsWith("HTTP 429: {\"error\": {\"message\": \"Rate limit reached\""));
             assertEquals(t.calls().get(0).requestBody(), t.calls().get(1).requestBody());
         }
     }
@@ -340,7 +343,11 @@ class OpenAiProviderTest {
             assertEquals(2, t.calls().size());
             ModelCall first = t.calls().get(0), second = t.calls().get(1);
             assertEquals(500, first.status());
-            assertEquals("HTTP 500", first.error());
+            // Issue 31 item 7: the body says why (before: "HTTP 500" alone, while a 401's body was shown).
+            assertEquals(
+                    "HTTP 500: {\"error\": {\"message\": \"The server had an error while processing your request.\","
+                            + " \"type\": \"server_error\"}}",
+                    first.error());
             assertTrue(first.responseBody().contains("server_error"));
             assertEquals(2, second.attempt());
             assertEquals(server.requests().get(0).body(), first.requestBody());
@@ -433,6 +440,11 @@ class OpenAiProviderTest {
         assertTrue(
                 f.attempts().getFirst().error().startsWith("connection error: "),
                 f.attempts().getFirst().error());
+        // Issue 31 item 7: where it failed (before: "java.net.ConnectException" and nothing else).
+        assertTrue(
+                f.attempts().getFirst().error().endsWith(" connecting to 127.0.0.1:" + port),
+                f.attempts().getFirst().error());
+        assertTrue(f.getMessage().contains("127.0.0.1:" + port), f.getMessage());
         assertEquals(List.of(Duration.ofMillis(50), Duration.ofMillis(100)), fx.sleeps, "backoff doubles");
     }
 
@@ -457,5 +469,25 @@ class OpenAiProviderTest {
             assertEquals(1, f.attempts().size());
             assertTrue(f.getMessage().contains("interrupted"));
         }
+    }
+
+    /**
+     * Issue 31 item 7: a retry warning is one line (before: Java logging's two, a timestamp line and the
+     * message, breaking the progress bar), with the server's reason, through whatever display is current.
+     */
+    @Test
+    void aRetryWarningIsOneLineWithTheServersReason() throws Exception {
+        brokkr.command.LogLines.install();
+        List<String> lines = new java.util.concurrent.CopyOnWriteArrayList<>();
+        try (var server = ScriptedModelServer.sequence(
+                        Reply.json(500, "{\"error\": {\"message\": \"overloaded\"}}"), Reply.json(200, OPENAI_TEXT));
+                var routed = brokkr.command.LogLines.through(lines::add)) {
+            openai(server, fast("m"), new FakeEffects()).next(ASK, List.of());
+        }
+        assertEquals(1, lines.size(), lines.toString());
+        String line = lines.getFirst();
+        assertFalse(line.contains("\n"), line);
+        assertTrue(line.startsWith("brokkr: warning: openai m attempt 1/"), line);
+        assertTrue(line.contains("(HTTP 500: {\"error\": {\"message\": \"overloaded\"}}); retrying in "), line);
     }
 }

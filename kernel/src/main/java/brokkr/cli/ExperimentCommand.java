@@ -15,6 +15,7 @@ import brokkr.render.experiment.ScorecardTables;
 import brokkr.render.table.PlainTable;
 import brokkr.render.table.TableJson;
 import brokkr.render.table.TableText;
+import brokkr.run.Cancellation;
 import brokkr.value.PyDict;
 import brokkr.value.PyList;
 import brokkr.value.PyNone;
@@ -58,7 +59,7 @@ public final class ExperimentCommand implements Command {
     @Override
     public String usage() {
         return interop.withUsage("""
-                usage: ./brokkr experiment run FILE [--dir DIR] [--no-progress] [--verbose]
+                usage: ./brokkr experiment run FILE [--dir DIR] [--no-progress] [--verbose] [--allow-endpoint-change]
                        ./brokkr experiment list [DIR...] [--format text|csv|json]
                        ./brokkr experiment show DIR [--summary] [--tasks] [--checks] [--format text|csv|json] [--limit N]
                        ./brokkr experiment attempts DIR [--all] [--task ID]... [--candidate NAME]... [--failed] [--format F] [--limit N]
@@ -72,7 +73,9 @@ public final class ExperimentCommand implements Command {
                               (default .brokkr/experiments/NAME); running it again resumes: completed cells
                               are skipped, infrastructure failures are retried up to max_infra_retries;
                               prints the summary and failures by check; --verbose adds the runner's timings
-                              (cells' wall time, store cost per attempt)
+                              (cells' wall time, store cost per attempt). Every attempt records the base URL
+                              each model was reached at (never credentials); a resume whose models are reached
+                              at another one is refused, naming both, unless --allow-endpoint-change
                   list        every experiment directory in or under each DIR (default .brokkr/experiments)
                   show        the summary (and the benchmark's own report, e.g. bfcl's per category); --tasks
                               per-task results, --checks failures by check instead (--summary to add it back)
@@ -155,12 +158,17 @@ public final class ExperimentCommand implements Command {
                   experiment is run again, up to max_infra_retries) or cells out of retries. Inspection opens
                   the store read-only and changes nothing in DIR (a read-only directory is fine).
 
-                experiment file keys: name, domain + split|tasks (or domains: [{name, split|tasks}]),
-                  candidates: [{id, provider, model, action_space, options, system_prompt|system_prompt_file, cache}],
-                  repetitions, parallelism, providers: {NAME: {concurrency, rate_per_second}},
-                  user / judge: {provider, model, options, cache}, max_infra_retries, cell_timeout_seconds, progress,
-                  cache_file (cache: true serves a request identical to one answered before, same model, exact
-                  body and trial, from DIR's model_cache table or the shared cache_file; hits are recorded)""");
+                experiment file keys: name, domain + split|tasks [+ options] (or domains: [{name, split|tasks, options}]),
+                  candidates: [{id, provider, model, action_space, options, system_prompt|system_prompt_file, cache,
+                  harness, repl_guidance, harness_options}], repetitions, parallelism,
+                  providers: {NAME: {concurrency, rate_per_second}}, user / judge: {provider, model, options, cache},
+                  models: {ROLE: {provider, model, options, cache}} (any other role a benchmark names, as user and
+                  judge), max_infra_retries, cell_timeout_seconds, progress, cache_file (cache: true serves a request
+                  identical to one answered before, same model, exact body and trial, from DIR's model_cache table or
+                  the shared cache_file; hits are recorded). harness: reference (the benchmark's agent) or loop
+                  (Brokkr's agent loop), action_space tools or repl, repl_guidance shape|compute|inspect,
+                  harness_options: {max_turn_steps, output_limit, eval_timeout_seconds, heap_mb}. A model's options
+                  timeout_seconds, max_attempts and max_response_bytes are operational: no content id changes""");
     }
 
     @Override
@@ -252,7 +260,7 @@ public final class ExperimentCommand implements Command {
 
     private int runExperiment(List<String> args, PrintStream out, PrintStream err) {
         Path dir = null;
-        boolean progress = true, verbose = false;
+        boolean progress = true, verbose = false, allowEndpointChange = false;
         List<String> positional = new ArrayList<>();
         for (int i = 0; i < args.size(); i++) {
             String a = args.get(i);
@@ -263,6 +271,7 @@ public final class ExperimentCommand implements Command {
                 }
                 case "--no-progress" -> progress = false;
                 case "--verbose" -> verbose = true;
+                case "--allow-endpoint-change" -> allowEndpointChange = true;
                 default -> {
                     if (a.startsWith("-")) throw new UsageException("unknown option " + a);
                     positional.add(a);
@@ -271,20 +280,27 @@ public final class ExperimentCommand implements Command {
         }
         if (positional.size() != 1) throw new UsageException("run needs exactly one experiment FILE");
         Path file = Path.of(positional.getFirst());
-        if (!Files.isRegularFile(file)) throw new UsageException("no experiment file " + file);
+        // What the file says (or that it is not there) is the input's error: its message, not the synopsis.
+        if (!Files.isRegularFile(file)) throw new InputException("no experiment file " + file);
         ExperimentSpec spec;
         try {
             spec = ExperimentSpec.read(file);
         } catch (ExperimentSpec.SpecException e) {
-            throw new UsageException(e.getMessage());
+            throw new InputException(e.getMessage());
         }
         if (!progress) spec = spec.withProgress(false);
         if (dir == null) dir = Path.of(".brokkr", "experiments", spec.name());
         Experiments.Result r;
         try {
-            r = Experiments.run(spec, dir, registry, spec.progress() ? new TerminalProgress() : ProgressListener.NONE);
-        } catch (ExperimentSpec.SpecException e) {
-            throw new UsageException(e.getMessage());
+            r = Experiments.run(
+                    spec,
+                    dir,
+                    registry,
+                    spec.progress() ? new TerminalProgress() : ProgressListener.NONE,
+                    new Cancellation(),
+                    allowEndpointChange);
+        } catch (ExperimentSpec.SpecException | Experiments.EndpointChangedException e) {
+            throw new InputException(e.getMessage()); // a missing key, a changed endpoint: exit 2, the message only
         }
         err.println(r.summary());
         if (verbose) err.println(r.profile());
@@ -549,7 +565,7 @@ public final class ExperimentCommand implements Command {
         if (args.size() != arity) throw new UsageException("expected: " + shape);
         Path dir = Path.of(args.getFirst());
         if (!Files.isRegularFile(ExperimentStore.file(dir)))
-            throw new UsageException(dir + " holds no experiment (no " + ExperimentStore.FILE + ")");
+            throw new InputException(dir + " holds no experiment (no " + ExperimentStore.FILE + ")");
         try (ExperimentQuery store = ExperimentQuery.open(dir)) {
             work.run(store, args);
         }

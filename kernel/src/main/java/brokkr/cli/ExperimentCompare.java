@@ -37,7 +37,7 @@ final class ExperimentCompare {
         Path dir = Path.of(args.get(0)), dir2 = args.size() == 2 ? Path.of(args.get(1)) : null;
         for (Path d : dir2 == null ? List.of(dir) : List.of(dir, dir2)) {
             if (!Files.isRegularFile(ExperimentStore.file(d)))
-                throw new Command.UsageException(d + " holds no experiment (no " + ExperimentStore.FILE + ")");
+                throw new Command.InputException(d + " holds no experiment (no " + ExperimentStore.FILE + ")");
         }
         List<Comparison> cs;
         try (ExperimentQuery qa = ExperimentQuery.open(dir);

@@ -2,6 +2,7 @@ package brokkr.cli;
 
 import brokkr.command.Command.InputException;
 import brokkr.command.Command.UsageException;
+import brokkr.command.OwnerOnlyFile;
 import brokkr.experiment.ExperimentStore;
 import brokkr.experiment.Registry;
 import brokkr.family.BenchmarkFamily;
@@ -116,7 +117,7 @@ public final class ExperimentInterop {
                     + either(names.stream().map(n -> "--format " + n).toList()));
         Path dir = Path.of(positional.getFirst());
         if (!Files.isRegularFile(ExperimentStore.file(dir)))
-            throw new UsageException(dir + " holds no experiment (no " + ExperimentStore.FILE + ")");
+            throw new InputException(dir + " holds no experiment (no " + ExperimentStore.FILE + ")");
         ResultFormat f = formats.get(format);
         if (f == null || f.exportHelp() == null)
             throw new UsageException("--format must be " + either(names) + ", not '" + format + "'");
@@ -214,7 +215,9 @@ public final class ExperimentInterop {
     private static void write(Path file, String text) {
         try {
             if (file.getParent() != null) Files.createDirectories(file.getParent());
-            Files.writeString(file, text);
+            try (var w = OwnerOnlyFile.create(file)) { // full transcripts: owner-only (0600), as the store is
+                w.write(text);
+            }
         } catch (IOException e) {
             throw new InputException("cannot write " + file + ": " + e.getMessage());
         }

@@ -62,7 +62,7 @@ final class ExperimentRegrade {
         }
         Path dir = Path.of(positional.getFirst());
         if (!Files.isRegularFile(ExperimentStore.file(dir)))
-            throw new UsageException(dir + " holds no experiment (no " + ExperimentStore.FILE + ")");
+            throw new InputException(dir + " holds no experiment (no " + ExperimentStore.FILE + ")");
         Regrade.Result r;
         try {
             r = Regrade.run(dir, judgeRef.provider(), judgeRef.model(), registry.get(), parallelism, cached);

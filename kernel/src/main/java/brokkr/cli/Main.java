@@ -4,6 +4,7 @@ import brokkr.command.Command;
 import brokkr.command.CommandContext;
 import brokkr.command.CommandSet;
 import brokkr.command.ErrorMessages;
+import brokkr.command.LogLines;
 import brokkr.experiment.Registry;
 import brokkr.family.BenchmarkFamily;
 import java.io.IOException;
@@ -72,6 +73,7 @@ public final class Main {
     }
 
     public static void main(String[] argv) {
+        LogLines.install(); // retry warnings and other records one line each, never Java logging's two
         System.exit(run(Arrays.asList(argv), System.out, System.err));
     }
 
@@ -86,6 +88,11 @@ public final class Main {
             if (argv.size() > 1 && commands.containsKey(argv.get(1))) {
                 out.println(commands.get(argv.get(1)).usage());
                 return 0;
+            }
+            if (argv.size() > 1) { // help for a command there is none of: a usage error, as the command itself would be
+                err.println("brokkr help: unknown command '" + argv.get(1) + "'");
+                printHelp(commands, err);
+                return 2;
             }
             printHelp(commands, argv.isEmpty() ? err : out);
             return argv.isEmpty() ? 2 : 0;

@@ -1,6 +1,7 @@
 package brokkr.cli;
 
 import brokkr.command.Command;
+import brokkr.command.OwnerOnlyFile;
 import brokkr.experiment.ExperimentStore;
 import brokkr.experiment.Registry;
 import brokkr.render.report.ExperimentReport;
@@ -66,13 +67,16 @@ public final class ReportCommand implements Command {
                             : "one experiment directory, not " + positionals);
         Path dir = Path.of(positionals.getFirst());
         if (!Files.isRegularFile(ExperimentStore.file(dir)))
-            throw new UsageException(dir + " holds no experiment (no " + ExperimentStore.FILE + ")");
+            throw new InputException(dir + " holds no experiment (no " + ExperimentStore.FILE + ")");
         if (file == null) file = dir.resolve("report.html");
         String html = ExperimentReport.read(dir, registry).html();
         if (file.toAbsolutePath().getParent() != null)
             Files.createDirectories(file.toAbsolutePath().getParent());
         byte[] bytes = html.getBytes(StandardCharsets.UTF_8);
-        Files.write(file, bytes);
+        // Transcripts and requests are in it: owner-only (0600), as the store and --out files are.
+        try (var w = OwnerOnlyFile.create(file)) {
+            w.write(html);
+        }
         out.println("wrote " + file + " (" + (bytes.length + 1023) / 1024 + " KiB)");
         return 0;
     }

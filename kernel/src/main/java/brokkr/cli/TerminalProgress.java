@@ -1,5 +1,6 @@
 package brokkr.cli;
 
+import brokkr.command.LogLines;
 import brokkr.eval.Attempt;
 import brokkr.experiment.ProgressListener;
 import java.io.Console;
@@ -13,6 +14,7 @@ import me.tongfei.progressbar.ProgressBarStyle;
  */
 final class TerminalProgress implements ProgressListener {
     private ProgressBar bar;
+    private AutoCloseable lines;
     private int alreadyDone, done, failed;
 
     @Override
@@ -27,6 +29,13 @@ final class TerminalProgress implements ProgressListener {
                 .setUpdateIntervalMillis(250)
                 .continuousUpdate()
                 .build();
+        // A log line (a retry warning) while the bar is drawn: the bar's line is cleared first, the bar redraws below.
+        lines = LogLines.through(line -> {
+            synchronized (this) {
+                System.err.print("\r\033[2K" + line + "\n");
+                System.err.flush();
+            }
+        });
     }
 
     @Override
@@ -43,5 +52,13 @@ final class TerminalProgress implements ProgressListener {
     public synchronized void finished() {
         if (bar != null) bar.close();
         bar = null;
+        if (lines != null) {
+            try {
+                lines.close();
+            } catch (Exception e) {
+                throw new IllegalStateException(e);
+            }
+            lines = null;
+        }
     }
 }

@@ -37,6 +37,8 @@ final class KernelMagics {
     private final Supplier<MavenDependencies> maven;
     private MavenDependencies resolver;
     private final List<ClassPathEntry> added = new ArrayList<>();
+    /** The version of each artifact {@code %maven} put on the class path ({@code G:A:EXT[:CLASSIFIER]} to its coordinates). */
+    private final java.util.Map<String, String> mavenArtifacts = new java.util.LinkedHashMap<>();
 
     private KernelMagics(CellEvaluator cells, Supplier<MavenDependencies> maven) {
         this.cells = cells;
@@ -142,6 +144,16 @@ final class KernelMagics {
             throw new CellException(
                     CellException.Kind.RUNTIME, "DependencyResolutionError", e.getMessage(), List.of(e.getMessage()));
         }
+        // Every jar is checked before any is added: one that is no zip would break every later cell.
+        for (MavenDependencies.Resolved r : resolved) {
+            String bad = notAJar(r.file());
+            if (bad != null)
+                throw new CellException(
+                        CellException.Kind.RUNTIME,
+                        "DependencyResolutionError",
+                        r.coordinates() + ": " + bad + "; nothing was added",
+                        List.of(r.coordinates() + ": " + bad));
+        }
         List<ClassPathEntry> entries = new ArrayList<>();
         List<String> notes = new ArrayList<>();
         for (MavenDependencies.Resolved r : resolved) {
@@ -152,7 +164,25 @@ final class KernelMagics {
                         + " is used (the kernel's classes come first)");
                 continue;
             }
-            if (add(r.file(), origin)) entries.add(new ClassPathEntry(r.file(), origin));
+            // One version per artifact: the class loader finds the first jar of a class, so a second version beside
+            // it would only mix classes of the two. The one already there stays, and the conflict is said.
+            String artifact = artifactKey(r.coordinates());
+            String present;
+            synchronized (this) {
+                present = mavenArtifacts.get(artifact);
+            }
+            if (present != null && !present.equals(r.coordinates())) {
+                notes.add("version conflict: " + r.coordinates() + (r.requested() ? "" : " (a dependency)")
+                        + " not added, " + present + " is on the class path already (one version per artifact;"
+                        + " restart the kernel to choose another)");
+                continue;
+            }
+            if (add(r.file(), origin)) {
+                entries.add(new ClassPathEntry(r.file(), origin));
+                synchronized (this) {
+                    mavenArtifacts.put(artifact, r.coordinates());
+                }
+            }
         }
         return new ClassPathChange(
                 entries.isEmpty()
@@ -176,6 +206,10 @@ final class KernelMagics {
             if (matched.isEmpty()) throw new MagicUsageException("no jar matches '" + arg + "'");
             files.addAll(matched);
         }
+        for (Path f : files) {
+            String bad = notAJar(f);
+            if (bad != null) throw new MagicUsageException(f + ": " + bad + "; nothing was added");
+        }
         List<ClassPathEntry> entries = new ArrayList<>();
         for (Path f : files) if (add(f, "%jars")) entries.add(new ClassPathEntry(f, "%jars"));
         return new ClassPathChange(
@@ -187,9 +221,12 @@ final class KernelMagics {
                 List.of());
     }
 
-    /** A path ({@code ~} for the home directory, relative to the working directory) or a glob of jar files. */
+    /**
+     * A path ({@code ~} for the home directory, {@code $HOME} first as a shell resolves it: {@link KernelSpec#home};
+     * relative to the working directory) or a glob of jar files.
+     */
     static List<Path> expand(String arg) {
-        String s = arg.startsWith("~/") ? System.getProperty("user.home") + arg.substring(1) : arg;
+        String s = arg.startsWith("~/") ? KernelSpec.home(System.getenv()) + arg.substring(1) : arg;
         int glob = indexOfGlob(s);
         if (glob < 0) {
             Path f = Path.of(s).toAbsolutePath().normalize();
@@ -218,6 +255,26 @@ final class KernelMagics {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
+    }
+
+    /**
+     * Why {@code file} cannot go on the class path, or null: it must open as a zip (a jar that is not one was
+     * added before and made every later cell fail in the compiler, {@code starImportScope}, and crashed the REPL).
+     */
+    static String notAJar(Path file) {
+        if (Files.isDirectory(file)) return null;
+        try (java.util.zip.ZipFile z = new java.util.zip.ZipFile(file.toFile())) {
+            z.size();
+            return null;
+        } catch (IOException e) {
+            return "not a jar (not a valid zip file: " + e.getMessage() + ")";
+        }
+    }
+
+    /** {@code G:A:EXT[:CLASSIFIER]} of resolved coordinates {@code G:A:EXT[:CLASSIFIER]:VERSION}: the artifact, any version. */
+    static String artifactKey(String coordinates) {
+        int last = coordinates.lastIndexOf(':');
+        return last < 0 ? coordinates : coordinates.substring(0, last);
     }
 
     private static int indexOfGlob(String s) {

@@ -65,27 +65,79 @@ public final class KernelSpec {
 
     static Path userDataDir(Map<String, String> env) {
         if (env.get("JUPYTER_DATA_DIR") != null) return Path.of(env.get("JUPYTER_DATA_DIR"));
-        Path home = Path.of(System.getProperty("user.home"));
+        Path home = home(env);
         if (System.getProperty("os.name", "").toLowerCase().contains("mac")) return home.resolve("Library/Jupyter");
         String xdg = env.get("XDG_DATA_HOME");
         return (xdg != null && !xdg.isBlank() ? Path.of(xdg) : home.resolve(".local/share")).resolve("jupyter");
     }
 
-    /** The active Python environment's prefix: a virtualenv or conda env, else what {@code python3} reports. */
+    /**
+     * The home directory as Jupyter (and every Python tool) sees it: {@code $HOME} when set, else Java's
+     * {@code user.home} (which comes from the password database and ignores {@code HOME}: the two differ
+     * under sudo, in containers and wherever HOME is set for a run).
+     */
+    public static Path home(Map<String, String> env) {
+        String h = env.get("HOME");
+        return h != null && !h.isBlank() ? Path.of(h) : Path.of(System.getProperty("user.home"));
+    }
+
+    /**
+     * The prefix of the Python environment whose Jupyter will run the kernel: an active virtualenv or conda
+     * env; else {@code sys.prefix} of the interpreter of the {@code jupyter} executable on PATH (its
+     * {@code #!} line), which is where {@code jupyter kernelspec install --sys-prefix} installs; else what
+     * {@code python3} reports. The first {@code python3} on PATH may be another one (a pyenv shim beside
+     * Debian's Jupyter), whose prefix that Jupyter never reads.
+     */
     static Path sysPrefix(Map<String, String> env) throws IOException {
         for (String k : List.of("VIRTUAL_ENV", "CONDA_PREFIX"))
             if (env.get(k) != null && !env.get(k).isBlank()) return Path.of(env.get(k));
+        List<String> python = jupyterInterpreter(env).orElse(List.of(onPath(env, "python3")));
+        List<String> argv = new ArrayList<>(python);
+        argv.addAll(List.of("-c", "import sys; print(sys.prefix)"));
+        String who = String.join(" ", python);
         try {
-            Process p = new ProcessBuilder("python3", "-c", "import sys; print(sys.prefix)")
-                    .redirectErrorStream(true)
-                    .start();
+            ProcessBuilder b = new ProcessBuilder(argv).redirectErrorStream(true);
+            if (env.get("PATH") != null) b.environment().put("PATH", env.get("PATH"));
+            Process p = b.start();
             String out = new String(p.getInputStream().readAllBytes()).strip();
             if (p.waitFor() == 0 && !out.isEmpty()) return Path.of(out);
-            throw new IOException("python3 could not report sys.prefix: " + out);
+            throw new IOException(who + " could not report sys.prefix: " + out);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw new IOException("interrupted asking python3 for sys.prefix", e);
+            throw new IOException("interrupted asking " + who + " for sys.prefix", e);
         }
+    }
+
+    /** {@code name} as found on {@code env}'s PATH (the environment given, not this process's), else the bare name. */
+    private static String onPath(Map<String, String> env, String name) {
+        String path = env.get("PATH");
+        if (path != null)
+            for (String dir : path.split(java.io.File.pathSeparator))
+                if (!dir.isEmpty() && Files.isExecutable(Path.of(dir, name)))
+                    return Path.of(dir, name).toString();
+        return name;
+    }
+
+    /** The interpreter command of the {@code jupyter} executable on {@code env}'s PATH, from its {@code #!} line. */
+    static java.util.Optional<List<String>> jupyterInterpreter(Map<String, String> env) {
+        String path = env.get("PATH");
+        if (path == null) return java.util.Optional.empty();
+        for (String dir : path.split(java.io.File.pathSeparator)) {
+            if (dir.isEmpty()) continue;
+            Path jupyter = Path.of(dir, "jupyter");
+            if (!Files.isRegularFile(jupyter) || !Files.isExecutable(jupyter)) continue;
+            try (var in = Files.newBufferedReader(jupyter, java.nio.charset.StandardCharsets.ISO_8859_1)) {
+                String first = in.readLine();
+                if (first == null || !first.startsWith("#!")) return java.util.Optional.empty();
+                List<String> words = List.of(first.substring(2).trim().split("\\s+"));
+                return words.isEmpty() || words.getFirst().isEmpty()
+                        ? java.util.Optional.empty()
+                        : java.util.Optional.of(words);
+            } catch (IOException e) {
+                return java.util.Optional.empty();
+            }
+        }
+        return java.util.Optional.empty();
     }
 
     /** The project root when running from a source checkout ({@code <root>/kernel/target/classes}), else null. */

@@ -69,7 +69,15 @@ public final class MavenDependencies implements AutoCloseable {
     public record Resolved(String coordinates, Path file, boolean requested) {}
 
     /** Where the settings come from; a missing file is no settings. */
-    public record SettingsFiles(Path user, Path global, Path security, String localRepositoryOverride) {}
+    /**
+     * Where the settings come from; {@code home} is the home directory {@code ~/.m2} is under ({@code $HOME}
+     * first, as mvn's shell script and Jupyter see it: {@link KernelSpec#home}), null for Java's {@code user.home}.
+     */
+    public record SettingsFiles(Path user, Path global, Path security, String localRepositoryOverride, Path home) {
+        public SettingsFiles(Path user, Path global, Path security, String localRepositoryOverride) {
+            this(user, global, security, localRepositoryOverride, null);
+        }
+    }
 
     private final SettingsFiles files;
     private final Settings settings;
@@ -90,14 +98,16 @@ public final class MavenDependencies implements AutoCloseable {
     }
 
     static SettingsFiles settingsFiles(Map<String, String> env, Properties system) {
-        Path m2 = Path.of(system.getProperty("user.home"), ".m2");
+        String envHome = env.get("HOME");
+        Path home = envHome != null && !envHome.isBlank() ? Path.of(envHome) : Path.of(system.getProperty("user.home"));
+        Path m2 = home.resolve(".m2");
         String userSettings = system.getProperty("brokkr.maven.settings");
         Path user = userSettings != null ? Path.of(userSettings) : m2.resolve("settings.xml");
         Path global = null;
         for (String k : List.of("MAVEN_HOME", "M2_HOME")) {
-            String home = env.get(k);
-            if (home != null && !home.isBlank()) {
-                global = Path.of(home, "conf", "settings.xml");
+            String mavenHome = env.get(k);
+            if (mavenHome != null && !mavenHome.isBlank()) {
+                global = Path.of(mavenHome, "conf", "settings.xml");
                 break;
             }
         }
@@ -106,7 +116,8 @@ public final class MavenDependencies implements AutoCloseable {
                 user,
                 global,
                 security != null ? Path.of(security) : m2.resolve("settings-security.xml"),
-                system.getProperty("maven.repo.local"));
+                system.getProperty("maven.repo.local"),
+                home);
     }
 
     private static SettingsBuildingResult build(SettingsFiles files) {
@@ -140,7 +151,8 @@ public final class MavenDependencies implements AutoCloseable {
         if (files.localRepositoryOverride() != null) return Path.of(files.localRepositoryOverride());
         if (settings.getLocalRepository() != null
                 && !settings.getLocalRepository().isBlank()) return Path.of(settings.getLocalRepository());
-        return Path.of(System.getProperty("user.home"), ".m2", "repository");
+        Path home = files.home() != null ? files.home() : Path.of(System.getProperty("user.home"));
+        return home.resolve(".m2").resolve("repository");
     }
 
     /** Problems Maven's settings builder reported (a file it could read with warnings). */
@@ -296,6 +308,21 @@ public final class MavenDependencies implements AutoCloseable {
                 .setProxySelector(proxies)
                 .setSystemProperties(System.getProperties())
                 .setTransferListener(new AbstractTransferListener() {
+                    /**
+                     * A download whose checksum does not match: said as mvn says it, and used as mvn uses it
+                     * (Maven's default checksum policy, warn); never silently.
+                     */
+                    @Override
+                    public void transferCorrupted(TransferEvent event) {
+                        String name = event.getResource().getResourceName();
+                        log.println("warning: checksum mismatch for " + name.substring(name.lastIndexOf('/') + 1)
+                                + " from " + event.getResource().getRepositoryId() + ": "
+                                + (event.getException() == null
+                                        ? ""
+                                        : event.getException().getMessage())
+                                + " (used anyway, as mvn does with its default checksum policy)");
+                    }
+
                     @Override
                     public void transferSucceeded(TransferEvent event) {
                         if (event.getRequestType() != TransferEvent.RequestType.GET) return;

@@ -76,8 +76,26 @@ public record ReplCommand(Map<String, String> env) implements Command {
         String dir = System.getProperty("brokkr.cache.dir");
         if (dir != null && !dir.isBlank()) return Path.of(dir, "repl-history");
         String xdg = env.get("XDG_CACHE_HOME");
-        Path cache = xdg != null && !xdg.isBlank() ? Path.of(xdg) : Path.of(System.getProperty("user.home"), ".cache");
+        Path cache = xdg != null && !xdg.isBlank()
+                ? Path.of(xdg)
+                : KernelSpec.home(env).resolve(".cache");
         return cache.resolve("brokkr").resolve("repl-history");
+    }
+
+    /**
+     * Where JLine extracts its native library: a private directory beside the history (owner-only), not the
+     * system temporary directory, where every session left a {@code jlinenative-*.so} for all to see. A
+     * {@code -Djline.tmpdir} given on the command line is kept.
+     */
+    static Path privateNativeDir(Map<String, String> env) throws java.io.IOException {
+        String given = System.getProperty("jline.tmpdir");
+        if (given != null && !given.isBlank()) return Path.of(given);
+        Path dir = defaultHistory(env).getParent().resolve("jline");
+        Files.createDirectories(dir);
+        if (dir.getFileSystem().supportedFileAttributeViews().contains("posix"))
+            Files.setPosixFilePermissions(dir, java.nio.file.attribute.PosixFilePermissions.fromString("rwx------"));
+        System.setProperty("jline.tmpdir", dir.toString());
+        return dir;
     }
 
     @Override
@@ -125,6 +143,7 @@ public record ReplCommand(Map<String, String> env) implements Command {
             CellEvaluator cells = new CellEvaluator(java, session);
             boolean tty = System.console() != null && System.console().isTerminal();
             // piped input: a plain dumb terminal on the streams (no PTY, no native library, no echo of the input)
+            if (tty) privateNativeDir(env);
             Terminal terminal = tty
                     ? TerminalBuilder.builder().system(true).build()
                     : new DumbTerminal("brokkr", "dumb", System.in, out, StandardCharsets.UTF_8);

@@ -182,7 +182,7 @@ class CliErrorsTest {
                 r.err().startsWith("brokkr tau2: unknown argument '--bogus'\nusage: ./brokkr tau2 run --domain DOMAIN"),
                 r.err());
         assertTrue(
-                r.err().contains("[--max-steps N] [--max-errors N] [--out FILE.jsonl]"),
+                r.err().contains("[--max-steps N] [--max-errors N] [--timeout-seconds N] [--max-attempts N]"),
                 "the whole synopsis: " + r.err());
         assertTrue(r.err().strip().endsWith("(./brokkr help tau2 for details)"), r.err());
         assertFalse(r.err().contains("--enforce-protocol  upstream's"), "not the option descriptions: " + r.err());

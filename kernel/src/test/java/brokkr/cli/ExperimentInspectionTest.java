@@ -487,7 +487,8 @@ class ExperimentInspectionTest {
                 "--categories",
                 "simple_python,irrelevance,live_simple",
                 "--out",
-                out.toString());
+                out.toString(),
+                "--force"); // an existing file is replaced only when asked to (issue 31 item 9)
         assertEquals(0, r.code(), r.err());
         assertEquals("rw-------", PosixFilePermissions.toString(Files.getPosixFilePermissions(out)));
         List<String> lines = Files.readAllLines(out);
@@ -533,7 +534,7 @@ class ExperimentInspectionTest {
                 "1",
                 "--out",
                 tmp.resolve("no/such/dir/x.jsonl").toString());
-        assertEquals(1, bad.code());
+        assertEquals(2, bad.code(), "an --out that cannot be written is an input error, as tau2 run's");
         assertTrue(bad.err().contains("no directory"), bad.err());
     }
 

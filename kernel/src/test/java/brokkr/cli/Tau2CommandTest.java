@@ -192,7 +192,8 @@ class Tau2CommandTest {
         String cut = whole.substring(0, whole.length() / 2);
         Path log = dir.resolve("killed.jsonl");
         Files.writeString(log, whole + cut);
-        Outcome r = run("run", "--domain", "retail", "--agent", "gold", "--task", "5", "--out", log.toString());
+        Outcome r =
+                run("run", "--domain", "retail", "--agent", "gold", "--task", "5", "--out", log.toString(), "--append");
         assertEquals(0, r.code(), r.err());
         assertTrue(
                 r.err()
@@ -205,7 +206,8 @@ class Tau2CommandTest {
         assertEquals("0", Json.parse(lines.get(0)).asDict().get("task_id").asStr());
         assertEquals("5", Json.parse(lines.get(2)).asDict().get("task_id").asStr(), "the new record is whole");
         assertTrue(Files.readString(log).endsWith("\n"));
-        Outcome again = run("run", "--domain", "retail", "--agent", "gold", "--task", "0", "--out", log.toString());
+        Outcome again =
+                run("run", "--domain", "retail", "--agent", "gold", "--task", "0", "--out", log.toString(), "--append");
         assertFalse(
                 again.err().contains("incomplete line"),
                 "a file ending in a newline is appended to as it is: " + again.err());
@@ -261,10 +263,9 @@ class Tau2CommandTest {
                             new PrintStream(e, true, StandardCharsets.UTF_8));
             String out = o.toString(StandardCharsets.UTF_8), err = e.toString(StandardCharsets.UTF_8);
             assertEquals(3, code, err);
-            assertTrue(
-                    out.contains(
-                            "average reward: 0.0000 over 0 episode(s) of 0 task(s) (2 infrastructure failure(s) excluded)"),
-                    out);
+            // Issue 31 item 8: nothing scored is said as such, never an average of 0.
+            assertTrue(out.contains("average reward: - (nothing scored: none of 2 episode(s) has a verdict)"), out);
+            assertFalse(out.contains("0.0000"), out);
             assertTrue(
                     err.contains(
                             "2 of 2 episode(s) have no verdict (not scored; first: task 0 trial 1: infrastructure failure: "),
@@ -567,5 +568,106 @@ class Tau2CommandTest {
                         .id(),
                 gold.environments().getFirst().id(),
                 "without flags, an experiment's default definition");
+    }
+
+    /**
+     * Issue 31 item 9: --out refuses a file that exists (before: two runs appended into one file silently)
+     * unless --append (add to it) or --force (replace it, still owner-only).
+     */
+    @Test
+    void outRefusesAnExistingFileUnlessAppendOrForce(@TempDir Path dir) throws Exception {
+        Path log = dir.resolve("run.jsonl");
+        assertEquals(
+                0,
+                run("run", "--domain", "retail", "--agent", "gold", "--task", "0", "--out", log.toString())
+                        .code());
+        String before = Files.readString(log);
+        Outcome refused = run("run", "--domain", "retail", "--agent", "gold", "--task", "5", "--out", log.toString());
+        assertEquals(2, refused.code(), refused.err());
+        assertEquals(
+                "brokkr tau2: --out " + log
+                        + " exists; give --append to add to it or --force to replace it (refused: two runs in one file)",
+                refused.err().strip());
+        assertEquals(before, Files.readString(log), "the file is untouched");
+        Files.setPosixFilePermissions(log, java.nio.file.attribute.PosixFilePermissions.fromString("rw-r--r--"));
+        Outcome forced =
+                run("run", "--domain", "retail", "--agent", "gold", "--task", "5", "--out", log.toString(), "--force");
+        assertEquals(0, forced.code(), forced.err());
+        List<String> lines = Files.readAllLines(log);
+        assertEquals(1, lines.size(), "replaced");
+        assertEquals("5", Json.parse(lines.getFirst()).asDict().get("task_id").asStr());
+        assertEquals(
+                java.nio.file.attribute.PosixFilePermissions.fromString("rw-------"),
+                Files.getPosixFilePermissions(log));
+        Outcome both = run(
+                "run",
+                "--domain",
+                "retail",
+                "--agent",
+                "gold",
+                "--task",
+                "5",
+                "--out",
+                log.toString(),
+                "--force",
+                "--append");
+        assertEquals(2, both.code());
+        assertTrue(both.err().contains("give --append or --force, not both"), both.err());
+        assertEquals(
+                2,
+                run("run", "--domain", "retail", "--agent", "gold", "--task", "5", "--append")
+                        .code());
+    }
+
+    /**
+     * Issue 31 item 5: --timeout-seconds and --max-attempts reach every model of the run and change no
+     * content id (before: no such flags, and the options were part of the candidate's identity).
+     */
+    @Test
+    void timeoutAndAttemptsAreFlagsThatChangeNoContentId() {
+        Registry registry = Registry.load();
+        List<String> base = List.of(
+                "run",
+                "--domain",
+                "retail",
+                "--agent",
+                "llm",
+                "--model",
+                "m",
+                "--user-model",
+                "u",
+                "--judge-model",
+                "j",
+                "--task",
+                "5");
+        List<String> timed = new ArrayList<>(base);
+        timed.addAll(List.of("--timeout-seconds", "7", "--max-attempts", "2"));
+        Tau2Command.Preset plain = Tau2Command.preset(Tau2Command.parse(base, registry), registry);
+        Tau2Command.Preset fast = Tau2Command.preset(Tau2Command.parse(timed, registry), registry);
+        assertEquals(plain.agent().id(), fast.agent().id());
+        assertEquals(
+                plain.environments().getFirst().id(),
+                fast.environments().getFirst().id());
+        var options = fast.agent().modelRef().options();
+        assertEquals(7L, ((brokkr.value.PyInt) options.get("timeout_seconds")).longValue());
+        assertEquals(2L, ((brokkr.value.PyInt) options.get("max_attempts")).longValue());
+        assertEquals(
+                7L, ((brokkr.value.PyInt) fast.roles().get("user").options().get("timeout_seconds")).longValue());
+        assertTrue(run("--help").out().contains("--timeout-seconds"));
+    }
+
+    /**
+     * Issue 31 item 7: an episode that ended other than by an agent or user stop is graded 0 and counted, as
+     * upstream's evaluate_simulation does ("Simulation terminated prematurely"); its row says so (before:
+     * "not evaluated", while the average counted its 0).
+     */
+    @Test
+    void anEpisodeEndedEarlyIsSaidToBeGradedZeroAsItIsCounted() {
+        Outcome r = run("run", "--domain", "retail", "--agent", "gold", "--task", "0", "--max-steps", "1");
+        assertEquals(0, r.code(), r.err());
+        String row = r.out().lines().filter(l -> l.startsWith("0 ")).findFirst().orElseThrow();
+        assertTrue(row.contains("ended early (max_steps): reward 0, as upstream grades it"), row);
+        assertFalse(row.contains("not evaluated"), row);
+        assertTrue(r.out().contains("average reward: 0.0000 over 1 episode(s)"), r.out());
     }
 }

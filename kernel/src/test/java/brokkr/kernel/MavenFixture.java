@@ -98,6 +98,32 @@ public final class MavenFixture {
         writeWithSha1(dir.resolve(base + ".jar"), jar.toByteArray());
     }
 
+    /**
+     * Publishes {@code artifact:version} of the fixture's group into this repository with a jar of the given
+     * bytes and the POM's {@code dependencies}; {@code sha1} the checksum file's text, null for the right one.
+     */
+    public void publish(String artifact, String version, String dependencies, byte[] jar, String sha1)
+            throws IOException {
+        Path dir = Files.createDirectories(
+                remote.resolve(GROUP.replace('.', '/')).resolve(artifact).resolve(version));
+        String base = artifact + "-" + version;
+        writeWithSha1(
+                dir.resolve(base + ".pom"), pom(artifact, version, dependencies).getBytes(StandardCharsets.UTF_8));
+        writeWithSha1(dir.resolve(base + ".jar"), jar);
+        if (sha1 != null) Files.writeString(dir.resolve(base + ".jar.sha1"), sha1);
+    }
+
+    /** A jar (a valid zip) holding one text entry. */
+    public static byte[] jar(String entry) throws IOException {
+        ByteArrayOutputStream jar = new ByteArrayOutputStream();
+        try (JarOutputStream out = new JarOutputStream(jar)) {
+            out.putNextEntry(new JarEntry(entry));
+            out.write(entry.getBytes(StandardCharsets.UTF_8));
+            out.closeEntry();
+        }
+        return jar.toByteArray();
+    }
+
     private static void writeWithSha1(Path file, byte[] bytes) throws IOException {
         Files.write(file, bytes);
         try {

@@ -206,4 +206,72 @@ class MavenMagicTest {
                 List.of(MavenDependencies.CENTRAL_URL),
                 none.repositories().stream().map(r -> r.getUrl()).toList());
     }
+
+    /**
+     * Issue 31 item 11: a second version of an artifact on the class path (before: commons-text after lang3
+     * 3.17.0 silently added lang3 3.14.0 beside it) is not added, and the conflict is said.
+     */
+    @Test
+    void oneVersionPerArtifactAndTheConflictIsReported() throws Exception {
+        MavenFixture repo = MavenFixture.create(tmp.resolve("fixture"));
+        repo.publish("tiny-dep", "1.0", "", MavenFixture.jar("old-dep.txt"), null);
+        repo.publish("tiny-other", "1.0", """
+                <dependencies>
+                  <dependency><groupId>dev.brokkr.fixture</groupId><artifactId>tiny-dep</artifactId><version>1.0</version></dependency>
+                </dependencies>""", MavenFixture.jar("other.txt"), null);
+        Path settings = MavenFixture.settings(
+                tmp.resolve("settings.xml"), tmp.resolve("local"), """
+                <mirrors><mirror><id>fixture</id><mirrorOf>*</mirrorOf><url>%s</url></mirror></mirrors>""".formatted(repo.remote.toUri()));
+        try (Cells c = cells(settings(settings))) {
+            c.value("%maven " + MavenFixture.LIB); // tiny-dep 2.0 comes with it
+            String text =
+                    ((KernelMagics.ClassPathChange) c.value("%maven " + MavenFixture.GROUP + ":tiny-other:1.0")).text();
+            assertTrue(text.startsWith("added 1 jar to the class path"), text);
+            assertTrue(
+                    text.contains("version conflict: dev.brokkr.fixture:tiny-dep:jar:1.0 (a dependency) not added,"
+                            + " dev.brokkr.fixture:tiny-dep:jar:2.0 is on the class path already"),
+                    text);
+            String cp = ((KernelMagics.ClassPathChange) c.value("%classpath")).text();
+            assertFalse(cp.contains("tiny-dep-1.0.jar"), cp);
+            assertTrue(cp.contains("tiny-dep-2.0.jar"), cp);
+        }
+    }
+
+    /**
+     * Issue 30 item 11: a jar that is not a valid zip is refused before anything is added (before: added, and
+     * every later cell failed in the compiler); a download whose checksum does not match is said (before: silent).
+     */
+    @Test
+    void aJarThatIsNoZipIsRefusedAndAChecksumMismatchIsSaid() throws Exception {
+        MavenFixture repo = MavenFixture.create(tmp.resolve("fixture"));
+        repo.publish("not-a-zip", "1.0", "", "this is no zip".getBytes(java.nio.charset.StandardCharsets.UTF_8), null);
+        repo.publish("tampered", "1.0", "", MavenFixture.jar("t.txt"), "0000000000000000000000000000000000000000");
+        Path settings = MavenFixture.settings(
+                tmp.resolve("settings.xml"), tmp.resolve("local"), """
+                <mirrors><mirror><id>fixture</id><mirrorOf>*</mirrorOf><url>%s</url></mirror></mirrors>""".formatted(repo.remote.toUri()));
+        Path bogus = Files.writeString(tmp.resolve("bogus.jar"), "not a zip either");
+        try (Cells c = cells(settings(settings))) {
+            CellException jars = assertThrows(CellException.class, () -> c.cells.eval("%jars " + bogus, o -> {}));
+            assertTrue(jars.getMessage().contains("not a jar (not a valid zip file"), jars.getMessage());
+            CellException maven = assertThrows(
+                    CellException.class,
+                    () -> c.cells.eval("%maven " + MavenFixture.GROUP + ":not-a-zip:1.0", o -> {}));
+            assertTrue(maven.getMessage().contains("not-a-zip:jar:1.0: not a jar"), maven.getMessage());
+            assertTrue(((KernelMagics.ClassPathChange) c.value("%classpath"))
+                    .text()
+                    .startsWith("nothing added"));
+            // The session still works.
+            assertEquals(3, c.value("1 + 2"));
+            java.io.ByteArrayOutputStream log = new java.io.ByteArrayOutputStream();
+            java.io.PrintStream was = System.out;
+            System.setOut(new java.io.PrintStream(log, true, java.nio.charset.StandardCharsets.UTF_8));
+            try {
+                c.value("%maven " + MavenFixture.GROUP + ":tampered:1.0");
+            } finally {
+                System.setOut(was);
+            }
+            String said = log.toString(java.nio.charset.StandardCharsets.UTF_8);
+            assertTrue(said.contains("warning: checksum mismatch for tampered-1.0.jar"), said);
+        }
+    }
 }

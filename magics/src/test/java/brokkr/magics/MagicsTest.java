@@ -86,7 +86,10 @@ class MagicsTest {
     @Test
     void loopDomainSummaryTasksTaskAndRun() throws Exception {
         DomainSummary s = (DomainSummary) magic("%domain load loop");
-        assertEquals(5, s.tasks());
+        assertEquals(7, s.tasks(), "the sizes of smoke, test and standard (issue 31 item 12)");
+        assertEquals(
+                List.of("5", "10"),
+                ((Table) magic("%tasks --split smoke")).stringColumn("id").asList());
         assertEquals(List.of("follow_pointer"), s.tools());
         assertTrue(s.html().contains("<table") && s.text().contains("none: worlds are generated from a seed"));
         Table t = (Table) magic("%tasks 20");
@@ -230,7 +233,7 @@ class MagicsTest {
                 List.of("--task"),
                 MagicCompletion.complete(s, "%run --candidate ideal --t", 26).matches());
         assertEquals(
-                List.of("standard"),
+                List.of("smoke", "test", "standard"),
                 MagicCompletion.complete(s, "%tasks --split ", 15).matches());
         assertEquals(
                 List.of("follow_pointer"),

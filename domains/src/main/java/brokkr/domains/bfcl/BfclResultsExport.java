@@ -39,9 +39,15 @@ import java.util.Set;
  *       ({@code _llm_response_generation.multi_threaded_inference});</li>
  *   <li>{@code score/data_overall.csv}, {@code data_non_live.csv}, {@code data_live.csv} with upstream's columns
  *       and aggregation ({@code eval_checker/eval_runner_helper.generate_leaderboard_csv}): per category correct /
- *       entries of the result file, categories not run "N/A" (scored 0 in the totals, as upstream), percentages
+ *       entries of the result file, categories not run "N/A", percentages
  *       {@code "{:.2f}%"}, rows ranked by the sort column. Cost is "N/A" (Brokkr has no prices); latency
- *       statistics are over the candidate's model-call time per task.</li>
+ *       statistics are over the candidate's model-call time per task. One deliberate difference: upstream scores a
+ *       category not run as 0 in every aggregate ({@code get_category_score}, "it will still be considered 0 in the
+ *       overall score calculation"), which assumes a complete run: a gold run of a few categories would read
+ *       "Overall Acc 28.33%" and "Multi Turn Acc 0.00%" for categories never run. Here an aggregate is over the
+ *       categories that were run, and "N/A" when none of its categories was (issue 31 item 15); an aggregate that
+ *       upstream marks "N/A" when one of its categories is missing stays "N/A". For a run of every category the
+ *       numbers are upstream's.</li>
  * </ul>
  * One repetition per task is exported (the first with a verdict), as upstream runs each entry once.
  */
@@ -225,8 +231,15 @@ public final class BfclResultsExport {
         }
     }
 
-    /** {@code {"accuracy", "total_count", "display_accuracy"}} of upstream; {@code display} null for "N/A". */
-    record Score(double accuracy, int total, Double display) {}
+    /**
+     * {@code {"accuracy", "total_count", "display_accuracy"}} of upstream; {@code display} null for "N/A";
+     * {@code ran}: some category under it was run (only those enter an aggregate's accuracy).
+     */
+    record Score(double accuracy, int total, Double display, boolean ran) {
+        Score(double accuracy, int total, Double display) {
+            this(accuracy, total, display, display != null);
+        }
+    }
 
     record Row(List<Object> overall, List<Object> nonLive, List<Object> live) {}
 
@@ -329,42 +342,52 @@ public final class BfclResultsExport {
         return s.display() == null ? NA : s.display();
     }
 
+    /** {@code calculate_weighted_accuracy}, over the categories that were run (upstream: every one, missing ones as 0). */
     private static Score weighted(List<Score> xs, boolean naIfMissing) {
         int total = 0;
         double acc = 0;
         boolean na = false;
         for (Score x : xs) {
             na |= x.display() == null;
+            if (!x.ran()) continue;
             total += x.total();
             acc += x.accuracy() * x.total();
         }
-        double a = acc / total;
-        return new Score(a, total, na && naIfMissing ? null : a);
+        return aggregate(total == 0 ? 0 : acc / total, total, na && naIfMissing);
     }
 
+    /** {@code calculate_unweighted_accuracy}, over the categories that were run (upstream: every one, missing ones as 0). */
     private static Score unweighted(List<Score> xs, boolean naIfMissing) {
-        int total = 0;
+        int total = 0, ran = 0;
         double acc = 0;
         boolean na = false;
         for (Score x : xs) {
             na |= x.display() == null;
+            if (!x.ran()) continue;
+            ran++;
             total += x.total();
             acc += x.accuracy();
         }
-        double a = acc / xs.size();
-        return new Score(a, total, na && naIfMissing ? null : a);
+        return aggregate(ran == 0 ? 0 : acc / ran, total, na && naIfMissing);
     }
 
+    /** The overall: the weighted mean of the parts that were run, the weights renormalized over them. */
     private static Score percentageWeighted(List<Score> xs, List<Double> weights) {
-        double sum = 0;
-        for (double w : weights) sum += w;
-        double acc = 0;
+        double sum = 0, acc = 0;
         int total = 0;
         for (int i = 0; i < xs.size(); i++) {
-            acc += xs.get(i).accuracy() * (weights.get(i) / sum);
+            if (!xs.get(i).ran()) continue;
+            sum += weights.get(i);
+            acc += xs.get(i).accuracy() * weights.get(i);
             total += xs.get(i).total();
         }
-        return new Score(acc, total, acc);
+        return aggregate(sum == 0 ? 0 : acc / sum, total, false);
+    }
+
+    /** An aggregate of {@code total} entries: "N/A" when asked to be, or when none of its categories was run. */
+    private static Score aggregate(double accuracy, int total, boolean na) {
+        boolean ran = total > 0;
+        return new Score(accuracy, total, na || !ran ? null : accuracy, ran);
     }
 
     /** {@code get_cost_latency_info}'s latency mean, stdev and 95th percentile (non-zero latencies), rounded to 2; "N/A" without. */

@@ -35,6 +35,20 @@ public abstract class SyntheticBenchmark implements BenchmarkProvider {
         this.splits = splits;
     }
 
+    /** Splits in the order given ({@code name, sizes, name, sizes, ...}), unmodifiable. */
+    @SuppressWarnings("unchecked")
+    protected static Map<String, List<Integer>> splits(Object... namesAndSizes) {
+        Map<String, List<Integer>> out = new java.util.LinkedHashMap<>();
+        for (int i = 0; i < namesAndSizes.length; i += 2)
+            out.put((String) namesAndSizes[i], List.copyOf((List<Integer>) namesAndSizes[i + 1]));
+        return java.util.Collections.unmodifiableMap(out);
+    }
+
+    /** The splits by name, in their order: the one list every face shows. */
+    public Map<String, List<Integer>> splits() {
+        return splits;
+    }
+
     /** The task's world (seeded by its size). */
     protected abstract Value world(int size);
 

@@ -9,17 +9,38 @@ import java.util.Map;
 
 /**
  * What the two synthetic benchmarks' explorations share: a task is a size (any positive integer is a
- * valid id), and the table lists the sizes the notebooks sweep as the split {@code standard}. Worlds
- * are generated from the size, so there are no data files.
+ * valid id), and the table lists the sizes of the benchmark's own splits ({@code smoke}, {@code test} and
+ * {@code standard}, the sizes the notebooks sweep), each with the splits it is in: the same splits
+ * experiments, {@code %tasks --split} and the README name. Worlds are generated from the size, so there
+ * are no data files.
  */
 public abstract class SyntheticExploration implements Exploration {
-    private final List<Integer> standard;
+    private final Map<String, List<Integer>> splits;
     private final String sizeMeaning;
 
-    /** @param sizeMeaning what a task id counts, for the error on a bad id ({@code chain depths}) */
-    protected SyntheticExploration(List<Integer> standard, String sizeMeaning) {
-        this.standard = List.copyOf(standard);
+    /**
+     * @param splits      the benchmark's splits, in the order they are listed ({@link SyntheticBenchmark#splits()})
+     * @param sizeMeaning what a task id counts, for the error on a bad id ({@code chain depths})
+     */
+    protected SyntheticExploration(Map<String, List<Integer>> splits, String sizeMeaning) {
+        this.splits = splits;
         this.sizeMeaning = sizeMeaning;
+    }
+
+    /** The splits a size is in, in the splits' order. */
+    protected List<String> splitsOf(int size) {
+        return splits.entrySet().stream()
+                .filter(e -> e.getValue().contains(size))
+                .map(Map.Entry::getKey)
+                .toList();
+    }
+
+    private List<Integer> sizes() {
+        return splits.values().stream()
+                .flatMap(List::stream)
+                .distinct()
+                .sorted()
+                .toList();
     }
 
     protected abstract String name();
@@ -28,22 +49,22 @@ public abstract class SyntheticExploration implements Exploration {
 
     /** The size of the world {@code %fork} makes without a task. */
     protected int pristineSize() {
-        return standard.getFirst();
+        return splits.getOrDefault("standard", sizes()).getFirst();
     }
 
     protected Summary summary(String description, String tool, int policyChars) {
-        return new Summary(
-                description,
-                standard.size(),
-                Map.of("standard", standard.size()),
-                List.of(tool),
-                policyChars,
-                List.of());
+        return new Summary(description, sizes().size(), splitCounts(), List.of(tool), policyChars, List.of());
     }
 
     @Override
     public List<TaskRow> tasks() {
-        return standard.stream().map(this::row).toList();
+        return sizes().stream().map(this::row).toList();
+    }
+
+    private Map<String, Integer> splitCounts() {
+        Map<String, Integer> out = new java.util.LinkedHashMap<>();
+        splits.forEach((k, v) -> out.put(k, v.size()));
+        return out;
     }
 
     /** A task id as a size; IllegalArgumentException when it is not a positive integer. */

@@ -3,7 +3,7 @@ package brokkr.domains.bfcl.cli;
 import brokkr.command.Cells;
 import brokkr.command.Command;
 import brokkr.command.CommandContext;
-import brokkr.command.OwnerOnlyFile;
+import brokkr.command.RecordFile;
 import brokkr.conversation.Candidate;
 import brokkr.domains.bfcl.BfclBenchmark;
 import brokkr.domains.bfcl.BfclCategory;
@@ -19,10 +19,10 @@ import brokkr.python.PyJson;
 import brokkr.repl.Harness;
 import brokkr.value.PyBool;
 import brokkr.value.PyDict;
-import java.io.BufferedWriter;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -62,7 +62,7 @@ public record BfclCommand(Registry registry, Map<String, String> env) implements
         return """
                usage: ./brokkr bfcl run --agent gold|gold-repl|gold-loop|reference|tools|repl|loop [--repl-guidance G] [--sample N] [--seed S]
                                         [--categories C1,C2,...] [--provider P --model M]
-                                        [--parallel-tool-calls true|false] [--jobs J] [--out FILE]
+                                        [--parallel-tool-calls true|false] [--jobs J] [--out FILE [--append|--force]]
 
                Runs the candidate on N tasks per category (a stable slice chosen by the seed; all tasks
                without --sample) and prints tasks, passed and accuracy per category, then upstream's live
@@ -81,8 +81,9 @@ public record BfclCommand(Registry registry, Map<String, String> env) implements
                             model steps per user turn (idem; gold-loop: the ground truth batched per turn)
                --out FILE writes one JSON line per task, as it finishes (id, category, status, model_output:
                the decoded answer, decode error and the assistant's messages; verdict: valid, reward,
-               error_type, error, unsatisfiable; or the error of an infrastructure failure); the file is
-               written anew and readable by its owner only (0600).
+               error_type, error, unsatisfiable; or the error of an infrastructure failure); a file that
+               exists is refused unless --append (add to it) or --force (replace it); a new file is readable
+               by its owner only (0600).
                Multi-turn categories (multi_turn_base, multi_turn_miss_func, multi_turn_miss_param,
                multi_turn_long_context) run upstream's function-calling loop (--agent gold or reference) or Brokkr's
                agent loop (loop, repl and their gold-) and print upstream's multi-turn accuracy per category and
@@ -97,6 +98,7 @@ public record BfclCommand(Registry registry, Map<String, String> env) implements
         if (args.isEmpty() || !args.get(0).equals("run")) throw new UsageException("expected 'run'");
         String agentName = null, provider = null, model = null, replGuidance = null;
         Path outFile = null;
+        RecordFile.Existing existing = null;
         Integer sample = null;
         long seed = 0;
         int jobs = 4;
@@ -105,6 +107,12 @@ public record BfclCommand(Registry registry, Map<String, String> env) implements
         List<String> multiTurn = new ArrayList<>();
         for (int i = 1; i < args.size(); i++) {
             String a = args.get(i);
+            if (a.equals("--append") || a.equals("--force")) {
+                RecordFile.Existing m = a.equals("--append") ? RecordFile.Existing.APPEND : RecordFile.Existing.REPLACE;
+                if (existing != null && existing != m) throw new UsageException("give --append or --force, not both");
+                existing = m;
+                continue;
+            }
             String v = switch (a) {
                 case "--agent",
                         "--sample",
@@ -153,6 +161,14 @@ public record BfclCommand(Registry registry, Map<String, String> env) implements
             }
         }
         if (agentName == null) throw new UsageException("missing --agent");
+        if (existing != null && outFile == null)
+            throw new UsageException(
+                    (existing == RecordFile.Existing.APPEND ? "--append" : "--force") + " goes with --out");
+        if (existing == null) existing = RecordFile.Existing.REFUSE;
+        // tau2 run --out's rule: an existing file is refused before anything runs, not after the multi-turn part.
+        if (outFile != null && existing == RecordFile.Existing.REFUSE && Files.exists(outFile))
+            throw new InputException("--out " + outFile
+                    + " exists; give --append to add to it or --force to replace it (refused: two runs in one file)");
         if (sample != null && sample < 1) throw new UsageException("--sample must be at least 1");
         AgentDef agent = switch (agentName) {
             // The gold answer comes as a scripted model's one reply to the compiled tools.
@@ -225,16 +241,14 @@ public record BfclCommand(Registry registry, Map<String, String> env) implements
                 .toList();
         long t0 = System.nanoTime();
         List<Attempt> attempts = new ArrayList<>();
-        try (BufferedWriter log = outFile == null ? null : OwnerOnlyFile.create(outFile)) {
+        try (RecordFile log = outFile == null ? null : RecordFile.open(outFile, "--out", existing, err)) {
             Cells.run(cells, models, jobs, a -> {
                 attempts.add(a);
                 if (log == null) return;
                 try {
-                    log.write(PyJson.dumps(
+                    log.append(PyJson.dumps(
                             BfclBenchmark.outputRecord(envs.get(attempts.size() - 1), a),
                             PyJson.DumpOptions.DEFAULT.withEnsureAscii(false)));
-                    log.newLine();
-                    log.flush();
                 } catch (IOException e) {
                     throw new UncheckedIOException(e);
                 }

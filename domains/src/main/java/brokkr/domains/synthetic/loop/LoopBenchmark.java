@@ -26,12 +26,17 @@ import java.util.Optional;
  * chain's depth. The protocol runs the agent loop and reports what a grader needs (the
  * follow_pointer calls made, the final answer); the evaluator holds the secret and applies
  * {@link PointerChasing#score}'s rule, one check per way to lose: no answer, wrong secret, wrong number
- * of calls. Splits: {@code smoke} = 5, 10; {@code test} = 10, 25, 50, 100. Scripted candidates
+ * of calls. Splits: {@code smoke} = 5, 10; {@code test} = 10, 25, 50, 100; {@code standard} = 10, 20, 50,
+ * 100, 200 (the notebooks' sweep). Scripted candidates
  * ({@code provider: scripted}): {@code ideal}, {@code early-stop}, {@code retry}.
  */
 public final class LoopBenchmark extends SyntheticBenchmark {
+    /** The splits, as every face lists them (experiments, {@code %domain load}, {@code %tasks --split}, the README). */
+    static final Map<String, List<Integer>> SPLITS = SyntheticBenchmark.splits(
+            "smoke", List.of(5, 10), "test", List.of(10, 25, 50, 100), "standard", List.of(10, 20, 50, 100, 200));
+
     public LoopBenchmark() {
-        super(Map.of("smoke", List.of(5, 10), "test", List.of(10, 25, 50, 100)));
+        super(SPLITS);
     }
 
     @Override

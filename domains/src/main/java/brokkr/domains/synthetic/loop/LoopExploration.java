@@ -11,7 +11,7 @@ import java.util.List;
 /** Pointer chasing to explore: a task is a chain depth; the world is the chain's hop table, which no call changes. */
 final class LoopExploration extends SyntheticExploration {
     LoopExploration() {
-        super(List.of(10, 20, 50, 100, 200), "chain depths");
+        super(LoopBenchmark.SPLITS, "chain depths");
     }
 
     @Override
@@ -31,7 +31,7 @@ final class LoopExploration extends SyntheticExploration {
     protected TaskRow row(int depth) {
         return new TaskRow(
                 String.valueOf(depth),
-                List.of("standard"),
+                splitsOf(depth),
                 "follow a chain of " + depth + " pointers and answer with the secret",
                 "secret and exactly " + depth + " calls",
                 depth);

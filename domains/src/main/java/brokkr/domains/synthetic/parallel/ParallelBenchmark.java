@@ -35,12 +35,17 @@ import java.util.Set;
  * peak concurrency, which ids were answered and the final answer; the evaluator holds the values and
  * applies {@link ParallelDiscrimination#score}'s correctness rule (every id looked up successfully and
  * every value in the answer). Efficiency (calls per turn) is reported in the details, not graded.
- * Splits: {@code smoke} = 4; {@code test} = 4, 8, 16. Scripted candidates ({@code provider: scripted}):
+ * Splits: {@code smoke} = 4; {@code test} = 4, 8, 16; {@code standard} = 4, 8, 16, 32 (the notebooks' sweep).
+ * Scripted candidates ({@code provider: scripted}):
  * {@code batch}, {@code serial}.
  */
 public final class ParallelBenchmark extends SyntheticBenchmark {
+    /** The splits, as every face lists them (experiments, {@code %domain load}, {@code %tasks --split}, the README). */
+    static final Map<String, List<Integer>> SPLITS = SyntheticBenchmark.splits(
+            "smoke", List.of(4), "test", List.of(4, 8, 16), "standard", List.of(4, 8, 16, 32));
+
     public ParallelBenchmark() {
-        super(Map.of("smoke", List.of(4), "test", List.of(4, 8, 16)));
+        super(SPLITS);
     }
 
     @Override

@@ -9,7 +9,7 @@ import java.util.List;
 /** Parallel discrimination to explore: a task is a number of independent lookups; the world is the table, which no call changes. */
 final class ParallelExploration extends SyntheticExploration {
     ParallelExploration() {
-        super(List.of(4, 8, 16, 32), "lookup counts");
+        super(ParallelBenchmark.SPLITS, "lookup counts");
     }
 
     @Override
@@ -29,7 +29,7 @@ final class ParallelExploration extends SyntheticExploration {
     protected TaskRow row(int n) {
         return new TaskRow(
                 String.valueOf(n),
-                List.of("standard"),
+                splitsOf(n),
                 "look up " + n + " independent ids and report every value",
                 "every value reported",
                 n);

@@ -74,7 +74,8 @@ public final class Tau2Command implements Command {
                 usage: ./brokkr tau2 run --domain DOMAIN --agent gold|stop|llm [--split NAME] [--task ID]...
                                          [--model M] [--user-model M] [--judge-model M] [--provider P]
                                          [--trials N] [--seed N] [--parallelism N] [--enforce-protocol] [--agent-stop-token]
-                                         [--max-steps N] [--max-errors N] [--out FILE.jsonl]
+                                         [--max-steps N] [--max-errors N] [--timeout-seconds N] [--max-attempts N]
+                                         [--out FILE.jsonl [--append|--force]]
 
                   --domain          tau2 domain: %s
                   --agent           gold: replays the task's gold actions (scripted); stop: stops at once (scripted);
@@ -99,13 +100,17 @@ public final class Tau2Command implements Command {
                   --agent-stop-token  let ###STOP### in the llm agent's text end the episode (upstream's LLMAgent
                                     at the pinned commit does not: its stop token is text for the user)
                   --max-steps, --max-errors  upstream's limits (default 200, 10)
+                  --timeout-seconds, --max-attempts  per model call: how long one attempt may take (default 120)
+                                    and how often it is tried (default 5); operational, so changing them changes no
+                                    content id (the same episodes, resumed or compared as before)
                   --harness         reference (default: upstream's agent) or loop (Brokkr's agent loop, one working
                                     conversation per episode); with loop, --action-space tools (JSON tools) or repl
                                     (one java_eval tool, the domain's tools as tau2.* Java methods in a sandbox JVM)
                                     and --repl-guidance shape|compute|inspect (default shape)
-                  --out             append one JSON object per episode (transcript, grade, model requests) as one
-                                    line; a new file is created owner-only (0600); a last line cut short (a killed
-                                    run) is ended first, with a warning, so the next record is whole
+                  --out             write one JSON object per episode (transcript, grade, model requests) as one
+                                    line; a file that exists is refused unless --append (add to it; a last line cut
+                                    short by a killed run is ended first, with a warning, so the next record is
+                                    whole) or --force (replace it); a new file is created owner-only (0600)
 
                 Exit status: 0 when every episode was graded; 3 when some episode has no verdict (model calls
                 failed after their retries, or a harness error: not scored, counted on stderr); 2 for a usage
@@ -115,7 +120,12 @@ public final class Tau2Command implements Command {
                 """.formatted(String.join(", ", Tau2Domains.names(registry))) + Tau2Evaluation.USAGE;
     }
 
-    /** The parsed flags; {@code domain} is upstream's short name, {@code options} are those the flags set, as EnvironmentDef options. */
+    /**
+     * The parsed flags; {@code domain} is upstream's short name, {@code options} are those the flags set, as
+     * EnvironmentDef options; {@code callOptions} are the operational model options the flags set
+     * ({@code timeout_seconds}, {@code max_attempts}: {@link ModelRef#OPERATIONAL_OPTIONS}), given to every
+     * model of the run and part of no content id.
+     */
     public record Args(
             String domain,
             String agent,
@@ -130,35 +140,12 @@ public final class Tau2Command implements Command {
             PyDict options,
             Path out,
             Harness harness,
-            String actionSpace) {
-        Args(
-                String domain,
-                String agent,
-                String split,
-                List<String> tasks,
-                String model,
-                String userModel,
-                String judgeModel,
-                String provider,
-                int trials,
-                int parallelism,
-                PyDict options,
-                Path out) {
-            this(
-                    domain,
-                    agent,
-                    split,
-                    tasks,
-                    model,
-                    userModel,
-                    judgeModel,
-                    provider,
-                    trials,
-                    parallelism,
-                    options,
-                    out,
-                    Harness.DEFAULT_REFERENCE,
-                    "tools");
+            String actionSpace,
+            PyDict callOptions,
+            RecordFile.Existing outMode) {
+        public Args {
+            callOptions = callOptions == null ? PyDict.empty() : callOptions;
+            outMode = outMode == null ? RecordFile.Existing.REFUSE : outMode;
         }
     }
 
@@ -179,12 +166,21 @@ public final class Tau2Command implements Command {
         PyDict.Builder options = PyDict.builder();
         Path out = null;
         boolean agentStopToken = false;
+        // Operational model options (how long a call may take, how often it is tried): no content id changes.
+        PyDict.Builder callOptions = PyDict.builder();
+        RecordFile.Existing outMode = null;
         String harness = null, actionSpace = "tools", replGuidance = null;
         for (int i = 1; i < args.size(); i++) {
             String a = args.get(i);
             switch (a) {
                 case "--enforce-protocol" -> options.put(Tau2Benchmark.ENFORCE_COMMUNICATION_PROTOCOL, PyBool.TRUE);
                 case "--agent-stop-token" -> agentStopToken = true;
+                case "--append", "--force" -> {
+                    RecordFile.Existing m =
+                            a.equals("--append") ? RecordFile.Existing.APPEND : RecordFile.Existing.REPLACE;
+                    if (outMode != null && outMode != m) throw new UsageException("give --append or --force, not both");
+                    outMode = m;
+                }
                 case "--domain",
                         "--agent",
                         "--split",
@@ -201,7 +197,9 @@ public final class Tau2Command implements Command {
                         "--out",
                         "--harness",
                         "--action-space",
-                        "--repl-guidance" -> {
+                        "--repl-guidance",
+                        "--timeout-seconds",
+                        "--max-attempts" -> {
                     if (i + 1 >= args.size()) throw new UsageException(a + " needs a value");
                     String v = args.get(++i);
                     switch (a) {
@@ -228,6 +226,8 @@ public final class Tau2Command implements Command {
                         case "--harness" -> harness = v;
                         case "--action-space" -> actionSpace = v;
                         case "--repl-guidance" -> replGuidance = v;
+                        case "--timeout-seconds" -> callOptions.put(ModelRef.TIMEOUT_SECONDS, positive(a, v));
+                        case "--max-attempts" -> callOptions.put(ModelRef.MAX_ATTEMPTS, positive(a, v));
                         default -> throw new AssertionError(a);
                     }
                 }
@@ -270,6 +270,9 @@ public final class Tau2Command implements Command {
         }
         if (!h.loop() && !actionSpace.equals("tools"))
             throw new UsageException("--action-space " + actionSpace + " needs --harness loop");
+        if (outMode != null && out == null)
+            throw new UsageException(
+                    (outMode == RecordFile.Existing.APPEND ? "--append" : "--force") + " goes with --out");
         return new Args(
                 domain,
                 agent,
@@ -284,7 +287,9 @@ public final class Tau2Command implements Command {
                 options.build(),
                 out,
                 h,
-                actionSpace);
+                actionSpace,
+                callOptions.build(),
+                outMode);
     }
 
     private static int positive(String flag, String v) {
@@ -318,13 +323,14 @@ public final class Tau2Command implements Command {
     static Preset preset(Args a, Registry registry, Map<String, String> env) {
         BenchmarkProvider bench = registry.benchmark("tau2-" + a.domain());
         ModelRef agentModel = a.agent().equals("llm")
-                ? Tau2Benchmark.upstreamModel(a.provider(), a.model(), Evidence.AGENT)
+                ? withCallOptions(Tau2Benchmark.upstreamModel(a.provider(), a.model(), Evidence.AGENT), a)
                 : new ModelRef(BenchmarkProvider.SCRIPTED, a.agent());
         String label = a.agent().equals("llm") ? a.provider() + ":" + a.model() : a.agent();
         Map<String, ModelRef> roles = new LinkedHashMap<>(); // none named: the benchmark's scripted user and judge
-        if (a.userModel() != null) roles.put("user", Tau2Benchmark.upstreamModel(a.provider(), a.userModel(), "user"));
+        if (a.userModel() != null)
+            roles.put("user", withCallOptions(Tau2Benchmark.upstreamModel(a.provider(), a.userModel(), "user"), a));
         if (a.judgeModel() != null)
-            roles.put("judge", Tau2Benchmark.upstreamModel(a.provider(), a.judgeModel(), "judge"));
+            roles.put("judge", withCallOptions(Tau2Benchmark.upstreamModel(a.provider(), a.judgeModel(), "judge"), a));
         Plan plan;
         try {
             List<String> tasks = a.tasks().isEmpty() ? bench.tasks(a.split()) : a.tasks();
@@ -347,6 +353,12 @@ public final class Tau2Command implements Command {
         return new Preset(bench, plan.units().getFirst().cell().agent(), Map.copyOf(roles), List.copyOf(envs), plan);
     }
 
+    private static ModelRef withCallOptions(ModelRef m, Args a) {
+        PyDict o = m.options();
+        for (var e : a.callOptions().entries()) o = o.with(e.getKey(), e.getValue());
+        return new ModelRef(m.provider(), m.model(), o);
+    }
+
     @Override
     public int run(List<String> argv, PrintStream out, PrintStream err) throws IOException, InterruptedException {
         if (!argv.isEmpty() && argv.get(0).equals("evaluate"))
@@ -363,7 +375,7 @@ public final class Tau2Command implements Command {
         }
         Function<ModelRef, Candidate> models = p.plan().models();
         // The record file is opened before anything runs: one that cannot be written is the command's error.
-        try (RecordFile log = a.out() == null ? null : RecordFile.open(a.out(), "--out", err)) {
+        try (RecordFile log = a.out() == null ? null : RecordFile.open(a.out(), "--out", a.outMode(), err)) {
             return episodes(a, p, models, log, out, err);
         }
     }
@@ -439,17 +451,30 @@ public final class Tau2Command implements Command {
         List<PassHatK.TaskTrials> trials = perTask.values().stream()
                 .map(c -> new PassHatK.TaskTrials(c[0], c[1]))
                 .toList();
-        out.printf(
-                Locale.ROOT,
-                "average reward: %.4f over %d episode(s) of %d task(s) (%d infrastructure failure(s) excluded) in %.1f s%n",
-                graded.isEmpty() ? 0.0 : sum / graded.size(),
-                graded.size(),
-                perTask.size(),
-                attempts.size() - graded.size(),
-                seconds);
+        if (graded.isEmpty()) {
+            // Nothing scored is no average of 0: say so, and the exit status below says it too.
+            out.printf(
+                    Locale.ROOT,
+                    "average reward: - (nothing scored: none of %d episode(s) has a verdict) in %.1f s%n",
+                    attempts.size(),
+                    seconds);
+        } else {
+            out.printf(
+                    Locale.ROOT,
+                    "average reward: %.4f over %d episode(s) of %d task(s) (%d infrastructure failure(s) excluded) in %.1f s%n",
+                    sum / graded.size(),
+                    graded.size(),
+                    perTask.size(),
+                    attempts.size() - graded.size(),
+                    seconds);
+        }
         List<Double> curve = PassHatK.curve(trials);
         for (int k = 1; k <= curve.size(); k++) out.printf(Locale.ROOT, "pass^%d: %.4f%n", k, curve.get(k - 1));
         List<Attempt> unscored = attempts.stream().filter(x -> !x.completed()).toList();
+        if (attempts.isEmpty()) {
+            err.printf("brokkr tau2: no episode ran (nothing scored); exit status %d%n", EXIT_NO_VERDICT);
+            return EXIT_NO_VERDICT;
+        }
         if (unscored.isEmpty()) return 0;
         // No verdict is not a score of 0: the run is incomplete, and its exit status says so.
         Attempt first = unscored.getFirst();

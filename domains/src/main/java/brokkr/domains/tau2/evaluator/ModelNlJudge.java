@@ -96,7 +96,8 @@ public record ModelNlJudge(String name, Candidate model) implements NlJudge {
         try {
             data = Json.parse(content);
         } catch (Json.JsonFormatException e) {
-            throw new JudgeFormatException("judge answer is not JSON: " + e.getMessage());
+            throw new JudgeFormatException(
+                    "judge answer is not JSON (" + oneLine(e) + "); it begins: " + excerpt(content));
         }
         if (!(data instanceof PyDict d))
             throw new JudgeFormatException("judge answer is a JSON " + data.typeName() + ", not an object");
@@ -109,6 +110,24 @@ public record ModelNlJudge(String name, Candidate model) implements NlJudge {
             out.add(new NlAssertionCheck(str(rd, "expectedOutcome"), bool(rd, "metExpectation"), str(rd, "reasoning")));
         }
         return out;
+    }
+
+    /** The parser's complaint on one line: its own message without the source excerpt Jackson appends on a second. */
+    private static String oneLine(Json.JsonFormatException e) {
+        if (e.getCause() instanceof com.fasterxml.jackson.core.JsonProcessingException j) {
+            var where = j.getLocation();
+            String what = j.getOriginalMessage().lines().findFirst().orElse("");
+            return where == null || where.getLineNr() < 1
+                    ? what
+                    : "line " + where.getLineNr() + ", column " + where.getColumnNr() + ": " + what;
+        }
+        return String.valueOf(e.getMessage()).lines().findFirst().orElse("");
+    }
+
+    /** The first characters of a judge's answer, quoted, on one line (a prose answer is told from a cut JSON one). */
+    private static String excerpt(String content) {
+        String flat = content.strip().replaceAll("\\s+", " ");
+        return "\"" + (flat.length() > 80 ? flat.substring(0, 80) + "..." : flat) + "\"";
     }
 
     private static List<Value> iterate(Value v) {

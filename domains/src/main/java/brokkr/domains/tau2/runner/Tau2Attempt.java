@@ -85,7 +85,11 @@ public record Tau2Attempt(Attempt attempt) {
                 return "not evaluated" + (note() != null ? ": " + note() : "");
             return failure();
         }
-        if (!((PyBool) g.get("evaluated")).value()) return "not evaluated" + (note() != null ? ": " + note() : "");
+        // Upstream's evaluate_simulation grades an episode that ended other than by an agent or user stop 0.0
+        // ("Simulation terminated prematurely"), and that 0 enters the average: say so, not "not evaluated".
+        if (!((PyBool) g.get("evaluated")).value())
+            return "ended early (" + termination() + "): reward 0, as upstream grades it"
+                    + (note() != null ? ": " + note() : "");
         Set<String> basis = g.get("reward_basis").isNone()
                 ? Set.of()
                 : g.get("reward_basis").asList().stream().map(Value::asStr).collect(Collectors.toSet());

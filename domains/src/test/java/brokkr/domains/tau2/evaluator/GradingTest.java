@@ -130,6 +130,16 @@ class GradingTest {
         assertEquals(List.of(), ModelNlJudge.parse("{}"));
         assertThrows(NlJudge.JudgeFormatException.class, () -> ModelNlJudge.parse("```json\n{}\n```"));
         assertThrows(NlJudge.JudgeFormatException.class, () -> ModelNlJudge.parse("[]"));
+        // Issue 31 item 7: a judge answering prose is a one-line error saying what it began with (before: Jackson's
+        // multi-line message with its source excerpt).
+        var prose = assertThrows(
+                NlJudge.JudgeFormatException.class,
+                () -> ModelNlJudge.parse("The agent did what was asked.\n\nAll expectations are met."));
+        assertFalse(prose.getMessage().contains("\n"), prose.getMessage());
+        assertTrue(prose.getMessage().startsWith("judge answer is not JSON (line 1, column "), prose.getMessage());
+        assertTrue(
+                prose.getMessage().endsWith("it begins: \"The agent did what was asked. All expectations are met.\""),
+                prose.getMessage());
         assertThrows(
                 NlJudge.JudgeFormatException.class,
                 () -> ModelNlJudge.parse("{\"results\": [{\"expectedOutcome\": \"A\", \"reasoning\": \"r\"}]}"));
