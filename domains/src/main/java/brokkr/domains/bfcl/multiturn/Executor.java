@@ -59,20 +59,12 @@ public final class Executor {
         World w = world == World.EMPTY ? at.pristine() : world;
         for (int i = 0; i < at.variables.size(); i++) {
             String var = at.variables.get(i);
-            if (w.instance(var) == null) w = make(w, task, at.classes.get(i), var);
+            if (w.instance(var) == null) w = at.make(w, i);
         }
         Session session = new Session(w);
         List<String> results = new ArrayList<>(calls.size());
         for (String call : calls) results.add(session.run(at.rewrite(call)));
         return new Execution(session.world, results);
-    }
-
-    /** A new instance of {@code cls} under {@code var} (upstream's {@code class_()} and {@code _load_scenario}). */
-    private static World make(World w, TaskSetup task, BackendClass cls, String var) {
-        Object config =
-                cls.stateless() ? PyObjects.dict() : task.initialConfig().getOrDefault(cls.name(), PyObjects.dict());
-        Outcome made = cls.loader().load(config, task.longContext(), w.globals());
-        return w.with(var, made.self(), made.globals());
     }
 
     /**
@@ -108,9 +100,11 @@ public final class Executor {
         final Map<String, String> methodOwner = new HashMap<>();
         final Map<String, String> rewritten = new ConcurrentHashMap<>();
         private volatile World pristine;
+        private final Made[] made;
 
         private Addressing(TaskSetup task, String modelName, boolean evalRun) {
             this.task = task;
+            this.made = new Made[task.involvedClasses().size()];
             for (String className : task.involvedClasses()) {
                 BackendClass cls = Backends.get(className);
                 String var = variable(modelName, evalRun, task.taskId(), className);
@@ -137,12 +131,30 @@ public final class Executor {
             return r;
         }
 
+        /**
+         * {@link Executor#make} of the {@code i}th class into {@code w}: a loader is a pure function of the task's
+         * configuration and the globals, so the instance last made from the same globals object is the same value
+         * (the checker makes the ground truth's instances after the model's, usually on unchanged globals).
+         */
+        World make(World w, int i) { // upstream's class_() and _load_scenario
+            Made last = made[i];
+            if (last != null && last.before == w.globals()) return w.with(variables.get(i), last.self, last.after);
+            Object config = classes.get(i).stateless()
+                    ? PyObjects.dict()
+                    : task.initialConfig().getOrDefault(classes.get(i).name(), PyObjects.dict());
+            Outcome out = classes.get(i).loader().load(config, task.longContext(), w.globals());
+            made[i] = new Made(w.globals(), out.self(), out.globals());
+            return w.with(variables.get(i), out.self(), out.globals());
+        }
+
+        private record Made(Globals before, Backend self, Globals after) {}
+
         /** {@link World#EMPTY} with every instance made (the same immutable world each time: a fork is a reference). */
         World pristine() {
             World w = pristine;
             if (w != null) return w;
             w = World.EMPTY;
-            for (int i = 0; i < variables.size(); i++) w = make(w, task, classes.get(i), variables.get(i));
+            for (int i = 0; i < variables.size(); i++) w = make(w, i);
             pristine = w;
             return w;
         }
@@ -150,6 +162,12 @@ public final class Executor {
 
     /** _process_method_calls: every identifier followed by optional whitespace and '(' (even inside strings). */
     static String rewrite(String call, Map<String, String> methodOwner) {
+        return call.chars().allMatch(c -> c < 0x80)
+                ? rewriteAscii(call, methodOwner)
+                : rewriteByRegex(call, methodOwner);
+    }
+
+    static String rewriteByRegex(String call, Map<String, String> methodOwner) {
         Matcher m = CALLED_NAME.matcher(call);
         StringBuilder sb = new StringBuilder();
         while (m.find()) {
@@ -162,17 +180,74 @@ public final class Executor {
     }
 
     /**
+     * {@link #CALLED_NAME}'s rewrite by hand for an ASCII string (where {@code \\w} is {@code [A-Za-z0-9_]} and
+     * {@code \\s} is {@code [\\t\\n\\x0B\\f\\r ]}): a match starts a maximal run of word characters (the
+     * {@code \\b}) with a letter or {@code _}, and the whole run is the name (a shorter one would be followed by a
+     * word character, neither space nor {@code (}); the spaces before the {@code (} are part of the match, so the
+     * replacement drops them.
+     */
+    static String rewriteAscii(String call, Map<String, String> methodOwner) {
+        StringBuilder sb = null;
+        int n = call.length(), copied = 0, i = 0;
+        while (i < n) {
+            if (!isWord(call.charAt(i))) {
+                i++;
+                continue;
+            }
+            int start = i;
+            while (i < n && isWord(call.charAt(i))) i++;
+            char first = call.charAt(start);
+            if (first >= '0' && first <= '9') continue;
+            int j = i;
+            while (j < n && isSpace(call.charAt(j))) j++;
+            if (j == n || call.charAt(j) != '(') continue;
+            if (j == i && !methodOwner.containsKey(call.substring(start, i))) continue; // nothing to change
+            // the match (name and the spaces before '(') becomes the name, addressed when an instance owns it
+            String name = call.substring(start, i), var = methodOwner.get(name);
+            if (sb == null) sb = new StringBuilder(n + 64);
+            sb.append(call, copied, start);
+            if (var != null) sb.append(var).append('.');
+            sb.append(name);
+            copied = j;
+        }
+        if (sb == null) return call;
+        return sb.append(call, copied, n).toString();
+    }
+
+    private static boolean isWord(char c) {
+        return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+    }
+
+    private static boolean isSpace(char c) {
+        return c == ' ' || (c >= '\t' && c <= '\r');
+    }
+
+    /**
+     * Forgets every memo of the multi-turn replay (parsed and rewritten call strings, pristine worlds, state hashes),
+     * as a fresh process would have none: a benchmark calls it before each timed run, so a run does not profit from
+     * the work of the run before it.
+     */
+    public static void forgetMemos() {
+        PARSED.clear();
+        Addressing.CACHE.clear();
+        StateDump.forgetStateShas();
+    }
+
+    /**
      * Parsed call strings: a syntax tree is immutable and depends on the text alone, and the corpora evaluate the
      * same few thousand strings a hundred thousand times. A string that does not parse is parsed again each time
      * (its SyntaxError is the call's result).
      */
     private static final Map<String, PyExpr> PARSED = new ConcurrentHashMap<>();
 
+    /** The fuzz corpus alone evaluates some 100,000 distinct strings; a tree is about a kilobyte. */
+    private static final int PARSED_KEPT = 200_000;
+
     static PyExpr parsed(String call) {
         PyExpr e = PARSED.get(call);
         if (e != null) return e;
         e = PyParser.parse(call, BfclData.PYTHON);
-        if (PARSED.size() < Addressing.LIMIT) PARSED.put(call, e);
+        if (PARSED.size() < PARSED_KEPT) PARSED.put(call, e);
         return e;
     }
 

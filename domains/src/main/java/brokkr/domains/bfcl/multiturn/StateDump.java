@@ -123,6 +123,12 @@ public final class StateDump {
         return sha;
     }
 
+    static void forgetStateShas() {
+        synchronized (STATE_SHAS) {
+            STATE_SHAS.clear();
+        }
+    }
+
     /** An instance and the globals it was seen with, compared by identity. */
     private record Identity(Backend instance, Globals globals) {
         @Override
