@@ -132,11 +132,12 @@ public final class Executor {
         }
 
         /**
-         * {@link Executor#make} of the {@code i}th class into {@code w}: a loader is a pure function of the task's
-         * configuration and the globals, so the instance last made from the same globals object is the same value
-         * (the checker makes the ground truth's instances after the model's, usually on unchanged globals).
+         * The {@code i}th class made into {@code w} (upstream's {@code class_()} and {@code _load_scenario}): a
+         * loader is a pure function of the task's configuration and the globals, so the instance last made from the
+         * same globals object is the same value (the checker makes the ground truth's instances after the model's,
+         * usually on unchanged globals).
          */
-        World make(World w, int i) { // upstream's class_() and _load_scenario
+        World make(World w, int i) {
             Made last = made[i];
             if (last != null && last.before == w.globals()) return w.with(variables.get(i), last.self, last.after);
             Object config = classes.get(i).stateless()
