@@ -28,6 +28,29 @@ public final class PyFloats {
             out.append((long) ax).append(".0");
             return;
         }
+        long bits = Double.doubleToRawLongBits(ax);
+        int slot = (int) (bits ^ (bits >>> 29) ^ (bits >>> 43)) & (MEMO_SLOTS - 1);
+        Memo memo = MEMO[slot];
+        if (memo != null && memo.bits == bits) {
+            out.append(memo.text);
+            return;
+        }
+        int start = out.length();
+        appendDigits(ax, out);
+        MEMO[slot] = new Memo(bits, out.substring(start));
+    }
+
+    /**
+     * The last text made per slot (direct-mapped on the bits): states and results repeat the same prices and
+     * amounts thousands of times, and a two-digit value costs a parse and a BigDecimal check ({@link #oneDigit}).
+     * A slot holds one immutable record, so a racing reader sees an old or a new entry, never a torn one.
+     */
+    private record Memo(long bits, String text) {}
+
+    private static final int MEMO_SLOTS = 4096;
+    private static final Memo[] MEMO = new Memo[MEMO_SLOTS];
+
+    private static void appendDigits(double ax, StringBuilder out) {
         // Digits straight from Double.toString's text into a small buffer: no intermediate strings.
         String t = Double.toString(ax);
         char[] digits = new char[20];

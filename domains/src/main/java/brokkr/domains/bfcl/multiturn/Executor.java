@@ -13,6 +13,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.pcollections.OrderedPMap;
@@ -37,44 +38,137 @@ public final class Executor {
     private static final Pattern CALLED_NAME =
             Pattern.compile("\\b([a-zA-Z_]\\w*)\\s*(?=\\()", Pattern.UNICODE_CHARACTER_CLASS);
 
-    private static final Pattern VARIABLE_CHARS = Pattern.compile("[-./:]");
-
     /**
      * The instance variable upstream stores in the module globals:
      * {@code re.sub(r"[-./:]", "_", f"{model_name}{'_eval' if is_evaL_run else ''}_{test_entry_id}_{class_name}_instance")}.
      */
     public static String variable(String modelName, boolean evalRun, String taskId, String className) {
         String raw = modelName + (evalRun ? "_eval" : "") + "_" + taskId + "_" + className + "_instance";
-        return VARIABLE_CHARS.matcher(raw).replaceAll("_");
+        char[] chars = raw.toCharArray(); // the class [-./:] by hand: this runs on every state compared
+        for (int i = 0; i < chars.length; i++) {
+            char c = chars[i];
+            if (c == '-' || c == '.' || c == '/' || c == ':') chars[i] = '_';
+        }
+        return new String(chars);
     }
 
     /** Runs {@code calls} in order (one {@code execute_multi_turn_func_call}). */
     public static Execution execute(
             World world, TaskSetup task, String modelName, boolean evalRun, List<String> calls) {
-        Map<String, String> methodOwner = new HashMap<>();
-        Map<String, BackendClass> classOf = new HashMap<>();
-        World w = world;
-        for (String className : task.involvedClasses()) {
-            BackendClass cls = Backends.get(className);
-            String var = variable(modelName, evalRun, task.taskId(), className);
-            if (w.instance(var) == null) {
-                Object config = cls.stateless()
-                        ? PyObjects.dict()
-                        : task.initialConfig().getOrDefault(className, PyObjects.dict());
-                Outcome made = cls.loader().load(config, task.longContext(), w.globals());
-                w = w.with(var, made.self(), made.globals());
-            }
-            classOf.put(var, cls);
-            for (String m : cls.methods().keySet()) methodOwner.put(m, var);
+        Addressing at = Addressing.of(task, modelName, evalRun);
+        World w = world == World.EMPTY ? at.pristine() : world;
+        for (int i = 0; i < at.variables.size(); i++) {
+            String var = at.variables.get(i);
+            if (w.instance(var) == null) w = at.make(w, i);
         }
         Session session = new Session(w);
         List<String> results = new ArrayList<>(calls.size());
-        for (String call : calls) results.add(session.run(rewrite(call, methodOwner)));
+        for (String call : calls) results.add(session.run(at.rewrite(call)));
         return new Execution(session.world, results);
+    }
+
+    /**
+     * How one {@code execute_multi_turn_func_call} of a task and model addresses its instances: the variables, which
+     * instance owns each method name, the rewritten call strings seen so far, and the world a pristine process has
+     * once every instance is made. All are pure functions of (task, model, eval run), so they are worked out once per
+     * process instead of once per call: the corpora replay a task's calls thousands of times, each record from a
+     * pristine process.
+     */
+    private static final class Addressing {
+        /** Entries kept per cache at most: a process replaying unbounded distinct inputs keeps bounded memory. */
+        private static final int LIMIT = 50_000;
+
+        private static final Map<Key, Addressing> CACHE = new ConcurrentHashMap<>();
+
+        private record Key(TaskSetup task, String modelName, boolean evalRun) {
+            // The task by identity: a task's setup is one object for the life of its data set, and equality would
+            // compare the whole initial configuration on every call.
+            @Override
+            public boolean equals(Object o) {
+                return o instanceof Key k && k.task == task && k.evalRun == evalRun && k.modelName.equals(modelName);
+            }
+
+            @Override
+            public int hashCode() {
+                return System.identityHashCode(task) * 31 + modelName.hashCode() * 2 + (evalRun ? 1 : 0);
+            }
+        }
+
+        final TaskSetup task;
+        final List<String> variables = new ArrayList<>();
+        final List<BackendClass> classes = new ArrayList<>();
+        final Map<String, String> methodOwner = new HashMap<>();
+        final Map<String, String> rewritten = new ConcurrentHashMap<>();
+        private volatile World pristine;
+        private final Made[] made;
+
+        private Addressing(TaskSetup task, String modelName, boolean evalRun) {
+            this.task = task;
+            this.made = new Made[task.involvedClasses().size()];
+            for (String className : task.involvedClasses()) {
+                BackendClass cls = Backends.get(className);
+                String var = variable(modelName, evalRun, task.taskId(), className);
+                variables.add(var);
+                classes.add(cls);
+                for (String m : cls.methods().keySet()) methodOwner.put(m, var);
+            }
+        }
+
+        static Addressing of(TaskSetup task, String modelName, boolean evalRun) {
+            Key key = new Key(task, modelName, evalRun);
+            Addressing a = CACHE.get(key);
+            if (a != null) return a;
+            a = new Addressing(task, modelName, evalRun);
+            if (CACHE.size() < LIMIT) CACHE.put(key, a);
+            return a;
+        }
+
+        String rewrite(String call) {
+            String r = rewritten.get(call);
+            if (r != null) return r;
+            r = Executor.rewrite(call, methodOwner);
+            if (rewritten.size() < LIMIT) rewritten.put(call, r);
+            return r;
+        }
+
+        /**
+         * The {@code i}th class made into {@code w} (upstream's {@code class_()} and {@code _load_scenario}): a
+         * loader is a pure function of the task's configuration and the globals, so the instance last made from the
+         * same globals object is the same value (the checker makes the ground truth's instances after the model's,
+         * usually on unchanged globals).
+         */
+        World make(World w, int i) {
+            Made last = made[i];
+            if (last != null && last.before == w.globals()) return w.with(variables.get(i), last.self, last.after);
+            Object config = classes.get(i).stateless()
+                    ? PyObjects.dict()
+                    : task.initialConfig().getOrDefault(classes.get(i).name(), PyObjects.dict());
+            Outcome out = classes.get(i).loader().load(config, task.longContext(), w.globals());
+            made[i] = new Made(w.globals(), out.self(), out.globals());
+            return w.with(variables.get(i), out.self(), out.globals());
+        }
+
+        private record Made(Globals before, Backend self, Globals after) {}
+
+        /** {@link World#EMPTY} with every instance made (the same immutable world each time: a fork is a reference). */
+        World pristine() {
+            World w = pristine;
+            if (w != null) return w;
+            w = World.EMPTY;
+            for (int i = 0; i < variables.size(); i++) w = make(w, i);
+            pristine = w;
+            return w;
+        }
     }
 
     /** _process_method_calls: every identifier followed by optional whitespace and '(' (even inside strings). */
     static String rewrite(String call, Map<String, String> methodOwner) {
+        return call.chars().allMatch(c -> c < 0x80)
+                ? rewriteAscii(call, methodOwner)
+                : rewriteByRegex(call, methodOwner);
+    }
+
+    static String rewriteByRegex(String call, Map<String, String> methodOwner) {
         Matcher m = CALLED_NAME.matcher(call);
         StringBuilder sb = new StringBuilder();
         while (m.find()) {
@@ -84,6 +178,78 @@ public final class Executor {
         }
         m.appendTail(sb);
         return sb.toString();
+    }
+
+    /**
+     * {@link #CALLED_NAME}'s rewrite by hand for an ASCII string (where {@code \\w} is {@code [A-Za-z0-9_]} and
+     * {@code \\s} is {@code [\\t\\n\\x0B\\f\\r ]}): a match starts a maximal run of word characters (the
+     * {@code \\b}) with a letter or {@code _}, and the whole run is the name (a shorter one would be followed by a
+     * word character, neither space nor {@code (}); the spaces before the {@code (} are part of the match, so the
+     * replacement drops them.
+     */
+    static String rewriteAscii(String call, Map<String, String> methodOwner) {
+        StringBuilder sb = null;
+        int n = call.length(), copied = 0, i = 0;
+        while (i < n) {
+            if (!isWord(call.charAt(i))) {
+                i++;
+                continue;
+            }
+            int start = i;
+            while (i < n && isWord(call.charAt(i))) i++;
+            char first = call.charAt(start);
+            if (first >= '0' && first <= '9') continue;
+            int j = i;
+            while (j < n && isSpace(call.charAt(j))) j++;
+            if (j == n || call.charAt(j) != '(') continue;
+            if (j == i && !methodOwner.containsKey(call.substring(start, i))) continue; // nothing to change
+            // the match (name and the spaces before '(') becomes the name, addressed when an instance owns it
+            String name = call.substring(start, i), var = methodOwner.get(name);
+            if (sb == null) sb = new StringBuilder(n + 64);
+            sb.append(call, copied, start);
+            if (var != null) sb.append(var).append('.');
+            sb.append(name);
+            copied = j;
+        }
+        if (sb == null) return call;
+        return sb.append(call, copied, n).toString();
+    }
+
+    private static boolean isWord(char c) {
+        return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+    }
+
+    private static boolean isSpace(char c) {
+        return c == ' ' || (c >= '\t' && c <= '\r');
+    }
+
+    /**
+     * Forgets every memo of the multi-turn replay (parsed and rewritten call strings, pristine worlds, state hashes),
+     * as a fresh process would have none: a benchmark calls it before each timed run, so a run does not profit from
+     * the work of the run before it.
+     */
+    public static void forgetMemos() {
+        PARSED.clear();
+        Addressing.CACHE.clear();
+        StateDump.forgetStateShas();
+    }
+
+    /**
+     * Parsed call strings: a syntax tree is immutable and depends on the text alone, and the corpora evaluate the
+     * same few thousand strings a hundred thousand times. A string that does not parse is parsed again each time
+     * (its SyntaxError is the call's result).
+     */
+    private static final Map<String, PyExpr> PARSED = new ConcurrentHashMap<>();
+
+    /** The fuzz corpus alone evaluates some 100,000 distinct strings; a tree is about a kilobyte. */
+    private static final int PARSED_KEPT = 200_000;
+
+    static PyExpr parsed(String call) {
+        PyExpr e = PARSED.get(call);
+        if (e != null) return e;
+        e = PyParser.parse(call, BfclData.PYTHON);
+        if (PARSED.size() < PARSED_KEPT) PARSED.put(call, e);
+        return e;
     }
 
     /** One eval's mutable view of the world (the calls of one string run in order against it). */
@@ -105,7 +271,7 @@ public final class Executor {
                 }
                 if (FORBIDDEN.contains(head))
                     throw new PyException("Exception", "Function call " + head + " is not allowed.");
-                PyExpr expr = PyParser.parse(call, BfclData.PYTHON);
+                PyExpr expr = parsed(call);
                 Object result = PyEval.deep(new PyEval(this::global, BfclData.PYTHON).eval(expr));
                 return render(world.globals().resolve(result));
             } catch (PyException e) {
@@ -228,14 +394,15 @@ public final class Executor {
                 yield r == t.items() ? v : new PyTuple((List<Object>) r);
             }
             case Map<?, ?> m -> {
-                boolean any = false;
-                OrderedPMap<Object, Object> out = OrderedPMap.empty();
+                OrderedPMap<Object, Object> out = null;
+                int i = 0;
                 for (Map.Entry<?, ?> e : m.entrySet()) {
                     Object r = liveRefs(e.getValue(), s, variable);
-                    any |= r != e.getValue();
-                    out = out.plus(e.getKey(), r);
+                    if (r != e.getValue() && out == null) out = Globals.prefix(m, i);
+                    if (out != null) out = out.plus(e.getKey(), r);
+                    i++;
                 }
-                yield any ? out : v;
+                yield out == null ? v : out;
             }
             default -> v;
         };

@@ -66,16 +66,30 @@ public record Globals(PMap<String, Object> cells) {
                 yield r == t.items() ? v : new PyTuple((List<Object>) r);
             }
             case Map<?, ?> m -> {
-                boolean changed = false;
-                OrderedPMap<Object, Object> out = OrderedPMap.empty();
+                // The copy starts at the first entry that changes: most states hold no shared list, and
+                // copying every map of a state on every compare was most of the resolve's cost.
+                OrderedPMap<Object, Object> out = null;
+                int i = 0;
                 for (Map.Entry<?, ?> e : m.entrySet()) {
                     Object r = resolve(e.getValue());
-                    changed |= r != e.getValue();
-                    out = out.plus(e.getKey(), r);
+                    if (r != e.getValue() && out == null) out = prefix(m, i);
+                    if (out != null) out = out.plus(e.getKey(), r);
+                    i++;
                 }
-                yield changed ? out : v;
+                yield out == null ? v : out;
             }
             default -> v;
         };
+    }
+
+    /** The first {@code n} entries of {@code m}, in order. */
+    static OrderedPMap<Object, Object> prefix(Map<?, ?> m, int n) {
+        OrderedPMap<Object, Object> out = OrderedPMap.empty();
+        int i = 0;
+        for (Map.Entry<?, ?> e : m.entrySet()) {
+            if (i++ == n) break;
+            out = out.plus(e.getKey(), e.getValue());
+        }
+        return out;
     }
 }

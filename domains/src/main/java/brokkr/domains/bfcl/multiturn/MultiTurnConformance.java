@@ -181,10 +181,11 @@ public final class MultiTurnConformance {
 
         private String compareStates(String when, World w, TaskSetup setup, PyDict expectedSha, PyDict expectedState) {
             for (String cls : setup.involvedClasses()) {
-                Value state = StateDump.renderState(w.state(Executor.variable(model, true, setup.taskId(), cls)));
-                String sha = StateDump.sha(state);
+                String variable = Executor.variable(model, true, setup.taskId(), cls);
+                String sha = StateDump.stateSha(w, variable);
                 Value want = expectedSha.get(cls);
                 if (want == null || !want.asStr().equals(sha)) {
+                    Value state = StateDump.renderState(w.state(variable));
                     String detail = "";
                     if (expectedState != null
                             && expectedState.get(cls) instanceof PyDict es

@@ -1,6 +1,7 @@
 package brokkr.domains.bfcl.multiturn;
 
 import brokkr.domains.conformance.Corpus;
+import brokkr.python.PyJson;
 import brokkr.python.PyObjects;
 import brokkr.value.PyBool;
 import brokkr.value.PyDict;
@@ -12,6 +13,8 @@ import brokkr.value.Value;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -75,31 +78,90 @@ public final class MultiTurnVerdicts {
             return "error_message: expected " + StateDump.canonical(expected.get("error_message")) + ", got "
                     + StateDump.canonical(message);
         }
-        Value details = shorten(StateDump.render(v.world().globals().resolve(v.details())));
+        String got = shortened(StateDump.render(v.world().globals().resolve(v.details())), new IdentityHashMap<>())
+                .text();
         Value expectedDetails = expected.getOrDefault("error_details", PyDict.empty());
-        String got = StateDump.canonical(details), want = StateDump.canonical(expectedDetails);
+        String want = StateDump.canonical(expectedDetails);
         if (!got.equals(want)) return "error_details differ at " + firstDifference(want, got);
         return null;
     }
 
     /** The corpus's shortened form of rendered details. */
     static Value shorten(Value v) {
-        String text = StateDump.canonical(v);
-        if (text.length() <= MAX_DETAIL) return v;
+        return shortened(v, new IdentityHashMap<>()).value();
+    }
+
+    /** A shortened rendering and its canonical text. */
+    record Shortened(Value value, String text) {}
+
+    /**
+     * {@link #shorten} with the canonical text of what it returns. Each node's canonical text is made once, from its
+     * children's ({@code texts} remembers them): the rule descends into every oversize container, and writing the
+     * text of each level again cost as much as the rest of grading.
+     */
+    static Shortened shortened(Value v, Map<Value, String> texts) {
+        String text = canonical(v, texts);
+        if (text.length() <= MAX_DETAIL) return new Shortened(v, text);
         if (v instanceof PyDict d && d.keys().stream().noneMatch(k -> k.startsWith("$"))) {
             PyDict.Builder b = PyDict.builder();
-            for (Map.Entry<String, Value> e : d.entries()) b.put(e.getKey(), shorten(e.getValue()));
-            return b.build();
+            Map<String, String> childTexts = new HashMap<>();
+            for (Map.Entry<String, Value> e : d.entries()) {
+                Shortened c = shortened(e.getValue(), texts);
+                b.put(e.getKey(), c.value());
+                childTexts.put(e.getKey(), c.text());
+            }
+            PyDict out = b.build();
+            return new Shortened(out, dictText(out, childTexts::get));
         }
         if (v instanceof PyList l) {
             List<Value> out = new ArrayList<>(l.size());
-            for (Value x : l) out.add(shorten(x));
-            return PyList.of(out);
+            List<String> childTexts = new ArrayList<>(l.size());
+            for (Value x : l) {
+                Shortened c = shortened(x, texts);
+                out.add(c.value());
+                childTexts.add(c.text());
+            }
+            return new Shortened(PyList.of(out), listText(childTexts));
         }
-        return PyDict.builder()
+        PyDict digest = PyDict.builder()
                 .put("$sha", new PyStr(StateDump.sha16(text)))
                 .put("$len", PyInt.of(text.length()))
                 .build();
+        return new Shortened(digest, StateDump.canonical(digest));
+    }
+
+    /** {@link StateDump#canonical}{@code (v)}, containers from their children's texts (each remembered by identity). */
+    static String canonical(Value v, Map<Value, String> texts) {
+        String t = texts.get(v);
+        if (t != null) return t;
+        if (v instanceof PyDict d && !d.isEmpty()) t = dictText(d, k -> canonical(d.get(k), texts));
+        else if (v instanceof PyList l && !l.isEmpty()) {
+            List<String> items = new ArrayList<>(l.size());
+            for (Value x : l) items.add(canonical(x, texts));
+            t = listText(items);
+        } else t = StateDump.canonical(v);
+        texts.put(v, t);
+        return t;
+    }
+
+    /** The canonical text of a dict ({@code sort_keys}, separators {@code ","} and {@code ":"}, ASCII only). */
+    private static String dictText(PyDict d, java.util.function.Function<String, String> valueText) {
+        if (d.isEmpty()) return "{}";
+        StringBuilder sb = new StringBuilder("{");
+        for (Map.Entry<String, Value> e : PyJson.entries(d, true)) {
+            if (sb.length() > 1) sb.append(',');
+            try {
+                PyJson.writeString(e.getKey(), true, sb);
+            } catch (java.io.IOException x) {
+                throw new java.io.UncheckedIOException(x);
+            }
+            sb.append(':').append(valueText.apply(e.getKey()));
+        }
+        return sb.append('}').toString();
+    }
+
+    private static String listText(List<String> items) {
+        return items.isEmpty() ? "[]" : "[" + String.join(",", items) + "]";
     }
 
     private static String firstDifference(String want, String got) {

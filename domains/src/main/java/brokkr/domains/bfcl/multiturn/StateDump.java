@@ -20,6 +20,7 @@ import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HexFormat;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -101,6 +102,55 @@ public final class StateDump {
         for (Map.Entry<String, Object> e : state.entrySet()) b.put(e.getKey(), render(e.getValue()));
         return b.build();
     }
+
+    /**
+     * {@code sha(renderState(world.state(variable)))}, remembered for the instance and globals objects it was worked
+     * out for: both are immutable and a call that only reads returns the same objects, so a class a turn did not
+     * change (and every task's pristine world, which is made once per process) is not rendered and hashed again.
+     */
+    public static String stateSha(World world, String variable) {
+        Backend instance = world.instance(variable);
+        if (instance == null) throw new IllegalArgumentException("no instance " + variable);
+        Identity key = new Identity(instance, world.globals());
+        synchronized (STATE_SHAS) {
+            String sha = STATE_SHAS.get(key);
+            if (sha != null) return sha;
+        }
+        String sha = sha(renderState(world.state(variable)));
+        synchronized (STATE_SHAS) {
+            STATE_SHAS.put(key, sha);
+        }
+        return sha;
+    }
+
+    static void forgetStateShas() {
+        synchronized (STATE_SHAS) {
+            STATE_SHAS.clear();
+        }
+    }
+
+    /** An instance and the globals it was seen with, compared by identity. */
+    private record Identity(Backend instance, Globals globals) {
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof Identity i && i.instance == instance && i.globals == globals;
+        }
+
+        @Override
+        public int hashCode() {
+            return System.identityHashCode(instance) * 31 + System.identityHashCode(globals);
+        }
+    }
+
+    /** The most recently used hashes (a bound on the worlds it keeps alive). */
+    private static final int STATE_SHAS_KEPT = 4096;
+
+    private static final Map<Identity, String> STATE_SHAS = new LinkedHashMap<>(256, 0.75f, true) {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<Identity, String> eldest) {
+            return size() > STATE_SHAS_KEPT;
+        }
+    };
 
     /** First 16 hex digits of SHA-256 over the canonical text. */
     public static String sha(Value rendered) {

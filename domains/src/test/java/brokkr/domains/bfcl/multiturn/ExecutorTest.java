@@ -2,6 +2,8 @@ package brokkr.domains.bfcl.multiturn;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertNotSame;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import brokkr.domains.bfcl.BfclData;
@@ -125,6 +127,65 @@ class ExecutorTest {
                         "{\"id\": 0, \"username\": \"john\", \"content\": \"b\", \"tags\": [], \"mentions\": [\"@z\"]}"),
                 Executor.execute(w, t, MODEL + "_ground_truth", true, List.of("get_tweet(0)"))
                         .results());
+    }
+
+    @Test
+    void aTasksPristineWorldAndItsStateHashesAreWorkedOutOncePerProcess() {
+        Executor.forgetMemos();
+        World first = Executor.execute(World.EMPTY, FS, MODEL, true, List.of()).world();
+        World again = Executor.execute(World.EMPTY, FS, MODEL, true, List.of()).world();
+        assertSame(first, again, "the pristine world is made once");
+        String v = Executor.variable(MODEL, true, FS.taskId(), "GorillaFileSystem");
+        assertEquals(StateDump.sha(StateDump.renderState(first.state(v))), StateDump.stateSha(again, v));
+        // a call that changes the instance gives a new hash; one that only reads keeps the instance (and its hash)
+        World changed = Executor.execute(first, FS, MODEL, true, List.of("mkdir(dir_name='x')"))
+                .world();
+        assertNotEquals(StateDump.stateSha(first, v), StateDump.stateSha(changed, v));
+        assertEquals(StateDump.sha(StateDump.renderState(changed.state(v))), StateDump.stateSha(changed, v));
+        World read = Executor.execute(changed, FS, MODEL, true, List.of("ls()")).world();
+        assertSame(changed.instance(v), read.instance(v));
+        // the ground truth's instances are made on the model's world from the same globals: the same values
+        World both = Executor.execute(first, FS, MODEL + "_ground_truth", true, List.of())
+                .world();
+        String gt = Executor.variable(MODEL + "_ground_truth", true, FS.taskId(), "GorillaFileSystem");
+        assertEquals(StateDump.stateSha(first, v), StateDump.stateSha(both, gt));
+        Executor.forgetMemos();
+        assertNotSame(
+                first, Executor.execute(World.EMPTY, FS, MODEL, true, List.of()).world(), "memos forgotten");
+    }
+
+    @Test
+    void eachCallStringIsParsedOnce() {
+        Executor.forgetMemos();
+        String call = "x_instance.cd(folder='d')";
+        assertSame(Executor.parsed(call), Executor.parsed(call));
+    }
+
+    @Test
+    void theAsciiRewriteIsTheRegexRewrite() {
+        Map<String, String> owner = Map.of("cd", "fs_instance", "ls", "fs_instance", "post_tweet", "tw_instance");
+        for (String call : List.of(
+                "cd(folder='d')",
+                "ls ()",
+                "ls\t\n(a=1)",
+                "xcd(1)",
+                "cd_x(1)",
+                "1cd(2)",
+                "a.cd(3)",
+                "post_tweet(content='cd(x) and ls ( y', tags=['#a'])",
+                "[cd(folder='a'), ls(a=True)]",
+                "cd",
+                "cd(",
+                "_cd(1)",
+                "cd9(1) ls",
+                "",
+                "ls()ls()")) {
+            assertEquals(Executor.rewriteByRegex(call, owner), Executor.rewriteAscii(call, owner), call);
+            assertEquals(Executor.rewriteByRegex(call, owner), Executor.rewrite(call, owner), call);
+        }
+        // beyond ASCII the regex (Unicode-aware \w and \b) decides
+        assertEquals("éls(1)", Executor.rewrite("éls(1)", owner));
+        assertEquals("é fs_instance.ls(1)", Executor.rewrite("é ls(1)", owner));
     }
 
     @Test
