@@ -20,7 +20,7 @@ public record BenchCommand() implements Command {
 
     @Override
     public String summary() {
-        return "benchmarks: world values (JMH), tau2 corpus replay vs upstream, loop depth scaling, KB search, REPL sandbox, probes and branches, BFCL multi-turn replay/grading and fork cost";
+        return "benchmarks: world values (JMH), tau2 corpus replay vs upstream, loop depth scaling, KB search, REPL sandbox, probes and branches, BFCL multi-turn replay/grading and fork cost, start-up";
     }
 
     @Override
@@ -33,6 +33,7 @@ public record BenchCommand() implements Command {
                       ./brokkr bench sandbox [--runs N] [--warmup N]
                       ./brokkr bench probe [--domain DOMAIN] [--task ID] [--rounds N]
                       ./brokkr bench multi-turn [--repeat N] [--forks F] [--tasks ID,ID] [--dir DIR]
+                      ./brokkr bench startup [--runs N] [--experiment DIR]
 
                world   loads the db.json world of each tau2 domain that has one (%s; or --db DOMAIN) as
                        the domain does (the tau2 data directory: -Dbrokkr.tau2.data, BROKKR_TAU2_DATA, else
@@ -70,14 +71,18 @@ public record BenchCommand() implements Command {
                        (default 3) in one warm JVM, beside upstream's timings in that folder's README (as ratios);
                        then the fork cost of each task's world (default multi_turn_base_0,multi_turn_long_context_0):
                        F (default 1000) forks each running the first ground-truth turn, time per fork and the
-                       heap the forks retain against one world.""".formatted(String.join(", ", WorldBench.domains()), String.join(", ", Tau2Domains.names()));
+                       heap the forks retain against one world.
+               startup start-up, cold (a new ./brokkr process per run), with the launcher's AOT cache and without
+                       (BROKKR_AOT=0), alternating: --version and experiment show DIR (with --experiment) to the
+                       first byte of output and to exit; the kernel to its first reply, then %%domain load
+                       tau2-retail in that fresh process and once more (median and best of N, default 5).""".formatted(String.join(", ", WorldBench.domains()), String.join(", ", Tau2Domains.names()));
     }
 
     @Override
     public int run(List<String> args, PrintStream out, PrintStream err) throws Exception {
         if (args.isEmpty())
             throw new UsageException(
-                    "missing benchmark (world, replay, loop, kb-search, sandbox, probe or multi-turn)");
+                    "missing benchmark (world, replay, loop, kb-search, sandbox, probe, multi-turn or startup)");
         List<String> rest = args.subList(1, args.size());
         return switch (args.get(0)) {
             case "world" -> usage(() -> WorldBench.run(rest, out));
@@ -87,6 +92,7 @@ public record BenchCommand() implements Command {
             case "sandbox" -> usage(() -> SandboxBench.run(rest, out));
             case "probe" -> usage(() -> ProbeBench.run(rest, out));
             case "multi-turn" -> usage(() -> MultiTurnBench.run(rest, out));
+            case "startup" -> usage(() -> StartupBench.run(rest, out));
             default -> throw new UsageException("unknown benchmark '" + args.get(0) + "'");
         };
     }
