@@ -20,7 +20,7 @@ public record BenchCommand() implements Command {
 
     @Override
     public String summary() {
-        return "benchmarks: world values (JMH), tau2 corpus replay vs upstream, loop depth scaling, KB search, REPL sandbox, probes and branches, BFCL multi-turn replay/grading and fork cost, key redaction, interrupt latency";
+        return "benchmarks: world values (JMH), tau2 corpus replay vs upstream, loop depth scaling, KB search, REPL sandbox, probes and branches, BFCL multi-turn replay/grading and fork cost, key redaction, interrupt latency, start-up";
     }
 
     @Override
@@ -35,6 +35,7 @@ public record BenchCommand() implements Command {
                       ./brokkr bench multi-turn [--repeat N] [--forks F] [--tasks ID,ID] [--dir DIR]
                       ./brokkr bench redact [--mib 1,8] [--rounds N]
                       ./brokkr bench interrupt [--units N] [--parallelism P] [--rounds N]
+                      ./brokkr bench startup [--runs N] [--experiment DIR]
 
                world   loads the db.json world of each tau2 domain that has one (%s; or --db DOMAIN) as
                        the domain does (the tau2 data directory: -Dbrokkr.tau2.data, BROKKR_TAU2_DATA, else
@@ -80,14 +81,18 @@ public record BenchCommand() implements Command {
                interrupt  interrupt-to-idle latency of %probe and %branch (unstored and --dir) on tau2 retail
                        with a 200 ms model: N units (default 1000) queued, P (default 8) at a time, the calling
                        thread interrupted after 2P calls began: time to return, time until no call is in
-                       flight, calls made (median of N rounds, default 5).""".formatted(String.join(", ", WorldBench.domains()), String.join(", ", Tau2Domains.names()));
+                       flight, calls made (median of N rounds, default 5).
+               startup start-up, cold (a new ./brokkr process per run), with the launcher's AOT cache and without
+                       (BROKKR_AOT=0), alternating: --version and experiment show DIR (with --experiment) to the
+                       first byte of output and to exit; the kernel to its first reply, then %%domain load
+                       tau2-retail in that fresh process and once more (median and best of N, default 5).""".formatted(String.join(", ", WorldBench.domains()), String.join(", ", Tau2Domains.names()));
     }
 
     @Override
     public int run(List<String> args, PrintStream out, PrintStream err) throws Exception {
         if (args.isEmpty())
             throw new UsageException(
-                    "missing benchmark (world, replay, loop, kb-search, sandbox, probe, multi-turn, redact or interrupt)");
+                    "missing benchmark (world, replay, loop, kb-search, sandbox, probe, multi-turn, redact, interrupt or startup)");
         List<String> rest = args.subList(1, args.size());
         return switch (args.get(0)) {
             case "world" -> usage(() -> WorldBench.run(rest, out));
@@ -99,6 +104,7 @@ public record BenchCommand() implements Command {
             case "multi-turn" -> usage(() -> MultiTurnBench.run(rest, out));
             case "redact" -> usage(() -> RedactBench.run(rest, out));
             case "interrupt" -> usage(() -> InterruptBench.run(rest, out));
+            case "startup" -> usage(() -> StartupBench.run(rest, out));
             default -> throw new UsageException("unknown benchmark '" + args.get(0) + "'");
         };
     }

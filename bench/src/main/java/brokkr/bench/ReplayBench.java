@@ -26,6 +26,12 @@ import java.util.concurrent.CountDownLatch;
  *       hashes fed to SHA-256 ({@link WorldHash#digestedBytes()}); right after each run, {@link MessageDigest}
  *       digests as many bytes on as many threads (large updates of one buffer: SHA-256's throughput
  *       alone). The replay's wall time over the floor's is what the replay costs beyond hashing, plus one.</li>
+ *   <li><b>the full-hash floor</b>: the same for the whole text of every world hash computed
+ *       ({@link WorldHash#hashedTextBytes()}), what a hash that digests each world from its first byte (as
+ *       upstream's {@code get_dict_hash} does) cannot go below; the digest checkpoints, resuming a world's
+ *       digest after the prefix it shares with a world hashed before, are what puts the replay under it.
+ *       Its time is the floor's scaled by the two byte counts (SHA-256 over 64 KiB updates is linear in
+ *       the bytes).</li>
  * </ul>
  * After untimed warm-up replays (at least two and a second's worth), each thread count (1 and the
  * requested one) runs {@code --repeat} times, each from a collected heap;
@@ -69,17 +75,36 @@ public final class ReplayBench {
                 .findFirst();
     }
 
-    /** One replay: its wall time, time in world hashes (summed over workers), bytes digested, and the floor measured after it. */
-    public record Run(int threads, int index, long wallNanos, long hashNanos, long digestedBytes, long floorNanos) {
+    /**
+     * One replay: its wall time, time in world hashes (summed over workers), bytes digested, bytes of the
+     * hashed worlds' whole texts, and the floor measured after it.
+     */
+    public record Run(
+            int threads,
+            int index,
+            long wallNanos,
+            long hashNanos,
+            long digestedBytes,
+            long hashedTextBytes,
+            long floorNanos) {
         public double floorRatio() {
             return wallNanos / (double) floorNanos;
         }
+
+        /** The full-hash floor: the floor's time scaled to the whole texts' bytes. */
+        public long fullFloorNanos() {
+            return Math.max(1, Math.round(floorNanos * (hashedTextBytes / (double) Math.max(1, digestedBytes))));
+        }
     }
 
-    /** The best run of a thread count against the best floor measured for it. */
-    public record Summary(int threads, Run best, long floorNanos) {
+    /** The best run of a thread count against the best floors measured for it. */
+    public record Summary(int threads, Run best, long floorNanos, long fullFloorNanos) {
         public double floorRatio() {
             return best.wallNanos() / (double) floorNanos;
+        }
+
+        public double fullFloorRatio() {
+            return best.wallNanos() / (double) fullFloorNanos;
         }
     }
 
@@ -167,17 +192,17 @@ public final class ReplayBench {
             for (int r = 1; r <= repeat; r++) {
                 System.gc(); // each run starts from a collected heap (as JMH's -gc true): not the previous run's
                 // garbage
-                long bytes0 = WorldHash.digestedBytes();
+                long bytes0 = WorldHash.digestedBytes(), text0 = WorldHash.hashedTextBytes();
                 long t0 = System.nanoTime();
                 Tau2Conformance.Report rep = Tau2Conformance.run(factory, corpus, null, t);
                 long wall = System.nanoTime() - t0;
-                long bytes = WorldHash.digestedBytes() - bytes0;
+                long bytes = WorldHash.digestedBytes() - bytes0, text = WorldHash.hashedTextBytes() - text0;
                 if (rep.mismatches() != 0) {
                     throw new Mismatch(
                             "replay has " + rep.mismatches() + " mismatches: run ./brokkr conformance tau2 --domain "
                                     + domain + " --corpus " + corpus + " first");
                 }
-                Run run = new Run(t, r, wall, rep.hashMillis() * 1_000_000, bytes, floorNanos(bytes, t));
+                Run run = new Run(t, r, wall, rep.hashMillis() * 1_000_000, bytes, text, floorNanos(bytes, t));
                 runs.add(run);
                 sequences = rep.sequences();
                 calls = rep.calls();
@@ -185,7 +210,7 @@ public final class ReplayBench {
                     if (runs.size() == 1) { // after the first run: a corpus that cannot be replayed prints no table
                         out.printf(
                                 Locale.ROOT,
-                                "%-4s %-7s %9s %9s %9s %12s %9s %8s%n",
+                                "%-4s %-7s %9s %9s %9s %12s %9s %8s %8s %8s%n",
                                 "run",
                                 "threads",
                                 "wall ms",
@@ -193,11 +218,13 @@ public final class ReplayBench {
                                 "hash ms",
                                 "digested MB",
                                 "floor ms",
-                                "x floor");
+                                "x floor",
+                                "text MB",
+                                "x full");
                     }
                     out.printf(
                             Locale.ROOT,
-                            "%-4d %-7d %9.0f %9.1f %9d %12.1f %9.0f %8.2f%n",
+                            "%-4d %-7d %9.0f %9.1f %9d %12.1f %9.0f %8.2f %8.1f %8.2f%n",
                             r,
                             t,
                             wall / 1e6,
@@ -205,7 +232,9 @@ public final class ReplayBench {
                             rep.hashMillis(),
                             bytes / 1e6,
                             run.floorNanos() / 1e6,
-                            run.floorRatio());
+                            run.floorRatio(),
+                            text / 1e6,
+                            wall / (double) run.fullFloorNanos());
                 }
             }
         }
@@ -216,7 +245,8 @@ public final class ReplayBench {
                     .min((a, b) -> Long.compare(a.wallNanos(), b.wallNanos()))
                     .orElseThrow();
             long floor = mine.stream().mapToLong(Run::floorNanos).min().orElseThrow();
-            summaries.add(new Summary(t, best, floor));
+            long fullFloor = mine.stream().mapToLong(Run::fullFloorNanos).min().orElseThrow();
+            summaries.add(new Summary(t, best, floor, fullFloor));
         }
         return new Report(
                 domain,
@@ -241,26 +271,32 @@ public final class ReplayBench {
                 r.runs().size() / r.summaries().size()));
         s.append(String.format(
                 Locale.ROOT,
-                "%-7s %9s %9s %12s %9s %8s %11s %10s%n",
+                "%-7s %9s %9s %12s %9s %8s %8s %13s %8s %11s %10s%n",
                 "threads",
                 "wall ms",
                 "µs/call",
                 "digested MB",
                 "floor ms",
                 "x floor",
+                "text MB",
+                "full floor ms",
+                "x full",
                 "upstream s",
                 "x faster"));
         for (Summary m : r.summaries()) {
             double wallMs = m.best().wallNanos() / 1e6;
             s.append(String.format(
                     Locale.ROOT,
-                    "%-7d %9.0f %9.1f %12.1f %9.0f %8.2f %11s %10s%n",
+                    "%-7d %9.0f %9.1f %12.1f %9.0f %8.2f %8.1f %13.0f %8.2f %11s %10s%n",
                     m.threads(),
                     wallMs,
                     wallMs * 1000 / r.calls(),
                     m.best().digestedBytes() / 1e6,
                     m.floorNanos() / 1e6,
                     m.floorRatio(),
+                    m.best().hashedTextBytes() / 1e6,
+                    m.fullFloorNanos() / 1e6,
+                    m.fullFloorRatio(),
                     r.upstream()
                             .map(u -> String.format(Locale.ROOT, "%.3f", u.seconds()))
                             .orElse("-"),
@@ -270,6 +306,8 @@ public final class ReplayBench {
         }
         s.append(
                 "x floor: replay wall time / the wall time of MessageDigest SHA-256 over the bytes the replay digested, same threads\n");
+        s.append(
+                "x full: replay wall time / the full-hash floor, SHA-256 over the whole text of every world hashed (text MB; the floor scaled)\n");
         s.append(
                 r.upstream().isPresent()
                         ? "upstream s: replay.py of this corpus (shared/conformance/tau2/README.md, \"Upstream timings\"); x faster: upstream s / wall\n"

@@ -135,6 +135,8 @@ class ReplayBenchTest {
         assertEquals(4, r.runs().size());
         for (ReplayBench.Run run : r.runs()) {
             assertEquals(expected, run.digestedBytes(), "run " + run.index() + " with " + run.threads() + " thread(s)");
+            assertEquals(
+                    expected, run.hashedTextBytes(), "run " + run.index() + " with " + run.threads() + " thread(s)");
             assertTrue(run.wallNanos() > 0 && run.floorNanos() > 0);
         }
         assertEquals(
@@ -158,6 +160,13 @@ class ReplayBenchTest {
                         "ms",
                         "x",
                         "floor",
+                        "text",
+                        "MB",
+                        "full",
+                        "floor",
+                        "ms",
+                        "x",
+                        "full",
                         "upstream",
                         "s",
                         "x",
@@ -165,10 +174,12 @@ class ReplayBenchTest {
                 List.of(lines.get(1).trim().split("\\s+")));
         for (int t = 1; t <= 2; t++) {
             String[] row = lines.get(1 + t).trim().split("\\s+");
-            assertEquals(8, row.length, lines.get(1 + t));
+            assertEquals(11, row.length, lines.get(1 + t));
             assertEquals(String.valueOf(t), row[0]);
             assertEquals(String.format(java.util.Locale.ROOT, "%.1f", expected / 1e6), row[3]);
-            assertEquals("-", row[6]);
+            // A world this small is one memo, digested whole: its text is what was digested.
+            assertEquals(row[3], row[6], "text MB");
+            assertEquals("-", row[9]);
         }
         assertTrue(text.contains("upstream: no recorded replay of this corpus"), text);
     }

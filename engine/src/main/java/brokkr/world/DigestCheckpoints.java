@@ -73,6 +73,9 @@ final class DigestCheckpoints {
         int[] spanEnd = new int[8];
         byte[][] spanBefore = new byte[8][];
         byte[][] spanAfter = new byte[8][];
+        /** Bytes of the text of a span's entries, gaps included (what copying it stands for). */
+        long[] spanText = new long[8];
+
         int spans;
 
         Trace() {
@@ -126,6 +129,7 @@ final class DigestCheckpoints {
                 spanEnd = Arrays.copyOf(spanEnd, m);
                 spanBefore = Arrays.copyOf(spanBefore, m);
                 spanAfter = Arrays.copyOf(spanAfter, m);
+                spanText = Arrays.copyOf(spanText, m);
             }
             spanSkeletons[spans] = skeleton;
             spanStart[spans] = start;
@@ -135,9 +139,10 @@ final class DigestCheckpoints {
             return spans++;
         }
 
-        void closeSpan(int s, int end, byte[] after) {
+        void closeSpan(int s, int end, byte[] after, long text) {
             spanEnd[s] = end;
             spanAfter[s] = after;
+            spanText[s] = text;
         }
 
         /** The closed span of {@code skeleton} starting at entry {@code start} after gap text {@code before}, or -1. */
@@ -171,7 +176,7 @@ final class DigestCheckpoints {
             for (int t = s; t < from.spans && from.spanStart[t] < b && (t == s || from.spanEnd[t] <= b); t++) {
                 if (from.spanEnd[t] < 0) break;
                 int k = openSpan(from.spanSkeletons[t], from.spanStart[t] + shift, from.spanBefore[t]);
-                closeSpan(k, from.spanEnd[t] + shift, from.spanAfter[t]);
+                closeSpan(k, from.spanEnd[t] + shift, from.spanAfter[t], from.spanText[t]);
             }
         }
 
@@ -261,6 +266,8 @@ final class DigestCheckpoints {
         long sinceCheckpoint;
         /** Bytes digested by this feed (resumed entries included), for {@link WorldHash#digestedBytes()}. */
         long digested;
+        /** Bytes of this feed's text so far, shared or digested, for {@link WorldHash#hashedTextBytes()}. */
+        long text;
 
         /** The current gap: a single run as it is, or several runs concatenated. */
         byte[] single;
@@ -322,6 +329,7 @@ final class DigestCheckpoints {
                     aliveCount = k;
                     byte[] after = from.spanAfter[fromSpan];
                     trace.copySpan(from, fromSpan);
+                    text += from.spanText[fromSpan];
                     single = null;
                     gapLen = 0;
                     gapRuns = 0;
@@ -333,8 +341,10 @@ final class DigestCheckpoints {
                 }
             }
             int s = trace.openSpan(nested, start, before);
+            long textBefore =
+                    text; // the pending gaps before and after the span are counted with the entries that take them
             skeleton(nested, slot, memoize);
-            trace.closeSpan(s, trace.n, pendingGap());
+            trace.closeSpan(s, trace.n, pendingGap(), text - textBefore);
         }
 
         /** The current gap's text (not taken). */
@@ -375,6 +385,7 @@ final class DigestCheckpoints {
                 for (int i = 0; i < aliveCount; i++) if (alive[i].matches(j, node, g)) alive[k++] = alive[i];
                 if (k > 0) {
                     aliveCount = k;
+                    this.text += g.length + text.length;
                     // Same text so far: share the recorded gap and state.
                     trace.add(alive[0].gaps[j], node, alive[0].texts[j], alive[0].states[j]);
                     return;
@@ -386,6 +397,7 @@ final class DigestCheckpoints {
             md.update(text);
             sinceCheckpoint += g.length + text.length;
             digested += g.length + text.length;
+            this.text += g.length + text.length;
             MessageDigest state = null;
             if (sinceCheckpoint >= CHECKPOINT_EVERY) {
                 state = copy(md);
@@ -414,7 +426,7 @@ final class DigestCheckpoints {
             byte[] g = takeGap();
             if (md == null) resume();
             md.update(g);
-            WorldHash.countDigested(digested + g.length);
+            WorldHash.countDigested(digested + g.length, text + g.length);
             return md.digest();
         }
     }

@@ -64,8 +64,22 @@ public final class WorldHash {
         return DIGESTED.sum();
     }
 
-    static void countDigested(long bytes) {
-        DIGESTED.add(bytes);
+    /**
+     * Bytes of the texts of the world hashes computed in this JVM (all threads; a root's hex memo hit is
+     * not a hash computed): what a hash that digests every world's whole text would feed to SHA-256, as
+     * upstream's {@code get_dict_hash} does. {@code bench replay} reports its floor beside the one of
+     * {@link #digestedBytes()}: the digest checkpoints are what puts the replay below it.
+     */
+    private static final LongAdder HASHED_TEXT = new LongAdder();
+
+    /** Bytes of the texts of the world hashes computed so far (JVM-wide, monotonic; see {@link #digestedBytes()}). */
+    public static long hashedTextBytes() {
+        return HASHED_TEXT.sum();
+    }
+
+    static void countDigested(long digested, long text) {
+        DIGESTED.add(digested);
+        HASHED_TEXT.add(text);
     }
 
     /** A hashed root's memo: its text memo ({@code byte[]} or skeleton) and the hex digest of that text. */
@@ -87,7 +101,7 @@ public final class WorldHash {
             // A leaf or an empty container: a few bytes, nothing to keep.
             DigestWriter w = new DigestWriter(newSha256(), sortKeys, slot, memoThreshold, ", ", ": ");
             byte[] digest = w.digest(world);
-            countDigested(w.digested());
+            countDigested(w.digested(), w.digested());
             return HexFormat.of().formatHex(digest);
         }
         if (memo == null) {
@@ -97,7 +111,7 @@ public final class WorldHash {
         }
         byte[] digest = switch (memo) {
             case byte[] text -> {
-                countDigested(text.length);
+                countDigested(text.length, text.length);
                 yield newSha256().digest(text);
             }
             case Object[] skeleton ->

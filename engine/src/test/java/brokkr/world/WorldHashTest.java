@@ -485,6 +485,52 @@ class WorldHashTest {
         assertTrue(prefix > length / 3, "most of the text is not digested again: " + prefix + " of " + length);
     }
 
+    /**
+     * bench replay's full-hash floor rests on this count: the whole text of every world hash computed,
+     * shared prefixes, copied spans of untouched tables and resumed entries included; a hex memo hit is
+     * no hash computed.
+     */
+    @Test
+    void hashedTextBytesCountTheWholeTextOfEveryHashComputed() {
+        DigestCheckpoints.forget();
+        Value small = Json.parse("{\"b\": [1, 2.5, \"x\u00e9\"], \"a\": {\"c\": null}}");
+        long before = WorldHash.hashedTextBytes();
+        WorldHash.sha256(small, true);
+        WorldHash.sha256(small, true); // the hex memo
+        WorldHash.sha256(new PyStr("leaf"), true);
+        assertEquals(
+                PyJson.dumps(small, DumpOptions.SORTED).length() + "\"leaf\"".length(),
+                WorldHash.hashedTextBytes() - before);
+
+        PyDict base = tables(new java.util.Random(5));
+        before = WorldHash.hashedTextBytes();
+        WorldHash.sha256(base, true);
+        assertEquals(PyJson.dumps(base, DumpOptions.SORTED).length(), WorldHash.hashedTextBytes() - before);
+        PyDict world = base;
+        java.util.Random r = new java.util.Random(9);
+        for (int step = 0; step < 12; step++) {
+            // A change in one table (first, middle or last entry; alpha's, mid's and zeta's spans copied or
+            // walked), a key added to one, or a table removed and put back: each world's whole text.
+            String table = List.of("alpha", "mid", "zeta").get(r.nextInt(3));
+            PyDict t = world.get(table).asDict();
+            List<String> keys =
+                    t.keys().stream().sorted(DigestWriter::compareKeys).toList();
+            String key = step % 4 == 3
+                    ? "#new" + step
+                    : keys.get(List.of(0, keys.size() / 2, keys.size() - 1).get(step % 3));
+            world = world.with(table, t.with(key, PyDict.of("id", "changed " + step)));
+            long digested = WorldHash.digestedBytes();
+            before = WorldHash.hashedTextBytes();
+            WorldHash.sha256(world, true);
+            int length = PyJson.dumps(world, DumpOptions.SORTED).length();
+            assertEquals(length, WorldHash.hashedTextBytes() - before, "step " + step);
+            assertTrue(WorldHash.digestedBytes() - digested <= length);
+        }
+        before = WorldHash.hashedTextBytes();
+        WorldHash.sha256(base, true); // the anchor again: its hex memo
+        assertEquals(0, WorldHash.hashedTextBytes() - before);
+    }
+
     @Test
     void anUnrelatedWorldBecomesTheAnchor() {
         DigestCheckpoints.forget();
