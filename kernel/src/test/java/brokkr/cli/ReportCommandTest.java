@@ -53,6 +53,15 @@ class ReportCommandTest {
 
         assertTrue(html.startsWith("<!DOCTYPE html>"));
         assertTrue(html.contains("<h1>report-test</h1>"), "titled with the experiment");
+        // one sentence at the top says what was found, before any table
+        String headline = html.substring(
+                html.indexOf("<p class=\"headline\""), html.indexOf("</p>", html.indexOf("<p class=\"headline\"")));
+        assertTrue(html.indexOf("<p class=\"headline\"") < html.indexOf("<table"), "the headline first");
+        assertEquals(
+                "<p class=\"headline\" id=\"headline\">On agree, <b>agreeable</b> did best: mean reward 1.00 (95% interval"
+                        + " [0.139, 1.00]), 1.00 above <b>&lt;b&gt;bold&lt;/b&gt;</b> (paired over 3 tasks, 95% interval"
+                        + " [1.00, 1.00]); 12 cells, all with a result.",
+                headline);
         assertTrue(
                 html.contains("<caption>scorecard</caption>") && html.contains("<caption>checks</caption>"),
                 "scorecard and checks");

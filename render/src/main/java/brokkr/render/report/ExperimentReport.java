@@ -7,6 +7,7 @@ import brokkr.eval.BenchmarkProvider;
 import brokkr.eval.Evidence;
 import brokkr.eval.Exploration;
 import brokkr.eval.Transcripts;
+import brokkr.experiment.Comparison;
 import brokkr.experiment.ExperimentQuery;
 import brokkr.experiment.Inspect;
 import brokkr.experiment.Registry;
@@ -29,6 +30,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.function.Function;
 
 /**
@@ -47,11 +49,17 @@ import java.util.function.Function;
  *
  * @param name     the experiment's name
  * @param specJson the spec the store last ran, as JSON ("" when it has none)
+ * @param headlineHtml what the experiment found, in one sentence ({@link Headline})
  * @param listing  every attempt of the current cells without its evidence, in scorecard order (candidate, task,
  *                 repetition)
  */
 public record ExperimentReport(
-        String name, String dir, String specJson, Scorecard scorecard, List<Inspect.AttemptRow> listing) {
+        String name,
+        String dir,
+        String specJson,
+        Scorecard scorecard,
+        String headlineHtml,
+        List<Inspect.AttemptRow> listing) {
     public ExperimentReport {
         listing = List.copyOf(listing);
     }
@@ -79,7 +87,17 @@ public record ExperimentReport(
                     .map(Map.Entry::getKey)
                     .orElse(String.valueOf(dir.toAbsolutePath().getFileName()));
             String spec = experiment.map(Map.Entry::getValue).orElse("");
-            var report = new ExperimentReport(name, dir.toString(), spec, sc, order(Inspect.attempts(q, false), sc));
+            String headline = Headline.html(sc, (benchmark, best, runnerUp) -> {
+                try {
+                    return Comparison.between(q, dir.toString(), best, q, dir.toString(), runnerUp).stream()
+                            .filter(c -> c.benchmark().equals(benchmark))
+                            .findFirst();
+                } catch (IllegalArgumentException e) {
+                    return Optional.empty(); // no benchmark in common: the headline says so
+                }
+            });
+            var report = new ExperimentReport(
+                    name, dir.toString(), spec, sc, headline, order(Inspect.attempts(q, false), sc));
             report.write(out, listed -> {
                 // The listing carries no evidence (it is most of a store's bytes): read each attempt whole, one at a
                 // time.
@@ -162,7 +180,9 @@ public record ExperimentReport(
                 .append("</style></head><body>");
         sb.append("<header><h1>")
                 .append(esc(name))
-                .append("</h1><p class=\"sub\">Brokkr experiment report · <code>")
+                .append("</h1><p class=\"headline\" id=\"headline\">")
+                .append(headlineHtml)
+                .append("</p><p class=\"sub\">Brokkr experiment report · <code>")
                 .append(esc(dir))
                 .append("</code> · ")
                 .append(scorecard.cells())
