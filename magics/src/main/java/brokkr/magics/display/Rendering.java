@@ -64,7 +64,7 @@ public final class Rendering {
         ctx.renderIfRequested(MIMEType.TEXT_HTML, v::html);
         String md = v.markdown();
         if (md != null) ctx.renderIfRequested(MIMEType.TEXT_MARKDOWN, () -> md);
-        ctx.renderIfRequested(MIMEType.TEXT_PLAIN, v::text);
+        ctx.renderIfRequested(MIMEType.TEXT_PLAIN, () -> v.text());
     }
 
     /** The chart and its numbers in one output: HTML (inline image and table) for notebooks, PNG and SVG besides. */
