@@ -37,8 +37,8 @@ public final class TableHtml {
                 PlainTable.Column c = t.column(i);
                 sb.append(
                         countLike[i]
-                                ? "<td style=\"text-align:right;white-space:nowrap\">"
-                                        + esc(TableText.cell(c, r, TableText.MISSING)) + "</td>"
+                                ? "<td style=\"text-align:right;white-space:nowrap\">" + esc(TableText.cell(c, r, ""))
+                                        + "</td>"
                                 : cell(c, r));
             }
             sb.append("</tr>");
@@ -52,11 +52,12 @@ public final class TableHtml {
     }
 
     /**
-     * A text column that holds counts ({@code trials}: "3", or "3-4" when tasks differ) is shown as numbers are:
-     * right-aligned and in the numbers' vertical place, not as a top-aligned text.
+     * The scorecards' {@code trials}, a text column of counts ("3", or "3-4" when tasks differ), is shown as numbers
+     * are: right-aligned and in the numbers' vertical place, not as a top-aligned text (a task id that looks like a
+     * number stays a text).
      */
     static boolean countLike(PlainTable.Column c) {
-        if (c.numeric()) return false;
+        if (c.numeric() || !c.name().equals("trials")) return false;
         boolean any = false;
         for (int r = 0; r < c.size(); r++) {
             if (c.isMissing(r)) continue;
