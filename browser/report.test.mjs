@@ -35,6 +35,9 @@ try {
   await page.goto(pathToFileURL(resolve(report)).href, { waitUntil: 'load' });
 
   check('opens with the experiment as title', (await page.title()).endsWith(' - Brokkr report'), await page.title());
+  const headline = (await page.locator('#headline').textContent()) || '';
+  check('a headline says what was found, before the tables',
+    await page.locator('#headline').isVisible() && / did best: mean reward .* above .*95% interval .* cells/.test(headline), headline);
   check('scorecard table shows', await page.locator('#scorecard table').first().isVisible());
   const heads = await page.locator('#scorecard table').first().locator('th').allTextContents();
   const firstRow = page.locator('#scorecard table').first().locator('tbody tr').first().locator('td');

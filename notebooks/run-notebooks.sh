@@ -110,6 +110,12 @@ for nb in "$here"/*.ipynb; do
   fi
 done
 
+# What the exported pages show: every chart a picture (an <img> or an SVG with drawing elements), never the
+# empty box nbconvert 6.5's sanitizer leaves of an SVG-only chart.
+echo "== charts in the exported HTML" >&2
+"$PY" "$here/tests/check_html_charts.py" "$here" 2>&1 | tee "$log" >&2
+tally "$log"
+
 echo "== shareable report in headless Chromium" >&2
 "$root/browser/run-report-test.sh" 2>&1 | tee "$log" >&2
 tally "$log"

@@ -69,6 +69,13 @@ def main():
     expected = sorted(f for f in os.listdir(here) if f.endswith(".ipynb"))
     check("every notebook has an executed copy", all(os.path.exists(os.path.join(out_dir, f)) for f in expected),
           [f for f in expected if not os.path.exists(os.path.join(out_dir, f))])
+    # nbformat 4.5 cells carry ids; without them every nbconvert run warns (MissingIDFieldWarning)
+    for f in expected:
+        with open(os.path.join(here, f), encoding="utf-8") as fh:
+            cells = json.load(fh)["cells"]
+        ids = [c.get("id") for c in cells]
+        check(f"{f}: every cell has a unique id", all(ids) and len(set(ids)) == len(ids),
+              [i for i, c in enumerate(cells) if not c.get("id")])
 
     nb = load(out_dir, "synthetic.ipynb")
     if nb:

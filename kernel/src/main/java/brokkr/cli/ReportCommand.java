@@ -6,6 +6,7 @@ import brokkr.experiment.ExperimentStore;
 import brokkr.experiment.Registry;
 import brokkr.render.report.ExperimentReport;
 import java.io.PrintStream;
+import java.io.Writer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -69,15 +70,14 @@ public final class ReportCommand implements Command {
         if (!Files.isRegularFile(ExperimentStore.file(dir)))
             throw new InputException(dir + " holds no experiment (no " + ExperimentStore.FILE + ")");
         if (file == null) file = dir.resolve("report.html");
-        String html = ExperimentReport.read(dir, registry).html();
         if (file.toAbsolutePath().getParent() != null)
             Files.createDirectories(file.toAbsolutePath().getParent());
-        byte[] bytes = html.getBytes(StandardCharsets.UTF_8);
-        // Transcripts and requests are in it: owner-only (0600), as the store and --out files are.
-        try (var w = OwnerOnlyFile.create(file)) {
-            w.write(html);
+        // Transcripts and requests are in it: owner-only (0600), as the store and --out files are. Streamed: the
+        // page is never whole in memory (a store of any size reports in a small heap).
+        try (Writer w = OwnerOnlyFile.create(file)) {
+            ExperimentReport.write(dir, registry, w);
         }
-        out.println("wrote " + file + " (" + (bytes.length + 1023) / 1024 + " KiB)");
+        out.println("wrote " + file + " (" + (Files.size(file) + 1023) / 1024 + " KiB)");
         return 0;
     }
 }

@@ -5,6 +5,7 @@ import brokkr.magics.Session;
 import java.lang.reflect.Modifier;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
 import java.util.regex.Matcher;
@@ -63,7 +64,17 @@ public final class CellEvaluator {
         return evalCell(code, show);
     }
 
+    /** What a person types to leave a shell; in a cell (jupyter console sends it as code) they are not Java. */
+    static final Set<String> LEAVE_WORDS = Set.of("exit", "quit", "exit()", "quit()", "/exit");
+
+    /** The answer to a word of {@link #LEAVE_WORDS}: how to leave each front end, instead of a compile error. */
+    static final String LEAVE_HINT = "this is a Java kernel: to leave jupyter console press Ctrl-D (or type 'exit' at"
+            + " the ./brokkr repl prompt); in a notebook, shut the kernel down from the Kernel menu";
+
     private JShellEvaluator.Value evalCell(String cell, Consumer<Object> show) {
+        if (LEAVE_WORDS.contains(cell.strip()))
+            throw new CellException(
+                    CellException.Kind.USAGE, "UsageError", cell.strip() + ": " + LEAVE_HINT, List.of());
         String code = cell.stripLeading();
         if (code.startsWith("%%")) {
             int nl = code.indexOf('\n');

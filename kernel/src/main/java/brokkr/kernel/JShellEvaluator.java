@@ -215,7 +215,8 @@ public final class JShellEvaluator implements AutoCloseable {
         return new CellException(
                 CellException.Kind.INTERRUPTED,
                 "Interrupted",
-                "the cell was interrupted",
+                "the cell was interrupted; the session and its variables are intact",
+                // the traceback's one line is the head itself: shown once, never "Interrupted" twice
                 List.of("Interrupted: the cell was interrupted; the session and its variables are intact"));
     }
 

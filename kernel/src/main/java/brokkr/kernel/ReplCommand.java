@@ -5,6 +5,9 @@ import brokkr.command.ErrorMessages;
 import brokkr.magics.Display;
 import brokkr.magics.MagicCompletion;
 import brokkr.magics.Session;
+import brokkr.magics.builtin.ExperimentMagics;
+import brokkr.magics.view.Figure;
+import brokkr.magics.view.Rich;
 import brokkr.magics.view.Tables;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -68,7 +71,7 @@ public record ReplCommand(Map<String, String> env) implements Command {
                paths printed. The lines typed are kept across sessions in FILE (default
                ~/.cache/brokkr/repl-history, under $XDG_CACHE_HOME or -Dbrokkr.cache.dir when set); piped input
                is recorded only with --history. Ctrl-R searches them, /history lists them. Ctrl-C interrupts a
-               running cell; Ctrl-D or /exit leaves.""";
+               running cell; Ctrl-D, /exit, exit or quit leaves.""";
     }
 
     /** The history file: under the per-user cache directory Brokkr uses ({@code -Dbrokkr.cache.dir}, {@code $XDG_CACHE_HOME/brokkr}, {@code ~/.cache/brokkr}). */
@@ -157,7 +160,7 @@ public record ReplCommand(Map<String, String> env) implements Command {
             if (historyFile != null) {
                 builder.variable(LineReader.HISTORY_FILE, historyFile.toAbsolutePath())
                         .variable(LineReader.HISTORY_FILE_SIZE, 10_000)
-                        .variable(LineReader.HISTORY_IGNORE, "/exit:/history");
+                        .variable(LineReader.HISTORY_IGNORE, "/exit:/history:exit:quit");
             }
             LineReader reader = builder.completer((r, line, candidates) -> {
                         String buf = line.line();
@@ -175,10 +178,14 @@ public record ReplCommand(Map<String, String> env) implements Command {
                             candidates.add(new Candidate(prefix + m, m, null, null, null, null, false));
                     })
                     .option(LineReader.Option.DISABLE_EVENT_EXPANSION, true)
+                    // JLine drops lines that start with a space from history by default, and trims the others: a
+                    // %%experiment cell's indented YAML lines are lines like any other, and their indent is YAML
+                    .option(LineReader.Option.HISTORY_IGNORE_SPACE, false)
+                    .option(LineReader.Option.HISTORY_REDUCE_BLANKS, false)
                     .build();
             terminal.handle(Terminal.Signal.INT, s -> cells.interrupt());
             if (tty)
-                out.println("Brokkr REPL (Java " + Runtime.version().feature() + "): Java and %magics; %help, /exit");
+                out.println("Brokkr REPL (Java " + Runtime.version().feature() + "): Java and %magics; %help, exit");
             StringBuilder cell = new StringBuilder();
             while (true) {
                 String line;
@@ -190,7 +197,8 @@ public record ReplCommand(Map<String, String> env) implements Command {
                 } catch (EndOfFileException e) {
                     break;
                 }
-                if (cell.isEmpty() && line.strip().equals("/exit")) break;
+                // exit and quit leave as /exit does (as in jshell and Python); inside a cell they are its text
+                if (cell.isEmpty() && CellEvaluator.LEAVE_WORDS.contains(line.strip())) break;
                 if (cell.isEmpty() && line.strip().equals("/history")) {
                     for (History.Entry e : reader.getHistory()) out.printf("%5d  %s%n", e.index() + 1, e.line());
                     continue;
@@ -290,7 +298,9 @@ public record ReplCommand(Map<String, String> env) implements Command {
         /** A table, or a value whose text is just its table, fitted to the width; anything else its plain text. */
         private String text(Object o, DisplayData d) {
             Table t = o instanceof Table table ? table : tableOf(o, String.valueOf(d.getData(MIMEType.TEXT_PLAIN)));
-            return t != null ? TerminalTable.text(t, width.getAsInt()) : String.valueOf(d.getData(MIMEType.TEXT_PLAIN));
+            if (t != null) return TerminalTable.text(t, width.getAsInt());
+            // a value with wide tables of its own (a scorecard) fits them to the terminal itself
+            return o instanceof Rich r ? r.text(width.getAsInt()) : String.valueOf(d.getData(MIMEType.TEXT_PLAIN));
         }
 
         /** The public {@code table()} of a value whose text is exactly that table's ({@code DomainSummary}, pass^k), else null. */
@@ -311,12 +321,20 @@ public record ReplCommand(Map<String, String> env) implements Command {
 
         /** A chart's file name: its title as a slug ("pass^k by candidate" is passk-by-candidate), else "chart". */
         static String stem(Object o) {
-            String title = o instanceof Chart<?, ?> c
-                    ? c.getTitle()
+            // a composite (pass^k and its numbers, a figure and its tables) is named after its chart's title
+            Chart<?, ?> chart = switch (o) {
+                case Chart<?, ?> c -> c;
+                case ExperimentMagics.PassKView v -> v.chart();
+                case Figure f -> f.chart();
+                default -> null;
+            };
+            String title = chart != null
+                    ? chart.getTitle()
                     : o.getClass().getSimpleName().replaceAll("View$", "");
             String slug = title == null
                     ? ""
                     : title.toLowerCase(Locale.ROOT)
+                            .replace("^", "")
                             .replaceAll("[^a-z0-9]+", "-")
                             .replaceAll("^-|-$", "");
             if (slug.length() > 40) slug = slug.substring(0, 40).replaceAll("-$", "");

@@ -1,14 +1,18 @@
 package brokkr.kernel;
 
 import brokkr.magics.view.Tables;
+import brokkr.magics.view.TablesawTables;
+import brokkr.render.table.PlainTable;
+import brokkr.render.table.TableText;
 import java.util.ArrayList;
 import java.util.List;
 import tech.tablesaw.api.Table;
-import tech.tablesaw.columns.Column;
 
 /**
- * A table as the REPL prints it, fitted to the terminal's width: text left-aligned and numbers right-aligned,
- * two spaces between columns; when the table is wider than the terminal, the widest text columns are
+ * A table as the REPL prints it, fitted to the terminal's width: text left-aligned and numbers right-aligned and
+ * formatted as every text table formats them ({@link TableText#cell}: three significant digits, durations),
+ * two spaces between columns. A table of numbers and short names wider than the terminal is shown as stacked
+ * column groups ({@link TableText#aligned(PlainTable, int)}: nothing cut); another has its widest text columns
  * narrowed first (their cells cut with {@code …}), then columns that still do not fit are left out and
  * named on a last line. A width of 0 (no terminal) fits nothing.
  */
@@ -25,19 +29,26 @@ public final class TerminalTable {
         String[] head = new String[nc];
         boolean[] numeric = new boolean[nc];
         List<String[]> rows = new ArrayList<>();
+        // cells formatted as every other text table shows them (TableText: three significant digits, durations)
+        PlainTable plain = TablesawTables.plain(t);
         for (int c = 0; c < nc; c++) {
-            head[c] = t.column(c).name();
-            numeric[c] = t.column(c).type().name().matches("DOUBLE|FLOAT|INTEGER|LONG|SHORT");
+            head[c] = TableText.header(plain.column(c));
+            numeric[c] = plain.column(c).numeric();
         }
         for (int r = 0; r < t.rowCount(); r++) {
             String[] row = new String[nc];
-            for (int c = 0; c < nc; c++) row[c] = cell(t.column(c), r, numeric[c]);
+            for (int c = 0; c < nc; c++) row[c] = cell(plain.column(c), r, numeric[c]);
             rows.add(row);
         }
         int[] w = new int[nc];
         for (int c = 0; c < nc; c++) {
             w[c] = head[c].length();
             for (String[] row : rows) w[c] = Math.max(w[c], row[c].length());
+        }
+        if (width > 0 && total(w, nc) > width && shortTexts(w, numeric)) {
+            // numbers and names only (pass^k, a scorecard's tables): stacked column groups, nothing cut or left out
+            String title = t.name() == null || t.name().isBlank() ? "" : clip(t.name(), width) + "\n";
+            return (title + TableText.aligned(plain, width)).stripTrailing();
         }
         int shown = nc;
         if (width > 0) {
@@ -72,6 +83,14 @@ public final class TerminalTable {
         return sb.toString().stripTrailing();
     }
 
+    /** Text columns no wider than this are names (candidates, benchmarks, metrics): never cut to fit. */
+    static final int SHORT_TEXT = 24;
+
+    private static boolean shortTexts(int[] w, boolean[] numeric) {
+        for (int c = 0; c < w.length; c++) if (!numeric[c] && w[c] > SHORT_TEXT) return false;
+        return true;
+    }
+
     private static int total(int[] w, int shown) {
         int sum = SEP.length() * Math.max(0, shown - 1);
         for (int c = 0; c < shown; c++) sum += w[c];
@@ -89,9 +108,10 @@ public final class TerminalTable {
         sb.append(l.toString().stripTrailing()).append('\n');
     }
 
-    private static String cell(Column<?> col, int r, boolean numeric) {
-        if (col.isMissing(r)) return numeric ? Tables.MISSING : "";
-        return col.getString(r).replace('\n', ' ').replace('\r', ' ');
+    private static String cell(PlainTable.Column col, int r, boolean numeric) {
+        return TableText.cell(col, r, numeric ? Tables.MISSING : "")
+                .replace('\n', ' ')
+                .replace('\r', ' ');
     }
 
     /** Words on lines of at most {@code width} characters (a longer word is cut). */

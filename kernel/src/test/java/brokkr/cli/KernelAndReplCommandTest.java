@@ -223,6 +223,21 @@ class KernelAndReplCommandTest {
                 ReplCommand.defaultHistory(Map.of()));
     }
 
+    /** A cell magic's indented lines are history like any other (JLine leaves out lines starting with a space by default); exit and quit leave. */
+    @Test
+    void indentedLinesAreKeptInHistoryAndExitOrQuitLeave() throws Exception {
+        Path history = tmp.resolve("indent-history");
+        String script = "%%time\n  int indented = 1;\n\nquit\nint never = 2;\n";
+        Run run = repl(Map.of(), script, "--history", history.toString());
+        assertEquals(0, run.code(), run.err());
+        List<String> lines = Files.readAllLines(history);
+        assertTrue(lines.stream().anyMatch(l -> l.endsWith("  int indented = 1;")), lines.toString());
+        assertFalse(lines.stream().anyMatch(l -> l.contains("never") || l.endsWith("quit")), lines.toString());
+        Run exit = repl(Map.of(), "exit\nint never = 2;\nnever\n");
+        assertEquals(0, exit.code(), exit.err());
+        assertFalse(exit.out().contains("2"), "exit left before the next line: " + exit.out());
+    }
+
     @Test
     void tablesFitTheTerminalWidth() throws Exception {
         String script = "%domain load tau2-retail\n%tasks --split test\n/exit\n";
@@ -252,6 +267,51 @@ class KernelAndReplCommandTest {
         assertTrue(cut.lines().allMatch(l -> l.length() <= 12), cut);
         assertTrue(cut.replace('\n', ' ').endsWith("(2 more columns than the terminal is wide: b, n)"), cut);
         assertTrue(cut.lines().skip(1).findFirst().orElseThrow().startsWith("a"), cut);
+    }
+
+    /**
+     * %scorecard fits the terminal as the README says tables do (stacked column groups that repeat benchmark and
+     * candidate, nothing cut), %passk's numbers are formatted as every text table's (not raw doubles), and its
+     * chart file is named after the chart's title.
+     */
+    @Test
+    void scorecardAndPasskFitTheTerminalAndChartFilesAreNamedAfterTheirTitle() throws Exception {
+        Path dir = tmp.resolve("fit");
+        Path charts = tmp.resolve("fit-charts");
+        String script = "%%experiment --dir " + dir + "\n"
+                + "name: fit\n"
+                + "domain: loop\n"
+                + "split: test\n"
+                + "candidates:\n"
+                + "  - {id: ideal, provider: scripted, model: ideal}\n"
+                + "  - {id: early-stop, provider: scripted, model: early-stop}\n"
+                + "repetitions: 3\n"
+                + "\n"
+                + "%scorecard " + dir + "\n"
+                + "%passk " + dir + "\n"
+                + "/exit\n";
+        Run run = repl(Map.of("COLUMNS", "100"), script, "--charts", charts.toString());
+        assertEquals(0, run.code(), run.err());
+        // the tables and their notes (not the run's one-line summary or a chart file's path)
+        List<String> lines = run.out()
+                .lines()
+                .filter(l -> !l.startsWith("chart written to ") && !l.contains("already done"))
+                .toList();
+        assertTrue(
+                lines.stream().allMatch(l -> l.length() <= 100),
+                lines.stream().filter(l -> l.length() > 100).toList().toString());
+        assertTrue(lines.stream().anyMatch(l -> l.startsWith("benchmark") && l.contains("trust")), run.out());
+        assertTrue(lines.stream().anyMatch(l -> l.startsWith("loop") && l.contains("deterministic:")), "trust whole");
+        assertFalse(run.out().contains("…"), "nothing cut: " + run.out());
+        assertFalse(
+                java.util.regex.Pattern.compile("\\d\\.\\d{5,}")
+                        .matcher(run.out())
+                        .find(),
+                "no raw doubles: " + run.out());
+        assertTrue(run.out().contains("0.283") && run.out().contains("0.717"), "the Wilson bounds, three digits");
+        assertTrue(
+                run.out().contains("chart written to " + charts.toAbsolutePath().resolve("fit-passk-by-candidate")),
+                run.out());
     }
 
     @Test

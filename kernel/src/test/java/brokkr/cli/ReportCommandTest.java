@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -52,6 +53,15 @@ class ReportCommandTest {
 
         assertTrue(html.startsWith("<!DOCTYPE html>"));
         assertTrue(html.contains("<h1>report-test</h1>"), "titled with the experiment");
+        // one sentence at the top says what was found, before any table
+        String headline = html.substring(
+                html.indexOf("<p class=\"headline\""), html.indexOf("</p>", html.indexOf("<p class=\"headline\"")));
+        assertTrue(html.indexOf("<p class=\"headline\"") < html.indexOf("<table"), "the headline first");
+        assertEquals(
+                "<p class=\"headline\" id=\"headline\">On agree, <b>agreeable</b> did best: mean reward 1.00 (95% interval"
+                        + " [0.139, 1.00]), 1.00 above <b>&lt;b&gt;bold&lt;/b&gt;</b> (paired over 3 tasks, 95% interval"
+                        + " [1.00, 1.00]); 12 cells, all with a result.",
+                headline);
         assertTrue(
                 html.contains("<caption>scorecard</caption>") && html.contains("<caption>checks</caption>"),
                 "scorecard and checks");
@@ -115,6 +125,91 @@ class ReportCommandTest {
                 ExperimentCommandTest.cli("report", dir.toString(), "--bogus").code());
         assertEquals(
                 2, ExperimentCommandTest.cli("report", dir.toString(), "--out").code());
+    }
+
+    /**
+     * A big store reports in a small heap: the page is streamed, one attempt's evidence in memory at a time, and a
+     * long text is on the page whole once per attempt, however often the attempt holds it. The child JVM gets 64 MB
+     * of heap for 15 attempts, each holding a 1M-character answer (in its transcript, its output and its model
+     * call), and writes a page of some 16 MB; built whole in memory (every attempt read first, the page in one
+     * string, then its bytes) it ran out of memory.
+     */
+    @Test
+    void aBigStoreReportsInASmallHeapWithLongTextsCut() throws Exception {
+        StringBuilder big = new StringBuilder("BEGIN");
+        var random = new java.util.Random(7);
+        while (big.length() < 1_000_000) big.append(' ').append(Long.toString(random.nextLong() >>> 1, 36));
+        String answer = big.append(" END").toString();
+        Path file = tmp.resolve("big.yaml");
+        Files.writeString(file, """
+                name: big-report
+                domain: agree
+                split: test
+                candidates:
+                  - {id: verbose, provider: say, model: "%s"}
+                repetitions: 5
+                """.formatted(answer));
+        Path dir = tmp.resolve("big");
+        var run = ExperimentCommandTest.cli(
+                "experiment", "run", file.toString(), "--dir", dir.toString(), "--no-progress");
+        assertEquals(0, run.code(), run.err());
+        long storeBytes = Files.size(dir.resolve("experiment.db"));
+
+        Path out = tmp.resolve("big.html");
+        Process p = new ProcessBuilder(
+                        Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                        "-Xmx64m",
+                        "--enable-native-access=ALL-UNNAMED",
+                        "--sun-misc-unsafe-memory-access=allow",
+                        "-Djava.awt.headless=true",
+                        "-cp",
+                        System.getProperty("java.class.path"),
+                        "brokkr.cli.Main",
+                        "report",
+                        dir.toString(),
+                        "--out",
+                        out.toString())
+                .redirectErrorStream(true)
+                .start();
+        String log = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertEquals(0, p.waitFor(), "report of a " + storeBytes + "-byte store under -Xmx64m: " + log);
+
+        assertTrue(Files.size(out) > 15_000_000, "a page of a quarter of the heap and more: " + Files.size(out));
+        String html = Files.readString(out);
+        assertTrue(html.endsWith("</body></html>\n"), "the page is complete");
+        assertEquals(15, count(html, "<details class=\"attempt\""), "every attempt");
+        // the tail of the answer is on the page exactly once per attempt (and the spec's once), the start of each
+        // repetition cut with a way to see it whole
+        assertEquals(15 + 1, count(html, " END"), "the whole answer once per attempt");
+        assertTrue(count(html, "in all\\): show the whole text</summary>") >= 15, "cut, one click to the rest");
+        assertTrue(html.length() < 20 * answer.length(), "not three copies per attempt: " + html.length());
+    }
+
+    /** NUL and bidi controls from a store are shown as escapes, never raw: a right-to-left override cannot reverse the page. */
+    @Test
+    void controlAndBidiCharactersAreShownEscaped() throws Exception {
+        Path file = tmp.resolve("controls.yaml");
+        Files.writeString(file, """
+                name: controls
+                domain: agree
+                split: test
+                candidates:
+                  - {id: tricky, provider: say, model: "ok\\0nul \\u202Egnp.exe \\u2066iso\\u2069 \\x07bell"}
+                repetitions: 1
+                """);
+        Path dir = tmp.resolve("controls");
+        var run = ExperimentCommandTest.cli(
+                "experiment", "run", file.toString(), "--dir", dir.toString(), "--no-progress");
+        assertEquals(0, run.code(), run.err());
+        Path out = tmp.resolve("controls.html");
+        assertEquals(
+                0,
+                ExperimentCommandTest.cli("report", dir.toString(), "--out", out.toString())
+                        .code());
+        String html = Files.readString(out);
+        for (char c : new char[] {'\u0000', '\u202E', '\u2066', '\u2069', '\u0007'})
+            assertEquals(-1, html.indexOf(c), "no raw U+" + Integer.toHexString(c));
+        assertTrue(html.contains("ok\\u0000nul \\u202Egnp.exe \\u2066iso\\u2069 \\u0007bell"), "shown escaped");
     }
 
     static int count(String s, String regex) {

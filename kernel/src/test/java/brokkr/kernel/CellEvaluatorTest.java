@@ -83,6 +83,24 @@ class CellEvaluatorTest {
         assertEquals(7, value("10 % 3 + 6"));
     }
 
+    /** jupyter console sends exit and quit as code: a hint how to leave, never a compile error; the session lives on. */
+    @Test
+    void exitAndQuitAnswerHowToLeave() {
+        for (String word : List.of("exit", "quit", " exit() ")) {
+            CellException e = assertThrows(CellException.class, () -> cells.eval(word, v -> {}));
+            assertEquals(CellException.Kind.USAGE, e.kind(), word);
+            assertTrue(e.getMessage().contains("Ctrl-D") && e.getMessage().contains("Kernel menu"), e.getMessage());
+        }
+        assertEquals(3, cells.eval("1 + 2", v -> {}).object());
+    }
+
+    /** An interrupted cell says so once (its head and its one traceback line were both printed). */
+    @Test
+    void anInterruptSaysInterruptedOnce() {
+        List<String> lines = CellException.lines(JShellEvaluator.interrupted());
+        assertEquals(1, lines.stream().filter(l -> l.contains("Interrupted")).count(), lines.toString());
+    }
+
     @Test
     void compileErrorNamesTheLine() {
         CellException e = assertThrows(CellException.class, () -> cells.eval("int a = 1;\nString s = a;", o -> {}));

@@ -103,7 +103,15 @@ class MagicsTest {
         RunView retry = session.run("retry", "12");
         assertEquals(0.0, retry.reward());
         assertFalse(retry.checks().get(1).passed());
-        assertTrue(retry.html().contains("❌ one call per hop: 13/12 calls"), retry.html());
+        assertTrue(
+                retry.html()
+                        .contains(
+                                "<span style=\"color:#cf222e;font-weight:600\">✗ FAIL</span> one call per hop: 13/12 calls"),
+                retry.html());
+        assertTrue(retry.markdown().contains("- ✓ pass answer is the secret"), retry.markdown());
+        // Pass and fail differ in words and colour, never only in an emoji's glyph (boxes without an emoji font).
+        for (String out : List.of(retry.html(), retry.markdown(), retry.text(), ideal.html(), ideal.markdown()))
+            assertTrue(out.codePoints().noneMatch(Character::isEmojiPresentation), out);
         assertTrue(retry.markdown().startsWith("**loop** task `12`"));
         assertThrows(MagicUsageException.class, () -> magic("%run --candidate ideal --task -3"));
         assertThrows(MagicUsageException.class, () -> magic("%run --candidate genius --task 3"));
@@ -202,7 +210,7 @@ class MagicsTest {
         assertEquals("reward 1.0, agent_stop, 12 steps, 0 tool errors", gold.resultLine());
         RunView stop = session.run("stop", "0");
         assertEquals(0.0, stop.reward());
-        assertTrue(stop.html().contains("❌ DB: in the reward basis"), stop.html());
+        assertTrue(stop.html().contains("✗ FAIL</span> DB: in the reward basis"), stop.html());
         assertTrue(assertThrows(MagicUsageException.class, () -> session.run("llm", "0"))
                 .getMessage()
                 .contains("one of gold, stop"));

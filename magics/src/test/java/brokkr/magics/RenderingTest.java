@@ -51,6 +51,13 @@ class RenderingTest {
         assertFalse(
                 svg.contains("<?xml") || svg.contains("<!DOCTYPE"),
                 "inline SVG is an element, not a document: nbconvert's HTML export rejects the declaration");
+        // nbconvert prefers SVG to PNG and its 6.5 sanitizer empties an SVG: a bare chart leads with HTML, the PNG
+        // inline
+        String html = (String) d.getData(MIMEType.TEXT_HTML);
+        assertTrue(
+                html.startsWith("<div class=\"brokkr-chart\"><img src=\"data:image/png;base64,"
+                        + d.getData(MIMEType.IMAGE_PNG) + "\" alt=\"parallel sweep: tool turns by tasks\""),
+                html.substring(0, Math.min(200, html.length())));
     }
 
     @Test

@@ -19,6 +19,7 @@ import brokkr.magics.view.ExperimentTables;
 import brokkr.magics.view.Rich;
 import brokkr.magics.view.Tables;
 import brokkr.render.chart.Charts;
+import brokkr.render.experiment.ScorecardTables;
 import brokkr.run.Cancellation;
 import brokkr.value.Json;
 import brokkr.value.PyDict;
@@ -121,6 +122,11 @@ public final class ExperimentMagics implements MagicExtension {
         @Override
         public String text() {
             return result.summary() + "\n\n" + scorecard.text();
+        }
+
+        @Override
+        public String text(int width) {
+            return result.summary() + "\n\n" + scorecard.text(width);
         }
 
         @Override
@@ -343,7 +349,12 @@ public final class ExperimentMagics implements MagicExtension {
 
         @Override
         public String text() {
-            StringBuilder sb = new StringBuilder(ExperimentTables.text(scorecard));
+            return text(0);
+        }
+
+        @Override
+        public String text(int width) {
+            StringBuilder sb = new StringBuilder(ScorecardTables.text(scorecard, width));
             for (BenchmarkReports.CandidateReport r : reports()) sb.append('\n').append(ExperimentTables.reportText(r));
             return sb.toString();
         }

@@ -18,8 +18,8 @@ import tech.tablesaw.api.Table;
  * users extend the same way ({@code renderer.createRegistration(T.class).preferring(...).register(...)}):
  * <ul>
  *   <li>Tablesaw {@link Table}s → {@code text/html} and {@code text/plain};</li>
- *   <li>XChart charts → {@code image/png} and {@code image/svg+xml} (XChart's own
- *       {@link ChartImages}: VectorGraphics2D);</li>
+ *   <li>XChart charts → {@code text/html} (the PNG inline), {@code image/png} and {@code image/svg+xml}
+ *       (XChart's own {@link ChartImages}: VectorGraphics2D);</li>
  *   <li>agent {@link brokkr.agent.Transcript}s (as {@link TranscriptView}) and {@link Rich} values (summaries,
  *       tasks, tool calls, runs with their transcripts) → {@code text/html},
  *       {@code text/markdown} when they have it, and {@code text/plain}.</li>
@@ -36,7 +36,9 @@ public final class Rendering {
                 .preferring(MIMEType.TEXT_HTML, MIMEType.TEXT_PLAIN)
                 .supporting(MIMEType.TEXT_MARKDOWN)
                 .register(Rendering::table);
-        r.createRegistration(Chart.class).preferring(PNG, SVG).register(Rendering::chart);
+        r.createRegistration(Chart.class)
+                .preferring(MIMEType.TEXT_HTML, PNG, SVG, MIMEType.TEXT_PLAIN)
+                .register(Rendering::chart);
         r.createRegistration(ExperimentMagics.PassKView.class)
                 .preferring(MIMEType.TEXT_HTML, PNG, SVG, MIMEType.TEXT_PLAIN)
                 .register(Rendering::passk);
@@ -62,7 +64,7 @@ public final class Rendering {
         ctx.renderIfRequested(MIMEType.TEXT_HTML, v::html);
         String md = v.markdown();
         if (md != null) ctx.renderIfRequested(MIMEType.TEXT_MARKDOWN, () -> md);
-        ctx.renderIfRequested(MIMEType.TEXT_PLAIN, v::text);
+        ctx.renderIfRequested(MIMEType.TEXT_PLAIN, () -> v.text());
     }
 
     /** The chart and its numbers in one output: HTML (inline image and table) for notebooks, PNG and SVG besides. */
@@ -90,11 +92,26 @@ public final class Rendering {
         ctx.renderIfRequested(MIMEType.TEXT_PLAIN, f::text);
     }
 
+    /**
+     * A bare chart: HTML first (the PNG inline), because a bundle of PNG and SVG alone exports empty. nbconvert's
+     * HTML exporter prefers {@code image/svg+xml} over {@code image/png}, and Debian's nbconvert 6.5 sanitizes
+     * untrusted outputs (nbconvert/filters/sanitize.py, bleach's allow-list), which strips every element of an SVG
+     * (paths, groups) and leaves an empty box; an {@code <img>} with a {@code data:} PNG passes it unchanged.
+     */
     @SuppressWarnings({"rawtypes", "unchecked"})
     static void chart(Chart c, RenderContext ctx) {
-        ctx.renderIfRequested(PNG, () -> Base64.getEncoder().encodeToString(png(c)));
+        String b64 = Base64.getEncoder().encodeToString(png(c));
+        ctx.renderIfRequested(MIMEType.TEXT_HTML, () -> chartHtml(c, b64));
+        ctx.renderIfRequested(PNG, () -> b64);
         ctx.renderIfRequested(SVG, () -> svg(c));
         ctx.renderIfRequested(MIMEType.TEXT_PLAIN, () -> c.getClass().getSimpleName() + " \"" + c.getTitle() + "\"");
+    }
+
+    /** A chart as an HTML image: the PNG inline, its title as the alternative text, never wider than the output. */
+    @SuppressWarnings("rawtypes")
+    static String chartHtml(Chart c, String pngBase64) {
+        return "<div class=\"brokkr-chart\"><img src=\"data:image/png;base64," + pngBase64 + "\" alt=\""
+                + Tables.esc(c.getTitle()) + "\" style=\"max-width:100%;height:auto\"/></div>";
     }
 
     /** The chart as PNG ({@link ChartImages#png}). */

@@ -9,6 +9,7 @@ import brokkr.eval.Evidence;
 import brokkr.eval.Exploration;
 import brokkr.eval.Transcripts;
 import brokkr.render.JsonText;
+import brokkr.render.Marks;
 import java.util.Arrays;
 import java.util.List;
 
@@ -181,7 +182,8 @@ public record RunView(
         sb.append("\n**Grade:** reward ").append(reward).append("\n\n");
         for (Check c : checks)
             sb.append("- ")
-                    .append(c.passed() ? "✅ " : "❌ ")
+                    .append(Marks.text(c.passed()))
+                    .append(' ')
                     .append(c.name())
                     .append(": ")
                     .append(c.detail())
@@ -216,7 +218,7 @@ public record RunView(
         sb.append("</table></details><p><b>Grade:</b> reward ").append(reward).append("</p><ul>");
         for (Check c : checks) {
             sb.append("<li>")
-                    .append(c.passed() ? "✅" : "❌")
+                    .append(Marks.html(c.passed()))
                     .append(' ')
                     .append(Tables.esc(c.name()))
                     .append(": ")

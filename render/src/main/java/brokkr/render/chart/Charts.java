@@ -11,6 +11,7 @@ import java.awt.Font;
 import java.awt.Graphics2D;
 import java.awt.Paint;
 import java.awt.Shape;
+import java.awt.font.FontRenderContext;
 import java.awt.geom.Ellipse2D;
 import java.awt.geom.Path2D;
 import java.awt.geom.Rectangle2D;
@@ -130,7 +131,8 @@ public final class Charts {
         s.setPlotBorderVisible(false);
         s.setChartFontColor(INK);
         s.setChartTitleBoxVisible(false);
-        s.setChartTitleFont(new Font(Font.SANS_SERIF, Font.BOLD, 17));
+        s.setChartTitleFont(titleFont(chart.getTitle(), chart.getWidth() - 2 * 14));
+        if (chart.getTitle() != null) chart.setTitle(fittedTitle(chart.getTitle(), chart.getWidth() - 2 * 14));
         s.setChartTitlePadding(12);
         s.setChartPadding(14);
         s.setLegendFont(new Font(Font.SANS_SERIF, Font.PLAIN, 13));
@@ -154,6 +156,42 @@ public final class Charts {
             a.setPlotMargin(6);
         }
         return chart;
+    }
+
+    /** The title's font size at most, and the least it is shrunk to before the title is cut. */
+    static final int TITLE_SIZE = 17, TITLE_MIN_SIZE = 12;
+
+    private static final FontRenderContext MEASURE = new FontRenderContext(null, true, true);
+
+    /**
+     * The bold title font, shrunk from {@value #TITLE_SIZE} towards {@value #TITLE_MIN_SIZE} points until
+     * {@code title} fits {@code width} pixels: XChart draws a title on one line and clips what is wider than the
+     * chart ("branch rewards (8 branches" lost its end).
+     */
+    static Font titleFont(String title, int width) {
+        Font f = new Font(Font.SANS_SERIF, Font.BOLD, TITLE_SIZE);
+        if (title == null) return f;
+        for (int size = TITLE_SIZE; size > TITLE_MIN_SIZE && textWidth(f, title) > width; size--)
+            f = f.deriveFont((float) (size - 1));
+        return f;
+    }
+
+    /** The title as drawn: whole when it fits at the smallest size, else its middle cut with "…" (start and end kept). */
+    static String fittedTitle(String title, int width) {
+        Font smallest = new Font(Font.SANS_SERIF, Font.BOLD, TITLE_MIN_SIZE);
+        if (textWidth(smallest, title) <= width) return title;
+        int keep = title.length();
+        String cut = title;
+        while (keep > 8 && textWidth(smallest, cut) > width) {
+            keep--;
+            int head = (keep + 1) / 2;
+            cut = title.substring(0, head) + "…" + title.substring(title.length() - (keep - head));
+        }
+        return cut;
+    }
+
+    private static double textWidth(Font f, String s) {
+        return f.getStringBounds(s, MEASURE).getWidth();
     }
 
     /**

@@ -268,6 +268,11 @@ public final class ScorecardTables {
 
     /** The scorecard as plain text: summary, failures by check, per-task results. */
     public static String text(Scorecard s) {
+        return text(s, 0);
+    }
+
+    /** {@link #text(Scorecard)} with every table fitted to {@code width} characters (0: no limit; {@link TableText#aligned(PlainTable, int)}). */
+    public static String text(Scorecard s, int width) {
         StringBuilder sb = new StringBuilder();
         sb.append("cells: ")
                 .append(s.cells())
@@ -275,22 +280,35 @@ public final class ScorecardTables {
                 .append(s.pendingCells())
                 .append('\n');
         sb.append("infrastructure failures are excluded from every metric\n\n");
-        sb.append(TableText.aligned(summary(s))).append('\n');
+        sb.append(TableText.aligned(summary(s), width)).append('\n');
         PlainTable statistics = statistics(s);
-        if (statistics.rowCount() > 0) sb.append(statisticsText(statistics)).append('\n');
+        if (statistics.rowCount() > 0)
+            sb.append(statisticsText(statistics, width)).append('\n');
         PlainTable checks = checks(s);
         if (checks.rowCount() > 0)
             sb.append("checks (failed of evaluated)\n")
-                    .append(TableText.aligned(checks))
+                    .append(TableText.aligned(checks, width))
                     .append('\n');
         PlainTable tasks = tasks(s);
-        if (tasks.rowCount() > 0) sb.append("per task\n").append(TableText.aligned(tasks));
+        if (tasks.rowCount() > 0) sb.append("per task\n").append(TableText.aligned(tasks, width));
         return sb.toString();
     }
 
     /** The statistics table under its heading and note, as plain text. */
     public static String statisticsText(PlainTable statistics) {
-        return "statistics: " + STATISTICS_NOTE.replace("\n", "\n  ") + "\n" + TableText.aligned(statistics);
+        return statisticsText(statistics, 0);
+    }
+
+    /** {@link #statisticsText(PlainTable)} fitted to {@code width} characters (0: no limit). */
+    public static String statisticsText(PlainTable statistics, int width) {
+        String note = "statistics: " + STATISTICS_NOTE.replace("\n", "\n  ");
+        if (width > 0)
+            note = String.join(
+                    "\n",
+                    note.lines()
+                            .map(l -> String.join("\n    ", TableText.wrap(l, width - 4, Integer.MAX_VALUE)))
+                            .toList());
+        return note + "\n" + TableText.aligned(statistics, width);
     }
 
     /** The statistics table with its note above it, as HTML. */

@@ -7,13 +7,13 @@ import brokkr.eval.BenchmarkProvider;
 import brokkr.eval.Evidence;
 import brokkr.eval.Exploration;
 import brokkr.eval.Transcripts;
+import brokkr.experiment.Comparison;
 import brokkr.experiment.ExperimentQuery;
 import brokkr.experiment.Inspect;
 import brokkr.experiment.Registry;
 import brokkr.experiment.Scorecard;
 import brokkr.python.PyJson;
 import brokkr.render.Html;
-import brokkr.render.JsonText;
 import brokkr.render.Numbers;
 import brokkr.render.chart.ChartImages;
 import brokkr.render.chart.Charts;
@@ -22,30 +22,46 @@ import brokkr.render.table.TableHtml;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
+import java.io.Writer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
+import java.util.function.Function;
 
 /**
  * An experiment as one self-contained HTML page to attach to a paper or a pull request: the
  * scorecard, the pass^k chart (inline SVG), the per-task table and the checks, and every attempt with
  * its grade breakdown and transcript (dialogue, tool calls, tool results), folded. A checkbox shows
  * failures only. No server and no network: the CSS and the few lines of script are inline, and every
- * text from the store (transcripts hold arbitrary text) is escaped.
+ * text from the store (transcripts hold arbitrary text) is escaped, control and bidi characters shown as
+ * escapes ({@link Html#esc}).
+ *
+ * <p>The page is written as it is read ({@link #write}): the head from the scorecard and the attempts'
+ * listing (no evidence), then one attempt at a time, read whole, written and dropped, so a store of any size
+ * reports in a small heap. A text longer than {@link LongTexts#SHOWN} characters shows its start, the rest
+ * one click away; a long text an attempt repeats (a tool's output echoed in the next request) is shown whole
+ * once per attempt and linked where it recurs.
  *
  * @param name     the experiment's name
  * @param specJson the spec the store last ran, as JSON ("" when it has none)
- * @param attempts every attempt of the current cells, in scorecard order (candidate, task, repetition)
+ * @param headlineHtml what the experiment found, in one sentence ({@link Headline})
+ * @param listing  every attempt of the current cells without its evidence, in scorecard order (candidate, task,
+ *                 repetition)
  */
 public record ExperimentReport(
-        String name, String dir, String specJson, Scorecard scorecard, List<AttemptView> attempts) {
+        String name,
+        String dir,
+        String specJson,
+        Scorecard scorecard,
+        String headlineHtml,
+        List<Inspect.AttemptRow> listing) {
     public ExperimentReport {
-        attempts = List.copyOf(attempts);
+        listing = List.copyOf(listing);
     }
 
     /** One attempt as the page shows it: its cell, its messages and its grade read by its domain. */
@@ -59,8 +75,11 @@ public record ExperimentReport(
         }
     }
 
-    /** Reads {@code dir}'s store (read-only); {@code registry} lends each domain's reading of its attempts. */
-    public static ExperimentReport read(Path dir, Registry registry) {
+    /**
+     * Writes {@code dir}'s report to {@code out} (the store is only read); {@code registry} lends each domain's
+     * reading of its attempts. Only one attempt's evidence is in memory at a time.
+     */
+    public static void write(Path dir, Registry registry, Writer out) throws IOException {
         try (ExperimentQuery q = ExperimentQuery.open(dir)) {
             Scorecard sc = Scorecard.of(q);
             var experiment = q.experiment();
@@ -68,17 +87,26 @@ public record ExperimentReport(
                     .map(Map.Entry::getKey)
                     .orElse(String.valueOf(dir.toAbsolutePath().getFileName()));
             String spec = experiment.map(Map.Entry::getValue).orElse("");
-            List<AttemptView> views = new ArrayList<>();
-            for (Inspect.AttemptRow listed : order(Inspect.attempts(q, false), sc)) {
+            String headline = Headline.html(sc, (benchmark, best, runnerUp) -> {
+                try {
+                    return Comparison.between(q, dir.toString(), best, q, dir.toString(), runnerUp).stream()
+                            .filter(c -> c.benchmark().equals(benchmark))
+                            .findFirst();
+                } catch (IllegalArgumentException e) {
+                    return Optional.empty(); // no benchmark in common: the headline says so
+                }
+            });
+            var report = new ExperimentReport(
+                    name, dir.toString(), spec, sc, headline, order(Inspect.attempts(q, false), sc));
+            report.write(out, listed -> {
                 // The listing carries no evidence (it is most of a store's bytes): read each attempt whole, one at a
                 // time.
                 Inspect.AttemptRow row = new Inspect.AttemptRow(
                         q.attempt(listed.attempt().id()).orElse(listed.attempt()),
                         listed.benchmark(),
                         listed.candidate());
-                views.add(new AttemptView(row, messages(row.attempt()), grade(registry, row)));
-            }
-            return new ExperimentReport(name, dir.toString(), spec, sc, views);
+                return new AttemptView(row, messages(row.attempt()), grade(registry, row));
+            });
         }
     }
 
@@ -137,9 +165,10 @@ public record ExperimentReport(
 
     // ---------------------------------------------------------------- HTML
 
-    public String html() {
+    /** The page, each attempt of the listing read by {@code reader} when its turn comes and written at once. */
+    public void write(Writer out, Function<Inspect.AttemptRow, AttemptView> reader) throws IOException {
         StringBuilder sb = new StringBuilder(64 * 1024);
-        int failed = (int) attempts.stream().filter(a -> !a.passed()).count();
+        int failed = (int) listing.stream().filter(a -> !a.attempt().success()).count();
         sb.append("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">")
                 .append("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">")
                 .append(
@@ -151,14 +180,16 @@ public record ExperimentReport(
                 .append("</style></head><body>");
         sb.append("<header><h1>")
                 .append(esc(name))
-                .append("</h1><p class=\"sub\">Brokkr experiment report · <code>")
+                .append("</h1><p class=\"headline\" id=\"headline\">")
+                .append(headlineHtml)
+                .append("</p><p class=\"sub\">Brokkr experiment report · <code>")
                 .append(esc(dir))
                 .append("</code> · ")
                 .append(scorecard.cells())
                 .append(" cells, ")
                 .append(scorecard.pendingCells())
                 .append(" without a completed attempt · ")
-                .append(attempts.size())
+                .append(listing.size())
                 .append(" attempts, ")
                 .append(failed)
                 .append(" not passed · infrastructure failures enter no metric</p></header><main>");
@@ -174,7 +205,7 @@ public record ExperimentReport(
         }
         if (!specJson.isEmpty()) {
             sb.append("<details class=\"spec\"><summary>experiment definition</summary>")
-                    .append(JsonText.html(specJson))
+                    .append(specHtml(specJson))
                     .append("</details>");
         }
         sb.append("</section>");
@@ -211,11 +242,27 @@ public record ExperimentReport(
                     .append("</div></section>");
 
         sb.append("<section id=\"attempts\"><h2>Attempts</h2>");
-        if (attempts.isEmpty()) sb.append("<p class=\"sub\">no attempts yet</p>");
-        for (AttemptView a : attempts) attempt(sb, a);
+        if (listing.isEmpty()) sb.append("<p class=\"sub\">no attempts yet</p>");
+        out.append(sb);
+        for (Inspect.AttemptRow listed : listing) {
+            sb.setLength(0);
+            attempt(sb, reader.apply(listed));
+            out.append(sb);
+            // an attempt with a huge text leaves a huge buffer: start the next one small
+            if (sb.capacity() > 1 << 20) sb = new StringBuilder(64 * 1024);
+        }
+        sb.setLength(0);
         sb.append(
                 "</section></main><footer class=\"sub\">written by <code>./brokkr report</code>; self-contained: no server, no network</footer>");
         sb.append("<script>").append(resource("report.js")).append("</script></body></html>\n");
+        out.append(sb);
+        out.flush();
+    }
+
+    /** The spec as folded JSON, cut when long (a spec can inline a prompt). */
+    private static String specHtml(String specJson) {
+        StringBuilder sb = new StringBuilder();
+        new LongTexts("spec-text-").json(sb, specJson);
         return sb.toString();
     }
 
@@ -267,6 +314,7 @@ public record ExperimentReport(
 
     private static void attempt(StringBuilder sb, AttemptView v) {
         Attempt a = v.attempt();
+        LongTexts texts = new LongTexts("attempt-" + a.id() + "-text-");
         Evidence e = a.evidence();
         String status = !a.completed()
                 ? "<span class=\"bad\">infrastructure failure</span>"
@@ -314,7 +362,7 @@ public record ExperimentReport(
             }
             sb.append("</tbody></table>");
         } else {
-            sb.append("<pre class=\"error\">").append(esc(a.error())).append("</pre>");
+            texts.pre(sb, "class=\"error\"", a.error());
         }
         sb.append("<p class=\"sub\">termination ")
                 .append(esc(e.termination().isEmpty() ? "-" : e.termination()))
@@ -329,48 +377,48 @@ public record ExperimentReport(
                         .append(u.outputTokens()));
         sb.append("</p></div><div class=\"dialogue\"><h3>Transcript</h3>");
         if (v.messages().isEmpty()) sb.append("<p class=\"sub\">no transcript recorded</p>");
-        for (Message m : v.messages()) message(sb, m);
+        for (Message m : v.messages()) message(sb, m, texts);
         sb.append("</div></div></details>");
     }
 
-    private static void message(StringBuilder sb, Message m) {
+    private static void message(StringBuilder sb, Message m, LongTexts texts) {
         switch (m) {
-            case Message.System s ->
+            case Message.System s -> {
                 sb.append("<details class=\"msg msg-system\"><summary><span class=\"role\">system</span> ")
                         .append(s.content() == null ? 0 : s.content().length())
-                        .append(" characters</summary><pre>")
-                        .append(esc(s.content()))
-                        .append("</pre></details>");
-            case Message.User u -> turn(sb, "user", u.content(), u.toolCalls());
-            case Message.Assistant a -> turn(sb, "assistant", a.content(), a.toolCalls());
+                        .append(" characters</summary>");
+                texts.pre(sb, "", s.content());
+                sb.append("</details>");
+            }
+            case Message.User u -> turn(sb, "user", u.content(), u.toolCalls(), texts);
+            case Message.Assistant a -> turn(sb, "assistant", a.content(), a.toolCalls(), texts);
             case Message.Tool t -> {
                 sb.append("<div class=\"msg msg-tool")
                         .append(t.error() ? " msg-error" : "")
                         .append("\"><div class=\"role\">tool")
                         .append(t.name() == null ? "" : " · <code>" + esc(t.name()) + "</code>")
                         .append(t.error() ? " · <span class=\"bad\">error</span>" : "")
-                        .append("</div><div class=\"body\">")
-                        .append(JsonText.html(t.content() == null ? "" : t.content()))
-                        .append("</div></div>");
+                        .append("</div><div class=\"body\">");
+                texts.json(sb, t.content());
+                sb.append("</div></div>");
             }
         }
     }
 
-    private static void turn(StringBuilder sb, String role, String content, List<ToolCall> calls) {
+    private static void turn(StringBuilder sb, String role, String content, List<ToolCall> calls, LongTexts texts) {
         sb.append("<div class=\"msg msg-")
                 .append(role)
                 .append("\"><div class=\"role\">")
                 .append(role)
                 .append("</div><div class=\"body\">");
-        if (content != null && !content.isEmpty())
-            sb.append("<pre>").append(esc(content)).append("</pre>");
+        if (content != null && !content.isEmpty()) texts.pre(sb, "", content);
         for (ToolCall c : calls) {
             String args = c.rawArguments() != null ? c.rawArguments() : PyJson.dumps(c.arguments());
             sb.append("<div class=\"call\"><span class=\"arrow\">→</span> <code>")
                     .append(esc(c.name()))
-                    .append("</code>")
-                    .append(JsonText.html(args))
-                    .append("</div>");
+                    .append("</code>");
+            texts.json(sb, args);
+            sb.append("</div>");
         }
         sb.append("</div></div>");
     }

@@ -19,16 +19,28 @@ public final class TableHtml {
         if (t.title() != null && !t.title().isBlank())
             sb.append("<caption>").append(esc(t.title())).append("</caption>");
         sb.append("<thead><tr>");
-        for (PlainTable.Column c : t.columns())
+        boolean[] countLike = new boolean[t.columnCount()];
+        for (int i = 0; i < t.columnCount(); i++) {
+            PlainTable.Column c = t.column(i);
+            countLike[i] = countLike(c);
+            String header = TableText.header(c);
             sb.append("<th style=\"text-align:")
-                    .append(align(c))
+                    .append(c.numeric() || countLike[i] ? "right" : "left")
                     .append("\">")
-                    .append(esc(TableText.header(c)))
+                    .append(esc(header))
                     .append("</th>");
+        }
         sb.append("</tr></thead><tbody>");
         for (int r = 0; r < t.rowCount(); r++) {
             sb.append("<tr>");
-            for (PlainTable.Column c : t.columns()) sb.append(cell(c, r));
+            for (int i = 0; i < t.columnCount(); i++) {
+                PlainTable.Column c = t.column(i);
+                sb.append(
+                        countLike[i]
+                                ? "<td style=\"text-align:right;white-space:nowrap\">" + esc(TableText.cell(c, r, ""))
+                                        + "</td>"
+                                : cell(c, r));
+            }
             sb.append("</tr>");
         }
         sb.append("</tbody></table>");
@@ -39,14 +51,28 @@ public final class TableHtml {
         return sb.toString();
     }
 
-    private static String align(PlainTable.Column c) {
-        return c.numeric() ? "right" : "left";
+    /**
+     * The scorecards' {@code trials}, a text column of counts ("3", or "3-4" when tasks differ), is shown as numbers
+     * are: right-aligned and in the numbers' vertical place, not as a top-aligned text (a task id that looks like a
+     * number stays a text).
+     */
+    static boolean countLike(PlainTable.Column c) {
+        if (c.numeric() || !c.name().equals("trials")) return false;
+        boolean any = false;
+        for (int r = 0; r < c.size(); r++) {
+            if (c.isMissing(r)) continue;
+            if (!String.valueOf(c.get(r)).matches("\\d+(-\\d+)?")) return false;
+            any = true;
+        }
+        return any;
     }
 
     private static String cell(PlainTable.Column c, int r) {
         String s = TableText.cell(c, r, c.numeric() ? TableText.MISSING : "");
         if (c.numeric()) return "<td style=\"text-align:right;white-space:nowrap\">" + esc(s) + "</td>";
-        String open = "<td style=\"text-align:left;vertical-align:top;max-width:48em\">";
+        // a long unbroken word (a telecom task id names every fault it injects) wraps inside the cell, never past it
+        String open = "<td style=\"text-align:left;vertical-align:top;max-width:48em"
+                + (s.matches("(?s).*\\S{40,}.*") ? ";overflow-wrap:anywhere;min-width:12em" : "") + "\">";
         String json = JsonText.pretty(s);
         if (json != null && s.length() > 40) return open + JsonText.html(s) + "</td>";
         if (s.length() <= TableText.FOLD && s.indexOf('\n') < 0) return open + esc(s) + "</td>";

@@ -67,6 +67,16 @@ public final class TableText {
      * characters wrapped onto continuation lines (at most {@value #MAX_LINES}); no trailing blanks.
      */
     public static String aligned(PlainTable t) {
+        return aligned(t, 0);
+    }
+
+    /**
+     * {@link #aligned(PlainTable)} fitted to {@code width} characters (0: no limit): a table wider than that is
+     * shown as stacked column groups, each repeating the leading text columns that name a row (at most
+     * {@value #KEY_COLUMNS}: benchmark, candidate), so every column stays whole and readable (a terminal wraps or
+     * cuts a longer line).
+     */
+    public static String aligned(PlainTable t, int width) {
         int nc = t.columnCount();
         List<String[]> rows = new ArrayList<>();
         String[] head = new String[nc];
@@ -96,16 +106,53 @@ public final class TableText {
         int[] w = new int[nc];
         for (String[] row : rows) for (int c = 0; c < nc; c++) w[c] = Math.max(w[c], row[c].length());
         StringBuilder sb = new StringBuilder();
-        for (String[] row : rows) {
-            StringBuilder line = new StringBuilder();
-            for (int c = 0; c < nc; c++) {
-                if (c > 0) line.append("  ");
-                String pad = " ".repeat(w[c] - row[c].length());
-                line.append(numeric[c] ? pad + row[c] : row[c] + pad);
+        List<List<Integer>> groups = columnGroups(w, numeric, width);
+        for (int g = 0; g < groups.size(); g++) {
+            if (g > 0) sb.append('\n');
+            for (String[] row : rows) {
+                StringBuilder line = new StringBuilder();
+                for (int c : groups.get(g)) {
+                    if (!line.isEmpty()) line.append("  ");
+                    String pad = " ".repeat(w[c] - row[c].length());
+                    line.append(numeric[c] ? pad + row[c] : row[c] + pad);
+                }
+                sb.append(line.toString().stripTrailing()).append('\n');
             }
-            sb.append(line.toString().stripTrailing()).append('\n');
         }
         return sb.toString();
+    }
+
+    /** Leading text columns repeated in every group of a table too wide to show in one. */
+    static final int KEY_COLUMNS = 2;
+
+    /** The columns of each stacked group: all in one without a limit or when they fit. */
+    static List<List<Integer>> columnGroups(int[] w, boolean[] numeric, int width) {
+        int nc = w.length;
+        List<Integer> all = new ArrayList<>();
+        for (int c = 0; c < nc; c++) all.add(c);
+        if (width <= 0 || lineWidth(w, all) <= width) return List.of(all);
+        List<Integer> keys = new ArrayList<>();
+        for (int c = 0; c < nc && c < KEY_COLUMNS && !numeric[c]; c++) keys.add(c);
+        if (keys.size() == nc) return List.of(all);
+        List<List<Integer>> groups = new ArrayList<>();
+        List<Integer> group = new ArrayList<>(keys);
+        for (int c = keys.size(); c < nc; c++) {
+            group.add(c);
+            if (group.size() > keys.size() + 1 && lineWidth(w, group) > width) {
+                group.removeLast();
+                groups.add(group);
+                group = new ArrayList<>(keys);
+                group.add(c);
+            }
+        }
+        groups.add(group);
+        return groups;
+    }
+
+    private static int lineWidth(int[] w, List<Integer> columns) {
+        int sum = 2 * Math.max(0, columns.size() - 1);
+        for (int c : columns) sum += w[c];
+        return sum;
     }
 
     /** Words onto lines of at most {@code width} (a longer word is cut), at most {@code maxLines}, the last ending "..." when cut. */

@@ -126,6 +126,22 @@ class ChartsTest {
         assertEquals("e: pass^k by candidate (3-40 tasks, 2 trials)", Charts.passKTitle("e", mixed));
     }
 
+    /** A long title fits the chart (XChart draws it on one line and clipped "(8 branches" off); its end is kept. */
+    @Test
+    void longTitlesFitTheChart() {
+        String title = "tau2-telecom: branch rewards at customer message 3, task "
+                + ProbeCharts.task("[mobile_data_issue]airplane_mode_on|bad_network_preference") + " (8 branches)";
+        var chart = ProbeCharts.rewards(title, java.util.Map.of());
+        var font = chart.getStyler().getChartTitleFont();
+        double drawn = font.getStringBounds(chart.getTitle(), new java.awt.font.FontRenderContext(null, true, true))
+                .getWidth();
+        assertTrue(drawn <= chart.getWidth() - 28, drawn + " px at " + font.getSize() + " pt");
+        assertEquals(title, chart.getTitle(), "shrunk, not cut");
+        String huge = "x".repeat(300) + " (8 branches)";
+        var cut = ProbeCharts.rewards(huge, java.util.Map.of());
+        assertTrue(cut.getTitle().contains("…") && cut.getTitle().endsWith("(8 branches)"), cut.getTitle());
+    }
+
     /** A candidate with per-task results: tasks of 4 trials with these successes. */
     static Scorecard.CandidateScore measured(String cand, int... successes) {
         List<Scorecard.TaskScore> tasks = new ArrayList<>();

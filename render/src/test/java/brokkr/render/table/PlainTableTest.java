@@ -78,4 +78,40 @@ class PlainTableTest {
                 IllegalArgumentException.class,
                 () -> PlainTable.of("bad", PlainTable.text("a").append("x"), PlainTable.integers("b")));
     }
+
+    /** Trials ("3", "3-4") sit where numbers do, and a long telecom task id wraps inside its cell. */
+    @Test
+    void countsAlignAsNumbersAndLongIdsWrapInTheirCell() {
+        String id = "[mobile_data_issue]airplane_mode_on|bad_network_preference|bad_wifi_calling";
+        var t = PlainTable.of(
+                "t",
+                PlainTable.text("task").append(id).append("t2"),
+                PlainTable.text("trials").append("3").append("3-4"));
+        String html = TableHtml.html(t);
+        assertTrue(html.contains("<th style=\"text-align:right\">trials</th>"), html);
+        assertTrue(html.contains("<td style=\"text-align:right;white-space:nowrap\">3-4</td>"), html);
+        assertTrue(
+                html.contains("overflow-wrap:anywhere;min-width:12em\">" + TableText.cell(t.column(0), 0, "")), html);
+        assertTrue(html.contains("max-width:48em\">t2</td>"), "a short text as before: " + html);
+    }
+
+    /** A table wider than the terminal stacks its columns in groups that repeat the names of a row; nothing is cut. */
+    @Test
+    void aWideTableStacksColumnGroupsAtAWidth() {
+        List<PlainTable.Builder> cols = new java.util.ArrayList<>(List.of(
+                PlainTable.text("benchmark").append("tau2-airline"),
+                PlainTable.text("candidate").append("gold")));
+        for (int i = 0; i < 10; i++) cols.add(PlainTable.doubles("metric_" + i).append(0.125 * i));
+        PlainTable t = PlainTable.of("wide", cols.toArray(PlainTable.Builder[]::new));
+        String stacked = TableText.aligned(t, 60);
+        assertTrue(stacked.lines().allMatch(l -> l.length() <= 60), stacked);
+        assertTrue(
+                stacked.lines()
+                                .filter(l -> l.startsWith("benchmark     candidate"))
+                                .count()
+                        >= 3,
+                stacked);
+        for (int i = 0; i < 10; i++) assertTrue(stacked.contains("metric_" + i), "every column: " + stacked);
+        assertEquals(TableText.aligned(t), TableText.aligned(t, 0), "no width: one table as before");
+    }
 }
