@@ -7,7 +7,6 @@ import brokkr.experiment.Registry;
 import brokkr.render.report.ExperimentReport;
 import java.io.PrintStream;
 import java.io.Writer;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
