@@ -3,10 +3,15 @@ package brokkr.bench;
 import brokkr.python.PyJson;
 import brokkr.value.Value;
 import brokkr.world.WorldHash;
+import java.io.IOException;
 import java.io.PrintStream;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -14,7 +19,9 @@ import java.util.Random;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.results.RunResult;
 import org.openjdk.jmh.runner.Runner;
+import org.openjdk.jmh.runner.RunnerException;
 import org.openjdk.jmh.runner.options.ChainedOptionsBuilder;
+import org.openjdk.jmh.runner.options.Options;
 import org.openjdk.jmh.runner.options.OptionsBuilder;
 import org.openjdk.jmh.runner.options.TimeValue;
 
@@ -81,6 +88,38 @@ public final class WorldBench {
         return 0;
     }
 
+    /**
+     * JMH's Runner takes its lock file, {@code jmh.lock}, in the directory {@code java.io.tmpdir} names when the
+     * class initializes, and never removes it: a file left in the system's temporary directory by every bench run
+     * (issue 31, item 10). Here the lock lives in a directory of this process's, removed when the process ends;
+     * the class initializes once, so that directory is made once.
+     */
+    static Collection<RunResult> runLeavingNoLock(Options options) throws RunnerException {
+        String tmp = System.getProperty("java.io.tmpdir");
+        System.setProperty("java.io.tmpdir", LockDir.PATH.toString());
+        try {
+            return new Runner(options).run();
+        } finally {
+            System.setProperty("java.io.tmpdir", tmp);
+        }
+    }
+
+    private static final class LockDir {
+        static final Path PATH = make();
+
+        private static Path make() {
+            try {
+                Path dir = Files.createTempDirectory("brokkr-jmh-");
+                // deleteOnExit runs in reverse order: the lock first, then its directory
+                dir.toFile().deleteOnExit();
+                dir.resolve("jmh.lock").toFile().deleteOnExit();
+                return dir;
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }
+    }
+
     /** {@code effort} 0: smoke run; 1: default (2x0.5 s warm-up, 4x0.5 s measured); 2: 4x1 s, 6x1 s. */
     private static void jmhTable(PrintStream out, List<String> dbs, String only, int effort) throws Exception {
         int[] warmups = {1, 2, 4}, measurements = {2, 4, 6}, millis = {300, 500, 1000};
@@ -101,7 +140,7 @@ public final class WorldBench {
                 .measurementTime(TimeValue.milliseconds(millis[effort]))
                 .shouldFailOnError(true);
         Map<String, Map<String, RunResult>> byBench = new LinkedHashMap<>();
-        for (RunResult r : new Runner(opts.build()).run()) {
+        for (RunResult r : runLeavingNoLock(opts.build())) {
             String label = r.getParams().getBenchmark();
             label = label.substring(label.lastIndexOf('.') + 1);
             byBench.computeIfAbsent(label, k -> new LinkedHashMap<>())
