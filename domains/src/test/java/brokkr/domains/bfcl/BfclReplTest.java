@@ -19,8 +19,6 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.junit.jupiter.api.parallel.Execution;
-import org.junit.jupiter.api.parallel.ExecutionMode;
 
 /**
  * BFCL through the REPL action space: the scripted gold writes each accepted answer as Java recorder
@@ -29,8 +27,6 @@ import org.junit.jupiter.api.parallel.ExecutionMode;
  * each. {@code -Dbrokkr.harness.sample=true} runs a sample for a quick local check (the smoke split, the
  * unsatisfiable tasks and the parallel categories' first tasks).
  */
-// A long proof: runs beside the module's other test classes (src/test/resources/junit-platform.properties).
-@Execution(ExecutionMode.CONCURRENT)
 class BfclReplTest {
     @TempDir
     Path tmp;

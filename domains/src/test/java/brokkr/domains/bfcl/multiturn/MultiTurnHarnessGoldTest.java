@@ -20,8 +20,6 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.junit.jupiter.api.parallel.Execution;
-import org.junit.jupiter.api.parallel.ExecutionMode;
 
 /**
  * The ground truth through both loop harnesses scores as the reference gold does on every bfcl-multi-turn task:
@@ -30,8 +28,6 @@ import org.junit.jupiter.api.parallel.ExecutionMode;
  * method calls). Per task the reward, the recorded trajectory (turns, steps, call strings) and the final world's
  * hash equal the reference's, so the checker graded the very calls upstream's loop records.
  */
-// A long proof: runs beside the module's other test classes (src/test/resources/junit-platform.properties).
-@Execution(ExecutionMode.CONCURRENT)
 class MultiTurnHarnessGoldTest {
     @TempDir
     Path tmp;

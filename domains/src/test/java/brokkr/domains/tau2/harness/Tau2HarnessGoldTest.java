@@ -19,8 +19,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.io.TempDir;
-import org.junit.jupiter.api.parallel.Execution;
-import org.junit.jupiter.api.parallel.ExecutionMode;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -30,8 +28,6 @@ import org.junit.jupiter.params.provider.ValueSource;
  * gold calls made as {@code tau2.*} methods) and batched several per turn through the JSON tools
  * ({@code harness: loop, action_space: tools}). Every recorded world replays to its hash.
  */
-// A long proof: runs beside the module's other test classes (src/test/resources/junit-platform.properties).
-@Execution(ExecutionMode.CONCURRENT)
 class Tau2HarnessGoldTest {
     @TempDir
     Path tmp;
