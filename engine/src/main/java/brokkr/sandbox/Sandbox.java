@@ -685,6 +685,8 @@ public final class Sandbox implements AutoCloseable {
             PrintStream sink = new PrintStream(j.capture, true, StandardCharsets.UTF_8);
             j.js = JShell.builder()
                     .executionEngine(new Engine(j), Map.of())
+                    // Compiles against the sandbox JVM's class path, not the harness's (SandboxClassPath says why).
+                    .fileManager(m -> SandboxClassPath.of(m, image.jar()))
                     .out(sink)
                     .err(sink)
                     .build();

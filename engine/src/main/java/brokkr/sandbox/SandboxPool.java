@@ -27,12 +27,12 @@ public final class SandboxPool implements AutoCloseable {
     }
 
     /**
-     * The process-wide pool for {@code config} ({@code -Dbrokkr.sandbox.pool=N} warm JVMs, default 1),
-     * closed at JVM exit.
+     * The process-wide pool for {@code config} ({@code -Dbrokkr.sandbox.pool=N} warm JVMs, default
+     * {@link #defaultSize()}), closed at JVM exit.
      */
     public static SandboxPool shared(SandboxConfig config) {
         return SHARED.computeIfAbsent(config, c -> {
-            SandboxPool p = new SandboxPool(c, Integer.getInteger("brokkr.sandbox.pool", 1));
+            SandboxPool p = new SandboxPool(c, Integer.getInteger("brokkr.sandbox.pool", defaultSize()));
             Runtime.getRuntime().addShutdownHook(new Thread(p::close, "sandbox-pool-close"));
             return p;
         });
@@ -74,6 +74,20 @@ public final class SandboxPool implements AutoCloseable {
                 }
             });
         }
+    }
+
+    /**
+     * One warm JVM per core: an experiment runs about as many episodes at once as there are cores, and
+     * with one warm JVM for all of them every episode but one waited for a start of its own (a start is
+     * mostly waiting on the sandbox JVM, so starting ahead overlaps it with the other episodes' work).
+     */
+    public static int defaultSize() {
+        return Math.min(64, Math.max(1, Runtime.getRuntime().availableProcessors()));
+    }
+
+    /** How many warm JVMs this pool keeps. */
+    public int size() {
+        return size;
     }
 
     public synchronized int readyCount() {

@@ -1,0 +1,145 @@
+package brokkr.sandbox;
+
+import java.io.File;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Iterator;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+import javax.tools.FileObject;
+import javax.tools.ForwardingJavaFileManager;
+import javax.tools.JavaFileObject;
+import javax.tools.StandardJavaFileManager;
+import javax.tools.StandardLocation;
+
+/**
+ * The compile side's class path of a sandbox's JShell: the sandbox JVM's own (its image's jar and what
+ * was added since), never the harness's.
+ *
+ * <p>Why: JShell's compiler starts from the harness JVM's {@code java.class.path}
+ * ({@code jdk.jshell.TaskFactory}'s {@code classpath} field; {@code addToClasspath} appends to it), and
+ * javac opens and indexes every jar on it (each a zip file system, following manifest {@code Class-Path}
+ * entries) once per JShell, that is once per episode: under Surefire or the launcher, some 70 jars, about
+ * half the harness's CPU per episode (bench sandbox). It also let a snippet compile against classes the
+ * sandbox JVM does not have (Jackson, the harness's own), which then failed at run time with
+ * {@code NoClassDefFoundError}; now they are compile errors, as the sandbox sees them.
+ */
+final class SandboxClassPath extends ForwardingJavaFileManager<StandardJavaFileManager>
+        implements StandardJavaFileManager {
+    private static final Set<String> CLASS_PATH_OPTIONS = Set.of("-classpath", "-cp", "--class-path");
+
+    private final Set<String> harness;
+
+    private SandboxClassPath(StandardJavaFileManager fileManager, Path jar) {
+        super(fileManager);
+        this.harness = new LinkedHashSet<>(entries(System.getProperty("java.class.path", "")));
+        try {
+            fileManager.setLocationFromPaths(StandardLocation.CLASS_PATH, List.of(jar));
+        } catch (IOException e) {
+            throw new UncheckedIOException("could not set the sandbox's compile class path: " + e.getMessage(), e);
+        }
+    }
+
+    /** {@code fileManager} compiling against {@code jar} only (a {@code JShell.Builder.fileManager} mapping). */
+    static StandardJavaFileManager of(StandardJavaFileManager fileManager, Path jar) {
+        return new SandboxClassPath(fileManager, jar);
+    }
+
+    private static List<String> entries(String path) {
+        List<String> out = new ArrayList<>();
+        for (String e : path.split(File.pathSeparator)) if (!e.isBlank()) out.add(e);
+        return out;
+    }
+
+    /** A class-path option (JShell's addToClasspath: the harness's class path and what was added) keeps only what was added. */
+    @Override
+    public boolean handleOption(String current, Iterator<String> remaining) {
+        if (!CLASS_PATH_OPTIONS.contains(current)) return super.handleOption(current, remaining);
+        if (!remaining.hasNext()) throw new IllegalArgumentException(current + " needs a value");
+        List<Path> kept = new ArrayList<>();
+        for (String e : entries(remaining.next())) if (!harness.contains(e)) kept.add(Path.of(e));
+        try {
+            fileManager.setLocationFromPaths(StandardLocation.CLASS_PATH, kept);
+        } catch (IOException e) {
+            throw new IllegalArgumentException("bad class path: " + e.getMessage(), e);
+        }
+        return true;
+    }
+
+    // ------------------------------------------------ the rest of StandardJavaFileManager, forwarded
+
+    @Override
+    public boolean isSameFile(FileObject a, FileObject b) {
+        return fileManager.isSameFile(a, b);
+    }
+
+    @Override
+    public Iterable<? extends JavaFileObject> getJavaFileObjectsFromFiles(Iterable<? extends File> files) {
+        return fileManager.getJavaFileObjectsFromFiles(files);
+    }
+
+    @Override
+    public Iterable<? extends JavaFileObject> getJavaFileObjectsFromPaths(Collection<? extends Path> paths) {
+        return fileManager.getJavaFileObjectsFromPaths(paths);
+    }
+
+    @Override
+    public Iterable<? extends JavaFileObject> getJavaFileObjects(File... files) {
+        return fileManager.getJavaFileObjects(files);
+    }
+
+    @Override
+    public Iterable<? extends JavaFileObject> getJavaFileObjects(Path... paths) {
+        return fileManager.getJavaFileObjects(paths);
+    }
+
+    @Override
+    public Iterable<? extends JavaFileObject> getJavaFileObjectsFromStrings(Iterable<String> names) {
+        return fileManager.getJavaFileObjectsFromStrings(names);
+    }
+
+    @Override
+    public Iterable<? extends JavaFileObject> getJavaFileObjects(String... names) {
+        return fileManager.getJavaFileObjects(names);
+    }
+
+    @Override
+    public void setLocation(Location location, Iterable<? extends File> files) throws IOException {
+        fileManager.setLocation(location, files);
+    }
+
+    @Override
+    public void setLocationFromPaths(Location location, Collection<? extends Path> paths) throws IOException {
+        fileManager.setLocationFromPaths(location, paths);
+    }
+
+    @Override
+    public void setLocationForModule(Location location, String moduleName, Collection<? extends Path> paths)
+            throws IOException {
+        fileManager.setLocationForModule(location, moduleName, paths);
+    }
+
+    @Override
+    public Iterable<? extends File> getLocation(Location location) {
+        return fileManager.getLocation(location);
+    }
+
+    @Override
+    public Iterable<? extends Path> getLocationAsPaths(Location location) {
+        return fileManager.getLocationAsPaths(location);
+    }
+
+    @Override
+    public Path asPath(FileObject file) {
+        return fileManager.asPath(file);
+    }
+
+    @Override
+    public void setPathFactory(PathFactory f) {
+        fileManager.setPathFactory(f);
+    }
+}
