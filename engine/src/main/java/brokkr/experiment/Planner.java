@@ -208,7 +208,17 @@ public final class Planner {
         for (Plan.Unit u : plan.units()) {
             forEachRole(u, (role, ref) -> {
                 if (ref.provider().equals(BenchmarkProvider.SCRIPTED)) return;
-                Candidate c = plan.models().apply(ref);
+                Candidate c;
+                try {
+                    c = plan.models().apply(ref);
+                } catch (SpecException e) {
+                    throw e;
+                } catch (IllegalArgumentException e) {
+                    // A provider that is unknown or has no key, or a model option out of range: the spec's
+                    // error (the README's exit 2), named by candidate and role, before any cell runs.
+                    throw new SpecException(
+                            "candidate " + u.candidate() + ", " + role + " model " + ref + ": " + e.getMessage());
+                }
                 if (cache.covers(role, u.candidate()) && !(c instanceof HttpProvider)) {
                     throw new SpecException("cache: the " + role + " model " + ref + " of candidate " + u.candidate()
                             + " is not an HTTP model, whose exact requests the cache is keyed by");
