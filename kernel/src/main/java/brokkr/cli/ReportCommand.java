@@ -1,6 +1,7 @@
 package brokkr.cli;
 
 import brokkr.command.Command;
+import brokkr.experiment.ExperimentQuery;
 import brokkr.experiment.ExperimentStore;
 import brokkr.experiment.Registry;
 import brokkr.render.report.ExperimentReport;
@@ -74,6 +75,11 @@ public final class ReportCommand implements Command {
         byte[] bytes = html.getBytes(StandardCharsets.UTF_8);
         Files.write(file, bytes);
         out.println("wrote " + file + " (" + (bytes.length + 1023) / 1024 + " KiB)");
-        return 0;
+        try (ExperimentQuery store = ExperimentQuery.open(dir)) {
+            List<ExperimentQuery.DamagedAttempt> damaged = store.scanForDamage();
+            for (ExperimentQuery.DamagedAttempt d : damaged)
+                err.println("brokkr report: " + d.message() + "; the report shows it without its record");
+            return damaged.isEmpty() ? 0 : 1;
+        }
     }
 }

@@ -72,10 +72,13 @@ public record ExperimentReport(
             for (Inspect.AttemptRow listed : order(Inspect.attempts(q, false), sc)) {
                 // The listing carries no evidence (it is most of a store's bytes): read each attempt whole, one at a
                 // time.
-                Inspect.AttemptRow row = new Inspect.AttemptRow(
-                        q.attempt(listed.attempt().id()).orElse(listed.attempt()),
-                        listed.benchmark(),
-                        listed.candidate());
+                Attempt whole;
+                try {
+                    whole = q.attempt(listed.attempt().id()).orElse(listed.attempt());
+                } catch (ExperimentQuery.DamagedRecordException e) {
+                    whole = listed.attempt(); // shown from its row's columns; the report command names it
+                }
+                Inspect.AttemptRow row = new Inspect.AttemptRow(whole, listed.benchmark(), listed.candidate());
                 views.add(new AttemptView(row, messages(row.attempt()), grade(registry, row)));
             }
             return new ExperimentReport(name, dir.toString(), spec, sc, views);
