@@ -533,7 +533,7 @@ class ExperimentInspectionTest {
                 "1",
                 "--out",
                 tmp.resolve("no/such/dir/x.jsonl").toString());
-        assertEquals(1, bad.code());
+        assertEquals(2, bad.code(), "a file that cannot be written is an input error (README)");
         assertTrue(bad.err().contains("no directory"), bad.err());
     }
 
