@@ -8,6 +8,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.SimpleFileVisitor;
 import java.nio.file.StandardCopyOption;
@@ -34,7 +35,9 @@ public final class DataFetch {
     public enum Status {
         VERIFIED,
         DIFFERS,
-        MISSING
+        MISSING,
+        /** The commit has a symbolic link at the path (or on the way to it): never followed, never moved. */
+        REFUSED
     }
 
     /** One pinned file after the fetch; {@code actual} is null when the commit has no such file. */
@@ -70,6 +73,10 @@ public final class DataFetch {
     public static Result fetch(UpstreamData source, Path into, String url, String commit) {
         String from = url == null ? source.url() : url;
         String at = commit == null ? source.commit() : commit;
+        // git reads an argument starting with '-' as an option wherever it stands (--upload-pack=CMD runs CMD):
+        // refused here, and both go after "--" besides.
+        if (from.startsWith("-")) throw new IllegalArgumentException("a repository cannot start with '-': " + from);
+        if (at.startsWith("-")) throw new IllegalArgumentException("a commit cannot start with '-': " + at);
         Path target = into.resolve(source.name());
         Path scratch = into.resolve(
                 "." + source.name() + ".fetch-" + ProcessHandle.current().pid());
@@ -80,14 +87,18 @@ public final class DataFetch {
             List<String> sparse = new ArrayList<>(List.of("sparse-checkout", "set", "--no-cone"));
             for (String p : source.pins().keySet()) sparse.add("/" + escapePattern(source.repositoryPath(p)));
             git(scratch, sparse.toArray(String[]::new));
-            git(scratch, "fetch", "-q", "--depth", "1", "--filter=blob:none", from, at);
+            git(scratch, "fetch", "-q", "--depth", "1", "--filter=blob:none", "--", from, at);
             git(scratch, "checkout", "-q", "--detach", "FETCH_HEAD");
             List<FileResult> results = new ArrayList<>();
             for (var e : source.pins().entrySet()) {
                 String repoPath = source.repositoryPath(e.getKey());
                 Path fetched = scratch.resolve(repoPath);
                 UpstreamData.Pin pin = e.getValue();
-                if (!Files.isRegularFile(fetched)) {
+                if (linkOnTheWay(scratch, repoPath)) {
+                    results.add(new FileResult(repoPath, Status.REFUSED, pin.sha256(), null, pin.note()));
+                    continue;
+                }
+                if (!Files.isRegularFile(fetched, LinkOption.NOFOLLOW_LINKS)) {
                     results.add(new FileResult(repoPath, Status.MISSING, pin.sha256(), null, pin.note()));
                     continue;
                 }
@@ -114,6 +125,21 @@ public final class DataFetch {
                 // id
             }
         }
+    }
+
+    /**
+     * Whether {@code repoPath} under {@code root}, or a folder on the way to it, is a symbolic link: a commit can hold
+     * one pointing anywhere (/etc/passwd, the user's keys), which a digest would follow and a move would plant in
+     * the data folder.
+     */
+    private static boolean linkOnTheWay(Path root, String repoPath) {
+        Path p = root;
+        for (String part : repoPath.split("/")) {
+            p = p.resolve(part);
+            if (Files.isSymbolicLink(p)) return true;
+            if (!Files.exists(p, LinkOption.NOFOLLOW_LINKS)) return false;
+        }
+        return false;
     }
 
     private static void move(Path from, Path to) throws IOException {

@@ -176,7 +176,17 @@ public final class ExperimentQuery implements AutoCloseable {
             Map<Long, EpisodeCost> out = new LinkedHashMap<>();
             try (Statement s = db.connection().createStatement();
                     ResultSet r = s.executeQuery(sql)) {
-                while (r.next()) out.put(r.getLong(1), EpisodeCost.of(decodeEvidence(r.getString(2))));
+                while (r.next()) {
+                    long id = r.getLong(1);
+                    try {
+                        out.put(id, EpisodeCost.of(decodeEvidence(r.getString(2))));
+                    } catch (ExperimentStore.StoreException e) {
+                        throw e;
+                    } catch (RuntimeException e) {
+                        // A damaged record has no cost to show; flagged, and the other attempts' costs stand.
+                        damaged.putIfAbsent(id, unreadable(id, e));
+                    }
+                }
             }
             return out;
         });
@@ -280,28 +290,120 @@ public final class ExperimentQuery implements AutoCloseable {
         });
     }
 
+    /**
+     * An attempt whose stored record cannot be read back (a damaged byte inside its JSON, which SQLite's
+     * {@code quick_check} does not look into): the store's file, the attempt and what could not be read.
+     */
+    public record DamagedAttempt(Path store, long attemptId, String reason) {
+        public String message() {
+            return store + ": attempt " + attemptId + " is damaged (" + reason + ")";
+        }
+    }
+
+    /** A damaged attempt met where its whole record is needed (its transcript, its world, an export). */
+    public static final class DamagedRecordException extends ExperimentStore.StoreException {
+        private final DamagedAttempt damaged;
+
+        public DamagedRecordException(DamagedAttempt damaged, Throwable cause) {
+            super(damaged.message(), cause);
+            this.damaged = damaged;
+        }
+
+        public DamagedAttempt damaged() {
+            return damaged;
+        }
+    }
+
+    private final Map<Long, DamagedAttempt> damaged = new LinkedHashMap<>();
+
+    /**
+     * The damaged attempts the listings of this query met so far, by id. A listing ({@link #attempts}) goes on past
+     * them: such an attempt keeps its row's columns (status, reward, timing, usage) with no checks and no evidence,
+     * so inspection shows everything else and flags these; a single attempt ({@link #attempt}) that is damaged is a
+     * {@link DamagedRecordException}.
+     */
+    public List<DamagedAttempt> damaged() {
+        return List.copyOf(damaged.values());
+    }
+
+    private DamagedAttempt unreadable(long id, RuntimeException e) {
+        return new DamagedAttempt(
+                db.file(),
+                id,
+                "its stored record cannot be read: "
+                        + String.valueOf(e.getMessage()).lines().findFirst().orElse(""));
+    }
+
+    /**
+     * Reads every attempt's record once, one at a time (nothing is kept), and returns the damaged ones, as
+     * {@link #damaged} then holds them: for commands that read the store through other means and must still flag them.
+     */
+    public List<DamagedAttempt> scanForDamage() {
+        db.read(() -> {
+            try (Statement s = db.connection().createStatement();
+                    ResultSet r = s.executeQuery("SELECT id, checks_json, evidence_json FROM attempt ORDER BY id")) {
+                while (r.next()) {
+                    long id = r.getLong(1);
+                    try {
+                        checksFrom(Json.parse(r.getString(2)));
+                        decodeEvidence(r.getString(3));
+                    } catch (ExperimentStore.StoreException e) {
+                        throw e;
+                    } catch (RuntimeException e) {
+                        damaged.putIfAbsent(id, unreadable(id, e));
+                    }
+                }
+            }
+            return null;
+        });
+        return damaged();
+    }
+
+    /** Fails with a {@link DamagedRecordException} naming the first damaged attempt met, if any. */
+    public void requireIntact() {
+        if (!damaged.isEmpty())
+            throw new DamagedRecordException(damaged.values().iterator().next(), null);
+    }
+
     private List<Attempt> queryAttempts(String sql, Long param, boolean withEvidence) {
+        boolean listing = param == null;
         return db.read(() -> {
             List<Attempt> out = new ArrayList<>();
             try (PreparedStatement p = db.connection().prepareStatement(sql)) {
                 if (param != null) p.setLong(1, param);
                 try (ResultSet r = p.executeQuery()) {
                     while (r.next()) {
+                        long id = r.getLong("id");
                         String trust = r.getString("trust");
                         double reward = r.getDouble("reward");
+                        Evidence usage = usageOnly(r.getLong("input_tokens"), r.getLong("output_tokens"));
+                        List<Check> checks;
+                        Evidence evidence;
+                        try {
+                            checks = checksFrom(Json.parse(r.getString("checks_json")));
+                            evidence = withEvidence
+                                    ? EvidenceCodec.decode(r.getString("evidence_json"), this::blobs)
+                                    : usage;
+                        } catch (ExperimentStore.StoreException e) {
+                            throw e;
+                        } catch (RuntimeException e) {
+                            DamagedAttempt d = unreadable(id, e);
+                            if (!listing) throw new DamagedRecordException(d, e);
+                            damaged.putIfAbsent(id, d);
+                            checks = List.of();
+                            evidence = usage;
+                        }
                         out.add(new Attempt(
-                                r.getLong("id"),
+                                id,
                                 r.getString("env_id"),
                                 r.getString("agent_id"),
                                 r.getInt("repetition"),
                                 r.getString("task_id"),
                                 Attempt.Status.fromWire(r.getString("status")),
-                                checksFrom(Json.parse(r.getString("checks_json"))),
+                                checks,
                                 reward,
                                 trust == null ? null : TrustTier.valueOf(trust),
-                                withEvidence
-                                        ? EvidenceCodec.decode(r.getString("evidence_json"), this::blobs)
-                                        : usageOnly(r.getLong("input_tokens"), r.getLong("output_tokens")),
+                                evidence,
                                 r.getString("error"),
                                 r.getLong("started_at"),
                                 r.getLong("duration_ms")));

@@ -134,6 +134,7 @@ public record ExperimentSpec(
     public record CandidateSpec(
             String label, ModelRef model, String actionSpace, String systemPrompt, Harness harness) {
         public CandidateSpec {
+            checkCandidateId(label);
             harness = harness == null ? Harness.DEFAULT_REFERENCE : harness;
         }
 
@@ -189,6 +190,33 @@ public record ExperimentSpec(
             if (prev != null)
                 throw new SpecException("candidates " + prev + " and " + c.label() + " are the same definition");
         }
+    }
+
+    /** Candidate ids longer than this are refused: an id is a table column, a file name part and a report heading. */
+    public static final int MAX_CANDIDATE_ID_LENGTH = 256;
+
+    /**
+     * A candidate id (a spec's {@code id}, an imported file's agent) is shown in tables, reports and file names:
+     * it must be non-blank, at most {@value #MAX_CANDIDATE_ID_LENGTH} characters, without control or invisible
+     * formatting characters (NUL, newlines, bidi overrides), which would make two ids look alike or garble
+     * what shows them. A SpecException (an IllegalArgumentException) otherwise.
+     */
+    public static void checkCandidateId(String id) {
+        if (id == null || id.isBlank()) throw new SpecException("a candidate id must not be blank");
+        if (id.length() > MAX_CANDIDATE_ID_LENGTH)
+            throw new SpecException(
+                    "candidate id must be at most " + MAX_CANDIDATE_ID_LENGTH + " characters, got " + id.length());
+        int bad = id.codePoints()
+                .filter(c -> Character.isISOControl(c) || Character.getType(c) == Character.FORMAT)
+                .findFirst()
+                .orElse(-1);
+        if (bad >= 0)
+            throw new SpecException(String.format(
+                    "candidate id '%s' holds the control or formatting character U+%04X",
+                    id.codePoints()
+                            .map(c -> c == bad ? '?' : c)
+                            .collect(StringBuilder::new, StringBuilder::appendCodePoint, StringBuilder::append),
+                    bad));
     }
 
     /**

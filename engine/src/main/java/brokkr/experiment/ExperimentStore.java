@@ -176,7 +176,7 @@ public final class ExperimentStore implements AutoCloseable {
     }
 
     /** A store error (I/O, corruption): fatal for a run, never an attempt's outcome. */
-    public static final class StoreException extends RuntimeException {
+    public static class StoreException extends RuntimeException {
         public StoreException(String message, Throwable cause) {
             super(message, cause);
         }

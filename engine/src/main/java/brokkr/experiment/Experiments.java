@@ -163,14 +163,18 @@ public final class Experiments {
             boolean allowEndpointChange) {
         long t0 = System.nanoTime();
         Plan plan = Planner.open(Planner.plan(spec, registry), spec.cache());
+        // A cache_file that is not a Brokkr cache is refused before the experiment's directory is made.
+        if (spec.cache().enabled() && spec.cache().file() != null)
+            ModelCache.checkCacheFile(spec.cache().file());
         Runner.Outcome outcome;
         Result result;
         int recordedCompleted, recordedFailed, notRecorded;
         boolean interrupted = false;
         try (ExperimentStore store = ExperimentStore.openForRun(dir);
                 ModelCache cache = spec.cache().enabled()
-                        ? ModelCache.open(
-                                spec.cache().file() != null ? spec.cache().file() : ExperimentStore.file(dir))
+                        ? (spec.cache().file() != null
+                                ? ModelCache.sharedFile(spec.cache().file())
+                                : ModelCache.inStore(ExperimentStore.file(dir)))
                         : null) {
             if (!allowEndpointChange) checkEndpoints(spec.name(), dir, store.query(), plan);
             Map<String, EnvironmentDef> envs = new LinkedHashMap<>();

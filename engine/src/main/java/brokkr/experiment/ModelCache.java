@@ -10,7 +10,10 @@ import brokkr.eval.ContentHash;
 import brokkr.provider.HttpProvider;
 import brokkr.provider.WireFormat;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -19,9 +22,12 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
 import org.sqlite.SQLiteConfig;
+import org.sqlite.SQLiteOpenMode;
 
 /**
  * The model-call cache of experiments whose spec says {@code cache: true} for a candidate or a role:
@@ -48,8 +54,89 @@ final class ModelCache implements AutoCloseable {
         this.conn = conn;
     }
 
-    /** Opens (creating when absent) the cache in {@code file}: an experiment store or a shared cache file. */
-    static ModelCache open(Path file) {
+    /** {@code PRAGMA application_id} of a shared model-call cache file: "BRKC" (a store is "BRKR"). */
+    static final int CACHE_APPLICATION_ID = 0x42524b43;
+
+    private static final byte[] SQLITE_MAGIC = "SQLite format 3\0".getBytes(StandardCharsets.US_ASCII);
+
+    /** Opens (creating when absent) the cache in the experiment store {@code store}, which the runner has opened. */
+    static ModelCache inStore(Path store) {
+        return open(store, false);
+    }
+
+    /**
+     * Opens (creating when absent or empty) the shared cache file {@code file} ({@code cache_file}). A file that is
+     * not a Brokkr cache (not SQLite, another application's database, an experiment store) is refused by name
+     * and left byte for byte as it was: nothing is written to it, its journal mode is not changed.
+     */
+    static ModelCache sharedFile(Path file) {
+        checkCacheFile(file);
+        return open(file, true);
+    }
+
+    /** Refuses {@code file} unless it is absent, empty or a Brokkr cache (see {@link #sharedFile}); reads only. */
+    static void checkCacheFile(Path file) {
+        if (!Files.exists(file) || size(file) == 0) return; // a new cache
+        if (!Files.isRegularFile(file)) throw refused(file, "not a regular file");
+        int app = applicationId(file);
+        if (app == CACHE_APPLICATION_ID) return;
+        if (app == StoreConnection.APPLICATION_ID)
+            throw refused(
+                    file, "an experiment store; leave cache_file out to keep the cache in the experiment's own store");
+        if (app != 0)
+            throw refused(file, "an SQLite database of another application (id " + Integer.toHexString(app) + ")");
+        // Application id 0: a cache made before caches had an id holds exactly the model_cache table.
+        List<String> tables = tables(file);
+        if (!tables.equals(List.of(TABLE)))
+            throw refused(file, "an SQLite database with " + (tables.isEmpty() ? "no tables" : "the tables " + tables));
+    }
+
+    private static ExperimentStore.StoreException refused(Path file, String what) {
+        return new ExperimentStore.StoreException(
+                file + " is not a Brokkr model-call cache (" + what + "); it is left as it is", null);
+    }
+
+    private static long size(Path file) {
+        try {
+            return Files.size(file);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read the model-call cache " + file, e);
+        }
+    }
+
+    /** The database header's application id (offset 68, big-endian); a file that is not SQLite is refused. */
+    private static int applicationId(Path file) {
+        byte[] head = new byte[100];
+        int n;
+        try (InputStream in = Files.newInputStream(file)) {
+            n = in.readNBytes(head, 0, head.length);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read the model-call cache " + file, e);
+        }
+        if (n < head.length || !Arrays.equals(Arrays.copyOf(head, SQLITE_MAGIC.length), SQLITE_MAGIC))
+            throw refused(file, "not an SQLite database");
+        return ByteBuffer.wrap(head, 68, 4).getInt();
+    }
+
+    /** The tables of {@code file}, read immutable and read-only: no journal, WAL or index file is created. */
+    private static List<String> tables(Path file) {
+        SqliteLibrary.prepare();
+        SQLiteConfig config = new SQLiteConfig();
+        config.setReadOnly(true);
+        config.setOpenMode(SQLiteOpenMode.OPEN_URI);
+        String url = "jdbc:sqlite:" + file.toAbsolutePath().toUri() + "?mode=ro&immutable=1";
+        List<String> tables = new ArrayList<>();
+        try (Connection c = DriverManager.getConnection(url, config.toProperties());
+                Statement s = c.createStatement();
+                ResultSet r = s.executeQuery("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")) {
+            while (r.next()) tables.add(r.getString(1));
+        } catch (SQLException e) {
+            throw refused(file, "unreadable as SQLite: " + e.getMessage());
+        }
+        return tables;
+    }
+
+    private static ModelCache open(Path file, boolean shared) {
         try {
             if (file.getParent() != null)
                 Files.createDirectories(file.toAbsolutePath().getParent());
@@ -63,6 +150,7 @@ final class ModelCache implements AutoCloseable {
                     "jdbc:sqlite:" + file.toAbsolutePath(), new SQLiteConfig().toProperties());
             try (Statement s = c.createStatement()) {
                 s.execute("PRAGMA busy_timeout=10000");
+                if (shared) s.execute("PRAGMA application_id=" + CACHE_APPLICATION_ID);
                 s.execute("PRAGMA journal_mode=WAL");
                 s.execute("PRAGMA synchronous=NORMAL");
                 s.execute("""

@@ -214,9 +214,10 @@ public final class Planner {
                 } catch (SpecException e) {
                     throw e;
                 } catch (IllegalArgumentException e) {
-                    // An unconfigured provider (a key not set, an unknown provider): an input error, its message as the
-                    // resolver gave it (every face says it alike).
-                    throw new SpecException(e.getMessage());
+                    // A provider that is unknown or has no key, or a model option out of range: the spec's
+                    // error (the README's exit 2), named by candidate and role, before any cell runs.
+                    throw new SpecException(
+                            "candidate " + u.candidate() + ", " + role + " model " + ref + ": " + e.getMessage());
                 }
                 if (cache.covers(role, u.candidate()) && !(c instanceof HttpProvider)) {
                     throw new SpecException("cache: the " + role + " model " + ref + " of candidate " + u.candidate()

@@ -5,6 +5,7 @@ import brokkr.eval.ModelFactory;
 import brokkr.eval.ModelRef;
 import brokkr.provider.ProviderOptions;
 import brokkr.provider.Providers;
+import brokkr.python.PyJson;
 import brokkr.value.PyBool;
 import brokkr.value.PyDict;
 import brokkr.value.PyFloat;
@@ -63,11 +64,11 @@ public abstract class ProviderModels implements ModelFactory {
             Value v = e.getValue();
             o = switch (e.getKey()) {
                 case "temperature" -> o.withTemperature(number(e.getKey(), v));
-                case "max_tokens" -> o.withMaxTokens((int) integer(e.getKey(), v));
+                case "max_tokens" -> o.withMaxTokens((int) integer(e.getKey(), v, 1, Integer.MAX_VALUE));
                 case "parallel_tool_calls" -> o.withParallelToolCalls(bool(e.getKey(), v));
-                case "max_attempts" -> o.withMaxAttempts((int) integer(e.getKey(), v));
-                case "timeout_seconds" -> o.withTimeout(Duration.ofMillis((long) (number(e.getKey(), v) * 1000)));
-                case "max_response_bytes" -> o.withMaxResponseBytes(integer(e.getKey(), v));
+                case "max_attempts" -> o.withMaxAttempts((int) integer(e.getKey(), v, 1, MAX_ATTEMPTS));
+                case "timeout_seconds" -> o.withTimeout(Duration.ofMillis(timeoutMillis(e.getKey(), v)));
+                case "max_response_bytes" -> o.withMaxResponseBytes(integer(e.getKey(), v, 1, MAX_RESPONSE_BYTES));
                 default -> {
                     extra.put(e.getKey(), v);
                     yield o;
@@ -85,9 +86,30 @@ public abstract class ProviderModels implements ModelFactory {
         };
     }
 
-    private static long integer(String k, Value v) {
-        if (v instanceof PyInt i) return i.longValue();
-        throw new IllegalArgumentException("model option " + k + " must be an integer");
+    /** Bounds of the options, named as a spec names them (checked before narrowing, so 1e12 is an error, not a wrap). */
+    static final int MAX_ATTEMPTS = 100;
+
+    /** 1 GiB: the cap bounds what one response may hold in memory; beyond it the cap bounds nothing. */
+    static final long MAX_RESPONSE_BYTES = 1L << 30;
+
+    static final long MAX_TIMEOUT_SECONDS = Duration.ofDays(1).toSeconds();
+
+    private static long integer(String k, Value v, long min, long max) {
+        if (v instanceof PyInt i && i.fitsLong() && i.longValue() >= min && i.longValue() <= max) return i.longValue();
+        throw new IllegalArgumentException(
+                "model option " + k + " must be a whole number from " + min + " to " + max + ", got " + shown(v));
+    }
+
+    private static long timeoutMillis(String k, Value v) {
+        double s = number(k, v);
+        if (s > 0 && s <= MAX_TIMEOUT_SECONDS) return Math.max(1, Math.round(s * 1000));
+        throw new IllegalArgumentException("model option " + k + " must be a number of seconds above 0 and at most "
+                + MAX_TIMEOUT_SECONDS + ", got " + shown(v));
+    }
+
+    private static String shown(Value v) {
+        String json = PyJson.dumps(v);
+        return json.length() <= 40 ? json : json.substring(0, 40) + "...";
     }
 
     private static boolean bool(String k, Value v) {

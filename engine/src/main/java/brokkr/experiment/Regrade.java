@@ -236,7 +236,7 @@ public final class Regrade {
             judges.put(first.getKey(), new Judge(rj.get(), ref, make));
         }
         try (ExperimentStore store = ExperimentStore.openForRun(dir);
-                ModelCache cache = cached ? ModelCache.open(ExperimentStore.file(dir)) : null) {
+                ModelCache cache = cached ? ModelCache.inStore(ExperimentStore.file(dir)) : null) {
             ExperimentQuery query = store.query();
             Map<CellKey, Cell> cells = new HashMap<>();
             for (Cell c : query.cells()) cells.put(c.key(), c);

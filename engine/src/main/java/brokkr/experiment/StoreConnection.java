@@ -65,6 +65,11 @@ final class StoreConnection implements AutoCloseable {
      * that passes {@code quick_check}; then WAL with {@code synchronous=NORMAL} (a commit survives a
      * killed process), foreign keys on, the table layout created when absent.
      */
+    /** The database file. */
+    Path file() {
+        return db;
+    }
+
     static StoreConnection forWriting(Path db) {
         boolean existed = Files.exists(db) && size(db) > 0;
         if (existed) checkHeader(db);

@@ -1,8 +1,15 @@
 package brokkr.family;
 
 import brokkr.experiment.Registry;
+import brokkr.value.PyStr;
+import brokkr.world.ContentId;
 import java.nio.file.Path;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 
 /**
@@ -53,6 +60,31 @@ public interface ResultFormat {
      */
     default Imported importFile(Path file, Registry registry) {
         throw new UnsupportedOperationException(name() + " does not import");
+    }
+
+    /**
+     * A file-name part for each label (a candidate's id), in the labels' order: the label with every character
+     * outside {@code [A-Za-z0-9._-]} replaced by {@code _}, and where two labels would get the same part
+     * ({@code gold/a}, {@code gold a}, {@code gold_a}) each of them followed by {@code -} and 8 hex digits of its
+     * SHA-256, so no two candidates' results ever go to one file (whatever the order or the other labels).
+     */
+    static Map<String, String> fileNames(Collection<String> labels) {
+        Map<String, Integer> uses = new HashMap<>();
+        for (String l : new LinkedHashSet<>(labels)) uses.merge(sanitized(l), 1, Integer::sum);
+        Map<String, String> out = new LinkedHashMap<>();
+        for (String l : labels) {
+            String s = sanitized(l);
+            out.put(
+                    l,
+                    uses.get(s) == 1
+                            ? s
+                            : s + "-" + ContentId.of(new PyStr(l)).hex().substring(0, 8));
+        }
+        return out;
+    }
+
+    private static String sanitized(String label) {
+        return label.replaceAll("[^A-Za-z0-9._-]", "_");
     }
 
     /**

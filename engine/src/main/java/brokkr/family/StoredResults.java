@@ -31,7 +31,9 @@ public final class StoredResults {
     public static List<ResultCell> read(Path dir) {
         try (ExperimentQuery q = ExperimentQuery.open(dir)) {
             Map<CellKey, Attempt> chosen = new HashMap<>();
-            for (Attempt a : q.attempts(true)) {
+            List<Attempt> attempts = q.attempts(true);
+            q.requireIntact(); // an export of an attempt without its record would be a wrong file, not a smaller one
+            for (Attempt a : attempts) {
                 CellKey k = new CellKey(a.environmentId(), a.agentId(), a.repetition());
                 Attempt prev = chosen.get(k);
                 if (prev == null || !prev.completed()) chosen.put(k, a);

@@ -84,6 +84,11 @@ public record Harness(
                             + ")");
             }
         }
+        // The sandbox's own range (SandboxConfig): checked here, so a spec is refused up front instead of
+        // every cell failing when its sandbox starts.
+        if (heap < SandboxConfig.MIN_HEAP_MB || heap > SandboxConfig.MAX_HEAP_MB)
+            throw new IllegalArgumentException("harness option " + HEAP_MB + " must be a whole number from "
+                    + SandboxConfig.MIN_HEAP_MB + " to " + SandboxConfig.MAX_HEAP_MB + ", got " + heap);
         if (!repl && (limit != 4000 || timeout != 10 || heap != 256))
             throw new IllegalArgumentException("output_limit, eval_timeout_seconds and heap_mb are REPL options");
         return repl

@@ -18,9 +18,13 @@ import java.time.Duration;
  *                       bubblewrap where bubblewrap does not work does not start (never a silent fallback)
  */
 public record SandboxConfig(int heapMb, Duration evalTimeout, int outputCapChars, Isolation isolation) {
+    /** The child's heap range in MiB (harness option {@code heap_mb} is checked against it up front). */
+    public static final int MIN_HEAP_MB = 32, MAX_HEAP_MB = 65536;
+
     public SandboxConfig {
-        if (heapMb < 32 || heapMb > 65536)
-            throw new IllegalArgumentException("heapMb must be between 32 and 65536, got " + heapMb);
+        if (heapMb < MIN_HEAP_MB || heapMb > MAX_HEAP_MB)
+            throw new IllegalArgumentException(
+                    "heapMb must be between " + MIN_HEAP_MB + " and " + MAX_HEAP_MB + ", got " + heapMb);
         if (evalTimeout.isNegative() || evalTimeout.isZero())
             throw new IllegalArgumentException("evalTimeout must be positive");
         if (outputCapChars < 1) throw new IllegalArgumentException("outputCapChars must be at least 1");

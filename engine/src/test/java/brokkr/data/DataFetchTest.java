@@ -15,6 +15,7 @@ import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -170,5 +171,55 @@ class DataFetchTest {
         assertThrows(IllegalArgumentException.class, () -> new UpstreamData("x", "u", "c", "/abs", "E", "p", Map.of()));
         assertThrows(IllegalArgumentException.class, () -> UpstreamData.Pin.of("not-a-digest"));
         assertEquals("\\[x\\]\\*\\?\\!\\#(y)", DataFetch.escapePattern("[x]*?!#(y)"));
+    }
+    /** A commit whose pinned path is a symbolic link (to a file, or a folder on the way): refused, never followed or moved. */
+    @Test
+    void pinnedPathsThatAreSymbolicLinksAreRefusedNeverFollowedOrMoved() throws Exception {
+        Path secret = tmp.resolve("secret.txt");
+        Files.write(secret, A); // the pinned digest: a followed link would even verify
+        Path elsewhere = Files.createDirectories(tmp.resolve("elsewhere"));
+        Files.write(elsewhere.resolve("doc_(general)_[1]*.json"), B);
+        GitFixture repo = GitFixture.init(tmp.resolve("upstream"));
+        Files.createDirectories(repo.dir().resolve("pkg/data"));
+        Files.createSymbolicLink(repo.dir().resolve("pkg/data/a.txt"), secret.toAbsolutePath());
+        Files.createSymbolicLink(repo.dir().resolve("pkg/data/docs"), elsewhere.toAbsolutePath());
+        String commit = repo.commit(Map.of("pkg/data/c.txt", C));
+        Path into = tmp.resolve("out");
+        DataFetch.Result r = DataFetch.fetch(source(repo.url(), commit), into, null, null);
+        Map<String, DataFetch.Status> status = new LinkedHashMap<>();
+        for (DataFetch.FileResult f : r.files()) status.put(f.path(), f.status());
+        assertEquals(DataFetch.Status.REFUSED, status.get("pkg/data/a.txt"), status.toString());
+        // A linked folder on the way: git's sparse checkout does not check it out, and were it there, it is refused.
+        assertTrue(
+                Set.of(DataFetch.Status.REFUSED, DataFetch.Status.MISSING)
+                        .contains(status.get("pkg/data/docs/doc_(general)_[1]*.json")),
+                status.toString());
+        assertEquals(DataFetch.Status.VERIFIED, status.get("pkg/data/c.txt"));
+        assertFalse(r.ok());
+        assertFalse(Files.exists(r.dataDir().resolve("a.txt"), java.nio.file.LinkOption.NOFOLLOW_LINKS));
+        assertFalse(Files.exists(r.dataDir().resolve("docs"), java.nio.file.LinkOption.NOFOLLOW_LINKS));
+        assertArrayEquals(A, Files.readAllBytes(secret), "the link's target is untouched");
+        assertTrue(Files.exists(elsewhere.resolve("doc_(general)_[1]*.json")));
+    }
+
+    /** A source that git would read as an option ({@code --upload-pack=CMD} runs CMD) is refused; git never sees it. */
+    @Test
+    void aSourceThatLooksLikeAnOptionIsRefused() throws Exception {
+        Path marker = tmp.resolve("ran");
+        assertThrows(
+                IllegalArgumentException.class,
+                () -> DataFetch.fetch(
+                        source("file:///nowhere", "0000000"),
+                        tmp.resolve("out"),
+                        "--upload-pack=touch " + marker,
+                        null));
+        assertThrows(
+                IllegalArgumentException.class,
+                () -> DataFetch.fetch(
+                        source("file:///nowhere", "0000000"),
+                        tmp.resolve("out"),
+                        null,
+                        "--upload-pack=touch " + marker));
+        assertFalse(Files.exists(marker), "git ran the command");
     }
 }

@@ -1,5 +1,6 @@
 package brokkr.experiment;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
@@ -182,7 +183,7 @@ class ModelCacheTest {
                     server.requests().stream().allMatch(r -> ("Bearer " + KEY).equals(r.credential())),
                     "the key was sent and echoed back");
         }
-        try (ModelCache cache = ModelCache.open(cacheFile)) {
+        try (ModelCache cache = ModelCache.sharedFile(cacheFile)) {
             assertEquals(6, cache.size());
         }
         try (Stream<Path> files = Files.list(tmp)) {
@@ -214,5 +215,51 @@ class ModelCacheTest {
         assertFalse(
                 spec("  - {id: m, provider: openai, model: x}", null).toJson().contains("\"cache\""),
                 "a spec without a cache is stored as before");
+    }
+    /**
+     * A {@code cache_file} that is not a Brokkr cache (another application's SQLite database, another experiment's
+     * store, a text file) is refused by name before anything is created, and left byte for byte as it was: no
+     * table added, no switch to WAL, no {@code -wal}/{@code -shm} beside it. A cache file made by Brokkr opens again.
+     */
+    @Test
+    void aCacheFileThatIsNotABrokkrCacheIsRefusedAndLeftAlone() throws Exception {
+        Path foreign = tmp.resolve("app.db");
+        SqliteLibrary.prepare();
+        try (var c = java.sql.DriverManager.getConnection("jdbc:sqlite:" + foreign);
+                var st = c.createStatement()) {
+            st.execute("CREATE TABLE people(name TEXT)");
+            st.execute("INSERT INTO people VALUES ('ada')");
+        }
+        Path otherStore;
+        try (ScriptedModelServer server = quizModel()) {
+            otherStore = tmp.resolve("other");
+            Experiments.run(spec(CACHED, null), otherStore, registry(env(server)));
+        }
+        Path text = tmp.resolve("notes.txt");
+        Files.writeString(
+                text,
+                "not a database, but long enough to hold an SQLite header of one hundred bytes "
+                        + "if it were one, which it is not");
+        for (Path file : List.of(foreign, ExperimentStore.file(otherStore), text)) {
+            byte[] before = Files.readAllBytes(file);
+            Path dir = tmp.resolve("run-" + file.getFileName());
+            var e = assertThrows(
+                    ExperimentStore.StoreException.class,
+                    () -> Experiments.run(spec(CACHED, file.toString()), dir, registry(Map.of("OPENAI_API_KEY", KEY))));
+            assertTrue(e.getMessage().contains(file + " is not a Brokkr model-call cache"), e.getMessage());
+            assertArrayEquals(before, Files.readAllBytes(file), file + " was changed");
+            if (!file.equals(ExperimentStore.file(otherStore))) {
+                assertFalse(Files.exists(Path.of(file + "-wal")), "a WAL beside " + file);
+                assertFalse(Files.exists(Path.of(file + "-shm")), "an index beside " + file);
+            }
+            assertFalse(Files.exists(dir), "the experiment directory was created");
+        }
+        Path cacheFile = tmp.resolve("mine.db");
+        try (ModelCache cache = ModelCache.sharedFile(cacheFile)) {
+            cache.put("k", "openai", "m", 1, new ModelCache.Entry(200, "{}"));
+        }
+        try (ModelCache cache = ModelCache.sharedFile(cacheFile)) {
+            assertEquals(1, cache.size(), "Brokkr's own cache file opens again");
+        }
     }
 }

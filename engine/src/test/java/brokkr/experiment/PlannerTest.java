@@ -129,6 +129,7 @@ class PlannerTest {
             return; // configured here: nothing to show
         IllegalArgumentException e =
                 assertThrows(IllegalArgumentException.class, () -> Planner.open(plan, ExperimentSpec.CacheSpec.NONE));
-        assertEquals("ANTHROPIC_API_KEY is not set", e.getMessage());
+        assertInstanceOf(ExperimentSpec.SpecException.class, e, "a spec error: the README's exit 2");
+        assertTrue(e.getMessage().endsWith("ANTHROPIC_API_KEY is not set"), e.getMessage());
     }
 }

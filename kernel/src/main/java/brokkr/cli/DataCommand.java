@@ -116,7 +116,12 @@ public record DataCommand(Map<String, String> env, Registry registry, List<Bench
                     String v = args.get(++i);
                     switch (a) {
                         case "--dir" -> dir = Path.of(v);
-                        case "--from" -> from = v;
+                        case "--from" -> {
+                            // git would read it as an option (--upload-pack=CMD runs CMD)
+                            if (v.startsWith("-"))
+                                throw new UsageException("--from takes a repository URL or path, not '" + v + "'");
+                            from = v;
+                        }
                         default -> {
                             if (!v.matches("[0-9a-fA-F]{7,40}"))
                                 throw new UsageException("--commit takes a commit id (hex), not '" + v + "'");
@@ -175,17 +180,24 @@ public record DataCommand(Map<String, String> env, Registry registry, List<Bench
                     out.println("  MISSING   " + f.path() + " (not in the commit)");
                     unexpected++;
                 }
+                case REFUSED -> {
+                    out.println("  REFUSED   " + f.path() + " (a symbolic link in the commit: not followed, not kept)");
+                    unexpected++;
+                }
             }
         }
         long expected =
                 r.files().stream().filter(DataFetch.FileResult::expected).count();
         out.printf(
-                "%s: %d verified, %d differing as documented, %d differing unexpectedly, %d missing; in %s%n",
+                "%s: %d verified, %d differing as documented, %d differing unexpectedly, %d missing%s; in %s%n",
                 r.source().name(),
                 r.count(DataFetch.Status.VERIFIED),
                 expected,
                 r.count(DataFetch.Status.DIFFERS) - expected,
                 r.count(DataFetch.Status.MISSING),
+                r.count(DataFetch.Status.REFUSED) == 0
+                        ? ""
+                        : ", " + r.count(DataFetch.Status.REFUSED) + " refused (symbolic links)",
                 r.dataDir());
         if (unexpected > 0) {
             out.println("  " + unexpected

@@ -221,6 +221,11 @@ public final class ExperimentCommand implements Command {
                             Inspect.WorldCheck w;
                             try {
                                 w = Inspect.verifyWorld(store, registry, attempt.id());
+                            } catch (ExperimentQuery.DamagedRecordException e) {
+                                bad++; // the others are still verified; the damaged one is named
+                                out.println("DAMAGED attempt " + attempt.id() + ": "
+                                        + e.damaged().reason());
+                                continue;
                             } catch (IllegalArgumentException e) {
                                 throw new UsageException(e.getMessage());
                             }
@@ -561,6 +566,23 @@ public final class ExperimentCommand implements Command {
         void run(ExperimentQuery store, List<String> args) throws Exception;
     }
 
+    /**
+     * After an inspection that went on past damaged attempts (shown with their row's columns, without checks and
+     * evidence): an error naming the store and each attempt, so the command exits 1 after its output.
+     */
+    static void flagDamaged(List<ExperimentQuery.DamagedAttempt> damaged) {
+        if (damaged.isEmpty()) return;
+        throw new ExperimentStore.StoreException(
+                String.join(
+                                "; ",
+                                damaged.stream()
+                                        .map(ExperimentQuery.DamagedAttempt::message)
+                                        .toList())
+                        + (damaged.size() == 1 ? "; it is" : "; they are")
+                        + " shown without checks and evidence, everything else is as stored",
+                null);
+    }
+
     private static int withStore(List<String> args, int arity, String shape, StoreWork work) throws Exception {
         if (args.size() != arity) throw new UsageException("expected: " + shape);
         Path dir = Path.of(args.getFirst());
@@ -568,6 +590,7 @@ public final class ExperimentCommand implements Command {
             throw new InputException(dir + " holds no experiment (no " + ExperimentStore.FILE + ")");
         try (ExperimentQuery store = ExperimentQuery.open(dir)) {
             work.run(store, args);
+            flagDamaged(store.damaged());
         }
         return 0;
     }

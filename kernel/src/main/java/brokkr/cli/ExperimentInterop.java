@@ -14,9 +14,11 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * {@code experiment export} and {@code experiment import}: an experiment in a family's result format (upstream's
@@ -125,6 +127,11 @@ public final class ExperimentInterop {
             throw new UsageException("--format " + f.name() + " writes " + f.directoryTree() + ": give --out DIR");
         ResultFormat.Exported e = f.export(StoredResults.read(dir), registry);
         if (e.files().isEmpty()) throw new InputException(dir + " has no " + f.name() + " attempts to export");
+        // Two files of one path would leave only the last one's results: a format's bug, never written.
+        Set<String> paths = new HashSet<>();
+        for (ResultFormat.ExportedFile x : e.files())
+            if (!paths.add(x.path()))
+                throw new IllegalStateException(f.name() + " export wrote " + x.path() + " twice");
         for (ResultFormat.ExportedFile x : e.files())
             for (String w : x.warnings()) err.println("brokkr experiment export: " + x.path() + ": " + w);
         if (f.directoryTree() != null) {

@@ -113,7 +113,18 @@ public final class Main {
             return 0;
         }
         try {
-            return c.run(rest, out, err);
+            int code = c.run(rest, out, err);
+            // A PrintStream keeps its write errors to itself (stdout on a full disk, /dev/full): the output a
+            // command exists for was not written, an output error (README: exit 2), never a silent 0.
+            if (out.checkError()) {
+                err.println("brokkr " + c.name() + ": cannot write the output (a full or closed file?)");
+                return 2;
+            }
+            return code;
+        } catch (IOException e) {
+            // A file the command writes (--out FILE) that cannot be written: an input/output error, exit 2.
+            err.println("brokkr " + c.name() + ": " + ErrorMessages.describe(e));
+            return 2;
         } catch (Command.UsageException e) {
             err.println("brokkr " + c.name() + ": " + e.getMessage());
             if (!(e instanceof Command.InputException)) {

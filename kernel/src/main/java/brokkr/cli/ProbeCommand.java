@@ -156,6 +156,7 @@ public final class ProbeCommand implements Command {
             throw new InputException(e.getMessage());
         }
         Supplier<byte[]> chart; // drawn only when asked for: a probe without --chart loads no chart library
+        boolean storedAll = true;
         try {
             if (vs == null) {
                 ProbeResult r = Probes.probe(
@@ -169,7 +170,7 @@ public final class ProbeCommand implements Command {
                         Probes.registryModels(registry),
                         parallelism);
                 out.println(r.table());
-                if (dir != null) out.println(stored(dir, st -> List.of(st.recordProbe(r))));
+                if (dir != null) storedAll &= stored(dir, st -> List.of(st.recordProbe(r)), out, err);
                 chart = () -> ChartImages.probePng(r);
             } else {
                 Probes.Comparison c = Probes.compare(
@@ -185,7 +186,7 @@ public final class ProbeCommand implements Command {
                         Probes.registryModels(registry),
                         parallelism);
                 out.println(c.table());
-                if (dir != null) out.println(stored(dir, st -> st.recordComparison(c)));
+                if (dir != null) storedAll &= stored(dir, st -> st.recordComparison(c), out, err);
                 chart = () -> ChartImages.probePng(c);
             }
         } catch (IllegalArgumentException e) { // an unknown candidate or model provider
@@ -198,22 +199,25 @@ public final class ProbeCommand implements Command {
             Files.write(png, chart.get());
             out.println("wrote " + png);
         }
-        return 0;
+        return storedAll ? 0 : 1; // measured but not kept: the record asked for was not made
     }
 
     private interface StoreWork {
         List<ProbeStore.ProbeRecord> run(ExperimentStore s);
     }
 
-    private static String stored(Path dir, StoreWork w) {
+    /** Stores the probe's records and says so; false (said on stderr) when the store is busy (a run holds it). */
+    private static boolean stored(Path dir, StoreWork w, PrintStream out, PrintStream err) {
         try (ExperimentStore st = ExperimentStore.openForRun(dir)) {
             List<ProbeStore.ProbeRecord> recs = w.run(st);
-            return "stored in " + dir + " as diagnostic probe record(s) #"
+            out.println("stored in " + dir + " as diagnostic probe record(s) #"
                     + String.join(
                             ", #",
-                            recs.stream().map(r -> String.valueOf(r.id())).toList());
+                            recs.stream().map(r -> String.valueOf(r.id())).toList()));
+            return true;
         } catch (IllegalStateException e) {
-            return "not stored: " + e.getMessage();
+            err.println("brokkr probe: not stored: " + e.getMessage());
+            return false;
         }
     }
 

@@ -2,6 +2,7 @@ package brokkr.cli;
 
 import brokkr.command.Command;
 import brokkr.command.OwnerOnlyFile;
+import brokkr.experiment.ExperimentQuery;
 import brokkr.experiment.ExperimentStore;
 import brokkr.experiment.Registry;
 import brokkr.render.report.ExperimentReport;
@@ -77,6 +78,11 @@ public final class ReportCommand implements Command {
             ExperimentReport.write(dir, registry, w);
         }
         out.println("wrote " + file + " (" + (Files.size(file) + 1023) / 1024 + " KiB)");
-        return 0;
+        try (ExperimentQuery store = ExperimentQuery.open(dir)) {
+            List<ExperimentQuery.DamagedAttempt> damaged = store.scanForDamage();
+            for (ExperimentQuery.DamagedAttempt d : damaged)
+                err.println("brokkr report: " + d.message() + "; the report shows it without its record");
+            return damaged.isEmpty() ? 0 : 1;
+        }
     }
 }

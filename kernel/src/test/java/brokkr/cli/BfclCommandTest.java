@@ -1,8 +1,13 @@
 package brokkr.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import brokkr.command.CommandContext;
+import brokkr.domains.bfcl.cli.BfclCommand;
+import brokkr.experiment.Registry;
+import brokkr.provider.testing.ScriptedModelServer;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -109,5 +114,54 @@ class BfclCommandTest {
         assertEquals(
                 2,
                 main("bfcl", "run", "--agent", "gold", "--categories", "java").code());
+    }
+    /** A run in which every call failed scored nothing: exit 1 saying what failed, single- and multi-turn alike. */
+    @Test
+    void aRunWhoseEveryCallFailedExitsNonZero() throws Exception {
+        try (var server =
+                ScriptedModelServer.start(req -> ScriptedModelServer.Reply.json(400, "{\"error\": \"no\"}"))) {
+            var command = new BfclCommand(new CommandContext(Registry.process(), server.openAiEnv()));
+            for (String category : List.of("simple_python", "multi_turn_base")) {
+                var out = new ByteArrayOutputStream();
+                var err = new ByteArrayOutputStream();
+                int code = command.run(
+                        List.of(
+                                "run",
+                                "--agent",
+                                "reference",
+                                "--provider",
+                                "openai",
+                                "--model",
+                                "m",
+                                "--sample",
+                                "1",
+                                "--categories",
+                                category),
+                        new PrintStream(out, true, StandardCharsets.UTF_8),
+                        new PrintStream(err, true, StandardCharsets.UTF_8));
+                assertEquals(1, code, category + ": " + out + err);
+                assertTrue(err.toString().contains("nothing was scored"), category + ": " + err);
+            }
+        }
+    }
+
+    /** {@code --out} writes single-turn answers; with multi-turn categories it is refused, never silently unwritten. */
+    @Test
+    void outWithMultiTurnCategoriesIsRefused(@TempDir Path tmp) {
+        Path file = tmp.resolve("answers.jsonl");
+        ConformanceCommandTest.Run r = main(
+                "bfcl",
+                "run",
+                "--agent",
+                "gold",
+                "--sample",
+                "1",
+                "--categories",
+                "multi_turn_base",
+                "--out",
+                file.toString());
+        assertEquals(2, r.code(), r.out() + r.err());
+        assertTrue(r.err().contains("--out"), r.err());
+        assertFalse(Files.exists(file));
     }
 }

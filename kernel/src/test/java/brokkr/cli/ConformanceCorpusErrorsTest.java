@@ -8,6 +8,9 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import brokkr.cli.ConformanceCommandTest.Run;
+import brokkr.python.PyJson;
+import brokkr.value.Json;
+import brokkr.value.PyDict;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -110,5 +113,73 @@ class ConformanceCorpusErrorsTest {
         lines.set(1, lines.get(1).replaceFirst("\"task_id\": \"[^\"]*\"", "\"task_id\": \"no_such_task_7\""));
         Path unknown = write("bfcl-task.jsonl", lines);
         assertCorpusError(bfcl(unknown), unknown + ":2:", "no_such_task_7");
+    }
+    /** A corpus with its expected values deleted proves nothing: each missing expected field fails at its line. */
+    @Test
+    void aDeletedExpectedTau2FieldIsACorpusErrorNeverASkippedComparison() throws Exception {
+        List<String> gold = Files.readAllLines(corpus("gold.jsonl")).subList(0, 3);
+        List<String> noGrader = new ArrayList<>(gold);
+        noGrader.set(1, noGrader.get(1).replaceFirst("\"grader_gold_db_hash\": \"[0-9a-f]*\", ", ""));
+        Path f = write("no-grader.jsonl", noGrader);
+        assertCorpusError(tau2(f), f + ":2:", "'grader_gold_db_hash' is missing");
+
+        List<String> noCallHash = new ArrayList<>(gold);
+        noCallHash.set(2, noCallHash.get(2).replaceFirst("\"db_hash\": \"[0-9a-f]*\", ", ""));
+        Path h = write("no-call-hash.jsonl", noCallHash);
+        assertCorpusError(tau2(h), h + ":3:", "'actions[0].db_hash' is missing");
+
+        List<String> fuzz =
+                new ArrayList<>(Files.readAllLines(corpus("fuzz-seed11.jsonl")).subList(0, 2));
+        fuzz.set(1, fuzz.get(1).replaceFirst("\"user_db_hash\": (null|\"[0-9a-f]*\")", "\"user_db_hsh\": $1"));
+        Path z = write("no-fuzz-hash.jsonl", fuzz);
+        assertCorpusError(tau2(z), z + ":2:", "user_db_hash' is missing");
+
+        Path telecomGold =
+                corpus("gold.jsonl").getParent().resolveSibling("telecom").resolve("gold.jsonl");
+        List<String> telecom = new ArrayList<>(Files.readAllLines(telecomGold).subList(0, 2));
+        PyDict rec = Json.parse(telecom.get(1)).asDict();
+        telecom.set(
+                1,
+                PyJson.dumps(rec.without("env_assertions")
+                        .without("db_hash_after_env_assertions")
+                        .without("user_db_hash_after_env_assertions")));
+        Path t = write("no-assertions.jsonl", telecom);
+        assertCorpusError(
+                main("conformance", "tau2", "--domain", "telecom", "--corpus", t.toString()),
+                t + ":2:",
+                "'env_assertions' is missing");
+    }
+
+    @Test
+    void aDeletedExpectedBfclFieldIsACorpusErrorNeverASkippedComparison() throws Exception {
+        List<String> lines = new ArrayList<>(
+                Files.readAllLines(bfclCorpus("verdicts-seed7.jsonl")).subList(0, 200));
+        int valid = -1;
+        for (int i = 0; i < lines.size() && valid < 0; i++)
+            if (Json.parse(lines.get(i)).asDict().containsKey("checker_return")) valid = i;
+        lines.set(valid, PyJson.dumps(Json.parse(lines.get(valid)).asDict().without("checker_return")));
+        Path f = write("no-checker-return.jsonl", lines);
+        assertCorpusError(bfcl(f), f + ":" + (valid + 1) + ":", "'checker_return' is missing");
+
+        List<String> verdicts =
+                new ArrayList<>(Tau2EvaluateCommandTest.lines(bfclCorpus("multi_turn/verdicts-seed7.jsonl.gz"))
+                        .subList(0, 3));
+        verdicts.set(1, PyJson.dumps(Json.parse(verdicts.get(1)).asDict().without("error_details")));
+        Path v = write("mt-verdicts.jsonl", verdicts);
+        assertCorpusError(
+                main("conformance", "bfcl-multi-turn", "--corpus", v.toString()),
+                v + ":2:",
+                "'error_details' is missing");
+
+        List<String> exec = new ArrayList<>(Tau2EvaluateCommandTest.lines(bfclCorpus("multi_turn/gold-exec.jsonl.gz"))
+                .subList(0, 2));
+        PyDict rec = Json.parse(exec.get(1)).asDict();
+        PyDict sha = rec.get("initial_state_sha").asDict();
+        exec.set(
+                1,
+                PyJson.dumps(rec.with(
+                        "initial_state_sha", sha.without(sha.keys().iterator().next()))));
+        Path e = write("mt-exec.jsonl", exec);
+        assertCorpusError(main("conformance", "bfcl-multi-turn", "--corpus", e.toString()), e + ":2:", "is missing");
     }
 }

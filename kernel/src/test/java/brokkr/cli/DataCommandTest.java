@@ -1,6 +1,7 @@
 package brokkr.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import brokkr.data.DataDirs;
@@ -140,5 +141,21 @@ class DataCommandTest {
         assertTrue(help.contains("tau2-bench  https://github.com/sierra-research/tau2-bench at a2c0247"), help);
         assertTrue(help.contains("gorilla     https://github.com/ShishirPatil/gorilla at 6ea5797"), help);
         assertTrue(help.contains("airline db.json is a reconstruction"), help);
+    }
+    /** {@code --from '--upload-pack=CMD'} would make git run CMD: a usage error, exit 2, and nothing runs. */
+    @Test
+    void aFromThatLooksLikeAnOptionIsAUsageError() throws Exception {
+        Path marker = tmp.resolve("ran");
+        var o = cli(
+                "data",
+                "fetch",
+                "tau2-bench",
+                "--dir",
+                tmp.resolve("d").toString(),
+                "--from",
+                "--upload-pack=touch " + marker);
+        assertEquals(2, o.code(), o.out() + o.err());
+        assertTrue(o.err().contains("--from"), o.err());
+        assertFalse(Files.exists(marker), "git ran the command");
     }
 }

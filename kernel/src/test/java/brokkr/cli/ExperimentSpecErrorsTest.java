@@ -68,4 +68,53 @@ class ExperimentSpecErrorsTest {
         assertTrue(o.err().contains("name"), o.err());
         assertFalse(Files.exists(Path.of(escape)), "the run escaped .brokkr/experiments");
     }
+    /**
+     * Values that only the sandbox, a provider or the environment would check are spec errors up front (exit 2,
+     * named as the spec names them), never a spec that passes and then fails every cell.
+     */
+    @Test
+    void sandboxAndProviderLimitsAreCheckedBeforeAnyCell() throws Exception {
+        String repl = "domain: tau2-retail\ntasks: [\"0\"]\ncandidates: [{id: r, provider: scripted, model: gold,"
+                + " harness: loop, action_space: repl, harness_options: {heap_mb: %d}}]\n";
+        rejected("heap-low.yaml", repl.formatted(10), "heap_mb");
+        rejected("heap-high.yaml", repl.formatted(100_000), "heap_mb");
+        String http =
+                "domain: loop\ntasks: [\"3\"]\ncandidates: [{id: m, provider: openai, model: x, options: {%s}}]\n";
+        for (String option : List.of(
+                "max_response_bytes: -5",
+                "max_response_bytes: 1000000000000000",
+                "max_tokens: 1e12",
+                "max_attempts: 0",
+                "timeout_seconds: -1")) {
+            String name = option.substring(0, option.indexOf(':'));
+            Path file = tmp.resolve(name + option.hashCode() + ".yaml");
+            Files.writeString(file, http.formatted(option));
+            Out o = cli(
+                    "experiment",
+                    "run",
+                    file.toString(),
+                    "--dir",
+                    tmp.resolve("d").toString(),
+                    "--no-progress");
+            assertEquals(2, o.code(), option + ": " + o.out() + o.err());
+            assertTrue(o.err().contains("model option " + name), option + ": " + o.err());
+            assertFalse(o.err().contains("maxResponseBytes"), "an internal name: " + o.err());
+            assertFalse(Files.exists(tmp.resolve("d")));
+        }
+        rejected(
+                "id.yaml",
+                "domain: loop\nsplit: smoke\ncandidates: [{id: \"a\\u202eb\", provider: scripted,"
+                        + " model: ideal}]\n",
+                "U+202E");
+    }
+
+    /** README: a provider that has no key is an input error, exit 2 with the message only. */
+    @Test
+    void aMissingKeyExitsTwo() throws Exception {
+        if (System.getenv("ANTHROPIC_API_KEY") != null || System.getenv("ANTHROPIC_BASE_URL") != null) return;
+        rejected(
+                "nokey.yaml",
+                "domain: loop\ntasks: [\"3\"]\ncandidates: [{id: m, provider: anthropic, model: x}]\n",
+                "ANTHROPIC_API_KEY is not set");
+    }
 }

@@ -62,6 +62,13 @@ class ProbeCommandTest {
         // [[6, 0], [0, 6]]: p = 2 / C(12, 6) = 2/924
         assertTrue(r.out().contains("p = 0.002165"), r.out());
         assertTrue(r.out().contains("stored in " + dir + " as diagnostic probe record(s) #1, #2"), r.out());
+        // Beside a running experiment (which holds the store) the probe is measured but not stored: exit 1.
+        try (var running = brokkr.experiment.ExperimentStore.openForRun(dir)) {
+            var busy = ExperimentCommandTest.cli(
+                    "probe", dir.toString(), String.valueOf(id), "--at", "1", "--candidate", "gold", "-n", "2");
+            assertEquals(1, busy.code(), busy.out() + busy.err());
+            assertTrue(busy.err().contains("not stored"), busy.err());
+        }
         assertTrue(Files.size(png) > 10_000);
         assertEquals(before, Experiments.scorecard(dir));
         try (ExperimentQuery q = ExperimentQuery.open(dir)) {

@@ -76,6 +76,11 @@ public final class BfclConformance {
             BfclTask t = tasks.get(l.taskId());
             if (t == null)
                 throw new Corpus.CorpusException(l.file() + ":" + l.lineNo() + ": unknown task " + l.taskId());
+            // README: every valid line of an AST category records ast_checker's return; without it the
+            // checker_return comparison would be skipped, not passed.
+            if (l.valid() && !t.category().relevance() && l.checkerReturn() == null)
+                throw new Corpus.CorpusException(l.file() + ":" + l.lineNo()
+                        + ": field 'checker_return' is missing (a valid line of an AST category records it)");
             lineTasks.add(t);
         }
         long t0 = System.nanoTime();

@@ -4,6 +4,7 @@ import brokkr.eval.Attempt;
 import brokkr.eval.Evidence;
 import brokkr.experiment.Registry;
 import brokkr.family.ResultCell;
+import brokkr.family.ResultFormat;
 import brokkr.python.PyJson;
 import brokkr.python.PyRepr;
 import brokkr.python.PyRound;
@@ -148,8 +149,10 @@ public final class BfclResultsExport {
                     .add(entry(c.taskId(), a));
         }
         List<Row> rows = new ArrayList<>();
+        // A result directory per candidate (result/MODEL/) that no other candidate's takes.
+        Map<String, String> models = ResultFormat.fileNames(byCandidate.keySet());
         for (var e : byCandidate.entrySet()) {
-            String model = e.getKey().replaceAll("[^A-Za-z0-9._-]", "_");
+            String model = models.get(e.getKey());
             for (var ce : e.getValue().entrySet()) {
                 List<Entry> entries = new ArrayList<>(ce.getValue());
                 entries.sort(Comparator.comparingLong(x -> sortKey(x.id())));

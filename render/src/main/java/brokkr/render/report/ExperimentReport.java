@@ -101,10 +101,13 @@ public record ExperimentReport(
             report.write(out, listed -> {
                 // The listing carries no evidence (it is most of a store's bytes): read each attempt whole, one at a
                 // time.
-                Inspect.AttemptRow row = new Inspect.AttemptRow(
-                        q.attempt(listed.attempt().id()).orElse(listed.attempt()),
-                        listed.benchmark(),
-                        listed.candidate());
+                Attempt whole;
+                try {
+                    whole = q.attempt(listed.attempt().id()).orElse(listed.attempt());
+                } catch (ExperimentQuery.DamagedRecordException e) {
+                    whole = listed.attempt(); // shown from its row's columns; the report command names it
+                }
+                Inspect.AttemptRow row = new Inspect.AttemptRow(whole, listed.benchmark(), listed.candidate());
                 return new AttemptView(row, messages(row.attempt()), grade(registry, row));
             });
         }

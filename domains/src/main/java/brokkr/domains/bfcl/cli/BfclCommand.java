@@ -228,9 +228,16 @@ public record BfclCommand(Registry registry, Map<String, String> env) implements
                 throw new InputException(e.getMessage()); // an unknown provider, a key that is not set
             }
         }
+        if (!multiTurn.isEmpty() && outFile != null)
+            // The per-task lines are single-turn answers (model_output); a multi-turn episode has no such line.
+            throw new UsageException("--out writes single-turn answers; multi-turn categories ("
+                    + String.join(", ", multiTurn) + ") have none: run them without --out");
+        boolean nothingScored = false;
         if (!multiTurn.isEmpty()) {
-            BfclMultiTurnRun.run(registry, multiTurn, agent, sample, seed, jobs, models, out);
-            if (categories.isEmpty()) return 0;
+            BfclMultiTurnRun.Outcome mt =
+                    BfclMultiTurnRun.run(registry, multiTurn, agent, sample, seed, jobs, models, out);
+            nothingScored = noVerdict(mt.tasks(), mt.withoutVerdict(), mt.firstError(), "multi-turn", err);
+            if (categories.isEmpty()) return nothingScored ? 1 : 0;
         }
         BenchmarkProvider bfcl = registry.benchmark("bfcl");
         List<EnvironmentDef> envs = new ArrayList<>();
@@ -264,6 +271,24 @@ public record BfclCommand(Registry registry, Map<String, String> env) implements
                 + (sample == null ? "" : " (sample " + sample + " per category, seed " + seed + ")"));
         out.print(BfclScores.format(BfclScores.summarize(results)));
         err.println("ran in " + (System.nanoTime() - t0) / 1_000_000 + " ms");
-        return 0;
+        List<Attempt> failed = attempts.stream().filter(a -> !a.completed()).toList();
+        nothingScored |= noVerdict(
+                attempts.size(),
+                failed.size(),
+                failed.isEmpty() ? null : failed.getFirst().error(),
+                "single-turn",
+                err);
+        return nothingScored ? 1 : 0;
+    }
+
+    /**
+     * Whether nothing of a part was scored: every task failed without a verdict (a model that could not be reached,
+     * every call an error). Said on stderr with the first failure: an accuracy of 0 over no verdict is no result.
+     */
+    private static boolean noVerdict(int tasks, int withoutVerdict, String firstError, String part, PrintStream err) {
+        if (tasks == 0 || withoutVerdict < tasks) return false;
+        err.println("brokkr bfcl: nothing was scored: all " + tasks + " " + part
+                + " tasks failed without a verdict (first: " + firstError + ")");
+        return true;
     }
 }

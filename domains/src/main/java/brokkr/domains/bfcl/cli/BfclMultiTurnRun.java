@@ -38,7 +38,10 @@ final class BfclMultiTurnRun {
         return MultiTurnData.CATEGORIES.contains(category);
     }
 
-    static void run(
+    /** Runs and prints; returns how many tasks got no verdict (infrastructure failures) of how many. */
+    record Outcome(int tasks, int withoutVerdict, String firstError) {}
+
+    static Outcome run(
             Registry registry,
             List<String> categories,
             AgentDef agent,
@@ -71,9 +74,13 @@ final class BfclMultiTurnRun {
         Cells.run(cells, models, jobs, attempts::add);
         List<Report.Outcome> outcomes = new ArrayList<>();
         int infra = 0;
+        String firstError = null;
         for (int i = 0; i < envs.size(); i++) {
             outcomes.add(new Report.Outcome(envs.get(i), attempts.get(i)));
-            if (!attempts.get(i).completed()) infra++;
+            if (!attempts.get(i).completed()) {
+                infra++;
+                if (firstError == null) firstError = attempts.get(i).error();
+            }
         }
         Report r = b.reports(outcomes).getFirst();
         out.println("multi-turn: " + envs.size() + " tasks"
@@ -87,6 +94,7 @@ final class BfclMultiTurnRun {
         Double overall = r.figures().getFirst().value();
         out.println("multi-turn overall (mean of the four categories): "
                 + (overall == null ? "N/A (not all four were run)" : String.format("%.2f%%", 100 * overall)));
+        return new Outcome(envs.size(), infra, firstError);
     }
 
     private static String sha256(String s) {

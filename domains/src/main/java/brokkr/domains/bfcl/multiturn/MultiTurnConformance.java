@@ -41,6 +41,8 @@ public final class MultiTurnConformance {
             String diff;
             try {
                 diff = replay.run();
+            } catch (Corpus.CorpusException e) {
+                throw e; // a record without an expected field proves nothing: an error at its line, not a mismatch
             } catch (RuntimeException e) {
                 diff = "internal error at " + replay.where + ": " + e;
             }
@@ -184,7 +186,9 @@ public final class MultiTurnConformance {
                 String variable = Executor.variable(model, true, setup.taskId(), cls);
                 String sha = StateDump.stateSha(w, variable);
                 Value want = expectedSha.get(cls);
-                if (want == null || !want.asStr().equals(sha)) {
+                if (!(want instanceof PyStr))
+                    throw r.fail("the expected " + cls + " state " + when + " (its sha) is missing or not a string");
+                if (!want.asStr().equals(sha)) {
                     Value state = StateDump.renderState(w.state(variable));
                     String detail = "";
                     if (expectedState != null

@@ -42,7 +42,13 @@ public final class MultiTurnVerdicts {
     public static MultiTurnConformance.Report run(MultiTurnData data, Path corpus, PrintStream out) {
         return MultiTurnConformance.checkEach(data, corpus, out, (task, r) -> {
             PyDict v = r.value();
-            Value candidate = v.get("candidate");
+            // Every expected field is required (README: each verdict record has all of them): a missing one is a
+            // corpus error at its line, never a comparison against a default.
+            Value candidate = r.required("candidate");
+            r.bool("valid");
+            r.stringOrNull("error_type");
+            r.required("error_message");
+            r.required("error_details");
             String diff;
             try {
                 MultiTurnChecker.Verdict verdict =

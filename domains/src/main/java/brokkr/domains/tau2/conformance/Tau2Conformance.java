@@ -8,6 +8,7 @@ import brokkr.python.PyException;
 import brokkr.python.PyJson;
 import brokkr.value.PyBool;
 import brokkr.value.PyDict;
+import brokkr.value.PyList;
 import brokkr.value.Value;
 import java.io.PrintStream;
 import java.nio.file.Path;
@@ -231,15 +232,19 @@ public final class Tau2Conformance {
             String dbHash,
             String userDbHash,
             boolean timingMasked) {
-        static Call of(Corpus.Record c) {
+        /**
+         * The hashes are required fields: a fuzz corpus records null where it did not hash (a read-only tool), but
+         * a deleted hash would silently skip its comparison. A gold action always records its db_hash.
+         */
+        static Call of(Corpus.Record c, boolean gold) {
             return new Call(
                     c.string("requestor"),
                     c.string("name"),
                     c.object("arguments").value(),
                     c.string("content"),
                     c.bool("error"),
-                    c.optionalString("db_hash"),
-                    c.optionalString("user_db_hash"),
+                    gold ? c.string("db_hash") : c.stringOrNull("db_hash"),
+                    c.stringOrNull("user_db_hash"),
                     c.optionalBool("timing_masked", false));
         }
     }
@@ -259,6 +264,22 @@ public final class Tau2Conformance {
         }
     }
 
+    /**
+     * Whether a gold record must carry {@code env_assertions}: only tasks with env assertions have them (telecom),
+     * and upstream's evaluator on the gold trajectory lists one {@code evaluator.env_assertions_met} entry per
+     * assertion, so a record whose evaluator ran assertions but whose {@code env_assertions} (or the hashes after
+     * them) are gone is a corpus error, not a record without assertions.
+     */
+    private static boolean expectsEnvAssertions(Corpus.Record rec) {
+        Value met = rec.object("evaluator").required("env_assertions_met");
+        boolean evaluated = met instanceof PyList l && !l.isEmpty();
+        if (evaluated || rec.has("env_assertions") || rec.has("db_hash_after_env_assertions")) {
+            rec.required("env_assertions");
+            return true;
+        }
+        return false;
+    }
+
     private static SeqResult replayRecord(EnvironmentFactory factory, Corpus.Record rec, Value process) {
         SeqResult res = new SeqResult();
         boolean gold = rec.has("actions");
@@ -266,14 +287,18 @@ public final class Tau2Conformance {
             throw rec.fail("a record has 'actions' (gold) or 'calls' (fuzz); this one has neither");
         String taskId = gold ? rec.string("task_id") : rec.optionalString("init_task_id");
         String label = gold ? "task " + taskId : "seq " + rec.required("seq") + " (" + rec.string("kind") + ")";
-        List<Call> calls =
-                rec.objects(gold ? "actions" : "calls").stream().map(Call::of).toList();
+        List<Call> calls = rec.objects(gold ? "actions" : "calls").stream()
+                .map(c -> Call.of(c, gold))
+                .toList();
         String initialDb = rec.stringOrNull("initial_db_hash"),
                 initialUserDb = rec.stringOrNull("initial_user_db_hash");
         String finalDb = rec.stringOrNull("final_db_hash"), finalUserDb = rec.stringOrNull("final_user_db_hash");
-        boolean graded = gold && rec.has("grader_gold_db_hash");
+        // Every gold record is graded (README, "gold.jsonl"): a missing grader hash is a corpus error, never a
+        // skipped comparison.
+        boolean graded = gold;
         String graderDb = graded ? rec.stringOrNull("grader_gold_db_hash") : null;
-        String graderUserDb = graded ? rec.optionalString("grader_gold_user_db_hash") : null;
+        String graderUserDb = graded ? rec.stringOrNull("grader_gold_user_db_hash") : null;
+        boolean withAssertions = gold && expectsEnvAssertions(rec);
 
         PyDict envKwargs =
                 rec.has("env_kwargs_extra") ? rec.object("env_kwargs_extra").value() : null;
@@ -301,7 +326,7 @@ public final class Tau2Conformance {
         }
         checkHash(res, label + " final db_hash", finalDb, res.hash(env::dbHash), true);
         checkHash(res, label + " final user_db_hash", finalUserDb, res.hash(env::userDbHash), true);
-        if (gold && rec.has("env_assertions")) {
+        if (withAssertions) {
             List<Assertion> assertions =
                     rec.objects("env_assertions").stream().map(Assertion::of).toList();
             for (int k = 0; k < assertions.size(); k++) {

@@ -1,7 +1,10 @@
 package brokkr.domains.tau2.conformance;
 
+import brokkr.experiment.ExperimentSpec;
+import brokkr.python.PyJson;
 import brokkr.value.Json;
 import brokkr.value.PyDict;
+import brokkr.value.PyFloat;
 import brokkr.value.PyInt;
 import brokkr.value.PyList;
 import brokkr.value.PyStr;
@@ -82,6 +85,8 @@ public final class UpstreamRecords {
             throw new IllegalArgumentException(name + ": a results file without info.environment_info.domain_name");
         if (!(results.get("simulations") instanceof PyList sims))
             throw new IllegalArgumentException(name + ": 'simulations' is not a list");
+        if (sims.isEmpty())
+            throw new IllegalArgumentException(name + ": 'simulations' is empty (a results file without simulations)");
         List<UpstreamSimulation> out = new ArrayList<>();
         int i = 0;
         for (Value v : sims) {
@@ -92,13 +97,13 @@ public final class UpstreamRecords {
                     label,
                     domain,
                     required(label, d, "task_id"),
-                    integer(d.get("trial")),
-                    longOrNull(d.get("seed")),
+                    trial(label, d),
+                    seed(label, d),
                     required(label, d, "termination_reason"),
                     messages(label, d),
-                    d.get("reward_info") instanceof PyDict ri ? ri : null,
+                    rewardInfo(label, d),
                     null,
-                    d));
+                    checkedNumbers(label, d)));
         }
         return out;
     }
@@ -110,13 +115,13 @@ public final class UpstreamRecords {
                 label,
                 required(label, d, "domain"),
                 required(label, d, "task_id"),
-                integer(d.get("trial")),
-                longOrNull(d.get("seed")),
+                trial(label, d),
+                seed(label, d),
                 required(label, d, "termination_reason"),
                 messages(label, d),
-                d.get("reward_info") instanceof PyDict ri ? ri : null,
+                rewardInfo(label, d),
                 judge,
-                d);
+                checkedNumbers(label, d));
     }
 
     private static PyList messages(String label, PyDict d) {
@@ -130,12 +135,72 @@ public final class UpstreamRecords {
         return s;
     }
 
-    private static Integer integer(Value v) {
-        return v instanceof PyInt i ? (int) i.longValue() : null;
+    /**
+     * The 0-based trial, null when absent; an experiment holds at most {@link ExperimentSpec#MAX_REPETITIONS}
+     * repetitions of a cell, so a trial beyond them (or negative, or not a whole number) is refused, never
+     * narrowed or wrapped.
+     */
+    private static Integer trial(String label, PyDict d) {
+        Value v = d.get("trial");
+        if (v == null || v.isNone()) return null;
+        if (v instanceof PyInt i
+                && i.fitsLong()
+                && i.longValue() >= 0
+                && i.longValue() < ExperimentSpec.MAX_REPETITIONS) return (int) i.longValue();
+        throw new IllegalArgumentException(label + ": 'trial' must be a whole number from 0 to "
+                + (ExperimentSpec.MAX_REPETITIONS - 1) + ", got " + shown(v));
     }
 
-    private static Long longOrNull(Value v) {
-        return v instanceof PyInt i ? i.longValue() : null;
+    private static Long seed(String label, PyDict d) {
+        Value v = d.get("seed");
+        if (v == null || v.isNone()) return null;
+        if (v instanceof PyInt i && i.fitsLong()) return i.longValue();
+        throw new IllegalArgumentException(label + ": 'seed' must be a whole number, got " + shown(v));
+    }
+
+    /**
+     * The recorded reward info, null when the run recorded none. Its {@code reward} is upstream's
+     * {@code RewardInfo.reward} (a float, required): a product of components in [0, 1], so a reward that is
+     * missing, not a number, NaN or outside [0, 1] is a damaged record, refused before it reaches an average.
+     */
+    private static PyDict rewardInfo(String label, PyDict d) {
+        Value v = d.get("reward_info");
+        if (v == null || v.isNone()) return null;
+        if (!(v instanceof PyDict ri)) throw new IllegalArgumentException(label + ": 'reward_info' is not an object");
+        Value r = ri.get("reward");
+        double reward = switch (r) {
+            case PyFloat f -> f.value();
+            case PyInt i -> i.value().doubleValue();
+            case null -> throw new IllegalArgumentException(label + ": 'reward_info.reward' is missing");
+            default ->
+                throw new IllegalArgumentException(
+                        label + ": 'reward_info.reward' must be a number from 0 to 1, got " + shown(r));
+        };
+        if (!(reward >= 0.0 && reward <= 1.0))
+            throw new IllegalArgumentException(
+                    label + ": 'reward_info.reward' must be a number from 0 to 1, got " + shown(r));
+        return ri;
+    }
+
+    /** The record, its costs and duration checked to be numbers (or null) where {@link UpstreamSimulation} reads them. */
+    private static PyDict checkedNumbers(String label, PyDict d) {
+        for (String field : List.of("agent_cost", "user_cost", "duration")) {
+            Value v = d.get(field);
+            if (v == null || v.isNone()) continue;
+            boolean finite = v instanceof PyInt || (v instanceof PyFloat f && Double.isFinite(f.value()));
+            if (!finite
+                    || (v instanceof PyFloat f && f.value() < 0)
+                    || (v instanceof PyInt i && i.value().signum() < 0))
+                throw new IllegalArgumentException(
+                        label + ": '" + field + "' must be a number of at least 0, got " + shown(v));
+        }
+        return d;
+    }
+
+    /** A value as the message shows it: its JSON, cut short. */
+    private static String shown(Value v) {
+        String json = v instanceof PyStr s ? "the string " + PyJson.dumps(s) : PyJson.dumps(v);
+        return json.length() <= 40 ? json : json.substring(0, 40) + "...";
     }
 
     /**

@@ -11,6 +11,7 @@ import brokkr.eval.Evidence;
 import brokkr.eval.ModelRef;
 import brokkr.experiment.Registry;
 import brokkr.family.ResultCell;
+import brokkr.family.ResultFormat;
 import brokkr.value.PyBool;
 import brokkr.value.PyDict;
 import brokkr.value.PyFloat;
@@ -49,14 +50,15 @@ public final class Tau2ResultsExport {
     private Tau2ResultsExport() {}
 
     /** One results file: the benchmark ({@code tau2-retail}), the candidate's label and upstream's JSON. */
-    public record Export(String benchmark, String domain, String candidate, PyDict results, List<String> warnings) {
+    public record Export(
+            String benchmark, String domain, String candidate, PyDict results, List<String> warnings, String fileName) {
         public Export {
             warnings = List.copyOf(warnings);
         }
 
-        /** A file name for it: {@code tau2-retail.gold.json}. */
-        public String fileName() {
-            return benchmark + "." + candidate.replaceAll("[^A-Za-z0-9._-]", "_") + ".json";
+        Export withFileName(String candidatePart) {
+            return new Export(
+                    benchmark, domain, candidate, results, warnings, benchmark + "." + candidatePart + ".json");
         }
     }
 
@@ -82,7 +84,10 @@ public final class Tau2ResultsExport {
                     (Tau2Benchmark) registry.benchmarks().get(e.getKey().get(0));
             out.add(export(bench, e.getKey().get(1), e.getValue()));
         }
-        return out;
+        // A file name per candidate (tau2-retail.gold.json) that no other candidate's file takes.
+        Map<String, String> names =
+                ResultFormat.fileNames(out.stream().map(Export::candidate).toList());
+        return out.stream().map(x -> x.withFileName(names.get(x.candidate()))).toList();
     }
 
     private static Export export(Tau2Benchmark bench, String candidate, List<ResultCell> cells) {
@@ -157,7 +162,7 @@ public final class Tau2ResultsExport {
                 .put("simulations", PyList.of(sims))
                 .put("simulation_index", PyNone.NONE)
                 .build();
-        return new Export(bench.name(), domain.name(), candidate, results, warnings);
+        return new Export(bench.name(), domain.name(), candidate, results, warnings, null);
     }
 
     private static PyDict simulation(

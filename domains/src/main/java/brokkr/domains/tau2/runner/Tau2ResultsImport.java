@@ -13,6 +13,7 @@ import brokkr.eval.EnvironmentDef;
 import brokkr.eval.Evidence;
 import brokkr.eval.ModelRef;
 import brokkr.eval.TrustTier;
+import brokkr.experiment.ExperimentSpec;
 import brokkr.experiment.Registry;
 import brokkr.family.ResultCell;
 import brokkr.family.ResultFormat;
@@ -73,6 +74,12 @@ public final class Tau2ResultsImport {
                     user = info.get("user_info").asDict();
             String impl = text(agent.get("implementation"), "agent"), llm = text(agent.get("llm"), "");
             candidate = "upstream:" + impl + (llm.isEmpty() ? "" : ":" + llm);
+            try {
+                ExperimentSpec.checkCandidateId(candidate); // the same rule as a spec's candidate ids
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException(
+                        file.getFileName() + ": info.agent_info gives a bad candidate: " + e.getMessage());
+            }
             agentRef = new ModelRef("upstream", impl + (llm.isEmpty() ? "" : ":" + llm), dict(agent.get("llm_args")));
             String userLlm = text(user.get("llm"), "");
             userRef = new ModelRef(
