@@ -3,6 +3,7 @@ package brokkr.render.table;
 import static brokkr.render.Html.esc;
 
 import brokkr.render.JsonText;
+import java.util.List;
 
 /**
  * A table as an HTML {@code <table class="brokkr-table">}: the title as its caption, every row, cells
@@ -14,13 +15,69 @@ import brokkr.render.JsonText;
 public final class TableHtml {
     private TableHtml() {}
 
+    /**
+     * About how many characters of cells fit across a notebook's output area or the report's page (some 1,000
+     * pixels): a table wider than that would lose its right-hand columns off the page (issue 31, item 3).
+     */
+    static final int FIT_CHARACTERS = 160;
+
     public static String html(PlainTable t) {
+        int[] widths = widths(t);
+        boolean[] numeric = numeric(t);
+        List<List<Integer>> groups = TableText.columnGroups(widths, numeric, FIT_CHARACTERS);
+        if (groups.size() == 1) return html(t, groups.getFirst(), t.title(), true);
+        // as many groups as needed, of about equal width (never a last group of one or two columns)
+        int total = 2 * (widths.length - 1);
+        for (int w : widths) total += w;
+        for (int width = total / groups.size(); width < FIT_CHARACTERS; width += 4) {
+            List<List<Integer>> even = TableText.columnGroups(widths, numeric, width);
+            if (even.size() == groups.size()) {
+                groups = even;
+                break;
+            }
+        }
+        // Too wide for the page: stacked column groups, each repeating the columns that name a row (benchmark,
+        // candidate), as the terminal shows it, so every column stays on the page and readable.
+        StringBuilder sb = new StringBuilder();
+        for (int g = 0; g < groups.size(); g++) {
+            String title = t.title() == null || t.title().isBlank() ? null : t.title();
+            String caption = g == 0
+                    ? title
+                    : (title == null ? "" : title + " ") + "(continued, " + (g + 1) + " of " + groups.size() + ")";
+            sb.append(html(t, groups.get(g), caption, g == groups.size() - 1));
+        }
+        return sb.toString();
+    }
+
+    /** Each column's widest text, its header's or a cell's (a long text counted as it folds). */
+    private static int[] widths(PlainTable t) {
+        int[] w = new int[t.columnCount()];
+        for (int i = 0; i < w.length; i++) {
+            PlainTable.Column c = t.column(i);
+            w[i] = TableText.header(c).length();
+            for (int r = 0; r < t.rowCount(); r++)
+                w[i] = Math.max(
+                        w[i],
+                        Math.min(
+                                TableText.FOLD,
+                                TableText.cell(c, r, TableText.MISSING).length()));
+        }
+        return w;
+    }
+
+    private static boolean[] numeric(PlainTable t) {
+        boolean[] numeric = new boolean[t.columnCount()];
+        for (int i = 0; i < numeric.length; i++) numeric[i] = t.column(i).numeric();
+        return numeric;
+    }
+
+    private static String html(PlainTable t, List<Integer> columns, String caption, boolean withNotes) {
         StringBuilder sb = new StringBuilder("<table class=\"brokkr-table\">");
-        if (t.title() != null && !t.title().isBlank())
-            sb.append("<caption>").append(esc(t.title())).append("</caption>");
+        if (caption != null && !caption.isBlank())
+            sb.append("<caption>").append(esc(caption)).append("</caption>");
         sb.append("<thead><tr>");
         boolean[] countLike = new boolean[t.columnCount()];
-        for (int i = 0; i < t.columnCount(); i++) {
+        for (int i : columns) {
             PlainTable.Column c = t.column(i);
             countLike[i] = countLike(c);
             String header = TableText.header(c);
@@ -33,7 +90,7 @@ public final class TableHtml {
         sb.append("</tr></thead><tbody>");
         for (int r = 0; r < t.rowCount(); r++) {
             sb.append("<tr>");
-            for (int i = 0; i < t.columnCount(); i++) {
+            for (int i : columns) {
                 PlainTable.Column c = t.column(i);
                 sb.append(
                         countLike[i]
@@ -44,7 +101,7 @@ public final class TableHtml {
             sb.append("</tr>");
         }
         sb.append("</tbody></table>");
-        if (!t.notes().isEmpty())
+        if (withNotes && !t.notes().isEmpty())
             sb.append("<p class=\"brokkr-note\">")
                     .append(esc(String.join("\n", t.notes())).replace("\n", "<br>"))
                     .append("</p>");

@@ -114,4 +114,38 @@ class PlainTableTest {
         for (int i = 0; i < 10; i++) assertTrue(stacked.contains("metric_" + i), "every column: " + stacked);
         assertEquals(TableText.aligned(t), TableText.aligned(t, 0), "no width: one table as before");
     }
+
+    /**
+     * Issue 31, item 3: a scorecard of twenty columns lost its right-hand ones off a notebook's output or the
+     * report's page. Too wide for the page, the HTML stacks column groups, each repeating the columns that name a
+     * row, every column once; a table that fits stays one.
+     */
+    @Test
+    void aTableTooWideForThePageStacksColumnGroupsThatEachRepeatTheRowsName() {
+        List<PlainTable.Builder> columns = new java.util.ArrayList<>();
+        columns.add(PlainTable.text("benchmark").append("tau2-retail"));
+        columns.add(PlainTable.text("candidate").append("gold"));
+        for (int i = 0; i < 20; i++)
+            columns.add(PlainTable.doubles("metric_" + i + "/ep").append(i / 3.0));
+        String html = TableHtml.html(PlainTable.of("scorecard", columns.toArray(PlainTable.Builder[]::new)));
+        String[] tables = html.split("<table ", -1);
+        assertTrue(tables.length - 1 >= 2, html);
+        int widest = 0;
+        for (int t = 1; t < tables.length; t++) {
+            assertTrue(tables[t].contains(">benchmark</th>") && tables[t].contains(">candidate</th>"), tables[t]);
+            assertTrue(tables[t].contains(">tau2-retail</td>"), tables[t]);
+            int headers = tables[t].split("</th>", -1).length - 1;
+            widest = Math.max(widest, headers);
+        }
+        assertTrue(widest < 22, "each group narrower than the whole: " + widest);
+        assertTrue(tables[1].contains("<caption>scorecard</caption>"), tables[1]);
+        for (int i = 0; i < 20; i++)
+            assertEquals(1, html.split(">metric_" + i + "/ep</th>", -1).length - 1, "metric_" + i + " once");
+
+        String narrow = TableHtml.html(PlainTable.of(
+                "small",
+                PlainTable.text("benchmark").append("loop"),
+                PlainTable.doubles("avg_reward").append(1)));
+        assertEquals(1, narrow.split("<table ", -1).length - 1, narrow);
+    }
 }
