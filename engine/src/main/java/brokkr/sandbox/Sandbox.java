@@ -689,6 +689,12 @@ public final class Sandbox implements AutoCloseable {
             ProcessBuilder pb = new ProcessBuilder(group == null ? command : group.wrap(command));
             pb.environment().clear(); // API keys and the like stay in the harness
             pb.environment().put("LANG", "C.UTF-8");
+            // The java launcher finds its libraries relative to itself ($ORIGIN), which the dynamic loader reads
+            // from /proc/self/exe; a contained sandbox has no /proc, so it is told where the launcher is.
+            pb.environment()
+                    .put(
+                            "LD_ORIGIN_PATH",
+                            SandboxRuntime.get().java().getParent().toString());
             pb.directory(scratch().toFile());
             process = LAUNCHER.submit(pb::start).get();
         } catch (IOException e) {
@@ -785,7 +791,7 @@ public final class Sandbox implements AutoCloseable {
 
     /** The command line of the child JVM, inside bubblewrap when the config says so. */
     static List<String> command(SandboxConfig config, SandboxImage image, List<String> extraFlags, Path scratch) {
-        Path javaHome = Path.of(System.getProperty("java.home"));
+        Path javaHome = SandboxRuntime.get().home();
         List<String> jvm = new ArrayList<>();
         jvm.add(javaHome.resolve("bin/java").toString());
         jvm.addAll(jvmFlags(config, scratch));
@@ -820,9 +826,9 @@ public final class Sandbox implements AutoCloseable {
         if (Files.exists(spawnHelper)) cmd.addAll(List.of("--ro-bind", "/dev/null", spawnHelper.toString()));
         // /dev read-only (its /dev/shm with it: both were RAM without a size limit), the scratch folder a tmpfs of
         // SCRATCH_BYTES (a bound folder of the host's had none).
+        // No /proc: through /proc/self/mem a snippet read its JVM's memory (the frame key in it), through
+        // /proc/self/fd/1 the frames on the wire.
         cmd.addAll(List.of(
-                "--proc",
-                "/proc",
                 "--dev",
                 "/dev",
                 "--remount-ro",

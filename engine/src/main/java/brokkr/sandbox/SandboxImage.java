@@ -166,8 +166,7 @@ public final class SandboxImage {
             create.addAll(List.of("-XX:AOTMode=create", "-XX:AOTConfiguration=" + config, "-XX:AOTCache=" + tmp));
             create.addAll(modulePath(jar));
             create.addAll(List.of("-m", MODULE + "/" + SandboxAgent.class.getName()));
-            create.addFirst(
-                    Path.of(System.getProperty("java.home"), "bin", "java").toString());
+            create.addFirst(SandboxRuntime.get().java().toString());
             Process p = new ProcessBuilder(create)
                     .redirectErrorStream(true)
                     .redirectOutput(dir.resolve("aot-create.log").toFile())
@@ -195,7 +194,7 @@ public final class SandboxImage {
         }
     }
 
-    private static Path cacheRoot() {
+    static Path cacheRoot() {
         String explicit = System.getProperty("brokkr.sandbox.cache");
         if (explicit != null && !explicit.isBlank()) return Path.of(explicit);
         String xdg = System.getenv("XDG_CACHE_HOME");
@@ -268,9 +267,8 @@ public final class SandboxImage {
     /**
      * How a JVM runs the image: its jar as the module path, and the JDK's default root modules as well
      * (a snippet on the class path saw every API module, {@code java.sql} or {@code java.net.http}; with
-     * {@code -m} alone only the agent's module and what it requires would be resolved). Not
-     * {@code --limit-modules} (which would keep out {@code jdk.management}'s heap dump): the JDK makes no
-     * AOT cache with it.
+     * {@code -m} alone only the agent's module and what it requires would be resolved): the modules of
+     * {@link SandboxRuntime}.
      */
     static List<String> modulePath(Path jar) {
         return List.of("--module-path", jar.toString(), "--add-modules", "ALL-DEFAULT");
@@ -284,7 +282,9 @@ public final class SandboxImage {
                 d.update(e.getValue());
             }
             // The JDK and the sandbox JVM's options (an AOT cache is made for both) are part of the key.
+            // (the runtime too: an AOT cache belongs to the runtime it was made on).
             String jvm = System.getProperty("java.home") + "\n" + System.getProperty("java.vm.version") + "\n"
+                    + SandboxRuntime.get().home() + "\n"
                     + String.join(" ", Sandbox.jvmFlags(TRAINING, null));
             d.update(jvm.getBytes(StandardCharsets.UTF_8));
             return HexFormat.of().formatHex(d.digest(), 0, 12);

@@ -317,6 +317,41 @@ class SandboxTest {
     }
 
     @Test
+    void aContainedSnippetCannotReadItsJvmsMemoryOrTheWireThroughProc() {
+        // /proc/self/mem gave the JVM's whole memory (the frame key in it), /proc/self/fd/1 opened for reading the
+        // wire's pipe (the agent's frames): a contained sandbox mounts no /proc.
+        assumeTrue(bwrap());
+        for (String path : List.of("/proc/self/mem", "/proc/self/fd/1", "/proc/self/maps")) {
+            refusedInTheSnippet(
+                    eval("new java.io.RandomAccessFile(\"" + path + "\", \"r\").read()"), "FileNotFoundException");
+        }
+    }
+
+    @Test
+    void aHeapDumpThatWouldHoldTheFrameKeyCannotBeMade() {
+        // jdk.management's diagnostics wrote the sandbox JVM's heap (its frame key in it) into the scratch folder: the
+        // sandbox's runtime is linked without that module (SandboxRuntime).
+        assumeTrue(SandboxRuntime.get().note() == null, "this JDK could not link the sandbox runtime");
+        Sandbox.EvalResult bean = eval("java.lang.management.ManagementFactory.getPlatformMXBean("
+                + "com.sun.management.HotSpotDiagnosticMXBean.class).dumpHeap(System.getProperty(\"java.io.tmpdir\")"
+                + " + \"/heap.hprof\", true)");
+        assertNotNull(bean.error(), "no heap dump: " + bean);
+        assertFalse(bean.reset());
+        Sandbox.EvalResult command = eval("java.lang.management.ManagementFactory.getPlatformMBeanServer().invoke("
+                + "new javax.management.ObjectName(\"com.sun.management:type=DiagnosticCommand\"), \"gcHeapDump\", "
+                + "new Object[] {new String[] {System.getProperty(\"java.io.tmpdir\") + \"/heap2.hprof\"}}, "
+                + "new String[] {String[].class.getName()})");
+        assertNotNull(command.error(), "no heap dump: " + command);
+        assertEquals(
+                "false false",
+                eval("new java.io.File(System.getProperty(\"java.io.tmpdir\"), \"heap.hprof\").exists() + \" \" + "
+                                + "new java.io.File(System.getProperty(\"java.io.tmpdir\"), \"heap2.hprof\").exists()")
+                        .value()
+                        .replace("\"", ""));
+        stillWorks();
+    }
+
+    @Test
     void aWellFormedFrameWrittenToFileDescriptorOneIsRefusedForItsMissingKey() {
         // Before the frame key, a raw output frame was taken as the snippet's output (and a raw tool call or response
         // as the agent's): without the JVM's key its tag is wrong, so the wire is distrusted and the sandbox replaced.
@@ -492,7 +527,7 @@ class SandboxTest {
             + "try { seen.append(System.getenv()); } catch (Throwable e) { seen.append(e); } "
             + "try (var ps = java.nio.file.Files.list(java.nio.file.Path.of(\"/proc\"))) { for (var p : ps.toList()) { "
             + "try { seen.append(new String(java.nio.file.Files.readAllBytes(p.resolve(\"environ\")))); } "
-            + "catch (Exception e) { } } } seen.toString()";
+            + "catch (Exception e) { } } } catch (Exception e) { seen.append(e); } seen.toString()";
 
     private static void noKeyVisible(Sandbox s) {
         String[] keys = {System.getenv("BROKKR_TEST_OPENAI_API_KEY"), System.getenv("BROKKR_TEST_ANTHROPIC_API_KEY")};
@@ -565,6 +600,13 @@ class SandboxTest {
 
     @Test
     void environmentVariablesOfTheHarnessAreNotVisible() {
+        if (bwrap()) {
+            // A contained sandbox has no /proc at all (nor a process launcher, through which System.getenv reads).
+            Sandbox.EvalResult r =
+                    eval("java.nio.file.Files.readString(java.nio.file.Path.of(\"/proc/self/environ\"))");
+            assertTrue(r.error().message().contains("NoSuchFileException"), String.valueOf(r.error()));
+            return;
+        }
         Sandbox.EvalResult r = eval(
                 "java.nio.file.Files.readString(java.nio.file.Path.of(\"/proc/self/environ\")).replace('\\0', ' ').strip()");
         assertNotNull(r.value(), String.valueOf(r.error()));
