@@ -101,6 +101,9 @@ public final class Sandbox implements AutoCloseable {
         t.setDaemon(true);
         return t;
     });
+    /** The frame keys, one per sandbox JVM. */
+    private static final java.security.SecureRandom KEYS = new java.security.SecureRandom();
+
     private static final long STOP_GRACE_MS = 2000;
     private static final long START_LIMIT_S = 60;
     private static final Object EOF = new Object();
@@ -415,11 +418,25 @@ public final class Sandbox implements AutoCloseable {
         /** The task limit of its process tree, or null where this machine offers none. */
         final SandboxLimits.TaskGroup group;
 
-        Jvm(Process process, SandboxLimits.TaskGroup group) {
+        /** Checks the tags of what this JVM sends: its key, which only this harness and the agent hold. */
+        private final SandboxWire.FrameKey key;
+
+        Jvm(Process process, SandboxLimits.TaskGroup group, byte[] key, int outputCap) {
             this.process = process;
             this.group = group;
             this.stderr = new SandboxLimits.StderrTail(process.getErrorStream(), "sandbox-stderr-" + process.pid());
-            this.framer = new SandboxWire.Framer(new BufferedOutputStream(process.getOutputStream(), 1 << 16));
+            this.key = new SandboxWire.FrameKey(key);
+            BufferedOutputStream toSandbox = new BufferedOutputStream(process.getOutputStream(), 1 << 16);
+            try {
+                // The first bytes it reads (flushed with the first command): its key, and the output an invocation
+                // sends.
+                toSandbox.write(key);
+                toSandbox.write(
+                        java.nio.ByteBuffer.allocate(4).putInt(outputCap).array());
+            } catch (IOException e) {
+                // the JVM ended at once: the reader reports it
+            }
+            this.framer = new SandboxWire.Framer(toSandbox, null);
             Thread reader = new Thread(this::read, "sandbox-reader-" + process.pid());
             reader.setDaemon(true);
             reader.start();
@@ -427,26 +444,35 @@ public final class Sandbox implements AutoCloseable {
 
         private void read() {
             try {
-                SandboxWire.readFrames(process.getInputStream(), SandboxWire.FROM_SANDBOX_MAX, (channel, bytes) -> {
-                    switch (channel) {
-                        case SandboxWire.COMMAND -> responses.add(bytes);
-                        case SandboxWire.OUTPUT -> capture.write(bytes, 0, bytes.length);
-                        case SandboxWire.CALL -> {
-                            @SuppressWarnings("unchecked")
-                            Map<String, Object> m =
-                                    (Map<String, Object>) MiniJson.parse(new String(bytes, StandardCharsets.UTF_8));
-                            @SuppressWarnings("unchecked")
-                            Map<String, Object> args =
-                                    m.get("args") instanceof Map<?, ?> a ? (Map<String, Object>) a : Map.of();
-                            events.add(new ToolCall(
-                                    ((Number) m.get("id")).longValue(), String.valueOf(m.get("name")), args));
-                        }
-                        case SandboxWire.LEFTOVER ->
-                            events.add(
-                                    new Leftover((List<?>) MiniJson.parse(new String(bytes, StandardCharsets.UTF_8))));
-                        default -> throw new IllegalArgumentException("unexpected channel " + (char) (byte) channel);
-                    }
-                });
+                SandboxWire.readFrames(
+                        process.getInputStream(), SandboxWire.FROM_SANDBOX_MAX, key, (channel, bytes) -> {
+                            switch (channel) {
+                                case SandboxWire.COMMAND -> responses.add(bytes);
+                                case SandboxWire.OUTPUT -> capture.write(bytes, 0, bytes.length);
+                                case SandboxWire.SKIPPED -> {
+                                    SandboxWire.Reader r = new SandboxWire.Reader(bytes);
+                                    long n = ((long) r.integer() << 32) | (r.integer() & 0xffffffffL);
+                                    r.end();
+                                    if (n < 0) throw new IllegalArgumentException("a negative count of output");
+                                    capture.skipped(n);
+                                }
+                                case SandboxWire.CALL -> {
+                                    @SuppressWarnings("unchecked")
+                                    Map<String, Object> m = (Map<String, Object>)
+                                            MiniJson.parse(new String(bytes, StandardCharsets.UTF_8));
+                                    @SuppressWarnings("unchecked")
+                                    Map<String, Object> args =
+                                            m.get("args") instanceof Map<?, ?> a ? (Map<String, Object>) a : Map.of();
+                                    events.add(new ToolCall(
+                                            ((Number) m.get("id")).longValue(), String.valueOf(m.get("name")), args));
+                                }
+                                case SandboxWire.LEFTOVER ->
+                                    events.add(new Leftover(
+                                            (List<?>) MiniJson.parse(new String(bytes, StandardCharsets.UTF_8))));
+                                default ->
+                                    throw new IllegalArgumentException("unexpected channel " + (char) (byte) channel);
+                            }
+                        });
             } catch (IOException | RuntimeException | StackOverflowError e) {
                 // Whatever the sandbox sent that is not a well-formed message ends this JVM's trust: never decoded
                 // further, the sandbox is replaced.
@@ -663,6 +689,12 @@ public final class Sandbox implements AutoCloseable {
             ProcessBuilder pb = new ProcessBuilder(group == null ? command : group.wrap(command));
             pb.environment().clear(); // API keys and the like stay in the harness
             pb.environment().put("LANG", "C.UTF-8");
+            // The java launcher finds its libraries relative to itself ($ORIGIN), which the dynamic loader reads
+            // from /proc/self/exe; a contained sandbox has no /proc, so it is told where the launcher is.
+            pb.environment()
+                    .put(
+                            "LD_ORIGIN_PATH",
+                            SandboxRuntime.get().java().getParent().toString());
             pb.directory(scratch().toFile());
             process = LAUNCHER.submit(pb::start).get();
         } catch (IOException e) {
@@ -678,7 +710,10 @@ public final class Sandbox implements AutoCloseable {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted while starting a sandbox JVM");
         }
-        Jvm j = new Jvm(process, group);
+        byte[] key = new byte[SandboxWire.KEY_BYTES];
+        KEYS.nextBytes(key);
+        Jvm j = new Jvm(process, group, key, config.outputCapChars());
+        java.util.Arrays.fill(key, (byte) 0);
         jvm = j;
         ScheduledFuture<?> limit = WATCHDOG.schedule(process::destroyForcibly, START_LIMIT_S, TimeUnit.SECONDS);
         try {
@@ -748,7 +783,9 @@ public final class Sandbox implements AutoCloseable {
                 // process.
                 "-Djdk.lang.Process.launchMechanism=BROKKR_SANDBOX_NO_PROCESSES",
                 "--sun-misc-unsafe-memory-access=deny",
-                "--illegal-native-access=deny"));
+                "--illegal-native-access=deny",
+                // No attaching to this JVM (jdk.jshell's debugger interface brings jdk.attach along).
+                "-XX:+DisableAttachMechanism"));
         if (scratch != null)
             flags.addAll(List.of("-Djava.io.tmpdir=" + scratch, "-Duser.home=" + scratch, "-Duser.dir=" + scratch));
         return flags;
@@ -756,13 +793,14 @@ public final class Sandbox implements AutoCloseable {
 
     /** The command line of the child JVM, inside bubblewrap when the config says so. */
     static List<String> command(SandboxConfig config, SandboxImage image, List<String> extraFlags, Path scratch) {
-        Path javaHome = Path.of(System.getProperty("java.home"));
+        Path javaHome = SandboxRuntime.get().home();
         List<String> jvm = new ArrayList<>();
         jvm.add(javaHome.resolve("bin/java").toString());
         jvm.addAll(jvmFlags(config, scratch));
         if (image.aotCache() != null) jvm.add("-XX:AOTCache=" + image.aotCache());
         jvm.addAll(extraFlags);
-        jvm.addAll(List.of("-cp", image.jar().toString(), SandboxAgent.class.getName()));
+        jvm.addAll(SandboxImage.modulePath(image.jar()));
+        jvm.addAll(List.of("-m", SandboxImage.MODULE + "/" + SandboxAgent.class.getName()));
         if (config.isolation() != SandboxConfig.Isolation.BWRAP) return SandboxLimits.withoutCapabilities(jvm);
         List<String> cmd = new ArrayList<>(List.of(
                 SandboxConfig.Isolation.bwrapPath().toString(),
@@ -790,9 +828,9 @@ public final class Sandbox implements AutoCloseable {
         if (Files.exists(spawnHelper)) cmd.addAll(List.of("--ro-bind", "/dev/null", spawnHelper.toString()));
         // /dev read-only (its /dev/shm with it: both were RAM without a size limit), the scratch folder a tmpfs of
         // SCRATCH_BYTES (a bound folder of the host's had none).
+        // No /proc: through /proc/self/mem a snippet read its JVM's memory (the frame key in it), through
+        // /proc/self/fd/1 the frames on the wire.
         cmd.addAll(List.of(
-                "--proc",
-                "/proc",
                 "--dev",
                 "/dev",
                 "--remount-ro",

@@ -32,27 +32,44 @@ import jdk.jshell.spi.ExecutionControl;
  * in tens of milliseconds (from an AOT cache where the JDK makes one), not one that warms up a compiler.
  *
  * <p>Everything crosses {@link SandboxWire} frames on the original stdin/stdout; snippets'
- * {@code System.out} and {@code System.err} are the output channel.
+ * {@code System.out} and {@code System.err} are the output channel. The first {@value
+ * SandboxWire#KEY_BYTES} bytes on stdin are this JVM's frame key, read before any snippet runs; every
+ * frame sent is tagged with it. This class runs in a named module that exports its package and opens
+ * nothing ({@link SandboxImage}), so snippet code (in JShell's unnamed module) cannot reach its private
+ * fields by reflection: not the framer, not the key.
  */
 public final class SandboxAgent {
     private static SandboxWire.Framer framer;
     private static PrintStream output;
+    private static SandboxWire.ChannelOut outputChannel;
     private static final BlockingQueue<Map<String, Object>> returns = new LinkedBlockingQueue<>();
     private static final AtomicLong callIds = new AtomicLong();
+    /** main runs once: a snippet calling it again would read the harness's commands as a key, never the key. */
+    private static final java.util.concurrent.atomic.AtomicBoolean started =
+            new java.util.concurrent.atomic.AtomicBoolean();
 
     private SandboxAgent() {}
 
     public static void main(String[] args) throws Exception {
-        framer = new SandboxWire.Framer(new BufferedOutputStream(new FileOutputStream(FileDescriptor.out), 1 << 16));
-        output = new PrintStream(
-                new SandboxWire.ChannelOut(framer, SandboxWire.OUTPUT, 1 << 13), false, StandardCharsets.UTF_8);
+        if (!started.compareAndSet(false, true)) throw new IllegalStateException("the sandbox agent runs once");
+        FileInputStream stdin = new FileInputStream(FileDescriptor.in);
+        byte[] key = stdin.readNBytes(SandboxWire.KEY_BYTES);
+        byte[] cap = stdin.readNBytes(4);
+        if (key.length != SandboxWire.KEY_BYTES || cap.length != 4) return; // the harness went away first
+        framer = new SandboxWire.Framer(
+                new BufferedOutputStream(new FileOutputStream(FileDescriptor.out), 1 << 16),
+                new SandboxWire.FrameKey(key));
+        java.util.Arrays.fill(key, (byte) 0);
+        long outputCap = new SandboxWire.Reader(cap).integer();
+        outputChannel = new SandboxWire.ChannelOut(framer, SandboxWire.OUTPUT, 1 << 13, outputCap);
+        output = new PrintStream(outputChannel, false, StandardCharsets.UTF_8);
         System.setOut(output);
         System.setErr(output);
         System.setIn(new ByteArrayInputStream(new byte[0]));
         lockProcessLauncher();
         Execution ec = new Execution();
         BlockingQueue<byte[]> commands = new LinkedBlockingQueue<>();
-        Thread reader = new Thread(() -> read(commands, ec), "sandbox-wire");
+        Thread reader = new Thread(() -> read(stdin, commands, ec), "sandbox-wire");
         reader.setDaemon(true);
         reader.start();
         // Returns when the harness closes its JShell (an orderly exit, which also lets the JDK write an AOT training
@@ -151,22 +168,21 @@ public final class SandboxAgent {
         }
     }
 
-    private static void read(BlockingQueue<byte[]> commands, Execution ec) {
+    private static void read(FileInputStream stdin, BlockingQueue<byte[]> commands, Execution ec) {
         try {
-            SandboxWire.readFrames(
-                    new FileInputStream(FileDescriptor.in), SandboxWire.TO_SANDBOX_MAX, (channel, bytes) -> {
-                        switch (channel) {
-                            case SandboxWire.COMMAND -> commands.add(bytes);
-                            case SandboxWire.STOP -> stop(ec);
-                            case SandboxWire.RETURN -> {
-                                @SuppressWarnings("unchecked")
-                                Map<String, Object> m =
-                                        (Map<String, Object>) MiniJson.parse(new String(bytes, StandardCharsets.UTF_8));
-                                returns.add(m);
-                            }
-                            default -> {}
-                        }
-                    });
+            SandboxWire.readFrames(stdin, SandboxWire.TO_SANDBOX_MAX, null, (channel, bytes) -> {
+                switch (channel) {
+                    case SandboxWire.COMMAND -> commands.add(bytes);
+                    case SandboxWire.STOP -> stop(ec);
+                    case SandboxWire.RETURN -> {
+                        @SuppressWarnings("unchecked")
+                        Map<String, Object> m =
+                                (Map<String, Object>) MiniJson.parse(new String(bytes, StandardCharsets.UTF_8));
+                        returns.add(m);
+                    }
+                    default -> {}
+                }
+            });
         } catch (IOException | RuntimeException e) {
             // the harness went away or sent something else: end
         }
@@ -221,6 +237,8 @@ public final class SandboxAgent {
         @Override
         protected String invoke(Method doit) throws Exception {
             Set<Thread> before = new HashSet<>(Thread.getAllStackTraces().keySet());
+            output.flush();
+            outputChannel.renew();
             try {
                 return super.invoke(doit);
             } finally {

@@ -45,6 +45,8 @@ public final class SandboxImage {
     private static final SandboxConfig TRAINING =
             new SandboxConfig(256, Duration.ofSeconds(60), 1 << 16, SandboxConfig.Isolation.PROCESS);
     private static SandboxImage image;
+    /** The sandbox JVM's module: the agent's classes, their package exported (for the bridge), opened to no one. */
+    static final String MODULE = "brokkr.sandbox.agent";
 
     private final Path dir;
     private final Path jar;
@@ -161,14 +163,10 @@ public final class SandboxImage {
             }
             if (!Files.exists(config)) return "the JDK wrote no AOT training record";
             List<String> create = new ArrayList<>(Sandbox.jvmFlags(TRAINING, null));
-            create.addAll(List.of(
-                    "-XX:AOTMode=create",
-                    "-XX:AOTConfiguration=" + config,
-                    "-XX:AOTCache=" + tmp,
-                    "-cp",
-                    jar.toString()));
-            create.addFirst(
-                    Path.of(System.getProperty("java.home"), "bin", "java").toString());
+            create.addAll(List.of("-XX:AOTMode=create", "-XX:AOTConfiguration=" + config, "-XX:AOTCache=" + tmp));
+            create.addAll(modulePath(jar));
+            create.addAll(List.of("-m", MODULE + "/" + SandboxAgent.class.getName()));
+            create.addFirst(SandboxRuntime.get().java().toString());
             Process p = new ProcessBuilder(create)
                     .redirectErrorStream(true)
                     .redirectOutput(dir.resolve("aot-create.log").toFile())
@@ -196,7 +194,7 @@ public final class SandboxImage {
         }
     }
 
-    private static Path cacheRoot() {
+    static Path cacheRoot() {
         String explicit = System.getProperty("brokkr.sandbox.cache");
         if (explicit != null && !explicit.isBlank()) return Path.of(explicit);
         String xdg = System.getenv("XDG_CACHE_HOME");
@@ -239,7 +237,41 @@ public final class SandboxImage {
             if (!out.containsKey("brokkr/sandbox/" + c + ".class"))
                 throw new IllegalStateException("sandbox class " + c + " not found beside " + SandboxImage.class);
         }
+        out.put("module-info.class", moduleInfo());
         return out;
+    }
+
+    /**
+     * The descriptor of {@link #MODULE}, made here (the engine itself is not a module): it exports
+     * {@code brokkr.sandbox}, so snippets call {@link SandboxBridge}'s public methods, and opens nothing,
+     * so the JDK's strong encapsulation refuses snippet code (JShell's unnamed module) every
+     * {@code setAccessible} on the agent's private state (its framer and frame key) and every access to
+     * its package-private classes ({@code SandboxWire}). It reads {@code jdk.jshell} for JShell's
+     * execution engine.
+     */
+    private static byte[] moduleInfo() {
+        var pkg = java.lang.constant.PackageDesc.of("brokkr.sandbox");
+        return java.lang.classfile.ClassFile.of()
+                .buildModule(
+                        java.lang.classfile.attribute.ModuleAttribute.of(
+                                java.lang.constant.ModuleDesc.of(MODULE),
+                                m -> m.requires(
+                                                java.lang.constant.ModuleDesc.of("java.base"),
+                                                java.lang.classfile.ClassFile.ACC_MANDATED,
+                                                null)
+                                        .requires(java.lang.constant.ModuleDesc.of("jdk.jshell"), 0, null)
+                                        .exports(pkg, 0)),
+                        b -> b.with(java.lang.classfile.attribute.ModulePackagesAttribute.ofNames(pkg)));
+    }
+
+    /**
+     * How a JVM runs the image: its jar as the module path, and the JDK's default root modules as well
+     * (a snippet on the class path saw every API module, {@code java.sql} or {@code java.net.http}; with
+     * {@code -m} alone only the agent's module and what it requires would be resolved): the modules of
+     * {@link SandboxRuntime}.
+     */
+    static List<String> modulePath(Path jar) {
+        return List.of("--module-path", jar.toString(), "--add-modules", "ALL-DEFAULT");
     }
 
     private static String key(Map<String, byte[]> classes) {
@@ -250,7 +282,9 @@ public final class SandboxImage {
                 d.update(e.getValue());
             }
             // The JDK and the sandbox JVM's options (an AOT cache is made for both) are part of the key.
+            // (the runtime too: an AOT cache belongs to the runtime it was made on).
             String jvm = System.getProperty("java.home") + "\n" + System.getProperty("java.vm.version") + "\n"
+                    + SandboxRuntime.get().home() + "\n"
                     + String.join(" ", Sandbox.jvmFlags(TRAINING, null));
             d.update(jvm.getBytes(StandardCharsets.UTF_8));
             return HexFormat.of().formatHex(d.digest(), 0, 12);

@@ -8,6 +8,8 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
+import java.security.GeneralSecurityException;
+import java.security.MessageDigest;
 import java.util.function.BiConsumer;
 
 /**
@@ -26,6 +28,12 @@ import java.util.function.BiConsumer;
  * ({@link Data}, {@link Reader}): strings, ints and byte arrays, each length checked against what is left
  * of its frame, and a frame from the sandbox is refused before it is buffered when it is over
  * {@link #FROM_SANDBOX_MAX}.
+ *
+ * <p>Every frame the sandbox sends carries a tag ({@link FrameKey}): HMAC-SHA256 over its number, header
+ * and bytes under a key the harness made for that one JVM and wrote as the first bytes of its stdin
+ * (never on its command line or in its environment). The key lives in a private field of a package its
+ * module does not open ({@link SandboxImage}), so snippet code, which can write raw bytes to the JVM's
+ * file descriptor 1 or read what the agent sent there, cannot make a frame the harness accepts.
  */
 final class SandboxWire {
     private SandboxWire() {}
@@ -42,6 +50,12 @@ final class SandboxWire {
     static final byte STOP = 'S';
     /** Sandbox to harness: threads a snippet left running (JSON list of names), sent before the invocation's response. */
     static final byte LEFTOVER = 'L';
+    /**
+     * Sandbox to harness: how many bytes of output an invocation printed beyond the harness's cap (a long),
+     * counted instead of sent: the harness keeps only the cap's bytes, and tagging 100 MB of output it
+     * drops would cost the sandbox more than its time limit.
+     */
+    static final byte SKIPPED = 'N';
 
     /** Frames the sandbox reads (class files of a large prelude fit). */
     static final int TO_SANDBOX_MAX = 64 << 20;
@@ -65,18 +79,70 @@ final class SandboxWire {
     /** Characters of a value or message the sandbox sends (longer ones are cut, so the frame stays under the cap). */
     static final int MAX_TEXT = 200_000;
 
+    /** Bytes of a sandbox JVM's frame key. */
+    static final int KEY_BYTES = 32;
+    /** Bytes of a frame's tag (HMAC-SHA256 cut to 128 bits). */
+    static final int TAG_BYTES = 16;
+
+    /**
+     * The tags of one direction of one wire: HMAC-SHA256 (RFC 2104) under the JVM's key over the frame's
+     * number (so a frame seen once cannot be sent again), its header and its bytes. Written over
+     * {@link MessageDigest} rather than {@code javax.crypto.Mac}: loading the JCE provider cost every
+     * sandbox JVM's start some 40 ms of CPU. Not thread-safe: the framer's lock or the one reader thread
+     * holds it.
+     */
+    static final class FrameKey {
+        private static final int BLOCK = 64;
+        private final byte[] innerPad = new byte[BLOCK];
+        private final byte[] outerPad = new byte[BLOCK];
+        private final MessageDigest inner;
+        private final MessageDigest outer;
+        private long frames;
+
+        FrameKey(byte[] key) {
+            if (key.length != KEY_BYTES) throw new IllegalArgumentException("a frame key of " + key.length + " bytes");
+            for (int i = 0; i < BLOCK; i++) {
+                byte k = i < key.length ? key[i] : 0;
+                innerPad[i] = (byte) (k ^ 0x36);
+                outerPad[i] = (byte) (k ^ 0x5c);
+            }
+            try {
+                inner = MessageDigest.getInstance("SHA-256");
+                outer = MessageDigest.getInstance("SHA-256");
+            } catch (GeneralSecurityException e) {
+                throw new IllegalStateException("no SHA-256 in this JDK", e);
+            }
+        }
+
+        /** The tag of the next frame. */
+        byte[] next(byte[] head, byte[] b, int off, int len) {
+            long n = frames++;
+            inner.update(innerPad);
+            for (int i = 56; i >= 0; i -= 8) inner.update((byte) (n >>> i));
+            inner.update(head);
+            inner.update(b, off, len);
+            outer.update(outerPad);
+            outer.update(inner.digest());
+            return java.util.Arrays.copyOf(outer.digest(), TAG_BYTES);
+        }
+    }
+
     /** Writes whole frames; one frame at a time whichever thread writes. */
     static final class Framer {
         private final OutputStream out;
+        /** Tags each frame, or null for frames to the sandbox (a snippet writing there only disturbs its own JVM). */
+        private final FrameKey key;
 
-        Framer(OutputStream out) {
+        Framer(OutputStream out, FrameKey key) {
             this.out = out;
+            this.key = key;
         }
 
         synchronized void send(byte channel, byte[] b, int off, int len) throws IOException {
             byte[] head = {channel, (byte) (len >>> 24), (byte) (len >>> 16), (byte) (len >>> 8), (byte) len};
             out.write(head);
             out.write(b, off, len);
+            if (key != null) out.write(key.next(head, b, off, len));
             out.flush();
         }
 
@@ -85,29 +151,43 @@ final class SandboxWire {
         }
     }
 
-    /** An output stream onto one channel: bytes are buffered and sent as a frame on flush or when the buffer is full. */
+    /**
+     * An output stream onto one channel: bytes are buffered and sent as a frame on flush or when the
+     * buffer is full; past {@code budget} bytes since {@link #renew()} they are only counted, and the
+     * count goes as a {@link #SKIPPED} frame on flush.
+     */
     static final class ChannelOut extends OutputStream {
         private final Framer framer;
         private final byte channel;
         private final byte[] buf;
+        private final long budget;
         private int len;
+        private long left;
+        private long skipped;
 
-        ChannelOut(Framer framer, byte channel, int bufferSize) {
+        ChannelOut(Framer framer, byte channel, int bufferSize, long budget) {
             this.framer = framer;
             this.channel = channel;
             this.buf = new byte[bufferSize];
+            this.budget = budget;
+            this.left = budget;
+        }
+
+        /** A new invocation: its output is sent again, up to the budget. */
+        synchronized void renew() {
+            left = budget;
         }
 
         @Override
         public synchronized void write(int b) throws IOException {
-            if (len == buf.length) flush();
+            if (len == buf.length) spill();
             buf[len++] = (byte) b;
         }
 
         @Override
         public synchronized void write(byte[] b, int off, int n) throws IOException {
             while (n > 0) {
-                if (len == buf.length) flush();
+                if (len == buf.length) spill();
                 int k = Math.min(n, buf.length - len);
                 System.arraycopy(b, off, buf, len, k);
                 len += k;
@@ -116,11 +196,23 @@ final class SandboxWire {
             }
         }
 
+        /** The buffer's bytes sent (what the budget allows) or counted. */
+        private void spill() throws IOException {
+            int send = (int) Math.min(len, left);
+            if (send > 0) framer.send(channel, buf, 0, send);
+            left -= send;
+            skipped += len - send;
+            len = 0;
+        }
+
         @Override
         public synchronized void flush() throws IOException {
-            if (len == 0) return;
-            framer.send(channel, buf, 0, len);
-            len = 0;
+            spill();
+            if (skipped == 0) return;
+            byte[] count = new byte[8];
+            for (int i = 0; i < 8; i++) count[i] = (byte) (skipped >>> (56 - 8 * i));
+            framer.send(SKIPPED, count);
+            skipped = 0;
         }
     }
 
@@ -267,9 +359,11 @@ final class SandboxWire {
     /**
      * Reads frames until the stream ends, handing each to {@code sink}; returns normally at the end and
      * throws {@link IOException} for bytes that are not a frame (a snippet that wrote to the JVM's own
-     * standard output, or a frame beyond {@code maxFrame}, refused before its bytes are read).
+     * standard output, or a frame beyond {@code maxFrame}, refused before its bytes are read). With a
+     * {@code key}, each frame's tag must be the one that key gives it, or the frame is refused.
      */
-    static void readFrames(InputStream in, int maxFrame, BiConsumer<Byte, byte[]> sink) throws IOException {
+    static void readFrames(InputStream in, int maxFrame, FrameKey key, BiConsumer<Byte, byte[]> sink)
+            throws IOException {
         DataInputStream data = new DataInputStream(in);
         while (true) {
             int channel = data.read();
@@ -285,11 +379,19 @@ final class SandboxWire {
             }
             byte[] b = new byte[len];
             data.readFully(b);
+            if (key != null) {
+                byte[] head = {(byte) channel, (byte) (len >>> 24), (byte) (len >>> 16), (byte) (len >>> 8), (byte) len
+                };
+                byte[] tag = new byte[TAG_BYTES];
+                data.readFully(tag);
+                if (!MessageDigest.isEqual(tag, key.next(head, b, 0, len)))
+                    throw new IOException("a frame without the sandbox's key (channel " + channel + ")");
+            }
             sink.accept((byte) channel, b);
         }
     }
 
     private static boolean known(byte c) {
-        return c == COMMAND || c == OUTPUT || c == CALL || c == RETURN || c == STOP || c == LEFTOVER;
+        return c == COMMAND || c == OUTPUT || c == CALL || c == RETURN || c == STOP || c == LEFTOVER || c == SKIPPED;
     }
 }

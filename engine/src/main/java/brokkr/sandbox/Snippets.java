@@ -160,6 +160,11 @@ final class Snippets {
             }
         }
 
+        /** Output the sandbox counted but did not send (beyond the cap). */
+        synchronized void skipped(long n) {
+            total += n;
+        }
+
         private void ensure(int more) {
             if (len + more > buf.length) buf = Arrays.copyOf(buf, Math.max(buf.length * 2, len + more));
         }

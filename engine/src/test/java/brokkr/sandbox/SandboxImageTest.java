@@ -31,12 +31,32 @@ class SandboxImageTest {
                 assertTrue(names.contains("brokkr/sandbox/" + c + ".class"), c + " in " + names);
             }
             for (String n : names) {
+                if (n.equals("module-info.class")) continue;
                 assertTrue(
                         n.matches(
                                 "brokkr/sandbox/(SandboxAgent|SandboxWire|SandboxBridge|MiniJson)(\\$[^/]*)?\\.class"),
                         "only sandbox classes: " + n);
             }
         }
+    }
+
+    @Test
+    void theJarIsAModuleThatExportsTheBridgeAndOpensNothing() throws Exception {
+        // The descriptor is what makes the agent's private state unreachable from snippets (SandboxTest's attacks):
+        // an open module, or a package opened to anyone, would let setAccessible through.
+        var descriptor = java.lang.module.ModuleFinder.of(SandboxImage.get().jar())
+                .find(SandboxImage.MODULE)
+                .orElseThrow()
+                .descriptor();
+        assertFalse(descriptor.isOpen());
+        assertTrue(descriptor.opens().isEmpty(), String.valueOf(descriptor.opens()));
+        assertEquals(
+                List.of("brokkr.sandbox"),
+                descriptor.exports().stream()
+                        .filter(e -> !e.isQualified())
+                        .map(java.lang.module.ModuleDescriptor.Exports::source)
+                        .toList());
+        assertEquals(1, descriptor.exports().size());
     }
 
     @Test

@@ -241,14 +241,121 @@ class SandboxTest {
         stillWorks();
     }
 
+    /** An attack that JVM refuses in the snippet itself: an exception naming {@code expected}, the sandbox and its state kept. */
+    private static void refusedInTheSnippet(Sandbox.EvalResult r, String expected) {
+        assertNotNull(r.error(), "the attack was refused: " + r);
+        assertEquals(Sandbox.Kind.EXCEPTION, r.error().kind(), String.valueOf(r.error()));
+        assertTrue(r.error().message().contains(expected), r.error().message());
+        assertFalse(r.reset());
+        assertFalse(r.output().contains("forged") || String.valueOf(r.value()).contains("forged"));
+        stillWorks();
+    }
+
     @Test
     void aForgedFrameWrittenByReflectionOnTheAgentsFrameWriterIsRefused() {
+        // The agent runs in a named module that opens nothing: setAccessible on its framer fails in the snippet (the
+        // issue's attack wrote a forged response through it), so no frame is sent at all.
         Sandbox.EvalResult r =
                 eval("var f = Class.forName(\"brokkr.sandbox.SandboxAgent\").getDeclaredField(\"framer\"); "
                         + "f.setAccessible(true); Object framer = f.get(null); "
                         + "var send = framer.getClass().getDeclaredMethod(\"send\", byte.class, byte[].class); "
                         + "send.setAccessible(true); send.invoke(framer, (byte) 'C', " + FORGED_RESPONSE + "); "
                         + "Thread.sleep(500);");
+        refusedInTheSnippet(r, "InaccessibleObjectException");
+    }
+
+    @Test
+    void theAgentsFrameKeyIsUnreachableByReflectionOrAPrivateLookup() {
+        // The framer's key field, the wire's package-private classes, a private lookup in the agent's class: each is
+        // refused by the module's strong encapsulation (the classes load: their package is exported for the bridge).
+        refusedInTheSnippet(
+                eval(
+                        "Class.forName(\"brokkr.sandbox.SandboxWire$Framer\").getDeclaredField(\"key\").setAccessible(true)"),
+                "InaccessibleObjectException");
+        refusedInTheSnippet(
+                eval("Class.forName(\"brokkr.sandbox.SandboxWire$FrameKey\").getDeclaredConstructor(byte[].class)"
+                        + ".newInstance(new byte[32])"),
+                "IllegalAccessException");
+        refusedInTheSnippet(
+                eval("java.lang.invoke.MethodHandles.privateLookupIn(Class.forName(\"brokkr.sandbox.SandboxAgent\"), "
+                        + "java.lang.invoke.MethodHandles.lookup())"),
+                "IllegalAccessException");
+        assertEquals(
+                "brokkr.sandbox.agent false",
+                eval("var m = Class.forName(\"brokkr.sandbox.SandboxAgent\").getModule(); m.getName() + \" \" + "
+                                + "m.isOpen(\"brokkr.sandbox\")")
+                        .value()
+                        .replace("\"", ""));
+    }
+
+    @Test
+    void startingTheAgentAgainFromASnippetIsRefused() {
+        // Its main is public (the launcher calls it): a second run would read the harness's commands as its key.
+        refusedInTheSnippet(eval("brokkr.sandbox.SandboxAgent.main(new String[0])"), "runs once");
+    }
+
+    @Test
+    void unsafeMemoryAccessIsRefused() {
+        // sun.misc.Unsafe's theUnsafe is reachable (jdk.unsupported opens it), but its memory access is denied
+        // (--sun-misc-unsafe-memory-access=deny): no reading the agent's fields by offset.
+        refusedInTheSnippet(
+                eval(
+                        "var uf = Class.forName(\"sun.misc.Unsafe\").getDeclaredField(\"theUnsafe\"); uf.setAccessible(true);"
+                                + " var u = (sun.misc.Unsafe) uf.get(null); int[] a = {1}; u.getInt(a, (long) u.arrayBaseOffset(int[].class))"),
+                "UnsupportedOperationException");
+    }
+
+    @Test
+    void nativeCodeIsRefused() {
+        // A downcall through the foreign-function API is a restricted method (--illegal-native-access=deny).
+        refusedInTheSnippet(
+                eval(
+                        "java.lang.foreign.Linker.nativeLinker().defaultLookup().find(\"getpid\").map(a -> "
+                                + "java.lang.foreign.Linker.nativeLinker().downcallHandle(a, "
+                                + "java.lang.foreign.FunctionDescriptor.of(java.lang.foreign.ValueLayout.JAVA_INT))).isPresent()"),
+                "IllegalCallerException");
+    }
+
+    @Test
+    void aContainedSnippetCannotReadItsJvmsMemoryOrTheWireThroughProc() {
+        // /proc/self/mem gave the JVM's whole memory (the frame key in it), /proc/self/fd/1 opened for reading the
+        // wire's pipe (the agent's frames): a contained sandbox mounts no /proc.
+        assumeTrue(bwrap());
+        for (String path : List.of("/proc/self/mem", "/proc/self/fd/1", "/proc/self/maps")) {
+            refusedInTheSnippet(
+                    eval("new java.io.RandomAccessFile(\"" + path + "\", \"r\").read()"), "FileNotFoundException");
+        }
+    }
+
+    @Test
+    void aHeapDumpThatWouldHoldTheFrameKeyCannotBeMade() {
+        // jdk.management's diagnostics wrote the sandbox JVM's heap (its frame key in it) into the scratch folder: the
+        // sandbox's runtime is linked without that module (SandboxRuntime).
+        assumeTrue(SandboxRuntime.get().note() == null, "this JDK could not link the sandbox runtime");
+        Sandbox.EvalResult bean = eval("java.lang.management.ManagementFactory.getPlatformMXBean("
+                + "com.sun.management.HotSpotDiagnosticMXBean.class).dumpHeap(System.getProperty(\"java.io.tmpdir\")"
+                + " + \"/heap.hprof\", true)");
+        assertNotNull(bean.error(), "no heap dump: " + bean);
+        assertFalse(bean.reset());
+        Sandbox.EvalResult command = eval("java.lang.management.ManagementFactory.getPlatformMBeanServer().invoke("
+                + "new javax.management.ObjectName(\"com.sun.management:type=DiagnosticCommand\"), \"gcHeapDump\", "
+                + "new Object[] {new String[] {System.getProperty(\"java.io.tmpdir\") + \"/heap2.hprof\"}}, "
+                + "new String[] {String[].class.getName()})");
+        assertNotNull(command.error(), "no heap dump: " + command);
+        assertEquals(
+                "false false",
+                eval("new java.io.File(System.getProperty(\"java.io.tmpdir\"), \"heap.hprof\").exists() + \" \" + "
+                                + "new java.io.File(System.getProperty(\"java.io.tmpdir\"), \"heap2.hprof\").exists()")
+                        .value()
+                        .replace("\"", ""));
+        stillWorks();
+    }
+
+    @Test
+    void aWellFormedFrameWrittenToFileDescriptorOneIsRefusedForItsMissingKey() {
+        // Before the frame key, a raw output frame was taken as the snippet's output (and a raw tool call or response
+        // as the agent's): without the JVM's key its tag is wrong, so the wire is distrusted and the sandbox replaced.
+        Sandbox.EvalResult r = eval(rawFrame('O', "\"forged output\".getBytes()") + " Thread.sleep(500);");
         assertEquals(Sandbox.Kind.PROTOCOL, r.error().kind(), String.valueOf(r.error()));
         replacedAndInStep(r);
     }
@@ -420,7 +527,7 @@ class SandboxTest {
             + "try { seen.append(System.getenv()); } catch (Throwable e) { seen.append(e); } "
             + "try (var ps = java.nio.file.Files.list(java.nio.file.Path.of(\"/proc\"))) { for (var p : ps.toList()) { "
             + "try { seen.append(new String(java.nio.file.Files.readAllBytes(p.resolve(\"environ\")))); } "
-            + "catch (Exception e) { } } } seen.toString()";
+            + "catch (Exception e) { } } } catch (Exception e) { seen.append(e); } seen.toString()";
 
     private static void noKeyVisible(Sandbox s) {
         String[] keys = {System.getenv("BROKKR_TEST_OPENAI_API_KEY"), System.getenv("BROKKR_TEST_ANTHROPIC_API_KEY")};
@@ -493,6 +600,13 @@ class SandboxTest {
 
     @Test
     void environmentVariablesOfTheHarnessAreNotVisible() {
+        if (bwrap()) {
+            // A contained sandbox has no /proc at all (nor a process launcher, through which System.getenv reads).
+            Sandbox.EvalResult r =
+                    eval("java.nio.file.Files.readString(java.nio.file.Path.of(\"/proc/self/environ\"))");
+            assertTrue(r.error().message().contains("NoSuchFileException"), String.valueOf(r.error()));
+            return;
+        }
         Sandbox.EvalResult r = eval(
                 "java.nio.file.Files.readString(java.nio.file.Path.of(\"/proc/self/environ\")).replace('\\0', ' ').strip()");
         assertNotNull(r.value(), String.valueOf(r.error()));
