@@ -87,15 +87,19 @@ public final class ExperimentQuery implements AutoCloseable {
     /**
      * The endpoints the stored attempts were made against, by cell: each distinct {@code endpoints}
      * record (role to base URL) of its attempts. Attempts stored before endpoints were recorded, and
-     * those of scripted models, have none and are not listed.
+     * those of scripted models, have none and are not listed; nor has a damaged record (not valid JSON: the
+     * inspection commands name it), which must not stop a resume.
      */
     public Map<CellKey, List<Map<String, String>>> endpointsByCell() {
         return db.read(() -> {
             Map<CellKey, List<Map<String, String>>> out = new LinkedHashMap<>();
             try (Statement s = db.connection().createStatement();
                     ResultSet r = s.executeQuery("""
-                    SELECT DISTINCT env_id, agent_id, repetition, json_extract(evidence_json, '$.endpoints')
-                    FROM attempt WHERE json_extract(evidence_json, '$.endpoints') IS NOT NULL""")) {
+                    SELECT DISTINCT env_id, agent_id, repetition, endpoints FROM (
+                      SELECT env_id, agent_id, repetition,
+                        CASE WHEN json_valid(evidence_json) THEN json_extract(evidence_json, '$.endpoints') END AS endpoints
+                      FROM attempt)
+                    WHERE endpoints IS NOT NULL""")) {
                 while (r.next()) {
                     Map<String, String> e = new java.util.TreeMap<>();
                     Json.parse(r.getString(4))
