@@ -78,7 +78,7 @@ public record BenchCommand() implements Command {
                        under the response cap): backslash runs, with and without the key escaped at the end,
                        runs of \\u escapes, the key's first character; for a key without and one with
                        backslashes: best of N (default 3) and ms per MiB (flat: linear).
-               interrupt  interrupt-to-idle latency of %probe and %branch (unstored and --dir) on tau2 retail
+               interrupt  interrupt-to-idle latency of %%probe and %%branch (unstored and --dir) on tau2 retail
                        with a 200 ms model: N units (default 1000) queued, P (default 8) at a time, the calling
                        thread interrupted after 2P calls began: time to return, time until no call is in
                        flight, calls made (median of N rounds, default 5).
