@@ -204,8 +204,8 @@ public final class ExperimentStore implements AutoCloseable {
                   input_tokens ${BIGINT} NOT NULL, output_tokens ${BIGINT} NOT NULL,
                   FOREIGN KEY(env_id, agent_id, repetition) REFERENCES cell(env_id, agent_id, repetition))"""));
         s.execute("CREATE INDEX IF NOT EXISTS attempt_cell ON attempt(env_id, agent_id, repetition)");
-        s.execute(
-                d.ddl("CREATE TABLE IF NOT EXISTS blob(sha256 TEXT PRIMARY KEY, text TEXT NOT NULL)${WITHOUT_ROWID}"));
+        s.execute(d.ddl(
+                "CREATE TABLE IF NOT EXISTS blob(sha256 TEXT PRIMARY KEY, text ${ANY_TEXT} NOT NULL)${WITHOUT_ROWID}"));
         s.execute(d.ddl("""
                 CREATE UNIQUE INDEX IF NOT EXISTS one_completed_attempt
                   ON attempt(env_id, agent_id, repetition) WHERE status = 'completed'"""));
@@ -360,7 +360,7 @@ public final class ExperimentStore implements AutoCloseable {
                 for (Prepared x : batch) {
                     for (var e : x.blobs().entrySet()) {
                         b.setString(1, e.getKey());
-                        b.setString(2, e.getValue());
+                        db.dialect().setAnyText(b, 2, e.getValue());
                         b.addBatch();
                     }
                 }
