@@ -118,15 +118,23 @@ public final class ExperimentStore implements AutoCloseable {
             case PostgresLocation pg -> {
                 StoreConnection c = StoreConnection.forWriting(pg);
                 try {
-                    boolean locked = c.tx(null, () -> {
+                    StoreConnection.SqlWork<Boolean> takeLock = () -> {
                         try (PreparedStatement p = c.connection()
-                                .prepareStatement("SELECT pg_try_advisory_lock(hashtext('brokkr run ' || ?))"); ) {
+                                .prepareStatement("SELECT pg_try_advisory_lock(hashtext('brokkr run ' || ?))")) {
                             p.setString(1, pg.database() + "." + pg.schema());
                             try (ResultSet r = p.executeQuery()) {
                                 r.next();
                                 return r.getBoolean(1);
                             }
                         }
+                    };
+                    boolean locked = c.tx(null, takeLock);
+                    // A new connection after a lost one takes the run lock again, or the run stops.
+                    c.restoreOnReconnect(() -> {
+                        if (!takeLock.run())
+                            throw new IllegalStateException(pg.display() + ": another process took the run lock while"
+                                    + " this run's connection was lost; this run stops");
+                        return true;
                     });
                     if (!locked)
                         throw new IllegalStateException(pg.display() + " is being run by another process (its run lock,"

@@ -257,6 +257,43 @@ class PostgresStoreTest {
     }
 
     @Test
+    void aRunWaitsForARestartedServerAndGoesOn() throws Exception {
+        try (PostgresServer own = PostgresServer.start()) {
+            own.sql("CREATE DATABASE r");
+            StoreLocation pg = StoreLocation.parse(own.url("r", null));
+            try (ExperimentStore store = ExperimentStore.openForRun(pg)) {
+                List<brokkr.eval.Attempt> attempts = StoreCostBench.register(store, 3);
+                store.record(attempts.get(0));
+                own.stop();
+                Thread restart = Thread.ofPlatform().start(() -> {
+                    try {
+                        Thread.sleep(2000);
+                    } catch (InterruptedException e) {
+                        return;
+                    }
+                    own.restart();
+                });
+                // Committed while the server is down: waits for it, reconnects, takes the run lock again, commits.
+                store.record(attempts.get(1));
+                restart.join();
+                store.record(attempts.get(2));
+                assertEquals(3, store.query().attempts(false).size());
+                // The run lock came back with the new connection.
+                assertThrows(IllegalStateException.class, () -> ExperimentStore.openForRun(pg));
+            }
+            try (var q = ExperimentQuery.open(pg)) {
+                own.stop();
+                own.restart();
+                assertEquals(
+                        3,
+                        q.cellStates().values().stream()
+                                .filter(c -> c.completed() == 1)
+                                .count());
+            }
+        }
+    }
+
+    @Test
     void sqliteViewsAreByteForByteThoseEarlierBrokkrCreated() {
         // Factoring the views' SQL for two dialects must not change a single byte of SQLite's (a changed definition
         // would make every writer drop and recreate the views of every existing store).
