@@ -148,6 +148,21 @@ public final class ExperimentStore implements AutoCloseable {
         };
     }
 
+    /**
+     * Opens (creating when absent) a PostgreSQL store for writing beside other writers, without the run lock: what
+     * a fleet's workers and the process registering their cells use, each claiming cells rather than owning the
+     * store. The writes are those of {@link #openForRun} (one transaction per {@link #recordAll}, the partial unique
+     * index allowing one completed attempt per cell); a lost connection is reopened as there. An SQLite store has
+     * one writer at a time: IllegalArgumentException.
+     */
+    public static ExperimentStore openShared(StoreLocation location) {
+        if (!(location instanceof PostgresLocation pg))
+            throw new IllegalArgumentException(location.display()
+                    + " is an experiment directory (SQLite, one writer at a time): workers need a PostgreSQL store"
+                    + " (postgresql://HOST[:PORT]/DB[?schema=S])");
+        return new ExperimentStore(StoreConnection.forWriting(pg), null);
+    }
+
     public static ExperimentStore openForRun(Path dir) {
         try {
             Files.createDirectories(dir);

@@ -171,6 +171,17 @@ class PostgresStoreTest {
                 assertTrue(e.getMessage().contains("being run by another process"), e.getMessage());
             }
             ExperimentStore.openForRun(pg).close(); // released with the first
+            // Writers beside each other (a fleet's workers) take no run lock; an SQLite store has one writer.
+            try (ExperimentStore a = ExperimentStore.openShared(pg);
+                    ExperimentStore b = ExperimentStore.openShared(pg)) {
+                var attempts = StoreCostBench.register(a, 2);
+                a.record(attempts.get(0));
+                b.record(attempts.get(1));
+                assertEquals(2, a.query().attempts(false).size());
+                var twice = assertThrows(ExperimentStore.StoreException.class, () -> b.record(attempts.get(0)));
+                assertTrue(twice.getMessage().contains("one_completed_attempt"), twice.getMessage());
+            }
+            assertThrows(IllegalArgumentException.class, () -> ExperimentStore.openShared(StoreLocation.of(tmp)));
         }
     }
 
