@@ -1,0 +1,17 @@
+package brokkr.experiment;
+
+import java.sql.Connection;
+import java.sql.SQLException;
+
+/**
+ * What the fleet needs of the PostgreSQL experiment store besides its own queue tables: refusing a
+ * store of another schema version, and writing one attempt's rows (its long texts and the attempt) in
+ * the caller's transaction, exactly as the store's own writer does.
+ */
+interface FleetStore {
+    /** Fails with a message when the store's schema is not the one this Brokkr writes. */
+    void checkSchema(FleetDb db);
+
+    /** Inserts the attempt and its blobs on {@code c}, inside the record's transaction (no commit). */
+    void writeAttempt(Connection c, ExperimentStore.Prepared p) throws SQLException;
+}

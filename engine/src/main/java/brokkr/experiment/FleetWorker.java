@@ -1,0 +1,316 @@
+package brokkr.experiment;
+
+import brokkr.conversation.Candidate;
+import brokkr.eval.Attempt;
+import brokkr.eval.ModelRef;
+import brokkr.experiment.ExperimentStore.CellKey;
+import brokkr.experiment.FleetQueue.Claim;
+import brokkr.experiment.FleetQueue.Lease;
+import brokkr.experiment.FleetQueue.Recorded;
+import brokkr.experiment.FleetQueue.Registered;
+import brokkr.run.Cancellation;
+import brokkr.run.Job;
+import brokkr.run.Plan;
+import brokkr.run.Policy;
+import brokkr.run.RunModels;
+import brokkr.run.Runner;
+import brokkr.run.Sink;
+import java.io.PrintStream;
+import java.net.InetAddress;
+import java.sql.Connection;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Function;
+import java.util.function.Supplier;
+
+/**
+ * {@code brokkr worker}: one process of a fleet. It plans the queued experiments' cells itself (from
+ * the spec stored with them, checking that it plans exactly the registered cells: the same benchmark
+ * data and definitions), then claims cells one free slot at a time ({@link FleetQueue#claim}), runs
+ * each on the one evaluation path ({@link Runner#run(Runner.Source, Function, Policy, Sink)}, the same
+ * runner as a single-process run: gates, timeouts, cancellation, cache), heartbeats its leases, and
+ * records each attempt under its lease ({@link FleetQueue#record}: a late result of a lease claimed
+ * again elsewhere is refused). It ends when no cell of its experiments is pending or leased, or when
+ * cancelled (its unrecorded leases are given back), or when the store stays unreachable longer than
+ * {@link Options#storeWait}.
+ */
+public final class FleetWorker {
+    private FleetWorker() {}
+
+    /**
+     * How a worker runs. {@code experiment}: only that one (null: every queued experiment);
+     * {@code slots}: cells at once (0: the experiment's {@code parallelism}); {@code lease}: how long a
+     * claim holds without a heartbeat; {@code heartbeat}: how often leases are extended;
+     * {@code storeWait}: how long the store may be unreachable before the worker gives up;
+     * {@code poll}: how often a worker with nothing to claim (every open cell leased, or capped) looks again.
+     */
+    public record Options(
+            String experiment, int slots, Duration lease, Duration heartbeat, Duration storeWait, Duration poll) {
+        public static final Duration LEASE = Duration.ofSeconds(300), HEARTBEAT = Duration.ofSeconds(30);
+
+        public Options {
+            if (slots < 0 || slots > Policy.MAX_PARALLELISM)
+                throw new IllegalArgumentException("slots must be from 1 to " + Policy.MAX_PARALLELISM);
+            if (heartbeat.compareTo(lease) >= 0)
+                throw new IllegalArgumentException("the heartbeat (" + heartbeat.toMillis()
+                        + " ms) must be shorter than the lease (" + lease.toMillis() + " ms)");
+        }
+
+        public static Options defaults(String experiment, int slots) {
+            return new Options(experiment, slots, LEASE, HEARTBEAT, Duration.ofMinutes(15), Duration.ofSeconds(1));
+        }
+    }
+
+    /**
+     * What a worker did: {@code recorded} attempts ({@code completed} of them, the rest infrastructure
+     * failures), {@code refused} late results of leases claimed again elsewhere, {@code released}
+     * leases given back unrecorded, {@code reconnects} to the store after it was unreachable.
+     */
+    public record Result(
+            String worker, int recorded, int completed, int refused, int released, long reconnects, Duration wall) {
+        public String summary() {
+            return String.format(
+                    Locale.ROOT,
+                    "worker %s: %d attempts recorded (%d completed, %d infrastructure failures), %d late results"
+                            + " refused, %d leases given back, %d reconnects; %.1f s",
+                    worker,
+                    recorded,
+                    completed,
+                    recorded - completed,
+                    refused,
+                    released,
+                    reconnects,
+                    wall.toMillis() / 1000.0);
+        }
+    }
+
+    /** A queued experiment as this worker runs it: its spec, plan (by cell) and model-call cache. */
+    private record Experiment(ExperimentSpec spec, Map<CellKey, Plan.Unit> units, Plan plan) {}
+
+    /** A leased cell's unit: the evaluation job, and the lease its result is recorded under. */
+    private record Leased(Job<Attempt> job, Lease lease) implements Job<Attempt> {
+        @Override
+        public String name() {
+            return job.name();
+        }
+
+        @Override
+        public String candidate() {
+            return job.candidate();
+        }
+
+        @Override
+        public int trial() {
+            return job.trial();
+        }
+
+        @Override
+        public Attempt run(RunModels models) throws Exception {
+            return job.run(models);
+        }
+
+        @Override
+        public Attempt failed(String error, RunModels models, long startedAtMillis, long durationMillis) {
+            return job.failed(error, models, startedAtMillis, durationMillis);
+        }
+    }
+
+    /** Runs a worker until its experiments have no open cell, or {@code cancellation}. */
+    public static Result run(
+            Supplier<Connection> connect,
+            FleetStore store,
+            Registry registry,
+            Options o,
+            PrintStream log,
+            Cancellation cancellation) {
+        long t0 = System.nanoTime();
+        String id = workerId();
+        try (FleetDb claims = new FleetDb(connect, o.storeWait(), log);
+                FleetDb records = new FleetDb(connect, o.storeWait(), log);
+                FleetDb beats = new FleetDb(connect, o.storeWait(), log)) {
+            store.checkSchema(claims);
+            List<Registered> queued = claims.tx(c -> FleetQueue.experiments(c, o.experiment()));
+            if (o.experiment() != null && queued.isEmpty())
+                throw new IllegalArgumentException("no experiment " + o.experiment()
+                        + " is queued in the store (experiment run FILE --store URL --workers 0 queues one)");
+            Map<String, Experiment> experiments = new LinkedHashMap<>();
+            for (Registered r : queued) experiments.put(r.name(), plan(r, registry, claims));
+            if (experiments.isEmpty()) {
+                log.println("brokkr worker: no experiment is queued in the store; nothing to do");
+                return new Result(id, 0, 0, 0, 0, 0, Duration.ofNanos(System.nanoTime() - t0));
+            }
+            ExperimentSpec first = experiments.values().iterator().next().spec();
+            int slots = o.slots() > 0 ? o.slots() : first.parallelism();
+            Duration timeout = experiments.values().stream()
+                    .map(e -> e.spec().cellTimeout())
+                    .max(Duration::compareTo)
+                    .orElseThrow();
+            claims.tx(c -> {
+                FleetQueue.workerStarted(c, id, host(), ProcessHandle.current().pid(), slots, o.experiment());
+                return null;
+            });
+            log.println("brokkr worker " + id + ": " + slots + " slots, experiments "
+                    + String.join(", ", experiments.keySet()) + "; lease "
+                    + o.lease().toSeconds() + " s, heartbeat "
+                    + o.heartbeat().toMillis() / 1000.0 + " s");
+
+            Map<CellKey, Lease> held = new ConcurrentHashMap<>();
+            AtomicInteger recorded = new AtomicInteger(),
+                    completed = new AtomicInteger(),
+                    refused = new AtomicInteger();
+            Thread heartbeat = Thread.ofPlatform()
+                    .daemon()
+                    .name("fleet-heartbeat")
+                    .start(() -> {
+                        while (!Thread.currentThread().isInterrupted()) {
+                            try {
+                                Thread.sleep(o.heartbeat().toMillis());
+                                Map<CellKey, Long> mine = beats.tx(c -> FleetQueue.heartbeat(c, id, o.lease()));
+                                for (Lease l : held.values()) {
+                                    Long e = mine.get(l.cell());
+                                    if (e == null || e != l.epoch())
+                                        log.println(
+                                                "brokkr worker: the lease of a cell of " + l.experiment()
+                                                        + " was claimed again elsewhere (it expired); its result will be refused");
+                                }
+                            } catch (InterruptedException e) {
+                                return;
+                            } catch (RuntimeException e) {
+                                log.println("brokkr worker: heartbeat failed: " + e.getMessage());
+                            }
+                        }
+                    });
+
+            Runner.Source<Attempt> source = () -> {
+                while (!cancellation.isCancelled()) {
+                    Claim claim =
+                            claims.tx(c -> FleetQueue.claim(c, new ArrayList<>(experiments.keySet()), id, o.lease()));
+                    if (claim.lease() != null) {
+                        Lease l = claim.lease();
+                        Plan.Unit u = experiments.get(l.experiment()).units().get(l.cell());
+                        held.put(l.cell(), l);
+                        return new Leased(Runner.cell(u), l);
+                    }
+                    if (!claim.open()) return null;
+                    Thread.sleep(o.poll().toMillis());
+                }
+                return null;
+            };
+            Sink<Attempt> sink = new Sink<>() {
+                @Override
+                public void accept(int index, Job<Attempt> job, Attempt attempt) {
+                    Lease l = ((Leased) job).lease();
+                    ExperimentStore.Prepared p = ExperimentStore.prepare(attempt);
+                    int retries = experiments.get(l.experiment()).spec().maxInfraRetries();
+                    Recorded r = records.tx(c ->
+                            FleetQueue.record(c, id, l, attempt.completed(), retries, w -> store.writeAttempt(w, p)));
+                    held.remove(l.cell(), l);
+                    switch (r) {
+                        case RECORDED, ALREADY -> {
+                            recorded.incrementAndGet();
+                            if (attempt.completed()) completed.incrementAndGet();
+                        }
+                        case REFUSED -> {
+                            refused.incrementAndGet();
+                            log.println("brokkr worker: refused the late result of " + job.name() + " (lease epoch "
+                                    + l.epoch() + " was claimed again after it expired); nothing of it is written");
+                        }
+                    }
+                }
+            };
+            Function<ModelRef, Candidate> models = ref -> {
+                for (Experiment e : experiments.values())
+                    return e.plan().models().apply(ref);
+                throw new IllegalStateException("no experiment");
+            };
+            Policy policy = new Policy(slots, timeout, limits(first), null, cancellation);
+            int[] releasedCount = {0};
+            try {
+                Runner.run(source, models, policy, sink);
+            } finally {
+                heartbeat.interrupt();
+                int released = 0;
+                for (Lease l : held.values()) {
+                    try {
+                        records.tx(c -> {
+                            FleetQueue.release(c, l);
+                            return null;
+                        });
+                        released++;
+                    } catch (RuntimeException e) {
+                        log.println(
+                                "brokkr worker: could not give back a lease (it expires by itself): " + e.getMessage());
+                    }
+                }
+                try {
+                    records.tx(c -> {
+                        FleetQueue.workerStopped(c, id);
+                        return null;
+                    });
+                } catch (RuntimeException e) {
+                    // the worker's row shows its last heartbeat either way
+                }
+                held.clear();
+                releasedCount[0] = released;
+            }
+            return new Result(
+                    id,
+                    recorded.get(),
+                    completed.get(),
+                    refused.get(),
+                    releasedCount[0],
+                    claims.reconnects() + records.reconnects() + beats.reconnects(),
+                    Duration.ofNanos(System.nanoTime() - t0));
+        }
+    }
+
+    /** Per-process provider limits: the spec's call rates (the fleet's concurrency caps are the queue's). */
+    private static Map<String, Policy.Limit> limits(ExperimentSpec spec) {
+        Map<String, Policy.Limit> out = new HashMap<>();
+        spec.providerLimits().forEach((p, l) -> {
+            if (l.ratePerSecond() > 0) out.put(p, new Policy.Limit(0, l.ratePerSecond()));
+        });
+        return out;
+    }
+
+    /**
+     * Plans a queued experiment as this worker's registry sees it and checks that it plans every
+     * registered cell: a worker whose benchmark data, Brokkr version or definitions differ makes other
+     * content ids, and must not run (or record) cells under ids it did not compute.
+     */
+    private static Experiment plan(Registered r, Registry registry, FleetDb db) {
+        Plan plan = Planner.open(Planner.plan(r.spec(), registry), r.spec().cache());
+        Map<CellKey, Plan.Unit> units = new HashMap<>();
+        for (Plan.Unit u : plan.units()) units.put(StoreSink.key(u), u);
+        Set<CellKey> registered = db.tx(c -> FleetQueue.activeCells(c, r.name()));
+        long unknown = registered.stream().filter(k -> !units.containsKey(k)).count();
+        if (unknown > 0)
+            throw new IllegalStateException("experiment " + r.name() + ": this worker plans " + units.size()
+                    + " cells, and " + unknown + " of the " + registered.size()
+                    + " queued cells are not among them (its benchmark data or Brokkr version differ from the"
+                    + " registering process's); it runs none of them");
+        return new Experiment(r.spec(), units, plan);
+    }
+
+    private static String workerId() {
+        return host() + "-" + ProcessHandle.current().pid() + "-"
+                + UUID.randomUUID().toString().substring(0, 8);
+    }
+
+    private static String host() {
+        try {
+            return InetAddress.getLocalHost().getHostName();
+        } catch (java.io.IOException e) {
+            return "unknown-host";
+        }
+    }
+}
