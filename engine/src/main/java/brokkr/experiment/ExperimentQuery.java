@@ -43,6 +43,22 @@ public final class ExperimentQuery implements AutoCloseable {
         this.owned = owned;
     }
 
+    /**
+     * Opens the store at {@code location} for reading: a directory's as {@link #open(Path)}, a PostgreSQL schema in a
+     * read-only session (StoreException when it holds no Brokkr store: nothing is created).
+     */
+    public static ExperimentQuery open(StoreLocation location) {
+        return switch (location) {
+            case StoreLocation.Directory d -> open(d.dir());
+            case PostgresLocation pg -> new ExperimentQuery(StoreConnection.forReading(pg), true);
+        };
+    }
+
+    /** Where this store is (a directory, or a PostgreSQL URL without password). */
+    public StoreLocation location() {
+        return db.location();
+    }
+
     /** Opens the store of {@code dir} for reading; IllegalArgumentException when {@code dir} holds none. */
     public static ExperimentQuery open(Path dir) {
         Path file = ExperimentStore.file(dir);
@@ -96,10 +112,9 @@ public final class ExperimentQuery implements AutoCloseable {
             try (Statement s = db.connection().createStatement();
                     ResultSet r = s.executeQuery("""
                     SELECT DISTINCT env_id, agent_id, repetition, endpoints FROM (
-                      SELECT env_id, agent_id, repetition,
-                        CASE WHEN json_valid(evidence_json) THEN json_extract(evidence_json, '$.endpoints') END AS endpoints
-                      FROM attempt)
-                    WHERE endpoints IS NOT NULL""")) {
+                      SELECT env_id, agent_id, repetition, %s AS endpoints
+                      FROM attempt) x
+                    WHERE endpoints IS NOT NULL""".formatted(endpoints(db.dialect())))) {
                 while (r.next()) {
                     Map<String, String> e = new java.util.TreeMap<>();
                     Json.parse(r.getString(4))
@@ -113,6 +128,13 @@ public final class ExperimentQuery implements AutoCloseable {
             }
             return out;
         });
+    }
+
+    /** An attempt's recorded endpoints as JSON text, NULL when it has none or its record is not valid JSON. */
+    private static String endpoints(StoreDialect d) {
+        return d == StoreDialect.SQLITE
+                ? "CASE WHEN json_valid(evidence_json) THEN json_extract(evidence_json, '$.endpoints') END"
+                : "(brokkr_try_jsonb(evidence_json) -> 'endpoints')::text";
     }
 
     /** The cells, active ones first in the spec's order. */
@@ -270,8 +292,8 @@ public final class ExperimentQuery implements AutoCloseable {
                 }
                 int cells = 0, done = 0;
                 try (ResultSet r = s.executeQuery("""
-                        SELECT COUNT(*), COALESCE(SUM(EXISTS(SELECT 1 FROM attempt a WHERE a.env_id = c.env_id AND a.agent_id = c.agent_id
-                          AND a.repetition = c.repetition AND a.status = 'completed')), 0)
+                        SELECT COUNT(*), COALESCE(SUM(CASE WHEN EXISTS(SELECT 1 FROM attempt a WHERE a.env_id = c.env_id AND a.agent_id = c.agent_id
+                          AND a.repetition = c.repetition AND a.status = 'completed') THEN 1 ELSE 0 END), 0)
                         FROM cell c WHERE c.active = 1""")) {
                     if (r.next()) {
                         cells = r.getInt(1);
@@ -298,7 +320,7 @@ public final class ExperimentQuery implements AutoCloseable {
      * An attempt whose stored record cannot be read back (a damaged byte inside its JSON, which SQLite's
      * {@code quick_check} does not look into): the store's file, the attempt and what could not be read.
      */
-    public record DamagedAttempt(Path store, long attemptId, String reason) {
+    public record DamagedAttempt(String store, long attemptId, String reason) {
         public String message() {
             return store + ": attempt " + attemptId + " is damaged (" + reason + ")";
         }
@@ -332,7 +354,7 @@ public final class ExperimentQuery implements AutoCloseable {
 
     private DamagedAttempt unreadable(long id, RuntimeException e) {
         return new DamagedAttempt(
-                db.file(),
+                db.where(),
                 id,
                 "its stored record cannot be read: "
                         + String.valueOf(e.getMessage()).lines().findFirst().orElse(""));

@@ -67,14 +67,16 @@ public final class ExperimentStore implements AutoCloseable {
     public record CellState(int completed, int infrastructureFailures) {}
 
     private final StoreConnection db;
-    private final FileChannel runLock;
+    /** The run lock released at close: a directory's {@code run.lock} channel, or nothing (PostgreSQL's is the session's). */
+    private final AutoCloseable runLock;
+
     private final ExperimentQuery query;
     private final AtomicLong serializeNanos = new AtomicLong();
     private final AtomicLong writes = new AtomicLong();
     private final AtomicLong commits = new AtomicLong();
     private final AtomicLong commitNanos = new AtomicLong();
 
-    private ExperimentStore(StoreConnection db, FileChannel runLock) {
+    ExperimentStore(StoreConnection db, AutoCloseable runLock) {
         this.db = db;
         this.runLock = runLock;
         this.query = new ExperimentQuery(db, false);
@@ -102,6 +104,40 @@ public final class ExperimentStore implements AutoCloseable {
         } catch (FileAlreadyExistsException e) {
             // another opener made it first: its permissions stand
         }
+    }
+
+    /**
+     * Opens (creating when absent) the store at {@code location} for running, holding its run lock: a directory's
+     * as {@link #openForRun(Path)}; a PostgreSQL store's is a session-level advisory lock on the store's schema
+     * (released when this store closes or its connection is lost), IllegalStateException when another runner
+     * holds it.
+     */
+    public static ExperimentStore openForRun(StoreLocation location) {
+        return switch (location) {
+            case StoreLocation.Directory d -> openForRun(d.dir());
+            case PostgresLocation pg -> {
+                StoreConnection c = StoreConnection.forWriting(pg);
+                try {
+                    boolean locked = c.tx(null, () -> {
+                        try (PreparedStatement p = c.connection()
+                                .prepareStatement("SELECT pg_try_advisory_lock(hashtext('brokkr run ' || ?))"); ) {
+                            p.setString(1, pg.database() + "." + pg.schema());
+                            try (ResultSet r = p.executeQuery()) {
+                                r.next();
+                                return r.getBoolean(1);
+                            }
+                        }
+                    });
+                    if (!locked)
+                        throw new IllegalStateException(pg.display() + " is being run by another process (its run lock,"
+                                + " a PostgreSQL advisory lock, is held)");
+                    yield new ExperimentStore(c, null);
+                } catch (RuntimeException e) {
+                    c.close();
+                    throw e;
+                }
+            }
+        };
     }
 
     public static ExperimentStore openForRun(Path dir) {
@@ -142,37 +178,38 @@ public final class ExperimentStore implements AutoCloseable {
     }
 
     /** The table layout, created when absent (on the writer's connection, before its first transaction). */
-    static void createTables(Statement s) throws SQLException {
-        s.execute("""
+    static void createTables(Statement s, StoreDialect d) throws SQLException {
+        s.execute(d.ddl("""
                 CREATE TABLE IF NOT EXISTS experiment(
-                  name TEXT PRIMARY KEY, spec_json TEXT NOT NULL, updated_at INTEGER NOT NULL)""");
-        s.execute("""
+                  name TEXT PRIMARY KEY, spec_json TEXT NOT NULL, updated_at ${BIGINT} NOT NULL)"""));
+        s.execute(d.ddl("""
                 CREATE TABLE IF NOT EXISTS environment_def(
-                  id TEXT PRIMARY KEY, benchmark TEXT NOT NULL, task_id TEXT NOT NULL, json TEXT NOT NULL)""");
+                  id TEXT PRIMARY KEY, benchmark TEXT NOT NULL, task_id TEXT NOT NULL, json TEXT NOT NULL)"""));
         s.execute("CREATE TABLE IF NOT EXISTS agent_def(id TEXT PRIMARY KEY, json TEXT NOT NULL)");
-        s.execute("""
+        s.execute(d.ddl("""
                 CREATE TABLE IF NOT EXISTS cell(
                   env_id TEXT NOT NULL REFERENCES environment_def(id),
                   agent_id TEXT NOT NULL REFERENCES agent_def(id),
                   repetition INTEGER NOT NULL,
                   candidate TEXT NOT NULL, benchmark TEXT NOT NULL, task_id TEXT NOT NULL,
                   ordinal INTEGER NOT NULL, active INTEGER NOT NULL,
-                  PRIMARY KEY(env_id, agent_id, repetition))""");
-        s.execute("""
+                  PRIMARY KEY(env_id, agent_id, repetition))"""));
+        s.execute(d.ddl("""
                 CREATE TABLE IF NOT EXISTS attempt(
-                  id INTEGER PRIMARY KEY AUTOINCREMENT,
+                  id ${ID},
                   env_id TEXT NOT NULL, agent_id TEXT NOT NULL, repetition INTEGER NOT NULL,
-                  task_id TEXT NOT NULL, status TEXT NOT NULL, reward REAL, trust TEXT,
+                  task_id TEXT NOT NULL, status TEXT NOT NULL, reward ${REAL}, trust TEXT,
                   checks_json TEXT NOT NULL, evidence_json TEXT NOT NULL, error TEXT,
-                  started_at INTEGER NOT NULL, duration_ms INTEGER NOT NULL,
-                  input_tokens INTEGER NOT NULL, output_tokens INTEGER NOT NULL,
-                  FOREIGN KEY(env_id, agent_id, repetition) REFERENCES cell(env_id, agent_id, repetition))""");
+                  started_at ${BIGINT} NOT NULL, duration_ms ${BIGINT} NOT NULL,
+                  input_tokens ${BIGINT} NOT NULL, output_tokens ${BIGINT} NOT NULL,
+                  FOREIGN KEY(env_id, agent_id, repetition) REFERENCES cell(env_id, agent_id, repetition))"""));
         s.execute("CREATE INDEX IF NOT EXISTS attempt_cell ON attempt(env_id, agent_id, repetition)");
-        s.execute("CREATE TABLE IF NOT EXISTS blob(sha256 TEXT PRIMARY KEY, text TEXT NOT NULL) WITHOUT ROWID");
-        s.execute("""
+        s.execute(
+                d.ddl("CREATE TABLE IF NOT EXISTS blob(sha256 TEXT PRIMARY KEY, text TEXT NOT NULL)${WITHOUT_ROWID}"));
+        s.execute(d.ddl("""
                 CREATE UNIQUE INDEX IF NOT EXISTS one_completed_attempt
-                  ON attempt(env_id, agent_id, repetition) WHERE status = 'completed'""");
-        ProbeStore.createTable(s);
+                  ON attempt(env_id, agent_id, repetition) WHERE status = 'completed'"""));
+        ProbeStore.createTable(s, d);
     }
 
     /** A store error (I/O, corruption): fatal for a run, never an attempt's outcome. */
@@ -199,9 +236,9 @@ public final class ExperimentStore implements AutoCloseable {
                                             + "ON CONFLICT(name) DO UPDATE SET spec_json = excluded.spec_json, updated_at = excluded.updated_at");
                     PreparedStatement env = db.connection()
                             .prepareStatement(
-                                    "INSERT OR IGNORE INTO environment_def(id, benchmark, task_id, json) VALUES(?,?,?,?)");
-                    PreparedStatement ag =
-                            db.connection().prepareStatement("INSERT OR IGNORE INTO agent_def(id, json) VALUES(?,?)");
+                                    "INSERT INTO environment_def(id, benchmark, task_id, json) VALUES(?,?,?,?) ON CONFLICT DO NOTHING");
+                    PreparedStatement ag = db.connection()
+                            .prepareStatement("INSERT INTO agent_def(id, json) VALUES(?,?) ON CONFLICT DO NOTHING");
                     PreparedStatement cell = db.connection().prepareStatement("""
                          INSERT INTO cell(env_id, agent_id, repetition, candidate, benchmark, task_id, ordinal, active)
                          VALUES(?,?,?,?,?,?,?,1)
@@ -254,9 +291,9 @@ public final class ExperimentStore implements AutoCloseable {
         db.tx(null, () -> {
             try (PreparedStatement env = db.connection()
                             .prepareStatement(
-                                    "INSERT OR IGNORE INTO environment_def(id, benchmark, task_id, json) VALUES(?,?,?,?)");
-                    PreparedStatement ag =
-                            db.connection().prepareStatement("INSERT OR IGNORE INTO agent_def(id, json) VALUES(?,?)");
+                                    "INSERT INTO environment_def(id, benchmark, task_id, json) VALUES(?,?,?,?) ON CONFLICT DO NOTHING");
+                    PreparedStatement ag = db.connection()
+                            .prepareStatement("INSERT INTO agent_def(id, json) VALUES(?,?) ON CONFLICT DO NOTHING");
                     PreparedStatement cell = db.connection().prepareStatement("""
                          INSERT INTO cell(env_id, agent_id, repetition, candidate, benchmark, task_id, ordinal, active)
                          VALUES(?,?,?,?,?,?,(SELECT COALESCE(MAX(ordinal), -1) + 1 FROM cell),1)
@@ -318,8 +355,8 @@ public final class ExperimentStore implements AutoCloseable {
         if (batch.isEmpty()) return List.of();
         List<Long> ids = db.tx(commitNanos, () -> {
             List<Long> out = new ArrayList<>();
-            try (PreparedStatement b =
-                    db.connection().prepareStatement("INSERT OR IGNORE INTO blob(sha256, text) VALUES(?,?)")) {
+            try (PreparedStatement b = db.connection()
+                    .prepareStatement("INSERT INTO blob(sha256, text) VALUES(?,?) ON CONFLICT DO NOTHING")) {
                 for (Prepared x : batch) {
                     for (var e : x.blobs().entrySet()) {
                         b.setString(1, e.getKey());
@@ -381,6 +418,11 @@ public final class ExperimentStore implements AutoCloseable {
                 db, List.of(c.first(), c.second()), id, c.test().pValue());
     }
 
+    /** Where this store is. */
+    public StoreLocation location() {
+        return db.location();
+    }
+
     /**
      * Fails with a {@link StoreException} when the file this store opened was deleted or replaced since
      * (it is also checked before every commit): a run must not report what it could not keep.
@@ -421,8 +463,8 @@ public final class ExperimentStore implements AutoCloseable {
             db.close();
         } finally {
             try {
-                runLock.close(); // releases the run lock
-            } catch (IOException ignored) {
+                if (runLock != null) runLock.close(); // releases the run lock
+            } catch (Exception ignored) {
                 // the lock dies with the channel or the process either way
             }
         }

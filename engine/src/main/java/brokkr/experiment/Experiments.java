@@ -47,7 +47,7 @@ public final class Experiments {
      * its share of a grouped commit); {@code commits}: transactions used.
      */
     public record Result(
-            Path dir,
+            StoreLocation store,
             int cells,
             int skipped,
             int ran,
@@ -65,6 +65,11 @@ public final class Experiments {
             double meanCommitMillis,
             long commits,
             Scorecard scorecard) {
+        /** The experiment directory run into; null for a PostgreSQL store. */
+        public Path dir() {
+            return store instanceof StoreLocation.Directory d ? d.dir() : null;
+        }
+
         /** Every cell of the spec has a verdict (a completed attempt). */
         public boolean complete() {
             return withoutVerdict == 0;
@@ -110,6 +115,22 @@ public final class Experiments {
         return run(spec, dir, registry, ProgressListener.NONE);
     }
 
+    /** Runs {@code spec} into the store at {@code store} (a directory's or a PostgreSQL schema). */
+    public static Result run(ExperimentSpec spec, StoreLocation store, Registry registry) {
+        return run(spec, store, registry, ProgressListener.NONE, new Cancellation(), ExperimentStore::prepare, false);
+    }
+
+    /** As {@link #run(ExperimentSpec, Path, Registry, ProgressListener, Cancellation, boolean)}, into {@code store}. */
+    public static Result run(
+            ExperimentSpec spec,
+            StoreLocation store,
+            Registry registry,
+            ProgressListener progress,
+            Cancellation cancellation,
+            boolean allowEndpointChange) {
+        return run(spec, store, registry, progress, cancellation, ExperimentStore::prepare, allowEndpointChange);
+    }
+
     public static Result run(ExperimentSpec spec, Path dir, Registry registry, ProgressListener progress) {
         return run(spec, dir, registry, progress, new Cancellation());
     }
@@ -139,7 +160,14 @@ public final class Experiments {
             ProgressListener progress,
             Cancellation cancellation,
             boolean allowEndpointChange) {
-        return run(spec, dir, registry, progress, cancellation, ExperimentStore::prepare, allowEndpointChange);
+        return run(
+                spec,
+                StoreLocation.of(dir),
+                registry,
+                progress,
+                cancellation,
+                ExperimentStore::prepare,
+                allowEndpointChange);
     }
 
     /** As above, rendering each attempt's JSON with {@code prepare} (tests make it fail). */
@@ -150,12 +178,12 @@ public final class Experiments {
             ProgressListener progress,
             Cancellation cancellation,
             Function<Attempt, Prepared> prepare) {
-        return run(spec, dir, registry, progress, cancellation, prepare, false);
+        return run(spec, StoreLocation.of(dir), registry, progress, cancellation, prepare, false);
     }
 
     private static Result run(
             ExperimentSpec spec,
-            Path dir,
+            StoreLocation dir,
             Registry registry,
             ProgressListener progress,
             Cancellation cancellation,
@@ -174,7 +202,7 @@ public final class Experiments {
                 ModelCache cache = spec.cache().enabled()
                         ? (spec.cache().file() != null
                                 ? ModelCache.sharedFile(spec.cache().file())
-                                : ModelCache.inStore(ExperimentStore.file(dir)))
+                                : ModelCache.inStore(dir))
                         : null) {
             if (!allowEndpointChange) checkEndpoints(spec.name(), dir, store.query(), plan);
             Map<String, EnvironmentDef> envs = new LinkedHashMap<>();
@@ -262,7 +290,7 @@ public final class Experiments {
      * such model, both URLs and how many cells it concerns. Attempts from before endpoints were recorded
      * say nothing and pass.
      */
-    static void checkEndpoints(String name, Path dir, ExperimentQuery query, Plan plan) {
+    static void checkEndpoints(String name, StoreLocation dir, ExperimentQuery query, Plan plan) {
         Map<CellKey, List<Map<String, String>>> stored = query.endpointsByCell();
         if (stored.isEmpty()) return;
         int cells = 0;
@@ -285,7 +313,7 @@ public final class Experiments {
             if (first == null) first = differs;
         }
         if (cells == 0) return;
-        throw new EndpointChangedException("experiment " + name + " in " + dir + ": " + cells
+        throw new EndpointChangedException("experiment " + name + " in " + dir.display() + ": " + cells
                 + " stored cell(s) were made against another endpoint (" + first
                 + "); resuming would mix two servers' results under one candidate. Give --allow-endpoint-change"
                 + " to resume into them anyway, or run into another --dir");

@@ -46,10 +46,12 @@ import org.sqlite.SQLiteOpenMode;
 final class ModelCache implements AutoCloseable {
     static final String TABLE = "model_cache";
 
-    private final Path file;
+    /** The SQLite file, or the PostgreSQL store's URL, as messages name it. */
+    private final String file;
+
     private final Connection conn;
 
-    private ModelCache(Path file, Connection conn) {
+    private ModelCache(String file, Connection conn) {
         this.file = file;
         this.conn = conn;
     }
@@ -62,6 +64,26 @@ final class ModelCache implements AutoCloseable {
     /** Opens (creating when absent) the cache in the experiment store {@code store}, which the runner has opened. */
     static ModelCache inStore(Path store) {
         return open(store, false);
+    }
+
+    /**
+     * The cache in the store at {@code location}, which the runner has opened: a directory's {@code experiment.db},
+     * or the PostgreSQL store's {@code model_cache} table (made when the store was set up), on a connection of its
+     * own in autocommit: every worker reaching that store shares it.
+     */
+    static ModelCache inStore(StoreLocation location) {
+        return switch (location) {
+            case StoreLocation.Directory d -> open(ExperimentStore.file(d.dir()), false);
+            case PostgresLocation pg -> new ModelCache(pg.display(), pg.connect(System.getenv()));
+        };
+    }
+
+    /** The model_cache table, in {@code d}. */
+    static String createTable(StoreDialect d) {
+        return d.ddl("""
+                CREATE TABLE IF NOT EXISTS model_cache(
+                  key TEXT PRIMARY KEY, provider TEXT NOT NULL, model TEXT NOT NULL, trial INTEGER NOT NULL,
+                  status INTEGER NOT NULL, response TEXT NOT NULL, created_at ${BIGINT} NOT NULL)${WITHOUT_ROWID}""");
     }
 
     /**
@@ -153,19 +175,16 @@ final class ModelCache implements AutoCloseable {
                 if (shared) s.execute("PRAGMA application_id=" + CACHE_APPLICATION_ID);
                 s.execute("PRAGMA journal_mode=WAL");
                 s.execute("PRAGMA synchronous=NORMAL");
-                s.execute("""
-                        CREATE TABLE IF NOT EXISTS model_cache(
-                          key TEXT PRIMARY KEY, provider TEXT NOT NULL, model TEXT NOT NULL, trial INTEGER NOT NULL,
-                          status INTEGER NOT NULL, response TEXT NOT NULL, created_at INTEGER NOT NULL) WITHOUT ROWID""");
+                s.execute(createTable(StoreDialect.SQLITE));
             }
-            return new ModelCache(file, c);
+            return new ModelCache(file.toString(), c);
         } catch (SQLException e) {
             throw new ExperimentStore.StoreException(
                     "cannot open the model-call cache " + file + ": " + e.getMessage(), e);
         }
     }
 
-    Path file() {
+    String file() {
         return file;
     }
 
@@ -196,7 +215,8 @@ final class ModelCache implements AutoCloseable {
 
     synchronized void put(String key, String provider, String model, int trial, Entry entry) {
         try (PreparedStatement p = conn.prepareStatement(
-                "INSERT OR IGNORE INTO model_cache(key, provider, model, trial, status, response, created_at) VALUES(?,?,?,?,?,?,?)")) {
+                "INSERT INTO model_cache(key, provider, model, trial, status, response, created_at) VALUES(?,?,?,?,?,?,?)"
+                        + " ON CONFLICT DO NOTHING")) {
             p.setString(1, key);
             p.setString(2, provider);
             p.setString(3, model);

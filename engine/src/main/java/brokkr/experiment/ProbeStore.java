@@ -28,16 +28,16 @@ public final class ProbeStore {
      */
     public record ProbeRecord(long id, String comparison, Double pValue, long createdAtMillis, ProbeResult result) {}
 
-    static void createTable(Statement s) throws SQLException {
-        s.execute("""
+    static void createTable(Statement s, StoreDialect d) throws SQLException {
+        s.execute(d.ddl("""
                 CREATE TABLE IF NOT EXISTS probe(
-                  id INTEGER PRIMARY KEY AUTOINCREMENT,
+                  id ${ID},
                   kind TEXT NOT NULL DEFAULT 'diagnostic' CHECK (kind = 'diagnostic'),
                   benchmark TEXT NOT NULL, task_id TEXT NOT NULL, env_id TEXT NOT NULL,
-                  source_attempt INTEGER, at INTEGER NOT NULL,
-                  candidate TEXT NOT NULL, n INTEGER NOT NULL, matches_gold INTEGER NOT NULL, seed INTEGER NOT NULL,
-                  comparison TEXT, p_value REAL,
-                  result_json TEXT NOT NULL, created_at INTEGER NOT NULL)""");
+                  source_attempt ${BIGINT}, at INTEGER NOT NULL,
+                  candidate TEXT NOT NULL, n INTEGER NOT NULL, matches_gold INTEGER NOT NULL, seed ${BIGINT} NOT NULL,
+                  comparison TEXT, p_value ${REAL},
+                  result_json TEXT NOT NULL, created_at ${BIGINT} NOT NULL)"""));
     }
 
     static List<ProbeRecord> insert(StoreConnection db, List<ProbeResult> results, String comparison, Double pValue) {
@@ -84,10 +84,7 @@ public final class ProbeStore {
         return db.read(() -> {
             List<ProbeRecord> out = new ArrayList<>();
             try (Statement s = db.connection().createStatement()) {
-                try (ResultSet t =
-                        s.executeQuery("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'probe'")) {
-                    if (!t.next()) return out;
-                }
+                if (!db.dialect().hasTable(s, "probe")) return out;
                 try (ResultSet r = s.executeQuery(
                         "SELECT id, comparison, p_value, created_at, result_json FROM probe ORDER BY id")) {
                     while (r.next()) {

@@ -81,7 +81,7 @@ public final class Regrade {
      * rejudged attempts.
      */
     public record Result(
-            Path dir,
+            StoreLocation dir,
             int run,
             String judge,
             int attempts,
@@ -111,7 +111,7 @@ public final class Regrade {
                     Locale.ROOT,
                     "regrade %d of %s with judge %s: %d completed attempts, %d re-judged, %d without judged checks, %d without a new verdict%n",
                     run,
-                    dir,
+                    dir.display(),
                     judge,
                     attempts,
                     rejudged,
@@ -204,9 +204,15 @@ public final class Regrade {
      */
     public static Result run(
             Path dir, String provider, String model, Registry registry, int parallelism, boolean cached) {
-        if (parallelism < 1) throw new IllegalArgumentException("parallelism must be at least 1, got " + parallelism);
         if (!Files.isRegularFile(ExperimentStore.file(dir)))
             throw new IllegalArgumentException(dir + " holds no experiment (no " + ExperimentStore.FILE + ")");
+        return run(StoreLocation.of(dir), provider, model, registry, parallelism, cached);
+    }
+
+    /** As above, on the store at {@code dir} (a directory's or a PostgreSQL schema, which must hold a store). */
+    public static Result run(
+            StoreLocation dir, String provider, String model, Registry registry, int parallelism, boolean cached) {
+        if (parallelism < 1) throw new IllegalArgumentException("parallelism must be at least 1, got " + parallelism);
         String judgeLabel = provider + ":" + model;
         Map<String, EnvironmentDef> firstEnvs = new LinkedHashMap<>();
         try (ExperimentQuery q = ExperimentQuery.open(dir)) {
@@ -236,7 +242,7 @@ public final class Regrade {
             judges.put(first.getKey(), new Judge(rj.get(), ref, make));
         }
         try (ExperimentStore store = ExperimentStore.openForRun(dir);
-                ModelCache cache = cached ? ModelCache.inStore(ExperimentStore.file(dir)) : null) {
+                ModelCache cache = cached ? ModelCache.inStore(dir) : null) {
             ExperimentQuery query = store.query();
             Map<CellKey, Cell> cells = new HashMap<>();
             for (Cell c : query.cells()) cells.put(c.key(), c);
@@ -246,7 +252,7 @@ public final class Regrade {
                     .toList();
             int run = store.connection().tx(null, () -> {
                 try (Statement s = store.connection().connection().createStatement()) {
-                    createTable(s);
+                    createTable(s, store.connection().dialect());
                     try (ResultSet r = s.executeQuery("SELECT COALESCE(MAX(run), 0) + 1 FROM " + TABLE)) {
                         r.next();
                         return r.getInt(1);
@@ -415,13 +421,13 @@ public final class Regrade {
         return new Outcome(place, a, r.orElse(null), error);
     }
 
-    static void createTable(Statement s) throws SQLException {
-        s.execute("""
+    static void createTable(Statement s, StoreDialect d) throws SQLException {
+        s.execute(d.ddl("""
                 CREATE TABLE IF NOT EXISTS regrade(
-                  run INTEGER NOT NULL, attempt_id INTEGER NOT NULL REFERENCES attempt(id),
-                  judge TEXT NOT NULL, judge_json TEXT NOT NULL, regraded_at INTEGER NOT NULL,
-                  status TEXT NOT NULL, reward REAL, checks_json TEXT, evidence_json TEXT NOT NULL, error TEXT,
-                  PRIMARY KEY(run, attempt_id))""");
+                  run INTEGER NOT NULL, attempt_id ${BIGINT} NOT NULL REFERENCES attempt(id),
+                  judge TEXT NOT NULL, judge_json TEXT NOT NULL, regraded_at ${BIGINT} NOT NULL,
+                  status TEXT NOT NULL, reward ${REAL}, checks_json TEXT, evidence_json TEXT NOT NULL, error TEXT,
+                  PRIMARY KEY(run, attempt_id))"""));
     }
 
     /** {@code status} of a row: the judge answered, or gave no verdict ({@code error} says why). */
@@ -452,7 +458,7 @@ public final class Regrade {
         store.connection().tx(null, () -> {
             try (PreparedStatement b = store.connection()
                     .connection()
-                    .prepareStatement("INSERT OR IGNORE INTO blob(sha256, text) VALUES(?,?)")) {
+                    .prepareStatement("INSERT INTO blob(sha256, text) VALUES(?,?) ON CONFLICT DO NOTHING")) {
                 for (var e : ev.blobs().entrySet()) {
                     b.setString(1, e.getKey());
                     b.setString(2, e.getValue());
@@ -528,10 +534,7 @@ public final class Regrade {
         return query.connection().read(() -> {
             List<Stored> out = new ArrayList<>();
             try (Statement s = query.connection().connection().createStatement()) {
-                try (ResultSet t =
-                        s.executeQuery("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = '" + TABLE + "'")) {
-                    if (!t.next()) return out;
-                }
+                if (!query.connection().dialect().hasTable(s, TABLE)) return out;
                 try (ResultSet r = s.executeQuery(
                         "SELECT run, attempt_id, judge, judge_json, regraded_at, status, reward, checks_json, "
                                 + "evidence_json, error FROM " + TABLE + " ORDER BY run, attempt_id")) {

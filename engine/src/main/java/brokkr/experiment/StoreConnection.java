@@ -48,16 +48,62 @@ final class StoreConnection implements AutoCloseable {
     private static final byte[] SQLITE_MAGIC = "SQLite format 3\0".getBytes(StandardCharsets.US_ASCII);
 
     private final Connection conn;
+    /** The SQLite file; null for a PostgreSQL store. */
     private final Path db;
-    /** The files' identities the writer checks at each commit; null for a reader. */
+
+    private final StoreLocation location;
+    private final StoreDialect dialect;
+    /** The files' identities the writer checks at each commit; null for a reader and for PostgreSQL. */
     private final Identity identity;
 
     private final ReentrantLock lock = new ReentrantLock();
 
     private StoreConnection(Connection conn, Path db, Identity identity) {
+        this(
+                conn,
+                db,
+                StoreLocation.of(db.getParent() == null ? Path.of(".") : db.getParent()),
+                StoreDialect.SQLITE,
+                identity);
+    }
+
+    StoreConnection(Connection conn, Path db, StoreLocation location, StoreDialect dialect, Identity identity) {
         this.conn = conn;
         this.db = db;
+        this.location = location;
+        this.dialect = dialect;
         this.identity = identity;
+    }
+
+    /** Opens the store at {@code location} for writing (see {@link #forWriting(Path)} and {@link PgStore#forWriting}). */
+    static StoreConnection forWriting(StoreLocation location) {
+        return switch (location) {
+            case StoreLocation.Directory d -> forWriting(ExperimentStore.file(d.dir()));
+            case PostgresLocation pg -> PgStore.forWriting(pg);
+        };
+    }
+
+    /** Opens the store at {@code location} for reading (see {@link #forReading(Path)} and {@link PgStore#forReading}). */
+    static StoreConnection forReading(StoreLocation location) {
+        return switch (location) {
+            case StoreLocation.Directory d -> forReading(ExperimentStore.file(d.dir()));
+            case PostgresLocation pg -> PgStore.forReading(pg);
+        };
+    }
+
+    /** The SQL dialect of the store. */
+    StoreDialect dialect() {
+        return dialect;
+    }
+
+    /** Where the store is. */
+    StoreLocation location() {
+        return location;
+    }
+
+    /** The store as messages name it: the SQLite file, or the PostgreSQL URL (never with a password). */
+    String where() {
+        return db != null ? db.toString() : location.display();
     }
 
     /**
@@ -65,7 +111,7 @@ final class StoreConnection implements AutoCloseable {
      * that passes {@code quick_check}; then WAL with {@code synchronous=NORMAL} (a commit survives a
      * killed process), foreign keys on, the table layout created when absent.
      */
-    /** The database file. */
+    /** The database file; null for a PostgreSQL store. */
     Path file() {
         return db;
     }
@@ -86,8 +132,8 @@ final class StoreConnection implements AutoCloseable {
                 c.setAutoCommit(false);
                 s.execute("PRAGMA application_id=" + APPLICATION_ID);
                 s.execute("PRAGMA user_version=" + ExperimentStore.SCHEMA_VERSION);
-                ExperimentStore.createTables(s);
-                StoreViews.create(s);
+                ExperimentStore.createTables(s, StoreDialect.SQLITE);
+                StoreViews.create(s, StoreDialect.SQLITE);
             }
             c.commit();
             // The WAL files exist from here until the connection closes; SQLite never recreates them meanwhile.
@@ -307,7 +353,7 @@ final class StoreConnection implements AutoCloseable {
     }
 
     /** Which files the store is: the database's and its WAL files' keys (device and inode on Unix). */
-    private record Identity(Object db, Object wal, Object shm) {
+    record Identity(Object db, Object wal, Object shm) {
         static Identity of(Path db) {
             return new Identity(key(db), key(sibling(db, "-wal")), key(sibling(db, "-shm")));
         }
