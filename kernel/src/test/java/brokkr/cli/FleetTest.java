@@ -95,7 +95,7 @@ class FleetTest {
     void killedAndStalledWorkersLoseNothingAndLateResultsAreRefused() throws Exception {
         try (ModelServer model = new ModelServer(100);
                 PostgresServer.Database db = PostgresServer.shared().createDatabase()) {
-            Path spec = FleetFixture.spec(tmp, "kills", 200, 2, 4, "{id: gpt, provider: openai, model: loop-model}");
+            Path spec = FleetFixture.spec(tmp, "kills", 4, 100, 4, "{id: gpt, provider: openai, model: loop-model}");
             String url = db.url("kills");
             assertEquals(
                     0,
@@ -160,9 +160,9 @@ class FleetTest {
     @Test
     void workersWaitForARestartedServerAndGoOn() throws Exception {
         try (PostgresServer server = PostgresServer.start();
-                ModelServer model = new ModelServer(30)) {
+                ModelServer model = new ModelServer(100)) {
             PostgresServer.Database db = server.createDatabase();
-            Path spec = FleetFixture.spec(tmp, "restart", 100, 2, 4, "{id: gpt, provider: openai, model: loop-model}");
+            Path spec = FleetFixture.spec(tmp, "restart", 2, 60, 4, "{id: gpt, provider: openai, model: loop-model}");
             String url = db.url("restart");
             assertEquals(
                     0,
@@ -179,14 +179,14 @@ class FleetTest {
                         "20",
                         "--heartbeat-seconds",
                         "0.5"));
-            while (count(db.connect(), "restart", "SELECT count(*) FROM attempt") < 40) Thread.sleep(100);
+            while (count(db.connect(), "restart", "SELECT count(*) FROM attempt") < 30) Thread.sleep(100);
             server.stop();
             Thread.sleep(3_000);
             server.restart();
             for (int i = 0; i < 2; i++) assertEquals(0, FleetFixture.await(workers.get(i), 240), log(i));
-            assertEquals(200, count(db.connect(), "restart", "SELECT count(*) FROM attempt"));
+            assertEquals(120, count(db.connect(), "restart", "SELECT count(*) FROM attempt"));
             assertEquals(
-                    200, count(db.connect(), "restart", "SELECT count(*) FROM attempt WHERE status = 'completed'"));
+                    120, count(db.connect(), "restart", "SELECT count(*) FROM attempt WHERE status = 'completed'"));
             String logs = log(0) + log(1);
             assertTrue(logs.contains("the store is unreachable"), logs);
             assertTrue(logs.contains("reachable again"), logs);
@@ -197,7 +197,7 @@ class FleetTest {
     void aProviderCapHoldsAcrossThreeWorkers() throws Exception {
         try (ModelServer model = new ModelServer(60);
                 PostgresServer.Database db = PostgresServer.shared().createDatabase()) {
-            Path spec = FleetFixture.spec(tmp, "capped", 60, 2, 8, "{id: gpt, provider: openai, model: loop-model}");
+            Path spec = FleetFixture.spec(tmp, "capped", 2, 40, 8, "{id: gpt, provider: openai, model: loop-model}");
             String url = db.url("capped");
             Run reg = cli(
                     "experiment",
@@ -216,7 +216,7 @@ class FleetTest {
             for (int i = 0; i < 3; i++)
                 workers.add(FleetFixture.worker(url, tmp.resolve("w" + i + ".log"), env, "--slots", "8"));
             for (int i = 0; i < 3; i++) assertEquals(0, FleetFixture.await(workers.get(i), 240), log(i));
-            assertEquals(120, count(db.connect(), "capped", "SELECT count(*) FROM attempt WHERE status = 'completed'"));
+            assertEquals(80, count(db.connect(), "capped", "SELECT count(*) FROM attempt WHERE status = 'completed'"));
             assertTrue(model.peak.get() <= 5, "peak in flight " + model.peak.get() + " over the cap of 5");
             assertEquals(5, model.peak.get(), "the cap is reached (the fleet is not slower than it needs to be)");
         }
