@@ -116,8 +116,8 @@ public final class Fleet {
         }
 
         @Override
-        public void writeAttempt(Connection c, ExperimentStore.Prepared p) throws SQLException {
-            ExperimentStore.insertAttempts(c, List.of(p));
+        public void writeAttempts(Connection c, List<ExperimentStore.Prepared> batch) throws SQLException {
+            ExperimentStore.insertAttempts(c, batch);
         }
     }
 

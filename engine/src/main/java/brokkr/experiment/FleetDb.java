@@ -27,6 +27,8 @@ final class FleetDb implements AutoCloseable {
     private Connection conn;
     /** Times a lost connection was opened again. */
     private long reconnects;
+    /** Time spent in transactions that committed (the store's cost, not the waits for it). */
+    private long busyNanos;
 
     FleetDb(Supplier<Connection> connect, Duration wait, PrintStream log) {
         this.connect = connect;
@@ -36,6 +38,11 @@ final class FleetDb implements AutoCloseable {
 
     synchronized long reconnects() {
         return reconnects;
+    }
+
+    /** Milliseconds spent in committed transactions so far. */
+    synchronized double busyMillis() {
+        return busyNanos / 1e6;
     }
 
     /** Runs {@code work} as one transaction, again on a new connection while the server is unreachable. */
@@ -53,8 +60,10 @@ final class FleetDb implements AutoCloseable {
                         log.println("brokkr fleet: the store is reachable again; going on");
                     }
                 }
+                long t0 = System.nanoTime();
                 T r = work.run(conn);
                 conn.commit();
+                busyNanos += System.nanoTime() - t0;
                 return r;
             } catch (SQLException | ExperimentStore.StoreException e) {
                 SQLException sql = sqlCause(e);

@@ -1,7 +1,6 @@
 package brokkr.experiment;
 
 import brokkr.eval.BenchmarkProvider;
-import brokkr.eval.Evidence;
 import brokkr.experiment.ExperimentStore.CellKey;
 import brokkr.python.PyJson;
 import brokkr.run.Plan;
@@ -199,31 +198,37 @@ final class FleetQueue {
     /** A lease: the cell, its experiment and the epoch it was claimed with. */
     record Lease(CellKey cell, String experiment, long epoch) {}
 
-    /** What a claim found: a lease, or none now while cells are still open (leased or capped), or nothing left. */
-    record Claim(Lease lease, boolean open) {
-        static final Claim FINISHED = new Claim(null, false);
-        static final Claim WAIT = new Claim(null, true);
+    /** What a claim found: leases, or none now while cells are still open (leased or capped), or nothing left. */
+    record Claim(List<Lease> leases, boolean open) {
+        static final Claim FINISHED = new Claim(List.of(), false);
+        static final Claim WAIT = new Claim(List.of(), true);
     }
 
-    /** How many candidate rows a claim locks at once (it leases the first its providers' caps allow). */
+    /** How many candidate rows a claim locks beyond the cells it wants (it leases those its providers' caps allow). */
     private static final int CLAIM_WINDOW = 8;
 
-    /** Claims one cell of {@code experiments} for {@code worker} for {@code lease}, within the fleet's provider caps. */
-    static Claim claim(Connection c, List<String> experiments, String worker, Duration lease) throws SQLException {
+    /**
+     * Claims up to {@code max} cells of {@code experiments} for {@code worker} for {@code lease}, in plan
+     * order, within the fleet's provider caps; one transaction however many it takes.
+     */
+    static Claim claim(Connection c, List<String> experiments, String worker, Duration lease, int max)
+            throws SQLException {
         Array names = c.createArrayOf("text", experiments.toArray());
-        record Candidate(CellKey key, String experiment, List<String> providers) {}
+        record Candidate(CellKey key, String experiment, List<String> providers, long epoch) {}
         List<Candidate> found = new ArrayList<>();
         try (PreparedStatement p = c.prepareStatement("""
-                SELECT env_id, agent_id, repetition, experiment, providers FROM fleet_cell
+                SELECT env_id, agent_id, repetition, experiment, providers, epoch FROM fleet_cell
                 WHERE experiment = ANY(?) AND (state = 'pending' OR (state = 'leased' AND lease_expires < now()))
                 ORDER BY ordinal LIMIT ? FOR UPDATE SKIP LOCKED""")) {
             p.setArray(1, names);
-            p.setInt(2, CLAIM_WINDOW);
+            p.setInt(2, max + CLAIM_WINDOW);
             try (ResultSet r = p.executeQuery()) {
                 while (r.next())
                     found.add(new Candidate(
-                            new CellKey(r.getString(1), r.getString(2), r.getInt(3)), r.getString(4), List.of((String[])
-                                    r.getArray(5).getArray())));
+                            new CellKey(r.getString(1), r.getString(2), r.getInt(3)),
+                            r.getString(4),
+                            List.of((String[]) r.getArray(5).getArray()),
+                            r.getLong(6)));
             }
         }
         if (found.isEmpty()) return open(c, names) ? Claim.WAIT : Claim.FINISHED;
@@ -241,32 +246,34 @@ final class FleetQueue {
                 }
             }
         }
-        Map<String, Integer> inFlight = caps.isEmpty() ? Map.of() : inFlight(c, caps.keySet());
-        Candidate chosen = null;
+        Map<String, Integer> inFlight = caps.isEmpty() ? new TreeMap<>() : inFlight(c, caps.keySet());
+        List<Candidate> chosen = new ArrayList<>();
         for (Candidate x : found) {
+            if (chosen.size() == max) break;
             boolean fits = true;
             for (String p : x.providers())
                 if (caps.containsKey(p) && inFlight.getOrDefault(p, 0) >= caps.get(p)) fits = false;
-            if (fits) {
-                chosen = x;
-                break;
-            }
+            if (!fits) continue;
+            chosen.add(x);
+            for (String p : x.providers()) inFlight.merge(p, 1, Integer::sum);
         }
-        if (chosen == null) return Claim.WAIT;
+        if (chosen.isEmpty()) return Claim.WAIT;
+        List<Lease> out = new ArrayList<>();
         try (PreparedStatement p = c.prepareStatement("""
-                UPDATE fleet_cell SET state = 'leased', epoch = epoch + 1, worker = ?, leased_at = now(),
+                UPDATE fleet_cell SET state = 'leased', epoch = ?, worker = ?, leased_at = now(),
                   lease_expires = now() + make_interval(secs => ?)
-                WHERE env_id = ? AND agent_id = ? AND repetition = ? RETURNING epoch""")) {
-            p.setString(1, worker);
-            p.setDouble(2, lease.toMillis() / 1000.0);
-            p.setString(3, chosen.key().environmentId());
-            p.setString(4, chosen.key().agentId());
-            p.setInt(5, chosen.key().repetition());
-            try (ResultSet r = p.executeQuery()) {
-                r.next();
-                return new Claim(new Lease(chosen.key(), chosen.experiment(), r.getLong(1)), true);
+                WHERE env_id = ? AND agent_id = ? AND repetition = ?""")) {
+            for (Candidate x : chosen) {
+                p.setLong(1, x.epoch() + 1);
+                p.setString(2, worker);
+                p.setDouble(3, lease.toMillis() / 1000.0);
+                bindKey(p, 4, x.key());
+                p.addBatch();
+                out.add(new Lease(x.key(), x.experiment(), x.epoch() + 1));
             }
+            p.executeBatch();
         }
+        return new Claim(out, true);
     }
 
     /** Whether any cell of the experiments is pending or leased (live or expired). */
@@ -327,63 +334,86 @@ final class FleetQueue {
         REFUSED
     }
 
-    /** Writes one attempt's rows (inside the record's transaction, after the fencing check). */
+    /** Writes the accepted attempts' rows (inside the record's transaction, after the fencing checks). */
     interface AttemptWriter {
-        void write(Connection c) throws SQLException;
+        void write(Connection c, List<ExperimentStore.Prepared> accepted) throws SQLException;
+    }
+
+    /** A finished cell's result to record under its lease: whether it completed, its rendered attempt. */
+    record Result(Lease lease, boolean completed, int maxInfraRetries, ExperimentStore.Prepared attempt) {}
+
+    /** {@link #recordAll} of one result. */
+    static Recorded record(Connection c, String worker, Result result, AttemptWriter writer) throws SQLException {
+        return recordAll(c, worker, List.of(result), writer).getFirst();
     }
 
     /**
-     * Records a leased cell's result: under the lock of the cell's row, the lease's epoch must still be
-     * the cell's and the cell leased; then {@code writer} inserts the attempt, and the cell is done
-     * ({@code completed}), pending again, or exhausted after {@code 1 + maxInfraRetries} infrastructure
-     * failures.
+     * Records finished cells' results in one transaction (a group commit): for each, under the lock of
+     * its cell's row, the lease's epoch must still be the cell's and the cell leased (else it is
+     * refused and nothing of it is written); {@code writer} inserts the accepted attempts, and each
+     * accepted cell is done ({@code completed}), pending again, or exhausted after
+     * {@code 1 + maxInfraRetries} infrastructure failures. Returns what became of each, in order.
      */
-    static Recorded record(
-            Connection c, String worker, Lease lease, boolean completed, int maxInfraRetries, AttemptWriter writer)
+    static List<Recorded> recordAll(Connection c, String worker, List<Result> results, AttemptWriter writer)
             throws SQLException {
-        long epoch;
-        String state;
-        Long recordedEpoch;
-        int infra;
-        try (PreparedStatement p = c.prepareStatement("""
-                SELECT epoch, state, recorded_epoch, infra_failures FROM fleet_cell
-                WHERE env_id = ? AND agent_id = ? AND repetition = ? FOR UPDATE""")) {
-            bindKey(p, 1, lease.cell());
-            try (ResultSet r = p.executeQuery()) {
-                if (!r.next()) return Recorded.REFUSED;
-                epoch = r.getLong(1);
-                state = r.getString(2);
-                long re = r.getLong(3);
-                recordedEpoch = r.wasNull() ? null : re;
-                infra = r.getInt(4);
+        List<Recorded> out = new ArrayList<>();
+        List<ExperimentStore.Prepared> accepted = new ArrayList<>();
+        int refused = 0;
+        try (PreparedStatement lock = c.prepareStatement("""
+                        SELECT epoch, state, recorded_epoch, infra_failures FROM fleet_cell
+                        WHERE env_id = ? AND agent_id = ? AND repetition = ? FOR UPDATE""");
+                PreparedStatement end = c.prepareStatement("""
+                        UPDATE fleet_cell SET state = ?, worker = NULL, lease_expires = NULL, recorded_epoch = epoch,
+                          infra_failures = ? WHERE env_id = ? AND agent_id = ? AND repetition = ?""")) {
+            for (Result x : results) {
+                Lease lease = x.lease();
+                bindKey(lock, 1, lease.cell());
+                long epoch;
+                String state;
+                Long recordedEpoch;
+                int infra;
+                try (ResultSet r = lock.executeQuery()) {
+                    if (!r.next()) {
+                        out.add(Recorded.REFUSED);
+                        refused++;
+                        continue;
+                    }
+                    epoch = r.getLong(1);
+                    state = r.getString(2);
+                    long re = r.getLong(3);
+                    recordedEpoch = r.wasNull() ? null : re;
+                    infra = r.getInt(4);
+                }
+                if (recordedEpoch != null && recordedEpoch == lease.epoch()) {
+                    out.add(Recorded.ALREADY);
+                    continue;
+                }
+                if (epoch != lease.epoch() || !state.equals(LEASED)) {
+                    out.add(Recorded.REFUSED);
+                    refused++;
+                    continue;
+                }
+                int failures = x.completed() ? infra : infra + 1;
+                end.setString(1, x.completed() ? DONE : failures > x.maxInfraRetries() ? EXHAUSTED : PENDING);
+                end.setInt(2, failures);
+                bindKey(end, 3, lease.cell());
+                end.addBatch();
+                accepted.add(x.attempt());
+                out.add(Recorded.RECORDED);
+            }
+            if (!accepted.isEmpty()) {
+                writer.write(c, accepted);
+                end.executeBatch();
             }
         }
-        if (recordedEpoch != null && recordedEpoch == lease.epoch()) return Recorded.ALREADY;
-        if (epoch != lease.epoch() || !state.equals(LEASED)) {
-            count(c, worker, "refused");
-            return Recorded.REFUSED;
-        }
-        writer.write(c);
-        int failures = completed ? infra : infra + 1;
-        String next = completed ? DONE : failures > maxInfraRetries ? EXHAUSTED : PENDING;
-        try (PreparedStatement p = c.prepareStatement("""
-                UPDATE fleet_cell SET state = ?, worker = NULL, lease_expires = NULL, recorded_epoch = epoch,
-                  infra_failures = ? WHERE env_id = ? AND agent_id = ? AND repetition = ?""")) {
-            p.setString(1, next);
-            p.setInt(2, failures);
-            bindKey(p, 3, lease.cell());
+        try (PreparedStatement p = c.prepareStatement(
+                "UPDATE fleet_worker SET recorded = recorded + ?, refused = refused + ? WHERE id = ?")) {
+            p.setInt(1, accepted.size());
+            p.setInt(2, refused);
+            p.setString(3, worker);
             p.executeUpdate();
         }
-        count(c, worker, "recorded");
-        return Recorded.RECORDED;
-    }
-
-    private static void count(Connection c, String worker, String column) throws SQLException {
-        try (PreparedStatement p =
-                c.prepareStatement("UPDATE fleet_worker SET " + column + " = " + column + " + 1 WHERE id = ?")) {
-            p.setString(1, worker);
-            p.executeUpdate();
-        }
+        return out;
     }
 
     /** Gives a lease back unrecorded (its unit never started, or was abandoned): the cell is pending again. */
@@ -425,7 +455,4 @@ final class FleetQueue {
         p.setString(at + 1, k.agentId());
         p.setInt(at + 2, k.repetition());
     }
-
-    /** Roles of a cell other than the agent, for messages. */
-    static final String AGENT = Evidence.AGENT;
 }

@@ -2,6 +2,7 @@ package brokkr.experiment;
 
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.util.List;
 
 /**
  * What the fleet needs of the PostgreSQL experiment store besides its own queue tables: refusing a
@@ -12,6 +13,6 @@ interface FleetStore {
     /** Fails with a message when the store's schema is not the one this Brokkr writes. */
     void checkSchema(FleetDb db);
 
-    /** Inserts the attempt and its blobs on {@code c}, inside the record's transaction (no commit). */
-    void writeAttempt(Connection c, ExperimentStore.Prepared p) throws SQLException;
+    /** Inserts the attempts and their blobs on {@code c}, inside the record's transaction (no commit). */
+    void writeAttempts(Connection c, List<ExperimentStore.Prepared> batch) throws SQLException;
 }

@@ -66,7 +66,7 @@ public final class FleetWorker {
         }
 
         public static Options defaults(String experiment, int slots) {
-            return new Options(experiment, slots, LEASE, HEARTBEAT, Duration.ofMinutes(15), Duration.ofSeconds(1));
+            return new Options(experiment, slots, LEASE, HEARTBEAT, Duration.ofMinutes(15), Duration.ofMillis(100));
         }
     }
 
@@ -76,7 +76,16 @@ public final class FleetWorker {
      * leases given back unrecorded, {@code reconnects} to the store after it was unreachable.
      */
     public record Result(
-            String worker, int recorded, int completed, int refused, int released, long reconnects, Duration wall) {
+            String worker,
+            int recorded,
+            int completed,
+            int refused,
+            int released,
+            long reconnects,
+            Duration wall,
+            double claimMillis,
+            double recordMillis,
+            double heartbeatMillis) {
         public String summary() {
             return String.format(
                     Locale.ROOT,
@@ -90,6 +99,18 @@ public final class FleetWorker {
                     released,
                     reconnects,
                     wall.toMillis() / 1000.0);
+        }
+
+        /** The store's cost per recorded attempt: its claims, its record and its share of the heartbeats, in ms. */
+        public String profile() {
+            int n = Math.max(1, recorded + refused);
+            return String.format(
+                    Locale.ROOT,
+                    "store per cell: claim %.3f ms, record %.3f ms, heartbeat %.3f ms (total %.3f ms)",
+                    claimMillis / n,
+                    recordMillis / n,
+                    heartbeatMillis / n,
+                    (claimMillis + recordMillis + heartbeatMillis) / n);
         }
     }
 
@@ -146,7 +167,7 @@ public final class FleetWorker {
             for (Registered r : queued) experiments.put(r.name(), plan(r, registry, claims));
             if (experiments.isEmpty()) {
                 log.println("brokkr worker: no experiment is queued in the store; nothing to do");
-                return new Result(id, 0, 0, 0, 0, 0, Duration.ofNanos(System.nanoTime() - t0));
+                return new Result(id, 0, 0, 0, 0, 0, Duration.ofNanos(System.nanoTime() - t0), 0, 0, 0);
             }
             ExperimentSpec first = experiments.values().iterator().next().spec();
             int slots = o.slots() > 0 ? o.slots() : first.parallelism();
@@ -190,41 +211,91 @@ public final class FleetWorker {
                         }
                     });
 
+            java.util.concurrent.LinkedBlockingQueue<Finished> queue = new java.util.concurrent.LinkedBlockingQueue<>();
+            // Leases claimed for slots that are free now, not yet handed to the runner (it asks again at once).
+            java.util.ArrayDeque<Lease> claimed = new java.util.ArrayDeque<>();
             Runner.Source<Attempt> source = () -> {
                 while (!cancellation.isCancelled()) {
-                    Claim claim =
-                            claims.tx(c -> FleetQueue.claim(c, new ArrayList<>(experiments.keySet()), id, o.lease()));
-                    if (claim.lease() != null) {
-                        Lease l = claim.lease();
-                        Plan.Unit u = experiments.get(l.experiment()).units().get(l.cell());
-                        held.put(l.cell(), l);
-                        return new Leased(Runner.cell(u), l);
+                    if (claimed.isEmpty()) {
+                        int free = Math.max(1, slots - (held.size() - claimed.size() - queue.size()));
+                        Claim claim = claims.tx(
+                                c -> FleetQueue.claim(c, new ArrayList<>(experiments.keySet()), id, o.lease(), free));
+                        for (Lease l : claim.leases()) {
+                            held.put(l.cell(), l);
+                            claimed.add(l);
+                        }
+                        if (claimed.isEmpty()) {
+                            if (!claim.open()) return null;
+                            Thread.sleep(o.poll().toMillis());
+                            continue;
+                        }
                     }
-                    if (!claim.open()) return null;
-                    Thread.sleep(o.poll().toMillis());
+                    Lease l = claimed.poll();
+                    return new Leased(
+                            Runner.cell(experiments.get(l.experiment()).units().get(l.cell())), l);
                 }
                 return null;
             };
+            // One writer records every result that finished while its previous transaction ran (a group commit),
+            // so the store's commit is shared by the cells that finished together.
+            java.util.concurrent.atomic.AtomicReference<Throwable> fatal =
+                    new java.util.concurrent.atomic.AtomicReference<>();
+            Finished end = new Finished(null, null, null);
+            Thread writer = Thread.ofPlatform().name("fleet-writer").start(() -> {
+                List<Finished> batch = new ArrayList<>();
+                boolean done = false;
+                while (!done) {
+                    try {
+                        batch.add(queue.take());
+                    } catch (InterruptedException e) {
+                        return;
+                    }
+                    queue.drainTo(batch);
+                    done = batch.removeIf(x -> x == end);
+                    if (batch.isEmpty() || fatal.get() != null) {
+                        batch.clear();
+                        continue;
+                    }
+                    List<FleetQueue.Result> results = new ArrayList<>();
+                    for (Finished f : batch)
+                        results.add(new FleetQueue.Result(
+                                f.lease(),
+                                f.attempt().attempt().completed(),
+                                experiments.get(f.lease().experiment()).spec().maxInfraRetries(),
+                                f.attempt()));
+                    try {
+                        List<Recorded> r = records.tx(c -> FleetQueue.recordAll(c, id, results, store::writeAttempts));
+                        for (int i = 0; i < batch.size(); i++) {
+                            Finished f = batch.get(i);
+                            held.remove(f.lease().cell(), f.lease());
+                            switch (r.get(i)) {
+                                case RECORDED, ALREADY -> {
+                                    recorded.incrementAndGet();
+                                    if (f.attempt().attempt().completed()) completed.incrementAndGet();
+                                }
+                                case REFUSED -> {
+                                    refused.incrementAndGet();
+                                    log.println("brokkr worker: refused the late result of " + f.name()
+                                            + " (its lease, epoch " + f.lease().epoch()
+                                            + ", expired and was claimed again); nothing of it is written");
+                                }
+                            }
+                        }
+                    } catch (Throwable t) {
+                        fatal.compareAndSet(null, t);
+                    }
+                    batch.clear();
+                }
+            });
             Sink<Attempt> sink = new Sink<>() {
                 @Override
                 public void accept(int index, Job<Attempt> job, Attempt attempt) {
-                    Lease l = ((Leased) job).lease();
-                    ExperimentStore.Prepared p = ExperimentStore.prepare(attempt);
-                    int retries = experiments.get(l.experiment()).spec().maxInfraRetries();
-                    Recorded r = records.tx(c ->
-                            FleetQueue.record(c, id, l, attempt.completed(), retries, w -> store.writeAttempt(w, p)));
-                    held.remove(l.cell(), l);
-                    switch (r) {
-                        case RECORDED, ALREADY -> {
-                            recorded.incrementAndGet();
-                            if (attempt.completed()) completed.incrementAndGet();
-                        }
-                        case REFUSED -> {
-                            refused.incrementAndGet();
-                            log.println("brokkr worker: refused the late result of " + job.name() + " (lease epoch "
-                                    + l.epoch() + " was claimed again after it expired); nothing of it is written");
-                        }
-                    }
+                    queue.add(new Finished(((Leased) job).lease(), job.name(), ExperimentStore.prepare(attempt)));
+                }
+
+                @Override
+                public Throwable fatal() {
+                    return fatal.get();
                 }
             };
             Function<ModelRef, Candidate> models = ref -> {
@@ -237,6 +308,8 @@ public final class FleetWorker {
             try {
                 Runner.run(source, models, policy, sink);
             } finally {
+                queue.add(end);
+                joinUninterruptibly(writer);
                 heartbeat.interrupt();
                 int released = 0;
                 for (Lease l : held.values()) {
@@ -269,8 +342,27 @@ public final class FleetWorker {
                     refused.get(),
                     releasedCount[0],
                     claims.reconnects() + records.reconnects() + beats.reconnects(),
-                    Duration.ofNanos(System.nanoTime() - t0));
+                    Duration.ofNanos(System.nanoTime() - t0),
+                    claims.busyMillis(),
+                    records.busyMillis(),
+                    beats.busyMillis());
         }
+    }
+
+    /** A finished cell's result waiting for the writer. */
+    private record Finished(Lease lease, String name, ExperimentStore.Prepared attempt) {}
+
+    private static void joinUninterruptibly(Thread t) {
+        boolean interrupted = false;
+        while (true) {
+            try {
+                t.join();
+                break;
+            } catch (InterruptedException e) {
+                interrupted = true;
+            }
+        }
+        if (interrupted) Thread.currentThread().interrupt();
     }
 
     /** Per-process provider limits: the spec's call rates (the fleet's concurrency caps are the queue's). */

@@ -33,37 +33,59 @@ class FleetQueueTest {
                         "INSERT INTO fleet_worker(id, host, pid, slots, started_at, heartbeat_at) VALUES('w1','h',1,1,now(),now()),('w2','h',2,1,now(),now())");
             }
             c.setAutoCommit(false);
-            var a = FleetQueue.claim(c, List.of("x"), "w1", Duration.ofMillis(300));
+            var a = FleetQueue.claim(c, List.of("x"), "w1", Duration.ofMillis(300), 1);
             c.commit();
-            assertNotNull(a.lease());
-            var b = FleetQueue.claim(c, List.of("x"), "w2", Duration.ofMillis(300));
+            assertEquals(1, a.leases().size());
+            var b = FleetQueue.claim(c, List.of("x"), "w2", Duration.ofMillis(300), 1);
             c.commit();
-            assertNull(b.lease(), "capped at 1");
+            assertTrue(b.leases().isEmpty(), "capped at 1");
             assertTrue(b.open());
             Thread.sleep(400);
-            var again = FleetQueue.claim(c, List.of("x"), "w2", Duration.ofSeconds(30));
+            var again = FleetQueue.claim(c, List.of("x"), "w2", Duration.ofSeconds(30), 1);
             c.commit();
-            assertEquals(a.lease().cell(), again.lease().cell());
-            assertEquals(a.lease().epoch() + 1, again.lease().epoch());
+            assertEquals(a.leases().getFirst().cell(), again.leases().getFirst().cell());
             assertEquals(
-                    FleetQueue.Recorded.REFUSED, FleetQueue.record(c, "w1", a.lease(), true, 3, w -> fail("written")));
+                    a.leases().getFirst().epoch() + 1, again.leases().getFirst().epoch());
+            assertEquals(
+                    FleetQueue.Recorded.REFUSED,
+                    FleetQueue.record(
+                            c,
+                            "w1",
+                            new FleetQueue.Result(a.leases().getFirst(), true, 3, null),
+                            (w, batch) -> fail("written")));
             c.commit();
             int[] writes = {0};
             assertEquals(
-                    FleetQueue.Recorded.RECORDED, FleetQueue.record(c, "w2", again.lease(), true, 3, w -> writes[0]++));
+                    FleetQueue.Recorded.RECORDED,
+                    FleetQueue.record(
+                            c,
+                            "w2",
+                            new FleetQueue.Result(again.leases().getFirst(), true, 3, null),
+                            (w, batch) -> writes[0]++));
             c.commit();
             assertEquals(
-                    FleetQueue.Recorded.ALREADY, FleetQueue.record(c, "w2", again.lease(), true, 3, w -> writes[0]++));
+                    FleetQueue.Recorded.ALREADY,
+                    FleetQueue.record(
+                            c,
+                            "w2",
+                            new FleetQueue.Result(again.leases().getFirst(), true, 3, null),
+                            (w, batch) -> writes[0]++));
             c.commit();
             assertEquals(1, writes[0]);
             var hb = FleetQueue.heartbeat(c, "w2", Duration.ofSeconds(30));
             assertTrue(hb.isEmpty());
-            var last = FleetQueue.claim(c, List.of("x"), "w1", Duration.ofSeconds(30));
+            var last = FleetQueue.claim(c, List.of("x"), "w1", Duration.ofSeconds(30), 1);
             c.commit();
-            assertEquals(new CellKey("e", "a", 1), last.lease().cell());
-            assertEquals(FleetQueue.Recorded.RECORDED, FleetQueue.record(c, "w1", last.lease(), false, 0, w -> {}));
+            assertEquals(new CellKey("e", "a", 1), last.leases().getFirst().cell());
+            assertEquals(
+                    FleetQueue.Recorded.RECORDED,
+                    FleetQueue.record(
+                            c,
+                            "w1",
+                            new FleetQueue.Result(last.leases().getFirst(), false, 0, null),
+                            (w, batch) -> {}));
             c.commit();
-            var fin = FleetQueue.claim(c, List.of("x"), "w1", Duration.ofSeconds(30));
+            var fin = FleetQueue.claim(c, List.of("x"), "w1", Duration.ofSeconds(30), 1);
             c.commit();
             assertFalse(fin.open(), "exhausted after 1 infra failure with max_infra_retries 0");
         }

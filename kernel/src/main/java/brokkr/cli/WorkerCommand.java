@@ -102,7 +102,7 @@ final class WorkerCommand implements Command {
                     millis(lease),
                     millis(heartbeat),
                     millis(storeWait),
-                    Duration.ofMillis(Math.max(20, Math.min(1000, (long) (heartbeat * 1000)))));
+                    Duration.ofMillis(Math.max(20, Math.min(100, (long) (heartbeat * 1000)))));
         } catch (IllegalArgumentException e) {
             throw new UsageException(e.getMessage());
         }
@@ -121,6 +121,7 @@ final class WorkerCommand implements Command {
         try {
             FleetWorker.Result r = Fleet.work(location, registry, options, err, cancellation);
             err.println(r.summary());
+            err.println(r.profile());
             return 0;
         } catch (IllegalArgumentException e) {
             throw new InputException(e.getMessage());
