@@ -457,7 +457,7 @@ public final class ExperimentQuery implements AutoCloseable {
             for (String sha : shas) {
                 p.setString(1, sha);
                 try (ResultSet r = p.executeQuery()) {
-                    if (r.next()) out.put(sha, r.getString(1));
+                    if (r.next()) out.put(sha, db.dialect().getAnyText(r, 1));
                 }
             }
         } catch (SQLException e) {

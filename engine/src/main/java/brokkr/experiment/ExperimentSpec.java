@@ -273,7 +273,8 @@ public record ExperimentSpec(
             "max_infra_retries",
             "cell_timeout_seconds",
             "progress",
-            "cache_file");
+            "cache_file",
+            "store");
 
     /**
      * Reads an experiment file: YAML when it ends in .yaml/.yml, JSON otherwise. The file holds exactly
@@ -293,6 +294,26 @@ public record ExperimentSpec(
         }
         String stem = n.contains(".") ? n.substring(0, n.lastIndexOf('.')) : n;
         return parse(text, yaml, file.toString(), stem, file.toAbsolutePath().getParent());
+    }
+
+    /**
+     * The {@code store:} of an experiment file: where its results are kept when the command line names no store
+     * ({@code postgresql://HOST[:PORT]/DB[?schema=S]}, or a directory), or null. Not part of the experiment
+     * itself (its spec JSON, stored with its results, leaves it out): the same experiment may be kept anywhere.
+     * The file must be one {@link #read} accepts.
+     */
+    public static String store(Path file) {
+        read(file); // the file's own errors first, as a run reports them
+        String n = file.getFileName().toString();
+        ObjectMapper mapper = n.endsWith(".yaml") || n.endsWith(".yml") ? YAML : JSON;
+        try {
+            JsonNode store = mapper.readTree(Files.readString(file)).get("store");
+            if (store == null || store.isNull()) return null;
+            if (!store.isTextual()) throw new SpecException(file + ": store must be a text (a URL or a directory)");
+            return store.asText();
+        } catch (IOException e) {
+            throw new UncheckedIOException(file.toString(), e);
+        }
     }
 
     /**

@@ -204,8 +204,8 @@ public final class ExperimentStore implements AutoCloseable {
                   input_tokens ${BIGINT} NOT NULL, output_tokens ${BIGINT} NOT NULL,
                   FOREIGN KEY(env_id, agent_id, repetition) REFERENCES cell(env_id, agent_id, repetition))"""));
         s.execute("CREATE INDEX IF NOT EXISTS attempt_cell ON attempt(env_id, agent_id, repetition)");
-        s.execute(
-                d.ddl("CREATE TABLE IF NOT EXISTS blob(sha256 TEXT PRIMARY KEY, text TEXT NOT NULL)${WITHOUT_ROWID}"));
+        s.execute(d.ddl(
+                "CREATE TABLE IF NOT EXISTS blob(sha256 TEXT PRIMARY KEY, text ${ANY_TEXT} NOT NULL)${WITHOUT_ROWID}"));
         s.execute(d.ddl("""
                 CREATE UNIQUE INDEX IF NOT EXISTS one_completed_attempt
                   ON attempt(env_id, agent_id, repetition) WHERE status = 'completed'"""));
@@ -353,7 +353,7 @@ public final class ExperimentStore implements AutoCloseable {
      */
     public List<Attempt> recordAll(List<Prepared> batch) {
         if (batch.isEmpty()) return List.of();
-        List<Long> ids = db.tx(commitNanos, () -> insertAttempts(db.connection(), batch));
+        List<Long> ids = db.tx(commitNanos, () -> insertAttempts(db.connection(), db.dialect(), batch));
         List<Attempt> out = new ArrayList<>();
         for (int i = 0; i < batch.size(); i++) {
             out.add(batch.get(i).attempt().withId(ids.get(i)));
@@ -368,14 +368,15 @@ public final class ExperimentStore implements AutoCloseable {
      * Inserts finished attempts and their long texts on {@code c}, in the caller's transaction (no commit):
      * {@link #recordAll}'s writer, and a fleet worker's record under its lease ({@link FleetQueue#record}).
      */
-    static List<Long> insertAttempts(java.sql.Connection c, List<Prepared> batch) throws SQLException {
+    static List<Long> insertAttempts(java.sql.Connection c, StoreDialect dialect, List<Prepared> batch)
+            throws SQLException {
         List<Long> out = new ArrayList<>();
         try (PreparedStatement b =
                 c.prepareStatement("INSERT INTO blob(sha256, text) VALUES(?,?) ON CONFLICT DO NOTHING")) {
             for (Prepared x : batch) {
                 for (var e : x.blobs().entrySet()) {
                     b.setString(1, e.getKey());
-                    b.setString(2, e.getValue());
+                    dialect.setAnyText(b, 2, e.getValue());
                     b.addBatch();
                 }
             }

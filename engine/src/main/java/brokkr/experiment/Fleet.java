@@ -117,7 +117,7 @@ public final class Fleet {
 
         @Override
         public void writeAttempts(Connection c, List<ExperimentStore.Prepared> batch) throws SQLException {
-            ExperimentStore.insertAttempts(c, batch);
+            ExperimentStore.insertAttempts(c, StoreDialect.POSTGRESQL, batch);
         }
     }
 

@@ -461,7 +461,7 @@ public final class Regrade {
                     .prepareStatement("INSERT INTO blob(sha256, text) VALUES(?,?) ON CONFLICT DO NOTHING")) {
                 for (var e : ev.blobs().entrySet()) {
                     b.setString(1, e.getKey());
-                    b.setString(2, e.getValue());
+                    store.connection().dialect().setAnyText(b, 2, e.getValue());
                     b.addBatch();
                 }
                 b.executeBatch();

@@ -21,6 +21,18 @@ public sealed interface StoreLocation permits StoreLocation.Directory, PostgresL
     /** What to print for this store: the directory, or the URL (which never carries a password). */
     String display();
 
+    /**
+     * {@code arg} as a store that must hold an experiment: a directory without {@code experiment.db}, a malformed URL
+     * or one carrying a password is an IllegalArgumentException naming it (a PostgreSQL store is checked when it is
+     * opened: unreachable, refused credentials, no store in the schema, another schema version).
+     */
+    static StoreLocation existing(String arg) {
+        StoreLocation loc = parse(arg);
+        if (loc instanceof Directory d && !java.nio.file.Files.isRegularFile(ExperimentStore.file(d.dir())))
+            throw new IllegalArgumentException(d.dir() + " holds no experiment (no " + ExperimentStore.FILE + ")");
+        return loc;
+    }
+
     /** A directory's store. */
     static StoreLocation of(Path dir) {
         return new Directory(dir);

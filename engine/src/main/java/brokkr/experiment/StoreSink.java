@@ -207,8 +207,15 @@ public final class StoreSink implements Sink<Attempt>, AutoCloseable {
     /** A failure that one attempt's size or content caused, as opposed to the store's (I/O, a vanished file, a constraint). */
     private static boolean attemptsFault(Throwable t) {
         if (t instanceof Error) return true;
-        return t instanceof ExperimentStore.StoreException se
-                && se.getCause() instanceof org.sqlite.SQLiteException sq
-                && sq.getResultCode() == org.sqlite.SQLiteErrorCode.SQLITE_TOOBIG;
+        if (!(t instanceof ExperimentStore.StoreException se)) return false;
+        if (se.getCause() instanceof org.sqlite.SQLiteException sq)
+            return sq.getResultCode() == org.sqlite.SQLiteErrorCode.SQLITE_TOOBIG;
+        // PostgreSQL: a text it cannot hold (U+0000 in a TEXT column: 22P05; invalid encoding: 22021), or a value
+        // over its 1 GB field limit (54000, program_limit_exceeded).
+        return se.getCause() instanceof java.sql.SQLException sq
+                && sq.getSQLState() != null
+                && (sq.getSQLState().equals("22P05")
+                        || sq.getSQLState().equals("22021")
+                        || sq.getSQLState().equals("54000"));
     }
 }

@@ -7,6 +7,7 @@ import brokkr.experiment.ExperimentQuery;
 import brokkr.experiment.ExperimentStore;
 import brokkr.experiment.ExperimentStore.Cell;
 import brokkr.experiment.ExperimentStore.CellKey;
+import brokkr.experiment.StoreLocation;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -29,7 +30,12 @@ public final class StoredResults {
      * IllegalArgumentException when {@code dir} holds no experiment.
      */
     public static List<ResultCell> read(Path dir) {
-        try (ExperimentQuery q = ExperimentQuery.open(dir)) {
+        return read(StoreLocation.of(dir));
+    }
+
+    /** As {@link #read(Path)}, from the store at {@code store} (a directory's or a PostgreSQL schema). */
+    public static List<ResultCell> read(StoreLocation store) {
+        try (ExperimentQuery q = ExperimentQuery.open(store)) {
             Map<CellKey, Attempt> chosen = new HashMap<>();
             List<Attempt> attempts = q.attempts(true);
             q.requireIntact(); // an export of an attempt without its record would be a wrong file, not a smaller one

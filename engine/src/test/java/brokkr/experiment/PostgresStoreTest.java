@@ -174,6 +174,88 @@ class PostgresStoreTest {
         }
     }
 
+    /** A store with attempts whose evidence has long texts kept as blobs, one of them with U+0000 in it. */
+    static List<brokkr.eval.Attempt> recordLongTexts(StoreLocation where) {
+        var spec = ExperimentTest.spec("all", 2, 1, 0, List.of(ExperimentTest.candidate("gold", "gold", null)));
+        var plan = Planner.plan(spec, ExperimentTest.registry(1, new QuizBench.Models()))
+                .units();
+        List<brokkr.eval.Attempt> out = new ArrayList<>();
+        try (ExperimentStore store = ExperimentStore.openForRun(where)) {
+            store.register(
+                    spec.name(),
+                    spec.toJson(),
+                    List.of(plan.getFirst().cell().env()),
+                    List.of(plan.getFirst().cell().agent()),
+                    plan.stream().map(StoreSink::row).toList());
+            for (int r = 0; r < 2; r++) {
+                var row = StoreSink.row(plan.get(r));
+                String text = EvidenceCodecTest.answer(5000, r) + (r == 1 ? "tool output with a NUL \0 byte" : "");
+                out.add(store.record(new brokkr.eval.Attempt(
+                        0,
+                        row.key().environmentId(),
+                        row.key().agentId(),
+                        r,
+                        row.taskId(),
+                        brokkr.eval.Attempt.Status.COMPLETED,
+                        List.of(new brokkr.eval.Check("correct", true)),
+                        1.0,
+                        brokkr.eval.TrustTier.DETERMINISTIC,
+                        EvidenceCodecTest.evidence(text),
+                        null,
+                        1_700_000_000_123L + r,
+                        42)));
+            }
+        }
+        return out;
+    }
+
+    @Test
+    void longTextsAndNulCharactersRoundTripThroughPostgresqlAndCopiesBothWays() throws Exception {
+        try (var db = PG.createDatabase()) {
+            StoreLocation pg = StoreLocation.parse(db.url()),
+                    lite = StoreLocation.of(tmp.resolve("lite")),
+                    back = StoreLocation.of(tmp.resolve("back")),
+                    pg2 = StoreLocation.parse(db.url("second"));
+            List<brokkr.eval.Attempt> written = recordLongTexts(pg);
+            try (var q = ExperimentQuery.open(pg)) {
+                for (var a : written) assertEquals(a, q.attempt(a.id()).orElseThrow());
+            }
+            var toLite = StoreCopy.copy(pg, lite);
+            assertEquals(2, toLite.rows("attempt"));
+            assertTrue(toLite.rows("blob") >= 2, toLite.rows().toString());
+            StoreCopy.copy(lite, pg2);
+            StoreCopy.copy(pg2, back);
+            try (var a = ExperimentQuery.open(pg);
+                    var b = ExperimentQuery.open(lite);
+                    var c = ExperimentQuery.open(pg2);
+                    var d = ExperimentQuery.open(back)) {
+                assertEquals(a.attempts(false), b.attempts(false));
+                assertEquals(a.attempts(false), c.attempts(false));
+                assertEquals(a.attempts(false), d.attempts(false));
+                assertEquals(a.cells(), d.cells());
+            }
+            // The next attempt of a copied PostgreSQL store comes after the copied ids (its identity was moved on).
+            try (ExperimentStore s = ExperimentStore.openForRun(pg2)) {
+                var w = written.getFirst();
+                var next = s.record(new brokkr.eval.Attempt(
+                        0,
+                        w.environmentId(),
+                        w.agentId(),
+                        w.repetition(),
+                        w.taskId(),
+                        brokkr.eval.Attempt.Status.INFRASTRUCTURE_FAILURE,
+                        List.of(),
+                        0.0,
+                        null,
+                        w.evidence(),
+                        "infrastructure failure: a test",
+                        w.startedAtMillis(),
+                        1));
+                assertEquals(written.getLast().id() + 1, next.id());
+            }
+        }
+    }
+
     @Test
     void sqliteViewsAreByteForByteThoseEarlierBrokkrCreated() {
         // Factoring the views' SQL for two dialects must not change a single byte of SQLite's (a changed definition

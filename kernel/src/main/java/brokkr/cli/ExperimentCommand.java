@@ -10,7 +10,10 @@ import brokkr.experiment.Experiments;
 import brokkr.experiment.Inspect;
 import brokkr.experiment.ProgressListener;
 import brokkr.experiment.Registry;
+import brokkr.experiment.Regrade;
 import brokkr.experiment.Scorecard;
+import brokkr.experiment.StoreCopy;
+import brokkr.experiment.StoreLocation;
 import brokkr.render.experiment.ScorecardTables;
 import brokkr.render.table.PlainTable;
 import brokkr.render.table.TableJson;
@@ -59,7 +62,7 @@ public final class ExperimentCommand implements Command {
     @Override
     public String usage() {
         return interop.withUsage("""
-                usage: ./brokkr experiment run FILE [--dir DIR] [--no-progress] [--verbose] [--allow-endpoint-change]
+                usage: ./brokkr experiment run FILE [--dir DIR | --store URL] [--no-progress] [--verbose] [--allow-endpoint-change]
                        ./brokkr experiment list [DIR...] [--format text|csv|json]
                        ./brokkr experiment show DIR [--summary] [--tasks] [--checks] [--format text|csv|json] [--limit N]
                        ./brokkr experiment attempts DIR [--all] [--task ID]... [--candidate NAME]... [--failed] [--format F] [--limit N]
@@ -68,14 +71,24 @@ public final class ExperimentCommand implements Command {
                        ./brokkr experiment transcript DIR ATTEMPT_ID [--json]
                        ./brokkr experiment verify-world DIR [ATTEMPT_ID]
                        ./brokkr experiment regrade DIR --judge PROVIDER:MODEL [--parallelism N] [--cache]
+                       ./brokkr experiment copy SRC DST
+
+                  DIR         an experiment directory (its store DIR/experiment.db, SQLite) or a PostgreSQL store
+                              URL postgresql://HOST[:PORT]/DB[?schema=S] (default schema brokkr): every command
+                              below reads either. Credentials come only from PGUSER / PGPASSWORD or ~/.pgpass
+                              (PGPASSFILE), never from the URL: a URL carrying a password is refused
 
                   run         run the experiment in FILE (JSON, or YAML when it ends in .yaml/.yml) into DIR
-                              (default .brokkr/experiments/NAME); running it again resumes: completed cells
+                              (default: the file's store: key, else .brokkr/experiments/NAME), or into the
+                              store --store URL; running it again resumes: completed cells
                               are skipped, infrastructure failures are retried up to max_infra_retries;
                               prints the summary and failures by check; --verbose adds the runner's timings
                               (cells' wall time, store cost per attempt). Every attempt records the base URL
                               each model was reached at (never credentials); a resume whose models are reached
                               at another one is refused, naming both, unless --allow-endpoint-change
+                  copy        the whole store SRC (cells, attempts with their ids, evidence texts, probes, regrades,
+                              cached responses) into the new store DST, byte for byte: SQLite to PostgreSQL and
+                              back; DST must hold no experiment
                   list        every experiment directory in or under each DIR (default .brokkr/experiments)
                   show        the summary (and the benchmark's own report, e.g. bfcl's per category); --tasks
                               per-task results, --checks failures by check instead (--summary to add it back)
@@ -185,6 +198,7 @@ public final class ExperimentCommand implements Command {
             case "show" -> show(rest, out, err);
             case "attempts" -> attempts(rest, out, err);
             case "compare" -> ExperimentCompare.run(rest, out, err);
+            case "copy" -> copy(rest, out);
             case "export" -> interop.export(rest, out, err);
             case "import" -> interop.importFile(rest, out, err);
             case "checks" -> {
@@ -268,7 +282,7 @@ public final class ExperimentCommand implements Command {
     }
 
     private int runExperiment(List<String> args, PrintStream out, PrintStream err) {
-        Path dir = null;
+        StoreLocation dir = null;
         boolean progress = true, verbose = false, allowEndpointChange = false;
         List<String> positional = new ArrayList<>();
         for (int i = 0; i < args.size(); i++) {
@@ -276,7 +290,19 @@ public final class ExperimentCommand implements Command {
             switch (a) {
                 case "--dir" -> {
                     if (i + 1 >= args.size()) throw new UsageException("--dir needs a directory");
-                    dir = Path.of(args.get(++i));
+                    if (dir != null) throw new UsageException("give --dir or --store, once");
+                    dir = StoreLocation.of(Path.of(args.get(++i)));
+                }
+                case "--store" -> {
+                    if (i + 1 >= args.size())
+                        throw new UsageException(
+                                "--store needs a store: postgresql://HOST[:PORT]/DB[?schema=S] or a DIR");
+                    if (dir != null) throw new UsageException("give --dir or --store, once");
+                    try {
+                        dir = StoreLocation.parse(args.get(++i));
+                    } catch (IllegalArgumentException e) {
+                        throw new InputException(e.getMessage());
+                    }
                 }
                 case "--no-progress" -> progress = false;
                 case "--verbose" -> verbose = true;
@@ -298,7 +324,15 @@ public final class ExperimentCommand implements Command {
             throw new InputException(e.getMessage());
         }
         if (!progress) spec = spec.withProgress(false);
-        if (dir == null) dir = Path.of(".brokkr", "experiments", spec.name());
+        String specStore = dir == null ? ExperimentSpec.store(file) : null;
+        if (specStore != null) {
+            try {
+                dir = StoreLocation.parse(specStore);
+            } catch (IllegalArgumentException e) {
+                throw new InputException(file + ": store: " + e.getMessage());
+            }
+        }
+        if (dir == null) dir = StoreLocation.of(Path.of(".brokkr", "experiments", spec.name()));
         Experiments.Result r;
         try {
             r = Experiments.run(
@@ -317,12 +351,13 @@ public final class ExperimentCommand implements Command {
         try (ExperimentQuery store = ExperimentQuery.open(dir)) {
             reports = BenchmarkReports.of(store, registry);
         }
-        out.println(head(spec.name(), dir, r.scorecard()));
+        out.println(head(spec.name(), dir.display(), r.scorecard()));
         out.println();
         printSummary(out, r.scorecard(), reports);
         PlainTable checks = ScorecardTables.checks(r.scorecard());
         if (checks.rowCount() > 0) out.print("\nchecks (failed of evaluated)\n" + TableText.aligned(checks));
-        out.println("\nper task: experiment show " + dir + " --tasks; every attempt: experiment attempts " + dir);
+        out.println("\nper task: experiment show " + dir.display() + " --tasks; every attempt: experiment attempts "
+                + dir.display());
         if (r.complete()) return 0;
         err.println("brokkr experiment: " + r.withoutVerdict() + " of " + r.cells() + " cells have no verdict ("
                 + r.exhausted()
@@ -335,7 +370,7 @@ public final class ExperimentCommand implements Command {
     }
 
     /** The first line of a scorecard's text: which experiment, where, and its cells. */
-    private static String head(String name, Path dir, Scorecard card) {
+    private static String head(String name, String dir, Scorecard card) {
         return "experiment " + name + " in " + dir + ": " + card.cells() + " cells, " + card.pendingCells()
                 + " without a completed attempt (infrastructure failures enter no metric)";
     }
@@ -364,7 +399,7 @@ public final class ExperimentCommand implements Command {
         boolean withSummary = summary, withTasks = tasks, withChecks = checks;
         rejectOptions(args);
         return withStore(args, 1, "show DIR [--summary] [--tasks] [--checks] " + TableOutput.OPTIONS, (store, a) -> {
-            Path dir = Path.of(a.getFirst());
+            String dir = store.location().display();
             Scorecard card = Scorecard.of(store);
             String name = store.experiment().map(Map.Entry::getKey).orElse("?");
             List<BenchmarkReports.CandidateReport> reports =
@@ -409,7 +444,7 @@ public final class ExperimentCommand implements Command {
                 tables.addAll(more);
                 PyDict.Builder fields = PyDict.builder()
                         .put("experiment", name)
-                        .put("dir", dir.toString())
+                        .put("dir", dir)
                         .put("cells", card.cells())
                         .put("without_completed_attempt", card.pendingCells());
                 if (withSummary) fields.put("reports", reportsJson(reports));
@@ -482,6 +517,32 @@ public final class ExperimentCommand implements Command {
                             PyDict.empty());
                     if (rows.isEmpty() && o.format() == TableOutput.Format.TEXT) out.println("(no attempt matches)");
                 });
+    }
+
+    /** {@code experiment copy SRC DST}: the whole store of SRC into the new store DST (SQLite and PostgreSQL alike). */
+    private static int copy(List<String> args, PrintStream out) {
+        rejectOptions(args);
+        if (args.size() != 2) throw new UsageException("expected: copy SRC DST");
+        StoreLocation src, dst;
+        try {
+            // Both URLs are checked (a password in either is refused) before either store is looked at.
+            StoreLocation.parse(args.get(0));
+            dst = StoreLocation.parse(args.get(1));
+        } catch (IllegalArgumentException e) {
+            throw new InputException(e.getMessage());
+        }
+        src = storeArg(args.get(0));
+        StoreCopy.Copied c;
+        try {
+            c = StoreCopy.copy(src, dst);
+        } catch (IllegalArgumentException e) {
+            throw new InputException(e.getMessage());
+        }
+        out.println("copied experiment " + c.experiment() + " from " + src.display() + " to " + dst.display() + ": "
+                + c.rows("cell") + " cells, " + c.rows("attempt") + " attempts, " + c.rows("blob") + " texts, "
+                + c.rows("probe") + " probes, " + c.rows(Regrade.TABLE) + " regrade rows, " + c.rows("model_cache")
+                + " cached responses");
+        return 0;
     }
 
     /** A filter naming something the experiment does not have is a usage error that lists what it has. */
@@ -587,11 +648,23 @@ public final class ExperimentCommand implements Command {
                 null);
     }
 
+    /**
+     * A command's DIR argument as a store that holds an experiment: a directory with {@code experiment.db}, or a
+     * PostgreSQL URL ({@code postgresql://HOST[:PORT]/DB[?schema=S]}); a directory without a store, a malformed URL
+     * or one carrying a password is an input error (exit 2). A PostgreSQL store that cannot be opened (unreachable,
+     * credentials refused, no store in the schema, another schema version) fails when opened (exit 1).
+     */
+    static StoreLocation storeArg(String arg) {
+        try {
+            return StoreLocation.existing(arg);
+        } catch (IllegalArgumentException e) {
+            throw new InputException(e.getMessage());
+        }
+    }
+
     private static int withStore(List<String> args, int arity, String shape, StoreWork work) throws Exception {
         if (args.size() != arity) throw new UsageException("expected: " + shape);
-        Path dir = Path.of(args.getFirst());
-        if (!Files.isRegularFile(ExperimentStore.file(dir)))
-            throw new InputException(dir + " holds no experiment (no " + ExperimentStore.FILE + ")");
+        StoreLocation dir = storeArg(args.getFirst());
         try (ExperimentQuery store = ExperimentQuery.open(dir)) {
             work.run(store, args);
             flagDamaged(store.damaged());

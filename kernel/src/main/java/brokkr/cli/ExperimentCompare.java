@@ -3,7 +3,7 @@ package brokkr.cli;
 import brokkr.command.Command;
 import brokkr.experiment.Comparison;
 import brokkr.experiment.ExperimentQuery;
-import brokkr.experiment.ExperimentStore;
+import brokkr.experiment.StoreLocation;
 import brokkr.render.chart.ChartImages;
 import brokkr.render.experiment.ComparisonTables;
 import brokkr.value.PyDict;
@@ -34,11 +34,8 @@ final class ExperimentCompare {
         if (args.isEmpty() || args.size() > 2) throw new Command.UsageException("expected: " + SHAPE);
         if (chart != null && !chart.endsWith(".png") && !chart.endsWith(".svg"))
             throw new Command.UsageException("--chart FILE must end in .png or .svg, got " + chart);
-        Path dir = Path.of(args.get(0)), dir2 = args.size() == 2 ? Path.of(args.get(1)) : null;
-        for (Path d : dir2 == null ? List.of(dir) : List.of(dir, dir2)) {
-            if (!Files.isRegularFile(ExperimentStore.file(d)))
-                throw new Command.InputException(d + " holds no experiment (no " + ExperimentStore.FILE + ")");
-        }
+        StoreLocation dir = ExperimentCommand.storeArg(args.get(0)),
+                dir2 = args.size() == 2 ? ExperimentCommand.storeArg(args.get(1)) : null;
         List<Comparison> cs;
         try (ExperimentQuery qa = ExperimentQuery.open(dir);
                 ExperimentQuery qb = dir2 == null ? null : ExperimentQuery.open(dir2)) {
@@ -47,7 +44,7 @@ final class ExperimentCompare {
             try {
                 ab = Comparison.resolve(Comparison.candidates(qa), Comparison.candidates(other), qb != null, a, b);
                 cs = Comparison.between(
-                        qa, dir.toString(), ab.get(0), other, String.valueOf(dir2 == null ? dir : dir2), ab.get(1));
+                        qa, dir.display(), ab.get(0), other, (dir2 == null ? dir : dir2).display(), ab.get(1));
             } catch (IllegalArgumentException e) {
                 throw new Command.UsageException(e.getMessage());
             }

@@ -65,12 +65,15 @@ final class ExperimentFleet {
             throw new UsageException("--workers takes 0 (queue the cells and return; start workers with ./brokkr worker"
                     + " --store URL), not '" + workers + "'");
         if (positional.size() != 1) throw new UsageException("expected: " + RUN_SYNOPSIS);
-        if (store == null) throw new UsageException("--workers 0 needs --store postgresql://HOST[:PORT]/DB");
-        PostgresLocation location = location(store);
         Path file = Path.of(positional.getFirst());
         if (!Files.isRegularFile(file)) throw new InputException("no experiment file " + file);
         try {
             ExperimentSpec spec = ExperimentSpec.read(file);
+            if (store == null) store = ExperimentSpec.store(file); // the file's store: when the command line names none
+            if (store == null || !store.startsWith("postgres"))
+                throw new UsageException("--workers 0 needs a PostgreSQL store: --store postgresql://HOST[:PORT]/DB"
+                        + " (or store: in the file); workers on other machines cannot reach a directory");
+            PostgresLocation location = location(store);
             out.println(Fleet.register(spec, location, registry, limits).summary());
             return 0;
         } catch (ExperimentSpec.SpecException e) {

@@ -3,8 +3,8 @@ package brokkr.cli;
 import brokkr.command.Command.InputException;
 import brokkr.command.Command.UsageException;
 import brokkr.command.OwnerOnlyFile;
-import brokkr.experiment.ExperimentStore;
 import brokkr.experiment.Registry;
+import brokkr.experiment.StoreLocation;
 import brokkr.family.BenchmarkFamily;
 import brokkr.family.ResultFormat;
 import brokkr.family.StoredResults;
@@ -117,16 +117,15 @@ public final class ExperimentInterop {
         if (format == null)
             throw new UsageException("export needs "
                     + either(names.stream().map(n -> "--format " + n).toList()));
-        Path dir = Path.of(positional.getFirst());
-        if (!Files.isRegularFile(ExperimentStore.file(dir)))
-            throw new InputException(dir + " holds no experiment (no " + ExperimentStore.FILE + ")");
+        StoreLocation dir = ExperimentCommand.storeArg(positional.getFirst());
         ResultFormat f = formats.get(format);
         if (f == null || f.exportHelp() == null)
             throw new UsageException("--format must be " + either(names) + ", not '" + format + "'");
         if (f.directoryTree() != null && outPath == null)
             throw new UsageException("--format " + f.name() + " writes " + f.directoryTree() + ": give --out DIR");
         ResultFormat.Exported e = f.export(StoredResults.read(dir), registry);
-        if (e.files().isEmpty()) throw new InputException(dir + " has no " + f.name() + " attempts to export");
+        if (e.files().isEmpty())
+            throw new InputException(dir.display() + " has no " + f.name() + " attempts to export");
         // Two files of one path would leave only the last one's results: a format's bug, never written.
         Set<String> paths = new HashSet<>();
         for (ResultFormat.ExportedFile x : e.files())

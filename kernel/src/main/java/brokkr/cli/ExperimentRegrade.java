@@ -3,13 +3,11 @@ package brokkr.cli;
 import brokkr.command.Command.InputException;
 import brokkr.command.Command.UsageException;
 import brokkr.eval.ModelRef;
-import brokkr.experiment.ExperimentStore;
 import brokkr.experiment.Planner;
 import brokkr.experiment.Registry;
 import brokkr.experiment.Regrade;
+import brokkr.experiment.StoreLocation;
 import java.io.PrintStream;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Supplier;
@@ -60,9 +58,7 @@ final class ExperimentRegrade {
         } catch (IllegalArgumentException e) {
             throw new UsageException(e.getMessage());
         }
-        Path dir = Path.of(positional.getFirst());
-        if (!Files.isRegularFile(ExperimentStore.file(dir)))
-            throw new InputException(dir + " holds no experiment (no " + ExperimentStore.FILE + ")");
+        StoreLocation dir = ExperimentCommand.storeArg(positional.getFirst());
         Regrade.Result r;
         try {
             r = Regrade.run(dir, judgeRef.provider(), judgeRef.model(), registry.get(), parallelism, cached);

@@ -3,8 +3,8 @@ package brokkr.cli;
 import brokkr.command.Command;
 import brokkr.command.OwnerOnlyFile;
 import brokkr.experiment.ExperimentQuery;
-import brokkr.experiment.ExperimentStore;
 import brokkr.experiment.Registry;
+import brokkr.experiment.StoreLocation;
 import brokkr.render.report.ExperimentReport;
 import java.io.PrintStream;
 import java.io.Writer;
@@ -66,10 +66,16 @@ public final class ReportCommand implements Command {
                     positionals.isEmpty()
                             ? "which experiment directory?"
                             : "one experiment directory, not " + positionals);
-        Path dir = Path.of(positionals.getFirst());
-        if (!Files.isRegularFile(ExperimentStore.file(dir)))
-            throw new InputException(dir + " holds no experiment (no " + ExperimentStore.FILE + ")");
-        if (file == null) file = dir.resolve("report.html");
+        StoreLocation dir = ExperimentCommand.storeArg(positionals.getFirst());
+        if (file == null) {
+            if (!(dir instanceof StoreLocation.Directory d))
+                throw new UsageException("a PostgreSQL store has no directory to put report.html in: give --out FILE");
+            file = d.dir().resolve("report.html");
+        }
+        // The store is opened before the page is created: a store that cannot be read leaves no file behind.
+        try (ExperimentQuery check = ExperimentQuery.open(dir)) {
+            check.experiment();
+        }
         if (file.toAbsolutePath().getParent() != null)
             Files.createDirectories(file.toAbsolutePath().getParent());
         // Transcripts and requests are in it: owner-only (0600), as the store and --out files are. Streamed: the

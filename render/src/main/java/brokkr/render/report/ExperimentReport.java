@@ -12,6 +12,7 @@ import brokkr.experiment.ExperimentQuery;
 import brokkr.experiment.Inspect;
 import brokkr.experiment.Registry;
 import brokkr.experiment.Scorecard;
+import brokkr.experiment.StoreLocation;
 import brokkr.python.PyJson;
 import brokkr.render.Html;
 import brokkr.render.Numbers;
@@ -80,24 +81,30 @@ public record ExperimentReport(
      * reading of its attempts. Only one attempt's evidence is in memory at a time.
      */
     public static void write(Path dir, Registry registry, Writer out) throws IOException {
-        try (ExperimentQuery q = ExperimentQuery.open(dir)) {
+        write(StoreLocation.of(dir), registry, out);
+    }
+
+    /** As {@link #write(Path, Registry, Writer)}, for the store at {@code store} (a directory's or a PostgreSQL schema). */
+    public static void write(StoreLocation store, Registry registry, Writer out) throws IOException {
+        String dir = store.display();
+        String dirName = store instanceof StoreLocation.Directory d
+                ? String.valueOf(d.dir().toAbsolutePath().getFileName())
+                : store.display();
+        try (ExperimentQuery q = ExperimentQuery.open(store)) {
             Scorecard sc = Scorecard.of(q);
             var experiment = q.experiment();
-            String name = experiment
-                    .map(Map.Entry::getKey)
-                    .orElse(String.valueOf(dir.toAbsolutePath().getFileName()));
+            String name = experiment.map(Map.Entry::getKey).orElse(dirName);
             String spec = experiment.map(Map.Entry::getValue).orElse("");
             String headline = Headline.html(sc, (benchmark, best, runnerUp) -> {
                 try {
-                    return Comparison.between(q, dir.toString(), best, q, dir.toString(), runnerUp).stream()
+                    return Comparison.between(q, dir, best, q, dir, runnerUp).stream()
                             .filter(c -> c.benchmark().equals(benchmark))
                             .findFirst();
                 } catch (IllegalArgumentException e) {
                     return Optional.empty(); // no benchmark in common: the headline says so
                 }
             });
-            var report = new ExperimentReport(
-                    name, dir.toString(), spec, sc, headline, order(Inspect.attempts(q, false), sc));
+            var report = new ExperimentReport(name, dir, spec, sc, headline, order(Inspect.attempts(q, false), sc));
             report.write(out, listed -> {
                 // The listing carries no evidence (it is most of a store's bytes): read each attempt whole, one at a
                 // time.
