@@ -116,6 +116,11 @@ public final class Fleet {
         }
 
         @Override
+        public ModelCache openCache() {
+            return ModelCache.inStore(location);
+        }
+
+        @Override
         public void writeAttempts(Connection c, List<ExperimentStore.Prepared> batch) throws SQLException {
             ExperimentStore.insertAttempts(c, StoreDialect.POSTGRESQL, batch);
         }

@@ -13,6 +13,9 @@ interface FleetStore {
     /** Fails with a message when the store's schema is not the one this Brokkr writes. */
     void checkSchema(FleetDb db);
 
+    /** The store's model-call cache, shared by every worker of the store. */
+    ModelCache openCache();
+
     /** Inserts the attempts and their blobs on {@code c}, inside the record's transaction (no commit). */
     void writeAttempts(Connection c, List<ExperimentStore.Prepared> batch) throws SQLException;
 }

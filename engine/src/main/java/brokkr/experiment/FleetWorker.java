@@ -303,7 +303,21 @@ public final class FleetWorker {
                     return e.plan().models().apply(ref);
                 throw new IllegalStateException("no experiment");
             };
-            Policy policy = new Policy(slots, timeout, limits(first), null, cancellation);
+            // The store's model-call cache, shared by the fleet, for the experiments whose spec says cache: true.
+            boolean cached =
+                    experiments.values().stream().anyMatch(e -> e.spec().cache().enabled());
+            ModelCache cache = cached ? store.openCache() : null;
+            Policy.ModelCacheHook hook = cache == null
+                    ? Policy.ModelCacheHook.NONE
+                    : (job, role, model, gated) -> experiments
+                                            .get(((Leased) job).lease().experiment())
+                                            .spec()
+                                            .cache()
+                                            .covers(role, job.candidate())
+                                    && model instanceof brokkr.provider.HttpProvider http
+                            ? cache.around(http, gated, job.trial())
+                            : gated;
+            Policy policy = new Policy(slots, timeout, limits(first), hook, cancellation);
             int[] releasedCount = {0};
             try {
                 Runner.run(source, models, policy, sink);
@@ -334,6 +348,7 @@ public final class FleetWorker {
                 }
                 held.clear();
                 releasedCount[0] = released;
+                if (cache != null) cache.close();
             }
             return new Result(
                     id,

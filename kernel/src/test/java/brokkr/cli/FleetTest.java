@@ -223,6 +223,40 @@ class FleetTest {
     }
 
     @Test
+    void theModelCacheIsSharedThroughTheStore() throws Exception {
+        try (ModelServer model = new ModelServer(10);
+                PostgresServer.Database db = PostgresServer.shared().createDatabase()) {
+            Path spec = FleetFixture.spec(
+                    tmp, "cached", 2, 10, 4, "{id: gpt, provider: openai, model: loop-model, cache: true}");
+            String url = db.url("cached");
+            assertEquals(
+                    0,
+                    cli("experiment", "run", spec.toString(), "--store", url, "--workers", "0")
+                            .code());
+            Map<String, String> env = Map.of("OPENAI_BASE_URL", model.baseUrl(), "OPENAI_API_KEY", "sk-test");
+            List<Process> first = new ArrayList<>();
+            for (int i = 0; i < 2; i++) first.add(FleetFixture.worker(url, tmp.resolve("w" + i + ".log"), env));
+            for (int i = 0; i < 2; i++) assertEquals(0, FleetFixture.await(first.get(i), 240), log(i));
+            int served = model.served.get();
+            assertEquals(50, served, "2 tasks (2 and 3 calls) x 10 trials, each call once");
+            assertEquals(50, count(db.connect(), "cached", "SELECT count(*) FROM model_cache"));
+            // The same cells run again by new workers (their attempts cleared): every call is served from the
+            // store's cache the first workers filled; the model is not called.
+            try (Connection c = db.connect();
+                    Statement s = c.createStatement()) {
+                s.execute("SET search_path TO cached");
+                s.execute("DELETE FROM attempt");
+                s.execute("UPDATE fleet_cell SET state = 'pending', recorded_epoch = NULL");
+            }
+            List<Process> second = new ArrayList<>();
+            for (int i = 2; i < 4; i++) second.add(FleetFixture.worker(url, tmp.resolve("w" + i + ".log"), env));
+            for (int i = 0; i < 2; i++) assertEquals(0, FleetFixture.await(second.get(i), 240), log(i + 2));
+            assertEquals(served, model.served.get(), "the second run called the model");
+            assertEquals(20, count(db.connect(), "cached", "SELECT count(*) FROM attempt WHERE status = 'completed'"));
+        }
+    }
+
+    @Test
     void aWorkerRefusesAStoreOfAnotherSchemaVersionAndBadInput() throws Exception {
         try (PostgresServer.Database db = PostgresServer.shared().createDatabase()) {
             Path spec = FleetFixture.spec(tmp, "version", 2, 1, 1, "{id: ideal, provider: scripted, model: ideal}");
