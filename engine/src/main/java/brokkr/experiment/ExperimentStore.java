@@ -118,15 +118,23 @@ public final class ExperimentStore implements AutoCloseable {
             case PostgresLocation pg -> {
                 StoreConnection c = StoreConnection.forWriting(pg);
                 try {
-                    boolean locked = c.tx(null, () -> {
+                    StoreConnection.SqlWork<Boolean> takeLock = () -> {
                         try (PreparedStatement p = c.connection()
-                                .prepareStatement("SELECT pg_try_advisory_lock(hashtext('brokkr run ' || ?))"); ) {
+                                .prepareStatement("SELECT pg_try_advisory_lock(hashtext('brokkr run ' || ?))")) {
                             p.setString(1, pg.database() + "." + pg.schema());
                             try (ResultSet r = p.executeQuery()) {
                                 r.next();
                                 return r.getBoolean(1);
                             }
                         }
+                    };
+                    boolean locked = c.tx(null, takeLock);
+                    // A new connection after a lost one takes the run lock again, or the run stops.
+                    c.restoreOnReconnect(() -> {
+                        if (!takeLock.run())
+                            throw new IllegalStateException(pg.display() + ": another process took the run lock while"
+                                    + " this run's connection was lost; this run stops");
+                        return true;
                     });
                     if (!locked)
                         throw new IllegalStateException(pg.display() + " is being run by another process (its run lock,"
@@ -138,6 +146,21 @@ public final class ExperimentStore implements AutoCloseable {
                 }
             }
         };
+    }
+
+    /**
+     * Opens (creating when absent) a PostgreSQL store for writing beside other writers, without the run lock: what
+     * a fleet's workers and the process registering their cells use, each claiming cells rather than owning the
+     * store. The writes are those of {@link #openForRun} (one transaction per {@link #recordAll}, the partial unique
+     * index allowing one completed attempt per cell); a lost connection is reopened as there. An SQLite store has
+     * one writer at a time: IllegalArgumentException.
+     */
+    public static ExperimentStore openShared(StoreLocation location) {
+        if (!(location instanceof PostgresLocation pg))
+            throw new IllegalArgumentException(location.display()
+                    + " is an experiment directory (SQLite, one writer at a time): workers need a PostgreSQL store"
+                    + " (postgresql://HOST[:PORT]/DB[?schema=S])");
+        return new ExperimentStore(StoreConnection.forWriting(pg), null);
     }
 
     public static ExperimentStore openForRun(Path dir) {

@@ -337,7 +337,12 @@ public final class Experiments {
 
     /** The scorecard of the experiment last run in {@code dir}. */
     public static Scorecard scorecard(Path dir) {
-        try (ExperimentQuery query = ExperimentQuery.open(dir)) {
+        return scorecard(StoreLocation.of(dir));
+    }
+
+    /** The scorecard of the experiment in the store at {@code store} (a directory's or a PostgreSQL schema). */
+    public static Scorecard scorecard(StoreLocation store) {
+        try (ExperimentQuery query = ExperimentQuery.open(store)) {
             return Scorecard.of(query);
         }
     }

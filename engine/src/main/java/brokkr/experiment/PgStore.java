@@ -59,7 +59,9 @@ final class PgStore {
                 }
             }
             c.commit();
-            return new StoreConnection(c, null, pg, StoreDialect.POSTGRESQL, null);
+            StoreConnection sc = new StoreConnection(c, null, pg, StoreDialect.POSTGRESQL, null);
+            sc.reconnectWith(() -> session(pg, false));
+            return sc;
         } catch (SQLException | RuntimeException e) {
             rollbackAndClose(c);
             if (e instanceof ExperimentStore.StoreException se) throw se;
@@ -83,13 +85,33 @@ final class PgStore {
                         null);
             check(st, pg, false);
             c.commit();
-            return new StoreConnection(c, null, pg, StoreDialect.POSTGRESQL, null);
+            StoreConnection sc = new StoreConnection(c, null, pg, StoreDialect.POSTGRESQL, null);
+            sc.reconnectWith(() -> session(pg, true));
+            return sc;
         } catch (SQLException | RuntimeException e) {
             rollbackAndClose(c);
             if (e instanceof ExperimentStore.StoreException || e instanceof IllegalArgumentException)
                 throw (RuntimeException) e;
             throw new ExperimentStore.StoreException(
                     "cannot read the store " + pg.display() + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** A new connection to an opened store: autocommit off, read-only for a reader (the store was checked before). */
+    static Connection session(PostgresLocation pg, boolean readOnly) {
+        Connection c = pg.connect(System.getenv());
+        try {
+            if (readOnly) {
+                try (Statement s = c.createStatement()) {
+                    s.execute("SET SESSION CHARACTERISTICS AS TRANSACTION READ ONLY");
+                }
+            }
+            c.setAutoCommit(false);
+            return c;
+        } catch (SQLException e) {
+            rollbackAndClose(c);
+            throw new ExperimentStore.StoreException(
+                    "cannot open the store " + pg.display() + ": " + e.getMessage(), e);
         }
     }
 

@@ -47,7 +47,11 @@ final class StoreConnection implements AutoCloseable {
 
     private static final byte[] SQLITE_MAGIC = "SQLite format 3\0".getBytes(StandardCharsets.US_ASCII);
 
-    private final Connection conn;
+    private volatile Connection conn;
+    /** How a lost PostgreSQL connection is opened again (with its session set up); null for SQLite. */
+    private volatile ConnectionFactory reconnect;
+    /** Session state to restore on a new connection (a runner's advisory lock), in order. */
+    private final List<SqlWork<?>> sessionState = new java.util.concurrent.CopyOnWriteArrayList<>();
     /** The SQLite file; null for a PostgreSQL store. */
     private final Path db;
 
@@ -281,25 +285,129 @@ final class StoreConnection implements AutoCloseable {
         if (identity != null) identity.verify(db);
     }
 
+    /** Opens a new connection to the same store, its session set up as the first one's. */
+    interface ConnectionFactory {
+        Connection open();
+    }
+
+    /**
+     * A PostgreSQL store's connection survives the server's restart or a dropped link: when a transaction fails
+     * because the connection is gone (SQLSTATE class 08, or 57P01-57P03: the server shutting down or starting), a
+     * new one is opened with {@code factory} (retrying for up to {@code brokkr.pg.reconnect.seconds}, default 300),
+     * the {@link #restoreOnReconnect session state} is restored and the transaction runs again from its start.
+     * A commit whose answer was lost is not run again (whether it was kept is unknown): it fails as a store error,
+     * and a resume sees what was kept.
+     */
+    void reconnectWith(ConnectionFactory factory) {
+        this.reconnect = factory;
+    }
+
+    /** Session state {@code work} sets up again on each new connection (it fails the transaction when it cannot). */
+    void restoreOnReconnect(SqlWork<?> work) {
+        sessionState.add(work);
+    }
+
+    private static final System.Logger LOG = System.getLogger("brokkr.experiment");
+
+    /**
+     * A driver's error as a message: PostgreSQL's driver names a failed batch's statement with its parameters
+     * ("Batch entry 0 INSERT ... was aborted"), which would put an attempt's texts into an error message; the
+     * server's own reason is given instead.
+     */
+    static String message(SQLException e) {
+        if (e instanceof java.sql.BatchUpdateException && e.getNextException() != null)
+            return message(e.getNextException());
+        String m = String.valueOf(e.getMessage());
+        return m.startsWith("Batch entry ") ? "a batch failed (SQLSTATE " + e.getSQLState() + ")" : m;
+    }
+
+    /** Whether {@code e} says the connection itself is gone (not the statement's fault). */
+    private boolean lost(SQLException e) {
+        if (reconnect == null) return false;
+        String state = e.getSQLState() == null ? "" : e.getSQLState();
+        if (state.startsWith("08") || state.equals("57P01") || state.equals("57P02") || state.equals("57P03"))
+            return true;
+        try {
+            return conn.isClosed() || !conn.isValid(5);
+        } catch (SQLException other) {
+            return true;
+        }
+    }
+
+    /** Opens a new connection and restores the session, retrying until the deadline; the last failure when it passes. */
+    private void reopen(SQLException why) {
+        long seconds = Long.getLong("brokkr.pg.reconnect.seconds", 300);
+        long deadline = System.nanoTime() + seconds * 1_000_000_000L;
+        LOG.log(System.Logger.Level.WARNING, "lost the connection to {0} ({1}); reconnecting", where(), message(why));
+        try {
+            conn.close();
+        } catch (SQLException ignored) {
+            // it is gone
+        }
+        long wait = 200;
+        RuntimeException last = null;
+        while (System.nanoTime() < deadline) {
+            try {
+                Connection c = reconnect.open();
+                conn = c;
+                try {
+                    for (SqlWork<?> w : sessionState) w.run();
+                    c.commit();
+                } catch (SQLException e) {
+                    throw new ExperimentStore.StoreException(where() + ": " + message(e), e);
+                }
+                return;
+            } catch (ExperimentStore.StoreException e) {
+                last = e;
+            }
+            try {
+                Thread.sleep(wait);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                break;
+            }
+            wait = Math.min(wait * 2, 5000);
+        }
+        throw new ExperimentStore.StoreException(
+                "lost the connection to " + where() + " and could not reconnect within " + seconds + " s"
+                        + (last == null ? "" : ": " + last.getMessage()),
+                why);
+    }
+
     /** Runs {@code work} as one transaction, adding the time it held the connection to {@code held} (when given). */
     <T> T tx(AtomicLong held, SqlWork<T> work) {
         lock.lock();
         long t0 = System.nanoTime();
         try {
-            try {
-                T r = work.run();
-                checkIdentity();
-                conn.commit();
-                if (held != null) held.addAndGet(System.nanoTime() - t0);
-                return r;
-            } catch (SQLException e) {
-                rollback();
-                throw new ExperimentStore.StoreException(e.getMessage(), e);
-            } catch (RuntimeException | Error e) {
-                // An Error too (an OutOfMemoryError while binding a huge attempt): the next transaction must not commit
-                // this one's half.
-                rollback();
-                throw e;
+            while (true) {
+                try {
+                    T r = work.run();
+                    checkIdentity();
+                    try {
+                        conn.commit();
+                    } catch (SQLException e) {
+                        if (!lost(e)) throw e;
+                        reopen(e);
+                        throw new ExperimentStore.StoreException(
+                                "the connection to " + where() + " was lost while committing; whether that transaction"
+                                        + " was kept is unknown (a resume sees what was): " + message(e),
+                                e);
+                    }
+                    if (held != null) held.addAndGet(System.nanoTime() - t0);
+                    return r;
+                } catch (SQLException e) {
+                    rollback();
+                    if (lost(e)) {
+                        reopen(e);
+                        continue;
+                    }
+                    throw new ExperimentStore.StoreException(message(e), e);
+                } catch (RuntimeException | Error e) {
+                    // An Error too (an OutOfMemoryError while binding a huge attempt): the next transaction must not
+                    // commit this one's half.
+                    rollback();
+                    throw e;
+                }
             }
         } finally {
             lock.unlock();
@@ -318,11 +426,20 @@ final class StoreConnection implements AutoCloseable {
     <T> T read(SqlWork<T> work) {
         lock.lock();
         try {
-            T r = work.run();
-            conn.commit();
-            return r;
-        } catch (SQLException e) {
-            throw new ExperimentStore.StoreException(e.getMessage(), e);
+            while (true) {
+                try {
+                    T r = work.run();
+                    conn.commit();
+                    return r;
+                } catch (SQLException e) {
+                    rollback();
+                    if (lost(e)) {
+                        reopen(e);
+                        continue; // a read is run again whole
+                    }
+                    throw new ExperimentStore.StoreException(message(e), e);
+                }
+            }
         } finally {
             lock.unlock();
         }
@@ -334,7 +451,7 @@ final class StoreConnection implements AutoCloseable {
         try {
             conn.close();
         } catch (SQLException e) {
-            throw new ExperimentStore.StoreException(e.getMessage(), e);
+            throw new ExperimentStore.StoreException(message(e), e);
         } finally {
             lock.unlock();
         }

@@ -212,10 +212,10 @@ public final class StoreSink implements Sink<Attempt>, AutoCloseable {
             return sq.getResultCode() == org.sqlite.SQLiteErrorCode.SQLITE_TOOBIG;
         // PostgreSQL: a text it cannot hold (U+0000 in a TEXT column: 22P05; invalid encoding: 22021), or a value
         // over its 1 GB field limit (54000, program_limit_exceeded).
-        return se.getCause() instanceof java.sql.SQLException sq
-                && sq.getSQLState() != null
-                && (sq.getSQLState().equals("22P05")
-                        || sq.getSQLState().equals("22021")
-                        || sq.getSQLState().equals("54000"));
+        if (!(se.getCause() instanceof java.sql.SQLException sq)) return false;
+        // A failed batch carries the server's error as its next exception.
+        java.sql.SQLException why = sq.getNextException() != null ? sq.getNextException() : sq;
+        String state = why.getSQLState() == null ? "" : why.getSQLState();
+        return state.equals("22P05") || state.equals("22021") || state.equals("54000");
     }
 }

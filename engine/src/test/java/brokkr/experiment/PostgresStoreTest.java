@@ -171,6 +171,17 @@ class PostgresStoreTest {
                 assertTrue(e.getMessage().contains("being run by another process"), e.getMessage());
             }
             ExperimentStore.openForRun(pg).close(); // released with the first
+            // Writers beside each other (a fleet's workers) take no run lock; an SQLite store has one writer.
+            try (ExperimentStore a = ExperimentStore.openShared(pg);
+                    ExperimentStore b = ExperimentStore.openShared(pg)) {
+                var attempts = StoreCostBench.register(a, 2);
+                a.record(attempts.get(0));
+                b.record(attempts.get(1));
+                assertEquals(2, a.query().attempts(false).size());
+                var twice = assertThrows(ExperimentStore.StoreException.class, () -> b.record(attempts.get(0)));
+                assertTrue(twice.getMessage().contains("one_completed_attempt"), twice.getMessage());
+            }
+            assertThrows(IllegalArgumentException.class, () -> ExperimentStore.openShared(StoreLocation.of(tmp)));
         }
     }
 
@@ -252,6 +263,43 @@ class PostgresStoreTest {
                         w.startedAtMillis(),
                         1));
                 assertEquals(written.getLast().id() + 1, next.id());
+            }
+        }
+    }
+
+    @Test
+    void aRunWaitsForARestartedServerAndGoesOn() throws Exception {
+        try (PostgresServer own = PostgresServer.start()) {
+            own.sql("CREATE DATABASE r");
+            StoreLocation pg = StoreLocation.parse(own.url("r", null));
+            try (ExperimentStore store = ExperimentStore.openForRun(pg)) {
+                List<brokkr.eval.Attempt> attempts = StoreCostBench.register(store, 3);
+                store.record(attempts.get(0));
+                own.stop();
+                Thread restart = Thread.ofPlatform().start(() -> {
+                    try {
+                        Thread.sleep(2000);
+                    } catch (InterruptedException e) {
+                        return;
+                    }
+                    own.restart();
+                });
+                // Committed while the server is down: waits for it, reconnects, takes the run lock again, commits.
+                store.record(attempts.get(1));
+                restart.join();
+                store.record(attempts.get(2));
+                assertEquals(3, store.query().attempts(false).size());
+                // The run lock came back with the new connection.
+                assertThrows(IllegalStateException.class, () -> ExperimentStore.openForRun(pg));
+            }
+            try (var q = ExperimentQuery.open(pg)) {
+                own.stop();
+                own.restart();
+                assertEquals(
+                        3,
+                        q.cellStates().values().stream()
+                                .filter(c -> c.completed() == 1)
+                                .count());
             }
         }
     }

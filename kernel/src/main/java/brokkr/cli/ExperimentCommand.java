@@ -63,7 +63,7 @@ public final class ExperimentCommand implements Command {
     public String usage() {
         return interop.withUsage("""
                 usage: ./brokkr experiment run FILE [--dir DIR | --store URL] [--no-progress] [--verbose] [--allow-endpoint-change]
-                       ./brokkr experiment list [DIR...] [--format text|csv|json]
+                       ./brokkr experiment list [DIR|URL...] [--format text|csv|json]
                        ./brokkr experiment show DIR [--summary] [--tasks] [--checks] [--format text|csv|json] [--limit N]
                        ./brokkr experiment attempts DIR [--all] [--task ID]... [--candidate NAME]... [--failed] [--format F] [--limit N]
                        ./brokkr experiment checks DIR [--format F] [--limit N]
@@ -579,8 +579,22 @@ public final class ExperimentCommand implements Command {
     private int list(List<String> args, PrintStream out, PrintStream err) throws IOException {
         TableOutput o = TableOutput.take(args);
         rejectOptions(args);
-        boolean explicit = !args.isEmpty();
-        List<Path> roots = explicit ? args.stream().map(Path::of).toList() : List.of(Path.of(".brokkr", "experiments"));
+        // PostgreSQL stores named among the DIRs are listed as they are (one store each).
+        List<StoreLocation> urls = new ArrayList<>();
+        for (String a : List.copyOf(args)) {
+            if (a.startsWith("postgresql://") || a.startsWith("postgres://")) {
+                try {
+                    urls.add(StoreLocation.parse(a));
+                } catch (IllegalArgumentException e) {
+                    throw new InputException(e.getMessage());
+                }
+                args.remove(a);
+            }
+        }
+        boolean explicit = !args.isEmpty() || !urls.isEmpty();
+        List<Path> roots = !args.isEmpty()
+                ? args.stream().map(Path::of).toList()
+                : explicit ? List.of() : List.of(Path.of(".brokkr", "experiments"));
         for (Path r : roots) if (explicit && !Files.isDirectory(r)) throw new UsageException("no directory " + r);
         List<Path> dirs = new ArrayList<>();
         for (Path r : roots) {
@@ -603,7 +617,15 @@ public final class ExperimentCommand implements Command {
                 err.println("brokkr experiment list: " + d + ": " + e.getMessage());
             }
         }
-        if (dirs.isEmpty() && o.format() == TableOutput.Format.TEXT) {
+        for (StoreLocation u : urls) {
+            try (ExperimentQuery store = ExperimentQuery.open(u)) {
+                rows.put(u.display(), store.overview());
+            } catch (RuntimeException e) {
+                failed++;
+                err.println("brokkr experiment list: " + u.display() + ": " + e.getMessage());
+            }
+        }
+        if (dirs.isEmpty() && urls.isEmpty() && o.format() == TableOutput.Format.TEXT) {
             out.println("no experiment directories in "
                     + String.join(", ", roots.stream().map(Path::toString).toList()));
         } else {

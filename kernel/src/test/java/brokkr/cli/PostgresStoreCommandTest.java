@@ -131,6 +131,9 @@ class PostgresStoreCommandTest {
             Out report = Main2.cli("report", url, "--out", tmp.resolve("r.html").toString());
             assertEquals(0, report.code(), report.all());
             assertTrue(Files.readString(tmp.resolve("r.html")).contains("yes-pg"));
+            Out list = Main2.cli("experiment", "list", dir, url, "--format", "csv");
+            assertEquals(0, list.code(), list.all());
+            assertTrue(list.out().contains(url + ",yes-pg,agree"), list.out());
             Out noOut = Main2.cli("report", url);
             assertEquals(2, noOut.code(), noOut.all());
             assertTrue(noOut.err().contains("give --out FILE"), noOut.err());

@@ -2,7 +2,7 @@ package brokkr.magics.builtin;
 
 import brokkr.experiment.Comparison;
 import brokkr.experiment.ExperimentQuery;
-import brokkr.experiment.ExperimentStore;
+import brokkr.experiment.StoreLocation;
 import brokkr.magics.MagicArgs;
 import brokkr.magics.MagicExtension;
 import brokkr.magics.MagicRegistry;
@@ -14,7 +14,6 @@ import brokkr.magics.view.TablesawTables;
 import brokkr.render.chart.ChartImages;
 import brokkr.render.chart.Charts;
 import brokkr.render.experiment.ComparisonTables;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Base64;
 import java.util.List;
@@ -43,8 +42,8 @@ public final class CompareMagics implements MagicExtension {
         if (p.positional(0) == null)
             throw new MagicUsageException("which experiment directory? %compare DIR [DIR2] [--a C1] [--b C2]");
         return compare(
-                Path.of(p.positional(0)),
-                p.positional(1) == null ? null : Path.of(p.positional(1)),
+                ExperimentMagics.store(p.positional(0)),
+                p.positional(1) == null ? null : ExperimentMagics.store(p.positional(1)),
                 p.option("a"),
                 p.option("b"));
     }
@@ -105,17 +104,22 @@ public final class CompareMagics implements MagicExtension {
      * named), or {@code a} of {@code dir} with {@code b} of {@code dir2} (see {@link Comparison#resolve}).
      */
     public static CompareView compare(Path dir, Path dir2, String a, String b) {
-        for (Path d : dir2 == null ? List.of(dir) : List.of(dir, dir2)) {
-            if (!Files.isRegularFile(ExperimentStore.file(d)))
-                throw new MagicUsageException(d + " holds no experiment (no " + ExperimentStore.FILE + ")");
-        }
+        return compare(
+                ExperimentMagics.store(dir.toString()),
+                dir2 == null ? null : ExperimentMagics.store(dir2.toString()),
+                a,
+                b);
+    }
+
+    /** As above, of stores (directories' or PostgreSQL schemas). */
+    public static CompareView compare(StoreLocation dir, StoreLocation dir2, String a, String b) {
         try (ExperimentQuery qa = ExperimentQuery.open(dir);
                 ExperimentQuery qb = dir2 == null ? null : ExperimentQuery.open(dir2)) {
             ExperimentQuery other = qb == null ? qa : qb;
             List<String> ab =
                     Comparison.resolve(Comparison.candidates(qa), Comparison.candidates(other), qb != null, a, b);
             return new CompareView(Comparison.between(
-                    qa, dir.toString(), ab.get(0), other, (dir2 == null ? dir : dir2).toString(), ab.get(1)));
+                    qa, dir.display(), ab.get(0), other, (dir2 == null ? dir : dir2).display(), ab.get(1)));
         } catch (IllegalArgumentException e) {
             throw new MagicUsageException(e.getMessage());
         }

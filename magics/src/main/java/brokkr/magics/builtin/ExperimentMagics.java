@@ -11,6 +11,7 @@ import brokkr.experiment.Planner;
 import brokkr.experiment.PostgresLocation;
 import brokkr.experiment.ProgressListener;
 import brokkr.experiment.Scorecard;
+import brokkr.experiment.StoreLocation;
 import brokkr.magics.Display;
 import brokkr.magics.MagicArgs;
 import brokkr.magics.MagicExtension;
@@ -98,7 +99,7 @@ public final class ExperimentMagics implements MagicExtension {
         } catch (ExperimentSpec.SpecException e) {
             throw new MagicUsageException(e.getMessage());
         }
-        return experiment(s, spec, dir(p.option("dir"), spec));
+        return experiment(s, spec, dir(p.option("dir"), spec, file));
     }
 
     static Object experimentCell(Session s, MagicArgs a, String body) throws Exception {
@@ -118,7 +119,7 @@ public final class ExperimentMagics implements MagicExtension {
         } catch (ExperimentSpec.SpecException e) {
             throw new MagicUsageException(e.getMessage());
         }
-        return experiment(s, spec, dir(p.option("dir"), spec));
+        return experiment(s, spec, dir(p.option("dir"), spec, null));
     }
 
     /** A fleet's status, as {@code experiment status} prints it. */
@@ -172,8 +173,27 @@ public final class ExperimentMagics implements MagicExtension {
         }
     }
 
-    private static Path dir(String given, ExperimentSpec spec) {
-        return given != null ? Path.of(given) : Path.of(".brokkr", "experiments", spec.name());
+    /**
+     * Where a run goes: {@code --dir} (a directory or a PostgreSQL URL), else the file's {@code store:}, else
+     * {@code .brokkr/experiments/NAME}.
+     */
+    private static StoreLocation dir(String given, ExperimentSpec spec, Path file) {
+        String from = given != null ? given : file == null ? null : ExperimentSpec.store(file);
+        if (from == null) return StoreLocation.of(Path.of(".brokkr", "experiments", spec.name()));
+        try {
+            return StoreLocation.parse(from);
+        } catch (IllegalArgumentException e) {
+            throw new MagicUsageException(e.getMessage());
+        }
+    }
+
+    /** A magic's DIR argument: a directory holding a store, or a PostgreSQL URL (see {@link StoreLocation#existing}). */
+    public static StoreLocation store(String arg) {
+        try {
+            return StoreLocation.existing(arg);
+        } catch (IllegalArgumentException e) {
+            throw new MagicUsageException(e.getMessage());
+        }
     }
 
     /** The outcome of {@code %experiment}: the run's counts and its scorecard. */
@@ -245,6 +265,11 @@ public final class ExperimentMagics implements MagicExtension {
      * thread is publishing on the kernel's sockets breaks the publish (ZeroMQ's EINTR).
      */
     public static ExperimentView experiment(Session s, ExperimentSpec spec, Path dir) throws Exception {
+        return experiment(s, spec, StoreLocation.of(dir));
+    }
+
+    /** As above, into the store at {@code dir} (a directory's or a PostgreSQL schema). */
+    public static ExperimentView experiment(Session s, ExperimentSpec spec, StoreLocation dir) throws Exception {
         // The spec's progress switch is the terminal bar's; the notebook shows its own display.
         ExperimentSpec quiet = spec.withProgress(false);
         int total;
@@ -283,7 +308,7 @@ public final class ExperimentMagics implements MagicExtension {
         CompletableFuture<Experiments.Result> run = new CompletableFuture<>();
         Thread.ofPlatform().name("experiment-" + spec.name()).daemon(true).start(() -> {
             try {
-                run.complete(Experiments.run(quiet, dir, s.registry(), progress, cancellation));
+                run.complete(Experiments.run(quiet, dir, s.registry(), progress, cancellation, false));
             } catch (Throwable t) {
                 run.completeExceptionally(t);
             }
@@ -321,8 +346,9 @@ public final class ExperimentMagics implements MagicExtension {
             awaitUninterruptibly(painter);
         }
         if (interrupted && failure == null) {
-            throw new InterruptedException("experiment " + spec.name() + " interrupted: "
-                    + (result.completed() + result.skipped()) + "/" + total + " cells done and kept in " + dir);
+            throw new InterruptedException(
+                    "experiment " + spec.name() + " interrupted: " + (result.completed() + result.skipped()) + "/"
+                            + total + " cells done and kept in " + dir.display());
         }
         if (failure != null) {
             if (failure instanceof ExperimentSpec.SpecException se) throw new MagicUsageException(se.getMessage());
@@ -333,7 +359,7 @@ public final class ExperimentMagics implements MagicExtension {
             if (failure instanceof Exception ex) throw ex;
             throw new ExecutionException(failure);
         }
-        return new ExperimentView(result, new ScorecardView(dir.toString(), result.scorecard()));
+        return new ExperimentView(result, new ScorecardView(dir.display(), result.scorecard()));
     }
 
     private static Experiments.Result awaitUninterruptibly(CompletableFuture<Experiments.Result> run)
@@ -363,8 +389,8 @@ public final class ExperimentMagics implements MagicExtension {
     }
 
     /** Cells of {@code dir} with a completed attempt (0 before the store exists). */
-    static int completedCells(Path dir) {
-        if (!Files.isRegularFile(ExperimentStore.file(dir))) return 0;
+    static int completedCells(StoreLocation dir) {
+        if (dir instanceof StoreLocation.Directory d && !Files.isRegularFile(ExperimentStore.file(d.dir()))) return 0;
         try (ExperimentQuery store = ExperimentQuery.open(dir)) {
             return (int) store.cellStates().values().stream()
                     .filter(c -> c.completed() > 0)
@@ -400,8 +426,13 @@ public final class ExperimentMagics implements MagicExtension {
          * that was not read from a directory).
          */
         public List<BenchmarkReports.CandidateReport> reports() {
-            if (!Files.isRegularFile(ExperimentStore.file(Path.of(dir)))) return List.of();
-            try (ExperimentQuery store = ExperimentQuery.open(Path.of(dir))) {
+            StoreLocation at;
+            try {
+                at = StoreLocation.existing(dir);
+            } catch (IllegalArgumentException e) {
+                return List.of();
+            }
+            try (ExperimentQuery store = ExperimentQuery.open(at)) {
                 return BenchmarkReports.of(store, Session.current().registry());
             }
         }
@@ -457,23 +488,34 @@ public final class ExperimentMagics implements MagicExtension {
     static Object scorecardLine(Session s, MagicArgs a) {
         var p = a.parse(Set.of(), 1);
         if (p.positional(0) == null) throw new MagicUsageException("which experiment directory?");
-        return scorecard(Path.of(p.positional(0)));
+        return scorecard(store(p.positional(0)));
     }
 
     public static ScorecardView scorecard(Path dir) {
-        if (!Files.isRegularFile(ExperimentStore.file(dir)))
-            throw new MagicUsageException(dir + " holds no experiment (no " + ExperimentStore.FILE + ")");
-        return new ScorecardView(dir.toString(), Experiments.scorecard(dir));
+        return scorecard(store(dir.toString()));
+    }
+
+    /** The scorecard of the store at {@code dir} (a directory's or a PostgreSQL schema). */
+    public static ScorecardView scorecard(StoreLocation dir) {
+        return new ScorecardView(dir.display(), Experiments.scorecard(dir));
     }
 
     // ---- %passk ----
 
     /** The name of the experiment last run in {@code dir} (the directory's name for a store that has none). */
     public static String experimentName(Path dir) {
+        return experimentName(StoreLocation.of(dir));
+    }
+
+    /** As above, of the store at {@code dir} (a PostgreSQL store without one: its URL). */
+    public static String experimentName(StoreLocation dir) {
         try (ExperimentQuery q = ExperimentQuery.open(dir)) {
             return q.experiment()
                     .map(Map.Entry::getKey)
-                    .orElse(String.valueOf(dir.toAbsolutePath().getFileName()));
+                    .orElse(
+                            dir instanceof StoreLocation.Directory d
+                                    ? String.valueOf(d.dir().toAbsolutePath().getFileName())
+                                    : dir.display());
         }
     }
 
@@ -486,7 +528,7 @@ public final class ExperimentMagics implements MagicExtension {
         String by = p.option("by", "candidate");
         if (!by.equals("candidate"))
             throw new MagicUsageException("--by takes 'candidate' (one curve per benchmark and candidate)");
-        return passk(Path.of(p.positional(0)));
+        return passk(store(p.positional(0)));
     }
 
     /**
@@ -494,10 +536,15 @@ public final class ExperimentMagics implements MagicExtension {
      * Wilson-type intervals, which to read, denominators) and the chart with those intervals as bars.
      */
     public static PassKView passk(Path dir) {
+        return passk(StoreLocation.of(dir));
+    }
+
+    /** As above, of the store at {@code dir} (a directory's or a PostgreSQL schema). */
+    public static PassKView passk(StoreLocation dir) {
         Scorecard sc = scorecard(dir).scorecard();
         Table stats = ExperimentTables.statistics(sc);
         Table rows = stats.where(stats.stringColumn("metric").startsWith("pass^"));
-        if (rows.rowCount() == 0) throw new MagicUsageException(dir + " has no completed attempts yet");
+        if (rows.rowCount() == 0) throw new MagicUsageException(dir.display() + " has no completed attempts yet");
         IntColumn k = IntColumn.create("k");
         for (String m : rows.stringColumn("metric")) k.append(Integer.parseInt(m.substring("pass^".length())));
         Table table = Table.create(

@@ -1,9 +1,9 @@
 package brokkr.magics.builtin;
 
 import brokkr.eval.ModelRef;
-import brokkr.experiment.ExperimentStore;
 import brokkr.experiment.Planner;
 import brokkr.experiment.Regrade;
+import brokkr.experiment.StoreLocation;
 import brokkr.magics.MagicArgs;
 import brokkr.magics.MagicExtension;
 import brokkr.magics.MagicRegistry;
@@ -11,7 +11,6 @@ import brokkr.magics.MagicUsageException;
 import brokkr.magics.Session;
 import brokkr.magics.view.Rich;
 import brokkr.magics.view.Tables;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Set;
 import tech.tablesaw.api.DoubleColumn;
@@ -48,21 +47,25 @@ public final class RegradeMagics implements MagicExtension {
         } catch (NumberFormatException e) {
             throw new MagicUsageException("--parallelism takes a whole number, not '" + p.option("parallelism") + "'");
         }
-        return regrade(s, Path.of(p.positional(0)), judge, parallelism);
+        return regrade(s, ExperimentMagics.store(p.positional(0)), judge, parallelism);
     }
 
     /** Re-grades {@code dir} with the judge {@code PROVIDER:MODEL} through the session's registry. */
     public static RegradeView regrade(Session s, Path dir, String judge, int parallelism) {
+        return regrade(s, ExperimentMagics.store(dir.toString()), judge, parallelism);
+    }
+
+    /** As above, on the store at {@code dir} (a directory's or a PostgreSQL schema). */
+    public static RegradeView regrade(Session s, StoreLocation dir, String judge, int parallelism) {
         ModelRef judgeRef;
         try {
             judgeRef = Planner.providerModel("--judge", judge);
         } catch (IllegalArgumentException e) {
             throw new MagicUsageException(e.getMessage());
         }
-        if (!Files.isRegularFile(ExperimentStore.file(dir)))
-            throw new MagicUsageException(dir + " holds no experiment (no " + ExperimentStore.FILE + ")");
         try {
-            return new RegradeView(Regrade.run(dir, judgeRef.provider(), judgeRef.model(), s.registry(), parallelism));
+            return new RegradeView(
+                    Regrade.run(dir, judgeRef.provider(), judgeRef.model(), s.registry(), parallelism, false));
         } catch (IllegalArgumentException e) {
             throw new MagicUsageException(e.getMessage());
         }
