@@ -36,6 +36,7 @@ public record BenchCommand() implements Command {
                       ./brokkr bench redact [--mib 1,8] [--rounds N]
                       ./brokkr bench interrupt [--units N] [--parallelism P] [--rounds N]
                       ./brokkr bench startup [--runs N] [--experiment DIR]
+                      ./brokkr bench fleet --store URL [--cells N] [--latency-ms MS] [--cap N] [--slots N] [--workers 1,2,4]
 
                world   loads the db.json world of each tau2 domain that has one (%s; or --db DOMAIN) as
                        the domain does (the tau2 data directory: -Dbrokkr.tau2.data, BROKKR_TAU2_DATA, else
@@ -85,14 +86,19 @@ public record BenchCommand() implements Command {
                startup start-up, cold (a new ./brokkr process per run), with the launcher's AOT cache and without
                        (BROKKR_AOT=0), alternating: --version and experiment show DIR (with --experiment) to the
                        first byte of output and to exit; the kernel to its first reply, then %%domain load
-                       tau2-retail in that fresh process and once more (median and best of N, default 5).""".formatted(String.join(", ", WorldBench.domains()), String.join(", ", Tau2Domains.names()));
+                       tau2-retail in that fresh process and once more (median and best of N, default 5).
+               fleet   cells/s of 1, 2 and 4 brokkr worker processes (--slots 64 each) on a PostgreSQL store (a
+                       schema brokkr_bench_fleet_wN of --store's database per run, dropped after) against a loopback
+                       model answering after 200 ms under a fleet cap of 64, 10,000 cells of loop depth 1 (two
+                       calls each), as a ratio to the ideal min(cap, slots) / 400 ms; and the store's cost per cell
+                       (claim + record + heartbeat time in the workers) against SQLite's per attempt in one process.""".formatted(String.join(", ", WorldBench.domains()), String.join(", ", Tau2Domains.names()));
     }
 
     @Override
     public int run(List<String> args, PrintStream out, PrintStream err) throws Exception {
         if (args.isEmpty())
             throw new UsageException(
-                    "missing benchmark (world, replay, loop, kb-search, sandbox, probe, multi-turn, redact, interrupt or startup)");
+                    "missing benchmark (world, replay, loop, kb-search, sandbox, probe, multi-turn, redact, interrupt, startup or fleet)");
         List<String> rest = args.subList(1, args.size());
         return switch (args.get(0)) {
             case "world" -> usage(() -> WorldBench.run(rest, out));
@@ -105,6 +111,7 @@ public record BenchCommand() implements Command {
             case "redact" -> usage(() -> RedactBench.run(rest, out));
             case "interrupt" -> usage(() -> InterruptBench.run(rest, out));
             case "startup" -> usage(() -> StartupBench.run(rest, out));
+            case "fleet" -> usage(() -> FleetBench.run(rest, out));
             default -> throw new UsageException("unknown benchmark '" + args.get(0) + "'");
         };
     }

@@ -376,49 +376,7 @@ public final class ExperimentStore implements AutoCloseable {
      */
     public List<Attempt> recordAll(List<Prepared> batch) {
         if (batch.isEmpty()) return List.of();
-        List<Long> ids = db.tx(commitNanos, () -> {
-            List<Long> out = new ArrayList<>();
-            try (PreparedStatement b = db.connection()
-                    .prepareStatement("INSERT INTO blob(sha256, text) VALUES(?,?) ON CONFLICT DO NOTHING")) {
-                for (Prepared x : batch) {
-                    for (var e : x.blobs().entrySet()) {
-                        b.setString(1, e.getKey());
-                        db.dialect().setAnyText(b, 2, e.getValue());
-                        b.addBatch();
-                    }
-                }
-                b.executeBatch();
-            }
-            try (PreparedStatement p = db.connection().prepareStatement("""
-                    INSERT INTO attempt(env_id, agent_id, repetition, task_id, status, reward, trust, checks_json,
-                      evidence_json, error, started_at, duration_ms, input_tokens, output_tokens)
-                    VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?)""", Statement.RETURN_GENERATED_KEYS)) {
-                for (Prepared x : batch) {
-                    Attempt a = x.attempt();
-                    p.setString(1, a.environmentId());
-                    p.setString(2, a.agentId());
-                    p.setInt(3, a.repetition());
-                    p.setString(4, a.taskId());
-                    p.setString(5, a.status().wire());
-                    if (a.completed()) p.setDouble(6, a.reward());
-                    else p.setNull(6, Types.REAL);
-                    p.setString(7, a.trust() == null ? null : a.trust().name());
-                    p.setString(8, x.checksJson());
-                    p.setString(9, x.evidenceJson());
-                    p.setString(10, EnvironmentKeys.process().redact(a.error()));
-                    p.setLong(11, a.startedAtMillis());
-                    p.setLong(12, a.durationMillis());
-                    p.setLong(13, a.evidence().agentUsage().inputTokens());
-                    p.setLong(14, a.evidence().agentUsage().outputTokens());
-                    p.executeUpdate();
-                    try (ResultSet k = p.getGeneratedKeys()) {
-                        k.next();
-                        out.add(k.getLong(1));
-                    }
-                }
-            }
-            return out;
-        });
+        List<Long> ids = db.tx(commitNanos, () -> insertAttempts(db.connection(), db.dialect(), batch));
         List<Attempt> out = new ArrayList<>();
         for (int i = 0; i < batch.size(); i++) {
             out.add(batch.get(i).attempt().withId(ids.get(i)));
@@ -426,6 +384,55 @@ public final class ExperimentStore implements AutoCloseable {
         }
         writes.addAndGet(batch.size());
         commits.incrementAndGet();
+        return out;
+    }
+
+    /**
+     * Inserts finished attempts and their long texts on {@code c}, in the caller's transaction (no commit):
+     * {@link #recordAll}'s writer, and a fleet worker's record under its lease ({@link FleetQueue#record}).
+     */
+    static List<Long> insertAttempts(java.sql.Connection c, StoreDialect dialect, List<Prepared> batch)
+            throws SQLException {
+        List<Long> out = new ArrayList<>();
+        try (PreparedStatement b =
+                c.prepareStatement("INSERT INTO blob(sha256, text) VALUES(?,?) ON CONFLICT DO NOTHING")) {
+            for (Prepared x : batch) {
+                for (var e : x.blobs().entrySet()) {
+                    b.setString(1, e.getKey());
+                    dialect.setAnyText(b, 2, e.getValue());
+                    b.addBatch();
+                }
+            }
+            b.executeBatch();
+        }
+        try (PreparedStatement p = c.prepareStatement("""
+                INSERT INTO attempt(env_id, agent_id, repetition, task_id, status, reward, trust, checks_json,
+                  evidence_json, error, started_at, duration_ms, input_tokens, output_tokens)
+                VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?)""", Statement.RETURN_GENERATED_KEYS)) {
+            for (Prepared x : batch) {
+                Attempt a = x.attempt();
+                p.setString(1, a.environmentId());
+                p.setString(2, a.agentId());
+                p.setInt(3, a.repetition());
+                p.setString(4, a.taskId());
+                p.setString(5, a.status().wire());
+                if (a.completed()) p.setDouble(6, a.reward());
+                else p.setNull(6, Types.REAL);
+                p.setString(7, a.trust() == null ? null : a.trust().name());
+                p.setString(8, x.checksJson());
+                p.setString(9, x.evidenceJson());
+                p.setString(10, EnvironmentKeys.process().redact(a.error()));
+                p.setLong(11, a.startedAtMillis());
+                p.setLong(12, a.durationMillis());
+                p.setLong(13, a.evidence().agentUsage().inputTokens());
+                p.setLong(14, a.evidence().agentUsage().outputTokens());
+                p.executeUpdate();
+                try (ResultSet k = p.getGeneratedKeys()) {
+                    k.next();
+                    out.add(k.getLong(1));
+                }
+            }
+        }
         return out;
     }
 

@@ -112,6 +112,38 @@ public final class Runner {
      */
     public static <R> Outcome run(
             List<? extends Job<R>> jobs, Function<ModelRef, Candidate> models, Policy policy, Sink<R> sink) {
+        Outcome o = run(Source.of(jobs), models, policy, sink);
+        return new Outcome(
+                jobs.size(),
+                o.started(),
+                o.delivered(),
+                o.abandoned(),
+                jobs.size() - o.started(),
+                o.cancelled(),
+                o.interrupted());
+    }
+
+    /**
+     * Where a run's units come from when they are not all known at its start: a fleet worker's leased
+     * cells ({@code brokkr worker}). {@link #next} is asked only when a slot is free (so a worker never
+     * takes a unit it cannot start at once), on the run's thread; it may wait, and returns null when
+     * there is nothing more to run.
+     */
+    public interface Source<R> {
+        Job<R> next() throws InterruptedException;
+
+        static <R> Source<R> of(List<? extends Job<R>> jobs) {
+            java.util.Iterator<? extends Job<R>> it = jobs.iterator();
+            return () -> it.hasNext() ? it.next() : null;
+        }
+    }
+
+    /**
+     * Runs the units {@code source} hands out, as {@link #run(List, Function, Policy, Sink)} runs a list
+     * (same threads, gates, timeouts, cancellation and cache; indices in the order the units were handed
+     * out). {@code Outcome.units} and {@code started} are the units handed out; {@code notStarted} is 0.
+     */
+    public static <R> Outcome run(Source<R> source, Function<ModelRef, Candidate> models, Policy policy, Sink<R> sink) {
         RunModels.Shared shared = new RunModels.Shared(models, policy);
         Semaphore slots = new Semaphore(policy.parallelism());
         AtomicReference<Throwable> fatal = new AtomicReference<>();
@@ -121,7 +153,7 @@ public final class Runner {
         int started = 0;
         ExecutorService pool = Executors.newVirtualThreadPerTaskExecutor();
         try {
-            for (int i = 0; i < jobs.size(); i++) {
+            while (true) {
                 if (!acquire(slots, cancellation)) {
                     cancelled = true;
                     interrupted = Thread.interrupted() || interrupted;
@@ -131,9 +163,30 @@ public final class Runner {
                     slots.release();
                     break;
                 }
-                started++;
-                int index = i;
-                Job<R> job = jobs.get(i);
+                Job<R> job;
+                try {
+                    job = source.next();
+                } catch (InterruptedException e) {
+                    slots.release();
+                    cancelled = true;
+                    interrupted = true;
+                    break;
+                } catch (RuntimeException | Error e) {
+                    slots.release();
+                    fatal.compareAndSet(null, e);
+                    break;
+                }
+                if (job == null) {
+                    slots.release();
+                    break;
+                }
+                if (cancellation.isCancelled()) {
+                    // The source handed out a unit while the run was being cancelled: it never starts.
+                    slots.release();
+                    cancelled = true;
+                    break;
+                }
+                int index = started++;
                 pool.execute(() -> {
                     try {
                         RunModels unitModels = shared.of(job);
@@ -174,8 +227,7 @@ public final class Runner {
         if (f instanceof RuntimeException re) throw re;
         if (f instanceof Error err) throw err;
         if (f != null) throw new IllegalStateException(f);
-        return new Outcome(
-                jobs.size(), started, delivered.get(), abandoned.get(), jobs.size() - started, cancelled, interrupted);
+        return new Outcome(started, started, delivered.get(), abandoned.get(), 0, cancelled, interrupted);
     }
 
     /**

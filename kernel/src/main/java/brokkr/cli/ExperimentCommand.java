@@ -189,7 +189,11 @@ public final class ExperimentCommand implements Command {
         if (args.isEmpty()) throw new UsageException("missing subcommand");
         List<String> rest = new ArrayList<>(args.subList(1, args.size()));
         return switch (args.getFirst()) {
-            case "run" -> runExperiment(rest, out, err);
+            case "run" ->
+                rest.contains("--workers")
+                        ? ExperimentFleet.register(registry, rest, out, err)
+                        : runExperiment(rest, out, err);
+            case "status" -> ExperimentFleet.status(rest, out, err);
             case "list" -> list(rest, out, err);
             case "show" -> show(rest, out, err);
             case "attempts" -> attempts(rest, out, err);

@@ -39,7 +39,8 @@ public final class Main {
                 new ExperimentCommand(registry, new ExperimentInterop(registry, families)),
                 new DataCommand(context.env(), registry, families),
                 new ReportCommand(registry),
-                new ProbeCommand(registry));
+                new ProbeCommand(registry),
+                new WorkerCommand(registry));
     }
 
     static Map<String, Command> commands() {

@@ -3,14 +3,22 @@ package brokkr.magics;
 import static org.junit.jupiter.api.Assertions.*;
 
 import brokkr.experiment.ExperimentQuery;
+import brokkr.experiment.ExperimentSpec;
 import brokkr.experiment.ExperimentStore;
+import brokkr.experiment.Fleet;
+import brokkr.experiment.FleetWorker;
+import brokkr.experiment.PostgresLocation;
+import brokkr.experiment.Registry;
+import brokkr.experiment.testing.PostgresServer;
 import brokkr.magics.builtin.ExperimentMagics;
 import brokkr.magics.display.Rendering;
+import brokkr.run.Cancellation;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -66,6 +74,40 @@ class ExperimentMagicsTest {
             repetitions: 3
             parallelism: 4
             """;
+
+    @Test
+    void statusShowsAFleetRefreshedUntilItsCellsAreDone() throws Exception {
+        try (PostgresServer.Database db = PostgresServer.shared().createDatabase()) {
+            String url = db.url("fleetview");
+            PostgresLocation store = PostgresLocation.parse(url);
+            ExperimentSpec spec = ExperimentSpec.parse(SPEC, true, "test", "fleetview", null);
+            Fleet.register(spec, store, Registry.process(), Map.of());
+            Session s = new Session();
+            Recording d = new Recording();
+            s.display(d);
+            CompletableFuture<Object> watch = new CompletableFuture<>();
+            Thread.ofPlatform().start(() -> {
+                try {
+                    watch.complete(s.magics().evalLine(s, "experiment", "status --store " + url + " --every 0.2"));
+                } catch (Throwable t) {
+                    watch.completeExceptionally(t);
+                }
+            });
+            Thread.sleep(700); // the view shows the queued cells, refreshed, before a worker starts
+            var r = Fleet.work(
+                    store, Registry.process(), FleetWorker.Options.defaults(null, 2), System.err, new Cancellation());
+            assertEquals(12, r.completed());
+            var view = (ExperimentMagics.FleetStatusView) watch.get(60, TimeUnit.SECONDS);
+            assertTrue(view.settled());
+            assertTrue(view.text().contains("12 cells: 12 done, 0 running, 0 pending"), view.text());
+            assertEquals(1, d.shown.size());
+            assertTrue(((ExperimentMagics.FleetStatusView) d.shown.getFirst())
+                    .text()
+                    .contains("0 done"));
+            assertTrue(d.updates.size() >= 2, "refreshed in place: " + d.updates.size());
+            assertThrows(MagicUsageException.class, () -> s.magics().evalLine(s, "experiment", "status"), "no --store");
+        }
+    }
 
     @Test
     void cellMagicRunsShowsProgressAndScores() throws Exception {

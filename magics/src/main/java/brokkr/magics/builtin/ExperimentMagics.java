@@ -6,7 +6,9 @@ import brokkr.experiment.ExperimentQuery;
 import brokkr.experiment.ExperimentSpec;
 import brokkr.experiment.ExperimentStore;
 import brokkr.experiment.Experiments;
+import brokkr.experiment.Fleet;
 import brokkr.experiment.Planner;
+import brokkr.experiment.PostgresLocation;
 import brokkr.experiment.ProgressListener;
 import brokkr.experiment.Scorecard;
 import brokkr.experiment.StoreLocation;
@@ -20,6 +22,7 @@ import brokkr.magics.view.ExperimentTables;
 import brokkr.magics.view.Rich;
 import brokkr.magics.view.Tables;
 import brokkr.render.chart.Charts;
+import brokkr.render.experiment.FleetTables;
 import brokkr.render.experiment.ScorecardTables;
 import brokkr.run.Cancellation;
 import brokkr.value.Json;
@@ -57,9 +60,11 @@ public final class ExperimentMagics implements MagicExtension {
     public void install(MagicRegistry r) {
         r.line(
                         "experiment",
-                        "%experiment FILE [--dir DIR]",
+                        "%experiment FILE [--dir DIR] | %experiment status --store URL [NAME] [--every S]",
                         "Runs (or resumes) the experiment of a YAML/JSON file with a live progress display, then shows its scorecard."
-                                + " Default DIR: .brokkr/experiments/NAME.",
+                                + " Default DIR: .brokkr/experiments/NAME. status: a fleet's cells (done, running, pending, out of"
+                                + " retries), workers and providers' cells in flight, refreshed every S seconds (default 2) until no"
+                                + " cell is pending or running, or the cell is interrupted.",
                         ExperimentMagics::experimentLine)
                 .cell(
                         "experiment",
@@ -81,7 +86,10 @@ public final class ExperimentMagics implements MagicExtension {
     }
 
     static Object experimentLine(Session s, MagicArgs a) throws Exception {
-        var p = a.parse(Set.of("dir"), 1);
+        var p = a.parse(Set.of("dir", "store", "every"), 2);
+        if ("status".equals(p.positional(0)))
+            return status(s, p.option("store"), p.positional(1), p.option("every", "2"));
+        if (p.positional(1) != null) throw new MagicUsageException("%experiment takes one experiment FILE");
         if (p.positional(0) == null) throw new MagicUsageException("which experiment file?");
         Path file = Path.of(p.positional(0));
         if (!Files.isRegularFile(file)) throw new MagicUsageException("no experiment file " + file);
@@ -112,6 +120,57 @@ public final class ExperimentMagics implements MagicExtension {
             throw new MagicUsageException(e.getMessage());
         }
         return experiment(s, spec, dir(p.option("dir"), spec, null));
+    }
+
+    /** A fleet's status, as {@code experiment status} prints it. */
+    public record FleetStatusView(String text, boolean settled) implements Rich {
+        @Override
+        public String html() {
+            return "<pre>" + Tables.esc(text) + "</pre>";
+        }
+    }
+
+    /**
+     * {@code %experiment status --store URL [NAME]}: the fleet's status, shown and refreshed in place every
+     * {@code every} seconds until no cell is pending or running (or the cell is interrupted); the last one
+     * is the cell's value.
+     */
+    static Object status(Session s, String store, String name, String every) throws Exception {
+        if (store == null)
+            throw new MagicUsageException("%experiment status needs --store postgresql://HOST[:PORT]/DB");
+        PostgresLocation location;
+        double seconds;
+        try {
+            location = PostgresLocation.parse(store);
+            seconds = Double.parseDouble(every);
+        } catch (NumberFormatException e) {
+            throw new MagicUsageException("--every takes seconds, not '" + every + "'");
+        } catch (IllegalArgumentException e) {
+            throw new MagicUsageException(e.getMessage());
+        }
+        if (!(seconds >= 0.1)) throw new MagicUsageException("--every takes at least 0.1 seconds");
+        FleetStatusView view = statusView(location, name);
+        Display display = s.display();
+        String id = display.show(view);
+        try {
+            while (!view.settled()) {
+                Thread.sleep((long) (seconds * 1000));
+                view = statusView(location, name);
+                display.update(id, view);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt(); // the watch ends; the fleet goes on
+        }
+        return view;
+    }
+
+    private static FleetStatusView statusView(PostgresLocation location, String name) {
+        try {
+            List<Fleet.Status> all = Fleet.status(location, name);
+            return new FleetStatusView(FleetTables.text(location.display(), all), FleetTables.settled(all));
+        } catch (IllegalArgumentException e) {
+            throw new MagicUsageException(e.getMessage());
+        }
     }
 
     /**
