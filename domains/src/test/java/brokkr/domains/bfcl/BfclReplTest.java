@@ -17,6 +17,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -27,6 +28,7 @@ import org.junit.jupiter.api.io.TempDir;
  * each. {@code -Dbrokkr.harness.sample=true} runs a sample for a quick local check (the smoke split, the
  * unsatisfiable tasks and the parallel categories' first tasks).
  */
+@Tag("proof") // ./test runs the long proofs beside the other tests (the tag selects them)
 class BfclReplTest {
     @TempDir
     Path tmp;
