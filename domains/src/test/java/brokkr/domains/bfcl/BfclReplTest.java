@@ -58,7 +58,9 @@ class BfclReplTest {
                 List.of(new ExperimentSpec.DomainSpec("bfcl", null, tasks)),
                 List.of(repl),
                 1,
-                2,
+                // Four episodes at once: the suite's longest proof (./test runs it beside the others), so when it
+                // runs alone at the end it still keeps both cores busy while episodes wait on their sandbox JVMs.
+                4,
                 Map.of(),
                 Map.of(),
                 0,
