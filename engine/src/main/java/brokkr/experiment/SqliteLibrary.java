@@ -2,6 +2,7 @@ package brokkr.experiment;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.net.JarURLConnection;
 import java.net.URL;
 import java.nio.file.FileSystems;
 import java.nio.file.Files;
@@ -10,6 +11,9 @@ import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.Arrays;
 import java.util.Map;
+import java.util.jar.JarEntry;
+import java.util.jar.JarFile;
+import java.util.zip.CRC32;
 import org.sqlite.SQLiteJDBCLoader;
 import org.sqlite.util.LibraryLoaderUtil;
 import org.sqlite.util.OSInfo;
@@ -23,7 +27,7 @@ import org.sqlite.util.OSInfo;
  * {@code -Dbrokkr.cache.dir}, else {@code $XDG_CACHE_HOME/brokkr}, else {@code ~/.cache/brokkr};
  * the driver is pointed at it with {@code org.sqlite.lib.path} / {@code org.sqlite.lib.name}, its
  * documented way to load the library from a given place. A file already there is reused when its
- * bytes are the driver's own; otherwise it is replaced atomically (a concurrent process either sees
+ * bytes are the driver's own (the size and CRC-32 its jar records for the entry); otherwise it is replaced atomically (a concurrent process either sees
  * the old complete file or the new one). A user's own {@code org.sqlite.lib.path} is respected; when
  * the cache cannot be written the driver falls back to its default.
  */
@@ -39,12 +43,16 @@ final class SqliteLibrary {
         prepared = true;
         if (System.getProperty("org.sqlite.lib.path") != null) return;
         String name = LibraryLoaderUtil.getNativeLibName();
-        URL resource = SQLiteJDBCLoader.class.getResource(LibraryLoaderUtil.getNativeLibResourcePath() + "/" + name);
+        // The platform's folder asked once: the driver's OSInfo starts `uname -o` (its Android check) every time,
+        // and LibraryLoaderUtil.getNativeLibResourcePath() is "/org/sqlite/native/" + that same folder.
+        String platform = OSInfo.getNativeLibFolderPathForCurrentOS();
+        URL resource = SQLiteJDBCLoader.class.getResource(
+                "/" + SQLiteJDBCLoader.class.getPackageName().replace('.', '/') + "/native/" + platform + "/" + name);
         if (resource == null) return; // no bundled library for this platform: the driver says so
         Path dir = cacheDir(System.getenv())
                 .resolve("native")
                 .resolve("sqlite-jdbc-" + SQLiteJDBCLoader.getVersion())
-                .resolve(OSInfo.getNativeLibFolderPathForCurrentOS());
+                .resolve(platform);
         try {
             extract(resource, dir, name);
         } catch (IOException | RuntimeException e) {
@@ -70,11 +78,12 @@ final class SqliteLibrary {
     }
 
     private static void extract(URL resource, Path dir, String name) throws IOException {
+        Path lib = dir.resolve(name);
+        if (sameAsEntry(resource, lib)) return;
         byte[] wanted;
         try (InputStream in = resource.openStream()) {
             wanted = in.readAllBytes();
         }
-        Path lib = dir.resolve(name);
         if (Files.isRegularFile(lib)
                 && Files.size(lib) == wanted.length
                 && Arrays.equals(Files.readAllBytes(lib), wanted)) return;
@@ -91,5 +100,24 @@ final class SqliteLibrary {
         } finally {
             Files.deleteIfExists(part);
         }
+    }
+
+    /**
+     * Whether {@code lib} holds the bytes of the jar entry {@code resource}, by the size and CRC-32 the jar records
+     * for it: the start-up of every command that opens a store then reads the cached file once instead of also
+     * inflating the 1 MB entry to compare. False when the resource is not a jar entry (then the bytes decide).
+     */
+    private static boolean sameAsEntry(URL resource, Path lib) throws IOException {
+        if (!Files.isRegularFile(lib) || !(resource.openConnection() instanceof JarURLConnection jar)) return false;
+        jar.setUseCaches(false);
+        JarEntry entry;
+        try (JarFile file = jar.getJarFile()) {
+            entry = jar.getJarEntry();
+        }
+        if (entry == null || entry.getSize() < 0 || entry.getCrc() < 0 || Files.size(lib) != entry.getSize())
+            return false;
+        CRC32 crc = new CRC32();
+        crc.update(Files.readAllBytes(lib));
+        return crc.getValue() == entry.getCrc();
     }
 }

@@ -9,6 +9,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.BasicFileAttributes;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
@@ -85,5 +86,21 @@ class SqliteLibraryTest {
         assertEquals(before.fileKey(), after.fileKey(), "the same file, not a fresh copy");
         assertEquals(before.lastModifiedTime(), after.lastModifiedTime());
         assertEquals(List.of(), files(temp), "nothing left in java.io.tmpdir");
+    }
+
+    /** A cached library of the right size whose bytes differ (a damaged file) is replaced, not loaded. */
+    @Test
+    void aDamagedCachedLibraryIsReplaced() throws Exception {
+        Path cache = Files.createDirectories(tmp.resolve("cache"));
+        Path temp = Files.createDirectories(tmp.resolve("tmp"));
+        runAndKill(cache, temp, tmp.resolve("a"));
+        Path lib = files(cache).getFirst();
+        byte[] good = Files.readAllBytes(lib);
+        byte[] damaged = good.clone();
+        damaged[damaged.length / 2] ^= 0x55;
+        Files.write(lib, damaged);
+        runAndKill(cache, temp, tmp.resolve("b"));
+        assertEquals(List.of(lib), files(cache));
+        assertTrue(Arrays.equals(good, Files.readAllBytes(lib)), "the damaged library was replaced by the driver's");
     }
 }

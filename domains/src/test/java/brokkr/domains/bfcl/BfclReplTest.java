@@ -17,6 +17,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -27,6 +28,7 @@ import org.junit.jupiter.api.io.TempDir;
  * each. {@code -Dbrokkr.harness.sample=true} runs a sample for a quick local check (the smoke split, the
  * unsatisfiable tasks and the parallel categories' first tasks).
  */
+@Tag("proof") // ./test runs the long proofs beside the other tests (the tag selects them)
 class BfclReplTest {
     @TempDir
     Path tmp;
@@ -56,7 +58,9 @@ class BfclReplTest {
                 List.of(new ExperimentSpec.DomainSpec("bfcl", null, tasks)),
                 List.of(repl),
                 1,
-                2,
+                // Four episodes at once: the suite's longest proof (./test runs it beside the others), so when it
+                // runs alone at the end it still keeps both cores busy while episodes wait on their sandbox JVMs.
+                4,
                 Map.of(),
                 Map.of(),
                 0,

@@ -18,6 +18,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -28,6 +29,7 @@ import org.junit.jupiter.api.io.TempDir;
  * method calls). Per task the reward, the recorded trajectory (turns, steps, call strings) and the final world's
  * hash equal the reference's, so the checker graded the very calls upstream's loop records.
  */
+@Tag("proof") // ./test runs the long proofs beside the other tests (the tag selects them)
 class MultiTurnHarnessGoldTest {
     @TempDir
     Path tmp;

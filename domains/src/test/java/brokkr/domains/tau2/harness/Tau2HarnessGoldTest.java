@@ -18,6 +18,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.IntStream;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -28,6 +29,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * gold calls made as {@code tau2.*} methods) and batched several per turn through the JSON tools
  * ({@code harness: loop, action_space: tools}). Every recorded world replays to its hash.
  */
+@Tag("proof") // ./test runs the long proofs beside the other tests (the tag selects them)
 class Tau2HarnessGoldTest {
     @TempDir
     Path tmp;
