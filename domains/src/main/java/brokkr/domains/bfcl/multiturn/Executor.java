@@ -232,6 +232,7 @@ public final class Executor {
         PARSED.clear();
         Addressing.CACHE.clear();
         StateDump.forgetStateShas();
+        PyObjects.forgetJsonTexts();
     }
 
     /**
