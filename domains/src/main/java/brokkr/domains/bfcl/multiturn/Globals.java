@@ -29,7 +29,19 @@ public record Globals(PMap<String, Object> cells) {
         return v != null ? v : initial.get();
     }
 
+    /**
+     * The globals with {@code cell} set to {@code value}; this object itself when the cell already holds that very
+     * object or an equal number, str or bool (e.g. MathAPI setting the precision it already has): the globals are
+     * part of what identifies a call's outcome (the executor's memo of evaluated calls, the state hashes), so an
+     * unchanged cell keeps them the same object.
+     */
     public Globals with(String cell, Object value) {
+        Object old = cells.get(cell);
+        if (old == value
+                || (old != null
+                        && (value instanceof Number || value instanceof String || value instanceof Boolean)
+                        && old.getClass() == value.getClass()
+                        && old.equals(value))) return this;
         return new Globals(cells.plus(cell, value));
     }
 
