@@ -351,6 +351,18 @@ public final class Executor {
         }
     }
 
+    private static volatile boolean rememberCalls = true;
+
+    /**
+     * Whether evaluated call strings are remembered ({@link #CALLS}; on by default). A benchmark of what one
+     * evaluation costs (the fork row of {@code bench multi-turn}, which runs one turn on the same world 1,000 times)
+     * turns it off, or it would time the memo's look-up.
+     */
+    public static void rememberCalls(boolean on) {
+        rememberCalls = on;
+        if (!on) CALLS.clear();
+    }
+
     /** The result text, and the globals and the instances of the key's names afterwards. */
     private record CallOutcome(String result, Globals globals, Backend[] instances) {}
 
@@ -380,6 +392,7 @@ public final class Executor {
             } catch (StackOverflowError e) {
                 return "Error during execution: maximum recursion depth exceeded";
             }
+            if (!rememberCalls) return evaluate(p.expr());
             Backend[] before = new Backend[p.names().length];
             for (int i = 0; i < before.length; i++) before[i] = world.instance(p.names()[i]);
             CallKey key = new CallKey(call, world.globals(), before);
