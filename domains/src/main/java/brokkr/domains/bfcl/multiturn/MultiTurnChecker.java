@@ -189,10 +189,14 @@ public final class MultiTurnChecker {
      * ({@link StateNode}: gorilla's File/Directory, whose {@code __eq__} compares what they render) by rendering.
      */
     static boolean pyEq(Object a, Object b) {
+        // The same object on both sides (the model's and the ground truth's instances often share their values: a
+        // call the executor has seen on the same instance hands back the same objects) is equal unless a NaN inside
+        // makes Python's == false (this model has no float identity, so a NaN never equals itself here).
+        if (a == b && !holdsNaN(a)) return true;
         if (a instanceof StateNode || b instanceof StateNode) {
             return a instanceof StateNode
                     && b instanceof StateNode
-                    && StateDump.canonical(StateDump.render(a)).equals(StateDump.canonical(StateDump.render(b)));
+                    && StateDump.canonicalText(a).equals(StateDump.canonicalText(b));
         }
         if (a instanceof Map<?, ?> m) {
             if (!(b instanceof Map<?, ?> n) || m.size() != n.size()) return false;
@@ -204,6 +208,60 @@ public final class MultiTurnChecker {
         if (a instanceof List<?> l) return b instanceof List<?> k && seqEq(l, k);
         if (a instanceof PyTuple t) return b instanceof PyTuple u && seqEq(t.items(), u.items());
         return PyObjects.eq(a, b);
+    }
+
+    /** Whether a NaN float is anywhere inside {@code o} (remembered per persistent container, by identity). */
+    private static boolean holdsNaN(Object o) {
+        return switch (o) {
+            case Double d -> d.isNaN();
+            case List<?> l -> {
+                Boolean known = knownNaN(l);
+                if (known != null) yield known;
+                boolean any = false;
+                for (Object x : l)
+                    if (holdsNaN(x)) {
+                        any = true;
+                        break;
+                    }
+                yield rememberNaN(l, any);
+            }
+            case PyTuple t -> holdsNaN(t.items());
+            case Map<?, ?> m -> {
+                Boolean known = knownNaN(m);
+                if (known != null) yield known;
+                boolean any = false;
+                for (Map.Entry<?, ?> e : m.entrySet())
+                    if (holdsNaN(e.getKey()) || holdsNaN(e.getValue())) {
+                        any = true;
+                        break;
+                    }
+                yield rememberNaN(m, any);
+            }
+            case brokkr.python.PySet s -> {
+                boolean any = false;
+                for (Object x : s.members()) any |= holdsNaN(x);
+                yield any;
+            }
+            case StateNode n -> true; // compared by their texts, as before
+            default -> false;
+        };
+    }
+
+    private record NaNFlag(Object container, boolean holds) {}
+
+    /** Direct-mapped on the container's identity; only persistent containers are remembered. */
+    private static final NaNFlag[] NAN_FLAGS = new NaNFlag[1 << 12];
+
+    private static Boolean knownNaN(Object container) {
+        if (!brokkr.python.TextMemo.remembers(container)) return null;
+        NaNFlag f = NAN_FLAGS[System.identityHashCode(container) & (NAN_FLAGS.length - 1)];
+        return f != null && f.container == container ? f.holds : null;
+    }
+
+    private static boolean rememberNaN(Object container, boolean holds) {
+        if (brokkr.python.TextMemo.remembers(container))
+            NAN_FLAGS[System.identityHashCode(container) & (NAN_FLAGS.length - 1)] = new NaNFlag(container, holds);
+        return holds;
     }
 
     private static boolean seqEq(List<?> a, List<?> b) {
