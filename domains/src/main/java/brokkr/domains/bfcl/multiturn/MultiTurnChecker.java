@@ -189,6 +189,12 @@ public final class MultiTurnChecker {
      * ({@link StateNode}: gorilla's File/Directory, whose {@code __eq__} compares what they render) by rendering.
      */
     static boolean pyEq(Object a, Object b) {
+        // One object is equal to itself, as CPython's container comparison (PyObject_RichCompareBool) takes it
+        // without calling __eq__: the model's and the ground truth's instances share every value neither side has
+        // changed since the pristine world (structural sharing), and comparing those element by element (rendering
+        // every File and Directory) was most of the state check. Not a float: NaN != NaN at the top of
+        // state_checker's `!=`, and two NaNs that are one Java object need not be one Python object.
+        if (a == b && !(a instanceof Double)) return true;
         if (a instanceof StateNode || b instanceof StateNode) {
             return a instanceof StateNode
                     && b instanceof StateNode
