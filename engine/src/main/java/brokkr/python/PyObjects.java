@@ -406,7 +406,33 @@ public final class PyObjects {
         return sb.toString();
     }
 
+    /**
+     * {@link #jsonDumps}'s texts of persistent containers: results hand out parts of a backend's state (a stock's
+     * price history, a card list), so the same objects are rendered again and again.
+     */
+    private static final TextMemo JSON_TEXTS = new TextMemo(1 << 14, 64);
+
+    /** Forgets {@link #jsonDumps}'s remembered texts (a benchmark's run starts as a fresh process would). */
+    public static void forgetJsonTexts() {
+        JSON_TEXTS.clear();
+    }
+
     private static void json(Object o, StringBuilder sb) throws IOException {
+        if (!TextMemo.remembers(o)) {
+            jsonOf(o, sb);
+            return;
+        }
+        String known = JSON_TEXTS.get(o);
+        if (known != null) {
+            sb.append(known);
+            return;
+        }
+        int start = sb.length();
+        jsonOf(o, sb);
+        JSON_TEXTS.put(o, sb, start);
+    }
+
+    private static void jsonOf(Object o, StringBuilder sb) throws IOException {
         switch (o) {
             case PyNone n -> sb.append("null");
             case Boolean b -> sb.append(b ? "true" : "false");

@@ -48,16 +48,22 @@ public final class PyEval {
         return v;
     }
 
-    /** {@code v} with every {@link Deferred} inside containers replaced by what it stands for now. */
+    /**
+     * {@code v} with every {@link Deferred} inside containers replaced by what it stands for now. A container without
+     * one is returned as it is (the same object, nothing copied): results rarely hold a deferred value, and this runs
+     * on every result. Lists are walked with their iterator (a persistent vector's {@code get} is a tree descent).
+     */
     public static Object deep(Object v) {
         v = now(v);
         return switch (v) {
             case java.util.List<?> l -> {
                 java.util.List<Object> out = null;
-                for (int i = 0; i < l.size(); i++) {
-                    Object x = l.get(i), r = deep(x);
+                int i = 0;
+                for (Object x : l) {
+                    Object r = deep(x);
                     if (r != x && out == null) out = new ArrayList<>(l.subList(0, i));
                     if (out != null) out.add(r);
+                    i++;
                 }
                 yield out == null ? v : TreePVector.from(out);
             }
@@ -67,26 +73,40 @@ public final class PyEval {
             }
             case PySet s -> {
                 boolean changed = false;
+                for (Object x : s.members())
+                    if (deep(x) != x) {
+                        changed = true;
+                        break;
+                    }
+                if (!changed) yield v;
                 LinkedHashSet<Object> out = new LinkedHashSet<>();
-                for (Object x : s.members()) {
-                    Object r = deep(x);
-                    changed |= r != x;
-                    out.add(r);
-                }
-                yield changed ? new PySet(out, s.frozen()) : v;
+                for (Object x : s.members()) out.add(deep(x));
+                yield new PySet(out, s.frozen());
             }
             case Map<?, ?> m -> {
-                boolean changed = false;
-                OrderedPMap<Object, Object> out = OrderedPMap.empty();
+                OrderedPMap<Object, Object> out = null;
+                int i = 0;
                 for (Map.Entry<?, ?> en : m.entrySet()) {
                     Object r = deep(en.getValue());
-                    changed |= r != en.getValue();
-                    out = out.plus(en.getKey(), r);
+                    if (r != en.getValue() && out == null) out = prefix(m, i);
+                    if (out != null) out = out.plus(en.getKey(), r);
+                    i++;
                 }
-                yield changed ? out : v;
+                yield out == null ? v : out;
             }
             default -> v;
         };
+    }
+
+    /** The first {@code n} entries of {@code m}, in order. */
+    private static OrderedPMap<Object, Object> prefix(Map<?, ?> m, int n) {
+        OrderedPMap<Object, Object> out = OrderedPMap.empty();
+        int i = 0;
+        for (Map.Entry<?, ?> e : m.entrySet()) {
+            if (i++ == n) break;
+            out = out.plus(e.getKey(), e.getValue());
+        }
+        return out;
     }
 
     /** Evaluates {@code e} for use: what a deferred value stands for. */

@@ -10,6 +10,7 @@ import brokkr.python.source.PyExpr;
 import brokkr.python.source.PyParser;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -81,16 +82,27 @@ public final class Executor {
         private static final Map<Key, Addressing> CACHE = new ConcurrentHashMap<>();
 
         private record Key(TaskSetup task, String modelName, boolean evalRun) {
-            // The task by identity: a task's setup is one object for the life of its data set, and equality would
-            // compare the whole initial configuration on every call.
+            // The configuration by identity: a task's initial_config is one object for the life of its data set
+            // (MultiTurnData.Task.setup() makes a new TaskSetup around it on every call, so the setup's own identity
+            // would never match again), and equality would compare the whole configuration on every call.
             @Override
             public boolean equals(Object o) {
-                return o instanceof Key k && k.task == task && k.evalRun == evalRun && k.modelName.equals(modelName);
+                return o instanceof Key k
+                        && k.task.initialConfig() == task.initialConfig()
+                        && k.evalRun == evalRun
+                        && k.task.longContext() == task.longContext()
+                        && k.task.taskId().equals(task.taskId())
+                        && k.modelName.equals(modelName)
+                        && k.task.involvedClasses().equals(task.involvedClasses());
             }
 
             @Override
             public int hashCode() {
-                return System.identityHashCode(task) * 31 + modelName.hashCode() * 2 + (evalRun ? 1 : 0);
+                return (System.identityHashCode(task.initialConfig()) * 31
+                                        + task.taskId().hashCode())
+                                * 31
+                        + modelName.hashCode() * 2
+                        + (evalRun ? 1 : 0);
             }
         }
 
@@ -230,8 +242,10 @@ public final class Executor {
      */
     public static void forgetMemos() {
         PARSED.clear();
+        CALLS.clear();
         Addressing.CACHE.clear();
         StateDump.forgetStateShas();
+        PyObjects.forgetJsonTexts();
     }
 
     /**
@@ -239,18 +253,106 @@ public final class Executor {
      * same few thousand strings a hundred thousand times. A string that does not parse is parsed again each time
      * (its SyntaxError is the call's result).
      */
-    private static final Map<String, PyExpr> PARSED = new ConcurrentHashMap<>();
+    private static final Map<String, Parsed> PARSED = new ConcurrentHashMap<>();
+
+    /** A call string's tree and the names it mentions (the only globals its evaluation can look up). */
+    record Parsed(PyExpr expr, String[] names) {}
 
     /** The fuzz corpus alone evaluates some 100,000 distinct strings; a tree is about a kilobyte. */
     private static final int PARSED_KEPT = 200_000;
 
     static PyExpr parsed(String call) {
-        PyExpr e = PARSED.get(call);
-        if (e != null) return e;
-        e = PyParser.parse(call, BfclData.PYTHON);
-        if (PARSED.size() < PARSED_KEPT) PARSED.put(call, e);
-        return e;
+        return parsedCall(call).expr();
     }
+
+    private static Parsed parsedCall(String call) {
+        Parsed p = PARSED.get(call);
+        if (p != null) return p;
+        PyExpr e = PyParser.parse(call, BfclData.PYTHON);
+        Set<String> names = new LinkedHashSet<>();
+        namesIn(e, names);
+        p = new Parsed(e, names.toArray(new String[0]));
+        if (PARSED.size() < PARSED_KEPT) PARSED.put(call, p);
+        return p;
+    }
+
+    /** Every {@link PyExpr.Name} of {@code e}: what {@link PyEval} may look up in the globals. */
+    private static void namesIn(PyExpr e, Set<String> out) {
+        switch (e) {
+            case null -> {}
+            case PyExpr.Const c -> {}
+            case PyExpr.Name n -> out.add(n.id());
+            case PyExpr.Attr a -> namesIn(a.obj(), out);
+            case PyExpr.Call c -> {
+                namesIn(c.fn(), out);
+                for (PyExpr.Arg a : c.args()) namesIn(a.value(), out);
+            }
+            case PyExpr.Subscript x -> {
+                namesIn(x.obj(), out);
+                namesIn(x.index(), out);
+            }
+            case PyExpr.Slice x -> {
+                namesIn(x.lower(), out);
+                namesIn(x.upper(), out);
+                namesIn(x.step(), out);
+            }
+            case PyExpr.Tuple t -> t.items().forEach(i -> namesIn(i, out));
+            case PyExpr.ListDisplay l -> l.items().forEach(i -> namesIn(i, out));
+            case PyExpr.SetDisplay l -> l.items().forEach(i -> namesIn(i, out));
+            case PyExpr.DictDisplay d -> {
+                d.keys().forEach(k -> namesIn(k, out));
+                d.values().forEach(v -> namesIn(v, out));
+            }
+            case PyExpr.Starred x -> namesIn(x.value(), out);
+            case PyExpr.Unary u -> namesIn(u.operand(), out);
+            case PyExpr.Binary b -> {
+                namesIn(b.left(), out);
+                namesIn(b.right(), out);
+            }
+            case PyExpr.BoolOp b -> b.values().forEach(v -> namesIn(v, out));
+            case PyExpr.Compare c -> {
+                namesIn(c.left(), out);
+                c.rights().forEach(r -> namesIn(r, out));
+            }
+            case PyExpr.IfExp i -> {
+                namesIn(i.test(), out);
+                namesIn(i.body(), out);
+                namesIn(i.orElse(), out);
+            }
+        }
+    }
+
+    /**
+     * Evaluated call strings: the outcome of one call string is a function of the string, the globals and the
+     * instances its names denote (nothing else is reachable from an evaluation: a name is looked up in the world or
+     * the builtins, an instance's methods see that instance and the globals), and all three are immutable, compared
+     * by identity. The corpora start every record from the same pristine instances and grade ten candidates per task
+     * against the same ground truth, so the same call meets the same instance objects again and again; a hit hands
+     * back the very objects the first evaluation made, so the next call (and the state hash) hits too.
+     */
+    private static final Map<CallKey, CallOutcome> CALLS = new ConcurrentHashMap<>();
+
+    /** Entries kept at most (each holds the instances before and after); the map starts again when full. */
+    private static final int CALLS_KEPT = 50_000;
+
+    private record CallKey(String call, Globals globals, Backend[] instances) {
+        @Override
+        public boolean equals(Object o) {
+            if (!(o instanceof CallKey k) || k.globals != globals || !k.call.equals(call)) return false;
+            for (int i = 0; i < instances.length; i++) if (k.instances[i] != instances[i]) return false;
+            return true;
+        }
+
+        @Override
+        public int hashCode() {
+            int h = call.hashCode() * 31 + System.identityHashCode(globals);
+            for (Backend b : instances) h = h * 31 + System.identityHashCode(b);
+            return h;
+        }
+    }
+
+    /** The result text, and the globals and the instances of the key's names afterwards. */
+    private record CallOutcome(String result, Globals globals, Backend[] instances) {}
 
     /** One eval's mutable view of the world (the calls of one string run in order against it). */
     static final class Session {
@@ -261,17 +363,44 @@ public final class Executor {
         }
 
         String run(String call) {
+            String head = call;
+            int paren = head.indexOf('(');
+            if (paren >= 0) head = head.substring(0, paren);
+            int dot = head.indexOf('.');
+            if (dot >= 0) {
+                int next = head.indexOf('.', dot + 1);
+                head = head.substring(dot + 1, next < 0 ? head.length() : next); // head.split("\\.")[1]
+            }
+            if (FORBIDDEN.contains(head)) return "Error during execution: Function call " + head + " is not allowed.";
+            Parsed p;
             try {
-                String head = call;
-                int paren = head.indexOf('(');
-                if (paren >= 0) head = head.substring(0, paren);
-                if (head.contains(".")) {
-                    String[] parts = head.split("\\.", -1);
-                    head = parts[1];
-                }
-                if (FORBIDDEN.contains(head))
-                    throw new PyException("Exception", "Function call " + head + " is not allowed.");
-                PyExpr expr = parsed(call);
+                p = parsedCall(call);
+            } catch (PyException e) {
+                return "Error during execution: " + e.str();
+            } catch (StackOverflowError e) {
+                return "Error during execution: maximum recursion depth exceeded";
+            }
+            Backend[] before = new Backend[p.names().length];
+            for (int i = 0; i < before.length; i++) before[i] = world.instance(p.names()[i]);
+            CallKey key = new CallKey(call, world.globals(), before);
+            CallOutcome known = CALLS.get(key);
+            if (known != null) {
+                World w = world;
+                for (int i = 0; i < before.length; i++)
+                    if (known.instances()[i] != before[i]) w = w.with(p.names()[i], known.instances()[i], w.globals());
+                world = w.globals() == known.globals() ? w : w.withGlobals(known.globals());
+                return known.result();
+            }
+            String result = evaluate(p.expr());
+            Backend[] after = new Backend[before.length];
+            for (int i = 0; i < after.length; i++) after[i] = world.instance(p.names()[i]);
+            if (CALLS.size() >= CALLS_KEPT) CALLS.clear();
+            CALLS.put(key, new CallOutcome(result, world.globals(), after));
+            return result;
+        }
+
+        private String evaluate(PyExpr expr) {
+            try {
                 Object result = PyEval.deep(new PyEval(this::global, BfclData.PYTHON).eval(expr));
                 return render(world.globals().resolve(result));
             } catch (PyException e) {

@@ -40,8 +40,28 @@ public record Globals(PMap<String, Object> cells) {
         Object n = cells.get("$next-cell");
         long next = n == null ? 0 : (Long) n;
         SharedList ref = new SharedList(prefix + "#" + next);
-        return new Allocated(ref, new Globals(cells.plus("$next-cell", next + 1).plus(ref.cell(), value)));
+        return new Allocated(
+                ref,
+                new Globals(cells.plus("$next-cell", next + 1)
+                        .plus(ref.cell(), value)
+                        .plus(SHARING, true)));
     }
+
+    /**
+     * Marks that a value of this world may hold {@code ref}, a {@link SharedList} the backend did not
+     * {@link #allocate} (a process-wide one such as a default argument's list): only then does {@link #resolve}
+     * look inside values at all.
+     */
+    public Globals sharing(SharedList ref) {
+        return cells.containsKey(SHARING) ? this : new Globals(cells.plus(SHARING, true));
+    }
+
+    /**
+     * The cell that says a {@link SharedList} exists in this world ({@link #allocate}, {@link #sharing}). Without it
+     * no value can hold one, and {@link #resolve} returns every value as it is without walking it: only TwitterAPI
+     * makes shared lists, and resolving walked every result and every state compared.
+     */
+    private static final String SHARING = "$sharing";
 
     /** The current list of a {@link SharedList}'s cell (empty if never written). */
     public Object list(SharedList ref) {
@@ -50,19 +70,25 @@ public record Globals(PMap<String, Object> cells) {
 
     /** {@code v} with every {@link SharedList} inside it replaced by its current list (the same object if there is none). */
     public Object resolve(Object v) {
+        return cells.containsKey(SHARING) ? resolveShared(v) : v;
+    }
+
+    private Object resolveShared(Object v) {
         return switch (v) {
-            case SharedList ref -> resolve(list(ref));
+            case SharedList ref -> resolveShared(list(ref));
             case List<?> l -> {
                 List<Object> out = null;
-                for (int i = 0; i < l.size(); i++) {
-                    Object x = l.get(i), r = resolve(x);
+                int i = 0;
+                for (Object x : l) { // the iterator: a persistent vector's get is a tree descent
+                    Object r = resolveShared(x);
                     if (r != x && out == null) out = new ArrayList<>(l.subList(0, i));
                     if (out != null) out.add(r);
+                    i++;
                 }
                 yield out == null ? v : TreePVector.from(out);
             }
             case PyTuple t -> {
-                Object r = resolve(t.items());
+                Object r = resolveShared(t.items());
                 yield r == t.items() ? v : new PyTuple((List<Object>) r);
             }
             case Map<?, ?> m -> {
@@ -71,7 +97,7 @@ public record Globals(PMap<String, Object> cells) {
                 OrderedPMap<Object, Object> out = null;
                 int i = 0;
                 for (Map.Entry<?, ?> e : m.entrySet()) {
-                    Object r = resolve(e.getValue());
+                    Object r = resolveShared(e.getValue());
                     if (r != e.getValue() && out == null) out = prefix(m, i);
                     if (out != null) out = out.plus(e.getKey(), r);
                     i++;

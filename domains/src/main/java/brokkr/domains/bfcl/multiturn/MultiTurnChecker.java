@@ -198,7 +198,7 @@ public final class MultiTurnChecker {
         if (a instanceof StateNode || b instanceof StateNode) {
             return a instanceof StateNode
                     && b instanceof StateNode
-                    && StateDump.canonical(StateDump.render(a)).equals(StateDump.canonical(StateDump.render(b)));
+                    && StateDump.canonicalText(a).equals(StateDump.canonicalText(b));
         }
         if (a instanceof Map<?, ?> m) {
             if (!(b instanceof Map<?, ?> n) || m.size() != n.size()) return false;

@@ -1,10 +1,13 @@
 package brokkr.domains.bfcl.multiturn;
 
+import brokkr.python.PyFloats;
+import brokkr.python.PyInts;
 import brokkr.python.PyJson;
 import brokkr.python.PyObjects;
 import brokkr.python.PySet;
 import brokkr.python.PyStrings;
 import brokkr.python.PyTuple;
+import brokkr.python.TextMemo;
 import brokkr.value.PyBool;
 import brokkr.value.PyDict;
 import brokkr.value.PyFloat;
@@ -18,6 +21,7 @@ import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
@@ -96,11 +100,156 @@ public final class StateDump {
         return PyJson.dumps(rendered, CANONICAL);
     }
 
+    /**
+     * {@code canonical(render(o))}, written straight from the Python object: no rendering is built, and the text of
+     * a persistent container is remembered ({@link TextMemo}), so a state's subtree that a call left as it was is not
+     * written again when the state is hashed after the next call.
+     */
+    public static String canonicalText(Object o) {
+        StringBuilder sb = new StringBuilder(256);
+        writeCanonical(o, sb);
+        return sb.toString();
+    }
+
+    /** Canonical texts of persistent containers (see {@link #canonicalText}). */
+    private static final TextMemo CANONICAL_TEXTS = new TextMemo(1 << 15, 48);
+
+    /** Appends {@code canonical(render(o))} to {@code sb}. */
+    public static void writeCanonical(Object o, StringBuilder sb) {
+        if (!TextMemo.remembers(o)) {
+            writeCanonicalOf(o, sb);
+            return;
+        }
+        String known = CANONICAL_TEXTS.get(o);
+        if (known != null) {
+            sb.append(known);
+            return;
+        }
+        int start = sb.length();
+        writeCanonicalOf(o, sb);
+        CANONICAL_TEXTS.put(o, sb, start);
+    }
+
+    /** {@link #render}'s cases, each written as {@link #CANONICAL} writes its rendering. */
+    private static void writeCanonicalOf(Object o, StringBuilder sb) {
+        switch (o) {
+            case PyNone n -> sb.append("null");
+            case Boolean b -> sb.append(b ? "true" : "false");
+            case BigInteger i -> sb.append(PyInts.toDecimal(i));
+            case Double d -> {
+                if (Double.isFinite(d)) PyFloats.appendRepr(d, sb);
+                else
+                    sb.append(
+                            d.isNaN()
+                                    ? "{\"$float\":\"nan\"}"
+                                    : d > 0 ? "{\"$float\":\"inf\"}" : "{\"$float\":\"-inf\"}");
+            }
+            case String s -> string(s, sb);
+            case List<?> l -> array(l, sb);
+            case PyTuple t -> {
+                sb.append("{\"$tuple\":");
+                array(t.items(), sb);
+                sb.append('}');
+            }
+            case Map<?, ?> m -> {
+                boolean allStr = true;
+                for (Object k : m.keySet())
+                    if (!(k instanceof String)) {
+                        allStr = false;
+                        break;
+                    }
+                if (allStr) {
+                    int n = m.size();
+                    if (n == 0) {
+                        sb.append("{}");
+                        return;
+                    }
+                    Map.Entry<?, ?>[] entries = m.entrySet().toArray(new Map.Entry<?, ?>[n]);
+                    if (n > 1)
+                        Arrays.sort(entries, (a, b) -> PyStrings.compare((String) a.getKey(), (String) b.getKey()));
+                    sb.append('{');
+                    for (int i = 0; i < n; i++) {
+                        if (i > 0) sb.append(',');
+                        string((String) entries[i].getKey(), sb);
+                        sb.append(':');
+                        writeCanonical(entries[i].getValue(), sb);
+                    }
+                    sb.append('}');
+                    return;
+                }
+                // {"$map": [[R(k), R(v)], ...]} by the canonical text of R(k)
+                List<String[]> pairs = new ArrayList<>(m.size());
+                for (Map.Entry<?, ?> e : m.entrySet())
+                    pairs.add(new String[] {canonicalText(e.getKey()), canonicalText(e.getValue())});
+                pairs.sort((a, b) -> PyStrings.compare(a[0], b[0]));
+                sb.append("{\"$map\":[");
+                for (int i = 0; i < pairs.size(); i++) {
+                    if (i > 0) sb.append(',');
+                    sb.append('[')
+                            .append(pairs.get(i)[0])
+                            .append(',')
+                            .append(pairs.get(i)[1])
+                            .append(']');
+                }
+                sb.append("]}");
+            }
+            case PySet s -> {
+                List<String> items = new ArrayList<>(s.size());
+                for (Object x : s.members()) items.add(canonicalText(x));
+                items.sort(PyStrings::compare);
+                sb.append(s.frozen() ? "{\"$frozenset\":[" : "{\"$set\":[");
+                for (int i = 0; i < items.size(); i++) {
+                    if (i > 0) sb.append(',');
+                    sb.append(items.get(i));
+                }
+                sb.append("]}");
+            }
+            case StateNode node -> node.writeCanonical(sb);
+            case PyObjects.Custom c -> {
+                sb.append("{\"$repr\":");
+                string(c.pyRepr(), sb);
+                sb.append(",\"$type\":");
+                string(c.pyTypeName(), sb);
+                sb.append('}');
+            }
+            default ->
+                throw new IllegalArgumentException(
+                        "not a Python object: " + o.getClass().getName());
+        }
+    }
+
+    private static void array(List<?> l, StringBuilder sb) {
+        sb.append('[');
+        boolean first = true;
+        for (Object x : l) {
+            if (!first) sb.append(',');
+            first = false;
+            writeCanonical(x, sb);
+        }
+        sb.append(']');
+    }
+
+    /** A str as the canonical text writes it ({@code ensure_ascii=True}). */
+    public static void string(String s, StringBuilder sb) {
+        try {
+            PyJson.writeString(s, true, sb);
+        } catch (java.io.IOException e) {
+            throw new AssertionError(e); // StringBuilder does not throw
+        }
+    }
+
     /** The rendering of an instance's state: {@code {attr: R(value)}}. */
     public static Value renderState(Map<String, Object> state) {
         PyDict.Builder b = PyDict.builder();
         for (Map.Entry<String, Object> e : state.entrySet()) b.put(e.getKey(), render(e.getValue()));
         return b.build();
+    }
+
+    /** {@code canonical(renderState(state))}, written straight from the state ({@link #canonicalText}). */
+    public static String stateText(Map<String, Object> state) {
+        StringBuilder sb = new StringBuilder(1024);
+        writeCanonicalOf(state, sb); // a state map is made anew for each look: not worth remembering
+        return sb.toString();
     }
 
     /**
@@ -116,7 +265,7 @@ public final class StateDump {
             String sha = STATE_SHAS.get(key);
             if (sha != null) return sha;
         }
-        String sha = sha(renderState(world.state(variable)));
+        String sha = sha16(stateText(world.state(variable)));
         synchronized (STATE_SHAS) {
             STATE_SHAS.put(key, sha);
         }
@@ -127,6 +276,15 @@ public final class StateDump {
         synchronized (STATE_SHAS) {
             STATE_SHAS.clear();
         }
+        CANONICAL_TEXTS.clear();
+        for (Runnable forget : FORGET) forget.run();
+    }
+
+    private static final List<Runnable> FORGET = new java.util.concurrent.CopyOnWriteArrayList<>();
+
+    /** Registers a memo of canonical texts kept elsewhere (a backend's own nodes), forgotten with this class's. */
+    public static void forgetWithStateShas(Runnable forget) {
+        FORGET.add(forget);
     }
 
     /** An instance and the globals it was seen with, compared by identity. */

@@ -11,4 +11,9 @@ import brokkr.value.Value;
 public interface StateNode {
     /** The canonical rendering {@code R(x)} of the conformance README, as a JSON-like value. */
     Value render();
+
+    /** Appends the canonical text of {@link #render} ({@link StateDump#writeCanonical}); a node may write it faster. */
+    default void writeCanonical(StringBuilder sb) {
+        sb.append(StateDump.canonical(render()));
+    }
 }

@@ -19,6 +19,7 @@ import brokkr.python.PyFormat;
 import brokkr.python.PyObjectOps;
 import brokkr.python.PyObjects;
 import brokkr.python.PyStrMethods;
+import brokkr.python.TextMemo;
 import brokkr.value.PyDict;
 import brokkr.value.PyNone;
 import brokkr.value.Value;
@@ -76,6 +77,91 @@ public record GorillaFileSystem(boolean longContext, int root, int currentDir, P
                 children.put(e.getKey(), new NodeView(heap, e.getValue()));
             return PyDict.of(
                     "$dir", PyDict.of("contents", StateDump.render(children), "name", StateDump.render(d.name())));
+        }
+
+        @Override
+        public void writeCanonical(StringBuilder sb) {
+            sb.append(canonicalText());
+        }
+
+        /**
+         * The canonical text of {@link #render}, remembered per cell: a file's text is a function of its (immutable)
+         * cell; a directory's of its cell, its contents dict and its children's texts, so it is reused when the
+         * children's remembered texts are the same objects as when it was made (a call changes one path of the
+         * tree; every other directory's text is then found, not written).
+         */
+        String canonicalText() {
+            Object cell = heap.get(id);
+            if (cell instanceof FileCell f) {
+                String known = FILE_TEXTS.get(f);
+                if (known != null) return known;
+                StringBuilder sb = new StringBuilder(64);
+                sb.append("{\"$file\":{\"content\":");
+                StateDump.writeCanonical(f.content(), sb);
+                sb.append(",\"name\":");
+                StateDump.writeCanonical(f.name(), sb);
+                sb.append("}}");
+                String text = sb.toString();
+                FILE_TEXTS.put(f, text);
+                return text;
+            }
+            DirCell d = (DirCell) cell;
+            OrderedPMap<Object, Integer> contents = contentsOf(heap, d);
+            String[] childTexts = new String[contents.size()];
+            int i = 0;
+            for (int child : contents.values()) childTexts[i++] = new NodeView(heap, child).canonicalText();
+            int slot = System.identityHashCode(d) & (DIR_TEXTS.length - 1);
+            DirText known = DIR_TEXTS[slot];
+            if (known != null && known.cell == d && known.contents == contents && same(known.childTexts, childTexts))
+                return known.text;
+            Map<Object, Object> children = new LinkedHashMap<>();
+            i = 0;
+            for (Object name : contents.keySet()) children.put(name, new Written(childTexts[i++]));
+            StringBuilder sb = new StringBuilder(64);
+            sb.append("{\"$dir\":{\"contents\":");
+            StateDump.writeCanonical(children, sb);
+            sb.append(",\"name\":");
+            StateDump.writeCanonical(d.name(), sb);
+            sb.append("}}");
+            String text = sb.toString();
+            DIR_TEXTS[slot] = new DirText(d, contents, childTexts, text);
+            return text;
+        }
+
+        private static boolean same(String[] a, String[] b) {
+            if (a.length != b.length) return false;
+            for (int i = 0; i < a.length; i++) if (a[i] != b[i]) return false;
+            return true;
+        }
+    }
+
+    /** Files' canonical texts by cell ({@link NodeView#canonicalText}); a file cell is immutable. */
+    private static final TextMemo FILE_TEXTS = new TextMemo(1 << 14, 0);
+
+    /** A directory's canonical text and what it was made from (compared by identity). */
+    private record DirText(DirCell cell, Object contents, String[] childTexts, String text) {}
+
+    /** Directories' canonical texts, direct-mapped on the cell's identity (one immutable entry per slot). */
+    private static final DirText[] DIR_TEXTS = new DirText[1 << 13];
+
+    static {
+        // a benchmark's run starts as a fresh process would: without the texts of the run before
+        StateDump.forgetWithStateShas(() -> {
+            FILE_TEXTS.clear();
+            java.util.Arrays.fill(DIR_TEXTS, null);
+        });
+    }
+
+    /** A child's canonical text, already written, as a value of the contents dict the directory's text writes. */
+    private record Written(String text) implements StateNode {
+        @Override
+        public Value render() {
+            throw new UnsupportedOperationException("a written text has no rendering");
+        }
+
+        @Override
+        public void writeCanonical(StringBuilder sb) {
+            sb.append(text);
         }
     }
 

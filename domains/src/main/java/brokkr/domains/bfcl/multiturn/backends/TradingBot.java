@@ -440,11 +440,7 @@ public record TradingBot(OrderedPMap<String, Object> attrs, PyRandom random) imp
         if (!PyObjects.truthy(t.get("authenticated"))) {
             return ok(t, g, PyObjects.list("Error: User not authenticated. Please log in to view the watchlist."));
         }
-        if (t.longContext()) {
-            List<Object> out = new ArrayList<>((List<?>) t.get("watch_list"));
-            out.addAll((List<?>) ext("WATCH_LIST_EXTENSION"));
-            return ok(t, g, TreePVector.from(out));
-        }
+        if (t.longContext()) return ok(t, g, longWatchlist(t.get("watch_list"), ext("WATCH_LIST_EXTENSION")));
         return ok(t, g, PyObjects.dict("watchlist", t.get("watch_list")));
     }
 
@@ -482,15 +478,47 @@ public record TradingBot(OrderedPMap<String, Object> attrs, PyRandom random) imp
 
     static Outcome getAvailableStocks(Backend self, Object[] a, Globals g) {
         TradingBot t = (TradingBot) self;
+        Map<?, ?> sectors = t.longContext() ? longSectors() : SECTORS;
+        return ok(t, g, PyObjects.dict("stock_list", PyObjects.get(sectors, a[0], PyObjects.list())));
+    }
+
+    /** get_available_stocks' sectors: a constant (the lists are never changed in place). */
+    private static final OrderedPMap<Object, Object> SECTORS = sectors(List.of(), List.of());
+
+    private static OrderedPMap<Object, Object> sectors(List<?> techExtension, List<?> autoExtension) {
         List<Object> tech = new ArrayList<>(List.of("AAPL", "GOOG", "MSFT", "NVDA"));
         List<Object> auto = new ArrayList<>(List.of("TSLA", "F", "GM"));
-        if (t.longContext()) {
-            tech.addAll((List<?>) ext("TECHNOLOGY_EXTENSION"));
-            auto.addAll((List<?>) ext("AUTOMOBILE_EXTENSION"));
-        }
-        OrderedPMap<Object, Object> sectors =
-                PyObjects.dict("Technology", TreePVector.from(tech), "Automobile", TreePVector.from(auto));
-        return ok(t, g, PyObjects.dict("stock_list", PyObjects.get(sectors, a[0], PyObjects.list())));
+        tech.addAll(techExtension);
+        auto.addAll(autoExtension);
+        return PyObjects.dict("Technology", TreePVector.from(tech), "Automobile", TreePVector.from(auto));
+    }
+
+    /** The long-context sectors, made once per extension data (the same list objects each call: their texts are remembered). */
+    private record LongSectors(Object tech, Object auto, OrderedPMap<Object, Object> sectors) {}
+
+    private static volatile LongSectors longSectors;
+
+    private static OrderedPMap<Object, Object> longSectors() {
+        Object tech = ext("TECHNOLOGY_EXTENSION"), auto = ext("AUTOMOBILE_EXTENSION");
+        LongSectors known = longSectors;
+        if (known == null || known.tech != tech || known.auto != auto)
+            longSectors = known = new LongSectors(tech, auto, sectors((List<?>) tech, (List<?>) auto));
+        return known.sectors;
+    }
+
+    /** {@code self.watch_list + WATCH_LIST_EXTENSION} as last made (a pure function of the two lists' objects). */
+    private record LongWatchlist(Object watchList, Object extension, Object list) {}
+
+    private static volatile LongWatchlist longWatchlist;
+
+    private static Object longWatchlist(Object watchList, Object extension) {
+        LongWatchlist known = longWatchlist;
+        if (known != null && known.watchList == watchList && known.extension == extension) return known.list;
+        List<Object> out = new ArrayList<>((List<?>) watchList);
+        out.addAll((List<?>) extension);
+        Object list = TreePVector.from(out);
+        longWatchlist = new LongWatchlist(watchList, extension, list);
+        return list;
     }
 
     static Outcome filterStocksByPrice(Backend self, Object[] a, Globals g) {

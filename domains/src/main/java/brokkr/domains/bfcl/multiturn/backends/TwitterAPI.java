@@ -163,6 +163,8 @@ public record TwitterAPI(
             Globals.Allocated cell = g.allocate(MENTIONS_PREFIX, l);
             g = cell.globals();
             mentions = cell.ref();
+        } else if (mentions instanceof SharedList ref) {
+            g = g.sharing(ref); // the default list (DEFAULT_MENTIONS) now held by a tweet
         }
         Object tweet =
                 dict("id", t.tweetCounter, "username", t.username, "content", a[0], "tags", a[1], "mentions", mentions);
