@@ -32,7 +32,7 @@ public record BenchCommand() implements Command {
                       ./brokkr bench kb-search [--rounds N] [--corpus FILE]
                       ./brokkr bench sandbox [--runs N] [--warmup N]
                       ./brokkr bench probe [--domain DOMAIN] [--task ID] [--rounds N]
-                      ./brokkr bench multi-turn [--repeat N] [--forks F] [--tasks ID,ID] [--dir DIR]
+                      ./brokkr bench multi-turn [--repeat N] [--threads T] [--forks F] [--tasks ID,ID] [--dir DIR]
                       ./brokkr bench redact [--mib 1,8] [--rounds N]
                       ./brokkr bench interrupt [--units N] [--parallelism P] [--rounds N]
                       ./brokkr bench startup [--runs N] [--experiment DIR]
@@ -71,7 +71,8 @@ public record BenchCommand() implements Command {
                        against one world.
                multi-turn  the BFCL multi-turn corpora (DIR, default ../shared/conformance/bfcl/multi_turn):
                        gold-exec and fuzz-seed11 replayed, verdicts-seed7 graded, as conformance does, best of N
-                       (default 3) in one warm JVM, beside upstream's timings in that folder's README (as ratios);
+                       (default 3) in one warm JVM, beside upstream's timings in that folder's README (as ratios),
+                       on T worker threads (default: the cores; records are independent) and on one thread;
                        then the fork cost of each task's world (default multi_turn_base_0,multi_turn_long_context_0):
                        F (default 1000) forks each running the first ground-truth turn, time per fork and the
                        heap the forks retain against one world.

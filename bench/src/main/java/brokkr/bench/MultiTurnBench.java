@@ -6,6 +6,7 @@ import brokkr.domains.bfcl.multiturn.MultiTurnData;
 import brokkr.domains.bfcl.multiturn.MultiTurnVerdicts;
 import brokkr.domains.bfcl.multiturn.TaskSetup;
 import brokkr.domains.bfcl.multiturn.World;
+import brokkr.domains.conformance.CorpusStream;
 import java.io.OutputStream;
 import java.io.PrintStream;
 import java.lang.management.ManagementFactory;
@@ -49,10 +50,15 @@ public final class MultiTurnBench {
             new UpstreamTime("fuzz-seed11.jsonl.gz", 12_000, 14.90, 24.69),
             new UpstreamTime("verdicts-seed7.jsonl.gz", 7_960, 11.00, 14.50));
 
-    /** The best of {@code repeat} runs of one corpus. */
-    public record CorpusTime(UpstreamTime upstream, int records, long calls, long bestNanos) {
+    /** The best of {@code repeat} runs of one corpus on {@code threads} workers, and on one thread. */
+    public record CorpusTime(
+            UpstreamTime upstream, int records, long calls, int threads, long bestNanos, long bestOneThreadNanos) {
         public double seconds() {
             return bestNanos / 1e9;
+        }
+
+        public double oneThreadSeconds() {
+            return bestOneThreadNanos / 1e9;
         }
     }
 
@@ -67,7 +73,7 @@ public final class MultiTurnBench {
     /** {@code [--dir DIR] [--repeat N] [--forks F] [--tasks ID,ID]}; a bad argument is an IllegalArgumentException. */
     public static int run(List<String> args, PrintStream out) {
         Path dir = null;
-        int repeat = 3, forks = 1000;
+        int repeat = 3, forks = 1000, threads = CorpusStream.defaultThreads();
         List<String> tasks = List.of("multi_turn_base_0", "multi_turn_long_context_0");
         for (int i = 0; i < args.size(); i++) {
             String a = args.get(i);
@@ -76,6 +82,7 @@ public final class MultiTurnBench {
                 case "--dir" -> dir = Path.of(ReplayBench.need(a, v));
                 case "--repeat" -> repeat = ReplayBench.positive(a, ReplayBench.need(a, v));
                 case "--forks" -> forks = ReplayBench.positive(a, ReplayBench.need(a, v));
+                case "--threads" -> threads = ReplayBench.positive(a, ReplayBench.need(a, v));
                 case "--tasks" -> tasks = List.of(ReplayBench.need(a, v).split(","));
                 default -> throw new IllegalArgumentException("unexpected argument '" + a + "'");
             }
@@ -89,7 +96,7 @@ public final class MultiTurnBench {
         for (UpstreamTime u : UPSTREAM) {
             Path corpus = dir.resolve(u.file());
             if (!Files.isRegularFile(corpus)) throw new IllegalArgumentException("no corpus " + corpus);
-            CorpusTime t = time(data, corpus, u, repeat);
+            CorpusTime t = time(data, corpus, u, repeat, threads);
             if (t == null) {
                 out.println(u.file() + ": mismatches; run ./brokkr conformance bfcl-multi-turn --corpus " + corpus
                         + " first");
@@ -99,30 +106,36 @@ public final class MultiTurnBench {
         }
         out.printf(
                 Locale.ROOT,
-                "%-24s %7s %8s %10s %13s %13s %10s %12s%n",
+                "%-24s %7s %8s %10s %10s %13s %13s %10s %12s %10s%n",
                 "corpus (best of " + repeat + ")",
                 "records",
                 "calls",
                 "brokkr s",
+                "1 thread s",
                 "upstream s",
                 "verified s",
                 "x upstream",
-                "x verified");
+                "x verified",
+                "x 1 thread");
         for (CorpusTime t : times) {
             out.printf(
                     Locale.ROOT,
-                    "%-24s %7d %8d %10.3f %13.2f %13.2f %10.1f %12.1f%n",
+                    "%-24s %7d %8d %10.3f %10.3f %13.2f %13.2f %10.1f %12.1f %10.1f%n",
                     t.upstream().file(),
                     t.records(),
                     t.calls(),
                     t.seconds(),
+                    t.oneThreadSeconds(),
                     t.upstream().upstreamSeconds(),
                     t.upstream().verifiedSeconds(),
                     t.upstream().upstreamSeconds() / t.seconds(),
-                    t.upstream().verifiedSeconds() / t.seconds());
+                    t.upstream().verifiedSeconds() / t.seconds(),
+                    t.upstream().upstreamSeconds() / t.oneThreadSeconds());
         }
-        out.println(
-                "(x = upstream's median time / Brokkr's best; Brokkr's includes reading the corpus and verifying every field)");
+        out.println("(x = upstream's median time (one process, one thread) / Brokkr's best; Brokkr's includes reading"
+                + " the corpus and verifying every field; brokkr s: " + threads + " worker thread"
+                + (threads == 1 ? "" : "s") + " (records in parallel, one reader thread), on "
+                + Runtime.getRuntime().availableProcessors() + " cores; 1 thread s: everything on one thread)");
         out.println();
         out.printf(
                 Locale.ROOT,
@@ -153,24 +166,29 @@ public final class MultiTurnBench {
         return 0;
     }
 
-    /** One untimed run, then the best of {@code repeat}; null if the corpus has mismatches or skipped records. */
-    static CorpusTime time(MultiTurnData data, Path corpus, UpstreamTime u, int repeat) {
+    /**
+     * One untimed run, then the best of {@code repeat} on {@code threads} workers and the best of {@code repeat} on
+     * one thread; null if the corpus has mismatches or skipped records.
+     */
+    static CorpusTime time(MultiTurnData data, Path corpus, UpstreamTime u, int repeat, int threads) {
         PrintStream quiet = new PrintStream(OutputStream.nullOutputStream());
         boolean verdicts = u.file().startsWith("verdicts");
-        long best = Long.MAX_VALUE;
+        long best = Long.MAX_VALUE, bestOne = Long.MAX_VALUE;
         MultiTurnConformance.Report last = null;
-        for (int r = 0; r <= repeat; r++) {
+        for (int r = 0; r <= 2 * repeat; r++) {
+            int n = r == 0 || r > repeat ? threads : 1; // run 0 warms up, 1..repeat: one thread, then the threads
             Executor.forgetMemos(); // each run starts without the memos of the run before (as upstream's process)
             System.gc();
             long t0 = System.nanoTime();
             last = verdicts
-                    ? MultiTurnVerdicts.run(data, corpus, quiet)
-                    : MultiTurnConformance.run(data, corpus, quiet);
+                    ? MultiTurnVerdicts.run(data, corpus, quiet, n)
+                    : MultiTurnConformance.run(data, corpus, quiet, n);
             long wall = System.nanoTime() - t0;
             if (last.mismatches() != 0 || last.skipped() != 0) return null;
-            if (r > 0) best = Math.min(best, wall);
+            if (r > repeat) best = Math.min(best, wall);
+            else if (r > 0) bestOne = Math.min(bestOne, wall);
         }
-        return new CorpusTime(u, last.records(), last.calls(), best);
+        return new CorpusTime(u, last.records(), last.calls(), threads, best, bestOne);
     }
 
     /** See the class comment. */

@@ -15,10 +15,12 @@ class MultiTurnBenchTest {
     @Test
     void timesEveryRecordOfGoldExec() {
         MultiTurnBench.CorpusTime t = MultiTurnBench.time(
-                MultiTurnData.load(), shared("gold-exec.jsonl.gz"), MultiTurnBench.UPSTREAM.getFirst(), 1);
+                MultiTurnData.load(), shared("gold-exec.jsonl.gz"), MultiTurnBench.UPSTREAM.getFirst(), 1, 2);
         assertEquals(800, t.records());
         assertEquals(4625, t.calls());
         assertTrue(t.bestNanos() > 0);
+        assertTrue(t.bestOneThreadNanos() > 0);
+        assertEquals(2, t.threads());
     }
 
     @Test

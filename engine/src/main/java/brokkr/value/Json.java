@@ -72,6 +72,14 @@ public final class Json {
         }
     }
 
+    /**
+     * A streaming parser over UTF-8 bytes with this reader's settings, for a caller that reads part of a document
+     * itself (e.g. skipping a member it only needs as text) and hands the rest to {@link #readValue}.
+     */
+    public static JsonParser parser(byte[] utf8) throws IOException {
+        return FACTORY.createParser(utf8);
+    }
+
     private static Value readDocument(JsonParser p) throws IOException {
         JsonToken t = p.nextToken();
         if (t == null) throw new JsonFormatException("empty document", null);

@@ -1,6 +1,7 @@
 package brokkr.domains.bfcl.multiturn;
 
 import brokkr.domains.conformance.Corpus;
+import brokkr.domains.conformance.CorpusStream;
 import brokkr.python.PyJson;
 import brokkr.value.PyDict;
 import brokkr.value.PyStr;
@@ -12,6 +13,8 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.function.Function;
+import java.util.function.Supplier;
 
 /**
  * Replays the BFCL multi-turn conformance corpora (../shared/conformance/bfcl/multi_turn/README.md):
@@ -36,8 +39,13 @@ public final class MultiTurnConformance {
 
     /** Replays every record of {@code corpus}; prints the first difference of each mismatching record and the summary line. */
     public static Report run(MultiTurnData data, Path corpus, PrintStream out) {
-        return checkEach(data, corpus, out, (task, r) -> {
-            Replay replay = new Replay(task, r);
+        return run(data, corpus, out, CorpusStream.defaultThreads());
+    }
+
+    /** {@link #run} with {@code threads} workers (1: in order on the calling thread); the output is the same. */
+    public static Report run(MultiTurnData data, Path corpus, PrintStream out, int threads) {
+        return checkEach(data, corpus, out, threads, ExecutionRecord::parse, (task, parsed) -> {
+            Replay replay = new Replay(task, parsed);
             String diff;
             try {
                 diff = replay.run();
@@ -46,7 +54,7 @@ public final class MultiTurnConformance {
             } catch (RuntimeException e) {
                 diff = "internal error at " + replay.where + ": " + e;
             }
-            return new Checked(replay.calls, diff, label(r));
+            return new Checked(replay.calls, diff, label(parsed.record()));
         });
     }
 
@@ -56,44 +64,62 @@ public final class MultiTurnConformance {
     /** The check of one record of a task whose backend classes are all available. */
     @FunctionalInterface
     interface RecordCheck {
-        Checked check(MultiTurnData.Task task, Corpus.Record r);
+        Checked check(MultiTurnData.Task task, ExecutionRecord parsed);
     }
+
+    /** What a worker found for one line: the backend classes missing for its task (then skipped), else the check. */
+    private record Outcome(List<String> absent, Checked checked) {}
 
     /**
      * Every record of a multi-turn corpus through {@code check} (the replay here, the verdicts in
-     * {@link MultiTurnVerdicts}): records of tasks whose backend classes are missing are skipped and named, each
-     * mismatch is printed with its label, then the summary line.
+     * {@link MultiTurnVerdicts}) on {@code threads} workers ({@link CorpusStream}: records are independent, each
+     * starts from a pristine world): records of tasks whose backend classes are missing are skipped and named, each
+     * mismatch is printed with its label in file order, then the summary line.
      */
-    static Report checkEach(MultiTurnData data, Path corpus, PrintStream out, RecordCheck check) {
+    static Report checkEach(
+            MultiTurnData data,
+            Path corpus,
+            PrintStream out,
+            int threads,
+            Function<CorpusStream.RawLine, ExecutionRecord> parse,
+            RecordCheck check) {
         long start = System.nanoTime();
-        int records = 0, mismatches = 0, skipped = 0;
-        long calls = 0;
+        int[] counts = new int[3]; // records, mismatches, skipped
+        long[] calls = {0};
         Set<String> missing = new TreeSet<>();
-        for (Corpus.Line line : Corpus.lines(corpus)) {
-            Corpus.Record r = line.parse();
-            String taskId = r.string("task_id");
-            MultiTurnData.Task task = data.task(taskId);
-            if (task == null) throw r.fail("unknown task " + taskId);
-            List<String> absent = task.involvedClasses().stream()
-                    .filter(c -> Backends.find(c).isEmpty())
-                    .toList();
-            if (!absent.isEmpty()) {
-                skipped++;
-                missing.addAll(absent);
-                continue;
-            }
-            records++;
-            Checked c = check.check(task, r);
-            calls += c.calls();
-            if (c.diff() != null) {
-                mismatches++;
-                out.println(c.label() + ": " + c.diff());
-            }
-        }
-        Report rep = new Report(records, calls, mismatches, skipped, missing, System.nanoTime() - start);
-        if (skipped > 0)
-            out.println(
-                    "skipped " + skipped + " records: backend classes not available: " + String.join(", ", missing));
+        CorpusStream.forEach(
+                corpus,
+                threads,
+                line -> {
+                    ExecutionRecord parsed = parse.apply(line);
+                    Corpus.Record r = parsed.record();
+                    String taskId = r.string("task_id");
+                    MultiTurnData.Task task = data.task(taskId);
+                    if (task == null) throw r.fail("unknown task " + taskId);
+                    List<String> absent = task.involvedClasses().stream()
+                            .filter(c -> Backends.find(c).isEmpty())
+                            .toList();
+                    if (!absent.isEmpty()) return new Outcome(absent, null);
+                    return new Outcome(List.of(), check.check(task, parsed));
+                },
+                o -> {
+                    if (!o.absent().isEmpty()) {
+                        counts[2]++;
+                        missing.addAll(o.absent());
+                        return;
+                    }
+                    counts[0]++;
+                    Checked c = o.checked();
+                    calls[0] += c.calls();
+                    if (c.diff() != null) {
+                        counts[1]++;
+                        out.println(c.label() + ": " + c.diff());
+                    }
+                });
+        Report rep = new Report(counts[0], calls[0], counts[1], counts[2], missing, System.nanoTime() - start);
+        if (rep.skipped() > 0)
+            out.println("skipped " + rep.skipped() + " records: backend classes not available: "
+                    + String.join(", ", missing));
         out.println(rep.summary());
         return rep;
     }
@@ -112,9 +138,12 @@ public final class MultiTurnConformance {
         long calls;
         String where = "start";
 
-        Replay(MultiTurnData.Task task, Corpus.Record r) {
+        final ExecutionRecord parsed;
+
+        Replay(MultiTurnData.Task task, ExecutionRecord parsed) {
             this.task = task;
-            this.r = r;
+            this.parsed = parsed;
+            this.r = parsed.record();
             String m = r.string("exec_model_name");
             this.model = m;
         }
@@ -128,7 +157,7 @@ public final class MultiTurnConformance {
                     w,
                     setup,
                     r.object("initial_state_sha").value(),
-                    r.has("initial_state") ? r.object("initial_state").value() : null);
+                    parsed.object(r, "initial_state"));
             if (d != null) return d;
             for (Corpus.Record turn : r.objects("turns")) {
                 int t = turn.value().get("turn") instanceof brokkr.value.PyInt i
@@ -166,22 +195,18 @@ public final class MultiTurnConformance {
                     }
                 }
                 d = compareStates(
-                        "after turn " + t,
-                        w,
-                        setup,
-                        turn.object("state_sha").value(),
-                        turn.has("state") ? turn.object("state").value() : null);
+                        "after turn " + t, w, setup, turn.object("state_sha").value(), parsed.object(turn, "state"));
+                Supplier<PyDict> changes = parsed.object(turn, "state_changes");
                 if (d != null) {
-                    if (turn.has("state_changes"))
-                        d += "; recorded changes "
-                                + clip(PyJson.dumps(turn.object("state_changes").value()));
+                    if (changes != null) d += "; recorded changes " + clip(PyJson.dumps(changes.get()));
                     return d;
                 }
             }
             return null;
         }
 
-        private String compareStates(String when, World w, TaskSetup setup, PyDict expectedSha, PyDict expectedState) {
+        private String compareStates(
+                String when, World w, TaskSetup setup, PyDict expectedSha, Supplier<PyDict> expectedStates) {
             for (String cls : setup.involvedClasses()) {
                 String variable = Executor.variable(model, true, setup.taskId(), cls);
                 String sha = StateDump.stateSha(w, variable);
@@ -191,6 +216,7 @@ public final class MultiTurnConformance {
                 if (!want.asStr().equals(sha)) {
                     Value state = StateDump.renderState(w.state(variable));
                     String detail = "";
+                    PyDict expectedState = expectedStates == null ? null : expectedStates.get();
                     if (expectedState != null
                             && expectedState.get(cls) instanceof PyDict es
                             && state instanceof PyDict got) {

@@ -54,9 +54,30 @@ public final class MultiTurnData {
             Map<Object, Object> initialConfig,
             List<String> involvedClasses,
             Map<Integer, List<String>> missedFunction,
-            List<List<String>> groundTruth) {
-        public TaskSetup setup() {
-            return new TaskSetup(id, involvedClasses, initialConfig, TaskSetup.isLongContext(id));
+            List<List<String>> groundTruth,
+            TaskSetup setup) {
+        /**
+         * The task with its {@link TaskSetup}, made once: the executor keeps what it works out per task (call
+         * strings rewritten to address the instances, the pristine world) by the setup's identity, and a new setup
+         * per record made every record of the corpora work it out again.
+         */
+        public Task(
+                String id,
+                String category,
+                PyList question,
+                Map<Object, Object> initialConfig,
+                List<String> involvedClasses,
+                Map<Integer, List<String>> missedFunction,
+                List<List<String>> groundTruth) {
+            this(
+                    id,
+                    category,
+                    question,
+                    initialConfig,
+                    involvedClasses,
+                    missedFunction,
+                    groundTruth,
+                    new TaskSetup(id, involvedClasses, initialConfig, TaskSetup.isLongContext(id)));
         }
     }
 

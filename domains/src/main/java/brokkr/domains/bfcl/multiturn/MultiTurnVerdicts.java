@@ -1,6 +1,7 @@
 package brokkr.domains.bfcl.multiturn;
 
 import brokkr.domains.conformance.Corpus;
+import brokkr.domains.conformance.CorpusStream;
 import brokkr.python.PyJson;
 import brokkr.python.PyObjects;
 import brokkr.value.PyBool;
@@ -40,7 +41,13 @@ public final class MultiTurnVerdicts {
     }
 
     public static MultiTurnConformance.Report run(MultiTurnData data, Path corpus, PrintStream out) {
-        return MultiTurnConformance.checkEach(data, corpus, out, (task, r) -> {
+        return run(data, corpus, out, CorpusStream.defaultThreads());
+    }
+
+    /** {@link #run} with {@code threads} workers (1: in order on the calling thread); the output is the same. */
+    public static MultiTurnConformance.Report run(MultiTurnData data, Path corpus, PrintStream out, int threads) {
+        return MultiTurnConformance.checkEach(data, corpus, out, threads, ExecutionRecord::whole, (task, parsed) -> {
+            Corpus.Record r = parsed.record();
             PyDict v = r.value();
             // Every expected field is required (README: each verdict record has all of them): a missing one is a
             // corpus error at its line, never a comparison against a default.
