@@ -61,7 +61,10 @@ public record BenchCommand() implements Command {
                        mean, max; N rounds, default 5, after a warm-up round).
                sandbox the REPL sandbox (brokkr.sandbox), with and without its JVM's AOT cache side by side:
                        an episode's sandbox end to end (start, prelude, three evaluations, close: wall time
-                       and CPU of the harness plus the sandbox JVM) and its cold start; then a warm one from
+                       and CPU of the harness plus the sandbox JVM) and its cold start; REPL episodes shaped
+                       like the proofs' (BFCL multi-turn's 30-method prelude, the same every episode, and 8
+                       calls; single-turn's 3 methods named anew every episode and 2 calls) with the prelude
+                       precompiled as one class and as JShell snippets, alternating; then a warm one from
                        the pool and per evaluation a trivial expression, a method declaration and ten tool
                        calls (median and best of N runs, default 20, after N warm-up episodes, default 20).
                probe   the engine's own cost of decision-point probes and branches with scripted candidates

@@ -81,6 +81,7 @@ public final class SandboxBench {
             report(out, "episode: CPU, sandbox JVM only", childCpu);
             report(out, "cold start (launch to ready)", cold);
         }
+        replEpisodes(config, image, runs, warmup, calls, out);
         List<Long> warm = new ArrayList<>();
         try (SandboxPool pool = new SandboxPool(config, 1)) {
             for (int i = 0; i < runs; i++) {
@@ -113,17 +114,108 @@ public final class SandboxBench {
         return 0;
     }
 
+    /**
+     * REPL episodes shaped like the proofs' (from the launch of the sandbox to its close), with the prelude
+     * compiled as one class ({@code brokkr.sandbox.PreludeClass}) and as JShell snippets, alternating episode by
+     * episode: BFCL multi-turn's (the helpers and 30 recorder methods, the same source every episode, then 8
+     * snippets of one call each) and BFCL single-turn's (helpers and 3 recorder methods named anew every
+     * episode, so never compiled before, then one snippet of two calls).
+     */
+    private static void replEpisodes(
+            SandboxConfig config,
+            SandboxImage image,
+            int runs,
+            int warmup,
+            Sandbox.CallHandler calls,
+            PrintStream out) {
+        String before = System.getProperty("brokkr.sandbox.precompile");
+        try {
+            int[] fresh = {0};
+            List<String> modes = List.of("true", "false");
+            for (String shape : List.of("multi-turn", "single-turn")) {
+                java.util.Map<String, List<Long>> wall = new java.util.HashMap<>(), cpu = new java.util.HashMap<>();
+                for (int i = 0; i < warmup + runs; i++) {
+                    for (String mode : modes) {
+                        System.setProperty("brokkr.sandbox.precompile", mode);
+                        int n = fresh[0]++;
+                        Episode e = shape.equals("multi-turn")
+                                ? episode(config, image, calls, multiTurnApi(), multiTurnSnippets())
+                                : episode(config, image, calls, singleTurnApi(n), List.of(singleTurnSnippet(n)));
+                        if (i < warmup) continue;
+                        wall.computeIfAbsent(mode, k -> new ArrayList<>()).add(e.wallMicros());
+                        cpu.computeIfAbsent(mode, k -> new ArrayList<>()).add(e.cpuMicros());
+                    }
+                }
+                out.println(
+                        "-- REPL episode, " + shape + " shape (prelude precompiled vs JShell snippets, alternating)");
+                report(out, "precompiled: wall", wall.get("true"));
+                report(out, "precompiled: CPU, harness + sandbox", cpu.get("true"));
+                report(out, "JShell snippets: wall", wall.get("false"));
+                report(out, "JShell snippets: CPU, harness + sandbox", cpu.get("false"));
+            }
+        } finally {
+            if (before == null) System.clearProperty("brokkr.sandbox.precompile");
+            else System.setProperty("brokkr.sandbox.precompile", before);
+        }
+    }
+
+    private static brokkr.conversation.ToolSpec tool(String name) {
+        brokkr.value.PyDict str = brokkr.value.PyDict.of("type", "string", "description", "a name");
+        brokkr.value.PyDict num = brokkr.value.PyDict.of("type", "integer", "description", "a count");
+        return new brokkr.conversation.ToolSpec(
+                name,
+                "Does " + name + ".",
+                brokkr.value.PyDict.of(
+                        "type",
+                        "object",
+                        "properties",
+                        brokkr.value.PyDict.of("a", num, "b", str, "c", str),
+                        "required",
+                        brokkr.value.PyList.of(List.of(new brokkr.value.PyStr("a")))));
+    }
+
+    private static String multiTurnApi() {
+        List<brokkr.conversation.ToolSpec> tools = new ArrayList<>();
+        for (int i = 0; i < 30; i++) tools.add(tool("tool_" + i));
+        return brokkr.repl.JavaApi.CALL_HELPER
+                + brokkr.repl.JavaApi.recorders(tools).source();
+    }
+
+    private static List<String> multiTurnSnippets() {
+        List<String> out = new ArrayList<>();
+        for (int i = 0; i < 8; i++) out.add("tool_" + (i * 3) + "(map(\"a\", " + i + ", \"b\", \"x\"));");
+        return out;
+    }
+
+    private static String singleTurnApi(int n) {
+        return brokkr.repl.JavaApi.recorders(List.of(tool("find_" + n), tool("book_" + n), tool("cancel_" + n)))
+                .source();
+    }
+
+    private static String singleTurnSnippet(int n) {
+        return "find_" + n + "(map(\"a\", 1, \"b\", \"x\")); book_" + n + "(map(\"a\", 2, \"c\", list(\"y\")));";
+    }
+
     private record Episode(long wallMicros, long cpuMicros, long childCpuMicros, long startMicros) {}
 
     private static Episode episode(SandboxConfig config, SandboxImage image, Sandbox.CallHandler calls) {
+        return episode(config, image, calls, PRELUDE, EPISODE);
+    }
+
+    private static Episode episode(
+            SandboxConfig config,
+            SandboxImage image,
+            Sandbox.CallHandler calls,
+            String prelude,
+            List<String> snippets) {
         long cpu0 = processCpuNanos();
         long t0 = System.nanoTime();
         long child;
         long start;
         try (Sandbox s = Sandbox.start(config, image)) {
             start = micros(t0);
-            s.prelude(PRELUDE, calls);
-            for (String code : EPISODE) {
+            s.prelude(prelude, calls);
+            for (String code : snippets) {
                 Sandbox.EvalResult r = s.evaluate(code, calls);
                 if (!r.ok()) throw new IllegalStateException("benchmark snippet failed: " + r.error());
             }

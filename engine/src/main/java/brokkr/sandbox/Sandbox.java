@@ -113,7 +113,9 @@ public final class Sandbox implements AutoCloseable {
     private final SandboxConfig config;
     private final SandboxImage image;
     private final List<String> extraFlags;
-    private final List<String> prelude = new ArrayList<>();
+    /** The preludes, in order, to evaluate again after a reset. */
+    private final List<Prelude> prelude = new ArrayList<>();
+
     private Path dir;
     private Jvm jvm;
     private long startMillis;
@@ -222,11 +224,75 @@ public final class Sandbox implements AutoCloseable {
      * IllegalStateException when it does not evaluate cleanly: a harness bug, not a snippet's.
      */
     public void prelude(String code, CallHandler calls) {
-        EvalResult r = evaluate(code, calls);
+        if (closed) throw new IllegalStateException("sandbox closed");
+        Prelude p = new Prelude(
+                code,
+                (precompiling()
+                                ? PreludeClass.of(code, image.jar())
+                                : java.util.Optional.<PreludeClass.Compiled>empty())
+                        .filter(c -> !jvm.preludes.contains(c.className()))
+                        .orElse(null));
+        EvalResult r = install(p, calls);
         if (!r.ok())
             throw new IllegalStateException("sandbox prelude failed: "
                     + r.error().kind() + ": " + r.error().message());
-        prelude.add(code);
+        prelude.add(p);
+    }
+
+    /**
+     * Whether preludes are compiled as one class ({@link PreludeClass}); {@code -Dbrokkr.sandbox.precompile=false}
+     * evaluates them as JShell snippets, one compile per declaration (what {@code bench sandbox} compares).
+     */
+    static boolean precompiling() {
+        return !"false".equals(System.getProperty("brokkr.sandbox.precompile"));
+    }
+
+    /** A prelude's source and, when it compiled as one class ({@link PreludeClass}), that class (else null: JShell snippets). */
+    private record Prelude(String code, PreludeClass.Compiled compiled) {}
+
+    /**
+     * Evaluates a prelude in the current JVM: its JShell snippets, or its precompiled class loaded, imported and
+     * initialized (its static initializers run now, as a JShell prelude's variables were initialized at once).
+     */
+    private EvalResult install(Prelude p, CallHandler calls) {
+        if (p.compiled() == null) return evaluate(p.code(), calls);
+        PreludeClass.Compiled c = p.compiled();
+        Jvm j = jvm;
+        Run r = run(
+                j,
+                () -> {
+                    j.classPath.add(c);
+                    j.preludes.add(c.className());
+                    ExecutionControl.ClassBytecodes[] classes = c.classes().entrySet().stream()
+                            .map(e -> new ExecutionControl.ClassBytecodes(e.getKey(), e.getValue()))
+                            .toArray(ExecutionControl.ClassBytecodes[]::new);
+                    try {
+                        j.control.load(classes);
+                    } catch (ExecutionControl.ClassInstallException e) {
+                        return new Snippets.Outcome(
+                                null,
+                                Snippets.Outcome.Kind.EXCEPTION,
+                                "the prelude's classes did not load: " + e.getMessage());
+                    } catch (ExecutionControl.ExecutionControlException e) {
+                        return Snippets.Outcome.internal(e);
+                    }
+                    Snippets.Outcome imported = Snippets.evaluate(j.js, c.importSnippet(), j.capture);
+                    if (imported.kind() != null) return imported;
+                    try {
+                        j.control.invoke(c.className(), PreludeClass.INIT);
+                    } catch (ExecutionControl.UserException e) {
+                        return new Snippets.Outcome(
+                                null, Snippets.Outcome.Kind.EXCEPTION, e.causeExceptionClass() + ": " + e.getMessage());
+                    } catch (ExecutionControl.RunException e) {
+                        return new Snippets.Outcome(null, Snippets.Outcome.Kind.EXCEPTION, String.valueOf(e));
+                    } catch (ExecutionControl.ExecutionControlException e) {
+                        return Snippets.Outcome.internal(e);
+                    }
+                    return new Snippets.Outcome(null, null, null);
+                },
+                calls,
+                config.evalTimeout());
+        return r.fatal() == null ? r.result() : resetAfter(r.fatal(), r.output(), r.chars());
     }
 
     /** Evaluates a snippet (one or several statements and declarations), tool calls answered by {@code calls}. */
@@ -252,11 +318,16 @@ public final class Sandbox implements AutoCloseable {
     }
 
     private Run run(Jvm j, String code, CallHandler calls, Duration limit) {
+        return run(j, () -> Snippets.evaluate(j.js, code, j.capture), calls, limit);
+    }
+
+    /** Runs {@code work} (compiling and executing on {@code j}) on its JShell's thread, answering tool calls and watching the time. */
+    private Run run(Jvm j, java.util.function.Supplier<Snippets.Outcome> work, CallHandler calls, Duration limit) {
         j.capture.begin(config.outputCapChars());
         j.worker.execute(() -> {
             Snippets.Outcome o;
             try {
-                o = Snippets.evaluate(j.js, code, j.capture);
+                o = work.get();
             } catch (RuntimeException | StackOverflowError | OutOfMemoryError e) {
                 o = Snippets.Outcome.internal(e);
             }
@@ -371,8 +442,8 @@ public final class Sandbox implements AutoCloseable {
         kill();
         resets++;
         launch();
-        for (String p : prelude) {
-            EvalResult r = evaluate(p, CallHandler.NONE);
+        for (Prelude p : prelude) {
+            EvalResult r = install(p, CallHandler.NONE);
             if (!r.ok())
                 throw new IllegalStateException(
                         "sandbox prelude failed after a reset: " + r.error().message());
@@ -411,6 +482,12 @@ public final class Sandbox implements AutoCloseable {
             return t;
         });
         JShell js;
+        /** The compile side's class path (where precompiled preludes go) and the execution side (where their classes are loaded). */
+        SandboxClassPath classPath;
+
+        WireControl control;
+        /** The precompiled prelude classes loaded into this JVM. */
+        final java.util.Set<String> preludes = java.util.concurrent.ConcurrentHashMap.newKeySet();
         /** Why this JVM's protocol cannot be trusted any more (a response out of order or malformed), or null. */
         volatile String broken;
 
@@ -511,7 +588,9 @@ public final class Sandbox implements AutoCloseable {
 
         @Override
         public ExecutionControl generate(ExecutionEnv env, Map<String, String> parameters) {
-            return new WireControl(jvm);
+            WireControl c = new WireControl(jvm);
+            jvm.control = c;
+            return c;
         }
     }
 
@@ -721,7 +800,7 @@ public final class Sandbox implements AutoCloseable {
             j.js = JShell.builder()
                     .executionEngine(new Engine(j), Map.of())
                     // Compiles against the sandbox JVM's class path, not the harness's (SandboxClassPath says why).
-                    .fileManager(m -> SandboxClassPath.of(m, image.jar()))
+                    .fileManager(m -> j.classPath = SandboxClassPath.of(m, image.jar()))
                     .out(sink)
                     .err(sink)
                     .build();

@@ -1,18 +1,24 @@
 package brokkr.sandbox;
 
+import java.io.ByteArrayInputStream;
 import java.io.File;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.UncheckedIOException;
+import java.net.URI;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Iterator;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import javax.tools.FileObject;
 import javax.tools.ForwardingJavaFileManager;
 import javax.tools.JavaFileObject;
+import javax.tools.SimpleJavaFileObject;
 import javax.tools.StandardJavaFileManager;
 import javax.tools.StandardLocation;
 
@@ -33,6 +39,8 @@ final class SandboxClassPath extends ForwardingJavaFileManager<StandardJavaFileM
     private static final Set<String> CLASS_PATH_OPTIONS = Set.of("-classpath", "-cp", "--class-path");
 
     private final Set<String> harness;
+    /** Precompiled preludes' class files ({@link PreludeClass}) by package: on the class path beside the jar. */
+    private final Map<String, List<JavaFileObject>> preludes = new ConcurrentHashMap<>();
 
     private SandboxClassPath(StandardJavaFileManager fileManager, Path jar) {
         super(fileManager);
@@ -45,7 +53,7 @@ final class SandboxClassPath extends ForwardingJavaFileManager<StandardJavaFileM
     }
 
     /** {@code fileManager} compiling against {@code jar} only (a {@code JShell.Builder.fileManager} mapping). */
-    static StandardJavaFileManager of(StandardJavaFileManager fileManager, Path jar) {
+    static SandboxClassPath of(StandardJavaFileManager fileManager, Path jar) {
         return new SandboxClassPath(fileManager, jar);
     }
 
@@ -70,10 +78,56 @@ final class SandboxClassPath extends ForwardingJavaFileManager<StandardJavaFileM
         return true;
     }
 
+    /** Puts a precompiled prelude's classes on this class path (the sandbox JVM is given the same bytes). */
+    void add(PreludeClass.Compiled prelude) {
+        List<JavaFileObject> files = new ArrayList<>();
+        prelude.classes().forEach((name, bytes) -> files.add(new MemoryClass(name, bytes)));
+        preludes.merge(prelude.packageName(), List.copyOf(files), (had, more) -> {
+            List<JavaFileObject> all = new ArrayList<>(had);
+            all.addAll(more);
+            return List.copyOf(all);
+        });
+    }
+
+    /** A class file held in memory (a precompiled prelude's). */
+    private static final class MemoryClass extends SimpleJavaFileObject {
+        final String binaryName;
+        private final byte[] bytes;
+
+        MemoryClass(String binaryName, byte[] bytes) {
+            super(URI.create("mem:///" + binaryName.replace('.', '/') + ".class"), Kind.CLASS);
+            this.binaryName = binaryName;
+            this.bytes = bytes;
+        }
+
+        @Override
+        public InputStream openInputStream() {
+            return new ByteArrayInputStream(bytes);
+        }
+    }
+
+    @Override
+    public Iterable<JavaFileObject> list(
+            Location location, String packageName, Set<JavaFileObject.Kind> kinds, boolean recurse) throws IOException {
+        Iterable<JavaFileObject> listed = super.list(location, packageName, kinds, recurse);
+        List<JavaFileObject> mine = preludes.get(packageName);
+        if (mine == null || location != StandardLocation.CLASS_PATH || !kinds.contains(JavaFileObject.Kind.CLASS))
+            return listed;
+        List<JavaFileObject> all = new ArrayList<>(mine);
+        listed.forEach(all::add);
+        return all;
+    }
+
+    @Override
+    public String inferBinaryName(Location location, JavaFileObject file) {
+        return file instanceof MemoryClass m ? m.binaryName : super.inferBinaryName(location, file);
+    }
+
     // ------------------------------------------------ the rest of StandardJavaFileManager, forwarded
 
     @Override
     public boolean isSameFile(FileObject a, FileObject b) {
+        if (a instanceof MemoryClass || b instanceof MemoryClass) return a == b;
         return fileManager.isSameFile(a, b);
     }
 
