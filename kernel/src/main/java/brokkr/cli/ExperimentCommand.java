@@ -176,7 +176,8 @@ public final class ExperimentCommand implements Command {
                   harness, repl_guidance, harness_options}], repetitions, parallelism,
                   providers: {NAME: {concurrency, rate_per_second}}, user / judge: {provider, model, options, cache},
                   models: {ROLE: {provider, model, options, cache}} (any other role a benchmark names, as user and
-                  judge), max_infra_retries, cell_timeout_seconds, progress, cache_file (cache: true serves a request
+                  judge), max_infra_retries, cell_timeout_seconds, progress, store (postgresql://HOST[:PORT]/DB[?schema=S]
+                  instead of --dir; credentials from PGPASSWORD or ~/.pgpass only), cache_file (cache: true serves a request
                   identical to one answered before, same model, exact body and trial, from DIR's model_cache table or
                   the shared cache_file; hits are recorded). harness: reference (the benchmark's agent) or loop
                   (Brokkr's agent loop), action_space tools or repl, repl_guidance shape|compute|inspect,
