@@ -20,6 +20,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -118,16 +119,7 @@ public final class ExperimentStore implements AutoCloseable {
             case PostgresLocation pg -> {
                 StoreConnection c = StoreConnection.forWriting(pg);
                 try {
-                    StoreConnection.SqlWork<Boolean> takeLock = () -> {
-                        try (PreparedStatement p = c.connection()
-                                .prepareStatement("SELECT pg_try_advisory_lock(hashtext('brokkr run ' || ?))")) {
-                            p.setString(1, pg.database() + "." + pg.schema());
-                            try (ResultSet r = p.executeQuery()) {
-                                r.next();
-                                return r.getBoolean(1);
-                            }
-                        }
-                    };
+                    StoreConnection.SqlWork<Boolean> takeLock = () -> tryRunLock(c.connection(), pg, false);
                     boolean locked = c.tx(null, takeLock);
                     // A new connection after a lost one takes the run lock again, or the run stops.
                     c.restoreOnReconnect(() -> {
@@ -137,8 +129,8 @@ public final class ExperimentStore implements AutoCloseable {
                         return true;
                     });
                     if (!locked)
-                        throw new IllegalStateException(pg.display() + " is being run by another process (its run lock,"
-                                + " a PostgreSQL advisory lock, is held)");
+                        throw new IllegalStateException(pg.display() + " is being run by another process or by workers"
+                                + " (its run lock, a PostgreSQL advisory lock, is held)");
                     yield new ExperimentStore(c, null);
                 } catch (RuntimeException e) {
                     c.close();
@@ -146,6 +138,22 @@ public final class ExperimentStore implements AutoCloseable {
                 }
             }
         };
+    }
+
+    /**
+     * Tries a PostgreSQL store's run lock on {@code c}'s session: exclusive for a one-process run, shared for a
+     * fleet's workers (each of their connections), so a one-process run and workers never write one store at once
+     * (they would both run its cells), while any number of workers share it.
+     */
+    static boolean tryRunLock(Connection c, PostgresLocation pg, boolean shared) throws SQLException {
+        String fn = shared ? "pg_try_advisory_lock_shared" : "pg_try_advisory_lock";
+        try (PreparedStatement p = c.prepareStatement("SELECT " + fn + "(hashtext('brokkr run ' || ?))")) {
+            p.setString(1, pg.database() + "." + pg.schema());
+            try (ResultSet r = p.executeQuery()) {
+                r.next();
+                return r.getBoolean(1);
+            }
+        }
     }
 
     /**

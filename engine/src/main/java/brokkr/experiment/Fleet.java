@@ -99,7 +99,40 @@ public final class Fleet {
             FleetWorker.Options options,
             PrintStream log,
             Cancellation cancellation) {
-        return FleetWorker.run(() -> store.connect(PgStore.env()), new Pg(store), registry, options, log, cancellation);
+        return FleetWorker.run(
+                () -> sharingTheRunLock(store, store.connect(PgStore.env())),
+                new Pg(store),
+                registry,
+                options,
+                log,
+                cancellation);
+    }
+
+    /**
+     * A worker's connection holds the store's run lock shared ({@link ExperimentStore#tryRunLock}): a one-process
+     * {@code experiment run} of the store (the exclusive lock) is refused while workers run, and a worker is refused
+     * while one runs, rather than both running the same cells.
+     */
+    static Connection sharingTheRunLock(PostgresLocation store, Connection c) {
+        boolean shared;
+        try {
+            shared = ExperimentStore.tryRunLock(c, store, true);
+        } catch (SQLException e) {
+            closeQuietly(c);
+            throw new ExperimentStore.StoreException(store.display() + ": " + e.getMessage(), e);
+        }
+        if (shared) return c;
+        closeQuietly(c);
+        throw new IllegalArgumentException(store.display() + " is being run by a single process (experiment run holds"
+                + " its run lock): workers can work on it once that run ends");
+    }
+
+    private static void closeQuietly(Connection c) {
+        try {
+            c.close();
+        } catch (SQLException ignored) {
+            // refusing anyway
+        }
     }
 
     /** The PostgreSQL store as the fleet writes it. */

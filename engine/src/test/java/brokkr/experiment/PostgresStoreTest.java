@@ -185,6 +185,25 @@ class PostgresStoreTest {
         }
     }
 
+    @Test
+    void aOneProcessRunAndWorkersAreNeverOnOneStoreAtOnce() throws Exception {
+        try (var db = PG.createDatabase()) {
+            PostgresLocation pg = (PostgresLocation) StoreLocation.parse(db.url());
+            ExperimentStore.openForRun(pg).close(); // the schema exists
+            try (ExperimentStore run = ExperimentStore.openForRun(pg)) {
+                var e = assertThrows(
+                        IllegalArgumentException.class, () -> Fleet.sharingTheRunLock(pg, pg.connect(PgStore.env())));
+                assertTrue(e.getMessage().contains("being run by a single process"), e.getMessage());
+            }
+            try (java.sql.Connection worker = Fleet.sharingTheRunLock(pg, pg.connect(PgStore.env()));
+                    java.sql.Connection another = Fleet.sharingTheRunLock(pg, pg.connect(PgStore.env()))) {
+                var e = assertThrows(IllegalStateException.class, () -> ExperimentStore.openForRun(pg));
+                assertTrue(e.getMessage().contains("or by workers"), e.getMessage());
+            }
+            ExperimentStore.openForRun(pg).close(); // the workers' connections ended: their shared locks with them
+        }
+    }
+
     /** A store with attempts whose evidence has long texts kept as blobs, one of them with U+0000 in it. */
     static List<brokkr.eval.Attempt> recordLongTexts(StoreLocation where) {
         var spec = ExperimentTest.spec("all", 2, 1, 0, List.of(ExperimentTest.candidate("gold", "gold", null)));
