@@ -61,13 +61,7 @@ public final class StateDump {
                 yield PyDict.of("$tuple", PyList.of(items));
             }
             case Map<?, ?> m -> {
-                boolean allStr = true;
-                for (Object k : m.keySet())
-                    if (!(k instanceof String)) {
-                        allStr = false;
-                        break;
-                    }
-                if (allStr) {
+                if (allKeysStr(m)) {
                     PyDict.Builder b = PyDict.builder();
                     for (Map.Entry<?, ?> e : m.entrySet()) b.put((String) e.getKey(), render(e.getValue()));
                     yield b.build();
@@ -152,13 +146,7 @@ public final class StateDump {
                 sb.append('}');
             }
             case Map<?, ?> m -> {
-                boolean allStr = true;
-                for (Object k : m.keySet())
-                    if (!(k instanceof String)) {
-                        allStr = false;
-                        break;
-                    }
-                if (allStr) {
+                if (allKeysStr(m)) {
                     int n = m.size();
                     if (n == 0) {
                         sb.append("{}");
@@ -322,5 +310,11 @@ public final class StateDump {
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException(e);
         }
+    }
+
+    /** A dict whose keys are all {@code str} renders as an object; any other key makes it a {@code $map}. */
+    private static boolean allKeysStr(Map<?, ?> m) {
+        for (Object k : m.keySet()) if (!(k instanceof String)) return false;
+        return true;
     }
 }
