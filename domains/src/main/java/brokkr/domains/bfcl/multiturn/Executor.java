@@ -53,6 +53,14 @@ public final class Executor {
         return new String(chars);
     }
 
+    /**
+     * The instance variables of {@code task}'s involved classes, in their order ({@link #variable} of each), worked out
+     * once per (task, model, eval run).
+     */
+    public static List<String> variables(TaskSetup task, String modelName, boolean evalRun) {
+        return Addressing.of(task, modelName, evalRun).variables;
+    }
+
     /** Runs {@code calls} in order (one {@code execute_multi_turn_func_call}). */
     public static Execution execute(
             World world, TaskSetup task, String modelName, boolean evalRun, List<String> calls) {
@@ -107,7 +115,7 @@ public final class Executor {
         }
 
         final TaskSetup task;
-        final List<String> variables = new ArrayList<>();
+        final List<String> variables;
         final List<BackendClass> classes = new ArrayList<>();
         final Map<String, String> methodOwner = new HashMap<>();
         final Map<String, String> rewritten = new ConcurrentHashMap<>();
@@ -117,6 +125,7 @@ public final class Executor {
         private Addressing(TaskSetup task, String modelName, boolean evalRun) {
             this.task = task;
             this.made = new Made[task.involvedClasses().size()];
+            List<String> variables = new ArrayList<>();
             for (String className : task.involvedClasses()) {
                 BackendClass cls = Backends.get(className);
                 String var = variable(modelName, evalRun, task.taskId(), className);
@@ -124,6 +133,7 @@ public final class Executor {
                 classes.add(cls);
                 for (String m : cls.methods().keySet()) methodOwner.put(m, var);
             }
+            this.variables = List.copyOf(variables);
         }
 
         static Addressing of(TaskSetup task, String modelName, boolean evalRun) {
@@ -522,14 +532,15 @@ public final class Executor {
         return switch (v) {
             case Live live -> new LiveRef(s, variable, live);
             case List<?> l -> {
-                boolean any = false;
-                List<Object> out = new ArrayList<>(l.size());
+                List<Object> out = null; // made at the first item that changes: most results hold no Live
+                int i = 0;
                 for (Object x : l) {
                     Object r = liveRefs(x, s, variable);
-                    any |= r != x;
-                    out.add(r);
+                    if (r != x && out == null) out = new ArrayList<>(l.subList(0, i));
+                    if (out != null) out.add(r);
+                    i++;
                 }
-                yield any ? TreePVector.from(out) : v;
+                yield out == null ? v : TreePVector.from(out);
             }
             case PyTuple t -> {
                 Object r = liveRefs(t.items(), s, variable);

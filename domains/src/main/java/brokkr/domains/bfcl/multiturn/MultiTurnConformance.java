@@ -52,7 +52,7 @@ public final class MultiTurnConformance {
             } catch (Corpus.CorpusException e) {
                 throw e; // a record without an expected field proves nothing: an error at its line, not a mismatch
             } catch (RuntimeException e) {
-                diff = "internal error at " + replay.where + ": " + e;
+                diff = "internal error at " + replay.where() + ": " + e;
             }
             return new Checked(replay.calls, diff, label(parsed.record()));
         });
@@ -136,7 +136,8 @@ public final class MultiTurnConformance {
         final Corpus.Record r;
         final String model;
         long calls;
-        String where = "start";
+        /** Where the replay is (for an internal error's message): -1 before the first step. */
+        int whereTurn = -1, whereStep;
 
         final ExecutionRecord parsed;
 
@@ -148,14 +149,20 @@ public final class MultiTurnConformance {
             this.model = m;
         }
 
+        String where() {
+            return whereTurn < 0 ? "start" : "turn " + whereTurn + " step " + whereStep;
+        }
+
         String run() {
             TaskSetup setup = task.setup();
+            List<String> variables = Executor.variables(setup, model, true);
             Executor.Execution ex = Executor.execute(World.EMPTY, setup, model, true, List.of());
             World w = ex.world();
             String d = compareStates(
                     "initial state",
                     w,
                     setup,
+                    variables,
                     r.object("initial_state_sha").value(),
                     parsed.object(r, "initial_state"));
             if (d != null) return d;
@@ -178,9 +185,10 @@ public final class MultiTurnConformance {
                 }
                 for (int s = 0; s < steps.size(); s++) {
                     List<Corpus.Record> step = steps.get(s);
-                    List<String> callTexts =
-                            step.stream().map(c -> c.string("call")).toList();
-                    where = "turn " + t + " step " + s;
+                    List<String> callTexts = new ArrayList<>(step.size());
+                    for (Corpus.Record c : step) callTexts.add(c.string("call"));
+                    whereTurn = t;
+                    whereStep = s;
                     Executor.Execution e = Executor.execute(w, setup, model, true, callTexts);
                     w = e.world();
                     for (int c = 0; c < step.size(); c++) {
@@ -195,7 +203,13 @@ public final class MultiTurnConformance {
                     }
                 }
                 d = compareStates(
-                        "after turn " + t, w, setup, turn.object("state_sha").value(), parsed.object(turn, "state"));
+                        "after turn ",
+                        t,
+                        w,
+                        setup,
+                        variables,
+                        turn.object("state_sha").value(),
+                        parsed.object(turn, "state"));
                 Supplier<PyDict> changes = parsed.object(turn, "state_changes");
                 if (d != null) {
                     if (changes != null) d += "; recorded changes " + clip(PyJson.dumps(changes.get()));
@@ -206,13 +220,33 @@ public final class MultiTurnConformance {
         }
 
         private String compareStates(
-                String when, World w, TaskSetup setup, PyDict expectedSha, Supplier<PyDict> expectedStates) {
-            for (String cls : setup.involvedClasses()) {
-                String variable = Executor.variable(model, true, setup.taskId(), cls);
+                String when,
+                World w,
+                TaskSetup setup,
+                List<String> variables,
+                PyDict expectedSha,
+                Supplier<PyDict> expectedStates) {
+            return compareStates(when, -1, w, setup, variables, expectedSha, expectedStates);
+        }
+
+        /** The states of every involved class against their hashes; {@code when} and {@code turn} (-1: none) name it. */
+        private String compareStates(
+                String whenText,
+                int turn,
+                World w,
+                TaskSetup setup,
+                List<String> variables,
+                PyDict expectedSha,
+                Supplier<PyDict> expectedStates) {
+            List<String> classes = setup.involvedClasses();
+            for (int i = 0; i < classes.size(); i++) {
+                String cls = classes.get(i);
+                String variable = variables.get(i);
                 String sha = StateDump.stateSha(w, variable);
                 Value want = expectedSha.get(cls);
                 if (!(want instanceof PyStr))
-                    throw r.fail("the expected " + cls + " state " + when + " (its sha) is missing or not a string");
+                    throw r.fail("the expected " + cls + " state " + (turn < 0 ? whenText : whenText + turn)
+                            + " (its sha) is missing or not a string");
                 if (!want.asStr().equals(sha)) {
                     Value state = StateDump.renderState(w.state(variable));
                     String detail = "";
@@ -224,7 +258,7 @@ public final class MultiTurnConformance {
                     } else if (state instanceof PyDict got) {
                         detail = "; state " + clip(StateDump.canonical(got));
                     }
-                    return cls + " state " + when + ": sha " + sha + ", expected "
+                    return cls + " state " + (turn < 0 ? whenText : whenText + turn) + ": sha " + sha + ", expected "
                             + (want == null ? "none" : want.asStr()) + detail;
                 }
             }

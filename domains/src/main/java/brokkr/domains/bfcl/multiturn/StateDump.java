@@ -24,7 +24,6 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.HexFormat;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -248,22 +247,17 @@ public final class StateDump {
     public static String stateSha(World world, String variable) {
         Backend instance = world.instance(variable);
         if (instance == null) throw new IllegalArgumentException("no instance " + variable);
-        Identity key = new Identity(instance, world.globals());
-        synchronized (STATE_SHAS) {
-            String sha = STATE_SHAS.get(key);
-            if (sha != null) return sha;
-        }
+        Globals globals = world.globals();
+        int slot = (System.identityHashCode(instance) * 31 + System.identityHashCode(globals)) & (STATE_SHAS_KEPT - 1);
+        KnownSha known = STATE_SHAS[slot];
+        if (known != null && known.instance == instance && known.globals == globals) return known.sha;
         String sha = sha16(stateText(world.state(variable)));
-        synchronized (STATE_SHAS) {
-            STATE_SHAS.put(key, sha);
-        }
+        STATE_SHAS[slot] = new KnownSha(instance, globals, sha);
         return sha;
     }
 
     static void forgetStateShas() {
-        synchronized (STATE_SHAS) {
-            STATE_SHAS.clear();
-        }
+        Arrays.fill(STATE_SHAS, null);
         CANONICAL_TEXTS.clear();
         for (Runnable forget : FORGET) forget.run();
     }
@@ -275,28 +269,17 @@ public final class StateDump {
         FORGET.add(forget);
     }
 
-    /** An instance and the globals it was seen with, compared by identity. */
-    private record Identity(Backend instance, Globals globals) {
-        @Override
-        public boolean equals(Object o) {
-            return o instanceof Identity i && i.instance == instance && i.globals == globals;
-        }
+    /** A state's hash and the instance and globals objects it was worked out for (compared by identity). */
+    private record KnownSha(Backend instance, Globals globals, String sha) {}
 
-        @Override
-        public int hashCode() {
-            return System.identityHashCode(instance) * 31 + System.identityHashCode(globals);
-        }
-    }
+    /**
+     * Remembered hashes, direct-mapped on the two objects' identity hashes (a power of two): a look-up is an array
+     * read with no lock (both workers of a corpus check hash states all the time; the former synchronized
+     * access-ordered map serialised them), a miss replaces the slot, and the bound is the worlds it keeps alive.
+     */
+    private static final int STATE_SHAS_KEPT = 8192;
 
-    /** The most recently used hashes (a bound on the worlds it keeps alive). */
-    private static final int STATE_SHAS_KEPT = 4096;
-
-    private static final Map<Identity, String> STATE_SHAS = new LinkedHashMap<>(256, 0.75f, true) {
-        @Override
-        protected boolean removeEldestEntry(Map.Entry<Identity, String> eldest) {
-            return size() > STATE_SHAS_KEPT;
-        }
-    };
+    private static final KnownSha[] STATE_SHAS = new KnownSha[STATE_SHAS_KEPT];
 
     /** First 16 hex digits of SHA-256 over the canonical text. */
     public static String sha(Value rendered) {
@@ -304,13 +287,20 @@ public final class StateDump {
     }
 
     public static String sha16(String text) {
+        byte[] d = SHA256.get().digest(text.getBytes(StandardCharsets.UTF_8)); // digest() resets it for the next use
+        return HEX.formatHex(d, 0, 8);
+    }
+
+    private static final HexFormat HEX = HexFormat.of();
+
+    /** One digest per thread: {@code MessageDigest.getInstance} looks the provider up on every call. */
+    private static final ThreadLocal<MessageDigest> SHA256 = ThreadLocal.withInitial(() -> {
         try {
-            byte[] d = MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8));
-            return HexFormat.of().formatHex(d).substring(0, 16);
+            return MessageDigest.getInstance("SHA-256");
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException(e);
         }
-    }
+    });
 
     /** A dict whose keys are all {@code str} renders as an object; any other key makes it a {@code $map}. */
     private static boolean allKeysStr(Map<?, ?> m) {
