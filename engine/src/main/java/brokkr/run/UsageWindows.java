@@ -101,7 +101,13 @@ public final class UsageWindows {
         return Optional.ofNullable(p);
     }
 
-    public AutoCloseable listen(Listener l) {
+    /** Ends a {@link #listen} (no checked exception, for try-with-resources). */
+    public interface Subscription extends AutoCloseable {
+        @Override
+        void close();
+    }
+
+    public Subscription listen(Listener l) {
         listeners.add(l);
         return () -> listeners.remove(l);
     }
