@@ -16,7 +16,8 @@ public interface WorldBinding {
 
     /**
      * One {@code tools/call}: runs {@code tool} with the client's arguments on the current world, which it then
-     * advances. The server makes calls one at a time, in the order it received them. The result's content is the
+     * advances. The server makes calls one at a time (over stdio in the order the client sent them; concurrent HTTP
+     * requests in the order they reach it). The result's content is the
      * tool call's text as the agent would read it, its error flag the MCP result's {@code isError}. A call that
      * throws is answered as a JSON-RPC error (an infrastructure fault, never a tool result).
      */

@@ -235,7 +235,10 @@ public final class WorldMcpServer implements AutoCloseable {
                     })
                     .build());
         }
-        return spec.serverInfo("brokkr", version())
+        // Handlers run on the transport's thread (both transports block anyway): over stdio that is the one reader
+        // thread, so calls run in the order the client sent them, without a hop to another scheduler per call.
+        return spec.immediateExecution(true)
+                .serverInfo("brokkr", version())
                 .capabilities(
                         McpSchema.ServerCapabilities.builder().tools(false).build())
                 .validateToolInputs(false)
