@@ -16,7 +16,6 @@ import io.modelcontextprotocol.server.McpSyncServer;
 import io.modelcontextprotocol.server.transport.HttpServletStreamableServerTransportProvider;
 import io.modelcontextprotocol.server.transport.StdioServerTransportProvider;
 import io.modelcontextprotocol.spec.McpSchema;
-import java.io.FilterInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -32,7 +31,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.concurrent.CountDownLatch;
 import org.eclipse.jetty.ee10.servlet.ServletContextHandler;
 import org.eclipse.jetty.ee10.servlet.ServletHolder;
 import org.eclipse.jetty.http.HttpHeader;
@@ -149,28 +147,14 @@ public final class WorldMcpServer implements AutoCloseable {
 
     /**
      * Serves {@code binding} over a stream pair (newline-delimited JSON-RPC, the MCP stdio transport) until
-     * {@code in} ends, then returns. Nothing but protocol messages is written to {@code out}.
+     * {@code in} ends and every request read from it has been answered, then returns. Nothing but protocol messages is written to {@code out}.
      */
     public static void serveStdio(WorldBinding binding, InputStream in, OutputStream out) throws InterruptedException {
-        CountDownLatch ended = new CountDownLatch(1);
-        InputStream watched = new FilterInputStream(in) {
-            @Override
-            public int read() throws IOException {
-                int c = super.read();
-                if (c < 0) ended.countDown();
-                return c;
-            }
-
-            @Override
-            public int read(byte[] b, int off, int len) throws IOException {
-                int n = super.read(b, off, len);
-                if (n < 0) ended.countDown();
-                return n;
-            }
-        };
-        McpSyncServer mcp = build(McpServer.sync(new StdioServerTransportProvider(MAPPER, watched, out)), binding);
+        StdioDrain streams = new StdioDrain(in, out);
+        McpSyncServer mcp =
+                build(McpServer.sync(new StdioServerTransportProvider(MAPPER, streams.in, streams.out)), binding);
         try {
-            ended.await();
+            streams.awaitEnd();
         } finally {
             mcp.closeGracefully();
         }

@@ -141,6 +141,47 @@ class WorldMcpServerTest {
         assertThrows(IllegalArgumentException.class, () -> WorldMcpServer.startHttp(new Counter(), " "));
     }
 
+    /**
+     * Over stdio, a client that writes its requests and closes its end at once still gets every answer, the calls
+     * made in the order sent (the input's end is held back until each request read is answered).
+     */
+    @Test
+    void stdioAnswersEveryRequestReadBeforeItsInputEnds() throws Exception {
+        Counter own = new Counter();
+        String in = String.join(
+                "\n",
+                "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{\"protocolVersion\":\"2025-06-18\","
+                        + "\"capabilities\":{},\"clientInfo\":{\"name\":\"t\",\"version\":\"1\"}}}",
+                "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}",
+                "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"tools/call\",\"params\":{\"name\":\"add\",\"arguments\":{\"amount\":5}}}",
+                "{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"tools/call\",\"params\":{\"name\":\"add\",\"arguments\":{\"amount\":-2}}}",
+                "{\"jsonrpc\":\"2.0\",\"id\":4,\"method\":\"tools/list\"}",
+                "");
+        java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+        WorldMcpServer.serveStdio(
+                own, new java.io.ByteArrayInputStream(in.getBytes(java.nio.charset.StandardCharsets.UTF_8)), out);
+        List<String> lines =
+                out.toString(java.nio.charset.StandardCharsets.UTF_8).lines().toList();
+        Map<Long, PyDict> byId = new LinkedHashMap<>();
+        for (String l : lines) {
+            PyDict d = (PyDict) Json.parse(l);
+            byId.put(((brokkr.value.PyInt) d.get("id")).longValue(), d);
+        }
+        assertEquals(List.of(1L, 2L, 3L, 4L), byId.keySet().stream().sorted().toList(), lines.toString());
+        assertEquals(List.of("add{\"amount\": 5}", "add{\"amount\": -2}"), own.calls);
+        assertEquals(
+                "counter=3",
+                byId.get(3L)
+                        .get("result")
+                        .asDict()
+                        .get("content")
+                        .asList()
+                        .get(0)
+                        .asDict()
+                        .get("text")
+                        .asStr());
+    }
+
     static String text(McpSchema.CallToolResult r) {
         assertEquals(1, r.content().size());
         return ((McpSchema.TextContent) r.content().getFirst()).text();
