@@ -211,7 +211,7 @@ public class Tau2ClaudeCodeHarnessTest {
     }
 
     /** The stored attempts' errors, for a failure's message. */
-    static String errors(Path dir) {
+    public static String errors(Path dir) {
         try (ExperimentQuery store = ExperimentQuery.open(dir)) {
             StringBuilder sb = new StringBuilder();
             for (Attempt a : store.attempts(false))
