@@ -203,6 +203,13 @@ public final class Planner {
                     + harness + " with action space " + agent.actionSpace() + ", which " + provider.name()
                     + " does not support (supported: " + offered.described() + ")");
         }
+        // The harness starts the Claude Code CLI itself: its model is the CLI's, so it comes from provider claude-code.
+        if (harness.equals(Harness.CLAUDE_CODE) && !agent.provider().equals(Harness.CLAUDE_CODE)) {
+            throw new SpecException("domain " + provider.name() + ": candidate " + label
+                    + " asks for harness claude-code, which runs the Claude Code CLI: its model must be "
+                    + "claude-code:MODEL, not " + agent.provider() + ":"
+                    + agent.modelRef().model());
+        }
     }
 
     private static EnvironmentDef environment(
