@@ -10,6 +10,7 @@ import brokkr.conversation.ToolSpec;
 import brokkr.conversation.Turn;
 import brokkr.mcp.WorldBinding;
 import brokkr.mcp.WorldMcpServer;
+import brokkr.provider.claudecode.ClaudeCodeCli;
 import brokkr.provider.claudecode.ClaudeLaunch;
 import brokkr.provider.claudecode.StreamJson;
 import brokkr.python.PyJson;
@@ -57,16 +58,6 @@ public final class ClaudeCodeLoop implements Candidate, AutoCloseable {
     /** The MCP server's name: the CLI gives its tools the prefix {@value #TOOL_PREFIX}. */
     public static final String SERVER = "brokkr", TOOL_PREFIX = "mcp__" + SERVER + "__";
 
-    /** A candidate that is the Claude Code CLI with a model ({@code claude-code:MODEL}): how to launch it. */
-    public interface Cli {
-        String provider();
-
-        String model();
-
-        /** A launch of the CLI with its model, credential, base URL and config directory set; the loop adds the rest. */
-        ClaudeLaunch.Builder launch();
-    }
-
     /** Counts the CLI's model steps (Messages API responses) where the protocol counts its agent's. */
     @FunctionalInterface
     public interface StepCounter {
@@ -81,7 +72,7 @@ public final class ClaudeCodeLoop implements Candidate, AutoCloseable {
 
     private record Failure(String message) implements Out {}
 
-    private final Cli cli;
+    private final ClaudeCodeCli cli;
     private final Candidate recorded;
     private final String systemPrompt;
     private final int maxTurnSteps;
@@ -106,7 +97,8 @@ public final class ClaudeCodeLoop implements Candidate, AutoCloseable {
      * @param systemPrompt replaces Claude Code's own system prompt (null: the CLI keeps its own)
      * @param maxTurnSteps the model steps one turn may take ({@code --max-turns})
      */
-    private ClaudeCodeLoop(Cli cli, Candidate model, String systemPrompt, int maxTurnSteps, StepCounter counter) {
+    private ClaudeCodeLoop(
+            ClaudeCodeCli cli, Candidate model, String systemPrompt, int maxTurnSteps, StepCounter counter) {
         if (maxTurnSteps < 1) throw new IllegalArgumentException("maxTurnSteps must be at least 1");
         this.cli = cli;
         this.recorded = model;
@@ -116,11 +108,11 @@ public final class ClaudeCodeLoop implements Candidate, AutoCloseable {
     }
 
     /**
-     * The loop for {@code model}, which must be a Claude Code CLI under its wrappers ({@link Cli}); refused with a
+     * The loop for {@code model}, which must be a Claude Code CLI under its wrappers ({@link ClaudeCodeCli}); refused with a
      * message otherwise.
      */
     public static ClaudeCodeLoop of(Candidate model, String systemPrompt, int maxTurnSteps, StepCounter counter) {
-        if (!(model.unwrapped() instanceof Cli cli))
+        if (!(model.unwrapped() instanceof ClaudeCodeCli cli))
             throw new IllegalArgumentException(
                     "harness claude-code runs the Claude Code CLI: the candidate's model must be claude-code:MODEL");
         return new ClaudeCodeLoop(cli, model, systemPrompt, maxTurnSteps, counter);

@@ -44,7 +44,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * message's {@link brokkr.conversation.Usage}. Every credential of the CLI's environment is redacted from all
  * of it.
  */
-public final class ClaudeCodeProvider implements ModelProvider {
+public final class ClaudeCodeProvider implements ModelProvider, ClaudeCodeCli {
     public static final String NAME = "claude-code";
     private static final System.Logger LOG = System.getLogger("brokkr.provider");
 
@@ -111,6 +111,17 @@ public final class ClaudeCodeProvider implements ModelProvider {
     public String baseUrl() {
         String b = env.get("ANTHROPIC_BASE_URL");
         return b == null || b.isBlank() ? "claude-code" : brokkr.provider.HttpProvider.withoutCredentials(b);
+    }
+
+    /**
+     * An agent session's launch ({@code harness: claude-code}): this candidate's model and credential, a config
+     * directory of its own under the config root (the CLI's own retries stay on: a session has no step to retry).
+     */
+    @Override
+    public ClaudeLaunch.Builder launch() {
+        return ClaudeLaunch.builder(settings.cli(), settings.configRoot().resolve("session-" + calls.incrementAndGet()))
+                .env(env)
+                .model(model);
     }
 
     @Override

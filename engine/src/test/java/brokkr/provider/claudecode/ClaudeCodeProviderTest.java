@@ -102,6 +102,29 @@ class ClaudeCodeProviderTest {
     }
 
     @Test
+    void theProvidersCandidateIsWhatHarnessClaudeCodeLaunches() throws Exception {
+        ClaudeCodeFixture.cli();
+        var candidate = models(
+                        Map.of("ANTHROPIC_API_KEY", "fake-key-for-tests", "ANTHROPIC_BASE_URL", "http://127.0.0.1:9"))
+                .create(new ModelRef("claude-code", "claude-sonnet-4-5"));
+        // harness: claude-code finds the CLI under the run's wrappers as a ClaudeCodeCli; the provider's own
+        // candidate must be one, or the harness refuses every real claude-code: model.
+        assertTrue(candidate instanceof ClaudeCodeCli, candidate.getClass().getName());
+        var cli = (ClaudeCodeCli) candidate;
+        assertEquals("claude-sonnet-4-5", cli.model());
+        ClaudeLaunch first = cli.launch().build(), second = cli.launch().build();
+        int m = first.argv().indexOf("--model");
+        assertTrue(
+                m >= 0 && first.argv().get(m + 1).equals("claude-sonnet-4-5"),
+                first.argv().toString());
+        assertTrue(
+                first.configDir().startsWith(tmp.resolve("configs")),
+                first.configDir().toString());
+        assertFalse(first.configDir().equals(second.configDir()), "each session has a config directory of its own");
+        assertEquals("http://127.0.0.1:9", first.environment().get("ANTHROPIC_BASE_URL"));
+    }
+
+    @Test
     void anErrorIsAnInfrastructureFailureRetriedWhenItCanPass() throws Exception {
         ClaudeCodeFixture.cli();
         try (var server = FakeAnthropicServer.sequence(Reply.overloaded(), Reply.text("Fine."), Reply.unauthorized())) {

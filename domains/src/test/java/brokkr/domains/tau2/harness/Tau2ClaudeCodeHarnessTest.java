@@ -27,6 +27,7 @@ import brokkr.experiment.Registry;
 import brokkr.provider.DecodedRequest;
 import brokkr.provider.OpenAiChat;
 import brokkr.provider.claudecode.ClaudeCli;
+import brokkr.provider.claudecode.ClaudeCodeCli;
 import brokkr.provider.claudecode.ClaudeLaunch;
 import brokkr.provider.testing.ClaudeCodeFixture;
 import brokkr.provider.testing.FakeAnthropicServer;
@@ -113,7 +114,7 @@ public class Tau2ClaudeCodeHarnessTest {
     }
 
     record TestCli(ClaudeCli cli, Map<String, String> env, Path configDir, String model)
-            implements Candidate, ClaudeCodeLoop.Cli {
+            implements Candidate, ClaudeCodeCli {
         @Override
         public String provider() {
             return Harness.CLAUDE_CODE;
