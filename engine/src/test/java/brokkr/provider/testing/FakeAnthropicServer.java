@@ -14,7 +14,6 @@ import brokkr.value.Value;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
@@ -23,7 +22,6 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
@@ -286,28 +284,7 @@ public final class FakeAnthropicServer implements AutoCloseable {
 
     private void serve(HttpExchange ex, Handler handler) throws IOException {
         try (ex) {
-            byte[] in;
-            try (InputStream is = ex.getRequestBody()) {
-                in = is.readAllBytes();
-            }
-            Map<String, String> headers = new LinkedHashMap<>();
-            String credential = null;
-            for (var e : ex.getRequestHeaders().entrySet()) {
-                String name = e.getKey().toLowerCase(Locale.ROOT);
-                String value = String.join(",", e.getValue());
-                if (name.equals("authorization") || name.equals("x-api-key")) {
-                    credential = value;
-                    value = "[REDACTED]";
-                }
-                headers.put(name, value);
-            }
-            Request req = new Request(
-                    counter.getAndIncrement(),
-                    ex.getRequestMethod(),
-                    ex.getRequestURI().getPath(),
-                    Map.copyOf(headers),
-                    new String(in, StandardCharsets.UTF_8),
-                    credential);
+            Request req = ScriptedModelServer.read(ex, counter.getAndIncrement(), Request::new);
             requests.add(req);
             if (!req.isMessages()) {
                 // The CLI's start-up probes (GET /api/hello, ...): nothing to say.
