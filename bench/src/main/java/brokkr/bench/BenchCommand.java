@@ -37,6 +37,7 @@ public record BenchCommand() implements Command {
                       ./brokkr bench interrupt [--units N] [--parallelism P] [--rounds N]
                       ./brokkr bench startup [--runs N] [--experiment DIR]
                       ./brokkr bench fleet --store URL [--cells N] [--latency-ms MS] [--cap N] [--slots N] [--workers 1,2,4]
+                      ./brokkr bench mcp [--domain D] [--task ID] [--tool T --args JSON] [--calls N] [--rounds R]
 
                world   loads the db.json world of each tau2 domain that has one (%s; or --db DOMAIN) as
                        the domain does (the tau2 data directory: -Dbrokkr.tau2.data, BROKKR_TAU2_DATA, else
@@ -95,14 +96,19 @@ public record BenchCommand() implements Command {
                        schema brokkr_bench_fleet_wN of --store's database per run, dropped after) against a loopback
                        model answering after 200 ms under a fleet cap of 64, 10,000 cells of loop depth 1 (two
                        calls each), as a ratio to the ideal min(cap, slots) / 400 ms; and the store's cost per cell
-                       (claim + record + heartbeat time in the workers) against SQLite's per attempt in one process.""".formatted(String.join(", ", WorldBench.domains()), String.join(", ", Tau2Domains.names()));
+                       (claim + record + heartbeat time in the workers) against SQLite's per attempt in one process.
+               mcp     one tool call (default tau2-retail task 0, calculate) through ./brokkr mcp serve against %%call
+                       on the same fork, rounds interleaved: %%call, the binding alone, the MCP SDK's client over
+                       HTTP to the in-process server and over stdio to a real mcp serve process; median us/call,
+                       the MCP paths' overhead over %%call, CPU us/call of the in-process paths (N calls, default
+                       1000, R rounds, default 5).""".formatted(String.join(", ", WorldBench.domains()), String.join(", ", Tau2Domains.names()));
     }
 
     @Override
     public int run(List<String> args, PrintStream out, PrintStream err) throws Exception {
         if (args.isEmpty())
             throw new UsageException(
-                    "missing benchmark (world, replay, loop, kb-search, sandbox, probe, multi-turn, redact, interrupt, startup or fleet)");
+                    "missing benchmark (world, replay, loop, kb-search, sandbox, probe, multi-turn, redact, interrupt, startup, fleet or mcp)");
         List<String> rest = args.subList(1, args.size());
         return switch (args.get(0)) {
             case "world" -> usage(() -> WorldBench.run(rest, out));
@@ -116,6 +122,7 @@ public record BenchCommand() implements Command {
             case "interrupt" -> usage(() -> InterruptBench.run(rest, out));
             case "startup" -> usage(() -> StartupBench.run(rest, out));
             case "fleet" -> usage(() -> FleetBench.run(rest, out));
+            case "mcp" -> usage(() -> McpBench.run(rest, out));
             default -> throw new UsageException("unknown benchmark '" + args.get(0) + "'");
         };
     }

@@ -20,4 +20,19 @@ public interface Candidate {
     default String baseUrl() {
         return null;
     }
+
+    /**
+     * The model under any wrappers (a gate, a recorder): what a harness that runs the model's own program rather
+     * than calling {@link #next} (the Claude Code CLI's loop) starts. A wrapper answers its model's.
+     */
+    default Candidate unwrapped() {
+        return this;
+    }
+
+    /**
+     * Notes model calls made on this candidate's behalf outside {@link #next} (a turn of the Claude Code CLI's own
+     * loop), as if {@code next} had made them: a recorder records them and their usage with the attempt. A wrapper
+     * passes them on; a model itself has nothing to note.
+     */
+    default void noteCalls(List<ModelCall> calls, Usage usage) {}
 }

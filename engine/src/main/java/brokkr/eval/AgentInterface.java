@@ -9,7 +9,8 @@ import java.util.Set;
 /**
  * What a benchmark offers an agent, and so which harnesses can drive one on it: the shape of its
  * interaction ({@link Shape}) and, per harness ({@code reference}: the benchmark's own agent;
- * {@code loop}: Brokkr's agent loop), the action spaces it hosts ({@code tools}, {@code repl},
+ * {@code loop}: Brokkr's agent loop; {@code claude-code}: the Claude Code CLI's own loop, acting through
+ * the domain's tools over MCP), the action spaces it hosts ({@code tools}, {@code repl},
  * {@code reference}). A planner refuses a candidate whose harness and action space its domain does not
  * list, before any cell runs, naming what is supported: a harness a protocol cannot host must never
  * run as something else and be scored.
@@ -25,7 +26,7 @@ public record AgentInterface(Shape shape, Map<String, List<String>> harnesses) {
         CONVERSATION
     }
 
-    public static final String REFERENCE = "reference", LOOP = "loop";
+    public static final String REFERENCE = "reference", LOOP = "loop", CLAUDE_CODE = "claude-code";
 
     public AgentInterface {
         Map<String, List<String>> copy = new LinkedHashMap<>();
@@ -44,6 +45,13 @@ public record AgentInterface(Shape shape, Map<String, List<String>> harnesses) {
         Map<String, List<String>> m = new LinkedHashMap<>();
         m.put(REFERENCE, referenceSpaces);
         m.put(LOOP, List.of("tools", "repl"));
+        return new AgentInterface(shape, m);
+    }
+
+    /** This interface and Claude Code's loop with the domain's tools (over MCP): a protocol that can host it. */
+    public AgentInterface withClaudeCode() {
+        Map<String, List<String>> m = new LinkedHashMap<>(harnesses);
+        m.put(CLAUDE_CODE, List.of("tools"));
         return new AgentInterface(shape, m);
     }
 

@@ -2,7 +2,9 @@ package brokkr.eval;
 
 import brokkr.conversation.Candidate;
 import brokkr.conversation.InfrastructureFailure;
+import brokkr.conversation.Message;
 import brokkr.conversation.ModelCall;
+import brokkr.conversation.ToolSpec;
 import brokkr.conversation.Turn;
 import brokkr.conversation.Usage;
 import brokkr.tool.WorldCell;
@@ -213,16 +215,30 @@ public final class Evaluation {
             String url = model.baseUrl();
             if (url != null) endpoint(role, url);
             Candidate c = around.apply(role, model);
-            return (history, tools) -> {
-                Turn turn;
-                try {
-                    turn = c.next(history, tools);
-                } catch (InfrastructureFailure e) {
-                    add(role, e.attempts(), Usage.ZERO);
-                    throw e;
+            return new Candidate() {
+                @Override
+                public Turn next(List<Message> history, List<ToolSpec> tools) throws InfrastructureFailure {
+                    Turn turn;
+                    try {
+                        turn = c.next(history, tools);
+                    } catch (InfrastructureFailure e) {
+                        add(role, e.attempts(), Usage.ZERO);
+                        throw e;
+                    }
+                    add(role, turn.calls(), turn.message().usage());
+                    return turn;
                 }
-                add(role, turn.calls(), turn.message().usage());
-                return turn;
+
+                @Override
+                public Candidate unwrapped() {
+                    return c.unwrapped();
+                }
+
+                @Override
+                public void noteCalls(List<ModelCall> calls, Usage usage) {
+                    add(role, calls, usage == null ? Usage.ZERO : usage);
+                    c.noteCalls(calls, usage);
+                }
             };
         }
 

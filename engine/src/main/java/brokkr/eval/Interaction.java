@@ -95,6 +95,14 @@ public record Interaction(Value transcript, PyDict output, String termination, C
                     tools, x -> tools.stream().mapToLong(Counter::chars).sum());
         }
 
+        /**
+         * Model steps taken where no request passed through {@link #wrap} (an agent running its own loop, e.g. the
+         * Claude Code CLI, reports its responses); their request characters are not known to Brokkr.
+         */
+        public synchronized void steps(long n) {
+            steps += n;
+        }
+
         /** The steps and request characters so far, with the domain's tool calls the protocol counted (null: not counted). */
         public synchronized Counts counts(Long toolCalls) {
             return new Counts(steps, chars, toolCalls);

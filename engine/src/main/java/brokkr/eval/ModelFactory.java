@@ -25,6 +25,16 @@ public interface ModelFactory {
     Candidate create(ModelRef model);
 
     /**
+     * {@code model} with what its provider adds to its identity: facts about the model that its name and
+     * options do not fix (the Claude Code CLI's version, a prompt note's digest), so that a change of them
+     * starts fresh cells. The planner pins every reference before it makes content ids. By default the
+     * reference itself.
+     */
+    default ModelRef pinned(ModelRef model) {
+        return model;
+    }
+
+    /**
      * A candidate configured from {@code env} (keys and base URLs: the process environment, or a map a
      * test or a command was given) instead of the process environment; by default the same as
      * {@link #create(ModelRef)}, for factories that read no environment.

@@ -20,7 +20,15 @@ public record ModelRef(String provider, String model, PyDict options) {
      */
     public static final String TIMEOUT_SECONDS = "timeout_seconds", MAX_ATTEMPTS = "max_attempts";
 
-    public static final Set<String> OPERATIONAL_OPTIONS = Set.of(TIMEOUT_SECONDS, MAX_ATTEMPTS, "max_response_bytes");
+    public static final Set<String> OPERATIONAL_OPTIONS = Set.of(
+            TIMEOUT_SECONDS,
+            MAX_ATTEMPTS,
+            "max_response_bytes",
+            // claude-code: the binary's path (its version is pinned instead), where its config goes, usage-window waits
+            "claude_cli",
+            "config_dir",
+            "usage_threshold",
+            "usage_reruns");
 
     public ModelRef {
         Objects.requireNonNull(provider, "provider");

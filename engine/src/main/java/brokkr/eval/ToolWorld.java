@@ -3,6 +3,7 @@ package brokkr.eval;
 import brokkr.agent.ToolHandler;
 import brokkr.agent.ToolResult;
 import brokkr.conversation.ToolCall;
+import brokkr.conversation.ToolSpec;
 import brokkr.python.PyJson;
 import brokkr.value.PyDict;
 import brokkr.value.Value;
@@ -19,6 +20,17 @@ public interface ToolWorld {
 
     /** The agent's tool names, in the benchmark's order. */
     List<String> tools();
+
+    /**
+     * The agent's tools as the domain offers them to an agent (name, description, JSON-schema parameters), in
+     * {@link #tools()}'s order: what an MCP client lists ({@code ./brokkr mcp serve}). By default each name with an
+     * object schema that says nothing of its parameters, for a domain whose forks do not carry their schemas.
+     */
+    default List<ToolSpec> toolSpecs() {
+        return tools().stream()
+                .map(name -> new ToolSpec(name, "", PyDict.of("type", "object")))
+                .toList();
+    }
 
     /** Calls {@code tool} with keyword arguments; an unknown tool or a failing call is an error result. */
     Step call(String tool, PyDict args);

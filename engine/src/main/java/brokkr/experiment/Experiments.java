@@ -11,6 +11,7 @@ import brokkr.run.Cancellation;
 import brokkr.run.Plan;
 import brokkr.run.Policy;
 import brokkr.run.Runner;
+import brokkr.run.UsageWindows;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -228,7 +229,8 @@ public final class Experiments {
             }
             long c0 = System.nanoTime();
             progress.started(spec.name(), plan.units().size(), skipped, pending.size());
-            try (StoreSink sink = new StoreSink(store, prepare, progress)) {
+            try (StoreSink sink = new StoreSink(store, prepare, progress);
+                    UsageWindows.Subscription pauses = UsageWindows.process().listen(pauses(spec.name(), progress))) {
                 try {
                     outcome = Runner.run(new Plan(pending, plan.models()), policy(spec, cache, cancellation), sink);
                 } finally {
@@ -275,6 +277,29 @@ public final class Experiments {
         }
         if (interrupted) Thread.currentThread().interrupt(); // the caller's interrupt, kept once the store is closed
         return result;
+    }
+
+    private static final System.Logger LOG = System.getLogger("brokkr.experiment");
+
+    /** A usage window's pause, told to the run's progress listener and logged (a run without a terminal shows it too). */
+    static UsageWindows.Listener pauses(String experiment, ProgressListener progress) {
+        return new UsageWindows.Listener() {
+            @Override
+            public void paused(UsageWindows.Pause p) {
+                LOG.log(System.Logger.Level.WARNING, "experiment {0}: {1}", experiment, p.describe());
+                progress.paused(p.describe(), p.until());
+            }
+
+            @Override
+            public void resumed(UsageWindows.Pause p) {
+                LOG.log(
+                        System.Logger.Level.WARNING,
+                        "experiment {0}: resumed after the {1} window''s reset",
+                        experiment,
+                        p.window());
+                progress.resumed();
+            }
+        };
     }
 
     /** A resume refused: stored cells of the plan were made against another endpoint than this run's. */

@@ -48,6 +48,8 @@ public final class Planner {
     public static Plan plan(ExperimentSpec spec, Registry registry, Function<ModelRef, Candidate> models) {
         List<Plan.Unit> units = new ArrayList<>();
         Set<List<Object>> seen = new HashSet<>();
+        List<CandidateSpec> candidates = pinned(spec.candidates(), registry);
+        Map<String, ModelRef> roles = pinned(spec.models(), registry);
         for (ExperimentSpec.DomainSpec d : spec.domains()) {
             BenchmarkProvider provider = registry.benchmark(d.name());
             List<String> tasks;
@@ -56,10 +58,10 @@ public final class Planner {
             } catch (IllegalArgumentException e) {
                 throw new SpecException("domain " + d.name() + ": " + e.getMessage());
             }
-            for (CandidateSpec c : spec.candidates()) checkHarness(provider, c);
+            for (CandidateSpec c : candidates) checkHarness(provider, c);
             for (String task : tasks) {
-                EnvironmentDef env = environment(provider, task, spec.models(), d.options());
-                for (CandidateSpec c : spec.candidates()) {
+                EnvironmentDef env = environment(provider, task, roles, d.options());
+                for (CandidateSpec c : candidates) {
                     AgentDef agent = c.agentDef();
                     for (int r = 0; r < spec.repetitions(); r++) {
                         if (!seen.add(List.of(env.id(), agent.id(), r))) {
@@ -101,6 +103,10 @@ public final class Planner {
             Function<ModelRef, Candidate> models,
             Registry registry) {
         if (repetitions < 1) throw new SpecException("repetitions must be at least 1, not " + repetitions);
+        if (registry != null) {
+            candidates = pinned(candidates, registry);
+            roles = pinned(roles, registry);
+        }
         for (CandidateSpec c : candidates) checkHarness(provider, c);
         List<Plan.Unit> units = new ArrayList<>();
         for (String task : tasks) {
@@ -113,6 +119,42 @@ public final class Planner {
             }
         }
         return checked(units, models, registry);
+    }
+
+    /**
+     * The candidates with their models pinned by their factories ({@link brokkr.eval.ModelFactory#pinned}: the
+     * Claude Code CLI's version, ...), so that the content ids made from them change when those facts do.
+     * Scripted models and providers the registry does not know are left as they are (the latter are refused
+     * by {@link #checked}).
+     */
+    static List<CandidateSpec> pinned(List<CandidateSpec> candidates, Registry registry) {
+        List<CandidateSpec> out = new ArrayList<>(candidates.size());
+        for (CandidateSpec c : candidates) {
+            ModelRef p = pinned(c.model(), registry);
+            out.add(
+                    p == c.model()
+                            ? c
+                            : new CandidateSpec(c.label(), p, c.actionSpace(), c.systemPrompt(), c.harness()));
+        }
+        return out;
+    }
+
+    static Map<String, ModelRef> pinned(Map<String, ModelRef> roles, Registry registry) {
+        if (roles == null) return null;
+        Map<String, ModelRef> out = new LinkedHashMap<>();
+        roles.forEach((role, ref) -> out.put(role, pinned(ref, registry)));
+        return out;
+    }
+
+    private static ModelRef pinned(ModelRef ref, Registry registry) {
+        if (ref == null
+                || ref.provider().equals(BenchmarkProvider.SCRIPTED)
+                || !registry.models().containsKey(ref.provider())) return ref;
+        try {
+            return registry.model(ref.provider()).pinned(ref);
+        } catch (IllegalArgumentException | IllegalStateException e) {
+            throw new SpecException("model " + ref + ": " + e.getMessage());
+        }
     }
 
     /** Units already made (branches of a checkpoint, a probe's record), checked as a plan's are. */
@@ -160,6 +202,13 @@ public final class Planner {
             throw new SpecException("domain " + provider.name() + ": candidate " + label + " asks for harness "
                     + harness + " with action space " + agent.actionSpace() + ", which " + provider.name()
                     + " does not support (supported: " + offered.described() + ")");
+        }
+        // The harness starts the Claude Code CLI itself: its model is the CLI's, so it comes from provider claude-code.
+        if (harness.equals(Harness.CLAUDE_CODE) && !agent.provider().equals(Harness.CLAUDE_CODE)) {
+            throw new SpecException("domain " + provider.name() + ": candidate " + label
+                    + " asks for harness claude-code, which runs the Claude Code CLI: its model must be "
+                    + "claude-code:MODEL, not " + agent.provider() + ":"
+                    + agent.modelRef().model());
         }
     }
 

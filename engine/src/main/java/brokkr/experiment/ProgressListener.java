@@ -22,6 +22,15 @@ public interface ProgressListener {
 
     default void finished() {}
 
+    /**
+     * The run waits before its next cell: a subscription's usage window is at its threshold or refused a call
+     * ({@link brokkr.run.UsageWindows}); {@code reason} says which, {@code until} is its reset.
+     */
+    default void paused(String reason, java.time.Instant until) {}
+
+    /** The run goes on after a {@link #paused} wait. */
+    default void resumed() {}
+
     /** Reports nothing. */
     ProgressListener NONE = new ProgressListener() {};
 }

@@ -41,6 +41,10 @@ final class SpecSource {
             b.put("action_space", c.actionSpace());
             if (c.systemPrompt() != null) b.put("system_prompt", c.systemPrompt());
             Harness h = c.harness();
+            if (h.claudeCode()) {
+                b.put("harness", Harness.CLAUDE_CODE);
+                b.put("harness_options", PyDict.of(Harness.MAX_TURN_STEPS, h.maxTurnSteps()));
+            }
             if (h.loop()) {
                 b.put("harness", Harness.LOOP);
                 PyDict.Builder o = PyDict.builder().put(Harness.MAX_TURN_STEPS, h.maxTurnSteps());

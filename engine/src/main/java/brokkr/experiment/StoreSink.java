@@ -69,6 +69,12 @@ public final class StoreSink implements Sink<Attempt>, AutoCloseable {
         queue.add(prepared(attempt));
     }
 
+    /** A refused attempt is stored like any other (an infrastructure failure: excluded from scores). */
+    @Override
+    public void acceptRefused(int index, Job<Attempt> job, Attempt attempt) {
+        accept(index, job, attempt);
+    }
+
     @Override
     public Throwable fatal() {
         return fatal.get();

@@ -10,7 +10,7 @@ import brokkr.value.PyStr;
 import brokkr.value.Value;
 
 /** Reading helpers shared by the wire formats: lenient lookups and the tool-call argument rule. */
-final class Wire {
+public final class Wire {
     private Wire() {}
 
     /** Compact-enough, deterministic JSON text: CPython's {@code json.dumps} defaults (see {@link PyJson}). */
@@ -58,7 +58,7 @@ final class Wire {
      * and several vLLM tool parsers send {@code ""} for a function without parameters, and treating
      * that as the model's error would punish the server's serializer, not the model.
      */
-    static ToolCall fromArgumentText(String id, String name, String text) {
+    public static ToolCall fromArgumentText(String id, String name, String text) {
         if (name == null || name.isEmpty())
             return new ToolCall(id, name == null ? "" : name, PyDict.empty(), text, "tool call has no function name");
         if (text == null) return new ToolCall(id, name, PyDict.empty(), null, "tool call has no arguments");
@@ -81,7 +81,7 @@ final class Wire {
     }
 
     /** A tool call whose arguments arrived as a JSON value (Anthropic's {@code input}, Ollama's object arguments). */
-    static ToolCall fromArgumentValue(String id, String name, Value args) {
+    public static ToolCall fromArgumentValue(String id, String name, Value args) {
         String raw = args == null ? null : json(args);
         if (name == null || name.isEmpty())
             return new ToolCall(id, name == null ? "" : name, PyDict.empty(), raw, "tool call has no function name");
@@ -97,7 +97,7 @@ final class Wire {
     }
 
     /** The first {@code max} characters, for error messages. */
-    static String clip(String s, int max) {
+    public static String clip(String s, int max) {
         if (s == null) return "";
         return s.length() <= max ? s : s.substring(0, max) + "...";
     }

@@ -10,9 +10,11 @@ import java.time.Duration;
 /**
  * Which agent harness drives a candidate's model, part of the candidate's content ({@code AgentDef.harness}):
  * {@code reference} (the benchmark's own agent: one model step per protocol step; the empty value,
- * so candidates defined before harnesses existed keep their ids) or {@code loop} (Brokkr's agent
+ * so candidates defined before harnesses existed keep their ids), {@code loop} (Brokkr's agent
  * loop, {@link brokkr.agent.YieldingLoop}) with its settings: the REPL's guidance and limits when the
- * action space is {@code repl}, the model steps one customer turn may take.
+ * action space is {@code repl}, the model steps one customer turn may take; or {@code claude-code}
+ * (the Claude Code CLI runs its own loop, the domain's tools reaching it over MCP; action space
+ * {@code tools} only, its one setting the model steps one turn may take, the CLI's {@code --max-turns}).
  *
  * @param replGuidance null unless the action space is the REPL
  * @param sandbox how the REPL's sandbox is contained: bubblewrap unless {@code harness_options} ask for
@@ -28,6 +30,7 @@ public record Harness(
         SandboxConfig.Isolation sandbox) {
     public static final String REFERENCE = "reference";
     public static final String LOOP = "loop";
+    public static final String CLAUDE_CODE = "claude-code";
     public static final String REPL = "repl";
 
     public static final Harness DEFAULT_REFERENCE =
@@ -45,6 +48,11 @@ public record Harness(
         return kind.equals(LOOP);
     }
 
+    /** Claude Code runs the agent's loop; the domain's tools reach it only over MCP. */
+    public boolean claudeCode() {
+        return kind.equals(CLAUDE_CODE);
+    }
+
     /**
      * The harness of a candidate from its experiment-file keys ({@code harness}, {@code repl_guidance},
      * {@code harness_options}) and action space; IllegalArgumentException for a bad combination.
@@ -52,10 +60,13 @@ public record Harness(
     public static Harness of(String kind, String actionSpace, String replGuidance, PyDict options) {
         if (kind == null || kind.equals(REFERENCE)) {
             if (replGuidance != null || !options.isEmpty())
-                throw new IllegalArgumentException("repl_guidance and harness_options need harness: loop");
+                throw new IllegalArgumentException(
+                        "repl_guidance and harness_options need harness: loop (or claude-code for harness_options)");
             return DEFAULT_REFERENCE;
         }
-        if (!kind.equals(LOOP)) throw new IllegalArgumentException("unknown harness '" + kind + "' (reference, loop)");
+        if (kind.equals(CLAUDE_CODE)) return claudeCode(actionSpace, replGuidance, options);
+        if (!kind.equals(LOOP))
+            throw new IllegalArgumentException("unknown harness '" + kind + "' (reference, loop, claude-code)");
         boolean repl = actionSpace.equals(REPL);
         if (!repl && !actionSpace.equals("tools"))
             throw new IllegalArgumentException(
@@ -96,13 +107,38 @@ public record Harness(
                 : new Harness(LOOP, null, steps, 0, 0, 0, SandboxConfig.Isolation.BWRAP);
     }
 
+    /** Default for the model steps of one turn under Claude Code: the loop's default. */
+    private static final int DEFAULT_TURN_STEPS = 30;
+
+    private static Harness claudeCode(String actionSpace, String replGuidance, PyDict options) {
+        // Claude Code's own loop acts only through the domain's tools (MCP); it has no REPL of Brokkr's.
+        if (!actionSpace.equals("tools"))
+            throw new IllegalArgumentException(
+                    "harness claude-code takes action_space tools (the domain's tools over MCP), not '" + actionSpace
+                            + "'");
+        if (replGuidance != null) throw new IllegalArgumentException("repl_guidance needs harness: loop");
+        int steps = DEFAULT_TURN_STEPS;
+        for (var e : options.entries()) {
+            if (!e.getKey().equals(MAX_TURN_STEPS))
+                throw new IllegalArgumentException("unknown harness option '" + e.getKey()
+                        + "' for harness claude-code (known: " + MAX_TURN_STEPS + ")");
+            steps = positive(e.getKey(), e.getValue());
+        }
+        return new Harness(CLAUDE_CODE, null, steps, 0, 0, 0, SandboxConfig.Isolation.BWRAP);
+    }
+
     private static int positive(String key, Value v) {
         if (v instanceof PyInt i && i.longValue() >= 1 && i.longValue() <= 1_000_000) return (int) i.longValue();
         throw new IllegalArgumentException("harness option " + key + " must be a whole number from 1 to 1000000");
     }
 
-    /** The content value: empty for the reference harness, every setting for the loop. */
+    /** The content value: empty for the reference harness, every setting for the loop and Claude Code. */
     public PyDict toValue() {
+        if (claudeCode())
+            return PyDict.builder()
+                    .put("harness", CLAUDE_CODE)
+                    .put(MAX_TURN_STEPS, maxTurnSteps)
+                    .build();
         if (!loop()) return PyDict.empty();
         PyDict.Builder b = PyDict.builder().put("harness", LOOP).put(MAX_TURN_STEPS, maxTurnSteps);
         if (replGuidance != null) {
@@ -147,8 +183,9 @@ public record Harness(
         return new SandboxConfig(heapMb, evalTimeout(), Math.max(outputLimit * 4, 65536), sandbox);
     }
 
-    /** A short label: {@code reference}, {@code loop/tools}, {@code loop/repl:shape}. */
+    /** A short label: {@code reference}, {@code loop/tools}, {@code loop/repl:shape}, {@code claude-code}. */
     public String label() {
+        if (claudeCode()) return CLAUDE_CODE;
         return !loop() ? REFERENCE : replGuidance == null ? "loop/tools" : "loop/repl:" + replGuidance.id();
     }
 }

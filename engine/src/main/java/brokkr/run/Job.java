@@ -23,6 +23,15 @@ public interface Job<R> {
 
     R run(RunModels models) throws Exception;
 
+    /**
+     * Whether {@code result} failed because a subscription's usage window refused a model call
+     * ({@link UsageWindows}): the runner then records it ({@link Sink#acceptRefused}) and runs the unit again
+     * after the window's reset. False by default.
+     */
+    default boolean refusedByUsageWindow(R result) {
+        return false;
+    }
+
     /** What the unit ends as when it could not finish: {@code error} says why. */
     R failed(String error, RunModels models, long startedAtMillis, long durationMillis);
 }

@@ -93,5 +93,15 @@ public final class RunModels {
         public String baseUrl() {
             return model.baseUrl();
         }
+
+        @Override
+        public Candidate unwrapped() {
+            return model.unwrapped();
+        }
+
+        @Override
+        public void noteCalls(List<brokkr.conversation.ModelCall> calls, brokkr.conversation.Usage usage) {
+            model.noteCalls(calls, usage);
+        }
     }
 }

@@ -89,6 +89,11 @@ public final class Runner {
             }
 
             @Override
+            public boolean refusedByUsageWindow(Attempt a) {
+                return !a.completed() && UsageWindows.refusedError(a.error());
+            }
+
+            @Override
             public Attempt failed(String error, RunModels models, long startedAtMillis, long durationMillis) {
                 return Evaluation.failure(
                         u.cell(),
@@ -145,6 +150,7 @@ public final class Runner {
      */
     public static <R> Outcome run(Source<R> source, Function<ModelRef, Candidate> models, Policy policy, Sink<R> sink) {
         RunModels.Shared shared = new RunModels.Shared(models, policy);
+        UsageWindows windows = UsageWindows.process();
         Semaphore slots = new Semaphore(policy.parallelism());
         AtomicReference<Throwable> fatal = new AtomicReference<>();
         AtomicInteger delivered = new AtomicInteger(), abandoned = new AtomicInteger();
@@ -161,6 +167,13 @@ public final class Runner {
                 }
                 if (fatal.get() != null || sink.fatal() != null) {
                     slots.release();
+                    break;
+                }
+                // Before each cell: wait while a subscription's usage window is full or has refused a call.
+                windows.awaitOpen(cancellation::isCancelled);
+                if (cancellation.isCancelled()) {
+                    slots.release();
+                    cancelled = true;
                     break;
                 }
                 Job<R> job;
@@ -191,6 +204,15 @@ public final class Runner {
                     try {
                         RunModels unitModels = shared.of(job);
                         R result = runOne(job, unitModels, policy);
+                        // A cell a usage window refused: recorded as the failure it is, run again after the reset.
+                        for (int rerun = 0;
+                                result != null && job.refusedByUsageWindow(result) && rerun < windows.reruns();
+                                rerun++) {
+                            sink.acceptRefused(index, job, result);
+                            windows.awaitOpen(cancellation::isCancelled);
+                            if (cancellation.isCancelled()) break;
+                            result = runOne(job, shared.of(job), policy);
+                        }
                         if (result == null) abandoned.incrementAndGet();
                         else {
                             sink.accept(index, job, result);

@@ -18,6 +18,13 @@ public interface Sink<R> {
     /** The result of the plan's unit number {@code index}. */
     void accept(int index, Job<R> job, R result);
 
+    /**
+     * A result of unit {@code index} that a usage window's refusal ended and that the runner runs again
+     * ({@link Job#refusedByUsageWindow}): its final result still comes through {@link #accept}. A store keeps it
+     * (an infrastructure failure, never scored); by default it is dropped.
+     */
+    default void acceptRefused(int index, Job<R> job, R result) {}
+
     /** A failure of the sink's own (for a sink that writes on a thread of its own), or null. */
     default Throwable fatal() {
         return null;

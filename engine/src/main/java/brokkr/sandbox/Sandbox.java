@@ -878,8 +878,7 @@ public final class Sandbox implements AutoCloseable {
         jvm.addAll(jvmFlags(config, scratch));
         if (image.aotCache() != null) jvm.add("-XX:AOTCache=" + image.aotCache());
         jvm.addAll(extraFlags);
-        jvm.addAll(SandboxImage.modulePath(image.jar()));
-        jvm.addAll(List.of("-m", SandboxImage.MODULE + "/" + SandboxAgent.class.getName()));
+        jvm.addAll(SandboxImage.launch(image.jar()));
         if (config.isolation() != SandboxConfig.Isolation.BWRAP) return SandboxLimits.withoutCapabilities(jvm);
         List<String> cmd = new ArrayList<>(List.of(
                 SandboxConfig.Isolation.bwrapPath().toString(),

@@ -164,8 +164,7 @@ public final class SandboxImage {
             if (!Files.exists(config)) return "the JDK wrote no AOT training record";
             List<String> create = new ArrayList<>(Sandbox.jvmFlags(TRAINING, null));
             create.addAll(List.of("-XX:AOTMode=create", "-XX:AOTConfiguration=" + config, "-XX:AOTCache=" + tmp));
-            create.addAll(modulePath(jar));
-            create.addAll(List.of("-m", MODULE + "/" + SandboxAgent.class.getName()));
+            create.addAll(launch(jar));
             create.addFirst(SandboxRuntime.get().java().toString());
             Process p = new ProcessBuilder(create)
                     .redirectErrorStream(true)
@@ -246,32 +245,80 @@ public final class SandboxImage {
      * {@code brokkr.sandbox}, so snippets call {@link SandboxBridge}'s public methods, and opens nothing,
      * so the JDK's strong encapsulation refuses snippet code (JShell's unnamed module) every
      * {@code setAccessible} on the agent's private state (its framer and frame key) and every access to
-     * its package-private classes ({@code SandboxWire}). It reads {@code jdk.jshell} for JShell's
-     * execution engine.
+     * its package-private classes ({@code SandboxWire}).
+     *
+     * <p>It requires every module {@code --add-modules ALL-DEFAULT} resolves on the sandbox's runtime ({@link
+     * #defaultRoots()}), and names its main class: {@link SandboxRuntime} links it into the runtime, whose
+     * {@code jlink} then pre-resolves the boot layer for it, so a sandbox JVM started with {@code -m} and no module
+     * path skips module resolution (22 ms of its start's CPU, the most of any step: the JDK's archived module graph
+     * that would skip it too is off under {@code --illegal-native-access=deny}). The boot layer is the one
+     * {@code --add-modules ALL-DEFAULT} made (SandboxTest checks the module names a snippet sees).
      */
     private static byte[] moduleInfo() {
         var pkg = java.lang.constant.PackageDesc.of("brokkr.sandbox");
         return java.lang.classfile.ClassFile.of()
                 .buildModule(
                         java.lang.classfile.attribute.ModuleAttribute.of(
-                                java.lang.constant.ModuleDesc.of(MODULE),
-                                m -> m.requires(
-                                                java.lang.constant.ModuleDesc.of("java.base"),
-                                                java.lang.classfile.ClassFile.ACC_MANDATED,
-                                                null)
-                                        .requires(java.lang.constant.ModuleDesc.of("jdk.jshell"), 0, null)
-                                        .exports(pkg, 0)),
-                        b -> b.with(java.lang.classfile.attribute.ModulePackagesAttribute.ofNames(pkg)));
+                                java.lang.constant.ModuleDesc.of(MODULE), m -> {
+                                    m.requires(
+                                            java.lang.constant.ModuleDesc.of("java.base"),
+                                            java.lang.classfile.ClassFile.ACC_MANDATED,
+                                            null);
+                                    for (String r : defaultRoots())
+                                        if (!r.equals("java.base"))
+                                            m.requires(java.lang.constant.ModuleDesc.of(r), 0, null);
+                                    m.exports(pkg, 0);
+                                }),
+                        b -> b.with(java.lang.classfile.attribute.ModulePackagesAttribute.ofNames(pkg))
+                                .with(java.lang.classfile.attribute.ModuleMainClassAttribute.of(
+                                        java.lang.constant.ClassDesc.of(SandboxAgent.class.getName()))));
     }
 
     /**
-     * How a JVM runs the image: its jar as the module path, and the JDK's default root modules as well
-     * (a snippet on the class path saw every API module, {@code java.sql} or {@code java.net.http}; with
-     * {@code -m} alone only the agent's module and what it requires would be resolved): the modules of
-     * {@link SandboxRuntime}.
+     * The modules {@code --add-modules ALL-DEFAULT} roots on the sandbox's runtime (the JDK's rule, {@code
+     * jdk.internal.module.DefaultRoots}): of the runtime's modules ({@link SandboxRuntime#MODULES} and what they
+     * require, as {@code jlink} links them), each that exports a package to all (no incubator module is among them),
+     * in name order.
      */
-    static List<String> modulePath(Path jar) {
-        return List.of("--module-path", jar.toString(), "--add-modules", "ALL-DEFAULT");
+    static java.util.SortedSet<String> defaultRoots() {
+        var runtime = java.lang.module.Configuration.empty()
+                .resolve(
+                        java.lang.module.ModuleFinder.ofSystem(),
+                        java.lang.module.ModuleFinder.of(),
+                        SandboxRuntime.MODULES);
+        java.util.SortedSet<String> roots = new java.util.TreeSet<>();
+        for (var m : runtime.modules()) {
+            var d = m.reference().descriptor();
+            if (!d.name().startsWith("jdk.incubator.") && d.exports().stream().anyMatch(e -> !e.isQualified()))
+                roots.add(d.name());
+        }
+        return roots;
+    }
+
+    /**
+     * How a JVM runs the image: on a runtime that links the agent's module ({@link SandboxRuntime}), that module
+     * ({@code -m}); on the JDK itself (it could not link one), the image's jar as the module path and the JDK's
+     * default root modules as well (a snippet on the class path saw every API module, {@code java.sql} or {@code
+     * java.net.http}).
+     */
+    static List<String> launch(Path jar) {
+        if (SandboxRuntime.get().linksAgent()) return List.of("-m", MODULE);
+        return List.of(
+                "--module-path",
+                jar.toString(),
+                "--add-modules",
+                "ALL-DEFAULT",
+                "-m",
+                MODULE + "/" + SandboxAgent.class.getName());
+    }
+
+    /** The agent's jar: its classes and {@link #moduleInfo()}, the same bytes every time. */
+    static byte[] agentJar() {
+        try {
+            return jarBytes(ownClasses());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     private static String key(Map<String, byte[]> classes) {

@@ -26,6 +26,10 @@ import java.util.stream.Stream;
  * resolved) and read the frame key out of it; {@code --limit-modules} would keep them out too, but the
  * JDK makes no AOT cache with that option.
  *
+ * <p>The sandbox agent's own module ({@link SandboxImage#MODULE}) is linked in as well, so a sandbox JVM starts
+ * from a boot layer {@code jlink} resolved ahead ({@link SandboxImage#launch}): a runtime per JDK and agent build
+ * (its classes are part of the key).
+ *
  * <p>A JDK that cannot link (no {@code jlink}, a failure) means sandboxes run on the JDK itself, with
  * the reason in {@link #note()} and a warning once per harness process.
  *
@@ -66,6 +70,11 @@ record SandboxRuntime(Path home, String note) {
         return runtime;
     }
 
+    /** Whether this runtime holds the agent's module (else it is the JDK itself, and the agent's jar is the module path). */
+    boolean linksAgent() {
+        return note == null;
+    }
+
     /** The runtime's java launcher. */
     Path java() {
         return home.resolve("bin").resolve("java");
@@ -75,7 +84,8 @@ record SandboxRuntime(Path home, String note) {
         Path jdk = Path.of(System.getProperty("java.home"));
         ToolProvider jlink = ToolProvider.findFirst("jlink").orElse(null);
         if (jlink == null) return new SandboxRuntime(jdk, "this JDK has no jlink");
-        Path dir = SandboxImage.cacheRoot().resolve("runtime-" + key(jdk));
+        byte[] agent = SandboxImage.agentJar();
+        Path dir = SandboxImage.cacheRoot().resolve("runtime-" + key(jdk, agent));
         try {
             Files.createDirectories(dir.getParent());
             try (FileChannel lockFile = FileChannel.open(
@@ -87,13 +97,17 @@ record SandboxRuntime(Path home, String note) {
                 if (Files.isExecutable(dir.resolve("bin/java"))) return new SandboxRuntime(dir, null);
                 Path tmp = dir.resolveSibling(dir.getFileName() + ".tmp");
                 delete(tmp);
+                Path agentJar = dir.resolveSibling(dir.getFileName() + ".agent.jar");
+                Files.write(agentJar, agent);
                 StringWriter log = new StringWriter();
                 PrintWriter pw = new PrintWriter(log);
                 int status = jlink.run(
                         pw,
                         pw,
+                        "--module-path",
+                        agentJar.toString(),
                         "--add-modules",
-                        String.join(",", MODULES),
+                        String.join(",", MODULES) + "," + SandboxImage.MODULE,
                         "--output",
                         tmp.toString(),
                         "--no-header-files",
@@ -102,6 +116,7 @@ record SandboxRuntime(Path home, String note) {
                         // AOT cache (and the AOT training run) started some 50 ms of CPU slower.
                         "--generate-cds-archive");
                 pw.flush();
+                Files.deleteIfExists(agentJar);
                 if (status != 0) {
                     delete(tmp);
                     String why = log.toString().strip();
@@ -115,13 +130,14 @@ record SandboxRuntime(Path home, String note) {
         }
     }
 
-    private static String key(Path jdk) {
+    private static String key(Path jdk, byte[] agent) {
         try {
             String what =
                     jdk + "\n" + System.getProperty("java.vm.version") + "\n" + String.join(",", MODULES) + "\ncds";
-            return HexFormat.of()
-                    .formatHex(
-                            MessageDigest.getInstance("SHA-256").digest(what.getBytes(StandardCharsets.UTF_8)), 0, 12);
+            MessageDigest d = MessageDigest.getInstance("SHA-256");
+            d.update(what.getBytes(StandardCharsets.UTF_8));
+            d.update(agent);
+            return HexFormat.of().formatHex(d.digest(), 0, 12);
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException(e);
         }

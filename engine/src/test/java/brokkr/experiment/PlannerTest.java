@@ -98,6 +98,25 @@ class PlannerTest {
                 "a preset is planned by the same rule");
     }
 
+    /** Claude Code as the agent runs only where a protocol hosts it (tau2, BFCL single-turn; their tests check those). */
+    @Test
+    void harnessClaudeCodeIsRefusedWhereTheDomainDoesNotHostIt() {
+        var cc = new ExperimentSpec.CandidateSpec(
+                "cc",
+                new ModelRef("claude-code", "sonnet"),
+                "tools",
+                null,
+                Harness.of(Harness.CLAUDE_CODE, "tools", null, PyDict.empty()));
+        var spec = ExperimentTest.spec("all", 1, 1, 0, List.of(cc));
+        ExperimentSpec.SpecException e = assertThrows(
+                ExperimentSpec.SpecException.class,
+                () -> Experiments.run(spec, tmp.resolve("never"), ExperimentTest.registry(2, new QuizBench.Models())));
+        assertEquals(
+                "domain quiz: candidate cc asks for harness claude-code with action space tools, which quiz does not"
+                        + " support (supported: harness reference with action space tools)",
+                e.getMessage());
+    }
+
     @Test
     void modelNamesAreParsedOnceForEveryFace() {
         assertEquals(new ModelRef("scripted", "gold-50"), Planner.modelRef("gold-50"));

@@ -69,6 +69,39 @@ class HarnessTest {
     }
 
     @Test
+    void claudeCodeIsACandidateOfItsOwnWithItsTurnStepsAndOnlyTheTools() {
+        ModelRef cli = new ModelRef("claude-code", "sonnet");
+        Harness cc = Harness.of(Harness.CLAUDE_CODE, "tools", null, PyDict.empty());
+        assertTrue(cc.claudeCode());
+        assertFalse(cc.loop());
+        assertEquals("claude-code", cc.label());
+        assertEquals(cc, Harness.fromValue(cc.toValue()));
+        Set<String> ids = new HashSet<>();
+        for (Harness h : List.of(
+                Harness.DEFAULT_REFERENCE,
+                Harness.of("loop", "tools", null, PyDict.empty()),
+                cc,
+                Harness.of(Harness.CLAUDE_CODE, "tools", null, PyDict.of("max_turn_steps", 5))))
+            ids.add(AgentDef.of(cli, "tools", null).withHarness(h.toValue()).id());
+        assertEquals(4, ids.size(), "the harness and its turn steps are part of the candidate's content id");
+        assertEquals(
+                5,
+                Harness.of(Harness.CLAUDE_CODE, "tools", null, PyDict.of("max_turn_steps", 5))
+                        .maxTurnSteps());
+        IllegalArgumentException repl = assertThrows(
+                IllegalArgumentException.class, () -> Harness.of(Harness.CLAUDE_CODE, "repl", null, PyDict.empty()));
+        assertEquals(
+                "harness claude-code takes action_space tools (the domain's tools over MCP), not 'repl'",
+                repl.getMessage());
+        assertThrows(
+                IllegalArgumentException.class,
+                () -> Harness.of(Harness.CLAUDE_CODE, "tools", null, PyDict.of("heap_mb", 256)));
+        assertThrows(
+                IllegalArgumentException.class,
+                () -> Harness.of(Harness.CLAUDE_CODE, "tools", "shape", PyDict.empty()));
+    }
+
+    @Test
     void badCombinationsAreErrors() {
         assertThrows(IllegalArgumentException.class, () -> Harness.of("loop", "repl", "nope", PyDict.empty()));
         assertThrows(IllegalArgumentException.class, () -> Harness.of("loop", "tools", "shape", PyDict.empty()));

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -57,6 +58,40 @@ class SandboxImageTest {
                         .map(java.lang.module.ModuleDescriptor.Exports::source)
                         .toList());
         assertEquals(1, descriptor.exports().size());
+    }
+
+    @Test
+    void aSnippetSeesTheModulesOfAddModulesAllDefault() throws Exception {
+        // The agent's module is linked into the runtime and its descriptor requires the default roots, so the boot
+        // layer is resolved ahead (SandboxImage.moduleInfo): it must hold exactly the modules a JVM of that runtime
+        // resolves for --add-modules ALL-DEFAULT (and what the JDK binds as services with them: jdk.localedata,
+        // jdk.charsets, jdk.zipfs...) and the agent's module: the launch before, the agent's jar on the module path.
+        assumeTrue(SandboxRuntime.get().linksAgent(), "this JDK could not link the sandbox runtime");
+        Process p = new ProcessBuilder(
+                        SandboxRuntime.get().java().toString(),
+                        "-XX:+UnlockDiagnosticVMOptions",
+                        "--show-module-resolution",
+                        "--add-modules",
+                        "ALL-DEFAULT",
+                        "-version")
+                .redirectErrorStream(true)
+                .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")))
+                .start();
+        java.util.SortedSet<String> expected = new java.util.TreeSet<>(List.of("java.base", SandboxImage.MODULE));
+        for (String line : new String(p.getInputStream().readAllBytes()).split("\n")) {
+            String[] w = line.strip().split(" ");
+            if (w.length >= 3 && w[0].equals("root")) expected.add(w[1]);
+            else if (w.length >= 4 && (w[1].equals("requires") || w[1].equals("binds"))) expected.add(w[2]);
+        }
+        p.waitFor();
+        assertTrue(expected.size() > 30 && expected.contains("java.sql"), String.valueOf(expected));
+        try (Sandbox s = Sandbox.start(CONFIG)) {
+            Sandbox.EvalResult r = s.evaluate(
+                    "ModuleLayer.boot().modules().stream().map(Module::getName).sorted()"
+                            + ".collect(java.util.stream.Collectors.joining(\",\"))",
+                    Sandbox.CallHandler.NONE);
+            assertEquals('"' + String.join(",", expected) + '"', r.value(), String.valueOf(r.error()));
+        }
     }
 
     @Test

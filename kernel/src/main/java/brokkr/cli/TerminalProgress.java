@@ -48,6 +48,20 @@ final class TerminalProgress implements ProgressListener {
                 + (alreadyDone > 0 ? " (resumed: " + alreadyDone + " done before)" : ""));
     }
 
+    /** A usage window's wait: said on its own line (it can last hours), and on the bar until the run resumes. */
+    @Override
+    public synchronized void paused(String reason, java.time.Instant until) {
+        if (bar == null) return;
+        System.err.print("\r\033[2K" + reason + "\n");
+        bar.setExtraMessage("PAUSED until " + until + ": done " + done + " failed " + failed);
+    }
+
+    @Override
+    public synchronized void resumed() {
+        if (bar == null) return;
+        bar.setExtraMessage("done " + done + " failed " + failed);
+    }
+
     @Override
     public synchronized void finished() {
         if (bar != null) bar.close();

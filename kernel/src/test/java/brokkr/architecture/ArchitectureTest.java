@@ -303,7 +303,8 @@ class ArchitectureTest {
             "brokkr.experiment",
             "brokkr.stats",
             "brokkr.sandbox",
-            "brokkr.repl"
+            "brokkr.repl",
+            "brokkr.mcp"
         };
     }
 }

@@ -218,6 +218,11 @@ public final class ExampleDomain implements BenchmarkProvider, Exploration {
         }
 
         @Override
+        public List<ToolSpec> toolSpecs() {
+            return List.of(ADD);
+        }
+
+        @Override
         public Step call(String tool, PyDict args) {
             if (!tool.equals(TOOL)) return new Step(ToolResult.error("unknown tool '" + tool + "'"), this);
             if (!(args.get("amount") instanceof PyInt amount))

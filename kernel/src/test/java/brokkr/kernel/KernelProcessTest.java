@@ -221,9 +221,14 @@ class KernelProcessTest {
      * ignores interrupts. (A hook that sleeps and returns when interrupted is ended by the kernel's own
      * shutdown: {@code onShutdown} interrupts the cells' threads, and under load that can come after
      * {@code System.exit} began the hooks, so the JVM then ended cleanly before the watchdog's grace.)
+     * The hook is a method reference to the JDK's {@code lock}, so it runs no snippet code: JShell's
+     * {@code LocalExecutionControl} weaves a stop check into every snippet method, and a shutdown that
+     * stops a cell still running sets its {@code allStop} flag until the next cell; a lambda's body would
+     * then throw at its first line and the hook end at once (CI stop 36 saw this, the kernel exiting
+     * cleanly with no halt).
      */
     static final String ENDLESS_HOOK = "var held = new java.util.concurrent.locks.ReentrantLock(); held.lock();"
-            + " Runtime.getRuntime().addShutdownHook(new Thread(() -> held.lock()));"
+            + " Runtime.getRuntime().addShutdownHook(new Thread(held::lock));"
             + " System.out.println(\"hook registered\");";
 
     /**
@@ -246,6 +251,7 @@ class KernelProcessTest {
         String printed = next(iopub, 60_000, "stream");
         assertNotNull(printed, "the cell never ran");
         assertTrue(printed.contains("hook registered"), printed);
+        assertNotNull(next(shell, 60_000, "execute_reply"), "the cell never ended");
         if (how.equals("shutdown_request")) {
             send(control, "shutdown_request", "{\"restart\":false}");
             assertNotNull(next(control, 30_000, "shutdown_reply"), "no shutdown_reply");

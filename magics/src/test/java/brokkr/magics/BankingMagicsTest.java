@@ -9,7 +9,7 @@ import brokkr.magics.view.CallOutcome;
 import brokkr.magics.view.ForkView;
 import brokkr.magics.view.RunView;
 import brokkr.magics.view.TaskView;
-import brokkr.magics.view.WorldDiff;
+import brokkr.world.WorldDiff;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import tech.tablesaw.api.Table;

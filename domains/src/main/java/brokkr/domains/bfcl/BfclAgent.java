@@ -3,6 +3,7 @@ package brokkr.domains.bfcl;
 import brokkr.agent.AgentLoop;
 import brokkr.agent.ToolExecutor;
 import brokkr.agent.Transcript;
+import brokkr.agent.claudecode.ClaudeCodeLoop;
 import brokkr.conversation.Candidate;
 import brokkr.conversation.InfrastructureFailure;
 import brokkr.conversation.Message;
@@ -118,6 +119,46 @@ public sealed interface BfclAgent {
             }
             Message.Assistant first = t.assistantMessages().getFirst();
             return new Attempt(BfclHarness.decode(first), t.messages(), t.modelCalls(), t.usage(), recorded, null);
+        }
+    }
+
+    /**
+     * Claude Code as the agent ({@code harness: claude-code}, {@link ClaudeCodeLoop}): the task's functions
+     * are served to the CLI over MCP as recorders (each call noted, answered with the stub), the CLI may take
+     * one model step ({@code --max-turns 1}), and the calls of that first response, in the order the CLI made
+     * them, are the answer, as for the loop harness. The task's system message, with the candidate's own
+     * prompt before it, replaces Claude Code's system prompt; a task without one keeps the CLI's. The tools
+     * are compiled in the Anthropic style (Claude Code speaks the Messages API).
+     */
+    record ClaudeCode(Candidate model, Boolean parallelToolCalls, String systemPrompt) implements BfclAgent {
+        @Override
+        public Attempt attempt(BfclTask task) {
+            List<Message> opening = BfclHarness.opening(task, systemPrompt);
+            String system = null;
+            List<Message> conversation = new ArrayList<>();
+            for (Message m : opening) {
+                if (m instanceof Message.System s)
+                    system = system == null ? s.content() : system + "\n\n" + s.content();
+                else conversation.add(m);
+            }
+            List<brokkr.conversation.ToolSpec> tools = BfclHarness.tools(task, ToolCompiler.Style.ANTHROPIC);
+            List<ToolCall> recorded = new ArrayList<>();
+            try (ClaudeCodeLoop cc = ClaudeCodeLoop.of(model, system, 1, n -> {})) {
+                Turn t = cc.next(conversation, tools);
+                while (t.message().hasToolCalls()) {
+                    ToolCall c = t.message().toolCalls().getFirst();
+                    recorded.add(c);
+                    conversation.add(t.message());
+                    conversation.add(new Message.Tool(c.id(), c.name(), STUB, false));
+                    t = cc.next(conversation, tools);
+                }
+                Message.Assistant first = recorded.isEmpty() ? t.message() : new Message.Assistant(null, recorded);
+                Usage usage =
+                        t.message().usage() == null ? Usage.ZERO : t.message().usage();
+                return new Attempt(BfclHarness.decode(first), plus(opening, first), t.calls(), usage, recorded, null);
+            } catch (InfrastructureFailure f) {
+                return Attempt.failed(opening, f);
+            }
         }
     }
 

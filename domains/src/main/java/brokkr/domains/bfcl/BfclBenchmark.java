@@ -199,11 +199,12 @@ public final class BfclBenchmark implements BenchmarkProvider {
 
     /**
      * One model step answers a task: upstream's own request ({@code reference}) or the JSON tools, or
-     * Brokkr's loop with the tools or the Java REPL.
+     * Brokkr's loop with the tools or the Java REPL, or Claude Code with the tools over MCP.
      */
     @Override
     public AgentInterface agentInterface() {
-        return AgentInterface.referenceAndLoop(AgentInterface.Shape.ONE_STEP, List.of("reference", "tools"));
+        return AgentInterface.referenceAndLoop(AgentInterface.Shape.ONE_STEP, List.of("reference", "tools"))
+                .withClaudeCode();
     }
 
     @Override
@@ -214,7 +215,10 @@ public final class BfclBenchmark implements BenchmarkProvider {
             ToolCompiler.Style style = style(ctx.agent().provider());
             BfclAgent agent = switch (ctx.agent().actionSpace()) {
                 case "reference" -> new BfclAgent.Reference(ctx.candidate(), style, parallel, ctx.systemPrompt());
-                case "tools" -> new BfclAgent.Tools(ctx.candidate(), style, parallel, ctx.systemPrompt());
+                case "tools" ->
+                    Harness.fromValue(ctx.agent().harness()).claudeCode()
+                            ? new BfclAgent.ClaudeCode(ctx.candidate(), parallel, ctx.systemPrompt())
+                            : new BfclAgent.Tools(ctx.candidate(), style, parallel, ctx.systemPrompt());
                 case Harness.REPL -> {
                     Harness h = Harness.fromValue(ctx.agent().harness());
                     if (!h.loop()) throw new IllegalArgumentException("bfcl's action space repl needs harness: loop");

@@ -225,30 +225,44 @@ public final class ScriptedModelServer implements AutoCloseable {
         return requests.size();
     }
 
+    /** How a fake server's own request record is made from what {@link #read} took off the exchange. */
+    @FunctionalInterface
+    interface RequestOf<R> {
+        R of(int index, String method, String path, Map<String, String> headers, String body, String credential);
+    }
+
+    /**
+     * A request as the fake servers record it: the body, the headers by lower-case name with the credential's
+     * ({@code authorization}, {@code x-api-key}) value replaced by {@code [REDACTED]} and kept apart.
+     */
+    static <R> R read(HttpExchange ex, int index, RequestOf<R> make) throws IOException {
+        byte[] in;
+        try (InputStream is = ex.getRequestBody()) {
+            in = is.readAllBytes();
+        }
+        Map<String, String> headers = new LinkedHashMap<>();
+        String credential = null;
+        for (var e : ex.getRequestHeaders().entrySet()) {
+            String name = e.getKey().toLowerCase(Locale.ROOT);
+            String value = String.join(",", e.getValue());
+            if (name.equals("authorization") || name.equals("x-api-key")) {
+                credential = value;
+                value = "[REDACTED]";
+            }
+            headers.put(name, value);
+        }
+        return make.of(
+                index,
+                ex.getRequestMethod(),
+                ex.getRequestURI().getPath(),
+                Map.copyOf(headers),
+                new String(in, StandardCharsets.UTF_8),
+                credential);
+    }
+
     private void serve(HttpExchange ex, Handler handler) throws IOException {
         try (ex) {
-            byte[] in;
-            try (InputStream is = ex.getRequestBody()) {
-                in = is.readAllBytes();
-            }
-            Map<String, String> headers = new LinkedHashMap<>();
-            String credential = null;
-            for (var e : ex.getRequestHeaders().entrySet()) {
-                String name = e.getKey().toLowerCase(Locale.ROOT);
-                String value = String.join(",", e.getValue());
-                if (name.equals("authorization") || name.equals("x-api-key")) {
-                    credential = value;
-                    value = "[REDACTED]";
-                }
-                headers.put(name, value);
-            }
-            Request req = new Request(
-                    counter.getAndIncrement(),
-                    ex.getRequestMethod(),
-                    ex.getRequestURI().getPath(),
-                    Map.copyOf(headers),
-                    new String(in, StandardCharsets.UTF_8),
-                    credential);
+            Request req = ScriptedModelServer.read(ex, counter.getAndIncrement(), Request::new);
             requests.add(req);
             Reply reply;
             try {

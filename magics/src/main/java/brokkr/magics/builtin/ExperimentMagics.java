@@ -219,21 +219,41 @@ public final class ExperimentMagics implements MagicExtension {
      * says the run finished or was interrupted (with the cells kept).
      */
     public record ProgressView(
-            String name, int done, int total, int alreadyDone, double seconds, boolean finished, boolean interrupted)
+            String name,
+            int done,
+            int total,
+            int alreadyDone,
+            double seconds,
+            boolean finished,
+            boolean interrupted,
+            String paused)
             implements Rich {
+        /** A run not paused. */
+        public ProgressView(
+                String name,
+                int done,
+                int total,
+                int alreadyDone,
+                double seconds,
+                boolean finished,
+                boolean interrupted) {
+            this(name, done, total, alreadyDone, seconds, finished, interrupted, null);
+        }
+
         @Override
         public String text() {
-            return String.format(
-                    Locale.ROOT,
-                    "%s: %d/%d cells done%s, %.1f s%s",
-                    name,
-                    done,
-                    total,
-                    alreadyDone > 0 ? " (" + alreadyDone + " before this run)" : "",
-                    seconds,
-                    interrupted
-                            ? ", Interrupted: the " + done + " done are kept; run it again to resume"
-                            : finished ? ", finished" : "");
+            return (paused == null || finished ? "" : "PAUSED: " + paused + ". ")
+                    + String.format(
+                            Locale.ROOT,
+                            "%s: %d/%d cells done%s, %.1f s%s",
+                            name,
+                            done,
+                            total,
+                            alreadyDone > 0 ? " (" + alreadyDone + " before this run)" : "",
+                            seconds,
+                            interrupted
+                                    ? ", Interrupted: the " + done + " done are kept; run it again to resume"
+                                    : finished ? ", finished" : "");
         }
 
         @Override
@@ -246,6 +266,18 @@ public final class ExperimentMagics implements MagicExtension {
     /** Counts the attempts a run completes (the runner calls it on its writer thread) for the live display. */
     private static final class CompletedCount implements ProgressListener {
         final AtomicInteger completed = new AtomicInteger();
+        /** Why the run waits (a usage window), or null. */
+        volatile String paused;
+
+        @Override
+        public void paused(String reason, java.time.Instant until) {
+            paused = reason;
+        }
+
+        @Override
+        public void resumed() {
+            paused = null;
+        }
 
         @Override
         public void attemptFinished(Attempt attempt) {
@@ -301,7 +333,8 @@ public final class ExperimentMagics implements MagicExtension {
                                 before,
                                 (System.nanoTime() - t0) / 1e9,
                                 false,
-                                false)),
+                                false,
+                                progress.paused)),
                 REFRESH_MILLIS,
                 REFRESH_MILLIS,
                 TimeUnit.MILLISECONDS);

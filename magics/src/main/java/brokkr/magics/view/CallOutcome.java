@@ -2,6 +2,7 @@ package brokkr.magics.view;
 
 import brokkr.python.PyJson;
 import brokkr.render.JsonText;
+import brokkr.world.WorldDiff;
 import java.util.List;
 import tech.tablesaw.api.StringColumn;
 import tech.tablesaw.api.Table;

@@ -1,8 +1,10 @@
 package brokkr.domains.tau2.harness;
 
 import brokkr.agent.YieldingLoop;
+import brokkr.agent.claudecode.ClaudeCodeLoop;
 import brokkr.conversation.Candidate;
 import brokkr.conversation.ToolSpec;
+import brokkr.eval.Interaction;
 import brokkr.repl.Harness;
 import brokkr.repl.JavaApi;
 import brokkr.repl.JavaRepl;
@@ -11,11 +13,13 @@ import brokkr.sandbox.SandboxPool;
 import java.util.List;
 
 /**
- * The tau2 agent under a {@link Harness}: the reference agent as it is, or Brokkr's agent loop
+ * The tau2 agent under a {@link Harness}: the reference agent as it is, Brokkr's agent loop
  * ({@link YieldingLoop}) in one working conversation per episode, acting through the domain's JSON
  * tools ({@code action_space: tools}) or through Java in a sandbox ({@code repl}: the tools as methods
- * of {@code tau2}, each call made on the orchestrator's side as the tool's own call, so the trajectory,
- * step and error counts and grading are those of the JSON tools).
+ * of {@code tau2}), or the Claude Code CLI's own loop ({@link ClaudeCodeLoop}: one persistent session per
+ * episode, each agent turn one user message into it, the tools over MCP as {@code mcp__brokkr__TOOL}).
+ * Every domain call is made on the orchestrator's side as the tool's own call, so the trajectory, step and
+ * error counts and grading are those of the JSON tools.
  */
 public final class Tau2Harness {
     private Tau2Harness() {}
@@ -26,7 +30,21 @@ public final class Tau2Harness {
     /** The agent as the orchestrator drives it, its system prompt, and what to close when the episode ends. */
     public record Agent(Candidate candidate, String systemPrompt, AutoCloseable resources) {}
 
+    /**
+     * The agent under {@code h}: the reference agent and the loop drive {@code counter.wrap(model)}; under
+     * {@code claude-code} the CLI {@code model} names runs its own loop ({@link ClaudeCodeLoop}), every call it
+     * makes over MCP handed to the orchestrator as the tool's own call, its model steps reported to {@code counter}.
+     */
+    public static Agent of(
+            Harness h, Interaction.Counter counter, Candidate model, String systemPrompt, List<ToolSpec> tools) {
+        if (!h.claudeCode()) return of(h, counter.wrap(model), systemPrompt, tools);
+        ClaudeCodeLoop cc = ClaudeCodeLoop.of(model, systemPrompt, h.maxTurnSteps(), counter::steps);
+        return new Agent(cc, systemPrompt, cc);
+    }
+
     public static Agent of(Harness h, Candidate model, String systemPrompt, List<ToolSpec> tools) {
+        if (h.claudeCode())
+            throw new IllegalArgumentException("harness claude-code needs the step counter: of(h, counter, ...)");
         if (!h.loop()) return new Agent(model, systemPrompt, () -> {});
         if (h.replGuidance() == null) {
             YieldingLoop loop =

@@ -262,7 +262,8 @@ public abstract class Tau2Benchmark implements BenchmarkProvider {
     /** A conversation with the simulated customer; the reference agent with tools, or Brokkr's loop with tools or the Java REPL. */
     @Override
     public AgentInterface agentInterface() {
-        return AgentInterface.referenceAndLoop(AgentInterface.Shape.CONVERSATION, List.of("tools"));
+        return AgentInterface.referenceAndLoop(AgentInterface.Shape.CONVERSATION, List.of("tools"))
+                .withClaudeCode();
     }
 
     @Override

@@ -60,6 +60,11 @@ final class Tau2Branching implements Branching {
      */
     private Tau2Protocol.Sides referenceSides(RunContext ctx) {
         Tau2Protocol.Sides s = Tau2Protocol.sides(benchmark, ctx);
+        if (s.harness().claudeCode()) {
+            s.release();
+            throw new IllegalArgumentException("checkpoints and branches are of the reference harness; harness "
+                    + "claude-code keeps its conversation in the Claude Code CLI's session, which a fork cannot share");
+        }
         if (s.harness().loop()) {
             s.release();
             throw new IllegalArgumentException(

@@ -162,6 +162,12 @@ public final class Tau2Exploration implements Exploration {
             return Tau2Fork.encode(worlds);
         }
 
+        /** The agent's tools exactly as an episode gives them to the agent. */
+        @Override
+        public List<ToolSpec> toolSpecs() {
+            return env.agentTools();
+        }
+
         @Override
         public Step call(String tool, PyDict args) {
             EpisodeEnvironment.Response<Worlds> r = env.respond(worlds, Requestor.ASSISTANT, tool, args);

@@ -12,6 +12,7 @@ import brokkr.eval.ModelRef;
 import brokkr.experiment.Registry;
 import brokkr.family.ResultCell;
 import brokkr.family.ResultFormat;
+import brokkr.repl.Harness;
 import brokkr.value.PyBool;
 import brokkr.value.PyDict;
 import brokkr.value.PyFloat;
@@ -61,6 +62,19 @@ public final class Tau2ResultsExport {
                     benchmark, domain, candidate, results, warnings, benchmark + "." + candidatePart + ".json");
         }
     }
+
+    /** The agent implementation a {@code harness: claude-code} candidate's results name: not upstream's {@code llm_agent}. */
+    public static final String CLAUDE_CODE_AGENT = "claude_code";
+
+    /**
+     * What an export of a {@code harness: claude-code} candidate says: upstream's leaderboard takes results of a
+     * scaffold other than its own LLM agent as a "custom" submission (its submission guide: {@code submission_type:
+     * "custom"} with methodology notes), never a standard one.
+     */
+    public static final String CUSTOM_SUBMISSION = "harness claude-code: the Claude Code CLI ran its own agent loop "
+            + "(the domain's tools over MCP), so these results are an upstream \"custom\" submission "
+            + "(submission_type: custom, with methodology notes), not a standard llm_agent one; agent_info.implementation "
+            + "says " + CLAUDE_CODE_AGENT;
 
     /** Upstream's half-duplex text streaming default ({@code TextRunConfig}), recorded in every {@code Info}. */
     private static final PyDict TEXT_STREAMING = PyDict.of("chunk_by", "words", "chunk_size", 1);
@@ -116,6 +130,8 @@ public final class Tau2ResultsExport {
         for (String id : taskOrder)
             if (taskIds.contains(id)) tasks.add(domain.task(id).raw());
         PyDict opts = env.options();
+        boolean custom = Harness.fromValue(agent.harness()).claudeCode();
+        if (custom) warnings.add(CUSTOM_SUBMISSION);
         PyDict info = PyDict.builder()
                 .put("git_commit", Tau2Domains.UPSTREAM_REVISION)
                 .put("num_trials", trials)
@@ -136,7 +152,11 @@ public final class Tau2ResultsExport {
                 .put(
                         "agent_info",
                         PyDict.builder()
-                                .put("implementation", implementation(agent.modelRef(), "llm_agent"))
+                                .put(
+                                        "implementation",
+                                        custom
+                                                ? new PyStr(CLAUDE_CODE_AGENT)
+                                                : implementation(agent.modelRef(), "llm_agent"))
                                 .put("llm", llm(agent.modelRef()))
                                 .put("llm_args", agent.options())
                                 .put("voice_settings", PyNone.NONE)

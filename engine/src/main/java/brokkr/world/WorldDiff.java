@@ -1,4 +1,4 @@
-package brokkr.magics.view;
+package brokkr.world;
 
 import brokkr.python.PyJson;
 import brokkr.value.PyDict;
@@ -65,7 +65,7 @@ public final class WorldDiff {
         }
     }
 
-    static String show(Value v) {
+    public static String show(Value v) {
         String s = PyJson.dumps(v);
         return s.length() > 120 ? s.substring(0, 117) + "..." : s;
     }
