@@ -19,7 +19,6 @@ import java.util.Map;
 import java.util.function.BiPredicate;
 import java.util.regex.Pattern;
 import org.pcollections.OrderedPMap;
-import org.pcollections.TreePVector;
 
 /**
  * Python's builtins, in both object models:
@@ -449,7 +448,7 @@ public final class PyBuiltins {
                 }
             }
             boolean reverse = kw.containsKey("reverse") && PyObjects.truthy(kw.get("reverse"));
-            return TreePVector.from(listSort(PyObjectOps.iterate(a.getFirst()), PyObjectOps::lt, reverse));
+            return ArrayVector.from(listSort(PyObjectOps.iterate(a.getFirst()), PyObjectOps::lt, reverse));
         });
         def(ns, "sum", false, (a, kw) -> {
             if (a.isEmpty()) throw PyException.typeError("sum() takes at least 1 positional argument (0 given)");
@@ -508,7 +507,7 @@ public final class PyBuiltins {
         def(ns, "list", true, (a, kw) -> {
             noKw("list", kw);
             if (a.size() > 1) throw PyException.typeError("list expected at most 1 argument, got " + a.size());
-            return a.isEmpty() ? TreePVector.empty() : TreePVector.from(PyObjectOps.iterate(a.getFirst()));
+            return a.isEmpty() ? ArrayVector.empty() : ArrayVector.from(PyObjectOps.iterate(a.getFirst()));
         });
         def(ns, "tuple", true, (a, kw) -> {
             noKw("tuple", kw);

@@ -8,7 +8,6 @@ import java.math.BigInteger;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import org.pcollections.TreePVector;
 
 /**
  * Python's operators on {@link PyObjects}' dynamic objects, with CPython 3.11's results and
@@ -60,7 +59,7 @@ public final class PyObjectOps {
             if (b instanceof List<?> m) {
                 List<Object> out = new ArrayList<>(l);
                 out.addAll(m);
-                return TreePVector.from(out);
+                return ArrayVector.from(out);
             }
             throw PyException.typeError("can only concatenate list (not \"" + typeName(b) + "\") to list");
         }
@@ -122,7 +121,7 @@ public final class PyObjectOps {
         if (times * items.size() > REPEAT_LIMIT) throw new PyException("MemoryError", "");
         List<Object> out = new ArrayList<>();
         for (long i = 0; i < times; i++) out.addAll(items);
-        return seq instanceof PyTuple ? new PyTuple(out) : TreePVector.from(out);
+        return seq instanceof PyTuple ? new PyTuple(out) : ArrayVector.from(out);
     }
 
     /** {@code a / b}: true division; int / int correctly rounded as CPython's long_true_divide. */

@@ -17,7 +17,6 @@ import java.util.List;
 import java.util.Map;
 import org.pcollections.OrderedPMap;
 import org.pcollections.PVector;
-import org.pcollections.TreePVector;
 
 /**
  * Python's dynamic objects for code transcribed with Python's duck typing (BFCL's multi-turn backends,
@@ -84,11 +83,11 @@ public final class PyObjects {
 
     /** A persistent list of the given items. */
     public static PVector<Object> list(Object... items) {
-        return TreePVector.from(List.of(items));
+        return ArrayVector.from(List.of(items));
     }
 
     public static PVector<Object> listOf(Collection<?> items) {
-        return TreePVector.from(items);
+        return ArrayVector.from(items);
     }
 
     /** A persistent dict: {@code dict("a", 1, "b", 2)}. */
@@ -117,7 +116,7 @@ public final class PyObjects {
             case PyList l -> {
                 List<Object> items = new ArrayList<>(l.size());
                 for (Value item : l) items.add(fromValue(item));
-                yield TreePVector.from(items);
+                yield ArrayVector.from(items);
             }
             case PyDict d -> {
                 OrderedPMap<Object, Object> m = OrderedPMap.empty();

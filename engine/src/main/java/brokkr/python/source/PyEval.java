@@ -1,5 +1,6 @@
 package brokkr.python.source;
 
+import brokkr.python.ArrayVector;
 import brokkr.python.CPython;
 import brokkr.python.PyBuiltins;
 import brokkr.python.PyException;
@@ -16,7 +17,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
 import org.pcollections.OrderedPMap;
-import org.pcollections.TreePVector;
 
 /**
  * Evaluates a {@link PyExpr} as CPython's {@code eval} does, left to right, names looked up in the
@@ -65,7 +65,7 @@ public final class PyEval {
                     if (out != null) out.add(r);
                     i++;
                 }
-                yield out == null ? v : TreePVector.from(out);
+                yield out == null ? v : ArrayVector.from(out);
             }
             case PyTuple t -> {
                 Object r = deep(t.items());
@@ -132,7 +132,7 @@ public final class PyEval {
                         s.upper() == null ? PyNone.NONE : use(s.upper()),
                         s.step() == null ? PyNone.NONE : use(s.step()));
             case PyExpr.Tuple t -> new PyTuple(items(t.items()));
-            case PyExpr.ListDisplay l -> TreePVector.from(items(l.items()));
+            case PyExpr.ListDisplay l -> ArrayVector.from(items(l.items()));
             case PyExpr.SetDisplay s -> {
                 LinkedHashSet<Object> members = new LinkedHashSet<>();
                 for (Object o : items(s.items())) {
@@ -323,7 +323,7 @@ public final class PyEval {
             out.forEach(o -> sb.append((String) o));
             return sb.toString();
         }
-        return tuple ? new PyTuple(out) : TreePVector.from(out);
+        return tuple ? new PyTuple(out) : ArrayVector.from(out);
     }
 
     private static int sliceIndex(Object o) {

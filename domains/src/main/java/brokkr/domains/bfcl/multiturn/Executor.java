@@ -1,6 +1,7 @@
 package brokkr.domains.bfcl.multiturn;
 
 import brokkr.domains.bfcl.BfclData;
+import brokkr.python.ArrayVector;
 import brokkr.python.PyArgumentBinding;
 import brokkr.python.PyException;
 import brokkr.python.PyObjects;
@@ -18,7 +19,6 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.pcollections.OrderedPMap;
-import org.pcollections.TreePVector;
 
 /**
  * {@code multi_turn_utils.execute_multi_turn_func_call}: creates the involved instances that the world
@@ -540,7 +540,7 @@ public final class Executor {
                     if (out != null) out.add(r);
                     i++;
                 }
-                yield out == null ? v : TreePVector.from(out);
+                yield out == null ? v : ArrayVector.from(out);
             }
             case PyTuple t -> {
                 Object r = liveRefs(t.items(), s, variable);

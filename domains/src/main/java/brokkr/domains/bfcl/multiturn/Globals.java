@@ -1,5 +1,6 @@
 package brokkr.domains.bfcl.multiturn;
 
+import brokkr.python.ArrayVector;
 import brokkr.python.PyTuple;
 import java.util.ArrayList;
 import java.util.List;
@@ -8,7 +9,6 @@ import java.util.function.Supplier;
 import org.pcollections.HashTreePMap;
 import org.pcollections.OrderedPMap;
 import org.pcollections.PMap;
-import org.pcollections.TreePVector;
 
 /**
  * The process-global mutable state of upstream's Python process that backends share across instances
@@ -77,7 +77,7 @@ public record Globals(PMap<String, Object> cells) {
 
     /** The current list of a {@link SharedList}'s cell (empty if never written). */
     public Object list(SharedList ref) {
-        return get(ref.cell(), TreePVector::empty);
+        return get(ref.cell(), ArrayVector::empty);
     }
 
     /** {@code v} with every {@link SharedList} inside it replaced by its current list (the same object if there is none). */
@@ -97,7 +97,7 @@ public record Globals(PMap<String, Object> cells) {
                     if (out != null) out.add(r);
                     i++;
                 }
-                yield out == null ? v : TreePVector.from(out);
+                yield out == null ? v : ArrayVector.from(out);
             }
             case PyTuple t -> {
                 Object r = resolveShared(t.items());

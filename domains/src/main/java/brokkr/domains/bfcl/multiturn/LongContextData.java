@@ -1,6 +1,7 @@
 package brokkr.domains.bfcl.multiturn;
 
 import brokkr.domains.bfcl.BfclData;
+import brokkr.python.ArrayVector;
 import brokkr.python.PyException;
 import brokkr.python.PyObjects;
 import brokkr.python.PyTuple;
@@ -26,7 +27,6 @@ import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.pcollections.OrderedPMap;
-import org.pcollections.TreePVector;
 
 /**
  * The module-level values of upstream's {@code func_source_code/long_context.py} (the padding that
@@ -132,7 +132,7 @@ public final class LongContextData {
             case PyList l -> {
                 List<Object> items = new ArrayList<>(l.size());
                 for (Value item : l) items.add(decode(item));
-                yield TreePVector.from(items);
+                yield ArrayVector.from(items);
             }
             case PyDict d
             when d.containsKey(PYTHON_ONLY) ->

@@ -1,12 +1,12 @@
 package brokkr.domains.bfcl.multiturn;
 
+import brokkr.python.ArrayVector;
 import brokkr.python.PyObjects;
 import brokkr.python.PyTuple;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.pcollections.OrderedPMap;
-import org.pcollections.TreePVector;
 
 /**
  * Upstream's multi-turn grading: {@code eval_runner._evaluate_single_multi_turn_entry} (not a list:
@@ -86,21 +86,21 @@ public final class MultiTurnChecker {
             for (List<String> step : steps) {
                 Executor.Execution e = Executor.execute(world, setup, modelName, true, step);
                 world = e.world();
-                uncombined.add(TreePVector.from(e.results()));
+                uncombined.add(ArrayVector.from(e.results()));
                 turnModelResults.addAll(e.results());
             }
             Executor.Execution g = Executor.execute(world, setup, gtName, true, gtTurn);
             world = g.world();
             allModelResults.addAll(turnModelResults);
             executionResults.add(PyObjects.dict(
-                    "model", TreePVector.from(uncombined), "ground_truth", TreePVector.from(g.results())));
+                    "model", ArrayVector.from(uncombined), "ground_truth", ArrayVector.from(g.results())));
             if (!gtTurn.isEmpty() && steps.isEmpty()) {
                 return new Verdict(
                         false,
                         "multi_turn:empty_turn_model_response",
                         "Model response list is empty for turn " + t,
                         PyObjects.dict(
-                                "details", PyObjects.dict("execution_result", TreePVector.from(executionResults))),
+                                "details", PyObjects.dict("execution_result", ArrayVector.from(executionResults))),
                         world);
             }
             if (gtTurn.isEmpty()) continue;
@@ -117,11 +117,11 @@ public final class MultiTurnChecker {
                                 "details",
                                 PyObjects.dict(
                                         "missing_items",
-                                        TreePVector.from(missing),
+                                        ArrayVector.from(missing),
                                         "model_response (including all previous turns)",
-                                        TreePVector.from(allModelResults),
+                                        ArrayVector.from(allModelResults),
                                         "ground_truth_response (only the current turn)",
-                                        TreePVector.from(g.results()))),
+                                        ArrayVector.from(g.results()))),
                         world);
             }
         }
@@ -163,7 +163,7 @@ public final class MultiTurnChecker {
                                         "ground_truth_instance_state",
                                         ordered(gs)),
                                 "execution_result",
-                                TreePVector.from(executionResults)),
+                                ArrayVector.from(executionResults)),
                         world);
             }
         }

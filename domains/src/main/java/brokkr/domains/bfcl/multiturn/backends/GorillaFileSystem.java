@@ -14,6 +14,7 @@ import brokkr.domains.bfcl.multiturn.Outcome;
 import brokkr.domains.bfcl.multiturn.Scenario;
 import brokkr.domains.bfcl.multiturn.StateDump;
 import brokkr.domains.bfcl.multiturn.StateNode;
+import brokkr.python.ArrayVector;
 import brokkr.python.PyException;
 import brokkr.python.PyFormat;
 import brokkr.python.PyObjectOps;
@@ -32,7 +33,6 @@ import java.util.Map;
 import org.pcollections.HashTreePMap;
 import org.pcollections.OrderedPMap;
 import org.pcollections.PMap;
-import org.pcollections.TreePVector;
 
 /**
  * gorilla {@code func_source_code/gorilla_file_system.py} {@code GorillaFileSystem} (with its {@code File}
@@ -329,7 +329,7 @@ public record GorillaFileSystem(boolean longContext, int root, int currentDir, P
         for (int d = fs.currentDir; d >= 0; d = fs.dir(d).parent())
             path.add(fs.dir(d).name());
         Collections.reverse(path);
-        return out(fs, g, dict("current_working_directory", "/" + PyObjectOps.join("/", TreePVector.from(path))));
+        return out(fs, g, dict("current_working_directory", "/" + PyObjectOps.join("/", ArrayVector.from(path))));
     }
 
     private static Outcome ls(Backend b, Object[] a, Globals g) {
@@ -340,7 +340,7 @@ public record GorillaFileSystem(boolean longContext, int root, int currentDir, P
             for (Object n : names) if (!PyObjectOps.strReceiver(n, "startswith").startsWith(".")) shown.add(n);
             names = shown;
         }
-        return out(fs, g, dict("current_directory_content", TreePVector.from(names)));
+        return out(fs, g, dict("current_directory_content", ArrayVector.from(names)));
     }
 
     private static Outcome cd(Backend b, Object[] a, Globals g) {
@@ -474,7 +474,7 @@ public record GorillaFileSystem(boolean longContext, int root, int currentDir, P
         }
         List<Object> matches = new ArrayList<>();
         fs.search((Integer) target, rstrip(PyObjectOps.strReceiver(path, "rstrip"), '/'), name, matches);
-        return out(fs, g, dict("matches", TreePVector.from(matches)));
+        return out(fs, g, dict("matches", ArrayVector.from(matches)));
     }
 
     private void search(int dirId, String base, Object name, List<Object> matches) {
@@ -548,7 +548,7 @@ public record GorillaFileSystem(boolean longContext, int root, int currentDir, P
             for (String line : PyStrMethods.splitlines(PyObjectOps.strReceiver(f.content(), "splitlines"))) {
                 if (PyObjectOps.in(a[1], line)) matching.add(line);
             }
-            return out(fs, g, dict("matching_lines", TreePVector.from(matching)));
+            return out(fs, g, dict("matching_lines", ArrayVector.from(matching)));
         }
         return out(fs, g, dict("error", "grep: " + str(a[0]) + ": No such file or directory"));
     }

@@ -11,6 +11,7 @@ import brokkr.domains.bfcl.multiturn.Globals;
 import brokkr.domains.bfcl.multiturn.Method;
 import brokkr.domains.bfcl.multiturn.Outcome;
 import brokkr.domains.bfcl.multiturn.Scenario;
+import brokkr.python.ArrayVector;
 import brokkr.python.PyException;
 import brokkr.python.PyObjectOps;
 import brokkr.python.PyObjects;
@@ -25,7 +26,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.pcollections.OrderedPMap;
-import org.pcollections.TreePVector;
 
 /**
  * gorilla {@code func_source_code/message_api.py} {@code MessageAPI}: users, an inbox of one-entry dicts
@@ -117,7 +117,7 @@ public record MessageAPI(
                 g,
                 dict(
                         "user_list",
-                        TreePVector.from(new ArrayList<>(map(m.userMap, "keys").keySet()))));
+                        ArrayVector.from(new ArrayList<>(map(m.userMap, "keys").keySet()))));
     }
 
     private static Outcome getUserId(Backend b, Object[] a, Globals g) {
@@ -209,7 +209,7 @@ public record MessageAPI(
                         m.generatedIds,
                         m.userCount,
                         m.userMap,
-                        TreePVector.from(rest),
+                        ArrayVector.from(rest),
                         m.messageCount,
                         m.currentUser,
                         m.random);
@@ -287,7 +287,7 @@ public record MessageAPI(
                 results.add(dict("receiver_id", e.getKey(), "message", e.getValue()));
             }
         }
-        return out(m, g, dict("results", TreePVector.from(results)));
+        return out(m, g, dict("results", ArrayVector.from(results)));
     }
 
     private static Outcome stats(Backend b, Object[] a, Globals g) {

@@ -1,5 +1,6 @@
 package brokkr.domains.bfcl.multiturn.backends;
 
+import brokkr.python.ArrayVector;
 import brokkr.python.PyException;
 import brokkr.python.PyFormat;
 import brokkr.python.PyObjectOps;
@@ -8,7 +9,6 @@ import java.util.List;
 import java.util.Map;
 import org.pcollections.OrderedPMap;
 import org.pcollections.PVector;
-import org.pcollections.TreePVector;
 
 /**
  * Conveniences TradingBot, TravelAPI and VehicleControlAPI share over {@link PyObjects}' model: the
@@ -30,7 +30,7 @@ final class PyDyn {
 
     @SuppressWarnings("unchecked")
     static PVector<Object> vector(List<?> l) {
-        return l instanceof PVector<?> v ? (PVector<Object>) v : TreePVector.from(l);
+        return l instanceof PVector<?> v ? (PVector<Object>) v : ArrayVector.from(l);
     }
 
     /** {@code x.attr(...)} on something that is not a str. */

@@ -13,6 +13,7 @@ import brokkr.domains.bfcl.multiturn.Live;
 import brokkr.domains.bfcl.multiturn.Method;
 import brokkr.domains.bfcl.multiturn.Outcome;
 import brokkr.domains.bfcl.multiturn.Scenario;
+import brokkr.python.ArrayVector;
 import brokkr.python.PyException;
 import brokkr.python.PyObjectOps;
 import brokkr.python.PyObjects;
@@ -27,7 +28,6 @@ import java.util.Map;
 import java.util.Set;
 import org.pcollections.OrderedPMap;
 import org.pcollections.PVector;
-import org.pcollections.TreePVector;
 
 /**
  * gorilla {@code func_source_code/ticket_api.py} {@code TicketAPI}: a support-ticket queue. Tickets are
@@ -56,7 +56,7 @@ public record TicketAPI(Object ticketQueue, Object ticketCounter, Object current
     /** _load_scenario: {@code scenario.get(key, DEFAULT_STATE_COPY[key])} for each attribute. */
     private static Outcome load(Object config, boolean longContext, Globals g) {
         Map<?, ?> s = Scenario.dict(config);
-        Object queue = Scenario.get(s, "ticket_queue", TreePVector.empty());
+        Object queue = Scenario.get(s, "ticket_queue", ArrayVector.empty());
         Object counter = Scenario.get(s, "ticket_counter", BigInteger.ONE);
         Object user = Scenario.get(s, "current_user", PyNone.NONE);
         return out(new TicketAPI(queue, counter, user), g, PyNone.NONE);
@@ -82,7 +82,7 @@ public record TicketAPI(Object ticketQueue, Object ticketCounter, Object current
             PVector<Object> p = (PVector<Object>) v;
             return p;
         }
-        return TreePVector.from(PyObjectOps.iterate(list));
+        return ArrayVector.from(PyObjectOps.iterate(list));
     }
 
     private static Object ticketItem(Object ticket, String key) {
@@ -223,7 +223,7 @@ public record TicketAPI(Object ticketQueue, Object ticketCounter, Object current
         // a new list of the stored ticket objects
         List<Object> tickets = new ArrayList<>();
         for (int i : mine) tickets.add(new Live(queue.get(i), b2 -> ((TicketAPI) b2).ticketAt(i)));
-        return out(t, g, TreePVector.from(tickets));
+        return out(t, g, ArrayVector.from(tickets));
     }
 
     public static final BackendClass CLASS = BackendClass.of(

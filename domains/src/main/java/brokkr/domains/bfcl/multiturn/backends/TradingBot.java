@@ -11,6 +11,7 @@ import brokkr.domains.bfcl.multiturn.Live;
 import brokkr.domains.bfcl.multiturn.LongContextData;
 import brokkr.domains.bfcl.multiturn.Method;
 import brokkr.domains.bfcl.multiturn.Outcome;
+import brokkr.python.ArrayVector;
 import brokkr.python.PyBuiltins;
 import brokkr.python.PyObjectOps;
 import brokkr.python.PyObjects;
@@ -26,7 +27,6 @@ import java.util.List;
 import java.util.Map;
 import org.pcollections.OrderedPMap;
 import org.pcollections.PVector;
-import org.pcollections.TreePVector;
 
 /**
  * Upstream's {@code TradingBot} (func_source_code/trading_bot.py) as an immutable value: the public
@@ -251,7 +251,7 @@ public record TradingBot(OrderedPMap<String, Object> attrs, PyRandom random) imp
                     g,
                     error("Order with ID " + PyObjects.str(orderId) + " not found." + "Here is the list of orders_id: "
                             + PyObjects.repr(
-                                    TreePVector.from(new ArrayList<>(t.orders().keySet())))));
+                                    ArrayVector.from(new ArrayList<>(t.orders().keySet())))));
         }
         Object order = PyObjectOps.getItem(t.orders(), orderId);
         if (t.longContext()) {
@@ -428,7 +428,7 @@ public record TradingBot(OrderedPMap<String, Object> attrs, PyRandom random) imp
                 break;
             }
         }
-        t = t.with("watch_list", TreePVector.from(out));
+        t = t.with("watch_list", ArrayVector.from(out));
         return ok(
                 t,
                 g,
@@ -453,7 +453,7 @@ public record TradingBot(OrderedPMap<String, Object> attrs, PyRandom random) imp
                 t,
                 g,
                 PyObjects.dict(
-                        "history", TreePVector.from(new ArrayList<>(t.orders().keySet()))));
+                        "history", ArrayVector.from(new ArrayList<>(t.orders().keySet()))));
     }
 
     static Outcome getTransactionHistory(Backend self, Object[] a, Globals g) {
@@ -473,7 +473,7 @@ public record TradingBot(OrderedPMap<String, Object> attrs, PyRandom random) imp
             }
         }
         if (t.longContext()) filtered.addAll((List<?>) ext("TRANSACTION_HISTORY_EXTENSION"));
-        return ok(t, g, PyObjects.dict("transaction_history", TreePVector.from(filtered)));
+        return ok(t, g, PyObjects.dict("transaction_history", ArrayVector.from(filtered)));
     }
 
     static Outcome getAvailableStocks(Backend self, Object[] a, Globals g) {
@@ -490,7 +490,7 @@ public record TradingBot(OrderedPMap<String, Object> attrs, PyRandom random) imp
         List<Object> auto = new ArrayList<>(List.of("TSLA", "F", "GM"));
         tech.addAll(techExtension);
         auto.addAll(autoExtension);
-        return PyObjects.dict("Technology", TreePVector.from(tech), "Automobile", TreePVector.from(auto));
+        return PyObjects.dict("Technology", ArrayVector.from(tech), "Automobile", ArrayVector.from(auto));
     }
 
     /** The long-context sectors, made once per extension data (the same list objects each call: their texts are remembered). */
@@ -516,7 +516,7 @@ public record TradingBot(OrderedPMap<String, Object> attrs, PyRandom random) imp
         if (known != null && known.watchList == watchList && known.extension == extension) return known.list;
         List<Object> out = new ArrayList<>((List<?>) watchList);
         out.addAll((List<?>) extension);
-        Object list = TreePVector.from(out);
+        Object list = ArrayVector.from(out);
         longWatchlist = new LongWatchlist(watchList, extension, list);
         return list;
     }
@@ -529,7 +529,7 @@ public record TradingBot(OrderedPMap<String, Object> attrs, PyRandom random) imp
             if (PyObjectOps.ge(price(t, symbol), minPrice) && PyObjectOps.le(price(t, symbol), maxPrice))
                 out.add(symbol);
         }
-        return ok(t, g, PyObjects.dict("filtered_stocks", TreePVector.from(out)));
+        return ok(t, g, PyObjects.dict("filtered_stocks", ArrayVector.from(out)));
     }
 
     /** {@code self.stocks.get(symbol, {}).get("price", 0)}. */

@@ -10,6 +10,7 @@ import brokkr.domains.bfcl.multiturn.Globals;
 import brokkr.domains.bfcl.multiturn.LongContextData;
 import brokkr.domains.bfcl.multiturn.Method;
 import brokkr.domains.bfcl.multiturn.Outcome;
+import brokkr.python.ArrayVector;
 import brokkr.python.PyBuiltins;
 import brokkr.python.PyException;
 import brokkr.python.PyObjectOps;
@@ -28,7 +29,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.pcollections.OrderedPMap;
-import org.pcollections.TreePVector;
 
 /**
  * Upstream's {@code TravelAPI} (func_source_code/travel_booking.py) as an immutable value: the public
@@ -340,7 +340,7 @@ public record TravelAPI(OrderedPMap<String, Object> attrs, PyRandom random) impl
 
     static Outcome getFlightCost(Backend self, Object[] a, Globals g) {
         TravelAPI t = (TravelAPI) self;
-        return ok(t, g, PyObjects.dict("travel_cost_list", TreePVector.from(flightCosts(t, a[0], a[1], a[2], a[3]))));
+        return ok(t, g, PyObjects.dict("travel_cost_list", ArrayVector.from(flightCosts(t, a[0], a[1], a[2], a[3]))));
     }
 
     static Outcome getCreditCardBalance(Backend self, Object[] a, Globals g) {
@@ -353,7 +353,7 @@ public record TravelAPI(OrderedPMap<String, Object> attrs, PyRandom random) impl
                     t,
                     g,
                     error("Card not registered. Here are a list of card_id's: "
-                            + PyObjects.repr(TreePVector.from(
+                            + PyObjects.repr(ArrayVector.from(
                                     new ArrayList<>(t.rawCards().keySet())))));
         }
         return ok(t, g, PyObjects.dict("card_balance", PyObjectOps.getItem(t.card(cardId, g), "balance")));
@@ -508,7 +508,7 @@ public record TravelAPI(OrderedPMap<String, Object> attrs, PyRandom random) impl
     }
 
     static Outcome listAllAirports(Backend self, Object[] a, Globals g) {
-        return ok((TravelAPI) self, g, TreePVector.from(AIRPORTS));
+        return ok((TravelAPI) self, g, ArrayVector.from(AIRPORTS));
     }
 
     static Outcome cancelBooking(Backend self, Object[] a, Globals g) {

@@ -14,6 +14,7 @@ import brokkr.domains.bfcl.multiturn.Method;
 import brokkr.domains.bfcl.multiturn.Outcome;
 import brokkr.domains.bfcl.multiturn.Scenario;
 import brokkr.domains.bfcl.multiturn.SharedList;
+import brokkr.python.ArrayVector;
 import brokkr.python.PyException;
 import brokkr.python.PyObjectOps;
 import brokkr.python.PyObjects;
@@ -24,7 +25,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.pcollections.OrderedPMap;
-import org.pcollections.TreePVector;
 
 /**
  * gorilla {@code func_source_code/posting_api.py} {@code TwitterAPI}.
@@ -190,7 +190,7 @@ public record TwitterAPI(
         if (!PyObjectOps.in(id, t.tweets)) return out(t, g, dict("error", "Tweet with ID " + str(id) + " not found."));
         Object retweets = t.retweets;
         if (!PyObjectOps.in(t.username, retweets))
-            retweets = PyObjects.setItem(map(retweets, "__setitem__"), t.username, TreePVector.empty());
+            retweets = PyObjects.setItem(map(retweets, "__setitem__"), t.username, ArrayVector.empty());
         Object mine = PyObjectOps.getItem(retweets, t.username);
         TwitterAPI withList = new TwitterAPI(
                 t.username,
@@ -233,7 +233,7 @@ public record TwitterAPI(
         if (!PyObjectOps.in(id, t.tweets)) return out(t, g, dict("error", "Tweet with ID " + str(id) + " not found."));
         Object comments = t.comments;
         if (!PyObjectOps.in(id, comments))
-            comments = PyObjects.setItem(map(comments, "__setitem__"), id, TreePVector.empty());
+            comments = PyObjects.setItem(map(comments, "__setitem__"), id, ArrayVector.empty());
         Object list = PyObjectOps.getItem(comments, id);
         comments = PyObjects.setItem(
                 map(comments, "__setitem__"), id, append(list, dict("username", t.username, "content", a[1])));
@@ -258,13 +258,13 @@ public record TwitterAPI(
         Object tweet = PyObjectOps.getItem(t.tweets, id);
         Object mentions = PyObjectOps.getItem(tweet, "mentions");
         if (mentions instanceof SharedList ref) {
-            Object shared = PyObjectOps.add(g.list(ref), TreePVector.from(PyObjectOps.iterate(a[1])));
+            Object shared = PyObjectOps.add(g.list(ref), ArrayVector.from(PyObjectOps.iterate(a[1])));
             return out(t, g.with(ref.cell(), shared), dict("mention_status", "Users mentioned successfully"));
         }
         if (!(mentions instanceof List<?>)) {
             throw PyException.attributeError("'" + PyObjects.typeName(mentions) + "' object has no attribute 'extend'");
         }
-        Object extended = PyObjectOps.add(mentions, TreePVector.from(PyObjectOps.iterate(a[1])));
+        Object extended = PyObjectOps.add(mentions, ArrayVector.from(PyObjectOps.iterate(a[1])));
         Object tweets = PyObjects.setItem(
                 map(t.tweets, "__setitem__"), id, PyObjects.setItem(map(tweet, "__setitem__"), "mentions", extended));
         return out(
@@ -330,7 +330,7 @@ public record TwitterAPI(
                         t.tweets,
                         t.comments,
                         t.retweets,
-                        TreePVector.from(rest),
+                        ArrayVector.from(rest),
                         t.tweetCounter),
                 g,
                 dict("unfollow_status", true));
@@ -351,7 +351,7 @@ public record TwitterAPI(
         for (Object tweet : map(t.tweets, "values").values()) {
             if (PyObjects.eq(PyObjectOps.getItem(tweet, "username"), a[0])) out.add(t.live(tweet));
         }
-        return out(t, g, TreePVector.from(out));
+        return out(t, g, ArrayVector.from(out));
     }
 
     private static Outcome searchTweets(Backend b, Object[] a, Globals g) {
@@ -369,7 +369,7 @@ public record TwitterAPI(
             }
             if (hit) out.add(t.live(tweet));
         }
-        return out(t, g, TreePVector.from(out));
+        return out(t, g, ArrayVector.from(out));
     }
 
     private static Outcome tweetComments(Backend b, Object[] a, Globals g) {
@@ -377,7 +377,7 @@ public record TwitterAPI(
         if (!PyObjectOps.in(a[0], t.tweets))
             return out(t, g, dict("error", "Tweet with ID " + str(a[0]) + " not found."));
         Object key = PyObjects.findKey(map(t.comments, "get"), a[0]);
-        if (key == null) return out(t, g, TreePVector.empty());
+        if (key == null) return out(t, g, ArrayVector.empty());
         return out(
                 t,
                 g,
@@ -393,7 +393,7 @@ public record TwitterAPI(
             if (PyObjects.eq(PyObjectOps.getItem(tweet, "username"), a[0])) count++;
         }
         long following = PyObjects.eq(a[0], t.username) ? PyObjectOps.len(t.followingList) : 0;
-        long retweetCount = PyObjectOps.len(PyObjects.get(map(t.retweets, "get"), a[0], TreePVector.empty()));
+        long retweetCount = PyObjectOps.len(PyObjects.get(map(t.retweets, "get"), a[0], ArrayVector.empty()));
         return out(
                 t,
                 g,
@@ -421,7 +421,7 @@ public record TwitterAPI(
                             "post_tweet",
                             TwitterAPI::postTweet,
                             required("content"),
-                            optional("tags", TreePVector.empty()),
+                            optional("tags", ArrayVector.empty()),
                             optional("mentions", DEFAULT_MENTIONS)),
                     Method.of("retweet", TwitterAPI::retweet, required("tweet_id")),
                     Method.of("comment", TwitterAPI::comment, required("tweet_id"), required("comment_content")),
