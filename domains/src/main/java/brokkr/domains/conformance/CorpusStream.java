@@ -4,9 +4,6 @@ import java.io.BufferedInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
-import java.nio.ByteBuffer;
-import java.nio.charset.CharacterCodingException;
-import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.Files;
@@ -55,28 +52,30 @@ public final class CorpusStream {
         /** The line decoded strictly as UTF-8 (ASCII, what the corpora hold, without a decoder). */
         public String text() {
             if (isAscii(bytes)) return new String(bytes, StandardCharsets.ISO_8859_1);
-            try {
-                return StandardCharsets.UTF_8
-                        .newDecoder()
-                        .onMalformedInput(CodingErrorAction.REPORT)
-                        .onUnmappableCharacter(CodingErrorAction.REPORT)
-                        .decode(ByteBuffer.wrap(bytes))
-                        .toString();
-            } catch (CharacterCodingException e) {
-                throw new Corpus.CorpusException(file + ":" + number + ": not UTF-8 text");
-            }
+            if (!Utf8.isWellFormed(bytes)) throw notUtf8();
+            return new String(bytes, StandardCharsets.UTF_8); // well-formed: nothing is replaced
         }
 
         /** Whether the bytes are UTF-8 ({@link #text} succeeds); the bytes themselves for a parser that reads UTF-8. */
         public byte[] utf8() {
-            if (!isAscii(bytes)) text();
+            if (!Utf8.isWellFormed(bytes)) throw notUtf8();
             return bytes;
         }
 
-        /** Nothing but white space (Java's, as {@link String#isBlank}). */
+        private Corpus.CorpusException notUtf8() {
+            return new Corpus.CorpusException(file + ":" + number + ": not UTF-8 text");
+        }
+
+        /**
+         * Nothing but white space (Java's, as {@link String#isBlank}). A record line starts with '{': the bytes up to
+         * the first one that is not ASCII white space decide, and only a line whose first such byte is not ASCII
+         * (it may start a non-ASCII space) is decoded.
+         */
         public boolean isBlank() {
-            if (!isAscii(bytes)) return text().isBlank();
-            for (byte b : bytes) if (!Character.isWhitespace((char) b)) return false;
+            for (byte b : bytes) {
+                if (b < 0) return text().isBlank();
+                if (!Character.isWhitespace((char) b)) return false;
+            }
             return true;
         }
 
@@ -86,9 +85,7 @@ public final class CorpusStream {
         }
 
         private static boolean isAscii(byte[] b) {
-            int acc = 0;
-            for (byte x : b) acc |= x; // no branch per byte: the loop vectorises
-            return acc >= 0;
+            return Utf8.asciiPrefix(b, 0, b.length) == b.length;
         }
     }
 
@@ -299,8 +296,7 @@ public final class CorpusStream {
         int pendingLength = 0, number = 0, n;
         while ((n = in.read(buf)) > 0) {
             int start = 0;
-            for (int i = 0; i < n; i++) {
-                if (buf[i] != '\n') continue;
+            for (int i = Utf8.indexOf(buf, (byte) '\n', 0, n); i >= 0; i = Utf8.indexOf(buf, (byte) '\n', i + 1, n)) {
                 byte[] line;
                 if (pendingLength == 0) line = Arrays.copyOfRange(buf, start, i);
                 else {
