@@ -44,8 +44,30 @@ public final class PyRandom {
         return seeded(BigInteger.valueOf(seed));
     }
 
+    /**
+     * Generators by seed: a generator is an immutable value and a pure function of its seed, and a process replaying
+     * BFCL's corpora seeds the same few backends' generators thousands of times (each seeding is three passes over 624
+     * words). Bounded; {@link #forgetSeeds} empties it (a benchmark's run starts as a fresh process).
+     */
+    private static final java.util.Map<BigInteger, PyRandom> SEEDED = new java.util.concurrent.ConcurrentHashMap<>();
+
+    private static final int SEEDED_KEPT = 4096;
+
+    /** Forgets the generators {@link #seeded} remembers. */
+    public static void forgetSeeds() {
+        SEEDED.clear();
+    }
+
     /** {@code random.Random(seed)} for an int seed (sign ignored: CPython seeds with {@code abs(seed)}). */
     public static PyRandom seeded(BigInteger seed) {
+        PyRandom known = SEEDED.get(seed);
+        if (known != null) return known;
+        PyRandom r = seed(seed);
+        if (SEEDED.size() < SEEDED_KEPT) SEEDED.put(seed, r);
+        return r;
+    }
+
+    private static PyRandom seed(BigInteger seed) {
         BigInteger n = seed.abs();
         int bits = n.bitLength();
         int words = bits == 0 ? 1 : (bits - 1) / 32 + 1;
@@ -76,8 +98,11 @@ public final class PyRandom {
         return mt;
     }
 
+    /** {@code init_genrand(19650218)}, where every {@code init_by_array} starts. */
+    private static final int[] GENRAND_19650218 = initGenrand(19650218);
+
     private static int[] initByArray(int[] key) {
-        int[] mt = initGenrand(19650218);
+        int[] mt = GENRAND_19650218.clone();
         int i = 1, j = 0;
         for (int k = Math.max(N, key.length); k > 0; k--) {
             mt[i] = (mt[i] ^ ((mt[i - 1] ^ (mt[i - 1] >>> 30)) * 1664525)) + key[j] + j;

@@ -5,6 +5,7 @@ import brokkr.python.ArrayVector;
 import brokkr.python.PyArgumentBinding;
 import brokkr.python.PyException;
 import brokkr.python.PyObjects;
+import brokkr.python.PyRandom;
 import brokkr.python.PyTuple;
 import brokkr.python.source.PyEval;
 import brokkr.python.source.PyExpr;
@@ -246,7 +247,8 @@ public final class Executor {
     }
 
     /**
-     * Forgets every memo of the multi-turn replay (parsed and rewritten call strings, pristine worlds, state hashes),
+     * Forgets every memo of the multi-turn replay (parsed and rewritten call strings, pristine worlds, state hashes,
+     * seeded random generators),
      * as a fresh process would have none: a benchmark calls it before each timed run, so a run does not profit from
      * the work of the run before it.
      */
@@ -256,6 +258,7 @@ public final class Executor {
         Addressing.CACHE.clear();
         StateDump.forgetStateShas();
         PyObjects.forgetJsonTexts();
+        PyRandom.forgetSeeds();
     }
 
     /**
