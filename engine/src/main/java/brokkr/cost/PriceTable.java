@@ -96,8 +96,16 @@ public final class PriceTable {
         return pinnedAsOf;
     }
 
-    /** The pinned table alone, its digest checked against its provenance file. */
+    private static final class Pinned {
+        static final PriceTable TABLE = readPinned();
+    }
+
+    /** The pinned table alone, its digest checked against its provenance file (read once per process). */
     public static PriceTable pinned() {
+        return Pinned.TABLE;
+    }
+
+    private static PriceTable readPinned() {
         byte[] bytes = resource(PINNED);
         Properties provenance = new Properties();
         try (InputStream in = new java.io.ByteArrayInputStream(resource(PROVENANCE))) {
