@@ -73,6 +73,56 @@ class ExperimentBudgetTest {
         }
     }
 
+    /**
+     * A dry run prices a plan's pending cells from a previous experiment's mean tokens per episode: from a 1-trial
+     * run of the quiz (41 input, 3 output tokens per episode at $2/$8 per million), the 2-trial plan's 6 cells are
+     * estimated within 10% of what running them then costs.
+     */
+    @Test
+    void aDryRunEstimatesWithinTenPercentOfTheRunsCost() throws Exception {
+        PyDict prices = PyDict.of("openai:quiz-model", PyDict.of("input", 2, "output", 8));
+        ExperimentSpec one = ExperimentTest.spec(
+                        "all",
+                        1,
+                        1,
+                        0,
+                        List.of(new ExperimentSpec.CandidateSpec(
+                                "loopback", new ModelRef("openai", "quiz-model"), "tools", null)))
+                .withCosts(new ExperimentSpec.CostSpec(Budget.NONE, prices));
+        ExperimentSpec two = spec(Budget.NONE).withCosts(new ExperimentSpec.CostSpec(Budget.NONE, prices));
+        try (ScriptedModelServer server = EpisodeCostTest.quizModel()) {
+            var registry = ModelCacheTest.registry(ModelCacheTest.env(server));
+            Path before = tmp.resolve("before"), after = tmp.resolve("after");
+            Experiments.run(one, before, registry);
+            CostEstimate.Typical typical;
+            try (ExperimentQuery q = ExperimentQuery.open(before)) {
+                typical = CostEstimate.Typical.of(q);
+            }
+            CostEstimate e = Experiments.dryRun(two, StoreLocation.of(after), registry, typical);
+            assertEquals(3, server.requestCount(), "the first run sent 3, a dry run nothing");
+            assertEquals(1, e.rows().size());
+            assertEquals(6, e.rows().getFirst().cells());
+            assertEquals("openai:quiz-model", e.rows().getFirst().models().get("agent"));
+            assertEquals(6 * (41 * 2 + 3 * 8) / 1e6, e.totalUsd(), 1e-12);
+            Experiments.run(two, after, registry);
+            double actual;
+            try (ExperimentQuery q = ExperimentQuery.open(after)) {
+                var m = Scorecard.of(q, two.costs().prices(brokkr.cost.PriceTable.pinned()))
+                        .rows()
+                        .getFirst()
+                        .cost()
+                        .perEpisode();
+                actual = m.usd("agent") * m.episodes();
+            }
+            assertEquals(1.0, e.totalUsd() / actual, 0.10, "estimate " + e.totalUsd() + ", actual " + actual);
+            // Run again: nothing is pending, nothing is estimated.
+            assertEquals(
+                    0.0,
+                    Experiments.dryRun(two, StoreLocation.of(after), registry, typical)
+                            .totalUsd());
+        }
+    }
+
     @Test
     void aBadBudgetIsRefusedByTheSpec() {
         var e = assertThrows(
