@@ -244,7 +244,7 @@ public record Comparison(
                     .computeIfAbsent(c.taskId(), x -> new ArrayList<>());
         }
         Map<Long, EpisodeCost> costs = store.episodeCosts(true);
-        PriceTable prices = PriceTable.standard();
+        PriceTable prices = Scorecard.prices(store);
         for (Attempt at : store.attempts(true, false)) {
             Cell c = cells.get(new CellKey(at.environmentId(), at.agentId(), at.repetition()));
             if (c == null || !at.completed()) continue;

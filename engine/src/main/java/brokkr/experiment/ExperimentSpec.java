@@ -7,6 +7,7 @@ import brokkr.eval.Evidence;
 import brokkr.eval.ModelRef;
 import brokkr.python.PyJson;
 import brokkr.repl.Harness;
+import brokkr.value.Json;
 import brokkr.value.PyBool;
 import brokkr.value.PyDict;
 import brokkr.value.PyFloat;
@@ -77,6 +78,18 @@ public record ExperimentSpec(
         public CostSpec {
             budget = budget == null ? Budget.NONE : budget;
             prices = prices == null ? PyDict.empty() : prices;
+        }
+
+        /**
+         * The standard price table with the prices of a stored spec ({@link #toJson}) over it: what a store's
+         * scorecard, report and comparison price with. The standard table when the spec gives none or is not JSON.
+         */
+        public static PriceTable storedPrices(String specJson) {
+            if (specJson == null || specJson.isEmpty() || !specJson.contains("\"prices\""))
+                return PriceTable.standard();
+            Value v = Json.parse(specJson);
+            if (!(v instanceof PyDict d) || !(d.get("prices") instanceof PyDict p)) return PriceTable.standard();
+            return new CostSpec(Budget.NONE, p).prices(PriceTable.standard());
         }
 
         /** {@code base} with this experiment's prices over it. */
@@ -641,6 +654,19 @@ public record ExperimentSpec(
                 .put("models", ms.build())
                 .put("max_infra_retries", maxInfraRetries)
                 .put("cell_timeout_seconds", cellTimeout.toMillis() / 1000.0);
+        // Prices and a budget are kept in the stored spec (the latest run's, for the report and experiment show to
+        // price with) only when given; neither enters a cell's identity.
+        if (!costs.prices().isEmpty()) b.put("prices", costs.prices());
+        if (costs.budget().limited()) {
+            PyDict.Builder bb = PyDict.builder();
+            if (costs.budget().maxCostUsd() != null)
+                bb.put("max_cost_usd", costs.budget().maxCostUsd());
+            if (costs.budget().maxTokens() != null)
+                bb.put("max_tokens", costs.budget().maxTokens());
+            b.put(
+                    "budget",
+                    bb.put("on_budget", costs.budget().onBudget().wire()).build());
+        }
         // Only a spec with a cache says so, so that the stored spec of every other experiment reads as before.
         if (cache.enabled()) {
             b.put(

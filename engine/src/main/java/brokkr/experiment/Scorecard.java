@@ -159,7 +159,13 @@ public record Scorecard(List<CandidateScore> rows, int cells, int pendingCells) 
      * episode cost read from its evidence one attempt at a time ({@link ExperimentQuery#episodeCosts}).
      */
     public static Scorecard of(ExperimentQuery store) {
-        return of(store, PriceTable.standard());
+        return of(store, prices(store));
+    }
+
+    /** What a store's costs are priced at: the standard table with its experiment file's {@code prices:} over it. */
+    public static PriceTable prices(ExperimentQuery store) {
+        return ExperimentSpec.CostSpec.storedPrices(
+                store.experiment().map(Map.Entry::getValue).orElse(""));
     }
 
     /** {@link #of(ExperimentQuery)}, money per episode at {@code prices} (derived from the recorded tokens). */
