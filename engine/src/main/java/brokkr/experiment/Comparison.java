@@ -1,6 +1,8 @@
 package brokkr.experiment;
 
+import brokkr.cost.PriceTable;
 import brokkr.eval.Attempt;
+import brokkr.eval.Evidence;
 import brokkr.experiment.ExperimentStore.Cell;
 import brokkr.experiment.ExperimentStore.CellKey;
 import brokkr.stats.Paired;
@@ -28,6 +30,9 @@ import java.util.TreeSet;
  * @param trialsExcluded scored trials of matched tasks without a partner on the other side
  * @param reward         the per-task mean rewards compared
  * @param passHatK       pass^1..pass^K compared (empty without a matched task)
+ * @param agentUsd       the agent's US dollars per episode compared over the same trials (priced from their
+ *                       recorded tokens at the standard price table), beside the score's difference; null when a
+ *                       matched trial of either side is unpriced (a dash, never $0)
  */
 public record Comparison(
         String benchmark,
@@ -37,7 +42,8 @@ public record Comparison(
         List<Unmatched> unmatched,
         int trialsExcluded,
         Paired reward,
-        List<Paired> passHatK) {
+        List<Paired> passHatK,
+        Paired agentUsd) {
 
     /** One side: a candidate of the experiment in {@code dir}. */
     public record Side(String candidate, String dir) {
@@ -48,7 +54,12 @@ public record Comparison(
     }
 
     /** One scored trial: the cell's repetition (from 0), its reward and whether it succeeded. */
-    public record Trial(int repetition, double reward, boolean success) {}
+    public record Trial(int repetition, double reward, boolean success, double agentUsd) {
+        /** A trial whose cost is not known. */
+        public Trial(int repetition, double reward, boolean success) {
+            this(repetition, reward, success, Double.NaN);
+        }
+    }
 
     /** A matched task: the trials both sides scored, each side's mean reward and pass^k over them. */
     public record TaskDifference(
@@ -127,8 +138,21 @@ public record Comparison(
                     tasks.stream().mapToDouble(t -> t.passHatKA().get(kk - 1)).toArray(),
                     tasks.stream().mapToDouble(t -> t.passHatKB().get(kk - 1)).toArray()));
         }
+        double[] usdA = matchedA.stream().mapToDouble(Comparison::meanUsd).toArray(),
+                usdB = matchedB.stream().mapToDouble(Comparison::meanUsd).toArray();
+        boolean priced = usdA.length > 0
+                && java.util.Arrays.stream(usdA).noneMatch(Double::isNaN)
+                && java.util.Arrays.stream(usdB).noneMatch(Double::isNaN);
         return new Comparison(
-                benchmark, a, b, List.copyOf(tasks), List.copyOf(unmatched), excluded, reward, List.copyOf(passHatK));
+                benchmark,
+                a,
+                b,
+                List.copyOf(tasks),
+                List.copyOf(unmatched),
+                excluded,
+                reward,
+                List.copyOf(passHatK),
+                priced ? Paired.of(usdA, usdB) : null);
     }
 
     /**
@@ -219,13 +243,19 @@ public record Comparison(
             out.computeIfAbsent(c.benchmark(), x -> new LinkedHashMap<>())
                     .computeIfAbsent(c.taskId(), x -> new ArrayList<>());
         }
+        Map<Long, EpisodeCost> costs = store.episodeCosts(true);
+        PriceTable prices = Scorecard.prices(store);
         for (Attempt at : store.attempts(true, false)) {
             Cell c = cells.get(new CellKey(at.environmentId(), at.agentId(), at.repetition()));
             if (c == null || !at.completed()) continue;
             List<Trial> trials = out.get(c.benchmark()).get(c.taskId());
             // A cell is scored once; should a store hold two verdicts for one, the first (oldest) counts.
             if (trials.stream().noneMatch(t -> t.repetition() == at.repetition()))
-                trials.add(new Trial(at.repetition(), at.reward(), at.success()));
+                trials.add(new Trial(
+                        at.repetition(),
+                        at.reward(),
+                        at.success(),
+                        costs.containsKey(at.id()) ? costs.get(at.id()).usd(Evidence.AGENT, prices) : Double.NaN));
         }
         return out;
     }
@@ -234,6 +264,12 @@ public record Comparison(
         Map<Integer, Trial> out = new TreeMap<>();
         for (Trial t : trials) out.putIfAbsent(t.repetition(), t);
         return out;
+    }
+
+    private static double meanUsd(List<Trial> trials) {
+        double s = 0;
+        for (Trial t : trials) s += t.agentUsd();
+        return s / trials.size();
     }
 
     private static double meanReward(List<Trial> trials) {

@@ -1,6 +1,8 @@
 package brokkr.experiment;
 
 import brokkr.conversation.Usage;
+import brokkr.cost.PriceTable;
+import brokkr.cost.RoleSpend;
 import brokkr.eval.BenchmarkProvider;
 import brokkr.eval.Evidence;
 import brokkr.eval.Interaction;
@@ -10,6 +12,8 @@ import brokkr.value.PyList;
 import brokkr.value.PyStr;
 import brokkr.value.Value;
 import java.util.Collection;
+import java.util.List;
+import java.util.Map;
 import java.util.function.ToDoubleFunction;
 
 /**
@@ -31,8 +35,27 @@ import java.util.function.ToDoubleFunction;
  * @param requests   the agent's model steps and request characters; null when the protocol counted
  *                   none and no agent call was recorded (a gold replay that asks no model)
  * @param toolCalls  tool calls of the transcript's assistant messages
+ * @param spend      what each role's model calls spent (tokens, model, date), priced when shown ({@link RoleSpend})
  */
-public record EpisodeCost(Usage tokens, Requests requests, long toolCalls) {
+public record EpisodeCost(Usage tokens, Requests requests, long toolCalls, List<RoleSpend> spend) {
+
+    /** The roles whose cost per episode the scorecard shows, each apart: the judge's is the evaluation's. */
+    public static final List<String> COST_ROLES = List.of(Evidence.AGENT, "user", "judge");
+
+    public EpisodeCost {
+        spend = spend == null ? List.of() : List.copyOf(spend);
+    }
+
+    /** A cost that recorded no role's spend. */
+    public EpisodeCost(Usage tokens, Requests requests, long toolCalls) {
+        this(tokens, requests, toolCalls, List.of());
+    }
+
+    /** US dollars {@code role} spent at {@code prices}; NaN when it spent nothing recorded or has no price. */
+    public double usd(String role, PriceTable prices) {
+        for (RoleSpend s : spend) if (s.role().equals(role)) return s.usd(prices);
+        return Double.NaN;
+    }
 
     /**
      * Where tau2 put its agent's model steps in the protocol's output before the counts were typed
@@ -65,7 +88,8 @@ public record EpisodeCost(Usage tokens, Requests requests, long toolCalls) {
         return new EpisodeCost(
                 reported ? u : null,
                 requests,
-                counts != null && counts.toolCalls() != null ? counts.toolCalls() : toolCalls(e.transcript()));
+                counts != null && counts.toolCalls() != null ? counts.toolCalls() : toolCalls(e.transcript()),
+                RoleSpend.of(e));
     }
 
     /** The counts an old store's tau2 evidence kept as string keys of the protocol's output (steps and characters only), or null. */
@@ -100,11 +124,42 @@ public record EpisodeCost(Usage tokens, Requests requests, long toolCalls) {
             double outputTokens,
             double modelSteps,
             double toolCalls,
-            double requestChars) {
+            double requestChars,
+            Map<String, Double> usdPerRole) {
         public static final Means NONE = new Means(0, Double.NaN, Double.NaN, Double.NaN, Double.NaN, Double.NaN);
 
+        public Means {
+            usdPerRole = usdPerRole == null ? Map.of() : Map.copyOf(usdPerRole);
+        }
+
+        /** Means without money. */
+        public Means(
+                int episodes,
+                double inputTokens,
+                double outputTokens,
+                double modelSteps,
+                double toolCalls,
+                double requestChars) {
+            this(episodes, inputTokens, outputTokens, modelSteps, toolCalls, requestChars, Map.of());
+        }
+
+        /** US dollars per episode {@code role} spent (NaN when no episode's spend of it is priced). */
+        public double usd(String role) {
+            return usdPerRole.getOrDefault(role, Double.NaN);
+        }
+
+        /** The means, money at the standard price table ({@link PriceTable#standard}). */
         public static Means of(Collection<EpisodeCost> costs) {
+            return of(costs, PriceTable.standard());
+        }
+
+        public static Means of(Collection<EpisodeCost> costs, PriceTable prices) {
             if (costs.isEmpty()) return NONE;
+            Map<String, Double> usd = new java.util.LinkedHashMap<>();
+            for (String role : COST_ROLES) {
+                double m = mean(costs, c -> c.usd(role, prices));
+                if (!Double.isNaN(m)) usd.put(role, m); // unpriced: absent, read as NaN (a dash)
+            }
             return new Means(
                     costs.size(),
                     mean(
@@ -123,7 +178,8 @@ public record EpisodeCost(Usage tokens, Requests requests, long toolCalls) {
                             costs,
                             c -> c.requests() == null
                                     ? Double.NaN
-                                    : c.requests().chars()));
+                                    : c.requests().chars()),
+                    usd);
         }
 
         /** The mean of the figure over the costs that have it (NaN for none). */

@@ -1,10 +1,13 @@
 package brokkr.experiment;
 
+import brokkr.cost.Budget;
+import brokkr.cost.PriceTable;
 import brokkr.eval.AgentDef;
 import brokkr.eval.Evidence;
 import brokkr.eval.ModelRef;
 import brokkr.python.PyJson;
 import brokkr.repl.Harness;
+import brokkr.value.Json;
 import brokkr.value.PyBool;
 import brokkr.value.PyDict;
 import brokkr.value.PyFloat;
@@ -60,7 +63,74 @@ public record ExperimentSpec(
         int maxInfraRetries,
         Duration cellTimeout,
         boolean progress,
-        CacheSpec cache) {
+        CacheSpec cache,
+        CostSpec costs) {
+
+    /**
+     * What the experiment may spend and the prices it is charged at: {@code budget:} ({@link Budget}) and
+     * {@code prices:} (entries over the standard price table, {@link PriceTable#with}). Operational, like
+     * parallelism: neither is part of the stored spec or of a cell's identity, so a larger budget or a new
+     * price resumes the same cells.
+     */
+    public record CostSpec(Budget budget, PyDict prices) {
+        public static final CostSpec NONE = new CostSpec(Budget.NONE, PyDict.empty());
+
+        public CostSpec {
+            budget = budget == null ? Budget.NONE : budget;
+            prices = prices == null ? PyDict.empty() : prices;
+        }
+
+        /**
+         * The standard price table with the prices of a stored spec ({@link #toJson}) over it: what a store's
+         * scorecard, report and comparison price with. The standard table when the spec gives none or is not JSON.
+         */
+        public static PriceTable storedPrices(String specJson) {
+            if (specJson == null || specJson.isEmpty() || !specJson.contains("\"prices\""))
+                return PriceTable.standard();
+            Value v = Json.parse(specJson);
+            if (!(v instanceof PyDict d) || !(d.get("prices") instanceof PyDict p)) return PriceTable.standard();
+            return new CostSpec(Budget.NONE, p).prices(PriceTable.standard());
+        }
+
+        /** {@code base} with this experiment's prices over it. */
+        public PriceTable prices(PriceTable base) {
+            if (prices.isEmpty()) return base;
+            try {
+                return base.with(
+                        new com.fasterxml.jackson.databind.ObjectMapper().readTree(PyJson.dumps(prices)), "prices:");
+            } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+                throw new IllegalStateException(e);
+            }
+        }
+    }
+
+    /** An experiment without a budget or prices of its own. */
+    public ExperimentSpec(
+            String name,
+            List<DomainSpec> domains,
+            List<CandidateSpec> candidates,
+            int repetitions,
+            int parallelism,
+            Map<String, ProviderLimit> providerLimits,
+            Map<String, ModelRef> models,
+            int maxInfraRetries,
+            Duration cellTimeout,
+            boolean progress,
+            CacheSpec cache) {
+        this(
+                name,
+                domains,
+                candidates,
+                repetitions,
+                parallelism,
+                providerLimits,
+                models,
+                maxInfraRetries,
+                cellTimeout,
+                progress,
+                cache,
+                CostSpec.NONE);
+    }
 
     /** An experiment without a model-call cache (the spec's shape before {@code cache} existed). */
     public ExperimentSpec(
@@ -177,6 +247,7 @@ public record ExperimentSpec(
         if (candidates.isEmpty()) throw new SpecException("no candidates");
         checkRange("repetitions", repetitions, 1, MAX_REPETITIONS);
         checkRange("parallelism", parallelism, 1, MAX_PARALLELISM);
+        costs = costs == null ? CostSpec.NONE : costs;
         checkRange("max_infra_retries", maxInfraRetries, 0, MAX_INFRA_RETRIES);
         if (cellTimeout == null || cellTimeout.isNegative() || cellTimeout.isZero())
             throw new SpecException("'cell_timeout_seconds' must be greater than 0");
@@ -250,7 +321,25 @@ public record ExperimentSpec(
                 maxInfraRetries,
                 cellTimeout,
                 on,
-                cache);
+                cache,
+                costs);
+    }
+
+    /** Same experiment with another budget and prices (the cells are the same: neither is part of their identity). */
+    public ExperimentSpec withCosts(CostSpec c) {
+        return new ExperimentSpec(
+                name,
+                domains,
+                candidates,
+                repetitions,
+                parallelism,
+                providerLimits,
+                models,
+                maxInfraRetries,
+                cellTimeout,
+                progress,
+                cache,
+                c);
     }
 
     // ---------------------------------------------------------------- reading
@@ -274,6 +363,8 @@ public record ExperimentSpec(
             "cell_timeout_seconds",
             "progress",
             "cache_file",
+            "budget",
+            "prices",
             "store");
 
     /**
@@ -483,7 +574,35 @@ public record ExperimentSpec(
                 count(d, "max_infra_retries", "", 3, 0, MAX_INFRA_RETRIES),
                 cellTimeout(d, "cell_timeout_seconds", 1800),
                 !d.containsKey("progress") || bool(d.get("progress"), "progress"),
-                cache);
+                cache,
+                costs(d));
+    }
+
+    /** {@code budget: {max_cost_usd, max_tokens, on_budget}} and {@code prices:}, checked here (a bad price names its key). */
+    private static CostSpec costs(PyDict d) {
+        PyDict b = optDict(d, "budget");
+        checkKeys(b, "budget", Set.of("max_cost_usd", "max_tokens", "on_budget"));
+        Budget budget;
+        try {
+            Double tokens = number(b, "max_tokens", "budget.");
+            if (tokens != null && tokens != Math.rint(tokens))
+                throw new SpecException(
+                        "'budget.max_tokens' must be a whole number, got " + PyJson.dumps(b.get("max_tokens")));
+            budget = new Budget(
+                    number(b, "max_cost_usd", "budget."),
+                    tokens == null ? null : tokens.longValue(),
+                    b.containsKey("on_budget") ? Budget.OnBudget.parse(str(b, "on_budget")) : Budget.OnBudget.FINISH);
+        } catch (IllegalArgumentException e) {
+            if (e instanceof SpecException) throw e;
+            throw new SpecException("budget: " + e.getMessage());
+        }
+        CostSpec c = new CostSpec(budget, optDict(d, "prices"));
+        try {
+            if (!c.prices().isEmpty()) c.prices(PriceTable.pinned());
+        } catch (IllegalArgumentException e) {
+            throw new SpecException(e.getMessage());
+        }
+        return c;
     }
 
     /** The keys of a candidate (anything else is an error). */
@@ -535,6 +654,19 @@ public record ExperimentSpec(
                 .put("models", ms.build())
                 .put("max_infra_retries", maxInfraRetries)
                 .put("cell_timeout_seconds", cellTimeout.toMillis() / 1000.0);
+        // Prices and a budget are kept in the stored spec (the latest run's, for the report and experiment show to
+        // price with) only when given; neither enters a cell's identity.
+        if (!costs.prices().isEmpty()) b.put("prices", costs.prices());
+        if (costs.budget().limited()) {
+            PyDict.Builder bb = PyDict.builder();
+            if (costs.budget().maxCostUsd() != null)
+                bb.put("max_cost_usd", costs.budget().maxCostUsd());
+            if (costs.budget().maxTokens() != null)
+                bb.put("max_tokens", costs.budget().maxTokens());
+            b.put(
+                    "budget",
+                    bb.put("on_budget", costs.budget().onBudget().wire()).build());
+        }
         // Only a spec with a cache says so, so that the stored spec of every other experiment reads as before.
         if (cache.enabled()) {
             b.put(

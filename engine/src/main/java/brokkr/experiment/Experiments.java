@@ -1,5 +1,8 @@
 package brokkr.experiment;
 
+import brokkr.cost.Budget;
+import brokkr.cost.PriceTable;
+import brokkr.cost.Spending;
 import brokkr.eval.AgentDef;
 import brokkr.eval.Attempt;
 import brokkr.eval.EnvironmentDef;
@@ -8,9 +11,11 @@ import brokkr.experiment.ExperimentStore.CellState;
 import brokkr.experiment.ExperimentStore.Prepared;
 import brokkr.provider.HttpProvider;
 import brokkr.run.Cancellation;
+import brokkr.run.Job;
 import brokkr.run.Plan;
 import brokkr.run.Policy;
 import brokkr.run.Runner;
+import brokkr.run.Sink;
 import brokkr.run.UsageWindows;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -65,7 +70,8 @@ public final class Experiments {
             double meanSerializeMillis,
             double meanCommitMillis,
             long commits,
-            Scorecard scorecard) {
+            Scorecard scorecard,
+            String budget) {
         /** The experiment directory run into; null for a PostgreSQL store. */
         public Path dir() {
             return store instanceof StoreLocation.Directory d ? d.dir() : null;
@@ -79,20 +85,22 @@ public final class Experiments {
         /** What the run did, for a person: the cells' counts and the wall time. */
         public String summary() {
             return String.format(
-                    Locale.ROOT,
-                    "%d cells: %d already done, %d run (%d completed, %d infrastructure failures%s), %d out of retries%s; %d without a verdict; %.1f s",
-                    cells,
-                    skipped,
-                    ran,
-                    completed,
-                    infrastructureFailures,
-                    notRecorded == 0 ? "" : ", " + notRecorded + " of them not recordable",
-                    exhausted,
-                    cancelled
-                            ? "; interrupted: " + abandoned + " in flight abandoned, " + notStarted + " not started"
-                            : "",
-                    withoutVerdict,
-                    wall.toMillis() / 1000.0);
+                            Locale.ROOT,
+                            "%d cells: %d already done, %d run (%d completed, %d infrastructure failures%s), %d out of retries%s; %d without a verdict; %.1f s",
+                            cells,
+                            skipped,
+                            ran,
+                            completed,
+                            infrastructureFailures,
+                            notRecorded == 0 ? "" : ", " + notRecorded + " of them not recordable",
+                            exhausted,
+                            cancelled
+                                    ? "; interrupted: " + abandoned + " in flight abandoned, " + notStarted
+                                            + " not started"
+                                    : "",
+                            withoutVerdict,
+                            wall.toMillis() / 1000.0)
+                    + (budget == null ? "" : "; budget: " + budget);
         }
 
         /** The runner's own timings (the cells' wall time, the store's cost per attempt), for {@code --verbose} and benchmarks. */
@@ -227,12 +235,42 @@ public final class Experiments {
                 else if (st.infrastructureFailures() > spec.maxInfraRetries()) continue;
                 else pending.add(u);
             }
+            // The budget counts what the store already spent (a resumed run goes on from there) and stops handing out
+            // cells once it is reached; on_budget: cancel also abandons those in flight.
+            Budget budget = spec.costs().budget();
+            Spending spending = new Spending(budget, spec.costs().prices(PriceTable.standard()));
+            if (budget.limited()) for (Attempt a : store.query().attempts(true)) spending.add(a.evidence());
+            boolean reachedBefore = spending.reached();
+            java.util.Iterator<Plan.Unit> units = pending.iterator();
+            Runner.Source<Attempt> source =
+                    () -> units.hasNext() && !spending.reached() ? Runner.cell(units.next()) : null;
             long c0 = System.nanoTime();
             progress.started(spec.name(), plan.units().size(), skipped, pending.size());
             try (StoreSink sink = new StoreSink(store, prepare, progress);
                     UsageWindows.Subscription pauses = UsageWindows.process().listen(pauses(spec.name(), progress))) {
                 try {
-                    outcome = Runner.run(new Plan(pending, plan.models()), policy(spec, cache, cancellation), sink);
+                    Sink<Attempt> spent = !budget.limited()
+                            ? sink
+                            : new Sink<>() {
+                                @Override
+                                public void accept(int index, Job<Attempt> job, Attempt a) {
+                                    sink.accept(index, job, a);
+                                    if (spending.add(a.evidence()) && budget.onBudget() == Budget.OnBudget.CANCEL)
+                                        cancellation.cancel();
+                                }
+
+                                @Override
+                                public void acceptRefused(int index, Job<Attempt> job, Attempt a) {
+                                    sink.acceptRefused(index, job, a);
+                                    spending.add(a.evidence());
+                                }
+
+                                @Override
+                                public Throwable fatal() {
+                                    return sink.fatal();
+                                }
+                            };
+                    outcome = Runner.run(source, plan.models(), policy(spec, cache, cancellation), spent);
                 } finally {
                     // The runner keeps the caller's interrupt; held back until the store is closed (its writer must
                     // finish first).
@@ -273,10 +311,39 @@ public final class Experiments {
                     store.meanSerializeMillis(),
                     store.meanCommitMillis(),
                     store.commits(),
-                    scorecard);
+                    scorecard,
+                    !budget.limited()
+                            ? null
+                            : spending.describe()
+                                    + (spending.reached()
+                                            ? " reached"
+                                                    + (reachedBefore ? " before this run" : "")
+                                                    + " (on_budget: "
+                                                    + budget.onBudget().wire() + "): "
+                                                    + (pending.size() - outcome.started()) + " of " + pending.size()
+                                                    + " pending cells not started; a larger budget goes on"
+                                            : ""));
         }
         if (interrupted) Thread.currentThread().interrupt(); // the caller's interrupt, kept once the store is closed
         return result;
+    }
+
+    /**
+     * What running {@code spec} into {@code store} would cost, running nothing: its pending cells (those without a
+     * verdict in the store, when it exists) priced from {@code typical} tokens at the experiment's prices.
+     */
+    public static CostEstimate dryRun(
+            ExperimentSpec spec, StoreLocation store, Registry registry, CostEstimate.Typical typical) {
+        Plan plan = Planner.plan(spec, registry);
+        java.util.Set<CellKey> done = new java.util.HashSet<>();
+        boolean absent = store instanceof StoreLocation.Directory d && !java.nio.file.Files.isDirectory(d.dir());
+        if (!absent)
+            try (ExperimentQuery q = ExperimentQuery.open(store)) {
+                q.cellStates().forEach((k, st) -> {
+                    if (st.completed() > 0) done.add(k);
+                });
+            }
+        return CostEstimate.of(plan, done, typical, spec.costs().prices(PriceTable.standard()));
     }
 
     private static final System.Logger LOG = System.getLogger("brokkr.experiment");

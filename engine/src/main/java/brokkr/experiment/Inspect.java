@@ -132,6 +132,19 @@ public final class Inspect {
                             .append('/')
                             .append(u.outputTokens()));
         }
+        // Dollars by role at the standard price table, and what a backend reported itself beside it.
+        StringBuilder usd = new StringBuilder();
+        for (brokkr.cost.RoleSpend s : brokkr.cost.RoleSpend.of(e)) {
+            double d = s.usd(brokkr.cost.PriceTable.standard());
+            if (Double.isNaN(d) && s.reportedUsd() == null) continue;
+            usd.append(' ')
+                    .append(s.role())
+                    .append(' ')
+                    .append(Double.isNaN(d) ? "–" : String.format(java.util.Locale.ROOT, "$%.4g", d));
+            if (s.reportedUsd() != null)
+                usd.append(String.format(java.util.Locale.ROOT, " (backend says $%.4g)", s.reportedUsd()));
+        }
+        if (!usd.isEmpty()) sb.append("; cost:").append(usd);
         sb.append("\n\n");
         renderTranscript(e.transcript(), sb);
         return sb.toString();

@@ -1,5 +1,6 @@
 package brokkr.experiment;
 
+import brokkr.cost.PriceTable;
 import brokkr.eval.Attempt;
 import brokkr.eval.Check;
 import brokkr.eval.TrustTier;
@@ -158,12 +159,23 @@ public record Scorecard(List<CandidateScore> rows, int cells, int pendingCells) 
      * episode cost read from its evidence one attempt at a time ({@link ExperimentQuery#episodeCosts}).
      */
     public static Scorecard of(ExperimentQuery store) {
+        return of(store, prices(store));
+    }
+
+    /** What a store's costs are priced at: the standard table with its experiment file's {@code prices:} over it. */
+    public static PriceTable prices(ExperimentQuery store) {
+        return ExperimentSpec.CostSpec.storedPrices(
+                store.experiment().map(Map.Entry::getValue).orElse(""));
+    }
+
+    /** {@link #of(ExperimentQuery)}, money per episode at {@code prices} (derived from the recorded tokens). */
+    public static Scorecard of(ExperimentQuery store, PriceTable prices) {
         List<Cell> cells = store.cells().stream().filter(Cell::active).toList();
         List<Attempt> attempts = store.attempts(true, false);
         // Read after the attempts, so that beside a running writer it has every attempt listed (and perhaps newer
         // ones).
         Map<Long, EpisodeCost> costs = store.episodeCosts(true);
-        return of(cells, attempts, a -> costs.get(a.id()));
+        return of(cells, attempts, a -> costs.get(a.id()), prices);
     }
 
     /**
@@ -171,10 +183,16 @@ public record Scorecard(List<CandidateScore> rows, int cells, int pendingCells) 
      * from its evidence: attempts read with their evidence ({@link ExperimentQuery#attempts(boolean)}).
      */
     public static Scorecard of(List<Cell> cells, List<Attempt> attempts) {
-        return of(cells, attempts, a -> EpisodeCost.of(a.evidence()));
+        return of(cells, attempts, PriceTable.standard());
     }
 
-    private static Scorecard of(List<Cell> cells, List<Attempt> attempts, Function<Attempt, EpisodeCost> cost) {
+    /** {@link #of(List, List)}, money per episode at {@code prices}. */
+    public static Scorecard of(List<Cell> cells, List<Attempt> attempts, PriceTable prices) {
+        return of(cells, attempts, a -> EpisodeCost.of(a.evidence()), prices);
+    }
+
+    private static Scorecard of(
+            List<Cell> cells, List<Attempt> attempts, Function<Attempt, EpisodeCost> cost, PriceTable prices) {
         Map<CellKey, Cell> byKey = new LinkedHashMap<>();
         for (Cell c : cells) byKey.put(c.key(), c);
         // Groups in the cells' order: benchmark × candidate.
@@ -203,7 +221,8 @@ public record Scorecard(List<CandidateScore> rows, int cells, int pendingCells) 
                     agentIds.get(e.getKey()),
                     taskOrder.get(e.getKey()),
                     e.getValue(),
-                    cost));
+                    cost,
+                    prices));
         return new Scorecard(rows, cells.size(), cells.size() - completedCells.size());
     }
 
@@ -213,7 +232,8 @@ public record Scorecard(List<CandidateScore> rows, int cells, int pendingCells) 
             String agentId,
             List<String> taskOrder,
             List<Attempt> all,
-            Function<Attempt, EpisodeCost> cost) {
+            Function<Attempt, EpisodeCost> cost,
+            PriceTable prices) {
         List<Attempt> done = all.stream().filter(Attempt::completed).toList();
         int infra = all.size() - done.size();
         Map<String, List<Attempt>> byTask = new LinkedHashMap<>();
@@ -268,7 +288,7 @@ public record Scorecard(List<CandidateScore> rows, int cells, int pendingCells) 
                         done.isEmpty() ? 0 : (double) dur / done.size(),
                         dur,
                         EpisodeCost.Means.of(
-                                done.stream().map(cost).filter(Objects::nonNull).toList())));
+                                done.stream().map(cost).filter(Objects::nonNull).toList(), prices)));
     }
 
     private static double mean(List<Attempt> as) {

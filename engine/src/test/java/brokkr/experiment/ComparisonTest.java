@@ -1,6 +1,7 @@
 package brokkr.experiment;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -68,6 +69,24 @@ class ComparisonTest {
                 c.passHatK().getFirst().difference().value(),
                 1e-12);
         assertTrue(c.acrossDirectories());
+        assertNull(c.agentUsd(), "trials without a price compare no cost (a dash, never $0)");
+    }
+
+    /** The agent's dollars per episode compared over the same trials as the score, beside its difference. */
+    @Test
+    void theCostDifferenceIsPairedOverTheTrialsTheScoreIs() {
+        Map<String, List<Trial>> a = new LinkedHashMap<>(), b = new LinkedHashMap<>();
+        a.put("t1", List.of(new Trial(0, 1.0, true, 0.03), new Trial(1, 1.0, true, 0.05)));
+        a.put("t2", List.of(new Trial(0, 0.0, false, 0.02)));
+        b.put("t1", List.of(new Trial(0, 0.0, false, 0.01), new Trial(1, 1.0, true, 0.01)));
+        b.put("t2", List.of(new Trial(0, 1.0, true, 0.01), new Trial(7, 1.0, true, 9.0))); // rep 7 unmatched
+        Comparison c = Comparison.of("bench", new Comparison.Side("x", "d"), new Comparison.Side("y", "d"), a, b);
+        // per task a - b: t1 0.04 - 0.01, t2 0.02 - 0.01; mean 0.02.
+        assertEquals(0.02, c.agentUsd().difference().value(), 1e-15);
+        assertEquals(0.03, c.agentUsd().meanA(), 1e-15);
+        b.put("t2", List.of(new Trial(0, 1.0, true)));
+        assertNull(Comparison.of("bench", new Comparison.Side("x", "d"), new Comparison.Side("y", "d"), a, b)
+                .agentUsd());
     }
 
     @Test

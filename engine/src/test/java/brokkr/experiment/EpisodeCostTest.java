@@ -8,6 +8,7 @@ import brokkr.conversation.Message;
 import brokkr.conversation.ModelCall;
 import brokkr.conversation.ToolCall;
 import brokkr.conversation.Usage;
+import brokkr.cost.PriceTable;
 import brokkr.eval.Evidence;
 import brokkr.eval.Interaction;
 import brokkr.eval.ModelRef;
@@ -197,6 +198,7 @@ class EpisodeCostTest {
         Scorecard card = Experiments.scorecard(dir);
         var loopback = ExperimentTest.row(card, "loopback").cost();
         assertEquals(new EpisodeCost.Means(6, 41, 3, 1, 1, bodyChars), loopback.perEpisode());
+        assertTrue(Double.isNaN(loopback.perEpisode().usd(Evidence.AGENT)), "quiz-model has no price: a dash");
         assertEquals(41 * 6, loopback.inputTokens(), "the totals are the same tokens");
         var oracle = ExperimentTest.row(card, "oracle").cost().perEpisode();
         assertEquals(6, oracle.episodes());
@@ -213,6 +215,23 @@ class EpisodeCostTest {
                     q.cells().stream().filter(ExperimentStore.Cell::active).toList();
             assertEquals(Scorecard.of(cells, q.attempts(true)), Scorecard.of(q));
             assertEquals(12, q.episodeCosts(true).size());
+
+            // Priced from the recorded tokens at a table naming the model ($2 in, $8 out per million): episodes
+            // of tasks q0..q2 cost (40..42 * 2 + 3 * 8) / 1e6, 106e-6 on average; the oracle (no model) and the
+            // roles that asked none (user simulator, judge) are unpriced, not $0. A new price table changes the
+            // figure, not the cells.
+            PriceTable prices = PriceTable.pinned()
+                    .with(
+                            new com.fasterxml.jackson.databind.ObjectMapper()
+                                    .readTree("{\"openai:quiz-model\": {\"input\": 2, \"output\": 8}}"),
+                            "test");
+            Scorecard priced = Scorecard.of(q, prices);
+            EpisodeCost.Means m = ExperimentTest.row(priced, "loopback").cost().perEpisode();
+            assertEquals(106e-6, m.usd(Evidence.AGENT), 1e-15);
+            assertTrue(Double.isNaN(m.usd("user")) && Double.isNaN(m.usd("judge")), m.toString());
+            assertTrue(Double.isNaN(
+                    ExperimentTest.row(priced, "oracle").cost().perEpisode().usd(Evidence.AGENT)));
+            assertEquals(card.withoutCost(), priced.withoutCost());
         }
     }
 

@@ -3,6 +3,7 @@ package brokkr.cli;
 import brokkr.command.Command;
 import brokkr.eval.Report;
 import brokkr.experiment.BenchmarkReports;
+import brokkr.experiment.CostEstimate;
 import brokkr.experiment.ExperimentQuery;
 import brokkr.experiment.ExperimentSpec;
 import brokkr.experiment.ExperimentStore;
@@ -63,6 +64,7 @@ public final class ExperimentCommand implements Command {
     public String usage() {
         return interop.withUsage("""
                 usage: ./brokkr experiment run FILE [--dir DIR | --store URL] [--no-progress] [--verbose] [--allow-endpoint-change]
+                                                 [--dry-run [--estimate-from DIR]]
                        ./brokkr experiment list [DIR|URL...] [--format text|csv|json]
                        ./brokkr experiment show DIR [--summary] [--tasks] [--checks] [--format text|csv|json] [--limit N]
                        ./brokkr experiment attempts DIR [--all] [--task ID]... [--candidate NAME]... [--failed] [--format F] [--limit N]
@@ -284,7 +286,8 @@ public final class ExperimentCommand implements Command {
 
     private int runExperiment(List<String> args, PrintStream out, PrintStream err) {
         StoreLocation dir = null;
-        boolean progress = true, verbose = false, allowEndpointChange = false;
+        boolean progress = true, verbose = false, allowEndpointChange = false, dryRun = false;
+        Path estimateFrom = null;
         List<String> positional = new ArrayList<>();
         for (int i = 0; i < args.size(); i++) {
             String a = args.get(i);
@@ -308,6 +311,11 @@ public final class ExperimentCommand implements Command {
                 case "--no-progress" -> progress = false;
                 case "--verbose" -> verbose = true;
                 case "--allow-endpoint-change" -> allowEndpointChange = true;
+                case "--dry-run" -> dryRun = true;
+                case "--estimate-from" -> {
+                    if (i + 1 >= args.size()) throw new UsageException("--estimate-from needs an experiment directory");
+                    estimateFrom = Path.of(args.get(++i));
+                }
                 default -> {
                     if (a.startsWith("-")) throw new UsageException("unknown option " + a);
                     positional.add(a);
@@ -334,6 +342,8 @@ public final class ExperimentCommand implements Command {
             }
         }
         if (dir == null) dir = StoreLocation.of(Path.of(".brokkr", "experiments", spec.name()));
+        if (estimateFrom != null && !dryRun) throw new UsageException("--estimate-from goes with --dry-run");
+        if (dryRun) return dryRun(spec, dir, estimateFrom, out);
         Experiments.Result r;
         try {
             r = Experiments.run(
@@ -368,6 +378,56 @@ public final class ExperimentCommand implements Command {
                         : "")
                 + ")");
         return EXIT_NO_VERDICT;
+    }
+
+    /**
+     * {@code run --dry-run}: the pending cells, their models and the estimated dollars (the price table times a
+     * previous experiment's mean tokens per episode), running nothing and opening no model.
+     */
+    private int dryRun(ExperimentSpec spec, StoreLocation dir, Path estimateFrom, PrintStream out) {
+        CostEstimate.Typical typical = CostEstimate.Typical.NONE;
+        if (estimateFrom != null) {
+            if (!Files.isDirectory(estimateFrom)) throw new InputException("no experiment directory " + estimateFrom);
+            try (ExperimentQuery q = ExperimentQuery.open(estimateFrom)) {
+                typical = CostEstimate.Typical.of(q);
+            }
+        }
+        CostEstimate e;
+        try {
+            e = Experiments.dryRun(spec, dir, registry, typical);
+        } catch (ExperimentSpec.SpecException ex) {
+            throw new InputException(ex.getMessage());
+        }
+        PlainTable.Builder bench = PlainTable.text("benchmark"),
+                cand = PlainTable.text("candidate"),
+                models = PlainTable.text("models");
+        PlainTable.Builder cells = PlainTable.integers("cells");
+        PlainTable.Builder perEp = PlainTable.doubles("est_usd/ep"), usd = PlainTable.doubles("est_usd");
+        int total = 0;
+        for (CostEstimate.Row r : e.rows()) {
+            bench.append(r.benchmark());
+            cand.append(r.candidate());
+            cells.append(r.cells());
+            total += r.cells();
+            StringBuilder m = new StringBuilder();
+            r.models()
+                    .forEach((role, ref) -> m.append(m.isEmpty() ? "" : " ")
+                            .append(role)
+                            .append("=")
+                            .append(ref));
+            models.append(m.toString());
+            perEp.append(r.usdPerEpisode());
+            usd.append(r.usd());
+        }
+        out.println("experiment " + spec.name() + " in " + dir.display() + ": dry run, nothing is run");
+        out.print(TableText.aligned(PlainTable.of("dry run", bench, cand, cells, models, perEp, usd)));
+        out.println(total + " cells to run; estimated cost "
+                + (Double.isNaN(e.totalUsd())
+                        ? "– (a model without a price, or no typical tokens"
+                                + (estimateFrom == null ? ": give --estimate-from DIR, a previous experiment" : "")
+                                + ")"
+                        : String.format(java.util.Locale.ROOT, "$%.4f", e.totalUsd())));
+        return 0;
     }
 
     /** The first line of a scorecard's text: which experiment, where, and its cells. */

@@ -126,7 +126,7 @@ class ExperimentCommandTest {
                 first.err());
         // no reward, se, t95, pass^1..2, costs per episode (tokens, steps, calls, request characters), duration or
         // trust: 13 dashes
-        assertTrue(first.out().matches("(?s).*agree\\s+broken\\s+0\\s+–\\s+0\\s+6(\\s+–){13}\\n.*"), first.out());
+        assertTrue(first.out().matches("(?s).*agree\\s+broken\\s+0\\s+–\\s+0\\s+6(\\s+–){16}\\n.*"), first.out());
         assertFalse(first.out().contains("broken      0         0               6       0.000"), first.out());
         Out second = cli("experiment", "run", file.toString(), "--dir", dir, "--no-progress");
         assertEquals(3, second.code(), second.err());

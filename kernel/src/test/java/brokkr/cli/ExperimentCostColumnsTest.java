@@ -54,7 +54,8 @@ class ExperimentCostColumnsTest {
         for (String out : List.of(
                 run.out(), ExperimentCommandTest.cli("experiment", "show", dir).out())) {
             assertTrue(
-                    out.matches("(?s).*\\bin_tok/ep  out_tok/ep  steps/ep  calls/ep  req_chars/ep  mean_duration\\b.*"),
+                    out.matches(
+                            "(?s).*\\bin_tok/ep  out_tok/ep  steps/ep  calls/ep  req_chars/ep  usd_agent/ep  usd_user/ep  usd_judge/ep  mean_duration\\b.*"),
                     out);
             for (var r : card.rows()) {
                 EpisodeCost.Means m = r.cost().perEpisode();

@@ -37,7 +37,12 @@ class ExperimentTablesTest {
                 List.of(new Scorecard.CheckScore("setup_verified", 6, 0), new Scorecard.CheckScore("db", 6, 0)),
                 Map.of(TrustTier.MODEL_JUDGED, 2, TrustTier.DETERMINISTIC, 4),
                 new Scorecard.Cost(
-                        1234, 56, 12.5, 75, new EpisodeCost.Means(6, 1234 / 6.0, 56 / 6.0, 4.0, 3.5, 12345.5)));
+                        1234,
+                        56,
+                        12.5,
+                        75,
+                        new EpisodeCost.Means(
+                                6, 1234 / 6.0, 56 / 6.0, 4.0, 3.5, 12345.5, Map.of("agent", 0.0123, "judge", 0.0045))));
         // A scripted model: no tokens reported (missing, never 0), its steps and request characters counted. 3 of 5
         // attempts passed; pass^1 = (2/3 + 1/2) / 2 = 7/12, pass^2 = (1/3 + 0) / 2 = 1/6.
         var flaky = new Scorecard.CandidateScore(
@@ -101,12 +106,12 @@ class ExperimentTablesTest {
                 .filter(l -> l.startsWith("loop"))
                 .findFirst()
                 .orElseThrow();
-        // tasks 0, trials –, attempts 0, infra 4, avg_reward/se/t95_lo/t95_hi –, pass^1..3 –, the five costs per
-        // episode –, duration –, trust –
+        // tasks 0, trials –, attempts 0, infra 4, avg_reward/se/t95_lo/t95_hi –, pass^1..3 –, the eight costs per
+        // episode (five counts, three roles' dollars) –, duration –, trust –
         assertEquals(
                 List.of(
                         "loop", "down", "0", "–", "0", "4", "–", "–", "–", "–", "–", "–", "–", "–", "–", "–", "–", "–",
-                        "–", "–"),
+                        "–", "–", "–", "–", "–"),
                 List.of(downLine.split("\\s+")));
         Table summary = ExperimentTables.summary(s);
         assertTrue(summary.doubleColumn("avg_reward").isMissing(2), "missing, not 0.0");
@@ -137,11 +142,25 @@ class ExperimentTablesTest {
         Scorecard s = sample();
         Table summary = ExperimentTables.summary(s);
         assertEquals(
-                List.of("in_tok/ep", "out_tok/ep", "steps/ep", "calls/ep", "req_chars/ep"),
+                List.of(
+                        "in_tok/ep",
+                        "out_tok/ep",
+                        "steps/ep",
+                        "calls/ep",
+                        "req_chars/ep",
+                        "usd_agent/ep",
+                        "usd_user/ep",
+                        "usd_judge/ep"),
                 summary.columnNames()
                         .subList(summary.columnIndex("in_tok/ep"), summary.columnIndex("mean_duration_ms")));
         assertEquals(1234 / 6.0, summary.doubleColumn("in_tok/ep").get(0), 1e-12);
         assertEquals(12345.5, summary.doubleColumn("req_chars/ep").get(0));
+        // Dollars by role: gold's agent and judge priced, its user simulator asked no model (a dash); flaky-model's
+        // scripted agent unpriced (a dash, never $0).
+        assertEquals(0.0123, summary.doubleColumn("usd_agent/ep").get(0));
+        assertEquals(0.0045, summary.doubleColumn("usd_judge/ep").get(0));
+        assertTrue(summary.doubleColumn("usd_user/ep").isMissing(0));
+        assertTrue(summary.doubleColumn("usd_agent/ep").isMissing(1));
         assertTrue(
                 summary.doubleColumn("in_tok/ep").isMissing(1)
                         && summary.doubleColumn("out_tok/ep").isMissing(1),
@@ -156,13 +175,14 @@ class ExperimentTablesTest {
         assertTrue(flakyLine.matches(".*\\s–\\s+–\\s+10\\.0\\s+2\\.60\\s+8400\\s.*"), flakyLine);
         String html = new ExperimentMagics.ScorecardView("d", s).html();
         for (String h : ExperimentTables.PER_EPISODE) assertTrue(html.contains(">" + Tables.esc(h) + "</th>"), h);
-        // the per-episode columns are in a later group of the scorecard (too wide for the page in one)
-        String row = html.substring(html.indexOf(">flaky-model<", html.indexOf(">in_tok/ep</th>")));
+        // the per-episode columns are in later groups of the scorecard (too wide for the page in one): flaky-model's
+        // steps show, its tokens (before them) and its dollars are dashes
+        String row = html.substring(html.indexOf(">flaky-model<", html.indexOf(">steps/ep</th>")));
         row = row.substring(0, row.indexOf("</tr>"));
-        assertTrue(
-                row.contains(
-                        ">–</td><td style=\"text-align:right;white-space:nowrap\">–</td><td style=\"text-align:right;white-space:nowrap\">10.0</td>"),
-                row);
+        assertTrue(row.contains(">10.0</td>"), row);
+        String usdRow = html.substring(html.indexOf(">flaky-model<", html.indexOf(">usd_agent/ep</th>")));
+        usdRow = usdRow.substring(0, usdRow.indexOf("</tr>"));
+        assertTrue(usdRow.contains(">–</td>") && !usdRow.contains(">0.00"), usdRow);
     }
 
     /**

@@ -55,6 +55,7 @@ class MagicsTest {
                         "%regrade",
                         "%run",
                         "%scorecard",
+                        "%scorecost",
                         "%task",
                         "%tasks",
                         "%%experiment"),

@@ -82,7 +82,13 @@ public final class ExperimentMagics implements MagicExtension {
                         "%passk DIR [--by candidate]",
                         "pass^k against k, one curve per benchmark and candidate with 95% intervals as error bars, as a chart (PNG and SVG)"
                                 + " with the numbers (standard errors, intervals, denominators) as a table.",
-                        ExperimentMagics::passkLine);
+                        ExperimentMagics::passkLine)
+                .line(
+                        "scorecost",
+                        "%scorecost DIR",
+                        "Score against cost: each candidate's mean reward against its agent's US dollars per episode (priced from the"
+                                + " recorded tokens), the Pareto front marked, as a chart (PNG and SVG).",
+                        ExperimentMagics::scorecostLine);
     }
 
     static Object experimentLine(Session s, MagicArgs a) throws Exception {
@@ -554,6 +560,22 @@ public final class ExperimentMagics implements MagicExtension {
 
     /** pass^k curves: the numbers (one row per benchmark, candidate and k) and the chart. */
     public record PassKView(Table table, XYChart chart) {}
+
+    static Object scorecostLine(Session s, MagicArgs a) {
+        var p = a.parse(Set.of(), 1);
+        if (p.positional(0) == null) throw new MagicUsageException("which experiment directory?");
+        return scorecost(store(p.positional(0)));
+    }
+
+    /** The score-against-cost chart of the store at {@code dir} ({@link Charts#scoreVsCost}). */
+    public static XYChart scorecost(StoreLocation dir) {
+        XYChart chart = Charts.scoreVsCost(experimentName(dir), scorecard(dir).scorecard());
+        if (chart == null)
+            throw new MagicUsageException(
+                    dir.display()
+                            + " has no candidate with a priced cost yet (a model without a price shows a dash: add it to prices.yaml)");
+        return chart;
+    }
 
     static Object passkLine(Session s, MagicArgs a) {
         var p = a.parse(Set.of("by"), 1);

@@ -1,6 +1,7 @@
 package brokkr.render.chart;
 
 import brokkr.experiment.Comparison;
+import brokkr.experiment.EpisodeCost;
 import brokkr.experiment.Scorecard;
 import brokkr.render.Numbers;
 import brokkr.render.experiment.ScorecardTables;
@@ -288,6 +289,86 @@ public final class Charts {
         int maxK = sc.maxK();
         chart.getStyler().setXAxisMin(0.5).setXAxisMax(Math.max(1, maxK) + 0.5);
         return chart;
+    }
+
+    /**
+     * Score against cost, one point per benchmark and candidate whose agent cost is priced: the mean reward
+     * (pass^1 for 0/1 rewards) against the agent's US dollars per episode ({@code usd_agent/ep}: the judge's and
+     * user simulator's cost is the evaluation's, not the candidate's), the Pareto front (no other candidate of
+     * the benchmark is as good for less or better for as much) joined by a step line and its points named with a
+     * star. Null when no candidate has a priced cost (nothing to draw, never a point at $0).
+     */
+    public static XYChart scoreVsCost(String experiment, Scorecard sc) {
+        List<Scorecard.CandidateScore> priced = sc.rows().stream()
+                .filter(r -> r.scored() && !Double.isNaN(r.cost().perEpisode().usd(EpisodeCost.COST_ROLES.getFirst())))
+                .toList();
+        if (priced.isEmpty()) return null;
+        boolean benchmarks = priced.stream()
+                        .map(Scorecard.CandidateScore::benchmark)
+                        .distinct()
+                        .count()
+                > 1;
+        XYChart chart = xy(
+                experiment + ": score against cost (" + priced.size() + " candidates, * on the Pareto front)",
+                "agent US dollars per episode",
+                "mean reward (pass^1)");
+        unitY(chart);
+        List<Scorecard.CandidateScore> front = paretoFront(priced);
+        for (Scorecard.CandidateScore r : priced) {
+            String name = (benchmarks ? r.benchmark() + " / " : "") + r.candidate() + (front.contains(r) ? " *" : "");
+            XYSeries s = chart.addSeries(
+                    name,
+                    new double[] {r.cost().perEpisode().usd(EpisodeCost.COST_ROLES.getFirst())},
+                    new double[] {r.avgReward()});
+            s.setXYSeriesRenderStyle(XYSeries.XYSeriesRenderStyle.Scatter);
+        }
+        distinguish(chart);
+        for (String bench : front.stream()
+                .map(Scorecard.CandidateScore::benchmark)
+                .distinct()
+                .toList()) {
+            List<Scorecard.CandidateScore> f =
+                    front.stream().filter(r -> r.benchmark().equals(bench)).toList();
+            if (f.size() < 2) continue;
+            // A step line: from each front point right to the next one's cost, then up to its score.
+            double[] xs = new double[2 * f.size() - 1], ys = new double[2 * f.size() - 1];
+            for (int i = 0; i < f.size(); i++) {
+                xs[2 * i] = f.get(i).cost().perEpisode().usd(EpisodeCost.COST_ROLES.getFirst());
+                ys[2 * i] = f.get(i).avgReward();
+                if (i + 1 < f.size()) {
+                    xs[2 * i + 1] = f.get(i + 1).cost().perEpisode().usd(EpisodeCost.COST_ROLES.getFirst());
+                    ys[2 * i + 1] = f.get(i).avgReward();
+                }
+            }
+            XYSeries line = chart.addSeries("Pareto front" + (benchmarks ? " " + bench : ""), xs, ys);
+            line.setXYSeriesRenderStyle(XYSeries.XYSeriesRenderStyle.Line);
+            line.setMarker(org.knowm.xchart.style.markers.SeriesMarkers.NONE);
+            line.setLineColor(java.awt.Color.GRAY);
+            line.setLineStyle(new java.awt.BasicStroke(1.2f));
+        }
+        chart.getStyler().setXAxisMin(0.0);
+        return chart;
+    }
+
+    /**
+     * The candidates no other of the same benchmark dominates (costs no more and scores no less, one of them
+     * strictly), by benchmark and then by cost ascending.
+     */
+    public static List<Scorecard.CandidateScore> paretoFront(List<Scorecard.CandidateScore> rows) {
+        List<Scorecard.CandidateScore> out = new ArrayList<>();
+        for (Scorecard.CandidateScore r : rows) {
+            double c = r.cost().perEpisode().usd(EpisodeCost.COST_ROLES.getFirst());
+            boolean dominated = rows.stream()
+                    .filter(o -> o != r && o.benchmark().equals(r.benchmark()))
+                    .anyMatch(o -> {
+                        double oc = o.cost().perEpisode().usd(EpisodeCost.COST_ROLES.getFirst());
+                        return oc <= c && o.avgReward() >= r.avgReward() && (oc < c || o.avgReward() > r.avgReward());
+                    });
+            if (!dominated) out.add(r);
+        }
+        out.sort(java.util.Comparator.comparing(Scorecard.CandidateScore::benchmark)
+                .thenComparingDouble(r -> r.cost().perEpisode().usd(EpisodeCost.COST_ROLES.getFirst())));
+        return out;
     }
 
     /** How far the {@code i}-th of {@code n} series sits from the whole k: centred, 0.07 apart, within a third of a step. */

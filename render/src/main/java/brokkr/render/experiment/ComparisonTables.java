@@ -37,6 +37,9 @@ public final class ComparisonTables {
      * mean difference a - b with its paired standard error and 95% interval, the paired-t and sign-flip
      * p-values, the minimum detectable effect; undefined values missing (a dash), never 0.
      */
+    /** The metric row of the agent's US dollars per episode ({@link Comparison#agentUsd}), present when both sides are priced. */
+    public static final String AGENT_USD = "usd_agent/ep";
+
     public static PlainTable metrics(List<Comparison> cs) {
         PlainTable.Builder bench = PlainTable.text("benchmark"),
                 metric = PlainTable.text("metric"),
@@ -56,6 +59,11 @@ public final class ComparisonTables {
             List<Paired> ps = new ArrayList<>(List.of(c.reward()));
             for (int k = 1; k <= c.maxK(); k++) names.add("pass^" + k);
             ps.addAll(c.passHatK());
+            // The cost difference beside the score's: the agent's dollars per episode over the same trials.
+            if (c.agentUsd() != null) {
+                names.add(AGENT_USD);
+                ps.add(c.agentUsd());
+            }
             for (int i = 0; i < names.size(); i++) {
                 Paired p = ps.get(i);
                 bench.append(c.benchmark());

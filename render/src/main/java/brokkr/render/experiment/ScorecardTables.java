@@ -73,7 +73,16 @@ public final class ScorecardTables {
             high.append(e.t95().high());
             appendCurve(pass, r.passHatK());
             EpisodeCost.Means m = r.cost().perEpisode();
-            double[] costs = {m.inputTokens(), m.outputTokens(), m.modelSteps(), m.toolCalls(), m.requestChars()};
+            double[] costs = {
+                m.inputTokens(),
+                m.outputTokens(),
+                m.modelSteps(),
+                m.toolCalls(),
+                m.requestChars(),
+                m.usd(EpisodeCost.COST_ROLES.get(0)),
+                m.usd(EpisodeCost.COST_ROLES.get(1)),
+                m.usd(EpisodeCost.COST_ROLES.get(2))
+            };
             for (int i = 0; i < costs.length; i++) perEpisode.get(i).append(costs[i]);
             if (r.scored()) dur.append(r.cost().meanDurationMs());
             else dur.appendMissing();
@@ -90,10 +99,19 @@ public final class ScorecardTables {
     /**
      * The summary's columns of what an episode costs, means per completed episode (EpisodeCost.Means):
      * the agent's input and output tokens, its model steps, the tool calls the protocol recorded and the
-     * characters of the requests its model was sent.
+     * characters of the requests its model was sent; then US dollars per episode by role (agent, user simulator,
+     * judge: {@link EpisodeCost#COST_ROLES}; the judge's is the evaluation's cost, not the candidate's), priced
+     * from the recorded tokens at the price table ({@code brokkr.cost.PriceTable}), a dash where unpriced.
      */
-    public static final List<String> PER_EPISODE =
-            List.of("in_tok/ep", "out_tok/ep", "steps/ep", "calls/ep", "req_chars/ep");
+    public static final List<String> PER_EPISODE = List.of(
+            "in_tok/ep",
+            "out_tok/ep",
+            "steps/ep",
+            "calls/ep",
+            "req_chars/ep",
+            "usd_agent/ep",
+            "usd_user/ep",
+            "usd_judge/ep");
 
     /** What the statistics table says under its name: how its intervals are made and what they leave out (three lines). */
     public static final String STATISTICS_NOTE =

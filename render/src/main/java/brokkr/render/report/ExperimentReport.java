@@ -235,6 +235,19 @@ public record ExperimentReport(
                             " the Wilson-type one with fewer than 30 tasks or near 0 or 1, else t (as the statistics table marks).</figcaption></figure></section>");
         }
 
+        var costChart = Charts.scoreVsCost(name, scorecard);
+        if (costChart != null) {
+            sb.append("<section id=\"cost\"><h2>Score against cost</h2><figure role=\"img\" aria-label=\"")
+                    .append(esc(costChart.getTitle()))
+                    .append("\">")
+                    .append(ChartImages.svg(costChart))
+                    .append("<figcaption><b>")
+                    .append(esc(costChart.getTitle()))
+                    .append(
+                            "</b>: each candidate's mean reward against its agent's dollars per episode (priced from the recorded tokens;"
+                                    + " the judge's and user simulator's cost is the evaluation's); the grey steps join the Pareto front.</figcaption></figure></section>");
+        }
+
         sb.append(
                         "<div class=\"controls\" id=\"controls\"><label><input type=\"checkbox\" id=\"failed-only\"> failed only</label>")
                 .append(
