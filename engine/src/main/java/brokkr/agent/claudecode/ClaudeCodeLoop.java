@@ -70,7 +70,8 @@ public final class ClaudeCodeLoop implements Candidate, AutoCloseable {
 
     private record TurnEnd(StreamJson.Reader turn, String output) implements Out {}
 
-    private record Failure(String message) implements Out {}
+    /** The CLI ended or its output could not be read; {@code turn} is what the unfinished turn had read. */
+    private record Failure(String message, StreamJson.Reader turn) implements Out {}
 
     private final ClaudeCodeCli cli;
     private final Candidate recorded;
@@ -85,6 +86,9 @@ public final class ClaudeCodeLoop implements Candidate, AutoCloseable {
     private OutputStream stdin;
     private Thread reader;
     private CallOut pending;
+    /** The provider's permit the current turn holds (null between turns): the run's concurrency limit binds sessions. */
+    private Candidate.Permit permit;
+
     private int seen, callIds;
     private String sentLine;
     private long sentAt;
@@ -128,6 +132,7 @@ public final class ClaudeCodeLoop implements Candidate, AutoCloseable {
         if (closed) throw new IllegalStateException("Claude Code session closed");
         List<Message> fresh = new ArrayList<>(history.subList(Math.min(seen, history.size()), history.size()));
         seen = history.size() + 1; // + the message returned now
+        if (permit == null) permit = recorded.acquire();
         if (process == null) start(tools);
         if (pending != null) {
             Message.Tool result = null;
@@ -150,8 +155,15 @@ public final class ClaudeCodeLoop implements Candidate, AutoCloseable {
                 pending = c;
                 yield Turn.of(new Message.Assistant(null, List.of(c.call())));
             }
-            case TurnEnd e -> turnEnd(e);
-            case Failure f -> throw failure(f.message(), null, null);
+            case TurnEnd e -> {
+                release();
+                yield turnEnd(e);
+            }
+            case Failure f -> {
+                release();
+                String refused = cli.usageWindows(f.turn());
+                throw failure(refused == null ? f.message() : redact(refused), null, null);
+            }
         };
     }
 
@@ -160,6 +172,15 @@ public final class ClaudeCodeLoop implements Candidate, AutoCloseable {
         List<String> parts = new ArrayList<>();
         for (Message m : fresh) if (m instanceof Message.User u && u.content() != null) parts.add(u.content());
         return String.join("\n\n", parts);
+    }
+
+    private void release() {
+        if (permit != null) permit.close();
+        permit = null;
+    }
+
+    private String redact(String text) {
+        return launch == null ? text : launch.redact(text);
     }
 
     private void start(List<ToolSpec> tools) throws InfrastructureFailure {
@@ -188,6 +209,7 @@ public final class ClaudeCodeLoop implements Candidate, AutoCloseable {
             process = launch.start();
             stdin = process.getOutputStream();
         } catch (IOException | RuntimeException e) {
+            release();
             close();
             throw failure("cannot start Claude Code: " + e.getMessage(), null, e);
         }
@@ -201,6 +223,7 @@ public final class ClaudeCodeLoop implements Candidate, AutoCloseable {
             stdin.write((sentLine + "\n").getBytes(StandardCharsets.UTF_8));
             stdin.flush();
         } catch (IOException e) {
+            release();
             throw failure("cannot write to Claude Code: " + e.getMessage(), null, e);
         }
     }
@@ -252,9 +275,11 @@ public final class ClaudeCodeLoop implements Candidate, AutoCloseable {
                     output = new StringBuilder();
                 }
             }
-            if (!closed) fromCli.add(new Failure("Claude Code ended without a result" + stderrNote()));
+            if (!closed) fromCli.add(new Failure("Claude Code ended without a result" + stderrNote(), turn));
         } catch (IOException | RuntimeException e) {
-            if (!closed) fromCli.add(new Failure("cannot read Claude Code's output: " + e.getMessage() + stderrNote()));
+            if (!closed)
+                fromCli.add(new Failure(
+                        "cannot read Claude Code's output: " + e.getMessage() + stderrNote(), new StreamJson.Reader()));
         }
     }
 
@@ -268,6 +293,7 @@ public final class ClaudeCodeLoop implements Candidate, AutoCloseable {
             return fromCli.take();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
+            release();
             throw failure("interrupted while Claude Code ran", null, e);
         }
     }
@@ -283,6 +309,9 @@ public final class ClaudeCodeLoop implements Candidate, AutoCloseable {
         StreamJson.CliUsage turnUsage = used.minus(usedBefore);
         usedBefore = used;
         boolean maxTurns = error.isPresent() && error.get().kind() == StreamJson.ErrorKind.MAX_TURNS;
+        // A turn a usage window refused: the runner pauses until the reset and runs the cell again.
+        String refused = cli.usageWindows(r);
+        if (refused != null) throw failure(redact(refused), e.output(), null);
         if (error.isPresent() && !maxTurns) {
             StreamJson.CliError err = error.get();
             String message = "Claude Code's turn failed (" + err.kind() + (err.status() == 0 ? "" : ", " + err.status())
@@ -320,6 +349,7 @@ public final class ClaudeCodeLoop implements Candidate, AutoCloseable {
     @Override
     public void close() {
         closed = true;
+        release();
         if (pending != null) pending.answer().completeExceptionally(new IllegalStateException("the episode is over"));
         if (process != null) {
             try {
