@@ -148,7 +148,7 @@ public final class ClaudeCodeLoop implements Candidate, AutoCloseable {
                                             true));
             pending = null;
         } else {
-            send(userText(fresh));
+            send(lines(fresh));
         }
         return switch (take()) {
             case CallOut c -> {
@@ -167,11 +167,23 @@ public final class ClaudeCodeLoop implements Candidate, AutoCloseable {
         };
     }
 
-    /** The counterpart's new messages as one user message's text (the protocol's own opening greeting is not the user's). */
-    private static String userText(List<Message> fresh) {
-        List<String> parts = new ArrayList<>();
-        for (Message m : fresh) if (m instanceof Message.User u && u.content() != null) parts.add(u.content());
-        return String.join("\n\n", parts);
+    /**
+     * The new messages as stream-json input lines: an assistant message the protocol wrote in the agent's name (tau2's
+     * opening greeting, the first message of upstream's agent history and of its trajectory) as an assistant line,
+     * so the CLI's conversation is the one the loop harness's model sees; the counterpart's messages as one user line.
+     * The session's own messages are never among them ({@link #seen} counts the one each call returns).
+     */
+    private static String lines(List<Message> fresh) {
+        List<String> lines = new ArrayList<>(), parts = new ArrayList<>();
+        for (Message m : fresh) {
+            if (m instanceof Message.User u && u.content() != null) parts.add(u.content());
+            else if (m instanceof Message.Assistant a
+                    && a.toolCalls().isEmpty()
+                    && a.content() != null
+                    && parts.isEmpty()) lines.add(StreamJson.assistantLine(a.content()));
+        }
+        lines.add(StreamJson.userLine(String.join("\n\n", parts)));
+        return String.join("\n", lines);
     }
 
     private void release() {
@@ -216,8 +228,8 @@ public final class ClaudeCodeLoop implements Candidate, AutoCloseable {
         reader = Thread.ofPlatform().daemon().name("claude-code-reader").start(this::read);
     }
 
-    private void send(String text) throws InfrastructureFailure {
-        sentLine = StreamJson.userLine(text);
+    private void send(String lines) throws InfrastructureFailure {
+        sentLine = lines;
         sentAt = System.currentTimeMillis();
         try {
             stdin.write((sentLine + "\n").getBytes(StandardCharsets.UTF_8));
@@ -365,6 +377,8 @@ public final class ClaudeCodeLoop implements Candidate, AutoCloseable {
                 Thread.currentThread().interrupt();
             }
         }
+        // The session's config directory held only this episode's files (its MCP config names the server's token).
+        if (launch != null) launch.removeConfigDir();
         if (server != null) {
             try {
                 server.close();

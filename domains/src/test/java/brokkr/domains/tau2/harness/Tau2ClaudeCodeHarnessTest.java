@@ -12,6 +12,7 @@ import brokkr.conversation.ToolSpec;
 import brokkr.conversation.Turn;
 import brokkr.domains.tau2.agent.GoldLoopAgent;
 import brokkr.domains.tau2.model.TaskSpec;
+import brokkr.domains.tau2.orchestrator.Orchestrator;
 import brokkr.domains.tau2.runner.Tau2Benchmark;
 import brokkr.domains.tau2.runner.Tau2ResultsExport;
 import brokkr.domains.tau2.user.ScriptedUser;
@@ -53,7 +54,8 @@ import org.junit.jupiter.api.io.TempDir;
  * agent, its model a loopback fake Messages server whose replies are the gold calls as {@code tool_use} blocks for
  * the MCP tools ({@code mcp__brokkr__TOOL}); the CLI's every MCP call reaches the episode's world through the tau2
  * orchestrator, so five retail test tasks score 1.0 by the DB, ACTION and communicate checks, with the domain's
- * calls in the trajectory and the CLI's steps counted. The subscription's window refuses the first call: that cell
+ * calls in the trajectory and the CLI's steps counted ({@code -Dbrokkr.claudecode.all=true}: every test task with gold
+ * calls and an opening of its own). The subscription's window refuses the first call: that cell
  * is recorded as a refused infrastructure failure, paused for and run again after the reset, and scores nothing;
  * the provider's concurrency limit of 1 holds across the two slots' sessions (a turn holds the permit); the CLI's
  * config directories are made under the experiment's directory.
@@ -79,13 +81,24 @@ public class Tau2ClaudeCodeHarnessTest {
                 out.add(t);
             if (out.size() == n) return out;
         }
+        if (n == Integer.MAX_VALUE) return out;
         throw new AssertionError("fewer than " + n + " such tasks");
     }
 
+    /** {@code -Dbrokkr.claudecode.all=true}: every such task of the test split, not the first {@value #SAMPLE}. */
+    static final boolean ALL = Boolean.getBoolean("brokkr.claudecode.all");
+
+    static final int SAMPLE = 5;
+
     /** The task a request belongs to: the one whose customer's opening request its text holds. */
     static TaskSpec taskOf(List<TaskSpec> tasks, String text) {
-        for (TaskSpec t : tasks) if (text.contains(t.requestText())) return t;
-        throw new AssertionError("no task's opening in: " + text);
+        TaskSpec best = null;
+        for (TaskSpec t : tasks)
+            if (text.contains(t.requestText())
+                    && (best == null
+                            || t.requestText().length() > best.requestText().length())) best = t;
+        if (best == null) throw new AssertionError("no task's opening in: " + text);
+        return best; // the longest: one task's request may hold another's
     }
 
     static String text(DecodedRequest req) {
@@ -114,7 +127,7 @@ public class Tau2ClaudeCodeHarnessTest {
         UsageWindows.process().clear();
         Registry base = Registry.load();
         Tau2Benchmark retail = (Tau2Benchmark) base.benchmarks().get("tau2-retail");
-        List<TaskSpec> tasks = tasks(retail, 5);
+        List<TaskSpec> tasks = tasks(retail, ALL ? Integer.MAX_VALUE : SAMPLE);
         AtomicInteger calls = new AtomicInteger(), inFlight = new AtomicInteger(), mostAtOnce = new AtomicInteger();
         try (FakeAnthropicServer model = FakeAnthropicServer.start(r -> {
                     if (calls.incrementAndGet() == 1)
@@ -163,24 +176,50 @@ public class Tau2ClaudeCodeHarnessTest {
                     "test",
                     "claude-code",
                     tmp);
+            long t0 = System.nanoTime();
             var result = Experiments.run(spec, tmp.resolve("x"), registry);
-            assertEquals(5, result.completed(), () -> result.summary() + "\n" + errors(tmp.resolve("x")));
+            System.out.printf(
+                    "tau2-retail gold via harness claude-code: %d tasks, %.1f s%n",
+                    tasks.size(), (System.nanoTime() - t0) / 1e9);
+            assertEquals(tasks.size(), result.completed(), () -> result.summary() + "\n" + errors(tmp.resolve("x")));
             assertEquals(1.0, result.scorecard().rows().getFirst().avgReward(), result.summary());
             assertEquals(1, mostAtOnce.get(), "the provider's concurrency limit binds the harness's sessions");
             assertTrue(
                     Files.isDirectory(tmp.resolve("x").resolve(ClaudeCodeModels.CONFIG_DIR)),
                     "the CLI's config directories are under the experiment's directory");
+            try (var files = Files.walk(tmp.resolve("x").resolve(ClaudeCodeModels.CONFIG_DIR))) {
+                assertEquals(
+                        List.of(), files.filter(Files::isRegularFile).toList(), "each session's directory is removed");
+            }
 
             // Every gold call reached the world as the domain's own call, and the CLI's model saw the MCP tools.
             var first = model.messageRequests().getFirst().json();
             assertTrue(PyJson.dumps(first.get("tools")).contains("\"mcp__brokkr__get_order_details\""), "MCP tools");
+            // The CLI's conversation opens as upstream's agent history (and the loop harness's model's) does: the
+            // orchestrator's greeting as the agent's first message, then the customer's.
+            int sessions = 0;
+            for (var req : model.messageRequests()) {
+                PyDict j = req.json();
+                if (j.get("tools") == null || !PyJson.dumps(j.get("tools")).contains(ClaudeCodeLoop.TOOL_PREFIX))
+                    continue;
+                sessions++;
+                PyDict opening = j.get("messages").asList().get(0).asDict();
+                assertEquals("assistant", opening.get("role").asStr(), PyJson.dumps(opening));
+                assertEquals(
+                        "[{\"type\": \"text\", \"text\": \"" + Orchestrator.GREETING + "\"}]",
+                        PyJson.dumps(opening.get("content")));
+                assertEquals(
+                        "user",
+                        j.get("messages").asList().get(1).asDict().get("role").asStr());
+            }
+            assertTrue(sessions > tasks.size(), "every agent request of the sessions: " + sessions);
             try (ExperimentQuery store = ExperimentQuery.open(tmp.resolve("x"))) {
                 Map<String, Attempt> byTask = new LinkedHashMap<>();
                 List<Attempt> refused = new ArrayList<>();
                 for (Attempt a : store.attempts(true))
                     if (a.completed()) byTask.put(a.taskId(), a);
                     else refused.add(a);
-                assertEquals(1, refused.size(), "the refused attempt is kept beside the five that scored");
+                assertEquals(1, refused.size(), "the refused attempt is kept beside those that scored");
                 assertTrue(
                         UsageWindows.refusedError(refused.getFirst().error()),
                         refused.getFirst().error());
@@ -188,6 +227,16 @@ public class Tau2ClaudeCodeHarnessTest {
                 for (TaskSpec t : tasks) {
                     Attempt a = byTask.get(t.id());
                     String transcript = PyJson.dumps(a.evidence().transcript());
+                    int greeting = transcript.indexOf(Orchestrator.GREETING);
+                    assertTrue(
+                            greeting >= 0
+                                    && greeting
+                                            < transcript.indexOf("\""
+                                                    + t.criteria()
+                                                            .actionsOrEmpty()
+                                                            .getFirst()
+                                                            .name() + "\""),
+                            "the trajectory opens with the greeting, as the loop harness's does");
                     for (var action : t.criteria().actionsOrEmpty())
                         assertTrue(transcript.contains("\"" + action.name() + "\""), t.id() + " " + action.name());
                     assertFalse(transcript.contains(ClaudeCodeLoop.TOOL_PREFIX), "the domain's names, not the CLI's");
