@@ -77,8 +77,7 @@ public class Tau2ClaudeCodeHarnessTest {
         Set<String> openings = new HashSet<>();
         for (String id : retail.tasks("test")) {
             TaskSpec t = retail.domain().task(id);
-            if (t.criteria() != null && !t.criteria().actionsOrEmpty().isEmpty() && openings.add(t.requestText()))
-                out.add(t);
+            if (t.criteria() != null && !t.criteria().actionsOrEmpty().isEmpty() && openings.add(key(t))) out.add(t);
             if (out.size() == n) return out;
         }
         if (n == Integer.MAX_VALUE) return out;
@@ -91,12 +90,19 @@ public class Tau2ClaudeCodeHarnessTest {
     static final int SAMPLE = 5;
 
     /** The task a request belongs to: the one whose customer's opening request its text holds. */
+    /**
+     * What identifies a task's requests: the first line of its customer's reason for calling (the user simulator's
+     * prompt indents a reason's later lines, so only the first is verbatim in every request).
+     */
+    static String key(TaskSpec t) {
+        return t.requestText().strip().lines().findFirst().orElse("").strip();
+    }
+
     static TaskSpec taskOf(List<TaskSpec> tasks, String text) {
         TaskSpec best = null;
         for (TaskSpec t : tasks)
-            if (text.contains(t.requestText())
-                    && (best == null
-                            || t.requestText().length() > best.requestText().length())) best = t;
+            if (text.contains(key(t))
+                    && (best == null || key(t).length() > key(best).length())) best = t;
         if (best == null) throw new AssertionError("no task's opening in: " + text);
         return best; // the longest: one task's request may hold another's
     }
@@ -128,6 +134,7 @@ public class Tau2ClaudeCodeHarnessTest {
         Registry base = Registry.load();
         Tau2Benchmark retail = (Tau2Benchmark) base.benchmarks().get("tau2-retail");
         List<TaskSpec> tasks = tasks(retail, ALL ? Integer.MAX_VALUE : SAMPLE);
+        List<String> customerErrors = new java.util.concurrent.CopyOnWriteArrayList<>();
         AtomicInteger calls = new AtomicInteger(), inFlight = new AtomicInteger(), mostAtOnce = new AtomicInteger();
         try (FakeAnthropicServer model = FakeAnthropicServer.start(r -> {
                     if (calls.incrementAndGet() == 1)
@@ -143,10 +150,15 @@ public class Tau2ClaudeCodeHarnessTest {
                     }
                 });
                 ScriptedModelServer customer = ScriptedModelServer.start(r -> {
-                    DecodedRequest req = r.chat();
-                    Turn t = new ScriptedUser(taskOf(tasks, text(req))).next(req.history(), req.tools());
-                    return ScriptedModelServer.Reply.json(
-                            OpenAiChat.encodeResponse(t.message(), req.model(), "chatcmpl-" + r.index()));
+                    try {
+                        DecodedRequest req = r.chat();
+                        Turn t = new ScriptedUser(taskOf(tasks, text(req))).next(req.history(), req.tools());
+                        return ScriptedModelServer.Reply.json(
+                                OpenAiChat.encodeResponse(t.message(), req.model(), "chatcmpl-" + r.index()));
+                    } catch (RuntimeException | Error e) {
+                        customerErrors.add(e.toString());
+                        throw e;
+                    }
                 })) {
             Registry registry = base.with(
                     List.of(),
@@ -181,7 +193,11 @@ public class Tau2ClaudeCodeHarnessTest {
             System.out.printf(
                     "tau2-retail gold via harness claude-code: %d tasks, %.1f s%n",
                     tasks.size(), (System.nanoTime() - t0) / 1e9);
-            assertEquals(tasks.size(), result.completed(), () -> result.summary() + "\n" + errors(tmp.resolve("x")));
+            assertEquals(
+                    tasks.size(),
+                    result.completed(),
+                    () -> result.summary() + "\n" + errors(tmp.resolve("x")) + "\nthe fake customer failed: "
+                            + customerErrors);
             assertEquals(1.0, result.scorecard().rows().getFirst().avgReward(), result.summary());
             assertEquals(1, mostAtOnce.get(), "the provider's concurrency limit binds the harness's sessions");
             assertTrue(
