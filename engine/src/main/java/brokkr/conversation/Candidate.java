@@ -35,4 +35,23 @@ public interface Candidate {
      * passes them on; a model itself has nothing to note.
      */
     default void noteCalls(List<ModelCall> calls, Usage usage) {}
+
+    /**
+     * Takes what a call of this model made outside {@link #next} holds while it runs (a permit of its provider's
+     * concurrency gate, its rate-limit slot): a harness that runs the model's own program (a turn of the Claude Code
+     * CLI's loop) holds it for the turn, so the run's provider limits bind it as they bind {@code next}. A wrapper
+     * passes it on; a model without limits gives a permit that holds nothing.
+     */
+    default Permit acquire() {
+        return Permit.NONE;
+    }
+
+    /** What {@link #acquire} took, given back by {@link #close}. */
+    @FunctionalInterface
+    interface Permit extends AutoCloseable {
+        Permit NONE = () -> {};
+
+        @Override
+        void close();
+    }
 }

@@ -239,6 +239,11 @@ public final class Evaluation {
                     add(role, calls, usage == null ? Usage.ZERO : usage);
                     c.noteCalls(calls, usage);
                 }
+
+                @Override
+                public Candidate.Permit acquire() {
+                    return c.acquire();
+                }
             };
         }
 

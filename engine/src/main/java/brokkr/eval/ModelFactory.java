@@ -42,4 +42,13 @@ public interface ModelFactory {
     default Candidate create(ModelRef model, Map<String, String> env) {
         return create(model);
     }
+
+    /**
+     * {@code model} as an experiment stored in the directory {@code dir} opens it: a factory whose candidates keep
+     * files of their own (the Claude Code CLI's config directories) puts them under the experiment's directory
+     * unless the reference says where (an operational option, which changes no id). By default the reference itself.
+     */
+    default ModelRef inExperiment(ModelRef model, java.nio.file.Path dir) {
+        return model;
+    }
 }

@@ -199,7 +199,13 @@ public final class Experiments {
             Function<Attempt, Prepared> prepare,
             boolean allowEndpointChange) {
         long t0 = System.nanoTime();
-        Plan plan = Planner.open(Planner.plan(spec, registry), spec.cache());
+        // Files a model keeps (the Claude Code CLI's config directories) go under the experiment's directory.
+        Plan plan = Planner.open(
+                Planner.plan(
+                        spec,
+                        registry,
+                        dir instanceof StoreLocation.Directory d ? registry.resolverIn(d.dir()) : registry.resolver()),
+                spec.cache());
         // A cache_file that is not a Brokkr cache is refused before the experiment's directory is made.
         if (spec.cache().enabled() && spec.cache().file() != null)
             ModelCache.checkCacheFile(spec.cache().file());

@@ -416,6 +416,29 @@ final class FleetQueue {
         return out;
     }
 
+    /**
+     * Writes the attempt of a cell a usage window refused ({@link brokkr.run.UsageWindows}: the runner runs the cell
+     * again after the window's reset, under the same lease) as the embedded store does ({@link StoreSink#acceptRefused}):
+     * an infrastructure failure kept beside the cell's later attempts, scored never. The cell stays leased (its
+     * re-run's result is recorded by {@link #recordAll}), so its state and infrastructure count are untouched; a lease
+     * no longer the cell's is refused, nothing written.
+     */
+    static Recorded recordRefused(Connection c, Lease lease, ExperimentStore.Prepared attempt, AttemptWriter writer)
+            throws SQLException {
+        try (PreparedStatement lock = c.prepareStatement("""
+                SELECT epoch, state FROM fleet_cell
+                WHERE env_id = ? AND agent_id = ? AND repetition = ? FOR UPDATE""")) {
+            bindKey(lock, 1, lease.cell());
+            try (ResultSet r = lock.executeQuery()) {
+                if (!r.next()
+                        || r.getLong(1) != lease.epoch()
+                        || !r.getString(2).equals(LEASED)) return Recorded.REFUSED;
+            }
+        }
+        writer.write(c, List.of(attempt));
+        return Recorded.RECORDED;
+    }
+
     /** Gives a lease back unrecorded (its unit never started, or was abandoned): the cell is pending again. */
     static void release(Connection c, Lease lease) throws SQLException {
         try (PreparedStatement p = c.prepareStatement("""

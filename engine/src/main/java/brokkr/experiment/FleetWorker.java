@@ -143,6 +143,11 @@ public final class FleetWorker {
         public Attempt failed(String error, RunModels models, long startedAtMillis, long durationMillis) {
             return job.failed(error, models, startedAtMillis, durationMillis);
         }
+
+        @Override
+        public boolean refusedByUsageWindow(Attempt result) {
+            return job.refusedByUsageWindow(result);
+        }
     }
 
     /** Runs a worker until its experiments have no open cell, or {@code cancellation}. */
@@ -240,7 +245,7 @@ public final class FleetWorker {
             // so the store's commit is shared by the cells that finished together.
             java.util.concurrent.atomic.AtomicReference<Throwable> fatal =
                     new java.util.concurrent.atomic.AtomicReference<>();
-            Finished end = new Finished(null, null, null);
+            Finished end = new Finished(null, null, null, false);
             Thread writer = Thread.ofPlatform().name("fleet-writer").start(() -> {
                 List<Finished> batch = new ArrayList<>();
                 boolean done = false;
@@ -256,6 +261,20 @@ public final class FleetWorker {
                         batch.clear();
                         continue;
                     }
+                    // A refused attempt first: its cell's re-run, recorded under the same lease, finishes later.
+                    try {
+                        for (Finished f : batch)
+                            if (f.refused()
+                                    && records.tx(c -> FleetQueue.recordRefused(
+                                                    c, f.lease(), f.attempt(), store::writeAttempts))
+                                            == Recorded.REFUSED)
+                                log.println("brokkr worker: the refused attempt of " + f.name()
+                                        + " is not written: its lease was claimed again elsewhere");
+                    } catch (Throwable t) {
+                        fatal.compareAndSet(null, t);
+                    }
+                    batch.removeIf(Finished::refused);
+                    if (batch.isEmpty()) continue;
                     List<FleetQueue.Result> results = new ArrayList<>();
                     for (Finished f : batch)
                         results.add(new FleetQueue.Result(
@@ -290,7 +309,14 @@ public final class FleetWorker {
             Sink<Attempt> sink = new Sink<>() {
                 @Override
                 public void accept(int index, Job<Attempt> job, Attempt attempt) {
-                    queue.add(new Finished(((Leased) job).lease(), job.name(), ExperimentStore.prepare(attempt)));
+                    queue.add(
+                            new Finished(((Leased) job).lease(), job.name(), ExperimentStore.prepare(attempt), false));
+                }
+
+                /** Stored as the embedded runner's sink stores it (StoreSink.acceptRefused); the cell stays leased. */
+                @Override
+                public void acceptRefused(int index, Job<Attempt> job, Attempt attempt) {
+                    queue.add(new Finished(((Leased) job).lease(), job.name(), ExperimentStore.prepare(attempt), true));
                 }
 
                 @Override
@@ -365,7 +391,8 @@ public final class FleetWorker {
     }
 
     /** A finished cell's result waiting for the writer. */
-    private record Finished(Lease lease, String name, ExperimentStore.Prepared attempt) {}
+    /** A finished attempt to record; {@code refused}: a usage window refused it, and its cell runs again under the lease. */
+    private record Finished(Lease lease, String name, ExperimentStore.Prepared attempt, boolean refused) {}
 
     private static void joinUninterruptibly(Thread t) {
         boolean interrupted = false;

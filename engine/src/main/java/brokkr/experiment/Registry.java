@@ -111,6 +111,17 @@ public record Registry(Map<String, BenchmarkProvider> benchmarks, Map<String, Mo
         return ref -> model(ref.provider()).create(ref, e);
     }
 
+    /**
+     * As {@link #resolver()}, for an experiment stored in the directory {@code dir}: each reference as its factory
+     * opens it there ({@link ModelFactory#inExperiment}).
+     */
+    public Function<ModelRef, Candidate> resolverIn(java.nio.file.Path dir) {
+        return ref -> {
+            ModelFactory f = model(ref.provider());
+            return f.create(f.inExperiment(ref, dir));
+        };
+    }
+
     public ModelFactory model(String provider) {
         ModelFactory f = models.get(provider);
         if (f == null) {

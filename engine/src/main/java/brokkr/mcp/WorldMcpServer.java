@@ -126,7 +126,7 @@ public final class WorldMcpServer implements AutoCloseable {
         ServletContextHandler context = new ServletContextHandler();
         context.setContextPath("/");
         context.addServlet(new ServletHolder(transport), ENDPOINT);
-        jetty.setHandler(new BearerAuth(token, context));
+        jetty.setHandler(new BearerAuth(token, address.isLoopbackAddress(), context));
         try {
             jetty.start();
         } catch (Exception e) {
@@ -267,19 +267,76 @@ public final class WorldMcpServer implements AutoCloseable {
     }
 
     /**
-     * Refuses, with 401 and {@code WWW-Authenticate: Bearer}, every request whose {@code Authorization} is not
-     * {@code Bearer TOKEN} (compared in constant time). The token itself is never logged or echoed.
+     * Whether a request's {@code Host} and {@code Origin} headers say it comes from this machine's own pages, as the
+     * MCP specification's streamable HTTP transport asks (DNS-rebinding protection: "servers MUST validate the Origin
+     * header"): a web page of another site that a rebound DNS name points at this loopback server sends that name as
+     * its {@code Host} and its own {@code Origin}. On a loopback server the {@code Host} must name a loopback address
+     * ({@code localhost}, {@code 127.x.x.x}, {@code [::1]}); an {@code Origin}, when sent (MCP clients that are not
+     * browsers send none), must name a loopback host or the {@code Host} itself.
+     */
+    static boolean sameMachine(String host, String origin, boolean loopbackServer) {
+        String hostName = host == null ? null : hostName(host);
+        if (loopbackServer && (hostName == null || !loopbackName(hostName))) return false;
+        if (origin == null) return true;
+        String originHost;
+        try {
+            originHost = URI.create(origin.strip()).getHost();
+        } catch (IllegalArgumentException e) {
+            return false;
+        }
+        if (originHost == null) return false; // "null": a sandboxed or file page
+        if (originHost.startsWith("[") && originHost.endsWith("]"))
+            originHost = originHost.substring(1, originHost.length() - 1);
+        return loopbackName(originHost) || originHost.equalsIgnoreCase(hostName);
+    }
+
+    /** The name of a {@code Host} header's value: no port, an IPv6 literal without its brackets. */
+    private static String hostName(String host) {
+        String h = host.strip();
+        if (h.startsWith("[")) {
+            int end = h.indexOf(']');
+            return end < 0 ? null : h.substring(1, end);
+        }
+        int colon = h.indexOf(':');
+        return colon < 0 ? h : h.substring(0, colon);
+    }
+
+    private static boolean loopbackName(String name) {
+        String n = name.toLowerCase(java.util.Locale.ROOT);
+        return n.equals("localhost") || n.equals("::1") || n.matches("127(\\.\\d{1,3}){3}");
+    }
+
+    /**
+     * Refuses, with 403, a request from another machine's page ({@link #sameMachine}: a foreign {@code Origin} or
+     * {@code Host}), then, with 401 and {@code WWW-Authenticate: Bearer}, every request whose {@code Authorization}
+     * is not {@code Bearer TOKEN} (compared in constant time). The token itself is never logged or echoed.
      */
     private static final class BearerAuth extends Handler.Wrapper {
         private final byte[] expected;
+        private final boolean loopback;
 
-        BearerAuth(String token, Handler next) {
+        BearerAuth(String token, boolean loopback, Handler next) {
             super(next);
             this.expected = ("Bearer " + token).getBytes(StandardCharsets.UTF_8);
+            this.loopback = loopback;
         }
 
         @Override
         public boolean handle(Request request, Response response, Callback callback) throws Exception {
+            if (!sameMachine(
+                    request.getHeaders().get(HttpHeader.HOST),
+                    request.getHeaders().get(HttpHeader.ORIGIN),
+                    loopback)) {
+                response.setStatus(HttpStatus.FORBIDDEN_403);
+                response.getHeaders().put(HttpHeader.CONTENT_TYPE, "text/plain; charset=utf-8");
+                response.write(
+                        true,
+                        java.nio.ByteBuffer.wrap(
+                                "refused: the request's Origin or Host is not this machine's (DNS-rebinding protection)\n"
+                                        .getBytes(StandardCharsets.UTF_8)),
+                        callback);
+                return true;
+            }
             String given = request.getHeaders().get(HttpHeader.AUTHORIZATION);
             if (given == null || !MessageDigest.isEqual(expected, given.getBytes(StandardCharsets.UTF_8))) {
                 response.setStatus(HttpStatus.UNAUTHORIZED_401);

@@ -32,12 +32,25 @@ final class ProviderGate {
 
     Candidate wrap(Candidate c) {
         if (permits == null && intervalNanos == 0) return c;
-        return (history, tools) -> {
-            acquire();
-            try {
-                return c.next(history, tools);
-            } finally {
-                if (permits != null) permits.release();
+        return new Candidate() {
+            @Override
+            public brokkr.conversation.Turn next(
+                    java.util.List<brokkr.conversation.Message> history,
+                    java.util.List<brokkr.conversation.ToolSpec> tools)
+                    throws brokkr.conversation.InfrastructureFailure {
+                acquire();
+                try {
+                    return c.next(history, tools);
+                } finally {
+                    if (permits != null) permits.release();
+                }
+            }
+
+            /** A call made outside {@code next} (a Claude Code harness turn) takes the same permit and slot. */
+            @Override
+            public Candidate.Permit acquire() {
+                ProviderGate.this.acquire();
+                return permits == null ? Candidate.Permit.NONE : permits::release;
             }
         };
     }

@@ -103,5 +103,10 @@ public final class RunModels {
         public void noteCalls(List<brokkr.conversation.ModelCall> calls, brokkr.conversation.Usage usage) {
             model.noteCalls(calls, usage);
         }
+
+        @Override
+        public Candidate.Permit acquire() {
+            return gated.acquire();
+        }
     }
 }

@@ -131,6 +131,43 @@ class WorldMcpServerTest {
         assertFalse(r.body().contains(server.token()));
     }
 
+    /** The status of a raw HTTP/1.1 POST with the right token and the given {@code Host} and {@code Origin} (null: none). */
+    static int statusOf(String host, String origin) throws Exception {
+        try (java.net.Socket socket =
+                new java.net.Socket("127.0.0.1", server.url().getPort())) {
+            String body = "{}";
+            String req = "POST " + WorldMcpServer.ENDPOINT + " HTTP/1.1\r\nHost: " + host + "\r\n"
+                    + (origin == null ? "" : "Origin: " + origin + "\r\n")
+                    + "Authorization: Bearer " + server.token() + "\r\nContent-Type: application/json\r\n"
+                    + "Accept: application/json, text/event-stream\r\nContent-Length: " + body.length()
+                    + "\r\nConnection: close\r\n\r\n" + body;
+            socket.getOutputStream().write(req.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+            String status = new java.io.BufferedReader(new java.io.InputStreamReader(
+                            socket.getInputStream(), java.nio.charset.StandardCharsets.UTF_8))
+                    .readLine();
+            return Integer.parseInt(status.split(" ")[1]);
+        }
+    }
+
+    /**
+     * DNS rebinding: a page of another site whose name was rebound to 127.0.0.1 sends that name as its Host and its
+     * own Origin; even with the token such a request is refused (403), while this machine's own Host and Origin pass
+     * through to the MCP layer (which answers the empty body with a client error, not 403).
+     */
+    @Test
+    void aForeignOriginOrHostIsRefusedEvenWithTheToken() throws Exception {
+        int port = server.url().getPort();
+        assertEquals(403, statusOf("evil.example:" + port, null));
+        assertEquals(403, statusOf("127.0.0.1:" + port, "http://evil.example"));
+        assertEquals(403, statusOf("127.0.0.1:" + port, "null"));
+        for (String[] ok : new String[][] {
+            {"127.0.0.1:" + port, null}, {"localhost:" + port, "http://localhost:8888"}, {"[::1]:" + port, null}
+        }) {
+            int status = statusOf(ok[0], ok[1]);
+            assertTrue(status != 403 && status != 401, ok[0] + " " + ok[1] + ": " + status);
+        }
+    }
+
     @Test
     void aHostBeyondLoopbackIsRefusedUnlessAskedFor() {
         IllegalArgumentException e = assertThrows(

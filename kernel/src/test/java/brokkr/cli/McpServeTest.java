@@ -230,6 +230,16 @@ class McpServeTest {
             try {
                 client.initialize();
                 assertSchemas(client, "bfcl-multi-turn", "multi_turn_base_50");
+                // The real schemas, as a function-calling model is offered them, not an open {"type": "object"}.
+                McpSchema.Tool lock = client.listTools().tools().stream()
+                        .filter(t -> t.name().equals("lockDoors"))
+                        .findFirst()
+                        .orElseThrow();
+                PyDict schema =
+                        Json.parse(JSON.writeValueAsString(lock.inputSchema())).asDict();
+                assertTrue(schema.get("properties").asDict().containsKey("unlock"), PyJson.dumps(schema));
+                assertTrue(schema.get("properties").asDict().containsKey("door"), PyJson.dumps(schema));
+                assertTrue(PyJson.dumps(schema.get("required")).contains("\"unlock\""), PyJson.dumps(schema));
                 assertSameAsCall(
                         client,
                         "bfcl-multi-turn",

@@ -121,8 +121,23 @@ public final class BfclResultsExport {
 
     private static final String NA = "N/A";
 
-    /** The files to write, by path relative to the export directory, in writing order. */
-    public record Export(Map<String, String> files, List<String> candidates) {}
+    /**
+     * The files to write, by path relative to the export directory, in writing order; what to say of some of them
+     * (by path: a {@code harness: claude-code} candidate's files are a custom submission).
+     */
+    public record Export(Map<String, String> files, List<String> candidates, Map<String, List<String>> warnings) {}
+
+    /**
+     * What the score row ({@code Model} column) of a {@code harness: claude-code} candidate says after its name, as
+     * upstream's leaderboard names a model's mode after it ({@code "(FC)"}, {@code "(Prompt)"}): the Claude Code CLI
+     * ran its own agent loop, so the row is not one of upstream's handlers.
+     */
+    public static final String CUSTOM_MODEL_SUFFIX = " (custom: Claude Code harness)";
+
+    /** What an export of a {@code harness: claude-code} candidate says of its files. */
+    public static final String CUSTOM_SUBMISSION = "harness claude-code: the Claude Code CLI ran its own agent loop "
+            + "(the task's functions over MCP), so these results are a custom submission, not those of one of "
+            + "upstream's model handlers; the score row's Model says" + CUSTOM_MODEL_SUFFIX;
 
     /**
      * The {@code bfcl} cells of an experiment's active cells (each with the attempt standing for it:
@@ -133,6 +148,7 @@ public final class BfclResultsExport {
         Map<String, String> files = new LinkedHashMap<>();
         Map<String, Map<BfclCategory, List<Entry>>> byCandidate = new LinkedHashMap<>();
         Map<String, Set<String>> seen = new LinkedHashMap<>();
+        Set<String> custom = new HashSet<>();
         List<ResultCell> ours = new ArrayList<>(
                 cells.stream().filter(c -> c.benchmark().equals("bfcl")).toList());
         ours.sort(Comparator.comparingInt(ResultCell::repetition));
@@ -141,6 +157,7 @@ public final class BfclResultsExport {
             if (a == null) continue;
             Set<String> tasks = seen.computeIfAbsent(c.candidate(), k -> new HashSet<>());
             if (!tasks.add(c.taskId())) continue; // one entry per task: the first repetition with an attempt
+            if (brokkr.repl.Harness.fromValue(c.agent().harness()).claudeCode()) custom.add(c.candidate());
             BfclCategory category =
                     BfclCategory.of(c.environment().options().get("category").asStr());
             byCandidate
@@ -151,20 +168,22 @@ public final class BfclResultsExport {
         List<Row> rows = new ArrayList<>();
         // A result directory per candidate (result/MODEL/) that no other candidate's takes.
         Map<String, String> models = ResultFormat.fileNames(byCandidate.keySet());
+        Map<String, List<String>> warnings = new LinkedHashMap<>();
         for (var e : byCandidate.entrySet()) {
             String model = models.get(e.getKey());
+            boolean isCustom = custom.contains(e.getKey());
             for (var ce : e.getValue().entrySet()) {
                 List<Entry> entries = new ArrayList<>(ce.getValue());
                 entries.sort(Comparator.comparingLong(x -> sortKey(x.id())));
                 StringBuilder sb = new StringBuilder();
                 for (Entry x : entries) sb.append(PyJson.dumps(x.json())).append('\n');
                 String group = ce.getKey().live() ? "live" : "non_live";
-                files.put(
-                        "result/" + model + "/" + group + "/BFCL_v4_"
-                                + ce.getKey().id() + "_result.json",
-                        sb.toString());
+                String path = "result/" + model + "/" + group + "/BFCL_v4_"
+                        + ce.getKey().id() + "_result.json";
+                files.put(path, sb.toString());
+                if (isCustom) warnings.put(path, List.of(CUSTOM_SUBMISSION));
             }
-            rows.add(row(e.getKey(), e.getValue(), bench));
+            rows.add(row(isCustom ? e.getKey() + CUSTOM_MODEL_SUFFIX : e.getKey(), e.getValue(), bench));
         }
         files.put(
                 "score/data_overall.csv",
@@ -175,7 +194,10 @@ public final class BfclResultsExport {
         files.put(
                 "score/data_live.csv",
                 csv(COLUMNS_LIVE, rows.stream().map(Row::live).toList(), 2, List.of()));
-        return new Export(files, List.copyOf(byCandidate.keySet()));
+        if (!custom.isEmpty())
+            for (String score : List.of("score/data_overall.csv", "score/data_non_live.csv", "score/data_live.csv"))
+                warnings.put(score, List.of(CUSTOM_SUBMISSION));
+        return new Export(files, List.copyOf(byCandidate.keySet()), warnings);
     }
 
     /** One result-file entry, whether the checker passed it, and its model-call latency in seconds (0: none). */

@@ -15,6 +15,7 @@ import brokkr.experiment.ExperimentSpec;
 import brokkr.experiment.Experiments;
 import brokkr.experiment.Registry;
 import brokkr.provider.DecodedRequest;
+import brokkr.provider.claudecode.ClaudeCodeModels;
 import brokkr.provider.testing.ClaudeCodeFixture;
 import brokkr.provider.testing.FakeAnthropicServer;
 import brokkr.repl.Harness;
@@ -38,7 +39,7 @@ class BfclClaudeCodeTest {
 
     @Test
     void theCallsOfTheFirstResponseAreTheAnswer() {
-        var cli = ClaudeCodeFixture.cli();
+        ClaudeCodeFixture.cli();
         Registry base = Registry.load();
         BfclBenchmark bfcl = (BfclBenchmark) base.benchmark("bfcl");
         List<BfclTask> tasks = List.of(bfcl.task("simple_python_1"), bfcl.task("parallel_multiple_10"));
@@ -53,7 +54,8 @@ class BfclClaudeCodeTest {
         })) {
             Registry registry = base.with(
                     List.of(),
-                    List.of(Tau2ClaudeCodeHarnessTest.claudeCode(cli, model.apiKeyEnv(), tmp.resolve("claude"))));
+                    List.of(new ClaudeCodeModels(
+                            model.apiKeyEnv(), brokkr.run.UsageWindows.process(), brokkr.provider.Effects.system())));
             var cc = new ExperimentSpec.CandidateSpec(
                     "cc",
                     new ModelRef(Harness.CLAUDE_CODE, "claude-sonnet-4-5"),
@@ -84,6 +86,17 @@ class BfclClaudeCodeTest {
                     assertTrue(a.evidence().modelCalls().size() == 1, "the turn is recorded: " + a.taskId());
                 }
             }
+            // Results of this harness are a custom submission and say so: in the score row and on every file.
+            var export = BfclResultsExport.export(brokkr.family.StoredResults.read(tmp.resolve("x")), registry);
+            assertTrue(
+                    export.files().get("score/data_overall.csv").contains("cc" + BfclResultsExport.CUSTOM_MODEL_SUFFIX),
+                    export.files().get("score/data_overall.csv"));
+            assertEquals(
+                    export.files().size(),
+                    export.warnings().size(),
+                    export.warnings().toString());
+            for (List<String> w : export.warnings().values())
+                assertEquals(List.of(BfclResultsExport.CUSTOM_SUBMISSION), w);
         }
     }
 

@@ -70,7 +70,8 @@ public final class ClaudeCodeLoop implements Candidate, AutoCloseable {
 
     private record TurnEnd(StreamJson.Reader turn, String output) implements Out {}
 
-    private record Failure(String message) implements Out {}
+    /** The CLI ended or its output could not be read; {@code turn} is what the unfinished turn had read. */
+    private record Failure(String message, StreamJson.Reader turn) implements Out {}
 
     private final ClaudeCodeCli cli;
     private final Candidate recorded;
@@ -85,6 +86,9 @@ public final class ClaudeCodeLoop implements Candidate, AutoCloseable {
     private OutputStream stdin;
     private Thread reader;
     private CallOut pending;
+    /** The provider's permit the current turn holds (null between turns): the run's concurrency limit binds sessions. */
+    private Candidate.Permit permit;
+
     private int seen, callIds;
     private String sentLine;
     private long sentAt;
@@ -128,6 +132,7 @@ public final class ClaudeCodeLoop implements Candidate, AutoCloseable {
         if (closed) throw new IllegalStateException("Claude Code session closed");
         List<Message> fresh = new ArrayList<>(history.subList(Math.min(seen, history.size()), history.size()));
         seen = history.size() + 1; // + the message returned now
+        if (permit == null) permit = recorded.acquire();
         if (process == null) start(tools);
         if (pending != null) {
             Message.Tool result = null;
@@ -143,23 +148,51 @@ public final class ClaudeCodeLoop implements Candidate, AutoCloseable {
                                             true));
             pending = null;
         } else {
-            send(userText(fresh));
+            send(lines(fresh));
         }
         return switch (take()) {
             case CallOut c -> {
                 pending = c;
                 yield Turn.of(new Message.Assistant(null, List.of(c.call())));
             }
-            case TurnEnd e -> turnEnd(e);
-            case Failure f -> throw failure(f.message(), null, null);
+            case TurnEnd e -> {
+                release();
+                yield turnEnd(e);
+            }
+            case Failure f -> {
+                release();
+                String refused = cli.usageWindows(f.turn());
+                throw failure(refused == null ? f.message() : redact(refused), null, null);
+            }
         };
     }
 
-    /** The counterpart's new messages as one user message's text (the protocol's own opening greeting is not the user's). */
-    private static String userText(List<Message> fresh) {
-        List<String> parts = new ArrayList<>();
-        for (Message m : fresh) if (m instanceof Message.User u && u.content() != null) parts.add(u.content());
-        return String.join("\n\n", parts);
+    /**
+     * The new messages as stream-json input lines: an assistant message the protocol wrote in the agent's name (tau2's
+     * opening greeting, the first message of upstream's agent history and of its trajectory) as an assistant line,
+     * so the CLI's conversation is the one the loop harness's model sees; the counterpart's messages as one user line.
+     * The session's own messages are never among them ({@link #seen} counts the one each call returns).
+     */
+    private static String lines(List<Message> fresh) {
+        List<String> lines = new ArrayList<>(), parts = new ArrayList<>();
+        for (Message m : fresh) {
+            if (m instanceof Message.User u && u.content() != null) parts.add(u.content());
+            else if (m instanceof Message.Assistant a
+                    && a.toolCalls().isEmpty()
+                    && a.content() != null
+                    && parts.isEmpty()) lines.add(StreamJson.assistantLine(a.content()));
+        }
+        lines.add(StreamJson.userLine(String.join("\n\n", parts)));
+        return String.join("\n", lines);
+    }
+
+    private void release() {
+        if (permit != null) permit.close();
+        permit = null;
+    }
+
+    private String redact(String text) {
+        return launch == null ? text : launch.redact(text);
     }
 
     private void start(List<ToolSpec> tools) throws InfrastructureFailure {
@@ -188,19 +221,21 @@ public final class ClaudeCodeLoop implements Candidate, AutoCloseable {
             process = launch.start();
             stdin = process.getOutputStream();
         } catch (IOException | RuntimeException e) {
+            release();
             close();
             throw failure("cannot start Claude Code: " + e.getMessage(), null, e);
         }
         reader = Thread.ofPlatform().daemon().name("claude-code-reader").start(this::read);
     }
 
-    private void send(String text) throws InfrastructureFailure {
-        sentLine = StreamJson.userLine(text);
+    private void send(String lines) throws InfrastructureFailure {
+        sentLine = lines;
         sentAt = System.currentTimeMillis();
         try {
             stdin.write((sentLine + "\n").getBytes(StandardCharsets.UTF_8));
             stdin.flush();
         } catch (IOException e) {
+            release();
             throw failure("cannot write to Claude Code: " + e.getMessage(), null, e);
         }
     }
@@ -252,9 +287,11 @@ public final class ClaudeCodeLoop implements Candidate, AutoCloseable {
                     output = new StringBuilder();
                 }
             }
-            if (!closed) fromCli.add(new Failure("Claude Code ended without a result" + stderrNote()));
+            if (!closed) fromCli.add(new Failure("Claude Code ended without a result" + stderrNote(), turn));
         } catch (IOException | RuntimeException e) {
-            if (!closed) fromCli.add(new Failure("cannot read Claude Code's output: " + e.getMessage() + stderrNote()));
+            if (!closed)
+                fromCli.add(new Failure(
+                        "cannot read Claude Code's output: " + e.getMessage() + stderrNote(), new StreamJson.Reader()));
         }
     }
 
@@ -268,6 +305,7 @@ public final class ClaudeCodeLoop implements Candidate, AutoCloseable {
             return fromCli.take();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
+            release();
             throw failure("interrupted while Claude Code ran", null, e);
         }
     }
@@ -283,6 +321,9 @@ public final class ClaudeCodeLoop implements Candidate, AutoCloseable {
         StreamJson.CliUsage turnUsage = used.minus(usedBefore);
         usedBefore = used;
         boolean maxTurns = error.isPresent() && error.get().kind() == StreamJson.ErrorKind.MAX_TURNS;
+        // A turn a usage window refused: the runner pauses until the reset and runs the cell again.
+        String refused = cli.usageWindows(r);
+        if (refused != null) throw failure(redact(refused), e.output(), null);
         if (error.isPresent() && !maxTurns) {
             StreamJson.CliError err = error.get();
             String message = "Claude Code's turn failed (" + err.kind() + (err.status() == 0 ? "" : ", " + err.status())
@@ -320,6 +361,7 @@ public final class ClaudeCodeLoop implements Candidate, AutoCloseable {
     @Override
     public void close() {
         closed = true;
+        release();
         if (pending != null) pending.answer().completeExceptionally(new IllegalStateException("the episode is over"));
         if (process != null) {
             try {
@@ -335,6 +377,8 @@ public final class ClaudeCodeLoop implements Candidate, AutoCloseable {
                 Thread.currentThread().interrupt();
             }
         }
+        // The session's config directory held only this episode's files (its MCP config names the server's token).
+        if (launch != null) launch.removeConfigDir();
         if (server != null) {
             try {
                 server.close();

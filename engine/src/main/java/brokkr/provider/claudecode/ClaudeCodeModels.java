@@ -34,12 +34,15 @@ import java.util.Set;
  *   <li>operational (no id change): {@code timeout_seconds} (per call, default 300), {@code max_attempts}
  *       (default 5), {@code usage_threshold} (default {@value UsageWindows#DEFAULT_THRESHOLD}),
  *       {@code usage_reruns} (default {@value UsageWindows#DEFAULT_RERUNS}), {@code config_dir} (where each
- *       call's own config directory is made; default {@code BROKKR_CLAUDE_CONFIG_ROOT}, else a temporary
- *       directory).</li>
+ *       call's own config directory is made; in an experiment stored in a directory, {@code DIR/claude-code}
+ *       ({@link #inExperiment}); elsewhere {@code BROKKR_CLAUDE_CONFIG_ROOT}, else a temporary directory).</li>
  * </ul>
  */
 public final class ClaudeCodeModels implements ModelFactory {
     public static final String CLI_VERSION = "cli_version", HOST_NOTE_SHA256 = "host_note_sha256";
+    /** The folder of an experiment's directory its candidates' config directories are made in. */
+    public static final String CONFIG_DIR = "claude-code";
+
     static final Set<String> OPTIONS = Set.of(
             "claude_cli",
             "host_note",
@@ -105,6 +108,17 @@ public final class ClaudeCodeModels implements ModelFactory {
         PyDict pinned = o.with(CLI_VERSION, Value.str(cli(o).version()))
                 .with(HOST_NOTE_SHA256, note == null ? PyNone.NONE : Value.str(ContentHash.sha256(note)));
         return new ModelRef(ref.provider(), ref.model(), pinned);
+    }
+
+    /** Where an experiment's candidate makes its config directories: {@code DIR/claude-code}, unless {@code config_dir} says. */
+    @Override
+    public ModelRef inExperiment(ModelRef ref, Path dir) {
+        if (ref.options().get("config_dir") != null) return ref;
+        return new ModelRef(
+                ref.provider(),
+                ref.model(),
+                ref.options()
+                        .with("config_dir", Value.str(dir.resolve(CONFIG_DIR).toString())));
     }
 
     static ClaudeCli cli(PyDict o) {

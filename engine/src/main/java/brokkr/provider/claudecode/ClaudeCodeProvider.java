@@ -190,15 +190,7 @@ public final class ClaudeCodeProvider implements ModelProvider, ClaudeCodeCli {
                     + (e.kind() == StreamJson.ErrorKind.NO_RESULT
                             ? "; exit " + out.exitCode() + "; stderr: " + Wire.clip(launch.stderrTail(300), 300)
                             : "");
-            if (e.kind() == StreamJson.ErrorKind.USAGE_LIMIT) {
-                Instant reset = e.resetsAt() == null ? null : Instant.ofEpochSecond(e.resetsAt());
-                String window = events.lastRateLimit()
-                        .map(StreamJson.RateLimitInfo::rateLimitType)
-                        .orElse(null);
-                settings.windows().refused(source, window, reset, settings.usageReruns());
-                text = UsageWindows.REFUSED + " (" + (window == null ? "usage limit" : window)
-                        + (reset == null ? "" : ", resets " + reset) + "): " + launch.redact(e.message());
-            }
+            if (e.kind() == StreamJson.ErrorKind.USAGE_LIMIT) text = launch.redact(refusal(events, e));
             records.add(new ModelCall(
                     NAME, model, attempt, request, e.status(), out.stdout(), text, startedAt, out.durationMillis()));
             lastError = text;
@@ -224,6 +216,25 @@ public final class ClaudeCodeProvider implements ModelProvider, ClaudeCodeCli {
                 describe() + ": " + records.size() + " attempts failed; last: " + Wire.clip(lastError, 500),
                 records,
                 null);
+    }
+
+    /** A refusal of a usage window, reported to {@link UsageWindows}: the failure's text, holding {@link UsageWindows#REFUSED}. */
+    private String refusal(StreamJson.Reader events, StreamJson.CliError e) {
+        Instant reset = e.resetsAt() == null ? null : Instant.ofEpochSecond(e.resetsAt());
+        String window = events.lastRateLimit()
+                .map(StreamJson.RateLimitInfo::rateLimitType)
+                .orElse(null);
+        settings.windows().refused(source, window, reset, settings.usageReruns());
+        return UsageWindows.REFUSED + " (" + (window == null ? "usage limit" : window)
+                + (reset == null ? "" : ", resets " + reset) + "): " + e.message();
+    }
+
+    /** A harness turn's windows and refusal, as {@link #next} reads a call's ({@link ClaudeCodeCli#usageWindows}). */
+    @Override
+    public String usageWindows(StreamJson.Reader turn) {
+        reportWindows(turn);
+        Optional<StreamJson.CliError> e = turn.error();
+        return e.isPresent() && e.get().kind() == StreamJson.ErrorKind.USAGE_LIMIT ? refusal(turn, e.get()) : null;
     }
 
     /** Every window the call's {@code rate_limit_event}s reported, to {@link UsageWindows}. */

@@ -144,6 +144,11 @@ public final class ClaudeLaunch {
         return configDir;
     }
 
+    /** Removes the config directory and everything the CLI wrote there (its stderr log, the MCP config with its token). */
+    public void removeConfigDir() {
+        Isolation.deleteTree(configDir);
+    }
+
     public Path workDir() {
         return workDir;
     }

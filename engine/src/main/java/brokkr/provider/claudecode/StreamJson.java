@@ -145,6 +145,24 @@ public final class StreamJson {
                 PyDict.of("type", "user", "message", PyDict.of("role", "user", "content", text)));
     }
 
+    /**
+     * An assistant message of the conversation that the session did not write itself (tau2's opening greeting, which
+     * upstream's orchestrator puts first in its agent's history): the pinned CLI takes such a line on its stream-json
+     * input into the conversation as it is, answering nothing until the next user line (its next request to the
+     * Messages API carries it as an assistant message before that user message).
+     */
+    public static String assistantLine(String text) {
+        return brokkr.python.PyJson.dumps(PyDict.of(
+                "type",
+                "assistant",
+                "message",
+                PyDict.of(
+                        "role",
+                        "assistant",
+                        "content",
+                        brokkr.value.PyList.of(List.of(PyDict.of("type", "text", "text", text))))));
+    }
+
     /** Parses one output line; null for a blank one. A line that is not a JSON object is an {@link Other} of type {@code "invalid"}. */
     public static Event parse(String line) {
         if (line == null || line.isBlank()) return null;

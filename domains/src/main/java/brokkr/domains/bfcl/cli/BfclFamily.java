@@ -154,7 +154,9 @@ public final class BfclFamily implements BenchmarkFamily {
             BfclResultsExport.Export e = BfclResultsExport.export(cells, registry);
             if (e.candidates().isEmpty()) return new Exported(List.of(), null);
             List<ExportedFile> files = new ArrayList<>();
-            e.files().forEach((path, text) -> files.add(new ExportedFile(path, text, null, List.of())));
+            e.files()
+                    .forEach((path, text) -> files.add(
+                            new ExportedFile(path, text, null, e.warnings().getOrDefault(path, List.of()))));
             return new Exported(
                     files,
                     "wrote " + (e.files().size() - 3) + " result files of "

@@ -93,7 +93,7 @@ public final class MultiTurnBenchmark implements BenchmarkProvider {
 
     @Override
     public Optional<Exploration> exploration() {
-        return Optional.of(new MultiTurnExploration(this::data));
+        return Optional.of(new MultiTurnExploration(this::data, this::tools));
     }
 
     @Override

@@ -3,6 +3,8 @@ package brokkr.domains.bfcl.multiturn;
 import brokkr.agent.ToolResult;
 import brokkr.conversation.Message;
 import brokkr.conversation.ToolCall;
+import brokkr.conversation.ToolSpec;
+import brokkr.domains.bfcl.ToolCompiler;
 import brokkr.eval.Exploration;
 import brokkr.eval.ToolWorld;
 import brokkr.value.PyDict;
@@ -24,9 +26,11 @@ import java.util.function.Supplier;
  */
 final class MultiTurnExploration implements Exploration {
     private final Supplier<MultiTurnData> data;
+    private final Supplier<MultiTurnTools> tools;
 
-    MultiTurnExploration(Supplier<MultiTurnData> data) {
+    MultiTurnExploration(Supplier<MultiTurnData> data, Supplier<MultiTurnTools> tools) {
         this.data = data;
+        this.tools = tools;
     }
 
     @Override
@@ -118,7 +122,7 @@ final class MultiTurnExploration implements Exploration {
     private Fork world(MultiTurnData.Task t) {
         World w = Executor.execute(World.EMPTY, t.setup(), MultiTurnBenchmark.MODEL_NAME, false, List.of())
                 .world();
-        return new Fork(t, w);
+        return new Fork(t, w, tools);
     }
 
     /**
@@ -151,7 +155,7 @@ final class MultiTurnExploration implements Exploration {
                             false,
                             t.groundTruth().get(i))
                     .world();
-        return new Fork(t, w);
+        return new Fork(t, w, tools);
     }
 
     @Override
@@ -160,7 +164,7 @@ final class MultiTurnExploration implements Exploration {
     }
 
     /** A task's world as the notebook holds it; {@link #call} leaves it unchanged and returns the next one. */
-    private record Fork(MultiTurnData.Task task, World world) implements ToolWorld {
+    private record Fork(MultiTurnData.Task task, World world, Supplier<MultiTurnTools> docs) implements ToolWorld {
         @Override
         public Value state() {
             PyDict.Builder b = PyDict.builder();
@@ -179,6 +183,20 @@ final class MultiTurnExploration implements Exploration {
             return out;
         }
 
+        /**
+         * Each tool with the schema a function-calling model is offered it ({@code multi_turn_func_doc} compiled as
+         * for an OpenAI-compatible model: {@code properties}, {@code required}), in {@link #tools()}'s order.
+         */
+        @Override
+        public List<ToolSpec> toolSpecs() {
+            Map<String, ToolSpec> byName = new LinkedHashMap<>();
+            for (ToolSpec t : docs.get().every(task, ToolCompiler.Style.OPENAI_COMPLETIONS)) byName.put(t.name(), t);
+            List<ToolSpec> out = new ArrayList<>();
+            for (String name : tools())
+                out.add(byName.getOrDefault(name, new ToolSpec(name, "", PyDict.of("type", "object"))));
+            return out;
+        }
+
         @Override
         public Step call(String tool, PyDict args) {
             String call = MultiTurnInference.decode(
@@ -188,7 +206,8 @@ final class MultiTurnExploration implements Exploration {
                     Executor.execute(world, task.setup(), MultiTurnBenchmark.MODEL_NAME, false, List.of(call));
             String result = e.results().getFirst();
             return new Step(
-                    new ToolResult(result, result.startsWith("Error during execution: ")), new Fork(task, e.world()));
+                    new ToolResult(result, result.startsWith("Error during execution: ")),
+                    new Fork(task, e.world(), docs));
         }
     }
 }

@@ -106,6 +106,16 @@ public final class MultiTurnTools {
         return ToolCompiler.modelFunctions(PyList.of(functions));
     }
 
+    /**
+     * Every function of the task's classes as a function-calling model is offered it ({@link #specs}, the hint
+     * appended), held-out ones included: upstream's executor runs any function a model names, offered yet or not.
+     */
+    public List<ToolSpec> every(MultiTurnData.Task task, ToolCompiler.Style style) {
+        List<Value> functions = new ArrayList<>();
+        for (String cls : task.involvedClasses()) functions.addAll(docs(cls));
+        return specs(ToolCompiler.modelFunctions(PyList.of(functions)), style);
+    }
+
     /** The docs appended at {@code turn} of a miss_func task (no hint: upstream moved them out before adding it); empty elsewhere. */
     public PyList added(MultiTurnData.Task task, int turn) {
         List<Value> out = new ArrayList<>();
