@@ -19,7 +19,7 @@ import java.util.Locale;
  *   <li>an episode's sandbox, end to end: start, a prelude (a tool class), three evaluations (a method
  *       declaration, an expression making two tool calls, a loop that prints), close; wall time, and CPU:
  *       the harness process's (where the snippets are compiled) plus the sandbox JVM's own;
- *   <li>cold start (launch to ready: bubblewrap when present, the JVM, the first compile and invocation);
+ *   <li>cold start (launch to ready: bubblewrap when present, the JVM, the imports analysed and a first round trip);
  *   <li>taking a warm JVM from the pool;
  *   <li>per evaluation in a started sandbox: a trivial expression, a method declaration, ten tool calls
  *       (each a round trip over the JVM's pipes).

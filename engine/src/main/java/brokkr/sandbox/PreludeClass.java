@@ -126,6 +126,11 @@ final class PreludeClass {
             Map<String, ByteArrayOutputStream> streams = new LinkedHashMap<>();
             var fm = new ForwardingJavaFileManager<>(std) {
                 @Override
+                public ClassLoader getClassLoader(Location location) {
+                    return SandboxClassPath.NO_PLUGINS; // as the sandbox's JShell compiles (SandboxClassPath says why)
+                }
+
+                @Override
                 public JavaFileObject getJavaFileForOutput(
                         Location location, String className, JavaFileObject.Kind kind, FileObject sibling) {
                     return new SimpleJavaFileObject(
@@ -174,10 +179,19 @@ final class PreludeClass {
             }
         };
         List<Object> errors = new ArrayList<>();
-        JavacTask task = (JavacTask)
-                javac.getTask(new StringWriter(), null, errors::add, List.of("-proc:none"), null, List.of(src));
         List<? extends CompilationUnitTree> units;
-        try {
+        JavacTask task;
+        // A file manager of its own whose plugin loader sees nothing (javac's default one searched the harness's class
+        // path for plugins in this parse too: SandboxClassPath#NO_PLUGINS).
+        try (StandardJavaFileManager std = javac.getStandardFileManager(null, null, StandardCharsets.UTF_8)) {
+            var fm = new ForwardingJavaFileManager<>(std) {
+                @Override
+                public ClassLoader getClassLoader(Location location) {
+                    return SandboxClassPath.NO_PLUGINS;
+                }
+            };
+            task = (JavacTask)
+                    javac.getTask(new StringWriter(), fm, errors::add, List.of("-proc:none"), null, List.of(src));
             List<CompilationUnitTree> all = new ArrayList<>();
             task.parse().forEach(all::add);
             units = all;

@@ -118,6 +118,25 @@ final class SandboxClassPath extends ForwardingJavaFileManager<StandardJavaFileM
         return all;
     }
 
+    /**
+     * The class loader javac looks for its plugins and annotation processors in: one that holds neither, for every
+     * location (JShell compiles with {@code -proc:none}, and a snippet is compiled with no plugin).
+     *
+     * <p>Why: javac asks for it in every task ({@code BasicJavacTask.initPlugins} and
+     * {@code JavacProcessingEnvironment.initProcessorLoader}, both through this file manager), and the standard file
+     * manager's answer was a new {@code URLClassLoader} over the class path whose parent is the harness's application
+     * class loader, so each task (a few dozen per episode) searched every jar of the harness's class path for
+     * {@code META-INF/services/com.sun.source.util.Plugin}: ~6% of the harness's CPU in a BFCL REPL proof (JFR), and a
+     * plugin on the harness's class path would have run in the sandbox's compiler.
+     */
+    static final ClassLoader NO_PLUGINS =
+            new ClassLoader("brokkr-sandbox-compile-no-plugins", ClassLoader.getPlatformClassLoader()) {};
+
+    @Override
+    public ClassLoader getClassLoader(Location location) {
+        return NO_PLUGINS;
+    }
+
     @Override
     public String inferBinaryName(Location location, JavaFileObject file) {
         return file instanceof MemoryClass m ? m.binaryName : super.inferBinaryName(location, file);

@@ -1,10 +1,17 @@
 package brokkr.sandbox;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.IOException;
 import java.time.Duration;
 import java.util.List;
+import javax.tools.StandardJavaFileManager;
+import javax.tools.StandardLocation;
+import javax.tools.ToolProvider;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -38,6 +45,35 @@ class SandboxClassPathTest {
             Sandbox.EvalResult jdk = s.evaluate(
                     "new java.util.TreeMap<>(Map.of(\"b\", 2, \"a\", 1)).toString()", Sandbox.CallHandler.NONE);
             assertEquals("\"{a=1, b=2}\"", jdk.value(), String.valueOf(jdk.error()));
+        }
+    }
+
+    /**
+     * The loader javac looks for plugins and processors in sees none of the harness's classes or service files: the
+     * standard file manager's was a URLClassLoader under the harness's application class loader, searched for
+     * {@code META-INF/services} in every task (this test JVM's class path has JUnit's service files).
+     */
+    @Test
+    void theCompilersPluginLoaderSeesNothingOfTheHarness() throws IOException {
+        try (StandardJavaFileManager std =
+                ToolProvider.getSystemJavaCompiler().getStandardFileManager(null, null, null)) {
+            SandboxClassPath fm = SandboxClassPath.of(std, SandboxImage.get().jar());
+            for (var location : List.of(
+                    StandardLocation.CLASS_PATH,
+                    StandardLocation.ANNOTATION_PROCESSOR_PATH,
+                    StandardLocation.PLATFORM_CLASS_PATH)) {
+                ClassLoader loader = fm.getClassLoader(location);
+                assertThrows(ClassNotFoundException.class, () -> loader.loadClass("org.junit.jupiter.api.Test"));
+                assertThrows(ClassNotFoundException.class, () -> loader.loadClass(Sandbox.class.getName()));
+                assertNull(
+                        loader.getResource("META-INF/services/org.junit.platform.engine.TestEngine"),
+                        location.getName());
+                assertFalse(loader.getResources("META-INF/services/com.sun.source.util.Plugin")
+                        .hasMoreElements());
+                assertFalse(java.util.ServiceLoader.load(com.sun.source.util.Plugin.class, loader)
+                        .iterator()
+                        .hasNext());
+            }
         }
     }
 }
