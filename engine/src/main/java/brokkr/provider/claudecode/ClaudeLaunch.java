@@ -28,8 +28,10 @@ import java.util.Objects;
  *       {@code claude setup-token} gives, else {@code ANTHROPIC_API_KEY}), {@code ANTHROPIC_BASE_URL} when
  *       set, and switches that stop the CLI's own background traffic (auto-update, telemetry, error
  *       reports) and its thinking budget (a plain model call);</li>
- *   <li>a working directory of its own ({@code work/} in the config directory, git discovery stopped
- *       above it), so the CLI's environment note names no project of the user's;</li>
+ *   <li>a neutral working directory ({@link #NEUTRAL_WORK_DIR}, empty, the same for every start, git
+ *       discovery stopped above it): the CLI tells the model its working directory, and one under the
+ *       experiment directory would show the model the user's paths (a user name, a project), differing
+ *       between machines;</li>
  *   <li>{@code -p --output-format stream-json --verbose}, no built-in tools ({@code --tools ""}), no
  *       session saved, the system prompt from a file ({@code --system-prompt-file}: an argument would be
  *       capped at 128 KiB by Linux).</li>
@@ -53,6 +55,14 @@ public final class ClaudeLaunch {
             "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC", "1",
             "MAX_THINKING_TOKENS", "0");
 
+    /**
+     * The working directory of every start: {@code brokkr-claude-code/work} in the temporary directory,
+     * which holds nothing (the CLI runs with no tools and saves no session, so it writes nothing there).
+     */
+    public static final Path NEUTRAL_WORK_DIR = Path.of(
+                    System.getProperty("java.io.tmpdir"), "brokkr-claude-code", "work")
+            .toAbsolutePath();
+
     private final ClaudeCli cli;
     private final Path configDir;
     private final Path workDir;
@@ -65,7 +75,7 @@ public final class ClaudeLaunch {
     private ClaudeLaunch(Builder b) {
         this.cli = Objects.requireNonNull(b.cli, "cli");
         this.configDir = Objects.requireNonNull(b.configDir, "configDir").toAbsolutePath();
-        this.workDir = configDir.resolve("work");
+        this.workDir = NEUTRAL_WORK_DIR;
         // Content-addressed: concurrent starts sharing a config directory never overwrite each other's files.
         this.systemPromptFile =
                 b.systemPrompt == null ? null : configDir.resolve("system-prompt-" + digest(b.systemPrompt) + ".txt");
@@ -75,7 +85,7 @@ public final class ClaudeLaunch {
         env.put("PATH", b.env.getOrDefault("PATH", System.getenv().getOrDefault("PATH", "/usr/bin:/bin")));
         env.put("HOME", configDir.toString());
         env.put("CLAUDE_CONFIG_DIR", configDir.toString());
-        env.put("GIT_CEILING_DIRECTORIES", configDir.toString());
+        env.put("GIT_CEILING_DIRECTORIES", configDir + ":" + workDir.getParent());
         String credential = null;
         for (String v : CREDENTIAL_VARIABLES) {
             String value = b.env.get(v);
@@ -183,11 +193,12 @@ public final class ClaudeLaunch {
     }
 
     /**
-     * Writes the config directory's files (system prompt, MCP config; the directory and {@code work/}
+     * Writes the config directory's files (system prompt, MCP config; the directory and the neutral working directory
      * created when missing) and starts the CLI, stdin and stdout piped, stderr to {@code stderr.log} in
      * the config directory.
      */
     public Process start() throws IOException {
+        Files.createDirectories(configDir);
         Files.createDirectories(workDir);
         if (systemPrompt != null) Files.writeString(systemPromptFile, systemPrompt, StandardCharsets.UTF_8);
         if (mcpConfig != null) Files.writeString(mcpConfigFile, PyJson.dumps(mcpConfig), StandardCharsets.UTF_8);

@@ -202,6 +202,15 @@ class ClaudeCodeProviderTest {
             assertEquals(1, server.messageRequests().size());
             for (var r : server.requests())
                 assertFalse(r.body().contains(email) || r.headers().toString().contains(email));
+            // the CLI tells the model its working directory: the neutral one, never a path under the config
+            // root (for runs, the experiment directory, which may name the user or the project)
+            String body = server.messageRequests().getFirst().body();
+            assertTrue(
+                    body.contains(ClaudeLaunch.NEUTRAL_WORK_DIR.toString()),
+                    "the neutral working directory is the one the model sees");
+            assertFalse(
+                    body.contains(tmp.resolve("configs").toString()),
+                    "no path under the config root reaches the model");
 
             Path profiled = tmp.resolve("profiled");
             Files.createDirectories(profiled);
