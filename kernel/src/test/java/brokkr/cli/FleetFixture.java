@@ -99,6 +99,7 @@ final class FleetFixture {
                 java,
                 "-Xmx512m",
                 "-XX:TieredStopAtLevel=1",
+                "-XX:+UseSerialGC",
                 "--enable-native-access=ALL-UNNAMED",
                 "--sun-misc-unsafe-memory-access=allow",
                 "-cp",

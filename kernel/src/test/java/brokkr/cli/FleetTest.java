@@ -108,6 +108,7 @@ class FleetTest {
             Random random = new Random(23);
             int kills = 0;
             boolean stalled = false;
+            int stalls = 0;
             while (kills < 20) {
                 Thread.sleep(150 + random.nextInt(250));
                 int i = random.nextInt(3);
@@ -118,9 +119,16 @@ class FleetTest {
                     // A stalled worker (SIGSTOP longer than its lease): its cells are claimed again elsewhere, and the
                     // results it finishes once it goes on are refused.
                     signal("STOP", w[i]);
-                    Thread.sleep(3_000);
+                    // Stopped until every cell it leased is another worker's (its 1.5 s lease expired and was
+                    // claimed again), not for a fixed 3 s. A stop that lands inside one of its transactions keeps
+                    // its rows locked, so no claim can take them (the claim skips locked rows): after 10 s it goes
+                    // on and a later round stalls it (or another) again. Before, such a stop (likelier under load)
+                    // let the worker finish its own cells with nothing to refuse, and the test failed.
+                    long until = System.nanoTime() + 10_000_000_000L;
+                    while (leases(db, "kills", w[i].pid()) > 0 && System.nanoTime() < until) Thread.sleep(100);
+                    stalled = leases(db, "kills", w[i].pid()) == 0;
                     signal("CONT", w[i]);
-                    stalled = true;
+                    assertTrue(stalls++ < 20, "no stall in 20 tries had its cells claimed again");
                     continue;
                 }
                 w[i].destroyForcibly().waitFor(); // SIGKILL: its leases are left to expire and be claimed again

@@ -47,6 +47,10 @@ class HeadlessClassLoadingTest {
         List<String> cmd = new ArrayList<>(List.of(
                 Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-Xlog:class+load=info:file=" + log,
+                // C1 and the serial collector, as the kernel runs: a short command needs neither C2 nor G1's threads
+                // (compilers and collectors load no application class, so the log is the same)
+                "-XX:TieredStopAtLevel=1",
+                "-XX:+UseSerialGC",
                 "--enable-native-access=ALL-UNNAMED",
                 "--sun-misc-unsafe-memory-access=allow",
                 "-Djava.awt.headless=true",

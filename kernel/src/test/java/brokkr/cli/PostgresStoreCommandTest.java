@@ -47,6 +47,7 @@ class PostgresStoreCommandTest {
                 "--sun-misc-unsafe-memory-access=allow",
                 "-Djava.awt.headless=true",
                 "-XX:TieredStopAtLevel=1",
+                "-XX:+UseSerialGC",
                 "-cp",
                 System.getProperty("java.class.path"),
                 "brokkr.cli.Main"));
