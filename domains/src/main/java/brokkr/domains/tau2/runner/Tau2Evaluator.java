@@ -87,11 +87,12 @@ final class Tau2Evaluator {
                     : judgeRef.provider().equals(BenchmarkProvider.SCRIPTED)
                             ? TrustTier.SELF_REPORTED
                             : TrustTier.MODEL_JUDGED;
-            return new Verdict(
-                    checks,
-                    setup ? g.reward() : 0.0,
-                    trust,
-                    PyDict.of("termination", reason.value(), "grade", g.toValue()));
+            PyDict details = PyDict.of("termination", reason.value(), "grade", g.toValue());
+            // A cell budget's stop says what was spent of what (the orchestrator's note), beside the grade.
+            if (reason == TerminationReason.CELL_BUDGET
+                    && run.interaction().output().get("note") instanceof brokkr.value.PyStr note)
+                details = PyDict.of("termination", reason.value(), "stopped", note, "grade", g.toValue());
+            return new Verdict(checks, setup ? g.reward() : 0.0, trust, details);
         };
     }
 
