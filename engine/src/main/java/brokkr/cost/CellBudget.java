@@ -1,8 +1,8 @@
 package brokkr.cost;
 
 import brokkr.conversation.ModelCall;
+import brokkr.conversation.SpendLimit;
 import brokkr.conversation.Usage;
-import brokkr.eval.SpendLimit;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.time.ZoneOffset;

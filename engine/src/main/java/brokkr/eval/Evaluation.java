@@ -4,6 +4,7 @@ import brokkr.conversation.Candidate;
 import brokkr.conversation.InfrastructureFailure;
 import brokkr.conversation.Message;
 import brokkr.conversation.ModelCall;
+import brokkr.conversation.SpendLimit;
 import brokkr.conversation.ToolSpec;
 import brokkr.conversation.Turn;
 import brokkr.conversation.Usage;

@@ -1,6 +1,7 @@
 package brokkr.eval;
 
 import brokkr.conversation.Candidate;
+import brokkr.conversation.SpendLimit;
 import brokkr.tool.WorldCell;
 
 /**

@@ -1,7 +1,7 @@
 package brokkr.run;
 
 import brokkr.conversation.Candidate;
-import brokkr.eval.SpendLimit;
+import brokkr.conversation.SpendLimit;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Objects;

@@ -1,9 +1,9 @@
 package brokkr.domains.tau2.orchestrator;
 
 import brokkr.conversation.Candidate;
+import brokkr.conversation.SpendLimit;
 import brokkr.conversation.ToolSpec;
 import brokkr.domains.tau2.model.TerminationReason;
-import brokkr.eval.SpendLimit;
 import java.util.List;
 
 /**

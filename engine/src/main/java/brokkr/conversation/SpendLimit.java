@@ -1,12 +1,10 @@
-package brokkr.eval;
+package brokkr.conversation;
 
-import brokkr.conversation.ModelCall;
-import brokkr.conversation.Usage;
 import java.util.List;
 
 /**
  * What one cell's candidate may spend before its episode is stopped (an experiment's {@code budget.per_cell}):
- * the {@link Evaluation.Recorder} adds every call of the {@code agent} role as it is recorded, and a protocol
+ * the evaluation's recorder adds every call of the {@code agent} role as it is recorded, and a protocol
  * that runs a loop asks {@link #reached} after each of the candidate's steps and ends the episode with a
  * termination reason of its own. Operational like a cell's timeout: no part of a cell's identity. Only the
  * candidate's own calls count: the user simulator's and the judge's spend is the evaluation's.
