@@ -83,6 +83,7 @@ class Tau2CellBudgetTest {
                     assertEquals(cases[i][1], e.termination(), cases[i][0]);
                     if (cases[i][2] == null) {
                         assertEquals(1.0, a.reward());
+                        assertEquals(List.of(), brokkr.experiment.BenchmarkReports.of(store, registry));
                         continue;
                     }
                     assertEquals(0.0, a.reward(), "upstream's evaluate_simulation scores a premature stop 0");
@@ -96,6 +97,12 @@ class Tau2CellBudgetTest {
                     assertTrue(view.contains("termination: cell_budget"), view);
                     assertTrue(view.contains("stopped by the cell budget: " + cases[i][2]), view);
                     assertTrue(view.contains("Termination reason: cell_budget"), view);
+                    // experiment show's summary: tau2's report of terminations, only when the budget stopped one.
+                    var reports = brokkr.experiment.BenchmarkReports.of(store, registry);
+                    assertEquals(1, reports.size());
+                    assertEquals(
+                            List.of(List.of(1, 1)), reports.getFirst().report().rows());
+                    assertTrue(a.checks().stream().anyMatch(c -> c.name().equals("within_cell_budget") && !c.passed()));
                 }
             }
         }
