@@ -4,6 +4,7 @@ import brokkr.conversation.Candidate;
 import brokkr.conversation.InfrastructureFailure;
 import brokkr.conversation.Message;
 import brokkr.conversation.ModelCall;
+import brokkr.conversation.SpendLimit;
 import brokkr.conversation.ToolCall;
 import brokkr.conversation.ToolSpec;
 import brokkr.conversation.Turn;
@@ -17,16 +18,23 @@ import org.pcollections.TreePVector;
  * The plain tool-calling loop: ask the candidate for the next message; if it calls tools, run all
  * calls of that message as one turn through the executor, append one tool message per call (in
  * call order), and ask again; stop when the candidate answers without tool calls or after
- * {@code maxSteps} candidate messages.
+ * {@code maxSteps} candidate messages, or at the candidate message whose call reaches {@code budget} (the cell's,
+ * {@link SpendLimit}; that message's tool calls are not run).
  *
  * <p>The loop never crashes on what a candidate sends: a call whose arguments were not a JSON
  * object is answered with an error tool message without reaching the executor, and an executor that
  * throws or answers the wrong calls yields error tool messages. Only the candidate's own failures
  * end the run early: an {@link InfrastructureFailure} is recorded in the transcript.
  */
-public record AgentLoop(int maxSteps) {
+public record AgentLoop(int maxSteps, SpendLimit budget) {
     public AgentLoop {
         if (maxSteps < 1) throw new IllegalArgumentException("maxSteps must be at least 1, got " + maxSteps);
+        budget = budget == null ? SpendLimit.NONE : budget;
+    }
+
+    /** A loop without a cell budget. */
+    public AgentLoop(int maxSteps) {
+        this(maxSteps, SpendLimit.NONE);
     }
 
     public Transcript run(Candidate candidate, List<Message> opening, List<ToolSpec> tools, ToolExecutor executor) {
@@ -52,6 +60,7 @@ public record AgentLoop(int maxSteps) {
             if (!reply.hasToolCalls()) {
                 return new Transcript(history, usage, modelCalls, Transcript.Stop.ANSWERED, null);
             }
+            if (budget.reached()) return new Transcript(history, usage, modelCalls, Transcript.Stop.CELL_BUDGET, null);
             history = history.plusAll(executeTurn(reply.toolCalls(), executor));
         }
         return new Transcript(history, usage, modelCalls, Transcript.Stop.MAX_STEPS, null);

@@ -29,6 +29,8 @@ public record Transcript(
         ANSWERED,
         /** The step limit was reached while the candidate was still calling tools. */
         MAX_STEPS,
+        /** The candidate's calls reached the cell's budget ({@link brokkr.conversation.SpendLimit}): its last message ends the run. */
+        CELL_BUDGET,
         /** The candidate could not produce a message (provider retries exhausted): not scored. */
         INFRASTRUCTURE_FAILURE
     }

@@ -4,6 +4,7 @@ import brokkr.conversation.Candidate;
 import brokkr.conversation.InfrastructureFailure;
 import brokkr.conversation.Message;
 import brokkr.conversation.ModelCall;
+import brokkr.conversation.SpendLimit;
 import brokkr.conversation.ToolSpec;
 import brokkr.conversation.Turn;
 import brokkr.conversation.Usage;
@@ -75,8 +76,15 @@ public final class Evaluation {
             Candidate agent = recorder.wrap(
                     Evidence.AGENT, resolve(cell, Evidence.AGENT, cell.agent().modelRef(), models));
             t = System.nanoTime();
-            interaction = protocol.run(
-                    new RunContext(env, cell.agent(), cell.systemPrompt(), cell.repetition(), fork, agent, roles));
+            interaction = protocol.run(new RunContext(
+                    env,
+                    cell.agent(),
+                    cell.systemPrompt(),
+                    cell.repetition(),
+                    fork,
+                    agent,
+                    roles,
+                    recorder.cellLimit()));
             timings.put("protocol_ms", ms(t));
             t = System.nanoTime();
             finalWorld = WorldHash.sha256(fork.get(), true);
@@ -198,6 +206,7 @@ public final class Evaluation {
         private final Map<String, Usage> usage = new TreeMap<>();
         private final Map<String, String> endpoints = new TreeMap<>();
         private final BiFunction<String, Candidate, Candidate> around;
+        private final SpendLimit cellLimit;
 
         public Recorder() {
             this((role, c) -> c);
@@ -208,7 +217,18 @@ public final class Evaluation {
          * experiment's model-call cache): what it answers is recorded as the model's calls.
          */
         public Recorder(BiFunction<String, Candidate, Candidate> around) {
+            this(around, SpendLimit.NONE);
+        }
+
+        /** A recorder that also adds each of the candidate's ({@code agent}'s) calls to the cell's {@code cellLimit}. */
+        public Recorder(BiFunction<String, Candidate, Candidate> around, SpendLimit cellLimit) {
             this.around = around;
+            this.cellLimit = cellLimit == null ? SpendLimit.NONE : cellLimit;
+        }
+
+        /** The cell's budget, as the candidate's recorded calls have spent it. */
+        public SpendLimit cellLimit() {
+            return cellLimit;
         }
 
         public Candidate wrap(String role, Candidate model) {
@@ -256,9 +276,12 @@ public final class Evaluation {
             return Map.copyOf(endpoints);
         }
 
-        private synchronized void add(String role, List<ModelCall> cs, Usage u) {
-            for (ModelCall mc : cs) calls.add(new Evidence.RecordedCall(role, mc));
-            usage.merge(role, u == null ? Usage.ZERO : u, Usage::plus);
+        private void add(String role, List<ModelCall> cs, Usage u) {
+            synchronized (this) {
+                for (ModelCall mc : cs) calls.add(new Evidence.RecordedCall(role, mc));
+                usage.merge(role, u == null ? Usage.ZERO : u, Usage::plus);
+            }
+            if (role.equals(Evidence.AGENT)) cellLimit.add(cs, u);
         }
 
         /**

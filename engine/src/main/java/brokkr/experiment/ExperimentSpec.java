@@ -1,6 +1,7 @@
 package brokkr.experiment;
 
 import brokkr.cost.Budget;
+import brokkr.cost.CellBudget;
 import brokkr.cost.PriceTable;
 import brokkr.eval.AgentDef;
 import brokkr.eval.Evidence;
@@ -67,17 +68,24 @@ public record ExperimentSpec(
         CostSpec costs) {
 
     /**
-     * What the experiment may spend and the prices it is charged at: {@code budget:} ({@link Budget}) and
+     * What the experiment may spend and the prices it is charged at: {@code budget:} ({@link Budget}, and each
+     * cell's candidate {@code budget.per_cell}: {@link CellBudget}) and
      * {@code prices:} (entries over the standard price table, {@link PriceTable#with}). Operational, like
      * parallelism: neither is part of the stored spec or of a cell's identity, so a larger budget or a new
      * price resumes the same cells.
      */
-    public record CostSpec(Budget budget, PyDict prices) {
+    public record CostSpec(Budget budget, PyDict prices, CellBudget perCell) {
         public static final CostSpec NONE = new CostSpec(Budget.NONE, PyDict.empty());
 
         public CostSpec {
             budget = budget == null ? Budget.NONE : budget;
             prices = prices == null ? PyDict.empty() : prices;
+            perCell = perCell == null ? CellBudget.NONE : perCell;
+        }
+
+        /** No budget per cell. */
+        public CostSpec(Budget budget, PyDict prices) {
+            this(budget, prices, CellBudget.NONE);
         }
 
         /**
@@ -581,9 +589,18 @@ public record ExperimentSpec(
     /** {@code budget: {max_cost_usd, max_tokens, on_budget}} and {@code prices:}, checked here (a bad price names its key). */
     private static CostSpec costs(PyDict d) {
         PyDict b = optDict(d, "budget");
-        checkKeys(b, "budget", Set.of("max_cost_usd", "max_tokens", "on_budget"));
+        checkKeys(b, "budget", Set.of("max_cost_usd", "max_tokens", "on_budget", "per_cell"));
+        PyDict pc = optDict(b, "per_cell");
+        checkKeys(pc, "budget.per_cell", Set.of("max_cost_usd", "max_tokens"));
         Budget budget;
+        CellBudget perCell;
         try {
+            Double cellTokens = number(pc, "max_tokens", "budget.per_cell.");
+            if (cellTokens != null && cellTokens != Math.rint(cellTokens))
+                throw new SpecException("'budget.per_cell.max_tokens' must be a whole number, got "
+                        + PyJson.dumps(pc.get("max_tokens")));
+            perCell = new CellBudget(
+                    number(pc, "max_cost_usd", "budget.per_cell."), cellTokens == null ? null : cellTokens.longValue());
             Double tokens = number(b, "max_tokens", "budget.");
             if (tokens != null && tokens != Math.rint(tokens))
                 throw new SpecException(
@@ -596,7 +613,7 @@ public record ExperimentSpec(
             if (e instanceof SpecException) throw e;
             throw new SpecException("budget: " + e.getMessage());
         }
-        CostSpec c = new CostSpec(budget, optDict(d, "prices"));
+        CostSpec c = new CostSpec(budget, optDict(d, "prices"), perCell);
         try {
             if (!c.prices().isEmpty()) c.prices(PriceTable.pinned());
         } catch (IllegalArgumentException e) {
@@ -657,8 +674,16 @@ public record ExperimentSpec(
         // Prices and a budget are kept in the stored spec (the latest run's, for the report and experiment show to
         // price with) only when given; neither enters a cell's identity.
         if (!costs.prices().isEmpty()) b.put("prices", costs.prices());
-        if (costs.budget().limited()) {
+        if (costs.budget().limited() || costs.perCell().limited()) {
             PyDict.Builder bb = PyDict.builder();
+            if (costs.perCell().limited()) {
+                PyDict.Builder pc = PyDict.builder();
+                if (costs.perCell().maxCostUsd() != null)
+                    pc.put("max_cost_usd", costs.perCell().maxCostUsd());
+                if (costs.perCell().maxTokens() != null)
+                    pc.put("max_tokens", costs.perCell().maxTokens());
+                bb.put("per_cell", pc.build());
+            }
             if (costs.budget().maxCostUsd() != null)
                 bb.put("max_cost_usd", costs.budget().maxCostUsd());
             if (costs.budget().maxTokens() != null)

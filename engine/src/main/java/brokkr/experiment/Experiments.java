@@ -430,7 +430,11 @@ public final class Experiments {
                         spec.cache().covers(role, job.candidate()) && model instanceof HttpProvider http
                                 ? cache.around(http, gated, job.trial())
                                 : gated;
-        return new Policy(spec.parallelism(), spec.cellTimeout(), limits, hook, cancellation);
+        // Each cell's candidate gets a fresh meter of the per-cell budget, priced as the experiment prices.
+        brokkr.cost.CellBudget perCell = spec.costs().perCell();
+        PriceTable prices = perCell.limited() ? spec.costs().prices(PriceTable.standard()) : null;
+        return new Policy(
+                spec.parallelism(), spec.cellTimeout(), limits, hook, cancellation, () -> perCell.meter(prices));
     }
 
     /** The scorecard of the experiment last run in {@code dir}. */

@@ -1,9 +1,11 @@
 package brokkr.run;
 
 import brokkr.conversation.Candidate;
+import brokkr.conversation.SpendLimit;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Objects;
+import java.util.function.Supplier;
 
 /**
  * How a plan runs, apart from what it runs: the operational settings, none of which changes what a
@@ -11,14 +13,16 @@ import java.util.Objects;
  * {@code unitTimeout}: how long one unit may run before it is abandoned as an infrastructure failure;
  * {@code providerLimits}: each model provider's concurrency and call rate over the whole run (every
  * role of every unit that uses it); {@code cache}: what sits between a unit's model of a role and its
- * record (an experiment's model-call cache), none by default; {@code cancellation}: stops the run.
+ * record (an experiment's model-call cache), none by default; {@code cancellation}: stops the run;
+ * {@code cellLimit}: a fresh budget for each unit's candidate ({@link SpendLimit}), none by default.
  */
 public record Policy(
         int parallelism,
         Duration unitTimeout,
         Map<String, Limit> providerLimits,
         ModelCacheHook cache,
-        Cancellation cancellation) {
+        Cancellation cancellation,
+        Supplier<SpendLimit> cellLimit) {
     /** The most units a run takes at once. */
     public static final int MAX_PARALLELISM = 10_000;
 
@@ -36,6 +40,17 @@ public record Policy(
         providerLimits = Map.copyOf(providerLimits);
         cache = cache == null ? ModelCacheHook.NONE : cache;
         cancellation = cancellation == null ? new Cancellation() : cancellation;
+        cellLimit = cellLimit == null ? () -> SpendLimit.NONE : cellLimit;
+    }
+
+    /** A policy without a cell budget. */
+    public Policy(
+            int parallelism,
+            Duration unitTimeout,
+            Map<String, Limit> providerLimits,
+            ModelCacheHook cache,
+            Cancellation cancellation) {
+        this(parallelism, unitTimeout, providerLimits, cache, cancellation, null);
     }
 
     /** {@code parallelism} units at once, no provider limits, no cache, no timeout of their own. */
@@ -44,19 +59,23 @@ public record Policy(
     }
 
     public Policy withTimeout(Duration d) {
-        return new Policy(parallelism, d, providerLimits, cache, cancellation);
+        return new Policy(parallelism, d, providerLimits, cache, cancellation, cellLimit);
     }
 
     public Policy withProviderLimits(Map<String, Limit> l) {
-        return new Policy(parallelism, unitTimeout, l, cache, cancellation);
+        return new Policy(parallelism, unitTimeout, l, cache, cancellation, cellLimit);
     }
 
     public Policy withCache(ModelCacheHook c) {
-        return new Policy(parallelism, unitTimeout, providerLimits, c, cancellation);
+        return new Policy(parallelism, unitTimeout, providerLimits, c, cancellation, cellLimit);
     }
 
     public Policy withCancellation(Cancellation c) {
-        return new Policy(parallelism, unitTimeout, providerLimits, cache, c);
+        return new Policy(parallelism, unitTimeout, providerLimits, cache, c, cellLimit);
+    }
+
+    public Policy withCellLimit(Supplier<SpendLimit> l) {
+        return new Policy(parallelism, unitTimeout, providerLimits, cache, cancellation, l);
     }
 
     /** A provider's limits: at most {@code concurrency} calls at once, {@code ratePerSecond} call starts per second (0: unlimited). */

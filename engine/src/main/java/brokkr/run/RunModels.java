@@ -74,7 +74,8 @@ public final class RunModels {
     public synchronized Evaluation.Recorder recorder() {
         if (recorder == null) {
             recorder = new Evaluation.Recorder(
-                    (role, m) -> m instanceof Gated g ? shared.policy.cache().around(job, role, g.model(), g) : m);
+                    (role, m) -> m instanceof Gated g ? shared.policy.cache().around(job, role, g.model(), g) : m,
+                    shared.policy.cellLimit().get());
         }
         return recorder;
     }

@@ -164,6 +164,28 @@ class AgentLoopTest {
         assertEquals("after", t3.finalAnswer());
     }
 
+    /** The cell's budget, spent through the recorder as on the evaluation path: the step whose tokens reach it ends the run. */
+    @Test
+    void stopsAtTheStepThatReachesTheCellBudget() {
+        Candidate forever = (history, tools) -> Turn.of(new Message.Assistant(
+                null, List.of(echo("k" + history.size(), "x")), new brokkr.conversation.Usage(100, 10)));
+        var recorder =
+                new brokkr.eval.Evaluation.Recorder((role, c) -> c, new brokkr.cost.CellBudget(null, 250L).meter(null));
+        Transcript t = new AgentLoop(10, recorder.cellLimit())
+                .run(recorder.wrap("agent", forever), OPENING, TOOLS, ToolExecutor.sequential(ECHO));
+        assertEquals(Transcript.Stop.CELL_BUDGET, t.stop());
+        assertEquals(new brokkr.conversation.Usage(300, 30), t.usage());
+        assertEquals("330 of 250 tokens", recorder.cellLimit().describe());
+        // The user simulator's tokens are the evaluation's: the same calls as another role leave the loop running.
+        var user =
+                new brokkr.eval.Evaluation.Recorder((role, c) -> c, new brokkr.cost.CellBudget(null, 250L).meter(null));
+        assertEquals(
+                Transcript.Stop.MAX_STEPS,
+                new AgentLoop(10, user.cellLimit())
+                        .run(user.wrap("user", forever), OPENING, TOOLS, ToolExecutor.sequential(ECHO))
+                        .stop());
+    }
+
     @Test
     void stopsAtMaxStepsWithoutAnAnswer() {
         Candidate forever =

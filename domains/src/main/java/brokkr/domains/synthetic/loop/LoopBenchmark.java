@@ -60,7 +60,7 @@ public final class LoopBenchmark extends SyntheticBenchmark {
         return ctx -> {
             PointerChain chain = PointerChain.of(size(ctx.env().taskId()));
             // PointerChasing.play, with the candidate's own system prompt in the opening.
-            Transcript t = requireScored(new AgentLoop(PointerChasing.maxSteps(chain.depth()))
+            Transcript t = requireScored(new AgentLoop(PointerChasing.maxSteps(chain.depth()), ctx.cellLimit())
                     .run(
                             ctx.candidate(),
                             opening(ctx, PointerChasing.opening(chain)),

@@ -70,7 +70,7 @@ public final class ParallelBenchmark extends SyntheticBenchmark {
             LookupTable table = LookupTable.of(size(ctx.env().taskId()));
             ConcurrencyGauge gauge = new ConcurrencyGauge();
             // ParallelDiscrimination.play, with the candidate's own system prompt in the opening.
-            Transcript t = requireScored(new AgentLoop(ParallelDiscrimination.maxSteps(table.tasks()))
+            Transcript t = requireScored(new AgentLoop(ParallelDiscrimination.maxSteps(table.tasks()), ctx.cellLimit())
                     .run(
                             ctx.candidate(),
                             opening(ctx, ParallelDiscrimination.opening(table)),

@@ -12,6 +12,11 @@ public enum TerminationReason {
     /** A model call that could not be completed; excluded from metrics, never a model failure. */
     INFRASTRUCTURE_ERROR("infrastructure_error"),
     CONTEXT_WINDOW_EXCEEDED("context_window_exceeded"),
+    /**
+     * Brokkr's own, not upstream's: the candidate's spend reached the experiment's {@code budget.per_cell}. A
+     * premature stop like {@code max_steps}, so upstream's {@code evaluate_simulation} would score it 0.
+     */
+    CELL_BUDGET("cell_budget"),
     UNEXPECTED_ERROR("unexpected_error");
 
     private final String value;

@@ -1,7 +1,9 @@
 package brokkr.domains.tau2.orchestrator;
 
 import brokkr.conversation.Candidate;
+import brokkr.conversation.SpendLimit;
 import brokkr.conversation.ToolSpec;
+import brokkr.domains.tau2.model.TerminationReason;
 import java.util.List;
 
 /**
@@ -13,11 +15,25 @@ import java.util.List;
  *        override {@code is_stop} (the inherited one returns False), so a model agent's stop token is just
  *        text for the user; only agents whose class defines it (solo/gym agents, and Brokkr's scripted
  *        agents) stop this way. {@link #llmAgent} follows upstream.
+ * @param budget the cell's budget as the candidate's calls spend it: reached after one of the agent's messages,
+ *        the episode ends there ({@link TerminationReason#CELL_BUDGET}).
  */
 public record AgentSide(
-        String name, Candidate candidate, String systemPrompt, List<ToolSpec> tools, boolean stopsOnToken) {
+        String name,
+        Candidate candidate,
+        String systemPrompt,
+        List<ToolSpec> tools,
+        boolean stopsOnToken,
+        SpendLimit budget) {
     public AgentSide {
         tools = List.copyOf(tools);
+        budget = budget == null ? SpendLimit.NONE : budget;
+    }
+
+    /** An agent without a cell budget. */
+    public AgentSide(
+            String name, Candidate candidate, String systemPrompt, List<ToolSpec> tools, boolean stopsOnToken) {
+        this(name, candidate, systemPrompt, tools, stopsOnToken, SpendLimit.NONE);
     }
 
     /** Upstream's {@code LLMAgent}: never stops by itself. */

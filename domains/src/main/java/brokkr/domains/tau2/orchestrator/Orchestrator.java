@@ -319,6 +319,12 @@ public final class Orchestrator<W> {
                     && msg.content().contains(STOP)) {
                 stop(TerminationReason.AGENT_STOP);
             }
+            // Not upstream's: the step whose calls reach the cell's budget is the candidate's last (its tool
+            // calls are not executed, the user does not answer it).
+            if (!done && agent.budget().reached()) {
+                stop(TerminationReason.CELL_BUDGET);
+                note = "stopped by the cell budget: " + agent.budget().describe();
+            }
         } else if ((from == Role.AGENT || from == Role.USER) && to == Role.ENV) {
             Tau2Message.Participant caller = (Tau2Message.Participant) message;
             Requestor requestor = from == Role.AGENT ? Requestor.ASSISTANT : Requestor.USER;
@@ -514,7 +520,9 @@ public final class Orchestrator<W> {
         boolean participantError = reason == TerminationReason.AGENT_ERROR || reason == TerminationReason.USER_ERROR;
         boolean infra =
                 reason == TerminationReason.INFRASTRUCTURE_ERROR || reason == TerminationReason.UNEXPECTED_ERROR;
-        if (to == Role.ENV && !participantError && !infra) {
+        // A cell budget stops on the agent's message, tool calls and all: its own stop, not a finalize error.
+        boolean budget = reason == TerminationReason.CELL_BUDGET;
+        if (to == Role.ENV && !participantError && !infra && !budget) {
             note = "episode ended (" + reason.value() + ") on a message addressed to the environment; upstream's "
                     + "_finalize raises here and its runner records infrastructure_error";
             reason = TerminationReason.INFRASTRUCTURE_ERROR;

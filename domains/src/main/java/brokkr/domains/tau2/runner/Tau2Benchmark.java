@@ -207,6 +207,30 @@ public abstract class Tau2Benchmark implements BenchmarkProvider {
 
     // ---------------------------------------------------------------- environment options
 
+    /**
+     * Only when some episode was stopped by its cell's budget ({@code budget.per_cell}, the failed
+     * {@code within_cell_budget} check): how many, so that {@code experiment show} says so. Otherwise tau2 has no
+     * report of its own.
+     */
+    @Override
+    public List<brokkr.eval.Report> reports(List<brokkr.eval.Report.Outcome> outcomes) {
+        int completed = 0, stopped = 0;
+        for (brokkr.eval.Report.Outcome o : outcomes) {
+            if (!o.attempt().completed()) continue;
+            completed++;
+            if (o.attempt().checks().stream().anyMatch(c -> c.name().equals(Tau2Evaluator.WITHIN_CELL_BUDGET)))
+                stopped++;
+        }
+        if (stopped == 0) return List.of();
+        return List.of(new brokkr.eval.Report(
+                "cell budget",
+                List.of("episodes", "stopped_by_cell_budget"),
+                List.of(List.of(completed, stopped)),
+                List.of(new brokkr.eval.Report.Figure("stopped_by_cell_budget", (double) stopped)),
+                List.of("stopped: the candidate's calls reached the experiment's budget.per_cell (termination "
+                        + "cell_budget); scored 0, as upstream's evaluate_simulation scores every premature stop")));
+    }
+
     /** Option: upstream's {@code max_steps} (default 200). */
     public static final String MAX_STEPS = "max_steps";
     /** Option: upstream's {@code max_errors} (default 10). */

@@ -50,6 +50,9 @@ import java.util.Locale;
 final class Tau2Evaluator {
     private Tau2Evaluator() {}
 
+    /** The check an episode stopped by its cell's budget fails (no other episode has it). */
+    static final String WITHIN_CELL_BUDGET = "within_cell_budget";
+
     static Evaluator of(Tau2Benchmark benchmark) {
         return (run, models) -> {
             Tau2Domain d = benchmark.domain();
@@ -81,17 +84,20 @@ final class Tau2Evaluator {
             List<Check> checks = new ArrayList<>();
             checks.add(new Check("setup_verified", setup));
             checks.add(new Check("terminated_normally", reason.isNormalStop()));
+            // Only an episode the cell's budget stopped has this check (failed): experiment show --checks counts them.
+            if (reason == TerminationReason.CELL_BUDGET) checks.add(new Check(WITHIN_CELL_BUDGET, false));
             checks.addAll(componentChecks(g, task));
             TrustTier trust = g.judge() == null
                     ? TrustTier.DETERMINISTIC
                     : judgeRef.provider().equals(BenchmarkProvider.SCRIPTED)
                             ? TrustTier.SELF_REPORTED
                             : TrustTier.MODEL_JUDGED;
-            return new Verdict(
-                    checks,
-                    setup ? g.reward() : 0.0,
-                    trust,
-                    PyDict.of("termination", reason.value(), "grade", g.toValue()));
+            PyDict details = PyDict.of("termination", reason.value(), "grade", g.toValue());
+            // A cell budget's stop says what was spent of what (the orchestrator's note), beside the grade.
+            if (reason == TerminationReason.CELL_BUDGET
+                    && run.interaction().output().get("note") instanceof brokkr.value.PyStr note)
+                details = PyDict.of("termination", reason.value(), "stopped", note, "grade", g.toValue());
+            return new Verdict(checks, setup ? g.reward() : 0.0, trust, details);
         };
     }
 

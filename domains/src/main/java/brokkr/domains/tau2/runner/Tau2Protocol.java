@@ -115,7 +115,8 @@ final class Tau2Protocol {
                 harnessed.candidate(),
                 harnessed.systemPrompt(),
                 env.agentTools(),
-                scriptedAgent || Tau2Options.agentStopToken(opts));
+                scriptedAgent || Tau2Options.agentStopToken(opts),
+                ctx.cellLimit());
         UserSide user =
                 new UserSide(userRef.toString(), userModel, d.userSystemPrompt().apply(task), env.userTools(task));
         return new Sides(
