@@ -147,6 +147,10 @@ public final class ExperimentCommand implements Command {
                               characters of the requests its model was sent (what input tokens grow with);
                               steps and characters as the protocol counted them (tau2) or else as its model
                               calls were recorded (a dash when neither: a gold replay asks no model)
+                  usd_agent/ep, usd_user/ep, usd_judge/ep  US dollars per completed episode by role, priced
+                              from the recorded tokens (the price table, prices.yaml, the file's prices:); the
+                              candidate's cost is usd_agent/ep, the user simulator's and judge's are the
+                              evaluation's; a dash when a model has no price, never 0
                   mean_duration_ms  mean wall time of a completed attempt
                   trust       completed attempts by how far their verdict can be trusted: deterministic
                               (graded by code over the observed world and transcript), model_judged (a
@@ -181,7 +185,9 @@ public final class ExperimentCommand implements Command {
                   judge), max_infra_retries, cell_timeout_seconds, progress, store (postgresql://HOST[:PORT]/DB[?schema=S]
                   instead of --dir; credentials from PGPASSWORD or ~/.pgpass only), cache_file (cache: true serves a request
                   identical to one answered before, same model, exact body and trial, from DIR's model_cache table or
-                  the shared cache_file; hits are recorded). harness: reference (the benchmark's agent) or loop
+                  the shared cache_file; hits are recorded), prices: {PROVIDER:MODEL: {input, output, cache_read,
+                  cache_write, since}} (USD per million tokens), budget: {max_cost_usd, max_tokens, on_budget:
+                  finish|cancel, per_cell: {max_cost_usd, max_tokens}} (operational: no content id changes). harness: reference (the benchmark's agent) or loop
                   (Brokkr's agent loop), action_space tools or repl, repl_guidance shape|compute|inspect,
                   harness_options: {max_turn_steps, output_limit, eval_timeout_seconds, heap_mb}. A model's options
                   timeout_seconds, max_attempts and max_response_bytes are operational: no content id changes""");

@@ -160,7 +160,7 @@ class ExperimentInspectionTest {
                 .matches("(?s).*agree\\s+broken\\s+0\\s+–\\s+0\\s+6\\s+–\\s+–\\s+–\\s+–.*"));
         String csv = cli("experiment", "show", dir, "--format", "csv").out();
         assertTrue(
-                csv.contains("agree,broken,0,,0,6" + ",".repeat(13) + "\r\n"),
+                csv.contains("agree,broken,0,,0,6" + ",".repeat(16) + "\r\n"),
                 "no reward, pass^k, costs per episode, duration or trust: " + csv);
         PyList summary = (PyList)
                 Json.parse(cli("experiment", "show", dir, "--format", "json").out())
