@@ -110,18 +110,60 @@ final class PreludeClass {
         return c;
     }
 
+    /**
+     * File managers for compiling preludes against a jar, each used by one compilation at a time and kept for the next
+     * (javac's tasks share a file manager as its own {@code Main} does; each task still gets a compiler context of its
+     * own, so no symbol or class state passes from one prelude to another).
+     *
+     * <p>Why: a single-turn BFCL episode's prelude names its own tools, so it is compiled anew every episode, and a new
+     * standard file manager per compilation (two: the parse and the compile) opened the jar's zip file system, found
+     * the system modules and listed the JDK image's packages again (part of the ~16% of the harness's CPU that a
+     * single-turn episode's prelude compilation took, JFR). Kept, the jar stays open and the image's listings come
+     * from {@link SandboxClassPath.JdkImage}; each compilation still makes its own compiler context (symbol table,
+     * the JDK classes it reads), which is most of what is left.
+     */
+    private static final Map<Path, java.util.concurrent.ConcurrentLinkedDeque<SandboxClassPath>> FILE_MANAGERS =
+            new java.util.concurrent.ConcurrentHashMap<>();
+
     private static Optional<Compiled> compile(String code, Path jar) {
+        var idle = FILE_MANAGERS.computeIfAbsent(jar, j -> new java.util.concurrent.ConcurrentLinkedDeque<>());
         JavaCompiler javac = ToolProvider.getSystemJavaCompiler();
         if (javac == null) return Optional.empty();
+        SandboxClassPath fm = idle.pollFirst();
+        if (fm == null) fm = SandboxClassPath.of(javac.getStandardFileManager(null, null, StandardCharsets.UTF_8), jar);
+        try {
+            return compile(javac, code, fm);
+        } finally {
+            idle.addFirst(fm);
+        }
+    }
+
+    /** {@code code} compiled against {@code jar} in file managers of its own (as every compilation was before they were kept). */
+    static Optional<Compiled> compileAlone(String code, Path jar) {
+        JavaCompiler javac = ToolProvider.getSystemJavaCompiler();
+        if (javac == null) return Optional.empty();
+        try (StandardJavaFileManager std = javac.getStandardFileManager(null, null, StandardCharsets.UTF_8)) {
+            std.setLocationFromPaths(StandardLocation.CLASS_PATH, List.of(jar));
+            return compile(javac, code, std);
+        } catch (IOException e) {
+            return Optional.empty();
+        }
+    }
+
+    /** {@link #of}'s compilation, not from {@link #of}'s cache: in a kept file manager. */
+    static Optional<Compiled> compileKept(String code, Path jar) {
+        return compile(code, jar);
+    }
+
+    private static Optional<Compiled> compile(JavaCompiler javac, String code, StandardJavaFileManager std) {
         String pkg = PACKAGE;
         String simpleName = "Prelude_" + hash(code);
         String header = "package " + pkg + "; " + Sandbox.IMPORTS + " public final class " + simpleName + " { private "
                 + simpleName + "() {} public static Object " + INIT + "() { return null; }\n";
-        String members = staticMembers(javac, code);
+        String members = staticMembers(javac, code, std);
         if (members == null) return Optional.empty();
         String source = header + members + "\n}\n";
-        try (StandardJavaFileManager std = javac.getStandardFileManager(null, null, StandardCharsets.UTF_8)) {
-            std.setLocationFromPaths(StandardLocation.CLASS_PATH, List.of(jar));
+        try {
             Map<String, byte[]> out = new LinkedHashMap<>();
             Map<String, ByteArrayOutputStream> streams = new LinkedHashMap<>();
             var fm = new ForwardingJavaFileManager<>(std) {
@@ -160,8 +202,17 @@ final class PreludeClass {
             streams.forEach((name, b) -> out.put(name, b.toByteArray()));
             if (!out.containsKey(pkg + "." + simpleName)) return Optional.empty();
             return Optional.of(new Compiled(pkg + "." + simpleName, Map.copyOf(out)));
-        } catch (IOException | RuntimeException e) {
+        } catch (RuntimeException e) {
             return Optional.empty();
+        }
+    }
+
+    /** {@link #staticMembers(JavaCompiler, String, StandardJavaFileManager)} in a file manager of its own. */
+    static String staticMembers(JavaCompiler javac, String code) {
+        try (StandardJavaFileManager std = javac.getStandardFileManager(null, null, StandardCharsets.UTF_8)) {
+            return staticMembers(javac, code, std);
+        } catch (IOException e) {
+            return null;
         }
     }
 
@@ -169,7 +220,7 @@ final class PreludeClass {
      * The declarations of {@code code} with {@code public static } in front of each, or null when one is not a
      * plain method, class, interface, enum, record or variable declaration without modifiers (bar {@code final}).
      */
-    static String staticMembers(JavaCompiler javac, String code) {
+    static String staticMembers(JavaCompiler javac, String code, StandardJavaFileManager std) {
         String prefix = "class W {\n";
         String wrapped = prefix + code + "\n}\n";
         JavaFileObject src = new SimpleJavaFileObject(URI.create("string:///W.java"), JavaFileObject.Kind.SOURCE) {
@@ -181,9 +232,9 @@ final class PreludeClass {
         List<Object> errors = new ArrayList<>();
         List<? extends CompilationUnitTree> units;
         JavacTask task;
-        // A file manager of its own whose plugin loader sees nothing (javac's default one searched the harness's class
-        // path for plugins in this parse too: SandboxClassPath#NO_PLUGINS).
-        try (StandardJavaFileManager std = javac.getStandardFileManager(null, null, StandardCharsets.UTF_8)) {
+        // A plugin loader that sees nothing (javac's default one searched the harness's class path for plugins in this
+        // parse too: SandboxClassPath#NO_PLUGINS).
+        try {
             var fm = new ForwardingJavaFileManager<>(std) {
                 @Override
                 public ClassLoader getClassLoader(Location location) {

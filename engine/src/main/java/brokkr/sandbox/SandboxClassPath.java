@@ -6,6 +6,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.net.URI;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -21,6 +22,7 @@ import javax.tools.JavaFileObject;
 import javax.tools.SimpleJavaFileObject;
 import javax.tools.StandardJavaFileManager;
 import javax.tools.StandardLocation;
+import javax.tools.ToolProvider;
 
 /**
  * The compile side's class path of a sandbox's JShell: the sandbox JVM's own (its image's jar and what
@@ -89,6 +91,101 @@ final class SandboxClassPath extends ForwardingJavaFileManager<StandardJavaFileM
         });
     }
 
+    /**
+     * The running JDK's image (its system modules, {@code jrt:/modules/...}), listed once per process: javac lists a
+     * module's packages in every compilation context, and JShell makes several per episode (its parse, analysis and
+     * code generation each get their own), each listing again what the image holds; it never changes while the
+     * process runs.
+     *
+     * <p>Why: listing the image walked its directories in every context anew: ~10% of the harness's CPU per episode
+     * (JFR of a BFCL REPL proof). The listings are made by a file manager of this class's own, opened once and
+     * never closed, so no episode's file manager or compiler state is shared: the file objects are the standard
+     * file manager's jrt ones (a path each, read with {@code Files.newInputStream}), which javac's
+     * {@code inferBinaryName}, {@code isSameFile} and {@code contains} treat by their path alone, whichever file
+     * manager made them.
+     */
+    static final class JdkImage {
+        private JdkImage() {}
+
+        private record Listing(String module, String packageName, Set<JavaFileObject.Kind> kinds, boolean recurse) {}
+
+        private static final Map<Listing, List<JavaFileObject>> LISTED = new ConcurrentHashMap<>();
+        private static final Map<String, List<Path>> IMAGE_PATHS = new ConcurrentHashMap<>();
+        private static StandardJavaFileManager lister;
+
+        /** The module name when {@code location} is one of the running JDK's system modules in {@code fm}, else null. */
+        static String moduleOf(StandardJavaFileManager fm, Location location) {
+            if (location.isOutputLocation()
+                    || location.isModuleOrientedLocation()
+                    || !location.getName().startsWith("SYSTEM_MODULES[")) return null;
+            try {
+                String module = fm.inferModuleName(location);
+                if (module == null || fm.getLocationForModule(StandardLocation.SYSTEM_MODULES, module) != location)
+                    return null;
+                // The same image as this process's (no --system elsewhere): the same paths as the lister's.
+                Iterable<? extends Path> mine = fm.getLocationAsPaths(location);
+                List<Path> image = imagePaths(module);
+                return mine != null && !image.isEmpty() && toList(mine).equals(image) ? module : null;
+            } catch (IOException | RuntimeException e) {
+                return null;
+            }
+        }
+
+        private static List<Path> imagePaths(String module) {
+            List<Path> had = IMAGE_PATHS.get(module);
+            if (had != null) return had;
+            synchronized (JdkImage.class) {
+                try {
+                    Location l = lister().getLocationForModule(StandardLocation.SYSTEM_MODULES, module);
+                    Iterable<? extends Path> paths = l == null ? null : lister().getLocationAsPaths(l);
+                    List<Path> kept = paths == null ? List.of() : List.copyOf(toList(paths));
+                    IMAGE_PATHS.put(module, kept);
+                    return kept;
+                } catch (IOException e) {
+                    return List.of();
+                }
+            }
+        }
+
+        private static List<Path> toList(Iterable<? extends Path> paths) {
+            List<Path> out = new ArrayList<>();
+            paths.forEach(out::add);
+            return out;
+        }
+
+        /** What the standard file manager lists in {@code module}'s {@code packageName}, from this process's listing. */
+        static List<JavaFileObject> list(
+                String module, String packageName, Set<JavaFileObject.Kind> kinds, boolean recurse) throws IOException {
+            Listing key = new Listing(module, packageName, Set.copyOf(kinds), recurse);
+            List<JavaFileObject> had = LISTED.get(key);
+            if (had != null) return had;
+            synchronized (JdkImage.class) { // the standard file manager is not thread-safe
+                had = LISTED.get(key);
+                if (had != null) return had;
+                List<JavaFileObject> listed = new ArrayList<>();
+                lister().list(
+                                lister().getLocationForModule(StandardLocation.SYSTEM_MODULES, module),
+                                packageName,
+                                kinds,
+                                recurse)
+                        .forEach(listed::add);
+                List<JavaFileObject> kept = List.copyOf(listed);
+                LISTED.put(key, kept);
+                return kept;
+            }
+        }
+
+        /** Uncached: the standard file manager's own listing in a file manager of its own (for tests). */
+        static StandardJavaFileManager uncachedFileManager() {
+            return ToolProvider.getSystemJavaCompiler().getStandardFileManager(null, null, StandardCharsets.UTF_8);
+        }
+
+        private static StandardJavaFileManager lister() {
+            if (lister == null) lister = uncachedFileManager();
+            return lister;
+        }
+    }
+
     /** A class file held in memory (a precompiled prelude's). */
     private static final class MemoryClass extends SimpleJavaFileObject {
         final String binaryName;
@@ -109,6 +206,8 @@ final class SandboxClassPath extends ForwardingJavaFileManager<StandardJavaFileM
     @Override
     public Iterable<JavaFileObject> list(
             Location location, String packageName, Set<JavaFileObject.Kind> kinds, boolean recurse) throws IOException {
+        String module = JdkImage.moduleOf(fileManager, location);
+        if (module != null) return JdkImage.list(module, packageName, kinds, recurse);
         Iterable<JavaFileObject> listed = super.list(location, packageName, kinds, recurse);
         List<JavaFileObject> mine = preludes.get(packageName);
         if (mine == null || location != StandardLocation.CLASS_PATH || !kinds.contains(JavaFileObject.Kind.CLASS))

@@ -1,5 +1,6 @@
 package brokkr.sandbox;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -153,5 +154,47 @@ class PreludeClassTest {
         assertNotNull(PreludeClass.of("int y = 3;", SandboxImage.get().jar()).orElse(null));
         assertTrue(PreludeClass.of("int y = undefinedName;", SandboxImage.get().jar())
                 .isEmpty());
+    }
+
+    /**
+     * A prelude compiled in a kept file manager ({@code PreludeClass}'s, reused by every compilation against a jar) is
+     * what it was in file managers of its own: the same class names and the same bytes, for preludes of different
+     * tools in turn, with ones that do not compile (an undefined name, a statement) and one that shadows a JDK class
+     * between them, so nothing one compilation saw is seen by the next.
+     */
+    @Test
+    void aPreludeCompiledInAKeptFileManagerIsTheSameAsAlone() {
+        var jar = SandboxImage.get().jar();
+        List<String> preludes = new ArrayList<>();
+        for (int i = 0; i < 2; i++) {
+            ToolSpec t = new ToolSpec(
+                    "find_" + i,
+                    "Finds " + i + ".",
+                    PyDict.of(
+                            "type",
+                            "object",
+                            "properties",
+                            PyDict.of("id", PyDict.of("type", "string", "description", "the id")),
+                            "required",
+                            PyList.of(List.of(new PyStr("id")))));
+            preludes.add(JavaApi.recorderMethods(List.of(t)).source());
+            preludes.add(i % 2 == 0 ? "int broken" + i + " = undefinedName;" : "System.out.println(" + i + ");");
+            preludes.add("class String { int n = " + i + "; } String made" + i + "() { return new String(); }");
+        }
+        preludes.add(PRELUDE);
+        for (String code : preludes) {
+            var alone = PreludeClass.compileAlone(code, jar);
+            var kept = PreludeClass.compileKept(code, jar);
+            assertEquals(alone.isPresent(), kept.isPresent(), code);
+            if (alone.isEmpty()) continue;
+            assertEquals(alone.get().className(), kept.get().className(), code);
+            assertEquals(alone.get().classes().keySet(), kept.get().classes().keySet(), code);
+            alone.get()
+                    .classes()
+                    .forEach((name, bytes) ->
+                            assertArrayEquals(bytes, kept.get().classes().get(name), code + ": " + name));
+        }
+        assertTrue(PreludeClass.compileKept(preludes.get(0), jar).isPresent());
+        assertTrue(PreludeClass.compileKept(preludes.get(1), jar).isEmpty());
     }
 }
