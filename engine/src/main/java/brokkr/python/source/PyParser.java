@@ -93,6 +93,21 @@ public final class PyParser {
         "/", "%", "&", "|", "^", "~", "<", ">"
     };
 
+    /**
+     * {@link #OPERATORS} by their first character, longest first as there: a call string's every bracket and comma
+     * tried two dozen longer operators first (a tenth of replaying the fuzz corpus went to parsing).
+     */
+    private static final String[][] OPERATORS_BY_FIRST = new String[128][];
+
+    static {
+        for (char c = 0; c < OPERATORS_BY_FIRST.length; c++) {
+            final char first = c;
+            OPERATORS_BY_FIRST[c] = java.util.Arrays.stream(OPERATORS)
+                    .filter(o -> o.charAt(0) == first)
+                    .toArray(String[]::new);
+        }
+    }
+
     private final String src;
     private final CPython python;
     private final List<Tok> toks = new ArrayList<>();
@@ -240,10 +255,12 @@ public final class PyParser {
                 continue;
             }
             String op = null;
-            for (String o : OPERATORS) {
-                if (src.startsWith(o, i)) {
-                    op = o;
-                    break;
+            if (c < OPERATORS_BY_FIRST.length) {
+                for (String o : OPERATORS_BY_FIRST[c]) {
+                    if (src.startsWith(o, i)) {
+                        op = o;
+                        break;
+                    }
                 }
             }
             if (op == null) {
