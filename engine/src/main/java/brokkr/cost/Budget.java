@@ -41,4 +41,20 @@ public record Budget(Double maxCostUsd, Long maxTokens, OnBudget onBudget) {
     public boolean limited() {
         return maxCostUsd != null || maxTokens != null;
     }
+
+    /**
+     * What was spent against which limit, in one line ({@code $0.0123 of $0.0100, 1234 of 5000 tokens}): the
+     * words of both budgets, the experiment's ({@link Spending}) and a cell's ({@link CellBudget}).
+     */
+    static String spentAgainst(double usd, Double maxCostUsd, long tokens, Long maxTokens) {
+        StringBuilder b = new StringBuilder();
+        if (maxCostUsd != null) b.append(String.format(Locale.ROOT, "$%.4g of $%.4g", usd, maxCostUsd));
+        if (maxTokens != null)
+            b.append(b.isEmpty() ? "" : ", ")
+                    .append(tokens)
+                    .append(" of ")
+                    .append(maxTokens)
+                    .append(" tokens");
+        return b.toString();
+    }
 }

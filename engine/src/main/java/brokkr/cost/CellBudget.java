@@ -7,7 +7,6 @@ import java.time.Instant;
 import java.time.LocalDate;
 import java.time.ZoneOffset;
 import java.util.List;
-import java.util.Locale;
 
 /**
  * What one cell's candidate may spend ({@code budget: {per_cell: {max_cost_usd, max_tokens}}} in the experiment
@@ -69,15 +68,8 @@ public record CellBudget(Double maxCostUsd, Long maxTokens) {
 
         @Override
         public synchronized String describe() {
-            StringBuilder b = new StringBuilder();
-            if (budget.maxCostUsd() != null)
-                b.append(String.format(Locale.ROOT, "$%.4g of $%.4g", usd, budget.maxCostUsd()));
-            if (budget.maxTokens() != null)
-                b.append(b.isEmpty() ? "" : ", ")
-                        .append(tokens)
-                        .append(" of ")
-                        .append(budget.maxTokens())
-                        .append(" tokens");
+            StringBuilder b =
+                    new StringBuilder(Budget.spentAgainst(usd, budget.maxCostUsd(), tokens, budget.maxTokens()));
             if (unpriced && budget.maxCostUsd() != null) b.append(" (a call had no price and counts no dollars)");
             return b.toString();
         }

@@ -1,7 +1,6 @@
 package brokkr.cost;
 
 import brokkr.eval.Evidence;
-import java.util.Locale;
 
 /**
  * What a run has spent against its {@link Budget}, attempt by attempt (thread-safe: the runner's units finish
@@ -50,15 +49,7 @@ public final class Spending {
 
     /** What was spent against which limit, in one line: {@code $0.0123 of $0.0100, 1234 of 5000 tokens}. */
     public synchronized String describe() {
-        StringBuilder b = new StringBuilder();
-        if (budget.maxCostUsd() != null)
-            b.append(String.format(Locale.ROOT, "$%.4g of $%.4g", usd, budget.maxCostUsd()));
-        if (budget.maxTokens() != null)
-            b.append(b.isEmpty() ? "" : ", ")
-                    .append(tokens)
-                    .append(" of ")
-                    .append(budget.maxTokens())
-                    .append(" tokens");
+        StringBuilder b = new StringBuilder(Budget.spentAgainst(usd, budget.maxCostUsd(), tokens, budget.maxTokens()));
         if (unpriced > 0 && budget.maxCostUsd() != null)
             b.append(" (").append(unpriced).append(" role calls had no price and count no dollars)");
         return b.toString();
