@@ -1,6 +1,7 @@
 package brokkr.cost;
 
 import brokkr.conversation.Usage;
+import brokkr.eval.ContentHash;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -11,12 +12,9 @@ import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.time.LocalDate;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
-import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -114,7 +112,7 @@ public final class PriceTable {
             throw new UncheckedIOException(e);
         }
         String expected = provenance.getProperty("sha256");
-        String actual = sha256(bytes);
+        String actual = ContentHash.sha256(bytes);
         if (!actual.equals(expected))
             throw new IllegalStateException(
                     "the pinned price table " + PINNED + " has sha256 " + actual + ", its provenance says " + expected);
@@ -266,14 +264,6 @@ public final class PriceTable {
             return in.readAllBytes();
         } catch (IOException e) {
             throw new UncheckedIOException(e);
-        }
-    }
-
-    static String sha256(byte[] bytes) {
-        try {
-            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(bytes));
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException(e);
         }
     }
 }

@@ -27,9 +27,13 @@ public final class ContentHash {
     }
 
     public static String sha256(String text) {
+        return sha256(text.getBytes(StandardCharsets.UTF_8));
+    }
+
+    /** The lower-case hex SHA-256 of {@code bytes} (a pinned file's digest, as its provenance gives it). */
+    public static String sha256(byte[] bytes) {
         try {
-            MessageDigest md = MessageDigest.getInstance("SHA-256");
-            return HexFormat.of().formatHex(md.digest(text.getBytes(StandardCharsets.UTF_8)));
+            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(bytes));
         } catch (NoSuchAlgorithmException e) {
             throw new AssertionError("SHA-256 is a required JDK algorithm", e);
         }
