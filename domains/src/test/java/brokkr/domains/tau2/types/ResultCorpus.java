@@ -16,12 +16,14 @@ import java.util.Map;
 final class ResultCorpus {
     private ResultCorpus() {}
 
-    static final List<String> FILES = List.of("gold.jsonl", "fuzz-seed11.jsonl");
+    /** The corpora with tool results (banking's KB_search is only in its own). */
+    static final List<String> FILES = List.of("gold.jsonl", "fuzz-seed11.jsonl", "kb-search-seed11.jsonl");
 
     static Map<String, List<Object>> results(Path domainDir) throws IOException {
         ObjectMapper json = new ObjectMapper();
         Map<String, List<Object>> out = new LinkedHashMap<>();
         for (String file : FILES) {
+            if (!Files.exists(domainDir.resolve(file))) continue;
             try (BufferedReader r = Files.newBufferedReader(domainDir.resolve(file))) {
                 for (String line; (line = r.readLine()) != null; ) {
                     JsonNode rec = json.readTree(line);
