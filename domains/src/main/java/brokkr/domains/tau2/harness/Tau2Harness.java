@@ -10,6 +10,7 @@ import brokkr.repl.JavaApi;
 import brokkr.repl.JavaRepl;
 import brokkr.sandbox.Sandbox;
 import brokkr.sandbox.SandboxPool;
+import brokkr.tool.ResultTypes;
 import java.util.List;
 
 /**
@@ -36,13 +37,19 @@ public final class Tau2Harness {
      * makes over MCP handed to the orchestrator as the tool's own call, its model steps reported to {@code counter}.
      */
     public static Agent of(
-            Harness h, Interaction.Counter counter, Candidate model, String systemPrompt, List<ToolSpec> tools) {
-        if (!h.claudeCode()) return of(h, counter.wrap(model), systemPrompt, tools);
+            Harness h,
+            Interaction.Counter counter,
+            Candidate model,
+            String systemPrompt,
+            List<ToolSpec> tools,
+            ResultTypes types) {
+        if (!h.claudeCode()) return of(h, counter.wrap(model), systemPrompt, tools, types);
         ClaudeCodeLoop cc = ClaudeCodeLoop.of(model, systemPrompt, h.maxTurnSteps(), counter::steps);
         return new Agent(cc, systemPrompt, cc);
     }
 
-    public static Agent of(Harness h, Candidate model, String systemPrompt, List<ToolSpec> tools) {
+    /** As above; {@code types} are the tools' result types a REPL's {@code tau2.doc}, {@code types()} and {@code check} tell (null: none). */
+    public static Agent of(Harness h, Candidate model, String systemPrompt, List<ToolSpec> tools, ResultTypes types) {
         if (h.claudeCode())
             throw new IllegalArgumentException("harness claude-code needs the step counter: of(h, counter, ...)");
         if (!h.loop()) return new Agent(model, systemPrompt, () -> {});
@@ -51,7 +58,7 @@ public final class Tau2Harness {
                     new YieldingLoop(model, systemPrompt, YieldingLoop.Actions.PROTOCOL_TOOLS, h.maxTurnSteps());
             return new Agent(loop, systemPrompt, loop);
         }
-        JavaApi api = api(tools);
+        JavaApi api = api(tools, types);
         String prompt = systemPrompt + "\n\n" + replPrompt(h, api);
         Sandbox sandbox = SandboxPool.shared(h.sandboxConfig()).acquire();
         JavaRepl repl;
@@ -65,8 +72,8 @@ public final class Tau2Harness {
         return new Agent(loop, prompt, loop);
     }
 
-    public static JavaApi api(List<ToolSpec> tools) {
-        return JavaApi.namespace(NAMESPACE, "Tau2Tools", tools);
+    public static JavaApi api(List<ToolSpec> tools, ResultTypes types) {
+        return JavaApi.namespace(NAMESPACE, "Tau2Tools", tools, types);
     }
 
     /** What the REPL candidate is told beyond the domain's policy: the action space, the guidance, every tool as Java. */

@@ -107,7 +107,8 @@ final class Tau2Protocol {
                 : ctx.systemPrompt() + "\n\n" + d.agentSystemPrompt();
         EpisodeEnvironment<Worlds> env = d.environment();
         Interaction.Counter counter = new Interaction.Counter();
-        Tau2Harness.Agent harnessed = Tau2Harness.of(harness, counter, agentModel, prompt, env.agentTools());
+        Tau2Harness.Agent harnessed =
+                Tau2Harness.of(harness, counter, agentModel, prompt, env.agentTools(), Tau2ResultTypes.of(d.name()));
         // Upstream's LLMAgent never stops by itself (unless the environment says so); the scripted agents stop on
         // ###STOP###.
         AgentSide agent = new AgentSide(
