@@ -8,8 +8,10 @@ import brokkr.eval.Interaction;
 import brokkr.repl.Harness;
 import brokkr.repl.JavaApi;
 import brokkr.repl.JavaRepl;
+import brokkr.repl.ReplGuidance;
 import brokkr.sandbox.Sandbox;
 import brokkr.sandbox.SandboxPool;
+import brokkr.sandbox.TypeText;
 import brokkr.tool.ResultTypes;
 import java.util.List;
 
@@ -59,7 +61,7 @@ public final class Tau2Harness {
             return new Agent(loop, systemPrompt, loop);
         }
         JavaApi api = api(tools, types);
-        String prompt = systemPrompt + "\n\n" + replPrompt(h, api);
+        String prompt = systemPrompt + "\n\n" + replPrompt(h, api, tools, types);
         Sandbox sandbox = SandboxPool.shared(h.sandboxConfig()).acquire();
         JavaRepl repl;
         try {
@@ -77,6 +79,27 @@ public final class Tau2Harness {
     }
 
     /** What the REPL candidate is told beyond the domain's policy: the action space, the guidance, every tool as Java. */
+    public static String replPrompt(Harness h, JavaApi api, List<ToolSpec> tools, ResultTypes types) {
+        if (h.replGuidance() != ReplGuidance.TYPED) return replPrompt(h, api);
+        if (types == null) throw new IllegalArgumentException("repl_guidance typed needs the domain's result types");
+        StringBuilder shown = new StringBuilder("\n## Result types\n");
+        for (ToolSpec t : tools) {
+            var type = types.type("assistant", t.name());
+            if (type != null)
+                shown.append(t.name())
+                        .append(" returns ")
+                        .append(TypeText.render(type))
+                        .append('\n');
+        }
+        types.defs()
+                .forEach((name, def) -> shown.append(name)
+                        .append(" = ")
+                        .append(TypeText.render((java.util.Map<?, ?>) def))
+                        .append('\n'));
+        return replPrompt(h, api) + shown;
+    }
+
+    /** The prompt of {@link #replPrompt(Harness, JavaApi, List, ResultTypes)} without result types. */
     public static String replPrompt(Harness h, JavaApi api) {
         return "# How you act\n" + JavaRepl.actionSpaceText(h)
                 + "The domain's tools are methods of the object `" + NAMESPACE

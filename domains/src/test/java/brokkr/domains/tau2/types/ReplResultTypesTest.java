@@ -7,8 +7,10 @@ import brokkr.conversation.ToolCall;
 import brokkr.domains.tau2.harness.Tau2Harness;
 import brokkr.domains.tau2.runner.Tau2Domains;
 import brokkr.domains.tau2.runner.Tau2ResultTypes;
+import brokkr.repl.Harness;
 import brokkr.repl.JavaApi;
 import brokkr.repl.JavaRepl;
+import brokkr.repl.ReplGuidance;
 import brokkr.sandbox.Sandbox;
 import brokkr.sandbox.SandboxConfig;
 import brokkr.value.PyDict;
@@ -18,6 +20,30 @@ import org.junit.jupiter.api.Test;
 
 /** In a REPL snippet (a real sandbox): a tool's doc ends with its result type, types() lists them, check() finds violations. */
 class ReplResultTypesTest {
+    /** {@code repl_guidance: typed} shows the types in the prompt, a candidate of its own; the others never do. */
+    @Test
+    void onlyTheTypedGuidanceShowsTheTypesInThePrompt() {
+        var tools = Tau2Domains.load("retail").environment().agentTools();
+        var types = Tau2ResultTypes.of("retail");
+        JavaApi api = Tau2Harness.api(tools, types);
+        Harness typed = Harness.of("loop", "repl", "typed", PyDict.empty());
+        Harness shape = Harness.of("loop", "repl", "shape", PyDict.empty());
+        String prompt = Tau2Harness.replPrompt(typed, api, tools, types);
+        assertTrue(
+                prompt.contains("\n## Result types\ncalculate returns Number\ncancel_pending_order returns order\n"),
+                prompt);
+        assertTrue(
+                prompt.contains("\nvariant = {item_id: String, options: Map<name, String>, available: Boolean"),
+                prompt);
+        assertTrue(prompt.contains("tau2.check(\"type\", value)"), prompt);
+        assertEquals(Tau2Harness.replPrompt(shape, api), Tau2Harness.replPrompt(shape, api, tools, types));
+        assertFalse(Tau2Harness.replPrompt(shape, api, tools, types).contains("Result types"));
+        assertNotEquals(typed.toValue(), shape.toValue(), "a candidate of its own (its content differs)");
+        var e = assertThrows(
+                IllegalArgumentException.class, () -> ReplGuidance.TYPED.untypedText("", "BFCL's functions"));
+        assertEquals("repl_guidance typed needs result types; BFCL's functions have none", e.getMessage());
+    }
+
     @Test
     void docTypesAndCheckWorkInTheSandbox() {
         var tools = Tau2Domains.load("retail").environment().agentTools();
