@@ -6,6 +6,7 @@ import brokkr.command.OwnerOnlyFile;
 import brokkr.experiment.Registry;
 import brokkr.experiment.StoreLocation;
 import brokkr.family.BenchmarkFamily;
+import brokkr.family.EveryEvalEver;
 import brokkr.family.ResultCell;
 import brokkr.family.ResultFormat;
 import brokkr.family.StoredResults;
@@ -23,7 +24,8 @@ import java.util.Set;
 
 /**
  * {@code experiment export} and {@code experiment import}: an experiment in a family's result format (upstream's
- * own files), and such files as an experiment store. The formats are the families' ({@link ResultFormat}); this
+ * own files), and such files as an experiment store. The formats are the families' ({@link ResultFormat}) and
+ * those of every benchmark ({@link EveryEvalEver}); this
  * class reads and writes the store and the files ({@link StoredResults}), the formats only convert.
  */
 public final class ExperimentInterop {
@@ -41,6 +43,10 @@ public final class ExperimentInterop {
                             "two result formats named '" + r.name() + "' (the second from family " + f.name() + ")");
             }
         }
+        // The formats of every benchmark, whatever its family: after the families' own.
+        for (ResultFormat r : List.<ResultFormat>of(new EveryEvalEver()))
+            if (m.putIfAbsent(r.name(), r) != null)
+                throw new IllegalStateException("two result formats named '" + r.name() + "'");
         this.formats = m;
     }
 

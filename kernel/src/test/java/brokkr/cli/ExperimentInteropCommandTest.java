@@ -231,5 +231,15 @@ class ExperimentInteropCommandTest {
                         .contains("tau2-retail: 3 trials per task; the leaderboard takes at least 4 (repetitions: 4)"),
                 refused.err());
         assertTrue(Files.notExists(Path.of(out)), "a refused submission writes nothing");
+
+        // The same run as Every Eval Ever records: no leaderboard rule, one record and its samples.
+        Path eee = tmp.resolve("eee");
+        var records = ConformanceCommandTest.main(
+                "experiment", "export", dir.toString(), "--format", "every-eval-ever", "--out", eee.toString());
+        assertEquals(0, records.code(), records.out() + records.err());
+        assertEquals("wrote 1 Every Eval Ever record (6 samples) under " + eee + "\n", records.out());
+        try (var files = Files.walk(eee.resolve("data/tau2-retail/scripted/gold"))) {
+            assertEquals(2, files.filter(Files::isRegularFile).count());
+        }
     }
 }
