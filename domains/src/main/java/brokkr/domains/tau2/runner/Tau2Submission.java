@@ -303,7 +303,7 @@ public final class Tau2Submission {
      * upstream's {@code validate_submission_traj_set}: every domain's results with the same agent and user simulator
      * with identical arguments.
      */
-    private static void refuseDifferentModels(List<Tau2ResultsExport.Export> exports) {
+    static void refuseDifferentModels(List<Tau2ResultsExport.Export> exports) {
         Map<String, String> users = new LinkedHashMap<>(), agents = new LinkedHashMap<>();
         for (Tau2ResultsExport.Export x : exports) {
             PyDict info = x.results().get("info").asDict();

@@ -34,8 +34,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * {@code experiment export --format tau2-submission}: a scripted gold run of every airline task (the base split's 50,
- * the smallest leaderboard domain) 4 times is a submission valid against upstream's leaderboard schema (its
+ * {@code experiment export --format tau2-submission}: a scripted gold run of every telecom task (the base split's 114)
+ * 4 times (telecom, not airline with its 50 tasks: exporting an airline trajectory re-grades it against a 7 MB
+ * database, 0.26 s of CPU each; telecom's 456 run and export in about 8 s of CPU) is a submission valid against upstream's leaderboard schema (its
  * {@code schema.json} at the pinned commit, in test resources with its provenance), whose scores are what upstream's
  * metrics compute from the trajectory file beside it; and what the leaderboard's rules refuse (3 trials, a task left
  * out, an unfinished cell) is refused with the reason.
@@ -49,26 +50,29 @@ class Tau2SubmissionTest {
     static Registry registry;
     static Schema submissionSchema;
     static Schema resultsSchema;
+    /** The run's submission, built once: an export re-grades each of its 200 trajectories. */
+    static Tau2Submission.Submission submission;
 
     static final Tau2Submission.Metadata META = new Tau2Submission.Metadata(
             null, null, "Example Lab", null, "research@example.org", null, null, LocalDate.of(2026, 12, 2));
 
     @BeforeAll
-    static void runEveryAirlineTaskFourTimes() throws Exception {
-        Path file = tmp.resolve("air.yaml");
+    static void runEveryTelecomTaskFourTimes() throws Exception {
+        Path file = tmp.resolve("telecom.yaml");
         Files.writeString(file, """
                 name: submission
-                domains: [{name: tau2-airline, split: base}]
+                domains: [{name: tau2-telecom, split: base}]
                 candidates: [{id: gold, provider: scripted, model: gold}]
                 repetitions: 4
                 progress: false
                 """);
-        Path dir = tmp.resolve("air");
+        Path dir = tmp.resolve("telecom");
         registry = Registry.load();
         var r = Experiments.run(ExperimentSpec.read(file), dir, registry);
-        assertEquals(200, r.completed(), r.summary());
+        assertEquals(456, r.completed(), r.summary());
         cells = StoredResults.read(dir);
         prices = StoredResults.prices(StoreLocation.of(dir));
+        submission = Tau2Submission.build(cells, registry, prices, META);
         try (InputStream in =
                 Tau2SubmissionTest.class.getResourceAsStream("/brokkr/domains/tau2/leaderboard/schema.json")) {
             submissionSchema = SchemaRegistry.withDefaultDialect(SpecificationVersion.DRAFT_7)
@@ -82,7 +86,7 @@ class Tau2SubmissionTest {
 
     @Test
     void aFullFourTrialRunIsASubmissionUpstreamsSchemaAcceptsScoredAsUpstreamScoresItsTrajectories() {
-        Tau2Submission.Submission s = Tau2Submission.build(cells, registry, prices, META);
+        Tau2Submission.Submission s = submission;
         String json = PyJson.dumps(s.submission(), PyJson.DumpOptions.DEFAULT.withIndent(2));
         assertEquals(List.of(), submissionSchema.validate(json, InputFormat.JSON), json);
 
@@ -114,38 +118,38 @@ class Tau2SubmissionTest {
 
         assertEquals(1, s.trajectories().size());
         Tau2Submission.Trajectory t = s.trajectories().getFirst();
-        assertEquals("trajectories/airline_results.json", t.path());
+        assertEquals("trajectories/telecom_results.json", t.path());
         assertEquals(
-                PyDict.of("airline", "airline_results.json"),
+                PyDict.of("telecom", "telecom_results.json"),
                 sub.get("trajectory_files").asDict());
         assertEquals(List.of(), resultsSchema.validate(PyJson.dumps(t.results()), InputFormat.JSON));
-        assertEquals(200, t.results().get("simulations").asList().size());
+        assertEquals(456, t.results().get("simulations").asList().size());
 
-        PyDict airline = sub.get("results").asDict().get("airline").asDict();
+        PyDict telecom = sub.get("results").asDict().get("telecom").asDict();
         PyDict passHat = UpstreamMetrics.compute(t.results()).get("pass_hat_ks").asDict();
         for (int k = 1; k <= 4; k++) {
             double upstream = ((PyFloat) passHat.get(Integer.toString(k))).value() * 100;
-            assertEquals(upstream, ((PyFloat) airline.get("pass_" + k)).value(), "pass^" + k + " exactly");
+            assertEquals(upstream, ((PyFloat) telecom.get("pass_" + k)).value(), "pass^" + k + " exactly");
             assertEquals(100.0, upstream, "the gold replay passes every trial");
         }
         // The scripted agent has no price: the cost is left out and said so, never 0.
-        assertFalse(airline.containsKey("cost"), airline.toString());
+        assertFalse(telecom.containsKey("cost"), telecom.toString());
         assertTrue(
-                s.warnings().stream().anyMatch(w -> w.contains("airline: cost left out: 200 of 200")),
+                s.warnings().stream().anyMatch(w -> w.contains("telecom: cost left out: 456 of 456")),
                 s.warnings().toString());
         assertTrue(methodology.get("notes").asStr().contains("cost left out"));
     }
 
     @Test
     void theSchemaRefusesWhatUpstreamRefuses() {
-        PyDict sub = Tau2Submission.build(cells, registry, prices, META).submission();
+        PyDict sub = submission.submission();
         assertFalse(submissionSchema
                 .validate(PyJson.dumps(sub.without("contact_info")), InputFormat.JSON)
                 .isEmpty());
         PyDict results = sub.get("results").asDict();
         PyDict over = sub.with(
                 "results",
-                results.with("airline", results.get("airline").asDict().with("pass_1", new PyFloat(100.5))));
+                results.with("telecom", results.get("telecom").asDict().with("pass_1", new PyFloat(100.5))));
         assertFalse(
                 submissionSchema.validate(PyJson.dumps(over), InputFormat.JSON).isEmpty());
         assertFalse(submissionSchema
@@ -155,19 +159,22 @@ class Tau2SubmissionTest {
 
     @Test
     void threeTrialsAMissingTaskAndAnUnfinishedCellAreRefusedWithTheirReasons() {
+        String firstTask = ((Tau2Benchmark) registry.benchmarks().get("tau2-telecom"))
+                .tasks("base")
+                .getFirst();
         List<ResultCell> threeTrials =
                 cells.stream().filter(c -> c.repetition() < 3).toList();
         var e = assertThrows(
                 IllegalArgumentException.class, () -> Tau2Submission.build(threeTrials, registry, prices, META));
         assertEquals(
-                "tau2-airline: 3 trials per task; the leaderboard takes at least 4 (repetitions: 4)", e.getMessage());
+                "tau2-telecom: 3 trials per task; the leaderboard takes at least 4 (repetitions: 4)", e.getMessage());
 
         List<ResultCell> noTask0 =
-                cells.stream().filter(c -> !c.taskId().equals("0")).toList();
+                cells.stream().filter(c -> !c.taskId().equals(firstTask)).toList();
         e = assertThrows(IllegalArgumentException.class, () -> Tau2Submission.build(noTask0, registry, prices, META));
         assertEquals(
-                "tau2-airline: the leaderboard takes every task of the base split (50); the experiment has 49 of them"
-                        + " (missing 1: 0)",
+                "tau2-telecom: the leaderboard takes every task of the base split (114); the experiment has 113 of"
+                        + " them (missing 1: " + firstTask + ")",
                 e.getMessage());
 
         List<ResultCell> unfinished = new ArrayList<>(cells);
@@ -178,7 +185,7 @@ class Tau2SubmissionTest {
                         c.benchmark(), c.candidate(), c.taskId(), c.repetition(), c.environment(), c.agent(), null));
         e = assertThrows(
                 IllegalArgumentException.class, () -> Tau2Submission.build(unfinished, registry, prices, META));
-        assertTrue(e.getMessage().contains("1 of 200 cells have no completed attempt"), e.getMessage());
+        assertTrue(e.getMessage().contains("1 of 456 cells have no completed attempt"), e.getMessage());
 
         var unknown = assertThrows(
                 IllegalArgumentException.class,
@@ -196,5 +203,65 @@ class Tau2SubmissionTest {
                                 null,
                                 LocalDate.of(2026, 12, 2))));
         assertEquals("no tau2 candidate 'nobody' (candidates: gold)", unknown.getMessage());
+    }
+
+    /**
+     * A harness other than upstream's reference loop makes the submission custom (the leaderboard's rule: a modified
+     * scaffold), with modified prompts and the harness in its notes. The telecom run's cells with the candidate's
+     * harness set to Brokkr's loop (its definition only: the episodes are the reference run's).
+     */
+    @Test
+    void aHarnessOtherThanTheReferenceLoopIsACustomSubmission() {
+        PyDict loop = brokkr.repl.Harness.of(brokkr.repl.Harness.LOOP, "tools", null, PyDict.empty())
+                .toValue();
+        List<ResultCell> underLoop = cells.stream()
+                .map(c -> {
+                    var a = c.agent();
+                    var agent = new brokkr.eval.AgentDef(
+                            a.provider(), a.model(), a.actionSpace(), a.options(), a.systemPromptSha256(), loop);
+                    return new ResultCell(
+                            c.benchmark(),
+                            c.candidate(),
+                            c.taskId(),
+                            c.repetition(),
+                            c.environment(),
+                            agent,
+                            c.attempt());
+                })
+                .toList();
+        PyDict sub = Tau2Submission.build(underLoop, registry, prices, META).submission();
+        assertEquals(List.of(), submissionSchema.validate(PyJson.dumps(sub), InputFormat.JSON));
+        assertEquals("custom", sub.get("submission_type").asStr());
+        PyDict methodology = sub.get("methodology").asDict();
+        assertEquals(
+                true,
+                ((brokkr.value.PyBool) methodology.get("verification").asDict().get("modified_prompts")).value());
+        assertTrue(
+                methodology.get("notes").asStr().contains("Custom: the agent ran under Brokkr's harness loop/tools"));
+    }
+
+    /** upstream's validate_submission_traj_set: one user simulator with identical arguments for every domain. */
+    @Test
+    void differentUserSimulatorsAcrossDomainsAreRefused() {
+        var t = submission.trajectories().getFirst();
+        var telecom = new Tau2ResultsExport.Export(
+                "tau2-telecom", "telecom", "gold", t.results(), List.of(), "telecom_results.json");
+        PyDict info = telecom.results().get("info").asDict();
+        PyDict otherUser = telecom.results()
+                .with(
+                        "info",
+                        info.with(
+                                "user_info",
+                                info.get("user_info").asDict().with("llm_args", PyDict.of("temperature", 0.5))));
+        var retail = new Tau2ResultsExport.Export(
+                "tau2-retail", "retail", telecom.candidate(), otherUser, List.of(), "retail_results.json");
+        Tau2Submission.refuseDifferentModels(List.of(telecom, telecom));
+        var e = assertThrows(
+                IllegalArgumentException.class, () -> Tau2Submission.refuseDifferentModels(List.of(telecom, retail)));
+        assertEquals(
+                "the user simulator differs across domains (tau2-telecom: scripted:user {}; tau2-retail: scripted:user"
+                        + " {\"temperature\": 0.5}); the leaderboard takes one user simulator with identical arguments"
+                        + " for every domain",
+                e.getMessage());
     }
 }
