@@ -112,6 +112,31 @@ class Tau2CellBudgetTest {
                         continue;
                     }
                     assertEquals(0.33, ((PyFloat) sim.get("agent_cost")).value(), 1e-12, "3 agent calls of 110 tokens");
+                    // Every Eval Ever has no cost field: the priced cost per episode goes into the score's details.
+                    var records = new brokkr.family.EveryEvalEver()
+                            .export(
+                                    cells,
+                                    new brokkr.family.ResultFormat.ExportContext(
+                                            registry,
+                                            brokkr.family.StoredResults.prices(brokkr.experiment.StoreLocation.of(dir)),
+                                            java.util.Map.of()));
+                    PyDict log = brokkr.value.Json.parse(
+                                    records.files().getFirst().content())
+                            .asDict();
+                    PyDict details = log.get("evaluation_results")
+                            .asList()
+                            .get(0)
+                            .asDict()
+                            .get("score_details")
+                            .asDict()
+                            .get("details")
+                            .asDict();
+                    assertEquals(
+                            0.33,
+                            Double.parseDouble(
+                                    details.get("usd_agent_per_episode").asStr()),
+                            1e-12);
+                    assertTrue(details.containsKey("usd_user_per_episode"), details.toString());
                     // Upstream's TerminationReason has no cell_budget (its Results would not load): max_steps,
                     // upstream's
                     // runner-imposed limit, graded alike (a premature stop, reward 0); the simulation's info names it.
