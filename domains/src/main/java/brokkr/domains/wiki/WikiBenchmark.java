@@ -10,6 +10,7 @@ import brokkr.eval.BenchmarkProvider;
 import brokkr.eval.Check;
 import brokkr.eval.EnvironmentDef;
 import brokkr.eval.Evaluator;
+import brokkr.eval.Exploration;
 import brokkr.eval.Interaction;
 import brokkr.eval.ModelRef;
 import brokkr.eval.Protocol;
@@ -26,6 +27,7 @@ import brokkr.world.WorldHash;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.TreeMap;
 import java.util.concurrent.atomic.AtomicReference;
 
@@ -192,6 +194,11 @@ public final class WikiBenchmark implements BenchmarkProvider {
             checks.addAll(g.checks());
             return new Verdict(checks, setup ? g.score() : 0.0, TrustTier.DETERMINISTIC, g.details());
         };
+    }
+
+    @Override
+    public Optional<Exploration> exploration() {
+        return Optional.of(new WikiExploration(this));
     }
 
     @Override
