@@ -119,7 +119,14 @@ public record Gold(
                         w.notice(),
                         "event",
                         List.of("drought notice of " + year, "drought notice " + year, "drought notice")),
-                new Entity(extension, w.extension(), "event", List.of()));
+                new Entity(
+                        extension,
+                        w.extension(),
+                        "event",
+                        List.of(
+                                "reserve extension",
+                                w.extensionYear() + " reserve extension",
+                                "extension of the " + w.reserve())));
         List<String> press = List.of(p.noticeRelease(), p.noticeReissue());
         List<Fact> facts = List.of(
                 fact(
@@ -161,7 +168,17 @@ public record Gold(
                         "founder_until",
                         founder,
                         new Num(w.directorAppointed()),
-                        List.of("stood down", "stepped down", "step down", "until", "retire", "left"),
+                        List.of(
+                                "stood down",
+                                "stepped down",
+                                "step down",
+                                "until",
+                                "retire",
+                                "left",
+                                "succeed",
+                                "replac",
+                                "handed",
+                                "ended"),
                         List.of(p.appointmentMinutes()),
                         w.founder().name() + " was the first director, until {v}."),
                 synthesis(

@@ -140,6 +140,9 @@ public final class WikiChecker {
             sourceShingles.addAll(shingles(e.getValue()));
         }
 
+        Map<String, Reading> reading = new LinkedHashMap<>();
+        for (Page p : pages) reading.put(p.path(), Reading.of(gold, p));
+
         // Entity pages: a page titled by the entity's name (or an alias).
         Map<String, String> entityPage = new LinkedHashMap<>();
         for (Gold.Entity ent : gold.entities()) {
@@ -170,11 +173,12 @@ public final class WikiChecker {
         Map<String, Set<String>> effective = new LinkedHashMap<>();
         Set<String> imprecise = new TreeSet<>(), voided = new TreeSet<>();
         for (Page p : pages) {
-            Set<String> pageUsed = used(gold, p, 0, p.sentences().size());
+            Reading r = reading.get(p.path());
+            Set<String> pageUsed = r.used(0, p.sentences().size());
             Set<String> eff = new LinkedHashSet<>(), pool = new LinkedHashSet<>();
             for (Line l : p.lines()) {
                 if (l.cited().isEmpty()) continue;
-                Set<String> lineUsed = used(gold, p, l.from(), l.to());
+                Set<String> lineUsed = r.used(l.from(), l.to());
                 if (lineUsed.isEmpty()) {
                     pool.addAll(l.cited());
                 } else if (precise(l.cited(), lineUsed)) {
@@ -195,7 +199,7 @@ public final class WikiChecker {
         for (Gold.Fact f : gold.facts()) {
             boolean stated = false, original = false, ok = false;
             for (Page p : pages) {
-                if (!states(p, f)) continue;
+                if (!reading.get(p.path()).states(f)) continue;
                 stated = true;
                 if (copied.contains(p.path())) continue;
                 original = true;
@@ -323,34 +327,43 @@ public final class WikiChecker {
         return ok >= PRECISION_FLOOR * cited.size();
     }
 
-    /** The documents the sentences {@code from} (inclusive) to {@code to} of a page draw on. */
-    private static Set<String> used(Gold gold, Page p, int from, int to) {
-        Set<String> used = new HashSet<>();
-        for (int i = from; i < to; i++) {
-            String sentence = p.sentences().get(i);
-            List<Long> numbers = p.sentenceNumbers().get(i);
-            for (Gold.Fact f : gold.facts()) if (f.statedIn(sentence, numbers)) used.addAll(sourcesOf(gold, f));
-            for (Gold.Stale s : gold.stale())
-                if (s.value().in(sentence, numbers)) {
-                    used.add(s.source());
-                    used.add(s.correctedBy());
-                }
-            for (Gold.Distractor d : gold.distractors())
-                if (sentence.contains(d.term().toLowerCase(Locale.ROOT))) used.add(d.source());
+    /** What each sentence of a page says that the gold knows: the facts it states and the documents it draws on. */
+    record Reading(List<Set<String>> facts, List<Set<String>> sources) {
+        static Reading of(Gold gold, Page p) {
+            List<Set<String>> facts = new ArrayList<>(), sources = new ArrayList<>();
+            for (int i = 0; i < p.sentences().size(); i++) {
+                String sentence = p.sentences().get(i);
+                List<Long> numbers = p.sentenceNumbers().get(i);
+                Set<String> stated = new HashSet<>(), used = new HashSet<>();
+                for (Gold.Fact f : gold.facts())
+                    if (f.statedIn(sentence, numbers)) {
+                        stated.add(f.id());
+                        used.addAll(sourcesOf(gold, f));
+                    }
+                for (Gold.Stale s : gold.stale())
+                    if (s.value().in(sentence, numbers)) {
+                        used.add(s.source());
+                        used.add(s.correctedBy());
+                    }
+                for (Gold.Distractor d : gold.distractors())
+                    if (sentence.contains(d.term().toLowerCase(Locale.ROOT))) used.add(d.source());
+                facts.add(stated);
+                sources.add(used);
+            }
+            return new Reading(facts, sources);
         }
-        return used;
-    }
 
-    private static boolean states(Page p, Gold.Fact f) {
-        for (int i = 0; i < p.sentences().size(); i++)
-            if (f.statedIn(p.sentences().get(i), p.sentenceNumbers().get(i))) return true;
-        return false;
-    }
+        /** The documents the sentences {@code from} (inclusive) to {@code to} draw on. */
+        Set<String> used(int from, int to) {
+            Set<String> out = new HashSet<>();
+            for (int i = from; i < to; i++) out.addAll(sources.get(i));
+            return out;
+        }
 
-    private static boolean mentions(Page p, Term t) {
-        for (int i = 0; i < p.sentences().size(); i++)
-            if (t.in(p.sentences().get(i), p.sentenceNumbers().get(i))) return true;
-        return false;
+        boolean states(Gold.Fact f) {
+            for (Set<String> s : facts) if (s.contains(f.id())) return true;
+            return false;
+        }
     }
 
     /** A fact's documents: its own sources, and for a synthesis its inputs' too. */
@@ -444,9 +457,11 @@ public final class WikiChecker {
         return t.startsWith("the ") ? t.substring(4) : t;
     }
 
+    private static final Pattern WORD = Pattern.compile("[a-z0-9]+");
+
     static List<String> shingles(String text) {
         List<String> words = new ArrayList<>();
-        Matcher m = Pattern.compile("[a-z0-9]+").matcher(text.toLowerCase(Locale.ROOT));
+        Matcher m = WORD.matcher(text.toLowerCase(Locale.ROOT));
         while (m.find()) words.add(m.group());
         List<String> out = new ArrayList<>();
         for (int i = 0; i + SHINGLE <= words.size(); i++) out.add(String.join(" ", words.subList(i, i + SHINGLE)));
