@@ -6,6 +6,7 @@ import brokkr.agent.Transcript;
 import brokkr.conversation.Candidate;
 import brokkr.conversation.InfrastructureFailure;
 import brokkr.conversation.Message;
+import brokkr.conversation.ToolCall;
 import brokkr.eval.BenchmarkProvider;
 import brokkr.eval.Check;
 import brokkr.eval.EnvironmentDef;
@@ -18,6 +19,7 @@ import brokkr.eval.RunContext;
 import brokkr.eval.Transcripts;
 import brokkr.eval.TrustTier;
 import brokkr.eval.Verdict;
+import brokkr.eval.WorldReplay;
 import brokkr.eval.WorldSetup;
 import brokkr.value.PyDict;
 import brokkr.value.PyInt;
@@ -194,6 +196,24 @@ public final class WikiBenchmark implements BenchmarkProvider {
             checks.addAll(g.checks());
             return new Verdict(checks, setup ? g.score() : 0.0, TrustTier.DETERMINISTIC, g.details());
         };
+    }
+
+    /**
+     * The final workspace from a record: the seeded workspace with the transcript's tool calls replayed in order,
+     * as the protocol's handler ran them (one at a time, each on the workspace the last one left).
+     */
+    @Override
+    public Optional<WorldReplay> worldReplay() {
+        return Optional.of((env, evidence) -> {
+            Workspace ws = Workspace.seeded(world(env));
+            if (evidence.transcript().isNone()) return ws.files();
+            for (Message m : Transcripts.fromValue(evidence.transcript()))
+                if (m instanceof Message.Assistant a)
+                    for (ToolCall c : a.toolCalls())
+                        ws = WikiTools.call(ws, c.name(), c.arguments() == null ? PyDict.empty() : c.arguments())
+                                .after();
+            return ws.files();
+        });
     }
 
     @Override

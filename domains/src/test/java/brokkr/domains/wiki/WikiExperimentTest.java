@@ -9,6 +9,7 @@ import brokkr.eval.Check;
 import brokkr.experiment.ExperimentQuery;
 import brokkr.experiment.ExperimentSpec;
 import brokkr.experiment.Experiments;
+import brokkr.experiment.Inspect;
 import brokkr.experiment.Registry;
 import brokkr.value.PyDict;
 import java.nio.file.Files;
@@ -50,6 +51,8 @@ class WikiExperimentTest {
                 Set<String> failed = new TreeSet<>();
                 for (Check c : a.checks()) if (!c.passed()) failed.add(c.name());
                 assertEquals("setup_verified", a.checks().getFirst().name());
+                // The recorded final workspace is the seeded one with the transcript's calls replayed.
+                assertTrue(Inspect.verifyWorld(store, registry, a.id()).matches(), who);
                 switch (labels.get(a.agentId())) {
                     case "reference" -> {
                         assertEquals(1.0, a.reward(), who);

@@ -1,6 +1,7 @@
 package brokkr.domains.wiki;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import brokkr.conversation.Candidate;
 import brokkr.conversation.Message;
@@ -12,6 +13,7 @@ import brokkr.eval.ModelRef;
 import brokkr.experiment.ExperimentQuery;
 import brokkr.experiment.ExperimentSpec;
 import brokkr.experiment.Experiments;
+import brokkr.experiment.Inspect;
 import brokkr.experiment.ProviderModels;
 import brokkr.experiment.Registry;
 import brokkr.provider.DecodedRequest;
@@ -112,6 +114,7 @@ class WikiOverHttpTest {
                     assertEquals(
                             expected.checks(), a.checks().subList(1, a.checks().size()));
                     assertEquals(steps, a.evidence().modelCalls().size());
+                    assertTrue(Inspect.verifyWorld(store, registry, a.id()).matches());
                 }
             }
         }
