@@ -41,9 +41,9 @@ import java.util.regex.Pattern;
  *       ({@code citations_precise}).
  * </ul>
  *
- * A page whose citations are mostly noise (under half of the documents it cites are a source of what it
- * says, as when a page cites every document on every line) counts as citing nothing: spraying citations buys
- * neither coverage nor grounding. The hygiene checks (currency, grounding, links, precision, distractors) earn
+ * Citations are judged where they stand: on a line that states something, citations of which under half are a
+ * source of what the line says count as none (as when every document is cited on every line: spraying citations
+ * buys neither coverage nor grounding); a line that states nothing (a list of sources) is judged against its page. The hygiene checks (currency, grounding, links, precision, distractors) earn
  * their weight in proportion to the share of entities that have a page, so an empty or off-topic wiki, where
  * they hold of nothing, earns nothing from them.
  */
@@ -72,7 +72,7 @@ public final class WikiChecker {
     static final int SHINGLE = 8;
 
     static final double COPY_THRESHOLD = 0.75;
-    /** Below this share of supported citations a page's citations are void. */
+    /** Below this share of supported citations, a line's citations (or a page's list of sources) count as none. */
     static final double PRECISION_FLOOR = 0.5;
     /** Each 1% of unsupported numbers costs this many % of the grounding weight. */
     static final double GROUNDING_PENALTY = 5.0;
