@@ -43,7 +43,8 @@ import java.util.regex.Pattern;
  *
  * Citations are judged where they stand: on a line that states something, citations of which under half are a
  * source of what the line says count as none (as when every document is cited on every line: spraying citations
- * buys neither coverage nor grounding); a line that states nothing (a list of sources) is judged against its page. The hygiene checks (currency, grounding, links, precision, distractors) earn
+ * buys neither coverage nor grounding); a line that states nothing (a list of sources) is judged against its page.
+ * The hygiene checks (currency, grounding, links, precision, distractors) earn
  * their weight in proportion to the share of entities that have a page, so an empty or off-topic wiki, where
  * they hold of nothing, earns nothing from them.
  */
