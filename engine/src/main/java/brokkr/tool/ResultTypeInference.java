@@ -83,7 +83,11 @@ public final class ResultTypeInference {
             return out;
         }
         Map<String, Object> out = new LinkedHashMap<>();
-        out.put("anyOf", List.of(t, type("null")));
+        List<Object> kinds = new ArrayList<>();
+        if (t.get("anyOf") instanceof List<?> already && t.size() == 1) kinds.addAll(already); // one union, not nested
+        else kinds.add(t);
+        kinds.add(type("null"));
+        out.put("anyOf", kinds);
         return out;
     }
 

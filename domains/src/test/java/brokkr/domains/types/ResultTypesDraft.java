@@ -1,4 +1,4 @@
-package brokkr.domains.tau2.types;
+package brokkr.domains.types;
 
 import brokkr.tool.ResultTypeInference;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -49,6 +49,29 @@ public final class ResultTypesDraft {
                     .writeValue(out.resolve(domain).resolve("result-types.json").toFile(), file);
             System.out.println(domain + ": " + tools.size() + " tools, " + defs.size() + " shared types");
         }
+        Map<String, List<Object>> bfcl =
+                ResultCorpus.bfclResults(conformance.resolve("bfcl").resolve("multi_turn"));
+        Map<String, Object> tools = new LinkedHashMap<>();
+        for (var e : new TreeMap<>(bfcl).entrySet()) tools.put(e.getKey(), ResultTypeInference.infer(e.getValue()));
+        // Functions no corpus saw return: typed as anything, and said so.
+        for (String cls : brokkr.domains.bfcl.multiturn.Backends.NAMES) {
+            for (String f : new TreeMap<>(
+                            brokkr.domains.bfcl.multiturn.Backends.get(cls).methods())
+                    .keySet()) {
+                tools.putIfAbsent(
+                        cls + "/" + f, Map.of("description", "never seen to return in the shared corpora: any value"));
+            }
+        }
+        tools = new TreeMap<>(tools);
+        Files.createDirectories(out.resolve("bfcl-multi-turn"));
+        new ObjectMapper()
+                .enable(SerializationFeature.INDENT_OUTPUT)
+                .writeValue(
+                        out.resolve("bfcl-multi-turn")
+                                .resolve("result-types.json")
+                                .toFile(),
+                        Map.of("$defs", Map.of(), "tools", tools));
+        System.out.println("bfcl multi-turn: " + tools.size() + " functions");
     }
 
     /** The tools of each domain that return one entity: its type is drafted from all of their results together. */

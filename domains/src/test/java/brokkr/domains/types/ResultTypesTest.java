@@ -1,4 +1,4 @@
-package brokkr.domains.tau2.types;
+package brokkr.domains.types;
 
 import static org.junit.jupiter.api.Assertions.*;
 
