@@ -123,6 +123,39 @@ class EnvTest {
         }
     }
 
+    /**
+     * BFCL multi-turn (fixed user turns, each answered by as many steps as the agent takes): the gold candidate played
+     * through the environment gets, task by task, the reward and checks the runner's own attempt of it gets.
+     */
+    @Test
+    void bfclMultiTurnThroughTheEnvGradesAsTheEvaluationPathDoes() throws Exception {
+        BenchmarkProvider p = REGISTRY.benchmark("bfcl-multi-turn");
+        List<String> tasks = p.tasks("smoke");
+        List<brokkr.eval.Attempt> direct = brokkr.run.Runner.attempts(
+                brokkr.experiment.Planner.cells(
+                        p,
+                        tasks,
+                        Map.of(),
+                        PyDict.empty(),
+                        List.of(new brokkr.experiment.ExperimentSpec.CandidateSpec(
+                                "gold", new ModelRef("scripted", "gold"), "tools", null, null)),
+                        1,
+                        REGISTRY.resolver()),
+                brokkr.run.Policy.of(2));
+        try (Env env = new Env(p, Env.Settings.defaults(), REGISTRY.resolver())) {
+            for (int i = 0; i < tasks.size(); i++) {
+                String task = tasks.get(i);
+                Observation end = play(env, env.reset(task, 0), scripted(p, "gold", task));
+                brokkr.eval.Attempt a = direct.get(i);
+                assertEquals(a.reward(), end.reward(), task);
+                PyDict.Builder checks = PyDict.builder();
+                for (var c : a.checks()) checks.put(c.name(), brokkr.value.PyBool.of(c.passed()));
+                assertEquals(checks.build(), end.info().get("checks"), task);
+            }
+            assertTrue(direct.stream().anyMatch(a -> a.reward() == 1.0));
+        }
+    }
+
     @Test
     void refusalsAreErrorObservationsThatChangeNothing() throws Exception {
         try (Env env = new Env(
