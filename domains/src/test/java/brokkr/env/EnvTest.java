@@ -158,10 +158,8 @@ class EnvTest {
 
     @Test
     void refusalsAreErrorObservationsThatChangeNothing() throws Exception {
-        try (Env env = new Env(
-                REGISTRY.benchmark("loop"),
-                Env.Settings.defaults().withMaxSessions(1).withIdle(Duration.ofMillis(300)),
-                REGISTRY.resolver())) {
+        try (Env env =
+                new Env(REGISTRY.benchmark("loop"), Env.Settings.defaults().withMaxSessions(1), REGISTRY.resolver())) {
             assertEquals(
                     Observation.Kind.UNKNOWN_TASK,
                     env.reset("no-such-task", 0).error().kind());
@@ -188,7 +186,15 @@ class EnvTest {
             // Still the first turn: the ideal follower, from the first observation, wins.
             Observation end = play(env, first, scripted(env.provider(), "ideal", "10"));
             assertEquals(1.0, end.reward());
-            // An idle session is closed (and its slot freed) after the idle timeout.
+        }
+    }
+
+    @Test
+    void anIdleSessionIsClosedAndItsSlotFreed() throws Exception {
+        try (Env env = new Env(
+                REGISTRY.benchmark("loop"),
+                Env.Settings.defaults().withMaxSessions(1).withIdle(Duration.ofMillis(200)),
+                REGISTRY.resolver())) {
             Observation idle = env.reset("10", 0);
             assertNull(idle.error());
             Thread.sleep(1_000);
@@ -197,6 +203,26 @@ class EnvTest {
                     env.step(idle.session(), Value.str("hi")).error().kind());
             assertEquals(0, env.liveSessions());
             assertNull(env.reset("10", 0).error());
+        }
+    }
+
+    /** An episode over its time ends, done, as the runner's timeout failure: reward 0, the reason in info. */
+    @Test
+    void anEpisodeOverItsTimeEndsAsATimeout() throws Exception {
+        try (Env env = new Env(
+                REGISTRY.benchmark("loop"),
+                Env.Settings.defaults().withEpisode(Duration.ofMillis(800)),
+                REGISTRY.resolver())) {
+            Observation first = env.reset("10", 0);
+            assertNull(first.error());
+            Thread.sleep(1_500);
+            Observation o = env.step(first.session(), Value.str("the secret is 42"));
+            assertTrue(o.done(), o.toString());
+            assertEquals(0.0, o.reward());
+            assertEquals("infrastructure_failure", o.info().get("status").asStr());
+            assertTrue(
+                    o.info().get("error").asStr().contains("timeout"), o.info().toString());
+            assertEquals(0, env.liveSessions());
         }
     }
 

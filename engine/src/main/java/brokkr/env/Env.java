@@ -15,10 +15,11 @@ import brokkr.experiment.Planner;
 import brokkr.experiment.Registry;
 import brokkr.provider.OpenAiChat;
 import brokkr.provider.WireFormat;
-import brokkr.run.Cancellation;
+import brokkr.run.Job;
 import brokkr.run.Plan;
 import brokkr.run.Policy;
 import brokkr.run.Runner;
+import brokkr.run.Sink;
 import brokkr.value.Json;
 import brokkr.value.PyDict;
 import brokkr.value.PyList;
@@ -44,7 +45,8 @@ import java.util.function.Function;
  *
  * <p>Control is inverted over the one evaluation path rather than reimplemented beside it: each episode is one
  * cell run by {@link Runner} on a virtual thread of its own (so its world is a fork of its own, set up, played by
- * the domain's protocol and graded as every attempt is), with an {@link AgentDef#EXTERNAL} agent whose
+ * the domain's protocol and graded as every attempt is; one run of the runner serves all sessions, its source the
+ * resets, so the counterparts' provider limits hold across sessions), with an {@link AgentDef#EXTERNAL} agent whose
  * {@link Candidate#next} publishes the history since its last turn and then waits for the client's action. So
  * every domain on the evaluation path is an environment at once, with the same tools, counterparts, termination
  * rules and grade as an experiment's attempt.
@@ -105,20 +107,65 @@ public final class Env implements AutoCloseable {
     private final BenchmarkProvider provider;
     private final Settings settings;
     private final Function<ModelRef, Candidate> models;
-    private final Map<ModelRef, Candidate> open = new ConcurrentHashMap<>();
     private final Map<String, Episode> sessions = new ConcurrentHashMap<>();
     private final AtomicInteger live = new AtomicInteger();
+    /** The episodes to start, handed to the runner as its source; {@link #NO_MORE} ends the run. */
+    private final LinkedBlockingQueue<Job<Attempt>> starts = new LinkedBlockingQueue<>();
+    /** The running episodes by their unit (the runner's sink and model hook are given the unit). */
+    private final Map<Job<?>, Episode> byUnit = new ConcurrentHashMap<>();
+
+    private final Thread runner;
     private final Thread reaper;
     private volatile boolean closed;
 
+    private static final Job<Attempt> NO_MORE = new Job<>() {
+        @Override
+        public String name() {
+            return "no-more";
+        }
+
+        @Override
+        public Attempt run(brokkr.run.RunModels models) {
+            throw new IllegalStateException("not a unit");
+        }
+
+        @Override
+        public Attempt failed(String error, brokkr.run.RunModels models, long startedAtMillis, long durationMillis) {
+            throw new IllegalStateException("not a unit");
+        }
+    };
+
+    /** Stands for the external agent in the runner's shared models; each unit's own is put in its place. */
+    private static final Candidate UNBOUND = (history, tools) -> {
+        throw new IllegalStateException("the external agent of no session");
+    };
+
     /**
      * {@code provider}'s tasks as an environment; counterpart models come from {@code models} (the registry's
-     * resolver), each opened once for every session.
+     * resolver). One runner serves every session, so the counterparts' providers are opened once and their limits
+     * hold over all sessions together.
      */
     public Env(BenchmarkProvider provider, Settings settings, Function<ModelRef, Candidate> models) {
         this.provider = provider;
         this.settings = settings;
-        this.models = models;
+        this.models = ref -> ref.equals(AGENT.modelRef()) ? UNBOUND : models.apply(ref);
+        // Each unit's agent is its session's: the policy's hook between a unit's model and its record is given the
+        // unit, so it puts the session's external agent where the runner's shared models hold UNBOUND.
+        Policy.ModelCacheHook bind = (job, role, model, gated) -> model == UNBOUND ? byUnit.get(job).agent : gated;
+        Policy policy = Policy.of(Policy.MAX_PARALLELISM)
+                .withTimeout(settings.episode())
+                .withCache(bind);
+        Runner.Source<Attempt> source = () -> {
+            Job<Attempt> next = starts.take();
+            return next == NO_MORE ? null : next;
+        };
+        Sink<Attempt> sink = (index, job, attempt) -> {
+            Episode e = byUnit.remove(job);
+            if (e != null) e.events.add(new Event.Finished(attempt));
+        };
+        this.runner = Thread.ofVirtual()
+                .name("env-runner-" + provider.name())
+                .start(() -> Runner.run(source, this.models, policy, sink));
         this.reaper = Thread.ofVirtual().name("env-reaper-" + provider.name()).start(this::reap);
     }
 
@@ -208,7 +255,9 @@ public final class Env implements AutoCloseable {
         try {
             a = action(action);
         } catch (IllegalArgumentException ex) {
-            if (session == null || !sessions.containsKey(session)) return unknown(session);
+            Episode e = session == null ? null : sessions.get(session);
+            if (e == null) return unknown(session);
+            e.touch(); // a client that sent a malformed action is still there
             return Observation.error(session, Observation.Kind.MALFORMED, "malformed action: " + ex.getMessage());
         }
         return step(session, a);
@@ -247,11 +296,18 @@ public final class Env implements AutoCloseable {
         return true;
     }
 
+    /** Closes every session and stops the runner once their episodes have ended. */
     @Override
     public void close() {
         closed = true;
         reaper.interrupt();
         for (String id : List.copyOf(sessions.keySet())) close(id);
+        starts.add(NO_MORE);
+        try {
+            runner.join(Duration.ofSeconds(10));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     /**
@@ -317,10 +373,6 @@ public final class Env implements AutoCloseable {
         }
     }
 
-    private Candidate model(ModelRef ref) {
-        return open.computeIfAbsent(ref, models);
-    }
-
     /** What an episode's thread tells the session. */
     private sealed interface Event {
         /** The agent's turn: the history since its last turn, and the tools. */
@@ -333,11 +385,13 @@ public final class Env implements AutoCloseable {
         record Abandoned() implements Event {}
     }
 
+    /** The action that tells a waiting agent its session was closed. */
+    private static final Message.Assistant CLOSED = new Message.Assistant("(session closed)");
+
     /** One session: an episode on its own thread, with the external agent that hands its turns over. */
     private final class Episode {
         final String id;
         final ReentrantLock lock = new ReentrantLock();
-        final Cancellation cancellation = new Cancellation();
         final LinkedBlockingQueue<Event> events = new LinkedBlockingQueue<>();
         final LinkedBlockingQueue<Message.Assistant> actions = new LinkedBlockingQueue<>();
         volatile long touched = System.nanoTime();
@@ -362,27 +416,27 @@ public final class Env implements AutoCloseable {
                 // protocol's history then holds the message answered now.
                 List<Message> fresh = List.copyOf(history.subList(Math.min(seen, history.size()), history.size()));
                 seen = history.size() + 1;
+                if (ended) throw new IllegalStateException("session " + id + " was closed");
                 events.add(new Event.AgentTurn(fresh, tools));
+                Message.Assistant action;
                 try {
-                    return Turn.of(actions.take());
+                    action = actions.take();
                 } catch (InterruptedException e) {
+                    // the runner's unit timeout: the episode ends as its failure
                     Thread.currentThread().interrupt();
-                    throw new IllegalStateException("session " + id + " was closed");
+                    throw new IllegalStateException("session " + id + " timed out");
                 }
+                if (action == CLOSED) throw new IllegalStateException("session " + id + " was closed");
+                return Turn.of(action);
             }
         };
 
         void start(Evaluation.Cell cell) {
-            Plan plan = Planner.of(
-                    List.of(new Plan.Unit(cell, CLIENT)), ref -> ref.equals(AGENT.modelRef()) ? agent : model(ref));
-            Policy policy = Policy.of(1).withTimeout(settings.episode()).withCancellation(cancellation);
-            Thread.ofVirtual().name("env-" + provider.name() + "-" + id).start(() -> {
-                try {
-                    Runner.run(plan, policy, (index, job, attempt) -> events.add(new Event.Finished(attempt)));
-                } finally {
-                    events.add(new Event.Abandoned());
-                }
-            });
+            Plan.Unit unit = new Plan.Unit(cell, CLIENT);
+            Planner.of(List.of(unit), models); // the harness and scripted models checked as every plan's are
+            Job<Attempt> job = Runner.cell(unit);
+            byUnit.put(job, this);
+            starts.add(job);
         }
 
         Observation step(Message.Assistant action) {
@@ -446,10 +500,12 @@ public final class Env implements AutoCloseable {
             }
         }
 
+        /** Ends the episode: its agent's next turn (or the one it waits for) fails, and nothing of it is graded. */
         void abandon() {
-            cancellation.cancel();
             ended = true;
             uncount();
+            actions.add(CLOSED);
+            events.add(new Event.Abandoned());
         }
     }
 }
