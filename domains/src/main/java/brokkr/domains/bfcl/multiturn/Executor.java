@@ -427,7 +427,8 @@ public final class Executor {
 
         private String evaluate(PyExpr expr) {
             try {
-                Object result = PyEval.deep(new PyEval(this::global, BfclData.PYTHON).eval(expr));
+                Object result =
+                        PyEval.deep(new PyEval(this::global, BfclData.PYTHON, Executor::internedUpstream).eval(expr));
                 return render(world.globals().resolve(result));
             } catch (PyException e) {
                 return "Error during execution: " + e.str();
@@ -565,6 +566,34 @@ public final class Executor {
     }
 
     /** A {@link Live} result of the instance {@code variable}, looked up in the session's current world. */
+    /**
+     * The strings upstream's executor process has interned, as far as known here: CPython's own at startup and the
+     * identifiers of the backend modules it imports (class, method and parameter names, interned when their code
+     * is loaded). Other identifiers of the modules it loads are not known; they decide only whether a set display's
+     * frozenset constant is built once more ({@link brokkr.python.PySetOrder#display}).
+     */
+    private static boolean internedUpstream(String s) {
+        return brokkr.python.PySetOrder.internedAtStartup(s) || BackendIdentifiers.NAMES.contains(s);
+    }
+
+    private static final class BackendIdentifiers {
+        static final java.util.Set<String> NAMES = collect();
+
+        private static java.util.Set<String> collect() {
+            java.util.Set<String> out = new java.util.HashSet<>();
+            for (String name : Backends.NAMES) {
+                Backends.find(name).ifPresent(c -> {
+                    out.add(c.name());
+                    for (Method m : c.methods().values()) {
+                        out.add(m.name());
+                        for (Method.Param p : m.params()) out.add(p.name());
+                    }
+                });
+            }
+            return java.util.Set.copyOf(out);
+        }
+    }
+
     record LiveRef(Session session, String variable, Live live) implements PyObjects.Custom, PyEval.Deferred {
         @Override
         public Object current() {
