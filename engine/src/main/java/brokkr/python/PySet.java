@@ -5,7 +5,6 @@ import java.util.Collections;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
-import java.util.function.Predicate;
 
 /**
  * A Python {@code set} or {@code frozenset} in the dynamic object model of {@link PyObjects}: its members in
@@ -25,11 +24,6 @@ public record PySet(Set<Object> members, boolean frozen, PySetOrder.Shape shape)
 
     public static PySet of(Set<Object> members) {
         return new PySet(members, false);
-    }
-
-    /** The set a display {@code {c1, c2, ...}} of constants evaluates to ({@link PySetOrder#display}). */
-    public static PySet displayOfConstants(List<Object> constants, Predicate<String> alreadyInterned) {
-        return new PySet(new LinkedHashSet<>(constants), false, PySetOrder.display(constants, alreadyInterned));
     }
 
     /** {@code set(other)}: CPython merges another set's table rather than adding its members one by one. */

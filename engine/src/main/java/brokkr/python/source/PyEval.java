@@ -34,6 +34,9 @@ public final class PyEval {
     private PyExpr source;
 
     private java.util.Set<String> sourceIdentifiers;
+    /** The frozenset constants of {@link #source}'s set displays, by members (compile.c's const cache). */
+    private final Map<java.util.Set<Object>, PySetOrder.Shape> displayConstants = new java.util.HashMap<>();
+
     private int depth;
 
     /** {@code globals}: a name's value, or Java null where the globals do not define it. */
@@ -138,6 +141,7 @@ public final class PyEval {
         if (depth == 0 && source != e) {
             source = e;
             sourceIdentifiers = null;
+            displayConstants.clear();
         }
         depth++;
         try {
@@ -183,7 +187,12 @@ public final class PyEval {
                 // Python/compile.c starunpack_helper: more than two items that are all constants after the AST
                 // optimizer's folding become BUILD_SET 0; LOAD_CONST frozenset; SET_UPDATE, not BUILD_SET n
                 if (s.items().size() > 2 && s.items().stream().allMatch(PyEval::foldsToConstant)) {
-                    yield PySet.displayOfConstants(added, this::alreadyInterned);
+                    // compile.c merge_consts_recursive: an equal frozenset constant met earlier in the same
+                    // compilation is reused, with the order it was built in
+                    LinkedHashSet<Object> members = new LinkedHashSet<>(added);
+                    PySetOrder.Shape shape = displayConstants.computeIfAbsent(
+                            members, m -> PySetOrder.display(added, this::alreadyInterned));
+                    yield new PySet(members, false, shape);
                 }
                 yield PySet.of(new LinkedHashSet<>(added));
             }
@@ -236,6 +245,8 @@ public final class PyEval {
                 yield true;
             }
             case PyExpr.IfExp i -> PyObjects.truthy(use(i.test())) ? eval(i.body()) : eval(i.orElse());
+            // the binding goes to eval's throw-away locals; nothing later in a call string reads it here
+            case PyExpr.NamedExpr n -> eval(n.value());
         };
     }
 

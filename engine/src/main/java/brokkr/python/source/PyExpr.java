@@ -41,6 +41,9 @@ public sealed interface PyExpr {
 
     record IfExp(PyExpr test, PyExpr body, PyExpr orElse) implements PyExpr {}
 
+    /** {@code name := value} (a positional call argument here). */
+    record NamedExpr(String name, PyExpr value) implements PyExpr {}
+
     /** A call argument: positional ({@code name == null, star == 0}), {@code *x} (star 1), {@code k=x}, {@code **x} (star 2). */
     record Arg(String name, PyExpr value, int star) {}
 
@@ -93,6 +96,10 @@ public sealed interface PyExpr {
             case Compare c -> {
                 collectIdentifiers(c.left(), out);
                 c.rights().forEach(x -> collectIdentifiers(x, out));
+            }
+            case NamedExpr n -> {
+                out.add(n.name());
+                collectIdentifiers(n.value(), out);
             }
             case IfExp i -> {
                 collectIdentifiers(i.test(), out);

@@ -327,6 +327,7 @@ public final class Executor {
                 namesIn(c.left(), out);
                 c.rights().forEach(r -> namesIn(r, out));
             }
+            case PyExpr.NamedExpr n -> namesIn(n.value(), out);
             case PyExpr.IfExp i -> {
                 namesIn(i.test(), out);
                 namesIn(i.body(), out);
