@@ -9,7 +9,7 @@ import org.junit.jupiter.api.Test;
  * Every damaged call string gen_call_syntax_vectors.py gave CPython 3.11's eval: the same SyntaxError text (the
  * grammar's invalid_* hints — "Perhaps you forgot a comma?", "Maybe you meant '==' or ':=' instead of '='?",
  * unmatched and unclosed brackets, unterminated strings ...) or none. The few still known to differ are listed in
- * call_syntax_known_divergent.txt (24 of 4000; 102 before the invalid_* rules below were completed).
+ * call_syntax_known_divergent.txt (17 of 4000; 102 before the invalid_* rules below were completed).
  */
 class PyCallSyntaxTest {
 

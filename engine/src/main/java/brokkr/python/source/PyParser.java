@@ -686,6 +686,15 @@ public final class PyParser {
         return syntaxError("'" + (char) open[0] + "' was never closed", open[1]);
     }
 
+    /**
+     * A lambda or a comprehension's 'for', which this parser does not take: pegen's lambdef / for_if_clause reads
+     * the token after the keyword first (the end of input inside brackets is then "'(' was never closed").
+     */
+    private PyException unsupportedClause() {
+        peekAt(1);
+        return generic();
+    }
+
     /** The generic error at the furthest token the parse read. */
     private PyException generic() {
         peek();
@@ -762,7 +771,7 @@ public final class PyParser {
     }
 
     private PyExpr expressionAt() {
-        if (isKw("lambda")) throw generic();
+        if (isKw("lambda")) throw unsupportedClause();
         PyExpr body = disjunction();
         if (isKw("if")) {
             // disjunction 'if' disjunction 'else' expression, else the alternative disjunction: the 'if' is left
@@ -1028,6 +1037,7 @@ public final class PyParser {
                 if (isOp("=")) {
                     throw invalid("expression cannot contain assignment, perhaps you meant \"==\"?", start.line);
                 }
+                if (isKw("for") || isKw("async")) peekAt(1); // for_if_clause reads the token after 'for'
                 if ((isKw("for") || isKw("async")) && !(invalidRules && (sawKeyword || sawDoubleStar))) {
                     throw generic();
                 }
@@ -1049,6 +1059,8 @@ public final class PyParser {
                 continue;
             }
             if (!isOp(")")) {
+                // invalid_kwarg's NAME '=' expression for_if_clauses reads the token after 'for'
+                if (isKw("for") || isKw("async")) peekAt(1);
                 checkForgottenComma(args.isEmpty() ? null : args.getLast().value());
                 throw generic();
             }
@@ -1283,7 +1295,7 @@ public final class PyParser {
                                 throw syntaxError("cannot use starred expression here", t.line);
                             return first;
                         }
-                        if (isKw("for")) throw generic();
+                        if (isKw("for")) throw unsupportedClause();
                         if (!isOp(",")) {
                             checkForgottenComma(first);
                             throw generic();
@@ -1308,7 +1320,7 @@ public final class PyParser {
                         while (!isOp("]")) {
                             checkAssignmentInElement();
                             items.add(starOrExpression());
-                            if (isKw("for")) throw generic();
+                            if (isKw("for")) throw unsupportedClause();
                             if (isOp(",")) {
                                 pos++;
                                 continue;
@@ -1375,7 +1387,7 @@ public final class PyParser {
                     items.add(k);
                 }
             }
-            if (isKw("for")) throw generic();
+            if (isKw("for")) throw unsupportedClause();
             if (isOp(",")) {
                 pos++;
                 continue;
