@@ -568,30 +568,27 @@ public final class Executor {
 
     /** A {@link Live} result of the instance {@code variable}, looked up in the session's current world. */
     /**
-     * The strings upstream's executor process has interned, as far as known here: CPython's own at startup and the
-     * identifiers of the backend modules it imports (class, method and parameter names, interned when their code
-     * is loaded). Other identifiers of the modules it loads are not known; they decide only whether a set display's
-     * frozenset constant is built once more ({@link brokkr.python.PySetOrder#display}).
+     * The strings upstream's executor process has interned, as far as measured: CPython's own at startup and those
+     * a CPython 3.11 process holds interned once it has imported upstream's backend modules
+     * (gen_interned_bfcl_names.py: their identifiers and identifier-like string constants). They decide only
+     * whether a set display's frozenset constant is built once more ({@link brokkr.python.PySetOrder#display});
+     * identifiers of other modules upstream's process loads are not known here.
      */
     private static boolean internedUpstream(String s) {
-        return brokkr.python.PySetOrder.internedAtStartup(s) || BackendIdentifiers.NAMES.contains(s);
+        return brokkr.python.PySetOrder.internedAtStartup(s) || BackendInterned.NAMES.contains(s);
     }
 
-    private static final class BackendIdentifiers {
-        static final java.util.Set<String> NAMES = collect();
+    private static final class BackendInterned {
+        static final Set<String> NAMES = read();
 
-        private static java.util.Set<String> collect() {
-            java.util.Set<String> out = new java.util.HashSet<>();
-            for (String name : Backends.NAMES) {
-                Backends.find(name).ifPresent(c -> {
-                    out.add(c.name());
-                    for (Method m : c.methods().values()) {
-                        out.add(m.name());
-                        for (Method.Param p : m.params()) out.add(p.name());
-                    }
-                });
+        private static Set<String> read() {
+            try (var in = Executor.class.getResourceAsStream("interned-by-backends-3.11.txt")) {
+                if (in == null) throw new IllegalStateException("missing resource interned-by-backends-3.11.txt");
+                String text = new String(in.readAllBytes(), java.nio.charset.StandardCharsets.US_ASCII);
+                return Set.copyOf(text.lines().filter(l -> !l.isEmpty()).toList());
+            } catch (java.io.IOException e) {
+                throw new java.io.UncheckedIOException(e);
             }
-            return java.util.Set.copyOf(out);
         }
     }
 
