@@ -108,7 +108,7 @@ final class Tau2Protocol {
         EpisodeEnvironment<Worlds> env = d.environment();
         Interaction.Counter counter = new Interaction.Counter();
         Tau2Harness.Agent harnessed =
-                Tau2Harness.of(harness, counter, agentModel, prompt, env.agentTools(), Tau2ResultTypes.of(d.name()));
+                Tau2Harness.of(harness, counter, agentModel, prompt, env.agentTools(), Tau2ResultTypes.find(d.name()));
         // Upstream's LLMAgent never stops by itself (unless the environment says so); the scripted agents stop on
         // ###STOP###.
         AgentSide agent = new AgentSide(
