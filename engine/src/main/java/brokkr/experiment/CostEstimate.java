@@ -24,7 +24,8 @@ import java.util.TreeMap;
  * What running a plan's pending cells would cost, before any runs ({@code experiment run --dry-run}): per
  * benchmark and candidate, the cells, the models by role, and the dollars an episode is expected to cost, each
  * role's typical tokens priced at the model the plan gives that role ({@link PriceTable}, today's prices).
- * Typical tokens come from a previous experiment ({@link Typical#of}): the mean tokens per completed episode of
+ * Typical tokens come from a previous experiment ({@link Typical#of}): the mean tokens (cache reads and writes
+ * apart, priced at their own rates) per completed episode of
  * the same candidate label and role, else of the role over all its candidates on that benchmark. A role with no
  * typical tokens or no price makes its row's estimate missing (a dash), never 0.
  *
@@ -68,16 +69,23 @@ public record CostEstimate(List<Row> rows, double totalUsd) {
         }
 
         private static void add(Map<List<String>, long[]> sums, List<String> key, Usage u) {
-            long[] s = sums.computeIfAbsent(key, k -> new long[3]);
+            long[] s = sums.computeIfAbsent(key, k -> new long[5]);
             s[0] += u.inputTokens();
             s[1] += u.outputTokens();
-            s[2]++;
+            s[2] += u.cacheReadTokens();
+            s[3] += u.cacheWriteTokens();
+            s[4]++;
         }
 
         private static Map<List<String>, Usage> means(Map<List<String>, long[]> sums) {
             Map<List<String>, Usage> out = new LinkedHashMap<>();
-            sums.forEach((k, s) ->
-                    out.put(k, new Usage(Math.round((double) s[0] / s[2]), Math.round((double) s[1] / s[2]))));
+            sums.forEach((k, s) -> {
+                long in = Math.round((double) s[0] / s[4]);
+                // The cache's shares of the mean input, each rounded, never more than the input they are part of.
+                long read = Math.min(in, Math.round((double) s[2] / s[4]));
+                long write = Math.min(in - read, Math.round((double) s[3] / s[4]));
+                out.put(k, new Usage(in, Math.round((double) s[1] / s[4]), read, write));
+            });
             return out;
         }
     }
