@@ -63,6 +63,35 @@ public record CostEstimate(List<Row> rows, double totalUsd) {
             return new Typical(means(byCandidate), means(byRole));
         }
 
+        /**
+         * The benchmarks' typical tokens per episode shipped with Brokkr ({@code typical-tokens.tsv} beside this
+         * class: measured on each tau2 domain's test split under its gold candidate, characters / 4; the file says
+         * how), by benchmark and role: an estimate of that kind, for a dry run without a previous experiment.
+         */
+        public static Typical domain() {
+            Map<List<String>, Usage> byRole = new LinkedHashMap<>();
+            try (var in = CostEstimate.class.getResourceAsStream("typical-tokens.tsv")) {
+                if (in == null)
+                    throw new IllegalStateException("missing resource brokkr/experiment/typical-tokens.tsv");
+                for (String line : new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8).split("\n")) {
+                    if (line.isBlank() || line.startsWith("#")) continue;
+                    String[] f = line.split("\t");
+                    byRole.put(List.of(f[0], f[1]), new Usage(Long.parseLong(f[2]), Long.parseLong(f[3])));
+                }
+            } catch (java.io.IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
+            return new Typical(Map.of(), byRole);
+        }
+
+        /** The benchmarks this typical knows tokens of. */
+        public java.util.Set<String> benchmarks() {
+            java.util.Set<String> out = new java.util.TreeSet<>();
+            byCandidate.keySet().forEach(k -> out.add(k.getFirst()));
+            byRole.keySet().forEach(k -> out.add(k.getFirst()));
+            return out;
+        }
+
         Usage of(String benchmark, String candidate, String role) {
             Usage u = byCandidate.get(List.of(benchmark, candidate, role));
             return u != null ? u : byRole.get(List.of(benchmark, role));
