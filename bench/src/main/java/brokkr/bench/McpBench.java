@@ -81,7 +81,7 @@ public final class McpBench {
         session.fork(task);
         ForkBinding direct = new ForkBinding(Registry.process().benchmark(domain), task);
         ForkBinding served = new ForkBinding(Registry.process().benchmark(domain), task);
-        try (WorldMcpServer http = WorldMcpServer.startHttp(served, WorldMcpServer.newToken())) {
+        try (WorldMcpServer http = WorldMcpServer.startHttp(served, brokkr.http.LoopbackHttp.newToken())) {
             McpSyncClient httpClient = McpClient.sync(HttpClientStreamableHttpTransport.builder("http://"
                                     + http.url().getHost() + ":" + http.url().getPort())
                             .endpoint(WorldMcpServer.ENDPOINT)

@@ -63,7 +63,8 @@ class ExplorationTest {
                         "tau2-telecom",
                         "tau2-banking_knowledge",
                         "bfcl",
-                        "bfcl-multi-turn"),
+                        "bfcl-multi-turn",
+                        "wiki"),
                 REGISTRY.benchmarks().values().stream()
                         .filter(p -> p.exploration().isPresent())
                         .map(BenchmarkProvider::name)
@@ -72,7 +73,7 @@ class ExplorationTest {
 
     @Test
     void everyOfferedCandidateRunsOnTheEvaluationPathAndTheExplorationReadsIt() {
-        for (String domain : List.of("loop", "parallel", "tau2-retail")) {
+        for (String domain : List.of("loop", "parallel", "tau2-retail", "wiki")) {
             Exploration x = exploration(domain);
             String task = x.tasks().getFirst().id();
             for (String candidate : x.candidates()) {

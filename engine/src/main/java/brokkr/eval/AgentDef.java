@@ -30,6 +30,28 @@ public record AgentDef(
         this(provider, model, actionSpace, options, systemPromptSha256, PyDict.empty());
     }
 
+    /**
+     * The model provider of an agent that is no model Brokkr calls: a client outside Brokkr that sends each turn
+     * itself (a trainer stepping {@code ./brokkr env serve}, {@code brokkr.env.Env}).
+     */
+    public static final String EXTERNAL = "external";
+
+    /** Whether this agent is an {@link #EXTERNAL} client. */
+    public boolean external() {
+        return provider.equals(EXTERNAL);
+    }
+
+    /**
+     * Whether this agent may play opposite a benchmark's scripted counterparts (a scripted user simulator, which
+     * answers by a script that expects the gold moves): a scripted candidate, whose moves are the script's, or an
+     * {@link #external} client, which may replay the gold moves itself and is told what its counterpart is. A model
+     * candidate opposite a scripted user would be scored on a conversation no user would have: it needs a model on
+     * the other side.
+     */
+    public boolean mayFaceScriptedCounterparts() {
+        return provider.equals(BenchmarkProvider.SCRIPTED) || external();
+    }
+
     public AgentDef withHarness(PyDict h) {
         return new AgentDef(provider, model, actionSpace, options, systemPromptSha256, h);
     }

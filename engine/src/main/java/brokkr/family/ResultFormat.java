@@ -1,5 +1,6 @@
 package brokkr.family;
 
+import brokkr.cost.PriceTable;
 import brokkr.experiment.Registry;
 import brokkr.value.PyStr;
 import brokkr.world.ContentId;
@@ -45,6 +46,44 @@ public interface ResultFormat {
      */
     default Exported export(List<ResultCell> cells, Registry registry) {
         throw new UnsupportedOperationException(name() + " does not export");
+    }
+
+    /**
+     * {@link #export(List, Registry)} with what the store knows besides its cells (the prices its costs are read at)
+     * and the values of the format's own {@link #exportOptions} given on the command line. A format that needs
+     * neither keeps the default. IllegalArgumentException: the experiment cannot be exported in this format (the
+     * message says why, e.g. a leaderboard rule it breaks); the CLI exits 2 with it.
+     */
+    default Exported export(List<ResultCell> cells, ExportContext context) {
+        return export(cells, context.registry());
+    }
+
+    /** The options of its own {@code experiment export --format NAME} takes, each with a value; none by default. */
+    default List<ExportOption> exportOptions() {
+        return List.of();
+    }
+
+    /**
+     * An option of a format's export: its name ({@code --model-organization}), the value's name in the synopsis
+     * ({@code ORG}), whether it must be given (its absence is a usage error naming it) and its help line.
+     */
+    record ExportOption(String name, String value, boolean required, String help) {
+        public ExportOption {
+            if (!name.startsWith("--")) throw new IllegalArgumentException("an option's name starts with --: " + name);
+        }
+    }
+
+    /**
+     * What an export receives besides the cells: the registry, the price table the store's costs are read at (its
+     * experiment file's {@code prices:} over the standard table, as the scorecard prices them) and the format's own
+     * options that were given, by name ({@code --model-organization} to its value).
+     */
+    record ExportContext(Registry registry, PriceTable prices, Map<String, String> options) {
+        public ExportContext {
+            Objects.requireNonNull(registry, "registry");
+            Objects.requireNonNull(prices, "prices");
+            options = Map.copyOf(options);
+        }
     }
 
     /** Its part of {@code experiment --help} under {@code import} (as {@link #exportHelp}); null when it does not import. */

@@ -1,5 +1,6 @@
 package brokkr.family;
 
+import brokkr.cost.PriceTable;
 import brokkr.eval.AgentDef;
 import brokkr.eval.Attempt;
 import brokkr.eval.EnvironmentDef;
@@ -7,6 +8,7 @@ import brokkr.experiment.ExperimentQuery;
 import brokkr.experiment.ExperimentStore;
 import brokkr.experiment.ExperimentStore.Cell;
 import brokkr.experiment.ExperimentStore.CellKey;
+import brokkr.experiment.Scorecard;
 import brokkr.experiment.StoreLocation;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -61,6 +63,16 @@ public final class StoredResults {
                         chosen.get(c.key())));
             }
             return List.copyOf(out);
+        }
+    }
+
+    /**
+     * The price table the costs of the store at {@code store} are read at: its experiment file's {@code prices:}
+     * over the standard table, as its scorecard prices them ({@link brokkr.experiment.Scorecard#prices}).
+     */
+    public static PriceTable prices(StoreLocation store) {
+        try (ExperimentQuery q = ExperimentQuery.open(store)) {
+            return Scorecard.prices(q);
         }
     }
 

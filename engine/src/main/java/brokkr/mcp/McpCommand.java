@@ -3,6 +3,7 @@ package brokkr.mcp;
 import brokkr.command.Command;
 import brokkr.command.CommandContext;
 import brokkr.eval.BenchmarkProvider;
+import brokkr.http.LoopbackHttp;
 import java.io.PrintStream;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
@@ -101,12 +102,11 @@ public final class McpCommand implements Command {
             WorldMcpServer.serveStdio(binding, System.in, out);
             return 0;
         }
-        String given = context.env().get(TOKEN_ENV);
-        String token = given == null || given.isBlank() ? WorldMcpServer.newToken() : given;
+        LoopbackHttp.Token token = LoopbackHttp.token(context.env(), TOKEN_ENV);
         WorldMcpServer server;
         try {
             server = WorldMcpServer.startHttp(
-                    binding, token, new WorldMcpServer.HttpOptions(host, port == null ? 0 : port, allowRemote));
+                    binding, token.value(), new LoopbackHttp.Options(host, port == null ? 0 : port, allowRemote));
         } catch (IllegalArgumentException e) {
             throw new InputException(e.getMessage() + (allowRemote ? "" : " (--allow-remote serves it anyway)"));
         }
@@ -116,11 +116,7 @@ public final class McpCommand implements Command {
             stopped.countDown();
         }));
         out.println("brokkr mcp: serving " + describe(provider, task, binding) + " at " + server.url());
-        out.println(
-                given == null || given.isBlank()
-                        ? "token: " + token + "  (send 'Authorization: Bearer TOKEN'; set " + TOKEN_ENV
-                                + " to choose it)"
-                        : "token: from " + TOKEN_ENV);
+        out.println(token.announced(TOKEN_ENV));
         out.flush();
         stopped.await();
         return 0;

@@ -137,6 +137,21 @@ public final class OpenAiChat implements WireFormat {
         }
         PyDict message = Wire.dict(Wire.at(Wire.dict(choices.get(0)), "message"));
         if (message == null) throw new MalformedResponse("choices[0].message is missing or not an object");
+        Message.Assistant m = decodeAssistant(message);
+        PyDict usage = Wire.dict(root.get("usage"));
+        long prompt = Wire.count(usage, "prompt_tokens");
+        // Cache reads are part of prompt_tokens (OpenAI bills them at its cached-input price); the chat wire
+        // reports no cache writes. A server that reports more cached tokens than prompt tokens is read as all cached.
+        long cached = Math.min(prompt, Wire.count(Wire.dict(Wire.at(usage, "prompt_tokens_details")), "cached_tokens"));
+        return new Message.Assistant(
+                m.content(), m.toolCalls(), new Usage(prompt, Wire.count(usage, "completion_tokens"), cached, 0));
+    }
+
+    /**
+     * An assistant message in Chat Completions' shape ({@code content}, {@code tool_calls}), read as a response's
+     * {@code choices[0].message} is (without usage): what a client stepping an environment sends as its action.
+     */
+    public static Message.Assistant decodeAssistant(PyDict message) throws MalformedResponse {
         String content = content(message.get("content"));
         // A refusal arrives in its own field with null content; it is still what the model said.
         if (content == null && Wire.str(message.get("refusal")) != null) content = Wire.str(message.get("refusal"));
@@ -147,13 +162,17 @@ public final class OpenAiChat implements WireFormat {
         } else if (rawCalls != null && !rawCalls.isNone()) {
             throw new MalformedResponse("tool_calls is a JSON " + Wire.jsonType(rawCalls) + ", not an array");
         }
-        PyDict usage = Wire.dict(root.get("usage"));
-        long prompt = Wire.count(usage, "prompt_tokens");
-        // Cache reads are part of prompt_tokens (OpenAI bills them at its cached-input price); the chat wire
-        // reports no cache writes. A server that reports more cached tokens than prompt tokens is read as all cached.
-        long cached = Math.min(prompt, Wire.count(Wire.dict(Wire.at(usage, "prompt_tokens_details")), "cached_tokens"));
-        return new Message.Assistant(
-                content, calls, new Usage(prompt, Wire.count(usage, "completion_tokens"), cached, 0));
+        return new Message.Assistant(content, calls);
+    }
+
+    /** A message as {@link #request} sends it in {@code messages}: what an agent on this wire reads. */
+    public static Value encodeMessage(Message m) {
+        return message(m);
+    }
+
+    /** A tool as {@link #request} offers it in {@code tools} ({@code {"type": "function", "function": ...}}). */
+    public static Value encodeTool(ToolSpec t) {
+        return tool(t);
     }
 
     private static String content(Value v) throws MalformedResponse {

@@ -517,6 +517,8 @@ public final class PyBuiltins {
         def(ns, "set", true, (a, kw) -> {
             noKw("set", kw);
             if (a.size() > 1) throw PyException.typeError("set expected at most 1 argument, got " + a.size());
+            // Objects/setobject.c set_update_internal: another set is merged table to table (set_merge)
+            if (!a.isEmpty() && a.getFirst() instanceof PySet other) return PySet.copyOf(other);
             LinkedHashSet<Object> members = new LinkedHashSet<>();
             if (!a.isEmpty()) {
                 for (Object o : PyObjectOps.iterate(a.getFirst())) {

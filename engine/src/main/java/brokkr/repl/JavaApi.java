@@ -1,6 +1,9 @@
 package brokkr.repl;
 
 import brokkr.conversation.ToolSpec;
+import brokkr.sandbox.MiniJson;
+import brokkr.sandbox.TypeText;
+import brokkr.tool.ResultTypes;
 import brokkr.value.PyDict;
 import brokkr.value.PyList;
 import brokkr.value.PyStr;
@@ -180,6 +183,17 @@ public record JavaApi(String source, String reference, Map<String, String> docs)
      * {@code var.call(name, map)}.
      */
     public static JavaApi namespace(String var, String className, List<ToolSpec> tools) {
+        return namespace(var, className, tools, null);
+    }
+
+    /**
+     * As above, with each tool's result type ({@code types}' {@code assistant/NAME}; null: none) at the end of its
+     * {@code var.doc(name)}, {@code var.types()} listing the named types and {@code var.check(type, value)} giving a
+     * value's first violation of a named type or of a tool's result type (null when it fits; JSON text is parsed
+     * first). The reference (what a prompt shows) is the same with or without types: whether a prompt shows them
+     * is a guidance of its own.
+     */
+    public static JavaApi namespace(String var, String className, List<ToolSpec> tools, ResultTypes types) {
         StringBuilder src = new StringBuilder(HELPERS);
         StringBuilder ref = new StringBuilder();
         Map<String, String> docs = new LinkedHashMap<>();
@@ -217,8 +231,10 @@ public record JavaApi(String source, String reference, Map<String, String> docs)
                         .append(", a);\n  }\n");
             }
             String doc = doc(var + ".", m, ps, t.description(), "String");
-            docs.put(t.name(), doc);
             ref.append(doc).append('\n');
+            Map<?, ?> type = types == null ? null : types.type("assistant", t.name());
+            if (type != null) doc += "\nreturns " + TypeText.withDefinitions(types.defs(), type);
+            docs.put(t.name(), doc);
         }
         src.append(
                 "  public String call(String name, Map<String, ?> args) { return brokkr.sandbox.SandboxBridge.call(name, new LinkedHashMap<String, Object>(args)); }\n");
@@ -234,6 +250,7 @@ public record JavaApi(String source, String reference, Map<String, String> docs)
         src.append(
                 "  public String doc(String name) { String d = DOCS.get(name); if (d == null) throw new IllegalArgumentException(\"no tool named \" + name + \"; tools: \" + DOCS.keySet()); return d; }\n");
         src.append("  public String tools() { return String.join(\"\\n\", DOCS.keySet()); }\n");
+        if (types != null) src.append(typeMethods(types));
         src.append("}\n");
         src.append(className)
                 .append(' ')
@@ -242,6 +259,27 @@ public record JavaApi(String source, String reference, Map<String, String> docs)
                 .append(className)
                 .append("();\n");
         return new JavaApi(src.toString(), ref.toString(), Map.copyOf(docs));
+    }
+
+    /** {@code types()} and {@code check(type, value)} over {@code types}, carried into the sandbox as their JSON text. */
+    private static String typeMethods(ResultTypes types) {
+        Map<String, Object> file = new LinkedHashMap<>();
+        file.put("$defs", types.defs());
+        file.put("tools", types.tools());
+        return "  @SuppressWarnings(\"unchecked\") private static final Map<String, Object> TYPES = (Map<String, Object>)"
+                + " brokkr.sandbox.SandboxBridge.parse(" + lit(MiniJson.write(file)) + ");\n"
+                + "  private static Map<String, Object> typeSection(String k) { return (Map<String, Object>) TYPES.get(k); }\n"
+                + "  public String types() { StringBuilder b = new StringBuilder(); for (var e : typeSection(\"$defs\").entrySet())"
+                + " { if (b.length() > 0) b.append(\"\\n\"); b.append(e.getKey()).append(\" = \")"
+                + ".append(brokkr.sandbox.TypeText.render((Map<?, ?>) e.getValue())); } return b.toString(); }\n"
+                + "  public String check(String type, Object value) {\n"
+                + "    Object t = typeSection(\"$defs\").get(type);\n"
+                + "    if (t == null) t = typeSection(\"tools\").get(\"assistant/\" + type);\n"
+                + "    if (t == null) throw new IllegalArgumentException(\"no type named \" + type + \"; types: \""
+                + " + typeSection(\"$defs\").keySet() + \" and each tool's name\");\n"
+                + "    if (value instanceof String s && (s.startsWith(\"{\") || s.startsWith(\"[\"))) value = parse(s);\n"
+                + "    return brokkr.sandbox.TypeCheck.firstViolation(typeSection(\"$defs\"), (Map<?, ?>) t, value);\n"
+                + "  }\n";
     }
 
     /**

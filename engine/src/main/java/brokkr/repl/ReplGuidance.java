@@ -16,7 +16,13 @@ public enum ReplGuidance {
                     + "and make several independent tool calls in one snippet when you already know their arguments."),
     /** Read results before acting. */
     INSPECT(
-            "Work step by step: make one tool call per snippet, print its whole result, read it, and only then decide the next call.");
+            "Work step by step: make one tool call per snippet, print its whole result, read it, and only then decide the next call."),
+    /**
+     * Code against the curated result types, which the prompt then shows (issue 32's variant: whether seeing the
+     * types helps or makes agents trust the schema over the records). Only for domains with result types.
+     */
+    TYPED("Each tool's result has the type given under \"Result types\": write the code that uses a result against "
+            + "those fields; %scheck(\"type\", value) says whether a value fits a type (null) or where it does not.");
 
     private final String text;
 
@@ -27,6 +33,13 @@ public enum ReplGuidance {
     /** The text, naming the helpers as methods of {@code namespace} (e.g. {@code "tau2."}, or {@code ""}). */
     public String text(String namespace) {
         return text.replace("%s", namespace);
+    }
+
+    /** The text where the tools ({@code what}) have no result types, so {@link #TYPED} cannot be given. */
+    public String untypedText(String namespace, String what) {
+        if (this == TYPED)
+            throw new IllegalArgumentException("repl_guidance typed needs result types; " + what + " have none");
+        return text(namespace);
     }
 
     public String id() {

@@ -39,7 +39,8 @@ import java.util.stream.Stream;
  * in {@link #aotNote()}.
  */
 public final class SandboxImage {
-    private static final List<String> CLASSES = List.of("SandboxAgent", "SandboxWire", "SandboxBridge", "MiniJson");
+    private static final List<String> CLASSES =
+            List.of("SandboxAgent", "SandboxWire", "SandboxBridge", "MiniJson", "TypeCheck", "TypeText");
     private static final Pattern OWN =
             Pattern.compile("brokkr/sandbox/(" + String.join("|", CLASSES) + ")(\\$[^/]*)?\\.class");
     private static final SandboxConfig TRAINING =

@@ -64,7 +64,7 @@ class WorldMcpServerTest {
     @BeforeAll
     static void start() throws Exception {
         counter = new Counter();
-        server = WorldMcpServer.startHttp(counter, WorldMcpServer.newToken());
+        server = WorldMcpServer.startHttp(counter, brokkr.http.LoopbackHttp.newToken());
         client = client(server.token());
         client.initialize();
     }
@@ -173,7 +173,7 @@ class WorldMcpServerTest {
         IllegalArgumentException e = assertThrows(
                 IllegalArgumentException.class,
                 () -> WorldMcpServer.startHttp(
-                        new Counter(), "t", new WorldMcpServer.HttpOptions("0.0.0.0", 0, false)));
+                        new Counter(), "t", new brokkr.http.LoopbackHttp.Options("0.0.0.0", 0, false)));
         assertTrue(e.getMessage().contains("not a loopback address"), e.getMessage());
         assertThrows(IllegalArgumentException.class, () -> WorldMcpServer.startHttp(new Counter(), " "));
     }

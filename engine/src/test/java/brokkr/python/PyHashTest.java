@@ -40,6 +40,27 @@ class PyHashTest {
         orders.finish();
     }
 
+    /**
+     * Every set expression gen_set_display_vectors.py evaluated with CPython 3.11 under PYTHONHASHSEED=0, parsed and
+     * evaluated here: displays of more than two constants (a compile-time frozenset merged by SET_UPDATE), short or
+     * non-constant displays, set(list), set(a set). The old model (every display built by adding its items in order)
+     * disagreed on most displays of three or more constants.
+     */
+    @Test
+    void setDisplaysAsCPythonEvaluatesThem() {
+        Vectors.Check orders = new Vectors.Check("set display iteration order");
+        for (PyDict row : Vectors.read("set_display.jsonl")) {
+            String src = row.get("src").asStr();
+            java.util.Set<String> interned = new java.util.HashSet<>();
+            for (Value v : row.get("interned").asList()) interned.add(v.asStr());
+            brokkr.python.source.PyEval eval =
+                    new brokkr.python.source.PyEval(name -> null, CPython.V3_11, interned::contains);
+            Object v = eval.eval(brokkr.python.source.PyParser.parse(src, CPython.V3_11));
+            orders.eq(row.get("repr").asStr(), PyObjects.repr(v), src);
+        }
+        orders.finish();
+    }
+
     /** The text book_flight prints for {"economy", "business", "first"} (travel_booking.py), and the refused hashes. */
     @Test
     void knownOrdersAndRefusals() {

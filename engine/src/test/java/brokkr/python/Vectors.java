@@ -137,7 +137,9 @@ final class Vectors {
             if (!diffs.isEmpty()) {
                 StringBuilder sb = new StringBuilder(
                         what + ": " + diffs.size() + " of " + checked + " vectors differ from CPython:\n");
-                diffs.stream().limit(25).forEach(d -> sb.append("- ").append(d).append('\n'));
+                diffs.stream()
+                        .limit(Integer.getInteger("vectors.diffs", 25))
+                        .forEach(d -> sb.append("- ").append(d).append('\n'));
                 fail(sb.toString());
             }
         }

@@ -41,7 +41,7 @@ class HarnessTest {
                 .withHarness(Harness.of("loop", "repl", "shape", PyDict.of("output_limit", 100))
                         .toValue())
                 .id());
-        assertEquals(6, ids.size());
+        assertEquals(3 + ReplGuidance.names().size(), ids.size(), "every guidance (typed too) a candidate of its own");
         AgentDef repl = AgentDef.of(MODEL, "repl", null)
                 .withHarness(
                         Harness.of("loop", "repl", "compute", PyDict.empty()).toValue());

@@ -28,14 +28,15 @@ class SandboxImageTest {
         SandboxImage image = SandboxImage.get();
         try (JarFile jar = new JarFile(image.jar().toFile())) {
             List<String> names = jar.stream().map(JarEntry::getName).sorted().toList();
-            for (String c : List.of("SandboxAgent", "SandboxWire", "SandboxBridge", "MiniJson")) {
+            for (String c :
+                    List.of("SandboxAgent", "SandboxWire", "SandboxBridge", "MiniJson", "TypeCheck", "TypeText")) {
                 assertTrue(names.contains("brokkr/sandbox/" + c + ".class"), c + " in " + names);
             }
             for (String n : names) {
                 if (n.equals("module-info.class")) continue;
                 assertTrue(
                         n.matches(
-                                "brokkr/sandbox/(SandboxAgent|SandboxWire|SandboxBridge|MiniJson)(\\$[^/]*)?\\.class"),
+                                "brokkr/sandbox/(SandboxAgent|SandboxWire|SandboxBridge|MiniJson|TypeCheck|TypeText)(\\$[^/]*)?\\.class"),
                         "only sandbox classes: " + n);
             }
         }

@@ -188,7 +188,7 @@ public final class ExperimentCommand implements Command {
                   the shared cache_file; hits are recorded), prices: {PROVIDER:MODEL: {input, output, cache_read,
                   cache_write, since}} (USD per million tokens), budget: {max_cost_usd, max_tokens, on_budget:
                   finish|cancel, per_cell: {max_cost_usd, max_tokens}} (operational: no content id changes). harness: reference (the benchmark's agent) or loop
-                  (Brokkr's agent loop), action_space tools or repl, repl_guidance shape|compute|inspect,
+                  (Brokkr's agent loop), action_space tools or repl, repl_guidance shape|compute|inspect|typed,
                   harness_options: {max_turn_steps, output_limit, eval_timeout_seconds, heap_mb}. A model's options
                   timeout_seconds, max_attempts and max_response_bytes are operational: no content id changes""");
     }

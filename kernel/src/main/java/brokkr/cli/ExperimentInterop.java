@@ -6,6 +6,8 @@ import brokkr.command.OwnerOnlyFile;
 import brokkr.experiment.Registry;
 import brokkr.experiment.StoreLocation;
 import brokkr.family.BenchmarkFamily;
+import brokkr.family.EveryEvalEver;
+import brokkr.family.ResultCell;
 import brokkr.family.ResultFormat;
 import brokkr.family.StoredResults;
 import java.io.IOException;
@@ -22,7 +24,8 @@ import java.util.Set;
 
 /**
  * {@code experiment export} and {@code experiment import}: an experiment in a family's result format (upstream's
- * own files), and such files as an experiment store. The formats are the families' ({@link ResultFormat}); this
+ * own files), and such files as an experiment store. The formats are the families' ({@link ResultFormat}) and
+ * those of every benchmark ({@link EveryEvalEver}); this
  * class reads and writes the store and the files ({@link StoredResults}), the formats only convert.
  */
 public final class ExperimentInterop {
@@ -40,6 +43,10 @@ public final class ExperimentInterop {
                             "two result formats named '" + r.name() + "' (the second from family " + f.name() + ")");
             }
         }
+        // The formats of every benchmark, whatever its family: after the families' own.
+        for (ResultFormat r : List.<ResultFormat>of(new EveryEvalEver()))
+            if (m.putIfAbsent(r.name(), r) != null)
+                throw new IllegalStateException("two result formats named '" + r.name() + "'");
         this.formats = m;
     }
 
@@ -55,18 +62,32 @@ public final class ExperimentInterop {
     String withUsage(String usage) {
         List<ResultFormat> importers = importers();
         String synopses = "       ./brokkr experiment export DIR --format " + String.join("|", names(exporters()))
-                + " [--out PATH]\n" + "       ./brokkr experiment import FILE --dir DIR"
+                + " [--out PATH] [the format's options]\n" + "       ./brokkr experiment import FILE --dir DIR"
                 + (importers.size() > 1 ? " --format " + String.join("|", names(importers)) : "") + "\n";
         StringBuilder help = new StringBuilder();
         paragraph(
                 help,
                 "export",
-                exporters().stream().map(ResultFormat::exportHelp).toList());
+                exporters().stream().map(ExperimentInterop::exportHelp).toList());
         paragraph(
                 help, "import", importers.stream().map(ResultFormat::importHelp).toList());
         String synopsis = "./brokkr experiment verify-world DIR [ATTEMPT_ID]\n";
         String formatHelp = "  --format    text (aligned";
         return usage.replace(synopsis, synopsis + synopses).replace(formatHelp, help + formatHelp);
+    }
+
+    /** A format's export help followed by its own options, one line each ({@code "  --name VALUE  help"}). */
+    private static String exportHelp(ResultFormat f) {
+        StringBuilder t = new StringBuilder(f.exportHelp().strip());
+        for (ResultFormat.ExportOption o : f.exportOptions())
+            t.append("\n  ")
+                    .append(o.name())
+                    .append(' ')
+                    .append(o.value())
+                    .append("  ")
+                    .append(o.help())
+                    .append(o.required() ? " (required)" : "");
+        return t.toString();
     }
 
     /** {@code "  NAME        "} before the first line of the texts, their other lines indented as far. */
@@ -98,17 +119,21 @@ public final class ExperimentInterop {
         String format = null;
         Path outPath = null;
         List<String> positional = new ArrayList<>();
+        Map<String, String> given = new LinkedHashMap<>(); // a format's own options, checked once it is known
         for (int i = 0; i < args.size(); i++) {
             String a = args.get(i);
+            if (!a.startsWith("-")) {
+                positional.add(a);
+                continue;
+            }
+            if (!a.startsWith("--") || a.equals("--")) throw new UsageException("unknown option " + a);
+            if (i + 1 >= args.size()) throw new UsageException(a + " needs a value");
+            String v = args.get(++i);
             switch (a) {
-                case "--format", "--out" -> {
-                    if (i + 1 >= args.size()) throw new UsageException(a + " needs a value");
-                    if (a.equals("--format")) format = args.get(++i);
-                    else outPath = Path.of(args.get(++i));
-                }
+                case "--format" -> format = v;
+                case "--out" -> outPath = Path.of(v);
                 default -> {
-                    if (a.startsWith("-")) throw new UsageException("unknown option " + a);
-                    positional.add(a);
+                    if (given.put(a, v) != null) throw new UsageException(a + " given twice");
                 }
             }
         }
@@ -121,9 +146,30 @@ public final class ExperimentInterop {
         ResultFormat f = formats.get(format);
         if (f == null || f.exportHelp() == null)
             throw new UsageException("--format must be " + either(names) + ", not '" + format + "'");
+        Map<String, ResultFormat.ExportOption> own = new LinkedHashMap<>();
+        for (ResultFormat.ExportOption o : f.exportOptions()) own.put(o.name(), o);
+        for (String a : given.keySet())
+            if (!own.containsKey(a))
+                throw new UsageException("unknown option " + a + " for --format " + f.name()
+                        + (own.isEmpty()
+                                ? " (it takes only --out)"
+                                : " (its options: " + String.join(", ", own.keySet()) + ")"));
+        for (ResultFormat.ExportOption o : own.values())
+            if (o.required() && !given.containsKey(o.name()))
+                throw new UsageException(
+                        "--format " + f.name() + " needs " + o.name() + " " + o.value() + " (" + o.help() + ")");
         if (f.directoryTree() != null && outPath == null)
             throw new UsageException("--format " + f.name() + " writes " + f.directoryTree() + ": give --out DIR");
-        ResultFormat.Exported e = f.export(StoredResults.read(dir), registry);
+        List<ResultCell> cells = StoredResults.read(dir);
+        ResultFormat.ExportContext context = new ResultFormat.ExportContext(registry, StoredResults.prices(dir), given);
+        ResultFormat.Exported e;
+        try {
+            e = f.export(cells, context);
+        } catch (
+                IllegalArgumentException refused) { // the experiment breaks a rule of the format (e.g. a leaderboard's)
+            throw new InputException(
+                    "cannot export " + dir.display() + " as " + f.name() + ": " + refused.getMessage());
+        }
         if (e.files().isEmpty())
             throw new InputException(dir.display() + " has no " + f.name() + " attempts to export");
         // Two files of one path would leave only the last one's results: a format's bug, never written.

@@ -142,6 +142,7 @@ public class BrokkrKernel extends BaseKernel {
         bio.attach(env, request.isStdinEnabled());
         env.defer(() -> bio.detach(env));
         try {
+            cells().beginCell(); // on this thread: an interrupt arriving before the cell thread starts still counts
             Object out = CompletableFuture.supplyAsync(() -> evalRaw(request.getCode()), cellThread)
                     .get();
             System.out.flush();

@@ -4,6 +4,7 @@ import java.io.ByteArrayInputStream;
 import java.lang.classfile.ClassHierarchyResolver;
 import java.lang.constant.ClassDesc;
 import java.lang.reflect.Field;
+import java.lang.reflect.Method;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.stream.Stream;
@@ -22,6 +23,7 @@ import jdk.jshell.spi.ExecutionEnv;
  */
 final class CapturingExecutionControl extends LocalExecutionControl {
     private volatile String lastClass;
+    private volatile boolean stopRequested;
     private final ClassLoader classLoader;
 
     CapturingExecutionControl() {
@@ -79,6 +81,25 @@ final class CapturingExecutionControl extends LocalExecutionControl {
                     ExecutionControl.InternalException {
         lastClass = className;
         return super.invoke(className, methodName);
+    }
+
+    /**
+     * A stop asked for before the snippet's code runs (while JShell compiles it, or before the cell reached
+     * it): {@link LocalExecutionControl#stop()} ignores a stop while no user code runs, so without this the
+     * snippet would run as if never interrupted. Cleared by {@link #clearStop()} when the next cell begins.
+     */
+    void requestStop() {
+        stopRequested = true;
+    }
+
+    void clearStop() {
+        stopRequested = false;
+    }
+
+    @Override
+    protected String invoke(Method doitMethod) throws Exception {
+        if (stopRequested) throw new ExecutionControl.StoppedException();
+        return super.invoke(doitMethod);
     }
 
     /** The wrapper class of the last snippet invoked. */

@@ -26,6 +26,11 @@ public final class CellEvaluator {
     private final JShellEvaluator java;
     private final Session session;
     private volatile Thread magicThread;
+    /** An interrupt asked for in the running cell's window (from {@link #beginCell()} on). */
+    private volatile boolean interruptRequested;
+    /** The next cell's window was opened by {@link #beginCell()} and its {@link #eval} has not begun. */
+    private volatile boolean cellBegun;
+
     private Consumer<Object> show = o -> {};
 
     /** With the session magics ({@link KernelMagics}) added to the session's registry; {@code %maven} reads the user's Maven settings. */
@@ -48,8 +53,22 @@ public final class CellEvaluator {
         return session;
     }
 
+    /**
+     * Opens the next cell's interrupt window: an interrupt from now on ends that cell, even one that comes
+     * before the cell's thread starts it or while JShell compiles it (both were lost: the magic thread was
+     * not known yet, and JShell ignores a stop while no user code runs). The kernel calls this when the
+     * execute request arrives; {@link #eval} opens the window itself when nobody did.
+     */
+    public void beginCell() {
+        interruptRequested = false;
+        java.beginCell();
+        cellBegun = true;
+    }
+
     /** The cell's value (present false when it has none); intermediate values go to {@code show}. */
     public JShellEvaluator.Value eval(String cell, Consumer<Object> show) {
+        if (!cellBegun) beginCell();
+        cellBegun = false;
         Consumer<Object> outer = this.show;
         this.show = show;
         try {
@@ -191,6 +210,8 @@ public final class CellEvaluator {
         Thread self = Thread.currentThread();
         ClassLoader loader = self.getContextClassLoader();
         magicThread = self;
+        // an interrupt that came before this thread was known (interrupt() read magicThread as null)
+        if (interruptRequested) self.interrupt();
         self.setContextClassLoader(java.classLoader());
         try {
             return body.run();
@@ -222,6 +243,7 @@ public final class CellEvaluator {
 
     /** Interrupts the running cell: the JShell snippet stops at its next loop edge, a magic gets a thread interrupt. */
     public void interrupt() {
+        interruptRequested = true;
         java.stop();
         Thread t = magicThread;
         if (t != null) t.interrupt();

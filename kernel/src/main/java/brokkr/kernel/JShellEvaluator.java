@@ -102,9 +102,9 @@ public final class JShellEvaluator implements AutoCloseable {
 
     /** Evaluates a Java cell (no magics); a failure is a {@link CellException}. */
     public Value eval(String code) {
-        stopped = false;
         Value last = Value.NONE;
         for (Piece p : split(code)) {
+            if (stopped) throw interrupted();
             last = evalSnippet(p.source(), code, p.start());
             // IPython's convention: a statement ending in ';' shows no value (System.out.printf(...); returns a
             // PrintStream)
@@ -281,9 +281,20 @@ public final class JShellEvaluator implements AutoCloseable {
     }
 
     /** Stops the running snippet (its next backward branch or method entry throws); the session survives. */
+    /**
+     * Stops the running cell: its snippet at the next loop edge, or, asked for before the snippet's code runs,
+     * the snippet before it starts; the cell's later snippets do not run. Holds until {@link #beginCell()}.
+     */
     public void stop() {
         stopped = true;
+        control.requestStop();
         shell.stop();
+    }
+
+    /** A new cell begins: an earlier {@link #stop()} no longer applies. */
+    public void beginCell() {
+        stopped = false;
+        control.clearStop();
     }
 
     // ---- completion, inspection, completeness ----

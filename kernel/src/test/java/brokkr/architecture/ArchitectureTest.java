@@ -304,7 +304,9 @@ class ArchitectureTest {
             "brokkr.stats",
             "brokkr.sandbox",
             "brokkr.repl",
-            "brokkr.mcp"
+            "brokkr.mcp",
+            "brokkr.http",
+            "brokkr.env"
         };
     }
 }

@@ -131,4 +131,115 @@ class ExperimentInteropCommandTest {
                                 "experiment", "export", tmp.resolve("none").toString(), "--format", "tau2")
                         .code());
     }
+
+    /**
+     * {@code experiment export --format tau2-submission}: what the experiment does not know is an option, its absence
+     * or a bad value a usage error (exit 2) naming it; a run of 3 trials of 2 tasks is refused (exit 2) with every
+     * leaderboard rule it breaks, and nothing is written.
+     */
+    @Test
+    void aTau2SubmissionNeedsItsNamesAndIsRefusedForThreeTrialsOfTwoTasks(@TempDir Path tmp) throws Exception {
+        Path spec = tmp.resolve("x.yaml");
+        Files.writeString(spec, """
+                name: three
+                domain: tau2-retail
+                tasks: ["0", "1"]
+                candidates:
+                  - {id: gold, provider: scripted, model: gold}
+                repetitions: 3
+                """);
+        Path dir = tmp.resolve("run");
+        var run = ConformanceCommandTest.main(
+                "experiment", "run", spec.toString(), "--dir", dir.toString(), "--no-progress");
+        assertEquals(0, run.code(), run.out() + run.err());
+        String out = tmp.resolve("submission").toString();
+        String[] names = {"--model-organization", "Example Lab", "--contact-email", "research@example.org"};
+
+        var noOut = ConformanceCommandTest.main(
+                "experiment",
+                "export",
+                dir.toString(),
+                "--format",
+                "tau2-submission",
+                names[0],
+                names[1],
+                names[2],
+                names[3]);
+        assertEquals(2, noOut.code());
+        assertTrue(
+                noOut.err()
+                        .contains("--format tau2-submission writes submission.json and trajectories/: give --out DIR"),
+                noOut.err());
+        var noOrg = ConformanceCommandTest.main(
+                "experiment",
+                "export",
+                dir.toString(),
+                "--format",
+                "tau2-submission",
+                "--out",
+                out,
+                names[2],
+                names[3]);
+        assertEquals(2, noOrg.code());
+        assertTrue(
+                noOrg.err()
+                        .contains("--format tau2-submission needs --model-organization ORG (who developed the model)"),
+                noOrg.err());
+        var badDate = ConformanceCommandTest.main(
+                "experiment",
+                "export",
+                dir.toString(),
+                "--format",
+                "tau2-submission",
+                "--out",
+                out,
+                names[0],
+                names[1],
+                names[2],
+                names[3],
+                "--submission-date",
+                "2 Dec");
+        assertEquals(2, badDate.code());
+        assertTrue(badDate.err().contains("--submission-date must be a date YYYY-MM-DD, not '2 Dec'"), badDate.err());
+        var foreign = ConformanceCommandTest.main(
+                "experiment", "export", dir.toString(), "--format", "tau2", "--contact-email", "a@b.c");
+        assertEquals(2, foreign.code());
+        assertTrue(
+                foreign.err().contains("unknown option --contact-email for --format tau2 (it takes only --out)"),
+                foreign.err());
+
+        var refused = ConformanceCommandTest.main(
+                "experiment",
+                "export",
+                dir.toString(),
+                "--format",
+                "tau2-submission",
+                "--out",
+                out,
+                names[0],
+                names[1],
+                names[2],
+                names[3]);
+        assertEquals(2, refused.code(), refused.out() + refused.err());
+        assertTrue(
+                refused.err()
+                        .contains("tau2-retail: the leaderboard takes every task of the base split (114); the"
+                                + " experiment has 2 of them (missing 112: "),
+                refused.err());
+        assertTrue(
+                refused.err()
+                        .contains("tau2-retail: 3 trials per task; the leaderboard takes at least 4 (repetitions: 4)"),
+                refused.err());
+        assertTrue(Files.notExists(Path.of(out)), "a refused submission writes nothing");
+
+        // The same run as Every Eval Ever records: no leaderboard rule, one record and its samples.
+        Path eee = tmp.resolve("eee");
+        var records = ConformanceCommandTest.main(
+                "experiment", "export", dir.toString(), "--format", "every-eval-ever", "--out", eee.toString());
+        assertEquals(0, records.code(), records.out() + records.err());
+        assertEquals("wrote 1 Every Eval Ever record (6 samples) under " + eee + "\n", records.out());
+        try (var files = Files.walk(eee.resolve("data/tau2-retail/scripted/gold"))) {
+            assertEquals(2, files.filter(Files::isRegularFile).count());
+        }
+    }
 }

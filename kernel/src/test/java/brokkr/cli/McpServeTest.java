@@ -226,7 +226,7 @@ class McpServeTest {
     @Test
     void bfclMultiTurnInProcessOverHttpAnswersAsCallDoes() throws Exception {
         ForkBinding binding = new ForkBinding(Registry.process().benchmark("bfcl-multi-turn"), "multi_turn_base_50");
-        try (WorldMcpServer server = WorldMcpServer.startHttp(binding, WorldMcpServer.newToken())) {
+        try (WorldMcpServer server = WorldMcpServer.startHttp(binding, brokkr.http.LoopbackHttp.newToken())) {
             McpSyncClient client = http(server.url(), server.token());
             try {
                 client.initialize();

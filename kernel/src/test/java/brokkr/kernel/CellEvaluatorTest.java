@@ -8,6 +8,7 @@ import brokkr.magics.Session;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -17,6 +18,7 @@ import org.dflib.jjava.jupyter.kernel.display.mime.MIMEType;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import tech.tablesaw.api.Table;
 
 class CellEvaluatorTest {
@@ -150,6 +152,40 @@ class CellEvaluatorTest {
         assertInstanceOf(CellException.class, t);
         assertEquals(CellException.Kind.INTERRUPTED, ((CellException) t).kind());
         assertEquals(42, value("kept + 1"));
+    }
+
+    /**
+     * An interrupt that comes after the execute request but before the cell's code runs (the cell thread not
+     * started yet, JShell still compiling) ends the cell: it was lost, JShell ignoring a stop while no user
+     * code runs and the magic thread not known yet. The next cell is not affected.
+     */
+    @Test
+    void anInterruptBeforeTheCellRunsEndsIt(@TempDir Path dir) throws Exception {
+        cells.eval("int before = 1;", o -> {});
+        for (String cell : List.of(
+                "while (true) { }",
+                "int a = 1;\nwhile (true) { }",
+                "%%experiment --dir " + dir.resolve("exp") + " --name early\n"
+                        + "domain: loop\nsplit: smoke\ncandidates: [{id: ideal, provider: scripted, model: ideal}]\n"
+                        + "repetitions: 50\nparallelism: 2\n")) {
+            cells.beginCell();
+            cells.interrupt();
+            CompletableFuture<Throwable> f = CompletableFuture.supplyAsync(() -> {
+                try {
+                    cells.eval(cell, o -> {});
+                    return null;
+                } catch (Throwable t) {
+                    return t;
+                }
+            });
+            Throwable t = f.get(30, TimeUnit.SECONDS);
+            assertInstanceOf(CellException.class, t, cell);
+            assertEquals(CellException.Kind.INTERRUPTED, ((CellException) t).kind(), cell);
+            assertEquals(2, value("before + 1"), "the next cell runs: " + cell);
+        }
+        // the second cell's first statement did not run either: the stop held for the cell's later snippets
+        CellException e = assertThrows(CellException.class, () -> cells.eval("a", o -> {}));
+        assertNotEquals(CellException.Kind.INTERRUPTED, e.kind());
     }
 
     @Test

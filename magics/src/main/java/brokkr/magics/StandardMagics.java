@@ -43,7 +43,7 @@ public final class StandardMagics {
                         StandardMagics::call)
                 .line(
                         "run",
-                        "%run --task ID --candidate C|PROVIDER:MODEL [--user PROVIDER:MODEL] [--judge PROVIDER:MODEL] [--harness loop [--action-space tools|repl] [--repl-guidance shape|compute|inspect]]",
+                        "%run --task ID --candidate C|PROVIDER:MODEL [--user PROVIDER:MODEL] [--judge PROVIDER:MODEL] [--harness loop [--action-space tools|repl] [--repl-guidance shape|compute|inspect|typed]]",
                         "Runs one episode of a candidate on a task of the loaded domain on the evaluation path: a scripted candidate,"
                                 + " or a model (e.g. openai:gpt-4.1; keys and base URLs from the environment) with live progress;"
                                 + " tau2 needs --user and --judge models for a model candidate. --harness loop drives it by Brokkr's agent loop,"

@@ -75,7 +75,7 @@ class MagicsTest {
                 assertThrows(MagicUsageException.class, () -> magic("%domain load atlantis"))
                         .getMessage()
                         .contains(
-                                "unknown domain 'atlantis' (one of loop, parallel, tau2-retail, tau2-airline, tau2-telecom, tau2-banking_knowledge, bfcl, bfcl-multi-turn)"));
+                                "unknown domain 'atlantis' (one of loop, parallel, tau2-retail, tau2-airline, tau2-telecom, tau2-banking_knowledge, bfcl, bfcl-multi-turn, wiki)"));
         assertTrue(assertThrows(MagicUsageException.class, () -> magic("%tasks"))
                 .getMessage()
                 .contains("no domain loaded"));

@@ -206,7 +206,8 @@ public sealed interface BfclAgent {
                     + JavaApi.RECORDER_CALLS
                     + " Every method call your code makes is one function call of your answer, in order: several calls are parallel calls. "
                     + JavaApi.RECORDER_LITERALS + " If no function fits the request, answer with text instead.\n\n"
-                    + "## Guidance\n" + h.replGuidance().text("") + "\n\n## Functions\n" + api.reference();
+                    + "## Guidance\n" + h.replGuidance().untypedText("", "BFCL's functions") + "\n\n## Functions\n"
+                    + api.reference();
         }
     }
 

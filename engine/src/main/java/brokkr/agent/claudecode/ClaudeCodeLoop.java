@@ -210,7 +210,7 @@ public final class ClaudeCodeLoop implements Candidate, AutoCloseable {
                             return ClaudeCodeLoop.this.call(tool, arguments);
                         }
                     },
-                    WorldMcpServer.newToken());
+                    brokkr.http.LoopbackHttp.newToken());
             launch = cli.launch()
                     .systemPrompt(systemPrompt)
                     .maxTurns(maxTurnSteps)

@@ -7,6 +7,7 @@ import brokkr.python.PyException;
 import brokkr.python.PyObjectOps;
 import brokkr.python.PyObjects;
 import brokkr.python.PySet;
+import brokkr.python.PySetOrder;
 import brokkr.python.PyTuple;
 import brokkr.value.PyNone;
 import java.math.BigInteger;
@@ -16,6 +17,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
+import java.util.function.Predicate;
 import org.pcollections.OrderedPMap;
 
 /**
@@ -27,11 +29,29 @@ import org.pcollections.OrderedPMap;
 public final class PyEval {
     private final Function<String, Object> globals;
     private final CPython python;
+    private final Predicate<String> internedElsewhere;
+    /** The expression the outermost {@link #eval} was given: its identifiers are interned when it is compiled. */
+    private PyExpr source;
+
+    private java.util.Set<String> sourceIdentifiers;
+    /** The frozenset constants of {@link #source}'s set displays, by members (compile.c's const cache). */
+    private final Map<java.util.Set<Object>, PySetOrder.Shape> displayConstants = new java.util.HashMap<>();
+
+    private int depth;
 
     /** {@code globals}: a name's value, or Java null where the globals do not define it. */
     public PyEval(Function<String, Object> globals, CPython python) {
+        this(globals, python, PySetOrder::internedAtStartup);
+    }
+
+    /**
+     * {@code internedElsewhere}: the strings the evaluating CPython process has interned besides the source's own
+     * identifiers (what decides whether a display's frozenset constant is rebuilt, {@link PySetOrder#display}).
+     */
+    public PyEval(Function<String, Object> globals, CPython python, Predicate<String> internedElsewhere) {
         this.globals = globals;
         this.python = python;
+        this.internedElsewhere = internedElsewhere;
     }
 
     /**
@@ -81,7 +101,10 @@ public final class PyEval {
                 if (!changed) yield v;
                 LinkedHashSet<Object> out = new LinkedHashSet<>();
                 for (Object x : s.members()) out.add(deep(x));
-                yield new PySet(out, s.frozen());
+                List<Object> order = new ArrayList<>();
+                for (Object x : s.iterationOrder()) order.add(deep(x));
+                yield new PySet(
+                        out, s.frozen(), new PySetOrder.Shape(order, s.shape().mask()));
             }
             case Map<?, ?> m -> {
                 OrderedPMap<Object, Object> out = null;
@@ -115,6 +138,27 @@ public final class PyEval {
     }
 
     public Object eval(PyExpr e) {
+        if (depth == 0 && source != e) {
+            source = e;
+            sourceIdentifiers = null;
+            displayConstants.clear();
+        }
+        depth++;
+        try {
+            return evalNode(e);
+        } finally {
+            depth--;
+        }
+    }
+
+    /** A string the parser interned while compiling {@link #source}, or one interned before it. */
+    private boolean alreadyInterned(String s) {
+        if (internedElsewhere.test(s)) return true;
+        if (sourceIdentifiers == null) sourceIdentifiers = PyExpr.identifiers(source);
+        return sourceIdentifiers.contains(s);
+    }
+
+    private Object evalNode(PyExpr e) {
         return switch (e) {
             case PyExpr.Const c -> c.value();
             case PyExpr.Name n -> {
@@ -134,13 +178,23 @@ public final class PyEval {
             case PyExpr.Tuple t -> new PyTuple(items(t.items()));
             case PyExpr.ListDisplay l -> ArrayVector.from(items(l.items()));
             case PyExpr.SetDisplay s -> {
-                LinkedHashSet<Object> members = new LinkedHashSet<>();
+                List<Object> added = new ArrayList<>();
                 for (Object o : items(s.items())) {
                     o = deep(o);
                     PyObjects.requireHashable(o);
-                    members.add(o);
+                    added.add(o);
                 }
-                yield PySet.of(members);
+                // Python/compile.c starunpack_helper: more than two items that are all constants after the AST
+                // optimizer's folding become BUILD_SET 0; LOAD_CONST frozenset; SET_UPDATE, not BUILD_SET n
+                if (s.items().size() > 2 && s.items().stream().allMatch(PyEval::foldsToConstant)) {
+                    // compile.c merge_consts_recursive: an equal frozenset constant met earlier in the same
+                    // compilation is reused, with the order it was built in
+                    LinkedHashSet<Object> members = new LinkedHashSet<>(added);
+                    PySetOrder.Shape shape = displayConstants.computeIfAbsent(
+                            members, m -> PySetOrder.display(added, this::alreadyInterned));
+                    yield new PySet(members, false, shape);
+                }
+                yield PySet.of(new LinkedHashSet<>(added));
             }
             case PyExpr.DictDisplay d -> {
                 OrderedPMap<Object, Object> m = OrderedPMap.empty();
@@ -191,12 +245,30 @@ public final class PyEval {
                 yield true;
             }
             case PyExpr.IfExp i -> PyObjects.truthy(use(i.test())) ? eval(i.body()) : eval(i.orElse());
+            // the binding goes to eval's throw-away locals; nothing later in a call string reads it here
+            case PyExpr.NamedExpr n -> eval(n.value());
         };
     }
 
     /** Re-inserting an existing key keeps its first position, as CPython's dict does. */
     private static OrderedPMap<Object, Object> put(OrderedPMap<Object, Object> m, Object k, Object v) {
         return m.plus(k, v);
+    }
+
+    /**
+     * Whether CPython 3.11's AST optimizer (Python/ast_opt.c) leaves {@code e} a Constant: a literal, a sign on a
+     * numeric literal ({@code fold_unaryop}), a tuple of such ({@code fold_tuple}).
+     */
+    private static boolean foldsToConstant(PyExpr e) {
+        return switch (e) {
+            case PyExpr.Const c -> true;
+            case PyExpr.Unary u ->
+                (u.op().equals("-") || u.op().equals("+") || u.op().equals("~"))
+                        && u.operand() instanceof PyExpr.Const c
+                        && !(c.value() instanceof String);
+            case PyExpr.Tuple t -> t.items().stream().allMatch(PyEval::foldsToConstant);
+            default -> false;
+        };
     }
 
     private List<Object> items(List<PyExpr> exprs) {

@@ -686,6 +686,15 @@ public final class PyParser {
         return syntaxError("'" + (char) open[0] + "' was never closed", open[1]);
     }
 
+    /**
+     * A lambda or a comprehension's 'for', which this parser does not take: pegen's lambdef / for_if_clause reads
+     * the token after the keyword first (the end of input inside brackets is then "'(' was never closed").
+     */
+    private PyException unsupportedClause() {
+        peekAt(1);
+        return generic();
+    }
+
     /** The generic error at the furthest token the parse read. */
     private PyException generic() {
         peek();
@@ -762,20 +771,25 @@ public final class PyParser {
     }
 
     private PyExpr expressionAt() {
-        if (isKw("lambda")) throw generic();
+        if (isKw("lambda")) throw unsupportedClause();
         PyExpr body = disjunction();
         if (isKw("if")) {
-            pos++;
-            PyExpr test = disjunction();
+            // disjunction 'if' disjunction 'else' expression, else the alternative disjunction: the 'if' is left
+            // to the caller; invalid_expression's a=disjunction 'if' b=disjunction !('else'|':') raises
+            int ifAt = pos++;
+            PyExpr test = tail(this::disjunction, ifAt);
+            if (test == null) return body;
             if (!isKw("else")) {
                 Tok t = peek();
-                if (!(t.type == T.OP && t.text.equals(":"))) {
-                    throw invalid("expected 'else' after 'if' expression", t.line);
+                if (invalidRules && !(t.type == T.OP && t.text.equals(":"))) {
+                    throw syntaxError("expected 'else' after 'if' expression", t.line);
                 }
-                throw generic();
+                pos = ifAt;
+                return body;
             }
             pos++;
-            PyExpr orElse = expression();
+            PyExpr orElse = tail(this::expression, ifAt);
+            if (orElse == null) return body;
             return new PyExpr.IfExp(test, body, orElse);
         }
         return body;
@@ -817,6 +831,7 @@ public final class PyParser {
         List<PyExpr> rights = new ArrayList<>();
         while (true) {
             Tok t = peek();
+            int opAt = pos;
             String op = null;
             if (t.type == T.OP && Set.of("==", "!=", "<", ">", "<=", ">=").contains(t.text)) {
                 op = t.text;
@@ -835,8 +850,11 @@ public final class PyParser {
                 } else op = "is";
             }
             if (op == null) break;
+            // pegen: a compare_op_bitwise_or_pair that does not parse is not taken (the comparison ends before it)
+            PyExpr right = tail(this::orExpr, opAt);
+            if (right == null) break;
             ops.add(op);
-            rights.add(orExpr());
+            rights.add(right);
         }
         return ops.isEmpty() ? left : new PyExpr.Compare(left, ops, rights);
     }
@@ -857,8 +875,12 @@ public final class PyParser {
         if (level == LEVELS.size()) return factor();
         PyExpr left = binaryLevel(level + 1);
         while (peek().type == T.OP && LEVELS.get(level).contains(peek().text)) {
+            int opAt = pos;
             String op = next().text;
-            left = new PyExpr.Binary(op, left, binaryLevel(level + 1));
+            // the left-recursive rules (sum: sum '+' term | term ...) fall back to the shorter parse
+            PyExpr right = tail(() -> binaryLevel(level + 1), opAt);
+            if (right == null) break;
+            left = new PyExpr.Binary(op, left, right);
         }
         return left;
     }
@@ -875,8 +897,9 @@ public final class PyParser {
     private PyExpr power() {
         PyExpr base = primary();
         if (isOp("**")) {
-            pos++;
-            return new PyExpr.Binary("**", base, factor());
+            int opAt = pos++;
+            PyExpr exponent = tail(this::factor, opAt);
+            if (exponent != null) return new PyExpr.Binary("**", base, exponent);
         }
         return base;
     }
@@ -884,22 +907,50 @@ public final class PyParser {
     private PyExpr primary() {
         PyExpr e = atom();
         while (true) {
+            int at = pos;
+            PyExpr longer;
             if (isOp(".")) {
                 pos++;
                 Tok name = peek();
-                if (name.type != T.NAME || KEYWORDS.contains(name.text)) throw generic();
+                if (name.type != T.NAME || KEYWORDS.contains(name.text)) {
+                    pos = at;
+                    return e;
+                }
                 pos++;
-                e = new PyExpr.Attr(e, name.text);
+                longer = new PyExpr.Attr(e, name.text);
             } else if (isOp("(")) {
                 pos++;
-                e = new PyExpr.Call(e, arguments());
+                PyExpr fn = e;
+                longer = tail(() -> new PyExpr.Call(fn, arguments()), at);
             } else if (isOp("[")) {
                 pos++;
-                e = new PyExpr.Subscript(e, slices());
-                expectOp("]");
+                PyExpr obj = e;
+                longer = tail(
+                        () -> {
+                            PyExpr sub = new PyExpr.Subscript(obj, slices());
+                            expectOp("]");
+                            return sub;
+                        },
+                        at);
             } else {
                 return e;
             }
+            // pegen's left-recursive primary: a '.', '(' or '[' tail that does not parse is not taken
+            if (longer == null) return e;
+            e = longer;
+        }
+    }
+
+    /**
+     * {@code rule} parsed where a PEG loop or left-recursive rule may stop: its result, or null with the position
+     * back at {@code from} when it fails plainly (a specific error of an invalid_* rule still propagates).
+     */
+    private PyExpr tail(java.util.function.Supplier<PyExpr> rule, int from) {
+        try {
+            return rule.get();
+        } catch (GenericSyntaxError e) {
+            pos = from;
+            return null;
         }
     }
 
@@ -947,7 +998,11 @@ public final class PyParser {
                 pos++;
                 if (sawDoubleStar)
                     throw invalid("iterable argument unpacking follows keyword argument unpacking", start.line);
-                args.add(new PyExpr.Arg(null, expression(), 1));
+                // invalid_arguments: a=args ',' '*' — the same words when the starred argument does not parse
+                PyExpr starred = args.isEmpty() || !invalidRules ? expression() : tail(this::expression, pos);
+                if (starred == null)
+                    throw syntaxError("iterable argument unpacking follows keyword argument unpacking", start.line);
+                args.add(new PyExpr.Arg(null, starred, 1));
             } else if (start.type == T.NAME
                     && !KEYWORDS.contains(start.text)
                     && peekAt(1).type == T.OP
@@ -956,6 +1011,21 @@ public final class PyParser {
                 args.add(new PyExpr.Arg(start.text, expression(), 0));
                 sawKeyword = true;
             } else if (start.type == T.NAME
+                    && !KEYWORDS.contains(start.text)
+                    && peekAt(1).type == T.OP
+                    && peekAt(1).text.equals(":=")) {
+                // args: assignment_expression, a positional argument
+                pos += 2;
+                PyExpr value = new PyExpr.NamedExpr(start.text, expression());
+                if (sawKeyword || sawDoubleStar) {
+                    throw invalid(
+                            sawDoubleStar
+                                    ? "positional argument follows keyword argument unpacking"
+                                    : "positional argument follows keyword argument",
+                            start.line);
+                }
+                args.add(new PyExpr.Arg(null, value, 0));
+            } else if (start.type == T.NAME
                     && Set.of("True", "False", "None").contains(start.text)
                     && peekAt(1).type == T.OP
                     && peekAt(1).text.equals("=")) {
@@ -963,11 +1033,18 @@ public final class PyParser {
             } else {
                 if (!startsExpression()) throw generic();
                 PyExpr value = expression();
+                if (isOp(":=")) throw generic(); // expression !':='
                 if (isOp("=")) {
                     throw invalid("expression cannot contain assignment, perhaps you meant \"==\"?", start.line);
                 }
-                if (isKw("for") || isKw("async")) throw generic();
-                if (!isOp(",") && !isOp(")") && invalidRules) checkForgottenComma(value);
+                if (isKw("for") || isKw("async")) peekAt(1); // for_if_clause reads the token after 'for'
+                if ((isKw("for") || isKw("async")) && !(invalidRules && (sawKeyword || sawDoubleStar))) {
+                    throw generic();
+                }
+                if (!isOp(",") && !isOp(")") && !isKw("for") && !isKw("async") && invalidRules)
+                    checkForgottenComma(value);
+                // invalid_arguments: a=args ',' args — a positional argument that parses after keywords, whatever
+                // follows it
                 if (sawKeyword || sawDoubleStar) {
                     throw invalid(
                             sawDoubleStar
@@ -982,6 +1059,8 @@ public final class PyParser {
                 continue;
             }
             if (!isOp(")")) {
+                // invalid_kwarg's NAME '=' expression for_if_clauses reads the token after 'for'
+                if (isKw("for") || isKw("async")) peekAt(1);
                 checkForgottenComma(args.isEmpty() ? null : args.getLast().value());
                 throw generic();
             }
@@ -1003,7 +1082,9 @@ public final class PyParser {
         Integer startIndex = starts.get(previous);
         Tok first = startIndex == null ? toks.get(pos - 1) : toks.get(startIndex);
         Tok second = startIndex == null || startIndex + 1 >= toks.size() ? null : toks.get(startIndex + 1);
+        // NAME is pegen's non-keyword name token: True 'x', None 'x' are not exempt
         boolean exempt = first.type == T.NAME
+                        && !KEYWORDS.contains(first.text)
                         && (second != null && second.type == T.STRING
                                 || "_".startsWith(first.text)
                                 || "case".startsWith(first.text)
@@ -1029,13 +1110,31 @@ public final class PyParser {
         }
         if (previous instanceof PyExpr.Name nm && !isOp("(")) {
             try {
-                PyExpr rest = expressions();
+                // b=star_expressions, element by element. pegen memoizes the left-recursive primary regardless of
+                // the invalid rules: where the attempt above parsed a first element NAME '(' ... without them, the
+                // primary it kept (the NAME, its call not parsing) is what star_expressions gets back, so no hint
+                // comes from inside that call (measured: "cd cd('s' folder='x')" is a plain invalid syntax).
+                PyExpr element;
+                invalidRules = exempt
+                        || !(peek().type == T.NAME
+                                && peekAt(1).type == T.OP
+                                && peekAt(1).text.equals("("));
+                try {
+                    element = expression();
+                } finally {
+                    invalidRules = true;
+                }
+                while (isOp(",")) {
+                    pos++;
+                    if (!startsExpression()) break;
+                    element = expression();
+                }
+                checkForgottenComma(element);
                 if (nm.id().equals("print") || nm.id().equals("exec")) {
                     throw syntaxError(
                             "Missing parentheses in call to '" + nm.id() + "'. Did you mean " + nm.id() + "(...)?",
                             first.line);
                 }
-                checkForgottenComma(rest);
             } catch (GenericSyntaxError e) {
                 // no specific error in the rest
             } finally {
@@ -1054,6 +1153,28 @@ public final class PyParser {
         if (!invalidRules) return;
         Tok t = peek();
         int save = pos;
+        // invalid_named_expression: a=expression ':=' expression -> "cannot use assignment expressions with <kind>"
+        if (!(t.type == T.NAME
+                && !KEYWORDS.contains(t.text)
+                && peekAt(1).type == T.OP
+                && peekAt(1).text.equals(":="))) {
+            PyExpr target = null;
+            try {
+                if (startsExpression()) {
+                    target = expression();
+                    if (isOp(":=")) {
+                        pos++;
+                        if (!startsExpression()) target = null;
+                        else expression();
+                    } else target = null;
+                }
+            } catch (GenericSyntaxError e) {
+                target = null;
+            } finally {
+                pos = save;
+            }
+            if (target != null) throw syntaxError("cannot use assignment expressions with " + exprName(target), t.line);
+        }
         if (t.type == T.NAME && !KEYWORDS.contains(t.text)) {
             Tok eq = peekAt(1);
             if (eq.type == T.OP && eq.text.equals("=")) {
@@ -1106,6 +1227,7 @@ public final class PyParser {
             case PyExpr.Binary b -> "expression";
             case PyExpr.Unary u -> "expression";
             case PyExpr.IfExp i -> "conditional expression";
+            case PyExpr.NamedExpr n -> "named expression";
             case PyExpr.Compare c -> "comparison";
             case PyExpr.DictDisplay d -> "dict literal";
             case PyExpr.SetDisplay d -> "set display";
@@ -1173,7 +1295,7 @@ public final class PyParser {
                                 throw syntaxError("cannot use starred expression here", t.line);
                             return first;
                         }
-                        if (isKw("for")) throw generic();
+                        if (isKw("for")) throw unsupportedClause();
                         if (!isOp(",")) {
                             checkForgottenComma(first);
                             throw generic();
@@ -1198,7 +1320,7 @@ public final class PyParser {
                         while (!isOp("]")) {
                             checkAssignmentInElement();
                             items.add(starOrExpression());
-                            if (isKw("for")) throw generic();
+                            if (isKw("for")) throw unsupportedClause();
                             if (isOp(",")) {
                                 pos++;
                                 continue;
@@ -1252,18 +1374,20 @@ public final class PyParser {
                 if (isOp(":") && dict != Boolean.FALSE) {
                     dict = true;
                     pos++;
+                    // invalid_double_starred_kvpairs / invalid_kvpair: expression ':' &('}'|',')
+                    if (isOp(",") || isOp("}"))
+                        throw invalid("expression expected after dictionary key and ':'", peek().line);
                     keys.add(k);
                     values.add(expression());
                 } else {
-                    if (dict == Boolean.TRUE) {
-                        if (isOp(",") || isOp("}")) throw invalid("':' expected after dictionary key", peek().line);
-                        throw generic();
-                    }
+                    // invalid_kvpair after a pair and a comma: a=expression !(':'), whatever follows (measured: it
+                    // wins over "Perhaps you forgot a comma?" there)
+                    if (dict == Boolean.TRUE) throw invalid("':' expected after dictionary key", peek().line);
                     dict = false;
                     items.add(k);
                 }
             }
-            if (isKw("for")) throw generic();
+            if (isKw("for")) throw unsupportedClause();
             if (isOp(",")) {
                 pos++;
                 continue;
@@ -1319,6 +1443,7 @@ public final class PyParser {
                 checkRepeatedKeywords(c.left());
                 c.rights().forEach(PyParser::checkRepeatedKeywords);
             }
+            case PyExpr.NamedExpr n -> checkRepeatedKeywords(n.value());
             case PyExpr.IfExp i -> {
                 checkRepeatedKeywords(i.test());
                 checkRepeatedKeywords(i.body());

@@ -327,6 +327,7 @@ public final class Executor {
                 namesIn(c.left(), out);
                 c.rights().forEach(r -> namesIn(r, out));
             }
+            case PyExpr.NamedExpr n -> namesIn(n.value(), out);
             case PyExpr.IfExp i -> {
                 namesIn(i.test(), out);
                 namesIn(i.body(), out);
@@ -427,7 +428,8 @@ public final class Executor {
 
         private String evaluate(PyExpr expr) {
             try {
-                Object result = PyEval.deep(new PyEval(this::global, BfclData.PYTHON).eval(expr));
+                Object result =
+                        PyEval.deep(new PyEval(this::global, BfclData.PYTHON, Executor::internedUpstream).eval(expr));
                 return render(world.globals().resolve(result));
             } catch (PyException e) {
                 return "Error during execution: " + e.str();
@@ -565,6 +567,31 @@ public final class Executor {
     }
 
     /** A {@link Live} result of the instance {@code variable}, looked up in the session's current world. */
+    /**
+     * The strings upstream's executor process has interned, as far as measured: CPython's own at startup and those
+     * a CPython 3.11 process holds interned once it has imported upstream's backend modules
+     * (gen_interned_bfcl_names.py: their identifiers and identifier-like string constants). They decide only
+     * whether a set display's frozenset constant is built once more ({@link brokkr.python.PySetOrder#display});
+     * identifiers of other modules upstream's process loads are not known here.
+     */
+    private static boolean internedUpstream(String s) {
+        return brokkr.python.PySetOrder.internedAtStartup(s) || BackendInterned.NAMES.contains(s);
+    }
+
+    private static final class BackendInterned {
+        static final Set<String> NAMES = read();
+
+        private static Set<String> read() {
+            try (var in = Executor.class.getResourceAsStream("interned-by-backends-3.11.txt")) {
+                if (in == null) throw new IllegalStateException("missing resource interned-by-backends-3.11.txt");
+                String text = new String(in.readAllBytes(), java.nio.charset.StandardCharsets.US_ASCII);
+                return Set.copyOf(text.lines().filter(l -> !l.isEmpty()).toList());
+            } catch (java.io.IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
+        }
+    }
+
     record LiveRef(Session session, String variable, Live live) implements PyObjects.Custom, PyEval.Deferred {
         @Override
         public Object current() {

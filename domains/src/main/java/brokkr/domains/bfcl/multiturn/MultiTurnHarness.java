@@ -122,7 +122,7 @@ public final class MultiTurnHarness {
                 + "Functions made available later are announced in a user message with their Java signatures and are methods "
                 + "from then on.\nWhen you have done what the user asked (or need to ask them something), answer with text "
                 + "(no tool call).\n\n"
-                + "## Guidance\n" + h.replGuidance().text("") + "\n\n"
+                + "## Guidance\n" + h.replGuidance().untypedText("", "BFCL's functions") + "\n\n"
                 + "## Functions\n" + api.reference();
     }
 

@@ -41,6 +41,9 @@ import java.util.regex.Pattern;
  */
 public final class BankingDomain {
     public static final String DOMAIN = "banking_knowledge";
+    /** The retrieval variant Brokkr transcribed (upstream's {@code retrieval_variant}, its results' {@code retrieval_config}). */
+    public static final String RETRIEVAL_VARIANT = "bm25";
+
     private static final String DIR = "data/tau2/domains/banking_knowledge/";
 
     /** {@code TransactionalDB}'s fields in class order: model_dump() writes every one (absent ones as defaults). */

@@ -106,7 +106,7 @@ public final class Tau2Command implements Command {
                   --harness         reference (default: upstream's agent) or loop (Brokkr's agent loop, one working
                                     conversation per episode); with loop, --action-space tools (JSON tools) or repl
                                     (one java_eval tool, the domain's tools as tau2.* Java methods in a sandbox JVM)
-                                    and --repl-guidance shape|compute|inspect (default shape)
+                                    and --repl-guidance shape|compute|inspect|typed (default shape)
                   --out             write one JSON object per episode (transcript, grade, model requests) as one
                                     line; a file that exists is refused unless --append (add to it; a last line cut
                                     short by a killed run is ended first, with a warning, so the next record is

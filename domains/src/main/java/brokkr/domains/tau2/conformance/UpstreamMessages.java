@@ -24,11 +24,22 @@ import java.util.Objects;
 public final class UpstreamMessages {
     private UpstreamMessages() {}
 
-    /** The trajectory (tool results named after the call they answer) and the calls with their recorded results. */
-    public record Parsed(List<Tau2Message> trajectory, List<RecordedCall> calls) {
+    /**
+     * The trajectory (tool results named after the call they answer) and, on demand, the calls with their recorded
+     * results ({@link #calls}).
+     */
+    public record Parsed(List<Tau2Message> trajectory, PyList messages) {
         public Parsed {
             trajectory = List.copyOf(trajectory);
-            calls = List.copyOf(calls);
+        }
+
+        /**
+         * The calls paired with their results as {@code set_state} pairs them, which upstream's
+         * {@code evaluate_simulation} reaches only for a normal stop: an episode stopped prematurely may end on a
+         * message whose tool calls were never run (a Brokkr cell budget's stop), and still loads and grades (0).
+         */
+        public List<RecordedCall> calls() {
+            return List.copyOf(pair(messages));
         }
     }
 
@@ -75,7 +86,7 @@ public final class UpstreamMessages {
                             "a message with role '" + role + "' (not assistant, user or tool)");
             }
         }
-        return new Parsed(out, pair(messages));
+        return new Parsed(out, messages);
     }
 
     /**

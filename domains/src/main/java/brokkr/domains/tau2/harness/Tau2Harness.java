@@ -8,8 +8,11 @@ import brokkr.eval.Interaction;
 import brokkr.repl.Harness;
 import brokkr.repl.JavaApi;
 import brokkr.repl.JavaRepl;
+import brokkr.repl.ReplGuidance;
 import brokkr.sandbox.Sandbox;
 import brokkr.sandbox.SandboxPool;
+import brokkr.sandbox.TypeText;
+import brokkr.tool.ResultTypes;
 import java.util.List;
 
 /**
@@ -36,13 +39,19 @@ public final class Tau2Harness {
      * makes over MCP handed to the orchestrator as the tool's own call, its model steps reported to {@code counter}.
      */
     public static Agent of(
-            Harness h, Interaction.Counter counter, Candidate model, String systemPrompt, List<ToolSpec> tools) {
-        if (!h.claudeCode()) return of(h, counter.wrap(model), systemPrompt, tools);
+            Harness h,
+            Interaction.Counter counter,
+            Candidate model,
+            String systemPrompt,
+            List<ToolSpec> tools,
+            ResultTypes types) {
+        if (!h.claudeCode()) return of(h, counter.wrap(model), systemPrompt, tools, types);
         ClaudeCodeLoop cc = ClaudeCodeLoop.of(model, systemPrompt, h.maxTurnSteps(), counter::steps);
         return new Agent(cc, systemPrompt, cc);
     }
 
-    public static Agent of(Harness h, Candidate model, String systemPrompt, List<ToolSpec> tools) {
+    /** As above; {@code types} are the tools' result types a REPL's {@code tau2.doc}, {@code types()} and {@code check} tell (null: none). */
+    public static Agent of(Harness h, Candidate model, String systemPrompt, List<ToolSpec> tools, ResultTypes types) {
         if (h.claudeCode())
             throw new IllegalArgumentException("harness claude-code needs the step counter: of(h, counter, ...)");
         if (!h.loop()) return new Agent(model, systemPrompt, () -> {});
@@ -51,8 +60,8 @@ public final class Tau2Harness {
                     new YieldingLoop(model, systemPrompt, YieldingLoop.Actions.PROTOCOL_TOOLS, h.maxTurnSteps());
             return new Agent(loop, systemPrompt, loop);
         }
-        JavaApi api = api(tools);
-        String prompt = systemPrompt + "\n\n" + replPrompt(h, api);
+        JavaApi api = api(tools, types);
+        String prompt = systemPrompt + "\n\n" + replPrompt(h, api, tools, types);
         Sandbox sandbox = SandboxPool.shared(h.sandboxConfig()).acquire();
         JavaRepl repl;
         try {
@@ -65,11 +74,32 @@ public final class Tau2Harness {
         return new Agent(loop, prompt, loop);
     }
 
-    public static JavaApi api(List<ToolSpec> tools) {
-        return JavaApi.namespace(NAMESPACE, "Tau2Tools", tools);
+    public static JavaApi api(List<ToolSpec> tools, ResultTypes types) {
+        return JavaApi.namespace(NAMESPACE, "Tau2Tools", tools, types);
     }
 
     /** What the REPL candidate is told beyond the domain's policy: the action space, the guidance, every tool as Java. */
+    public static String replPrompt(Harness h, JavaApi api, List<ToolSpec> tools, ResultTypes types) {
+        if (h.replGuidance() != ReplGuidance.TYPED) return replPrompt(h, api);
+        if (types == null) throw new IllegalArgumentException("repl_guidance typed needs the domain's result types");
+        StringBuilder shown = new StringBuilder("\n## Result types\n");
+        for (ToolSpec t : tools) {
+            var type = types.type("assistant", t.name());
+            if (type != null)
+                shown.append(t.name())
+                        .append(" returns ")
+                        .append(TypeText.render(type))
+                        .append('\n');
+        }
+        types.defs()
+                .forEach((name, def) -> shown.append(name)
+                        .append(" = ")
+                        .append(TypeText.render((java.util.Map<?, ?>) def))
+                        .append('\n'));
+        return replPrompt(h, api) + shown;
+    }
+
+    /** The prompt of {@link #replPrompt(Harness, JavaApi, List, ResultTypes)} without result types. */
     public static String replPrompt(Harness h, JavaApi api) {
         return "# How you act\n" + JavaRepl.actionSpaceText(h)
                 + "The domain's tools are methods of the object `" + NAMESPACE

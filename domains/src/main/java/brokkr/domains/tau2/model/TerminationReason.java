@@ -29,6 +29,15 @@ public enum TerminationReason {
         return value;
     }
 
+    /**
+     * The reason upstream's {@code Results} model loads for this one: itself, but {@code cell_budget} (Brokkr's
+     * own, which upstream's enum refuses) is {@code max_steps}, upstream's limit the runner imposes on an episode:
+     * graded the same way (a premature stop, reward 0), counted in upstream's metrics as {@code termination_max_steps}.
+     */
+    public TerminationReason upstream() {
+        return this == CELL_BUDGET ? MAX_STEPS : this;
+    }
+
     /** Upstream {@code evaluate_simulation} grades only these; everything else scores 0. */
     public boolean isNormalStop() {
         return this == USER_STOP || this == AGENT_STOP;

@@ -21,6 +21,9 @@ public final class Tau2Domains {
     /** The tau2-bench commit every transcribed domain was proven against (upstream MANIFEST.md). */
     public static final String UPSTREAM_REVISION = "a2c024725189473d2d7cea3a5cfdbcc67478e41f";
 
+    /** The tau2 package version at {@link #UPSTREAM_REVISION} (its pyproject.toml), what upstream's {@code get_tau2_version} reports. */
+    public static final String UPSTREAM_VERSION = "1.0.1";
+
     /** Where the tau2-bench data comes from. */
     public static final String UPSTREAM_URL = "https://github.com/sierra-research/tau2-bench";
 

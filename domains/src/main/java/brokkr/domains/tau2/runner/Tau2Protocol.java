@@ -91,10 +91,10 @@ final class Tau2Protocol {
         }
         boolean scriptedAgent = agentDef.provider().equals(BenchmarkProvider.SCRIPTED);
         ModelRef userRef = ctx.env().models().get("user");
-        if (!scriptedAgent && userRef.provider().equals(BenchmarkProvider.SCRIPTED)) {
+        if (!agentDef.mayFaceScriptedCounterparts() && userRef.provider().equals(BenchmarkProvider.SCRIPTED)) {
             throw new IllegalArgumentException(
                     "a model candidate needs a user simulator model (the experiment's 'user'); "
-                            + "the scripted user only plays opposite the scripted candidates");
+                            + "the scripted user only plays opposite the scripted candidates and external clients");
         }
         PyDict opts = ctx.env().options();
         long seed = TrialSeeds.of(Tau2Options.runSeed(opts), ctx.repetition() + 1)[ctx.repetition()];
@@ -107,7 +107,8 @@ final class Tau2Protocol {
                 : ctx.systemPrompt() + "\n\n" + d.agentSystemPrompt();
         EpisodeEnvironment<Worlds> env = d.environment();
         Interaction.Counter counter = new Interaction.Counter();
-        Tau2Harness.Agent harnessed = Tau2Harness.of(harness, counter, agentModel, prompt, env.agentTools());
+        Tau2Harness.Agent harnessed =
+                Tau2Harness.of(harness, counter, agentModel, prompt, env.agentTools(), Tau2ResultTypes.of(d.name()));
         // Upstream's LLMAgent never stops by itself (unless the environment says so); the scripted agents stop on
         // ###STOP###.
         AgentSide agent = new AgentSide(

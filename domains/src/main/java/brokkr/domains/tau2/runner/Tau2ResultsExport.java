@@ -1,5 +1,7 @@
 package brokkr.domains.tau2.runner;
 
+import brokkr.cost.PriceTable;
+import brokkr.domains.tau2.banking.BankingDomain;
 import brokkr.domains.tau2.conformance.Tau2Regrade;
 import brokkr.domains.tau2.conformance.UpstreamSimulation;
 import brokkr.domains.tau2.environment.Tau2Data;
@@ -9,6 +11,7 @@ import brokkr.eval.BenchmarkProvider;
 import brokkr.eval.EnvironmentDef;
 import brokkr.eval.Evidence;
 import brokkr.eval.ModelRef;
+import brokkr.experiment.EpisodeCost;
 import brokkr.experiment.Registry;
 import brokkr.family.ResultCell;
 import brokkr.family.ResultFormat;
@@ -41,9 +44,11 @@ import java.util.Set;
  * upstream's unit order (trial-major, then task order), each with upstream's message shape, termination reason,
  * {@code reward_info}, usage, seed and trial. So upstream's viewer and {@code compute_metrics} read a Brokkr run.
  *
- * <p>What Brokkr does not measure is null, never made up: message timestamps and dollar costs (upstream's litellm
- * prices; Brokkr counts tokens, given as litellm's {@code prompt_tokens}/{@code completion_tokens} usage per
- * message). {@code reward_info} is Brokkr's grade in upstream's form, obtained by grading the recorded trajectory
+ * <p>What Brokkr does not measure is null, never made up: message timestamps and per-message dollar costs
+ * (tokens are given as litellm's {@code prompt_tokens}/{@code completion_tokens} usage per message); a simulation's
+ * {@code agent_cost}/{@code user_cost} are its recorded tokens at Brokkr's price table, null for an unpriced model.
+ * A termination reason of Brokkr's own ({@code cell_budget}) is written as the upstream one it stands for
+ * ({@code TerminationReason#upstream}), the simulation's {@code info} naming it. {@code reward_info} is Brokkr's grade in upstream's form, obtained by grading the recorded trajectory
  * with the recorded NL verdicts ({@link Tau2Regrade#rewardInfo}); a cell with no completed attempt is its last
  * infrastructure failure, termination {@code infrastructure_error}, which upstream's metrics exclude.
  */
@@ -86,6 +91,15 @@ public final class Tau2ResultsExport {
      * standing for it: {@link brokkr.family.StoredResults#read}); cells of other benchmarks are left out.
      */
     public static List<Export> export(List<ResultCell> cells, Registry registry) {
+        return export(cells, registry, PriceTable.standard());
+    }
+
+    /**
+     * {@link #export(List, Registry)}, each simulation's {@code agent_cost} and {@code user_cost} the US dollars its
+     * agent's and user simulator's recorded tokens cost at {@code prices} ({@link EpisodeCost#usd}, as the scorecard's
+     * cost per episode); null where a role's model has no price (a scripted one never has), never 0.
+     */
+    public static List<Export> export(List<ResultCell> cells, Registry registry, PriceTable prices) {
         Map<List<String>, List<ResultCell>> groups = new LinkedHashMap<>();
         for (ResultCell c : cells) {
             if (!(registry.benchmarks().get(c.benchmark()) instanceof Tau2Benchmark)) continue;
@@ -96,7 +110,7 @@ public final class Tau2ResultsExport {
         for (var e : groups.entrySet()) {
             Tau2Benchmark bench =
                     (Tau2Benchmark) registry.benchmarks().get(e.getKey().get(0));
-            out.add(export(bench, e.getKey().get(1), e.getValue()));
+            out.add(export(bench, e.getKey().get(1), e.getValue(), prices));
         }
         // A file name per candidate (tau2-retail.gold.json) that no other candidate's file takes.
         Map<String, String> names =
@@ -104,7 +118,7 @@ public final class Tau2ResultsExport {
         return out.stream().map(x -> x.withFileName(names.get(x.candidate()))).toList();
     }
 
-    private static Export export(Tau2Benchmark bench, String candidate, List<ResultCell> cells) {
+    private static Export export(Tau2Benchmark bench, String candidate, List<ResultCell> cells, PriceTable prices) {
         Tau2Domain domain = bench.domain();
         Tau2Regrade.Domain grading = Tau2Evaluate.domain(domain.name());
         List<String> taskOrder = new ArrayList<>(domain.tasks().keySet());
@@ -124,7 +138,8 @@ public final class Tau2ResultsExport {
             if (a == null) continue; // not run yet: upstream's file has no simulation for it either
             taskIds.add(c.taskId());
             first = Math.min(first, a.startedAtMillis());
-            sims.add(simulation(a, domain, grading, policy, sims.size() + 1, warnings, bench.name() + "/" + candidate));
+            sims.add(simulation(
+                    a, domain, grading, policy, sims.size() + 1, warnings, bench.name() + "/" + candidate, prices));
         }
         List<Value> tasks = new ArrayList<>();
         for (String id : taskOrder)
@@ -172,7 +187,7 @@ public final class Tau2ResultsExport {
                 .put("text_streaming_config", TEXT_STREAMING)
                 .put("speech_complexity", PyNone.NONE)
                 .put("audio_native_config", PyNone.NONE)
-                .put("retrieval_config", PyNone.NONE)
+                .put("retrieval_config", retrievalConfig(domain))
                 .put("retrieval_config_kwargs", PyNone.NONE)
                 .build();
         PyDict results = PyDict.builder()
@@ -192,9 +207,26 @@ public final class Tau2ResultsExport {
             String policy,
             int n,
             List<String> warnings,
-            String label) {
+            String label,
+            PriceTable prices) {
         Evidence e = a.evidence();
         String termination = a.completed() ? e.termination() : "infrastructure_error";
+        // Brokkr's own reasons become the one upstream's Results model loads (cell_budget: max_steps), graded alike;
+        // the simulation's info keeps which it was.
+        String upstreamTermination =
+                Tau2Evaluator.termination(termination).upstream().value();
+        Value simulationInfo = PyNone.NONE;
+        if (!upstreamTermination.equals(termination)) {
+            simulationInfo = PyDict.of(
+                    "brokkr_termination_reason",
+                    termination,
+                    "note",
+                    "Brokkr stopped this episode with its own termination reason " + termination
+                            + ", written as upstream's " + upstreamTermination + " (graded alike: reward 0)");
+            warnings.add("attempt " + a.id() + " (task " + a.taskId() + ", trial " + (a.repetition() + 1) + ") ended "
+                    + termination + " (Brokkr's own, which upstream's TerminationReason does not have): written as "
+                    + upstreamTermination + ", its simulation info says which");
+        }
         PyList messages = messages(e.transcript());
         Value seed = e.output().get("seed") instanceof PyInt s ? s : PyNone.NONE;
         PyDict rewardInfo;
@@ -228,7 +260,7 @@ public final class Tau2ResultsExport {
                     a.taskId(),
                     a.repetition(),
                     seed instanceof PyInt s ? s.longValue() : null,
-                    termination,
+                    upstreamTermination,
                     messages,
                     PyDict.of("nl_assertions", nl),
                     null,
@@ -247,9 +279,9 @@ public final class Tau2ResultsExport {
                 .put("start_time", iso(a.startedAtMillis()))
                 .put("end_time", iso(end))
                 .put("duration", a.durationMillis() / 1000.0)
-                .put("termination_reason", termination)
-                .put("agent_cost", PyNone.NONE)
-                .put("user_cost", PyNone.NONE)
+                .put("termination_reason", upstreamTermination)
+                .put("agent_cost", usd(a, Evidence.AGENT, prices))
+                .put("user_cost", usd(a, "user", prices))
                 .put("agent_usage", PyNone.NONE)
                 .put("reward_info", rewardInfo)
                 .put("messages", messages)
@@ -260,7 +292,7 @@ public final class Tau2ResultsExport {
                 .put("speech_environment", PyNone.NONE)
                 .put("review", PyNone.NONE)
                 .put("user_only_review", PyNone.NONE)
-                .put("info", PyNone.NONE)
+                .put("info", simulationInfo)
                 .put("auth_classification", PyNone.NONE)
                 .put("hallucination_retries_used", 0)
                 .put("hallucination_check", PyNone.NONE)
@@ -268,6 +300,21 @@ public final class Tau2ResultsExport {
                 .put("policy", policy)
                 .put("effect_timeline", PyNone.NONE);
         return b.build();
+    }
+
+    /** US dollars {@code role}'s recorded tokens of the attempt cost at {@code prices}; None when unpriced (never 0). */
+    private static Value usd(Attempt a, String role, PriceTable prices) {
+        if (!a.completed()) return PyNone.NONE;
+        double usd = EpisodeCost.of(a.evidence()).usd(role, prices);
+        return Double.isNaN(usd) ? PyNone.NONE : new PyFloat(usd);
+    }
+
+    /**
+     * Upstream's {@code info.retrieval_config}: the retrieval variant of banking_knowledge, the one domain that has
+     * one (Brokkr runs its {@code bm25} variant); None for the others.
+     */
+    static Value retrievalConfig(Tau2Domain d) {
+        return d.name().equals(BankingDomain.DOMAIN) ? new PyStr(BankingDomain.RETRIEVAL_VARIANT) : PyNone.NONE;
     }
 
     /** Brokkr's transcript ({@code Tau2Transcript} JSON) as upstream's {@code model_dump(mode="json")} of its messages. */

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import brokkr.conversation.Message;
 import brokkr.conversation.Turn;
 import brokkr.conversation.Usage;
+import brokkr.cost.PriceTable;
 import brokkr.domains.tau2.agent.GoldReplayAgent;
 import brokkr.domains.tau2.model.TaskSpec;
 import brokkr.domains.tau2.user.ScriptedUser;
@@ -21,6 +22,8 @@ import brokkr.provider.DecodedRequest;
 import brokkr.provider.OpenAiChat;
 import brokkr.provider.testing.ScriptedModelServer;
 import brokkr.provider.testing.ScriptedModelServer.Reply;
+import brokkr.value.PyDict;
+import brokkr.value.PyFloat;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -81,11 +84,97 @@ class Tau2CellBudgetTest {
                     Attempt a = store.attempts(true).getFirst();
                     Evidence e = a.evidence();
                     assertEquals(cases[i][1], e.termination(), cases[i][0]);
+                    // Exported as upstream's Results: each simulation's agent_cost/user_cost its tokens at the
+                    // experiment's prices ($1000 per million tokens), and cell_budget as upstream's max_steps.
+                    var cells = brokkr.family.StoredResults.read(dir);
+                    var export = Tau2ResultsExport.export(
+                                    cells,
+                                    registry,
+                                    brokkr.family.StoredResults.prices(brokkr.experiment.StoreLocation.of(dir)))
+                            .getFirst();
+                    PyDict sim =
+                            export.results().get("simulations").asList().get(0).asDict();
+                    Usage agentTokens = e.usage().get(Evidence.AGENT),
+                            userTokens = e.usage().get("user");
+                    assertEquals(
+                            (agentTokens.inputTokens() + agentTokens.outputTokens()) * 1000 / 1e6,
+                            ((PyFloat) sim.get("agent_cost")).value(),
+                            1e-12);
+                    assertEquals(
+                            (userTokens.inputTokens() + userTokens.outputTokens()) * 1000 / 1e6,
+                            ((PyFloat) sim.get("user_cost")).value(),
+                            1e-12);
                     if (cases[i][2] == null) {
                         assertEquals(1.0, a.reward());
                         assertEquals(List.of(), brokkr.experiment.BenchmarkReports.of(store, registry));
+                        assertEquals("user_stop", sim.get("termination_reason").asStr());
+                        assertEquals(List.of(), export.warnings());
                         continue;
                     }
+                    assertEquals(0.33, ((PyFloat) sim.get("agent_cost")).value(), 1e-12, "3 agent calls of 110 tokens");
+                    // Every Eval Ever has no cost field: the priced cost per episode goes into the score's details.
+                    var records = new brokkr.family.EveryEvalEver()
+                            .export(
+                                    cells,
+                                    new brokkr.family.ResultFormat.ExportContext(
+                                            registry,
+                                            brokkr.family.StoredResults.prices(brokkr.experiment.StoreLocation.of(dir)),
+                                            java.util.Map.of()));
+                    PyDict log = brokkr.value.Json.parse(
+                                    records.files().getFirst().content())
+                            .asDict();
+                    PyDict details = log.get("evaluation_results")
+                            .asList()
+                            .get(0)
+                            .asDict()
+                            .get("score_details")
+                            .asDict()
+                            .get("details")
+                            .asDict();
+                    assertEquals(
+                            0.33,
+                            Double.parseDouble(
+                                    details.get("usd_agent_per_episode").asStr()),
+                            1e-12);
+                    assertTrue(details.containsKey("usd_user_per_episode"), details.toString());
+                    // Upstream's TerminationReason has no cell_budget (its Results would not load): max_steps,
+                    // upstream's
+                    // runner-imposed limit, graded alike (a premature stop, reward 0); the simulation's info names it.
+                    assertEquals("max_steps", sim.get("termination_reason").asStr());
+                    assertEquals(
+                            "cell_budget",
+                            sim.get("info")
+                                    .asDict()
+                                    .get("brokkr_termination_reason")
+                                    .asStr());
+                    PyDict rewardInfo = sim.get("reward_info").asDict();
+                    assertEquals(0.0, ((PyFloat) rewardInfo.get("reward")).value());
+                    assertEquals(
+                            "Simulation terminated prematurely. Termination reason: max_steps",
+                            rewardInfo.get("info").asDict().get("note").asStr());
+                    assertTrue(
+                            export.warnings().getFirst().contains("written as max_steps"),
+                            export.warnings().toString());
+                    // A leaderboard submission refuses it (besides its one task and one trial).
+                    var refused = org.junit.jupiter.api.Assertions.assertThrows(
+                            IllegalArgumentException.class,
+                            () -> Tau2Submission.build(
+                                    cells,
+                                    registry,
+                                    PriceTable.standard(),
+                                    new Tau2Submission.Metadata(
+                                            null,
+                                            null,
+                                            "Lab",
+                                            null,
+                                            "a@example.org",
+                                            null,
+                                            null,
+                                            java.time.LocalDate.EPOCH)));
+                    assertTrue(
+                            refused.getMessage()
+                                    .contains("1 episodes were stopped at the experiment's budget.per_cell"),
+                            refused.getMessage());
                     assertEquals(0.0, a.reward(), "upstream's evaluate_simulation scores a premature stop 0");
                     assertEquals(
                             3,
