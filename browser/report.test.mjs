@@ -2,15 +2,18 @@
 // download) and uses it as a reader does: it opens without errors or network requests, the
 // failed-only filter hides what passed, a transcript expands. Takes screenshots into OUT_DIR.
 //
-//   node report.test.mjs REPORT.html OUT_DIR
+//   node report.test.mjs REPORT.html OUT_DIR [COST_REPORT.html]
 //
+// COST_REPORT.html, a report of priced candidates, is checked for its score-against-cost chart (#cost): an inline
+// SVG with the candidates, the Pareto front's members starred and joined by its step line, the dominated one not;
+// its screenshot is OUT_DIR/report-cost.png.
 // Prints PASS/FAIL lines and "N passed, M failed"; exits 1 on a failure.
 import { chromium } from 'playwright-core';
 import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
-const [report, outDir] = process.argv.slice(2);
+const [report, outDir, costReport] = process.argv.slice(2);
 if (!report || !outDir) {
   console.error('usage: node report.test.mjs REPORT.html OUT_DIR');
   process.exit(2);
@@ -115,6 +118,32 @@ try {
   check('expand all opens every attempt', (await page.locator('details.attempt[open]').count()) === total);
   await page.locator('#collapse-all').click();
   check('collapse all folds them again', (await page.locator('details.attempt[open]').count()) === 0);
+
+  if (costReport) {
+    await page.goto(pathToFileURL(resolve(costReport)).href, { waitUntil: 'load' });
+    const cost = page.locator('#cost');
+    check('the priced report has its score-against-cost section', await cost.isVisible()
+          && (await cost.locator('h2').textContent()) === 'Score against cost');
+    const svg = cost.locator('svg');
+    const box = await svg.boundingBox();
+    check('the cost chart is an inline SVG of its size', box && box.width > 600 && box.height > 300, JSON.stringify(box));
+    // The SVG draws its words as outlines: the front is read from the caption, the step line by its grey stroke.
+    check('the chart is titled for its candidates and front', (await cost.locator('figure').getAttribute('aria-label'))
+          === 'bfcl-cost: score against cost (3 candidates, * on the Pareto front)');
+    const strokes = await svg.evaluate(s => [...s.querySelectorAll('[style]')].map(e => e.getAttribute('style')));
+    check('the Pareto front is drawn (its grey steps, and its legend line)',
+          strokes.filter(st => st.includes('stroke:rgb(128,128,128)')).length >= 3, strokes.length + ' styled shapes');
+    check('three candidates plotted in three colours',
+          new Set(strokes.map(st => (st.match(/stroke:rgb\((0,114,178|0,158,115|213,94,0)\)/) || [])[1]).filter(Boolean)).size === 3);
+    check('the front is caller and mute, not mute-pricey', (await cost.locator('.front').textContent()) === 'caller, mute',
+          await cost.locator('.front').textContent());
+    const caption = (await cost.locator('figcaption').textContent()) || '';
+    check('the caption says what the grey steps are', caption.includes('Pareto front'), caption);
+    const usd = await page.locator('#scorecard th').allTextContents();
+    check('the scorecard has the dollars the chart plots', usd.includes('usd_agent/ep'), usd.join(','));
+    await cost.scrollIntoViewIfNeeded();
+    await cost.screenshot({ path: `${outDir}/report-cost.png` });
+  }
 
   check('no network requests', fetched.length === 0, fetched.join(', '));
   check('no script errors', errors.length === 0, errors.join(' | '));

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Opens a real ./brokkr report in headless Chromium and checks it as a reader uses it (report.test.mjs):
-# it opens with no network and no script errors, "failed only" hides what passed, a transcript expands;
-# screenshots go to browser/out/. The experiment is tau2 retail's gold and stop-at-once candidates on four
+# it opens with no network and no script errors, "failed only" hides what passed, a transcript expands, and a
+# priced experiment's score-against-cost chart shows its Pareto front; screenshots go to browser/out/. The experiment is tau2 retail's gold and stop-at-once candidates on four
 # tasks, so the report has passes, failures, tool calls and JSON results.
 #
 # Needs Debian's chromium and Node (installed with apt-get when missing and this user may) and
@@ -60,6 +60,38 @@ fi
 if ! "$root/brokkr" report "$work/run" --out "$work/report.html" >&2; then
   echo "FAIL report: ./brokkr report failed"; echo "0 passed, 1 failed"; exit 1
 fi
+
+# A priced experiment for the score-against-cost chart: three OpenAI-wire candidates on a loopback stand-in
+# (fake-openai-server.py: no network, no key) over four BFCL tasks, at the experiment file's prices: caller
+# (cheapest, scores 0) and mute (0.5) are the Pareto front, mute-pricey (0.5 at ten times mute's cost) is not.
+python3 "$here/fake-openai-server.py" >"$work/port" 2>"$work/server.log" &
+server=$!
+trap 'kill "$server" 2>/dev/null; rm -rf "$work"' EXIT
+for _ in $(seq 50); do [ -s "$work/port" ] && break; sleep 0.1; done
+port="$(head -1 "$work/port")"
+[ -n "$port" ] || { echo "FAIL report: the loopback model server did not start:"; cat "$work/server.log"; echo "0 passed, 1 failed"; exit 1; }
+cat > "$work/cost.yaml" <<'YAML'
+name: bfcl-cost
+domain: bfcl
+split: simple_python,irrelevance:sample=2
+candidates:
+  - {id: caller, provider: openai, model: caller}
+  - {id: mute, provider: openai, model: mute}
+  - {id: mute-pricey, provider: openai, model: mute-pricey}
+prices:
+  "openai:caller": {input: 2, output: 8}
+  "openai:mute": {input: 2, output: 8}
+  "openai:mute-pricey": {input: 2, output: 8}
+YAML
+if ! env -u OPENAI_API_KEY OPENAI_BASE_URL="http://127.0.0.1:$port/v1" \
+    "$root/brokkr" experiment run "$work/cost.yaml" --dir "$work/cost" --no-progress >"$work/cost.log" 2>&1; then
+  echo "FAIL report: the priced experiment did not run:"; tail -20 "$work/cost.log"; echo "0 passed, 1 failed"; exit 1
+fi
+kill "$server" 2>/dev/null
+if ! "$root/brokkr" report "$work/cost" --out "$work/cost.html" >&2; then
+  echo "FAIL report: ./brokkr report of the priced experiment failed"; echo "0 passed, 1 failed"; exit 1
+fi
 mkdir -p "$here/out"
 cp "$work/report.html" "$here/out/report.html"
-CHROMIUM="$chromium" node "$here/report.test.mjs" "$here/out/report.html" "$here/out"
+cp "$work/cost.html" "$here/out/report-cost.html"
+CHROMIUM="$chromium" node "$here/report.test.mjs" "$here/out/report.html" "$here/out" "$here/out/report-cost.html"

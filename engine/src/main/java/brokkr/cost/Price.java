@@ -8,9 +8,11 @@ import java.time.LocalDate;
  * for the pinned table's entries, which hold at any date unless a dated entry does) and where it was read
  * ({@code source}: the pinned table, a user file, an experiment file). A price the source does not give is null.
  *
- * <p>{@link Usage} records input and output tokens only (the input counting cache reads and writes, as on the
- * Anthropic wire), so {@link #usd} prices every input token at the input price; the cache prices are kept for
- * the table's readers.
+ * <p>{@link Usage}'s input tokens count the cache's reads and writes; {@link #usd} bills those at the cache-read
+ * and cache-write prices and only the rest at the input price, so no cached token is billed twice. An entry
+ * without a cache price bills those tokens at its input price: LiteLLM's {@code generic_cost_per_token}
+ * ({@code litellm_core_utils/llm_cost_calc/utils.py}, {@code _get_cost_per_unit}'s default 0.0) would bill them
+ * at nothing, and a missing price is never read as free here.
  */
 public record Price(
         String provider,
@@ -25,6 +27,12 @@ public record Price(
     /** US dollars for {@code u} at this price; NaN when the input or output price is missing (shown as a dash). */
     public double usd(Usage u) {
         if (inputPerMTok == null || outputPerMTok == null) return Double.NaN;
-        return (u.inputTokens() * inputPerMTok + u.outputTokens() * outputPerMTok) / 1_000_000d;
+        double read = cacheReadPerMTok != null ? cacheReadPerMTok : inputPerMTok;
+        double write = cacheWritePerMTok != null ? cacheWritePerMTok : inputPerMTok;
+        return (u.uncachedInputTokens() * inputPerMTok
+                        + u.cacheReadTokens() * read
+                        + u.cacheWriteTokens() * write
+                        + u.outputTokens() * outputPerMTok)
+                / 1_000_000d;
     }
 }

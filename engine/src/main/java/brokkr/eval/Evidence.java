@@ -123,8 +123,7 @@ public record Evidence(
 
     public PyDict toValue() {
         PyDict.Builder u = PyDict.builder();
-        usage.forEach((role, x) ->
-                u.put(role, PyDict.of("input_tokens", x.inputTokens(), "output_tokens", x.outputTokens())));
+        usage.forEach((role, x) -> u.put(role, usageValue(x)));
         List<Value> calls = new ArrayList<>();
         for (RecordedCall rc : modelCalls) {
             ModelCall c = rc.call();
@@ -185,11 +184,7 @@ public record Evidence(
         d.get("usage")
                 .asDict()
                 .entries()
-                .forEach(e -> usage.put(
-                        e.getKey(),
-                        new Usage(
-                                num(e.getValue().asDict().get("input_tokens")),
-                                num(e.getValue().asDict().get("output_tokens")))));
+                .forEach(e -> usage.put(e.getKey(), usageFrom(e.getValue().asDict())));
         return new Evidence(
                 d.get("setup").asDict(),
                 d.get("transcript"),
@@ -202,6 +197,26 @@ public record Evidence(
                 d.get("details").asDict(),
                 d.get("counts") instanceof PyDict c ? Interaction.Counts.fromValue(c) : null,
                 endpoints(d.get("endpoints")));
+    }
+
+    /**
+     * Tokens as records keep them: {@code input_tokens} (cache reads and writes included) and {@code output_tokens},
+     * then {@code cache_read_tokens} and {@code cache_write_tokens} only when the provider reported some, so that
+     * records of uncached calls read and write as they did before those were recorded.
+     */
+    public static PyDict usageValue(Usage x) {
+        PyDict.Builder b = PyDict.builder().put("input_tokens", x.inputTokens()).put("output_tokens", x.outputTokens());
+        if (x.cached()) b.put("cache_read_tokens", x.cacheReadTokens()).put("cache_write_tokens", x.cacheWriteTokens());
+        return b.build();
+    }
+
+    /** Tokens read from {@link #usageValue}'s form; a record without the cache keys read none. */
+    public static Usage usageFrom(PyDict u) {
+        return new Usage(
+                num(u.get("input_tokens")),
+                num(u.get("output_tokens")),
+                u.get("cache_read_tokens") instanceof PyInt r ? r.longValue() : 0,
+                u.get("cache_write_tokens") instanceof PyInt w ? w.longValue() : 0);
     }
 
     private static Map<String, String> endpoints(Value v) {

@@ -5,7 +5,6 @@ import brokkr.conversation.ToolCall;
 import brokkr.conversation.Usage;
 import brokkr.value.PyBool;
 import brokkr.value.PyDict;
-import brokkr.value.PyInt;
 import brokkr.value.PyList;
 import brokkr.value.PyNone;
 import brokkr.value.Value;
@@ -38,14 +37,7 @@ public final class Transcripts {
             }
             case Message.Assistant a -> {
                 b.put("role", "assistant").put("content", text(a.content())).put("tool_calls", calls(a.toolCalls()));
-                if (a.usage() != null)
-                    b.put(
-                            "usage",
-                            PyDict.of(
-                                    "input_tokens",
-                                    a.usage().inputTokens(),
-                                    "output_tokens",
-                                    a.usage().outputTokens()));
+                if (a.usage() != null) b.put("usage", Evidence.usageValue(a.usage()));
             }
             case Message.Tool t ->
                 b.put("role", "tool")
@@ -113,8 +105,7 @@ public final class Transcripts {
     }
 
     private static Usage usage(Value v) {
-        if (!(v instanceof PyDict u)) return null;
-        return new Usage(((PyInt) u.get("input_tokens")).longValue(), ((PyInt) u.get("output_tokens")).longValue());
+        return v instanceof PyDict u ? Evidence.usageFrom(u) : null;
     }
 
     private static Value text(String s) {

@@ -24,7 +24,8 @@ import java.util.TreeMap;
  * What running a plan's pending cells would cost, before any runs ({@code experiment run --dry-run}): per
  * benchmark and candidate, the cells, the models by role, and the dollars an episode is expected to cost, each
  * role's typical tokens priced at the model the plan gives that role ({@link PriceTable}, today's prices).
- * Typical tokens come from a previous experiment ({@link Typical#of}): the mean tokens per completed episode of
+ * Typical tokens come from a previous experiment ({@link Typical#of}): the mean tokens (cache reads and writes
+ * apart, priced at their own rates) per completed episode of
  * the same candidate label and role, else of the role over all its candidates on that benchmark. A role with no
  * typical tokens or no price makes its row's estimate missing (a dash), never 0.
  *
@@ -62,22 +63,58 @@ public record CostEstimate(List<Row> rows, double totalUsd) {
             return new Typical(means(byCandidate), means(byRole));
         }
 
+        /**
+         * The benchmarks' typical tokens per episode shipped with Brokkr ({@code typical-tokens.tsv} beside this
+         * class: measured on each tau2 domain's test split under its gold candidate, characters / 4; the file says
+         * how), by benchmark and role: an estimate of that kind, for a dry run without a previous experiment.
+         */
+        public static Typical domain() {
+            Map<List<String>, Usage> byRole = new LinkedHashMap<>();
+            try (var in = CostEstimate.class.getResourceAsStream("typical-tokens.tsv")) {
+                if (in == null)
+                    throw new IllegalStateException("missing resource brokkr/experiment/typical-tokens.tsv");
+                for (String line : new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8).split("\n")) {
+                    if (line.isBlank() || line.startsWith("#")) continue;
+                    String[] f = line.split("\t");
+                    byRole.put(List.of(f[0], f[1]), new Usage(Long.parseLong(f[2]), Long.parseLong(f[3])));
+                }
+            } catch (java.io.IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
+            return new Typical(Map.of(), byRole);
+        }
+
+        /** The benchmarks this typical knows tokens of. */
+        public java.util.Set<String> benchmarks() {
+            java.util.Set<String> out = new java.util.TreeSet<>();
+            byCandidate.keySet().forEach(k -> out.add(k.getFirst()));
+            byRole.keySet().forEach(k -> out.add(k.getFirst()));
+            return out;
+        }
+
         Usage of(String benchmark, String candidate, String role) {
             Usage u = byCandidate.get(List.of(benchmark, candidate, role));
             return u != null ? u : byRole.get(List.of(benchmark, role));
         }
 
         private static void add(Map<List<String>, long[]> sums, List<String> key, Usage u) {
-            long[] s = sums.computeIfAbsent(key, k -> new long[3]);
+            long[] s = sums.computeIfAbsent(key, k -> new long[5]);
             s[0] += u.inputTokens();
             s[1] += u.outputTokens();
-            s[2]++;
+            s[2] += u.cacheReadTokens();
+            s[3] += u.cacheWriteTokens();
+            s[4]++;
         }
 
         private static Map<List<String>, Usage> means(Map<List<String>, long[]> sums) {
             Map<List<String>, Usage> out = new LinkedHashMap<>();
-            sums.forEach((k, s) ->
-                    out.put(k, new Usage(Math.round((double) s[0] / s[2]), Math.round((double) s[1] / s[2]))));
+            sums.forEach((k, s) -> {
+                long in = Math.round((double) s[0] / s[4]);
+                // The cache's shares of the mean input, each rounded, never more than the input they are part of.
+                long read = Math.min(in, Math.round((double) s[2] / s[4]));
+                long write = Math.min(in - read, Math.round((double) s[3] / s[4]));
+                out.put(k, new Usage(in, Math.round((double) s[1] / s[4]), read, write));
+            });
             return out;
         }
     }

@@ -219,12 +219,26 @@ public final class FleetWorker {
             java.util.concurrent.LinkedBlockingQueue<Finished> queue = new java.util.concurrent.LinkedBlockingQueue<>();
             // Leases claimed for slots that are free now, not yet handed to the runner (it asks again at once).
             java.util.ArrayDeque<Lease> claimed = new java.util.ArrayDeque<>();
+            Map<String, ExperimentSpec> specs = new LinkedHashMap<>();
+            experiments.forEach((n, e) -> specs.put(n, e.spec()));
+            FleetBudgets budgets = new FleetBudgets(specs);
             Runner.Source<Attempt> source = () -> {
                 while (!cancellation.isCancelled()) {
                     if (claimed.isEmpty()) {
                         int free = Math.max(1, slots - (held.size() - claimed.size() - queue.size()));
-                        Claim claim = claims.tx(
-                                c -> FleetQueue.claim(c, new ArrayList<>(experiments.keySet()), id, o.lease(), free));
+                        // An experiment whose budget the store's attempts (every worker's) have reached gets no new
+                        // cell; those in flight finish.
+                        List<String> open = new ArrayList<>(experiments.keySet());
+                        if (budgets.any()) {
+                            Set<String> newly = new java.util.LinkedHashSet<>();
+                            Set<String> spent = claims.tx(c -> budgets.refresh(c, newly));
+                            for (String n : newly)
+                                log.println("brokkr worker: experiment " + n + " reached its budget ("
+                                        + budgets.describe(n) + "): no new cell of it is claimed");
+                            open.removeAll(spent);
+                            if (open.isEmpty()) return null;
+                        }
+                        Claim claim = claims.tx(c -> FleetQueue.claim(c, open, id, o.lease(), free));
                         for (Lease l : claim.leases()) {
                             held.put(l.cell(), l);
                             claimed.add(l);

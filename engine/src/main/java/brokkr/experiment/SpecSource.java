@@ -69,7 +69,7 @@ final class SpecSource {
         new TreeMap<>(spec.models())
                 .forEach((role, ref) ->
                         models.put(role, model(ref, spec.cache().roles().contains(role))));
-        return PyDict.builder()
+        PyDict.Builder out = PyDict.builder()
                 .put("name", spec.name())
                 .put("domains", PyList.of(domains))
                 .put("candidates", PyList.of(candidates))
@@ -79,8 +79,12 @@ final class SpecSource {
                 .put("models", models.build())
                 .put("max_infra_retries", spec.maxInfraRetries())
                 .put("cell_timeout_seconds", spec.cellTimeout().toMillis() / 1000.0)
-                .put("progress", PyBool.of(spec.progress()))
-                .build();
+                .put("progress", PyBool.of(spec.progress()));
+        // The experiment's prices and budget (its own and each cell's), in the file's keys as the stored spec keeps
+        // them: the workers price and stop by them (FleetBudgets). Only a spec that has them says so.
+        PyDict stored = spec.toValue();
+        for (String key : List.of("prices", "budget")) if (stored.get(key) != null) out.put(key, stored.get(key));
+        return out.build();
     }
 
     private static PyDict model(ModelRef ref, boolean cached) {

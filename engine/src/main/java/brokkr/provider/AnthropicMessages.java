@@ -187,11 +187,13 @@ public final class AnthropicMessages implements WireFormat {
             }
         }
         PyDict usage = Wire.dict(root.get("usage"));
-        long input = Wire.count(usage, "input_tokens")
-                + Wire.count(usage, "cache_read_input_tokens")
-                + Wire.count(usage, "cache_creation_input_tokens");
+        long read = Wire.count(usage, "cache_read_input_tokens"),
+                written = Wire.count(usage, "cache_creation_input_tokens");
+        long input = Wire.count(usage, "input_tokens") + read + written;
         return new Message.Assistant(
-                text == null ? null : text.toString(), calls, new Usage(input, Wire.count(usage, "output_tokens")));
+                text == null ? null : text.toString(),
+                calls,
+                new Usage(input, Wire.count(usage, "output_tokens"), read, written));
     }
 
     // ---- the server's side ----
@@ -316,7 +318,16 @@ public final class AnthropicMessages implements WireFormat {
                 "stop_sequence",
                 null,
                 "usage",
-                PyDict.of("input_tokens", u.inputTokens(), "output_tokens", u.outputTokens()));
+                usage(u));
+    }
+
+    /** Usage as the Messages API reports it: {@code input_tokens} without the cache's reads and writes. */
+    private static PyDict usage(Usage u) {
+        PyDict.Builder b = PyDict.builder().put("input_tokens", u.uncachedInputTokens());
+        if (u.cached())
+            b.put("cache_creation_input_tokens", u.cacheWriteTokens())
+                    .put("cache_read_input_tokens", u.cacheReadTokens());
+        return b.put("output_tokens", u.outputTokens()).build();
     }
 
     @Override

@@ -139,10 +139,12 @@ public final class OpenAiChat implements WireFormat {
         if (message == null) throw new MalformedResponse("choices[0].message is missing or not an object");
         Message.Assistant m = decodeAssistant(message);
         PyDict usage = Wire.dict(root.get("usage"));
+        long prompt = Wire.count(usage, "prompt_tokens");
+        // Cache reads are part of prompt_tokens (OpenAI bills them at its cached-input price); the chat wire
+        // reports no cache writes. A server that reports more cached tokens than prompt tokens is read as all cached.
+        long cached = Math.min(prompt, Wire.count(Wire.dict(Wire.at(usage, "prompt_tokens_details")), "cached_tokens"));
         return new Message.Assistant(
-                m.content(),
-                m.toolCalls(),
-                new Usage(Wire.count(usage, "prompt_tokens"), Wire.count(usage, "completion_tokens")));
+                m.content(), m.toolCalls(), new Usage(prompt, Wire.count(usage, "completion_tokens"), cached, 0));
     }
 
     /**
@@ -329,13 +331,17 @@ public final class OpenAiChat implements WireFormat {
                         "finish_reason",
                         m.hasToolCalls() ? "tool_calls" : "stop")),
                 "usage",
-                PyDict.of(
-                        "prompt_tokens",
-                        u.inputTokens(),
-                        "completion_tokens",
-                        u.outputTokens(),
-                        "total_tokens",
-                        u.inputTokens() + u.outputTokens()));
+                usage(u));
+    }
+
+    /** Usage as chat completions report it; {@code prompt_tokens_details} only when some input was a cache read. */
+    private static PyDict usage(Usage u) {
+        PyDict.Builder b = PyDict.builder()
+                .put("prompt_tokens", u.inputTokens())
+                .put("completion_tokens", u.outputTokens())
+                .put("total_tokens", u.inputTokens() + u.outputTokens());
+        if (u.cacheReadTokens() > 0) b.put("prompt_tokens_details", PyDict.of("cached_tokens", u.cacheReadTokens()));
+        return b.build();
     }
 
     static String stripSlash(String base) {

@@ -30,6 +30,30 @@ class PriceTableTest {
         assertEquals("2026-07-24", t.pinnedAsOf());
     }
 
+    /**
+     * Cached input billed once, at the cache's rates (the pinned table's cache prices): a million input tokens of
+     * claude-sonnet-4-5 of which 600k cache reads ($0.30) and 100k cache writes ($3.75), 300k uncached ($3), then
+     * 100k output ($15). gpt-4o has a cache-read price ($1.25) and no cache-write one: a write (never on the chat
+     * wire, but a user's table may say one) bills at the input price ($2.50), never at nothing.
+     */
+    @Test
+    void cacheReadsAndWritesAreBilledAtTheCachePricesAndNotAgainAsInput() {
+        PriceTable t = PriceTable.pinned();
+        Usage sonnet = new Usage(1_000_000, 100_000, 600_000, 100_000);
+        assertEquals(
+                0.3 * 3 + 0.6 * 0.3 + 0.1 * 3.75 + 0.1 * 15,
+                t.usd("anthropic", "claude-sonnet-4-5", sonnet, DAY),
+                1e-12);
+        assertEquals(
+                new Price("openai", "gpt-4o", 2.5, 10.0, 1.25, null, null, "litellm"),
+                t.find("openai", "gpt-4o", DAY).orElseThrow());
+        Usage gpt = new Usage(1_000_000, 0, 800_000, 100_000);
+        assertEquals(0.1 * 2.5 + 0.8 * 1.25 + 0.1 * 2.5, t.usd("openai", "gpt-4o", gpt, DAY), 1e-12);
+        assertEquals(2.5, t.usd("openai", "gpt-4o", new Usage(1_000_000, 0), DAY), 1e-12, "uncached: as before");
+        assertThrows(
+                IllegalArgumentException.class, () -> new Usage(10, 0, 8, 3), "cache tokens are part of the input");
+    }
+
     @Test
     void aModelWithoutAPriceIsNaNNever0() {
         PriceTable t = PriceTable.pinned();

@@ -61,4 +61,27 @@ class RoleSpendTest {
         assertNull(by.get("user").model());
         assertTrue(Double.isNaN(by.get("user").usd(t)));
     }
+
+    /**
+     * Claude Code's modelUsage keeps the cache's reads and writes apart from its inputTokens; Brokkr's tokens
+     * count them in the input and price them at the cache's rates, which gives what the CLI itself reports as
+     * costUSD at the same prices: 100 * 3 + 5000 * 0.3 + 1000 * 3.75 + 200 * 15 = 8550e-6 USD.
+     */
+    @Test
+    void claudeCodesCacheTokensArePricedAtTheCacheRatesAsTheCliPricesThem() {
+        var r = new brokkr.provider.claudecode.StreamJson.Reader();
+        STDOUT.replace("\"inputTokens\":1000", "\"inputTokens\":100")
+                .replace("\"cacheReadInputTokens\":0", "\"cacheReadInputTokens\":5000")
+                .replace("\"cacheCreationInputTokens\":0", "\"cacheCreationInputTokens\":1000")
+                .replace("0.0456", "0.00855")
+                .lines()
+                .forEach(r::accept);
+        Usage u = r.usage().usage();
+        assertEquals(new Usage(6100, 200, 5000, 1000), u);
+        assertEquals(0.00855, r.usage().costUsd());
+        assertEquals(
+                r.usage().costUsd(),
+                PriceTable.pinned().usd("claude-code", "claude-sonnet-4-5", u, LocalDate.parse("2026-08-01")),
+                1e-12);
+    }
 }

@@ -60,7 +60,10 @@ class AnthropicProviderTest {
             assertEquals(
                     PyDict.of("location", "Paris, France", "unit", "celsius"),
                     t.message().toolCalls().get(1).arguments());
-            assertEquals(new Usage(530, 90), t.message().usage(), "input + cache read + cache creation");
+            assertEquals(
+                    new Usage(530, 90, 20, 10),
+                    t.message().usage(),
+                    "input + cache read + cache creation, the cache apart");
         }
     }
 

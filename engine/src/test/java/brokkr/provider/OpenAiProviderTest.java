@@ -25,6 +25,25 @@ import org.junit.jupiter.api.Timeout;
 @Timeout(30) // a regression that hangs on a stalled server fails instead of blocking the build
 class OpenAiProviderTest {
 
+    /** prompt_tokens counts the cached tokens; they are kept apart (no cache writes on this wire). */
+    @Test
+    void cachedPromptTokensAreReadFromThePromptTokensDetails() throws Exception {
+        String cached = OPENAI_ONE_CALL.replace(
+                "\"total_tokens\": 99,", "\"total_tokens\": 99, \"prompt_tokens_details\": {\"cached_tokens\": 64},");
+        assertEquals(
+                new Usage(82, 17, 64, 0),
+                OpenAiChat.INSTANCE.decodeResponse(cached).usage());
+        assertEquals(
+                new Usage(82, 17, 82, 0),
+                OpenAiChat.INSTANCE
+                        .decodeResponse(cached.replace("\"cached_tokens\": 64", "\"cached_tokens\": 500"))
+                        .usage(),
+                "more cached than prompt tokens (a server's slip): all of the prompt cached");
+        assertEquals(
+                new Usage(82, 17),
+                OpenAiChat.INSTANCE.decodeResponse(OPENAI_ONE_CALL).usage());
+    }
+
     @Test
     void singleToolCallIsParsedAndTheRequestIsRecordedExactly() throws Exception {
         FakeEffects fx = new FakeEffects();

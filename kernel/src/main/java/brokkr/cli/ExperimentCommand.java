@@ -391,7 +391,8 @@ public final class ExperimentCommand implements Command {
      * previous experiment's mean tokens per episode), running nothing and opening no model.
      */
     private int dryRun(ExperimentSpec spec, StoreLocation dir, Path estimateFrom, PrintStream out) {
-        CostEstimate.Typical typical = CostEstimate.Typical.NONE;
+        // Without a previous experiment, the benchmarks' typical tokens shipped with Brokkr (measured on gold runs).
+        CostEstimate.Typical typical = CostEstimate.Typical.domain();
         if (estimateFrom != null) {
             if (!Files.isDirectory(estimateFrom)) throw new InputException("no experiment directory " + estimateFrom);
             try (ExperimentQuery q = ExperimentQuery.open(estimateFrom)) {
@@ -433,6 +434,12 @@ public final class ExperimentCommand implements Command {
                                 + (estimateFrom == null ? ": give --estimate-from DIR, a previous experiment" : "")
                                 + ")"
                         : String.format(java.util.Locale.ROOT, "$%.4f", e.totalUsd())));
+        if (estimateFrom == null)
+            out.println("the estimate is of the benchmark's typical tokens per episode, not of this experiment's: "
+                    + "the agent's requests of the gold trajectories at 4 characters a token (known for "
+                    + String.join(", ", typical.benchmarks())
+                    + "; the user simulator's and judge's are not, so a row that calls them is a dash); "
+                    + "--estimate-from DIR prices a previous experiment's own means");
         return 0;
     }
 

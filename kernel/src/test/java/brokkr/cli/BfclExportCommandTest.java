@@ -86,7 +86,16 @@ class BfclExportCommandTest {
 
         // Gold passes every sampled task; the categories Brokkr does not run are upstream's "N/A", and (issue 31
         // item 15) an aggregate is over the categories that were run: before, they counted as 0 (non-live overall
-        // 83.33%, overall 28.33%, multi-turn 0.00% for a run of no multi-turn category).
+        // 83.33%, overall 28.33%, multi-turn 0.00% for a run of no multi-turn category). Overall Acc is upstream's
+        // only over every segment (issue 28): N/A here, and the export says what the segments run give.
+        assertTrue(
+                exp.err()
+                        .contains(
+                                "score/data_overall.csv: gold: Overall Acc is N/A: upstream's overall weighs non-live 10%, live 10%, "
+                                        + "irrelevance 10%, multi-turn 30%, agentic 40%, and non-live, multi-turn, agentic were"
+                                        + " not run in full (upstream would count their categories as 0); over the segments"
+                                        + " run (live, irrelevance: 20% of upstream's weight) it is 100.00%"),
+                exp.err());
         assertEquals(
                 String.join(",", BfclResultsExport.COLUMNS_NON_LIVE) + "\n"
                         + "1,gold,100.00%,N/A,N/A,100.00%,N/A,N/A,100.00%,100.00%,100.00%,100.00%",
@@ -98,7 +107,7 @@ class BfclExportCommandTest {
         List<String> overall = Files.readAllLines(out.resolve("score/data_overall.csv"));
         assertEquals(String.join(",", BfclResultsExport.COLUMNS_OVERALL), overall.get(0));
         assertEquals(
-                "1,100.00%,gold,N/A,N/A,N/A,N/A,N/A,N/A,N/A,100.00%,100.00%,100.00%,100.00%,100.00%,100.00%,100.00%,100.00%,N/A,"
+                "1,N/A,gold,N/A,N/A,N/A,N/A,N/A,N/A,N/A,100.00%,100.00%,100.00%,100.00%,100.00%,100.00%,100.00%,100.00%,N/A,"
                         + "N/A,N/A,N/A,N/A,N/A,N/A,N/A,N/A,N/A,N/A,N/A,100.00%,100.00%,N/A,N/A,N/A,N/A",
                 overall.get(1));
     }

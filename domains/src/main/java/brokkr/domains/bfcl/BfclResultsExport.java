@@ -1,5 +1,7 @@
 package brokkr.domains.bfcl;
 
+import brokkr.cost.PriceTable;
+import brokkr.cost.RoleSpend;
 import brokkr.eval.Attempt;
 import brokkr.eval.Evidence;
 import brokkr.experiment.Registry;
@@ -41,14 +43,16 @@ import java.util.Set;
  *   <li>{@code score/data_overall.csv}, {@code data_non_live.csv}, {@code data_live.csv} with upstream's columns
  *       and aggregation ({@code eval_checker/eval_runner_helper.generate_leaderboard_csv}): per category correct /
  *       entries of the result file, categories not run "N/A", percentages
- *       {@code "{:.2f}%"}, rows ranked by the sort column. Cost is "N/A" (Brokkr has no prices); latency
+ *       {@code "{:.2f}%"}, rows ranked by the sort column. Total Cost ($) is the candidate's tokens at the price
+ *       table ({@link brokkr.cost.PriceTable}), "N/A" without a price; latency
  *       statistics are over the candidate's model-call time per task. One deliberate difference: upstream scores a
  *       category not run as 0 in every aggregate ({@code get_category_score}, "it will still be considered 0 in the
  *       overall score calculation"), which assumes a complete run: a gold run of a few categories would read
  *       "Overall Acc 28.33%" and "Multi Turn Acc 0.00%" for categories never run. Here an aggregate is over the
  *       categories that were run, and "N/A" when none of its categories was (issue 31 item 15); an aggregate that
- *       upstream marks "N/A" when one of its categories is missing stays "N/A". For a run of every category the
- *       numbers are upstream's.</li>
+ *       upstream marks "N/A" when one of its categories is missing stays "N/A". Overall Acc is upstream's only when
+ *       every segment of it was run in full ({@link BfclOverall}), else "N/A", and the export's warning gives the
+ *       same weights over the segments run, naming them. For a run of every category the numbers are upstream's.</li>
  * </ul>
  * One repetition per task is exported (the first with a verdict), as upstream runs each entry once.
  */
@@ -144,6 +148,11 @@ public final class BfclResultsExport {
      * {@link brokkr.family.StoredResults#read}) as upstream's result and score files.
      */
     public static Export export(List<ResultCell> cells, Registry registry) {
+        return export(cells, registry, PriceTable.standard());
+    }
+
+    /** As {@link #export(List, Registry)}, the Total Cost ($) at {@code prices}. */
+    public static Export export(List<ResultCell> cells, Registry registry, PriceTable prices) {
         BfclBenchmark bench = (BfclBenchmark) registry.benchmark("bfcl");
         Map<String, String> files = new LinkedHashMap<>();
         Map<String, Map<BfclCategory, List<Entry>>> byCandidate = new LinkedHashMap<>();
@@ -163,9 +172,10 @@ public final class BfclResultsExport {
             byCandidate
                     .computeIfAbsent(c.candidate(), k -> new EnumMap<>(BfclCategory.class))
                     .computeIfAbsent(category, k -> new ArrayList<>())
-                    .add(entry(c.taskId(), a));
+                    .add(entry(c.taskId(), a, prices));
         }
         List<Row> rows = new ArrayList<>();
+        List<String> overallNotes = new ArrayList<>();
         // A result directory per candidate (result/MODEL/) that no other candidate's takes.
         Map<String, String> models = ResultFormat.fileNames(byCandidate.keySet());
         Map<String, List<String>> warnings = new LinkedHashMap<>();
@@ -183,7 +193,9 @@ public final class BfclResultsExport {
                 files.put(path, sb.toString());
                 if (isCustom) warnings.put(path, List.of(CUSTOM_SUBMISSION));
             }
-            rows.add(row(isCustom ? e.getKey() + CUSTOM_MODEL_SUFFIX : e.getKey(), e.getValue(), bench));
+            Row row = row(isCustom ? e.getKey() + CUSTOM_MODEL_SUFFIX : e.getKey(), e.getValue(), bench);
+            rows.add(row);
+            if (row.overallNote() != null) overallNotes.add(row.overallNote());
         }
         files.put(
                 "score/data_overall.csv",
@@ -197,13 +209,21 @@ public final class BfclResultsExport {
         if (!custom.isEmpty())
             for (String score : List.of("score/data_overall.csv", "score/data_non_live.csv", "score/data_live.csv"))
                 warnings.put(score, List.of(CUSTOM_SUBMISSION));
+        if (!overallNotes.isEmpty()) {
+            List<String> w = new ArrayList<>(warnings.getOrDefault("score/data_overall.csv", List.of()));
+            w.addAll(overallNotes);
+            warnings.put("score/data_overall.csv", w);
+        }
         return new Export(files, List.copyOf(byCandidate.keySet()), warnings);
     }
 
-    /** One result-file entry, whether the checker passed it, and its model-call latency in seconds (0: none). */
-    record Entry(String id, PyDict json, boolean correct, double latency) {}
+    /**
+     * One result-file entry, whether the checker passed it, its model-call latency in seconds (0: none), and what its
+     * agent's tokens cost at the price table (0 without tokens, NaN when they have no price).
+     */
+    record Entry(String id, PyDict json, boolean correct, double latency, double usd) {}
 
-    static Entry entry(String id, Attempt a) {
+    static Entry entry(String id, Attempt a, PriceTable prices) {
         Evidence e = a.evidence();
         long millis = 0;
         for (Evidence.RecordedCall rc : e.modelCalls())
@@ -218,7 +238,12 @@ public final class BfclResultsExport {
                     .put("output_token_count", e.agentUsage().outputTokens());
             b.put("latency", new PyFloat(latency));
         }
-        return new Entry(id, b.build(), a.completed() && a.reward() == 1.0, latency);
+        double usd = 0;
+        if (a.completed())
+            for (RoleSpend r : RoleSpend.of(e))
+                if (r.role().equals(Evidence.AGENT)
+                        && r.usage().inputTokens() + r.usage().outputTokens() > 0) usd = r.usd(prices);
+        return new Entry(id, b.build(), a.completed() && a.reward() == 1.0, latency, usd);
     }
 
     /** Upstream's FC handlers' {@code model_responses}: {@code [{name: arguments}]} of the last assistant message's calls, else its text. */
@@ -266,7 +291,8 @@ public final class BfclResultsExport {
         }
     }
 
-    record Row(List<Object> overall, List<Object> nonLive, List<Object> live) {}
+    /** A candidate's rows of the three files, and what its export says of its Overall Acc (null: nothing). */
+    record Row(List<Object> overall, List<Object> nonLive, List<Object> live, String overallNote) {}
 
     private static Row row(String model, Map<BfclCategory, List<Entry>> cats, BfclBenchmark bench) {
         Map<String, Score> s = new LinkedHashMap<>();
@@ -295,16 +321,34 @@ public final class BfclResultsExport {
         Score agentic = unweighted(List.of(webSearch, memory), false);
         Score irrelevance = unweighted(List.of(s.get("irrelevance"), s.get("live_irrelevance")), true);
         Score relevance = s.get("live_relevance");
-        Score total = percentageWeighted(
-                List.of(overallNonLive, overallLive, irrelevance, multiTurn, agentic),
-                List.of(10.0, 10.0, 10.0, 30.0, 40.0));
+        // Upstream's overall only when every segment was run in full (BfclOverall): over a partial run upstream counts
+        // the categories not run as 0, and the segments run are a different score, said in the export's warning.
+        Map<String, BfclOverall.Category> ran = new LinkedHashMap<>();
+        cats.forEach((c, es) -> ran.put(
+                c.id(),
+                new BfclOverall.Category(
+                        (double) es.stream().filter(Entry::correct).count() / es.size(), es.size())));
+        BfclOverall o = BfclOverall.of(ran);
+        Object total = o.upstream() == null ? NA : o.upstream();
+        String note = o.upstream() != null
+                ? null
+                : model + ": Overall Acc is N/A: upstream's overall weighs non-live 10%, live 10%, irrelevance 10%, "
+                        + "multi-turn 30%, agentic 40%, and " + String.join(", ", o.notRun())
+                        + " were not run in full (upstream would count their categories as 0)"
+                        + (o.ofSegmentsRun() == null
+                                ? ""
+                                : "; over the segments run (" + o.covers() + ") it is "
+                                        + new BigDecimal(o.ofSegmentsRun() * 100)
+                                                .setScale(2, RoundingMode.HALF_EVEN)
+                                                .toPlainString()
+                                        + "%");
         Object[] latency = latency(cats);
         List<Object> overall = new ArrayList<>(Arrays.asList(
                 "N/A",
-                d(total),
+                total,
                 model,
                 NA,
-                NA,
+                cost(cats),
                 latency[0],
                 latency[1],
                 latency[2],
@@ -360,7 +404,25 @@ public final class BfclResultsExport {
                 d(s.get("live_parallel_multiple")),
                 d(s.get("live_irrelevance")),
                 d(relevance)));
-        return new Row(overall, nonLive, live);
+        return new Row(overall, nonLive, live, note);
+    }
+
+    /**
+     * {@code get_cost_latency_info}'s Total Cost ($): the candidate's tokens at its model's price, rounded to 2, over
+     * the entries with tokens (cache reads and writes at the cache's prices: {@link brokkr.cost.Price#usd}); "N/A"
+     * when no entry has tokens or one has no price, never 0 for an unpriced model.
+     */
+    private static Object cost(Map<BfclCategory, List<Entry>> cats) {
+        double usd = 0;
+        boolean any = false;
+        for (List<Entry> es : cats.values())
+            for (Entry e : es) {
+                if (Double.isNaN(e.usd())) return NA;
+                if (e.usd() == 0) continue;
+                usd += e.usd();
+                any = true;
+            }
+        return any ? (Object) PyRound.round(usd, 2) : NA;
     }
 
     private static Object d(Score s) {
@@ -394,19 +456,6 @@ public final class BfclResultsExport {
             acc += x.accuracy();
         }
         return aggregate(ran == 0 ? 0 : acc / ran, total, na && naIfMissing);
-    }
-
-    /** The overall: the weighted mean of the parts that were run, the weights renormalized over them. */
-    private static Score percentageWeighted(List<Score> xs, List<Double> weights) {
-        double sum = 0, acc = 0;
-        int total = 0;
-        for (int i = 0; i < xs.size(); i++) {
-            if (!xs.get(i).ran()) continue;
-            sum += weights.get(i);
-            acc += xs.get(i).accuracy() * weights.get(i);
-            total += xs.get(i).total();
-        }
-        return aggregate(sum == 0 ? 0 : acc / sum, total, false);
     }
 
     /** An aggregate of {@code total} entries: "N/A" when asked to be, or when none of its categories was run. */

@@ -61,6 +61,17 @@ public final class BfclScores {
         public int tasks() {
             return categories.values().stream().mapToInt(CategoryScore::tasks).sum();
         }
+
+        /**
+         * Upstream's overall and its five segments over these categories ({@link BfclOverall}): each category with a
+         * graded task at its accuracy, weighted by its graded tasks; the segments of categories not run are missing.
+         */
+        public BfclOverall overall() {
+            Map<String, BfclOverall.Category> byId = new java.util.LinkedHashMap<>();
+            for (CategoryScore c : categories.values())
+                if (c.graded() > 0) byId.put(c.category().id(), new BfclOverall.Category(c.accuracy(), c.graded()));
+            return BfclOverall.of(byId);
+        }
     }
 
     public static Summary summarize(List<TaskResult> results) {
@@ -127,19 +138,43 @@ public final class BfclScores {
                 s.categories().values().stream()
                         .mapToInt(CategoryScore::failures)
                         .sum()));
+        List<Report.Figure> figures = new ArrayList<>(List.of(
+                new Report.Figure(LIVE_OVERALL, s.liveOverall()),
+                new Report.Figure(IRRELEVANCE_DETECTION, s.irrelevanceDetection())));
+        figures.addAll(overallFigures(s.overall()));
         return new Report(
                 "per category",
                 List.of("category", "tasks", "passed", "accuracy", "unsat", "infra"),
                 rows,
-                List.of(
-                        new Report.Figure(LIVE_OVERALL, s.liveOverall()),
-                        new Report.Figure(IRRELEVANCE_DETECTION, s.irrelevanceDetection())),
+                figures,
                 List.of(
                         "accuracy = passed / graded (tasks without an infrastructure failure); unsat: tasks no answer can pass",
                         LIVE_OVERALL
                                 + ": live_simple, live_multiple, live_parallel, live_parallel_multiple weighted by graded tasks",
                         IRRELEVANCE_DETECTION
-                                + ": the mean of irrelevance and live_irrelevance; an aggregate is missing when one of its categories was not run"));
+                                + ": the mean of irrelevance and live_irrelevance; an aggregate is missing when one of its categories was not run",
+                        OVERALL_NOTE));
+    }
+
+    /** The name of upstream's overall, as the reports give it. */
+    public static final String UPSTREAM_OVERALL = "overall (upstream's weights)";
+
+    static final String OVERALL_NOTE = UPSTREAM_OVERALL
+            + ": non-live 10%, live 10%, irrelevance 10%, multi-turn 30%, agentic 40% (eval_runner_helper's"
+            + " generate_leaderboard_csv); a segment is missing unless all its categories were run, and the overall"
+            + " unless every segment was (upstream counts a category not run as 0); 'overall of the segments run' is"
+            + " the same weights over the segments that were, and names them";
+
+    /** Each segment of upstream's overall (missing when not run), upstream's overall, and the overall of the segments run. */
+    static List<Report.Figure> overallFigures(BfclOverall o) {
+        List<Report.Figure> out = new ArrayList<>();
+        for (BfclOverall.Segment seg : o.segments())
+            out.add(new Report.Figure(
+                    seg.name() + " (" + String.format(java.util.Locale.ROOT, "%.0f", seg.weight()) + "%)",
+                    seg.accuracy()));
+        out.add(new Report.Figure(UPSTREAM_OVERALL, o.upstream()));
+        out.add(new Report.Figure("overall of the segments run (" + o.covers() + ")", o.ofSegmentsRun()));
+        return out;
     }
 
     /** The report printed by {@code ./brokkr bfcl run}. */
@@ -161,6 +196,11 @@ public final class BfclScores {
                 .append(": ")
                 .append(s.irrelevanceDetection() == null ? "N/A" : String.format("%.4f", s.irrelevanceDetection()))
                 .append('\n');
+        for (Report.Figure f : overallFigures(s.overall()))
+            sb.append(f.name())
+                    .append(": ")
+                    .append(f.value() == null ? "N/A" : String.format("%.4f", f.value()))
+                    .append('\n');
         return sb.toString();
     }
 }

@@ -3,6 +3,7 @@ package brokkr.domains.bfcl;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -44,6 +45,18 @@ class BfclScoresTest {
         assertEquals(1.0, s.categories().get(BfclCategory.SIMPLE_PYTHON).accuracy());
         assertEquals((256.0 + 1051 + 16 + 24) / (258 + 1053 + 16 + 24), s.liveOverall(), 1e-12);
         assertEquals(1.0, s.irrelevanceDetection());
+        // Upstream's overall on these numbers: live and irrelevance only (no Java/JavaScript simple, multi-turn or
+        // agentic category here), so not upstream's overall but the same weights over those two, said so.
+        BfclOverall o = s.overall();
+        assertNull(o.upstream());
+        assertEquals(List.of("non-live", "multi-turn", "agentic"), o.notRun());
+        assertEquals((10 * s.liveOverall() + 10 * s.irrelevanceDetection()) / 20, o.ofSegmentsRun(), 1e-12);
+        assertEquals("live, irrelevance: 20% of upstream's weight", o.covers());
+        var figures = BfclScores.report(s).figures();
+        assertEquals(
+                "overall of the segments run (live, irrelevance: 20% of upstream's weight)",
+                figures.getLast().name());
+        assertNull(figures.get(figures.size() - 2).value(), BfclScores.UPSTREAM_OVERALL + " is missing");
         System.out.print(BfclScores.format(s));
     }
 

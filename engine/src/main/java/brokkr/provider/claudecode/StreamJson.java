@@ -267,9 +267,13 @@ public final class StreamJson {
             long inputTokens, long outputTokens, long cacheReadTokens, long cacheCreationTokens, double costUsd) {
         public static final CliUsage ZERO = new CliUsage(0, 0, 0, 0, 0);
 
-        /** As Brokkr's {@link Usage}: input counts cache reads and writes, as for the Anthropic wire. */
+        /** As Brokkr's {@link Usage}: input counts cache reads and writes (kept apart too), as for the Anthropic wire. */
         public Usage usage() {
-            return new Usage(inputTokens + cacheReadTokens + cacheCreationTokens, outputTokens);
+            return new Usage(
+                    inputTokens + cacheReadTokens + cacheCreationTokens,
+                    outputTokens,
+                    cacheReadTokens,
+                    cacheCreationTokens);
         }
 
         /** What happened between {@code earlier} (a cumulative reading of the same session) and this one. */

@@ -347,6 +347,8 @@ public final class Charts {
             line.setLineStyle(new java.awt.BasicStroke(1.2f));
         }
         chart.getStyler().setXAxisMin(0.0);
+        // Dollars with their leading zero (the default pattern printed ".001"), to four places of cents' fractions.
+        chart.getStyler().setXAxisDecimalPattern("0.0####");
         return chart;
     }
 

@@ -245,7 +245,19 @@ public record ExperimentReport(
                     .append(esc(costChart.getTitle()))
                     .append(
                             "</b>: each candidate's mean reward against its agent's dollars per episode (priced from the recorded tokens;"
-                                    + " the judge's and user simulator's cost is the evaluation's); the grey steps join the Pareto front.</figcaption></figure></section>");
+                                    + " the judge's and user simulator's cost is the evaluation's); the grey steps join the Pareto front.")
+                    // The chart's words are drawn as outlines; the front is also said in text, for search and screen
+                    // readers.
+                    .append(" On the front, cheapest first: <span class=\"front\">")
+                    .append(esc(String.join(
+                            ", ",
+                            costChart.getSeriesMap().values().stream()
+                                    .filter(x -> x.getName().endsWith(" *"))
+                                    .sorted(java.util.Comparator.comparingDouble(x -> x.getXData()[0]))
+                                    .map(x ->
+                                            x.getName().substring(0, x.getName().length() - 2))
+                                    .toList())))
+                    .append("</span>.</figcaption></figure></section>");
         }
 
         sb.append(

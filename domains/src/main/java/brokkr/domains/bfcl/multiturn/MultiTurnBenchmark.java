@@ -197,7 +197,15 @@ public final class MultiTurnBenchmark implements BenchmarkProvider {
             MultiTurnInference.Trajectory tr;
             if (harness.loop()) {
                 tr = MultiTurnHarness.run(
-                        harness, space, t, tools(), ctx.candidate(), style, MODEL_NAME, ctx.systemPrompt());
+                        harness,
+                        space,
+                        t,
+                        tools(),
+                        ctx.candidate(),
+                        style,
+                        MODEL_NAME,
+                        ctx.systemPrompt(),
+                        ctx.cellLimit());
             } else {
                 // Upstream's loop executes every step's calls against the backends, so it is both the reference
                 // candidate's protocol and a tool-calling loop: the notebook's %run (action space tools) runs it too.
@@ -205,7 +213,8 @@ public final class MultiTurnBenchmark implements BenchmarkProvider {
                     throw new IllegalArgumentException("bfcl-multi-turn has no action space '" + space
                             + "' under harness reference (reference, tools; repl needs harness: loop)");
                 }
-                tr = MultiTurnInference.run(t, tools(), ctx.candidate(), style, MODEL_NAME, ctx.systemPrompt());
+                tr = MultiTurnInference.run(
+                        t, tools(), ctx.candidate(), style, MODEL_NAME, ctx.systemPrompt(), ctx.cellLimit());
             }
             if (tr.failure() != null) throw tr.failure();
             ctx.world().set(stateDump(t, tr.world()));
@@ -217,10 +226,11 @@ public final class MultiTurnBenchmark implements BenchmarkProvider {
                             step.stream().map(s -> (Value) new PyStr(s)).toList()));
                 turns.add(PyList.of(steps));
             }
-            PyDict output = PyDict.builder()
-                    .put("turns", PyList.of(turns))
-                    .put("force_quit", PyBool.of(tr.forceQuit()))
-                    .build();
+            PyDict.Builder out =
+                    PyDict.builder().put("turns", PyList.of(turns)).put("force_quit", PyBool.of(tr.forceQuit()));
+            // Only a task the cell's budget stopped says so (what was spent of what), so other records read as before.
+            if (tr.cellBudget()) out.put(CELL_BUDGET, ctx.cellLimit().describe());
+            PyDict output = out.build();
             // The domain calls are the trajectory's (each step's decoded calls, however the model expressed them: JSON
             // tools or Java in a REPL snippet); model steps and request sizes come from the recorded calls.
             long calls = tr.turns().stream()
@@ -230,7 +240,7 @@ public final class MultiTurnBenchmark implements BenchmarkProvider {
             return new Interaction(
                     Transcripts.toValue(tr.messages()),
                     output,
-                    tr.forceQuit() ? "force_quit" : "completed",
+                    tr.cellBudget() ? CELL_BUDGET : tr.forceQuit() ? "force_quit" : "completed",
                     Interaction.Counts.toolCalls(calls));
         };
     }
@@ -243,17 +253,27 @@ public final class MultiTurnBenchmark implements BenchmarkProvider {
             Value turns = run.interaction().output().get("turns");
             MultiTurnChecker.Verdict v =
                     MultiTurnChecker.check(t, turns == null ? PyNone.NONE : PyObjects.fromValue(turns), MODEL_NAME);
-            List<Check> checks = List.of(new Check("setup_verified", setup), new Check("checker_valid", v.valid()));
-            PyDict details = PyDict.builder()
+            List<Check> checks =
+                    new ArrayList<>(List.of(new Check("setup_verified", setup), new Check("checker_valid", v.valid())));
+            Value budget = run.interaction().output().get(CELL_BUDGET);
+            // A task the cell's budget stopped fails a check of its own, beside the checker's verdict of its partial
+            // trajectory (upstream grades a trajectory cut short as force-terminated), and says what was spent.
+            if (budget != null) checks.add(new Check(WITHIN_CELL_BUDGET, false));
+            boolean withinBudget = budget == null;
+            PyDict.Builder details = PyDict.builder()
                     .put("category", new PyStr(t.category()))
                     .put("error_type", v.errorType() == null ? PyNone.NONE : new PyStr(v.errorType()))
                     .put(
                             "error_message",
-                            v.errorMessage() == null ? PyNone.NONE : new PyStr(PyObjects.str(v.errorMessage())))
-                    .build();
-            return new Verdict(checks, setup && v.valid() ? 1.0 : 0.0, TrustTier.DETERMINISTIC, details);
+                            v.errorMessage() == null ? PyNone.NONE : new PyStr(PyObjects.str(v.errorMessage())));
+            if (budget != null) details.put("stopped_by_cell_budget", budget);
+            return new Verdict(
+                    checks, setup && v.valid() && withinBudget ? 1.0 : 0.0, TrustTier.DETERMINISTIC, details.build());
         };
     }
+
+    /** The termination, output key and (failed) check of a task stopped by the cell's budget ({@code budget.per_cell}). */
+    static final String CELL_BUDGET = "cell_budget", WITHIN_CELL_BUDGET = "within_cell_budget";
 
     /**
      * Upstream's multi-turn accuracy: per category the share of tasks graded valid, and the overall multi-turn

@@ -7,6 +7,7 @@ import brokkr.agent.YieldingLoop;
 import brokkr.conversation.Candidate;
 import brokkr.conversation.InfrastructureFailure;
 import brokkr.conversation.Message;
+import brokkr.conversation.SpendLimit;
 import brokkr.conversation.ToolCall;
 import brokkr.conversation.ToolSpec;
 import brokkr.domains.bfcl.ToolCompiler;
@@ -55,6 +56,20 @@ public final class MultiTurnHarness {
             ToolCompiler.Style style,
             String modelName,
             String systemPrompt) {
+        return run(h, actionSpace, task, tools, model, style, modelName, systemPrompt, SpendLimit.NONE);
+    }
+
+    /** As {@link #run(Harness, String, MultiTurnData.Task, MultiTurnTools, Candidate, ToolCompiler.Style, String, String)}, within the cell's {@code budget}. */
+    public static MultiTurnInference.Trajectory run(
+            Harness h,
+            String actionSpace,
+            MultiTurnData.Task task,
+            MultiTurnTools tools,
+            Candidate model,
+            ToolCompiler.Style style,
+            String modelName,
+            String systemPrompt,
+            SpendLimit budget) {
         if (!h.loop()) throw new IllegalArgumentException("MultiTurnHarness runs harness loop, not " + h.label());
         boolean repl = actionSpace.equals(Harness.REPL);
         if (!repl && !actionSpace.equals("tools")) {
@@ -67,7 +82,7 @@ public final class MultiTurnHarness {
         }
         if (!repl)
             return MultiTurnInference.play(
-                    task, tools, style, modelName, new Loop(model, systemPrompt, h.maxTurnSteps(), null));
+                    task, tools, style, modelName, new Loop(model, systemPrompt, h.maxTurnSteps(), null), budget);
         List<ToolSpec> initial = MultiTurnTools.specs(tools.initial(task), style);
         JavaApi api = replApi(initial);
         String prompt = replPrompt(h, api) + (systemPrompt == null ? "" : "\n\n" + systemPrompt);
@@ -79,7 +94,12 @@ public final class MultiTurnHarness {
         try (Sandbox sandbox = SandboxPool.shared(h.sandboxConfig()).acquire()) {
             JavaRepl repl0 = JavaRepl.open(sandbox, api, callable, h.outputLimit(), null, null);
             return MultiTurnInference.play(
-                    task, tools, style, modelName, new Loop(model, prompt, h.maxTurnSteps(), new Repl(repl0, initial)));
+                    task,
+                    tools,
+                    style,
+                    modelName,
+                    new Loop(model, prompt, h.maxTurnSteps(), new Repl(repl0, initial)),
+                    budget);
         }
     }
 
@@ -192,7 +212,8 @@ public final class MultiTurnHarness {
             };
             Transcript t;
             try {
-                t = new AgentLoop(maxTurnSteps).run(guarded, working, actions.tools(functions), executor);
+                t = new AgentLoop(maxTurnSteps, steps.budget())
+                        .run(guarded, working, actions.tools(functions), executor);
             } catch (ForceQuit q) {
                 working = new ArrayList<>(q.history);
                 return;
@@ -201,6 +222,7 @@ public final class MultiTurnHarness {
             switch (t.stop()) {
                 case ANSWERED -> steps.answered();
                 case MAX_STEPS -> {} // the turn ends unanswered
+                case CELL_BUDGET -> steps.stoppedByBudget(); // the task ends: its last step's calls were not run
                 case INFRASTRUCTURE_FAILURE ->
                     throw t.failure() != null
                             ? t.failure()

@@ -3,6 +3,7 @@ package brokkr.domains.bfcl.multiturn;
 import brokkr.conversation.Candidate;
 import brokkr.conversation.InfrastructureFailure;
 import brokkr.conversation.Message;
+import brokkr.conversation.SpendLimit;
 import brokkr.conversation.ToolCall;
 import brokkr.conversation.ToolSpec;
 import brokkr.conversation.Turn;
@@ -50,13 +51,16 @@ public final class MultiTurnInference {
     /**
      * A played task: per turn, per step, the decoded call strings (an empty list for a step without a call);
      * the conversation; the world after the last step; whether the step limit cut it short; an
-     * infrastructure failure that stopped it (then the trajectory is partial).
+     * infrastructure failure that stopped it (then the trajectory is partial); whether the cell's budget stopped it
+     * ({@code cellBudget}: the step whose model call reached {@code budget.per_cell} is not executed and no later
+     * step or turn is played, so upstream's checker grades it as a force-terminated trajectory).
      */
     public record Trajectory(
             List<List<List<String>>> turns,
             List<Message> messages,
             World world,
             boolean forceQuit,
+            boolean cellBudget,
             InfrastructureFailure failure) {}
 
     public static Trajectory run(
@@ -66,7 +70,19 @@ public final class MultiTurnInference {
             ToolCompiler.Style style,
             String modelName,
             String systemPrompt) {
-        return play(task, tools, style, modelName, new Upstream(model, systemPrompt));
+        return run(task, tools, model, style, modelName, systemPrompt, SpendLimit.NONE);
+    }
+
+    /** As {@link #run(MultiTurnData.Task, MultiTurnTools, Candidate, ToolCompiler.Style, String, String)}, within the cell's {@code budget}. */
+    public static Trajectory run(
+            MultiTurnData.Task task,
+            MultiTurnTools tools,
+            Candidate model,
+            ToolCompiler.Style style,
+            String modelName,
+            String systemPrompt,
+            SpendLimit budget) {
+        return play(task, tools, style, modelName, new Upstream(model, systemPrompt), budget);
     }
 
     /**
@@ -102,11 +118,33 @@ public final class MultiTurnInference {
         private final List<List<String>> recorded = new ArrayList<>();
         private List<String> open;
         private int count;
+        private final SpendLimit budget;
+        private boolean stoppedByBudget;
 
-        Steps(TaskSetup setup, String modelName, World world) {
+        Steps(TaskSetup setup, String modelName, World world, SpendLimit budget) {
             this.setup = setup;
             this.modelName = modelName;
             this.world = world;
+            this.budget = budget;
+        }
+
+        /** The cell's budget, as the candidate's recorded calls have spent it. */
+        public SpendLimit budget() {
+            return budget;
+        }
+
+        /**
+         * Whether the model call just made reached the cell's budget: then its step is not executed and the task
+         * ends ({@link Trajectory#cellBudget}), as tau2's orchestrator ends at the agent message that reaches it.
+         */
+        public boolean stopsForBudget() {
+            if (budget.reached()) stoppedByBudget = true;
+            return stoppedByBudget;
+        }
+
+        /** A player whose own loop stopped for the cell's budget says so here. */
+        public void stoppedByBudget() {
+            stoppedByBudget = true;
         }
 
         /** Executes one step's decoded calls in order; their results. */
@@ -162,13 +200,24 @@ public final class MultiTurnInference {
     /** Plays {@code task} with {@code player}: per turn its user message(s), or a held-out turn's functions and message. */
     public static Trajectory play(
             MultiTurnData.Task task, MultiTurnTools tools, ToolCompiler.Style style, String modelName, Player player) {
+        return play(task, tools, style, modelName, player, SpendLimit.NONE);
+    }
+
+    /** As {@link #play(MultiTurnData.Task, MultiTurnTools, ToolCompiler.Style, String, Player)}, within the cell's {@code budget}. */
+    public static Trajectory play(
+            MultiTurnData.Task task,
+            MultiTurnTools tools,
+            ToolCompiler.Style style,
+            String modelName,
+            Player player,
+            SpendLimit budget) {
         TaskSetup setup = task.setup();
         World world = Executor.execute(World.EMPTY, setup, modelName, false, List.of())
                 .world();
         PyList functions = tools.initial(task);
         List<ToolSpec> specs = MultiTurnTools.specs(functions, style);
         List<List<List<String>>> turns = new ArrayList<>();
-        boolean forceQuit = false;
+        boolean forceQuit = false, cellBudget = false;
         for (int turn = 0; turn < task.question().size(); turn++) {
             List<Message> userMessages = new ArrayList<>();
             if (task.missedFunction().containsKey(turn)) {
@@ -186,21 +235,25 @@ public final class MultiTurnInference {
                     userMessages.add(role.equals("system") ? new Message.System(content) : new Message.User(content));
                 }
             }
-            Steps steps = new Steps(setup, modelName, world);
+            Steps steps = new Steps(setup, modelName, world, budget);
             try {
                 player.turn(userMessages, specs, steps);
             } catch (InfrastructureFailure f) {
                 turns.add(steps.recorded());
-                return new Trajectory(turns, player.messages(), steps.world, false, f);
+                return new Trajectory(turns, player.messages(), steps.world, false, false, f);
             }
             turns.add(steps.recorded());
             world = steps.world;
+            if (steps.stoppedByBudget) {
+                cellBudget = true;
+                break;
+            }
             if (steps.forceQuit()) {
                 forceQuit = true;
                 break;
             }
         }
-        return new Trajectory(turns, player.messages(), world, forceQuit, null);
+        return new Trajectory(turns, player.messages(), world, forceQuit, cellBudget, null);
     }
 
     /**
@@ -221,6 +274,7 @@ public final class MultiTurnInference {
                 Message.Assistant a =
                         model.next(List.copyOf(messages), functions).message();
                 messages.add(a);
+                if (steps.stopsForBudget()) return; // its calls are not executed
                 List<String> decoded = decode(a);
                 if (decoded.isEmpty()) {
                     steps.answered();
