@@ -269,7 +269,7 @@ public final class PyBuiltins {
      * otherwise {@code ValueError: could not convert string to float: '...'} (the repr under {@code python}).
      */
     public static double parseFloat(String s, CPython python) {
-        String t = PyStrings.strip(s);
+        String t = PyStrings.strip(decimalAndSpaceToAscii(s));
         if (!FLOAT_LITERAL.matcher(t).matches()) throw notALiteral("could not convert string to float: ", s, python);
         String lower = t.toLowerCase(java.util.Locale.ROOT).replace("_", "");
         String body = lower.startsWith("+") || lower.startsWith("-") ? lower.substring(1) : lower;
@@ -284,9 +284,30 @@ public final class PyBuiltins {
      * allowed, else {@code ValueError: invalid literal for int() with base 10: '...'} (the repr under {@code python}).
      */
     public static BigInteger parseInt(String s, CPython python) {
-        String t = PyStrings.strip(s);
+        String t = PyStrings.strip(decimalAndSpaceToAscii(s));
         if (!INT_LITERAL.matcher(t).matches()) throw notALiteral("invalid literal for int() with base 10: ", s, python);
         return new BigInteger(t.replace("_", ""));
+    }
+
+    /**
+     * Objects/unicodeobject.c _PyUnicode_TransformDecimalAndSpaceToASCII, which int() and float() apply
+     * to a str first: every Unicode decimal digit (category Nd, e.g. fullwidth or Arabic-Indic) becomes
+     * its ASCII digit and every Unicode whitespace a space; any other non-ASCII character becomes
+     * {@code '?'}, which no literal accepts.
+     */
+    static String decimalAndSpaceToAscii(String s) {
+        boolean ascii = true;
+        for (int i = 0; i < s.length() && ascii; i++) ascii = s.charAt(i) < 0x80;
+        if (ascii) return s;
+        StringBuilder sb = new StringBuilder(s.length());
+        s.codePoints().forEach(cp -> {
+            if (cp < 0x80) sb.append((char) cp);
+            else if (PyStrings.isSpace(cp)) sb.append(' ');
+            else if (Character.getType(cp) == Character.DECIMAL_DIGIT_NUMBER)
+                sb.append((char) ('0' + Character.digit(cp, 10)));
+            else sb.append('?');
+        });
+        return sb.toString();
     }
 
     /** The ValueError of a str that is no literal of the type: the text, then the str's repr under {@code python}. */

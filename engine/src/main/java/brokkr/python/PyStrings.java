@@ -55,6 +55,14 @@ public final class PyStrings {
         return s.substring(a, b);
     }
 
+    /** {@code s.strip(chars)}: every code point of {@code chars} removed from both ends. */
+    public static String strip(String s, String chars) {
+        int a = 0, b = s.length();
+        while (a < b && chars.indexOf(s.codePointAt(a)) >= 0) a += Character.charCount(s.codePointAt(a));
+        while (b > a && chars.indexOf(s.codePointBefore(b)) >= 0) b -= Character.charCount(s.codePointBefore(b));
+        return s.substring(a, b);
+    }
+
     /** {@code s.lower()}: the full Unicode lower-case mapping (İ to i + U+0307, final sigma in context), as CPython. */
     public static String lower(String s) {
         return s.toLowerCase(Locale.ROOT);

@@ -137,6 +137,18 @@ class PyBuiltinsTest {
         };
     }
 
+    /** CPython 3.11: int('٩') == 9, int('０９') == 9, float('٠.٥') == 0.5, int('\u20039 ') == 9; int('9\u00e9') raises. */
+    @Test
+    void intAndFloatTakeUnicodeDecimalDigitsAndSpaces() {
+        assertEquals(java.math.BigInteger.valueOf(9), PyBuiltins.parseInt("\u0669", CPython.V3_11));
+        assertEquals(java.math.BigInteger.valueOf(9), PyBuiltins.parseInt("\uff10\uff19", CPython.V3_11));
+        assertEquals(java.math.BigInteger.valueOf(9), PyBuiltins.parseInt("\u20039 ", CPython.V3_11));
+        assertEquals(0.5, PyBuiltins.parseFloat("\u0660.\u0665", CPython.V3_11));
+        PyException e = org.junit.jupiter.api.Assertions.assertThrows(
+                PyException.class, () -> PyBuiltins.parseInt("9\u00e9", CPython.V3_11));
+        assertEquals(true, e.getMessage().contains("invalid literal for int() with base 10: '9\u00e9'"));
+    }
+
     @Test
     void matchesCPython() {
         for (String[] c : CASES) {

@@ -40,6 +40,22 @@ public final class AstChecker {
         }
     }
 
+    /** bfcl_eval/constants/enums.py Language: which type system the docs' parameter types are in. */
+    public enum Language {
+        PYTHON,
+        JAVA,
+        JAVASCRIPT;
+
+        /** As ast_file_runner picks it: simple_java is Java, simple_javascript JavaScript, the rest Python. */
+        public static Language ofCategory(String category) {
+            return switch (category) {
+                case "simple_java" -> JAVA;
+                case "simple_javascript" -> JAVASCRIPT;
+                default -> PYTHON;
+            };
+        }
+    }
+
     private static final String UNCLEAR = "simple_function_checker:unclear";
 
     /** ast_checker.py PYTHON_TYPE_MAPPING (as type names). */
@@ -58,13 +74,29 @@ public final class AstChecker {
     /** ast_checker.py ast_checker: the dispatch is on substrings of the category name. */
     public static Result check(
             FunctionDoc.Docs functions, Seq modelOutput, Seq possibleAnswer, String category, boolean underscoreToDot) {
+        return check(functions, modelOutput, possibleAnswer, category, underscoreToDot, Language.ofCategory(category));
+    }
+
+    /** ast_checker.py ast_checker with an explicit {@code language}. */
+    public static Result check(
+            FunctionDoc.Docs functions,
+            Seq modelOutput,
+            Seq possibleAnswer,
+            String category,
+            boolean underscoreToDot,
+            Language language) {
         if (category.contains("parallel"))
-            return parallelNoOrder(functions, modelOutput, possibleAnswer, underscoreToDot);
-        if (category.contains("multiple")) return multiple(functions, modelOutput, possibleAnswer, underscoreToDot);
+            return parallelNoOrder(functions, modelOutput, possibleAnswer, underscoreToDot, language);
+        if (category.contains("multiple"))
+            return multiple(functions, modelOutput, possibleAnswer, underscoreToDot, language);
         if (modelOutput.size() != 1)
             return Result.fail("simple_function_checker:wrong_count", "Wrong number of functions.");
         return simple(
-                functions.get(0), asDictObj(modelOutput.get(0)), asDictObj(possibleAnswer.get(0)), underscoreToDot);
+                functions.get(0),
+                asDictObj(modelOutput.get(0)),
+                asDictObj(possibleAnswer.get(0)),
+                underscoreToDot,
+                language);
     }
 
     /** ast_checker.py find_description: the first doc of that name, else None (which the caller then fails on). */
@@ -80,17 +112,18 @@ public final class AstChecker {
     }
 
     /** ast_checker.py multiple_function_checker: only the first expected call is checked, against the first output. */
-    private static Result multiple(FunctionDoc.Docs functions, Seq modelOutput, Seq possibleAnswers, boolean u2d) {
+    private static Result multiple(
+            FunctionDoc.Docs functions, Seq modelOutput, Seq possibleAnswers, boolean u2d, Language language) {
         if (modelOutput.size() != possibleAnswers.size())
             return Result.fail("multiple_function_checker:wrong_count", "Wrong number of functions.");
         Dict expected = asDictObj(possibleAnswers.get(0));
         String name = expected.keyAt(0);
-        return simple(findDescription(functions, name), asDictObj(modelOutput.get(0)), expected, u2d);
+        return simple(findDescription(functions, name), asDictObj(modelOutput.get(0)), expected, u2d, language);
     }
 
     /** ast_checker.py parallel_function_checker_no_order: greedy first match per expected call. */
     private static Result parallelNoOrder(
-            FunctionDoc.Docs functions, Seq modelOutput, Seq possibleAnswers, boolean u2d) {
+            FunctionDoc.Docs functions, Seq modelOutput, Seq possibleAnswers, boolean u2d, Language language) {
         if (modelOutput.size() != possibleAnswers.size())
             return Result.fail("parallel_function_checker_no_order:wrong_count", "Wrong number of functions.");
         boolean[] matched = new boolean[modelOutput.size()];
@@ -101,7 +134,7 @@ public final class AstChecker {
             Result result = null;
             for (int index = 0; index < modelOutput.size(); index++) {
                 if (matched[index]) continue;
-                result = simple(doc, asDictObj(modelOutput.get(index)), expected, u2d);
+                result = simple(doc, asDictObj(modelOutput.get(index)), expected, u2d, language);
                 if (result.valid()) {
                     matched[index] = true;
                     break;
@@ -132,8 +165,8 @@ public final class AstChecker {
         return Result.VALID;
     }
 
-    /** ast_checker.py simple_function_checker (Language.PYTHON). */
-    static Result simple(FunctionDoc doc, Dict modelOutput, Dict possibleAnswerByName, boolean u2d) {
+    /** ast_checker.py simple_function_checker. */
+    static Result simple(FunctionDoc doc, Dict modelOutput, Dict possibleAnswerByName, boolean u2d, Language language) {
         Dict possible = asDictObj(possibleAnswerByName.valueAt(0));
         if (doc.broken() != null) throw new CheckerException(doc.broken());
         Map<String, FunctionDoc.Param> paramDetails = doc.params();
@@ -164,18 +197,43 @@ public final class AstChecker {
             FunctionDoc.Param details = paramDetails.get(param);
             if (details.problem() != null) throw new CheckerException(details.problem());
             String description = details.type();
-            String expected = pythonType(description);
+            String expected;
             String nested = null;
-            if (description.equals("array") || description.equals("tuple")) {
-                if (details.itemsType() == null) throw new CheckerException("KeyError: 'items'");
-                nested = pythonType(details.itemsType());
+            if (language == Language.PYTHON) {
+                expected = pythonType(description);
+                if (description.equals("array") || description.equals("tuple")) {
+                    if (details.itemsType() == null) throw new CheckerException("KeyError: 'items'");
+                    nested = pythonType(details.itemsType());
+                }
+                // "We convert all tuple value to list when the expected type is tuple."
+                if (description.equals("tuple") && value instanceof Seq s && s.tuple()) value = PyObj.list(s.items());
+                // "Allow python auto conversion from int to float" (type(value) == int: bool excluded).
+                if (description.equals("float") && value instanceof Atom a && a.value() instanceof PyInt i)
+                    value = new Atom(new PyFloat(i.value().doubleValue()));
+            } else {
+                // The JAVA / JAVASCRIPT branches: JAVA_TYPE_CONVERSION / JS_TYPE_CONVERSION[type] (a
+                // KeyError for any other type), every value must be a str, then the converter runs.
+                boolean java = language == Language.JAVA;
+                expected = java ? JavaTypeConverter.pythonType(description) : JsTypeConverter.pythonType(description);
+                if (expected == null) throw new CheckerException("KeyError: " + reprStr(description));
+                if (!PyObj.isStr(value))
+                    return Result.fail(
+                            java ? "type_error:java" : "type_error:js",
+                            "Incorrect type for parameter " + reprStr(param) + ". Expected type String, got "
+                                    + value.typeName() + ". Parameter value: " + PyObj.repr(value) + ".");
+                String nestedType = null;
+                // NESTED_CONVERSION_TYPE_LIST = ["Array", "ArrayList", "array"]
+                if (description.equals("Array") || description.equals("ArrayList") || description.equals("array")) {
+                    nestedType = details.itemsType();
+                    if (nestedType == null) throw new CheckerException("KeyError: 'items'");
+                    nested = java ? JavaTypeConverter.pythonType(nestedType) : JsTypeConverter.pythonType(nestedType);
+                    if (nested == null) throw new CheckerException("KeyError: " + reprStr(nestedType));
+                }
+                String text = PyObj.strValue(value);
+                value = java
+                        ? JavaTypeConverter.convert(text, description, nestedType)
+                        : JsTypeConverter.convert(text, description, nestedType);
             }
-
-            // "We convert all tuple value to list when the expected type is tuple."
-            if (description.equals("tuple") && value instanceof Seq s && s.tuple()) value = PyObj.list(s.items());
-            // "Allow python auto conversion from int to float" (type(value) == int: bool excluded).
-            if (description.equals("float") && value instanceof Atom a && a.value() instanceof PyInt i)
-                value = new Atom(new PyFloat(i.value().doubleValue()));
 
             PyObj answers = possible.get(param);
             TypeResult t = typeChecker(param, value, answers, description, expected, nested);

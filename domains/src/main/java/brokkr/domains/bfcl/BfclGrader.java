@@ -20,15 +20,34 @@ public final class BfclGrader {
 
     public static Verdict grade(BfclTask task, PyObj decoded, boolean underscoreToDot) {
         if (task.category().relevance()) return relevance(task.category(), decoded);
+        return ast(
+                task.checkerDocs(),
+                task.possibleAnswer(),
+                task.category().id(),
+                AstChecker.Language.PYTHON,
+                decoded,
+                underscoreToDot);
+    }
+
+    /** The verdict on a simple_java / simple_javascript task (checked in its language's terms). */
+    public static Verdict grade(BfclData.LanguageTask task, PyObj decoded, boolean underscoreToDot) {
+        return ast(
+                task.checkerDocs(), task.possibleAnswer(), task.category(), task.language(), decoded, underscoreToDot);
+    }
+
+    /** _evaluate_single_ast_entry after decoding: the call-format check, then ast_checker. */
+    private static Verdict ast(
+            FunctionDoc.Docs docs,
+            Seq possibleAnswer,
+            String category,
+            AstChecker.Language language,
+            PyObj decoded,
+            boolean underscoreToDot) {
         if (!isFunctionCallingFormat(decoded))
             return new Verdict(
                     false, "ast_decoder:decoder_wrong_output_format", List.of(PyObj.str(WRONG_FORMAT)), null);
-        AstChecker.Result r = AstChecker.check(
-                task.checkerDocs(),
-                (Seq) decoded,
-                task.possibleAnswer(),
-                task.category().id(),
-                underscoreToDot);
+        AstChecker.Result r =
+                AstChecker.check(docs, (Seq) decoded, possibleAnswer, category, underscoreToDot, language);
         return r.valid() ? new Verdict(true, null, null, r) : new Verdict(false, r.errorType(), r.errors(), r);
     }
 

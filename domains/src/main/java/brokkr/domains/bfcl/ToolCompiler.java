@@ -68,6 +68,56 @@ public final class ToolCompiler {
         return PyList.of(out);
     }
 
+    /**
+     * The docs a model sees for simple_java / simple_javascript (utils.py
+     * _func_doc_language_specific_pre_processing, its is_java / is_js branches): the language hint, then
+     * every parameter's type becomes "string" with its Java/JS type said in the description; list items
+     * and (JS) dict properties are moved into the description and deleted.
+     */
+    public static PyList modelFunctions(PyList checkerFunctions, AstChecker.Language language) {
+        if (language == AstChecker.Language.PYTHON) return modelFunctions(checkerFunctions);
+        boolean java = language == AstChecker.Language.JAVA;
+        String lang = java ? "Java" : "JavaScript";
+        String hint = java
+                ? " Note that the provided function is in Java 8 SDK syntax."
+                : " Note that the provided function is in JavaScript syntax.";
+        List<Value> out = new ArrayList<>(checkerFunctions.size());
+        for (Value f : checkerFunctions) {
+            PyDict d = f.asDict();
+            d = d.with("description", new PyStr(str(d, "description") + hint));
+            PyDict params = dict(d, "parameters");
+            PyDict properties = dict(params, "properties");
+            PyDict result = properties;
+            for (Map.Entry<String, Value> e : properties.entries()) {
+                PyDict v = e.getValue().asDict();
+                String type = str(v, "type");
+                String desc = str(v, "description")
+                        + (type.equals("any")
+                                ? " This parameter can be of any type of " + lang + " object in string representation."
+                                : " This is " + lang + " " + type + " type parameter in string representation.");
+                boolean list = java ? type.equals("ArrayList") || type.equals("Array") : type.equals("array");
+                if (list) {
+                    desc += " The list elements are of type " + str(dict(v, "items"), "type")
+                            + "; they are not in string representation.";
+                    v = v.with("description", new PyStr(desc)).without("items");
+                } else {
+                    v = v.with("description", new PyStr(desc));
+                }
+                if (!java && type.equals("dict") && v.containsKey("properties")) {
+                    v = v.with(
+                                    "description",
+                                    new PyStr(desc
+                                            + " The dictionary entries have the following schema; they are not in string representation. "
+                                            + PyJson.dumps(v.get("properties"))))
+                            .without("properties");
+                }
+                result = result.with(e.getKey(), v.with("type", new PyStr("string")));
+            }
+            out.add(d.with("parameters", params.with("properties", result)));
+        }
+        return PyList.of(out);
+    }
+
     /** model_handler/utils.py convert_to_tool for {@code style}, from the model functions. */
     public static PyList compile(PyList modelFunctions, Style style) {
         List<Value> out = new ArrayList<>(modelFunctions.size());

@@ -34,6 +34,46 @@ class ToolCompilerTest {
         assertEquals(3491, identical, diffs.toString());
     }
 
+    /** simple_java / simple_javascript: the 150 records of java-js/tools.jsonl.gz, as values and as JSON text. */
+    @Test
+    void javaJsTasksIdentical() throws IOException {
+        List<String> lines;
+        try (var in =
+                new java.util.zip.GZIPInputStream(Files.newInputStream(Shared.conformance("java-js/tools.jsonl.gz")))) {
+            lines = new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8)
+                    .lines()
+                    .toList();
+        }
+        List<BfclData.LanguageTask> tasks =
+                List.copyOf(Shared.data().languageTasks().values());
+        assertEquals(150, lines.size());
+        assertEquals(150, tasks.size());
+        int identical = 0;
+        List<String> diffs = new ArrayList<>();
+        for (int i = 0; i < lines.size(); i++) {
+            BfclData.LanguageTask t = tasks.get(i);
+            PyList model = ToolCompiler.modelFunctions(t.functions(), t.language());
+            List<Value> names = new ArrayList<>();
+            for (Value f : t.functions()) names.add(f.asDict().get("name"));
+            Value rec = PyDict.builder()
+                    .put("id", new PyStr(t.id()))
+                    .put("category", new PyStr(t.category()))
+                    .put("function_names", PyList.of(names))
+                    .put("checker_functions", t.functions())
+                    .put("model_functions", model)
+                    .put("openai_completions", ToolCompiler.compile(model, ToolCompiler.Style.OPENAI_COMPLETIONS))
+                    .put("openai_responses", ToolCompiler.compile(model, ToolCompiler.Style.OPENAI_RESPONSES))
+                    .put("anthropic", ToolCompiler.compile(model, ToolCompiler.Style.ANTHROPIC))
+                    .build();
+            String mine = PyJson.dumps(rec, PyJson.DumpOptions.DEFAULT.withEnsureAscii(false));
+            boolean sameValue = Json.parse(lines.get(i)).equals(Json.parse(mine));
+            if (sameValue && mine.equals(lines.get(i))) identical++;
+            else if (diffs.size() < 3)
+                diffs.add(t.id() + " value-equal=" + sameValue + "\n" + mine + "\n" + lines.get(i));
+        }
+        assertEquals(150, identical, diffs.toString());
+    }
+
     @Test
     void floatParameterGetsFormatAndSuffix() {
         PyList fs = (PyList) Json.parse("""
