@@ -140,6 +140,15 @@ public final class PyParser {
     private boolean invalidRules = true;
 
     /** A specific error of an invalid_* rule, or a plain failure where those rules are off. */
+    /** CPython 3.11's invalid_arguments: a positional argument after keyword arguments (or after {@code **}). */
+    private PyException positionalAfterKeywords(boolean afterDoubleStar, int line) {
+        return invalid(
+                afterDoubleStar
+                        ? "positional argument follows keyword argument unpacking"
+                        : "positional argument follows keyword argument",
+                line);
+    }
+
     private PyException invalid(String msg, int line) {
         return invalidRules ? syntaxError(msg, line) : new GenericSyntaxError(line);
     }
@@ -1017,13 +1026,7 @@ public final class PyParser {
                 // args: assignment_expression, a positional argument
                 pos += 2;
                 PyExpr value = new PyExpr.NamedExpr(start.text, expression());
-                if (sawKeyword || sawDoubleStar) {
-                    throw invalid(
-                            sawDoubleStar
-                                    ? "positional argument follows keyword argument unpacking"
-                                    : "positional argument follows keyword argument",
-                            start.line);
-                }
+                if (sawKeyword || sawDoubleStar) throw positionalAfterKeywords(sawDoubleStar, start.line);
                 args.add(new PyExpr.Arg(null, value, 0));
             } else if (start.type == T.NAME
                     && Set.of("True", "False", "None").contains(start.text)
@@ -1045,13 +1048,7 @@ public final class PyParser {
                     checkForgottenComma(value);
                 // invalid_arguments: a=args ',' args — a positional argument that parses after keywords, whatever
                 // follows it
-                if (sawKeyword || sawDoubleStar) {
-                    throw invalid(
-                            sawDoubleStar
-                                    ? "positional argument follows keyword argument unpacking"
-                                    : "positional argument follows keyword argument",
-                            start.line);
-                }
+                if (sawKeyword || sawDoubleStar) throw positionalAfterKeywords(sawDoubleStar, start.line);
                 args.add(new PyExpr.Arg(null, value, 0));
             }
             if (isOp(",")) {
