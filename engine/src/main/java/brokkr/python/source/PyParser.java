@@ -139,7 +139,6 @@ public final class PyParser {
      */
     private boolean invalidRules = true;
 
-    /** A specific error of an invalid_* rule, or a plain failure where those rules are off. */
     /** CPython 3.11's invalid_arguments: a positional argument after keyword arguments (or after {@code **}). */
     private PyException positionalAfterKeywords(boolean afterDoubleStar, int line) {
         return invalid(
@@ -149,6 +148,7 @@ public final class PyParser {
                 line);
     }
 
+    /** A specific error of an invalid_* rule, or a plain failure where those rules are off. */
     private PyException invalid(String msg, int line) {
         return invalidRules ? syntaxError(msg, line) : new GenericSyntaxError(line);
     }
