@@ -126,7 +126,7 @@ public final class YieldingLoop implements Candidate, AutoCloseable {
     }
 
     private synchronized Turn drain(Message.Assistant m) {
-        Message.Assistant withUsage = new Message.Assistant(m.content(), m.toolCalls(), pendingUsage);
+        Message.Assistant withUsage = m.withUsage(pendingUsage);
         Turn t = new Turn(withUsage, pendingCalls);
         pendingCalls.clear();
         pendingUsage = Usage.ZERO;

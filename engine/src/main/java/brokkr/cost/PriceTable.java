@@ -190,7 +190,8 @@ public final class PriceTable {
     /**
      * The price of {@code provider}'s {@code model} in force on {@code on}: Brokkr's own entries first (overrides
      * of that provider), then the pinned table's under LiteLLM's name of the provider ({@code claude-code} is
-     * priced as {@code anthropic}: the CLI calls Anthropic's API). Empty when none holds.
+     * priced as {@code anthropic}: the CLI calls Anthropic's API; {@code openai-responses} as {@code openai}). Empty
+     * when none holds.
      */
     public Optional<Price> find(String provider, String model, LocalDate on) {
         Optional<Price> own = inForce(entries.get(provider + ":" + model), on);
@@ -222,6 +223,8 @@ public final class PriceTable {
     static String litellmProvider(String provider) {
         return switch (provider) {
             case "claude-code" -> "anthropic";
+            // The same models and prices as chat completions; only the wire differs.
+            case "openai-responses" -> "openai";
             default -> provider;
         };
     }

@@ -207,16 +207,19 @@ public record Evidence(
     public static PyDict usageValue(Usage x) {
         PyDict.Builder b = PyDict.builder().put("input_tokens", x.inputTokens()).put("output_tokens", x.outputTokens());
         if (x.cached()) b.put("cache_read_tokens", x.cacheReadTokens()).put("cache_write_tokens", x.cacheWriteTokens());
+        // Only when reported, so that the records of wires without it stay byte for byte what they were.
+        if (x.reasoningTokens() > 0) b.put("reasoning_tokens", x.reasoningTokens());
         return b.build();
     }
 
-    /** Tokens read from {@link #usageValue}'s form; a record without the cache keys read none. */
+    /** Tokens read from {@link #usageValue}'s form; a record without the cache or reasoning keys read none. */
     public static Usage usageFrom(PyDict u) {
         return new Usage(
                 num(u.get("input_tokens")),
                 num(u.get("output_tokens")),
                 u.get("cache_read_tokens") instanceof PyInt r ? r.longValue() : 0,
-                u.get("cache_write_tokens") instanceof PyInt w ? w.longValue() : 0);
+                u.get("cache_write_tokens") instanceof PyInt w ? w.longValue() : 0,
+                u.get("reasoning_tokens") instanceof PyInt r ? r.longValue() : 0);
     }
 
     private static Map<String, String> endpoints(Value v) {

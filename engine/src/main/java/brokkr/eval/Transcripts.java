@@ -15,7 +15,8 @@ import java.util.List;
  * Messages as portable transcript data, in the OpenAI chat shape that {@code Inspect} prints:
  * {@code {"role", "content", "tool_calls": [{"id", "name", "arguments", "raw_arguments"?, "malformed"?}]}}
  * for system/user/assistant, {@code {"role": "tool", "tool_call_id", "name", "content", "error"}} for
- * tool results. Assistant messages keep their usage; nothing is dropped that a grader could need.
+ * tool results. Assistant messages keep their usage and, when the provider returned any, their {@code reasoning}
+ * items (as the wire gave them); nothing is dropped that a grader could need.
  * {@link #fromValue} reads the shape back, also from transcripts that add fields of their own.
  */
 public final class Transcripts {
@@ -38,6 +39,7 @@ public final class Transcripts {
             case Message.Assistant a -> {
                 b.put("role", "assistant").put("content", text(a.content())).put("tool_calls", calls(a.toolCalls()));
                 if (a.usage() != null) b.put("usage", Evidence.usageValue(a.usage()));
+                if (!a.reasoning().isEmpty()) b.put("reasoning", PyList.of(a.reasoning()));
             }
             case Message.Tool t ->
                 b.put("role", "tool")
@@ -75,7 +77,8 @@ public final class Transcripts {
                         case "system" -> new Message.System(content);
                         case "user" -> new Message.User(content, calls(d.get("tool_calls")));
                         case "assistant" ->
-                            new Message.Assistant(content, calls(d.get("tool_calls")), usage(d.get("usage")));
+                            new Message.Assistant(
+                                    content, calls(d.get("tool_calls")), usage(d.get("usage")), reasoning(d));
                         case "tool" ->
                             new Message.Tool(
                                     str(d.get("tool_call_id")),
@@ -101,6 +104,13 @@ public final class Transcripts {
                     str(c.get("raw_arguments")),
                     str(c.get("malformed"))));
         }
+        return out;
+    }
+
+    private static List<PyDict> reasoning(PyDict message) {
+        if (!(message.get("reasoning") instanceof PyList l)) return List.of();
+        List<PyDict> out = new ArrayList<>(l.size());
+        for (Value v : l) if (v instanceof PyDict d) out.add(d);
         return out;
     }
 

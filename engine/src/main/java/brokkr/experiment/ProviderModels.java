@@ -3,6 +3,7 @@ package brokkr.experiment;
 import brokkr.conversation.Candidate;
 import brokkr.eval.ModelFactory;
 import brokkr.eval.ModelRef;
+import brokkr.provider.OpenAiResponses;
 import brokkr.provider.ProviderOptions;
 import brokkr.provider.Providers;
 import brokkr.python.PyJson;
@@ -19,7 +20,10 @@ import java.util.Map;
  * Model factories for the HTTP providers of {@link Providers}: keys and base URLs from the
  * environment only. A model reference's options map onto {@link ProviderOptions}:
  * {@code temperature}, {@code max_tokens}, {@code parallel_tool_calls}, {@code max_attempts},
- * {@code timeout_seconds}, {@code max_response_bytes} (default 8 MiB); any other option is sent as a top-level request field ({@code seed},
+ * {@code timeout_seconds}, {@code max_response_bytes} (default 8 MiB); {@code reasoning_effort} (a word; sent as
+ * {@code reasoning_effort} on the chat wire, {@code reasoning.effort} on the Responses wire), and for
+ * {@code openai-responses} only {@code reasoning_summary} and {@code strict_tools} (see {@link OpenAiResponses});
+ * any other option is sent as a top-level request field ({@code seed},
  * {@code top_p}, ...). Options are part of the AgentDef, so changing one makes a new candidate, except the
  * operational ones ({@link ModelRef#OPERATIONAL_OPTIONS}: timeout, attempts, response size), which change no id.
  */
@@ -69,6 +73,21 @@ public abstract class ProviderModels implements ModelFactory {
                 case "max_attempts" -> o.withMaxAttempts((int) integer(e.getKey(), v, 1, MAX_ATTEMPTS));
                 case "timeout_seconds" -> o.withTimeout(Duration.ofMillis(timeoutMillis(e.getKey(), v)));
                 case "max_response_bytes" -> o.withMaxResponseBytes(integer(e.getKey(), v, 1, MAX_RESPONSE_BYTES));
+                case "reasoning_effort", "reasoning_summary" -> {
+                    // Sent as given (the API's own set of efforts grows: minimal, xhigh), but a word: a typo of
+                    // a number or a list is the spec's error, not a 400 from a server.
+                    if (!(v instanceof brokkr.value.PyStr s && s.value().matches("[a-z_]+")))
+                        throw new IllegalArgumentException("model option " + e.getKey()
+                                + " must be a word such as low, medium or high, got " + shown(v));
+                    if (e.getKey().equals("reasoning_summary")) responsesOnly(ref, e.getKey());
+                    extra.put(e.getKey(), v);
+                    yield o;
+                }
+                case "strict_tools" -> {
+                    responsesOnly(ref, e.getKey());
+                    extra.put(e.getKey(), PyBool.of(bool(e.getKey(), v)));
+                    yield o;
+                }
                 default -> {
                     extra.put(e.getKey(), v);
                     yield o;
@@ -76,6 +95,13 @@ public abstract class ProviderModels implements ModelFactory {
             };
         }
         return o.withExtra(extra.build());
+    }
+
+    /** Options only the Responses wire reads: on another wire they would go out as fields its server refuses. */
+    private static void responsesOnly(ModelRef ref, String option) {
+        if (!ref.provider().equalsIgnoreCase(OpenAiResponses.NAME))
+            throw new IllegalArgumentException("model option " + option + " is read only by provider "
+                    + OpenAiResponses.NAME + ", not " + ref.provider());
     }
 
     private static double number(String k, Value v) {
@@ -121,6 +147,13 @@ public abstract class ProviderModels implements ModelFactory {
     public static final class OpenAi extends ProviderModels {
         public OpenAi() {
             super("openai", System.getenv());
+        }
+    }
+
+    /** The OpenAI Responses API ({@code openai-responses}): OPENAI_API_KEY, OPENAI_BASE_URL, as {@link OpenAi}. */
+    public static final class OpenAiResponsesModels extends ProviderModels {
+        public OpenAiResponsesModels() {
+            super(OpenAiResponses.NAME, System.getenv());
         }
     }
 

@@ -185,6 +185,10 @@ public final class HttpProvider implements ModelProvider {
                                         ? ""
                                         : ": " + oneLine(Wire.clip(responseBody, 300))
                                 : " (not retried): " + Wire.clip(responseBody, 500));
+                // What the request asked that the server may have refused, said in the user's terms (a model
+                // option to drop), so that a refusal is never mistaken for the model's failure or left to guess.
+                String hint = retryable ? null : wire.refusalHint(ex.status(), responseBody, options);
+                if (hint != null) error += " [" + key.redact(hint) + "]";
             }
             calls.add(new ModelCall(
                     wire.name(),
@@ -238,7 +242,7 @@ public final class HttpProvider implements ModelProvider {
         return redacted(wire.decodeResponse(recordedResponse));
     }
 
-    /** {@code m} with the key scrubbed from its text, tool-call names, ids, arguments and argument texts. */
+    /** {@code m} with the key scrubbed from its text, tool-call names, ids, arguments, argument texts and reasoning items. */
     private Message.Assistant redacted(Message.Assistant m) {
         List<ToolCall> calls = new ArrayList<>(m.toolCalls().size());
         for (ToolCall c : m.toolCalls()) {
@@ -249,7 +253,9 @@ public final class HttpProvider implements ModelProvider {
                     key.redact(c.rawArguments()),
                     key.redact(c.malformed())));
         }
-        Message.Assistant out = new Message.Assistant(key.redact(m.content()), calls, m.usage());
+        List<PyDict> reasoning = new ArrayList<>(m.reasoning().size());
+        for (PyDict r : m.reasoning()) reasoning.add((PyDict) redacted(r));
+        Message.Assistant out = new Message.Assistant(key.redact(m.content()), calls, m.usage(), reasoning);
         return out.equals(m) ? m : out;
     }
 

@@ -13,6 +13,8 @@ import java.util.Objects;
  *   <li>{@code openai} (aliases {@code openai-compatible}, {@code vllm}, {@code llamacpp},
  *       {@code ollama}): {@code OPENAI_BASE_URL} (default {@value OpenAiChat#DEFAULT_BASE_URL}) and
  *       {@code OPENAI_API_KEY}, required only for the default base URL (local servers need none);</li>
+ *   <li>{@code openai-responses}: the OpenAI Responses API ({@link OpenAiResponses}) at the same
+ *       {@code OPENAI_BASE_URL} / {@code OPENAI_API_KEY} as {@code openai};</li>
  *   <li>{@code anthropic}: {@code ANTHROPIC_BASE_URL} (default
  *       {@value AnthropicMessages#DEFAULT_BASE_URL}) and {@code ANTHROPIC_API_KEY}, required for the
  *       default base URL.</li>
@@ -59,16 +61,8 @@ public final class Providers {
         Objects.requireNonNull(model, "model");
         ProviderOptions o = options.withModel(model);
         return switch (openAiCompatible(provider) ? "openai" : provider.toLowerCase(Locale.ROOT)) {
-            case "openai" -> {
-                String base = env.getOrDefault("OPENAI_BASE_URL", "");
-                boolean official = base.isBlank();
-                Secret key = key(env, "OPENAI_API_KEY");
-                if (official && !key.isPresent())
-                    throw new IllegalArgumentException(
-                            "OPENAI_API_KEY is not set (required for " + OpenAiChat.DEFAULT_BASE_URL + ")");
-                yield new HttpProvider(
-                        OpenAiChat.INSTANCE, official ? OpenAiChat.DEFAULT_BASE_URL : base, key, o, http, effects);
-            }
+            case "openai" -> openAi(OpenAiChat.INSTANCE, env, o, http, effects);
+            case OpenAiResponses.NAME -> openAi(OpenAiResponses.INSTANCE, env, o, http, effects);
             case "anthropic" -> {
                 String base = env.getOrDefault("ANTHROPIC_BASE_URL", "");
                 boolean official = base.isBlank();
@@ -84,8 +78,20 @@ public final class Providers {
             }
             default ->
                 throw new IllegalArgumentException("unknown provider '" + provider + "' (known: "
-                        + String.join(", ", OPENAI_COMPATIBLE) + ", anthropic)");
+                        + String.join(", ", OPENAI_COMPATIBLE) + ", " + OpenAiResponses.NAME + ", anthropic)");
         };
+    }
+
+    /** A wire of OpenAI's (chat completions or responses) at {@code OPENAI_BASE_URL}, with {@code OPENAI_API_KEY}. */
+    private static HttpProvider openAi(
+            WireFormat wire, Map<String, String> env, ProviderOptions o, HttpClient http, Effects effects) {
+        String base = env.getOrDefault("OPENAI_BASE_URL", "");
+        boolean official = base.isBlank();
+        Secret key = key(env, "OPENAI_API_KEY");
+        if (official && !key.isPresent())
+            throw new IllegalArgumentException(
+                    "OPENAI_API_KEY is not set (required for " + OpenAiChat.DEFAULT_BASE_URL + ")");
+        return new HttpProvider(wire, official ? OpenAiChat.DEFAULT_BASE_URL : base, key, o, http, effects);
     }
 
     private static Secret key(Map<String, String> env, String variable) {

@@ -34,6 +34,16 @@ public interface WireFormat {
     Message.Assistant decodeResponse(String body) throws MalformedResponse;
 
     /**
+     * For a status that is not retried (a 400), what in the request the server most likely refused, in terms of
+     * the model options that asked for it (for example {@code parallel_tool_calls}, which some backends refuse in
+     * some request shapes), or null when nothing points at one. Only appended to the recorded error: the request
+     * is never silently re-sent without the option.
+     */
+    default String refusalHint(int status, String responseBody, ProviderOptions options) {
+        return null;
+    }
+
+    /**
      * A 2xx body that is not a response of this API (not JSON, truncated, a proxy's HTML page, no
      * {@code choices}/{@code content}). It says nothing about the model, so the provider retries it and
      * finally reports an infrastructure failure.

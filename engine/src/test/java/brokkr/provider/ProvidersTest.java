@@ -58,8 +58,14 @@ class ProvidersTest {
                 IllegalArgumentException.class, () -> Providers.fromEnvironment(Map.of(), "gemini", "m", O));
         assertTrue(e.getMessage().contains("unknown provider 'gemini'"));
         assertTrue(
-                e.getMessage().contains("(known: openai, openai-compatible, vllm, llamacpp, ollama, anthropic)"),
+                e.getMessage()
+                        .contains(
+                                "(known: openai, openai-compatible, vllm, llamacpp, ollama, openai-responses, anthropic)"),
                 e.getMessage());
+        HttpProvider responses = (HttpProvider) Providers.fromEnvironment(
+                Map.of("OPENAI_BASE_URL", "http://127.0.0.1:9/v1/"), "OpenAI-Responses", "gpt-5", O);
+        assertEquals("openai-responses", responses.provider());
+        assertEquals("http://127.0.0.1:9/v1/responses", responses.endpoint().toString());
         assertThrows(IllegalArgumentException.class, () -> O.withMaxAttempts(0));
         assertThrows(IllegalArgumentException.class, () -> O.withTimeout(java.time.Duration.ZERO));
         assertThrows(IllegalArgumentException.class, () -> O.withMaxTokens(0));

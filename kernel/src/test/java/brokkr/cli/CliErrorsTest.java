@@ -142,7 +142,7 @@ class CliErrorsTest {
             // The registry's one resolver says it for every face alike (experiment files, commands, magics).
             assertEquals(
                     "brokkr " + argv[0]
-                            + ": unknown model provider 'nope' (registered: anthropic, claude-code, openai, say; openai also as llamacpp, ollama,"
+                            + ": unknown model provider 'nope' (registered: anthropic, claude-code, openai, openai-responses, say; openai also as llamacpp, ollama,"
                             + " openai-compatible, vllm)",
                     r.err().strip(),
                     String.join(" ", argv));

@@ -126,7 +126,7 @@ class ProviderAliasesTest {
     @Test
     void anUnknownProviderIsRefusedAlikeByEveryFace() throws Exception {
         String expected =
-                "unknown model provider 'vllmx' (registered: anthropic, claude-code, openai, say; openai also as llamacpp, ollama, openai-compatible, vllm)";
+                "unknown model provider 'vllmx' (registered: anthropic, claude-code, openai, openai-responses, say; openai also as llamacpp, ollama, openai-compatible, vllm)";
         Path file = tmp.resolve("bad.yaml");
         Files.writeString(
                 file, "name: bad\ndomain: loop\ntasks: [\"3\"]\ncandidates:\n  - {id: x, provider: vllmx, model: m}\n");

@@ -6,6 +6,7 @@ import brokkr.conversation.Turn;
 import brokkr.provider.AnthropicMessages;
 import brokkr.provider.DecodedRequest;
 import brokkr.provider.OpenAiChat;
+import brokkr.provider.OpenAiResponses;
 import brokkr.python.PyJson;
 import brokkr.value.Json;
 import brokkr.value.PyDict;
@@ -40,7 +41,7 @@ import java.util.function.Function;
  * <ul>
  *   <li>{@link #ofCandidate(Candidate)}: a model driven by a Brokkr candidate (for example a
  *       {@link brokkr.provider.ScriptedCandidate} replaying gold actions), speaking OpenAI Chat
- *       Completions and Anthropic Messages. The request is decoded into messages and tools, the
+ *       Completions, OpenAI Responses (a path ending in {@code /responses}, streamed on request) and Anthropic Messages. The request is decoded into messages and tools, the
  *       candidate's message is encoded as a response shaped like the API's documented example;</li>
  *   <li>{@link #ofJson(Function)}: a function from the request JSON to the response JSON;</li>
  *   <li>{@link #start(Handler)}: full control over status, headers and body, plus faults: a
@@ -76,6 +77,10 @@ public final class ScriptedModelServer implements AutoCloseable {
         /** The body read as a Chat Completions request. */
         public DecodedRequest chat() {
             return OpenAiChat.decodeRequest(body);
+        }
+        /** The body read as an OpenAI Responses request. */
+        public DecodedRequest responses() {
+            return OpenAiResponses.decodeRequest(body);
         }
         /** The body read as an Anthropic Messages request. */
         public DecodedRequest anthropic() {
@@ -178,6 +183,7 @@ public final class ScriptedModelServer implements AutoCloseable {
      */
     public static ScriptedModelServer ofCandidate(Candidate candidate) {
         return start(r -> {
+            if (r.path().endsWith("/responses")) return responsesReply(candidate, r);
             boolean anthropic = r.path().endsWith("/messages");
             DecodedRequest req = anthropic ? r.anthropic() : r.chat();
             String model = req.model() == null ? "scripted" : req.model();
@@ -193,6 +199,31 @@ public final class ScriptedModelServer implements AutoCloseable {
                         PyJson.dumps(PyDict.of("error", PyDict.of("message", f.getMessage(), "type", "server_error"))));
             }
         });
+    }
+
+    /**
+     * {@code candidate}'s answer to an OpenAI Responses request: a response object with id
+     * {@code resp_scripted_<index>}, or its server-sent events when the request asked {@code stream: true}.
+     */
+    public static Reply responsesReply(Candidate candidate, Request r) {
+        DecodedRequest req = r.responses();
+        String model = req.model() == null ? "scripted" : req.model();
+        try {
+            Turn t = candidate.next(req.history(), req.tools());
+            return responseReply(t.message(), model, "resp_scripted_" + r.index(), r);
+        } catch (InfrastructureFailure f) {
+            return Reply.json(
+                    500,
+                    PyJson.dumps(PyDict.of("error", PyDict.of("message", f.getMessage(), "type", "server_error"))));
+        }
+    }
+
+    /** {@code m} as a Responses reply to {@code r}: streamed when {@code r} asked {@code stream: true}. */
+    public static Reply responseReply(brokkr.conversation.Message.Assistant m, String model, String id, Request r) {
+        boolean stream = r.json().get("stream") instanceof brokkr.value.PyBool b && b.value();
+        return stream
+                ? Reply.status(200, OpenAiResponses.encodeStream(m, model, id), "Content-Type", "text/event-stream")
+                : Reply.json(OpenAiResponses.encodeResponse(m, model, id));
     }
 
     /** {@code http://127.0.0.1:<port>}. */

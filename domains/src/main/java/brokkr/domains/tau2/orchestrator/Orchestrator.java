@@ -397,7 +397,9 @@ public final class Orchestrator<W> {
         Message.Assistant a = turn.message();
         agentUsage = agentUsage.plus(a.usage());
         Tau2Message.Agent msg = new Tau2Message.Agent(a.content(), withArguments(a.toolCalls()), a.usage());
-        agentState.add(toAgentView(msg));
+        // The agent's view of its own turn keeps the reasoning items its model returned (toAgentView's message
+        // plus them): a reasoning model on the Responses wire gets them back on its next step.
+        agentState.add(new Message.Assistant(msg.content(), msg.toolCalls(), msg.usage(), a.reasoning()));
         return msg;
     }
 
