@@ -24,6 +24,11 @@ public interface ModelFactory {
 
     Candidate create(ModelRef model);
 
+    /** One line on what this provider speaks and where it reads its configuration, for {@code ./brokkr help}. */
+    default String summary() {
+        return "";
+    }
+
     /**
      * {@code model} with what its provider adds to its identity: facts about the model that its name and
      * options do not fix (the Claude Code CLI's version, a prompt note's digest), so that a change of them

@@ -41,6 +41,18 @@ public abstract class ProviderModels implements ModelFactory {
         return provider;
     }
 
+    @Override
+    public String summary() {
+        return switch (provider) {
+            case "openai" -> "OpenAI Chat Completions, or any compatible server (OPENAI_BASE_URL, OPENAI_API_KEY)";
+            case OpenAiResponses.NAME ->
+                "OpenAI Responses API: reasoning_effort, encrypted reasoning carried between steps, stream"
+                        + " (OPENAI_BASE_URL, OPENAI_API_KEY)";
+            case "anthropic" -> "Anthropic Messages (ANTHROPIC_BASE_URL, ANTHROPIC_API_KEY)";
+            default -> "";
+        };
+    }
+
     /** The OpenAI wire answers to the names of compatible servers too ({@link Providers#OPENAI_COMPATIBLE}). */
     @Override
     public List<String> aliases() {

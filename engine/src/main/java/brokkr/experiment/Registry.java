@@ -145,8 +145,8 @@ public record Registry(Map<String, BenchmarkProvider> benchmarks, Map<String, Mo
         return f;
     }
 
-    /** Each model factory once (the map holds a factory under its aliases too). */
-    private List<ModelFactory> factories() {
+    /** Each model factory once (the map holds a factory under its aliases too), in registration order. */
+    public List<ModelFactory> factories() {
         List<ModelFactory> out = new ArrayList<>();
         for (ModelFactory f : models.values()) if (out.stream().noneMatch(x -> x == f)) out.add(f);
         return out;

@@ -5,6 +5,7 @@ import brokkr.command.CommandContext;
 import brokkr.command.CommandSet;
 import brokkr.command.ErrorMessages;
 import brokkr.command.LogLines;
+import brokkr.eval.ModelFactory;
 import brokkr.experiment.Registry;
 import brokkr.family.BenchmarkFamily;
 import java.io.IOException;
@@ -92,10 +93,10 @@ public final class Main {
             }
             if (argv.size() > 1) { // help for a command there is none of: a usage error, as the command itself would be
                 err.println("brokkr help: unknown command '" + argv.get(1) + "'");
-                printHelp(commands, err);
+                printHelp(commands, context.registry(), err);
                 return 2;
             }
-            printHelp(commands, argv.isEmpty() ? err : out);
+            printHelp(commands, context.registry(), argv.isEmpty() ? err : out);
             return argv.isEmpty() ? 2 : 0;
         }
         if (argv.get(0).equals("--version") || argv.get(0).equals("version")) {
@@ -105,7 +106,7 @@ public final class Main {
         Command c = commands.get(argv.get(0));
         if (c == null) {
             err.println("brokkr: unknown command '" + argv.get(0) + "'");
-            printHelp(commands, err);
+            printHelp(commands, context.registry(), err);
             return 2;
         }
         List<String> rest = new ArrayList<>(argv.subList(1, argv.size()));
@@ -159,10 +160,19 @@ public final class Main {
                 + (upstream.isEmpty() ? "" : String.join(", ", upstream) + "; ") + "Java " + Runtime.version() + ")";
     }
 
-    static void printHelp(Map<String, Command> commands, PrintStream s) {
+    static void printHelp(Map<String, Command> commands, Registry registry, PrintStream s) {
         s.println("usage: ./brokkr COMMAND [ARGS]   (./brokkr help COMMAND for details, ./brokkr --version)");
         s.println();
         s.println("commands:");
         for (Command c : commands.values()) s.printf("  %-14s %s%n", c.name(), c.summary());
+        s.println();
+        // The registry's own list, so that a provider a jar adds is shown as surely as it resolves.
+        s.println(
+                "model providers (provider: in an experiment file, --provider PROVIDER or PROVIDER:MODEL elsewhere):");
+        for (ModelFactory f : registry.factories()) {
+            String also = f.aliases().isEmpty() ? "" : " (also " + String.join(", ", f.aliases()) + ")";
+            String line = (f.summary() + also).strip();
+            s.printf("  %-18s %s%n", f.provider(), line);
+        }
     }
 }

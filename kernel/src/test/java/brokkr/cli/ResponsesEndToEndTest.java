@@ -43,14 +43,13 @@ class ResponsesEndToEndTest {
     @TempDir
     Path tmp;
 
-    static final String SPEC = """
-            name: responses-e2e
-            domain: loop
-            tasks: ["6"]
-            candidates:
-              - {id: reasoner, provider: openai-responses, model: o4-mini, options: {reasoning_effort: %s, stream: true%s}}
-            progress: false
-            """;
+    /** The README's example, as pasted; the test varies its options. */
+    static String spec(String effort, String more) throws Exception {
+        String readme = ReadmeExamplesTest.block("# responses.yaml");
+        String options = "options: {reasoning_effort: high, stream: true}";
+        assertTrue(readme.contains(options), readme);
+        return readme.replace(options, "options: {reasoning_effort: " + effort + ", stream: true" + more + "}");
+    }
 
     static PyDict reasoning(int step) {
         return PyDict.of(
@@ -104,7 +103,7 @@ class ResponsesEndToEndTest {
             Registry registry = Registry.process()
                     .with(List.of(), List.of(new ProviderModels("openai-responses", server.openAiEnv()) {}));
             Path file = tmp.resolve("responses.yaml"), dir = tmp.resolve("exp");
-            Files.writeString(file, SPEC.formatted("high", ""));
+            Files.writeString(file, spec("high", ""));
             StringBuilder err = new StringBuilder();
             assertEquals(0, run(registry, file, dir, err), err.toString());
             assertEquals(7, server.requestCount(), "six hops and the answer");
@@ -138,7 +137,7 @@ class ResponsesEndToEndTest {
             try (ExperimentQuery q = ExperimentQuery.open(dir)) {
                 before = q.attempts(true).getFirst().agentId();
             }
-            Files.writeString(file, SPEC.formatted("low", ""));
+            Files.writeString(file, spec("low", ""));
             assertEquals(0, run(registry, file, dir, err), err.toString());
             assertEquals(14, server.requestCount());
             assertEquals(List.of("high", "low"), efforts.stream().distinct().toList());
@@ -147,9 +146,20 @@ class ResponsesEndToEndTest {
                 assertEquals(2, q.attempts(false).size());
             }
             // A timeout is not: the run resumes into the cell just made and sends nothing.
-            Files.writeString(file, SPEC.formatted("low", ", timeout_seconds: 30"));
+            Files.writeString(file, spec("low", ", timeout_seconds: 30"));
             assertEquals(0, run(registry, file, dir, err), err.toString());
             assertEquals(14, server.requestCount());
         }
+    }
+
+    /** {@code ./brokkr help} lists the model providers, the Responses wire among them. */
+    @Test
+    void helpListsTheResponsesWire() {
+        CliErrorsTest.Run r = CliErrorsTest.main("help");
+        assertEquals(0, r.code(), r.err());
+        String providers = r.out().substring(r.out().indexOf("model providers"));
+        assertTrue(providers.contains("\n  openai-responses   OpenAI Responses API"), providers);
+        assertTrue(providers.contains("\n  openai             OpenAI Chat Completions"), providers);
+        assertTrue(providers.contains("(also openai-compatible, vllm, llamacpp, ollama)"), providers);
     }
 }

@@ -74,6 +74,11 @@ public final class ClaudeCodeModels implements ModelFactory {
     }
 
     @Override
+    public String summary() {
+        return "the Claude Code CLI as a model (CLAUDE_CODE_OAUTH_TOKEN or ANTHROPIC_API_KEY, ANTHROPIC_BASE_URL)";
+    }
+
+    @Override
     public Candidate create(ModelRef model) {
         return create(model, env);
     }
