@@ -146,4 +146,72 @@ class RetailModelEpisodeTest {
                     jm.get(1).asDict().get("content").asStr());
         }
     }
+
+    /**
+     * The agent on the OpenAI Responses wire, its model returning a reasoning item with every turn: the
+     * orchestrator hands each one back in the agent's later requests (the server refuses a request missing one),
+     * and the gold episode still scores 1.
+     */
+    @Test
+    void anAgentOnTheResponsesWireGetsItsReasoningBackEveryStep() {
+        TaskSpec task = Tau2Domains.load("retail").split("base").stream()
+                .filter(t -> t.criteria().actionsOrEmpty().size() >= 2)
+                .findFirst()
+                .orElseThrow();
+        GoldReplayAgent gold = new GoldReplayAgent(task);
+        java.util.function.IntFunction<PyDict> reasoning = i -> PyDict.of(
+                "type", "reasoning", "id", "rs_" + i, "summary", PyList.empty(), "encrypted_content", "enc-" + i);
+        try (ScriptedModelServer agentServer = ScriptedModelServer.start(req -> {
+                    var d = req.responses();
+                    List<Message.Assistant> own = d.history().stream()
+                            .filter(Message.Assistant.class::isInstance)
+                            .map(Message.Assistant.class::cast)
+                            .skip(1) // the greeting is the orchestrator's, not the model's
+                            .toList();
+                    for (int i = 0; i < own.size(); i++)
+                        if (!own.get(i).reasoning().equals(List.of(reasoning.apply(i))))
+                            return ScriptedModelServer.Reply.json(
+                                    400, "{\"error\": {\"message\": \"reasoning " + i + " missing\"}}");
+                    Message.Assistant m = gold.next(d.history(), d.tools()).message();
+                    return ScriptedModelServer.responseReply(
+                            new Message.Assistant(
+                                    m.content(), m.toolCalls(), m.usage(), List.of(reasoning.apply(own.size()))),
+                            d.model(),
+                            "resp_" + req.index(),
+                            req);
+                });
+                ScriptedModelServer userServer = ScriptedModelServer.ofCandidate(new ScriptedUser(task))) {
+            Map<String, ModelProvider> byModel = Map.of(
+                    "agent-model",
+                    Providers.fromEnvironment(
+                            agentServer.openAiEnv(),
+                            "openai-responses",
+                            "agent-model",
+                            ProviderOptions.defaults("agent-model").withMaxAttempts(1)),
+                    "user-model",
+                    provider(userServer, "user-model"));
+            Tau2Benchmark retail = Tau2Domains.benchmark("retail");
+            Evaluation.Cell cell = new Evaluation.Cell(
+                    retail,
+                    retail.environment(
+                            task.id(),
+                            Map.of(
+                                    "user",
+                                    new ModelRef("openai", "user-model"),
+                                    "judge",
+                                    new ModelRef("scripted", "all-met"))),
+                    AgentDef.of(new ModelRef("openai-responses", "agent-model"), "tools", null),
+                    null,
+                    0);
+            // The scripted judge comes from the benchmark itself (Evaluation resolves provider scripted).
+            Attempt attempt = Evaluation.evaluate(cell, ref -> byModel.get(ref.model()), new Evaluation.Recorder());
+            Tau2Cell r = new Tau2Cell(attempt);
+            assertEquals(
+                    1.0, r.reward(), () -> r.checks() + " " + attempt.evidence().modelCalls());
+            assertTrue(agentServer.requestCount() >= 3, agentServer.requestCount() + " agent calls");
+            String last = agentServer.requests().getLast().body();
+            for (int i = 0; i < agentServer.requestCount() - 1; i++)
+                assertTrue(last.contains("\"encrypted_content\": \"enc-" + i + "\""), "enc-" + i + " in " + last);
+        }
+    }
 }
