@@ -152,6 +152,68 @@ class ResponsesEndToEndTest {
         }
     }
 
+    /**
+     * The model-call cache over streamed responses: a re-run from a shared cache file, with the server gone, is
+     * served whole from the recorded raw streams, decoded as when they arrived (reward, reasoning, usage).
+     */
+    @Test
+    void aCachedStreamReplaysTheEpisodeWithoutAServer() throws Exception {
+        Path file = tmp.resolve("cached.yaml"), cacheFile = tmp.resolve("calls.db");
+        Files.writeString(
+                file,
+                spec("medium", "").replace("stream: true}}", "stream: true}, cache: true}") + "cache_file: " + cacheFile
+                        + "\n");
+        StringBuilder err = new StringBuilder();
+        Usage first;
+        try (ScriptedModelServer server = ScriptedModelServer.start(req -> {
+            DecodedRequest d = req.responses();
+            int step = (int) d.history().stream()
+                    .filter(Message.Assistant.class::isInstance)
+                    .count();
+            Turn t = LoopFollower.ideal().next(d.history(), d.tools());
+            return ScriptedModelServer.responseReply(
+                    new Message.Assistant(
+                            t.message().content(),
+                            t.message().toolCalls(),
+                            new Usage(10, 8, 0, 0, 5),
+                            List.of(reasoning(step))),
+                    d.model(),
+                    "resp_" + req.index(),
+                    req);
+        })) {
+            Registry registry = Registry.process()
+                    .with(List.of(), List.of(new ProviderModels("openai-responses", server.openAiEnv()) {}));
+            assertEquals(0, run(registry, file, tmp.resolve("first"), err), err.toString());
+            assertEquals(7, server.requestCount());
+            try (ExperimentQuery q = ExperimentQuery.open(tmp.resolve("first"))) {
+                first = q.attempts(true).getFirst().evidence().usage().get(Evidence.AGENT);
+            }
+        }
+        Registry gone = Registry.process()
+                .with(
+                        List.of(),
+                        List.of(
+                                new ProviderModels(
+                                        "openai-responses",
+                                        java.util.Map.of("OPENAI_BASE_URL", "http://127.0.0.1:9/v1")) {}));
+        assertEquals(0, run(gone, file, tmp.resolve("again"), err), err.toString());
+        try (ExperimentQuery q = ExperimentQuery.open(tmp.resolve("again"))) {
+            Attempt a = q.attempts(true).getFirst();
+            assertEquals(1.0, a.reward());
+            assertTrue(a.evidence().modelCalls().stream().allMatch(c -> c.call().cacheHit()));
+            assertEquals(first, a.evidence().usage().get(Evidence.AGENT));
+            assertEquals(new Usage(70, 56, 0, 0, 35), first);
+            assertEquals(
+                    PyList.of(reasoning(6)),
+                    a.evidence().transcript().asList().stream()
+                            .filter(v -> v.asDict().get("role").asStr().equals("assistant"))
+                            .reduce((x, y) -> y)
+                            .orElseThrow()
+                            .asDict()
+                            .get("reasoning"));
+        }
+    }
+
     /** {@code ./brokkr help} lists the model providers, the Responses wire among them. */
     @Test
     void helpListsTheResponsesWire() {
