@@ -190,7 +190,9 @@ public final class ExperimentCommand implements Command {
                   finish|cancel, per_cell: {max_cost_usd, max_tokens}} (operational: no content id changes). harness: reference (the benchmark's agent) or loop
                   (Brokkr's agent loop), action_space tools or repl, repl_guidance shape|compute|inspect|typed,
                   harness_options: {max_turn_steps, output_limit, eval_timeout_seconds, heap_mb}. A model's options
-                  timeout_seconds, max_attempts and max_response_bytes are operational: no content id changes""");
+                  timeout_seconds, max_attempts and max_response_bytes are operational: no content id changes; the
+                  others are part of the candidate (temperature, max_tokens, parallel_tool_calls, reasoning_effort; for
+                  provider openai-responses also reasoning_summary, strict_tools, stream; any other is sent as is)""");
     }
 
     @Override
