@@ -325,6 +325,57 @@ class EchoedKeyTest {
                                     .get("location")
                                     .asStr());
                 }
+                // The Responses wire, streamed: the key in a reasoning item's summary, the text and the arguments;
+                // then a refusal (400) echoing it.
+                Message.Assistant echo = new Message.Assistant(
+                        "Echo: " + forms,
+                        List.of(new ToolCall("call_k", "get_weather", PyDict.of("location", key, "all", forms))),
+                        brokkr.conversation.Usage.ZERO,
+                        List.of(PyDict.of(
+                                "type",
+                                "reasoning",
+                                "id",
+                                "rs_k",
+                                "summary",
+                                PyList.of(PyDict.of("type", "summary_text", "text", "The key: " + forms)),
+                                "encrypted_content",
+                                "enc")));
+                try (var server = ScriptedModelServer.sequence(
+                        Reply.status(
+                                200,
+                                OpenAiResponses.encodeStream(echo, "m", "resp_k"),
+                                "Content-Type",
+                                "text/event-stream"),
+                        Reply.json(400, errorBody.replace("Incorrect API key", "parallel_tool_calls refused; key")))) {
+                    HttpProvider p = new HttpProvider(
+                            OpenAiResponses.INSTANCE,
+                            server.baseUrl(),
+                            Secret.of(key),
+                            fast("m").withParallelToolCalls(true).withExtra(PyDict.of("stream", true)),
+                            Effects.httpClient(fast("m").timeout()),
+                            new FakeEffects().effects);
+                    Turn ok = p.next(ASK, List.of(WEATHER));
+                    assertEquals("Bearer " + key, server.requests().getFirst().credential());
+                    seen.addAll(texts(ok));
+                    seen.add(PyJson.dumps(PyList.of(ok.message().reasoning())));
+                    assertEquals(
+                            Secret.REDACTED,
+                            ok.message()
+                                    .toolCalls()
+                                    .getFirst()
+                                    .arguments()
+                                    .get("location")
+                                    .asStr());
+                    List<Message> next = new ArrayList<>(ASK);
+                    next.add(ok.message());
+                    InfrastructureFailure f =
+                            assertThrows(InfrastructureFailure.class, () -> p.next(next, List.of(WEATHER)));
+                    assertTrue(f.getMessage().contains("parallel_tool_calls=true"), f.getMessage());
+                    seen.add(server.requests().get(1).body()); // the reasoning sent back, as redacted
+                    f.attempts().forEach(c -> seen.add(c.toString()));
+                    seen.add(f.getMessage());
+                    seen.add(stackTrace(f));
+                }
                 assertFalse(capture.lines.isEmpty(), "retries were logged");
                 seen.addAll(capture.lines);
                 for (String s : seen) assertNoKey(key, s, "a record of key " + key);
