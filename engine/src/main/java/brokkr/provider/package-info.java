@@ -3,6 +3,8 @@
  *
  * <p>Pieces: {@link brokkr.provider.WireFormat} (pure encode/decode of one API:
  * {@link brokkr.provider.OpenAiChat} for OpenAI Chat Completions and compatible servers,
+ * {@link brokkr.provider.OpenAiResponses} for the OpenAI Responses API (plain or streamed; reasoning items carried
+ * between steps on {@link brokkr.conversation.Message.Assistant#reasoning()}),
  * {@link brokkr.provider.AnthropicMessages} for Anthropic Messages), {@link brokkr.provider.HttpProvider}
  * (sending, timeouts, retries, recording), {@link brokkr.provider.RetryPolicy} (pure backoff and
  * {@code Retry-After} arithmetic), {@link brokkr.provider.Effects} (clock, sleeper, jitter: injected in
@@ -24,9 +26,11 @@
  *   <li>Connection errors, timeouts, 408, 409, 429 and 5xx: retried with backoff (full jitter) or the
  *       server's {@code Retry-After} (seconds or HTTP date, capped); after the last attempt an
  *       {@link brokkr.conversation.InfrastructureFailure} carries every attempt.</li>
- *   <li>Other statuses (400, 401, 403, 404, ...): an infrastructure failure at once; retrying cannot help.</li>
+ *   <li>Other statuses (400, 401, 403, 404, ...): an infrastructure failure at once; retrying cannot help. The
+ *       wire may name the model option the server refused ({@link brokkr.provider.WireFormat#refusalHint}).</li>
  *   <li>A 2xx body that is not the API's response shape (not JSON, a proxy's page, an error object, no
- *       {@code choices} / {@code content}): retried like a 5xx, because it says nothing about the model.</li>
+ *       {@code choices} / {@code content} / {@code output}, a stream cut before its {@code response.completed}):
+ *       retried like a 5xx, because it says nothing about the model.</li>
  *   <li>A well-formed response with a bad tool call (arguments that are not JSON or not an object, no
  *       function name, no arguments): not retried. The call is returned with
  *       {@link brokkr.conversation.ToolCall#malformed()} set: the model's own error, which the episode
