@@ -287,7 +287,7 @@ public final class ProbeMagics implements MagicExtension {
     }
 
     /** A run of a scripted candidate on the loaded domain (default its first), on the evaluation path: the record a TASK CUT probe reads. */
-    static Attempt record(Session s, Bench b, String task, String recordedBy) {
+    public static Attempt record(Session s, Bench b, String task, String recordedBy) {
         if (b.candidates().isEmpty() && recordedBy == null)
             throw new MagicUsageException(
                     b.name() + " offers no scripted candidate to record a run: probe a store's attempt");
