@@ -16,6 +16,7 @@ The last line is "N passed, M failed", as run-notebooks.sh tallies it.
 import base64
 import glob
 import json
+import re
 import os
 import sys
 from html.parser import HTMLParser
@@ -127,6 +128,15 @@ def main():
         shown = len(pictures) + sum(1 for n in p.svgs if n > 0)
         check(f"{name}: every chart of the notebook shows in the exported HTML ({expected} charts)",
               shown >= expected, f"(the .ipynb has {expected} image outputs, the HTML shows {shown} pictures)")
+    # what the exported typed-results page says: the Fisher comparison of the two REPL guidances, with the interval
+    page = os.path.join(out, "html", "typed-results.html")
+    if os.path.isfile(page):
+        with open(page, encoding="utf-8") as f:
+            html = f.read()
+        check("typed-results: the exported HTML shows the Fisher comparison with the difference's interval",
+              re.search(r"says &#39;10&#39;: standin/schema-reader \[loop/repl:shape\] \d+/16, standin/schema-reader "
+                        r"\[loop/repl:typed\] \d+/16; difference [+-][0-9.]+, 95% CI \[[+-][0-9.]+, [+-][0-9.]+\] \(Newcombe\); "
+                        r"Fisher&#39;s exact test \(two-sided\) p = [0-9.e-]+", html) is not None)
     print(f"{passed} passed, {failed} failed")
     return 0 if failed == 0 else 1
 

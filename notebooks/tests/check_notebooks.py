@@ -229,6 +229,35 @@ def main():
         check("probes: telecom (dual control) probed after the customer's own calls", "customer message 2: gold-50, 12 samples" in t
               and "matches gold: 7/12" in t)
 
+    nb = load(out_dir, "typed-results.ipynb")
+    if nb:
+        common("typed-results", nb)
+        t = text_of(nb)
+        check("typed-results: the counting decision found in the record", "the counting decision is at customer message 1" in t, t[:1500])
+        m = re.search(r"shape (\d+)/16, typed (\d+)/16; difference ([+-][0-9.]+), 95% CI \[([+-][0-9.]+), ([+-][0-9.]+)\]; "
+                      r"Fisher's exact test p = ([0-9.e-]+)", t)
+        check("typed-results: the Fisher comparison of shape against typed, with the difference and its interval", m, t[-3000:])
+        if m:
+            a, b = int(m.group(1)), int(m.group(2))
+            # Fisher's exact test (two-sided) recomputed here from the printed counts
+            from math import comb
+            def pr(x):
+                return comb(16, x) * comb(16, a + b - x) / comb(32, a + b)
+            seen = pr(a)
+            p = sum(pr(x) for x in range(max(0, a + b - 16), min(16, a + b) + 1) if pr(x) <= seen * (1 + 1e-7))
+            check("typed-results: Fisher's p is the one the counts give", abs(p - float(m.group(6))) < 1e-4 * max(1, p), (p, m.group(6)))
+            check("typed-results: difference is shape minus typed", abs(float(m.group(3)) - (a - b) / 16) < 1e-3, m.group(3))
+            check("typed-results: the interval holds the difference", float(m.group(4)) <= float(m.group(3)) <= float(m.group(5)))
+            # the stand-in's seeded draws (SplittableRandom(r) for round r: 1 of 16 below 1/16, 7 below 1/2)
+            check("typed-results: stand-in counts", (a, b) == (15, 9), (a, b))
+        check("typed-results: every sample a REPL turn whose calls ran on the rebuilt world",
+              'after list_all_product_types({}); get_product_details({"product_id": "9523456873"})' in t)
+        check("typed-results: wrong counts come from the schema (12 entries), right ones from the records (10 available)",
+              "There are 12 T-shirt options" in t and "There are 10 T-shirt options" in t)
+        check("typed-results: rounds interleaved", "rounds: [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15] / [0, 1, 2" in t)
+        check("typed-results: the comparison chart and tables as HTML", count(nb, "text/html", "brokkr-figure") == 1
+              and count(nb, "text/html", "(Newcombe); Fisher&#39;s exact test") + count(nb, "text/html", "(Newcombe); Fisher's exact test") >= 1)
+
     failed = [n for n, ok in RESULTS if not ok]
     print(f"{len(RESULTS) - len(failed)} passed, {len(failed)} failed")
     return 1 if failed else 0

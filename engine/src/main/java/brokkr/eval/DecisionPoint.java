@@ -36,4 +36,25 @@ public interface DecisionPoint {
      * candidate gives a {@link NextAction.Kind#FAILED} action, never an exception.
      */
     NextAction answer(Candidate candidate);
+
+    /**
+     * {@code model}'s answer under the harness {@code harness} ({@link AgentDef#harness}'s value; empty: the
+     * benchmark's reference agent, {@link #answer(Candidate)}). A loop harness answers with its whole turn
+     * ({@link NextAction#turn}): the working conversation starts from the recorded dialogue, its calls are
+     * executed on the rebuilt world and answered, and its reply to the customer ends the sample. A benchmark
+     * whose decision points take no other harness refuses it (IllegalArgumentException), before any sample runs
+     * when asked with a null model ({@link #checkHarness}).
+     */
+    default NextAction answer(Candidate model, brokkr.value.PyDict harness) {
+        checkHarness(harness);
+        return answer(model);
+    }
+
+    /** Refuses a harness this decision point cannot drive (IllegalArgumentException); by default any but the reference one. */
+    default void checkHarness(brokkr.value.PyDict harness) {
+        if (harness != null && !harness.isEmpty())
+            throw new IllegalArgumentException(
+                    "this benchmark's decision points are answered by its reference agent only, not harness "
+                            + harness);
+    }
 }

@@ -45,6 +45,32 @@ public record NextAction(Kind kind, List<ToolCall> calls, String text, List<Resu
         return new NextAction(Kind.TEXT, List.of(), text, List.of());
     }
 
+    /**
+     * A whole agent turn under a loop harness: its reply to the customer ({@code reply}: text, or a stop), with
+     * the domain calls it made on the way and what the environment answered them. The kind is the reply's
+     * ({@link Kind#TEXT} or {@link Kind#STOP}); a turn that ended without a reply is its last calls.
+     */
+    public static NextAction turn(String reply, List<ToolCall> calls, List<Result> results) {
+        if (reply == null) return of(null, calls, results);
+        NextAction r = of(reply, List.of(), List.of());
+        return new NextAction(r.kind(), calls, reply, results);
+    }
+
+    /**
+     * Whether this action's text says {@code info} as tau2's communicate check reads a message (upstream
+     * {@code evaluate_communicate_info}): {@code info} lower-cased is a substring of the text lower-cased with its
+     * commas removed. A call or a failure says nothing.
+     */
+    public boolean says(String info) {
+        return (kind == Kind.TEXT || kind == Kind.STOP) && says(text, info);
+    }
+
+    /** {@link #says(String)} for a message's text (the one place the rule is written). */
+    public static boolean says(String message, String info) {
+        return message != null
+                && message.toLowerCase(Locale.ROOT).replace(",", "").contains(info.toLowerCase(Locale.ROOT));
+    }
+
     public static NextAction failed(String why) {
         return new NextAction(Kind.FAILED, List.of(), why, List.of());
     }

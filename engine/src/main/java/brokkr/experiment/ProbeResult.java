@@ -22,6 +22,10 @@ import java.util.Map;
  *
  * @param sourceAttempt the store's id of the attempt whose record was probed, 0 for a trajectory given directly
  * @param gold          the record's next action at the cut, null when the record ends there
+ * @param harness       the harness that drove the candidate ({@code AgentDef.harness}: empty for the benchmark's
+ *                      reference agent, one model step per sample; a loop harness answers with its whole turn)
+ * @param expect        null to label samples against {@code gold}; else what a sample's reply must say
+ *                      ({@link NextAction#says}: a counting decision's right count) to match
  */
 public record ProbeResult(
         String benchmark,
@@ -34,7 +38,9 @@ public record ProbeResult(
         ModelRef model,
         long seed,
         NextAction gold,
-        List<Sample> samples) {
+        List<Sample> samples,
+        PyDict harness,
+        String expect) {
 
     /** How a class relates to the gold next action. */
     public enum Label {
@@ -62,6 +68,36 @@ public record ProbeResult(
 
     public ProbeResult {
         samples = List.copyOf(samples);
+        harness = harness == null ? PyDict.empty() : harness;
+    }
+
+    /** A probe of the reference harness labelled against the record's next action. */
+    public ProbeResult(
+            String benchmark,
+            String taskId,
+            String environmentId,
+            long sourceAttempt,
+            int at,
+            String customerMessage,
+            String candidate,
+            ModelRef model,
+            long seed,
+            NextAction gold,
+            List<Sample> samples) {
+        this(
+                benchmark,
+                taskId,
+                environmentId,
+                sourceAttempt,
+                at,
+                customerMessage,
+                candidate,
+                model,
+                seed,
+                gold,
+                samples,
+                PyDict.empty(),
+                null);
     }
 
     public int n() {
@@ -81,6 +117,19 @@ public record ProbeResult(
         };
     }
 
+    /** A sample's class in this probe: {@link #classKey(NextAction)}, or with {@link #expect} whether its reply says it. */
+    public String keyOf(NextAction a) {
+        if (expect == null || (a.kind() != NextAction.Kind.TEXT && a.kind() != NextAction.Kind.STOP))
+            return classKey(a);
+        return (a.says(expect) ? "reply says '" : "reply does not say '") + expect + "'";
+    }
+
+    /** A sample's label in this probe: against {@link #gold}, or with {@link #expect} whether its reply says it. */
+    public Label labelOf(NextAction a) {
+        if (expect == null) return label(a, gold);
+        return a.says(expect) ? Label.MATCHES_GOLD : Label.DIFFERS;
+    }
+
     /** A sample's relation to the gold next action: same calls and arguments (or both text, or both stop), same tools, or neither. */
     public static Label label(NextAction a, NextAction gold) {
         if (gold == null) return Label.NO_GOLD;
@@ -94,10 +143,10 @@ public record ProbeResult(
     public List<OutcomeClass> classes() {
         Map<String, List<NextAction>> by = new LinkedHashMap<>();
         for (Sample s : samples)
-            by.computeIfAbsent(classKey(s.action()), k -> new ArrayList<>()).add(s.action());
+            by.computeIfAbsent(keyOf(s.action()), k -> new ArrayList<>()).add(s.action());
         List<OutcomeClass> out = new ArrayList<>();
         by.forEach((k, l) ->
-                out.add(new OutcomeClass(k, l.getFirst().kind(), label(l.getFirst(), gold), l.size(), l.getFirst())));
+                out.add(new OutcomeClass(k, l.getFirst().kind(), labelOf(l.getFirst()), l.size(), l.getFirst())));
         out.sort(Comparator.comparingInt(OutcomeClass::count)
                 .reversed()
                 .thenComparing(c -> c.label() != Label.MATCHES_GOLD)
@@ -108,7 +157,7 @@ public record ProbeResult(
     /** Samples whose answer matches the gold next action. */
     public int matchesGold() {
         return (int) samples.stream()
-                .filter(s -> label(s.action(), gold) == Label.MATCHES_GOLD)
+                .filter(s -> labelOf(s.action()) == Label.MATCHES_GOLD)
                 .count();
     }
 
@@ -117,8 +166,9 @@ public record ProbeResult(
         return samples.isEmpty() ? 0 : (double) matchesGold() / samples.size();
     }
 
-    /** The gold next action's class key, or null. */
+    /** The gold next action's class key, or null; with {@link #expect}, the class of a reply saying it. */
     public String goldKey() {
+        if (expect != null) return "reply says '" + expect + "'";
         return gold == null ? null : classKey(gold);
     }
 
@@ -145,6 +195,8 @@ public record ProbeResult(
                 .put("seed", seed)
                 .put("gold", gold == null ? PyNone.NONE : gold.toValue())
                 .put("samples", PyList.of(ss))
+                .put("harness", harness)
+                .put("expect", expect == null ? PyNone.NONE : Value.str(expect))
                 .build();
     }
 
@@ -158,6 +210,7 @@ public record ProbeResult(
         }
         Value cm = d.get("customer_message");
         Value gold = d.get("gold");
+        Value harness = d.get("harness"), expect = d.get("expect");
         return new ProbeResult(
                 d.get("benchmark").asStr(),
                 d.get("task_id").asStr(),
@@ -169,7 +222,9 @@ public record ProbeResult(
                 ModelRef.fromValue(d.get("model")),
                 num(d.get("seed")),
                 gold.isNone() ? null : NextAction.fromValue(gold),
-                ss);
+                ss,
+                harness == null ? PyDict.empty() : harness.asDict(),
+                expect == null || expect.isNone() ? null : expect.asStr());
     }
 
     /** The outcome table as text: class, label, count and share, the gold class marked. */
@@ -178,6 +233,8 @@ public record ProbeResult(
         sb.append("gold next action: ")
                 .append(gold == null ? "(none: the record ends here)" : classKey(gold))
                 .append('\n');
+        if (expect != null)
+            sb.append("a sample matches when its reply says '").append(expect).append("'\n");
         List<OutcomeClass> cs = classes();
         int w = Math.max(
                 13,

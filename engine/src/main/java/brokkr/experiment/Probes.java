@@ -12,6 +12,9 @@ import brokkr.run.Policy;
 import brokkr.run.RunModels;
 import brokkr.run.Runner;
 import brokkr.run.Sink;
+import brokkr.stats.Estimate;
+import brokkr.stats.Wilson;
+import brokkr.value.PyDict;
 import brokkr.value.PyInt;
 import brokkr.value.Value;
 import java.util.ArrayList;
@@ -39,8 +42,36 @@ public final class Probes {
     /** How many samples run at once when the caller does not say. */
     public static final int DEFAULT_PARALLELISM = 8;
 
+    /**
+     * Who answers at a decision point: a model (a scripted one of the benchmark or {@code PROVIDER/MODEL}) under
+     * a harness ({@code AgentDef.harness}'s value: empty for the benchmark's reference agent, e.g. the Java REPL
+     * with {@code repl_guidance: typed}), with its label.
+     */
+    public record Agent(ModelRef model, PyDict harness, String label) {
+        public Agent {
+            java.util.Objects.requireNonNull(model, "model");
+            harness = harness == null ? PyDict.empty() : harness;
+            label = label == null ? model.toString() : label;
+        }
+
+        /** The benchmark's reference agent driven by {@code model}. */
+        public static Agent reference(ModelRef model, String label) {
+            return new Agent(model, PyDict.empty(), label);
+        }
+    }
+
     /** Two candidates probed at one decision point in the same rounds, and the test of their gold rates. */
     public record Comparison(ProbeResult first, ProbeResult second, FisherExact.Result test) {
+        /** The difference of the gold rates, first minus second. */
+        public double difference() {
+            return first.goldRate() - second.goldRate();
+        }
+
+        /** The 95% interval of {@link #difference()} (Newcombe's hybrid score interval, {@link Wilson#difference}). */
+        public Estimate.Interval differenceInterval() {
+            return Wilson.difference(first.matchesGold(), first.n(), second.matchesGold(), second.n());
+        }
+
         /** {@code [[first matches, first differs], [second matches, second differs]]}. */
         public static FisherExact.Result test(ProbeResult a, ProbeResult b) {
             return FisherExact.test(a.matchesGold(), a.n() - a.matchesGold(), b.matchesGold(), b.n() - b.matchesGold());
@@ -50,11 +81,15 @@ public final class Probes {
             return first.table() + "\n\n" + second.table() + "\n\n"
                     + String.format(
                             Locale.ROOT,
-                            "gold rate %s %.2f vs %s %.2f; Fisher's exact test (two-sided) p = %.4g",
+                            "gold rate %s %.2f vs %s %.2f; difference %+.2f, 95%% CI [%+.2f, %+.2f] (Newcombe);"
+                                    + " Fisher's exact test (two-sided) p = %.4g",
                             first.candidate(),
                             first.goldRate(),
                             second.candidate(),
                             second.goldRate(),
+                            difference(),
+                            differenceInterval().low(),
+                            differenceInterval().high(),
                             test.pValue());
         }
     }
@@ -134,14 +169,34 @@ public final class Probes {
             Function<ModelRef, Candidate> models,
             int parallelism)
             throws InterruptedException {
+        return probe(
+                provider, dp, sourceAttempt, Agent.reference(candidate, label), null, n, seed, models, parallelism);
+    }
+
+    /**
+     * {@code n} samples of {@code agent}'s answer at {@code dp} under its harness, {@code parallelism} at a time;
+     * {@code expect} (null: the record's next action) is what a matching reply says ({@link ProbeResult#expect}).
+     */
+    public static ProbeResult probe(
+            BenchmarkProvider provider,
+            DecisionPoint dp,
+            long sourceAttempt,
+            Agent agent,
+            String expect,
+            int n,
+            long seed,
+            Function<ModelRef, Candidate> models,
+            int parallelism)
+            throws InterruptedException {
         checkCounts(n, parallelism);
-        resolve(provider, dp, candidate, seed, models); // an unknown candidate fails here, before anything runs
+        checkExpect(expect);
+        check(provider, dp, agent, seed, models); // an unknown candidate or harness fails here, before anything runs
         List<Job> jobs = new ArrayList<>();
         for (int i = 0; i < n; i++) jobs.add(new Job(0, i));
-        List<NextAction> actions = runJobs(provider, dp, List.of(candidate), seed, models, parallelism, jobs);
+        List<NextAction> actions = runJobs(provider, dp, List.of(agent), seed, models, parallelism, jobs);
         List<ProbeResult.Sample> samples = new ArrayList<>();
         for (int i = 0; i < n; i++) samples.add(new ProbeResult.Sample(i, i, actions.get(i)));
-        return result(provider, dp, sourceAttempt, candidate, label, seed, samples);
+        return result(provider, dp, sourceAttempt, agent, expect, seed, samples);
     }
 
     /**
@@ -162,9 +217,39 @@ public final class Probes {
             Function<ModelRef, Candidate> models,
             int parallelism)
             throws InterruptedException {
+        return compare(
+                provider,
+                dp,
+                sourceAttempt,
+                Agent.reference(first, firstLabel),
+                Agent.reference(second, secondLabel),
+                null,
+                n,
+                seed,
+                models,
+                parallelism);
+    }
+
+    /**
+     * {@link #compare} of two agents, each under its own harness (the REPL with {@code repl_guidance: shape}
+     * against {@code typed}), their samples interleaved in the same rounds; {@code expect} as in {@link #probe}.
+     */
+    public static Comparison compare(
+            BenchmarkProvider provider,
+            DecisionPoint dp,
+            long sourceAttempt,
+            Agent first,
+            Agent second,
+            String expect,
+            int n,
+            long seed,
+            Function<ModelRef, Candidate> models,
+            int parallelism)
+            throws InterruptedException {
         checkCounts(n, parallelism);
-        resolve(provider, dp, first, seed, models);
-        resolve(provider, dp, second, seed, models);
+        checkExpect(expect);
+        check(provider, dp, first, seed, models);
+        check(provider, dp, second, seed, models);
         List<Job> jobs = new ArrayList<>();
         for (int r = 0; r < n; r++) {
             if (r % 2 == 0) {
@@ -181,8 +266,8 @@ public final class Probes {
             by.get(jobs.get(j).candidate())
                     .add(new ProbeResult.Sample(jobs.get(j).round(), jobs.get(j).round(), actions.get(j)));
         for (List<ProbeResult.Sample> l : by) l.sort((x, y) -> Integer.compare(x.index(), y.index()));
-        ProbeResult a = result(provider, dp, sourceAttempt, first, firstLabel, seed, by.get(0));
-        ProbeResult b = result(provider, dp, sourceAttempt, second, secondLabel, seed, by.get(1));
+        ProbeResult a = result(provider, dp, sourceAttempt, first, expect, seed, by.get(0));
+        ProbeResult b = result(provider, dp, sourceAttempt, second, expect, seed, by.get(1));
         return new Comparison(a, b, Comparison.test(a, b));
     }
 
@@ -192,7 +277,7 @@ public final class Probes {
     private static List<NextAction> runJobs(
             BenchmarkProvider provider,
             DecisionPoint dp,
-            List<ModelRef> candidates,
+            List<Agent> candidates,
             long seed,
             Function<ModelRef, Candidate> models,
             int parallelism,
@@ -200,7 +285,7 @@ public final class Probes {
             throws InterruptedException {
         List<brokkr.run.Job<NextAction>> samples = new ArrayList<>();
         for (Job j : jobs) {
-            ModelRef ref = candidates.get(j.candidate());
+            Agent agent = candidates.get(j.candidate());
             samples.add(new brokkr.run.Job<>() {
                 @Override
                 public String name() {
@@ -211,12 +296,12 @@ public final class Probes {
                 public NextAction run(RunModels runModels) {
                     Candidate c;
                     try {
-                        c = resolve(provider, dp, ref, seed + j.round(), runModels.models());
+                        c = resolve(provider, dp, agent.model(), seed + j.round(), runModels.models());
                     } catch (RuntimeException e) {
                         return NextAction.failed(e.getMessage());
                     }
                     try {
-                        return dp.answer(c);
+                        return dp.answer(c, agent.harness());
                     } catch (RuntimeException e) {
                         return NextAction.failed(String.valueOf(e));
                     }
@@ -248,12 +333,23 @@ public final class Probes {
                 : models.apply(seeded);
     }
 
+    /** What must hold before a sample runs: the model resolves and the decision point takes the harness. */
+    private static void check(
+            BenchmarkProvider provider,
+            DecisionPoint dp,
+            Agent agent,
+            long seed,
+            Function<ModelRef, Candidate> models) {
+        resolve(provider, dp, agent.model(), seed, models);
+        dp.checkHarness(agent.harness());
+    }
+
     private static ProbeResult result(
             BenchmarkProvider provider,
             DecisionPoint dp,
             long sourceAttempt,
-            ModelRef candidate,
-            String label,
+            Agent agent,
+            String expect,
             long seed,
             List<ProbeResult.Sample> samples) {
         return new ProbeResult(
@@ -263,11 +359,18 @@ public final class Probes {
                 sourceAttempt,
                 dp.at(),
                 dp.customerMessage(),
-                label == null ? candidate.toString() : label,
-                candidate,
+                agent.label(),
+                agent.model(),
                 seed,
                 dp.recorded().orElse(null),
-                samples);
+                samples,
+                agent.harness(),
+                expect);
+    }
+
+    private static void checkExpect(String expect) {
+        if (expect != null && expect.isBlank())
+            throw new IllegalArgumentException("what a matching reply says must not be blank");
     }
 
     private static void checkCounts(int n, int parallelism) {

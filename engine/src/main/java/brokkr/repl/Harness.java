@@ -183,6 +183,23 @@ public record Harness(
         return new SandboxConfig(heapMb, evalTimeout(), Math.max(outputLimit * 4, 65536), sandbox);
     }
 
+    /**
+     * The harness a {@link #label()} names, with default settings: {@code reference}, {@code loop/tools},
+     * {@code loop/repl} (guidance {@code shape}) or {@code loop/repl:GUIDANCE}, {@code claude-code};
+     * IllegalArgumentException naming the forms for anything else.
+     */
+    public static Harness ofLabel(String label) {
+        String l = label == null ? "" : label.strip();
+        if (l.equals(REFERENCE)) return DEFAULT_REFERENCE;
+        if (l.equals(CLAUDE_CODE)) return of(CLAUDE_CODE, "tools", null, PyDict.empty());
+        if (l.equals(LOOP + "/tools")) return of(LOOP, "tools", null, PyDict.empty());
+        if (l.equals(LOOP + "/" + REPL)) return of(LOOP, REPL, null, PyDict.empty());
+        if (l.startsWith(LOOP + "/" + REPL + ":"))
+            return of(LOOP, REPL, l.substring((LOOP + "/" + REPL + ":").length()), PyDict.empty());
+        throw new IllegalArgumentException("unknown harness '" + label + "' (reference, loop/tools, loop/repl:GUIDANCE"
+                + " with GUIDANCE one of " + String.join(", ", ReplGuidance.names()) + ", claude-code)");
+    }
+
     /** A short label: {@code reference}, {@code loop/tools}, {@code loop/repl:shape}, {@code claude-code}. */
     public String label() {
         if (claudeCode()) return CLAUDE_CODE;

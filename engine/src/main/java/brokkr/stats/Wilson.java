@@ -35,6 +35,28 @@ public final class Wilson {
         return new Estimate.Interval(Math.max(0, centre - half), Math.min(1, centre + half));
     }
 
+    /** The normal quantile of a two-sided 95% interval. */
+    public static final double Z95 = 1.959963984540054;
+
+    /**
+     * The 95% interval of the difference of two independent rates, {@code x1/n1 - x2/n2}: Newcombe's hybrid
+     * score interval (Newcombe 1998, "Interval estimation for the difference between independent proportions",
+     * Statistics in Medicine 17:873-890, method 10), made of the two rates' Wilson intervals, so it stays inside
+     * [-1, 1] and keeps a width at 0/n and n/n, where the Wald interval collapses.
+     */
+    public static Estimate.Interval difference(int x1, int n1, int x2, int n2) {
+        if (n1 < 1 || n2 < 1 || x1 < 0 || x2 < 0 || x1 > n1 || x2 > n2) return Estimate.Interval.NONE;
+        double p1 = (double) x1 / n1, p2 = (double) x2 / n2, d = p1 - p2;
+        Estimate.Interval a = interval(p1, n1, Z95), b = interval(p2, n2, Z95);
+        return new Estimate.Interval(
+                d - Math.sqrt(square(p1 - a.low()) + square(b.high() - p2)),
+                d + Math.sqrt(square(a.high() - p1) + square(p2 - b.low())));
+    }
+
+    private static double square(double x) {
+        return x * x;
+    }
+
     /**
      * The design-effect Wilson interval of the clusters' pooled rate (see the class comment); none
      * with fewer than two tasks or a task mean outside [0, 1] (not a rate).

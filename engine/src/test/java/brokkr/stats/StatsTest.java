@@ -95,6 +95,23 @@ class StatsTest {
     }
 
     /**
+     * The difference of two independent rates: Newcombe 1998 (Statistics in Medicine 17:873-890), table II, method
+     * 10 (the hybrid score interval), its examples (a), (b), (d), (e), (g) and (h): at 0/n and n/n it keeps a width
+     * and stays inside [-1, 1].
+     */
+    @Test
+    void differenceMatchesNewcombesHybridScoreInterval() {
+        assertInterval(0.0524, 0.3339, Wilson.difference(56, 70, 48, 80), 5e-5);
+        assertInterval(0.1705, 0.8090, Wilson.difference(9, 10, 3, 10), 5e-5);
+        assertInterval(-0.0381, 0.1926, Wilson.difference(5, 56, 0, 29), 5e-5);
+        assertInterval(-0.1611, 0.2775, Wilson.difference(0, 10, 0, 20), 5e-5);
+        assertInterval(0.6791, 1.0000, Wilson.difference(10, 10, 0, 20), 5e-5);
+        assertInterval(0.6075, 1.0000, Wilson.difference(10, 10, 0, 10), 5e-5);
+        assertFalse(Wilson.difference(1, 0, 0, 5).defined());
+        assertFalse(Wilson.difference(6, 5, 0, 5).defined(), "more successes than trials");
+    }
+
+    /**
      * The clustered form: one trial per task is the textbook interval with t(T-1) for z (8 of 10:
      * [0.444529, 0.952365], SciPy t.ppf(0.975, 9) in the Wilson formula); every trial passed keeps a width
      * on T tasks, not on the N trials ([0.661491, 1]); the design effect: tasks of 2 trials with means 1, 0

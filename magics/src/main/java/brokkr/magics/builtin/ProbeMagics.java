@@ -27,6 +27,7 @@ import brokkr.magics.view.Figure;
 import brokkr.magics.view.Rich;
 import brokkr.magics.view.Tables;
 import brokkr.render.chart.ProbeCharts;
+import brokkr.repl.Harness;
 import brokkr.run.Policy;
 import brokkr.run.Runner;
 import brokkr.value.Value;
@@ -62,14 +63,19 @@ public final class ProbeMagics implements MagicExtension {
     public void install(MagicRegistry r) {
         r.line(
                         "probe",
-                        "%probe DIR ATTEMPT_ID --at K --candidate C [-n N] [--vs C2] [--seed S] | %probe TASK CUT --candidate C [-n N] [--vs C2] [--recorded-by R]",
+                        "%probe DIR ATTEMPT_ID --at K --candidate C [-n N] [--vs C2] [--seed S] | %probe TASK CUT --candidate C [-n N] [--vs C2] [--recorded-by R]"
+                                + " [--harness H] [--vs-harness H2] [--expect TEXT]",
                         "A decision-point probe: rebuilds the world at the K-th customer message of a recorded attempt (of the store in DIR, or of a"
                                 + " run of R, default the domain's first scripted candidate, on TASK of the loaded domain) by replaying its effects, and"
                                 + " samples candidate C's answer to that message N times (default " + DEFAULT_SAMPLES
                                 + ") in parallel: a chart of outcome"
                                 + " classes with counts (the gold class marked), the sampled calls, and with --vs C2 both candidates in the same rounds"
-                                + " with Fisher's exact test. C: a scripted name (gold, gold-50) or PROVIDER:MODEL. Stored in DIR as a diagnostic"
-                                + " probe record, never in a scorecard.",
+                                + " with Fisher's exact test and the difference of their rates with its 95% interval. C: a scripted name (gold,"
+                                + " gold-50) or PROVIDER:MODEL. --harness H drives C by a harness (reference, loop/tools,"
+                                + " loop/repl:GUIDANCE e.g. loop/repl:typed), which answers with its whole turn: every call on the"
+                                + " way executed, its reply to the customer the sample; --vs-harness H2 the same for C2 (C2 defaults to"
+                                + " C). --expect TEXT: a sample matches when its reply says TEXT (tau2's communicate check), instead"
+                                + " of the record's next action. Stored in DIR as a diagnostic probe record, never in a scorecard.",
                         ProbeMagics::probeLine)
                 .line(
                         "checkpoint",
@@ -145,20 +151,30 @@ public final class ProbeMagics implements MagicExtension {
 
     static String goldLine(ProbeResult r) {
         return "customer message " + r.at() + ": \"" + Session.clip(String.valueOf(r.customerMessage()), 160)
-                + "\"; gold next action: "
-                + (r.gold() == null ? "none (the record ends here)" : ProbeResult.classKey(r.gold()));
+                + "\"; "
+                + (r.expect() != null
+                        ? "a sample matches when its reply says '" + r.expect() + "'"
+                        : "gold next action: "
+                                + (r.gold() == null ? "none (the record ends here)" : ProbeResult.classKey(r.gold())));
     }
 
     static String pLine(Probes.Comparison c) {
         return String.format(
                 Locale.ROOT,
-                "matches gold: %s %d/%d, %s %d/%d; Fisher's exact test (two-sided) p = %.4g",
+                "%s: %s %d/%d, %s %d/%d; difference %+.2f, 95%% CI [%+.2f, %+.2f] (Newcombe);"
+                        + " Fisher's exact test (two-sided) p = %.4g",
+                c.first().expect() == null
+                        ? "matches gold"
+                        : "says '" + c.first().expect() + "'",
                 c.first().candidate(),
                 c.first().matchesGold(),
                 c.first().n(),
                 c.second().candidate(),
                 c.second().matchesGold(),
                 c.second().n(),
+                c.difference(),
+                c.differenceInterval().low(),
+                c.differenceInterval().high(),
                 c.test().pValue());
     }
 
@@ -185,11 +201,14 @@ public final class ProbeMagics implements MagicExtension {
             round.append(s.round());
             cand.append(r.candidate());
             NextAction a = s.action();
+            String reply =
+                    a.kind().name().toLowerCase(Locale.ROOT) + ": " + Session.clip(String.valueOf(a.text()), 100);
             action.append(
                     a.kind() == NextAction.Kind.CALL
                             ? a.callsText()
-                            : a.kind().name().toLowerCase(Locale.ROOT) + ": "
-                                    + Session.clip(String.valueOf(a.text()), 100));
+                            : a.calls().isEmpty()
+                                    ? reply
+                                    : Session.clip(a.callsText(), 160) + " -> " + reply); // a loop harness's turn
             result.append(
                     a.results().isEmpty()
                             ? ""
@@ -204,7 +223,20 @@ public final class ProbeMagics implements MagicExtension {
     }
 
     static Object probeLine(Session s, MagicArgs a) throws Exception {
-        var p = withShortN(a).parse(Set.of("at", "candidate", "n", "vs", "seed", "recorded-by", "parallelism"), 2);
+        var p = withShortN(a)
+                .parse(
+                        Set.of(
+                                "at",
+                                "candidate",
+                                "n",
+                                "vs",
+                                "seed",
+                                "recorded-by",
+                                "parallelism",
+                                "harness",
+                                "vs-harness",
+                                "expect"),
+                        2);
         String first = p.positional(0);
         if (first == null)
             throw new MagicUsageException("probe what? DIR ATTEMPT_ID --at K, or TASK CUT on the loaded domain");
@@ -214,8 +246,13 @@ public final class ProbeMagics implements MagicExtension {
         long seed = longOption("--seed", p.option("seed", "0"));
         int parallelism =
                 positiveInt("--parallelism", p.option("parallelism", String.valueOf(Probes.DEFAULT_PARALLELISM)));
-        ModelRef cand = ref(p.option("candidate"));
-        ModelRef vs = p.option("vs") == null ? null : ref(p.option("vs"));
+        Probes.Agent cand = agent(ref(p.option("candidate")), p.option("harness"));
+        Probes.Agent vs = p.option("vs") == null && p.option("vs-harness") == null
+                ? null
+                : agent(p.option("vs") == null ? cand.model() : ref(p.option("vs")), p.option("vs-harness"));
+        if (vs != null && vs.label().equals(cand.label()))
+            throw new MagicUsageException("--vs compares two different candidates; both are " + cand.label());
+        String expect = p.option("expect");
         Path dir = Path.of(first);
         if (Files.isRegularFile(ExperimentStore.file(dir))) {
             if (p.positional(1) == null)
@@ -226,8 +263,8 @@ public final class ProbeMagics implements MagicExtension {
             long id = longOption("ATTEMPT_ID", p.positional(1));
             int at = positiveInt("--at", required(p.option("at"), "--at K (the customer message) is required"));
             return vs == null
-                    ? probe(dir, id, at, cand, n, seed, parallelism)
-                    : compare(dir, id, at, cand, vs, n, seed, parallelism);
+                    ? probe(dir, id, at, cand, expect, n, seed, parallelism)
+                    : compare(dir, id, at, cand, vs, expect, n, seed, parallelism);
         }
         String cut = p.option("at") != null ? p.option("at") : p.positional(1);
         if (cut == null) throw new MagicUsageException("which customer message? %probe TASK CUT (or --at K)");
@@ -244,16 +281,13 @@ public final class ProbeMagics implements MagicExtension {
         Function<ModelRef, Candidate> models = models(s.registry());
         if (vs == null)
             return new ProbeView(
-                    usage(() -> Probes.probe(b.provider(), dp, 0, cand, label(cand), n, seed, models, parallelism)),
-                    null);
+                    usage(() -> Probes.probe(b.provider(), dp, 0, cand, expect, n, seed, models, parallelism)), null);
         return new ComparisonView(
-                usage(() -> Probes.compare(
-                        b.provider(), dp, 0, cand, label(cand), vs, label(vs), n, seed, models, parallelism)),
-                null);
+                usage(() -> Probes.compare(b.provider(), dp, 0, cand, vs, expect, n, seed, models, parallelism)), null);
     }
 
     /** A run of a scripted candidate on the loaded domain (default its first), on the evaluation path: the record a TASK CUT probe reads. */
-    static Attempt record(Session s, Bench b, String task, String recordedBy) {
+    public static Attempt record(Session s, Bench b, String task, String recordedBy) {
         if (b.candidates().isEmpty() && recordedBy == null)
             throw new MagicUsageException(
                     b.name() + " offers no scripted candidate to record a run: probe a store's attempt");
@@ -270,11 +304,18 @@ public final class ProbeMagics implements MagicExtension {
     public static ProbeView probe(
             Path dir, long attemptId, int at, ModelRef candidate, int n, long seed, int parallelism)
             throws InterruptedException {
+        return probe(dir, attemptId, at, agent(candidate, null), null, n, seed, parallelism);
+    }
+
+    /** As above, {@code candidate} under its harness; {@code expect} (or null) what a matching reply says. */
+    public static ProbeView probe(
+            Path dir, long attemptId, int at, Probes.Agent candidate, String expect, int n, long seed, int parallelism)
+            throws InterruptedException {
         Registry registry = Session.current().registry();
         Probes.Recorded rec = recorded(dir, registry, attemptId);
         DecisionPoint dp = usage(() -> rec.at(at));
-        ProbeResult r = usage(() -> Probes.probe(
-                rec.provider(), dp, attemptId, candidate, label(candidate), n, seed, models(registry), parallelism));
+        ProbeResult r = usage(() ->
+                Probes.probe(rec.provider(), dp, attemptId, candidate, expect, n, seed, models(registry), parallelism));
         return new ProbeView(r, store(dir, st -> List.of(st.recordProbe(r))));
     }
 
@@ -282,21 +323,26 @@ public final class ProbeMagics implements MagicExtension {
     public static ComparisonView compare(
             Path dir, long attemptId, int at, ModelRef first, ModelRef second, int n, long seed, int parallelism)
             throws InterruptedException {
+        return compare(dir, attemptId, at, agent(first, null), agent(second, null), null, n, seed, parallelism);
+    }
+
+    /** As above, each candidate under its own harness (the REPL's shape against typed guidance), interleaved. */
+    public static ComparisonView compare(
+            Path dir,
+            long attemptId,
+            int at,
+            Probes.Agent first,
+            Probes.Agent second,
+            String expect,
+            int n,
+            long seed,
+            int parallelism)
+            throws InterruptedException {
         Registry registry = Session.current().registry();
         Probes.Recorded rec = recorded(dir, registry, attemptId);
         DecisionPoint dp = usage(() -> rec.at(at));
         Probes.Comparison c = usage(() -> Probes.compare(
-                rec.provider(),
-                dp,
-                attemptId,
-                first,
-                label(first),
-                second,
-                label(second),
-                n,
-                seed,
-                models(registry),
-                parallelism));
+                rec.provider(), dp, attemptId, first, second, expect, n, seed, models(registry), parallelism));
         return new ComparisonView(c, store(dir, st -> st.recordComparison(c)));
     }
 
@@ -677,6 +723,21 @@ public final class ProbeMagics implements MagicExtension {
                 .map(String::strip)
                 .filter(x -> !x.isEmpty())
                 .toList();
+    }
+
+    /**
+     * A probe's candidate: {@code model} under the harness {@code harness} names ({@link Harness#ofLabel}; null:
+     * the reference agent), labelled {@code NAME} or, under another harness, {@code NAME [loop/repl:typed]}.
+     */
+    public static Probes.Agent agent(ModelRef model, String harness) {
+        Harness h;
+        try {
+            h = harness == null ? Harness.DEFAULT_REFERENCE : Harness.ofLabel(harness);
+        } catch (IllegalArgumentException e) {
+            throw new MagicUsageException("--harness: " + e.getMessage());
+        }
+        String label = label(model) + (h.loop() || h.claudeCode() ? " [" + h.label() + "]" : "");
+        return new Probes.Agent(model, h.toValue(), label);
     }
 
     /** A candidate's label: its scripted name, or PROVIDER/MODEL. */

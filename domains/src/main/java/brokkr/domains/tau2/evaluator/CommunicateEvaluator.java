@@ -2,9 +2,9 @@ package brokkr.domains.tau2.evaluator;
 
 import brokkr.domains.tau2.evaluator.Checks.CommunicateCheck;
 import brokkr.domains.tau2.model.Tau2Message;
+import brokkr.eval.NextAction;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 
 /** Upstream {@code CommunicateEvaluator} ({@code src/tau2/evaluator/evaluator_communicate.py}). */
 public final class CommunicateEvaluator {
@@ -18,11 +18,10 @@ public final class CommunicateEvaluator {
     public static List<CommunicateCheck> check(List<Tau2Message> trajectory, List<String> infos) {
         List<CommunicateCheck> out = new ArrayList<>(infos.size());
         for (String info : infos) {
-            String needle = info.toLowerCase(Locale.ROOT);
             String foundIn = null;
             for (Tau2Message m : trajectory) {
                 if (!(m instanceof Tau2Message.Agent a) || !a.hasText()) continue;
-                if (a.content().toLowerCase(Locale.ROOT).replace(",", "").contains(needle)) {
+                if (NextAction.says(a.content(), info)) {
                     foundIn = a.content();
                     break;
                 }

@@ -127,6 +127,19 @@ public final class Orchestrator<W> {
         }
     }
 
+    /**
+     * The agent's whole turn from a held message ({@link #answerTurn}): the messages it added to the trajectory
+     * (its tool-call messages and their results, then its reply), the reply (null when the turn ended without
+     * one: {@code failure} says why) and the world after its calls.
+     */
+    public record TurnAnswer<W>(
+            List<Tau2Message> messages, Tau2Message.Agent reply, W world, List<ModelCall> calls, String failure) {
+        public TurnAnswer {
+            messages = List.copyOf(messages);
+            calls = List.copyOf(calls);
+        }
+    }
+
     private final EpisodeEnvironment<W> env;
     private final AgentSide agent;
     private final UserSide user;
@@ -253,6 +266,35 @@ public final class Orchestrator<W> {
         }
         return new Answer<>(
                 msg, results, w, o.agentCalls.subList(held.agentCalls().size(), o.agentCalls.size()), o.note);
+    }
+
+    /**
+     * The agent's whole turn from a held message, as the episode would play it: the message is delivered, the
+     * agent's tool calls are executed on the held world and answered (a loop harness makes several calls, each
+     * one agent message to the environment) until it addresses the customer or the episode ends (a limit, an
+     * error). The held episode is unchanged; the customer is not asked.
+     */
+    public static <W> TurnAnswer<W> answerTurn(EpisodeEnvironment<W> env, Held<W> held, AgentSide agent) {
+        Orchestrator<W> o = new Orchestrator<>(env, held, agent, null, EpisodeOptions.DEFAULT);
+        while (!o.done && !(o.from == Role.AGENT && o.to == Role.USER)) {
+            o.step();
+            o.checkTermination();
+        }
+        List<Tau2Message> added = o.trajectory.subList(held.trajectory().size(), o.trajectory.size());
+        Tau2Message.Agent reply = o.from == Role.AGENT
+                        && o.to == Role.USER
+                        && !added.isEmpty()
+                        && added.getLast() instanceof Tau2Message.Agent a
+                        && !a.isToolCall()
+                ? a
+                : null;
+        String failure = reply != null
+                ? null
+                : "the turn ended without a reply to the customer ("
+                        + (o.reason == null ? "no reason" : o.reason.value())
+                        + (o.note == null ? "" : ": " + o.note) + ")";
+        return new TurnAnswer<>(
+                added, reply, o.world, o.agentCalls.subList(held.agentCalls().size(), o.agentCalls.size()), failure);
     }
 
     private void start() {

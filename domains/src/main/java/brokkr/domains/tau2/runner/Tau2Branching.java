@@ -4,10 +4,13 @@ import brokkr.conversation.Candidate;
 import brokkr.conversation.InfrastructureFailure;
 import brokkr.conversation.Message;
 import brokkr.conversation.ModelCall;
+import brokkr.conversation.ToolCall;
 import brokkr.conversation.ToolSpec;
 import brokkr.conversation.Turn;
 import brokkr.domains.tau2.environment.EpisodeEnvironment;
 import brokkr.domains.tau2.environment.Tau2Environment.Worlds;
+import brokkr.domains.tau2.harness.Tau2Harness;
+import brokkr.domains.tau2.model.Requestor;
 import brokkr.domains.tau2.model.TaskSpec;
 import brokkr.domains.tau2.model.Tau2Message;
 import brokkr.domains.tau2.model.Tau2Transcript;
@@ -21,6 +24,8 @@ import brokkr.eval.EnvironmentDef;
 import brokkr.eval.NextAction;
 import brokkr.eval.Protocol;
 import brokkr.eval.RunContext;
+import brokkr.repl.Harness;
+import brokkr.value.PyDict;
 import brokkr.value.Value;
 import java.util.ArrayList;
 import java.util.List;
@@ -150,6 +155,7 @@ final class Tau2Branching implements Branching {
         return new Tau2DecisionPoint(
                 env,
                 at,
+                d.name(),
                 e,
                 held,
                 d.agentSystemPrompt(),
@@ -222,6 +228,7 @@ final class Tau2Branching implements Branching {
     record Tau2DecisionPoint(
             EnvironmentDef env,
             int at,
+            String domain,
             EpisodeEnvironment<Worlds> environment,
             Orchestrator.Held<Worlds> held,
             String systemPrompt,
@@ -251,6 +258,62 @@ final class Tau2Branching implements Branching {
                     .map(r -> new NextAction.Result(r.content(), r.error()))
                     .toList();
             return NextAction.of(a.message().content(), a.message().toolCalls(), results);
+        }
+
+        /**
+         * Under harness {@code loop} (JSON tools or the Java REPL, {@link Tau2Harness}) the agent's whole turn: its
+         * working conversation starts from the recorded dialogue (earlier tool traffic as the record has it, JSON
+         * tool calls), every domain call it makes, a snippet's included, is executed on the rebuilt world and
+         * answered as in an episode, and its reply to the customer ends the sample. The REPL's sandbox JVM is
+         * the harness's own per sample and released after it.
+         */
+        @Override
+        public NextAction answer(Candidate model, PyDict harness) {
+            Harness h = harness(harness);
+            if (!h.loop()) return answer(model);
+            Tau2Harness.Agent agent = Tau2Harness.of(h, model, systemPrompt, tools, Tau2ResultTypes.find(domain));
+            try {
+                Orchestrator.TurnAnswer<Worlds> t = Orchestrator.answerTurn(
+                        environment,
+                        held,
+                        new AgentSide("probe", agent.candidate(), agent.systemPrompt(), tools, false));
+                List<ToolCall> calls = new ArrayList<>();
+                List<NextAction.Result> results = new ArrayList<>();
+                for (Tau2Message m : t.messages()) {
+                    if (m instanceof Tau2Message.Agent a && a.isToolCall()) calls.addAll(a.toolCalls());
+                    if (m instanceof Tau2Message.ToolResult r && r.requestor() == Requestor.ASSISTANT)
+                        results.add(new NextAction.Result(r.content(), r.error()));
+                }
+                if (t.reply() == null) return NextAction.failed(t.failure());
+                if (t.reply().content() == null || t.reply().content().isBlank())
+                    return NextAction.failed("the turn ended with an empty reply (the harness's step limit, or the"
+                            + " model said nothing)");
+                return NextAction.turn(t.reply().content(), calls, results);
+            } finally {
+                try {
+                    agent.resources().close();
+                } catch (Exception e) {
+                    // releasing the sandbox cannot change the sample
+                }
+            }
+        }
+
+        @Override
+        public void checkHarness(PyDict harness) {
+            Harness h = harness(harness);
+            if (h.loop() && h.replGuidance() != null) {
+                var types = Tau2ResultTypes.find(domain);
+                Tau2Harness.replPrompt(h, Tau2Harness.api(tools, types), tools, types); // typed needs result types
+            }
+        }
+
+        private static Harness harness(PyDict value) {
+            Harness h = Harness.fromValue(value);
+            if (h.claudeCode())
+                throw new IllegalArgumentException("a decision point is answered by the reference agent or harness"
+                        + " loop; harness claude-code keeps its conversation in the CLI's session, which a probe"
+                        + " cannot start from a record");
+            return h;
         }
     }
 }
