@@ -6,6 +6,8 @@ import brokkr.data.UpstreamData;
 import brokkr.domains.bfcl.BfclConformance;
 import brokkr.domains.bfcl.BfclData;
 import brokkr.domains.bfcl.BfclResultsExport;
+import brokkr.domains.bfcl.memory.MemoryConformance;
+import brokkr.domains.bfcl.memory.MemoryData;
 import brokkr.domains.bfcl.multiturn.MultiTurnConformance;
 import brokkr.domains.bfcl.multiturn.MultiTurnData;
 import brokkr.domains.bfcl.multiturn.MultiTurnVerdicts;
@@ -46,7 +48,7 @@ public final class BfclFamily implements BenchmarkFamily {
 
     @Override
     public List<ConformanceSuite> conformance(Registry registry) {
-        return List.of(new Verdicts(), new MultiTurn());
+        return List.of(new Verdicts(), new MultiTurn(), new Memory());
     }
 
     @Override
@@ -126,6 +128,41 @@ public final class BfclFamily implements BenchmarkFamily {
             }
             err.println("replayed in " + r.nanos() / 1_000_000 + " ms");
             return new Replay(r.mismatches(), r.skipped());
+        }
+    }
+
+    /** {@code conformance bfcl-memory --corpus FILE}: the memory backends' executions, each record from an empty result directory. */
+    private record Memory() implements ConformanceSuite {
+        @Override
+        public String name() {
+            return "bfcl-memory";
+        }
+
+        @Override
+        public String synopsis() {
+            return "--corpus FILE";
+        }
+
+        @Override
+        public String help() {
+            return """
+                    bfcl-memory: replays a BFCL v4 memory-backend execution corpus (exec-seed*; the format of
+                    ../shared/conformance/bfcl/memory/README.md; .jsonl or .jsonl.gz): each record's prerequisite
+                    entries call by call from an empty result directory, comparing every result and state hash,
+                    the context dumps, snapshot files and what the questions see. Prints the first difference
+                    of each mismatching record, then "N records, M calls, K mismatches".""";
+        }
+
+        @Override
+        public Replay replay(Path corpus, Map<String, String> options, PrintStream out, PrintStream err) {
+            MemoryConformance.Report r;
+            try {
+                r = MemoryConformance.run(MemoryData.load(), corpus, out);
+            } catch (Corpus.CorpusException e) {
+                throw new Command.InputException(e.getMessage());
+            }
+            err.println("replayed in " + r.nanos() / 1_000_000 + " ms");
+            return new Replay(r.mismatches(), 0);
         }
     }
 

@@ -22,7 +22,10 @@ public final class Backends {
             "TravelAPI",
             "VehicleControlAPI");
 
-    private static final String PACKAGE = "brokkr.domains.bfcl.multiturn.backends.";
+    /** Where a class named {@code X} upstream is looked for, in order: the multi-turn backends, then the memory ones. */
+    private static final List<String> PACKAGES =
+            List.of("brokkr.domains.bfcl.multiturn.backends.", "brokkr.domains.bfcl.memory.");
+
     private static final Map<String, Optional<BackendClass>> CACHE = new ConcurrentHashMap<>();
 
     /** The class registered under {@code name}, if its implementation is present. */
@@ -39,12 +42,16 @@ public final class Backends {
 
     private static Optional<BackendClass> load(String name) {
         if (!name.matches("[A-Za-z_][A-Za-z0-9_]*")) return Optional.empty();
-        Class<?> c;
-        try {
-            c = Class.forName(PACKAGE + name);
-        } catch (ClassNotFoundException e) {
-            return Optional.empty();
+        Class<?> c = null;
+        for (String pkg : PACKAGES) {
+            try {
+                c = Class.forName(pkg + name);
+                break;
+            } catch (ClassNotFoundException e) {
+                // the next package
+            }
         }
+        if (c == null) return Optional.empty();
         try {
             Field f = c.getField("CLASS");
             if (!Modifier.isStatic(f.getModifiers()) || f.getType() != BackendClass.class) {

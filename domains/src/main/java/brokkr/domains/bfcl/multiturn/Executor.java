@@ -467,9 +467,17 @@ public final class Executor {
             return session.world.instance(variable);
         }
 
-        /** The class name is the variable's last part before {@code _instance} (class names hold no '_'). */
+        /**
+         * The class name is the shortest '_'-separated tail of the variable before {@code _instance} that names a
+         * class: the multi-turn class names hold no '_', the memory ones do ({@code MemoryAPI_rec_sum}).
+         */
         BackendClass cls() {
             String base = variable.substring(0, variable.length() - "_instance".length());
+            for (int i = base.lastIndexOf('_'); i >= 0; i = base.lastIndexOf('_', i - 1)) {
+                var c = Backends.find(base.substring(i + 1));
+                if (c.isPresent()) return c.get();
+                if (i == 0) break;
+            }
             return Backends.get(base.substring(base.lastIndexOf('_') + 1));
         }
 
