@@ -9,6 +9,7 @@ import brokkr.conversation.ToolCall;
 import brokkr.conversation.ToolSpec;
 import brokkr.conversation.Turn;
 import brokkr.conversation.Usage;
+import brokkr.telemetry.GenAiTrace;
 import java.util.ArrayList;
 import java.util.List;
 import org.pcollections.PVector;
@@ -42,6 +43,9 @@ public record AgentLoop(int maxSteps, SpendLimit budget) {
         // the newest messages with the previous one, so a run of n steps costs O(n log n), not the
         // O(n^2) of copying the whole conversation for every call. Usage and model calls are summed
         // as they come.
+        // The unit's trace (the runner's invoke_agent span is the parent): OFF outside a traced run, so the
+        // turns below then make no span. The candidate's chat spans are the recorder's, around every role.
+        GenAiTrace trace = GenAiTrace.current();
         PVector<Message> history = TreePVector.from(opening);
         List<ModelCall> modelCalls = new ArrayList<>();
         Usage usage = Usage.ZERO;
@@ -61,13 +65,15 @@ public record AgentLoop(int maxSteps, SpendLimit budget) {
                 return new Transcript(history, usage, modelCalls, Transcript.Stop.ANSWERED, null);
             }
             if (budget.reached()) return new Transcript(history, usage, modelCalls, Transcript.Stop.CELL_BUDGET, null);
-            history = history.plusAll(executeTurn(reply.toolCalls(), executor));
+            history = history.plusAll(executeTurn(reply.toolCalls(), executor, trace));
         }
         return new Transcript(history, usage, modelCalls, Transcript.Stop.MAX_STEPS, null);
     }
 
     /** One tool message per call, in call order, whatever the calls and the executor do. */
-    static List<Message.Tool> executeTurn(List<ToolCall> calls, ToolExecutor executor) {
+    static List<Message.Tool> executeTurn(List<ToolCall> calls, ToolExecutor executor, GenAiTrace trace) {
+        GenAiTrace.ToolSpans spans = trace.tools(calls);
+        String thrown = null;
         List<ToolCall> wellFormed = calls.stream().filter(c -> !c.isMalformed()).toList();
         Message.Tool[] answers = new Message.Tool[wellFormed.size()];
         if (!wellFormed.isEmpty()) {
@@ -76,6 +82,7 @@ public record AgentLoop(int maxSteps, SpendLimit budget) {
                 // Matched by position, not id: models reuse or omit ids; position is what executors promise.
                 if (results != null && results.size() == wellFormed.size()) results.toArray(answers);
             } catch (RuntimeException e) {
+                thrown = e.getClass().getName();
                 for (int i = 0; i < wellFormed.size(); i++) {
                     ToolCall c = wellFormed.get(i);
                     answers[i] = new Message.Tool(
@@ -88,18 +95,28 @@ public record AgentLoop(int maxSteps, SpendLimit budget) {
         }
         List<Message.Tool> out = new ArrayList<>(calls.size());
         int w = 0;
-        for (ToolCall c : calls) {
+        for (int i = 0; i < calls.size(); i++) {
+            ToolCall c = calls.get(i);
             if (c.isMalformed()) {
-                out.add(new Message.Tool(
-                        c.id(), c.name(), "Error: malformed tool call arguments: " + c.malformed(), true));
+                Message.Tool m = new Message.Tool(
+                        c.id(), c.name(), "Error: malformed tool call arguments: " + c.malformed(), true);
+                out.add(m);
+                spans.end(i, m.content(), GenAiTrace.ToolSpans.MALFORMED_ARGUMENTS);
                 continue;
             }
             Message.Tool answer = answers[w++];
-            out.add(
-                    answer != null
-                            ? answer
-                            : new Message.Tool(
-                                    c.id(), c.name(), "Error: the tool executor gave no result for this call", true));
+            Message.Tool m = answer != null
+                    ? answer
+                    : new Message.Tool(c.id(), c.name(), "Error: the tool executor gave no result for this call", true);
+            out.add(m);
+            spans.end(
+                    i,
+                    m.content(),
+                    thrown != null
+                            ? thrown
+                            : answer == null
+                                    ? GenAiTrace.ToolSpans.NO_RESULT
+                                    : answer.error() ? GenAiTrace.ToolSpans.TOOL_ERROR : null);
         }
         return out;
     }

@@ -8,6 +8,7 @@ import brokkr.conversation.SpendLimit;
 import brokkr.conversation.ToolSpec;
 import brokkr.conversation.Turn;
 import brokkr.conversation.Usage;
+import brokkr.telemetry.GenAiTrace;
 import brokkr.tool.WorldCell;
 import brokkr.value.PyDict;
 import brokkr.value.PyNone;
@@ -74,7 +75,9 @@ public final class Evaluation {
             setup = worldSetup.install(env, fork);
             timings.put("setup_ms", ms(t));
             Candidate agent = recorder.wrap(
-                    Evidence.AGENT, resolve(cell, Evidence.AGENT, cell.agent().modelRef(), models));
+                    Evidence.AGENT,
+                    cell.agent().modelRef(),
+                    resolve(cell, Evidence.AGENT, cell.agent().modelRef(), models));
             t = System.nanoTime();
             interaction = protocol.run(new RunContext(
                     env,
@@ -140,7 +143,8 @@ public final class Evaluation {
             if (ref == null)
                 throw new IllegalArgumentException(
                         "environment " + env.benchmark() + "/" + env.taskId() + " names no '" + role + "' model");
-            return recorder.wrap(role, resolve(cell, role, withOptions(ref, extra), models));
+            ModelRef asked = withOptions(ref, extra);
+            return recorder.wrap(role, asked, resolve(cell, role, asked, models));
         };
     }
 
@@ -207,6 +211,7 @@ public final class Evaluation {
         private final Map<String, String> endpoints = new TreeMap<>();
         private final BiFunction<String, Candidate, Candidate> around;
         private final SpendLimit cellLimit;
+        private final GenAiTrace trace;
 
         public Recorder() {
             this((role, c) -> c);
@@ -222,8 +227,14 @@ public final class Evaluation {
 
         /** A recorder that also adds each of the candidate's ({@code agent}'s) calls to the cell's {@code cellLimit}. */
         public Recorder(BiFunction<String, Candidate, Candidate> around, SpendLimit cellLimit) {
+            this(around, cellLimit, GenAiTrace.OFF);
+        }
+
+        /** As above, with a {@code chat} span around each model call of every role when {@code trace} is on. */
+        public Recorder(BiFunction<String, Candidate, Candidate> around, SpendLimit cellLimit, GenAiTrace trace) {
             this.around = around;
             this.cellLimit = cellLimit == null ? SpendLimit.NONE : cellLimit;
+            this.trace = trace == null ? GenAiTrace.OFF : trace;
         }
 
         /** The cell's budget, as the candidate's recorded calls have spent it. */
@@ -232,9 +243,18 @@ public final class Evaluation {
         }
 
         public Candidate wrap(String role, Candidate model) {
+            return wrap(role, null, model);
+        }
+
+        /** {@link #wrap(String, Candidate)} of the model {@code ref} names (what a trace's {@code chat} span says it asked). */
+        public Candidate wrap(String role, ModelRef ref, Candidate model) {
             String url = model.baseUrl();
             if (url != null) endpoint(role, url);
-            Candidate c = around.apply(role, model);
+            Candidate c = trace.chat(
+                    role,
+                    ref == null ? null : ref.provider(),
+                    ref == null ? null : ref.model(),
+                    around.apply(role, model));
             return new Candidate() {
                 @Override
                 public Turn next(List<Message> history, List<ToolSpec> tools) throws InfrastructureFailure {

@@ -17,6 +17,7 @@ import brokkr.run.Policy;
 import brokkr.run.Runner;
 import brokkr.run.Sink;
 import brokkr.run.UsageWindows;
+import brokkr.telemetry.GenAiTrace;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -126,7 +127,7 @@ public final class Experiments {
 
     /** Runs {@code spec} into the store at {@code store} (a directory's or a PostgreSQL schema). */
     public static Result run(ExperimentSpec spec, StoreLocation store, Registry registry) {
-        return run(spec, store, registry, ProgressListener.NONE, new Cancellation(), ExperimentStore::prepare, false);
+        return run(spec, store, registry, ProgressListener.NONE, new Cancellation(), false);
     }
 
     /** As {@link #run(ExperimentSpec, Path, Registry, ProgressListener, Cancellation, boolean)}, into {@code store}. */
@@ -137,7 +138,19 @@ public final class Experiments {
             ProgressListener progress,
             Cancellation cancellation,
             boolean allowEndpointChange) {
-        return run(spec, store, registry, progress, cancellation, ExperimentStore::prepare, allowEndpointChange);
+        return run(spec, store, registry, progress, cancellation, allowEndpointChange, GenAiTrace.OFF);
+    }
+
+    /** As above, each cell traced by {@code trace} ({@link GenAiTrace}: spans of its episode, model and tool calls). */
+    public static Result run(
+            ExperimentSpec spec,
+            StoreLocation store,
+            Registry registry,
+            ProgressListener progress,
+            Cancellation cancellation,
+            boolean allowEndpointChange,
+            GenAiTrace trace) {
+        return run(spec, store, registry, progress, cancellation, ExperimentStore::prepare, allowEndpointChange, trace);
     }
 
     public static Result run(ExperimentSpec spec, Path dir, Registry registry, ProgressListener progress) {
@@ -169,14 +182,7 @@ public final class Experiments {
             ProgressListener progress,
             Cancellation cancellation,
             boolean allowEndpointChange) {
-        return run(
-                spec,
-                StoreLocation.of(dir),
-                registry,
-                progress,
-                cancellation,
-                ExperimentStore::prepare,
-                allowEndpointChange);
+        return run(spec, StoreLocation.of(dir), registry, progress, cancellation, allowEndpointChange);
     }
 
     /** As above, rendering each attempt's JSON with {@code prepare} (tests make it fail). */
@@ -187,7 +193,7 @@ public final class Experiments {
             ProgressListener progress,
             Cancellation cancellation,
             Function<Attempt, Prepared> prepare) {
-        return run(spec, StoreLocation.of(dir), registry, progress, cancellation, prepare, false);
+        return run(spec, StoreLocation.of(dir), registry, progress, cancellation, prepare, false, GenAiTrace.OFF);
     }
 
     private static Result run(
@@ -197,7 +203,8 @@ public final class Experiments {
             ProgressListener progress,
             Cancellation cancellation,
             Function<Attempt, Prepared> prepare,
-            boolean allowEndpointChange) {
+            boolean allowEndpointChange,
+            GenAiTrace trace) {
         long t0 = System.nanoTime();
         // Files a model keeps (the Claude Code CLI's config directories) go under the experiment's directory.
         Plan plan = Planner.open(
@@ -276,7 +283,11 @@ public final class Experiments {
                                     return sink.fatal();
                                 }
                             };
-                    outcome = Runner.run(source, plan.models(), policy(spec, cache, cancellation), spent);
+                    outcome = Runner.run(
+                            source,
+                            plan.models(),
+                            policy(spec, cache, cancellation).withTrace(trace),
+                            spent);
                 } finally {
                     // The runner keeps the caller's interrupt; held back until the store is closed (its writer must
                     // finish first).

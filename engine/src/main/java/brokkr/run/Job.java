@@ -1,5 +1,7 @@
 package brokkr.run;
 
+import io.opentelemetry.api.common.Attributes;
+
 /**
  * One unit of a run, of any kind: an evaluation cell ({@link Runner#cell}), a probe's sample, an
  * attempt judged again. The runner gives it its models ({@link RunModels}: one candidate per model
@@ -22,6 +24,19 @@ public interface Job<R> {
     }
 
     R run(RunModels models) throws Exception;
+
+    /**
+     * What its {@code invoke_agent} span says of it when the run is traced ({@link Policy#trace}): a cell's
+     * content ids, benchmark, task and trial. Asked only when traces are on.
+     */
+    default Attributes traceAttributes() {
+        return Attributes.empty();
+    }
+
+    /** What its span says of {@code result} (a cell's status and reward). Asked only when traces are on. */
+    default Attributes traceOutcome(R result) {
+        return Attributes.empty();
+    }
 
     /**
      * Whether {@code result} failed because a subscription's usage window refused a model call

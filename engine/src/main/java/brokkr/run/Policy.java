@@ -2,6 +2,7 @@ package brokkr.run;
 
 import brokkr.conversation.Candidate;
 import brokkr.conversation.SpendLimit;
+import brokkr.telemetry.GenAiTrace;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Objects;
@@ -14,7 +15,8 @@ import java.util.function.Supplier;
  * {@code providerLimits}: each model provider's concurrency and call rate over the whole run (every
  * role of every unit that uses it); {@code cache}: what sits between a unit's model of a role and its
  * record (an experiment's model-call cache), none by default; {@code cancellation}: stops the run;
- * {@code cellLimit}: a fresh budget for each unit's candidate ({@link SpendLimit}), none by default.
+ * {@code cellLimit}: a fresh budget for each unit's candidate ({@link SpendLimit}), none by default;
+ * {@code trace}: the OpenTelemetry GenAI spans of each unit ({@link GenAiTrace}), off by default.
  */
 public record Policy(
         int parallelism,
@@ -22,7 +24,8 @@ public record Policy(
         Map<String, Limit> providerLimits,
         ModelCacheHook cache,
         Cancellation cancellation,
-        Supplier<SpendLimit> cellLimit) {
+        Supplier<SpendLimit> cellLimit,
+        GenAiTrace trace) {
     /** The most units a run takes at once. */
     public static final int MAX_PARALLELISM = 10_000;
 
@@ -41,6 +44,18 @@ public record Policy(
         cache = cache == null ? ModelCacheHook.NONE : cache;
         cancellation = cancellation == null ? new Cancellation() : cancellation;
         cellLimit = cellLimit == null ? () -> SpendLimit.NONE : cellLimit;
+        trace = trace == null ? GenAiTrace.OFF : trace;
+    }
+
+    /** A policy without traces. */
+    public Policy(
+            int parallelism,
+            Duration unitTimeout,
+            Map<String, Limit> providerLimits,
+            ModelCacheHook cache,
+            Cancellation cancellation,
+            Supplier<SpendLimit> cellLimit) {
+        this(parallelism, unitTimeout, providerLimits, cache, cancellation, cellLimit, null);
     }
 
     /** A policy without a cell budget. */
@@ -50,7 +65,7 @@ public record Policy(
             Map<String, Limit> providerLimits,
             ModelCacheHook cache,
             Cancellation cancellation) {
-        this(parallelism, unitTimeout, providerLimits, cache, cancellation, null);
+        this(parallelism, unitTimeout, providerLimits, cache, cancellation, null, null);
     }
 
     /** {@code parallelism} units at once, no provider limits, no cache, no timeout of their own. */
@@ -59,23 +74,27 @@ public record Policy(
     }
 
     public Policy withTimeout(Duration d) {
-        return new Policy(parallelism, d, providerLimits, cache, cancellation, cellLimit);
+        return new Policy(parallelism, d, providerLimits, cache, cancellation, cellLimit, trace);
     }
 
     public Policy withProviderLimits(Map<String, Limit> l) {
-        return new Policy(parallelism, unitTimeout, l, cache, cancellation, cellLimit);
+        return new Policy(parallelism, unitTimeout, l, cache, cancellation, cellLimit, trace);
     }
 
     public Policy withCache(ModelCacheHook c) {
-        return new Policy(parallelism, unitTimeout, providerLimits, c, cancellation, cellLimit);
+        return new Policy(parallelism, unitTimeout, providerLimits, c, cancellation, cellLimit, trace);
     }
 
     public Policy withCancellation(Cancellation c) {
-        return new Policy(parallelism, unitTimeout, providerLimits, cache, c, cellLimit);
+        return new Policy(parallelism, unitTimeout, providerLimits, cache, c, cellLimit, trace);
     }
 
     public Policy withCellLimit(Supplier<SpendLimit> l) {
-        return new Policy(parallelism, unitTimeout, providerLimits, cache, cancellation, l);
+        return new Policy(parallelism, unitTimeout, providerLimits, cache, cancellation, l, trace);
+    }
+
+    public Policy withTrace(GenAiTrace t) {
+        return new Policy(parallelism, unitTimeout, providerLimits, cache, cancellation, cellLimit, t);
     }
 
     /** A provider's limits: at most {@code concurrency} calls at once, {@code ratePerSecond} call starts per second (0: unlimited). */

@@ -75,7 +75,8 @@ public final class RunModels {
         if (recorder == null) {
             recorder = new Evaluation.Recorder(
                     (role, m) -> m instanceof Gated g ? shared.policy.cache().around(job, role, g.model(), g) : m,
-                    shared.policy.cellLimit().get());
+                    shared.policy.cellLimit().get(),
+                    shared.policy.trace());
         }
         return recorder;
     }

@@ -5,7 +5,9 @@ import brokkr.eval.Attempt;
 import brokkr.eval.Branches;
 import brokkr.eval.Evaluation;
 import brokkr.eval.ModelRef;
+import brokkr.telemetry.GenAiTrace;
 import brokkr.value.PyDict;
+import io.opentelemetry.api.common.Attributes;
 import java.util.List;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
@@ -86,6 +88,16 @@ public final class Runner {
                 Attempt a = Evaluation.evaluate(
                         u.cell(), Branches.setup(b), Branches.protocol(b), models.models(), recorder);
                 return Branches.withCheckpointCalls(a, b.checkpoint());
+            }
+
+            @Override
+            public Attributes traceAttributes() {
+                return CellTrace.attributes(u, trial());
+            }
+
+            @Override
+            public Attributes traceOutcome(Attempt a) {
+                return CellTrace.outcome(a);
             }
 
             @Override
@@ -260,7 +272,12 @@ public final class Runner {
     private static <R> R runOne(Job<R> job, RunModels models, Policy policy) {
         long started = System.currentTimeMillis();
         long t0 = System.nanoTime();
-        FutureTask<R> task = new FutureTask<>(() -> job.run(models));
+        GenAiTrace trace = policy.trace();
+        FutureTask<R> task = new FutureTask<>(
+                trace.on()
+                        ? () -> trace.agent(
+                                job.candidate(), job.traceAttributes(), () -> job.run(models), job::traceOutcome)
+                        : () -> job.run(models));
         Thread.ofVirtual().name("unit-" + job.name()).start(task);
         try {
             return task.get(policy.unitTimeout().toNanos(), TimeUnit.NANOSECONDS);

@@ -45,9 +45,17 @@ public final class ExperimentCommand implements Command {
     /** {@code export} and {@code import}: the families' result formats. */
     private final ExperimentInterop interop;
 
+    /** The process's environment: where {@code run} reads {@code OTEL_EXPORTER_OTLP_ENDPOINT} and its kin. */
+    private final Map<String, String> env;
+
     public ExperimentCommand(Registry registry, ExperimentInterop interop) {
+        this(registry, interop, Map.of());
+    }
+
+    public ExperimentCommand(Registry registry, ExperimentInterop interop, Map<String, String> env) {
         this.registry = registry;
         this.interop = interop;
+        this.env = Map.copyOf(env);
     }
 
     @Override
@@ -64,7 +72,7 @@ public final class ExperimentCommand implements Command {
     public String usage() {
         return interop.withUsage("""
                 usage: ./brokkr experiment run FILE [--dir DIR | --store URL] [--no-progress] [--verbose] [--allow-endpoint-change]
-                                                 [--dry-run [--estimate-from DIR]]
+                                                 [--dry-run [--estimate-from DIR]] [--otel URL|file:PATH|off] [--otel-content]
                        ./brokkr experiment list [DIR|URL...] [--format text|csv|json]
                        ./brokkr experiment show DIR [--summary] [--tasks] [--checks] [--format text|csv|json] [--limit N]
                        ./brokkr experiment attempts DIR [--all] [--task ID]... [--candidate NAME]... [--failed] [--format F] [--limit N]
@@ -87,7 +95,12 @@ public final class ExperimentCommand implements Command {
                               prints the summary and failures by check; --verbose adds the runner's timings
                               (cells' wall time, store cost per attempt). Every attempt records the base URL
                               each model was reached at (never credentials); a resume whose models are reached
-                              at another one is refused, naming both, unless --allow-endpoint-change
+                              at another one is refused, naming both, unless --allow-endpoint-change.
+                              --otel URL sends OpenTelemetry GenAI spans (invoke_agent per cell, chat per model
+                              call, execute_tool per tool call) to an OTLP/HTTP endpoint (http://127.0.0.1:4318;
+                              default: OTEL_EXPORTER_OTLP_ENDPOINT, else none); --otel file:PATH appends them to
+                              PATH, one span a JSON line; --otel-content adds prompts, completions and tool
+                              payloads (never keys)
                   copy        the whole store SRC (cells, attempts with their ids, evidence texts, probes, regrades,
                               cached responses) into the new store DST, byte for byte: SQLite to PostgreSQL and
                               back; DST must hold no experiment
@@ -296,6 +309,8 @@ public final class ExperimentCommand implements Command {
         StoreLocation dir = null;
         boolean progress = true, verbose = false, allowEndpointChange = false, dryRun = false;
         Path estimateFrom = null;
+        String otel = null;
+        boolean otelContent = false;
         List<String> positional = new ArrayList<>();
         for (int i = 0; i < args.size(); i++) {
             String a = args.get(i);
@@ -319,6 +334,12 @@ public final class ExperimentCommand implements Command {
                 case "--no-progress" -> progress = false;
                 case "--verbose" -> verbose = true;
                 case "--allow-endpoint-change" -> allowEndpointChange = true;
+                case "--otel" -> {
+                    if (i + 1 >= args.size())
+                        throw new UsageException("--otel needs a target: an OTLP/HTTP URL, file:PATH or off");
+                    otel = args.get(++i);
+                }
+                case "--otel-content" -> otelContent = true;
                 case "--dry-run" -> dryRun = true;
                 case "--estimate-from" -> {
                     if (i + 1 >= args.size()) throw new UsageException("--estimate-from needs an experiment directory");
@@ -353,17 +374,25 @@ public final class ExperimentCommand implements Command {
         if (estimateFrom != null && !dryRun) throw new UsageException("--estimate-from goes with --dry-run");
         if (dryRun) return dryRun(spec, dir, estimateFrom, out);
         Experiments.Result r;
+        Tracing tracing;
         try {
+            tracing = Tracing.open(otel, otelContent, env);
+        } catch (IllegalArgumentException e) {
+            throw new InputException(e.getMessage());
+        }
+        try (tracing) {
             r = Experiments.run(
                     spec,
                     dir,
                     registry,
                     spec.progress() ? new TerminalProgress() : ProgressListener.NONE,
                     new Cancellation(),
-                    allowEndpointChange);
+                    allowEndpointChange,
+                    tracing.trace());
         } catch (ExperimentSpec.SpecException | Experiments.EndpointChangedException e) {
             throw new InputException(e.getMessage()); // a missing key, a changed endpoint: exit 2, the message only
         }
+        if (tracing.on()) err.println("traces: " + tracing.target());
         err.println(r.summary());
         if (verbose) err.println(r.profile());
         List<BenchmarkReports.CandidateReport> reports;

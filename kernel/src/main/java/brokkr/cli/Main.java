@@ -37,7 +37,7 @@ public final class Main {
         Registry registry = context.registry();
         return List.of(
                 new ConformanceCommand(registry, families),
-                new ExperimentCommand(registry, new ExperimentInterop(registry, families)),
+                new ExperimentCommand(registry, new ExperimentInterop(registry, families), context.env()),
                 new DataCommand(context.env(), registry, families),
                 new ReportCommand(registry),
                 new ProbeCommand(registry),

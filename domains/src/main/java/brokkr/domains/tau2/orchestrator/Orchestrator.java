@@ -10,6 +10,7 @@ import brokkr.domains.tau2.environment.EpisodeEnvironment;
 import brokkr.domains.tau2.model.Requestor;
 import brokkr.domains.tau2.model.Tau2Message;
 import brokkr.domains.tau2.model.TerminationReason;
+import brokkr.telemetry.GenAiTrace;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -373,12 +374,22 @@ public final class Orchestrator<W> {
             List<EpisodeEnvironment.Call> calls = caller.toolCalls().stream()
                     .map(tc -> new EpisodeEnvironment.Call(tc.name(), tc.arguments()))
                     .toList();
-            EpisodeEnvironment.Step<W> executed = env.respondAll(world, requestor, calls);
+            // The episode's trace when the runner traces it (execute_tool spans of the environment's step).
+            GenAiTrace.ToolSpans spans =
+                    GenAiTrace.current().tools(caller.toolCalls(), from == Role.AGENT ? "agent" : "user");
+            EpisodeEnvironment.Step<W> executed;
+            try {
+                executed = env.respondAll(world, requestor, calls);
+            } catch (RuntimeException e) {
+                spans.failAll(e.getClass().getName());
+                throw e;
+            }
             world = executed.world();
             List<Tau2Message.ToolResult> results = new ArrayList<>();
             for (int i = 0; i < calls.size(); i++) {
                 ToolCall tc = caller.toolCalls().get(i);
                 EpisodeEnvironment.Response<W> r = executed.responses().get(i);
+                spans.end(i, r.content(), r.error() ? GenAiTrace.ToolSpans.TOOL_ERROR : null);
                 if (r.error()) errors++;
                 results.add(new Tau2Message.ToolResult(tc.id(), tc.name(), r.content(), requestor, r.error()));
             }
