@@ -20,7 +20,7 @@ public record BenchCommand() implements Command {
 
     @Override
     public String summary() {
-        return "benchmarks: world values (JMH), tau2 corpus replay vs upstream, loop depth scaling, KB search, REPL sandbox, probes and branches, BFCL multi-turn replay/grading and fork cost, key redaction, interrupt latency, start-up";
+        return "benchmarks: world values (JMH), tau2 corpus replay vs upstream, loop depth scaling, KB search, REPL sandbox, probes and branches, BFCL multi-turn replay/grading and fork cost, key redaction, interrupt latency, start-up, OpenTelemetry span cost";
     }
 
     @Override
@@ -38,6 +38,7 @@ public record BenchCommand() implements Command {
                       ./brokkr bench startup [--runs N] [--experiment DIR]
                       ./brokkr bench fleet --store URL [--cells N] [--latency-ms MS] [--cap N] [--slots N] [--workers 1,2,4]
                       ./brokkr bench mcp [--domain D] [--task ID] [--tool T --args JSON] [--calls N] [--rounds R]
+                      ./brokkr bench otel [--domain D] [--tasks N] [--rounds R]
 
                world   loads the db.json world of each tau2 domain that has one (%s; or --db DOMAIN) as
                        the domain does (the tau2 data directory: -Dbrokkr.tau2.data, BROKKR_TAU2_DATA, else
@@ -101,14 +102,19 @@ public record BenchCommand() implements Command {
                        on the same fork, rounds interleaved: %%call, the binding alone, the MCP SDK's client over
                        HTTP to the in-process server and over stdio to a real mcp serve process; median us/call,
                        the MCP paths' overhead over %%call, CPU us/call of the in-process paths (N calls, default
-                       1000, R rounds, default 5).""".formatted(String.join(", ", WorldBench.domains()), String.join(", ", Tau2Domains.names()));
+                       1000, R rounds, default 5).
+               otel    what OpenTelemetry GenAI spans cost a run: N tau2 gold episodes (default retail, 20) of the
+                       scripted agent and user through the runner with tracing off (the default), on (--otel: the
+                       SDK's batch processor to an exporter that drops the spans) and on with content captured
+                       (--otel-content), interleaved in each of R rounds (default 7); best µs/episode, spans per
+                       run, and each mode's ratio to off.""".formatted(String.join(", ", WorldBench.domains()), String.join(", ", Tau2Domains.names()));
     }
 
     @Override
     public int run(List<String> args, PrintStream out, PrintStream err) throws Exception {
         if (args.isEmpty())
             throw new UsageException(
-                    "missing benchmark (world, replay, loop, kb-search, sandbox, probe, multi-turn, redact, interrupt, startup, fleet or mcp)");
+                    "missing benchmark (world, replay, loop, kb-search, sandbox, probe, multi-turn, redact, interrupt, startup, fleet, mcp or otel)");
         List<String> rest = args.subList(1, args.size());
         return switch (args.get(0)) {
             case "world" -> usage(() -> WorldBench.run(rest, out));
@@ -123,6 +129,7 @@ public record BenchCommand() implements Command {
             case "startup" -> usage(() -> StartupBench.run(rest, out));
             case "fleet" -> usage(() -> FleetBench.run(rest, out));
             case "mcp" -> usage(() -> McpBench.run(rest, out));
+            case "otel" -> usage(() -> OtelBench.run(rest, out));
             default -> throw new UsageException("unknown benchmark '" + args.get(0) + "'");
         };
     }

@@ -156,6 +156,12 @@ public final class Tracing implements AutoCloseable {
         return target;
     }
 
+    /** Sends what is still batched, the exporter kept open (at most 10 s). */
+    public void flush() {
+        if (provider == null) return;
+        provider.forceFlush().join(10, TimeUnit.SECONDS);
+    }
+
     /** Sends what is still batched and stops the exporter (at most 10 s: a collector that is down ends no run). */
     @Override
     public void close() {
