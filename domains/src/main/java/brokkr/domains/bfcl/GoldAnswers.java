@@ -51,6 +51,39 @@ public final class GoldAnswers {
         return out;
     }
 
+    /**
+     * The first constructed simple_java / simple_javascript answer the checker accepts: the same
+     * policies, each value written as the Java / JavaScript source text a model sends
+     * ({@link LanguageSource}).
+     */
+    public static Optional<PyObj> accepted(BfclData.LanguageTask task, boolean underscoreToDot) {
+        for (Include inc : Include.values()) {
+            for (Pick pick : Pick.values()) {
+                PyObj candidate = build(
+                        task.functions(),
+                        task.possibleAnswer(),
+                        underscoreToDot,
+                        inc,
+                        pick,
+                        (v, details, p) -> LanguageSource.encode(
+                                task.language(), v instanceof Dict d ? dictAnswer(d, p) : v, details));
+                if (BfclGrader.grade(task, candidate, underscoreToDot).valid()) return Optional.of(candidate);
+            }
+        }
+        return Optional.empty();
+    }
+
+    /** True iff no constructed answer passes the language task under either naming convention. */
+    public static boolean unsatisfiable(BfclData.LanguageTask task) {
+        return accepted(task, true).isEmpty() && accepted(task, false).isEmpty();
+    }
+
+    /** How a picked answer value becomes what is sent for a parameter with doc {@code details}. */
+    @FunctionalInterface
+    interface Encoder {
+        PyObj encode(PyObj value, Value details, Pick pick);
+    }
+
     /** The answers tried, in order. */
     static List<PyObj> candidates(BfclTask task, boolean u2d) {
         if (task.category().relevance()) {
@@ -63,17 +96,19 @@ public final class GoldAnswers {
         }
         List<PyObj> out = new ArrayList<>();
         for (Include inc : Include.values()) {
-            for (Pick pick : Pick.values()) out.add(build(task, u2d, inc, pick));
+            for (Pick pick : Pick.values())
+                out.add(build(task.functions(), task.possibleAnswer(), u2d, inc, pick, GoldAnswers::shape));
         }
         return out;
     }
 
-    private static PyObj build(BfclTask task, boolean u2d, Include inc, Pick pick) {
+    private static PyObj build(
+            brokkr.value.PyList functions, Seq possibleAnswer, boolean u2d, Include inc, Pick pick, Encoder encoder) {
         List<PyObj> calls = new ArrayList<>();
-        for (PyObj expected : task.possibleAnswer().items()) {
+        for (PyObj expected : possibleAnswer.items()) {
             Map.Entry<String, PyObj> e =
                     ((Dict) expected).entries().entrySet().iterator().next();
-            PyDict doc = docOf(task, e.getKey());
+            PyDict doc = docOf(functions, e.getKey());
             PyDict params = doc == null ? PyDict.empty() : doc.get("parameters").asDict();
             PyDict properties =
                     params.getOrDefault("properties", PyDict.empty()).asDict();
@@ -99,7 +134,7 @@ public final class GoldAnswers {
                     if (isRequired || inc == Include.ALL) args.put(name, PyObj.EMPTY_STR);
                     continue;
                 }
-                args.put(name, shape(v, properties.get(name), pick));
+                args.put(name, encoder.encode(v, properties.get(name), pick));
             }
             Map<String, PyObj> call = new LinkedHashMap<>();
             call.put(AstChecker.convertFuncName(e.getKey(), u2d), new Dict(args));
@@ -146,8 +181,8 @@ public final class GoldAnswers {
         return false;
     }
 
-    private static PyDict docOf(BfclTask task, String name) {
-        for (Value f : task.functions()) if (f.asDict().get("name").asStr().equals(name)) return f.asDict();
+    private static PyDict docOf(brokkr.value.PyList functions, String name) {
+        for (Value f : functions) if (f.asDict().get("name").asStr().equals(name)) return f.asDict();
         return null;
     }
 }
