@@ -51,33 +51,6 @@ public final class GoldAnswers {
         return out;
     }
 
-    /**
-     * The first constructed simple_java / simple_javascript answer the checker accepts: the same
-     * policies, each value written as the Java / JavaScript source text a model sends
-     * ({@link LanguageSource}).
-     */
-    public static Optional<PyObj> accepted(BfclData.LanguageTask task, boolean underscoreToDot) {
-        for (Include inc : Include.values()) {
-            for (Pick pick : Pick.values()) {
-                PyObj candidate = build(
-                        task.functions(),
-                        task.possibleAnswer(),
-                        underscoreToDot,
-                        inc,
-                        pick,
-                        (v, details, p) -> LanguageSource.encode(
-                                task.language(), v instanceof Dict d ? dictAnswer(d, p) : v, details));
-                if (BfclGrader.grade(task, candidate, underscoreToDot).valid()) return Optional.of(candidate);
-            }
-        }
-        return Optional.empty();
-    }
-
-    /** True iff no constructed answer passes the language task under either naming convention. */
-    public static boolean unsatisfiable(BfclData.LanguageTask task) {
-        return accepted(task, true).isEmpty() && accepted(task, false).isEmpty();
-    }
-
     /** How a picked answer value becomes what is sent for a parameter with doc {@code details}. */
     @FunctionalInterface
     interface Encoder {
@@ -94,10 +67,17 @@ public final class GoldAnswers {
             call.put(AstChecker.convertFuncName(doc.get("name").asStr(), u2d), new Dict(Map.of()));
             return List.of(PyObj.list(List.of(new Dict(call))));
         }
+        // simple_java / simple_javascript: each value written as the Java / JavaScript source text a
+        // model sends (LanguageSource); a dict answer's alternatives are picked first.
+        AstChecker.Language language = task.category().language();
+        Encoder encoder = language == AstChecker.Language.PYTHON
+                ? GoldAnswers::shape
+                : (v, details, p) ->
+                        LanguageSource.encode(language, v instanceof Dict d ? dictAnswer(d, p) : v, details);
         List<PyObj> out = new ArrayList<>();
         for (Include inc : Include.values()) {
             for (Pick pick : Pick.values())
-                out.add(build(task.functions(), task.possibleAnswer(), u2d, inc, pick, GoldAnswers::shape));
+                out.add(build(task.functions(), task.possibleAnswer(), u2d, inc, pick, encoder));
         }
         return out;
     }

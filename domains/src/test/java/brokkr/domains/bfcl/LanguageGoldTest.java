@@ -18,7 +18,9 @@ class LanguageGoldTest {
     void everySatisfiableJavaJsTaskHasAnAcceptedSourceTextAnswer() {
         List<String> unsatisfiable = new ArrayList<>();
         int accepted = 0;
-        for (BfclData.LanguageTask t : Shared.data().languageTasks().values()) {
+        List<BfclTask> tasks = new ArrayList<>(Shared.data().tasks(BfclCategory.SIMPLE_JAVA));
+        tasks.addAll(Shared.data().tasks(BfclCategory.SIMPLE_JAVASCRIPT));
+        for (BfclTask t : tasks) {
             if (GoldAnswers.unsatisfiable(t)) {
                 unsatisfiable.add(t.id());
                 continue;
@@ -34,7 +36,7 @@ class LanguageGoldTest {
     /** Every value is sent as a string (the compiled docs declare every parameter "string"). */
     @Test
     void goldValuesAreSourceText() {
-        BfclData.LanguageTask t = Shared.data().languageTasks().get("simple_java_1");
+        BfclTask t = Shared.data().byId().get("simple_java_1");
         PyObj gold = GoldAnswers.accepted(t, true).orElseThrow();
         PyObj.Dict args = (PyObj.Dict) ((PyObj.Dict) ((PyObj.Seq) gold).items().getFirst()).valueAt(0);
         for (int i = 0; i < args.size(); i++) assertTrue(PyObj.isStr(args.valueAt(i)), args.keyAt(i));
