@@ -60,6 +60,8 @@ class BfclExportCommandTest {
                         "result/gold/non_live/BFCL_v4_multiple_result.json",
                         "result/gold/non_live/BFCL_v4_parallel_multiple_result.json",
                         "result/gold/non_live/BFCL_v4_parallel_result.json",
+                        "result/gold/non_live/BFCL_v4_simple_java_result.json",
+                        "result/gold/non_live/BFCL_v4_simple_javascript_result.json",
                         "result/gold/non_live/BFCL_v4_simple_python_result.json",
                         "score/data_live.csv",
                         "score/data_non_live.csv",
@@ -92,9 +94,12 @@ class BfclExportCommandTest {
                 exp.err()
                         .contains(
                                 "score/data_overall.csv: gold: Overall Acc is N/A: upstream's overall weighs non-live 10%, live 10%, "
-                                        + "irrelevance 10%, multi-turn 30%, agentic 40%, and non-live, multi-turn, agentic were"
+                                        + "irrelevance 10%, multi-turn 30%, agentic 40%, and multi-turn, agentic were"
                                         + " not run in full (upstream would count their categories as 0); over the segments"
-                                        + " run (live, irrelevance: 20% of upstream's weight) it is 100.00%"),
+                                        // non-live ((1 + 1/2 + 1) / 3 + 3) / 4: one of the two sampled simple_java
+                                        // tasks is
+                                        // unsatisfiable
+                                        + " run (non-live, live, irrelevance: 30% of upstream's weight) it is 98.61%"),
                 exp.err());
         assertEquals(
                 String.join(",", BfclResultsExport.COLUMNS_NON_LIVE) + "\n"

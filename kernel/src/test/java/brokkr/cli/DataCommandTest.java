@@ -116,7 +116,7 @@ class DataCommandTest {
                 r.out().contains("gorilla: " + gorilla.pins().size() + " verified, 0 differing as documented"),
                 r.out());
         assertTrue(r.out().contains("  export BROKKR_BFCL_DATA=" + data + " "), r.out());
-        assertEquals(3491, BfclData.load(data).all().size());
+        assertEquals(3641, BfclData.load(data).all().size());
     }
 
     @Test

@@ -196,7 +196,7 @@ class ExperimentInspectionTest {
         Matcher m = Pattern.compile("(?m)^([a-z_]+)\\s+(\\d+)\\s+(\\d+)\\s+(\\d\\.\\d{4})\\s+(\\d+)\\s+(\\d+)$")
                 .matcher(bfclRun.out());
         while (m.find()) fromRun.put(m.group(1), List.of(m.group(2), m.group(3), m.group(4), m.group(5), m.group(6)));
-        assertEquals(11, fromRun.size(), bfclRun.out());
+        assertEquals(13, fromRun.size(), bfclRun.out());
 
         PyDict show = Json.parse(
                         cli("experiment", "show", dir, "--format", "json").out())
@@ -209,7 +209,7 @@ class ExperimentInspectionTest {
         for (Value row : (PyList) report.get("rows")) {
             PyDict r = row.asDict();
             if (r.get("category").asStr().equals("total")) {
-                assertEquals(55L, num(r.get("tasks")));
+                assertEquals(65L, num(r.get("tasks")));
                 continue;
             }
             fromExperiment.put(
@@ -238,7 +238,7 @@ class ExperimentInspectionTest {
         assertTrue(
                 text.matches("(?s).*bfcl / gold: per category\\n.*simple_python\\s+5\\s+5\\s+1\\.00\\s+0\\s+0\\n.*"),
                 text);
-        assertTrue(text.matches("(?s).*total\\s+55\\s+55\\s+–\\s+0\\s+0\\n.*"), text);
+        assertTrue(text.matches("(?s).*total\\s+65\\s+64\\s+–\\s+1\\s+0\\n.*"), text);
         assertTrue(text.matches("(?s).*live overall \\(weighted\\)\\s+1\\.00\\n.*"), text);
         assertTrue(text.contains("the mean of irrelevance and live_irrelevance"), text);
     }

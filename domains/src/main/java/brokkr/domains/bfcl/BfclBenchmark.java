@@ -173,7 +173,7 @@ public final class BfclBenchmark implements BenchmarkProvider {
 
     /** SHA-256 of the compiled tools of both wire shapes, as the candidate is given them. */
     static PyDict toolDigests(BfclTask t) {
-        PyList model = ToolCompiler.modelFunctions(t.functions());
+        PyList model = ToolCompiler.modelFunctions(t.functions(), t.category().language());
         PyDict.Builder b = PyDict.builder();
         for (ToolCompiler.Style s : List.of(ToolCompiler.Style.OPENAI_COMPLETIONS, ToolCompiler.Style.ANTHROPIC)) {
             String json =

@@ -3,11 +3,15 @@ package brokkr.domains.bfcl;
 import java.util.List;
 
 /**
- * The eleven single-turn Python categories in scope, in upstream's order. {@code relevance} marks the
- * categories graded by "is there a call" (no possible-answer file); {@code live} the user-contributed ones.
+ * The single-turn categories in scope, in upstream's order: the eleven Python ones and simple_java /
+ * simple_javascript, whose parameters are Java / JavaScript source text ({@code language}: how the
+ * checker converts them and what the model's docs say). {@code relevance} marks the categories graded
+ * by "is there a call" (no possible-answer file); {@code live} the user-contributed ones.
  */
 public enum BfclCategory {
     SIMPLE_PYTHON("simple_python", false, false),
+    SIMPLE_JAVA("simple_java", false, false, AstChecker.Language.JAVA),
+    SIMPLE_JAVASCRIPT("simple_javascript", false, false, AstChecker.Language.JAVASCRIPT),
     MULTIPLE("multiple", false, false),
     PARALLEL("parallel", false, false),
     PARALLEL_MULTIPLE("parallel_multiple", false, false),
@@ -22,11 +26,22 @@ public enum BfclCategory {
     private final String id;
     private final boolean relevance;
     private final boolean live;
+    private final AstChecker.Language language;
 
     BfclCategory(String id, boolean relevance, boolean live) {
+        this(id, relevance, live, AstChecker.Language.PYTHON);
+    }
+
+    BfclCategory(String id, boolean relevance, boolean live, AstChecker.Language language) {
         this.id = id;
         this.relevance = relevance;
         this.live = live;
+        this.language = language;
+    }
+
+    /** The language the checker reads the parameters in (ast_file_runner picks it by category). */
+    public AstChecker.Language language() {
+        return language;
     }
 
     public String id() {

@@ -71,15 +71,12 @@ public final class BfclConformance {
     public static Report run(BfclData data, List<Line> lines, PrintStream out, int show) {
         Map<String, BfclTask> tasks = data.byId();
         List<BfclGrader.Verdict> verdicts = new ArrayList<>(lines.size());
-        // Each line's task: a Python-category BfclTask or a simple_java / simple_javascript LanguageTask.
-        List<Object> lineTasks = new ArrayList<>(lines.size());
+        List<BfclTask> lineTasks = new ArrayList<>(lines.size());
         for (Line l : lines) {
-            Object t = tasks.get(l.taskId());
-            if (t == null && BfclData.LANGUAGE_CATEGORIES.contains(l.category()))
-                t = data.languageTasks().get(l.taskId());
+            BfclTask t = tasks.get(l.taskId());
             if (t == null)
                 throw new Corpus.CorpusException(l.file() + ":" + l.lineNo() + ": unknown task " + l.taskId());
-            boolean ast = !(t instanceof BfclTask bt) || !bt.category().relevance();
+            boolean ast = !t.category().relevance();
             // README: every valid line of an AST category records ast_checker's return; without it the
             // checker_return comparison would be skipped, not passed.
             if (l.valid() && ast && l.checkerReturn() == null)
@@ -92,10 +89,7 @@ public final class BfclConformance {
             Line l = lines.get(i);
             BfclGrader.Verdict v;
             try {
-                v = lineTasks.get(i) instanceof BfclTask bt
-                        ? BfclGrader.grade(bt, l.modelOutput(), l.underscoreToDot())
-                        : BfclGrader.grade(
-                                (BfclData.LanguageTask) lineTasks.get(i), l.modelOutput(), l.underscoreToDot());
+                v = BfclGrader.grade(lineTasks.get(i), l.modelOutput(), l.underscoreToDot());
             } catch (RuntimeException e) {
                 v = null;
             }

@@ -115,59 +115,6 @@ public final class BfclData {
                     "possible_answer/BFCL_v4_simple_javascript.json",
                     "e2f9f2e51d88e0c8056ffbf1a3dd3d02eb032532d2b5d98c9cc9003385bdd56b"));
 
-    /** The categories checked in Java / JavaScript terms (not yet {@link BfclCategory}s: runs and score tables do not include them). */
-    public static final List<String> LANGUAGE_CATEGORIES = List.of("simple_java", "simple_javascript");
-
-    /**
-     * A task of a {@link #LANGUAGE_CATEGORIES} category: its function docs (Java / JavaScript parameter
-     * types, what the checker reads) and possible answers.
-     */
-    public record LanguageTask(
-            String id,
-            String category,
-            AstChecker.Language language,
-            PyList functions,
-            PyObj.Seq possibleAnswer,
-            FunctionDoc.Docs checkerDocs) {}
-
-    private Map<String, LanguageTask> languageTasks;
-
-    /**
-     * The simple_java and simple_javascript tasks by id, read (and their digests verified) on first use,
-     * so a data directory fetched before these files were pinned still serves the Python categories.
-     */
-    public synchronized Map<String, LanguageTask> languageTasks() {
-        if (languageTasks == null) {
-            Map<String, LanguageTask> m = new LinkedHashMap<>();
-            for (String c : LANGUAGE_CATEGORIES) {
-                List<Value> questions = readLines("BFCL_v4_" + c + ".json");
-                List<Value> answers = readLines("possible_answer/BFCL_v4_" + c + ".json");
-                if (answers.size() != questions.size())
-                    throw new BfclDataException(
-                            c + ": " + answers.size() + " answers for " + questions.size() + " questions");
-                for (int i = 0; i < questions.size(); i++) {
-                    PyDict q = questions.get(i).asDict();
-                    String id = q.get("id").asStr();
-                    if (!answers.get(i).asDict().get("id").asStr().equals(id))
-                        throw new BfclDataException(c + ": answer line " + (i + 1) + " is not " + id);
-                    PyList functions = (PyList) q.get("function");
-                    m.put(
-                            id,
-                            new LanguageTask(
-                                    id,
-                                    c,
-                                    AstChecker.Language.ofCategory(c),
-                                    functions,
-                                    (PyObj.Seq) PyObj.fromJson(
-                                            answers.get(i).asDict().get("ground_truth")),
-                                    FunctionDoc.of(functions)));
-                }
-            }
-            languageTasks = m;
-        }
-        return languageTasks;
-    }
-
     /** A data file that is missing, malformed or not the pinned one. */
     public static final class BfclDataException extends RuntimeException {
         public BfclDataException(String message) {

@@ -24,15 +24,9 @@ public final class BfclGrader {
                 task.checkerDocs(),
                 task.possibleAnswer(),
                 task.category().id(),
-                AstChecker.Language.PYTHON,
+                task.category().language(),
                 decoded,
                 underscoreToDot);
-    }
-
-    /** The verdict on a simple_java / simple_javascript task (checked in its language's terms). */
-    public static Verdict grade(BfclData.LanguageTask task, PyObj decoded, boolean underscoreToDot) {
-        return ast(
-                task.checkerDocs(), task.possibleAnswer(), task.category(), task.language(), decoded, underscoreToDot);
     }
 
     /** _evaluate_single_ast_entry after decoding: the call-format check, then ast_checker. */

@@ -71,7 +71,8 @@ public final class BfclHarness {
      * the description and is complete.
      */
     public static List<ToolSpec> tools(BfclTask task, ToolCompiler.Style style) {
-        PyList compiled = ToolCompiler.compile(ToolCompiler.modelFunctions(task.functions()), style);
+        PyList compiled = ToolCompiler.compile(
+                ToolCompiler.modelFunctions(task.functions(), task.category().language()), style);
         List<ToolSpec> out = new ArrayList<>(compiled.size());
         for (Value v : compiled) {
             PyDict f = v.asDict();

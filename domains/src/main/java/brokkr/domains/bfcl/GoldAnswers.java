@@ -51,6 +51,12 @@ public final class GoldAnswers {
         return out;
     }
 
+    /** How a picked answer value becomes what is sent for a parameter with doc {@code details}. */
+    @FunctionalInterface
+    interface Encoder {
+        PyObj encode(PyObj value, Value details, Pick pick);
+    }
+
     /** The answers tried, in order. */
     static List<PyObj> candidates(BfclTask task, boolean u2d) {
         if (task.category().relevance()) {
@@ -61,19 +67,28 @@ public final class GoldAnswers {
             call.put(AstChecker.convertFuncName(doc.get("name").asStr(), u2d), new Dict(Map.of()));
             return List.of(PyObj.list(List.of(new Dict(call))));
         }
+        // simple_java / simple_javascript: each value written as the Java / JavaScript source text a
+        // model sends (LanguageSource); a dict answer's alternatives are picked first.
+        AstChecker.Language language = task.category().language();
+        Encoder encoder = language == AstChecker.Language.PYTHON
+                ? GoldAnswers::shape
+                : (v, details, p) ->
+                        LanguageSource.encode(language, v instanceof Dict d ? dictAnswer(d, p) : v, details);
         List<PyObj> out = new ArrayList<>();
         for (Include inc : Include.values()) {
-            for (Pick pick : Pick.values()) out.add(build(task, u2d, inc, pick));
+            for (Pick pick : Pick.values())
+                out.add(build(task.functions(), task.possibleAnswer(), u2d, inc, pick, encoder));
         }
         return out;
     }
 
-    private static PyObj build(BfclTask task, boolean u2d, Include inc, Pick pick) {
+    private static PyObj build(
+            brokkr.value.PyList functions, Seq possibleAnswer, boolean u2d, Include inc, Pick pick, Encoder encoder) {
         List<PyObj> calls = new ArrayList<>();
-        for (PyObj expected : task.possibleAnswer().items()) {
+        for (PyObj expected : possibleAnswer.items()) {
             Map.Entry<String, PyObj> e =
                     ((Dict) expected).entries().entrySet().iterator().next();
-            PyDict doc = docOf(task, e.getKey());
+            PyDict doc = docOf(functions, e.getKey());
             PyDict params = doc == null ? PyDict.empty() : doc.get("parameters").asDict();
             PyDict properties =
                     params.getOrDefault("properties", PyDict.empty()).asDict();
@@ -99,7 +114,7 @@ public final class GoldAnswers {
                     if (isRequired || inc == Include.ALL) args.put(name, PyObj.EMPTY_STR);
                     continue;
                 }
-                args.put(name, shape(v, properties.get(name), pick));
+                args.put(name, encoder.encode(v, properties.get(name), pick));
             }
             Map<String, PyObj> call = new LinkedHashMap<>();
             call.put(AstChecker.convertFuncName(e.getKey(), u2d), new Dict(args));
@@ -146,8 +161,8 @@ public final class GoldAnswers {
         return false;
     }
 
-    private static PyDict docOf(BfclTask task, String name) {
-        for (Value f : task.functions()) if (f.asDict().get("name").asStr().equals(name)) return f.asDict();
+    private static PyDict docOf(brokkr.value.PyList functions, String name) {
+        for (Value f : functions) if (f.asDict().get("name").asStr().equals(name)) return f.asDict();
         return null;
     }
 }

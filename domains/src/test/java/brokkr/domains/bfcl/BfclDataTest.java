@@ -16,9 +16,12 @@ class BfclDataTest {
     Path tmp;
 
     @Test
-    void elevenCategories3491Tasks() {
+    void thirteenCategories3641Tasks() {
         BfclData d = Shared.data();
-        assertEquals(3491, d.all().size());
+        assertEquals(3641, d.all().size());
+        assertEquals(13, BfclCategory.values().length);
+        assertEquals(100, d.tasks(BfclCategory.SIMPLE_JAVA).size());
+        assertEquals(50, d.tasks(BfclCategory.SIMPLE_JAVASCRIPT).size());
         assertEquals(400, d.tasks(BfclCategory.SIMPLE_PYTHON).size());
         assertEquals(1053, d.tasks(BfclCategory.LIVE_MULTIPLE).size());
         assertEquals(884, d.tasks(BfclCategory.LIVE_IRRELEVANCE).size());

@@ -28,7 +28,12 @@ class BfclExperimentTest {
     Path tmp;
 
     static final List<String> UNSAT = List.of(
-            "live_simple_106-63-0", "live_simple_112-68-0", "live_multiple_862-181-3", "live_multiple_964-207-0");
+            "simple_java_36",
+            "simple_java_65",
+            "live_simple_106-63-0",
+            "live_simple_112-68-0",
+            "live_multiple_862-181-3",
+            "live_multiple_964-207-0");
 
     @Test
     void registeredAsAService() {
@@ -46,16 +51,16 @@ class BfclExperimentTest {
                 assertTrue(UNSAT.contains(id), id);
             }
         }
-        assertEquals(4, marked);
-        assertEquals(3491, b.tasks("all").size());
-        assertEquals(22, b.tasks("smoke").size());
+        assertEquals(6, marked);
+        assertEquals(3641, b.tasks("all").size());
+        assertEquals(26, b.tasks("smoke").size());
         assertEquals(16, b.tasks("live_parallel").size());
     }
 
     @Test
     void goldPassesEverySatisfiableTaskThroughBothActionSpaces() {
         List<String> tasks = new ArrayList<>(new BfclBenchmark(Shared.data()).tasks("smoke"));
-        tasks.addAll(UNSAT);
+        for (String u : UNSAT) if (!tasks.contains(u)) tasks.add(u);
         tasks.addAll(List.of("simple_python_1", "parallel_multiple_10"));
         var gold = new ExperimentSpec.CandidateSpec("gold-tools", new ModelRef("scripted", "gold"), "tools", null);
         var goldRef = new ExperimentSpec.CandidateSpec(
@@ -77,7 +82,8 @@ class BfclExperimentTest {
         var r = Experiments.run(spec, tmp.resolve("bfcl"), Registry.load());
         assertEquals(2 * tasks.size(), r.completed());
         for (Scorecard.CandidateScore row : r.scorecard().rows()) {
-            assertEquals((double) (tasks.size() - 4) / tasks.size(), row.avgReward(), 1e-12, row.candidate());
+            assertEquals(
+                    (double) (tasks.size() - UNSAT.size()) / tasks.size(), row.avgReward(), 1e-12, row.candidate());
         }
         try (ExperimentQuery store = ExperimentQuery.open(tmp.resolve("bfcl"))) {
             for (Attempt a : store.attempts(true)) {
@@ -91,7 +97,7 @@ class BfclExperimentTest {
     }
 
     @Test
-    void goldThroughTheLoopHarnessPassesEverySatisfiableTaskOfAll3491() {
+    void goldThroughTheLoopHarnessPassesEverySatisfiableTaskOfAll3641() {
         List<String> tasks = new BfclBenchmark(Shared.data()).tasks("all");
         var loop = new ExperimentSpec.CandidateSpec(
                 "gold-loop",
@@ -111,7 +117,7 @@ class BfclExperimentTest {
                 Duration.ofSeconds(60),
                 false);
         var r = Experiments.run(spec, tmp.resolve("bfcl-loop"), Registry.load());
-        assertEquals(3491, r.completed(), r.summary());
+        assertEquals(3641, r.completed(), r.summary());
         int passed = 0;
         try (ExperimentQuery store = ExperimentQuery.open(tmp.resolve("bfcl-loop"))) {
             for (Attempt a : store.attempts(true)) {
@@ -122,6 +128,6 @@ class BfclExperimentTest {
                 if (a.reward() == 1.0) passed++;
             }
         }
-        assertEquals(3487, passed);
+        assertEquals(3635, passed);
     }
 }

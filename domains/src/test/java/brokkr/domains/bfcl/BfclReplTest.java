@@ -24,9 +24,10 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * BFCL through the REPL action space: the scripted gold writes each accepted answer as Java recorder
  * calls ({@code f(map(...))}), every call of the one evaluation is one emitted call, and the checker
- * passes every satisfiable task and fails the four unsatisfiable ones: all 3,491 tasks, a sandbox JVM
+ * passes every satisfiable task and fails the six unsatisfiable ones: all 3,641 tasks, a sandbox JVM
  * each. {@code -Dbrokkr.harness.sample=true} runs a sample for a quick local check (the smoke split, the
- * unsatisfiable tasks and the parallel categories' first tasks).
+ * unsatisfiable tasks, the parallel categories' first tasks and every simple_java / simple_javascript task,
+ * whose values are Java / JavaScript source text in strings).
  */
 @Tag("proof") // ./test runs the long proofs beside the other tests (the tag selects them)
 class BfclReplTest {
@@ -39,12 +40,14 @@ class BfclReplTest {
         List<String> tasks = new ArrayList<>();
         if (!Boolean.getBoolean("brokkr.harness.sample")) {
             tasks.addAll(b.tasks("all"));
-            assertEquals(3491, tasks.size());
+            assertEquals(3641, tasks.size());
         } else {
             tasks.addAll(b.tasks("smoke"));
             tasks.addAll(BfclExperimentTest.UNSAT);
             for (String c : List.of("parallel", "parallel_multiple", "live_parallel", "live_parallel_multiple"))
                 tasks.addAll(b.tasks(c).subList(0, 2));
+            tasks.addAll(b.tasks("simple_java"));
+            tasks.addAll(b.tasks("simple_javascript"));
             tasks = new ArrayList<>(new java.util.LinkedHashSet<>(tasks));
         }
         var repl = new ExperimentSpec.CandidateSpec(
@@ -68,7 +71,7 @@ class BfclReplTest {
                 false);
         var r = Experiments.run(spec, tmp.resolve("bfcl"), Registry.load());
         assertEquals(tasks.size(), r.completed(), r.summary());
-        int passed = 0, parallelCalls = 0;
+        int passed = 0, parallelCalls = 0, javaJsPassed = 0;
         try (ExperimentQuery store = ExperimentQuery.open(tmp.resolve("bfcl"))) {
             for (Attempt a : store.attempts(true)) {
                 boolean unsat = BfclExperimentTest.UNSAT.contains(a.taskId());
@@ -78,10 +81,12 @@ class BfclReplTest {
                         a.taskId() + " " + a.evidence().details() + " "
                                 + a.evidence().output());
                 if (a.reward() == 1.0) passed++;
+                if (a.reward() == 1.0 && a.taskId().startsWith("simple_java")) javaJsPassed++;
                 if (a.evidence().output().get("answer") instanceof PyList l && l.size() > 1) parallelCalls++;
             }
         }
-        assertEquals(tasks.size() - 4, passed);
+        assertEquals(tasks.size() - BfclExperimentTest.UNSAT.size(), passed);
+        assertEquals(148, javaJsPassed, "every satisfiable simple_java / simple_javascript task (all 150 but two)");
         assertTrue(parallelCalls >= 8, "parallel answers are several calls of one snippet: " + parallelCalls);
     }
 }

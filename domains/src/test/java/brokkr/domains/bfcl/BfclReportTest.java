@@ -59,19 +59,20 @@ class BfclReportTest {
                         new Report.Figure(BfclScores.LIVE_OVERALL, s.liveOverall()),
                         new Report.Figure(BfclScores.IRRELEVANCE_DETECTION, s.irrelevanceDetection())),
                 r.figures().subList(0, 2));
-        // Then upstream's overall, segment by segment: live and irrelevance were run, so those two (20% of its
-        // weight) make the overall of the segments run, and upstream's own overall is missing.
+        // Then upstream's overall, segment by segment: non-live (the sample has no unsatisfiable non-live task),
+        // live and irrelevance were run, so those three (30% of its weight) make the overall of the segments run,
+        // and upstream's own overall is missing.
         assertEquals(
                 List.of(
-                        new Report.Figure("non-live (10%)", null),
+                        new Report.Figure("non-live (10%)", 1.0),
                         new Report.Figure("live (10%)", s.liveOverall()),
                         new Report.Figure("irrelevance (10%)", s.irrelevanceDetection()),
                         new Report.Figure("multi-turn (30%)", null),
                         new Report.Figure("agentic (40%)", null),
                         new Report.Figure(BfclScores.UPSTREAM_OVERALL, null),
                         new Report.Figure(
-                                "overall of the segments run (live, irrelevance: 20% of upstream's weight)",
-                                (s.liveOverall() + s.irrelevanceDetection()) / 2)),
+                                "overall of the segments run (non-live, live, irrelevance: 30% of upstream's weight)",
+                                (1.0 + s.liveOverall() + s.irrelevanceDetection()) / 3)),
                 r.figures().subList(2, r.figures().size()));
 
         // One category only: both aggregates cannot be computed.

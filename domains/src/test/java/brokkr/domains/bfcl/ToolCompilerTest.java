@@ -19,7 +19,10 @@ class ToolCompilerTest {
     @Test
     void everyTaskIdentical() throws IOException {
         List<String> lines = Files.readAllLines(Shared.conformance("tools.jsonl"));
-        List<BfclTask> tasks = Shared.data().all();
+        // simple_java / simple_javascript: java-js/tools.jsonl.gz, below.
+        List<BfclTask> tasks = Shared.data().all().stream()
+                .filter(t -> t.category().language() == AstChecker.Language.PYTHON)
+                .toList();
         assertEquals(3491, lines.size());
         assertEquals(3491, tasks.size());
         int identical = 0;
@@ -44,20 +47,21 @@ class ToolCompilerTest {
                     .lines()
                     .toList();
         }
-        List<BfclData.LanguageTask> tasks =
-                List.copyOf(Shared.data().languageTasks().values());
+        List<BfclTask> tasks = new ArrayList<>(Shared.data().tasks(BfclCategory.SIMPLE_JAVA));
+        tasks.addAll(Shared.data().tasks(BfclCategory.SIMPLE_JAVASCRIPT));
         assertEquals(150, lines.size());
         assertEquals(150, tasks.size());
         int identical = 0;
         List<String> diffs = new ArrayList<>();
         for (int i = 0; i < lines.size(); i++) {
-            BfclData.LanguageTask t = tasks.get(i);
-            PyList model = ToolCompiler.modelFunctions(t.functions(), t.language());
+            BfclTask t = tasks.get(i);
+            PyList model =
+                    ToolCompiler.modelFunctions(t.functions(), t.category().language());
             List<Value> names = new ArrayList<>();
             for (Value f : t.functions()) names.add(f.asDict().get("name"));
             Value rec = PyDict.builder()
                     .put("id", new PyStr(t.id()))
-                    .put("category", new PyStr(t.category()))
+                    .put("category", new PyStr(t.category().id()))
                     .put("function_names", PyList.of(names))
                     .put("checker_functions", t.functions())
                     .put("model_functions", model)
