@@ -3,10 +3,12 @@ package brokkr.domains.wiki;
 import brokkr.agent.AgentLoop;
 import brokkr.agent.ToolExecutor;
 import brokkr.agent.Transcript;
+import brokkr.agent.YieldingLoop;
 import brokkr.conversation.Candidate;
 import brokkr.conversation.InfrastructureFailure;
 import brokkr.conversation.Message;
 import brokkr.conversation.ToolCall;
+import brokkr.eval.AgentInterface;
 import brokkr.eval.BenchmarkProvider;
 import brokkr.eval.Check;
 import brokkr.eval.EnvironmentDef;
@@ -21,6 +23,7 @@ import brokkr.eval.TrustTier;
 import brokkr.eval.Verdict;
 import brokkr.eval.WorldReplay;
 import brokkr.eval.WorldSetup;
+import brokkr.repl.Harness;
 import brokkr.value.PyDict;
 import brokkr.value.PyInt;
 import brokkr.value.Value;
@@ -39,7 +42,8 @@ import java.util.concurrent.atomic.AtomicReference;
  * public world ({@link WikiWorld#PUBLIC_SEED}); the domain option {@code variant: SEED} (an experiment file's
  * {@code options: {variant: 17}}) makes it a private variant, a fresh world from that seed, its seed part of the
  * environment's content. The world of an attempt is a {@link Workspace} seeded with the documents; the protocol
- * runs the agent loop with the {@link WikiTools}; the evaluator reads only the files left under {@code /wiki}
+ * runs the agent loop with the {@link WikiTools} (or, under {@code harness: loop}, Brokkr's loop with those tools
+ * or the Java REPL: {@link WikiHarness}); the evaluator reads only the files left under {@code /wiki}
  * and grades them with {@link WikiChecker} (its checks are the verdict's, after {@code setup_verified}; the
  * reward is its score). Scripted candidates ({@code provider: scripted}): the {@link ReferenceWiki.Kind}s, e.g.
  * {@code reference}, {@code dump}, {@code empty}, each writing its pages with {@code write_file}.
@@ -155,17 +159,40 @@ public final class WikiBenchmark implements BenchmarkProvider {
         return List.of(new Message.System(system), new Message.User("Catalogue /docs into /wiki."));
     }
 
+    /**
+     * The reference agent (the plain loop with the file tools, at most {@value #MAX_STEPS} steps), or under
+     * {@code harness: loop} Brokkr's loop with the file tools or the Java REPL ({@link WikiHarness}). Under the
+     * loop every file call is one message of the protocol's transcript, whoever made it, and at most
+     * {@value #MAX_STEPS} of them are run; the model's own steps are bounded by the harness's
+     * {@code max_turn_steps}. The workspace is the attempt's alone (its fork), so attempts run in parallel.
+     */
     @Override
     public Protocol protocol() {
         return ctx -> {
+            Harness h = Harness.fromValue(ctx.agent().harness());
+            String space = ctx.agent().actionSpace();
+            if (!space.equals("tools") && !(h.loop() && space.equals(Harness.REPL)))
+                throw new IllegalArgumentException(
+                        "wiki has the action spaces 'tools' and (with harness: loop) 'repl', not '" + space + "'");
             AtomicReference<Workspace> ws =
                     new AtomicReference<>(Workspace.fromValue(ctx.world().get()));
-            Transcript t = new AgentLoop(MAX_STEPS, ctx.cellLimit())
-                    .run(
-                            ctx.candidate(),
-                            opening(ctx),
-                            WikiTools.SPECS,
-                            ToolExecutor.sequential(WikiTools.handler(ws)));
+            List<Message> opening = opening(ctx);
+            Interaction.Counter counter = h.loop() ? new Interaction.Counter() : null;
+            YieldingLoop loop = h.loop()
+                    ? WikiHarness.loop(
+                            h, space, counter.wrap(ctx.candidate()), ((Message.System) opening.getFirst()).content())
+                    : null;
+            Transcript t;
+            try {
+                t = new AgentLoop(MAX_STEPS, ctx.cellLimit())
+                        .run(
+                                loop == null ? ctx.candidate() : loop,
+                                opening,
+                                WikiTools.SPECS,
+                                ToolExecutor.sequential(WikiTools.handler(ws)));
+            } finally {
+                if (loop != null) loop.close();
+            }
             if (t.stop() == Transcript.Stop.INFRASTRUCTURE_FAILURE) {
                 InfrastructureFailure f = t.failure();
                 throw new InfrastructureFailure(
@@ -176,9 +203,26 @@ public final class WikiBenchmark implements BenchmarkProvider {
             return new Interaction(
                     Transcripts.toValue(t.messages()),
                     PyDict.of("pages", ws.get().wiki().size(), "tool_calls", calls),
-                    t.stop().name().toLowerCase(),
-                    Interaction.Counts.toolCalls(calls));
+                    termination(t, loop != null),
+                    counter == null ? Interaction.Counts.toolCalls(calls) : counter.counts(calls));
         };
+    }
+
+    /**
+     * Why the interaction ended: the loop's stop, where the harness's loop ending its one turn over
+     * {@code max_turn_steps} (its answer empty: {@link YieldingLoop}) is {@code max_steps} too.
+     */
+    static String termination(Transcript t, boolean harnessLoop) {
+        if (harnessLoop
+                && t.stop() == Transcript.Stop.ANSWERED
+                && t.messages().getLast() instanceof Message.Assistant a
+                && a.content() == null) return "max_steps";
+        return t.stop().name().toLowerCase();
+    }
+
+    @Override
+    public AgentInterface agentInterface() {
+        return AgentInterface.referenceAndLoop(AgentInterface.Shape.USER_TURNS, List.of("tools"));
     }
 
     @Override
