@@ -17,16 +17,37 @@ import java.util.Map;
  * grader counts it broken.
  *
  * <p>Ids: {@code attempt-N-file-I} for the I-th file attempt N left, {@code sources-K} for the K-th set of sources
- * and {@code sources-K-file-J} for its J-th file.
+ * and {@code sources-K-file-J} for its J-th file (each after a prefix in a {@link #standalone} view).
  */
-final class FilesHtml {
+public final class FilesHtml {
     private FilesHtml() {}
+
+    /**
+     * {@code files} on their own (a notebook's {@code %run}): the made files, then the sources folded, every id
+     * starting with {@code prefix} so that several such views share one page.
+     */
+    public static String standalone(String prefix, long attemptId, Exploration.Files files) {
+        StringBuilder sb = new StringBuilder();
+        Sources sources = new Sources(prefix);
+        attempt(sb, prefix, attemptId, files, sources);
+        sources.folded(sb);
+        return sb.toString();
+    }
 
     /** The source sets the attempts cite, numbered as first seen; written after the attempts. */
     static final class Sources {
+        private final String prefix;
         private final Map<String, Integer> number = new LinkedHashMap<>();
         private final List<Exploration.Files> sets = new ArrayList<>();
         private final List<Map<String, Integer>> byPath = new ArrayList<>();
+
+        Sources() {
+            this("");
+        }
+
+        Sources(String prefix) {
+            this.prefix = prefix;
+        }
 
         /** The number of {@code files}' sources, kept when first seen. */
         int of(Exploration.Files files) {
@@ -43,52 +64,68 @@ final class FilesHtml {
         /** The id of source {@code path} of set {@code k}, or null when the set has no such file. */
         String id(int k, String path) {
             Integer j = byPath.get(k).get(path);
-            return j == null ? null : "sources-" + k + "-file-" + j;
+            return j == null ? null : prefix + "sources-" + k + "-file-" + j;
         }
 
+        /** The report's Sources section. */
         void write(StringBuilder sb) {
             if (sets.isEmpty()) return;
             sb.append("<section id=\"sources\"><h2>Sources</h2><p class=\"sub\">")
                     .append("what the attempts' files cite, once for every world they were made on</p>");
+            folded(sb);
+            sb.append("</section>");
+        }
+
+        /** Each set of sources, folded. */
+        void folded(StringBuilder sb) {
             for (int k = 0; k < sets.size(); k++) {
                 Exploration.Files set = sets.get(k);
-                String prefix = "sources-" + k + "-file-";
-                sb.append("<details class=\"sources\" id=\"sources-")
+                String filePrefix = prefix + "sources-" + k + "-file-";
+                sb.append("<details class=\"sources\" id=\"")
+                        .append(prefix)
+                        .append("sources-")
                         .append(k)
                         .append("\"><summary><b>")
                         .append(esc(set.sourcesKey()))
                         .append("</b>: ")
                         .append(count(set.sources().size(), "file"))
                         .append("</summary><div class=\"files-body\">");
-                nav(sb, set.sources(), prefix);
+                nav(sb, set.sources(), filePrefix);
                 int kk = k;
                 for (int j = 0; j < set.sources().size(); j++) {
                     Exploration.File f = set.sources().get(j);
-                    file(sb, prefix + j, f, dest -> {
+                    file(sb, filePrefix + j, f, dest -> {
                         String path = f.links().get(dest);
                         return path == null ? null : id(kk, path);
                     });
                 }
                 sb.append("</div></details>");
             }
-            sb.append("</section>");
         }
     }
 
     /** Attempt {@code id}'s files, after its grade. */
     static void attempt(StringBuilder sb, long id, Exploration.Files files, Sources sources) {
+        attempt(sb, "", id, files, sources);
+    }
+
+    private static void attempt(StringBuilder sb, String idPrefix, long id, Exploration.Files files, Sources sources) {
         int k = sources.of(files);
-        String prefix = "attempt-" + id + "-file-";
+        String prefix = idPrefix + "attempt-" + id + "-file-";
         Map<String, Integer> made = new HashMap<>();
         for (int i = 0; i < files.made().size(); i++)
             made.putIfAbsent(files.made().get(i).path(), i);
-        sb.append("<div class=\"files\" id=\"attempt-")
+        sb.append("<div class=\"files\" id=\"")
+                .append(idPrefix)
+                .append("attempt-")
                 .append(id)
                 .append("-files\"><h3>")
                 .append(esc(files.title()))
                 .append("</h3><p class=\"sub\">");
         if (!files.note().isEmpty()) sb.append(esc(files.note())).append(" · ");
-        sb.append("cites <a class=\"md-link\" href=\"#sources-")
+        sb.append("cites <a class=\"md-link\" href=\"#")
+                .append(idPrefix)
+                .append("sources-")
                 .append(k)
                 .append("\">")
                 .append(esc(files.sourcesKey()))
