@@ -2,18 +2,21 @@
 // download) and uses it as a reader does: it opens without errors or network requests, the
 // failed-only filter hides what passed, a transcript expands. Takes screenshots into OUT_DIR.
 //
-//   node report.test.mjs REPORT.html OUT_DIR [COST_REPORT.html]
+//   node report.test.mjs REPORT.html OUT_DIR [COST_REPORT.html [WIKI_REPORT.html]]
 //
 // COST_REPORT.html, a report of priced candidates, is checked for its score-against-cost chart (#cost): an inline
 // SVG with the candidates, the Pareto front's members starred and joined by its step line, the dominated one not;
 // its screenshot is OUT_DIR/report-cost.png.
+// WIKI_REPORT.html, a wiki experiment's report (the scripted reference and the hostile wiki-vandal), is read as a
+// reader reads a wiki: a click on a link between pages lands on that page, a click on a citation opens the cited
+// document, the vandal's <script>, onerror and javascript: link do nothing; screenshots OUT_DIR/report-wiki*.png.
 // Prints PASS/FAIL lines and "N passed, M failed"; exits 1 on a failure.
 import { chromium } from 'playwright-core';
 import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
-const [report, outDir, costReport] = process.argv.slice(2);
+const [report, outDir, costReport, wikiReport] = process.argv.slice(2);
 if (!report || !outDir) {
   console.error('usage: node report.test.mjs REPORT.html OUT_DIR');
   process.exit(2);
@@ -143,6 +146,59 @@ try {
     check('the scorecard has the dollars the chart plots', usd.includes('usd_agent/ep'), usd.join(','));
     await cost.scrollIntoViewIfNeeded();
     await cost.screenshot({ path: `${outDir}/report-cost.png` });
+  }
+
+  if (wikiReport) {
+    await page.goto(pathToFileURL(resolve(wikiReport)).href, { waitUntil: 'load' });
+    const inView = loc => loc.evaluate(e => {
+      const r = e.getBoundingClientRect();
+      return r.top >= 0 && r.top < window.innerHeight && r.height > 0;
+    });
+    const ref = page.locator('details.attempt').filter({ has: page.locator('summary b', { hasText: /^reference$/ }) }).first();
+    await ref.locator(':scope > summary').click();
+    const files = ref.locator('.files');
+    check('wiki: the attempt shows its pages beside its grade', await files.isVisible()
+          && (await files.locator('h3').textContent()) === 'the wiki: 10 pages under /wiki'
+          && (await files.locator('article.md-file').count()) === 10);
+    const index = files.locator('article.md-file').first();
+    check('wiki: the index page rendered from its Markdown (a title, a list of links)',
+          (await index.locator('.md-path').textContent()) === '/wiki/index.md'
+          && await index.locator('h1').isVisible() && (await index.locator('li a.md-link').count()) === 9);
+    // The last entry of the index is the page furthest down: the jump has to scroll to it.
+    const link = index.locator('li a.md-link').last();
+    const name = (await link.textContent()) || '';
+    await link.click();
+    const target = page.locator('article.md-file:target');
+    check('wiki: a click on a link between pages lands on that page',
+          (await target.count()) === 1 && (await target.locator('h1').textContent()) === name && await inView(target),
+          `${name} -> ${await target.count() ? await target.locator('h1').textContent() : 'no :target'}`);
+    check('wiki: the location names the page', (await page.evaluate(() => location.hash)) === (await link.getAttribute('href')));
+    await page.screenshot({ path: `${outDir}/report-wiki.png` });
+    const cite = target.locator('a.md-link[data-dest^="/docs/"]').first();
+    const doc = await cite.getAttribute('data-dest');
+    check('wiki: the sources start folded', (await page.locator('details.sources[open]').count()) === 0);
+    await cite.click();
+    const source = page.locator('article.md-file:target');
+    check('wiki: a click on a citation opens the cited document',
+          (await source.count()) === 1 && (await source.locator('.md-path').textContent()) === doc
+          && await source.isVisible() && await inView(source) && (await page.locator('details.sources[open]').count()) === 1,
+          `${doc} -> ${await source.count() ? await source.locator('.md-path').textContent() : 'no :target'}`);
+    await page.screenshot({ path: `${outDir}/report-wiki-source.png` });
+
+    const vandal = page.locator('details.attempt').filter({ has: page.locator('summary b', { hasText: /^vandal$/ }) }).first();
+    await vandal.locator(':scope > summary').click();
+    const vIndex = vandal.locator('article.md-file').first();
+    check('wiki: a hostile page\'s markup shows as text', ((await vIndex.locator('h1').textContent()) || '').startsWith('<script>window.pwned=1</script>')
+          && ((await vIndex.textContent()) || '').includes('<img src=x onerror="window.pwned=3">'));
+    const broken = vIndex.locator('.md-broken');
+    check('wiki: the link the grader counts broken is marked', (await broken.count()) === 1 && (await broken.textContent()) === 'Gone'
+          && await broken.isVisible());
+    await vIndex.locator('.md-external', { hasText: 'click me' }).click();
+    await vIndex.locator('a.md-link', { hasText: 'Alpha' }).click();
+    check('wiki: the hostile page\'s link to its other page works', (await page.locator('article.md-file:target h1').textContent()) === 'Alpha');
+    check('wiki: no script of the page ran (window.pwned unset)', (await page.evaluate(() => typeof window.pwned)) === 'undefined');
+    await vIndex.scrollIntoViewIfNeeded();
+    await page.screenshot({ path: `${outDir}/report-wiki-vandal.png` });
   }
 
   check('no network requests', fetched.length === 0, fetched.join(', '));

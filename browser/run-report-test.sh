@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Opens a real ./brokkr report in headless Chromium and checks it as a reader uses it (report.test.mjs):
-# it opens with no network and no script errors, "failed only" hides what passed, a transcript expands, and a
-# priced experiment's score-against-cost chart shows its Pareto front; screenshots go to browser/out/. The experiment is tau2 retail's gold and stop-at-once candidates on four
-# tasks, so the report has passes, failures, tool calls and JSON results.
+# it opens with no network and no script errors, "failed only" hides what passed, a transcript expands, a priced
+# experiment's score-against-cost chart shows its Pareto front, and a wiki experiment's pages render with their
+# links and citations jumping inside the report and a hostile page's markup inert; screenshots go to browser/out/.
+# The main experiment is tau2 retail's gold and stop-at-once candidates on four tasks, so the report has passes,
+# failures, tool calls and JSON results.
 #
 # Needs Debian's chromium and Node (installed with apt-get when missing and this user may) and
 # playwright-core (npm ci from package-lock.json; it drives the system chromium, no browser download).
@@ -87,11 +89,29 @@ if ! env -u OPENAI_API_KEY OPENAI_BASE_URL="http://127.0.0.1:$port/v1" \
     "$root/brokkr" experiment run "$work/cost.yaml" --dir "$work/cost" --no-progress >"$work/cost.log" 2>&1; then
   echo "FAIL report: the priced experiment did not run:"; tail -20 "$work/cost.log"; echo "0 passed, 1 failed"; exit 1
 fi
+# A wiki experiment: the scripted reference wiki, and wiki-vandal's hostile pages from the same loopback stand-in.
+cat > "$work/wiki.yaml" <<'YAML'
+name: wiki-report
+domain: wiki
+split: public
+candidates:
+  - {id: reference, provider: scripted, model: reference}
+  - {id: vandal, provider: openai, model: wiki-vandal}
+YAML
+if ! env -u OPENAI_API_KEY OPENAI_BASE_URL="http://127.0.0.1:$port/v1" \
+    "$root/brokkr" experiment run "$work/wiki.yaml" --dir "$work/wiki" --no-progress >"$work/wiki.log" 2>&1; then
+  echo "FAIL report: the wiki experiment did not run:"; tail -20 "$work/wiki.log"; echo "0 passed, 1 failed"; exit 1
+fi
 kill "$server" 2>/dev/null
 if ! "$root/brokkr" report "$work/cost" --out "$work/cost.html" >&2; then
   echo "FAIL report: ./brokkr report of the priced experiment failed"; echo "0 passed, 1 failed"; exit 1
 fi
+if ! "$root/brokkr" report "$work/wiki" --out "$work/wiki.html" >&2; then
+  echo "FAIL report: ./brokkr report of the wiki experiment failed"; echo "0 passed, 1 failed"; exit 1
+fi
 mkdir -p "$here/out"
 cp "$work/report.html" "$here/out/report.html"
 cp "$work/cost.html" "$here/out/report-cost.html"
-CHROMIUM="$chromium" node "$here/report.test.mjs" "$here/out/report.html" "$here/out" "$here/out/report-cost.html"
+cp "$work/wiki.html" "$here/out/report-wiki.html"
+CHROMIUM="$chromium" node "$here/report.test.mjs" "$here/out/report.html" "$here/out" "$here/out/report-cost.html" \
+  "$here/out/report-wiki.html"

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Executes every notebook of notebooks/ with the Brokkr kernel through real Jupyter clients, then checks
 # the executed copies (notebooks/out/), exports each to HTML, drives the kernel directly with
-# jupyter_client, and opens a ./brokkr report in headless Chromium (browser/run-report-test.sh).
+# jupyter_client, opens a ./brokkr report in headless Chromium (browser/run-report-test.sh), and the exported
+# wiki notebook too (browser/notebook.test.mjs).
 #
 #   notebooks/run-notebooks.sh            all of it; the last line is "N passed, M failed"
 #
@@ -119,6 +120,20 @@ tally "$log"
 echo "== shareable report in headless Chromium" >&2
 "$root/browser/run-report-test.sh" 2>&1 | tee "$log" >&2
 tally "$log"
+
+# The exported wiki notebook as a reader opens it (run-report-test.sh above installed Chromium and playwright-core
+# when it could): its calibration table, the reference run's rendered pages, a link and a citation clicked.
+echo "== exported wiki notebook in headless Chromium" >&2
+chromium="${CHROMIUM:-$(command -v chromium || command -v chromium-browser || true)}"
+if [ -z "$chromium" ] || [ ! -f "$root/browser/node_modules/playwright-core/package.json" ]; then
+  echo "SKIP wiki notebook in Chromium: no chromium or playwright-core (see the report test above)" >&2
+elif [ ! -f "$here/out/html/wiki.html" ]; then
+  echo "FAIL wiki notebook in Chromium: out/html/wiki.html was not exported" >&2
+  failed=$((failed + 1))
+else
+  (cd "$root/browser" && CHROMIUM="$chromium" node notebook.test.mjs "$here/out/html/wiki.html" "$here/out") 2>&1 | tee "$log" >&2
+  tally "$log"
+fi
 rm -f "$log"
 
 echo "$passed passed, $failed failed"

@@ -258,6 +258,50 @@ def main():
         check("typed-results: the comparison chart and tables as HTML", count(nb, "text/html", "brokkr-figure") == 1
               and count(nb, "text/html", "(Newcombe); Fisher&#39;s exact test") + count(nb, "text/html", "(Newcombe); Fisher's exact test") >= 1)
 
+    nb = load(out_dir, "wiki.ipynb")
+    if nb:
+        common("wiki", nb)
+        t = text_of(nb)
+        check("wiki: the task and its documents from the world",
+              "Rushmere River Trust: 12 documents; gold: 9 entities, 24 facts (2 syntheses), 5 stale values, 8 relations" in t
+              and count(nb, "text/html", "the documents under /docs (public seed 2018)") == 1, t[:1500])
+        check("wiki: a fork lists the twelve documents", count(nb, "text/html", "/docs/riverbank-blog.md") >= 1 and "world unchanged" in t)
+        # The calibration as the checker gives it now (WikiCalibrationTest pins the same sets): each wiki's score and
+        # exactly the checks its damage touches.
+        for line in ["reference (reference): 1.00, fails none",
+                     "unrelated (damaged): 0.95, fails no_distractors",
+                     "invented (damaged): 0.90, fails numbers_grounded",
+                     "stale (damaged): 0.85, fails current_values, facts_stated",
+                     "missing-pages (damaged): 0.71, fails entity_pages, facts_stated, relations_linked",
+                     "no-citations (damaged): 0.50, fails facts_cited, numbers_grounded",
+                     "cite-all (adversarial): 0.45, fails citations_precise, facts_cited, numbers_grounded",
+                     "empty (empty): 0.00, fails entity_pages, facts_stated, index_page, relations_linked"]:
+            check(f"wiki: calibration {line.split(' ')[0]}", "calibration " + line in t, re.findall(r"^calibration .*$", t, re.M))
+        check("wiki: the calibration table as HTML", count(nb, "text/html", "calibration on the public seed (WikiChecker, computed now)") == 1)
+        check("wiki: the same checks flip on 21 worlds, no adversarial wiki above an honest partial one",
+              "worlds: 21, the same checks fail on 21 of them; reference lowest 1.00; best adversarial 0.45 below worst honest partial 0.71: true" in t)
+        runs = [v for v in (("".join(o["data"]["text/html"]) if isinstance(o["data"]["text/html"], list) else o["data"]["text/html"])
+                            for _, o in outputs(nb) if "text/html" in o.get("data", {})) if "brokkr-run" in v]
+        check("wiki: one %run shown", len(runs) == 1, len(runs))
+        if runs:
+            run = runs[0]
+            ids = set(re.findall(r' id="([^"]+)"', run))
+            hrefs = re.findall(r'href="#([^"]*)"', run)
+            check("wiki: the run's ten pages rendered (the index a title and nine links)",
+                  run.count('<div class="files"') == 1 and run.count('<article class="md-file" id="brokkr-run-') == 22
+                  and "<h1>Rushmere River Trust wiki</h1>" in run, run[:500])
+            check("wiki: every link of the rendered pages reaches a page or document shown with them",
+                  len(hrefs) > 40 and all(h in ids for h in hrefs), [h for h in hrefs if h not in ids][:5])
+        check("wiki: the run's pages are the recorded final world",
+              "first page: /wiki/index.md, 10 pages; replayed from the transcript: the recorded final world" in t)
+        for cand, reward in (("reference", "1.00"), ("dump", "0.05"), ("empty", "0.00")):
+            check(f"wiki: scripted {cand} scores {reward} on the public set and on variant 17",
+                  f"scripted {cand} on catalog: reward {reward}" in t and f"scripted {cand} on catalog@17: reward {reward}" in t, t[-1500:])
+        check("wiki: the checks that explain dump and empty",
+              "failing checks: [facts_stated, facts_cited, original_prose, current_values, entity_pages, relations_linked, citations_precise, no_distractors]" in t
+              and "failing checks: [facts_stated, entity_pages, relations_linked, index_page]" in t, t[-1500:])
+        check("wiki: scorecard as HTML tables", count(nb, "text/html", "brokkr-scorecard") >= 2, count(nb, "text/html", "brokkr-scorecard"))
+
     failed = [n for n, ok in RESULTS if not ok]
     print(f"{len(RESULTS) - len(failed)} passed, {len(failed)} failed")
     return 1 if failed else 0

@@ -2,6 +2,7 @@ package brokkr.eval;
 
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * What a benchmark shows a person exploring it before (or instead of) an experiment: a summary, the
@@ -49,6 +50,43 @@ public interface Exploration {
                 attempt.checks().stream()
                         .map(c -> new CheckLine(c.name(), c.passed(), c.passed() ? "passed" : "failed"))
                         .toList());
+    }
+
+    /**
+     * What a completed attempt left for a person to read besides its transcript (the wiki benchmark's pages, from
+     * its final world), with the sources those may link to; empty when the benchmark's worlds hold nothing to read
+     * (the default) or the attempt did not complete. The report shows them rendered, their links followed inside it.
+     */
+    default Optional<Files> files(Attempt attempt) {
+        return Optional.empty();
+    }
+
+    /**
+     * Files of an attempt's final world, as a person reads them.
+     *
+     * @param title      what they are ("the wiki: 10 pages under /wiki")
+     * @param note       how they were had (e.g. replayed from the transcript, and whether that matches the recorded
+     *                   final world), "" when there is nothing to say
+     * @param made       the files the attempt left, in the order to show them
+     * @param sourcesKey names the sources: the same for every attempt on one world, so a report shows each set once
+     * @param sources    the files the made ones may cite (a wiki's documents), in the order to show them
+     */
+    record Files(String title, String note, List<File> made, String sourcesKey, List<File> sources) {
+        public Files {
+            made = List.copyOf(made);
+            sources = List.copyOf(sources);
+        }
+    }
+
+    /**
+     * One file: its absolute path, its text (Markdown when the path ends in {@code .md}), and each link destination
+     * written in it mapped to the path it reaches, as the benchmark's grader resolves it (a destination missing from
+     * the map reaches no file: external, or an anchor).
+     */
+    record File(String path, String text, Map<String, String> links) {
+        public File {
+            links = Map.copyOf(links);
+        }
     }
 
     /**

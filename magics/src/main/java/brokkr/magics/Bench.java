@@ -180,7 +180,12 @@ public record Bench(BenchmarkProvider provider, Exploration exploration) {
             };
         });
         Attempt a = Runner.attempts(counted, Policy.of(1)).getFirst();
-        return RunView.of(name(), plan.candidate(), a, a.completed() ? exploration.report(a) : null);
+        return RunView.of(
+                name(),
+                plan.candidate(),
+                a,
+                a.completed() ? exploration.report(a) : null,
+                exploration.files(a).orElse(null));
     }
 
     /** {@code PROVIDER:MODEL} as a model reference (the planner's parse); null for a word without a colon (a scripted name). */

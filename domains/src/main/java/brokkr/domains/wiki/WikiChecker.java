@@ -431,6 +431,17 @@ public final class WikiChecker {
         return new Page(path, title, links, cited, linked, broken, sentences, numbers, claims, prose, lines);
     }
 
+    /** Each link destination written on the page at {@code path} and the workspace path it reaches, as the checks read them. */
+    static Map<String, String> links(String path, String text) {
+        Map<String, String> out = new LinkedHashMap<>();
+        Matcher m = LINK.matcher(text);
+        while (m.find()) {
+            String resolved = resolve(path, m.group(2));
+            if (resolved != null) out.putIfAbsent(m.group(2), resolved);
+        }
+        return out;
+    }
+
     /** A link's target as a workspace path; null for an external link or an anchor in the page. */
     static String resolve(String from, String target) {
         String t = target.strip();

@@ -2,14 +2,17 @@ package brokkr.domains.wiki;
 
 import brokkr.conversation.ToolSpec;
 import brokkr.eval.Attempt;
+import brokkr.eval.EnvironmentDef;
 import brokkr.eval.Exploration;
 import brokkr.eval.ToolWorld;
 import brokkr.value.PyDict;
 import brokkr.value.Value;
 import brokkr.world.WorldHash;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * The wiki benchmark to explore ({@code %domain load wiki}, {@code %task catalog}, {@code %fork}, {@code %call}):
@@ -144,6 +147,43 @@ final class WikiExploration implements Exploration {
                 details.get(key).asList().stream().map(Value::asStr).toList();
         String shown = String.join("; ", items.subList(0, Math.min(4, items.size())));
         return items.size() > 4 ? shown + " (+" + (items.size() - 4) + " more)" : shown;
+    }
+
+    /**
+     * The pages the attempt left under {@code /wiki} (the index first) with their links as the checker resolves
+     * them, and the task's documents as the sources they cite. The final workspace is not stored, only its hash:
+     * it is the transcript's tool calls replayed on the seeded workspace ({@link WikiBenchmark#worldReplay}), and
+     * the note says whether that matches the recorded hash.
+     */
+    @Override
+    public Optional<Files> files(Attempt a) {
+        if (!a.completed() || a.evidence().transcript().isNone()) return Optional.empty();
+        EnvironmentDef env = benchmark.environment(a.taskId(), Map.of());
+        Workspace ws = Workspace.fromValue(benchmark.worldReplay().orElseThrow().replay(env, a.evidence()));
+        String recorded = a.evidence().finalWorldSha256();
+        String note = recorded == null
+                ? "replayed from the transcript (no final world was recorded to compare)"
+                : WorldHash.sha256(ws.files(), true).equals(recorded)
+                        ? "replayed from the transcript: the recorded final world"
+                        : "replayed from the transcript, but NOT the recorded final world (sha256 " + recorded
+                                + "): shown as replayed";
+        Map<String, String> pages = ws.wiki();
+        List<File> made = new ArrayList<>();
+        String index = pages.get(WikiChecker.INDEX);
+        if (index != null) made.add(page(WikiChecker.INDEX, index));
+        pages.forEach((path, text) -> {
+            if (!path.equals(WikiChecker.INDEX)) made.add(page(path, text));
+        });
+        List<File> sources = new ArrayList<>();
+        WikiBenchmark.docs(WikiBenchmark.world(env))
+                .forEach((path, text) -> sources.add(new File(path, text, Map.of())));
+        String title = "the wiki: "
+                + (made.isEmpty() ? "no pages" : made.size() == 1 ? "1 page" : made.size() + " pages") + " under /wiki";
+        return Optional.of(new Files(title, note, made, "wiki " + env.taskId(), sources));
+    }
+
+    private static File page(String path, String text) {
+        return new File(path, text, WikiChecker.links(path, text));
     }
 
     @Override

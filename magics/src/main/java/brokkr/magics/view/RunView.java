@@ -10,8 +10,10 @@ import brokkr.eval.Exploration;
 import brokkr.eval.Transcripts;
 import brokkr.render.JsonText;
 import brokkr.render.Marks;
+import brokkr.render.report.FilesHtml;
 import java.util.Arrays;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * {@code %run}: one episode's dialogue (messages, tool calls, results) and its grade, one line per check,
@@ -21,6 +23,8 @@ import java.util.List;
  * @param reward     the episode's reward (the synthetic domains score 1.0 or 0.0)
  * @param resultLine the domain's one-line result, or the error of an attempt that did not complete
  * @param attempt    the attempt itself, for code: its checks, evidence and details
+ * @param files      the files the run left that its domain shows (a wiki's pages, {@link Exploration#files}), rendered
+ *                   below the grade as the report renders them; null when none
  */
 public record RunView(
         String domain,
@@ -31,7 +35,8 @@ public record RunView(
         List<Check> checks,
         double reward,
         String resultLine,
-        Attempt attempt)
+        Attempt attempt,
+        Exploration.Files files)
         implements Rich {
     public record Check(String name, boolean passed, String detail) {}
 
@@ -45,6 +50,12 @@ public record RunView(
 
     /** A run's view: the attempt's transcript as dialogue, the domain's report (null for an attempt that did not complete). */
     public static RunView of(String domain, String candidate, Attempt a, Exploration.RunReport report) {
+        return of(domain, candidate, a, report, null);
+    }
+
+    /** As {@link #of(String, String, Attempt, Exploration.RunReport)}, with the files the run left (null: none). */
+    public static RunView of(
+            String domain, String candidate, Attempt a, Exploration.RunReport report, Exploration.Files files) {
         List<Line> lines =
                 messages(a).stream().map(m -> new Line(role(m), body(m))).toList();
         List<Check> checks = report == null
@@ -61,8 +72,12 @@ public record RunView(
                 checks,
                 a.reward(),
                 report == null ? a.error() : report.resultLine(),
-                a);
+                a,
+                files);
     }
+
+    /** Each view's ids start apart, so that links between its files stay inside it on a page of many outputs. */
+    private static final AtomicLong VIEWS = new AtomicLong();
 
     private static List<Message> messages(Attempt a) {
         return a.evidence().transcript().isNone()
@@ -129,6 +144,13 @@ public record RunView(
         return s.length() <= n ? s : s.substring(0, n - 3) + "...";
     }
 
+    /** The few rules the report's style sheet gives its files, for a notebook (which has none of them). */
+    private static final String STYLE = "<style>.brokkr-run .md-path{color:#59636e;font-size:12px}"
+            + ".brokkr-run .md-file{border-top:1px solid #d8dee4;padding:4px 0}"
+            + ".brokkr-run .md-file:target{outline:2px solid #0969da;outline-offset:2px}"
+            + ".brokkr-run .md-broken{color:#cf222e;text-decoration:underline wavy}"
+            + ".brokkr-run .md-external,.brokkr-run .md-image{color:#59636e;text-decoration:underline dotted}</style>";
+
     @Override
     public String text() {
         StringBuilder sb = new StringBuilder();
@@ -157,6 +179,16 @@ public record RunView(
                     .append(": ")
                     .append(c.detail())
                     .append('\n');
+        if (files != null) {
+            sb.append(files.title()).append(':');
+            for (Exploration.File f : files.made())
+                sb.append(' ')
+                        .append(f.path())
+                        .append(" (")
+                        .append(f.text().length())
+                        .append(" chars)");
+            sb.append('\n');
+        }
         return sb.toString().stripTrailing();
     }
 
@@ -225,6 +257,11 @@ public record RunView(
                     .append(Tables.esc(c.detail()))
                     .append("</li>");
         }
-        return sb.append("</ul></div>").toString();
+        sb.append("</ul>");
+        if (files != null) {
+            sb.append(STYLE)
+                    .append(FilesHtml.standalone("brokkr-run-" + VIEWS.incrementAndGet() + "-", attempt.id(), files));
+        }
+        return sb.append("</div>").toString();
     }
 }

@@ -37,7 +37,9 @@ import java.util.function.Function;
 /**
  * An experiment as one self-contained HTML page to attach to a paper or a pull request: the
  * scorecard, the pass^k chart (inline SVG), the per-task table and the checks, and every attempt with
- * its grade breakdown and transcript (dialogue, tool calls, tool results), folded. A checkbox shows
+ * its grade breakdown and transcript (dialogue, tool calls, tool results), folded; an attempt whose domain shows
+ * the files it left (a wiki's pages, {@link Exploration#files}) has them rendered beside its grade, their links
+ * and citations jumps inside the page ({@link FilesHtml}). A checkbox shows
  * failures only. No server and no network: the CSS and the few lines of script are inline, and every
  * text from the store (transcripts hold arbitrary text) is escaped, control and bidi characters shown as
  * escapes ({@link Html#esc}).
@@ -65,8 +67,12 @@ public record ExperimentReport(
         listing = List.copyOf(listing);
     }
 
-    /** One attempt as the page shows it: its cell, its messages and its grade read by its domain. */
-    public record AttemptView(Inspect.AttemptRow row, List<Message> messages, Exploration.RunReport grade) {
+    /**
+     * One attempt as the page shows it: its cell, its messages, its grade read by its domain and the files it left
+     * that its domain shows ({@link Exploration#files}; null when none).
+     */
+    public record AttemptView(
+            Inspect.AttemptRow row, List<Message> messages, Exploration.RunReport grade, Exploration.Files files) {
         public Attempt attempt() {
             return row.attempt();
         }
@@ -115,7 +121,7 @@ public record ExperimentReport(
                     whole = listed.attempt(); // shown from its row's columns; the report command names it
                 }
                 Inspect.AttemptRow row = new Inspect.AttemptRow(whole, listed.benchmark(), listed.candidate());
-                return new AttemptView(row, messages(row.attempt()), grade(registry, row));
+                return new AttemptView(row, messages(row.attempt()), grade(registry, row), files(registry, row));
             });
         }
     }
@@ -171,6 +177,17 @@ public record ExperimentReport(
                 a.checks().stream()
                         .map(c -> new Exploration.CheckLine(c.name(), c.passed(), c.passed() ? "passed" : "failed"))
                         .toList());
+    }
+
+    /** The files the attempt's domain shows of it, or null (none, or a record the domain cannot read). */
+    private static Exploration.Files files(Registry registry, Inspect.AttemptRow row) {
+        BenchmarkProvider p = registry.benchmarks().get(row.benchmark());
+        if (p == null || p.exploration().isEmpty()) return null;
+        try {
+            return p.exploration().get().files(row.attempt()).orElse(null);
+        } catch (RuntimeException e) {
+            return null; // an older evidence shape: the attempt still shows its grade and transcript
+        }
     }
 
     // ---------------------------------------------------------------- HTML
@@ -279,16 +296,19 @@ public record ExperimentReport(
         sb.append("<section id=\"attempts\"><h2>Attempts</h2>");
         if (listing.isEmpty()) sb.append("<p class=\"sub\">no attempts yet</p>");
         out.append(sb);
+        FilesHtml.Sources sources = new FilesHtml.Sources();
         for (Inspect.AttemptRow listed : listing) {
             sb.setLength(0);
-            attempt(sb, reader.apply(listed));
+            attempt(sb, reader.apply(listed), sources);
             out.append(sb);
             // an attempt with a huge text leaves a huge buffer: start the next one small
             if (sb.capacity() > 1 << 20) sb = new StringBuilder(64 * 1024);
         }
         sb.setLength(0);
+        sb.append("</section>");
+        sources.write(sb);
         sb.append(
-                "</section></main><footer class=\"sub\">written by <code>./brokkr report</code>; self-contained: no server, no network</footer>");
+                "</main><footer class=\"sub\">written by <code>./brokkr report</code>; self-contained: no server, no network</footer>");
         sb.append("<script>").append(resource("report.js")).append("</script></body></html>\n");
         out.append(sb);
         out.flush();
@@ -347,7 +367,7 @@ public record ExperimentReport(
         sb.append(num(s));
     }
 
-    private static void attempt(StringBuilder sb, AttemptView v) {
+    private static void attempt(StringBuilder sb, AttemptView v, FilesHtml.Sources sources) {
         Attempt a = v.attempt();
         LongTexts texts = new LongTexts("attempt-" + a.id() + "-text-");
         Evidence e = a.evidence();
@@ -377,7 +397,8 @@ public record ExperimentReport(
                 .append(" messages · ")
                 .append(Numbers.duration(a.durationMillis()))
                 .append("</summary>");
-        sb.append("<div class=\"attempt-body\"><div class=\"grade\"><h3>Grade</h3>");
+        sb.append(v.files() == null ? "<div class=\"attempt-body\">" : "<div class=\"attempt-body has-files\">")
+                .append("<div class=\"grade\"><h3>Grade</h3>");
         if (a.completed()) {
             sb.append("<p>")
                     .append(esc(v.grade().resultLine()))
@@ -410,7 +431,9 @@ public record ExperimentReport(
                         .append(u.inputTokens())
                         .append('/')
                         .append(u.outputTokens()));
-        sb.append("</p></div><div class=\"dialogue\"><h3>Transcript</h3>");
+        sb.append("</p></div>");
+        if (v.files() != null) FilesHtml.attempt(sb, a.id(), v.files(), sources);
+        sb.append("<div class=\"dialogue\"><h3>Transcript</h3>");
         if (v.messages().isEmpty()) sb.append("<p class=\"sub\">no transcript recorded</p>");
         for (Message m : v.messages()) message(sb, m, texts);
         sb.append("</div></div></details>");
