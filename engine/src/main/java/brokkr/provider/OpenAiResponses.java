@@ -77,7 +77,7 @@ public final class OpenAiResponses implements WireFormat {
 
     @Override
     public Map<String, String> headers(Secret key) {
-        return key.isPresent() ? Map.of("Authorization", "Bearer " + key.reveal()) : Map.of();
+        return OpenAiChat.INSTANCE.headers(key); // the same bearer token as chat completions
     }
 
     @Override

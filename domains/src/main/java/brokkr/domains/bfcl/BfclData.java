@@ -230,6 +230,14 @@ public final class BfclData {
 
     /** Reads a pinned JSON-lines file. */
     private List<Value> readLines(String rel) {
+        return readPinnedLines(dir, rel, DIGESTS);
+    }
+
+    /**
+     * The JSON lines of {@code dir/rel}, its bytes checked against {@code digests.get(rel)} first: the one reader of
+     * every BFCL data file (single-turn, multi-turn, memory), each category's table of pinned digests its own.
+     */
+    public static List<Value> readPinnedLines(Path dir, String rel, Map<String, String> digests) {
         Path file = dir.resolve(rel);
         byte[] bytes;
         try {
@@ -238,7 +246,7 @@ public final class BfclData {
             // An IOException's message is often the path alone: the cause says what happened.
             throw new BfclDataException("cannot read BFCL data file " + file, e);
         }
-        String pinned = DIGESTS.get(rel);
+        String pinned = digests.get(rel);
         String actual = sha256(bytes);
         if (!actual.equals(pinned))
             throw new BfclDataException("BFCL data file " + file + " has sha256 " + actual + ", expected " + pinned);

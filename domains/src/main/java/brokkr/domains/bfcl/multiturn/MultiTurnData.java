@@ -2,18 +2,11 @@ package brokkr.domains.bfcl.multiturn;
 
 import brokkr.domains.bfcl.BfclData;
 import brokkr.python.PyObjects;
-import brokkr.value.Json;
 import brokkr.value.PyDict;
 import brokkr.value.PyList;
 import brokkr.value.Value;
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
-import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -152,28 +145,6 @@ public final class MultiTurnData {
     }
 
     private static List<Value> readLines(Path dir, String rel) {
-        Path file = dir.resolve(rel);
-        byte[] bytes;
-        try {
-            bytes = Files.readAllBytes(file);
-        } catch (IOException e) {
-            throw new BfclData.BfclDataException("cannot read BFCL data file " + file, e);
-        }
-        String actual;
-        try {
-            actual = HexFormat.of()
-                    .formatHex(MessageDigest.getInstance("SHA-256").digest(bytes));
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException(e);
-        }
-        if (!actual.equals(DIGESTS.get(rel))) {
-            throw new BfclData.BfclDataException(
-                    "BFCL data file " + file + " has sha256 " + actual + ", expected " + DIGESTS.get(rel));
-        }
-        List<Value> out = new ArrayList<>();
-        for (String line : new String(bytes, StandardCharsets.UTF_8).split("\n")) {
-            if (!line.isBlank()) out.add(Json.parse(line));
-        }
-        return out;
+        return BfclData.readPinnedLines(dir, rel, DIGESTS);
     }
 }
