@@ -31,8 +31,8 @@ import java.util.concurrent.Callable;
  * OpenTelemetry spans after the GenAI semantic conventions: {@code invoke_agent} per unit of a run (an
  * episode, a task), {@code chat} per model call of any role, {@code execute_tool} per tool call. Off
  * ({@link #OFF}) unless a run asks for it: then every method is one null check and returns what it
- * was given, so a run without traces does what it did before (the bench module's {@code TracingBench}
- * measures it).
+ * was given, so a run without traces does what it did before (the bench module's {@code OtelBench}
+ * measures it: ./brokkr bench otel).
  *
  * <p>The runner hands a unit's trace to its thread through the OpenTelemetry {@link Context} (with the
  * unit's {@code invoke_agent} span as the parent), so that the agent loop and a benchmark's own

@@ -1,6 +1,7 @@
 package brokkr.cli;
 
 import brokkr.telemetry.GenAiTrace;
+import brokkr.telemetry.TraceExport;
 import io.opentelemetry.api.common.AttributeKey;
 import io.opentelemetry.api.common.Attributes;
 import io.opentelemetry.exporter.otlp.http.trace.OtlpHttpSpanExporter;
@@ -31,7 +32,7 @@ import java.util.concurrent.TimeUnit;
  * the OpenTelemetry API alone, so a library user of the engine chooses (or omits) the SDK, and the runner
  * without one costs nothing.
  */
-public final class Tracing implements AutoCloseable {
+public final class Tracing implements TraceExport {
     /** What {@code experiment run --help} says of the options. */
     public static final String OPTIONS = "[--otel URL|file:PATH|off] [--otel-content]";
 
@@ -143,6 +144,7 @@ public final class Tracing implements AutoCloseable {
         return s == null || s.isBlank() ? null : s.strip();
     }
 
+    @Override
     public GenAiTrace trace() {
         return trace;
     }
@@ -168,5 +170,13 @@ public final class Tracing implements AutoCloseable {
         if (provider == null) return;
         CompletableResultCode done = provider.shutdown();
         done.join(10, TimeUnit.SECONDS);
+    }
+
+    /** {@link TraceExport}'s service: {@code %run --otel} opens its target here, as {@code experiment run} does. */
+    public static final class Opener implements TraceExport.Opener {
+        @Override
+        public TraceExport open(String option, boolean content, Map<String, String> env) {
+            return Tracing.open(option, content, env);
+        }
     }
 }

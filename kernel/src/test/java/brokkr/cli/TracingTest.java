@@ -18,6 +18,10 @@ import brokkr.experiment.ProgressListener;
 import brokkr.experiment.ProviderModels;
 import brokkr.experiment.Registry;
 import brokkr.experiment.StoreLocation;
+import brokkr.magics.MagicRegistry;
+import brokkr.magics.MagicUsageException;
+import brokkr.magics.Session;
+import brokkr.magics.view.RunView;
 import brokkr.provider.OpenAiChat;
 import brokkr.provider.testing.ScriptedModelServer;
 import brokkr.provider.testing.ScriptedModelServer.Reply;
@@ -327,6 +331,42 @@ class TracingTest {
                 "--otel",
                 "file:" + trace);
         assertEquals(0, r.code(), r.err());
+        assertTree(readJsonLines(trace));
+    }
+
+    /** {@code %run --otel file:PATH} (the magic's path to the kernel's SDK is {@code TraceExport}'s service): one episode's tree. */
+    @Test
+    void theRunMagicsOtelFileWritesTheEpisodesSpans() throws Exception {
+        Path trace = tmp.resolve("run-trace.jsonl");
+        Session s = new Session(MagicRegistry.standard(), Registry.process());
+        s.domain("loop");
+        RunView run = (RunView) s.magic("%run --candidate ideal --task 6 --otel file:" + trace);
+        assertEquals(1.0, run.attempt().reward());
+        List<WireSpan> spans = readJsonLines(trace);
+        List<WireSpan> roots =
+                spans.stream().filter(x -> x.parentSpanId().isEmpty()).toList();
+        assertEquals(1, roots.size(), spans.toString());
+        assertEquals("invoke_agent", roots.getFirst().attributes().get("gen_ai.operation.name"));
+        assertEquals("6", roots.getFirst().attributes().get("brokkr.task.id"));
+        List<WireSpan> kids = spans.stream()
+                .filter(x -> x.parentSpanId().equals(roots.getFirst().spanId()))
+                .toList();
+        assertEquals(spans.size() - 1, kids.size(), "every other span is the episode's child");
+        // pointer chasing at depth 6: six hops, each one model step and its tool call
+        assertEquals(
+                6,
+                kids.stream().filter(k -> k.name().startsWith("execute_tool ")).count(),
+                kids.toString());
+        assertTrue(kids.stream().anyMatch(k -> k.name().startsWith("chat")), kids.toString());
+        // Without --otel (and no OTEL_* variables in this JVM's environment) the run sends nothing; a bad target is a
+        // usage error.
+        Files.delete(trace);
+        s.magic("%run --candidate ideal --task 6");
+        assertFalse(Files.exists(trace));
+        assertThrows(MagicUsageException.class, () -> s.magic("%run --candidate ideal --task 6 --otel ftp://x/y"));
+    }
+
+    private static List<WireSpan> readJsonLines(Path trace) throws java.io.IOException {
         List<WireSpan> spans = new ArrayList<>();
         for (String line : Files.readAllLines(trace)) {
             PyDict d = Json.parse(line).asDict();
@@ -340,7 +380,7 @@ class TracingTest {
                     str(d.get("name")),
                     attrs));
         }
-        assertTree(spans);
+        return spans;
     }
 
     private static String str(Value v) {

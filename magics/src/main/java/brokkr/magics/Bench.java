@@ -15,6 +15,7 @@ import brokkr.magics.view.TaskView;
 import brokkr.repl.Harness;
 import brokkr.run.Policy;
 import brokkr.run.Runner;
+import brokkr.telemetry.GenAiTrace;
 import brokkr.value.PyDict;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -171,6 +172,11 @@ public record Bench(BenchmarkProvider provider, Exploration exploration) {
      * its own (tau2's per-trial seed): that variant is made by the same resolver.
      */
     public RunView run(Plan plan, Runnable onModelCall) {
+        return run(plan, onModelCall, GenAiTrace.OFF);
+    }
+
+    /** As above, the run's spans to {@code trace} ({@code %run --otel}). */
+    public RunView run(Plan plan, Runnable onModelCall, GenAiTrace trace) {
         Function<ModelRef, Candidate> planned = plan.plan().models();
         brokkr.run.Plan counted = new brokkr.run.Plan(plan.plan().units(), ref -> {
             Candidate c = planned.apply(ref);
@@ -179,7 +185,7 @@ public record Bench(BenchmarkProvider provider, Exploration exploration) {
                 return c.next(history, tools);
             };
         });
-        Attempt a = Runner.attempts(counted, Policy.of(1)).getFirst();
+        Attempt a = Runner.attempts(counted, Policy.of(1).withTrace(trace)).getFirst();
         return RunView.of(
                 name(),
                 plan.candidate(),

@@ -56,7 +56,7 @@ public final class MagicCompletion {
                 if (prev.equals("--candidate"))
                     options.addAll(loaded(s) ? s.domain().candidates() : List.of());
                 else if (prev.equals("--task")) options.addAll(taskIds(s));
-                else options.addAll(List.of("--candidate", "--task"));
+                else options.addAll(List.of("--candidate", "--task", "--harness", "--otel"));
             }
             case "call" -> {
                 if (words.size() == 1 && loaded(s)) options.addAll(s.world().tools());

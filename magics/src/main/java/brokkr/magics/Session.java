@@ -11,6 +11,8 @@ import brokkr.magics.view.Tables;
 import brokkr.magics.view.TaskView;
 import brokkr.python.PyJson;
 import brokkr.repl.Harness;
+import brokkr.telemetry.GenAiTrace;
+import brokkr.telemetry.TraceExport;
 import brokkr.value.Json;
 import brokkr.value.PyDict;
 import brokkr.value.Value;
@@ -219,9 +221,37 @@ public final class Session {
     /** As above, the candidate under {@code harness} in {@code actionSpace} ({@code %run ... --harness loop --action-space repl}). */
     public RunView run(String candidate, String taskId, Map<String, String> roles, Harness harness, String actionSpace)
             throws InterruptedException {
+        return run(candidate, taskId, roles, harness, actionSpace, null);
+    }
+
+    /**
+     * As above, with OpenTelemetry GenAI spans to {@code otel} ({@code %run --otel URL|file:PATH|off}; null: the
+     * kernel's {@code OTEL_*} environment decides, as for {@code experiment run}), flushed when the run ends.
+     */
+    public RunView run(
+            String candidate,
+            String taskId,
+            Map<String, String> roles,
+            Harness harness,
+            String actionSpace,
+            String otel)
+            throws InterruptedException {
         Bench b = domain();
         Bench.Plan plan = b.plan(candidate, taskId, roles, models, harness, actionSpace);
-        if (!plan.usesModels()) return b.run(plan, () -> {});
+        TraceExport spans;
+        try {
+            spans = TraceExport.open(otel, false, System.getenv());
+        } catch (IllegalArgumentException e) {
+            throw new MagicUsageException(e.getMessage());
+        }
+        try (spans) {
+            return run(b, plan, candidate, taskId, spans.trace());
+        }
+    }
+
+    private RunView run(Bench b, Bench.Plan plan, String candidate, String taskId, GenAiTrace trace)
+            throws InterruptedException {
+        if (!plan.usesModels()) return b.run(plan, () -> {}, trace);
         AtomicInteger calls = new AtomicInteger();
         long t0 = System.nanoTime();
         String id = display.show(new RunProgress(b.name(), taskId, candidate, 0, 0, false));
@@ -231,7 +261,7 @@ public final class Session {
                 .daemon(true)
                 .start(() -> {
                     try {
-                        run.complete(b.run(plan, calls::incrementAndGet));
+                        run.complete(b.run(plan, calls::incrementAndGet, trace));
                     } catch (Throwable t) {
                         run.completeExceptionally(t);
                     }

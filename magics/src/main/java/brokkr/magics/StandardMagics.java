@@ -43,11 +43,11 @@ public final class StandardMagics {
                         StandardMagics::call)
                 .line(
                         "run",
-                        "%run --task ID --candidate C|PROVIDER:MODEL [--user PROVIDER:MODEL] [--judge PROVIDER:MODEL] [--harness loop [--action-space tools|repl] [--repl-guidance shape|compute|inspect|typed]]",
+                        "%run --task ID --candidate C|PROVIDER:MODEL [--user PROVIDER:MODEL] [--judge PROVIDER:MODEL] [--harness loop [--action-space tools|repl] [--repl-guidance shape|compute|inspect|typed]] [--otel URL|file:PATH|off]",
                         "Runs one episode of a candidate on a task of the loaded domain on the evaluation path: a scripted candidate,"
                                 + " or a model (e.g. openai:gpt-4.1; keys and base URLs from the environment) with live progress;"
                                 + " tau2 needs --user and --judge models for a model candidate. --harness loop drives it by Brokkr's agent loop,"
-                                + " with the JSON tools or (--action-space repl) one java_eval tool in a sandbox JVM. Shows the transcript and the grade.",
+                                + " with the JSON tools or (--action-space repl) one java_eval tool in a sandbox JVM. --otel sends the run's OpenTelemetry GenAI spans to an OTLP/HTTP endpoint or a JSON-lines file (as experiment run --otel). Shows the transcript and the grade.",
                         StandardMagics::run);
     }
 
@@ -121,7 +121,8 @@ public final class StandardMagics {
     }
 
     static Object run(Session s, MagicArgs a) throws InterruptedException {
-        var p = a.parse(Set.of("candidate", "task", "user", "judge", "harness", "action-space", "repl-guidance"), 0);
+        var p = a.parse(
+                Set.of("candidate", "task", "user", "judge", "harness", "action-space", "repl-guidance", "otel"), 0);
         if (p.option("candidate") == null || p.option("task") == null)
             throw new MagicUsageException("--candidate and --task are required");
         Map<String, String> roles = new LinkedHashMap<>();
@@ -135,6 +136,6 @@ public final class StandardMagics {
         }
         if (!harness.loop() && !actionSpace.equals(Bench.ACTION_SPACE))
             throw new MagicUsageException("--action-space " + actionSpace + " needs --harness loop");
-        return s.run(p.option("candidate"), p.option("task"), roles, harness, actionSpace);
+        return s.run(p.option("candidate"), p.option("task"), roles, harness, actionSpace, p.option("otel"));
     }
 }
