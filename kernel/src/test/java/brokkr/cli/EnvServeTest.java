@@ -81,6 +81,10 @@ class EnvServeTest {
             assertEquals(Value.of(true), end.body().get("done"), end.body().toString());
             assertEquals(Value.of(1.0), end.body().get("reward"), end.body().toString());
 
+            // A new client (a new connection) for the refusals: the episode's last step intermittently left its pooled
+            // keep-alive connection closed by the server, and the JDK client does not retry a POST on a stale one
+            // (seen 1 in 3 runs: "header parser received no bytes"). Left open: why the server closes it.
+            http = HttpClient.newHttpClient();
             assertEquals(
                     401,
                     post(http, base + "/reset", token + "x", "{\"task\": \"2\"}")
