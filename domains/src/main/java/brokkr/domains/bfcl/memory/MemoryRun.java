@@ -15,7 +15,7 @@ import java.util.Map;
  * flushed at its end. An immutable value: every step returns a new run, so keeping one is a fork (the same world,
  * snapshot files included).
  *
- * @param backend {@code MemoryAPI_kv} or {@code MemoryAPI_rec_sum}
+ * @param backend {@code MemoryAPI_kv}, {@code MemoryAPI_vector} or {@code MemoryAPI_rec_sum}
  * @param testId the entry being run (null before the first)
  */
 public record MemoryRun(String backend, String scenario, String model, World world, String testId) {
