@@ -5,6 +5,11 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -85,5 +90,29 @@ class MiniLmTest {
         // what lies beyond the 254th word piece does not count
         assertArrayEquals(M.embed("hello ".repeat(254)), M.embed("hello ".repeat(254) + "goodbye ".repeat(100)));
         assertTrue(cos("hello ".repeat(253), "hello ".repeat(253) + "goodbye") < 1.0);
+    }
+
+    /**
+     * Four threads embedding on one encoder at once (texts it has not seen, each twice) get the vectors the process's
+     * encoder gives, bit for bit.
+     */
+    @Test
+    void concurrentUseGivesTheSameVectors() throws Exception {
+        List<String> texts = new ArrayList<>();
+        for (int i = 0; i < 12; i++) texts.add("concurrency probe number " + i + " about a shared encoder");
+        MiniLm fresh = MiniLm.withOptimisation(ai.onnxruntime.OrtSession.SessionOptions.OptLevel.BASIC_OPT);
+        ExecutorService pool = Executors.newFixedThreadPool(4);
+        try {
+            List<Future<float[]>> futures = new ArrayList<>();
+            for (int round = 0; round < 2; round++)
+                for (String t : texts) futures.add(pool.submit(() -> fresh.embed(t)));
+            for (int i = 0; i < texts.size(); i++)
+                assertArrayEquals(
+                        futures.get(i).get(), futures.get(i + texts.size()).get(), texts.get(i));
+            for (int i = 0; i < texts.size(); i++)
+                assertArrayEquals(M.embed(texts.get(i)), futures.get(i).get());
+        } finally {
+            pool.shutdown();
+        }
     }
 }
