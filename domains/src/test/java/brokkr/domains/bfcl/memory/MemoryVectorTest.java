@@ -159,6 +159,7 @@ class MemoryVectorTest {
         assertEquals(
                 "{\n    \"0\": \"Name: Ana\",\n    \"1\": \"Likes tea\"\n}",
                 r.instance().contextDump());
+        assertTrue(r.systemMessage(false).contains(r.instance().contextDump()), "the core/archival template embeds it");
     }
 
     @Test
