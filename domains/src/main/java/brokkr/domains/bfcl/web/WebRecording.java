@@ -247,6 +247,22 @@ public final class WebRecording {
         private final Map<Query, Outcome> searches = new LinkedHashMap<>();
         private final Map<String, Outcome> fetches = new LinkedHashMap<>();
         private final List<String> lines = new ArrayList<>();
+        private final String secret;
+
+        /** {@code secret}: the API key, which no line may hold (a line that would is written with it replaced). */
+        public Builder(String secret) {
+            this.secret = secret == null || secret.isEmpty() ? null : secret;
+        }
+
+        public Builder() {
+            this(null);
+        }
+
+        private void add(PyDict line) {
+            String text = PyJson.dumps(line, PyJson.DumpOptions.COMPACT.withEnsureAscii(false));
+            if (secret != null) text = text.replace(secret, "[SERPAPI_API_KEY]");
+            lines.add(text);
+        }
 
         public synchronized Outcome search(Query q, java.util.function.Supplier<Outcome> live) {
             Outcome o = searches.get(q);
@@ -256,7 +272,7 @@ public final class WebRecording {
             PyDict.Builder line = PyDict.builder().put("search", q.toValue());
             if (o.raised() != null) line.put("raised", new PyStr(o.raised()));
             else line.put("response", o.response());
-            lines.add(PyJson.dumps(line.build(), PyJson.DumpOptions.COMPACT.withEnsureAscii(false)));
+            add(line.build());
             return o;
         }
 
@@ -268,7 +284,7 @@ public final class WebRecording {
             PyDict.Builder line = PyDict.builder().put("fetch", new PyStr(url));
             if (o.raised() != null) line.put("raised", new PyStr(o.raised()));
             else line.put("text", new PyStr(o.text()));
-            lines.add(PyJson.dumps(line.build(), PyJson.DumpOptions.COMPACT.withEnsureAscii(false)));
+            add(line.build());
             return o;
         }
 

@@ -142,13 +142,8 @@ public final class WebSearchBenchmark implements BenchmarkProvider {
         return register(new WebIo.Replay(recording));
     }
 
-    /** Makes {@code io} known to this provider by its digest (the recorder's live IO is registered as "live"). */
+    /** Makes {@code io} known to this provider by its digest (the recorder's live IO as "live"); returns it. */
     public WebIo register(WebIo io) {
-        WebIo known = ios.putIfAbsent(io.sha256(), io);
-        return known == null || io.sha256().equals("live") ? remember(io) : known;
-    }
-
-    private WebIo remember(WebIo io) {
         ios.put(io.sha256(), io);
         return io;
     }
