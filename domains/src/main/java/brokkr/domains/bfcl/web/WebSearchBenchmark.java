@@ -8,6 +8,7 @@ import brokkr.domains.bfcl.memory.AgenticChecker;
 import brokkr.domains.bfcl.multiturn.MultiTurnData;
 import brokkr.domains.bfcl.multiturn.MultiTurnInference;
 import brokkr.domains.bfcl.multiturn.MultiTurnTools;
+import brokkr.eval.AgentInterface;
 import brokkr.eval.BenchmarkProvider;
 import brokkr.eval.Check;
 import brokkr.eval.EnvironmentDef;
@@ -163,6 +164,13 @@ public final class WebSearchBenchmark implements BenchmarkProvider {
         WebIo io = sha == null ? null : ios.get(sha);
         if (io == null) throw new IllegalArgumentException(NO_RECORDING + " (no recording " + sha + " loaded)");
         return tasks.computeIfAbsent(env.taskId() + "@" + sha, k -> data().task(env.taskId(), io));
+    }
+
+    /** Upstream's function-calling loop, as the reference candidate's protocol or with JSON tools (the notebook's %run). */
+    @Override
+    public AgentInterface agentInterface() {
+        return new AgentInterface(
+                AgentInterface.Shape.USER_TURNS, Map.of(AgentInterface.REFERENCE, List.of("reference", "tools")));
     }
 
     @Override
