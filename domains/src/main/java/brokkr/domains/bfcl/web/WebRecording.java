@@ -38,7 +38,8 @@ import java.util.Map;
  *       {@code GoogleSearch(params).get_dict()} returned, reduced to what upstream reads: {@code error}, or
  *       {@code organic_results} with each result's {@code title}, {@code link} and {@code snippet} (a field SerpAPI
  *       left out stays out). Q and KL are the parameter values as {@code requests} sends them ({@code str()} of a
- *       scalar; null for None, which {@code requests} drops). {@code max_results} and {@code show_snippet} are applied
+ *       scalar; null for None, which {@code requests} drops; for a list, which {@code requests} sends as one parameter
+ *       per item, the items' {@code str()} joined by U+0000). {@code max_results} and {@code show_snippet} are applied
  *       at replay, as upstream applies them after the call.</li>
  *   <li>{@code {"search":{...},"raised":MSG}}: {@code get_dict()} raised; MSG is {@code str(e)}.</li>
  *   <li>{@code {"fetch":URL,"text":T}}: {@code requests.get(URL, ...)} with {@code raise_for_status()} passing;

@@ -67,7 +67,9 @@ public final class WebSearchBenchmark implements BenchmarkProvider {
     /** Recordings loaded by this provider, by sha256 (the environment names its recording by digest only). */
     private final Map<String, WebIo> ios = new ConcurrentHashMap<>();
 
-    private final Map<String, MultiTurnData.Task> tasks = new ConcurrentHashMap<>();
+    private record TaskKey(String taskId, WebIo io) {}
+
+    private final Map<TaskKey, MultiTurnData.Task> tasks = new ConcurrentHashMap<>();
 
     public WebSearchBenchmark() {}
 
@@ -163,7 +165,8 @@ public final class WebSearchBenchmark implements BenchmarkProvider {
         String sha = env.dataDigests().get(RECORDING_DIGEST);
         WebIo io = sha == null ? null : ios.get(sha);
         if (io == null) throw new IllegalArgumentException(NO_RECORDING + " (no recording " + sha + " loaded)");
-        return tasks.computeIfAbsent(env.taskId() + "@" + sha, k -> data().task(env.taskId(), io));
+        // by the IO itself: a later record-web run in this process registers a new live IO under the same name
+        return tasks.computeIfAbsent(new TaskKey(env.taskId(), io), k -> data().task(env.taskId(), io));
     }
 
     /** Upstream's function-calling loop, as the reference candidate's protocol or with JSON tools (the notebook's %run). */

@@ -234,6 +234,26 @@ class WebSearchReplayTest {
                 .contains("format version 2"));
     }
 
+    /** The recording's digest is part of the environment's content: another recording, another environment. */
+    @Test
+    void theRecordingIsPartOfTheEnvironmentsContentId() {
+        WebSearchBenchmark b = new WebSearchBenchmark(data);
+        WebRecording other = WebRecording.parse(rebuild(), "other");
+        String id = "web_search_base_4";
+        assertEquals(
+                b.environment(id, b.register(recording)).id(),
+                b.environment(id, b.register(recording)).id());
+        assertNotEquals(
+                b.environment(id, b.register(recording)).id(),
+                b.environment(id, b.register(other)).id());
+        assertEquals(
+                other.sha256(),
+                b.environment(id, b.register(other)).dataDigests().get("web_recording"));
+        assertEquals(
+                List.of("web_search_base_0", "web_search_base_1", "web_search_no_snippet_0", "web_search_no_snippet_1"),
+                b.tasks("smoke"));
+    }
+
     private static byte[] rebuild() {
         WebRecording.Builder b = new WebRecording.Builder();
         b.search(new WebRecording.Query("q", null), () -> WebRecording.Outcome.raised("boom"));
