@@ -74,7 +74,22 @@ class ConformanceCommandTest {
                 "--corpus",
                 bfclCorpus("verdicts-seed7.jsonl").toString());
         assertEquals(0, r.code(), r.out() + r.err());
-        assertEquals("58044 checked, 0 mismatches\n", r.out());
+        // the tool specs against the corpus's tools.jsonl first, then the verdicts' closing line
+        assertEquals(
+                "3491 tool specs checked against tools.jsonl, 0 mismatches\n58044 checked, 0 mismatches\n", r.out());
+    }
+
+    /** simple_java / simple_javascript (issue 26): the verdicts and the specs of tools.jsonl.gz beside them. */
+    @Test
+    void bfclJavaJsCorpusHasNoMismatchAndItsSpecsAreChecked() {
+        Run r = main(
+                "conformance",
+                "bfcl",
+                "--corpus",
+                bfclCorpus("java-js/verdicts-seed7.jsonl.gz").toString());
+        assertEquals(0, r.code(), r.out() + r.err());
+        assertEquals(
+                "150 tool specs checked against tools.jsonl.gz, 0 mismatches\n2490 checked, 0 mismatches\n", r.out());
     }
 
     @Test

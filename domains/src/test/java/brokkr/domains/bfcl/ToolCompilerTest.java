@@ -6,7 +6,6 @@ import brokkr.python.PyJson;
 import brokkr.value.Json;
 import brokkr.value.PyDict;
 import brokkr.value.PyList;
-import brokkr.value.PyStr;
 import brokkr.value.Value;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -55,21 +54,7 @@ class ToolCompilerTest {
         List<String> diffs = new ArrayList<>();
         for (int i = 0; i < lines.size(); i++) {
             BfclTask t = tasks.get(i);
-            PyList model =
-                    ToolCompiler.modelFunctions(t.functions(), t.category().language());
-            List<Value> names = new ArrayList<>();
-            for (Value f : t.functions()) names.add(f.asDict().get("name"));
-            Value rec = PyDict.builder()
-                    .put("id", new PyStr(t.id()))
-                    .put("category", new PyStr(t.category().id()))
-                    .put("function_names", PyList.of(names))
-                    .put("checker_functions", t.functions())
-                    .put("model_functions", model)
-                    .put("openai_completions", ToolCompiler.compile(model, ToolCompiler.Style.OPENAI_COMPLETIONS))
-                    .put("openai_responses", ToolCompiler.compile(model, ToolCompiler.Style.OPENAI_RESPONSES))
-                    .put("anthropic", ToolCompiler.compile(model, ToolCompiler.Style.ANTHROPIC))
-                    .build();
-            String mine = PyJson.dumps(rec, PyJson.DumpOptions.DEFAULT.withEnsureAscii(false));
+            String mine = BfclToolSpecs.text(t);
             boolean sameValue = Json.parse(lines.get(i)).equals(Json.parse(mine));
             if (sameValue && mine.equals(lines.get(i))) identical++;
             else if (diffs.size() < 3)
@@ -96,18 +81,6 @@ class ToolCompilerTest {
     }
 
     static Value record(BfclTask t) {
-        PyList model = ToolCompiler.modelFunctions(t.functions());
-        List<Value> names = new ArrayList<>();
-        for (Value f : t.functions()) names.add(f.asDict().get("name"));
-        return PyDict.builder()
-                .put("id", new PyStr(t.id()))
-                .put("category", new PyStr(t.category().id()))
-                .put("function_names", PyList.of(names))
-                .put("checker_functions", t.functions())
-                .put("model_functions", model)
-                .put("openai_completions", ToolCompiler.compile(model, ToolCompiler.Style.OPENAI_COMPLETIONS))
-                .put("openai_responses", ToolCompiler.compile(model, ToolCompiler.Style.OPENAI_RESPONSES))
-                .put("anthropic", ToolCompiler.compile(model, ToolCompiler.Style.ANTHROPIC))
-                .build();
+        return BfclToolSpecs.record(t);
     }
 }

@@ -63,6 +63,8 @@ public record BfclCommand(Registry registry, Map<String, String> env) implements
                usage: ./brokkr bfcl run --agent gold|gold-repl|gold-loop|reference|tools|repl|loop [--repl-guidance G] [--sample N] [--seed S]
                                         [--categories C1,C2,...] [--provider P --model M]
                                         [--parallel-tool-calls true|false] [--jobs J] [--out FILE [--append|--force]]
+                                        [--web-recording FILE]
+               usage: ./brokkr bfcl record-web --out FILE [--force] [--categories C | --tasks IDS] [--agent gold|reference ...]
 
                Runs the candidate on N tasks per category (a stable slice chosen by the seed; all tasks
                without --sample) and prints tasks, passed and accuracy per category, then upstream's live
@@ -88,14 +90,21 @@ public record BfclCommand(Registry registry, Map<String, String> env) implements
                multi_turn_long_context) run upstream's function-calling loop (--agent gold or reference) or Brokkr's
                agent loop (loop, repl and their gold-) and print upstream's multi-turn accuracy per category and
                overall (the mean of the four).
+               web_search_base, web_search_no_snippet (BFCL's agentic web search) run on a web recording only:
+               --web-recording FILE (made once where the network is reachable with ./brokkr bfcl record-web --out
+               FILE, a SerpAPI key in SERPAPI_API_KEY; see ./brokkr bfcl record-web --help); --agent gold or
+               reference; a search or page the recording lacks is an infrastructure failure (no verdict).
                Categories: %s. Keys come from the environment (OPENAI_API_KEY, ANTHROPIC_API_KEY, ...).
                The data directory is -Dbrokkr.bfcl.data / BROKKR_BFCL_DATA, else ../shared/upstream/gorilla/...
-               (./brokkr data fetch gorilla fetches it).""".formatted(String.join(", ", BfclCategory.ids()));
+               (./brokkr data fetch gorilla fetches it).""".formatted(String.join(", ", BfclCategory.ids()))
+                + "\n\n" + BfclWebSearchRun.RECORD_USAGE.substring(BfclWebSearchRun.RECORD_USAGE.indexOf("\n\n") + 2);
     }
 
     @Override
     public int run(List<String> args, PrintStream out, PrintStream err) throws InterruptedException, IOException {
-        if (args.isEmpty() || !args.get(0).equals("run")) throw new UsageException("expected 'run'");
+        if (!args.isEmpty() && args.get(0).equals("record-web"))
+            return BfclWebSearchRun.record(registry, env, args, out, err);
+        if (args.isEmpty() || !args.get(0).equals("run")) throw new UsageException("expected 'run' or 'record-web'");
         String agentName = null, provider = null, model = null, replGuidance = null;
         Path outFile = null;
         RecordFile.Existing existing = null;
@@ -105,6 +114,8 @@ public record BfclCommand(Registry registry, Map<String, String> env) implements
         Boolean parallel = null;
         List<BfclCategory> categories = List.of(BfclCategory.values());
         List<String> multiTurn = new ArrayList<>();
+        List<String> webSearch = new ArrayList<>();
+        Path webRecording = null;
         for (int i = 1; i < args.size(); i++) {
             String a = args.get(i);
             if (a.equals("--append") || a.equals("--force")) {
@@ -123,6 +134,7 @@ public record BfclCommand(Registry registry, Map<String, String> env) implements
                         "--parallel-tool-calls",
                         "--jobs",
                         "--out",
+                        "--web-recording",
                         "--repl-guidance" -> {
                     if (i + 1 >= args.size()) throw new UsageException(a + " needs a value");
                     yield args.get(++i);
@@ -139,6 +151,7 @@ public record BfclCommand(Registry registry, Map<String, String> env) implements
                     case "--provider" -> provider = v;
                     case "--model" -> model = v;
                     case "--out" -> outFile = Path.of(v);
+                    case "--web-recording" -> webRecording = Path.of(v);
                     case "--parallel-tool-calls" -> {
                         if (!v.equals("true") && !v.equals("false"))
                             throw new UsageException("--parallel-tool-calls takes true or false");
@@ -148,6 +161,7 @@ public record BfclCommand(Registry registry, Map<String, String> env) implements
                         List<BfclCategory> cs = new ArrayList<>();
                         for (String c : v.split(",")) {
                             if (BfclMultiTurnRun.isMultiTurn(c.trim())) multiTurn.add(c.trim());
+                            else if (BfclWebSearchRun.isWebSearch(c.trim())) webSearch.add(c.trim());
                             else cs.add(BfclCategory.of(c.trim()));
                         }
                         categories = cs;
@@ -161,6 +175,13 @@ public record BfclCommand(Registry registry, Map<String, String> env) implements
             }
         }
         if (agentName == null) throw new UsageException("missing --agent");
+        if (!webSearch.isEmpty() && webRecording == null)
+            throw new UsageException("web_search categories (" + String.join(", ", webSearch)
+                    + ") are offered on a web recording only: give --web-recording FILE (record one where the network"
+                    + " is reachable with ./brokkr bfcl record-web --out FILE, SERPAPI_API_KEY from the environment)");
+        if (webSearch.isEmpty() && webRecording != null)
+            throw new UsageException(
+                    "--web-recording goes with --categories web_search_base and/or web_search_no_snippet");
         if (existing != null && outFile == null)
             throw new UsageException(
                     (existing == RecordFile.Existing.APPEND ? "--append" : "--force") + " goes with --out");
@@ -228,6 +249,9 @@ public record BfclCommand(Registry registry, Map<String, String> env) implements
                 throw new InputException(e.getMessage()); // an unknown provider, a key that is not set
             }
         }
+        if (!webSearch.isEmpty() && outFile != null)
+            throw new UsageException(
+                    "--out writes single-turn answers; web_search categories have none: run them" + " without --out");
         if (!multiTurn.isEmpty() && outFile != null)
             // The per-task lines are single-turn answers (model_output); a multi-turn episode has no such line.
             throw new UsageException("--out writes single-turn answers; multi-turn categories ("
@@ -237,6 +261,12 @@ public record BfclCommand(Registry registry, Map<String, String> env) implements
             BfclMultiTurnRun.Outcome mt =
                     BfclMultiTurnRun.run(registry, multiTurn, agent, sample, seed, jobs, models, out);
             nothingScored = noVerdict(mt.tasks(), mt.withoutVerdict(), mt.firstError(), "multi-turn", err);
+            if (categories.isEmpty() && webSearch.isEmpty()) return nothingScored ? 1 : 0;
+        }
+        if (!webSearch.isEmpty()) {
+            BfclWebSearchRun.Outcome ws =
+                    BfclWebSearchRun.run(registry, webSearch, webRecording, agent, sample, seed, jobs, models, out);
+            nothingScored |= noVerdict(ws.tasks(), ws.withoutVerdict(), ws.firstError(), "web_search", err);
             if (categories.isEmpty()) return nothingScored ? 1 : 0;
         }
         BenchmarkProvider bfcl = registry.benchmark("bfcl");

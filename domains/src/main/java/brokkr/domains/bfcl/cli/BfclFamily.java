@@ -6,6 +6,7 @@ import brokkr.data.UpstreamData;
 import brokkr.domains.bfcl.BfclConformance;
 import brokkr.domains.bfcl.BfclData;
 import brokkr.domains.bfcl.BfclResultsExport;
+import brokkr.domains.bfcl.BfclToolSpecs;
 import brokkr.domains.bfcl.memory.MemoryConformance;
 import brokkr.domains.bfcl.memory.MemoryData;
 import brokkr.domains.bfcl.multiturn.MultiTurnConformance;
@@ -78,20 +79,29 @@ public final class BfclFamily implements BenchmarkFamily {
             return """
                     bfcl: grades every line of a verdict corpus (verdicts-*.jsonl, the format of
                     ../shared/conformance/bfcl/README.md) and compares valid, error_type and the error list with
-                    upstream's. Prints the first mismatches, then a line "N checked, K mismatches". The data
+                    upstream's; first the tool specs against the corpus's tools.jsonl[.gz] beside it (a line "N tool specs
+                    checked against tools.jsonl.gz, K mismatches"). Prints the first mismatches, then a line
+                    "N checked, K mismatches" (exit 1 on any mismatch, specs included). The data
                     directory is -Dbrokkr.bfcl.data / BROKKR_BFCL_DATA, else ../shared/upstream/gorilla/...""";
         }
 
         @Override
         public Replay replay(Path corpus, Map<String, String> options, PrintStream out, PrintStream err) {
             BfclConformance.Report r;
+            BfclToolSpecs.Report specs = new BfclToolSpecs.Report(0, 0);
             try {
-                r = BfclConformance.run(BfclData.load(), BfclConformance.read(corpus), out, 20);
+                BfclData data = BfclData.load();
+                List<BfclConformance.Line> lines = BfclConformance.read(corpus);
+                // The corpus's tools file (tools.jsonl[.gz] beside it): the specs its candidates were made for.
+                Path tools = BfclToolSpecs.besides(corpus);
+                if (tools != null) specs = BfclToolSpecs.check(data, tools, out, 5);
+                else err.println("no tools.jsonl[.gz] beside " + corpus + ": tool specs not checked");
+                r = BfclConformance.run(data, lines, out, 20);
             } catch (Corpus.CorpusException e) {
                 throw new Command.InputException(e.getMessage());
             }
             err.println("graded in " + r.gradeNanos() / 1_000_000 + " ms");
-            return new Replay(r.mismatches(), 0);
+            return new Replay(r.mismatches() + specs.mismatches(), 0);
         }
     }
 

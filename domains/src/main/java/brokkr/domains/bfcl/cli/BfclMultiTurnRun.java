@@ -97,7 +97,7 @@ final class BfclMultiTurnRun {
         return new Outcome(envs.size(), infra, firstError);
     }
 
-    private static String sha256(String s) {
+    static String sha256(String s) {
         try {
             return HexFormat.of()
                     .formatHex(MessageDigest.getInstance("SHA-256").digest(s.getBytes(StandardCharsets.UTF_8)));

@@ -23,8 +23,8 @@ public final class Backends {
             "VehicleControlAPI");
 
     /** Where a class named {@code X} upstream is looked for, in order: the multi-turn backends, then the memory ones. */
-    private static final List<String> PACKAGES =
-            List.of("brokkr.domains.bfcl.multiturn.backends.", "brokkr.domains.bfcl.memory.");
+    private static final List<String> PACKAGES = List.of(
+            "brokkr.domains.bfcl.multiturn.backends.", "brokkr.domains.bfcl.memory.", "brokkr.domains.bfcl.web.");
 
     private static final Map<String, Optional<BackendClass>> CACHE = new ConcurrentHashMap<>();
 

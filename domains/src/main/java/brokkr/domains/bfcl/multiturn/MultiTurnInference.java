@@ -241,6 +241,16 @@ public final class MultiTurnInference {
             } catch (InfrastructureFailure f) {
                 turns.add(steps.recorded());
                 return new Trajectory(turns, player.messages(), steps.world, false, false, f);
+            } catch (IoFailure f) {
+                // a backend's IO failed (a web recording without the request): no verdict, as a model call's failure
+                turns.add(steps.recorded());
+                return new Trajectory(
+                        turns,
+                        player.messages(),
+                        steps.world,
+                        false,
+                        false,
+                        new InfrastructureFailure(f.getMessage(), List.of(), f));
             }
             turns.add(steps.recorded());
             world = steps.world;

@@ -89,6 +89,21 @@ public final class MultiTurnTools {
         return new MultiTurnTools(docs);
     }
 
+    /** No class's docs (a start for {@link #withDocs}). */
+    public static MultiTurnTools empty() {
+        return new MultiTurnTools(Map.of());
+    }
+
+    /**
+     * These docs and {@code cls}'s: a class whose doc file is read elsewhere (the agentic categories' own data, e.g.
+     * {@code WebSearchAPI}'s {@code web_search.json}) joins the tools a task's inference offers.
+     */
+    public MultiTurnTools withDocs(String cls, List<PyDict> classDocs) {
+        Map<String, List<PyDict>> d = new LinkedHashMap<>(docs);
+        d.put(cls, List.copyOf(classDocs));
+        return new MultiTurnTools(d);
+    }
+
     /** What the model is offered before any held-out turn: the model functions (hint appended). */
     public PyList initial(MultiTurnData.Task task) {
         List<Value> functions = new ArrayList<>();
