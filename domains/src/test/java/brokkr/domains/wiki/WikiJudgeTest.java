@@ -204,27 +204,28 @@ class WikiJudgeTest {
         for (long seed : WikiWorldTest.SEEDS) {
             WikiWorld w = WikiWorld.generate(seed);
             String at = "seed " + seed + ": ";
+            Map<Kind, WikiChecker.Grade> grades = new EnumMap<>(Kind.class);
             for (Kind k : Kind.values()) {
                 Map<String, String> wiki = ReferenceWiki.of(w, k);
                 WikiChecker.Grade off = WikiCalibrationTest.grade(w, k), on = judged(w, wiki);
+                grades.put(k, on);
                 // The judge adds one check after the others and changes no other.
                 assertEquals(off.checks(), on.checks().subList(0, off.checks().size()), at + k.id);
                 assertEquals(WikiChecker.FAITHFUL, on.checks().getLast().name(), at + k.id);
                 Set<String> expected = JUDGED_FLIPS.get(k);
                 if (expected != null) assertEquals(expected, on.failed(), at + k.id + " " + on.details());
             }
-            WikiChecker.Grade reference = judged(w, ReferenceWiki.of(w, Kind.REFERENCE));
+            WikiChecker.Grade reference = grades.get(Kind.REFERENCE);
             assertEquals(1.0, reference.score(), at + reference.details());
             assertTrue(
                     ((brokkr.value.PyInt) reference.details().get("claims")).longValue() > 30,
                     at + reference.details());
             // Gaming: a pasted source is faithful (it is not original: other checks say so); a page citing nothing is
             // not.
-            assertFalse(judged(w, ReferenceWiki.of(w, Kind.DUMP)).failed().contains("faithful"), at + "dump");
-            assertTrue(judged(w, ReferenceWiki.of(w, Kind.ONE_PAGE)).failed().contains("faithful"), at + "one-page");
-            assertTrue(
-                    judged(w, ReferenceWiki.of(w, Kind.FACTS_UNCITED)).failed().contains("faithful"), at + "uncited");
-            WikiChecker.Grade empty = judged(w, Map.of());
+            assertFalse(grades.get(Kind.DUMP).failed().contains("faithful"), at + "dump");
+            assertTrue(grades.get(Kind.ONE_PAGE).failed().contains("faithful"), at + "one-page");
+            assertTrue(grades.get(Kind.FACTS_UNCITED).failed().contains("faithful"), at + "uncited");
+            WikiChecker.Grade empty = grades.get(Kind.EMPTY);
             assertEquals(0.0, empty.score(), at + "empty");
             assertFalse(empty.failed().contains("faithful"), at + "empty");
 
