@@ -12,6 +12,7 @@ import brokkr.domains.wiki.ReferenceWiki.Kind;
 import brokkr.eval.Attempt;
 import brokkr.eval.Check;
 import brokkr.eval.Evidence;
+import brokkr.eval.Exploration;
 import brokkr.eval.ModelRef;
 import brokkr.eval.TrustTier;
 import brokkr.experiment.ExperimentQuery;
@@ -263,10 +264,24 @@ class WikiJudgeOverHttpTest {
                 assertEquals(WikiChecker.FAITHFUL, a.checks().getLast().name(), who);
                 assertEquals(List.of(), a.evidence().modelCalls(), "the gold judge calls no model");
                 assertTrue(!a.environmentId().equals(WikiJudgeTest.PUBLIC_ID), "the judge is part of the content id");
+                // What the report (HTML and %run) shows of the attempt: the claims, and which failed where.
+                Exploration.RunReport shown =
+                        new WikiBenchmark().exploration().orElseThrow().report(a);
+                assertTrue(
+                        shown.resultLine().contains(" claims unsupported (judge scripted/gold)"), shown.resultLine());
+                Exploration.CheckLine faithful = shown.checks().getLast();
+                assertEquals(WikiChecker.FAITHFUL, faithful.name());
                 if (who.equals("reference")) {
                     assertEquals(1.0, a.reward());
                     assertEquals(Set.of(), failed(a));
-                } else assertEquals(Set.of("numbers_grounded", "faithful"), failed(a));
+                    assertTrue(shown.resultLine().contains(", 0/"), shown.resultLine());
+                    assertEquals("passed", faithful.detail());
+                } else {
+                    assertEquals(Set.of("numbers_grounded", "faithful"), failed(a));
+                    assertTrue(faithful.detail().startsWith("/wiki/"), faithful.detail());
+                    assertTrue(faithful.detail().contains(": \"It also counts "), faithful.detail());
+                    assertTrue(faithful.detail().contains("(no cited document supports it)"), faithful.detail());
+                }
             }
         }
     }
