@@ -240,6 +240,48 @@ class WikiJudgeOverHttpTest {
         }
     }
 
+    /** {@code judge: {..., cache: true}}: a second run of the same judge requests is served from the cache file. */
+    @Test
+    void theJudgesCallsAreServedFromTheExperimentsCache() throws Exception {
+        GoldJudge gold = new GoldJudge(Gold.of(W));
+        try (ScriptedModelServer server = ScriptedModelServer.start(
+                r -> answer(gold.next(r.chat().history(), List.of()).message(), r))) {
+            ModelRef judge = new ModelRef("openai", "judge");
+            ExperimentSpec plain = spec("cached", List.of("invented"), judge);
+            var cache = new ExperimentSpec.CacheSpec(Set.of(), Set.of("judge"), tmp.resolve("calls.cache"));
+            List<Double> rewards = new ArrayList<>();
+            List<Boolean> hits = new ArrayList<>();
+            for (String dir : List.of("c1", "c2")) {
+                ExperimentSpec spec = new ExperimentSpec(
+                        plain.name(),
+                        plain.domains(),
+                        plain.candidates(),
+                        1,
+                        1,
+                        Map.of(),
+                        plain.models(),
+                        0,
+                        Duration.ofSeconds(120),
+                        false,
+                        cache);
+                var r = Experiments.run(spec, tmp.resolve(dir), registry(server));
+                assertEquals(1, r.completed(), r.summary());
+                try (ExperimentQuery store = ExperimentQuery.open(tmp.resolve(dir))) {
+                    Attempt a = store.attempts(true).getFirst();
+                    rewards.add(a.reward());
+                    hits.add(a.evidence().modelCalls().stream()
+                            .allMatch(c -> c.call().cacheHit()));
+                    assertEquals(
+                            ReferenceWiki.of(W, Kind.INVENTED).size(),
+                            a.evidence().modelCalls().size());
+                }
+            }
+            assertEquals(ReferenceWiki.of(W, Kind.INVENTED).size(), server.requestCount(), "asked once, then cached");
+            assertEquals(List.of(false, true), hits);
+            assertEquals(rewards.get(0), rewards.get(1));
+        }
+    }
+
     static Path example() {
         for (Path d = Path.of("").toAbsolutePath(); d != null; d = d.getParent()) {
             Path f = d.resolve("examples/wiki-judged.yaml");
