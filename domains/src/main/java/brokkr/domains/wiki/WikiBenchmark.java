@@ -46,7 +46,10 @@ import java.util.concurrent.atomic.AtomicReference;
  * or the Java REPL: {@link WikiHarness}); the evaluator reads only the files left under {@code /wiki}
  * and grades them with {@link WikiChecker} (its checks are the verdict's, after {@code setup_verified}; the
  * reward is its score). Scripted candidates ({@code provider: scripted}): the {@link ReferenceWiki.Kind}s, e.g.
- * {@code reference}, {@code dump}, {@code empty}, each writing its pages with {@code write_file}.
+ * {@code reference}, {@code dump}, {@code empty}, each writing its pages with {@code write_file}. The judge tier
+ * ({@link WikiJudge}, off by default) is on when the experiment names a {@code judge} model: each page is then
+ * judged for faithfulness to the documents it cites, the verdicts are the check {@code faithful}, and the judge's
+ * model is part of the environment's content id ({@code judge: {provider: scripted, model: gold}}: {@link GoldJudge}).
  */
 public final class WikiBenchmark implements BenchmarkProvider {
     static final String REVISION = "brokkr-wiki-1";
@@ -100,8 +103,18 @@ public final class WikiBenchmark implements BenchmarkProvider {
                 REVISION,
                 Map.of("world", ContentId.of(w.toValue()).hex()),
                 seed == null ? TASK : TASK + "@" + seed,
-                Map.of(),
+                judgeRole(models),
                 canonical);
+    }
+
+    /**
+     * The one model role wiki keeps from an experiment's: {@value WikiJudge#ROLE}, the judge tier's model when
+     * given (part of the content id then), none otherwise, so that without a judge the definition is what it
+     * always was.
+     */
+    private static Map<String, ModelRef> judgeRole(Map<String, ModelRef> models) {
+        ModelRef judge = models.get(WikiJudge.ROLE);
+        return judge == null ? Map.of() : Map.of(WikiJudge.ROLE, judge);
     }
 
     private static long variant(PyDict options) {
@@ -233,12 +246,21 @@ public final class WikiBenchmark implements BenchmarkProvider {
             boolean setup = initial != null
                     && initial.asStr()
                             .equals(WorldHash.sha256(Workspace.seeded(w).files(), true));
-            WikiChecker.Grade g = WikiChecker.grade(
-                    Gold.of(w), docs(w), Workspace.fromValue(run.finalWorld()).wiki());
+            Map<String, String> docs = docs(w),
+                    wiki = Workspace.fromValue(run.finalWorld()).wiki();
+            // The judge tier, when the environment names a judge: its verdicts are the faithful check.
+            ModelRef judge = run.env().models().get(WikiJudge.ROLE);
+            WikiJudge.Verdicts judged =
+                    judge == null ? null : WikiJudge.judge(judge.toString(), models.model(WikiJudge.ROLE), docs, wiki);
+            WikiChecker.Grade g = WikiChecker.grade(Gold.of(w), docs, wiki, judged);
             List<Check> checks = new ArrayList<>();
             checks.add(new Check("setup_verified", setup));
             checks.addAll(g.checks());
-            return new Verdict(checks, setup ? g.score() : 0.0, TrustTier.DETERMINISTIC, g.details());
+            // A model's verdict is only as good as the model; the scripted gold judge is code over the world.
+            TrustTier trust = judge == null || judge.provider().equals(SCRIPTED)
+                    ? TrustTier.DETERMINISTIC
+                    : TrustTier.MODEL_JUDGED;
+            return new Verdict(checks, setup ? g.score() : 0.0, trust, g.details());
         };
     }
 
@@ -265,8 +287,18 @@ public final class WikiBenchmark implements BenchmarkProvider {
         return Optional.of(new WikiExploration(this));
     }
 
+    /**
+     * The scripted candidates ({@link ReferenceWiki.Kind}) and the scripted judge {@value GoldJudge#NAME}
+     * ({@link GoldJudge}: the judge tier answered from the world's gold).
+     */
     @Override
     public Candidate scripted(String role, ModelRef model, EnvironmentDef env) {
+        if (role.equals(WikiJudge.ROLE)) {
+            if (!model.model().equals(GoldJudge.NAME))
+                throw new IllegalArgumentException("unknown wiki scripted judge '" + model.model()
+                        + "' (scripted judges: " + GoldJudge.NAME + ")");
+            return new GoldJudge(Gold.of(world(env)));
+        }
         if (!role.equals("agent")) throw new IllegalArgumentException("wiki has no scripted " + role);
         return new PageWriter(ReferenceWiki.of(world(env), ReferenceWiki.Kind.of(model.model())));
     }

@@ -39,19 +39,26 @@ import java.util.regex.Pattern;
  *       {@code /wiki/index.md} linking every entity page ({@code index_page}), no term of the unrelated
  *       organisation ({@code no_distractors}), and citations that each support something on their page
  *       ({@code citations_precise}).
+ *   <li>faithfulness ({@code faithful}, only with the judge tier on: {@link WikiJudge}): no claim of any page
+ *       judged unsupported by the documents the page cites; each 1% of the judged claims unsupported costs 5% of
+ *       the weight. Off (the default), the check is absent and the score is the one of {@link Weights#DEFAULT}.
  * </ul>
  *
  * Citations are judged where they stand: on a line that states something, citations of which under half are a
  * source of what the line says count as none (as when every document is cited on every line: spraying citations
  * buys neither coverage nor grounding); a line that states nothing (a list of sources) is judged against its page.
- * The hygiene checks (currency, grounding, links, precision, distractors) earn
+ * The hygiene checks (currency, grounding, links, precision, distractors, and faithfulness when judged) earn
  * their weight in proportion to the share of entities that have a page, so an empty or off-topic wiki, where
  * they hold of nothing, earns nothing from them.
  */
 public final class WikiChecker {
     private WikiChecker() {}
 
-    /** The weights of the score's parts; they sum to 1. */
+    /**
+     * The weights of the score's parts; they sum to 1. {@link #DEFAULT} grades without the judge tier (faithfulness
+     * weighs nothing and is no check); {@link #JUDGED} with it: faithfulness takes 0.10 and every other part keeps
+     * nine tenths of its default weight.
+     */
     public record Weights(
             double coverage,
             double currency,
@@ -61,11 +68,23 @@ public final class WikiChecker {
             double links,
             double index,
             double distractors,
-            double precision) {
-        public static final Weights DEFAULT = new Weights(0.40, 0.10, 0.10, 0.10, 0.10, 0.05, 0.05, 0.05, 0.05);
+            double precision,
+            double faithfulness) {
+        public static final Weights DEFAULT = new Weights(0.40, 0.10, 0.10, 0.10, 0.10, 0.05, 0.05, 0.05, 0.05, 0.0);
+        public static final Weights JUDGED =
+                new Weights(0.36, 0.09, 0.09, 0.09, 0.09, 0.045, 0.045, 0.045, 0.045, 0.10);
 
         public double sum() {
-            return coverage + currency + grounding + entityPages + relations + links + index + distractors + precision;
+            return coverage
+                    + currency
+                    + grounding
+                    + entityPages
+                    + relations
+                    + links
+                    + index
+                    + distractors
+                    + precision
+                    + faithfulness;
         }
     }
 
@@ -77,6 +96,8 @@ public final class WikiChecker {
     static final double PRECISION_FLOOR = 0.5;
     /** Each 1% of unsupported numbers costs this many % of the grounding weight. */
     static final double GROUNDING_PENALTY = 5.0;
+    /** Each 1% of the claims the judge finds unsupported costs this many % of the faithfulness weight. */
+    static final double FAITHFULNESS_PENALTY = 5.0;
 
     static final Pattern QUALIFIER = Pattern.compile(
             "\\b(formerly|previous|originally|earlier|until|before|claim|incorrect|wrong|outdated|superseded|no longer"
@@ -96,7 +117,10 @@ public final class WikiChecker {
             "index_page",
             "no_distractors");
 
-    /** A grade: the checks (in {@link #CHECKS}'s order), the score and what explains it. */
+    /** The check of the judge tier, after {@link #CHECKS} when a judge graded the prose ({@link WikiJudge}). */
+    public static final String FAITHFUL = "faithful";
+
+    /** A grade: the checks (in {@link #CHECKS}'s order, then {@value #FAITHFUL} when judged), the score and what explains it. */
     public record Grade(List<Check> checks, double score, PyDict details) {
         public Set<String> failed() {
             Set<String> out = new TreeSet<>();
@@ -105,8 +129,7 @@ public final class WikiChecker {
         }
     }
 
-    private static final Pattern LINK =
-            Pattern.compile("\\[([^\\]]*)\\]\\(\\s*<?([^)\\s>]*)>?(?:\\s+\"[^\"]*\")?\\s*\\)");
+    static final Pattern LINK = Pattern.compile("\\[([^\\]]*)\\]\\(\\s*<?([^)\\s>]*)>?(?:\\s+\"[^\"]*\")?\\s*\\)");
 
     /** A page as the checks read it. */
     record Page(
@@ -126,10 +149,27 @@ public final class WikiChecker {
     record Line(int number, Set<String> cited, int from, int to) {}
 
     public static Grade grade(Gold gold, Map<String, String> docs, Map<String, String> wiki) {
-        return grade(gold, docs, wiki, Weights.DEFAULT);
+        return grade(gold, docs, wiki, Weights.DEFAULT, null);
+    }
+
+    /** The grade with the judge tier's verdicts ({@link Weights#JUDGED}); {@code judged} null: without it. */
+    public static Grade grade(
+            Gold gold, Map<String, String> docs, Map<String, String> wiki, WikiJudge.Verdicts judged) {
+        return grade(gold, docs, wiki, judged == null ? Weights.DEFAULT : Weights.JUDGED, judged);
     }
 
     public static Grade grade(Gold gold, Map<String, String> docs, Map<String, String> wiki, Weights weights) {
+        return grade(gold, docs, wiki, weights, null);
+    }
+
+    /**
+     * The grade of {@code wiki}; with {@code judged} (the judge tier's verdicts on its pages) also the
+     * {@value #FAITHFUL} check (no claim judged unsupported) and the faithfulness part of the score: the share of
+     * claims supported, each 1% unsupported costing {@value #FAITHFULNESS_PENALTY}% of its weight, earned like the
+     * other hygiene parts in proportion to the share of entities with a page.
+     */
+    public static Grade grade(
+            Gold gold, Map<String, String> docs, Map<String, String> wiki, Weights weights, WikiJudge.Verdicts judged) {
         List<Page> pages = new ArrayList<>();
         for (var e : wiki.entrySet()) pages.add(page(e.getKey(), e.getValue(), docs.keySet(), wiki.keySet()));
 
@@ -264,7 +304,13 @@ public final class WikiChecker {
                 if (p.prose().toLowerCase(Locale.ROOT).contains(d.term().toLowerCase(Locale.ROOT)))
                     distractorsFound.add(d.term() + " on " + p.path());
 
-        List<Check> checks = List.of(
+        // Faithfulness (the judge tier, when on).
+        List<String> unfaithful = judged == null ? List.of() : judged.unsupported();
+        int claims = judged == null ? 0 : judged.claims();
+        double faithfulness =
+                claims == 0 ? 1 : Math.max(0, 1 - FAITHFULNESS_PENALTY * unfaithful.size() / (double) claims);
+
+        List<Check> checks = new ArrayList<>(List.of(
                 new Check("facts_stated", notStated.isEmpty()),
                 new Check("facts_cited", uncited.isEmpty()),
                 new Check("original_prose", onlyCopied.isEmpty()),
@@ -275,12 +321,14 @@ public final class WikiChecker {
                 new Check("links_resolve", broken.isEmpty()),
                 new Check("citations_precise", imprecise.isEmpty()),
                 new Check("index_page", indexOk),
-                new Check("no_distractors", distractorsFound.isEmpty()));
+                new Check("no_distractors", distractorsFound.isEmpty())));
+        if (judged != null) checks.add(new Check(FAITHFUL, unfaithful.isEmpty()));
         double hygiene = weights.currency() * (staleUnqualified.isEmpty() ? 1 : 0)
                 + weights.grounding() * grounding
                 + weights.links() * (broken.isEmpty() ? 1 : 0)
                 + weights.precision() * (imprecise.isEmpty() ? 1 : 0)
                 + weights.distractors() * (distractorsFound.isEmpty() ? 1 : 0);
+        if (judged != null) hygiene += weights.faithfulness() * faithfulness;
         double score = weights.coverage() * coverage
                 + weights.entityPages() * pageShare
                 + weights.relations() * relations
@@ -288,7 +336,7 @@ public final class WikiChecker {
                 + pageShare * hygiene;
         score = Math.round(score * 1e6) / 1e6;
 
-        PyDict details = PyDict.builder()
+        PyDict.Builder details = PyDict.builder()
                 .put("coverage", new PyFloat(coverage))
                 .put("facts_counted", counted)
                 .put("facts", gold.facts().size())
@@ -312,9 +360,13 @@ public final class WikiChecker {
                 .put("broken_links", strs(broken))
                 .put("imprecise_citations", strs(imprecise))
                 .put("void_citations", strs(voided))
-                .put("distractors", strs(distractorsFound))
-                .build();
-        return new Grade(checks, score, details);
+                .put("distractors", strs(distractorsFound));
+        if (judged != null)
+            details.put("judge", judged.judge())
+                    .put("faithfulness", new PyFloat(faithfulness))
+                    .put("claims", claims)
+                    .put("unfaithful_claims", strs(unfaithful));
+        return new Grade(checks, score, details.build());
     }
 
     static final String INDEX = Workspace.WIKI + "index.md";

@@ -42,7 +42,8 @@ final class WikiExploration implements Exploration {
     static final String BASIS =
             "coverage 0.40 (a fact counts on an original page that states and cites it), currency 0.10, "
                     + "grounding 0.10, entity pages 0.10, relations as links 0.10, links resolve 0.05, index 0.05, "
-                    + "no distractors 0.05, precise citations 0.05";
+                    + "no distractors 0.05, precise citations 0.05; with a judge (judge tier): faithfulness 0.10, "
+                    + "the rest nine tenths of the above";
 
     @Override
     public List<TaskRow> tasks() {
@@ -120,7 +121,8 @@ final class WikiExploration implements Exploration {
             Map.entry("relations_linked", "unlinked_relations"),
             Map.entry("links_resolve", "broken_links"),
             Map.entry("citations_precise", "imprecise_citations"),
-            Map.entry("no_distractors", "distractors"));
+            Map.entry("no_distractors", "distractors"),
+            Map.entry(WikiChecker.FAITHFUL, "unfaithful_claims"));
 
     /** The score with its main counts, and per check what it found wrong (the first few items). */
     @Override
@@ -133,6 +135,11 @@ final class WikiExploration implements Exploration {
                         + " entity pages, "
                         + d.get("unsupported_numbers").asList().size() + "/" + d.get("numbers")
                         + " numbers unsupported"
+                        + (d.containsKey("claims")
+                                ? ", " + d.get("unfaithful_claims").asList().size() + "/" + d.get("claims")
+                                        + " claims unsupported (judge "
+                                        + d.get("judge").asStr() + ")"
+                                : "")
                 : "score " + a.reward() + ", " + a.evidence().termination();
         List<CheckLine> checks = a.checks().stream()
                 .map(c -> new CheckLine(c.name(), c.passed(), c.passed() ? "passed" : why(d, c.name())))
