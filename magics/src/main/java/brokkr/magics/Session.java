@@ -197,7 +197,8 @@ public final class Session {
                 PyJson.dumps(args),
                 step.result().content(),
                 step.result().error(),
-                WorldDiff.diff(w.state(), step.after().state()));
+                WorldDiff.diff(w.state(), step.after().state()),
+                step.after().fileChanges(w).orElse(List.of()));
     }
 
     public String forkTask() {

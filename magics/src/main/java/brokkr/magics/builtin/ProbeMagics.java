@@ -602,12 +602,7 @@ public final class ProbeMagics implements MagicExtension {
         Bench.Plan plan = harness == null
                 ? b.plan(c, task, roles, s.registry())
                 : b.plan(
-                        c,
-                        task,
-                        roles,
-                        s.registry(),
-                        harness,
-                        harness.replGuidance() != null ? Harness.REPL : Bench.ACTION_SPACE);
+                        c, task, roles, s.registry(), harness, harness.replGuidance() != null ? Harness.REPL : "tools");
         Checkpoint cp =
                 usage(() -> Branches.checkpoint(plan.cell(), at, plan.plan().models()));
         Held h = held(s);
