@@ -113,6 +113,22 @@ class WikiMagicsTest {
         assertTrue(read.files().isEmpty() && read.text().endsWith("world unchanged"), read.text());
         CallOutcome refused = (CallOutcome) magic("%call write_file {\"path\": \"/docs/x.md\", \"content\": \"x\"}");
         assertTrue(refused.error() && refused.files().isEmpty());
+        // %diff: the fork against its parent, the workspace %fork made, after the four calls: one file added in all
+        var diff = (brokkr.magics.view.ForkDiff) magic("%diff");
+        assertEquals(4, diff.calls());
+        assertEquals(
+                List.of("+ /wiki/index.md (added, +3)"),
+                diff.files().stream().map(FileDiff.Change::line).toList());
+        assertTrue(
+                diff.text()
+                        .equals("fork of wiki world of task catalog after 4 calls: files changed (1):\n"
+                                + "  + /wiki/index.md (added, +3)\n--- /dev/null\n+++ /wiki/index.md\n@@ -0,0 +1,3 @@\n"
+                                + "+# Index\n+line 2\n+three"),
+                diff.text());
+        magic("%fork catalog");
+        assertEquals(
+                "fork of wiki world of task catalog after 0 calls: unchanged",
+                ((brokkr.magics.view.ForkDiff) magic("%diff")).text());
     }
 
     @Test

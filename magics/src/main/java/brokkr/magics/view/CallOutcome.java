@@ -33,10 +33,37 @@ public record CallOutcome(
 
     /** The file changes as text: a line per file, then each file's unified diff. */
     public String filesText() {
+        return filesText(files);
+    }
+
+    /** {@code files} as text: {@code files changed (n):}, a line per file, then each file's unified diff. */
+    public static String filesText(List<FileDiff.Change> files) {
         StringBuilder sb =
                 new StringBuilder("files changed (").append(files.size()).append("):");
         for (FileDiff.Change f : files) sb.append("\n  ").append(f.line());
         for (FileDiff.Change f : files) sb.append("\n").append(f.unified().stripTrailing());
+        return sb.toString();
+    }
+
+    /** {@code files} as HTML: per file its line, then its unified diff, additions green and removals red. */
+    public static String filesHtml(List<FileDiff.Change> files) {
+        StringBuilder sb =
+                new StringBuilder("<p>files changed (").append(files.size()).append("):</p>");
+        for (FileDiff.Change f : files) {
+            sb.append("<details open><summary><code>")
+                    .append(Tables.esc(f.line()))
+                    .append("</code></summary><pre class=\"brokkr-diff\">");
+            for (String l : f.unified().split("\n", -1)) {
+                String colour = l.startsWith("+++") || l.startsWith("---") || l.startsWith("@@")
+                        ? "#555"
+                        : l.startsWith("+") ? "#070" : l.startsWith("-") ? "#b00" : null;
+                sb.append(colour == null ? "" : "<span style=\"color:" + colour + "\">")
+                        .append(Tables.esc(l))
+                        .append(colour == null ? "" : "</span>")
+                        .append('\n');
+            }
+            sb.append("</pre></details>");
+        }
         return sb.toString();
     }
 
@@ -92,24 +119,8 @@ public record CallOutcome(
                 .append("</p>");
         sb.append(JsonText.html(content));
         if (changes.isEmpty()) sb.append("<p>world unchanged</p>");
-        else if (!files.isEmpty()) {
-            sb.append("<p>files changed (").append(files.size()).append("):</p>");
-            for (FileDiff.Change f : files) {
-                sb.append("<details open><summary><code>")
-                        .append(Tables.esc(f.line()))
-                        .append("</code></summary><pre class=\"brokkr-diff\">");
-                for (String l : f.unified().split("\n", -1)) {
-                    String colour = l.startsWith("+++") || l.startsWith("---") || l.startsWith("@@")
-                            ? "#555"
-                            : l.startsWith("+") ? "#070" : l.startsWith("-") ? "#b00" : null;
-                    sb.append(colour == null ? "" : "<span style=\"color:" + colour + "\">")
-                            .append(Tables.esc(l))
-                            .append(colour == null ? "" : "</span>")
-                            .append('\n');
-                }
-                sb.append("</pre></details>");
-            }
-        } else
+        else if (!files.isEmpty()) sb.append(filesHtml(files));
+        else
             sb.append("<p>world changes (")
                     .append(changes.size())
                     .append("):</p>")
