@@ -22,6 +22,8 @@ import brokkr.eval.Evaluation;
 import brokkr.eval.ModelRef;
 import brokkr.eval.NextAction;
 import brokkr.eval.Transcripts;
+import brokkr.experiment.ExperimentQuery;
+import brokkr.experiment.Inspect;
 import brokkr.experiment.Planner;
 import brokkr.experiment.ProbeResult;
 import brokkr.experiment.Probes;
@@ -45,6 +47,7 @@ import brokkr.value.PyList;
 import brokkr.value.PyNone;
 import brokkr.value.Value;
 import brokkr.world.WorldHash;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -53,6 +56,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Function;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Checkpoints after the k-th tool call, branches and decision points of the wiki ({@link WikiBranching}), with the
@@ -405,6 +409,32 @@ class WikiBranchingTest {
                         3);
                 assertEquals(1.0, r.goldRate(), r.table());
             }
+        }
+    }
+
+    @TempDir
+    Path tmp;
+
+    @Test
+    void storedBranchesAreOrdinaryAttemptsOfTheirOwnCellsReadAsBranchesAfterAToolCall() throws Exception {
+        Checkpoint cp = Branches.checkpoint(cell(scripted("reference")), 2, NO_MODELS);
+        List<Branches.Branch> bs = Branches.branches(cp, Branches.Variant.SAME.withAgent(scripted("empty")), 2);
+        List<Attempt> stored = StoredBranches.run(tmp.resolve("b"), bs, NO_MODELS, 2);
+        String label = StoredBranches.label(bs.getFirst());
+        assertEquals("empty [branch " + cp.id().substring(0, 12) + "@2]", label);
+        try (ExperimentQuery q = ExperimentQuery.open(tmp.resolve("b"))) {
+            assertEquals(2, q.attempts(true).size());
+            for (Attempt a : q.attempts(true)) {
+                EnvironmentDef env = q.environment(a.environmentId()).orElseThrow();
+                // its own environment: the task's marked with the checkpoint and the cut's unit
+                assertEquals(cp.branchEvidence(), env.options().get(Branches.BRANCH));
+                assertEquals(
+                        "tool call",
+                        env.options().get(Branches.BRANCH).asDict().get("unit").asStr());
+                assertTrue(!env.id().equals(cp.env().id()));
+            }
+            String text = Inspect.transcript(q, stored.getFirst().id());
+            assertTrue(text.contains("branch of checkpoint " + cp.id() + " at tool call 2\n"), text);
         }
     }
 }
