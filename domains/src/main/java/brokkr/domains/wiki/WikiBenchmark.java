@@ -221,7 +221,7 @@ public final class WikiBenchmark implements BenchmarkProvider {
     /** Checkpoints after the candidate's k-th tool call, their branches, and decision points of records ({@link WikiBranching}). */
     @Override
     public Optional<Branching> branching() {
-        return Optional.of(new WikiBranching(this));
+        return Optional.of(new WikiBranching());
     }
 
     @Override

@@ -39,12 +39,6 @@ import java.util.concurrent.atomic.AtomicReference;
  * log, not a loop's own conversation or JVM (a REPL snippet whose call was the cut does not go on).
  */
 final class WikiBranching implements Branching {
-    private final WikiBenchmark benchmark;
-
-    WikiBranching(WikiBenchmark benchmark) {
-        this.benchmark = benchmark;
-    }
-
     /** A held wiki episode: the workspace after the cut's call and the log up to its result (its value computed once). */
     record WikiHeld(Workspace workspace, List<Message> log, Value transcript, int cut) implements Held {
         static WikiHeld of(Workspace workspace, List<Message> log, int cut) {
