@@ -104,7 +104,8 @@ public interface BenchmarkProvider {
 
     /**
      * Checkpoints and branches of live episodes and decision points of recorded ones ({@link Branches},
-     * probes), when the benchmark's interaction is a conversation that can be held; none by default.
+     * probes), when the benchmark's episode can be held at a cut ({@link Branching#cutUnit()}: tau2's customer
+     * message, the wiki's tool call); none by default.
      */
     default Optional<Branching> branching() {
         return Optional.empty();

@@ -3,6 +3,7 @@ package brokkr.eval;
 import brokkr.conversation.Candidate;
 import brokkr.conversation.InfrastructureFailure;
 import brokkr.conversation.Usage;
+import brokkr.repl.Harness;
 import brokkr.tool.WorldCell;
 import brokkr.value.PyDict;
 import brokkr.value.PyNone;
@@ -15,9 +16,9 @@ import java.util.function.Function;
 
 /**
  * Checkpoints of live episodes and their copy-on-write branches, for any benchmark with
- * {@link BenchmarkProvider#branching()}. A checkpoint runs a cell until the customer's k-th message and
- * holds it; a {@link Branch} is that checkpoint plus a variant, made in O(1) (the world and the log are
- * shared values, nothing is copied); running a branch delivers the held message and plays the episode to
+ * {@link BenchmarkProvider#branching()}. A checkpoint runs a cell until its k-th cut (the benchmark's
+ * {@link Branching#cutUnit()}: tau2's k-th customer message, the wiki's k-th tool call) and holds it; a {@link Branch} is that checkpoint plus a variant, made in O(1) (the world and the log are
+ * shared values, nothing is copied); running a branch goes on from the cut and plays the episode to
  * its end on the one evaluation path (the runner evaluates a branch's {@link #cell} from its
  * {@link #setup} with its {@link #protocol}), so its attempt is graded like any other and carries
  * {@code setup.branch = {checkpoint, at}}.
@@ -35,28 +36,38 @@ public final class Branches {
     public static final String BRANCH = "branch";
 
     /**
-     * What a branch changes against its checkpoint: the candidate's model, the customer (user model) and
-     * the judge; null keeps the checkpoint's.
+     * What a branch changes against its checkpoint: the candidate's model, the customer (user model), the
+     * judge and the candidate's harness (with the action space it implies: {@code repl} for a REPL harness,
+     * else {@code tools}); null keeps the checkpoint's. A changed model keeps the checkpoint's harness.
      */
-    public record Variant(ModelRef agent, ModelRef user, ModelRef judge) {
-        public static final Variant SAME = new Variant(null, null, null);
+    public record Variant(ModelRef agent, ModelRef user, ModelRef judge, Harness harness) {
+        public static final Variant SAME = new Variant(null, null, null, null);
+
+        public Variant(ModelRef agent, ModelRef user, ModelRef judge) {
+            this(agent, user, judge, null);
+        }
 
         public Variant withAgent(ModelRef m) {
-            return new Variant(m, user, judge);
+            return new Variant(m, user, judge, harness);
         }
 
         public Variant withUser(ModelRef m) {
-            return new Variant(agent, m, judge);
+            return new Variant(agent, m, judge, harness);
         }
 
         public Variant withJudge(ModelRef m) {
-            return new Variant(agent, user, m);
+            return new Variant(agent, user, m, harness);
+        }
+
+        public Variant withHarness(Harness h) {
+            return new Variant(agent, user, judge, h);
         }
 
         /** A short label: the changed roles ({@code agent=scripted/gold user=...}), or {@code same} for none. */
         public String label() {
             List<String> parts = new ArrayList<>();
             if (agent != null) parts.add("agent=" + agent);
+            if (harness != null) parts.add("harness=" + harness.label());
             if (user != null) parts.add("user=" + user);
             if (judge != null) parts.add("judge=" + judge);
             return parts.isEmpty() ? "same" : String.join(" ", parts);
@@ -67,7 +78,7 @@ public final class Branches {
     public record Branch(Checkpoint checkpoint, Variant variant, int index) {}
 
     /**
-     * Runs {@code cell} until the customer's {@code at}-th message and holds it; IllegalArgumentException
+     * Runs {@code cell} until its {@code at}-th cut and holds it; IllegalArgumentException
      * when the benchmark cannot branch or the episode ends first. The model calls made up to the
      * checkpoint are kept with it ({@link Checkpoint#calls()}); every branch's evidence repeats them.
      */
@@ -75,7 +86,7 @@ public final class Branches {
             throws InfrastructureFailure {
         Branching b = branching(cell.provider());
         if (at < 1)
-            throw new IllegalArgumentException("a checkpoint is at a customer message counted from 1, not " + at);
+            throw new IllegalArgumentException("a checkpoint is at a " + b.cutUnit() + " counted from 1, not " + at);
         Evaluation.Recorder recorder = new Evaluation.Recorder();
         WorldCell fork = new WorldCell(PyNone.NONE);
         PyDict setup = cell.provider().worldSetup().install(cell.env(), fork);
@@ -116,7 +127,9 @@ public final class Branches {
 
     /**
      * The cell a branch runs as: the checkpoint's, with the variant's models (a changed user or judge is a
-     * new environment), its environment marked {@value #BRANCH} and its repetition the branch's index.
+     * new environment) and harness, its environment marked {@value #BRANCH} and its repetition the branch's
+     * index. A variant's model runs in the checkpoint's harness unless the variant names another (a branch of
+     * a REPL candidate is a REPL candidate).
      */
     public static Evaluation.Cell cell(Branch b) {
         Checkpoint cp = b.checkpoint();
@@ -137,7 +150,19 @@ public final class Branches {
                 env.options().with(BRANCH, cp.branchEvidence()));
         AgentDef agent = b.variant().agent() == null
                 ? base.agent()
-                : AgentDef.of(b.variant().agent(), base.agent().actionSpace(), base.systemPrompt());
+                : AgentDef.of(b.variant().agent(), base.agent().actionSpace(), base.systemPrompt())
+                        .withHarness(base.agent().harness());
+        Harness h = b.variant().harness();
+        if (h != null) {
+            AgentDef a = agent;
+            agent = new AgentDef(
+                    a.provider(),
+                    a.model(),
+                    h.replGuidance() != null ? Harness.REPL : "tools",
+                    a.options(),
+                    a.systemPromptSha256(),
+                    h.toValue());
+        }
         return new Evaluation.Cell(base.provider(), env, agent, base.systemPrompt(), b.index());
     }
 
@@ -155,7 +180,7 @@ public final class Branches {
         };
     }
 
-    /** How a branch's run goes on: the held message delivered, the episode played to its end. */
+    /** How a branch's run goes on: from the cut (tau2: the held message delivered), the episode played to its end. */
     public static Protocol protocol(Branch b) {
         return branching(b.checkpoint().cell().provider()).resume(b.checkpoint().held());
     }
@@ -203,6 +228,6 @@ public final class Branches {
     static Branching branching(BenchmarkProvider p) {
         return p.branching()
                 .orElseThrow(() -> new IllegalArgumentException("benchmark " + p.name()
-                        + " has no checkpoints or probes" + " (its interaction cannot be held at a customer message)"));
+                        + " has no checkpoints or probes" + " (its interaction cannot be held at a cut)"));
     }
 }

@@ -7,7 +7,8 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * A live episode held at its {@link #at()}-th customer message ({@link Branches#checkpoint}): the cell it
+ * A live episode held at its {@link #at()}-th cut ({@link Branches#checkpoint}; counted in the benchmark's
+ * {@link Branching#cutUnit()}: tau2's customer messages, the wiki's tool calls): the cell it
  * was run as, the setup's evidence and the held state. Nothing was graded; branches continue it, each
  * an ordinary attempt. A checkpoint is a value: branching never changes it.
  *
@@ -54,9 +55,20 @@ public record Checkpoint(
         return held.transcript();
     }
 
-    /** What a branch's attempt carries in its setup evidence: {@code {checkpoint, at}}. */
+    /** What {@link #at()} counts: the benchmark's {@link Branching#cutUnit()}. */
+    public String cutUnit() {
+        return Branches.branching(cell.provider()).cutUnit();
+    }
+
+    /**
+     * What a branch's attempt carries in its setup evidence (and its environment as option {@value Branches#BRANCH}):
+     * {@code {checkpoint, at}}, with {@code unit} when the cut is not a customer message (the only unit before cuts
+     * had units, so the branches of tau2 keep their content ids).
+     */
     public PyDict branchEvidence() {
-        return PyDict.of("checkpoint", id, "at", at);
+        PyDict d = PyDict.of("checkpoint", id, "at", at);
+        String unit = cutUnit();
+        return unit.equals(Branching.CUSTOMER_MESSAGE) ? d : d.with("unit", Value.str(unit));
     }
 
     static String idOf(Evaluation.Cell cell, int at, Value transcript) {

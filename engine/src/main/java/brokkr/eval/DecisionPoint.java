@@ -7,16 +7,19 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * One decision of a recorded episode, rebuilt ({@link Branching#decisionPoint}): the customer's message
- * the candidate must answer, with everything before it. A probe samples only that answer, a candidate
- * turn per sample instead of an episode.
+ * One decision of a recorded episode, rebuilt ({@link Branching#decisionPoint}): the message at the cut
+ * the candidate must answer (tau2: the customer's; the wiki: its k-th tool call's result), with everything
+ * before it. A probe samples only that answer, a candidate turn per sample instead of an episode.
  */
 public interface DecisionPoint {
     /** The task's definition. */
     EnvironmentDef env();
 
-    /** Which customer message (1-based) is answered. */
+    /** Which cut (1-based, in the benchmark's {@link Branching#cutUnit()}) is answered. */
     int at();
+
+    /** What {@link #at()} counts: the benchmark's {@link Branching#cutUnit()}. */
+    String cutUnit();
 
     /** What the candidate is given: the system prompt, then the recorded dialogue up to the cut (its own tool traffic included). */
     List<Message> history();
@@ -24,14 +27,14 @@ public interface DecisionPoint {
     /** The tools on offer. */
     List<ToolSpec> tools();
 
-    /** The customer's message at the cut. */
-    String customerMessage();
+    /** The message at the cut that the candidate answers: the customer's (tau2), the k-th tool call's result (wiki). */
+    String cutMessage();
 
     /** The record's own next action at the cut (the gold label), empty when the record ends there. */
     Optional<NextAction> recorded();
 
     /**
-     * One answer of {@code candidate} to the customer's message; its tool calls are executed on the
+     * One answer of {@code candidate} to the message at the cut; its tool calls are executed on the
      * rebuilt world as the episode would have executed them (the world itself is unchanged). A failing
      * candidate gives a {@link NextAction.Kind#FAILED} action, never an exception.
      */
@@ -39,9 +42,10 @@ public interface DecisionPoint {
 
     /**
      * {@code model}'s answer under the harness {@code harness} ({@link AgentDef#harness}'s value; empty: the
-     * benchmark's reference agent, {@link #answer(Candidate)}). A loop harness answers with its whole turn
-     * ({@link NextAction#turn}): the working conversation starts from the recorded dialogue, its calls are
-     * executed on the rebuilt world and answered, and its reply to the customer ends the sample. A benchmark
+     * benchmark's reference agent, {@link #answer(Candidate)}). Under a loop harness the working conversation starts
+     * from the recorded dialogue and its calls are executed on the rebuilt world and answered; what ends the sample
+     * is the benchmark's next unit: tau2's whole turn, its reply to the customer ({@link NextAction#turn}), the
+     * wiki's next protocol call (or its final answer). A benchmark
      * whose decision points take no other harness refuses it (IllegalArgumentException), before any sample runs
      * when asked with a null model ({@link #checkHarness}).
      */

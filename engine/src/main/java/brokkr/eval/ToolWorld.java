@@ -7,7 +7,9 @@ import brokkr.conversation.ToolSpec;
 import brokkr.python.PyJson;
 import brokkr.value.PyDict;
 import brokkr.value.Value;
+import brokkr.world.FileDiff;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * A forked world and the agent's tools on it, for calling tools by hand. Worlds are values: a call
@@ -30,6 +32,15 @@ public interface ToolWorld {
         return tools().stream()
                 .map(name -> new ToolSpec(name, "", PyDict.of("type", "object")))
                 .toList();
+    }
+
+    /**
+     * What changed from {@code before} (an earlier world of this fork) to this world as files, for a world that is
+     * a file tree (the wiki's workspace): each file added, changed or removed, with its unified diff; empty for a
+     * world that is not (its structural {@link brokkr.world.WorldDiff} says what changed).
+     */
+    default Optional<List<FileDiff.Change>> fileChanges(ToolWorld before) {
+        return Optional.empty();
     }
 
     /** Calls {@code tool} with keyword arguments; an unknown tool or a failing call is an error result. */

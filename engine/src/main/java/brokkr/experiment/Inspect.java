@@ -90,7 +90,12 @@ public final class Inspect {
         if (e.setup().get(Branches.BRANCH) instanceof PyDict br) {
             sb.append("branch of checkpoint ")
                     .append(br.get("checkpoint").asStr())
-                    .append(" at customer message ")
+                    .append(" at ")
+                    .append(
+                            br.get("unit") == null
+                                    ? brokkr.eval.Branching.CUSTOMER_MESSAGE
+                                    : br.get("unit").asStr())
+                    .append(' ')
                     .append(PyJson.dumps(br.get("at")))
                     .append('\n');
         }

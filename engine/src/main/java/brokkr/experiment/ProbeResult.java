@@ -26,6 +26,9 @@ import java.util.Map;
  *                      reference agent, one model step per sample; a loop harness answers with its whole turn)
  * @param expect        null to label samples against {@code gold}; else what a sample's reply must say
  *                      ({@link NextAction#says}: a counting decision's right count) to match
+ * @param customerMessage the message at the cut the candidate answered ({@code DecisionPoint#cutMessage}: the
+ *                      customer's for tau2; for a benchmark cut at tool calls, the k-th call's result)
+ * @param cutUnit       what {@code at} counts ({@code Branching#cutUnit}: "customer message", "tool call")
  */
 public record ProbeResult(
         String benchmark,
@@ -40,7 +43,8 @@ public record ProbeResult(
         NextAction gold,
         List<Sample> samples,
         PyDict harness,
-        String expect) {
+        String expect,
+        String cutUnit) {
 
     /** How a class relates to the gold next action. */
     public enum Label {
@@ -69,6 +73,7 @@ public record ProbeResult(
     public ProbeResult {
         samples = List.copyOf(samples);
         harness = harness == null ? PyDict.empty() : harness;
+        cutUnit = cutUnit == null ? brokkr.eval.Branching.CUSTOMER_MESSAGE : cutUnit;
     }
 
     /** A probe of the reference harness labelled against the record's next action. */
@@ -97,6 +102,7 @@ public record ProbeResult(
                 gold,
                 samples,
                 PyDict.empty(),
+                null,
                 null);
     }
 
@@ -172,9 +178,9 @@ public record ProbeResult(
         return gold == null ? null : classKey(gold);
     }
 
-    /** {@code "tau2-retail task 0, customer message 1: scripted/gold-50, 20 samples"}. */
+    /** {@code "tau2-retail task 0, customer message 1: scripted/gold-50, 20 samples"} (the wiki's: {@code tool call 3}). */
     public String title() {
-        return benchmark + " task " + taskId + ", customer message " + at + ": " + candidate + ", " + n() + " sample"
+        return benchmark + " task " + taskId + ", " + cutUnit + " " + at + ": " + candidate + ", " + n() + " sample"
                 + (n() == 1 ? "" : "s");
     }
 
@@ -197,6 +203,7 @@ public record ProbeResult(
                 .put("samples", PyList.of(ss))
                 .put("harness", harness)
                 .put("expect", expect == null ? PyNone.NONE : Value.str(expect))
+                .put("cut_unit", cutUnit)
                 .build();
     }
 
@@ -210,7 +217,7 @@ public record ProbeResult(
         }
         Value cm = d.get("customer_message");
         Value gold = d.get("gold");
-        Value harness = d.get("harness"), expect = d.get("expect");
+        Value harness = d.get("harness"), expect = d.get("expect"), unit = d.get("cut_unit");
         return new ProbeResult(
                 d.get("benchmark").asStr(),
                 d.get("task_id").asStr(),
@@ -224,7 +231,8 @@ public record ProbeResult(
                 gold.isNone() ? null : NextAction.fromValue(gold),
                 ss,
                 harness == null ? PyDict.empty() : harness.asDict(),
-                expect == null || expect.isNone() ? null : expect.asStr());
+                expect == null || expect.isNone() ? null : expect.asStr(),
+                unit == null ? null : unit.asStr());
     }
 
     /** The outcome table as text: class, label, count and share, the gold class marked. */

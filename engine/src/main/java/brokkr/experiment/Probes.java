@@ -25,7 +25,7 @@ import java.util.function.Function;
 
 /**
  * Decision-point probes: from a recorded episode (an attempt of an experiment store, or any transcript
- * value), rebuild the decision at the customer's k-th message ({@link Branching#decisionPoint}: the
+ * value), rebuild the decision at its k-th cut (tau2's customer message, the wiki's tool call; {@link Branching#decisionPoint}: the
  * world by replaying the record's effects, not its models) and sample only the candidate's answer to
  * that one message, {@code n} times in parallel: a candidate turn per sample, not an episode. The
  * samples are grouped into outcome classes labelled against the record's own next action
@@ -94,7 +94,7 @@ public final class Probes {
         }
     }
 
-    /** The decision point at customer message {@code at} of a recorded transcript of {@code env}'s task. */
+    /** The decision point at cut {@code at} (the benchmark's {@link Branching#cutUnit()}) of a recorded transcript of {@code env}'s task. */
     public static DecisionPoint decisionPoint(
             BenchmarkProvider provider, EnvironmentDef env, Value transcript, int at) {
         return provider.branching()
@@ -105,8 +105,8 @@ public final class Probes {
 
     /** A recorded attempt of a store and its environment, ready to probe. */
     public record Recorded(BenchmarkProvider provider, EnvironmentDef env, Attempt attempt) {
-        public DecisionPoint at(int customerMessage) {
-            return decisionPoint(provider, env, attempt.evidence().transcript(), customerMessage);
+        public DecisionPoint at(int cut) {
+            return decisionPoint(provider, env, attempt.evidence().transcript(), cut);
         }
     }
 
@@ -358,14 +358,15 @@ public final class Probes {
                 dp.env().id(),
                 sourceAttempt,
                 dp.at(),
-                dp.customerMessage(),
+                dp.cutMessage(),
                 agent.label(),
                 agent.model(),
                 seed,
                 dp.recorded().orElse(null),
                 samples,
                 agent.harness(),
-                expect);
+                expect,
+                dp.cutUnit());
     }
 
     private static void checkExpect(String expect) {

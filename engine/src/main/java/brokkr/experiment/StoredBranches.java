@@ -109,7 +109,7 @@ public final class StoredBranches {
 
     /**
      * A branch cell's candidate label: the candidate's (its scripted name, or PROVIDER/MODEL), then the
-     * checkpoint's id (12 hex digits) and customer message, and the user or judge the variant changes.
+     * checkpoint's id (12 hex digits) and cut, and the harness, user or judge the variant changes.
      */
     public static String label(Branches.Branch b) {
         Checkpoint cp = b.checkpoint();
@@ -117,6 +117,8 @@ public final class StoredBranches {
         StringBuilder sb = new StringBuilder(
                 agent.provider().equals(BenchmarkProvider.SCRIPTED) ? agent.model() : agent.toString());
         sb.append(" [branch ").append(cp.id(), 0, 12).append('@').append(cp.at());
+        if (b.variant().harness() != null)
+            sb.append(" harness=").append(b.variant().harness().label());
         if (b.variant().user() != null) sb.append(" user=").append(b.variant().user());
         if (b.variant().judge() != null) sb.append(" judge=").append(b.variant().judge());
         return sb.append(']').toString();

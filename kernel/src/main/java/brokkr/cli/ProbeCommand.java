@@ -58,9 +58,10 @@ public final class ProbeCommand implements Command {
                 usage: ./brokkr probe DIR ATTEMPT_ID --at K --candidate C [-n N] [--vs C2] [--seed S] [--parallelism P] [--chart FILE.png]
                        ./brokkr probe --domain NAME --task ID --at K --candidate C [--recorded-by R] [-n N] [--vs C2] [...]
 
-                  Rebuilds the world at the K-th customer message of a recorded episode by replaying its effects (not its
-                  models): attempt ATTEMPT_ID of the experiment store in DIR, or a run of the domain's scripted candidate R
-                  (default gold) on task ID. Then samples candidate C's answer to that one message N times (default 20),
+                  Rebuilds the world at the K-th cut of a recorded episode (tau2: the customer's K-th message; wiki: after
+                  the K-th tool call) by replaying its effects (not its models): attempt ATTEMPT_ID of the experiment store
+                  in DIR, or a run of the domain's scripted candidate R (default the domain's first: tau2's gold, the
+                  wiki's reference) on task ID. Then samples candidate C's answer there N times (default 20),
                   in parallel (P at a time, default 8), and prints the outcome classes (same tool and arguments, same
                   tool, text reply, stop) with counts, the class matching the record's own next action marked '*'.
                   With --vs C2 both candidates are sampled in the same rounds and Fisher's exact test compares how
@@ -100,7 +101,7 @@ public final class ProbeCommand implements Command {
                 positionals.add(a);
             }
         }
-        int at = positive("--at", require(o, "--at", "--at K (the customer message) is required"));
+        int at = positive("--at", require(o, "--at", "--at K (the cut) is required"));
         ModelRef candidate = candidate("--candidate", require(o, "--candidate", "--candidate C is required"));
         ModelRef vs = o.containsKey("--vs") ? candidate("--vs", o.get("--vs")) : null;
         int n = positive("-n", o.getOrDefault("-n", "20"));
@@ -117,7 +118,12 @@ public final class ProbeCommand implements Command {
                     throw new UsageException("give a store's DIR ATTEMPT_ID, or --domain and --task, not both");
                 provider = registry.benchmark(require(o, "--domain", "--domain NAME is required with --task"));
                 String task = require(o, "--task", "--task ID is required with --domain");
-                ModelRef by = candidate("--recorded-by", o.getOrDefault("--recorded-by", "gold"));
+                String firstScripted = provider.exploration()
+                        .map(x -> x.candidates().isEmpty()
+                                ? "gold"
+                                : x.candidates().getFirst())
+                        .orElse("gold");
+                ModelRef by = candidate("--recorded-by", o.getOrDefault("--recorded-by", firstScripted));
                 if (!by.provider().equals(BenchmarkProvider.SCRIPTED))
                     throw new UsageException("--recorded-by takes a scripted candidate's name");
                 EnvironmentDef env = provider.environment(task, Map.of());

@@ -4,6 +4,7 @@ import brokkr.eval.Exploration;
 import brokkr.eval.ToolWorld;
 import brokkr.experiment.Registry;
 import brokkr.magics.view.CallOutcome;
+import brokkr.magics.view.ForkDiff;
 import brokkr.magics.view.ForkView;
 import brokkr.magics.view.Rich;
 import brokkr.magics.view.RunView;
@@ -45,6 +46,10 @@ public final class Session {
     private Bench domain;
     private ToolWorld fork;
     private String forkTask;
+    /** The world {@link #fork} made (the current fork's parent) and the calls made on the fork since. */
+    private ToolWorld forkOrigin;
+
+    private int forkCalls;
 
     public Session(MagicRegistry magics) {
         this(magics, Registry.process());
@@ -109,6 +114,8 @@ public final class Session {
             domain = b;
             fork = null;
             forkTask = null;
+            forkOrigin = null;
+            forkCalls = 0;
         }
         return b.summary();
     }
@@ -162,6 +169,8 @@ public final class Session {
         synchronized (this) {
             fork = w;
             forkTask = taskId;
+            forkOrigin = w;
+            forkCalls = 0;
         }
         return new ForkView(b.name(), taskId, WorldHash.sha256(w.state(), true), w.tools());
     }
@@ -190,14 +199,35 @@ public final class Session {
         }
         ToolWorld.Step step = w.call(tool, args);
         synchronized (this) {
-            if (fork == w) fork = step.after();
+            if (fork == w) {
+                fork = step.after();
+                forkCalls++;
+            }
         }
         return new CallOutcome(
                 tool,
                 PyJson.dumps(args),
                 step.result().content(),
                 step.result().error(),
-                WorldDiff.diff(w.state(), step.after().state()));
+                WorldDiff.diff(w.state(), step.after().state()),
+                step.after().fileChanges(w).orElse(List.of()));
+    }
+
+    /** The current fork against the world {@link #fork} made: what the calls since changed in all. */
+    public ForkDiff diff() {
+        ToolWorld now = world();
+        ToolWorld origin;
+        int calls;
+        synchronized (this) {
+            origin = forkOrigin;
+            calls = forkCalls;
+        }
+        return new ForkDiff(
+                domain().name(),
+                forkTask,
+                calls,
+                WorldDiff.diff(origin.state(), now.state()),
+                now.fileChanges(origin).orElse(List.of()));
     }
 
     public String forkTask() {

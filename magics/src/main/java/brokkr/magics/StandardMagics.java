@@ -42,6 +42,12 @@ public final class StandardMagics {
                         "Calls a tool on the current fork: the content, the error flag and the world's structural diff.",
                         StandardMagics::call)
                 .line(
+                        "diff",
+                        "%diff",
+                        "The current fork against its parent, the world %fork made: what the calls since changed in all"
+                                + " (a file tree's files, e.g. the wiki's workspace, as unified diffs).",
+                        StandardMagics::diff)
+                .line(
                         "run",
                         "%run --task ID --candidate C|PROVIDER:MODEL [--user PROVIDER:MODEL] [--judge PROVIDER:MODEL] [--harness loop [--action-space tools|repl] [--repl-guidance shape|compute|inspect|typed]] [--otel URL|file:PATH|off]",
                         "Runs one episode of a candidate on a task of the loaded domain on the evaluation path: a scripted candidate,"
@@ -109,6 +115,11 @@ public final class StandardMagics {
     static Object fork(Session s, MagicArgs a) {
         var p = a.parse(Set.of(), 1);
         return s.fork(p.positional(0));
+    }
+
+    static Object diff(Session s, MagicArgs a) {
+        a.parse(Set.of(), 0);
+        return s.diff();
     }
 
     static Object call(Session s, MagicArgs a) {

@@ -46,6 +46,7 @@ class MagicsTest {
                         "%call",
                         "%checkpoint",
                         "%compare",
+                        "%diff",
                         "%domain",
                         "%experiment",
                         "%fork",

@@ -1,20 +1,16 @@
 package brokkr.domains.wiki;
 
-import brokkr.agent.AgentLoop;
-import brokkr.agent.ToolExecutor;
 import brokkr.agent.Transcript;
-import brokkr.agent.YieldingLoop;
 import brokkr.conversation.Candidate;
-import brokkr.conversation.InfrastructureFailure;
 import brokkr.conversation.Message;
 import brokkr.conversation.ToolCall;
 import brokkr.eval.AgentInterface;
 import brokkr.eval.BenchmarkProvider;
+import brokkr.eval.Branching;
 import brokkr.eval.Check;
 import brokkr.eval.EnvironmentDef;
 import brokkr.eval.Evaluator;
 import brokkr.eval.Exploration;
-import brokkr.eval.Interaction;
 import brokkr.eval.ModelRef;
 import brokkr.eval.Protocol;
 import brokkr.eval.RunContext;
@@ -23,7 +19,6 @@ import brokkr.eval.TrustTier;
 import brokkr.eval.Verdict;
 import brokkr.eval.WorldReplay;
 import brokkr.eval.WorldSetup;
-import brokkr.repl.Harness;
 import brokkr.value.PyDict;
 import brokkr.value.PyInt;
 import brokkr.value.Value;
@@ -34,7 +29,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
-import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * The wiki catalog benchmark on the evaluation path, domain {@code wiki}. One task, {@code catalog}: turn the
@@ -177,48 +171,12 @@ public final class WikiBenchmark implements BenchmarkProvider {
      * {@code harness: loop} Brokkr's loop with the file tools or the Java REPL ({@link WikiHarness}). Under the
      * loop every file call is one message of the protocol's transcript, whoever made it, and at most
      * {@value #MAX_STEPS} of them are run; the model's own steps are bounded by the harness's
-     * {@code max_turn_steps}. The workspace is the attempt's alone (its fork), so attempts run in parallel.
+     * {@code max_turn_steps}. The workspace is the attempt's alone (its fork), so attempts run in parallel. The
+     * episode's body is {@link WikiEpisode}'s, shared with checkpoints and branches.
      */
     @Override
     public Protocol protocol() {
-        return ctx -> {
-            Harness h = Harness.fromValue(ctx.agent().harness());
-            String space = ctx.agent().actionSpace();
-            if (!space.equals("tools") && !(h.loop() && space.equals(Harness.REPL)))
-                throw new IllegalArgumentException(
-                        "wiki has the action spaces 'tools' and (with harness: loop) 'repl', not '" + space + "'");
-            AtomicReference<Workspace> ws =
-                    new AtomicReference<>(Workspace.fromValue(ctx.world().get()));
-            List<Message> opening = opening(ctx);
-            Interaction.Counter counter = h.loop() ? new Interaction.Counter() : null;
-            YieldingLoop loop = h.loop()
-                    ? WikiHarness.loop(
-                            h, space, counter.wrap(ctx.candidate()), ((Message.System) opening.getFirst()).content())
-                    : null;
-            Transcript t;
-            try {
-                t = new AgentLoop(MAX_STEPS, ctx.cellLimit())
-                        .run(
-                                loop == null ? ctx.candidate() : loop,
-                                opening,
-                                WikiTools.SPECS,
-                                ToolExecutor.sequential(WikiTools.handler(ws)));
-            } finally {
-                if (loop != null) loop.close();
-            }
-            if (t.stop() == Transcript.Stop.INFRASTRUCTURE_FAILURE) {
-                InfrastructureFailure f = t.failure();
-                throw new InfrastructureFailure(
-                        f == null ? "infrastructure failure" : f.getMessage(), t.modelCalls(), f);
-            }
-            ctx.world().set(ws.get().files());
-            long calls = t.toolCalls().size();
-            return new Interaction(
-                    Transcripts.toValue(t.messages()),
-                    PyDict.of("pages", ws.get().wiki().size(), "tool_calls", calls),
-                    termination(t, loop != null),
-                    counter == null ? Interaction.Counts.toolCalls(calls) : counter.counts(calls));
-        };
+        return ctx -> WikiEpisode.play(ctx, opening(ctx));
     }
 
     /**
@@ -280,6 +238,12 @@ public final class WikiBenchmark implements BenchmarkProvider {
                                 .after();
             return ws.files();
         });
+    }
+
+    /** Checkpoints after the candidate's k-th tool call, their branches, and decision points of records ({@link WikiBranching}). */
+    @Override
+    public Optional<Branching> branching() {
+        return Optional.of(new WikiBranching());
     }
 
     @Override

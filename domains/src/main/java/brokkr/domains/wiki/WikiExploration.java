@@ -7,6 +7,7 @@ import brokkr.eval.Exploration;
 import brokkr.eval.ToolWorld;
 import brokkr.value.PyDict;
 import brokkr.value.Value;
+import brokkr.world.FileDiff;
 import brokkr.world.WorldHash;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -18,7 +19,7 @@ import java.util.Optional;
  * The wiki benchmark to explore ({@code %domain load wiki}, {@code %task catalog}, {@code %fork}, {@code %call}):
  * one task per world ({@code catalog}, {@code catalog@SEED} for a variant), its reference wiki as the gold
  * actions, and forks that are workspaces: a call returns the workspace after it and leaves the fork as it was,
- * so {@code %call write_file} shows the file it added as the diff.
+ * so {@code %call write_file} shows the file it added as the diff ({@link Workspace#fileDiff}: a unified diff per file).
  */
 final class WikiExploration implements Exploration {
     private final WikiBenchmark benchmark;
@@ -101,6 +102,12 @@ final class WikiExploration implements Exploration {
         @Override
         public List<ToolSpec> toolSpecs() {
             return WikiTools.SPECS;
+        }
+
+        /** The workspace's own diff: files added, changed, removed, each changed text as a unified diff. */
+        @Override
+        public Optional<List<FileDiff.Change>> fileChanges(ToolWorld before) {
+            return Optional.of(workspace.fileDiff(Workspace.fromValue(before.state())));
         }
 
         @Override

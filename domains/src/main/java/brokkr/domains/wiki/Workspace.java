@@ -4,6 +4,7 @@ import brokkr.python.PyException;
 import brokkr.value.PyDict;
 import brokkr.value.PyStr;
 import brokkr.value.Value;
+import brokkr.world.FileDiff;
 import brokkr.world.WorldDiff;
 import java.util.ArrayList;
 import java.util.List;
@@ -110,6 +111,11 @@ public record Workspace(PyDict files) {
     /** What changed from {@code before} to this workspace, file by file. */
     public List<WorldDiff.Change> diff(Workspace before) {
         return WorldDiff.diff(before.files, files);
+    }
+
+    /** What changed from {@code before} to this workspace as files: added, changed, removed, each with its unified diff. */
+    public List<FileDiff.Change> fileDiff(Workspace before) {
+        return FileDiff.of(before.files, files);
     }
 
     /** An absolute path with no empty, "." or ".." segments; a relative path is taken from the root. */

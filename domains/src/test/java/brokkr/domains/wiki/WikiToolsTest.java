@@ -100,4 +100,25 @@ class WikiToolsTest {
                 c.diff(a).stream().map(WorldDiff.Change::line).toList());
         assertEquals(List.of(), a.diff(a));
     }
+
+    @Test
+    void aFileDiffSaysWhichFilesWereAddedChangedAndRemovedWithTheirUnifiedDiffs() {
+        Workspace a = Workspace.of(java.util.Map.of(
+                "/wiki/a.md", "one\ntwo\nthree\nfour\nfive\nsix\nseven\neight\nnine\nten", "/wiki/gone.md", "bye"));
+        Workspace b = Workspace.of(java.util.Map.of(
+                "/wiki/a.md", "one\ntwo\n3\nfour\nfive\nsix\nseven\neight\nnine\nten\neleven", "/wiki/new.md", "hi"));
+        var changes = b.fileDiff(a);
+        assertEquals(
+                List.of("~ /wiki/a.md (changed, +2 -1)", "- /wiki/gone.md (removed, -1)", "+ /wiki/new.md (added, +1)"),
+                changes.stream().map(brokkr.world.FileDiff.Change::line).toList());
+        // two hunks: the changes are seven lines apart, more than twice the context
+        assertEquals(
+                "--- /wiki/a.md\n+++ /wiki/a.md\n@@ -1,6 +1,6 @@\n one\n two\n-three\n+3\n four\n five\n six\n"
+                        + "@@ -8,3 +8,4 @@\n eight\n nine\n ten\n+eleven\n",
+                changes.get(0).unified());
+        assertEquals(
+                "--- /wiki/gone.md\n+++ /dev/null\n@@ -1,1 +0,0 @@\n-bye\n",
+                changes.get(1).unified());
+        assertEquals(List.of(), a.fileDiff(a));
+    }
 }

@@ -65,28 +65,31 @@ public final class ProbeMagics implements MagicExtension {
                         "probe",
                         "%probe DIR ATTEMPT_ID --at K --candidate C [-n N] [--vs C2] [--seed S] | %probe TASK CUT --candidate C [-n N] [--vs C2] [--recorded-by R]"
                                 + " [--harness H] [--vs-harness H2] [--expect TEXT]",
-                        "A decision-point probe: rebuilds the world at the K-th customer message of a recorded attempt (of the store in DIR, or of a"
+                        "A decision-point probe: rebuilds the world at the K-th cut (tau2: customer message; wiki: tool call) of a recorded attempt (of the store in DIR, or of a"
                                 + " run of R, default the domain's first scripted candidate, on TASK of the loaded domain) by replaying its effects, and"
-                                + " samples candidate C's answer to that message N times (default " + DEFAULT_SAMPLES
+                                + " samples candidate C's answer there N times (default " + DEFAULT_SAMPLES
                                 + ") in parallel: a chart of outcome"
                                 + " classes with counts (the gold class marked), the sampled calls, and with --vs C2 both candidates in the same rounds"
                                 + " with Fisher's exact test and the difference of their rates with its 95% interval. C: a scripted name (gold,"
                                 + " gold-50) or PROVIDER:MODEL. --harness H drives C by a harness (reference, loop/tools,"
                                 + " loop/repl:GUIDANCE e.g. loop/repl:typed), which answers with its whole turn: every call on the"
-                                + " way executed, its reply to the customer the sample; --vs-harness H2 the same for C2 (C2 defaults to"
+                                + " way executed, its reply to the customer the sample (wiki: its next file call); --vs-harness H2 the same for C2 (C2 defaults to"
                                 + " C). --expect TEXT: a sample matches when its reply says TEXT (tau2's communicate check), instead"
                                 + " of the record's next action. Stored in DIR as a diagnostic probe record, never in a scorecard.",
                         ProbeMagics::probeLine)
                 .line(
                         "checkpoint",
-                        "%checkpoint TASK --at K [--candidate C] [--user PROVIDER:MODEL] [--judge PROVIDER:MODEL]",
-                        "Runs an episode of C (default the domain's first scripted candidate) on TASK of the loaded domain until the customer's K-th"
-                                + " message and holds it: nothing graded, the candidate idle. Names the checkpoint (cp1, cp2, ...) for %branch.",
+                        "%checkpoint TASK --at K [--candidate C] [--harness H] [--user PROVIDER:MODEL] [--judge PROVIDER:MODEL]",
+                        "Runs an episode of C (default the domain's first scripted candidate; --harness H: reference, loop/tools,"
+                                + " loop/repl:GUIDANCE where the domain hosts it) on TASK of the loaded domain until its K-th cut (tau2: the"
+                                + " customer's K-th message; wiki: after the K-th tool call) and holds it: nothing graded, the candidate idle."
+                                + " Names the checkpoint (cp1, cp2, ...) for %branch.",
                         ProbeMagics::checkpointLine)
                 .line(
                         "branch",
-                        "%branch CP -n N [--candidate C[,C2...]] [--user PROVIDER:MODEL[,...]] [--judge PROVIDER:MODEL] [--dir DIR]",
-                        "Runs N branches of checkpoint CP per variant (each listed candidate x user; default the checkpoint's), concurrently, each"
+                        "%branch CP -n N [--candidate C[,C2...]] [--harness H] [--user PROVIDER:MODEL[,...]] [--judge PROVIDER:MODEL] [--dir DIR]",
+                        "Runs N branches of checkpoint CP per variant (each listed candidate x user; default the checkpoint's; a"
+                                + " candidate runs in the checkpoint's harness unless --harness H names another), concurrently, each"
                                 + " an ordinary graded attempt: a table of branch rewards and a chart of the reward distribution per variant"
                                 + " (this checkpoint's earlier %branch variants included; a repeated variant continues with new branch indices)."
                                 + " --dir DIR also stores them in that experiment directory: each branch its own cell, listed by experiment"
@@ -150,7 +153,7 @@ public final class ProbeMagics implements MagicExtension {
     }
 
     static String goldLine(ProbeResult r) {
-        return "customer message " + r.at() + ": \"" + Session.clip(String.valueOf(r.customerMessage()), 160)
+        return r.cutUnit() + " " + r.at() + ": \"" + Session.clip(String.valueOf(r.customerMessage()), 160)
                 + "\"; "
                 + (r.expect() != null
                         ? "a sample matches when its reply says '" + r.expect() + "'"
@@ -432,10 +435,11 @@ public final class ProbeMagics implements MagicExtension {
         public String text() {
             StringBuilder sb = new StringBuilder(String.format(
                     Locale.ROOT,
-                    "%s: %s task %s held at customer message %d (%s, checkpoint %s, world %s)%n",
+                    "%s: %s task %s held at %s %d (%s, checkpoint %s, world %s)%n",
                     name,
                     checkpoint.cell().provider().name(),
                     checkpoint.taskId(),
+                    checkpoint.cutUnit(),
                     checkpoint.at(),
                     checkpoint.agent().modelRef(),
                     checkpoint.id().substring(0, 12),
@@ -451,7 +455,7 @@ public final class ProbeMagics implements MagicExtension {
                     .append(Tables.esc(name))
                     .append("</b>: ")
                     .append(Tables.esc(checkpoint.cell().provider().name() + " task " + checkpoint.taskId()
-                            + " held at customer message " + checkpoint.at() + ", candidate "
+                            + " held at " + checkpoint.cutUnit() + " " + checkpoint.at() + ", candidate "
                             + checkpoint.agent().modelRef() + "; world "
                             + worldHash().substring(0, 12)))
                     .append("</p><table><tr><th>role</th><th>message</th></tr>");
@@ -479,6 +483,7 @@ public final class ProbeMagics implements MagicExtension {
     public record BranchesView(
             String checkpoint,
             String benchmark,
+            String cutUnit,
             int at,
             String task,
             Map<String, List<Attempt>> byVariant,
@@ -489,8 +494,8 @@ public final class ProbeMagics implements MagicExtension {
         public CategoryChart chart() {
             int n = byVariant.values().stream().mapToInt(List::size).sum();
             return ProbeCharts.rewards(
-                    "Branches of " + checkpoint + " (" + benchmark + " task " + ProbeCharts.task(task)
-                            + ", customer message " + at + "): reward by variant (" + n + " branches)",
+                    "Branches of " + checkpoint + " (" + benchmark + " task " + ProbeCharts.task(task) + ", " + cutUnit
+                            + " " + at + "): reward by variant (" + n + " branches)",
                     byVariant);
         }
 
@@ -558,16 +563,33 @@ public final class ProbeMagics implements MagicExtension {
     }
 
     static Object checkpointLine(Session s, MagicArgs a) throws Exception {
-        var p = a.parse(Set.of("at", "candidate", "user", "judge"), 1);
+        var p = a.parse(Set.of("at", "candidate", "user", "judge", "harness"), 1);
         if (p.positional(0) == null) throw new MagicUsageException("which task? %checkpoint TASK --at K");
-        int at = positiveInt("--at", required(p.option("at"), "--at K (the customer message to hold) is required"));
+        int at = positiveInt("--at", required(p.option("at"), "--at K (the cut to hold) is required"));
         Map<String, String> roles = new LinkedHashMap<>();
         for (String role : List.of("user", "judge")) if (p.option(role) != null) roles.put(role, p.option(role));
-        return checkpoint(s, p.positional(0), at, p.option("candidate"), roles);
+        return checkpoint(s, p.positional(0), at, p.option("candidate"), roles, harness(p.option("harness")));
     }
 
-    /** Holds an episode of {@code candidate} (null: the domain's first scripted one) on a task of the loaded domain at customer message {@code at}. */
+    /** The harness {@code --harness} names ({@link Harness#ofLabel}), null when not given. */
+    static Harness harness(String label) {
+        if (label == null) return null;
+        try {
+            return Harness.ofLabel(label);
+        } catch (IllegalArgumentException e) {
+            throw new MagicUsageException("--harness: " + e.getMessage());
+        }
+    }
+
+    /** Holds an episode of {@code candidate} (null: the domain's first scripted one) on a task of the loaded domain at its cut {@code at}. */
     public static CheckpointView checkpoint(Session s, String task, int at, String candidate, Map<String, String> roles)
+            throws Exception {
+        return checkpoint(s, task, at, candidate, roles, null);
+    }
+
+    /** As above, the candidate driven by {@code harness} (null: the reference agent). */
+    public static CheckpointView checkpoint(
+            Session s, String task, int at, String candidate, Map<String, String> roles, Harness harness)
             throws Exception {
         Bench b = s.domain();
         if (b.provider().branching().isEmpty())
@@ -577,7 +599,10 @@ public final class ProbeMagics implements MagicExtension {
                 : b.candidates().isEmpty() ? null : b.candidates().getFirst();
         if (c == null)
             throw new MagicUsageException("--candidate C is required: " + b.name() + " offers no scripted candidate");
-        Bench.Plan plan = b.plan(c, task, roles, s.registry());
+        Bench.Plan plan = harness == null
+                ? b.plan(c, task, roles, s.registry())
+                : b.plan(
+                        c, task, roles, s.registry(), harness, harness.replGuidance() != null ? Harness.REPL : "tools");
         Checkpoint cp =
                 usage(() -> Branches.checkpoint(plan.cell(), at, plan.plan().models()));
         Held h = held(s);
@@ -590,7 +615,7 @@ public final class ProbeMagics implements MagicExtension {
     }
 
     static Object branchLine(Session s, MagicArgs a) throws Exception {
-        var p = withShortN(a).parse(Set.of("n", "candidate", "user", "judge", "parallelism", "dir"), 1);
+        var p = withShortN(a).parse(Set.of("n", "candidate", "user", "judge", "parallelism", "dir", "harness"), 1);
         if (p.positional(0) == null) throw new MagicUsageException("which checkpoint? %branch CP -n N");
         int n = positiveInt("-n", required(p.option("n"), "-n N (branches per variant) is required"));
         int parallelism = positiveInt("--parallelism", p.option("parallelism", "8"));
@@ -602,6 +627,7 @@ public final class ProbeMagics implements MagicExtension {
                 list(p.option("candidate")),
                 list(p.option("user")),
                 p.option("judge"),
+                harness(p.option("harness")),
                 parallelism,
                 dir);
     }
@@ -610,7 +636,7 @@ public final class ProbeMagics implements MagicExtension {
     public static BranchesView branch(
             Session s, String name, int n, List<String> candidates, List<String> users, String judge, int parallelism)
             throws InterruptedException {
-        return branch(s, name, n, candidates, users, judge, parallelism, null);
+        return branch(s, name, n, candidates, users, judge, null, parallelism, null);
     }
 
     /**
@@ -624,6 +650,7 @@ public final class ProbeMagics implements MagicExtension {
             List<String> candidates,
             List<String> users,
             String judge,
+            Harness harness,
             int parallelism,
             Path dir)
             throws InterruptedException {
@@ -647,7 +674,7 @@ public final class ProbeMagics implements MagicExtension {
         Map<String, List<Branches.Branch>> planned = new LinkedHashMap<>();
         for (ModelRef ag : agents) {
             for (ModelRef u : userRefs) {
-                Branches.Variant v = new Branches.Variant(ag, u, judgeRef);
+                Branches.Variant v = new Branches.Variant(ag, u, judgeRef, harness);
                 String key =
                         v.label().equals("same") ? "checkpoint's (" + cp.agent().modelRef() + ")" : v.label();
                 int from;
@@ -681,6 +708,7 @@ public final class ProbeMagics implements MagicExtension {
         return new BranchesView(
                 name,
                 cp.cell().provider().name(),
+                cp.cutUnit(),
                 cp.at(),
                 cp.taskId(),
                 results,

@@ -52,7 +52,7 @@ public final class ProbeCharts {
     /** One candidate's probe: a bar per outcome class with its count, the class matching gold green and marked. */
     public static CategoryChart probe(ProbeResult r) {
         CategoryChart chart = bars(
-                r.benchmark() + " task " + task(r.taskId()) + ", customer message " + r.at() + ": " + r.candidate()
+                r.benchmark() + " task " + task(r.taskId()) + ", " + r.cutUnit() + " " + r.at() + ": " + r.candidate()
                         + " (" + r.n() + " samples)",
                 "next action (outcome class)",
                 "samples");
@@ -83,9 +83,10 @@ public final class ProbeCharts {
         CategoryChart chart = bars(
                 String.format(
                         Locale.ROOT,
-                        "%s task %s, customer message %d: %s vs %s (p = %.3g, Fisher)",
+                        "%s task %s, %s %d: %s vs %s (p = %.3g, Fisher)",
                         a.benchmark(),
                         task(a.taskId()),
+                        a.cutUnit(),
                         a.at(),
                         a.candidate(),
                         b.candidate(),

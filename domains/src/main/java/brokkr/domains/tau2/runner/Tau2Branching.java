@@ -54,7 +54,7 @@ final class Tau2Branching implements Branching {
         }
 
         @Override
-        public int customerMessage() {
+        public int cut() {
             return episode.customerMessages();
         }
     }
@@ -78,6 +78,11 @@ final class Tau2Branching implements Branching {
                             + ") keeps a working conversation and, for repl, a sandbox JVM that a fork cannot share");
         }
         return s;
+    }
+
+    @Override
+    public String cutUnit() {
+        return CUSTOMER_MESSAGE;
     }
 
     @Override
@@ -245,7 +250,12 @@ final class Tau2Branching implements Branching {
         }
 
         @Override
-        public String customerMessage() {
+        public String cutUnit() {
+            return CUSTOMER_MESSAGE;
+        }
+
+        @Override
+        public String cutMessage() {
             return held.message().content();
         }
 
