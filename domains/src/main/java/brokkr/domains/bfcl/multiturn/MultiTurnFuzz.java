@@ -54,8 +54,8 @@ public final class MultiTurnFuzz {
         for (int seq = 0; seq < records; seq++) {
             MultiTurnData.Task task = tasks.get(rnd.nextInt(tasks.size()));
             String kind = KINDS[seq % KINDS.length];
-            out.add(PyJson.dumps(Value.of(record(task, kind, seed, seq, new Random(rnd.nextLong()))),
-                    PyJson.DumpOptions.SORTED));
+            out.add(PyJson.dumps(
+                    Value.of(record(task, kind, seed, seq, new Random(rnd.nextLong()))), PyJson.DumpOptions.SORTED));
         }
         return out;
     }
@@ -131,7 +131,22 @@ public final class MultiTurnFuzz {
                     Matcher m = QUOTED.matcher(c);
                     while (m.find()) seen.add(m.group(1) != null ? m.group(1) : m.group(2));
                 }
-            taskStrings.addAll(seen);
+            for (String s : seen) if (staticallyInterned(s)) taskStrings.add(s);
+        }
+
+        /**
+         * Whether {@code s} is interned in upstream's process or not, whatever the record's earlier calls did: not
+         * identifier-like (codeobject.c intern_string_constants leaves it alone), or interned at start-up or by the
+         * backends. An identifier-like constant of an earlier call that the backend keeps in its state stays
+         * interned in upstream's process, which then rebuilds a later display holding it; Brokkr does not model
+         * that (tools/bfcl-mtfuzz/README.md), so the generator does not draw such strings from the ground truth.
+         */
+        static boolean staticallyInterned(String s) {
+            for (int i = 0; i < s.length(); i++) {
+                char c = s.charAt(i);
+                if (!(c < 128 && (Character.isLetterOrDigit(c) || c == '_'))) return true;
+            }
+            return Executor.internedUpstream(s);
         }
 
         <T> T pick(List<T> l) {
@@ -146,13 +161,17 @@ public final class MultiTurnFuzz {
             for (String cls : task.involvedClasses()) {
                 switch (cls) {
                     case "VehicleControlAPI" -> {
-                        targets.add(new String[] {"lockDoors(unlock=" + (rnd.nextBoolean() ? "True" : "False")
-                                + ", door=%s)", "lockDoors", "doors"});
+                        targets.add(new String[] {
+                            "lockDoors(unlock=" + (rnd.nextBoolean() ? "True" : "False") + ", door=%s)",
+                            "lockDoors",
+                            "doors"
+                        });
                         targets.add(new String[] {"display_log(messages=%s)", "display_log", "doors"});
                     }
                     case "TradingBot" -> {
                         targets.add(new String[] {
-                            "filter_stocks_by_price(stocks=%s, min_price=0.0, max_price=1000.0)", "filter_stocks",
+                            "filter_stocks_by_price(stocks=%s, min_price=0.0, max_price=1000.0)",
+                            "filter_stocks",
                             "stocks"
                         });
                         targets.add(new String[] {"notify_price_change(stocks=%s, threshold=0.0)", "notify", "stocks"});
@@ -164,15 +183,16 @@ public final class MultiTurnFuzz {
                         targets.add(new String[] {"post_tweet(content='fuzz', tags=%s)", "post_tweet", "task"});
                     }
                     case "MessageAPI" ->
-                        targets.add(new String[] {"send_message(receiver_id=%s, message='hi')", "send_message", "task"});
+                        targets.add(
+                                new String[] {"send_message(receiver_id=%s, message='hi')", "send_message", "task"});
                     case "GorillaFileSystem" -> targets.add(new String[] {"echo(content=%s)", "echo", "task"});
                     case "MathAPI" -> {
                         targets.add(new String[] {"max_value(numbers=%s)", "max_value", "mixed"});
                         targets.add(new String[] {"min_value(numbers=%s)", "min_value", "mixed"});
                     }
-                    case "TicketAPI" -> targets.add(new String[] {
-                        "create_ticket(title='fuzz', description=%s)", "create_ticket", "task"
-                    });
+                    case "TicketAPI" ->
+                        targets.add(
+                                new String[] {"create_ticket(title='fuzz', description=%s)", "create_ticket", "task"});
                     default -> {}
                 }
             }
@@ -202,7 +222,7 @@ public final class MultiTurnFuzz {
             int[] s = pick(spans);
             String original = c.substring(s[0] + 1, s[1] - 1);
             List<String> pool = new ArrayList<>(taskStrings);
-            if (!original.contains("\\")) pool.add(0, original);
+            if (!original.contains("\\") && staticallyInterned(original)) pool.add(0, original);
             Form f = setLiteral(pool, false);
             return call(c.substring(0, s[0]) + f.text + c.substring(s[1]), "setlit:gt_arg:" + f.form);
         }
@@ -210,7 +230,8 @@ public final class MultiTurnFuzz {
         record Form(String text, String form) {}
 
         /** A set of 1-12 members drawn from {@code valid}, unknown and colliding strings (and ints if {@code mixed}). */
-        Form setLiteral(List<String> valid, boolean mixed) {
+        Form setLiteral(List<String> pool, boolean mixed) {
+            List<String> valid = pool.isEmpty() ? ODD : pool;
             int size = 1 + rnd.nextInt(12);
             List<Object> members = new ArrayList<>();
             Set<Object> distinct = new LinkedHashSet<>();
@@ -230,9 +251,9 @@ public final class MultiTurnFuzz {
             for (Object o : members) lits.add(o instanceof String s ? PyRepr.reprStr(s) : o.toString());
             String inner = String.join(", ", lits);
             int form = rnd.nextInt(20);
-            if (form < 14) return new Form("{" + inner + "}", "display");
-            if (form < 16) return new Form("set([" + inner + "])", "set_ctor");
-            if (form < 18) return new Form("frozenset({" + inner + "})", "frozenset");
+            // no frozenset(...): Brokkr's builtins have no frozenset (upstream's corpora never call it)
+            if (form < 15) return new Form("{" + inner + "}", "display");
+            if (form < 18) return new Form("set([" + inner + "])", "set_ctor");
             List<String> nonConst = new ArrayList<>(lits);
             int i = rnd.nextInt(nonConst.size());
             nonConst.set(i, "str(" + nonConst.get(i) + ")");
@@ -241,7 +262,8 @@ public final class MultiTurnFuzz {
 
         /** A new word whose str hash falls in the same slot of a {@code mask + 1}-slot table as a member's. */
         String colliding(Set<Object> members, int mask) {
-            List<Object> strs = members.stream().filter(o -> o instanceof String).toList();
+            List<Object> strs =
+                    members.stream().filter(o -> o instanceof String).toList();
             if (strs.isEmpty()) return null;
             long target = PyHash.hash(pick(strs)).getAsLong() & mask;
             for (int i = 0; i < 400; i++) {
@@ -260,19 +282,104 @@ public final class MultiTurnFuzz {
 
         // ---- damaged call strings ----
 
-        /** Argument fragments that CPython 3.11 rejects, most with one of its invalid_* hints. */
+        /**
+         * Argument fragments that CPython 3.11 rejects, most with one of its invalid_* hints. Left out, because
+         * PyParser does not transcribe the rule (found by this generator, see tools/bfcl-mtfuzz/README.md):
+         * {@code x=await y} (compile.c "'await' outside function"), {@code x for x in y, 1} (invalid_arguments
+         * "Generator expression must be parenthesized"), {@code x=1 for y in z} (invalid_kwarg's
+         * {@code NAME '=' expression for_if_clauses}), {@code x=[1, 2 for y in z]} (invalid_comprehension "did
+         * you forget parentheses around the comprehension target?").
+         */
         static final List<String> FRAGMENTS = List.of(
-                "x=1 y=2", "x=[1 2]", "x=(1 2)", "x={'k' 1}", "x={'k': }", "x={'k': 1, 'v'}", "x={1: 2 3: 4}",
-                "x='abc", "x=\"abc", "x='''abc", "x=[1, 2)", "x=(1, 2]", "x={1, 2]", "x=1 if 2", "x=lambda: ",
-                "x=lambda y y", "x=01", "x=1_", "x=1e", "x=0x", "x=0b2", "x=0o9", "x=1__0", "x=1a", "x=1.2.3",
-                "x=a b", "x='a' 'b' c", "x=not", "x=1 not 2", "**", "*", "True=1", "None=1", "f()=1", "a.b=1",
-                "1=2", "'s'=1", "x=1=2", "x=", "=1", "x==", "x=1,,", ",", "print 'x'", "x=1$", "x=?", "x=!",
-                "x=\u00b7", "x=\u2026", "x=\u00a3", "x=yield", "x=await y", "import os", "del x", "pass",
-                "x: int = 1", "x=if", "else", "x={**}", "x=[*]", "(*x)", "x=1 for y in z", "x=[1, 2 for y in z]",
-                "x for x in y, 1", "**k, *a", "x=1, x=2", "x=1, 2", "x=(y=1)", "x=[y=1]", "x={'k'=1}",
-                "x={'k': 1 'v': 2}", "x=f(1 2)", "x='a' + ", "x=1 +", "x=(", "x=)", "x=]", "x=}", "x=[", "x={",
-                "x=1 2", "x='a' 1", "x=\"q\" 'r' 3", "x=[\"a\" \"b\" 1]", "x=lambda: 1 = 2", "x=a := 1",
-                "x=(a := )", "x=1 or", "x=1 and", "x=in", "x=is", "x=1 is not", "x={'a', 'b' 'c' 1}");
+                "x=1 y=2",
+                "x=[1 2]",
+                "x=(1 2)",
+                "x={'k' 1}",
+                "x={'k': }",
+                "x={'k': 1, 'v'}",
+                "x={1: 2 3: 4}",
+                "x='abc",
+                "x=\"abc",
+                "x='''abc",
+                "x=[1, 2)",
+                "x=(1, 2]",
+                "x={1, 2]",
+                "x=1 if 2",
+                "x=lambda: ",
+                "x=lambda y y",
+                "x=01",
+                "x=1_",
+                "x=1e",
+                "x=0x",
+                "x=0b2",
+                "x=0o9",
+                "x=1__0",
+                "x=1a",
+                "x=1.2.3",
+                "x=a b",
+                "x='a' 'b' c",
+                "x=not",
+                "x=1 not 2",
+                "**",
+                "*",
+                "True=1",
+                "None=1",
+                "f()=1",
+                "a.b=1",
+                "1=2",
+                "'s'=1",
+                "x=1=2",
+                "x=",
+                "=1",
+                "x==",
+                "x=1,,",
+                ",",
+                "print 'x'",
+                "x=1$",
+                "x=?",
+                "x=!",
+                "x=\u00b7",
+                "x=\u2026",
+                "x=\u00a3",
+                "x=yield",
+                "import os",
+                "del x",
+                "pass",
+                "x: int = 1",
+                "x=if",
+                "else",
+                "x={**}",
+                "x=[*]",
+                "(*x)",
+                "**k, *a",
+                "x=1, x=2",
+                "x=1, 2",
+                "x=(y=1)",
+                "x=[y=1]",
+                "x={'k'=1}",
+                "x={'k': 1 'v': 2}",
+                "x=f(1 2)",
+                "x='a' + ",
+                "x=1 +",
+                "x=(",
+                "x=)",
+                "x=]",
+                "x=}",
+                "x=[",
+                "x={",
+                "x=1 2",
+                "x='a' 1",
+                "x=\"q\" 'r' 3",
+                "x=[\"a\" \"b\" 1]",
+                "x=lambda: 1 = 2",
+                "x=a := 1",
+                "x=(a := )",
+                "x=1 or",
+                "x=1 and",
+                "x=in",
+                "x=is",
+                "x=1 is not",
+                "x={'a', 'b' 'c' 1}");
 
         Map<String, Object> syntaxCall() {
             String c = gtCalls.isEmpty() ? "ls()" : pick(gtCalls);
@@ -284,15 +391,18 @@ public final class MultiTurnFuzz {
                 case 0 -> {
                     if (!commas.isEmpty()) {
                         int i = pick(commas);
-                        return call(c.substring(0, open + 1) + inner.substring(0, i) + " "
-                                + inner.substring(i + 1) + c.substring(close), "syntax:drop_comma");
+                        return call(
+                                c.substring(0, open + 1) + inner.substring(0, i) + " " + inner.substring(i + 1)
+                                        + c.substring(close),
+                                "syntax:drop_comma");
                     }
                 }
                 case 1 -> {
                     Matcher m = STRING_ARG.matcher(c);
                     if (m.find()) {
                         String v = m.group(2);
-                        return call(c.substring(0, m.start(2)) + v.substring(0, v.length() - 1) + c.substring(m.end(2)),
+                        return call(
+                                c.substring(0, m.start(2)) + v.substring(0, v.length() - 1) + c.substring(m.end(2)),
                                 "syntax:unterminated_string");
                     }
                 }
@@ -301,9 +411,13 @@ public final class MultiTurnFuzz {
                     if (m.find()) {
                         int s = open + 1 + m.start();
                         int from = m.start();
-                        int end = commas.stream().filter(x -> x > from).findFirst().orElse(inner.length());
+                        int end = commas.stream()
+                                .filter(x -> x > from)
+                                .findFirst()
+                                .orElse(inner.length());
                         int e = open + 1 + end;
-                        return call(c.substring(0, s) + "(" + c.substring(s, e) + ")" + c.substring(e),
+                        return call(
+                                c.substring(0, s) + "(" + c.substring(s, e) + ")" + c.substring(e),
                                 "syntax:kwarg_in_group");
                     }
                 }
