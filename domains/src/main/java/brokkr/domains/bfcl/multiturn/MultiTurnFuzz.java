@@ -285,10 +285,7 @@ public final class MultiTurnFuzz {
         /**
          * Argument fragments that CPython 3.11 rejects, most with one of its invalid_* hints. Left out, because
          * PyParser does not transcribe the rule (found by this generator, see tools/bfcl-mtfuzz/README.md):
-         * {@code x=await y} (compile.c "'await' outside function"), {@code x for x in y, 1} (invalid_arguments
-         * "Generator expression must be parenthesized"), {@code x=1 for y in z} (invalid_kwarg's
-         * {@code NAME '=' expression for_if_clauses}), {@code x=[1, 2 for y in z]} (invalid_comprehension "did
-         * you forget parentheses around the comprehension target?").
+         * {@code x=await y} (compile.c "'await' outside function").
          */
         static final List<String> FRAGMENTS = List.of(
                 "x=1 y=2",
@@ -302,6 +299,10 @@ public final class MultiTurnFuzz {
                 "x=\"abc",
                 "x='''abc",
                 "x=[1, 2)",
+                "x for x in y, 1",
+                "x=1 for y in z",
+                "x=[1, 2 for y in z]",
+                "x={1, for y in z}",
                 "x=(1, 2]",
                 "x={1, 2]",
                 "x=1 if 2",
