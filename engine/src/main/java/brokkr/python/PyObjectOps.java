@@ -294,7 +294,8 @@ public final class PyObjectOps {
             }
             case Map<?, ?> m -> PyObjects.findKey(m, x) != null;
             case PySet s -> {
-                PyObjects.requireHashable(x);
+                // Objects/setobject.c set_contains: a set that is not hashable is looked up as a frozenset
+                if (!(x instanceof PySet)) PyObjects.requireHashable(x);
                 yield s.contains(x);
             }
             default -> throw PyException.typeError("argument of type '" + typeName(container) + "' is not iterable");

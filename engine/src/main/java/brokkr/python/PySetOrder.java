@@ -26,9 +26,10 @@ public final class PySetOrder {
     private static final java.util.Set<String> INTERNED_AT_STARTUP = readNames("interned-at-startup-3.11.txt");
 
     /**
-     * Whether every CPython 3.11 process has interned {@code s} before running user code: a keyword or a name of
-     * the builtins module or of a core type's attributes (gen_interned_names.py). Others that a process interned
-     * (identifiers of the modules it loaded) are not known here.
+     * Whether every CPython 3.11 process has interned {@code s} before running user code: a keyword, a name of the
+     * builtins module or of a core type's attributes, or an identifier of a module a normal start-up (with site)
+     * imports (gen_interned_names.py, probed in a fresh python3.11). Others that a process interned (identifiers of
+     * the modules it loaded later, constants kept alive by its objects) are not known here.
      */
     public static boolean internedAtStartup(String s) {
         return INTERNED_AT_STARTUP.contains(s);

@@ -61,6 +61,46 @@ class PyHashTest {
         orders.finish();
     }
 
+    /**
+     * Displays whose frozenset constant is rebuilt because a member is interned by a module a normal CPython 3.11
+     * start-up imports ('tmp', 'co': identifiers of site's imports, not builtins), as {@code PYTHONHASHSEED=0 python3.11
+     * -c "print({...})"} prints them; found by MultiTurnFuzz, wrong while interned-at-startup-3.11.txt held only
+     * keywords, builtins and core types' attributes.
+     */
+    @Test
+    void displaysWithNamesStartUpModulesIntern() {
+        String[][] rows = {
+            {
+                "{'tmp', 'Nothing important here. Yet another line.', 'Dv0mN', 'S093', 'EVTE', 'VBBr', 'Xa'}",
+                "{'Nothing important here. Yet another line.', 'Dv0mN', 'EVTE', 'tmp', 'VBBr', 'Xa', 'S093'}"
+            },
+            {
+                "{'a-b', 'UyVg9', 'W', 'RcYCuOpu_', 'PrP8', 'u30', 'pV', 'M', 'Flight Cancellation Alert', 'co'}",
+                "{'PrP8', 'UyVg9', 'pV', 'a-b', 'Flight Cancellation Alert', 'RcYCuOpu_', 'u30', 'M', 'co', 'W'}"
+            }
+        };
+        for (String[] row : rows) {
+            Object v = new brokkr.python.source.PyEval(name -> null, CPython.V3_11)
+                    .eval(brokkr.python.source.PyParser.parse(row[0], CPython.V3_11));
+            assertEquals(row[1], PyObjects.repr(v), row[0]);
+        }
+    }
+
+    /** Objects/setobject.c set_contains: a set key is looked up as a frozenset; a tuple holding a set is refused. */
+    @Test
+    void aSetIsLookedUpInASetAsAFrozenset() {
+        assertEquals(false, eval("{'a'} in {'a', 'b'}"));
+        assertEquals(false, eval("{'x'} not in {'a', 'b'} and False"));
+        PyException e =
+                org.junit.jupiter.api.Assertions.assertThrows(PyException.class, () -> eval("({'a'},) in {'a'}"));
+        assertEquals("unhashable type: 'set'", e.str());
+    }
+
+    private static Object eval(String src) {
+        return new brokkr.python.source.PyEval(name -> null, CPython.V3_11)
+                .eval(brokkr.python.source.PyParser.parse(src, CPython.V3_11));
+    }
+
     /** The text book_flight prints for {"economy", "business", "first"} (travel_booking.py), and the refused hashes. */
     @Test
     void knownOrdersAndRefusals() {

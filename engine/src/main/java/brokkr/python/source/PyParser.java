@@ -704,6 +704,50 @@ public final class PyParser {
         return generic();
     }
 
+    /**
+     * Whether {@code for_if_clauses} parses here: {@code ('async'? 'for' star_targets 'in' disjunction ('if'
+     * disjunction)*)+}, the targets read as bitwise_or expressions (their assignability, invalid_for_target, is not
+     * checked). Comprehensions are not evaluated here; this only lets the invalid_* rules that need the clauses
+     * raise. On a plain failure the position is back where it was (the tokens read still count for the furthest).
+     */
+    private boolean forIfClauses() {
+        int save = pos;
+        try {
+            do {
+                if (isKw("async")) pos++;
+                if (!isKw("for")) throw generic();
+                pos++;
+                orExpr();
+                while (isOp(",") && !peekAt(1).text.equals("in")) {
+                    pos++;
+                    orExpr();
+                }
+                if (isOp(",")) pos++;
+                if (!isKw("in")) throw generic();
+                pos++;
+                disjunction();
+                while (isKw("if")) {
+                    pos++;
+                    disjunction();
+                }
+            } while (isKw("for") || isKw("async"));
+            return true;
+        } catch (GenericSyntaxError e) {
+            pos = save;
+            return false;
+        }
+    }
+
+    /**
+     * invalid_comprehension: {@code ('[' | '{') a=star_named_expression ',' b=star_named_expressions
+     * for_if_clauses} and {@code ('[' | '{') a=star_named_expression b=',' for_if_clauses}: a display of two or more
+     * items, or of one and a comma, followed by a comprehension clause.
+     */
+    private void checkComprehensionTarget(int itemsBefore) {
+        if (invalidRules && itemsBefore >= 1 && (isKw("for") || isKw("async")) && forIfClauses())
+            throw syntaxError("did you forget parentheses around the comprehension target?", peek().line);
+    }
+
     /** The generic error at the furthest token the parse read. */
     private PyException generic() {
         peek();
@@ -1019,6 +1063,9 @@ public final class PyParser {
                 pos += 2;
                 args.add(new PyExpr.Arg(start.text, expression(), 0));
                 sawKeyword = true;
+                // invalid_kwarg: a=NAME b='=' expression for_if_clauses
+                if (invalidRules && (isKw("for") || isKw("async")) && forIfClauses())
+                    throw syntaxError("invalid syntax. Maybe you meant '==' or ':=' instead of '='?", start.line);
             } else if (start.type == T.NAME
                     && !KEYWORDS.contains(start.text)
                     && peekAt(1).type == T.OP
@@ -1041,6 +1088,15 @@ public final class PyParser {
                     throw invalid("expression cannot contain assignment, perhaps you meant \"==\"?", start.line);
                 }
                 if (isKw("for") || isKw("async")) peekAt(1); // for_if_clause reads the token after 'for'
+                // invalid_arguments: a=expression b=for_if_clauses ',' [...] (the first argument), a=args
+                // b=for_if_clauses with more than one positional argument (_PyPegen_nonparen_genexp_in_call), args ','
+                // a=expression b=for_if_clauses (after any argument)
+                if (invalidRules && (isKw("for") || isKw("async"))) {
+                    int at = pos;
+                    if (forIfClauses() && (!args.isEmpty() || isOp(",")))
+                        throw syntaxError("Generator expression must be parenthesized", start.line);
+                    pos = at;
+                }
                 if ((isKw("for") || isKw("async")) && !(invalidRules && (sawKeyword || sawDoubleStar))) {
                     throw generic();
                 }
@@ -1315,8 +1371,10 @@ public final class PyParser {
                         pos++;
                         List<PyExpr> items = new ArrayList<>();
                         while (!isOp("]")) {
+                            checkComprehensionTarget(items.size());
                             checkAssignmentInElement();
                             items.add(starOrExpression());
+                            checkComprehensionTarget(items.size() - 1);
                             if (isKw("for")) throw unsupportedClause();
                             if (isOp(",")) {
                                 pos++;
@@ -1355,6 +1413,7 @@ public final class PyParser {
         List<PyExpr> items = new ArrayList<>();
         Boolean dict = null;
         while (!isOp("}")) {
+            if (dict != Boolean.TRUE) checkComprehensionTarget(items.size());
             if (isOp("**")) {
                 if (dict == Boolean.FALSE) throw generic();
                 dict = true;
@@ -1384,6 +1443,7 @@ public final class PyParser {
                     items.add(k);
                 }
             }
+            if (dict == Boolean.FALSE) checkComprehensionTarget(items.size() - 1);
             if (isKw("for")) throw unsupportedClause();
             if (isOp(",")) {
                 pos++;

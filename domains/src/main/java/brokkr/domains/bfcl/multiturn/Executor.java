@@ -577,12 +577,14 @@ public final class Executor {
     /** A {@link Live} result of the instance {@code variable}, looked up in the session's current world. */
     /**
      * The strings upstream's executor process has interned, as far as measured: CPython's own at startup and those
-     * a CPython 3.11 process holds interned once it has imported upstream's backend modules
-     * (gen_interned_bfcl_names.py: their identifiers and identifier-like string constants). They decide only
+     * a CPython 3.11 process holds interned once it has imported upstream's executor (multi_turn_utils, with
+     * inspect and what it loads) and backend modules (gen_interned_bfcl_names.py: the identifiers and identifier-like
+     * string constants of every loaded module, each probed). Not modelled: an identifier-like constant of an earlier
+     * call that a backend keeps in its state stays interned in upstream's process (MultiTurnFuzz avoids it). They decide only
      * whether a set display's frozenset constant is built once more ({@link brokkr.python.PySetOrder#display});
      * identifiers of other modules upstream's process loads are not known here.
      */
-    private static boolean internedUpstream(String s) {
+    static boolean internedUpstream(String s) {
         return brokkr.python.PySetOrder.internedAtStartup(s) || BackendInterned.NAMES.contains(s);
     }
 
