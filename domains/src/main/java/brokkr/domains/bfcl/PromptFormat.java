@@ -26,12 +26,12 @@ public record PromptFormat(
         String promptFormat,
         String style) {
 
-    public static final PromptFormat DEFAULT =
-            parse("ret_fmt=python&tool_call_tag=False&func_doc_fmt=json&prompt_fmt=plaintext&style=classic");
-
     private static final Pattern PATTERN = Pattern.compile("^ret_fmt=(python|json|verbose_xml|concise_xml)"
             + "&tool_call_tag=(True|False)&func_doc_fmt=(python|xml|json)&prompt_fmt=(plaintext|markdown)"
             + "&style=(classic|experimental)$");
+
+    public static final PromptFormat DEFAULT =
+            parse("ret_fmt=python&tool_call_tag=False&func_doc_fmt=json&prompt_fmt=plaintext&style=classic");
 
     /** parse_prompt_variation_params. */
     public static PromptFormat parse(String config) {
