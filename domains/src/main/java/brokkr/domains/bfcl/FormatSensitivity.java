@@ -155,6 +155,27 @@ public final class FormatSensitivity {
                         "not part of the overall score (upstream's NON_SCORING_CATEGORY)"));
     }
 
+    /** The report as {@code bfcl run} prints it: one line per configuration, then the figures. */
+    public static String format(Report r) {
+        StringBuilder sb = new StringBuilder("\nformat_sensitivity (not in the overall)\n");
+        sb.append(String.format("%-90s %6s %6s %9s%n", "config", "tasks", "passed", "accuracy"));
+        for (List<Object> row : r.rows()) {
+            Object acc = row.get(3);
+            sb.append(String.format(
+                    "%-90s %6s %6s %9s%n",
+                    row.get(0),
+                    row.get(1),
+                    row.get(2),
+                    acc == null ? "-" : String.format("%.2f%%", (Double) acc * 100)));
+        }
+        for (Report.Figure f : r.figures())
+            sb.append(f.name())
+                    .append(": ")
+                    .append(f.value() == null ? "-" : String.format("%.2f", f.value()))
+                    .append('\n');
+        return sb.toString();
+    }
+
     /** {max_delta, variance, std} as eval_runner.py format_sensitivity_runner computes them. */
     static double[] spread(List<Double> acc) {
         if (acc.size() <= 1) return new double[] {0.0, 0.0, 0.0};
