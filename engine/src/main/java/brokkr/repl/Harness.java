@@ -68,9 +68,11 @@ public record Harness(
         if (!kind.equals(LOOP))
             throw new IllegalArgumentException("unknown harness '" + kind + "' (reference, loop, claude-code)");
         boolean repl = actionSpace.equals(REPL);
-        if (!repl && !actionSpace.equals("tools"))
+        // prompting: a domain's text-only mode (BFCL's prompting models); each domain's AgentInterface says if it hosts
+        // it.
+        if (!repl && !actionSpace.equals("tools") && !actionSpace.equals("prompting"))
             throw new IllegalArgumentException(
-                    "harness loop takes action_space tools or repl, not '" + actionSpace + "'");
+                    "harness loop takes action_space tools, repl or prompting, not '" + actionSpace + "'");
         if (!repl && replGuidance != null) throw new IllegalArgumentException("repl_guidance needs action_space: repl");
         ReplGuidance g = repl ? ReplGuidance.of(replGuidance == null ? ReplGuidance.SHAPE.id() : replGuidance) : null;
         int steps = 30, limit = 4000, timeout = 10, heap = 256;

@@ -212,6 +212,74 @@ public sealed interface BfclAgent {
     }
 
     /**
+     * A prompting-mode candidate ({@code action_space: prompting}, harness reference or loop): no tools; upstream's
+     * system prompt of {@code config} over the task's docs ({@code system_prompt_pre_processing_chat_model}: before the
+     * task's system message, or a new first message), the candidate's own prompt before it if any; one model step
+     * (the reference harness: one call; the loop: one step of the agent loop with no tools), whose text is decoded
+     * as upstream decodes a prompting model's answer ({@link PromptingDecoder}, in {@code decodeAs} with the
+     * config's tool-call tag).
+     */
+    record Prompting(
+            Candidate model,
+            PromptFormat config,
+            PromptingDecoder.ReturnFormat decodeAs,
+            String upstreamPrompt,
+            String systemPrompt,
+            boolean loop)
+            implements BfclAgent {
+        @Override
+        public Boolean parallelToolCalls() {
+            return null;
+        }
+
+        @Override
+        public Attempt attempt(BfclTask task) {
+            String prompt = systemPrompt == null ? upstreamPrompt : systemPrompt + "\n\n" + upstreamPrompt;
+            List<Message> opening = BfclHarness.opening(task, prompt);
+            Message.Assistant m;
+            List<Message> messages;
+            List<ModelCall> calls;
+            Usage usage;
+            if (loop) {
+                ToolExecutor none = c -> {
+                    throw new IllegalStateException("a prompting-mode candidate has no tools");
+                };
+                Transcript t = new AgentLoop(1).run(model, opening, List.of(), none);
+                if (t.stop() == Transcript.Stop.INFRASTRUCTURE_FAILURE) {
+                    InfrastructureFailure f = t.failure();
+                    return Attempt.failed(
+                            t.messages(),
+                            new InfrastructureFailure(
+                                    f == null ? "infrastructure failure" : f.getMessage(), t.modelCalls(), f));
+                }
+                m = t.assistantMessages().getFirst();
+                messages = t.messages();
+                calls = t.modelCalls();
+                usage = t.usage();
+            } else {
+                Turn turn;
+                try {
+                    turn = model.next(opening, List.of());
+                } catch (InfrastructureFailure f) {
+                    return Attempt.failed(opening, f);
+                }
+                m = turn.message();
+                messages = plus(opening, m);
+                calls = turn.calls();
+                usage = m.usage() == null ? Usage.ZERO : m.usage();
+            }
+            String text = m.content() == null ? "" : m.content();
+            return new Attempt(
+                    PromptingDecoder.answer(text, decodeAs, config.toolCallTag()),
+                    messages,
+                    calls,
+                    usage,
+                    List.of(),
+                    null);
+        }
+    }
+
+    /**
      * A scripted model answering {@code task} with an accepted answer (names as a function-calling
      * model sends them: {@code .} replaced by {@code _}); no call for irrelevance tasks. For an
      * unsatisfiable task it sends its best construction, which the checker rejects.
@@ -220,6 +288,8 @@ public sealed interface BfclAgent {
         @Override
         public Turn next(List<Message> history, List<brokkr.conversation.ToolSpec> tools) {
             if (!task.category().expectsCall()) return Turn.of(new Message.Assistant("None of the functions applies."));
+            if (tools.isEmpty() && promptingSystem(history) != null)
+                return Turn.of(new Message.Assistant(promptingAnswer(promptingSystem(history))));
             PyObj answer = GoldAnswers.accepted(task, true)
                     .orElseGet(() -> GoldAnswers.candidates(task, true).getFirst());
             if (tools.size() == 1 && tools.getFirst().name().equals(JavaRepl.TOOL)) {
@@ -242,6 +312,37 @@ public sealed interface BfclAgent {
                 calls.add(new ToolCall("call_" + i++, e.getKey(), (PyDict) PyObj.toJson(e.getValue())));
             }
             return Turn.of(new Message.Assistant(null, calls));
+        }
+
+        /** The system message of a prompting-mode request (one that shows an output format of upstream's), or null. */
+        private static String promptingSystem(List<Message> history) {
+            for (Message m : history) {
+                if (!(m instanceof Message.System s)) continue;
+                for (PromptingDecoder.ReturnFormat f : PromptingDecoder.ReturnFormat.values())
+                    if (s.content().contains(PromptFormat.outputFormat(f))) return s.content();
+            }
+            return null;
+        }
+
+        /**
+         * A prompting-mode answer: the format the system prompt asks for (its output-format example, a
+         * {@code <TOOLCALL>} tag), the language's for Java/JS tasks (which upstream decodes as Java/JS whatever the
+         * prompt says), written by {@link PromptingAnswers}.
+         */
+        private String promptingAnswer(String system) {
+            boolean tag = system.contains("<TOOLCALL>");
+            PromptingDecoder.ReturnFormat format = PromptingDecoder.ReturnFormat.PYTHON;
+            for (PromptingDecoder.ReturnFormat f : List.of(
+                    PromptingDecoder.ReturnFormat.JSON,
+                    PromptingDecoder.ReturnFormat.VERBOSE_XML,
+                    PromptingDecoder.ReturnFormat.CONCISE_XML))
+                if (system.contains(PromptFormat.outputFormat(f))) format = f;
+            if (format == PromptingDecoder.ReturnFormat.PYTHON)
+                format = PromptingDecoder.ReturnFormat.of(task.category().language());
+            PromptingDecoder.ReturnFormat f = format;
+            return PromptingAnswers.accepted(task, f, tag)
+                    .orElseGet(() -> PromptingAnswers.render(
+                            GoldAnswers.candidates(task, false).getFirst(), f, tag, java.util.Set.of()));
         }
     }
 }

@@ -49,6 +49,7 @@ public final class BfclBenchmark implements BenchmarkProvider {
 
     private volatile BfclData data;
     private volatile Map<String, BfclTask> byId;
+    private volatile Map<String, FormatSensitivity.Entry> formatSensitivity;
 
     public BfclBenchmark() {}
 
@@ -73,9 +74,28 @@ public final class BfclBenchmark implements BenchmarkProvider {
 
     BfclTask task(String id) {
         data();
+        if (id.startsWith(FormatSensitivity.CATEGORY + "_"))
+            return formatSensitivity(id).task();
         BfclTask t = byId.get(id);
         if (t == null) throw new IllegalArgumentException("unknown bfcl task " + id);
         return t;
+    }
+
+    /** A format_sensitivity entry by its task id, or null if {@code id} is not one. */
+    FormatSensitivity.Entry formatSensitivity(String id) {
+        if (!id.startsWith(FormatSensitivity.CATEGORY + "_")) return null;
+        if (formatSensitivity == null) {
+            synchronized (this) {
+                if (formatSensitivity == null) {
+                    Map<String, FormatSensitivity.Entry> m = new LinkedHashMap<>();
+                    for (FormatSensitivity.Entry e : FormatSensitivity.entries(data())) m.put(e.id(), e);
+                    formatSensitivity = m;
+                }
+            }
+        }
+        FormatSensitivity.Entry e = formatSensitivity.get(id);
+        if (e == null) throw new IllegalArgumentException("unknown bfcl task " + id);
+        return e;
     }
 
     @Override
@@ -99,6 +119,7 @@ public final class BfclBenchmark implements BenchmarkProvider {
         BfclData d = data();
         String[] parts = split.split(":", -1);
         List<BfclCategory> categories;
+        boolean formatSensitivitySplit = false;
         if (parts[0].equals("smoke")) {
             if (parts.length > 1)
                 throw new IllegalArgumentException(
@@ -109,6 +130,10 @@ public final class BfclBenchmark implements BenchmarkProvider {
         } else {
             categories = new ArrayList<>();
             for (String c : parts[0].split(",")) {
+                if (c.equals(FormatSensitivity.CATEGORY)) {
+                    formatSensitivitySplit = true;
+                    continue;
+                }
                 if (!BfclCategory.ids().contains(c))
                     throw new IllegalArgumentException("unknown split '" + split + "' (" + SPLITS + ")");
                 categories.add(BfclCategory.of(c));
@@ -131,11 +156,20 @@ public final class BfclBenchmark implements BenchmarkProvider {
             throw new IllegalArgumentException("split '" + split + "': sample must be at least 1");
         if (seed != null && sample == null)
             throw new IllegalArgumentException("split '" + split + "': seed goes with sample=N");
-        return ids(d.sample(categories, sample, seed == null ? 0 : seed));
+        List<String> out = new ArrayList<>(ids(d.sample(categories, sample, seed == null ? 0 : seed)));
+        if (formatSensitivitySplit) {
+            // N base entries (all 26 configurations of each) for :sample=N; not part of "all" (prompting-mode only).
+            formatSensitivity(FormatSensitivity.CATEGORY + "_0");
+            for (FormatSensitivity.Entry e :
+                    FormatSensitivity.sample(List.copyOf(formatSensitivity.values()), sample, seed == null ? 0 : seed))
+                out.add(e.id());
+        }
+        return out;
     }
 
     private static final String SPLITS = "all, smoke, or categories joined by commas: "
-            + String.join(", ", BfclCategory.ids()) + "; then optionally :sample=N[:seed=S]";
+            + String.join(", ", BfclCategory.ids()) + ", " + FormatSensitivity.CATEGORY
+            + " (prompting-mode candidates only); then optionally :sample=N[:seed=S]";
 
     /** The split of {@code n} tasks per category of {@code categories} (all of them when null) chosen by {@code seed}. */
     public static String split(List<BfclCategory> categories, Integer n, long seed) {
@@ -152,16 +186,33 @@ public final class BfclBenchmark implements BenchmarkProvider {
     @Override
     public EnvironmentDef environment(String taskId, Map<String, ModelRef> models) {
         BfclTask t = task(taskId);
+        FormatSensitivity.Entry fs = formatSensitivity(taskId);
         Map<String, String> digests = new LinkedHashMap<>();
+        if (fs != null) digests.put(FormatSensitivity.ID_FILE, FormatSensitivity.ID_FILE_SHA256);
         digests.put(
                 t.category().questionFile(), BfclData.DIGESTS.get(t.category().questionFile()));
         if (!t.category().relevance())
             digests.put(
                     t.category().answerFile(), BfclData.DIGESTS.get(t.category().answerFile()));
-        PyDict options = PyDict.builder()
-                .put("category", new PyStr(t.category().id()))
-                .put("unsatisfiable", PyBool.of(!t.category().relevance() && GoldAnswers.unsatisfiable(t)))
-                .build();
+        PyDict.Builder ob = PyDict.builder();
+        if (fs == null) {
+            ob.put("category", new PyStr(t.category().id()))
+                    .put("unsatisfiable", PyBool.of(!t.category().relevance() && GoldAnswers.unsatisfiable(t)));
+        } else {
+            // Prompting models are graded with their names' dots (no underscore_to_dot).
+            ob.put("category", new PyStr(FormatSensitivity.CATEGORY))
+                    .put(
+                            "unsatisfiable",
+                            PyBool.of(PromptingAnswers.accepted(
+                                            t,
+                                            fs.config().returnFormat(),
+                                            fs.config().toolCallTag())
+                                    .isEmpty()))
+                    .put("config", new PyStr(fs.config().id()))
+                    .put("entry", new PyStr(t.id()))
+                    .put("upstream_id", new PyStr(fs.upstreamId()));
+        }
+        PyDict options = ob.build();
         // No user simulator and no judge: the grade is a pure function of the answer.
         return new EnvironmentDef(name(), REVISION, digests, taskId, Map.of(), options);
     }
@@ -203,18 +254,53 @@ public final class BfclBenchmark implements BenchmarkProvider {
      */
     @Override
     public AgentInterface agentInterface() {
-        return AgentInterface.referenceAndLoop(AgentInterface.Shape.ONE_STEP, List.of("reference", "tools"))
-                .withClaudeCode();
+        // Prompting mode (no tools, upstream's system prompt, the text decoded) under the reference and loop harnesses.
+        Map<String, List<String>> h = new LinkedHashMap<>();
+        h.put(AgentInterface.REFERENCE, List.of("reference", "tools", PROMPTING));
+        h.put(AgentInterface.LOOP, List.of("tools", Harness.REPL, PROMPTING));
+        return new AgentInterface(AgentInterface.Shape.ONE_STEP, h).withClaudeCode();
+    }
+
+    /** The prompting-mode action space. */
+    public static final String PROMPTING = "prompting";
+
+    /**
+     * The prompting-mode agent of a task: upstream's default configuration (its return format python, but Java/JS
+     * answers decoded as Java/JS and relevance ones as python, as eval_runner.py does) over the task's model docs,
+     * or a format_sensitivity entry's own configuration over its docs.
+     */
+    private BfclAgent prompting(String taskId, BfclTask t, brokkr.conversation.Candidate c, String own, boolean loop) {
+        FormatSensitivity.Entry fs = formatSensitivity(taskId);
+        if (fs != null)
+            return new BfclAgent.Prompting(c, fs.config(), fs.config().returnFormat(), fs.systemPrompt(), own, loop);
+        PromptFormat config = PromptFormat.DEFAULT;
+        String prompt = config.systemPrompt(
+                ToolCompiler.modelFunctions(t.functions(), t.category().language()));
+        PromptingDecoder.ReturnFormat as = t.category().relevance()
+                ? PromptingDecoder.ReturnFormat.PYTHON
+                : PromptingDecoder.ReturnFormat.of(t.category().language());
+        return new BfclAgent.Prompting(c, config, as, prompt, own, loop);
     }
 
     @Override
     public Protocol protocol() {
         return ctx -> {
             BfclTask t = task(ctx.env().taskId());
+            if (formatSensitivity(ctx.env().taskId()) != null
+                    && !ctx.agent().actionSpace().equals(PROMPTING))
+                throw new IllegalArgumentException("format_sensitivity is for prompting-mode candidates (action space "
+                        + PROMPTING + "), not " + ctx.agent().actionSpace());
             Boolean parallel = ctx.agent().options().get("parallel_tool_calls") instanceof PyBool b ? b.value() : null;
             ToolCompiler.Style style = style(ctx.agent().provider());
             BfclAgent agent = switch (ctx.agent().actionSpace()) {
                 case "reference" -> new BfclAgent.Reference(ctx.candidate(), style, parallel, ctx.systemPrompt());
+                case PROMPTING ->
+                    prompting(
+                            ctx.env().taskId(),
+                            t,
+                            ctx.candidate(),
+                            ctx.systemPrompt(),
+                            Harness.fromValue(ctx.agent().harness()).loop());
                 case "tools" ->
                     Harness.fromValue(ctx.agent().harness()).claudeCode()
                             ? new BfclAgent.ClaudeCode(ctx.candidate(), parallel, ctx.systemPrompt())
@@ -236,6 +322,20 @@ public final class BfclBenchmark implements BenchmarkProvider {
                     .put("decode_error", answer.decodeError() == null ? PyNone.NONE : new PyStr(answer.decodeError()))
                     .put("recorded_calls", a.recorded().size())
                     .build();
+            if (agent instanceof BfclAgent.Prompting p) {
+                // The evaluator decodes the text itself, as upstream's checker decodes the raw result.
+                Message.Assistant first = (Message.Assistant) a.messages().stream()
+                        .filter(m -> m instanceof Message.Assistant)
+                        .findFirst()
+                        .orElseThrow();
+                output = output.with(
+                        "prompting",
+                        PyDict.builder()
+                                .put("text", first.content() == null ? "" : first.content())
+                                .put("return_format", p.decodeAs().id())
+                                .put("tool_call_tag", PyBool.of(p.config().toolCallTag()))
+                                .build());
+            }
             // The answer's function calls: the model's own under reference, those its recorder functions (JSON tools or
             // the REPL's methods) noted otherwise; model steps and request sizes come from the recorded calls.
             long calls = agent instanceof BfclAgent.Reference
@@ -265,12 +365,20 @@ public final class BfclBenchmark implements BenchmarkProvider {
             BfclHarness.Answer a = answer == null || answer instanceof PyNone
                     ? BfclHarness.Answer.failed(out.get("decode_error") instanceof PyStr s ? s.value() : "no answer")
                     : BfclHarness.Answer.of(PyObj.ofValue(answer));
-            BfclGrader.Verdict v = BfclHarness.grade(t, a, true);
+            boolean underscoreToDot = true;
+            if (out.get("prompting") instanceof PyDict p) {
+                a = PromptingDecoder.answer(
+                        p.get("text").asStr(),
+                        PromptingDecoder.ReturnFormat.of(p.get("return_format").asStr()),
+                        p.get("tool_call_tag") instanceof PyBool b && b.value());
+                underscoreToDot = false;
+            }
+            BfclGrader.Verdict v = BfclHarness.grade(t, a, underscoreToDot);
             List<Check> checks = new ArrayList<>();
             checks.add(new Check("setup_verified", setup));
             checks.add(new Check("checker_valid", v.valid()));
             PyDict details = PyDict.builder()
-                    .put("category", new PyStr(t.category().id()))
+                    .put("category", run.env().options().get("category"))
                     .put("unsatisfiable", PyBool.of(unsatisfiable(run.env())))
                     .put("error_type", v.errorType() == null ? PyNone.NONE : new PyStr(v.errorType()))
                     .put("error", v.errors() == null ? PyNone.NONE : PyObj.toJson(PyObj.list(v.errors())))
@@ -283,8 +391,21 @@ public final class BfclBenchmark implements BenchmarkProvider {
     @Override
     public List<Report> reports(List<Report.Outcome> outcomes) {
         List<BfclScores.TaskResult> results = new ArrayList<>();
-        for (Report.Outcome o : outcomes) results.add(BfclScores.TaskResult.of(o.environment(), o.attempt()));
-        return List.of(BfclScores.report(BfclScores.summarize(results)));
+        List<FormatSensitivity.Result> fs = new ArrayList<>();
+        for (Report.Outcome o : outcomes) {
+            PyDict opts = o.environment().options();
+            if (opts.get("category").asStr().equals(FormatSensitivity.CATEGORY))
+                fs.add(new FormatSensitivity.Result(
+                        opts.get("config").asStr(),
+                        o.attempt().success(),
+                        !o.attempt().completed()));
+            else results.add(BfclScores.TaskResult.of(o.environment(), o.attempt()));
+        }
+        // format_sensitivity is reported per configuration and stays out of the per-category table and overall.
+        List<Report> out = new ArrayList<>();
+        if (!results.isEmpty() || fs.isEmpty()) out.add(BfclScores.report(BfclScores.summarize(results)));
+        if (!fs.isEmpty()) out.add(FormatSensitivity.report(fs));
+        return out;
     }
 
     /**

@@ -166,6 +166,8 @@ public final class BfclResultsExport {
             if (a == null) continue;
             Set<String> tasks = seen.computeIfAbsent(c.candidate(), k -> new HashSet<>());
             if (!tasks.add(c.taskId())) continue; // one entry per task: the first repetition with an attempt
+            // format_sensitivity's result file (upstream ids "format_sensitivity_i:config:entry") is not written yet.
+            if (c.environment().options().get("category").asStr().equals(FormatSensitivity.CATEGORY)) continue;
             if (brokkr.repl.Harness.fromValue(c.agent().harness()).claudeCode()) custom.add(c.candidate());
             BfclCategory category =
                     BfclCategory.of(c.environment().options().get("category").asStr());

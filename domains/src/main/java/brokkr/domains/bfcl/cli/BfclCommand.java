@@ -8,6 +8,7 @@ import brokkr.conversation.Candidate;
 import brokkr.domains.bfcl.BfclBenchmark;
 import brokkr.domains.bfcl.BfclCategory;
 import brokkr.domains.bfcl.BfclScores;
+import brokkr.domains.bfcl.FormatSensitivity;
 import brokkr.eval.AgentDef;
 import brokkr.eval.Attempt;
 import brokkr.eval.BenchmarkProvider;
@@ -60,7 +61,7 @@ public record BfclCommand(Registry registry, Map<String, String> env) implements
     @Override
     public String usage() {
         return """
-               usage: ./brokkr bfcl run --agent gold|gold-repl|gold-loop|reference|tools|repl|loop [--repl-guidance G] [--sample N] [--seed S]
+               usage: ./brokkr bfcl run --agent gold|gold-repl|gold-loop|gold-prompting|reference|tools|repl|loop|prompting [--repl-guidance G] [--sample N] [--seed S]
                                         [--categories C1,C2,...] [--provider P --model M]
                                         [--parallel-tool-calls true|false] [--jobs J] [--out FILE [--append|--force]]
                                         [--web-recording FILE]
@@ -79,6 +80,9 @@ public record BfclCommand(Registry registry, Map<String, String> env) implements
                  tools      one step of the agent loop, functions as recorder tools (idem)
                  repl       Brokkr's agent loop with one tool, java_eval(code): the functions as Java methods
                             (idem; gold-repl: the gold answer written as Java)
+                 prompting  prompting mode: no tools, upstream's system prompt (ret_fmt=python... default), the answer
+                            text decoded as upstream decodes it (Java/JS parsers for simple_java/simple_javascript)
+                            (idem; gold-prompting: the gold answer written in the format the prompt asks for)
                  loop       multi-turn only: Brokkr's agent loop with the JSON tools, several calls over several
                             model steps per user turn (idem; gold-loop: the ground truth batched per turn)
                --out FILE writes one JSON line per task, as it finishes (id, category, status, model_output:
@@ -94,6 +98,9 @@ public record BfclCommand(Registry registry, Map<String, String> env) implements
                --web-recording FILE (made once where the network is reachable with ./brokkr bfcl record-web --out
                FILE, a SerpAPI key in SERPAPI_API_KEY; see ./brokkr bfcl record-web --help); --agent gold or
                reference; a search or page the recording lacks is an infrastructure failure (no verdict).
+               format_sensitivity (prompting agents only, not in the default categories): upstream's 200 entries
+               under its 26 prompt configurations (--sample N: N entries x 26), printed per configuration with
+               accuracy_max_delta/variance/std; not part of the overall.
                Categories: %s. Keys come from the environment (OPENAI_API_KEY, ANTHROPIC_API_KEY, ...).
                The data directory is -Dbrokkr.bfcl.data / BROKKR_BFCL_DATA, else ../shared/upstream/gorilla/...
                (./brokkr data fetch gorilla fetches it).""".formatted(String.join(", ", BfclCategory.ids()))
@@ -113,6 +120,7 @@ public record BfclCommand(Registry registry, Map<String, String> env) implements
         int jobs = 4;
         Boolean parallel = null;
         List<BfclCategory> categories = List.of(BfclCategory.values());
+        boolean formatSensitivity = false;
         List<String> multiTurn = new ArrayList<>();
         List<String> webSearch = new ArrayList<>();
         Path webRecording = null;
@@ -162,6 +170,7 @@ public record BfclCommand(Registry registry, Map<String, String> env) implements
                         for (String c : v.split(",")) {
                             if (BfclMultiTurnRun.isMultiTurn(c.trim())) multiTurn.add(c.trim());
                             else if (BfclWebSearchRun.isWebSearch(c.trim())) webSearch.add(c.trim());
+                            else if (c.trim().equals(FormatSensitivity.CATEGORY)) formatSensitivity = true;
                             else cs.add(BfclCategory.of(c.trim()));
                         }
                         categories = cs;
@@ -194,6 +203,14 @@ public record BfclCommand(Registry registry, Map<String, String> env) implements
         AgentDef agent = switch (agentName) {
             // The gold answer comes as a scripted model's one reply to the compiled tools.
             case "gold" -> AgentDef.of(new ModelRef(BenchmarkProvider.SCRIPTED, "gold"), "reference", null);
+            // Prompting mode: no tools, upstream's system prompt, the answer text decoded as upstream decodes it.
+            case "gold-prompting" ->
+                AgentDef.of(new ModelRef(BenchmarkProvider.SCRIPTED, "gold"), BfclBenchmark.PROMPTING, null);
+            case "prompting" -> {
+                if (provider == null || model == null)
+                    throw new UsageException("--agent prompting needs --provider and --model");
+                yield AgentDef.of(new ModelRef(provider, model, PyDict.empty()), BfclBenchmark.PROMPTING, null);
+            }
             case "reference", "tools" -> {
                 if (provider == null || model == null)
                     throw new UsageException("--agent " + agentName + " needs --provider and --model");
@@ -236,9 +253,13 @@ public record BfclCommand(Registry registry, Map<String, String> env) implements
                         .withHarness(h.toValue());
             }
             default ->
-                throw new UsageException(
-                        "unknown agent '" + agentName + "' (gold, gold-repl, gold-loop, reference, tools, repl, loop)");
+                throw new UsageException("unknown agent '" + agentName
+                        + "' (gold, gold-repl, gold-loop, gold-prompting, reference, tools, repl, loop, prompting)");
         };
+        if (formatSensitivity && !agent.actionSpace().equals(BfclBenchmark.PROMPTING))
+            throw new UsageException(
+                    FormatSensitivity.CATEGORY
+                            + " is for prompting-mode candidates (--agent prompting or gold-prompting), as upstream skips it for FC models");
         if (replGuidance != null && !agentName.endsWith("repl"))
             throw new UsageException("--repl-guidance applies to --agent repl and gold-repl");
         Function<ModelRef, Candidate> models = Cells.providers(registry, env);
@@ -261,18 +282,25 @@ public record BfclCommand(Registry registry, Map<String, String> env) implements
             BfclMultiTurnRun.Outcome mt =
                     BfclMultiTurnRun.run(registry, multiTurn, agent, sample, seed, jobs, models, out);
             nothingScored = noVerdict(mt.tasks(), mt.withoutVerdict(), mt.firstError(), "multi-turn", err);
-            if (categories.isEmpty() && webSearch.isEmpty()) return nothingScored ? 1 : 0;
+            if (categories.isEmpty() && webSearch.isEmpty() && !formatSensitivity) return nothingScored ? 1 : 0;
         }
         if (!webSearch.isEmpty()) {
             BfclWebSearchRun.Outcome ws =
                     BfclWebSearchRun.run(registry, webSearch, webRecording, agent, sample, seed, jobs, models, out);
             nothingScored |= noVerdict(ws.tasks(), ws.withoutVerdict(), ws.firstError(), "web_search", err);
-            if (categories.isEmpty()) return nothingScored ? 1 : 0;
+            if (categories.isEmpty() && !formatSensitivity) return nothingScored ? 1 : 0;
         }
         BenchmarkProvider bfcl = registry.benchmark("bfcl");
         List<EnvironmentDef> envs = new ArrayList<>();
-        for (String id : bfcl.tasks(BfclBenchmark.split(categories, sample, seed)))
-            envs.add(bfcl.environment(id, Map.of()));
+        String split = BfclBenchmark.split(categories, sample, seed);
+        if (formatSensitivity) {
+            String suffix = sample == null ? "" : ":sample=" + sample + ":seed=" + seed;
+            split = (categories.isEmpty()
+                            ? FormatSensitivity.CATEGORY
+                            : BfclBenchmark.split(categories, null, seed) + "," + FormatSensitivity.CATEGORY)
+                    + suffix;
+        }
+        for (String id : bfcl.tasks(split)) envs.add(bfcl.environment(id, Map.of()));
         List<Evaluation.Cell> cells = envs.stream()
                 .map(e -> new Evaluation.Cell(bfcl, e, agent, null, 0))
                 .toList();
@@ -294,12 +322,23 @@ public record BfclCommand(Registry registry, Map<String, String> env) implements
             throw e.getCause();
         }
         List<BfclScores.TaskResult> results = new ArrayList<>();
-        for (int i = 0; i < envs.size(); i++) results.add(BfclScores.TaskResult.of(envs.get(i), attempts.get(i)));
+        List<FormatSensitivity.Result> fsResults = new ArrayList<>();
+        for (int i = 0; i < envs.size(); i++) {
+            EnvironmentDef e = envs.get(i);
+            if (e.options().get("category").asStr().equals(FormatSensitivity.CATEGORY))
+                fsResults.add(new FormatSensitivity.Result(
+                        e.options().get("config").asStr(),
+                        attempts.get(i).success(),
+                        !attempts.get(i).completed()));
+            else results.add(BfclScores.TaskResult.of(e, attempts.get(i)));
+        }
         boolean scripted = agent.provider().equals(BenchmarkProvider.SCRIPTED);
         out.println("agent " + agentName + (scripted || parallel == null ? "" : ", parallel_tool_calls " + parallel)
                 + ", " + envs.size() + " tasks"
                 + (sample == null ? "" : " (sample " + sample + " per category, seed " + seed + ")"));
-        out.print(BfclScores.format(BfclScores.summarize(results)));
+        if (!results.isEmpty()) out.print(BfclScores.format(BfclScores.summarize(results)));
+        // Reported per configuration, outside the overall (upstream's NON_SCORING_CATEGORY).
+        if (!fsResults.isEmpty()) out.print(FormatSensitivity.format(FormatSensitivity.report(fsResults)));
         err.println("ran in " + (System.nanoTime() - t0) / 1_000_000 + " ms");
         List<Attempt> failed = attempts.stream().filter(a -> !a.completed()).toList();
         nothingScored |= noVerdict(
