@@ -154,7 +154,7 @@ public final class MemoryGold implements Candidate {
         if (q != null) {
             Fact f = byQuestion.get(q.text());
             if (f == null) return text(answer(q, null));
-            return calls(List.of(retrieval(f)), repl, true);
+            return calls(List.of(retrieval(f)), repl, f);
         }
         List<ToolCall> store = new ArrayList<>();
         for (Fact f : facts) if (saidIn(f, user)) store.add(storage(f));
@@ -165,7 +165,7 @@ public final class MemoryGold implements Candidate {
             for (ToolCall c : store) sb.append(c.arguments().get("text").asStr());
             store = List.of(new ToolCall("store_0", "memory_append", PyDict.of("text", new PyStr(sb.toString()))));
         }
-        return calls(store, repl, false);
+        return calls(store, repl, null);
     }
 
     private static boolean saidIn(Fact f, String userMessage) {
@@ -199,15 +199,43 @@ public final class MemoryGold implements Candidate {
         };
     }
 
-    private static Turn calls(List<ToolCall> calls, boolean repl, boolean print) {
+    /**
+     * The calls as function calls, or offered only the REPL, as one snippet: the storage calls as they are; a
+     * retrieval printed, and of the one memory text of memory_rec_sum only the fact looked for (the REPL
+     * cuts a long output, and the memory is up to 10,000 characters).
+     */
+    private Turn calls(List<ToolCall> calls, boolean repl, Fact recall) {
         if (!repl) return Turn.of(new Message.Assistant(null, calls));
         StringBuilder code = new StringBuilder();
         for (ToolCall c : calls) {
             String call = JavaApi.recorderCall(c.name(), c.arguments());
-            code.append(print ? "System.out.println(" + call + ")" : call).append(";\n");
+            if (recall == null) code.append(call).append(";\n");
+            else if (category.id().equals("memory_rec_sum"))
+                // From the fact's opening words on: upstream's executor drops the spaces before every '(' of a call
+                // string, its string arguments included (multi_turn_utils' method-name rewrite), so the stored text
+                // may differ from the sentence after them.
+                code.append("String recalled = String.valueOf(((java.util.Map<?, ?>) parse(")
+                        .append(call)
+                        .append(")).get(\"memory_content\"));\n")
+                        .append("int at = recalled.indexOf(")
+                        .append(JavaApi.lit(opening(recall.sentence())))
+                        .append(");\n")
+                        .append(
+                                "System.out.println(at < 0 ? \"not in memory\" : recalled.substring(at, Math.min(recalled.length(), at + ")
+                        .append(recall.sentence().length() + 10)
+                        .append(")));\n");
+            else code.append("System.out.println(").append(call).append(");\n");
         }
         return Turn.of(new Message.Assistant(
                 null, List.of(new ToolCall("snippet", JavaRepl.TOOL, PyDict.of("code", code.toString())))));
+    }
+
+    /** The sentence up to its first '(' (at most 40 characters): what the memory holds of it as the user said it. */
+    static String opening(String sentence) {
+        int p = sentence.indexOf('(');
+        String o = p < 0 ? sentence : sentence.substring(0, p).stripTrailing();
+        if (o.length() < 8) o = sentence;
+        return o.substring(0, Math.min(40, o.length()));
     }
 
     private static Turn text(String s) {
