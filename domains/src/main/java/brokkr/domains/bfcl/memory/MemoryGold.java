@@ -211,32 +211,34 @@ public final class MemoryGold implements Candidate {
             String call = JavaApi.recorderCall(c.name(), c.arguments());
             if (recall == null) code.append(call).append(";\n");
             else if (category.id().equals("memory_rec_sum"))
-                // From the fact's opening words on: upstream's executor drops the spaces before every '(' of a call
-                // string, its string arguments included (multi_turn_utils' method-name rewrite), so the stored text
-                // may differ from the sentence after them.
+                // The fact as the memory holds it: upstream's executor drops the spaces before every '(' of a call
+                // string, its string arguments included (stored).
+                String stored = stored(recall.sentence());
                 code.append("String recalled = String.valueOf(((java.util.Map<?, ?>) parse(")
                         .append(call)
                         .append(")).get(\"memory_content\"));\n")
-                        .append("int at = recalled.indexOf(")
-                        .append(JavaApi.lit(opening(recall.sentence())))
-                        .append(");\n")
-                        .append(
-                                "System.out.println(at < 0 ? \"not in memory\" : recalled.substring(at, Math.min(recalled.length(), at + ")
-                        .append(recall.sentence().length() + 10)
-                        .append(")));\n");
+                        .append("String fact = ")
+                        .append(JavaApi.lit(stored))
+                        .append(";\n")
+                        .append("int at = recalled.indexOf(fact);\n")
+                        .append("System.out.println(at < 0 ? \"not in memory\" : recalled.substring(at, at + fact.length()));\n");
             else code.append("System.out.println(").append(call).append(");\n");
         }
         return Turn.of(new Message.Assistant(
                 null, List.of(new ToolCall("snippet", JavaRepl.TOOL, PyDict.of("code", code.toString())))));
     }
 
-    /** The sentence up to its first '(' (at most 40 characters): what the memory holds of it as the user said it. */
-    static String opening(String sentence) {
-        int p = sentence.indexOf('(');
-        String o = p < 0 ? sentence : sentence.substring(0, p).stripTrailing();
-        if (o.length() < 8) o = sentence;
-        return o.substring(0, Math.min(40, o.length()));
+    /**
+     * What the backend stores of a text sent as a call's string argument: multi_turn_utils
+     * {@code process_method_calls} rewrites {@code re.sub(r"\b([a-zA-Z_]\w*)\s*(?=\()", ...)} over the whole call
+     * string, so the spaces between a word and a '(' go, inside string literals too.
+     */
+    static String stored(String text) {
+        return CALL_NAME.matcher(text).replaceAll("$1");
     }
+
+    private static final Pattern CALL_NAME =
+            Pattern.compile("\\b([a-zA-Z_]\\w*)\\s*(?=\\()", Pattern.UNICODE_CHARACTER_CLASS);
 
     private static Turn text(String s) {
         return Turn.of(new Message.Assistant(s));
