@@ -210,7 +210,7 @@ public final class MemoryGold implements Candidate {
         for (ToolCall c : calls) {
             String call = JavaApi.recorderCall(c.name(), c.arguments());
             if (recall == null) code.append(call).append(";\n");
-            else if (category.id().equals("memory_rec_sum"))
+            else if (category.id().equals("memory_rec_sum")) {
                 // The fact as the memory holds it: upstream's executor drops the spaces before every '(' of a call
                 // string, its string arguments included (stored).
                 String stored = stored(recall.sentence());
@@ -221,8 +221,9 @@ public final class MemoryGold implements Candidate {
                         .append(JavaApi.lit(stored))
                         .append(";\n")
                         .append("int at = recalled.indexOf(fact);\n")
-                        .append("System.out.println(at < 0 ? \"not in memory\" : recalled.substring(at, at + fact.length()));\n");
-            else code.append("System.out.println(").append(call).append(");\n");
+                        .append(
+                                "System.out.println(at < 0 ? \"not in memory\" : recalled.substring(at, at + fact.length()));\n");
+            } else code.append("System.out.println(").append(call).append(");\n");
         }
         return Turn.of(new Message.Assistant(
                 null, List.of(new ToolCall("snippet", JavaRepl.TOOL, PyDict.of("code", code.toString())))));
