@@ -79,7 +79,7 @@ class BfclMultiTurnRunTest {
         ConformanceCommandTest.Run r = BfclCommandTest.main(
                 "bfcl", "run", "--agent", "gold-loop", "--categories", "simple_python,multi_turn_base");
         assertEquals(2, r.code(), r.err());
-        assertTrue(r.err().contains("--agent gold-loop runs multi-turn categories only"), r.err());
+        assertTrue(r.err().contains("--agent gold-loop runs multi-turn and memory categories only"), r.err());
     }
 
     private static ConformanceCommandTest.Run run(String agent, List<String> rest) {

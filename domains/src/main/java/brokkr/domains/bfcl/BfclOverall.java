@@ -22,9 +22,11 @@ import java.util.Map;
  * the overall score calculation"), so its overall of a partial run is no score of the model. Here a segment has a
  * value only when every one of its categories was run, and upstream's overall ({@link #upstream}) only when every
  * segment has one; {@link #ofSegmentsRun} is the same weights over the segments that have a value, always shown
- * with the segments it covers ({@link #covers}), never under upstream's name.
+ * with the segments it covers ({@link #covers}), never under upstream's name. The agentic segment's two halves
+ * ({@link #agenticParts}: web search, memory) are given beside it, and one that ran counts in the overall of the
+ * segments run while the other has not.
  */
-public record BfclOverall(List<Segment> segments) {
+public record BfclOverall(List<Segment> segments, List<Segment> agenticParts) {
 
     /** One category's accuracy and the task count it is weighted by (in the live segment). */
     public record Category(double accuracy, int count) {}
@@ -44,6 +46,12 @@ public record BfclOverall(List<Segment> segments) {
 
     public BfclOverall {
         segments = List.copyOf(segments);
+        agenticParts = List.copyOf(agenticParts);
+    }
+
+    /** Segments without agentic parts. */
+    public BfclOverall(List<Segment> segments) {
+        this(segments, List.of());
     }
 
     /** The overall of the categories in {@code byCategory} (by upstream's category name; others are not run). */
@@ -67,12 +75,32 @@ public record BfclOverall(List<Segment> segments) {
             live = n == 0 ? null : weighted / n;
         }
         Double web = mean(byCategory, WEB_SEARCH), memory = mean(byCategory, MEMORY);
-        return new BfclOverall(List.of(
-                new Segment("non-live", 10, nonLive, nonLiveAcc),
-                new Segment("live", 10, LIVE, live),
-                new Segment("irrelevance", 10, IRRELEVANCE, mean(byCategory, IRRELEVANCE)),
-                new Segment("multi-turn", 30, MULTI_TURN, mean(byCategory, MULTI_TURN)),
-                new Segment("agentic", 40, agentic, web == null || memory == null ? null : (web + memory) / 2)));
+        // The agentic segment's halves (summary_web_search, summary_memory), each 20 of upstream's 100: the web-search
+        // slot is filled when its categories run (web_search_base, web_search_no_snippet), memory's when all three of
+        // memory_kv, memory_vector and memory_rec_sum do.
+        List<Segment> parts =
+                List.of(new Segment("web search", 20, WEB_SEARCH, web), new Segment("memory", 20, MEMORY, memory));
+        return new BfclOverall(
+                List.of(
+                        new Segment("non-live", 10, nonLive, nonLiveAcc),
+                        new Segment("live", 10, LIVE, live),
+                        new Segment("irrelevance", 10, IRRELEVANCE, mean(byCategory, IRRELEVANCE)),
+                        new Segment("multi-turn", 30, MULTI_TURN, mean(byCategory, MULTI_TURN)),
+                        new Segment("agentic", 40, agentic, web == null || memory == null ? null : (web + memory) / 2)),
+                parts);
+    }
+
+    /**
+     * The segments {@link #ofSegmentsRun} weighs: those with a value, and when the agentic segment has none, those of
+     * its halves that have one (agentic is the unweighted mean of its two halves, so each carries 20 of its 40).
+     */
+    private List<Segment> weighed() {
+        List<Segment> out = new ArrayList<>();
+        for (Segment s : segments) {
+            if (s.accuracy() != null) out.add(s);
+            else if (s.name().equals("agentic")) for (Segment p : agenticParts) if (p.accuracy() != null) out.add(p);
+        }
+        return out;
     }
 
     /** Upstream's overall: every segment weighed by its share; null unless every segment has a value. */
@@ -88,8 +116,7 @@ public record BfclOverall(List<Segment> segments) {
     /** Upstream's weights renormalised over the segments that have a value; null when none has. */
     public Double ofSegmentsRun() {
         double acc = 0, weight = 0;
-        for (Segment s : segments) {
-            if (s.accuracy() == null) continue;
+        for (Segment s : weighed()) {
             acc += s.accuracy() * s.weight();
             weight += s.weight();
         }
@@ -100,11 +127,10 @@ public record BfclOverall(List<Segment> segments) {
     public String covers() {
         List<String> names = new ArrayList<>();
         double weight = 0;
-        for (Segment s : segments)
-            if (s.accuracy() != null) {
-                names.add(s.name());
-                weight += s.weight();
-            }
+        for (Segment s : weighed()) {
+            names.add(agenticParts.contains(s) ? s.name() + " (half of agentic)" : s.name());
+            weight += s.weight();
+        }
         if (names.isEmpty()) return "no segment";
         return String.join(", ", names) + ": " + String.format(Locale.ROOT, "%.0f", weight) + "% of upstream's weight";
     }

@@ -67,7 +67,12 @@ public final class BfclScores {
          * graded task at its accuracy, weighted by its graded tasks; the segments of categories not run are missing.
          */
         public BfclOverall overall() {
-            Map<String, BfclOverall.Category> byId = new java.util.LinkedHashMap<>();
+            return overall(Map.of());
+        }
+
+        /** As {@link #overall()}, with the categories of other parts of the run (multi-turn, memory) beside these. */
+        public BfclOverall overall(Map<String, BfclOverall.Category> others) {
+            Map<String, BfclOverall.Category> byId = new java.util.LinkedHashMap<>(others);
             for (CategoryScore c : categories.values())
                 if (c.graded() > 0) byId.put(c.category().id(), new BfclOverall.Category(c.accuracy(), c.graded()));
             return BfclOverall.of(byId);
@@ -168,10 +173,17 @@ public final class BfclScores {
     /** Each segment of upstream's overall (missing when not run), upstream's overall, and the overall of the segments run. */
     static List<Report.Figure> overallFigures(BfclOverall o) {
         List<Report.Figure> out = new ArrayList<>();
-        for (BfclOverall.Segment seg : o.segments())
+        for (BfclOverall.Segment seg : o.segments()) {
             out.add(new Report.Figure(
                     seg.name() + " (" + String.format(java.util.Locale.ROOT, "%.0f", seg.weight()) + "%)",
                     seg.accuracy()));
+            if (seg.name().equals("agentic"))
+                for (BfclOverall.Segment p : o.agenticParts())
+                    out.add(new Report.Figure(
+                            "agentic: " + p.name() + " (" + String.format(java.util.Locale.ROOT, "%.0f", p.weight())
+                                    + "%)",
+                            p.accuracy()));
+        }
         out.add(new Report.Figure(UPSTREAM_OVERALL, o.upstream()));
         out.add(new Report.Figure("overall of the segments run (" + o.covers() + ")", o.ofSegmentsRun()));
         return out;
@@ -179,6 +191,11 @@ public final class BfclScores {
 
     /** The report printed by {@code ./brokkr bfcl run}. */
     public static String format(Summary s) {
+        return format(s, Map.of());
+    }
+
+    /** As {@link #format(Summary)}, upstream's overall over these categories and {@code others} (the run's other parts). */
+    public static String format(Summary s, Map<String, BfclOverall.Category> others) {
         StringBuilder sb = new StringBuilder();
         sb.append(String.format(
                 "%-24s %6s %6s %9s %6s %6s%n", "category", "tasks", "passed", "accuracy", "unsat", "infra"));
@@ -196,7 +213,14 @@ public final class BfclScores {
                 .append(": ")
                 .append(s.irrelevanceDetection() == null ? "N/A" : String.format("%.4f", s.irrelevanceDetection()))
                 .append('\n');
-        for (Report.Figure f : overallFigures(s.overall()))
+        sb.append(formatOverall(s.overall(others)));
+        return sb.toString();
+    }
+
+    /** Upstream's overall as {@code ./brokkr bfcl run} prints it: each segment (N/A when not run), both overalls. */
+    public static String formatOverall(BfclOverall o) {
+        StringBuilder sb = new StringBuilder();
+        for (Report.Figure f : overallFigures(o))
             sb.append(f.name())
                     .append(": ")
                     .append(f.value() == null ? "N/A" : String.format("%.4f", f.value()))

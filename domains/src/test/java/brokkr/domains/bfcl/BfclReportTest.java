@@ -69,6 +69,8 @@ class BfclReportTest {
                         new Report.Figure("irrelevance (10%)", s.irrelevanceDetection()),
                         new Report.Figure("multi-turn (30%)", null),
                         new Report.Figure("agentic (40%)", null),
+                        new Report.Figure("agentic: web search (20%)", null),
+                        new Report.Figure("agentic: memory (20%)", null),
                         new Report.Figure(BfclScores.UPSTREAM_OVERALL, null),
                         new Report.Figure(
                                 "overall of the segments run (non-live, live, irrelevance: 30% of upstream's weight)",

@@ -120,7 +120,15 @@ class BfclScoreTablesTest {
         BfclOverall part = BfclOverall.of(c);
         assertNull(part.upstream(), "not upstream's overall without multi-turn and agentic");
         assertEquals(List.of("multi-turn", "agentic"), part.notRun());
-        assertEquals((nonLive + live + irrelevance) / 3, part.ofSegmentsRun(), 1e-12);
-        assertEquals("non-live, live, irrelevance: 30% of upstream's weight", part.covers());
+        // web search ran whole (memory did not): it is the half of agentic the overall of the segments run weighs
+        double web = (0.2 + 0.1) / 2;
+        assertEquals((10 * nonLive + 10 * live + 10 * irrelevance + 20 * web) / 50, part.ofSegmentsRun(), 1e-12);
+        assertEquals(
+                "non-live, live, irrelevance, web search (half of agentic): 50% of upstream's weight", part.covers());
+        for (String id : BfclOverall.WEB_SEARCH) c.remove(id);
+        assertEquals((nonLive + live + irrelevance) / 3, BfclOverall.of(c).ofSegmentsRun(), 1e-12);
+        assertEquals(
+                "non-live, live, irrelevance: 30% of upstream's weight",
+                BfclOverall.of(c).covers());
     }
 }

@@ -7,6 +7,7 @@ import brokkr.command.RecordFile;
 import brokkr.conversation.Candidate;
 import brokkr.domains.bfcl.BfclBenchmark;
 import brokkr.domains.bfcl.BfclCategory;
+import brokkr.domains.bfcl.BfclOverall;
 import brokkr.domains.bfcl.BfclScores;
 import brokkr.domains.bfcl.FormatSensitivity;
 import brokkr.eval.AgentDef;
@@ -26,6 +27,7 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
@@ -101,9 +103,17 @@ public record BfclCommand(Registry registry, Map<String, String> env) implements
                format_sensitivity (prompting agents only, not in the default categories): upstream's 200 entries
                under its 26 prompt configurations (--sample N: N entries x 26), printed per configuration with
                accuracy_max_delta/variance/std; not part of the overall.
+               Memory categories (%s) play each question after its scenario's prerequisite
+               conversations, the candidate talking to the memory backend's tools across them, through the same
+               agents, and print upstream's memory accuracy per category (agentic_checker on the final answer).
+               Upstream's overall (non-live 10%%, live 10%%, irrelevance 10%%, multi-turn 30%%, agentic 40%%) is printed
+               once over every part run: a segment not run in full is N/A, and the overall of the segments run names
+               what it covers.
                Categories: %s. Keys come from the environment (OPENAI_API_KEY, ANTHROPIC_API_KEY, ...).
                The data directory is -Dbrokkr.bfcl.data / BROKKR_BFCL_DATA, else ../shared/upstream/gorilla/...
-               (./brokkr data fetch gorilla fetches it).""".formatted(String.join(", ", BfclCategory.ids()))
+               (./brokkr data fetch gorilla fetches it).""".formatted(
+                        String.join(", ", brokkr.domains.bfcl.memory.MemoryCategory.availableIds()),
+                        String.join(", ", BfclCategory.ids()))
                 + "\n\n" + BfclWebSearchRun.RECORD_USAGE.substring(BfclWebSearchRun.RECORD_USAGE.indexOf("\n\n") + 2);
     }
 
@@ -121,7 +131,7 @@ public record BfclCommand(Registry registry, Map<String, String> env) implements
         Boolean parallel = null;
         List<BfclCategory> categories = List.of(BfclCategory.values());
         boolean formatSensitivity = false;
-        List<String> multiTurn = new ArrayList<>();
+        List<String> multiTurn = new ArrayList<>(), memory = new ArrayList<>();
         List<String> webSearch = new ArrayList<>();
         Path webRecording = null;
         for (int i = 1; i < args.size(); i++) {
@@ -171,6 +181,7 @@ public record BfclCommand(Registry registry, Map<String, String> env) implements
                             if (BfclMultiTurnRun.isMultiTurn(c.trim())) multiTurn.add(c.trim());
                             else if (BfclWebSearchRun.isWebSearch(c.trim())) webSearch.add(c.trim());
                             else if (c.trim().equals(FormatSensitivity.CATEGORY)) formatSensitivity = true;
+                            else if (BfclMultiTurnRun.isMemory(c.trim())) memory.add(c.trim());
                             else cs.add(BfclCategory.of(c.trim()));
                         }
                         categories = cs;
@@ -239,8 +250,8 @@ public record BfclCommand(Registry registry, Map<String, String> env) implements
             // Brokkr's loop with the JSON tools: multi-turn only (a single-turn answer is one step, --agent tools).
             case "loop", "gold-loop" -> {
                 if (!categories.isEmpty())
-                    throw new UsageException(
-                            "--agent " + agentName + " runs multi-turn categories only (single-turn: tools)");
+                    throw new UsageException("--agent " + agentName
+                            + " runs multi-turn and memory categories only (single-turn: tools)");
                 Harness h = Harness.of(Harness.LOOP, "tools", null, PyDict.empty());
                 if (agentName.equals("gold-loop"))
                     yield AgentDef.of(new ModelRef(BenchmarkProvider.SCRIPTED, "gold"), "tools", null)
@@ -273,22 +284,36 @@ public record BfclCommand(Registry registry, Map<String, String> env) implements
         if (!webSearch.isEmpty() && outFile != null)
             throw new UsageException(
                     "--out writes single-turn answers; web_search categories have none: run them" + " without --out");
-        if (!multiTurn.isEmpty() && outFile != null)
+        List<String> episodic = new ArrayList<>(multiTurn);
+        episodic.addAll(memory);
+        if (!episodic.isEmpty() && outFile != null)
             // The per-task lines are single-turn answers (model_output); a multi-turn episode has no such line.
-            throw new UsageException("--out writes single-turn answers; multi-turn categories ("
-                    + String.join(", ", multiTurn) + ") have none: run them without --out");
+            throw new UsageException("--out writes single-turn answers; multi-turn and memory categories ("
+                    + String.join(", ", episodic) + ") have none: run them without --out");
         boolean nothingScored = false;
+        // Every part's categories, for upstream's overall over all of them (printed once, after the last part).
+        Map<String, BfclOverall.Category> ran = new LinkedHashMap<>();
         if (!multiTurn.isEmpty()) {
             BfclMultiTurnRun.Outcome mt =
                     BfclMultiTurnRun.run(registry, multiTurn, agent, sample, seed, jobs, models, out);
             nothingScored = noVerdict(mt.tasks(), mt.withoutVerdict(), mt.firstError(), "multi-turn", err);
-            if (categories.isEmpty() && webSearch.isEmpty() && !formatSensitivity) return nothingScored ? 1 : 0;
+            ran.putAll(mt.categories());
+        }
+        if (!memory.isEmpty()) {
+            BfclMultiTurnRun.Outcome m =
+                    BfclMultiTurnRun.runMemory(registry, memory, agent, sample, seed, jobs, models, out);
+            nothingScored |= noVerdict(m.tasks(), m.withoutVerdict(), m.firstError(), "memory", err);
+            ran.putAll(m.categories());
         }
         if (!webSearch.isEmpty()) {
             BfclWebSearchRun.Outcome ws =
                     BfclWebSearchRun.run(registry, webSearch, webRecording, agent, sample, seed, jobs, models, out);
             nothingScored |= noVerdict(ws.tasks(), ws.withoutVerdict(), ws.firstError(), "web_search", err);
-            if (categories.isEmpty() && !formatSensitivity) return nothingScored ? 1 : 0;
+            ran.putAll(ws.categories());
+        }
+        if (categories.isEmpty() && !formatSensitivity) {
+            out.print(BfclScores.formatOverall(BfclOverall.of(ran)));
+            return nothingScored ? 1 : 0;
         }
         BenchmarkProvider bfcl = registry.benchmark("bfcl");
         List<EnvironmentDef> envs = new ArrayList<>();
@@ -336,7 +361,8 @@ public record BfclCommand(Registry registry, Map<String, String> env) implements
         out.println("agent " + agentName + (scripted || parallel == null ? "" : ", parallel_tool_calls " + parallel)
                 + ", " + envs.size() + " tasks"
                 + (sample == null ? "" : " (sample " + sample + " per category, seed " + seed + ")"));
-        if (!results.isEmpty()) out.print(BfclScores.format(BfclScores.summarize(results)));
+        if (!results.isEmpty()) out.print(BfclScores.format(BfclScores.summarize(results), ran));
+        else if (!ran.isEmpty()) out.print(BfclScores.formatOverall(BfclOverall.of(ran)));
         // Reported per configuration, outside the overall (upstream's NON_SCORING_CATEGORY).
         if (!fsResults.isEmpty()) out.print(FormatSensitivity.format(FormatSensitivity.report(fsResults)));
         err.println("ran in " + (System.nanoTime() - t0) / 1_000_000 + " ms");

@@ -3,6 +3,8 @@ package brokkr.domains.bfcl.cli;
 import brokkr.command.Cells;
 import brokkr.command.Command;
 import brokkr.conversation.Candidate;
+import brokkr.domains.bfcl.BfclOverall;
+import brokkr.domains.bfcl.memory.MemoryCategory;
 import brokkr.domains.bfcl.multiturn.MultiTurnData;
 import brokkr.eval.AgentDef;
 import brokkr.eval.Attempt;
@@ -20,13 +22,14 @@ import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HexFormat;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
 
 /**
- * The multi-turn part of {@code ./brokkr bfcl run --categories multi_turn_*}: the registry's
- * {@code bfcl-multi-turn} benchmark, one cell per task (a stable seeded slice of N tasks per category with
+ * The multi-turn and memory parts of {@code ./brokkr bfcl run --categories multi_turn_*,memory_*}: the registry's
+ * {@code bfcl-multi-turn} (or {@code bfcl-memory}) benchmark, one cell per task (a stable seeded slice of N tasks per category with
  * {@code --sample N}), and upstream's multi-turn accuracy per category and overall. The candidate is upstream's
  * function-calling loop (action space {@code reference}) or Brokkr's agent loop ({@code harness: loop}, JSON tools or
  * the REPL).
@@ -38,11 +41,81 @@ final class BfclMultiTurnRun {
         return MultiTurnData.CATEGORIES.contains(category);
     }
 
-    /** Runs and prints; returns how many tasks got no verdict (infrastructure failures) of how many. */
-    record Outcome(int tasks, int withoutVerdict, String firstError) {}
+    static boolean isMemory(String category) {
+        return MemoryCategory.isMemory(category);
+    }
 
+    /**
+     * How many tasks got no verdict (infrastructure failures) of how many, and each category run with its accuracy
+     * over its graded tasks (for upstream's overall, {@link BfclOverall}).
+     */
+    record Outcome(int tasks, int withoutVerdict, String firstError, Map<String, BfclOverall.Category> categories) {}
+
+    /** The multi-turn part: bfcl-multi-turn, upstream's multi-turn accuracy. */
     static Outcome run(
             Registry registry,
+            List<String> categories,
+            AgentDef agent,
+            Integer sample,
+            long seed,
+            int jobs,
+            Function<ModelRef, Candidate> models,
+            PrintStream out)
+            throws InterruptedException {
+        return run(
+                registry,
+                "bfcl-multi-turn",
+                "multi-turn",
+                "multi-turn overall (mean of the four categories): ",
+                "not all four were run",
+                categories,
+                agent,
+                sample,
+                seed,
+                jobs,
+                models,
+                out);
+    }
+
+    /** The memory part: bfcl-memory, upstream's memory accuracy per category and its summary. */
+    static Outcome runMemory(
+            Registry registry,
+            List<String> categories,
+            AgentDef agent,
+            Integer sample,
+            long seed,
+            int jobs,
+            Function<ModelRef, Candidate> models,
+            PrintStream out)
+            throws InterruptedException {
+        for (String c : categories) {
+            try {
+                MemoryCategory.of(c);
+            } catch (IllegalArgumentException e) {
+                throw new Command.UsageException(e.getMessage());
+            }
+        }
+        return run(
+                registry,
+                "bfcl-memory",
+                "memory",
+                "memory summary (mean of memory_kv, memory_vector, memory_rec_sum): ",
+                "not all three were run",
+                categories,
+                agent,
+                sample,
+                seed,
+                jobs,
+                models,
+                out);
+    }
+
+    private static Outcome run(
+            Registry registry,
+            String benchmark,
+            String part,
+            String summaryLabel,
+            String notAll,
             List<String> categories,
             AgentDef agent,
             Integer sample,
@@ -54,10 +127,10 @@ final class BfclMultiTurnRun {
         if (!agent.actionSpace().equals("reference")
                 && !Harness.fromValue(agent.harness()).loop()) {
             throw new Command.UsageException(
-                    "multi-turn categories take --agent gold or reference (upstream's function-calling loop), "
+                    part + " categories take --agent gold or reference (upstream's function-calling loop), "
                             + "loop or repl (Brokkr's agent loop; gold-loop, gold-repl), not " + agent.actionSpace());
         }
-        BenchmarkProvider b = registry.benchmark("bfcl-multi-turn");
+        BenchmarkProvider b = registry.benchmark(benchmark);
         List<EnvironmentDef> envs = new ArrayList<>();
         for (String c : categories) {
             List<String> ids = new ArrayList<>(b.tasks(c));
@@ -83,18 +156,19 @@ final class BfclMultiTurnRun {
             }
         }
         Report r = b.reports(outcomes).getFirst();
-        out.println("multi-turn: " + envs.size() + " tasks"
+        out.println(part + ": " + envs.size() + " tasks"
                 + (sample == null ? "" : " (sample " + sample + " per category, seed " + seed + ")")
                 + (infra == 0 ? "" : ", " + infra + " without a verdict (infrastructure)"));
         out.printf("%-26s %6s %6s %9s%n", "category", "tasks", "valid", "accuracy");
+        Map<String, BfclOverall.Category> ran = new LinkedHashMap<>();
         for (List<Object> row : r.rows()) {
             if ((Integer) row.get(1) == 0) continue;
             out.printf("%-26s %6d %6d %8.2f%%%n", row.get(0), row.get(1), row.get(2), 100 * (Double) row.get(3));
+            ran.put((String) row.get(0), new BfclOverall.Category((Double) row.get(3), (Integer) row.get(1)));
         }
         Double overall = r.figures().getFirst().value();
-        out.println("multi-turn overall (mean of the four categories): "
-                + (overall == null ? "N/A (not all four were run)" : String.format("%.2f%%", 100 * overall)));
-        return new Outcome(envs.size(), infra, firstError);
+        out.println(summaryLabel + (overall == null ? "N/A (" + notAll + ")" : String.format("%.2f%%", 100 * overall)));
+        return new Outcome(envs.size(), infra, firstError, ran);
     }
 
     static String sha256(String s) {

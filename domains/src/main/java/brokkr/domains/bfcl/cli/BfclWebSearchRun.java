@@ -3,6 +3,7 @@ package brokkr.domains.bfcl.cli;
 import brokkr.command.Cells;
 import brokkr.command.Command;
 import brokkr.conversation.Candidate;
+import brokkr.domains.bfcl.BfclOverall;
 import brokkr.domains.bfcl.web.LiveWeb;
 import brokkr.domains.bfcl.web.WebIo;
 import brokkr.domains.bfcl.web.WebRecording;
@@ -26,6 +27,7 @@ import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
@@ -48,7 +50,8 @@ final class BfclWebSearchRun {
         return WebSearchData.CATEGORIES.contains(category);
     }
 
-    record Outcome(int tasks, int withoutVerdict, String firstError) {}
+    /** The part's figures; {@code categories}: each category run, for upstream's overall (its web-search half). */
+    record Outcome(int tasks, int withoutVerdict, String firstError, Map<String, BfclOverall.Category> categories) {}
 
     private static WebSearchBenchmark benchmark(Registry registry) {
         BenchmarkProvider b = registry.benchmark(WebSearchBenchmark.NAME);
@@ -109,14 +112,16 @@ final class BfclWebSearchRun {
         out.println(head + ": " + envs.size() + " tasks"
                 + (infra == 0 ? "" : ", " + infra + " without a verdict (infrastructure: " + firstError + ")"));
         out.printf("%-26s %6s %6s %9s%n", "category", "tasks", "valid", "accuracy");
+        Map<String, BfclOverall.Category> ran = new LinkedHashMap<>();
         for (List<Object> row : r.rows()) {
             if ((Integer) row.get(1) == 0) continue;
+            ran.put((String) row.get(0), new BfclOverall.Category((Double) row.get(3), (Integer) row.get(1)));
             out.printf("%-26s %6d %6d %8.2f%%%n", row.get(0), row.get(1), row.get(2), 100 * (Double) row.get(3));
         }
         Double summary = r.figures().getFirst().value();
         out.println("web_search summary (mean of the two categories): "
                 + (summary == null ? "N/A (not both were run)" : String.format("%.2f%%", 100 * summary)));
-        return new Outcome(envs.size(), infra, firstError);
+        return new Outcome(envs.size(), infra, firstError, ran);
     }
 
     /** {@code bfcl run --categories web_search_* --web-recording FILE}: replays the recording. */

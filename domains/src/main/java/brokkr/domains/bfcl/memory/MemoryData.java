@@ -1,6 +1,7 @@
 package brokkr.domains.bfcl.memory;
 
 import brokkr.domains.bfcl.BfclData;
+import brokkr.domains.bfcl.multiturn.MultiTurnTools;
 import brokkr.value.PyDict;
 import brokkr.value.Value;
 import java.nio.file.Path;
@@ -36,15 +37,31 @@ public final class MemoryData {
     /** A prerequisite conversation entry: upstream id (before the backend is put in), topic, user turns. */
     public record Prereq(String id, String scenario, String topic, List<List<String>> userTurns) {}
 
-    /** A memory question: upstream id, scenario, its user message, the possible answers. */
-    public record Question(String id, String scenario, String text, List<String> answers) {}
+    /** A memory question: upstream id, scenario, its user message, the possible answers, the answer's source (a quote of the prerequisite conversation). */
+    public record Question(String id, String scenario, String text, List<String> answers, String source) {}
 
     private final Map<String, List<Prereq>> prereqs;
     private final List<Question> questions;
+    private final MultiTurnTools tools;
 
-    private MemoryData(Map<String, List<Prereq>> prereqs, List<Question> questions) {
+    private MemoryData(Map<String, List<Prereq>> prereqs, List<Question> questions, MultiTurnTools tools) {
         this.prereqs = prereqs;
         this.questions = questions;
+        this.tools = tools;
+    }
+
+    /**
+     * The function docs of the memory backends ({@code multi_turn_func_doc/memory_*.json}) by class name, offered as
+     * {@code populate_test_cases_with_predefined_functions} offers them (the Python hint appended).
+     */
+    public MultiTurnTools tools() {
+        return tools;
+    }
+
+    /** The question of upstream id {@code id} (e.g. {@code memory_3-customer-3}), or null. */
+    public Question question(String id) {
+        for (Question q : questions) if (q.id().equals(id)) return q;
+        return null;
     }
 
     public static MemoryData load() {
@@ -92,9 +109,17 @@ public final class MemoryData {
                     id,
                     q.get("scenario").asStr(),
                     turns.getFirst().asList().get(0).asDict().get("content").asStr(),
-                    List.copyOf(answers)));
+                    List.copyOf(answers),
+                    a.get("source") == null ? "" : a.get("source").asStr()));
         }
-        return new MemoryData(prereqs, List.copyOf(questions));
+        Map<String, List<PyDict>> docs = new LinkedHashMap<>();
+        for (MemoryCategory c : MemoryCategory.ALL) {
+            List<PyDict> d = new ArrayList<>();
+            for (Value v : BfclData.readPinnedLines(dir, c.docFile(), Map.of(c.docFile(), c.docDigest())))
+                d.add(v.asDict());
+            docs.put(c.backend(), List.copyOf(d));
+        }
+        return new MemoryData(prereqs, List.copyOf(questions), MultiTurnTools.of(docs));
     }
 
     /** The scenario's prerequisite entries, in file order. */

@@ -70,6 +70,21 @@ public final class MultiTurnHarness {
             String modelName,
             String systemPrompt,
             SpendLimit budget) {
+        return run(h, actionSpace, task, tools, model, style, modelName, systemPrompt, budget, World.EMPTY);
+    }
+
+    /** As {@link #run(Harness, String, MultiTurnData.Task, MultiTurnTools, Candidate, ToolCompiler.Style, String, String, SpendLimit)}, in {@code start} (a memory entry: the world the entries before it left). */
+    public static MultiTurnInference.Trajectory run(
+            Harness h,
+            String actionSpace,
+            MultiTurnData.Task task,
+            MultiTurnTools tools,
+            Candidate model,
+            ToolCompiler.Style style,
+            String modelName,
+            String systemPrompt,
+            SpendLimit budget,
+            World start) {
         if (!h.loop()) throw new IllegalArgumentException("MultiTurnHarness runs harness loop, not " + h.label());
         boolean repl = actionSpace.equals(Harness.REPL);
         if (!repl && !actionSpace.equals("tools")) {
@@ -82,7 +97,13 @@ public final class MultiTurnHarness {
         }
         if (!repl)
             return MultiTurnInference.play(
-                    task, tools, style, modelName, new Loop(model, systemPrompt, h.maxTurnSteps(), null), budget);
+                    task,
+                    tools,
+                    style,
+                    modelName,
+                    new Loop(model, systemPrompt, h.maxTurnSteps(), null),
+                    budget,
+                    start);
         List<ToolSpec> initial = MultiTurnTools.specs(tools.initial(task), style);
         JavaApi api = replApi(initial);
         String prompt = replPrompt(h, api) + (systemPrompt == null ? "" : "\n\n" + systemPrompt);
@@ -99,7 +120,8 @@ public final class MultiTurnHarness {
                     style,
                     modelName,
                     new Loop(model, prompt, h.maxTurnSteps(), new Repl(repl0, initial)),
-                    budget);
+                    budget,
+                    start);
         }
     }
 

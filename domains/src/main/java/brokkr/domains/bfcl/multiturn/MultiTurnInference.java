@@ -82,7 +82,20 @@ public final class MultiTurnInference {
             String modelName,
             String systemPrompt,
             SpendLimit budget) {
-        return play(task, tools, style, modelName, new Upstream(model, systemPrompt), budget);
+        return run(task, tools, model, style, modelName, systemPrompt, budget, World.EMPTY);
+    }
+
+    /** Upstream's loop in {@code start} (a memory entry: the world the entries before it left). */
+    public static Trajectory run(
+            MultiTurnData.Task task,
+            MultiTurnTools tools,
+            Candidate model,
+            ToolCompiler.Style style,
+            String modelName,
+            String systemPrompt,
+            SpendLimit budget,
+            World start) {
+        return play(task, tools, style, modelName, new Upstream(model, systemPrompt), budget, start);
     }
 
     /**
@@ -211,9 +224,25 @@ public final class MultiTurnInference {
             String modelName,
             Player player,
             SpendLimit budget) {
+        return play(task, tools, style, modelName, player, budget, World.EMPTY);
+    }
+
+    /**
+     * As {@link #play(MultiTurnData.Task, MultiTurnTools, ToolCompiler.Style, String, Player, SpendLimit)}, in
+     * {@code start} rather than a pristine process: a memory entry runs in the world the entries before it left
+     * (their snapshot files; its instance made there, or already made).
+     */
+    public static Trajectory play(
+            MultiTurnData.Task task,
+            MultiTurnTools tools,
+            ToolCompiler.Style style,
+            String modelName,
+            Player player,
+            SpendLimit budget,
+            World start) {
         TaskSetup setup = task.setup();
-        World world = Executor.execute(World.EMPTY, setup, modelName, false, List.of())
-                .world();
+        World world =
+                Executor.execute(start, setup, modelName, false, List.of()).world();
         PyList functions = tools.initial(task);
         List<ToolSpec> specs = MultiTurnTools.specs(functions, style);
         List<List<List<String>>> turns = new ArrayList<>();

@@ -62,6 +62,11 @@ public final class MultiTurnTools {
         this.docs = docs;
     }
 
+    /** Over docs read elsewhere (by class name; the memory categories' {@code multi_turn_func_doc/memory_*.json}). */
+    public static MultiTurnTools of(Map<String, List<PyDict>> docs) {
+        return new MultiTurnTools(Map.copyOf(docs));
+    }
+
     public static MultiTurnTools load() {
         return load(BfclData.locate());
     }
