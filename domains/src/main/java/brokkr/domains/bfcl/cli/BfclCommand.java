@@ -112,8 +112,8 @@ public record BfclCommand(Registry registry, Map<String, String> env) implements
                Categories: %s. Keys come from the environment (OPENAI_API_KEY, ANTHROPIC_API_KEY, ...).
                The data directory is -Dbrokkr.bfcl.data / BROKKR_BFCL_DATA, else ../shared/upstream/gorilla/...
                (./brokkr data fetch gorilla fetches it).""".formatted(
-                        String.join(", ", brokkr.domains.bfcl.memory.MemoryCategory.availableIds()),
-                        String.join(", ", BfclCategory.ids()))
+                                String.join(", ", brokkr.domains.bfcl.memory.MemoryCategory.availableIds()),
+                                String.join(", ", BfclCategory.ids()))
                 + "\n\n" + BfclWebSearchRun.RECORD_USAGE.substring(BfclWebSearchRun.RECORD_USAGE.indexOf("\n\n") + 2);
     }
 
