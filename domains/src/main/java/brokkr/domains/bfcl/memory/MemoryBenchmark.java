@@ -2,6 +2,7 @@ package brokkr.domains.bfcl.memory;
 
 import brokkr.conversation.Candidate;
 import brokkr.domains.bfcl.BfclData;
+import brokkr.domains.bfcl.CategoryAccuracy;
 import brokkr.domains.bfcl.ToolCompiler;
 import brokkr.domains.bfcl.multiturn.MultiTurnHarness;
 import brokkr.domains.bfcl.multiturn.MultiTurnInference;
@@ -27,7 +28,6 @@ import brokkr.value.PyNone;
 import brokkr.value.PyStr;
 import brokkr.value.Value;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -272,31 +272,13 @@ public final class MemoryBenchmark implements BenchmarkProvider {
      */
     @Override
     public List<Report> reports(List<Report.Outcome> outcomes) {
-        Map<String, int[]> byCategory = new LinkedHashMap<>();
-        for (MemoryCategory c : MemoryCategory.ALL) byCategory.put(c.id(), new int[2]);
-        for (Report.Outcome o : outcomes) {
-            if (!o.attempt().completed()) continue;
-            int[] n = byCategory.get(o.environment().options().get("category").asStr());
-            n[0]++;
-            if (o.attempt().success()) n[1]++;
-        }
-        List<List<Object>> rows = new ArrayList<>();
-        double sum = 0;
-        boolean all = true;
-        for (Map.Entry<String, int[]> e : byCategory.entrySet()) {
-            int[] n = e.getValue();
-            Double acc = n[0] == 0 ? null : (double) n[1] / n[0];
-            if (acc == null) all = false;
-            else sum += acc;
-            rows.add(new ArrayList<>(Arrays.asList(e.getKey(), n[0], n[1], acc)));
-        }
-        return List.of(new Report(
+        return List.of(CategoryAccuracy.report(
                 "memory accuracy per category",
-                List.of("category", "tasks", "valid", "accuracy"),
-                rows,
-                List.of(new Report.Figure("memory_summary_accuracy", all ? sum / byCategory.size() : null)),
-                List.of("summary = unweighted mean of memory_kv, memory_vector and memory_rec_sum (upstream's "
-                        + "summary_memory); null until all three were run; infrastructure failures are left out")));
+                MemoryCategory.ALL.stream().map(MemoryCategory::id).toList(),
+                outcomes,
+                "memory_summary_accuracy",
+                "summary = unweighted mean of memory_kv, memory_vector and memory_rec_sum (upstream's "
+                        + "summary_memory); null until all three were run; infrastructure failures are left out"));
     }
 
     @Override

@@ -201,8 +201,8 @@ public final class MemoryGold implements Candidate {
 
     /**
      * The calls as function calls, or offered only the REPL, as one snippet: the storage calls as they are; a
-     * retrieval printed, and of the one memory text of memory_rec_sum only the fact looked for (the REPL
-     * cuts a long output, and the memory is up to 10,000 characters).
+     * retrieval printed, and of memory_rec_sum's one memory text or memory_vector's archival entries only the fact
+     * looked for (the REPL cuts a long output, and the memory is up to 10,000 characters).
      */
     private Turn calls(List<ToolCall> calls, boolean repl, Fact recall) {
         if (!repl) return Turn.of(new Message.Assistant(null, calls));
@@ -210,13 +210,15 @@ public final class MemoryGold implements Candidate {
         for (ToolCall c : calls) {
             String call = JavaApi.recorderCall(c.name(), c.arguments());
             if (recall == null) code.append(call).append(";\n");
-            else if (category.id().equals("memory_rec_sum")) {
+            else if (!category.id().equals("memory_kv")) {
                 // The fact as the memory holds it: upstream's executor drops the spaces before every '(' of a call
-                // string, its string arguments included (stored).
+                // string, its string arguments included (stored). memory_rec_sum's one text, or every entry
+                // memory_vector's archival_memory_retrieve_all brings back.
                 String stored = stored(recall.sentence());
-                code.append("String recalled = String.valueOf(((java.util.Map<?, ?>) parse(")
+                code.append("String recalled = String.valueOf(")
+                        .append(category.id().equals("memory_rec_sum") ? "((java.util.Map<?, ?>) parse(" : "parse(")
                         .append(call)
-                        .append(")).get(\"memory_content\"));\n")
+                        .append(category.id().equals("memory_rec_sum") ? ")).get(\"memory_content\"));\n" : "));\n")
                         .append("String fact = ")
                         .append(JavaApi.lit(stored))
                         .append(";\n")

@@ -2,6 +2,7 @@ package brokkr.domains.bfcl.multiturn;
 
 import brokkr.conversation.Candidate;
 import brokkr.domains.bfcl.BfclData;
+import brokkr.domains.bfcl.CategoryAccuracy;
 import brokkr.domains.bfcl.ToolCompiler;
 import brokkr.eval.AgentInterface;
 import brokkr.eval.BenchmarkProvider;
@@ -26,7 +27,6 @@ import brokkr.value.PyNone;
 import brokkr.value.PyStr;
 import brokkr.value.Value;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -281,32 +281,13 @@ public final class MultiTurnBenchmark implements BenchmarkProvider {
      */
     @Override
     public List<Report> reports(List<Report.Outcome> outcomes) {
-        Map<String, int[]> byCategory = new LinkedHashMap<>();
-        for (String c : MultiTurnData.CATEGORIES) byCategory.put(c, new int[2]);
-        for (Report.Outcome o : outcomes) {
-            if (!o.attempt().completed()) continue;
-            int[] n = byCategory.get(o.environment().options().get("category").asStr());
-            n[0]++;
-            if (o.attempt().success()) n[1]++;
-        }
-        List<List<Object>> rows = new ArrayList<>();
-        double sum = 0;
-        boolean all = true;
-        for (Map.Entry<String, int[]> e : byCategory.entrySet()) {
-            int[] n = e.getValue();
-            Double acc = n[0] == 0 ? null : (double) n[1] / n[0];
-            if (acc == null) all = false;
-            else sum += acc;
-            rows.add(new ArrayList<>(Arrays.asList(e.getKey(), n[0], n[1], acc)));
-        }
-        List<Report.Figure> figures = List.of(new Report.Figure("multi_turn_overall_accuracy", all ? sum / 4 : null));
-        return List.of(new Report(
+        return List.of(CategoryAccuracy.report(
                 "multi-turn accuracy per category",
-                List.of("category", "tasks", "valid", "accuracy"),
-                rows,
-                figures,
-                List.of("overall = unweighted mean of the four category accuracies (upstream's multi-turn "
-                        + "overall); null until all four categories were run; infrastructure failures are left out")));
+                MultiTurnData.CATEGORIES,
+                outcomes,
+                "multi_turn_overall_accuracy",
+                "overall = unweighted mean of the four category accuracies (upstream's multi-turn "
+                        + "overall); null until all four categories were run; infrastructure failures are left out"));
     }
 
     @Override

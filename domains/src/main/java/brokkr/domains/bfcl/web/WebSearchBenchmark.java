@@ -3,6 +3,7 @@ package brokkr.domains.bfcl.web;
 import brokkr.conversation.Candidate;
 import brokkr.conversation.Message;
 import brokkr.domains.bfcl.BfclData;
+import brokkr.domains.bfcl.CategoryAccuracy;
 import brokkr.domains.bfcl.ToolCompiler;
 import brokkr.domains.bfcl.memory.AgenticChecker;
 import brokkr.domains.bfcl.multiturn.MultiTurnData;
@@ -30,7 +31,6 @@ import brokkr.value.Value;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -266,32 +266,14 @@ public final class WebSearchBenchmark implements BenchmarkProvider {
     /** Upstream's web-search accuracy per category, and {@code summary_web_search}: their unweighted mean. */
     @Override
     public List<Report> reports(List<Report.Outcome> outcomes) {
-        Map<String, int[]> by = new LinkedHashMap<>();
-        for (String c : WebSearchData.CATEGORIES) by.put(c, new int[2]);
-        for (Report.Outcome o : outcomes) {
-            if (!o.attempt().completed()) continue;
-            int[] n = by.get(o.environment().options().get("category").asStr());
-            n[0]++;
-            if (o.attempt().success()) n[1]++;
-        }
-        List<List<Object>> rows = new ArrayList<>();
-        double sum = 0;
-        boolean all = true;
-        for (Map.Entry<String, int[]> e : by.entrySet()) {
-            int[] n = e.getValue();
-            Double acc = n[0] == 0 ? null : (double) n[1] / n[0];
-            if (acc == null) all = false;
-            else sum += acc;
-            rows.add(new ArrayList<>(Arrays.asList(e.getKey(), n[0], n[1], acc)));
-        }
-        return List.of(new Report(
+        return List.of(CategoryAccuracy.report(
                 "web_search accuracy per category",
-                List.of("category", "tasks", "valid", "accuracy"),
-                rows,
-                List.of(new Report.Figure("web_search_summary_accuracy", all ? sum / 2 : null)),
-                List.of("summary = unweighted mean of web_search_base and web_search_no_snippet (upstream's"
+                WebSearchData.CATEGORIES,
+                outcomes,
+                "web_search_summary_accuracy",
+                "summary = unweighted mean of web_search_base and web_search_no_snippet (upstream's"
                         + " summary_web_search); null until both were run; infrastructure failures (requests the"
-                        + " recording does not hold) are left out")));
+                        + " recording does not hold) are left out"));
     }
 
     @Override
