@@ -158,11 +158,15 @@ public final class FormatSensitivity {
     /** The report as {@code bfcl run} prints it: one line per configuration, then the figures. */
     public static String format(Report r) {
         StringBuilder sb = new StringBuilder("\nformat_sensitivity (not in the overall)\n");
-        sb.append(String.format("%-90s %6s %6s %9s%n", "config", "tasks", "passed", "accuracy"));
+        int width = "config".length();
+        for (List<Object> row : r.rows())
+            width = Math.max(width, String.valueOf(row.get(0)).length());
+        String line = "%-" + width + "s %6s %6s %9s%n";
+        sb.append(String.format(line, "config", "tasks", "passed", "accuracy"));
         for (List<Object> row : r.rows()) {
             Object acc = row.get(3);
             sb.append(String.format(
-                    "%-90s %6s %6s %9s%n",
+                    line,
                     row.get(0),
                     row.get(1),
                     row.get(2),
