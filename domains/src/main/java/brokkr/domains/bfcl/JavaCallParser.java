@@ -6,6 +6,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import javax.lang.model.SourceVersion;
 
 /**
  * Upstream's {@code bfcl_eval/model_handler/parser/java_parser.py} {@code parse_java_function_call}: a
@@ -197,60 +198,13 @@ final class JavaCallParser {
 
     // ---------------------------------------------------------------- tokens
 
-    private static final Set<String> KEYWORDS = Set.of(
-            "abstract",
-            "assert",
-            "boolean",
-            "break",
-            "byte",
-            "case",
-            "catch",
-            "char",
-            "class",
-            "const",
-            "continue",
-            "default",
-            "do",
-            "double",
-            "else",
-            "enum",
-            "extends",
-            "final",
-            "finally",
-            "float",
-            "for",
-            "goto",
-            "if",
-            "implements",
-            "import",
-            "instanceof",
-            "int",
-            "interface",
-            "long",
-            "native",
-            "new",
-            "package",
-            "private",
-            "protected",
-            "public",
-            "return",
-            "short",
-            "static",
-            "strictfp",
-            "super",
-            "switch",
-            "synchronized",
-            "this",
-            "throw",
-            "throws",
-            "transient",
-            "try",
-            "void",
-            "volatile",
-            "while",
-            "true",
-            "false",
-            "null");
+    /**
+     * Java's reserved words and literals (tree-sitter-java's keyword tokens): the JDK's own list, less {@code _},
+     * which the hand-written list this replaces did not hold (behaviour kept).
+     */
+    private static boolean keyword(String w) {
+        return SourceVersion.isKeyword(w) && !w.equals("_");
+    }
 
     private static final String[] OPS = {
         ">>>=", "<<=", ">>=", ">>>", "...", "->", "::", "++", "--", "&&", "||", "==", "!=", "<=", ">=", "+=", "-=",
@@ -306,7 +260,7 @@ final class JavaCallParser {
             } else if (Character.isJavaIdentifierStart(c)) {
                 while (i < n && Character.isJavaIdentifierPart(cps[i]) && cps[i] != 0) i++;
                 String w = new String(cps, s, i - s);
-                toks.add(new Tok(KEYWORDS.contains(w) ? w : "identifier", w, s, i));
+                toks.add(new Tok(keyword(w) ? w : "identifier", w, s, i));
             } else {
                 String op = null;
                 for (String o : OPS) {
